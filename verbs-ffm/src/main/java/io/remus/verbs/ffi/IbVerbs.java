@@ -54,7 +54,9 @@ public final class IbVerbs {
     }
 
     /**
-     * {@snippet lang = c : struct ibv_device **ibv_get_device_list(int *num_devices) }
+     * {@snippet lang = c:
+     * struct ibv_device **ibv_get_device_list(int *num_devices)
+     * }
      *
      * @param callState   from {@link Errno#allocate}; holds errno after the call
      * @param num_devices an {@code int} out-parameter, or NULL
@@ -78,7 +80,9 @@ public final class IbVerbs {
     }
 
     /**
-     * {@snippet lang = c : void ibv_free_device_list(struct ibv_device **list) }
+     * {@snippet lang = c:
+     * void ibv_free_device_list(struct ibv_device **list)
+     * }
      *
      * @param list the array from {@link #ibv_get_device_list}
      */
@@ -100,7 +104,9 @@ public final class IbVerbs {
     }
 
     /**
-     * {@snippet lang = c : const char *ibv_get_device_name(struct ibv_device *device) }
+     * {@snippet lang = c:
+     * const char *ibv_get_device_name(struct ibv_device *device)
+     * }
      *
      * @param device a device from the list
      * @return its name (a NUL-terminated string owned by libibverbs)
@@ -123,7 +129,9 @@ public final class IbVerbs {
     }
 
     /**
-     * {@snippet lang = c : __be64 ibv_get_device_guid(struct ibv_device *device) }
+     * {@snippet lang = c:
+     * __be64 ibv_get_device_guid(struct ibv_device *device)
+     * }
      *
      * @param device a device from the list
      * @return the node GUID in network byte order (0 if unknown)
@@ -146,7 +154,9 @@ public final class IbVerbs {
     }
 
     /**
-     * {@snippet lang = c : struct ibv_context *ibv_open_device(struct ibv_device *device) }
+     * {@snippet lang = c:
+     * struct ibv_context *ibv_open_device(struct ibv_device *device)
+     * }
      *
      * @param callState from {@link Errno#allocate}; holds errno after the call
      * @param device    a device from the list
@@ -170,7 +180,9 @@ public final class IbVerbs {
     }
 
     /**
-     * {@snippet lang = c : int ibv_close_device(struct ibv_context *context) }
+     * {@snippet lang = c:
+     * int ibv_close_device(struct ibv_context *context)
+     * }
      *
      * @param context a context from {@link #ibv_open_device}
      * @return 0, or an errno value on failure
@@ -193,7 +205,9 @@ public final class IbVerbs {
     }
 
     /**
-     * {@snippet lang = c : int ibv_query_device(struct ibv_context *context, struct ibv_device_attr *device_attr) }
+     * {@snippet lang = c:
+     * int ibv_query_device(struct ibv_context *context, struct ibv_device_attr *device_attr)
+     * }
      *
      * @param context     an open context
      * @param device_attr a {@link ibv_device_attr} to fill
@@ -217,7 +231,9 @@ public final class IbVerbs {
     }
 
     /**
-     * {@snippet lang = c : int ibv_query_gid(struct ibv_context *context, uint8_t port_num, int index, union ibv_gid *gid) }
+     * {@snippet lang = c:
+     * int ibv_query_gid(struct ibv_context *context, uint8_t port_num, int index, union ibv_gid *gid)
+     * }
      *
      * @param callState from {@link Errno#allocate}; holds errno after the call
      * @param context   an open context
@@ -255,7 +271,9 @@ public final class IbVerbs {
     }
 
     /**
-     * {@snippet lang = c : int ibv_query_port(struct ibv_context *context, uint8_t port_num, struct ibv_port_attr *port_attr) }
+     * {@snippet lang = c:
+     * int ibv_query_port(struct ibv_context *context, uint8_t port_num, struct ibv_port_attr *port_attr)
+     * }
      *
      * <p>What C code calling the {@code ibv_query_port} macro gets ({@code ___ibv_query_port}):
      * {@code verbs_context.query_port(context, port_num, port_attr, sizeof(struct ibv_port_attr))}
@@ -292,7 +310,9 @@ public final class IbVerbs {
     }
 
     /**
-     * {@snippet lang = c : int ibv_query_device_ex(struct ibv_context *context, const struct ibv_query_device_ex_input *input, struct ibv_device_attr_ex *attr) }
+     * {@snippet lang = c:
+     * int ibv_query_device_ex(struct ibv_context *context, const struct ibv_query_device_ex_input *input, struct ibv_device_attr_ex *attr)
+     * }
      *
      * <p>Static inline in the header, no symbol: this does what it does. EINVAL if
      * {@code input->comp_mask} is set; {@code verbs_context.query_device_ex(context, input, attr,
@@ -339,7 +359,9 @@ public final class IbVerbs {
     }
 
     /**
-     * {@snippet lang = c : struct ibv_pd *ibv_alloc_pd(struct ibv_context *context) }
+     * {@snippet lang = c:
+     * struct ibv_pd *ibv_alloc_pd(struct ibv_context *context)
+     * }
      *
      * @param callState from {@link Errno#allocate}; holds errno after the call
      * @param context   an open context
@@ -363,7 +385,9 @@ public final class IbVerbs {
     }
 
     /**
-     * {@snippet lang = c : int ibv_dealloc_pd(struct ibv_pd *pd) }
+     * {@snippet lang = c:
+     * int ibv_dealloc_pd(struct ibv_pd *pd)
+     * }
      *
      * @param pd a protection domain with no live children
      * @return 0, or an errno value on failure
@@ -386,7 +410,9 @@ public final class IbVerbs {
     }
 
     /**
-     * {@snippet lang = c : struct ibv_mr *ibv_reg_mr_iova2(struct ibv_pd *pd, void *addr, size_t length, uint64_t iova, unsigned int access) }
+     * {@snippet lang = c:
+     * struct ibv_mr *ibv_reg_mr_iova2(struct ibv_pd *pd, void *addr, size_t length, uint64_t iova, unsigned int access)
+     * }
      *
      * <p>The exported entry that the {@code ibv_reg_mr} macro of rdma-core 44 ends at whenever the access
      * flags are not a compile-time constant (always, from Java): {@code __ibv_reg_mr} calls
@@ -420,7 +446,9 @@ public final class IbVerbs {
     }
 
     /**
-     * {@snippet lang = c : struct ibv_mr *ibv_reg_mr(struct ibv_pd *pd, void *addr, size_t length, int access) }
+     * {@snippet lang = c:
+     * struct ibv_mr *ibv_reg_mr(struct ibv_pd *pd, void *addr, size_t length, int access)
+     * }
      *
      * <p>The legacy exported symbol (what the {@code ibv_reg_mr} macro calls only for constant access flags
      * outside {@link #IBV_ACCESS_OPTIONAL_RANGE}). Prefer {@link #ibv_reg_mr_iova2} with
@@ -451,7 +479,9 @@ public final class IbVerbs {
     }
 
     /**
-     * {@snippet lang = c : int ibv_dereg_mr(struct ibv_mr *mr) }
+     * {@snippet lang = c:
+     * int ibv_dereg_mr(struct ibv_mr *mr)
+     * }
      *
      * @param mr a memory region
      * @return 0, or an errno value on failure
@@ -476,7 +506,9 @@ public final class IbVerbs {
     }
 
     /**
-     * {@snippet lang = c : struct ibv_comp_channel *ibv_create_comp_channel(struct ibv_context *context) }
+     * {@snippet lang = c:
+     * struct ibv_comp_channel *ibv_create_comp_channel(struct ibv_context *context)
+     * }
      *
      * @param callState from {@link Errno#allocate}; holds errno after the call
      * @param context   an open context
@@ -500,7 +532,9 @@ public final class IbVerbs {
     }
 
     /**
-     * {@snippet lang = c : int ibv_destroy_comp_channel(struct ibv_comp_channel *channel) }
+     * {@snippet lang = c:
+     * int ibv_destroy_comp_channel(struct ibv_comp_channel *channel)
+     * }
      *
      * @param channel a channel no CQ uses any more
      * @return 0, or EBUSY while CQs use it
@@ -523,7 +557,9 @@ public final class IbVerbs {
     }
 
     /**
-     * {@snippet lang = c : struct ibv_cq *ibv_create_cq(struct ibv_context *context, int cqe, void *cq_context, struct ibv_comp_channel *channel, int comp_vector) }
+     * {@snippet lang = c:
+     * struct ibv_cq *ibv_create_cq(struct ibv_context *context, int cqe, void *cq_context, struct ibv_comp_channel *channel, int comp_vector)
+     * }
      *
      * @param callState   from {@link Errno#allocate}; holds errno after the call
      * @param context     an open context
@@ -551,7 +587,9 @@ public final class IbVerbs {
     }
 
     /**
-     * {@snippet lang = c : int ibv_destroy_cq(struct ibv_cq *cq) }
+     * {@snippet lang = c:
+     * int ibv_destroy_cq(struct ibv_cq *cq)
+     * }
      *
      * @param cq a completion queue no QP uses any more
      * @return 0, or an errno value on failure
@@ -574,7 +612,9 @@ public final class IbVerbs {
     }
 
     /**
-     * {@snippet lang = c : int ibv_get_cq_event(struct ibv_comp_channel *channel, struct ibv_cq **cq, void **cq_context) }
+     * {@snippet lang = c:
+     * int ibv_get_cq_event(struct ibv_comp_channel *channel, struct ibv_cq **cq, void **cq_context)
+     * }
      *
      * <p>Blocks until the channel has an event (unless its fd is non-blocking): never call it from a
      * critical downcall.
@@ -603,7 +643,9 @@ public final class IbVerbs {
     }
 
     /**
-     * {@snippet lang = c : void ibv_ack_cq_events(struct ibv_cq *cq, unsigned int nevents) }
+     * {@snippet lang = c:
+     * void ibv_ack_cq_events(struct ibv_cq *cq, unsigned int nevents)
+     * }
      *
      * @param cq      the completion queue
      * @param nevents how many events to acknowledge
@@ -628,7 +670,9 @@ public final class IbVerbs {
     }
 
     /**
-     * {@snippet lang = c : struct ibv_qp *ibv_create_qp(struct ibv_pd *pd, struct ibv_qp_init_attr *qp_init_attr) }
+     * {@snippet lang = c:
+     * struct ibv_qp *ibv_create_qp(struct ibv_pd *pd, struct ibv_qp_init_attr *qp_init_attr)
+     * }
      *
      * @param callState    from {@link Errno#allocate}; holds errno after the call
      * @param pd           the protection domain
@@ -653,7 +697,9 @@ public final class IbVerbs {
     }
 
     /**
-     * {@snippet lang = c : int ibv_modify_qp(struct ibv_qp *qp, struct ibv_qp_attr *attr, int attr_mask) }
+     * {@snippet lang = c:
+     * int ibv_modify_qp(struct ibv_qp *qp, struct ibv_qp_attr *attr, int attr_mask)
+     * }
      *
      * @param qp        the queue pair
      * @param attr      a {@link ibv_qp_attr}
@@ -678,7 +724,9 @@ public final class IbVerbs {
     }
 
     /**
-     * {@snippet lang = c : int ibv_query_qp(struct ibv_qp *qp, struct ibv_qp_attr *attr, int attr_mask, struct ibv_qp_init_attr *init_attr) }
+     * {@snippet lang = c:
+     * int ibv_query_qp(struct ibv_qp *qp, struct ibv_qp_attr *attr, int attr_mask, struct ibv_qp_init_attr *init_attr)
+     * }
      *
      * @param qp        the queue pair
      * @param attr      a {@link ibv_qp_attr} to fill
@@ -704,7 +752,9 @@ public final class IbVerbs {
     }
 
     /**
-     * {@snippet lang = c : int ibv_destroy_qp(struct ibv_qp *qp) }
+     * {@snippet lang = c:
+     * int ibv_destroy_qp(struct ibv_qp *qp)
+     * }
      *
      * @param qp the queue pair
      * @return 0, or an errno value on failure
@@ -727,7 +777,9 @@ public final class IbVerbs {
     }
 
     /**
-     * {@snippet lang = c : struct ibv_qp_ex *ibv_qp_to_qp_ex(struct ibv_qp *qp) }
+     * {@snippet lang = c:
+     * struct ibv_qp_ex *ibv_qp_to_qp_ex(struct ibv_qp *qp)
+     * }
      *
      * @param qp a queue pair
      * @return the extended QP ({@link ibv_qp_ex}), or NULL if the QP was not created with {@code ibv_create_qp_ex} and send ops flags
@@ -752,7 +804,9 @@ public final class IbVerbs {
     }
 
     /**
-     * {@snippet lang = c : struct ibv_srq *ibv_create_srq(struct ibv_pd *pd, struct ibv_srq_init_attr *srq_init_attr) }
+     * {@snippet lang = c:
+     * struct ibv_srq *ibv_create_srq(struct ibv_pd *pd, struct ibv_srq_init_attr *srq_init_attr)
+     * }
      *
      * @param callState     from {@link Errno#allocate}; holds errno after the call
      * @param pd            the protection domain
@@ -777,7 +831,9 @@ public final class IbVerbs {
     }
 
     /**
-     * {@snippet lang = c : int ibv_modify_srq(struct ibv_srq *srq, struct ibv_srq_attr *srq_attr, int srq_attr_mask) }
+     * {@snippet lang = c:
+     * int ibv_modify_srq(struct ibv_srq *srq, struct ibv_srq_attr *srq_attr, int srq_attr_mask)
+     * }
      *
      * @param srq           the shared receive queue
      * @param srq_attr      a {@link ibv_srq_attr}
@@ -802,7 +858,9 @@ public final class IbVerbs {
     }
 
     /**
-     * {@snippet lang = c : int ibv_destroy_srq(struct ibv_srq *srq) }
+     * {@snippet lang = c:
+     * int ibv_destroy_srq(struct ibv_srq *srq)
+     * }
      *
      * @param srq the shared receive queue
      * @return 0, or an errno value on failure
@@ -825,7 +883,9 @@ public final class IbVerbs {
     }
 
     /**
-     * {@snippet lang = c : struct ibv_ah *ibv_create_ah(struct ibv_pd *pd, struct ibv_ah_attr *attr) }
+     * {@snippet lang = c:
+     * struct ibv_ah *ibv_create_ah(struct ibv_pd *pd, struct ibv_ah_attr *attr)
+     * }
      *
      * @param callState from {@link Errno#allocate}; holds errno after the call
      * @param pd        the protection domain
@@ -850,7 +910,9 @@ public final class IbVerbs {
     }
 
     /**
-     * {@snippet lang = c : int ibv_destroy_ah(struct ibv_ah *ah) }
+     * {@snippet lang = c:
+     * int ibv_destroy_ah(struct ibv_ah *ah)
+     * }
      *
      * @param ah the address handle
      * @return 0, or an errno value on failure
@@ -875,7 +937,9 @@ public final class IbVerbs {
     }
 
     /**
-     * {@snippet lang = c : const char *ibv_wc_status_str(enum ibv_wc_status status) }
+     * {@snippet lang = c:
+     * const char *ibv_wc_status_str(enum ibv_wc_status status)
+     * }
      *
      * @param status an {@code IBV_WC_*} status
      * @return its text (a static NUL-terminated string)
@@ -898,7 +962,9 @@ public final class IbVerbs {
     }
 
     /**
-     * {@snippet lang = c : int ibv_fork_init(void) }
+     * {@snippet lang = c:
+     * int ibv_fork_init(void)
+     * }
      *
      * <p>Call before any other verb if the process may fork while memory is registered.
      *
@@ -924,7 +990,9 @@ public final class IbVerbs {
     }
 
     /**
-     * {@snippet lang = c : int post_send(struct ibv_qp *qp, struct ibv_send_wr *wr, struct ibv_send_wr **bad_wr) }
+     * {@snippet lang = c:
+     * int post_send(struct ibv_qp *qp, struct ibv_send_wr *wr, struct ibv_send_wr **bad_wr)
+     * }
      *
      * <p>The static inline {@code ibv_post_send}: {@code qp->context->ops.post_send(qp, wr, bad_wr)}.
      * Linked critical: it never blocks.
@@ -953,7 +1021,9 @@ public final class IbVerbs {
     }
 
     /**
-     * {@snippet lang = c : int post_recv(struct ibv_qp *qp, struct ibv_recv_wr *wr, struct ibv_recv_wr **bad_wr) }
+     * {@snippet lang = c:
+     * int post_recv(struct ibv_qp *qp, struct ibv_recv_wr *wr, struct ibv_recv_wr **bad_wr)
+     * }
      *
      * <p>The static inline {@code ibv_post_recv}: {@code qp->context->ops.post_recv(qp, wr, bad_wr)}.
      * Linked critical: it never blocks.
@@ -982,7 +1052,9 @@ public final class IbVerbs {
     }
 
     /**
-     * {@snippet lang = c : int poll_cq(struct ibv_cq *cq, int num_entries, struct ibv_wc *wc) }
+     * {@snippet lang = c:
+     * int poll_cq(struct ibv_cq *cq, int num_entries, struct ibv_wc *wc)
+     * }
      *
      * <p>The static inline {@code ibv_poll_cq}: {@code cq->context->ops.poll_cq(cq, num_entries, wc)}.
      * Linked critical: it never blocks.
@@ -1011,7 +1083,9 @@ public final class IbVerbs {
     }
 
     /**
-     * {@snippet lang = c : int req_notify_cq(struct ibv_cq *cq, int solicited_only) }
+     * {@snippet lang = c:
+     * int req_notify_cq(struct ibv_cq *cq, int solicited_only)
+     * }
      *
      * <p>The static inline {@code ibv_req_notify_cq}: {@code cq->context->ops.req_notify_cq(cq, solicited_only)}.
      *
@@ -1038,7 +1112,9 @@ public final class IbVerbs {
     }
 
     /**
-     * {@snippet lang = c : int post_srq_recv(struct ibv_srq *srq, struct ibv_recv_wr *recv_wr, struct ibv_recv_wr **bad_recv_wr) }
+     * {@snippet lang = c:
+     * int post_srq_recv(struct ibv_srq *srq, struct ibv_recv_wr *recv_wr, struct ibv_recv_wr **bad_recv_wr)
+     * }
      *
      * <p>The static inline {@code ibv_post_srq_recv}: {@code srq->context->ops.post_srq_recv(srq, recv_wr, bad_recv_wr)}.
      * Linked critical: it never blocks.
@@ -1120,7 +1196,9 @@ public final class IbVerbs {
     // ---------------------------------------------------------------- verbs_context (the extension table)
 
     /**
-     * {@snippet lang = c : static inline struct verbs_context *verbs_get_ctx(struct ibv_context *ctx) }
+     * {@snippet lang = c:
+     * static inline struct verbs_context *verbs_get_ctx(struct ibv_context *ctx)
+     * }
      *
      * @param context an open {@code struct ibv_context *} (not NULL)
      * @return the {@link verbs_context} that contains it, or NULL if the context has no extension table
