@@ -51,6 +51,12 @@ public record NativeFunction(String name, String cPrototype, FunctionDescriptor 
         return new NativeFunction(nameOf(cPrototype), cPrototype, descriptor, true, false, NativeLibraries::rdmacm);
     }
 
+    /** A function of the C library (the linker's default lookup) that reports failure through errno. */
+    static NativeFunction libcErrno(String cPrototype, FunctionDescriptor descriptor) {
+        return new NativeFunction(nameOf(cPrototype), cPrototype, descriptor, true, false,
+                () -> Linker.nativeLinker().defaultLookup());
+    }
+
     /**
      * A provider function pointer (member {@code member} of {@code struct owner}); the
      * prototype names the pointer's function type with the member's name as the function name.
