@@ -1,0 +1,102 @@
+package io.remus.verbs.ffi.conformance;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URISyntaxException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Checks a raw-layer package against the installed rdma-core and libc headers with one gcc run:
+ * every struct and union (size, alignment, each member's offset, size and kind, each
+ * {@code $OFFSET} constant), every function (prototype against the header, descriptor against
+ * the prototype) and every constant (value).
+ */
+public final class ConformanceChecker {
+    private ConformanceChecker() {
+    }
+
+    /**
+     * @param layer what a package declares (from {@link RawLayerScanner#scan})
+     * @return every mismatch, one line each, naming the declaration; empty when all conform
+     */
+    public static List<String> check(RawLayer layer) {
+        List<ProbeCheck> checks = checksOf(layer);
+        GccProbe.Result result = GccProbe.run(ProbeSource.render(checks), probeDirectory(layer.packageName()));
+        List<String> mismatches = new ArrayList<>();
+        if (!result.compileErrors().isEmpty()) {
+            mismatches.add("the C probe " + result.directory().resolve("probe.c")
+                    + " does not compile against the installed headers; gcc says (file:line names the declaration):");
+            result.compileErrors().forEach(line -> mismatches.add("  " + line));
+            return mismatches;
+        }
+        Map<Integer, long[]> values = parse(result.output());
+        for (int i = 0; i < checks.size(); i++) {
+            ProbeCheck check = checks.get(i);
+            long[] c = values.get(i);
+            if (check.cExpressions().isEmpty()) {
+                mismatches.addAll(check.mismatches(new long[0]));
+            } else if (c == null || c.length != check.cExpressions().size()) {
+                mismatches.add(check.label() + ": the probe printed no values for it");
+            } else {
+                mismatches.addAll(check.mismatches(c));
+            }
+        }
+        return mismatches;
+    }
+
+    /**
+     * @param layer what a package declares
+     * @return the checks of all its declarations
+     */
+    public static List<ProbeCheck> checksOf(RawLayer layer) {
+        List<ProbeCheck> checks = new ArrayList<>();
+        layer.structs().forEach(struct -> checks.addAll(StructChecks.of(struct)));
+        for (FunctionDeclaration function : layer.functions()) {
+            CPrototype prototype;
+            try {
+                prototype = function.prototype();
+            } catch (IllegalArgumentException e) {
+                checks.add(new DeclarationProblem(function.label(), e.getMessage()));
+                continue;
+            }
+            if (!prototype.name().equals(function.function().symbol())) {
+                checks.add(new DeclarationProblem(function.label(), "the prototype declares "
+                        + prototype.name() + ", not " + function.function().symbol()));
+                continue;
+            }
+            checks.add(new FunctionCheck(function, prototype));
+        }
+        layer.constants().forEach(constant -> checks.add(new ConstantCheck(constant)));
+        return checks;
+    }
+
+    private static Map<Integer, long[]> parse(List<String> output) {
+        Map<Integer, long[]> values = new HashMap<>();
+        for (String line : output) {
+            String[] fields = line.strip().split(" ");
+            long[] numbers = Arrays.stream(fields, 1, fields.length).mapToLong(Long::parseLong).toArray();
+            values.put(Integer.parseInt(fields[0]), numbers);
+        }
+        return values;
+    }
+
+    private static Path probeDirectory(String packageName) {
+        try {
+            Path classes = Path.of(ConformanceChecker.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+            if (Files.isDirectory(classes) && classes.getParent() != null) {
+                return classes.getParent().resolve("conformance-probe").resolve(packageName);
+            }
+            return Files.createTempDirectory("remus-conformance-");
+        } catch (URISyntaxException e) {
+            throw new IllegalStateException("cannot locate the test classes", e);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}

@@ -1,0 +1,25 @@
+package io.remus.verbs.ffi.conformance.missing;
+
+import java.lang.foreign.GroupLayout;
+import java.lang.foreign.MemoryLayout;
+
+import static java.lang.foreign.ValueLayout.JAVA_INT;
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
+
+/** {@code struct ibv_sge} with a member C does not have. */
+@SuppressWarnings("checkstyle:TypeName")
+public final class ibv_sge {
+    private static final GroupLayout LAYOUT = MemoryLayout.structLayout(
+            JAVA_LONG.withName("addr"),
+            JAVA_INT.withName("length"),
+            JAVA_INT.withName("nope")
+    ).withName("ibv_sge");
+
+    private ibv_sge() {
+    }
+
+    /** @return the layout with a member C lacks */
+    public static GroupLayout layout() {
+        return LAYOUT;
+    }
+}
