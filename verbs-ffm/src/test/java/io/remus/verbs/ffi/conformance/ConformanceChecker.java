@@ -10,12 +10,18 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
 
 /**
  * Checks a raw-layer package against the installed rdma-core and libc headers with one gcc run:
  * every struct and union (size, alignment, each member's offset, size and kind, each
  * {@code $OFFSET} constant), every function (prototype against the header, descriptor against
  * the prototype) and every constant (value).
+ *
+ * <p>When a declaration names something C does not have, the probe does not compile: gcc's
+ * errors are reported (each under the declaration's name), and the probe is compiled once more
+ * without those declarations so that all other mismatches are reported too.
  */
 public final class ConformanceChecker {
     private ConformanceChecker() {
@@ -27,13 +33,24 @@ public final class ConformanceChecker {
      */
     public static List<String> check(RawLayer layer) {
         List<ProbeCheck> checks = checksOf(layer);
-        GccProbe.Result result = GccProbe.run(ProbeSource.render(checks), probeDirectory(layer.packageName()));
+        Path directory = probeDirectory(layer.packageName());
+        GccProbe.Result result = GccProbe.run(ProbeSource.render(checks), directory);
         List<String> mismatches = new ArrayList<>();
         if (!result.compileErrors().isEmpty()) {
-            mismatches.add("the C probe " + result.directory().resolve("probe.c")
-                    + " does not compile against the installed headers; gcc says (file:line names the declaration):");
-            result.compileErrors().forEach(line -> mismatches.add("  " + line));
-            return mismatches;
+            report(result, mismatches);
+            Set<String> broken = result.compileErrors().stream()
+                    .map(line -> line.substring(0, Math.max(0, line.indexOf(':'))))
+                    .collect(Collectors.toSet());
+            List<ProbeCheck> rest = checks.stream().filter(check -> !broken.contains(check.label())).toList();
+            if (rest.size() == checks.size()) {
+                return mismatches;
+            }
+            checks = rest;
+            result = GccProbe.run(ProbeSource.render(checks), directory.resolve("without-errors"));
+            if (!result.compileErrors().isEmpty()) {
+                report(result, mismatches);
+                return mismatches;
+            }
         }
         Map<Integer, long[]> values = parse(result.output());
         for (int i = 0; i < checks.size(); i++) {
@@ -48,6 +65,12 @@ public final class ConformanceChecker {
             }
         }
         return mismatches;
+    }
+
+    private static void report(GccProbe.Result result, List<String> mismatches) {
+        mismatches.add("the C probe " + result.directory().resolve("probe.c")
+                + " does not compile against the installed headers; gcc says (file:line names the declaration):");
+        result.compileErrors().forEach(line -> mismatches.add("  " + line));
     }
 
     /**

@@ -8,7 +8,7 @@ package io.remus.verbs.ffi.conformance;
  * @param name  the C name, e.g. {@code IBV_ACCESS_LOCAL_WRITE}
  * @param value the Java value (an {@code int} field widened with its sign)
  * @param isInt whether the Java field is an {@code int} (its C value then has 32 bits)
- * @param libc  whether it is declared by the libc header class ({@code LibC})
+ * @param libc  whether it is declared by a libc class ({@code LibC}, {@code Errno})
  */
 public record ConstantDeclaration(String owner, String name, long value, boolean isInt, boolean libc) {
 

@@ -7,7 +7,7 @@ import io.remus.verbs.ffi.NativeFunction;
  *
  * @param field    where it is declared, e.g. {@code IbVerbs.IBV_GET_DEVICE_LIST}
  * @param function the declaration
- * @param libc     whether it is declared by the libc header class ({@code LibC})
+ * @param libc     whether it is declared by a libc class ({@code LibC}, {@code Errno})
  */
 public record FunctionDeclaration(String field, NativeFunction function, boolean libc) {
 

@@ -19,6 +19,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.stream.Stream;
 
@@ -33,12 +34,12 @@ import java.util.stream.Stream;
  *       the class;</li>
  *   <li>every {@code public static final NativeFunction} field is a C function;</li>
  *   <li>every {@code public static final int} or {@code long} field named {@code IBV_*},
- *       {@code RDMA_*} or {@code RAI_*}, or upper-case in a class named {@code LibC}, is a C
- *       constant.</li>
+ *       {@code RDMA_*} or {@code RAI_*}, or upper-case in a libc class ({@code LibC}, or
+ *       {@code Errno} for the errno values), is a C constant.</li>
  * </ul>
  */
 public final class RawLayerScanner {
-    private static final String LIBC = "LibC";
+    private static final Set<String> LIBC_CLASSES = Set.of("LibC", "Errno");
 
     private RawLayerScanner() {
     }
@@ -62,11 +63,11 @@ public final class RawLayerScanner {
                 }
                 if (field.getType() == NativeFunction.class) {
                     functions.add(new FunctionDeclaration(type.getSimpleName() + "." + field.getName(),
-                            (NativeFunction) valueOf(field), type.getSimpleName().equals(LIBC)));
+                            (NativeFunction) valueOf(field), LIBC_CLASSES.contains(type.getSimpleName())));
                 } else if (isConstant(type, field)) {
                     Number value = (Number) valueOf(field);
                     constants.add(new ConstantDeclaration(type.getSimpleName(), field.getName(), value.longValue(),
-                            field.getType() == int.class, type.getSimpleName().equals(LIBC)));
+                            field.getType() == int.class, LIBC_CLASSES.contains(type.getSimpleName())));
                 }
             }
         }
@@ -111,7 +112,7 @@ public final class RawLayerScanner {
         if (name.startsWith("IBV_") || name.startsWith("RDMA_") || name.startsWith("RAI_")) {
             return true;
         }
-        return type.getSimpleName().equals(LIBC) && name.matches("[A-Z][A-Z0-9_]*");
+        return LIBC_CLASSES.contains(type.getSimpleName()) && name.matches("[A-Z][A-Z0-9_]*");
     }
 
     private static boolean isPublicStaticFinal(Field field) {
@@ -158,7 +159,7 @@ public final class RawLayerScanner {
                 }
                 String className = anchor.getPackageName() + "." + fileName.substring(0, fileName.length() - 6);
                 try {
-                    classes.add(Class.forName(className, true, anchor.getClassLoader()));
+                    classes.add(Class.forName(className, false, anchor.getClassLoader()));
                 } catch (ClassNotFoundException e) {
                     throw new IllegalStateException("class file without class: " + file, e);
                 }

@@ -46,7 +46,7 @@ class WrongDeclarationsConformanceTest {
     }
 
     @Test
-    void shouldShowGccErrorsByNameWhenDeclarationsNameNothingInC() {
+    void shouldShowGccErrorsByNameAndStillCheckTheRestWhenDeclarationsNameNothingInC() {
         List<String> mismatches = ConformanceChecker.check(RawLayerScanner.scan(MissingVerbs.class));
 
         String report = String.join("\n", mismatches);
@@ -56,5 +56,7 @@ class WrongDeclarationsConformanceTest {
                 && report.contains("ibv_no_such_function' undeclared"), report);
         assertTrue(report.contains("MissingVerbs.IBV_NO_SUCH_CONSTANT:")
                 && report.contains("IBV_NO_SUCH_CONSTANT' undeclared"), report);
+        assertTrue(mismatches.contains("ibv_sge.length$OFFSET: java 4, C offsetof(struct ibv_sge, length) 8"),
+                report);
     }
 }

@@ -6,7 +6,7 @@ import java.lang.foreign.MemoryLayout;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
-/** {@code struct ibv_sge} with a member C does not have. */
+/** {@code struct ibv_sge} with a member C does not have, and a wrong offset constant besides. */
 @SuppressWarnings("checkstyle:TypeName")
 public final class ibv_sge {
     private static final GroupLayout LAYOUT = MemoryLayout.structLayout(
@@ -14,6 +14,9 @@ public final class ibv_sge {
             JAVA_INT.withName("length"),
             JAVA_INT.withName("nope")
     ).withName("ibv_sge");
+
+    /** Wrong (C has 8): must be reported although the probe first fails to compile. */
+    public static final long length$OFFSET = 4;
 
     private ibv_sge() {
     }
