@@ -2,7 +2,8 @@
 # Boots one QEMU guest running Debian's generic kernel, which has Soft-RoCE (rdma_rxe), and
 # runs GUEST_SCRIPT in it as root. The host's / is visible read-only at the same paths (9p +
 # a tmpfs overlay), so the JDK, rdma-core, perftest, ~/.m2 and the built classes are there.
-# JOB_DIR is mounted read-write at /mnt/job: results come back through it.
+# JOB_DIR is mounted read-write at /mnt/job: results come back through it. Writes elsewhere
+# (/tmp included, which is not hidden so that a checkout under /tmp is visible) go to a tmpfs.
 #
 #   softroce/vm.sh GUEST_SCRIPT JOB_DIR
 #   SOFTROCE_PREPARE_ONLY=1 softroce/vm.sh      fetch the kernel, build the initramfs, exit
@@ -99,7 +100,7 @@ mkdir -p "$G"
 cp "$GUEST_SCRIPT" "$G/script"
 rm -f "$JOB_DIR/guest-exit" "$G/qemu.pid"
 cat > "$G/wrapper" <<'WRAP'
-mount -t proc proc /proc; mount -t sysfs sys /sys; mount -t devtmpfs dev /dev; mount -t tmpfs tmp /tmp
+mount -t proc proc /proc; mount -t sysfs sys /sys; mount -t devtmpfs dev /dev
 export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin HOME=/root
 ip link set lo up
 sh /mnt/job/.remus-guest/script; rc=$?
