@@ -26,5 +26,5 @@ check_results() {
     tail -n 30 "$job/console.log" 2>/dev/null || true
     return 1
   fi
-  echo "softroce: $label: PASSED"
+  echo "softroce: $label tests in $job: PASSED"
 }
