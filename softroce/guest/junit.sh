@@ -1,0 +1,42 @@
+#!/bin/sh
+# Runs inside a Soft-RoCE guest (started by softroce/vm.sh from run-tests or run-cluster):
+# creates rxe0, then runs the JUnit Platform console launcher over the project's classes.
+# Parameters come from /mnt/job/params (written by the host); JUnit XML reports go to
+# /mnt/job/reports and the launcher's output to /mnt/job/junit.log. The exit status is the
+# launcher's (1: a test failed, 2: no test matched), or 10-13 when the device setup failed.
+set -u
+. /mnt/job/params
+
+retry() { # TRIES DELAY COMMAND...: runs COMMAND until it succeeds, at most TRIES times
+  tries=$1 delay=$2; shift 2
+  n=1
+  until "$@"; do
+    [ "$n" -lt "$tries" ] || return 1
+    n=$((n + 1)); sleep "$delay"
+  done
+}
+port_active() { ibv_devinfo -d rxe0 2>/dev/null | grep -q PORT_ACTIVE; }
+has_link() { ip link show "$1" >/dev/null 2>&1; }
+
+if [ "$NETDEV" = dummy ]; then
+  NETDEV=d0
+  ip link add d0 type dummy || exit 10
+else
+  retry 60 1 has_link "$NETDEV" || { echo "guest: no $NETDEV"; exit 10; }
+fi
+ip addr add "$ADDR/24" dev "$NETDEV" && ip link set "$NETDEV" up || { echo "guest: cannot configure $NETDEV"; exit 11; }
+retry 5 2 rdma link add rxe0 type rxe netdev "$NETDEV" || { echo "guest: rdma link add failed"; exit 12; }
+retry 60 1 port_active || { echo "guest: rxe0's port never became active"; exit 13; }
+ibv_devinfo -v -d rxe0 > /mnt/job/ibv_devinfo.txt 2>&1
+echo "guest: rxe0 on $NETDEV ($ADDR) is active; running JUnit tests tagged $INCLUDE_TAG"
+
+mkdir -p /mnt/job/reports
+cd /tmp
+timeout -k 30 "$JUNIT_TIMEOUT" "$JAVA" --enable-native-access=ALL-UNNAMED -cp "$CLASSPATH" \
+  org.junit.platform.console.ConsoleLauncher execute \
+  --scan-class-path="$SCAN" --include-tag="$INCLUDE_TAG" ${EXCLUDE_TAG:+--exclude-tag="$EXCLUDE_TAG"} \
+  --reports-dir=/mnt/job/reports --details=tree --details-theme=ascii --disable-banner --disable-ansi-colors --fail-if-no-tests \
+  > /mnt/job/junit.log 2>&1
+rc=$?
+[ "$rc" -ne 124 ] || echo "guest: JUnit ran past ${JUNIT_TIMEOUT}s and was killed"
+exit "$rc"
