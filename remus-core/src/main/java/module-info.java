@@ -11,6 +11,7 @@ module io.remus.core {
     exports io.remus.core;
     exports io.remus.core.fabric;
     exports io.remus.core.sim;
+    exports io.remus.core.memory;
 
     exports io.remus.core.config;
 }
