@@ -12,6 +12,5 @@ module io.remus.core {
     exports io.remus.core.fabric;
     exports io.remus.core.sim;
     exports io.remus.core.memory;
-
     exports io.remus.core.config;
 }
