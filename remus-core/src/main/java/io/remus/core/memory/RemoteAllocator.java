@@ -15,7 +15,8 @@ import java.util.SplittableRandom;
  * watermark of one of the node's segments ({@link ControlBlock}): the old watermark is the block's
  * offset if the block fits, else the segment is full and the next one is tried. Each call performs
  * at most one fetch-and-add per segment: it never loops unboundedly, and exhaustion is an
- * {@link AllocationExhaustedException}.
+ * {@link AllocationExhaustedException}. A fetch-and-add that overshoots leaves the watermark past
+ * the segment's end, so the segment's tail is lost to every size class (bump allocation's waste).
  *
  * <p>Free lists are private to the thread (a freed block is reused only by the thread that freed
  * it, on the node it lives on); there is no cluster-wide free list yet, and a free list that is full
