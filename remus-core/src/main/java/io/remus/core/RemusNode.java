@@ -6,7 +6,6 @@ import io.remus.core.fabric.FabricNode;
 import io.remus.core.fabric.RegisteredMemory;
 import io.remus.core.memory.MemoryNode;
 
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
@@ -20,7 +19,6 @@ public final class RemusNode implements AutoCloseable {
     private final ClusterConfig config;
     private final FabricNode fabricNode;
     private final MemoryNode memoryNode;
-    private final List<ComputeThread> threads = new ArrayList<>();
 
     private RemusNode(Fabric fabric, ClusterConfig config) {
         this.fabric = fabric;
@@ -57,14 +55,12 @@ public final class RemusNode implements AutoCloseable {
      * @return the thread, closed with this node at the latest
      * @throws BadArgumentException when this node is not a compute node
      */
-    public synchronized ComputeThread newComputeThread() {
+    public ComputeThread newComputeThread() {
         if (!config.isComputeNode()) {
             throw new BadArgumentException("node " + config.nodeId() + " is not a compute node (" + config.computeNodes() + ")");
         }
         List<RegisteredMemory> local = memoryNode == null ? List.of() : memoryNode.segments();
-        ComputeThread t = new ComputeThread(fabric, fabricNode, config, local);
-        threads.add(t);
-        return t;
+        return new ComputeThread(fabric, fabricNode, config, local);
     }
 
     /** Closes the node's memory and fabric node; compute threads must be closed by their own threads first. */

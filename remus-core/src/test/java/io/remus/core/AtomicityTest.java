@@ -84,4 +84,36 @@ class AtomicityTest {
             assertEquals((long) nodes.length * perThread, (long) WORD.getVolatile(raw, 4096L));
         }
     }
+
+    @ParameterizedTest
+    @MethodSource("fabrics")
+    void shouldTearInSomeReadWhenCpuReadsRaceALongNicWrite(Function<SimOptions, Fabric> make) throws Exception {
+        SimOptions opts = SimOptions.defaults().withYieldWhileTearing(true);
+        try (TestCluster c = new TestCluster(make, opts, 2, b -> { })) {
+            MemorySegment raw = c.node(1).memoryNode().orElseThrow().segments().get(1).segment();
+            java.util.concurrent.atomic.AtomicBoolean done = new java.util.concurrent.atomic.AtomicBoolean();
+            java.util.concurrent.atomic.AtomicBoolean torn = new java.util.concurrent.atomic.AtomicBoolean();
+            c.runOnThreads(new int[] {0, 1}, (i, t) -> {
+                if (i == 0) {
+                    long dst = RemotePtr.offset(t.segmentBase(1, 1), 8192);
+                    t.buffer().asSlice(0, 64).fill((byte) 1);
+                    t.buffer().asSlice(64, 64).fill((byte) 2);
+                    for (int k = 0; k < 20_000 && !torn.get(); k++) {
+                        t.write(dst, (k & 1) * 64L, 64);
+                    }
+                    done.set(true);
+                } else {
+                    while (!done.get() && !torn.get()) {
+                        long first = (long) WORD.getVolatile(raw, 8192L);
+                        long last = (long) WORD.getVolatile(raw, 8192L + 56);
+                        if (first != last) {
+                            torn.set(true);
+                        }
+                        Thread.yield();
+                    }
+                }
+            });
+            assertTrue(torn.get(), "a write longer than 8 bytes is not atomic: a concurrent reader can see two versions");
+        }
+    }
 }

@@ -263,4 +263,27 @@ class ComputeThreadTest {
             assertFalse(RemotePtr.isNull(w));
         }
     }
+
+    @ParameterizedTest
+    @MethodSource("fabrics")
+    void shouldSpreadOverLanesAndStayExactWhenSeveralQpLanesPerPeer(Function<SimOptions, Fabric> make) throws Exception {
+        for (io.remus.core.config.LanePolicy policy : io.remus.core.config.LanePolicy.values()) {
+            try (TestCluster c = new TestCluster(make, SimOptions.defaults(), 3, b -> b.qpLanesPerPeer(3).lanePolicy(policy).threadsPerNode(2))) {
+                c.runOnThreads(new int[] {0, 1, 2, 2}, (i, t) -> {
+                    for (int k = 0; k < 300; k++) {
+                        t.fetchAndAdd(RemotePtr.offset(t.segmentBase(1, 1), 4096 + 8 * (k % 4)), 1);
+                        OpHandle h = t.readWordAsync(RemotePtr.offset(t.segmentBase(0, 1), 4096), false);
+                        h.await();
+                    }
+                });
+                try (ComputeThread t = c.thread(0)) {
+                    long sum = 0;
+                    for (int w = 0; w < 4; w++) {
+                        sum += t.read(RemotePtr.offset(t.segmentBase(1, 1), 4096 + 8 * w));
+                    }
+                    assertEquals(4 * 300, sum, policy.toString());
+                }
+            }
+        }
+    }
 }
