@@ -5,6 +5,7 @@ import io.remus.core.fabric.Fabric;
 import io.remus.core.fabric.Fabrics;
 import io.remus.core.sim.SimFabric;
 import io.remus.core.sim.SimOptions;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Named;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -193,9 +194,8 @@ class ComputeThreadTest {
     @MethodSource("fabrics")
     void shouldThrowRemoteOperationExceptionWhenFaultIsInjected(Function<SimOptions, Fabric> make) {
         try (TestCluster c = TestCluster.of(make); ComputeThread t = c.thread(0)) {
-            if (!(c.fabric() instanceof SimFabric sim)) {
-                return;
-            }
+            Assumptions.assumeTrue(c.fabric() instanceof SimFabric, "fault injection needs the simulator");
+            SimFabric sim = (SimFabric) c.fabric();
             long w = scratch(t, 2);
             sim.failNextOperations(2, 1);
             RemoteOperationException e = assertThrows(RemoteOperationException.class, () -> t.fetchAndAdd(w, 1));
@@ -209,9 +209,8 @@ class ComputeThreadTest {
     void shouldThrowPeerUnreachableWithinBoundWhenNodeStopsAnswering(Function<SimOptions, Fabric> make) {
         SimOptions opts = SimOptions.defaults().withTransportTimeoutNanos(50_000_000L);
         try (TestCluster c = new TestCluster(make, opts, 3, b -> { }); ComputeThread t = c.thread(0)) {
-            if (!(c.fabric() instanceof SimFabric sim)) {
-                return;
-            }
+            Assumptions.assumeTrue(c.fabric() instanceof SimFabric, "fault injection needs the simulator");
+            SimFabric sim = (SimFabric) c.fabric();
             long w = scratch(t, 1);
             t.write(w, 3);
             sim.stopAnswering(1);
@@ -232,9 +231,8 @@ class ComputeThreadTest {
         SimOptions opts = SimOptions.defaults().withTransportTimeoutNanos(TimeUnit.SECONDS.toNanos(30));
         try (TestCluster c = new TestCluster(make, opts, 3, b -> b.operationTimeout(Duration.ofMillis(100)).opsInFlightPerThread(2));
              ComputeThread t = c.thread(0)) {
-            if (!(c.fabric() instanceof SimFabric sim)) {
-                return;
-            }
+            Assumptions.assumeTrue(c.fabric() instanceof SimFabric, "fault injection needs the simulator");
+            SimFabric sim = (SimFabric) c.fabric();
             long w = scratch(t, 1);
             sim.stopAnswering(1);
             assertThrows(RemoteTimeoutException.class, () -> t.read(w));

@@ -2,6 +2,7 @@ package io.remus.core.fabric;
 
 import io.remus.core.BadArgumentException;
 import io.remus.core.sim.SimOptions;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -100,6 +101,13 @@ class FabricContractTest {
             qp.post(wrs);
             pollUntil(cq, out, 1);
             assertEquals(CompletionStatus.REMOTE_ACCESS_ERROR, out.status(0));
+
+            qp.reset();
+            wrs.clear();
+            wrs.addWrite(10, local.address(), 8, local.lkey() + 1000, remote.address(), remote.rkey(), WorkRequests.SIGNALED);
+            qp.post(wrs);
+            pollUntil(cq, out, 1);
+            assertEquals(CompletionStatus.LOCAL_PROTECTION_ERROR, out.status(0), "a local buffer the lkey does not cover");
         }
     }
 
@@ -115,9 +123,8 @@ class FabricContractTest {
             QueuePair qp = a.connect(1, cq, 16);
             Completions out = new Completions(8);
             WorkRequests wrs = new WorkRequests(1);
-            if (!(fabric instanceof io.remus.core.sim.SimFabric sim)) {
-                return;
-            }
+            Assumptions.assumeTrue(fabric instanceof io.remus.core.sim.SimFabric, "fault injection needs the simulator");
+            io.remus.core.sim.SimFabric sim = (io.remus.core.sim.SimFabric) fabric;
             sim.stopAnswering(1);
             wrs.addRead(5, local.address(), 8, local.lkey(), remote.address(), remote.rkey(), WorkRequests.SIGNALED);
             qp.post(wrs);
