@@ -43,6 +43,8 @@ import java.util.concurrent.locks.LockSupport;
 public final class ComputeThread implements AutoCloseable {
     private static final VarHandle WORD = ValueLayout.JAVA_LONG.varHandle();
     private static final int NO_NODE = -1;
+    private static final long RESULT_TO_SLOT = -1;
+    private static final long VALUE_FROM_SLOT = -2;
 
     private final Fabric fabric;
     private final FabricNode fabricNode;
@@ -146,7 +148,7 @@ public final class ComputeThread implements AutoCloseable {
             checkTarget(ptr, 8, false);
             return localWord(ptr);
         }
-        return await(postSingle(Opcode.READ, ptr, -1, 8, 0, 0, fence));
+        return await(postSingle(Opcode.READ, ptr, RESULT_TO_SLOT, 8, 0, 0, fence));
     }
 
     /**
@@ -193,7 +195,7 @@ public final class ComputeThread implements AutoCloseable {
      * @return the value it held
      */
     public long compareAndSwap(long ptr, long expected, long desired, boolean fence) {
-        return await(postSingle(Opcode.COMPARE_AND_SWAP, ptr, -1, 8, expected, desired, fence));
+        return await(postSingle(Opcode.COMPARE_AND_SWAP, ptr, RESULT_TO_SLOT, 8, expected, desired, fence));
     }
 
     /**
@@ -216,7 +218,7 @@ public final class ComputeThread implements AutoCloseable {
      * @return the value it held before
      */
     public long fetchAndAdd(long ptr, long delta, boolean fence) {
-        return await(postSingle(Opcode.FETCH_AND_ADD, ptr, -1, 8, delta, 0, fence));
+        return await(postSingle(Opcode.FETCH_AND_ADD, ptr, RESULT_TO_SLOT, 8, delta, 0, fence));
     }
 
     // ---------------------------------------------------------------- synchronous ranges
@@ -343,7 +345,7 @@ public final class ComputeThread implements AutoCloseable {
             h.state = OpHandle.State.DONE;
             return h;
         }
-        return postSingle(Opcode.READ, ptr, -1, 8, 0, 0, fence);
+        return postSingle(Opcode.READ, ptr, RESULT_TO_SLOT, 8, 0, 0, fence);
     }
 
     /**
@@ -362,7 +364,7 @@ public final class ComputeThread implements AutoCloseable {
      * @return the operation's handle
      */
     public OpHandle writeWordAsync(long ptr, long value, boolean fence) {
-        return postSingle(Opcode.WRITE, ptr, -2, 8, value, 0, fence);
+        return postSingle(Opcode.WRITE, ptr, VALUE_FROM_SLOT, 8, value, 0, fence);
     }
 
     /**
@@ -371,7 +373,7 @@ public final class ComputeThread implements AutoCloseable {
      * @return the operation's handle
      */
     public OpHandle compareAndSwapAsync(long ptr, long expected, long desired, boolean fence) {
-        return postSingle(Opcode.COMPARE_AND_SWAP, ptr, -1, 8, expected, desired, fence);
+        return postSingle(Opcode.COMPARE_AND_SWAP, ptr, RESULT_TO_SLOT, 8, expected, desired, fence);
     }
 
     /**
@@ -380,7 +382,7 @@ public final class ComputeThread implements AutoCloseable {
      * @return the operation's handle
      */
     public OpHandle fetchAndAddAsync(long ptr, long delta, boolean fence) {
-        return postSingle(Opcode.FETCH_AND_ADD, ptr, -1, 8, delta, 0, fence);
+        return postSingle(Opcode.FETCH_AND_ADD, ptr, RESULT_TO_SLOT, 8, delta, 0, fence);
     }
 
     /** @return this thread's doorbell batch, empty unless entries were added and not posted */
@@ -532,10 +534,10 @@ public final class ComputeThread implements AutoCloseable {
         OpHandle h = acquire();
         long wordOffset = wordsOffset + 8L * h.slot;
         long local = bufferOffset >= 0 ? base + bufferOffset : base + wordOffset;
-        if (bufferOffset == -2) {
+        if (bufferOffset == VALUE_FROM_SLOT) {
             memory.set(ValueLayout.JAVA_LONG, wordOffset, operand);
         }
-        h.resultOffset = bufferOffset == -1 ? wordOffset : -1;
+        h.resultOffset = bufferOffset == RESULT_TO_SLOT ? wordOffset : -1;
         int flags = WorkRequests.SIGNALED | (fence ? WorkRequests.FENCE : 0);
         long id = wrId(h, true);
         single.clear();
