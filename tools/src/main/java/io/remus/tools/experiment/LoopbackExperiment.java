@@ -25,7 +25,8 @@ import java.util.List;
  * The same 8-byte READ, WRITE and compare-and-swap done three ways from node 0: as a CPU access to
  * its own memory, through its loopback QP to its own memory, and to node 1's memory. This is the
  * cost that ALock's local path avoids (Baran et al., SPAA 2024): on real RDMA the loopback QP costs
- * a trip through the NIC; on the simulator it shows the Java data path's cost only.
+ * a trip through the NIC; on the simulator it shows the Java data path's cost only. Each
+ * measurement runs twice and the first run (JIT warm-up) is discarded.
  */
 public final class LoopbackExperiment {
     private static final VarHandle LONG = ValueLayout.JAVA_LONG.varHandle();
@@ -67,6 +68,9 @@ public final class LoopbackExperiment {
             RemoteRegion own = fabric.publishedRegions(0).getFirst();
             RemoteRegion peer = fabric.publishedRegions(1).getFirst();
             for (Opcode op : OPERATIONS) {
+                cpu(op, mine.segment());
+                rdma(op, AccessPath.LOOPBACK_QP, loopback, cq, mine, own);
+                rdma(op, AccessPath.REMOTE_NODE, remote, cq, mine, peer);
                 rows.add(cpu(op, mine.segment()));
                 rows.add(rdma(op, AccessPath.LOOPBACK_QP, loopback, cq, mine, own));
                 rows.add(rdma(op, AccessPath.REMOTE_NODE, remote, cq, mine, peer));
