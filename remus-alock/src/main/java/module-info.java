@@ -11,4 +11,6 @@ module io.remus.alock {
     exports io.remus.alock.mcs;
     exports io.remus.alock.asymmetric;
     exports io.remus.alock.queue;
+    exports io.remus.alock.table;
+    exports io.remus.alock.bench;
 }
