@@ -21,8 +21,9 @@ check_results() {
   cat "$job/junit.log" 2>/dev/null || true
   echo "softroce: $label in $job: tests=$tests skipped=$skipped failures=$failures errors=$errors guest_exit=$status"
   if [ ${#problems[@]} -gt 0 ]; then
-    local IFS=';'
-    echo "softroce: FAILED: ${problems[*]}"
+    local joined
+    printf -v joined '%s; ' "${problems[@]}"
+    echo "softroce: FAILED: ${joined%; }"
     echo "softroce: last lines of the console ($job/console.log):"
     tail -n 30 "$job/console.log" 2>/dev/null || true
     return 1
