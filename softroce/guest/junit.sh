@@ -2,8 +2,8 @@
 # Runs inside a Soft-RoCE guest (started by softroce/vm.sh from run-tests or run-cluster):
 # creates rxe0, then runs the JUnit Platform console launcher over the project's classes.
 # Parameters come from /mnt/job/params (written by the host); JUnit XML reports go to
-# /mnt/job/reports and the launcher's output to /mnt/job/junit.log. JVMs run in /mnt/job/work,
-# so a crashing JVM's hs_err_pid*.log (and any file a test writes there) comes back. The exit status is the
+# /mnt/job/reports and the launcher's output to /mnt/job/junit.log. JVMs run in
+# /mnt/job/work, so a crashing JVM's hs_err_pid*.log comes back. The exit status is the
 # launcher's (1: a test failed, 2: no test matched), or 10-13 when the device setup failed.
 set -u
 . /mnt/job/params
