@@ -119,8 +119,10 @@ timeout --kill-after=30 "$TIMEOUT" qemu-system-x86_64 -accel tcg,thread=multi -c
   -append "console=ttyS0 quiet loglevel=3 panic=-1" \
   -virtfs local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap \
   -virtfs local,path="$JOB_DIR",mount_tag=job,security_model=none \
-  ${SOFTROCE_NET:--nic none} -pidfile "$G/qemu.pid" -nographic -no-reboot < /dev/null
-qemu_rc=$?
+  ${SOFTROCE_NET:--nic none} -pidfile "$G/qemu.pid" -nographic -no-reboot < /dev/null &
+qemu=$!
+trap 'kill "$qemu" 2>/dev/null; wait "$qemu"; exit 130' INT TERM HUP
+wait "$qemu"; qemu_rc=$?
 set -e
 if [ "$qemu_rc" -eq 124 ] || [ "$qemu_rc" -eq 137 ]; then
   echo "vm.sh: guest ran past SOFTROCE_TIMEOUT=${TIMEOUT}s" >&2; exit 124

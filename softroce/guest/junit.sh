@@ -2,7 +2,8 @@
 # Runs inside a Soft-RoCE guest (started by softroce/vm.sh from run-tests or run-cluster):
 # creates rxe0, then runs the JUnit Platform console launcher over the project's classes.
 # Parameters come from /mnt/job/params (written by the host); JUnit XML reports go to
-# /mnt/job/reports and the launcher's output to /mnt/job/junit.log. The exit status is the
+# /mnt/job/reports and the launcher's output to /mnt/job/junit.log. JVMs run in
+# /mnt/job/work, so a crashing JVM's hs_err_pid*.log comes back. The exit status is the
 # launcher's (1: a test failed, 2: no test matched), or 10-13 when the device setup failed.
 set -u
 . /mnt/job/params
@@ -30,8 +31,8 @@ retry 60 1 port_active || { echo "guest: rxe0's port never became active"; exit 
 ibv_devinfo -v -d rxe0 > /mnt/job/ibv_devinfo.txt 2>&1
 echo "guest: rxe0 on $NETDEV ($ADDR) is active; running JUnit tests tagged $INCLUDE_TAG"
 
-mkdir -p /mnt/job/reports
-cd /tmp
+mkdir -p /mnt/job/reports /mnt/job/work
+cd /mnt/job/work
 timeout -k 30 "$JUNIT_TIMEOUT" "$JAVA" --enable-native-access=ALL-UNNAMED -cp "$CLASSPATH" \
   org.junit.platform.console.ConsoleLauncher execute \
   --scan-class-path="$SCAN" --include-tag="$INCLUDE_TAG" ${EXCLUDE_TAG:+--exclude-tag="$EXCLUDE_TAG"} \
