@@ -3,6 +3,8 @@ package io.remus.verbs;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.time.Duration;
+import java.util.HashSet;
+import java.util.Set;
 
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
@@ -37,16 +39,7 @@ final class CmPeer {
                     connection.queuePair().receiveBatch(1).receive(1, mr, 1024, 8).post();
                     check(connection.peerRegion().length() == 4096, "peer region length " + connection.peerRegion());
                     connection.queuePair().sendBatch(1).send(2, mr, 24, 8, true).post();
-                    int seen = 0;
-                    boolean received = false;
-                    while (!received || seen < 2) {
-                        int n = cq.pollUntilAny(wc, TIMEOUT_NANOS);
-                        for (int i = 0; i < n; i++) {
-                            wc.throwIfFailed(i);
-                            received |= wc.opcode(i) == CompletionOpcode.RECEIVE;
-                        }
-                        seen += n;
-                    }
+                    awaitAll(cq, wc, new HashSet<>(), 1L, 2L);
                     check(memory.get(JAVA_LONG, 1024) == 0xD0DEL, "done message " + memory.get(JAVA_LONG, 1024));
                     check(memory.get(JAVA_LONG, 0) == 0xABCDL, "written word " + memory.get(JAVA_LONG, 0));
                     check(memory.get(JAVA_LONG, 8) == 6L, "swapped word " + memory.get(JAVA_LONG, 8));
@@ -69,7 +62,8 @@ final class CmPeer {
                 try (CmConnection connection = CmConnector.connect(builder, address, port, mr.toRemoteRegion(), TIMEOUT)) {
                     ConnectedQueuePair qp = connection.queuePair();
                     RemoteRegion peer = connection.peerRegion();
-                    qp.receiveBatch(1).receive(1, mr, 2048, 8).post();
+                    qp.receiveBatch(1).receive(100, mr, 2048, 8).post();
+                    Set<Long> seen = new HashSet<>();
                     memory.set(JAVA_LONG, 0, 0xABCDL);
                     memory.set(JAVA_LONG, 512, 0xD0DEL);
                     qp.sendBatch(4)
@@ -78,27 +72,35 @@ final class CmPeer {
                             .compareAndSwap(3, mr, 16, peer.addressAt(8), peer.remoteKey(), 5L, 6L, false)
                             .fetchAndAdd(4, mr, 24, peer.addressAt(16), peer.remoteKey(), 3L, true)
                             .post();
-                    awaitSuccess(cq, wc, 1);
+                    awaitAll(cq, wc, seen, 4L);
                     check(memory.get(JAVA_LONG, 8) == 777L, "read word " + memory.get(JAVA_LONG, 8));
                     check(memory.get(JAVA_LONG, 16) == 5L, "CAS previous value " + memory.get(JAVA_LONG, 16));
                     check(memory.get(JAVA_LONG, 24) == 10L, "FAA previous value " + memory.get(JAVA_LONG, 24));
                     qp.sendBatch(1).send(5, mr, 512, 8, true).post();
-                    awaitSuccess(cq, wc, 2);
+                    awaitAll(cq, wc, seen, 5L, 100L);
                     check(memory.get(JAVA_LONG, 2048) == 777L, "listener's message " + memory.get(JAVA_LONG, 2048));
                 }
             }
         }
     }
 
-    private static void awaitSuccess(CompletionQueue cq, WorkCompletions wc, int n) {
-        int seen = 0;
-        while (seen < n) {
+    private static void awaitAll(CompletionQueue cq, WorkCompletions wc, Set<Long> seen, long... ids) {
+        while (!containsAll(seen, ids)) {
             int got = cq.pollUntilAny(wc, TIMEOUT_NANOS);
             for (int i = 0; i < got; i++) {
                 wc.throwIfFailed(i);
+                seen.add(wc.workRequestId(i));
             }
-            seen += got;
         }
+    }
+
+    private static boolean containsAll(Set<Long> seen, long... ids) {
+        for (long id : ids) {
+            if (!seen.contains(id)) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private static void check(boolean condition, String what) {
