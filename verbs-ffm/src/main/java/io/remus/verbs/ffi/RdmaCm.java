@@ -175,6 +175,61 @@ public final class RdmaCm {
         }
     }
 
+    /** Declaration of {@code rdma_get_devices}. */
+    public static final NativeFunction RDMA_GET_DEVICES = NativeFunction.rdmacmErrno(
+            "struct ibv_context **rdma_get_devices(int *num_devices)",
+            FunctionDescriptor.of(ADDRESS, ADDRESS));
+
+    private static final class rdma_get_devices$ {
+        static final MethodHandle HANDLE = RDMA_GET_DEVICES.downcall();
+    }
+
+    /**
+     * {@snippet lang = c : struct ibv_context **rdma_get_devices(int *num_devices) }
+     *
+     * Opens (or reuses) librdmacm's own verbs context of every RDMA device: the contexts that
+     * {@code rdma_cm_id.verbs} points to, so a protection domain allocated on one of them can
+     * hold the QP of an id on that device. The list keeps them open until
+     * {@link #rdma_free_devices}.
+     *
+     * @param callState   from {@link Errno#allocate}; holds errno after the call
+     * @param num_devices an {@code int} out-parameter, or NULL
+     * @return a NULL-terminated array of context pointers, or NULL (see errno)
+     */
+    public static MemorySegment rdma_get_devices(MemorySegment callState, MemorySegment num_devices) {
+        try {
+            return (MemorySegment) rdma_get_devices$.HANDLE.invokeExact(callState, num_devices);
+        } catch (Throwable t) {
+            throw Downcalls.rethrow(t);
+        }
+    }
+
+    /** Declaration of {@code rdma_free_devices}. */
+    public static final NativeFunction RDMA_FREE_DEVICES = NativeFunction.rdmacm(
+            "void rdma_free_devices(struct ibv_context **list)",
+            FunctionDescriptor.ofVoid(ADDRESS));
+
+    private static final class rdma_free_devices$ {
+        static final MethodHandle HANDLE = RDMA_FREE_DEVICES.downcall();
+    }
+
+    /**
+     * {@snippet lang = c : void rdma_free_devices(struct ibv_context **list) }
+     *
+     * Releases a list from {@link #rdma_get_devices}.
+     *
+     * @param list the list
+     * @throws IllegalArgumentException if {@code list} is NULL
+     */
+    public static void rdma_free_devices(MemorySegment list) {
+        requireNonNull("rdma_free_devices", "list", list);
+        try {
+            rdma_free_devices$.HANDLE.invokeExact(list);
+        } catch (Throwable t) {
+            throw Downcalls.rethrow(t);
+        }
+    }
+
     /** Declaration of {@code rdma_migrate_id}. */
     public static final NativeFunction RDMA_MIGRATE_ID = NativeFunction.rdmacmErrno(
             "int rdma_migrate_id(struct rdma_cm_id *id, struct rdma_event_channel *channel)",

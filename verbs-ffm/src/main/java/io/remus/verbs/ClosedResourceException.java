@@ -1,0 +1,11 @@
+package io.remus.verbs;
+
+/** A resource (or the memory behind it) was used after it was closed. */
+public final class ClosedResourceException extends VerbsException {
+    private static final long serialVersionUID = 1L;
+
+    /** @param message what was closed and what was attempted */
+    public ClosedResourceException(String message) {
+        super(message);
+    }
+}

@@ -1,0 +1,81 @@
+package io.remus.verbs;
+
+import java.lang.foreign.MemorySegment;
+
+/**
+ * The last state of a reliable-connected queue pair: ready to send. Work is posted through
+ * flyweights preallocated here: {@link #sendBatch(int)} and {@link #receiveBatch(int)}.
+ * After an error completion the queue pair is in the error state for good
+ * ({@link #state()}): close it and build a new one from the same {@link QueuePairBuilder}.
+ */
+public final class ConnectedQueuePair implements AutoCloseable {
+    private final QueuePairHandle handle;
+
+    ConnectedQueuePair(QueuePairHandle handle) {
+        this.handle = handle;
+    }
+
+    /**
+     * Preallocates a chain of send requests in this queue pair's native memory (freed with it).
+     *
+     * @param capacity how many requests one post may carry, 1 to the queue pair's max send requests
+     * @return the batch
+     */
+    public SendBatch sendBatch(int capacity) {
+        handle.requireOpen();
+        return new SendBatch(handle, capacity);
+    }
+
+    /**
+     * Preallocates a chain of receive requests in this queue pair's native memory (freed with it).
+     *
+     * @param capacity how many requests one post may carry, 1 to the queue pair's max receive requests
+     * @return the batch
+     * @throws InvalidArgumentException if the queue pair takes receives from a shared receive queue
+     */
+    public ReceiveBatch receiveBatch(int capacity) {
+        handle.requireOpen();
+        if (handle.hasSharedReceiveQueue) {
+            throw new InvalidArgumentException("this queue pair receives through its shared receive queue: post there");
+        }
+        return new ReceiveBatch(handle, handle.qp, handle.postReceiveFunction, false, capacity,
+                handle.maxReceiveWorkRequests, handle.maxReceiveScatterGather, handle.pd, handle.maxMessageSize);
+    }
+
+    /** @return the current state ({@code ibv_query_qp}) */
+    public QueuePairState state() {
+        return handle.state();
+    }
+
+    /** @return the QP number */
+    public int queuePairNumber() {
+        return handle.number();
+    }
+
+    /** @return how many send requests may be outstanding */
+    public int maxSendWorkRequests() {
+        return handle.maxSendWorkRequests;
+    }
+
+    /** @return the most bytes an inline request may carry */
+    public int maxInlineData() {
+        return handle.maxInlineData;
+    }
+
+    /** @return whether it is closed */
+    public boolean isClosed() {
+        return handle.isClosed();
+    }
+
+    /** @return the {@code struct ibv_qp *} (escape hatch to the raw layer) */
+    public MemorySegment handle() {
+        handle.requireOpen();
+        return handle.qp;
+    }
+
+    /** Destroys the queue pair ({@code ibv_destroy_qp}); idempotent. */
+    @Override
+    public void close() {
+        handle.close();
+    }
+}

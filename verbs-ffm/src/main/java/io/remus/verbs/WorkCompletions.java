@@ -1,0 +1,136 @@
+package io.remus.verbs;
+
+import io.remus.verbs.ffi.ibv_wc;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.nio.ByteOrder;
+import java.util.Objects;
+
+import static java.lang.foreign.ValueLayout.JAVA_INT;
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
+
+/**
+ * A reusable flyweight over a preallocated native {@code struct ibv_wc[capacity]}:
+ * {@link CompletionQueue#poll(WorkCompletions)} fills it, the accessors read entry {@code i}
+ * of the last poll without allocating. Owned by one thread at a time; close it when done.
+ */
+public final class WorkCompletions implements AutoCloseable {
+    private static final long SIZE = ibv_wc.sizeof();
+    private static final boolean LITTLE_ENDIAN = ByteOrder.nativeOrder() == ByteOrder.LITTLE_ENDIAN;
+
+    private final Arena arena = Arena.ofShared();
+    private final MemorySegment entries;
+    private final int capacity;
+    private int count;
+    private volatile boolean closed;
+
+    /**
+     * @param capacity how many completions one poll may take, at least 1
+     * @throws InvalidArgumentException if the capacity is below 1 or absurdly large
+     */
+    public WorkCompletions(int capacity) {
+        if (capacity < 1 || capacity > 1 << 20) {
+            throw new InvalidArgumentException("capacity must be in [1, 2^20], got " + capacity);
+        }
+        this.capacity = capacity;
+        this.entries = arena.allocate(ibv_wc.layout(), capacity);
+    }
+
+    /** @return how many completions one poll may take */
+    public int capacity() {
+        return capacity;
+    }
+
+    /** @return how many completions the last poll took */
+    public int count() {
+        return count;
+    }
+
+    /** @param i an index below {@link #count()} @return the work request id */
+    public long workRequestId(int i) {
+        return entries.get(JAVA_LONG, offset(i) + ibv_wc.wr_id$OFFSET);
+    }
+
+    /** @param i an index below {@link #count()} @return the status ({@link CompletionStatus}) */
+    public int status(int i) {
+        return entries.get(JAVA_INT, offset(i) + ibv_wc.status$OFFSET);
+    }
+
+    /** @param i an index below {@link #count()} @return whether it succeeded */
+    public boolean isSuccess(int i) {
+        return status(i) == CompletionStatus.SUCCESS;
+    }
+
+    /** @param i an index below {@link #count()} @return the opcode ({@link CompletionOpcode}) */
+    public int opcode(int i) {
+        return entries.get(JAVA_INT, offset(i) + ibv_wc.opcode$OFFSET);
+    }
+
+    /** @param i an index below {@link #count()} @return the bytes received (receives) */
+    public int byteLength(int i) {
+        return entries.get(JAVA_INT, offset(i) + ibv_wc.byte_len$OFFSET);
+    }
+
+    /** @param i an index below {@link #count()} @return the immediate data, in host order (when sent with one) */
+    public int immediate(int i) {
+        int raw = entries.get(JAVA_INT, offset(i) + ibv_wc.imm_data$OFFSET);
+        return LITTLE_ENDIAN ? Integer.reverseBytes(raw) : raw;
+    }
+
+    /** @param i an index below {@link #count()} @return whether it carries immediate data */
+    public boolean hasImmediate(int i) {
+        return (entries.get(JAVA_INT, offset(i) + ibv_wc.wc_flags$OFFSET) & io.remus.verbs.ffi.IbVerbs.IBV_WC_WITH_IMM) != 0;
+    }
+
+    /** @param i an index below {@link #count()} @return the local QP number it belongs to */
+    public int queuePairNumber(int i) {
+        return entries.get(JAVA_INT, offset(i) + ibv_wc.qp_num$OFFSET);
+    }
+
+    /** @param i an index below {@link #count()} @return the provider's vendor error */
+    public int vendorError(int i) {
+        return entries.get(JAVA_INT, offset(i) + ibv_wc.vendor_err$OFFSET);
+    }
+
+    /**
+     * Control path: turns a failed entry into its typed exception.
+     *
+     * @param i an index below {@link #count()}
+     * @throws RemoteAccessException for {@link CompletionStatus#REMOTE_ACCESS_ERROR}
+     * @throws CompletionException   for any other failed status
+     */
+    public void throwIfFailed(int i) {
+        int status = status(i);
+        if (status != CompletionStatus.SUCCESS) {
+            throw CompletionException.of(status, workRequestId(i), vendorError(i), opcode(i));
+        }
+    }
+
+    /** Frees the native array; idempotent. */
+    @Override
+    public synchronized void close() {
+        if (!closed) {
+            closed = true;
+            arena.close();
+        }
+    }
+
+    void requireOpen() {
+        if (closed) {
+            throw new ClosedResourceException("work completions are closed");
+        }
+    }
+
+    MemorySegment entries() {
+        return entries;
+    }
+
+    void count(int n) {
+        count = n;
+    }
+
+    private long offset(int i) {
+        return Objects.checkIndex(i, count) * SIZE;
+    }
+}
