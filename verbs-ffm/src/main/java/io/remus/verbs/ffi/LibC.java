@@ -35,7 +35,9 @@ public final class LibC {
     }
 
     /**
-     * {@snippet lang = c : int poll(struct pollfd *fds, nfds_t nfds, int timeout) }
+     * {@snippet lang = c :
+     * int poll(struct pollfd *fds, nfds_t nfds, int timeout)
+     * }
      *
      * Waits until one of the descriptors is ready or the timeout passes.
      *
@@ -74,7 +76,9 @@ public final class LibC {
     }
 
     /**
-     * {@snippet lang = c : int fcntl(int fd, int cmd, ...) }
+     * {@snippet lang = c :
+     * int fcntl(int fd, int cmd, ...)
+     * }
      *
      * Controls a file descriptor, here to set {@link #O_NONBLOCK} on an event channel's fd. The
      * variadic C function is linked with {@code Linker.Option.firstVariadicArg(2)} and one
@@ -106,7 +110,9 @@ public final class LibC {
     }
 
     /**
-     * {@snippet lang = c : int pipe(int pipedes[2]) }
+     * {@snippet lang = c :
+     * int pipe(int pipedes[2])
+     * }
      *
      * Creates a pipe (a descriptor pair that can wake up a {@link #poll}).
      *
@@ -137,7 +143,9 @@ public final class LibC {
     }
 
     /**
-     * {@snippet lang = c : int close(int fd) }
+     * {@snippet lang = c :
+     * int close(int fd)
+     * }
      *
      * Closes a file descriptor.
      *

@@ -38,7 +38,9 @@ public final class RdmaCm {
     }
 
     /**
-     * {@snippet lang = c : struct rdma_event_channel *rdma_create_event_channel(void) }
+     * {@snippet lang = c :
+     * struct rdma_event_channel *rdma_create_event_channel(void)
+     * }
      *
      * Opens a channel on which librdmacm reports the events of the ids created on it.
      *
@@ -64,7 +66,9 @@ public final class RdmaCm {
     }
 
     /**
-     * {@snippet lang = c : void rdma_destroy_event_channel(struct rdma_event_channel *channel) }
+     * {@snippet lang = c :
+     * void rdma_destroy_event_channel(struct rdma_event_channel *channel)
+     * }
      *
      * Closes a channel.
      *
@@ -90,7 +94,9 @@ public final class RdmaCm {
     }
 
     /**
-     * {@snippet lang = c : int rdma_get_cm_event(struct rdma_event_channel *channel, struct rdma_cm_event **event) }
+     * {@snippet lang = c :
+     * int rdma_get_cm_event(struct rdma_event_channel *channel, struct rdma_cm_event **event)
+     * }
      *
      * Takes the next event. It blocks unless the channel's fd is non-blocking
      * ({@link LibC#fcntl} with {@link LibC#O_NONBLOCK}), in which case it fails with EAGAIN when no
@@ -122,7 +128,9 @@ public final class RdmaCm {
     }
 
     /**
-     * {@snippet lang = c : int rdma_ack_cm_event(struct rdma_cm_event *event) }
+     * {@snippet lang = c :
+     * int rdma_ack_cm_event(struct rdma_cm_event *event)
+     * }
      *
      * Releases an event. Every event must be acknowledged before its id can be destroyed.
      *
@@ -150,7 +158,9 @@ public final class RdmaCm {
     }
 
     /**
-     * {@snippet lang = c : const char *rdma_event_str(enum rdma_cm_event_type event) }
+     * {@snippet lang = c :
+     * const char *rdma_event_str(enum rdma_cm_event_type event)
+     * }
      *
      * Names an event type.
      *
@@ -230,7 +240,9 @@ public final class RdmaCm {
     }
 
     /**
-     * {@snippet lang = c : int rdma_migrate_id(struct rdma_cm_id *id, struct rdma_event_channel *channel) }
+     * {@snippet lang = c :
+     * int rdma_migrate_id(struct rdma_cm_id *id, struct rdma_event_channel *channel)
+     * }
      *
      * Moves an id, and the reporting of its events, to another channel.
      *
@@ -261,7 +273,9 @@ public final class RdmaCm {
     }
 
     /**
-     * {@snippet lang = c : int rdma_create_id(struct rdma_event_channel *channel, struct rdma_cm_id **id, void *context, enum rdma_port_space ps) }
+     * {@snippet lang = c :
+     * int rdma_create_id(struct rdma_event_channel *channel, struct rdma_cm_id **id, void *context, enum rdma_port_space ps)
+     * }
      *
      * Creates a communication identifier (the rdma_cm analogue of a socket).
      *
@@ -292,7 +306,9 @@ public final class RdmaCm {
     }
 
     /**
-     * {@snippet lang = c : int rdma_destroy_id(struct rdma_cm_id *id) }
+     * {@snippet lang = c :
+     * int rdma_destroy_id(struct rdma_cm_id *id)
+     * }
      *
      * Destroys an id; its QP must be destroyed and its events acknowledged first.
      *
@@ -320,7 +336,9 @@ public final class RdmaCm {
     }
 
     /**
-     * {@snippet lang = c : int rdma_bind_addr(struct rdma_cm_id *id, struct sockaddr *addr) }
+     * {@snippet lang = c :
+     * int rdma_bind_addr(struct rdma_cm_id *id, struct sockaddr *addr)
+     * }
      *
      * Binds an id to a local address (and so to a local RDMA device), before listening.
      *
@@ -350,7 +368,9 @@ public final class RdmaCm {
     }
 
     /**
-     * {@snippet lang = c : int rdma_resolve_addr(struct rdma_cm_id *id, struct sockaddr *src_addr, struct sockaddr *dst_addr, int timeout_ms) }
+     * {@snippet lang = c :
+     * int rdma_resolve_addr(struct rdma_cm_id *id, struct sockaddr *src_addr, struct sockaddr *dst_addr, int timeout_ms)
+     * }
      *
      * Starts resolving the peer's address; completion is reported as RDMA_CM_EVENT_ADDR_RESOLVED
      * or RDMA_CM_EVENT_ADDR_ERROR.
@@ -383,7 +403,9 @@ public final class RdmaCm {
     }
 
     /**
-     * {@snippet lang = c : int rdma_resolve_route(struct rdma_cm_id *id, int timeout_ms) }
+     * {@snippet lang = c :
+     * int rdma_resolve_route(struct rdma_cm_id *id, int timeout_ms)
+     * }
      *
      * Starts resolving the route to the peer; completion is reported as
      * RDMA_CM_EVENT_ROUTE_RESOLVED or RDMA_CM_EVENT_ROUTE_ERROR.
@@ -413,7 +435,9 @@ public final class RdmaCm {
     }
 
     /**
-     * {@snippet lang = c : int rdma_listen(struct rdma_cm_id *id, int backlog) }
+     * {@snippet lang = c :
+     * int rdma_listen(struct rdma_cm_id *id, int backlog)
+     * }
      *
      * Listens for connection requests on a bound id (RDMA_CM_EVENT_CONNECT_REQUEST).
      *
@@ -442,7 +466,9 @@ public final class RdmaCm {
     }
 
     /**
-     * {@snippet lang = c : int rdma_connect(struct rdma_cm_id *id, struct rdma_conn_param *conn_param) }
+     * {@snippet lang = c :
+     * int rdma_connect(struct rdma_cm_id *id, struct rdma_conn_param *conn_param)
+     * }
      *
      * Starts connecting to the resolved peer; completion is reported as RDMA_CM_EVENT_ESTABLISHED
      * (or an error, rejection or unreachable event).
@@ -472,7 +498,9 @@ public final class RdmaCm {
     }
 
     /**
-     * {@snippet lang = c : int rdma_accept(struct rdma_cm_id *id, struct rdma_conn_param *conn_param) }
+     * {@snippet lang = c :
+     * int rdma_accept(struct rdma_cm_id *id, struct rdma_conn_param *conn_param)
+     * }
      *
      * Accepts a connection request (on the id the CONNECT_REQUEST event carried).
      *
@@ -501,7 +529,9 @@ public final class RdmaCm {
     }
 
     /**
-     * {@snippet lang = c : int rdma_reject(struct rdma_cm_id *id, const void *private_data, uint8_t private_data_len) }
+     * {@snippet lang = c :
+     * int rdma_reject(struct rdma_cm_id *id, const void *private_data, uint8_t private_data_len)
+     * }
      *
      * Rejects a connection request.
      *
@@ -531,7 +561,9 @@ public final class RdmaCm {
     }
 
     /**
-     * {@snippet lang = c : int rdma_disconnect(struct rdma_cm_id *id) }
+     * {@snippet lang = c :
+     * int rdma_disconnect(struct rdma_cm_id *id)
+     * }
      *
      * Disconnects; both sides then see RDMA_CM_EVENT_DISCONNECTED.
      *
@@ -559,7 +591,9 @@ public final class RdmaCm {
     }
 
     /**
-     * {@snippet lang = c : int rdma_set_option(struct rdma_cm_id *id, int level, int optname, void *optval, size_t optlen) }
+     * {@snippet lang = c :
+     * int rdma_set_option(struct rdma_cm_id *id, int level, int optname, void *optval, size_t optlen)
+     * }
      *
      * Sets an option of an id.
      *
@@ -596,7 +630,9 @@ public final class RdmaCm {
     }
 
     /**
-     * {@snippet lang = c : __be16 rdma_get_src_port(struct rdma_cm_id *id) }
+     * {@snippet lang = c :
+     * __be16 rdma_get_src_port(struct rdma_cm_id *id)
+     * }
      *
      * The local port of an id.
      *
@@ -624,7 +660,9 @@ public final class RdmaCm {
     }
 
     /**
-     * {@snippet lang = c : __be16 rdma_get_dst_port(struct rdma_cm_id *id) }
+     * {@snippet lang = c :
+     * __be16 rdma_get_dst_port(struct rdma_cm_id *id)
+     * }
      *
      * The peer's port of an id.
      *
@@ -653,7 +691,9 @@ public final class RdmaCm {
     }
 
     /**
-     * {@snippet lang = c : int rdma_create_qp(struct rdma_cm_id *id, struct ibv_pd *pd, struct ibv_qp_init_attr *qp_init_attr) }
+     * {@snippet lang = c :
+     * int rdma_create_qp(struct rdma_cm_id *id, struct ibv_pd *pd, struct ibv_qp_init_attr *qp_init_attr)
+     * }
      *
      * Creates a QP for an id whose address is resolved (or bound on a device); it is stored in
      * {@code id->qp} and moved through its states by librdmacm.
@@ -685,7 +725,9 @@ public final class RdmaCm {
     }
 
     /**
-     * {@snippet lang = c : void rdma_destroy_qp(struct rdma_cm_id *id) }
+     * {@snippet lang = c :
+     * void rdma_destroy_qp(struct rdma_cm_id *id)
+     * }
      *
      * Destroys the QP of an id.
      *
@@ -711,7 +753,9 @@ public final class RdmaCm {
     }
 
     /**
-     * {@snippet lang = c : int rdma_init_qp_attr(struct rdma_cm_id *id, struct ibv_qp_attr *qp_attr, int *qp_attr_mask) }
+     * {@snippet lang = c :
+     * int rdma_init_qp_attr(struct rdma_cm_id *id, struct ibv_qp_attr *qp_attr, int *qp_attr_mask)
+     * }
      *
      * Fills the attributes for moving a QP the application created itself to the state set in
      * {@code qp_attr->qp_state}.
@@ -746,7 +790,9 @@ public final class RdmaCm {
     }
 
     /**
-     * {@snippet lang = c : int rdma_getaddrinfo(const char *node, const char *service, const struct rdma_addrinfo *hints, struct rdma_addrinfo **res) }
+     * {@snippet lang = c :
+     * int rdma_getaddrinfo(const char *node, const char *service, const struct rdma_addrinfo *hints, struct rdma_addrinfo **res)
+     * }
      *
      * Resolves a node and service into RDMA addresses.
      *
@@ -778,7 +824,9 @@ public final class RdmaCm {
     }
 
     /**
-     * {@snippet lang = c : void rdma_freeaddrinfo(struct rdma_addrinfo *res) }
+     * {@snippet lang = c :
+     * void rdma_freeaddrinfo(struct rdma_addrinfo *res)
+     * }
      *
      * Frees an address list.
      *

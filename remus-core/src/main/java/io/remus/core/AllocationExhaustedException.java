@@ -1,0 +1,11 @@
+package io.remus.core;
+
+/** A memory node has no room left for an allocation of the requested size class. */
+public class AllocationExhaustedException extends RemusException {
+    private static final long serialVersionUID = 1L;
+
+    /** @param message which node and size */
+    public AllocationExhaustedException(String message) {
+        super(message);
+    }
+}

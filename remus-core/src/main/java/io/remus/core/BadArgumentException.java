@@ -1,0 +1,15 @@
+package io.remus.core;
+
+/**
+ * An argument was rejected before anything reached the fabric: a pointer to an unknown node, a
+ * misaligned atomic, a range outside every registered segment, a local range outside the
+ * registered buffer, a bad size or a configuration value that makes no sense.
+ */
+public class BadArgumentException extends RemusException {
+    private static final long serialVersionUID = 1L;
+
+    /** @param message what is wrong with the argument */
+    public BadArgumentException(String message) {
+        super(message);
+    }
+}

@@ -1,0 +1,742 @@
+package io.remus.core;
+
+import io.remus.core.config.ClusterConfig;
+import io.remus.core.config.LanePolicy;
+import io.remus.core.fabric.CompletionQueue;
+import io.remus.core.fabric.CompletionStatus;
+import io.remus.core.fabric.Completions;
+import io.remus.core.fabric.Fabric;
+import io.remus.core.fabric.FabricNode;
+import io.remus.core.fabric.Opcode;
+import io.remus.core.fabric.QueuePair;
+import io.remus.core.fabric.RegisteredMemory;
+import io.remus.core.fabric.RemoteRegion;
+import io.remus.core.fabric.WorkRequests;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.lang.invoke.VarHandle;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * One application thread's access to the memory of the cluster (Remus' {@code cThread}): one-sided
+ * {@code read}, {@code write}, {@code compareAndSwap} and {@code fetchAndAdd} on {@link RemotePtr}s,
+ * synchronous, asynchronous ({@link OpHandle}) and in doorbell batches ({@link DoorbellBatch}).
+ *
+ * <p>The thread owns a registered buffer ({@link #buffer()}), one completion queue, and
+ * {@code qpLanesPerPeer} queue pairs to each peer, connected on first use. Sync, async and batched
+ * operations allocate nothing in steady state. Every wait is bounded by the configured operation
+ * timeout. Not thread-safe: one instance per application thread.
+ *
+ * <p>Targets on the thread's own node follow the local/remote atomicity table: reads take the CPU
+ * path; atomics go through the NIC (loopback QP), since a CPU atomic is not atomic with a NIC atomic
+ * on the same word (IBV_ATOMIC_HCA); writes go through the NIC too, because a CPU write racing a
+ * NIC compare-and-swap can be lost; {@link #writeLocal(long, long)} is the explicit CPU path for data
+ * that no RDMA atomic touches.
+ *
+ * <p>Every argument is checked before anything is posted: a pointer to an unknown node, a
+ * misaligned atomic, a range outside every published segment or a local range outside the
+ * registered buffer is a {@link BadArgumentException}.
+ */
+public final class ComputeThread implements AutoCloseable {
+    private static final VarHandle WORD = ValueLayout.JAVA_LONG.varHandle();
+    private static final int NO_NODE = -1;
+    private static final long RESULT_TO_SLOT = -1;
+    private static final long VALUE_FROM_SLOT = -2;
+
+    private final Fabric fabric;
+    private final FabricNode fabricNode;
+    private final ClusterConfig config;
+    private final int self;
+    private final RegisteredMemory registered;
+    private final MemorySegment memory;
+    private final MemorySegment userBuffer;
+    private final long base;
+    private final int lkey;
+    private final int bufferSize;
+    private final long wordsOffset;
+    private final RegisteredMemory[] localMemory;
+    private final CompletionQueue cq;
+    private final Completions completions;
+    private final QueuePair[][] queuePairs;
+    private final int[][] outstanding;
+    private final RemoteRegion[][] regions;
+    private final OpHandle[] handles;
+    private final int[] freeSlots;
+    private int freeCount;
+    private final WorkRequests single = new WorkRequests(1);
+    private final DoorbellBatch batch;
+    private final long timeoutNanos;
+    private final int lanes;
+    private final LanePolicy lanePolicy;
+    private final int sendQueueDepth;
+    private int nextLane;
+    private boolean closed;
+
+    ComputeThread(Fabric fabric, FabricNode fabricNode, ClusterConfig config, List<RegisteredMemory> localMemory) {
+        this.fabric = fabric;
+        this.fabricNode = fabricNode;
+        this.config = config;
+        this.self = fabricNode.nodeId();
+        int ops = config.opsInFlightPerThread();
+        this.bufferSize = config.bufferSizePerThread();
+        this.wordsOffset = 2L * bufferSize;
+        this.registered = fabricNode.allocate(wordsOffset + 8L * ops);
+        this.memory = registered.segment();
+        this.userBuffer = memory.asSlice(0, bufferSize);
+        this.base = registered.address();
+        this.lkey = registered.lkey();
+        this.localMemory = localMemory.toArray(RegisteredMemory[]::new);
+        this.sendQueueDepth = ops * config.wrsPerBatch();
+        int nodes = config.nodes().size();
+        this.lanes = config.qpLanesPerPeer();
+        this.lanePolicy = config.lanePolicy();
+        this.cq = fabricNode.createCompletionQueue(sendQueueDepth * 2);
+        this.completions = new Completions(Math.min(64, sendQueueDepth));
+        this.queuePairs = new QueuePair[nodes][];
+        this.outstanding = new int[nodes][];
+        this.regions = new RemoteRegion[nodes][];
+        this.handles = new OpHandle[ops];
+        this.freeSlots = new int[ops];
+        for (int i = 0; i < ops; i++) {
+            handles[i] = new OpHandle(this, i);
+            freeSlots[i] = ops - 1 - i;
+        }
+        this.freeCount = ops;
+        this.batch = new DoorbellBatch(this, config.wrsPerBatch());
+        this.timeoutNanos = config.operationTimeout().toNanos();
+    }
+
+    /** @return this thread's node id */
+    public int nodeId() {
+        return self;
+    }
+
+    /** @return the cluster configuration */
+    public ClusterConfig config() {
+        return config;
+    }
+
+    /** @return the thread's registered buffer, {@code bufferSizePerThread} bytes, for zero-copy transfers */
+    public MemorySegment buffer() {
+        return userBuffer;
+    }
+
+    // ---------------------------------------------------------------- synchronous words
+
+    /**
+     * Reads the 8-byte word at {@code ptr}.
+     *
+     * @param ptr the word
+     * @return its value
+     */
+    public long read(long ptr) {
+        return read(ptr, false);
+    }
+
+    /**
+     * Reads the 8-byte word at {@code ptr}, after the thread's earlier reads and atomics when fenced.
+     *
+     * @param ptr   the word
+     * @param fence whether to fence
+     * @return its value
+     */
+    public long read(long ptr, boolean fence) {
+        if (RemotePtr.node(ptr) == self) {
+            checkTarget(ptr, 8, false);
+            return localWord(ptr);
+        }
+        return await(postSingle(Opcode.READ, ptr, RESULT_TO_SLOT, 8, 0, 0, fence));
+    }
+
+    /**
+     * Writes the 8-byte word at {@code ptr} (through the NIC, also on the thread's own node).
+     *
+     * @param ptr   the word
+     * @param value its new value
+     */
+    public void write(long ptr, long value) {
+        write(ptr, value, false);
+    }
+
+    /**
+     * Writes the 8-byte word at {@code ptr}, fenced behind earlier reads and atomics when asked.
+     *
+     * @param ptr   the word
+     * @param value its new value
+     * @param fence whether to fence
+     */
+    public void write(long ptr, long value, boolean fence) {
+        await(writeWordAsync(ptr, value, fence));
+    }
+
+    /**
+     * Atomically (among NIC atomics) replaces the word at {@code ptr} by {@code desired} if it
+     * equals {@code expected}.
+     *
+     * @param ptr      an 8-byte aligned word
+     * @param expected the value it must hold
+     * @param desired  its new value
+     * @return the value it held (equal to {@code expected} when the swap happened)
+     */
+    public long compareAndSwap(long ptr, long expected, long desired) {
+        return compareAndSwap(ptr, expected, desired, false);
+    }
+
+    /**
+     * {@link #compareAndSwap(long, long, long)}, fenced when asked.
+     *
+     * @param ptr      an 8-byte aligned word
+     * @param expected the value it must hold
+     * @param desired  its new value
+     * @param fence    whether to fence
+     * @return the value it held
+     */
+    public long compareAndSwap(long ptr, long expected, long desired, boolean fence) {
+        return await(postSingle(Opcode.COMPARE_AND_SWAP, ptr, RESULT_TO_SLOT, 8, expected, desired, fence));
+    }
+
+    /**
+     * Atomically (among NIC atomics) adds {@code delta} to the word at {@code ptr}.
+     *
+     * @param ptr   an 8-byte aligned word
+     * @param delta what to add
+     * @return the value it held before
+     */
+    public long fetchAndAdd(long ptr, long delta) {
+        return fetchAndAdd(ptr, delta, false);
+    }
+
+    /**
+     * {@link #fetchAndAdd(long, long)}, fenced when asked.
+     *
+     * @param ptr   an 8-byte aligned word
+     * @param delta what to add
+     * @param fence whether to fence
+     * @return the value it held before
+     */
+    public long fetchAndAdd(long ptr, long delta, boolean fence) {
+        return await(postSingle(Opcode.FETCH_AND_ADD, ptr, RESULT_TO_SLOT, 8, delta, 0, fence));
+    }
+
+    // ---------------------------------------------------------------- synchronous ranges
+
+    /**
+     * Reads {@code length} bytes at {@code ptr} into the buffer at {@code bufferOffset} (zero-copy).
+     *
+     * @param ptr          the first remote byte
+     * @param bufferOffset where in {@link #buffer()} they land
+     * @param length       the byte count
+     */
+    public void read(long ptr, long bufferOffset, int length) {
+        await(readAsync(ptr, bufferOffset, length, false));
+    }
+
+    /**
+     * Writes {@code length} bytes of the buffer at {@code bufferOffset} to {@code ptr} (zero-copy).
+     *
+     * @param ptr          the first remote byte
+     * @param bufferOffset where in {@link #buffer()} they come from
+     * @param length       the byte count
+     */
+    public void write(long ptr, long bufferOffset, int length) {
+        await(writeAsync(ptr, bufferOffset, length, false));
+    }
+
+    /**
+     * Reads {@code destination.byteSize()} bytes at {@code ptr} into {@code destination}, staged
+     * through a private part of the registered buffer.
+     *
+     * @param ptr         the first remote byte
+     * @param destination where they go, at most {@code bufferSizePerThread} bytes
+     */
+    public void read(long ptr, MemorySegment destination) {
+        int length = stagedLength(destination);
+        if (RemotePtr.node(ptr) == self) {
+            checkTarget(ptr, length, false);
+            RegisteredMemory m = localTarget(ptr, length);
+            MemorySegment.copy(m.segment(), RemotePtr.address(ptr) - m.address(), destination, 0, length);
+            return;
+        }
+        await(postSingle(Opcode.READ, ptr, bufferSize, length, 0, 0, false));
+        MemorySegment.copy(memory, bufferSize, destination, 0, length);
+    }
+
+    /**
+     * Writes {@code source} to {@code ptr}, staged through a private part of the registered buffer.
+     *
+     * @param ptr    the first remote byte
+     * @param source the bytes, at most {@code bufferSizePerThread}
+     */
+    public void write(long ptr, MemorySegment source) {
+        int length = stagedLength(source);
+        checkTarget(ptr, length, false);
+        MemorySegment.copy(source, 0, memory, bufferSize, length);
+        await(postSingle(Opcode.WRITE, ptr, bufferSize, length, 0, 0, false));
+    }
+
+    // ---------------------------------------------------------------- explicit local path
+
+    /**
+     * Writes the word at {@code ptr}, which must be on this thread's node, with a CPU store. Only
+     * for words no RDMA atomic touches: a CPU store racing a NIC atomic can be lost.
+     *
+     * @param ptr   a word on this node
+     * @param value its new value
+     */
+    public void writeLocal(long ptr, long value) {
+        RegisteredMemory m = localTarget(ptr, 8);
+        long offset = RemotePtr.address(ptr) - m.address();
+        if ((RemotePtr.address(ptr) & 7) == 0) {
+            WORD.setVolatile(m.segment(), offset, value);
+        } else {
+            m.segment().set(ValueLayout.JAVA_LONG_UNALIGNED, offset, value);
+        }
+    }
+
+    /**
+     * Copies {@code length} bytes of the buffer to {@code ptr}, on this thread's node, with the CPU.
+     * Only for data no RDMA atomic touches.
+     *
+     * @param ptr          the first byte, on this node
+     * @param bufferOffset where in {@link #buffer()} they come from
+     * @param length       the byte count
+     */
+    public void writeLocal(long ptr, long bufferOffset, int length) {
+        checkBuffer(bufferOffset, length);
+        RegisteredMemory m = localTarget(ptr, length);
+        MemorySegment.copy(memory, bufferOffset, m.segment(), RemotePtr.address(ptr) - m.address(), length);
+    }
+
+    // ---------------------------------------------------------------- asynchronous
+
+    /**
+     * Starts reading {@code length} bytes at {@code ptr} into the buffer at {@code bufferOffset}.
+     *
+     * @return the operation's handle
+     */
+    public OpHandle readAsync(long ptr, long bufferOffset, int length, boolean fence) {
+        checkBuffer(bufferOffset, length);
+        if (RemotePtr.node(ptr) == self) {
+            checkTarget(ptr, length, false);
+            RegisteredMemory m = localTarget(ptr, length);
+            OpHandle h = acquire();
+            MemorySegment.copy(m.segment(), RemotePtr.address(ptr) - m.address(), memory, bufferOffset, length);
+            h.state = OpHandle.State.DONE;
+            return h;
+        }
+        return postSingle(Opcode.READ, ptr, bufferOffset, length, 0, 0, fence);
+    }
+
+    /**
+     * Starts reading the word at {@code ptr}; {@link OpHandle#await()} returns it.
+     *
+     * @return the operation's handle
+     */
+    public OpHandle readWordAsync(long ptr, boolean fence) {
+        if (RemotePtr.node(ptr) == self) {
+            checkTarget(ptr, 8, false);
+            long value = localWord(ptr);
+            OpHandle h = acquire();
+            h.localValue = value;
+            h.hasLocalValue = true;
+            h.state = OpHandle.State.DONE;
+            return h;
+        }
+        return postSingle(Opcode.READ, ptr, RESULT_TO_SLOT, 8, 0, 0, fence);
+    }
+
+    /**
+     * Starts writing {@code length} bytes of the buffer at {@code bufferOffset} to {@code ptr}.
+     *
+     * @return the operation's handle
+     */
+    public OpHandle writeAsync(long ptr, long bufferOffset, int length, boolean fence) {
+        checkBuffer(bufferOffset, length);
+        return postSingle(Opcode.WRITE, ptr, bufferOffset, length, 0, 0, fence);
+    }
+
+    /**
+     * Starts writing the word {@code value} to {@code ptr}.
+     *
+     * @return the operation's handle
+     */
+    public OpHandle writeWordAsync(long ptr, long value, boolean fence) {
+        return postSingle(Opcode.WRITE, ptr, VALUE_FROM_SLOT, 8, value, 0, fence);
+    }
+
+    /**
+     * Starts a compare-and-swap; {@link OpHandle#await()} returns the old value.
+     *
+     * @return the operation's handle
+     */
+    public OpHandle compareAndSwapAsync(long ptr, long expected, long desired, boolean fence) {
+        return postSingle(Opcode.COMPARE_AND_SWAP, ptr, RESULT_TO_SLOT, 8, expected, desired, fence);
+    }
+
+    /**
+     * Starts a fetch-and-add; {@link OpHandle#await()} returns the old value.
+     *
+     * @return the operation's handle
+     */
+    public OpHandle fetchAndAddAsync(long ptr, long delta, boolean fence) {
+        return postSingle(Opcode.FETCH_AND_ADD, ptr, RESULT_TO_SLOT, 8, delta, 0, fence);
+    }
+
+    /** @return this thread's doorbell batch, empty unless entries were added and not posted */
+    public DoorbellBatch batch() {
+        return batch;
+    }
+
+    // ---------------------------------------------------------------- directory
+
+    /**
+     * @param nodeId a node of the cluster
+     * @return how many segments it publishes
+     */
+    public int segmentCount(int nodeId) {
+        return regionsOf(nodeId).length;
+    }
+
+    /**
+     * @param nodeId  a node of the cluster
+     * @param segment a segment index below {@link #segmentCount(int)}
+     * @return a pointer to the segment's first byte
+     */
+    public long segmentBase(int nodeId, int segment) {
+        return RemotePtr.of(nodeId, regionsOf(nodeId)[segment].address());
+    }
+
+    /**
+     * @param nodeId  a node of the cluster
+     * @param segment a segment index below {@link #segmentCount(int)}
+     * @return the segment's length in bytes
+     */
+    public long segmentLength(int nodeId, int segment) {
+        return regionsOf(nodeId)[segment].length();
+    }
+
+    // ---------------------------------------------------------------- machinery
+
+    private long localWord(long ptr) {
+        RegisteredMemory m = localTarget(ptr, 8);
+        long offset = RemotePtr.address(ptr) - m.address();
+        if ((RemotePtr.address(ptr) & 7) == 0) {
+            return (long) WORD.getVolatile(m.segment(), offset);
+        }
+        return m.segment().get(ValueLayout.JAVA_LONG_UNALIGNED, offset);
+    }
+
+    private RegisteredMemory localTarget(long ptr, long length) {
+        if (RemotePtr.node(ptr) != self) {
+            throw new BadArgumentException(RemotePtr.toString(ptr) + " is not on this thread's node " + self);
+        }
+        long address = RemotePtr.address(ptr);
+        for (RegisteredMemory m : localMemory) {
+            if (m.contains(address, length)) {
+                return m;
+            }
+        }
+        throw new BadArgumentException("[" + RemotePtr.toString(ptr) + ", +" + length + ") is outside this node's segments");
+    }
+
+    private int stagedLength(MemorySegment segment) {
+        long length = segment.byteSize();
+        if (length <= 0 || length > bufferSize) {
+            throw new BadArgumentException("a copied transfer must be 1.." + bufferSize + " bytes, got " + length);
+        }
+        return (int) length;
+    }
+
+    void checkBuffer(long offset, long length) {
+        if (length <= 0 || offset < 0 || offset > bufferSize - length) {
+            throw new BadArgumentException("local range [" + offset + ", +" + length + ") is outside the registered buffer of "
+                    + bufferSize + " bytes");
+        }
+    }
+
+    long bufferAddress(long offset) {
+        return base + offset;
+    }
+
+    int lkey() {
+        return lkey;
+    }
+
+    int checkTarget(long ptr, int length, boolean atomic) {
+        if (length <= 0) {
+            throw new BadArgumentException("length must be positive, got " + length);
+        }
+        long address = RemotePtr.address(ptr);
+        if (atomic && (address & 7) != 0) {
+            throw new BadArgumentException("atomic target " + RemotePtr.toString(ptr) + " is not 8-byte aligned");
+        }
+        RemoteRegion[] rs = regionsOf(RemotePtr.node(ptr));
+        for (RemoteRegion r : rs) {
+            if (r.contains(address, length)) {
+                return r.rkey();
+            }
+        }
+        throw new BadArgumentException("[" + RemotePtr.toString(ptr) + ", +" + length + ") is outside every segment node "
+                + RemotePtr.node(ptr) + " publishes");
+    }
+
+    private RemoteRegion[] regionsOf(int nodeId) {
+        if (nodeId >= regions.length) {
+            throw new BadArgumentException("node " + nodeId + " is not in the cluster of " + regions.length + " nodes");
+        }
+        RemoteRegion[] rs = regions[nodeId];
+        if (rs == null) {
+            rs = fabric.publishedRegions(nodeId).toArray(RemoteRegion[]::new);
+            if (rs.length == 0) {
+                throw new BadArgumentException("node " + nodeId + " publishes no memory");
+            }
+            regions[nodeId] = rs;
+        }
+        return rs;
+    }
+
+    private OpHandle acquire() {
+        if (closed) {
+            throw new BadArgumentException("compute thread is closed");
+        }
+        if (freeCount == 0) {
+            throw new BadArgumentException("all " + handles.length + " operations in flight are in use: await some first");
+        }
+        OpHandle h = handles[freeSlots[--freeCount]];
+        h.state = OpHandle.State.PENDING;
+        h.status = CompletionStatus.SUCCESS;
+        h.hasLocalValue = false;
+        h.resultOffset = -1;
+        h.node = NO_NODE;
+        return h;
+    }
+
+    private void release(OpHandle h) {
+        h.generation++;
+        h.state = OpHandle.State.FREE;
+        freeSlots[freeCount++] = h.slot;
+    }
+
+    private static long wrId(OpHandle h, boolean last) {
+        return ((long) h.generation << 32) | ((long) h.slot << 1) | (last ? 1 : 0);
+    }
+
+    private OpHandle postSingle(Opcode op, long ptr, long bufferOffset, int length, long operand, long swap, boolean fence) {
+        boolean atomic = op == Opcode.COMPARE_AND_SWAP || op == Opcode.FETCH_AND_ADD;
+        int rkey = checkTarget(ptr, length, atomic);
+        int node = RemotePtr.node(ptr);
+        long address = RemotePtr.address(ptr);
+        int lane = lane(address);
+        QueuePair qp = queuePair(node, lane);
+        OpHandle h = acquire();
+        long wordOffset = wordsOffset + 8L * h.slot;
+        long local = bufferOffset >= 0 ? base + bufferOffset : base + wordOffset;
+        if (bufferOffset == VALUE_FROM_SLOT) {
+            memory.set(ValueLayout.JAVA_LONG, wordOffset, operand);
+        }
+        h.resultOffset = bufferOffset == RESULT_TO_SLOT ? wordOffset : -1;
+        int flags = WorkRequests.SIGNALED | (fence ? WorkRequests.FENCE : 0);
+        long id = wrId(h, true);
+        single.clear();
+        switch (op) {
+            case READ -> single.addRead(id, local, length, lkey, address, rkey, flags);
+            case WRITE -> single.addWrite(id, local, length, lkey, address, rkey, flags);
+            case COMPARE_AND_SWAP -> single.addCompareAndSwap(id, local, lkey, address, rkey, operand, swap, flags);
+            case FETCH_AND_ADD -> single.addFetchAndAdd(id, local, lkey, address, rkey, operand, flags);
+        }
+        return post(qp, single, h, node, lane);
+    }
+
+    OpHandle postBatch(WorkRequests requests, int node, long firstAddress) {
+        int lane = lane(firstAddress);
+        QueuePair qp = queuePair(node, lane);
+        OpHandle h = acquire();
+        int n = requests.size();
+        for (int i = 0; i < n; i++) {
+            boolean last = i == n - 1;
+            requests.wrId(i, wrId(h, last));
+            int f = requests.flags(i) & ~WorkRequests.SIGNALED;
+            requests.flags(i, last ? f | WorkRequests.SIGNALED : f);
+        }
+        return post(qp, requests, h, node, lane);
+    }
+
+    private OpHandle post(QueuePair qp, WorkRequests requests, OpHandle h, int node, int lane) {
+        h.node = node;
+        h.lane = lane;
+        outstanding[node][lane]++;
+        try {
+            qp.post(requests);
+        } catch (RuntimeException e) {
+            outstanding[node][lane]--;
+            release(h);
+            throw e;
+        }
+        return h;
+    }
+
+    private int lane(long address) {
+        if (lanes == 1) {
+            return 0;
+        }
+        if (lanePolicy == LanePolicy.BY_ADDRESS) {
+            return (int) ((address >>> 3) % lanes);
+        }
+        int l = nextLane;
+        nextLane = l + 1 == lanes ? 0 : l + 1;
+        return l;
+    }
+
+    private QueuePair queuePair(int node, int lane) {
+        QueuePair[] qs = queuePairs[node];
+        if (qs == null) {
+            qs = new QueuePair[lanes];
+            queuePairs[node] = qs;
+            outstanding[node] = new int[lanes];
+        }
+        QueuePair qp = qs[lane];
+        if (qp == null) {
+            qp = fabricNode.connect(node, cq, sendQueueDepth);
+            qs[lane] = qp;
+        }
+        if (qp.inError()) {
+            recover(qp, node, lane);
+        }
+        return qp;
+    }
+
+    private void recover(QueuePair qp, int node, int lane) {
+        long deadline = System.nanoTime() + timeoutNanos;
+        while (outstanding[node][lane] > 0) {
+            if (progress() == 0) {
+                if (System.nanoTime() - deadline > 0) {
+                    throw new RemoteTimeoutException("queue pair to node " + node + " is in error and its "
+                            + outstanding[node][lane] + " outstanding operations did not drain within "
+                            + config.operationTimeout());
+                }
+                Thread.onSpinWait();
+            }
+        }
+        qp.reset();
+    }
+
+    int progress() {
+        int n = cq.poll(completions);
+        for (int i = 0; i < n; i++) {
+            complete(completions.wrId(i), completions.status(i));
+        }
+        return n;
+    }
+
+    private void complete(long id, CompletionStatus result) {
+        int slot = (int) ((id >>> 1) & 0x7FFF_FFFF);
+        if (slot >= handles.length) {
+            return;
+        }
+        OpHandle h = handles[slot];
+        if (h.generation != (int) (id >>> 32) || (h.state != OpHandle.State.PENDING && h.state != OpHandle.State.ABANDONED)) {
+            return;
+        }
+        if (result != CompletionStatus.SUCCESS && h.status == CompletionStatus.SUCCESS) {
+            h.status = result;
+        }
+        if ((id & 1) == 0) {
+            return;
+        }
+        outstanding[h.node][h.lane]--;
+        if (h.state == OpHandle.State.ABANDONED) {
+            release(h);
+        } else {
+            h.state = OpHandle.State.DONE;
+        }
+    }
+
+    long await(OpHandle h) {
+        if (h.state != OpHandle.State.PENDING && h.state != OpHandle.State.DONE) {
+            throw new BadArgumentException("handle was already awaited; handles are reused after await");
+        }
+        long deadline = 0;
+        int idle = 0;
+        while (h.state == OpHandle.State.PENDING) {
+            if (progress() > 0) {
+                continue;
+            }
+            idle++;
+            if (idle == 1) {
+                deadline = System.nanoTime() + timeoutNanos;
+            } else if ((idle & 0xFF) == 0) {
+                if (System.nanoTime() - deadline > 0) {
+                    h.state = OpHandle.State.ABANDONED;
+                    throw new RemoteTimeoutException("operation on node " + h.node + " did not complete within "
+                            + config.operationTimeout());
+                }
+                Thread.yield();
+            } else {
+                Thread.onSpinWait();
+            }
+        }
+        CompletionStatus result = h.status;
+        long value = h.hasLocalValue ? h.localValue
+                : h.resultOffset >= 0 ? memory.get(ValueLayout.JAVA_LONG, h.resultOffset) : 0;
+        int node = h.node;
+        release(h);
+        if (result != CompletionStatus.SUCCESS) {
+            throw failure(result, node);
+        }
+        return value;
+    }
+
+    private static RemoteOperationException failure(CompletionStatus result, int node) {
+        return switch (result) {
+            case REMOTE_ACCESS_ERROR, REMOTE_INVALID_REQUEST ->
+                    new RemoteAccessException(result, node, "remote access refused");
+            case RETRY_EXCEEDED -> new PeerUnreachableException(result, node, "peer stopped answering");
+            default -> new RemoteOperationException(result, node, "remote operation failed");
+        };
+    }
+
+    /**
+     * Waits (bounded) for operations still in flight, then releases the thread's QPs, CQ and buffer.
+     * Idempotent.
+     */
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        long deadline = System.nanoTime() + timeoutNanos;
+        while (freeCount < handles.length && System.nanoTime() - deadline < 0) {
+            if (progress() == 0) {
+                LockSupport.parkNanos(TimeUnit.MICROSECONDS.toNanos(50));
+            }
+            if (freeCount + countDone() == handles.length) {
+                break;
+            }
+        }
+        for (QueuePair[] qs : queuePairs) {
+            if (qs != null) {
+                for (QueuePair qp : qs) {
+                    if (qp != null) {
+                        qp.close();
+                    }
+                }
+            }
+        }
+        cq.close();
+        registered.close();
+    }
+
+    private int countDone() {
+        int done = 0;
+        for (OpHandle h : handles) {
+            if (h.state == OpHandle.State.DONE) {
+                done++;
+            }
+        }
+        return done;
+    }
+}

@@ -1,0 +1,24 @@
+package io.remus.core;
+
+/**
+ * The one unchecked exception family of remus-core. Subclasses name the kind of failure so that
+ * callers catch what they can handle: {@link BadArgumentException} (rejected before anything is
+ * posted), {@link RemoteOperationException} (the fabric completed an operation with an error),
+ * {@link RemoteTimeoutException} (a bounded wait ran out) and {@link AllocationExhaustedException}.
+ */
+public class RemusException extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    /** @param message what went wrong */
+    public RemusException(String message) {
+        super(message);
+    }
+
+    /**
+     * @param message what went wrong
+     * @param cause   the underlying failure
+     */
+    public RemusException(String message, Throwable cause) {
+        super(message, cause);
+    }
+}

@@ -1,0 +1,74 @@
+package io.remus.core;
+
+import io.remus.core.config.ClusterConfig;
+import io.remus.core.fabric.Fabric;
+import io.remus.core.fabric.FabricNode;
+import io.remus.core.fabric.RegisteredMemory;
+import io.remus.core.memory.MemoryNode;
+
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * This process's node of a Remus cluster: its fabric node, its memory node when the configuration
+ * makes it one (segments with control blocks, published to peers), and the compute threads it
+ * creates when it is a compute node.
+ */
+public final class RemusNode implements AutoCloseable {
+    private final Fabric fabric;
+    private final ClusterConfig config;
+    private final FabricNode fabricNode;
+    private final MemoryNode memoryNode;
+
+    private RemusNode(Fabric fabric, ClusterConfig config) {
+        this.fabric = fabric;
+        this.config = config;
+        this.fabricNode = fabric.open(config.nodeId());
+        this.memoryNode = config.isMemoryNode() ? new MemoryNode(fabricNode, config) : null;
+    }
+
+    /**
+     * Opens node {@code config.nodeId()} on {@code fabric}, and sets up and publishes its memory
+     * segments when it is a memory node.
+     *
+     * @param fabric the fabric
+     * @param config the cluster configuration as this node sees it
+     * @return the started node
+     */
+    public static RemusNode start(Fabric fabric, ClusterConfig config) {
+        return new RemusNode(fabric, config);
+    }
+
+    /** @return the configuration */
+    public ClusterConfig config() {
+        return config;
+    }
+
+    /** @return this node's memory node, when it is one */
+    public Optional<MemoryNode> memoryNode() {
+        return Optional.ofNullable(memoryNode);
+    }
+
+    /**
+     * Creates a compute thread for the calling application thread (one per application thread).
+     *
+     * @return the thread, closed with this node at the latest
+     * @throws BadArgumentException when this node is not a compute node
+     */
+    public ComputeThread newComputeThread() {
+        if (!config.isComputeNode()) {
+            throw new BadArgumentException("node " + config.nodeId() + " is not a compute node (" + config.computeNodes() + ")");
+        }
+        List<RegisteredMemory> local = memoryNode == null ? List.of() : memoryNode.segments();
+        return new ComputeThread(fabric, fabricNode, config, local);
+    }
+
+    /** Closes the node's memory and fabric node; compute threads must be closed by their own threads first. */
+    @Override
+    public void close() {
+        if (memoryNode != null) {
+            memoryNode.close();
+        }
+        fabricNode.close();
+    }
+}

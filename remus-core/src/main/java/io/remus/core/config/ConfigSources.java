@@ -1,0 +1,162 @@
+package io.remus.core.config;
+
+import io.remus.core.BadArgumentException;
+
+import java.io.IOException;
+import java.io.Reader;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Properties;
+
+/**
+ * Reads a {@link ClusterConfig} from a properties file, command-line arguments or a launcher's
+ * environment. All three use the same keys:
+ *
+ * <pre>
+ * node.id            nodes (comma list)      memory.nodes (a-b)     compute.nodes (a-b)
+ * segment.size (4K, 1M, 1G)                  segment.count          qp.lanes
+ * qp.lane.policy (round_robin | by_address)  threads.per.node       ops.in.flight
+ * buffer.size        wrs.per.batch           allocation.policy (round_robin | random | local_first)
+ * timeout.ms
+ * </pre>
+ *
+ * <p>Keys not given keep the builder's defaults. Unknown keys and bad values are
+ * {@link BadArgumentException}s.
+ */
+public final class ConfigSources {
+    private ConfigSources() {
+    }
+
+    /**
+     * @param file a {@code .properties} file with the keys above
+     * @return the configuration
+     */
+    public static ClusterConfig fromFile(Path file) {
+        Properties p = new Properties();
+        try (Reader r = Files.newBufferedReader(file)) {
+            p.load(r);
+        } catch (IOException e) {
+            throw new BadArgumentException("cannot read configuration file " + file + ": " + e.getMessage());
+        }
+        return fromProperties(p);
+    }
+
+    /**
+     * @param properties the keys above
+     * @return the configuration
+     */
+    public static ClusterConfig fromProperties(Properties properties) {
+        ClusterConfig.Builder b = ClusterConfig.builder();
+        for (String key : properties.stringPropertyNames()) {
+            apply(b, key, properties.getProperty(key));
+        }
+        return b.build();
+    }
+
+    /**
+     * @param args {@code --key=value} arguments with the keys above
+     * @return the configuration
+     */
+    public static ClusterConfig fromArgs(String... args) {
+        ClusterConfig.Builder b = ClusterConfig.builder();
+        for (String arg : args) {
+            int eq = arg.indexOf('=');
+            if (!arg.startsWith("--") || eq < 0) {
+                throw new BadArgumentException("expected --key=value, got '" + arg + "'");
+            }
+            apply(b, arg.substring(2, eq), arg.substring(eq + 1));
+        }
+        return b.build();
+    }
+
+    /**
+     * Reads {@code REMUS_*} variables (the keys above upper-cased with {@code _} for {@code .}, e.g.
+     * {@code REMUS_SEGMENT_SIZE}) and takes the node id and node count from the launcher when one
+     * started the process: Slurm ({@code SLURM_PROCID}/{@code SLURM_NTASKS}), Open MPI
+     * ({@code OMPI_COMM_WORLD_RANK}/{@code OMPI_COMM_WORLD_SIZE}) or PMI ({@code PMI_RANK}/{@code PMI_SIZE}).
+     * Without {@code REMUS_NODES} the launcher's size names nodes {@code node0..}; without
+     * memory/compute ranges every node is both.
+     *
+     * @param env the environment, e.g. {@code System.getenv()}
+     * @return the configuration
+     */
+    public static ClusterConfig fromEnvironment(Map<String, String> env) {
+        ClusterConfig.Builder b = ClusterConfig.builder();
+        String[][] launchers = {{"SLURM_PROCID", "SLURM_NTASKS"}, {"OMPI_COMM_WORLD_RANK", "OMPI_COMM_WORLD_SIZE"},
+                {"PMI_RANK", "PMI_SIZE"}};
+        for (String[] l : launchers) {
+            if (env.containsKey(l[0]) && env.containsKey(l[1])) {
+                int size = parseInt(l[1], env.get(l[1]));
+                b.nodeCount(size).nodeId(parseInt(l[0], env.get(l[0])))
+                        .memoryNodes(new NodeRange(0, size - 1)).computeNodes(new NodeRange(0, size - 1));
+                break;
+            }
+        }
+        for (Map.Entry<String, String> e : env.entrySet()) {
+            if (e.getKey().startsWith("REMUS_")) {
+                apply(b, e.getKey().substring(6).toLowerCase(Locale.ROOT).replace('_', '.'), e.getValue());
+            }
+        }
+        return b.build();
+    }
+
+    private static void apply(ClusterConfig.Builder b, String key, String value) {
+        String v = value.trim();
+        switch (key) {
+            case "node.id" -> b.nodeId(parseInt(key, v));
+            case "nodes" -> b.nodes(List.copyOf(Arrays.stream(v.split(",")).map(String::trim).toList()));
+            case "memory.nodes" -> b.memoryNodes(NodeRange.parse(v));
+            case "compute.nodes" -> b.computeNodes(NodeRange.parse(v));
+            case "segment.size" -> b.segmentSize(parseSize(key, v));
+            case "segment.count" -> b.segmentCount(parseInt(key, v));
+            case "qp.lanes" -> b.qpLanesPerPeer(parseInt(key, v));
+            case "qp.lane.policy" -> b.lanePolicy(parseEnum(LanePolicy.class, key, v));
+            case "threads.per.node" -> b.threadsPerNode(parseInt(key, v));
+            case "ops.in.flight" -> b.opsInFlightPerThread(parseInt(key, v));
+            case "buffer.size" -> b.bufferSizePerThread(Math.toIntExact(parseSize(key, v)));
+            case "wrs.per.batch" -> b.wrsPerBatch(parseInt(key, v));
+            case "allocation.policy" -> b.allocationPolicy(parseEnum(AllocationPolicy.class, key, v));
+            case "timeout.ms" -> b.operationTimeout(Duration.ofMillis(parseSize(key, v)));
+            default -> throw new BadArgumentException("unknown configuration key '" + key + "'");
+        }
+    }
+
+    private static int parseInt(String key, String v) {
+        try {
+            return Integer.parseInt(v.trim());
+        } catch (NumberFormatException e) {
+            throw new BadArgumentException(key + ": '" + v + "' is not an integer");
+        }
+    }
+
+    static long parseSize(String key, String v) {
+        String t = v.trim().toUpperCase(Locale.ROOT);
+        long unit = 1;
+        if (t.endsWith("K") || t.endsWith("M") || t.endsWith("G")) {
+            unit = switch (t.charAt(t.length() - 1)) {
+                case 'K' -> 1L << 10;
+                case 'M' -> 1L << 20;
+                default -> 1L << 30;
+            };
+            t = t.substring(0, t.length() - 1);
+        }
+        try {
+            return Math.multiplyExact(Long.parseLong(t), unit);
+        } catch (NumberFormatException | ArithmeticException e) {
+            throw new BadArgumentException(key + ": '" + v + "' is not a size (e.g. 4096, 64K, 1M, 1G)");
+        }
+    }
+
+    private static <E extends Enum<E>> E parseEnum(Class<E> type, String key, String v) {
+        try {
+            return Enum.valueOf(type, v.trim().toUpperCase(Locale.ROOT));
+        } catch (IllegalArgumentException e) {
+            throw new BadArgumentException(key + ": '" + v + "' is not one of " + Arrays.toString(type.getEnumConstants()));
+        }
+    }
+}

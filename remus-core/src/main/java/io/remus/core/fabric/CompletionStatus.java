@@ -1,0 +1,19 @@
+package io.remus.core.fabric;
+
+/** How a work request completed, as verbs {@code ibv_wc_status} (the subset one-sided work meets). */
+public enum CompletionStatus {
+    /** {@code IBV_WC_SUCCESS}. */
+    SUCCESS,
+    /** {@code IBV_WC_LOC_PROT_ERR}: the local buffer is not covered by the lkey. */
+    LOCAL_PROTECTION_ERROR,
+    /** {@code IBV_WC_REM_ACCESS_ERR}: wrong rkey or range outside the remote region. */
+    REMOTE_ACCESS_ERROR,
+    /** {@code IBV_WC_REM_INV_REQ_ERR}: e.g. a misaligned atomic. */
+    REMOTE_INVALID_REQUEST,
+    /** {@code IBV_WC_REM_OP_ERR}: the responder could not complete the operation. */
+    REMOTE_OPERATION_ERROR,
+    /** {@code IBV_WC_RETRY_EXC_ERR}: the peer stopped answering. */
+    RETRY_EXCEEDED,
+    /** {@code IBV_WC_WR_FLUSH_ERR}: not executed because the QP was in the error state. */
+    FLUSHED
+}

@@ -1,0 +1,60 @@
+package io.remus.core.fabric;
+
+import java.lang.foreign.MemorySegment;
+
+/**
+ * One node of a fabric: its NIC, protection domain and registered memory.
+ */
+public interface FabricNode extends AutoCloseable {
+    /** @return this node's id */
+    int nodeId();
+
+    /**
+     * Allocates zeroed native memory, page aligned, and registers it for local and remote
+     * read, write and atomic access. The memory is freed when it is closed or the node closes.
+     *
+     * @param bytes the length, positive
+     * @return the registration
+     */
+    RegisteredMemory allocate(long bytes);
+
+    /**
+     * Registers caller-owned native memory for local and remote read, write and atomic access.
+     *
+     * @param segment a native segment
+     * @return the registration (closing it deregisters, it does not free the memory)
+     * @throws io.remus.core.BadArgumentException when the segment is not native or is empty
+     */
+    RegisteredMemory register(MemorySegment segment);
+
+    /**
+     * Makes a registration reachable by peers through {@link Fabric#publishedRegions(int)}.
+     *
+     * @param memory a registration of this node
+     */
+    void publish(RegisteredMemory memory);
+
+    /**
+     * Creates a completion queue.
+     *
+     * @param capacity completions it can hold
+     * @return the queue
+     */
+    CompletionQueue createCompletionQueue(int capacity);
+
+    /**
+     * Connects a reliable queue pair to {@code peerNodeId} (this node's own id gives the loopback
+     * QP) whose send completions go to {@code cq}.
+     *
+     * @param peerNodeId     the peer
+     * @param cq             this node's completion queue for the QP's send side
+     * @param sendQueueDepth work requests the QP can hold posted and not yet completed
+     * @return the connected QP
+     * @throws io.remus.core.BadArgumentException when the peer is unknown
+     */
+    QueuePair connect(int peerNodeId, CompletionQueue cq, int sendQueueDepth);
+
+    /** Closes the node's QPs, CQs and registrations. Idempotent. */
+    @Override
+    void close();
+}

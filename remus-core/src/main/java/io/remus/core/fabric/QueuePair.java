@@ -1,0 +1,36 @@
+package io.remus.core.fabric;
+
+/**
+ * A reliable connected queue pair to one peer (verbs RC {@code ibv_qp}); owned by one thread at a
+ * time. Work requests execute in posting order.
+ */
+public interface QueuePair extends AutoCloseable {
+    /** @return the node at the other end (this node's own id for the loopback QP) */
+    int peerNodeId();
+
+    /** @return work requests the QP holds posted and not yet completed */
+    int sendQueueDepth();
+
+    /**
+     * Posts every entry of {@code requests} in order with one doorbell (verbs {@code ibv_post_send}
+     * of a chained list). Allocates nothing. Failures of individual requests arrive as error
+     * completions.
+     *
+     * @param requests the list, unchanged by the call
+     * @throws io.remus.core.BadArgumentException when the send queue has no room for all of them
+     */
+    void post(WorkRequests requests);
+
+    /** @return whether an error completion moved the QP to the error state */
+    boolean inError();
+
+    /**
+     * Returns an errored QP to service (verbs: RESET, INIT, RTR, RTS). Call it only after every
+     * request posted before the error has completed.
+     */
+    void reset();
+
+    /** Destroys the QP. Idempotent. */
+    @Override
+    void close();
+}

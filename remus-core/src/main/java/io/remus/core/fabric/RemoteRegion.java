@@ -1,0 +1,20 @@
+package io.remus.core.fabric;
+
+/**
+ * What a peer needs to reach a published registration: node, address, length and rkey.
+ *
+ * @param nodeId  the node that owns the memory
+ * @param address its first byte
+ * @param length  its length in bytes
+ * @param rkey    its remote key
+ */
+public record RemoteRegion(int nodeId, long address, long length, int rkey) {
+    /**
+     * @param address first byte
+     * @param length  bytes
+     * @return whether {@code [address, address + length)} lies inside this region
+     */
+    public boolean contains(long address, long length) {
+        return length >= 0 && address >= this.address && address - this.address <= this.length - length;
+    }
+}

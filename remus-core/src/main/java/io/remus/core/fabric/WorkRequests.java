@@ -1,0 +1,180 @@
+package io.remus.core.fabric;
+
+import io.remus.core.BadArgumentException;
+
+/**
+ * A reusable list of one-sided work requests posted together with one
+ * {@link QueuePair#post(WorkRequests)} (one doorbell, like a chained {@code ibv_send_wr} list).
+ * Stored as parallel primitive arrays: filling and reading it allocates nothing.
+ *
+ * <p>Each entry carries a 64-bit {@code wrId} that comes back in its completion, the local buffer
+ * (address, length, lkey), the remote target (address, rkey), atomic operands, and
+ * {@link #SIGNALED} / {@link #FENCE} flags. Not thread-safe.
+ */
+public final class WorkRequests {
+    /** Flag: produce a completion on success ({@code IBV_SEND_SIGNALED}). */
+    public static final int SIGNALED = 1;
+    /** Flag: start only after earlier READs and atomics on the QP completed ({@code IBV_SEND_FENCE}). */
+    public static final int FENCE = 2;
+
+    private final Opcode[] opcode;
+    private final long[] wrId;
+    private final long[] localAddress;
+    private final int[] length;
+    private final int[] lkey;
+    private final long[] remoteAddress;
+    private final int[] rkey;
+    private final long[] operand;
+    private final long[] swap;
+    private final int[] flags;
+    private int size;
+
+    /**
+     * @param capacity the most entries the list holds, positive
+     */
+    public WorkRequests(int capacity) {
+        if (capacity <= 0) {
+            throw new BadArgumentException("work request list capacity must be positive, got " + capacity);
+        }
+        opcode = new Opcode[capacity];
+        wrId = new long[capacity];
+        localAddress = new long[capacity];
+        length = new int[capacity];
+        lkey = new int[capacity];
+        remoteAddress = new long[capacity];
+        rkey = new int[capacity];
+        operand = new long[capacity];
+        swap = new long[capacity];
+        flags = new int[capacity];
+    }
+
+    /** Empties the list. */
+    public void clear() {
+        size = 0;
+    }
+
+    /** @return the number of entries */
+    public int size() {
+        return size;
+    }
+
+    /** @return the most entries the list holds */
+    public int capacity() {
+        return opcode.length;
+    }
+
+    /**
+     * Appends an RDMA READ of {@code length} bytes at {@code remoteAddress} into the local buffer.
+     *
+     * @return the entry's index
+     */
+    public int addRead(long wrId, long localAddress, int length, int lkey, long remoteAddress, int rkey, int flags) {
+        return add(Opcode.READ, wrId, localAddress, length, lkey, remoteAddress, rkey, 0, 0, flags);
+    }
+
+    /**
+     * Appends an RDMA WRITE of {@code length} bytes of the local buffer to {@code remoteAddress}.
+     *
+     * @return the entry's index
+     */
+    public int addWrite(long wrId, long localAddress, int length, int lkey, long remoteAddress, int rkey, int flags) {
+        return add(Opcode.WRITE, wrId, localAddress, length, lkey, remoteAddress, rkey, 0, 0, flags);
+    }
+
+    /**
+     * Appends an 8-byte compare-and-swap; the old remote value lands at {@code localAddress}.
+     *
+     * @return the entry's index
+     */
+    public int addCompareAndSwap(long wrId, long localAddress, int lkey, long remoteAddress, int rkey,
+                                 long expected, long desired, int flags) {
+        return add(Opcode.COMPARE_AND_SWAP, wrId, localAddress, 8, lkey, remoteAddress, rkey, expected, desired, flags);
+    }
+
+    /**
+     * Appends an 8-byte fetch-and-add; the old remote value lands at {@code localAddress}.
+     *
+     * @return the entry's index
+     */
+    public int addFetchAndAdd(long wrId, long localAddress, int lkey, long remoteAddress, int rkey, long delta, int flags) {
+        return add(Opcode.FETCH_AND_ADD, wrId, localAddress, 8, lkey, remoteAddress, rkey, delta, 0, flags);
+    }
+
+    private int add(Opcode op, long id, long local, int len, int lk, long remote, int rk, long operand1, long operand2, int fl) {
+        if (size == opcode.length) {
+            throw new BadArgumentException("work request list is full (" + opcode.length + " entries)");
+        }
+        int i = size++;
+        opcode[i] = op;
+        wrId[i] = id;
+        localAddress[i] = local;
+        length[i] = len;
+        lkey[i] = lk;
+        remoteAddress[i] = remote;
+        rkey[i] = rk;
+        operand[i] = operand1;
+        swap[i] = operand2;
+        flags[i] = fl;
+        return i;
+    }
+
+    /** @param i an index below {@link #size()} @return the entry's opcode */
+    public Opcode opcode(int i) {
+        return opcode[i];
+    }
+
+    /** @param i an index @return the entry's wr_id */
+    public long wrId(int i) {
+        return wrId[i];
+    }
+
+    /** @param i an index @param id the entry's new wr_id */
+    public void wrId(int i, long id) {
+        wrId[i] = id;
+    }
+
+    /** @param i an index @return the local buffer's address */
+    public long localAddress(int i) {
+        return localAddress[i];
+    }
+
+    /** @param i an index @return the byte count (8 for atomics) */
+    public int length(int i) {
+        return length[i];
+    }
+
+    /** @param i an index @return the local buffer's lkey */
+    public int lkey(int i) {
+        return lkey[i];
+    }
+
+    /** @param i an index @return the remote address */
+    public long remoteAddress(int i) {
+        return remoteAddress[i];
+    }
+
+    /** @param i an index @return the remote rkey */
+    public int rkey(int i) {
+        return rkey[i];
+    }
+
+    /** @param i an index @return the compare value of a CAS, or the delta of a FAA */
+    public long compareOrAdd(int i) {
+        return operand[i];
+    }
+
+    /** @param i an index @return the swap value of a CAS */
+    public long swap(int i) {
+        return swap[i];
+    }
+
+    /** @param i an index @return the entry's flags */
+    public int flags(int i) {
+        return flags[i];
+    }
+
+    /** @param i an index @param f the entry's new flags */
+    public void flags(int i, int f) {
+        flags[i] = f;
+    }
+}

@@ -1,0 +1,22 @@
+/**
+ * The fabric SPI: what remus-core needs from an RDMA transport, shaped so that verbs satisfies it
+ * directly.
+ *
+ * <p>A {@link io.remus.core.fabric.Fabric} opens {@link io.remus.core.fabric.FabricNode}s; a node
+ * registers memory ({@link io.remus.core.fabric.RegisteredMemory}: address, length, lkey, rkey,
+ * like {@code ibv_reg_mr}), publishes some of it to peers
+ * ({@link io.remus.core.fabric.RemoteRegion}), creates completion queues and connects reliable
+ * queue pairs to peers (RC QPs; a QP to itself is the loopback QP). Work is posted as a
+ * {@link io.remus.core.fabric.WorkRequests} list (one {@code ibv_post_send} of a chained
+ * {@code ibv_send_wr} list, each carrying a 64-bit {@code wr_id}) and completes into a reusable
+ * {@link io.remus.core.fabric.Completions} (one {@code ibv_poll_cq}). Posting and polling allocate
+ * nothing.
+ *
+ * <p>Semantics every implementation keeps (those of RC verbs): work requests on one QP execute in
+ * order; a signalled request yields exactly one completion; a request that fails yields an error
+ * completion even when unsignalled, moves its QP to the error state and flushes every later request
+ * on it ({@link io.remus.core.fabric.CompletionStatus#FLUSHED}); {@link
+ * io.remus.core.fabric.QueuePair#reset()} returns an errored QP to service. QPs and CQs belong to
+ * one thread at a time.
+ */
+package io.remus.core.fabric;

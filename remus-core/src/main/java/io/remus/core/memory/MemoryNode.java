@@ -1,0 +1,76 @@
+package io.remus.core.memory;
+
+import io.remus.core.RemoteTimeoutException;
+import io.remus.core.config.ClusterConfig;
+import io.remus.core.fabric.FabricNode;
+import io.remus.core.fabric.RegisteredMemory;
+
+import java.lang.foreign.ValueLayout;
+import java.lang.invoke.VarHandle;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * The memory a node exposes: {@code segmentCount} registered, published segments of
+ * {@code segmentSize} bytes, laid out as {@link ControlBlock} describes. Its CPU never touches the
+ * shared words after setup except to watch the shutdown count.
+ */
+public final class MemoryNode implements AutoCloseable {
+    private static final VarHandle WORD = ValueLayout.JAVA_LONG.varHandle();
+
+    private final List<RegisteredMemory> segments;
+
+    /**
+     * Allocates, initializes and publishes the node's segments.
+     *
+     * @param node   the fabric node
+     * @param config the configuration (segment size and count)
+     */
+    public MemoryNode(FabricNode node, ClusterConfig config) {
+        List<RegisteredMemory> list = new ArrayList<>();
+        for (int i = 0; i < config.segmentCount(); i++) {
+            RegisteredMemory m = node.allocate(config.segmentSize());
+            WORD.setVolatile(m.segment(), ControlBlock.WATERMARK, i == 0 ? ControlBlock.FIRST_FREE_SEGMENT_0 : ControlBlock.FIRST_FREE);
+            list.add(m);
+        }
+        for (RegisteredMemory m : list) {
+            node.publish(m);
+        }
+        this.segments = List.copyOf(list);
+    }
+
+    /** @return the segments, in publication order */
+    public List<RegisteredMemory> segments() {
+        return segments;
+    }
+
+    /**
+     * Waits until {@code computeNodes} compute nodes announced their shutdown with
+     * {@link ClusterShutdown#announce}.
+     *
+     * @param computeNodes how many announcements to wait for
+     * @param timeout      the bound
+     * @throws RemoteTimeoutException when they did not all arrive in time
+     */
+    public void awaitShutdown(int computeNodes, Duration timeout) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while ((long) WORD.getVolatile(segments.get(0).segment(), ControlBlock.SHUTDOWN) < computeNodes) {
+            if (System.nanoTime() - deadline > 0) {
+                throw new RemoteTimeoutException("only " + WORD.getVolatile(segments.get(0).segment(), ControlBlock.SHUTDOWN)
+                        + " of " + computeNodes + " compute nodes announced shutdown within " + timeout);
+            }
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
+        }
+    }
+
+    /** Deregisters and frees the segments. Idempotent. */
+    @Override
+    public void close() {
+        for (RegisteredMemory m : segments) {
+            m.close();
+        }
+    }
+}

@@ -1,0 +1,38 @@
+package io.remus.core.memory;
+
+import io.remus.core.ComputeThread;
+import io.remus.core.RemotePtr;
+
+/**
+ * The cluster's root pointer, a word in the control block of the first memory node, through which
+ * threads find a shared data structure. All accesses go through the NIC.
+ */
+public final class Root {
+    private final ComputeThread thread;
+    private final long word;
+
+    /** @param thread the calling thread's compute thread */
+    public Root(ComputeThread thread) {
+        this.thread = thread;
+        this.word = RemotePtr.offset(thread.segmentBase(thread.config().memoryNodes().first(), 0), ControlBlock.ROOT);
+    }
+
+    /** @return the root pointer ({@link RemotePtr#NULL} until set) */
+    public long get() {
+        return thread.read(word);
+    }
+
+    /** @param ptr the new root pointer */
+    public void set(long ptr) {
+        thread.write(word, ptr);
+    }
+
+    /**
+     * @param expected the root it must be
+     * @param desired  the new root
+     * @return the root it was (equal to {@code expected} when it was replaced)
+     */
+    public long compareAndSwap(long expected, long desired) {
+        return thread.compareAndSwap(word, expected, desired);
+    }
+}

@@ -1,0 +1,173 @@
+package io.remus.core.sim;
+
+import io.remus.core.BadArgumentException;
+import io.remus.core.fabric.CompletionQueue;
+import io.remus.core.fabric.FabricNode;
+import io.remus.core.fabric.QueuePair;
+import io.remus.core.fabric.RegisteredMemory;
+import io.remus.core.fabric.RemoteRegion;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/** A simulated node: its registrations, its NIC lock for atomics, and its fault switches. */
+final class SimNode implements FabricNode {
+    private static final long PAGE = 4096;
+
+    private final SimFabric fabric;
+    private final int nodeId;
+    private final Object nicAtomicLock = new Object();
+    private final CopyOnWriteArrayList<RemoteRegion> published = new CopyOnWriteArrayList<>();
+    private final List<AutoCloseable> owned = new ArrayList<>();
+    private final AtomicInteger failNext = new AtomicInteger();
+    private volatile SimRegion[] regions = new SimRegion[0];
+    private volatile boolean answering = true;
+    private volatile boolean closed;
+
+    SimNode(SimFabric fabric, int nodeId) {
+        this.fabric = fabric;
+        this.nodeId = nodeId;
+    }
+
+    @Override
+    public int nodeId() {
+        return nodeId;
+    }
+
+    SimOptions options() {
+        return fabric.options();
+    }
+
+    Object nicAtomicLock() {
+        return nicAtomicLock;
+    }
+
+    boolean answering() {
+        return answering && !closed;
+    }
+
+    void answering(boolean on) {
+        answering = on;
+    }
+
+    void failNext(int count) {
+        failNext.set(count);
+    }
+
+    boolean consumeInjectedFailure() {
+        return failNext.get() > 0 && failNext.getAndDecrement() > 0;
+    }
+
+    List<RemoteRegion> published() {
+        return List.copyOf(published);
+    }
+
+    @Override
+    public RegisteredMemory allocate(long bytes) {
+        if (bytes <= 0) {
+            throw new BadArgumentException("registered memory length must be positive, got " + bytes);
+        }
+        Arena arena = Arena.ofShared();
+        return add(new SimRegion(this, arena.allocate(bytes, PAGE), arena, fabric.nextKey(), fabric.nextKey()));
+    }
+
+    @Override
+    public RegisteredMemory register(MemorySegment segment) {
+        if (!segment.isNative() || segment.byteSize() == 0) {
+            throw new BadArgumentException("only non-empty native memory can be registered, got " + segment);
+        }
+        return add(new SimRegion(this, segment, null, fabric.nextKey(), fabric.nextKey()));
+    }
+
+    private synchronized SimRegion add(SimRegion region) {
+        ensureOpen();
+        SimRegion[] now = Arrays.copyOf(regions, regions.length + 1);
+        now[now.length - 1] = region;
+        regions = now;
+        owned.add(region);
+        return region;
+    }
+
+    synchronized void deregister(SimRegion region) {
+        regions = Arrays.stream(regions).filter(r -> r != region).toArray(SimRegion[]::new);
+        published.removeIf(r -> r.rkey() == region.rkey());
+    }
+
+    @Override
+    public void publish(RegisteredMemory memory) {
+        if (!(memory instanceof SimRegion region) || region.node() != this) {
+            throw new BadArgumentException("node " + nodeId + " can only publish its own registrations");
+        }
+        published.add(new RemoteRegion(nodeId, region.address(), region.length(), region.rkey()));
+    }
+
+    SimRegion findByRkey(int rkey, long address, long length) {
+        for (SimRegion r : regions) {
+            if (r.rkey() == rkey && r.contains(address, length)) {
+                return r;
+            }
+        }
+        return null;
+    }
+
+    SimRegion findByLkey(int lkey, long address, long length) {
+        for (SimRegion r : regions) {
+            if (r.lkey() == lkey && r.contains(address, length)) {
+                return r;
+            }
+        }
+        return null;
+    }
+
+    @Override
+    public synchronized CompletionQueue createCompletionQueue(int capacity) {
+        ensureOpen();
+        SimCompletionQueue cq = new SimCompletionQueue(capacity);
+        owned.add(cq);
+        return cq;
+    }
+
+    @Override
+    public synchronized QueuePair connect(int peerNodeId, CompletionQueue cq, int sendQueueDepth) {
+        ensureOpen();
+        if (!(cq instanceof SimCompletionQueue simCq)) {
+            throw new BadArgumentException("a simulated QP needs a simulated completion queue");
+        }
+        SimQueuePair qp = new SimQueuePair(this, fabric.node(peerNodeId), simCq, sendQueueDepth);
+        simCq.attach(qp);
+        owned.add(qp);
+        return qp;
+    }
+
+    private void ensureOpen() {
+        if (closed) {
+            throw new BadArgumentException("node " + nodeId + " is closed");
+        }
+    }
+
+    @Override
+    public void close() {
+        List<AutoCloseable> toClose;
+        synchronized (this) {
+            if (closed) {
+                return;
+            }
+            closed = true;
+            toClose = new ArrayList<>(owned);
+            owned.clear();
+        }
+        for (AutoCloseable c : toClose) {
+            try {
+                c.close();
+            } catch (Exception e) {
+                throw new IllegalStateException("closing a resource of node " + nodeId, e);
+            }
+        }
+        fabric.forget(this);
+    }
+}

@@ -1,0 +1,176 @@
+package io.remus.core.sim;
+
+import io.remus.core.BadArgumentException;
+import io.remus.core.fabric.CompletionStatus;
+import io.remus.core.fabric.Opcode;
+import io.remus.core.fabric.QueuePair;
+import io.remus.core.fabric.WorkRequests;
+
+/**
+ * A simulated RC queue pair: a ring of posted work requests executed in order, by the posting or
+ * polling thread, once due. An error completion puts it in the error state and flushes the rest.
+ */
+final class SimQueuePair implements QueuePair {
+    private final SimNode local;
+    private final SimNode target;
+    private final SimCompletionQueue cq;
+    private final SimOptions options;
+    private final Opcode[] opcode;
+    private final long[] wrId;
+    private final long[] localAddress;
+    private final int[] length;
+    private final int[] lkey;
+    private final long[] remoteAddress;
+    private final int[] rkey;
+    private final long[] operand;
+    private final long[] swap;
+    private final int[] flags;
+    private final long[] dueNanos;
+    private int head;
+    private int count;
+    private boolean error;
+    private boolean closed;
+
+    SimQueuePair(SimNode local, SimNode target, SimCompletionQueue cq, int depth) {
+        if (depth <= 0) {
+            throw new BadArgumentException("send queue depth must be positive, got " + depth);
+        }
+        this.local = local;
+        this.target = target;
+        this.cq = cq;
+        this.options = local.options();
+        opcode = new Opcode[depth];
+        wrId = new long[depth];
+        localAddress = new long[depth];
+        length = new int[depth];
+        lkey = new int[depth];
+        remoteAddress = new long[depth];
+        rkey = new int[depth];
+        operand = new long[depth];
+        swap = new long[depth];
+        flags = new int[depth];
+        dueNanos = new long[depth];
+    }
+
+    @Override
+    public int peerNodeId() {
+        return target.nodeId();
+    }
+
+    @Override
+    public int sendQueueDepth() {
+        return opcode.length;
+    }
+
+    @Override
+    public void post(WorkRequests requests) {
+        int n = requests.size();
+        if (closed) {
+            throw new BadArgumentException("queue pair to node " + target.nodeId() + " is closed");
+        }
+        if (count + n > opcode.length) {
+            throw new BadArgumentException("send queue to node " + target.nodeId() + " is full: "
+                    + count + " posted, " + n + " more, depth " + opcode.length);
+        }
+        long now = System.nanoTime();
+        long due = now + options.executionLatencyNanos();
+        for (int k = 0; k < n; k++) {
+            int i = (head + count) % opcode.length;
+            opcode[i] = requests.opcode(k);
+            wrId[i] = requests.wrId(k);
+            localAddress[i] = requests.localAddress(k);
+            length[i] = requests.length(k);
+            lkey[i] = requests.lkey(k);
+            remoteAddress[i] = requests.remoteAddress(k);
+            rkey[i] = requests.rkey(k);
+            operand[i] = requests.compareOrAdd(k);
+            swap[i] = requests.swap(k);
+            flags[i] = requests.flags(k);
+            dueNanos[i] = due;
+            count++;
+        }
+        progress(now);
+    }
+
+    void progress(long now) {
+        while (count > 0) {
+            int i = head;
+            CompletionStatus result;
+            if (error) {
+                result = CompletionStatus.FLUSHED;
+            } else if (dueNanos[i] - now > 0) {
+                return;
+            } else if (!target.answering()) {
+                if (now - dueNanos[i] < options.transportTimeoutNanos()) {
+                    return;
+                }
+                result = CompletionStatus.RETRY_EXCEEDED;
+            } else if (target.consumeInjectedFailure()) {
+                result = CompletionStatus.REMOTE_OPERATION_ERROR;
+            } else {
+                result = execute(i);
+            }
+            if (result != CompletionStatus.SUCCESS) {
+                error = true;
+            }
+            if (result != CompletionStatus.SUCCESS || (flags[i] & WorkRequests.SIGNALED) != 0) {
+                cq.add(wrId[i], opcode[i], result, now + options.completionDelayNanos());
+            }
+            opcode[i] = null;
+            head = (head + 1) % opcode.length;
+            count--;
+        }
+    }
+
+    private CompletionStatus execute(int i) {
+        int len = length[i];
+        SimRegion mine = local.findByLkey(lkey[i], localAddress[i], len);
+        if (mine == null) {
+            return CompletionStatus.LOCAL_PROTECTION_ERROR;
+        }
+        SimRegion theirs = target.findByRkey(rkey[i], remoteAddress[i], len);
+        if (theirs == null) {
+            return CompletionStatus.REMOTE_ACCESS_ERROR;
+        }
+        long localOffset = localAddress[i] - mine.address();
+        long remoteOffset = remoteAddress[i] - theirs.address();
+        try {
+            switch (opcode[i]) {
+                case READ -> SimMemory.copy(theirs.segment(), remoteOffset, mine.segment(), localOffset, len,
+                        options.yieldWhileTearing());
+                case WRITE -> SimMemory.copy(mine.segment(), localOffset, theirs.segment(), remoteOffset, len,
+                        options.yieldWhileTearing());
+                case COMPARE_AND_SWAP, FETCH_AND_ADD -> {
+                    if ((remoteAddress[i] & 7) != 0 || len != 8) {
+                        return CompletionStatus.REMOTE_INVALID_REQUEST;
+                    }
+                    long old = SimMemory.nicAtomic(target.nicAtomicLock(), theirs.segment(), remoteOffset,
+                            opcode[i] == Opcode.FETCH_AND_ADD, operand[i], swap[i], options.yieldInsideNicAtomics());
+                    SimMemory.storeResult(mine.segment(), localOffset, old);
+                }
+                default -> {
+                    return CompletionStatus.REMOTE_INVALID_REQUEST;
+                }
+            }
+        } catch (IllegalStateException deregisteredMeanwhile) {
+            return CompletionStatus.REMOTE_ACCESS_ERROR;
+        }
+        return CompletionStatus.SUCCESS;
+    }
+
+    @Override
+    public boolean inError() {
+        return error;
+    }
+
+    @Override
+    public void reset() {
+        progress(System.nanoTime());
+        error = false;
+    }
+
+    @Override
+    public void close() {
+        closed = true;
+    }
+}

@@ -1,0 +1,16 @@
+/**
+ * The embedded simulated fabric: several nodes in one JVM, pure Java, no RDMA needed.
+ *
+ * <p>It models what code must survive on real RDMA. Work requests complete asynchronously through
+ * completion queues (optionally after an injected execution latency and completion delay); rkeys,
+ * lkeys and bounds are checked, giving error completions; NIC atomics are a load then a store under
+ * the target node's NIC lock, so they are atomic among themselves but NOT with CPU atomics on the
+ * same word (IBV_ATOMIC_HCA, as Soft-RoCE behaves); transfers longer than 8 bytes copy in 8-byte
+ * pieces and may tear; a node can be told to stop answering (retry-exceeded completions after the
+ * transport timeout) or to fail its next operations.
+ *
+ * <p>There are no background threads: work executes when posted or when the owning thread polls
+ * its completion queue, so an idle simulator costs no CPU. Work requests on one QP execute in
+ * order, which satisfies every fence.
+ */
+package io.remus.core.sim;

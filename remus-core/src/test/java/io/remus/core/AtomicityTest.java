@@ -1,0 +1,119 @@
+package io.remus.core;
+
+import io.remus.core.fabric.Fabric;
+import io.remus.core.fabric.Fabrics;
+import io.remus.core.sim.SimOptions;
+import org.junit.jupiter.api.Named;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.lang.invoke.VarHandle;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
+import java.util.stream.Stream;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The local/remote atomicity table, observed: NIC atomics are atomic among themselves only. */
+@Timeout(value = 120, unit = TimeUnit.SECONDS)
+class AtomicityTest {
+    private static final VarHandle WORD = ValueLayout.JAVA_LONG.varHandle();
+
+    static Stream<Named<Function<SimOptions, Fabric>>> fabrics() {
+        return Fabrics.all();
+    }
+
+    @ParameterizedTest
+    @MethodSource("fabrics")
+    void shouldLoseUpdatesInSomeRunWhenCpuAtomicsRaceNicFetchAndAdd(Function<SimOptions, Fabric> make) throws Exception {
+        SimOptions opts = SimOptions.defaults().withYieldInsideNicAtomics(true);
+        int perSide = 2000;
+        int runs = 20;
+        try (TestCluster c = new TestCluster(make, opts, 2, b -> { })) {
+            MemorySegment raw = c.node(1).memoryNode().orElseThrow().segments().get(1).segment();
+            boolean lost = false;
+            for (int run = 0; run < runs && !lost; run++) {
+                WORD.setVolatile(raw, 4096L, 0L);
+                CyclicBarrier start = new CyclicBarrier(2);
+                c.runOnThreads(new int[] {0, 1}, (i, t) -> {
+                    long w = RemotePtr.offset(t.segmentBase(1, 1), 4096);
+                    start.await(10, TimeUnit.SECONDS);
+                    for (int k = 0; k < perSide; k++) {
+                        if (i == 0) {
+                            t.fetchAndAdd(w, 1);
+                        } else {
+                            WORD.getAndAdd(raw, 4096L, 1L);
+                            Thread.yield();
+                        }
+                    }
+                });
+                long total = (long) WORD.getVolatile(raw, 4096L);
+                assertTrue(total <= 2L * perSide);
+                lost = total < 2L * perSide;
+            }
+            assertTrue(lost, "a CPU atomic racing a NIC atomic on one word must be able to lose updates (IBV_ATOMIC_HCA)");
+        }
+    }
+
+    @ParameterizedTest
+    @MethodSource("fabrics")
+    void shouldCountExactlyWhenThreadsOfSeveralNodesUseOnlyNicFetchAndAdd(Function<SimOptions, Fabric> make) throws Exception {
+        SimOptions opts = SimOptions.defaults().withYieldInsideNicAtomics(true);
+        int perThread = 500;
+        int[] nodes = {0, 0, 1, 1, 2, 2};
+        try (TestCluster c = new TestCluster(make, opts, 3, b -> b.threadsPerNode(2))) {
+            c.runOnThreads(nodes, (i, t) -> {
+                long w = RemotePtr.offset(t.segmentBase(1, 1), 4096);
+                for (int k = 0; k < perThread; k++) {
+                    if ((k & 1) == 0) {
+                        t.fetchAndAdd(w, 1);
+                    } else {
+                        long seen = t.read(w);
+                        while (t.compareAndSwap(w, seen, seen + 1) != seen) {
+                            seen = t.read(w);
+                        }
+                    }
+                }
+            });
+            MemorySegment raw = c.node(1).memoryNode().orElseThrow().segments().get(1).segment();
+            assertEquals((long) nodes.length * perThread, (long) WORD.getVolatile(raw, 4096L));
+        }
+    }
+
+    @ParameterizedTest
+    @MethodSource("fabrics")
+    void shouldTearInSomeReadWhenCpuReadsRaceALongNicWrite(Function<SimOptions, Fabric> make) throws Exception {
+        SimOptions opts = SimOptions.defaults().withYieldWhileTearing(true);
+        try (TestCluster c = new TestCluster(make, opts, 2, b -> { })) {
+            MemorySegment raw = c.node(1).memoryNode().orElseThrow().segments().get(1).segment();
+            java.util.concurrent.atomic.AtomicBoolean done = new java.util.concurrent.atomic.AtomicBoolean();
+            java.util.concurrent.atomic.AtomicBoolean torn = new java.util.concurrent.atomic.AtomicBoolean();
+            c.runOnThreads(new int[] {0, 1}, (i, t) -> {
+                if (i == 0) {
+                    long dst = RemotePtr.offset(t.segmentBase(1, 1), 8192);
+                    t.buffer().asSlice(0, 64).fill((byte) 1);
+                    t.buffer().asSlice(64, 64).fill((byte) 2);
+                    for (int k = 0; k < 20_000 && !torn.get(); k++) {
+                        t.write(dst, (k & 1) * 64L, 64);
+                    }
+                    done.set(true);
+                } else {
+                    while (!done.get() && !torn.get()) {
+                        long first = (long) WORD.getVolatile(raw, 8192L);
+                        long last = (long) WORD.getVolatile(raw, 8192L + 56);
+                        if (first != last) {
+                            torn.set(true);
+                        }
+                        Thread.yield();
+                    }
+                }
+            });
+            assertTrue(torn.get(), "a write longer than 8 bytes is not atomic: a concurrent reader can see two versions");
+        }
+    }
+}

@@ -1,0 +1,287 @@
+package io.remus.core;
+
+import io.remus.core.fabric.CompletionStatus;
+import io.remus.core.fabric.Fabric;
+import io.remus.core.fabric.Fabrics;
+import io.remus.core.sim.SimFabric;
+import io.remus.core.sim.SimOptions;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Named;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
+import java.util.stream.Stream;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class ComputeThreadTest {
+    static Stream<Named<Function<SimOptions, Fabric>>> fabrics() {
+        return Fabrics.all();
+    }
+
+    private static long scratch(ComputeThread t, int node) {
+        return RemotePtr.offset(t.segmentBase(node, 1), 4096);
+    }
+
+    @ParameterizedTest
+    @MethodSource("fabrics")
+    void shouldReadWriteCasAndFaaWordsWhenTargetingEveryNode(Function<SimOptions, Fabric> make) {
+        try (TestCluster c = TestCluster.of(make); ComputeThread t = c.thread(0)) {
+            for (int node = 0; node < 3; node++) {
+                long w = scratch(t, node);
+                t.write(w, 10);
+                assertEquals(10, t.read(w));
+                assertEquals(10, t.fetchAndAdd(w, 5));
+                assertEquals(15, t.compareAndSwap(w, 15, 99));
+                assertEquals(99, t.compareAndSwap(w, 15, 7), "a failed CAS returns the current value");
+                assertEquals(99, t.read(w, true));
+                t.write(w, 1, true);
+                assertEquals(1, t.fetchAndAdd(w, -1, true));
+                assertEquals(0, t.compareAndSwap(w, 0, 3, true));
+                assertEquals(3, t.read(w));
+            }
+        }
+    }
+
+    @ParameterizedTest
+    @MethodSource("fabrics")
+    void shouldMoveByteRangesWhenZeroCopyOrCopied(Function<SimOptions, Fabric> make) {
+        try (TestCluster c = TestCluster.of(make); ComputeThread t = c.thread(1); Arena arena = Arena.ofConfined()) {
+            for (int node = 0; node < 3; node++) {
+                long dst = scratch(t, node);
+                MemorySegment buf = t.buffer();
+                for (int i = 0; i < 100; i++) {
+                    buf.set(ValueLayout.JAVA_BYTE, 3 + i, (byte) (i + node));
+                }
+                t.write(dst, 3, 100);
+                buf.fill((byte) 0);
+                t.read(dst, 500, 100);
+                for (int i = 0; i < 100; i++) {
+                    assertEquals((byte) (i + node), buf.get(ValueLayout.JAVA_BYTE, 500 + i));
+                }
+                byte[] data = new byte[37];
+                for (int i = 0; i < data.length; i++) {
+                    data[i] = (byte) (7 * i + node);
+                }
+                t.write(RemotePtr.offset(dst, 1000), MemorySegment.ofArray(data));
+                MemorySegment back = arena.allocate(37);
+                t.read(RemotePtr.offset(dst, 1000), back);
+                assertArrayEquals(data, back.toArray(ValueLayout.JAVA_BYTE));
+            }
+        }
+    }
+
+    @ParameterizedTest
+    @MethodSource("fabrics")
+    void shouldCompleteEveryHandleWhenManyAsyncOperationsAreInFlight(Function<SimOptions, Fabric> make) {
+        SimOptions slow = SimOptions.defaults().withExecutionLatencyNanos(200_000).withCompletionDelayNanos(100_000);
+        try (TestCluster c = new TestCluster(make, slow, 3, b -> b.opsInFlightPerThread(8)); ComputeThread t = c.thread(0)) {
+            long w = scratch(t, 2);
+            t.write(w, 0);
+            OpHandle[] hs = new OpHandle[8];
+            for (int i = 0; i < 8; i++) {
+                hs[i] = t.fetchAndAddAsync(w, 1, false);
+            }
+            assertThrows(BadArgumentException.class, () -> t.fetchAndAddAsync(w, 1, false));
+            long sum = 0;
+            for (OpHandle h : hs) {
+                sum += h.await();
+            }
+            assertEquals(0 + 1 + 2 + 3 + 4 + 5 + 6 + 7, sum);
+            OpHandle cas = t.compareAndSwapAsync(w, 8, 80, false);
+            OpHandle rd = t.readWordAsync(w, true);
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            while (!rd.poll()) {
+                assertTrue(System.nanoTime() < deadline);
+                Thread.onSpinWait();
+            }
+            assertEquals(8, cas.await());
+            assertEquals(80, rd.await());
+            assertThrows(BadArgumentException.class, rd::await, "a handle is reused after await");
+            t.buffer().set(ValueLayout.JAVA_LONG, 16, 1234);
+            t.writeAsync(w, 16, 8, false).await();
+            t.writeWordAsync(RemotePtr.offset(w, 8), 77, false).await();
+            t.readAsync(w, 32, 16, true).await();
+            assertEquals(1234, t.buffer().get(ValueLayout.JAVA_LONG, 32));
+            assertEquals(77, t.buffer().get(ValueLayout.JAVA_LONG, 40));
+        }
+    }
+
+    @ParameterizedTest
+    @MethodSource("fabrics")
+    void shouldExecuteInOrderWhenPostedAsOneDoorbellBatch(Function<SimOptions, Fabric> make) {
+        try (TestCluster c = TestCluster.of(make); ComputeThread t = c.thread(0)) {
+            for (int node = 0; node < 3; node++) {
+                long w = scratch(t, node);
+                t.write(w, 5);
+                MemorySegment buf = t.buffer();
+                buf.set(ValueLayout.JAVA_LONG, 0, 42);
+                t.batch()
+                        .write(RemotePtr.offset(w, 8), 0, 8)
+                        .fetchAndAdd(w, 10, 64)
+                        .compareAndSwap(w, 15, 100, 72)
+                        .fence().read(w, 80, 16)
+                        .execute();
+                assertEquals(5, buf.get(ValueLayout.JAVA_LONG, 64));
+                assertEquals(15, buf.get(ValueLayout.JAVA_LONG, 72));
+                assertEquals(100, buf.get(ValueLayout.JAVA_LONG, 80));
+                assertEquals(42, buf.get(ValueLayout.JAVA_LONG, 88));
+                assertEquals(0, t.batch().size());
+            }
+            long w1 = scratch(t, 1);
+            assertThrows(BadArgumentException.class, () -> t.batch().read(w1, 0, 8).read(scratch(t, 2), 0, 8));
+            t.batch().clear();
+            assertThrows(BadArgumentException.class, () -> t.batch().post());
+        }
+    }
+
+    @ParameterizedTest
+    @MethodSource("fabrics")
+    void shouldRejectBeforePostingWhenArgumentsAreBad(Function<SimOptions, Fabric> make) {
+        try (TestCluster c = TestCluster.of(make); ComputeThread t = c.thread(0)) {
+            long w = scratch(t, 1);
+            long seg0End = RemotePtr.offset(t.segmentBase(1, 0), t.segmentLength(1, 0));
+            assertThrows(BadArgumentException.class, () -> t.read(RemotePtr.of(3, 4096)), "node outside the cluster");
+            assertThrows(BadArgumentException.class, () -> t.read(RemotePtr.of(9000, 4096)), "unknown node");
+            assertThrows(BadArgumentException.class, () -> t.compareAndSwap(RemotePtr.offset(w, 4), 0, 1), "misaligned CAS");
+            assertThrows(BadArgumentException.class, () -> t.fetchAndAdd(RemotePtr.offset(w, 1), 1), "misaligned FAA");
+            assertThrows(BadArgumentException.class, () -> t.batch().fetchAndAdd(RemotePtr.offset(w, 2), 1, 0));
+            assertThrows(BadArgumentException.class, () -> t.read(RemotePtr.offset(seg0End, -4), 0, 8), "range leaves segment");
+            assertThrows(BadArgumentException.class, () -> t.read(RemotePtr.of(1, 64), 0, 8), "below every segment");
+            assertThrows(BadArgumentException.class, () -> t.read(w, 8190, 8), "local range outside buffer");
+            assertThrows(BadArgumentException.class, () -> t.write(w, -1, 8), "negative buffer offset");
+            assertThrows(BadArgumentException.class, () -> t.read(w, 0, 0), "empty transfer");
+            assertThrows(BadArgumentException.class, () -> t.writeLocal(w, 1), "local write to a remote node");
+            assertEquals(0, t.batch().size());
+            t.write(w, 6);
+            assertEquals(6, t.read(w), "the thread still works after rejected calls");
+        }
+    }
+
+    @ParameterizedTest
+    @MethodSource("fabrics")
+    void shouldThrowRemoteAccessExceptionWhenTargetSegmentWasDeregistered(Function<SimOptions, Fabric> make) {
+        try (TestCluster c = TestCluster.of(make); ComputeThread t = c.thread(0)) {
+            long gone = scratch(t, 1);
+            long kept = RemotePtr.offset(t.segmentBase(1, 0), 4096);
+            t.write(gone, 1);
+            c.node(1).memoryNode().orElseThrow().segments().get(1).close();
+            RemoteAccessException e = assertThrows(RemoteAccessException.class, () -> t.read(gone));
+            assertEquals(CompletionStatus.REMOTE_ACCESS_ERROR, e.status());
+            assertEquals(1, e.nodeId());
+            assertThrows(RemoteAccessException.class, () -> t.fetchAndAdd(gone, 1));
+            t.write(kept, 8);
+            assertEquals(8, t.read(kept), "the QP recovers after an error");
+            long batchGone = gone;
+            assertThrows(RemoteAccessException.class, () -> t.batch().read(kept, 0, 8).read(batchGone, 8, 8).read(kept, 16, 8).execute());
+            assertEquals(8, t.fetchAndAdd(kept, 1));
+        }
+    }
+
+    @ParameterizedTest
+    @MethodSource("fabrics")
+    void shouldThrowRemoteOperationExceptionWhenFaultIsInjected(Function<SimOptions, Fabric> make) {
+        try (TestCluster c = TestCluster.of(make); ComputeThread t = c.thread(0)) {
+            Assumptions.assumeTrue(c.fabric() instanceof SimFabric, "fault injection needs the simulator");
+            SimFabric sim = (SimFabric) c.fabric();
+            long w = scratch(t, 2);
+            sim.failNextOperations(2, 1);
+            RemoteOperationException e = assertThrows(RemoteOperationException.class, () -> t.fetchAndAdd(w, 1));
+            assertEquals(CompletionStatus.REMOTE_OPERATION_ERROR, e.status());
+            assertEquals(0, t.fetchAndAdd(w, 1));
+        }
+    }
+
+    @ParameterizedTest
+    @MethodSource("fabrics")
+    void shouldThrowPeerUnreachableWithinBoundWhenNodeStopsAnswering(Function<SimOptions, Fabric> make) {
+        SimOptions opts = SimOptions.defaults().withTransportTimeoutNanos(50_000_000L);
+        try (TestCluster c = new TestCluster(make, opts, 3, b -> { }); ComputeThread t = c.thread(0)) {
+            Assumptions.assumeTrue(c.fabric() instanceof SimFabric, "fault injection needs the simulator");
+            SimFabric sim = (SimFabric) c.fabric();
+            long w = scratch(t, 1);
+            t.write(w, 3);
+            sim.stopAnswering(1);
+            long start = System.nanoTime();
+            assertThrows(PeerUnreachableException.class, () -> t.read(w));
+            assertThrows(PeerUnreachableException.class, () -> t.batch().write(w, 0, 8).read(w, 8, 8).execute());
+            assertTrue(System.nanoTime() - start < TimeUnit.SECONDS.toNanos(10));
+            t.write(scratch(t, 2), 4);
+            assertEquals(4, t.read(scratch(t, 2)), "other peers still answer");
+            sim.resumeAnswering(1);
+            assertEquals(3, t.read(w));
+        }
+    }
+
+    @ParameterizedTest
+    @MethodSource("fabrics")
+    void shouldThrowRemoteTimeoutWhenOperationTimeoutIsShorterThanTransportTimeout(Function<SimOptions, Fabric> make) {
+        SimOptions opts = SimOptions.defaults().withTransportTimeoutNanos(TimeUnit.SECONDS.toNanos(30));
+        try (TestCluster c = new TestCluster(make, opts, 3, b -> b.operationTimeout(Duration.ofMillis(100)).opsInFlightPerThread(2));
+             ComputeThread t = c.thread(0)) {
+            Assumptions.assumeTrue(c.fabric() instanceof SimFabric, "fault injection needs the simulator");
+            SimFabric sim = (SimFabric) c.fabric();
+            long w = scratch(t, 1);
+            sim.stopAnswering(1);
+            assertThrows(RemoteTimeoutException.class, () -> t.read(w));
+            assertThrows(RemoteTimeoutException.class, () -> t.fetchAndAdd(w, 1));
+            assertThrows(BadArgumentException.class, () -> t.read(scratch(t, 2), 0, 8),
+                    "abandoned operations keep their slots until the fabric completes them");
+        }
+    }
+
+    @ParameterizedTest
+    @MethodSource("fabrics")
+    void shouldReadLocallyAndWriteThroughNicWhenTargetIsOwnNode(Function<SimOptions, Fabric> make) {
+        try (TestCluster c = TestCluster.of(make); ComputeThread t = c.thread(1)) {
+            long w = scratch(t, 1);
+            MemorySegment raw = c.node(1).memoryNode().orElseThrow().segments().get(1).segment();
+            t.write(w, 11);
+            assertEquals(11, raw.get(ValueLayout.JAVA_LONG, 4096));
+            raw.set(ValueLayout.JAVA_LONG, 4096, 12);
+            assertEquals(12, t.read(w));
+            assertEquals(12, t.fetchAndAdd(w, 1));
+            t.writeLocal(w, 20);
+            assertEquals(20, raw.get(ValueLayout.JAVA_LONG, 4096));
+            t.buffer().set(ValueLayout.JAVA_LONG, 0, 21);
+            t.writeLocal(w, 0, 8);
+            assertEquals(21, t.readWordAsync(w, false).await());
+            assertFalse(RemotePtr.isNull(w));
+        }
+    }
+
+    @ParameterizedTest
+    @MethodSource("fabrics")
+    void shouldSpreadOverLanesAndStayExactWhenSeveralQpLanesPerPeer(Function<SimOptions, Fabric> make) throws Exception {
+        for (io.remus.core.config.LanePolicy policy : io.remus.core.config.LanePolicy.values()) {
+            try (TestCluster c = new TestCluster(make, SimOptions.defaults(), 3, b -> b.qpLanesPerPeer(3).lanePolicy(policy).threadsPerNode(2))) {
+                c.runOnThreads(new int[] {0, 1, 2, 2}, (i, t) -> {
+                    for (int k = 0; k < 300; k++) {
+                        t.fetchAndAdd(RemotePtr.offset(t.segmentBase(1, 1), 4096 + 8 * (k % 4)), 1);
+                        OpHandle h = t.readWordAsync(RemotePtr.offset(t.segmentBase(0, 1), 4096), false);
+                        h.await();
+                    }
+                });
+                try (ComputeThread t = c.thread(0)) {
+                    long sum = 0;
+                    for (int w = 0; w < 4; w++) {
+                        sum += t.read(RemotePtr.offset(t.segmentBase(1, 1), 4096 + 8 * w));
+                    }
+                    assertEquals(4 * 300, sum, policy.toString());
+                }
+            }
+        }
+    }
+}

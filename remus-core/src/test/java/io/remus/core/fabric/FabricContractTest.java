@@ -1,0 +1,153 @@
+package io.remus.core.fabric;
+
+import io.remus.core.BadArgumentException;
+import io.remus.core.sim.SimOptions;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+import java.lang.foreign.ValueLayout;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+@Timeout(value = 30, unit = TimeUnit.SECONDS)
+class FabricContractTest {
+    static java.util.stream.Stream<org.junit.jupiter.api.Named<Function<SimOptions, Fabric>>> fabrics() {
+        return Fabrics.all();
+    }
+
+    private static int pollUntil(CompletionQueue cq, Completions out, int wanted) {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+        int got = 0;
+        while (got == 0) {
+            got = cq.poll(out);
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("no completion within 5 s");
+            }
+        }
+        assertEquals(wanted, got);
+        return got;
+    }
+
+    @ParameterizedTest
+    @MethodSource("fabrics")
+    void shouldMoveBytesAndApplyAtomicsWhenPostedToPeer(Function<SimOptions, Fabric> make) {
+        try (Fabric fabric = make.apply(SimOptions.defaults())) {
+            FabricNode a = fabric.open(0);
+            FabricNode b = fabric.open(1);
+            RegisteredMemory remote = b.allocate(4096);
+            b.publish(remote);
+            RemoteRegion region = fabric.publishedRegions(1).get(0);
+            assertEquals(remote.rkey(), region.rkey());
+            RegisteredMemory local = a.allocate(4096);
+            CompletionQueue cq = a.createCompletionQueue(64);
+            QueuePair qp = a.connect(1, cq, 16);
+            Completions out = new Completions(8);
+            WorkRequests wrs = new WorkRequests(4);
+
+            local.segment().set(ValueLayout.JAVA_LONG, 0, 41L);
+            wrs.addWrite(1, local.address(), 8, local.lkey(), region.address() + 64, region.rkey(), 0);
+            wrs.addFetchAndAdd(2, local.address() + 8, local.lkey(), region.address() + 64, region.rkey(), 1, 0);
+            wrs.addCompareAndSwap(3, local.address() + 16, local.lkey(), region.address() + 64, region.rkey(), 42, 100, 0);
+            wrs.addRead(4, local.address() + 24, 8, local.lkey(), region.address() + 64, region.rkey(), WorkRequests.SIGNALED);
+            qp.post(wrs);
+            pollUntil(cq, out, 1);
+
+            assertEquals(4, out.wrId(0));
+            assertEquals(CompletionStatus.SUCCESS, out.status(0));
+            assertEquals(41L, local.segment().get(ValueLayout.JAVA_LONG, 8));
+            assertEquals(42L, local.segment().get(ValueLayout.JAVA_LONG, 16));
+            assertEquals(100L, local.segment().get(ValueLayout.JAVA_LONG, 24));
+            assertEquals(100L, remote.segment().get(ValueLayout.JAVA_LONG, 64));
+        }
+    }
+
+    @ParameterizedTest
+    @MethodSource("fabrics")
+    void shouldCompleteWithRemoteAccessErrorWhenRkeyWrongOrOutOfBounds(Function<SimOptions, Fabric> make) {
+        try (Fabric fabric = make.apply(SimOptions.defaults())) {
+            FabricNode a = fabric.open(0);
+            FabricNode b = fabric.open(1);
+            RegisteredMemory remote = b.allocate(4096);
+            RegisteredMemory local = a.allocate(4096);
+            CompletionQueue cq = a.createCompletionQueue(64);
+            QueuePair qp = a.connect(1, cq, 16);
+            Completions out = new Completions(8);
+            WorkRequests wrs = new WorkRequests(4);
+
+            wrs.addRead(7, local.address(), 8, local.lkey(), remote.address(), remote.rkey() + 1000, 0);
+            qp.post(wrs);
+            pollUntil(cq, out, 1);
+            assertEquals(7, out.wrId(0));
+            assertEquals(CompletionStatus.REMOTE_ACCESS_ERROR, out.status(0));
+            assertTrue(qp.inError());
+
+            wrs.clear();
+            wrs.addRead(8, local.address(), 8, local.lkey(), remote.address(), remote.rkey(), WorkRequests.SIGNALED);
+            qp.post(wrs);
+            pollUntil(cq, out, 1);
+            assertEquals(CompletionStatus.FLUSHED, out.status(0));
+
+            qp.reset();
+            assertFalse(qp.inError());
+            wrs.clear();
+            wrs.addRead(9, local.address(), 16, local.lkey(), remote.address() + 4088, remote.rkey(), WorkRequests.SIGNALED);
+            qp.post(wrs);
+            pollUntil(cq, out, 1);
+            assertEquals(CompletionStatus.REMOTE_ACCESS_ERROR, out.status(0));
+
+            qp.reset();
+            wrs.clear();
+            wrs.addWrite(10, local.address(), 8, local.lkey() + 1000, remote.address(), remote.rkey(), WorkRequests.SIGNALED);
+            qp.post(wrs);
+            pollUntil(cq, out, 1);
+            assertEquals(CompletionStatus.LOCAL_PROTECTION_ERROR, out.status(0), "a local buffer the lkey does not cover");
+        }
+    }
+
+    @ParameterizedTest
+    @MethodSource("fabrics")
+    void shouldCompleteWithRetryExceededWhenPeerStopsAnswering(Function<SimOptions, Fabric> make) {
+        try (Fabric fabric = make.apply(SimOptions.defaults().withTransportTimeoutNanos(20_000_000L))) {
+            FabricNode a = fabric.open(0);
+            FabricNode b = fabric.open(1);
+            RegisteredMemory remote = b.allocate(4096);
+            RegisteredMemory local = a.allocate(4096);
+            CompletionQueue cq = a.createCompletionQueue(64);
+            QueuePair qp = a.connect(1, cq, 16);
+            Completions out = new Completions(8);
+            WorkRequests wrs = new WorkRequests(1);
+            Assumptions.assumeTrue(fabric instanceof io.remus.core.sim.SimFabric, "fault injection needs the simulator");
+            io.remus.core.sim.SimFabric sim = (io.remus.core.sim.SimFabric) fabric;
+            sim.stopAnswering(1);
+            wrs.addRead(5, local.address(), 8, local.lkey(), remote.address(), remote.rkey(), WorkRequests.SIGNALED);
+            qp.post(wrs);
+            pollUntil(cq, out, 1);
+            assertEquals(CompletionStatus.RETRY_EXCEEDED, out.status(0));
+        }
+    }
+
+    @ParameterizedTest
+    @MethodSource("fabrics")
+    void shouldRejectWhenSendQueueOverflowsOrSegmentNotNative(Function<SimOptions, Fabric> make) {
+        try (Fabric fabric = make.apply(SimOptions.defaults().withExecutionLatencyNanos(1_000_000_000L))) {
+            FabricNode a = fabric.open(0);
+            RegisteredMemory local = a.allocate(4096);
+            CompletionQueue cq = a.createCompletionQueue(64);
+            QueuePair qp = a.connect(0, cq, 2);
+            WorkRequests wrs = new WorkRequests(3);
+            for (int i = 0; i < 3; i++) {
+                wrs.addRead(i, local.address(), 8, local.lkey(), local.address() + 8, local.rkey(), 0);
+            }
+            assertThrows(BadArgumentException.class, () -> qp.post(wrs));
+            assertThrows(BadArgumentException.class, () -> a.register(java.lang.foreign.MemorySegment.ofArray(new byte[64])));
+            assertThrows(BadArgumentException.class, () -> fabric.open(0));
+        }
+    }
+}
