@@ -15,17 +15,20 @@ import io.remus.core.fabric.Fabric;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.SplittableRandom;
 import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.IntFunction;
 
 /**
  * The lock benchmark: starts {@code nodes} nodes on a fabric, creates a {@link LockTable} of
  * {@code keys} locks spread over them, and runs {@code threadsPerNode} workers per node that
  * acquire and release random keys (local with probability {@code pLocal}) for {@code duration}.
- * Latency is recorded per lock/unlock pair into a log2 histogram. The caller owns the fabric.
+ * Latency is recorded per lock/unlock pair into a log2 histogram and, when the caller supplies
+ * {@link LatencySink}s, passed to the worker's sink as an exact value. The caller owns the fabric.
  */
 public final class LockBenchmark {
     private LockBenchmark() {
@@ -40,6 +43,23 @@ public final class LockBenchmark {
      * @throws RemusException when a worker failed or did not stop in time
      */
     public static LockBenchmarkResult run(Fabric fabric, LockBenchmarkConfig config) throws InterruptedException {
+        return run(fabric, config, worker -> LatencySink.NONE);
+    }
+
+    /**
+     * Runs the benchmark and hands every lock/unlock latency to the worker's sink.
+     *
+     * @param fabric a fresh fabric with no nodes open
+     * @param config what to run
+     * @param sinks  the sink of each worker, by worker index {@code 0..nodes*threadsPerNode-1}
+     *               (worker {@code w} runs on node {@code w / threadsPerNode}); asked once per
+     *               worker on the calling thread before the workers start
+     * @return the measurements
+     * @throws RemusException when a worker failed or did not stop in time
+     */
+    public static LockBenchmarkResult run(Fabric fabric, LockBenchmarkConfig config, IntFunction<LatencySink> sinks)
+            throws InterruptedException {
+        Objects.requireNonNull(sinks, "sinks");
         int n = config.nodes();
         long segment = Math.max(1L << 20, Long.highestOneBit((long) config.keys() * 128 / n + 1) << 2);
         ClusterConfig base = ClusterConfig.builder().nodeCount(n)
@@ -55,7 +75,7 @@ public final class LockBenchmark {
             try (ComputeThread creator = nodes[0].newComputeThread()) {
                 table = LockTable.create(creator, config.kind(), config.keys());
             }
-            return measure(nodes, table, config);
+            return measure(nodes, table, config, sinks);
         } finally {
             for (RemusNode node : nodes) {
                 if (node != null) {
@@ -65,8 +85,8 @@ public final class LockBenchmark {
         }
     }
 
-    private static LockBenchmarkResult measure(RemusNode[] nodes, LockTable table, LockBenchmarkConfig config)
-            throws InterruptedException {
+    private static LockBenchmarkResult measure(RemusNode[] nodes, LockTable table, LockBenchmarkConfig config,
+                                               IntFunction<LatencySink> sinks) throws InterruptedException {
         int n = nodes.length;
         int workers = n * config.threadsPerNode();
         LockOptions options = LockOptions.defaults().withBudgets(config.localBudget(), config.remoteBudget());
@@ -80,6 +100,7 @@ public final class LockBenchmark {
         for (int w = 0; w < workers; w++) {
             int worker = w;
             int node = w / config.threadsPerNode();
+            LatencySink sink = Objects.requireNonNull(sinks.apply(w), "sink of worker " + w);
             Thread t = new Thread(() -> {
                 try (ComputeThread ct = nodes[node].newComputeThread()) {
                     TableLocks locks = table.open(new LockContext(ct, options));
@@ -93,8 +114,9 @@ public final class LockBenchmark {
                         long t0 = System.nanoTime();
                         locks.lock(key);
                         locks.unlock(key);
-                        long took = System.nanoTime() - t0;
-                        histogram[64 - Long.numberOfLeadingZeros(Math.max(0, took))]++;
+                        long took = Math.max(0, System.nanoTime() - t0);
+                        sink.record(took);
+                        histogram[64 - Long.numberOfLeadingZeros(took)]++;
                         ops[worker]++;
                         if (local) {
                             localOps[worker]++;

@@ -4,6 +4,7 @@ import io.remus.alock.Fabrics;
 import io.remus.alock.LockKind;
 import io.remus.core.BadArgumentException;
 import io.remus.core.fabric.Fabric;
+import io.remus.core.sim.SimFabric;
 import io.remus.core.sim.SimOptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -38,6 +39,24 @@ class LockBenchmarkTest {
             assertEquals(r.operations(), LongStream.of(r.latencyLog2Nanos()).sum());
             assertTrue(r.throughputPerSecond() > 0);
             assertTrue(r.latencyUpperBoundNanos(0.5) <= r.latencyUpperBoundNanos(0.99));
+        }
+    }
+
+    @Test
+    void shouldHandEverySampleToItsWorkersSinkWhenSinksAreGiven() throws Exception {
+        LockBenchmarkConfig config = new LockBenchmarkConfig(LockKind.ALOCK, 2, 2, 0.5, 8, 4, 4, Duration.ofMillis(200), 1);
+        long[] counts = new long[4];
+        long[] negative = new long[1];
+        try (Fabric fabric = new SimFabric(SimOptions.defaults())) {
+            LockBenchmarkResult r = LockBenchmark.run(fabric, config, worker -> nanos -> {
+                counts[worker]++;
+                if (nanos < 0) {
+                    negative[0]++;
+                }
+            });
+            assertEquals(r.operations(), LongStream.of(counts).sum());
+            assertTrue(LongStream.of(counts).allMatch(c -> c > 0), "every worker recorded samples");
+            assertEquals(0, negative[0]);
         }
     }
 
