@@ -4,6 +4,9 @@
  */
 module io.remus.tools {
     requires io.remus.core;
+    requires io.remus.alock;
+    requires java.management;
+    requires java.desktop;
     requires io.remus.verbs;
     requires info.picocli;
     requires HdrHistogram;
@@ -15,6 +18,7 @@ module io.remus.tools {
     exports io.remus.tools.bench.sim;
     exports io.remus.tools.experiment;
     exports io.remus.tools.cli;
+    exports io.remus.tools.lock;
 
     opens io.remus.tools to info.picocli;
     opens io.remus.tools.cli to info.picocli;

@@ -5,6 +5,7 @@ import io.remus.tools.bench.BenchFailedException;
 import io.remus.tools.cli.BenchCommand;
 import io.remus.tools.cli.ExperimentCommand;
 import io.remus.tools.cli.DevicesCommand;
+import io.remus.tools.cli.PlotCommand;
 import io.remus.verbs.VerbsException;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -42,6 +43,7 @@ public final class Remus {
         top.addSubcommand("devices", new DevicesCommand());
         BenchCommand.register(top, deviceCount);
         top.addSubcommand("experiment", ExperimentCommand.commandLine());
+        top.addSubcommand("plot", new PlotCommand());
         top.setCaseInsensitiveEnumValuesAllowed(true);
         top.setExecutionExceptionHandler((e, cmd, parsed) -> {
             PrintWriter err = cmd.getErr();

@@ -29,6 +29,7 @@ public final class BenchCommand {
                     test.operation().words() + " " + kind + ", like perftest's ib_" + test.commandName().replace('-', '_') + ".");
             bench.addSubcommand(test.commandName(), sub);
         }
+        bench.addSubcommand("lock", new CommandLine(new LockBenchCommand(deviceCount)));
         top.addSubcommand("bench", bench);
     }
 }

@@ -1,0 +1,220 @@
+package io.remus.tools.cli;
+
+import io.remus.alock.LockKind;
+import io.remus.alock.LockOptions;
+import io.remus.alock.bench.LockBenchmarkConfig;
+import io.remus.core.BadArgumentException;
+import io.remus.core.fabric.Fabric;
+import io.remus.core.sim.SimFabric;
+import io.remus.core.sim.SimOptions;
+import io.remus.tools.bench.BenchFailedException;
+import io.remus.tools.bench.FabricKind;
+import io.remus.tools.lock.LockCsv;
+import io.remus.tools.lock.LockHumanFormat;
+import io.remus.tools.lock.LockJsonFormat;
+import io.remus.tools.lock.LockReport;
+import io.remus.tools.lock.LockRun;
+import io.remus.tools.lock.LockRunner;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.lang.management.ManagementFactory;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import java.util.function.IntSupplier;
+import java.util.function.Supplier;
+
+/**
+ * {@code remus bench lock}: lock/unlock throughput and latency of ALock, the RDMA spin lock and the
+ * RDMA MCS lock over a lock table, as in the ALock paper (Baran et al., SPAA 2024). {@code --lock},
+ * {@code --p-local} and {@code --keys} take comma-separated lists and every combination runs, in
+ * this JVM, on a fresh fabric each, lock kinds innermost, so a grid's ratios come from one
+ * invocation. Exit status 0 on success, 1 when a run fails, 2 for bad flags.
+ */
+@Command(name = "lock", mixinStandardHelpOptions = true, sortOptions = false, usageHelpAutoWidth = true,
+        description = "Lock benchmark: ALock vs RDMA spin and MCS locks over a lock table (ALock paper's workload).")
+public final class LockBenchCommand implements Callable<Integer> {
+    private static final int MAX_NODES = 64;
+    private static final int MAX_THREADS = 256;
+    private static final int MAX_KEYS = 1 << 20;
+
+    private final IntSupplier deviceCount;
+
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = "--lock", split = ",", paramLabel = "KIND", defaultValue = "alock",
+            description = "alock, spin, mcs or alock-remote-only; a comma list runs each (default ${DEFAULT-VALUE}).")
+    List<String> locks;
+
+    @Option(names = "--nodes", paramLabel = "N", defaultValue = "2", description = "Nodes, each a memory and compute node (default ${DEFAULT-VALUE}).")
+    int nodes;
+
+    @Option(names = "--threads", paramLabel = "T", defaultValue = "2", description = "Worker threads per node (default ${DEFAULT-VALUE}).")
+    int threads;
+
+    @Option(names = "--p-local", split = ",", paramLabel = "P", defaultValue = "0.9",
+            description = "Probability 0..1 that a pair locks a key homed on the worker's node; a comma list runs each (default ${DEFAULT-VALUE}).")
+    List<Double> pLocal;
+
+    @Option(names = "--keys", split = ",", paramLabel = "K", defaultValue = "100",
+            description = "Locks in the table, at least --nodes (fewer = more contention); a comma list runs each (default ${DEFAULT-VALUE}).")
+    List<Integer> keys;
+
+    @Option(names = "--local-budget", paramLabel = "B", description = "ALock local cohort budget (default: LockOptions' 8).")
+    Long localBudget;
+
+    @Option(names = "--remote-budget", paramLabel = "B", description = "ALock remote cohort budget (default: LockOptions' 8).")
+    Long remoteBudget;
+
+    @Option(names = {"-D", "--duration"}, paramLabel = "SECONDS", defaultValue = "2", description = "Measured time per run (default ${DEFAULT-VALUE}).")
+    double durationSeconds;
+
+    @Option(names = "--seed", paramLabel = "SEED", defaultValue = "1", description = "Seed of the key choice (default ${DEFAULT-VALUE}).")
+    long seed;
+
+    @Option(names = "--fabric", paramLabel = "FABRIC", description = "verbs or sim (default: verbs when this host has an RDMA device, else sim).")
+    FabricKind fabric;
+
+    @Option(names = "--sim-latency-ns", paramLabel = "NANOS", defaultValue = "0", description = "Sim fabric: injected execution latency per work request (default ${DEFAULT-VALUE}).")
+    long simLatencyNanos;
+
+    @Option(names = "--json", description = "Print the report as one JSON object.")
+    boolean json;
+
+    @Option(names = "--csv", paramLabel = "FILE", description = "Append one header-less CSV row per run to FILE (columns: see LockCsv, or --csv-columns).")
+    Path csv;
+
+    @Option(names = "--csv-columns", description = "Print the CSV column names, comma-separated, and exit.")
+    boolean csvColumns;
+
+    /** @param deviceCount how many RDMA devices this host has (for the default fabric) */
+    public LockBenchCommand(IntSupplier deviceCount) {
+        this.deviceCount = deviceCount;
+    }
+
+    @Override
+    public Integer call() throws IOException, InterruptedException {
+        PrintWriter out = spec.commandLine().getOut();
+        if (csvColumns) {
+            out.println(String.join(",", LockCsv.COLUMNS));
+            out.flush();
+            return 0;
+        }
+        List<LockBenchmarkConfig> configs = configs();
+        FabricChoice choice = FabricChoice.resolve(fabric, fabric == null ? deviceCount.getAsInt() : 0);
+        String fabricName = choice.kind().name().toLowerCase(Locale.ROOT);
+        List<String> notes = new ArrayList<>();
+        notes.add("fabric " + fabricName + " (" + choice.reason() + ")");
+        Supplier<Fabric> fabrics = fabrics(choice.kind(), notes);
+        notes.add(hostLoad());
+        if (pLocal.stream().anyMatch(p -> p < 1) && nodes == 1) {
+            notes.add("one node: every lock is local whatever --p-local says");
+        }
+        List<LockRun> runs = new ArrayList<>();
+        for (LockBenchmarkConfig config : configs) {
+            LockRun run = LockRunner.run(fabricName, fabrics, config);
+            runs.add(run);
+            if (csv != null) {
+                Files.writeString(csv, LockCsv.row(run) + "\n", StandardCharsets.UTF_8,
+                        StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+            }
+        }
+        LockReport report = new LockReport(fabricName, notes, runs);
+        if (json) {
+            LockJsonFormat.write(report, out);
+        } else {
+            LockHumanFormat.write(report, out);
+        }
+        return 0;
+    }
+
+    private Supplier<Fabric> fabrics(FabricKind kind, List<String> notes) {
+        if (kind == FabricKind.VERBS) {
+            throw new BenchFailedException("the verbs fabric (io.remus.core.verbs) is not in this build yet; "
+                    + "run with --fabric sim");
+        }
+        SimOptions options = SimOptions.defaults().withExecutionLatencyNanos(simLatencyNanos);
+        if (simLatencyNanos > 0) {
+            notes.add("sim execution latency injected: " + simLatencyNanos + " ns per work request");
+        }
+        return () -> new SimFabric(options);
+    }
+
+    private static String hostLoad() {
+        double load = ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
+        return String.format(Locale.ROOT, "host: %d CPUs, load average %.2f at start",
+                Runtime.getRuntime().availableProcessors(), load);
+    }
+
+    /**
+     * Validates the flags into one configuration per run, in run order.
+     *
+     * @return the configurations
+     * @throws ParameterException for flags out of range
+     */
+    List<LockBenchmarkConfig> configs() {
+        if (nodes < 1 || nodes > MAX_NODES) {
+            throw usage("--nodes must be 1.." + MAX_NODES + ", got " + nodes);
+        }
+        if (threads < 1 || threads > MAX_THREADS) {
+            throw usage("--threads must be 1.." + MAX_THREADS + ", got " + threads);
+        }
+        if (!(durationSeconds > 0) || durationSeconds > 3600) {
+            throw usage("-D must be in (0, 3600] seconds, got " + durationSeconds);
+        }
+        if (simLatencyNanos < 0) {
+            throw usage("--sim-latency-ns must not be negative, got " + simLatencyNanos);
+        }
+        LockOptions defaults = LockOptions.defaults();
+        long local = localBudget != null ? localBudget : defaults.localBudget();
+        long remote = remoteBudget != null ? remoteBudget : defaults.remoteBudget();
+        if (local < 1 || remote < 1) {
+            throw usage("--local-budget and --remote-budget must be at least 1, got " + local + " and " + remote);
+        }
+        List<LockKind> kinds = new ArrayList<>();
+        for (String name : locks) {
+            try {
+                kinds.add(LockKind.parse(name.strip()));
+            } catch (BadArgumentException e) {
+                throw usage("--lock: " + e.getMessage());
+            }
+        }
+        for (double p : pLocal) {
+            if (!(p >= 0 && p <= 1)) {
+                throw usage("--p-local must be in [0, 1], got " + p);
+            }
+        }
+        for (int k : keys) {
+            if (k < nodes || k > MAX_KEYS) {
+                throw usage("--keys must be " + nodes + " (one per node).." + MAX_KEYS + ", got " + k);
+            }
+        }
+        Duration duration = Duration.ofNanos(Math.round(durationSeconds * 1e9));
+        List<LockBenchmarkConfig> configs = new ArrayList<>();
+        for (double p : pLocal) {
+            for (int k : keys) {
+                for (LockKind kind : kinds) {
+                    configs.add(new LockBenchmarkConfig(kind, nodes, threads, p, k, local, remote, duration, seed));
+                }
+            }
+        }
+        return configs;
+    }
+
+    private ParameterException usage(String message) {
+        return new ParameterException(spec.commandLine(), message);
+    }
+}

@@ -1,0 +1,6 @@
+/**
+ * The lock benchmark of the {@code remus} tool ({@code remus bench lock}): runs remus-alock's
+ * {@link io.remus.alock.bench.LockBenchmark} with HdrHistogram latency recording, reports runs as a
+ * table, JSON or CSV rows, and plots the ALock paper's grid ({@code remus plot lock-grid}).
+ */
+package io.remus.tools.lock;
