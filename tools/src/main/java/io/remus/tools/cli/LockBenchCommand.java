@@ -82,6 +82,10 @@ public final class LockBenchCommand implements Callable<Integer> {
     @Option(names = {"-D", "--duration"}, paramLabel = "SECONDS", defaultValue = "2", description = "Measured time per run (default ${DEFAULT-VALUE}).")
     double durationSeconds;
 
+    @Option(names = "--warmup", paramLabel = "SECONDS", defaultValue = "0.5",
+            description = "Before measuring, run each lock kind this long at the first point, unreported, so the JIT has compiled every kind's paths (default ${DEFAULT-VALUE}; 0: none).")
+    double warmupSeconds;
+
     @Option(names = "--seed", paramLabel = "SEED", defaultValue = "1", description = "Seed of the key choice (default ${DEFAULT-VALUE}).")
     long seed;
 
@@ -123,6 +127,7 @@ public final class LockBenchCommand implements Callable<Integer> {
         if (pLocal.stream().anyMatch(p -> p < 1) && nodes == 1) {
             notes.add("one node: every lock is local whatever --p-local says");
         }
+        warmUp(configs, fabricName, fabrics, notes);
         List<LockRun> runs = new ArrayList<>();
         for (LockBenchmarkConfig config : configs) {
             LockRun run = LockRunner.run(fabricName, fabrics, config);
@@ -139,6 +144,25 @@ public final class LockBenchCommand implements Callable<Integer> {
             LockHumanFormat.write(report, out);
         }
         return 0;
+    }
+
+    private void warmUp(List<LockBenchmarkConfig> configs, String fabricName, Supplier<Fabric> fabrics,
+                        List<String> notes) throws InterruptedException {
+        if (warmupSeconds == 0) {
+            return;
+        }
+        Duration warmup = Duration.ofNanos(Math.round(warmupSeconds * 1e9));
+        LockBenchmarkConfig first = configs.getFirst();
+        List<LockKind> done = new ArrayList<>();
+        for (LockBenchmarkConfig c : configs) {
+            if (!done.contains(c.kind())) {
+                done.add(c.kind());
+                LockRunner.run(fabricName, fabrics, new LockBenchmarkConfig(c.kind(), first.nodes(),
+                        first.threadsPerNode(), first.pLocal(), first.keys(), first.localBudget(),
+                        first.remoteBudget(), warmup, first.seed() + 1));
+            }
+        }
+        notes.add("warm-up: each lock kind ran " + warmupSeconds + " s unreported before the measured runs");
     }
 
     private Supplier<Fabric> fabrics(FabricKind kind, List<String> notes) {
@@ -174,6 +198,9 @@ public final class LockBenchCommand implements Callable<Integer> {
         }
         if (!(durationSeconds > 0) || durationSeconds > 3600) {
             throw usage("-D must be in (0, 3600] seconds, got " + durationSeconds);
+        }
+        if (!(warmupSeconds >= 0) || warmupSeconds > 600) {
+            throw usage("--warmup must be in [0, 600] seconds, got " + warmupSeconds);
         }
         if (simLatencyNanos < 0) {
             throw usage("--sim-latency-ns must not be negative, got " + simLatencyNanos);

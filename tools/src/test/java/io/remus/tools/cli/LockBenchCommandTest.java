@@ -68,7 +68,7 @@ class LockBenchCommandTest {
     @ParameterizedTest
     @ValueSource(strings = {"--lock=ticket", "--nodes=0", "--nodes=65", "--threads=0", "--p-local=1.5",
             "--p-local=-0.1", "--p-local=NaN", "--keys=1", "--local-budget=0", "--remote-budget=0", "-D=0", "-D=-1",
-            "--sim-latency-ns=-1", "--fabric=ethernet", "--keys=abc", "--bogus"})
+            "--sim-latency-ns=-1", "--warmup=-1", "--fabric=ethernet", "--keys=abc", "--bogus"})
     void shouldExitWithUsageWhenAFlagIsBad(String flag) {
         RemusRun r = RemusRun.of("bench", "lock", flag);
         assertEquals(2, r.exit(), r.err());
@@ -87,7 +87,7 @@ class LockBenchCommandTest {
         Path csv = dir.resolve("grid.csv");
         Files.writeString(csv, "# earlier\n");
         RemusRun r = RemusRun.of("bench", "lock", "--fabric", "sim", "--lock", "alock,spin,mcs", "--p-local", "1,0.5",
-                "--keys", "8", "-D", "0.2", "--csv", csv.toString());
+                "--keys", "8", "-D", "0.2", "--warmup", "0.1", "--csv", csv.toString());
         assertEquals(0, r.exit(), r.err());
         assertTrue(r.out().contains("ALock throughput over the baselines"), r.out());
         List<String> lines = Files.readAllLines(csv);
@@ -107,7 +107,7 @@ class LockBenchCommandTest {
 
     @Test
     void shouldFailWithExitOneWhenVerbsIsAskedOfABuildWithoutIt() {
-        RemusRun r = RemusRun.of("bench", "lock", "--fabric", "verbs", "-D", "0.1");
+        RemusRun r = RemusRun.of("bench", "lock", "--fabric", "verbs", "-D", "0.1", "--warmup", "0");
         assertEquals(1, r.exit(), r.err());
         assertTrue(r.err().contains("--fabric sim"), r.err());
     }
