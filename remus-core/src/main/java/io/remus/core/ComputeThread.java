@@ -310,6 +310,33 @@ public final class ComputeThread implements AutoCloseable {
         MemorySegment.copy(memory, bufferOffset, m.segment(), RemotePtr.address(ptr) - m.address(), length);
     }
 
+    /**
+     * A CPU view of {@code length} bytes at {@code ptr} on this thread's node, for data that only
+     * CPU accesses touch atomically (words that no RDMA atomic ever touches; see the atomicity
+     * table). The view is a slice of the node's registered segment and lives as long as the node.
+     *
+     * @param ptr    the first byte, on this node
+     * @param length the byte count, positive
+     * @return the slice
+     * @throws BadArgumentException when the thread is closed, the pointer is on another node, or the
+     *                              range is outside this node's segments
+     */
+    public MemorySegment localSegment(long ptr, long length) {
+        if (closed) {
+            throw new BadArgumentException("compute thread is closed");
+        }
+        if (length <= 0) {
+            throw new BadArgumentException("length must be positive, got " + length);
+        }
+        RegisteredMemory m = localTarget(ptr, length);
+        return m.segment().asSlice(RemotePtr.address(ptr) - m.address(), length);
+    }
+
+    /** @return whether {@link #close()} was called */
+    public boolean isClosed() {
+        return closed;
+    }
+
     // ---------------------------------------------------------------- asynchronous
 
     /**

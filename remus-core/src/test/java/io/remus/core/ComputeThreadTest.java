@@ -264,6 +264,27 @@ class ComputeThreadTest {
 
     @ParameterizedTest
     @MethodSource("fabrics")
+    void shouldGiveACpuViewWhenRangeIsOnOwnNodeAndRejectOtherwise(Function<SimOptions, Fabric> make) {
+        try (TestCluster c = TestCluster.of(make); ComputeThread t = c.thread(1)) {
+            long w = scratch(t, 1);
+            MemorySegment raw = c.node(1).memoryNode().orElseThrow().segments().get(1).segment();
+            MemorySegment view = t.localSegment(w, 16);
+            assertEquals(16, view.byteSize());
+            view.set(ValueLayout.JAVA_LONG, 8, 33);
+            assertEquals(33, raw.get(ValueLayout.JAVA_LONG, 4096 + 8));
+            long segEnd = RemotePtr.offset(t.segmentBase(1, 1), t.segmentLength(1, 1));
+            assertThrows(BadArgumentException.class, () -> t.localSegment(scratch(t, 0), 8), "another node");
+            assertThrows(BadArgumentException.class, () -> t.localSegment(RemotePtr.offset(segEnd, -8), 16), "leaves segment");
+            assertThrows(BadArgumentException.class, () -> t.localSegment(w, 0), "empty");
+            assertFalse(t.isClosed());
+            t.close();
+            assertTrue(t.isClosed());
+            assertThrows(BadArgumentException.class, () -> t.localSegment(w, 8), "closed thread");
+        }
+    }
+
+    @ParameterizedTest
+    @MethodSource("fabrics")
     void shouldSpreadOverLanesAndStayExactWhenSeveralQpLanesPerPeer(Function<SimOptions, Fabric> make) throws Exception {
         for (io.remus.core.config.LanePolicy policy : io.remus.core.config.LanePolicy.values()) {
             try (TestCluster c = new TestCluster(make, SimOptions.defaults(), 3, b -> b.qpLanesPerPeer(3).lanePolicy(policy).threadsPerNode(2))) {

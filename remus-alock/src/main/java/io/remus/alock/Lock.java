@@ -1,0 +1,29 @@
+package io.remus.alock;
+
+/**
+ * One compute thread's handle on one shared lock word. Handles are not thread-safe: each belongs
+ * to the thread whose {@link LockContext} opened it. A handle is not reentrant.
+ */
+public interface Lock {
+    /** @return the shared lock word (a {@link io.remus.core.RemotePtr}) */
+    long word();
+
+    /**
+     * Acquires the lock for this handle, waiting at most the context's acquire timeout.
+     *
+     * @throws LockUsageException   when this handle already holds it, or the compute thread is closed
+     * @throws LockTimeoutException when the wait ran out; the lock may then be unusable
+     */
+    void lock();
+
+    /**
+     * Releases the lock this handle holds.
+     *
+     * @throws LockUsageException   when this handle does not hold it (never acquired, or already released)
+     * @throws LockTimeoutException when waiting for a successor to link itself ran out
+     */
+    void unlock();
+
+    /** @return whether this handle holds the lock */
+    boolean isHeld();
+}

@@ -1,0 +1,59 @@
+package io.remus.alock;
+
+import io.remus.alock.asymmetric.ALock;
+import io.remus.alock.mcs.RdmaMcsLock;
+import io.remus.alock.spin.RdmaSpinLock;
+import io.remus.core.BadArgumentException;
+
+/** The lock algorithms, each opening handles on a {@link LockWord}. */
+public enum LockKind {
+    /** {@link ALock}: local threads use CPU atomics only, remote threads RDMA. */
+    ALOCK("alock"),
+    /** {@link RdmaSpinLock}: RDMA compare-and-swap loop for every thread. */
+    SPIN("spin"),
+    /** {@link RdmaMcsLock}: RDMA MCS queue lock for every thread. */
+    MCS("mcs"),
+    /** {@link ALock} with every thread, local ones too, in the remote cohort (through loopback). */
+    ALOCK_REMOTE_ONLY("alock-remote-only");
+
+    private final String cliName;
+
+    LockKind(String cliName) {
+        this.cliName = cliName;
+    }
+
+    /** @return the name used on command lines */
+    public String cliName() {
+        return cliName;
+    }
+
+    /**
+     * @param name a {@link #cliName()}
+     * @return its kind
+     * @throws BadArgumentException when no kind has that name
+     */
+    public static LockKind parse(String name) {
+        for (LockKind k : values()) {
+            if (k.cliName.equals(name)) {
+                return k;
+            }
+        }
+        throw new BadArgumentException("unknown lock kind '" + name + "' (alock, spin, mcs, alock-remote-only)");
+    }
+
+    /**
+     * Opens a handle on {@code word} for the context's thread.
+     *
+     * @param context the thread's lock context
+     * @param word    a lock word of this kind ({@link LockWord#allocate})
+     * @return the handle
+     */
+    public Lock open(LockContext context, long word) {
+        return switch (this) {
+            case ALOCK -> new ALock(context, word, false);
+            case SPIN -> new RdmaSpinLock(context, word);
+            case MCS -> new RdmaMcsLock(context, word);
+            case ALOCK_REMOTE_ONLY -> new ALock(context, word, true);
+        };
+    }
+}

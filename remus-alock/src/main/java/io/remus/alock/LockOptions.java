@@ -1,0 +1,51 @@
+package io.remus.alock;
+
+import io.remus.core.BadArgumentException;
+
+import java.time.Duration;
+
+/**
+ * Knobs of the locks.
+ *
+ * @param localBudget    ALock: how many times in a row the local cohort may hold the lock before
+ *                       its next waiter must re-arbitrate with the remote cohort, at least 1
+ * @param remoteBudget   ALock: the same for the remote cohort, at least 1
+ * @param acquireTimeout the bound on every wait inside {@link Lock#lock()} and {@link Lock#unlock()}
+ * @param maxHeldLocks   how many queue-lock handles of one context may hold (or wait for) a lock at
+ *                       once: the size of the context's pool of queue nodes, at least 1
+ */
+public record LockOptions(long localBudget, long remoteBudget, Duration acquireTimeout, int maxHeldLocks) {
+    /** Validates the knobs. */
+    public LockOptions {
+        if (localBudget < 1 || remoteBudget < 1) {
+            throw new BadArgumentException("lock budgets must be at least 1, got local " + localBudget
+                    + " and remote " + remoteBudget);
+        }
+        if (acquireTimeout == null || acquireTimeout.isNegative() || acquireTimeout.isZero()) {
+            throw new BadArgumentException("acquire timeout must be positive, got " + acquireTimeout);
+        }
+        if (maxHeldLocks < 1 || maxHeldLocks > 1024) {
+            throw new BadArgumentException("maxHeldLocks must be 1..1024, got " + maxHeldLocks);
+        }
+    }
+
+    /** @return budgets of 8 passes per cohort, a 10 s acquire timeout, up to 4 locks held at once */
+    public static LockOptions defaults() {
+        return new LockOptions(8, 8, Duration.ofSeconds(10), 4);
+    }
+
+    /** @param local local budget @param remote remote budget @return a copy with them */
+    public LockOptions withBudgets(long local, long remote) {
+        return new LockOptions(local, remote, acquireTimeout, maxHeldLocks);
+    }
+
+    /** @param timeout the acquire timeout @return a copy with it */
+    public LockOptions withAcquireTimeout(Duration timeout) {
+        return new LockOptions(localBudget, remoteBudget, timeout, maxHeldLocks);
+    }
+
+    /** @param max how many locks may be held at once @return a copy with it */
+    public LockOptions withMaxHeldLocks(int max) {
+        return new LockOptions(localBudget, remoteBudget, acquireTimeout, max);
+    }
+}

@@ -1,0 +1,17 @@
+package io.remus.alock;
+
+import io.remus.core.RemusException;
+
+/**
+ * A lock was used against its contract: unlocked by a handle that does not hold it, locked again
+ * by the handle that holds it, used through a closed compute thread, or more locks held at once
+ * than the context allows. Thrown before anything is posted.
+ */
+public class LockUsageException extends RemusException {
+    private static final long serialVersionUID = 1L;
+
+    /** @param message what was done wrong */
+    public LockUsageException(String message) {
+        super(message);
+    }
+}

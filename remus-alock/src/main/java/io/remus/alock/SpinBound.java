@@ -1,0 +1,44 @@
+package io.remus.alock;
+
+import java.time.Duration;
+
+/**
+ * A bounded spin wait, reused across waits: each {@link #pause(String)} calls
+ * {@link Thread#onSpinWait()}, every 64th yields the processor and checks the deadline, and a wait
+ * past the deadline throws {@link LockTimeoutException}. Allocates nothing unless it throws.
+ */
+public final class SpinBound {
+    private final long timeoutNanos;
+    private final Duration timeout;
+    private long deadline;
+    private int spins;
+
+    /** @param timeout the bound of each wait */
+    public SpinBound(Duration timeout) {
+        this.timeout = timeout;
+        this.timeoutNanos = timeout.toNanos();
+    }
+
+    /** Starts a wait. */
+    public void start() {
+        spins = 0;
+        deadline = System.nanoTime() + timeoutNanos;
+    }
+
+    /**
+     * One unsuccessful check of the awaited condition.
+     *
+     * @param awaited what is awaited, for the exception's message
+     * @throws LockTimeoutException when the wait is past its deadline
+     */
+    public void pause(String awaited) {
+        if ((++spins & 0x3F) == 0) {
+            if (System.nanoTime() - deadline > 0) {
+                throw new LockTimeoutException(awaited + " did not happen within " + timeout);
+            }
+            Thread.yield();
+        } else {
+            Thread.onSpinWait();
+        }
+    }
+}

@@ -1,0 +1,149 @@
+package io.remus.alock.bench;
+
+import io.remus.alock.LockContext;
+import io.remus.alock.LockOptions;
+import io.remus.alock.table.LockTable;
+import io.remus.alock.table.TableLocks;
+import io.remus.core.ComputeThread;
+import io.remus.core.RemoteTimeoutException;
+import io.remus.core.RemusException;
+import io.remus.core.RemusNode;
+import io.remus.core.config.ClusterConfig;
+import io.remus.core.config.NodeRange;
+import io.remus.core.fabric.Fabric;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * The lock benchmark: starts {@code nodes} nodes on a fabric, creates a {@link LockTable} of
+ * {@code keys} locks spread over them, and runs {@code threadsPerNode} workers per node that
+ * acquire and release random keys (local with probability {@code pLocal}) for {@code duration}.
+ * Latency is recorded per lock/unlock pair into a log2 histogram. The caller owns the fabric.
+ */
+public final class LockBenchmark {
+    private LockBenchmark() {
+    }
+
+    /**
+     * Runs the benchmark.
+     *
+     * @param fabric a fresh fabric with no nodes open
+     * @param config what to run
+     * @return the measurements
+     * @throws RemusException when a worker failed or did not stop in time
+     */
+    public static LockBenchmarkResult run(Fabric fabric, LockBenchmarkConfig config) throws InterruptedException {
+        int n = config.nodes();
+        long segment = Math.max(1L << 20, Long.highestOneBit((long) config.keys() * 128 / n + 1) << 2);
+        ClusterConfig base = ClusterConfig.builder().nodeCount(n)
+                .memoryNodes(new NodeRange(0, n - 1)).computeNodes(new NodeRange(0, n - 1))
+                .segmentSize(segment).segmentCount(1).threadsPerNode(config.threadsPerNode() + 1)
+                .operationTimeout(Duration.ofSeconds(10)).build();
+        RemusNode[] nodes = new RemusNode[n];
+        try {
+            for (int i = 0; i < n; i++) {
+                nodes[i] = RemusNode.start(fabric, base.withNodeId(i));
+            }
+            LockTable table;
+            try (ComputeThread creator = nodes[0].newComputeThread()) {
+                table = LockTable.create(creator, config.kind(), config.keys());
+            }
+            return measure(nodes, table, config);
+        } finally {
+            for (RemusNode node : nodes) {
+                if (node != null) {
+                    node.close();
+                }
+            }
+        }
+    }
+
+    private static LockBenchmarkResult measure(RemusNode[] nodes, LockTable table, LockBenchmarkConfig config)
+            throws InterruptedException {
+        int n = nodes.length;
+        int workers = n * config.threadsPerNode();
+        LockOptions options = LockOptions.defaults().withBudgets(config.localBudget(), config.remoteBudget());
+        CyclicBarrier start = new CyclicBarrier(workers + 1);
+        AtomicBoolean stop = new AtomicBoolean();
+        AtomicReference<Throwable> failure = new AtomicReference<>();
+        long[][] histograms = new long[workers][64];
+        long[] ops = new long[workers];
+        long[] localOps = new long[workers];
+        List<Thread> threads = new ArrayList<>();
+        for (int w = 0; w < workers; w++) {
+            int worker = w;
+            int node = w / config.threadsPerNode();
+            Thread t = new Thread(() -> {
+                try (ComputeThread ct = nodes[node].newComputeThread()) {
+                    TableLocks locks = table.open(new LockContext(ct, options));
+                    SplittableRandom random = new SplittableRandom(config.seed() * 31 + worker);
+                    long[] histogram = histograms[worker];
+                    start.await(30, TimeUnit.SECONDS);
+                    while (!stop.get()) {
+                        boolean local = n == 1 || random.nextDouble() < config.pLocal();
+                        int home = local ? node : (node + 1 + random.nextInt(n - 1)) % n;
+                        long key = pickKey(random, table.size(), n, home);
+                        long t0 = System.nanoTime();
+                        locks.lock(key);
+                        locks.unlock(key);
+                        long took = System.nanoTime() - t0;
+                        histogram[64 - Long.numberOfLeadingZeros(Math.max(0, took))]++;
+                        ops[worker]++;
+                        if (local) {
+                            localOps[worker]++;
+                        }
+                    }
+                } catch (Throwable e) {
+                    failure.compareAndSet(null, e);
+                    stop.set(true);
+                }
+            }, "lock-bench-" + w + "@node" + node);
+            t.setDaemon(true);
+            threads.add(t);
+            t.start();
+        }
+        try {
+            start.await(30, TimeUnit.SECONDS);
+        } catch (Exception e) {
+            stop.set(true);
+            throw new RemusException("lock benchmark workers did not start", failure.get() != null ? failure.get() : e);
+        }
+        long begin = System.nanoTime();
+        Thread.sleep(config.duration().toMillis(), config.duration().toNanosPart() % 1_000_000);
+        stop.set(true);
+        long elapsed = System.nanoTime() - begin;
+        long joinDeadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        for (Thread t : threads) {
+            t.join(Math.max(1, TimeUnit.NANOSECONDS.toMillis(joinDeadline - System.nanoTime())));
+            if (t.isAlive()) {
+                throw new RemoteTimeoutException(t.getName() + " did not stop within 30 s");
+            }
+        }
+        if (failure.get() != null) {
+            throw new RemusException("a lock benchmark worker failed", failure.get());
+        }
+        long[] merged = new long[64];
+        long total = 0;
+        long local = 0;
+        for (int w = 0; w < workers; w++) {
+            for (int i = 0; i < 64; i++) {
+                merged[i] += histograms[w][i];
+            }
+            total += ops[w];
+            local += localOps[w];
+        }
+        return new LockBenchmarkResult(table.kind(), total, local, elapsed, merged);
+    }
+
+    private static long pickKey(SplittableRandom random, int size, int nodes, int home) {
+        int perNode = (size - home + nodes - 1) / nodes;
+        return home + (long) nodes * random.nextInt(perNode);
+    }
+}

@@ -1,0 +1,2 @@
+/** The baseline RDMA MCS queue lock. */
+package io.remus.alock.mcs;

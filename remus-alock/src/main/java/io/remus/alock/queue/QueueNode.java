@@ -1,0 +1,32 @@
+package io.remus.alock.queue;
+
+/**
+ * Layout of a queue node (MCS "qnode", ALock "descriptor"): {@value #SIZE} bytes,
+ * {@value #SIZE}-byte aligned, on its owner's node, where the owner spins on it with CPU reads and
+ * its neighbours in the queue write it. No atomic read-modify-write ever touches it.
+ *
+ * <pre>
+ *  0        8        16                          64
+ * +--------+--------+----------------------------+
+ * | budget |  next  |          (padding)         |
+ * +--------+--------+----------------------------+
+ * </pre>
+ *
+ * <p>{@code budget} is {@value #WAITING} while the owner waits, greater than 0 when the lock was
+ * handed over within the cohort (that many passes are left), and 0 when the cohort's budget is
+ * spent and the owner must re-arbitrate before entering. {@code next} is the successor's node
+ * ({@link io.remus.core.RemotePtr}) or 0.
+ */
+public final class QueueNode {
+    /** Size and alignment. */
+    public static final int SIZE = 64;
+    /** Offset of the budget word. */
+    public static final long BUDGET = 0;
+    /** Offset of the next pointer. */
+    public static final long NEXT = 8;
+    /** Budget while waiting. */
+    public static final long WAITING = -1;
+
+    private QueueNode() {
+    }
+}

@@ -1,0 +1,51 @@
+package io.remus.alock.queue;
+
+import io.remus.alock.LockUsageException;
+import io.remus.core.ComputeThread;
+import io.remus.core.RemotePtr;
+import io.remus.core.memory.RemoteAllocator;
+
+/**
+ * A thread's queue nodes, on its own node: one per lock it may hold or wait for at once. A node
+ * is reusable as soon as the lock it queued for is released (an MCS or ALock releaser is the last
+ * to touch its own node). Not thread-safe.
+ */
+public final class QueueNodePool {
+    private final long[] free;
+    private int count;
+
+    /**
+     * Allocates {@code size} queue nodes on the thread's node.
+     *
+     * @param thread the owning compute thread
+     * @param size   how many
+     * @throws io.remus.core.BadArgumentException when the thread's node is not a memory node
+     */
+    public QueueNodePool(ComputeThread thread, int size) {
+        long block = new RemoteAllocator(thread).allocate((long) (size + 1) * QueueNode.SIZE, thread.nodeId());
+        long misalignment = RemotePtr.address(block) & (QueueNode.SIZE - 1);
+        long first = misalignment == 0 ? block : RemotePtr.offset(block, QueueNode.SIZE - misalignment);
+        free = new long[size];
+        for (int i = 0; i < size; i++) {
+            free[size - 1 - i] = RemotePtr.offset(first, (long) i * QueueNode.SIZE);
+        }
+        count = size;
+    }
+
+    /**
+     * @return a free queue node
+     * @throws LockUsageException when every node is in use (too many locks held at once)
+     */
+    public long take() {
+        if (count == 0) {
+            throw new LockUsageException("this thread already holds or waits for " + free.length
+                    + " queue locks (LockOptions.maxHeldLocks)");
+        }
+        return free[--count];
+    }
+
+    /** @param node a node from {@link #take()} that no lock references any more */
+    public void give(long node) {
+        free[count++] = node;
+    }
+}

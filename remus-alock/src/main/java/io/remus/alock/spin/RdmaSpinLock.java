@@ -1,0 +1,72 @@
+package io.remus.alock.spin;
+
+import io.remus.alock.Lock;
+import io.remus.alock.LockContext;
+import io.remus.alock.LockUsageException;
+import io.remus.alock.LockWord;
+import io.remus.alock.SpinBound;
+import io.remus.core.ComputeThread;
+import io.remus.core.RemotePtr;
+
+/**
+ * The baseline RDMA spin lock: acquire is an RDMA compare-and-swap loop from 0 to the owner's id
+ * on word 0 of the {@link LockWord}, release an RDMA write of 0. Threads on the home node go
+ * through the NIC too (loopback), as they must: a CPU atomic on the word would not be atomic with
+ * the remote threads' RDMA atomics. The release may be a plain write because only the owner writes
+ * while the word is non-zero, and a compare-and-swap that sees it non-zero stores nothing.
+ *
+ * <p>Progress: deadlock-free, not starvation-free (a waiter can lose every race). Each failed
+ * attempt costs a network round trip and NIC atomic bandwidth on the home node.
+ */
+public final class RdmaSpinLock implements Lock {
+    private final LockContext context;
+    private final ComputeThread thread;
+    private final long word;
+    private final SpinBound spin;
+    private boolean held;
+
+    /**
+     * @param context the thread's lock context
+     * @param word    a zeroed {@link LockWord}
+     */
+    public RdmaSpinLock(LockContext context, long word) {
+        this.context = context;
+        this.thread = context.thread();
+        this.word = LockWord.checkAligned(word);
+        this.spin = new SpinBound(context.options().acquireTimeout());
+    }
+
+    @Override
+    public long word() {
+        return word;
+    }
+
+    @Override
+    public void lock() {
+        context.checkOpen();
+        if (held) {
+            throw new LockUsageException("spin lock " + RemotePtr.toString(word) + " is already held by this handle");
+        }
+        long me = context.ownerId();
+        spin.start();
+        while (thread.compareAndSwap(word, 0, me) != 0) {
+            spin.pause("acquiring spin lock " + RemotePtr.toString(word));
+        }
+        held = true;
+    }
+
+    @Override
+    public void unlock() {
+        context.checkOpen();
+        if (!held) {
+            throw new LockUsageException("spin lock " + RemotePtr.toString(word) + " is not held by this handle");
+        }
+        held = false;
+        thread.write(word, 0);
+    }
+
+    @Override
+    public boolean isHeld() {
+        return held;
+    }
+}

@@ -1,0 +1,190 @@
+package io.remus.alock;
+
+import io.remus.alock.asymmetric.ALock;
+import io.remus.alock.asymmetric.ALockWord;
+import io.remus.core.ComputeThread;
+import io.remus.core.fabric.Fabric;
+import io.remus.core.sim.SimOptions;
+import org.junit.jupiter.api.Named;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.lang.invoke.VarHandle;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BiFunction;
+import java.util.function.Function;
+import java.util.stream.Stream;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** ALock specifics: the local/remote hazard it avoids, its cohorts, and the budgets' starvation bound. */
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class ALockTest {
+    private static final VarHandle WORD = ValueLayout.JAVA_LONG.varHandle();
+
+    static Stream<Named<Function<SimOptions, Fabric>>> fabrics() {
+        return Fabrics.all();
+    }
+
+    private static long overlapsUnderMixedContention(Function<SimOptions, Fabric> make, BiFunction<LockContext, Long, Lock> open)
+            throws Exception {
+        SimOptions opts = SimOptions.defaults().withYieldInsideNicAtomics(true);
+        int[] nodes = {1, 1, 0, 2};
+        try (TestCluster c = new TestCluster(make, opts, 3, 2)) {
+            long word = c.lockWord(1);
+            CheckedCriticalSection cs = new CheckedCriticalSection(c.block(1, 8 * (CheckedCriticalSection.STAMPS + 1)));
+            LockOptions options = LockOptions.defaults().withBudgets(2, 2).withAcquireTimeout(Duration.ofSeconds(5));
+            c.runOnThreads(nodes, (i, t) -> {
+                LockContext ctx = new LockContext(t, options);
+                Lock lock = open.apply(ctx, word);
+                for (int r = 0; r < 300; r++) {
+                    lock.lock();
+                    cs.run(t, ctx.ownerId());
+                    lock.unlock();
+                }
+            });
+            try (ComputeThread t = c.thread(0)) {
+                return cs.overlaps() + (nodes.length * 300L - cs.counter(t));
+            }
+        }
+    }
+
+    @ParameterizedTest
+    @MethodSource("fabrics")
+    void shouldLoseMutualExclusionWhenCpuAndRdmaCasShareOneWordButNotWithALock(Function<SimOptions, Fabric> make) throws Exception {
+        long naive = 0;
+        for (int run = 0; run < 10 && naive == 0; run++) {
+            naive = overlapsUnderMixedContention(make, (ctx, w) -> new NaiveMixedLock(ctx, w));
+        }
+        assertTrue(naive > 0, "CPU CAS and RDMA CAS on one word must be able to let two threads in (IBV_ATOMIC_HCA)");
+        assertEquals(0, overlapsUnderMixedContention(make, (ctx, w) -> LockKind.ALOCK.open(ctx, w)),
+                "ALock keeps CPU and RDMA atomics on separate words");
+    }
+
+    @ParameterizedTest
+    @MethodSource("fabrics")
+    void shouldTakeTheCpuPathOnlyOnTheHomeNodeAndNeverInRemoteOnlyMode(Function<SimOptions, Fabric> make) {
+        try (TestCluster c = new TestCluster(make, SimOptions.defaults(), 2, 2);
+             ComputeThread home = c.thread(1); ComputeThread away = c.thread(0)) {
+            long word = c.lockWord(1);
+            assertTrue(((ALock) LockKind.ALOCK.open(new LockContext(home, LockOptions.defaults()), word)).isLocal());
+            assertFalse(((ALock) LockKind.ALOCK.open(new LockContext(away, LockOptions.defaults()), word)).isLocal());
+            assertFalse(((ALock) LockKind.ALOCK_REMOTE_ONLY.open(new LockContext(home, LockOptions.defaults()), word)).isLocal());
+            Lock local = LockKind.ALOCK.open(new LockContext(home, LockOptions.defaults()), word);
+            local.lock();
+            MemorySegment raw = c.raw(word, 64);
+            assertEquals(0L, (long) WORD.getVolatile(raw, ALockWord.R_TAIL), "a local holder leaves the remote tail alone");
+            assertTrue((long) WORD.getVolatile(raw, ALockWord.L_TAIL) != 0);
+            local.unlock();
+            assertEquals(0L, (long) WORD.getVolatile(raw, ALockWord.L_TAIL));
+        }
+    }
+
+    /**
+     * One thread of cohort {@code waiterNode} enqueues while two threads of the other cohort keep
+     * its queue non-empty, each holding the lock until the other is queued behind it (at most
+     * {@value #HOG_ENTRIES} entries in all). The hogs' cohort may then enter at most twice its
+     * budget (the budget running when the waiter enqueued, and one Peterson bypass) before the
+     * waiter; without budgets they would enter {@value #HOG_ENTRIES} times.
+     */
+    private static long bypassesOfAQueuedWaiter(Function<SimOptions, Fabric> make, int waiterNode, int hogNode, long budget)
+            throws Exception {
+        LockOptions options = LockOptions.defaults().withBudgets(budget, budget).withMaxHeldLocks(1)
+                .withAcquireTimeout(Duration.ofSeconds(10));
+        try (TestCluster c = new TestCluster(make, SimOptions.defaults(), 2, 3)) {
+            long word = c.lockWord(1);
+            long hogTail = hogNode == 1 ? ALockWord.L_TAIL : ALockWord.R_TAIL;
+            long waiterTail = waiterNode == 1 ? ALockWord.L_TAIL : ALockWord.R_TAIL;
+            MemorySegment raw = c.raw(word, 64);
+            AtomicBoolean hogHolds = new AtomicBoolean();
+            AtomicBoolean waiterQueued = new AtomicBoolean();
+            AtomicBoolean waiterDone = new AtomicBoolean();
+            AtomicLong hogEntries = new AtomicLong();
+            AtomicLong bypasses = new AtomicLong(-1);
+            c.runOnThreads(new int[] {hogNode, hogNode, waiterNode}, (i, t) -> {
+                LockContext ctx = new LockContext(t, options);
+                Lock lock = LockKind.ALOCK.open(ctx, word);
+                SpinBound wait = new SpinBound(Duration.ofSeconds(10));
+                if (i == 2) {
+                    wait.start();
+                    while (!hogHolds.get()) {
+                        wait.pause("a hog to hold the lock");
+                    }
+                    lock.lock();
+                    bypasses.set(hogEntries.get());
+                    waiterDone.set(true);
+                    lock.unlock();
+                    return;
+                }
+                long myNode = ctx.queueNodes().take();
+                ctx.queueNodes().give(myNode);
+                if (i == 0) {
+                    lock.lock();
+                    hogHolds.set(true);
+                    wait.start();
+                    while ((long) WORD.getVolatile(raw, waiterTail) == 0) {
+                        wait.pause("the waiter to enqueue");
+                    }
+                    waiterQueued.set(true);
+                    wait.start();
+                    while ((long) WORD.getVolatile(raw, hogTail) == myNode) {
+                        wait.pause("the other hog to queue behind the first holder");
+                    }
+                    lock.unlock();
+                } else {
+                    wait.start();
+                    while (!waiterQueued.get()) {
+                        wait.pause("the waiter to enqueue");
+                    }
+                }
+                while (!waiterDone.get() && hogEntries.get() < HOG_ENTRIES) {
+                    lock.lock();
+                    if (!waiterDone.get()) {
+                        hogEntries.incrementAndGet();
+                    }
+                    wait.start();
+                    while (!waiterDone.get() && hogEntries.get() < HOG_ENTRIES
+                            && (long) WORD.getVolatile(raw, hogTail) == myNode) {
+                        wait.pause("the other hog to queue behind the holder");
+                    }
+                    lock.unlock();
+                }
+            });
+            return bypasses.get();
+        }
+    }
+
+    private static final int HOG_ENTRIES = 100;
+
+    @ParameterizedTest
+    @MethodSource("fabrics")
+    void shouldLetAQueuedRemoteThreadInWithinTwiceTheLocalBudgetWhenLocalThreadsHogTheLock(Function<SimOptions, Fabric> make)
+            throws Exception {
+        long bypasses = bypassesOfAQueuedWaiter(make, 0, 1, 3);
+        assertTrue(bypasses >= 0 && bypasses <= 2 * 3, "local entries while a remote waiter was queued: " + bypasses);
+    }
+
+    @ParameterizedTest
+    @MethodSource("fabrics")
+    void shouldLetAQueuedLocalThreadInWithinTwiceTheRemoteBudgetWhenRemoteThreadsHogTheLock(Function<SimOptions, Fabric> make)
+            throws Exception {
+        long bypasses = bypassesOfAQueuedWaiter(make, 1, 0, 2);
+        assertTrue(bypasses >= 0 && bypasses <= 2 * 2, "remote entries while a local waiter was queued: " + bypasses);
+    }
+
+    @ParameterizedTest
+    @MethodSource("fabrics")
+    void shouldStarveTheWaiterWhenTheBudgetIsEffectivelyUnbounded(Function<SimOptions, Fabric> make) throws Exception {
+        long bypasses = bypassesOfAQueuedWaiter(make, 0, 1, Long.MAX_VALUE);
+        assertTrue(bypasses >= HOG_ENTRIES, "the bounded-bypass test must be able to fail: without a budget the hogs'"
+                + " cohort keeps the lock until the hogs stop, but it entered only " + bypasses + " times");
+    }
+}

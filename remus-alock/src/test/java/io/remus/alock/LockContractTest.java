@@ -1,0 +1,143 @@
+package io.remus.alock;
+
+import io.remus.core.ComputeThread;
+import io.remus.core.fabric.Fabric;
+import io.remus.core.sim.SimOptions;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+import java.time.Duration;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
+import java.util.stream.Stream;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** What every lock kind must do, on every fabric: mutual exclusion under stress, and typed errors for bad use. */
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class LockContractTest {
+    static Stream<Arguments> fabricsAndKinds() {
+        return Fabrics.all().flatMap(f -> Stream.of(LockKind.values()).map(k -> Arguments.of(f, k)));
+    }
+
+    @ParameterizedTest(name = "{0} {1}")
+    @MethodSource("fabricsAndKinds")
+    void shouldNeverOverlapWhenLocalAndRemoteThreadsContend(Function<SimOptions, Fabric> make, LockKind kind) throws Exception {
+        int rounds = 150;
+        int[] nodes = {1, 1, 0, 2, 2};
+        try (TestCluster c = new TestCluster(make, SimOptions.defaults(), 3, 2)) {
+            long word = c.lockWord(1);
+            CheckedCriticalSection cs = new CheckedCriticalSection(c.block(2, 8 * (CheckedCriticalSection.STAMPS + 1)));
+            LockOptions options = LockOptions.defaults().withBudgets(3, 2);
+            c.runOnThreads(nodes, (i, t) -> {
+                LockContext ctx = new LockContext(t, options);
+                Lock lock = kind.open(ctx, word);
+                for (int r = 0; r < rounds; r++) {
+                    lock.lock();
+                    assertTrue(lock.isHeld());
+                    cs.run(t, ctx.ownerId());
+                    lock.unlock();
+                }
+            });
+            try (ComputeThread t = c.thread(0)) {
+                assertEquals(0, cs.overlaps(), "threads overlapped in the critical section");
+                assertEquals((long) nodes.length * rounds, cs.counter(t), "an increment inside the lock was lost");
+            }
+            assertEquals(0, c.raw(word, LockWord.SIZE).asByteBuffer().getLong(0), "word 0 is free again");
+        }
+    }
+
+    @ParameterizedTest(name = "{0} {1}")
+    @MethodSource("fabricsAndKinds")
+    void shouldThrowLockUsageExceptionWhenUnlockedWithoutHoldingOrTwice(Function<SimOptions, Fabric> make, LockKind kind) {
+        try (TestCluster c = new TestCluster(make, SimOptions.defaults(), 2, 1); ComputeThread t = c.thread(1)) {
+            long word = c.lockWord(1);
+            Lock lock = kind.open(new LockContext(t, LockOptions.defaults()), word);
+            assertThrows(LockUsageException.class, lock::unlock, "never locked");
+            lock.lock();
+            assertThrows(LockUsageException.class, lock::lock, "not reentrant");
+            lock.unlock();
+            assertFalse(lock.isHeld());
+            assertThrows(LockUsageException.class, lock::unlock, "double unlock");
+            lock.lock();
+            lock.unlock();
+        }
+    }
+
+    @ParameterizedTest(name = "{0} {1}")
+    @MethodSource("fabricsAndKinds")
+    void shouldThrowLockUsageExceptionWhenANonOwnerUnlocks(Function<SimOptions, Fabric> make, LockKind kind) throws Exception {
+        try (TestCluster c = new TestCluster(make, SimOptions.defaults(), 2, 2)) {
+            long word = c.lockWord(0);
+            CountDownLatch held = new CountDownLatch(1);
+            CountDownLatch tried = new CountDownLatch(1);
+            c.runOnThreads(new int[] {0, 1}, (i, t) -> {
+                Lock lock = kind.open(new LockContext(t, LockOptions.defaults()), word);
+                if (i == 0) {
+                    lock.lock();
+                    held.countDown();
+                    assertTrue(tried.await(10, TimeUnit.SECONDS));
+                    lock.unlock();
+                } else {
+                    assertTrue(held.await(10, TimeUnit.SECONDS));
+                    assertThrows(LockUsageException.class, lock::unlock, "the other thread holds it");
+                    tried.countDown();
+                    lock.lock();
+                    lock.unlock();
+                }
+            });
+        }
+    }
+
+    @ParameterizedTest(name = "{0} {1}")
+    @MethodSource("fabricsAndKinds")
+    void shouldThrowLockUsageExceptionWhenTheComputeThreadIsClosed(Function<SimOptions, Fabric> make, LockKind kind) {
+        try (TestCluster c = new TestCluster(make, SimOptions.defaults(), 2, 1)) {
+            long word = c.lockWord(0);
+            ComputeThread t = c.thread(0);
+            Lock lock = kind.open(new LockContext(t, LockOptions.defaults()), word);
+            t.close();
+            assertThrows(LockUsageException.class, lock::lock);
+        }
+    }
+
+    @ParameterizedTest(name = "{0} {1}")
+    @MethodSource("fabricsAndKinds")
+    void shouldThrowLockTimeoutExceptionWhenTheHolderNeverReleases(Function<SimOptions, Fabric> make, LockKind kind) throws Exception {
+        try (TestCluster c = new TestCluster(make, SimOptions.defaults(), 2, 2)) {
+            long word = c.lockWord(0);
+            CountDownLatch held = new CountDownLatch(1);
+            CountDownLatch timedOut = new CountDownLatch(1);
+            LockOptions quick = LockOptions.defaults().withAcquireTimeout(Duration.ofMillis(200));
+            c.runOnThreads(new int[] {0, 1}, (i, t) -> {
+                Lock lock = kind.open(new LockContext(t, quick), word);
+                if (i == 0) {
+                    lock.lock();
+                    held.countDown();
+                    assertTrue(timedOut.await(10, TimeUnit.SECONDS));
+                } else {
+                    assertTrue(held.await(10, TimeUnit.SECONDS));
+                    assertThrows(LockTimeoutException.class, lock::lock);
+                    timedOut.countDown();
+                }
+            });
+        }
+    }
+
+    @ParameterizedTest(name = "{0} {1}")
+    @MethodSource("fabricsAndKinds")
+    void shouldRejectAMisalignedWordWhenOpened(Function<SimOptions, Fabric> make, LockKind kind) {
+        try (TestCluster c = new TestCluster(make, SimOptions.defaults(), 2, 1); ComputeThread t = c.thread(0)) {
+            long word = c.lockWord(1);
+            LockContext ctx = new LockContext(t, LockOptions.defaults());
+            assertThrows(io.remus.core.BadArgumentException.class, () -> kind.open(ctx, io.remus.core.RemotePtr.offset(word, 8)));
+            assertThrows(io.remus.core.BadArgumentException.class, () -> kind.open(ctx, 0));
+        }
+    }
+}

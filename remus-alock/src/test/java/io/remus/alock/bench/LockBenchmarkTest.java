@@ -1,0 +1,55 @@
+package io.remus.alock.bench;
+
+import io.remus.alock.Fabrics;
+import io.remus.alock.LockKind;
+import io.remus.core.BadArgumentException;
+import io.remus.core.fabric.Fabric;
+import io.remus.core.sim.SimOptions;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
+import java.util.stream.LongStream;
+import java.util.stream.Stream;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class LockBenchmarkTest {
+    static Stream<Arguments> fabricsAndKinds() {
+        return Fabrics.all().flatMap(f -> Stream.of(LockKind.values()).map(k -> Arguments.of(f, k)));
+    }
+
+    @ParameterizedTest(name = "{0} {1}")
+    @MethodSource("fabricsAndKinds")
+    void shouldCountEveryOperationInTheHistogramWhenRunOnAFabric(Function<SimOptions, Fabric> make, LockKind kind) throws Exception {
+        LockBenchmarkConfig config = new LockBenchmarkConfig(kind, 2, 2, 0.5, 8, 4, 4, Duration.ofMillis(200), 1);
+        try (Fabric fabric = make.apply(SimOptions.defaults())) {
+            LockBenchmarkResult r = LockBenchmark.run(fabric, config);
+            assertTrue(r.operations() > 0);
+            assertTrue(r.localOperations() > 0 && r.localOperations() < r.operations(), "both local and remote keys were used");
+            assertEquals(r.operations(), LongStream.of(r.latencyLog2Nanos()).sum());
+            assertTrue(r.throughputPerSecond() > 0);
+            assertTrue(r.latencyUpperBoundNanos(0.5) <= r.latencyUpperBoundNanos(0.99));
+        }
+    }
+
+    @Test
+    void shouldRejectABadConfiguration() {
+        assertThrows(BadArgumentException.class,
+                () -> new LockBenchmarkConfig(LockKind.ALOCK, 3, 1, 0.5, 2, 1, 1, Duration.ofMillis(1), 0), "fewer keys than nodes");
+        assertThrows(BadArgumentException.class,
+                () -> new LockBenchmarkConfig(LockKind.ALOCK, 1, 1, 1.5, 2, 1, 1, Duration.ofMillis(1), 0), "pLocal above 1");
+        assertThrows(BadArgumentException.class,
+                () -> new LockBenchmarkConfig(LockKind.ALOCK, 1, 1, 0.5, 2, 0, 1, Duration.ofMillis(1), 0), "zero budget");
+        assertEquals(LockKind.ALOCK_REMOTE_ONLY, LockKind.parse("alock-remote-only"));
+        assertThrows(BadArgumentException.class, () -> LockKind.parse("ticket"));
+    }
+}

@@ -1,0 +1,120 @@
+package io.remus.tools.bench;
+
+import io.remus.tools.stats.BandwidthSummary;
+import io.remus.tools.stats.LatencyRecorder;
+import io.remus.tools.stats.LatencyResult;
+import org.HdrHistogram.HistogramLogWriter;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * Runs a benchmark's sizes on a transport, client side, and collects the results. For the
+ * ping-pong of write-lat on a transport whose server is in this process, it runs the responder on
+ * a second thread.
+ */
+public final class BenchRunner {
+    private static final long INTERVAL_NANOS = 1_000_000_000L;
+
+    private final BenchTransport transport;
+    private final BenchSettings settings;
+    private final ProgressLine progress;
+    private final HistogramLogWriter intervalLog;
+
+    /**
+     * @param transport   where operations go
+     * @param settings    what to run
+     * @param progress    the progress line
+     * @param intervalLog where one-second interval histograms go (latency tests), or null
+     */
+    public BenchRunner(BenchTransport transport, BenchSettings settings, ProgressLine progress,
+                       HistogramLogWriter intervalLog) {
+        this.transport = transport;
+        this.settings = settings;
+        this.progress = progress;
+        this.intervalLog = intervalLog;
+    }
+
+    /**
+     * @return one latency result per size
+     * @throws BenchFailedException when an operation fails or times out
+     */
+    public List<LatencyResult> latency() {
+        List<LatencyResult> results = new ArrayList<>();
+        try (BenchConnection client = transport.client()) {
+            for (int size : settings.sizes()) {
+                if (intervalLog != null) {
+                    intervalLog.outputComment("size " + size + " bytes");
+                }
+                LatencyRecorder recorder = new LatencyRecorder(intervalLog, INTERVAL_NANOS);
+                if (settings.test().operation() == BenchOperation.WRITE) {
+                    pingPong(client, size, recorder);
+                } else {
+                    RoundTripLatency.run(client, settings, size, recorder, progress);
+                }
+                results.add(LatencyResult.of(size, recorder.histogram()));
+            }
+        }
+        return results;
+    }
+
+    /**
+     * @return one bandwidth result per size
+     * @throws BenchFailedException when an operation fails or times out
+     */
+    public List<BandwidthSummary> bandwidth() {
+        List<BandwidthSummary> results = new ArrayList<>();
+        try (BenchConnection client = transport.client()) {
+            for (int size : settings.sizes()) {
+                results.add(Bandwidth.run(client, settings, size, progress));
+            }
+        }
+        return results;
+    }
+
+    private void pingPong(BenchConnection client, int size, LatencyRecorder recorder) {
+        try (BenchConnection server = transport.inProcessServer()) {
+            WritePingPong.clear(client, size);
+            WritePingPong.clear(server, size);
+            long most = settings.durationMode() ? Long.MAX_VALUE : settings.warmupIterations() + settings.iterations();
+            long timeout = settings.timeout().toNanos();
+            AtomicReference<RuntimeException> failure = new AtomicReference<>();
+            AtomicBoolean done = new AtomicBoolean();
+            Thread responder = Thread.ofPlatform().name("remus-write-lat-responder").daemon().unstarted(() -> {
+                try {
+                    WritePingPong.respond(server, size, most, done::get, timeout);
+                } catch (RuntimeException e) {
+                    failure.set(e);
+                }
+            });
+            responder.start();
+            try {
+                WritePingPong.client(client, settings, size, recorder, progress);
+            } catch (BenchFailedException e) {
+                RuntimeException first = failure.get();
+                throw first != null ? first : e;
+            } finally {
+                done.set(true);
+                join(responder);
+            }
+            if (failure.get() != null) {
+                throw failure.get();
+            }
+        }
+    }
+
+    private void join(Thread responder) {
+        try {
+            if (!responder.join(Duration.ofNanos(settings.timeout().toNanos() + TimeUnit.SECONDS.toNanos(1)))) {
+                throw new BenchTimeoutException("the write-lat responder did not stop");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new BenchFailedException("interrupted while stopping the write-lat responder");
+        }
+    }
+}

@@ -1,0 +1,33 @@
+package io.remus.tools.bench;
+
+/**
+ * Where a benchmark's operations go: a fabric with a server side and a client side, each a
+ * {@link BenchConnection}. The simulator has both sides in this JVM; verbs has one per process.
+ */
+public interface BenchTransport extends AutoCloseable {
+    /** @return one line saying what this transport is and where the server side runs */
+    String description();
+
+    /** @return the fabric's short name for reports, e.g. {@code sim} */
+    String fabricName();
+
+    /**
+     * Opens the client side: QPs to the server whose buffer the client's operations target.
+     *
+     * @return the client's connection, owned by the caller's thread
+     */
+    BenchConnection client();
+
+    /**
+     * Opens the server side in this process, for tests whose server is active (the ping-pong of
+     * write-lat); the simulator only.
+     *
+     * @return the server's connection, owned by one thread
+     * @throws UnsupportedOperationException when the server is another process
+     */
+    BenchConnection inProcessServer();
+
+    /** Frees both sides. Idempotent. */
+    @Override
+    void close();
+}

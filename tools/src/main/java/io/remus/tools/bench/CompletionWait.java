@@ -1,0 +1,87 @@
+package io.remus.tools.bench;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.lang.invoke.VarHandle;
+import java.util.function.BooleanSupplier;
+
+/** The bounded busy-waits of the benchmark loops: every wait ends in a result or a timeout. */
+final class CompletionWait {
+    private static final VarHandle BYTE = ValueLayout.JAVA_BYTE.varHandle();
+    private static final int SPINS_PER_CLOCK_CHECK = 256;
+    private static final long SPIN_ONLY_NANOS = 1_000_000L;
+
+    private CompletionWait() {
+    }
+
+    /**
+     * Polls until at least one completion arrives.
+     *
+     * @return the time of the poll that returned it
+     * @throws BenchTimeoutException when none arrives within {@code timeoutNanos} of {@code since}
+     */
+    static long forCompletion(BenchConnection c, long[] ids, long since, long timeoutNanos, String what) {
+        int spins = 0;
+        while (c.poll(ids) == 0) {
+            if (++spins == SPINS_PER_CLOCK_CHECK) {
+                spins = 0;
+                if (System.nanoTime() - since > timeoutNanos) {
+                    throw new BenchTimeoutException("no completion of " + what + " within "
+                            + timeoutNanos / 1_000_000 + " ms");
+                }
+            }
+        }
+        return System.nanoTime();
+    }
+
+    /**
+     * Spins until the byte at {@code offset} of {@code c}'s buffer equals {@code expected}, reading
+     * it with volatile semantics, and polls {@code c}'s completion queue meanwhile (a fabric may
+     * need polling to make progress), counting completions in {@code completed[0]}. After a
+     * millisecond of waiting it yields between checks, so that a peer thread on an oversubscribed
+     * host gets to run.
+     *
+     * @return the time it was seen, or -1 when {@code stop} became true first
+     * @throws BenchTimeoutException when it does not appear within {@code timeoutNanos} of {@code since}
+     */
+    static long forByte(BenchConnection c, long[] ids, long[] completed, long offset, byte expected, long since,
+                        long timeoutNanos, BooleanSupplier stop, String what) {
+        MemorySegment buffer = c.buffer();
+        int spins = 0;
+        while ((byte) BYTE.getVolatile(buffer, offset) != expected) {
+            completed[0] += c.poll(ids);
+            if (++spins == SPINS_PER_CLOCK_CHECK) {
+                spins = 0;
+                if (stop.getAsBoolean()) {
+                    return -1;
+                }
+                long waited = System.nanoTime() - since;
+                if (waited > timeoutNanos) {
+                    throw new BenchTimeoutException(what + " did not arrive within " + timeoutNanos / 1_000_000 + " ms");
+                }
+                if (waited > SPIN_ONLY_NANOS) {
+                    Thread.yield();
+                }
+            }
+        }
+        return System.nanoTime();
+    }
+
+    /**
+     * Waits until {@code completed[0]} is positive, then takes one completion off it.
+     *
+     * @throws BenchTimeoutException when none arrives within {@code timeoutNanos} of {@code since}
+     */
+    static void takeOne(BenchConnection c, long[] ids, long[] completed, long since, long timeoutNanos, String what) {
+        if (completed[0] == 0) {
+            forCompletion(c, ids, since, timeoutNanos, what);
+            completed[0]++;
+        }
+        completed[0]--;
+    }
+
+    /** Stores {@code value} at {@code offset} with volatile semantics. */
+    static void putByte(MemorySegment buffer, long offset, byte value) {
+        BYTE.setVolatile(buffer, offset, value);
+    }
+}

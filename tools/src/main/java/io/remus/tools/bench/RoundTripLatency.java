@@ -1,0 +1,50 @@
+package io.remus.tools.bench;
+
+import io.remus.tools.stats.LatencyRecorder;
+
+/**
+ * Latency of operations that return data (RDMA READ, atomics): one signalled work request at a
+ * time, timed from just before the post to the poll that returns its completion. Each sample is a
+ * full round trip, as perftest's {@code ib_read_lat} and {@code ib_atomic_lat} measure it.
+ */
+public final class RoundTripLatency {
+    private RoundTripLatency() {
+    }
+
+    /**
+     * Runs one message size on QP 0.
+     *
+     * @param c        the client side
+     * @param s        the settings (iterations or duration, warm-up, atomic type, timeout)
+     * @param size     the message size (8 for atomics)
+     * @param recorder where samples go
+     * @param progress the progress line
+     */
+    public static void run(BenchConnection c, BenchSettings s, int size, LatencyRecorder recorder,
+                           ProgressLine progress) {
+        long[] ids = new long[c.completionCapacity()];
+        long timeout = s.timeout().toNanos();
+        boolean atomic = s.test().operation() == BenchOperation.ATOMIC;
+        AtomicType type = s.atomicType();
+        long resultOffset = c.bufferBytes() / 2;
+        String what = s.test().operation().words();
+        RunClock clock = RunClock.start(s, System.nanoTime());
+        progress.begin(s.test().commandName() + " " + size + " B", clock.startNanos());
+        long now = clock.startNanos();
+        for (long i = 0; clock.continues(i, now); i++) {
+            long t0 = System.nanoTime();
+            if (atomic) {
+                c.atomic(0, type, resultOffset, 0, type == AtomicType.FETCH_AND_ADD ? 1 : 0, 0, i, true);
+            } else {
+                c.read(0, 0, 0, size, i, true);
+            }
+            now = CompletionWait.forCompletion(c, ids, t0, timeout, what);
+            if (clock.measures(i, t0, now)) {
+                recorder.record(now - t0, now);
+            }
+            progress.tick(now, i + 1);
+        }
+        recorder.finish();
+        progress.end();
+    }
+}

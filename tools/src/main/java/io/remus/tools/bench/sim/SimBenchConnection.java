@@ -1,0 +1,118 @@
+package io.remus.tools.bench.sim;
+
+import io.remus.core.fabric.CompletionQueue;
+import io.remus.core.fabric.CompletionStatus;
+import io.remus.core.fabric.Completions;
+import io.remus.core.fabric.FabricNode;
+import io.remus.core.fabric.QueuePair;
+import io.remus.core.fabric.RegisteredMemory;
+import io.remus.core.fabric.RemoteRegion;
+import io.remus.core.fabric.WorkRequests;
+import io.remus.tools.bench.AtomicType;
+import io.remus.tools.bench.BenchConnection;
+import io.remus.tools.bench.BenchFailedException;
+
+import java.lang.foreign.MemorySegment;
+
+/** One side of a {@link SimBenchTransport}: its buffer, QPs to the peer, one completion queue. */
+final class SimBenchConnection implements BenchConnection {
+    private final RegisteredMemory buffer;
+    private final RemoteRegion remote;
+    private final CompletionQueue cq;
+    private final QueuePair[] qps;
+    private final WorkRequests request = new WorkRequests(1);
+    private final Completions completions;
+    private boolean closed;
+
+    SimBenchConnection(FabricNode node, RegisteredMemory buffer, RemoteRegion remote, int queuePairs, int depth) {
+        this.buffer = buffer;
+        this.remote = remote;
+        int capacity = queuePairs * depth;
+        this.cq = node.createCompletionQueue(capacity);
+        this.completions = new Completions(capacity);
+        this.qps = new QueuePair[queuePairs];
+        for (int i = 0; i < queuePairs; i++) {
+            qps[i] = node.connect(remote.nodeId(), cq, depth);
+        }
+    }
+
+    @Override
+    public MemorySegment buffer() {
+        return buffer.segment();
+    }
+
+    @Override
+    public long bufferBytes() {
+        return buffer.length();
+    }
+
+    @Override
+    public int completionCapacity() {
+        return completions.capacity();
+    }
+
+    @Override
+    public int queuePairs() {
+        return qps.length;
+    }
+
+    @Override
+    public void read(int qp, long localOffset, long remoteOffset, int bytes, long wrId, boolean signaled) {
+        request.clear();
+        request.addRead(wrId, buffer.address() + localOffset, bytes, buffer.lkey(),
+                remote.address() + remoteOffset, remote.rkey(), flags(signaled));
+        qps[qp].post(request);
+    }
+
+    @Override
+    public void write(int qp, long localOffset, long remoteOffset, int bytes, long wrId, boolean signaled) {
+        request.clear();
+        request.addWrite(wrId, buffer.address() + localOffset, bytes, buffer.lkey(),
+                remote.address() + remoteOffset, remote.rkey(), flags(signaled));
+        qps[qp].post(request);
+    }
+
+    @Override
+    public void atomic(int qp, AtomicType type, long localOffset, long remoteOffset, long compareOrAdd, long swap,
+                       long wrId, boolean signaled) {
+        request.clear();
+        long local = buffer.address() + localOffset;
+        long target = remote.address() + remoteOffset;
+        if (type == AtomicType.CMP_AND_SWAP) {
+            request.addCompareAndSwap(wrId, local, buffer.lkey(), target, remote.rkey(), compareOrAdd, swap,
+                    flags(signaled));
+        } else {
+            request.addFetchAndAdd(wrId, local, buffer.lkey(), target, remote.rkey(), compareOrAdd, flags(signaled));
+        }
+        qps[qp].post(request);
+    }
+
+    private static int flags(boolean signaled) {
+        return signaled ? WorkRequests.SIGNALED : 0;
+    }
+
+    @Override
+    public int poll(long[] wrIds) {
+        int n = cq.poll(completions);
+        for (int i = 0; i < n; i++) {
+            if (completions.status(i) != CompletionStatus.SUCCESS) {
+                throw new BenchFailedException(completions.opcode(i) + " work request " + completions.wrId(i)
+                        + " completed with " + completions.status(i));
+            }
+            wrIds[i] = completions.wrId(i);
+        }
+        return n;
+    }
+
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        for (QueuePair qp : qps) {
+            qp.close();
+        }
+        cq.close();
+    }
+}

@@ -1,0 +1,337 @@
+package io.remus.tools.cli;
+
+import io.remus.core.sim.SimOptions;
+import io.remus.tools.bench.AtomicType;
+import io.remus.tools.bench.BenchFailedException;
+import io.remus.tools.bench.BenchOperation;
+import io.remus.tools.bench.BenchRunner;
+import io.remus.tools.bench.BenchSettings;
+import io.remus.tools.bench.BenchTest;
+import io.remus.tools.bench.BenchTransport;
+import io.remus.tools.bench.FabricKind;
+import io.remus.tools.bench.ProgressLine;
+import io.remus.tools.bench.sim.SimBenchTransport;
+import io.remus.tools.report.BenchReport;
+import io.remus.tools.report.HgrmFiles;
+import io.remus.tools.report.HumanFormat;
+import io.remus.tools.report.JsonFormat;
+import io.remus.tools.report.PerftestFormat;
+import io.remus.tools.stats.BandwidthSummary;
+import io.remus.tools.stats.LatencyResult;
+import org.HdrHistogram.HistogramLogWriter;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.function.IntSupplier;
+
+/**
+ * One perftest-style benchmark ({@code remus bench read-lat} and its siblings), with perftest's flags
+ * and meaning: server when no address is given, client otherwise. Exit status 0 on success, 1 when
+ * the run fails, 2 for bad flags.
+ */
+@Command(mixinStandardHelpOptions = true, sortOptions = false, usageHelpAutoWidth = true)
+public final class PerftestCommand implements Callable<Integer> {
+    /** The largest message size accepted. */
+    public static final int MAX_SIZE = 1 << 28;
+    private static final int ALL_SIZES_MAX = 1 << 23;
+    private static final int MIN_BUFFER = 4096;
+
+    private final BenchTest test;
+    private final IntSupplier deviceCount;
+
+    @Spec
+    CommandSpec spec;
+
+    @Parameters(index = "0", arity = "0..1", paramLabel = "SERVER",
+            description = "Server address: run as the client. Without it, run as the server (perftest's rule).")
+    String server;
+
+    @Option(names = {"-d", "--ib-dev"}, paramLabel = "DEVICE", description = "RDMA device (verbs), e.g. mlx5_0.")
+    String device;
+
+    @Option(names = {"-i", "--ib-port"}, paramLabel = "PORT", defaultValue = "1", description = "Device port (verbs; default ${DEFAULT-VALUE}).")
+    int ibPort;
+
+    @Option(names = {"-x", "--gid-index"}, paramLabel = "INDEX", description = "GID index (verbs, RoCE).")
+    Integer gidIndex;
+
+    @Option(names = {"-p", "--port"}, paramLabel = "TCP_PORT", defaultValue = "18515", description = "TCP port for the connection exchange (verbs; default ${DEFAULT-VALUE}).")
+    int tcpPort;
+
+    @Option(names = {"-s", "--size"}, paramLabel = "BYTES", description = "Message size (default: 2 for latency, 65536 for bandwidth, 8 for atomics).")
+    Integer size;
+
+    @Option(names = {"-a", "--all"}, description = "Run all sizes from 2 to 2^23 bytes.")
+    boolean all;
+
+    @Option(names = {"-n", "--iters"}, paramLabel = "N", description = "Measured iterations per size (default: 1000 latency, 5000 bandwidth).")
+    Long iterations;
+
+    @Option(names = {"-D", "--duration"}, paramLabel = "SECONDS", description = "Run each size this long instead of -n iterations.")
+    Integer durationSeconds;
+
+    @Option(names = "--margin", paramLabel = "SECONDS", description = "With -D: time at each end not measured (default: the smaller of 2 s and a quarter of -D).")
+    Double marginSeconds;
+
+    @Option(names = {"-t", "--tx-depth"}, paramLabel = "DEPTH", description = "Work requests in flight per QP, bandwidth tests (default 128).")
+    Integer txDepth;
+
+    @Option(names = {"-q", "--qp"}, paramLabel = "QPS", defaultValue = "1", description = "Queue pairs, bandwidth tests (default ${DEFAULT-VALUE}).")
+    int queuePairs;
+
+    @Option(names = {"-o", "--outs"}, paramLabel = "N", defaultValue = "16", description = "Outstanding READs/atomics per QP (default ${DEFAULT-VALUE}).")
+    int outstanding;
+
+    @Option(names = {"-I", "--inline-size", "--inline_size"}, paramLabel = "BYTES", description = "Max inline data (verbs).")
+    Integer inlineSize;
+
+    @Option(names = {"-A", "--atomic-type", "--atomic_type"}, paramLabel = "TYPE", defaultValue = "FETCH_AND_ADD", description = "CMP_AND_SWAP or FETCH_AND_ADD (default ${DEFAULT-VALUE}).")
+    AtomicType atomicType;
+
+    @Option(names = {"-R", "--rdma-cm", "--rdma_cm"}, description = "Connect QPs with rdma_cm (verbs).")
+    boolean rdmaCm;
+
+    @Option(names = {"--report-gbits", "--report_gbits"}, description = "Report bandwidth in Gb/s (10^9 bits).")
+    boolean reportGbits;
+
+    @Option(names = "--fabric", paramLabel = "FABRIC", description = "verbs or sim (default: verbs when this host has an RDMA device, else sim).")
+    FabricKind fabric;
+
+    @Option(names = "--perftest-format", description = "Print perftest's result table.")
+    boolean perftestFormat;
+
+    @Option(names = "--json", description = "Print the report as one JSON object.")
+    boolean json;
+
+    @Option(names = "--hgrm", paramLabel = "FILE", description = "Write the latency histogram (HdrHistogram percentile distribution, usec); one file per size with -a.")
+    Path hgrm;
+
+    @Option(names = "--interval-log", paramLabel = "FILE", description = "Write one-second latency interval histograms (HdrHistogram log format).")
+    Path intervalLog;
+
+    @Option(names = "--warmup", paramLabel = "N", description = "Unmeasured iterations before each size (default: a tenth of -n).")
+    Long warmup;
+
+    @Option(names = "--timeout", paramLabel = "SECONDS", defaultValue = "10", description = "Longest wait for a completion or the peer (default ${DEFAULT-VALUE}).")
+    double timeoutSeconds;
+
+    @Option(names = "--progress", negatable = true, defaultValue = "true", fallbackValue = "true", description = "Print a progress line on long runs (default on).")
+    boolean progress;
+
+    @Option(names = "--sim-latency-ns", paramLabel = "NANOS", defaultValue = "0", description = "Sim fabric: injected execution latency per work request (default ${DEFAULT-VALUE}).")
+    long simLatencyNanos;
+
+    /**
+     * @param test        the benchmark this command runs
+     * @param deviceCount how many RDMA devices this host has (for the default fabric)
+     */
+    public PerftestCommand(BenchTest test, IntSupplier deviceCount) {
+        this.test = test;
+        this.deviceCount = deviceCount;
+    }
+
+    /** @return the benchmark this command runs */
+    public BenchTest test() {
+        return test;
+    }
+
+    @Override
+    public Integer call() throws IOException {
+        BenchSettings settings = settings();
+        List<String> notes = new ArrayList<>();
+        FabricChoice choice = FabricChoice.resolve(fabric, fabric == null ? deviceCount.getAsInt() : 0);
+        notes.add("fabric " + choice.kind().name().toLowerCase() + " (" + choice.reason() + ")");
+        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
+        try (BenchTransport transport = open(choice.kind(), settings, notes)) {
+            ProgressLine line = new ProgressLine(err, progress && !json);
+            BenchReport report;
+            if (test.isLatency()) {
+                List<LatencyResult> results = runLatency(transport, settings, line);
+                report = new BenchReport(settings, transport.fabricName(), transport.description(), notes, results,
+                        List.of(), reportGbits);
+            } else {
+                List<BandwidthSummary> results = new BenchRunner(transport, settings, line, null).bandwidth();
+                report = new BenchReport(settings, transport.fabricName(), transport.description(), notes, List.of(),
+                        results, reportGbits);
+            }
+            if (json) {
+                JsonFormat.write(report, out);
+            } else if (perftestFormat) {
+                PerftestFormat.write(report, out);
+            } else {
+                HumanFormat.write(report, out);
+            }
+            if (hgrm != null) {
+                for (Path written : HgrmFiles.write(hgrm, report.latency())) {
+                    err.println("wrote " + written);
+                }
+            }
+        }
+        return 0;
+    }
+
+    private List<LatencyResult> runLatency(BenchTransport transport, BenchSettings settings, ProgressLine line)
+            throws IOException {
+        if (intervalLog == null) {
+            return new BenchRunner(transport, settings, line, null).latency();
+        }
+        try (PrintStream log = new PrintStream(Files.newOutputStream(intervalLog), true, "UTF-8")) {
+            HistogramLogWriter writer = new HistogramLogWriter(log);
+            writer.outputComment("remus bench " + test.commandName() + ", values in nanoseconds");
+            writer.outputLogFormatVersion();
+            writer.outputStartTime(System.currentTimeMillis());
+            writer.outputLegend();
+            return new BenchRunner(transport, settings, line, writer).latency();
+        }
+    }
+
+    private BenchTransport open(FabricKind kind, BenchSettings s, List<String> notes) {
+        if (kind == FabricKind.VERBS) {
+            throw new BenchFailedException("the verbs benchmark transport is not built yet (it waits for the "
+                    + "io.remus.verbs API); run with --fabric sim");
+        }
+        if (test.operation() == BenchOperation.SEND) {
+            throw new BenchFailedException(test.commandName() + " needs two-sided SEND/RECV, which the sim fabric "
+                    + "does not model (remus-core's fabric SPI is one-sided); run it with --fabric verbs");
+        }
+        if (server != null) {
+            notes.add("SERVER '" + server + "' ignored: on the sim fabric both sides run in this JVM");
+        }
+        List<String> ignored = new ArrayList<>();
+        if (device != null) {
+            ignored.add("-d");
+        }
+        if (gidIndex != null) {
+            ignored.add("-x");
+        }
+        if (inlineSize != null) {
+            ignored.add("-I");
+        }
+        if (rdmaCm) {
+            ignored.add("-R");
+        }
+        if (!ignored.isEmpty()) {
+            notes.add(String.join(" ", ignored) + " ignored: verbs flags, and this run is on the sim fabric");
+        }
+        if (simLatencyNanos > 0) {
+            notes.add("sim execution latency injected: " + simLatencyNanos + " ns per work request");
+        }
+        long buffer = Math.max(MIN_BUFFER, 2L * Math.max(s.maxSize(), 64 * s.queuePairs()));
+        SimOptions options = SimOptions.defaults().withExecutionLatencyNanos(simLatencyNanos);
+        return new SimBenchTransport(options, buffer, s.queuePairs(), Math.max(s.txDepth(), 1));
+    }
+
+    /**
+     * Validates the flags into settings.
+     *
+     * @return the settings
+     * @throws ParameterException for flags that are out of range or do not fit together
+     */
+    BenchSettings settings() {
+        boolean atomic = test.operation() == BenchOperation.ATOMIC;
+        if (json && perftestFormat) {
+            throw usage("--json and --perftest-format exclude each other");
+        }
+        if (size != null && all) {
+            throw usage("-s and -a exclude each other");
+        }
+        if (size != null && (size < 1 || size > MAX_SIZE)) {
+            throw usage("-s must be 1.." + MAX_SIZE + ", got " + size);
+        }
+        if (atomic && size != null && size != 8) {
+            throw usage("atomic tests use 8-byte messages, got -s " + size);
+        }
+        if (iterations != null && iterations < 1) {
+            throw usage("-n must be positive, got " + iterations);
+        }
+        if (durationSeconds != null && durationSeconds < 1) {
+            throw usage("-D must be at least 1 second, got " + durationSeconds);
+        }
+        if (durationSeconds != null && iterations != null) {
+            throw usage("-D and -n exclude each other");
+        }
+        if (marginSeconds != null && durationSeconds == null) {
+            throw usage("--margin applies only with -D");
+        }
+        if (txDepth != null && (txDepth < 1 || txDepth > 16384)) {
+            throw usage("-t must be 1..16384, got " + txDepth);
+        }
+        if (queuePairs < 1 || queuePairs > 1024) {
+            throw usage("-q must be 1..1024, got " + queuePairs);
+        }
+        if (outstanding < 1) {
+            throw usage("-o must be positive, got " + outstanding);
+        }
+        if (test.isLatency() && (queuePairs != 1 || (txDepth != null && txDepth != 1))) {
+            throw usage("latency tests run one work request at a time on one QP (-q 1, -t 1), as in perftest");
+        }
+        if (inlineSize != null && inlineSize < 0) {
+            throw usage("-I must not be negative, got " + inlineSize);
+        }
+        if (ibPort < 1 || ibPort > 255) {
+            throw usage("-i must be 1..255, got " + ibPort);
+        }
+        if (gidIndex != null && gidIndex < 0) {
+            throw usage("-x must not be negative, got " + gidIndex);
+        }
+        if (!(timeoutSeconds > 0) || timeoutSeconds > 3600) {
+            throw usage("--timeout must be in (0, 3600] seconds, got " + timeoutSeconds);
+        }
+        if (warmup != null && warmup < 0) {
+            throw usage("--warmup must not be negative, got " + warmup);
+        }
+        if (simLatencyNanos < 0) {
+            throw usage("--sim-latency-ns must not be negative, got " + simLatencyNanos);
+        }
+        if (!test.isLatency() && (hgrm != null || intervalLog != null)) {
+            throw usage("--hgrm and --interval-log apply to latency tests");
+        }
+        List<Integer> sizes = sizes(atomic);
+        long n = iterations != null ? iterations : test.defaultIterations();
+        long warm = warmup != null ? warmup : n / 10;
+        Duration duration = durationSeconds == null ? null : Duration.ofSeconds(durationSeconds);
+        Duration margin = null;
+        if (duration != null) {
+            margin = marginSeconds != null ? Duration.ofMillis(Math.round(marginSeconds * 1000))
+                    : Duration.ofMillis(Math.min(2000, duration.toMillis() / 4));
+            if (margin.isNegative() || margin.multipliedBy(2).compareTo(duration) >= 0) {
+                throw usage("--margin must be at least 0 and less than half of -D");
+            }
+        }
+        int depth = txDepth != null ? txDepth : test.defaultTxDepth();
+        return new BenchSettings(test, sizes, n, warm, duration, margin, depth, queuePairs, outstanding, atomicType,
+                Duration.ofMillis(Math.round(timeoutSeconds * 1000)));
+    }
+
+    private List<Integer> sizes(boolean atomic) {
+        if (atomic) {
+            return List.of(8);
+        }
+        if (!all) {
+            return List.of(size != null ? size : test.defaultSize());
+        }
+        List<Integer> sizes = new ArrayList<>();
+        for (int s = 2; s <= ALL_SIZES_MAX; s *= 2) {
+            sizes.add(s);
+        }
+        return sizes;
+    }
+
+    private ParameterException usage(String message) {
+        return new ParameterException(spec.commandLine(), message);
+    }
+}

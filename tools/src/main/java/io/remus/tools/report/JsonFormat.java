@@ -1,0 +1,134 @@
+package io.remus.tools.report;
+
+import io.remus.tools.stats.BandwidthSummary;
+import io.remus.tools.stats.LatencyResult;
+import io.remus.tools.stats.LatencySummary;
+
+import java.io.PrintWriter;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * The report as one JSON object ({@code --json}), written by hand. Top-level keys: {@code tool},
+ * {@code test}, {@code fabric}, {@code transport}, {@code measures}, {@code latency_kind}
+ * (latency tests: {@code round_trip} or {@code half_round_trip}), {@code unit}, {@code iterations},
+ * {@code warmup_iterations}, {@code duration_seconds} and {@code margin_seconds} (null in iteration
+ * mode), {@code queue_pairs}, {@code tx_depth}, {@code notes}, {@code results}. A latency result has
+ * {@code bytes iterations min max median mean stddev p90 p99 p99_9 p99_99} (usec); a bandwidth result
+ * {@code bytes iterations seconds bw_peak bw_average msg_rate_mpps}.
+ */
+public final class JsonFormat {
+    private JsonFormat() {
+    }
+
+    /**
+     * @param r   the report
+     * @param out where it goes
+     */
+    public static void write(BenchReport r, PrintWriter out) {
+        var s = r.settings();
+        boolean latency = s.test().isLatency();
+        StringBuilder b = new StringBuilder(512).append('{');
+        field(b, "tool", str("remus"));
+        field(b, "test", str(s.test().commandName()));
+        field(b, "fabric", str(r.fabric()));
+        field(b, "transport", str(r.transport()));
+        field(b, "measures", str(r.measures()));
+        if (latency) {
+            field(b, "latency_kind", str(s.test().latencyKind().key()));
+        }
+        field(b, "unit", str(latency ? "usec" : r.reportGbits() ? "Gb/sec" : "MB/sec"));
+        field(b, "iterations", Long.toString(s.iterations()));
+        field(b, "warmup_iterations", Long.toString(s.durationMode() ? 0 : s.warmupIterations()));
+        field(b, "duration_seconds", s.durationMode() ? num(s.duration().toMillis() / 1000.0) : "null");
+        field(b, "margin_seconds", s.durationMode() ? num(s.margin().toMillis() / 1000.0) : "null");
+        field(b, "queue_pairs", Integer.toString(s.queuePairs()));
+        field(b, "tx_depth", Integer.toString(s.txDepth()));
+        field(b, "notes", strings(r.notes()));
+        b.append("\"results\":[");
+        if (latency) {
+            for (int i = 0; i < r.latency().size(); i++) {
+                latencyResult(b.append(i == 0 ? "" : ","), r.latency().get(i));
+            }
+        } else {
+            for (int i = 0; i < r.bandwidth().size(); i++) {
+                bandwidthResult(b.append(i == 0 ? "" : ","), r.bandwidth().get(i), r.reportGbits());
+            }
+        }
+        b.append("]}");
+        out.println(b);
+        out.flush();
+    }
+
+    private static void latencyResult(StringBuilder b, LatencyResult l) {
+        LatencySummary s = l.summary();
+        b.append('{');
+        field(b, "bytes", Integer.toString(l.bytes()));
+        field(b, "iterations", Long.toString(s.count()));
+        field(b, "min", us(s.min()));
+        field(b, "max", us(s.max()));
+        field(b, "median", us(s.median()));
+        field(b, "mean", us(s.mean()));
+        field(b, "stddev", us(s.stdDev()));
+        field(b, "p90", us(s.p90()));
+        field(b, "p99", us(s.p99()));
+        field(b, "p99_9", us(s.p999()));
+        b.append("\"p99_99\":").append(us(s.p9999())).append('}');
+    }
+
+    private static void bandwidthResult(StringBuilder b, BandwidthSummary r, boolean gbits) {
+        b.append('{');
+        field(b, "bytes", Integer.toString(r.bytes()));
+        field(b, "iterations", Long.toString(r.iterations()));
+        field(b, "seconds", num(r.seconds()));
+        field(b, "bw_peak", num(gbits ? r.peakGbitsPerSecond() : r.peakMbPerSecond()));
+        field(b, "bw_average", num(gbits ? r.averageGbitsPerSecond() : r.averageMbPerSecond()));
+        b.append("\"msg_rate_mpps\":").append(num(r.messageRateMpps())).append('}');
+    }
+
+    private static void field(StringBuilder b, String key, String jsonValue) {
+        b.append(str(key)).append(':').append(jsonValue).append(',');
+    }
+
+    private static String us(double nanos) {
+        return num(LatencySummary.usec(nanos));
+    }
+
+    private static String num(double v) {
+        return String.format(Locale.ROOT, "%.6f", v);
+    }
+
+    private static String strings(List<String> values) {
+        StringBuilder b = new StringBuilder("[");
+        for (int i = 0; i < values.size(); i++) {
+            b.append(i == 0 ? "" : ",").append(str(values.get(i)));
+        }
+        return b.append(']').toString();
+    }
+
+    /**
+     * @param s any string
+     * @return it as a JSON string literal
+     */
+    static String str(String s) {
+        StringBuilder b = new StringBuilder(s.length() + 2).append('"');
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            switch (c) {
+                case '"' -> b.append("\\\"");
+                case '\\' -> b.append("\\\\");
+                case '\n' -> b.append("\\n");
+                case '\r' -> b.append("\\r");
+                case '\t' -> b.append("\\t");
+                default -> {
+                    if (c < 0x20) {
+                        b.append(String.format("\\u%04x", (int) c));
+                    } else {
+                        b.append(c);
+                    }
+                }
+            }
+        }
+        return b.append('"').toString();
+    }
+}

@@ -1,0 +1,21 @@
+/**
+ * The {@code remus} command: RDMA devices, perftest-style benchmarks with HdrHistogram statistics,
+ * and experiments, on the verbs fabric or the embedded simulator.
+ */
+module io.remus.tools {
+    requires io.remus.core;
+    requires io.remus.verbs;
+    requires info.picocli;
+    requires HdrHistogram;
+
+    exports io.remus.tools;
+    exports io.remus.tools.stats;
+    exports io.remus.tools.report;
+    exports io.remus.tools.bench;
+    exports io.remus.tools.bench.sim;
+    exports io.remus.tools.experiment;
+    exports io.remus.tools.cli;
+
+    opens io.remus.tools to info.picocli;
+    opens io.remus.tools.cli to info.picocli;
+}

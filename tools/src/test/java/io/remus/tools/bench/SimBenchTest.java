@@ -1,0 +1,75 @@
+package io.remus.tools.bench;
+
+import io.remus.core.sim.SimOptions;
+import io.remus.tools.RemusRun;
+import io.remus.tools.bench.sim.SimBenchTransport;
+import io.remus.tools.stats.LatencyResult;
+import org.junit.jupiter.api.Test;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.lang.foreign.ValueLayout;
+import java.time.Duration;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class SimBenchTest {
+    private static ProgressLine quiet() {
+        return new ProgressLine(new PrintWriter(new StringWriter()), false);
+    }
+
+    @Test
+    void shouldRecordEveryMeasuredIterationWhenWriteLatencyPingPongs() {
+        BenchSettings s = new BenchSettings(BenchTest.WRITE_LAT, List.of(2, 64), 500, 50, null, null, 1, 1, 16,
+                AtomicType.FETCH_AND_ADD, Duration.ofSeconds(10));
+        try (SimBenchTransport t = new SimBenchTransport(SimOptions.defaults(), 4096, 1, 1)) {
+            List<LatencyResult> results = new BenchRunner(t, s, quiet(), null).latency();
+            assertEquals(2, results.size());
+            assertEquals(500, results.get(0).summary().count());
+            assertEquals(64, results.get(1).bytes());
+            assertEquals(500, results.get(1).summary().count());
+        }
+    }
+
+    @Test
+    void shouldAddOncePerIterationWhenFetchAndAddLatencyRuns() {
+        BenchSettings s = new BenchSettings(BenchTest.ATOMIC_LAT, List.of(8), 300, 20, null, null, 1, 1, 16,
+                AtomicType.FETCH_AND_ADD, Duration.ofSeconds(10));
+        try (SimBenchTransport t = new SimBenchTransport(SimOptions.defaults(), 4096, 1, 1)) {
+            new BenchRunner(t, s, quiet(), null).latency();
+            try (BenchConnection server = t.inProcessServer()) {
+                assertEquals(320, server.buffer().get(ValueLayout.JAVA_LONG, 0));
+            }
+        }
+    }
+
+    @Test
+    void shouldCompleteEveryIterationWhenBandwidthRunsOnSeveralQueuePairs() {
+        BenchSettings s = new BenchSettings(BenchTest.READ_BW, List.of(256), 1000, 100, null, null, 8, 3, 4,
+                AtomicType.FETCH_AND_ADD, Duration.ofSeconds(10));
+        try (SimBenchTransport t = new SimBenchTransport(SimOptions.defaults(), 4096, 3, 8)) {
+            var result = new BenchRunner(t, s, quiet(), null).bandwidth().getFirst();
+            assertEquals(1000, result.iterations());
+            assertTrue(result.nanos() > 0);
+        }
+    }
+
+    @Test
+    void shouldPingPongWhenSimulatorInjectsLatency() {
+        RemusRun run = RemusRun.of("bench", "write-lat", "--fabric", "sim", "-n", "50", "--sim-latency-ns", "20000");
+        assertEquals(0, run.exit(), run.err());
+        String row = run.out().lines().filter(l -> l.trim().startsWith("2 ")).findFirst().orElseThrow();
+        double minUsec = Double.parseDouble(row.trim().split("\\s+")[2]);
+        assertTrue(minUsec >= 10.0, row);
+    }
+
+    @Test
+    void shouldRunForTheDurationWhenDurationModeIsAsked() {
+        RemusRun run = RemusRun.of("bench", "read-lat", "--fabric", "sim", "-D", "1", "--json");
+        assertEquals(0, run.exit(), run.err());
+        assertTrue(run.out().contains("\"duration_seconds\":1.000000"), run.out());
+        assertTrue(run.out().contains("\"margin_seconds\":0.250000"), run.out());
+    }
+}

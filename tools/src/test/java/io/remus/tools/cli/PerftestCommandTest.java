@@ -1,0 +1,123 @@
+package io.remus.tools.cli;
+
+import io.remus.tools.Remus;
+import io.remus.tools.RemusRun;
+import io.remus.tools.bench.AtomicType;
+import io.remus.tools.bench.BenchSettings;
+import io.remus.tools.bench.BenchTest;
+import io.remus.tools.bench.FabricKind;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import picocli.CommandLine;
+
+import java.time.Duration;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class PerftestCommandTest {
+    private static BenchSettings parse(String... args) {
+        CommandLine top = Remus.commandLine(() -> 0);
+        CommandLine.ParseResult parsed = top.parseArgs(args);
+        CommandLine leaf = parsed.subcommand().subcommand().commandSpec().commandLine();
+        return ((PerftestCommand) leaf.getCommand()).settings();
+    }
+
+    @Test
+    void shouldUsePerftestLatencyDefaultsWhenNoFlagsAreGiven() {
+        BenchSettings s = parse("bench", "read-lat");
+        assertEquals(BenchTest.READ_LAT, s.test());
+        assertEquals(List.of(2), s.sizes());
+        assertEquals(1000, s.iterations());
+        assertEquals(100, s.warmupIterations());
+        assertEquals(1, s.txDepth());
+        assertEquals(1, s.queuePairs());
+        assertNull(s.duration());
+        assertEquals(AtomicType.FETCH_AND_ADD, s.atomicType());
+    }
+
+    @Test
+    void shouldUsePerftestBandwidthDefaultsWhenNoFlagsAreGiven() {
+        BenchSettings s = parse("bench", "write-bw");
+        assertEquals(List.of(65536), s.sizes());
+        assertEquals(5000, s.iterations());
+        assertEquals(128, s.txDepth());
+    }
+
+    @Test
+    void shouldTakePerftestFlagsWhenGiven() {
+        BenchSettings s = parse("bench", "read-bw", "-s", "4096", "-n", "77", "-t", "32", "-q", "4", "-o", "8",
+                "-d", "mlx5_0", "-i", "2", "-x", "3", "-I", "64", "-R", "--report_gbits", "10.0.0.1");
+        assertEquals(List.of(4096), s.sizes());
+        assertEquals(77, s.iterations());
+        assertEquals(32, s.txDepth());
+        assertEquals(4, s.queuePairs());
+        assertEquals(8, s.inFlightPerQueuePair());
+    }
+
+    @Test
+    void shouldRunAllPowersOfTwoWhenAllSizesAreAsked() {
+        List<Integer> sizes = parse("bench", "write-lat", "-a").sizes();
+        assertEquals(23, sizes.size());
+        assertEquals(2, sizes.getFirst());
+        assertEquals(1 << 23, sizes.getLast());
+    }
+
+    @Test
+    void shouldDefaultTheMarginWhenDurationIsGiven() {
+        BenchSettings s = parse("bench", "read-lat", "-D", "4");
+        assertEquals(Duration.ofSeconds(4), s.duration());
+        assertEquals(Duration.ofSeconds(1), s.margin());
+        assertTrue(s.durationMode());
+    }
+
+    @Test
+    void shouldTakeAtomicTypeCaseInsensitivelyWhenGiven() {
+        BenchSettings s = parse("bench", "atomic-lat", "-A", "cmp_and_swap");
+        assertEquals(AtomicType.CMP_AND_SWAP, s.atomicType());
+        assertEquals(List.of(8), s.sizes());
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"--bogus", "-s 0", "-s x", "-n 0", "-n -5", "-D 0", "-q 0", "-t 0", "-o 0",
+            "-A XOR", "-s 2 -a", "--json --perftest-format", "-D 2 -n 10", "--margin 1", "-D 2 --margin 1",
+            "--fabric tcp", "-q 2", "-t 4", "--timeout 0", "a b"})
+    void shouldExitWithUsageWhenFlagsAreBad(String flags) {
+        String[] args = ("bench read-lat " + flags).split(" ");
+        RemusRun run = RemusRun.of(args);
+        assertEquals(2, run.exit(), run.err());
+        assertTrue(run.err().contains("Usage: remus bench read-lat"), run.err());
+        assertEquals("", run.out());
+    }
+
+    @Test
+    void shouldExitWithUsageWhenAtomicSizeIsNotEight() {
+        RemusRun run = RemusRun.of("bench", "atomic-bw", "-s", "16");
+        assertEquals(2, run.exit());
+        assertTrue(run.err().contains("8-byte"), run.err());
+    }
+
+    @Test
+    void shouldExitWithUsageWhenNoSubcommandIsGiven() {
+        assertEquals(2, RemusRun.of().exit());
+        assertEquals(2, RemusRun.of("bench").exit());
+    }
+
+    @Test
+    void shouldFailCleanlyWhenSendIsAskedOfTheSimulator() {
+        RemusRun run = RemusRun.of("bench", "send-lat", "--fabric", "sim");
+        assertEquals(1, run.exit());
+        assertTrue(run.err().startsWith("remus: send-lat needs two-sided SEND/RECV"), run.err());
+    }
+
+    @Test
+    void shouldChooseSimWhenHostHasNoDevicesAndVerbsWhenItHasOne() {
+        assertEquals(FabricKind.SIM, FabricChoice.resolve(null, 0).kind());
+        assertEquals(FabricKind.VERBS, FabricChoice.resolve(null, 2).kind());
+        assertEquals(FabricKind.SIM, FabricChoice.resolve(FabricKind.SIM, 2).kind());
+        assertEquals(FabricKind.SIM, FabricChoice.resolve(null, -1).kind());
+    }
+}
