@@ -237,7 +237,7 @@ public final class Context extends NativeResource {
                     ibv_device_attr.max_srq(a), ibv_device_attr.max_srq_wr(a), ibv_device_attr.max_srq_sge(a),
                     Byte.toUnsignedInt(ibv_device_attr.phys_port_cnt(a)));
         } catch (RuntimeException e) {
-            destroy();
+            close();
             throw e;
         }
     }

@@ -1,0 +1,65 @@
+package io.remus.verbs;
+
+import io.remus.verbs.ffi.Errno;
+import io.remus.verbs.ffi.RdmaCm;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+
+/**
+ * A reliable connection set up through the RDMA connection manager ({@link CmListener#accept},
+ * {@link CmConnector#connect}): its connected queue pair and the region the peer offered.
+ * Closing it disconnects and destroys the queue pair, the id and its event channel.
+ */
+public final class CmConnection implements AutoCloseable {
+    private final CmEventChannel channel;
+    private final MemorySegment id;
+    private final QueuePairHandle handle;
+    private final ConnectedQueuePair queuePair;
+    private final RemoteRegion peerRegion;
+    private boolean closed;
+
+    CmConnection(CmEventChannel channel, MemorySegment id, QueuePairHandle handle, RemoteRegion peerRegion) {
+        this.channel = channel;
+        this.id = id;
+        this.handle = handle;
+        this.queuePair = new ConnectedQueuePair(handle);
+        this.peerRegion = peerRegion;
+    }
+
+    /** @return the connected queue pair (closed with this connection) */
+    public ConnectedQueuePair queuePair() {
+        return queuePair;
+    }
+
+    /** @return the region the peer offered in its private data */
+    public RemoteRegion peerRegion() {
+        return peerRegion;
+    }
+
+    /**
+     * Disconnects ({@code rdma_disconnect}; a peer that already left is not an error), destroys
+     * the queue pair, the id and the event channel. Idempotent.
+     *
+     * @throws VerbsException if a destroy verb fails
+     */
+    @Override
+    public synchronized void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        try (Arena arena = Arena.ofConfined()) {
+            RdmaCm.rdma_disconnect(Errno.allocate(arena), id);
+        }
+        try {
+            handle.close();
+        } finally {
+            try {
+                CmIds.destroy(id);
+            } finally {
+                channel.close();
+            }
+        }
+    }
+}

@@ -1,0 +1,93 @@
+package io.remus.verbs;
+
+import io.remus.verbs.ffi.Errno;
+import io.remus.verbs.ffi.RdmaCm;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * The active side of the RDMA connection manager: resolves the peer's address and route,
+ * builds the queue pair, connects with the offered region as private data and waits for the
+ * connection to be established, retrying (a fresh id each time) while the peer rejects or is
+ * unreachable, until the timeout.
+ */
+public final class CmConnector {
+    private static final int RESOLVE_TIMEOUT_MS = 5000;
+    private static final long RETRY_PAUSE_MS = 500;
+
+    private CmConnector() {
+    }
+
+    /**
+     * Connects to a {@link CmListener} at {@code address:port}.
+     *
+     * @param builder the queue pair's settings; its protection domain must be on a context from
+     *                {@link Context#openForRdmaCm(String)} of the device that reaches {@code address}
+     * @param address the listener's IPv4 address literal
+     * @param port    the listener's TCP port
+     * @param offer   the region offered to the peer
+     * @param timeout how long to keep trying
+     * @return the established connection
+     * @throws WaitTimeoutException if no attempt succeeded in time
+     * @throws ConnectionException  for the last failed attempt's event when the time ran out
+     * @throws InterruptedException if interrupted between attempts
+     */
+    public static CmConnection connect(QueuePairBuilder builder, String address, int port, RemoteRegion offer,
+                                       Duration timeout) throws InterruptedException {
+        Objects.requireNonNull(offer, "offer");
+        builder.check();
+        try (Arena arena = Arena.ofConfined()) {
+            CmIds.ipv4(arena, address, port);
+        }
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (true) {
+            try {
+                return attempt(builder, address, port, offer, deadline);
+            } catch (ConnectionException e) {
+                if (System.nanoTime() + RETRY_PAUSE_MS * 1_000_000 >= deadline) {
+                    throw e;
+                }
+                Thread.sleep(RETRY_PAUSE_MS);
+            }
+        }
+    }
+
+    private static CmConnection attempt(QueuePairBuilder builder, String address, int port, RemoteRegion offer,
+                                        long deadline) {
+        CmEventChannel channel = new CmEventChannel();
+        MemorySegment id = null;
+        QueuePairHandle handle = null;
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment callState = Errno.allocate(arena);
+            id = CmIds.create(channel);
+            VerbResults.checkMinusOne(RdmaCm.rdma_resolve_addr(callState, id, MemorySegment.NULL,
+                    CmIds.ipv4(arena, address, port), RESOLVE_TIMEOUT_MS), callState, "rdma_resolve_addr",
+                    "resolving " + address);
+            channel.expect(deadline, RdmaCm.RDMA_CM_EVENT_ADDR_RESOLVED, "resolving " + address);
+            VerbResults.checkMinusOne(RdmaCm.rdma_resolve_route(callState, id, RESOLVE_TIMEOUT_MS), callState,
+                    "rdma_resolve_route", "resolving the route to " + address);
+            channel.expect(deadline, RdmaCm.RDMA_CM_EVENT_ROUTE_RESOLVED, "resolving the route to " + address);
+            CmIds.checkSameContext(id, builder);
+            handle = new QueuePairHandle(builder, id);
+            VerbResults.checkMinusOne(RdmaCm.rdma_connect(callState, id,
+                            CmIds.connectionParameters(arena, builder.protectionDomain().context(), offer)),
+                    callState, "rdma_connect", "connecting to " + address + ":" + port);
+            CmEventChannel.Event established = channel.expect(deadline, RdmaCm.RDMA_CM_EVENT_ESTABLISHED,
+                    "connecting to " + address + ":" + port);
+            return new CmConnection(channel, id, handle, RemoteRegion.fromBytes(established.privateData()));
+        } catch (RuntimeException e) {
+            try {
+                if (handle != null) {
+                    handle.close();
+                }
+                CmIds.destroy(id);
+            } finally {
+                channel.close();
+            }
+            throw e;
+        }
+    }
+}
