@@ -93,8 +93,8 @@ public record ClusterConfig(int nodeId, List<String> nodes, NodeRange memoryNode
     public static final class Builder {
         private int nodeId;
         private List<String> nodes = List.of("localhost");
-        private NodeRange memoryNodes = new NodeRange(0, 0);
-        private NodeRange computeNodes = new NodeRange(0, 0);
+        private NodeRange memoryNodes;
+        private NodeRange computeNodes;
         private long segmentSize = 1 << 20;
         private int segmentCount = 1;
         private int qpLanesPerPeer = 1;
@@ -147,13 +147,13 @@ public record ClusterConfig(int nodeId, List<String> nodes, NodeRange memoryNode
             return this;
         }
 
-        /** @param v memory nodes @return this builder */
+        /** @param v memory nodes (default: every node) @return this builder */
         public Builder memoryNodes(NodeRange v) {
             memoryNodes = v;
             return this;
         }
 
-        /** @param v compute nodes @return this builder */
+        /** @param v compute nodes (default: every node) @return this builder */
         public Builder computeNodes(NodeRange v) {
             computeNodes = v;
             return this;
@@ -221,7 +221,9 @@ public record ClusterConfig(int nodeId, List<String> nodes, NodeRange memoryNode
 
         /** @return the validated configuration */
         public ClusterConfig build() {
-            return new ClusterConfig(nodeId, nodes, memoryNodes, computeNodes, segmentSize, segmentCount, qpLanesPerPeer,
+            NodeRange all = new NodeRange(0, nodes.size() - 1);
+            return new ClusterConfig(nodeId, nodes, memoryNodes == null ? all : memoryNodes,
+                    computeNodes == null ? all : computeNodes, segmentSize, segmentCount, qpLanesPerPeer,
                     lanePolicy, threadsPerNode, opsInFlightPerThread, bufferSizePerThread, wrsPerBatch, allocationPolicy,
                     operationTimeout);
         }

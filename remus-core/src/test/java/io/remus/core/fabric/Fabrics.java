@@ -2,15 +2,18 @@ package io.remus.core.fabric;
 
 import io.remus.core.sim.SimFabric;
 import io.remus.core.sim.SimOptions;
+import io.remus.core.verbs.VerbsFabric;
+import io.remus.verbs.testing.DeviceTests;
 import org.junit.jupiter.api.Named;
 
 import java.util.function.Function;
 import java.util.stream.Stream;
 
 /**
- * The parameter source of every fabric-parameterized test: each entry makes a fresh fabric from
- * simulator options (a real fabric ignores the options it cannot honour). The verbs fabric is to
- * be added here as a second source.
+ * The parameter sources of the fabric-parameterized tests: each entry makes a fresh fabric from
+ * simulator options (a real fabric ignores the options it cannot honour). {@link #all()} is the
+ * simulator; {@link #verbs()} the verbs fabric on the device named by {@code REMUS_TEST_DEVICE},
+ * which the {@code device}-tagged subclasses ({@code ...OnVerbsTest}) run the same tests with.
  */
 public final class Fabrics {
     private Fabrics() {
@@ -19,5 +22,13 @@ public final class Fabrics {
     /** @return the fabrics under test */
     public static Stream<Named<Function<SimOptions, Fabric>>> all() {
         return Stream.of(Named.of("sim", SimFabric::new));
+    }
+
+    /**
+     * @return the verbs fabric on {@code REMUS_TEST_DEVICE}; making it skips the test (with the
+     * reason) where no device is configured
+     */
+    public static Stream<Named<Function<SimOptions, Fabric>>> verbs() {
+        return Stream.of(Named.of("verbs", options -> VerbsFabric.open(DeviceTests.deviceName())));
     }
 }

@@ -1,0 +1,127 @@
+package io.remus.core.verbs;
+
+import io.remus.core.RemusException;
+import io.remus.core.fabric.CompletionQueue;
+import io.remus.core.fabric.CompletionStatus;
+import io.remus.core.fabric.Completions;
+import io.remus.core.fabric.Opcode;
+import io.remus.verbs.WorkCompletions;
+
+import java.util.Arrays;
+
+/**
+ * A completion queue over a verbs {@code ibv_cq}. Besides the device's completions it delivers
+ * those the fabric makes itself for requests it refused to hand to the device (a local buffer no
+ * registration covers, a misaligned atomic, requests flushed from a queue pair in the error
+ * state); those come first. Each device completion retires its request in its queue pair's
+ * ring, found by QP number. Polling allocates nothing. One owning thread.
+ */
+final class VerbsCompletionQueue implements CompletionQueue {
+    private static final int POLL_BATCH = 64;
+
+    private final VerbsNode node;
+    private final io.remus.verbs.CompletionQueue cq;
+    private final WorkCompletions polled;
+    private final int capacity;
+    private final long[] pendingId;
+    private final Opcode[] pendingOp;
+    private final CompletionStatus[] pendingStatus;
+    private int pendingHead;
+    private int pendingCount;
+    private volatile VerbsQueuePair[] queuePairs = new VerbsQueuePair[0];
+    private boolean closed;
+
+    VerbsCompletionQueue(VerbsNode node, io.remus.verbs.CompletionQueue cq, int capacity) {
+        this.node = node;
+        this.cq = cq;
+        this.capacity = capacity;
+        this.polled = new WorkCompletions(Math.min(POLL_BATCH, capacity));
+        int pending = capacity + POLL_BATCH;
+        pendingId = new long[pending];
+        pendingOp = new Opcode[pending];
+        pendingStatus = new CompletionStatus[pending];
+    }
+
+    io.remus.verbs.CompletionQueue verbs() {
+        return cq;
+    }
+
+    VerbsNode node() {
+        return node;
+    }
+
+    synchronized void attach(VerbsQueuePair qp) {
+        VerbsQueuePair[] now = Arrays.copyOf(queuePairs, queuePairs.length + 1);
+        now[now.length - 1] = qp;
+        queuePairs = now;
+    }
+
+    synchronized void detach(VerbsQueuePair qp) {
+        queuePairs = Arrays.stream(queuePairs).filter(q -> q != qp).toArray(VerbsQueuePair[]::new);
+    }
+
+    void addMade(long wrId, Opcode op, CompletionStatus status) {
+        if (pendingCount == pendingId.length) {
+            throw new RemusException("completion queue overrun: " + pendingCount + " completions not polled");
+        }
+        int i = (pendingHead + pendingCount) % pendingId.length;
+        pendingId[i] = wrId;
+        pendingOp[i] = op;
+        pendingStatus[i] = status;
+        pendingCount++;
+    }
+
+    @Override
+    public int poll(Completions out) {
+        int max = out.capacity();
+        int n = 0;
+        while (pendingCount > 0 && n < max) {
+            out.set(n++, pendingId[pendingHead], pendingOp[pendingHead], pendingStatus[pendingHead]);
+            pendingStatus[pendingHead] = null;
+            pendingHead = (pendingHead + 1) % pendingId.length;
+            pendingCount--;
+        }
+        if (n > 0 || closed) {
+            return n;
+        }
+        int got = cq.poll(polled);
+        for (int i = 0; i < got; i++) {
+            long id = polled.workRequestId(i);
+            CompletionStatus status = StatusCodes.status(polled.status(i));
+            Opcode op = retire(polled.queuePairNumber(i), id, status, polled.opcode(i));
+            if (n < max) {
+                out.set(n++, id, op, status);
+            } else {
+                addMade(id, op, status);
+            }
+        }
+        return n;
+    }
+
+    private Opcode retire(int qpn, long id, CompletionStatus status, int wcOpcode) {
+        for (VerbsQueuePair qp : queuePairs) {
+            if (qp.queuePairNumber() == qpn) {
+                return qp.retire(id, status);
+            }
+        }
+        return StatusCodes.opcode(wcOpcode);
+    }
+
+    @Override
+    public int capacity() {
+        return capacity;
+    }
+
+    @Override
+    public void close() {
+        synchronized (this) {
+            if (closed) {
+                return;
+            }
+            closed = true;
+        }
+        cq.close();
+        polled.close();
+        node.forget(this);
+    }
+}

@@ -1,0 +1,274 @@
+package io.remus.core.verbs;
+
+import io.remus.core.BadArgumentException;
+import io.remus.core.RemusException;
+import io.remus.core.fabric.CompletionQueue;
+import io.remus.core.fabric.FabricNode;
+import io.remus.core.fabric.QueuePair;
+import io.remus.core.fabric.RegisteredMemory;
+import io.remus.core.fabric.RemoteRegion;
+import io.remus.verbs.Access;
+import io.remus.verbs.ConnectedQueuePair;
+import io.remus.verbs.Endpoint;
+import io.remus.verbs.PreparedQueuePair;
+import io.remus.verbs.ProtectionDomain;
+import io.remus.verbs.VerbsException;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+/**
+ * A node over verbs: its own protection domain on the fabric's device context, its memory
+ * regions, the completion queues and queue pairs its compute threads create, and the queue pairs
+ * it serves peers with. Closing it closes everything it created, newest first.
+ */
+final class VerbsNode implements FabricNode {
+    private static final long PAGE = 4096;
+    private static final int RESPONDER_CQ_CAPACITY = 16;
+
+    private final VerbsFabric fabric;
+    private final int nodeId;
+    private final ProtectionDomain pd;
+    private final CopyOnWriteArrayList<RemoteRegion> published = new CopyOnWriteArrayList<>();
+    private final List<AutoCloseable> owned = new ArrayList<>();
+    private volatile VerbsMemory[] regions = new VerbsMemory[0];
+    private io.remus.verbs.CompletionQueue responderCq;
+    private boolean closed;
+
+    VerbsNode(VerbsFabric fabric, int nodeId) {
+        this.fabric = fabric;
+        this.nodeId = nodeId;
+        this.pd = fabric.context().allocateProtectionDomain();
+    }
+
+    @Override
+    public int nodeId() {
+        return nodeId;
+    }
+
+    List<RemoteRegion> published() {
+        return List.copyOf(published);
+    }
+
+    @Override
+    public RegisteredMemory allocate(long bytes) {
+        if (bytes <= 0) {
+            throw new BadArgumentException("registered memory length must be positive, got " + bytes);
+        }
+        Arena arena = Arena.ofShared();
+        try {
+            return add(arena.allocate(bytes, PAGE), arena);
+        } catch (RuntimeException e) {
+            arena.close();
+            throw e;
+        }
+    }
+
+    @Override
+    public RegisteredMemory register(MemorySegment segment) {
+        if (!segment.isNative() || segment.byteSize() == 0 || segment.isReadOnly()) {
+            throw new BadArgumentException("only non-empty, writable native memory can be registered, got " + segment);
+        }
+        return add(segment, null);
+    }
+
+    private synchronized VerbsMemory add(MemorySegment segment, Arena arena) {
+        ensureOpen();
+        VerbsMemory m;
+        try {
+            m = new VerbsMemory(this, pd.registerMemory(segment, Access.all()), arena);
+        } catch (VerbsException e) {
+            throw new RemusException("registering " + segment.byteSize() + " bytes on node " + nodeId + " failed", e);
+        }
+        VerbsMemory[] now = Arrays.copyOf(regions, regions.length + 1);
+        now[now.length - 1] = m;
+        regions = now;
+        owned.add(m);
+        return m;
+    }
+
+    synchronized void deregister(VerbsMemory m) {
+        regions = Arrays.stream(regions).filter(r -> r != m).toArray(VerbsMemory[]::new);
+        published.removeIf(r -> r.rkey() == m.rkey() && r.address() == m.address());
+        owned.remove(m);
+    }
+
+    /**
+     * @return the registration with local key {@code lkey} covering the range, or {@code null}
+     */
+    VerbsMemory findLocal(int lkey, long address, long length) {
+        for (VerbsMemory m : regions) {
+            if (m.lkey() == lkey && m.contains(address, length)) {
+                return m;
+            }
+        }
+        return null;
+    }
+
+    @Override
+    public void publish(RegisteredMemory memory) {
+        if (!(memory instanceof VerbsMemory m) || m.node() != this) {
+            throw new BadArgumentException("node " + nodeId + " can only publish its own registrations");
+        }
+        published.add(new RemoteRegion(nodeId, m.address(), m.length(), m.rkey()));
+    }
+
+    @Override
+    public synchronized CompletionQueue createCompletionQueue(int capacity) {
+        ensureOpen();
+        int max = fabric.context().queryDevice().maxCompletionQueueEntries();
+        if (capacity <= 0 || capacity > max) {
+            throw new BadArgumentException("completion queue capacity must be 1.." + max + ", got " + capacity);
+        }
+        VerbsCompletionQueue cq = new VerbsCompletionQueue(this, fabric.context().createCompletionQueue(capacity), capacity);
+        owned.add(cq);
+        return cq;
+    }
+
+    @Override
+    public QueuePair connect(int peerNodeId, CompletionQueue cq, int sendQueueDepth) {
+        if (!(cq instanceof VerbsCompletionQueue verbsCq) || verbsCq.node() != this) {
+            throw new BadArgumentException("a verbs queue pair needs a completion queue of its own node");
+        }
+        int max = fabric.context().queryDevice().maxQueuePairWorkRequests();
+        if (sendQueueDepth <= 0 || sendQueueDepth > max) {
+            throw new BadArgumentException("send queue depth must be 1.." + max + ", got " + sendQueueDepth);
+        }
+        fabric.requireKnown(peerNodeId);
+        synchronized (this) {
+            ensureOpen();
+        }
+        VerbsQueuePair qp = new VerbsQueuePair(this, peerNodeId, verbsCq, sendQueueDepth);
+        synchronized (this) {
+            owned.add(qp);
+        }
+        return qp;
+    }
+
+    /**
+     * Creates a queue pair in this node's domain and connects it to {@code peer}: to itself for the
+     * loopback QP, to a new serving QP of the peer when it lives in this process, else through the
+     * peer process's bootstrap service.
+     */
+    PeerConnection link(int peer, VerbsCompletionQueue cq, int depth) {
+        PreparedQueuePair mine;
+        try {
+            mine = pd.queuePair().completionQueue(cq.verbs()).maxSendWorkRequests(depth).maxReceiveWorkRequests(1)
+                    .maxInlineData(0).port(fabric.options().port()).build();
+        } catch (VerbsException e) {
+            throw new RemusException("creating a queue pair from node " + nodeId + " to node " + peer + " failed", e);
+        }
+        ResponderQueuePair peerSide = null;
+        try {
+            if (peer == nodeId) {
+                return new PeerConnection(mine.connectToSelf(), null);
+            }
+            VerbsNode local = fabric.localNode(peer);
+            Endpoint theirs;
+            if (local != null) {
+                Responder r = local.respond(mine.localEndpoint());
+                peerSide = r.queuePair();
+                theirs = r.endpoint();
+            } else {
+                theirs = fabric.requestResponder(nodeId, peer, mine.localEndpoint());
+            }
+            return new PeerConnection(mine.connect(theirs), peerSide);
+        } catch (VerbsException e) {
+            closeQuietly(mine, peerSide);
+            throw new RemusException("connecting node " + nodeId + " to node " + peer + " failed", e);
+        } catch (RuntimeException e) {
+            closeQuietly(mine, peerSide);
+            throw e;
+        }
+    }
+
+    private static void closeQuietly(PreparedQueuePair mine, ResponderQueuePair peerSide) {
+        mine.close();
+        if (peerSide != null) {
+            peerSide.close();
+        }
+    }
+
+    /** A serving queue pair and the endpoint the requester connects to. */
+    record Responder(ResponderQueuePair queuePair, Endpoint endpoint) {
+    }
+
+    /**
+     * Creates a queue pair that serves {@code requester}'s requests against this node's memory.
+     *
+     * @param requester the requester's endpoint
+     * @return the serving queue pair, connected
+     */
+    synchronized Responder respond(Endpoint requester) {
+        ensureOpen();
+        if (responderCq == null) {
+            responderCq = fabric.context().createCompletionQueue(RESPONDER_CQ_CAPACITY);
+            owned.add(responderCq);
+        }
+        PreparedQueuePair prepared = pd.queuePair().completionQueue(responderCq).maxSendWorkRequests(1)
+                .maxReceiveWorkRequests(1).maxInlineData(0).port(fabric.options().port()).build();
+        Endpoint endpoint = prepared.localEndpoint();
+        ConnectedQueuePair connected;
+        try {
+            connected = prepared.connect(requester);
+        } catch (RuntimeException e) {
+            prepared.close();
+            throw e;
+        }
+        ResponderQueuePair r = new ResponderQueuePair(this, connected);
+        owned.add(r);
+        return new Responder(r, endpoint);
+    }
+
+    synchronized void forget(AutoCloseable resource) {
+        owned.remove(resource);
+    }
+
+    private void ensureOpen() {
+        if (closed) {
+            throw new BadArgumentException("node " + nodeId + " is closed");
+        }
+    }
+
+    @Override
+    public void close() {
+        List<AutoCloseable> toClose;
+        synchronized (this) {
+            if (closed) {
+                return;
+            }
+            closed = true;
+            toClose = new ArrayList<>(owned);
+        }
+        RuntimeException failure = null;
+        for (int i = toClose.size() - 1; i >= 0; i--) {
+            try {
+                toClose.get(i).close();
+            } catch (Exception e) {
+                if (failure == null) {
+                    failure = new RemusException("closing a resource of node " + nodeId + " failed", e);
+                } else {
+                    failure.addSuppressed(e);
+                }
+            }
+        }
+        published.clear();
+        fabric.forget(this);
+        try {
+            pd.close();
+        } catch (VerbsException e) {
+            if (failure == null) {
+                failure = new RemusException("closing the protection domain of node " + nodeId + " failed", e);
+            } else {
+                failure.addSuppressed(e);
+            }
+        }
+        if (failure != null) {
+            throw failure;
+        }
+    }
+}

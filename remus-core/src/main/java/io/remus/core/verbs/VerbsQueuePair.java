@@ -1,0 +1,206 @@
+package io.remus.core.verbs;
+
+import io.remus.core.BadArgumentException;
+import io.remus.core.RemusException;
+import io.remus.core.fabric.CompletionStatus;
+import io.remus.core.fabric.Opcode;
+import io.remus.core.fabric.QueuePair;
+import io.remus.core.fabric.WorkRequests;
+import io.remus.verbs.SendBatch;
+import io.remus.verbs.VerbsException;
+
+/**
+ * A reliable connected queue pair over verbs: {@link #post(WorkRequests)} translates the list into
+ * the queue pair's preallocated {@link SendBatch} and posts it with one doorbell, allocating
+ * nothing. A ring of the posted requests (wr_id, opcode) is retired by completions, which bounds
+ * the send queue and names the opcode of error completions (verbs leaves it undefined there).
+ *
+ * <p>Requests the device must not see are refused here with a completion the fabric makes: a
+ * local range no registration of this node covers ({@code LOCAL_PROTECTION_ERROR}), a misaligned
+ * atomic ({@code REMOTE_INVALID_REQUEST}); the rest of that list, and everything posted while in
+ * the error state, completes {@code FLUSHED}. {@link #reset()} replaces a queue pair the device put
+ * in the error state by a new one (verbs queue pairs do not leave it), reconnected to the peer.
+ *
+ * <p>{@link WorkRequests#FENCE} is not passed to the device: the verbs API's {@link SendBatch}
+ * has no fence flag yet. Requests on one queue pair still execute in order at the responder.
+ * One owning thread.
+ */
+final class VerbsQueuePair implements QueuePair {
+    private final VerbsNode node;
+    private final int peer;
+    private final VerbsCompletionQueue cq;
+    private final int depth;
+    private final long[] ringId;
+    private final Opcode[] ringOp;
+    private long head;
+    private long tail;
+    private PeerConnection connection;
+    private SendBatch batch;
+    private volatile int queuePairNumber;
+    private boolean error;
+    private boolean deviceError;
+    private boolean closed;
+
+    VerbsQueuePair(VerbsNode node, int peer, VerbsCompletionQueue cq, int depth) {
+        this.node = node;
+        this.peer = peer;
+        this.cq = cq;
+        this.depth = depth;
+        this.ringId = new long[depth];
+        this.ringOp = new Opcode[depth];
+        connect();
+        cq.attach(this);
+    }
+
+    private void connect() {
+        PeerConnection c = node.link(peer, cq, depth);
+        try {
+            batch = c.queuePair().sendBatch(depth);
+        } catch (RuntimeException e) {
+            c.close();
+            throw e;
+        }
+        connection = c;
+        queuePairNumber = c.queuePair().queuePairNumber();
+    }
+
+    int queuePairNumber() {
+        return queuePairNumber;
+    }
+
+    @Override
+    public int peerNodeId() {
+        return peer;
+    }
+
+    @Override
+    public int sendQueueDepth() {
+        return depth;
+    }
+
+    @Override
+    public void post(WorkRequests requests) {
+        int n = requests.size();
+        if (closed) {
+            throw new BadArgumentException("queue pair to node " + peer + " is closed");
+        }
+        if (tail - head + n > depth) {
+            throw new BadArgumentException("send queue to node " + peer + " is full: " + (tail - head) + " posted, "
+                    + n + " more, depth " + depth);
+        }
+        if (error) {
+            refuse(requests, 0, CompletionStatus.FLUSHED);
+            return;
+        }
+        SendBatch b = batch;
+        long firstTail = tail;
+        try {
+            for (int k = 0; k < n; k++) {
+                Opcode op = requests.opcode(k);
+                long local = requests.localAddress(k);
+                int length = requests.length(k);
+                VerbsMemory m = node.findLocal(requests.lkey(k), local, length);
+                boolean atomic = op == Opcode.COMPARE_AND_SWAP || op == Opcode.FETCH_AND_ADD;
+                if (m == null || (atomic && (requests.remoteAddress(k) & 7) != 0)) {
+                    postDevice(b);
+                    error = true;
+                    cq.addMade(requests.wrId(k), op,
+                            m == null ? CompletionStatus.LOCAL_PROTECTION_ERROR : CompletionStatus.REMOTE_INVALID_REQUEST);
+                    refuse(requests, k + 1, CompletionStatus.FLUSHED);
+                    return;
+                }
+                add(b, requests, k, op, m, local - m.address(), length);
+                int slot = (int) (tail % depth);
+                ringId[slot] = requests.wrId(k);
+                ringOp[slot] = op;
+                tail++;
+            }
+        } catch (VerbsException e) {
+            b.clear();
+            tail = firstTail;
+            throw new BadArgumentException("work request rejected by the verbs API: " + e.getMessage());
+        }
+        postDevice(b);
+    }
+
+    private static void add(SendBatch b, WorkRequests r, int k, Opcode op, VerbsMemory m, long offset, int length) {
+        boolean signaled = (r.flags(k) & WorkRequests.SIGNALED) != 0;
+        long id = r.wrId(k);
+        switch (op) {
+            case READ -> b.read(id, m.region(), offset, length, r.remoteAddress(k), r.rkey(k), signaled);
+            case WRITE -> b.write(id, m.region(), offset, length, r.remoteAddress(k), r.rkey(k), signaled);
+            case COMPARE_AND_SWAP -> b.compareAndSwap(id, m.region(), offset, r.remoteAddress(k), r.rkey(k),
+                    r.compareOrAdd(k), r.swap(k), signaled);
+            case FETCH_AND_ADD -> b.fetchAndAdd(id, m.region(), offset, r.remoteAddress(k), r.rkey(k),
+                    r.compareOrAdd(k), signaled);
+        }
+    }
+
+    private void postDevice(SendBatch b) {
+        if (b.size() == 0) {
+            return;
+        }
+        try {
+            b.post();
+        } catch (VerbsException e) {
+            error = true;
+            deviceError = true;
+            throw new RemusException("posting to node " + peer + " failed; the queue pair is now in error", e);
+        }
+    }
+
+    private void refuse(WorkRequests requests, int from, CompletionStatus status) {
+        for (int k = from; k < requests.size(); k++) {
+            cq.addMade(requests.wrId(k), requests.opcode(k), status);
+        }
+    }
+
+    Opcode retire(long wrId, CompletionStatus status) {
+        if (status != CompletionStatus.SUCCESS) {
+            error = true;
+            deviceError = true;
+        }
+        for (long s = head; s < tail; s++) {
+            int slot = (int) (s % depth);
+            if (ringId[slot] == wrId) {
+                Opcode op = ringOp[slot];
+                head = s + 1;
+                return op;
+            }
+        }
+        return Opcode.READ;
+    }
+
+    @Override
+    public boolean inError() {
+        return error;
+    }
+
+    @Override
+    public void reset() {
+        if (closed) {
+            throw new BadArgumentException("queue pair to node " + peer + " is closed");
+        }
+        if (deviceError) {
+            connection.close();
+            connect();
+        }
+        head = 0;
+        tail = 0;
+        error = false;
+        deviceError = false;
+    }
+
+    @Override
+    public void close() {
+        synchronized (this) {
+            if (closed) {
+                return;
+            }
+            closed = true;
+        }
+        cq.detach(this);
+        connection.close();
+        node.forget(this);
+    }
+}

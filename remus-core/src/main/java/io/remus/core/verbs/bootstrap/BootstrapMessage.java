@@ -1,0 +1,59 @@
+package io.remus.core.verbs.bootstrap;
+
+import io.remus.core.fabric.RemoteRegion;
+import io.remus.verbs.Endpoint;
+
+import java.util.List;
+
+/**
+ * The messages the processes of a verbs cluster exchange over TCP before any RDMA: each is one
+ * request and one reply on a short-lived connection. {@link BootstrapCodec} frames them.
+ */
+public sealed interface BootstrapMessage {
+    /**
+     * Asks which regions node {@code nodeId} publishes.
+     *
+     * @param nodeId the node asked about
+     */
+    record RegionsRequest(int nodeId) implements BootstrapMessage {
+    }
+
+    /**
+     * The regions a node publishes, in publication order (empty while it has published nothing).
+     *
+     * @param nodeId  the node
+     * @param regions its regions
+     */
+    record RegionsReply(int nodeId, List<RemoteRegion> regions) implements BootstrapMessage {
+        /** Copies the list. */
+        public RegionsReply {
+            regions = List.copyOf(regions);
+        }
+    }
+
+    /**
+     * Asks node {@code toNode} to create a queue pair connected to the requester's.
+     *
+     * @param fromNode the requesting node
+     * @param toNode   the node that serves the queue pair's requests
+     * @param endpoint the requester's queue pair
+     */
+    record ConnectRequest(int fromNode, int toNode, Endpoint endpoint) implements BootstrapMessage {
+    }
+
+    /**
+     * The serving queue pair, already connected to the requester's.
+     *
+     * @param endpoint the serving queue pair
+     */
+    record ConnectReply(Endpoint endpoint) implements BootstrapMessage {
+    }
+
+    /**
+     * A request the peer could not serve.
+     *
+     * @param message why
+     */
+    record ErrorReply(String message) implements BootstrapMessage {
+    }
+}

@@ -1,0 +1,27 @@
+package io.remus.core;
+
+import io.remus.core.fabric.Fabric;
+import io.remus.core.fabric.Fabrics;
+import io.remus.core.sim.SimOptions;
+import io.remus.verbs.testing.DeviceTests;
+import org.junit.jupiter.api.Named;
+import org.junit.jupiter.api.Tag;
+
+import java.util.function.Function;
+import java.util.stream.Stream;
+
+/**
+ * {@link AtomicityTest} on the verbs fabric (device {@code REMUS_TEST_DEVICE}, all nodes in this
+ * process).
+ */
+@Tag(DeviceTests.TAG)
+class AtomicityOnVerbsTest extends AtomicityTest {
+    static Stream<Named<Function<SimOptions, Fabric>>> fabrics() {
+        return Fabrics.verbs();
+    }
+
+    /** Not run on verbs: the loss rate on Soft-RoCE is low; io.remus.core.verbs.VerbsAtomicityTest runs a robust variant. */
+    @Override
+    void shouldLoseUpdatesInSomeRunWhenCpuAtomicsRaceNicFetchAndAdd(Function<SimOptions, Fabric> make) throws Exception {
+    }
+}

@@ -1,0 +1,81 @@
+package io.remus.core.verbs;
+
+import io.remus.verbs.testing.ChildJvm;
+import io.remus.verbs.testing.DeviceTest;
+import io.remus.verbs.testing.DeviceTests;
+import org.junit.jupiter.api.Timeout;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** Three JVM processes, each one node with its own device context, on one device. */
+@Timeout(value = 600, unit = TimeUnit.SECONDS)
+class MultiProcessTest {
+    private static final int NODES = 3;
+    private static final Duration CHILD_TIMEOUT = Duration.ofMinutes(4);
+
+    private static int basePort() {
+        return 20000 + ThreadLocalRandom.current().nextInt(20000);
+    }
+
+    private static List<ChildJvm> start(String scenario, String device, int ops) {
+        int port = basePort();
+        List<ChildJvm> children = new ArrayList<>();
+        for (int i = 0; i < NODES; i++) {
+            children.add(ChildJvm.start(MultiNodeMain.class, scenario, device, Integer.toString(i),
+                    Integer.toString(NODES), Integer.toString(port), Integer.toString(ops)));
+        }
+        return children;
+    }
+
+    private static void closeAll(List<ChildJvm> children) {
+        for (ChildJvm c : children) {
+            c.close();
+        }
+    }
+
+    @DeviceTest
+    void shouldCountExactlyWhenThreeProcessesShareCounters() throws Exception {
+        String device = DeviceTests.deviceName();
+        int ops = 300;
+        List<ChildJvm> children = start("counts", device, ops);
+        try {
+            List<ChildJvm.Result> results = new ArrayList<>();
+            for (ChildJvm c : children) {
+                results.add(c.await(CHILD_TIMEOUT));
+            }
+            for (int i = 0; i < NODES; i++) {
+                assertTrue(results.get(i).succeeded(), "node " + i + " failed:\n" + results.get(i).output());
+            }
+            long slots = (long) NODES * ops;
+            assertTrue(results.get(0).output().contains("RESULT TOTALS faa=" + (long) NODES * ops + " cas=" + (long) NODES * ops
+                    + " slots=" + slots), results.get(0).output());
+        } finally {
+            closeAll(children);
+        }
+    }
+
+    @DeviceTest
+    void shouldGiveSurvivorsTypedErrorsWhenPeerProcessDiesMidRun() throws Exception {
+        String device = DeviceTests.deviceName();
+        List<ChildJvm> children = start("kill", device, 200);
+        try {
+            ChildJvm.Result victim = children.get(NODES - 1).await(CHILD_TIMEOUT);
+            assertTrue(victim.output().contains("HALTING"), "the victim did not reach its halt:\n" + victim.output());
+            assertEquals(137, victim.exitCode());
+            for (int i = 0; i < NODES - 1; i++) {
+                ChildJvm.Result r = children.get(i).await(Duration.ofMinutes(2));
+                assertTrue(r.succeeded(), "survivor " + i + " did not end with a typed error:\n" + r.output());
+                assertTrue(r.output().contains("RESULT TYPED "), r.output());
+            }
+        } finally {
+            closeAll(children);
+        }
+    }
+}
