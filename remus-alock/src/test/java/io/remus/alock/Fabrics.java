@@ -3,6 +3,8 @@ package io.remus.alock;
 import io.remus.core.fabric.Fabric;
 import io.remus.core.sim.SimFabric;
 import io.remus.core.sim.SimOptions;
+import io.remus.core.verbs.VerbsFabric;
+import io.remus.verbs.testing.DeviceTests;
 import org.junit.jupiter.api.Named;
 
 import java.util.function.Function;
@@ -10,7 +12,9 @@ import java.util.stream.Stream;
 
 /**
  * The parameter source of every fabric-parameterized lock test, as in remus-core's tests: each
- * entry makes a fresh fabric from simulator options. The verbs fabric is to be added here.
+ * entry makes a fresh fabric from simulator options (a real fabric ignores the options it cannot
+ * honour). {@link #all()} is the simulator; {@link #verbs()} the verbs fabric on the device named by
+ * {@code REMUS_TEST_DEVICE}, which the {@code device}-tagged {@code ...OnVerbsTest} subclasses use.
  */
 public final class Fabrics {
     private Fabrics() {
@@ -19,5 +23,13 @@ public final class Fabrics {
     /** @return the fabrics under test */
     public static Stream<Named<Function<SimOptions, Fabric>>> all() {
         return Stream.of(Named.of("sim", SimFabric::new));
+    }
+
+    /**
+     * @return the verbs fabric on {@code REMUS_TEST_DEVICE}, every node in this process; making it
+     * skips the test (with the reason) where no device is configured
+     */
+    public static Stream<Named<Function<SimOptions, Fabric>>> verbs() {
+        return Stream.of(Named.of("verbs", options -> VerbsFabric.open(DeviceTests.deviceName())));
     }
 }

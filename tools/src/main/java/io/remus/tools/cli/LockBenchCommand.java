@@ -7,6 +7,7 @@ import io.remus.core.BadArgumentException;
 import io.remus.core.fabric.Fabric;
 import io.remus.core.sim.SimFabric;
 import io.remus.core.sim.SimOptions;
+import io.remus.core.verbs.VerbsFabric;
 import io.remus.tools.bench.BenchFailedException;
 import io.remus.tools.bench.FabricKind;
 import io.remus.tools.lock.LockCsv;
@@ -15,6 +16,8 @@ import io.remus.tools.lock.LockJsonFormat;
 import io.remus.tools.lock.LockReport;
 import io.remus.tools.lock.LockRun;
 import io.remus.tools.lock.LockRunner;
+import io.remus.verbs.Device;
+import io.remus.verbs.DeviceInfo;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -92,6 +95,9 @@ public final class LockBenchCommand implements Callable<Integer> {
     @Option(names = "--fabric", paramLabel = "FABRIC", description = "verbs or sim (default: verbs when this host has an RDMA device, else sim).")
     FabricKind fabric;
 
+    @Option(names = {"-d", "--ib-dev"}, paramLabel = "DEVICE", description = "RDMA device for --fabric verbs (default: the first one libibverbs lists).")
+    String device;
+
     @Option(names = "--sim-latency-ns", paramLabel = "NANOS", defaultValue = "0", description = "Sim fabric: injected execution latency per work request (default ${DEFAULT-VALUE}).")
     long simLatencyNanos;
 
@@ -167,14 +173,30 @@ public final class LockBenchCommand implements Callable<Integer> {
 
     private Supplier<Fabric> fabrics(FabricKind kind, List<String> notes) {
         if (kind == FabricKind.VERBS) {
-            throw new BenchFailedException("the verbs fabric (io.remus.core.verbs) is not in this build yet; "
-                    + "run with --fabric sim");
+            String name = device != null ? device : firstDevice();
+            notes.add("device " + name + ", every node in this process (VerbsFabric.open)");
+            if (simLatencyNanos > 0) {
+                notes.add("--sim-latency-ns ignored: this run is on verbs");
+            }
+            return () -> VerbsFabric.open(name);
+        }
+        if (device != null) {
+            notes.add("-d ignored: this run is on the sim fabric");
         }
         SimOptions options = SimOptions.defaults().withExecutionLatencyNanos(simLatencyNanos);
         if (simLatencyNanos > 0) {
             notes.add("sim execution latency injected: " + simLatencyNanos + " ns per work request");
         }
         return () -> new SimFabric(options);
+    }
+
+    private static String firstDevice() {
+        List<DeviceInfo> devices = Device.list();
+        if (devices.isEmpty()) {
+            throw new BenchFailedException("--fabric verbs: this host has no RDMA devices (see softroce/README.md "
+                    + "for Soft-RoCE in a guest); run with --fabric sim");
+        }
+        return devices.getFirst().name();
     }
 
     private static String hostLoad() {

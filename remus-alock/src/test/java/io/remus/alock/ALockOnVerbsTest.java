@@ -1,0 +1,30 @@
+package io.remus.alock;
+
+import io.remus.core.fabric.Fabric;
+import io.remus.core.sim.SimOptions;
+import io.remus.verbs.testing.DeviceTests;
+import org.junit.jupiter.api.Named;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Timeout;
+
+import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
+import java.util.stream.Stream;
+
+/**
+ * {@link ALockTest} on the verbs fabric (device {@code REMUS_TEST_DEVICE}, all nodes in this
+ * process). The hazard test is replaced by {@link MixedAtomicsHazardOnVerbsTest}: on Soft-RoCE the
+ * lost-exclusion window is too rare for the simulator's few rounds.
+ */
+@Tag(DeviceTests.TAG)
+@Timeout(value = 600, unit = TimeUnit.SECONDS)
+class ALockOnVerbsTest extends ALockTest {
+    static Stream<Named<Function<SimOptions, Fabric>>> fabrics() {
+        return Fabrics.verbs();
+    }
+
+    /** Not run here: see {@link MixedAtomicsHazardOnVerbsTest}. */
+    @Override
+    void shouldLoseMutualExclusionWhenCpuAndRdmaCasShareOneWordButNotWithALock(Function<SimOptions, Fabric> make) {
+    }
+}

@@ -1,0 +1,21 @@
+package io.remus.alock;
+
+import io.remus.verbs.testing.DeviceTests;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.provider.Arguments;
+
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+
+/**
+ * {@link LockContractTest} on the verbs fabric (device {@code REMUS_TEST_DEVICE}, all nodes in this
+ * process): every lock kind under mixed local and remote contention on a real device.
+ */
+@Tag(DeviceTests.TAG)
+@Timeout(value = 600, unit = TimeUnit.SECONDS)
+class LockContractOnVerbsTest extends LockContractTest {
+    static Stream<Arguments> fabricsAndKinds() {
+        return Fabrics.verbs().flatMap(f -> Stream.of(LockKind.values()).map(k -> Arguments.of(f, k)));
+    }
+}
