@@ -149,7 +149,7 @@ public final class LockBenchmark {
             }
         }
         if (failure.get() != null) {
-            throw new RemusException("a lock benchmark worker failed", failure.get());
+            throw new RemusException("a lock benchmark worker failed: " + failure.get(), failure.get());
         }
         long[] merged = new long[64];
         long total = 0;
