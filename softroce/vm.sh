@@ -14,7 +14,14 @@
 #
 # Environment: SOFTROCE_WORK (kernel/initramfs cache, shared and locked; default
 # ~/.cache/softroce-vm), SOFTROCE_MEM (default 4G, even number of G), SOFTROCE_TIMEOUT
-# (seconds, default 1200), SOFTROCE_NET (QEMU network options; default -nic none).
+# (seconds, default 1200), SOFTROCE_NET (QEMU network options; default -nic none),
+# SOFTROCE_TCG_THREAD (single or multi; default single, see below).
+#
+# TCG runs single-threaded by default: under multi-threaded TCG (QEMU 7.2), guest JVMs
+# crashed with SIGSEGV at the verified entry point of C1-compiled methods, the 5-byte jump
+# HotSpot patches in while another vCPU may be running that code (cross-modifying code).
+# Seen twice in about ten device-suite runs (hs_err: SEGV_MAPERR on that jmp). Single-threaded
+# TCG still emulates 2 vCPUs (NUMA nodes keep one each) but runs them on one host thread.
 set -euo pipefail
 WORK=${SOFTROCE_WORK:-$HOME/.cache/softroce-vm}
 MEM=${SOFTROCE_MEM:-4G}
@@ -112,7 +119,7 @@ WRAP
 half=$(( ${MEM%G} / 2 ))G
 set +e
 # KVM guests hang in early boot on these machines: TCG. Two emulated NUMA nodes, one vCPU each.
-timeout --kill-after=30 "$TIMEOUT" qemu-system-x86_64 -accel tcg,thread=multi -cpu max -smp 2 -m "$MEM" \
+timeout --kill-after=30 "$TIMEOUT" qemu-system-x86_64 -accel "tcg,thread=${SOFTROCE_TCG_THREAD:-single}" -cpu max -smp 2 -m "$MEM" \
   -object memory-backend-ram,size=$half,id=m0 -object memory-backend-ram,size=$half,id=m1 \
   -numa node,nodeid=0,cpus=0,memdev=m0 -numa node,nodeid=1,cpus=1,memdev=m1 \
   -kernel "$WORK/kernel/boot/vmlinuz-$KV" -initrd "$INITRD" \
