@@ -7,8 +7,6 @@
  * for the node itself). Work request lists become one {@code ibv_post_send} of a preallocated
  * chain; completions are polled into the SPI's reusable arrays; neither allocates. Nodes in other
  * processes are reached through {@link io.remus.core.verbs.bootstrap}.
- *
- * <p>Known limit: the verbs API's send batch has no fence flag yet, so
- * {@link io.remus.core.fabric.WorkRequests#FENCE} is not passed to the device.
+ * {@link io.remus.core.fabric.WorkRequests#FENCE} is passed to the device as {@code IBV_SEND_FENCE}.
  */
 package io.remus.core.verbs;
