@@ -80,15 +80,39 @@ public final class CmListener implements AutoCloseable {
      * @throws WaitTimeoutException if no request came, or the connection was not established, in time
      * @throws ConnectionException  if an unexpected event came
      */
-    public synchronized CmConnection accept(QueuePairBuilder builder, RemoteRegion offer, Duration timeout) {
+    public CmConnection accept(QueuePairBuilder builder, RemoteRegion offer, Duration timeout) {
+        return acceptWithin(builder, offer, timeout, null);
+    }
+
+    /**
+     * Waits for one connection request and accepts it; the time to establish it is counted from
+     * the request's arrival, so a short {@code requestTimeout} (a polling loop that must notice
+     * when to stop) does not abandon a connection the peer already sees established.
+     *
+     * @param builder          the queue pair's settings (its protection domain must be on this listener's context)
+     * @param offer            the region offered to the peer
+     * @param requestTimeout   how long to wait for a request
+     * @param establishTimeout how long, from the request, to wait for establishment
+     * @return the established connection
+     * @throws WaitTimeoutException if no request came, or the connection was not established, in time
+     * @throws ConnectionException  if an unexpected event came
+     */
+    public CmConnection accept(QueuePairBuilder builder, RemoteRegion offer, Duration requestTimeout,
+                               Duration establishTimeout) {
+        return acceptWithin(builder, offer, requestTimeout, Objects.requireNonNull(establishTimeout, "establishTimeout"));
+    }
+
+    private synchronized CmConnection acceptWithin(QueuePairBuilder builder, RemoteRegion offer, Duration requestTimeout,
+                                                   Duration establishTimeout) {
         if (closed) {
             throw new ClosedResourceException("the listener is closed");
         }
         Objects.requireNonNull(offer, "offer");
         builder.check();
-        long deadline = System.nanoTime() + timeout.toNanos();
-        CmEventChannel.Event request = channel.expect(deadline, RdmaCm.RDMA_CM_EVENT_CONNECT_REQUEST,
+        long requestDeadline = System.nanoTime() + requestTimeout.toNanos();
+        CmEventChannel.Event request = channel.expect(requestDeadline, RdmaCm.RDMA_CM_EVENT_CONNECT_REQUEST,
                 "waiting for a connection request");
+        long deadline = establishTimeout == null ? requestDeadline : System.nanoTime() + establishTimeout.toNanos();
         MemorySegment child = request.id().reinterpret(rdma_cm_id.sizeof());
         QueuePairHandle handle = null;
         CmEventChannel own = null;

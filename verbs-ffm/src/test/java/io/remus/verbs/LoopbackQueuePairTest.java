@@ -153,10 +153,10 @@ class LoopbackQueuePairTest {
                 f.memory.set(JAVA_LONG, 1200, 5000L + round);
                 f.memory.set(JAVA_LONG, 16, -1L);
                 batch.read(1, f.mr, 16, 8, f.mr.address() + 1200, f.mr.remoteKey(), false)
-                        .write(2, f.mr, 16, 8, f.mr.address() + 1300, f.mr.remoteKey(), true).fence()
+                        .write(2, f.mr, 16, 8, f.mr.address() + 1304, f.mr.remoteKey(), true).fence()
                         .post();
                 f.awaitSuccesses(1);
-                assertEquals(5000L + round, f.memory.get(JAVA_LONG, 1300));
+                assertEquals(5000L + round, f.memory.get(JAVA_LONG, 1304));
             }
         }
     }
