@@ -65,7 +65,7 @@ final class CmBootstrap implements PeerBootstrap {
     public void serve(VerbsNode node) {
         InetSocketAddress address = fabric.options().bootstrapAddresses().get(node.nodeId());
         listeners.put(node.nodeId(), new CmNodeListener(fabric.context(), node, ipv4(node.nodeId(), address),
-                address.getPort()));
+                address.getPort(), fabric.options().connectTimeout()));
     }
 
     @Override

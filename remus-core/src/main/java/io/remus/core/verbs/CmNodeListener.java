@@ -22,10 +22,12 @@ final class CmNodeListener implements AutoCloseable {
     private final VerbsNode node;
     private final CmListener listener;
     private final Thread thread;
+    private final Duration establishTimeout;
     private volatile boolean stopping;
 
-    CmNodeListener(Context context, VerbsNode node, String ipv4, int port) {
+    CmNodeListener(Context context, VerbsNode node, String ipv4, int port, Duration establishTimeout) {
         this.node = node;
+        this.establishTimeout = establishTimeout;
         this.listener = CmListener.listen(context, ipv4, port);
         this.thread = Thread.ofPlatform().daemon().name("remus-cm-node-" + node.nodeId()).start(this::run);
     }
@@ -33,7 +35,7 @@ final class CmNodeListener implements AutoCloseable {
     private void run() {
         while (!stopping) {
             try {
-                CmConnection c = listener.accept(node.responderBuilder(), node.directoryOffer(), ACCEPT_SLICE);
+                CmConnection c = listener.accept(node.responderBuilder(), node.directoryOffer(), ACCEPT_SLICE, establishTimeout);
                 node.adopt(c);
             } catch (WaitTimeoutException idle) {
                 continue;
@@ -51,7 +53,7 @@ final class CmNodeListener implements AutoCloseable {
     public void close() {
         stopping = true;
         try {
-            thread.join(ACCEPT_SLICE.multipliedBy(5).toMillis());
+            thread.join(ACCEPT_SLICE.plus(establishTimeout).toMillis());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
