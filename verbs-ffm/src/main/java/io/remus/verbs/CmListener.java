@@ -7,18 +7,21 @@ import io.remus.verbs.ffi.rdma_cm_id;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.time.Duration;
+import java.util.ArrayDeque;
 import java.util.Objects;
 
 /**
  * The passive side of the RDMA connection manager: bound to a local IPv4 address and port,
  * listening; {@link #accept} takes one connection request, builds its queue pair on the
  * listener's device, exchanges region information as private data and waits until the
- * connection is established. Every wait has a timeout. One thread at a time.
+ * connection is established. Requests that arrive while one is being established are kept for
+ * the next {@code accept}. Every wait has a timeout. One thread at a time.
  */
 public final class CmListener implements AutoCloseable {
     private final CmEventChannel channel;
     private final MemorySegment id;
     private final Context context;
+    private final ArrayDeque<CmEventChannel.Event> pendingRequests = new ArrayDeque<>();
     private boolean closed;
 
     private CmListener(CmEventChannel channel, MemorySegment id, Context context) {
@@ -80,15 +83,40 @@ public final class CmListener implements AutoCloseable {
      * @throws WaitTimeoutException if no request came, or the connection was not established, in time
      * @throws ConnectionException  if an unexpected event came
      */
-    public synchronized CmConnection accept(QueuePairBuilder builder, RemoteRegion offer, Duration timeout) {
+    public CmConnection accept(QueuePairBuilder builder, RemoteRegion offer, Duration timeout) {
+        return acceptWithin(builder, offer, timeout, null);
+    }
+
+    /**
+     * Waits for one connection request and accepts it; the time to establish it is counted from
+     * the request's arrival, so a short {@code requestTimeout} (a polling loop that must notice
+     * when to stop) does not abandon a connection the peer already sees established.
+     *
+     * @param builder          the queue pair's settings (its protection domain must be on this listener's context)
+     * @param offer            the region offered to the peer
+     * @param requestTimeout   how long to wait for a request
+     * @param establishTimeout how long, from the request, to wait for establishment
+     * @return the established connection
+     * @throws WaitTimeoutException if no request came, or the connection was not established, in time
+     * @throws ConnectionException  if an unexpected event came
+     */
+    public CmConnection accept(QueuePairBuilder builder, RemoteRegion offer, Duration requestTimeout,
+                               Duration establishTimeout) {
+        return acceptWithin(builder, offer, requestTimeout, Objects.requireNonNull(establishTimeout, "establishTimeout"));
+    }
+
+    private synchronized CmConnection acceptWithin(QueuePairBuilder builder, RemoteRegion offer, Duration requestTimeout,
+                                                   Duration establishTimeout) {
         if (closed) {
             throw new ClosedResourceException("the listener is closed");
         }
         Objects.requireNonNull(offer, "offer");
         builder.check();
-        long deadline = System.nanoTime() + timeout.toNanos();
-        CmEventChannel.Event request = channel.expect(deadline, RdmaCm.RDMA_CM_EVENT_CONNECT_REQUEST,
-                "waiting for a connection request");
+        long requestDeadline = System.nanoTime() + requestTimeout.toNanos();
+        CmEventChannel.Event request = pendingRequests.isEmpty()
+                ? channel.expect(requestDeadline, RdmaCm.RDMA_CM_EVENT_CONNECT_REQUEST, "waiting for a connection request")
+                : pendingRequests.poll();
+        long deadline = establishTimeout == null ? requestDeadline : System.nanoTime() + establishTimeout.toNanos();
         MemorySegment child = request.id().reinterpret(rdma_cm_id.sizeof());
         QueuePairHandle handle = null;
         CmEventChannel own = null;
@@ -99,8 +127,15 @@ public final class CmListener implements AutoCloseable {
             MemorySegment callState = Errno.allocate(arena);
             VerbResults.checkMinusOne(RdmaCm.rdma_accept(callState, child, CmIds.connectionParameters(arena, context, offer)),
                     callState, "rdma_accept", "accepting a connection");
-            CmEventChannel.Event established = channel.expect(deadline, RdmaCm.RDMA_CM_EVENT_ESTABLISHED,
-                    "waiting for the accepted connection to be established");
+            CmEventChannel.Event established = channel.next(deadline);
+            while (established.type() == RdmaCm.RDMA_CM_EVENT_CONNECT_REQUEST) {
+                pendingRequests.add(established);
+                established = channel.next(deadline);
+            }
+            if (established.type() != RdmaCm.RDMA_CM_EVENT_ESTABLISHED) {
+                throw new ConnectionException(established.name(), established.status(),
+                        "waiting for the accepted connection to be established");
+            }
             if (established.id().address() != child.address()) {
                 throw new ConnectionException(established.name(), established.status(), "an event for another connection");
             }
@@ -131,6 +166,10 @@ public final class CmListener implements AutoCloseable {
         }
         closed = true;
         try {
+            for (CmEventChannel.Event request : pendingRequests) {
+                CmIds.destroy(request.id().reinterpret(rdma_cm_id.sizeof()));
+            }
+            pendingRequests.clear();
             CmIds.destroy(id);
         } finally {
             channel.close();

@@ -269,6 +269,22 @@ public final class SendBatch {
         return this;
     }
 
+    /**
+     * Fences the request added last ({@code IBV_SEND_FENCE}): the device starts it only after
+     * every earlier RDMA READ and atomic on this queue pair has completed.
+     *
+     * @return this batch
+     * @throws InvalidArgumentException if no request has been added since the last post
+     */
+    public SendBatch fence() {
+        if (size == 0) {
+            throw new InvalidArgumentException("add a request before fencing it");
+        }
+        long flags = (size - 1) * WR_SIZE + ibv_send_wr.send_flags$OFFSET;
+        requests.set(JAVA_INT, flags, requests.get(JAVA_INT, flags) | IbVerbs.IBV_SEND_FENCE);
+        return this;
+    }
+
     /** @return how many requests are waiting to be posted */
     public int size() {
         return size;

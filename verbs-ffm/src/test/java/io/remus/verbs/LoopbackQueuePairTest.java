@@ -145,6 +145,23 @@ class LoopbackQueuePairTest {
     }
 
     @DeviceTest
+    void shouldWriteWhatEarlierReadFetchedWhenWriteIsFenced() {
+        try (LoopbackFixture f = new LoopbackFixture()) {
+            SendBatch batch = f.qp.sendBatch(2);
+            assertThrows(InvalidArgumentException.class, batch::fence);
+            for (int round = 0; round < 20; round++) {
+                f.memory.set(JAVA_LONG, 1200, 5000L + round);
+                f.memory.set(JAVA_LONG, 16, -1L);
+                batch.read(1, f.mr, 16, 8, f.mr.address() + 1200, f.mr.remoteKey(), false)
+                        .write(2, f.mr, 16, 8, f.mr.address() + 1304, f.mr.remoteKey(), true).fence()
+                        .post();
+                f.awaitSuccesses(1);
+                assertEquals(5000L + round, f.memory.get(JAVA_LONG, 1304));
+            }
+        }
+    }
+
+    @DeviceTest
     void shouldGatherTwoEntriesIntoOneWrite() {
         try (LoopbackFixture f = new LoopbackFixture()) {
             f.memory.set(JAVA_LONG, 0, 1L);

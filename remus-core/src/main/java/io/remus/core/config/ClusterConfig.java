@@ -12,7 +12,8 @@ import java.util.List;
  * arguments or a launcher's environment.
  *
  * @param nodeId               this process's node id
- * @param nodes                the host of every node, indexed by node id
+ * @param nodes                every node's address, indexed by node id: {@code host} or
+ *                             {@code host:port} (see {@link NodeAddress} for the default port)
  * @param memoryNodes          nodes that expose memory segments
  * @param computeNodes         nodes that run compute threads
  * @param segmentSize          bytes per memory segment
@@ -35,6 +36,9 @@ public record ClusterConfig(int nodeId, List<String> nodes, NodeRange memoryNode
         nodes = List.copyOf(nodes);
         if (nodes.isEmpty() || nodes.size() > RemotePtr.MAX_NODE_ID + 1) {
             throw new BadArgumentException("the node list must hold 1.." + (RemotePtr.MAX_NODE_ID + 1) + " nodes, got " + nodes.size());
+        }
+        for (int i = 0; i < nodes.size(); i++) {
+            NodeAddress.parse(nodes.get(i), i);
         }
         require(nodeId >= 0 && nodeId < nodes.size(), "node id " + nodeId + " is not in the node list of " + nodes.size());
         require(memoryNodes.last() < nodes.size(), "memory nodes " + memoryNodes + " exceed the node list of " + nodes.size());
@@ -72,6 +76,21 @@ public record ClusterConfig(int nodeId, List<String> nodes, NodeRange memoryNode
     /** @param id another node id @return this configuration as node {@code id} sees it */
     public ClusterConfig withNodeId(int id) {
         return toBuilder().nodeId(id).build();
+    }
+
+    /**
+     * @param id a node id from the node list
+     * @return where that node's process listens for connection setup
+     * @throws BadArgumentException when the id is not in the node list
+     */
+    public NodeAddress nodeAddress(int id) {
+        require(id >= 0 && id < nodes.size(), "node id " + id + " is not in the node list of " + nodes.size());
+        return NodeAddress.parse(nodes.get(id), id);
+    }
+
+    /** @return every node's address, by node id */
+    public List<NodeAddress> nodeAddresses() {
+        return java.util.stream.IntStream.range(0, nodes.size()).mapToObj(this::nodeAddress).toList();
     }
 
     /** @return whether this node exposes memory */
@@ -132,7 +151,7 @@ public record ClusterConfig(int nodeId, List<String> nodes, NodeRange memoryNode
             return this;
         }
 
-        /** @param v hosts indexed by node id @return this builder */
+        /** @param v {@code host[:port]} entries indexed by node id @return this builder */
         public Builder nodes(List<String> v) {
             nodes = v;
             return this;

@@ -18,15 +18,17 @@ import java.util.Properties;
  * environment. All three use the same keys:
  *
  * <pre>
- * node.id            nodes (comma list)      memory.nodes (a-b)     compute.nodes (a-b)
+ * node.id            nodes (comma list of host[:port])           hostfile (path)
+ * memory.nodes (a-b) compute.nodes (a-b)
  * segment.size (4K, 1M, 1G)                  segment.count          qp.lanes
  * qp.lane.policy (round_robin | by_address)  threads.per.node       ops.in.flight
  * buffer.size        wrs.per.batch           allocation.policy (round_robin | random | local_first)
  * timeout.ms
  * </pre>
  *
- * <p>Keys not given keep the builder's defaults. Unknown keys and bad values are
- * {@link BadArgumentException}s.
+ * <p>The node list comes from {@code nodes} or from a {@link Hostfile} named by {@code hostfile},
+ * not both; its entries are {@link NodeAddress}es. Keys not given keep the builder's defaults.
+ * Unknown keys, bad values and conflicting keys are {@link BadArgumentException}s.
  */
 public final class ConfigSources {
     private ConfigSources() {
@@ -52,6 +54,7 @@ public final class ConfigSources {
      */
     public static ClusterConfig fromProperties(Properties properties) {
         ClusterConfig.Builder b = ClusterConfig.builder();
+        requireOneNodeList(properties.containsKey("nodes"), properties.containsKey("hostfile"));
         for (String key : properties.stringPropertyNames()) {
             apply(b, key, properties.getProperty(key));
         }
@@ -64,6 +67,8 @@ public final class ConfigSources {
      */
     public static ClusterConfig fromArgs(String... args) {
         ClusterConfig.Builder b = ClusterConfig.builder();
+        requireOneNodeList(Arrays.stream(args).anyMatch(a -> a.startsWith("--nodes=")),
+                Arrays.stream(args).anyMatch(a -> a.startsWith("--hostfile=")));
         for (String arg : args) {
             int eq = arg.indexOf('=');
             if (!arg.startsWith("--") || eq < 0) {
@@ -79,8 +84,11 @@ public final class ConfigSources {
      * {@code REMUS_SEGMENT_SIZE}) and takes the node id and node count from the launcher when one
      * started the process: Slurm ({@code SLURM_PROCID}/{@code SLURM_NTASKS}), Open MPI
      * ({@code OMPI_COMM_WORLD_RANK}/{@code OMPI_COMM_WORLD_SIZE}) or PMI ({@code PMI_RANK}/{@code PMI_SIZE}).
-     * Without {@code REMUS_NODES} the launcher's size names nodes {@code node0..}; without
-     * memory/compute ranges every node is both.
+     * The node list with addresses comes from {@code REMUS_NODES} (comma list of
+     * {@code host[:port]}) or from the hostfile named by {@code REMUS_HOSTFILE}; under a launcher
+     * its length must equal the launcher's size. Without either, the launcher's size names nodes
+     * {@code node0..} (enough for one process, not for a verbs cluster). Without memory/compute
+     * ranges every node is both.
      *
      * @param env the environment, e.g. {@code System.getenv()}
      * @return the configuration
@@ -89,20 +97,30 @@ public final class ConfigSources {
         ClusterConfig.Builder b = ClusterConfig.builder();
         String[][] launchers = {{"SLURM_PROCID", "SLURM_NTASKS"}, {"OMPI_COMM_WORLD_RANK", "OMPI_COMM_WORLD_SIZE"},
                 {"PMI_RANK", "PMI_SIZE"}};
+        String launcherSize = null;
+        int size = 0;
         for (String[] l : launchers) {
             if (env.containsKey(l[0]) && env.containsKey(l[1])) {
-                int size = parseInt(l[1], env.get(l[1]));
+                launcherSize = l[1];
+                size = parseInt(l[1], env.get(l[1]));
                 b.nodeCount(size).nodeId(parseInt(l[0], env.get(l[0])))
                         .memoryNodes(new NodeRange(0, size - 1)).computeNodes(new NodeRange(0, size - 1));
                 break;
             }
         }
+        boolean nodeList = env.containsKey("REMUS_NODES") || env.containsKey("REMUS_HOSTFILE");
+        requireOneNodeList(env.containsKey("REMUS_NODES"), env.containsKey("REMUS_HOSTFILE"));
         for (Map.Entry<String, String> e : env.entrySet()) {
             if (e.getKey().startsWith("REMUS_")) {
                 apply(b, e.getKey().substring(6).toLowerCase(Locale.ROOT).replace('_', '.'), e.getValue());
             }
         }
-        return b.build();
+        ClusterConfig c = b.build();
+        if (launcherSize != null && nodeList && c.nodes().size() != size) {
+            throw new BadArgumentException(launcherSize + " is " + size + " but the node list has " + c.nodes().size()
+                    + " entries");
+        }
+        return c;
     }
 
     private static void apply(ClusterConfig.Builder b, String key, String value) {
@@ -110,6 +128,7 @@ public final class ConfigSources {
         switch (key) {
             case "node.id" -> b.nodeId(parseInt(key, v));
             case "nodes" -> b.nodes(List.copyOf(Arrays.stream(v.split(",")).map(String::trim).toList()));
+            case "hostfile" -> b.nodes(Hostfile.read(Path.of(v)));
             case "memory.nodes" -> b.memoryNodes(NodeRange.parse(v));
             case "compute.nodes" -> b.computeNodes(NodeRange.parse(v));
             case "segment.size" -> b.segmentSize(parseSize(key, v));
@@ -123,6 +142,12 @@ public final class ConfigSources {
             case "allocation.policy" -> b.allocationPolicy(parseEnum(AllocationPolicy.class, key, v));
             case "timeout.ms" -> b.operationTimeout(Duration.ofMillis(parseSize(key, v)));
             default -> throw new BadArgumentException("unknown configuration key '" + key + "'");
+        }
+    }
+
+    private static void requireOneNodeList(boolean nodes, boolean hostfile) {
+        if (nodes && hostfile) {
+            throw new BadArgumentException("give the node list either as nodes or as a hostfile, not both");
         }
     }
 

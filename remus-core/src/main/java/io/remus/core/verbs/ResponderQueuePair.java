@@ -1,17 +1,18 @@
 package io.remus.core.verbs;
 
-import io.remus.verbs.ConnectedQueuePair;
+import io.remus.core.RemusException;
 
 /**
  * The queue pair a node creates to serve one requester's queue pair: it posts nothing, it only
  * lets the device execute the requester's READs, WRITEs and atomics against this node's memory.
+ * It is either a hand-connected queue pair or an accepted rdma_cm connection.
  */
 final class ResponderQueuePair implements AutoCloseable {
     private final VerbsNode node;
-    private final ConnectedQueuePair queuePair;
+    private final AutoCloseable queuePair;
     private boolean closed;
 
-    ResponderQueuePair(VerbsNode node, ConnectedQueuePair queuePair) {
+    ResponderQueuePair(VerbsNode node, AutoCloseable queuePair) {
         this.node = node;
         this.queuePair = queuePair;
     }
@@ -24,7 +25,14 @@ final class ResponderQueuePair implements AutoCloseable {
             }
             closed = true;
         }
-        queuePair.close();
-        node.forget(this);
+        try {
+            queuePair.close();
+        } catch (RuntimeException e) {
+            throw e;
+        } catch (Exception e) {
+            throw new RemusException("closing a serving queue pair of node " + node.nodeId() + " failed", e);
+        } finally {
+            node.forget(this);
+        }
     }
 }

@@ -7,17 +7,10 @@ import io.remus.core.RemusException;
 import io.remus.core.fabric.Fabric;
 import io.remus.core.fabric.FabricNode;
 import io.remus.core.fabric.RemoteRegion;
-import io.remus.core.verbs.bootstrap.BootstrapClient;
-import io.remus.core.verbs.bootstrap.BootstrapMessage;
-import io.remus.core.verbs.bootstrap.BootstrapProtocolException;
-import io.remus.core.verbs.bootstrap.BootstrapServer;
 import io.remus.verbs.Context;
-import io.remus.verbs.Endpoint;
 import io.remus.verbs.VerbsException;
 
-import java.net.InetSocketAddress;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
@@ -29,12 +22,13 @@ import java.util.concurrent.locks.LockSupport;
  * and memory regions.
  *
  * <p>Queue pairs are reliable connected ({@code IBV_QPT_RC}). A node's QP to itself is a loopback
- * QP connected to itself; a QP to a node of this process is connected to a serving QP that the
- * peer creates in its own domain; a QP to a node of another process (one with a bootstrap address
- * in {@link VerbsFabricOptions}) is connected through that process's bootstrap service
- * ({@link BootstrapServer}: a TCP exchange of queue pair endpoints), which each opened node with
- * an address starts. Published regions of other processes are asked for over the same service.
- * Every QP a compute thread keeps to a peer (each lane) is its own connection.
+ * QP connected to itself; a QP to a node of this process is connected by hand to a serving QP that
+ * the peer creates in its own domain; a QP to a node of another process (one with an address in
+ * {@link VerbsFabricOptions}) goes through the options' {@link BootstrapKind}: by default each lane
+ * is an rdma_cm connection to the listener that every opened node with an address runs, and a
+ * peer's published regions are read from its region table over rdma_cm; {@link BootstrapKind#TCP}
+ * is the fallback. For rdma_cm the device context is librdmacm's
+ * ({@link Context#openForRdmaCm(String)}), as {@code rdma_create_qp} requires.
  *
  * <p>Posting and polling allocate nothing; connecting, registering and bootstrap are control path.
  */
@@ -44,15 +38,18 @@ public final class VerbsFabric implements Fabric {
     private final VerbsFabricOptions options;
     private final Context context;
     private final ConcurrentHashMap<Integer, VerbsNode> nodes = new ConcurrentHashMap<>();
-    private final List<BootstrapServer> servers = new ArrayList<>();
+    private final PeerBootstrap bootstrap;
 
     private VerbsFabric(VerbsFabricOptions options) {
         this.options = options;
+        boolean remote = !options.bootstrapAddresses().isEmpty();
+        boolean cm = remote && options.bootstrap() == BootstrapKind.RDMA_CM;
         try {
-            this.context = Context.open(options.device());
+            this.context = cm ? Context.openForRdmaCm(options.device()) : Context.open(options.device());
         } catch (VerbsException e) {
             throw new RemusException("cannot open RDMA device " + options.device() + ": " + e.getMessage(), e);
         }
+        this.bootstrap = !remote ? null : cm ? new CmBootstrap(this) : new TcpBootstrap(this);
     }
 
     /**
@@ -65,7 +62,7 @@ public final class VerbsFabric implements Fabric {
     }
 
     /**
-     * @param options device, port and the bootstrap addresses of a multi-process cluster
+     * @param options device, port, the nodes' addresses and the bootstrap kind of a multi-process cluster
      * @return the fabric
      * @throws RemusException when the device cannot be opened
      */
@@ -87,9 +84,18 @@ public final class VerbsFabric implements Fabric {
         return context;
     }
 
+    PeerBootstrap bootstrap() {
+        return bootstrap;
+    }
+
+    boolean usesRegionDirectory() {
+        return bootstrap instanceof CmBootstrap;
+    }
+
     /**
-     * Opens node {@code nodeId} in this process; when it has a bootstrap address, starts its
-     * bootstrap service on that address's port (all interfaces).
+     * Opens node {@code nodeId} in this process; when it has an address, starts answering peers
+     * for it there (an rdma_cm listener on that IPv4 address and port, or, with
+     * {@link BootstrapKind#TCP}, a TCP service on that port).
      */
     @Override
     public synchronized FabricNode open(int nodeId) {
@@ -108,8 +114,11 @@ public final class VerbsFabric implements Fabric {
         nodes.put(nodeId, node);
         if (options.hasAddress(nodeId)) {
             try {
-                servers.add(new BootstrapServer(new InetSocketAddress(options.bootstrapAddresses().get(nodeId).getPort()),
-                        this::serve));
+                bootstrap.serve(node);
+            } catch (VerbsException e) {
+                node.close();
+                throw new RemusException("node " + nodeId + " cannot listen at "
+                        + options.bootstrapAddresses().get(nodeId) + ": " + e.getMessage(), e);
             } catch (RuntimeException e) {
                 node.close();
                 throw e;
@@ -127,12 +136,7 @@ public final class VerbsFabric implements Fabric {
         if (!options.hasAddress(nodeId)) {
             return List.of();
         }
-        BootstrapMessage reply = BootstrapClient.exchange(options.bootstrapAddresses().get(nodeId),
-                new BootstrapMessage.RegionsRequest(nodeId), options.connectTimeout());
-        if (!(reply instanceof BootstrapMessage.RegionsReply regions) || regions.nodeId() != nodeId) {
-            throw new BootstrapProtocolException("node " + nodeId + " answered a region request with " + reply);
-        }
-        return regions.regions();
+        return bootstrap.publishedRegions(nodeId);
     }
 
     /**
@@ -159,7 +163,7 @@ public final class VerbsFabric implements Fabric {
 
     void requireKnown(int nodeId) {
         if (!nodes.containsKey(nodeId) && !options.hasAddress(nodeId)) {
-            throw new BadArgumentException("node " + nodeId + " is neither open in this process nor has a bootstrap address");
+            throw new BadArgumentException("node " + nodeId + " is neither open in this process nor has an address");
         }
     }
 
@@ -167,24 +171,7 @@ public final class VerbsFabric implements Fabric {
         return nodes.get(nodeId);
     }
 
-    Endpoint requestResponder(int fromNode, int toNode, Endpoint requester) {
-        BootstrapMessage reply = BootstrapClient.exchange(options.bootstrapAddresses().get(toNode),
-                new BootstrapMessage.ConnectRequest(fromNode, toNode, requester), options.connectTimeout());
-        if (!(reply instanceof BootstrapMessage.ConnectReply connected)) {
-            throw new BootstrapProtocolException("node " + toNode + " answered a connect request with " + reply);
-        }
-        return connected.endpoint();
-    }
-
-    private BootstrapMessage serve(BootstrapMessage request) {
-        return switch (request) {
-            case BootstrapMessage.RegionsRequest r -> new BootstrapMessage.RegionsReply(r.nodeId(), servedNode(r.nodeId()).published());
-            case BootstrapMessage.ConnectRequest r -> new BootstrapMessage.ConnectReply(servedNode(r.toNode()).respond(r.endpoint()).endpoint());
-            default -> new BootstrapMessage.ErrorReply("not a request: " + request);
-        };
-    }
-
-    private VerbsNode servedNode(int nodeId) {
+    VerbsNode servedNode(int nodeId) {
         VerbsNode node = nodes.get(nodeId);
         if (node == null) {
             throw new BadArgumentException("node " + nodeId + " is not open in this process");
@@ -192,17 +179,22 @@ public final class VerbsFabric implements Fabric {
         return node;
     }
 
+    void stopServing(VerbsNode node) {
+        if (bootstrap != null && options.hasAddress(node.nodeId())) {
+            bootstrap.stopServing(node);
+        }
+    }
+
     void forget(VerbsNode node) {
         nodes.remove(node.nodeId(), node);
     }
 
-    /** Stops the bootstrap services, closes every node this fabric opened, then the device context. Idempotent. */
+    /** Stops answering peers, closes every node this fabric opened, then the device context. Idempotent. */
     @Override
     public synchronized void close() {
-        for (BootstrapServer s : servers) {
-            s.close();
+        if (bootstrap != null) {
+            bootstrap.close();
         }
-        servers.clear();
         for (VerbsNode node : List.copyOf(nodes.values())) {
             node.close();
         }

@@ -15,7 +15,7 @@ final class VerbsMemory implements RegisteredMemory {
     private final long length;
     private final int lkey;
     private final int rkey;
-    private boolean closed;
+    private volatile boolean closed;
 
     VerbsMemory(VerbsNode node, MemoryRegion region, Arena arena) {
         this.node = node;
@@ -58,6 +58,11 @@ final class VerbsMemory implements RegisteredMemory {
     @Override
     public int rkey() {
         return rkey;
+    }
+
+    /** @return whether it has been closed (deregistered) */
+    boolean isClosed() {
+        return closed;
     }
 
     @Override

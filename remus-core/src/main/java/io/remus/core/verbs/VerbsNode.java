@@ -8,10 +8,12 @@ import io.remus.core.fabric.QueuePair;
 import io.remus.core.fabric.RegisteredMemory;
 import io.remus.core.fabric.RemoteRegion;
 import io.remus.verbs.Access;
+import io.remus.verbs.CmConnection;
 import io.remus.verbs.ConnectedQueuePair;
 import io.remus.verbs.Endpoint;
 import io.remus.verbs.PreparedQueuePair;
 import io.remus.verbs.ProtectionDomain;
+import io.remus.verbs.QueuePairBuilder;
 import io.remus.verbs.VerbsException;
 
 import java.lang.foreign.Arena;
@@ -36,6 +38,7 @@ final class VerbsNode implements FabricNode {
     private final CopyOnWriteArrayList<RemoteRegion> published = new CopyOnWriteArrayList<>();
     private final List<AutoCloseable> owned = new ArrayList<>();
     private volatile VerbsMemory[] regions = new VerbsMemory[0];
+    private final RegionDirectory directory;
     private io.remus.verbs.CompletionQueue responderCq;
     private boolean closed;
 
@@ -43,6 +46,12 @@ final class VerbsNode implements FabricNode {
         this.fabric = fabric;
         this.nodeId = nodeId;
         this.pd = fabric.context().allocateProtectionDomain();
+        try {
+            this.directory = fabric.usesRegionDirectory() ? new RegionDirectory(pd, nodeId) : null;
+        } catch (RuntimeException e) {
+            pd.close();
+            throw e;
+        }
     }
 
     @Override
@@ -94,6 +103,9 @@ final class VerbsNode implements FabricNode {
     synchronized void deregister(VerbsMemory m) {
         regions = Arrays.stream(regions).filter(r -> r != m).toArray(VerbsMemory[]::new);
         published.removeIf(r -> r.rkey() == m.rkey() && r.address() == m.address());
+        if (directory != null && !closed) {
+            directory.update(nodeId, published);
+        }
         owned.remove(m);
     }
 
@@ -110,11 +122,47 @@ final class VerbsNode implements FabricNode {
     }
 
     @Override
-    public void publish(RegisteredMemory memory) {
+    public synchronized void publish(RegisteredMemory memory) {
         if (!(memory instanceof VerbsMemory m) || m.node() != this) {
             throw new BadArgumentException("node " + nodeId + " can only publish its own registrations");
         }
-        published.add(new RemoteRegion(nodeId, m.address(), m.length(), m.rkey()));
+        RemoteRegion region = new RemoteRegion(nodeId, m.address(), m.length(), m.rkey());
+        if (directory != null) {
+            List<RemoteRegion> next = new ArrayList<>(published);
+            next.add(region);
+            directory.update(nodeId, next);
+        }
+        published.add(region);
+    }
+
+    /** @return this node's region table as rdma_cm peers are offered it */
+    io.remus.verbs.RemoteRegion directoryOffer() {
+        if (directory == null) {
+            throw new BadArgumentException("node " + nodeId + " has no region table (not an rdma_cm fabric)");
+        }
+        return directory.offer();
+    }
+
+    /** @return the settings of a queue pair that serves a requester (its completion queue created on first use) */
+    synchronized QueuePairBuilder responderBuilder() {
+        ensureOpen();
+        if (responderCq == null) {
+            responderCq = fabric.context().createCompletionQueue(RESPONDER_CQ_CAPACITY);
+            owned.add(responderCq);
+        }
+        return pd.queuePair().completionQueue(responderCq).maxSendWorkRequests(1).maxReceiveWorkRequests(1)
+                .maxInlineData(0).port(fabric.options().port());
+    }
+
+    /** Keeps an accepted rdma_cm connection as a serving queue pair until this node closes; closes it if the node did. */
+    void adopt(CmConnection connection) {
+        synchronized (this) {
+            if (!closed) {
+                owned.add(new ResponderQueuePair(this, connection));
+                return;
+            }
+        }
+        connection.close();
     }
 
     @Override
@@ -152,31 +200,33 @@ final class VerbsNode implements FabricNode {
     /**
      * Creates a queue pair in this node's domain and connects it to {@code peer}: to itself for the
      * loopback QP, to a new serving QP of the peer when it lives in this process, else through the
-     * peer process's bootstrap service.
+     * fabric's {@link PeerBootstrap} (an rdma_cm connection by default).
      */
     PeerConnection link(int peer, VerbsCompletionQueue cq, int depth) {
+        QueuePairBuilder builder = pd.queuePair().completionQueue(cq.verbs()).maxSendWorkRequests(depth)
+                .maxReceiveWorkRequests(1).maxInlineData(0).port(fabric.options().port());
+        VerbsNode local = fabric.localNode(peer);
+        if (peer != nodeId && local == null) {
+            try {
+                return fabric.bootstrap().connect(this, peer, builder);
+            } catch (VerbsException e) {
+                throw new RemusException("connecting node " + nodeId + " to node " + peer + " failed", e);
+            }
+        }
         PreparedQueuePair mine;
         try {
-            mine = pd.queuePair().completionQueue(cq.verbs()).maxSendWorkRequests(depth).maxReceiveWorkRequests(1)
-                    .maxInlineData(0).port(fabric.options().port()).build();
+            mine = builder.build();
         } catch (VerbsException e) {
             throw new RemusException("creating a queue pair from node " + nodeId + " to node " + peer + " failed", e);
         }
         ResponderQueuePair peerSide = null;
         try {
             if (peer == nodeId) {
-                return new PeerConnection(mine.connectToSelf(), null);
+                return new PeerConnection(mine.connectToSelf(), null, null);
             }
-            VerbsNode local = fabric.localNode(peer);
-            Endpoint theirs;
-            if (local != null) {
-                Responder r = local.respond(mine.localEndpoint());
-                peerSide = r.queuePair();
-                theirs = r.endpoint();
-            } else {
-                theirs = fabric.requestResponder(nodeId, peer, mine.localEndpoint());
-            }
-            return new PeerConnection(mine.connect(theirs), peerSide);
+            Responder r = local.respond(mine.localEndpoint());
+            peerSide = r.queuePair();
+            return new PeerConnection(mine.connect(r.endpoint()), peerSide, null);
         } catch (VerbsException e) {
             closeQuietly(mine, peerSide);
             throw new RemusException("connecting node " + nodeId + " to node " + peer + " failed", e);
@@ -204,13 +254,7 @@ final class VerbsNode implements FabricNode {
      * @return the serving queue pair, connected
      */
     synchronized Responder respond(Endpoint requester) {
-        ensureOpen();
-        if (responderCq == null) {
-            responderCq = fabric.context().createCompletionQueue(RESPONDER_CQ_CAPACITY);
-            owned.add(responderCq);
-        }
-        PreparedQueuePair prepared = pd.queuePair().completionQueue(responderCq).maxSendWorkRequests(1)
-                .maxReceiveWorkRequests(1).maxInlineData(0).port(fabric.options().port()).build();
+        PreparedQueuePair prepared = responderBuilder().build();
         Endpoint endpoint = prepared.localEndpoint();
         ConnectedQueuePair connected;
         try {
@@ -236,6 +280,12 @@ final class VerbsNode implements FabricNode {
 
     @Override
     public void close() {
+        synchronized (this) {
+            if (closed) {
+                return;
+            }
+        }
+        fabric.stopServing(this);
         List<AutoCloseable> toClose;
         synchronized (this) {
             if (closed) {
@@ -259,6 +309,9 @@ final class VerbsNode implements FabricNode {
         published.clear();
         fabric.forget(this);
         try {
+            if (directory != null) {
+                directory.close();
+            }
             pd.close();
         } catch (VerbsException e) {
             if (failure == null) {

@@ -21,9 +21,10 @@ import io.remus.verbs.VerbsException;
  * the error state, completes {@code FLUSHED}. {@link #reset()} replaces a queue pair the device put
  * in the error state by a new one (verbs queue pairs do not leave it), reconnected to the peer.
  *
- * <p>{@link WorkRequests#FENCE} is not passed to the device: the verbs API's {@link SendBatch}
- * has no fence flag yet. Requests on one queue pair still execute in order at the responder.
- * One owning thread.
+ * <p>{@link WorkRequests#FENCE} becomes {@code IBV_SEND_FENCE} ({@link SendBatch#fence()}). The
+ * registration that covers a request's local range is remembered from the previous request, so a
+ * thread that posts from one buffer finds it without searching the node's registrations. One owning
+ * thread.
  */
 final class VerbsQueuePair implements QueuePair {
     private final VerbsNode node;
@@ -35,6 +36,7 @@ final class VerbsQueuePair implements QueuePair {
     private long head;
     private long tail;
     private PeerConnection connection;
+    private VerbsMemory lastRegion;
     private SendBatch batch;
     private volatile int queuePairNumber;
     private boolean error;
@@ -99,7 +101,11 @@ final class VerbsQueuePair implements QueuePair {
                 Opcode op = requests.opcode(k);
                 long local = requests.localAddress(k);
                 int length = requests.length(k);
-                VerbsMemory m = node.findLocal(requests.lkey(k), local, length);
+                VerbsMemory m = lastRegion;
+                if (m == null || m.lkey() != requests.lkey(k) || !m.contains(local, length) || m.isClosed()) {
+                    m = node.findLocal(requests.lkey(k), local, length);
+                    lastRegion = m;
+                }
                 boolean atomic = op == Opcode.COMPARE_AND_SWAP || op == Opcode.FETCH_AND_ADD;
                 if (m == null || (atomic && (requests.remoteAddress(k) & 7) != 0)) {
                     postDevice(b);
@@ -124,7 +130,8 @@ final class VerbsQueuePair implements QueuePair {
     }
 
     private static void add(SendBatch b, WorkRequests r, int k, Opcode op, VerbsMemory m, long offset, int length) {
-        boolean signaled = (r.flags(k) & WorkRequests.SIGNALED) != 0;
+        int flags = r.flags(k);
+        boolean signaled = (flags & WorkRequests.SIGNALED) != 0;
         long id = r.wrId(k);
         switch (op) {
             case READ -> b.read(id, m.region(), offset, length, r.remoteAddress(k), r.rkey(k), signaled);
@@ -133,6 +140,9 @@ final class VerbsQueuePair implements QueuePair {
                     r.compareOrAdd(k), r.swap(k), signaled);
             case FETCH_AND_ADD -> b.fetchAndAdd(id, m.region(), offset, r.remoteAddress(k), r.rkey(k),
                     r.compareOrAdd(k), signaled);
+        }
+        if ((flags & WorkRequests.FENCE) != 0) {
+            b.fence();
         }
     }
 

@@ -5,10 +5,15 @@
  * <p>One device context per process; each node a protection domain with its memory regions;
  * reliable connected queue pairs, one connection per compute-thread lane and peer (a loopback QP
  * for the node itself). Work request lists become one {@code ibv_post_send} of a preallocated
- * chain; completions are polled into the SPI's reusable arrays; neither allocates. Nodes in other
- * processes are reached through {@link io.remus.core.verbs.bootstrap}.
+ * chain; completions are polled into the SPI's reusable arrays; neither allocates.
  *
- * <p>Known limit: the verbs API's send batch has no fence flag yet, so
- * {@link io.remus.core.fabric.WorkRequests#FENCE} is not passed to the device.
+ * <p>Nodes in other processes are reached at their addresses from the cluster configuration's
+ * node list ({@link io.remus.core.verbs.VerbsFabricOptions#cluster(String,
+ * io.remus.core.config.ClusterConfig, java.time.Duration)}): by default over the RDMA connection
+ * manager (each opened node listens on its address; each lane is one rdma_cm connection; peers
+ * read its region table over rdma_cm), or over the TCP fallback of
+ * {@link io.remus.core.verbs.bootstrap}.
+ *
+ * <p>{@link io.remus.core.fabric.WorkRequests#FENCE} is passed to the device as {@code IBV_SEND_FENCE}.
  */
 package io.remus.core.verbs;

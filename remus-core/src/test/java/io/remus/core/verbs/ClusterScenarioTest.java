@@ -1,5 +1,6 @@
 package io.remus.core.verbs;
 
+import io.remus.core.config.ClusterConfig;
 import io.remus.verbs.testing.ClusterNode;
 import io.remus.verbs.testing.ClusterTest;
 import io.remus.verbs.testing.ClusterTests;
@@ -13,7 +14,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /**
  * The multi-node scenario across hosts: each guest of {@code softroce/run-cluster} plays node
- * {@code REMUS_CLUSTER_NODE}, bootstrapping over TCP on port {@value #PORT} + index and retrying
+ * {@code REMUS_CLUSTER_NODE}, bootstrapping over rdma_cm on port {@value #PORT} + index and retrying
  * until a generous deadline (guests boot at different speeds).
  */
 @Timeout(value = 900, unit = TimeUnit.SECONDS)
@@ -26,8 +27,9 @@ class ClusterScenarioTest {
         ClusterNode node = ClusterTests.node();
         String device = DeviceTests.deviceName();
         Duration connect = Duration.ofMinutes(8);
-        VerbsFabricOptions options = MultiNodeScenario.options(device, node.addresses(), PORT, connect);
-        String result = MultiNodeScenario.run(options, node.index(), node.size(), OPS, connect);
+        ClusterConfig config = MultiNodeScenario.config(node.index(), node.addresses(), PORT);
+        VerbsFabricOptions options = MultiNodeScenario.options(device, config, connect, BootstrapKind.RDMA_CM);
+        String result = MultiNodeScenario.run(options, config, OPS, connect);
         if (node.index() == 0) {
             long total = (long) node.size() * OPS;
             assertEquals("TOTALS faa=" + total + " cas=" + total + " slots=" + total, result);

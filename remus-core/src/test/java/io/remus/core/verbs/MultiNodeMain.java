@@ -1,18 +1,21 @@
 package io.remus.core.verbs;
 
+import io.remus.core.config.ClusterConfig;
+
 import java.time.Duration;
 import java.util.Collections;
+import java.util.Locale;
 
 /**
  * A child JVM of {@link MultiProcessTest}: plays node {@code nodeId} of {@code size} processes on
- * one device, bootstrap ports {@code basePort + i} on 127.0.0.1; prints the scenario's result.
- * Arguments: {@code scenario(counts|kill) device nodeId size basePort ops}.
+ * one device, each listening on the device's IPv4 address at {@code basePort + i}; prints the
+ * scenario's result. Arguments: {@code scenario(counts|kill) device nodeId size basePort ops bootstrap(rdma_cm|tcp)}.
  */
 public final class MultiNodeMain {
     private MultiNodeMain() {
     }
 
-    /** @param args scenario, device, node id, size, base port, operation count */
+    /** @param args scenario, device, node id, size, base port, operation count, bootstrap kind */
     public static void main(String[] args) {
         String scenario = args[0];
         String device = args[1];
@@ -20,11 +23,14 @@ public final class MultiNodeMain {
         int size = Integer.parseInt(args[3]);
         int basePort = Integer.parseInt(args[4]);
         int ops = Integer.parseInt(args[5]);
+        BootstrapKind kind = BootstrapKind.valueOf(args[6].toUpperCase(Locale.ROOT));
         Duration connect = Duration.ofSeconds(90);
-        VerbsFabricOptions options = MultiNodeScenario.options(device, Collections.nCopies(size, "127.0.0.1"), basePort, connect);
+        String host = kind == BootstrapKind.TCP ? "127.0.0.1" : DeviceAddress.ipv4(device);
+        ClusterConfig config = MultiNodeScenario.config(nodeId, Collections.nCopies(size, host), basePort);
+        VerbsFabricOptions options = MultiNodeScenario.options(device, config, connect, kind);
         String result = scenario.equals("kill")
-                ? MultiNodeScenario.runUntilPeerDies(options, nodeId, size, ops, connect)
-                : MultiNodeScenario.run(options, nodeId, size, ops, connect);
+                ? MultiNodeScenario.runUntilPeerDies(options, config, ops, connect)
+                : MultiNodeScenario.run(options, config, ops, connect);
         System.out.println("RESULT " + result);
         System.out.flush();
         System.exit(result.startsWith("NO ERROR") ? 3 : 0);

@@ -9,14 +9,15 @@ import io.remus.core.config.NodeRange;
 import io.remus.core.memory.ClusterBarrier;
 import io.remus.core.memory.ClusterShutdown;
 
-import java.net.InetSocketAddress;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
  * One node's part of the multi-node scenario that the multi-process and cluster tests run: every
  * node is a memory and compute node with its own verbs fabric (its own device context); the nodes
- * bootstrap over TCP, meet at a barrier, do their share of fetch-and-adds on a counter on node 0,
+ * bootstrap over rdma_cm (or the TCP fallback) from the configuration's node list, meet at a
+ * barrier, do their share of fetch-and-adds on a counter on node 0,
  * compare-and-swap increments on a word on node 1 and writes of their own slot on the last node,
  * meet again, node 0 reports the totals, and every node announces its shutdown and waits for all
  * announcements before it frees its memory.
@@ -32,19 +33,21 @@ final class MultiNodeScenario {
     private MultiNodeScenario() {
     }
 
-    static ClusterConfig config(int nodeId, int size) {
-        return ClusterConfig.builder().nodeCount(size).nodeId(nodeId)
+    /** @return node {@code nodeId}'s configuration; node {@code i} listens at {@code hosts[i]:basePort+i} */
+    static ClusterConfig config(int nodeId, List<String> hosts, int basePort) {
+        List<String> nodes = new ArrayList<>();
+        for (int i = 0; i < hosts.size(); i++) {
+            nodes.add(hosts.get(i) + ":" + (basePort + i));
+        }
+        int size = hosts.size();
+        return ClusterConfig.builder().nodes(nodes).nodeId(nodeId)
                 .memoryNodes(new NodeRange(0, size - 1)).computeNodes(new NodeRange(0, size - 1))
                 .segmentSize(64 << 10).segmentCount(2).bufferSizePerThread(8192).qpLanesPerPeer(2)
                 .operationTimeout(Duration.ofSeconds(20)).build();
     }
 
-    static VerbsFabricOptions options(String device, List<String> hosts, int basePort, Duration connectTimeout) {
-        List<InetSocketAddress> addresses = new java.util.ArrayList<>();
-        for (int i = 0; i < hosts.size(); i++) {
-            addresses.add(new InetSocketAddress(hosts.get(i), basePort + i));
-        }
-        return VerbsFabricOptions.cluster(device, addresses, connectTimeout);
+    static VerbsFabricOptions options(String device, ClusterConfig config, Duration connectTimeout, BootstrapKind kind) {
+        return VerbsFabricOptions.cluster(device, config, connectTimeout).withBootstrap(kind);
     }
 
     /**
@@ -52,9 +55,11 @@ final class MultiNodeScenario {
      *
      * @return the line node 0 reports ({@code TOTALS faa=.. cas=.. slots=..}), or {@code DONE}
      */
-    static String run(VerbsFabricOptions options, int nodeId, int size, int opsPerNode, Duration connectTimeout) {
+    static String run(VerbsFabricOptions options, ClusterConfig config, int opsPerNode, Duration connectTimeout) {
+        int nodeId = config.nodeId();
+        int size = config.nodes().size();
         try (VerbsFabric fabric = VerbsFabric.open(options);
-             RemusNode node = RemusNode.start(fabric, config(nodeId, size))) {
+             RemusNode node = RemusNode.start(fabric, config)) {
             for (int peer = 0; peer < size; peer++) {
                 fabric.awaitPublishedRegions(peer, connectTimeout);
             }
@@ -94,10 +99,12 @@ final class MultiNodeScenario {
      *
      * @return for survivors, {@code TYPED <exception class>} once an operation on the dead node failed
      */
-    static String runUntilPeerDies(VerbsFabricOptions options, int nodeId, int size, int opsBeforeDeath,
+    static String runUntilPeerDies(VerbsFabricOptions options, ClusterConfig config, int opsBeforeDeath,
                                    Duration connectTimeout) {
+        int nodeId = config.nodeId();
+        int size = config.nodes().size();
         try (VerbsFabric fabric = VerbsFabric.open(options);
-             RemusNode node = RemusNode.start(fabric, config(nodeId, size))) {
+             RemusNode node = RemusNode.start(fabric, config)) {
             for (int peer = 0; peer < size; peer++) {
                 fabric.awaitPublishedRegions(peer, connectTimeout);
             }

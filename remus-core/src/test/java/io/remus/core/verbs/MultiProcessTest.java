@@ -14,7 +14,11 @@ import java.util.concurrent.TimeUnit;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** Three JVM processes, each one node with its own device context, on one device. */
+/**
+ * Three JVM processes, each one node with its own device context, on one device: they bootstrap
+ * over rdma_cm (all listening on the device's address, one port each), and once over the TCP
+ * fallback.
+ */
 @Timeout(value = 600, unit = TimeUnit.SECONDS)
 class MultiProcessTest {
     private static final int NODES = 3;
@@ -24,12 +28,12 @@ class MultiProcessTest {
         return 20000 + ThreadLocalRandom.current().nextInt(20000);
     }
 
-    private static List<ChildJvm> start(String scenario, String device, int ops) {
+    private static List<ChildJvm> start(String scenario, String device, int ops, BootstrapKind kind) {
         int port = basePort();
         List<ChildJvm> children = new ArrayList<>();
         for (int i = 0; i < NODES; i++) {
             children.add(ChildJvm.start(MultiNodeMain.class, scenario, device, Integer.toString(i),
-                    Integer.toString(NODES), Integer.toString(port), Integer.toString(ops)));
+                    Integer.toString(NODES), Integer.toString(port), Integer.toString(ops), kind.name()));
         }
         return children;
     }
@@ -41,10 +45,18 @@ class MultiProcessTest {
     }
 
     @DeviceTest
-    void shouldCountExactlyWhenThreeProcessesShareCounters() throws Exception {
+    void shouldCountExactlyWhenThreeProcessesShareCounters() throws InterruptedException {
+        countExactly(BootstrapKind.RDMA_CM, 300);
+    }
+
+    @DeviceTest
+    void shouldCountExactlyWhenThreeProcessesBootstrapOverTcpFallback() throws InterruptedException {
+        countExactly(BootstrapKind.TCP, 100);
+    }
+
+    private static void countExactly(BootstrapKind kind, int ops) throws InterruptedException {
         String device = DeviceTests.deviceName();
-        int ops = 300;
-        List<ChildJvm> children = start("counts", device, ops);
+        List<ChildJvm> children = start("counts", device, ops, kind);
         try {
             List<ChildJvm.Result> results = new ArrayList<>();
             for (ChildJvm c : children) {
@@ -64,7 +76,7 @@ class MultiProcessTest {
     @DeviceTest
     void shouldGiveSurvivorsTypedErrorsWhenPeerProcessDiesMidRun() throws Exception {
         String device = DeviceTests.deviceName();
-        List<ChildJvm> children = start("kill", device, 200);
+        List<ChildJvm> children = start("kill", device, 200, BootstrapKind.RDMA_CM);
         try {
             ChildJvm.Result victim = children.get(NODES - 1).await(CHILD_TIMEOUT);
             assertTrue(victim.output().contains("HALTING"), "the victim did not reach its halt:\n" + victim.output());

@@ -1,0 +1,202 @@
+package io.remus.core.verbs;
+
+import io.remus.core.BadArgumentException;
+import io.remus.core.PeerUnreachableException;
+import io.remus.core.RemusException;
+import io.remus.core.fabric.CompletionStatus;
+import io.remus.core.fabric.RemoteRegion;
+import io.remus.core.verbs.bootstrap.BootstrapProtocolException;
+import io.remus.core.verbs.bootstrap.RegionTable;
+import io.remus.core.verbs.bootstrap.RegionTableCodec;
+import io.remus.verbs.Access;
+import io.remus.verbs.CmConnection;
+import io.remus.verbs.CmConnector;
+import io.remus.verbs.CompletionQueue;
+import io.remus.verbs.MemoryRegion;
+import io.remus.verbs.ProtectionDomain;
+import io.remus.verbs.QueuePairBuilder;
+import io.remus.verbs.SendBatch;
+import io.remus.verbs.VerbsException;
+import io.remus.verbs.WorkCompletions;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.net.Inet4Address;
+import java.net.InetSocketAddress;
+import java.util.EnumSet;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+import static java.lang.foreign.ValueLayout.JAVA_BYTE;
+
+/**
+ * {@link BootstrapKind#RDMA_CM}: each served node listens with the RDMA connection manager on its
+ * address ({@link CmNodeListener}); every queue pair a requester keeps to it (each lane) is one
+ * rdma_cm connection. The listener's private data names its {@link RegionDirectory}; to learn a
+ * node's published regions, this process keeps one rdma_cm connection to it from a small domain of
+ * its own and RDMA READs the table ({@link RegionTableCodec}), re-reading a table that changed
+ * under the READ (its checksum tells).
+ */
+final class CmBootstrap implements PeerBootstrap {
+    private static final int TABLE_READS = 5;
+    private static final long TABLE_WR_ID = 1;
+
+    private final VerbsFabric fabric;
+    private final Map<Integer, CmNodeListener> listeners = new ConcurrentHashMap<>();
+    private final Map<Integer, TableReader> readers = new HashMap<>();
+    private ProtectionDomain pd;
+    private CompletionQueue cq;
+    private Arena arena;
+    private MemoryRegion buffer;
+    private WorkCompletions completions;
+    private boolean closed;
+
+    CmBootstrap(VerbsFabric fabric) {
+        this.fabric = fabric;
+    }
+
+    /** A connection to a peer over which its region table is read. */
+    private record TableReader(CmConnection connection, SendBatch batch) {
+    }
+
+    @Override
+    public void serve(VerbsNode node) {
+        InetSocketAddress address = fabric.options().bootstrapAddresses().get(node.nodeId());
+        listeners.put(node.nodeId(), new CmNodeListener(fabric.context(), node, ipv4(node.nodeId(), address),
+                address.getPort(), fabric.options().connectTimeout()));
+    }
+
+    @Override
+    public void stopServing(VerbsNode node) {
+        CmNodeListener l = listeners.remove(node.nodeId());
+        if (l != null) {
+            l.close();
+        }
+    }
+
+    @Override
+    public PeerConnection connect(VerbsNode from, int peer, QueuePairBuilder builder) {
+        CmConnection c = dial(peer, builder, from.directoryOffer());
+        return new PeerConnection(c.queuePair(), null, c);
+    }
+
+    @Override
+    public synchronized List<RemoteRegion> publishedRegions(int nodeId) {
+        if (closed) {
+            throw new BadArgumentException("the fabric is closed");
+        }
+        TableReader reader = reader(nodeId);
+        io.remus.verbs.RemoteRegion table = reader.connection().peerRegion();
+        int length = (int) Math.min(table.length(), RegionDirectory.BYTES);
+        BootstrapProtocolException last = null;
+        for (int attempt = 0; attempt < TABLE_READS; attempt++) {
+            try {
+                reader.batch().read(TABLE_WR_ID, buffer, 0, length, table.address(), table.remoteKey(), true).post();
+                awaitRead();
+            } catch (VerbsException | RemusException e) {
+                forget(nodeId);
+                throw e instanceof RemusException r ? r : new PeerUnreachableException(CompletionStatus.RETRY_EXCEEDED,
+                        nodeId, "reading node " + nodeId + "'s region table failed: " + e.getMessage());
+            }
+            try {
+                RegionTable t = RegionTableCodec.decode(buffer.segment().asSlice(0, length).toArray(JAVA_BYTE));
+                if (t.nodeId() != nodeId) {
+                    throw new BootstrapProtocolException("the region table at node " + nodeId + "'s address is node "
+                            + t.nodeId() + "'s: check the node list");
+                }
+                return t.regions();
+            } catch (BootstrapProtocolException e) {
+                last = e;
+            }
+        }
+        throw last;
+    }
+
+    private TableReader reader(int nodeId) {
+        TableReader r = readers.get(nodeId);
+        if (r != null) {
+            return r;
+        }
+        if (pd == null) {
+            pd = fabric.context().allocateProtectionDomain();
+            cq = fabric.context().createCompletionQueue(4);
+            arena = Arena.ofShared();
+            MemorySegment memory = arena.allocate(RegionDirectory.BYTES, RegionDirectory.BYTES);
+            buffer = pd.registerMemory(memory, EnumSet.of(Access.LOCAL_WRITE));
+            completions = new WorkCompletions(4);
+        }
+        QueuePairBuilder builder = pd.queuePair().completionQueue(cq).maxSendWorkRequests(1).maxReceiveWorkRequests(1)
+                .maxInlineData(0);
+        CmConnection c = dial(nodeId, builder, buffer.toRemoteRegion());
+        try {
+            r = new TableReader(c, c.queuePair().sendBatch(1));
+        } catch (RuntimeException e) {
+            c.close();
+            throw e;
+        }
+        readers.put(nodeId, r);
+        return r;
+    }
+
+    private void awaitRead() {
+        cq.pollUntilAny(completions, fabric.options().connectTimeout().toNanos());
+        completions.throwIfFailed(0);
+    }
+
+    private void forget(int nodeId) {
+        TableReader r = readers.remove(nodeId);
+        if (r != null) {
+            try {
+                r.connection().close();
+            } catch (RuntimeException ignored) {
+                // the peer is gone; its connection's resources are released either way
+            }
+        }
+    }
+
+    private CmConnection dial(int peer, QueuePairBuilder builder, io.remus.verbs.RemoteRegion offer) {
+        InetSocketAddress address = fabric.options().bootstrapAddresses().get(peer);
+        try {
+            return CmConnector.connect(builder, ipv4(peer, address), address.getPort(), offer,
+                    fabric.options().connectTimeout());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new RemusException("interrupted while connecting to node " + peer + " at " + address, e);
+        } catch (VerbsException e) {
+            throw new PeerUnreachableException(CompletionStatus.RETRY_EXCEEDED, peer, "no rdma_cm connection to node "
+                    + peer + " at " + address + " within " + fabric.options().connectTimeout() + ": " + e.getMessage());
+        }
+    }
+
+    private static String ipv4(int nodeId, InetSocketAddress address) {
+        if (address.isUnresolved() || !(address.getAddress() instanceof Inet4Address v4)) {
+            throw new BadArgumentException("node " + nodeId + "'s address " + address
+                    + " does not resolve to an IPv4 address (rdma_cm here needs one on the RDMA device)");
+        }
+        return v4.getHostAddress();
+    }
+
+    @Override
+    public synchronized void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        for (CmNodeListener l : List.copyOf(listeners.values())) {
+            l.close();
+        }
+        listeners.clear();
+        for (Integer peer : List.copyOf(readers.keySet())) {
+            forget(peer);
+        }
+        if (pd != null) {
+            completions.close();
+            buffer.close();
+            arena.close();
+            cq.close();
+            pd.close();
+        }
+    }
+}

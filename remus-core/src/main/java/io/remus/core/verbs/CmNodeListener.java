@@ -1,0 +1,62 @@
+package io.remus.core.verbs;
+
+import io.remus.verbs.CmConnection;
+import io.remus.verbs.CmListener;
+import io.remus.verbs.Context;
+import io.remus.verbs.WaitTimeoutException;
+
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * One node's rdma_cm listener and the daemon thread that accepts connections for it: each accepted
+ * connection's queue pair serves the requester against the node's memory, and the node's region
+ * table is offered in the private data. A request that fails to complete is dropped (the requester
+ * retries).
+ */
+final class CmNodeListener implements AutoCloseable {
+    private static final Duration ACCEPT_SLICE = Duration.ofSeconds(1);
+    private static final long RETRY_PAUSE_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
+    private static final System.Logger LOG = System.getLogger(CmNodeListener.class.getName());
+
+    private final VerbsNode node;
+    private final CmListener listener;
+    private final Thread thread;
+    private final Duration establishTimeout;
+    private volatile boolean stopping;
+
+    CmNodeListener(Context context, VerbsNode node, String ipv4, int port, Duration establishTimeout) {
+        this.node = node;
+        this.establishTimeout = establishTimeout;
+        this.listener = CmListener.listen(context, ipv4, port);
+        this.thread = Thread.ofPlatform().daemon().name("remus-cm-node-" + node.nodeId()).start(this::run);
+    }
+
+    private void run() {
+        while (!stopping) {
+            try {
+                CmConnection c = listener.accept(node.responderBuilder(), node.directoryOffer(), ACCEPT_SLICE, establishTimeout);
+                node.adopt(c);
+            } catch (WaitTimeoutException idle) {
+                continue;
+            } catch (RuntimeException e) {
+                if (!stopping) {
+                    LOG.log(System.Logger.Level.DEBUG, "node " + node.nodeId() + " dropped a connection request", e);
+                    java.util.concurrent.locks.LockSupport.parkNanos(RETRY_PAUSE_NANOS);
+                }
+            }
+        }
+    }
+
+    /** Stops accepting, waits (bounded) for the accept thread, closes the listener. Idempotent. */
+    @Override
+    public void close() {
+        stopping = true;
+        try {
+            thread.join(ACCEPT_SLICE.plus(establishTimeout).toMillis());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        listener.close();
+    }
+}

@@ -1,0 +1,30 @@
+package io.remus.core.verbs;
+
+import io.remus.core.fabric.RemoteRegion;
+import io.remus.verbs.QueuePairBuilder;
+
+import java.util.List;
+
+/** How a {@link VerbsFabric} reaches nodes of other processes: one per {@link BootstrapKind}. */
+interface PeerBootstrap extends AutoCloseable {
+    /** Starts answering peers on behalf of {@code node}, at its address. */
+    void serve(VerbsNode node);
+
+    /** Stops answering for {@code node}; waits (bounded) until no request is being served for it. */
+    void stopServing(VerbsNode node);
+
+    /** @return the regions node {@code nodeId} of another process publishes now */
+    List<RemoteRegion> publishedRegions(int nodeId);
+
+    /**
+     * @param from    the requesting node of this process
+     * @param peer    a node of another process
+     * @param builder the requester's queue pair settings
+     * @return a queue pair of {@code from} connected to one that {@code peer} serves
+     */
+    PeerConnection connect(VerbsNode from, int peer, QueuePairBuilder builder);
+
+    /** Stops every service and closes what the bootstrap holds. Idempotent. */
+    @Override
+    void close();
+}

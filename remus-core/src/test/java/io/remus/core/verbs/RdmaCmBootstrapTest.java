@@ -1,0 +1,108 @@
+package io.remus.core.verbs;
+
+import io.remus.core.PeerUnreachableException;
+import io.remus.core.config.ClusterConfig;
+import io.remus.core.fabric.CompletionQueue;
+import io.remus.core.fabric.CompletionStatus;
+import io.remus.core.fabric.Completions;
+import io.remus.core.fabric.FabricNode;
+import io.remus.core.fabric.QueuePair;
+import io.remus.core.fabric.RegisteredMemory;
+import io.remus.core.fabric.RemoteRegion;
+import io.remus.core.fabric.WorkRequests;
+import io.remus.verbs.testing.DeviceTest;
+import io.remus.verbs.testing.DeviceTests;
+import org.junit.jupiter.api.Timeout;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The rdma_cm bootstrap between two fabrics of one process (each its own "process" as far as the
+ * fabric knows: the peer node is reached only through its address): region tables read over
+ * rdma_cm as they change, several lanes per pair, each its own connection, and the loopback QP.
+ */
+@Timeout(value = 5, unit = TimeUnit.MINUTES)
+class RdmaCmBootstrapTest {
+    private static final long WAIT_NANOS = Duration.ofSeconds(60).toNanos();
+
+    private static ClusterConfig twoNodes(String ip) {
+        int port = 30000 + ThreadLocalRandom.current().nextInt(20000);
+        return ClusterConfig.builder().nodes(List.of(ip + ":" + port, ip + ":" + (port + 1))).build();
+    }
+
+    @DeviceTest
+    void shouldReadRegionsAndServeEveryLaneWhenPeerIsReachedOverRdmaCm() {
+        String device = DeviceTests.deviceName();
+        VerbsFabricOptions options = VerbsFabricOptions.cluster(device, twoNodes(DeviceAddress.ipv4(device)),
+                Duration.ofSeconds(60));
+        try (VerbsFabric a = VerbsFabric.open(options); VerbsFabric b = VerbsFabric.open(options)) {
+            FabricNode n0 = a.open(0);
+            FabricNode n1 = b.open(1);
+            assertEquals(List.of(), b.publishedRegions(0));
+            RegisteredMemory m0 = n0.allocate(4096);
+            m0.segment().set(JAVA_LONG, 64, 40L);
+            n0.publish(m0);
+            List<RemoteRegion> regions = b.publishedRegions(0);
+            assertEquals(List.of(new RemoteRegion(0, m0.address(), m0.length(), m0.rkey())), regions);
+            RemoteRegion r = regions.get(0);
+            CompletionQueue cq = n1.createCompletionQueue(16);
+            RegisteredMemory m1 = n1.allocate(4096);
+            Completions out = new Completions(4);
+            WorkRequests w = new WorkRequests(1);
+            for (int lane = 0; lane < 3; lane++) {
+                QueuePair qp = n1.connect(0, cq, 4);
+                w.clear();
+                w.addFetchAndAdd(lane, m1.address(), m1.lkey(), r.address() + 64, r.rkey(), 1, WorkRequests.SIGNALED);
+                qp.post(w);
+                awaitSuccess(cq, out, lane);
+                assertEquals(40L + lane, m1.segment().get(JAVA_LONG, 0));
+            }
+            assertEquals(43L, m0.segment().get(JAVA_LONG, 64));
+            QueuePair self = n1.connect(1, cq, 4);
+            m1.segment().set(JAVA_LONG, 128, 9L);
+            w.clear();
+            w.addRead(9, m1.address() + 256, 8, m1.lkey(), m1.address() + 128, m1.rkey(), WorkRequests.SIGNALED);
+            self.post(w);
+            awaitSuccess(cq, out, 9);
+            assertEquals(9L, m1.segment().get(JAVA_LONG, 256));
+            m0.close();
+            assertEquals(List.of(), b.publishedRegions(0));
+        }
+    }
+
+    @DeviceTest
+    void shouldFailWithTypedErrorWhenNoNodeListensAtPeerAddress() {
+        String device = DeviceTests.deviceName();
+        VerbsFabricOptions options = VerbsFabricOptions.cluster(device, twoNodes(DeviceAddress.ipv4(device)),
+                Duration.ofSeconds(3));
+        try (VerbsFabric a = VerbsFabric.open(options)) {
+            FabricNode n0 = a.open(0);
+            CompletionQueue cq = n0.createCompletionQueue(4);
+            assertThrows(PeerUnreachableException.class, () -> a.publishedRegions(1));
+            assertThrows(PeerUnreachableException.class, () -> n0.connect(1, cq, 4));
+        }
+    }
+
+    private static void awaitSuccess(CompletionQueue cq, Completions out, long wrId) {
+        long start = System.nanoTime();
+        while (System.nanoTime() - start < WAIT_NANOS) {
+            int n = cq.poll(out);
+            if (n > 0) {
+                assertEquals(1, n);
+                assertEquals(wrId, out.wrId(0));
+                assertEquals(CompletionStatus.SUCCESS, out.status(0));
+                return;
+            }
+            Thread.onSpinWait();
+        }
+        assertTrue(false, "no completion for " + wrId);
+    }
+}
