@@ -46,14 +46,21 @@ public final class BenchRunner {
     public List<LatencyResult> latency() {
         List<LatencyResult> results = new ArrayList<>();
         try (BenchConnection client = transport.client()) {
-            for (int size : settings.sizes()) {
+            List<Integer> sizes = settings.sizes();
+            for (int k = 0; k < sizes.size(); k++) {
+                int size = sizes.get(k);
                 if (intervalLog != null) {
                     intervalLog.outputComment("size " + size + " bytes");
                 }
                 LatencyRecorder recorder = new LatencyRecorder(intervalLog, INTERVAL_NANOS);
-                if (settings.test().operation() == BenchOperation.WRITE) {
+                if (settings.test().operation() == BenchOperation.WRITE && transport.hasInProcessServer()) {
                     pingPong(client, size, recorder);
+                } else if (settings.test().operation() == BenchOperation.WRITE) {
+                    WritePingPong.clear(client, size);
+                    transport.beginSize(k);
+                    WritePingPong.client(client, settings, size, recorder, progress);
                 } else {
+                    transport.beginSize(k);
                     RoundTripLatency.run(client, settings, size, recorder, progress);
                 }
                 results.add(LatencyResult.of(size, recorder.histogram()));
@@ -69,8 +76,10 @@ public final class BenchRunner {
     public List<BandwidthSummary> bandwidth() {
         List<BandwidthSummary> results = new ArrayList<>();
         try (BenchConnection client = transport.client()) {
-            for (int size : settings.sizes()) {
-                results.add(Bandwidth.run(client, settings, size, progress));
+            List<Integer> sizes = settings.sizes();
+            for (int k = 0; k < sizes.size(); k++) {
+                transport.beginSize(k);
+                results.add(Bandwidth.run(client, settings, sizes.get(k), progress));
             }
         }
         return results;
