@@ -24,6 +24,7 @@ public final class BenchRunner {
     private final BenchSettings settings;
     private final ProgressLine progress;
     private final HistogramLogWriter intervalLog;
+    private final long clockCostNanos;
 
     /**
      * @param transport   where operations go
@@ -33,6 +34,20 @@ public final class BenchRunner {
      */
     public BenchRunner(BenchTransport transport, BenchSettings settings, ProgressLine progress,
                        HistogramLogWriter intervalLog) {
+        this(transport, settings, progress, intervalLog, 0);
+    }
+
+    /**
+     * @param transport      where operations go
+     * @param settings       what to run
+     * @param progress       the progress line
+     * @param intervalLog    where one-second interval histograms go (latency tests), or null
+     * @param clockCostNanos what one clock read adds to a timed span ({@link io.remus.tools.stats.ClockCost}),
+     *                       subtracted from each latency sample (half of it from write-lat's half round trips)
+     */
+    public BenchRunner(BenchTransport transport, BenchSettings settings, ProgressLine progress,
+                       HistogramLogWriter intervalLog, long clockCostNanos) {
+        this.clockCostNanos = clockCostNanos;
         this.transport = transport;
         this.settings = settings;
         this.progress = progress;
@@ -52,7 +67,8 @@ public final class BenchRunner {
                 if (intervalLog != null) {
                     intervalLog.outputComment("size " + size + " bytes");
                 }
-                LatencyRecorder recorder = new LatencyRecorder(intervalLog, INTERVAL_NANOS);
+                long correction = settings.test().operation() == BenchOperation.WRITE ? clockCostNanos / 2 : clockCostNanos;
+                LatencyRecorder recorder = new LatencyRecorder(intervalLog, INTERVAL_NANOS, correction);
                 if (settings.test().operation() == BenchOperation.WRITE && transport.hasInProcessServer()) {
                     pingPong(client, size, recorder);
                 } else if (settings.test().operation() == BenchOperation.WRITE) {

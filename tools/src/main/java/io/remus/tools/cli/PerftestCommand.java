@@ -20,6 +20,7 @@ import io.remus.tools.report.HumanFormat;
 import io.remus.tools.report.JsonFormat;
 import io.remus.tools.report.PerftestFormat;
 import io.remus.tools.stats.BandwidthSummary;
+import io.remus.tools.stats.ClockCost;
 import io.remus.tools.stats.LatencyResult;
 import org.HdrHistogram.HistogramLogWriter;
 import picocli.CommandLine.Command;
@@ -51,6 +52,7 @@ public final class PerftestCommand implements Callable<Integer> {
     public static final int MAX_SIZE = 1 << 28;
     private static final int ALL_SIZES_MAX = 1 << 23;
     private static final int MIN_BUFFER = 4096;
+    private static final int CLOCK_SAMPLES = 10_001;
 
     private final BenchTest test;
     private final IntSupplier deviceCount;
@@ -166,7 +168,10 @@ public final class PerftestCommand implements Callable<Integer> {
             ProgressLine line = new ProgressLine(err, progress && !json);
             BenchReport report;
             if (test.isLatency()) {
-                List<LatencyResult> results = runLatency(transport, settings, line);
+                long clockCost = ClockCost.measureNanos(CLOCK_SAMPLES);
+                notes.add("clock: System.nanoTime costs " + clockCost + " ns per call here; that is subtracted from "
+                        + "each sample (perftest reads the TSC, whose cost is negligible)");
+                List<LatencyResult> results = runLatency(transport, settings, line, clockCost);
                 report = new BenchReport(settings, transport.fabricName(), transport.description(), notes, results,
                         List.of(), reportGbits);
             } else {
@@ -190,10 +195,10 @@ public final class PerftestCommand implements Callable<Integer> {
         return 0;
     }
 
-    private List<LatencyResult> runLatency(BenchTransport transport, BenchSettings settings, ProgressLine line)
-            throws IOException {
+    private List<LatencyResult> runLatency(BenchTransport transport, BenchSettings settings, ProgressLine line,
+                                           long clockCost) throws IOException {
         if (intervalLog == null) {
-            return new BenchRunner(transport, settings, line, null).latency();
+            return new BenchRunner(transport, settings, line, null, clockCost).latency();
         }
         try (PrintStream log = new PrintStream(Files.newOutputStream(intervalLog), true, "UTF-8")) {
             HistogramLogWriter writer = new HistogramLogWriter(log);
@@ -201,7 +206,7 @@ public final class PerftestCommand implements Callable<Integer> {
             writer.outputLogFormatVersion();
             writer.outputStartTime(System.currentTimeMillis());
             writer.outputLegend();
-            return new BenchRunner(transport, settings, line, writer).latency();
+            return new BenchRunner(transport, settings, line, writer, clockCost).latency();
         }
     }
 
