@@ -54,11 +54,11 @@ rep=1
 while [ "$rep" -le "$REPS" ]; do
   for t in $TESTS; do
     case $t in
-      read_lat)   pt="ib_read_lat -s 8 -n $LAT_ITERS";                rm="read-lat -s 8 -n $LAT_ITERS --warmup $WARMUP" ;;
-      write_lat)  pt="ib_write_lat -s 8 -n $LAT_ITERS -I $INLINE";    rm="write-lat -s 8 -n $LAT_ITERS -I $INLINE --warmup $WARMUP" ;;
-      atomic_lat) pt="ib_atomic_lat -n $LAT_ITERS -A FETCH_AND_ADD";  rm="atomic-lat -n $LAT_ITERS -A FETCH_AND_ADD --warmup $WARMUP" ;;
-      read_bw)    pt="ib_read_bw -s $BW_SIZE -n $BW_ITERS -t 128 -o 16"; rm="read-bw -s $BW_SIZE -n $BW_ITERS -t 128 -o 16 --warmup $BW_WARMUP" ;;
-      write_bw)   pt="ib_write_bw -s $BW_SIZE -n $BW_ITERS -t 128 -I $INLINE"; rm="write-bw -s $BW_SIZE -n $BW_ITERS -t 128 -I $INLINE --warmup $BW_WARMUP" ;;
+      read_lat)   pt="ib_read_lat -F -s 8 -n $LAT_ITERS";                rm="read-lat -s 8 -n $LAT_ITERS --warmup $WARMUP" ;;
+      write_lat)  pt="ib_write_lat -F -s 8 -n $LAT_ITERS -I $INLINE";    rm="write-lat -s 8 -n $LAT_ITERS -I $INLINE --warmup $WARMUP" ;;
+      atomic_lat) pt="ib_atomic_lat -F -n $LAT_ITERS -A FETCH_AND_ADD";  rm="atomic-lat -n $LAT_ITERS -A FETCH_AND_ADD --warmup $WARMUP" ;;
+      read_bw)    pt="ib_read_bw -F -s $BW_SIZE -n $BW_ITERS -t 128 -o 16"; rm="read-bw -s $BW_SIZE -n $BW_ITERS -t 128 -o 16 --warmup $BW_WARMUP" ;;
+      write_bw)   pt="ib_write_bw -F -s $BW_SIZE -n $BW_ITERS -t 128 -I $INLINE"; rm="write-bw -s $BW_SIZE -n $BW_ITERS -t 128 -I $INLINE --warmup $BW_WARMUP" ;;
       *) echo "guest: unknown test $t"; exit 14 ;;
     esac
     echo "guest: rep $rep $t"

@@ -248,8 +248,12 @@ public final class PerftestCommand implements Callable<Integer> {
             if (simLatencyNanos > 0) {
                 notes.add("--sim-latency-ns ignored: this run is on the verbs fabric");
             }
-            notes.add(inlineSize == null ? "-I not given: nothing is sent inline (perftest's choice on devices it "
-                    + "does not know, e.g. rxe)" : "WRITEs of up to " + inlineSize + " bytes are sent inline (-I)");
+            if (inlineSize == null || inlineSize == 0) {
+                notes.add("nothing is sent inline (-I " + (inlineSize == null ? "not given" : "0")
+                        + "; perftest's choice on devices it does not know, e.g. rxe)");
+            } else {
+                notes.add("WRITEs of up to " + inlineSize + " bytes are sent inline (-I)");
+            }
             return new VerbsBenchTransport(verbsOptions(s), bufferBytes(s), s.queuePairs(),
                     s.inFlightPerQueuePair(), s.outstandingReads(), signature(s), s.timeout());
         }

@@ -16,7 +16,7 @@ import java.util.concurrent.locks.LockSupport;
  * It returns when the client writes "done" or leaves.
  */
 public final class VerbsBenchServer {
-    private static final long IDLE_PARK_NANOS = 200_000L;
+    private static final long IDLE_PARK_NANOS = 2_000_000L;
     private static final long LIVENESS_CHECK_NANOS = 200_000_000L;
 
     private VerbsBenchServer() {
