@@ -99,7 +99,7 @@ def main():
                    "| perftest [Mpps] | remus [Mpps] | ratio |")
         out.append("| --- | ---: | ---: | ---: | ---: | ---: | ---: |")
         for t, pb, rb, q, pr, rr, qr in bw_rows:
-            out.append(f"| {t} | {fmt(pb)} | {fmt(rb)} | {fmt(q, 3)} | {fmt(pr, 4)} | {fmt(rr, 4)} | {fmt(qr, 3)} |")
+            out.append(f"| {t} | {fmt(pb)} | {fmt(rb)} | {fmt(q, 3)} | {fmt(pr, 6)} | {fmt(rr, 6)} | {fmt(qr, 3)} |")
         out.append("")
     for f in failures:
         out.append(f"FAILED: {f}")
