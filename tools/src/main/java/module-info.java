@@ -16,6 +16,8 @@ module io.remus.tools {
     exports io.remus.tools.report;
     exports io.remus.tools.bench;
     exports io.remus.tools.bench.sim;
+    exports io.remus.tools.bench.verbs;
+    exports io.remus.tools.devices;
     exports io.remus.tools.experiment;
     exports io.remus.tools.cli;
     exports io.remus.tools.lock;

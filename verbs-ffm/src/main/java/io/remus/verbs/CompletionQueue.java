@@ -13,6 +13,9 @@ import java.lang.foreign.MemorySegment;
  * and allocates nothing. One thread at a time may poll a queue.
  */
 public final class CompletionQueue extends NativeResource {
+    /** Empty polls {@link #pollUntilAny} spins through before it starts yielding the CPU. */
+    public static final int SPIN_POLLS = 64;
+
     private final Context context;
     private final CompletionChannel channel;
     private final MemorySegment cq;
@@ -62,7 +65,13 @@ public final class CompletionQueue extends NativeResource {
     }
 
     /**
-     * Busy-polls until at least one completion arrives or the timeout passes. Allocates nothing
+     * Polls until at least one completion arrives or the timeout passes: busy for the first
+     * {@value #SPIN_POLLS} empty polls, then yielding the CPU ({@link Thread#yield()}) after each
+     * further empty poll. Yielding matters where the completion needs the CPU this thread spins
+     * on: Soft-RoCE does its transport work in the kernel's deferred contexts (softirq,
+     * ksoftirqd), and on an oversubscribed CPU (a VM, JIT compiler threads, a peer process)
+     * a thread that never yields makes that work wait for the scheduler tick (4 ms at HZ=250).
+     * Where nothing else wants the CPU, {@code sched_yield} returns at once. Allocates nothing
      * unless it times out.
      *
      * @param completions where to put them
@@ -72,15 +81,20 @@ public final class CompletionQueue extends NativeResource {
      */
     public int pollUntilAny(WorkCompletions completions, long timeoutNanos) {
         long start = System.nanoTime();
+        int empty = 0;
         while (true) {
             int n = poll(completions);
             if (n > 0) {
                 return n;
             }
-            if (System.nanoTime() - start > timeoutNanos) {
-                throw new WaitTimeoutException("no completion within " + timeoutNanos / 1_000_000 + " ms");
+            if (++empty > SPIN_POLLS) {
+                Thread.yield();
+                if (System.nanoTime() - start > timeoutNanos) {
+                    throw new WaitTimeoutException("no completion within " + timeoutNanos / 1_000_000 + " ms");
+                }
+            } else {
+                Thread.onSpinWait();
             }
-            Thread.onSpinWait();
         }
     }
 

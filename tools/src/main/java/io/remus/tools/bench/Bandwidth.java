@@ -8,10 +8,12 @@ import io.remus.tools.stats.PeakWindow;
  * {@link BenchSettings#inFlightPerQueuePair()} signalled work requests in flight, refilled as
  * completions arrive. In iteration mode the warm-up runs first, then the clock runs from the first
  * measured post to the last completion; in duration mode only completions inside the margins count,
- * over the window's length.
+ * over the window's length. After 64 empty polls in a row it yields the CPU between polls, as
+ * {@code CompletionWait} does and for the same reason (Soft-RoCE's kernel work needs the CPU).
  */
 public final class Bandwidth {
     private static final long PEAK_WINDOW_NANOS = 1_000_000L;
+    private static final int SPIN_CHECKS = 64;
 
     private Bandwidth() {
     }
@@ -50,6 +52,7 @@ public final class Bandwidth {
         long outstanding = 0;
         long measured = 0;
         long lastCompletion = System.nanoTime();
+        int empty = 0;
         while (true) {
             long now = System.nanoTime();
             boolean posting = duration ? clock.continues(0, now) : posted < iterations;
@@ -66,12 +69,16 @@ public final class Bandwidth {
             }
             int n = c.poll(ids);
             if (n == 0) {
+                if (++empty > SPIN_CHECKS) {
+                    Thread.yield();
+                }
                 if (now - lastCompletion > timeout) {
                     throw new BenchTimeoutException("no completion of " + s.test().operation().words() + " within "
                             + timeout / 1_000_000 + " ms");
                 }
                 continue;
             }
+            empty = 0;
             long t = System.nanoTime();
             lastCompletion = t;
             for (int k = 0; k < n; k++) {

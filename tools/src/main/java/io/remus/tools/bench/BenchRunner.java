@@ -24,6 +24,7 @@ public final class BenchRunner {
     private final BenchSettings settings;
     private final ProgressLine progress;
     private final HistogramLogWriter intervalLog;
+    private final long clockCostNanos;
 
     /**
      * @param transport   where operations go
@@ -33,6 +34,20 @@ public final class BenchRunner {
      */
     public BenchRunner(BenchTransport transport, BenchSettings settings, ProgressLine progress,
                        HistogramLogWriter intervalLog) {
+        this(transport, settings, progress, intervalLog, 0);
+    }
+
+    /**
+     * @param transport      where operations go
+     * @param settings       what to run
+     * @param progress       the progress line
+     * @param intervalLog    where one-second interval histograms go (latency tests), or null
+     * @param clockCostNanos what one clock read adds to a timed span ({@link io.remus.tools.stats.ClockCost}),
+     *                       subtracted from each latency sample (half of it from write-lat's half round trips)
+     */
+    public BenchRunner(BenchTransport transport, BenchSettings settings, ProgressLine progress,
+                       HistogramLogWriter intervalLog, long clockCostNanos) {
+        this.clockCostNanos = clockCostNanos;
         this.transport = transport;
         this.settings = settings;
         this.progress = progress;
@@ -46,14 +61,22 @@ public final class BenchRunner {
     public List<LatencyResult> latency() {
         List<LatencyResult> results = new ArrayList<>();
         try (BenchConnection client = transport.client()) {
-            for (int size : settings.sizes()) {
+            List<Integer> sizes = settings.sizes();
+            for (int k = 0; k < sizes.size(); k++) {
+                int size = sizes.get(k);
                 if (intervalLog != null) {
                     intervalLog.outputComment("size " + size + " bytes");
                 }
-                LatencyRecorder recorder = new LatencyRecorder(intervalLog, INTERVAL_NANOS);
-                if (settings.test().operation() == BenchOperation.WRITE) {
+                long correction = settings.test().operation() == BenchOperation.WRITE ? clockCostNanos / 2 : clockCostNanos;
+                LatencyRecorder recorder = new LatencyRecorder(intervalLog, INTERVAL_NANOS, correction);
+                if (settings.test().operation() == BenchOperation.WRITE && transport.hasInProcessServer()) {
                     pingPong(client, size, recorder);
+                } else if (settings.test().operation() == BenchOperation.WRITE) {
+                    WritePingPong.clear(client, size);
+                    transport.beginSize(k);
+                    WritePingPong.client(client, settings, size, recorder, progress);
                 } else {
+                    transport.beginSize(k);
                     RoundTripLatency.run(client, settings, size, recorder, progress);
                 }
                 results.add(LatencyResult.of(size, recorder.histogram()));
@@ -69,8 +92,10 @@ public final class BenchRunner {
     public List<BandwidthSummary> bandwidth() {
         List<BandwidthSummary> results = new ArrayList<>();
         try (BenchConnection client = transport.client()) {
-            for (int size : settings.sizes()) {
-                results.add(Bandwidth.run(client, settings, size, progress));
+            List<Integer> sizes = settings.sizes();
+            for (int k = 0; k < sizes.size(); k++) {
+                transport.beginSize(k);
+                results.add(Bandwidth.run(client, settings, sizes.get(k), progress));
             }
         }
         return results;

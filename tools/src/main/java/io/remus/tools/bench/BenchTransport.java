@@ -27,6 +27,23 @@ public interface BenchTransport extends AutoCloseable {
      */
     BenchConnection inProcessServer();
 
+    /**
+     * @return whether {@link #inProcessServer()} works; when not, the server is another process that
+     *         answers write-lat's ping-pong itself
+     */
+    default boolean hasInProcessServer() {
+        return true;
+    }
+
+    /**
+     * Called by the client before each message size, with nothing in flight: a transport whose
+     * server is another process tells it which size comes and waits until it is ready.
+     *
+     * @param index the size's index in {@link BenchSettings#sizes()}
+     */
+    default void beginSize(int index) {
+    }
+
     /** Frees both sides. Idempotent. */
     @Override
     void close();

@@ -1,26 +1,70 @@
 package io.remus.tools.cli;
 
-import io.remus.tools.bench.BenchFailedException;
+import io.remus.tools.devices.DeviceFormat;
+import io.remus.tools.devices.DeviceProbe;
+import io.remus.tools.devices.DeviceReport;
+import io.remus.verbs.Device;
+import io.remus.verbs.DeviceInfo;
+import io.remus.verbs.VerbsException;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.Callable;
+import java.util.function.Supplier;
 
 /**
- * {@code remus devices}: the RDMA devices of this host, like a short {@code ibv_devinfo}.
- *
- * <p>Not available in this build: listing devices needs the {@code io.remus.verbs} API (Device,
- * Context), which is not merged yet; the command says so and exits 1 rather than guessing.
+ * {@code remus devices}: the RDMA devices of this host, like a short {@code ibv_devinfo}: ports,
+ * state, MTU, GIDs, atomic capability and max inline size. A host without devices (or without an
+ * RDMA stack) gets the line {@value DeviceFormat#NO_DEVICES} and exit status 0.
  */
 @Command(name = "devices", mixinStandardHelpOptions = true,
         description = "RDMA devices: ports, state, MTU, GIDs, atomic capability, max inline.")
 public final class DevicesCommand implements Callable<Integer> {
-    /** @return how many RDMA devices this host has, or -1 when this build cannot tell */
+    private final Supplier<List<DeviceInfo>> lister;
+
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = {"-d", "--ib-dev"}, paramLabel = "DEVICE", description = "Show only this device.")
+    String device;
+
+    /** Lists the devices of this host through libibverbs. */
+    public DevicesCommand() {
+        this(Device::list);
+    }
+
+    /** @param lister where the device list comes from (tests give their own) */
+    public DevicesCommand(Supplier<List<DeviceInfo>> lister) {
+        this.lister = lister;
+    }
+
+    /** @return how many RDMA devices this host has, or -1 when libibverbs cannot tell */
     public static int count() {
-        return -1;
+        try {
+            return Device.list().size();
+        } catch (VerbsException e) {
+            return -1;
+        }
     }
 
     @Override
     public Integer call() {
-        throw new BenchFailedException("device listing needs the io.remus.verbs API, which this build does not have yet");
+        List<DeviceReport> reports = new ArrayList<>();
+        List<DeviceInfo> devices = lister.get();
+        for (DeviceInfo info : devices) {
+            if (device == null || device.equals(info.name())) {
+                reports.add(DeviceProbe.probe(info));
+            }
+        }
+        if (device != null && reports.isEmpty()) {
+            throw new VerbsException("no RDMA device called '" + device + "' (this host has "
+                    + (devices.isEmpty() ? "none" : devices.stream().map(DeviceInfo::name).toList()) + ")");
+        }
+        DeviceFormat.write(reports, spec.commandLine().getOut());
+        return 0;
     }
 }

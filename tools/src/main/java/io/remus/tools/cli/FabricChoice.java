@@ -14,7 +14,7 @@ public record FabricChoice(FabricKind kind, String reason) {
      * and the simulator otherwise.
      *
      * @param requested the flag's value, or null when not given
-     * @param devices   how many RDMA devices this host has, or -1 when this build cannot tell
+     * @param devices   how many RDMA devices this host has, or -1 when libibverbs cannot tell
      * @return the choice
      */
     public static FabricChoice resolve(FabricKind requested, int devices) {
@@ -22,7 +22,7 @@ public record FabricChoice(FabricKind kind, String reason) {
             return new FabricChoice(requested, "--fabric " + requested.name().toLowerCase());
         }
         if (devices < 0) {
-            return new FabricChoice(FabricKind.SIM, "default: this build cannot list RDMA devices yet");
+            return new FabricChoice(FabricKind.SIM, "default: libibverbs could not list RDMA devices");
         }
         if (devices > 0) {
             return new FabricChoice(FabricKind.VERBS, "default: this host has " + devices + " RDMA device(s)");

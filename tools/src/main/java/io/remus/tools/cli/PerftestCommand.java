@@ -11,12 +11,16 @@ import io.remus.tools.bench.BenchTransport;
 import io.remus.tools.bench.FabricKind;
 import io.remus.tools.bench.ProgressLine;
 import io.remus.tools.bench.sim.SimBenchTransport;
+import io.remus.tools.bench.verbs.VerbsBenchOptions;
+import io.remus.tools.bench.verbs.VerbsBenchServer;
+import io.remus.tools.bench.verbs.VerbsBenchTransport;
 import io.remus.tools.report.BenchReport;
 import io.remus.tools.report.HgrmFiles;
 import io.remus.tools.report.HumanFormat;
 import io.remus.tools.report.JsonFormat;
 import io.remus.tools.report.PerftestFormat;
 import io.remus.tools.stats.BandwidthSummary;
+import io.remus.tools.stats.ClockCost;
 import io.remus.tools.stats.LatencyResult;
 import org.HdrHistogram.HistogramLogWriter;
 import picocli.CommandLine.Command;
@@ -48,6 +52,7 @@ public final class PerftestCommand implements Callable<Integer> {
     public static final int MAX_SIZE = 1 << 28;
     private static final int ALL_SIZES_MAX = 1 << 23;
     private static final int MIN_BUFFER = 4096;
+    private static final int CLOCK_SAMPLES = 10_001;
 
     private final BenchTest test;
     private final IntSupplier deviceCount;
@@ -156,11 +161,17 @@ public final class PerftestCommand implements Callable<Integer> {
         notes.add("fabric " + choice.kind().name().toLowerCase() + " (" + choice.reason() + ")");
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
+        if (choice.kind() == FabricKind.VERBS && server == null) {
+            return serveVerbs(settings, err);
+        }
         try (BenchTransport transport = open(choice.kind(), settings, notes)) {
             ProgressLine line = new ProgressLine(err, progress && !json);
             BenchReport report;
             if (test.isLatency()) {
-                List<LatencyResult> results = runLatency(transport, settings, line);
+                long clockCost = ClockCost.measureNanos(CLOCK_SAMPLES);
+                notes.add("clock: System.nanoTime costs " + clockCost + " ns per call here; that is subtracted from "
+                        + "each sample (perftest reads the TSC, whose cost is negligible)");
+                List<LatencyResult> results = runLatency(transport, settings, line, clockCost);
                 report = new BenchReport(settings, transport.fabricName(), transport.description(), notes, results,
                         List.of(), reportGbits);
             } else {
@@ -184,10 +195,10 @@ public final class PerftestCommand implements Callable<Integer> {
         return 0;
     }
 
-    private List<LatencyResult> runLatency(BenchTransport transport, BenchSettings settings, ProgressLine line)
-            throws IOException {
+    private List<LatencyResult> runLatency(BenchTransport transport, BenchSettings settings, ProgressLine line,
+                                           long clockCost) throws IOException {
         if (intervalLog == null) {
-            return new BenchRunner(transport, settings, line, null).latency();
+            return new BenchRunner(transport, settings, line, null, clockCost).latency();
         }
         try (PrintStream log = new PrintStream(Files.newOutputStream(intervalLog), true, "UTF-8")) {
             HistogramLogWriter writer = new HistogramLogWriter(log);
@@ -195,14 +206,56 @@ public final class PerftestCommand implements Callable<Integer> {
             writer.outputLogFormatVersion();
             writer.outputStartTime(System.currentTimeMillis());
             writer.outputLegend();
-            return new BenchRunner(transport, settings, line, writer).latency();
+            return new BenchRunner(transport, settings, line, writer, clockCost).latency();
         }
+    }
+
+    private int serveVerbs(BenchSettings s, PrintWriter err) {
+        checkVerbsTest();
+        int sizes = VerbsBenchServer.serve(verbsOptions(s), s, bufferBytes(s), signature(s), err);
+        err.println("remus bench server: the client ran " + sizes + " size(s) and is done");
+        err.flush();
+        return 0;
+    }
+
+    private void checkVerbsTest() {
+        if (test.operation() == BenchOperation.SEND) {
+            throw new BenchFailedException(test.commandName() + " (two-sided SEND/RECV) is not built for the verbs "
+                    + "transport yet");
+        }
+    }
+
+    private VerbsBenchOptions verbsOptions(BenchSettings s) {
+        return new VerbsBenchOptions(device, ibPort, gidIndex == null ? -1 : gidIndex, tcpPort,
+                inlineSize == null ? 0 : inlineSize, rdmaCm, server, s.timeout());
+    }
+
+    private static long bufferBytes(BenchSettings s) {
+        return Math.max(MIN_BUFFER, 2L * Math.max(s.maxSize(), 64 * s.queuePairs()));
+    }
+
+    /**
+     * @return a digest of what both sides of a verbs run must agree on (stable across JVMs)
+     */
+    static int signature(BenchSettings s) {
+        return java.util.Objects.hash(s.test().commandName(), s.sizes(), s.iterations(), s.warmupIterations(),
+                s.duration(), s.margin(), s.queuePairs());
     }
 
     private BenchTransport open(FabricKind kind, BenchSettings s, List<String> notes) {
         if (kind == FabricKind.VERBS) {
-            throw new BenchFailedException("the verbs benchmark transport is not built yet (it waits for the "
-                    + "io.remus.verbs API); run with --fabric sim");
+            checkVerbsTest();
+            if (simLatencyNanos > 0) {
+                notes.add("--sim-latency-ns ignored: this run is on the verbs fabric");
+            }
+            if (inlineSize == null || inlineSize == 0) {
+                notes.add("nothing is sent inline (-I " + (inlineSize == null ? "not given" : "0")
+                        + "; perftest's choice on devices it does not know, e.g. rxe)");
+            } else {
+                notes.add("WRITEs of up to " + inlineSize + " bytes are sent inline (-I)");
+            }
+            return new VerbsBenchTransport(verbsOptions(s), bufferBytes(s), s.queuePairs(),
+                    s.inFlightPerQueuePair(), s.outstandingReads(), signature(s), s.timeout());
         }
         if (test.operation() == BenchOperation.SEND) {
             throw new BenchFailedException(test.commandName() + " needs two-sided SEND/RECV, which the sim fabric "
@@ -230,7 +283,7 @@ public final class PerftestCommand implements Callable<Integer> {
         if (simLatencyNanos > 0) {
             notes.add("sim execution latency injected: " + simLatencyNanos + " ns per work request");
         }
-        long buffer = Math.max(MIN_BUFFER, 2L * Math.max(s.maxSize(), 64 * s.queuePairs()));
+        long buffer = bufferBytes(s);
         SimOptions options = SimOptions.defaults().withExecutionLatencyNanos(simLatencyNanos);
         return new SimBenchTransport(options, buffer, s.queuePairs(), Math.max(s.txDepth(), 1));
     }

@@ -14,6 +14,7 @@ public final class LatencyRecorder {
     private final Histogram total = new Histogram(SIGNIFICANT_DIGITS);
     private final HistogramLogWriter intervalLog;
     private final long intervalNanos;
+    private final long correctionNanos;
     private final Histogram interval;
     private long intervalStartNanos;
     private long intervalStartMillis;
@@ -23,6 +24,20 @@ public final class LatencyRecorder {
      * @param intervalNanos the interval length when logging
      */
     public LatencyRecorder(HistogramLogWriter intervalLog, long intervalNanos) {
+        this(intervalLog, intervalNanos, 0);
+    }
+
+    /**
+     * @param intervalLog     where interval histograms go, or null for none
+     * @param intervalNanos   the interval length when logging
+     * @param correctionNanos subtracted from every sample (the clock's own cost, see {@link ClockCost}); samples
+     *                        stay at least 0
+     */
+    public LatencyRecorder(HistogramLogWriter intervalLog, long intervalNanos, long correctionNanos) {
+        if (correctionNanos < 0) {
+            throw new IllegalArgumentException("correctionNanos must not be negative, got " + correctionNanos);
+        }
+        this.correctionNanos = correctionNanos;
         this.intervalLog = intervalLog;
         this.intervalNanos = intervalNanos;
         this.interval = intervalLog == null ? null : new Histogram(SIGNIFICANT_DIGITS);
@@ -36,10 +51,11 @@ public final class LatencyRecorder {
     /**
      * Records one sample.
      *
-     * @param nanos the sample
+     * @param sample the sample, before the correction
      * @param now   a {@link System#nanoTime()} reading taken at its end
      */
-    public void record(long nanos, long now) {
+    public void record(long sample, long now) {
+        long nanos = Math.max(0, sample - correctionNanos);
         total.recordValue(nanos);
         if (interval != null) {
             if (interval.getTotalCount() == 0 && intervalStartNanos == 0) {

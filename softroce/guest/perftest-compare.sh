@@ -1,0 +1,79 @@
+#!/bin/sh
+# Runs inside one Soft-RoCE guest (started by softroce/perftest-compare through softroce/vm.sh):
+# creates rxe0 on a dummy netdev, then runs REPS interleaved repetitions of each perftest binary
+# and the matching `remus bench` test, each as a server and a client process on rxe0, with the
+# same size, iterations and flags. Raw outputs go to /mnt/job/raw/<test>.<rep>.<tool>.txt; the host
+# parses them. Parameters come from /mnt/job/params.
+set -u
+. /mnt/job/params
+
+port_active() { ibv_devinfo -d rxe0 2>/dev/null | grep -q PORT_ACTIVE; }
+ip link add d0 type dummy || exit 10
+ip addr add "$ADDR/24" dev d0 && ip link set d0 up || exit 11
+rdma link add rxe0 type rxe netdev d0 || exit 12
+n=0
+until port_active; do
+  n=$((n + 1)); [ "$n" -lt 60 ] || { echo "guest: rxe0's port never became active"; exit 13; }
+  sleep 1
+done
+ibv_devinfo -v -d rxe0 > /mnt/job/ibv_devinfo.txt 2>&1
+mkdir -p /mnt/job/raw /tmp/work
+cd /tmp/work
+nproc > /mnt/job/guest-cpus.txt
+# shellcheck disable=SC2086
+timeout 120 "$JAVA" --enable-native-access=ALL-UNNAMED $REMUS_JAVA_OPTS -cp "$CLASSPATH" io.remus.tools.Remus devices \
+  > /mnt/job/remus-devices.txt 2>&1
+
+perftest_pair() { # name binary args...
+  name=$1; bin=$2; shift 2
+  timeout 300 $bin -d rxe0 "$@" > "/tmp/work/$name.server.txt" 2>&1 &
+  spid=$!
+  tries=0
+  # perftest's client gives up at once when its server is not listening yet: retry for a minute
+  while :; do
+    sleep 1
+    timeout 300 $bin -d rxe0 "$@" "$ADDR" > "/mnt/job/raw/$name.perftest.txt" 2>&1
+    status=$?
+    tries=$((tries + 1))
+    grep -q "Couldn't connect" "/mnt/job/raw/$name.perftest.txt" && [ "$tries" -lt 60 ] || break
+  done
+  echo "exit=$status tries=$tries" >> "/mnt/job/raw/$name.perftest.txt"
+  wait "$spid" 2>/dev/null
+}
+
+# shellcheck disable=SC2086
+remus_pair() { # name test args...
+  name=$1; test=$2; shift 2
+  timeout 300 "$JAVA" --enable-native-access=ALL-UNNAMED $REMUS_JAVA_OPTS -cp "$CLASSPATH" io.remus.tools.Remus bench "$test" --fabric verbs -d rxe0 --timeout 120 --no-progress "$@" > "/tmp/work/$name.server.txt" 2>&1 &
+  spid=$!
+  timeout 300 "$JAVA" --enable-native-access=ALL-UNNAMED $REMUS_JAVA_OPTS -cp "$CLASSPATH" io.remus.tools.Remus bench "$test" --fabric verbs -d rxe0 --timeout 120 --no-progress --json "$@" "$ADDR" \
+    > "/mnt/job/raw/$name.remus.txt" 2> "/mnt/job/raw/$name.remus.err"
+  echo "exit=$?" >> "/mnt/job/raw/$name.remus.err"
+  wait "$spid" 2>/dev/null
+  cat "/tmp/work/$name.server.txt" >> "/mnt/job/raw/$name.remus.err"
+}
+
+rep=1
+while [ "$rep" -le "$REPS" ]; do
+  for t in $TESTS; do
+    case $t in
+      read_lat)   pt="ib_read_lat -F -s 8 -n $LAT_ITERS";                rm="read-lat -s 8 -n $LAT_ITERS --warmup $WARMUP" ;;
+      write_lat)  pt="ib_write_lat -F -s 8 -n $LAT_ITERS -I $INLINE";    rm="write-lat -s 8 -n $LAT_ITERS -I $INLINE --warmup $WARMUP" ;;
+      atomic_lat) pt="ib_atomic_lat -F -n $LAT_ITERS -A FETCH_AND_ADD";  rm="atomic-lat -n $LAT_ITERS -A FETCH_AND_ADD --warmup $WARMUP" ;;
+      read_bw)    pt="ib_read_bw -F -s $BW_SIZE -n $BW_ITERS -t 128 -o 16"; rm="read-bw -s $BW_SIZE -n $BW_ITERS -t 128 -o 16 --warmup $BW_WARMUP" ;;
+      write_bw)   pt="ib_write_bw -F -s $BW_SIZE -n $BW_ITERS -t 128 -I $INLINE"; rm="write-bw -s $BW_SIZE -n $BW_ITERS -t 128 -I $INLINE --warmup $BW_WARMUP" ;;
+      *) echo "guest: unknown test $t"; exit 14 ;;
+    esac
+    echo "guest: rep $rep $t"
+    # perftest and remus alternate which goes first, so neither always runs on a fresher guest
+    if [ $((rep % 2)) = 1 ]; then
+      # shellcheck disable=SC2086
+      perftest_pair "$t.$rep" $pt; remus_pair "$t.$rep" $rm
+    else
+      # shellcheck disable=SC2086
+      remus_pair "$t.$rep" $rm; perftest_pair "$t.$rep" $pt
+    fi
+  done
+  rep=$((rep + 1))
+done
+echo "guest: done"

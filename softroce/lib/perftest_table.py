@@ -1,0 +1,111 @@
+#!/usr/bin/env python3
+"""Parses the raw outputs of softroce/perftest-compare and prints one Markdown table.
+
+Usage: perftest_table.py RAW_DIR REPS "TESTS"
+Latency rows: perftest's t_typical (its median) and ours (median), each the median over the
+repetitions, their ratio (ours / perftest; target <= 1.05), and the minimum over all repetitions.
+Bandwidth rows: average bandwidth (MB/s, 2^20 bytes) and message rate, medians over the
+repetitions, ratio ours / perftest (target >= 0.95).
+"""
+import json
+import os
+import statistics
+import sys
+
+LATENCY = {"read_lat", "write_lat", "atomic_lat"}
+
+
+def perftest_row(path):
+    """Returns the numbers of perftest's result line, or None when the run failed."""
+    if not os.path.exists(path):
+        return None
+    lines = open(path, errors="replace").read().splitlines()
+    for i, line in enumerate(lines):
+        if line.strip().startswith("#bytes"):
+            for data in lines[i + 1:]:
+                fields = data.split()
+                if fields and fields[0].isdigit():
+                    return [float(f) for f in fields]
+    return None
+
+
+def remus_row(path):
+    """Returns the first result object of our --json report, or None when the run failed."""
+    if not os.path.exists(path):
+        return None
+    text = open(path, errors="replace").read()
+    start = text.find("{")
+    if start < 0:
+        return None
+    try:
+        report = json.loads(text[start:text.rfind("}") + 1])
+    except ValueError:
+        return None
+    results = report.get("results") or []
+    return results[0] if results else None
+
+
+def median(values):
+    return statistics.median(values) if values else None
+
+
+def fmt(value, digits=2):
+    return "-" if value is None else f"{value:.{digits}f}"
+
+
+def ratio(ours, theirs):
+    return None if ours is None or not theirs else ours / theirs
+
+
+def main():
+    raw, reps, tests = sys.argv[1], int(sys.argv[2]), sys.argv[3].split()
+    lat_rows, bw_rows, failures = [], [], []
+    for test in tests:
+        pt, us = [], []
+        for rep in range(1, reps + 1):
+            p = perftest_row(os.path.join(raw, f"{test}.{rep}.perftest.txt"))
+            r = remus_row(os.path.join(raw, f"{test}.{rep}.remus.txt"))
+            if p is None:
+                failures.append(f"{test} rep {rep}: perftest produced no result")
+            else:
+                pt.append(p)
+            if r is None:
+                failures.append(f"{test} rep {rep}: remus produced no result")
+            else:
+                us.append(r)
+        if test in LATENCY:
+            p_med = median([p[4] for p in pt])
+            r_med = median([r["median"] for r in us])
+            p_min = min([p[2] for p in pt], default=None)
+            r_min = min([r["min"] for r in us], default=None)
+            per_rep = " / ".join(fmt(p[4], 1) for p in pt) + " vs " + " / ".join(fmt(r["median"], 1) for r in us)
+            lat_rows.append((test, p_med, r_med, ratio(r_med, p_med), p_min, r_min, per_rep))
+        else:
+            p_bw = median([p[3] for p in pt])
+            r_bw = median([r["bw_average"] for r in us])
+            p_rate = median([p[4] for p in pt])
+            r_rate = median([r["msg_rate_mpps"] for r in us])
+            bw_rows.append((test, p_bw, r_bw, ratio(r_bw, p_bw), p_rate, r_rate, ratio(r_rate, p_rate)))
+    out = []
+    if lat_rows:
+        out.append("| latency test | perftest median [us] | remus median [us] | ratio (target <= 1.05) "
+                   "| perftest min [us] | remus min [us] | per repetition (perftest vs remus) |")
+        out.append("| --- | ---: | ---: | ---: | ---: | ---: | --- |")
+        for t, pm, rm, q, pmin, rmin, per in lat_rows:
+            out.append(f"| {t} | {fmt(pm)} | {fmt(rm)} | {fmt(q, 3)} | {fmt(pmin)} | {fmt(rmin)} | {per} |")
+        out.append("")
+    if bw_rows:
+        out.append("| bandwidth test | perftest BW [MB/s] | remus BW [MB/s] | ratio (target >= 0.95) "
+                   "| perftest [Mpps] | remus [Mpps] | ratio |")
+        out.append("| --- | ---: | ---: | ---: | ---: | ---: | ---: |")
+        for t, pb, rb, q, pr, rr, qr in bw_rows:
+            out.append(f"| {t} | {fmt(pb)} | {fmt(rb)} | {fmt(q, 3)} | {fmt(pr, 6)} | {fmt(rr, 6)} | {fmt(qr, 3)} |")
+        out.append("")
+    for f in failures:
+        out.append(f"FAILED: {f}")
+    print("\n".join(out))
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

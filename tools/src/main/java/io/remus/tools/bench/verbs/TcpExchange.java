@@ -1,0 +1,184 @@
+package io.remus.tools.bench.verbs;
+
+import io.remus.tools.bench.BenchFailedException;
+import io.remus.tools.bench.BenchTimeoutException;
+
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.ConnectException;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.net.SocketTimeoutException;
+import java.time.Duration;
+
+/**
+ * The out-of-band TCP connection of a verbs benchmark without {@code -R}, as perftest's default:
+ * the server accepts one client, both send their QP endpoints and buffer, and the socket stays open
+ * so that the server notices when the client leaves. Every wait has a deadline.
+ */
+final class TcpExchange implements AutoCloseable {
+    private static final int MAGIC = 0x52454d55;
+    private static final long RETRY_PAUSE_MS = 100;
+
+    private final Socket socket;
+    private final DataInputStream in;
+    private final DataOutputStream out;
+
+    private TcpExchange(Socket socket) throws IOException {
+        this.socket = socket;
+        this.in = new DataInputStream(socket.getInputStream());
+        this.out = new DataOutputStream(socket.getOutputStream());
+    }
+
+    /**
+     * Waits for one client on {@code port}.
+     *
+     * @throws BenchTimeoutException when none comes within {@code wait}
+     */
+    static TcpExchange accept(int port, Duration wait) {
+        try (ServerSocket listener = new ServerSocket()) {
+            listener.setReuseAddress(true);
+            listener.bind(new InetSocketAddress(port));
+            listener.setSoTimeout(timeoutMillis(wait));
+            Socket s = listener.accept();
+            s.setTcpNoDelay(true);
+            s.setSoTimeout(timeoutMillis(wait));
+            return new TcpExchange(s);
+        } catch (SocketTimeoutException e) {
+            throw new BenchTimeoutException("no client connected to TCP port " + port + " within " + wait.toMillis() + " ms");
+        } catch (IOException e) {
+            throw new BenchFailedException("cannot listen on TCP port " + port + ": " + e.getMessage());
+        }
+    }
+
+    /**
+     * Connects to the server, retrying while nobody listens yet.
+     *
+     * @throws BenchTimeoutException when no server answers within {@code wait}
+     */
+    static TcpExchange connect(String host, int port, Duration wait) {
+        long deadline = System.nanoTime() + wait.toNanos();
+        IOException last;
+        while (true) {
+            Socket s = new Socket();
+            try {
+                long left = Math.max(1, (deadline - System.nanoTime()) / 1_000_000);
+                s.connect(new InetSocketAddress(host, port), (int) Math.min(Integer.MAX_VALUE, left));
+                s.setTcpNoDelay(true);
+                s.setSoTimeout(timeoutMillis(wait));
+                return new TcpExchange(s);
+            } catch (ConnectException | SocketTimeoutException e) {
+                last = e;
+                closeQuietly(s);
+            } catch (IOException e) {
+                closeQuietly(s);
+                throw new BenchFailedException("cannot connect to " + host + ":" + port + ": " + e.getMessage());
+            }
+            if (System.nanoTime() + RETRY_PAUSE_MS * 1_000_000 - deadline >= 0) {
+                throw new BenchTimeoutException("no server at " + host + ":" + port + " within " + wait.toMillis()
+                        + " ms (" + last.getMessage() + ")");
+            }
+            try {
+                Thread.sleep(RETRY_PAUSE_MS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new BenchFailedException("interrupted while connecting to " + host + ":" + port);
+            }
+        }
+    }
+
+    /**
+     * Sends this side's description and reads the peer's.
+     *
+     * @param signature a digest of the test and flags; both sides must agree
+     * @param mine      this side's blocks (QP endpoints, buffer)
+     * @return the peer's blocks, of the same lengths
+     * @throws BenchFailedException when the peer runs another test or flags, or leaves
+     */
+    byte[][] swap(int signature, byte[][] mine) {
+        try {
+            out.writeInt(MAGIC);
+            out.writeInt(signature);
+            out.writeInt(mine.length);
+            for (byte[] block : mine) {
+                out.writeInt(block.length);
+                out.write(block);
+            }
+            out.flush();
+            if (in.readInt() != MAGIC) {
+                throw new BenchFailedException("the peer is not a remus bench");
+            }
+            if (in.readInt() != signature) {
+                throw new BenchFailedException("the peer runs another test or other flags (-s, -a, -q, -n, -D must match)");
+            }
+            int n = in.readInt();
+            if (n != mine.length) {
+                throw new BenchFailedException("the peer sent " + n + " blocks, expected " + mine.length);
+            }
+            byte[][] theirs = new byte[n][];
+            for (int i = 0; i < n; i++) {
+                int length = in.readInt();
+                if (length != mine[i].length) {
+                    throw new BenchFailedException("the peer's block " + i + " has " + length + " bytes, expected " + mine[i].length);
+                }
+                theirs[i] = in.readNBytes(length);
+                if (theirs[i].length != length) {
+                    throw new BenchFailedException("the peer left during the exchange");
+                }
+            }
+            return theirs;
+        } catch (SocketTimeoutException e) {
+            throw new BenchTimeoutException("the peer did not answer the exchange in time");
+        } catch (IOException e) {
+            throw new BenchFailedException("connection exchange failed: " + e.getMessage());
+        }
+    }
+
+    /** Sends one byte and waits for the peer's: both sides' QPs are ready. */
+    void barrier() {
+        try {
+            out.write(1);
+            out.flush();
+            if (in.read() != 1) {
+                throw new BenchFailedException("the peer left before its queue pairs were ready");
+            }
+        } catch (SocketTimeoutException e) {
+            throw new BenchTimeoutException("the peer's queue pairs were not ready in time");
+        } catch (IOException e) {
+            throw new BenchFailedException("connection exchange failed: " + e.getMessage());
+        }
+    }
+
+    /** @return whether the peer closed the connection (waits at most a millisecond) */
+    boolean peerLeft() {
+        try {
+            socket.setSoTimeout(1);
+            InputStream raw = socket.getInputStream();
+            return raw.read() < 0;
+        } catch (SocketTimeoutException e) {
+            return false;
+        } catch (IOException e) {
+            return true;
+        }
+    }
+
+    @Override
+    public void close() {
+        closeQuietly(socket);
+    }
+
+    private static int timeoutMillis(Duration wait) {
+        return (int) Math.max(1, Math.min(Integer.MAX_VALUE, wait.toMillis()));
+    }
+
+    private static void closeQuietly(Socket s) {
+        try {
+            s.close();
+        } catch (IOException ignored) {
+            // nothing to do: the socket is being dropped
+        }
+    }
+}

@@ -1,0 +1,23 @@
+package io.remus.tools.bench.verbs;
+
+import java.time.Duration;
+
+/**
+ * How the verbs benchmark transport reaches its peer, with perftest's flags.
+ *
+ * @param device      the RDMA device ({@code -d}), or null for the first one listed
+ * @param port        the device port ({@code -i})
+ * @param gidIndex    the GID index ({@code -x}), or -1 for the first IPv4-mapped GID (RoCE)
+ * @param tcpPort     the TCP port of the connection exchange, or of the rdma_cm listener with {@code -R} ({@code -p})
+ * @param inlineSize  the largest WRITE sent inline ({@code -I}); 0 sends nothing inline
+ * @param rdmaCm      whether QPs are connected with rdma_cm ({@code -R}) instead of a TCP exchange
+ * @param server      the server's address (client), or null (server)
+ * @param connectWait how long to wait for the peer to appear
+ */
+public record VerbsBenchOptions(String device, int port, int gidIndex, int tcpPort, int inlineSize, boolean rdmaCm,
+                                String server, Duration connectWait) {
+    /** @return whether this side is the server (no address given) */
+    public boolean isServer() {
+        return server == null;
+    }
+}

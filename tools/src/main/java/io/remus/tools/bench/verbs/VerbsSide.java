@@ -1,0 +1,391 @@
+package io.remus.tools.bench.verbs;
+
+import io.remus.tools.bench.AtomicType;
+import io.remus.tools.bench.BenchConnection;
+import io.remus.tools.bench.BenchFailedException;
+import io.remus.tools.bench.BenchTimeoutException;
+import io.remus.verbs.Access;
+import io.remus.verbs.CmConnection;
+import io.remus.verbs.CmConnector;
+import io.remus.verbs.CmListener;
+import io.remus.verbs.CompletionQueue;
+import io.remus.verbs.CompletionStatus;
+import io.remus.verbs.ConnectedQueuePair;
+import io.remus.verbs.ConnectionOptions;
+import io.remus.verbs.Context;
+import io.remus.verbs.Device;
+import io.remus.verbs.DeviceInfo;
+import io.remus.verbs.Endpoint;
+import io.remus.verbs.Gid;
+import io.remus.verbs.MemoryRegion;
+import io.remus.verbs.PreparedQueuePair;
+import io.remus.verbs.ProtectionDomain;
+import io.remus.verbs.QueuePairBuilder;
+import io.remus.verbs.QueuePairState;
+import io.remus.verbs.RemoteRegion;
+import io.remus.verbs.SendBatch;
+import io.remus.verbs.VerbsException;
+import io.remus.verbs.WaitTimeoutException;
+import io.remus.verbs.WorkCompletions;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.lang.invoke.VarHandle;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * One side of a verbs benchmark, in its own process: a device context, a registered buffer, one
+ * completion queue and {@code queuePairs} reliable-connected QPs to the peer's buffer, connected by
+ * a TCP exchange or by rdma_cm. Past the data buffer lie three control words, written by RDMA
+ * between sizes: the client's command in the server's buffer, the server's acknowledgement in the
+ * client's, and the local source of such a write. The data path ({@link #read}, {@link #write},
+ * {@link #atomic}, {@link #poll}) fills preallocated work requests, posts with one call and
+ * allocates nothing.
+ */
+public final class VerbsSide implements BenchConnection {
+    static final long DONE = -1;
+    private static final long CONTROL_ID = Long.MIN_VALUE;
+    private static final VarHandle LONG = ValueLayout.JAVA_LONG.varHandle();
+    private static final long CONTROL_BYTES = 64;
+    private static final int COMPLETIONS = 64;
+
+    private final Context context;
+    private final ProtectionDomain pd;
+    private final CompletionQueue cq;
+    private final Arena arena;
+    private final MemoryRegion region;
+    private final MemorySegment buffer;
+    private final long dataBytes;
+    private final int inlineSize;
+    private final WorkCompletions completions;
+    private final List<ConnectedQueuePair> queuePairs = new ArrayList<>();
+    private final List<PreparedQueuePair> prepared = new ArrayList<>();
+    private final List<CmConnection> cmConnections = new ArrayList<>();
+    private SendBatch[] batches;
+    private CmListener listener;
+    private TcpExchange exchange;
+    private RemoteRegion peer;
+    private String description;
+    private boolean closed;
+
+    private VerbsSide(Context context, long dataBytes, int queuePairCount, int depth, int inlineSize) {
+        this.context = context;
+        this.dataBytes = dataBytes;
+        this.inlineSize = inlineSize;
+        try {
+            this.pd = context.allocateProtectionDomain();
+            this.cq = context.createCompletionQueue(Math.max(COMPLETIONS, queuePairCount * (depth + 2)));
+            this.arena = Arena.ofShared();
+            this.buffer = arena.allocate(dataBytes + CONTROL_BYTES, 4096);
+            this.region = pd.registerMemory(buffer, Access.all());
+            this.completions = new WorkCompletions(COMPLETIONS);
+        } catch (RuntimeException e) {
+            closeAll();
+            throw e;
+        }
+    }
+
+    /**
+     * Opens the device and connects to the peer as {@code options} say.
+     *
+     * @param options    device, port, GID, connection method, server address
+     * @param dataBytes  the data buffer's length (both sides must use the same)
+     * @param queuePairs how many QPs
+     * @param depth      work requests in flight per QP
+     * @param outstanding READs/atomics in flight per QP
+     * @param signature  a digest of the test and flags that both sides must share (TCP exchange only)
+     * @return the connected side
+     * @throws BenchFailedException  when the device or connection fails
+     * @throws BenchTimeoutException when the peer does not come in time
+     */
+    public static VerbsSide connect(VerbsBenchOptions options, long dataBytes, int queuePairs, int depth,
+                                    int outstanding, int signature) {
+        String device = options.device() != null ? options.device() : firstDevice();
+        Context context = options.rdmaCm() ? Context.openForRdmaCm(device) : Context.open(device);
+        VerbsSide side;
+        try {
+            side = new VerbsSide(context, dataBytes, queuePairs, depth, options.inlineSize());
+        } catch (RuntimeException e) {
+            context.close();
+            throw e;
+        }
+        try {
+            QueuePairBuilder builder = side.pd.queuePair().completionQueue(side.cq).port(options.port())
+                    .gidIndex(options.gidIndex()).maxSendWorkRequests(depth + 2).maxReceiveWorkRequests(1)
+                    .maxInlineData(options.inlineSize());
+            if (options.rdmaCm()) {
+                side.connectCm(options, builder, queuePairs, device);
+            } else {
+                side.connectTcp(options, builder, queuePairs, outstanding, signature);
+            }
+            side.batches = new SendBatch[queuePairs];
+            for (int i = 0; i < queuePairs; i++) {
+                side.batches[i] = side.queuePairs.get(i).sendBatch(1);
+            }
+            return side;
+        } catch (VerbsException e) {
+            side.close();
+            throw new BenchFailedException("verbs setup failed: " + e.getMessage());
+        } catch (RuntimeException e) {
+            side.close();
+            throw e;
+        }
+    }
+
+    private static String firstDevice() {
+        List<DeviceInfo> devices = Device.list();
+        if (devices.isEmpty()) {
+            throw new BenchFailedException("no RDMA devices on this host: run with --fabric sim");
+        }
+        return devices.getFirst().name();
+    }
+
+    private void connectTcp(VerbsBenchOptions options, QueuePairBuilder builder, int n, int outstanding,
+                            int signature) {
+        exchange = options.isServer() ? TcpExchange.accept(options.tcpPort(), options.connectWait())
+                : TcpExchange.connect(options.server(), options.tcpPort(), options.connectWait());
+        byte[][] mine = new byte[n + 1][];
+        for (int i = 0; i < n; i++) {
+            PreparedQueuePair qp = builder.build();
+            prepared.add(qp);
+            mine[i] = qp.localEndpoint().toBytes();
+        }
+        mine[n] = offer().toBytes();
+        byte[][] theirs = exchange.swap(signature, mine);
+        peer = RemoteRegion.fromBytes(theirs[n]);
+        checkPeerRegion();
+        ConnectionOptions defaults = ConnectionOptions.defaults();
+        ConnectionOptions connection = new ConnectionOptions(defaults.pathMtu(), defaults.timeout(),
+                defaults.retryCount(), defaults.rnrRetry(), defaults.minRnrTimer(), Math.min(255, outstanding),
+                Math.min(255, outstanding), defaults.hopLimit());
+        for (int i = 0; i < n; i++) {
+            queuePairs.add(prepared.get(i).connect(Endpoint.fromBytes(theirs[i]), connection));
+        }
+        exchange.barrier();
+        description = "verbs " + context.name() + ", " + n + " RC QP(s) by TCP exchange "
+                + (options.isServer() ? "(server, port " : "with " + options.server() + " (port ")
+                + options.tcpPort() + ")";
+    }
+
+    private void connectCm(VerbsBenchOptions options, QueuePairBuilder builder, int n, String device) {
+        if (options.isServer()) {
+            String address = localIpv4(options.port(), device);
+            listener = CmListener.listen(context, address, options.tcpPort());
+            for (int i = 0; i < n; i++) {
+                try {
+                    cmConnections.add(listener.accept(builder, offer(), options.connectWait()));
+                } catch (WaitTimeoutException e) {
+                    throw new BenchTimeoutException("no rdma_cm client connected to " + address + ":"
+                            + options.tcpPort() + " within " + options.connectWait().toMillis() + " ms");
+                }
+            }
+        } else {
+            for (int i = 0; i < n; i++) {
+                try {
+                    cmConnections.add(CmConnector.connect(builder, options.server(), options.tcpPort(), offer(),
+                            options.connectWait()));
+                } catch (WaitTimeoutException e) {
+                    throw new BenchTimeoutException("no rdma_cm server at " + options.server() + ":"
+                            + options.tcpPort() + " within " + options.connectWait().toMillis() + " ms");
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new BenchFailedException("interrupted while connecting");
+                }
+            }
+        }
+        for (CmConnection c : cmConnections) {
+            queuePairs.add(c.queuePair());
+        }
+        peer = cmConnections.getFirst().peerRegion();
+        checkPeerRegion();
+        description = "verbs " + context.name() + ", " + n + " RC QP(s) by rdma_cm "
+                + (options.isServer() ? "(server, port " : "with " + options.server() + " (port ")
+                + options.tcpPort() + ")";
+    }
+
+    private String localIpv4(int port, String device) {
+        int length = context.queryPort(port).gidTableLength();
+        for (int i = 0; i < length; i++) {
+            Gid gid = context.queryGid(port, i);
+            if (gid.isIpv4Mapped()) {
+                long a = gid.low();
+                return ((a >>> 24) & 0xff) + "." + ((a >>> 16) & 0xff) + "." + ((a >>> 8) & 0xff) + "." + (a & 0xff);
+            }
+        }
+        throw new BenchFailedException(device + " port " + port + " has no IPv4 address for rdma_cm to listen on");
+    }
+
+    private RemoteRegion offer() {
+        return new RemoteRegion(region.address(), region.remoteKey(), dataBytes + CONTROL_BYTES);
+    }
+
+    private void checkPeerRegion() {
+        if (peer.length() != dataBytes + CONTROL_BYTES) {
+            throw new BenchFailedException("the peer's buffer has " + peer.length() + " bytes, this side's "
+                    + (dataBytes + CONTROL_BYTES) + ": both sides need the same -s/-a and -q");
+        }
+    }
+
+    /** @return one line: device, QPs, how they were connected */
+    String description() {
+        return description;
+    }
+
+    @Override
+    public MemorySegment buffer() {
+        return buffer.asSlice(0, dataBytes);
+    }
+
+    @Override
+    public long bufferBytes() {
+        return dataBytes;
+    }
+
+    @Override
+    public int completionCapacity() {
+        return COMPLETIONS;
+    }
+
+    @Override
+    public int queuePairs() {
+        return batches.length;
+    }
+
+    @Override
+    public void read(int qp, long localOffset, long remoteOffset, int bytes, long wrId, boolean signaled) {
+        batches[qp].read(wrId, region, localOffset, bytes, peer.address() + remoteOffset, peer.remoteKey(), signaled)
+                .post();
+    }
+
+    @Override
+    public void write(int qp, long localOffset, long remoteOffset, int bytes, long wrId, boolean signaled) {
+        SendBatch b = batches[qp];
+        if (bytes <= inlineSize) {
+            b.writeInline(wrId, region, localOffset, bytes, peer.address() + remoteOffset, peer.remoteKey(), signaled);
+        } else {
+            b.write(wrId, region, localOffset, bytes, peer.address() + remoteOffset, peer.remoteKey(), signaled);
+        }
+        b.post();
+    }
+
+    @Override
+    public void atomic(int qp, AtomicType type, long localOffset, long remoteOffset, long compareOrAdd, long swap,
+                       long wrId, boolean signaled) {
+        SendBatch b = batches[qp];
+        long remote = peer.address() + remoteOffset;
+        if (type == AtomicType.CMP_AND_SWAP) {
+            b.compareAndSwap(wrId, region, localOffset, remote, peer.remoteKey(), compareOrAdd, swap, signaled);
+        } else {
+            b.fetchAndAdd(wrId, region, localOffset, remote, peer.remoteKey(), compareOrAdd, signaled);
+        }
+        b.post();
+    }
+
+    @Override
+    public int poll(long[] wrIds) {
+        WorkCompletions wc = completions;
+        int n = cq.poll(wc);
+        for (int i = 0; i < n; i++) {
+            if (wc.status(i) != CompletionStatus.SUCCESS) {
+                throw new BenchFailedException("work request " + wc.workRequestId(i) + " failed: status "
+                        + wc.status(i) + " (vendor error " + wc.vendorError(i) + ")");
+            }
+            wrIds[i] = wc.workRequestId(i);
+        }
+        return n;
+    }
+
+    /**
+     * Client: writes {@code value} into the server's command word and waits for the RDMA WRITE's
+     * completion (control path; nothing else may be in flight).
+     */
+    void sendCommand(long value, Duration timeout) {
+        controlWrite(value, dataBytes, timeout);
+    }
+
+    /** Server: writes {@code value} into the client's acknowledgement word. */
+    void acknowledge(long value, Duration timeout) {
+        controlWrite(value, dataBytes + 8, timeout);
+    }
+
+    /** @return the command word the client last wrote here */
+    long command() {
+        return (long) LONG.getVolatile(buffer, dataBytes);
+    }
+
+    /** @return the acknowledgement word the server last wrote here */
+    long acknowledgement() {
+        return (long) LONG.getVolatile(buffer, dataBytes + 8);
+    }
+
+    /** @return whether the peer is gone: its TCP connection closed, or the first QP left RTS */
+    boolean peerLeft() {
+        if (exchange != null) {
+            return exchange.peerLeft();
+        }
+        QueuePairState state = queuePairs.getFirst().state();
+        return state != QueuePairState.READY_TO_SEND;
+    }
+
+    private void controlWrite(long value, long remoteOffset, Duration timeout) {
+        long stage = dataBytes + 16;
+        LONG.setVolatile(buffer, stage, value);
+        batches[0].write(CONTROL_ID, region, stage, 8, peer.address() + remoteOffset, peer.remoteKey(), true).post();
+        long deadline = System.nanoTime() + timeout.toNanos();
+        long[] ids = new long[COMPLETIONS];
+        while (true) {
+            int n = poll(ids);
+            for (int i = 0; i < n; i++) {
+                if (ids[i] == CONTROL_ID) {
+                    return;
+                }
+            }
+            if (System.nanoTime() - deadline > 0) {
+                throw new BenchTimeoutException("the control RDMA WRITE did not complete in " + timeout.toMillis() + " ms");
+            }
+        }
+    }
+
+    @Override
+    public synchronized void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        closeAll();
+    }
+
+    private void closeAll() {
+        List<AutoCloseable> order = new ArrayList<>();
+        order.addAll(cmConnections);
+        order.addAll(queuePairs);
+        order.addAll(prepared);
+        order.add(listener);
+        order.add(exchange);
+        order.add(completions);
+        order.add(region);
+        order.add(arena);
+        order.add(cq);
+        order.add(pd);
+        order.add(context);
+        RuntimeException first = null;
+        for (AutoCloseable c : order) {
+            if (c == null) {
+                continue;
+            }
+            try {
+                c.close();
+            } catch (Exception e) {
+                if (first == null) {
+                    first = e instanceof RuntimeException r ? r : new BenchFailedException(e.getMessage());
+                }
+            }
+        }
+        if (first != null) {
+            throw first;
+        }
+    }
+}

@@ -1,0 +1,48 @@
+package io.remus.tools.devices;
+
+import io.remus.verbs.PortAttributes;
+
+import java.io.PrintWriter;
+import java.util.List;
+
+/** Prints {@link DeviceReport}s short, like a condensed {@code ibv_devinfo}. */
+public final class DeviceFormat {
+    /** The line printed where a host has no RDMA devices. */
+    public static final String NO_DEVICES = "no RDMA devices";
+
+    private DeviceFormat() {
+    }
+
+    /**
+     * @param reports the devices, possibly none
+     * @param out     where the text goes
+     */
+    public static void write(List<DeviceReport> reports, PrintWriter out) {
+        if (reports.isEmpty()) {
+            out.println(NO_DEVICES);
+            out.flush();
+            return;
+        }
+        for (DeviceReport r : reports) {
+            out.printf("%s  guid %016x  fw %s  ports %d%n", r.info().name(), r.info().guid(),
+                    r.attributes().firmwareVersion().isEmpty() ? "-" : r.attributes().firmwareVersion(),
+                    r.attributes().physicalPortCount());
+            out.println("  atomics    " + r.atomicCapability());
+            out.println("  max inline " + (r.maxInlineData() < 0 ? "unknown (probe failed)"
+                    : r.maxInlineData() + " B (largest a test QP accepted)"));
+            out.printf("  max QP WR %d, SGE %d, outstanding reads/atomics %d in / %d out%n",
+                    r.attributes().maxQueuePairWorkRequests(), r.attributes().maxScatterGather(),
+                    r.attributes().maxQueuePairReadAtomic(), r.attributes().maxQueuePairInitiatorReadAtomic());
+            for (PortReport p : r.ports()) {
+                PortAttributes a = p.attributes();
+                out.printf("  port %d  %s  %s  MTU %d (max %d)  LID %d%n", a.port(), p.stateName(),
+                        a.isEthernet() ? "Ethernet (RoCE)" : "InfiniBand", a.activeMtu().bytes(), a.maxMtu().bytes(),
+                        a.lid());
+                for (GidEntry g : p.gids()) {
+                    out.printf("    GID[%d] %s%s%n", g.index(), g.gid(), g.type().isEmpty() ? "" : "  " + g.type());
+                }
+            }
+        }
+        out.flush();
+    }
+}

@@ -1,0 +1,57 @@
+package io.remus.tools.cli;
+
+import io.remus.tools.RemusRun;
+import io.remus.tools.bench.FabricKind;
+import io.remus.verbs.Device;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class DevicesCommandTest {
+    @Test
+    void shouldSayNoRdmaDevicesWhenTheHostHasNone() {
+        Assumptions.assumeTrue(Device.list().isEmpty(), "this host has RDMA devices");
+        RemusRun run = RemusRun.of("devices");
+        assertEquals(0, run.exit(), run.err());
+        assertEquals("no RDMA devices", run.out().strip());
+        assertEquals(0, DevicesCommand.count());
+    }
+
+    @Test
+    void shouldFailNamingTheDevicesWhenTheAskedDeviceDoesNotExist() {
+        picocli.CommandLine cmd = new picocli.CommandLine(new DevicesCommand(List::of));
+        StringWriter err = new StringWriter();
+        cmd.setErr(new PrintWriter(err, true));
+        cmd.setExecutionExceptionHandler((e, c, p) -> {
+            c.getErr().println(e.getMessage());
+            return 1;
+        });
+        assertEquals(1, cmd.execute("-d", "mlx5_9"));
+        assertTrue(err.toString().contains("no RDMA device called 'mlx5_9'"), err.toString());
+    }
+
+    @Test
+    void shouldChooseVerbsWhenADeviceExistsAndSimOtherwise() {
+        FabricChoice withDevice = FabricChoice.resolve(null, 1);
+        assertEquals(FabricKind.VERBS, withDevice.kind());
+        assertTrue(withDevice.reason().contains("1 RDMA device"), withDevice.reason());
+        FabricChoice without = FabricChoice.resolve(null, 0);
+        assertEquals(FabricKind.SIM, without.kind());
+        assertTrue(without.reason().contains("no RDMA devices"), without.reason());
+        assertEquals(FabricKind.SIM, FabricChoice.resolve(null, -1).kind());
+        assertEquals(FabricKind.VERBS, FabricChoice.resolve(FabricKind.VERBS, 0).kind());
+    }
+
+    @Test
+    void shouldReportTheSimFabricAndWhyWhenTheHostHasNoDevice() {
+        RemusRun run = RemusRun.of("bench", "read-lat", "-n", "50", "--json");
+        assertEquals(0, run.exit(), run.err());
+        assertTrue(run.out().contains("no RDMA devices"), run.out());
+    }
+}

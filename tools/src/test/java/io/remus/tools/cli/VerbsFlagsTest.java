@@ -1,0 +1,60 @@
+package io.remus.tools.cli;
+
+import io.remus.tools.Remus;
+import io.remus.tools.RemusRun;
+import io.remus.tools.bench.BenchSettings;
+import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
+
+import java.time.Duration;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class VerbsFlagsTest {
+    private static BenchSettings parse(String... args) {
+        CommandLine.ParseResult parsed = Remus.commandLine(() -> 0).parseArgs(args);
+        CommandLine leaf = parsed.subcommand().subcommand().commandSpec().commandLine();
+        return ((PerftestCommand) leaf.getCommand()).settings();
+    }
+
+    @Test
+    void shouldGiveBothSidesTheSameSignatureWhenTheirFlagsMatch() {
+        BenchSettings server = parse("bench", "write-lat", "-s", "64", "-n", "500", "-I", "32");
+        BenchSettings client = parse("bench", "write-lat", "-s", "64", "-n", "500", "-I", "32", "10.0.0.1");
+        assertEquals(PerftestCommand.signature(server), PerftestCommand.signature(client));
+    }
+
+    @Test
+    void shouldGiveDifferentSignaturesWhenIterationsOrSizesDiffer() {
+        int base = PerftestCommand.signature(parse("bench", "write-lat", "-s", "64", "-n", "500"));
+        assertNotEquals(base, PerftestCommand.signature(parse("bench", "write-lat", "-s", "64", "-n", "501")));
+        assertNotEquals(base, PerftestCommand.signature(parse("bench", "write-lat", "-s", "128", "-n", "500")));
+        assertNotEquals(base, PerftestCommand.signature(parse("bench", "read-lat", "-s", "64", "-n", "500")));
+    }
+
+    @Test
+    void shouldFailCleanlyAndQuicklyWhenVerbsIsAskedOnAHostWithoutDevices() {
+        RemusRun run = assertTimeoutPreemptively(Duration.ofSeconds(20),
+                () -> RemusRun.of("bench", "read-lat", "--fabric", "verbs", "127.0.0.1", "-p", "1", "--timeout", "2"));
+        assertEquals(1, run.exit(), run.err());
+        assertTrue(run.err().contains("remus: "), run.err());
+        assertTrue(!run.err().contains("Exception"), run.err());
+    }
+
+    @Test
+    void shouldRejectSendTestsOnVerbsWithAClearMessage() {
+        RemusRun run = RemusRun.of("bench", "send-lat", "--fabric", "verbs", "127.0.0.1");
+        assertEquals(1, run.exit());
+        assertTrue(run.err().contains("not built for the verbs transport yet"), run.err());
+    }
+
+    @Test
+    void shouldGiveUsageErrorWhenTheInlineSizeIsNegative() {
+        RemusRun run = RemusRun.of("bench", "write-lat", "--fabric", "verbs", "-I", "-1");
+        assertEquals(2, run.exit());
+        assertTrue(run.err().contains("-I must not be negative"), run.err());
+    }
+}

@@ -1,0 +1,35 @@
+package io.remus.tools.devices;
+
+import io.remus.tools.Remus;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledIfEnvironmentVariable;
+import picocli.CommandLine;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** {@code remus devices} on a real device: it lists the device with an active port and its GIDs. */
+@Tag("device")
+@EnabledIfEnvironmentVariable(named = "REMUS_TEST_DEVICE", matches = ".+",
+        disabledReason = "no RDMA device: set REMUS_TEST_DEVICE=<name>, see softroce/README.md")
+class DevicesDeviceTest {
+    @Test
+    void shouldListTheDeviceWithPortStateAndGidsWhenOneExists() {
+        String device = System.getenv("REMUS_TEST_DEVICE");
+        CommandLine cmd = Remus.commandLine(() -> 1);
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        cmd.setOut(new PrintWriter(out, true));
+        cmd.setErr(new PrintWriter(err, true));
+        assertEquals(0, cmd.execute("devices", "-d", device), err.toString());
+        String text = out.toString();
+        assertTrue(text.startsWith(device), text);
+        assertTrue(text.contains("port 1"), text);
+        assertTrue(text.contains("GID["), text);
+        assertTrue(text.contains("atomics"), text);
+    }
+}
