@@ -90,8 +90,13 @@ final class TcpExchange implements AutoCloseable {
         }
     }
 
+    private static final int MAX_BLOCKS = 64;
+    private static final int MAX_BLOCK_BYTES = 1 << 16;
+
     /**
-     * Sends this side's description and reads the peer's.
+     * Sends this side's description and reads the peer's. The peer's whole message is read
+     * (within bounds) before it is checked, so that neither side closes the connection on
+     * unread data: a reset would hide the reason from the peer.
      *
      * @param signature a digest of the test and flags; both sides must agree
      * @param mine      this side's blocks (QP endpoints, buffer)
@@ -111,22 +116,33 @@ final class TcpExchange implements AutoCloseable {
             if (in.readInt() != MAGIC) {
                 throw new BenchFailedException("the peer is not a remus bench");
             }
-            if (in.readInt() != signature) {
-                throw new BenchFailedException("the peer runs another test or other flags (-s, -a, -q, -n, -D must match)");
-            }
+            int theirSignature = in.readInt();
             int n = in.readInt();
-            if (n != mine.length) {
-                throw new BenchFailedException("the peer sent " + n + " blocks, expected " + mine.length);
+            if (n < 0 || n > MAX_BLOCKS) {
+                throw new BenchFailedException("the peer announced " + n + " blocks (at most " + MAX_BLOCKS + ")");
             }
             byte[][] theirs = new byte[n][];
             for (int i = 0; i < n; i++) {
                 int length = in.readInt();
-                if (length != mine[i].length) {
-                    throw new BenchFailedException("the peer's block " + i + " has " + length + " bytes, expected " + mine[i].length);
+                if (length < 0 || length > MAX_BLOCK_BYTES) {
+                    throw new BenchFailedException("the peer's block " + i + " has " + length + " bytes (at most "
+                            + MAX_BLOCK_BYTES + ")");
                 }
                 theirs[i] = in.readNBytes(length);
                 if (theirs[i].length != length) {
                     throw new BenchFailedException("the peer left during the exchange");
+                }
+            }
+            if (theirSignature != signature) {
+                throw new BenchFailedException("the peer runs another test or other flags (-s, -a, -q, -n, -D must match)");
+            }
+            if (n != mine.length) {
+                throw new BenchFailedException("the peer sent " + n + " blocks, expected " + mine.length);
+            }
+            for (int i = 0; i < n; i++) {
+                if (theirs[i].length != mine[i].length) {
+                    throw new BenchFailedException("the peer's block " + i + " has " + theirs[i].length
+                            + " bytes, expected " + mine[i].length);
                 }
             }
             return theirs;
