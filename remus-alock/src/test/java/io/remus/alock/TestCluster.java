@@ -32,7 +32,7 @@ public final class TestCluster implements AutoCloseable {
         ClusterConfig base = ClusterConfig.builder().nodeCount(n)
                 .memoryNodes(new NodeRange(0, n - 1)).computeNodes(new NodeRange(0, n - 1))
                 .segmentSize(64 << 10).segmentCount(2).bufferSizePerThread(4096).threadsPerNode(threadsPerNode)
-                .operationTimeout(Duration.ofSeconds(10)).build();
+                .operationTimeout(Duration.ofSeconds(60)).build();
         nodes = new RemusNode[n];
         for (int i = 0; i < n; i++) {
             nodes[i] = RemusNode.start(fabric, base.withNodeId(i));

@@ -28,7 +28,7 @@ public final class TestCluster implements AutoCloseable {
         ClusterConfig.Builder b = ClusterConfig.builder().nodeCount(n)
                 .memoryNodes(new NodeRange(0, n - 1)).computeNodes(new NodeRange(0, n - 1))
                 .segmentSize(64 << 10).segmentCount(2).bufferSizePerThread(8192)
-                .operationTimeout(Duration.ofSeconds(10));
+                .operationTimeout(Duration.ofSeconds(60));
         tweak.accept(b);
         ClusterConfig base = b.build();
         nodes = new RemusNode[n];
