@@ -3,6 +3,8 @@ package io.remus.alock;
 import io.remus.core.ComputeThread;
 import io.remus.core.fabric.Fabric;
 import io.remus.core.sim.SimOptions;
+import io.remus.core.testing.Fabrics;
+import io.remus.core.testing.TestCluster;
 import io.remus.verbs.testing.DeviceTest;
 import org.junit.jupiter.api.Timeout;
 
@@ -33,8 +35,8 @@ class ALockHazardLayoutOnVerbsTest {
     @DeviceTest
     void shouldNeverLetTwoHoldersInWhenALockRunsTheSameLayout() throws Exception {
         LockOptions options = LockOptions.defaults().withBudgets(2, 2).withAcquireTimeout(Duration.ofSeconds(15));
-        try (TestCluster c = new TestCluster(verbs(), SimOptions.defaults(), 2, NODES.length + 1)) {
-            long word = c.lockWord(1);
+        try (TestCluster c = LockClusters.start(verbs(), SimOptions.defaults(), 2, NODES.length + 1)) {
+            long word = LockClusters.lockWord(c, 1);
             CheckedCriticalSection cs = new CheckedCriticalSection(c.block(1, 8 * (CheckedCriticalSection.STAMPS + 1)));
             long sliceEnd = System.nanoTime() + SLICE.toNanos();
             c.runOnThreads(NODES, (i, t) -> {

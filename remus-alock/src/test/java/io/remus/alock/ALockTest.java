@@ -5,6 +5,8 @@ import io.remus.alock.asymmetric.ALockWord;
 import io.remus.core.ComputeThread;
 import io.remus.core.fabric.Fabric;
 import io.remus.core.sim.SimOptions;
+import io.remus.core.testing.Fabrics;
+import io.remus.core.testing.TestCluster;
 import org.junit.jupiter.api.Named;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -38,8 +40,8 @@ class ALockTest {
             throws Exception {
         SimOptions opts = SimOptions.defaults().withYieldInsideNicAtomics(true);
         int[] nodes = {1, 1, 0, 2};
-        try (TestCluster c = new TestCluster(make, opts, 3, 2)) {
-            long word = c.lockWord(1);
+        try (TestCluster c = LockClusters.start(make, opts, 3, 2)) {
+            long word = LockClusters.lockWord(c, 1);
             CheckedCriticalSection cs = new CheckedCriticalSection(c.block(1, 8 * (CheckedCriticalSection.STAMPS + 1)));
             LockOptions options = LockOptions.defaults().withBudgets(2, 2).withAcquireTimeout(Duration.ofSeconds(5));
             c.runOnThreads(nodes, (i, t) -> {
@@ -72,9 +74,9 @@ class ALockTest {
     @ParameterizedTest
     @MethodSource("fabrics")
     void shouldTakeTheCpuPathOnlyOnTheHomeNodeAndNeverInRemoteOnlyMode(Function<SimOptions, Fabric> make) {
-        try (TestCluster c = new TestCluster(make, SimOptions.defaults(), 2, 2);
+        try (TestCluster c = LockClusters.start(make, SimOptions.defaults(), 2, 2);
              ComputeThread home = c.thread(1); ComputeThread away = c.thread(0)) {
-            long word = c.lockWord(1);
+            long word = LockClusters.lockWord(c, 1);
             assertTrue(((ALock) LockKind.ALOCK.open(new LockContext(home, LockOptions.defaults()), word)).isLocal());
             assertFalse(((ALock) LockKind.ALOCK.open(new LockContext(away, LockOptions.defaults()), word)).isLocal());
             assertFalse(((ALock) LockKind.ALOCK_REMOTE_ONLY.open(new LockContext(home, LockOptions.defaults()), word)).isLocal());
@@ -99,8 +101,8 @@ class ALockTest {
             throws Exception {
         LockOptions options = LockOptions.defaults().withBudgets(budget, budget).withMaxHeldLocks(1)
                 .withAcquireTimeout(Duration.ofSeconds(10));
-        try (TestCluster c = new TestCluster(make, SimOptions.defaults(), 2, 3)) {
-            long word = c.lockWord(1);
+        try (TestCluster c = LockClusters.start(make, SimOptions.defaults(), 2, 3)) {
+            long word = LockClusters.lockWord(c, 1);
             long hogTail = hogNode == 1 ? ALockWord.L_TAIL : ALockWord.R_TAIL;
             long waiterTail = waiterNode == 1 ? ALockWord.L_TAIL : ALockWord.R_TAIL;
             MemorySegment raw = c.raw(word, 64);

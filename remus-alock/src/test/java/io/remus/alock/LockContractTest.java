@@ -3,6 +3,8 @@ package io.remus.alock;
 import io.remus.core.ComputeThread;
 import io.remus.core.fabric.Fabric;
 import io.remus.core.sim.SimOptions;
+import io.remus.core.testing.Fabrics;
+import io.remus.core.testing.TestCluster;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -31,8 +33,8 @@ class LockContractTest {
     void shouldNeverOverlapWhenLocalAndRemoteThreadsContend(Function<SimOptions, Fabric> make, LockKind kind) throws Exception {
         int rounds = 150;
         int[] nodes = {1, 1, 0, 2, 2};
-        try (TestCluster c = new TestCluster(make, SimOptions.defaults(), 3, 2)) {
-            long word = c.lockWord(1);
+        try (TestCluster c = LockClusters.start(make, SimOptions.defaults(), 3, 2)) {
+            long word = LockClusters.lockWord(c, 1);
             CheckedCriticalSection cs = new CheckedCriticalSection(c.block(2, 8 * (CheckedCriticalSection.STAMPS + 1)));
             LockOptions options = LockOptions.defaults().withBudgets(3, 2);
             c.runOnThreads(nodes, (i, t) -> {
@@ -56,8 +58,8 @@ class LockContractTest {
     @ParameterizedTest(name = "{0} {1}")
     @MethodSource("fabricsAndKinds")
     void shouldThrowLockUsageExceptionWhenUnlockedWithoutHoldingOrTwice(Function<SimOptions, Fabric> make, LockKind kind) {
-        try (TestCluster c = new TestCluster(make, SimOptions.defaults(), 2, 1); ComputeThread t = c.thread(1)) {
-            long word = c.lockWord(1);
+        try (TestCluster c = LockClusters.start(make, SimOptions.defaults(), 2, 1); ComputeThread t = c.thread(1)) {
+            long word = LockClusters.lockWord(c, 1);
             Lock lock = kind.open(new LockContext(t, LockOptions.defaults()), word);
             assertThrows(LockUsageException.class, lock::unlock, "never locked");
             lock.lock();
@@ -73,8 +75,8 @@ class LockContractTest {
     @ParameterizedTest(name = "{0} {1}")
     @MethodSource("fabricsAndKinds")
     void shouldThrowLockUsageExceptionWhenANonOwnerUnlocks(Function<SimOptions, Fabric> make, LockKind kind) throws Exception {
-        try (TestCluster c = new TestCluster(make, SimOptions.defaults(), 2, 2)) {
-            long word = c.lockWord(0);
+        try (TestCluster c = LockClusters.start(make, SimOptions.defaults(), 2, 2)) {
+            long word = LockClusters.lockWord(c, 0);
             CountDownLatch held = new CountDownLatch(1);
             CountDownLatch tried = new CountDownLatch(1);
             c.runOnThreads(new int[] {0, 1}, (i, t) -> {
@@ -98,8 +100,8 @@ class LockContractTest {
     @ParameterizedTest(name = "{0} {1}")
     @MethodSource("fabricsAndKinds")
     void shouldThrowLockUsageExceptionWhenTheComputeThreadIsClosed(Function<SimOptions, Fabric> make, LockKind kind) {
-        try (TestCluster c = new TestCluster(make, SimOptions.defaults(), 2, 1)) {
-            long word = c.lockWord(0);
+        try (TestCluster c = LockClusters.start(make, SimOptions.defaults(), 2, 1)) {
+            long word = LockClusters.lockWord(c, 0);
             ComputeThread t = c.thread(0);
             Lock lock = kind.open(new LockContext(t, LockOptions.defaults()), word);
             t.close();
@@ -110,8 +112,8 @@ class LockContractTest {
     @ParameterizedTest(name = "{0} {1}")
     @MethodSource("fabricsAndKinds")
     void shouldThrowLockTimeoutExceptionWhenTheHolderNeverReleases(Function<SimOptions, Fabric> make, LockKind kind) throws Exception {
-        try (TestCluster c = new TestCluster(make, SimOptions.defaults(), 2, 2)) {
-            long word = c.lockWord(0);
+        try (TestCluster c = LockClusters.start(make, SimOptions.defaults(), 2, 2)) {
+            long word = LockClusters.lockWord(c, 0);
             CountDownLatch held = new CountDownLatch(1);
             CountDownLatch timedOut = new CountDownLatch(1);
             LockOptions quick = LockOptions.defaults().withAcquireTimeout(Duration.ofMillis(200));
@@ -133,8 +135,8 @@ class LockContractTest {
     @ParameterizedTest(name = "{0} {1}")
     @MethodSource("fabricsAndKinds")
     void shouldRejectAMisalignedWordWhenOpened(Function<SimOptions, Fabric> make, LockKind kind) {
-        try (TestCluster c = new TestCluster(make, SimOptions.defaults(), 2, 1); ComputeThread t = c.thread(0)) {
-            long word = c.lockWord(1);
+        try (TestCluster c = LockClusters.start(make, SimOptions.defaults(), 2, 1); ComputeThread t = c.thread(0)) {
+            long word = LockClusters.lockWord(c, 1);
             LockContext ctx = new LockContext(t, LockOptions.defaults());
             assertThrows(io.remus.core.BadArgumentException.class, () -> kind.open(ctx, io.remus.core.RemotePtr.offset(word, 8)));
             assertThrows(io.remus.core.BadArgumentException.class, () -> kind.open(ctx, 0));

@@ -28,6 +28,18 @@ public final class RemotePtr {
     }
 
     /**
+     * @param nodeId a node id
+     * @return {@code nodeId}
+     * @throws BadArgumentException when a pointer cannot carry it (outside 0 to {@value #MAX_NODE_ID})
+     */
+    public static int requireNodeId(int nodeId) {
+        if (nodeId < 0 || nodeId > MAX_NODE_ID) {
+            throw new BadArgumentException("node id " + nodeId + " is outside 0.." + MAX_NODE_ID);
+        }
+        return nodeId;
+    }
+
+    /**
      * Packs a node id and an address.
      *
      * @param nodeId  the node, 0 to {@value #MAX_NODE_ID}
@@ -36,9 +48,7 @@ public final class RemotePtr {
      * @throws BadArgumentException when either part does not fit
      */
     public static long of(int nodeId, long address) {
-        if (nodeId < 0 || nodeId > MAX_NODE_ID) {
-            throw new BadArgumentException("node id " + nodeId + " is outside 0.." + MAX_NODE_ID);
-        }
+        requireNodeId(nodeId);
         if ((address & ~ADDRESS_MASK) != 0) {
             throw new BadArgumentException("address 0x" + Long.toHexString(address) + " does not fit in 48 bits");
         }

@@ -1,8 +1,8 @@
 package io.remus.core;
 
 import io.remus.core.fabric.Fabric;
-import io.remus.core.fabric.Fabrics;
 import io.remus.core.sim.SimOptions;
+import io.remus.core.testing.Fabrics;
 import io.remus.verbs.testing.DeviceTests;
 import org.junit.jupiter.api.Named;
 import org.junit.jupiter.api.Tag;

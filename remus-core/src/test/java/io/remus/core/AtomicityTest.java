@@ -1,8 +1,9 @@
 package io.remus.core;
 
 import io.remus.core.fabric.Fabric;
-import io.remus.core.fabric.Fabrics;
 import io.remus.core.sim.SimOptions;
+import io.remus.core.testing.Fabrics;
+import io.remus.core.testing.TestCluster;
 import org.junit.jupiter.api.Named;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;

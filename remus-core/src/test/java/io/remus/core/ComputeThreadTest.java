@@ -2,9 +2,10 @@ package io.remus.core;
 
 import io.remus.core.fabric.CompletionStatus;
 import io.remus.core.fabric.Fabric;
-import io.remus.core.fabric.Fabrics;
 import io.remus.core.sim.SimFabric;
 import io.remus.core.sim.SimOptions;
+import io.remus.core.testing.Fabrics;
+import io.remus.core.testing.TestCluster;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Named;
 import org.junit.jupiter.api.Timeout;

@@ -1,11 +1,11 @@
 package io.remus.alock.bench;
 
-import io.remus.alock.Fabrics;
 import io.remus.alock.LockKind;
 import io.remus.core.BadArgumentException;
 import io.remus.core.fabric.Fabric;
 import io.remus.core.sim.SimFabric;
 import io.remus.core.sim.SimOptions;
+import io.remus.core.testing.Fabrics;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;

@@ -1,7 +1,7 @@
 package io.remus.alock.table;
 
-import io.remus.alock.Fabrics;
 import io.remus.alock.LockKind;
+import io.remus.core.testing.Fabrics;
 import io.remus.verbs.testing.DeviceTests;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Timeout;

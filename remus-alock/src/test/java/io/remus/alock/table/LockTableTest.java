@@ -1,16 +1,17 @@
 package io.remus.alock.table;
 
-import io.remus.alock.Fabrics;
+import io.remus.alock.LockClusters;
 import io.remus.alock.LockContext;
 import io.remus.alock.LockKind;
 import io.remus.alock.LockOptions;
 import io.remus.alock.LockUsageException;
-import io.remus.alock.TestCluster;
 import io.remus.core.BadArgumentException;
 import io.remus.core.ComputeThread;
 import io.remus.core.RemotePtr;
 import io.remus.core.fabric.Fabric;
 import io.remus.core.sim.SimOptions;
+import io.remus.core.testing.Fabrics;
+import io.remus.core.testing.TestCluster;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -36,7 +37,7 @@ class LockTableTest {
     @ParameterizedTest(name = "{0} {1}")
     @MethodSource("fabricsAndKinds")
     void shouldSpreadLocksOverMemoryNodesAndMapKeysModuloSize(Function<SimOptions, Fabric> make, LockKind kind) {
-        try (TestCluster c = new TestCluster(make, SimOptions.defaults(), 3, 1); ComputeThread t = c.thread(0)) {
+        try (TestCluster c = LockClusters.start(make, SimOptions.defaults(), 3, 1); ComputeThread t = c.thread(0)) {
             LockTable table = LockTable.create(t, kind, 7);
             for (int i = 0; i < 7; i++) {
                 assertEquals(i % 3, table.homeNode(i));
@@ -53,7 +54,7 @@ class LockTableTest {
     @ParameterizedTest(name = "{0} {1}")
     @MethodSource("fabricsAndKinds")
     void shouldHoldSeveralKeysAtOnceUpToTheLimitWhenKeysMapToDifferentLocks(Function<SimOptions, Fabric> make, LockKind kind) {
-        try (TestCluster c = new TestCluster(make, SimOptions.defaults(), 2, 1); ComputeThread t = c.thread(0)) {
+        try (TestCluster c = LockClusters.start(make, SimOptions.defaults(), 2, 1); ComputeThread t = c.thread(0)) {
             LockTable table = LockTable.create(t, kind, 8);
             TableLocks locks = table.open(new LockContext(t, LockOptions.defaults().withMaxHeldLocks(2)));
             locks.lock(1);
@@ -77,7 +78,7 @@ class LockTableTest {
     void shouldExcludePerKeyWhenThreadsOfAllNodesLockRandomKeys(Function<SimOptions, Fabric> make, LockKind kind) throws Exception {
         int keys = 6;
         int rounds = 200;
-        try (TestCluster c = new TestCluster(make, SimOptions.defaults(), 3, 2)) {
+        try (TestCluster c = LockClusters.start(make, SimOptions.defaults(), 3, 2)) {
             LockTable table;
             try (ComputeThread t = c.thread(0)) {
                 table = LockTable.create(t, kind, keys);

@@ -42,9 +42,7 @@ public final class SimFabric implements Fabric {
 
     @Override
     public FabricNode open(int nodeId) {
-        if (nodeId < 0 || nodeId > RemotePtr.MAX_NODE_ID) {
-            throw new BadArgumentException("node id " + nodeId + " is outside 0.." + RemotePtr.MAX_NODE_ID);
-        }
+        RemotePtr.requireNodeId(nodeId);
         SimNode node = new SimNode(this, nodeId);
         if (nodes.putIfAbsent(nodeId, node) != null) {
             throw new BadArgumentException("node " + nodeId + " is already open on this fabric");

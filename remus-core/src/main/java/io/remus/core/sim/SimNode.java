@@ -5,6 +5,7 @@ import io.remus.core.fabric.CompletionQueue;
 import io.remus.core.fabric.FabricNode;
 import io.remus.core.fabric.QueuePair;
 import io.remus.core.fabric.RegisteredMemory;
+import io.remus.core.fabric.RegistrationChecks;
 import io.remus.core.fabric.RemoteRegion;
 
 import java.lang.foreign.Arena;
@@ -69,9 +70,7 @@ final class SimNode implements FabricNode {
 
     @Override
     public RegisteredMemory allocate(long bytes) {
-        if (bytes <= 0) {
-            throw new BadArgumentException("registered memory length must be positive, got " + bytes);
-        }
+        RegistrationChecks.requirePositiveLength(bytes);
         Arena arena = Arena.ofShared();
         return add(new SimRegion(this, arena.allocate(bytes, PAGE), arena, fabric.nextKey(), fabric.nextKey()));
     }
@@ -107,21 +106,11 @@ final class SimNode implements FabricNode {
     }
 
     SimRegion findByRkey(int rkey, long address, long length) {
-        for (SimRegion r : regions) {
-            if (r.rkey() == rkey && r.contains(address, length)) {
-                return r;
-            }
-        }
-        return null;
+        return RegistrationChecks.coveringRemote(regions, rkey, address, length);
     }
 
     SimRegion findByLkey(int lkey, long address, long length) {
-        for (SimRegion r : regions) {
-            if (r.lkey() == lkey && r.contains(address, length)) {
-                return r;
-            }
-        }
-        return null;
+        return RegistrationChecks.coveringLocal(regions, lkey, address, length);
     }
 
     @Override

@@ -99,9 +99,7 @@ public final class VerbsFabric implements Fabric {
      */
     @Override
     public synchronized FabricNode open(int nodeId) {
-        if (nodeId < 0 || nodeId > RemotePtr.MAX_NODE_ID) {
-            throw new BadArgumentException("node id " + nodeId + " is outside 0.." + RemotePtr.MAX_NODE_ID);
-        }
+        RemotePtr.requireNodeId(nodeId);
         if (nodes.containsKey(nodeId)) {
             throw new BadArgumentException("node " + nodeId + " is already open on this fabric");
         }

@@ -6,6 +6,7 @@ import io.remus.core.fabric.CompletionQueue;
 import io.remus.core.fabric.FabricNode;
 import io.remus.core.fabric.QueuePair;
 import io.remus.core.fabric.RegisteredMemory;
+import io.remus.core.fabric.RegistrationChecks;
 import io.remus.core.fabric.RemoteRegion;
 import io.remus.verbs.Access;
 import io.remus.verbs.CmConnection;
@@ -65,9 +66,7 @@ final class VerbsNode implements FabricNode {
 
     @Override
     public RegisteredMemory allocate(long bytes) {
-        if (bytes <= 0) {
-            throw new BadArgumentException("registered memory length must be positive, got " + bytes);
-        }
+        RegistrationChecks.requirePositiveLength(bytes);
         Arena arena = Arena.ofShared();
         try {
             return add(arena.allocate(bytes, PAGE), arena);
@@ -113,12 +112,7 @@ final class VerbsNode implements FabricNode {
      * @return the registration with local key {@code lkey} covering the range, or {@code null}
      */
     VerbsMemory findLocal(int lkey, long address, long length) {
-        for (VerbsMemory m : regions) {
-            if (m.lkey() == lkey && m.contains(address, length)) {
-                return m;
-            }
-        }
-        return null;
+        return RegistrationChecks.coveringLocal(regions, lkey, address, length);
     }
 
     @Override

@@ -1,6 +1,7 @@
 package io.remus.core.fabric;
 
 import io.remus.core.sim.SimOptions;
+import io.remus.core.testing.Fabrics;
 import io.remus.verbs.testing.DeviceTests;
 import org.junit.jupiter.api.Named;
 import org.junit.jupiter.api.Tag;

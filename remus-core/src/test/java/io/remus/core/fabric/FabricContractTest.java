@@ -2,6 +2,7 @@ package io.remus.core.fabric;
 
 import io.remus.core.BadArgumentException;
 import io.remus.core.sim.SimOptions;
+import io.remus.core.testing.Fabrics;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;

@@ -1,9 +1,9 @@
 package io.remus.core.verbs;
 
 import io.remus.core.RemotePtr;
-import io.remus.core.TestCluster;
-import io.remus.core.fabric.Fabrics;
 import io.remus.core.sim.SimOptions;
+import io.remus.core.testing.Fabrics;
+import io.remus.core.testing.TestCluster;
 import io.remus.verbs.testing.DeviceTest;
 import org.junit.jupiter.api.Timeout;
 

@@ -4,9 +4,9 @@ import io.remus.core.BadArgumentException;
 import io.remus.core.ComputeThread;
 import io.remus.core.RemotePtr;
 import io.remus.core.RemusException;
-import io.remus.core.TestCluster;
-import io.remus.core.fabric.Fabrics;
 import io.remus.core.sim.SimOptions;
+import io.remus.core.testing.Fabrics;
+import io.remus.core.testing.TestCluster;
 import io.remus.verbs.testing.DeviceTest;
 import org.junit.jupiter.api.Timeout;
 

@@ -185,7 +185,9 @@ public final class RdmaCm {
     }
 
     /**
-     * {@snippet lang = c : struct ibv_context **rdma_get_devices(int *num_devices) }
+     * {@snippet lang = c :
+     * struct ibv_context **rdma_get_devices(int *num_devices)
+     * }
      *
      * Opens (or reuses) librdmacm's own verbs context of every RDMA device: the contexts that
      * {@code rdma_cm_id.verbs} points to, so a protection domain allocated on one of them can
@@ -214,7 +216,9 @@ public final class RdmaCm {
     }
 
     /**
-     * {@snippet lang = c : void rdma_free_devices(struct ibv_context **list) }
+     * {@snippet lang = c :
+     * void rdma_free_devices(struct ibv_context **list)
+     * }
      *
      * Releases a list from {@link #rdma_get_devices}.
      *

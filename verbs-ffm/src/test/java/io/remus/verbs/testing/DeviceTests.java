@@ -1,5 +1,7 @@
 package io.remus.verbs.testing;
 
+import io.remus.verbs.Device;
+import io.remus.verbs.DeviceInfo;
 import org.junit.jupiter.api.Assumptions;
 
 import java.util.List;
@@ -48,7 +50,7 @@ public final class DeviceTests {
     public static String deviceName() {
         Optional<String> device = configuredDevice();
         Assumptions.assumeTrue(device.isPresent(), SKIP_REASON);
-        requirePresent(device.get(), DeviceNames.list());
+        requirePresent(device.get(), Device.list().stream().map(DeviceInfo::name).toList());
         return device.get();
     }
 

@@ -1,6 +1,7 @@
 package io.remus.verbs.testing.smoke;
 
-import io.remus.verbs.testing.DeviceNames;
+import io.remus.verbs.Device;
+import io.remus.verbs.DeviceInfo;
 import io.remus.verbs.testing.DeviceTest;
 import io.remus.verbs.testing.DeviceTests;
 
@@ -8,12 +9,12 @@ import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** The configured device is visible through the raw layer. */
+/** The configured device is among those {@link Device#list()} reports. */
 class DeviceListSmokeTest {
     @DeviceTest
     void shouldListConfiguredDeviceWhenDeviceIsConfigured() {
         String device = DeviceTests.deviceName();
-        List<String> names = DeviceNames.list();
+        List<String> names = Device.list().stream().map(DeviceInfo::name).toList();
         assertTrue(names.contains(device), () -> device + " not in " + names);
     }
 }

@@ -1,6 +1,7 @@
 package io.remus.verbs.testing.smoke;
 
-import io.remus.verbs.testing.DeviceNames;
+import io.remus.verbs.Device;
+import io.remus.verbs.DeviceInfo;
 
 import java.util.List;
 
@@ -19,7 +20,7 @@ public final class ListDevicesMain {
      * @param args the expected device name
      */
     public static void main(String[] args) {
-        List<String> names = DeviceNames.list();
+        List<String> names = Device.list().stream().map(DeviceInfo::name).toList();
         names.forEach(name -> System.out.println("device: " + name));
         System.out.println("pid " + ProcessHandle.current().pid() + " sees " + names.size() + " device(s)");
         System.exit(args.length == 1 && names.contains(args[0]) ? 0 : MISSING);

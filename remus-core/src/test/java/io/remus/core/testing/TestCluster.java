@@ -1,6 +1,7 @@
-package io.remus.alock;
+package io.remus.core.testing;
 
 import io.remus.core.ComputeThread;
+import io.remus.core.RemotePtr;
 import io.remus.core.RemusNode;
 import io.remus.core.config.ClusterConfig;
 import io.remus.core.config.NodeRange;
@@ -14,29 +15,63 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import java.util.function.Function;
 
-/** Test fixture: {@code n} nodes in one JVM, each a memory node and a compute node (remus-core's pattern). */
+/** Test fixture: {@code n} nodes in one JVM, each a memory node and a compute node. */
 public final class TestCluster implements AutoCloseable {
     private final Fabric fabric;
     private final RemusNode[] nodes;
+    private final Duration threadBound;
 
     /**
-     * @param make           the fabric under test
-     * @param options        simulator knobs
-     * @param n              node count
-     * @param threadsPerNode compute threads per node
+     * A cluster whose {@link #runOnThreads} waits up to 60 s.
+     *
+     * @param make    the fabric under test
+     * @param options simulator knobs
+     * @param n       node count
+     * @param tweak   changes to the default test configuration
      */
-    public TestCluster(Function<SimOptions, Fabric> make, SimOptions options, int n, int threadsPerNode) {
+    public TestCluster(Function<SimOptions, Fabric> make, SimOptions options, int n, Consumer<ClusterConfig.Builder> tweak) {
+        this(make, options, n, tweak, Duration.ofSeconds(60));
+    }
+
+    /**
+     * @param make        the fabric under test
+     * @param options     simulator knobs
+     * @param n           node count
+     * @param tweak       changes to the default test configuration
+     * @param threadBound how long {@link #runOnThreads} waits for its threads
+     */
+    public TestCluster(Function<SimOptions, Fabric> make, SimOptions options, int n, Consumer<ClusterConfig.Builder> tweak,
+                       Duration threadBound) {
+        this.threadBound = threadBound;
         this.fabric = make.apply(options);
-        ClusterConfig base = ClusterConfig.builder().nodeCount(n)
+        ClusterConfig.Builder b = ClusterConfig.builder().nodeCount(n)
                 .memoryNodes(new NodeRange(0, n - 1)).computeNodes(new NodeRange(0, n - 1))
-                .segmentSize(64 << 10).segmentCount(2).bufferSizePerThread(4096).threadsPerNode(threadsPerNode)
-                .operationTimeout(Duration.ofSeconds(60)).build();
+                .segmentSize(64 << 10).segmentCount(2).bufferSizePerThread(8192)
+                .operationTimeout(Duration.ofSeconds(60));
+        tweak.accept(b);
+        ClusterConfig base = b.build();
         nodes = new RemusNode[n];
         for (int i = 0; i < n; i++) {
             nodes[i] = RemusNode.start(fabric, base.withNodeId(i));
         }
+    }
+
+    /** @return a three-node cluster with defaults */
+    public static TestCluster of(Function<SimOptions, Fabric> make) {
+        return new TestCluster(make, SimOptions.defaults(), 3, b -> { });
+    }
+
+    /** @return the fabric */
+    public Fabric fabric() {
+        return fabric;
+    }
+
+    /** @param i node id @return the node */
+    public RemusNode node(int i) {
+        return nodes[i];
     }
 
     /** @param i node id @return a new compute thread on node i */
@@ -45,37 +80,25 @@ public final class TestCluster implements AutoCloseable {
     }
 
     /**
-     * The CPU view of a node's memory, for tests that observe words from outside any lock.
+     * The CPU view of a node's memory, for tests that observe words from outside the fabric.
      *
      * @param ptr    a pointer
      * @param length bytes
      * @return the bytes, as the home node's CPU sees them
      */
     public MemorySegment raw(long ptr, long length) {
-        int node = io.remus.core.RemotePtr.node(ptr);
-        long address = io.remus.core.RemotePtr.address(ptr);
+        int node = RemotePtr.node(ptr);
+        long address = RemotePtr.address(ptr);
         for (var m : nodes[node].memoryNode().orElseThrow().segments()) {
             if (m.contains(address, length)) {
                 return m.segment().asSlice(address - m.address(), length);
             }
         }
-        throw new AssertionError("not in a segment: " + io.remus.core.RemotePtr.toString(ptr));
+        throw new AssertionError("not in a segment: " + RemotePtr.toString(ptr));
     }
 
     /**
-     * Allocates a zeroed lock word (and optionally other blocks) from a short-lived thread of node 0.
-     *
-     * @param home the word's home node
-     * @return the word
-     */
-    public long lockWord(int home) {
-        try (ComputeThread t = thread(0)) {
-            return LockWord.allocate(t, new RemoteAllocator(t), home);
-        }
-    }
-
-    /**
-     * Allocates {@code bytes} zeroed bytes on {@code node}.
+     * Allocates {@code bytes} zeroed bytes on {@code node}, through a short-lived thread of node 0.
      *
      * @param node  a node
      * @param bytes size
@@ -91,7 +114,8 @@ public final class TestCluster implements AutoCloseable {
 
     /**
      * Runs {@code work} on one platform thread per entry of {@code nodeOfThread}, each with its own
-     * compute thread, and rethrows the first failure. Bounded by 30 s.
+     * compute thread, and rethrows the first failure. Bounded by the cluster's thread bound (60 s
+     * unless the constructor says otherwise).
      */
     public void runOnThreads(int[] nodeOfThread, ThreadWork work) throws InterruptedException {
         List<Thread> threads = new ArrayList<>();
@@ -109,11 +133,11 @@ public final class TestCluster implements AutoCloseable {
             threads.add(th);
         }
         threads.forEach(Thread::start);
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        long deadline = System.nanoTime() + threadBound.toNanos();
         for (Thread th : threads) {
             th.join(Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime())));
             if (th.isAlive()) {
-                throw new AssertionError(th.getName() + " did not finish within 30 s");
+                throw new AssertionError(th.getName() + " did not finish within " + threadBound.toSeconds() + " s");
             }
         }
         if (!failures.isEmpty()) {

@@ -1,4 +1,4 @@
-package io.remus.alock;
+package io.remus.core.testing;
 
 import io.remus.core.fabric.Fabric;
 import io.remus.core.sim.SimFabric;
@@ -11,10 +11,10 @@ import java.util.function.Function;
 import java.util.stream.Stream;
 
 /**
- * The parameter source of every fabric-parameterized lock test, as in remus-core's tests: each
- * entry makes a fresh fabric from simulator options (a real fabric ignores the options it cannot
- * honour). {@link #all()} is the simulator; {@link #verbs()} the verbs fabric on the device named by
- * {@code REMUS_TEST_DEVICE}, which the {@code device}-tagged {@code ...OnVerbsTest} subclasses use.
+ * The parameter sources of the fabric-parameterized tests: each entry makes a fresh fabric from
+ * simulator options (a real fabric ignores the options it cannot honour). {@link #all()} is the
+ * simulator; {@link #verbs()} the verbs fabric on the device named by {@code REMUS_TEST_DEVICE},
+ * which the {@code device}-tagged subclasses ({@code ...OnVerbsTest}) run the same tests with.
  */
 public final class Fabrics {
     private Fabrics() {
@@ -26,8 +26,8 @@ public final class Fabrics {
     }
 
     /**
-     * @return the verbs fabric on {@code REMUS_TEST_DEVICE}, every node in this process; making it
-     * skips the test (with the reason) where no device is configured
+     * @return the verbs fabric on {@code REMUS_TEST_DEVICE}; making it skips the test (with the
+     * reason) where no device is configured
      */
     public static Stream<Named<Function<SimOptions, Fabric>>> verbs() {
         return Stream.of(Named.of("verbs", options -> VerbsFabric.open(DeviceTests.deviceName())));
