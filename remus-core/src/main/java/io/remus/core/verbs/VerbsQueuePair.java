@@ -21,7 +21,7 @@ import io.remus.verbs.VerbsException;
  * the error state, completes {@code FLUSHED}. {@link #reset()} replaces a queue pair the device put
  * in the error state by a new one (verbs queue pairs do not leave it), reconnected to the peer.
  *
- * <p>{@link WorkRequests#FENCE} becomes {@code IBV_SEND_FENCE} ({@link SendBatch#fence()}). The
+ * <p>{@link WorkRequests#FENCE} is NOT passed to the device (see the package overview). The
  * registration that covers a request's local range is remembered from the previous request, so a
  * thread that posts from one buffer finds it without searching the node's registrations. One owning
  * thread.
@@ -140,9 +140,6 @@ final class VerbsQueuePair implements QueuePair {
                     r.compareOrAdd(k), r.swap(k), signaled);
             case FETCH_AND_ADD -> b.fetchAndAdd(id, m.region(), offset, r.remoteAddress(k), r.rkey(k),
                     r.compareOrAdd(k), signaled);
-        }
-        if ((flags & WorkRequests.FENCE) != 0) {
-            b.fence();
         }
     }
 
