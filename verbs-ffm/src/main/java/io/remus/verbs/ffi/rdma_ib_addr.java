@@ -4,8 +4,6 @@ import java.lang.foreign.GroupLayout;
 import java.lang.foreign.MemoryLayout;
 import java.lang.foreign.MemorySegment;
 
-import static java.lang.foreign.ValueLayout.JAVA_BYTE;
-import static java.lang.foreign.ValueLayout.JAVA_LONG;
 import static java.lang.foreign.ValueLayout.JAVA_SHORT;
 
 /**
@@ -17,14 +15,13 @@ import static java.lang.foreign.ValueLayout.JAVA_SHORT;
  * }
  * }
  *
- * <p>The GIDs are {@code union ibv_gid} (laid out here; their accessors live with the verbs
- * structs); {@code pkey} is in network byte order.
+ * <p>The GIDs are {@code union ibv_gid} ({@link ibv_gid}'s layout, whose accessors apply); {@code pkey} is in network byte order.
  */
 @SuppressWarnings("checkstyle:TypeName")
 public final class rdma_ib_addr {
     private static final GroupLayout $LAYOUT = MemoryLayout.structLayout(
-            ibvGid().withName("sgid"),
-            ibvGid().withName("dgid"),
+            ibv_gid.layout().withName("sgid"),
+            ibv_gid.layout().withName("dgid"),
             JAVA_SHORT.withName("pkey"),
             MemoryLayout.paddingLayout(6)
     ).withName("rdma_ib_addr");
@@ -79,14 +76,4 @@ public final class rdma_ib_addr {
         s.set(JAVA_SHORT, pkey$OFFSET, v);
     }
 
-    /** {@code union ibv_gid} (16 bytes, 8-byte aligned), as embedded here. */
-    private static MemoryLayout ibvGid() {
-        return MemoryLayout.unionLayout(
-                MemoryLayout.sequenceLayout(16, JAVA_BYTE).withName("raw"),
-                MemoryLayout.structLayout(
-                        JAVA_LONG.withName("subnet_prefix"),
-                        JAVA_LONG.withName("interface_id")
-                ).withName("global")
-        ).withName("ibv_gid");
-    }
 }

@@ -7,8 +7,6 @@ import java.lang.foreign.MemorySegment;
 import static java.lang.foreign.ValueLayout.ADDRESS;
 import static java.lang.foreign.ValueLayout.JAVA_BYTE;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
-import static java.lang.foreign.ValueLayout.JAVA_LONG;
-import static java.lang.foreign.ValueLayout.JAVA_SHORT;
 
 /**
  * {@snippet lang = c:
@@ -21,8 +19,8 @@ import static java.lang.foreign.ValueLayout.JAVA_SHORT;
  * }
  * }
  *
- * <p>{@code ah_attr} is a {@code struct ibv_ah_attr} embedded by value (laid out here; its
- * accessors live with the verbs structs).
+ * <p>{@code ah_attr} is a {@code struct ibv_ah_attr} embedded by value ({@link ibv_ah_attr}'s layout, whose
+ * accessors apply).
  */
 @SuppressWarnings("checkstyle:TypeName")
 public final class rdma_ud_param {
@@ -30,7 +28,7 @@ public final class rdma_ud_param {
             ADDRESS.withName("private_data"),
             JAVA_BYTE.withName("private_data_len"),
             MemoryLayout.paddingLayout(7),
-            ibvAhAttr().withName("ah_attr"),
+            ibv_ah_attr.layout().withName("ah_attr"),
             JAVA_INT.withName("qp_num"),
             JAVA_INT.withName("qkey")
     ).withName("rdma_ud_param");
@@ -107,37 +105,5 @@ public final class rdma_ud_param {
     /** @param s a {@code struct rdma_ud_param} @param v the value for {@code s->qkey} */
     public static void qkey(MemorySegment s, int v) {
         s.set(JAVA_INT, qkey$OFFSET, v);
-    }
-
-    /** {@code union ibv_gid} (16 bytes, 8-byte aligned), as embedded here. */
-    private static MemoryLayout ibvGid() {
-        return MemoryLayout.unionLayout(
-                MemoryLayout.sequenceLayout(16, JAVA_BYTE).withName("raw"),
-                MemoryLayout.structLayout(
-                        JAVA_LONG.withName("subnet_prefix"),
-                        JAVA_LONG.withName("interface_id")
-                ).withName("global")
-        ).withName("ibv_gid");
-    }
-
-    /** {@code struct ibv_ah_attr} (32 bytes, 8-byte aligned) with its {@code struct ibv_global_route grh}. */
-    private static MemoryLayout ibvAhAttr() {
-        return MemoryLayout.structLayout(
-                MemoryLayout.structLayout(
-                        ibvGid().withName("dgid"),
-                        JAVA_INT.withName("flow_label"),
-                        JAVA_BYTE.withName("sgid_index"),
-                        JAVA_BYTE.withName("hop_limit"),
-                        JAVA_BYTE.withName("traffic_class"),
-                        MemoryLayout.paddingLayout(1)
-                ).withName("grh"),
-                JAVA_SHORT.withName("dlid"),
-                JAVA_BYTE.withName("sl"),
-                JAVA_BYTE.withName("src_path_bits"),
-                JAVA_BYTE.withName("static_rate"),
-                JAVA_BYTE.withName("is_global"),
-                JAVA_BYTE.withName("port_num"),
-                MemoryLayout.paddingLayout(1)
-        ).withName("ibv_ah_attr");
     }
 }
