@@ -2,6 +2,11 @@ package io.remus.tools.lock;
 
 import io.remus.tools.stats.LatencySummary;
 
+import static io.remus.tools.report.JsonText.field;
+import static io.remus.tools.report.JsonText.num;
+import static io.remus.tools.report.JsonText.str;
+import static io.remus.tools.report.JsonText.strings;
+
 import java.io.PrintWriter;
 import java.util.List;
 import java.util.Locale;
@@ -77,10 +82,6 @@ public final class LockJsonFormat {
         b.append("\"max\":").append(us(l.max())).append("}}");
     }
 
-    private static void field(StringBuilder b, String key, String jsonValue) {
-        b.append(str(key)).append(':').append(jsonValue).append(',');
-    }
-
     private static String ratio(OptionalDouble r) {
         return r.isPresent() ? num(r.getAsDouble()) : "null";
     }
@@ -89,30 +90,4 @@ public final class LockJsonFormat {
         return num(LatencySummary.usec(nanos));
     }
 
-    private static String num(double v) {
-        return String.format(Locale.ROOT, "%.6f", v);
-    }
-
-    private static String strings(List<String> values) {
-        StringBuilder b = new StringBuilder("[");
-        for (int i = 0; i < values.size(); i++) {
-            b.append(i == 0 ? "" : ",").append(str(values.get(i)));
-        }
-        return b.append(']').toString();
-    }
-
-    private static String str(String s) {
-        StringBuilder b = new StringBuilder(s.length() + 2).append('"');
-        for (int i = 0; i < s.length(); i++) {
-            char c = s.charAt(i);
-            if (c == '"' || c == '\\') {
-                b.append('\\').append(c);
-            } else if (c < 0x20) {
-                b.append(String.format(Locale.ROOT, "\\u%04x", (int) c));
-            } else {
-                b.append(c);
-            }
-        }
-        return b.append('"').toString();
-    }
 }

@@ -1,5 +1,10 @@
 package io.remus.tools.report;
 
+import static io.remus.tools.report.JsonText.field;
+import static io.remus.tools.report.JsonText.num;
+import static io.remus.tools.report.JsonText.str;
+import static io.remus.tools.report.JsonText.strings;
+
 import io.remus.tools.stats.BandwidthSummary;
 import io.remus.tools.stats.LatencyResult;
 import io.remus.tools.stats.LatencySummary;
@@ -86,49 +91,8 @@ public final class JsonFormat {
         b.append("\"msg_rate_mpps\":").append(num(r.messageRateMpps())).append('}');
     }
 
-    private static void field(StringBuilder b, String key, String jsonValue) {
-        b.append(str(key)).append(':').append(jsonValue).append(',');
-    }
-
     private static String us(double nanos) {
         return num(LatencySummary.usec(nanos));
     }
 
-    private static String num(double v) {
-        return String.format(Locale.ROOT, "%.6f", v);
-    }
-
-    private static String strings(List<String> values) {
-        StringBuilder b = new StringBuilder("[");
-        for (int i = 0; i < values.size(); i++) {
-            b.append(i == 0 ? "" : ",").append(str(values.get(i)));
-        }
-        return b.append(']').toString();
-    }
-
-    /**
-     * @param s any string
-     * @return it as a JSON string literal
-     */
-    static String str(String s) {
-        StringBuilder b = new StringBuilder(s.length() + 2).append('"');
-        for (int i = 0; i < s.length(); i++) {
-            char c = s.charAt(i);
-            switch (c) {
-                case '"' -> b.append("\\\"");
-                case '\\' -> b.append("\\\\");
-                case '\n' -> b.append("\\n");
-                case '\r' -> b.append("\\r");
-                case '\t' -> b.append("\\t");
-                default -> {
-                    if (c < 0x20) {
-                        b.append(String.format("\\u%04x", (int) c));
-                    } else {
-                        b.append(c);
-                    }
-                }
-            }
-        }
-        return b.append('"').toString();
-    }
 }

@@ -97,7 +97,7 @@ class BenchOutputTest {
 
     @Test
     void shouldEscapeStringsWhenTheyHoldQuotesAndControls() {
-        assertEquals("a \"b\" \\ \n", Json.parse(JsonFormat.str("a \"b\" \\ \n")));
+        assertEquals("a \"b\" \\ \n", Json.parse(JsonText.str("a \"b\" \\ \n")));
     }
 
     @Test
