@@ -29,13 +29,14 @@ class VerbsAtomicityTest {
     void shouldLoseUpdatesInSomeRunWhenCpuAtomicsRaceNicFetchAndAdd() throws Exception {
         var verbs = Fabrics.verbs().findFirst().orElseThrow().getPayload();
         int nicOps = 50_000;
-        int runs = 8;
+        long deadline = System.nanoTime() + java.time.Duration.ofMinutes(4).toNanos();
+        int runs = 0;
         try (TestCluster c = new TestCluster(verbs, SimOptions.defaults(), 2, b -> { })) {
             MemorySegment raw = c.node(1).memoryNode().orElseThrow().segments().get(1).segment();
             boolean lost = false;
             long expected = 0;
             long seen = 0;
-            for (int run = 0; run < runs && !lost; run++) {
+            for (; !lost && (runs < 8 || System.nanoTime() < deadline); runs++) {
                 WORD.setVolatile(raw, 4096L, 0L);
                 AtomicBoolean nicDone = new AtomicBoolean();
                 AtomicLong cpuAdds = new AtomicLong();
