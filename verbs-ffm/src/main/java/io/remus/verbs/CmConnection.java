@@ -18,6 +18,7 @@ public final class CmConnection implements AutoCloseable {
     private final ConnectedQueuePair queuePair;
     private final RemoteRegion peerRegion;
     private boolean closed;
+    private boolean peerGone;
 
     CmConnection(CmEventChannel channel, MemorySegment id, QueuePairHandle handle, RemoteRegion peerRegion) {
         this.channel = channel;
@@ -30,6 +31,30 @@ public final class CmConnection implements AutoCloseable {
     /** @return the connected queue pair (closed with this connection) */
     public ConnectedQueuePair queuePair() {
         return queuePair;
+    }
+
+    /**
+     * Reads the connection's pending connection-manager events without waiting and tells whether
+     * the peer has left: {@code RDMA_CM_EVENT_DISCONNECTED} (the peer disconnected, or its process
+     * died and the kernel tore its ids down), {@code DEVICE_REMOVAL} or {@code TIMEWAIT_EXIT}. Once
+     * true, it stays true; a closed connection counts as left.
+     *
+     * @return whether the peer has left
+     * @throws VerbsException if reading the event channel fails
+     */
+    public synchronized boolean peerDisconnected() {
+        while (!closed && !peerGone) {
+            CmEventChannel.Event e;
+            try {
+                e = channel.next(System.nanoTime());
+            } catch (WaitTimeoutException none) {
+                break;
+            }
+            int t = e.type();
+            peerGone = t == RdmaCm.RDMA_CM_EVENT_DISCONNECTED || t == RdmaCm.RDMA_CM_EVENT_DEVICE_REMOVAL
+                    || t == RdmaCm.RDMA_CM_EVENT_TIMEWAIT_EXIT;
+        }
+        return closed || peerGone;
     }
 
     /** @return the region the peer offered in its private data */

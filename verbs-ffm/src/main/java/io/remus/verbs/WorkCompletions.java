@@ -5,7 +5,6 @@ import io.remus.verbs.ffi.ibv_wc;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.nio.ByteOrder;
-import java.util.Objects;
 
 import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
@@ -13,7 +12,9 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
 /**
  * A reusable flyweight over a preallocated native {@code struct ibv_wc[capacity]}:
  * {@link CompletionQueue#poll(WorkCompletions)} fills it, the accessors read entry {@code i}
- * of the last poll without allocating. Owned by one thread at a time; close it when done.
+ * of the last poll without allocating; an index outside {@code [0, count())} is an
+ * {@link InvalidArgumentException}, like every bad argument of this package. Owned by one thread at a
+ * time; close it when done.
  */
 public final class WorkCompletions implements AutoCloseable {
     private static final long SIZE = ibv_wc.sizeof();
@@ -131,6 +132,10 @@ public final class WorkCompletions implements AutoCloseable {
     }
 
     private long offset(int i) {
-        return Objects.checkIndex(i, count) * SIZE;
+        if (i < 0 || i >= count) {
+            throw new InvalidArgumentException("completion index " + i + " is outside the last poll's " + count
+                    + " completions");
+        }
+        return (long) i * SIZE;
     }
 }

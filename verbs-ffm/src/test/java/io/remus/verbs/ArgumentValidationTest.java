@@ -71,7 +71,9 @@ class ArgumentValidationTest {
     void shouldRejectBadCapacityWhenCreatingWorkCompletions() {
         assertThrows(InvalidArgumentException.class, () -> new WorkCompletions(0));
         WorkCompletions wc = new WorkCompletions(2);
-        assertThrows(IndexOutOfBoundsException.class, () -> wc.status(0));
+        assertThrows(InvalidArgumentException.class, () -> wc.status(0));
+        assertThrows(InvalidArgumentException.class, () -> wc.workRequestId(-1));
+        assertThrows(InvalidArgumentException.class, () -> wc.queuePairNumber(2));
         wc.close();
         wc.close();
         assertThrows(ClosedResourceException.class, wc::requireOpen);

@@ -4,6 +4,7 @@ import io.remus.verbs.testing.ChildJvm;
 import io.remus.verbs.testing.ClusterNode;
 import io.remus.verbs.testing.ClusterTest;
 import io.remus.verbs.testing.ClusterTests;
+import io.remus.verbs.testing.DeviceAddress;
 import io.remus.verbs.testing.DeviceTest;
 import io.remus.verbs.testing.DeviceTests;
 import org.junit.jupiter.api.Test;
@@ -33,7 +34,7 @@ class CmConnectionTest {
     @Timeout(value = 12, unit = TimeUnit.MINUTES)
     void shouldExchangeRegionsAndOperateWhenTwoProcessesConnect() throws InterruptedException {
         String device = DeviceTests.deviceName();
-        String address = CmPeer.deviceAddress(device);
+        String address = DeviceAddress.ipv4(device);
         try (ChildJvm listener = ChildJvm.start(CmPeerMain.class, "listen", device, address, Integer.toString(PORT));
              ChildJvm connector = ChildJvm.start(CmPeerMain.class, "connect", device, address, Integer.toString(PORT))) {
             ChildJvm.Result connected = connector.await(Duration.ofMinutes(10));

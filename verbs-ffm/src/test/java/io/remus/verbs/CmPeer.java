@@ -108,19 +108,4 @@ final class CmPeer {
             throw new AssertionError("unexpected " + what);
         }
     }
-
-    /** @return the IPv4 address of the device's RoCEv2 GID on port 1 */
-    static String deviceAddress(String device) {
-        try (Context context = Context.open(device)) {
-            PortAttributes port = context.queryPort(1);
-            for (int i = 0; i < port.gidTableLength(); i++) {
-                Gid gid = context.queryGid(1, i);
-                if (gid.isIpv4Mapped()) {
-                    int v4 = (int) gid.low();
-                    return (v4 >>> 24) + "." + ((v4 >>> 16) & 0xff) + "." + ((v4 >>> 8) & 0xff) + "." + (v4 & 0xff);
-                }
-            }
-            throw new AssertionError(device + " has no IPv4-mapped GID on port 1");
-        }
-    }
 }

@@ -1,0 +1,26 @@
+package io.remus.verbs.testing;
+
+import io.remus.verbs.Context;
+import io.remus.verbs.Gid;
+import io.remus.verbs.PortAttributes;
+
+/** The IPv4 address a test device carries (its first IPv4-mapped GID on port 1), for rdma_cm. */
+public final class DeviceAddress {
+    private DeviceAddress() {
+    }
+
+    /** @param device an RDMA device @return its IPv4 address literal */
+    public static String ipv4(String device) {
+        try (Context context = Context.open(device)) {
+            PortAttributes port = context.queryPort(1);
+            for (int i = 0; i < port.gidTableLength(); i++) {
+                Gid gid = context.queryGid(1, i);
+                if (gid.isIpv4Mapped()) {
+                    int v4 = (int) gid.low();
+                    return (v4 >>> 24) + "." + ((v4 >>> 16) & 0xff) + "." + ((v4 >>> 8) & 0xff) + "." + (v4 & 0xff);
+                }
+            }
+            throw new AssertionError(device + " has no IPv4-mapped GID on port 1");
+        }
+    }
+}
