@@ -36,6 +36,19 @@ import java.util.concurrent.locks.LockSupport;
  * NIC compare-and-swap can be lost; {@link #writeLocal(long, long)} is the explicit CPU path for data
  * that no RDMA atomic touches.
  *
+ * <p><b>Fences.</b> Each operation takes an optional fence, and {@link DoorbellBatch#fence()} fences
+ * the next entry of a batch. A fenced operation starts only after every earlier READ and atomic
+ * (compare-and-swap, fetch-and-add) this thread posted on the same queue pair has completed, so
+ * it sees their effects and, when it is a WRITE from the buffer an earlier READ or atomic filled,
+ * sends what that READ or atomic fetched. Operations on one queue pair (one peer, one lane) always
+ * execute in posting order at the target; the fence adds the wait for the data of earlier READs
+ * and atomics to come back. It says nothing about other threads, other peers or other lanes
+ * (with {@code qpLanesPerPeer > 1} pick {@link LanePolicy#BY_ADDRESS} to keep one word on one
+ * lane). The simulator executes every queue pair's requests one at a time, which satisfies every
+ * fence. The verbs fabric applies the fence in software rather than with {@code IBV_SEND_FENCE}
+ * (Soft-RoCE stalls on it): a fenced {@code *Async} call, or a batch with a fenced entry, returns
+ * only after the earlier READs and atomics on that queue pair completed.
+ *
  * <p>Every argument is checked before anything is posted: a pointer to an unknown node, a
  * misaligned atomic, a range outside every published segment or a local range outside the
  * registered buffer is a {@link BadArgumentException}.

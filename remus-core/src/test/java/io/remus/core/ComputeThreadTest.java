@@ -148,6 +148,63 @@ class ComputeThreadTest {
         }
     }
 
+    /** @return iterations of the fence tests (fewer on emulated RDMA) */
+    int fenceIterations() {
+        return 2_000;
+    }
+
+    @ParameterizedTest
+    @MethodSource("fabrics")
+    void shouldWriteWhatEarlierReadFetchedWhenWriteIsFenced(Function<SimOptions, Fabric> make) {
+        try (TestCluster c = TestCluster.of(make); ComputeThread t = c.thread(0)) {
+            MemorySegment buf = t.buffer();
+            for (int node = 0; node < 3; node++) {
+                long a = scratch(t, node);
+                long b = RemotePtr.offset(a, 512);
+                for (int i = 1; i <= fenceIterations(); i++) {
+                    long v = node * 1_000_000L + i;
+                    t.write(a, v);
+                    buf.set(ValueLayout.JAVA_LONG, 0, -1);
+                    t.batch().read(a, 0, 8).fence().write(b, 0, 8).execute();
+                    assertEquals(v, t.read(b), "batched fenced WRITE sent the buffer before the READ filled it");
+                    OpHandle[] handles = new OpHandle[8];
+                    for (int k = 0; k < 4; k++) {
+                        buf.set(ValueLayout.JAVA_LONG, 64 + 8 * k, -1);
+                        handles[2 * k] = t.readAsync(a, 64 + 8 * k, 8, false);
+                        handles[2 * k + 1] = t.writeAsync(RemotePtr.offset(b, 8 + 8 * k), 64 + 8 * k, 8, true);
+                    }
+                    for (OpHandle h : handles) {
+                        h.await();
+                    }
+                    for (int k = 0; k < 4; k++) {
+                        assertEquals(v, t.read(RemotePtr.offset(b, 8 + 8 * k)), "async fenced WRITE " + k);
+                    }
+                }
+            }
+        }
+    }
+
+    @ParameterizedTest
+    @MethodSource("fabrics")
+    void shouldCompleteFencedReadsBehindAtomicsWhenSeveralAreInFlight(Function<SimOptions, Fabric> make) {
+        try (TestCluster c = TestCluster.of(make); ComputeThread t = c.thread(0)) {
+            for (int node = 0; node < 3; node++) {
+                long w = scratch(t, node);
+                t.write(w, 0);
+                t.write(RemotePtr.offset(w, 8), 0);
+                for (int i = 0; i < fenceIterations(); i++) {
+                    OpHandle faa = t.fetchAndAddAsync(w, 1, false);
+                    OpHandle read = t.readWordAsync(w, true);
+                    OpHandle cas = t.compareAndSwapAsync(RemotePtr.offset(w, 8), 0, 0, true);
+                    long before = faa.await();
+                    assertEquals(i, before);
+                    assertEquals(before + 1, read.await());
+                    assertEquals(0, cas.await());
+                }
+            }
+        }
+    }
+
     @ParameterizedTest
     @MethodSource("fabrics")
     void shouldRejectBeforePostingWhenArgumentsAreBad(Function<SimOptions, Fabric> make) {

@@ -7,6 +7,7 @@ import java.io.Reader;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
@@ -87,7 +88,11 @@ public final class ConfigSources {
      * The node list with addresses comes from {@code REMUS_NODES} (comma list of
      * {@code host[:port]}) or from the hostfile named by {@code REMUS_HOSTFILE}; under a launcher
      * its length must equal the launcher's size. Without either, the launcher's size names nodes
-     * {@code node0..} (enough for one process, not for a verbs cluster). Without memory/compute
+     * {@code node0..} (enough for one process, not for a verbs cluster), except under Slurm, where
+     * the node list comes from Slurm's compressed host list ({@code SLURM_STEP_NODELIST}, else
+     * {@code SLURM_JOB_NODELIST}; see {@link SlurmHostList}) with tasks placed in blocks as
+     * {@code SLURM_STEP_TASKS_PER_NODE} (else {@code SLURM_TASKS_PER_NODE}) says, one per host
+     * when neither is set; tasks on one host get consecutive default ports. Without memory/compute
      * ranges every node is both.
      *
      * @param env the environment, e.g. {@code System.getenv()}
@@ -110,6 +115,10 @@ public final class ConfigSources {
         }
         boolean nodeList = env.containsKey("REMUS_NODES") || env.containsKey("REMUS_HOSTFILE");
         requireOneNodeList(env.containsKey("REMUS_NODES"), env.containsKey("REMUS_HOSTFILE"));
+        if (!nodeList && "SLURM_NTASKS".equals(launcherSize) && slurmVariable(env, "NODELIST") != null) {
+            b.nodes(slurmTaskHosts(env, size));
+            nodeList = true;
+        }
         for (Map.Entry<String, String> e : env.entrySet()) {
             if (e.getKey().startsWith("REMUS_")) {
                 apply(b, e.getKey().substring(6).toLowerCase(Locale.ROOT).replace('_', '.'), e.getValue());
@@ -121,6 +130,32 @@ public final class ConfigSources {
                     + " entries");
         }
         return c;
+    }
+
+    private static String slurmVariable(Map<String, String> env, String name) {
+        String step = env.get("SLURM_STEP_" + name);
+        return step != null ? step : env.get("SLURM_JOB_" + name);
+    }
+
+    private static List<String> slurmTaskHosts(Map<String, String> env, int tasks) {
+        List<String> hosts = SlurmHostList.expand(slurmVariable(env, "NODELIST"));
+        String perNode = env.containsKey("SLURM_STEP_TASKS_PER_NODE") ? env.get("SLURM_STEP_TASKS_PER_NODE")
+                : env.get("SLURM_TASKS_PER_NODE");
+        if (perNode == null) {
+            return hosts;
+        }
+        List<Integer> counts = SlurmHostList.expandTasksPerNode(perNode);
+        if (counts.size() != hosts.size()) {
+            throw new BadArgumentException("Slurm tasks-per-node list '" + perNode + "' has " + counts.size()
+                    + " entries but the node list has " + hosts.size() + " hosts");
+        }
+        List<String> taskHosts = new ArrayList<>(tasks);
+        for (int h = 0; h < hosts.size(); h++) {
+            for (int t = 0; t < counts.get(h); t++) {
+                taskHosts.add(hosts.get(h));
+            }
+        }
+        return List.copyOf(taskHosts);
     }
 
     private static void apply(ClusterConfig.Builder b, String key, String value) {

@@ -14,7 +14,11 @@ import io.remus.core.BadArgumentException;
 public final class WorkRequests {
     /** Flag: produce a completion on success ({@code IBV_SEND_SIGNALED}). */
     public static final int SIGNALED = 1;
-    /** Flag: start only after earlier READs and atomics on the QP completed ({@code IBV_SEND_FENCE}). */
+    /**
+     * Flag: start only after earlier READs and atomics on the QP completed (the contract is in
+     * {@link io.remus.core.ComputeThread}'s overview). On verbs the fabric applies it in software; the
+     * request before a fenced one must be signalled when it is in an earlier post.
+     */
     public static final int FENCE = 2;
 
     private final Opcode[] opcode;

@@ -41,6 +41,21 @@ public final class ClusterBarrier {
      * @param participants how many threads each round waits for; the same everywhere
      */
     public ClusterBarrier(ComputeThread thread, int participants) {
+        this(thread, participants, thread.config().operationTimeout());
+    }
+
+    /**
+     * A barrier with its own wait bound, e.g. a start-up barrier that waits for processes started
+     * at different times longer than one operation may take.
+     *
+     * @param thread       the calling thread's compute thread
+     * @param participants how many threads each round waits for; the same everywhere
+     * @param timeout      the longest {@link #await()} waits for the others, positive
+     */
+    public ClusterBarrier(ComputeThread thread, int participants, Duration timeout) {
+        if (timeout == null || timeout.isNegative() || timeout.isZero()) {
+            throw new BadArgumentException("a barrier needs a positive timeout, got " + timeout);
+        }
         if (participants <= 0) {
             throw new BadArgumentException("a barrier needs at least one participant, got " + participants);
         }
@@ -49,13 +64,14 @@ public final class ClusterBarrier {
         long block = thread.segmentBase(thread.config().memoryNodes().first(), 0);
         this.count = RemotePtr.offset(block, ControlBlock.BARRIER_COUNT);
         this.sense = RemotePtr.offset(block, ControlBlock.BARRIER_SENSE);
-        this.timeout = thread.config().operationTimeout();
+        this.timeout = timeout;
     }
 
     /**
      * Waits until all participants arrived in this round.
      *
-     * @throws RemoteTimeoutException when they did not within the configured operation timeout
+     * @throws RemoteTimeoutException when they did not within the barrier's timeout (by default the
+     *                                configured operation timeout)
      */
     public void await() {
         localSense ^= 1;

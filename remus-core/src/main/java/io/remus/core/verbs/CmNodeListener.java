@@ -11,7 +11,8 @@ import java.util.concurrent.TimeUnit;
 /**
  * One node's rdma_cm listener and the daemon thread that accepts connections for it: each accepted
  * connection's queue pair serves the requester against the node's memory, and the node's region
- * table is offered in the private data. A request that fails to complete is dropped (the requester
+ * table is offered in the private data. While idle (every second at most) it releases the serving
+ * connections whose requester disconnected or died. A request that fails to complete is dropped (the requester
  * retries).
  */
 final class CmNodeListener implements AutoCloseable {
@@ -37,13 +38,25 @@ final class CmNodeListener implements AutoCloseable {
             try {
                 CmConnection c = listener.accept(node.responderBuilder(), node.directoryOffer(), ACCEPT_SLICE, establishTimeout);
                 node.adopt(c);
+                releaseLeft();
             } catch (WaitTimeoutException idle) {
+                releaseLeft();
                 continue;
             } catch (RuntimeException e) {
                 if (!stopping) {
                     LOG.log(System.Logger.Level.DEBUG, "node " + node.nodeId() + " dropped a connection request", e);
                     java.util.concurrent.locks.LockSupport.parkNanos(RETRY_PAUSE_NANOS);
                 }
+            }
+        }
+    }
+
+    private void releaseLeft() {
+        try {
+            node.releaseLeftConnections();
+        } catch (RuntimeException e) {
+            if (!stopping) {
+                LOG.log(System.Logger.Level.DEBUG, "node " + node.nodeId() + " failed to release a left connection", e);
             }
         }
     }

@@ -1,11 +1,13 @@
 package io.remus.core.verbs;
 
 import io.remus.core.RemusException;
+import io.remus.verbs.CmConnection;
 
 /**
  * The queue pair a node creates to serve one requester's queue pair: it posts nothing, it only
  * lets the device execute the requester's READs, WRITEs and atomics against this node's memory.
- * It is either a hand-connected queue pair or an accepted rdma_cm connection.
+ * It is either a hand-connected queue pair or an accepted rdma_cm connection; the node releases the
+ * latter when its requester leaves ({@link VerbsNode#releaseLeftConnections()}).
  */
 final class ResponderQueuePair implements AutoCloseable {
     private final VerbsNode node;
@@ -15,6 +17,11 @@ final class ResponderQueuePair implements AutoCloseable {
     ResponderQueuePair(VerbsNode node, AutoCloseable queuePair) {
         this.node = node;
         this.queuePair = queuePair;
+    }
+
+    /** @return whether this serves an rdma_cm connection whose requester has disconnected (or died) */
+    boolean requesterLeft() {
+        return queuePair instanceof CmConnection c && c.peerDisconnected();
     }
 
     @Override

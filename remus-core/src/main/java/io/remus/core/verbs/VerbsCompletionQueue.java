@@ -89,6 +89,9 @@ final class VerbsCompletionQueue implements CompletionQueue {
             long id = polled.workRequestId(i);
             CompletionStatus status = StatusCodes.status(polled.status(i));
             Opcode op = retire(polled.queuePairNumber(i), id, status, polled.opcode(i));
+            if (op == null) {
+                continue;
+            }
             if (n < max) {
                 out.set(n++, id, op, status);
             } else {
@@ -96,6 +99,28 @@ final class VerbsCompletionQueue implements CompletionQueue {
             }
         }
         return n;
+    }
+
+    /**
+     * Polls the device once and keeps what it returns for the next {@link #poll(Completions)}, retiring
+     * requests in their queue pairs (how a fenced request waits for earlier ones).
+     *
+     * @return how many completions the device returned
+     */
+    int pollDevice() {
+        if (closed) {
+            return 0;
+        }
+        int got = cq.poll(polled);
+        for (int i = 0; i < got; i++) {
+            long id = polled.workRequestId(i);
+            CompletionStatus status = StatusCodes.status(polled.status(i));
+            Opcode op = retire(polled.queuePairNumber(i), id, status, polled.opcode(i));
+            if (op != null) {
+                addMade(id, op, status);
+            }
+        }
+        return got;
     }
 
     private Opcode retire(int qpn, long id, CompletionStatus status, int wcOpcode) {

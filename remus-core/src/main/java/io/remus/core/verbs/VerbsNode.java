@@ -159,6 +159,32 @@ final class VerbsNode implements FabricNode {
         connection.close();
     }
 
+    /**
+     * Closes the serving rdma_cm connections whose requester disconnected or died, so that their
+     * queue pairs and ids do not live until this node closes; a restarted requester connects anew.
+     *
+     * @return how many were closed
+     */
+    int releaseLeftConnections() {
+        List<ResponderQueuePair> left = new ArrayList<>();
+        synchronized (this) {
+            for (AutoCloseable r : owned) {
+                if (r instanceof ResponderQueuePair q && q.requesterLeft()) {
+                    left.add(q);
+                }
+            }
+        }
+        for (ResponderQueuePair q : left) {
+            q.close();
+        }
+        return left.size();
+    }
+
+    /** @return how many serving queue pairs this node holds (hand-connected and rdma_cm) */
+    synchronized int servingQueuePairs() {
+        return (int) owned.stream().filter(r -> r instanceof ResponderQueuePair).count();
+    }
+
     @Override
     public synchronized CompletionQueue createCompletionQueue(int capacity) {
         ensureOpen();

@@ -1,6 +1,7 @@
 package io.remus.core.verbs;
 
 import io.remus.core.BadArgumentException;
+import io.remus.core.RemoteTimeoutException;
 import io.remus.core.RemusException;
 import io.remus.core.fabric.CompletionStatus;
 import io.remus.core.fabric.Opcode;
@@ -21,18 +22,30 @@ import io.remus.verbs.VerbsException;
  * the error state, completes {@code FLUSHED}. {@link #reset()} replaces a queue pair the device put
  * in the error state by a new one (verbs queue pairs do not leave it), reconnected to the peer.
  *
- * <p>{@link WorkRequests#FENCE} is NOT passed to the device (see the package overview). The
+ * <p>{@link WorkRequests#FENCE} is applied here, in software, not passed to the device as
+ * {@code IBV_SEND_FENCE} (Soft-RoCE stalls the queue pair for good on it; see the package overview):
+ * before a fenced request is handed to the device, the requests before it are posted and this
+ * queue pair's READs and atomics still in flight are awaited, polling the completion queue (its
+ * completions are kept for the owner's next poll) for at most {@link #FENCE_WAIT_NANOS}. The
+ * request just before a fenced one in the same list is signalled for that, and its successful
+ * completion is not delivered unless its caller asked for it. The
  * registration that covers a request's local range is remembered from the previous request, so a
  * thread that posts from one buffer finds it without searching the node's registrations. One owning
  * thread.
  */
 final class VerbsQueuePair implements QueuePair {
+    /** The longest a fenced request waits for earlier READs and atomics: 60 s. */
+    static final long FENCE_WAIT_NANOS = 60_000_000_000L;
+
     private final VerbsNode node;
     private final int peer;
     private final VerbsCompletionQueue cq;
     private final int depth;
     private final long[] ringId;
     private final Opcode[] ringOp;
+    private final boolean[] ringSignaled;
+    private final boolean[] ringInternal;
+    private int readsAndAtomicsInFlight;
     private long head;
     private long tail;
     private PeerConnection connection;
@@ -50,6 +63,8 @@ final class VerbsQueuePair implements QueuePair {
         this.depth = depth;
         this.ringId = new long[depth];
         this.ringOp = new Opcode[depth];
+        this.ringSignaled = new boolean[depth];
+        this.ringInternal = new boolean[depth];
         connect();
         cq.attach(this);
     }
@@ -94,6 +109,11 @@ final class VerbsQueuePair implements QueuePair {
             refuse(requests, 0, CompletionStatus.FLUSHED);
             return;
         }
+        if (n > 0 && (requests.flags(0) & WorkRequests.FENCE) != 0 && readsAndAtomicsInFlight > 0
+                && !ringSignaled[(int) ((tail - 1) % depth)]) {
+            throw new BadArgumentException("a fenced request to node " + peer + " follows unsignalled READs or atomics"
+                    + " whose completion would never be seen: signal the last request of the earlier post");
+        }
         SendBatch b = batch;
         long firstTail = tail;
         try {
@@ -115,10 +135,25 @@ final class VerbsQueuePair implements QueuePair {
                     refuse(requests, k + 1, CompletionStatus.FLUSHED);
                     return;
                 }
-                add(b, requests, k, op, m, local - m.address(), length);
+                int flags = requests.flags(k);
+                if ((flags & WorkRequests.FENCE) != 0 && readsAndAtomicsInFlight > 0) {
+                    if (!awaitReadsAndAtomics(b)) {
+                        refuse(requests, k, CompletionStatus.FLUSHED);
+                        return;
+                    }
+                    firstTail = tail;
+                }
+                boolean asked = (flags & WorkRequests.SIGNALED) != 0;
+                boolean signaled = asked || (k + 1 < n && (requests.flags(k + 1) & WorkRequests.FENCE) != 0);
+                add(b, requests, k, op, m, local - m.address(), length, signaled);
                 int slot = (int) (tail % depth);
                 ringId[slot] = requests.wrId(k);
                 ringOp[slot] = op;
+                ringSignaled[slot] = signaled;
+                ringInternal[slot] = !asked;
+                if (op != Opcode.WRITE) {
+                    readsAndAtomicsInFlight++;
+                }
                 tail++;
             }
         } catch (VerbsException e) {
@@ -129,9 +164,8 @@ final class VerbsQueuePair implements QueuePair {
         postDevice(b);
     }
 
-    private static void add(SendBatch b, WorkRequests r, int k, Opcode op, VerbsMemory m, long offset, int length) {
-        int flags = r.flags(k);
-        boolean signaled = (flags & WorkRequests.SIGNALED) != 0;
+    private static void add(SendBatch b, WorkRequests r, int k, Opcode op, VerbsMemory m, long offset, int length,
+                            boolean signaled) {
         long id = r.wrId(k);
         switch (op) {
             case READ -> b.read(id, m.region(), offset, length, r.remoteAddress(k), r.rkey(k), signaled);
@@ -141,6 +175,27 @@ final class VerbsQueuePair implements QueuePair {
             case FETCH_AND_ADD -> b.fetchAndAdd(id, m.region(), offset, r.remoteAddress(k), r.rkey(k),
                     r.compareOrAdd(k), signaled);
         }
+    }
+
+    private boolean awaitReadsAndAtomics(SendBatch b) {
+        postDevice(b);
+        long deadline = System.nanoTime() + FENCE_WAIT_NANOS;
+        int idle = 0;
+        while (readsAndAtomicsInFlight > 0 && !error) {
+            if (cq.pollDevice() > 0) {
+                continue;
+            }
+            if ((++idle & 0xFF) != 0) {
+                Thread.onSpinWait();
+            } else if (System.nanoTime() - deadline > 0) {
+                throw new RemoteTimeoutException("a fenced request to node " + peer + " waited "
+                        + FENCE_WAIT_NANOS / 1_000_000_000L + " s for " + readsAndAtomicsInFlight
+                        + " earlier READs and atomics to complete");
+            } else {
+                Thread.yield();
+            }
+        }
+        return !error;
     }
 
     private void postDevice(SendBatch b) {
@@ -162,17 +217,28 @@ final class VerbsQueuePair implements QueuePair {
         }
     }
 
+    /**
+     * Retires the requests up to the completed one (the unsignalled ones before it completed with it).
+     *
+     * @return the completed request's opcode, or null when the completion is one this queue pair
+     * asked for itself (a request before a fenced one) and is not to be delivered
+     */
     Opcode retire(long wrId, CompletionStatus status) {
-        if (status != CompletionStatus.SUCCESS) {
+        boolean success = status == CompletionStatus.SUCCESS;
+        if (!success) {
             error = true;
             deviceError = true;
         }
         for (long s = head; s < tail; s++) {
             int slot = (int) (s % depth);
-            if (ringId[slot] == wrId) {
-                Opcode op = ringOp[slot];
+            if (ringId[slot] == wrId && (ringSignaled[slot] || !success)) {
+                for (long r = head; r <= s; r++) {
+                    if (ringOp[(int) (r % depth)] != Opcode.WRITE) {
+                        readsAndAtomicsInFlight--;
+                    }
+                }
                 head = s + 1;
-                return op;
+                return success && ringInternal[slot] ? null : ringOp[slot];
             }
         }
         return Opcode.READ;
@@ -194,6 +260,7 @@ final class VerbsQueuePair implements QueuePair {
         }
         head = 0;
         tail = 0;
+        readsAndAtomicsInFlight = 0;
         error = false;
         deviceError = false;
     }

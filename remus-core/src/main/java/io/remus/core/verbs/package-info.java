@@ -14,11 +14,13 @@
  * read its region table over rdma_cm), or over the TCP fallback of
  * {@link io.remus.core.verbs.bootstrap}.
  *
- * <p>{@link io.remus.core.fabric.WorkRequests#FENCE} is not passed to the device. With it passed as
- * {@code IBV_SEND_FENCE}, AllocationFreeOnVerbsTest (whose workload fences an async READ) stalled on
- * Soft-RoCE (kernel 6.1) in 2 of 3 full guest runs (one await waited 10 s; on an idle host the test
- * ran past its 120 s limit, against 20-30 s otherwise); without it, in none of 4. Requests on one queue pair still execute in order at the responder, but a fenced request
- * does not wait for earlier READs and atomics to complete. The verbs API keeps
- * {@link io.remus.verbs.SendBatch#fence()} for callers that need it on other devices.
+ * <p>{@link io.remus.core.fabric.WorkRequests#FENCE} is applied in software by the queue pair (it
+ * posts what came before, then waits for its READs and atomics in flight to complete) and is not
+ * passed to the device as {@code IBV_SEND_FENCE}: on Soft-RoCE (Debian kernel 6.1.0), a READ
+ * fenced behind a FETCH_AND_ADD on the same queue pair stalls for good within a few thousand
+ * iterations (softroce/diagnostics/rxe-fence.c reproduces it in C, with libibverbs only: every
+ * fenced run stalled, no run without the fence did, and a later post does not release it). That
+ * stall is what AllocationFreeOnVerbsTest ran into while the flag reached the device. The verbs
+ * API keeps {@link io.remus.verbs.SendBatch#fence()} for callers on other devices.
  */
 package io.remus.core.verbs;

@@ -15,6 +15,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicIntegerArray;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.Function;
 import java.util.stream.Stream;
 
@@ -57,6 +58,25 @@ class ClusterBarrierTest {
             ClusterBarrier barrier = new ClusterBarrier(t);
             assertThrows(RemoteTimeoutException.class, barrier::await);
             assertThrows(BadArgumentException.class, () -> new ClusterBarrier(t, 0));
+        }
+    }
+
+    @ParameterizedTest
+    @MethodSource("fabrics")
+    void shouldWaitItsOwnTimeoutWhenGivenOneLongerThanTheOperationTimeout(Function<SimOptions, Fabric> make)
+            throws Exception {
+        try (TestCluster c = new TestCluster(make, SimOptions.defaults(), 2, b -> b.operationTimeout(Duration.ofMillis(200)))) {
+            Thread late = Thread.ofPlatform().start(() -> {
+                try (ComputeThread t = c.thread(1)) {
+                    LockSupport.parkNanos(Duration.ofMillis(600).toNanos());
+                    new ClusterBarrier(t, 2, Duration.ofSeconds(30)).await();
+                }
+            });
+            try (ComputeThread t = c.thread(0)) {
+                new ClusterBarrier(t, 2, Duration.ofSeconds(30)).await();
+                assertThrows(BadArgumentException.class, () -> new ClusterBarrier(t, 2, Duration.ZERO));
+            }
+            late.join(30_000);
         }
     }
 }

@@ -1,6 +1,7 @@
 package io.remus.core.verbs;
 
 import io.remus.core.config.ClusterConfig;
+import io.remus.core.testing.ClusterProcess;
 import io.remus.verbs.testing.ClusterNode;
 import io.remus.verbs.testing.ClusterTest;
 import io.remus.verbs.testing.ClusterTests;
@@ -23,11 +24,11 @@ class ClusterScenarioTest {
     private static final int OPS = 50;
 
     @ClusterTest
-    void shouldCountExactlyWhenEveryHostSharesCounters() {
+    void shouldCountExactlyWhenEveryHostSharesCounters() throws Exception {
         ClusterNode node = ClusterTests.node();
         String device = DeviceTests.deviceName();
         Duration connect = Duration.ofMinutes(8);
-        ClusterConfig config = MultiNodeScenario.config(node.index(), node.addresses(), PORT);
+        ClusterConfig config = ClusterProcess.config(node.index(), node.addresses(), PORT);
         VerbsFabricOptions options = MultiNodeScenario.options(device, config, connect, BootstrapKind.RDMA_CM);
         String result = MultiNodeScenario.run(options, config, OPS, connect);
         if (node.index() == 0) {

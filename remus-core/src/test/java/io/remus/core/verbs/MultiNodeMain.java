@@ -1,6 +1,8 @@
 package io.remus.core.verbs;
 
 import io.remus.core.config.ClusterConfig;
+import io.remus.core.testing.ClusterProcess;
+import io.remus.verbs.testing.DeviceAddress;
 
 import java.time.Duration;
 import java.util.Collections;
@@ -16,7 +18,7 @@ public final class MultiNodeMain {
     }
 
     /** @param args scenario, device, node id, size, base port, operation count, bootstrap kind */
-    public static void main(String[] args) {
+    public static void main(String[] args) throws Exception {
         String scenario = args[0];
         String device = args[1];
         int nodeId = Integer.parseInt(args[2]);
@@ -26,7 +28,7 @@ public final class MultiNodeMain {
         BootstrapKind kind = BootstrapKind.valueOf(args[6].toUpperCase(Locale.ROOT));
         Duration connect = Duration.ofSeconds(90);
         String host = kind == BootstrapKind.TCP ? "127.0.0.1" : DeviceAddress.ipv4(device);
-        ClusterConfig config = MultiNodeScenario.config(nodeId, Collections.nCopies(size, host), basePort);
+        ClusterConfig config = ClusterProcess.config(nodeId, Collections.nCopies(size, host), basePort);
         VerbsFabricOptions options = MultiNodeScenario.options(device, config, connect, kind);
         String result = scenario.equals("kill")
                 ? MultiNodeScenario.runUntilPeerDies(options, config, ops, connect)

@@ -1,17 +1,17 @@
 package io.remus.core.verbs;
 
 import io.remus.core.ComputeThread;
+import io.remus.core.DoorbellBatch;
 import io.remus.core.RemotePtr;
 import io.remus.core.RemusException;
 import io.remus.core.RemusNode;
 import io.remus.core.config.ClusterConfig;
-import io.remus.core.config.NodeRange;
 import io.remus.core.memory.ClusterBarrier;
-import io.remus.core.memory.ClusterShutdown;
+import io.remus.core.testing.ClusterProcess;
 
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 
 /**
  * One node's part of the multi-node scenario that the multi-process and cluster tests run: every
@@ -19,7 +19,7 @@ import java.util.List;
  * bootstrap over rdma_cm (or the TCP fallback) from the configuration's node list, meet at a
  * barrier, do their share of fetch-and-adds on a counter on node 0,
  * compare-and-swap increments on a word on node 1 and writes of their own slot on the last node,
- * meet again, node 0 reports the totals, and every node announces its shutdown and waits for all
+ * check that a fenced WRITE sends what the READ before it fetched, meet again, node 0 reports the totals, and every node announces its shutdown and waits for all
  * announcements before it frees its memory.
  */
 final class MultiNodeScenario {
@@ -29,21 +29,11 @@ final class MultiNodeScenario {
     static final long CAS_WORD = 4096 + 64;
     /** First slot offset in segment 1 of the last node. */
     static final long SLOTS = 8192;
+    /** First fence-check word offset in segment 1 of every node (32 bytes per writer). */
+    static final long FENCE_WORDS = 16384;
+    private static final int FENCE_ROUNDS = 20;
 
     private MultiNodeScenario() {
-    }
-
-    /** @return node {@code nodeId}'s configuration; node {@code i} listens at {@code hosts[i]:basePort+i} */
-    static ClusterConfig config(int nodeId, List<String> hosts, int basePort) {
-        List<String> nodes = new ArrayList<>();
-        for (int i = 0; i < hosts.size(); i++) {
-            nodes.add(hosts.get(i) + ":" + (basePort + i));
-        }
-        int size = hosts.size();
-        return ClusterConfig.builder().nodes(nodes).nodeId(nodeId)
-                .memoryNodes(new NodeRange(0, size - 1)).computeNodes(new NodeRange(0, size - 1))
-                .segmentSize(64 << 10).segmentCount(2).bufferSizePerThread(8192).qpLanesPerPeer(2)
-                .operationTimeout(Duration.ofSeconds(20)).build();
     }
 
     static VerbsFabricOptions options(String device, ClusterConfig config, Duration connectTimeout, BootstrapKind kind) {
@@ -55,42 +45,66 @@ final class MultiNodeScenario {
      *
      * @return the line node 0 reports ({@code TOTALS faa=.. cas=.. slots=..}), or {@code DONE}
      */
-    static String run(VerbsFabricOptions options, ClusterConfig config, int opsPerNode, Duration connectTimeout) {
+    static String run(VerbsFabricOptions options, ClusterConfig config, int opsPerNode, Duration connectTimeout)
+            throws Exception {
         int nodeId = config.nodeId();
         int size = config.nodes().size();
-        try (VerbsFabric fabric = VerbsFabric.open(options);
-             RemusNode node = RemusNode.start(fabric, config)) {
-            for (int peer = 0; peer < size; peer++) {
-                fabric.awaitPublishedRegions(peer, connectTimeout);
+        return ClusterProcess.run(options, config, connectTimeout, (node, t) -> {
+            ClusterBarrier barrier = new ClusterBarrier(t, t.config().totalComputeThreads(), connectTimeout);
+            barrier.await();
+            long counter = RemotePtr.offset(t.segmentBase(0, 1), COUNTER);
+            long casWord = RemotePtr.offset(t.segmentBase(Math.min(1, size - 1), 1), CAS_WORD);
+            long slot = RemotePtr.offset(t.segmentBase(size - 1, 1), SLOTS + 8L * nodeId);
+            for (int k = 0; k < opsPerNode; k++) {
+                t.fetchAndAdd(counter, 1);
+                long seen = t.read(casWord);
+                while (t.compareAndSwap(casWord, seen, seen + 1) != seen) {
+                    seen = t.read(casWord);
+                }
+                t.write(slot, k + 1);
             }
-            try (ComputeThread t = node.newComputeThread()) {
-                ClusterBarrier barrier = new ClusterBarrier(t);
-                barrier.await();
-                long counter = RemotePtr.offset(t.segmentBase(0, 1), COUNTER);
-                long casWord = RemotePtr.offset(t.segmentBase(Math.min(1, size - 1), 1), CAS_WORD);
-                long slot = RemotePtr.offset(t.segmentBase(size - 1, 1), SLOTS + 8L * nodeId);
-                for (int k = 0; k < opsPerNode; k++) {
-                    t.fetchAndAdd(counter, 1);
-                    long seen = t.read(casWord);
-                    while (t.compareAndSwap(casWord, seen, seen + 1) != seen) {
-                        seen = t.read(casWord);
-                    }
-                    t.write(slot, k + 1);
+            checkFencedWrites(t, nodeId, size);
+            barrier.await();
+            if (nodeId != 0) {
+                return "DONE";
+            }
+            long slots = 0;
+            for (int i = 0; i < size; i++) {
+                slots += t.read(RemotePtr.offset(t.segmentBase(size - 1, 1), SLOTS + 8L * i));
+            }
+            return "TOTALS faa=" + t.read(counter) + " cas=" + t.read(casWord) + " slots=" + slots;
+        });
+    }
+
+    /**
+     * READs a word of the next node into the buffer and WRITEs the buffer to the word beside it,
+     * once with the WRITE fenced (it must send what the READ fetched) and once not (counted, not
+     * asserted: across hosts the unfenced WRITE may go out before the READ's data came back).
+     *
+     * @throws IllegalStateException when a fenced WRITE sent anything but what the READ fetched
+     */
+    private static void checkFencedWrites(ComputeThread t, int nodeId, int size) {
+        long word = RemotePtr.offset(t.segmentBase((nodeId + 1) % size, 1), FENCE_WORDS + 32L * nodeId);
+        long copy = RemotePtr.offset(word, 8);
+        MemorySegment buf = t.buffer();
+        int unfencedStale = 0;
+        for (int k = 1; k <= FENCE_ROUNDS; k++) {
+            for (boolean fenced : new boolean[]{true, false}) {
+                long value = (fenced ? 1L << 40 : 1L << 41) + k;
+                t.write(word, value);
+                buf.set(ValueLayout.JAVA_LONG, 0, -1L);
+                DoorbellBatch b = t.batch().read(word, 0, 8);
+                (fenced ? b.fence() : b).write(copy, 0, 8).execute();
+                long sent = t.read(copy);
+                if (fenced && sent != value) {
+                    throw new IllegalStateException("node " + nodeId + ": a fenced WRITE sent " + sent
+                            + " instead of the " + value + " the READ before it fetched");
                 }
-                barrier.await();
-                String result = "DONE";
-                if (nodeId == 0) {
-                    long slots = 0;
-                    for (int i = 0; i < size; i++) {
-                        slots += t.read(RemotePtr.offset(t.segmentBase(size - 1, 1), SLOTS + 8L * i));
-                    }
-                    result = "TOTALS faa=" + t.read(counter) + " cas=" + t.read(casWord) + " slots=" + slots;
-                }
-                ClusterShutdown.announce(t);
-                node.memoryNode().orElseThrow().awaitShutdown(size, Duration.ofMinutes(2));
-                return result;
+                unfencedStale += !fenced && sent != value ? 1 : 0;
             }
         }
+        System.out.println("FENCE node " + nodeId + ": fenced WRITEs all sent what the READ fetched; unfenced sent stale data "
+                + unfencedStale + " of " + FENCE_ROUNDS + " times");
     }
 
     /**
@@ -109,7 +123,7 @@ final class MultiNodeScenario {
                 fabric.awaitPublishedRegions(peer, connectTimeout);
             }
             ComputeThread t = node.newComputeThread();
-            new ClusterBarrier(t).await();
+            new ClusterBarrier(t, t.config().totalComputeThreads(), connectTimeout).await();
             long first = RemotePtr.offset(t.segmentBase(0, 1), COUNTER);
             long last = RemotePtr.offset(t.segmentBase(size - 1, 1), COUNTER);
             long deadline = System.nanoTime() + Duration.ofMinutes(3).toNanos();

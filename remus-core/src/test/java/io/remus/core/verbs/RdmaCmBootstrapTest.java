@@ -10,6 +10,7 @@ import io.remus.core.fabric.QueuePair;
 import io.remus.core.fabric.RegisteredMemory;
 import io.remus.core.fabric.RemoteRegion;
 import io.remus.core.fabric.WorkRequests;
+import io.remus.verbs.testing.DeviceAddress;
 import io.remus.verbs.testing.DeviceTest;
 import io.remus.verbs.testing.DeviceTests;
 import org.junit.jupiter.api.Timeout;
@@ -36,6 +37,42 @@ class RdmaCmBootstrapTest {
     private static ClusterConfig twoNodes(String ip) {
         int port = 30000 + ThreadLocalRandom.current().nextInt(20000);
         return ClusterConfig.builder().nodes(List.of(ip + ":" + port, ip + ":" + (port + 1))).build();
+    }
+
+    @DeviceTest
+    void shouldReleaseServingConnectionsWhenRequesterLeavesAndServeItsSuccessor() {
+        String device = DeviceTests.deviceName();
+        VerbsFabricOptions options = VerbsFabricOptions.cluster(device, twoNodes(DeviceAddress.ipv4(device)),
+                Duration.ofSeconds(60));
+        try (VerbsFabric a = VerbsFabric.open(options)) {
+            VerbsNode n0 = (VerbsNode) a.open(0);
+            RegisteredMemory m0 = n0.allocate(4096);
+            n0.publish(m0);
+            int idle = n0.servingQueuePairs();
+            for (int generation = 1; generation <= 2; generation++) {
+                try (VerbsFabric b = VerbsFabric.open(options)) {
+                    FabricNode n1 = b.open(1);
+                    RemoteRegion r = b.publishedRegions(0).get(0);
+                    CompletionQueue cq = n1.createCompletionQueue(16);
+                    RegisteredMemory m1 = n1.allocate(4096);
+                    WorkRequests w = new WorkRequests(1);
+                    for (int lane = 0; lane < 2; lane++) {
+                        QueuePair qp = n1.connect(0, cq, 4);
+                        w.clear();
+                        w.addFetchAndAdd(lane, m1.address(), m1.lkey(), r.address() + 64, r.rkey(), 1, WorkRequests.SIGNALED);
+                        qp.post(w);
+                        awaitSuccess(cq, new Completions(4), lane);
+                    }
+                    assertTrue(n0.servingQueuePairs() >= idle + 2, "serving " + n0.servingQueuePairs());
+                }
+                long deadline = System.nanoTime() + WAIT_NANOS;
+                while (n0.servingQueuePairs() > idle && System.nanoTime() - deadline < 0) {
+                    java.util.concurrent.locks.LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(50));
+                }
+                assertEquals(idle, n0.servingQueuePairs(), "serving connections of a requester that left");
+                assertEquals(2L * generation, m0.segment().get(JAVA_LONG, 64));
+            }
+        }
     }
 
     @DeviceTest
