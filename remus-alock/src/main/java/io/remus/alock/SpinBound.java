@@ -32,9 +32,22 @@ public final class SpinBound {
      * @throws LockTimeoutException when the wait is past its deadline
      */
     public void pause(String awaited) {
+        pause(awaited, "");
+    }
+
+    /**
+     * One unsuccessful check of the awaited condition, naming its lock without building a string
+     * unless the wait fails.
+     *
+     * @param awaited what is awaited, e.g. {@code "hand-over of"}
+     * @param lock    the lock it concerns, appended to {@code awaited} in the exception's message
+     * @throws LockTimeoutException when the wait is past its deadline
+     */
+    public void pause(String awaited, String lock) {
         if ((++spins & 0x3F) == 0) {
             if (System.nanoTime() - deadline > 0) {
-                throw new LockTimeoutException(awaited + " did not happen within " + timeout);
+                String what = lock.isEmpty() ? awaited : awaited + " " + lock;
+                throw new LockTimeoutException(what + " did not happen within " + timeout);
             }
             Thread.yield();
         } else {

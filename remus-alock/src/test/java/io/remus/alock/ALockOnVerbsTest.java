@@ -14,9 +14,8 @@ import java.util.stream.Stream;
 
 /**
  * {@link ALockTest} on the verbs fabric (device {@code REMUS_TEST_DEVICE}, all nodes in this
- * process). The hazard test is not run here: its naive-lock half relies on the simulator widening
- * the race window, and on Soft-RoCE no loss showed in minutes; {@link ALockHazardLayoutOnVerbsTest}
- * runs ALock's half in that layout.
+ * process). The hazard test is {@link MixedAtomicsHazardTest} (sim only); on a device,
+ * {@link ALockHazardLayoutOnVerbsTest} runs ALock's half in that layout.
  */
 @Tag(DeviceTests.TAG)
 @Timeout(value = 600, unit = TimeUnit.SECONDS)
@@ -25,8 +24,4 @@ class ALockOnVerbsTest extends ALockTest {
         return Fabrics.verbs();
     }
 
-    /** Not run here: see {@link ALockHazardLayoutOnVerbsTest}. */
-    @Override
-    void shouldLoseMutualExclusionWhenCpuAndRdmaCasShareOneWordButNotWithALock(Function<SimOptions, Fabric> make) {
-    }
 }

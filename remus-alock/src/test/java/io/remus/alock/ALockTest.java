@@ -19,7 +19,6 @@ import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.BiFunction;
 import java.util.function.Function;
 import java.util.stream.Stream;
 
@@ -27,49 +26,13 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** ALock specifics: the local/remote hazard it avoids, its cohorts, and the budgets' starvation bound. */
+/** ALock specifics: its cohorts and the budgets' starvation bound (the hazard it avoids: {@link MixedAtomicsHazardTest}). */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class ALockTest {
     private static final VarHandle WORD = ValueLayout.JAVA_LONG.varHandle();
 
     static Stream<Named<Function<SimOptions, Fabric>>> fabrics() {
         return Fabrics.all();
-    }
-
-    private static long overlapsUnderMixedContention(Function<SimOptions, Fabric> make, BiFunction<LockContext, Long, Lock> open)
-            throws Exception {
-        SimOptions opts = SimOptions.defaults().withYieldInsideNicAtomics(true);
-        int[] nodes = {1, 1, 0, 2};
-        try (TestCluster c = LockClusters.start(make, opts, 3, 2)) {
-            long word = LockClusters.lockWord(c, 1);
-            CheckedCriticalSection cs = new CheckedCriticalSection(c.block(1, 8 * (CheckedCriticalSection.STAMPS + 1)));
-            LockOptions options = LockOptions.defaults().withBudgets(2, 2).withAcquireTimeout(Duration.ofSeconds(5));
-            c.runOnThreads(nodes, (i, t) -> {
-                LockContext ctx = new LockContext(t, options);
-                Lock lock = open.apply(ctx, word);
-                for (int r = 0; r < 300; r++) {
-                    lock.lock();
-                    cs.run(t, ctx.ownerId());
-                    lock.unlock();
-                }
-            });
-            try (ComputeThread t = c.thread(0)) {
-                return cs.overlaps() + (nodes.length * 300L - cs.counter(t));
-            }
-        }
-    }
-
-    @ParameterizedTest
-    @MethodSource("fabrics")
-    void shouldLoseMutualExclusionWhenCpuAndRdmaCasShareOneWordButNotWithALock(Function<SimOptions, Fabric> make) throws Exception {
-        long naive = 0;
-        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-        while (naive == 0 && System.nanoTime() < deadline) {
-            naive = overlapsUnderMixedContention(make, (ctx, w) -> new NaiveMixedLock(ctx, w));
-        }
-        assertTrue(naive > 0, "CPU CAS and RDMA CAS on one word must be able to let two threads in (IBV_ATOMIC_HCA)");
-        assertEquals(0, overlapsUnderMixedContention(make, (ctx, w) -> LockKind.ALOCK.open(ctx, w)),
-                "ALock keeps CPU and RDMA atomics on separate words");
     }
 
     @ParameterizedTest

@@ -12,8 +12,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * entrant's id one by one and read back. Any two threads inside at once show up as a second
  * occupant, a lost increment or a foreign stamp.
  */
-final class CheckedCriticalSection {
-    static final int STAMPS = 4;
+public final class CheckedCriticalSection {
+    /** Stamp words after the counter. */
+    public static final int STAMPS = 4;
 
     private final long data;
     private final AtomicInteger inside = new AtomicInteger();
@@ -21,11 +22,17 @@ final class CheckedCriticalSection {
     private final AtomicLong entries = new AtomicLong();
 
     /** @param data a zeroed block of {@code 8 * (STAMPS + 1)} bytes: counter, then stamps */
-    CheckedCriticalSection(long data) {
+    public CheckedCriticalSection(long data) {
         this.data = data;
     }
 
-    void run(ComputeThread t, long id) {
+    /**
+     * Runs the section; call it only while holding the lock that guards {@code data}.
+     *
+     * @param t  the caller's compute thread
+     * @param id the caller's id, unique in the cluster
+     */
+    public void run(ComputeThread t, long id) {
         entries.incrementAndGet();
         if (inside.incrementAndGet() != 1) {
             overlaps.incrementAndGet();
@@ -44,15 +51,18 @@ final class CheckedCriticalSection {
         inside.decrementAndGet();
     }
 
-    long overlaps() {
+    /** @return overlaps seen in this JVM (second occupants and foreign stamps) */
+    public long overlaps() {
         return overlaps.get();
     }
 
-    long entries() {
+    /** @return entries in this JVM */
+    public long entries() {
         return entries.get();
     }
 
-    long counter(ComputeThread t) {
+    /** @param t any compute thread @return the shared counter: entries of every process, less lost updates */
+    public long counter(ComputeThread t) {
         return t.read(data);
     }
 }

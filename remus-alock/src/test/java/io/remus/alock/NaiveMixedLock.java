@@ -21,6 +21,7 @@ final class NaiveMixedLock implements Lock {
     private final MemorySegment cpu;
     private final SpinBound spin;
     private boolean held;
+    private long remoteAttempts;
 
     NaiveMixedLock(LockContext context, long word) {
         this.thread = context.thread();
@@ -43,7 +44,9 @@ final class NaiveMixedLock implements Lock {
                 spin.pause("naive lock");
             }
         } else {
+            remoteAttempts++;
             while (thread.compareAndSwap(word, 0, id) != 0) {
+                remoteAttempts++;
                 spin.pause("naive lock");
             }
         }
@@ -58,6 +61,11 @@ final class NaiveMixedLock implements Lock {
         } else {
             thread.write(word, 0);
         }
+    }
+
+    /** @return RDMA compare-and-swaps this handle has posted (0 on the home node) */
+    long remoteAttempts() {
+        return remoteAttempts;
     }
 
     @Override

@@ -5,6 +5,8 @@ import io.remus.core.ComputeThread;
 import io.remus.core.RemotePtr;
 import io.remus.core.memory.RemoteAllocator;
 
+import java.lang.foreign.MemorySegment;
+
 /**
  * A thread's queue nodes, on its own node: one per lock it may hold or wait for at once. A node
  * is reusable as soon as the lock it queued for is released (an MCS or ALock releaser is the last
@@ -12,6 +14,8 @@ import io.remus.core.memory.RemoteAllocator;
  */
 public final class QueueNodePool {
     private final long[] free;
+    private final long first;
+    private final MemorySegment[] views;
     private int count;
 
     /**
@@ -24,10 +28,13 @@ public final class QueueNodePool {
     public QueueNodePool(ComputeThread thread, int size) {
         long block = new RemoteAllocator(thread).allocate((long) (size + 1) * QueueNode.SIZE, thread.nodeId());
         long misalignment = RemotePtr.address(block) & (QueueNode.SIZE - 1);
-        long first = misalignment == 0 ? block : RemotePtr.offset(block, QueueNode.SIZE - misalignment);
+        first = misalignment == 0 ? block : RemotePtr.offset(block, QueueNode.SIZE - misalignment);
         free = new long[size];
+        views = new MemorySegment[size];
         for (int i = 0; i < size; i++) {
-            free[size - 1 - i] = RemotePtr.offset(first, (long) i * QueueNode.SIZE);
+            long node = RemotePtr.offset(first, (long) i * QueueNode.SIZE);
+            free[size - 1 - i] = node;
+            views[i] = thread.localSegment(node, QueueNode.SIZE);
         }
         count = size;
     }
@@ -42,6 +49,14 @@ public final class QueueNodePool {
                     + " queue locks (LockOptions.maxHeldLocks)");
         }
         return free[--count];
+    }
+
+    /**
+     * @param node a node of this pool
+     * @return the CPU view of it, made once (the local paths allocate nothing per operation)
+     */
+    public MemorySegment view(long node) {
+        return views[(int) ((RemotePtr.address(node) - RemotePtr.address(first)) / QueueNode.SIZE)];
     }
 
     /** @param node a node from {@link #take()} that no lock references any more */

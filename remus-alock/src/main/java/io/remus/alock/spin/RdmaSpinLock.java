@@ -1,12 +1,9 @@
 package io.remus.alock.spin;
 
-import io.remus.alock.Lock;
 import io.remus.alock.LockContext;
+import io.remus.alock.LockHandle;
 import io.remus.alock.LockUsageException;
 import io.remus.alock.LockWord;
-import io.remus.alock.SpinBound;
-import io.remus.core.ComputeThread;
-import io.remus.core.RemotePtr;
 
 /**
  * The baseline RDMA spin lock: acquire is an RDMA compare-and-swap loop from 0 to the owner's id
@@ -18,11 +15,7 @@ import io.remus.core.RemotePtr;
  * <p>Progress: deadlock-free, not starvation-free (a waiter can lose every race). Each failed
  * attempt costs a network round trip and NIC atomic bandwidth on the home node.
  */
-public final class RdmaSpinLock implements Lock {
-    private final LockContext context;
-    private final ComputeThread thread;
-    private final long word;
-    private final SpinBound spin;
+public final class RdmaSpinLock extends LockHandle {
     private boolean held;
 
     /**
@@ -30,27 +23,19 @@ public final class RdmaSpinLock implements Lock {
      * @param word    a zeroed {@link LockWord}
      */
     public RdmaSpinLock(LockContext context, long word) {
-        this.context = context;
-        this.thread = context.thread();
-        this.word = LockWord.checkAligned(word);
-        this.spin = new SpinBound(context.options().acquireTimeout());
-    }
-
-    @Override
-    public long word() {
-        return word;
+        super(context, word, "spin lock");
     }
 
     @Override
     public void lock() {
         context.checkOpen();
         if (held) {
-            throw new LockUsageException("spin lock " + RemotePtr.toString(word) + " is already held by this handle");
+            throw new LockUsageException(describe() + " is already held by this handle");
         }
         long me = context.ownerId();
         spin.start();
         while (thread.compareAndSwap(word, 0, me) != 0) {
-            spin.pause("acquiring spin lock " + RemotePtr.toString(word));
+            spin.pause("acquiring", describe());
         }
         held = true;
     }
@@ -59,7 +44,7 @@ public final class RdmaSpinLock implements Lock {
     public void unlock() {
         context.checkOpen();
         if (!held) {
-            throw new LockUsageException("spin lock " + RemotePtr.toString(word) + " is not held by this handle");
+            throw new LockUsageException(describe() + " is not held by this handle");
         }
         held = false;
         thread.write(word, 0);

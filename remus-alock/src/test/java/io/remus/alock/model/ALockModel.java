@@ -10,13 +10,12 @@ package io.remus.alock.model;
  * awaited condition holds. {@code peterson == false} is the deliberately broken variant in which
  * cohort leaders enter without arbitrating.
  */
-final class ALockModel implements Model {
+final class ALockModel extends ThreadedModel {
     static final int R_TAIL = 0;
     static final int L_TAIL = 1;
     static final int VICTIM = 2;
     static final int NIC = 3;
     static final int SHARED = 4;
-    static final int PC = 0;
     static final int BUDGET = 1;
     static final int NEXT = 2;
     static final int REG = 3;
@@ -26,38 +25,22 @@ final class ALockModel implements Model {
     static final int FIELDS = 7;
     static final int LOCAL = 1;
     static final int REMOTE = 2;
-    static final int DONE = 99;
     static final int LOCAL_CS = 6;
     static final int REMOTE_CS = 8;
 
     private final int locals;
-    private final int remotes;
     private final int rounds;
     private final int localBudget;
     private final int remoteBudget;
     private final boolean peterson;
 
     ALockModel(int locals, int remotes, int rounds, int localBudget, int remoteBudget, boolean peterson) {
+        super(locals + remotes, SHARED, FIELDS);
         this.locals = locals;
-        this.remotes = remotes;
         this.rounds = rounds;
         this.localBudget = localBudget;
         this.remoteBudget = remoteBudget;
         this.peterson = peterson;
-    }
-
-    @Override
-    public int threads() {
-        return locals + remotes;
-    }
-
-    @Override
-    public int[] initial() {
-        return new int[SHARED + FIELDS * threads()];
-    }
-
-    private static int at(int t, int field) {
-        return SHARED + FIELDS * t + field;
     }
 
     @Override
@@ -149,10 +132,7 @@ final class ALockModel implements Model {
         int pc = at(t, PC);
         switch (s[pc]) {
             case 0 -> start(s, t);
-            case 1 -> {
-                s[at(t, REG)] = s[R_TAIL];
-                s[pc] = 2;
-            }
+            case 1 -> s[pc] = 2;
             case 2 -> {
                 if (s[NIC] != 0) {
                     return false;
@@ -268,7 +248,7 @@ final class ALockModel implements Model {
         }
     }
 
-    private static void enter(int[] s, int t, int budget, int csPc) {
+    private void enter(int[] s, int t, int budget, int csPc) {
         s[at(t, HELD)] = budget;
         s[at(t, PC)] = csPc;
     }
@@ -282,23 +262,7 @@ final class ALockModel implements Model {
     }
 
     @Override
-    public int inCriticalSection(int[] s) {
-        int n = 0;
-        for (int t = 0; t < threads(); t++) {
-            if (s[at(t, PC)] == (t < locals ? LOCAL_CS : REMOTE_CS)) {
-                n++;
-            }
-        }
-        return n;
-    }
-
-    @Override
-    public boolean finished(int[] s) {
-        for (int t = 0; t < threads(); t++) {
-            if (s[at(t, PC)] != DONE) {
-                return false;
-            }
-        }
-        return true;
+    boolean isCriticalSection(int t, int pc) {
+        return pc == (t < locals ? LOCAL_CS : REMOTE_CS);
     }
 }

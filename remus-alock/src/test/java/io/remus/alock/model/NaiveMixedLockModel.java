@@ -5,39 +5,22 @@ package io.remus.alock.model;
  * one CPU step by {@code locals} home-node threads and in two NIC steps (load, conditional store;
  * atomic only among NIC atomics) by {@code remotes} remote threads; released by a plain store.
  */
-final class NaiveMixedLockModel implements Model {
+final class NaiveMixedLockModel extends ThreadedModel {
     private static final int WORD = 0;
     private static final int NIC = 1;
     private static final int SHARED = 2;
-    private static final int PC = 0;
     private static final int OLD = 1;
     private static final int ROUND = 2;
     private static final int FIELDS = 3;
     private static final int CS = 3;
-    private static final int DONE = 99;
 
     private final int locals;
-    private final int remotes;
     private final int rounds;
 
     NaiveMixedLockModel(int locals, int remotes, int rounds) {
+        super(locals + remotes, SHARED, FIELDS);
         this.locals = locals;
-        this.remotes = remotes;
         this.rounds = rounds;
-    }
-
-    @Override
-    public int threads() {
-        return locals + remotes;
-    }
-
-    @Override
-    public int[] initial() {
-        return new int[SHARED + FIELDS * threads()];
-    }
-
-    private static int at(int t, int field) {
-        return SHARED + FIELDS * t + field;
     }
 
     @Override
@@ -85,23 +68,7 @@ final class NaiveMixedLockModel implements Model {
     }
 
     @Override
-    public int inCriticalSection(int[] s) {
-        int n = 0;
-        for (int t = 0; t < threads(); t++) {
-            if (s[at(t, PC)] == CS) {
-                n++;
-            }
-        }
-        return n;
-    }
-
-    @Override
-    public boolean finished(int[] s) {
-        for (int t = 0; t < threads(); t++) {
-            if (s[at(t, PC)] != DONE) {
-                return false;
-            }
-        }
-        return true;
+    boolean isCriticalSection(int t, int pc) {
+        return pc == CS;
     }
 }

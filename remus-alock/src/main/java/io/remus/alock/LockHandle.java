@@ -1,0 +1,44 @@
+package io.remus.alock;
+
+import io.remus.core.ComputeThread;
+import io.remus.core.RemotePtr;
+
+/**
+ * What every lock handle holds: its thread's {@link LockContext} and compute thread, the shared
+ * {@link LockWord}, and the bound on its spin waits. Not thread-safe, like the handles.
+ */
+public abstract class LockHandle implements Lock {
+    /** The owning thread's lock context. */
+    protected final LockContext context;
+    /** The owning thread's compute thread. */
+    protected final ComputeThread thread;
+    /** The shared lock word. */
+    protected final long word;
+    /** The bound on each wait, from the context's acquire timeout. */
+    protected final SpinBound spin;
+    private final String description;
+
+    /**
+     * @param context the thread's lock context
+     * @param word    a zeroed {@link LockWord}
+     * @param kind    the lock's name in messages, e.g. {@code "MCS lock"}
+     * @throws io.remus.core.BadArgumentException when the word is null or misaligned
+     */
+    protected LockHandle(LockContext context, long word, String kind) {
+        this.context = context;
+        this.thread = context.thread();
+        this.word = LockWord.checkAligned(word);
+        this.spin = new SpinBound(context.options().acquireTimeout());
+        this.description = kind + " " + RemotePtr.toString(word);
+    }
+
+    @Override
+    public final long word() {
+        return word;
+    }
+
+    /** @return the lock's name and word, for messages (made once) */
+    protected final String describe() {
+        return description;
+    }
+}
