@@ -19,6 +19,8 @@ module io.remus.tools {
     exports io.remus.tools.bench.verbs;
     exports io.remus.tools.devices;
     exports io.remus.tools.experiment;
+    exports io.remus.tools.experiment.numa;
+    exports io.remus.tools.plot;
     exports io.remus.tools.cli;
     exports io.remus.tools.lock;
 

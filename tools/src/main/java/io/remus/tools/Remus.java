@@ -42,7 +42,7 @@ public final class Remus {
         CommandLine top = new CommandLine(new Remus());
         top.addSubcommand("devices", new DevicesCommand());
         BenchCommand.register(top, deviceCount);
-        top.addSubcommand("experiment", ExperimentCommand.commandLine());
+        top.addSubcommand("experiment", ExperimentCommand.commandLine(deviceCount));
         top.addSubcommand("plot", new PlotCommand());
         top.setCaseInsensitiveEnumValuesAllowed(true);
         top.setExecutionExceptionHandler((e, cmd, parsed) -> {

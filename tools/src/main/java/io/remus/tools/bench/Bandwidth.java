@@ -1,19 +1,20 @@
 package io.remus.tools.bench;
 
 import io.remus.tools.stats.BandwidthSummary;
-import io.remus.tools.stats.PeakWindow;
+import io.remus.tools.stats.PeakRate;
 
 /**
  * Bandwidth as perftest's {@code ib_*_bw} measure it: every QP keeps up to
  * {@link BenchSettings#inFlightPerQueuePair()} signalled work requests in flight, refilled as
  * completions arrive. In iteration mode the warm-up runs first, then the clock runs from the first
  * measured post to the last completion; in duration mode only completions inside the margins count,
- * over the window's length. After 64 empty polls in a row it yields the CPU between polls, as
- * {@code CompletionWait} does and for the same reason (Soft-RoCE's kernel work needs the CPU).
+ * over the window's length. It busy-polls, as perftest does, and yields the CPU between polls only
+ * after 65,536 empty polls in a row (a stall of milliseconds, when something else
+ * must run for the transfer to go on): in a Soft-RoCE guest yielding after 64 empty polls cost
+ * throughput (docs/PERFORMANCE.md).
  */
 public final class Bandwidth {
-    private static final long PEAK_WINDOW_NANOS = 1_000_000L;
-    private static final int SPIN_CHECKS = 64;
+    private static final int SPIN_CHECKS = 1 << 16;
 
     private Bandwidth() {
     }
@@ -30,18 +31,22 @@ public final class Bandwidth {
     public static BandwidthSummary run(BenchConnection c, BenchSettings s, int size, ProgressLine progress) {
         progress.begin(s.test().commandName() + " " + size + " B", System.nanoTime());
         if (!s.durationMode() && s.warmupIterations() > 0) {
-            pump(c, s, size, s.warmupIterations(), null, new PeakWindow(PEAK_WINDOW_NANOS), progress);
+            pump(c, s, size, s.warmupIterations(), null, peakRate(c, s), progress);
         }
         RunClock clock = RunClock.start(s, System.nanoTime());
-        PeakWindow peak = new PeakWindow(PEAK_WINDOW_NANOS);
+        PeakRate peak = peakRate(c, s);
         long[] counted = pump(c, s, size, s.iterations(), clock, peak, progress);
         progress.end();
         long nanos = clock.durationMode() ? clock.windowNanos() : counted[1] - clock.startNanos();
-        return new BandwidthSummary(size, counted[0], nanos, peak.best(), PEAK_WINDOW_NANOS);
+        return new BandwidthSummary(size, counted[0], nanos, peak.bestMessagesPerSecond());
+    }
+
+    private static PeakRate peakRate(BenchConnection c, BenchSettings s) {
+        return new PeakRate(c.queuePairs(), s.inFlightPerQueuePair());
     }
 
     private static long[] pump(BenchConnection c, BenchSettings s, int size, long iterations, RunClock clock,
-                               PeakWindow peak, ProgressLine progress) {
+                               PeakRate peak, ProgressLine progress) {
         int qps = c.queuePairs();
         int depth = s.inFlightPerQueuePair();
         int[] inFlight = new int[qps];
@@ -61,6 +66,7 @@ public final class Bandwidth {
             }
             for (int q = 0; posting && q < qps; q++) {
                 while (inFlight[q] < depth && (duration || posted < iterations)) {
+                    peak.posted(q, now);
                     post(c, s, q, size);
                     inFlight[q]++;
                     posted++;
@@ -81,13 +87,14 @@ public final class Bandwidth {
             empty = 0;
             long t = System.nanoTime();
             lastCompletion = t;
+            boolean measure = !duration || clock.inWindow(t);
             for (int k = 0; k < n; k++) {
                 inFlight[(int) ids[k]]--;
+                peak.completed((int) ids[k], t, measure);
             }
             outstanding -= n;
-            if (!duration || clock.inWindow(t)) {
+            if (measure) {
                 measured += n;
-                peak.record(t, n);
             }
             progress.tick(t, measured);
         }
@@ -101,7 +108,7 @@ public final class Bandwidth {
             case WRITE -> c.write(qp, half, 0, size, qp, true);
             case ATOMIC -> c.atomic(qp, s.atomicType(), half + 64L * qp, 64L * qp,
                     s.atomicType() == AtomicType.FETCH_AND_ADD ? 1 : 0, 0, qp, true);
-            case SEND -> throw new BenchFailedException("SEND bandwidth needs a transport with SEND/RECV");
+            case SEND -> c.send(qp, half, size, qp, true);
         }
     }
 }

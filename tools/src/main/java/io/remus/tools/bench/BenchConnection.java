@@ -60,6 +60,39 @@ public interface BenchConnection extends AutoCloseable {
                 long wrId, boolean signaled);
 
     /**
+     * Posts a two-sided SEND of this side's bytes; it consumes a receive the peer posted.
+     *
+     * @param qp          the QP index
+     * @param localOffset source offset here
+     * @param bytes       length
+     * @param wrId        returned by {@link #poll(long[])} when signalled
+     * @param signaled    whether it completes into the completion queue
+     * @throws UnsupportedOperationException when the fabric has no SEND/RECV (the simulator)
+     */
+    default void send(int qp, long localOffset, int bytes, long wrId, boolean signaled) {
+        throw new UnsupportedOperationException("this fabric has no two-sided SEND/RECV");
+    }
+
+    /**
+     * Posts one receive into this side's buffer; its completion (id {@code wrId}) comes when a
+     * peer's SEND lands there.
+     *
+     * @param qp          the QP index
+     * @param localOffset destination offset here
+     * @param bytes       the most bytes it accepts
+     * @param wrId        returned by {@link #poll(long[])}
+     * @throws UnsupportedOperationException when the fabric has no SEND/RECV (the simulator)
+     */
+    default void receive(int qp, long localOffset, int bytes, long wrId) {
+        throw new UnsupportedOperationException("this fabric has no two-sided SEND/RECV");
+    }
+
+    /** @return how many receives each QP can hold posted ({@code -r}); 0 without SEND/RECV */
+    default int receiveDepth() {
+        return 0;
+    }
+
+    /**
      * Moves finished work requests' ids into {@code wrIds}, never blocking.
      *
      * @param wrIds where the ids go, from index 0

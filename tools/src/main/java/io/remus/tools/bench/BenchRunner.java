@@ -1,6 +1,7 @@
 package io.remus.tools.bench;
 
 import io.remus.tools.stats.BandwidthSummary;
+import io.remus.tools.stats.LatencyKind;
 import io.remus.tools.stats.LatencyRecorder;
 import io.remus.tools.stats.LatencyResult;
 import org.HdrHistogram.HistogramLogWriter;
@@ -15,7 +16,7 @@ import java.util.concurrent.atomic.AtomicReference;
 /**
  * Runs a benchmark's sizes on a transport, client side, and collects the results. For the
  * ping-pong of write-lat on a transport whose server is in this process, it runs the responder on
- * a second thread.
+ * a second thread. SEND tests post the client's receives once, before the first size.
  */
 public final class BenchRunner {
     private static final long INTERVAL_NANOS = 1_000_000_000L;
@@ -61,16 +62,24 @@ public final class BenchRunner {
     public List<LatencyResult> latency() {
         List<LatencyResult> results = new ArrayList<>();
         try (BenchConnection client = transport.client()) {
+            boolean send = settings.test().operation() == BenchOperation.SEND;
+            if (send) {
+                PostedReceives.fill(client);
+            }
             List<Integer> sizes = settings.sizes();
             for (int k = 0; k < sizes.size(); k++) {
                 int size = sizes.get(k);
                 if (intervalLog != null) {
                     intervalLog.outputComment("size " + size + " bytes");
                 }
-                long correction = settings.test().operation() == BenchOperation.WRITE ? clockCostNanos / 2 : clockCostNanos;
+                long correction = settings.test().latencyKind() == LatencyKind.HALF_ROUND_TRIP
+                        ? clockCostNanos / 2 : clockCostNanos;
                 LatencyRecorder recorder = new LatencyRecorder(intervalLog, INTERVAL_NANOS, correction);
                 if (settings.test().operation() == BenchOperation.WRITE && transport.hasInProcessServer()) {
                     pingPong(client, size, recorder);
+                } else if (send) {
+                    transport.beginSize(k);
+                    SendPingPong.client(client, settings, size, recorder, progress);
                 } else if (settings.test().operation() == BenchOperation.WRITE) {
                     WritePingPong.clear(client, size);
                     transport.beginSize(k);

@@ -10,6 +10,8 @@ import java.util.function.BooleanSupplier;
  * side writes {@code size} bytes from the upper half of its buffer into the lower half of the
  * peer's, the last byte carrying a sequence number; the responder answers when it sees it, and the
  * client records half of each round trip. Neither side polls a completion inside the timed span.
+ * Warm-up samples are recorded too, into a recorder that is thrown away, so the JIT has compiled
+ * the recording path before the first measured sample.
  */
 public final class WritePingPong {
     private WritePingPong() {
@@ -56,6 +58,7 @@ public final class WritePingPong {
         long timeout = s.timeout().toNanos();
         RunClock clock = RunClock.start(s, System.nanoTime());
         progress.begin(s.test().commandName() + " " + size + " B", clock.startNanos());
+        LatencyRecorder warmup = new LatencyRecorder(null, 1);
         long now = clock.startNanos();
         long i = 0;
         for (; clock.continues(i, now); i++) {
@@ -65,9 +68,7 @@ public final class WritePingPong {
             c.write(0, half, 0, size, i, true);
             now = CompletionWait.forByte(c, ids, completed, last, seq, t0, timeout, () -> false,
                     "the peer's WRITE reply");
-            if (clock.measures(i, t0, now)) {
-                recorder.record((now - t0) / 2, now);
-            }
+            (clock.measures(i, t0, now) ? recorder : warmup).record((now - t0) / 2, now);
             CompletionWait.takeOne(c, ids, completed, now, timeout, "RDMA WRITE");
             progress.tick(now, i + 1);
         }

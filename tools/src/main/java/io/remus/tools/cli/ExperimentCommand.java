@@ -1,7 +1,9 @@
 package io.remus.tools.cli;
 
-import io.remus.core.sim.SimFabric;
+import io.remus.core.fabric.Fabric;
+import io.remus.tools.bench.FabricKind;
 import io.remus.tools.experiment.LoopbackExperiment;
+import io.remus.tools.experiment.LoopbackPlot;
 import io.remus.tools.experiment.LoopbackRow;
 import io.remus.tools.stats.LatencySummary;
 import picocli.CommandLine;
@@ -11,28 +13,51 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
+import java.io.IOException;
 import java.io.PrintWriter;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
+import java.util.function.IntSupplier;
 
-/** {@code remus experiment}: measurements that explain design choices; {@code loopback} for now. */
+/** {@code remus experiment}: measurements that explain design choices ({@code loopback}, {@code numa}). */
 @Command(name = "experiment", mixinStandardHelpOptions = true,
-        description = "Experiments behind the design (loopback; numa is not written yet).")
+        description = "Experiments behind the design: loopback, numa. Each prints a table and, with --plot, draws a PNG.")
 public final class ExperimentCommand {
-    /** @return {@code experiment} with its subcommands */
-    public static CommandLine commandLine() {
+    /**
+     * @param deviceCount how many RDMA devices this host has (-1 when unknown), for the default fabric
+     * @return {@code experiment} with its subcommands
+     */
+    public static CommandLine commandLine(IntSupplier deviceCount) {
         CommandLine experiment = new CommandLine(new ExperimentCommand());
-        experiment.addSubcommand("loopback", new Loopback());
+        experiment.addSubcommand("loopback", new Loopback(deviceCount));
+        experiment.addSubcommand("numa", new NumaCommand(deviceCount));
         return experiment;
     }
 
-    /** {@code remus experiment loopback}: local CPU vs loopback QP vs another node, on the sim fabric. */
+    /** {@code remus experiment loopback}: local CPU vs loopback QP vs another node. */
     @Command(name = "loopback", mixinStandardHelpOptions = true,
             description = "The same 8-byte READ, WRITE and CAS as a local CPU access, through the loopback QP, "
-                    + "and to another node: latency and throughput side by side (sim fabric).")
+                    + "and to another node (a second node in this process): latency and throughput side by side.")
     public static final class Loopback implements Callable<Integer> {
+        private final IntSupplier deviceCount;
+
         @Spec
         CommandSpec spec;
+
+        @Option(names = "--fabric", paramLabel = "FABRIC", description = "verbs or sim (default: verbs when this host has an RDMA device, else sim).")
+        FabricKind fabric;
+
+        @Option(names = {"-d", "--ib-dev"}, paramLabel = "DEVICE", description = "RDMA device (verbs; default: the first).")
+        String device;
+
+        @Option(names = "--plot", paramLabel = "FILE", description = "Also draw the results as a PNG.")
+        Path plot;
+
+        /** @param deviceCount how many RDMA devices this host has, for the default fabric */
+        public Loopback(IntSupplier deviceCount) {
+            this.deviceCount = deviceCount;
+        }
 
         @Option(names = {"-n", "--iters"}, paramLabel = "N", defaultValue = "100000", description = "Operations per measurement (default ${DEFAULT-VALUE}).")
         long iterations;
@@ -41,27 +66,42 @@ public final class ExperimentCommand {
         int depth;
 
         @Override
-        public Integer call() {
+        public Integer call() throws IOException {
             if (iterations < 1 || depth < 1 || depth > 16384) {
                 throw new ParameterException(spec.commandLine(), "-n must be positive and -t 1..16384");
             }
+            if (device != null && fabric == FabricKind.SIM) {
+                throw new ParameterException(spec.commandLine(), "-d applies to --fabric verbs");
+            }
+            FabricChoice choice = FabricChoice.resolve(fabric, fabric == null ? deviceCount.getAsInt() : 0);
             List<LoopbackRow> rows;
-            try (SimFabric fabric = new SimFabric()) {
-                rows = new LoopbackExperiment(iterations, depth, 10_000_000_000L).run(fabric);
+            String name;
+            try (Fabric f = ExperimentFabric.open(choice.kind(), device)) {
+                name = f.name();
+                rows = new LoopbackExperiment(iterations, depth, 10_000_000_000L).run(f);
             }
             PrintWriter out = spec.commandLine().getOut();
-            out.println("remus experiment loopback on the sim fabric: node 0 reaches an 8-byte word " + iterations
-                    + " times per row");
+            out.println("remus experiment loopback on the " + name + " fabric (" + choice.reason()
+                    + "): node 0 reaches an 8-byte word " + iterations + " times per row");
             out.println("latency: one at a time (RDMA: a round trip, post to completion); throughput: " + depth
                     + " RDMA operations in flight, the CPU one at a time");
-            out.println("note: the sim fabric measures the Java data path, not a NIC; the CPU rows' latency is at "
-                    + "the clock's resolution");
+            if (choice.kind() == FabricKind.SIM) {
+                out.println("note: the sim fabric measures the Java data path, not a NIC; the CPU rows' latency is at "
+                        + "the clock's resolution");
+            } else {
+                out.println("note: the remote node is node 1 in this process on the same device (its own QPs and "
+                        + "memory); the CPU rows' latency is at the clock's resolution");
+            }
             out.printf("%-18s %-12s %12s %12s %12s %16s%n", "operation", "path", "median[ns]", "p99[ns]", "mean[ns]",
                     "throughput[Mops]");
             for (LoopbackRow r : rows) {
                 LatencySummary l = r.latency();
                 out.printf("%-18s %-12s %12d %12d %12.1f %16.3f%n", r.operation(), r.path().words(), l.median(), l.p99(),
                         l.mean(), r.opsPerSecond() / 1e6);
+            }
+            if (plot != null) {
+                LoopbackPlot.write(rows, "remus experiment loopback, " + name + " fabric, 8-byte operations", plot);
+                out.println("plot: " + plot);
             }
             out.flush();
             return 0;

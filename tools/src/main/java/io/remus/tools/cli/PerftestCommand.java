@@ -100,6 +100,9 @@ public final class PerftestCommand implements Callable<Integer> {
     @Option(names = {"-o", "--outs"}, paramLabel = "N", defaultValue = "16", description = "Outstanding READs/atomics per QP (default ${DEFAULT-VALUE}).")
     int outstanding;
 
+    @Option(names = {"-r", "--rx-depth", "--rx_depth"}, paramLabel = "DEPTH", defaultValue = "512", description = "Receives each QP holds posted, SEND tests (verbs; default ${DEFAULT-VALUE}).")
+    int rxDepth;
+
     @Option(names = {"-I", "--inline-size", "--inline_size"}, paramLabel = "BYTES", description = "Max inline data (verbs).")
     Integer inlineSize;
 
@@ -211,23 +214,16 @@ public final class PerftestCommand implements Callable<Integer> {
     }
 
     private int serveVerbs(BenchSettings s, PrintWriter err) {
-        checkVerbsTest();
         int sizes = VerbsBenchServer.serve(verbsOptions(s), s, bufferBytes(s), signature(s), err);
         err.println("remus bench server: the client ran " + sizes + " size(s) and is done");
         err.flush();
         return 0;
     }
 
-    private void checkVerbsTest() {
-        if (test.operation() == BenchOperation.SEND) {
-            throw new BenchFailedException(test.commandName() + " (two-sided SEND/RECV) is not built for the verbs "
-                    + "transport yet");
-        }
-    }
-
     private VerbsBenchOptions verbsOptions(BenchSettings s) {
         return new VerbsBenchOptions(device, ibPort, gidIndex == null ? -1 : gidIndex, tcpPort,
-                inlineSize == null ? 0 : inlineSize, rdmaCm, server, s.timeout());
+                inlineSize == null ? 0 : inlineSize, rdmaCm, server, s.timeout(),
+                test.operation() == BenchOperation.SEND ? rxDepth : 0);
     }
 
     private static long bufferBytes(BenchSettings s) {
@@ -244,7 +240,6 @@ public final class PerftestCommand implements Callable<Integer> {
 
     private BenchTransport open(FabricKind kind, BenchSettings s, List<String> notes) {
         if (kind == FabricKind.VERBS) {
-            checkVerbsTest();
             if (simLatencyNanos > 0) {
                 notes.add("--sim-latency-ns ignored: this run is on the verbs fabric");
             }
@@ -252,7 +247,8 @@ public final class PerftestCommand implements Callable<Integer> {
                 notes.add("nothing is sent inline (-I " + (inlineSize == null ? "not given" : "0")
                         + "; perftest's choice on devices it does not know, e.g. rxe)");
             } else {
-                notes.add("WRITEs of up to " + inlineSize + " bytes are sent inline (-I)");
+                notes.add((test.operation() == BenchOperation.SEND ? "SENDs" : "WRITEs") + " of up to " + inlineSize
+                        + " bytes are sent inline (-I)");
             }
             return new VerbsBenchTransport(verbsOptions(s), bufferBytes(s), s.queuePairs(),
                     s.inFlightPerQueuePair(), s.outstandingReads(), signature(s), s.timeout());
@@ -331,6 +327,9 @@ public final class PerftestCommand implements Callable<Integer> {
         }
         if (test.isLatency() && (queuePairs != 1 || (txDepth != null && txDepth != 1))) {
             throw usage("latency tests run one work request at a time on one QP (-q 1, -t 1), as in perftest");
+        }
+        if (rxDepth < 1 || rxDepth > 16384) {
+            throw usage("-r must be 1..16384, got " + rxDepth);
         }
         if (inlineSize != null && inlineSize < 0) {
             throw usage("-I must not be negative, got " + inlineSize);

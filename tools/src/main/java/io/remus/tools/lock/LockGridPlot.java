@@ -2,13 +2,11 @@ package io.remus.tools.lock;
 
 import io.remus.core.BadArgumentException;
 
-import javax.imageio.ImageIO;
+import io.remus.tools.plot.ChartCanvas;
+
 import java.awt.BasicStroke;
 import java.awt.Color;
-import java.awt.Font;
-import java.awt.FontMetrics;
 import java.awt.Graphics2D;
-import java.awt.RenderingHints;
 import java.awt.image.BufferedImage;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -21,7 +19,7 @@ import java.util.Map;
 import java.util.TreeSet;
 
 /**
- * Draws the ALock paper's grid as a PNG with java.awt (headless, no plotting dependency): one panel
+ * Draws the ALock paper's grid as a PNG with java.awt through {@link ChartCanvas} (no plotting dependency): one panel
  * per fabric and key count, throughput (pairs/s, log scale) over p_local (falling left to right, as
  * in the paper), one line per lock kind. Repeated rows of a point are reduced to their median.
  */
@@ -35,8 +33,6 @@ public final class LockGridPlot {
     private static final int BOTTOM = 45;
     private static final int LEGEND_H = 40;
     private static final List<String> KIND_ORDER = List.of("alock", "spin", "mcs", "alock-remote-only");
-    private static final Color[] COLORS = {new Color(0xd62728), new Color(0x1f77b4), new Color(0x2ca02c),
-            new Color(0x9467bd), new Color(0x8c564b)};
 
     private LockGridPlot() {
     }
@@ -48,9 +44,7 @@ public final class LockGridPlot {
      * @throws BadArgumentException when there are no rows
      */
     public static void write(List<LockCsv.Row> rows, Path png) throws IOException {
-        if (!ImageIO.write(draw(rows), "png", png.toFile())) {
-            throw new IOException("no PNG writer in this JDK");
-        }
+        ChartCanvas.write(draw(rows), png);
     }
 
     /**
@@ -62,28 +56,21 @@ public final class LockGridPlot {
         if (rows.isEmpty()) {
             throw new BadArgumentException("no rows to plot");
         }
-        System.setProperty("java.awt.headless", "true");
         Map<String, List<LockCsv.Row>> panels = new LinkedHashMap<>();
         rows.stream().sorted(Comparator.comparing(LockCsv.Row::fabric).thenComparingInt(LockCsv.Row::keys))
                 .forEach(r -> panels.computeIfAbsent(r.fabric() + ", " + r.keys() + " keys", k -> new ArrayList<>()).add(r));
         List<String> kinds = kinds(rows);
         int cols = Math.min(PER_ROW, panels.size());
         int rowsOfPanels = (panels.size() + PER_ROW - 1) / PER_ROW;
-        BufferedImage image = new BufferedImage(cols * PANEL_W, rowsOfPanels * PANEL_H + LEGEND_H,
-                BufferedImage.TYPE_INT_RGB);
-        Graphics2D g = image.createGraphics();
+        BufferedImage image = ChartCanvas.image(cols * PANEL_W, rowsOfPanels * PANEL_H + LEGEND_H);
+        Graphics2D g = ChartCanvas.graphics(image);
         try {
-            g.setRenderingHint(RenderingHints.KEY_ANTIALIASING, RenderingHints.VALUE_ANTIALIAS_ON);
-            g.setRenderingHint(RenderingHints.KEY_TEXT_ANTIALIASING, RenderingHints.VALUE_TEXT_ANTIALIAS_ON);
-            g.setColor(Color.WHITE);
-            g.fillRect(0, 0, image.getWidth(), image.getHeight());
-            g.setFont(new Font(Font.SANS_SERIF, Font.PLAIN, 12));
             int i = 0;
             for (var panel : panels.entrySet()) {
                 panel(g, (i % PER_ROW) * PANEL_W, (i / PER_ROW) * PANEL_H, panel.getKey(), panel.getValue(), kinds);
                 i++;
             }
-            legend(g, rowsOfPanels * PANEL_H, kinds);
+            ChartCanvas.legend(g, LEFT, rowsOfPanels * PANEL_H + LEGEND_H / 2, kinds);
         } finally {
             g.dispose();
         }
@@ -116,19 +103,15 @@ public final class LockGridPlot {
         int pw = PANEL_W - LEFT - RIGHT;
         int ph = PANEL_H - TOP - BOTTOM;
         g.setColor(Color.BLACK);
-        centered(g, title, x0 + LEFT + pw / 2, y0 + 18);
+        ChartCanvas.centered(g, title, x0 + LEFT + pw / 2, y0 + 18);
         g.drawRect(px, py, pw, ph);
         if (hi == 0) {
-            centered(g, "no throughput", px + pw / 2, py + ph / 2);
+            ChartCanvas.centered(g, "no throughput", px + pw / 2, py + ph / 2);
             return;
         }
-        int decadeLo = (int) Math.floor(Math.log10(lo));
-        int decadeHi = (int) Math.ceil(Math.log10(hi));
-        if (decadeHi == decadeLo) {
-            decadeHi++;
-        }
-        for (int d = decadeLo; d <= decadeHi; d++) {
-            int y = yOf(Math.pow(10, d), decadeLo, decadeHi, py, ph);
+        int[] decades = ChartCanvas.decades(lo, hi);
+        for (int d = decades[0]; d <= decades[1]; d++) {
+            int y = ChartCanvas.logY(Math.pow(10, d), decades, py, ph);
             g.setColor(new Color(0xdddddd));
             g.drawLine(px + 1, y, px + pw - 1, y);
             g.setColor(Color.BLACK);
@@ -138,15 +121,15 @@ public final class LockGridPlot {
         for (int i = 0; i < ps.size(); i++) {
             int x = xOf(i, ps.size(), px, pw);
             g.drawLine(x, py + ph, x, py + ph + 4);
-            centered(g, String.format(Locale.ROOT, "%.2f", ps.get(i)), x, py + ph + 17);
+            ChartCanvas.centered(g, String.format(Locale.ROOT, "%.2f", ps.get(i)), x, py + ph + 17);
         }
-        centered(g, "p_local", px + pw / 2, py + ph + 34);
+        ChartCanvas.centered(g, "p_local", px + pw / 2, py + ph + 34);
         Graphics2D v = (Graphics2D) g.create();
         v.rotate(-Math.PI / 2);
         v.drawString("lock+unlock pairs/s", -(py + ph / 2) - 55, x0 + 14);
         v.dispose();
         for (int k = 0; k < kinds.size(); k++) {
-            g.setColor(COLORS[k % COLORS.length]);
+            g.setColor(ChartCanvas.color(k));
             g.setStroke(new BasicStroke(2f));
             int prevX = -1;
             int prevY = -1;
@@ -157,7 +140,7 @@ public final class LockGridPlot {
                     continue;
                 }
                 int x = xOf(i, ps.size(), px, pw);
-                int y = yOf(value, decadeLo, decadeHi, py, ph);
+                int y = ChartCanvas.logY(value, decades, py, ph);
                 g.fillOval(x - 4, y - 4, 8, 8);
                 if (prevX >= 0) {
                     g.drawLine(prevX, prevY, x, y);
@@ -178,29 +161,7 @@ public final class LockGridPlot {
         return v.length % 2 == 1 ? v[v.length / 2] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2;
     }
 
-    private static void legend(Graphics2D g, int y0, List<String> kinds) {
-        int x = LEFT;
-        int y = y0 + LEGEND_H / 2;
-        for (int k = 0; k < kinds.size(); k++) {
-            g.setColor(COLORS[k % COLORS.length]);
-            g.fillRect(x, y - 5, 20, 10);
-            g.setColor(Color.BLACK);
-            g.drawString(kinds.get(k), x + 26, y + 5);
-            x += 40 + g.getFontMetrics().stringWidth(kinds.get(k)) + 20;
-        }
-    }
-
     private static int xOf(int i, int n, int px, int pw) {
         return n == 1 ? px + pw / 2 : px + 25 + (int) Math.round((double) i * (pw - 50) / (n - 1));
-    }
-
-    private static int yOf(double value, int decadeLo, int decadeHi, int py, int ph) {
-        double f = (Math.log10(value) - decadeLo) / (decadeHi - decadeLo);
-        return py + ph - (int) Math.round(f * ph);
-    }
-
-    private static void centered(Graphics2D g, String s, int x, int y) {
-        FontMetrics m = g.getFontMetrics();
-        g.drawString(s, x - m.stringWidth(s) / 2, y);
     }
 }

@@ -41,8 +41,8 @@ public final class HumanFormat {
                         r.reportGbits() ? b.peakGbitsPerSecond() : b.peakMbPerSecond(),
                         r.reportGbits() ? b.averageGbitsPerSecond() : b.averageMbPerSecond(), b.messageRateMpps());
             }
-            out.println("(MB = 2^20 bytes, Gb = 10^9 bits; peak = best full 1 ms window, or the average when "
-                    + "the run had fewer than two)");
+            out.println("(MB = 2^20 bytes, Gb = 10^9 bits; peak = best rate over spans from a post to a later "
+                    + "completion, or the average when the run was too short for one)");
         }
         out.flush();
     }

@@ -3,17 +3,16 @@ package io.remus.tools.stats;
 /**
  * The result of one bandwidth run.
  *
- * <p>Average bandwidth is every completed byte over the measured time. Peak bandwidth is the best
- * full one-millisecond window of completions ({@link PeakWindow}); for runs shorter than two full
- * windows it equals the average. MB here is 2^20 bytes and Gb is 10^9 bits, as perftest prints them.
+ * <p>Average bandwidth is every completed byte over the measured time. Peak bandwidth is the best rate
+ * over spans from a post to a later completion ({@link PeakRate}); for runs too short for one span
+ * it equals the average. MB here is 2^20 bytes and Gb is 10^9 bits, as perftest prints them.
  *
  * @param bytes        message size
  * @param iterations   operations completed in the measured time
  * @param nanos        the measured time
- * @param peakPerWindow the most completions in one full window, or -1 for fewer than two full windows
- * @param windowNanos  the window length
+ * @param peakPerSecond the best messages per second ({@link PeakRate}), or -1 when no span completed
  */
-public record BandwidthSummary(int bytes, long iterations, long nanos, long peakPerWindow, long windowNanos) {
+public record BandwidthSummary(int bytes, long iterations, long nanos, double peakPerSecond) {
     private static final double MIB = 1024.0 * 1024.0;
 
     /** @return messages per second over the measured time */
@@ -21,9 +20,9 @@ public record BandwidthSummary(int bytes, long iterations, long nanos, long peak
         return nanos == 0 ? 0 : iterations * 1e9 / nanos;
     }
 
-    /** @return the best window's messages per second, or the average when there was no full window pair */
+    /** @return the best span's messages per second, or the average when no span completed */
     public double peakMessagesPerSecond() {
-        return peakPerWindow < 0 ? messagesPerSecond() : peakPerWindow * 1e9 / windowNanos;
+        return peakPerSecond < 0 ? messagesPerSecond() : peakPerSecond;
     }
 
     /** @return average bandwidth in MB (2^20 bytes) per second */

@@ -45,10 +45,35 @@ class VerbsFlagsTest {
     }
 
     @Test
-    void shouldRejectSendTestsOnVerbsWithAClearMessage() {
-        RemusRun run = RemusRun.of("bench", "send-lat", "--fabric", "verbs", "127.0.0.1");
+    void shouldFailSendTestsCleanlyWhenVerbsIsAskedOnAHostWithoutDevices() {
+        RemusRun run = assertTimeoutPreemptively(Duration.ofSeconds(20),
+                () -> RemusRun.of("bench", "send-bw", "--fabric", "verbs", "127.0.0.1", "-p", "1", "--timeout", "2"));
+        assertEquals(1, run.exit(), run.err());
+        assertTrue(run.err().contains("remus: "), run.err());
+        assertTrue(!run.err().contains("Exception"), run.err());
+    }
+
+    @Test
+    void shouldRejectSendTestsOnSimWithAClearMessage() {
+        RemusRun run = RemusRun.of("bench", "send-lat", "--fabric", "sim");
         assertEquals(1, run.exit());
-        assertTrue(run.err().contains("not built for the verbs transport yet"), run.err());
+        assertTrue(run.err().contains("sim fabric does not model"), run.err());
+    }
+
+    @Test
+    void shouldGiveUsageErrorWhenTheReceiveDepthIsOutOfRange() {
+        for (String depth : new String[] {"0", "16385"}) {
+            RemusRun run = RemusRun.of("bench", "send-bw", "--fabric", "verbs", "-r", depth);
+            assertEquals(2, run.exit(), run.err());
+            assertTrue(run.err().contains("-r must be 1..16384"), run.err());
+        }
+    }
+
+    @Test
+    void shouldAcceptPerftestsSpellingsOfTheReceiveDepth() {
+        parse("bench", "send-bw", "--rx-depth", "64");
+        parse("bench", "send-bw", "--rx_depth", "64");
+        parse("bench", "send-lat", "-r", "1");
     }
 
     @Test

@@ -4,10 +4,15 @@ import io.remus.core.fabric.Opcode;
 import io.remus.core.sim.SimFabric;
 import io.remus.tools.RemusRun;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
+import javax.imageio.ImageIO;
+import java.io.IOException;
+import java.nio.file.Path;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class LoopbackExperimentTest {
@@ -35,5 +40,31 @@ class LoopbackExperimentTest {
         assertTrue(run.out().contains("loopback QP"), run.out());
         assertTrue(run.out().contains("remote node"), run.out());
         assertTrue(run.out().contains("throughput[Mops]"), run.out());
+    }
+
+    @Test
+    void shouldDrawAPlotWhenLoopbackIsAskedForOne(@TempDir Path dir) throws IOException {
+        Path png = dir.resolve("loopback.png");
+        RemusRun run = RemusRun.of("experiment", "loopback", "-n", "200", "--plot", png.toString());
+        assertEquals(0, run.exit(), run.err());
+        assertTrue(run.out().contains("plot: " + png), run.out());
+        assertNotNull(ImageIO.read(png.toFile()));
+    }
+
+    @Test
+    void shouldGiveUsageErrorWhenADeviceIsNamedForTheSimFabric() {
+        RemusRun run = RemusRun.of("experiment", "loopback", "--fabric", "sim", "-d", "rxe0");
+        assertEquals(2, run.exit(), run.err());
+        assertTrue(run.err().contains("-d applies to --fabric verbs"), run.err());
+    }
+
+    @Test
+    void shouldFailCleanlyWhenVerbsIsAskedOnAHostWithoutDevices() {
+        if (!io.remus.verbs.Device.list().isEmpty()) {
+            return;
+        }
+        RemusRun run = RemusRun.of("experiment", "loopback", "-n", "10", "--fabric", "verbs");
+        assertEquals(1, run.exit(), run.err());
+        assertTrue(run.err().contains("no RDMA devices"), run.err());
     }
 }

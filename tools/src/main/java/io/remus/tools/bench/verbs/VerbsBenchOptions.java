@@ -13,9 +13,16 @@ import java.time.Duration;
  * @param rdmaCm      whether QPs are connected with rdma_cm ({@code -R}) instead of a TCP exchange
  * @param server      the server's address (client), or null (server)
  * @param connectWait how long to wait for the peer to appear
+ * @param receiveDepth receives each QP holds posted for SEND tests ({@code -r}); 0 for one-sided tests
  */
 public record VerbsBenchOptions(String device, int port, int gidIndex, int tcpPort, int inlineSize, boolean rdmaCm,
-                                String server, Duration connectWait) {
+                                String server, Duration connectWait, int receiveDepth) {
+    /** Options of a one-sided test: no receives posted. */
+    public VerbsBenchOptions(String device, int port, int gidIndex, int tcpPort, int inlineSize, boolean rdmaCm,
+                             String server, Duration connectWait) {
+        this(device, port, gidIndex, tcpPort, inlineSize, rdmaCm, server, connectWait, 0);
+    }
+
     /** @return whether this side is the server (no address given) */
     public boolean isServer() {
         return server == null;

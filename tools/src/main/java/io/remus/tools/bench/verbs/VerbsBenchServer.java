@@ -3,6 +3,9 @@ package io.remus.tools.bench.verbs;
 import io.remus.tools.bench.BenchOperation;
 import io.remus.tools.bench.BenchSettings;
 import io.remus.tools.bench.BenchTimeoutException;
+import io.remus.tools.bench.PostedReceives;
+import io.remus.tools.bench.ReceiveSink;
+import io.remus.tools.bench.SendPingPong;
 import io.remus.tools.bench.WritePingPong;
 
 import java.io.PrintWriter;
@@ -11,12 +14,18 @@ import java.util.concurrent.locks.LockSupport;
 
 /**
  * The server side of a verbs benchmark, as perftest's server: it connects one client, offers its
- * buffer, and follows the client's commands size by size: READ, atomic and bandwidth tests leave
- * it passive (the client's operations need no CPU here); write-lat runs the ping-pong responder.
- * It returns when the client writes "done" or leaves.
+ * buffer, and follows the client's commands size by size: READ, atomic and one-sided bandwidth
+ * tests leave it passive (the client's operations need no CPU here); write-lat and send-lat run
+ * the ping-pong responder; send-bw posts receives again as the client's SENDs consume them.
+ * It returns when the client writes "done" or leaves. While it waits for a command it parks for
+ * ever longer (doubling from 50 us up to 100 ms): during a READ, atomic or bandwidth run it wakes
+ * ten times a second, not every 2 ms, so it takes almost no CPU from the client (in a 2-vCPU
+ * Soft-RoCE guest every wake-up also delays the kernel's RDMA work), and a new size still starts
+ * within a tenth of a second.
  */
 public final class VerbsBenchServer {
-    private static final long IDLE_PARK_NANOS = 2_000_000L;
+    private static final long FIRST_PARK_NANOS = 50_000L;
+    private static final long LONGEST_PARK_NANOS = 100_000_000L;
     private static final long LIVENESS_CHECK_NANOS = 200_000_000L;
 
     private VerbsBenchServer() {
@@ -41,6 +50,10 @@ public final class VerbsBenchServer {
             log.println("remus bench server: " + side.description());
             log.flush();
             boolean pingPong = settings.test().isLatency() && settings.test().operation() == BenchOperation.WRITE;
+            boolean send = settings.test().operation() == BenchOperation.SEND;
+            if (send) {
+                PostedReceives.fill(side);
+            }
             long last = 0;
             int sizes = 0;
             while (true) {
@@ -57,11 +70,15 @@ public final class VerbsBenchServer {
                     WritePingPong.clear(side, size);
                 }
                 side.acknowledge(command, timeout);
+                long most = settings.durationMode() ? Long.MAX_VALUE
+                        : settings.warmupIterations() + settings.iterations();
+                long expected = command;
                 if (pingPong) {
-                    long most = settings.durationMode() ? Long.MAX_VALUE
-                            : settings.warmupIterations() + settings.iterations();
-                    long expected = command;
                     WritePingPong.respond(side, size, most, () -> side.command() != expected, timeout.toNanos());
+                } else if (send && settings.test().isLatency()) {
+                    SendPingPong.respond(side, size, most, () -> side.command() != expected, timeout.toNanos());
+                } else if (send) {
+                    ReceiveSink.drain(side, () -> side.command() != expected, timeout.toNanos());
                 }
                 last = command;
                 sizes++;
@@ -71,6 +88,7 @@ public final class VerbsBenchServer {
 
     private static long awaitCommand(VerbsSide side, long last) {
         long nextCheck = System.nanoTime() + LIVENESS_CHECK_NANOS;
+        long park = FIRST_PARK_NANOS;
         while (true) {
             long command = side.command();
             if (command != last) {
@@ -82,7 +100,8 @@ public final class VerbsBenchServer {
                 }
                 nextCheck = System.nanoTime() + LIVENESS_CHECK_NANOS;
             }
-            LockSupport.parkNanos(IDLE_PARK_NANOS);
+            LockSupport.parkNanos(park);
+            park = Math.min(LONGEST_PARK_NANOS, park * 2);
         }
     }
 }

@@ -114,6 +114,21 @@ public final class VerbsBenchTransport implements BenchTransport {
         }
 
         @Override
+        public void send(int qp, long localOffset, int bytes, long wrId, boolean signaled) {
+            side.send(qp, localOffset, bytes, wrId, signaled);
+        }
+
+        @Override
+        public void receive(int qp, long localOffset, int bytes, long wrId) {
+            side.receive(qp, localOffset, bytes, wrId);
+        }
+
+        @Override
+        public int receiveDepth() {
+            return side.receiveDepth();
+        }
+
+        @Override
         public int queuePairs() {
             return side.queuePairs();
         }

@@ -22,6 +22,7 @@ import io.remus.verbs.PreparedQueuePair;
 import io.remus.verbs.ProtectionDomain;
 import io.remus.verbs.QueuePairBuilder;
 import io.remus.verbs.QueuePairState;
+import io.remus.verbs.ReceiveBatch;
 import io.remus.verbs.RemoteRegion;
 import io.remus.verbs.SendBatch;
 import io.remus.verbs.VerbsException;
@@ -65,19 +66,23 @@ public final class VerbsSide implements BenchConnection {
     private final List<PreparedQueuePair> prepared = new ArrayList<>();
     private final List<CmConnection> cmConnections = new ArrayList<>();
     private SendBatch[] batches;
+    private ReceiveBatch[] receives;
+    private final int receiveDepth;
     private CmListener listener;
     private TcpExchange exchange;
     private RemoteRegion peer;
     private String description;
     private boolean closed;
 
-    private VerbsSide(Context context, long dataBytes, int queuePairCount, int depth, int inlineSize) {
+    private VerbsSide(Context context, long dataBytes, int queuePairCount, int depth, int inlineSize,
+                      int receiveDepth) {
         this.context = context;
+        this.receiveDepth = receiveDepth;
         this.dataBytes = dataBytes;
         this.inlineSize = inlineSize;
         try {
             this.pd = context.allocateProtectionDomain();
-            this.cq = context.createCompletionQueue(Math.max(COMPLETIONS, queuePairCount * (depth + 2)));
+            this.cq = context.createCompletionQueue(Math.max(COMPLETIONS, queuePairCount * (depth + 2 + receiveDepth)));
             this.arena = Arena.ofShared();
             this.buffer = arena.allocate(dataBytes + CONTROL_BYTES, 4096);
             this.region = pd.registerMemory(buffer, Access.all());
@@ -107,14 +112,15 @@ public final class VerbsSide implements BenchConnection {
         Context context = options.rdmaCm() ? Context.openForRdmaCm(device) : Context.open(device);
         VerbsSide side;
         try {
-            side = new VerbsSide(context, dataBytes, queuePairs, depth, options.inlineSize());
+            side = new VerbsSide(context, dataBytes, queuePairs, depth, options.inlineSize(), options.receiveDepth());
         } catch (RuntimeException e) {
             context.close();
             throw e;
         }
         try {
             QueuePairBuilder builder = side.pd.queuePair().completionQueue(side.cq).port(options.port())
-                    .gidIndex(options.gidIndex()).maxSendWorkRequests(depth + 2).maxReceiveWorkRequests(1)
+                    .gidIndex(options.gidIndex()).maxSendWorkRequests(depth + 2)
+                    .maxReceiveWorkRequests(Math.max(1, options.receiveDepth()))
                     .maxInlineData(options.inlineSize());
             if (options.rdmaCm()) {
                 side.connectCm(options, builder, queuePairs, device);
@@ -122,8 +128,10 @@ public final class VerbsSide implements BenchConnection {
                 side.connectTcp(options, builder, queuePairs, outstanding, signature);
             }
             side.batches = new SendBatch[queuePairs];
+            side.receives = new ReceiveBatch[queuePairs];
             for (int i = 0; i < queuePairs; i++) {
                 side.batches[i] = side.queuePairs.get(i).sendBatch(1);
+                side.receives[i] = side.queuePairs.get(i).receiveBatch(1);
             }
             return side;
         } catch (VerbsException e) {
@@ -282,6 +290,27 @@ public final class VerbsSide implements BenchConnection {
             b.fetchAndAdd(wrId, region, localOffset, remote, peer.remoteKey(), compareOrAdd, signaled);
         }
         b.post();
+    }
+
+    @Override
+    public void send(int qp, long localOffset, int bytes, long wrId, boolean signaled) {
+        SendBatch b = batches[qp];
+        if (bytes <= inlineSize) {
+            b.sendInline(wrId, region, localOffset, bytes, signaled);
+        } else {
+            b.send(wrId, region, localOffset, bytes, signaled);
+        }
+        b.post();
+    }
+
+    @Override
+    public void receive(int qp, long localOffset, int bytes, long wrId) {
+        receives[qp].receive(wrId, region, localOffset, bytes).post();
+    }
+
+    @Override
+    public int receiveDepth() {
+        return receiveDepth;
     }
 
     @Override

@@ -1,0 +1,73 @@
+package io.remus.tools.bench;
+
+import java.util.function.BooleanSupplier;
+
+/**
+ * The passive side of SEND bandwidth ({@code ib_send_bw}'s server): it polls receive completions
+ * and posts each receive again, so that every QP keeps {@link BenchConnection#receiveDepth()}
+ * receives posted while the client streams SENDs. When {@code stop} becomes true (the client wrote
+ * its next command, which it does only after all its SENDs completed) it drains the completion
+ * queue once more: a responder writes a receive's completion before it acknowledges the SEND
+ * (rxe's responder completes, then acknowledges), so none is left behind.
+ */
+public final class ReceiveSink {
+    private static final int SPIN_CHECKS = 64;
+    private static final int SPINS_PER_CHECK = 256;
+
+    private ReceiveSink() {
+    }
+
+    /**
+     * Receives until {@code stop}.
+     *
+     * @param c            the server side, its receives posted
+     * @param stop         becomes true when the client has finished this size
+     * @param idleTimeout  the longest time without a receive (nanoseconds) before the run fails
+     * @return the receives completed
+     * @throws BenchTimeoutException when nothing arrives for {@code idleTimeout} and {@code stop} stays false
+     */
+    public static long drain(BenchConnection c, BooleanSupplier stop, long idleTimeout) {
+        long[] ids = new long[c.completionCapacity()];
+        long received = 0;
+        long last = System.nanoTime();
+        int spins = 0;
+        int empty = 0;
+        while (true) {
+            int n = take(c, ids);
+            if (n > 0) {
+                received += n;
+                empty = 0;
+                last = System.nanoTime();
+                continue;
+            }
+            if (++empty > SPIN_CHECKS) {
+                Thread.yield();
+            }
+            if (++spins == SPINS_PER_CHECK) {
+                spins = 0;
+                if (stop.getAsBoolean()) {
+                    int more;
+                    while ((more = take(c, ids)) > 0) {
+                        received += more;
+                    }
+                    return received;
+                }
+                if (System.nanoTime() - last > idleTimeout) {
+                    throw new BenchTimeoutException("no SEND arrived within " + idleTimeout / 1_000_000 + " ms");
+                }
+            }
+        }
+    }
+
+    private static int take(BenchConnection c, long[] ids) {
+        int n = c.poll(ids);
+        int receives = 0;
+        for (int k = 0; k < n; k++) {
+            if (PostedReceives.isReceive(ids[k])) {
+                PostedReceives.repost(c, ids[k]);
+                receives++;
+            }
+        }
+        return receives;
+    }
+}

@@ -1,0 +1,145 @@
+package io.remus.tools.bench;
+
+import io.remus.tools.stats.LatencyRecorder;
+
+import java.util.function.BooleanSupplier;
+
+/**
+ * SEND latency as perftest's {@code ib_send_lat} measures it: a ping-pong of two-sided SENDs on
+ * QP 0. The client SENDs {@code size} bytes from the upper half of its buffer; the responder, on
+ * the receive's completion, posts that receive again and SENDs the same size back; the client
+ * records half of the time from its post to the completion of the pong's receive. Both sides
+ * hold receives posted ({@link PostedReceives}) before the first ping. Each side takes its
+ * previous SEND's own completion before its next post (the client after recording the sample).
+ * Warm-up samples are recorded too, into a recorder that is thrown away, so the JIT has compiled
+ * the recording path before the first measured sample.
+ */
+public final class SendPingPong {
+    private static final int SPIN_CHECKS = 64;
+    private static final int SPINS_PER_CLOCK_CHECK = 256;
+
+    private SendPingPong() {
+    }
+
+    /**
+     * The client: pings and records half round trips.
+     *
+     * @param c        the client side, its receives posted
+     * @param s        the settings
+     * @param size     the message size, at least 1
+     * @param recorder where half round trips go
+     * @param progress the progress line
+     * @return the iterations run (warm-up included)
+     */
+    public static long client(BenchConnection c, BenchSettings s, int size, LatencyRecorder recorder,
+                              ProgressLine progress) {
+        long half = c.bufferBytes() / 2;
+        long[] ids = new long[c.completionCapacity()];
+        long[] counts = new long[2];
+        long timeout = s.timeout().toNanos();
+        RunClock clock = RunClock.start(s, System.nanoTime());
+        progress.begin(s.test().commandName() + " " + size + " B", clock.startNanos());
+        LatencyRecorder warmup = new LatencyRecorder(null, 1);
+        long now = clock.startNanos();
+        long i = 0;
+        for (; clock.continues(i, now); i++) {
+            long t0 = System.nanoTime();
+            c.send(0, half, size, i, true);
+            now = awaitReceive(c, ids, counts, i + 1, t0, timeout, () -> false, "the peer's SEND reply");
+            (clock.measures(i, t0, now) ? recorder : warmup).record((now - t0) / 2, now);
+            awaitSends(c, ids, counts, i + 1, now, timeout);
+            progress.tick(now, i + 1);
+        }
+        recorder.finish();
+        progress.end();
+        return i;
+    }
+
+    /**
+     * The responder: answers each ping with a pong until {@code stop} or {@code iterations}, then
+     * waits for its last SEND's completion.
+     *
+     * @param c          the server side, its receives posted
+     * @param size       the message size
+     * @param iterations the most pings to answer
+     * @param stop       becomes true when the client has finished
+     * @param timeout    the longest wait for one ping, in nanoseconds
+     * @return the pings answered
+     */
+    public static long respond(BenchConnection c, int size, long iterations, BooleanSupplier stop, long timeout) {
+        long half = c.bufferBytes() / 2;
+        long[] ids = new long[c.completionCapacity()];
+        long[] counts = new long[2];
+        long i = 0;
+        for (; i < iterations; i++) {
+            long seen = awaitReceive(c, ids, counts, i + 1, System.nanoTime(), timeout, stop, "a ping");
+            if (seen < 0) {
+                break;
+            }
+            awaitSends(c, ids, counts, i, seen, timeout);
+            c.send(0, half, size, i, true);
+        }
+        awaitSends(c, ids, counts, i, System.nanoTime(), timeout);
+        return i;
+    }
+
+    /**
+     * Polls until {@code counts[0]} (receives seen, each posted again at once) reaches
+     * {@code receives}, counting SEND completions in {@code counts[1]}.
+     *
+     * @return the time it was reached, or -1 when {@code stop} became true first
+     */
+    private static long awaitReceive(BenchConnection c, long[] ids, long[] counts, long receives, long since,
+                                     long timeoutNanos, BooleanSupplier stop, String what) {
+        int spins = 0;
+        int empty = 0;
+        while (counts[0] < receives) {
+            if (take(c, ids, counts) > 0) {
+                continue;
+            }
+            if (++empty > SPIN_CHECKS) {
+                Thread.yield();
+            }
+            if (++spins == SPINS_PER_CLOCK_CHECK) {
+                spins = 0;
+                if (stop.getAsBoolean()) {
+                    return -1;
+                }
+                if (System.nanoTime() - since > timeoutNanos) {
+                    throw new BenchTimeoutException(what + " did not arrive within " + timeoutNanos / 1_000_000 + " ms");
+                }
+            }
+        }
+        return System.nanoTime();
+    }
+
+    private static void awaitSends(BenchConnection c, long[] ids, long[] counts, long sends, long since,
+                                   long timeoutNanos) {
+        int empty = 0;
+        while (counts[1] < sends) {
+            if (take(c, ids, counts) > 0) {
+                continue;
+            }
+            if (++empty > SPIN_CHECKS) {
+                Thread.yield();
+            }
+            if (System.nanoTime() - since > timeoutNanos) {
+                throw new BenchTimeoutException("no completion of SEND within " + timeoutNanos / 1_000_000 + " ms");
+            }
+        }
+    }
+
+    private static int take(BenchConnection c, long[] ids, long[] counts) {
+        int n = c.poll(ids);
+        for (int k = 0; k < n; k++) {
+            long id = ids[k];
+            if (PostedReceives.isReceive(id)) {
+                PostedReceives.repost(c, id);
+                counts[0]++;
+            } else {
+                counts[1]++;
+            }
+        }
+        return n;
+    }
+}

@@ -1,0 +1,111 @@
+package io.remus.tools.experiment.numa;
+
+import io.remus.core.BadArgumentException;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+
+/**
+ * Anonymous memory bound to one NUMA node: {@code mmap}, then {@code mbind(MPOL_BIND)} with
+ * {@code MPOL_MF_STRICT | MPOL_MF_MOVE}, then every page touched so that it is allocated there.
+ * {@link #pagesOnNode()} asks the kernel ({@code move_pages} without moving) where the pages
+ * really are, so that a report states the placement it measured rather than the one it asked for.
+ * Arguments are checked before any call. Unmapped on {@link #close()}; not thread-safe.
+ */
+public final class BoundMemory implements AutoCloseable {
+    private static final long MAX_BYTES = 1L << 40;
+
+    private final MemorySegment segment;
+    private final int node;
+    private final long pageSize;
+    private boolean closed;
+
+    private BoundMemory(MemorySegment segment, int node, long pageSize) {
+        this.segment = segment;
+        this.node = node;
+        this.pageSize = pageSize;
+    }
+
+    /**
+     * @param bytes    the length, rounded up to whole pages; 1 byte .. 1 TiB
+     * @param node     the node to bind to, online and with memory
+     * @param topology this machine's nodes
+     * @return the bound, touched memory
+     * @throws BadArgumentException when the length or node is out of range
+     * @throws NumaCallException    when the kernel refuses
+     */
+    public static BoundMemory allocate(long bytes, int node, NumaTopology topology) {
+        if (bytes < 1 || bytes > MAX_BYTES) {
+            throw new BadArgumentException("bound memory must be 1 byte to 1 TiB, got " + bytes);
+        }
+        if (!topology.node(node).hasMemory()) {
+            throw new BadArgumentException("NUMA node " + node + " has no memory to bind to");
+        }
+        if (!LinuxCalls.supported()) {
+            throw new UnsupportedOperationException("binding memory to a NUMA node needs Linux on x86_64 or aarch64");
+        }
+        long page = LinuxCalls.pageSize();
+        long length = (bytes + page - 1) / page * page;
+        MemorySegment region = LinuxCalls.mmap(length);
+        try {
+            long words = topology.maxNodeId() / 64 + 1;
+            try (Arena a = Arena.ofConfined()) {
+                MemorySegment mask = a.allocate(ValueLayout.JAVA_LONG, words);
+                mask.setAtIndex(ValueLayout.JAVA_LONG, node / 64, 1L << (node % 64));
+                LinuxCalls.mbind(region, LinuxCalls.MPOL_BIND, mask, words * 64 + 1,
+                        LinuxCalls.MPOL_MF_STRICT | LinuxCalls.MPOL_MF_MOVE);
+            }
+            for (long off = 0; off < length; off += page) {
+                region.set(ValueLayout.JAVA_LONG, off, 0L);
+            }
+            return new BoundMemory(region, node, page);
+        } catch (RuntimeException e) {
+            LinuxCalls.munmap(region);
+            throw e;
+        }
+    }
+
+    /** @return the memory (valid until {@link #close()}) */
+    public MemorySegment segment() {
+        return segment;
+    }
+
+    /** @return the node it was bound to */
+    public int node() {
+        return node;
+    }
+
+    /**
+     * Asks the kernel where every page is now.
+     *
+     * @param nodes how many node ids to count (the highest id + 1)
+     * @return pages per node id; index {@code nodes} counts pages the kernel could not place
+     */
+    public long[] pagesOnNode(int nodes) {
+        long count = segment.byteSize() / pageSize;
+        long[] counts = new long[nodes + 1];
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment pages = a.allocate(ValueLayout.ADDRESS, count);
+            MemorySegment status = a.allocate(ValueLayout.JAVA_INT, count);
+            for (long i = 0; i < count; i++) {
+                pages.setAtIndex(ValueLayout.ADDRESS, i, MemorySegment.ofAddress(segment.address() + i * pageSize));
+            }
+            LinuxCalls.movePagesQuery(count, pages, status);
+            for (long i = 0; i < count; i++) {
+                int where = status.getAtIndex(ValueLayout.JAVA_INT, i);
+                counts[where >= 0 && where < nodes ? where : nodes]++;
+            }
+        }
+        return counts;
+    }
+
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        LinuxCalls.munmap(segment);
+    }
+}

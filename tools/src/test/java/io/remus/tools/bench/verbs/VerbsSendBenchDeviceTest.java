@@ -1,0 +1,41 @@
+package io.remus.tools.bench.verbs;
+
+import io.remus.verbs.testing.DeviceAddress;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledIfEnvironmentVariable;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * send-lat and send-bw (two-sided SEND/RECV) through the verbs transport on a real device: server
+ * and client as two command runs in this JVM, each with its own context, QPs, receives and
+ * buffer, as {@link VerbsBenchDeviceTest} runs the one-sided tests.
+ */
+@Tag("device")
+@EnabledIfEnvironmentVariable(named = "REMUS_TEST_DEVICE", matches = ".+",
+        disabledReason = "no RDMA device: set REMUS_TEST_DEVICE=<name>, see softroce/README.md")
+class VerbsSendBenchDeviceTest {
+    @Test
+    void shouldPingPongSendLatencyWhenClientAndServerConnectByTcp() throws Exception {
+        String[] r = BenchCommandPair.run("127.0.0.1", "bench", "send-lat", "-n", "300", "-s", "64");
+        assertTrue(r[0].contains("\"test\":\"send-lat\""), r[0]);
+        assertTrue(r[0].contains("\"iterations\":300"), r[0]);
+        assertTrue(r[0].contains("half"), r[0]);
+        assertTrue(r[1].contains("the client ran 1 size(s)"), r[1]);
+    }
+
+    @Test
+    void shouldStreamSendsWhenSeveralQueuePairsAreAsked() throws Exception {
+        String[] r = BenchCommandPair.run("127.0.0.1", "bench", "send-bw", "-n", "2000", "-q", "2", "-s", "4096");
+        assertTrue(r[0].contains("\"bytes\":4096,\"iterations\":2000"), r[0]);
+        assertTrue(r[1].contains("the client ran 1 size(s)"), r[1]);
+    }
+
+    @Test
+    void shouldRunEverySizeOfSendBandwidthWhenConnectedByRdmaCm() throws Exception {
+        String[] r = BenchCommandPair.run(DeviceAddress.ipv4(BenchCommandPair.DEVICE), "bench", "send-bw", "-n", "50", "--warmup", "5", "-a", "-R", "-t", "16");
+        assertTrue(r[1].contains("rdma_cm"), r[1]);
+        assertTrue(r[1].contains("the client ran 23 size(s)"), r[1]);
+    }
+}

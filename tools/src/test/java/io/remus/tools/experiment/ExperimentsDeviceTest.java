@@ -1,0 +1,70 @@
+package io.remus.tools.experiment;
+
+import io.remus.tools.RemusRun;
+import io.remus.tools.experiment.numa.NumaNode;
+import io.remus.tools.experiment.numa.NumaTopology;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledIfEnvironmentVariable;
+import org.junit.jupiter.api.io.TempDir;
+
+import javax.imageio.ImageIO;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * {@code remus experiment numa} and {@code loopback} on the verbs fabric of a real device: every
+ * placement measured, every page where it was bound (as move_pages reads it back), the pinned
+ * thread on its node's CPUs, RDMA READs through the loopback QP, and the plots drawn. On the
+ * Soft-RoCE guest (two emulated NUMA nodes) this covers the cross-node placements.
+ */
+@Tag("device")
+@EnabledIfEnvironmentVariable(named = "REMUS_TEST_DEVICE", matches = ".+",
+        disabledReason = "no RDMA device: set REMUS_TEST_DEVICE=<name>, see softroce/README.md")
+class ExperimentsDeviceTest {
+    private static final String DEVICE = System.getenv("REMUS_TEST_DEVICE");
+
+    @Test
+    void shouldMeasureEveryPlacementWithPagesWhereTheyWereBoundWhenNumaRunsOnVerbs(@TempDir Path dir)
+            throws IOException {
+        NumaTopology topology = NumaTopology.read();
+        Path png = dir.resolve("numa.png");
+        RemusRun run = RemusRun.of("experiment", "numa", "--fabric", "verbs", "-d", DEVICE, "--size", "8", "-n",
+                "20000", "--rdma-iters", "200", "--plot", png.toString());
+        assertEquals(0, run.exit(), run.err());
+        List<String[]> rows = run.out().lines().filter(l -> l.matches("^\\d+\\s+\\d+\\s+\\d+\\s+.*"))
+                .map(l -> l.trim().split("\\s+")).toList();
+        long cpuNodes = topology.nodes().stream().filter(n -> !n.cpus().isEmpty()).count();
+        long memoryNodes = topology.nodes().stream().filter(NumaNode::hasMemory).count();
+        assertEquals(cpuNodes * memoryNodes, rows.size(), run.out());
+        for (String[] row : rows) {
+            int cpuNode = Integer.parseInt(row[0]);
+            int cpu = Integer.parseInt(row[1]);
+            assertTrue(topology.node(cpuNode).cpus().contains(cpu), "pinned thread ran on cpu " + cpu + ": " + run.out());
+            assertEquals("100.0%", row[3], run.out());
+            assertNotEquals("-", row[6], run.out());
+        }
+        assertTrue(run.out().contains("verbs fabric"), run.out());
+        assertNotNull(ImageIO.read(png.toFile()));
+    }
+
+    @Test
+    void shouldCompareTheThreePathsWhenLoopbackRunsOnVerbs(@TempDir Path dir) throws IOException {
+        Path png = dir.resolve("loopback.png");
+        RemusRun run = RemusRun.of("experiment", "loopback", "--fabric", "verbs", "-d", DEVICE, "-n", "300",
+                "--plot", png.toString());
+        assertEquals(0, run.exit(), run.err());
+        assertTrue(run.out().contains("on the verbs fabric"), run.out());
+        List<String> rows = run.out().lines().filter(l -> l.matches("^(READ|WRITE|COMPARE_AND_SWAP) .*")).toList();
+        assertEquals(9, rows.size(), run.out());
+        assertEquals(3, rows.stream().filter(l -> l.contains("loopback QP")).count(), run.out());
+        assertEquals(3, rows.stream().filter(l -> l.contains("remote node")).count(), run.out());
+        assertNotNull(ImageIO.read(png.toFile()));
+    }
+}
