@@ -15,7 +15,8 @@
 # Environment: SOFTROCE_WORK (kernel/initramfs cache, shared and locked; default
 # ~/.cache/softroce-vm), SOFTROCE_MEM (default 4G, even number of G), SOFTROCE_TIMEOUT
 # (seconds, default 1200), SOFTROCE_NET (QEMU network options; default -nic none),
-# SOFTROCE_TCG_THREAD (single or multi; default single, see below).
+# SOFTROCE_TCG_THREAD (single or multi; default single, see below), SOFTROCE_KERNEL_ARGS (appended
+# to the guest kernel's command line, e.g. "clocksource=tsc tsc=reliable").
 #
 # TCG runs single-threaded by default: under multi-threaded TCG (QEMU 7.2), guest JVMs
 # crashed with SIGSEGV at the verified entry point of C1-compiled methods, the 5-byte jump
@@ -123,7 +124,7 @@ timeout --kill-after=30 "$TIMEOUT" qemu-system-x86_64 -accel "tcg,thread=${SOFTR
   -object memory-backend-ram,size=$half,id=m0 -object memory-backend-ram,size=$half,id=m1 \
   -numa node,nodeid=0,cpus=0,memdev=m0 -numa node,nodeid=1,cpus=1,memdev=m1 \
   -kernel "$WORK/kernel/boot/vmlinuz-$KV" -initrd "$INITRD" \
-  -append "console=ttyS0 quiet loglevel=3 panic=-1" \
+  -append "console=ttyS0 quiet loglevel=3 panic=-1 ${SOFTROCE_KERNEL_ARGS:-}" \
   -virtfs local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap \
   -virtfs local,path="$JOB_DIR",mount_tag=job,security_model=none \
   ${SOFTROCE_NET:--nic none} -pidfile "$G/qemu.pid" -nographic -no-reboot < /dev/null &

@@ -31,11 +31,14 @@ retry 60 1 port_active || { echo "guest: rxe0's port never became active"; exit 
 ibv_devinfo -v -d rxe0 > /mnt/job/ibv_devinfo.txt 2>&1
 echo "guest: rxe0 on $NETDEV ($ADDR) is active; running JUnit tests tagged $INCLUDE_TAG"
 
+set --
+[ -z "${INCLUDE_CLASSNAME:-}" ] || set -- --include-classname="$INCLUDE_CLASSNAME"
 mkdir -p /mnt/job/reports /mnt/job/work
 cd /mnt/job/work
 timeout -k 30 "$JUNIT_TIMEOUT" "$JAVA" --enable-native-access=ALL-UNNAMED -cp "$CLASSPATH" \
   org.junit.platform.console.ConsoleLauncher execute \
   --scan-class-path="$SCAN" --include-tag="$INCLUDE_TAG" ${EXCLUDE_TAG:+--exclude-tag="$EXCLUDE_TAG"} \
+  "$@" \
   --reports-dir=/mnt/job/reports --details=tree --details-theme=ascii --disable-banner --disable-ansi-colors --fail-if-no-tests \
   > /mnt/job/junit.log 2>&1
 rc=$?

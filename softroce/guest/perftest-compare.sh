@@ -20,6 +20,7 @@ ibv_devinfo -v -d rxe0 > /mnt/job/ibv_devinfo.txt 2>&1
 mkdir -p /mnt/job/raw /tmp/work
 cd /tmp/work
 nproc > /mnt/job/guest-cpus.txt
+cat /sys/devices/system/clocksource/clocksource0/current_clocksource > /mnt/job/clocksource.txt
 # shellcheck disable=SC2086
 timeout 120 "$JAVA" --enable-native-access=ALL-UNNAMED $REMUS_JAVA_OPTS -cp "$CLASSPATH" io.remus.tools.Remus devices \
   > /mnt/job/remus-devices.txt 2>&1
