@@ -45,6 +45,12 @@ import java.util.List;
  * client's, and the local source of such a write. The data path ({@link #read}, {@link #write},
  * {@link #atomic}, {@link #poll}) fills preallocated work requests, posts with one call and
  * allocates nothing.
+ * <p>
+ * Control writes share the data path's completion queue. A control write keeps every other
+ * completion it polls past and {@link #poll} hands those out first: the peer may start a size's
+ * SENDs as soon as it sees the acknowledgement word, before this side has polled its own control
+ * write's completion, and a receive completion dropped there would never be posted again (the
+ * sender then waits for ever on receiver-not-ready, or a ping-pong for a ping that arrived).
  */
 public final class VerbsSide implements BenchConnection {
     static final long DONE = -1;
@@ -62,6 +68,9 @@ public final class VerbsSide implements BenchConnection {
     private final long dataBytes;
     private final int inlineSize;
     private final WorkCompletions completions;
+    private final long[] held;
+    private final long[] controlIds = new long[COMPLETIONS];
+    private int heldCount;
     private final List<ConnectedQueuePair> queuePairs = new ArrayList<>();
     private final List<PreparedQueuePair> prepared = new ArrayList<>();
     private final List<CmConnection> cmConnections = new ArrayList<>();
@@ -82,7 +91,9 @@ public final class VerbsSide implements BenchConnection {
         this.inlineSize = inlineSize;
         try {
             this.pd = context.allocateProtectionDomain();
-            this.cq = context.createCompletionQueue(Math.max(COMPLETIONS, queuePairCount * (depth + 2 + receiveDepth)));
+            int cqEntries = Math.max(COMPLETIONS, queuePairCount * (depth + 2 + receiveDepth));
+            this.cq = context.createCompletionQueue(cqEntries);
+            this.held = new long[cqEntries];
             this.arena = Arena.ofShared();
             this.buffer = arena.allocate(dataBytes + CONTROL_BYTES, 4096);
             this.region = pd.registerMemory(buffer, Access.all());
@@ -315,6 +326,13 @@ public final class VerbsSide implements BenchConnection {
 
     @Override
     public int poll(long[] wrIds) {
+        if (heldCount > 0) {
+            return takeHeld(wrIds);
+        }
+        return pollDevice(wrIds);
+    }
+
+    private int pollDevice(long[] wrIds) {
         WorkCompletions wc = completions;
         int n = cq.poll(wc);
         for (int i = 0; i < n; i++) {
@@ -324,6 +342,15 @@ public final class VerbsSide implements BenchConnection {
             }
             wrIds[i] = wc.workRequestId(i);
         }
+        return n;
+    }
+
+    /** Hands out completions a control write polled past, oldest first. */
+    private int takeHeld(long[] wrIds) {
+        int n = Math.min(wrIds.length, heldCount);
+        System.arraycopy(held, 0, wrIds, 0, n);
+        heldCount -= n;
+        System.arraycopy(held, n, held, 0, heldCount);
         return n;
     }
 
@@ -364,15 +391,21 @@ public final class VerbsSide implements BenchConnection {
         LONG.setVolatile(buffer, stage, value);
         batches[0].write(CONTROL_ID, region, stage, 8, peer.address() + remoteOffset, peer.remoteKey(), true).post();
         long deadline = System.nanoTime() + timeout.toNanos();
-        long[] ids = new long[COMPLETIONS];
-        while (true) {
-            int n = poll(ids);
+        long[] ids = controlIds;
+        boolean done = false;
+        while (!done) {
+            int n = pollDevice(ids);
             for (int i = 0; i < n; i++) {
                 if (ids[i] == CONTROL_ID) {
-                    return;
+                    done = true;
+                } else if (heldCount == held.length) {
+                    throw new BenchFailedException("more completions arrived during a control write than the "
+                            + "completion queue holds (" + held.length + ")");
+                } else {
+                    held[heldCount++] = ids[i];
                 }
             }
-            if (System.nanoTime() - deadline > 0) {
+            if (!done && System.nanoTime() - deadline > 0) {
                 throw new BenchTimeoutException("the control RDMA WRITE did not complete in " + timeout.toMillis() + " ms");
             }
         }

@@ -60,7 +60,8 @@ final class BenchCommandPair {
         return new String[] {out.toString(), serverErr.toString()};
     }
 
-    private static int freePort() throws IOException {
+    /** @return a TCP port that was free a moment ago */
+    static int freePort() throws IOException {
         try (ServerSocket s = new ServerSocket(0)) {
             return s.getLocalPort();
         }

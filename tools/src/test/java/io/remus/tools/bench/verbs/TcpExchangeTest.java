@@ -4,7 +4,6 @@ import io.remus.tools.bench.BenchTimeoutException;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.time.Duration;
 
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -12,15 +11,10 @@ import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class TcpExchangeTest {
-    private static int freePort() throws IOException {
-        try (ServerSocket s = new ServerSocket(0)) {
-            return s.getLocalPort();
-        }
-    }
 
     @Test
     void shouldTimeOutWhenNoServerListens() throws IOException {
-        int port = freePort();
+        int port = BenchCommandPair.freePort();
         BenchTimeoutException e = assertTimeoutPreemptively(Duration.ofSeconds(10), () -> assertThrows(
                 BenchTimeoutException.class, () -> TcpExchange.connect("127.0.0.1", port, Duration.ofMillis(700))));
         assertTrue(e.getMessage().contains("no server at 127.0.0.1:" + port), e.getMessage());
@@ -28,7 +22,7 @@ class TcpExchangeTest {
 
     @Test
     void shouldTimeOutWhenNoClientComes() throws IOException {
-        int port = freePort();
+        int port = BenchCommandPair.freePort();
         BenchTimeoutException e = assertTimeoutPreemptively(Duration.ofSeconds(10), () -> assertThrows(
                 BenchTimeoutException.class, () -> TcpExchange.accept(port, Duration.ofMillis(500))));
         assertTrue(e.getMessage().contains("no client connected"), e.getMessage());
@@ -36,7 +30,7 @@ class TcpExchangeTest {
 
     @Test
     void shouldSwapBlocksWhenBothSidesAgree() throws Exception {
-        int port = freePort();
+        int port = BenchCommandPair.freePort();
         byte[][][] seen = new byte[1][][];
         Thread server = Thread.ofPlatform().start(() -> {
             try (TcpExchange s = TcpExchange.accept(port, Duration.ofSeconds(5))) {
@@ -55,7 +49,7 @@ class TcpExchangeTest {
 
     @Test
     void shouldRefuseThePeerWhenItsFlagsDiffer() throws Exception {
-        int port = freePort();
+        int port = BenchCommandPair.freePort();
         Thread server = Thread.ofPlatform().start(() -> {
             try (TcpExchange s = TcpExchange.accept(port, Duration.ofSeconds(5))) {
                 s.swap(1, new byte[][] {{1}});

@@ -38,4 +38,16 @@ class VerbsSendBenchDeviceTest {
         assertTrue(r[1].contains("rdma_cm"), r[1]);
         assertTrue(r[1].contains("the client ran 23 size(s)"), r[1]);
     }
+
+    @Test
+    void shouldRunEverySizeOfSendLatencyWhenAllSizesAreAskedWithInlineSends() throws Exception {
+        String[] r = BenchCommandPair.run("127.0.0.1", "bench", "send-lat", "-n", "10", "--warmup", "2", "-a", "-I", "32", "-r", "4");
+        assertTrue(r[1].contains("the client ran 23 size(s)"), r[1]);
+    }
+
+    @Test
+    void shouldKeepStreamingWhenTheReceiveDepthIsBelowTheSendDepth() throws Exception {
+        String[] r = BenchCommandPair.run("127.0.0.1", "bench", "send-bw", "-n", "1000", "-t", "64", "-r", "8", "-s", "1024");
+        assertTrue(r[0].contains("\"bytes\":1024,\"iterations\":1000"), r[0]);
+    }
 }

@@ -1,0 +1,66 @@
+package io.remus.tools.bench.verbs;
+
+import io.remus.tools.bench.PostedReceives;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledIfEnvironmentVariable;
+
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * A control write must not swallow the data path's completions. The client's SEND is received and
+ * acknowledged before the server writes its acknowledgement word, so the receive's completion
+ * already waits in the server's completion queue when the control write polls for its own: the
+ * server's next {@link VerbsSide#poll} must still return it. (Before the fix the control write
+ * dropped it, the receive was never posted again, and send-lat / send-bw hung on rxe.)
+ */
+@Tag("device")
+@EnabledIfEnvironmentVariable(named = "REMUS_TEST_DEVICE", matches = ".+",
+        disabledReason = "no RDMA device: set REMUS_TEST_DEVICE=<name>, see softroce/README.md")
+class VerbsSideControlWriteDeviceTest {
+    private static final String DEVICE = System.getenv("REMUS_TEST_DEVICE");
+    private static final Duration WAIT = Duration.ofSeconds(60);
+    private static final long SEND_ID = 7;
+
+    @Test
+    void shouldKeepReceiveCompletionWhenControlWritePollsPastIt() throws Exception {
+        int port = BenchCommandPair.freePort();
+        CompletableFuture<VerbsSide> serverSide = CompletableFuture.supplyAsync(() -> VerbsSide.connect(
+                options(port, null), 4096, 1, 4, 1, 1));
+        try (VerbsSide client = VerbsSide.connect(options(port, "127.0.0.1"), 4096, 1, 4, 1, 1);
+             VerbsSide server = serverSide.get(120, TimeUnit.SECONDS)) {
+            PostedReceives.fill(server);
+            client.send(0, 2048, 64, SEND_ID, true);
+            long[] ids = new long[client.completionCapacity()];
+            assertEquals(SEND_ID, awaitOne(client, ids), "the client's SEND completion");
+
+            server.acknowledge(1, WAIT);
+
+            long got = awaitOne(server, ids);
+            assertTrue(PostedReceives.isReceive(got), "expected the receive's completion, got wr_id " + got);
+        }
+    }
+
+    private static long awaitOne(VerbsSide side, long[] ids) {
+        long deadline = System.nanoTime() + WAIT.toNanos();
+        while (System.nanoTime() - deadline < 0) {
+            int n = side.poll(ids);
+            if (n > 0) {
+                assertEquals(1, n, "one completion");
+                return ids[0];
+            }
+            Thread.onSpinWait();
+        }
+        throw new AssertionError("no completion within " + WAIT.toSeconds() + " s");
+    }
+
+    private static VerbsBenchOptions options(int port, String server) {
+        return new VerbsBenchOptions(DEVICE, 1, -1, port, 0, false, server, WAIT, 1);
+    }
+
+}
