@@ -1,5 +1,5 @@
 #!/bin/sh
-# Guest script for softroce/vm.sh: runs `remus bench` SEND tests (server and client processes on
+# Guest script of softroce/diagnostics/send-hang (through softroce/vm.sh): runs `remus bench` SEND tests (server and client processes on
 # rxe0) again and again until one fails or DIAG_SECONDS pass, and records rxe0's hardware counters
 # and QP states around each run and, every 5 s, while one runs. Parameters from /mnt/job/params
 # (JAVA, CLASSPATH, DIAG_SECONDS, DIAG_TIMEOUT); output in /mnt/job/send-hang/.

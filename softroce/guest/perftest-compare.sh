@@ -2,7 +2,8 @@
 # Runs inside one Soft-RoCE guest (started by softroce/perftest-compare through softroce/vm.sh):
 # creates rxe0 on a dummy netdev, then runs REPS interleaved repetitions of each perftest binary
 # and the matching `remus bench` test, each as a server and a client process on rxe0, with the
-# same size, iterations and flags. Raw outputs go to /mnt/job/raw/<test>.<rep>.<tool>.txt; the host
+# same size, iterations and flags (ours a second time with REMUS_JAVA_OPTS_B when that is set, to
+# compare JVM options in one boot). Raw outputs go to /mnt/job/raw/<test>.<rep>.<tool>.txt; the host
 # parses them. Parameters come from /mnt/job/params.
 set -u
 . /mnt/job/params
@@ -43,15 +44,21 @@ perftest_pair() { # name binary args...
 }
 
 # shellcheck disable=SC2086
-remus_pair() { # name test args...
-  name=$1; test=$2; shift 2
-  timeout 300 "$JAVA" --enable-native-access=ALL-UNNAMED $REMUS_JAVA_OPTS -cp "$CLASSPATH" io.remus.tools.Remus bench "$test" --fabric verbs -d rxe0 --timeout 120 --no-progress "$@" > "/tmp/work/$name.server.txt" 2>&1 &
+remus_pair() { # name tool-label java-options test args...: tool-label names the raw files (remus, remus-b)
+  name=$1; label=$2; opts=$3; test=$4; shift 4
+  timeout 300 "$JAVA" --enable-native-access=ALL-UNNAMED $opts -cp "$CLASSPATH" io.remus.tools.Remus bench "$test" --fabric verbs -d rxe0 --timeout 120 --no-progress "$@" > "/tmp/work/$name.server.txt" 2>&1 &
   spid=$!
-  timeout 300 "$JAVA" --enable-native-access=ALL-UNNAMED $REMUS_JAVA_OPTS -cp "$CLASSPATH" io.remus.tools.Remus bench "$test" --fabric verbs -d rxe0 --timeout 120 --no-progress --json "$@" "$ADDR" \
-    > "/mnt/job/raw/$name.remus.txt" 2> "/mnt/job/raw/$name.remus.err"
-  echo "exit=$?" >> "/mnt/job/raw/$name.remus.err"
+  timeout 300 "$JAVA" --enable-native-access=ALL-UNNAMED $opts -cp "$CLASSPATH" io.remus.tools.Remus bench "$test" --fabric verbs -d rxe0 --timeout 120 --no-progress --json "$@" "$ADDR" \
+    > "/mnt/job/raw/$name.$label.txt" 2> "/mnt/job/raw/$name.$label.err"
+  echo "exit=$?" >> "/mnt/job/raw/$name.$label.err"
   wait "$spid" 2>/dev/null
-  cat "/tmp/work/$name.server.txt" >> "/mnt/job/raw/$name.remus.err"
+  cat "/tmp/work/$name.server.txt" >> "/mnt/job/raw/$name.$label.err"
+}
+
+ours() { # name test args...: ours with REMUS_JAVA_OPTS, then (when set) with REMUS_JAVA_OPTS_B
+  name=$1; shift
+  remus_pair "$name" remus "$REMUS_JAVA_OPTS" "$@"
+  [ -z "${REMUS_JAVA_OPTS_B:-}" ] || remus_pair "$name" remus-b "$REMUS_JAVA_OPTS_B" "$@"
 }
 
 rep=1
@@ -63,16 +70,18 @@ while [ "$rep" -le "$REPS" ]; do
       atomic_lat) pt="ib_atomic_lat -F -n $LAT_ITERS -A FETCH_AND_ADD";  rm="atomic-lat -n $LAT_ITERS -A FETCH_AND_ADD --warmup $WARMUP" ;;
       read_bw)    pt="ib_read_bw -F -s $BW_SIZE -n $BW_ITERS -t 128 -o 16"; rm="read-bw -s $BW_SIZE -n $BW_ITERS -t 128 -o 16 --warmup $BW_WARMUP" ;;
       write_bw)   pt="ib_write_bw -F -s $BW_SIZE -n $BW_ITERS -t 128 -I $INLINE"; rm="write-bw -s $BW_SIZE -n $BW_ITERS -t 128 -I $INLINE --warmup $BW_WARMUP" ;;
+      send_lat)   pt="ib_send_lat -F -s 8 -n $LAT_ITERS -I $INLINE";     rm="send-lat -s 8 -n $LAT_ITERS -I $INLINE --warmup $WARMUP" ;;
+      send_bw)    pt="ib_send_bw -F -s $BW_SIZE -n $BW_ITERS -t 128 -I $INLINE"; rm="send-bw -s $BW_SIZE -n $BW_ITERS -t 128 -I $INLINE --warmup $BW_WARMUP" ;;
       *) echo "guest: unknown test $t"; exit 14 ;;
     esac
     echo "guest: rep $rep $t"
     # perftest and remus alternate which goes first, so neither always runs on a fresher guest
     if [ $((rep % 2)) = 1 ]; then
       # shellcheck disable=SC2086
-      perftest_pair "$t.$rep" $pt; remus_pair "$t.$rep" $rm
+      perftest_pair "$t.$rep" $pt; ours "$t.$rep" $rm
     else
       # shellcheck disable=SC2086
-      remus_pair "$t.$rep" $rm; perftest_pair "$t.$rep" $pt
+      ours "$t.$rep" $rm; perftest_pair "$t.$rep" $pt
     fi
   done
   rep=$((rep + 1))

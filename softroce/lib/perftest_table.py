@@ -6,13 +6,15 @@ Latency rows: perftest's t_typical (its median) and ours (median), each the medi
 repetitions, their ratio (ours / perftest; target <= 1.05), and the minimum over all repetitions.
 Bandwidth rows: average bandwidth (MB/s, 2^20 bytes) and message rate, medians over the
 repetitions, ratio ours / perftest (target >= 0.95).
+When the raw directory holds runs of ours with the second JVM options (<test>.<rep>.remus-b.txt,
+PERF_JAVA_OPTS_B), each table gets their median and ratio too.
 """
 import json
 import os
 import statistics
 import sys
 
-LATENCY = {"read_lat", "write_lat", "atomic_lat"}
+LATENCY = {"read_lat", "write_lat", "atomic_lat", "send_lat"}
 
 
 def perftest_row(path):
@@ -59,47 +61,59 @@ def ratio(ours, theirs):
 
 def main():
     raw, reps, tests = sys.argv[1], int(sys.argv[2]), sys.argv[3].split()
+    variant_b = any(f.endswith(".remus-b.txt") for f in os.listdir(raw))
     lat_rows, bw_rows, failures = [], [], []
     for test in tests:
-        pt, us = [], []
+        pt, us, us_b = [], [], []
         for rep in range(1, reps + 1):
             p = perftest_row(os.path.join(raw, f"{test}.{rep}.perftest.txt"))
-            r = remus_row(os.path.join(raw, f"{test}.{rep}.remus.txt"))
             if p is None:
                 failures.append(f"{test} rep {rep}: perftest produced no result")
             else:
                 pt.append(p)
-            if r is None:
-                failures.append(f"{test} rep {rep}: remus produced no result")
-            else:
-                us.append(r)
+            for label, into in (("remus", us), ("remus-b", us_b)) if variant_b else (("remus", us),):
+                r = remus_row(os.path.join(raw, f"{test}.{rep}.{label}.txt"))
+                if r is None:
+                    failures.append(f"{test} rep {rep}: {label} produced no result")
+                else:
+                    into.append(r)
         if test in LATENCY:
             p_med = median([p[4] for p in pt])
             r_med = median([r["median"] for r in us])
+            b_med = median([r["median"] for r in us_b])
             p_min = min([p[2] for p in pt], default=None)
             r_min = min([r["min"] for r in us], default=None)
             per_rep = " / ".join(fmt(p[4], 1) for p in pt) + " vs " + " / ".join(fmt(r["median"], 1) for r in us)
-            lat_rows.append((test, p_med, r_med, ratio(r_med, p_med), p_min, r_min, per_rep))
+            if variant_b:
+                per_rep += " vs B " + " / ".join(fmt(r["median"], 1) for r in us_b)
+            lat_rows.append((test, p_med, r_med, ratio(r_med, p_med), p_min, r_min, per_rep, b_med, ratio(b_med, p_med)))
         else:
             p_bw = median([p[3] for p in pt])
             r_bw = median([r["bw_average"] for r in us])
+            b_bw = median([r["bw_average"] for r in us_b])
             p_rate = median([p[4] for p in pt])
             r_rate = median([r["msg_rate_mpps"] for r in us])
-            bw_rows.append((test, p_bw, r_bw, ratio(r_bw, p_bw), p_rate, r_rate, ratio(r_rate, p_rate)))
+            bw_rows.append((test, p_bw, r_bw, ratio(r_bw, p_bw), p_rate, r_rate, ratio(r_rate, p_rate), b_bw,
+                            ratio(b_bw, p_bw)))
     out = []
+    b_head = " remus B median [us] | ratio B |" if variant_b else ""
+    b_rule = " ---: | ---: |" if variant_b else ""
     if lat_rows:
         out.append("| latency test | perftest median [us] | remus median [us] | ratio (target <= 1.05) "
-                   "| perftest min [us] | remus min [us] | per repetition (perftest vs remus) |")
-        out.append("| --- | ---: | ---: | ---: | ---: | ---: | --- |")
-        for t, pm, rm, q, pmin, rmin, per in lat_rows:
-            out.append(f"| {t} | {fmt(pm)} | {fmt(rm)} | {fmt(q, 3)} | {fmt(pmin)} | {fmt(rmin)} | {per} |")
+                   "| perftest min [us] | remus min [us] | per repetition (perftest vs remus) |" + b_head)
+        out.append("| --- | ---: | ---: | ---: | ---: | ---: | --- |" + b_rule)
+        for t, pm, rm, q, pmin, rmin, per, bm, qb in lat_rows:
+            extra = f" {fmt(bm)} | {fmt(qb, 3)} |" if variant_b else ""
+            out.append(f"| {t} | {fmt(pm)} | {fmt(rm)} | {fmt(q, 3)} | {fmt(pmin)} | {fmt(rmin)} | {per} |" + extra)
         out.append("")
     if bw_rows:
         out.append("| bandwidth test | perftest BW [MB/s] | remus BW [MB/s] | ratio (target >= 0.95) "
-                   "| perftest [Mpps] | remus [Mpps] | ratio |")
-        out.append("| --- | ---: | ---: | ---: | ---: | ---: | ---: |")
-        for t, pb, rb, q, pr, rr, qr in bw_rows:
-            out.append(f"| {t} | {fmt(pb)} | {fmt(rb)} | {fmt(q, 3)} | {fmt(pr, 6)} | {fmt(rr, 6)} | {fmt(qr, 3)} |")
+                   "| perftest [Mpps] | remus [Mpps] | ratio |" + b_head.replace("median [us]", "BW [MB/s]"))
+        out.append("| --- | ---: | ---: | ---: | ---: | ---: | ---: |" + b_rule)
+        for t, pb, rb, q, pr, rr, qr, bb, qb in bw_rows:
+            extra = f" {fmt(bb)} | {fmt(qb, 3)} |" if variant_b else ""
+            out.append(f"| {t} | {fmt(pb)} | {fmt(rb)} | {fmt(q, 3)} | {fmt(pr, 6)} | {fmt(rr, 6)} | {fmt(qr, 3)} |"
+                       + extra)
         out.append("")
     for f in failures:
         out.append(f"FAILED: {f}")
