@@ -16,7 +16,8 @@
 # ~/.cache/softroce-vm), SOFTROCE_MEM (default 4G, even number of G), SOFTROCE_TIMEOUT
 # (seconds, default 1200), SOFTROCE_NET (QEMU network options; default -nic none),
 # SOFTROCE_TCG_THREAD (single or multi; default single, see below), SOFTROCE_KERNEL_ARGS (appended
-# to the guest kernel's command line, e.g. "clocksource=tsc tsc=reliable").
+# to the guest kernel's command line, e.g. "clocksource=tsc tsc=reliable"), SOFTROCE_MONITOR_SOCKET
+# (a path: QEMU's monitor listens there, e.g. for `info jit`; see softroce/diagnostics/tcg-stats).
 #
 # TCG runs single-threaded by default: under multi-threaded TCG (QEMU 7.2), guest JVMs
 # crashed with SIGSEGV at the verified entry point of C1-compiled methods, the 5-byte jump
@@ -107,7 +108,9 @@ G="$JOB_DIR/.remus-guest"
 mkdir -p "$G"
 cp "$GUEST_SCRIPT" "$G/script"
 rm -f "$JOB_DIR/guest-exit" "$G/qemu.pid"
-cat > "$G/wrapper" <<'WRAP'
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+printf "export SOFTROCE_ROOT='%s'\n" "$ROOT" > "$G/wrapper"
+cat >> "$G/wrapper" <<'WRAP'
 mount -t proc proc /proc; mount -t sysfs sys /sys; mount -t devtmpfs dev /dev
 export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin HOME=/root
 ip link set lo up
@@ -127,7 +130,8 @@ timeout --kill-after=30 "$TIMEOUT" qemu-system-x86_64 -accel "tcg,thread=${SOFTR
   -append "console=ttyS0 quiet loglevel=3 panic=-1 ${SOFTROCE_KERNEL_ARGS:-}" \
   -virtfs local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap \
   -virtfs local,path="$JOB_DIR",mount_tag=job,security_model=none \
-  ${SOFTROCE_NET:--nic none} -pidfile "$G/qemu.pid" -nographic -no-reboot < /dev/null &
+  ${SOFTROCE_NET:--nic none} ${SOFTROCE_MONITOR_SOCKET:+-monitor unix:$SOFTROCE_MONITOR_SOCKET,server,nowait} \
+  -pidfile "$G/qemu.pid" -nographic -no-reboot < /dev/null &
 qemu=$!
 trap 'kill "$qemu" 2>/dev/null; wait "$qemu"; exit 130' INT TERM HUP
 wait "$qemu"; qemu_rc=$?

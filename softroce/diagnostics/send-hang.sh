@@ -5,9 +5,8 @@
 # (JAVA, CLASSPATH, DIAG_SECONDS, DIAG_TIMEOUT); output in /mnt/job/send-hang/.
 set -u
 . /mnt/job/params
-ip link add d0 type dummy && ip addr add 198.18.0.1/24 dev d0 && ip link set d0 up || exit 10
-rdma link add rxe0 type rxe netdev d0 || exit 12
-n=0; until ibv_devinfo -d rxe0 2>/dev/null | grep -q PORT_ACTIVE; do n=$((n + 1)); [ "$n" -lt 60 ] || exit 13; sleep 1; done
+. "$SOFTROCE_ROOT/softroce/guest/rxe0.sh"
+rxe0_up dummy 198.18.0.1 || exit $?
 out=/mnt/job/send-hang; mkdir -p "$out"; cd /tmp
 uname -r > "$out/kernel.txt"
 counters() { for f in /sys/class/infiniband/rxe0/ports/1/hw_counters/*; do echo "$(basename "$f") $(cat "$f")"; done; }

@@ -8,28 +8,10 @@
 set -u
 . /mnt/job/params
 
-retry() { # TRIES DELAY COMMAND...: runs COMMAND until it succeeds, at most TRIES times
-  tries=$1 delay=$2; shift 2
-  n=1
-  until "$@"; do
-    [ "$n" -lt "$tries" ] || return 1
-    n=$((n + 1)); sleep "$delay"
-  done
-}
-port_active() { ibv_devinfo -d rxe0 2>/dev/null | grep -q PORT_ACTIVE; }
-has_link() { ip link show "$1" >/dev/null 2>&1; }
-
-if [ "$NETDEV" = dummy ]; then
-  NETDEV=d0
-  ip link add d0 type dummy || exit 10
-else
-  retry 60 1 has_link "$NETDEV" || { echo "guest: no $NETDEV"; exit 10; }
-fi
-ip addr add "$ADDR/24" dev "$NETDEV" && ip link set "$NETDEV" up || { echo "guest: cannot configure $NETDEV"; exit 11; }
-retry 5 2 rdma link add rxe0 type rxe netdev "$NETDEV" || { echo "guest: rdma link add failed"; exit 12; }
-retry 60 1 port_active || { echo "guest: rxe0's port never became active"; exit 13; }
+. "$SOFTROCE_ROOT/softroce/guest/rxe0.sh"
+rxe0_up "$NETDEV" "$ADDR" || exit $?
 ibv_devinfo -v -d rxe0 > /mnt/job/ibv_devinfo.txt 2>&1
-echo "guest: rxe0 on $NETDEV ($ADDR) is active; running JUnit tests tagged $INCLUDE_TAG"
+echo "guest: running JUnit tests tagged $INCLUDE_TAG"
 
 set --
 [ -z "${INCLUDE_CLASSNAME:-}" ] || set -- --include-classname="$INCLUDE_CLASSNAME"

@@ -8,15 +8,8 @@
 set -u
 . /mnt/job/params
 
-port_active() { ibv_devinfo -d rxe0 2>/dev/null | grep -q PORT_ACTIVE; }
-ip link add d0 type dummy || exit 10
-ip addr add "$ADDR/24" dev d0 && ip link set d0 up || exit 11
-rdma link add rxe0 type rxe netdev d0 || exit 12
-n=0
-until port_active; do
-  n=$((n + 1)); [ "$n" -lt 60 ] || { echo "guest: rxe0's port never became active"; exit 13; }
-  sleep 1
-done
+. "$SOFTROCE_ROOT/softroce/guest/rxe0.sh"
+rxe0_up dummy "$ADDR" || exit $?
 ibv_devinfo -v -d rxe0 > /mnt/job/ibv_devinfo.txt 2>&1
 mkdir -p /mnt/job/raw /tmp/work
 cd /tmp/work
