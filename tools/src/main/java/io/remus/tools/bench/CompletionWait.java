@@ -17,6 +17,7 @@ final class CompletionWait {
     private static final VarHandle BYTE = ValueLayout.JAVA_BYTE.varHandle();
     private static final int SPIN_CHECKS = 64;
     private static final int SPINS_PER_CLOCK_CHECK = 256;
+    private static final BooleanSupplier NEVER = () -> false;
 
     private CompletionWait() {
     }
@@ -28,19 +29,9 @@ final class CompletionWait {
      * @throws BenchTimeoutException when none arrives within {@code timeoutNanos} of {@code since}
      */
     static long forCompletion(BenchConnection c, long[] ids, long since, long timeoutNanos, String what) {
-        int spins = 0;
         int empty = 0;
         while (c.poll(ids) == 0) {
-            if (++empty > SPIN_CHECKS) {
-                Thread.yield();
-            }
-            if (++spins == SPINS_PER_CLOCK_CHECK) {
-                spins = 0;
-                if (System.nanoTime() - since > timeoutNanos) {
-                    throw new BenchTimeoutException("no completion of " + what + " within "
-                            + timeoutNanos / 1_000_000 + " ms");
-                }
-            }
+            idle(++empty, since, timeoutNanos, NEVER, "no completion of ", what, "");
         }
         return System.nanoTime();
     }
@@ -56,24 +47,40 @@ final class CompletionWait {
     static long forByte(BenchConnection c, long[] ids, long[] completed, long offset, byte expected, long since,
                         long timeoutNanos, BooleanSupplier stop, String what) {
         MemorySegment buffer = c.buffer();
-        int spins = 0;
         int empty = 0;
         while ((byte) BYTE.getVolatile(buffer, offset) != expected) {
             completed[0] += c.poll(ids);
-            if (++empty > SPIN_CHECKS) {
-                Thread.yield();
-            }
-            if (++spins == SPINS_PER_CLOCK_CHECK) {
-                spins = 0;
-                if (stop.getAsBoolean()) {
-                    return -1;
-                }
-                if (System.nanoTime() - since > timeoutNanos) {
-                    throw new BenchTimeoutException(what + " did not arrive within " + timeoutNanos / 1_000_000 + " ms");
-                }
+            if (idle(++empty, since, timeoutNanos, stop, "", what, " did not arrive")) {
+                return -1;
             }
         }
         return System.nanoTime();
+    }
+
+    /**
+     * One check of a wait loop that found nothing: the first {@value #SPIN_CHECKS} only spin, every
+     * later one yields the CPU; every {@value #SPINS_PER_CLOCK_CHECK}th asks {@code stop} and then
+     * the clock. The timeout's message is {@code before + what + after + " within N ms"}, built
+     * only when it is thrown.
+     *
+     * @param empty the empty checks of this wait so far, this one included
+     * @return true when {@code stop} became true
+     * @throws BenchTimeoutException when more than {@code timeoutNanos} passed since {@code since}
+     */
+    static boolean idle(int empty, long since, long timeoutNanos, BooleanSupplier stop, String before, String what,
+                        String after) {
+        if (empty > SPIN_CHECKS) {
+            Thread.yield();
+        }
+        if (empty % SPINS_PER_CLOCK_CHECK == 0) {
+            if (stop.getAsBoolean()) {
+                return true;
+            }
+            if (System.nanoTime() - since > timeoutNanos) {
+                throw new BenchTimeoutException(before + what + after + " within " + timeoutNanos / 1_000_000 + " ms");
+            }
+        }
+        return false;
     }
 
     /**

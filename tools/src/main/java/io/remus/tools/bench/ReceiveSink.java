@@ -11,9 +11,6 @@ import java.util.function.BooleanSupplier;
  * (rxe's responder completes, then acknowledges), so none is left behind.
  */
 public final class ReceiveSink {
-    private static final int SPIN_CHECKS = 64;
-    private static final int SPINS_PER_CHECK = 256;
-
     private ReceiveSink() {
     }
 
@@ -30,7 +27,6 @@ public final class ReceiveSink {
         long[] ids = new long[c.completionCapacity()];
         long received = 0;
         long last = System.nanoTime();
-        int spins = 0;
         int empty = 0;
         while (true) {
             int n = take(c, ids);
@@ -38,23 +34,12 @@ public final class ReceiveSink {
                 received += n;
                 empty = 0;
                 last = System.nanoTime();
-                continue;
-            }
-            if (++empty > SPIN_CHECKS) {
-                Thread.yield();
-            }
-            if (++spins == SPINS_PER_CHECK) {
-                spins = 0;
-                if (stop.getAsBoolean()) {
-                    int more;
-                    while ((more = take(c, ids)) > 0) {
-                        received += more;
-                    }
-                    return received;
+            } else if (CompletionWait.idle(++empty, last, idleTimeout, stop, "no SEND arrived", "", "")) {
+                int more;
+                while ((more = take(c, ids)) > 0) {
+                    received += more;
                 }
-                if (System.nanoTime() - last > idleTimeout) {
-                    throw new BenchTimeoutException("no SEND arrived within " + idleTimeout / 1_000_000 + " ms");
-                }
+                return received;
             }
         }
     }

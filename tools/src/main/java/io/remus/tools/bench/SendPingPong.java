@@ -15,9 +15,6 @@ import java.util.function.BooleanSupplier;
  * the recording path before the first measured sample.
  */
 public final class SendPingPong {
-    private static final int SPIN_CHECKS = 64;
-    private static final int SPINS_PER_CLOCK_CHECK = 256;
-
     private SendPingPong() {
     }
 
@@ -91,23 +88,11 @@ public final class SendPingPong {
      */
     private static long awaitReceive(BenchConnection c, long[] ids, long[] counts, long receives, long since,
                                      long timeoutNanos, BooleanSupplier stop, String what) {
-        int spins = 0;
         int empty = 0;
         while (counts[0] < receives) {
-            if (take(c, ids, counts) > 0) {
-                continue;
-            }
-            if (++empty > SPIN_CHECKS) {
-                Thread.yield();
-            }
-            if (++spins == SPINS_PER_CLOCK_CHECK) {
-                spins = 0;
-                if (stop.getAsBoolean()) {
-                    return -1;
-                }
-                if (System.nanoTime() - since > timeoutNanos) {
-                    throw new BenchTimeoutException(what + " did not arrive within " + timeoutNanos / 1_000_000 + " ms");
-                }
+            if (take(c, ids, counts) == 0
+                    && CompletionWait.idle(++empty, since, timeoutNanos, stop, "", what, " did not arrive")) {
+                return -1;
             }
         }
         return System.nanoTime();
@@ -117,14 +102,8 @@ public final class SendPingPong {
                                    long timeoutNanos) {
         int empty = 0;
         while (counts[1] < sends) {
-            if (take(c, ids, counts) > 0) {
-                continue;
-            }
-            if (++empty > SPIN_CHECKS) {
-                Thread.yield();
-            }
-            if (System.nanoTime() - since > timeoutNanos) {
-                throw new BenchTimeoutException("no completion of SEND within " + timeoutNanos / 1_000_000 + " ms");
+            if (take(c, ids, counts) == 0) {
+                CompletionWait.idle(++empty, since, timeoutNanos, () -> false, "no completion of SEND", "", "");
             }
         }
     }
