@@ -1,9 +1,12 @@
 package io.remus.tools.bench;
 
 /**
- * Decides how long one size runs and which iterations count: in iteration mode the first
- * {@code warmup} iterations run unrecorded, then {@code iterations} are recorded; in duration mode
- * the run lasts {@code duration} and only samples lying wholly inside the margins are recorded.
+ * Decides how long one size runs and which iterations count: in iteration mode at least
+ * {@code warmup} iterations run unrecorded, and then more until the JIT is quiet ({@link JitQuiet}:
+ * once per JVM, at most {@link JitQuiet#MOST_NANOS} longer; none when {@code warmup} is 0), then
+ * {@code iterations} are recorded; in duration mode the run lasts {@code duration} and only samples
+ * lying wholly inside the margins are recorded. A responder must therefore answer until the client
+ * says it is done, not count on {@code warmup + iterations}.
  */
 final class RunClock {
     private final long start;
@@ -13,10 +16,14 @@ final class RunClock {
     private final long measureFrom;
     private final long measureTo;
     private final boolean duration;
+    private final JitQuiet jit;
+    private long measuredFrom;
 
     private RunClock(long start, long total, long warmup, long end, long measureFrom, long measureTo, boolean duration) {
         this.start = start;
         this.total = total;
+        this.jit = duration || warmup == 0 ? null : new JitQuiet(start);
+        this.measuredFrom = jit == null ? warmup : -1;
         this.warmup = warmup;
         this.end = end;
         this.measureFrom = measureFrom;
@@ -35,12 +42,27 @@ final class RunClock {
 
     /** @return whether iteration {@code done} (0-based) should run at time {@code now} */
     boolean continues(long done, long now) {
-        return duration ? now - end < 0 : done < total;
+        if (duration) {
+            return now - end < 0;
+        }
+        if (measuredFrom < 0) {
+            if (done < warmup) {
+                return true;
+            }
+            if (!jit.quiet(now)) {
+                if (now - start < JitQuiet.MOST_NANOS) {
+                    return true;
+                }
+                JitQuiet.giveUp();
+            }
+            measuredFrom = done;
+        }
+        return done < measuredFrom + total - warmup;
     }
 
     /** @return whether the sample of iteration {@code index}, from {@code t0} to {@code t1}, is recorded */
     boolean measures(long index, long t0, long t1) {
-        return duration ? t0 - measureFrom >= 0 && t1 - measureTo <= 0 : index >= warmup;
+        return duration ? t0 - measureFrom >= 0 && t1 - measureTo <= 0 : measuredFrom >= 0 && index >= measuredFrom;
     }
 
     /** @return whether a completion at {@code t} falls in the measured window (duration mode) */

@@ -78,7 +78,8 @@ public final class WritePingPong {
     }
 
     /**
-     * The responder: answers each ping with a pong until {@code stop} or {@code iterations}.
+     * The responder: answers each ping with a pong until {@code stop} or {@code iterations}, then takes
+     * its last WRITE's completion.
      *
      * @param c          the server side
      * @param size       the message size
@@ -92,11 +93,12 @@ public final class WritePingPong {
         long last = size - 1;
         long[] ids = new long[c.completionCapacity()];
         long[] completed = new long[1];
-        for (long i = 0; i < iterations; i++) {
+        long i = 0;
+        for (; i < iterations; i++) {
             byte seq = sequence(i);
             long seen = CompletionWait.forByte(c, ids, completed, last, seq, System.nanoTime(), timeout, stop, "a ping");
             if (seen < 0) {
-                return;
+                break;
             }
             if (i > 0) {
                 CompletionWait.takeOne(c, ids, completed, seen, timeout, "RDMA WRITE");
@@ -104,7 +106,7 @@ public final class WritePingPong {
             CompletionWait.putByte(buffer, half + last, seq);
             c.write(0, half, 0, size, i, true);
         }
-        if (iterations > 0) {
+        if (i > 0) {
             CompletionWait.takeOne(c, ids, completed, System.nanoTime(), timeout, "RDMA WRITE");
         }
     }

@@ -9,6 +9,7 @@ import io.remus.tools.bench.BenchSettings;
 import io.remus.tools.bench.BenchTest;
 import io.remus.tools.bench.BenchTransport;
 import io.remus.tools.bench.FabricKind;
+import io.remus.tools.bench.JitQuiet;
 import io.remus.tools.bench.ProgressLine;
 import io.remus.tools.bench.sim.SimBenchTransport;
 import io.remus.tools.bench.verbs.VerbsBenchOptions;
@@ -174,6 +175,9 @@ public final class PerftestCommand implements Callable<Integer> {
                 long clockCost = ClockCost.measureNanos(CLOCK_SAMPLES);
                 notes.add("clock: System.nanoTime costs " + clockCost + " ns per call here; that is subtracted from "
                         + "each sample (perftest reads the TSC, whose cost is negligible)");
+                if (!settings.durationMode() && settings.warmupIterations() > 0) {
+                    notes.add(JitQuiet.describe(settings.warmupIterations()));
+                }
                 List<LatencyResult> results = runLatency(transport, settings, line, clockCost);
                 report = new BenchReport(settings, transport.fabricName(), transport.description(), notes, results,
                         List.of(), reportGbits);

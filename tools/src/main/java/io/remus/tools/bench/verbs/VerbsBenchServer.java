@@ -70,8 +70,7 @@ public final class VerbsBenchServer {
                     WritePingPong.clear(side, size);
                 }
                 side.acknowledge(command, timeout);
-                long most = settings.durationMode() ? Long.MAX_VALUE
-                        : settings.warmupIterations() + settings.iterations();
+                long most = Long.MAX_VALUE; // the client's warm-up lasts until its JIT is quiet: answer until it is done
                 long expected = command;
                 if (pingPong) {
                     WritePingPong.respond(side, size, most, () -> side.command() != expected, timeout.toNanos());
