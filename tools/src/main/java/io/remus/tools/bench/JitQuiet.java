@@ -8,9 +8,9 @@ import java.lang.management.ManagementFactory;
  * total compilation time, {@link CompilationMXBean#getTotalCompilationTime()}, stopped moving).
  * A latency test's warm-up runs until then, so that its measured operations run the compiled hot
  * path, as perftest's C loop does from its first operation. A fixed number of warm-up operations
- * is not enough where compiling is slow: in a Soft-RoCE guest (TCG) the JVM's start-up left a
- * backlog of compilations, and the client's hot path was compiled by C2 5-10 s after 20,000
- * warm-up READs had ended, inside the measured window (docs/PERFORMANCE.md). The quiet time is
+ * is not enough where compiling is slow: in a Soft-RoCE guest (TCG) the JVM's start-up leaves a
+ * backlog of compilations, and after a 2 s warm-up the client's hot path was compiled by C2 5-10 s
+ * into the measured window (docs/PERFORMANCE.md). The quiet time is
  * the system property {@code remus.bench.jitQuietMillis} (default 1000; 0 turns the wait off).
  * The JVM waits once: when the JIT was found quiet (or the wait gave up), later sizes and runs in
  * this JVM warm up by their iterations only. The sampling is control path: it reads the MXBean at
