@@ -131,7 +131,7 @@ public final class PerftestCommand implements Callable<Integer> {
     @Option(names = "--interval-log", paramLabel = "FILE", description = "Write one-second latency interval histograms (HdrHistogram log format).")
     Path intervalLog;
 
-    @Option(names = "--warmup", paramLabel = "N", description = "Unmeasured iterations before each size (default: a tenth of -n).")
+    @Option(names = "--warmup", paramLabel = "N", description = "Unmeasured iterations before each size (default: a tenth of -n). Latency tests then, once per JVM, run more until no JIT compilation finished for 1 s (at most 60 s).")
     Long warmup;
 
     @Option(names = "--timeout", paramLabel = "SECONDS", defaultValue = "10", description = "Longest wait for a completion or the peer (default ${DEFAULT-VALUE}).")
