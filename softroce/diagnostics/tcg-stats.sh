@@ -2,7 +2,8 @@
 # Guest script of softroce/diagnostics/tcg-stats (through softroce/vm.sh): runs perftest's and our
 # read and atomic latency tests in duration mode, each as a server and a client process on rxe0,
 # and writes the name of what runs into /mnt/job/phase for the host's sampler of QEMU's `info jit`.
-# Parameters from /mnt/job/params (JAVA, CLASSPATH, JAVA_OPTS, SECONDS_EACH, REPS).
+# Duration mode ignores --warmup: ours warm up only in the margin (2 s of -D). Parameters from
+# /mnt/job/params (JAVA, CLASSPATH, JAVA_OPTS, SECONDS_EACH, REPS).
 set -u
 . /mnt/job/params
 . "$SOFTROCE_ROOT/softroce/guest/rxe0.sh"
@@ -37,9 +38,9 @@ ours() { # name test args...: the phase switches to NAME.remus once the client's
 rep=1
 while [ "$rep" -le "$REPS" ]; do
   perftest "read.$rep" ib_read_lat -s 8 -D "$SECONDS_EACH"
-  ours "read.$rep" read-lat -s 8 -D "$SECONDS_EACH" --warmup 20000
+  ours "read.$rep" read-lat -s 8 -D "$SECONDS_EACH"
   perftest "atomic.$rep" ib_atomic_lat -A FETCH_AND_ADD -D "$SECONDS_EACH"
-  ours "atomic.$rep" atomic-lat -A FETCH_AND_ADD -D "$SECONDS_EACH" --warmup 20000
+  ours "atomic.$rep" atomic-lat -A FETCH_AND_ADD -D "$SECONDS_EACH"
   rep=$((rep + 1))
 done
 phase idle
