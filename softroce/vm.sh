@@ -18,6 +18,10 @@
 # SOFTROCE_TCG_THREAD (single or multi; default single, see below), SOFTROCE_KERNEL_ARGS (appended
 # to the guest kernel's command line, e.g. "clocksource=tsc tsc=reliable"), SOFTROCE_MONITOR_SOCKET
 # (a path: QEMU's monitor listens there, e.g. for `info jit`; see softroce/diagnostics/tcg-stats).
+# For a machine other than this project's (softroce/portable): SOFTROCE_SMP (vCPUs, even, split
+# between the two NUMA nodes; default 2), SOFTROCE_HOSTROOT (the directory the guest sees as its /;
+# default /), SOFTROCE_QEMU (the QEMU command; default qemu-system-x86_64), SOFTROCE_ACCEL (tcg or
+# kvm; default tcg) and SOFTROCE_CPU (QEMU's -cpu; default max under TCG, host under KVM).
 #
 # TCG runs single-threaded by default: under multi-threaded TCG (QEMU 7.2), guest JVMs
 # crashed with SIGSEGV at the verified entry point of C1-compiled methods, the 5-byte jump
@@ -38,9 +42,15 @@ if [ -z "${SOFTROCE_PREPARE_ONLY:-}" ]; then
   mkdir -p "$2"; JOB_DIR=$(readlink -f "$2")
 fi
 [ "$(id -u)" -eq 0 ] || die "run as root (QEMU's 9p export of / and the cluster's network namespace need it)"
-for tool in qemu-system-x86_64 busybox cpio depmod apt-get dpkg-deb; do
-  command -v "$tool" >/dev/null 2>&1 || die "$tool missing: run bin/install-deps softroce"
-done
+QEMU=${SOFTROCE_QEMU:-qemu-system-x86_64}
+ACCEL=${SOFTROCE_ACCEL:-tcg}
+SMP=${SOFTROCE_SMP:-2}
+HOSTROOT=${SOFTROCE_HOSTROOT:-/}
+need() { for tool in "$@"; do command -v "$tool" >/dev/null 2>&1 || die "$tool missing: run bin/install-deps softroce"; done; }
+need "${QEMU%% *}"
+case $ACCEL in tcg|kvm) ;; *) die "SOFTROCE_ACCEL must be tcg or kvm, not $ACCEL" ;; esac
+[[ "$SMP" =~ ^[0-9]+$ ]] && [ "$SMP" -ge 2 ] && [ $((SMP % 2)) -eq 0 ] || die "SOFTROCE_SMP must be an even number of vCPUs, at least 2"
+[ -d "$HOSTROOT" ] || die "no SOFTROCE_HOSTROOT $HOSTROOT"
 
 mkdir -p "$WORK"
 exec 9>"$WORK/.lock"
@@ -54,11 +64,12 @@ fetch_kernel() {
   mv "$WORK/kernel.new" "$WORK/kernel"
 }
 if [ ! -d "$WORK/kernel/lib/modules" ]; then
+  need apt-get dpkg-deb
   rm -rf "$WORK/kernel.new"
   fetch_kernel || { apt-get update -qq && fetch_kernel; } || die "cannot download Debian's linux-image-amd64 (network?)"
 fi
 KV=$(ls "$WORK/kernel/lib/modules" | head -1)
-[ -f "$WORK/kernel/lib/modules/$KV/modules.dep" ] || depmod -b "$WORK/kernel" "$KV"
+[ -f "$WORK/kernel/lib/modules/$KV/modules.dep" ] || { need depmod; depmod -b "$WORK/kernel" "$KV"; }
 
 init_script() {
   cat <<INIT
@@ -80,6 +91,7 @@ INIT
 # The initramfs is ours (named by a hash of its init and module list); the kernel is shared.
 INITRD="$WORK/remus-initrd-$(init_script | sha256sum | cut -c1-12).gz"
 if [ ! -f "$INITRD" ]; then
+  need busybox cpio
   K="$WORK/kernel/lib/modules/$KV"; R=$(mktemp -d "$WORK/initrd.XXXXXX")
   mkdir -p "$R"/{bin,proc,sys,dev,lower,rw,newroot,lib/modules/$KV}
   cp "$(command -v busybox)" "$R/bin/busybox"
@@ -121,14 +133,19 @@ poweroff -f
 WRAP
 
 half=$(( ${MEM%G} / 2 ))G
+cpus() { if [ "$1" = "$2" ]; then echo "$1"; else echo "$1-$2"; fi; }  # a QEMU cpu range
+mid=$((SMP / 2))
+if [ "$ACCEL" = kvm ]; then accel=(-accel kvm -cpu "${SOFTROCE_CPU:-host}"); else accel=(-accel "tcg,thread=${SOFTROCE_TCG_THREAD:-single}" -cpu "${SOFTROCE_CPU:-max}"); fi
 set +e
-# KVM guests hang in early boot on these machines: TCG. Two emulated NUMA nodes, one vCPU each.
-timeout --kill-after=30 "$TIMEOUT" qemu-system-x86_64 -accel "tcg,thread=${SOFTROCE_TCG_THREAD:-single}" -cpu max -smp 2 -m "$MEM" \
+# KVM guests hang in early boot on these machines and on the GPU machine lent to some sessions (see
+# softroce/README.md, "Portable"): TCG by default. Two emulated NUMA nodes, half the vCPUs each.
+# shellcheck disable=SC2086
+timeout --kill-after=30 "$TIMEOUT" $QEMU "${accel[@]}" -smp "$SMP" -m "$MEM" \
   -object memory-backend-ram,size=$half,id=m0 -object memory-backend-ram,size=$half,id=m1 \
-  -numa node,nodeid=0,cpus=0,memdev=m0 -numa node,nodeid=1,cpus=1,memdev=m1 \
+  -numa node,nodeid=0,cpus=$(cpus 0 $((mid - 1))),memdev=m0 -numa node,nodeid=1,cpus=$(cpus $mid $((SMP - 1))),memdev=m1 \
   -kernel "$WORK/kernel/boot/vmlinuz-$KV" -initrd "$INITRD" \
   -append "console=ttyS0 quiet loglevel=3 panic=-1 ${SOFTROCE_KERNEL_ARGS:-}" \
-  -virtfs local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap \
+  -virtfs local,path="$HOSTROOT",mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap \
   -virtfs local,path="$JOB_DIR",mount_tag=job,security_model=none \
   ${SOFTROCE_NET:--nic none} ${SOFTROCE_MONITOR_SOCKET:+-monitor unix:$SOFTROCE_MONITOR_SOCKET,server,nowait} \
   -pidfile "$G/qemu.pid" -nographic -no-reboot < /dev/null &

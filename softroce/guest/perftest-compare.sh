@@ -39,9 +39,12 @@ perftest_pair() { # name binary args...
 # shellcheck disable=SC2086
 remus_pair() { # name tool-label java-options test args...: tool-label names the raw files (remus, remus-b)
   name=$1; label=$2; opts=$3; test=$4; shift 4
-  timeout 300 "$JAVA" --enable-native-access=ALL-UNNAMED $opts -cp "$CLASSPATH" io.remus.tools.Remus bench "$test" --fabric verbs -d rxe0 --timeout 120 --no-progress "$@" > "/tmp/work/$name.server.txt" 2>&1 &
+  # a JVM that crashes leaves its hs_err file with the raw results
+  timeout 300 "$JAVA" --enable-native-access=ALL-UNNAMED $opts -XX:ErrorFile="/mnt/job/raw/$name.$label.server.hs_err_%p.log" \
+    -cp "$CLASSPATH" io.remus.tools.Remus bench "$test" --fabric verbs -d rxe0 --timeout 120 --no-progress "$@" > "/tmp/work/$name.server.txt" 2>&1 &
   spid=$!
-  timeout 300 "$JAVA" --enable-native-access=ALL-UNNAMED $opts -cp "$CLASSPATH" io.remus.tools.Remus bench "$test" --fabric verbs -d rxe0 --timeout 120 --no-progress --json "$@" "$ADDR" \
+  timeout 300 "$JAVA" --enable-native-access=ALL-UNNAMED $opts -XX:ErrorFile="/mnt/job/raw/$name.$label.client.hs_err_%p.log" \
+    -cp "$CLASSPATH" io.remus.tools.Remus bench "$test" --fabric verbs -d rxe0 --timeout 120 --no-progress --json "$@" "$ADDR" \
     > "/mnt/job/raw/$name.$label.txt" 2> "/mnt/job/raw/$name.$label.err"
   echo "exit=$?" >> "/mnt/job/raw/$name.$label.err"
   wait "$spid" 2>/dev/null

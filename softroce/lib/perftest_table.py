@@ -74,7 +74,9 @@ def main():
             for label, into in (("remus", us), ("remus-b", us_b)) if variant_b else (("remus", us),):
                 r = remus_row(os.path.join(raw, f"{test}.{rep}.{label}.txt"))
                 if r is None:
-                    failures.append(f"{test} rep {rep}: {label} produced no result")
+                    crashed = sorted(f for f in os.listdir(raw) if f.startswith(f"{test}.{rep}.{label}.") and ".hs_err_" in f)
+                    why = f" (the JVM crashed: {', '.join(crashed)})" if crashed else ""
+                    failures.append(f"{test} rep {rep}: {label} produced no result{why}")
                 else:
                     into.append(r)
         if test in LATENCY:
