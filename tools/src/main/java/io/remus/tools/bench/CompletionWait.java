@@ -7,15 +7,18 @@ import java.util.function.BooleanSupplier;
 
 /**
  * The bounded waits of the benchmark loops: every wait ends in a result or a timeout. Each spins
- * through {@value #SPIN_CHECKS} empty checks, then yields the CPU after every further one: on an
+ * through a number of empty checks (below), then yields the CPU after every further one: on an
  * oversubscribed CPU (a Soft-RoCE guest, whose RDMA transport runs in the kernel's deferred
  * contexts; JIT compiler threads; a peer process on the same cores) a thread that never yields
  * makes that work wait for the scheduler tick, milliseconds per operation. Where nothing else
- * wants the CPU, a yield returns at once.
+ * wants the CPU, a yield returns at once. The system property {@code remus.bench.spinChecks} sets
+ * the number of empty checks before the first yield (default {@value #DEFAULT_SPIN_CHECKS}): a
+ * large number spins without yielding, as perftest does.
  */
 final class CompletionWait {
     private static final VarHandle BYTE = ValueLayout.JAVA_BYTE.varHandle();
-    private static final int SPIN_CHECKS = 64;
+    private static final int DEFAULT_SPIN_CHECKS = 64;
+    private static final int SPIN_CHECKS = Math.max(0, Integer.getInteger("remus.bench.spinChecks", DEFAULT_SPIN_CHECKS));
     private static final int SPINS_PER_CLOCK_CHECK = 256;
     private static final BooleanSupplier NEVER = () -> false;
 
@@ -58,7 +61,7 @@ final class CompletionWait {
     }
 
     /**
-     * One check of a wait loop that found nothing: the first {@value #SPIN_CHECKS} only spin, every
+     * One check of a wait loop that found nothing: the first {@code remus.bench.spinChecks} only spin, every
      * later one yields the CPU; every {@value #SPINS_PER_CLOCK_CHECK}th asks {@code stop} and then
      * the clock. The timeout's message is {@code before + what + after + " within N ms"}, built
      * only when it is thrown.
