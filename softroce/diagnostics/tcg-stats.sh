@@ -2,7 +2,8 @@
 # Guest script of softroce/diagnostics/tcg-stats (through softroce/vm.sh): runs perftest's and our
 # read and atomic latency tests in duration mode, each as a server and a client process on rxe0,
 # and writes the name of what runs into /mnt/job/phase for the host's sampler of QEMU's `info jit`.
-# Duration mode ignores --warmup: ours warm up only in the margin (2 s of -D). Parameters from
+# Duration mode ignores --warmup: ours warm up in the leading margin (2 s of -D), which, once per
+# JVM, lasts until the JIT is quiet (so the window begins after that). Parameters from
 # /mnt/job/params (JAVA, CLASSPATH, JAVA_OPTS, SECONDS_EACH, REPS).
 set -u
 . /mnt/job/params

@@ -86,7 +86,7 @@ public final class PerftestCommand implements Callable<Integer> {
     @Option(names = {"-n", "--iters"}, paramLabel = "N", description = "Measured iterations per size (default: 1000 latency, 5000 bandwidth).")
     Long iterations;
 
-    @Option(names = {"-D", "--duration"}, paramLabel = "SECONDS", description = "Run each size this long instead of -n iterations.")
+    @Option(names = {"-D", "--duration"}, paramLabel = "SECONDS", description = "Run each size this long instead of -n iterations; once per JVM the leading margin also waits for a quiet JIT (no compilation for 1 s, at most 60 s), so a run may last longer.")
     Integer durationSeconds;
 
     @Option(names = "--margin", paramLabel = "SECONDS", description = "With -D: time at each end not measured (default: the smaller of 2 s and a quarter of -D).")
@@ -175,13 +175,18 @@ public final class PerftestCommand implements Callable<Integer> {
                 long clockCost = ClockCost.measureNanos(CLOCK_SAMPLES);
                 notes.add("clock: System.nanoTime costs " + clockCost + " ns per call here; that is subtracted from "
                         + "each sample (perftest reads the TSC, whose cost is negligible)");
-                if (!settings.durationMode() && settings.warmupIterations() > 0) {
+                if (settings.durationMode()) {
+                    notes.add(JitQuiet.describeMargin(settings.margin()));
+                } else if (settings.warmupIterations() > 0) {
                     notes.add(JitQuiet.describe(settings.warmupIterations()));
                 }
                 List<LatencyResult> results = runLatency(transport, settings, line, clockCost);
                 report = new BenchReport(settings, transport.fabricName(), transport.description(), notes, results,
                         List.of(), reportGbits);
             } else {
+                if (settings.durationMode()) {
+                    notes.add(JitQuiet.describeMargin(settings.margin()));
+                }
                 List<BandwidthSummary> results = new BenchRunner(transport, settings, line, null).bandwidth();
                 report = new BenchReport(settings, transport.fabricName(), transport.description(), notes, List.of(),
                         results, reportGbits);

@@ -46,6 +46,80 @@ class RunClockTest {
     void shouldSayHowTheWarmupEndsInTheReportNote() {
         assertTrue(JitQuiet.describe(100).startsWith("warm-up: "), JitQuiet.describe(100));
         assertTrue(JitQuiet.describe(100).contains("100 iterations"), JitQuiet.describe(100));
+        String margin = JitQuiet.describeMargin(Duration.ofMillis(1500));
+        assertTrue(margin.startsWith("warm-up: the leading margin of 1.5 s"), margin);
+    }
+
+    @Test
+    void shouldBeginTheDurationWindowWhenTheMarginHasPassedAndTheJitIsQuiet() {
+        long start = 5_000_000_000L;
+        long[] now = {start};
+        // the JIT compiles for the first 3 s, then is quiet: the window begins 1 s later
+        JitQuiet jit = new JitQuiet(start, () -> now[0] - start < 3_000_000_000L ? now[0] : 42L, false);
+        Window w = runByDuration(start, now, jit);
+        assertTrue(w.first - start >= 3_990_000_000L && w.first - start <= 4_020_000_000L,
+                "the window began " + (w.first - start) + " ns after the start, not about 4 s");
+        assertEquals(200 * MS, w.last - w.first, "the window is -D less both margins");
+        assertEquals(100 * MS, w.end - w.last, "the trailing margin runs after the window and is not measured");
+    }
+
+    @Test
+    void shouldBeginTheDurationWindowAfterTheMarginWhenTheJitWasQuietAlready() {
+        long start = 5_000_000_000L;
+        long[] now = {start};
+        JitQuiet quiet = new JitQuiet(start, null, false);
+        Window w = runByDuration(start, now, quiet);
+        assertEquals(100 * MS, w.first - start, "the leading margin is not measured");
+        assertEquals(200 * MS, w.last - w.first);
+        assertEquals(100 * MS, w.end - w.last);
+    }
+
+    @Test
+    void shouldStopWaitingForTheJitAfterAMinuteInDurationMode() {
+        long start = 5_000_000_000L;
+        long[] now = {start};
+        JitQuiet busy = new JitQuiet(start, () -> now[0], false);
+        Window w = runByDuration(start, now, busy);
+        assertTrue(w.first - start >= JitQuiet.MOST_NANOS && w.first - start <= JitQuiet.MOST_NANOS + 20 * MS,
+                "the window began " + (w.first - start) + " ns after the start");
+        assertEquals(200 * MS, w.last - w.first);
+    }
+
+    private static final long MS = 1_000_000L;
+
+    private record Window(long first, long last, long end) {
+    }
+
+    /** Runs a 400 ms duration-mode size with 100 ms margins on a clock that moves 1 ms per operation. */
+    private static Window runByDuration(long start, long[] now, JitQuiet jit) {
+        RunClock clock = RunClock.start(durationSettings(Duration.ofMillis(400), Duration.ofMillis(100)), start, jit);
+        assertFalse(clock.inWindow(start + 150 * MS), "no window before the warm-up ended");
+        long first = -1;
+        long last = -1;
+        long i = 0;
+        while (clock.continues(i, now[0])) {
+            long t0 = now[0];
+            now[0] += MS;
+            if (clock.measures(i, t0, now[0])) {
+                if (first < 0) {
+                    first = t0;
+                }
+                assertEquals(last < 0 ? t0 : last, t0, "measured samples follow each other without a gap");
+                last = now[0];
+            } else {
+                assertTrue(first < 0 || t0 >= last, "nothing in the window goes unmeasured");
+            }
+            i++;
+            assertTrue(i < 1_000_000, "a duration run ends");
+        }
+        assertTrue(first >= 0, "something was measured");
+        assertEquals(200 * MS, clock.windowNanos());
+        return new Window(first, last, now[0]);
+    }
+
+    private static BenchSettings durationSettings(Duration duration, Duration margin) {
+        return new BenchSettings(BenchTest.READ_LAT, List.of(8), 1000, 100, duration, margin,
+                1, 1, 1, AtomicType.FETCH_AND_ADD, Duration.ofSeconds(10));
     }
 
     private static BenchSettings settings(long iterations, long warmup) {
