@@ -15,19 +15,26 @@ mkdir -p /mnt/job/raw /tmp/work
 cd /tmp/work
 nproc > /mnt/job/guest-cpus.txt
 cat /sys/devices/system/clocksource/clocksource0/current_clocksource > /mnt/job/clocksource.txt
+# PIN="S C": every server runs on vCPU S and every client on vCPU C, perftest's and ours alike
+ON_SERVER="" ON_CLIENT=""
+if [ -n "${PIN:-}" ]; then
+  # shellcheck disable=SC2086
+  set -- $PIN
+  ON_SERVER="taskset -c $1" ON_CLIENT="taskset -c $2"
+fi
 # shellcheck disable=SC2086
 timeout 120 "$JAVA" --enable-native-access=ALL-UNNAMED $REMUS_JAVA_OPTS -cp "$CLASSPATH" io.remus.tools.Remus devices \
   > /mnt/job/remus-devices.txt 2>&1
 
 perftest_pair() { # name binary args...
   name=$1; bin=$2; shift 2
-  timeout 300 $bin -d rxe0 "$@" > "/tmp/work/$name.server.txt" 2>&1 &
+  timeout 300 $ON_SERVER $bin -d rxe0 "$@" > "/tmp/work/$name.server.txt" 2>&1 &
   spid=$!
   tries=0
   # perftest's client gives up at once when its server is not listening yet: retry for a minute
   while :; do
     sleep 1
-    timeout 300 $bin -d rxe0 "$@" "$ADDR" > "/mnt/job/raw/$name.perftest.txt" 2>&1
+    timeout 300 $ON_CLIENT $bin -d rxe0 "$@" "$ADDR" > "/mnt/job/raw/$name.perftest.txt" 2>&1
     status=$?
     tries=$((tries + 1))
     grep -q "Couldn't connect" "/mnt/job/raw/$name.perftest.txt" && [ "$tries" -lt 60 ] || break
@@ -40,10 +47,10 @@ perftest_pair() { # name binary args...
 remus_pair() { # name tool-label java-options test args...: tool-label names the raw files (remus, remus-b)
   name=$1; label=$2; opts=$3; test=$4; shift 4
   # a JVM that crashes leaves its hs_err file with the raw results
-  timeout 300 "$JAVA" --enable-native-access=ALL-UNNAMED $opts -XX:ErrorFile="/mnt/job/raw/$name.$label.server.hs_err_%p.log" \
+  timeout 300 $ON_SERVER "$JAVA" --enable-native-access=ALL-UNNAMED $opts -XX:ErrorFile="/mnt/job/raw/$name.$label.server.hs_err_%p.log" \
     -cp "$CLASSPATH" io.remus.tools.Remus bench "$test" --fabric verbs -d rxe0 --timeout 120 --no-progress "$@" > "/tmp/work/$name.server.txt" 2>&1 &
   spid=$!
-  timeout 300 "$JAVA" --enable-native-access=ALL-UNNAMED $opts -XX:ErrorFile="/mnt/job/raw/$name.$label.client.hs_err_%p.log" \
+  timeout 300 $ON_CLIENT "$JAVA" --enable-native-access=ALL-UNNAMED $opts -XX:ErrorFile="/mnt/job/raw/$name.$label.client.hs_err_%p.log" \
     -cp "$CLASSPATH" io.remus.tools.Remus bench "$test" --fabric verbs -d rxe0 --timeout 120 --no-progress --json "$@" "$ADDR" \
     > "/mnt/job/raw/$name.$label.txt" 2> "/mnt/job/raw/$name.$label.err"
   echo "exit=$?" >> "/mnt/job/raw/$name.$label.err"
