@@ -85,10 +85,19 @@ final class RunClock {
 
     /** @return whether the sample of iteration {@code index}, from {@code t0} to {@code t1}, is recorded */
     boolean measures(long index, long t0, long t1) {
-        if (measuredFrom < 0) {
-            return false;
-        }
-        return duration ? t0 - measureFrom >= 0 && t1 - measureTo <= 0 : index >= measuredFrom;
+        return measuredIndex(index, t0, t1) == 1;
+    }
+
+    /**
+     * {@link #measures} as 1 or 0, computed without a branch: a loop indexes its recorders with it
+     * (warm-up, measured). A branch that warm-up never takes would be compiled as a trap, and the
+     * JIT would recompile the loop's method when measuring begins, inside the measured window.
+     *
+     * @return 1 when the sample of iteration {@code index}, from {@code t0} to {@code t1}, is recorded, else 0
+     */
+    int measuredIndex(long index, long t0, long t1) {
+        long inside = duration ? (t0 - measureFrom) | (measureTo - t1) : index - measuredFrom;
+        return (int) ((~(measuredFrom | inside)) >>> 63);
     }
 
     /** @return whether a completion at {@code t} falls in the measured window (duration mode) */

@@ -12,7 +12,8 @@ import java.util.function.BooleanSupplier;
  * hold receives posted ({@link PostedReceives}) before the first ping. Each side takes its
  * previous SEND's own completion before its next post (the client after recording the sample).
  * Warm-up samples are recorded too, into a recorder that is thrown away, so the JIT has compiled
- * the recording path before the first measured sample.
+ * the recording path before the first measured sample. Each side's iteration is one method called
+ * once per iteration, so the JIT compiles all of the timed span (see {@link RoundTripLatency}).
  */
 public final class SendPingPong {
     private SendPingPong() {
@@ -30,22 +31,13 @@ public final class SendPingPong {
      */
     public static long client(BenchConnection c, BenchSettings s, int size, LatencyRecorder recorder,
                               ProgressLine progress) {
-        long half = c.bufferBytes() / 2;
-        long[] ids = new long[c.completionCapacity()];
-        long[] counts = new long[2];
-        long timeout = s.timeout().toNanos();
         RunClock clock = RunClock.start(s, System.nanoTime());
         progress.begin(s.test().commandName() + " " + size + " B", clock.startNanos());
-        LatencyRecorder warmup = new LatencyRecorder(null, 1);
+        Pinger pinger = new Pinger(c, s, size, clock, recorder, progress);
         long now = clock.startNanos();
         long i = 0;
         for (; clock.continues(i, now); i++) {
-            long t0 = System.nanoTime();
-            c.send(0, half, size, i, true);
-            now = awaitReceive(c, ids, counts, i + 1, t0, timeout, () -> false, "the peer's SEND reply");
-            (clock.measures(i, t0, now) ? recorder : warmup).record((now - t0) / 2, now);
-            awaitSends(c, ids, counts, i + 1, now, timeout);
-            progress.tick(now, i + 1);
+            now = pinger.ping(i);
         }
         recorder.finish();
         progress.end();
@@ -64,20 +56,66 @@ public final class SendPingPong {
      * @return the pings answered
      */
     public static long respond(BenchConnection c, int size, long iterations, BooleanSupplier stop, long timeout) {
-        long half = c.bufferBytes() / 2;
         long[] ids = new long[c.completionCapacity()];
         long[] counts = new long[2];
         long i = 0;
-        for (; i < iterations; i++) {
-            long seen = awaitReceive(c, ids, counts, i + 1, System.nanoTime(), timeout, stop, "a ping");
-            if (seen < 0) {
-                break;
-            }
-            awaitSends(c, ids, counts, i, seen, timeout);
-            c.send(0, half, size, i, true);
+        while (i < iterations && answer(c, size, ids, counts, i, stop, timeout)) {
+            i++;
         }
         awaitSends(c, ids, counts, i, System.nanoTime(), timeout);
         return i;
+    }
+
+    /**
+     * Answers ping {@code i}: one method per ping, so the JIT compiles all of the reply path.
+     *
+     * @return false when {@code stop} became true before the ping came
+     */
+    private static boolean answer(BenchConnection c, int size, long[] ids, long[] counts, long i,
+                                  BooleanSupplier stop, long timeout) {
+        long seen = awaitReceive(c, ids, counts, i + 1, System.nanoTime(), timeout, stop, "a ping");
+        if (seen < 0) {
+            return false;
+        }
+        awaitSends(c, ids, counts, i, seen, timeout);
+        c.send(0, c.bufferBytes() / 2, size, i, true);
+        return true;
+    }
+
+    /** One ping of the client, timed and recorded: one method per iteration (see {@link RoundTripLatency}). */
+    private static final class Pinger {
+        private final BenchConnection c;
+        private final long half;
+        private final int size;
+        private final long[] ids;
+        private final long[] counts = new long[2];
+        private final long timeout;
+        private final RunClock clock;
+        private final LatencyRecorder[] recorders;
+        private final ProgressLine progress;
+
+        Pinger(BenchConnection c, BenchSettings s, int size, RunClock clock, LatencyRecorder recorder,
+               ProgressLine progress) {
+            this.c = c;
+            this.half = c.bufferBytes() / 2;
+            this.size = size;
+            this.ids = new long[c.completionCapacity()];
+            this.timeout = s.timeout().toNanos();
+            this.clock = clock;
+            this.recorders = new LatencyRecorder[] {recorder.warmupTwin(), recorder};
+            this.progress = progress;
+        }
+
+        /** Pings as iteration {@code i}, waits for the pong, records half the round trip. @return when the pong came */
+        long ping(long i) {
+            long t0 = System.nanoTime();
+            c.send(0, half, size, i, true);
+            long now = awaitReceive(c, ids, counts, i + 1, t0, timeout, () -> false, "the peer's SEND reply");
+            recorders[clock.measuredIndex(i, t0, now)].record((now - t0) / 2, now);
+            awaitSends(c, ids, counts, i + 1, now, timeout);
+            progress.tick(now, i + 1);
+            return now;
+        }
     }
 
     /**

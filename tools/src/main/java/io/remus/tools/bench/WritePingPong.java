@@ -11,7 +11,8 @@ import java.util.function.BooleanSupplier;
  * peer's, the last byte carrying a sequence number; the responder answers when it sees it, and the
  * client records half of each round trip. Neither side polls a completion inside the timed span.
  * Warm-up samples are recorded too, into a recorder that is thrown away, so the JIT has compiled
- * the recording path before the first measured sample.
+ * the recording path before the first measured sample. Each side's iteration is one method called
+ * once per iteration, so the JIT compiles all of the timed span (see {@link RoundTripLatency}).
  */
 public final class WritePingPong {
     private WritePingPong() {
@@ -50,27 +51,13 @@ public final class WritePingPong {
      */
     public static long client(BenchConnection c, BenchSettings s, int size, LatencyRecorder recorder,
                               ProgressLine progress) {
-        MemorySegment buffer = c.buffer();
-        long half = c.bufferBytes() / 2;
-        long last = size - 1;
-        long[] ids = new long[c.completionCapacity()];
-        long[] completed = new long[1];
-        long timeout = s.timeout().toNanos();
         RunClock clock = RunClock.start(s, System.nanoTime());
         progress.begin(s.test().commandName() + " " + size + " B", clock.startNanos());
-        LatencyRecorder warmup = new LatencyRecorder(null, 1);
+        Pinger pinger = new Pinger(c, s, size, clock, recorder, progress);
         long now = clock.startNanos();
         long i = 0;
         for (; clock.continues(i, now); i++) {
-            byte seq = sequence(i);
-            CompletionWait.putByte(buffer, half + last, seq);
-            long t0 = System.nanoTime();
-            c.write(0, half, 0, size, i, true);
-            now = CompletionWait.forByte(c, ids, completed, last, seq, t0, timeout, () -> false,
-                    "the peer's WRITE reply");
-            (clock.measures(i, t0, now) ? recorder : warmup).record((now - t0) / 2, now);
-            CompletionWait.takeOne(c, ids, completed, now, timeout, "RDMA WRITE");
-            progress.tick(now, i + 1);
+            now = pinger.ping(i);
         }
         recorder.finish();
         progress.end();
@@ -88,26 +75,83 @@ public final class WritePingPong {
      * @param timeout    the longest wait for one ping, in nanoseconds
      */
     public static void respond(BenchConnection c, int size, long iterations, BooleanSupplier stop, long timeout) {
-        MemorySegment buffer = c.buffer();
-        long half = c.bufferBytes() / 2;
-        long last = size - 1;
         long[] ids = new long[c.completionCapacity()];
         long[] completed = new long[1];
         long i = 0;
-        for (; i < iterations; i++) {
-            byte seq = sequence(i);
-            long seen = CompletionWait.forByte(c, ids, completed, last, seq, System.nanoTime(), timeout, stop, "a ping");
-            if (seen < 0) {
-                break;
-            }
-            if (i > 0) {
-                CompletionWait.takeOne(c, ids, completed, seen, timeout, "RDMA WRITE");
-            }
-            CompletionWait.putByte(buffer, half + last, seq);
-            c.write(0, half, 0, size, i, true);
+        while (i < iterations && answer(c, size, ids, completed, i, stop, timeout)) {
+            i++;
         }
         if (i > 0) {
             CompletionWait.takeOne(c, ids, completed, System.nanoTime(), timeout, "RDMA WRITE");
+        }
+    }
+
+    /**
+     * Answers ping {@code i}: one method per ping, so the JIT compiles all of the reply path (the
+     * loop around it, in a method called once per size, stays interpreted for long).
+     *
+     * @return false when {@code stop} became true before the ping came
+     */
+    private static boolean answer(BenchConnection c, int size, long[] ids, long[] completed, long i,
+                                  BooleanSupplier stop, long timeout) {
+        long half = c.bufferBytes() / 2;
+        long last = size - 1;
+        byte seq = sequence(i);
+        long seen = CompletionWait.forByte(c, ids, completed, last, seq, System.nanoTime(), timeout, stop, "a ping");
+        if (seen < 0) {
+            return false;
+        }
+        if (i > 0) {
+            CompletionWait.takeOne(c, ids, completed, seen, timeout, "RDMA WRITE");
+        }
+        CompletionWait.putByte(c.buffer(), half + last, seq);
+        c.write(0, half, 0, size, i, true);
+        return true;
+    }
+
+    /**
+     * One ping of the client, timed and recorded: one method per iteration, so the JIT compiles
+     * all of the timed span (see {@link RoundTripLatency}).
+     */
+    private static final class Pinger {
+        private final BenchConnection c;
+        private final MemorySegment buffer;
+        private final long half;
+        private final long last;
+        private final int size;
+        private final long[] ids;
+        private final long[] completed = new long[1];
+        private final long timeout;
+        private final RunClock clock;
+        private final LatencyRecorder[] recorders;
+        private final ProgressLine progress;
+
+        Pinger(BenchConnection c, BenchSettings s, int size, RunClock clock, LatencyRecorder recorder,
+               ProgressLine progress) {
+            this.c = c;
+            this.buffer = c.buffer();
+            this.half = c.bufferBytes() / 2;
+            this.last = size - 1;
+            this.size = size;
+            this.ids = new long[c.completionCapacity()];
+            this.timeout = s.timeout().toNanos();
+            this.clock = clock;
+            this.recorders = new LatencyRecorder[] {recorder.warmupTwin(), recorder};
+            this.progress = progress;
+        }
+
+        /** Pings as iteration {@code i}, waits for the pong, records half the round trip. @return when the pong came */
+        long ping(long i) {
+            byte seq = sequence(i);
+            CompletionWait.putByte(buffer, half + last, seq);
+            long t0 = System.nanoTime();
+            c.write(0, half, 0, size, i, true);
+            long now = CompletionWait.forByte(c, ids, completed, last, seq, t0, timeout, () -> false,
+                    "the peer's WRITE reply");
+            recorders[clock.measuredIndex(i, t0, now)].record((now - t0) / 2, now);
+            CompletionWait.takeOne(c, ids, completed, now, timeout, "RDMA WRITE");
+            progress.tick(now, i + 1);
+            return now;
         }
     }
 }

@@ -3,6 +3,8 @@ package io.remus.tools.stats;
 import org.HdrHistogram.Histogram;
 import org.HdrHistogram.HistogramLogWriter;
 
+import java.io.OutputStream;
+
 /**
  * Records latency samples in nanoseconds into one histogram for the whole run and, when an
  * interval log is attached, into per-interval histograms written to the log as each interval ends
@@ -41,6 +43,19 @@ public final class LatencyRecorder {
         this.intervalLog = intervalLog;
         this.intervalNanos = intervalNanos;
         this.interval = intervalLog == null ? null : new Histogram(SIGNIFICANT_DIGITS);
+    }
+
+    /**
+     * A recorder for warm-up samples: set up as this one (interval log, interval, correction), but
+     * writing its intervals to nowhere. Recording warm-up samples through it runs every branch the
+     * measured samples will run, so the JIT compiles them all before measuring begins (a branch
+     * never taken during warm-up is compiled as a trap, which recompiles the method when taken).
+     *
+     * @return a new recorder whose results are thrown away
+     */
+    public LatencyRecorder warmupTwin() {
+        HistogramLogWriter nowhere = intervalLog == null ? null : new HistogramLogWriter(OutputStream.nullOutputStream());
+        return new LatencyRecorder(nowhere, intervalNanos, correctionNanos);
     }
 
     /** @return a recorder without an interval log */
