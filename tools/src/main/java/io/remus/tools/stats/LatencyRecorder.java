@@ -12,8 +12,15 @@ import java.io.OutputStream;
  */
 public final class LatencyRecorder {
     private static final int SIGNIFICANT_DIGITS = 3;
+    /**
+     * The largest sample kept as it is, one hour in nanoseconds (the longest timeout the tools
+     * take); larger ones are kept as this. The histograms have this fixed range rather than
+     * resizing themselves: a resize runs through an exception the warm-up may never have raised,
+     * and the JIT then recompiles the recording path inside the measured window.
+     */
+    static final long HIGHEST_NANOS = 3_600_000_000_000L;
 
-    private final Histogram total = new Histogram(SIGNIFICANT_DIGITS);
+    private final Histogram total = newHistogram();
     private final HistogramLogWriter intervalLog;
     private final long intervalNanos;
     private final long correctionNanos;
@@ -42,7 +49,7 @@ public final class LatencyRecorder {
         this.correctionNanos = correctionNanos;
         this.intervalLog = intervalLog;
         this.intervalNanos = intervalNanos;
-        this.interval = intervalLog == null ? null : new Histogram(SIGNIFICANT_DIGITS);
+        this.interval = intervalLog == null ? null : newHistogram();
     }
 
     /**
@@ -70,7 +77,7 @@ public final class LatencyRecorder {
      * @param now   a {@link System#nanoTime()} reading taken at its end
      */
     public void record(long sample, long now) {
-        long nanos = Math.max(0, sample - correctionNanos);
+        long nanos = Math.min(HIGHEST_NANOS, Math.max(0, sample - correctionNanos));
         total.recordValue(nanos);
         if (interval != null) {
             if (interval.getTotalCount() == 0 && intervalStartNanos == 0) {
@@ -94,6 +101,10 @@ public final class LatencyRecorder {
         intervalLog.outputIntervalHistogram(interval);
         interval.reset();
         startInterval(now);
+    }
+
+    private static Histogram newHistogram() {
+        return new Histogram(1, HIGHEST_NANOS, SIGNIFICANT_DIGITS);
     }
 
     /** Writes the last, partial interval (if any samples are in it). */

@@ -29,4 +29,15 @@ class LatencyRecorderTest {
         assertEquals(2, measured.histogram().getTotalCount());
         assertTrue(log.size() > 0, "the measured recorder still writes its intervals");
     }
+
+    @Test
+    void shouldKeepSamplesAboveAnHourAsAnHourWhenRecording() {
+        LatencyRecorder r = LatencyRecorder.withoutIntervals();
+        r.record(1, 0);
+        r.record(Long.MAX_VALUE, 0);
+        assertEquals(2, r.histogram().getTotalCount());
+        assertTrue(r.histogram().valuesAreEquivalent(LatencyRecorder.HIGHEST_NANOS, r.histogram().getMaxValue()),
+                "max " + r.histogram().getMaxValue());
+        assertEquals(1, r.histogram().getMinValue());
+    }
 }
