@@ -40,16 +40,16 @@ final class CompletionWait {
     }
 
     /**
-     * Spins until the byte at {@code offset} of {@code c}'s buffer equals {@code expected}, reading
-     * it with volatile semantics, and polls {@code c}'s completion queue meanwhile (a fabric may
-     * need polling to make progress), counting completions in {@code completed[0]}.
+     * Spins until the byte at {@code offset} of {@code buffer} ({@code c}'s, taken once by the caller:
+     * {@link BenchConnection#buffer()} may make a new view each call) equals {@code expected},
+     * reading it with volatile semantics, and polls {@code c}'s completion queue meanwhile (a fabric
+     * may need polling to make progress), counting completions in {@code completed[0]}.
      *
      * @return the time it was seen, or -1 when {@code stop} became true first
      * @throws BenchTimeoutException when it does not appear within {@code timeoutNanos} of {@code since}
      */
-    static long forByte(BenchConnection c, long[] ids, long[] completed, long offset, byte expected, long since,
-                        long timeoutNanos, BooleanSupplier stop, String what) {
-        MemorySegment buffer = c.buffer();
+    static long forByte(BenchConnection c, MemorySegment buffer, long[] ids, long[] completed, long offset,
+                        byte expected, long since, long timeoutNanos, BooleanSupplier stop, String what) {
         int empty = 0;
         while ((byte) BYTE.getVolatile(buffer, offset) != expected) {
             completed[0] += c.poll(ids);

@@ -13,7 +13,7 @@ import java.util.function.BooleanSupplier;
  * previous SEND's own completion before its next post (the client after recording the sample).
  * Warm-up samples are recorded too, into a recorder that is thrown away, so the JIT has compiled
  * the recording path before the first measured sample. Each side's iteration is one method called
- * once per iteration, so the JIT compiles all of the timed span (see {@link RoundTripLatency}).
+ * once per iteration, so the JIT compiles all of the timed span (see {@link TimedLoop}).
  */
 public final class SendPingPong {
     private SendPingPong() {
@@ -31,17 +31,7 @@ public final class SendPingPong {
      */
     public static long client(BenchConnection c, BenchSettings s, int size, LatencyRecorder recorder,
                               ProgressLine progress) {
-        RunClock clock = RunClock.start(s, System.nanoTime());
-        progress.begin(s.test().commandName() + " " + size + " B", clock.startNanos());
-        Pinger pinger = new Pinger(c, s, size, clock, recorder, progress);
-        long now = clock.startNanos();
-        long i = 0;
-        for (; clock.continues(i, now); i++) {
-            now = pinger.ping(i);
-        }
-        recorder.finish();
-        progress.end();
-        return i;
+        return new Pinger(c, s, size, recorder, progress).run();
     }
 
     /**
@@ -82,38 +72,25 @@ public final class SendPingPong {
         return true;
     }
 
-    /** One ping of the client, timed and recorded: one method per iteration (see {@link RoundTripLatency}). */
-    private static final class Pinger {
-        private final BenchConnection c;
+    /** One ping of the client and its pong per iteration. */
+    private static final class Pinger extends TimedLoop {
         private final long half;
         private final int size;
-        private final long[] ids;
         private final long[] counts = new long[2];
-        private final long timeout;
-        private final RunClock clock;
-        private final LatencyRecorder[] recorders;
-        private final ProgressLine progress;
 
-        Pinger(BenchConnection c, BenchSettings s, int size, RunClock clock, LatencyRecorder recorder,
-               ProgressLine progress) {
-            this.c = c;
+        Pinger(BenchConnection c, BenchSettings s, int size, LatencyRecorder recorder, ProgressLine progress) {
+            super(c, s, size, recorder, progress);
             this.half = c.bufferBytes() / 2;
             this.size = size;
-            this.ids = new long[c.completionCapacity()];
-            this.timeout = s.timeout().toNanos();
-            this.clock = clock;
-            this.recorders = new LatencyRecorder[] {recorder.warmupTwin(), recorder};
-            this.progress = progress;
         }
 
-        /** Pings as iteration {@code i}, waits for the pong, records half the round trip. @return when the pong came */
-        long ping(long i) {
+        @Override
+        long iteration(long i) {
             long t0 = System.nanoTime();
             c.send(0, half, size, i, true);
             long now = awaitReceive(c, ids, counts, i + 1, t0, timeout, () -> false, "the peer's SEND reply");
-            recorders[clock.measuredIndex(i, t0, now)].record((now - t0) / 2, now);
+            record(i, t0, now, (now - t0) / 2);
             awaitSends(c, ids, counts, i + 1, now, timeout);
-            progress.tick(now, i + 1);
             return now;
         }
     }

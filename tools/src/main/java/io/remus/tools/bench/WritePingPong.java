@@ -12,7 +12,7 @@ import java.util.function.BooleanSupplier;
  * client records half of each round trip. Neither side polls a completion inside the timed span.
  * Warm-up samples are recorded too, into a recorder that is thrown away, so the JIT has compiled
  * the recording path before the first measured sample. Each side's iteration is one method called
- * once per iteration, so the JIT compiles all of the timed span (see {@link RoundTripLatency}).
+ * once per iteration, so the JIT compiles all of the timed span (see {@link TimedLoop}).
  */
 public final class WritePingPong {
     private WritePingPong() {
@@ -51,17 +51,7 @@ public final class WritePingPong {
      */
     public static long client(BenchConnection c, BenchSettings s, int size, LatencyRecorder recorder,
                               ProgressLine progress) {
-        RunClock clock = RunClock.start(s, System.nanoTime());
-        progress.begin(s.test().commandName() + " " + size + " B", clock.startNanos());
-        Pinger pinger = new Pinger(c, s, size, clock, recorder, progress);
-        long now = clock.startNanos();
-        long i = 0;
-        for (; clock.continues(i, now); i++) {
-            now = pinger.ping(i);
-        }
-        recorder.finish();
-        progress.end();
-        return i;
+        return new Pinger(c, s, size, recorder, progress).run();
     }
 
     /**
@@ -75,10 +65,11 @@ public final class WritePingPong {
      * @param timeout    the longest wait for one ping, in nanoseconds
      */
     public static void respond(BenchConnection c, int size, long iterations, BooleanSupplier stop, long timeout) {
+        MemorySegment buffer = c.buffer();
         long[] ids = new long[c.completionCapacity()];
         long[] completed = new long[1];
         long i = 0;
-        while (i < iterations && answer(c, size, ids, completed, i, stop, timeout)) {
+        while (i < iterations && answer(c, buffer, size, ids, completed, i, stop, timeout)) {
             i++;
         }
         if (i > 0) {
@@ -92,65 +83,50 @@ public final class WritePingPong {
      *
      * @return false when {@code stop} became true before the ping came
      */
-    private static boolean answer(BenchConnection c, int size, long[] ids, long[] completed, long i,
-                                  BooleanSupplier stop, long timeout) {
+    private static boolean answer(BenchConnection c, MemorySegment buffer, int size, long[] ids, long[] completed,
+                                  long i, BooleanSupplier stop, long timeout) {
         long half = c.bufferBytes() / 2;
         long last = size - 1;
         byte seq = sequence(i);
-        long seen = CompletionWait.forByte(c, ids, completed, last, seq, System.nanoTime(), timeout, stop, "a ping");
+        long seen = CompletionWait.forByte(c, buffer, ids, completed, last, seq, System.nanoTime(), timeout, stop,
+                "a ping");
         if (seen < 0) {
             return false;
         }
         if (i > 0) {
             CompletionWait.takeOne(c, ids, completed, seen, timeout, "RDMA WRITE");
         }
-        CompletionWait.putByte(c.buffer(), half + last, seq);
+        CompletionWait.putByte(buffer, half + last, seq);
         c.write(0, half, 0, size, i, true);
         return true;
     }
 
-    /**
-     * One ping of the client, timed and recorded: one method per iteration, so the JIT compiles
-     * all of the timed span (see {@link RoundTripLatency}).
-     */
-    private static final class Pinger {
-        private final BenchConnection c;
+    /** One ping of the client and its pong per iteration. */
+    private static final class Pinger extends TimedLoop {
         private final MemorySegment buffer;
         private final long half;
         private final long last;
         private final int size;
-        private final long[] ids;
         private final long[] completed = new long[1];
-        private final long timeout;
-        private final RunClock clock;
-        private final LatencyRecorder[] recorders;
-        private final ProgressLine progress;
 
-        Pinger(BenchConnection c, BenchSettings s, int size, RunClock clock, LatencyRecorder recorder,
-               ProgressLine progress) {
-            this.c = c;
+        Pinger(BenchConnection c, BenchSettings s, int size, LatencyRecorder recorder, ProgressLine progress) {
+            super(c, s, size, recorder, progress);
             this.buffer = c.buffer();
             this.half = c.bufferBytes() / 2;
             this.last = size - 1;
             this.size = size;
-            this.ids = new long[c.completionCapacity()];
-            this.timeout = s.timeout().toNanos();
-            this.clock = clock;
-            this.recorders = new LatencyRecorder[] {recorder.warmupTwin(), recorder};
-            this.progress = progress;
         }
 
-        /** Pings as iteration {@code i}, waits for the pong, records half the round trip. @return when the pong came */
-        long ping(long i) {
+        @Override
+        long iteration(long i) {
             byte seq = sequence(i);
             CompletionWait.putByte(buffer, half + last, seq);
             long t0 = System.nanoTime();
             c.write(0, half, 0, size, i, true);
-            long now = CompletionWait.forByte(c, ids, completed, last, seq, t0, timeout, () -> false,
+            long now = CompletionWait.forByte(c, buffer, ids, completed, last, seq, t0, timeout, () -> false,
                     "the peer's WRITE reply");
-            recorders[clock.measuredIndex(i, t0, now)].record((now - t0) / 2, now);
+            record(i, t0, now, (now - t0) / 2);
             CompletionWait.takeOne(c, ids, completed, now, timeout, "RDMA WRITE");
-            progress.tick(now, i + 1);
             return now;
         }
     }
