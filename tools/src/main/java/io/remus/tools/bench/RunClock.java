@@ -30,15 +30,15 @@ final class RunClock {
         this.margin = margin;
         this.window = window;
         this.duration = duration;
-        this.jit = !duration && warmup == 0 ? null : jit;
-        this.measuredFrom = this.jit == null ? warmup : -1;
+        this.jit = jit;
+        this.measuredFrom = jit == null ? warmup : -1;
     }
 
     static RunClock start(BenchSettings s, long now) {
         return start(s, now, s.durationMode() || s.warmupIterations() > 0 ? new JitQuiet(now) : null);
     }
 
-    /** @param jit the wait for a quiet JIT that the warm-up ends with (tests pass their own) */
+    /** @param jit the wait for a quiet JIT that the warm-up ends with, null for none (tests pass their own) */
     static RunClock start(BenchSettings s, long now, JitQuiet jit) {
         if (s.durationMode()) {
             long d = s.duration().toNanos();
