@@ -2,8 +2,8 @@
 # Runs inside one Soft-RoCE guest (started by softroce/perftest-compare through softroce/vm.sh):
 # creates rxe0 on a dummy netdev, then runs REPS interleaved repetitions of each perftest binary
 # and the matching `remus bench` test, each as a server and a client process on rxe0, with the
-# same size, iterations and flags (ours a second time with REMUS_JAVA_OPTS_B when that is set, to
-# compare JVM options in one boot). Raw outputs go to /mnt/job/raw/<test>.<rep>.<tool>.txt; the host
+# same size, iterations and flags (ours a second time with REMUS_JAVA_OPTS_B and/or from CLASSPATH_B
+# when either is set, to compare JVM options or two builds in one boot). Raw outputs go to /mnt/job/raw/<test>.<rep>.<tool>.txt; the host
 # parses them. Parameters come from /mnt/job/params.
 set -u
 . /mnt/job/params
@@ -44,24 +44,26 @@ perftest_pair() { # name binary args...
 }
 
 # shellcheck disable=SC2086
-remus_pair() { # name tool-label java-options test args...: tool-label names the raw files (remus, remus-b)
-  name=$1; label=$2; opts=$3; test=$4; shift 4
+remus_pair() { # name tool-label java-options class-path test args...: tool-label names the raw files (remus, remus-b)
+  name=$1; label=$2; opts=$3; cp=$4; test=$5; shift 5
   # a JVM that crashes leaves its hs_err file with the raw results
   timeout 300 $ON_SERVER "$JAVA" --enable-native-access=ALL-UNNAMED $opts -XX:ErrorFile="/mnt/job/raw/$name.$label.server.hs_err_%p.log" \
-    -cp "$CLASSPATH" io.remus.tools.Remus bench "$test" --fabric verbs -d rxe0 --timeout 120 --no-progress "$@" > "/tmp/work/$name.server.txt" 2>&1 &
+    -cp "$cp" io.remus.tools.Remus bench "$test" --fabric verbs -d rxe0 --timeout 120 --no-progress "$@" > "/tmp/work/$name.server.txt" 2>&1 &
   spid=$!
   timeout 300 $ON_CLIENT "$JAVA" --enable-native-access=ALL-UNNAMED $opts -XX:ErrorFile="/mnt/job/raw/$name.$label.client.hs_err_%p.log" \
-    -cp "$CLASSPATH" io.remus.tools.Remus bench "$test" --fabric verbs -d rxe0 --timeout 120 --no-progress --json "$@" "$ADDR" \
+    -cp "$cp" io.remus.tools.Remus bench "$test" --fabric verbs -d rxe0 --timeout 120 --no-progress --json "$@" "$ADDR" \
     > "/mnt/job/raw/$name.$label.txt" 2> "/mnt/job/raw/$name.$label.err"
   echo "exit=$?" >> "/mnt/job/raw/$name.$label.err"
   wait "$spid" 2>/dev/null
   cat "/tmp/work/$name.server.txt" >> "/mnt/job/raw/$name.$label.err"
 }
 
-ours() { # name test args...: ours with REMUS_JAVA_OPTS, then (when set) with REMUS_JAVA_OPTS_B
+ours() { # name test args...: ours with REMUS_JAVA_OPTS, then (when either is set) with REMUS_JAVA_OPTS_B
+  # (else REMUS_JAVA_OPTS) from CLASSPATH_B (else CLASSPATH)
   name=$1; shift
-  remus_pair "$name" remus "$REMUS_JAVA_OPTS" "$@"
-  [ -z "${REMUS_JAVA_OPTS_B:-}" ] || remus_pair "$name" remus-b "$REMUS_JAVA_OPTS_B" "$@"
+  remus_pair "$name" remus "$REMUS_JAVA_OPTS" "$CLASSPATH" "$@"
+  [ -z "${REMUS_JAVA_OPTS_B:-}${CLASSPATH_B:-}" ] \
+    || remus_pair "$name" remus-b "${REMUS_JAVA_OPTS_B:-$REMUS_JAVA_OPTS}" "${CLASSPATH_B:-$CLASSPATH}" "$@"
 }
 
 rep=1

@@ -6,8 +6,8 @@ Latency rows: perftest's t_typical (its median) and ours (median), each the medi
 repetitions, their ratio (ours / perftest; target <= 1.05), and the minimum over all repetitions.
 Bandwidth rows: average bandwidth (MB/s, 2^20 bytes) and message rate, medians over the
 repetitions, ratio ours / perftest (target >= 0.95).
-When the raw directory holds runs of ours with the second JVM options (<test>.<rep>.remus-b.txt,
-PERF_JAVA_OPTS_B), each table gets their median and ratio too.
+When the raw directory holds runs of ours with the second JVM options or build (<test>.<rep>.remus-b.txt,
+PERF_JAVA_OPTS_B or PERF_TOOLS_B), each table gets their median and ratio too.
 """
 import json
 import os
