@@ -12,6 +12,7 @@ import io.remus.core.fabric.RemoteRegion;
 import io.remus.core.fabric.WorkRequests;
 import io.remus.tools.bench.BenchFailedException;
 import io.remus.tools.bench.BenchTimeoutException;
+import io.remus.tools.stats.LatencyHistograms;
 import io.remus.tools.stats.LatencySummary;
 import org.HdrHistogram.Histogram;
 
@@ -80,12 +81,12 @@ public final class LoopbackExperiment {
     }
 
     private LoopbackRow cpu(Opcode op, MemorySegment memory) {
-        Histogram h = new Histogram(3);
+        Histogram h = LatencyHistograms.create();
         long sink = 0;
         for (long i = 0; i < iterations; i++) {
             long t0 = System.nanoTime();
             sink += cpuAccess(op, memory, i);
-            h.recordValue(System.nanoTime() - t0);
+            LatencyHistograms.record(h, System.nanoTime() - t0);
         }
         long t0 = System.nanoTime();
         for (long i = 0; i < iterations; i++) {
@@ -111,12 +112,12 @@ public final class LoopbackExperiment {
                              RemoteRegion target) {
         WorkRequests wr = new WorkRequests(1);
         Completions done = new Completions(depth);
-        Histogram h = new Histogram(3);
+        Histogram h = LatencyHistograms.create();
         for (long i = 0; i < iterations; i++) {
             long t0 = System.nanoTime();
             post(op, qp, wr, local, target, i);
             long t1 = await(cq, done, t0);
-            h.recordValue(t1 - t0);
+            LatencyHistograms.record(h, t1 - t0);
         }
         long t0 = System.nanoTime();
         long posted = 0;

@@ -4,18 +4,17 @@ import io.remus.alock.bench.LockBenchmark;
 import io.remus.alock.bench.LockBenchmarkConfig;
 import io.remus.alock.bench.LockBenchmarkResult;
 import io.remus.core.fabric.Fabric;
+import io.remus.tools.stats.LatencyHistograms;
 import io.remus.tools.stats.LatencySummary;
 import org.HdrHistogram.Histogram;
 
 import java.util.function.Supplier;
 
 /**
- * Runs one lock benchmark point on a fresh fabric with one HdrHistogram per worker (each recorded
- * only by its own thread), merged after the run.
+ * Runs one lock benchmark point on a fresh fabric with one fixed-range HdrHistogram per worker
+ * ({@link LatencyHistograms}; each recorded only by its own thread), merged after the run.
  */
 public final class LockRunner {
-    private static final int SIGNIFICANT_DIGITS = 3;
-
     private LockRunner() {
     }
 
@@ -31,13 +30,16 @@ public final class LockRunner {
         int workers = config.nodes() * config.threadsPerNode();
         Histogram[] histograms = new Histogram[workers];
         for (int w = 0; w < workers; w++) {
-            histograms[w] = new Histogram(SIGNIFICANT_DIGITS);
+            histograms[w] = LatencyHistograms.create();
         }
         LockBenchmarkResult result;
         try (Fabric fabric = fabrics.get()) {
-            result = LockBenchmark.run(fabric, config, w -> histograms[w]::recordValue);
+            result = LockBenchmark.run(fabric, config, w -> {
+                Histogram h = histograms[w];
+                return nanos -> LatencyHistograms.record(h, nanos);
+            });
         }
-        Histogram merged = new Histogram(SIGNIFICANT_DIGITS);
+        Histogram merged = LatencyHistograms.create();
         for (Histogram h : histograms) {
             merged.add(h);
         }

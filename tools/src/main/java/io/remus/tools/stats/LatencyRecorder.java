@@ -8,19 +8,11 @@ import java.io.OutputStream;
 /**
  * Records latency samples in nanoseconds into one histogram for the whole run and, when an
  * interval log is attached, into per-interval histograms written to the log as each interval ends
- * (HdrHistogram's interval log format, readable by {@code HistogramLogProcessor}). Not thread-safe.
+ * (HdrHistogram's interval log format, readable by {@code HistogramLogProcessor}). The histograms
+ * are {@link LatencyHistograms}' fixed-range ones. Not thread-safe.
  */
 public final class LatencyRecorder {
-    private static final int SIGNIFICANT_DIGITS = 3;
-    /**
-     * The largest sample kept as it is, one hour in nanoseconds (the longest timeout the tools
-     * take); larger ones are kept as this. The histograms have this fixed range rather than
-     * resizing themselves: a resize runs through an exception the warm-up may never have raised,
-     * and the JIT then recompiles the recording path inside the measured window.
-     */
-    static final long HIGHEST_NANOS = 3_600_000_000_000L;
-
-    private final Histogram total = newHistogram();
+    private final Histogram total = LatencyHistograms.create();
     private final HistogramLogWriter intervalLog;
     private final long intervalNanos;
     private final long correctionNanos;
@@ -49,7 +41,7 @@ public final class LatencyRecorder {
         this.correctionNanos = correctionNanos;
         this.intervalLog = intervalLog;
         this.intervalNanos = intervalNanos;
-        this.interval = intervalLog == null ? null : newHistogram();
+        this.interval = intervalLog == null ? null : LatencyHistograms.create();
     }
 
     /**
@@ -77,7 +69,7 @@ public final class LatencyRecorder {
      * @param now   a {@link System#nanoTime()} reading taken at its end
      */
     public void record(long sample, long now) {
-        long nanos = Math.min(HIGHEST_NANOS, Math.max(0, sample - correctionNanos));
+        long nanos = LatencyHistograms.clamp(sample - correctionNanos);
         total.recordValue(nanos);
         if (interval != null) {
             if (interval.getTotalCount() == 0 && intervalStartNanos == 0) {
@@ -101,10 +93,6 @@ public final class LatencyRecorder {
         intervalLog.outputIntervalHistogram(interval);
         interval.reset();
         startInterval(now);
-    }
-
-    private static Histogram newHistogram() {
-        return new Histogram(1, HIGHEST_NANOS, SIGNIFICANT_DIGITS);
     }
 
     /** Writes the last, partial interval (if any samples are in it). */

@@ -11,6 +11,7 @@ import io.remus.core.fabric.RegisteredMemory;
 import io.remus.core.fabric.WorkRequests;
 import io.remus.tools.bench.BenchFailedException;
 import io.remus.tools.bench.BenchTimeoutException;
+import io.remus.tools.stats.LatencyHistograms;
 import io.remus.tools.stats.LatencySummary;
 import org.HdrHistogram.Histogram;
 
@@ -157,7 +158,7 @@ public final class NumaExperiment {
     private LatencySummary reads(QueuePair qp, CompletionQueue cq, RegisteredMemory result, RegisteredMemory target) {
         WorkRequests wr = new WorkRequests(1);
         Completions done = new Completions(4);
-        Histogram h = new Histogram(3);
+        Histogram h = LatencyHistograms.create();
         long span = Math.max(1, (target.length() - rdmaBytes) / MemoryProbe.LINE);
         long timeoutNanos = timeout.toNanos();
         for (int i = 0; i < rdmaIterations; i++) {
@@ -173,7 +174,7 @@ public final class NumaExperiment {
                     throw new BenchTimeoutException("no completion of an RDMA READ within " + timeout.toMillis() + " ms");
                 }
             }
-            h.recordValue(System.nanoTime() - t0);
+            LatencyHistograms.record(h, System.nanoTime() - t0);
             for (int k = 0; k < n; k++) {
                 if (done.status(k) != CompletionStatus.SUCCESS) {
                     throw new BenchFailedException("RDMA READ completed with " + done.status(k));
