@@ -3,8 +3,8 @@
 # creates rxe0 on a dummy netdev, then runs REPS interleaved repetitions of each perftest binary
 # and the matching `remus bench` test, each as a server and a client process on rxe0, with the
 # same size, iterations and flags (ours a second time with REMUS_JAVA_OPTS_B and/or from CLASSPATH_B
-# when either is set, to compare JVM options or two builds in one boot). Raw outputs go to /mnt/job/raw/<test>.<rep>.<tool>.txt; the host
-# parses them. Parameters come from /mnt/job/params.
+# when either is set, to compare JVM options or two builds in one boot). Raw outputs go to
+# /mnt/job/raw/<test>.<rep>.<tool>.txt; the host parses them. Parameters come from /mnt/job/params.
 set -u
 . /mnt/job/params
 
