@@ -42,7 +42,7 @@ public final class HumanFormat {
                         r.reportGbits() ? b.averageGbitsPerSecond() : b.averageMbPerSecond(), b.messageRateMpps());
             }
             out.println("(MB = 2^20 bytes, Gb = 10^9 bits; peak = best rate over spans from a post to a later "
-                    + "completion, or the average when the run was too short for one)");
+                    + "completion, the whole run among them)");
         }
         out.flush();
     }

@@ -4,13 +4,13 @@ package io.remus.tools.stats;
  * The result of one bandwidth run.
  *
  * <p>Average bandwidth is every completed byte over the measured time. Peak bandwidth is the best rate
- * over spans from a post to a later completion ({@link PeakRate}); for runs too short for one span
- * it equals the average. MB here is 2^20 bytes and Gb is 10^9 bits, as perftest prints them.
+ * over spans from a post to a later completion ({@link PeakRate}); when no measured completion
+ * ended a span it equals the average. MB here is 2^20 bytes and Gb is 10^9 bits, as perftest prints them.
  *
  * @param bytes        message size
  * @param iterations   operations completed in the measured time
  * @param nanos        the measured time
- * @param peakPerSecond the best messages per second ({@link PeakRate}), or -1 when no span completed
+ * @param peakPerSecond the best messages per second ({@link PeakRate}), or -1 when no measured completion ended a span
  */
 public record BandwidthSummary(int bytes, long iterations, long nanos, double peakPerSecond) {
     private static final double MIB = 1024.0 * 1024.0;
@@ -20,7 +20,7 @@ public record BandwidthSummary(int bytes, long iterations, long nanos, double pe
         return nanos == 0 ? 0 : iterations * 1e9 / nanos;
     }
 
-    /** @return the best span's messages per second, or the average when no span completed */
+    /** @return the best span's messages per second, or the average when no measured completion ended a span */
     public double peakMessagesPerSecond() {
         return peakPerSecond < 0 ? messagesPerSecond() : peakPerSecond;
     }

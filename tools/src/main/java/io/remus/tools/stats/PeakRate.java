@@ -4,11 +4,20 @@ package io.remus.tools.stats;
  * The best message rate of a bandwidth run, bounded by what really happened. perftest's "BW peak"
  * is the best {@code (j - i + 1) / (completed[j] - posted[i])} over all pairs of operations; this
  * keeps its idea (a span runs from a post to a later completion, so a burst of completions of
- * long-queued operations cannot look fast) in memory fixed up front: spans of the last {@code M}
- * completions, {@code M} four times the most operations in flight, each from the post of its
- * first operation to its last completion. Completions of other queue pairs may interleave, so
- * only the {@code M - inFlight + 1} operations that must have been posted inside the span are
- * counted: the result never exceeds the rate the device sustained over some span.
+ * long-queued operations cannot look fast) in memory fixed up front. Two kinds of span end at each
+ * measured completion:
+ * <ul>
+ *   <li>the whole run so far, from the first post: every completion so far was posted inside it.
+ *       Over a whole iteration-mode run this is at least the average rate (whose clock starts
+ *       before the first post), so the peak is never below the average, as in perftest;</li>
+ *   <li>the last {@code M} completions, {@code M} four times the most operations in flight, from the
+ *       post of the oldest of them. With one queue pair all {@code M} were posted inside the span
+ *       (a queue pair completes in posting order). With {@code Q} queue pairs of depth {@code D},
+ *       the other queue pairs' completions may include operations posted before the span began,
+ *       but only those in flight at that moment, at most {@code (Q - 1) * D}; so {@code M - (Q - 1) * D}
+ *       are counted.</li>
+ * </ul>
+ * Either way the result never exceeds the rate the device sustained over some span.
  *
  * <p>Queue pairs complete in posting order (RC). Not thread-safe; nothing is allocated after
  * construction.
@@ -21,6 +30,7 @@ public final class PeakRate {
     private final long[] spanStarts;
     private final int counted;
     private long completed;
+    private long firstPost = -1;
     private double best = -1;
 
     /**
@@ -37,7 +47,7 @@ public final class PeakRate {
         this.tail = new long[queuePairs];
         int inFlight = queuePairs * depth;
         this.spanStarts = new long[4 * inFlight];
-        this.counted = spanStarts.length - inFlight + 1;
+        this.counted = spanStarts.length - (queuePairs - 1) * depth;
     }
 
     /**
@@ -52,6 +62,9 @@ public final class PeakRate {
             throw new IllegalStateException("queue pair " + queuePair + " already has " + depth + " operations in flight");
         }
         postTimes[queuePair * depth + (int) (tail[queuePair]++ % depth)] = nanos;
+        if (firstPost < 0) {
+            firstPost = nanos;
+        }
     }
 
     /**
@@ -59,7 +72,7 @@ public final class PeakRate {
      *
      * @param queuePair the queue pair
      * @param nanos     a {@link System#nanoTime()} reading taken after the completion was polled
-     * @param measure   whether the span ending here counts toward the peak (false outside a duration
+     * @param measure   whether the spans ending here count toward the peak (false outside a duration
      *                  run's window)
      * @throws IllegalStateException when the queue pair has nothing in flight
      */
@@ -69,7 +82,14 @@ public final class PeakRate {
         }
         long postedAt = postTimes[queuePair * depth + (int) (head[queuePair]++ % depth)];
         spanStarts[(int) (completed++ % spanStarts.length)] = postedAt;
-        if (measure && completed >= spanStarts.length) {
+        if (!measure) {
+            return;
+        }
+        long whole = nanos - firstPost;
+        if (whole > 0) {
+            best = Math.max(best, completed * 1e9 / whole);
+        }
+        if (completed >= spanStarts.length) {
             long span = nanos - spanStarts[(int) (completed % spanStarts.length)];
             if (span > 0) {
                 best = Math.max(best, counted * 1e9 / span);
@@ -77,7 +97,7 @@ public final class PeakRate {
         }
     }
 
-    /** @return the best messages per second over a full span, or -1 when no span completed */
+    /** @return the best messages per second over a span, or -1 when no measured completion ended one */
     public double bestMessagesPerSecond() {
         return best;
     }

@@ -2,6 +2,9 @@ package io.remus.tools.stats;
 
 import org.junit.jupiter.api.Test;
 
+import java.util.ArrayList;
+import java.util.List;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -53,11 +56,87 @@ class PeakRateTest {
     }
 
     @Test
-    void shouldReportNoPeakWhenFewerCompletionsThanOneSpan() {
+    void shouldCountTheWholeRunAsASpanWhenShorterThanTheLastCompletionsSpan() {
         PeakRate p = new PeakRate(1, 4);
         p.posted(0, 0);
         p.completed(0, 10, true);
-        assertEquals(-1, p.bestMessagesPerSecond());
+        assertEquals(1e8, p.bestMessagesPerSecond(), 1.0);
+    }
+
+    @Test
+    void shouldNotReportAPeakBelowTheAverageOfASteadyFullPipeline() {
+        int depth = 8;
+        long opNanos = 100;
+        PeakRate p = new PeakRate(1, depth);
+        for (int k = 0; k < depth; k++) {
+            p.posted(0, 0);
+        }
+        int operations = 10_000;
+        long last = 0;
+        for (int k = 0; k < operations; k++) {
+            last = (k + 1) * opNanos;
+            p.completed(0, last, true);
+            if (k + depth < operations) {
+                p.posted(0, last);
+            }
+        }
+        double average = operations * 1e9 / last;
+        assertTrue(p.bestMessagesPerSecond() >= average, "peak " + p.bestMessagesPerSecond() + " under the average " + average);
+        assertTrue(p.bestMessagesPerSecond() <= 1e9 / opNanos * (1 + 1e-9), "peak " + p.bestMessagesPerSecond());
+    }
+
+    /**
+     * Queue pair 1 posts its whole depth at time 0 and those four complete last; queue pair 0 runs 28
+     * operations one at a time in between. The span of the last 32 completions starts at queue pair
+     * 0's first post, after queue pair 1's four: only 28 of its 32 operations were posted inside it.
+     * Counting all 32 would claim 11.4 million per second, more than any real span (the best is the
+     * whole run, 32 operations from time 0: 11.0 million).
+     */
+    @Test
+    void shouldNotCountOperationsOfOtherQueuePairsPostedBeforeTheSpan() {
+        int depth = 4;
+        PeakRate p = new PeakRate(2, depth);
+        List<long[]> ops = new ArrayList<>(); // {post, completion}
+        for (int k = 0; k < depth; k++) {
+            p.posted(1, 0);
+        }
+        for (int k = 1; k <= 28; k++) {
+            p.posted(0, 100L * k);
+            p.completed(0, 100L * k + 100, true);
+            ops.add(new long[] {100L * k, 100L * k + 100});
+        }
+        for (int k = 0; k < depth; k++) {
+            p.completed(1, 2_901, true);
+            ops.add(new long[] {0, 2_901});
+        }
+        double best = bestOverAllSpans(ops);
+        assertEquals(32 * 1e9 / 2_901, best, 1e-3);
+        assertTrue(p.bestMessagesPerSecond() <= best * (1 + 1e-12), "peak " + p.bestMessagesPerSecond() + " over " + best);
+    }
+
+    /**
+     * perftest's definition, by brute force: the best {@code n / (e - s)} over every post time
+     * {@code s} and completion time {@code e}, {@code n} the operations posted at or after {@code s}
+     * and completed by {@code e}.
+     */
+    private static double bestOverAllSpans(List<long[]> ops) {
+        double best = -1;
+        for (long[] start : ops) {
+            for (long[] end : ops) {
+                long span = end[1] - start[0];
+                if (span <= 0) {
+                    continue;
+                }
+                int n = 0;
+                for (long[] op : ops) {
+                    if (op[0] >= start[0] && op[1] <= end[1]) {
+                        n++;
+                    }
+                }
+                best = Math.max(best, n * 1e9 / span);
+            }
+        }
+        return best;
     }
 
     @Test
