@@ -30,7 +30,8 @@ public final class PeakRate {
     private final long[] spanStarts;
     private final int counted;
     private long completed;
-    private long firstPost = -1;
+    private boolean anyPosted;
+    private long firstPost;
     private double best = -1;
 
     /**
@@ -62,7 +63,8 @@ public final class PeakRate {
             throw new IllegalStateException("queue pair " + queuePair + " already has " + depth + " operations in flight");
         }
         postTimes[queuePair * depth + (int) (tail[queuePair]++ % depth)] = nanos;
-        if (firstPost < 0) {
+        if (!anyPosted) {
+            anyPosted = true;
             firstPost = nanos;
         }
     }

@@ -63,6 +63,18 @@ class PeakRateTest {
         assertEquals(1e8, p.bestMessagesPerSecond(), 1.0);
     }
 
+    /** {@link System#nanoTime()} may be negative: the first post is not told by its sign. */
+    @Test
+    void shouldKeepTheFirstPostWhenTheClockReadsNegative() {
+        PeakRate p = new PeakRate(1, 1);
+        long base = -1_000_000;
+        for (long k = 0; k < 10; k++) {
+            p.posted(0, base + 100 * k);
+            p.completed(0, base + 100 * k + 100, true);
+        }
+        assertEquals(1e7, p.bestMessagesPerSecond(), 1.0);
+    }
+
     @Test
     void shouldNotReportAPeakBelowTheAverageOfASteadyFullPipeline() {
         int depth = 8;
