@@ -5,13 +5,20 @@ import io.remus.tools.stats.PeakRate;
 
 /**
  * Bandwidth as perftest's {@code ib_*_bw} measure it: every QP keeps up to
- * {@link BenchSettings#inFlightPerQueuePair()} signalled work requests in flight, refilled as
- * completions arrive. In iteration mode the warm-up runs first, then the clock runs from the first
- * measured post to the last completion; in duration mode only completions inside the margins count,
- * over the window's length. It busy-polls, as perftest does, and yields the CPU between polls only
- * after 65,536 empty polls in a row (a stall of milliseconds, when something else
- * must run for the transfer to go on): in a Soft-RoCE guest yielding after 64 empty polls cost
- * throughput (docs/PERFORMANCE.md).
+ * {@link BenchSettings#inFlightPerQueuePair()} work requests posted, refilled as completions arrive,
+ * and runs {@link BenchSettings#iterations()} of them (perftest's {@code -n} is per QP too). One work
+ * request in {@link BenchSettings#cqModeration()} asks for a completion, and so does the last of each
+ * QP's run; a completion stands for every request its QP posted since the previous one (an RC QP
+ * completes in posting order), and its work request id says how many: the QP's index in the low 32
+ * bits, the count in the high 32.
+ * <p>
+ * In iteration mode the warm-up runs first, then the clock runs from the first measured post to the
+ * last completion; in duration mode only completions inside the margins count, over the window's
+ * length, and when the window closes each QP with requests that will not ask for a completion gets
+ * one more that does, outside the window, so that the run can wait for all of them. It busy-polls, as
+ * perftest does, and yields the CPU between polls only after 65,536 empty polls in a row (a stall of
+ * milliseconds, when something else must run for the transfer to go on): in a Soft-RoCE guest
+ * yielding after 64 empty polls cost throughput (docs/PERFORMANCE.md).
  */
 public final class Bandwidth {
     private static final int SPIN_CHECKS = 1 << 16;
@@ -45,14 +52,22 @@ public final class Bandwidth {
         return new PeakRate(c.queuePairs(), s.inFlightPerQueuePair());
     }
 
+    /**
+     * @param iterations per QP; ignored in duration mode
+     * @return the measured completions and the time of the last one
+     */
     private static long[] pump(BenchConnection c, BenchSettings s, int size, long iterations, RunClock clock,
                                PeakRate peak, ProgressLine progress) {
         int qps = c.queuePairs();
         int depth = s.inFlightPerQueuePair();
+        int moderation = s.cqModeration();
         int[] inFlight = new int[qps];
+        int[] unsignaled = new int[qps];
+        long[] postedOn = new long[qps];
         long[] ids = new long[c.completionCapacity()];
         long timeout = s.timeout().toNanos();
         boolean duration = clock != null && clock.durationMode();
+        long total = iterations * qps;
         long posted = 0;
         long outstanding = 0;
         long measured = 0;
@@ -60,16 +75,27 @@ public final class Bandwidth {
         int empty = 0;
         while (true) {
             long now = System.nanoTime();
-            boolean posting = duration ? clock.continues(0, now) : posted < iterations;
+            boolean posting = duration ? clock.continues(0, now) : posted < total;
             if (!posting && outstanding == 0) {
                 break;
             }
-            for (int q = 0; posting && q < qps; q++) {
-                while (inFlight[q] < depth && (duration || posted < iterations)) {
+            for (int q = 0; q < qps; q++) {
+                while (posting && inFlight[q] < depth && (duration || postedOn[q] < iterations)) {
+                    int covered = unsignaled[q] + 1;
+                    boolean signaled = covered == moderation || (!duration && postedOn[q] + 1 == iterations);
                     peak.posted(q, now);
-                    post(c, s, q, size);
+                    post(c, s, q, size, signaled ? ((long) covered << 32) | q : 0, signaled);
+                    unsignaled[q] = signaled ? 0 : covered;
                     inFlight[q]++;
+                    postedOn[q]++;
                     posted++;
+                    outstanding++;
+                }
+                if (!posting && unsignaled[q] > 0 && inFlight[q] < depth) {
+                    peak.posted(q, now); // the window closed: one more request, whose completion covers the tail
+                    post(c, s, q, size, ((long) (unsignaled[q] + 1) << 32) | q, true);
+                    unsignaled[q] = 0;
+                    inFlight[q]++;
                     outstanding++;
                 }
             }
@@ -89,26 +115,28 @@ public final class Bandwidth {
             lastCompletion = t;
             boolean measure = !duration || clock.inWindow(t);
             for (int k = 0; k < n; k++) {
-                inFlight[(int) ids[k]]--;
-                peak.completed((int) ids[k], t, measure);
-            }
-            outstanding -= n;
-            if (measure) {
-                measured += n;
+                int q = (int) ids[k];
+                int covered = (int) (ids[k] >>> 32);
+                inFlight[q] -= covered;
+                outstanding -= covered;
+                peak.completed(q, covered, t, measure);
+                if (measure) {
+                    measured += covered;
+                }
             }
             progress.tick(t, measured);
         }
         return new long[] {measured, lastCompletion};
     }
 
-    private static void post(BenchConnection c, BenchSettings s, int qp, int size) {
+    private static void post(BenchConnection c, BenchSettings s, int qp, int size, long wrId, boolean signaled) {
         long half = c.bufferBytes() / 2;
         switch (s.test().operation()) {
-            case READ -> c.read(qp, 0, 0, size, qp, true);
-            case WRITE -> c.write(qp, half, 0, size, qp, true);
+            case READ -> c.read(qp, 0, 0, size, wrId, signaled);
+            case WRITE -> c.write(qp, half, 0, size, wrId, signaled);
             case ATOMIC -> c.atomic(qp, s.atomicType(), half + 64L * qp, 64L * qp,
-                    s.atomicType() == AtomicType.FETCH_AND_ADD ? 1 : 0, 0, qp, true);
-            case SEND -> c.send(qp, half, size, qp, true);
+                    s.atomicType() == AtomicType.FETCH_AND_ADD ? 1 : 0, 0, wrId, signaled);
+            case SEND -> c.send(qp, half, size, wrId, signaled);
         }
     }
 }

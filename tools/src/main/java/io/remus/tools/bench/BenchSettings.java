@@ -12,18 +12,32 @@ import java.util.List;
  * @param warmupIterations iterations run first and not recorded
  * @param duration         run each size this long ({@code -D}); null for iteration mode
  * @param margin           in duration mode, time at each end that is run but not recorded
- * @param txDepth          work requests in flight per QP ({@code -t})
- * @param queuePairs       QPs used, round robin ({@code -q})
- * @param outstandingReads READs/atomics in flight per QP at most ({@code -o})
+ * @param txDepth          work requests in flight per QP ({@code -t}); bandwidth tests keep this many
+ *                         posted, READs and atomics included (the device starts at most
+ *                         {@code outstandingReads} of those at a time, as in perftest)
+ * @param queuePairs       QPs used ({@code -q}); bandwidth tests run {@code iterations} on each, as perftest
+ * @param outstandingReads READs/atomics the device has in flight per QP at most ({@code -o}, the QP's
+ *                         {@code max_rd_atomic})
+ * @param cqModeration     bandwidth tests: one work request in this many asks for a completion
+ *                         ({@code -Q}), and the last of a run always does; 1 to {@code txDepth}
  * @param atomicType       the atomic of atomic tests ({@code -A})
  * @param timeout          the longest wait for a completion or a peer before the run fails
  */
 public record BenchSettings(BenchTest test, List<Integer> sizes, long iterations, long warmupIterations,
                             Duration duration, Duration margin, int txDepth, int queuePairs,
-                            int outstandingReads, AtomicType atomicType, Duration timeout) {
-    /** Copies the size list. */
+                            int outstandingReads, int cqModeration, AtomicType atomicType, Duration timeout) {
+    /**
+     * Copies the size list.
+     *
+     * @throws IllegalArgumentException when {@code cqModeration} is not in 1..{@code txDepth}: with more,
+     *                                  every work request in flight could be one that never completes
+     */
     public BenchSettings {
         sizes = List.copyOf(sizes);
+        if (cqModeration < 1 || cqModeration > txDepth) {
+            throw new IllegalArgumentException("CQ moderation must be 1.." + txDepth + " (the TX depth), got "
+                    + cqModeration);
+        }
     }
 
     /** @return whether each size runs for {@link #duration()} instead of {@link #iterations()} */
@@ -36,10 +50,12 @@ public record BenchSettings(BenchTest test, List<Integer> sizes, long iterations
         return sizes.stream().mapToInt(Integer::intValue).max().orElseThrow();
     }
 
-    /** @return how many operations one QP may have in flight for this test */
+    /**
+     * @return how many work requests one QP may have posted and not completed: {@link #txDepth()}, READs and
+     *         atomics too (perftest posts up to its TX depth and the device queues what exceeds
+     *         {@link #outstandingReads()})
+     */
     public int inFlightPerQueuePair() {
-        BenchOperation op = test.operation();
-        boolean limited = op == BenchOperation.READ || op == BenchOperation.ATOMIC;
-        return limited ? Math.min(txDepth, outstandingReads) : txDepth;
+        return txDepth;
     }
 }

@@ -54,6 +54,10 @@ public final class PerftestCommand implements Callable<Integer> {
     private static final int ALL_SIZES_MAX = 1 << 23;
     private static final int MIN_BUFFER = 4096;
     private static final int CLOCK_SAMPLES = 10_001;
+    /** perftest's default CQ moderation ({@code DEF_CQ_MOD}). */
+    static final int DEFAULT_CQ_MODERATION = 100;
+    /** Above this message size perftest turns CQ moderation off unless asked ({@code MSG_SIZE_CQ_MOD_LIMIT}). */
+    static final int CQ_MODERATION_SIZE_LIMIT = 8192;
 
     private final BenchTest test;
     private final IntSupplier deviceCount;
@@ -100,6 +104,9 @@ public final class PerftestCommand implements Callable<Integer> {
 
     @Option(names = {"-o", "--outs"}, paramLabel = "N", defaultValue = "16", description = "Outstanding READs/atomics per QP (default ${DEFAULT-VALUE}).")
     int outstanding;
+
+    @Option(names = {"-Q", "--cq-mod"}, paramLabel = "N", description = "Bandwidth tests: ask for a completion every N work requests (and for the last). Default, as perftest: 100 (at most -t), or 1 for one size above 8192 bytes.")
+    Integer cqModeration;
 
     @Option(names = {"-r", "--rx-depth", "--rx_depth"}, paramLabel = "DEPTH", defaultValue = "512", description = "Receives each QP holds posted, SEND tests (verbs; default ${DEFAULT-VALUE}).")
     int rxDepth;
@@ -334,6 +341,12 @@ public final class PerftestCommand implements Callable<Integer> {
         if (outstanding < 1) {
             throw usage("-o must be positive, got " + outstanding);
         }
+        if (cqModeration != null && (cqModeration < 1 || cqModeration > 1024)) {
+            throw usage("-Q must be 1..1024, got " + cqModeration);
+        }
+        if (cqModeration != null && test.isLatency()) {
+            throw usage("-Q applies to bandwidth tests (latency tests wait for every completion)");
+        }
         if (test.isLatency() && (queuePairs != 1 || (txDepth != null && txDepth != 1))) {
             throw usage("latency tests run one work request at a time on one QP (-q 1, -t 1), as in perftest");
         }
@@ -374,8 +387,24 @@ public final class PerftestCommand implements Callable<Integer> {
             }
         }
         int depth = txDepth != null ? txDepth : test.defaultTxDepth();
-        return new BenchSettings(test, sizes, n, warm, duration, margin, depth, queuePairs, outstanding, atomicType,
-                Duration.ofMillis(Math.round(timeoutSeconds * 1000)));
+        return new BenchSettings(test, sizes, n, warm, duration, margin, depth, queuePairs, outstanding,
+                cqModeration(sizes, depth), atomicType, Duration.ofMillis(Math.round(timeoutSeconds * 1000)));
+    }
+
+    /**
+     * perftest's rule: 100, or what {@code -Q} says; 1 for a single size above 8192 bytes unless {@code -Q}
+     * is given (there it buys nothing, and a completion per 100 large messages makes the last ones' time
+     * coarse); never more than the TX depth. Latency tests: 1.
+     */
+    private int cqModeration(List<Integer> sizes, int depth) {
+        if (test.isLatency()) {
+            return 1;
+        }
+        int q = cqModeration != null ? cqModeration : DEFAULT_CQ_MODERATION;
+        if (cqModeration == null && !all && sizes.getFirst() > CQ_MODERATION_SIZE_LIMIT) {
+            q = 1;
+        }
+        return Math.min(q, depth);
     }
 
     private List<Integer> sizes(boolean atomic) {

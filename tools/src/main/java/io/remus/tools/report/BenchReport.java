@@ -32,7 +32,9 @@ public record BenchReport(BenchSettings settings, String fabric, String transpor
         var test = settings.test();
         if (!test.isLatency()) {
             return test.operation().words() + " bandwidth: completed bytes over the measured time"
-                    + ", " + settings.inFlightPerQueuePair() + " in flight per QP, " + settings.queuePairs() + " QP(s)";
+                    + ", " + settings.inFlightPerQueuePair() + " in flight per QP, " + settings.queuePairs() + " QP(s), "
+                    + (settings.cqModeration() == 1 ? "every work request signalled"
+                    : "one work request in " + settings.cqModeration() + " signalled (-Q)");
         }
         return test.operation().words() + " latency: " + test.latencyKind().words()
                 + ", every sample recorded, nothing trimmed";
@@ -44,7 +46,8 @@ public record BenchReport(BenchSettings settings, String fabric, String transpor
             return settings.duration().toSeconds() + " s per size, the first and last "
                     + settings.margin().toMillis() + " ms not measured";
         }
-        return settings.iterations() + " iterations per size after " + settings.warmupIterations()
+        String each = !settings.test().isLatency() && settings.queuePairs() > 1 ? " per QP and size" : " per size";
+        return settings.iterations() + " iterations" + each + " after " + settings.warmupIterations()
                 + " warm-up iterations (not measured)";
     }
 }

@@ -70,23 +70,34 @@ public final class PeakRate {
     }
 
     /**
-     * Records the completion of a queue pair's oldest operation in flight.
+     * Records the completion of a queue pair's oldest {@code operations} in flight, all seen at
+     * {@code nanos} (one completion that stands for several requests, as with CQ moderation).
      *
-     * @param queuePair the queue pair
-     * @param nanos     a {@link System#nanoTime()} reading taken after the completion was polled
-     * @param measure   whether the spans ending here count toward the peak (false outside a duration
-     *                  run's window)
-     * @throws IllegalStateException when the queue pair has nothing in flight
+     * @param queuePair  the queue pair
+     * @param operations how many of its operations completed, positive
+     * @param nanos      a {@link System#nanoTime()} reading taken after the completion was polled
+     * @param measure    whether the spans ending here count toward the peak (false outside a duration
+     *                   run's window)
+     * @throws IllegalStateException    when the queue pair has fewer than {@code operations} in flight
+     * @throws IllegalArgumentException when {@code operations} is not positive
      */
-    public void completed(int queuePair, long nanos, boolean measure) {
-        if (tail[queuePair] == head[queuePair]) {
-            throw new IllegalStateException("queue pair " + queuePair + " has nothing in flight");
+    public void completed(int queuePair, int operations, long nanos, boolean measure) {
+        if (operations < 1) {
+            throw new IllegalArgumentException("operations must be positive, got " + operations);
         }
-        long postedAt = postTimes[queuePair * depth + (int) (head[queuePair]++ % depth)];
-        spanStarts[(int) (completed++ % spanStarts.length)] = postedAt;
+        if (tail[queuePair] - head[queuePair] < operations) {
+            throw new IllegalStateException("queue pair " + queuePair + " has " + (tail[queuePair] - head[queuePair])
+                    + " operations in flight, not " + operations);
+        }
+        for (int k = 0; k < operations; k++) {
+            spanStarts[(int) (completed++ % spanStarts.length)] = postTimes[queuePair * depth
+                    + (int) (head[queuePair]++ % depth)];
+        }
         if (!measure) {
             return;
         }
+        // Of the spans that end at this instant, the one of the last operation starts latest: it is the
+        // shortest for the same count, so it alone can be the best of them.
         long whole = nanos - firstPost;
         if (whole > 0) {
             best = Math.max(best, completed * 1e9 / whole);

@@ -14,7 +14,7 @@ import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 class BenchTimeoutTest {
     private static BenchSettings settings(BenchTest test) {
         return new BenchSettings(test, List.of(8), 10, 0, null, null, test.defaultTxDepth(), 1, 16,
-                AtomicType.FETCH_AND_ADD, Duration.ofMillis(200));
+                1, AtomicType.FETCH_AND_ADD, Duration.ofMillis(200));
     }
 
     private static ProgressLine quiet() {

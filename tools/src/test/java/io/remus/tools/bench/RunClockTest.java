@@ -119,11 +119,11 @@ class RunClockTest {
 
     private static BenchSettings durationSettings(Duration duration, Duration margin) {
         return new BenchSettings(BenchTest.READ_LAT, List.of(8), 1000, 100, duration, margin,
-                1, 1, 1, AtomicType.FETCH_AND_ADD, Duration.ofSeconds(10));
+                1, 1, 1, 1, AtomicType.FETCH_AND_ADD, Duration.ofSeconds(10));
     }
 
     private static BenchSettings settings(long iterations, long warmup) {
         return new BenchSettings(BenchTest.READ_LAT, List.of(8), iterations, warmup, null, Duration.ofSeconds(2),
-                1, 1, 1, AtomicType.FETCH_AND_ADD, Duration.ofSeconds(10));
+                1, 1, 1, 1, AtomicType.FETCH_AND_ADD, Duration.ofSeconds(10));
     }
 }

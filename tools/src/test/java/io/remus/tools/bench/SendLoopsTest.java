@@ -25,8 +25,13 @@ class SendLoopsTest {
     }
 
     private static BenchSettings settings(BenchTest test, int size, long iterations, long warmup, int depth) {
+        return settings(test, size, iterations, warmup, depth, 1);
+    }
+
+    private static BenchSettings settings(BenchTest test, int size, long iterations, long warmup, int depth,
+                                          int cqModeration) {
         return new BenchSettings(test, List.of(size), iterations, warmup, null, null, depth, 1, 16,
-                AtomicType.FETCH_AND_ADD, Duration.ofSeconds(10));
+                cqModeration, AtomicType.FETCH_AND_ADD, Duration.ofSeconds(10));
     }
 
     @Test
@@ -73,7 +78,7 @@ class SendLoopsTest {
 
     @Test
     void shouldReceiveEverySendWhenTheReceiveDepthIsBelowTheSendDepth() {
-        BenchSettings s = settings(BenchTest.SEND_BW, 512, 3000, 300, 32);
+        BenchSettings s = settings(BenchTest.SEND_BW, 512, 3000, 300, 32, 7);
         try (SendPair pair = new SendPair(4096, 2, 8)) {
             PostedReceives.fill(pair.server());
             AtomicBoolean done = new AtomicBoolean();
@@ -81,8 +86,8 @@ class SendLoopsTest {
                     () -> ReceiveSink.drain(pair.server(), done::get, TimeUnit.SECONDS.toNanos(10)));
             BandwidthSummary summary = assertTimeoutPreemptively(LIMIT, () -> Bandwidth.run(pair.client(), s, 512, quiet()));
             done.set(true);
-            assertEquals(3000, summary.iterations());
-            assertEquals(3300L, assertTimeoutPreemptively(LIMIT, () -> received.get()));
+            assertEquals(2 * 3000, summary.iterations(), "-n is per QP");
+            assertEquals(2 * 3300L, assertTimeoutPreemptively(LIMIT, () -> received.get()));
         }
     }
 

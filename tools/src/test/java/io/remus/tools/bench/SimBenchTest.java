@@ -23,7 +23,7 @@ class SimBenchTest {
     @Test
     void shouldRecordEveryMeasuredIterationWhenWriteLatencyPingPongs() {
         BenchSettings s = new BenchSettings(BenchTest.WRITE_LAT, List.of(2, 64), 500, 50, null, null, 1, 1, 16,
-                AtomicType.FETCH_AND_ADD, Duration.ofSeconds(10));
+                1, AtomicType.FETCH_AND_ADD, Duration.ofSeconds(10));
         try (SimBenchTransport t = new SimBenchTransport(SimOptions.defaults(), 4096, 1, 1)) {
             List<LatencyResult> results = new BenchRunner(t, s, quiet(), null).latency();
             assertEquals(2, results.size());
@@ -36,7 +36,7 @@ class SimBenchTest {
     @Test
     void shouldAddOncePerIterationWhenFetchAndAddLatencyRuns() {
         BenchSettings s = new BenchSettings(BenchTest.ATOMIC_LAT, List.of(8), 300, 20, null, null, 1, 1, 16,
-                AtomicType.FETCH_AND_ADD, Duration.ofSeconds(10));
+                1, AtomicType.FETCH_AND_ADD, Duration.ofSeconds(10));
         try (SimBenchTransport t = new SimBenchTransport(SimOptions.defaults(), 4096, 1, 1)) {
             new BenchRunner(t, s, quiet(), null).latency();
             try (BenchConnection server = t.inProcessServer()) {
@@ -46,12 +46,12 @@ class SimBenchTest {
     }
 
     @Test
-    void shouldCompleteEveryIterationWhenBandwidthRunsOnSeveralQueuePairs() {
+    void shouldCompleteEveryIterationOfEachQueuePairWhenBandwidthRunsOnSeveralQueuePairs() {
         BenchSettings s = new BenchSettings(BenchTest.READ_BW, List.of(256), 1000, 100, null, null, 8, 3, 4,
-                AtomicType.FETCH_AND_ADD, Duration.ofSeconds(10));
+                1, AtomicType.FETCH_AND_ADD, Duration.ofSeconds(10));
         try (SimBenchTransport t = new SimBenchTransport(SimOptions.defaults(), 4096, 3, 8)) {
             var result = new BenchRunner(t, s, quiet(), null).bandwidth().getFirst();
-            assertEquals(1000, result.iterations());
+            assertEquals(3000, result.iterations());
             assertTrue(result.nanos() > 0);
         }
     }

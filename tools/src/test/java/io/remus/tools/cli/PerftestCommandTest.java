@@ -55,7 +55,35 @@ class PerftestCommandTest {
         assertEquals(77, s.iterations());
         assertEquals(32, s.txDepth());
         assertEquals(4, s.queuePairs());
-        assertEquals(8, s.inFlightPerQueuePair());
+        assertEquals(8, s.outstandingReads());
+        assertEquals(32, s.inFlightPerQueuePair());
+        assertEquals(32, s.cqModeration());
+    }
+
+    @Test
+    void shouldModerateCompletionsAsPerftestWhenNoCqModIsGiven() {
+        assertEquals(1, parse("bench", "write-bw").cqModeration());
+        assertEquals(1, parse("bench", "write-bw", "-s", "8193").cqModeration());
+        assertEquals(100, parse("bench", "write-bw", "-s", "8192").cqModeration());
+        assertEquals(100, parse("bench", "atomic-bw").cqModeration());
+        assertEquals(100, parse("bench", "read-bw", "-a").cqModeration());
+        assertEquals(16, parse("bench", "send-bw", "-s", "64", "-t", "16").cqModeration());
+        assertEquals(1, parse("bench", "read-lat").cqModeration());
+    }
+
+    @Test
+    void shouldTakeTheCqModWhenGiven() {
+        assertEquals(10, parse("bench", "write-bw", "-Q", "10").cqModeration());
+        assertEquals(7, parse("bench", "read-bw", "-s", "64", "--cq-mod", "7").cqModeration());
+        assertEquals(64, parse("bench", "write-bw", "-s", "64", "-Q", "1000", "-t", "64").cqModeration());
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"-Q 0", "-Q 1025", "-Q x"})
+    void shouldExitWithUsageWhenTheCqModIsBad(String flags) {
+        RemusRun run = RemusRun.of(("bench write-bw " + flags).split(" "));
+        assertEquals(2, run.exit(), run.err());
+        assertTrue(run.err().contains("Usage: remus bench write-bw"), run.err());
     }
 
     @Test
@@ -84,7 +112,7 @@ class PerftestCommandTest {
     @ParameterizedTest
     @ValueSource(strings = {"--bogus", "-s 0", "-s x", "-n 0", "-n -5", "-D 0", "-q 0", "-t 0", "-o 0",
             "-A XOR", "-s 2 -a", "--json --perftest-format", "-D 2 -n 10", "--margin 1", "-D 2 --margin 1",
-            "--fabric tcp", "-q 2", "-t 4", "--timeout 0", "a b"})
+            "--fabric tcp", "-q 2", "-t 4", "--timeout 0", "a b", "-Q 4"})
     void shouldExitWithUsageWhenFlagsAreBad(String flags) {
         String[] args = ("bench read-lat " + flags).split(" ");
         RemusRun run = RemusRun.of(args);

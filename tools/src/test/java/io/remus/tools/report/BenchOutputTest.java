@@ -92,7 +92,8 @@ class BenchOutputTest {
         Map<String, Object> r = (Map<String, Object>) ((List<Object>) top.get("results")).getFirst();
         assertEquals(List.of("bytes", "iterations", "seconds", "bw_peak", "bw_average", "msg_rate_mpps"),
                 List.copyOf(r.keySet()));
-        assertEquals(300.0, r.get("iterations"));
+        assertEquals(600.0, r.get("iterations"), "-n is per QP, as in perftest");
+        assertEquals(100.0, top.get("cq_moderation"));
     }
 
     @Test

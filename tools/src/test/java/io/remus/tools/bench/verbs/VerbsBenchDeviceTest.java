@@ -45,6 +45,14 @@ class VerbsBenchDeviceTest {
     @Test
     void shouldMeasureReadBandwidthWhenSeveralQueuePairsAreAsked() throws Exception {
         String[] r = BenchCommandPair.run("127.0.0.1", "bench", "read-bw", "-n", "300", "-q", "2", "-s", "4096");
-        assertTrue(r[0].contains("4096"), r[0]);
+        assertTrue(r[0].contains("\"bytes\":4096,\"iterations\":600"), r[0]); // -n is per QP, as in perftest
+        assertTrue(r[0].contains("\"cq_moderation\":100"), r[0]);
+    }
+
+    @Test
+    void shouldFinishEveryQueuePairsUnsignalledTailWhenADurationRunWithCqModerationEnds() throws Exception {
+        String[] r = BenchCommandPair.run("127.0.0.1", "bench", "write-bw", "-D", "2", "-q", "2", "-s", "64", "-Q", "7");
+        assertTrue(r[0].contains("\"cq_moderation\":7"), r[0]);
+        assertTrue(r[1].contains("the client ran 1 size(s)"), r[1]);
     }
 }

@@ -1,0 +1,165 @@
+package io.remus.tools.bench;
+
+import io.remus.core.sim.SimOptions;
+import io.remus.tools.bench.sim.SimBenchTransport;
+import io.remus.tools.stats.BandwidthSummary;
+import org.junit.jupiter.api.Test;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.time.Duration;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** {@link Bandwidth} on the sim fabric, watched through a connection that counts what it posts and polls. */
+class BandwidthTest {
+    private static final int QPS = 3;
+    private static final int DEPTH = 8;
+
+    private static ProgressLine quiet() {
+        return new ProgressLine(new PrintWriter(new StringWriter()), false);
+    }
+
+    private static BenchSettings fetchAndAdd(long iterations, long warmup, Duration duration, int cqModeration) {
+        Duration margin = duration == null ? null : duration.dividedBy(4);
+        return new BenchSettings(BenchTest.ATOMIC_BW, List.of(8), iterations, warmup, duration, margin, DEPTH, QPS,
+                4, cqModeration, AtomicType.FETCH_AND_ADD, Duration.ofSeconds(10));
+    }
+
+    @Test
+    void shouldSignalOneRequestInQAndTheLastWhenCompletionsAreModerated() {
+        BenchSettings s = fetchAndAdd(1000, 100, null, 3);
+        try (SimBenchTransport t = new SimBenchTransport(SimOptions.defaults(), 4096, QPS, DEPTH);
+             Counting c = new Counting(t.client(), QPS)) {
+            BandwidthSummary result = Bandwidth.run(c, s, 8, quiet());
+            assertEquals(3 * 1000, result.iterations());
+            try (BenchConnection server = t.inProcessServer()) {
+                for (int q = 0; q < QPS; q++) {
+                    assertEquals(1100, server.buffer().get(ValueLayout.JAVA_LONG, 64L * q), "QP " + q + "'s word");
+                }
+            }
+            for (int q = 0; q < QPS; q++) {
+                // 100 warm-up requests: 33 signalled every third, and the 100th; 1000 measured: 333 and the 1000th
+                assertEquals(1100, c.posted[q], "QP " + q);
+                assertEquals(34 + 334, c.signaled[q], "QP " + q);
+                assertEquals(1100, c.covered[q], "QP " + q + ": the completions' counts add up to every request");
+            }
+            assertTrue(c.mostInFlight <= DEPTH, "most in flight on one QP: " + c.mostInFlight);
+        }
+    }
+
+    @Test
+    void shouldSignalEveryRequestWhenModerationIsOne() {
+        BenchSettings s = fetchAndAdd(200, 0, null, 1);
+        try (SimBenchTransport t = new SimBenchTransport(SimOptions.defaults(), 4096, QPS, DEPTH);
+             Counting c = new Counting(t.client(), QPS)) {
+            assertEquals(600, Bandwidth.run(c, s, 8, quiet()).iterations());
+            for (int q = 0; q < QPS; q++) {
+                assertEquals(200, c.signaled[q]);
+                assertEquals(200, c.covered[q]);
+            }
+        }
+    }
+
+    @Test
+    void shouldCloseEveryQueuePairsUnsignalledTailWhenADurationRunEnds() {
+        BenchSettings s = fetchAndAdd(1, 0, Duration.ofMillis(400), 7);
+        try (SimBenchTransport t = new SimBenchTransport(SimOptions.defaults(), 4096, QPS, DEPTH);
+             Counting c = new Counting(t.client(), QPS)) {
+            BandwidthSummary result = Bandwidth.run(c, s, 8, quiet());
+            assertTrue(result.iterations() > 0);
+            for (int q = 0; q < QPS; q++) {
+                assertEquals(c.posted[q], c.covered[q], "QP " + q + ": every request completed, none left behind");
+                assertTrue(c.signaled[q] < c.posted[q], "QP " + q + " moderated");
+            }
+            try (BenchConnection server = t.inProcessServer()) {
+                for (int q = 0; q < QPS; q++) {
+                    assertEquals(c.posted[q], server.buffer().get(ValueLayout.JAVA_LONG, 64L * q));
+                }
+            }
+        }
+    }
+
+    /** Passes everything to the sim client and counts posts, signalled posts and what completions cover. */
+    private static final class Counting implements BenchConnection {
+        private final BenchConnection inner;
+        final long[] posted;
+        final long[] signaled;
+        final long[] covered;
+        final long[] inFlight;
+        long mostInFlight;
+
+        Counting(BenchConnection inner, int queuePairs) {
+            this.inner = inner;
+            this.posted = new long[queuePairs];
+            this.signaled = new long[queuePairs];
+            this.covered = new long[queuePairs];
+            this.inFlight = new long[queuePairs];
+        }
+
+        private void count(int qp, boolean signal) {
+            posted[qp]++;
+            signaled[qp] += signal ? 1 : 0;
+            mostInFlight = Math.max(mostInFlight, ++inFlight[qp]);
+        }
+
+        @Override
+        public MemorySegment buffer() {
+            return inner.buffer();
+        }
+
+        @Override
+        public long bufferBytes() {
+            return inner.bufferBytes();
+        }
+
+        @Override
+        public int completionCapacity() {
+            return inner.completionCapacity();
+        }
+
+        @Override
+        public int queuePairs() {
+            return inner.queuePairs();
+        }
+
+        @Override
+        public void read(int qp, long localOffset, long remoteOffset, int bytes, long wrId, boolean signal) {
+            count(qp, signal);
+            inner.read(qp, localOffset, remoteOffset, bytes, wrId, signal);
+        }
+
+        @Override
+        public void write(int qp, long localOffset, long remoteOffset, int bytes, long wrId, boolean signal) {
+            count(qp, signal);
+            inner.write(qp, localOffset, remoteOffset, bytes, wrId, signal);
+        }
+
+        @Override
+        public void atomic(int qp, AtomicType type, long localOffset, long remoteOffset, long compareOrAdd, long swap,
+                           long wrId, boolean signal) {
+            count(qp, signal);
+            inner.atomic(qp, type, localOffset, remoteOffset, compareOrAdd, swap, wrId, signal);
+        }
+
+        @Override
+        public int poll(long[] wrIds) {
+            int n = inner.poll(wrIds);
+            for (int i = 0; i < n; i++) {
+                int k = (int) (wrIds[i] >>> 32);
+                covered[(int) wrIds[i]] += k;
+                inFlight[(int) wrIds[i]] -= k;
+            }
+            return n;
+        }
+
+        @Override
+        public void close() {
+            inner.close();
+        }
+    }
+}
