@@ -12,7 +12,7 @@ import io.remus.tools.stats.PeakRate;
  * completes in posting order), and its work request id says how many: the QP's index in the low 32
  * bits, the count in the high 32.
  * <p>
- * In iteration mode the warm-up runs first, then the clock runs from the first measured post to the
+ * In iteration mode the warm-up runs first (and, once per JVM, until the JIT is quiet), then the clock runs from the first measured post to the
  * last completion; in duration mode only completions inside the margins count, over the window's
  * length, and when the window closes each QP with requests that will not ask for a completion gets
  * one more that does, outside the window, so that the run can wait for all of them. It busy-polls, as
@@ -36,9 +36,14 @@ public final class Bandwidth {
      * @return the result
      */
     public static BandwidthSummary run(BenchConnection c, BenchSettings s, int size, ProgressLine progress) {
+        return run(c, s, size, progress, new JitQuiet(System.nanoTime()));
+    }
+
+    /** {@link #run(BenchConnection, BenchSettings, int, ProgressLine)} with the warm-up's JIT wait given (tests). */
+    static BandwidthSummary run(BenchConnection c, BenchSettings s, int size, ProgressLine progress, JitQuiet jit) {
         progress.begin(s.test().commandName() + " " + size + " B", System.nanoTime());
         if (!s.durationMode() && s.warmupIterations() > 0) {
-            pump(c, s, size, s.warmupIterations(), null, peakRate(c, s), progress);
+            warmUp(c, s, size, progress, jit);
         }
         RunClock clock = RunClock.start(s, System.nanoTime());
         PeakRate peak = peakRate(c, s);
@@ -46,6 +51,27 @@ public final class Bandwidth {
         progress.end();
         long nanos = clock.durationMode() ? clock.windowNanos() : counted[1] - clock.startNanos();
         return new BandwidthSummary(size, counted[0], nanos, peak.bestMessagesPerSecond());
+    }
+
+    /**
+     * Runs the warm-up's iterations, then, once per JVM, more rounds of them until the JIT is quiet
+     * ({@link JitQuiet}, at most {@link JitQuiet#MOST_NANOS}), as the latency tests do: a fixed warm-up
+     * left the JIT compiling the data path inside the measured run, and in a Soft-RoCE guest that ran
+     * small messages at a fifth of their rate (docs/PERFORMANCE.md).
+     */
+    private static void warmUp(BenchConnection c, BenchSettings s, int size, ProgressLine progress, JitQuiet jit) {
+        long begin = System.nanoTime();
+        while (true) {
+            pump(c, s, size, s.warmupIterations(), null, peakRate(c, s), progress);
+            long now = System.nanoTime();
+            if (jit.quiet(now)) {
+                return;
+            }
+            if (now - begin >= JitQuiet.MOST_NANOS) {
+                jit.giveUp();
+                return;
+            }
+        }
     }
 
     private static PeakRate peakRate(BenchConnection c, BenchSettings s) {

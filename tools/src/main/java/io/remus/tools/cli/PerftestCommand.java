@@ -138,7 +138,7 @@ public final class PerftestCommand implements Callable<Integer> {
     @Option(names = "--interval-log", paramLabel = "FILE", description = "Write one-second latency interval histograms (HdrHistogram log format).")
     Path intervalLog;
 
-    @Option(names = "--warmup", paramLabel = "N", description = "Unmeasured iterations before each size (default: a tenth of -n). Latency tests then, once per JVM, run more until no JIT compilation finished for 1 s (at most 60 s).")
+    @Option(names = "--warmup", paramLabel = "N", description = "Unmeasured iterations before each size (default: a tenth of -n). Then, once per JVM, more run until no JIT compilation finished for 1 s (at most 60 s).")
     Long warmup;
 
     @Option(names = "--timeout", paramLabel = "SECONDS", defaultValue = "10", description = "Longest wait for a completion or the peer (default ${DEFAULT-VALUE}).")
@@ -193,6 +193,8 @@ public final class PerftestCommand implements Callable<Integer> {
             } else {
                 if (settings.durationMode()) {
                     notes.add(JitQuiet.describeMargin(settings.margin()));
+                } else if (settings.warmupIterations() > 0) {
+                    notes.add(JitQuiet.describe(settings.warmupIterations()));
                 }
                 List<BandwidthSummary> results = new BenchRunner(transport, settings, line, null).bandwidth();
                 report = new BenchReport(settings, transport.fabricName(), transport.description(), notes, List.of(),

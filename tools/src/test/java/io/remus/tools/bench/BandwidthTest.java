@@ -84,6 +84,33 @@ class BandwidthTest {
         }
     }
 
+    @Test
+    void shouldWarmUpInRoundsUntilTheJitIsQuietWhenIterationsAreGiven() {
+        BenchSettings s = fetchAndAdd(100, 50, null, 1);
+        long[] compiled = {0};
+        int[] asked = {0};
+        // the JIT finishes a compilation at each of the first samples, then nothing more
+        JitQuiet jit = new JitQuiet(System.nanoTime(), () -> ++asked[0] <= 3 ? ++compiled[0] : compiled[0], false);
+        try (SimBenchTransport t = new SimBenchTransport(SimOptions.defaults(), 4096, QPS, DEPTH);
+             Counting c = new Counting(t.client(), QPS)) {
+            assertEquals(3 * 100, Bandwidth.run(c, s, 8, quiet(), jit).iterations());
+            long warmup = c.posted[0] - 100;
+            assertTrue(warmup >= 2 * 50, "warm-up rounds went on while the JIT compiled: " + warmup);
+            assertEquals(0, warmup % 50, "whole rounds of the warm-up's iterations: " + warmup);
+        }
+    }
+
+    @Test
+    void shouldWarmUpOnceWhenTheJitIsAlreadyQuiet() {
+        BenchSettings s = fetchAndAdd(100, 50, null, 1);
+        JitQuiet unknown = new JitQuiet(System.nanoTime(), null, false);
+        try (SimBenchTransport t = new SimBenchTransport(SimOptions.defaults(), 4096, QPS, DEPTH);
+             Counting c = new Counting(t.client(), QPS)) {
+            Bandwidth.run(c, s, 8, quiet(), unknown);
+            assertEquals(150, c.posted[0]);
+        }
+    }
+
     /** Passes everything to the sim client and counts posts, signalled posts and what completions cover. */
     private static final class Counting implements BenchConnection {
         private final BenchConnection inner;
