@@ -26,6 +26,22 @@ fi
 timeout 120 "$JAVA" --enable-native-access=ALL-UNNAMED $REMUS_JAVA_OPTS -cp "$CLASSPATH" io.remus.tools.Remus devices \
   > /mnt/job/remus-devices.txt 2>&1
 
+# MARK (PERF_INSN=1): every client runs between two marks of the instruction-counting QEMU plugin
+# (softroce/insn-count), and /mnt/job/insn-plan.txt gets one line per client run: "name tool exit"
+# Around every client run, rxe0's hardware counters (retransmissions, RNR, duplicates) go to
+# /mnt/job/raw/<name>.<tool>.counters, before and after.
+COUNTERS=/sys/class/infiniband/rxe0/ports/1/hw_counters
+marked() { # name tool command... (sh has no local variables: these names are marked's own)
+  marked_name=$1; marked_tool=$2; shift 2
+  marked_file=/mnt/job/raw/$marked_name.$marked_tool.counters
+  { echo before; grep . "$COUNTERS"/* 2>/dev/null; } > "$marked_file"
+  [ -z "${MARK:-}" ] || "$MARK"
+  "$@"; marked_status=$?
+  [ -z "${MARK:-}" ] || { "$MARK"; echo "$marked_name $marked_tool $marked_status" >> /mnt/job/insn-plan.txt; }
+  { echo after; grep . "$COUNTERS"/* 2>/dev/null; } >> "$marked_file"
+  return $marked_status
+}
+
 perftest_pair() { # name binary args...
   name=$1; bin=$2; shift 2
   timeout 300 $ON_SERVER $bin -d rxe0 "$@" > "/tmp/work/$name.server.txt" 2>&1 &
@@ -34,7 +50,7 @@ perftest_pair() { # name binary args...
   # perftest's client gives up at once when its server is not listening yet: retry for a minute
   while :; do
     sleep 1
-    timeout 300 $ON_CLIENT $bin -d rxe0 "$@" "$ADDR" > "/mnt/job/raw/$name.perftest.txt" 2>&1
+    marked "$name" perftest timeout 300 $ON_CLIENT $bin -d rxe0 "$@" "$ADDR" > "/mnt/job/raw/$name.perftest.txt" 2>&1
     status=$?
     tries=$((tries + 1))
     grep -q "Couldn't connect" "/mnt/job/raw/$name.perftest.txt" && [ "$tries" -lt 60 ] || break
@@ -50,7 +66,7 @@ remus_pair() { # name tool-label java-options class-path test args...: tool-labe
   timeout 300 $ON_SERVER "$JAVA" --enable-native-access=ALL-UNNAMED $opts -XX:ErrorFile="/mnt/job/raw/$name.$label.server.hs_err_%p.log" \
     -cp "$cp" io.remus.tools.Remus bench "$test" --fabric verbs -d rxe0 --timeout 120 --no-progress "$@" > "/tmp/work/$name.server.txt" 2>&1 &
   spid=$!
-  timeout 300 $ON_CLIENT "$JAVA" --enable-native-access=ALL-UNNAMED $opts -XX:ErrorFile="/mnt/job/raw/$name.$label.client.hs_err_%p.log" \
+  marked "$name" "$label" timeout 300 $ON_CLIENT "$JAVA" --enable-native-access=ALL-UNNAMED $opts -XX:ErrorFile="/mnt/job/raw/$name.$label.client.hs_err_%p.log" \
     -cp "$cp" io.remus.tools.Remus bench "$test" --fabric verbs -d rxe0 --timeout 120 --no-progress --json "$@" "$ADDR" \
     > "/mnt/job/raw/$name.$label.txt" 2> "/mnt/job/raw/$name.$label.err"
   echo "exit=$?" >> "/mnt/job/raw/$name.$label.err"
@@ -68,15 +84,21 @@ ours() { # name test args...: ours with REMUS_JAVA_OPTS, then (when either is se
 
 rep=1
 while [ "$rep" -le "$REPS" ]; do
+  # LAT_ITERS_ALT / BW_ITERS_ALT: even repetitions run latency / bandwidth tests with this many
+  # iterations instead (two run lengths whose difference in counted instructions is the steady
+  # state's: start-up and warm-up cancel)
+  n=$LAT_ITERS bn=$BW_ITERS
+  [ -z "${LAT_ITERS_ALT:-}" ] || [ $((rep % 2)) = 1 ] || n=$LAT_ITERS_ALT
+  [ -z "${BW_ITERS_ALT:-}" ] || [ $((rep % 2)) = 1 ] || bn=$BW_ITERS_ALT
   for t in $TESTS; do
     case $t in
-      read_lat)   pt="ib_read_lat -F -s 8 -n $LAT_ITERS";                rm="read-lat -s 8 -n $LAT_ITERS --warmup $WARMUP" ;;
-      write_lat)  pt="ib_write_lat -F -s 8 -n $LAT_ITERS -I $INLINE";    rm="write-lat -s 8 -n $LAT_ITERS -I $INLINE --warmup $WARMUP" ;;
-      atomic_lat) pt="ib_atomic_lat -F -n $LAT_ITERS -A FETCH_AND_ADD";  rm="atomic-lat -n $LAT_ITERS -A FETCH_AND_ADD --warmup $WARMUP" ;;
-      read_bw)    pt="ib_read_bw -F -s $BW_SIZE -n $BW_ITERS -t 128 -o 16"; rm="read-bw -s $BW_SIZE -n $BW_ITERS -t 128 -o 16 --warmup $BW_WARMUP" ;;
-      write_bw)   pt="ib_write_bw -F -s $BW_SIZE -n $BW_ITERS -t 128 -I $INLINE"; rm="write-bw -s $BW_SIZE -n $BW_ITERS -t 128 -I $INLINE --warmup $BW_WARMUP" ;;
-      send_lat)   pt="ib_send_lat -F -s 8 -n $LAT_ITERS -I $INLINE";     rm="send-lat -s 8 -n $LAT_ITERS -I $INLINE --warmup $WARMUP" ;;
-      send_bw)    pt="ib_send_bw -F -s $BW_SIZE -n $BW_ITERS -t 128 -I $INLINE"; rm="send-bw -s $BW_SIZE -n $BW_ITERS -t 128 -I $INLINE --warmup $BW_WARMUP" ;;
+      read_lat)   pt="ib_read_lat -F -s 8 -n $n";                rm="read-lat -s 8 -n $n --warmup $WARMUP" ;;
+      write_lat)  pt="ib_write_lat -F -s 8 -n $n -I $INLINE";    rm="write-lat -s 8 -n $n -I $INLINE --warmup $WARMUP" ;;
+      atomic_lat) pt="ib_atomic_lat -F -n $n -A FETCH_AND_ADD";  rm="atomic-lat -n $n -A FETCH_AND_ADD --warmup $WARMUP" ;;
+      read_bw)    pt="ib_read_bw -F -s $BW_SIZE -n $bn -t 128 -o 16"; rm="read-bw -s $BW_SIZE -n $bn -t 128 -o 16 --warmup $BW_WARMUP" ;;
+      write_bw)   pt="ib_write_bw -F -s $BW_SIZE -n $bn -t 128 -I $INLINE"; rm="write-bw -s $BW_SIZE -n $bn -t 128 -I $INLINE --warmup $BW_WARMUP" ;;
+      send_lat)   pt="ib_send_lat -F -s 8 -n $n -I $INLINE";     rm="send-lat -s 8 -n $n -I $INLINE --warmup $WARMUP" ;;
+      send_bw)    pt="ib_send_bw -F -s $BW_SIZE -n $bn -t 128 -I $INLINE"; rm="send-bw -s $BW_SIZE -n $bn -t 128 -I $INLINE --warmup $BW_WARMUP" ;;
       *) echo "guest: unknown test $t"; exit 14 ;;
     esac
     echo "guest: rep $rep $t"
