@@ -12,10 +12,11 @@ import io.remus.tools.stats.PeakRate;
  * completes in posting order), and its work request id says how many: the QP's index in the low 32
  * bits, the count in the high 32.
  * <p>
- * In iteration mode the warm-up runs first (and, once per JVM, until the JIT is quiet), then the clock runs from the first measured post to the
- * last completion; in duration mode only completions inside the margins count, over the window's
- * length, and when the window closes each QP with requests that will not ask for a completion gets
- * one more that does, outside the window, so that the run can wait for all of them. It busy-polls, as
+ * In iteration mode the warm-up runs first (and, once per JVM, until the JIT is quiet), then the
+ * clock runs from the first measured post to the last completion; in duration mode only completions
+ * inside the margins count, over the window's length, and when the window closes each QP with
+ * requests that will not ask for a completion gets one more that does, outside the window, so that
+ * the run can wait for all of them. It busy-polls, as
  * perftest does, and yields the CPU between polls only after 65,536 empty polls in a row (a stall of
  * milliseconds, when something else must run for the transfer to go on): in a Soft-RoCE guest
  * yielding after 64 empty polls cost throughput (docs/PERFORMANCE.md).

@@ -18,9 +18,9 @@ import java.util.Locale;
  * {@code test}, {@code fabric}, {@code transport}, {@code measures}, {@code latency_kind}
  * (latency tests: {@code round_trip} or {@code half_round_trip}), {@code unit}, {@code iterations},
  * {@code warmup_iterations}, {@code duration_seconds} and {@code margin_seconds} (null in iteration
- * mode), {@code queue_pairs}, {@code tx_depth}, {@code cq_moderation} (bandwidth tests: one work request in
- * this many is signalled), {@code notes}, {@code results}; {@code iterations} is per QP and size. A latency result has
- * {@code bytes iterations min max median mean stddev p90 p99 p99_9 p99_99} (usec); a bandwidth result
+ * mode), {@code queue_pairs}, {@code tx_depth}, {@code cq_moderation} (bandwidth tests: one work
+ * request in this many is signalled), {@code notes}, {@code results}; {@code iterations} is per QP and
+ * size. A latency result has {@code bytes iterations min max median mean stddev p90 p99 p99_9 p99_99} (usec); a bandwidth result
  * {@code bytes iterations seconds bw_peak bw_average msg_rate_mpps}.
  */
 public final class JsonFormat {
