@@ -48,7 +48,11 @@ public final class Bandwidth {
         }
         RunClock clock = RunClock.start(s, System.nanoTime());
         PeakRate peak = peakRate(c, s);
+        if (!clock.durationMode()) {
+            WindowMarks.begin(); // a duration-mode clock marks the end of its leading margin
+        }
         long[] counted = pump(c, s, size, s.iterations(), clock, peak, progress);
+        WindowMarks.end();
         progress.end();
         long nanos = clock.durationMode() ? clock.windowNanos() : counted[1] - clock.startNanos();
         return new BandwidthSummary(size, counted[0], nanos, peak.bestMessagesPerSecond());

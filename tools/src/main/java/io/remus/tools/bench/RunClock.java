@@ -8,7 +8,8 @@ package io.remus.tools.bench;
  * the margin and then, in the same way, until the JIT is quiet; then comes the measured window
  * ({@code duration} less both margins) and the trailing margin, and only samples lying wholly
  * inside the window are recorded. A responder must therefore answer until the client says it is
- * done, not count on {@code warmup + iterations} or on {@code duration}.
+ * done, not count on {@code warmup + iterations} or on {@code duration}. Measuring's start is
+ * marked for outside tools ({@link WindowMarks}); the loop marks its end.
  */
 final class RunClock {
     private final long start;
@@ -56,6 +57,7 @@ final class RunClock {
                     return true;
                 }
                 measuredFrom = done;
+                WindowMarks.begin();
                 measureFrom = now;
                 measureTo = now + window;
                 end = measureTo + margin;
@@ -67,6 +69,7 @@ final class RunClock {
                 return true;
             }
             measuredFrom = done;
+            WindowMarks.begin();
         }
         return done < measuredFrom + total - warmup;
     }

@@ -59,6 +59,7 @@ abstract class TimedLoop {
         for (; clock.continues(i, now); i++) {
             now = iteration(i);
         }
+        WindowMarks.end();
         recorder.finish();
         progress.end();
         return i;

@@ -10,6 +10,7 @@ import java.io.StringWriter;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -108,6 +109,22 @@ class BandwidthTest {
              Counting c = new Counting(t.client(), QPS)) {
             Bandwidth.run(c, s, 8, quiet(), unknown);
             assertEquals(150, c.posted[0]);
+        }
+    }
+
+    @Test
+    void shouldMarkTheMeasuredRequestsOnlyWhenWindowMarksAreOn() {
+        BenchSettings s = fetchAndAdd(100, 50, null, 1);
+        JitQuiet unknown = new JitQuiet(System.nanoTime(), null, false);
+        try (SimBenchTransport t = new SimBenchTransport(SimOptions.defaults(), 4096, QPS, DEPTH);
+             Counting c = new Counting(t.client(), QPS)) {
+            List<String> marks = new ArrayList<>();
+            WindowMarks.use(line -> marks.add(line + " " + c.posted[0] + " " + c.covered[0]));
+            Bandwidth.run(c, s, 8, quiet(), unknown);
+            // the warm-up's 50 requests completed before the window; its 100 all completed inside it
+            assertEquals(List.of("begin 50 50", "end 150 150"), marks);
+        } finally {
+            WindowMarks.use(null);
         }
     }
 

@@ -10,6 +10,7 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.lang.foreign.ValueLayout;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -42,6 +43,23 @@ class SimBenchTest {
             try (BenchConnection server = t.inProcessServer()) {
                 assertEquals(320, server.buffer().get(ValueLayout.JAVA_LONG, 0));
             }
+        }
+    }
+
+    @Test
+    void shouldMarkTheMeasuredIterationsWhenALatencyTestRunsWithWindowMarks() {
+        BenchSettings s = new BenchSettings(BenchTest.ATOMIC_LAT, List.of(8), 300, 20, null, null, 1, 1, 16,
+                1, AtomicType.FETCH_AND_ADD, Duration.ofSeconds(10));
+        try (SimBenchTransport t = new SimBenchTransport(SimOptions.defaults(), 4096, 1, 1);
+             BenchConnection server = t.inProcessServer()) {
+            List<Long> added = new ArrayList<>();
+            WindowMarks.use(line -> added.add(server.buffer().get(ValueLayout.JAVA_LONG, 0)));
+            new BenchRunner(t, s, quiet(), null).latency();
+            assertEquals(2, added.size(), "one begin and one end");
+            assertTrue(added.get(0) >= 20, "the window begins after the warm-up: " + added);
+            assertEquals(300, added.get(1) - added.get(0), "the measured iterations lie between the marks");
+        } finally {
+            WindowMarks.use(null);
         }
     }
 
