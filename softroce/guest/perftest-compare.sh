@@ -26,18 +26,33 @@ fi
 timeout 120 "$JAVA" --enable-native-access=ALL-UNNAMED $REMUS_JAVA_OPTS -cp "$CLASSPATH" io.remus.tools.Remus devices \
   > /mnt/job/remus-devices.txt 2>&1
 
-# MARK (PERF_INSN=1): every client runs between two marks of the instruction-counting QEMU plugin
-# (softroce/insn-count), and /mnt/job/insn-plan.txt gets one line per client run: "name tool exit"
 # Around every client run, rxe0's hardware counters (retransmissions, RNR, duplicates) go to
 # /mnt/job/raw/<name>.<tool>.counters, before and after.
+# MARK (PERF_WINDOW=1 or PERF_INSN=1, softroce/insn-count/mark): ours marks its measured window
+# (WINDOW_OPT: the system property remus.bench.windowMarks) through a FIFO that "mark FIFO DIR"
+# reads; it executes the marker instruction for each mark and appends rxe0's counters right after
+# it to /mnt/job/window-counters.txt, below a line "run name tool" that marked writes first.
+# INSN (PERF_INSN=1): every client also runs between two marks of the instruction-counting QEMU
+# plugin, and /mnt/job/insn-plan.txt gets one line per client run: "name tool exit inside",
+# inside being how many marks the client made itself (ours: two).
 COUNTERS=/sys/class/infiniband/rxe0/ports/1/hw_counters
+WINDOW_OPT="" WINDOW_LINES=/tmp/work/window-lines.txt
+: > "$WINDOW_LINES"
+if [ -n "${MARK:-}" ]; then
+  mkfifo /tmp/work/window-marks || exit 15
+  "$MARK" /tmp/work/window-marks "$COUNTERS" > "$WINDOW_LINES" 2>> /mnt/job/window-counters.txt &
+  WINDOW_OPT="-Dremus.bench.windowMarks=/tmp/work/window-marks"
+fi
 marked() { # name tool command... (sh has no local variables: these names are marked's own)
   marked_name=$1; marked_tool=$2; shift 2
   marked_file=/mnt/job/raw/$marked_name.$marked_tool.counters
   { echo before; grep . "$COUNTERS"/* 2>/dev/null; } > "$marked_file"
-  [ -z "${MARK:-}" ] || "$MARK"
+  [ -z "${MARK:-}" ] || echo "run $marked_name $marked_tool" >> /mnt/job/window-counters.txt
+  [ -z "${INSN:-}" ] || "$MARK"
+  marked_lines=$(wc -l < "$WINDOW_LINES")
   "$@"; marked_status=$?
-  [ -z "${MARK:-}" ] || { "$MARK"; echo "$marked_name $marked_tool $marked_status" >> /mnt/job/insn-plan.txt; }
+  # the mark reader has long written its lines: the client's end mark precedes its report and exit
+  [ -z "${INSN:-}" ] || { "$MARK"; echo "$marked_name $marked_tool $marked_status $(($(wc -l < "$WINDOW_LINES") - marked_lines))" >> /mnt/job/insn-plan.txt; }
   { echo after; grep . "$COUNTERS"/* 2>/dev/null; } >> "$marked_file"
   return $marked_status
 }
@@ -66,7 +81,7 @@ remus_pair() { # name tool-label java-options class-path test args...: tool-labe
   timeout 300 $ON_SERVER "$JAVA" --enable-native-access=ALL-UNNAMED $opts -XX:ErrorFile="/mnt/job/raw/$name.$label.server.hs_err_%p.log" \
     -cp "$cp" io.remus.tools.Remus bench "$test" --fabric verbs -d rxe0 --timeout 120 --no-progress "$@" > "/tmp/work/$name.server.txt" 2>&1 &
   spid=$!
-  marked "$name" "$label" timeout 300 $ON_CLIENT "$JAVA" --enable-native-access=ALL-UNNAMED $opts -XX:ErrorFile="/mnt/job/raw/$name.$label.client.hs_err_%p.log" \
+  marked "$name" "$label" timeout 300 $ON_CLIENT "$JAVA" --enable-native-access=ALL-UNNAMED $opts $WINDOW_OPT -XX:ErrorFile="/mnt/job/raw/$name.$label.client.hs_err_%p.log" \
     -cp "$cp" io.remus.tools.Remus bench "$test" --fabric verbs -d rxe0 --timeout 120 --no-progress --json "$@" "$ADDR" \
     > "/mnt/job/raw/$name.$label.txt" 2> "/mnt/job/raw/$name.$label.err"
   echo "exit=$?" >> "/mnt/job/raw/$name.$label.err"

@@ -2,9 +2,12 @@
 """Instructions per operation from a PERF_INSN=1 run of softroce/perftest-compare.
 
 Usage: insn_table.py JOB_DIR LAT_N1 LAT_N2 BW_N1 BW_N2
-JOB/insn-marks.txt has the plugin's marks (softroce/insn-count/insn_split.c), two per client run, in
-the order of JOB/insn-plan.txt ("<test>.<rep> <tool> <exit>"; a perftest client that could not
-connect yet is retried, and only its last run counts). Odd repetitions ran N1 iterations, even ones
+JOB/insn-marks.txt has the plugin's marks (softroce/insn-count/insn_split.c), two per client run
+(before it starts and after it exits) plus the marks the client made itself, in the order of
+JOB/insn-plan.txt ("<test>.<rep> <tool> <exit> [<marks from inside>]"; a perftest client that could
+not connect yet is retried, and only its last run counts). Ours marks its measured window from
+inside the JVM (two marks: see WindowMarks in the tools module), so its cost per operation is also
+read directly, per run: the window's instructions over the run's iterations (second table). Odd repetitions ran N1 iterations, even ones
 N2 (LAT_ for latency tests, BW_ for bandwidth tests; N2 = 0: that kind has no pairs); repetitions 2k-1 and 2k make one pair, whose difference in counted instructions over N2 - N1 is
 the steady state's cost of one operation: the guest's user-space instructions (client, server, every
 process) and its kernel's (rxe, syscalls), start-up and warm-up cancelling out. Prints a Markdown
@@ -25,16 +28,27 @@ def read_marks(path):
 
 
 def read_runs(job):
-    """Returns {(test, rep, tool): (user, kernel)} for the last run of each client."""
+    """Returns {(test, rep, tool): (user, kernel, exit, window)} for the last run of each client,
+    window being (user, kernel) between the client's own two marks, or None."""
     marks = read_marks(job + "/insn-marks.txt")
     plan = [line.split() for line in open(job + "/insn-plan.txt") if line.strip()]
-    if len(marks) != 2 * len(plan):
-        sys.exit("insn_table: %d marks for %d client runs (want two each)" % (len(marks), len(plan)))
+    inside = [int(p[3]) if len(p) > 3 else 0 for p in plan]
+    if len(marks) != 2 * len(plan) + sum(inside):
+        sys.exit("insn_table: %d marks for %d client runs (want two each, and %d from inside)"
+                 % (len(marks), len(plan), sum(inside)))
     runs = {}
-    for i, (name, tool, status) in enumerate(plan):
+    m = 0
+    for p, k in zip(plan, inside):
+        name, tool, status = p[:3]
         test, rep = name.rsplit(".", 1)
-        (u0, k0), (u1, k1) = marks[2 * i], marks[2 * i + 1]
-        runs[(test, int(rep), tool)] = (u1 - u0, k1 - k0, int(status))
+        run = marks[m:m + 2 + k]
+        m += 2 + k
+        (u0, k0), (u1, k1) = run[0], run[-1]
+        window = None
+        if k == 2:
+            (w0, v0), (w1, v1) = run[1], run[2]
+            window = (w1 - w0, v1 - v0)
+        runs[(test, int(rep), tool)] = (u1 - u0, k1 - k0, int(status), window)
     return runs
 
 
@@ -66,6 +80,28 @@ def main():
             medians[(test, tool)] = (user, kernel)
             each = " / ".join("%.0f %.0f" % p for p in pairs)
             print("| %s | %s | %.0f | %.0f | %s |" % (test, tool, user, kernel, each))
+    windowed = [(t, r, tool) for (t, r, tool), run in runs.items() if run[3] is not None and run[2] == 0]
+    if windowed:
+        print("\nOurs inside its measured window (marked from inside the JVM), per run:\n")
+        print("| test | tool | user insns/op | kernel insns/op | per run (user / kernel) | user over perftest's |")
+        print("| --- | --- | ---: | ---: | --- | ---: |")
+        for test in tests:
+            n1, n2 = lengths["lat" if test.endswith("_lat") else "bw"]
+            for tool in tools[1:]:
+                each = []
+                for (t, r, tl) in sorted(windowed):
+                    if t == test and tl == tool:
+                        n = n2 if n2 and r % 2 == 0 else n1
+                        w = runs[(t, r, tl)][3]
+                        each.append((w[0] / n, w[1] / n))
+                if not each:
+                    continue
+                user = statistics.median(e[0] for e in each)
+                kernel = statistics.median(e[1] for e in each)
+                p = medians.get((test, "perftest"))
+                ratio = "%.2fx" % (user / p[0]) if p and p[0] else "-"
+                print("| %s | %s | %.0f | %.0f | %s | %s |" % (test, tool, user, kernel,
+                                                             " / ".join("%.0f %.0f" % e for e in each), ratio))
     for test in tests:
         for tool in tools[1:]:
             if (test, "perftest") in medians and (test, tool) in medians:
