@@ -23,6 +23,13 @@ import io.remus.tools.stats.PeakRate;
  */
 public final class Bandwidth {
     private static final int SPIN_CHECKS = 1 << 16;
+    /**
+     * The system property that, when {@code true}, makes every run print how often it polled the
+     * completion queue, how many of those polls were empty and how often it yielded (standard error):
+     * how long the client waited on completions, for a profile of the loop.
+     */
+    static final String POLL_STATS_PROPERTY = "remus.bench.pollStats";
+    private static final boolean POLL_STATS = Boolean.getBoolean(POLL_STATS_PROPERTY);
 
     private Bandwidth() {
     }
@@ -51,9 +58,14 @@ public final class Bandwidth {
         if (!clock.durationMode()) {
             WindowMarks.begin(); // a duration-mode clock marks the end of its leading margin
         }
-        long[] counted = pump(c, s, size, s.iterations(), clock, peak, progress);
+        // an iteration-mode run passes no clock, as its warm-up does: see pump
+        long[] counted = pump(c, s, size, s.iterations(), clock.durationMode() ? clock : null, peak, progress);
         WindowMarks.end();
         progress.end();
+        if (POLL_STATS) {
+            System.err.println("remus bench: " + s.test().commandName() + " " + size + " B: " + counted[2]
+                    + " posted, " + counted[3] + " polls (" + counted[4] + " empty), " + counted[5] + " yields");
+        }
         long nanos = clock.durationMode() ? clock.windowNanos() : counted[1] - clock.startNanos();
         return new BandwidthSummary(size, counted[0], nanos, peak.bestMessagesPerSecond());
     }
@@ -84,8 +96,16 @@ public final class Bandwidth {
     }
 
     /**
+     * Posts and polls until the run is done. The warm-up and an iteration-mode run call it alike (no
+     * clock), so that the code the JIT compiled during the warm-up is the code that runs measured: a
+     * branch the warm-up never took (a clock where it had none) was compiled as a trap, and the first
+     * measured loop iteration sent the method back to the interpreter and the JIT, inside the
+     * measured window (docs/PERFORMANCE.md).
+     *
      * @param iterations per QP; ignored in duration mode
-     * @return the measured completions and the time of the last one
+     * @param clock      the run's clock in duration mode, null otherwise
+     * @return the measured completions, the time of the last one, and the run's posts, polls, empty
+     *         polls and yields
      */
     private static long[] pump(BenchConnection c, BenchSettings s, int size, long iterations, RunClock clock,
                                PeakRate peak, ProgressLine progress) {
@@ -97,13 +117,16 @@ public final class Bandwidth {
         long[] postedOn = new long[qps];
         long[] ids = new long[c.completionCapacity()];
         long timeout = s.timeout().toNanos();
-        boolean duration = clock != null && clock.durationMode();
+        boolean duration = clock != null;
         long total = iterations * qps;
         long posted = 0;
         long outstanding = 0;
         long measured = 0;
         long lastCompletion = System.nanoTime();
         int empty = 0;
+        long polls = 0;
+        long emptyPolls = 0;
+        long yields = 0;
         while (true) {
             long now = System.nanoTime();
             boolean posting = duration ? clock.continues(0, now) : posted < total;
@@ -131,9 +154,12 @@ public final class Bandwidth {
                 }
             }
             int n = c.poll(ids);
+            polls++;
             if (n == 0) {
+                emptyPolls++;
                 if (++empty > SPIN_CHECKS) {
                     Thread.yield();
+                    yields++;
                 }
                 if (now - lastCompletion > timeout) {
                     throw new BenchTimeoutException("no completion of " + s.test().operation().words() + " within "
@@ -157,7 +183,7 @@ public final class Bandwidth {
             }
             progress.tick(t, measured);
         }
-        return new long[] {measured, lastCompletion};
+        return new long[] {measured, lastCompletion, posted, polls, emptyPolls, yields};
     }
 
     private static void post(BenchConnection c, BenchSettings s, int qp, int size, long wrId, boolean signaled) {
