@@ -23,6 +23,7 @@ import io.remus.tools.report.PerftestFormat;
 import io.remus.tools.stats.BandwidthSummary;
 import io.remus.tools.stats.ClockCost;
 import io.remus.tools.stats.LatencyResult;
+import io.remus.verbs.ConnectionOptions;
 import org.HdrHistogram.HistogramLogWriter;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -113,6 +114,9 @@ public final class PerftestCommand implements Callable<Integer> {
 
     @Option(names = {"-I", "--inline-size", "--inline_size"}, paramLabel = "BYTES", description = "Max inline data (verbs).")
     Integer inlineSize;
+
+    @Option(names = {"-u", "--qp-timeout", "--qp_timeout"}, paramLabel = "N", defaultValue = "14", description = "QP ACK timeout, 4.096 us * 2^N, 0..31 (default ${DEFAULT-VALUE}, ~67 ms; verbs; with -R rdma_cm chooses it).")
+    int qpTimeout;
 
     @Option(names = {"-A", "--atomic-type", "--atomic_type"}, paramLabel = "TYPE", defaultValue = "FETCH_AND_ADD", description = "CMP_AND_SWAP or FETCH_AND_ADD (default ${DEFAULT-VALUE}).")
     AtomicType atomicType;
@@ -238,10 +242,11 @@ public final class PerftestCommand implements Callable<Integer> {
         return 0;
     }
 
-    private VerbsBenchOptions verbsOptions(BenchSettings s) {
+    /** @return how the verbs transport reaches its peer (package-private for tests) */
+    VerbsBenchOptions verbsOptions(BenchSettings s) {
         return new VerbsBenchOptions(device, ibPort, gidIndex == null ? -1 : gidIndex, tcpPort,
                 inlineSize == null ? 0 : inlineSize, rdmaCm, server, s.timeout(),
-                test.operation() == BenchOperation.SEND ? rxDepth : 0);
+                test.operation() == BenchOperation.SEND ? rxDepth : 0, qpTimeout);
     }
 
     private static long bufferBytes(BenchSettings s) {
@@ -267,6 +272,10 @@ public final class PerftestCommand implements Callable<Integer> {
             } else {
                 notes.add((test.operation() == BenchOperation.SEND ? "SENDs" : "WRITEs") + " of up to " + inlineSize
                         + " bytes are sent inline (-I)");
+            }
+            if (qpTimeout != ConnectionOptions.defaults().timeout()) {
+                notes.add(rdmaCm ? "-u ignored: with -R rdma_cm chooses the QPs' ACK timeout"
+                        : "QP ACK timeout " + qpTimeout + " (4.096 us * 2^" + qpTimeout + ", -u)");
             }
             return new VerbsBenchTransport(verbsOptions(s), bufferBytes(s), s.queuePairs(),
                     s.inFlightPerQueuePair(), s.outstandingReads(), signature(s), s.timeout());
@@ -354,6 +363,9 @@ public final class PerftestCommand implements Callable<Integer> {
         }
         if (rxDepth < 1 || rxDepth > 16384) {
             throw usage("-r must be 1..16384, got " + rxDepth);
+        }
+        if (qpTimeout < 0 || qpTimeout > 31) {
+            throw usage("-u must be 0..31, got " + qpTimeout);
         }
         if (inlineSize != null && inlineSize < 0) {
             throw usage("-I must not be negative, got " + inlineSize);

@@ -6,6 +6,7 @@ import io.remus.tools.bench.AtomicType;
 import io.remus.tools.bench.BenchSettings;
 import io.remus.tools.bench.BenchTest;
 import io.remus.tools.bench.FabricKind;
+import io.remus.tools.bench.verbs.VerbsBenchOptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -81,6 +82,33 @@ class PerftestCommandTest {
     @ParameterizedTest
     @ValueSource(strings = {"-Q 0", "-Q 1025", "-Q x"})
     void shouldExitWithUsageWhenTheCqModIsBad(String flags) {
+        RemusRun run = RemusRun.of(("bench write-bw " + flags).split(" "));
+        assertEquals(2, run.exit(), run.err());
+        assertTrue(run.err().contains("Usage: remus bench write-bw"), run.err());
+    }
+
+    private static VerbsBenchOptions verbsOptions(String... args) {
+        CommandLine top = Remus.commandLine(() -> 0);
+        CommandLine.ParseResult parsed = top.parseArgs(args);
+        PerftestCommand c = (PerftestCommand) parsed.subcommand().subcommand().commandSpec().commandLine().getCommand();
+        return c.verbsOptions(c.settings());
+    }
+
+    @Test
+    void shouldUsePerftestsQpTimeoutWhenNoneIsGiven() {
+        assertEquals(14, verbsOptions("bench", "write-bw").qpTimeout());
+    }
+
+    @Test
+    void shouldTakeTheQpTimeoutWhenGiven() {
+        assertEquals(18, verbsOptions("bench", "write-bw", "-u", "18").qpTimeout());
+        assertEquals(0, verbsOptions("bench", "read-lat", "--qp-timeout", "0", "10.0.0.1").qpTimeout());
+        assertEquals(31, verbsOptions("bench", "atomic-bw", "--qp_timeout", "31").qpTimeout());
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"-u -1", "-u 32", "-u x"})
+    void shouldExitWithUsageWhenTheQpTimeoutIsBad(String flags) {
         RemusRun run = RemusRun.of(("bench write-bw " + flags).split(" "));
         assertEquals(2, run.exit(), run.err());
         assertTrue(run.err().contains("Usage: remus bench write-bw"), run.err());

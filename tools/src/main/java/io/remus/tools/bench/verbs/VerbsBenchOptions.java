@@ -1,5 +1,7 @@
 package io.remus.tools.bench.verbs;
 
+import io.remus.verbs.ConnectionOptions;
+
 import java.time.Duration;
 
 /**
@@ -14,13 +16,16 @@ import java.time.Duration;
  * @param server      the server's address (client), or null (server)
  * @param connectWait how long to wait for the peer to appear
  * @param receiveDepth receives each QP holds posted for SEND tests ({@code -r}); 0 for one-sided tests
+ * @param qpTimeout   the QPs' local ACK timeout exponent ({@code -u}: 4.096 us * 2^N, 0..31); with
+ *                    {@code rdmaCm} rdma_cm chooses it and this is not used
  */
 public record VerbsBenchOptions(String device, int port, int gidIndex, int tcpPort, int inlineSize, boolean rdmaCm,
-                                String server, Duration connectWait, int receiveDepth) {
-    /** Options of a one-sided test: no receives posted. */
+                                String server, Duration connectWait, int receiveDepth, int qpTimeout) {
+    /** Options of a one-sided test: no receives posted, the default ACK timeout. */
     public VerbsBenchOptions(String device, int port, int gidIndex, int tcpPort, int inlineSize, boolean rdmaCm,
                              String server, Duration connectWait) {
-        this(device, port, gidIndex, tcpPort, inlineSize, rdmaCm, server, connectWait, 0);
+        this(device, port, gidIndex, tcpPort, inlineSize, rdmaCm, server, connectWait, 0,
+                ConnectionOptions.defaults().timeout());
     }
 
     /** @return whether this side is the server (no address given) */

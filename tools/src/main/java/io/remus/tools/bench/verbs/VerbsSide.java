@@ -177,7 +177,7 @@ public final class VerbsSide implements BenchConnection {
         peer = RemoteRegion.fromBytes(theirs[n]);
         checkPeerRegion();
         ConnectionOptions defaults = ConnectionOptions.defaults();
-        ConnectionOptions connection = new ConnectionOptions(defaults.pathMtu(), defaults.timeout(),
+        ConnectionOptions connection = new ConnectionOptions(defaults.pathMtu(), options.qpTimeout(),
                 defaults.retryCount(), defaults.rnrRetry(), defaults.minRnrTimer(), Math.min(255, outstanding),
                 Math.min(255, outstanding), defaults.hopLimit());
         for (int i = 0; i < n; i++) {

@@ -55,4 +55,11 @@ class VerbsBenchDeviceTest {
         assertTrue(r[0].contains("\"cq_moderation\":7"), r[0]);
         assertTrue(r[1].contains("the client ran 1 size(s)"), r[1]);
     }
+
+    @Test
+    void shouldConnectWithTheQpTimeoutWhenOneIsGiven() throws Exception {
+        String[] r = BenchCommandPair.run("127.0.0.1", "bench", "write-bw", "-n", "500", "-s", "4096", "-u", "18");
+        assertTrue(r[0].contains("\"bytes\":4096,\"iterations\":500"), r[0]);
+        assertTrue(r[0].contains("QP ACK timeout 18 (4.096 us * 2^18, -u)"), r[0]);
+    }
 }

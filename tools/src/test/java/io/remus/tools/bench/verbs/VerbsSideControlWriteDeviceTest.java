@@ -1,6 +1,7 @@
 package io.remus.tools.bench.verbs;
 
 import io.remus.tools.bench.PostedReceives;
+import io.remus.verbs.ConnectionOptions;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledIfEnvironmentVariable;
@@ -60,7 +61,7 @@ class VerbsSideControlWriteDeviceTest {
     }
 
     private static VerbsBenchOptions options(int port, String server) {
-        return new VerbsBenchOptions(DEVICE, 1, -1, port, 0, false, server, WAIT, 1);
+        return new VerbsBenchOptions(DEVICE, 1, -1, port, 0, false, server, WAIT, 1, ConnectionOptions.defaults().timeout());
     }
 
 }
