@@ -40,4 +40,31 @@ class LatencyRecorderTest {
                 "max " + r.histogram().getMaxValue());
         assertEquals(1, r.histogram().getMinValue());
     }
+
+    @Test
+    void shouldRecordEveryStoredSampleWhenMoreThanABatchAreRecorded() {
+        LatencyRecorder r = new LatencyRecorder(null, 1, 0);
+        int n = LatencyRecorder.BATCH * 5 / 2;
+        for (int k = 1; k <= n; k++) {
+            r.record(k, k);
+        }
+        assertEquals(n, r.histogram().getTotalCount(), "a partial batch is recorded when the histogram is read");
+        assertEquals(1, r.histogram().getMinValue());
+        assertTrue(r.histogram().valuesAreEquivalent(n, r.histogram().getMaxValue()));
+        r.finish();
+        assertEquals(n, r.histogram().getTotalCount(), "finishing records nothing twice");
+    }
+
+    @Test
+    void shouldEndIntervalsAtTheSamplesTimesWhenSamplesAreBatched() {
+        ByteArrayOutputStream log = new ByteArrayOutputStream();
+        LatencyRecorder r = new LatencyRecorder(new HistogramLogWriter(log), 1_000_000, 0);
+        long start = System.nanoTime();
+        for (int k = 0; k < 3 * LatencyRecorder.BATCH; k++) {
+            r.record(500, start + k * 1_000L); // 1 us apart: one interval per 1,000 samples
+        }
+        r.finish();
+        long intervals = log.toString().lines().filter(l -> !l.startsWith("#") && !l.startsWith("\"")).count();
+        assertEquals(4, intervals, log.toString()); // three whole intervals of 3,072 samples and the rest
+    }
 }
