@@ -6,6 +6,7 @@ module io.remus.tools {
     requires io.remus.core;
     requires io.remus.alock;
     requires java.management;
+    requires jdk.management;
     requires java.desktop;
     requires io.remus.verbs;
     requires info.picocli;

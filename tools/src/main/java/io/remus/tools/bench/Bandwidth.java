@@ -3,6 +3,9 @@ package io.remus.tools.bench;
 import io.remus.tools.stats.BandwidthSummary;
 import io.remus.tools.stats.PeakRate;
 
+import java.lang.management.CompilationMXBean;
+import java.lang.management.ManagementFactory;
+
 /**
  * Bandwidth as perftest's {@code ib_*_bw} measure it: every QP keeps up to
  * {@link BenchSettings#inFlightPerQueuePair()} work requests posted, refilled as completions arrive,
@@ -26,7 +29,8 @@ public final class Bandwidth {
     /**
      * The system property that, when {@code true}, makes every run print how often it polled the
      * completion queue, how many of those polls were empty and how often it yielded (standard error):
-     * how long the client waited on completions, for a profile of the loop.
+     * how long the client waited on completions, for a profile of the loop; and how much JIT
+     * compilation finished while it ran.
      */
     static final String POLL_STATS_PROPERTY = "remus.bench.pollStats";
     private static final boolean POLL_STATS = Boolean.getBoolean(POLL_STATS_PROPERTY);
@@ -58,13 +62,17 @@ public final class Bandwidth {
         if (!clock.durationMode()) {
             WindowMarks.begin(); // a duration-mode clock marks the end of its leading margin
         }
+        long compiledBefore = POLL_STATS ? compilationMillis() : 0;
+        long uptimeBefore = POLL_STATS ? ManagementFactory.getRuntimeMXBean().getUptime() : 0;
         // an iteration-mode run passes no clock, as its warm-up does: see pump
         long[] counted = pump(c, s, size, s.iterations(), clock.durationMode() ? clock : null, peak, progress);
         WindowMarks.end();
         progress.end();
         if (POLL_STATS) {
             System.err.println("remus bench: " + s.test().commandName() + " " + size + " B: " + counted[2]
-                    + " posted, " + counted[3] + " polls (" + counted[4] + " empty), " + counted[5] + " yields");
+                    + " posted, " + counted[3] + " polls (" + counted[4] + " empty), " + counted[5] + " yields, "
+                    + (compilationMillis() - compiledBefore) + " ms of JIT compilation finished during the run (JVM uptime "
+                    + uptimeBefore + " to " + ManagementFactory.getRuntimeMXBean().getUptime() + " ms)");
         }
         long nanos = clock.durationMode() ? clock.windowNanos() : counted[1] - clock.startNanos();
         return new BandwidthSummary(size, counted[0], nanos, peak.bestMessagesPerSecond());
@@ -72,16 +80,18 @@ public final class Bandwidth {
 
     /**
      * Runs the warm-up's iterations, then, once per JVM, more rounds of them until the JIT is quiet
-     * ({@link JitQuiet}, at most {@link JitQuiet#MOST_NANOS}), as the latency tests do: a fixed warm-up
+     * and at least {@link JitQuiet#C2_OPERATIONS} requests were posted ({@link JitQuiet#quiet(long, long)},
+     * at most {@link JitQuiet#MOST_NANOS}), as the latency tests wait for a quiet JIT: a fixed warm-up
      * left the JIT compiling the data path inside the measured run, and in a Soft-RoCE guest that ran
      * small messages at a fifth of their rate (docs/PERFORMANCE.md).
      */
     private static void warmUp(BenchConnection c, BenchSettings s, int size, ProgressLine progress, JitQuiet jit) {
         long begin = System.nanoTime();
+        long posted = 0;
         while (true) {
-            pump(c, s, size, s.warmupIterations(), null, peakRate(c, s), progress);
+            posted += pump(c, s, size, s.warmupIterations(), null, peakRate(c, s), progress)[2];
             long now = System.nanoTime();
-            if (jit.quiet(now)) {
+            if (jit.quiet(now, posted)) {
                 return;
             }
             if (now - begin >= JitQuiet.MOST_NANOS) {
@@ -89,6 +99,11 @@ public final class Bandwidth {
                 return;
             }
         }
+    }
+
+    private static long compilationMillis() {
+        CompilationMXBean jit = ManagementFactory.getCompilationMXBean();
+        return jit != null && jit.isCompilationTimeMonitoringSupported() ? jit.getTotalCompilationTime() : -1;
     }
 
     private static PeakRate peakRate(BenchConnection c, BenchSettings s) {

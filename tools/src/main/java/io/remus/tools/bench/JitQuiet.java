@@ -1,13 +1,24 @@
 package io.remus.tools.bench;
 
+import com.sun.management.HotSpotDiagnosticMXBean;
+
+import javax.management.JMException;
+import javax.management.MBeanServer;
+import javax.management.ObjectName;
 import java.lang.management.CompilationMXBean;
 import java.lang.management.ManagementFactory;
 import java.time.Duration;
+import java.util.function.BooleanSupplier;
 import java.util.function.LongSupplier;
 
 /**
  * Tells when the JIT has gone quiet: no compilation finished for {@link #QUIET_NANOS} (the JVM's
- * total compilation time, {@link CompilationMXBean#getTotalCompilationTime()}, stopped moving).
+ * total compilation time, {@link CompilationMXBean#getTotalCompilationTime()}, stopped moving)
+ * and, asked then, the JIT is compiling nothing and has nothing queued (HotSpot's
+ * {@code Compiler.queue} diagnostic command, as {@code jcmd PID Compiler.queue} prints it). The
+ * total only moves when a compilation finishes: in a Soft-RoCE guest (TCG) one C2 compilation of
+ * the bandwidth loop can take longer than the quiet time, and the measured run then started while
+ * it was still compiling, in slower code (docs/PERFORMANCE.md).
  * A latency test's warm-up runs until then, so that its measured operations run the compiled hot
  * path, as perftest's C loop does from its first operation. A fixed number of warm-up operations
  * is not enough where compiling is slow: in a Soft-RoCE guest (TCG) the JVM's start-up leaves a
@@ -27,8 +38,22 @@ public final class JitQuiet {
     private static final long SAMPLE_NANOS = 10_000_000L;
     private static volatile boolean settled;
 
+    private static final ObjectName DIAGNOSTIC_COMMANDS = diagnosticCommands();
+
+    /**
+     * Operations a warm-up that waits runs at least ({@link #quiet(long, long)}): enough passes of a
+     * loop that runs once per operation for the JIT to compile it with C2 by on-stack replacement
+     * (HotSpot's {@code Tier3BackEdgeThreshold} plus {@code Tier4BackEdgeThreshold}, 100,000 by
+     * default). A loop in a method called once per size is compiled only that way, and its JIT
+     * thresholds count passes, not time: in a Soft-RoCE guest the bandwidth loop looked quiet at
+     * C1 after a second without compilations and was compiled by C2 inside the measured run.
+     */
+    static final long C2_OPERATIONS = backEdgesToC2();
+
     private final LongSupplier totalCompilationMillis;
+    private final BooleanSupplier compiling;
     private final boolean oncePerJvm;
+    private boolean waitedHere;
     private boolean done;
     private long lastTotal = -1;
     private long lastChange;
@@ -61,7 +86,7 @@ public final class JitQuiet {
 
     /** A wait on this JVM's JIT, once per JVM. */
     JitQuiet(long now) {
-        this(now, compilationTime(), true);
+        this(now, compilationTime(), JitQuiet::compilingNow, true);
     }
 
     /**
@@ -70,7 +95,18 @@ public final class JitQuiet {
      * @param oncePerJvm             whether the wait counts as this JVM's one wait (false: tests)
      */
     JitQuiet(long now, LongSupplier totalCompilationMillis, boolean oncePerJvm) {
+        this(now, totalCompilationMillis, () -> false, oncePerJvm);
+    }
+
+    /**
+     * @param now                    the caller's clock
+     * @param totalCompilationMillis the JIT's total compilation time so far; null when unknown
+     * @param compiling              whether the JIT is compiling or has compilations queued now
+     * @param oncePerJvm             whether the wait counts as this JVM's one wait (false: tests)
+     */
+    JitQuiet(long now, LongSupplier totalCompilationMillis, BooleanSupplier compiling, boolean oncePerJvm) {
         this.totalCompilationMillis = QUIET_NANOS > 0 ? totalCompilationMillis : null;
+        this.compiling = compiling;
         this.oncePerJvm = oncePerJvm;
         this.lastChange = now;
         this.lastSample = now - SAMPLE_NANOS;
@@ -101,9 +137,65 @@ public final class JitQuiet {
             return false;
         }
         if (now - lastChange >= QUIET_NANOS) {
+            if (compiling.getAsBoolean()) {
+                lastChange = now; // a compilation is running or queued: ask again a quiet time later
+                return false;
+            }
             settle();
         }
         return done;
+    }
+
+    private static ObjectName diagnosticCommands() {
+        try {
+            return new ObjectName("com.sun.management:type=DiagnosticCommand");
+        } catch (JMException e) {
+            return null;
+        }
+    }
+
+    /** @return whether this JVM's JIT is compiling or has compilations queued; false when it cannot tell */
+    private static boolean compilingNow() {
+        String queue = compilerQueue();
+        return queue != null && compiling(queue);
+    }
+
+    /** @return this JVM's {@code Compiler.queue} output, or null when it has no such command */
+    static String compilerQueue() {
+        if (DIAGNOSTIC_COMMANDS == null) {
+            return null;
+        }
+        try {
+            MBeanServer server = ManagementFactory.getPlatformMBeanServer();
+            Object queue = server.invoke(DIAGNOSTIC_COMMANDS, "compilerQueue", new Object[] {new String[0]},
+                    new String[] {String[].class.getName()});
+            return queue instanceof String text ? text : null;
+        } catch (JMException | RuntimeException e) {
+            return null; // then the compilation time alone decides
+        }
+    }
+
+    /**
+     * Reads the output of HotSpot's {@code Compiler.queue} command: a {@code Current compiles:}
+     * section and one {@code ... compile queue:} section per compiler, each listing one method per
+     * line, a queue saying {@code Empty} when it has none.
+     *
+     * @param compilerQueue the command's output
+     * @return whether any section lists a method
+     */
+    static boolean compiling(String compilerQueue) {
+        boolean inSection = false;
+        for (String line : compilerQueue.split("\\R")) {
+            String t = line.strip();
+            if (t.endsWith(":")) {
+                inSection = true;
+            } else if (t.isEmpty()) {
+                inSection = false;
+            } else if (inSection && !t.equals("Empty")) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Called when a warm-up stopped waiting at {@link #MOST_NANOS}: later warm-ups do not wait. */
@@ -111,7 +203,34 @@ public final class JitQuiet {
         settle();
     }
 
+    /**
+     * {@link #quiet(long)}, and, for the warm-up that waits for this JVM, at least
+     * {@link #C2_OPERATIONS} operations run.
+     *
+     * @param now        the caller's clock ({@link System#nanoTime()})
+     * @param operations the operations the warm-up has run so far
+     * @return whether the warm-up may end
+     */
+    boolean quiet(long now, long operations) {
+        return quiet(now) && (!waitedHere || !oncePerJvm || operations >= C2_OPERATIONS);
+    }
+
+    private static long backEdgesToC2() {
+        try {
+            HotSpotDiagnosticMXBean vm = ManagementFactory.getPlatformMXBean(HotSpotDiagnosticMXBean.class);
+            if (!Boolean.parseBoolean(vm.getVMOption("TieredCompilation").getValue())) {
+                return Long.parseLong(vm.getVMOption("CompileThreshold").getValue())
+                        * Long.parseLong(vm.getVMOption("OnStackReplacePercentage").getValue()) / 100;
+            }
+            return Long.parseLong(vm.getVMOption("Tier3BackEdgeThreshold").getValue())
+                    + Long.parseLong(vm.getVMOption("Tier4BackEdgeThreshold").getValue());
+        } catch (RuntimeException e) {
+            return 100_000; // not HotSpot, or no such flag: HotSpot's default
+        }
+    }
+
     private void settle() {
+        waitedHere = true;
         done = true;
         if (oncePerJvm) {
             settled = true;

@@ -1,0 +1,81 @@
+package io.remus.tools.bench;
+
+import org.junit.jupiter.api.Test;
+
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class JitQuietTest {
+    private static final String IDLE = """
+            Current compiles:\s
+
+            C1 compile queue:
+            Empty
+
+            C2 compile queue:
+            Empty
+            """;
+
+    @Test
+    void shouldSeeNothingCompilingWhenEverySectionIsEmpty() {
+        assertFalse(JitQuiet.compiling(IDLE));
+        assertFalse(JitQuiet.compiling(""));
+    }
+
+    @Test
+    void shouldSeeACompilationWhenOneIsRunning() {
+        assertTrue(JitQuiet.compiling("""
+                Current compiles:\s
+                C2 CompilerThread0  1116       4       io.remus.tools.bench.Bandwidth::pump (657 bytes)
+
+                C1 compile queue:
+                Empty
+
+                C2 compile queue:
+                Empty
+                """));
+    }
+
+    @Test
+    void shouldSeeACompilationWhenOneIsQueued() {
+        assertTrue(JitQuiet.compiling("""
+                Current compiles:\s
+
+                C1 compile queue:
+                1792       2       java.lang.classfile.Interfaces::of (9 bytes)
+
+                C2 compile queue:
+                Empty
+                """));
+    }
+
+    @Test
+    void shouldWaitAnotherQuietTimeWhenTheJitIsStillCompiling() {
+        long start = 0;
+        long quietTime = JitQuiet.QUIET_NANOS;
+        boolean[] compiling = {true};
+        JitQuiet jit = new JitQuiet(start, () -> 42L, () -> compiling[0], false);
+        assertFalse(jit.quiet(start + 20_000_000L), "the first sample sees the total move from unknown");
+        assertFalse(jit.quiet(start + 20_000_000L + quietTime), "the total stood still, but a compilation runs");
+        compiling[0] = false;
+        assertFalse(jit.quiet(start + 20_000_000L + quietTime + 20_000_000L), "a whole quiet time after it was asked");
+        assertTrue(jit.quiet(start + 40_000_000L + 2 * quietTime));
+    }
+
+    @Test
+    void shouldReadThisJvmsCompileQueueWhenRunOnHotSpot() {
+        String queue = JitQuiet.compilerQueue();
+        assertNotNull(queue, "HotSpot answers Compiler.queue through its DiagnosticCommand MBean");
+        assertTrue(queue.contains("Current compiles:") && queue.contains("compile queue:"), queue);
+    }
+
+    @Test
+    void shouldAskForEnoughOperationsToReachC2WhenThisWarmUpWaitsForTheJvm() {
+        assertTrue(JitQuiet.C2_OPERATIONS >= 10_000, "HotSpot's thresholds: " + JitQuiet.C2_OPERATIONS);
+        long start = 0;
+        JitQuiet jit = new JitQuiet(start, () -> 42L, () -> false, false);
+        assertFalse(jit.quiet(start + 20_000_000L, 0));
+        assertTrue(jit.quiet(start + 40_000_000L + JitQuiet.QUIET_NANOS, 0), "a test's wait (not the JVM's) needs no volume");
+    }
+}
