@@ -5,6 +5,7 @@ import io.remus.tools.stats.PeakRate;
 
 import java.lang.management.CompilationMXBean;
 import java.lang.management.ManagementFactory;
+import java.lang.management.RuntimeMXBean;
 
 /**
  * Bandwidth as perftest's {@code ib_*_bw} measure it: every QP keeps up to
@@ -34,6 +35,8 @@ public final class Bandwidth {
      */
     static final String POLL_STATS_PROPERTY = "remus.bench.pollStats";
     private static final boolean POLL_STATS = Boolean.getBoolean(POLL_STATS_PROPERTY);
+    /** Set up before any warm-up: its first use loads and compiles code, which must not happen in a run. */
+    private static final RuntimeMXBean RUNTIME = POLL_STATS ? ManagementFactory.getRuntimeMXBean() : null;
 
     private Bandwidth() {
     }
@@ -63,7 +66,7 @@ public final class Bandwidth {
             WindowMarks.begin(); // a duration-mode clock marks the end of its leading margin
         }
         long compiledBefore = POLL_STATS ? compilationMillis() : 0;
-        long uptimeBefore = POLL_STATS ? ManagementFactory.getRuntimeMXBean().getUptime() : 0;
+        long uptimeBefore = POLL_STATS ? RUNTIME.getUptime() : 0;
         // an iteration-mode run passes no clock, as its warm-up does: see pump
         long[] counted = pump(c, s, size, s.iterations(), clock.durationMode() ? clock : null, peak, progress);
         WindowMarks.end();
@@ -72,7 +75,7 @@ public final class Bandwidth {
             System.err.println("remus bench: " + s.test().commandName() + " " + size + " B: " + counted[2]
                     + " posted, " + counted[3] + " polls (" + counted[4] + " empty), " + counted[5] + " yields, "
                     + (compilationMillis() - compiledBefore) + " ms of JIT compilation finished during the run (JVM uptime "
-                    + uptimeBefore + " to " + ManagementFactory.getRuntimeMXBean().getUptime() + " ms)");
+                    + uptimeBefore + " to " + RUNTIME.getUptime() + " ms)");
         }
         long nanos = clock.durationMode() ? clock.windowNanos() : counted[1] - clock.startNanos();
         return new BandwidthSummary(size, counted[0], nanos, peak.bestMessagesPerSecond());
@@ -115,7 +118,10 @@ public final class Bandwidth {
      * clock), so that the code the JIT compiled during the warm-up is the code that runs measured: a
      * branch the warm-up never took (a clock where it had none) was compiled as a trap, and the first
      * measured loop iteration sent the method back to the interpreter and the JIT, inside the
-     * measured window (docs/PERFORMANCE.md).
+     * measured window (docs/PERFORMANCE.md). The work is in {@link Pump#step()}, a method called once
+     * per pass, which the JIT compiles as soon as it is hot; the loop around it starts anew each run,
+     * interpreted, and holds nothing else: a run that entered one big loop method anew ran
+     * interpreted until that method was compiled again, inside the window.
      *
      * @param iterations per QP; ignored in duration mode
      * @param clock      the run's clock in duration mode, null otherwise
@@ -124,29 +130,72 @@ public final class Bandwidth {
      */
     private static long[] pump(BenchConnection c, BenchSettings s, int size, long iterations, RunClock clock,
                                PeakRate peak, ProgressLine progress) {
-        int qps = c.queuePairs();
-        int depth = s.inFlightPerQueuePair();
-        int moderation = s.cqModeration();
-        int[] inFlight = new int[qps];
-        int[] unsignaled = new int[qps];
-        long[] postedOn = new long[qps];
-        long[] ids = new long[c.completionCapacity()];
-        long timeout = s.timeout().toNanos();
-        boolean duration = clock != null;
-        long total = iterations * qps;
-        long posted = 0;
-        long outstanding = 0;
-        long measured = 0;
-        long lastCompletion = System.nanoTime();
-        int empty = 0;
-        long polls = 0;
-        long emptyPolls = 0;
-        long yields = 0;
-        while (true) {
+        Pump p = new Pump(c, s, size, iterations, clock, peak, progress);
+        while (p.step()) {
+            // the pass is the work
+        }
+        return new long[] {p.measured, p.lastCompletion, p.posted, p.polls, p.emptyPolls, p.yields};
+    }
+
+    /** One run's state: what each QP has in flight and what has completed. */
+    private static final class Pump {
+        private final BenchConnection c;
+        private final BenchSettings s;
+        private final int size;
+        private final long iterations;
+        private final RunClock clock;
+        private final PeakRate peak;
+        private final ProgressLine progress;
+        private final int qps;
+        private final int depth;
+        private final int moderation;
+        private final int[] inFlight;
+        private final int[] unsignaled;
+        private final long[] postedOn;
+        private final long[] ids;
+        private final long timeout;
+        private final boolean duration;
+        private final long total;
+        private long posted;
+        private long outstanding;
+        private long measured;
+        private long lastCompletion = System.nanoTime();
+        private int empty;
+        private long polls;
+        private long emptyPolls;
+        private long yields;
+
+        Pump(BenchConnection c, BenchSettings s, int size, long iterations, RunClock clock, PeakRate peak,
+             ProgressLine progress) {
+            this.c = c;
+            this.s = s;
+            this.size = size;
+            this.iterations = iterations;
+            this.clock = clock;
+            this.peak = peak;
+            this.progress = progress;
+            this.qps = c.queuePairs();
+            this.depth = s.inFlightPerQueuePair();
+            this.moderation = s.cqModeration();
+            this.inFlight = new int[qps];
+            this.unsignaled = new int[qps];
+            this.postedOn = new long[qps];
+            this.ids = new long[c.completionCapacity()];
+            this.timeout = s.timeout().toNanos();
+            this.duration = clock != null;
+            this.total = iterations * qps;
+        }
+
+        /**
+         * One pass: fills every QP up to its depth, then polls once.
+         *
+         * @return false when the run is done
+         */
+        boolean step() {
             long now = System.nanoTime();
             boolean posting = duration ? clock.continues(0, now) : posted < total;
             if (!posting && outstanding == 0) {
-                break;
+                return false;
             }
             for (int q = 0; q < qps; q++) {
                 while (posting && inFlight[q] < depth && (duration || postedOn[q] < iterations)) {
@@ -180,7 +229,7 @@ public final class Bandwidth {
                     throw new BenchTimeoutException("no completion of " + s.test().operation().words() + " within "
                             + timeout / 1_000_000 + " ms");
                 }
-                continue;
+                return true;
             }
             empty = 0;
             long t = System.nanoTime();
@@ -197,8 +246,8 @@ public final class Bandwidth {
                 }
             }
             progress.tick(t, measured);
+            return true;
         }
-        return new long[] {measured, lastCompletion, posted, polls, emptyPolls, yields};
     }
 
     private static void post(BenchConnection c, BenchSettings s, int qp, int size, long wrId, boolean signaled) {

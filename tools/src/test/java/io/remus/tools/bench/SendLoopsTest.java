@@ -2,6 +2,7 @@ package io.remus.tools.bench;
 
 import io.remus.tools.stats.BandwidthSummary;
 import io.remus.tools.stats.LatencyRecorder;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import java.io.PrintWriter;
@@ -18,6 +19,11 @@ import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 /** The SEND loops (send-lat's ping-pong, send-bw's receive sink) on an in-memory SEND/RECV pair. */
 class SendLoopsTest {
+    @BeforeAll
+    static void warmUpByIterationsOnly() {
+        JitQuiet.markJvmWaited(); // these tests count warm-up iterations exactly
+    }
+
     private static final Duration LIMIT = Duration.ofSeconds(60);
 
     private static ProgressLine quiet() {
