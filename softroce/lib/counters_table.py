@@ -16,6 +16,8 @@ import re
 import statistics
 import sys
 
+import run_lengths
+
 COUNTER = "completer_retry_err"
 
 
@@ -62,7 +64,7 @@ def window_runs(path):
 
 def main():
     job = sys.argv[1]
-    lengths = {"lat": (int(sys.argv[2]), int(sys.argv[3])), "bw": (int(sys.argv[4]), int(sys.argv[5]))}
+    lengths = run_lengths.from_argv(sys.argv)
     whole = whole_runs(os.path.join(job, "raw"))
     window = window_runs(os.path.join(job, "window-counters.txt"))
     if not whole:
@@ -72,13 +74,12 @@ def main():
     print("| test | tool | ACK timeouts per client run | inside the measured window | per 1,000 measured operations |")
     print("| --- | --- | --- | --- | ---: |")
     for test in tests:
-        n1, n2 = lengths["lat" if test.endswith("_lat") else "bw"]
         for tool in tools:
             reps = sorted(r for t, r, tl in whole if t == test and tl == tool)
             if not reps:
                 continue
             each = " / ".join(str(whole[(test, r, tool)]) for r in reps)
-            inside = [(window[(test, r, tool)], n2 if n2 and r % 2 == 0 else n1)
+            inside = [(window[(test, r, tool)], run_lengths.of_run(lengths, test, r))
                       for r in reps if (test, r, tool) in window]
             if inside:
                 per = statistics.median(1000.0 * w / n for w, n in inside)

@@ -17,6 +17,8 @@ instructions per operation, and ours over perftest's.
 import statistics
 import sys
 
+import run_lengths
+
 
 def read_marks(path):
     marks = []
@@ -54,7 +56,7 @@ def read_runs(job):
 
 def main():
     job = sys.argv[1]
-    lengths = {"lat": (int(sys.argv[2]), int(sys.argv[3])), "bw": (int(sys.argv[4]), int(sys.argv[5]))}
+    lengths = run_lengths.from_argv(sys.argv)
     runs = read_runs(job)
     tests = sorted({t for t, _, _ in runs}, key=lambda t: min(r for tt, r, _ in runs if tt == t))
     tools = [t for t in ("perftest", "remus", "remus-b") if any(tool == t for _, _, tool in runs)]
@@ -62,7 +64,7 @@ def main():
     print("| --- | --- | ---: | ---: | --- |")
     medians = {}
     for test in tests:
-        n1, n2 = lengths["lat" if test.endswith("_lat") else "bw"]
+        n1, n2 = run_lengths.of_test(lengths, test)
         if n2 == 0 or n2 == n1:
             continue
         reps = sorted({r for t, r, _ in runs if t == test})
@@ -86,12 +88,11 @@ def main():
         print("| test | tool | user insns/op | kernel insns/op | per run (user / kernel) | user over perftest's |")
         print("| --- | --- | ---: | ---: | --- | ---: |")
         for test in tests:
-            n1, n2 = lengths["lat" if test.endswith("_lat") else "bw"]
             for tool in tools[1:]:
                 each = []
                 for (t, r, tl) in sorted(windowed):
                     if t == test and tl == tool:
-                        n = n2 if n2 and r % 2 == 0 else n1
+                        n = run_lengths.of_run(lengths, t, r)
                         w = runs[(t, r, tl)][3]
                         each.append((w[0] / n, w[1] / n))
                 if not each:
