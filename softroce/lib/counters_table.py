@@ -52,7 +52,7 @@ def window_runs(path):
     for line in open(path):
         f = line.split()
         if len(f) == 3 and f[0] == "run":
-            key, marks = None, {}
+            marks = {}
             test, rep = f[1].rsplit(".", 1)
             key = (test, int(rep), f[2])
         elif len(f) == 3 and f[1] == COUNTER and key is not None:
