@@ -3,9 +3,9 @@ package io.remus.tools.bench;
 import io.remus.tools.stats.BandwidthSummary;
 import io.remus.tools.stats.PeakRate;
 
-import java.lang.management.CompilationMXBean;
 import java.lang.management.ManagementFactory;
 import java.lang.management.RuntimeMXBean;
+import java.util.function.LongSupplier;
 
 /**
  * Bandwidth as perftest's {@code ib_*_bw} measure it: every QP keeps up to
@@ -105,8 +105,8 @@ public final class Bandwidth {
     }
 
     private static long compilationMillis() {
-        CompilationMXBean jit = ManagementFactory.getCompilationMXBean();
-        return jit != null && jit.isCompilationTimeMonitoringSupported() ? jit.getTotalCompilationTime() : -1;
+        LongSupplier total = JitQuiet.compilationTime();
+        return total == null ? -1 : total.getAsLong();
     }
 
     private static PeakRate peakRate(BenchConnection c, BenchSettings s) {

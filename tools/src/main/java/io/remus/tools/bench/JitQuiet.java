@@ -112,7 +112,8 @@ public final class JitQuiet {
         this.lastSample = now - SAMPLE_NANOS;
     }
 
-    private static LongSupplier compilationTime() {
+    /** @return this JVM's total JIT compilation time in milliseconds, or null when it does not keep one */
+    static LongSupplier compilationTime() {
         CompilationMXBean bean = ManagementFactory.getCompilationMXBean();
         return bean != null && bean.isCompilationTimeMonitoringSupported() ? bean::getTotalCompilationTime : null;
     }
