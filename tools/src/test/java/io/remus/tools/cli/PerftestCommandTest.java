@@ -20,11 +20,14 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class PerftestCommandTest {
-    private static BenchSettings parse(String... args) {
+    private static PerftestCommand command(String... args) {
         CommandLine top = Remus.commandLine(() -> 0);
         CommandLine.ParseResult parsed = top.parseArgs(args);
-        CommandLine leaf = parsed.subcommand().subcommand().commandSpec().commandLine();
-        return ((PerftestCommand) leaf.getCommand()).settings();
+        return (PerftestCommand) parsed.subcommand().subcommand().commandSpec().commandLine().getCommand();
+    }
+
+    private static BenchSettings parse(String... args) {
+        return command(args).settings();
     }
 
     @Test
@@ -88,9 +91,7 @@ class PerftestCommandTest {
     }
 
     private static VerbsBenchOptions verbsOptions(String... args) {
-        CommandLine top = Remus.commandLine(() -> 0);
-        CommandLine.ParseResult parsed = top.parseArgs(args);
-        PerftestCommand c = (PerftestCommand) parsed.subcommand().subcommand().commandSpec().commandLine().getCommand();
+        PerftestCommand c = command(args);
         return c.verbsOptions(c.settings());
     }
 
