@@ -68,17 +68,17 @@ public final class Bandwidth {
         long compiledBefore = POLL_STATS ? compilationMillis() : 0;
         long uptimeBefore = POLL_STATS ? RUNTIME.getUptime() : 0;
         // an iteration-mode run passes no clock, as its warm-up does: see pump
-        long[] counted = pump(c, s, size, s.iterations(), clock.durationMode() ? clock : null, peak, progress);
+        Pump run = pump(c, s, size, s.iterations(), clock.durationMode() ? clock : null, peak, progress);
         WindowMarks.end();
         progress.end();
         if (POLL_STATS) {
-            System.err.println("remus bench: " + s.test().commandName() + " " + size + " B: " + counted[2]
-                    + " posted, " + counted[3] + " polls (" + counted[4] + " empty), " + counted[5] + " yields, "
+            System.err.println("remus bench: " + s.test().commandName() + " " + size + " B: " + run.posted
+                    + " posted, " + run.polls + " polls (" + run.emptyPolls + " empty), " + run.yields + " yields, "
                     + (compilationMillis() - compiledBefore) + " ms of JIT compilation finished during the run (JVM uptime "
                     + uptimeBefore + " to " + RUNTIME.getUptime() + " ms)");
         }
-        long nanos = clock.durationMode() ? clock.windowNanos() : counted[1] - clock.startNanos();
-        return new BandwidthSummary(size, counted[0], nanos, peak.bestMessagesPerSecond());
+        long nanos = clock.durationMode() ? clock.windowNanos() : run.lastCompletion - clock.startNanos();
+        return new BandwidthSummary(size, run.measured, nanos, peak.bestMessagesPerSecond());
     }
 
     /**
@@ -92,7 +92,7 @@ public final class Bandwidth {
         long begin = System.nanoTime();
         long posted = 0;
         while (true) {
-            posted += pump(c, s, size, s.warmupIterations(), null, peakRate(c, s), progress)[2];
+            posted += pump(c, s, size, s.warmupIterations(), null, peakRate(c, s), progress).posted;
             long now = System.nanoTime();
             if (jit.quiet(now, posted)) {
                 return;
@@ -125,16 +125,16 @@ public final class Bandwidth {
      *
      * @param iterations per QP; ignored in duration mode
      * @param clock      the run's clock in duration mode, null otherwise
-     * @return the measured completions, the time of the last one, and the run's posts, polls, empty
-     *         polls and yields
+     * @return the finished run: its measured completions, the time of the last one, and its posts,
+     *         polls, empty polls and yields
      */
-    private static long[] pump(BenchConnection c, BenchSettings s, int size, long iterations, RunClock clock,
-                               PeakRate peak, ProgressLine progress) {
+    private static Pump pump(BenchConnection c, BenchSettings s, int size, long iterations, RunClock clock,
+                             PeakRate peak, ProgressLine progress) {
         Pump p = new Pump(c, s, size, iterations, clock, peak, progress);
         while (p.step()) {
             // the pass is the work
         }
-        return new long[] {p.measured, p.lastCompletion, p.posted, p.polls, p.emptyPolls, p.yields};
+        return p;
     }
 
     /** One run's state: what each QP has in flight and what has completed. */
