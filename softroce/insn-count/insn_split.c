@@ -4,9 +4,11 @@
  * the marker instruction `xchg %bx,%bx` (bytes 66 87 db; `softroce/insn-count/mark` runs it) the
  * plugin appends one line to the file named by its `out=` argument:
  *
- *     mark <sequence> user <instructions> kernel <instructions>
+ *     mark <sequence> user <instructions> kernel <instructions> host_ns <nanoseconds>
  *
- * with the counts since the guest started. The difference between two marks is what the whole
+ * with the counts since the guest started and the host's CLOCK_MONOTONIC when the mark ran (the
+ * clock `perf record -k CLOCK_MONOTONIC` stamps its samples with, so that a profile of the QEMU
+ * process can be cut at the marks: softroce/lib/hostprof_table.py). The difference between two marks is what the whole
  * guest executed between them, every process and the kernel, exactly: no sampling, no timer.
  * Counters are plain 64-bit adds, exact with one TCG thread (`-accel tcg,thread=single`, vm.sh's
  * default) and approximate with several.
@@ -17,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <qemu-plugin.h>
 
@@ -33,7 +36,10 @@ static void on_mark(unsigned int vcpu, void *userdata)
 {
     (void) vcpu;
     (void) userdata;
-    fprintf(out, "mark %" PRIu64 " user %" PRIu64 " kernel %" PRIu64 "\n", ++marks, user_insns, kernel_insns);
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    fprintf(out, "mark %" PRIu64 " user %" PRIu64 " kernel %" PRIu64 " host_ns %" PRIu64 "\n", ++marks, user_insns,
+            kernel_insns, (uint64_t) now.tv_sec * 1000000000u + (uint64_t) now.tv_nsec);
     fflush(out);
 }
 
