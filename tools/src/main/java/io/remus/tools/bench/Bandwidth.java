@@ -5,6 +5,7 @@ import io.remus.tools.stats.PeakRate;
 
 import java.lang.management.ManagementFactory;
 import java.lang.management.RuntimeMXBean;
+import java.time.Duration;
 import java.util.function.LongSupplier;
 
 /**
@@ -17,8 +18,10 @@ import java.util.function.LongSupplier;
  * bits, the count in the high 32.
  * <p>
  * In iteration mode the warm-up runs first (and, once per JVM, until the JIT is quiet), then the
- * clock runs from the first measured post to the last completion; in duration mode only completions
- * inside the margins count, over the window's length, and when the window closes each QP with
+ * clock runs from the first measured post to the last completion. In duration mode the warm-up is
+ * rehearsal rounds, short duration-mode runs (a 1 ms margin, a 10 ms window, a 1 ms margin) until,
+ * once per JVM, the JIT is quiet; then the run: only completions inside the margins count, over the
+ * window's length, and when the window closes each QP with
  * requests that will not ask for a completion gets one more that does, outside the window, so that
  * the run can wait for all of them. It busy-polls, as
  * perftest does, and yields the CPU between polls only after 65,536 empty polls in a row (a stall of
@@ -27,6 +30,8 @@ import java.util.function.LongSupplier;
  */
 public final class Bandwidth {
     private static final int SPIN_CHECKS = 1 << 16;
+    private static final long REHEARSAL_MARGIN_NANOS = 1_000_000L;
+    private static final long REHEARSAL_WINDOW_NANOS = 10_000_000L;
     /**
      * The system property that, when {@code true}, makes every run print how often it polled the
      * completion queue, how many of those polls were empty and how often it yielded (standard error):
@@ -57,10 +62,11 @@ public final class Bandwidth {
     /** {@link #run(BenchConnection, BenchSettings, int, ProgressLine)} with the warm-up's JIT wait given (tests). */
     static BandwidthSummary run(BenchConnection c, BenchSettings s, int size, ProgressLine progress, JitQuiet jit) {
         progress.begin(s.test().commandName() + " " + size + " B", System.nanoTime());
-        if (!s.durationMode() && s.warmupIterations() > 0) {
+        if (s.durationMode() || s.warmupIterations() > 0) {
             warmUp(c, s, size, progress, jit);
         }
-        RunClock clock = RunClock.start(s, System.nanoTime());
+        // a duration-mode run waited for the JIT in its rehearsals: its margin ends on time, as theirs did
+        RunClock clock = s.durationMode() ? RunClock.start(s, System.nanoTime(), null) : RunClock.start(s, System.nanoTime());
         PeakRate peak = peakRate(c, s);
         if (!clock.durationMode()) {
             WindowMarks.begin(); // a duration-mode clock marks the end of its leading margin
@@ -82,26 +88,49 @@ public final class Bandwidth {
     }
 
     /**
-     * Runs the warm-up's iterations, then, once per JVM, more rounds of them until the JIT is quiet
-     * and at least {@link JitQuiet#C2_OPERATIONS} requests were posted ({@link JitQuiet#quiet(long, long)},
-     * at most {@link JitQuiet#MOST_NANOS}), as the latency tests wait for a quiet JIT: a fixed warm-up
-     * left the JIT compiling the data path inside the measured run, and in a Soft-RoCE guest that ran
-     * small messages at a fifth of their rate (docs/PERFORMANCE.md).
+     * Runs the warm-up in rounds, then, once per JVM, more rounds until the JIT is quiet and at least
+     * {@link JitQuiet#C2_OPERATIONS} requests were posted ({@link JitQuiet#quiet(long, long)}, at most
+     * {@link JitQuiet#MOST_NANOS}), as the latency tests wait for a quiet JIT: a fixed warm-up left the
+     * JIT compiling the data path inside the measured run, and in a Soft-RoCE guest that ran small
+     * messages at a fifth of their rate (docs/PERFORMANCE.md). In iteration mode a round is the
+     * warm-up's iterations. In duration mode it is a rehearsal ({@link RunClock#rehearsal}): a short
+     * duration-mode run that crosses a margin, a window and its close, as the measured run will. A
+     * warm-up that was the measured run's own leading margin never took the window's branches, the
+     * JIT compiled them as traps, and the loop was recompiled when the window opened, inside it. The
+     * rehearsals' windows are not marked ({@link WindowMarks#hold}).
      */
     private static void warmUp(BenchConnection c, BenchSettings s, int size, ProgressLine progress, JitQuiet jit) {
         long begin = System.nanoTime();
         long posted = 0;
-        while (true) {
-            posted += pump(c, s, size, s.warmupIterations(), null, peakRate(c, s), progress).posted;
-            long now = System.nanoTime();
-            if (jit.quiet(now, posted)) {
-                return;
+        WindowMarks.hold(s.durationMode());
+        try {
+            while (true) {
+                RunClock round = s.durationMode()
+                        ? RunClock.rehearsal(System.nanoTime(), REHEARSAL_MARGIN_NANOS, REHEARSAL_WINDOW_NANOS) : null;
+                posted += pump(c, s, size, s.warmupIterations(), round, peakRate(c, s), progress).posted;
+                long now = System.nanoTime();
+                if (jit.quiet(now, posted)) {
+                    return;
+                }
+                if (now - begin >= JitQuiet.MOST_NANOS) {
+                    jit.giveUp();
+                    return;
+                }
             }
-            if (now - begin >= JitQuiet.MOST_NANOS) {
-                jit.giveUp();
-                return;
-            }
+        } finally {
+            WindowMarks.hold(false);
         }
+    }
+
+    /**
+     * @param margin the margin at each end of a duration-mode run
+     * @return one line for a report's notes: how a duration-mode bandwidth run warms up
+     */
+    public static String describeDurationWarmUp(Duration margin) {
+        return "warm-up: rehearsal rounds of " + REHEARSAL_MARGIN_NANOS / 1_000_000 + " ms margin, "
+                + REHEARSAL_WINDOW_NANOS / 1_000_000 + " ms window, " + REHEARSAL_MARGIN_NANOS / 1_000_000 + " ms margin, "
+                + JitQuiet.untilQuiet("requests") + ", then the leading margin of " + margin.toMillis() / 1000.0
+                + " s; the measured window is -D less both margins";
     }
 
     private static long compilationMillis() {

@@ -25,7 +25,8 @@ import java.util.function.LongSupplier;
  * backlog of compilations, and after a 2 s warm-up the client's hot path was compiled by C2 5-10 s
  * into the measured window (docs/PERFORMANCE.md). The quiet time is
  * the system property {@code remus.bench.jitQuietMillis} (default 1000; 0 turns the wait off).
- * A duration-mode run waits at the end of its leading margin instead ({@link RunClock}).
+ * A duration-mode latency run waits at the end of its leading margin instead ({@link RunClock}); a
+ * duration-mode bandwidth run waits in rehearsal rounds before it ({@link Bandwidth}).
  * The JVM waits once: when the JIT was found quiet (or the wait gave up), later sizes and runs in
  * this JVM warm up by their iterations only. The sampling is control path: it reads the MXBean at
  * most every 10 ms and is only asked during warm-up.
@@ -67,8 +68,20 @@ public final class JitQuiet {
         if (QUIET_NANOS <= 0) {
             return "warm-up: " + warmup + " iterations per size (the wait for a quiet JIT is off)";
         }
-        return "warm-up: at least " + warmup + " iterations per size, then, once per JVM, more until no JIT compilation finished "
-                + "for " + QUIET_NANOS / 1_000_000 + " ms (at most " + MOST_NANOS / 1_000_000_000 + " s more)";
+        return "warm-up: at least " + warmup + " iterations per size, " + untilQuiet("operations");
+    }
+
+    /**
+     * @param operations what the warm-up counts ("operations", "requests")
+     * @return how a warm-up that waits for this JVM's JIT goes on, for a report's notes
+     */
+    static String untilQuiet(String operations) {
+        if (QUIET_NANOS <= 0) {
+            return "one round (the wait for a quiet JIT is off)";
+        }
+        return "then, once per JVM, more until no JIT compilation finished for " + QUIET_NANOS / 1_000_000
+                + " ms and at least " + C2_OPERATIONS + " " + operations + " ran (at most " + MOST_NANOS / 1_000_000_000
+                + " s more)";
     }
 
     /**

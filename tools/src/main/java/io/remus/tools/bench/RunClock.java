@@ -7,9 +7,11 @@ package io.remus.tools.bench;
  * {@code iterations} are recorded. In duration mode the leading margin is the warm-up: it lasts
  * the margin and then, in the same way, until the JIT is quiet; then comes the measured window
  * ({@code duration} less both margins) and the trailing margin, and only samples lying wholly
- * inside the window are recorded. A responder must therefore answer until the client says it is
- * done, not count on {@code warmup + iterations} or on {@code duration}. Measuring's start is
- * marked for outside tools ({@link WindowMarks}); the loop marks its end.
+ * inside the window are recorded. A duration-mode clock without a JIT wait ({@code jit} null) ends its
+ * leading margin on time alone: the bandwidth test warms up before it in rehearsal rounds
+ * ({@link #rehearsal}), short duration-mode runs of their own. A responder must therefore answer
+ * until the client says it is done, not count on {@code warmup + iterations} or on {@code duration}.
+ * Measuring's start is marked for outside tools ({@link WindowMarks}); the loop marks its end.
  */
 final class RunClock {
     private final long start;
@@ -32,11 +34,25 @@ final class RunClock {
         this.window = window;
         this.duration = duration;
         this.jit = jit;
-        this.measuredFrom = jit == null ? warmup : -1;
+        this.measuredFrom = jit == null && !duration ? warmup : -1; // duration mode: its margin comes first
     }
 
     static RunClock start(BenchSettings s, long now) {
         return start(s, now, s.durationMode() || s.warmupIterations() > 0 ? new JitQuiet(now) : null);
+    }
+
+    /**
+     * A short duration-mode clock for a warm-up round: a leading margin, a window and a trailing margin of
+     * the given lengths, no JIT wait. A loop driven by it takes every branch a measured duration-mode
+     * run takes (margin, window, closing), so the JIT compiles them all before measuring.
+     *
+     * @param now    the round's start
+     * @param margin each margin, in nanoseconds
+     * @param window the window, in nanoseconds
+     * @return the round's clock
+     */
+    static RunClock rehearsal(long now, long margin, long window) {
+        return new RunClock(now, Long.MAX_VALUE, 0, margin, window, true, null);
     }
 
     /** @param jit the wait for a quiet JIT that the warm-up ends with, null for none (tests pass their own) */
@@ -53,7 +69,7 @@ final class RunClock {
     boolean continues(long done, long now) {
         if (duration) {
             if (measuredFrom < 0) {
-                if (now - start - margin < 0 || stillWarming(now)) {
+                if (now - start - margin < 0 || jit != null && stillWarming(now)) {
                     return true;
                 }
                 measuredFrom = done;

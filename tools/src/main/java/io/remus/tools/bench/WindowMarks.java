@@ -31,13 +31,14 @@ final class WindowMarks {
 
     private static Consumer<String> sink = toFile(System.getProperty(PROPERTY));
     private static boolean inside;
+    private static boolean held;
 
     private WindowMarks() {
     }
 
-    /** Marks the start of a measured window; nothing when off or when a window is already open. */
+    /** Marks the start of a measured window; nothing when off, held, or when a window is already open. */
     static void begin() {
-        if (sink != null && !inside) {
+        if (sink != null && !inside && !held) {
             inside = true;
             sink.accept("begin");
         }
@@ -52,6 +53,16 @@ final class WindowMarks {
     }
 
     /**
+     * Holds back {@link #begin()} while a warm-up runs windows of its own that are not measured
+     * (duration-mode bandwidth's rehearsal rounds).
+     *
+     * @param hold true to hold the marks back, false to let them through again
+     */
+    static void hold(boolean hold) {
+        held = hold;
+    }
+
+    /**
      * Sends later marks to {@code lines} instead (tests).
      *
      * @param lines where the mark lines go; null turns the marks off
@@ -59,6 +70,7 @@ final class WindowMarks {
     static void use(Consumer<String> lines) {
         sink = lines;
         inside = false;
+        held = false;
     }
 
     /**

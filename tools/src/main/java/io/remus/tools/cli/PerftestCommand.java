@@ -2,6 +2,7 @@ package io.remus.tools.cli;
 
 import io.remus.core.sim.SimOptions;
 import io.remus.tools.bench.AtomicType;
+import io.remus.tools.bench.Bandwidth;
 import io.remus.tools.bench.BenchFailedException;
 import io.remus.tools.bench.BenchOperation;
 import io.remus.tools.bench.BenchRunner;
@@ -91,7 +92,7 @@ public final class PerftestCommand implements Callable<Integer> {
     @Option(names = {"-n", "--iters"}, paramLabel = "N", description = "Measured iterations per size (default: 1000 latency, 5000 bandwidth).")
     Long iterations;
 
-    @Option(names = {"-D", "--duration"}, paramLabel = "SECONDS", description = "Run each size this long instead of -n iterations; once per JVM the leading margin also waits for a quiet JIT (no compilation for 1 s, at most 60 s), so a run may last longer.")
+    @Option(names = {"-D", "--duration"}, paramLabel = "SECONDS", description = "Run each size this long instead of -n iterations; once per JVM the warm-up also waits for a quiet JIT (no compilation for 1 s, at most 60 s: latency tests at the end of the leading margin, bandwidth tests in short rehearsal runs before it), so a run may last longer.")
     Integer durationSeconds;
 
     @Option(names = "--margin", paramLabel = "SECONDS", description = "With -D: time at each end not measured (default: the smaller of 2 s and a quarter of -D).")
@@ -196,7 +197,7 @@ public final class PerftestCommand implements Callable<Integer> {
                         List.of(), reportGbits);
             } else {
                 if (settings.durationMode()) {
-                    notes.add(JitQuiet.describeMargin(settings.margin()));
+                    notes.add(Bandwidth.describeDurationWarmUp(settings.margin()));
                 } else if (settings.warmupIterations() > 0) {
                     notes.add(JitQuiet.describe(settings.warmupIterations()));
                 }

@@ -128,6 +128,37 @@ class BandwidthTest {
         }
     }
 
+    @Test
+    void shouldRehearseADurationRunUntilTheJitIsQuietAndMarkOnlyTheMeasuredWindow() {
+        BenchSettings s = fetchAndAdd(1, 0, Duration.ofMillis(400), 7);
+        long[] compiled = {0};
+        int[] asked = {0};
+        // the JIT finishes a compilation at each of the first samples, then nothing more
+        JitQuiet jit = new JitQuiet(System.nanoTime(), () -> ++asked[0] <= 3 ? ++compiled[0] : compiled[0], false);
+        long start = System.nanoTime();
+        try (SimBenchTransport t = new SimBenchTransport(SimOptions.defaults(), 4096, QPS, DEPTH);
+             Counting c = new Counting(t.client(), QPS)) {
+            List<String> marks = new ArrayList<>();
+            List<Long> markedAt = new ArrayList<>();
+            WindowMarks.use(line -> {
+                marks.add(line);
+                markedAt.add(System.nanoTime());
+            });
+            BandwidthSummary result = Bandwidth.run(c, s, 8, quiet(), jit);
+            assertTrue(result.iterations() > 0);
+            assertTrue(asked[0] > 3, "the rehearsals asked the JIT until it was quiet: " + asked[0]);
+            // the rehearsals' own windows were not marked: the one window begins after the JIT was quiet
+            assertEquals(List.of("begin", "end"), marks);
+            long quietFor = JitQuiet.QUIET_NANOS;
+            assertTrue(markedAt.get(0) - start >= quietFor, "window began " + (markedAt.get(0) - start) + " ns in");
+            for (int q = 0; q < QPS; q++) {
+                assertEquals(c.posted[q], c.covered[q], "QP " + q + ": every request completed, rehearsals' too");
+            }
+        } finally {
+            WindowMarks.use(null);
+        }
+    }
+
     /** Passes everything to the sim client and counts posts, signalled posts and what completions cover. */
     private static final class Counting implements BenchConnection {
         private final BenchConnection inner;

@@ -48,6 +48,9 @@ class RunClockTest {
         assertTrue(JitQuiet.describe(100).contains("100 iterations"), JitQuiet.describe(100));
         String margin = JitQuiet.describeMargin(Duration.ofMillis(1500));
         assertTrue(margin.startsWith("warm-up: the leading margin of 1.5 s"), margin);
+        String rehearsals = Bandwidth.describeDurationWarmUp(Duration.ofMillis(1500));
+        assertTrue(rehearsals.startsWith("warm-up: rehearsal rounds of 1 ms margin, 10 ms window"), rehearsals);
+        assertTrue(rehearsals.contains("then the leading margin of 1.5 s"), rehearsals);
     }
 
     @Test
@@ -85,6 +88,25 @@ class RunClockTest {
         assertEquals(200 * MS, w.last - w.first);
     }
 
+    @Test
+    void shouldRunARehearsalAsADurationRunThatEndsItsMarginOnTime() {
+        long start = 5_000_000_000L;
+        long[] now = {start};
+        Window w = run(RunClock.rehearsal(start, 100 * MS, 200 * MS), start, now);
+        assertEquals(100 * MS, w.first - start, "no JIT wait: the leading margin ends on time");
+        assertEquals(200 * MS, w.last - w.first);
+        assertEquals(100 * MS, w.end - w.last);
+    }
+
+    @Test
+    void shouldEndADurationRunsMarginOnTimeWithoutAJitWait() {
+        long start = 5_000_000_000L;
+        long[] now = {start};
+        Window w = runByDuration(start, now, null);
+        assertEquals(100 * MS, w.first - start);
+        assertEquals(200 * MS, w.last - w.first);
+    }
+
     private static final long MS = 1_000_000L;
 
     private record Window(long first, long last, long end) {
@@ -92,7 +114,11 @@ class RunClockTest {
 
     /** Runs a 400 ms duration-mode size with 100 ms margins on a clock that moves 1 ms per operation. */
     private static Window runByDuration(long start, long[] now, JitQuiet jit) {
-        RunClock clock = RunClock.start(durationSettings(Duration.ofMillis(400), Duration.ofMillis(100)), start, jit);
+        return run(RunClock.start(durationSettings(Duration.ofMillis(400), Duration.ofMillis(100)), start, jit), start, now);
+    }
+
+    /** Runs a duration-mode clock of 100 ms margins and a 200 ms window on a clock that moves 1 ms per operation. */
+    private static Window run(RunClock clock, long start, long[] now) {
         assertFalse(clock.inWindow(start + 150 * MS), "no window before the warm-up ended");
         long first = -1;
         long last = -1;
