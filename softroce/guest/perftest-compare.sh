@@ -116,6 +116,8 @@ while [ "$rep" -le "$REPS" ]; do
       send_bw)    pt="ib_send_bw -F -s $BW_SIZE -n $bn -t 128 -I $INLINE"; rm="send-bw -s $BW_SIZE -n $bn -t 128 -I $INLINE --warmup $BW_WARMUP" ;;
       *) echo "guest: unknown test $t"; exit 14 ;;
     esac
+    # QP_TIMEOUT (PERF_QP_TIMEOUT): both tools' -u, the QPs' ACK timeout exponent
+    [ -z "${QP_TIMEOUT:-}" ] || { pt="$pt -u $QP_TIMEOUT"; rm="$rm -u $QP_TIMEOUT"; }
     echo "guest: rep $rep $t"
     # perftest and remus alternate which goes first, so neither always runs on a fresher guest
     if [ $((rep % 2)) = 1 ]; then
