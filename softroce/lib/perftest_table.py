@@ -6,6 +6,8 @@ Latency rows: perftest's t_typical (its median) and ours (median), each the medi
 repetitions, their ratio (ours / perftest; target <= 1.05), and the minimum over all repetitions.
 Bandwidth rows: average bandwidth (MB/s, 2^20 bytes) and message rate, medians over the
 repetitions, ratio ours / perftest (target >= 0.95).
+Ours' repetitions come from one report each (<test>.<rep>.remus.txt) or, with PERF_SAME_JVM, from one
+report per test whose results are the repetitions in order (<test>.all.remus.txt).
 When the raw directory holds runs of ours with the second JVM options or build (<test>.<rep>.remus-b.txt,
 PERF_JAVA_OPTS_B or PERF_TOOLS_B), each table gets their median and ratio too.
 """
@@ -31,8 +33,8 @@ def perftest_row(path):
     return None
 
 
-def remus_row(path):
-    """Returns the first result object of our --json report, or None when the run failed."""
+def remus_row(path, index=0):
+    """Returns result number index of our --json report, or None when the run failed."""
     if not os.path.exists(path):
         return None
     text = open(path, errors="replace").read()
@@ -44,7 +46,16 @@ def remus_row(path):
     except ValueError:
         return None
     results = report.get("results") or []
-    return results[0] if results else None
+    return results[index] if index < len(results) else None
+
+
+def remus_rep(raw, test, rep, label):
+    """Ours' result for one repetition: its own run's report, or (PERF_SAME_JVM, --repeat) result rep of
+    the test's one report, <test>.all.<label>.txt."""
+    own = os.path.join(raw, f"{test}.{rep}.{label}.txt")
+    if os.path.exists(own):
+        return remus_row(own)
+    return remus_row(os.path.join(raw, f"{test}.all.{label}.txt"), rep - 1)
 
 
 def median(values):
@@ -72,7 +83,7 @@ def main():
             else:
                 pt.append(p)
             for label, into in (("remus", us), ("remus-b", us_b)) if variant_b else (("remus", us),):
-                r = remus_row(os.path.join(raw, f"{test}.{rep}.{label}.txt"))
+                r = remus_rep(raw, test, rep, label)
                 if r is None:
                     crashed = sorted(f for f in os.listdir(raw) if f.startswith(f"{test}.{rep}.{label}.") and ".hs_err_" in f)
                     why = f" (the JVM crashed: {', '.join(crashed)})" if crashed else ""

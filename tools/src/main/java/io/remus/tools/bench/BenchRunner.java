@@ -16,7 +16,8 @@ import java.util.concurrent.atomic.AtomicReference;
 /**
  * Runs a benchmark's sizes on a transport, client side, and collects the results. For the
  * ping-pong of write-lat on a transport whose server is in this process, it runs the responder on
- * a second thread. SEND tests post the client's receives once, before the first size.
+ * a second thread. SEND tests post the client's receives once, before the first size. Each size
+ * (each run, with {@code --repeat}) passes the {@link RunGate}, which is off unless a harness asks.
  */
 public final class BenchRunner {
     private static final long INTERVAL_NANOS = 1_000_000_000L;
@@ -69,6 +70,7 @@ public final class BenchRunner {
             List<Integer> sizes = settings.sizes();
             for (int k = 0; k < sizes.size(); k++) {
                 int size = sizes.get(k);
+                RunGate.beforeRun(k + 1);
                 if (intervalLog != null) {
                     intervalLog.outputComment("size " + size + " bytes");
                 }
@@ -89,6 +91,7 @@ public final class BenchRunner {
                     RoundTripLatency.run(client, settings, size, recorder, progress);
                 }
                 results.add(LatencyResult.of(size, recorder.histogram()));
+                RunGate.afterRun(k + 1);
             }
         }
         return results;
@@ -103,8 +106,10 @@ public final class BenchRunner {
         try (BenchConnection client = transport.client()) {
             List<Integer> sizes = settings.sizes();
             for (int k = 0; k < sizes.size(); k++) {
+                RunGate.beforeRun(k + 1);
                 transport.beginSize(k);
                 results.add(Bandwidth.run(client, settings, sizes.get(k), progress));
+                RunGate.afterRun(k + 1);
             }
         }
         return results;

@@ -56,6 +56,8 @@ public final class PerftestCommand implements Callable<Integer> {
     private static final int ALL_SIZES_MAX = 1 << 23;
     private static final int MIN_BUFFER = 4096;
     private static final int CLOCK_SAMPLES = 10_001;
+    /** The most runs of each size {@code --repeat} accepts. */
+    static final int MAX_REPEAT = 1000;
     /** perftest's default CQ moderation ({@code DEF_CQ_MOD}). */
     static final int DEFAULT_CQ_MODERATION = 100;
     /** Above this message size perftest turns CQ moderation off unless asked ({@code MSG_SIZE_CQ_MOD_LIMIT}). */
@@ -88,6 +90,9 @@ public final class PerftestCommand implements Callable<Integer> {
 
     @Option(names = {"-a", "--all"}, description = "Run all sizes from 2 to 2^23 bytes.")
     boolean all;
+
+    @Option(names = "--repeat", paramLabel = "N", defaultValue = "1", description = "Run each size N times in a row on the same connection and report every run: repetitions without a JVM start-up between them (verbs: give the server the same N; default ${DEFAULT-VALUE}).")
+    int repeat;
 
     @Option(names = {"-n", "--iters"}, paramLabel = "N", description = "Measured iterations per size (default: 1000 latency, 5000 bandwidth).")
     Long iterations;
@@ -175,6 +180,10 @@ public final class PerftestCommand implements Callable<Integer> {
         List<String> notes = new ArrayList<>();
         FabricChoice choice = FabricChoice.resolve(fabric, fabric == null ? deviceCount.getAsInt() : 0);
         notes.add("fabric " + choice.kind().name().toLowerCase() + " (" + choice.reason() + ")");
+        if (repeat > 1) {
+            notes.add("--repeat " + repeat + ": each size runs " + repeat + " times in a row on one connection, one row "
+                    + "per run; only the first run of the JVM waits for a quiet JIT");
+        }
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         if (choice.kind() == FabricKind.VERBS && server == null) {
@@ -213,7 +222,7 @@ public final class PerftestCommand implements Callable<Integer> {
                 HumanFormat.write(report, out);
             }
             if (hgrm != null) {
-                for (Path written : HgrmFiles.write(hgrm, report.latency())) {
+                for (Path written : HgrmFiles.write(hgrm, report.latency(), repeat)) {
                     err.println("wrote " + written);
                 }
             }
@@ -332,6 +341,9 @@ public final class PerftestCommand implements Callable<Integer> {
         if (atomic && size != null && size != 8) {
             throw usage("atomic tests use 8-byte messages, got -s " + size);
         }
+        if (repeat < 1 || repeat > MAX_REPEAT) {
+            throw usage("--repeat must be 1.." + MAX_REPEAT + ", got " + repeat);
+        }
         if (iterations != null && iterations < 1) {
             throw usage("-n must be positive, got " + iterations);
         }
@@ -389,7 +401,7 @@ public final class PerftestCommand implements Callable<Integer> {
         if (!test.isLatency() && (hgrm != null || intervalLog != null)) {
             throw usage("--hgrm and --interval-log apply to latency tests");
         }
-        List<Integer> sizes = sizes(atomic);
+        List<Integer> sizes = repeated(sizes(atomic));
         long n = iterations != null ? iterations : test.defaultIterations();
         long warm = warmup != null ? warmup : n / 10;
         Duration duration = durationSeconds == null ? null : Duration.ofSeconds(durationSeconds);
@@ -434,6 +446,17 @@ public final class PerftestCommand implements Callable<Integer> {
             sizes.add(s);
         }
         return sizes;
+    }
+
+    /** @return each of {@code sizes} {@code repeat} times in a row */
+    private List<Integer> repeated(List<Integer> sizes) {
+        List<Integer> runs = new ArrayList<>(sizes.size() * repeat);
+        for (int s : sizes) {
+            for (int r = 0; r < repeat; r++) {
+                runs.add(s);
+            }
+        }
+        return runs;
     }
 
     private ParameterException usage(String message) {

@@ -124,6 +124,23 @@ class PerftestCommandTest {
     }
 
     @Test
+    void shouldRunEachSizeInARowWhenRepeatIsGiven() {
+        assertEquals(List.of(64, 64, 64), parse("bench", "read-bw", "-s", "64", "--repeat", "3").sizes());
+        assertEquals(List.of(8, 8), parse("bench", "atomic-lat", "--repeat", "2").sizes());
+        List<Integer> all = parse("bench", "write-lat", "-a", "--repeat", "2").sizes();
+        assertEquals(46, all.size());
+        assertEquals(List.of(2, 2, 4, 4), all.subList(0, 4));
+        assertEquals(List.of(65536), parse("bench", "write-bw").sizes(), "one run by default");
+    }
+
+    @Test
+    void shouldSignRepeatedRunsDifferentlyWhenTheRepeatsDiffer() {
+        // a server given another --repeat than its client refuses it at the connection, as for -s
+        assertTrue(PerftestCommand.signature(parse("bench", "read-bw", "--repeat", "2"))
+                != PerftestCommand.signature(parse("bench", "read-bw", "--repeat", "3")));
+    }
+
+    @Test
     void shouldDefaultTheMarginWhenDurationIsGiven() {
         BenchSettings s = parse("bench", "read-lat", "-D", "4");
         assertEquals(Duration.ofSeconds(4), s.duration());
@@ -141,7 +158,7 @@ class PerftestCommandTest {
     @ParameterizedTest
     @ValueSource(strings = {"--bogus", "-s 0", "-s x", "-n 0", "-n -5", "-D 0", "-q 0", "-t 0", "-o 0",
             "-A XOR", "-s 2 -a", "--json --perftest-format", "-D 2 -n 10", "--margin 1", "-D 2 --margin 1",
-            "--fabric tcp", "-q 2", "-t 4", "--timeout 0", "a b", "-Q 4"})
+            "--fabric tcp", "-q 2", "-t 4", "--timeout 0", "a b", "-Q 4", "--repeat 0", "--repeat 1001", "--repeat x"})
     void shouldExitWithUsageWhenFlagsAreBad(String flags) {
         String[] args = ("bench read-lat " + flags).split(" ");
         RemusRun run = RemusRun.of(args);

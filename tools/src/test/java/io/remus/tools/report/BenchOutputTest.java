@@ -122,4 +122,23 @@ class BenchOutputTest {
         assertEquals(dir.resolve("lat-64.hgrm"), HgrmFiles.perSize(hgrm, 64));
         assertEquals(dir.resolve("lat-64"), HgrmFiles.perSize(dir.resolve("lat"), 64));
     }
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void shouldReportEveryRunAndWriteOneHgrmPerRunWhenRepeatIsGiven(@TempDir Path dir) throws IOException {
+        Path hgrm = dir.resolve("lat.hgrm");
+        RemusRun run = RemusRun.of("bench", "read-lat", "--fabric", "sim", "-s", "64", "-n", "300", "--warmup", "10",
+                "--repeat", "2", "--json", "--hgrm", hgrm.toString());
+        assertEquals(0, run.exit(), run.err());
+        Map<String, Object> top = (Map<String, Object>) Json.parse(run.out());
+        List<Object> results = (List<Object>) top.get("results");
+        assertEquals(2, results.size());
+        assertTrue(run.out().contains("--repeat 2: each size runs 2 times in a row"), run.out());
+        for (Object r : results) {
+            assertEquals(64.0, ((Map<String, Object>) r).get("bytes"));
+        }
+        assertTrue(Files.readString(dir.resolve("lat-64-run1.hgrm")).contains("Total count    =          300]"));
+        assertTrue(Files.readString(dir.resolve("lat-64-run2.hgrm")).contains("Total count    =          300]"));
+        assertEquals(dir.resolve("lat-64-run2"), HgrmFiles.perRun(dir.resolve("lat"), 64, 2));
+    }
 }
