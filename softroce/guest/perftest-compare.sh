@@ -116,69 +116,99 @@ commands() {
 }
 
 # SAME_JVM (PERF_SAME_JVM=1): ours runs all REPS repetitions of a test in one server and one client JVM
-# (remus bench --repeat REPS), and perftest's repetitions run in between, run by run, while both of
-# ours' JVMs are stopped (SIGSTOP): the two tools alternate closely, and ours starts its JVMs once per
-# test instead of once per repetition. The client waits at its run gate before each repetition
-# (-Dremus.bench.runGate, tools' RunGate: it says "ready k" on GATE/to-harness, waits for "go" on
-# GATE/to-client, says "done k" after the run). Its JSON holds one result per repetition:
-# /mnt/job/raw/<test>.all.remus.txt; rxe0's counters around repetition k: <test>.<k>.remus.counters.
-GATE=/tmp/work/gate
-gate_expect() { # line: the next line ours' client says, within 900 s and while it lives
+# (remus bench --repeat REPS), and perftest's repetitions run in between, run by run, while ours' JVMs
+# are stopped (SIGSTOP): the tools alternate closely, and ours starts its JVMs once per test instead
+# of once per repetition. With REMUS_JAVA_OPTS_B or CLASSPATH_B a second pair of ours' JVMs (label
+# remus-b, TCP port 18516) takes its turn too, and only the pair whose turn it is runs. The client
+# waits at its run gate before each repetition (-Dremus.bench.runGate, tools' RunGate: it says
+# "ready k" on <gate>/to-harness, waits for "go" on <gate>/to-client, says "done k" after the run).
+# Its JSON holds one result per repetition: /mnt/job/raw/<test>.all.<label>.txt; rxe0's counters
+# around repetition k: <test>.<k>.<label>.counters.
+same_jvm_labels="remus"
+[ -z "${REMUS_JAVA_OPTS_B:-}${CLASSPATH_B:-}" ] || same_jvm_labels="remus remus-b"
+declare -A server_of client_of ok_of in_fd out_fd
+gate_expect() { # label line: the next line that label's client says, within 900 s and while it lives
   gate_waited=0
-  until IFS= read -r -t 5 -u 3 gate_line; do
+  until IFS= read -r -t 5 -u "${in_fd[$1]}" gate_line; do
     gate_waited=$((gate_waited + 5))
-    kill -0 "$cpid" 2>/dev/null || { echo "guest: ours' client exited (expected '$1')"; return 1; }
-    [ "$gate_waited" -lt 900 ] || { echo "guest: ours said nothing within 900 s (expected '$1')"; return 1; }
+    kill -0 "${client_of[$1]}" 2>/dev/null || { echo "guest: $1's client exited (expected '$2')"; return 1; }
+    [ "$gate_waited" -lt 900 ] || { echo "guest: $1 said nothing within 900 s (expected '$2')"; return 1; }
   done
-  [ "$gate_line" = "$1" ] || { echo "guest: ours said '$gate_line', expected '$1'"; return 1; }
+  [ "$gate_line" = "$2" ] || { echo "guest: $1 said '$gate_line', expected '$2'"; return 1; }
 }
-ours_stopped() { pkill -STOP -x java; }
-ours_continued() { pkill -CONT -x java; }
-ours_rep() { # test rep: lets ours' client run repetition rep and waits until it is done
-  [ "$ours_ok" = 1 ] || return 0
-  counters_file=/mnt/job/raw/$1.$2.remus.counters
+signal_pair() { # signal label: to that label's two JVMs (the children of their timeout processes)
+  pkill "-$1" -P "${server_of[$2]}"; pkill "-$1" -P "${client_of[$2]}"
+}
+ours_rep() { # label test rep: lets that client run repetition rep (its pair alone running) and waits until it is done
+  [ "${ok_of[$1]}" = 1 ] || return 0
+  counters_file=/mnt/job/raw/$2.$3.$1.counters
   { echo before; grep . "$COUNTERS"/* 2>/dev/null; } > "$counters_file"
-  echo go >&4
-  if gate_expect "done $2" && { [ "$2" -ge "$REPS" ] || gate_expect "ready $(($2 + 1))"; }; then
+  signal_pair CONT "$1"
+  # INSN (PERF_HOSTPROF): the plugin's marks around the repetition, as `marked` puts them around perftest's client
+  [ -z "${INSN:-}" ] || "$MARK"
+  echo go >&"${out_fd[$1]}"
+  ours_status=1
+  gate_expect "$1" "done $3" && ours_status=0
+  [ -z "${INSN:-}" ] || { "$MARK"; echo "$2.$3 $1 $ours_status 0" >> /mnt/job/insn-plan.txt; }
+  if [ "$ours_status" = 0 ] && { [ "$3" -ge "$REPS" ] || gate_expect "$1" "ready $(($3 + 1))"; }; then
     { echo after; grep . "$COUNTERS"/* 2>/dev/null; } >> "$counters_file"
+    signal_pair STOP "$1"
   else
-    ours_ok=0; pkill -KILL -x java
+    ok_of[$1]=0; signal_pair KILL "$1"; signal_pair CONT "$1"
   fi
 }
-same_jvm_test() { # test: REPS repetitions of both tools, ours in one pair of JVMs
-  t=$1
-  rm -rf "$GATE"; mkdir -p "$GATE"
-  mkfifo "$GATE/to-harness" "$GATE/to-client" || exit 15
+start_pair() { # label test fd-in fd-out port: starts that label's server and client and waits until the client is ready
+  label=$1 t=$2 gate=/tmp/work/gate-$1
+  opts=$REMUS_JAVA_OPTS cp=$CLASSPATH
+  if [ "$label" = remus-b ]; then opts=${REMUS_JAVA_OPTS_B:-$REMUS_JAVA_OPTS} cp=${CLASSPATH_B:-$CLASSPATH}; fi
+  rm -rf "$gate"; mkdir -p "$gate"
+  mkfifo "$gate/to-harness" "$gate/to-client" || exit 15
   # held open read-write: neither side's open waits, and a dead client cannot block the harness
-  exec 3<> "$GATE/to-harness" 4<> "$GATE/to-client"
-  limit=$((REPS * 400 + 300))
+  eval "exec $3<> \"$gate/to-harness\" $4<> \"$gate/to-client\""
+  in_fd[$label]=$3 out_fd[$label]=$4
+  limit=$((REPS * 600 + 300))
   # shellcheck disable=SC2086
-  timeout "$limit" $ON_SERVER "$JAVA" --enable-native-access=ALL-UNNAMED $REMUS_JAVA_OPTS -XX:ErrorFile="/mnt/job/raw/$t.all.remus.server.hs_err_%p.log" \
-    -cp "$CLASSPATH" io.remus.tools.Remus bench $rm --repeat "$REPS" --fabric verbs -d rxe0 --timeout 120 --no-progress > "/tmp/work/$t.server.txt" 2>&1 &
-  spid=$!
+  timeout "$limit" $ON_SERVER "$JAVA" --enable-native-access=ALL-UNNAMED $opts -XX:ErrorFile="/mnt/job/raw/$t.all.$label.server.hs_err_%p.log" \
+    -cp "$cp" io.remus.tools.Remus bench $rm --repeat "$REPS" -p "$5" --fabric verbs -d rxe0 --timeout 120 --no-progress > "/tmp/work/$t.$label.server.txt" 2>&1 &
+  server_of[$label]=$!
   # shellcheck disable=SC2086
-  timeout "$limit" $ON_CLIENT "$JAVA" --enable-native-access=ALL-UNNAMED $REMUS_JAVA_OPTS -Dremus.bench.runGate="$GATE" \
-    -XX:ErrorFile="/mnt/job/raw/$t.all.remus.client.hs_err_%p.log" -cp "$CLASSPATH" io.remus.tools.Remus bench $rm --repeat "$REPS" \
-    --fabric verbs -d rxe0 --timeout 120 --no-progress --json "$ADDR" > "/mnt/job/raw/$t.all.remus.txt" 2> "/mnt/job/raw/$t.all.remus.err" &
-  cpid=$!
-  ours_ok=1
-  gate_expect "ready 1" || { ours_ok=0; pkill -KILL -x java; }
+  timeout "$limit" $ON_CLIENT "$JAVA" --enable-native-access=ALL-UNNAMED $opts -Dremus.bench.runGate="$gate" \
+    -XX:ErrorFile="/mnt/job/raw/$t.all.$label.client.hs_err_%p.log" -cp "$cp" io.remus.tools.Remus bench $rm --repeat "$REPS" -p "$5" \
+    --fabric verbs -d rxe0 --timeout 120 --no-progress --json "$ADDR" > "/mnt/job/raw/$t.all.$label.txt" 2> "/mnt/job/raw/$t.all.$label.err" &
+  client_of[$label]=$!
+  ok_of[$label]=1
+  if gate_expect "$label" "ready 1"; then signal_pair STOP "$label"; else ok_of[$label]=0; signal_pair KILL "$label"; fi
+}
+finish_pair() { # label test
+  signal_pair CONT "$1"
+  wait "${client_of[$1]}"; echo "exit=$?" >> "/mnt/job/raw/$2.all.$1.err"
+  wait "${server_of[$1]}" 2>/dev/null
+  cat "/tmp/work/$2.$1.server.txt" >> "/mnt/job/raw/$2.all.$1.err"
+  eval "exec ${in_fd[$1]}<&- ${out_fd[$1]}>&-"
+}
+same_jvm_test() { # test: REPS repetitions of perftest and of each of ours' labels, ours' in one pair of JVMs each
+  t=$1 k=0
+  for label in $same_jvm_labels; do
+    # one pair starts at a time, the other stopped, so that the first pair's start-up is not the second's noise
+    start_pair "$label" "$t" $((3 + 2 * k)) $((4 + 2 * k)) $((18515 + k))
+    k=$((k + 1))
+  done
   rep=1
   while [ "$rep" -le "$REPS" ]; do
-    echo "guest: rep $rep $t (ours in one JVM)"
+    echo "guest: rep $rep $t (ours in one JVM: $same_jvm_labels)"
+    # perftest and ours alternate which goes first, so neither always runs on a fresher guest
     if [ $((rep % 2)) = 1 ]; then
       # shellcheck disable=SC2086
-      ours_stopped; perftest_pair "$t.$rep" $pt; ours_continued; ours_rep "$t" "$rep"
+      perftest_pair "$t.$rep" $pt
+      for label in $same_jvm_labels; do ours_rep "$label" "$t" "$rep"; done
     else
+      for label in $(echo "$same_jvm_labels" | tr ' ' '\n' | tac); do ours_rep "$label" "$t" "$rep"; done
       # shellcheck disable=SC2086
-      ours_rep "$t" "$rep"; ours_stopped; perftest_pair "$t.$rep" $pt; ours_continued
+      perftest_pair "$t.$rep" $pt
     fi
     rep=$((rep + 1))
   done
-  wait "$cpid"; echo "exit=$?" >> "/mnt/job/raw/$t.all.remus.err"
-  wait "$spid" 2>/dev/null
-  cat "/tmp/work/$t.server.txt" >> "/mnt/job/raw/$t.all.remus.err"
-  exec 3<&- 4>&-
+  for label in $same_jvm_labels; do finish_pair "$label" "$t"; done
 }
 
 if [ -n "${SAME_JVM:-}" ]; then

@@ -148,7 +148,8 @@ def main():
     spans = read_spans(job)
     stat = read_stat(job + "/host-stat.txt")
     print("Host profile of QEMU (perf, one sample per ~%.2f ms of the busiest thread's CPU time), per client "
-          "run: ours inside its measured window, perftest over its whole process.\n" % (period / 1e6))
+          "run: ours inside its measured window (PERF_SAME_JVM: its whole repetition, at its gate), perftest over its "
+          "whole process.\n" % (period / 1e6))
     print("| test | tool | rep | span [s] | TCG thread busy | host steal | guest insns/op (user + kernel) | host us/op "
           "| host ns/guest insn | " + " | ".join(CATEGORIES) + " |")
     print("| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | " + " | ".join("---:" for _ in CATEGORIES)
