@@ -136,8 +136,13 @@ gate_expect() { # label line: the next line that label's client says, within 900
   done
   [ "$gate_line" = "$2" ] || { echo "guest: $1 said '$gate_line', expected '$2'"; return 1; }
 }
-signal_pair() { # signal label: to that label's two JVMs (the children of their timeout processes)
-  pkill "-$1" -P "${server_of[$2]}"; pkill "-$1" -P "${client_of[$2]}"
+signal_pair() { # signal label: to that label's two JVMs, the children of their timeout processes (no pkill:
+  # the portable guest's busybox has none)
+  for signal_parent in "${server_of[$2]}" "${client_of[$2]}"; do
+    for signal_child in $(cat "/proc/$signal_parent/task/$signal_parent/children" 2>/dev/null); do
+      kill "-$1" "$signal_child" 2>/dev/null
+    done
+  done
 }
 ours_rep() { # label test rep: lets that client run repetition rep (its pair alone running) and waits until it is done
   [ "${ok_of[$1]}" = 1 ] || return 0

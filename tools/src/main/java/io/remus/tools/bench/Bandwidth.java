@@ -36,7 +36,8 @@ public final class Bandwidth {
      * The system property that, when {@code true}, makes every run print how often it polled the
      * completion queue, how many of those polls were empty and how often it yielded (standard error):
      * how long the client waited on completions, for a profile of the loop; and how much JIT
-     * compilation finished while it ran.
+     * compilation finished while it ran. Latency runs print their waits' empty checks and yields
+     * ({@link TimedLoop}, warm-up included).
      */
     static final String POLL_STATS_PROPERTY = "remus.bench.pollStats";
     private static final boolean POLL_STATS = Boolean.getBoolean(POLL_STATS_PROPERTY);

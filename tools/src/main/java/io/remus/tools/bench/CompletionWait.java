@@ -21,6 +21,12 @@ final class CompletionWait {
     private static final int SPIN_CHECKS = Math.max(0, Integer.getInteger("remus.bench.spinChecks", DEFAULT_SPIN_CHECKS));
     private static final int SPINS_PER_CLOCK_CHECK = 256;
     private static final BooleanSupplier NEVER = () -> false;
+    /** Whether the waits count their empty checks and yields ({@value Bandwidth#POLL_STATS_PROPERTY}). */
+    static final boolean COUNTING = Boolean.getBoolean(Bandwidth.POLL_STATS_PROPERTY);
+    /** Empty checks of the waits since the JVM started, when {@link #COUNTING} (one thread's loops). */
+    static long emptyChecks;
+    /** Yields of the waits since the JVM started, when {@link #COUNTING}. */
+    static long yields;
 
     private CompletionWait() {
     }
@@ -72,7 +78,13 @@ final class CompletionWait {
      */
     static boolean idle(int empty, long since, long timeoutNanos, BooleanSupplier stop, String before, String what,
                         String after) {
+        if (COUNTING) {
+            emptyChecks++;
+        }
         if (empty > SPIN_CHECKS) {
+            if (COUNTING) {
+                yields++;
+            }
             Thread.yield();
         }
         if (empty % SPINS_PER_CLOCK_CHECK == 0) {

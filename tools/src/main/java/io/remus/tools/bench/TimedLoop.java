@@ -26,6 +26,7 @@ abstract class TimedLoop {
     private final LatencyRecorder recorder;
     private final LatencyRecorder[] recorders;
     private final ProgressLine progress;
+    private final String label;
 
     /**
      * Starts the size's clock and its progress line.
@@ -44,7 +45,8 @@ abstract class TimedLoop {
         this.recorder = recorder;
         this.recorders = new LatencyRecorder[] {recorder.warmupTwin(), recorder};
         this.progress = progress;
-        progress.begin(s.test().commandName() + " " + size + " B", clock.startNanos());
+        this.label = s.test().commandName() + " " + size + " B";
+        progress.begin(label, clock.startNanos());
     }
 
     /**
@@ -55,6 +57,8 @@ abstract class TimedLoop {
      */
     final long run() {
         long now = clock.startNanos();
+        long emptyBefore = CompletionWait.emptyChecks;
+        long yieldsBefore = CompletionWait.yields;
         long i = 0;
         for (; clock.continues(i, now); i++) {
             now = iteration(i);
@@ -62,8 +66,14 @@ abstract class TimedLoop {
         WindowMarks.end();
         recorder.finish();
         progress.end();
+        if (CompletionWait.COUNTING) {
+            System.err.println("remus bench: " + label + ": " + i + " iterations (warm-up included), "
+                    + (CompletionWait.emptyChecks - emptyBefore) + " empty checks, "
+                    + (CompletionWait.yields - yieldsBefore) + " yields");
+        }
         return i;
     }
+
 
     /**
      * Runs iteration {@code i}: its timed span, then {@link #record}.

@@ -62,4 +62,12 @@ class VerbsBenchDeviceTest {
         assertTrue(r[0].contains("\"bytes\":4096,\"iterations\":500"), r[0]);
         assertTrue(r[0].contains("QP ACK timeout 18 (4.096 us * 2^18, -u)"), r[0]);
     }
+
+    @Test
+    void shouldRunEveryRepetitionOnOneConnectionWhenRepeatIsGiven() throws Exception {
+        String[] r = BenchCommandPair.run("127.0.0.1", "bench", "write-bw", "-n", "400", "-s", "64", "--repeat", "3");
+        String result = "\"bytes\":64,\"iterations\":400";
+        assertTrue(r[0].split(java.util.regex.Pattern.quote(result), -1).length == 4, "three results: " + r[0]);
+        assertTrue(r[1].contains("the client ran 3 size(s)"), r[1]);
+    }
 }
