@@ -4,13 +4,12 @@ import java.io.BufferedReader;
 import java.io.FileInputStream;
 import java.io.IOException;
 import java.io.InputStreamReader;
+import java.io.OutputStreamWriter;
 import java.io.UncheckedIOException;
 import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.FutureTask;
-import java.util.concurrent.TimeUnit;
+import java.util.concurrent.Callable;
 import java.util.concurrent.TimeoutException;
 
 /**
@@ -103,7 +102,7 @@ final class RunGate {
         }
         Path dir = Path.of(directory);
         // the harness holds both FIFOs open read-write, so neither open waits; the timeout is for a harness that does not
-        toHarness = new java.io.OutputStreamWriter(WindowMarks.open(dir.resolve(TO_HARNESS).toString(), WAIT_SECONDS),
+        toHarness = new OutputStreamWriter(WindowMarks.open(dir.resolve(TO_HARNESS).toString(), WAIT_SECONDS),
                 StandardCharsets.US_ASCII);
         toClient = call(() -> new BufferedReader(new InputStreamReader(
                 new FileInputStream(dir.resolve(TO_CLIENT).toFile()), StandardCharsets.US_ASCII)),
@@ -120,20 +119,12 @@ final class RunGate {
         }
     }
 
-    private static <T> T call(java.util.concurrent.Callable<T> blocking, String what) {
-        FutureTask<T> task = new FutureTask<>(blocking);
-        Thread waiter = new Thread(task, "remus-run-gate");
-        waiter.setDaemon(true); // a read that never returns must not keep the JVM alive
-        waiter.start();
+    private static <T> T call(Callable<T> blocking, String what) {
         try {
-            return task.get(WAIT_SECONDS, TimeUnit.SECONDS);
+            return BoundedCall.within(blocking, WAIT_SECONDS, "remus-run-gate", PROPERTY + ": " + what,
+                    PROPERTY + ": interrupted " + what);
         } catch (TimeoutException e) {
             throw new BenchTimeoutException(PROPERTY + ": no answer within " + WAIT_SECONDS + " s " + what);
-        } catch (ExecutionException e) {
-            throw new BenchFailedException(PROPERTY + ": " + what + ": " + e.getCause());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new BenchFailedException(PROPERTY + ": interrupted " + what);
         }
     }
 }

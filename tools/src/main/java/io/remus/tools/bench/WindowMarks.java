@@ -4,9 +4,6 @@ import java.io.FileOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.FutureTask;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
 
@@ -96,20 +93,12 @@ final class WindowMarks {
 
     /** Opens {@code path} for appending, waiting at most {@code timeoutSeconds} for a FIFO's reader. */
     static FileOutputStream open(String path, long timeoutSeconds) {
-        FutureTask<FileOutputStream> opening = new FutureTask<>(() -> new FileOutputStream(path, true));
-        Thread opener = new Thread(opening, "remus-window-marks-open");
-        opener.setDaemon(true); // an open that never returns must not keep the JVM alive
-        opener.start();
         try {
-            return opening.get(timeoutSeconds, TimeUnit.SECONDS);
+            return BoundedCall.within(() -> new FileOutputStream(path, true), timeoutSeconds, "remus-window-marks-open",
+                    PROPERTY + ": cannot open " + path, PROPERTY + ": interrupted while opening " + path);
         } catch (TimeoutException e) {
             throw new BenchFailedException(PROPERTY + ": " + path + " did not open within " + timeoutSeconds
                     + " s (a FIFO needs its reader running first)");
-        } catch (ExecutionException e) {
-            throw new BenchFailedException(PROPERTY + ": cannot open " + path + ": " + e.getCause().getMessage());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new BenchFailedException(PROPERTY + ": interrupted while opening " + path);
         }
     }
 }
