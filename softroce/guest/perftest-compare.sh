@@ -45,17 +45,20 @@ if [ -n "${MARK:-}" ]; then
   "$MARK" /tmp/work/window-marks "$COUNTERS" > "$WINDOW_LINES" 2>> /mnt/job/window-counters.txt &
   WINDOW_OPT="-Dremus.bench.windowMarks=/tmp/work/window-marks"
 fi
+counters_snapshot() { # label: the label, then rxe0's hardware counters, one "file:value" per line
+  echo "$1"; grep . "$COUNTERS"/* 2>/dev/null
+}
 marked() { # name tool command... (sh has no local variables: these names are marked's own)
   marked_name=$1; marked_tool=$2; shift 2
   marked_file=/mnt/job/raw/$marked_name.$marked_tool.counters
-  { echo before; grep . "$COUNTERS"/* 2>/dev/null; } > "$marked_file"
+  counters_snapshot before > "$marked_file"
   [ -z "${MARK:-}" ] || echo "run $marked_name $marked_tool" >> /mnt/job/window-counters.txt
   [ -z "${INSN:-}" ] || "$MARK"
   marked_lines=$(wc -l < "$WINDOW_LINES")
   "$@"; marked_status=$?
   # the mark reader has long written its lines: the client's end mark precedes its report and exit
   [ -z "${INSN:-}" ] || { "$MARK"; echo "$marked_name $marked_tool $marked_status $(($(wc -l < "$WINDOW_LINES") - marked_lines))" >> /mnt/job/insn-plan.txt; }
-  { echo after; grep . "$COUNTERS"/* 2>/dev/null; } >> "$marked_file"
+  counters_snapshot after >> "$marked_file"
   return $marked_status
 }
 
@@ -147,7 +150,7 @@ signal_pair() { # signal label: to that label's two JVMs, the children of their 
 ours_rep() { # label test rep: lets that client run repetition rep (its pair alone running) and waits until it is done
   [ "${ok_of[$1]}" = 1 ] || return 0
   counters_file=/mnt/job/raw/$2.$3.$1.counters
-  { echo before; grep . "$COUNTERS"/* 2>/dev/null; } > "$counters_file"
+  counters_snapshot before > "$counters_file"
   signal_pair CONT "$1"
   # INSN (PERF_HOSTPROF): the plugin's marks around the repetition, as `marked` puts them around perftest's client
   [ -z "${INSN:-}" ] || "$MARK"
@@ -156,7 +159,7 @@ ours_rep() { # label test rep: lets that client run repetition rep (its pair alo
   gate_expect "$1" "done $3" && ours_status=0
   [ -z "${INSN:-}" ] || { "$MARK"; echo "$2.$3 $1 $ours_status 0" >> /mnt/job/insn-plan.txt; }
   if [ "$ours_status" = 0 ] && { [ "$3" -ge "$REPS" ] || gate_expect "$1" "ready $(($3 + 1))"; }; then
-    { echo after; grep . "$COUNTERS"/* 2>/dev/null; } >> "$counters_file"
+    counters_snapshot after >> "$counters_file"
     signal_pair STOP "$1"
   else
     ok_of[$1]=0; signal_pair KILL "$1"; signal_pair CONT "$1"

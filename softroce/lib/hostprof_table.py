@@ -33,6 +33,7 @@ import re
 import statistics
 import sys
 
+import insn_plan
 import run_lengths
 
 SAMPLE = re.compile(r"^\s*(\d+)\s+(\d+)\.(\d+):\s+([0-9a-f]+)\s+(.*?)\s+\((.*)\)\s*$")
@@ -117,20 +118,10 @@ def read_spans(job):
             if len(f) < 8:
                 sys.exit("hostprof_table: the marks carry no host time (an older insn_split.so?)")
             marks.append((int(f[3]), int(f[5]), int(f[7])))
-    plan = [line.split() for line in open(job + "/insn-plan.txt") if line.strip()]
-    inside = [int(p[3]) if len(p) > 3 else 0 for p in plan]
-    if len(marks) != 2 * len(plan) + sum(inside):
-        sys.exit("hostprof_table: %d marks for %d client runs (want two each, and %d from inside)"
-                 % (len(marks), len(plan), sum(inside)))
     spans = []
-    m = 0
-    for p, k in zip(plan, inside):
-        name, tool, status = p[:3]
-        test, rep = name.rsplit(".", 1)
-        run = marks[m:m + 2 + k]
-        m += 2 + k
-        a, b = (run[1], run[2]) if k == 2 else (run[0], run[-1])
-        spans.append((test, int(rep), tool, int(status), (a[2], b[2]), (b[0] - a[0], b[1] - a[1])))
+    for test, rep, tool, status, run in insn_plan.client_runs(job, marks, "hostprof_table"):
+        a, b = (run[1], run[2]) if len(run) == 4 else (run[0], run[-1])
+        spans.append((test, rep, tool, status, (a[2], b[2]), (b[0] - a[0], b[1] - a[1])))
     return spans
 
 

@@ -17,6 +17,7 @@ instructions per operation, and ours over perftest's.
 import statistics
 import sys
 
+import insn_plan
 import run_lengths
 
 
@@ -33,24 +34,14 @@ def read_runs(job):
     """Returns {(test, rep, tool): (user, kernel, exit, window)} for the last run of each client,
     window being (user, kernel) between the client's own two marks, or None."""
     marks = read_marks(job + "/insn-marks.txt")
-    plan = [line.split() for line in open(job + "/insn-plan.txt") if line.strip()]
-    inside = [int(p[3]) if len(p) > 3 else 0 for p in plan]
-    if len(marks) != 2 * len(plan) + sum(inside):
-        sys.exit("insn_table: %d marks for %d client runs (want two each, and %d from inside)"
-                 % (len(marks), len(plan), sum(inside)))
     runs = {}
-    m = 0
-    for p, k in zip(plan, inside):
-        name, tool, status = p[:3]
-        test, rep = name.rsplit(".", 1)
-        run = marks[m:m + 2 + k]
-        m += 2 + k
+    for test, rep, tool, status, run in insn_plan.client_runs(job, marks, "insn_table"):
         (u0, k0), (u1, k1) = run[0], run[-1]
         window = None
-        if k == 2:
+        if len(run) == 4:
             (w0, v0), (w1, v1) = run[1], run[2]
             window = (w1 - w0, v1 - v0)
-        runs[(test, int(rep), tool)] = (u1 - u0, k1 - k0, int(status), window)
+        runs[(test, rep, tool)] = (u1 - u0, k1 - k0, status, window)
     return runs
 
 
