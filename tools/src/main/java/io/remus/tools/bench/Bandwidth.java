@@ -3,10 +3,7 @@ package io.remus.tools.bench;
 import io.remus.tools.stats.BandwidthSummary;
 import io.remus.tools.stats.PeakRate;
 
-import java.lang.management.ManagementFactory;
-import java.lang.management.RuntimeMXBean;
 import java.time.Duration;
-import java.util.function.LongSupplier;
 
 /**
  * Bandwidth as perftest's {@code ib_*_bw} measure it: every QP keeps up to
@@ -42,7 +39,6 @@ public final class Bandwidth {
     static final String POLL_STATS_PROPERTY = "remus.bench.pollStats";
     private static final boolean POLL_STATS = Boolean.getBoolean(POLL_STATS_PROPERTY);
     /** Set up before any warm-up: its first use loads and compiles code, which must not happen in a run. */
-    private static final RuntimeMXBean RUNTIME = POLL_STATS ? ManagementFactory.getRuntimeMXBean() : null;
 
     private Bandwidth() {
     }
@@ -72,8 +68,7 @@ public final class Bandwidth {
         if (!clock.durationMode()) {
             WindowMarks.begin(); // a duration-mode clock marks the end of its leading margin
         }
-        long compiledBefore = POLL_STATS ? compilationMillis() : 0;
-        long uptimeBefore = POLL_STATS ? RUNTIME.getUptime() : 0;
+        JitActivity jitDuring = POLL_STATS ? JitActivity.begin() : null;
         // an iteration-mode run passes no clock, as its warm-up does: see pump
         Pump run = pump(c, s, size, s.iterations(), clock.durationMode() ? clock : null, peak, progress);
         WindowMarks.end();
@@ -81,8 +76,7 @@ public final class Bandwidth {
         if (POLL_STATS) {
             System.err.println("remus bench: " + s.test().commandName() + " " + size + " B: " + run.posted
                     + " posted, " + run.polls + " polls (" + run.emptyPolls + " empty), " + run.yields + " yields, "
-                    + (compilationMillis() - compiledBefore) + " ms of JIT compilation finished during the run (JVM uptime "
-                    + uptimeBefore + " to " + RUNTIME.getUptime() + " ms)");
+                    + jitDuring.note("run"));
         }
         long nanos = clock.durationMode() ? clock.windowNanos() : run.lastCompletion - clock.startNanos();
         return new BandwidthSummary(size, run.measured, nanos, peak.bestMessagesPerSecond());
@@ -132,11 +126,6 @@ public final class Bandwidth {
                 + REHEARSAL_WINDOW_NANOS / 1_000_000 + " ms window, " + REHEARSAL_MARGIN_NANOS / 1_000_000 + " ms margin, "
                 + JitQuiet.untilQuiet("requests") + ", then the leading margin of " + margin.toMillis() / 1000.0
                 + " s; the measured window is -D less both margins";
-    }
-
-    private static long compilationMillis() {
-        LongSupplier total = JitQuiet.compilationTime();
-        return total == null ? -1 : total.getAsLong();
     }
 
     private static PeakRate peakRate(BenchConnection c, BenchSettings s) {

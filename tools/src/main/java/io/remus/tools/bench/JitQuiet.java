@@ -27,9 +27,14 @@ import java.util.function.LongSupplier;
  * the system property {@code remus.bench.jitQuietMillis} (default 1000; 0 turns the wait off).
  * A duration-mode latency run waits at the end of its leading margin instead ({@link RunClock}); a
  * duration-mode bandwidth run waits in rehearsal rounds before it ({@link Bandwidth}).
- * The JVM waits once: when the JIT was found quiet (or the wait gave up), later sizes and runs in
- * this JVM warm up by their iterations only. The sampling is control path: it reads the MXBean at
- * most every 10 ms and is only asked during warm-up.
+ * The JVM waits in full once: when the JIT was found quiet (or the wait gave up), later sizes and
+ * runs in this JVM warm up by their iterations, and then wait only if the JIT is compiling or has
+ * compilations queued at that moment (one {@code Compiler.queue} question; if so, the full rule from
+ * then on). That is for what a run leaves behind: a latency run's report (percentiles over a
+ * histogram) sets off C2 compilations that ran on into the next run of {@code --repeat}, thousands
+ * of instructions per measured operation in a Soft-RoCE guest (docs/PERFORMANCE.md, twelfth
+ * session). The sampling is control path: it reads the MXBean at most every 10 ms and is only asked
+ * during warm-up.
  */
 public final class JitQuiet {
     /** How long no compilation may finish before the JIT counts as quiet. */
@@ -38,6 +43,7 @@ public final class JitQuiet {
     static final long MOST_NANOS = 60_000_000_000L;
     private static final long SAMPLE_NANOS = 10_000_000L;
     private static volatile boolean settled;
+    private static volatile boolean laterWarmupsAsk = true;
 
     private static final ObjectName DIAGNOSTIC_COMMANDS = diagnosticCommands();
 
@@ -54,7 +60,9 @@ public final class JitQuiet {
     private final LongSupplier totalCompilationMillis;
     private final BooleanSupplier compiling;
     private final boolean oncePerJvm;
+    private final boolean later;
     private boolean waitedHere;
+    private boolean asked;
     private boolean done;
     private long lastTotal = -1;
     private long lastChange;
@@ -81,7 +89,7 @@ public final class JitQuiet {
         }
         return "then, once per JVM, more until no JIT compilation finished for " + QUIET_NANOS / 1_000_000
                 + " ms and at least " + C2_OPERATIONS + " " + operations + " ran (at most " + MOST_NANOS / 1_000_000_000
-                + " s more)";
+                + " s more; later sizes and runs only while the JIT is compiling)";
     }
 
     /**
@@ -94,7 +102,8 @@ public final class JitQuiet {
             return m + " (the wait for a quiet JIT is off); the measured window is -D less both margins";
         }
         return m + ", then, once per JVM, until no JIT compilation finished for " + QUIET_NANOS / 1_000_000
-                + " ms (at most " + MOST_NANOS / 1_000_000_000 + " s more); the measured window is -D less both margins";
+                + " ms (at most " + MOST_NANOS / 1_000_000_000 + " s more; later sizes and runs only while the JIT is"
+                + " compiling); the measured window is -D less both margins";
     }
 
     /** A wait on this JVM's JIT, once per JVM. */
@@ -118,9 +127,24 @@ public final class JitQuiet {
      * @param oncePerJvm             whether the wait counts as this JVM's one wait (false: tests)
      */
     JitQuiet(long now, LongSupplier totalCompilationMillis, BooleanSupplier compiling, boolean oncePerJvm) {
+        this(now, totalCompilationMillis, compiling, oncePerJvm, oncePerJvm && settled);
+    }
+
+    /**
+     * @param now                    the caller's clock
+     * @param totalCompilationMillis the JIT's total compilation time so far; null when unknown
+     * @param compiling              whether the JIT is compiling or has compilations queued now
+     * @param oncePerJvm             whether the wait counts as this JVM's one wait (false: tests)
+     * @param later                  whether this JVM has waited in full before: ask {@code compiling}
+     *                               once, and wait only if it says yes
+     */
+    JitQuiet(long now, LongSupplier totalCompilationMillis, BooleanSupplier compiling, boolean oncePerJvm,
+             boolean later) {
         this.totalCompilationMillis = QUIET_NANOS > 0 ? totalCompilationMillis : null;
         this.compiling = compiling;
         this.oncePerJvm = oncePerJvm;
+        this.later = later;
+        this.done = oncePerJvm && settled && !laterWarmupsAsk;
         this.lastChange = now;
         this.lastSample = now - SAMPLE_NANOS;
     }
@@ -134,11 +158,20 @@ public final class JitQuiet {
     /**
      * @param now the caller's clock ({@link System#nanoTime()})
      * @return whether no compilation finished during the last {@link #QUIET_NANOS}; always true
-     *         when the JVM cannot tell, the wait is turned off, or this JVM has waited once
+     *         when the JVM cannot tell or the wait is turned off; when this JVM has waited once,
+     *         true unless the JIT is compiling or has compilations queued at the first question
      */
     boolean quiet(long now) {
-        if (totalCompilationMillis == null || done || oncePerJvm && settled) {
+        if (totalCompilationMillis == null || done) {
             return true;
+        }
+        if (later && !asked) {
+            asked = true;
+            if (!compiling.getAsBoolean()) {
+                done = true;
+                return true;
+            }
+            lastChange = now; // busy: from here on the full rule
         }
         if (now - lastSample < SAMPLE_NANOS) {
             return false;
@@ -250,10 +283,11 @@ public final class JitQuiet {
      */
     static void markJvmWaited() {
         settled = true;
+        laterWarmupsAsk = false;
     }
 
     private void settle() {
-        waitedHere = true;
+        waitedHere = !later;
         done = true;
         if (oncePerJvm) {
             settled = true;

@@ -25,6 +25,7 @@ final class RunClock {
     private long measureFrom;
     private long measureTo;
     private long end;
+    private JitActivity windowJit;
 
     private RunClock(long start, long total, long warmup, long margin, long window, boolean duration, JitQuiet jit) {
         this.start = start;
@@ -73,7 +74,7 @@ final class RunClock {
                     return true;
                 }
                 measuredFrom = done;
-                WindowMarks.begin();
+                beginWindow();
                 measureFrom = now;
                 measureTo = now + window;
                 end = measureTo + margin;
@@ -85,9 +86,24 @@ final class RunClock {
                 return true;
             }
             measuredFrom = done;
-            WindowMarks.begin();
+            beginWindow();
         }
         return done < measuredFrom + total - warmup;
+    }
+
+    private void beginWindow() {
+        WindowMarks.begin();
+        if (CompletionWait.COUNTING) {
+            windowJit = JitActivity.begin();
+        }
+    }
+
+    /**
+     * @return for the {@code remus.bench.pollStats} diagnostic: the JIT compilation that finished
+     *         in the measured window, up to now
+     */
+    String windowJitNote() {
+        return windowJit == null ? "no measured window" : windowJit.note("measured window");
     }
 
     /** @return whether the warm-up goes on because the JIT is not quiet yet (and may still wait) */

@@ -69,7 +69,7 @@ abstract class TimedLoop {
         if (CompletionWait.COUNTING) {
             System.err.println("remus bench: " + label + ": " + i + " iterations (warm-up included), "
                     + (CompletionWait.emptyChecks - emptyBefore) + " empty checks, "
-                    + (CompletionWait.yields - yieldsBefore) + " yields");
+                    + (CompletionWait.yields - yieldsBefore) + " yields, " + clock.windowJitNote());
         }
         return i;
     }

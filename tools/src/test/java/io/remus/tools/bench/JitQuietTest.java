@@ -2,6 +2,7 @@ package io.remus.tools.bench;
 
 import org.junit.jupiter.api.Test;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -77,5 +78,31 @@ class JitQuietTest {
         JitQuiet jit = new JitQuiet(start, () -> 42L, () -> false, false);
         assertFalse(jit.quiet(start + 20_000_000L, 0));
         assertTrue(jit.quiet(start + 40_000_000L + JitQuiet.QUIET_NANOS, 0), "a test's wait (not the JVM's) needs no volume");
+    }
+
+    @Test
+    void shouldEndALaterWarmUpAtOnceWhenTheJitIsIdleWhenAsked() {
+        long start = 0;
+        int[] asked = {0};
+        JitQuiet jit = new JitQuiet(start, () -> 42L, () -> ++asked[0] > 1, false, true);
+        assertTrue(jit.quiet(start, 0), "this JVM waited before, and the JIT has nothing to do");
+        assertTrue(jit.quiet(start + 1, 0));
+        assertEquals(1, asked[0], "asked once");
+    }
+
+    @Test
+    void shouldWaitInFullInALaterWarmUpWhenTheJitIsCompilingWhenAsked() {
+        long start = 0;
+        long quietTime = JitQuiet.QUIET_NANOS;
+        boolean[] compiling = {true};
+        long[] total = {42};
+        JitQuiet jit = new JitQuiet(start, () -> total[0], () -> compiling[0], false, true);
+        assertFalse(jit.quiet(start, 0), "a compilation a previous run left behind is running");
+        compiling[0] = false;
+        total[0] = 50; // it finished
+        assertFalse(jit.quiet(start + 20_000_000L, 0));
+        assertFalse(jit.quiet(start + 20_000_000L + quietTime / 2, 0), "not a whole quiet time yet");
+        assertTrue(jit.quiet(start + 40_000_000L + quietTime, 0),
+                "quiet, and a later wait needs no volume of operations");
     }
 }
