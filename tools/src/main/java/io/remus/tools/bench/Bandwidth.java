@@ -27,8 +27,6 @@ import java.time.Duration;
  */
 public final class Bandwidth {
     private static final int SPIN_CHECKS = 1 << 16;
-    private static final long REHEARSAL_MARGIN_NANOS = 1_000_000L;
-    private static final long REHEARSAL_WINDOW_NANOS = 10_000_000L;
     /**
      * The system property that, when {@code true}, makes every run print how often it polled the
      * completion queue, how many of those polls were empty and how often it yielded (standard error):
@@ -101,7 +99,7 @@ public final class Bandwidth {
         try {
             while (true) {
                 RunClock round = s.durationMode()
-                        ? RunClock.rehearsal(System.nanoTime(), REHEARSAL_MARGIN_NANOS, REHEARSAL_WINDOW_NANOS) : null;
+                        ? RunClock.rehearsal(System.nanoTime()) : null;
                 posted += pump(c, s, size, s.warmupIterations(), round, peakRate(c, s), progress).posted;
                 long now = System.nanoTime();
                 if (jit.quiet(now, posted)) {
@@ -122,8 +120,8 @@ public final class Bandwidth {
      * @return one line for a report's notes: how a duration-mode bandwidth run warms up
      */
     public static String describeDurationWarmUp(Duration margin) {
-        return "warm-up: rehearsal rounds of " + REHEARSAL_MARGIN_NANOS / 1_000_000 + " ms margin, "
-                + REHEARSAL_WINDOW_NANOS / 1_000_000 + " ms window, " + REHEARSAL_MARGIN_NANOS / 1_000_000 + " ms margin, "
+        return "warm-up: rehearsal rounds of " + RunClock.REHEARSAL_MARGIN_NANOS / 1_000_000 + " ms margin, "
+                + RunClock.REHEARSAL_WINDOW_NANOS / 1_000_000 + " ms window, " + RunClock.REHEARSAL_MARGIN_NANOS / 1_000_000 + " ms margin, "
                 + JitQuiet.untilQuiet("requests") + ", then the leading margin of " + margin.toMillis() / 1000.0
                 + " s; the measured window is -D less both margins";
     }

@@ -27,6 +27,15 @@ public final class ProgressLine {
     }
 
     /**
+     * @return a new line set up as this one (printing or not alike, so that a loop ticking it takes
+     *         the same branches), for a warm-up round: it prints only if the round runs longer
+     *         than a run does before its first progress report
+     */
+    public ProgressLine twin() {
+        return new ProgressLine(err, enabled);
+    }
+
+    /**
      * Starts a run.
      *
      * @param what  what is running, e.g. {@code read-lat 64 B}

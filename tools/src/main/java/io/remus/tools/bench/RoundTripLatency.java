@@ -6,7 +6,8 @@ import io.remus.tools.stats.LatencyRecorder;
  * Latency of operations that return data (RDMA READ, atomics): one signalled work request at a
  * time, timed from just before the post to the poll that returns its completion. Each sample is a
  * full round trip, as perftest's {@code ib_read_lat} and {@code ib_atomic_lat} measure it.
- * Warm-up samples take the same path as measured ones ({@link TimedLoop}).
+ * It warms up in rehearsal rounds, whole short runs of the same loop ({@link TimedLoop#rehearse}),
+ * and then measures every iteration of its run.
  */
 public final class RoundTripLatency {
     private RoundTripLatency() {
@@ -23,7 +24,27 @@ public final class RoundTripLatency {
      */
     public static void run(BenchConnection c, BenchSettings s, int size, LatencyRecorder recorder,
                            ProgressLine progress) {
-        new Sampler(c, s, size, recorder, progress).run();
+        if (s.durationMode() || s.warmupIterations() > 0) {
+            TimedLoop.rehearse(s, recorder, new JitQuiet(System.nanoTime()),
+                    (clock, throwaway) -> new Sampler(c, s, size, throwaway, progress.twin(), clock).run());
+        }
+        new Sampler(c, s, size, recorder, progress, RunClock.measuredOnly(s, System.nanoTime())).measure();
+    }
+
+    /**
+     * @param s the settings
+     * @return one line for a report's notes: how a latency test that rehearses warms up
+     */
+    public static String describeWarmUp(BenchSettings s) {
+        String round = s.durationMode()
+                ? RunClock.REHEARSAL_MARGIN_NANOS / 1_000_000 + " ms margin, " + RunClock.REHEARSAL_WINDOW_NANOS / 1_000_000
+                        + " ms window, " + RunClock.REHEARSAL_MARGIN_NANOS / 1_000_000 + " ms margin"
+                : "up to " + TimedLoop.ROUND_WARMUP + " + " + TimedLoop.ROUND_MEASURED + " iterations";
+        String rounds = "warm-up: rehearsal rounds of the whole loop (" + round + ", into throwaway histograms)"
+                + (s.durationMode() ? "" : ", at least " + s.warmupIterations() + " iterations per size") + ", "
+                + JitQuiet.untilQuiet("iterations");
+        return s.durationMode() ? rounds + "; then the leading margin of " + s.margin().toMillis() / 1000.0
+                + " s; the measured window is -D less both margins" : rounds + "; then every iteration is measured";
     }
 
     /** One request and its completion per iteration. */
@@ -34,8 +55,9 @@ public final class RoundTripLatency {
         private final int size;
         private final String what;
 
-        Sampler(BenchConnection c, BenchSettings s, int size, LatencyRecorder recorder, ProgressLine progress) {
-            super(c, s, size, recorder, progress);
+        Sampler(BenchConnection c, BenchSettings s, int size, LatencyRecorder recorder, ProgressLine progress,
+                RunClock clock) {
+            super(c, s, size, recorder, progress, clock);
             this.atomic = s.test().operation() == BenchOperation.ATOMIC;
             this.type = s.atomicType();
             this.resultOffset = c.bufferBytes() / 2;

@@ -26,6 +26,7 @@ final class RunClock {
     private long measureTo;
     private long end;
     private JitActivity windowJit;
+    private boolean rehearsal;
 
     private RunClock(long start, long total, long warmup, long margin, long window, boolean duration, JitQuiet jit) {
         this.start = start;
@@ -42,10 +43,26 @@ final class RunClock {
         return start(s, now, s.durationMode() || s.warmupIterations() > 0 ? new JitQuiet(now) : null);
     }
 
+    /** A rehearsal round's leading and trailing margin ({@link #rehearsal}). */
+    static final long REHEARSAL_MARGIN_NANOS = 1_000_000L;
+    /** A rehearsal round's window ({@link #rehearsal}). */
+    static final long REHEARSAL_WINDOW_NANOS = 10_000_000L;
+
     /**
-     * A short duration-mode clock for a warm-up round: a leading margin, a window and a trailing margin of
-     * the given lengths, no JIT wait. A loop driven by it takes every branch a measured duration-mode
-     * run takes (margin, window, closing), so the JIT compiles them all before measuring.
+     * A short duration-mode clock for a warm-up round: a leading margin, a window and a trailing
+     * margin ({@link #REHEARSAL_MARGIN_NANOS}, {@link #REHEARSAL_WINDOW_NANOS}), no JIT wait. A loop
+     * driven by it takes every branch a measured duration-mode run takes (margin, window,
+     * closing), so the JIT compiles them all before measuring.
+     *
+     * @param now the round's start
+     * @return the round's clock
+     */
+    static RunClock rehearsal(long now) {
+        return rehearsal(now, REHEARSAL_MARGIN_NANOS, REHEARSAL_WINDOW_NANOS);
+    }
+
+    /**
+     * {@link #rehearsal(long)} with margins and window of the caller's.
      *
      * @param now    the round's start
      * @param margin each margin, in nanoseconds
@@ -53,7 +70,53 @@ final class RunClock {
      * @return the round's clock
      */
     static RunClock rehearsal(long now, long margin, long window) {
-        return new RunClock(now, Long.MAX_VALUE, 0, margin, window, true, null);
+        RunClock clock = new RunClock(now, Long.MAX_VALUE, 0, margin, window, true, null);
+        clock.rehearsal = true;
+        return clock;
+    }
+
+    /** @return the iterations before measuring began (iteration mode; -1 before it began) */
+    long measuredFrom() {
+        return measuredFrom;
+    }
+
+    /** @return whether this is a warm-up round's clock ({@link #round}, {@link #rehearsal}), not a measured run's */
+    boolean rehearsal() {
+        return rehearsal;
+    }
+
+    /**
+     * An iteration-mode clock for a warm-up round of a latency test ({@link TimedLoop#rehearse}):
+     * {@code warmup} unrecorded iterations, then {@code measured} recorded ones, no JIT wait. Its
+     * loop takes the same branches as a {@link #measuredOnly} run's.
+     *
+     * @param now      the round's start
+     * @param warmup   iterations recorded into the warm-up twin
+     * @param measured iterations recorded into the round's recorder
+     * @return the round's clock
+     */
+    static RunClock round(long now, long warmup, long measured) {
+        RunClock clock = new RunClock(now, warmup + measured, warmup, 0, 0, false, null);
+        clock.rehearsal = true;
+        return clock;
+    }
+
+    /**
+     * The clock of a measured run whose warm-up ran before it, in rehearsal rounds: in iteration
+     * mode every iteration is measured and the window begins now (marked now); in duration mode
+     * the leading margin, window and trailing margin of {@code s}, the margin ending on time.
+     *
+     * @param s   the settings
+     * @param now the run's start
+     * @return the run's clock
+     */
+    static RunClock measuredOnly(BenchSettings s, long now) {
+        if (s.durationMode()) {
+            return start(s, now, null);
+        }
+        RunClock clock = new RunClock(now, s.iterations(), 0, 0, 0, false, null);
+        clock.beginWindow();
+        return clock;
     }
 
     /** @param jit the wait for a quiet JIT that the warm-up ends with, null for none (tests pass their own) */

@@ -31,7 +31,7 @@ public final class SendPingPong {
      */
     public static long client(BenchConnection c, BenchSettings s, int size, LatencyRecorder recorder,
                               ProgressLine progress) {
-        return new Pinger(c, s, size, recorder, progress).run();
+        return new Pinger(c, s, size, recorder, progress).measure();
     }
 
     /**

@@ -38,10 +38,25 @@ abstract class TimedLoop {
      * @param progress the progress line
      */
     TimedLoop(BenchConnection c, BenchSettings s, int size, LatencyRecorder recorder, ProgressLine progress) {
+        this(c, s, size, recorder, progress, RunClock.start(s, System.nanoTime()));
+    }
+
+    /**
+     * Starts the size's progress line on a clock of the caller's.
+     *
+     * @param c        the client side
+     * @param s        the settings
+     * @param size     the message size
+     * @param recorder where measured samples go
+     * @param progress the progress line
+     * @param clock    the run's clock
+     */
+    TimedLoop(BenchConnection c, BenchSettings s, int size, LatencyRecorder recorder, ProgressLine progress,
+              RunClock clock) {
         this.c = c;
         this.ids = new long[c.completionCapacity()];
         this.timeout = s.timeout().toNanos();
-        this.clock = RunClock.start(s, System.nanoTime());
+        this.clock = clock;
         this.recorder = recorder;
         this.recorders = new LatencyRecorder[] {recorder.warmupTwin(), recorder};
         this.progress = progress;
@@ -51,14 +66,13 @@ abstract class TimedLoop {
 
     /**
      * Runs the size: iterations while the clock says so, then finishes the recorder and the
-     * progress line.
+     * progress line. A rehearsal round and a measured run execute exactly this, so that neither
+     * takes a branch the other never took ({@link #rehearse}).
      *
      * @return the iterations run, warm-up included
      */
     final long run() {
         long now = clock.startNanos();
-        long emptyBefore = CompletionWait.emptyChecks;
-        long yieldsBefore = CompletionWait.yields;
         long i = 0;
         for (; clock.continues(i, now); i++) {
             now = iteration(i);
@@ -66,14 +80,93 @@ abstract class TimedLoop {
         WindowMarks.end();
         recorder.finish();
         progress.end();
+        return i;
+    }
+
+    /**
+     * Runs the size as a measured run: {@link #run()}, then, with {@code remus.bench.pollStats},
+     * one line on standard error: its iterations, the empty checks and yields of its waits, and the
+     * JIT compilation that finished inside its measured window.
+     *
+     * @return the iterations run, warm-up included
+     */
+    final long measure() {
+        long emptyBefore = CompletionWait.emptyChecks;
+        long yieldsBefore = CompletionWait.yields;
+        long i = run();
         if (CompletionWait.COUNTING) {
-            System.err.println("remus bench: " + label + ": " + i + " iterations (warm-up included), "
+            long warmup = clock.measuredFrom();
+            System.err.println("remus bench: " + label + ": " + i + " iterations ("
+                    + (warmup > 0 ? "the first " + warmup + " warm-up" : "all measured") + "), "
                     + (CompletionWait.emptyChecks - emptyBefore) + " empty checks, "
                     + (CompletionWait.yields - yieldsBefore) + " yields, " + clock.windowJitNote());
         }
         return i;
     }
 
+    /**
+     * Warms a latency loop up in rehearsal rounds before its measured run (which then needs no
+     * warm-up of its own: {@link RunClock#measuredOnly}). Each round is a whole short run of the
+     * loop: {@link #ROUND_WARMUP} unrecorded and {@link #ROUND_MEASURED} recorded iterations (fewer
+     * in the same proportion when less than that is left of the warm-up asked for; in
+     * duration mode a 1 ms margin, a 10 ms window and a 1 ms margin), into a fresh throwaway
+     * recorder set up as the measured one, so that every branch the measured run takes (its clock's
+     * window opening and closing, a fresh histogram's first samples, the batch recording) was taken
+     * before and the JIT compiled it. Rounds go on until {@code s.warmupIterations()} iterations
+     * ran and {@code jit} says the JIT is quiet (or gave up). A warm-up inside the measured run, as
+     * before, left those branches as traps: in a Soft-RoCE guest the loop, the clock and the
+     * recording were deoptimized as the window opened and compiled again inside it, hundreds of
+     * milliseconds of C1 and C2 beside the measured operations (docs/PERFORMANCE.md, twelfth
+     * session). The rounds' windows are not marked ({@link WindowMarks#hold}).
+     *
+     * @param s     the settings
+     * @param like  the measured run's recorder (rounds record into fresh twins of it)
+     * @param jit   the wait for a quiet JIT
+     * @param round runs one round on the clock and recorder given, with a {@link ProgressLine#twin()}
+     *              of the measured run's line; returns its iterations
+     */
+    static void rehearse(BenchSettings s, LatencyRecorder like, JitQuiet jit, Round round) {
+        long begin = System.nanoTime();
+        long done = 0;
+        WindowMarks.hold(true);
+        try {
+            while (true) {
+                long now = System.nanoTime();
+                // a round is whole, unless less than one is left of the warm-up asked for
+                long left = s.warmupIterations() - done;
+                long n = left > 0 && left < ROUND_WARMUP + ROUND_MEASURED ? left : ROUND_WARMUP + ROUND_MEASURED;
+                long unrecorded = n * ROUND_WARMUP / (ROUND_WARMUP + ROUND_MEASURED);
+                RunClock clock = s.durationMode() ? RunClock.rehearsal(now) : RunClock.round(now, unrecorded, n - unrecorded);
+                done += round.run(clock, like.warmupTwin());
+                now = System.nanoTime();
+                if ((s.durationMode() || done >= s.warmupIterations()) && jit.quiet(now, done)) {
+                    return;
+                }
+                if (now - begin >= JitQuiet.MOST_NANOS) {
+                    jit.giveUp();
+                    return;
+                }
+            }
+        } finally {
+            WindowMarks.hold(false);
+        }
+    }
+
+    /** One rehearsal round of a latency loop ({@link #rehearse}). */
+    @FunctionalInterface
+    interface Round {
+        /**
+         * @param clock    the round's clock
+         * @param recorder the round's throwaway recorder
+         * @return the iterations it ran
+         */
+        long run(RunClock clock, LatencyRecorder recorder);
+    }
+
+    /** Unrecorded iterations per rehearsal round. */
+    static final long ROUND_WARMUP = 256;
+    /** Recorded iterations per rehearsal round: a few of the recorder's batches. */
+    static final long ROUND_MEASURED = 4 * 1024 + 100;
 
     /**
      * Runs iteration {@code i}: its timed span, then {@link #record}.

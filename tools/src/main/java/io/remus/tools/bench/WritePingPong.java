@@ -51,7 +51,7 @@ public final class WritePingPong {
      */
     public static long client(BenchConnection c, BenchSettings s, int size, LatencyRecorder recorder,
                               ProgressLine progress) {
-        return new Pinger(c, s, size, recorder, progress).run();
+        return new Pinger(c, s, size, recorder, progress).measure();
     }
 
     /**

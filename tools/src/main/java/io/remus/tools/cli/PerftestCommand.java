@@ -12,6 +12,7 @@ import io.remus.tools.bench.BenchTransport;
 import io.remus.tools.bench.FabricKind;
 import io.remus.tools.bench.JitQuiet;
 import io.remus.tools.bench.ProgressLine;
+import io.remus.tools.bench.RoundTripLatency;
 import io.remus.tools.bench.sim.SimBenchTransport;
 import io.remus.tools.bench.verbs.VerbsBenchOptions;
 import io.remus.tools.bench.verbs.VerbsBenchServer;
@@ -182,7 +183,7 @@ public final class PerftestCommand implements Callable<Integer> {
         notes.add("fabric " + choice.kind().name().toLowerCase() + " (" + choice.reason() + ")");
         if (repeat > 1) {
             notes.add("--repeat " + repeat + ": each size runs " + repeat + " times in a row on one connection, one row "
-                    + "per run; only the first run of the JVM waits for a quiet JIT");
+                    + "per run; later runs wait for the JIT only while it is compiling");
         }
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
@@ -196,7 +197,11 @@ public final class PerftestCommand implements Callable<Integer> {
                 long clockCost = ClockCost.measureNanos(CLOCK_SAMPLES);
                 notes.add("clock: System.nanoTime costs " + clockCost + " ns per call here; that is subtracted from "
                         + "each sample (perftest reads the TSC, whose cost is negligible)");
-                if (settings.durationMode()) {
+                if (test.operation() == BenchOperation.READ || test.operation() == BenchOperation.ATOMIC) {
+                    if (settings.durationMode() || settings.warmupIterations() > 0) {
+                        notes.add(RoundTripLatency.describeWarmUp(settings));
+                    }
+                } else if (settings.durationMode()) {
                     notes.add(JitQuiet.describeMargin(settings.margin()));
                 } else if (settings.warmupIterations() > 0) {
                     notes.add(JitQuiet.describe(settings.warmupIterations()));
