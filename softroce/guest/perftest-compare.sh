@@ -17,6 +17,8 @@ mkdir -p /mnt/job/raw /tmp/work
 cd /tmp/work
 nproc > /mnt/job/guest-cpus.txt
 cat /sys/devices/system/clocksource/clocksource0/current_clocksource > /mnt/job/clocksource.txt
+# INSN: the kernel's symbols, to name the addresses of the plugin's profile (PERF_INSNPROF)
+[ -z "${INSN:-}" ] || cat /proc/kallsyms > /mnt/job/kallsyms.txt
 # PIN="S C": every server runs on vCPU S and every client on vCPU C, perftest's and ours alike
 ON_SERVER="" ON_CLIENT=""
 if [ -n "${PIN:-}" ]; then
@@ -48,13 +50,38 @@ fi
 counters_snapshot() { # label: the label, then rxe0's hardware counters, one "file:value" per line
   echo "$1"; grep . "$COUNTERS"/* 2>/dev/null
 }
-marked() { # name tool command... (sh has no local variables: these names are marked's own)
-  marked_name=$1; marked_tool=$2; shift 2
+client_maps() { # file program: copies, every second while it lives, the /proc/PID/maps of the process
+  # running program (its command line's first word) whose command line names the server's address:
+  # the client. It is found with bash builtins only (a fork per process would take seconds in this
+  # guest, beside the measured run), within 60 s.
+  client_maps_pid=""
+  for client_maps_try in $(seq 1 120); do
+    sleep 0.5
+    for client_maps_dir in /proc/[0-9]*; do
+      mapfile -d '' client_maps_argv < "$client_maps_dir/cmdline" 2>/dev/null || continue
+      [ "${client_maps_argv[0]:-}" = "$2" ] || continue
+      case " ${client_maps_argv[*]} " in
+        *" $ADDR "*) client_maps_pid=${client_maps_dir#/proc/}; break 2 ;;
+      esac
+    done
+  done
+  [ -n "$client_maps_pid" ] || return 0
+  while cat "/proc/$client_maps_pid/maps" > "$1.new" 2>/dev/null && [ -s "$1.new" ]; do
+    mv "$1.new" "$1"
+    sleep 1
+  done
+  rm -f "$1.new"
+}
+marked() { # name tool program command... (sh has no local variables: these names are marked's own)
+  marked_name=$1; marked_tool=$2; marked_program=$3; shift 3
   marked_file=/mnt/job/raw/$marked_name.$marked_tool.counters
   counters_snapshot before > "$marked_file"
   [ -z "${MARK:-}" ] || echo "run $marked_name $marked_tool" >> /mnt/job/window-counters.txt
   [ -z "${INSN:-}" ] || "$MARK"
   marked_lines=$(wc -l < "$WINDOW_LINES")
+  # INSN: the client's mappings, to name the user-space addresses of the profile: taken every
+  # second while it runs (the last copy holds what it loaded late, e.g. the rxe provider)
+  [ -z "${INSN:-}" ] || client_maps "/mnt/job/raw/$marked_name.$marked_tool.maps" "$marked_program" &
   "$@"; marked_status=$?
   # the mark reader has long written its lines: the client's end mark precedes its report and exit
   [ -z "${INSN:-}" ] || { "$MARK"; echo "$marked_name $marked_tool $marked_status $(($(wc -l < "$WINDOW_LINES") - marked_lines))" >> /mnt/job/insn-plan.txt; }
@@ -70,7 +97,7 @@ perftest_pair() { # name binary args...
   # perftest's client gives up at once when its server is not listening yet: retry for a minute
   while :; do
     sleep 1
-    marked "$name" perftest timeout 300 $ON_CLIENT $bin -d rxe0 "$@" "$ADDR" > "/mnt/job/raw/$name.perftest.txt" 2>&1
+    marked "$name" perftest "$bin" timeout 300 $ON_CLIENT $bin -d rxe0 "$@" "$ADDR" > "/mnt/job/raw/$name.perftest.txt" 2>&1
     status=$?
     tries=$((tries + 1))
     grep -q "Couldn't connect" "/mnt/job/raw/$name.perftest.txt" && [ "$tries" -lt 60 ] || break
@@ -86,7 +113,7 @@ remus_pair() { # name tool-label java-options class-path test args...: tool-labe
   timeout 300 $ON_SERVER "$JAVA" --enable-native-access=ALL-UNNAMED $opts -XX:ErrorFile="/mnt/job/raw/$name.$label.server.hs_err_%p.log" \
     -cp "$cp" io.remus.tools.Remus bench "$test" --fabric verbs -d rxe0 --timeout 120 --no-progress "$@" > "/tmp/work/$name.server.txt" 2>&1 &
   spid=$!
-  marked "$name" "$label" timeout 300 $ON_CLIENT "$JAVA" --enable-native-access=ALL-UNNAMED $opts $WINDOW_OPT -XX:ErrorFile="/mnt/job/raw/$name.$label.client.hs_err_%p.log" \
+  marked "$name" "$label" "$JAVA" timeout 300 $ON_CLIENT "$JAVA" --enable-native-access=ALL-UNNAMED $opts $WINDOW_OPT -XX:ErrorFile="/mnt/job/raw/$name.$label.client.hs_err_%p.log" \
     -cp "$cp" io.remus.tools.Remus bench "$test" --fabric verbs -d rxe0 --timeout 120 --no-progress --json "$@" "$ADDR" \
     > "/mnt/job/raw/$name.$label.txt" 2> "/mnt/job/raw/$name.$label.err"
   echo "exit=$?" >> "/mnt/job/raw/$name.$label.err"
@@ -153,7 +180,12 @@ ours_rep() { # label test rep: lets that client run repetition rep (its pair alo
   counters_snapshot before > "$counters_file"
   signal_pair CONT "$1"
   # INSN (PERF_HOSTPROF): the plugin's marks around the repetition, as `marked` puts them around perftest's client
-  [ -z "${INSN:-}" ] || "$MARK"
+  if [ -n "${INSN:-}" ]; then
+    for maps_child in $(cat "/proc/${client_of[$1]}/task/${client_of[$1]}/children" 2>/dev/null); do
+      cat "/proc/$maps_child/maps" > "/mnt/job/raw/$2.$3.$1.maps" 2>/dev/null
+    done
+    "$MARK"
+  fi
   echo go >&"${out_fd[$1]}"
   ours_status=1
   gate_expect "$1" "done $3" && ours_status=0
@@ -179,8 +211,11 @@ start_pair() { # label test fd-in fd-out port: starts that label's server and cl
   timeout "$limit" $ON_SERVER "$JAVA" --enable-native-access=ALL-UNNAMED $opts -XX:ErrorFile="/mnt/job/raw/$t.all.$label.server.hs_err_%p.log" \
     -cp "$cp" io.remus.tools.Remus bench $rm --repeat "$REPS" -p "$5" --fabric verbs -d rxe0 --timeout 120 --no-progress > "/tmp/work/$t.$label.server.txt" 2>&1 &
   server_of[$label]=$!
+  # INSN: the client's generated code named at its exit (/tmp/perf-PID.map), for the profile (PERF_INSNPROF)
+  client_opts=$opts
+  [ -z "${INSN:-}" ] || client_opts="$opts -XX:+UnlockDiagnosticVMOptions -XX:+DumpPerfMapAtExit"
   # shellcheck disable=SC2086
-  timeout "$limit" $ON_CLIENT "$JAVA" --enable-native-access=ALL-UNNAMED $opts -Dremus.bench.runGate="$gate" \
+  timeout "$limit" $ON_CLIENT "$JAVA" --enable-native-access=ALL-UNNAMED $client_opts -Dremus.bench.runGate="$gate" \
     -XX:ErrorFile="/mnt/job/raw/$t.all.$label.client.hs_err_%p.log" -cp "$cp" io.remus.tools.Remus bench $rm --repeat "$REPS" -p "$5" \
     --fabric verbs -d rxe0 --timeout 120 --no-progress --json "$ADDR" > "/mnt/job/raw/$t.all.$label.txt" 2> "/mnt/job/raw/$t.all.$label.err" &
   client_of[$label]=$!
@@ -188,8 +223,12 @@ start_pair() { # label test fd-in fd-out port: starts that label's server and cl
   if gate_expect "$label" "ready 1"; then signal_pair STOP "$label"; else ok_of[$label]=0; signal_pair KILL "$label"; fi
 }
 finish_pair() { # label test
+  # the client's JVM, the timeout process's one child (the file holds "PID ", no newline)
+  finish_java=$(cat "/proc/${client_of[$1]}/task/${client_of[$1]}/children" 2>/dev/null)
+  finish_java=${finish_java%% *}
   signal_pair CONT "$1"
   wait "${client_of[$1]}"; echo "exit=$?" >> "/mnt/job/raw/$2.all.$1.err"
+  [ -z "${INSN:-}" ] || [ -z "$finish_java" ] || cp "/tmp/perf-$finish_java.map" "/mnt/job/raw/$2.all.$1.perfmap" 2>/dev/null
   wait "${server_of[$1]}" 2>/dev/null
   cat "/tmp/work/$2.$1.server.txt" >> "/mnt/job/raw/$2.all.$1.err"
   eval "exec ${in_fd[$1]}<&- ${out_fd[$1]}>&-"
