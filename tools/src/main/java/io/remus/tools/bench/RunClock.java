@@ -12,6 +12,8 @@ package io.remus.tools.bench;
  * ({@link #rehearsal}), short duration-mode runs of their own. A responder must therefore answer
  * until the client says it is done, not count on {@code warmup + iterations} or on {@code duration}.
  * Measuring's start is marked for outside tools ({@link WindowMarks}); the loop marks its end.
+ * Latency loops that warm up in rehearsal rounds run each round on a {@link #round} clock and then
+ * measure on a {@link #measuredOnly} one, neither of which waits for the JIT.
  */
 final class RunClock {
     private final long start;

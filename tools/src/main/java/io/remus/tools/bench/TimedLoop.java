@@ -13,9 +13,16 @@ import io.remus.tools.stats.LatencyRecorder;
  * a Soft-RoCE guest tens of seconds in, inside the measured window); until then it is interpreted,
  * so nothing of it may lie inside a timed span. The recorder is picked by index, not by a branch: a
  * branch that warm-up never takes is compiled as a trap, and the JIT recompiles the iteration when
- * measuring begins (docs/PERFORMANCE.md, "What we found (fifth session)").
+ * measuring begins (docs/PERFORMANCE.md, "What we found (fifth session)"). For the same reason
+ * READ and atomic latency warm up in rehearsal rounds, whole short runs of the loop
+ * ({@link #rehearse}), and then measure every iteration of their run.
  */
 abstract class TimedLoop {
+    /** Unrecorded iterations per rehearsal round ({@link #rehearse}). */
+    static final long ROUND_WARMUP = 256;
+    /** Recorded iterations per rehearsal round ({@link #rehearse}): a few of the recorder's batches. */
+    static final long ROUND_MEASURED = 4 * 1024 + 100;
+
     /** The client side. */
     final BenchConnection c;
     /** Room for the work request ids of one poll. */
@@ -163,10 +170,6 @@ abstract class TimedLoop {
         long run(RunClock clock, LatencyRecorder recorder);
     }
 
-    /** Unrecorded iterations per rehearsal round. */
-    static final long ROUND_WARMUP = 256;
-    /** Recorded iterations per rehearsal round: a few of the recorder's batches. */
-    static final long ROUND_MEASURED = 4 * 1024 + 100;
 
     /**
      * Runs iteration {@code i}: its timed span, then {@link #record}.
