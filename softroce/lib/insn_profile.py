@@ -7,15 +7,18 @@ Usage: insn_profile.py JOB_DIR
 Reads JOB/insn-profile.txt (the plugin's counts per translation block start address between marks,
 softroce/insn-count/insn_split.c), JOB/insn-marks.txt and JOB/insn-plan.txt (which marks belong to
 which client run, insn_plan.py), JOB/kallsyms.txt (the guest kernel's symbols) and
-JOB/raw/<test>.<rep>.<tool>.maps (the client's mappings). A perftest client's span is its whole
-process, start-up included; ours' (PERF_SAME_JVM) one repetition at its gate, its warm-up included.
+JOB/raw/<test>.<rep>.<tool>.maps (the client's mappings) and JOB/raw/<test>.all.<tool>.perfmap (ours'
+generated code, -XX:+DumpPerfMapAtExit). A perftest client's span is its whole process, start-up
+included; ours' (PERF_SAME_JVM) one repetition at its gate, its warm-up included.
 
 Every count is divided by the span's calls of rxe's post_send (executions of the block at that
 function's first instruction): one per request posted, for both tools, so the columns are
 instructions per request. Kernel addresses are named by the function they fall in; user-space ones
 by the client's mapping they fall in (anonymous executable memory is the JVM's generated code;
-addresses outside the client's mappings belong to other processes). Per tool the median over its
-spans; the rows are ordered by how much more ours executes.
+addresses outside the client's mappings belong to other processes) and, within it, by the file's
+function symbols (its symbol table, else its dynamic one: then a stripped library's static
+functions take the name of the exported one before them) or the perf map's method or stub. Per
+tool the median over its spans; the rows are ordered by how much the tools differ.
 """
 import bisect
 import collections
@@ -143,7 +146,6 @@ def main():
     marks = [line.split() for line in open(job + "/insn-marks.txt") if line.startswith("mark ")]
     runs = insn_plan.client_runs(job, marks, "insn_profile.py")
     syms = kernel_symbols(job + "/kallsyms.txt")
-    sym_addrs = [a for a, _ in syms]
     post_addrs = {a for a, n in syms if n == POST}
     if not post_addrs:
         sys.exit("insn_profile.py: no %s in kallsyms.txt (is rdma_rxe loaded, kptr_restrict 0?)" % POST)
