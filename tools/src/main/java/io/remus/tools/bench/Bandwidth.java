@@ -93,26 +93,10 @@ public final class Bandwidth {
      * rehearsals' windows are not marked ({@link WindowMarks#hold}).
      */
     private static void warmUp(BenchConnection c, BenchSettings s, int size, ProgressLine progress, JitQuiet jit) {
-        long begin = System.nanoTime();
-        long posted = 0;
-        WindowMarks.hold(s.durationMode());
-        try {
-            while (true) {
-                RunClock round = s.durationMode()
-                        ? RunClock.rehearsal(System.nanoTime()) : null;
-                posted += pump(c, s, size, s.warmupIterations(), round, peakRate(c, s), progress).posted;
-                long now = System.nanoTime();
-                if (jit.quiet(now, posted)) {
-                    return;
-                }
-                if (now - begin >= JitQuiet.MOST_NANOS) {
-                    jit.giveUp();
-                    return;
-                }
-            }
-        } finally {
-            WindowMarks.hold(false);
-        }
+        jit.warmUpInRounds(0, s.durationMode(), postedSoFar -> {
+            RunClock round = s.durationMode() ? RunClock.rehearsal(System.nanoTime()) : null;
+            return pump(c, s, size, s.warmupIterations(), round, peakRate(c, s), progress).posted;
+        });
     }
 
     /**
@@ -120,8 +104,7 @@ public final class Bandwidth {
      * @return one line for a report's notes: how a duration-mode bandwidth run warms up
      */
     public static String describeDurationWarmUp(Duration margin) {
-        return "warm-up: rehearsal rounds of " + RunClock.REHEARSAL_MARGIN_NANOS / 1_000_000 + " ms margin, "
-                + RunClock.REHEARSAL_WINDOW_NANOS / 1_000_000 + " ms window, " + RunClock.REHEARSAL_MARGIN_NANOS / 1_000_000 + " ms margin, "
+        return "warm-up: rehearsal rounds of " + RunClock.describeRehearsal() + ", "
                 + JitQuiet.untilQuiet("requests") + ", then the leading margin of " + margin.toMillis() / 1000.0
                 + " s; the measured window is -D less both margins";
     }

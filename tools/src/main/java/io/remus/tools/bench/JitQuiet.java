@@ -10,6 +10,7 @@ import java.lang.management.ManagementFactory;
 import java.time.Duration;
 import java.util.function.BooleanSupplier;
 import java.util.function.LongSupplier;
+import java.util.function.LongUnaryOperator;
 
 /**
  * Tells when the JIT has gone quiet: no compilation finished for {@link #QUIET_NANOS} (the JVM's
@@ -25,8 +26,9 @@ import java.util.function.LongSupplier;
  * backlog of compilations, and after a 2 s warm-up the client's hot path was compiled by C2 5-10 s
  * into the measured window (docs/PERFORMANCE.md). The quiet time is
  * the system property {@code remus.bench.jitQuietMillis} (default 1000; 0 turns the wait off).
- * A duration-mode latency run waits at the end of its leading margin instead ({@link RunClock}); a
- * duration-mode bandwidth run waits in rehearsal rounds before it ({@link Bandwidth}).
+ * A duration-mode write-lat or send-lat run waits at the end of its leading margin instead
+ * ({@link RunClock}); READ and atomic latency ({@link TimedLoop#rehearse}) and duration-mode
+ * bandwidth ({@link Bandwidth}) wait in rehearsal rounds before the measured run.
  * The JVM waits in full once: when the JIT was found quiet (or the wait gave up), later sizes and
  * runs in this JVM warm up by their iterations, and then wait only if the JIT is compiling or has
  * compilations queued at that moment (one {@code Compiler.queue} question; if so, the full rule from
@@ -260,6 +262,37 @@ public final class JitQuiet {
      */
     boolean quiet(long now, long operations) {
         return quiet(now) && (!waitedHere || !oncePerJvm || operations >= C2_OPERATIONS);
+    }
+
+    /**
+     * Runs a warm-up in rounds: after each, it ends when at least {@code atLeast} operations ran and
+     * the JIT is quiet ({@link #quiet(long, long)}), or when {@link #MOST_NANOS} have passed (then it
+     * {@link #giveUp() gives up}). The bandwidth tests' warm-up and the latency tests' rehearsals
+     * ({@link TimedLoop#rehearse}) both run this way.
+     *
+     * @param atLeast   the operations the warm-up runs at least, whatever the JIT does
+     * @param holdMarks whether the rounds' own windows stay unmarked ({@link WindowMarks#hold})
+     * @param round     runs one round, given the operations so far; returns the operations it ran
+     */
+    void warmUpInRounds(long atLeast, boolean holdMarks, LongUnaryOperator round) {
+        long begin = System.nanoTime();
+        long done = 0;
+        WindowMarks.hold(holdMarks);
+        try {
+            while (true) {
+                done += round.applyAsLong(done);
+                long now = System.nanoTime();
+                if (done >= atLeast && quiet(now, done)) {
+                    return;
+                }
+                if (now - begin >= MOST_NANOS) {
+                    giveUp();
+                    return;
+                }
+            }
+        } finally {
+            WindowMarks.hold(false);
+        }
     }
 
     private static long backEdgesToC2() {

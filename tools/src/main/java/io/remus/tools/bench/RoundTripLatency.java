@@ -36,10 +36,7 @@ public final class RoundTripLatency {
      * @return one line for a report's notes: how a latency test that rehearses warms up
      */
     public static String describeWarmUp(BenchSettings s) {
-        String round = s.durationMode()
-                ? RunClock.REHEARSAL_MARGIN_NANOS / 1_000_000 + " ms margin, " + RunClock.REHEARSAL_WINDOW_NANOS / 1_000_000
-                        + " ms window, " + RunClock.REHEARSAL_MARGIN_NANOS / 1_000_000 + " ms margin"
-                : "up to " + TimedLoop.ROUND_WARMUP + " + " + TimedLoop.ROUND_MEASURED + " iterations";
+        String round = s.durationMode() ? RunClock.describeRehearsal() : "up to " + TimedLoop.ROUND_WARMUP + " + " + TimedLoop.ROUND_MEASURED + " iterations";
         String rounds = "warm-up: rehearsal rounds of the whole loop (" + round + ", into throwaway histograms)"
                 + (s.durationMode() ? "" : ", at least " + s.warmupIterations() + " iterations per size") + ", "
                 + JitQuiet.untilQuiet("iterations");

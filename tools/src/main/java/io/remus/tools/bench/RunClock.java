@@ -63,6 +63,12 @@ final class RunClock {
         return rehearsal(now, REHEARSAL_MARGIN_NANOS, REHEARSAL_WINDOW_NANOS);
     }
 
+    /** @return a {@link #rehearsal(long)} round's shape for a report's notes: "1 ms margin, 10 ms window, 1 ms margin" */
+    static String describeRehearsal() {
+        return REHEARSAL_MARGIN_NANOS / 1_000_000 + " ms margin, " + REHEARSAL_WINDOW_NANOS / 1_000_000 + " ms window, "
+                + REHEARSAL_MARGIN_NANOS / 1_000_000 + " ms margin";
+    }
+
     /**
      * {@link #rehearsal(long)} with margins and window of the caller's.
      *

@@ -133,30 +133,15 @@ abstract class TimedLoop {
      *              of the measured run's line; returns its iterations
      */
     static void rehearse(BenchSettings s, LatencyRecorder like, JitQuiet jit, Round round) {
-        long begin = System.nanoTime();
-        long done = 0;
-        WindowMarks.hold(true);
-        try {
-            while (true) {
-                long now = System.nanoTime();
-                // a round is whole, unless less than one is left of the warm-up asked for
-                long left = s.warmupIterations() - done;
-                long n = left > 0 && left < ROUND_WARMUP + ROUND_MEASURED ? left : ROUND_WARMUP + ROUND_MEASURED;
-                long unrecorded = n * ROUND_WARMUP / (ROUND_WARMUP + ROUND_MEASURED);
-                RunClock clock = s.durationMode() ? RunClock.rehearsal(now) : RunClock.round(now, unrecorded, n - unrecorded);
-                done += round.run(clock, like.warmupTwin());
-                now = System.nanoTime();
-                if ((s.durationMode() || done >= s.warmupIterations()) && jit.quiet(now, done)) {
-                    return;
-                }
-                if (now - begin >= JitQuiet.MOST_NANOS) {
-                    jit.giveUp();
-                    return;
-                }
-            }
-        } finally {
-            WindowMarks.hold(false);
-        }
+        jit.warmUpInRounds(s.durationMode() ? 0 : s.warmupIterations(), true, done -> {
+            long now = System.nanoTime();
+            // a round is whole, unless less than one is left of the warm-up asked for
+            long left = s.warmupIterations() - done;
+            long n = left > 0 && left < ROUND_WARMUP + ROUND_MEASURED ? left : ROUND_WARMUP + ROUND_MEASURED;
+            long unrecorded = n * ROUND_WARMUP / (ROUND_WARMUP + ROUND_MEASURED);
+            RunClock clock = s.durationMode() ? RunClock.rehearsal(now) : RunClock.round(now, unrecorded, n - unrecorded);
+            return round.run(clock, like.warmupTwin());
+        });
     }
 
     /** One rehearsal round of a latency loop ({@link #rehearse}). */
