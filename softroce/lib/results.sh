@@ -3,6 +3,7 @@
 #   exited 0, its JUnit reports exist, at least one test ran, none failed or was skipped
 #   (inside a guest the device exists, so a skipped device test is a broken test bed), and no
 #   JVM crashed (an hs_err_pid*.log in the job dir's work/, where the guest runs its JVMs).
+#   It also prints the guest's non-zero rxe0 counters (rxe-counters.txt, written by junit.sh).
 attr_sum() { # ATTRIBUTE FILE...: the sum of ATTRIBUTE over the <testsuite> elements
   local name=$1; shift
   [ $# -gt 0 ] || { echo 0; return; }
@@ -23,6 +24,8 @@ check_results() {
   [ -z "$crashes" ] || problems+=("a JVM crashed: "$crashes)
   cat "$job/junit.log" 2>/dev/null || true
   echo "softroce: $label in $job: tests=$tests skipped=$skipped failures=$failures errors=$errors guest_exit=$status"
+  [ ! -s "$job/rxe-counters.txt" ] \
+    || echo "softroce: rxe0 counters after the run (non-zero): $(awk '$2 != 0 {printf "%s=%s ", $1, $2}' "$job/rxe-counters.txt")"
   if [ ${#problems[@]} -gt 0 ]; then
     local joined
     printf -v joined '%s; ' "${problems[@]}"
