@@ -5,6 +5,7 @@ import io.remus.verbs.ffi.RdmaCm;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.time.Duration;
 
 /**
  * A reliable connection set up through the RDMA connection manager ({@link CmListener#accept},
@@ -43,10 +44,32 @@ public final class CmConnection implements AutoCloseable {
      * @throws VerbsException if reading the event channel fails
      */
     public synchronized boolean peerDisconnected() {
+        return readEventsUntilPeerLeft(System.nanoTime());
+    }
+
+    /**
+     * Waits until the peer has left (see {@link #peerDisconnected()}). Closing only after the
+     * peer disconnected is how a side that finished first lets the other finish: the peer's last
+     * requests are acknowledged by this side's queue pair, and a request the peer retransmits
+     * (its acknowledgement lost or late) must still find that queue pair. Soft-RoCE retransmits
+     * forever at retry count 7, so there a peer whose partner closed too early never gets an
+     * error completion, only its own timeout.
+     *
+     * @param timeout how long to wait at most
+     * @throws WaitTimeoutException if the peer is still connected at the timeout
+     * @throws VerbsException       if reading the event channel fails
+     */
+    public synchronized void awaitPeerDisconnected(Duration timeout) {
+        if (!readEventsUntilPeerLeft(System.nanoTime() + timeout.toNanos())) {
+            throw new WaitTimeoutException("the peer did not disconnect within " + timeout);
+        }
+    }
+
+    private boolean readEventsUntilPeerLeft(long deadline) {
         while (!closed && !peerGone) {
             CmEventChannel.Event e;
             try {
-                e = channel.next(System.nanoTime());
+                e = channel.next(deadline);
             } catch (WaitTimeoutException none) {
                 break;
             }

@@ -12,7 +12,13 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
  * The two roles of an rdma_cm test: the listener offers a region with known values and waits
  * for the connector's "done" message; the connector WRITEs, READs, CASes and FAAs that region
  * across the connection, checks the results and sends "done". The listener then checks what the
- * connector changed. Each role throws AssertionError on a wrong value.
+ * connector changed, answers with a message of its own and disconnects once that message is
+ * acknowledged. Each role throws AssertionError on a wrong value.
+ *
+ * <p>No message is sent before its receive is posted (the listener answers only after "done",
+ * which the connector sends after posting its receive), and the connector closes only after the
+ * listener disconnected: a side that closes while the other still waits for an acknowledgement
+ * would leave that side retransmitting, on Soft-RoCE forever.
  */
 final class CmPeer {
     static final Duration TIMEOUT = Duration.ofMinutes(5);
@@ -36,14 +42,16 @@ final class CmPeer {
                  CmListener listener = CmListener.listen(context, address, port)) {
                 QueuePairBuilder builder = pd.queuePair().completionQueue(cq);
                 try (CmConnection connection = listener.accept(builder, mr.toRemoteRegion(), TIMEOUT)) {
+                    Set<Long> seen = new HashSet<>();
                     connection.queuePair().receiveBatch(1).receive(1, mr, 1024, 8).post();
                     check(connection.peerRegion().length() == 4096, "peer region length " + connection.peerRegion());
-                    connection.queuePair().sendBatch(1).send(2, mr, 24, 8, true).post();
-                    awaitAll(cq, wc, new HashSet<>(), 1L, 2L);
+                    awaitAll(cq, wc, seen, 1L);
                     check(memory.get(JAVA_LONG, 1024) == 0xD0DEL, "done message " + memory.get(JAVA_LONG, 1024));
                     check(memory.get(JAVA_LONG, 0) == 0xABCDL, "written word " + memory.get(JAVA_LONG, 0));
                     check(memory.get(JAVA_LONG, 8) == 6L, "swapped word " + memory.get(JAVA_LONG, 8));
                     check(memory.get(JAVA_LONG, 16) == 13L, "added word " + memory.get(JAVA_LONG, 16));
+                    connection.queuePair().sendBatch(1).send(2, mr, 24, 8, true).post();
+                    awaitAll(cq, wc, seen, 2L);
                 }
             }
         }
@@ -79,6 +87,7 @@ final class CmPeer {
                     qp.sendBatch(1).send(5, mr, 512, 8, true).post();
                     awaitAll(cq, wc, seen, 5L, 100L);
                     check(memory.get(JAVA_LONG, 2048) == 777L, "listener's message " + memory.get(JAVA_LONG, 2048));
+                    connection.awaitPeerDisconnected(TIMEOUT);
                 }
             }
         }
