@@ -2,6 +2,7 @@ package io.remus.alock.spin;
 
 import io.remus.alock.LockContext;
 import io.remus.alock.LockHandle;
+import io.remus.alock.LockTimeoutException;
 import io.remus.alock.LockUsageException;
 import io.remus.alock.LockWord;
 
@@ -13,7 +14,9 @@ import io.remus.alock.LockWord;
  * while the word is non-zero, and a compare-and-swap that sees it non-zero stores nothing.
  *
  * <p>Progress: deadlock-free, not starvation-free (a waiter can lose every race). Each failed
- * attempt costs a network round trip and NIC atomic bandwidth on the home node.
+ * attempt costs a network round trip and NIC atomic bandwidth on the home node. A wait that times
+ * out names the owner id the word last held, so a stuck lock can be traced to its holder (or to
+ * this thread itself, when another handle of its context holds the word).
  */
 public final class RdmaSpinLock extends LockHandle {
     private boolean held;
@@ -34,8 +37,15 @@ public final class RdmaSpinLock extends LockHandle {
         }
         long me = context.ownerId();
         spin.start();
-        while (thread.compareAndSwap(word, 0, me) != 0) {
-            spin.pause("acquiring", describe());
+        long holder;
+        while ((holder = thread.compareAndSwap(word, 0, me)) != 0) {
+            try {
+                spin.pause("acquiring", describe());
+            } catch (LockTimeoutException e) {
+                throw new LockTimeoutException(e.getMessage() + "; the word last held owner "
+                        + Long.toHexString(holder) + (holder == me ? ", which is this thread's own id" : "")
+                        + " (this thread is owner " + Long.toHexString(me) + ")");
+            }
         }
         held = true;
     }
