@@ -251,8 +251,8 @@ public final class PerftestCommand implements Callable<Integer> {
     }
 
     private int serveVerbs(BenchSettings s, PrintWriter err) {
-        int sizes = VerbsBenchServer.serve(verbsOptions(s), s, bufferBytes(s), signature(s), err);
-        err.println("remus bench server: the client ran " + sizes + " size(s) and is done");
+        int runs = VerbsBenchServer.serve(verbsOptions(s), s, bufferBytes(s), signature(s), err);
+        err.println("remus bench server: the client ran " + runs + " run(s) (one per size and --repeat) and is done");
         err.flush();
         return 0;
     }

@@ -39,7 +39,7 @@ public final class VerbsBenchServer {
      * @param dataBytes  the data buffer's length
      * @param signature  a digest of the test and flags
      * @param log        where progress lines go
-     * @return how many sizes the client ran
+     * @return how many runs the client made (one per size, times --repeat)
      * @throws io.remus.tools.bench.BenchFailedException when the connection fails or the client leaves early
      */
     public static int serve(VerbsBenchOptions options, BenchSettings settings, long dataBytes, int signature,
@@ -55,11 +55,11 @@ public final class VerbsBenchServer {
                 PostedReceives.fill(side);
             }
             long last = 0;
-            int sizes = 0;
+            int runs = 0;
             while (true) {
                 long command = awaitCommand(side, last);
                 if (command == VerbsSide.DONE) {
-                    return sizes;
+                    return runs;
                 }
                 if (command < 1 || command > settings.sizes().size()) {
                     throw new io.remus.tools.bench.BenchFailedException("the client asked for size #" + command
@@ -80,7 +80,7 @@ public final class VerbsBenchServer {
                     ReceiveSink.drain(side, () -> side.command() != expected, timeout.toNanos());
                 }
                 last = command;
-                sizes++;
+                runs++;
             }
         }
     }
