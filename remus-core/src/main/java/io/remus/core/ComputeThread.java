@@ -639,7 +639,7 @@ public final class ComputeThread implements AutoCloseable {
         }
         QueuePair qp = qs[lane];
         if (qp == null) {
-            qp = fabricNode.connect(node, cq, sendQueueDepth);
+            qp = fabricNode.connect(node, cq, sendQueueDepth, config.operationTimeout());
             qs[lane] = qp;
         }
         if (qp.inError()) {

@@ -20,6 +20,7 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 
+import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -60,7 +61,7 @@ public class FabricPostPollBenchmark {
         RemoteRegion region = fabric.publishedRegions(1).get(0);
         RegisteredMemory local = a.allocate(4096);
         cq = a.createCompletionQueue(64);
-        qp = a.connect(1, cq, 16);
+        qp = a.connect(1, cq, 16, Duration.ofMinutes(1));
         localAddress = local.address();
         lkey = local.lkey();
         remoteAddress = region.address();

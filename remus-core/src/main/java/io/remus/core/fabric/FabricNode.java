@@ -1,5 +1,7 @@
 package io.remus.core.fabric;
 
+import java.time.Duration;
+
 import java.lang.foreign.MemorySegment;
 
 /**
@@ -49,10 +51,27 @@ public interface FabricNode extends AutoCloseable {
      * @param peerNodeId     the peer
      * @param cq             this node's completion queue for the QP's send side
      * @param sendQueueDepth work requests the QP can hold posted and not yet completed
+     * @param waitTimeout    the bound on any wait inside {@link QueuePair#post} (verbs: a fenced
+     *                       request waiting for earlier READs and atomics); the compute thread's
+     *                       operation timeout
      * @return the connected QP
-     * @throws io.remus.core.BadArgumentException when the peer is unknown
+     * @throws io.remus.core.BadArgumentException when the peer is unknown or the timeout is not positive
      */
-    QueuePair connect(int peerNodeId, CompletionQueue cq, int sendQueueDepth);
+    QueuePair connect(int peerNodeId, CompletionQueue cq, int sendQueueDepth, Duration waitTimeout);
+
+    /**
+     * The check every {@link #connect} applies to its wait timeout.
+     *
+     * @param waitTimeout the timeout given to {@code connect}
+     * @return {@code waitTimeout}
+     * @throws io.remus.core.BadArgumentException when it is null, zero or negative
+     */
+    static Duration checkWaitTimeout(Duration waitTimeout) {
+        if (waitTimeout == null || waitTimeout.isNegative() || waitTimeout.isZero()) {
+            throw new io.remus.core.BadArgumentException("a queue pair's wait timeout must be positive, got " + waitTimeout);
+        }
+        return waitTimeout;
+    }
 
     /** Closes the node's QPs, CQs and registrations. Idempotent. */
     @Override

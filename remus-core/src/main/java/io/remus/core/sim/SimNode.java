@@ -10,6 +10,7 @@ import io.remus.core.fabric.RemoteRegion;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -122,8 +123,9 @@ final class SimNode implements FabricNode {
     }
 
     @Override
-    public synchronized QueuePair connect(int peerNodeId, CompletionQueue cq, int sendQueueDepth) {
+    public synchronized QueuePair connect(int peerNodeId, CompletionQueue cq, int sendQueueDepth, Duration waitTimeout) {
         ensureOpen();
+        FabricNode.checkWaitTimeout(waitTimeout);
         if (!(cq instanceof SimCompletionQueue simCq)) {
             throw new BadArgumentException("a simulated QP needs a simulated completion queue");
         }

@@ -19,6 +19,7 @@ import io.remus.verbs.VerbsException;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -198,7 +199,7 @@ final class VerbsNode implements FabricNode {
     }
 
     @Override
-    public QueuePair connect(int peerNodeId, CompletionQueue cq, int sendQueueDepth) {
+    public QueuePair connect(int peerNodeId, CompletionQueue cq, int sendQueueDepth, Duration waitTimeout) {
         if (!(cq instanceof VerbsCompletionQueue verbsCq) || verbsCq.node() != this) {
             throw new BadArgumentException("a verbs queue pair needs a completion queue of its own node");
         }
@@ -207,10 +208,11 @@ final class VerbsNode implements FabricNode {
             throw new BadArgumentException("send queue depth must be 1.." + max + ", got " + sendQueueDepth);
         }
         fabric.requireKnown(peerNodeId);
+        FabricNode.checkWaitTimeout(waitTimeout);
         synchronized (this) {
             ensureOpen();
         }
-        VerbsQueuePair qp = new VerbsQueuePair(this, peerNodeId, verbsCq, sendQueueDepth);
+        VerbsQueuePair qp = new VerbsQueuePair(this, peerNodeId, verbsCq, sendQueueDepth, waitTimeout);
         synchronized (this) {
             owned.add(qp);
         }

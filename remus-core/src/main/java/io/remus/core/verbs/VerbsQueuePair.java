@@ -10,6 +10,8 @@ import io.remus.core.fabric.WorkRequests;
 import io.remus.verbs.SendBatch;
 import io.remus.verbs.VerbsException;
 
+import java.time.Duration;
+
 /**
  * A reliable connected queue pair over verbs: {@link #post(WorkRequests)} translates the list into
  * the queue pair's preallocated {@link SendBatch} and posts it with one doorbell, allocating
@@ -26,7 +28,8 @@ import io.remus.verbs.VerbsException;
  * {@code IBV_SEND_FENCE} (Soft-RoCE stalls the queue pair for good on it; see the package overview):
  * before a fenced request is handed to the device, the requests before it are posted and this
  * queue pair's READs and atomics still in flight are awaited, polling the completion queue (its
- * completions are kept for the owner's next poll) for at most {@link #FENCE_WAIT_NANOS}. The
+ * completions are kept for the owner's next poll) for at most the wait timeout it was connected
+ * with (the compute thread's operation timeout). The
  * request just before a fenced one in the same list is signalled for that, and its successful
  * completion is not delivered unless its caller asked for it. The
  * registration that covers a request's local range is remembered from the previous request, so a
@@ -34,13 +37,12 @@ import io.remus.verbs.VerbsException;
  * thread.
  */
 final class VerbsQueuePair implements QueuePair {
-    /** The longest a fenced request waits for earlier READs and atomics: 60 s. */
-    static final long FENCE_WAIT_NANOS = 60_000_000_000L;
-
     private final VerbsNode node;
     private final int peer;
     private final VerbsCompletionQueue cq;
     private final int depth;
+    private final Duration fenceWait;
+    private final long fenceWaitNanos;
     private final long[] ringId;
     private final Opcode[] ringOp;
     private final boolean[] ringSignaled;
@@ -56,11 +58,13 @@ final class VerbsQueuePair implements QueuePair {
     private boolean deviceError;
     private boolean closed;
 
-    VerbsQueuePair(VerbsNode node, int peer, VerbsCompletionQueue cq, int depth) {
+    VerbsQueuePair(VerbsNode node, int peer, VerbsCompletionQueue cq, int depth, Duration fenceWait) {
         this.node = node;
         this.peer = peer;
         this.cq = cq;
         this.depth = depth;
+        this.fenceWait = fenceWait;
+        this.fenceWaitNanos = fenceWait.toNanos();
         this.ringId = new long[depth];
         this.ringOp = new Opcode[depth];
         this.ringSignaled = new boolean[depth];
@@ -179,7 +183,7 @@ final class VerbsQueuePair implements QueuePair {
 
     private boolean awaitReadsAndAtomics(SendBatch b) {
         postDevice(b);
-        long deadline = System.nanoTime() + FENCE_WAIT_NANOS;
+        long deadline = System.nanoTime() + fenceWaitNanos;
         int idle = 0;
         while (readsAndAtomicsInFlight > 0 && !error) {
             if (cq.pollDevice() > 0) {
@@ -189,7 +193,7 @@ final class VerbsQueuePair implements QueuePair {
                 Thread.onSpinWait();
             } else if (System.nanoTime() - deadline > 0) {
                 throw new RemoteTimeoutException("a fenced request to node " + peer + " waited "
-                        + FENCE_WAIT_NANOS / 1_000_000_000L + " s for " + readsAndAtomicsInFlight
+                        + fenceWait + " for " + readsAndAtomicsInFlight
                         + " earlier READs and atomics to complete");
             } else {
                 Thread.yield();

@@ -9,6 +9,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 import java.lang.foreign.ValueLayout;
+import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 
@@ -48,7 +49,7 @@ class FabricContractTest {
             assertEquals(remote.rkey(), region.rkey());
             RegisteredMemory local = a.allocate(4096);
             CompletionQueue cq = a.createCompletionQueue(64);
-            QueuePair qp = a.connect(1, cq, 16);
+            QueuePair qp = a.connect(1, cq, 16, Duration.ofMinutes(1));
             Completions out = new Completions(8);
             WorkRequests wrs = new WorkRequests(4);
 
@@ -78,7 +79,7 @@ class FabricContractTest {
             RegisteredMemory remote = b.allocate(4096);
             RegisteredMemory local = a.allocate(4096);
             CompletionQueue cq = a.createCompletionQueue(64);
-            QueuePair qp = a.connect(1, cq, 16);
+            QueuePair qp = a.connect(1, cq, 16, Duration.ofMinutes(1));
             Completions out = new Completions(8);
             WorkRequests wrs = new WorkRequests(4);
 
@@ -121,7 +122,7 @@ class FabricContractTest {
             RegisteredMemory remote = b.allocate(4096);
             RegisteredMemory local = a.allocate(4096);
             CompletionQueue cq = a.createCompletionQueue(64);
-            QueuePair qp = a.connect(1, cq, 16);
+            QueuePair qp = a.connect(1, cq, 16, Duration.ofMinutes(1));
             Completions out = new Completions(8);
             WorkRequests wrs = new WorkRequests(1);
             Assumptions.assumeTrue(fabric instanceof io.remus.core.sim.SimFabric, "fault injection needs the simulator");
@@ -141,7 +142,7 @@ class FabricContractTest {
             FabricNode a = fabric.open(0);
             RegisteredMemory local = a.allocate(4096);
             CompletionQueue cq = a.createCompletionQueue(64);
-            QueuePair qp = a.connect(0, cq, 2);
+            QueuePair qp = a.connect(0, cq, 2, Duration.ofMinutes(1));
             WorkRequests wrs = new WorkRequests(3);
             for (int i = 0; i < 3; i++) {
                 wrs.addRead(i, local.address(), 8, local.lkey(), local.address() + 8, local.rkey(), 0);
@@ -149,6 +150,18 @@ class FabricContractTest {
             assertThrows(BadArgumentException.class, () -> qp.post(wrs));
             assertThrows(BadArgumentException.class, () -> a.register(java.lang.foreign.MemorySegment.ofArray(new byte[64])));
             assertThrows(BadArgumentException.class, () -> fabric.open(0));
+        }
+    }
+
+    @ParameterizedTest
+    @MethodSource("fabrics")
+    void shouldRejectAQueuePairWithoutAPositiveWaitTimeout(Function<SimOptions, Fabric> make) {
+        try (Fabric fabric = make.apply(SimOptions.defaults())) {
+            FabricNode a = fabric.open(0);
+            CompletionQueue cq = a.createCompletionQueue(8);
+            assertThrows(BadArgumentException.class, () -> a.connect(0, cq, 2, Duration.ZERO));
+            assertThrows(BadArgumentException.class, () -> a.connect(0, cq, 2, Duration.ofSeconds(-1)));
+            assertThrows(BadArgumentException.class, () -> a.connect(0, cq, 2, null));
         }
     }
 }

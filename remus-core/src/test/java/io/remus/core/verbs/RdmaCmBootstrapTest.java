@@ -57,7 +57,7 @@ class RdmaCmBootstrapTest {
                     RegisteredMemory m1 = n1.allocate(4096);
                     WorkRequests w = new WorkRequests(1);
                     for (int lane = 0; lane < 2; lane++) {
-                        QueuePair qp = n1.connect(0, cq, 4);
+                        QueuePair qp = n1.connect(0, cq, 4, Duration.ofMinutes(1));
                         w.clear();
                         w.addFetchAndAdd(lane, m1.address(), m1.lkey(), r.address() + 64, r.rkey(), 1, WorkRequests.SIGNALED);
                         qp.post(w);
@@ -95,7 +95,7 @@ class RdmaCmBootstrapTest {
             Completions out = new Completions(4);
             WorkRequests w = new WorkRequests(1);
             for (int lane = 0; lane < 3; lane++) {
-                QueuePair qp = n1.connect(0, cq, 4);
+                QueuePair qp = n1.connect(0, cq, 4, Duration.ofMinutes(1));
                 w.clear();
                 w.addFetchAndAdd(lane, m1.address(), m1.lkey(), r.address() + 64, r.rkey(), 1, WorkRequests.SIGNALED);
                 qp.post(w);
@@ -103,7 +103,7 @@ class RdmaCmBootstrapTest {
                 assertEquals(40L + lane, m1.segment().get(JAVA_LONG, 0));
             }
             assertEquals(43L, m0.segment().get(JAVA_LONG, 64));
-            QueuePair self = n1.connect(1, cq, 4);
+            QueuePair self = n1.connect(1, cq, 4, Duration.ofMinutes(1));
             m1.segment().set(JAVA_LONG, 128, 9L);
             w.clear();
             w.addRead(9, m1.address() + 256, 8, m1.lkey(), m1.address() + 128, m1.rkey(), WorkRequests.SIGNALED);
@@ -124,7 +124,7 @@ class RdmaCmBootstrapTest {
             FabricNode n0 = a.open(0);
             CompletionQueue cq = n0.createCompletionQueue(4);
             assertThrows(PeerUnreachableException.class, () -> a.publishedRegions(1));
-            assertThrows(PeerUnreachableException.class, () -> n0.connect(1, cq, 4));
+            assertThrows(PeerUnreachableException.class, () -> n0.connect(1, cq, 4, Duration.ofMinutes(1)));
         }
     }
 

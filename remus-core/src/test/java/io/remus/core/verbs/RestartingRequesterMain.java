@@ -38,7 +38,7 @@ public final class RestartingRequesterMain {
         Completions out = new Completions(4);
         WorkRequests w = new WorkRequests(1);
         for (int lane = 0; lane < 2; lane++) {
-            QueuePair qp = n1.connect(0, cq, 4);
+            QueuePair qp = n1.connect(0, cq, 4, Duration.ofMinutes(1));
             for (int k = 0; k < ops; k++) {
                 w.clear();
                 w.addFetchAndAdd(k, m1.address(), m1.lkey(), r.address(), r.rkey(), 1, WorkRequests.SIGNALED);

@@ -39,8 +39,8 @@ class VerbsFaultTest {
         try (VerbsFabric fabric = VerbsFabric.open(io.remus.verbs.testing.DeviceTests.deviceName())) {
             var node = fabric.open(0);
             var cq = node.createCompletionQueue(8);
-            assertThrows(BadArgumentException.class, () -> node.connect(5, cq, 4), "unknown peer");
-            assertThrows(BadArgumentException.class, () -> node.connect(0, cq, 0), "zero depth");
+            assertThrows(BadArgumentException.class, () -> node.connect(5, cq, 4, Duration.ofMinutes(1)), "unknown peer");
+            assertThrows(BadArgumentException.class, () -> node.connect(0, cq, 0, Duration.ofMinutes(1)), "zero depth");
             assertThrows(BadArgumentException.class, () -> node.createCompletionQueue(0));
             assertThrows(BadArgumentException.class, () -> node.allocate(0));
             assertThrows(BadArgumentException.class, () -> fabric.open(-1));

@@ -19,6 +19,7 @@ import org.HdrHistogram.Histogram;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.lang.invoke.VarHandle;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -64,8 +65,8 @@ public final class LoopbackExperiment {
             self.publish(mine);
             other.publish(theirs);
             CompletionQueue cq = self.createCompletionQueue(depth);
-            QueuePair loopback = self.connect(0, cq, depth);
-            QueuePair remote = self.connect(1, cq, depth);
+            QueuePair loopback = self.connect(0, cq, depth, Duration.ofNanos(timeoutNanos));
+            QueuePair remote = self.connect(1, cq, depth, Duration.ofNanos(timeoutNanos));
             RemoteRegion own = fabric.publishedRegions(0).getFirst();
             RemoteRegion peer = fabric.publishedRegions(1).getFirst();
             for (Opcode op : OPERATIONS) {

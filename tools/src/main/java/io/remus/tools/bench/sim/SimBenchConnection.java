@@ -13,6 +13,7 @@ import io.remus.tools.bench.BenchConnection;
 import io.remus.tools.bench.BenchFailedException;
 
 import java.lang.foreign.MemorySegment;
+import java.time.Duration;
 
 /** One side of a {@link SimBenchTransport}: its buffer, QPs to the peer, one completion queue. */
 final class SimBenchConnection implements BenchConnection {
@@ -22,6 +23,7 @@ final class SimBenchConnection implements BenchConnection {
     private final QueuePair[] qps;
     private final WorkRequests request = new WorkRequests(1);
     private final Completions completions;
+    private static final Duration NO_FENCE_WAIT = Duration.ofMinutes(1);
     private boolean closed;
 
     SimBenchConnection(FabricNode node, RegisteredMemory buffer, RemoteRegion remote, int queuePairs, int depth) {
@@ -32,7 +34,7 @@ final class SimBenchConnection implements BenchConnection {
         this.completions = new Completions(capacity);
         this.qps = new QueuePair[queuePairs];
         for (int i = 0; i < queuePairs; i++) {
-            qps[i] = node.connect(remote.nodeId(), cq, depth);
+            qps[i] = node.connect(remote.nodeId(), cq, depth, NO_FENCE_WAIT); // the benchmarks fence nothing
         }
     }
 

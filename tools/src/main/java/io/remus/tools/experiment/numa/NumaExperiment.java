@@ -75,7 +75,7 @@ public final class NumaExperiment {
         FabricNode node = fabric == null ? null : fabric.open(0);
         try {
             CompletionQueue cq = node == null ? null : node.createCompletionQueue(4);
-            QueuePair loopback = node == null ? null : node.connect(0, cq, 2);
+            QueuePair loopback = node == null ? null : node.connect(0, cq, 2, timeout);
             RegisteredMemory result = node == null ? null : node.allocate(RESULT_BYTES);
             List<NumaNode> cpuNodes = topology.nodes().stream().filter(n -> !n.cpus().isEmpty()).toList();
             for (NumaNode memoryNode : topology.nodes()) {
