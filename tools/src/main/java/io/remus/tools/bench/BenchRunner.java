@@ -63,7 +63,7 @@ public final class BenchRunner {
      */
     public static String describeLatencyWarmUp(BenchSettings s) {
         if (!s.durationMode() && s.warmupIterations() == 0) {
-            return "warm-up: none (--warmup 0): every iteration is measured, from the first";
+            return "warm-up: none (--warmup 0): the first iterations run the JIT's interpreted and C1 code";
         }
         String round = s.durationMode() ? RunClock.describeRehearsal()
                 : "up to " + TimedLoop.ROUND_WARMUP + " + " + TimedLoop.ROUND_MEASURED + " iterations";
