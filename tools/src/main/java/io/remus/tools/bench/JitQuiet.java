@@ -25,9 +25,9 @@ import java.util.function.LongUnaryOperator;
  * backlog of compilations, and after a 2 s warm-up the client's hot path was compiled by C2 5-10 s
  * into the measured window (docs/PERFORMANCE.md). The quiet time is
  * the system property {@code remus.bench.jitQuietMillis} (default 1000; 0 turns the wait off).
- * Every test waits in its warm-up before the measured run: the latency tests in rehearsal rounds
- * ({@link TimedLoop#rehearse}), the bandwidth tests in theirs ({@link Bandwidth}); no
- * {@link RunClock} waits.
+ * A duration-mode write-lat or send-lat run waits at the end of its leading margin instead
+ * ({@link RunClock}); READ and atomic latency ({@link TimedLoop#rehearse}) and duration-mode
+ * bandwidth ({@link Bandwidth}) wait in rehearsal rounds before the measured run.
  * The JVM waits in full once: when the JIT was found quiet (or the wait gave up), later sizes and
  * runs in this JVM warm up by their iterations, and then wait only if the JIT is compiling or has
  * compilations queued at that moment (one {@code Compiler.queue} question; if so, the full rule from

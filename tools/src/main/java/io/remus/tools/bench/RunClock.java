@@ -1,22 +1,28 @@
 package io.remus.tools.bench;
 
 /**
- * Decides how long one size runs and which iterations count. In iteration mode {@code warmup}
- * iterations run unrecorded, then {@code iterations} are recorded. In duration mode a leading
- * margin, the measured window ({@code duration} less both margins) and a trailing margin run on
- * time, and only samples lying wholly inside the window are recorded. No clock waits for the JIT:
- * the tests warm up before their measured run, in rehearsal rounds that each run on a clock of
- * their own ({@link #round}, {@link #rehearsal}) until the JIT is quiet ({@link JitQuiet}), so a
- * responder must answer until the client says it is done, not count on {@code warmup + iterations}
- * or on {@code duration}. Measuring's start is marked for outside tools ({@link WindowMarks}); the
- * loop marks its end.
+ * Decides how long one size runs and which iterations count. In iteration mode at least
+ * {@code warmup} iterations run unrecorded, and then more until the JIT is quiet ({@link JitQuiet}:
+ * once per JVM, at most {@link JitQuiet#MOST_NANOS} longer; none when {@code warmup} is 0), then
+ * {@code iterations} are recorded. In duration mode the leading margin is the warm-up: it lasts
+ * the margin and then, in the same way, until the JIT is quiet; then comes the measured window
+ * ({@code duration} less both margins) and the trailing margin, and only samples lying wholly
+ * inside the window are recorded. A duration-mode clock without a JIT wait ({@code jit} null) ends its
+ * leading margin on time alone: the bandwidth test warms up before it in rehearsal rounds
+ * ({@link #rehearsal}), short duration-mode runs of their own. A responder must therefore answer
+ * until the client says it is done, not count on {@code warmup + iterations} or on {@code duration}.
+ * Measuring's start is marked for outside tools ({@link WindowMarks}); the loop marks its end.
+ * Latency loops that warm up in rehearsal rounds run each round on a {@link #round} clock and then
+ * measure on a {@link #measuredOnly} one, neither of which waits for the JIT.
  */
 final class RunClock {
     private final long start;
     private final long total;
+    private final long warmup;
     private final long margin;
     private final long window;
     private final boolean duration;
+    private final JitQuiet jit;
     private long measuredFrom;
     private long measureFrom;
     private long measureTo;
@@ -24,30 +30,19 @@ final class RunClock {
     private JitActivity windowJit;
     private boolean rehearsal;
 
-    private RunClock(long start, long total, long warmup, long margin, long window, boolean duration) {
+    private RunClock(long start, long total, long warmup, long margin, long window, boolean duration, JitQuiet jit) {
         this.start = start;
         this.total = total;
+        this.warmup = warmup;
         this.margin = margin;
         this.window = window;
         this.duration = duration;
-        this.measuredFrom = duration ? -1 : warmup; // duration mode: its margin comes first
+        this.jit = jit;
+        this.measuredFrom = jit == null && !duration ? warmup : -1; // duration mode: its margin comes first
     }
 
-    /**
-     * The clock of a run as the settings give it: in iteration mode {@code --warmup} unrecorded
-     * iterations and then {@code -n} recorded ones; in duration mode {@code -D} with its margins.
-     *
-     * @param s   the settings
-     * @param now the run's start
-     * @return the run's clock
-     */
     static RunClock start(BenchSettings s, long now) {
-        if (s.durationMode()) {
-            long d = s.duration().toNanos();
-            long m = s.margin().toNanos();
-            return new RunClock(now, Long.MAX_VALUE, 0, m, d - 2 * m, true);
-        }
-        return new RunClock(now, s.warmupIterations() + s.iterations(), s.warmupIterations(), 0, 0, false);
+        return start(s, now, s.durationMode() || s.warmupIterations() > 0 ? new JitQuiet(now) : null);
     }
 
     /** A rehearsal round's leading and trailing margin ({@link #rehearsal}). */
@@ -83,7 +78,7 @@ final class RunClock {
      * @return the round's clock
      */
     static RunClock rehearsal(long now, long margin, long window) {
-        RunClock clock = new RunClock(now, Long.MAX_VALUE, 0, margin, window, true);
+        RunClock clock = new RunClock(now, Long.MAX_VALUE, 0, margin, window, true, null);
         clock.rehearsal = true;
         return clock;
     }
@@ -109,7 +104,7 @@ final class RunClock {
      * @return the round's clock
      */
     static RunClock round(long now, long warmup, long measured) {
-        RunClock clock = new RunClock(now, warmup + measured, warmup, 0, 0, false);
+        RunClock clock = new RunClock(now, warmup + measured, warmup, 0, 0, false, null);
         clock.rehearsal = true;
         return clock;
     }
@@ -125,18 +120,28 @@ final class RunClock {
      */
     static RunClock measuredOnly(BenchSettings s, long now) {
         if (s.durationMode()) {
-            return start(s, now);
+            return start(s, now, null);
         }
-        RunClock clock = new RunClock(now, s.iterations(), 0, 0, 0, false);
+        RunClock clock = new RunClock(now, s.iterations(), 0, 0, 0, false, null);
         clock.beginWindow();
         return clock;
+    }
+
+    /** @param jit the wait for a quiet JIT that the warm-up ends with, null for none (tests pass their own) */
+    static RunClock start(BenchSettings s, long now, JitQuiet jit) {
+        if (s.durationMode()) {
+            long d = s.duration().toNanos();
+            long m = s.margin().toNanos();
+            return new RunClock(now, Long.MAX_VALUE, 0, m, d - 2 * m, true, jit);
+        }
+        return new RunClock(now, s.warmupIterations() + s.iterations(), s.warmupIterations(), 0, 0, false, jit);
     }
 
     /** @return whether iteration {@code done} (0-based) should run at time {@code now} */
     boolean continues(long done, long now) {
         if (duration) {
             if (measuredFrom < 0) {
-                if (now - start - margin < 0) {
+                if (now - start - margin < 0 || jit != null && stillWarming(now)) {
                     return true;
                 }
                 measuredFrom = done;
@@ -147,7 +152,14 @@ final class RunClock {
             }
             return now - end < 0;
         }
-        return done < total; // the first measuredFrom (the warm-up's) are not measured
+        if (measuredFrom < 0) {
+            if (done < warmup || stillWarming(now)) {
+                return true;
+            }
+            measuredFrom = done;
+            beginWindow();
+        }
+        return done < measuredFrom + total - warmup;
     }
 
     private void beginWindow() {
@@ -163,6 +175,18 @@ final class RunClock {
      */
     String windowJitNote() {
         return windowJit == null ? "no measured window" : windowJit.note("measured window");
+    }
+
+    /** @return whether the warm-up goes on because the JIT is not quiet yet (and may still wait) */
+    private boolean stillWarming(long now) {
+        if (jit.quiet(now)) {
+            return false;
+        }
+        if (now - start < JitQuiet.MOST_NANOS) {
+            return true;
+        }
+        jit.giveUp();
+        return false;
     }
 
     /** @return whether the sample of iteration {@code index}, from {@code t0} to {@code t1}, is recorded */
