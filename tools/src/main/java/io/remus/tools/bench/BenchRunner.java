@@ -57,24 +57,6 @@ public final class BenchRunner {
     }
 
     /**
-     * @param s the settings of a latency test
-     * @return one line for a report's notes: how its sizes warm up, in rehearsal rounds
-     *         ({@link TimedLoop#rehearse}), or that they do not
-     */
-    public static String describeLatencyWarmUp(BenchSettings s) {
-        if (!s.durationMode() && s.warmupIterations() == 0) {
-            return "warm-up: none (--warmup 0): the first iterations run the JIT's interpreted and C1 code";
-        }
-        String round = s.durationMode() ? RunClock.describeRehearsal()
-                : "up to " + TimedLoop.ROUND_WARMUP + " + " + TimedLoop.ROUND_MEASURED + " iterations";
-        String rounds = "warm-up: rehearsal rounds of the whole loop (" + round + ", into throwaway histograms)"
-                + (s.durationMode() ? "" : ", at least " + s.warmupIterations() + " iterations per size") + ", "
-                + JitQuiet.untilQuiet("iterations");
-        return s.durationMode() ? rounds + "; then the leading margin of " + s.margin().toMillis() / 1000.0
-                + " s; the measured window is -D less both margins" : rounds + "; then every iteration is measured";
-    }
-
-    /**
      * @return one latency result per size
      * @throws BenchFailedException when an operation fails or times out
      */

@@ -7,6 +7,7 @@ import javax.management.MBeanServer;
 import javax.management.ObjectName;
 import java.lang.management.CompilationMXBean;
 import java.lang.management.ManagementFactory;
+import java.time.Duration;
 import java.util.function.BooleanSupplier;
 import java.util.function.LongSupplier;
 import java.util.function.LongUnaryOperator;
@@ -91,6 +92,20 @@ public final class JitQuiet {
         return "then, once per JVM, more until no JIT compilation finished for " + QUIET_NANOS / 1_000_000
                 + " ms and at least " + C2_OPERATIONS + " " + operations + " ran (at most " + MOST_NANOS / 1_000_000_000
                 + " s more; later sizes and runs only while the JIT is compiling)";
+    }
+
+    /**
+     * @param margin the margin at each end of a duration-mode run
+     * @return one line for a report's notes: how a duration-mode warm-up ends
+     */
+    public static String describeMargin(Duration margin) {
+        String m = "warm-up: the leading margin of " + margin.toMillis() / 1000.0 + " s";
+        if (QUIET_NANOS <= 0) {
+            return m + " (the wait for a quiet JIT is off); the measured window is -D less both margins";
+        }
+        return m + ", then, once per JVM, until no JIT compilation finished for " + QUIET_NANOS / 1_000_000
+                + " ms (at most " + MOST_NANOS / 1_000_000_000 + " s more; later sizes and runs only while the JIT is"
+                + " compiling); the measured window is -D less both margins";
     }
 
     /** A wait on this JVM's JIT, once per JVM. */

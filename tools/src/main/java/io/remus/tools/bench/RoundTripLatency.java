@@ -31,6 +31,19 @@ public final class RoundTripLatency {
         new Sampler(c, s, size, recorder, progress, RunClock.measuredOnly(s, System.nanoTime())).measure();
     }
 
+    /**
+     * @param s the settings
+     * @return one line for a report's notes: how a latency test that rehearses warms up
+     */
+    public static String describeWarmUp(BenchSettings s) {
+        String round = s.durationMode() ? RunClock.describeRehearsal() : "up to " + TimedLoop.ROUND_WARMUP + " + " + TimedLoop.ROUND_MEASURED + " iterations";
+        String rounds = "warm-up: rehearsal rounds of the whole loop (" + round + ", into throwaway histograms)"
+                + (s.durationMode() ? "" : ", at least " + s.warmupIterations() + " iterations per size") + ", "
+                + JitQuiet.untilQuiet("iterations");
+        return s.durationMode() ? rounds + "; then the leading margin of " + s.margin().toMillis() / 1000.0
+                + " s; the measured window is -D less both margins" : rounds + "; then every iteration is measured";
+    }
+
     /** One request and its completion per iteration. */
     private static final class Sampler extends TimedLoop {
         private final boolean atomic;

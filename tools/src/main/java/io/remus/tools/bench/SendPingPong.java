@@ -11,38 +11,27 @@ import java.util.function.BooleanSupplier;
  * records half of the time from its post to the completion of the pong's receive. Both sides
  * hold receives posted ({@link PostedReceives}) before the first ping. Each side takes its
  * previous SEND's own completion before its next post (the client after recording the sample).
- * The client warms up in rehearsal rounds, whole short runs of the same loop
- * ({@link TimedLoop#rehearse}), and then measures every iteration of its run; a round ends with
- * every receive and SEND of its pings taken, so the next starts from nothing. Each side's
- * iteration is one method called once per iteration, so the JIT compiles all of the timed span
- * (see {@link TimedLoop}).
+ * Warm-up samples are recorded too, into a recorder that is thrown away, so the JIT has compiled
+ * the recording path before the first measured sample. Each side's iteration is one method called
+ * once per iteration, so the JIT compiles all of the timed span (see {@link TimedLoop}).
  */
 public final class SendPingPong {
     private SendPingPong() {
     }
 
     /**
-     * The client: rehearses, then pings and records half round trips.
+     * The client: pings and records half round trips.
      *
      * @param c        the client side, its receives posted
      * @param s        the settings
      * @param size     the message size, at least 1
      * @param recorder where half round trips go
      * @param progress the progress line
-     * @return the pings sent (rehearsals included)
+     * @return the iterations run (warm-up included)
      */
     public static long client(BenchConnection c, BenchSettings s, int size, LatencyRecorder recorder,
                               ProgressLine progress) {
-        long[] sent = new long[1];
-        if (s.durationMode() || s.warmupIterations() > 0) {
-            TimedLoop.rehearse(s, recorder, new JitQuiet(System.nanoTime()), (clock, throwaway) -> {
-                long n = new Pinger(c, s, size, throwaway, progress.twin(), clock).run();
-                sent[0] += n;
-                return n;
-            });
-        }
-        RunClock clock = RunClock.measuredOnly(s, System.nanoTime());
-        return sent[0] + new Pinger(c, s, size, recorder, progress, clock).measure();
+        return new Pinger(c, s, size, recorder, progress).measure();
     }
 
     /**
@@ -89,9 +78,8 @@ public final class SendPingPong {
         private final int size;
         private final long[] counts = new long[2];
 
-        Pinger(BenchConnection c, BenchSettings s, int size, LatencyRecorder recorder, ProgressLine progress,
-               RunClock clock) {
-            super(c, s, size, recorder, progress, clock);
+        Pinger(BenchConnection c, BenchSettings s, int size, LatencyRecorder recorder, ProgressLine progress) {
+            super(c, s, size, recorder, progress);
             this.half = c.bufferBytes() / 2;
             this.size = size;
         }

@@ -14,8 +14,8 @@ import io.remus.tools.stats.LatencyRecorder;
  * so nothing of it may lie inside a timed span. The recorder is picked by index, not by a branch: a
  * branch that warm-up never takes is compiled as a trap, and the JIT recompiles the iteration when
  * measuring begins (docs/PERFORMANCE.md, "What we found (fifth session)"). For the same reason
- * every latency test warms up in rehearsal rounds, whole short runs of the loop
- * ({@link #rehearse}), and then measures every iteration of its run.
+ * READ and atomic latency warm up in rehearsal rounds, whole short runs of the loop
+ * ({@link #rehearse}), and then measure every iteration of their run.
  */
 abstract class TimedLoop {
     /** Unrecorded iterations per rehearsal round ({@link #rehearse}). */
@@ -34,6 +34,19 @@ abstract class TimedLoop {
     private final LatencyRecorder[] recorders;
     private final ProgressLine progress;
     private final String label;
+
+    /**
+     * Starts the size's clock and its progress line.
+     *
+     * @param c        the client side
+     * @param s        the settings
+     * @param size     the message size
+     * @param recorder where measured samples go
+     * @param progress the progress line
+     */
+    TimedLoop(BenchConnection c, BenchSettings s, int size, LatencyRecorder recorder, ProgressLine progress) {
+        this(c, s, size, recorder, progress, RunClock.start(s, System.nanoTime()));
+    }
 
     /**
      * Starts the size's progress line on a clock of the caller's.

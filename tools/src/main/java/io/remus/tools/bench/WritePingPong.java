@@ -10,11 +10,9 @@ import java.util.function.BooleanSupplier;
  * side writes {@code size} bytes from the upper half of its buffer into the lower half of the
  * peer's, the last byte carrying a sequence number; the responder answers when it sees it, and the
  * client records half of each round trip. Neither side polls a completion inside the timed span.
- * The client warms up in rehearsal rounds, whole short runs of the same loop
- * ({@link TimedLoop#rehearse}), and then measures every iteration of its run; the rounds and the
- * run number their pings on from one another, as the responder and the sequence bytes left in
- * both buffers do. Each side's iteration is one method called once per iteration, so the JIT
- * compiles all of the timed span (see {@link TimedLoop}).
+ * Warm-up samples are recorded too, into a recorder that is thrown away, so the JIT has compiled
+ * the recording path before the first measured sample. Each side's iteration is one method called
+ * once per iteration, so the JIT compiles all of the timed span (see {@link TimedLoop}).
  */
 public final class WritePingPong {
     private WritePingPong() {
@@ -42,27 +40,18 @@ public final class WritePingPong {
     }
 
     /**
-     * The client: rehearses, then pings and records half round trips.
+     * The client: pings and records half round trips.
      *
      * @param c        the client side
      * @param s        the settings
      * @param size     the message size, at least 1
      * @param recorder where half round trips go
      * @param progress the progress line
-     * @return the pings sent (rehearsals included), which the responder must answer
+     * @return the iterations run (warm-up included), which the responder must answer
      */
     public static long client(BenchConnection c, BenchSettings s, int size, LatencyRecorder recorder,
                               ProgressLine progress) {
-        long[] sent = new long[1];
-        if (s.durationMode() || s.warmupIterations() > 0) {
-            TimedLoop.rehearse(s, recorder, new JitQuiet(System.nanoTime()), (clock, throwaway) -> {
-                long n = new Pinger(c, s, size, throwaway, progress.twin(), clock, sent[0]).run();
-                sent[0] += n;
-                return n;
-            });
-        }
-        RunClock clock = RunClock.measuredOnly(s, System.nanoTime());
-        return sent[0] + new Pinger(c, s, size, recorder, progress, clock, sent[0]).measure();
+        return new Pinger(c, s, size, recorder, progress).measure();
     }
 
     /**
@@ -112,35 +101,28 @@ public final class WritePingPong {
         return true;
     }
 
-    /**
-     * One ping of the client and its pong per iteration; iteration {@code i} is ping
-     * {@code first + i} of the size.
-     */
+    /** One ping of the client and its pong per iteration. */
     private static final class Pinger extends TimedLoop {
         private final MemorySegment buffer;
         private final long half;
         private final long last;
         private final int size;
-        private final long first;
         private final long[] completed = new long[1];
 
-        Pinger(BenchConnection c, BenchSettings s, int size, LatencyRecorder recorder, ProgressLine progress,
-               RunClock clock, long first) {
-            super(c, s, size, recorder, progress, clock);
+        Pinger(BenchConnection c, BenchSettings s, int size, LatencyRecorder recorder, ProgressLine progress) {
+            super(c, s, size, recorder, progress);
             this.buffer = c.buffer();
             this.half = c.bufferBytes() / 2;
             this.last = size - 1;
             this.size = size;
-            this.first = first;
         }
 
         @Override
         long iteration(long i) {
-            long ping = first + i;
-            byte seq = sequence(ping);
+            byte seq = sequence(i);
             CompletionWait.putByte(buffer, half + last, seq);
             long t0 = System.nanoTime();
-            c.write(0, half, 0, size, ping, true);
+            c.write(0, half, 0, size, i, true);
             long now = CompletionWait.forByte(c, buffer, ids, completed, last, seq, t0, timeout, () -> false,
                     "the peer's WRITE reply");
             record(i, t0, now, (now - t0) / 2);

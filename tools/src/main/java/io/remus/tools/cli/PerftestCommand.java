@@ -12,6 +12,7 @@ import io.remus.tools.bench.BenchTransport;
 import io.remus.tools.bench.FabricKind;
 import io.remus.tools.bench.JitQuiet;
 import io.remus.tools.bench.ProgressLine;
+import io.remus.tools.bench.RoundTripLatency;
 import io.remus.tools.bench.sim.SimBenchTransport;
 import io.remus.tools.bench.verbs.VerbsBenchOptions;
 import io.remus.tools.bench.verbs.VerbsBenchServer;
@@ -97,7 +98,7 @@ public final class PerftestCommand implements Callable<Integer> {
     @Option(names = {"-n", "--iters"}, paramLabel = "N", description = "Measured iterations per size (default: 1000 latency, 5000 bandwidth).")
     Long iterations;
 
-    @Option(names = {"-D", "--duration"}, paramLabel = "SECONDS", description = "Run each size this long instead of -n iterations; the warm-up runs in short rehearsal runs before the leading margin, once per JVM until the JIT is quiet (no compilation for 1 s, at most 60 s), so a run may last longer.")
+    @Option(names = {"-D", "--duration"}, paramLabel = "SECONDS", description = "Run each size this long instead of -n iterations; once per JVM the warm-up also waits for a quiet JIT (no compilation for 1 s, at most 60 s: latency tests at the end of the leading margin, bandwidth tests in short rehearsal runs before it), so a run may last longer.")
     Integer durationSeconds;
 
     @Option(names = "--margin", paramLabel = "SECONDS", description = "With -D: time at each end not measured (default: the smaller of 2 s and a quarter of -D).")
@@ -148,7 +149,7 @@ public final class PerftestCommand implements Callable<Integer> {
     @Option(names = "--interval-log", paramLabel = "FILE", description = "Write one-second latency interval histograms (HdrHistogram log format).")
     Path intervalLog;
 
-    @Option(names = "--warmup", paramLabel = "N", description = "Unmeasured iterations before each size (default: a tenth of -n); latency tests run them as rehearsals of the whole loop. Then, once per JVM, more run until no JIT compilation finished for 1 s (at most 60 s).")
+    @Option(names = "--warmup", paramLabel = "N", description = "Unmeasured iterations before each size (default: a tenth of -n). Then, once per JVM, more run until no JIT compilation finished for 1 s (at most 60 s).")
     Long warmup;
 
     @Option(names = "--timeout", paramLabel = "SECONDS", defaultValue = "10", description = "Longest wait for a completion or the peer (default ${DEFAULT-VALUE}).")
@@ -196,7 +197,15 @@ public final class PerftestCommand implements Callable<Integer> {
                 long clockCost = ClockCost.measureNanos(CLOCK_SAMPLES);
                 notes.add("clock: System.nanoTime costs " + clockCost + " ns per call here; that is subtracted from "
                         + "each sample (perftest reads the TSC, whose cost is negligible)");
-                notes.add(BenchRunner.describeLatencyWarmUp(settings));
+                if (test.operation() == BenchOperation.READ || test.operation() == BenchOperation.ATOMIC) {
+                    if (settings.durationMode() || settings.warmupIterations() > 0) {
+                        notes.add(RoundTripLatency.describeWarmUp(settings));
+                    }
+                } else if (settings.durationMode()) {
+                    notes.add(JitQuiet.describeMargin(settings.margin()));
+                } else if (settings.warmupIterations() > 0) {
+                    notes.add(JitQuiet.describe(settings.warmupIterations()));
+                }
                 List<LatencyResult> results = runLatency(transport, settings, line, clockCost);
                 report = new BenchReport(settings, transport.fabricName(), transport.description(), notes, results,
                         List.of(), reportGbits);

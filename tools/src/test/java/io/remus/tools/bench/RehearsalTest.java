@@ -102,7 +102,7 @@ class RehearsalTest {
 
     @Test
     void shouldSayHowARehearsedLatencyTestWarmsUp() {
-        String note = BenchRunner.describeLatencyWarmUp(settings(20));
+        String note = RoundTripLatency.describeWarmUp(settings(20));
         assertTrue(note.startsWith("warm-up: rehearsal rounds of the whole loop (up to 256 + 4196 iterations"), note);
         assertTrue(note.contains("at least 20 iterations per size"), note);
         assertTrue(note.endsWith("then every iteration is measured"), note);

@@ -46,6 +46,8 @@ class RunClockTest {
     void shouldSayHowTheWarmupEndsInTheReportNote() {
         assertTrue(JitQuiet.describe(100).startsWith("warm-up: "), JitQuiet.describe(100));
         assertTrue(JitQuiet.describe(100).contains("100 iterations"), JitQuiet.describe(100));
+        String margin = JitQuiet.describeMargin(Duration.ofMillis(1500));
+        assertTrue(margin.startsWith("warm-up: the leading margin of 1.5 s"), margin);
         String rehearsals = Bandwidth.describeDurationWarmUp(Duration.ofMillis(1500));
         assertTrue(rehearsals.startsWith("warm-up: rehearsal rounds of 1 ms margin, 10 ms window"), rehearsals);
         assertTrue(rehearsals.contains("then the leading margin of 1.5 s"), rehearsals);

@@ -57,23 +57,6 @@ class SendLoopsTest {
     }
 
     @Test
-    void shouldAnswerEveryPingOfEveryRehearsalRoundWhenSendLatencyWarmsUpInSeveralRounds() {
-        long warmup = 2 * (TimedLoop.ROUND_WARMUP + TimedLoop.ROUND_MEASURED) + 96; // two whole rounds and a part
-        BenchSettings s = settings(BenchTest.SEND_LAT, 64, 400, warmup, 1);
-        try (SendPair pair = new SendPair(4096, 1, 4)) {
-            PostedReceives.fill(pair.client());
-            PostedReceives.fill(pair.server());
-            CompletableFuture<Long> answered = CompletableFuture.supplyAsync(
-                    () -> SendPingPong.respond(pair.server(), 64, warmup + 400, () -> false, TimeUnit.SECONDS.toNanos(10)));
-            LatencyRecorder recorder = new LatencyRecorder(null, 1_000_000_000L);
-            long run = assertTimeoutPreemptively(LIMIT, () -> SendPingPong.client(pair.client(), s, 64, recorder, quiet()));
-            assertEquals(warmup + 400, run, "the rounds' pings and the measured run's");
-            assertEquals(400, recorder.histogram().getTotalCount(), "only the measured run is recorded");
-            assertEquals(warmup + 400, (long) assertTimeoutPreemptively(LIMIT, () -> answered.get()));
-        }
-    }
-
-    @Test
     void shouldCarryTheClientsBytesWhenTheResponderReceivesAPing() {
         BenchSettings s = settings(BenchTest.SEND_LAT, 8, 1, 0, 1);
         try (SendPair pair = new SendPair(4096, 1, 2)) {

@@ -35,20 +35,6 @@ class SimBenchTest {
     }
 
     @Test
-    void shouldNumberPingsOnFromRoundToRoundWhenWriteLatencyRehearsesInSeveralRounds() {
-        // three rounds, each ending on another sequence byte: a round that started its numbering
-        // anew would wait for a reply to a byte the responder does not expect, and time out
-        long warmup = 2 * (TimedLoop.ROUND_WARMUP + TimedLoop.ROUND_MEASURED) + 96;
-        BenchSettings s = new BenchSettings(BenchTest.WRITE_LAT, List.of(2, 64), 500, warmup, null, null, 1, 1, 16,
-                1, AtomicType.FETCH_AND_ADD, Duration.ofSeconds(10));
-        try (SimBenchTransport t = new SimBenchTransport(SimOptions.defaults(), 4096, 1, 1)) {
-            List<LatencyResult> results = new BenchRunner(t, s, quiet(), null).latency();
-            assertEquals(500, results.get(0).summary().count());
-            assertEquals(500, results.get(1).summary().count());
-        }
-    }
-
-    @Test
     void shouldAddOncePerIterationWhenFetchAndAddLatencyRuns() {
         BenchSettings s = new BenchSettings(BenchTest.ATOMIC_LAT, List.of(8), 300, 20, null, null, 1, 1, 16,
                 1, AtomicType.FETCH_AND_ADD, Duration.ofSeconds(10));
