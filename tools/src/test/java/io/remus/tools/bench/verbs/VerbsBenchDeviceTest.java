@@ -20,20 +20,20 @@ class VerbsBenchDeviceTest {
     void shouldMeasureReadLatencyWhenClientAndServerConnectByTcp() throws Exception {
         String[] r = BenchCommandPair.run("127.0.0.1", "bench", "read-lat", "-n", "300", "-s", "64");
         assertTrue(r[0].contains("\"iterations\":300") || r[0].contains("\"iterations\": 300"), r[0]);
-        assertTrue(r[1].contains("the client ran 1 size(s)"), r[1]);
+        assertTrue(r[1].contains("the client ran 1 run(s)"), r[1]);
     }
 
     @Test
     void shouldPingPongWriteLatencyWhenClientAndServerConnectByTcp() throws Exception {
         String[] r = BenchCommandPair.run("127.0.0.1", "bench", "write-lat", "-n", "300", "-I", "32", "-s", "8");
         assertTrue(r[0].contains("300"), r[0]);
-        assertTrue(r[1].contains("the client ran 1 size(s)"), r[1]);
+        assertTrue(r[1].contains("the client ran 1 run(s)"), r[1]);
     }
 
     @Test
     void shouldRunEverySizeOfWriteLatencyWhenAllSizesAreAskedUpTo() throws Exception {
         String[] r = BenchCommandPair.run("127.0.0.1", "bench", "write-lat", "-n", "10", "--warmup", "2", "-a");
-        assertTrue(r[1].contains("the client ran 23 size(s)"), r[1]);
+        assertTrue(r[1].contains("the client ran 23 run(s)"), r[1]);
     }
 
     @Test
@@ -53,7 +53,7 @@ class VerbsBenchDeviceTest {
     void shouldFinishEveryQueuePairsUnsignalledTailWhenADurationRunWithCqModerationEnds() throws Exception {
         String[] r = BenchCommandPair.run("127.0.0.1", "bench", "write-bw", "-D", "2", "-q", "2", "-s", "64", "-Q", "7");
         assertTrue(r[0].contains("\"cq_moderation\":7"), r[0]);
-        assertTrue(r[1].contains("the client ran 1 size(s)"), r[1]);
+        assertTrue(r[1].contains("the client ran 1 run(s)"), r[1]);
     }
 
     @Test
@@ -68,6 +68,6 @@ class VerbsBenchDeviceTest {
         String[] r = BenchCommandPair.run("127.0.0.1", "bench", "write-bw", "-n", "400", "-s", "64", "--repeat", "3");
         String result = "\"bytes\":64,\"iterations\":400";
         assertTrue(r[0].split(java.util.regex.Pattern.quote(result), -1).length == 4, "three results: " + r[0]);
-        assertTrue(r[1].contains("the client ran 3 size(s)"), r[1]);
+        assertTrue(r[1].contains("the client ran 3 run(s)"), r[1]);
     }
 }

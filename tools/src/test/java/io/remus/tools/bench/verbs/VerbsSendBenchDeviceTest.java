@@ -22,27 +22,27 @@ class VerbsSendBenchDeviceTest {
         assertTrue(r[0].contains("\"test\":\"send-lat\""), r[0]);
         assertTrue(r[0].contains("\"iterations\":300"), r[0]);
         assertTrue(r[0].contains("half"), r[0]);
-        assertTrue(r[1].contains("the client ran 1 size(s)"), r[1]);
+        assertTrue(r[1].contains("the client ran 1 run(s)"), r[1]);
     }
 
     @Test
     void shouldStreamSendsWhenSeveralQueuePairsAreAsked() throws Exception {
         String[] r = BenchCommandPair.run("127.0.0.1", "bench", "send-bw", "-n", "2000", "-q", "2", "-s", "4096");
         assertTrue(r[0].contains("\"bytes\":4096,\"iterations\":4000"), r[0]); // -n is per QP, as in perftest
-        assertTrue(r[1].contains("the client ran 1 size(s)"), r[1]);
+        assertTrue(r[1].contains("the client ran 1 run(s)"), r[1]);
     }
 
     @Test
     void shouldRunEverySizeOfSendBandwidthWhenConnectedByRdmaCm() throws Exception {
         String[] r = BenchCommandPair.run(DeviceAddress.ipv4(BenchCommandPair.DEVICE), "bench", "send-bw", "-n", "50", "--warmup", "5", "-a", "-R", "-t", "16");
         assertTrue(r[1].contains("rdma_cm"), r[1]);
-        assertTrue(r[1].contains("the client ran 23 size(s)"), r[1]);
+        assertTrue(r[1].contains("the client ran 23 run(s)"), r[1]);
     }
 
     @Test
     void shouldRunEverySizeOfSendLatencyWhenAllSizesAreAskedWithInlineSends() throws Exception {
         String[] r = BenchCommandPair.run("127.0.0.1", "bench", "send-lat", "-n", "10", "--warmup", "2", "-a", "-I", "32", "-r", "4");
-        assertTrue(r[1].contains("the client ran 23 size(s)"), r[1]);
+        assertTrue(r[1].contains("the client ran 23 run(s)"), r[1]);
     }
 
     @Test
