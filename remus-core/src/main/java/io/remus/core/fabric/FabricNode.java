@@ -1,8 +1,7 @@
 package io.remus.core.fabric;
 
-import java.time.Duration;
-
 import java.lang.foreign.MemorySegment;
+import java.time.Duration;
 
 /**
  * One node of a fabric: its NIC, protection domain and registered memory.

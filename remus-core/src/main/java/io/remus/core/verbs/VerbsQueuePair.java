@@ -41,7 +41,6 @@ final class VerbsQueuePair implements QueuePair {
     private final int peer;
     private final VerbsCompletionQueue cq;
     private final int depth;
-    private final Duration fenceWait;
     private final long fenceWaitNanos;
     private final long[] ringId;
     private final Opcode[] ringOp;
@@ -63,7 +62,6 @@ final class VerbsQueuePair implements QueuePair {
         this.peer = peer;
         this.cq = cq;
         this.depth = depth;
-        this.fenceWait = fenceWait;
         this.fenceWaitNanos = fenceWait.toNanos();
         this.ringId = new long[depth];
         this.ringOp = new Opcode[depth];
@@ -193,7 +191,7 @@ final class VerbsQueuePair implements QueuePair {
                 Thread.onSpinWait();
             } else if (System.nanoTime() - deadline > 0) {
                 throw new RemoteTimeoutException("a fenced request to node " + peer + " waited "
-                        + fenceWait + " for " + readsAndAtomicsInFlight
+                        + Duration.ofNanos(fenceWaitNanos) + " for " + readsAndAtomicsInFlight
                         + " earlier READs and atomics to complete");
             } else {
                 Thread.yield();

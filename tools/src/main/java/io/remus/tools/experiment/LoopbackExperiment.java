@@ -65,8 +65,9 @@ public final class LoopbackExperiment {
             self.publish(mine);
             other.publish(theirs);
             CompletionQueue cq = self.createCompletionQueue(depth);
-            QueuePair loopback = self.connect(0, cq, depth, Duration.ofNanos(timeoutNanos));
-            QueuePair remote = self.connect(1, cq, depth, Duration.ofNanos(timeoutNanos));
+            Duration timeout = Duration.ofNanos(timeoutNanos);
+            QueuePair loopback = self.connect(0, cq, depth, timeout);
+            QueuePair remote = self.connect(1, cq, depth, timeout);
             RemoteRegion own = fabric.publishedRegions(0).getFirst();
             RemoteRegion peer = fabric.publishedRegions(1).getFirst();
             for (Opcode op : OPERATIONS) {

@@ -17,13 +17,14 @@ import java.time.Duration;
 
 /** One side of a {@link SimBenchTransport}: its buffer, QPs to the peer, one completion queue. */
 final class SimBenchConnection implements BenchConnection {
+    /** The QPs' bound on a fenced request's wait; the benchmarks fence nothing, and the simulator never waits. */
+    private static final Duration FENCE_WAIT = Duration.ofMinutes(1);
     private final RegisteredMemory buffer;
     private final RemoteRegion remote;
     private final CompletionQueue cq;
     private final QueuePair[] qps;
     private final WorkRequests request = new WorkRequests(1);
     private final Completions completions;
-    private static final Duration NO_FENCE_WAIT = Duration.ofMinutes(1);
     private boolean closed;
 
     SimBenchConnection(FabricNode node, RegisteredMemory buffer, RemoteRegion remote, int queuePairs, int depth) {
@@ -34,7 +35,7 @@ final class SimBenchConnection implements BenchConnection {
         this.completions = new Completions(capacity);
         this.qps = new QueuePair[queuePairs];
         for (int i = 0; i < queuePairs; i++) {
-            qps[i] = node.connect(remote.nodeId(), cq, depth, NO_FENCE_WAIT); // the benchmarks fence nothing
+            qps[i] = node.connect(remote.nodeId(), cq, depth, FENCE_WAIT);
         }
     }
 
