@@ -1,9 +1,14 @@
 # Sourced by run-tests and run-cluster: reads one guest's results back from its job dir.
+#   clear_results JOB_DIR   removes a previous run's results (before a guest starts).
 #   check_results JOB_DIR LABEL GUEST_STATUS   prints a summary; returns 1 unless the guest
 #   exited 0, its JUnit reports exist, at least one test ran, none failed or was skipped
 #   (inside a guest the device exists, so a skipped device test is a broken test bed), and no
 #   JVM crashed (an hs_err_pid*.log in the job dir's work/, where the guest runs its JVMs).
 #   It also prints the guest's non-zero rxe0 counters (rxe-counters.txt, written by junit.sh).
+clear_results() { # JOB_DIR: removes what a previous guest run left there
+  rm -rf "$1/reports" "$1/work" "$1/junit.log" "$1/console.log" "$1/guest-exit" "$1/params" "$1/rxe-counters.txt"
+}
+
 attr_sum() { # ATTRIBUTE FILE...: the sum of ATTRIBUTE over the <testsuite> elements
   local name=$1; shift
   [ $# -gt 0 ] || { echo 0; return; }
