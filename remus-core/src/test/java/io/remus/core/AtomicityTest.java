@@ -86,10 +86,19 @@ class AtomicityTest {
         }
     }
 
+    /**
+     * How long the racing write of {@link #shouldTearInSomeReadWhenCpuReadsRaceALongNicWrite} is, in bytes (at most
+     * half a thread's 8 KiB buffer). The simulator tears a write of any length (it yields while copying).
+     */
+    int tearingWriteLength() {
+        return 64;
+    }
+
     @ParameterizedTest
     @MethodSource("fabrics")
     void shouldTearInSomeReadWhenCpuReadsRaceALongNicWrite(Function<SimOptions, Fabric> make) throws Exception {
         SimOptions opts = SimOptions.defaults().withYieldWhileTearing(true);
+        int length = tearingWriteLength();
         try (TestCluster c = new TestCluster(make, opts, 2, b -> { })) {
             MemorySegment raw = c.node(1).memoryNode().orElseThrow().segments().get(1).segment();
             java.util.concurrent.atomic.AtomicBoolean done = new java.util.concurrent.atomic.AtomicBoolean();
@@ -97,16 +106,16 @@ class AtomicityTest {
             c.runOnThreads(new int[] {0, 1}, (i, t) -> {
                 if (i == 0) {
                     long dst = RemotePtr.offset(t.segmentBase(1, 1), 8192);
-                    t.buffer().asSlice(0, 64).fill((byte) 1);
-                    t.buffer().asSlice(64, 64).fill((byte) 2);
+                    t.buffer().asSlice(0, length).fill((byte) 1);
+                    t.buffer().asSlice(length, length).fill((byte) 2);
                     for (int k = 0; k < 20_000 && !torn.get(); k++) {
-                        t.write(dst, (k & 1) * 64L, 64);
+                        t.write(dst, (k & 1) * (long) length, length);
                     }
                     done.set(true);
                 } else {
                     while (!done.get() && !torn.get()) {
                         long first = (long) WORD.getVolatile(raw, 8192L);
-                        long last = (long) WORD.getVolatile(raw, 8192L + 56);
+                        long last = (long) WORD.getVolatile(raw, 8192L + length - 8);
                         if (first != last) {
                             torn.set(true);
                         }
