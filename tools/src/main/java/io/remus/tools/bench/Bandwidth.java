@@ -20,13 +20,23 @@ import java.time.Duration;
  * once per JVM, the JIT is quiet; then the run: only completions inside the margins count, over the
  * window's length, and when the window closes each QP with
  * requests that will not ask for a completion gets one more that does, outside the window, so that
- * the run can wait for all of them. It busy-polls, as
+ * the run can wait for all of them.
+ * <p>
+ * Where requests go is perftest's too: each QP has its own part of either side's buffer
+ * ({@link #queuePairRegion}), and while a message is at most half of {@link #CYCLE_BYTES}, each post
+ * moves both its local and its remote address on by the message size rounded up to a cache line,
+ * back to the part's start after a cycle of {@link #CYCLE_BYTES} (perftest's {@code cycle_buffer},
+ * a page by default); a larger message always uses the part's start. It busy-polls, as
  * perftest does, and yields the CPU between polls only after 65,536 empty polls in a row (a stall of
  * milliseconds, when something else must run for the transfer to go on): in a Soft-RoCE guest
  * yielding after 64 empty polls cost throughput (docs/PERFORMANCE.md).
  */
 public final class Bandwidth {
     private static final int SPIN_CHECKS = 1 << 16;
+    /** The bytes a QP's addresses cycle through, as perftest's default {@code cycle_buffer} (a page). */
+    static final int CYCLE_BYTES = 4096;
+    /** What a message's size is rounded up to when its addresses move on, as perftest's cache-line size. */
+    static final int CACHE_LINE = 64;
     /**
      * The system property that, when {@code true}, makes every run print how often it polled the
      * completion queue, how many of those polls were empty and how often it yielded (standard error):
@@ -36,8 +46,6 @@ public final class Bandwidth {
      */
     static final String POLL_STATS_PROPERTY = "remus.bench.pollStats";
     private static final boolean POLL_STATS = Boolean.getBoolean(POLL_STATS_PROPERTY);
-    /** Set up before any warm-up: its first use loads and compiles code, which must not happen in a run. */
-
     private Bandwidth() {
     }
 
@@ -153,6 +161,10 @@ public final class Bandwidth {
         private final int[] unsignaled;
         private final long[] postedOn;
         private final long[] ids;
+        private final long region;
+        private final long increment;
+        private final long cycle;
+        private final long[] cursor;
         private final long timeout;
         private final boolean duration;
         private final long total;
@@ -181,6 +193,12 @@ public final class Bandwidth {
             this.unsignaled = new int[qps];
             this.postedOn = new long[qps];
             this.ids = new long[c.completionCapacity()];
+            this.region = queuePairRegion(c, size);
+            long cycleBytes = Math.min(CYCLE_BYTES, region);
+            long rounded = Math.max(CACHE_LINE, (size + CACHE_LINE - 1L) / CACHE_LINE * CACHE_LINE);
+            this.increment = size <= cycleBytes / 2 ? rounded : 0;
+            this.cycle = increment == 0 ? 0 : cycleBytes / increment * increment;
+            this.cursor = new long[qps];
             this.timeout = s.timeout().toNanos();
             this.duration = clock != null;
             this.total = iterations * qps;
@@ -202,7 +220,7 @@ public final class Bandwidth {
                     int covered = unsignaled[q] + 1;
                     boolean signaled = covered == moderation || (!duration && postedOn[q] + 1 == iterations);
                     peak.posted(q, now);
-                    post(c, s, q, size, signaled ? ((long) covered << 32) | q : 0, signaled);
+                    post(q, signaled ? ((long) covered << 32) | q : 0, signaled);
                     unsignaled[q] = signaled ? 0 : covered;
                     inFlight[q]++;
                     postedOn[q]++;
@@ -211,7 +229,7 @@ public final class Bandwidth {
                 }
                 if (!posting && unsignaled[q] > 0 && inFlight[q] < depth) {
                     peak.posted(q, now); // the window closed: one more request, whose completion covers the tail
-                    post(c, s, q, size, ((long) (unsignaled[q] + 1) << 32) | q, true);
+                    post(q, ((long) (unsignaled[q] + 1) << 32) | q, true);
                     unsignaled[q] = 0;
                     inFlight[q]++;
                     outstanding++;
@@ -248,16 +266,54 @@ public final class Bandwidth {
             progress.tick(t, measured);
             return true;
         }
+
+        /** Posts one request of QP {@code q} at its cursor, then moves the cursor on. */
+        private void post(int q, long wrId, boolean signaled) {
+            long at = q * region + cursor[q];
+            if (increment != 0) {
+                long next = cursor[q] + increment;
+                cursor[q] = next == cycle ? 0 : next;
+            }
+            long half = c.bufferBytes() / 2;
+            switch (s.test().operation()) {
+                case READ -> c.read(q, at, at, size, wrId, signaled);
+                case WRITE -> c.write(q, half + at, at, size, wrId, signaled);
+                case ATOMIC -> c.atomic(q, s.atomicType(), half + at, at,
+                        s.atomicType() == AtomicType.FETCH_AND_ADD ? 1 : 0, 0, wrId, signaled);
+                case SEND -> c.send(q, half + at, size, wrId, signaled);
+            }
+        }
     }
 
-    private static void post(BenchConnection c, BenchSettings s, int qp, int size, long wrId, boolean signaled) {
-        long half = c.bufferBytes() / 2;
-        switch (s.test().operation()) {
-            case READ -> c.read(qp, 0, 0, size, wrId, signaled);
-            case WRITE -> c.write(qp, half, 0, size, wrId, signaled);
-            case ATOMIC -> c.atomic(qp, s.atomicType(), half + 64L * qp, 64L * qp,
-                    s.atomicType() == AtomicType.FETCH_AND_ADD ? 1 : 0, 0, wrId, signaled);
-            case SEND -> c.send(qp, half, size, wrId, signaled);
+    /**
+     * Each QP's own part of either half of a side's buffer, as perftest gives each QP its own buffer:
+     * QP {@code q} uses bytes {@code [q * part, (q + 1) * part)} of the lower half (READ's local and
+     * remote data, WRITE's and atomics' remote targets) and of the upper half (what WRITEs and SENDs
+     * send, where atomics' old values land).
+     *
+     * @param c    the connection
+     * @param size the message size
+     * @return the part's length in bytes, a multiple of {@link #CACHE_LINE}
+     * @throws IllegalArgumentException if a part cannot hold one message (the buffer is too small)
+     */
+    static long queuePairRegion(BenchConnection c, int size) {
+        long part = c.bufferBytes() / 2 / c.queuePairs() / CACHE_LINE * CACHE_LINE;
+        long needs = Math.max(size, 8);
+        if (part < needs) {
+            throw new IllegalArgumentException("a buffer of " + c.bufferBytes() + " bytes gives each of "
+                    + c.queuePairs() + " QPs " + part + " bytes in either half, less than a message of " + needs);
         }
+        return part;
+    }
+
+    /**
+     * @param maxSize    the largest message size of the run
+     * @param queuePairs how many QPs
+     * @return the buffer length each side needs for bandwidth runs: every QP's own part, in either half, holds
+     *         the largest message and a whole {@link #CYCLE_BYTES} cycle
+     */
+    public static long bufferBytes(int maxSize, int queuePairs) {
+        long part = (Math.max(maxSize, CYCLE_BYTES) + CACHE_LINE - 1L) / CACHE_LINE * CACHE_LINE;
+        return 2L * queuePairs * part;
     }
 }

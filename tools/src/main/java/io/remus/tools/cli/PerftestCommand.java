@@ -55,7 +55,6 @@ public final class PerftestCommand implements Callable<Integer> {
     /** The largest message size accepted. */
     public static final int MAX_SIZE = 1 << 28;
     private static final int ALL_SIZES_MAX = 1 << 23;
-    private static final int MIN_BUFFER = 4096;
     private static final int CLOCK_SAMPLES = 10_001;
     /** The most runs of each size {@code --repeat} accepts. */
     static final int MAX_REPEAT = 1000;
@@ -265,7 +264,7 @@ public final class PerftestCommand implements Callable<Integer> {
     }
 
     private static long bufferBytes(BenchSettings s) {
-        return Math.max(MIN_BUFFER, 2L * Math.max(s.maxSize(), 64 * s.queuePairs()));
+        return Bandwidth.bufferBytes(s.maxSize(), s.queuePairs());
     }
 
     /**

@@ -40,7 +40,7 @@ class BandwidthTest {
             assertEquals(3 * 1000, result.iterations());
             try (BenchConnection server = t.inProcessServer()) {
                 for (int q = 0; q < QPS; q++) {
-                    assertEquals(1100, server.buffer().get(ValueLayout.JAVA_LONG, 64L * q), "QP " + q + "'s word");
+                    assertEquals(1100, wordsOf(server, q), "QP " + q + "'s words");
                 }
             }
             for (int q = 0; q < QPS; q++) {
@@ -79,7 +79,7 @@ class BandwidthTest {
             }
             try (BenchConnection server = t.inProcessServer()) {
                 for (int q = 0; q < QPS; q++) {
-                    assertEquals(c.posted[q], server.buffer().get(ValueLayout.JAVA_LONG, 64L * q));
+                    assertEquals(c.posted[q], wordsOf(server, q));
                 }
             }
         }
@@ -159,6 +159,57 @@ class BandwidthTest {
         }
     }
 
+    /** @return the sum of the 8-byte words in QP {@code q}'s part of the lower half of a side's buffer */
+    private static long wordsOf(BenchConnection side, int q) {
+        long part = Bandwidth.queuePairRegion(side, 8);
+        long sum = 0;
+        for (long at = q * part; at < (q + 1) * part; at += 8) {
+            sum += side.buffer().get(ValueLayout.JAVA_LONG, at);
+        }
+        return sum;
+    }
+
+    @Test
+    void shouldCycleEachQueuePairsAddressesThroughAPageInCacheLinesAsPerftestDoes() {
+        BenchSettings s = fetchAndAdd(200, 0, null, 1);
+        long buffer = Bandwidth.bufferBytes(8, QPS);
+        try (SimBenchTransport t = new SimBenchTransport(SimOptions.defaults(), buffer, QPS, DEPTH);
+             Counting c = new Counting(t.client(), QPS)) {
+            Bandwidth.run(c, s, 8, quiet());
+            for (int q = 0; q < QPS; q++) {
+                for (int k = 0; k < 200; k++) {
+                    long expected = q * 4096L + (k % 64) * 64L;
+                    assertEquals(expected, c.remoteOffsets[q].get(k), "QP " + q + ", request " + k);
+                    assertEquals(buffer / 2 + expected, (long) c.localOffsets[q].get(k), "QP " + q + ", request " + k);
+                }
+            }
+        }
+    }
+
+    @Test
+    void shouldKeepEachQueuePairsAddressesWhenAMessageIsOverHalfAPage() {
+        BenchSettings s = new BenchSettings(BenchTest.WRITE_BW, List.of(3000), 50, 0, null, null, DEPTH, QPS,
+                4, 1, AtomicType.FETCH_AND_ADD, Duration.ofSeconds(10));
+        long buffer = Bandwidth.bufferBytes(3000, QPS);
+        try (SimBenchTransport t = new SimBenchTransport(SimOptions.defaults(), buffer, QPS, DEPTH);
+             Counting c = new Counting(t.client(), QPS)) {
+            Bandwidth.run(c, s, 3000, quiet());
+            for (int q = 0; q < QPS; q++) {
+                assertEquals(List.of(q * 4096L), c.remoteOffsets[q].stream().distinct().toList(), "QP " + q);
+                assertEquals(List.of(buffer / 2 + q * 4096L), c.localOffsets[q].stream().distinct().toList(), "QP " + q);
+            }
+        }
+    }
+
+    @Test
+    void shouldRefuseABufferWhoseQueuePairPartsCannotHoldAMessage() {
+        try (SimBenchTransport t = new SimBenchTransport(SimOptions.defaults(), 4096, QPS, DEPTH)) {
+            IllegalArgumentException e = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+                    () -> Bandwidth.queuePairRegion(t.client(), 1024));
+            assertTrue(e.getMessage().contains("gives each of 3 QPs 640 bytes"), e.getMessage());
+        }
+    }
+
     /** Passes everything to the sim client and counts posts, signalled posts and what completions cover. */
     private static final class Counting implements BenchConnection {
         private final BenchConnection inner;
@@ -166,6 +217,8 @@ class BandwidthTest {
         final long[] signaled;
         final long[] covered;
         final long[] inFlight;
+        final List<Long>[] localOffsets;
+        final List<Long>[] remoteOffsets;
         long mostInFlight;
 
         Counting(BenchConnection inner, int queuePairs) {
@@ -174,9 +227,21 @@ class BandwidthTest {
             this.signaled = new long[queuePairs];
             this.covered = new long[queuePairs];
             this.inFlight = new long[queuePairs];
+            @SuppressWarnings("unchecked")
+            List<Long>[] local = new List[queuePairs];
+            @SuppressWarnings("unchecked")
+            List<Long>[] remote = new List[queuePairs];
+            for (int q = 0; q < queuePairs; q++) {
+                local[q] = new ArrayList<>();
+                remote[q] = new ArrayList<>();
+            }
+            this.localOffsets = local;
+            this.remoteOffsets = remote;
         }
 
-        private void count(int qp, boolean signal) {
+        private void count(int qp, boolean signal, long localOffset, long remoteOffset) {
+            localOffsets[qp].add(localOffset);
+            remoteOffsets[qp].add(remoteOffset);
             posted[qp]++;
             signaled[qp] += signal ? 1 : 0;
             mostInFlight = Math.max(mostInFlight, ++inFlight[qp]);
@@ -204,20 +269,20 @@ class BandwidthTest {
 
         @Override
         public void read(int qp, long localOffset, long remoteOffset, int bytes, long wrId, boolean signal) {
-            count(qp, signal);
+            count(qp, signal, localOffset, remoteOffset);
             inner.read(qp, localOffset, remoteOffset, bytes, wrId, signal);
         }
 
         @Override
         public void write(int qp, long localOffset, long remoteOffset, int bytes, long wrId, boolean signal) {
-            count(qp, signal);
+            count(qp, signal, localOffset, remoteOffset);
             inner.write(qp, localOffset, remoteOffset, bytes, wrId, signal);
         }
 
         @Override
         public void atomic(int qp, AtomicType type, long localOffset, long remoteOffset, long compareOrAdd, long swap,
                            long wrId, boolean signal) {
-            count(qp, signal);
+            count(qp, signal, localOffset, remoteOffset);
             inner.atomic(qp, type, localOffset, remoteOffset, compareOrAdd, swap, wrId, signal);
         }
 
