@@ -3,7 +3,15 @@ package io.remus.core.verbs;
 import io.remus.core.BadArgumentException;
 import io.remus.core.ComputeThread;
 import io.remus.core.RemotePtr;
+import io.remus.core.RemoteTimeoutException;
 import io.remus.core.RemusException;
+import io.remus.core.fabric.CompletionQueue;
+import io.remus.core.fabric.CompletionStatus;
+import io.remus.core.fabric.Completions;
+import io.remus.core.fabric.FabricNode;
+import io.remus.core.fabric.QueuePair;
+import io.remus.core.fabric.RegisteredMemory;
+import io.remus.core.fabric.WorkRequests;
 import io.remus.core.sim.SimOptions;
 import io.remus.core.testing.Fabrics;
 import io.remus.core.testing.TestCluster;
@@ -14,7 +22,9 @@ import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** Faults on the verbs fabric that the simulator injects and a device produces for real. */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
@@ -32,6 +42,55 @@ class VerbsFaultTest {
             long local = RemotePtr.offset(t.segmentBase(0, 1), 4096);
             assertEquals(0, t.fetchAndAdd(local, 1), "QPs to other nodes keep working");
         }
+    }
+
+    /**
+     * The verbs fabric applies a fence in software: it waits for the READs and atomics before it. That wait is
+     * bounded by the queue pair's wait timeout. Here the READ goes to a peer whose queue pairs are destroyed: Soft-RoCE
+     * retransmits it forever (retry count 7), so the fenced request must give up with a typed timeout; a device
+     * whose retries run out completes the READ with an error first, and the fenced request is flushed.
+     */
+    @DeviceTest
+    void shouldGiveUpOnAFenceWithinItsWaitTimeoutWhenAnEarlierReadNeverCompletes() {
+        try (VerbsFabric fabric = VerbsFabric.open(io.remus.verbs.testing.DeviceTests.deviceName())) {
+            FabricNode a = fabric.open(0);
+            FabricNode b = fabric.open(1);
+            RegisteredMemory remote = b.allocate(4096);
+            RegisteredMemory local = a.allocate(4096);
+            CompletionQueue cq = a.createCompletionQueue(16);
+            QueuePair qp = a.connect(1, cq, 8, Duration.ofSeconds(2));
+            Completions out = new Completions(4);
+            WorkRequests wrs = new WorkRequests(2);
+            wrs.addRead(1, local.address(), 8, local.lkey(), remote.address(), remote.rkey(), WorkRequests.SIGNALED);
+            qp.post(wrs);
+            assertEquals(CompletionStatus.SUCCESS, pollOne(cq, out, 1), "the queue pair works before its peer goes");
+
+            b.close();
+            wrs.clear();
+            wrs.addRead(2, local.address(), 8, local.lkey(), remote.address(), remote.rkey(), WorkRequests.SIGNALED);
+            wrs.addWrite(3, local.address() + 8, 8, local.lkey(), remote.address() + 8, remote.rkey(),
+                    WorkRequests.FENCE | WorkRequests.SIGNALED);
+            try {
+                qp.post(wrs);
+            } catch (RemoteTimeoutException e) {
+                assertTrue(e.getMessage().contains("fenced request to node 1 waited PT2S for 1 earlier READs"),
+                        e.getMessage());
+                return;
+            }
+            assertNotEquals(CompletionStatus.SUCCESS, pollOne(cq, out, 2), "a READ to a destroyed queue pair");
+        }
+    }
+
+    private static CompletionStatus pollOne(CompletionQueue cq, Completions out, long wrId) {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (cq.poll(out) == 0) {
+            if (System.nanoTime() - deadline > 0) {
+                throw new AssertionError("no completion of work request " + wrId + " within 60 s");
+            }
+            Thread.onSpinWait();
+        }
+        assertEquals(wrId, out.wrId(0));
+        return out.status(0);
     }
 
     @DeviceTest
