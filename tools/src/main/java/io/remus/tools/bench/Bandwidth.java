@@ -89,8 +89,9 @@ public final class Bandwidth {
     }
 
     /**
-     * Runs the warm-up in rounds, then, once per JVM, more rounds until the JIT is quiet and at least
-     * {@link JitQuiet#C2_OPERATIONS} requests were posted ({@link JitQuiet#quiet(long, long)}, at most
+     * Runs the warm-up in rounds, then, once per JVM, more rounds until the JIT is quiet, at least
+     * {@link JitQuiet#C2_OPERATIONS} requests were posted and at least {@link JitQuiet#C2_INVOCATIONS}
+     * polls found completions ({@link JitQuiet#quiet(long, long, long)}, at most
      * {@link JitQuiet#MOST_NANOS}), as the latency tests wait for a quiet JIT: a fixed warm-up left the
      * JIT compiling the data path inside the measured run, and in a Soft-RoCE guest that ran small
      * messages at a fifth of their rate (docs/PERFORMANCE.md). In iteration mode a round is the
@@ -101,10 +102,13 @@ public final class Bandwidth {
      * rehearsals' windows are not marked ({@link WindowMarks#hold}).
      */
     private static void warmUp(BenchConnection c, BenchSettings s, int size, ProgressLine progress, JitQuiet jit) {
+        long[] pollsWithCompletions = {0};
         jit.warmUpInRounds(0, s.durationMode(), postedSoFar -> {
             RunClock round = s.durationMode() ? RunClock.rehearsal(System.nanoTime()) : null;
-            return pump(c, s, size, s.warmupIterations(), round, peakRate(c, s), progress).posted;
-        });
+            Pump p = pump(c, s, size, s.warmupIterations(), round, peakRate(c, s), progress);
+            pollsWithCompletions[0] += p.polls - p.emptyPolls;
+            return p.posted;
+        }, () -> pollsWithCompletions[0]);
     }
 
     /**
@@ -113,7 +117,7 @@ public final class Bandwidth {
      */
     public static String describeDurationWarmUp(Duration margin) {
         return "warm-up: rehearsal rounds of " + RunClock.describeRehearsal() + ", "
-                + JitQuiet.untilQuiet("requests") + ", then the leading margin of " + margin.toMillis() / 1000.0
+                + JitQuiet.untilQuiet("requests", true) + ", then the leading margin of " + margin.toMillis() / 1000.0
                 + " s; the measured window is -D less both margins";
     }
 

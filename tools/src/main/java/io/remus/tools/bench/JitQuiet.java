@@ -59,6 +59,17 @@ public final class JitQuiet {
      */
     static final long C2_OPERATIONS = backEdgesToC2();
 
+    /**
+     * Calls of code that runs once per completion poll, not once per operation, that a bandwidth
+     * warm-up that waits makes at least ({@link #warmUpInRounds(long, boolean, LongUnaryOperator, LongSupplier)}):
+     * enough for C2 to compile a method without a loop by its invocation count (HotSpot's
+     * {@code Tier4InvocationThreshold}, 5,000 by default). With one completion per 100 requests the
+     * {@link #C2_OPERATIONS} requests poll only ~1,000 times, and in a Soft-RoCE guest the polling path
+     * reached C2's threshold in the fourth or fifth run of {@code --repeat} and was compiled inside it,
+     * 0.7-1.9 s of compilation on the client's vCPU (docs/PERFORMANCE.md, fourteenth session).
+     */
+    static final long C2_INVOCATIONS = invocationsToC2();
+
     private final LongSupplier totalCompilationMillis;
     private final BooleanSupplier compiling;
     private final boolean oncePerJvm;
@@ -86,12 +97,33 @@ public final class JitQuiet {
      * @return how a warm-up that waits for this JVM's JIT goes on, for a report's notes
      */
     static String untilQuiet(String operations) {
+        return untilQuiet(operations, false);
+    }
+
+    /**
+     * @param operations what the warm-up counts ("operations", "requests")
+     * @param polls      whether it also counts polls ({@link #C2_INVOCATIONS}, the bandwidth tests)
+     * @return how a warm-up that waits for this JVM's JIT goes on, for a report's notes
+     */
+    static String untilQuiet(String operations, boolean polls) {
         if (QUIET_NANOS <= 0) {
             return "one round (the wait for a quiet JIT is off)";
         }
         return "then, once per JVM, more until no JIT compilation finished for " + QUIET_NANOS / 1_000_000
-                + " ms and at least " + C2_OPERATIONS + " " + operations + " ran (at most " + MOST_NANOS / 1_000_000_000
-                + " s more; later sizes and runs only while the JIT is compiling)";
+                + " ms and at least " + C2_OPERATIONS + " " + operations
+                + (polls ? " and " + C2_INVOCATIONS + " polls that found completions" : "") + " ran (at most "
+                + MOST_NANOS / 1_000_000_000 + " s more; later sizes and runs only while the JIT is compiling)";
+    }
+
+    /**
+     * @param warmup the warm-up iterations asked for
+     * @return one line for a report's notes: how an iteration-mode bandwidth warm-up ends
+     */
+    public static String describeBandwidth(long warmup) {
+        if (QUIET_NANOS <= 0) {
+            return describe(warmup);
+        }
+        return "warm-up: at least " + warmup + " iterations per size, " + untilQuiet("requests", true);
     }
 
     /**
@@ -261,7 +293,20 @@ public final class JitQuiet {
      * @return whether the warm-up may end
      */
     boolean quiet(long now, long operations) {
-        return quiet(now) && (!waitedHere || !oncePerJvm || operations >= C2_OPERATIONS);
+        return quiet(now, operations, C2_INVOCATIONS);
+    }
+
+    /**
+     * {@link #quiet(long, long)}, and, for the warm-up that waits for this JVM, at least
+     * {@link #C2_INVOCATIONS} calls of the code that runs once per poll.
+     *
+     * @param now        the caller's clock ({@link System#nanoTime()})
+     * @param operations the operations the warm-up has run so far
+     * @param calls      the warm-up's calls so far of what runs once per poll
+     * @return whether the warm-up may end
+     */
+    boolean quiet(long now, long operations, long calls) {
+        return quiet(now) && (!waitedHere || !oncePerJvm || (operations >= C2_OPERATIONS && calls >= C2_INVOCATIONS));
     }
 
     /**
@@ -275,6 +320,21 @@ public final class JitQuiet {
      * @param round     runs one round, given the operations so far; returns the operations it ran
      */
     void warmUpInRounds(long atLeast, boolean holdMarks, LongUnaryOperator round) {
+        warmUpInRounds(atLeast, holdMarks, round, () -> C2_INVOCATIONS);
+    }
+
+    /**
+     * {@link #warmUpInRounds(long, boolean, LongUnaryOperator)} for a loop that polls less often than
+     * it operates (a bandwidth run, one completion per {@code -Q} requests): the warm-up that waits
+     * for this JVM also goes on until {@code calls} says the code called once per poll ran
+     * {@link #C2_INVOCATIONS} times.
+     *
+     * @param atLeast   the operations the warm-up runs at least, whatever the JIT does
+     * @param holdMarks whether the rounds' own windows stay unmarked ({@link WindowMarks#hold})
+     * @param round     runs one round, given the operations so far; returns the operations it ran
+     * @param calls     the warm-up's calls so far of what runs once per poll
+     */
+    void warmUpInRounds(long atLeast, boolean holdMarks, LongUnaryOperator round, LongSupplier calls) {
         long begin = System.nanoTime();
         long done = 0;
         WindowMarks.hold(holdMarks);
@@ -282,7 +342,7 @@ public final class JitQuiet {
             while (true) {
                 done += round.applyAsLong(done);
                 long now = System.nanoTime();
-                if (done >= atLeast && quiet(now, done)) {
+                if (done >= atLeast && quiet(now, done, calls.getAsLong())) {
                     return;
                 }
                 if (now - begin >= MOST_NANOS) {
@@ -309,6 +369,17 @@ public final class JitQuiet {
         }
     }
 
+    private static long invocationsToC2() {
+        try {
+            HotSpotDiagnosticMXBean vm = ManagementFactory.getPlatformMXBean(HotSpotDiagnosticMXBean.class);
+            String flag = Boolean.parseBoolean(vm.getVMOption("TieredCompilation").getValue())
+                    ? "Tier4InvocationThreshold" : "CompileThreshold";
+            return Long.parseLong(vm.getVMOption(flag).getValue());
+        } catch (RuntimeException e) {
+            return 5_000; // not HotSpot, or no such flag: HotSpot's default
+        }
+    }
+
     /**
      * Marks this JVM's wait as done, as if a warm-up had found the JIT quiet: later warm-ups run
      * their iterations only. For tests that count a run's warm-up iterations exactly, whatever ran
@@ -317,6 +388,12 @@ public final class JitQuiet {
     static void markJvmWaited() {
         settled = true;
         laterWarmupsAsk = false;
+    }
+
+    /** Puts this JVM's wait back to where it starts, not done yet. For tests of the JVM's own wait. */
+    static void forgetJvmWait() {
+        settled = false;
+        laterWarmupsAsk = true;
     }
 
     private void settle() {

@@ -212,7 +212,7 @@ public final class PerftestCommand implements Callable<Integer> {
                 if (settings.durationMode()) {
                     notes.add(Bandwidth.describeDurationWarmUp(settings.margin()));
                 } else if (settings.warmupIterations() > 0) {
-                    notes.add(JitQuiet.describe(settings.warmupIterations()));
+                    notes.add(JitQuiet.describeBandwidth(settings.warmupIterations()));
                 }
                 List<BandwidthSummary> results = new BenchRunner(transport, settings, line, null).bandwidth();
                 report = new BenchReport(settings, transport.fabricName(), transport.description(), notes, List.of(),

@@ -81,6 +81,26 @@ class JitQuietTest {
     }
 
     @Test
+    void shouldAskTheJvmsWaitForEnoughPollsToReachC2WhenALoopPollsLessOftenThanItOperates() {
+        assertTrue(JitQuiet.C2_INVOCATIONS >= 1_000, "HotSpot's thresholds: " + JitQuiet.C2_INVOCATIONS);
+        long start = 0;
+        long quietAt = start + 40_000_000L + JitQuiet.QUIET_NANOS;
+        long ops = JitQuiet.C2_OPERATIONS;
+        long calls = JitQuiet.C2_INVOCATIONS;
+        JitQuiet.forgetJvmWait();
+        try {
+            JitQuiet jit = new JitQuiet(start, () -> 42L, () -> false, true, false);
+            assertFalse(jit.quiet(start + 20_000_000L, ops, calls), "the first sample sees the total move");
+            assertFalse(jit.quiet(quietAt, ops, calls - 1), "the JIT is quiet, but the polling code is not at C2 yet");
+            assertFalse(jit.quiet(quietAt + 1, ops - 1, calls), "enough polls, too few operations");
+            assertTrue(jit.quiet(quietAt + 2, ops, calls));
+            assertFalse(jit.quiet(quietAt + 3, ops - 1), "a loop that polls once per operation counts operations");
+        } finally {
+            JitQuiet.markJvmWaited(); // this test's wait was this JVM's: leave it as a finished one
+        }
+    }
+
+    @Test
     void shouldEndALaterWarmUpAtOnceWhenTheJitIsIdleWhenAsked() {
         long start = 0;
         int[] asked = {0};
