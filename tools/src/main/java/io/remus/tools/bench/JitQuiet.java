@@ -44,6 +44,7 @@ public final class JitQuiet {
     /** The longest a warm-up waits for quiet beyond its iterations; then measuring starts anyway. */
     static final long MOST_NANOS = 60_000_000_000L;
     private static final long SAMPLE_NANOS = 10_000_000L;
+    private static final long NO_CALLS = -1;
     private static volatile boolean settled;
     private static volatile boolean laterWarmupsAsk = true;
 
@@ -61,9 +62,10 @@ public final class JitQuiet {
 
     /**
      * Calls of code that runs once per completion poll, not once per operation, that a bandwidth
-     * warm-up that waits makes at least ({@link #warmUpInRounds(long, boolean, LongUnaryOperator, LongSupplier)}):
+     * warm-up that waits makes with the JIT quiet ({@link #warmUpInRounds(long, boolean, LongUnaryOperator, LongSupplier)}):
      * enough for C2 to compile a method without a loop by its invocation count (HotSpot's
-     * {@code Tier4InvocationThreshold}, 5,000 by default). With one completion per 100 requests the
+     * {@code Tier4InvocationThreshold}, 5,000 by default, plus the 1,024 calls,
+     * {@code Tier3InvokeNotifyFreqLog}, between the times C1's profiled code asks to be compiled again). With one completion per 100 requests the
      * {@link #C2_OPERATIONS} requests poll only ~1,000 times, and in a Soft-RoCE guest the polling path
      * reached C2's threshold in the fourth or fifth run of {@code --repeat} and was compiled inside it,
      * 0.7-1.9 s of compilation on the client's vCPU (docs/PERFORMANCE.md, fourteenth session).
@@ -80,6 +82,7 @@ public final class JitQuiet {
     private long lastTotal = -1;
     private long lastChange;
     private long lastSample;
+    private long callsAtChange;
 
     /**
      * @param warmup the warm-up iterations asked for
@@ -111,7 +114,7 @@ public final class JitQuiet {
         }
         return "then, once per JVM, more until no JIT compilation finished for " + QUIET_NANOS / 1_000_000
                 + " ms and at least " + C2_OPERATIONS + " " + operations
-                + (polls ? " and " + C2_INVOCATIONS + " polls that found completions" : "") + " ran (at most "
+                + (polls ? " and " + C2_INVOCATIONS + " polls that found completions with the JIT quiet" : "") + " ran (at most "
                 + MOST_NANOS / 1_000_000_000 + " s more; later sizes and runs only while the JIT is compiling)";
     }
 
@@ -196,6 +199,14 @@ public final class JitQuiet {
      *         true unless the JIT is compiling or has compilations queued at the first question
      */
     boolean quiet(long now) {
+        return sample(now, NO_CALLS);
+    }
+
+    /**
+     * {@link #quiet(long)}; with {@code calls} counted ({@code >= 0}), the JVM's own wait also needs
+     * {@link #C2_INVOCATIONS} of them since a compilation last finished or was seen queued.
+     */
+    private boolean sample(long now, long calls) {
         if (totalCompilationMillis == null || done) {
             return true;
         }
@@ -205,7 +216,7 @@ public final class JitQuiet {
                 done = true;
                 return true;
             }
-            lastChange = now; // busy: from here on the full rule
+            changed(now, calls); // busy: from here on the full rule
         }
         if (now - lastSample < SAMPLE_NANOS) {
             return false;
@@ -214,17 +225,25 @@ public final class JitQuiet {
         long total = totalCompilationMillis.getAsLong();
         if (total != lastTotal) {
             lastTotal = total;
-            lastChange = now;
+            changed(now, calls);
             return false;
         }
         if (now - lastChange >= QUIET_NANOS) {
             if (compiling.getAsBoolean()) {
-                lastChange = now; // a compilation is running or queued: ask again a quiet time later
+                changed(now, calls); // a compilation is running or queued: ask again a quiet time later
                 return false;
+            }
+            if (calls != NO_CALLS && oncePerJvm && !later && calls - callsAtChange < C2_INVOCATIONS) {
+                return false; // quiet for the time, but the code called once per poll may not have reached C2 yet
             }
             settle();
         }
         return done;
+    }
+
+    private void changed(long now, long calls) {
+        lastChange = now;
+        callsAtChange = calls;
     }
 
     private static ObjectName diagnosticCommands() {
@@ -298,7 +317,9 @@ public final class JitQuiet {
 
     /**
      * {@link #quiet(long, long)}, and, for the warm-up that waits for this JVM, at least
-     * {@link #C2_INVOCATIONS} calls of the code that runs once per poll.
+     * {@link #C2_INVOCATIONS} calls of the code that runs once per poll since a compilation last
+     * finished or was seen queued (not in all: C2's thresholds grow with its queue, and a polling path
+     * that had its 5,000 calls while the queue was long was compiled runs later).
      *
      * @param now        the caller's clock ({@link System#nanoTime()})
      * @param operations the operations the warm-up has run so far
@@ -306,7 +327,7 @@ public final class JitQuiet {
      * @return whether the warm-up may end
      */
     boolean quiet(long now, long operations, long calls) {
-        return quiet(now) && (!waitedHere || !oncePerJvm || (operations >= C2_OPERATIONS && calls >= C2_INVOCATIONS));
+        return sample(now, calls) && (!waitedHere || !oncePerJvm || operations >= C2_OPERATIONS);
     }
 
     /**
@@ -372,11 +393,13 @@ public final class JitQuiet {
     private static long invocationsToC2() {
         try {
             HotSpotDiagnosticMXBean vm = ManagementFactory.getPlatformMXBean(HotSpotDiagnosticMXBean.class);
-            String flag = Boolean.parseBoolean(vm.getVMOption("TieredCompilation").getValue())
-                    ? "Tier4InvocationThreshold" : "CompileThreshold";
-            return Long.parseLong(vm.getVMOption(flag).getValue());
+            if (!Boolean.parseBoolean(vm.getVMOption("TieredCompilation").getValue())) {
+                return Long.parseLong(vm.getVMOption("CompileThreshold").getValue());
+            }
+            return Long.parseLong(vm.getVMOption("Tier4InvocationThreshold").getValue())
+                    + (1L << Long.parseLong(vm.getVMOption("Tier3InvokeNotifyFreqLog").getValue()));
         } catch (RuntimeException e) {
-            return 5_000; // not HotSpot, or no such flag: HotSpot's default
+            return 6_024; // not HotSpot, or no such flag: HotSpot's defaults
         }
     }
 

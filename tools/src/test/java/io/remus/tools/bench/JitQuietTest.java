@@ -81,20 +81,24 @@ class JitQuietTest {
     }
 
     @Test
-    void shouldAskTheJvmsWaitForEnoughPollsToReachC2WhenALoopPollsLessOftenThanItOperates() {
+    void shouldAskTheJvmsWaitForEnoughPollsWithTheJitQuietWhenALoopPollsLessOftenThanItOperates() {
         assertTrue(JitQuiet.C2_INVOCATIONS >= 1_000, "HotSpot's thresholds: " + JitQuiet.C2_INVOCATIONS);
-        long start = 0;
-        long quietAt = start + 40_000_000L + JitQuiet.QUIET_NANOS;
+        long ms = 1_000_000L;
         long ops = JitQuiet.C2_OPERATIONS;
-        long calls = JitQuiet.C2_INVOCATIONS;
+        long n = JitQuiet.C2_INVOCATIONS;
+        long[] total = {42};
         JitQuiet.forgetJvmWait();
         try {
-            JitQuiet jit = new JitQuiet(start, () -> 42L, () -> false, true, false);
-            assertFalse(jit.quiet(start + 20_000_000L, ops, calls), "the first sample sees the total move");
-            assertFalse(jit.quiet(quietAt, ops, calls - 1), "the JIT is quiet, but the polling code is not at C2 yet");
-            assertFalse(jit.quiet(quietAt + 1, ops - 1, calls), "enough polls, too few operations");
-            assertTrue(jit.quiet(quietAt + 2, ops, calls));
-            assertFalse(jit.quiet(quietAt + 3, ops - 1), "a loop that polls once per operation counts operations");
+            JitQuiet jit = new JitQuiet(0, () -> total[0], () -> false, true, false);
+            assertFalse(jit.quiet(20 * ms, ops, 100), "the first sample sees the total move");
+            long t = 20 * ms + JitQuiet.QUIET_NANOS;
+            assertFalse(jit.quiet(t, ops, 100 + n - 1), "quiet for the time, not yet for enough polls");
+            total[0] = 50; // a compilation finished: the polls count from here
+            assertFalse(jit.quiet(t + 20 * ms, ops, 100 + n));
+            t += 20 * ms + JitQuiet.QUIET_NANOS;
+            assertFalse(jit.quiet(t, ops, 100 + 2 * n - 1), "polls since the last compilation, not in all");
+            assertFalse(jit.quiet(t + 20 * ms, ops - 1, 100 + 2 * n), "enough polls, too few operations");
+            assertTrue(jit.quiet(t + 40 * ms, ops, 100 + 2 * n));
         } finally {
             JitQuiet.markJvmWaited(); // this test's wait was this JVM's: leave it as a finished one
         }
