@@ -233,7 +233,7 @@ public final class JitQuiet {
                 changed(now, calls); // a compilation is running or queued: ask again a quiet time later
                 return false;
             }
-            if (calls != NO_CALLS && oncePerJvm && !later && calls - callsAtChange < C2_INVOCATIONS) {
+            if (calls >= 0 && oncePerJvm && !later && calls - callsAtChange < C2_INVOCATIONS) {
                 return false; // quiet for the time, but the code called once per poll may not have reached C2 yet
             }
             settle();
@@ -312,7 +312,7 @@ public final class JitQuiet {
      * @return whether the warm-up may end
      */
     boolean quiet(long now, long operations) {
-        return quiet(now, operations, C2_INVOCATIONS);
+        return quiet(now, operations, NO_CALLS);
     }
 
     /**
@@ -323,7 +323,7 @@ public final class JitQuiet {
      *
      * @param now        the caller's clock ({@link System#nanoTime()})
      * @param operations the operations the warm-up has run so far
-     * @param calls      the warm-up's calls so far of what runs once per poll
+     * @param calls      the warm-up's calls so far of what runs once per poll; negative: not counted
      * @return whether the warm-up may end
      */
     boolean quiet(long now, long operations, long calls) {
@@ -341,7 +341,7 @@ public final class JitQuiet {
      * @param round     runs one round, given the operations so far; returns the operations it ran
      */
     void warmUpInRounds(long atLeast, boolean holdMarks, LongUnaryOperator round) {
-        warmUpInRounds(atLeast, holdMarks, round, () -> C2_INVOCATIONS);
+        warmUpInRounds(atLeast, holdMarks, round, () -> NO_CALLS);
     }
 
     /**

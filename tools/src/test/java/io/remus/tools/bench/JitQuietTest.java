@@ -105,6 +105,20 @@ class JitQuietTest {
     }
 
     @Test
+    void shouldEndTheJvmsWaitOnOperationsAloneWhenPollsAreNotCounted() {
+        long ms = 1_000_000L;
+        JitQuiet.forgetJvmWait();
+        try {
+            JitQuiet jit = new JitQuiet(0, () -> 42L, () -> false, true, false);
+            assertFalse(jit.quiet(20 * ms, JitQuiet.C2_OPERATIONS), "the first sample sees the total move");
+            assertTrue(jit.quiet(20 * ms + JitQuiet.QUIET_NANOS, JitQuiet.C2_OPERATIONS),
+                    "a loop that polls once per operation: quiet for the time, enough operations");
+        } finally {
+            JitQuiet.markJvmWaited();
+        }
+    }
+
+    @Test
     void shouldEndALaterWarmUpAtOnceWhenTheJitIsIdleWhenAsked() {
         long start = 0;
         int[] asked = {0};
