@@ -114,7 +114,8 @@ public final class TestCluster implements AutoCloseable {
 
     /**
      * Runs {@code work} on one platform thread per entry of {@code nodeOfThread}, each with its own
-     * compute thread, and rethrows the first failure. Bounded by the cluster's thread bound (60 s
+     * compute thread, and rethrows the first failure, with the later ones suppressed in it (each
+     * naming its thread). Bounded by the cluster's thread bound (60 s
      * unless the constructor says otherwise).
      */
     public void runOnThreads(int[] nodeOfThread, ThreadWork work) throws InterruptedException {
@@ -126,7 +127,7 @@ public final class TestCluster implements AutoCloseable {
                 try (ComputeThread ct = thread(nodeOfThread[index])) {
                     work.run(index, ct);
                 } catch (Throwable e) {
-                    failures.add(e);
+                    failures.add(new AssertionError(Thread.currentThread().getName() + " failed", e));
                 }
             }, "compute-" + t + "@node" + nodeOfThread[t]);
             th.setDaemon(true);
@@ -141,7 +142,10 @@ public final class TestCluster implements AutoCloseable {
             }
         }
         if (!failures.isEmpty()) {
-            throw new AssertionError("a compute thread failed", failures.get(0));
+            AssertionError e = new AssertionError(failures.size() + " compute thread(s) failed, the first: "
+                    + failures.get(0).getMessage(), failures.get(0).getCause());
+            failures.stream().skip(1).forEach(e::addSuppressed); // what the others were doing, in the order they failed
+            throw e;
         }
     }
 

@@ -2,7 +2,9 @@ package io.remus.tools.bench;
 
 /**
  * The receives of the SEND tests: each QP holds {@link BenchConnection#receiveDepth()} receives
- * into the lower half of its side's buffer (all at the same place, as perftest posts them), and
+ * into the lower half of its side's buffer, all at its start (as perftest's {@code ib_send_lat} posts
+ * them; its {@code ib_send_bw} moves them on through a page, which ours cannot: a side posts its
+ * receives once, for every message size), and
  * every receive that completes is posted again. A receive's work request id is
  * {@link #RECEIVE_ID} with the QP index in the low bits, so that one completion queue can carry
  * sends and receives apart.
