@@ -2,6 +2,7 @@ package io.remus.core.fabric;
 
 import io.remus.core.BadArgumentException;
 import io.remus.core.sim.SimOptions;
+import io.remus.core.testing.CompletionPolls;
 import io.remus.core.testing.Fabrics;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Timeout;
@@ -25,14 +26,7 @@ class FabricContractTest {
     }
 
     private static int pollUntil(CompletionQueue cq, Completions out, int wanted) {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
-        int got = 0;
-        while (got == 0) {
-            got = cq.poll(out);
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("no completion within 5 s");
-            }
-        }
+        int got = CompletionPolls.pollSome(cq, out, Duration.ofSeconds(5));
         assertEquals(wanted, got);
         return got;
     }

@@ -10,6 +10,7 @@ import io.remus.core.fabric.QueuePair;
 import io.remus.core.fabric.RegisteredMemory;
 import io.remus.core.fabric.RemoteRegion;
 import io.remus.core.fabric.WorkRequests;
+import io.remus.core.testing.CompletionPolls;
 import io.remus.verbs.testing.DeviceAddress;
 import io.remus.verbs.testing.DeviceTest;
 import io.remus.verbs.testing.DeviceTests;
@@ -129,17 +130,8 @@ class RdmaCmBootstrapTest {
     }
 
     private static void awaitSuccess(CompletionQueue cq, Completions out, long wrId) {
-        long start = System.nanoTime();
-        while (System.nanoTime() - start < WAIT_NANOS) {
-            int n = cq.poll(out);
-            if (n > 0) {
-                assertEquals(1, n);
-                assertEquals(wrId, out.wrId(0));
-                assertEquals(CompletionStatus.SUCCESS, out.status(0));
-                return;
-            }
-            Thread.onSpinWait();
-        }
-        assertTrue(false, "no completion for " + wrId);
+        assertEquals(1, CompletionPolls.pollSome(cq, out, Duration.ofNanos(WAIT_NANOS)), "work request " + wrId);
+        assertEquals(wrId, out.wrId(0));
+        assertEquals(CompletionStatus.SUCCESS, out.status(0));
     }
 }

@@ -13,6 +13,7 @@ import io.remus.core.fabric.QueuePair;
 import io.remus.core.fabric.RegisteredMemory;
 import io.remus.core.fabric.WorkRequests;
 import io.remus.core.sim.SimOptions;
+import io.remus.core.testing.CompletionPolls;
 import io.remus.core.testing.Fabrics;
 import io.remus.core.testing.TestCluster;
 import io.remus.verbs.testing.DeviceTest;
@@ -82,13 +83,7 @@ class VerbsFaultTest {
     }
 
     private static CompletionStatus pollOne(CompletionQueue cq, Completions out, long wrId) {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-        while (cq.poll(out) == 0) {
-            if (System.nanoTime() - deadline > 0) {
-                throw new AssertionError("no completion of work request " + wrId + " within 60 s");
-            }
-            Thread.onSpinWait();
-        }
+        CompletionPolls.pollSome(cq, out, Duration.ofSeconds(60));
         assertEquals(wrId, out.wrId(0));
         return out.status(0);
     }
