@@ -166,6 +166,7 @@ public final class Bandwidth {
         private final long[] postedOn;
         private final long[] ids;
         private final long region;
+        private final long half;
         private final long increment;
         private final long cycle;
         private final long[] cursor;
@@ -198,9 +199,9 @@ public final class Bandwidth {
             this.postedOn = new long[qps];
             this.ids = new long[c.completionCapacity()];
             this.region = queuePairRegion(c, size);
+            this.half = c.bufferBytes() / 2;
             long cycleBytes = Math.min(CYCLE_BYTES, region);
-            long rounded = Math.max(CACHE_LINE, (size + CACHE_LINE - 1L) / CACHE_LINE * CACHE_LINE);
-            this.increment = size <= cycleBytes / 2 ? rounded : 0;
+            this.increment = size <= cycleBytes / 2 ? Math.max(CACHE_LINE, toCacheLines(size)) : 0;
             this.cycle = increment == 0 ? 0 : cycleBytes / increment * increment;
             this.cursor = new long[qps];
             this.timeout = s.timeout().toNanos();
@@ -278,7 +279,6 @@ public final class Bandwidth {
                 long next = cursor[q] + increment;
                 cursor[q] = next == cycle ? 0 : next;
             }
-            long half = c.bufferBytes() / 2;
             switch (s.test().operation()) {
                 case READ -> c.read(q, at, at, size, wrId, signaled);
                 case WRITE -> c.write(q, half + at, at, size, wrId, signaled);
@@ -317,7 +317,11 @@ public final class Bandwidth {
      *         the largest message and a whole {@link #CYCLE_BYTES} cycle
      */
     public static long bufferBytes(int maxSize, int queuePairs) {
-        long part = (Math.max(maxSize, CYCLE_BYTES) + CACHE_LINE - 1L) / CACHE_LINE * CACHE_LINE;
-        return 2L * queuePairs * part;
+        return 2L * queuePairs * toCacheLines(Math.max(maxSize, CYCLE_BYTES));
+    }
+
+    /** @return {@code bytes} rounded up to a whole number of {@link #CACHE_LINE}s */
+    private static long toCacheLines(long bytes) {
+        return (bytes + CACHE_LINE - 1) / CACHE_LINE * CACHE_LINE;
     }
 }

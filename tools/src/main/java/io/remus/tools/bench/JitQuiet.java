@@ -89,10 +89,14 @@ public final class JitQuiet {
      * @return one line for a report's notes: how the warm-up ends
      */
     public static String describe(long warmup) {
+        return describe(warmup, "operations", false);
+    }
+
+    private static String describe(long warmup, String operations, boolean polls) {
         if (QUIET_NANOS <= 0) {
             return "warm-up: " + warmup + " iterations per size (the wait for a quiet JIT is off)";
         }
-        return "warm-up: at least " + warmup + " iterations per size, " + untilQuiet("operations");
+        return "warm-up: at least " + warmup + " iterations per size, " + untilQuiet(operations, polls);
     }
 
     /**
@@ -123,10 +127,7 @@ public final class JitQuiet {
      * @return one line for a report's notes: how an iteration-mode bandwidth warm-up ends
      */
     public static String describeBandwidth(long warmup) {
-        if (QUIET_NANOS <= 0) {
-            return describe(warmup);
-        }
-        return "warm-up: at least " + warmup + " iterations per size, " + untilQuiet("requests", true);
+        return describe(warmup, "requests", true);
     }
 
     /**
