@@ -59,7 +59,7 @@ final class NaiveMixedLock implements Lock {
         if (cpu != null) {
             WORD.setVolatile(cpu, 0L, 0L);
         } else {
-            thread.write(word, 0);
+            thread.compareAndSwap(word, id, 0); // not a WRITE, which a failing NIC CAS can undo without any CPU atomic
         }
     }
 

@@ -34,7 +34,10 @@ import java.util.concurrent.locks.LockSupport;
  * path; atomics go through the NIC (loopback QP), since a CPU atomic is not atomic with a NIC atomic
  * on the same word (IBV_ATOMIC_HCA); writes go through the NIC too, because a CPU write racing a
  * NIC compare-and-swap can be lost; {@link #writeLocal(long, long)} is the explicit CPU path for data
- * that no RDMA atomic touches.
+ * that no RDMA atomic touches. Through the NIC is not enough for a word that RDMA atomics race on,
+ * though: a device may apply a compare-and-swap as a load and a store that writes the loaded value
+ * back when the compare fails (Soft-RoCE does), and an RDMA WRITE landing in between is lost. Change
+ * such a word only with {@link #compareAndSwap} or {@link #fetchAndAdd}.
  *
  * <p><b>Fences.</b> Each operation takes an optional fence, and {@link DoorbellBatch#fence()} fences
  * the next entry of a batch. A fenced operation starts only after every earlier READ and atomic

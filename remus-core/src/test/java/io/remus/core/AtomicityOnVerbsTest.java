@@ -31,6 +31,16 @@ class AtomicityOnVerbsTest extends AtomicityTest {
         return 4096;
     }
 
+    /**
+     * Not run on verbs: on Soft-RoCE the window is a few instructions of the responder's, between its load and its
+     * store under a spin lock; the simulator's atomics yield inside it. The rxe source (atomic_reply, rxe_resp.c)
+     * stores either way; the spin lock's rare acquire timeouts over rxe, while it released by RDMA WRITE, fit it
+     * (RdmaSpinLock).
+     */
+    @Override
+    void shouldLoseAWriteInSomeRunWhenItRacesFailingNicCompareAndSwaps(Function<SimOptions, Fabric> make) throws Exception {
+    }
+
     /** Not run on verbs: the loss rate on Soft-RoCE is low; io.remus.core.verbs.VerbsAtomicityTest runs a robust variant. */
     @Override
     void shouldLoseUpdatesInSomeRunWhenCpuAtomicsRaceNicFetchAndAdd(Function<SimOptions, Fabric> make) throws Exception {

@@ -87,6 +87,57 @@ class AtomicityTest {
     }
 
     /**
+     * An RDMA WRITE is not atomic with a NIC compare-and-swap on the same word even when the compare fails: a device
+     * may apply it as a load and a store of what it loaded (Soft-RoCE does), and a WRITE landing in between is lost.
+     * Why a word that RDMA atomics race on must change only by atomics (a spin lock's release, the root pointer).
+     */
+    @ParameterizedTest
+    @MethodSource("fabrics")
+    void shouldLoseAWriteInSomeRunWhenItRacesFailingNicCompareAndSwaps(Function<SimOptions, Fabric> make) throws Exception {
+        SimOptions opts = SimOptions.defaults().withYieldInsideNicAtomics(true);
+        int writes = 5_000;
+        try (TestCluster c = new TestCluster(make, opts, 3, b -> { })) {
+            MemorySegment raw = c.node(1).memoryNode().orElseThrow().segments().get(1).segment();
+            WORD.setVolatile(raw, 4096L, 0L);
+            java.util.concurrent.atomic.AtomicBoolean done = new java.util.concurrent.atomic.AtomicBoolean();
+            java.util.concurrent.atomic.AtomicLong failed = new java.util.concurrent.atomic.AtomicLong();
+            long[] lost = {-1};
+            c.runOnThreads(new int[] {0, 2}, (i, t) -> {
+                long w = RemotePtr.offset(t.segmentBase(1, 1), 4096);
+                if (i == 0) {
+                    try {
+                        for (long k = 1; k <= writes && lost[0] < 0; k++) {
+                            long before = failed.get();
+                            t.write(w, k);
+                            awaitTwoMore(failed, before); // the one in flight during the write, if any, has stored
+                            if ((long) WORD.getVolatile(raw, 4096L) != k) {
+                                lost[0] = k;
+                            }
+                        }
+                    } finally {
+                        done.set(true);
+                    }
+                } else {
+                    while (!done.get()) {
+                        t.compareAndSwap(w, -1, 7); // the word is never -1: every one fails
+                        failed.incrementAndGet();
+                    }
+                }
+            });
+            assertTrue(lost[0] >= 0, "no RDMA WRITE of " + writes + " was lost to a racing failing compare-and-swap");
+        }
+    }
+
+    /** Waits (at most 10 s) until {@code count} is two past {@code before}. */
+    static void awaitTwoMore(java.util.concurrent.atomic.AtomicLong count, long before) {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (count.get() < before + 2) {
+            assertTrue(System.nanoTime() < deadline, "the racing thread stopped");
+            Thread.onSpinWait();
+        }
+    }
+
+    /**
      * How long the racing write of {@link #shouldTearInSomeReadWhenCpuReadsRaceALongNicWrite} is, in bytes (at most
      * half a thread's 8 KiB buffer). The simulator tears a write of any length (it yields while copying).
      */

@@ -7,7 +7,11 @@ import java.lang.invoke.VarHandle;
 /**
  * How the simulated NIC touches memory: transfers in 8-byte pieces (each aligned piece atomic,
  * the whole transfer not), and atomics as a load then a store under the target's NIC lock, which
- * is atomic against other NIC atomics only (IBV_ATOMIC_HCA).
+ * is atomic against other NIC atomics only (IBV_ATOMIC_HCA). A compare-and-swap stores even when
+ * the compare fails (the value it loaded), as Soft-RoCE's responder does ({@code atomic_reply} in
+ * {@code rxe_resp.c}: {@code *vaddr = value} either way): a CPU store or an RDMA WRITE that lands
+ * between its load and its store is lost, so a word that NIC atomics touch must change only by NIC
+ * atomics.
  */
 final class SimMemory {
     private static final VarHandle WORD = ValueLayout.JAVA_LONG.varHandle();
@@ -39,11 +43,7 @@ final class SimMemory {
             if (yield) {
                 Thread.yield();
             }
-            if (add) {
-                WORD.setVolatile(target, offset, old + operand);
-            } else if (old == operand) {
-                WORD.setVolatile(target, offset, swap);
-            }
+            WORD.setVolatile(target, offset, add ? old + operand : old == operand ? swap : old);
             return old;
         }
     }

@@ -11,7 +11,8 @@ import io.remus.core.BadArgumentException;
  *                               it completes with {@code RETRY_EXCEEDED}
  * @param yieldWhileTearing      yield the executing thread between the 8-byte pieces of a transfer
  * @param yieldInsideNicAtomics  yield between the load and the store of a NIC atomic, widening the
- *                               window in which a CPU atomic on the same word is lost
+ *                               window in which a CPU atomic, a CPU store or an RDMA WRITE on the
+ *                               same word is lost
  */
 public record SimOptions(long executionLatencyNanos, long completionDelayNanos, long transportTimeoutNanos,
                          boolean yieldWhileTearing, boolean yieldInsideNicAtomics) {

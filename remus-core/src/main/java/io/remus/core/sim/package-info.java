@@ -5,7 +5,9 @@
  * completion queues (optionally after an injected execution latency and completion delay); rkeys,
  * lkeys and bounds are checked, giving error completions; NIC atomics are a load then a store under
  * the target node's NIC lock, so they are atomic among themselves but NOT with CPU atomics on the
- * same word (IBV_ATOMIC_HCA, as Soft-RoCE behaves); transfers longer than 8 bytes copy in 8-byte
+ * same word (IBV_ATOMIC_HCA, as Soft-RoCE behaves), and a compare-and-swap stores the value it
+ * loaded even when its compare fails (as Soft-RoCE does), so neither a CPU store nor an RDMA WRITE
+ * racing it on that word is safe; transfers longer than 8 bytes copy in 8-byte
  * pieces and may tear; a node can be told to stop answering (retry-exceeded completions after the
  * transport timeout) or to fail its next operations.
  *
