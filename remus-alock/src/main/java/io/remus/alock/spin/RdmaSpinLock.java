@@ -8,10 +8,13 @@ import io.remus.alock.LockWord;
 
 /**
  * The baseline RDMA spin lock: acquire is an RDMA compare-and-swap loop from 0 to the owner's id
- * on word 0 of the {@link LockWord}, release an RDMA write of 0. Threads on the home node go
- * through the NIC too (loopback), as they must: a CPU atomic on the word would not be atomic with
- * the remote threads' RDMA atomics. The release may be a plain write because only the owner writes
- * while the word is non-zero, and a compare-and-swap that sees it non-zero stores nothing.
+ * on word 0 of the {@link LockWord}, release an RDMA compare-and-swap from the owner's id back to 0.
+ * Threads on the home node go through the NIC too (loopback), as they must: a CPU atomic on the word
+ * would not be atomic with the remote threads' RDMA atomics. The release cannot be an RDMA WRITE of
+ * 0: a device may apply a waiter's failing compare-and-swap as a load and a store of the loaded
+ * value (Soft-RoCE does, {@code atomic_reply} in {@code rxe_resp.c}), and a WRITE landing between
+ * the two is lost, leaving the word held by an owner that has gone (seen as a rare acquire timeout
+ * over Soft-RoCE, the word naming another live thread that had released it).
  *
  * <p>Progress: deadlock-free, not starvation-free (a waiter can lose every race). Each failed
  * attempt costs a network round trip and NIC atomic bandwidth on the home node. A wait that times
@@ -57,7 +60,13 @@ public final class RdmaSpinLock extends LockHandle {
             throw new LockUsageException(describe() + " is not held by this handle");
         }
         held = false;
-        thread.write(word, 0);
+        long me = context.ownerId();
+        long was = thread.compareAndSwap(word, me, 0);
+        if (was != me) {
+            throw new LockUsageException(describe() + " held owner " + Long.toHexString(was) + " at release, not this "
+                    + "thread's " + Long.toHexString(me) + ": something other than this lock's RDMA atomics changed the "
+                    + "word; it is left as it was");
+        }
     }
 
     @Override

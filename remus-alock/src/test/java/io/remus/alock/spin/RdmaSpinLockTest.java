@@ -4,6 +4,7 @@ import io.remus.alock.LockClusters;
 import io.remus.alock.LockContext;
 import io.remus.alock.LockOptions;
 import io.remus.alock.LockTimeoutException;
+import io.remus.alock.LockUsageException;
 import io.remus.core.ComputeThread;
 import io.remus.core.fabric.Fabric;
 import io.remus.core.sim.SimOptions;
@@ -20,11 +21,15 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import java.util.stream.Stream;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** What the spin lock's timeout says: who held the word, so a stuck lock can be traced to its owner. */
+/**
+ * What the spin lock's timeout says (who held the word, so a stuck lock can be traced to its owner), and what its
+ * release says when the word is not this thread's.
+ */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class RdmaSpinLockTest {
     private static final LockOptions QUICK = LockOptions.defaults().withAcquireTimeout(Duration.ofMillis(200));
@@ -75,6 +80,24 @@ class RdmaSpinLockTest {
             LockTimeoutException e = assertThrows(LockTimeoutException.class, second::lock);
             assertTrue(e.getMessage().contains("which is this thread's own id"), e.getMessage());
             first.unlock();
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("fabrics")
+    void shouldThrowLockUsageExceptionAndLeaveTheWordWhenReleaseFindsItChangedBySomethingElse(
+            Function<SimOptions, Fabric> make) {
+        try (TestCluster c = LockClusters.start(make, SimOptions.defaults(), 2, 1); ComputeThread t = c.thread(1)) {
+            long word = LockClusters.lockWord(c, 0);
+            LockContext context = new LockContext(t, QUICK);
+            RdmaSpinLock lock = new RdmaSpinLock(context, word);
+            lock.lock();
+            long stranger = context.ownerId() + 1;
+            t.write(word, stranger); // not how the lock changes its word: a bug elsewhere, or another lock kind
+            LockUsageException e = assertThrows(LockUsageException.class, lock::unlock);
+            assertTrue(e.getMessage().contains("held owner " + Long.toHexString(stranger) + " at release"), e.getMessage());
+            assertFalse(lock.isHeld());
+            assertEquals(stranger, t.read(word), "the release's compare-and-swap changed nothing");
         }
     }
 }

@@ -22,9 +22,20 @@ public final class Root {
         return thread.read(word);
     }
 
-    /** @param ptr the new root pointer */
+    /**
+     * Replaces the root pointer, whatever it was, with compare-and-swaps until one succeeds. Not an RDMA
+     * WRITE: a WRITE racing another thread's {@link #compareAndSwap} can be lost on a device that applies
+     * a failing compare-and-swap as a load and a store of the loaded value (Soft-RoCE does). Lock-free:
+     * it retries only when another thread changed the root in between.
+     *
+     * @param ptr the new root pointer
+     */
     public void set(long ptr) {
-        thread.write(word, ptr);
+        long seen = thread.read(word);
+        long was;
+        while ((was = thread.compareAndSwap(word, seen, ptr)) != seen) {
+            seen = was;
+        }
     }
 
     /**

@@ -14,11 +14,14 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
 import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class RootAndShutdownTest {
@@ -39,6 +42,51 @@ class RootAndShutdownTest {
             assertEquals(block, r0.compareAndSwap(RemotePtr.NULL, RemotePtr.of(1, 8)), "a stale CAS fails");
             r0.set(RemotePtr.NULL);
             assertEquals(RemotePtr.NULL, r2.get());
+        }
+    }
+
+    /**
+     * A set racing compare-and-swaps that fail: each set must stay. With NIC atomics that yield between their load
+     * and their store (and store the loaded value back when the compare fails, as Soft-RoCE does), a set made by
+     * RDMA WRITE was lost at once (the first set, in the simulator); a set made by compare-and-swap cannot be.
+     */
+    @ParameterizedTest
+    @MethodSource("fabrics")
+    void shouldKeepEverySetWhenOtherThreadsCompareAndSwapsFailMeanwhile(Function<SimOptions, Fabric> make) throws Exception {
+        int sets = 2_000;
+        try (TestCluster c = new TestCluster(make, SimOptions.defaults().withYieldInsideNicAtomics(true), 3, b -> { })) {
+            AtomicBoolean done = new AtomicBoolean();
+            AtomicLong failed = new AtomicLong();
+            long[] lost = {-1, -1}; // the set that was lost, and what the root read instead
+            c.runOnThreads(new int[] {1, 2}, (i, t) -> {
+                Root root = new Root(t);
+                if (i == 0) {
+                    try {
+                        for (long k = 1; k <= sets && lost[0] < 0; k++) {
+                            long before = failed.get();
+                            root.set(k);
+                            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+                            while (failed.get() < before + 2) { // the one in flight during the set, if any, has stored
+                                assertTrue(System.nanoTime() < deadline, "the racing thread stopped");
+                                Thread.onSpinWait();
+                            }
+                            long seen = root.get();
+                            if (seen != k) {
+                                lost[0] = k;
+                                lost[1] = seen;
+                            }
+                        }
+                    } finally {
+                        done.set(true);
+                    }
+                } else {
+                    while (!done.get()) {
+                        root.compareAndSwap(-1, 7); // never matches: fails, and a device may store what it loaded
+                        failed.incrementAndGet();
+                    }
+                }
+            });
+            assertEquals(-1, lost[0], "set(" + lost[0] + ") was lost: the root read " + lost[1] + " after it");
         }
     }
 
