@@ -11,6 +11,11 @@ import java.util.function.LongSupplier;
  */
 final class JitActivity {
     private static final LongSupplier TOTAL = JitQuiet.compilationTime();
+    /**
+     * Looked up once: {@link ManagementFactory}'s lookups run stream code, which the JIT compiled at every window's
+     * edges, beside the measured operations (a JIT log of a latency boot, fifteenth session).
+     */
+    private static final RuntimeMXBean RUNTIME = ManagementFactory.getRuntimeMXBean();
     private final long compiledBefore;
     private final long uptimeBefore;
 
@@ -21,7 +26,7 @@ final class JitActivity {
 
     /** @return a stretch that begins now */
     static JitActivity begin() {
-        return new JitActivity(compiledMillis(), runtime().getUptime());
+        return new JitActivity(compiledMillis(), RUNTIME.getUptime());
     }
 
     /**
@@ -31,14 +36,10 @@ final class JitActivity {
     String note(String stretch) {
         return (compiledBefore < 0 ? "unknown" : (compiledMillis() - compiledBefore) + " ms of")
                 + " JIT compilation finished during the " + stretch + " (JVM uptime " + uptimeBefore + " to "
-                + runtime().getUptime() + " ms)";
+                + RUNTIME.getUptime() + " ms)";
     }
 
     private static long compiledMillis() {
         return TOTAL == null ? -1 : TOTAL.getAsLong();
-    }
-
-    private static RuntimeMXBean runtime() {
-        return ManagementFactory.getRuntimeMXBean();
     }
 }
