@@ -38,7 +38,7 @@ class AtomicityOnVerbsTest extends AtomicityTest {
      * (RdmaSpinLock).
      */
     @Override
-    void shouldLoseAWriteInSomeRunWhenItRacesFailingNicCompareAndSwaps(Function<SimOptions, Fabric> make) throws Exception {
+    void shouldLoseSomeWriteWhenWritesRaceFailingNicCompareAndSwaps(Function<SimOptions, Fabric> make) throws Exception {
     }
 
     /** Not run on verbs: the loss rate on Soft-RoCE is low; io.remus.core.verbs.VerbsAtomicityTest runs a robust variant. */

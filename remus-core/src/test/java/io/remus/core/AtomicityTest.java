@@ -93,7 +93,7 @@ class AtomicityTest {
      */
     @ParameterizedTest
     @MethodSource("fabrics")
-    void shouldLoseAWriteInSomeRunWhenItRacesFailingNicCompareAndSwaps(Function<SimOptions, Fabric> make) throws Exception {
+    void shouldLoseSomeWriteWhenWritesRaceFailingNicCompareAndSwaps(Function<SimOptions, Fabric> make) throws Exception {
         SimOptions opts = SimOptions.defaults().withYieldInsideNicAtomics(true);
         int writes = 5_000;
         try (TestCluster c = new TestCluster(make, opts, 3, b -> { })) {
