@@ -317,11 +317,24 @@ public final class Bandwidth {
      *         the largest message and a whole {@link #CYCLE_BYTES} cycle
      */
     public static long bufferBytes(int maxSize, int queuePairs) {
-        return 2L * queuePairs * toCacheLines(Math.max(maxSize, CYCLE_BYTES));
+        return bufferBytes(maxSize, queuePairs, false);
+    }
+
+    /**
+     * @param maxSize        the largest message size of the run
+     * @param queuePairs     how many QPs
+     * @param cycledReceives whether receives cycle through the parts ({@link PostedReceives#cycling}, SEND
+     *                       bandwidth): then every part holds a whole cycle more, so that a receive posted
+     *                       anywhere in the cycle still has room for the largest message
+     * @return the buffer length each side needs for bandwidth runs
+     */
+    public static long bufferBytes(int maxSize, int queuePairs, boolean cycledReceives) {
+        long part = toCacheLines(Math.max(maxSize, CYCLE_BYTES)) + (cycledReceives ? CYCLE_BYTES : 0);
+        return 2L * queuePairs * part;
     }
 
     /** @return {@code bytes} rounded up to a whole number of {@link #CACHE_LINE}s */
-    private static long toCacheLines(long bytes) {
+    static long toCacheLines(long bytes) {
         return (bytes + CACHE_LINE - 1) / CACHE_LINE * CACHE_LINE;
     }
 }

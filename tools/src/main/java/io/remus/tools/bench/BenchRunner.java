@@ -64,8 +64,9 @@ public final class BenchRunner {
         List<LatencyResult> results = new ArrayList<>();
         try (BenchConnection client = transport.client()) {
             boolean send = settings.test().operation() == BenchOperation.SEND;
+            PostedReceives receives = send ? PostedReceives.atStart(client) : null;
             if (send) {
-                PostedReceives.fill(client);
+                receives.fill();
             }
             List<Integer> sizes = settings.sizes();
             for (int k = 0; k < sizes.size(); k++) {
@@ -81,7 +82,7 @@ public final class BenchRunner {
                     pingPong(client, size, recorder);
                 } else if (send) {
                     transport.beginSize(k);
-                    SendPingPong.client(client, settings, size, recorder, progress);
+                    SendPingPong.client(client, receives, settings, size, recorder, progress);
                 } else if (settings.test().operation() == BenchOperation.WRITE) {
                     WritePingPong.clear(client, size);
                     transport.beginSize(k);

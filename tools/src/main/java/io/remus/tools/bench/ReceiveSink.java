@@ -17,26 +17,27 @@ public final class ReceiveSink {
     /**
      * Receives until {@code stop}.
      *
-     * @param c            the server side, its receives posted
+     * @param c            the server side
+     * @param receives     its receives, posted
      * @param stop         becomes true when the client has finished this size
      * @param idleTimeout  the longest time without a receive (nanoseconds) before the run fails
      * @return the receives completed
      * @throws BenchTimeoutException when nothing arrives for {@code idleTimeout} and {@code stop} stays false
      */
-    public static long drain(BenchConnection c, BooleanSupplier stop, long idleTimeout) {
+    public static long drain(BenchConnection c, PostedReceives receives, BooleanSupplier stop, long idleTimeout) {
         long[] ids = new long[c.completionCapacity()];
         long received = 0;
         long last = System.nanoTime();
         int empty = 0;
         while (true) {
-            int n = take(c, ids);
+            int n = take(c, receives, ids);
             if (n > 0) {
                 received += n;
                 empty = 0;
                 last = System.nanoTime();
             } else if (CompletionWait.idle(++empty, last, idleTimeout, stop, "no SEND arrived", "", "")) {
                 int more;
-                while ((more = take(c, ids)) > 0) {
+                while ((more = take(c, receives, ids)) > 0) {
                     received += more;
                 }
                 return received;
@@ -44,12 +45,12 @@ public final class ReceiveSink {
         }
     }
 
-    private static int take(BenchConnection c, long[] ids) {
+    private static int take(BenchConnection c, PostedReceives posted, long[] ids) {
         int n = c.poll(ids);
         int receives = 0;
         for (int k = 0; k < n; k++) {
             if (PostedReceives.isReceive(ids[k])) {
-                PostedReceives.repost(c, ids[k]);
+                posted.repost(ids[k]);
                 receives++;
             }
         }

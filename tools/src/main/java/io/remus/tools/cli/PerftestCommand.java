@@ -264,7 +264,8 @@ public final class PerftestCommand implements Callable<Integer> {
     }
 
     private static long bufferBytes(BenchSettings s) {
-        return Bandwidth.bufferBytes(s.maxSize(), s.queuePairs());
+        boolean cycledReceives = s.test().operation() == BenchOperation.SEND && !s.test().isLatency();
+        return Bandwidth.bufferBytes(s.maxSize(), s.queuePairs(), cycledReceives);
     }
 
     /**

@@ -33,9 +33,20 @@ final class SendPair implements AutoCloseable {
         return b;
     }
 
+    /** @return every receive posted on {@code side} (one of this pair's), in posting order */
+    List<Receive> receivesPostedOn(BenchConnection side) {
+        synchronized (this) {
+            return List.copyOf(((Side) side).log);
+        }
+    }
+
     @Override
     public void close() {
         arena.close();
+    }
+
+    /** A receive as posted: its QP, where in the buffer, and how many bytes it holds. */
+    record Receive(int qp, long offset, int bytes) {
     }
 
     private record Pending(int qp, long offset, int bytes, long wrId, boolean signaled) {
@@ -50,6 +61,7 @@ final class SendPair implements AutoCloseable {
         private final List<ArrayDeque<Posted>> posted = new ArrayList<>();
         private final List<ArrayDeque<Pending>> incoming = new ArrayList<>();
         private final ArrayDeque<Long> completions = new ArrayDeque<>();
+        private final List<Receive> log = new ArrayList<>();
         private Side peer;
 
         Side(long bytes, int queuePairs, int depth) {
@@ -117,6 +129,7 @@ final class SendPair implements AutoCloseable {
                     throw new BenchFailedException("receive queue of QP " + qp + " is full (" + depth + ")");
                 }
                 posted.get(qp).add(new Posted(localOffset, bytes, wrId));
+                log.add(new Receive(qp, localOffset, bytes));
                 deliver(qp);
             }
         }

@@ -51,9 +51,9 @@ public final class VerbsBenchServer {
             log.flush();
             boolean pingPong = settings.test().isLatency() && settings.test().operation() == BenchOperation.WRITE;
             boolean send = settings.test().operation() == BenchOperation.SEND;
-            if (send) {
-                PostedReceives.fill(side);
-            }
+            // send-lat's receives all go to the buffer's start, send-bw's cycle as ib_send_bw's server's do
+            PostedReceives receives = !send ? null : settings.test().isLatency() ? PostedReceives.atStart(side)
+                    : PostedReceives.cycling(side, settings.maxSize());
             long last = 0;
             int runs = 0;
             while (true) {
@@ -69,15 +69,21 @@ public final class VerbsBenchServer {
                 if (pingPong) {
                     WritePingPong.clear(side, size);
                 }
+                if (send) {
+                    receives.messagesOf(size);
+                    if (runs == 0) {
+                        receives.fill(); // before the first acknowledgement: the client's SENDs need them
+                    }
+                }
                 side.acknowledge(command, timeout);
                 long most = Long.MAX_VALUE; // the client's warm-up lasts until its JIT is quiet: answer until it is done
                 long expected = command;
                 if (pingPong) {
                     WritePingPong.respond(side, size, most, () -> side.command() != expected, timeout.toNanos());
                 } else if (send && settings.test().isLatency()) {
-                    SendPingPong.respond(side, size, most, () -> side.command() != expected, timeout.toNanos());
+                    SendPingPong.respond(side, receives, size, most, () -> side.command() != expected, timeout.toNanos());
                 } else if (send) {
-                    ReceiveSink.drain(side, () -> side.command() != expected, timeout.toNanos());
+                    ReceiveSink.drain(side, receives, () -> side.command() != expected, timeout.toNanos());
                 }
                 last = command;
                 runs++;

@@ -35,7 +35,7 @@ class VerbsSideControlWriteDeviceTest {
                 options(port, null), 4096, 1, 4, 1, 1));
         try (VerbsSide client = VerbsSide.connect(options(port, "127.0.0.1"), 4096, 1, 4, 1, 1);
              VerbsSide server = serverSide.get(120, TimeUnit.SECONDS)) {
-            PostedReceives.fill(server);
+            PostedReceives.atStart(server).fill();
             client.send(0, 2048, 64, SEND_ID, true);
             long[] ids = new long[client.completionCapacity()];
             assertEquals(SEND_ID, awaitOne(client, ids), "the client's SEND completion");
