@@ -120,7 +120,10 @@ public final class PostedReceives {
         post((int) (wrId & QP_MASK), wrId);
     }
 
-    /** Posts one receive of QP {@code qp} at its cursor, with room to its part's end, and moves the cursor on. */
+    /**
+     * Posts one receive of QP {@code qp} at its cursor, for the largest message (not to its part's end: a
+     * device refuses a receive longer than its largest message), and moves the cursor on.
+     */
     private void post(int qp, long wrId) {
         long at = cursor[qp];
         if (cycle > increment) {
@@ -128,6 +131,6 @@ public final class PostedReceives {
             cursor[qp] = next == cycle ? 0 : next;
         }
         long start = cycles ? qp * part : 0;
-        c.receive(qp, start + at, (int) Math.min(Integer.MAX_VALUE, part - at), wrId);
+        c.receive(qp, start + at, (int) Math.min(Integer.MAX_VALUE, largest), wrId);
     }
 }
