@@ -1,5 +1,7 @@
 package io.remus.tools.bench;
 
+import java.util.Arrays;
+
 /**
  * The receives of the SEND tests: each QP holds {@link BenchConnection#receiveDepth()} receives in
  * the lower half of its side's buffer, and every receive that completes is posted again. A
@@ -91,7 +93,7 @@ public final class PostedReceives {
         long room = Math.min(Bandwidth.CYCLE_BYTES, part - largest + step);
         this.increment = step;
         this.cycle = step == 0 ? 0 : room / step * step;
-        java.util.Arrays.fill(cursor, 0);
+        Arrays.fill(cursor, 0);
     }
 
     /**
