@@ -99,7 +99,8 @@ public final class Bandwidth {
      * duration-mode run that crosses a margin, a window and its close, as the measured run will. A
      * warm-up that was the measured run's own leading margin never took the window's branches, the
      * JIT compiled them as traps, and the loop was recompiled when the window opened, inside it. The
-     * rehearsals' windows are not marked ({@link WindowMarks#hold}).
+     * rehearsals' windows are not marked ({@link WindowMarks#hold}). In iteration mode the warm-up that
+     * waited for this JVM ends with {@link #callTheLoopUntilC2} and a second wait for the JIT.
      */
     private static void warmUp(BenchConnection c, BenchSettings s, int size, ProgressLine progress, JitQuiet jit) {
         long[] pollsWithCompletions = {0};
@@ -109,6 +110,30 @@ public final class Bandwidth {
             pollsWithCompletions[0] += p.polls - p.emptyPolls;
             return p.posted;
         }, () -> pollsWithCompletions[0]);
+        if (jit.waitedForThisJvm() && !s.durationMode()) {
+            callTheLoopUntilC2(c, s, size, progress, JitQuiet.C2_INVOCATIONS);
+            new JitQuiet(System.nanoTime()).warmUpInRounds(0, false,
+                    postedSoFar -> pump(c, s, size, s.warmupIterations(), null, peakRate(c, s), progress).posted);
+        }
+    }
+
+    /**
+     * Runs {@code rounds} runs of one request per QP. {@link #pump}, the loop around {@link Pump#step()}, starts
+     * once per warm-up round and once per run, and its loop counts one back edge per poll: it reached C2's
+     * threshold (calls and back edges together) only a few runs into {@code --repeat}, and C2 compiled it inside
+     * a measured run, a third of a second of the client's vCPU in a Soft-RoCE guest (docs/PERFORMANCE.md,
+     * sixteenth session). Called with {@link JitQuiet#C2_INVOCATIONS} rounds at the end of the warm-up that waits
+     * for this JVM, it reaches C2 by its calls there instead; the warm-up then waits for the JIT again.
+     * Iteration mode only: duration mode's rounds are rehearsals of a clock, too long to run thousands of.
+     *
+     * @return the requests posted
+     */
+    static long callTheLoopUntilC2(BenchConnection c, BenchSettings s, int size, ProgressLine progress, long rounds) {
+        long posted = 0;
+        for (long i = 0; i < rounds; i++) {
+            posted += pump(c, s, size, 1, null, peakRate(c, s), progress).posted;
+        }
+        return posted;
     }
 
     /**

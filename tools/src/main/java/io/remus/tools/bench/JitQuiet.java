@@ -420,6 +420,11 @@ public final class JitQuiet {
         laterWarmupsAsk = true;
     }
 
+    /** @return whether this warm-up was the one that waited in full for this JVM (found it quiet or gave up) */
+    boolean waitedForThisJvm() {
+        return waitedHere && oncePerJvm;
+    }
+
     private void settle() {
         waitedHere = !later;
         done = true;

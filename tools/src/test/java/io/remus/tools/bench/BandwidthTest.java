@@ -202,6 +202,39 @@ class BandwidthTest {
     }
 
     @Test
+    void shouldEndTheJvmsWaitWithOneRequestRoundsSoThatTheRunLoopReachesC2InTheWarmUp() {
+        // rounds of 1,000 requests per QP, one in 4 signalled: 4 x signalled = posted, except for the
+        // one-request rounds, each signalled: 4 x signalled - posted = 3 x their number
+        BenchSettings s = fetchAndAdd(500, 1000, null, 4);
+        JitQuiet.forgetJvmWait();
+        try (SimBenchTransport t = new SimBenchTransport(SimOptions.defaults(), 4096, QPS, DEPTH);
+             Counting c = new Counting(t.client(), QPS)) {
+            JitQuiet jvmWait = new JitQuiet(System.nanoTime(), () -> 42L, () -> false, true, false);
+            Bandwidth.run(c, s, 8, quiet(), jvmWait);
+            assertTrue(jvmWait.waitedForThisJvm());
+            for (int q = 0; q < QPS; q++) {
+                assertEquals(3 * JitQuiet.C2_INVOCATIONS, 4 * c.signaled[q] - c.posted[q], "QP " + q);
+            }
+        } finally {
+            JitQuiet.markJvmWaited();
+        }
+    }
+
+    @Test
+    void shouldRunNoOneRequestRoundsWhenThisJvmHasWaitedBefore() {
+        BenchSettings s = fetchAndAdd(500, 1000, null, 4);
+        JitQuiet.markJvmWaited();
+        try (SimBenchTransport t = new SimBenchTransport(SimOptions.defaults(), 4096, QPS, DEPTH);
+             Counting c = new Counting(t.client(), QPS)) {
+            Bandwidth.run(c, s, 8, quiet());
+            for (int q = 0; q < QPS; q++) {
+                assertEquals(1500, c.posted[q], "QP " + q + ": the warm-up's iterations and the run's");
+                assertEquals(250 + 125, c.signaled[q], "QP " + q);
+            }
+        }
+    }
+
+    @Test
     void shouldRefuseABufferWhoseQueuePairPartsCannotHoldAMessage() {
         try (SimBenchTransport t = new SimBenchTransport(SimOptions.defaults(), 4096, QPS, DEPTH)) {
             IllegalArgumentException e = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
