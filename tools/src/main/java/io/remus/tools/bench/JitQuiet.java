@@ -127,7 +127,9 @@ public final class JitQuiet {
      * @return one line for a report's notes: how an iteration-mode bandwidth warm-up ends
      */
     public static String describeBandwidth(long warmup) {
-        return describe(warmup, "requests", true);
+        String line = describe(warmup, "requests", true);
+        return QUIET_NANOS <= 0 ? line : line + "; the JVM's wait ends with " + C2_INVOCATIONS
+                + " rounds of one request per QP (the run loop reaches C2 there, not in a later run) and waits again";
     }
 
     /**
