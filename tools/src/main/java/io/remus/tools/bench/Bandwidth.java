@@ -4,6 +4,7 @@ import io.remus.tools.stats.BandwidthSummary;
 import io.remus.tools.stats.PeakRate;
 
 import java.time.Duration;
+import java.util.function.LongUnaryOperator;
 
 /**
  * Bandwidth as perftest's {@code ib_*_bw} measure it: every QP keeps up to
@@ -104,36 +105,32 @@ public final class Bandwidth {
      */
     private static void warmUp(BenchConnection c, BenchSettings s, int size, ProgressLine progress, JitQuiet jit) {
         long[] pollsWithCompletions = {0};
-        jit.warmUpInRounds(0, s.durationMode(), postedSoFar -> {
-            RunClock round = s.durationMode() ? RunClock.rehearsal(System.nanoTime()) : null;
-            Pump p = pump(c, s, size, s.warmupIterations(), round, peakRate(c, s), progress);
+        LongUnaryOperator round = postedSoFar -> {
+            RunClock clock = s.durationMode() ? RunClock.rehearsal(System.nanoTime()) : null;
+            Pump p = pump(c, s, size, s.warmupIterations(), clock, peakRate(c, s), progress);
             pollsWithCompletions[0] += p.polls - p.emptyPolls;
             return p.posted;
-        }, () -> pollsWithCompletions[0]);
+        };
+        jit.warmUpInRounds(0, s.durationMode(), round, () -> pollsWithCompletions[0]);
         if (jit.waitedForThisJvm() && !s.durationMode()) {
-            callTheLoopUntilC2(c, s, size, progress, JitQuiet.C2_INVOCATIONS);
-            new JitQuiet(System.nanoTime()).warmUpInRounds(0, false,
-                    postedSoFar -> pump(c, s, size, s.warmupIterations(), null, peakRate(c, s), progress).posted);
+            callTheLoopUntilC2(c, s, size, progress);
+            new JitQuiet(System.nanoTime()).warmUpInRounds(0, false, round);
         }
     }
 
     /**
-     * Runs {@code rounds} runs of one request per QP. {@link #pump}, the loop around {@link Pump#step()}, starts
+     * Runs {@link JitQuiet#C2_INVOCATIONS} runs of one request per QP. {@link #pump}, the loop around {@link Pump#step()}, starts
      * once per warm-up round and once per run, and its loop counts one back edge per poll: it reached C2's
      * threshold (calls and back edges together) only a few runs into {@code --repeat}, and C2 compiled it inside
      * a measured run, a third of a second of the client's vCPU in a Soft-RoCE guest (docs/PERFORMANCE.md,
-     * sixteenth session). Called with {@link JitQuiet#C2_INVOCATIONS} rounds at the end of the warm-up that waits
-     * for this JVM, it reaches C2 by its calls there instead; the warm-up then waits for the JIT again.
-     * Iteration mode only: duration mode's rounds are rehearsals of a clock, too long to run thousands of.
-     *
-     * @return the requests posted
+     * sixteenth session). Called at the end of the warm-up that waits for this JVM, it reaches C2 by its calls
+     * there instead; the warm-up then waits for the JIT again. Iteration mode only: duration mode's rounds are
+     * rehearsals of a clock, too long to run thousands of.
      */
-    static long callTheLoopUntilC2(BenchConnection c, BenchSettings s, int size, ProgressLine progress, long rounds) {
-        long posted = 0;
-        for (long i = 0; i < rounds; i++) {
-            posted += pump(c, s, size, 1, null, peakRate(c, s), progress).posted;
+    private static void callTheLoopUntilC2(BenchConnection c, BenchSettings s, int size, ProgressLine progress) {
+        for (long i = 0; i < JitQuiet.C2_INVOCATIONS; i++) {
+            pump(c, s, size, 1, null, peakRate(c, s), progress);
         }
-        return posted;
     }
 
     /**
@@ -226,8 +223,8 @@ public final class Bandwidth {
             this.region = queuePairRegion(c, size);
             this.half = c.bufferBytes() / 2;
             long cycleBytes = Math.min(CYCLE_BYTES, region);
-            this.increment = size <= cycleBytes / 2 ? Math.max(CACHE_LINE, toCacheLines(size)) : 0;
-            this.cycle = increment == 0 ? 0 : cycleBytes / increment * increment;
+            this.increment = cycleStep(size, cycleBytes);
+            this.cycle = cycleLength(increment, cycleBytes);
             this.cursor = new long[qps];
             this.timeout = s.timeout().toNanos();
             this.duration = clock != null;
@@ -358,8 +355,30 @@ public final class Bandwidth {
         return 2L * queuePairs * part;
     }
 
+    /**
+     * perftest's rule for how far a QP's addresses move on after each request ({@link PostedReceives} uses it
+     * for receives too).
+     *
+     * @param size       the message size
+     * @param cycleBytes the bytes the addresses cycle through
+     * @return the message size rounded up to a cache line while it is at most half of {@code cycleBytes},
+     *         else 0: a larger message stays at its part's start
+     */
+    static long cycleStep(int size, long cycleBytes) {
+        return size <= cycleBytes / 2 ? Math.max(CACHE_LINE, toCacheLines(size)) : 0;
+    }
+
+    /**
+     * @param step what {@link #cycleStep} gave
+     * @param room the bytes a cycle may span
+     * @return the cycle's length: the whole steps that fit in {@code room}, 0 when the addresses do not move
+     */
+    static long cycleLength(long step, long room) {
+        return step == 0 ? 0 : room / step * step;
+    }
+
     /** @return {@code bytes} rounded up to a whole number of {@link #CACHE_LINE}s */
-    static long toCacheLines(long bytes) {
+    private static long toCacheLines(long bytes) {
         return (bytes + CACHE_LINE - 1) / CACHE_LINE * CACHE_LINE;
     }
 }

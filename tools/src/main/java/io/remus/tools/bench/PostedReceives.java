@@ -88,11 +88,10 @@ public final class PostedReceives {
             throw new IllegalArgumentException("messages of " + size + " bytes, but the receives were set up for at most "
                     + largest);
         }
-        long step = size <= Bandwidth.CYCLE_BYTES / 2 ? Bandwidth.toCacheLines(Math.max(size, Bandwidth.CACHE_LINE)) : 0;
+        long step = Bandwidth.cycleStep(size, Bandwidth.CYCLE_BYTES);
         // the last receive of a cycle starts at (cycle - step) and needs room for the largest message
-        long room = Math.min(Bandwidth.CYCLE_BYTES, part - largest + step);
         this.increment = step;
-        this.cycle = step == 0 ? 0 : room / step * step;
+        this.cycle = Bandwidth.cycleLength(step, Math.min(Bandwidth.CYCLE_BYTES, part - largest + step));
         Arrays.fill(cursor, 0);
     }
 

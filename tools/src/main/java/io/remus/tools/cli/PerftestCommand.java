@@ -264,8 +264,7 @@ public final class PerftestCommand implements Callable<Integer> {
     }
 
     private static long bufferBytes(BenchSettings s) {
-        boolean cycledReceives = s.test().operation() == BenchOperation.SEND && !s.test().isLatency();
-        return Bandwidth.bufferBytes(s.maxSize(), s.queuePairs(), cycledReceives);
+        return Bandwidth.bufferBytes(s.maxSize(), s.queuePairs(), s.test() == BenchTest.SEND_BW);
     }
 
     /**

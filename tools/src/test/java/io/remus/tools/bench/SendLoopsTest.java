@@ -95,13 +95,9 @@ class SendLoopsTest {
             PostedReceives receives = PostedReceives.cycling(pair.server(), 512);
             receives.messagesOf(512);
             receives.fill();
-            AtomicBoolean done = new AtomicBoolean();
-            CompletableFuture<Long> received = CompletableFuture.supplyAsync(
-                    () -> ReceiveSink.drain(pair.server(), receives, done::get, TimeUnit.SECONDS.toNanos(10)));
-            BandwidthSummary summary = assertTimeoutPreemptively(LIMIT, () -> Bandwidth.run(pair.client(), s, 512, quiet()));
-            done.set(true);
-            assertEquals(2 * 3000, summary.iterations(), "-n is per QP");
-            assertEquals(2 * 3300L, assertTimeoutPreemptively(LIMIT, () -> received.get()));
+            Streamed run = stream(pair, receives, s, 512);
+            assertEquals(2 * 3000, run.summary().iterations(), "-n is per QP");
+            assertEquals(2 * 3300L, run.received());
         }
     }
 
@@ -199,20 +195,25 @@ class SendLoopsTest {
             PostedReceives receives = PostedReceives.cycling(pair.server(), 2048);
             receives.messagesOf(64);
             receives.fill();
-            AtomicBoolean done = new AtomicBoolean();
-            CompletableFuture<Long> first = CompletableFuture.supplyAsync(
-                    () -> ReceiveSink.drain(pair.server(), receives, done::get, TimeUnit.SECONDS.toNanos(10)));
-            assertTimeoutPreemptively(LIMIT, () -> Bandwidth.run(pair.client(), small, 64, quiet()));
-            done.set(true);
-            assertEquals(500L, assertTimeoutPreemptively(LIMIT, () -> first.get()));
+            assertEquals(500L, stream(pair, receives, small, 64).received());
             receives.messagesOf(2048);
-            AtomicBoolean done2 = new AtomicBoolean();
-            CompletableFuture<Long> second = CompletableFuture.supplyAsync(
-                    () -> ReceiveSink.drain(pair.server(), receives, done2::get, TimeUnit.SECONDS.toNanos(10)));
-            BandwidthSummary run = assertTimeoutPreemptively(LIMIT, () -> Bandwidth.run(pair.client(), large, 2048, quiet()));
-            done2.set(true);
-            assertEquals(500, run.iterations());
-            assertEquals(500L, assertTimeoutPreemptively(LIMIT, () -> second.get()));
+            Streamed second = stream(pair, receives, large, 2048);
+            assertEquals(500, second.summary().iterations());
+            assertEquals(500L, second.received());
         }
+    }
+
+    /** What {@link #stream} saw: the client's summary and the receives the server's sink completed. */
+    private record Streamed(BandwidthSummary summary, long received) {
+    }
+
+    /** Runs send-bw of {@code size} from the pair's client while the server's sink drains, as the server does. */
+    private static Streamed stream(SendPair pair, PostedReceives receives, BenchSettings s, int size) {
+        AtomicBoolean done = new AtomicBoolean();
+        CompletableFuture<Long> received = CompletableFuture.supplyAsync(
+                () -> ReceiveSink.drain(pair.server(), receives, done::get, TimeUnit.SECONDS.toNanos(10)));
+        BandwidthSummary summary = assertTimeoutPreemptively(LIMIT, () -> Bandwidth.run(pair.client(), s, size, quiet()));
+        done.set(true);
+        return new Streamed(summary, assertTimeoutPreemptively(LIMIT, () -> received.get()));
     }
 }

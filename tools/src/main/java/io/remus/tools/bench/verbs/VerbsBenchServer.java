@@ -2,6 +2,7 @@ package io.remus.tools.bench.verbs;
 
 import io.remus.tools.bench.BenchOperation;
 import io.remus.tools.bench.BenchSettings;
+import io.remus.tools.bench.BenchTest;
 import io.remus.tools.bench.BenchTimeoutException;
 import io.remus.tools.bench.PostedReceives;
 import io.remus.tools.bench.ReceiveSink;
@@ -52,8 +53,8 @@ public final class VerbsBenchServer {
             boolean pingPong = settings.test().isLatency() && settings.test().operation() == BenchOperation.WRITE;
             boolean send = settings.test().operation() == BenchOperation.SEND;
             // send-lat's receives all go to the buffer's start, send-bw's cycle as ib_send_bw's server's do
-            PostedReceives receives = !send ? null : settings.test().isLatency() ? PostedReceives.atStart(side)
-                    : PostedReceives.cycling(side, settings.maxSize());
+            PostedReceives receives = !send ? null : settings.test() == BenchTest.SEND_BW
+                    ? PostedReceives.cycling(side, settings.maxSize()) : PostedReceives.atStart(side);
             long last = 0;
             int runs = 0;
             while (true) {
