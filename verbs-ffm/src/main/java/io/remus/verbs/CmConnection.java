@@ -51,9 +51,9 @@ public final class CmConnection implements AutoCloseable {
      * Waits until the peer has left (see {@link #peerDisconnected()}). Closing only after the
      * peer disconnected is how a side that finished first lets the other finish: the peer's last
      * requests are acknowledged by this side's queue pair, and a request the peer retransmits
-     * (its acknowledgement lost or late) must still find that queue pair. Soft-RoCE retransmits
-     * forever at retry count 7, so there a peer whose partner closed too early never gets an
-     * error completion, only its own timeout.
+     * (its acknowledgement lost or late) must still find that queue pair: a peer whose partner
+     * closed too early gets its requests completed with {@link CompletionStatus#RETRY_EXCEEDED}
+     * after its retries.
      *
      * @param timeout how long to wait at most
      * @throws WaitTimeoutException if the peer is still connected at the timeout

@@ -83,7 +83,7 @@ final class CmIds {
      * @param arena   where to allocate it
      * @param context the device context (for its read/atomic limits)
      * @param offer   the region offered to the peer as private data
-     * @return a {@code struct rdma_conn_param}
+     * @return a {@code struct rdma_conn_param}, with the retry counts of {@link ConnectionOptions#defaults()}
      */
     static MemorySegment connectionParameters(Arena arena, Context context, RemoteRegion offer) {
         MemorySegment p = arena.allocate(rdma_conn_param.layout());
@@ -95,8 +95,9 @@ final class CmIds {
         DeviceAttributes a = context.queryDevice();
         rdma_conn_param.responder_resources(p, (byte) Math.min(16, a.maxQueuePairReadAtomic()));
         rdma_conn_param.initiator_depth(p, (byte) Math.min(16, a.maxQueuePairInitiatorReadAtomic()));
-        rdma_conn_param.retry_count(p, (byte) 7);
-        rdma_conn_param.rnr_retry_count(p, (byte) 7);
+        ConnectionOptions defaults = ConnectionOptions.defaults();
+        rdma_conn_param.retry_count(p, (byte) defaults.retryCount());
+        rdma_conn_param.rnr_retry_count(p, (byte) defaults.rnrRetry());
         return p;
     }
 

@@ -1,6 +1,7 @@
 package io.remus.core.verbs;
 
 import io.remus.core.BadArgumentException;
+import io.remus.core.PeerUnreachableException;
 import io.remus.core.ComputeThread;
 import io.remus.core.RemotePtr;
 import io.remus.core.RemoteTimeoutException;
@@ -38,8 +39,10 @@ class VerbsFaultTest {
             long w = RemotePtr.offset(t.segmentBase(1, 1), 4096);
             assertEquals(0, t.fetchAndAdd(w, 1));
             c.node(1).close();
-            assertThrows(RemusException.class, () -> t.fetchAndAdd(w, 1),
-                    "a closed peer's QPs are gone: the transport gives up or the wait times out");
+            PeerUnreachableException e = assertThrows(PeerUnreachableException.class, () -> t.fetchAndAdd(w, 1),
+                    "a closed peer's QPs are gone: the transport gives up after its retries, before the 20 s wait");
+            assertEquals(1, e.nodeId());
+            assertEquals(CompletionStatus.RETRY_EXCEEDED, e.status());
             long local = RemotePtr.offset(t.segmentBase(0, 1), 4096);
             assertEquals(0, t.fetchAndAdd(local, 1), "QPs to other nodes keep working");
         }
@@ -47,9 +50,10 @@ class VerbsFaultTest {
 
     /**
      * The verbs fabric applies a fence in software: it waits for the READs and atomics before it. That wait is
-     * bounded by the queue pair's wait timeout. Here the READ goes to a peer whose queue pairs are destroyed: Soft-RoCE
-     * retransmits it forever (retry count 7), so the fenced request must give up with a typed timeout; a device
-     * whose retries run out completes the READ with an error first, and the fenced request is flushed.
+     * bounded by the queue pair's wait timeout. Here the READ goes to a peer whose queue pairs are destroyed, and the
+     * wait (100 ms) is shorter than the transport's retries (seven timeouts of ~67 ms), so the fenced request gives
+     * up with a typed timeout; should the retries run out first (a thread descheduled past them), the READ completes
+     * with an error and the fenced request is flushed.
      */
     @DeviceTest
     void shouldGiveUpOnAFenceWithinItsWaitTimeoutWhenAnEarlierReadNeverCompletes() {
@@ -59,7 +63,7 @@ class VerbsFaultTest {
             RegisteredMemory remote = b.allocate(4096);
             RegisteredMemory local = a.allocate(4096);
             CompletionQueue cq = a.createCompletionQueue(16);
-            QueuePair qp = a.connect(1, cq, 8, Duration.ofSeconds(2));
+            QueuePair qp = a.connect(1, cq, 8, Duration.ofMillis(100));
             Completions out = new Completions(4);
             WorkRequests wrs = new WorkRequests(2);
             wrs.addRead(1, local.address(), 8, local.lkey(), remote.address(), remote.rkey(), WorkRequests.SIGNALED);
@@ -74,7 +78,7 @@ class VerbsFaultTest {
             try {
                 qp.post(wrs);
             } catch (RemoteTimeoutException e) {
-                assertTrue(e.getMessage().contains("fenced request to node 1 waited PT2S for 1 earlier READs"),
+                assertTrue(e.getMessage().contains("fenced request to node 1 waited PT0.1S for 1 earlier READs"),
                         e.getMessage());
                 return;
             }
