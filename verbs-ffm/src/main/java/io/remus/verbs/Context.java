@@ -235,7 +235,8 @@ public final class Context extends NativeResource {
                     ibv_device_attr.max_pd(a), ibv_device_attr.max_qp_rd_atom(a),
                     ibv_device_attr.max_qp_init_rd_atom(a), ibv_device_attr.atomic_cap(a),
                     ibv_device_attr.max_srq(a), ibv_device_attr.max_srq_wr(a), ibv_device_attr.max_srq_sge(a),
-                    Byte.toUnsignedInt(ibv_device_attr.phys_port_cnt(a)));
+                    Byte.toUnsignedInt(ibv_device_attr.phys_port_cnt(a)), ibv_device_attr.vendor_id(a),
+                    ibv_device_attr.vendor_part_id(a));
         } catch (RuntimeException e) {
             close();
             throw e;

@@ -22,6 +22,9 @@ import io.remus.verbs.ffi.IbVerbs;
  * @param maxSharedReceiveQueueWorkRequests {@code max_srq_wr}
  * @param maxSharedReceiveQueueScatterGather {@code max_srq_sge}
  * @param physicalPortCount        {@code phys_port_cnt}; ports are numbered from 1
+ * @param vendorId                 {@code vendor_id}: the IEEE OUI of the maker (0x02c9 Mellanox/NVIDIA;
+ *                                 Soft-RoCE reports 0xffffff)
+ * @param vendorPartId             {@code vendor_part_id}: the maker's model (for ConnectX, the PCI device id)
  */
 public record DeviceAttributes(String firmwareVersion, long nodeGuid, long maxMemoryRegionSize,
                                int maxQueuePairs, int maxQueuePairWorkRequests, int maxScatterGather,
@@ -29,7 +32,8 @@ public record DeviceAttributes(String firmwareVersion, long nodeGuid, long maxMe
                                int maxProtectionDomains, int maxQueuePairReadAtomic,
                                int maxQueuePairInitiatorReadAtomic, int atomicCapability,
                                int maxSharedReceiveQueues, int maxSharedReceiveQueueWorkRequests,
-                               int maxSharedReceiveQueueScatterGather, int physicalPortCount) {
+                               int maxSharedReceiveQueueScatterGather, int physicalPortCount, int vendorId,
+                               int vendorPartId) {
     /** @return whether RDMA atomics are supported at all */
     public boolean supportsAtomics() {
         return atomicCapability != IbVerbs.IBV_ATOMIC_NONE;

@@ -14,9 +14,11 @@ import io.remus.tools.bench.JitQuiet;
 import io.remus.tools.bench.ProgressLine;
 import io.remus.tools.bench.RoundTripLatency;
 import io.remus.tools.bench.sim.SimBenchTransport;
+import io.remus.tools.bench.verbs.PerftestInline;
 import io.remus.tools.bench.verbs.VerbsBenchOptions;
 import io.remus.tools.bench.verbs.VerbsBenchServer;
 import io.remus.tools.bench.verbs.VerbsBenchTransport;
+import io.remus.tools.bench.verbs.VerbsSide;
 import io.remus.tools.report.BenchReport;
 import io.remus.tools.report.HgrmFiles;
 import io.remus.tools.report.HumanFormat;
@@ -118,8 +120,10 @@ public final class PerftestCommand implements Callable<Integer> {
     @Option(names = {"-r", "--rx-depth", "--rx_depth"}, paramLabel = "DEPTH", defaultValue = "512", description = "Receives each QP holds posted, SEND tests (verbs; default ${DEFAULT-VALUE}).")
     int rxDepth;
 
-    @Option(names = {"-I", "--inline-size", "--inline_size"}, paramLabel = "BYTES", description = "Max inline data (verbs).")
+    @Option(names = {"-I", "--inline-size", "--inline_size"}, paramLabel = "BYTES", description = "Max inline data (verbs; default: perftest's, 220 for write-lat and 236 for send-lat on devices it knows, else 0).")
     Integer inlineSize;
+
+    private PerftestInline.Choice inlineChoice;
 
     @Option(names = {"-u", "--qp-timeout", "--qp_timeout"}, paramLabel = "N", defaultValue = "14", description = "QP ACK timeout, 4.096 us * 2^N, 0..31 (default ${DEFAULT-VALUE}, ~67 ms; verbs; with -R rdma_cm chooses it).")
     int qpTimeout;
@@ -259,8 +263,24 @@ public final class PerftestCommand implements Callable<Integer> {
     /** @return how the verbs transport reaches its peer (package-private for tests) */
     VerbsBenchOptions verbsOptions(BenchSettings s) {
         return new VerbsBenchOptions(device, ibPort, gidIndex == null ? -1 : gidIndex, tcpPort,
-                inlineSize == null ? 0 : inlineSize, rdmaCm, server, s.timeout(),
+                inline().bytes(), rdmaCm, server, s.timeout(),
                 test.operation() == BenchOperation.SEND ? rxDepth : 0, qpTimeout);
+    }
+
+    /**
+     * @return {@code -I}, or, without it, what perftest chooses for this test on this device (write-lat and
+     *         send-lat ask the device; package-private for tests)
+     */
+    PerftestInline.Choice inline() {
+        if (inlineChoice == null) {
+            if (inlineSize != null) {
+                inlineChoice = new PerftestInline.Choice(inlineSize, "-I " + inlineSize);
+            } else {
+                inlineChoice = PerftestInline.choose(test,
+                        PerftestInline.dependsOnDevice(test) ? VerbsSide.queryDevice(device) : null);
+            }
+        }
+        return inlineChoice;
     }
 
     private static long bufferBytes(BenchSettings s) {
@@ -280,12 +300,12 @@ public final class PerftestCommand implements Callable<Integer> {
             if (simLatencyNanos > 0) {
                 notes.add("--sim-latency-ns ignored: this run is on the verbs fabric");
             }
-            if (inlineSize == null || inlineSize == 0) {
-                notes.add("nothing is sent inline (-I " + (inlineSize == null ? "not given" : "0")
-                        + "; perftest's choice on devices it does not know, e.g. rxe)");
+            PerftestInline.Choice inline = inline();
+            if (inline.bytes() == 0) {
+                notes.add("nothing is sent inline (" + inline.reason() + ")");
             } else {
-                notes.add((test.operation() == BenchOperation.SEND ? "SENDs" : "WRITEs") + " of up to " + inlineSize
-                        + " bytes are sent inline (-I)");
+                notes.add((test.operation() == BenchOperation.SEND ? "SENDs" : "WRITEs") + " of up to " + inline.bytes()
+                        + " bytes are sent inline (" + inline.reason() + ")");
             }
             if (qpTimeout != ConnectionOptions.defaults().timeout()) {
                 notes.add(rdmaCm ? "-u ignored: with -R rdma_cm chooses the QPs' ACK timeout"

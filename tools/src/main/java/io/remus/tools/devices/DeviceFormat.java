@@ -24,9 +24,9 @@ public final class DeviceFormat {
             return;
         }
         for (DeviceReport r : reports) {
-            out.printf("%s  guid %016x  fw %s  ports %d%n", r.info().name(), r.info().guid(),
+            out.printf("%s  guid %016x  fw %s  vendor 0x%x part %d  ports %d%n", r.info().name(), r.info().guid(),
                     r.attributes().firmwareVersion().isEmpty() ? "-" : r.attributes().firmwareVersion(),
-                    r.attributes().physicalPortCount());
+                    r.attributes().vendorId(), r.attributes().vendorPartId(), r.attributes().physicalPortCount());
             out.println("  atomics    " + r.atomicCapability());
             out.println("  max inline " + (r.maxInlineData() < 0 ? "unknown (probe failed)"
                     : r.maxInlineData() + " B (largest a test QP accepted)"));

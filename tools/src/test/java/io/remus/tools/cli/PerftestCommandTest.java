@@ -96,6 +96,20 @@ class PerftestCommandTest {
     }
 
     @Test
+    void shouldTakeTheInlineSizeWhenGivenWithoutAskingTheDevice() {
+        assertEquals(64, verbsOptions("bench", "write-lat", "-I", "64").inlineSize());
+        assertEquals(0, verbsOptions("bench", "send-lat", "-I", "0", "10.0.0.1").inlineSize());
+        assertEquals(200, verbsOptions("bench", "write-bw", "--inline-size", "200").inlineSize());
+    }
+
+    @Test
+    void shouldSendNothingInlineWithoutTheFlagWherePerftestDoesNotWhateverTheDevice() {
+        assertEquals(0, verbsOptions("bench", "read-lat", "-d", "no-such-device").inlineSize());
+        assertEquals(0, verbsOptions("bench", "write-bw", "-d", "no-such-device").inlineSize());
+        assertEquals(0, verbsOptions("bench", "send-bw", "-d", "no-such-device", "10.0.0.1").inlineSize());
+    }
+
+    @Test
     void shouldUsePerftestsQpTimeoutWhenNoneIsGiven() {
         assertEquals(14, verbsOptions("bench", "write-bw").qpTimeout());
     }

@@ -31,5 +31,6 @@ class DevicesDeviceTest {
         assertTrue(text.contains("port 1"), text);
         assertTrue(text.contains("GID["), text);
         assertTrue(text.contains("atomics"), text);
+        assertTrue(java.util.regex.Pattern.compile("vendor 0x[0-9a-f]+ part \\d+").matcher(text).find(), text);
     }
 }

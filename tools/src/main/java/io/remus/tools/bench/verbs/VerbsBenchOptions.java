@@ -11,7 +11,8 @@ import java.time.Duration;
  * @param port        the device port ({@code -i})
  * @param gidIndex    the GID index ({@code -x}), or -1 for the first IPv4-mapped GID (RoCE)
  * @param tcpPort     the TCP port of the connection exchange, or of the rdma_cm listener with {@code -R} ({@code -p})
- * @param inlineSize  the largest WRITE sent inline ({@code -I}); 0 sends nothing inline
+ * @param inlineSize  the largest WRITE or SEND sent inline ({@code -I}, or perftest's default:
+ *                    {@link PerftestInline}); 0 sends nothing inline
  * @param rdmaCm      whether QPs are connected with rdma_cm ({@code -R}) instead of a TCP exchange
  * @param server      the server's address (client), or null (server)
  * @param connectWait how long to wait for the peer to appear

@@ -14,6 +14,7 @@ import io.remus.verbs.ConnectedQueuePair;
 import io.remus.verbs.ConnectionOptions;
 import io.remus.verbs.Context;
 import io.remus.verbs.Device;
+import io.remus.verbs.DeviceAttributes;
 import io.remus.verbs.DeviceInfo;
 import io.remus.verbs.Endpoint;
 import io.remus.verbs.Gid;
@@ -151,6 +152,19 @@ public final class VerbsSide implements BenchConnection {
         } catch (RuntimeException e) {
             side.close();
             throw e;
+        }
+    }
+
+    /**
+     * Opens the device only to read its attributes.
+     *
+     * @param device the device ({@code -d}), or null for the first one listed
+     * @return its attributes
+     * @throws BenchFailedException when there is no RDMA device
+     */
+    public static DeviceAttributes queryDevice(String device) {
+        try (Context context = Context.open(device != null ? device : firstDevice())) {
+            return context.queryDevice();
         }
     }
 

@@ -34,6 +34,8 @@ class VerbsBenchDeviceTest {
     void shouldRunEverySizeOfWriteLatencyWhenAllSizesAreAskedUpTo() throws Exception {
         String[] r = BenchCommandPair.run("127.0.0.1", "bench", "write-lat", "-n", "10", "--warmup", "2", "-a");
         assertTrue(r[1].contains("the client ran 23 run(s)"), r[1]);
+        assertTrue(r[0].contains("nothing is sent inline (perftest's default on a device it does not recognise"),
+                "no -I: as ib_write_lat on Soft-RoCE, " + r[0]);
     }
 
     @Test
