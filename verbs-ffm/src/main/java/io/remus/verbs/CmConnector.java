@@ -37,7 +37,30 @@ public final class CmConnector {
      */
     public static CmConnection connect(QueuePairBuilder builder, String address, int port, RemoteRegion offer,
                                        Duration timeout) throws InterruptedException {
+        return connect(builder, address, port, offer, timeout, ConnectionOptions.defaults());
+    }
+
+    /**
+     * {@link #connect(QueuePairBuilder, String, int, RemoteRegion, Duration)} with the outstanding
+     * READs/atomics and retry counts of {@code options} (rdma_cm chooses the MTU, ACK timeout, RNR
+     * timer and hop limit).
+     *
+     * @param builder the queue pair's settings; its protection domain must be on a context from
+     *                {@link Context#openForRdmaCm(String)} of the device that reaches {@code address}
+     * @param address the listener's IPv4 address literal
+     * @param port    the listener's TCP port
+     * @param offer   the region offered to the peer
+     * @param timeout how long to keep trying
+     * @param options READs/atomics in flight each way (capped by the device) and retry counts
+     * @return the established connection
+     * @throws WaitTimeoutException if no attempt succeeded in time
+     * @throws ConnectionException  for the last failed attempt's event when the time ran out
+     * @throws InterruptedException if interrupted between attempts
+     */
+    public static CmConnection connect(QueuePairBuilder builder, String address, int port, RemoteRegion offer,
+                                       Duration timeout, ConnectionOptions options) throws InterruptedException {
         Objects.requireNonNull(offer, "offer");
+        Objects.requireNonNull(options, "options");
         builder.check();
         try (Arena arena = Arena.ofConfined()) {
             CmIds.ipv4(arena, address, port);
@@ -45,7 +68,7 @@ public final class CmConnector {
         long deadline = System.nanoTime() + timeout.toNanos();
         while (true) {
             try {
-                return attempt(builder, address, port, offer, deadline);
+                return attempt(builder, address, port, offer, deadline, options);
             } catch (ConnectionException e) {
                 if (System.nanoTime() + RETRY_PAUSE_MS * 1_000_000 >= deadline) {
                     throw e;
@@ -56,7 +79,7 @@ public final class CmConnector {
     }
 
     private static CmConnection attempt(QueuePairBuilder builder, String address, int port, RemoteRegion offer,
-                                        long deadline) {
+                                        long deadline, ConnectionOptions options) {
         CmEventChannel channel = new CmEventChannel();
         MemorySegment id = null;
         QueuePairHandle handle = null;
@@ -73,7 +96,7 @@ public final class CmConnector {
             CmIds.checkSameContext(id, builder);
             handle = new QueuePairHandle(builder, id);
             VerbResults.checkMinusOne(RdmaCm.rdma_connect(callState, id,
-                            CmIds.connectionParameters(arena, builder.protectionDomain().context(), offer)),
+                            CmIds.connectionParameters(arena, builder.protectionDomain().context(), offer, options)),
                     callState, "rdma_connect", "connecting to " + address + ":" + port);
             CmEventChannel.Event established = channel.expect(deadline, RdmaCm.RDMA_CM_EVENT_ESTABLISHED,
                     "connecting to " + address + ":" + port);

@@ -83,9 +83,12 @@ final class CmIds {
      * @param arena   where to allocate it
      * @param context the device context (for its read/atomic limits)
      * @param offer   the region offered to the peer as private data
-     * @return a {@code struct rdma_conn_param}, with the retry counts of {@link ConnectionOptions#defaults()}
+     * @param options the READs/atomics this side issues and serves (capped by the device) and the
+     *                retry counts; rdma_cm chooses the rest (MTU, ACK timeout, RNR timer, hop limit)
+     * @return a {@code struct rdma_conn_param}
      */
-    static MemorySegment connectionParameters(Arena arena, Context context, RemoteRegion offer) {
+    static MemorySegment connectionParameters(Arena arena, Context context, RemoteRegion offer,
+                                              ConnectionOptions options) {
         MemorySegment p = arena.allocate(rdma_conn_param.layout());
         byte[] data = offer.toBytes();
         MemorySegment privateData = arena.allocate(data.length);
@@ -93,11 +96,10 @@ final class CmIds {
         rdma_conn_param.private_data(p, privateData);
         rdma_conn_param.private_data_len(p, (byte) data.length);
         DeviceAttributes a = context.queryDevice();
-        rdma_conn_param.responder_resources(p, (byte) Math.min(16, a.maxQueuePairReadAtomic()));
-        rdma_conn_param.initiator_depth(p, (byte) Math.min(16, a.maxQueuePairInitiatorReadAtomic()));
-        ConnectionOptions defaults = ConnectionOptions.defaults();
-        rdma_conn_param.retry_count(p, (byte) defaults.retryCount());
-        rdma_conn_param.rnr_retry_count(p, (byte) defaults.rnrRetry());
+        rdma_conn_param.responder_resources(p, (byte) Math.min(options.maxDestReadAtomic(), a.maxQueuePairReadAtomic()));
+        rdma_conn_param.initiator_depth(p, (byte) Math.min(options.maxReadAtomic(), a.maxQueuePairInitiatorReadAtomic()));
+        rdma_conn_param.retry_count(p, (byte) options.retryCount());
+        rdma_conn_param.rnr_retry_count(p, (byte) options.rnrRetry());
         return p;
     }
 

@@ -84,7 +84,25 @@ public final class CmListener implements AutoCloseable {
      * @throws ConnectionException  if an unexpected event came
      */
     public CmConnection accept(QueuePairBuilder builder, RemoteRegion offer, Duration timeout) {
-        return acceptWithin(builder, offer, timeout, null);
+        return acceptWithin(builder, offer, timeout, null, ConnectionOptions.defaults());
+    }
+
+    /**
+     * {@link #accept(QueuePairBuilder, RemoteRegion, Duration)} with the outstanding READs/atomics
+     * and retry counts of {@code options} (rdma_cm chooses the MTU, ACK timeout, RNR timer and hop
+     * limit).
+     *
+     * @param builder the queue pair's settings (its protection domain must be on this listener's context)
+     * @param offer   the region offered to the peer
+     * @param timeout how long to wait for the request and for establishment
+     * @param options READs/atomics in flight each way (capped by the device) and retry counts
+     * @return the established connection
+     * @throws WaitTimeoutException if no request came, or the connection was not established, in time
+     * @throws ConnectionException  if an unexpected event came
+     */
+    public CmConnection accept(QueuePairBuilder builder, RemoteRegion offer, Duration timeout,
+                               ConnectionOptions options) {
+        return acceptWithin(builder, offer, timeout, null, Objects.requireNonNull(options, "options"));
     }
 
     /**
@@ -102,11 +120,12 @@ public final class CmListener implements AutoCloseable {
      */
     public CmConnection accept(QueuePairBuilder builder, RemoteRegion offer, Duration requestTimeout,
                                Duration establishTimeout) {
-        return acceptWithin(builder, offer, requestTimeout, Objects.requireNonNull(establishTimeout, "establishTimeout"));
+        return acceptWithin(builder, offer, requestTimeout, Objects.requireNonNull(establishTimeout, "establishTimeout"),
+                ConnectionOptions.defaults());
     }
 
     private synchronized CmConnection acceptWithin(QueuePairBuilder builder, RemoteRegion offer, Duration requestTimeout,
-                                                   Duration establishTimeout) {
+                                                   Duration establishTimeout, ConnectionOptions options) {
         if (closed) {
             throw new ClosedResourceException("the listener is closed");
         }
@@ -125,7 +144,7 @@ public final class CmListener implements AutoCloseable {
             CmIds.checkSameContext(child, builder);
             handle = new QueuePairHandle(builder, child);
             MemorySegment callState = Errno.allocate(arena);
-            VerbResults.checkMinusOne(RdmaCm.rdma_accept(callState, child, CmIds.connectionParameters(arena, context, offer)),
+            VerbResults.checkMinusOne(RdmaCm.rdma_accept(callState, child, CmIds.connectionParameters(arena, context, offer, options)),
                     callState, "rdma_accept", "accepting a connection");
             CmEventChannel.Event established = channel.next(deadline);
             while (established.type() == RdmaCm.RDMA_CM_EVENT_CONNECT_REQUEST) {

@@ -17,7 +17,8 @@ import java.util.List;
  *                         {@code outstandingReads} of those at a time, as in perftest)
  * @param queuePairs       QPs used ({@code -q}); bandwidth tests run {@code iterations} on each, as perftest
  * @param outstandingReads READs/atomics the device has in flight per QP at most ({@code -o}, the QP's
- *                         {@code max_rd_atomic})
+ *                         {@code max_rd_atomic}), or {@link #DEVICE_MOST_READS}: the device's most, as
+ *                         perftest without {@code -o}
  * @param cqModeration     bandwidth tests: one work request in this many asks for a completion
  *                         ({@code -Q}), and the last of a run always does; 1 to {@code txDepth}
  * @param atomicType       the atomic of atomic tests ({@code -A})
@@ -26,6 +27,9 @@ import java.util.List;
 public record BenchSettings(BenchTest test, List<Integer> sizes, long iterations, long warmupIterations,
                             Duration duration, Duration margin, int txDepth, int queuePairs,
                             int outstandingReads, int cqModeration, AtomicType atomicType, Duration timeout) {
+    /** {@link #outstandingReads()} when {@code -o} is not given: the device's {@code max_qp_rd_atom}, as perftest. */
+    public static final int DEVICE_MOST_READS = 0;
+
     /**
      * Copies the size list.
      *

@@ -111,8 +111,8 @@ public final class PerftestCommand implements Callable<Integer> {
     @Option(names = {"-q", "--qp"}, paramLabel = "QPS", defaultValue = "1", description = "Queue pairs, bandwidth tests (default ${DEFAULT-VALUE}).")
     int queuePairs;
 
-    @Option(names = {"-o", "--outs"}, paramLabel = "N", defaultValue = "16", description = "Outstanding READs/atomics per QP (default ${DEFAULT-VALUE}).")
-    int outstanding;
+    @Option(names = {"-o", "--outs"}, paramLabel = "N", description = "Outstanding READs/atomics per QP (default, as perftest: the device's most, max_qp_rd_atom; verbs).")
+    Integer outstanding;
 
     @Option(names = {"-Q", "--cq-mod"}, paramLabel = "N", description = "Bandwidth tests: ask for a completion every N work requests (and for the last). Default, as perftest: 100 (at most -t), or 1 for one size above 8192 bytes.")
     Integer cqModeration;
@@ -386,8 +386,8 @@ public final class PerftestCommand implements Callable<Integer> {
         if (queuePairs < 1 || queuePairs > 1024) {
             throw usage("-q must be 1..1024, got " + queuePairs);
         }
-        if (outstanding < 1) {
-            throw usage("-o must be positive, got " + outstanding);
+        if (outstanding != null && (outstanding < 1 || outstanding > 255)) {
+            throw usage("-o must be 1..255, got " + outstanding);
         }
         if (cqModeration != null && (cqModeration < 1 || cqModeration > 1024)) {
             throw usage("-Q must be 1..1024, got " + cqModeration);
@@ -438,7 +438,8 @@ public final class PerftestCommand implements Callable<Integer> {
             }
         }
         int depth = txDepth != null ? txDepth : test.defaultTxDepth();
-        return new BenchSettings(test, sizes, n, warm, duration, margin, depth, queuePairs, outstanding,
+        return new BenchSettings(test, sizes, n, warm, duration, margin, depth, queuePairs,
+                outstanding == null ? BenchSettings.DEVICE_MOST_READS : outstanding,
                 cqModeration(sizes, depth), atomicType, Duration.ofMillis(Math.round(timeoutSeconds * 1000)));
     }
 

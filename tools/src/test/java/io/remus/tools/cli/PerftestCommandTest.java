@@ -90,6 +90,20 @@ class PerftestCommandTest {
         assertTrue(run.err().contains("Usage: remus bench write-bw"), run.err());
     }
 
+    @Test
+    void shouldLeaveTheOutstandingReadsToTheDeviceWhenNoneIsGiven() {
+        assertEquals(BenchSettings.DEVICE_MOST_READS, parse("bench", "read-bw").outstandingReads());
+        assertEquals(255, parse("bench", "atomic-lat", "--outs", "255").outstandingReads());
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"-o 0", "-o 256", "-o -1", "-o x"})
+    void shouldExitWithUsageWhenTheOutstandingReadsAreBad(String flags) {
+        RemusRun run = RemusRun.of(("bench read-bw " + flags).split(" "));
+        assertEquals(2, run.exit(), run.err());
+        assertTrue(run.err().contains("Usage: remus bench read-bw"), run.err());
+    }
+
     private static VerbsBenchOptions verbsOptions(String... args) {
         PerftestCommand c = command(args);
         return c.verbsOptions(c.settings());

@@ -3,6 +3,7 @@ package io.remus.tools.bench.verbs;
 import io.remus.tools.bench.AtomicType;
 import io.remus.tools.bench.BenchConnection;
 import io.remus.tools.bench.BenchFailedException;
+import io.remus.tools.bench.BenchSettings;
 import io.remus.tools.bench.BenchTimeoutException;
 import io.remus.verbs.Access;
 import io.remus.verbs.CmConnection;
@@ -82,6 +83,7 @@ public final class VerbsSide implements BenchConnection {
     private TcpExchange exchange;
     private RemoteRegion peer;
     private String description;
+    private int readsInFlight;
     private boolean closed;
 
     private VerbsSide(Context context, long dataBytes, int queuePairCount, int depth, int inlineSize,
@@ -135,7 +137,7 @@ public final class VerbsSide implements BenchConnection {
                     .maxReceiveWorkRequests(Math.max(1, options.receiveDepth()))
                     .maxInlineData(options.inlineSize());
             if (options.rdmaCm()) {
-                side.connectCm(options, builder, queuePairs, device);
+                side.connectCm(options, builder, queuePairs, outstanding, device);
             } else {
                 side.connectTcp(options, builder, queuePairs, outstanding, signature);
             }
@@ -153,6 +155,23 @@ public final class VerbsSide implements BenchConnection {
             side.close();
             throw e;
         }
+    }
+
+    /**
+     * The QPs' connection settings: the ACK timeout ({@code -u}; rdma_cm chooses its own), the library's
+     * retry counts, and as many READs/atomics in flight each way as {@code -o} says or, without it, the
+     * device's most ({@code max_qp_rd_atom}), as perftest; like perftest, more than the device allows
+     * is cut to what it allows.
+     */
+    private ConnectionOptions connectionOptions(int qpTimeout, int outstanding) {
+        DeviceAttributes device = context.queryDevice();
+        int most = Math.max(1, Math.min(255, device.maxQueuePairReadAtomic()));
+        int serve = outstanding == BenchSettings.DEVICE_MOST_READS ? most : Math.min(outstanding, most);
+        int issue = Math.max(1, Math.min(serve, device.maxQueuePairInitiatorReadAtomic()));
+        readsInFlight = issue;
+        ConnectionOptions defaults = ConnectionOptions.defaults();
+        return new ConnectionOptions(defaults.pathMtu(), qpTimeout, defaults.retryCount(), defaults.rnrRetry(),
+                defaults.minRnrTimer(), issue, serve, defaults.hopLimit());
     }
 
     /**
@@ -190,10 +209,7 @@ public final class VerbsSide implements BenchConnection {
         byte[][] theirs = exchange.swap(signature, mine);
         peer = RemoteRegion.fromBytes(theirs[n]);
         checkPeerRegion();
-        ConnectionOptions defaults = ConnectionOptions.defaults();
-        ConnectionOptions connection = new ConnectionOptions(defaults.pathMtu(), options.qpTimeout(),
-                defaults.retryCount(), defaults.rnrRetry(), defaults.minRnrTimer(), Math.min(255, outstanding),
-                Math.min(255, outstanding), defaults.hopLimit());
+        ConnectionOptions connection = connectionOptions(options.qpTimeout(), outstanding);
         for (int i = 0; i < n; i++) {
             queuePairs.add(prepared.get(i).connect(Endpoint.fromBytes(theirs[i]), connection));
         }
@@ -203,13 +219,14 @@ public final class VerbsSide implements BenchConnection {
                 + options.tcpPort() + ")";
     }
 
-    private void connectCm(VerbsBenchOptions options, QueuePairBuilder builder, int n, String device) {
+    private void connectCm(VerbsBenchOptions options, QueuePairBuilder builder, int n, int outstanding, String device) {
+        ConnectionOptions connection = connectionOptions(options.qpTimeout(), outstanding);
         if (options.isServer()) {
             String address = localIpv4(options.port(), device);
             listener = CmListener.listen(context, address, options.tcpPort());
             for (int i = 0; i < n; i++) {
                 try {
-                    cmConnections.add(listener.accept(builder, offer(), options.connectWait()));
+                    cmConnections.add(listener.accept(builder, offer(), options.connectWait(), connection));
                 } catch (WaitTimeoutException e) {
                     throw new BenchTimeoutException("no rdma_cm client connected to " + address + ":"
                             + options.tcpPort() + " within " + options.connectWait().toMillis() + " ms");
@@ -219,7 +236,7 @@ public final class VerbsSide implements BenchConnection {
             for (int i = 0; i < n; i++) {
                 try {
                     cmConnections.add(CmConnector.connect(builder, options.server(), options.tcpPort(), offer(),
-                            options.connectWait()));
+                            options.connectWait(), connection));
                 } catch (WaitTimeoutException e) {
                     throw new BenchTimeoutException("no rdma_cm server at " + options.server() + ":"
                             + options.tcpPort() + " within " + options.connectWait().toMillis() + " ms");
@@ -264,7 +281,7 @@ public final class VerbsSide implements BenchConnection {
 
     /** @return one line: device, QPs, how they were connected */
     String description() {
-        return description;
+        return description + ", " + readsInFlight + " READs/atomics in flight per QP at most";
     }
 
     @Override

@@ -49,6 +49,18 @@ class VerbsBenchDeviceTest {
         String[] r = BenchCommandPair.run("127.0.0.1", "bench", "read-bw", "-n", "300", "-q", "2", "-s", "4096");
         assertTrue(r[0].contains("\"bytes\":4096,\"iterations\":600"), r[0]); // -n is per QP, as in perftest
         assertTrue(r[0].contains("\"cq_moderation\":100"), r[0]);
+        int most = VerbsSide.queryDevice(BenchCommandPair.DEVICE).maxQueuePairReadAtomic();
+        assertTrue(r[0].contains(Math.min(255, most) + " READs/atomics in flight per QP at most"),
+                "no -o: the device's most, as perftest; " + r[0]);
+        assertTrue(r[1].contains(Math.min(255, most) + " READs/atomics in flight per QP at most"), r[1]);
+    }
+
+    @Test
+    void shouldKeepTheOutstandingReadsAskedForWhenConnectedByRdmaCm() throws Exception {
+        String[] r = BenchCommandPair.run(DeviceAddress.ipv4(BenchCommandPair.DEVICE), "bench", "read-bw", "-n", "300",
+                "-s", "64", "-o", "4", "-R");
+        assertTrue(r[0].contains("rdma_cm") && r[0].contains(", 4 READs/atomics in flight per QP at most"), r[0]);
+        assertTrue(r[0].contains("\"bytes\":64,\"iterations\":300"), r[0]);
     }
 
     @Test
