@@ -2,17 +2,23 @@ package io.remus.verbs;
 
 import io.remus.verbs.ffi.Errno;
 import io.remus.verbs.ffi.IbVerbs;
+import io.remus.verbs.ffi.LibC;
 import io.remus.verbs.ffi.RdmaCm;
+import io.remus.verbs.ffi.ibv_async_event;
 import io.remus.verbs.ffi.ibv_context;
 import io.remus.verbs.ffi.ibv_device_attr;
 import io.remus.verbs.ffi.ibv_gid;
 import io.remus.verbs.ffi.ibv_port_attr;
+import io.remus.verbs.ffi.ibv_qp;
+import io.remus.verbs.ffi.pollfd;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 
 import static java.lang.foreign.ValueLayout.ADDRESS;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
@@ -31,6 +37,7 @@ public final class Context extends NativeResource {
     private final MemorySegment cmDeviceList;
     private final String name;
     private final DeviceAttributes attributes;
+    private boolean asyncNonBlocking;
 
     private Context(MemorySegment context, MemorySegment cmDeviceList, String name) {
         super("context of " + name);
@@ -205,6 +212,77 @@ public final class Context extends NativeResource {
             throw new InvalidArgumentException("the completion channel belongs to another context");
         }
         return new CompletionQueue(this, capacity, channel);
+    }
+
+    /**
+     * Takes the device's next asynchronous event ({@code ibv_get_async_event}) and acknowledges it
+     * ({@code ibv_ack_async_event}): completion queue overruns, queue pair errors found outside a
+     * completion (e.g. on the side that served a request with a bad rkey), port changes. The
+     * events queue up in the kernel until taken; nothing takes them unless this is called. The
+     * context's event fd is made non-blocking on the first call, so the wait is bounded.
+     *
+     * @param timeout how long to wait at most; {@link Duration#ZERO}: only look
+     * @return the event, or empty when none came in time
+     * @throws VerbsException          if {@code poll}, {@code fcntl} or {@code ibv_get_async_event} fails
+     * @throws ClosedResourceException if the context is closed
+     */
+    public synchronized Optional<AsyncEvent> pollAsyncEvent(Duration timeout) {
+        requireOpen();
+        long deadline = System.nanoTime() + timeout.toNanos();
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment callState = Errno.allocate(arena);
+            int fd = ibv_context.async_fd(context);
+            if (!asyncNonBlocking) {
+                int flags = LibC.fcntl(callState, fd, LibC.F_GETFL, 0);
+                if (flags < 0 || LibC.fcntl(callState, fd, LibC.F_SETFL, flags | LibC.O_NONBLOCK) < 0) {
+                    throw new VerbsException("fcntl", Errno.get(callState), "making " + name + "'s event fd non-blocking");
+                }
+                asyncNonBlocking = true;
+            }
+            MemorySegment event = arena.allocate(ibv_async_event.layout());
+            MemorySegment fds = arena.allocate(pollfd.layout());
+            while (true) {
+                if (IbVerbs.ibv_get_async_event(callState, context, event) == 0) {
+                    AsyncEvent e = read(event);
+                    IbVerbs.ibv_ack_async_event(event);
+                    return Optional.of(e);
+                }
+                int errno = Errno.get(callState);
+                if (errno != Errno.EAGAIN) {
+                    throw new VerbsException("ibv_get_async_event", errno, "reading " + name + "'s events");
+                }
+                long left = deadline - System.nanoTime();
+                if (left <= 0) {
+                    return Optional.empty();
+                }
+                pollfd.fd(fds, fd);
+                pollfd.events(fds, (short) LibC.POLLIN);
+                pollfd.revents(fds, (short) 0);
+                int ready = LibC.poll(callState, fds, 1, (int) Math.max(1, Math.min(Integer.MAX_VALUE, left / 1_000_000)));
+                if (ready < 0 && Errno.get(callState) != EINTR) {
+                    throw new VerbsException("poll", Errno.get(callState), "waiting for " + name + "'s events");
+                }
+            }
+        }
+    }
+
+    private static final int EINTR = 4;
+
+    /** Copies an event out before it is acknowledged (the object it names stays alive until then). */
+    private static AsyncEvent read(MemorySegment event) {
+        int type = ibv_async_event.event_type(event);
+        AsyncEvent shape = new AsyncEvent(type, 0, -1, 0);
+        if (shape.isPortEvent()) {
+            return new AsyncEvent(type, 0, -1, ibv_async_event.element_port_num(event));
+        }
+        if (type == IbVerbs.IBV_EVENT_DEVICE_FATAL) {
+            return shape;
+        }
+        MemorySegment element = ibv_async_event.element(event);
+        if (shape.isQueuePairEvent() && !element.equals(MemorySegment.NULL)) {
+            return new AsyncEvent(type, element.address(), ibv_qp.qp_num(element.reinterpret(ibv_qp.sizeof())), 0);
+        }
+        return new AsyncEvent(type, element.address(), -1, 0);
     }
 
     /** @return the {@code struct ibv_context *} (escape hatch to the raw layer) */

@@ -658,6 +658,63 @@ public final class IbVerbs {
         }
     }
 
+    // ---------------------------------------------------------------- asynchronous events
+
+    /** Declaration of {@code ibv_get_async_event}. */
+    public static final NativeFunction IBV_GET_ASYNC_EVENT = NativeFunction.ibverbsErrno(
+            "int ibv_get_async_event(struct ibv_context *context, struct ibv_async_event *event)",
+            FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS));
+
+    private static final class ibv_get_async_event$ {
+        static final MethodHandle HANDLE = IBV_GET_ASYNC_EVENT.downcall();
+    }
+
+    /**
+     * {@snippet lang = c:
+     * int ibv_get_async_event(struct ibv_context *context, struct ibv_async_event *event)
+     * }
+     *
+     * <p>Blocks until the device has an event (unless {@code context->async_fd} is non-blocking):
+     * never call it from a critical downcall. Every event taken must be acknowledged with
+     * {@link #ibv_ack_async_event}: destroying the QP, CQ or SRQ it names waits for that.
+     *
+     * @param callState from {@link Errno#allocate}; holds errno after the call
+     * @param context   the device context
+     * @param event     a {@link ibv_async_event} to fill
+     * @return 0, or -1 on failure (see errno; EAGAIN: none, on a non-blocking fd)
+     */
+    public static int ibv_get_async_event(MemorySegment callState, MemorySegment context, MemorySegment event) {
+        try {
+            return (int) ibv_get_async_event$.HANDLE.invokeExact(callState, context, event);
+        } catch (Throwable t) {
+            throw Downcalls.rethrow(t);
+        }
+    }
+
+    /** Declaration of {@code ibv_ack_async_event}. */
+    public static final NativeFunction IBV_ACK_ASYNC_EVENT = NativeFunction.ibverbs(
+            "void ibv_ack_async_event(struct ibv_async_event *event)",
+            FunctionDescriptor.ofVoid(ADDRESS));
+
+    private static final class ibv_ack_async_event$ {
+        static final MethodHandle HANDLE = IBV_ACK_ASYNC_EVENT.downcall();
+    }
+
+    /**
+     * {@snippet lang = c:
+     * void ibv_ack_async_event(struct ibv_async_event *event)
+     * }
+     *
+     * @param event an event from {@link #ibv_get_async_event}
+     */
+    public static void ibv_ack_async_event(MemorySegment event) {
+        try {
+            ibv_ack_async_event$.HANDLE.invokeExact(event);
+        } catch (Throwable t) {
+            throw Downcalls.rethrow(t);
+        }
+    }
+
     // ---------------------------------------------------------------- queue pairs
 
     /** Declaration of {@code ibv_create_qp}. */

@@ -19,7 +19,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class IbvLayoutTest {
     private static final List<Class<?>> STRUCTS = List.of(
-            ibv_ah.class, ibv_ah_attr.class, ibv_comp_channel.class, ibv_context.class, ibv_context_ops.class,
+            ibv_ah.class, ibv_ah_attr.class, ibv_async_event.class, ibv_comp_channel.class, ibv_context.class, ibv_context_ops.class,
             ibv_cq.class, ibv_cq_moderation_caps.class, ibv_device.class, ibv_device_attr.class,
             ibv_device_attr_ex.class, ibv_gid.class, ibv_global_route.class, ibv_mr.class, ibv_mw_bind_info.class,
             ibv_odp_caps.class, ibv_packet_pacing_caps.class, ibv_pci_atomic_caps.class, ibv_pd.class,
@@ -31,6 +31,7 @@ class IbvLayoutTest {
     @Test
     void shouldMatchGccSizesWhenComparedWithRdmaCore44() {
         assertEquals(48, ibv_wc.sizeof());
+        assertEquals(16, ibv_async_event.sizeof());
         assertEquals(128, ibv_send_wr.sizeof());
         assertEquals(32, ibv_recv_wr.sizeof());
         assertEquals(144, ibv_qp_attr.sizeof());
