@@ -26,7 +26,9 @@
  *       {@link io.remus.verbs.InvalidArgumentException} or
  *       {@link io.remus.verbs.ClosedResourceException}; failed completions become
  *       {@link io.remus.verbs.CompletionException} ({@link io.remus.verbs.RemoteAccessException}
- *       for a refused remote access).</li>
+ *       for a refused remote access). What the device finds outside a completion (a completion
+ *       queue overrun, a queue pair error on the serving side, a port going down) arrives as an
+ *       {@link io.remus.verbs.AsyncEvent}: {@link io.remus.verbs.Context#pollAsyncEvent}.</li>
  * </ul>
  *
  * <h2>Loopback READ</h2>
