@@ -56,6 +56,8 @@ import java.util.List;
  */
 public final class VerbsSide implements BenchConnection {
     static final long DONE = -1;
+    /** {@link #unsealed} of a word whose halves disagree; outside the values a control word carries. */
+    static final long TORN = Long.MIN_VALUE;
     private static final long CONTROL_ID = Long.MIN_VALUE;
     private static final VarHandle LONG = ValueLayout.JAVA_LONG.varHandle();
     private static final long CONTROL_BYTES = 64;
@@ -84,6 +86,8 @@ public final class VerbsSide implements BenchConnection {
     private RemoteRegion peer;
     private String description;
     private int readsInFlight;
+    private long lastCommand;
+    private long lastAcknowledgement;
     private boolean closed;
 
     private VerbsSide(Context context, long dataBytes, int queuePairCount, int depth, int inlineSize,
@@ -388,24 +392,62 @@ public final class VerbsSide implements BenchConnection {
     /**
      * Client: writes {@code value} into the server's command word and waits for the RDMA WRITE's
      * completion (control path; nothing else may be in flight).
+     *
+     * @param value a size number or {@link #DONE}; it must fit in an {@code int}
      */
     void sendCommand(long value, Duration timeout) {
-        controlWrite(value, dataBytes, timeout);
+        controlWrite(sealed(value), dataBytes, timeout);
     }
 
     /** Server: writes {@code value} into the client's acknowledgement word. */
     void acknowledge(long value, Duration timeout) {
-        controlWrite(value, dataBytes + 8, timeout);
+        controlWrite(sealed(value), dataBytes + 8, timeout);
     }
 
-    /** @return the command word the client last wrote here */
+    /** @return the command the client last wrote here completely (0 before the first) */
     long command() {
-        return (long) LONG.getVolatile(buffer, dataBytes);
+        long value = unsealed((long) LONG.getVolatile(buffer, dataBytes));
+        if (value != TORN) {
+            lastCommand = value;
+        }
+        return lastCommand;
     }
 
-    /** @return the acknowledgement word the server last wrote here */
+    /** @return the acknowledgement the server last wrote here completely (0 before the first) */
     long acknowledgement() {
-        return (long) LONG.getVolatile(buffer, dataBytes + 8);
+        long value = unsealed((long) LONG.getVolatile(buffer, dataBytes + 8));
+        if (value != TORN) {
+            lastAcknowledgement = value;
+        }
+        return lastAcknowledgement;
+    }
+
+    /**
+     * A control word as it is written: the value in the low 32 bits and its complement in the high
+     * 32. An 8-byte RDMA WRITE is not atomic for a CPU that reads the word meanwhile on Soft-RoCE
+     * (the responder copies the payload with memcpy: a read may see the new low half beside the old
+     * high half, softroce/README.md), and the server once took such a half-written "done" for size
+     * number 255. A copy that runs forward leaves either the old or the new value whole wherever
+     * the halves agree ({@link #unsealed}).
+     *
+     * @param value a value that fits in an {@code int}
+     * @return the word to write
+     * @throws IllegalArgumentException if it does not fit
+     */
+    static long sealed(long value) {
+        if (value != (int) value) {
+            throw new IllegalArgumentException("a control value must fit in 32 bits, got " + value);
+        }
+        return (value & 0xFFFF_FFFFL) | ((long) ~(int) value << 32);
+    }
+
+    /**
+     * @param word a control word as read
+     * @return its value, or {@link #TORN} when its halves disagree (half written, or never written)
+     */
+    static long unsealed(long word) {
+        int value = (int) word;
+        return (int) (word >>> 32) == ~value ? value : TORN;
     }
 
     /** @return whether the peer is gone: its TCP connection closed, or the first QP left RTS */
