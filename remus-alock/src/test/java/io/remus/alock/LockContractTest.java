@@ -58,6 +58,37 @@ class LockContractTest {
         }
     }
 
+    /**
+     * Soft-RoCE stores an 8-byte RDMA WRITE in pieces, and a CPU that reads the word meanwhile sees half of it
+     * (softroce/README.md). A queue lock whose waiter linked itself into its predecessor's queue node by WRITE
+     * let the predecessor, polling that word with a CPU read, follow half a pointer.
+     */
+    @ParameterizedTest(name = "{0} {1}")
+    @MethodSource("fabricsAndKinds")
+    void shouldNeverOverlapWhenRdmaWritesLandInHalves(Function<SimOptions, Fabric> make, LockKind kind) throws Exception {
+        int rounds = 150;
+        int[] nodes = {1, 0, 2, 2, 0, 1};
+        SimOptions tearing = SimOptions.defaults().withTearWords(true).withYieldWhileTearing(true);
+        try (TestCluster c = LockClusters.start(make, tearing, 3, 2)) {
+            long word = LockClusters.lockWord(c, 1);
+            CheckedCriticalSection cs = new CheckedCriticalSection(c.block(2, 8 * (CheckedCriticalSection.STAMPS + 1)));
+            LockOptions options = LockOptions.defaults().withBudgets(3, 2);
+            c.runOnThreads(nodes, (i, t) -> {
+                LockContext ctx = new LockContext(t, options);
+                Lock lock = kind.open(ctx, word);
+                for (int r = 0; r < rounds; r++) {
+                    lock.lock();
+                    cs.run(t, ctx.ownerId());
+                    lock.unlock();
+                }
+            });
+            try (ComputeThread t = c.thread(0)) {
+                assertEquals(0, cs.overlaps(), "threads overlapped in the critical section");
+                assertEquals((long) nodes.length * rounds, cs.counter(t), "an increment inside the lock was lost");
+            }
+        }
+    }
+
     @ParameterizedTest(name = "{0} {1}")
     @MethodSource("fabricsAndKinds")
     void shouldThrowLockUsageExceptionWhenUnlockedWithoutHoldingOrTwice(Function<SimOptions, Fabric> make, LockKind kind) {

@@ -19,8 +19,10 @@ import java.lang.invoke.VarHandle;
  * cohort queues in its own MCS queue ({@link ALockWord}). Local threads use CPU atomics only: they
  * swap {@code l_tail}, link and hand over through CPU stores into queue nodes on the home node, and
  * never touch the NIC. Remote threads swap {@code r_tail} with an RDMA compare-and-swap loop (its
- * first attempt expects an empty queue), link into the predecessor's queue node by RDMA write, and
- * spin with CPU reads on their own queue node, which the predecessor writes by RDMA. So no word is
+ * first attempt expects an empty queue), link into the predecessor's queue node, and spin with CPU
+ * reads on their own queue node, where the predecessor hands over. Both stores into another node's
+ * queue node are RDMA compare-and-swaps, where the paper has RDMA writes: Soft-RoCE stores a WRITE's
+ * 8 bytes in pieces, and the CPU polling the word could act on half of it ({@link QueueLock#link}). So no word is
  * touched by both CPU and RDMA atomics, which would not be atomic with each other (IBV_ATOMIC_HCA). The two cohort leaders arbitrate with
  * Peterson's algorithm: a cohort's non-empty tail is its flag, {@code victim} the turn.
  *
@@ -123,7 +125,7 @@ public final class ALock extends QueueLock {
             seen = predecessor;
         }
         if (predecessor != 0) {
-            thread.write(RemotePtr.offset(predecessor, QueueNode.NEXT), me);
+            link(predecessor, me);
             long budgetField = RemotePtr.offset(me, QueueNode.BUDGET);
             spin.start();
             long received;
@@ -156,6 +158,6 @@ public final class ALock extends QueueLock {
                 spin.pause("remote successor linking into", describe());
             }
         }
-        thread.write(RemotePtr.offset(next, QueueNode.BUDGET), budget - 1);
+        handOver(next, budget - 1);
     }
 }

@@ -11,9 +11,11 @@ import io.remus.core.RemotePtr;
  * shared-memory multiprocessors", ACM TOCS 1991) with every step on the NIC: the tail (word 0 of
  * the {@link LockWord}) is swapped by an RDMA compare-and-swap loop (RDMA has no swap; the first
  * attempt expects an empty queue, so an uncontended swap is one NIC operation), a waiter links
- * itself into its predecessor's {@link QueueNode} by RDMA write and spins on its own queue node (on
- * its own node, so the spin reads memory locally), the releaser hands over by RDMA write
- * or empties the queue by RDMA compare-and-swap. Threads on the home node go through loopback, as
+ * itself into its predecessor's {@link QueueNode} and spins on its own queue node (on its own
+ * node, so the spin reads memory locally), the releaser hands over or empties the queue. Linking
+ * and handing over are RDMA compare-and-swaps rather than the writes of the original: Soft-RoCE
+ * stores a WRITE's 8 bytes in pieces, and the spinning CPU could act on half of one
+ * ({@link QueueLock#link}). Threads on the home node go through loopback, as
  * they must for the tail's atomicity.
  *
  * <p>Progress: starvation-free, FIFO (first come, first served from the tail swap on).
@@ -35,7 +37,7 @@ public final class RdmaMcsLock extends QueueLock {
         thread.write(RemotePtr.offset(me, QueueNode.NEXT), 0);
         long predecessor = swapTail(me);
         if (predecessor != 0) {
-            thread.write(RemotePtr.offset(predecessor, QueueNode.NEXT), me);
+            link(predecessor, me);
             long budget = RemotePtr.offset(me, QueueNode.BUDGET);
             spin.start();
             while (thread.read(budget) == QueueNode.WAITING) {
@@ -68,6 +70,6 @@ public final class RdmaMcsLock extends QueueLock {
                 spin.pause("successor linking into", describe());
             }
         }
-        thread.write(RemotePtr.offset(next, QueueNode.BUDGET), GRANTED);
+        handOver(next, GRANTED);
     }
 }

@@ -3,6 +3,7 @@ package io.remus.alock.queue;
 import io.remus.alock.LockContext;
 import io.remus.alock.LockHandle;
 import io.remus.alock.LockUsageException;
+import io.remus.core.RemotePtr;
 
 /**
  * A queue lock handle (MCS, ALock): each acquire takes a {@link QueueNode} from the thread's
@@ -75,6 +76,49 @@ public abstract class QueueLock extends LockHandle {
     @Override
     public final boolean isHeld() {
         return node != 0 && !broken;
+    }
+
+    /**
+     * Links {@code me} into {@code predecessor}'s queue node: an RDMA compare-and-swap of its
+     * {@link QueueNode#NEXT} from 0 to {@code me} (a CPU store where the predecessor's node is on
+     * this thread's node).
+     * Not an RDMA WRITE: the predecessor polls that word with CPU reads, and Soft-RoCE stores a
+     * WRITE's 8 bytes in pieces, so the predecessor could follow half a pointer
+     * (softroce/README.md). A NIC atomic is stored whole, and CPU reads are atomic with it on every
+     * device.
+     *
+     * @param predecessor the queue node before this thread's
+     * @param me          this thread's queue node
+     * @throws IllegalStateException if the predecessor's node already had a successor
+     */
+    protected final void link(long predecessor, long me) {
+        publish(RemotePtr.offset(predecessor, QueueNode.NEXT), 0, me, "successor");
+    }
+
+    /**
+     * Hands the lock to {@code successor} with {@code budget}: its {@link QueueNode#BUDGET} goes
+     * from {@link QueueNode#WAITING} to {@code budget} by RDMA compare-and-swap, for the reason
+     * {@link #link} gives (a half-stored budget could also finish landing after the successor
+     * moved on and re-queued the node).
+     *
+     * @param successor the queue node after this thread's
+     * @param budget    what the successor receives
+     * @throws IllegalStateException if the successor was not waiting
+     */
+    protected final void handOver(long successor, long budget) {
+        publish(RemotePtr.offset(successor, QueueNode.BUDGET), QueueNode.WAITING, budget, "budget");
+    }
+
+    private void publish(long field, long expected, long value, String what) {
+        if (RemotePtr.node(field) == thread.nodeId()) {
+            thread.writeLocal(field, value); // a CPU store: whole for the CPU that polls it
+            return;
+        }
+        long seen = thread.compareAndSwap(field, expected, value);
+        if (seen != expected) {
+            throw new IllegalStateException(describe() + ": the queue node at " + RemotePtr.toString(field)
+                    + " held " + what + " " + seen + ", not " + expected);
+        }
     }
 
     private void checkNotBroken() {

@@ -3,7 +3,10 @@ package io.remus.alock.queue;
 /**
  * Layout of a queue node (MCS "qnode", ALock "descriptor"): {@value #SIZE} bytes,
  * {@value #SIZE}-byte aligned, on its owner's node, where the owner spins on it with CPU reads and
- * its neighbours in the queue write it. No atomic read-modify-write ever touches it.
+ * its neighbours in the queue store into it: by CPU from the same node, else by RDMA
+ * compare-and-swap ({@link QueueLock#link}, {@link QueueLock#handOver}), never by RDMA WRITE, which
+ * Soft-RoCE stores in pieces. The owner resets it by CPU before it queues, when no neighbour
+ * can be storing into it, so CPU stores and NIC atomics never race on it.
  *
  * <pre>
  *  0        8        16                          64

@@ -15,16 +15,35 @@ import java.lang.invoke.VarHandle;
  */
 final class SimMemory {
     private static final VarHandle WORD = ValueLayout.JAVA_LONG.varHandle();
+    private static final VarHandle HALF = ValueLayout.JAVA_INT.varHandle();
+    /** Where a word's low 32 bits are: first on a little-endian machine. */
+    private static final long LOW_HALF = java.nio.ByteOrder.nativeOrder() == java.nio.ByteOrder.LITTLE_ENDIAN ? 0 : 4;
 
     private SimMemory() {
     }
 
     static void copy(MemorySegment src, long srcOffset, MemorySegment dst, long dstOffset, int length, boolean yield) {
+        copy(src, srcOffset, dst, dstOffset, length, yield, false);
+    }
+
+    /**
+     * @param tearWords store each aligned 8-byte piece as two 4-byte halves, low first (Soft-RoCE's
+     *                  RDMA WRITE, {@link SimOptions#tearWords()})
+     */
+    static void copy(MemorySegment src, long srcOffset, MemorySegment dst, long dstOffset, int length, boolean yield,
+                     boolean tearWords) {
         boolean aligned = ((src.address() + srcOffset) & 7) == 0 && ((dst.address() + dstOffset) & 7) == 0;
         int done = 0;
         while (done < length) {
             int piece = Math.min(8, length - done);
-            if (aligned && piece == 8) {
+            if (aligned && piece == 8 && tearWords) {
+                long value = (long) WORD.getVolatile(src, srcOffset + done);
+                HALF.setVolatile(dst, dstOffset + done + LOW_HALF, (int) value);
+                if (yield) {
+                    Thread.yield();
+                }
+                HALF.setVolatile(dst, dstOffset + done + 4 - LOW_HALF, (int) (value >>> 32));
+            } else if (aligned && piece == 8) {
                 WORD.setVolatile(dst, dstOffset + done, (long) WORD.getVolatile(src, srcOffset + done));
             } else {
                 MemorySegment.copy(src, srcOffset + done, dst, dstOffset + done, piece);

@@ -13,9 +13,13 @@ import io.remus.core.BadArgumentException;
  * @param yieldInsideNicAtomics  yield between the load and the store of a NIC atomic, widening the
  *                               window in which a CPU atomic, a CPU store or an RDMA WRITE on the
  *                               same word is lost
+ * @param tearWords              store each aligned 8-byte piece of an RDMA WRITE as two 4-byte halves,
+ *                               low half first, as Soft-RoCE's responder can (its memcpy): a CPU reading
+ *                               the word meanwhile sees the new low half beside the old high half (with
+ *                               {@code yieldWhileTearing}, the transfer yields between the halves too)
  */
 public record SimOptions(long executionLatencyNanos, long completionDelayNanos, long transportTimeoutNanos,
-                         boolean yieldWhileTearing, boolean yieldInsideNicAtomics) {
+                         boolean yieldWhileTearing, boolean yieldInsideNicAtomics, boolean tearWords) {
     /** Validates the knobs. */
     public SimOptions {
         if (executionLatencyNanos < 0 || completionDelayNanos < 0 || transportTimeoutNanos <= 0) {
@@ -23,33 +27,39 @@ public record SimOptions(long executionLatencyNanos, long completionDelayNanos, 
         }
     }
 
-    /** @return no injected delays, a 100 ms transport timeout, no yielding */
+    /** @return no injected delays, a 100 ms transport timeout, no yielding, whole 8-byte stores */
     public static SimOptions defaults() {
-        return new SimOptions(0, 0, 100_000_000L, false, false);
+        return new SimOptions(0, 0, 100_000_000L, false, false, false);
     }
 
     /** @param nanos execution latency @return a copy with it */
     public SimOptions withExecutionLatencyNanos(long nanos) {
-        return new SimOptions(nanos, completionDelayNanos, transportTimeoutNanos, yieldWhileTearing, yieldInsideNicAtomics);
+        return new SimOptions(nanos, completionDelayNanos, transportTimeoutNanos, yieldWhileTearing, yieldInsideNicAtomics, tearWords);
     }
 
     /** @param nanos completion delay @return a copy with it */
     public SimOptions withCompletionDelayNanos(long nanos) {
-        return new SimOptions(executionLatencyNanos, nanos, transportTimeoutNanos, yieldWhileTearing, yieldInsideNicAtomics);
+        return new SimOptions(executionLatencyNanos, nanos, transportTimeoutNanos, yieldWhileTearing, yieldInsideNicAtomics, tearWords);
     }
 
     /** @param nanos transport timeout @return a copy with it */
     public SimOptions withTransportTimeoutNanos(long nanos) {
-        return new SimOptions(executionLatencyNanos, completionDelayNanos, nanos, yieldWhileTearing, yieldInsideNicAtomics);
+        return new SimOptions(executionLatencyNanos, completionDelayNanos, nanos, yieldWhileTearing, yieldInsideNicAtomics, tearWords);
     }
 
     /** @param yield whether transfers yield between pieces @return a copy with it */
     public SimOptions withYieldWhileTearing(boolean yield) {
-        return new SimOptions(executionLatencyNanos, completionDelayNanos, transportTimeoutNanos, yield, yieldInsideNicAtomics);
+        return new SimOptions(executionLatencyNanos, completionDelayNanos, transportTimeoutNanos, yield, yieldInsideNicAtomics, tearWords);
     }
 
     /** @param yield whether NIC atomics yield between load and store @return a copy with it */
     public SimOptions withYieldInsideNicAtomics(boolean yield) {
-        return new SimOptions(executionLatencyNanos, completionDelayNanos, transportTimeoutNanos, yieldWhileTearing, yield);
+        return new SimOptions(executionLatencyNanos, completionDelayNanos, transportTimeoutNanos, yieldWhileTearing, yield, tearWords);
+    }
+
+    /** @param tear whether RDMA WRITEs store 8-byte words as two halves @return a copy with it */
+    public SimOptions withTearWords(boolean tear) {
+        return new SimOptions(executionLatencyNanos, completionDelayNanos, transportTimeoutNanos, yieldWhileTearing,
+                yieldInsideNicAtomics, tear);
     }
 }

@@ -139,7 +139,7 @@ final class SimQueuePair implements QueuePair {
                 case READ -> SimMemory.copy(theirs.segment(), remoteOffset, mine.segment(), localOffset, len,
                         options.yieldWhileTearing());
                 case WRITE -> SimMemory.copy(mine.segment(), localOffset, theirs.segment(), remoteOffset, len,
-                        options.yieldWhileTearing());
+                        options.yieldWhileTearing(), options.tearWords());
                 case COMPARE_AND_SWAP, FETCH_AND_ADD -> {
                     if ((remoteAddress[i] & 7) != 0 || len != 8) {
                         return CompletionStatus.REMOTE_INVALID_REQUEST;

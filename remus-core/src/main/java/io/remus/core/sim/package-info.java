@@ -8,7 +8,8 @@
  * same word (IBV_ATOMIC_HCA, as Soft-RoCE behaves), and a compare-and-swap stores the value it
  * loaded even when its compare fails (as Soft-RoCE does), so neither a CPU store nor an RDMA WRITE
  * racing it on that word is safe; transfers longer than 8 bytes copy in 8-byte
- * pieces and may tear; a node can be told to stop answering (retry-exceeded completions after the
+ * pieces and may tear (with {@link io.remus.core.sim.SimOptions#tearWords()}, an 8-byte WRITE lands
+ * in two halves, as Soft-RoCE's can); a node can be told to stop answering (retry-exceeded completions after the
  * transport timeout) or to fail its next operations.
  *
  * <p>There are no background threads: work executes when posted or when the owning thread polls
