@@ -37,7 +37,10 @@ import java.util.concurrent.locks.LockSupport;
  * that no RDMA atomic touches. Through the NIC is not enough for a word that RDMA atomics race on,
  * though: a device may apply a compare-and-swap as a load and a store that writes the loaded value
  * back when the compare fails (Soft-RoCE does), and an RDMA WRITE landing in between is lost. Change
- * such a word only with {@link #compareAndSwap} or {@link #fetchAndAdd}.
+ * such a word only with {@link #compareAndSwap} or {@link #fetchAndAdd}. Nor is an 8-byte WRITE
+ * atomic for a CPU reading the word meanwhile everywhere: Soft-RoCE stores it in pieces, so a word
+ * that its owner polls while peers store into it should change by {@link #compareAndSwap}, which
+ * every device stores whole (the queue locks of remus-alock do).
  *
  * <p><b>Fences.</b> Each operation takes an optional fence, and {@link DoorbellBatch#fence()} fences
  * the next entry of a batch. A fenced operation starts only after every earlier READ and atomic
