@@ -12,8 +12,11 @@ import io.remus.verbs.ffi.ibv_port_attr;
 import io.remus.verbs.ffi.ibv_qp;
 import io.remus.verbs.ffi.pollfd;
 
+import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -173,6 +176,25 @@ public final class Context extends NativeResource {
             VerbResults.checkMinusOne(IbVerbs.ibv_query_gid(callState, context, (byte) port, index, gid), callState,
                     "ibv_query_gid", "querying GID " + index + " of port " + port);
             return Gid.read(gid, 0);
+        }
+    }
+
+    /**
+     * The type of a GID as the kernel lists it ({@code /sys/class/infiniband/NAME/ports/PORT/gid_attrs/types/INDEX}):
+     * {@code "RoCE v2"}, {@code "IB/RoCE v1"}, or {@code ""} where the kernel says nothing (an unused
+     * entry, an InfiniBand port on an old kernel).
+     *
+     * @param port  a port number, from 1
+     * @param index a GID table index, from 0
+     * @return the type, or {@code ""}
+     */
+    public String gidType(int port, int index) {
+        Path type = Path.of("/sys/class/infiniband", name, "ports", Integer.toString(port), "gid_attrs", "types",
+                Integer.toString(index));
+        try {
+            return Files.readString(type).trim();
+        } catch (IOException | RuntimeException e) {
+            return "";
         }
     }
 

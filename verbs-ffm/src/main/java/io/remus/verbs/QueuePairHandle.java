@@ -100,12 +100,8 @@ final class QueuePairHandle extends NativeResource {
         if (!portAttributes.isEthernet()) {
             return 0;
         }
-        for (int i = 0; i < portAttributes.gidTableLength(); i++) {
-            if (context.queryGid(port, i).isIpv4Mapped()) {
-                return i;
-            }
-        }
-        return 0;
+        return GidChoice.choose(portAttributes.gidTableLength(), i -> context.queryGid(port, i),
+                i -> context.gidType(port, i));
     }
 
     private void toInit(Arena arena) {

@@ -2,6 +2,7 @@ package io.remus.verbs;
 
 import io.remus.verbs.testing.DeviceTest;
 import io.remus.verbs.testing.DeviceTests;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 
 import java.lang.foreign.Arena;
@@ -50,6 +51,23 @@ class DeviceContextTest {
             assertThrows(InvalidArgumentException.class, () -> context.queryPort(0));
             assertThrows(InvalidArgumentException.class, () -> context.queryPort(device.physicalPortCount() + 1));
             assertThrows(InvalidArgumentException.class, () -> context.queryGid(1, port.gidTableLength()));
+        }
+    }
+
+    @DeviceTest
+    void shouldConnectThroughAnIpv4RoceV2GidWhenNoneIsAsked() {
+        try (Context context = Context.open(DeviceTests.deviceName());
+             ProtectionDomain pd = context.allocateProtectionDomain();
+             CompletionQueue cq = context.createCompletionQueue(4);
+             PreparedQueuePair qp = pd.queuePair().completionQueue(cq).build()) {
+            Assumptions.assumeTrue(context.queryPort(1).isEthernet(), "RoCE only");
+            Gid gid = qp.localEndpoint().gid();
+            assertTrue(gid.isIpv4Mapped(), gid::toString);
+            int index = 0;
+            while (!context.queryGid(1, index).equals(gid)) {
+                index++;
+            }
+            assertEquals("RoCE v2", context.gidType(1, index), "GID " + index + " " + gid);
         }
     }
 

@@ -10,9 +10,6 @@ import io.remus.verbs.PreparedQueuePair;
 import io.remus.verbs.ProtectionDomain;
 import io.remus.verbs.VerbsException;
 
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -53,20 +50,10 @@ public final class DeviceProbe {
                 continue;
             }
             if (!gid.isZero()) {
-                gids.add(new GidEntry(i, gid, gidType(context.name(), port, i)));
+                gids.add(new GidEntry(i, gid, context.gidType(port, i)));
             }
         }
         return new PortReport(attributes, gids);
-    }
-
-    private static String gidType(String device, int port, int index) {
-        Path type = Path.of("/sys/class/infiniband", device, "ports", Integer.toString(port), "gid_attrs", "types",
-                Integer.toString(index));
-        try {
-            return Files.readString(type).trim();
-        } catch (IOException | RuntimeException e) {
-            return "";
-        }
     }
 
     private static int maxInline(Context context) {
