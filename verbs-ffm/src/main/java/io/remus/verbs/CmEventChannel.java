@@ -1,7 +1,6 @@
 package io.remus.verbs;
 
 import io.remus.verbs.ffi.Errno;
-import io.remus.verbs.ffi.LibC;
 import io.remus.verbs.ffi.RdmaCm;
 import io.remus.verbs.ffi.pollfd;
 import io.remus.verbs.ffi.rdma_cm_event;
@@ -20,8 +19,6 @@ import static java.lang.foreign.ValueLayout.JAVA_BYTE;
  * and acknowledges it.
  */
 final class CmEventChannel implements AutoCloseable {
-    private static final int EINTR = 4;
-
     private final Arena arena = Arena.ofShared();
     private final MemorySegment channel;
     private final MemorySegment callState;
@@ -44,12 +41,11 @@ final class CmEventChannel implements AutoCloseable {
             throw new VerbsException("rdma_create_event_channel", errno, "creating a connection manager event channel");
         }
         channel = c.reinterpret(rdma_event_channel.sizeof());
-        int fd = rdma_event_channel.fd(channel);
-        int flags = LibC.fcntl(callState, fd, LibC.F_GETFL, 0);
-        if (flags < 0 || LibC.fcntl(callState, fd, LibC.F_SETFL, flags | LibC.O_NONBLOCK) < 0) {
-            int errno = Errno.get(callState);
+        try {
+            NonBlockingFd.makeNonBlocking(callState, rdma_event_channel.fd(channel), "the event channel's fd");
+        } catch (VerbsException e) {
             close();
-            throw new VerbsException("fcntl", errno, "making the event channel's fd non-blocking");
+            throw e;
         }
     }
 
@@ -85,13 +81,8 @@ final class CmEventChannel implements AutoCloseable {
                 if (left <= 0) {
                     throw new WaitTimeoutException("no connection manager event before the deadline");
                 }
-                pollfd.fd(fds, rdma_event_channel.fd(channel));
-                pollfd.events(fds, (short) LibC.POLLIN);
-                pollfd.revents(fds, (short) 0);
-                if (LibC.poll(callState, fds, 1, (int) Math.max(1, Math.min(Integer.MAX_VALUE, left / 1_000_000))) < 0
-                        && Errno.get(callState) != EINTR) {
-                    throw new VerbsException("poll", Errno.get(callState), "waiting on the event channel");
-                }
+                NonBlockingFd.awaitReadable(callState, fds, rdma_event_channel.fd(channel), left,
+                        "waiting on the event channel");
             }
         }
     }

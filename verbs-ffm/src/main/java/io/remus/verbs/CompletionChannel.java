@@ -2,7 +2,6 @@ package io.remus.verbs;
 
 import io.remus.verbs.ffi.Errno;
 import io.remus.verbs.ffi.IbVerbs;
-import io.remus.verbs.ffi.LibC;
 import io.remus.verbs.ffi.ibv_comp_channel;
 import io.remus.verbs.ffi.pollfd;
 
@@ -35,10 +34,7 @@ public final class CompletionChannel extends NativeResource {
             this.channel = VerbResults.checkPointer(IbVerbs.ibv_create_comp_channel(callState, context.handle()),
                     ibv_comp_channel.sizeof(), callState, "ibv_create_comp_channel", "creating a completion channel");
             this.fd = ibv_comp_channel.fd(channel);
-            int flags = LibC.fcntl(callState, fd, LibC.F_GETFL, 0);
-            if (flags < 0 || LibC.fcntl(callState, fd, LibC.F_SETFL, flags | LibC.O_NONBLOCK) < 0) {
-                throw new VerbsException("fcntl", Errno.get(callState), "making the completion channel's fd non-blocking");
-            }
+            NonBlockingFd.makeNonBlocking(callState, fd, "the completion channel's fd");
         } catch (RuntimeException e) {
             close();
             throw e;
@@ -76,18 +72,10 @@ public final class CompletionChannel extends NativeResource {
                 if (left <= 0) {
                     return Optional.empty();
                 }
-                pollfd.fd(fds, fd);
-                pollfd.events(fds, (short) LibC.POLLIN);
-                pollfd.revents(fds, (short) 0);
-                int ready = LibC.poll(callState, fds, 1, (int) Math.max(1, Math.min(Integer.MAX_VALUE, left / 1_000_000)));
-                if (ready < 0 && Errno.get(callState) != EINTR) {
-                    throw new VerbsException("poll", Errno.get(callState), "waiting on the completion channel");
-                }
+                NonBlockingFd.awaitReadable(callState, fds, fd, left, "waiting on the completion channel");
             }
         }
     }
-
-    private static final int EINTR = 4;
 
     /** @return the context it belongs to */
     public Context context() {

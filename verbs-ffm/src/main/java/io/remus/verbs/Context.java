@@ -2,7 +2,6 @@ package io.remus.verbs;
 
 import io.remus.verbs.ffi.Errno;
 import io.remus.verbs.ffi.IbVerbs;
-import io.remus.verbs.ffi.LibC;
 import io.remus.verbs.ffi.RdmaCm;
 import io.remus.verbs.ffi.ibv_async_event;
 import io.remus.verbs.ffi.ibv_context;
@@ -255,10 +254,7 @@ public final class Context extends NativeResource {
             MemorySegment callState = Errno.allocate(arena);
             int fd = ibv_context.async_fd(context);
             if (!asyncNonBlocking) {
-                int flags = LibC.fcntl(callState, fd, LibC.F_GETFL, 0);
-                if (flags < 0 || LibC.fcntl(callState, fd, LibC.F_SETFL, flags | LibC.O_NONBLOCK) < 0) {
-                    throw new VerbsException("fcntl", Errno.get(callState), "making " + name + "'s event fd non-blocking");
-                }
+                NonBlockingFd.makeNonBlocking(callState, fd, name + "'s event fd");
                 asyncNonBlocking = true;
             }
             MemorySegment event = arena.allocate(ibv_async_event.layout());
@@ -277,18 +273,10 @@ public final class Context extends NativeResource {
                 if (left <= 0) {
                     return Optional.empty();
                 }
-                pollfd.fd(fds, fd);
-                pollfd.events(fds, (short) LibC.POLLIN);
-                pollfd.revents(fds, (short) 0);
-                int ready = LibC.poll(callState, fds, 1, (int) Math.max(1, Math.min(Integer.MAX_VALUE, left / 1_000_000)));
-                if (ready < 0 && Errno.get(callState) != EINTR) {
-                    throw new VerbsException("poll", Errno.get(callState), "waiting for " + name + "'s events");
-                }
+                NonBlockingFd.awaitReadable(callState, fds, fd, left, "waiting for " + name + "'s events");
             }
         }
     }
-
-    private static final int EINTR = 4;
 
     /** Copies an event out before it is acknowledged (the object it names stays alive until then). */
     private static AsyncEvent read(MemorySegment event) {
