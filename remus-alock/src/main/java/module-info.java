@@ -12,5 +12,6 @@ module io.remus.alock {
     exports io.remus.alock.asymmetric;
     exports io.remus.alock.queue;
     exports io.remus.alock.table;
-    exports io.remus.alock.bench;
+    // The lock benchmark's engine, for the remus tool's `bench lock` command; not a user API.
+    exports io.remus.alock.bench to io.remus.tools;
 }

@@ -1,9 +1,12 @@
 /**
  * FFM binding to libibverbs and librdmacm.
  *
- * <p>{@code io.remus.verbs} is the verbs API in plain English names; {@code io.remus.verbs.ffi}
- * is the raw layer in C names (jextract's output shape), exported only to the project's own
- * modules.
+ * <p>{@code io.remus.verbs} is the verbs API in plain English names. {@code io.remus.verbs.ffi},
+ * the raw layer in C names (jextract's output shape), is internal: not exported.
+ *
+ * <p>This module makes the downcalls: an application on the module path grants it native access
+ * by name ({@code --enable-native-access=io.remus.verbs}); one on the class path grants
+ * {@code ALL-UNNAMED}.
  */
 module io.remus.verbs {
     exports io.remus.verbs;

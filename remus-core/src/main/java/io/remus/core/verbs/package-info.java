@@ -12,7 +12,7 @@
  * io.remus.core.config.ClusterConfig, java.time.Duration)}): by default over the RDMA connection
  * manager (each opened node listens on its address; each lane is one rdma_cm connection; peers
  * read its region table over rdma_cm), or over the TCP fallback of
- * {@link io.remus.core.verbs.bootstrap}.
+ * {@code io.remus.core.verbs.bootstrap} (internal: not exported).
  *
  * <p>{@link io.remus.core.fabric.WorkRequests#FENCE} is applied in software by the queue pair (it
  * posts what came before, then waits for its READs and atomics in flight to complete) and is not
