@@ -30,7 +30,7 @@ import java.util.function.LongUnaryOperator;
  * a page by default); a larger message always uses the part's start. It busy-polls, as
  * perftest does, and yields the CPU between polls only after 65,536 empty polls in a row (a stall of
  * milliseconds, when something else must run for the transfer to go on): in a Soft-RoCE guest
- * yielding after 64 empty polls cost throughput (docs/PERFORMANCE.md).
+ * yielding after 64 empty polls cost throughput (docs/FINDINGS.md).
  */
 public final class Bandwidth {
     private static final int SPIN_CHECKS = 1 << 16;
@@ -95,7 +95,7 @@ public final class Bandwidth {
      * polls found completions ({@link JitQuiet#quiet(long, long, long)}, at most
      * {@link JitQuiet#MOST_NANOS}), as the latency tests wait for a quiet JIT: a fixed warm-up left the
      * JIT compiling the data path inside the measured run, and in a Soft-RoCE guest that ran small
-     * messages at a fifth of their rate (docs/PERFORMANCE.md). In iteration mode a round is the
+     * messages at a fifth of their rate (docs/FINDINGS.md). In iteration mode a round is the
      * warm-up's iterations. In duration mode it is a rehearsal ({@link RunClock#rehearsal}): a short
      * duration-mode run that crosses a margin, a window and its close, as the measured run will. A
      * warm-up that was the measured run's own leading margin never took the window's branches, the
@@ -122,8 +122,8 @@ public final class Bandwidth {
      * Runs {@link JitQuiet#C2_INVOCATIONS} runs of one request per QP. {@link #pump}, the loop around {@link Pump#step()}, starts
      * once per warm-up round and once per run, and its loop counts one back edge per poll: it reached C2's
      * threshold (calls and back edges together) only a few runs into {@code --repeat}, and C2 compiled it inside
-     * a measured run, a third of a second of the client's vCPU in a Soft-RoCE guest (docs/PERFORMANCE.md,
-     * sixteenth session). Called at the end of the warm-up that waits for this JVM, it reaches C2 by its calls
+     * a measured run, a third of a second of the client's vCPU in a Soft-RoCE guest (docs/FINDINGS.md,
+     * "Poll path and run loop reach C2 in the warm-up"). Called at the end of the warm-up that waits for this JVM, it reaches C2 by its calls
      * there instead; the warm-up then waits for the JIT again. Iteration mode only: duration mode's rounds are
      * rehearsals of a clock, too long to run thousands of.
      */
@@ -152,7 +152,7 @@ public final class Bandwidth {
      * clock), so that the code the JIT compiled during the warm-up is the code that runs measured: a
      * branch the warm-up never took (a clock where it had none) was compiled as a trap, and the first
      * measured loop iteration sent the method back to the interpreter and the JIT, inside the
-     * measured window (docs/PERFORMANCE.md). The work is in {@link Pump#step()}, a method called once
+     * measured window (docs/FINDINGS.md). The work is in {@link Pump#step()}, a method called once
      * per pass, which the JIT compiles as soon as it is hot; the loop around it starts anew each run,
      * interpreted, and holds nothing else: a run that entered one big loop method anew ran
      * interpreted until that method was compiled again, inside the window.

@@ -19,12 +19,12 @@ import java.util.function.LongUnaryOperator;
  * {@code Compiler.queue} diagnostic command, as {@code jcmd PID Compiler.queue} prints it). The
  * total only moves when a compilation finishes: in a Soft-RoCE guest (TCG) one C2 compilation of
  * the bandwidth loop can take longer than the quiet time, and the measured run then started while
- * it was still compiling, in slower code (docs/PERFORMANCE.md).
+ * it was still compiling, in slower code (docs/FINDINGS.md).
  * A latency test's warm-up runs until then, so that its measured operations run the compiled hot
  * path, as perftest's C loop does from its first operation. A fixed number of warm-up operations
  * is not enough where compiling is slow: in a Soft-RoCE guest (TCG) the JVM's start-up leaves a
  * backlog of compilations, and after a 2 s warm-up the client's hot path was compiled by C2 5-10 s
- * into the measured window (docs/PERFORMANCE.md). The quiet time is
+ * into the measured window (docs/FINDINGS.md). The quiet time is
  * the system property {@code remus.bench.jitQuietMillis} (default 1000; 0 turns the wait off).
  * A duration-mode write-lat or send-lat run waits at the end of its leading margin instead
  * ({@link RunClock}); READ and atomic latency ({@link TimedLoop#rehearse}) and duration-mode
@@ -34,8 +34,8 @@ import java.util.function.LongUnaryOperator;
  * compilations queued at that moment (one {@code Compiler.queue} question; if so, the full rule from
  * then on). That is for what a run leaves behind: a latency run's report (percentiles over a
  * histogram) sets off C2 compilations that ran on into the next run of {@code --repeat}, thousands
- * of instructions per measured operation in a Soft-RoCE guest (docs/PERFORMANCE.md, twelfth
- * session). The sampling is control path: it reads the MXBean at most every 10 ms and is only asked
+ * of instructions per measured operation in a Soft-RoCE guest (docs/FINDINGS.md,
+ * "Rehearsal rounds"). The sampling is control path: it reads the MXBean at most every 10 ms and is only asked
  * during warm-up.
  */
 public final class JitQuiet {
@@ -68,7 +68,7 @@ public final class JitQuiet {
      * {@code Tier3InvokeNotifyFreqLog}, between the times C1's profiled code asks to be compiled again). With one completion per 100 requests the
      * {@link #C2_OPERATIONS} requests poll only ~1,000 times, and in a Soft-RoCE guest the polling path
      * reached C2's threshold in the fourth or fifth run of {@code --repeat} and was compiled inside it,
-     * 0.7-1.9 s of compilation on the client's vCPU (docs/PERFORMANCE.md, fourteenth session).
+     * 0.7-1.9 s of compilation on the client's vCPU (docs/FINDINGS.md).
      */
     static final long C2_INVOCATIONS = invocationsToC2();
 

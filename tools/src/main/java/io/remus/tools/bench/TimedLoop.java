@@ -13,7 +13,7 @@ import io.remus.tools.stats.LatencyRecorder;
  * a Soft-RoCE guest tens of seconds in, inside the measured window); until then it is interpreted,
  * so nothing of it may lie inside a timed span. The recorder is picked by index, not by a branch: a
  * branch that warm-up never takes is compiled as a trap, and the JIT recompiles the iteration when
- * measuring begins (docs/PERFORMANCE.md, "What we found (fifth session)"). For the same reason
+ * measuring begins (docs/FINDINGS.md, "No branch between warm-up and measuring"). For the same reason
  * READ and atomic latency warm up in rehearsal rounds, whole short runs of the loop
  * ({@link #rehearse}), and then measure every iteration of their run.
  */
@@ -120,11 +120,11 @@ abstract class TimedLoop {
      * recorder set up as the measured one, so that every branch the measured run takes (its clock's
      * window opening and closing, a fresh histogram's first samples, the batch recording) was taken
      * before and the JIT compiled it. Rounds go on until {@code s.warmupIterations()} iterations
-     * ran and {@code jit} says the JIT is quiet (or gave up). A warm-up inside the measured run, as
-     * before, left those branches as traps: in a Soft-RoCE guest the loop, the clock and the
+     * ran and {@code jit} says the JIT is quiet (or gave up). A warm-up inside the measured run
+     * leaves those branches as traps: in a Soft-RoCE guest the loop, the clock and the
      * recording were deoptimized as the window opened and compiled again inside it, hundreds of
-     * milliseconds of C1 and C2 beside the measured operations (docs/PERFORMANCE.md, twelfth
-     * session). The rounds' windows are not marked ({@link WindowMarks#hold}).
+     * milliseconds of C1 and C2 beside the measured operations (docs/FINDINGS.md,
+     * "Rehearsal rounds"). The rounds' windows are not marked ({@link WindowMarks#hold}).
      *
      * @param s     the settings
      * @param like  the measured run's recorder (rounds record into fresh twins of it)

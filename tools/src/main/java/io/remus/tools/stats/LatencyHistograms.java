@@ -6,7 +6,7 @@ import org.HdrHistogram.Histogram;
  * The latency histograms every tool records into: nanoseconds from 1 to one hour at three
  * significant digits, a fixed range. A histogram that resizes itself does so through an
  * exception path that a warm-up may never have taken; the JIT then recompiles the recording code
- * inside the measured window (docs/PERFORMANCE.md, "What we found (fifth session)"). Samples
+ * inside the measured window (docs/FINDINGS.md, "Fixed-range latency histograms"). Samples
  * outside the range are clamped, never dropped: a negative one (a clock that stepped back) counts
  * as 0, one above an hour as an hour.
  */

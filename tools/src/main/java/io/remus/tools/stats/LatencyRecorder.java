@@ -17,7 +17,7 @@ import java.io.OutputStream;
  * data-dependent branches (a new maximum, a new minimum, an interval's first sample) are taken
  * often by a fresh measured histogram and rarely by a warm-up one, and a branch the JIT had seen
  * as never taken was compiled as a trap that sent the loop back to the interpreter when measuring
- * began (docs/PERFORMANCE.md). The batch's method is called too rarely to be inlined into the loop.
+ * began (docs/FINDINGS.md). The batch's method is called too rarely to be inlined into the loop.
  */
 public final class LatencyRecorder {
     /** How many samples {@link #record} stores before they go into the histograms. */
