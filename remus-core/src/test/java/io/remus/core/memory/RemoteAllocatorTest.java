@@ -42,9 +42,11 @@ class RemoteAllocatorTest {
             long q = a.allocate(24, 1);
             assertEquals(1, RemotePtr.node(p));
             assertEquals(0, RemotePtr.address(p) % 8);
-            assertTrue(Math.abs(RemotePtr.address(q) - RemotePtr.address(p)) >= 32, "24 bytes take a 32-byte class");
+            assertTrue(Math.abs(RemotePtr.address(q) - RemotePtr.address(p)) >= 32 + BlockHeader.SIZE,
+                    "24 bytes take a 32-byte class, behind an 8-byte header");
             long base = RemotePtr.address(t.segmentBase(1, 0));
-            assertTrue(RemotePtr.address(p) >= base + ControlBlock.FIRST_FREE_SEGMENT_0, "blocks never overlap the control block");
+            assertTrue(RemotePtr.address(p) >= base + ControlBlock.FIRST_FREE_SEGMENT_0 + BlockHeader.SIZE,
+                    "blocks and their headers never overlap the control block");
             t.write(p, 5);
             t.write(RemotePtr.offset(p, 16), 6);
             assertEquals(5, t.read(p));
@@ -65,11 +67,15 @@ class RemoteAllocatorTest {
                     blocks++;
                 }
             } catch (AllocationExhaustedException expected) {
-                assertEquals(6, blocks, "segment 0 holds 3 blocks after its control block, segment 1 holds 3 after its header");
+                assertEquals(6, blocks, "segment 0 holds 3 blocks of 8 + 1024 bytes after its control block, segment 1 "
+                        + "holds 3 after its watermark");
             }
             assertThrows(AllocationExhaustedException.class, () -> a.allocate(1024, 1));
-            assertThrows(AllocationExhaustedException.class, () -> a.allocate(8, 1),
-                    "a failed fetch-and-add moves the watermark past the end: the tail is not reused");
+            assertEquals(1, RemotePtr.node(a.allocate(512, 1)), "segment 0's 680-byte tail serves a smaller class");
+            assertEquals(1, RemotePtr.node(a.allocate(512, 1)), "segment 1's 936-byte tail too");
+            assertThrows(AllocationExhaustedException.class, () -> a.allocate(512, 1));
+            long watermark = RemotePtr.offset(t.segmentBase(1, 0), ControlBlock.WATERMARK);
+            assertTrue(t.read(watermark) <= t.segmentLength(1, 0), "a segment too full leaves its watermark alone");
             assertEquals(0, RemotePtr.node(a.allocate(8, 0)), "other nodes are unaffected");
         }
     }
