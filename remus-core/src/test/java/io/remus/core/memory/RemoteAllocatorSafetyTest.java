@@ -185,13 +185,20 @@ class RemoteAllocatorSafetyTest {
         }
     }
 
+    /**
+     * Four threads free each block at once. Every operation takes 2 ms to execute on the simulator,
+     * so all four READs of the header see it allocated before any compare-and-swap lands, and only
+     * the compare-and-swap decides (a free that wrote the header instead would let all four succeed).
+     */
     @ParameterizedTest
     @MethodSource("fabrics")
     void shouldLetExactlyOneOfRacingFreesOfABlockSucceed(Function<SimOptions, Fabric> make) throws Exception {
         int blocks = 40;
         int[] nodes = {0, 1, 2, 2};
         long[] ptrs = new long[blocks];
-        try (TestCluster c = new TestCluster(make, SimOptions.defaults().withYieldInsideNicAtomics(true), 3, b -> b.threadsPerNode(2))) {
+        SimOptions slow = SimOptions.defaults().withYieldInsideNicAtomics(true)
+                .withExecutionLatencyNanos(TimeUnit.MILLISECONDS.toNanos(2));
+        try (TestCluster c = new TestCluster(make, slow, 3, b -> b.threadsPerNode(2))) {
             try (ComputeThread t = c.thread(0)) {
                 RemoteAllocator a = new RemoteAllocator(t);
                 for (int i = 0; i < blocks; i++) {
