@@ -107,6 +107,7 @@ public final class ComputeThread implements AutoCloseable {
     private final int[][] outstanding;
     private final RemoteRegion[][] regions;
     private final OpSlot[] handles;
+    private final long[] posted = new long[Opcode.values().length];
     private final int tag;
     private final int[] freeSlots;
     private int freeCount;
@@ -507,6 +508,20 @@ public final class ComputeThread implements AutoCloseable {
     }
 
     /**
+     * How many work requests of one kind this thread has posted to the fabric since it was created:
+     * the RDMA operations it issued, for tests and profiles that check an algorithm's cost. Reads
+     * of the thread's own node that take the CPU path are not counted; writes and atomics there go
+     * through the NIC and are.
+     *
+     * @param op the kind
+     * @return the count
+     */
+    public long postedOperations(Opcode op) {
+        confined();
+        return posted[op.ordinal()];
+    }
+
+    /**
      * Makes the calling Java thread this compute thread's owner if none used it yet, or checks that
      * it is the owner: for layers above (locks, data structures) whose operations have paths that
      * do not go through this thread's operations (CPU paths on its node's memory, or state of their
@@ -751,6 +766,9 @@ public final class ComputeThread implements AutoCloseable {
             outstanding[node][lane]--;
             release(h);
             throw e;
+        }
+        for (int i = 0, n = requests.size(); i < n; i++) {
+            posted[requests.opcode(i).ordinal()]++;
         }
         return h;
     }
