@@ -15,8 +15,8 @@ import io.remus.core.fabric.WorkRequests;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
-import java.lang.invoke.VarHandle;
 import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -74,9 +74,12 @@ import java.util.concurrent.locks.LockSupport;
  */
 public final class ComputeThread implements AutoCloseable {
     private static final VarHandle WORD = ValueLayout.JAVA_LONG.varHandle();
-    private static final VarHandle OWNER;
     private static final VarHandle REGIONS = MethodHandles.arrayElementVarHandle(RemoteRegion[][].class);
+    private static final VarHandle OWNER;
     private static final AtomicInteger TAGS = new AtomicInteger();
+    private static final int NO_NODE = -1;
+    private static final long RESULT_TO_SLOT = -1;
+    private static final long VALUE_FROM_SLOT = -2;
 
     static {
         try {
@@ -85,9 +88,6 @@ public final class ComputeThread implements AutoCloseable {
             throw new ExceptionInInitializerError(e);
         }
     }
-    private static final int NO_NODE = -1;
-    private static final long RESULT_TO_SLOT = -1;
-    private static final long VALUE_FROM_SLOT = -2;
 
     private final Fabric fabric;
     private final FabricNode fabricNode;
@@ -145,7 +145,7 @@ public final class ComputeThread implements AutoCloseable {
         this.outstanding = new int[nodes][];
         this.regions = new RemoteRegion[nodes][];
         this.handles = new OpSlot[ops];
-        this.tag = TAGS.getAndIncrement() % 0xFFFF + 1;
+        this.tag = Math.floorMod(TAGS.getAndIncrement(), 0xFFFF) + 1;
         this.freeSlots = new int[ops];
         for (int i = 0; i < ops; i++) {
             handles[i] = new OpSlot(i);
