@@ -2,7 +2,10 @@ package io.remus.alock;
 
 /**
  * One compute thread's handle on one shared lock word. Handles are not thread-safe: each belongs
- * to the thread whose {@link LockContext} opened it. A handle is not reentrant.
+ * to the Java thread that owns the compute thread of the {@link LockContext} that opened it, and
+ * {@link #lock()} and {@link #unlock()} from any other Java thread throw
+ * {@link io.remus.core.ThreadConfinementException} naming both threads, before anything changes.
+ * A handle is not reentrant.
  */
 public interface Lock {
     /** @return the shared lock word (a {@link io.remus.core.RemotePtr}) */
@@ -12,6 +15,7 @@ public interface Lock {
      * Acquires the lock for this handle, waiting at most the context's acquire timeout.
      *
      * @throws LockUsageException   when this handle already holds it, or the compute thread is closed
+     * @throws io.remus.core.ThreadConfinementException when called from a Java thread other than the owner
      * @throws LockTimeoutException when the wait ran out; the lock may then be unusable
      */
     void lock();
@@ -20,6 +24,7 @@ public interface Lock {
      * Releases the lock this handle holds.
      *
      * @throws LockUsageException   when this handle does not hold it (never acquired, or already released)
+     * @throws io.remus.core.ThreadConfinementException when called from a Java thread other than the owner
      * @throws LockTimeoutException when waiting for a successor to link itself ran out
      */
     void unlock();

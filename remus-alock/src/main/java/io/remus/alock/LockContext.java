@@ -8,7 +8,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 /**
  * One compute thread's lock state: its options, its owner id (the value a spin lock stores), and
  * its pool of queue nodes on its own node, made on first use by a queue lock. Not thread-safe: it
- * belongs to the thread of its {@link ComputeThread}.
+ * and the lock handles opened with it belong to the Java thread that owns its {@link ComputeThread}
+ * (the first that used it), which {@link #checkOpen()} enforces.
  */
 public final class LockContext {
     private static final AtomicInteger SERIAL = new AtomicInteger();
@@ -55,13 +56,19 @@ public final class LockContext {
     }
 
     /**
-     * Checks that the compute thread can still be used.
+     * Checks that the compute thread can still be used, and by the calling Java thread: the lock
+     * handles call it on entry of every lock and unlock, so a handle used from a Java thread other
+     * than its compute thread's owner is refused before it changes anything (ALock's local path
+     * never goes through the compute thread's operations, so this is its only check). One
+     * comparison once the owner is bound.
      *
-     * @throws LockUsageException when it is closed
+     * @throws LockUsageException                              when the compute thread is closed
+     * @throws io.remus.core.ThreadConfinementException when another Java thread owns the compute thread
      */
     public void checkOpen() {
         if (thread.isClosed()) {
             throw new LockUsageException("compute thread of node " + thread.nodeId() + " is closed");
         }
+        thread.checkOwnerThread();
     }
 }

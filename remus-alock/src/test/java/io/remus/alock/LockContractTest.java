@@ -1,6 +1,7 @@
 package io.remus.alock;
 
 import io.remus.core.ComputeThread;
+import io.remus.core.ThreadConfinementException;
 import io.remus.core.fabric.Fabric;
 import io.remus.core.sim.SimOptions;
 import io.remus.core.testing.Fabrics;
@@ -13,6 +14,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
 import java.util.stream.Stream;
 
@@ -116,6 +118,39 @@ class LockContractTest {
                     lock.unlock();
                 }
             });
+        }
+    }
+
+    /**
+     * A handle used from a Java thread other than its compute thread's owner is refused before it
+     * changes anything, on the CPU-only path of ALock's home-node handles as well (node 0 is the
+     * home node here), and the owner keeps using it.
+     */
+    @ParameterizedTest(name = "{0} {1}")
+    @MethodSource("fabricsAndKinds")
+    void shouldRefuseAHandleUsedFromAnotherJavaThread(Function<SimOptions, Fabric> make, LockKind kind) throws Exception {
+        try (TestCluster c = LockClusters.start(make, SimOptions.defaults(), 2, 1); ComputeThread t = c.thread(0)) {
+            long word = LockClusters.lockWord(c, 0);
+            Lock lock = kind.open(new LockContext(t, LockOptions.defaults()), word);
+            lock.lock();
+            for (Runnable misuse : new Runnable[] {lock::unlock, lock::lock}) {
+                AtomicReference<Throwable> failure = new AtomicReference<>();
+                Thread intruder = Thread.ofPlatform().name("intruder").start(() -> {
+                    try {
+                        misuse.run();
+                    } catch (Throwable e) {
+                        failure.set(e);
+                    }
+                });
+                intruder.join(10_000);
+                assertTrue(failure.get() instanceof ThreadConfinementException, String.valueOf(failure.get()));
+                assertTrue(failure.get().getMessage().contains("\"intruder\""), failure.get().getMessage());
+                assertTrue(lock.isHeld(), "the refused call changed nothing");
+            }
+            lock.unlock();
+            lock.lock();
+            lock.unlock();
+            assertFalse(lock.isHeld());
         }
     }
 

@@ -15,9 +15,11 @@ import io.remus.core.fabric.WorkRequests;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 
 /**
@@ -28,7 +30,18 @@ import java.util.concurrent.locks.LockSupport;
  * <p>The thread owns a registered buffer ({@link #buffer()}), one completion queue, and
  * {@code qpLanesPerPeer} queue pairs to each peer, connected on first use. Sync, async and batched
  * operations allocate nothing in steady state. Every wait is bounded by the configured operation
- * timeout. Not thread-safe: one instance per application thread.
+ * timeout.
+ *
+ * <p><b>Thread confinement.</b> Not thread-safe: one instance per application thread, enforced. The
+ * owner is the first Java thread that calls an operation (so a thread may be created on one thread
+ * and handed to the worker that uses it); from then on every operation, {@link OpHandle} await and
+ * poll, doorbell batch entry and post, and {@link #checkOwnerThread()} called from any other thread
+ * throws {@link ThreadConfinementException} naming both threads, before anything is posted. The
+ * check is one comparison of {@link Thread#currentThread()} with a field. The configuration and
+ * directory queries ({@link #nodeId()}, {@link #config()}, {@link #buffer()}, {@link #isClosed()},
+ * {@link #segmentCount}, {@link #segmentBase}, {@link #segmentLength}) may be called from any
+ * thread. {@link #close()} may be called from any thread too, once the owner no longer uses the
+ * instance (after joining it, for example): it is not synchronised with a running operation.
  *
  * <p>Targets on the thread's own node follow the local/remote atomicity table: reads take the CPU
  * path; atomics go through the NIC (loopback QP), since a CPU atomic is not atomic with a NIC atomic
@@ -61,9 +74,20 @@ import java.util.concurrent.locks.LockSupport;
  */
 public final class ComputeThread implements AutoCloseable {
     private static final VarHandle WORD = ValueLayout.JAVA_LONG.varHandle();
+    private static final VarHandle REGIONS = MethodHandles.arrayElementVarHandle(RemoteRegion[][].class);
+    private static final VarHandle OWNER;
+    private static final AtomicInteger TAGS = new AtomicInteger();
     private static final int NO_NODE = -1;
     private static final long RESULT_TO_SLOT = -1;
     private static final long VALUE_FROM_SLOT = -2;
+
+    static {
+        try {
+            OWNER = MethodHandles.lookup().findVarHandle(ComputeThread.class, "owner", Thread.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
 
     private final Fabric fabric;
     private final FabricNode fabricNode;
@@ -82,7 +106,9 @@ public final class ComputeThread implements AutoCloseable {
     private final QueuePair[][] queuePairs;
     private final int[][] outstanding;
     private final RemoteRegion[][] regions;
-    private final OpHandle[] handles;
+    private final OpSlot[] handles;
+    private final long[] posted = new long[Opcode.values().length];
+    private final int tag;
     private final int[] freeSlots;
     private int freeCount;
     private final WorkRequests single = new WorkRequests(1);
@@ -92,7 +118,8 @@ public final class ComputeThread implements AutoCloseable {
     private final LanePolicy lanePolicy;
     private final int sendQueueDepth;
     private int nextLane;
-    private boolean closed;
+    private volatile boolean closed;
+    private Thread owner;
 
     ComputeThread(Fabric fabric, FabricNode fabricNode, ClusterConfig config, List<RegisteredMemory> localMemory) {
         this.fabric = fabric;
@@ -117,10 +144,11 @@ public final class ComputeThread implements AutoCloseable {
         this.queuePairs = new QueuePair[nodes][];
         this.outstanding = new int[nodes][];
         this.regions = new RemoteRegion[nodes][];
-        this.handles = new OpHandle[ops];
+        this.handles = new OpSlot[ops];
+        this.tag = Math.floorMod(TAGS.getAndIncrement(), 0xFFFF) + 1;
         this.freeSlots = new int[ops];
         for (int i = 0; i < ops; i++) {
-            handles[i] = new OpHandle(this, i);
+            handles[i] = new OpSlot(i);
             freeSlots[i] = ops - 1 - i;
         }
         this.freeCount = ops;
@@ -163,6 +191,7 @@ public final class ComputeThread implements AutoCloseable {
      * @return its value
      */
     public long read(long ptr, boolean fence) {
+        confined();
         if (RemotePtr.node(ptr) == self) {
             checkTarget(ptr, 8, false);
             return localWord(ptr);
@@ -188,7 +217,8 @@ public final class ComputeThread implements AutoCloseable {
      * @param fence whether to fence
      */
     public void write(long ptr, long value, boolean fence) {
-        await(writeWordAsync(ptr, value, fence));
+        confined();
+        await(postSingle(Opcode.WRITE, ptr, VALUE_FROM_SLOT, 8, value, 0, fence));
     }
 
     /**
@@ -214,6 +244,7 @@ public final class ComputeThread implements AutoCloseable {
      * @return the value it held
      */
     public long compareAndSwap(long ptr, long expected, long desired, boolean fence) {
+        confined();
         return await(postSingle(Opcode.COMPARE_AND_SWAP, ptr, RESULT_TO_SLOT, 8, expected, desired, fence));
     }
 
@@ -237,6 +268,7 @@ public final class ComputeThread implements AutoCloseable {
      * @return the value it held before
      */
     public long fetchAndAdd(long ptr, long delta, boolean fence) {
+        confined();
         return await(postSingle(Opcode.FETCH_AND_ADD, ptr, RESULT_TO_SLOT, 8, delta, 0, fence));
     }
 
@@ -250,7 +282,8 @@ public final class ComputeThread implements AutoCloseable {
      * @param length       the byte count
      */
     public void read(long ptr, long bufferOffset, int length) {
-        await(readAsync(ptr, bufferOffset, length, false));
+        confined();
+        await(readSlot(ptr, bufferOffset, length, false));
     }
 
     /**
@@ -261,7 +294,9 @@ public final class ComputeThread implements AutoCloseable {
      * @param length       the byte count
      */
     public void write(long ptr, long bufferOffset, int length) {
-        await(writeAsync(ptr, bufferOffset, length, false));
+        confined();
+        checkBuffer(bufferOffset, length);
+        await(postSingle(Opcode.WRITE, ptr, bufferOffset, length, 0, 0, false));
     }
 
     /**
@@ -272,6 +307,7 @@ public final class ComputeThread implements AutoCloseable {
      * @param destination where they go, at most {@code bufferSizePerThread} bytes
      */
     public void read(long ptr, MemorySegment destination) {
+        confined();
         int length = stagedLength(destination);
         if (RemotePtr.node(ptr) == self) {
             checkTarget(ptr, length, false);
@@ -290,6 +326,7 @@ public final class ComputeThread implements AutoCloseable {
      * @param source the bytes, at most {@code bufferSizePerThread}
      */
     public void write(long ptr, MemorySegment source) {
+        confined();
         int length = stagedLength(source);
         checkTarget(ptr, length, false);
         MemorySegment.copy(source, 0, memory, bufferSize, length);
@@ -306,6 +343,7 @@ public final class ComputeThread implements AutoCloseable {
      * @param value its new value
      */
     public void writeLocal(long ptr, long value) {
+        confined();
         RegisteredMemory m = localTarget(ptr, 8);
         long offset = RemotePtr.address(ptr) - m.address();
         if ((RemotePtr.address(ptr) & 7) == 0) {
@@ -324,6 +362,7 @@ public final class ComputeThread implements AutoCloseable {
      * @param length       the byte count
      */
     public void writeLocal(long ptr, long bufferOffset, int length) {
+        confined();
         checkBuffer(bufferOffset, length);
         RegisteredMemory m = localTarget(ptr, length);
         MemorySegment.copy(memory, bufferOffset, m.segment(), RemotePtr.address(ptr) - m.address(), length);
@@ -341,6 +380,7 @@ public final class ComputeThread implements AutoCloseable {
      *                              range is outside this node's segments
      */
     public MemorySegment localSegment(long ptr, long length) {
+        confined();
         if (closed) {
             throw new BadArgumentException("compute thread is closed");
         }
@@ -361,79 +401,136 @@ public final class ComputeThread implements AutoCloseable {
     /**
      * Starts reading {@code length} bytes at {@code ptr} into the buffer at {@code bufferOffset}.
      *
-     * @return the operation's handle
+     * @return the operation's {@link OpHandle}, for {@link #await(long)}
      */
-    public OpHandle readAsync(long ptr, long bufferOffset, int length, boolean fence) {
-        checkBuffer(bufferOffset, length);
-        if (RemotePtr.node(ptr) == self) {
-            checkTarget(ptr, length, false);
-            RegisteredMemory m = localTarget(ptr, length);
-            OpHandle h = acquire();
-            MemorySegment.copy(m.segment(), RemotePtr.address(ptr) - m.address(), memory, bufferOffset, length);
-            h.state = OpHandle.State.DONE;
-            return h;
-        }
-        return postSingle(Opcode.READ, ptr, bufferOffset, length, 0, 0, fence);
+    public long readAsync(long ptr, long bufferOffset, int length, boolean fence) {
+        confined();
+        return handle(readSlot(ptr, bufferOffset, length, fence));
     }
 
     /**
-     * Starts reading the word at {@code ptr}; {@link OpHandle#await()} returns it.
+     * Starts reading the word at {@code ptr}; {@link #await(long)} returns it.
      *
-     * @return the operation's handle
+     * @return the operation's {@link OpHandle}
      */
-    public OpHandle readWordAsync(long ptr, boolean fence) {
+    public long readWordAsync(long ptr, boolean fence) {
+        confined();
         if (RemotePtr.node(ptr) == self) {
             checkTarget(ptr, 8, false);
             long value = localWord(ptr);
-            OpHandle h = acquire();
+            OpSlot h = acquire();
             h.localValue = value;
             h.hasLocalValue = true;
-            h.state = OpHandle.State.DONE;
-            return h;
+            h.state = OpSlot.State.DONE;
+            return handle(h);
         }
-        return postSingle(Opcode.READ, ptr, RESULT_TO_SLOT, 8, 0, 0, fence);
+        return handle(postSingle(Opcode.READ, ptr, RESULT_TO_SLOT, 8, 0, 0, fence));
     }
 
     /**
      * Starts writing {@code length} bytes of the buffer at {@code bufferOffset} to {@code ptr}.
      *
-     * @return the operation's handle
+     * @return the operation's {@link OpHandle}
      */
-    public OpHandle writeAsync(long ptr, long bufferOffset, int length, boolean fence) {
+    public long writeAsync(long ptr, long bufferOffset, int length, boolean fence) {
+        confined();
         checkBuffer(bufferOffset, length);
-        return postSingle(Opcode.WRITE, ptr, bufferOffset, length, 0, 0, fence);
+        return handle(postSingle(Opcode.WRITE, ptr, bufferOffset, length, 0, 0, fence));
     }
 
     /**
      * Starts writing the word {@code value} to {@code ptr}.
      *
-     * @return the operation's handle
+     * @return the operation's {@link OpHandle}
      */
-    public OpHandle writeWordAsync(long ptr, long value, boolean fence) {
-        return postSingle(Opcode.WRITE, ptr, VALUE_FROM_SLOT, 8, value, 0, fence);
+    public long writeWordAsync(long ptr, long value, boolean fence) {
+        confined();
+        return handle(postSingle(Opcode.WRITE, ptr, VALUE_FROM_SLOT, 8, value, 0, fence));
     }
 
     /**
-     * Starts a compare-and-swap; {@link OpHandle#await()} returns the old value.
+     * Starts a compare-and-swap; {@link #await(long)} returns the old value.
      *
-     * @return the operation's handle
+     * @return the operation's {@link OpHandle}
      */
-    public OpHandle compareAndSwapAsync(long ptr, long expected, long desired, boolean fence) {
-        return postSingle(Opcode.COMPARE_AND_SWAP, ptr, RESULT_TO_SLOT, 8, expected, desired, fence);
+    public long compareAndSwapAsync(long ptr, long expected, long desired, boolean fence) {
+        confined();
+        return handle(postSingle(Opcode.COMPARE_AND_SWAP, ptr, RESULT_TO_SLOT, 8, expected, desired, fence));
     }
 
     /**
-     * Starts a fetch-and-add; {@link OpHandle#await()} returns the old value.
+     * Starts a fetch-and-add; {@link #await(long)} returns the old value.
      *
-     * @return the operation's handle
+     * @return the operation's {@link OpHandle}
      */
-    public OpHandle fetchAndAddAsync(long ptr, long delta, boolean fence) {
-        return postSingle(Opcode.FETCH_AND_ADD, ptr, RESULT_TO_SLOT, 8, delta, 0, fence);
+    public long fetchAndAddAsync(long ptr, long delta, boolean fence) {
+        confined();
+        return handle(postSingle(Opcode.FETCH_AND_ADD, ptr, RESULT_TO_SLOT, 8, delta, 0, fence));
+    }
+
+    /**
+     * Waits (bounded by the configured operation timeout) for the operation of {@code handle} to
+     * finish, frees its slot for the next operation and reports the result. Allocates nothing.
+     *
+     * @param handle an {@link OpHandle} this thread issued and has not awaited yet
+     * @return the old value of an atomic, the word of a word read, otherwise 0
+     * @throws RemoteOperationException when the operation completed with an error
+     * @throws RemoteTimeoutException   when it did not complete within the timeout
+     * @throws StaleHandleException     when the handle was already awaited (its slot may carry another
+     *                                  operation now) or another compute thread issued it
+     */
+    public long await(long handle) {
+        confined();
+        return await(current(handle));
+    }
+
+    /**
+     * Drives the completion queue once and reports whether the operation of {@code handle} has
+     * finished. Allocates nothing.
+     *
+     * @param handle an {@link OpHandle} this thread issued and has not awaited yet
+     * @return whether {@link #await(long)} would return without waiting
+     * @throws StaleHandleException when the handle was already awaited or another compute thread issued it
+     */
+    public boolean poll(long handle) {
+        confined();
+        OpSlot h = current(handle);
+        if (h.state == OpSlot.State.PENDING) {
+            progress();
+        }
+        return h.state == OpSlot.State.DONE;
     }
 
     /** @return this thread's doorbell batch, empty unless entries were added and not posted */
     public DoorbellBatch batch() {
+        confined();
         return batch;
+    }
+
+    /**
+     * How many work requests of one kind this thread has posted to the fabric since it was created:
+     * the RDMA operations it issued, for tests and profiles that check an algorithm's cost. Reads
+     * of the thread's own node that take the CPU path are not counted; writes and atomics there go
+     * through the NIC and are.
+     *
+     * @param op the kind
+     * @return the count
+     */
+    public long postedOperations(Opcode op) {
+        confined();
+        return posted[op.ordinal()];
+    }
+
+    /**
+     * Makes the calling Java thread this compute thread's owner if none used it yet, or checks that
+     * it is the owner: for layers above (locks, data structures) whose operations have paths that
+     * do not go through this thread's operations (CPU paths on its node's memory, or state of their
+     * own). Costs one comparison once the owner is bound.
+     *
+     * @throws ThreadConfinementException when another Java thread owns this compute thread
+     */
+    public void checkOwnerThread() {
+        confined();
     }
 
     // ---------------------------------------------------------------- directory
@@ -530,29 +627,78 @@ public final class ComputeThread implements AutoCloseable {
     }
 
     private RemoteRegion[] regionsOf(int nodeId) {
-        if (nodeId >= regions.length) {
+        if (nodeId < 0 || nodeId >= regions.length) {
             throw new BadArgumentException("node " + nodeId + " is not in the cluster of " + regions.length + " nodes");
         }
-        RemoteRegion[] rs = regions[nodeId];
+        RemoteRegion[] rs = (RemoteRegion[]) REGIONS.getAcquire(regions, nodeId);
         if (rs == null) {
             rs = fabric.publishedRegions(nodeId).toArray(RemoteRegion[]::new);
             if (rs.length == 0) {
                 throw new BadArgumentException("node " + nodeId + " publishes no memory");
             }
-            regions[nodeId] = rs;
+            REGIONS.setRelease(regions, nodeId, rs);
         }
         return rs;
     }
 
-    private OpHandle acquire() {
+    void confined() {
+        if (owner != Thread.currentThread()) {
+            claimOwner();
+        }
+    }
+
+    private void claimOwner() {
+        Thread me = Thread.currentThread();
+        Thread was = (Thread) OWNER.compareAndExchange(this, (Thread) null, me);
+        if (was != null && was != me) {
+            throw new ThreadConfinementException("the compute thread of node " + self + " belongs to Java thread "
+                    + ThreadConfinementException.describe(was) + ", which used it first; it was called from "
+                    + ThreadConfinementException.describe(me) + " (one compute thread per Java thread)");
+        }
+    }
+
+    private OpSlot readSlot(long ptr, long bufferOffset, int length, boolean fence) {
+        checkBuffer(bufferOffset, length);
+        if (RemotePtr.node(ptr) == self) {
+            checkTarget(ptr, length, false);
+            RegisteredMemory m = localTarget(ptr, length);
+            OpSlot h = acquire();
+            MemorySegment.copy(m.segment(), RemotePtr.address(ptr) - m.address(), memory, bufferOffset, length);
+            h.state = OpSlot.State.DONE;
+            return h;
+        }
+        return postSingle(Opcode.READ, ptr, bufferOffset, length, 0, 0, fence);
+    }
+
+    long handle(OpSlot h) {
+        return OpHandle.of(tag, h.generation, h.slot);
+    }
+
+    private OpSlot current(long handle) {
+        int slot = OpHandle.slot(handle);
+        if (OpHandle.tag(handle) != tag || slot >= handles.length) {
+            throw new StaleHandleException(handle, OpHandle.toString(handle) + " is not a handle of this compute thread"
+                    + " (tag " + tag + ", " + handles.length + " slots)");
+        }
+        OpSlot h = handles[slot];
+        if (h.generation != OpHandle.generation(handle)
+                || (h.state != OpSlot.State.PENDING && h.state != OpSlot.State.DONE)) {
+            throw new StaleHandleException(handle, OpHandle.toString(handle) + " was already awaited (its slot is at generation "
+                    + Integer.toUnsignedString(h.generation) + (h.state == OpSlot.State.ABANDONED ? ", its wait timed out" : "")
+                    + "); handles are used once");
+        }
+        return h;
+    }
+
+    private OpSlot acquire() {
         if (closed) {
             throw new BadArgumentException("compute thread is closed");
         }
         if (freeCount == 0) {
             throw new BadArgumentException("all " + handles.length + " operations in flight are in use: await some first");
         }
-        OpHandle h = handles[freeSlots[--freeCount]];
-        h.state = OpHandle.State.PENDING;
+        OpSlot h = handles[freeSlots[--freeCount]];
+        h.state = OpSlot.State.PENDING;
         h.status = CompletionStatus.SUCCESS;
         h.hasLocalValue = false;
         h.resultOffset = -1;
@@ -560,24 +706,24 @@ public final class ComputeThread implements AutoCloseable {
         return h;
     }
 
-    private void release(OpHandle h) {
+    private void release(OpSlot h) {
         h.generation++;
-        h.state = OpHandle.State.FREE;
+        h.state = OpSlot.State.FREE;
         freeSlots[freeCount++] = h.slot;
     }
 
-    private static long wrId(OpHandle h, boolean last) {
+    private static long wrId(OpSlot h, boolean last) {
         return ((long) h.generation << 32) | ((long) h.slot << 1) | (last ? 1 : 0);
     }
 
-    private OpHandle postSingle(Opcode op, long ptr, long bufferOffset, int length, long operand, long swap, boolean fence) {
+    private OpSlot postSingle(Opcode op, long ptr, long bufferOffset, int length, long operand, long swap, boolean fence) {
         boolean atomic = op == Opcode.COMPARE_AND_SWAP || op == Opcode.FETCH_AND_ADD;
         int rkey = checkTarget(ptr, length, atomic);
         int node = RemotePtr.node(ptr);
         long address = RemotePtr.address(ptr);
         int lane = lane(address);
         QueuePair qp = queuePair(node, lane);
-        OpHandle h = acquire();
+        OpSlot h = acquire();
         long wordOffset = wordsOffset + 8L * h.slot;
         long local = bufferOffset >= 0 ? base + bufferOffset : base + wordOffset;
         if (bufferOffset == VALUE_FROM_SLOT) {
@@ -596,10 +742,10 @@ public final class ComputeThread implements AutoCloseable {
         return post(qp, single, h, node, lane);
     }
 
-    OpHandle postBatch(WorkRequests requests, int node, long firstAddress) {
+    OpSlot postBatch(WorkRequests requests, int node, long firstAddress) {
         int lane = lane(firstAddress);
         QueuePair qp = queuePair(node, lane);
-        OpHandle h = acquire();
+        OpSlot h = acquire();
         int n = requests.size();
         for (int i = 0; i < n; i++) {
             boolean last = i == n - 1;
@@ -610,7 +756,7 @@ public final class ComputeThread implements AutoCloseable {
         return post(qp, requests, h, node, lane);
     }
 
-    private OpHandle post(QueuePair qp, WorkRequests requests, OpHandle h, int node, int lane) {
+    private OpSlot post(QueuePair qp, WorkRequests requests, OpSlot h, int node, int lane) {
         h.node = node;
         h.lane = lane;
         outstanding[node][lane]++;
@@ -620,6 +766,9 @@ public final class ComputeThread implements AutoCloseable {
             outstanding[node][lane]--;
             release(h);
             throw e;
+        }
+        for (int i = 0, n = requests.size(); i < n; i++) {
+            posted[requests.opcode(i).ordinal()]++;
         }
         return h;
     }
@@ -682,8 +831,8 @@ public final class ComputeThread implements AutoCloseable {
         if (slot >= handles.length) {
             return;
         }
-        OpHandle h = handles[slot];
-        if (h.generation != (int) (id >>> 32) || (h.state != OpHandle.State.PENDING && h.state != OpHandle.State.ABANDONED)) {
+        OpSlot h = handles[slot];
+        if (h.generation != (int) (id >>> 32) || (h.state != OpSlot.State.PENDING && h.state != OpSlot.State.ABANDONED)) {
             return;
         }
         if (result != CompletionStatus.SUCCESS && h.status == CompletionStatus.SUCCESS) {
@@ -693,20 +842,17 @@ public final class ComputeThread implements AutoCloseable {
             return;
         }
         outstanding[h.node][h.lane]--;
-        if (h.state == OpHandle.State.ABANDONED) {
+        if (h.state == OpSlot.State.ABANDONED) {
             release(h);
         } else {
-            h.state = OpHandle.State.DONE;
+            h.state = OpSlot.State.DONE;
         }
     }
 
-    long await(OpHandle h) {
-        if (h.state != OpHandle.State.PENDING && h.state != OpHandle.State.DONE) {
-            throw new BadArgumentException("handle was already awaited; handles are reused after await");
-        }
+    long await(OpSlot h) {
         long deadline = 0;
         int idle = 0;
-        while (h.state == OpHandle.State.PENDING) {
+        while (h.state == OpSlot.State.PENDING) {
             if (progress() > 0) {
                 continue;
             }
@@ -715,7 +861,7 @@ public final class ComputeThread implements AutoCloseable {
                 deadline = System.nanoTime() + timeoutNanos;
             } else if ((idle & 0xFF) == 0) {
                 if (System.nanoTime() - deadline > 0) {
-                    h.state = OpHandle.State.ABANDONED;
+                    h.state = OpSlot.State.ABANDONED;
                     throw new RemoteTimeoutException("operation on node " + h.node + " did not complete within "
                             + config.operationTimeout());
                 }
@@ -746,7 +892,8 @@ public final class ComputeThread implements AutoCloseable {
 
     /**
      * Waits (bounded) for operations still in flight, then releases the thread's QPs, CQ and buffer.
-     * Idempotent.
+     * Idempotent. May be called from a thread other than the owner once the owner no longer uses this
+     * compute thread; every operation afterwards, on any thread, is refused.
      */
     @Override
     public void close() {
@@ -778,8 +925,8 @@ public final class ComputeThread implements AutoCloseable {
 
     private int countDone() {
         int done = 0;
-        for (OpHandle h : handles) {
-            if (h.state == OpHandle.State.DONE) {
+        for (OpSlot h : handles) {
+            if (h.state == OpSlot.State.DONE) {
                 done++;
             }
         }

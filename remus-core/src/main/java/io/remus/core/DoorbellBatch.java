@@ -7,7 +7,8 @@ import io.remus.core.fabric.WorkRequests;
  * signalled. Entries are checked as they are added (typed exceptions before anything is posted)
  * and execute in order. Each {@link ComputeThread} owns one batch, reused after every post;
  * building and posting allocate nothing. Batches to the thread's own node go through the loopback
- * QP, reads included.
+ * QP, reads included. Confined to the compute thread's owner, like the compute thread: adding an
+ * entry or posting from another Java thread throws {@link ThreadConfinementException}.
  */
 public final class DoorbellBatch {
     private final ComputeThread owner;
@@ -96,27 +97,31 @@ public final class DoorbellBatch {
      * @throws RemoteTimeoutException   when the batch did not complete in time
      */
     public void execute() {
-        post().await();
+        owner.confined();
+        owner.await(post());
     }
 
     /**
      * Posts the batch with one doorbell and empties it for reuse.
      *
-     * @return the handle completing with the batch's last entry
+     * @return the {@link OpHandle} completing with the batch's last entry, for
+     * {@link ComputeThread#await(long)}
      * @throws BadArgumentException when the batch is empty or no handle is free
      */
-    public OpHandle post() {
+    public long post() {
+        owner.confined();
         if (requests.size() == 0) {
             throw new BadArgumentException("cannot post an empty batch");
         }
         try {
-            return owner.postBatch(requests, node, firstAddress);
+            return owner.handle(owner.postBatch(requests, node, firstAddress));
         } finally {
             clear();
         }
     }
 
     private int target(long ptr, int length, boolean atomic) {
+        owner.confined();
         int n = RemotePtr.node(ptr);
         if (node >= 0 && n != node) {
             throw new BadArgumentException("a batch targets one node: it holds node " + node + ", got " + RemotePtr.toString(ptr));

@@ -1,54 +1,64 @@
 package io.remus.core;
 
-import io.remus.core.fabric.CompletionStatus;
-
 /**
- * A reusable handle on one asynchronous operation (or one doorbell batch) of a
- * {@link ComputeThread}. The thread owns a fixed pool of handles, one per operation it may have in
- * flight; {@link #await()} returns the handle to the pool, so a handle must not be used after its
- * await. Polling and awaiting allocate nothing. Not thread-safe: only the owning thread uses it.
+ * The handle of one asynchronous operation (or one doorbell batch) of a {@link ComputeThread}: a
+ * plain {@code long}, so issuing and awaiting allocate nothing, with the static helpers that take
+ * it apart living here (as {@link RemotePtr}'s do for pointers).
+ *
+ * <pre>
+ *  63             48 47                                16 15             0
+ * +-----------------+------------------------------------+----------------+
+ * | thread tag (16) |          generation (32)           |   slot (16)    |
+ * +-----------------+------------------------------------+----------------+
+ * </pre>
+ *
+ * <p>A compute thread has one slot per operation it may have in flight, reused after every await.
+ * The slot's generation grows each time it is released, and {@link ComputeThread#await(long)} and
+ * {@link ComputeThread#poll(long)} compare the handle's generation with the slot's: a handle that
+ * was already awaited, whose slot may now carry another operation, is refused with a
+ * {@link StaleHandleException} instead of returning that operation's value. The tag, a number
+ * every compute thread of the JVM draws in turn (nonzero, repeating after 65,535 threads),
+ * refuses a handle of another compute thread. A stale handle could pass only after its slot was
+ * reused 2<sup>32</sup> times.
  */
 public final class OpHandle {
-    enum State { FREE, PENDING, DONE, ABANDONED }
+    private OpHandle() {
+    }
 
-    private final ComputeThread owner;
-    final int slot;
-    int generation;
-    State state = State.FREE;
-    CompletionStatus status = CompletionStatus.SUCCESS;
-    int node;
-    int lane;
-    long resultOffset;
-    long localValue;
-    boolean hasLocalValue;
-
-    OpHandle(ComputeThread owner, int slot) {
-        this.owner = owner;
-        this.slot = slot;
+    static long of(int tag, int generation, int slot) {
+        return ((long) tag << 48) | ((generation & 0xFFFF_FFFFL) << 16) | slot;
     }
 
     /**
-     * Drives the thread's completion queue once and reports whether this operation has finished.
-     *
-     * @return whether {@link #await()} would return without waiting
+     * @param handle a handle
+     * @return the slot it occupies
      */
-    public boolean poll() {
-        if (state == State.PENDING) {
-            owner.progress();
-        }
-        return state == State.DONE;
+    public static int slot(long handle) {
+        return (int) (handle & 0xFFFF);
     }
 
     /**
-     * Waits (bounded by the configured operation timeout) for the operation to finish, returns the
-     * handle to the pool and reports the result.
-     *
-     * @return the old value of an atomic, the word of a word read, otherwise 0
-     * @throws RemoteOperationException when the operation completed with an error
-     * @throws RemoteTimeoutException   when it did not complete within the timeout
-     * @throws BadArgumentException     when the handle was already awaited
+     * @param handle a handle
+     * @return the generation of its slot it was issued with
      */
-    public long await() {
-        return owner.await(this);
+    public static int generation(long handle) {
+        return (int) (handle >>> 16);
+    }
+
+    /**
+     * @param handle a handle
+     * @return the tag of the compute thread that issued it
+     */
+    public static int tag(long handle) {
+        return (int) (handle >>> 48);
+    }
+
+    /**
+     * @param handle a handle
+     * @return {@code "op(tag t, slot s, generation g)"}, for messages
+     */
+    public static String toString(long handle) {
+        return "op(tag " + tag(handle) + ", slot " + slot(handle) + ", generation "
+                + Integer.toUnsignedString(generation(handle)) + ")";
     }
 }

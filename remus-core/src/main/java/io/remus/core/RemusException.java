@@ -4,7 +4,12 @@ package io.remus.core;
  * The one unchecked exception family of remus-core. Subclasses name the kind of failure so that
  * callers catch what they can handle: {@link BadArgumentException} (rejected before anything is
  * posted), {@link RemoteOperationException} (the fabric completed an operation with an error),
- * {@link RemoteTimeoutException} (a bounded wait ran out) and {@link AllocationExhaustedException}.
+ * {@link RemoteTimeoutException} (a bounded wait ran out), {@link AllocationExhaustedException},
+ * {@link InvalidFreeException} and {@link DoubleFreeException} (a free the allocator refused),
+ * {@link CorruptedMemoryException} and {@link CorruptedControlBlockException} (a shared word holds
+ * what no protocol writes), {@link ThreadConfinementException} (a thread-confined object used from
+ * another thread), {@link StaleHandleException} (an operation handle used twice) and
+ * {@link BarrierMismatchException} (barrier participants that count differently).
  */
 public class RemusException extends RuntimeException {
     private static final long serialVersionUID = 1L;

@@ -50,7 +50,8 @@ public final class RemusNode implements AutoCloseable {
     }
 
     /**
-     * Creates a compute thread for the calling application thread (one per application thread).
+     * Creates a compute thread for one application thread: it belongs to the first Java thread that
+     * uses it, which may be another than the creating one (see {@link ComputeThread}).
      *
      * @return the thread, closed with this node at the latest
      * @throws BadArgumentException when this node is not a compute node

@@ -35,10 +35,10 @@ class AllocationFreeTest {
             t.read(remote, 64, 64);
             sink += t.read(local);
             sink += t.fetchAndAdd(local, 1);
-            OpHandle a = t.fetchAndAddAsync(remote, 1, false);
-            OpHandle b = t.readAsync(remote, 128, 32, true);
-            OpHandle d = t.compareAndSwapAsync(local, 0, 0, false);
-            sink += a.await() + b.await() + d.await();
+            long a = t.fetchAndAddAsync(remote, 1, false);
+            long b = t.readAsync(remote, 128, 32, true);
+            long d = t.compareAndSwapAsync(local, 0, 0, false);
+            sink += t.await(a) + t.await(b) + t.await(d);
             t.batch().write(remote, 0, 16).fetchAndAdd(remote, 1, 200).compareAndSwap(remote, 0, 0, 208).read(remote, 256, 32).execute();
         }
     }

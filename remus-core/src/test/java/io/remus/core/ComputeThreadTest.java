@@ -91,30 +91,30 @@ class ComputeThreadTest {
         try (TestCluster c = new TestCluster(make, slow, 3, b -> b.opsInFlightPerThread(8)); ComputeThread t = c.thread(0)) {
             long w = scratch(t, 2);
             t.write(w, 0);
-            OpHandle[] hs = new OpHandle[8];
+            long[] hs = new long[8];
             for (int i = 0; i < 8; i++) {
                 hs[i] = t.fetchAndAddAsync(w, 1, false);
             }
             assertThrows(BadArgumentException.class, () -> t.fetchAndAddAsync(w, 1, false));
             long sum = 0;
-            for (OpHandle h : hs) {
-                sum += h.await();
+            for (long h : hs) {
+                sum += t.await(h);
             }
             assertEquals(0 + 1 + 2 + 3 + 4 + 5 + 6 + 7, sum);
-            OpHandle cas = t.compareAndSwapAsync(w, 8, 80, false);
-            OpHandle rd = t.readWordAsync(w, true);
+            long cas = t.compareAndSwapAsync(w, 8, 80, false);
+            long rd = t.readWordAsync(w, true);
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-            while (!rd.poll()) {
+            while (!t.poll(rd)) {
                 assertTrue(System.nanoTime() < deadline);
                 Thread.onSpinWait();
             }
-            assertEquals(8, cas.await());
-            assertEquals(80, rd.await());
-            assertThrows(BadArgumentException.class, rd::await, "a handle is reused after await");
+            assertEquals(8, t.await(cas));
+            assertEquals(80, t.await(rd));
+            assertThrows(BadArgumentException.class, () -> t.await(rd), "a handle is used once");
             t.buffer().set(ValueLayout.JAVA_LONG, 16, 1234);
-            t.writeAsync(w, 16, 8, false).await();
-            t.writeWordAsync(RemotePtr.offset(w, 8), 77, false).await();
-            t.readAsync(w, 32, 16, true).await();
+            t.await(t.writeAsync(w, 16, 8, false));
+            t.await(t.writeWordAsync(RemotePtr.offset(w, 8), 77, false));
+            t.await(t.readAsync(w, 32, 16, true));
             assertEquals(1234, t.buffer().get(ValueLayout.JAVA_LONG, 32));
             assertEquals(77, t.buffer().get(ValueLayout.JAVA_LONG, 40));
         }
@@ -167,14 +167,14 @@ class ComputeThreadTest {
                     buf.set(ValueLayout.JAVA_LONG, 0, -1);
                     t.batch().read(a, 0, 8).fence().write(b, 0, 8).execute();
                     assertEquals(v, t.read(b), "batched fenced WRITE sent the buffer before the READ filled it");
-                    OpHandle[] handles = new OpHandle[8];
+                    long[] handles = new long[8];
                     for (int k = 0; k < 4; k++) {
                         buf.set(ValueLayout.JAVA_LONG, 64 + 8 * k, -1);
                         handles[2 * k] = t.readAsync(a, 64 + 8 * k, 8, false);
                         handles[2 * k + 1] = t.writeAsync(RemotePtr.offset(b, 8 + 8 * k), 64 + 8 * k, 8, true);
                     }
-                    for (OpHandle h : handles) {
-                        h.await();
+                    for (long h : handles) {
+                        t.await(h);
                     }
                     for (int k = 0; k < 4; k++) {
                         assertEquals(v, t.read(RemotePtr.offset(b, 8 + 8 * k)), "async fenced WRITE " + k);
@@ -193,13 +193,13 @@ class ComputeThreadTest {
                 t.write(w, 0);
                 t.write(RemotePtr.offset(w, 8), 0);
                 for (int i = 0; i < fenceIterations(); i++) {
-                    OpHandle faa = t.fetchAndAddAsync(w, 1, false);
-                    OpHandle read = t.readWordAsync(w, true);
-                    OpHandle cas = t.compareAndSwapAsync(RemotePtr.offset(w, 8), 0, 0, true);
-                    long before = faa.await();
+                    long faa = t.fetchAndAddAsync(w, 1, false);
+                    long read = t.readWordAsync(w, true);
+                    long cas = t.compareAndSwapAsync(RemotePtr.offset(w, 8), 0, 0, true);
+                    long before = t.await(faa);
                     assertEquals(i, before);
-                    assertEquals(before + 1, read.await());
-                    assertEquals(0, cas.await());
+                    assertEquals(before + 1, t.await(read));
+                    assertEquals(0, t.await(cas));
                 }
             }
         }
@@ -315,7 +315,7 @@ class ComputeThreadTest {
             assertEquals(20, raw.get(ValueLayout.JAVA_LONG, 4096));
             t.buffer().set(ValueLayout.JAVA_LONG, 0, 21);
             t.writeLocal(w, 0, 8);
-            assertEquals(21, t.readWordAsync(w, false).await());
+            assertEquals(21, t.await(t.readWordAsync(w, false)));
             assertFalse(RemotePtr.isNull(w));
         }
     }
@@ -349,8 +349,8 @@ class ComputeThreadTest {
                 c.runOnThreads(new int[] {0, 1, 2, 2}, (i, t) -> {
                     for (int k = 0; k < 300; k++) {
                         t.fetchAndAdd(RemotePtr.offset(t.segmentBase(1, 1), 4096 + 8 * (k % 4)), 1);
-                        OpHandle h = t.readWordAsync(RemotePtr.offset(t.segmentBase(0, 1), 4096), false);
-                        h.await();
+                        long h = t.readWordAsync(RemotePtr.offset(t.segmentBase(0, 1), 4096), false);
+                        t.await(h);
                     }
                 });
                 try (ComputeThread t = c.thread(0)) {

@@ -2,7 +2,6 @@ package io.remus.bench.core;
 
 import io.remus.core.ComputeThread;
 import io.remus.core.DoorbellBatch;
-import io.remus.core.OpHandle;
 import io.remus.core.RemotePtr;
 import io.remus.core.RemusNode;
 import io.remus.core.config.ClusterConfig;
@@ -114,15 +113,15 @@ public class ComputeThreadSimBenchmark {
     /** @return the remote word, read by an asynchronous read issued and awaited */
     @Benchmark
     public long readAsyncAwait() {
-        OpHandle handle = thread.readWordAsync(remote, false);
-        return handle.await();
+        long handle = thread.readWordAsync(remote, false);
+        return thread.await(handle);
     }
 
     /** @return the remote word's old value after an asynchronous fetch-and-add issued and awaited */
     @Benchmark
     public long fetchAndAddAsyncAwait() {
-        OpHandle handle = thread.fetchAndAddAsync(remote, 1, false);
-        return handle.await();
+        long handle = thread.fetchAndAddAsync(remote, 1, false);
+        return thread.await(handle);
     }
 
     /** Reads 8 remote words into the buffer with one doorbell batch of 8 READs. */

@@ -9,33 +9,45 @@ package io.remus.core.memory;
  * segment 0                                   segment i &gt; 0
  * +-------+-----------------------------+      +-------+--------------------------+
  * |   0   | watermark                   |      |   0   | watermark                |
- * |  64   | root pointer (RemotePtr)    |      |  64   | first allocatable byte   |
- * | 128   | barrier count               |      +-------+--------------------------+
+ * |  64   | root pointer (RemotePtr)    |      |  64   | heap: blocks             |
+ * | 128   | barrier word                |      +-------+--------------------------+
  * | 192   | barrier sense (0 or 1)      |
  * | 256   | shutdown count              |
- * | 320   | first allocatable byte      |
+ * | 320   | heap: blocks                |
  * +-------+-----------------------------+
  * </pre>
  *
- * <p>The watermark is the offset, within its segment, of the next unallocated byte; allocation is
- * a fetch-and-add on it.
+ * <p>The watermark is the offset, within its segment, of the next unallocated byte: it starts at the
+ * heap's start ({@link #heapStart(int)}), only grows, by compare-and-swap, and never passes the
+ * segment's end. Below it the heap is a sequence of blocks, each behind its {@link BlockHeader}.
+ *
+ * <p>The barrier word counts one round of {@link ClusterBarrier}: the participant count the round
+ * was opened with in its high 32 bits, the arrivals so far in its low 32 bits, 0 between rounds.
  */
 public final class ControlBlock {
     /** Offset of each segment's watermark. */
     public static final long WATERMARK = 0;
     /** Offset of the root pointer in segment 0. */
     public static final long ROOT = 64;
-    /** Offset of the barrier's arrival count in segment 0. */
-    public static final long BARRIER_COUNT = 128;
+    /** Offset of the barrier word (participants, arrivals) in segment 0. */
+    public static final long BARRIER_WORD = 128;
     /** Offset of the barrier's sense word in segment 0. */
     public static final long BARRIER_SENSE = 192;
     /** Offset of the shutdown count in segment 0. */
     public static final long SHUTDOWN = 256;
-    /** First allocatable offset in segment 0. */
+    /** First allocatable offset (the first block's header) in segment 0. */
     public static final long FIRST_FREE_SEGMENT_0 = 320;
-    /** First allocatable offset in the other segments. */
+    /** First allocatable offset (the first block's header) in the other segments. */
     public static final long FIRST_FREE = 64;
 
     private ControlBlock() {
+    }
+
+    /**
+     * @param segment a segment index
+     * @return the offset where its heap starts, the lowest value its watermark may hold
+     */
+    public static long heapStart(int segment) {
+        return segment == 0 ? FIRST_FREE_SEGMENT_0 : FIRST_FREE;
     }
 }

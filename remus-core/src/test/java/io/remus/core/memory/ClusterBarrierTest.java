@@ -1,6 +1,8 @@
 package io.remus.core.memory;
 
 import io.remus.core.BadArgumentException;
+import io.remus.core.BarrierMismatchException;
+import io.remus.core.RemotePtr;
 import io.remus.core.ComputeThread;
 import io.remus.core.RemoteTimeoutException;
 import io.remus.core.fabric.Fabric;
@@ -13,12 +15,19 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 import java.time.Duration;
+import java.lang.foreign.ValueLayout;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Function;
 import java.util.stream.Stream;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -77,6 +86,89 @@ class ClusterBarrierTest {
                 assertThrows(BadArgumentException.class, () -> new ClusterBarrier(t, 2, Duration.ZERO));
             }
             late.join(30_000);
+        }
+    }
+
+    private static long barrierWord(TestCluster c, ComputeThread t) {
+        long word = RemotePtr.offset(t.segmentBase(t.config().memoryNodes().first(), 0), ControlBlock.BARRIER_WORD);
+        return c.raw(word, 8).get(ValueLayout.JAVA_LONG, 0);
+    }
+
+    private static void waitFor(TestCluster c, ComputeThread t, long value) {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (barrierWord(c, t) != value) {
+            assertTrue(System.nanoTime() < deadline, "barrier word never became 0x" + Long.toHexString(value));
+            LockSupport.parkNanos(1_000_000);
+        }
+    }
+
+    @ParameterizedTest
+    @MethodSource("fabrics")
+    void shouldRefuseAnArrivalThatCountsDifferentlyAndNeverReleaseTheRoundEarly(Function<SimOptions, Fabric> make) throws Exception {
+        try (TestCluster c = new TestCluster(make, SimOptions.defaults(), 3, b -> { })) {
+            AtomicBoolean released = new AtomicBoolean();
+            AtomicReference<Throwable> failure = new AtomicReference<>();
+            Thread first = Thread.ofPlatform().name("counts-2").start(() -> {
+                try (ComputeThread t = c.thread(0)) {
+                    new ClusterBarrier(t, 2, Duration.ofSeconds(30)).await();
+                    released.set(true);
+                } catch (Throwable e) {
+                    failure.set(e);
+                }
+            });
+            try (ComputeThread t = c.thread(1)) {
+                waitFor(c, t, (2L << 32) | 1);
+                ClusterBarrier three = new ClusterBarrier(t, 3, Duration.ofSeconds(30));
+                BarrierMismatchException e = assertThrows(BarrierMismatchException.class, three::await);
+                assertEquals(3, e.participants());
+                assertEquals(2, e.roundParticipants());
+                assertTrue(e.getMessage().contains("3") && e.getMessage().contains("2"), e.getMessage());
+                ClusterBarrier one = new ClusterBarrier(t, 1, Duration.ofSeconds(30));
+                assertThrows(BarrierMismatchException.class, one::await, "a single participant would release at once");
+                assertEquals((2L << 32) | 1, barrierWord(c, t), "refused arrivals are not counted");
+                first.join(200);
+                assertFalse(released.get(), "the round of 2 has 1 arrival: it must not release");
+            }
+            try (ComputeThread t = c.thread(2)) {
+                new ClusterBarrier(t, 2, Duration.ofSeconds(30)).await();
+            }
+            first.join(30_000);
+            assertNull(failure.get());
+            assertTrue(released.get(), "the second agreeing arrival releases the round");
+            try (ComputeThread t = c.thread(0)) {
+                assertEquals(0, barrierWord(c, t), "a released round leaves the word empty");
+            }
+        }
+    }
+
+    @ParameterizedTest
+    @MethodSource("fabrics")
+    void shouldKeepThreadsInStepWhenInstancesAreMadeAfterEarlierRoundsOrCountsChangeBetweenRounds(Function<SimOptions, Fabric> make)
+            throws Exception {
+        int[] nodes = {0, 1, 2};
+        AtomicIntegerArray round = new AtomicIntegerArray(nodes.length);
+        CountDownLatch twoDone = new CountDownLatch(2);
+        try (TestCluster c = new TestCluster(make, SimOptions.defaults(), 3, b -> { })) {
+            c.runOnThreads(nodes, (me, t) -> {
+                if (me < 2) {
+                    ClusterBarrier pair = new ClusterBarrier(t, 2);
+                    pair.await();
+                    pair.await();
+                    pair.await();
+                    twoDone.countDown();
+                } else {
+                    assertTrue(twoDone.await(30, TimeUnit.SECONDS));
+                }
+                for (int r = 1; r <= 5; r++) {
+                    round.set(me, r);
+                    new ClusterBarrier(t, 3).await();
+                    for (int j = 0; j < nodes.length; j++) {
+                        int theirs = round.get(j);
+                        assertTrue(theirs == r || theirs == r + 1,
+                                "thread " + me + " left round " + r + " while thread " + j + " was in round " + theirs);
+                    }
+                }
+            });
         }
     }
 }

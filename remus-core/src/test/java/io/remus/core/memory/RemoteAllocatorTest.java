@@ -3,10 +3,13 @@ package io.remus.core.memory;
 import io.remus.core.AllocationExhaustedException;
 import io.remus.core.BadArgumentException;
 import io.remus.core.ComputeThread;
+import io.remus.core.DoubleFreeException;
+import io.remus.core.InvalidFreeException;
 import io.remus.core.RemotePtr;
 import io.remus.core.config.AllocationPolicy;
 import io.remus.core.config.NodeRange;
 import io.remus.core.fabric.Fabric;
+import io.remus.core.fabric.Opcode;
 import io.remus.core.sim.SimOptions;
 import io.remus.core.testing.Fabrics;
 import io.remus.core.testing.TestCluster;
@@ -42,9 +45,11 @@ class RemoteAllocatorTest {
             long q = a.allocate(24, 1);
             assertEquals(1, RemotePtr.node(p));
             assertEquals(0, RemotePtr.address(p) % 8);
-            assertTrue(Math.abs(RemotePtr.address(q) - RemotePtr.address(p)) >= 32, "24 bytes take a 32-byte class");
+            assertTrue(Math.abs(RemotePtr.address(q) - RemotePtr.address(p)) >= 32 + BlockHeader.SIZE,
+                    "24 bytes take a 32-byte class, behind an 8-byte header");
             long base = RemotePtr.address(t.segmentBase(1, 0));
-            assertTrue(RemotePtr.address(p) >= base + ControlBlock.FIRST_FREE_SEGMENT_0, "blocks never overlap the control block");
+            assertTrue(RemotePtr.address(p) >= base + ControlBlock.FIRST_FREE_SEGMENT_0 + BlockHeader.SIZE,
+                    "blocks and their headers never overlap the control block");
             t.write(p, 5);
             t.write(RemotePtr.offset(p, 16), 6);
             assertEquals(5, t.read(p));
@@ -65,11 +70,15 @@ class RemoteAllocatorTest {
                     blocks++;
                 }
             } catch (AllocationExhaustedException expected) {
-                assertEquals(6, blocks, "segment 0 holds 3 blocks after its control block, segment 1 holds 3 after its header");
+                assertEquals(6, blocks, "segment 0 holds 3 blocks of 8 + 1024 bytes after its control block, segment 1 "
+                        + "holds 3 after its watermark");
             }
             assertThrows(AllocationExhaustedException.class, () -> a.allocate(1024, 1));
-            assertThrows(AllocationExhaustedException.class, () -> a.allocate(8, 1),
-                    "a failed fetch-and-add moves the watermark past the end: the tail is not reused");
+            assertEquals(1, RemotePtr.node(a.allocate(512, 1)), "segment 0's 680-byte tail serves a smaller class");
+            assertEquals(1, RemotePtr.node(a.allocate(512, 1)), "segment 1's 936-byte tail too");
+            assertThrows(AllocationExhaustedException.class, () -> a.allocate(512, 1));
+            long watermark = RemotePtr.offset(t.segmentBase(1, 0), ControlBlock.WATERMARK);
+            assertTrue(t.read(watermark) <= t.segmentLength(1, 0), "a segment too full leaves its watermark alone");
             assertEquals(0, RemotePtr.node(a.allocate(8, 0)), "other nodes are unaffected");
         }
     }
@@ -145,5 +154,53 @@ class RemoteAllocatorTest {
             });
         }
         assertEquals(1200, blocks.size());
+    }
+
+    private static long[] counts(ComputeThread t) {
+        long[] c = new long[Opcode.values().length];
+        for (Opcode op : Opcode.values()) {
+            c[op.ordinal()] = t.postedOperations(op);
+        }
+        return c;
+    }
+
+    private static void assertCost(ComputeThread t, long[] before, int reads, int writes, int compareAndSwaps, String what) {
+        long[] after = counts(t);
+        assertEquals(reads, after[Opcode.READ.ordinal()] - before[Opcode.READ.ordinal()], what + ": READs");
+        assertEquals(writes, after[Opcode.WRITE.ordinal()] - before[Opcode.WRITE.ordinal()], what + ": WRITEs");
+        assertEquals(compareAndSwaps, after[Opcode.COMPARE_AND_SWAP.ordinal()] - before[Opcode.COMPARE_AND_SWAP.ordinal()],
+                what + ": compare-and-swaps");
+        assertEquals(0, after[Opcode.FETCH_AND_ADD.ordinal()] - before[Opcode.FETCH_AND_ADD.ordinal()], what + ": fetch-and-adds");
+    }
+
+    @ParameterizedTest
+    @MethodSource("fabrics")
+    void shouldCostTheRdmaOperationsItsJavadocStates(Function<SimOptions, Fabric> make) {
+        try (TestCluster c = TestCluster.of(make); ComputeThread t = c.thread(0); ComputeThread u = c.thread(2)) {
+            RemoteAllocator a = new RemoteAllocator(t);
+            long[] before = counts(t);
+            long p = a.allocate(64, 1);
+            assertCost(t, before, 0, 0, 2, "a carved block: the watermark's CAS and the header's");
+            before = counts(t);
+            a.allocate(64, 1);
+            assertCost(t, before, 0, 0, 2, "the next one, the watermark as this allocator saw it");
+            long[] uBefore = counts(u);
+            long q = new RemoteAllocator(u).allocate(64, 1);
+            assertCost(u, uBefore, 0, 0, 3, "a block carved after 2 others' blocks: one failed guess of the watermark");
+            before = counts(t);
+            a.deallocate(p, 64);
+            assertCost(t, before, 1, 0, 1, "a remote free: the header's READ and CAS");
+            before = counts(t);
+            assertEquals(p, a.allocate(64, 1));
+            assertCost(t, before, 0, 0, 1, "a reused block: the header's CAS");
+            before = counts(t);
+            long own = a.allocate(64, 0);
+            a.deallocate(own, 64);
+            assertCost(t, before, 0, 0, 3, "on its own node: atomics through the NIC, the header read by the CPU");
+            before = counts(t);
+            assertThrows(DoubleFreeException.class, () -> a.deallocate(own, 64));
+            assertThrows(InvalidFreeException.class, () -> a.deallocate(RemotePtr.offset(q, 8), 64));
+            assertCost(t, before, 1, 0, 0, "refused frees change nothing: one READ for the remote one, none for the local one");
+        }
     }
 }
