@@ -158,7 +158,7 @@ public final class PerftestCommand implements Callable<Integer> {
     @Option(names = "--interval-log", paramLabel = "FILE", description = "Write one-second latency interval histograms (HdrHistogram log format).")
     Path intervalLog;
 
-    @Option(names = "--warmup", paramLabel = "N", description = "Unmeasured iterations before each size, 0..-n (default: a tenth of -n). Then, once per JVM, more run until no JIT compilation finished for 1 s (at most 60 s).")
+    @Option(names = "--warmup", paramLabel = "N", description = "Unmeasured iterations before each size (default: a tenth of -n). Then, once per JVM, more run (latency tests: in rounds of at most the larger of -n and --warmup) until no JIT compilation finished for 1 s (at most 60 s).")
     Long warmup;
 
     @Option(names = "--timeout", paramLabel = "SECONDS", defaultValue = "10", description = "Longest wait for a completion or the peer (default ${DEFAULT-VALUE}).")
@@ -544,9 +544,8 @@ public final class PerftestCommand implements Callable<Integer> {
         }
         List<Integer> sizes = repeated(sizes(atomic));
         long n = iterations != null ? iterations : test.defaultIterations();
-        if (warmup != null && (warmup < 0 || warmup > n)) {
-            throw usage("--warmup must be 0..-n (" + n + "), got " + warmup
-                    + ": the warm-up never runs more iterations than are measured");
+        if (warmup != null && (warmup < 0 || warmup > MAX_ITERATIONS)) {
+            throw usage("--warmup must be 0.." + MAX_ITERATIONS + ", got " + warmup);
         }
         long warm = warmup != null ? warmup : n / 10;
         Duration duration = durationSeconds == null ? null : Duration.ofSeconds(durationSeconds);
