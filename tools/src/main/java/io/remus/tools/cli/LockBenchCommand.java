@@ -201,9 +201,8 @@ public final class LockBenchCommand implements Callable<Integer> {
 
     /**
      * Warns, one line on standard error, when the run has more than twice as many worker threads as this
-     * host has CPUs:
-     * every worker spins while it waits, so a lock holder that is descheduled holds up its waiters for a
-     * time slice, and the run measures the scheduler more than the locks.
+     * host has CPUs: every worker spins while it waits, so a lock holder that is descheduled holds up its
+     * waiters for a time slice, and the run measures the scheduler more than the locks.
      *
      * @param err  standard error
      * @param cpus the CPUs this JVM may use
