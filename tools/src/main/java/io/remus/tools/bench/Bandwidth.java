@@ -125,10 +125,12 @@ public final class Bandwidth {
      * a measured run, a third of a second of the client's vCPU in a Soft-RoCE guest (docs/FINDINGS.md,
      * "Poll path and run loop reach C2 in the warm-up"). Called at the end of the warm-up that waits for this JVM, it reaches C2 by its calls
      * there instead; the warm-up then waits for the JIT again. Iteration mode only: duration mode's rounds are
-     * rehearsals of a clock, too long to run thousands of.
+     * rehearsals of a clock, too long to run thousands of. Like the JIT wait, it stops after
+     * {@link JitQuiet#MOST_NANOS}: thousands of runs of a message of hundreds of MiB would otherwise not end.
      */
     private static void callTheLoopUntilC2(BenchConnection c, BenchSettings s, int size, ProgressLine progress) {
-        for (long i = 0; i < JitQuiet.C2_INVOCATIONS; i++) {
+        long begin = System.nanoTime();
+        for (long i = 0; i < JitQuiet.C2_INVOCATIONS && System.nanoTime() - begin < JitQuiet.MOST_NANOS; i++) {
             pump(c, s, size, 1, null, peakRate(c, s), progress);
         }
     }

@@ -137,11 +137,23 @@ abstract class TimedLoop {
             long now = System.nanoTime();
             // a round is whole, unless less than one is left of the warm-up asked for
             long left = s.warmupIterations() - done;
-            long n = left > 0 && left < ROUND_WARMUP + ROUND_MEASURED ? left : ROUND_WARMUP + ROUND_MEASURED;
+            long whole = roundIterations(s);
+            long n = left > 0 && left < whole ? left : whole;
             long unrecorded = n * ROUND_WARMUP / (ROUND_WARMUP + ROUND_MEASURED);
             RunClock clock = s.durationMode() ? RunClock.rehearsal(now) : RunClock.round(now, unrecorded, n - unrecorded);
             return round.run(clock, like.warmupTwin());
         });
+    }
+
+    /**
+     * @param s the settings
+     * @return the iterations of a whole rehearsal round: {@link #ROUND_WARMUP} plus {@link #ROUND_MEASURED}, but
+     *         never more than the larger of {@code -n} and {@code --warmup}, so that the JIT wait, which checks
+     *         its time limit between rounds, ends within {@link JitQuiet#MOST_NANOS} and one round the user's own
+     *         flags bound (thousands of 256 MiB READs a round would not end)
+     */
+    static long roundIterations(BenchSettings s) {
+        return Math.max(1, Math.min(ROUND_WARMUP + ROUND_MEASURED, Math.max(s.iterations(), s.warmupIterations())));
     }
 
     /** One rehearsal round of a latency loop ({@link #rehearse}). */

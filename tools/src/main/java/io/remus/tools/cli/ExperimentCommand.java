@@ -18,20 +18,20 @@ import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
-import java.util.function.IntSupplier;
+import java.util.function.Supplier;
 
 /** {@code remus experiment}: measurements that explain design choices ({@code loopback}, {@code numa}). */
 @Command(name = "experiment", mixinStandardHelpOptions = true,
         description = "Experiments behind the design: loopback, numa. Each prints a table and, with --plot, draws a PNG.")
 public final class ExperimentCommand {
     /**
-     * @param deviceCount how many RDMA devices this host has (-1 when unknown), for the default fabric
+     * @param hostFabric the fabric an experiment runs on without {@code --fabric} ({@link FabricChoice#detect})
      * @return {@code experiment} with its subcommands
      */
-    public static CommandLine commandLine(IntSupplier deviceCount) {
+    public static CommandLine commandLine(Supplier<FabricChoice> hostFabric) {
         CommandLine experiment = new CommandLine(new ExperimentCommand());
-        experiment.addSubcommand("loopback", new Loopback(deviceCount));
-        experiment.addSubcommand("numa", new NumaCommand(deviceCount));
+        experiment.addSubcommand("loopback", new Loopback(hostFabric));
+        experiment.addSubcommand("numa", new NumaCommand(hostFabric));
         return experiment;
     }
 
@@ -40,7 +40,7 @@ public final class ExperimentCommand {
             description = "The same 8-byte READ, WRITE and CAS as a local CPU access, through the loopback QP, "
                     + "and to another node (a second node in this process): latency and throughput side by side.")
     public static final class Loopback implements Callable<Integer> {
-        private final IntSupplier deviceCount;
+        private final Supplier<FabricChoice> hostFabric;
 
         @Spec
         CommandSpec spec;
@@ -54,9 +54,9 @@ public final class ExperimentCommand {
         @Option(names = "--plot", paramLabel = "FILE", description = "Also draw the results as a PNG.")
         Path plot;
 
-        /** @param deviceCount how many RDMA devices this host has, for the default fabric */
-        public Loopback(IntSupplier deviceCount) {
-            this.deviceCount = deviceCount;
+        /** @param hostFabric the fabric without {@code --fabric} ({@link FabricChoice#detect}) */
+        public Loopback(Supplier<FabricChoice> hostFabric) {
+            this.hostFabric = hostFabric;
         }
 
         @Option(names = {"-n", "--iters"}, paramLabel = "N", defaultValue = "100000", description = "Operations per measurement (default ${DEFAULT-VALUE}).")
@@ -67,13 +67,21 @@ public final class ExperimentCommand {
 
         @Override
         public Integer call() throws IOException {
-            if (iterations < 1 || depth < 1 || depth > 16384) {
-                throw new ParameterException(spec.commandLine(), "-n must be positive and -t 1..16384");
+            if (iterations < 1) {
+                throw new ParameterException(spec.commandLine(), "-n must be positive, got " + iterations);
             }
-            if (device != null && fabric == FabricKind.SIM) {
-                throw new ParameterException(spec.commandLine(), "-d applies to --fabric verbs");
+            if (depth < 1 || depth > 16384) {
+                throw new ParameterException(spec.commandLine(), "-t must be 1..16384, got " + depth);
             }
-            FabricChoice choice = FabricChoice.resolve(fabric, fabric == null ? deviceCount.getAsInt() : 0);
+            FabricChoice choice;
+            try {
+                choice = FabricChoice.choose(fabric, device == null ? List.of() : List.of("-d " + device), List.of(),
+                        hostFabric);
+            } catch (IllegalArgumentException e) {
+                throw new ParameterException(spec.commandLine(), e.getMessage());
+            }
+            new OutputFiles().add("--plot", plot).check();
+            choice.announce(spec.commandLine().getErr());
             List<LoopbackRow> rows;
             String name;
             try (Fabric f = ExperimentFabric.open(choice.kind(), device)) {

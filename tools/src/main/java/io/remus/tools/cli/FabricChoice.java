@@ -1,17 +1,46 @@
 package io.remus.tools.cli;
 
+import io.remus.tools.bench.BenchFailedException;
 import io.remus.tools.bench.FabricKind;
+import io.remus.verbs.DeviceInfo;
+import io.remus.verbs.VerbsException;
+
+import java.io.PrintWriter;
+import java.util.List;
+import java.util.Locale;
+import java.util.function.Supplier;
 
 /**
  * The fabric a command runs on and why.
  *
- * @param kind   the fabric
- * @param reason why it was chosen, for the report
+ * <p>The rule every command follows ({@link #choose}): an explicit request is honoured or is an
+ * error; only the default falls back. {@code --fabric verbs} or {@code --fabric sim} is taken as
+ * given. Without {@code --fabric}, a flag that only one fabric can honour asks for that fabric
+ * (a server address, {@code -d} or {@code -i} ask for verbs; {@code --sim-latency-ns} asks for the
+ * simulator), and when the host cannot run verbs that is an error naming the flag. With no such
+ * flag the host decides ({@link #detect}): verbs when it lists an RDMA device, else the simulator,
+ * and a run that falls back says so on standard error ({@link #announce}).
+ *
+ * @param kind     the fabric
+ * @param reason   why it was chosen, for the report
+ * @param fellBack whether this is the default falling back to the simulator because the host cannot run verbs
  */
-public record FabricChoice(FabricKind kind, String reason) {
+public record FabricChoice(FabricKind kind, String reason, boolean fellBack) {
+    private static final String DEFAULT = "default: ";
+
     /**
-     * Resolves {@code --fabric}: the requested fabric, or verbs when this host has an RDMA device
-     * and the simulator otherwise.
+     * A choice that is not a fallback.
+     *
+     * @param kind   the fabric
+     * @param reason why it was chosen
+     */
+    public FabricChoice(FabricKind kind, String reason) {
+        this(kind, reason, false);
+    }
+
+    /**
+     * Resolves {@code --fabric} from a device count: the requested fabric, or verbs when this host
+     * has an RDMA device and the simulator otherwise.
      *
      * @param requested the flag's value, or null when not given
      * @param devices   how many RDMA devices this host has, or -1 when libibverbs cannot tell
@@ -19,14 +48,130 @@ public record FabricChoice(FabricKind kind, String reason) {
      */
     public static FabricChoice resolve(FabricKind requested, int devices) {
         if (requested != null) {
-            return new FabricChoice(requested, "--fabric " + requested.name().toLowerCase());
+            return requested(requested);
         }
         if (devices < 0) {
-            return new FabricChoice(FabricKind.SIM, "default: libibverbs could not list RDMA devices");
+            return fallback("libibverbs could not list RDMA devices");
         }
         if (devices > 0) {
-            return new FabricChoice(FabricKind.VERBS, "default: this host has " + devices + " RDMA device(s)");
+            return new FabricChoice(FabricKind.VERBS, DEFAULT + "this host has " + devices + " RDMA device(s)");
         }
-        return new FabricChoice(FabricKind.SIM, "default: this host has no RDMA devices");
+        return fallback("this host has no RDMA devices");
+    }
+
+    /**
+     * The host's default fabric: verbs when {@code lister} names an RDMA device, else the simulator
+     * with the reason. This is the one place where the verbs layer's failure to load is caught: a
+     * {@link VerbsException} (a missing libibverbs is its subclass
+     * {@link io.remus.verbs.NativeLibraryMissingException}) or a {@link LinkageError} (a class of the
+     * binding whose initializer failed, or a missing symbol) means "no RDMA stack", never a crash.
+     *
+     * @param lister lists the host's RDMA devices ({@code Device::list}; tests give their own)
+     * @return the choice
+     */
+    public static FabricChoice detect(Supplier<List<DeviceInfo>> lister) {
+        List<DeviceInfo> devices;
+        try {
+            devices = lister.get();
+        } catch (VerbsException | LinkageError e) {
+            return fallback("no RDMA stack (" + stackFailure(e) + ")");
+        }
+        if (devices.isEmpty()) {
+            return fallback("no RDMA device found");
+        }
+        return new FabricChoice(FabricKind.VERBS, DEFAULT + "this host has " + devices.size() + " RDMA device(s): "
+                + devices.getFirst().name() + (devices.size() > 1 ? ", ..." : ""));
+    }
+
+    /**
+     * @param failure what the verbs layer threw while loading or listing
+     * @return the most telling message in its cause chain (the typed error's, where there is one)
+     */
+    public static String stackFailure(Throwable failure) {
+        for (Throwable t = failure; t != null; t = t.getCause()) {
+            if (t instanceof VerbsException && t.getMessage() != null) {
+                return t.getMessage();
+            }
+        }
+        Throwable deepest = failure;
+        while (deepest.getCause() != null) {
+            deepest = deepest.getCause();
+        }
+        return deepest.getMessage() != null ? deepest.getMessage() : deepest.getClass().getSimpleName();
+    }
+
+    /**
+     * Applies the rule of this class's description.
+     *
+     * @param requested   {@code --fabric}, or null when not given
+     * @param verbsOnly   the flags given that only verbs honours, as the user wrote them (e.g. {@code "-d mlx5_0"})
+     * @param simOnly     the flags given that only the simulator honours
+     * @param hostDefault the host's default ({@link #detect}); asked only when {@code requested} is null
+     * @return the choice
+     * @throws IllegalArgumentException when the flags ask for both fabrics, or {@code requested} excludes
+     *                                  one of them: the message names the flags (commands make it a usage error)
+     * @throws BenchFailedException     when a flag asks for verbs and this host cannot run it
+     */
+    public static FabricChoice choose(FabricKind requested, List<String> verbsOnly, List<String> simOnly,
+                                      Supplier<FabricChoice> hostDefault) {
+        if (requested == FabricKind.SIM && !verbsOnly.isEmpty()) {
+            throw new IllegalArgumentException(String.join(", ", verbsOnly) + ": verbs only; this run is on "
+                    + "--fabric sim");
+        }
+        if (requested == FabricKind.VERBS && !simOnly.isEmpty()) {
+            throw new IllegalArgumentException(String.join(", ", simOnly) + ": sim only; this run is on "
+                    + "--fabric verbs");
+        }
+        if (!verbsOnly.isEmpty() && !simOnly.isEmpty()) {
+            throw new IllegalArgumentException(String.join(", ", verbsOnly) + " (verbs only) and "
+                    + String.join(", ", simOnly) + " (sim only) exclude each other");
+        }
+        if (requested != null) {
+            return requested(requested);
+        }
+        if (!simOnly.isEmpty()) {
+            return new FabricChoice(FabricKind.SIM, String.join(", ", simOnly) + " given");
+        }
+        FabricChoice host = hostDefault.get();
+        if (verbsOnly.isEmpty()) {
+            return host;
+        }
+        if (host.kind() != FabricKind.VERBS) {
+            throw new BenchFailedException(String.join(", ", verbsOnly) + (verbsOnly.size() == 1 ? " needs" : " need")
+                    + " the verbs fabric, and this host has none: " + host.why()
+                    + " (without verbs flags the run falls back to the simulator)");
+        }
+        return new FabricChoice(FabricKind.VERBS, String.join(", ", verbsOnly) + " given; " + host.reason());
+    }
+
+    /** @return the reason without its {@code "default: "} prefix */
+    public String why() {
+        return reason.startsWith(DEFAULT) ? reason.substring(DEFAULT.length()) : reason;
+    }
+
+    /**
+     * Says on standard error that the default fell back to the simulator, and why; nothing otherwise.
+     *
+     * @param err standard error
+     */
+    public void announce(PrintWriter err) {
+        if (fellBack) {
+            err.println("remus: " + why() + ": running on the simulator (use --fabric verbs to require RDMA, "
+                    + "--fabric sim to choose the simulator)");
+            err.flush();
+        }
+    }
+
+    /** @return the fabric's name as the flag spells it */
+    public String name() {
+        return kind.name().toLowerCase(Locale.ROOT);
+    }
+
+    private static FabricChoice requested(FabricKind kind) {
+        return new FabricChoice(kind, "--fabric " + kind.name().toLowerCase(Locale.ROOT));
+    }
+
+    private static FabricChoice fallback(String why) {
+        return new FabricChoice(FabricKind.SIM, DEFAULT + why, true);
     }
 }

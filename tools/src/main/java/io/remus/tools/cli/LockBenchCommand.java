@@ -36,7 +36,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
-import java.util.function.IntSupplier;
 import java.util.function.Supplier;
 
 /**
@@ -52,8 +51,10 @@ public final class LockBenchCommand implements Callable<Integer> {
     private static final int MAX_NODES = 64;
     private static final int MAX_THREADS = 256;
     private static final int MAX_KEYS = 1 << 20;
+    /** The most worker threads of a run, all nodes together: each spins while it waits for a lock. */
+    static final int MAX_TOTAL_THREADS = 1024;
 
-    private final IntSupplier deviceCount;
+    private final Supplier<FabricChoice> hostFabric;
 
     @Spec
     CommandSpec spec;
@@ -110,9 +111,9 @@ public final class LockBenchCommand implements Callable<Integer> {
     @Option(names = "--csv-columns", description = "Print the CSV column names, comma-separated, and exit.")
     boolean csvColumns;
 
-    /** @param deviceCount how many RDMA devices this host has (for the default fabric) */
-    public LockBenchCommand(IntSupplier deviceCount) {
-        this.deviceCount = deviceCount;
+    /** @param hostFabric the fabric without {@code --fabric} ({@link FabricChoice#detect}) */
+    public LockBenchCommand(Supplier<FabricChoice> hostFabric) {
+        this.hostFabric = hostFabric;
     }
 
     @Override
@@ -124,8 +125,12 @@ public final class LockBenchCommand implements Callable<Integer> {
             return 0;
         }
         List<LockBenchmarkConfig> configs = configs();
-        FabricChoice choice = FabricChoice.resolve(fabric, fabric == null ? deviceCount.getAsInt() : 0);
-        String fabricName = choice.kind().name().toLowerCase(Locale.ROOT);
+        FabricChoice choice = fabricChoice();
+        new OutputFiles().add("--csv", csv).check();
+        PrintWriter err = spec.commandLine().getErr();
+        choice.announce(err);
+        warnIfOversubscribed(err, Runtime.getRuntime().availableProcessors());
+        String fabricName = choice.name();
         List<String> notes = new ArrayList<>();
         notes.add("fabric " + fabricName + " (" + choice.reason() + ")");
         Supplier<Fabric> fabrics = fabrics(choice.kind(), notes);
@@ -175,19 +180,44 @@ public final class LockBenchCommand implements Callable<Integer> {
         if (kind == FabricKind.VERBS) {
             String name = device != null ? device : firstDevice();
             notes.add("device " + name + ", every node in this process (VerbsFabric.open)");
-            if (simLatencyNanos > 0) {
-                notes.add("--sim-latency-ns ignored: this run is on verbs");
-            }
             return () -> VerbsFabric.open(name);
-        }
-        if (device != null) {
-            notes.add("-d ignored: this run is on the sim fabric");
         }
         SimOptions options = SimOptions.defaults().withExecutionLatencyNanos(simLatencyNanos);
         if (simLatencyNanos > 0) {
             notes.add("sim execution latency injected: " + simLatencyNanos + " ns per work request");
         }
         return () -> new SimFabric(options);
+    }
+
+    /** @return the fabric, by {@link FabricChoice#choose}: {@code -d} asks for verbs, {@code --sim-latency-ns} for sim */
+    private FabricChoice fabricChoice() {
+        try {
+            return FabricChoice.choose(fabric, device == null ? List.of() : List.of("-d " + device),
+                    simLatencyNanos > 0 ? List.of("--sim-latency-ns " + simLatencyNanos) : List.of(), hostFabric);
+        } catch (IllegalArgumentException e) {
+            throw usage(e.getMessage());
+        }
+    }
+
+    /**
+     * Warns, one line on standard error, when the run has more than twice as many worker threads as this
+     * host has CPUs: every worker spins while it waits, so a lock holder that is descheduled holds up its
+     * waiters for a time slice, and the run measures the scheduler more than the locks.
+     *
+     * @param err  standard error
+     * @param cpus the CPUs this JVM may use
+     * @return whether it warned
+     */
+    boolean warnIfOversubscribed(PrintWriter err, int cpus) {
+        int total = nodes * threads;
+        if (total <= 2 * cpus) {
+            return false;
+        }
+        err.println("remus: warning: --nodes " + nodes + " x --threads " + threads + " = " + total
+                + " spinning worker threads on " + cpus + " CPU(s): waiters spin through the time slices of "
+                + "descheduled lock holders, so progress is slow and the figures measure the scheduler");
+        err.flush();
+        return true;
     }
 
     private static String firstDevice() {
@@ -217,6 +247,10 @@ public final class LockBenchCommand implements Callable<Integer> {
         }
         if (threads < 1 || threads > MAX_THREADS) {
             throw usage("--threads must be 1.." + MAX_THREADS + ", got " + threads);
+        }
+        if (nodes * threads > MAX_TOTAL_THREADS) {
+            throw usage("--nodes " + nodes + " x --threads " + threads + " = " + nodes * threads
+                    + " worker threads, each spinning while it waits: at most " + MAX_TOTAL_THREADS);
         }
         if (!(durationSeconds > 0) || durationSeconds > 3600) {
             throw usage("-D must be in (0, 3600] seconds, got " + durationSeconds);

@@ -20,7 +20,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
-import java.util.function.IntSupplier;
+import java.util.function.Supplier;
 
 /**
  * {@code remus experiment numa}: memory bound to each NUMA node, the measuring thread pinned to
@@ -34,7 +34,7 @@ import java.util.function.IntSupplier;
 public final class NumaCommand implements Callable<Integer> {
     private static final long MIB = 1L << 20;
 
-    private final IntSupplier deviceCount;
+    private final Supplier<FabricChoice> hostFabric;
 
     @Spec
     CommandSpec spec;
@@ -66,14 +66,16 @@ public final class NumaCommand implements Callable<Integer> {
     @Option(names = "--timeout", paramLabel = "SECONDS", defaultValue = "30", description = "Longest wait for one RDMA completion (default ${DEFAULT-VALUE}).")
     int timeoutSeconds;
 
-    /** @param deviceCount how many RDMA devices this host has, for the default fabric */
-    public NumaCommand(IntSupplier deviceCount) {
-        this.deviceCount = deviceCount;
+    /** @param hostFabric the fabric without {@code --fabric} ({@link FabricChoice#detect}) */
+    public NumaCommand(Supplier<FabricChoice> hostFabric) {
+        this.hostFabric = hostFabric;
     }
 
     @Override
     public Integer call() throws IOException {
         check();
+        FabricChoice choice = noRdma ? null : fabricChoice();
+        new OutputFiles().add("--plot", plot).check();
         NumaTopology topology = NumaTopology.read();
         PrintWriter out = spec.commandLine().getOut();
         out.println("remus experiment numa: " + sizeMib + " MiB bound per memory node, " + steps
@@ -94,7 +96,7 @@ public final class NumaCommand implements Callable<Integer> {
             rdmaWords = "none (--no-rdma)";
             rows = experiment.run(topology, null);
         } else {
-            FabricChoice choice = FabricChoice.resolve(fabric, fabric == null ? deviceCount.getAsInt() : 0);
+            choice.announce(spec.commandLine().getErr());
             try (Fabric f = ExperimentFabric.open(choice.kind(), device)) {
                 rdmaWords = rdmaBytes + "-byte READs through node 0's loopback QP on the " + f.name() + " fabric ("
                         + choice.reason() + ")" + (choice.kind() == FabricKind.SIM
@@ -138,8 +140,14 @@ public final class NumaCommand implements Callable<Integer> {
         if (noRdma && (fabric != null || device != null)) {
             throw usage("--no-rdma excludes --fabric and -d");
         }
-        if (device != null && fabric == FabricKind.SIM) {
-            throw usage("-d applies to --fabric verbs");
+    }
+
+    private FabricChoice fabricChoice() {
+        try {
+            return FabricChoice.choose(fabric, device == null ? List.of() : List.of("-d " + device), List.of(),
+                    hostFabric);
+        } catch (IllegalArgumentException e) {
+            throw usage(e.getMessage());
         }
     }
 

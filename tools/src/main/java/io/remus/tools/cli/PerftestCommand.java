@@ -29,6 +29,7 @@ import io.remus.tools.stats.ClockCost;
 import io.remus.tools.stats.LatencyResult;
 import io.remus.verbs.ConnectionOptions;
 import org.HdrHistogram.HistogramLogWriter;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -45,7 +46,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
-import java.util.function.IntSupplier;
+import java.util.function.Supplier;
 
 /**
  * One perftest-style benchmark ({@code remus bench read-lat} and its siblings), with perftest's flags
@@ -56,6 +57,10 @@ import java.util.function.IntSupplier;
 public final class PerftestCommand implements Callable<Integer> {
     /** The largest message size accepted. */
     public static final int MAX_SIZE = 1 << 28;
+    /** The most iterations {@code -n} and {@code --warmup} accept: a run of them is days at any message rate. */
+    public static final long MAX_ITERATIONS = 1_000_000_000_000L;
+    /** Above this many bytes moved per run (all sizes, warm-up included) a run warns that it will take long. */
+    static final long LONG_RUN_BYTES = 1L << 40;
     private static final int ALL_SIZES_MAX = 1 << 23;
     private static final int CLOCK_SAMPLES = 10_001;
     /** The most runs of each size {@code --repeat} accepts. */
@@ -66,7 +71,8 @@ public final class PerftestCommand implements Callable<Integer> {
     static final int CQ_MODERATION_SIZE_LIMIT = 8192;
 
     private final BenchTest test;
-    private final IntSupplier deviceCount;
+    private final Supplier<FabricChoice> hostFabric;
+    private final List<String> settingNotes = new ArrayList<>();
 
     @Spec
     CommandSpec spec;
@@ -105,7 +111,7 @@ public final class PerftestCommand implements Callable<Integer> {
     @Option(names = "--margin", paramLabel = "SECONDS", description = "With -D: time at each end not measured (default: the smaller of 2 s and a quarter of -D).")
     Double marginSeconds;
 
-    @Option(names = {"-t", "--tx-depth"}, paramLabel = "DEPTH", description = "Work requests in flight per QP, bandwidth tests (default 128).")
+    @Option(names = {"-t", "--tx-depth"}, paramLabel = "DEPTH", description = "Work requests in flight per QP, bandwidth tests (default 128; at most -n, as perftest).")
     Integer txDepth;
 
     @Option(names = {"-q", "--qp"}, paramLabel = "QPS", defaultValue = "1", description = "Queue pairs, bandwidth tests (default ${DEFAULT-VALUE}).")
@@ -152,7 +158,7 @@ public final class PerftestCommand implements Callable<Integer> {
     @Option(names = "--interval-log", paramLabel = "FILE", description = "Write one-second latency interval histograms (HdrHistogram log format).")
     Path intervalLog;
 
-    @Option(names = "--warmup", paramLabel = "N", description = "Unmeasured iterations before each size (default: a tenth of -n). Then, once per JVM, more run until no JIT compilation finished for 1 s (at most 60 s).")
+    @Option(names = "--warmup", paramLabel = "N", description = "Unmeasured iterations before each size (default: a tenth of -n). Then, once per JVM, more run (latency tests: in rounds of at most the larger of -n and --warmup) until no JIT compilation finished for 1 s (at most 60 s).")
     Long warmup;
 
     @Option(names = "--timeout", paramLabel = "SECONDS", defaultValue = "10", description = "Longest wait for a completion or the peer (default ${DEFAULT-VALUE}).")
@@ -166,11 +172,11 @@ public final class PerftestCommand implements Callable<Integer> {
 
     /**
      * @param test        the benchmark this command runs
-     * @param deviceCount how many RDMA devices this host has (for the default fabric)
+     * @param hostFabric the fabric without {@code --fabric} ({@link FabricChoice#detect})
      */
-    public PerftestCommand(BenchTest test, IntSupplier deviceCount) {
+    public PerftestCommand(BenchTest test, Supplier<FabricChoice> hostFabric) {
         this.test = test;
-        this.deviceCount = deviceCount;
+        this.hostFabric = hostFabric;
     }
 
     /** @return the benchmark this command runs */
@@ -181,15 +187,23 @@ public final class PerftestCommand implements Callable<Integer> {
     @Override
     public Integer call() throws IOException {
         BenchSettings settings = settings();
+        FabricChoice choice = fabricChoice();
+        outputFiles().check();
         List<String> notes = new ArrayList<>();
-        FabricChoice choice = FabricChoice.resolve(fabric, fabric == null ? deviceCount.getAsInt() : 0);
-        notes.add("fabric " + choice.kind().name().toLowerCase() + " (" + choice.reason() + ")");
+        notes.add("fabric " + choice.name() + " (" + choice.reason() + ")");
+        notes.addAll(settingNotes);
         if (repeat > 1) {
             notes.add("--repeat " + repeat + ": each size runs " + repeat + " times in a row on one connection, one row "
                     + "per run; later runs wait for the JIT only while it is compiling");
         }
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
+        choice.announce(err);
+        checkBuffers(settings, choice.kind(), physicalMemoryBytes());
+        warnIfLong(settings, err);
+        if (choice.kind() == FabricKind.VERBS) {
+            checkPort(ibPort, device, VerbsSide.queryDevice(device).physicalPortCount());
+        }
         if (choice.kind() == FabricKind.VERBS && server == null) {
             return serveVerbs(settings, err);
         }
@@ -249,7 +263,11 @@ public final class PerftestCommand implements Callable<Integer> {
             writer.outputLogFormatVersion();
             writer.outputStartTime(System.currentTimeMillis());
             writer.outputLegend();
-            return new BenchRunner(transport, settings, line, writer, clockCost).latency();
+            List<LatencyResult> results = new BenchRunner(transport, settings, line, writer, clockCost).latency();
+            if (log.checkError()) {
+                throw new IOException("--interval-log " + intervalLog + ": write failed (disk full or I/O error)");
+            }
+            return results;
         }
     }
 
@@ -295,11 +313,126 @@ public final class PerftestCommand implements Callable<Integer> {
                 s.duration(), s.margin(), s.queuePairs());
     }
 
+    /**
+     * The fabric by {@link FabricChoice#choose}: a server address and the verbs flags given ({@code -d},
+     * {@code -i}, {@code -x}, {@code -p}, {@code -I}, {@code -R}, {@code -u}, {@code -r}, {@code -o}) ask for
+     * verbs, {@code --sim-latency-ns} for the simulator.
+     *
+     * @throws ParameterException when the flags ask for a fabric that {@code --fabric} excludes, or for both
+     */
+    FabricChoice fabricChoice() {
+        List<String> verbsOnly = new ArrayList<>();
+        if (server != null) {
+            verbsOnly.add("server address " + server);
+        }
+        if (device != null) {
+            verbsOnly.add("-d " + device);
+        }
+        if (matched("-i")) {
+            verbsOnly.add("-i " + ibPort);
+        }
+        if (gidIndex != null) {
+            verbsOnly.add("-x " + gidIndex);
+        }
+        if (matched("-p")) {
+            verbsOnly.add("-p " + tcpPort);
+        }
+        if (inlineSize != null) {
+            verbsOnly.add("-I " + inlineSize);
+        }
+        if (rdmaCm) {
+            verbsOnly.add("-R");
+        }
+        if (matched("-u")) {
+            verbsOnly.add("-u " + qpTimeout);
+        }
+        if (matched("-r")) {
+            verbsOnly.add("-r " + rxDepth);
+        }
+        if (outstanding != null) {
+            verbsOnly.add("-o " + outstanding);
+        }
+        List<String> simOnly = simLatencyNanos > 0 ? List.of("--sim-latency-ns " + simLatencyNanos) : List.of();
+        try {
+            return FabricChoice.choose(fabric, verbsOnly, simOnly, hostFabric);
+        } catch (IllegalArgumentException e) {
+            throw usage(e.getMessage());
+        }
+    }
+
+    /** @return the files this run will write, by option, to check before it runs */
+    OutputFiles outputFiles() {
+        return new OutputFiles().add("--hgrm", hgrm).add("--interval-log", intervalLog);
+    }
+
+    private boolean matched(String option) {
+        CommandLine.ParseResult parsed = spec.commandLine().getParseResult();
+        return parsed != null && parsed.hasMatchedOption(option);
+    }
+
+    /**
+     * @param port   {@code -i}
+     * @param device {@code -d}, or null for the first device
+     * @param ports  how many ports the device has
+     * @throws BenchFailedException when the device has no such port
+     */
+    static void checkPort(int port, String device, int ports) {
+        if (port > ports) {
+            throw new BenchFailedException("-i " + port + ": " + (device != null ? "device " + device
+                    : "the first RDMA device") + " has " + (ports == 1 ? "port 1 only" : "ports 1.." + ports));
+        }
+    }
+
+    /**
+     * @param s      the settings
+     * @param kind   the fabric
+     * @param memory this host's physical memory in bytes, or a negative value when unknown
+     * @throws ParameterException when the run's buffers ({@code -s} or {@code -a} times {@code -q}) exceed it:
+     *                            the simulator holds both sides' buffers in this process
+     */
+    void checkBuffers(BenchSettings s, FabricKind kind, long memory) {
+        long bytes = bufferBytes(s) * (kind == FabricKind.SIM ? 2 : 1);
+        if (memory > 0 && bytes > memory) {
+            throw usage("-s " + s.maxSize() + " with -q " + s.queuePairs() + " needs " + (bytes >> 20)
+                    + " MiB of buffers" + (kind == FabricKind.SIM ? " (both sides, in this process)" : "")
+                    + ", more than this host's " + (memory >> 20) + " MiB of memory");
+        }
+    }
+
+    /**
+     * Warns, one line on standard error, before an iteration-mode run that moves more than
+     * {@link #LONG_RUN_BYTES} bytes (sizes times warm-up and measured iterations, times QPs).
+     *
+     * @return whether it warned
+     */
+    boolean warnIfLong(BenchSettings s, PrintWriter err) {
+        if (s.durationMode()) {
+            return false;
+        }
+        double bytes = 0;
+        for (int size : s.sizes()) {
+            bytes += (double) size * (s.iterations() + s.warmupIterations()) * (test.isLatency() ? 1 : s.queuePairs());
+        }
+        if (bytes <= LONG_RUN_BYTES) {
+            return false;
+        }
+        err.println(String.format(java.util.Locale.ROOT, "remus: warning: this run moves %.1f TiB (-s %d, -n %d, "
+                + "--warmup %d%s): hours at 1 GB/s; lower -n or -s, or give -D", bytes / LONG_RUN_BYTES, s.maxSize(),
+                s.iterations(), s.warmupIterations(), test.isLatency() ? "" : ", -q " + s.queuePairs()));
+        err.flush();
+        return true;
+    }
+
+    private static long physicalMemoryBytes() {
+        if (java.lang.management.ManagementFactory.getOperatingSystemMXBean()
+                instanceof com.sun.management.OperatingSystemMXBean os) {
+            return os.getTotalMemorySize();
+        }
+        return -1;
+    }
+
     private BenchTransport open(FabricKind kind, BenchSettings s, List<String> notes) {
         if (kind == FabricKind.VERBS) {
-            if (simLatencyNanos > 0) {
-                notes.add("--sim-latency-ns ignored: this run is on the verbs fabric");
-            }
             PerftestInline.Choice inline = inline();
             if (inline.bytes() == 0) {
                 notes.add("nothing is sent inline (" + inline.reason() + ")");
@@ -308,8 +441,7 @@ public final class PerftestCommand implements Callable<Integer> {
                         + " bytes are sent inline (" + inline.reason() + ")");
             }
             if (qpTimeout != ConnectionOptions.defaults().timeout()) {
-                notes.add(rdmaCm ? "-u ignored: with -R rdma_cm chooses the QPs' ACK timeout"
-                        : "QP ACK timeout " + qpTimeout + " (4.096 us * 2^" + qpTimeout + ", -u)");
+                notes.add("QP ACK timeout " + qpTimeout + " (4.096 us * 2^" + qpTimeout + ", -u)");
             }
             return new VerbsBenchTransport(verbsOptions(s), bufferBytes(s), s.queuePairs(),
                     s.inFlightPerQueuePair(), s.outstandingReads(), signature(s), s.timeout());
@@ -317,25 +449,6 @@ public final class PerftestCommand implements Callable<Integer> {
         if (test.operation() == BenchOperation.SEND) {
             throw new BenchFailedException(test.commandName() + " needs two-sided SEND/RECV, which the sim fabric "
                     + "does not model (remus-core's fabric SPI is one-sided); run it with --fabric verbs");
-        }
-        if (server != null) {
-            notes.add("SERVER '" + server + "' ignored: on the sim fabric both sides run in this JVM");
-        }
-        List<String> ignored = new ArrayList<>();
-        if (device != null) {
-            ignored.add("-d");
-        }
-        if (gidIndex != null) {
-            ignored.add("-x");
-        }
-        if (inlineSize != null) {
-            ignored.add("-I");
-        }
-        if (rdmaCm) {
-            ignored.add("-R");
-        }
-        if (!ignored.isEmpty()) {
-            notes.add(String.join(" ", ignored) + " ignored: verbs flags, and this run is on the sim fabric");
         }
         if (simLatencyNanos > 0) {
             notes.add("sim execution latency injected: " + simLatencyNanos + " ns per work request");
@@ -352,6 +465,7 @@ public final class PerftestCommand implements Callable<Integer> {
      * @throws ParameterException for flags that are out of range or do not fit together
      */
     BenchSettings settings() {
+        settingNotes.clear();
         boolean atomic = test.operation() == BenchOperation.ATOMIC;
         if (json && perftestFormat) {
             throw usage("--json and --perftest-format exclude each other");
@@ -368,8 +482,8 @@ public final class PerftestCommand implements Callable<Integer> {
         if (repeat < 1 || repeat > MAX_REPEAT) {
             throw usage("--repeat must be 1.." + MAX_REPEAT + ", got " + repeat);
         }
-        if (iterations != null && iterations < 1) {
-            throw usage("-n must be positive, got " + iterations);
+        if (iterations != null && (iterations < 1 || iterations > MAX_ITERATIONS)) {
+            throw usage("-n must be 1.." + MAX_ITERATIONS + ", got " + iterations);
         }
         if (durationSeconds != null && durationSeconds < 1) {
             throw usage("-D must be at least 1 second, got " + durationSeconds);
@@ -416,8 +530,11 @@ public final class PerftestCommand implements Callable<Integer> {
         if (!(timeoutSeconds > 0) || timeoutSeconds > 3600) {
             throw usage("--timeout must be in (0, 3600] seconds, got " + timeoutSeconds);
         }
-        if (warmup != null && warmup < 0) {
-            throw usage("--warmup must not be negative, got " + warmup);
+        if (tcpPort < 1 || tcpPort > 65535) {
+            throw usage("-p must be 1..65535, got " + tcpPort);
+        }
+        if (rdmaCm && matched("-u")) {
+            throw usage("-u and -R exclude each other: with -R rdma_cm chooses the QPs' ACK timeout");
         }
         if (simLatencyNanos < 0) {
             throw usage("--sim-latency-ns must not be negative, got " + simLatencyNanos);
@@ -427,6 +544,9 @@ public final class PerftestCommand implements Callable<Integer> {
         }
         List<Integer> sizes = repeated(sizes(atomic));
         long n = iterations != null ? iterations : test.defaultIterations();
+        if (warmup != null && (warmup < 0 || warmup > MAX_ITERATIONS)) {
+            throw usage("--warmup must be 0.." + MAX_ITERATIONS + ", got " + warmup);
+        }
         long warm = warmup != null ? warmup : n / 10;
         Duration duration = durationSeconds == null ? null : Duration.ofSeconds(durationSeconds);
         Duration margin = null;
@@ -438,6 +558,11 @@ public final class PerftestCommand implements Callable<Integer> {
             }
         }
         int depth = txDepth != null ? txDepth : test.defaultTxDepth();
+        if (duration == null && depth > n) {
+            settingNotes.add("TX depth " + depth + " capped at -n " + n + " (as perftest: no more work requests in "
+                    + "flight than the run has)");
+            depth = (int) n;
+        }
         return new BenchSettings(test, sizes, n, warm, duration, margin, depth, queuePairs,
                 outstanding == null ? BenchSettings.DEVICE_MOST_READS : outstanding,
                 cqModeration(sizes, depth), atomicType, Duration.ofMillis(Math.round(timeoutSeconds * 1000)));

@@ -38,6 +38,7 @@ public final class PlotCommand {
 
         @Override
         public Integer call() throws IOException {
+            OutputFiles.checkWritable("PNG", png);
             List<LockCsv.Row> rows;
             try {
                 rows = LockCsv.parse(Files.readAllLines(csv, StandardCharsets.UTF_8));

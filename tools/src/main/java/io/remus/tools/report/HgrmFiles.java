@@ -46,6 +46,9 @@ public final class HgrmFiles {
                     : repeat > 1 ? perRun(file, r.bytes(), k % repeat + 1) : perSize(file, r.bytes());
             try (PrintStream out = new PrintStream(Files.newOutputStream(target), false, "UTF-8")) {
                 r.histogram().outputPercentileDistribution(out, NANOS_PER_USEC);
+                if (out.checkError()) {
+                    throw new IOException("cannot write " + target + " (disk full or I/O error)");
+                }
             }
             written.add(target);
         }

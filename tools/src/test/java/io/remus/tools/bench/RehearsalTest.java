@@ -41,7 +41,7 @@ class RehearsalTest {
         List<Long> rounds = new ArrayList<>();
         // a later warm-up of this JVM that finds the JIT compiling when it asks: the full wait from there
         JitQuiet jit = new JitQuiet(System.nanoTime(), () -> 42L, () -> compiling[0], false, true);
-        TimedLoop.rehearse(settings(10), LatencyRecorder.withoutIntervals(), jit, (clock, recorder) -> {
+        TimedLoop.rehearse(settings(10, 2 * ROUND), LatencyRecorder.withoutIntervals(), jit, (clock, recorder) -> {
             long n = drive(clock);
             rounds.add(n);
             compiling[0] = rounds.size() < 3;
@@ -118,8 +118,28 @@ class RehearsalTest {
         return i;
     }
 
+    @Test
+    void shouldKeepRoundsWithinTheIterationsAskedForWhenTheyAreFewerThanARound() {
+        List<Long> rounds = new ArrayList<>();
+        boolean[] compiling = {true};
+        JitQuiet jit = new JitQuiet(System.nanoTime(), () -> 42L, () -> compiling[0], false, true);
+        TimedLoop.rehearse(settings(1, 10), LatencyRecorder.withoutIntervals(), jit, (clock, recorder) -> {
+            long n = drive(clock);
+            rounds.add(n);
+            compiling[0] = rounds.size() < 4;
+            return n;
+        });
+        assertEquals(1L, rounds.get(0), "the warm-up asked for first");
+        assertTrue(rounds.size() > 2, "rounds until the JIT was quiet: " + rounds);
+        assertEquals(10L, rounds.get(1), "a round of -n 10, not of " + ROUND + " (huge messages would not end)");
+    }
+
     private static BenchSettings settings(long warmup) {
-        return new BenchSettings(BenchTest.ATOMIC_LAT, List.of(8), 300, warmup, null, null, 1, 1, 16,
+        return settings(warmup, 300);
+    }
+
+    private static BenchSettings settings(long warmup, long iterations) {
+        return new BenchSettings(BenchTest.ATOMIC_LAT, List.of(8), iterations, warmup, null, null, 1, 1, 16,
                 1, AtomicType.FETCH_AND_ADD, Duration.ofSeconds(10));
     }
 }

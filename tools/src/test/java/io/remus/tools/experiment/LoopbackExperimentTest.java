@@ -55,7 +55,7 @@ class LoopbackExperimentTest {
     void shouldGiveUsageErrorWhenADeviceIsNamedForTheSimFabric() {
         RemusRun run = RemusRun.of("experiment", "loopback", "--fabric", "sim", "-d", "rxe0");
         assertEquals(2, run.exit(), run.err());
-        assertTrue(run.err().contains("-d applies to --fabric verbs"), run.err());
+        assertTrue(run.err().contains("-d rxe0: verbs only; this run is on --fabric sim"), run.err());
     }
 
     @Test

@@ -1,0 +1,126 @@
+package io.remus.tools.cli;
+
+import io.remus.tools.bench.BenchFailedException;
+import io.remus.tools.bench.FabricKind;
+import io.remus.verbs.DeviceInfo;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** An explicit request the host cannot honour is an error naming it; only the default falls back, and says so. */
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class ExplicitFabricRequestTest {
+    private static final Supplier<FabricChoice> ONE_DEVICE =
+            () -> FabricChoice.detect(() -> List.of(new DeviceInfo("rxe0", 1, 1, 0)));
+
+    @ParameterizedTest
+    @ValueSource(strings = {"-d nosuchdev", "-i 99", "10.0.0.99", "-x 3", "-p 19000", "-I 64", "-R", "-u 20",
+            "-o 4"})
+    void shouldFailNamingTheFlagWhenAVerbsFlagMeetsAHostWithoutDevices(String flag) {
+        ToolRun run = ToolRun.of(ToolRun.NO_DEVICE, ("bench read-lat -n 20 " + flag).split(" "));
+        assertEquals(1, run.exit(), run.err());
+        assertEquals(1, run.errLines().size(), run.err());
+        String shown = flag.startsWith("-") ? flag : "server address " + flag;
+        assertTrue(run.err().startsWith("remus: " + shown + " needs the verbs fabric, and this host has none: "
+                + "no RDMA device found"), run.err());
+        assertEquals("", run.out(), "nothing ran");
+    }
+
+    @Test
+    void shouldFailWhenAClientNamesAServerOnAHostWithoutDevicesInsteadOfSimulatingLocally() {
+        ToolRun run = ToolRun.of(ToolRun.NO_DEVICE, "bench", "write-bw", "-n", "20", "192.0.2.1");
+        assertEquals(1, run.exit(), run.err());
+        assertTrue(run.err().contains("server address 192.0.2.1 needs the verbs fabric"), run.err());
+        assertFalse(run.out().contains("sim"), run.out());
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"--fabric sim -d mlx5_0", "--fabric sim -i 2", "--fabric sim 10.0.0.1",
+            "--fabric sim -x 1", "--fabric sim -R", "--fabric verbs --sim-latency-ns 100",
+            "-d mlx5_0 --sim-latency-ns 100"})
+    void shouldExitWithUsageWhenFlagsAskForAnotherFabricThanTheOneGiven(String flags) {
+        ToolRun run = ToolRun.of(ONE_DEVICE, ("bench read-lat -n 20 " + flags).split(" "));
+        assertEquals(2, run.exit(), run.err());
+        assertTrue(run.err().contains("only"), run.err());
+        assertTrue(run.err().contains("Usage: remus bench read-lat"), run.err());
+    }
+
+    @Test
+    void shouldSayOnStandardErrorWhyWhenTheDefaultFallsBackToTheSimulator() {
+        ToolRun run = ToolRun.of(ToolRun.NO_DEVICE, "bench", "read-lat", "-n", "20", "--json");
+        assertEquals(0, run.exit(), run.err());
+        assertTrue(run.err().startsWith("remus: no RDMA device found: running on the simulator (use --fabric verbs"),
+                run.err());
+        assertTrue(run.out().contains("default: no RDMA device found"), run.out());
+    }
+
+    @Test
+    void shouldNotSayAnythingWhenTheSimulatorIsAskedFor() {
+        ToolRun run = ToolRun.of(ToolRun.NO_DEVICE, "bench", "read-lat", "-n", "20", "--json", "--fabric", "sim",
+                "--no-progress");
+        assertEquals(0, run.exit(), run.err());
+        assertFalse(run.err().contains("running on the simulator"), run.err());
+    }
+
+    @Test
+    void shouldRunOnTheSimulatorWithoutAFallbackLineWhenASimFlagIsGiven() {
+        ToolRun run = ToolRun.of(ONE_DEVICE, "bench", "read-lat", "-n", "20", "--json", "--sim-latency-ns", "10");
+        assertEquals(0, run.exit(), run.err());
+        assertTrue(run.out().contains("--sim-latency-ns 10 given"), run.out());
+    }
+
+    @Test
+    void shouldFailNamingTheDeviceWhenTheLockBenchIsGivenOneOnAHostWithoutDevices() {
+        ToolRun run = ToolRun.of(ToolRun.NO_DEVICE, "bench", "lock", "-d", "mlx5_0", "-D", "0.1", "--warmup", "0");
+        assertEquals(1, run.exit(), run.err());
+        assertTrue(run.err().startsWith("remus: -d mlx5_0 needs the verbs fabric"), run.err());
+        ToolRun sim = ToolRun.of(ONE_DEVICE, "bench", "lock", "--fabric", "sim", "-d", "mlx5_0");
+        assertEquals(2, sim.exit(), sim.err());
+        assertTrue(sim.err().contains("-d mlx5_0: verbs only; this run is on --fabric sim"), sim.err());
+    }
+
+    @Test
+    void shouldFailNamingTheDeviceWhenTheLoopbackExperimentIsGivenOneOnAHostWithoutDevices() {
+        ToolRun run = ToolRun.of(ToolRun.NO_DEVICE, "experiment", "loopback", "-d", "mlx5_0", "-n", "10");
+        assertEquals(1, run.exit(), run.err());
+        assertTrue(run.err().startsWith("remus: -d mlx5_0 needs the verbs fabric"), run.err());
+        assertEquals("", run.out());
+    }
+
+    @Test
+    void shouldChooseVerbsWhenAVerbsFlagIsGivenAndTheHostHasADevice() {
+        FabricChoice c = FabricChoice.choose(null, List.of("-d rxe0"), List.of(), ONE_DEVICE);
+        assertEquals(FabricKind.VERBS, c.kind());
+        assertFalse(c.fellBack());
+        assertTrue(c.reason().startsWith("-d rxe0 given"), c.reason());
+    }
+
+    @Test
+    void shouldNotAskTheHostWhenTheFabricIsGiven() {
+        Supplier<FabricChoice> never = () -> {
+            throw new AssertionError("the host was asked");
+        };
+        assertEquals(FabricKind.SIM, FabricChoice.choose(FabricKind.SIM, List.of(), List.of(), never).kind());
+        assertEquals(FabricKind.VERBS, FabricChoice.choose(FabricKind.VERBS, List.of("-d x"), List.of(), never).kind());
+        assertEquals(FabricKind.SIM, FabricChoice.choose(null, List.of(), List.of("--sim-latency-ns 5"), never).kind());
+    }
+
+    @Test
+    void shouldNameTheDeviceAndItsPortsWhenThePortDoesNotExist() {
+        BenchFailedException e = assertThrows(BenchFailedException.class, () -> PerftestCommand.checkPort(2, "rxe0", 1));
+        assertEquals("-i 2: device rxe0 has port 1 only", e.getMessage());
+        e = assertThrows(BenchFailedException.class, () -> PerftestCommand.checkPort(99, null, 2));
+        assertEquals("-i 99: the first RDMA device has ports 1..2", e.getMessage());
+        PerftestCommand.checkPort(2, "mlx5_0", 2);
+    }
+}

@@ -1,0 +1,108 @@
+package io.remus.tools.cli;
+
+import io.remus.tools.Remus;
+import io.remus.tools.RemusRun;
+import io.remus.tools.bench.BenchSettings;
+import io.remus.tools.bench.FabricKind;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import picocli.CommandLine;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** Combinations that would not finish are capped as perftest caps them, rejected, or warned about before the run. */
+class RunBoundsTest {
+    private static CommandLine leaf(String... args) {
+        CommandLine.ParseResult parsed = Remus.commandLine(() -> 0).parseArgs(args);
+        return parsed.subcommand().subcommand().commandSpec().commandLine();
+    }
+
+    private static PerftestCommand command(String... args) {
+        return (PerftestCommand) leaf(args).getCommand();
+    }
+
+    @Test
+    void shouldCapTheTxDepthAtTheIterationsAsPerftestDoes() {
+        BenchSettings s = command("bench", "write-bw", "-n", "50", "-t", "128", "-s", "64").settings();
+        assertEquals(50, s.txDepth());
+        assertEquals(50, s.cqModeration());
+        assertEquals(128, command("bench", "write-bw", "-n", "500", "-t", "128").settings().txDepth());
+        assertEquals(128, command("bench", "write-bw", "-D", "2", "-t", "128").settings().txDepth(), "duration mode");
+    }
+
+    @Test
+    void shouldSayThatTheTxDepthWasCappedInTheReport() {
+        RemusRun run = RemusRun.of("bench", "write-bw", "--fabric", "sim", "-n", "40", "-s", "64", "--json",
+                "--no-progress", "--warmup", "0");
+        assertEquals(0, run.exit(), run.err());
+        assertTrue(run.out().contains("TX depth 128 capped at -n 40"), run.out());
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"--warmup 1000000000001", "--warmup -1", "-n 1000000000001", "-n 0", "-s 3000000000",
+            "-s 268435457", "-p 0", "-p 65536", "-u 20 -R", "-t 16385", "-q 1025", "--timeout 1e9", "-i 0", "-i 256"})
+    void shouldExitWithUsageNamingTheOptionWhenAValueIsAbsurd(String flags) {
+        RemusRun run = RemusRun.of(("bench read-bw -n 50 " + flags).split(" "));
+        assertEquals(2, run.exit(), run.err());
+        String option = flags.split(" ")[0];
+        String named = switch (option) {
+            case "-s" -> flags.equals("-s 3000000000") ? "--size" : "-s";
+            case "-n" -> flags.equals("-n 1000000000001") ? "-n" : "-n";
+            case "-u" -> "-u";
+            default -> option;
+        };
+        assertTrue(run.err().contains(named), run.err());
+        assertTrue(run.err().contains("Usage: remus bench read-bw"), run.err());
+    }
+
+    @Test
+    void shouldWarnBeforeARunThatMovesTerabytes() {
+        PerftestCommand c = command("bench", "write-bw", "-s", "268435456", "-n", "5000");
+        StringWriter err = new StringWriter();
+        assertTrue(c.warnIfLong(c.settings(), new PrintWriter(err, true)));
+        assertTrue(err.toString().startsWith("remus: warning: this run moves 1.3 TiB (-s 268435456, -n 5000, "
+                + "--warmup 500, -q 1)"), err.toString());
+        assertEquals(1, err.toString().lines().count());
+        PerftestCommand small = command("bench", "write-bw");
+        assertFalse(small.warnIfLong(small.settings(), new PrintWriter(new StringWriter())));
+        PerftestCommand timed = command("bench", "write-bw", "-s", "268435456", "-D", "5");
+        assertFalse(timed.warnIfLong(timed.settings(), new PrintWriter(new StringWriter())), "-D bounds the run");
+    }
+
+    @Test
+    void shouldRejectBuffersLargerThanTheHostsMemory() {
+        PerftestCommand c = command("bench", "write-bw", "-s", "268435456", "-q", "64");
+        BenchSettings s = c.settings();
+        CommandLine.ParameterException e = assertThrows(CommandLine.ParameterException.class,
+                () -> c.checkBuffers(s, FabricKind.SIM, 16L << 30));
+        assertTrue(e.getMessage().startsWith("-s 268435456 with -q 64 needs 65536 MiB of buffers (both sides, in this "
+                + "process), more than this host's 16384 MiB"), e.getMessage());
+        c.checkBuffers(s, FabricKind.VERBS, 64L << 30);
+        c.checkBuffers(s, FabricKind.SIM, -1);
+    }
+
+    @Test
+    void shouldRejectMoreSpinningLockWorkersThanTheCap() {
+        RemusRun run = RemusRun.of("bench", "lock", "--nodes", "64", "--threads", "256");
+        assertEquals(2, run.exit(), run.err());
+        assertTrue(run.err().contains("--nodes 64 x --threads 256 = 16384 worker threads"), run.err());
+        assertTrue(run.err().contains("at most " + LockBenchCommand.MAX_TOTAL_THREADS), run.err());
+    }
+
+    @Test
+    void shouldWarnWhenLockWorkersFarOutnumberTheCpus() {
+        LockBenchCommand c = (LockBenchCommand) leaf("bench", "lock", "--nodes", "4", "--threads", "4").getCommand();
+        StringWriter err = new StringWriter();
+        assertTrue(c.warnIfOversubscribed(new PrintWriter(err, true), 2));
+        assertTrue(err.toString().startsWith("remus: warning: --nodes 4 x --threads 4 = 16 spinning worker threads on "
+                + "2 CPU(s)"), err.toString());
+        assertFalse(c.warnIfOversubscribed(new PrintWriter(new StringWriter()), 8));
+    }
+}
