@@ -13,7 +13,7 @@ final class JitActivity {
     private static final LongSupplier TOTAL = JitQuiet.compilationTime();
     /**
      * Looked up once: {@link ManagementFactory}'s lookups run stream code, which the JIT compiled at every window's
-     * edges, beside the measured operations (a JIT log of a latency boot, fifteenth session).
+     * edges, beside the measured operations (seen in a JIT log of a latency run).
      */
     private static final RuntimeMXBean RUNTIME = ManagementFactory.getRuntimeMXBean();
     private final long compiledBefore;

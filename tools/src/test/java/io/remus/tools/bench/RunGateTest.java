@@ -36,7 +36,7 @@ class RunGateTest {
 
     private static BenchSettings writeBw(List<Integer> runs) {
         return new BenchSettings(BenchTest.WRITE_BW, runs, 2000, 100, null, null, 16, 1, 16, 10,
-                AtomicType.FETCH_AND_ADD, Duration.ofSeconds(10));
+                AtomicType.FETCH_AND_ADD, Duration.ofSeconds(10), JitWait.off());
     }
 
     @Test
