@@ -15,11 +15,11 @@ import java.util.function.LongUnaryOperator;
  * completes in posting order), and its work request id says how many: the QP's index in the low 32
  * bits, the count in the high 32.
  * <p>
- * In iteration mode the warm-up runs first (and, once per JVM, until the JIT is quiet), then the
- * clock runs from the first measured post to the last completion. In duration mode the warm-up is
- * rehearsal rounds, short duration-mode runs (a 1 ms margin, a 10 ms window, a 1 ms margin) until,
- * once per JVM, the JIT is quiet; then the run: only completions inside the margins count, over the
- * window's length, and when the window closes each QP with
+ * In iteration mode the warm-up runs first (and, the first time in a benchmark, until the JIT is
+ * quiet), then the clock runs from the first measured post to the last completion. In duration mode
+ * the warm-up is rehearsal rounds, short duration-mode runs (a 1 ms margin, a 10 ms window, a 1 ms
+ * margin) until, the first time in a benchmark, the JIT is quiet; then the run: only completions
+ * inside the margins count, over the window's length, and when the window closes each QP with
  * requests that will not ask for a completion gets one more that does, outside the window, so that
  * the run can wait for all of them.
  * <p>
@@ -60,7 +60,7 @@ public final class Bandwidth {
      * @return the result
      */
     public static BandwidthSummary run(BenchConnection c, BenchSettings s, int size, ProgressLine progress) {
-        return run(c, s, size, progress, new JitQuiet(System.nanoTime()));
+        return run(c, s, size, progress, new JitQuiet(System.nanoTime(), s.jitWait()));
     }
 
     /** {@link #run(BenchConnection, BenchSettings, int, ProgressLine)} with the warm-up's JIT wait given (tests). */
@@ -90,7 +90,8 @@ public final class Bandwidth {
     }
 
     /**
-     * Runs the warm-up in rounds, then, once per JVM, more rounds until the JIT is quiet, at least
+     * Runs the warm-up in rounds, then, in the benchmark's first warm-up ({@link BenchSettings#jitWait()}),
+     * more rounds until the JIT is quiet, at least
      * {@link JitQuiet#C2_OPERATIONS} requests were posted and at least {@link JitQuiet#C2_INVOCATIONS}
      * polls found completions ({@link JitQuiet#quiet(long, long, long)}, at most
      * {@link JitQuiet#MOST_NANOS}), as the latency tests wait for a quiet JIT: a fixed warm-up left the
@@ -101,7 +102,7 @@ public final class Bandwidth {
      * warm-up that was the measured run's own leading margin never took the window's branches, the
      * JIT compiled them as traps, and the loop was recompiled when the window opened, inside it. The
      * rehearsals' windows are not marked ({@link WindowMarks#hold}). In iteration mode the warm-up that
-     * waited for this JVM ends with {@link #callTheLoopUntilC2} and a second wait for the JIT.
+     * waited in full for the benchmark ends with {@link #callTheLoopUntilC2} and a second wait for the JIT.
      */
     private static void warmUp(BenchConnection c, BenchSettings s, int size, ProgressLine progress, JitQuiet jit) {
         long[] pollsWithCompletions = {0};
@@ -112,9 +113,9 @@ public final class Bandwidth {
             return p.posted;
         };
         jit.warmUpInRounds(0, s.durationMode(), round, () -> pollsWithCompletions[0]);
-        if (jit.waitedForThisJvm() && !s.durationMode()) {
+        if (jit.waitedForTheBenchmark() && !s.durationMode()) {
             callTheLoopUntilC2(c, s, size, progress);
-            new JitQuiet(System.nanoTime()).warmUpInRounds(0, false, round);
+            new JitQuiet(System.nanoTime(), s.jitWait()).warmUpInRounds(0, false, round);
         }
     }
 
@@ -123,7 +124,7 @@ public final class Bandwidth {
      * once per warm-up round and once per run, and its loop counts one back edge per poll: it reached C2's
      * threshold (calls and back edges together) only a few runs into {@code --repeat}, and C2 compiled it inside
      * a measured run, a third of a second of the client's vCPU in a Soft-RoCE guest (docs/FINDINGS.md,
-     * "Poll path and run loop reach C2 in the warm-up"). Called at the end of the warm-up that waits for this JVM, it reaches C2 by its calls
+     * "Poll path and run loop reach C2 in the warm-up"). Called at the end of the warm-up that waits in full for the benchmark, it reaches C2 by its calls
      * there instead; the warm-up then waits for the JIT again. Iteration mode only: duration mode's rounds are
      * rehearsals of a clock, too long to run thousands of. Like the JIT wait, it stops after
      * {@link JitQuiet#MOST_NANOS}: thousands of runs of a message of hundreds of MiB would otherwise not end.
@@ -136,12 +137,13 @@ public final class Bandwidth {
     }
 
     /**
+     * @param wait   the benchmark's wait for a quiet JIT
      * @param margin the margin at each end of a duration-mode run
      * @return one line for a report's notes: how a duration-mode bandwidth run warms up
      */
-    public static String describeDurationWarmUp(Duration margin) {
+    public static String describeDurationWarmUp(JitWait wait, Duration margin) {
         return "warm-up: rehearsal rounds of " + RunClock.describeRehearsal() + ", "
-                + JitQuiet.untilQuiet("requests", true) + ", then the leading margin of " + margin.toMillis() / 1000.0
+                + JitQuiet.untilQuiet(wait, "requests", true) + ", then the leading margin of " + margin.toMillis() / 1000.0
                 + " s; the measured window is -D less both margins";
     }
 

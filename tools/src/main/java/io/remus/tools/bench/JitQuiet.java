@@ -13,40 +13,36 @@ import java.util.function.LongSupplier;
 import java.util.function.LongUnaryOperator;
 
 /**
- * Tells when the JIT has gone quiet: no compilation finished for {@link #QUIET_NANOS} (the JVM's
- * total compilation time, {@link CompilationMXBean#getTotalCompilationTime()}, stopped moving)
- * and, asked then, the JIT is compiling nothing and has nothing queued (HotSpot's
- * {@code Compiler.queue} diagnostic command, as {@code jcmd PID Compiler.queue} prints it). The
- * total only moves when a compilation finishes: in a Soft-RoCE guest (TCG) one C2 compilation of
- * the bandwidth loop can take longer than the quiet time, and the measured run then started while
- * it was still compiling, in slower code (docs/FINDINGS.md).
+ * One warm-up's wait for a quiet JIT, made from the benchmark's {@link JitWait}: it tells when no
+ * compilation finished for the wait's quiet time (the JVM's total compilation time,
+ * {@link CompilationMXBean#getTotalCompilationTime()}, stopped moving) and, asked then, the JIT is
+ * compiling nothing and has nothing queued (HotSpot's {@code Compiler.queue} diagnostic command, as
+ * {@code jcmd PID Compiler.queue} prints it). The total only moves when a compilation finishes: in
+ * a Soft-RoCE guest (TCG) one C2 compilation of the bandwidth loop can take longer than the quiet
+ * time, and the measured run then started while it was still compiling, in slower code
+ * (docs/FINDINGS.md).
  * A latency test's warm-up runs until then, so that its measured operations run the compiled hot
  * path, as perftest's C loop does from its first operation. A fixed number of warm-up operations
  * is not enough where compiling is slow: in a Soft-RoCE guest (TCG) the JVM's start-up leaves a
  * backlog of compilations, and after a 2 s warm-up the client's hot path was compiled by C2 5-10 s
- * into the measured window (docs/FINDINGS.md). The quiet time is
- * the system property {@code remus.bench.jitQuietMillis} (default 1000; 0 turns the wait off).
+ * into the measured window (docs/FINDINGS.md).
  * A duration-mode write-lat or send-lat run waits at the end of its leading margin instead
  * ({@link RunClock}); READ and atomic latency ({@link TimedLoop#rehearse}) and duration-mode
  * bandwidth ({@link Bandwidth}) wait in rehearsal rounds before the measured run.
- * The JVM waits in full once: when the JIT was found quiet (or the wait gave up), later sizes and
- * runs in this JVM warm up by their iterations, and then wait only if the JIT is compiling or has
+ * A benchmark waits in full once: when the JIT was found quiet (or the wait gave up), its later sizes
+ * and runs warm up by their iterations, and then wait only if the JIT is compiling or has
  * compilations queued at that moment (one {@code Compiler.queue} question; if so, the full rule from
  * then on). That is for what a run leaves behind: a latency run's report (percentiles over a
  * histogram) sets off C2 compilations that ran on into the next run of {@code --repeat}, thousands
  * of instructions per measured operation in a Soft-RoCE guest (docs/FINDINGS.md,
- * "Rehearsal rounds"). The sampling is control path: it reads the MXBean at most every 10 ms and is only asked
- * during warm-up.
+ * "Rehearsal rounds"). The sampling
+ * is control path: it reads the MXBean at most every 10 ms and is only asked during warm-up.
  */
 public final class JitQuiet {
-    /** How long no compilation may finish before the JIT counts as quiet. */
-    static final long QUIET_NANOS = Long.getLong("remus.bench.jitQuietMillis", 1000) * 1_000_000L;
     /** The longest a warm-up waits for quiet beyond its iterations; then measuring starts anyway. */
     static final long MOST_NANOS = 60_000_000_000L;
     private static final long SAMPLE_NANOS = 10_000_000L;
     private static final long NO_CALLS = -1;
-    private static volatile boolean settled;
-    private static volatile boolean laterWarmupsAsk = true;
 
     private static final ObjectName DIAGNOSTIC_COMMANDS = diagnosticCommands();
 
@@ -72,9 +68,10 @@ public final class JitQuiet {
      */
     static final long C2_INVOCATIONS = invocationsToC2();
 
+    private final long quietNanos;
     private final LongSupplier totalCompilationMillis;
     private final BooleanSupplier compiling;
-    private final boolean oncePerJvm;
+    private final JitWait benchmark;
     private final boolean later;
     private boolean waitedHere;
     private boolean asked;
@@ -85,106 +82,127 @@ public final class JitQuiet {
     private long callsAtChange;
 
     /**
+     * @param wait   the benchmark's wait
      * @param warmup the warm-up iterations asked for
      * @return one line for a report's notes: how the warm-up ends
      */
-    public static String describe(long warmup) {
-        return describe(warmup, "operations", false);
+    public static String describe(JitWait wait, long warmup) {
+        return describe(wait, warmup, "operations", false);
     }
 
-    private static String describe(long warmup, String operations, boolean polls) {
-        if (QUIET_NANOS <= 0) {
+    private static String describe(JitWait wait, long warmup, String operations, boolean polls) {
+        if (!wait.on()) {
             return "warm-up: " + warmup + " iterations per size (the wait for a quiet JIT is off)";
         }
-        return "warm-up: at least " + warmup + " iterations per size, " + untilQuiet(operations, polls);
+        return "warm-up: at least " + warmup + " iterations per size, " + untilQuiet(wait, operations, polls);
     }
 
     /**
+     * @param wait       the benchmark's wait
      * @param operations what the warm-up counts ("operations", "requests")
-     * @return how a warm-up that waits for this JVM's JIT goes on, for a report's notes
+     * @return how a warm-up that waits for the JIT goes on, for a report's notes
      */
-    static String untilQuiet(String operations) {
-        return untilQuiet(operations, false);
+    static String untilQuiet(JitWait wait, String operations) {
+        return untilQuiet(wait, operations, false);
     }
 
     /**
+     * @param wait       the benchmark's wait
      * @param operations what the warm-up counts ("operations", "requests")
      * @param polls      whether it also counts polls ({@link #C2_INVOCATIONS}, the bandwidth tests)
-     * @return how a warm-up that waits for this JVM's JIT goes on, for a report's notes
+     * @return how a warm-up that waits for the JIT goes on, for a report's notes
      */
-    static String untilQuiet(String operations, boolean polls) {
-        if (QUIET_NANOS <= 0) {
+    static String untilQuiet(JitWait wait, String operations, boolean polls) {
+        if (!wait.on()) {
             return "one round (the wait for a quiet JIT is off)";
         }
-        return "then, once per JVM, more until no JIT compilation finished for " + QUIET_NANOS / 1_000_000
-                + " ms and at least " + C2_OPERATIONS + " " + operations
+        return "then, in the benchmark's first warm-up, more until no JIT compilation finished for "
+                + wait.quietNanos() / 1_000_000 + " ms and at least " + C2_OPERATIONS + " " + operations
                 + (polls ? " and " + C2_INVOCATIONS + " polls that found completions with the JIT quiet" : "") + " ran (at most "
                 + MOST_NANOS / 1_000_000_000 + " s more; later sizes and runs only while the JIT is compiling)";
     }
 
     /**
+     * @param wait   the benchmark's wait
      * @param warmup the warm-up iterations asked for
      * @return one line for a report's notes: how an iteration-mode bandwidth warm-up ends
      */
-    public static String describeBandwidth(long warmup) {
-        String line = describe(warmup, "requests", true);
-        return QUIET_NANOS <= 0 ? line : line + "; the JVM's wait ends with " + C2_INVOCATIONS
+    public static String describeBandwidth(JitWait wait, long warmup) {
+        String line = describe(wait, warmup, "requests", true);
+        return !wait.on() ? line : line + "; the first warm-up ends with " + C2_INVOCATIONS
                 + " rounds of one request per QP (the run loop reaches C2 there, not in a later run) and waits again";
     }
 
     /**
+     * @param wait   the benchmark's wait
      * @param margin the margin at each end of a duration-mode run
      * @return one line for a report's notes: how a duration-mode warm-up ends
      */
-    public static String describeMargin(Duration margin) {
+    public static String describeMargin(JitWait wait, Duration margin) {
         String m = "warm-up: the leading margin of " + margin.toMillis() / 1000.0 + " s";
-        if (QUIET_NANOS <= 0) {
+        if (!wait.on()) {
             return m + " (the wait for a quiet JIT is off); the measured window is -D less both margins";
         }
-        return m + ", then, once per JVM, until no JIT compilation finished for " + QUIET_NANOS / 1_000_000
-                + " ms (at most " + MOST_NANOS / 1_000_000_000 + " s more; later sizes and runs only while the JIT is"
-                + " compiling); the measured window is -D less both margins";
-    }
-
-    /** A wait on this JVM's JIT, once per JVM. */
-    JitQuiet(long now) {
-        this(now, compilationTime(), JitQuiet::compilingNow, true);
+        return m + ", then, in the benchmark's first warm-up, until no JIT compilation finished for "
+                + wait.quietNanos() / 1_000_000 + " ms (at most " + MOST_NANOS / 1_000_000_000
+                + " s more; later sizes and runs only while the JIT is compiling); the measured window is -D less"
+                + " both margins";
     }
 
     /**
+     * A warm-up of a benchmark: the benchmark's full wait if none of its warm-ups has waited yet
+     * ({@link JitWait#waited()}), else a later one, which waits only if the JIT is compiling when asked.
+     *
+     * @param now       the caller's clock
+     * @param benchmark the benchmark's wait
+     */
+    JitQuiet(long now, JitWait benchmark) {
+        this(now, benchmark.quietNanos(), benchmark.totalCompilationMillis(), benchmark.compiling(), benchmark,
+                benchmark.waited());
+    }
+
+    /**
+     * A wait of its own (tests), not a benchmark's: it needs no volume of operations and leaves no
+     * mark, with {@link JitWait#DEFAULT_QUIET_NANOS} and a JIT that is never seen compiling.
+     *
      * @param now                    the caller's clock
      * @param totalCompilationMillis the JIT's total compilation time so far; null when unknown
-     * @param oncePerJvm             whether the wait counts as this JVM's one wait (false: tests)
      */
-    JitQuiet(long now, LongSupplier totalCompilationMillis, boolean oncePerJvm) {
-        this(now, totalCompilationMillis, () -> false, oncePerJvm);
+    JitQuiet(long now, LongSupplier totalCompilationMillis) {
+        this(now, totalCompilationMillis, () -> false);
     }
 
     /**
+     * A wait of its own (tests), not a benchmark's, with {@link JitWait#DEFAULT_QUIET_NANOS}.
+     *
      * @param now                    the caller's clock
      * @param totalCompilationMillis the JIT's total compilation time so far; null when unknown
      * @param compiling              whether the JIT is compiling or has compilations queued now
-     * @param oncePerJvm             whether the wait counts as this JVM's one wait (false: tests)
      */
-    JitQuiet(long now, LongSupplier totalCompilationMillis, BooleanSupplier compiling, boolean oncePerJvm) {
-        this(now, totalCompilationMillis, compiling, oncePerJvm, oncePerJvm && settled);
+    JitQuiet(long now, LongSupplier totalCompilationMillis, BooleanSupplier compiling) {
+        this(now, totalCompilationMillis, compiling, false);
     }
 
     /**
+     * A wait of its own (tests), not a benchmark's, with {@link JitWait#DEFAULT_QUIET_NANOS}.
+     *
      * @param now                    the caller's clock
      * @param totalCompilationMillis the JIT's total compilation time so far; null when unknown
      * @param compiling              whether the JIT is compiling or has compilations queued now
-     * @param oncePerJvm             whether the wait counts as this JVM's one wait (false: tests)
-     * @param later                  whether this JVM has waited in full before: ask {@code compiling}
-     *                               once, and wait only if it says yes
+     * @param later                  whether it waits as a later warm-up: asks {@code compiling} once,
+     *                               and waits only if it says yes
      */
-    JitQuiet(long now, LongSupplier totalCompilationMillis, BooleanSupplier compiling, boolean oncePerJvm,
-             boolean later) {
-        this.totalCompilationMillis = QUIET_NANOS > 0 ? totalCompilationMillis : null;
+    JitQuiet(long now, LongSupplier totalCompilationMillis, BooleanSupplier compiling, boolean later) {
+        this(now, JitWait.DEFAULT_QUIET_NANOS, totalCompilationMillis, compiling, null, later);
+    }
+
+    private JitQuiet(long now, long quietNanos, LongSupplier totalCompilationMillis, BooleanSupplier compiling,
+                     JitWait benchmark, boolean later) {
+        this.quietNanos = quietNanos;
+        this.totalCompilationMillis = quietNanos > 0 ? totalCompilationMillis : null;
         this.compiling = compiling;
-        this.oncePerJvm = oncePerJvm;
+        this.benchmark = benchmark;
         this.later = later;
-        this.done = oncePerJvm && settled && !laterWarmupsAsk;
         this.lastChange = now;
         this.lastSample = now - SAMPLE_NANOS;
     }
@@ -197,16 +215,16 @@ public final class JitQuiet {
 
     /**
      * @param now the caller's clock ({@link System#nanoTime()})
-     * @return whether no compilation finished during the last {@link #QUIET_NANOS}; always true
-     *         when the JVM cannot tell or the wait is turned off; when this JVM has waited once,
-     *         true unless the JIT is compiling or has compilations queued at the first question
+     * @return whether no compilation finished during the last quiet time; always true when the JVM
+     *         cannot tell or the wait is turned off; in a later warm-up of a benchmark, true unless the
+     *         JIT is compiling or has compilations queued at the first question
      */
     boolean quiet(long now) {
         return sample(now, NO_CALLS);
     }
 
     /**
-     * {@link #quiet(long)}; with {@code calls} counted ({@code >= 0}), the JVM's own wait also needs
+     * {@link #quiet(long)}; with {@code calls} counted ({@code >= 0}), a benchmark's full wait also needs
      * {@link #C2_INVOCATIONS} of them since a compilation last finished or was seen queued.
      */
     private boolean sample(long now, long calls) {
@@ -231,12 +249,12 @@ public final class JitQuiet {
             changed(now, calls);
             return false;
         }
-        if (now - lastChange >= QUIET_NANOS) {
+        if (now - lastChange >= quietNanos) {
             if (compiling.getAsBoolean()) {
                 changed(now, calls); // a compilation is running or queued: ask again a quiet time later
                 return false;
             }
-            if (calls >= 0 && oncePerJvm && !later && calls - callsAtChange < C2_INVOCATIONS) {
+            if (calls >= 0 && benchmark != null && !later && calls - callsAtChange < C2_INVOCATIONS) {
                 return false; // quiet for the time, but the code called once per poll may not have reached C2 yet
             }
             settle();
@@ -258,7 +276,7 @@ public final class JitQuiet {
     }
 
     /** @return whether this JVM's JIT is compiling or has compilations queued; false when it cannot tell */
-    private static boolean compilingNow() {
+    static boolean compilingNow() {
         String queue = compilerQueue();
         return queue != null && compiling(queue);
     }
@@ -307,7 +325,7 @@ public final class JitQuiet {
     }
 
     /**
-     * {@link #quiet(long)}, and, for the warm-up that waits for this JVM, at least
+     * {@link #quiet(long)}, and, for the warm-up that waits in full for its benchmark, at least
      * {@link #C2_OPERATIONS} operations run.
      *
      * @param now        the caller's clock ({@link System#nanoTime()})
@@ -319,7 +337,7 @@ public final class JitQuiet {
     }
 
     /**
-     * {@link #quiet(long, long)}, and, for the warm-up that waits for this JVM, at least
+     * {@link #quiet(long, long)}, and, for the warm-up that waits in full for its benchmark, at least
      * {@link #C2_INVOCATIONS} calls of the code that runs once per poll since a compilation last
      * finished or was seen queued (not in all: C2's thresholds grow with its queue, and a polling path
      * that had its 5,000 calls while the queue was long was compiled runs later).
@@ -330,7 +348,7 @@ public final class JitQuiet {
      * @return whether the warm-up may end
      */
     boolean quiet(long now, long operations, long calls) {
-        return sample(now, calls) && (!waitedHere || !oncePerJvm || operations >= C2_OPERATIONS);
+        return sample(now, calls) && (!waitedHere || benchmark == null || operations >= C2_OPERATIONS);
     }
 
     /**
@@ -350,7 +368,7 @@ public final class JitQuiet {
     /**
      * {@link #warmUpInRounds(long, boolean, LongUnaryOperator)} for a loop that polls less often than
      * it operates (a bandwidth run, one completion per {@code -Q} requests): the warm-up that waits
-     * for this JVM also goes on until {@code calls} says the code called once per poll ran
+     * in full for its benchmark also goes on until {@code calls} says the code called once per poll ran
      * {@link #C2_INVOCATIONS} times.
      *
      * @param atLeast   the operations the warm-up runs at least, whatever the JIT does
@@ -406,32 +424,16 @@ public final class JitQuiet {
         }
     }
 
-    /**
-     * Marks this JVM's wait as done, as if a warm-up had found the JIT quiet: later warm-ups run
-     * their iterations only. For tests that count a run's warm-up iterations exactly, whatever ran
-     * before them in the same JVM.
-     */
-    static void markJvmWaited() {
-        settled = true;
-        laterWarmupsAsk = false;
-    }
-
-    /** Puts this JVM's wait back to where it starts, not done yet. For tests of the JVM's own wait. */
-    static void forgetJvmWait() {
-        settled = false;
-        laterWarmupsAsk = true;
-    }
-
-    /** @return whether this warm-up was the one that waited in full for this JVM (found it quiet or gave up) */
-    boolean waitedForThisJvm() {
-        return waitedHere && oncePerJvm;
+    /** @return whether this warm-up was the one that waited in full for its benchmark (found the JIT quiet or gave up) */
+    boolean waitedForTheBenchmark() {
+        return waitedHere && benchmark != null;
     }
 
     private void settle() {
         waitedHere = !later;
         done = true;
-        if (oncePerJvm) {
-            settled = true;
+        if (benchmark != null) {
+            benchmark.markWaited();
         }
     }
 }

@@ -25,7 +25,7 @@ public final class RoundTripLatency {
     public static void run(BenchConnection c, BenchSettings s, int size, LatencyRecorder recorder,
                            ProgressLine progress) {
         if (s.durationMode() || s.warmupIterations() > 0) {
-            TimedLoop.rehearse(s, recorder, new JitQuiet(System.nanoTime()),
+            TimedLoop.rehearse(s, recorder, new JitQuiet(System.nanoTime(), s.jitWait()),
                     (clock, throwaway) -> new Sampler(c, s, size, throwaway, progress.twin(), clock).run());
         }
         new Sampler(c, s, size, recorder, progress, RunClock.measuredOnly(s, System.nanoTime())).measure();
@@ -39,7 +39,7 @@ public final class RoundTripLatency {
         String round = s.durationMode() ? RunClock.describeRehearsal() : "up to " + TimedLoop.ROUND_WARMUP + " + " + TimedLoop.ROUND_MEASURED + " iterations";
         String rounds = "warm-up: rehearsal rounds of the whole loop (" + round + ", into throwaway histograms)"
                 + (s.durationMode() ? "" : ", at least " + s.warmupIterations() + " iterations per size") + ", "
-                + JitQuiet.untilQuiet("iterations");
+                + JitQuiet.untilQuiet(s.jitWait(), "iterations");
         return s.durationMode() ? rounds + "; then the leading margin of " + s.margin().toMillis() / 1000.0
                 + " s; the measured window is -D less both margins" : rounds + "; then every iteration is measured";
     }

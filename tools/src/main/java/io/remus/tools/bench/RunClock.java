@@ -3,7 +3,7 @@ package io.remus.tools.bench;
 /**
  * Decides how long one size runs and which iterations count. In iteration mode at least
  * {@code warmup} iterations run unrecorded, and then more until the JIT is quiet ({@link JitQuiet}:
- * once per JVM, at most {@link JitQuiet#MOST_NANOS} longer; none when {@code warmup} is 0), then
+ * in full in the benchmark's first warm-up ({@link BenchSettings#jitWait()}), at most {@link JitQuiet#MOST_NANOS} longer; none when {@code warmup} is 0), then
  * {@code iterations} are recorded. In duration mode the leading margin is the warm-up: it lasts
  * the margin and then, in the same way, until the JIT is quiet; then comes the measured window
  * ({@code duration} less both margins) and the trailing margin, and only samples lying wholly
@@ -42,7 +42,7 @@ final class RunClock {
     }
 
     static RunClock start(BenchSettings s, long now) {
-        return start(s, now, s.durationMode() || s.warmupIterations() > 0 ? new JitQuiet(now) : null);
+        return start(s, now, s.durationMode() || s.warmupIterations() > 0 ? new JitQuiet(now, s.jitWait()) : null);
     }
 
     /** A rehearsal round's leading and trailing margin ({@link #rehearsal}). */

@@ -219,18 +219,18 @@ public final class PerftestCommand implements Callable<Integer> {
                         notes.add(RoundTripLatency.describeWarmUp(settings));
                     }
                 } else if (settings.durationMode()) {
-                    notes.add(JitQuiet.describeMargin(settings.margin()));
+                    notes.add(JitQuiet.describeMargin(settings.jitWait(), settings.margin()));
                 } else if (settings.warmupIterations() > 0) {
-                    notes.add(JitQuiet.describe(settings.warmupIterations()));
+                    notes.add(JitQuiet.describe(settings.jitWait(), settings.warmupIterations()));
                 }
                 List<LatencyResult> results = runLatency(transport, settings, line, clockCost);
                 report = new BenchReport(settings, transport.fabricName(), transport.description(), notes, results,
                         List.of(), reportGbits);
             } else {
                 if (settings.durationMode()) {
-                    notes.add(Bandwidth.describeDurationWarmUp(settings.margin()));
+                    notes.add(Bandwidth.describeDurationWarmUp(settings.jitWait(), settings.margin()));
                 } else if (settings.warmupIterations() > 0) {
-                    notes.add(JitQuiet.describeBandwidth(settings.warmupIterations()));
+                    notes.add(JitQuiet.describeBandwidth(settings.jitWait(), settings.warmupIterations()));
                 }
                 List<BandwidthSummary> results = new BenchRunner(transport, settings, line, null).bandwidth();
                 report = new BenchReport(settings, transport.fabricName(), transport.description(), notes, List.of(),

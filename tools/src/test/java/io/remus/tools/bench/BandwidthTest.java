@@ -28,7 +28,7 @@ class BandwidthTest {
     private static BenchSettings fetchAndAdd(long iterations, long warmup, Duration duration, int cqModeration) {
         Duration margin = duration == null ? null : duration.dividedBy(4);
         return new BenchSettings(BenchTest.ATOMIC_BW, List.of(8), iterations, warmup, duration, margin, DEPTH, QPS,
-                4, cqModeration, AtomicType.FETCH_AND_ADD, Duration.ofSeconds(10));
+                4, cqModeration, AtomicType.FETCH_AND_ADD, Duration.ofSeconds(10), JitWait.off());
     }
 
     @Test
@@ -91,7 +91,7 @@ class BandwidthTest {
         long[] compiled = {0};
         int[] asked = {0};
         // the JIT finishes a compilation at each of the first samples, then nothing more
-        JitQuiet jit = new JitQuiet(System.nanoTime(), () -> ++asked[0] <= 3 ? ++compiled[0] : compiled[0], false);
+        JitQuiet jit = new JitQuiet(System.nanoTime(), () -> ++asked[0] <= 3 ? ++compiled[0] : compiled[0]);
         try (SimBenchTransport t = new SimBenchTransport(SimOptions.defaults(), 4096, QPS, DEPTH);
              Counting c = new Counting(t.client(), QPS)) {
             assertEquals(3 * 100, Bandwidth.run(c, s, 8, quiet(), jit).iterations());
@@ -104,7 +104,7 @@ class BandwidthTest {
     @Test
     void shouldWarmUpOnceWhenTheJitIsAlreadyQuiet() {
         BenchSettings s = fetchAndAdd(100, 50, null, 1);
-        JitQuiet unknown = new JitQuiet(System.nanoTime(), null, false);
+        JitQuiet unknown = new JitQuiet(System.nanoTime(), JitWait.of(JitWait.DEFAULT_QUIET_NANOS, null, () -> false));
         try (SimBenchTransport t = new SimBenchTransport(SimOptions.defaults(), 4096, QPS, DEPTH);
              Counting c = new Counting(t.client(), QPS)) {
             Bandwidth.run(c, s, 8, quiet(), unknown);
@@ -115,7 +115,7 @@ class BandwidthTest {
     @Test
     void shouldMarkTheMeasuredRequestsOnlyWhenWindowMarksAreOn() {
         BenchSettings s = fetchAndAdd(100, 50, null, 1);
-        JitQuiet unknown = new JitQuiet(System.nanoTime(), null, false);
+        JitQuiet unknown = new JitQuiet(System.nanoTime(), JitWait.of(JitWait.DEFAULT_QUIET_NANOS, null, () -> false));
         try (SimBenchTransport t = new SimBenchTransport(SimOptions.defaults(), 4096, QPS, DEPTH);
              Counting c = new Counting(t.client(), QPS)) {
             List<String> marks = new ArrayList<>();
@@ -134,7 +134,7 @@ class BandwidthTest {
         long[] compiled = {0};
         int[] asked = {0};
         // the JIT finishes a compilation at each of the first samples, then nothing more
-        JitQuiet jit = new JitQuiet(System.nanoTime(), () -> ++asked[0] <= 3 ? ++compiled[0] : compiled[0], false);
+        JitQuiet jit = new JitQuiet(System.nanoTime(), () -> ++asked[0] <= 3 ? ++compiled[0] : compiled[0]);
         long start = System.nanoTime();
         try (SimBenchTransport t = new SimBenchTransport(SimOptions.defaults(), 4096, QPS, DEPTH);
              Counting c = new Counting(t.client(), QPS)) {
@@ -149,7 +149,7 @@ class BandwidthTest {
             assertTrue(asked[0] > 3, "the rehearsals asked the JIT until it was quiet: " + asked[0]);
             // the rehearsals' own windows were not marked: the one window begins after the JIT was quiet
             assertEquals(List.of("begin", "end"), marks);
-            long quietFor = JitQuiet.QUIET_NANOS;
+            long quietFor = JitWait.DEFAULT_QUIET_NANOS;
             assertTrue(markedAt.get(0) - start >= quietFor, "window began " + (markedAt.get(0) - start) + " ns in");
             for (int q = 0; q < QPS; q++) {
                 assertEquals(c.posted[q], c.covered[q], "QP " + q + ": every request completed, rehearsals' too");
@@ -205,25 +205,25 @@ class BandwidthTest {
     void shouldEndTheJvmsWaitWithOneRequestRoundsSoThatTheRunLoopReachesC2InTheWarmUp() {
         // rounds of 1,000 requests per QP, one in 4 signalled: 4 x signalled = posted, except for the
         // one-request rounds, each signalled: 4 x signalled - posted = 3 x their number
-        BenchSettings s = fetchAndAdd(500, 1000, null, 4);
-        JitQuiet.forgetJvmWait();
+        JitWait benchmark = JitWait.of(JitWait.DEFAULT_QUIET_NANOS, () -> 42L, () -> false);
+        BenchSettings s = fetchAndAdd(500, 1000, null, 4).withJitWait(benchmark);
         try (SimBenchTransport t = new SimBenchTransport(SimOptions.defaults(), 4096, QPS, DEPTH);
              Counting c = new Counting(t.client(), QPS)) {
-            JitQuiet jvmWait = new JitQuiet(System.nanoTime(), () -> 42L, () -> false, true, false);
-            Bandwidth.run(c, s, 8, quiet(), jvmWait);
-            assertTrue(jvmWait.waitedForThisJvm());
+            JitQuiet first = new JitQuiet(System.nanoTime(), benchmark);
+            Bandwidth.run(c, s, 8, quiet(), first);
+            assertTrue(first.waitedForTheBenchmark());
             for (int q = 0; q < QPS; q++) {
                 assertEquals(3 * JitQuiet.C2_INVOCATIONS, 4 * c.signaled[q] - c.posted[q], "QP " + q);
             }
-        } finally {
-            JitQuiet.markJvmWaited();
         }
     }
 
     @Test
-    void shouldRunNoOneRequestRoundsWhenThisJvmHasWaitedBefore() {
-        BenchSettings s = fetchAndAdd(500, 1000, null, 4);
-        JitQuiet.markJvmWaited();
+    void shouldRunNoOneRequestRoundsWhenTheBenchmarkHasWaitedBefore() {
+        int[] asked = {0};
+        JitWait benchmark = JitWait.of(JitWait.DEFAULT_QUIET_NANOS, () -> 42L, () -> ++asked[0] < 0);
+        new JitQuiet(0, benchmark).giveUp(); // an earlier size's warm-up waited in full
+        BenchSettings s = fetchAndAdd(500, 1000, null, 4).withJitWait(benchmark);
         try (SimBenchTransport t = new SimBenchTransport(SimOptions.defaults(), 4096, QPS, DEPTH);
              Counting c = new Counting(t.client(), QPS)) {
             Bandwidth.run(c, s, 8, quiet());
@@ -231,6 +231,7 @@ class BandwidthTest {
                 assertEquals(1500, c.posted[q], "QP " + q + ": the warm-up's iterations and the run's");
                 assertEquals(250 + 125, c.signaled[q], "QP " + q);
             }
+            assertEquals(1, asked[0], "a later warm-up asks the JIT once whether it is compiling");
         }
     }
 

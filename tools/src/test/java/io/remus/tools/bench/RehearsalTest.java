@@ -25,7 +25,7 @@ class RehearsalTest {
     @Test
     void shouldRunWholeRoundsAndEndOnTheWarmupAskedForWhenTheJitIsQuiet() {
         List<Long> rounds = new ArrayList<>();
-        JitQuiet quiet = new JitQuiet(0, null, false); // cannot tell: always quiet
+        JitQuiet quiet = new JitQuiet(0, JitWait.of(JitWait.DEFAULT_QUIET_NANOS, null, () -> false)); // cannot tell: always quiet
         TimedLoop.rehearse(settings(2 * ROUND + 10), LatencyRecorder.withoutIntervals(), quiet,
                 (clock, recorder) -> {
                     long n = drive(clock);
@@ -39,8 +39,8 @@ class RehearsalTest {
     void shouldGoOnWithWholeRoundsWhileTheJitIsCompiling() {
         boolean[] compiling = {true};
         List<Long> rounds = new ArrayList<>();
-        // a later warm-up of this JVM that finds the JIT compiling when it asks: the full wait from there
-        JitQuiet jit = new JitQuiet(System.nanoTime(), () -> 42L, () -> compiling[0], false, true);
+        // a later warm-up of a benchmark that finds the JIT compiling when it asks: the full wait from there
+        JitQuiet jit = new JitQuiet(System.nanoTime(), () -> 42L, () -> compiling[0], true);
         TimedLoop.rehearse(settings(10, 2 * ROUND), LatencyRecorder.withoutIntervals(), jit, (clock, recorder) -> {
             long n = drive(clock);
             rounds.add(n);
@@ -58,7 +58,7 @@ class RehearsalTest {
         WindowMarks.use(marks::add);
         LatencyRecorder measured = LatencyRecorder.withoutIntervals();
         List<LatencyRecorder> used = new ArrayList<>();
-        TimedLoop.rehearse(settings(3 * ROUND), measured, new JitQuiet(0, null, false), (clock, recorder) -> {
+        TimedLoop.rehearse(settings(3 * ROUND), measured, new JitQuiet(0, JitWait.of(JitWait.DEFAULT_QUIET_NANOS, null, () -> false)), (clock, recorder) -> {
             used.add(recorder);
             long n = drive(clock);
             return n;
@@ -122,7 +122,7 @@ class RehearsalTest {
     void shouldKeepRoundsWithinTheIterationsAskedForWhenTheyAreFewerThanARound() {
         List<Long> rounds = new ArrayList<>();
         boolean[] compiling = {true};
-        JitQuiet jit = new JitQuiet(System.nanoTime(), () -> 42L, () -> compiling[0], false, true);
+        JitQuiet jit = new JitQuiet(System.nanoTime(), () -> 42L, () -> compiling[0], true);
         TimedLoop.rehearse(settings(1, 10), LatencyRecorder.withoutIntervals(), jit, (clock, recorder) -> {
             long n = drive(clock);
             rounds.add(n);

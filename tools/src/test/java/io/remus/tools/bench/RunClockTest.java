@@ -11,7 +11,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class RunClockTest {
     @Test
-    void shouldRecordExactlyTheIterationsAfterAtLeastTheWarmupWhenRunByIterations() {
+    void shouldRecordExactlyTheIterationsAfterTheWarmupWhenRunByIterations() {
         RunClock clock = RunClock.start(settings(10, 5), System.nanoTime());
         long firstMeasured = -1;
         long measured = 0;
@@ -27,7 +27,7 @@ class RunClockTest {
             }
         }
         assertEquals(10, measured);
-        assertTrue(firstMeasured >= 5, "at least the warm-up ran first, measuring began at " + firstMeasured);
+        assertEquals(5, firstMeasured, "the warm-up ran first (no JIT wait), measuring began at " + firstMeasured);
         assertEquals(firstMeasured + 10, i);
     }
 
@@ -44,11 +44,16 @@ class RunClockTest {
 
     @Test
     void shouldSayHowTheWarmupEndsInTheReportNote() {
-        assertTrue(JitQuiet.describe(100).startsWith("warm-up: "), JitQuiet.describe(100));
-        assertTrue(JitQuiet.describe(100).contains("100 iterations"), JitQuiet.describe(100));
-        String margin = JitQuiet.describeMargin(Duration.ofMillis(1500));
+        JitWait wait = JitWait.untilQuiet(Duration.ofMillis(700));
+        String iterations = JitQuiet.describe(wait, 100);
+        assertTrue(iterations.startsWith("warm-up: at least 100 iterations"), iterations);
+        assertTrue(iterations.contains("no JIT compilation finished for 700 ms"), iterations);
+        String margin = JitQuiet.describeMargin(wait, Duration.ofMillis(1500));
         assertTrue(margin.startsWith("warm-up: the leading margin of 1.5 s"), margin);
-        String rehearsals = Bandwidth.describeDurationWarmUp(Duration.ofMillis(1500));
+        assertTrue(margin.contains("700 ms"), margin);
+        String off = JitQuiet.describeMargin(JitWait.off(), Duration.ofMillis(1500));
+        assertTrue(off.contains("the wait for a quiet JIT is off"), off);
+        String rehearsals = Bandwidth.describeDurationWarmUp(wait, Duration.ofMillis(1500));
         assertTrue(rehearsals.startsWith("warm-up: rehearsal rounds of 1 ms margin, 10 ms window"), rehearsals);
         assertTrue(rehearsals.contains("then the leading margin of 1.5 s"), rehearsals);
     }
@@ -58,7 +63,7 @@ class RunClockTest {
         long start = 5_000_000_000L;
         long[] now = {start};
         // the JIT compiles for the first 3 s, then is quiet: the window begins 1 s later
-        JitQuiet jit = new JitQuiet(start, () -> now[0] - start < 3_000_000_000L ? now[0] : 42L, false);
+        JitQuiet jit = new JitQuiet(start, () -> now[0] - start < 3_000_000_000L ? now[0] : 42L);
         Window w = runByDuration(start, now, jit);
         assertTrue(w.first - start >= 3_990_000_000L && w.first - start <= 4_020_000_000L,
                 "the window began " + (w.first - start) + " ns after the start, not about 4 s");
@@ -70,7 +75,7 @@ class RunClockTest {
     void shouldBeginTheDurationWindowAfterTheMarginWhenTheJitWasQuietAlready() {
         long start = 5_000_000_000L;
         long[] now = {start};
-        JitQuiet quiet = new JitQuiet(start, null, false);
+        JitQuiet quiet = new JitQuiet(start, JitWait.of(JitWait.DEFAULT_QUIET_NANOS, null, () -> false));
         Window w = runByDuration(start, now, quiet);
         assertEquals(100 * MS, w.first - start, "the leading margin is not measured");
         assertEquals(200 * MS, w.last - w.first);
@@ -81,7 +86,7 @@ class RunClockTest {
     void shouldStopWaitingForTheJitAfterAMinuteInDurationMode() {
         long start = 5_000_000_000L;
         long[] now = {start};
-        JitQuiet busy = new JitQuiet(start, () -> now[0], false);
+        JitQuiet busy = new JitQuiet(start, () -> now[0]);
         Window w = runByDuration(start, now, busy);
         assertTrue(w.first - start >= JitQuiet.MOST_NANOS && w.first - start <= JitQuiet.MOST_NANOS + 20 * MS,
                 "the window began " + (w.first - start) + " ns after the start");
@@ -150,6 +155,6 @@ class RunClockTest {
 
     private static BenchSettings settings(long iterations, long warmup) {
         return new BenchSettings(BenchTest.READ_LAT, List.of(8), iterations, warmup, null, Duration.ofSeconds(2),
-                1, 1, 1, 1, AtomicType.FETCH_AND_ADD, Duration.ofSeconds(10));
+                1, 1, 1, 1, AtomicType.FETCH_AND_ADD, Duration.ofSeconds(10), JitWait.off());
     }
 }

@@ -22,6 +22,7 @@ import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class RunGateTest {
@@ -36,7 +37,7 @@ class RunGateTest {
 
     private static BenchSettings writeBw(List<Integer> runs) {
         return new BenchSettings(BenchTest.WRITE_BW, runs, 2000, 100, null, null, 16, 1, 16, 10,
-                AtomicType.FETCH_AND_ADD, Duration.ofSeconds(10));
+                AtomicType.FETCH_AND_ADD, Duration.ofSeconds(10), JitWait.off());
     }
 
     @Test
@@ -72,8 +73,19 @@ class RunGateTest {
 
     @Test
     void shouldDoNothingWhenOff() {
-        RunGate.beforeRun(1);
-        RunGate.afterRun(1);
+        StringWriter said = new StringWriter();
+        RunGate.use(null, said); // no harness to read from: off
+        assertTimeoutPreemptively(Duration.ofSeconds(10), () -> {
+            RunGate.beforeRun(1);
+            RunGate.afterRun(1);
+        }, "an off gate waits for nothing");
+        assertEquals("", said.toString(), "an off gate says nothing");
+        try (SimBenchTransport t = new SimBenchTransport(SimOptions.defaults(), 4096, 1, 16)) {
+            List<BandwidthSummary> results = assertTimeoutPreemptively(Duration.ofSeconds(60),
+                    () -> new BenchRunner(t, writeBw(List.of(64, 64)), quiet(), null).bandwidth());
+            assertEquals(2, results.size(), "every run ran");
+        }
+        assertEquals("", said.toString());
     }
 
     @Test

@@ -2,7 +2,6 @@ package io.remus.tools.bench;
 
 import io.remus.tools.stats.BandwidthSummary;
 import io.remus.tools.stats.LatencyRecorder;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import java.io.PrintWriter;
@@ -20,11 +19,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The SEND loops (send-lat's ping-pong, send-bw's receive sink) on an in-memory SEND/RECV pair. */
 class SendLoopsTest {
-    @BeforeAll
-    static void warmUpByIterationsOnly() {
-        JitQuiet.markJvmWaited(); // these tests count warm-up iterations exactly
-    }
-
     private static final Duration LIMIT = Duration.ofSeconds(60);
 
     private static ProgressLine quiet() {
@@ -38,7 +32,7 @@ class SendLoopsTest {
     private static BenchSettings settings(BenchTest test, int size, long iterations, long warmup, int depth,
                                           int cqModeration) {
         return new BenchSettings(test, List.of(size), iterations, warmup, null, null, depth, 1, 16,
-                cqModeration, AtomicType.FETCH_AND_ADD, Duration.ofSeconds(10));
+                cqModeration, AtomicType.FETCH_AND_ADD, Duration.ofSeconds(10), JitWait.off()); // warm-ups counted exactly
     }
 
     @Test

@@ -24,7 +24,7 @@ class SimBenchTest {
     @Test
     void shouldRecordEveryMeasuredIterationWhenWriteLatencyPingPongs() {
         BenchSettings s = new BenchSettings(BenchTest.WRITE_LAT, List.of(2, 64), 500, 50, null, null, 1, 1, 16,
-                1, AtomicType.FETCH_AND_ADD, Duration.ofSeconds(10));
+                1, AtomicType.FETCH_AND_ADD, Duration.ofSeconds(10), JitWait.off());
         try (SimBenchTransport t = new SimBenchTransport(SimOptions.defaults(), 4096, 1, 1)) {
             List<LatencyResult> results = new BenchRunner(t, s, quiet(), null).latency();
             assertEquals(2, results.size());
@@ -37,7 +37,7 @@ class SimBenchTest {
     @Test
     void shouldAddOncePerIterationWhenFetchAndAddLatencyRuns() {
         BenchSettings s = new BenchSettings(BenchTest.ATOMIC_LAT, List.of(8), 300, 20, null, null, 1, 1, 16,
-                1, AtomicType.FETCH_AND_ADD, Duration.ofSeconds(10));
+                1, AtomicType.FETCH_AND_ADD, Duration.ofSeconds(10), JitWait.off());
         try (SimBenchTransport t = new SimBenchTransport(SimOptions.defaults(), 4096, 1, 1)) {
             new BenchRunner(t, s, quiet(), null).latency();
             try (BenchConnection server = t.inProcessServer()) {
@@ -49,14 +49,14 @@ class SimBenchTest {
     @Test
     void shouldMarkTheMeasuredIterationsWhenALatencyTestRunsWithWindowMarks() {
         BenchSettings s = new BenchSettings(BenchTest.ATOMIC_LAT, List.of(8), 300, 20, null, null, 1, 1, 16,
-                1, AtomicType.FETCH_AND_ADD, Duration.ofSeconds(10));
+                1, AtomicType.FETCH_AND_ADD, Duration.ofSeconds(10), JitWait.off());
         try (SimBenchTransport t = new SimBenchTransport(SimOptions.defaults(), 4096, 1, 1);
              BenchConnection server = t.inProcessServer()) {
             List<Long> added = new ArrayList<>();
             WindowMarks.use(line -> added.add(server.buffer().get(ValueLayout.JAVA_LONG, 0)));
             new BenchRunner(t, s, quiet(), null).latency();
             assertEquals(2, added.size(), "one begin and one end");
-            assertTrue(added.get(0) >= 20, "the window begins after the warm-up: " + added);
+            assertEquals(20L, added.get(0), "the window begins after the warm-up: " + added);
             assertEquals(300, added.get(1) - added.get(0), "the measured iterations lie between the marks");
         } finally {
             WindowMarks.use(null);
@@ -66,7 +66,7 @@ class SimBenchTest {
     @Test
     void shouldCompleteEveryIterationOfEachQueuePairWhenBandwidthRunsOnSeveralQueuePairs() {
         BenchSettings s = new BenchSettings(BenchTest.READ_BW, List.of(256), 1000, 100, null, null, 8, 3, 4,
-                1, AtomicType.FETCH_AND_ADD, Duration.ofSeconds(10));
+                1, AtomicType.FETCH_AND_ADD, Duration.ofSeconds(10), JitWait.off());
         try (SimBenchTransport t = new SimBenchTransport(SimOptions.defaults(), 4096, 3, 8)) {
             var result = new BenchRunner(t, s, quiet(), null).bandwidth().getFirst();
             assertEquals(3000, result.iterations());

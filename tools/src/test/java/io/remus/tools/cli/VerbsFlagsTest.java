@@ -15,9 +15,19 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class VerbsFlagsTest {
     private static BenchSettings parse(String... args) {
+        return command(args).settings();
+    }
+
+    private static PerftestCommand command(String... args) {
         CommandLine.ParseResult parsed = Remus.commandLine(() -> 0).parseArgs(args);
         CommandLine leaf = parsed.subcommand().subcommand().commandSpec().commandLine();
-        return ((PerftestCommand) leaf.getCommand()).settings();
+        return (PerftestCommand) leaf.getCommand();
+    }
+
+    /** @return the receives per QP the verbs transport of this command line would post */
+    private static int receiveDepth(String... args) {
+        PerftestCommand command = command(args);
+        return command.verbsOptions(command.settings()).receiveDepth();
     }
 
     @Test
@@ -71,9 +81,11 @@ class VerbsFlagsTest {
 
     @Test
     void shouldAcceptPerftestsSpellingsOfTheReceiveDepth() {
-        parse("bench", "send-bw", "--rx-depth", "64");
-        parse("bench", "send-bw", "--rx_depth", "64");
-        parse("bench", "send-lat", "-r", "1");
+        assertEquals(512, receiveDepth("bench", "send-bw"), "the default");
+        assertEquals(64, receiveDepth("bench", "send-bw", "--rx-depth", "64"));
+        assertEquals(96, receiveDepth("bench", "send-bw", "--rx_depth", "96"));
+        // -I given: send-lat's inline size would otherwise be asked of a device
+        assertEquals(1, receiveDepth("bench", "send-lat", "-I", "0", "-r", "1"));
     }
 
     @Test

@@ -1,9 +1,8 @@
 package io.remus.tools.devices;
 
 import io.remus.tools.Remus;
-import org.junit.jupiter.api.Tag;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.condition.EnabledIfEnvironmentVariable;
+import io.remus.verbs.testing.DeviceTest;
+import io.remus.verbs.testing.DeviceTests;
 import picocli.CommandLine;
 
 import java.io.PrintWriter;
@@ -13,13 +12,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** {@code remus devices} on a real device: it lists the device with an active port and its GIDs. */
-@Tag("device")
-@EnabledIfEnvironmentVariable(named = "REMUS_TEST_DEVICE", matches = ".+",
-        disabledReason = "no RDMA device: set REMUS_TEST_DEVICE=<name>, see softroce/README.md")
 class DevicesDeviceTest {
-    @Test
+    @DeviceTest
     void shouldListTheDeviceWithPortStateAndGidsWhenOneExists() {
-        String device = System.getenv("REMUS_TEST_DEVICE");
+        String device = DeviceTests.deviceName();
         CommandLine cmd = Remus.commandLine(() -> 1);
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();

@@ -3,9 +3,8 @@ package io.remus.tools.experiment;
 import io.remus.tools.RemusRun;
 import io.remus.tools.experiment.numa.NumaNode;
 import io.remus.tools.experiment.numa.NumaTopology;
-import org.junit.jupiter.api.Tag;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.condition.EnabledIfEnvironmentVariable;
+import io.remus.verbs.testing.DeviceTest;
+import io.remus.verbs.testing.DeviceTests;
 import org.junit.jupiter.api.io.TempDir;
 
 import javax.imageio.ImageIO;
@@ -24,18 +23,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * thread on its node's CPUs, RDMA READs through the loopback QP, and the plots drawn. On the
  * Soft-RoCE guest (two emulated NUMA nodes) this covers the cross-node placements.
  */
-@Tag("device")
-@EnabledIfEnvironmentVariable(named = "REMUS_TEST_DEVICE", matches = ".+",
-        disabledReason = "no RDMA device: set REMUS_TEST_DEVICE=<name>, see softroce/README.md")
 class ExperimentsDeviceTest {
-    private static final String DEVICE = System.getenv("REMUS_TEST_DEVICE");
 
-    @Test
+    @DeviceTest
     void shouldMeasureEveryPlacementWithPagesWhereTheyWereBoundWhenNumaRunsOnVerbs(@TempDir Path dir)
             throws IOException {
         NumaTopology topology = NumaTopology.read();
         Path png = dir.resolve("numa.png");
-        RemusRun run = RemusRun.of("experiment", "numa", "--fabric", "verbs", "-d", DEVICE, "--size", "8", "-n",
+        RemusRun run = RemusRun.of("experiment", "numa", "--fabric", "verbs", "-d", DeviceTests.deviceName(), "--size", "8", "-n",
                 "20000", "--rdma-iters", "200", "--plot", png.toString());
         assertEquals(0, run.exit(), run.err());
         List<String[]> rows = run.out().lines().filter(l -> l.matches("^\\d+\\s+\\d+\\s+\\d+\\s+.*"))
@@ -54,10 +49,10 @@ class ExperimentsDeviceTest {
         assertNotNull(ImageIO.read(png.toFile()));
     }
 
-    @Test
+    @DeviceTest
     void shouldCompareTheThreePathsWhenLoopbackRunsOnVerbs(@TempDir Path dir) throws IOException {
         Path png = dir.resolve("loopback.png");
-        RemusRun run = RemusRun.of("experiment", "loopback", "--fabric", "verbs", "-d", DEVICE, "-n", "300",
+        RemusRun run = RemusRun.of("experiment", "loopback", "--fabric", "verbs", "-d", DeviceTests.deviceName(), "-n", "300",
                 "--plot", png.toString());
         assertEquals(0, run.exit(), run.err());
         assertTrue(run.out().contains("on the verbs fabric"), run.out());

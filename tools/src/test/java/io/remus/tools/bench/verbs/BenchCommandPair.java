@@ -1,6 +1,7 @@
 package io.remus.tools.bench.verbs;
 
 import io.remus.tools.Remus;
+import io.remus.verbs.testing.DeviceTests;
 import picocli.CommandLine;
 
 import java.io.IOException;
@@ -16,12 +17,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 /**
  * Runs one {@code remus bench} test on the verbs transport as perftest's two sides: the server
  * (no address) on a thread of this JVM and the client with {@code --json}, each a command run with
- * its own context, QPs and buffer, on the device named by {@code REMUS_TEST_DEVICE}.
+ * its own context, QPs and buffer, on the device under test ({@link DeviceTests#deviceName()}).
  */
 final class BenchCommandPair {
-    /** The device under test. */
-    static final String DEVICE = System.getenv("REMUS_TEST_DEVICE");
-
     private BenchCommandPair() {
     }
 
@@ -36,7 +34,7 @@ final class BenchCommandPair {
      */
     static String[] run(String address, String... args) throws Exception {
         List<String> common = new ArrayList<>(List.of(args));
-        common.addAll(List.of("--fabric", "verbs", "-d", DEVICE, "-p", Integer.toString(freePort()), "--timeout", "60"));
+        common.addAll(List.of("--fabric", "verbs", "-d", DeviceTests.deviceName(), "-p", Integer.toString(freePort()), "--timeout", "60"));
         StringWriter serverErr = new StringWriter();
         AtomicInteger serverExit = new AtomicInteger(-1);
         Thread server = Thread.ofPlatform().start(() -> {

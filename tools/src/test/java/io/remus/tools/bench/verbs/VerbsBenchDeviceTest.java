@@ -1,9 +1,8 @@
 package io.remus.tools.bench.verbs;
 
 import io.remus.verbs.testing.DeviceAddress;
-import org.junit.jupiter.api.Tag;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.condition.EnabledIfEnvironmentVariable;
+import io.remus.verbs.testing.DeviceTest;
+import io.remus.verbs.testing.DeviceTests;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -12,25 +11,22 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * and client as two command runs in this JVM (each with its own context, QPs and buffer), the
  * client's JSON report checked for the iterations asked.
  */
-@Tag("device")
-@EnabledIfEnvironmentVariable(named = "REMUS_TEST_DEVICE", matches = ".+",
-        disabledReason = "no RDMA device: set REMUS_TEST_DEVICE=<name>, see softroce/README.md")
 class VerbsBenchDeviceTest {
-    @Test
+    @DeviceTest
     void shouldMeasureReadLatencyWhenClientAndServerConnectByTcp() throws Exception {
         String[] r = BenchCommandPair.run("127.0.0.1", "bench", "read-lat", "-n", "300", "-s", "64");
         assertTrue(r[0].contains("\"iterations\":300") || r[0].contains("\"iterations\": 300"), r[0]);
         assertTrue(r[1].contains("the client ran 1 run(s)"), r[1]);
     }
 
-    @Test
+    @DeviceTest
     void shouldPingPongWriteLatencyWhenClientAndServerConnectByTcp() throws Exception {
         String[] r = BenchCommandPair.run("127.0.0.1", "bench", "write-lat", "-n", "300", "-I", "32", "-s", "8");
         assertTrue(r[0].contains("300"), r[0]);
         assertTrue(r[1].contains("the client ran 1 run(s)"), r[1]);
     }
 
-    @Test
+    @DeviceTest
     void shouldRunEverySizeOfWriteLatencyWhenAllSizesAreAskedUpTo() throws Exception {
         String[] r = BenchCommandPair.run("127.0.0.1", "bench", "write-lat", "-n", "10", "--warmup", "2", "-a");
         assertTrue(r[1].contains("the client ran 23 run(s)"), r[1]);
@@ -38,46 +34,46 @@ class VerbsBenchDeviceTest {
                 "no -I: as ib_write_lat on Soft-RoCE, " + r[0]);
     }
 
-    @Test
+    @DeviceTest
     void shouldMeasureAtomicLatencyWhenConnectedByRdmaCm() throws Exception {
-        String[] r = BenchCommandPair.run(DeviceAddress.ipv4(BenchCommandPair.DEVICE), "bench", "atomic-lat", "-n", "200", "-R", "-A", "CMP_AND_SWAP");
+        String[] r = BenchCommandPair.run(DeviceAddress.ipv4(DeviceTests.deviceName()), "bench", "atomic-lat", "-n", "200", "-R", "-A", "CMP_AND_SWAP");
         assertTrue(r[1].contains("rdma_cm"), r[1]);
     }
 
-    @Test
+    @DeviceTest
     void shouldMeasureReadBandwidthWhenSeveralQueuePairsAreAsked() throws Exception {
         String[] r = BenchCommandPair.run("127.0.0.1", "bench", "read-bw", "-n", "300", "-q", "2", "-s", "4096");
         assertTrue(r[0].contains("\"bytes\":4096,\"iterations\":600"), r[0]); // -n is per QP, as in perftest
         assertTrue(r[0].contains("\"cq_moderation\":100"), r[0]);
-        int most = VerbsSide.queryDevice(BenchCommandPair.DEVICE).maxQueuePairReadAtomic();
+        int most = VerbsSide.queryDevice(DeviceTests.deviceName()).maxQueuePairReadAtomic();
         assertTrue(r[0].contains(Math.min(255, most) + " READs/atomics in flight per QP at most"),
                 "no -o: the device's most, as perftest; " + r[0]);
         assertTrue(r[1].contains(Math.min(255, most) + " READs/atomics in flight per QP at most"), r[1]);
     }
 
-    @Test
+    @DeviceTest
     void shouldKeepTheOutstandingReadsAskedForWhenConnectedByRdmaCm() throws Exception {
-        String[] r = BenchCommandPair.run(DeviceAddress.ipv4(BenchCommandPair.DEVICE), "bench", "read-bw", "-n", "300",
+        String[] r = BenchCommandPair.run(DeviceAddress.ipv4(DeviceTests.deviceName()), "bench", "read-bw", "-n", "300",
                 "-s", "64", "-o", "4", "-R");
         assertTrue(r[0].contains("rdma_cm") && r[0].contains(", 4 READs/atomics in flight per QP at most"), r[0]);
         assertTrue(r[0].contains("\"bytes\":64,\"iterations\":300"), r[0]);
     }
 
-    @Test
+    @DeviceTest
     void shouldFinishEveryQueuePairsUnsignalledTailWhenADurationRunWithCqModerationEnds() throws Exception {
         String[] r = BenchCommandPair.run("127.0.0.1", "bench", "write-bw", "-D", "2", "-q", "2", "-s", "64", "-Q", "7");
         assertTrue(r[0].contains("\"cq_moderation\":7"), r[0]);
         assertTrue(r[1].contains("the client ran 1 run(s)"), r[1]);
     }
 
-    @Test
+    @DeviceTest
     void shouldConnectWithTheQpTimeoutWhenOneIsGiven() throws Exception {
         String[] r = BenchCommandPair.run("127.0.0.1", "bench", "write-bw", "-n", "500", "-s", "4096", "-u", "18");
         assertTrue(r[0].contains("\"bytes\":4096,\"iterations\":500"), r[0]);
         assertTrue(r[0].contains("QP ACK timeout 18 (4.096 us * 2^18, -u)"), r[0]);
     }
 
-    @Test
+    @DeviceTest
     void shouldRunEveryRepetitionOnOneConnectionWhenRepeatIsGiven() throws Exception {
         String[] r = BenchCommandPair.run("127.0.0.1", "bench", "write-bw", "-n", "400", "-s", "64", "--repeat", "3");
         String result = "\"bytes\":64,\"iterations\":400";

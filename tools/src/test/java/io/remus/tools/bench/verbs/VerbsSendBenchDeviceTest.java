@@ -1,9 +1,8 @@
 package io.remus.tools.bench.verbs;
 
 import io.remus.verbs.testing.DeviceAddress;
-import org.junit.jupiter.api.Tag;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.condition.EnabledIfEnvironmentVariable;
+import io.remus.verbs.testing.DeviceTest;
+import io.remus.verbs.testing.DeviceTests;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -12,11 +11,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * and client as two command runs in this JVM, each with its own context, QPs, receives and
  * buffer, as {@link VerbsBenchDeviceTest} runs the one-sided tests.
  */
-@Tag("device")
-@EnabledIfEnvironmentVariable(named = "REMUS_TEST_DEVICE", matches = ".+",
-        disabledReason = "no RDMA device: set REMUS_TEST_DEVICE=<name>, see softroce/README.md")
 class VerbsSendBenchDeviceTest {
-    @Test
+    @DeviceTest
     void shouldPingPongSendLatencyWhenClientAndServerConnectByTcp() throws Exception {
         String[] r = BenchCommandPair.run("127.0.0.1", "bench", "send-lat", "-n", "300", "-s", "64");
         assertTrue(r[0].contains("\"test\":\"send-lat\""), r[0]);
@@ -25,27 +21,27 @@ class VerbsSendBenchDeviceTest {
         assertTrue(r[1].contains("the client ran 1 run(s)"), r[1]);
     }
 
-    @Test
+    @DeviceTest
     void shouldStreamSendsWhenSeveralQueuePairsAreAsked() throws Exception {
         String[] r = BenchCommandPair.run("127.0.0.1", "bench", "send-bw", "-n", "2000", "-q", "2", "-s", "4096");
         assertTrue(r[0].contains("\"bytes\":4096,\"iterations\":4000"), r[0]); // -n is per QP, as in perftest
         assertTrue(r[1].contains("the client ran 1 run(s)"), r[1]);
     }
 
-    @Test
+    @DeviceTest
     void shouldRunEverySizeOfSendBandwidthWhenConnectedByRdmaCm() throws Exception {
-        String[] r = BenchCommandPair.run(DeviceAddress.ipv4(BenchCommandPair.DEVICE), "bench", "send-bw", "-n", "50", "--warmup", "5", "-a", "-R", "-t", "16");
+        String[] r = BenchCommandPair.run(DeviceAddress.ipv4(DeviceTests.deviceName()), "bench", "send-bw", "-n", "50", "--warmup", "5", "-a", "-R", "-t", "16");
         assertTrue(r[1].contains("rdma_cm"), r[1]);
         assertTrue(r[1].contains("the client ran 23 run(s)"), r[1]);
     }
 
-    @Test
+    @DeviceTest
     void shouldRunEverySizeOfSendLatencyWhenAllSizesAreAskedWithInlineSends() throws Exception {
         String[] r = BenchCommandPair.run("127.0.0.1", "bench", "send-lat", "-n", "10", "--warmup", "2", "-a", "-I", "32", "-r", "4");
         assertTrue(r[1].contains("the client ran 23 run(s)"), r[1]);
     }
 
-    @Test
+    @DeviceTest
     void shouldKeepStreamingWhenTheReceiveDepthIsBelowTheSendDepth() throws Exception {
         String[] r = BenchCommandPair.run("127.0.0.1", "bench", "send-bw", "-n", "1000", "-t", "64", "-r", "8", "-s", "1024");
         assertTrue(r[0].contains("\"bytes\":1024,\"iterations\":1000"), r[0]);

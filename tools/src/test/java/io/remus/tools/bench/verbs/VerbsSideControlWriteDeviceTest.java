@@ -2,9 +2,8 @@ package io.remus.tools.bench.verbs;
 
 import io.remus.tools.bench.PostedReceives;
 import io.remus.verbs.ConnectionOptions;
-import org.junit.jupiter.api.Tag;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.condition.EnabledIfEnvironmentVariable;
+import io.remus.verbs.testing.DeviceTest;
+import io.remus.verbs.testing.DeviceTests;
 
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
@@ -17,18 +16,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * A control write must not swallow the data path's completions. The client's SEND is received and
  * acknowledged before the server writes its acknowledgement word, so the receive's completion
  * already waits in the server's completion queue when the control write polls for its own: the
- * server's next {@link VerbsSide#poll} must still return it. (Before the fix the control write
- * dropped it, the receive was never posted again, and send-lat / send-bw hung on rxe.)
+ * server's next {@link VerbsSide#poll} must still return it. (A control write that dropped it would
+ * leave the receive never posted again, and send-lat / send-bw would hang on rxe.)
  */
-@Tag("device")
-@EnabledIfEnvironmentVariable(named = "REMUS_TEST_DEVICE", matches = ".+",
-        disabledReason = "no RDMA device: set REMUS_TEST_DEVICE=<name>, see softroce/README.md")
 class VerbsSideControlWriteDeviceTest {
-    private static final String DEVICE = System.getenv("REMUS_TEST_DEVICE");
     private static final Duration WAIT = Duration.ofSeconds(60);
     private static final long SEND_ID = 7;
 
-    @Test
+    @DeviceTest
     void shouldKeepReceiveCompletionWhenControlWritePollsPastIt() throws Exception {
         int port = BenchCommandPair.freePort();
         CompletableFuture<VerbsSide> serverSide = CompletableFuture.supplyAsync(() -> VerbsSide.connect(
@@ -61,7 +56,7 @@ class VerbsSideControlWriteDeviceTest {
     }
 
     private static VerbsBenchOptions options(int port, String server) {
-        return new VerbsBenchOptions(DEVICE, 1, -1, port, 0, false, server, WAIT, 1, ConnectionOptions.defaults().timeout());
+        return new VerbsBenchOptions(DeviceTests.deviceName(), 1, -1, port, 0, false, server, WAIT, 1, ConnectionOptions.defaults().timeout());
     }
 
 }
