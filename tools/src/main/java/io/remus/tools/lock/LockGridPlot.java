@@ -11,6 +11,7 @@ import java.awt.image.BufferedImage;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -99,9 +100,14 @@ public final class LockGridPlot {
                 .yAxisTitle("lock+unlock pairs/s").build();
         PngCharts.style(chart.getStyler());
         chart.getStyler().setDefaultSeriesRenderStyle(CategorySeries.CategorySeriesRenderStyle.Line);
+        chart.getStyler().setOverlapped(true);
         chart.getStyler().setLegendPosition(Styler.LegendPosition.OutsideE);
         boolean log = rows.stream().anyMatch(r -> r.opsPerSec() > 0);
-        chart.getStyler().setYAxisLogarithmic(log);
+        if (log) {
+            double[] positive = rows.stream().mapToDouble(LockCsv.Row::opsPerSec).filter(v -> v > 0).toArray();
+            PngCharts.logAxis(chart.getStyler(), Arrays.stream(positive).min().orElseThrow(),
+                    Arrays.stream(positive).max().orElseThrow());
+        }
         for (String kind : kinds) {
             List<Double> values = new ArrayList<>();
             for (double p : ps) {

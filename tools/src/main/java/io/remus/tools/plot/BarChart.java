@@ -9,6 +9,7 @@ import java.awt.image.BufferedImage;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -25,8 +26,8 @@ public final class BarChart {
     /**
      * @param panel the panel
      * @return its chart: a group of bars per category, one bar per series; a value that is NaN, or
-     *         not positive on a logarithmic axis, is left out; a logarithmic axis starts at the decade
-     *         below the smallest value (bars rise from there)
+     *         not positive on a logarithmic axis, is left out; a logarithmic axis runs from the decade
+     *         below the smallest value (bars rise from there) to the decade above the largest
      */
     public static CategoryChart chart(BarPanel panel) {
         PngCharts.headless();
@@ -35,8 +36,7 @@ public final class BarChart {
         PngCharts.style(chart.getStyler());
         chart.getStyler().setLegendPosition(Styler.LegendPosition.OutsideE);
         if (panel.logarithmic() && anyPositive(panel)) {
-            chart.getStyler().setYAxisLogarithmic(true);
-            chart.getStyler().setYAxisMin(Math.pow(10, Math.floor(Math.log10(smallestPositive(panel)))));
+            PngCharts.logAxis(chart.getStyler(), extreme(panel, true), extreme(panel, false));
         }
         for (int s = 0; s < panel.series().size(); s++) {
             chart.addSeries(panel.series().get(s), panel.categories(), values(panel, s));
@@ -58,16 +58,9 @@ public final class BarChart {
         return values;
     }
 
-    private static double smallestPositive(BarPanel panel) {
-        double min = Double.MAX_VALUE;
-        for (double[] row : panel.values()) {
-            for (double v : row) {
-                if (v > 0) {
-                    min = Math.min(min, v);
-                }
-            }
-        }
-        return min;
+    private static double extreme(BarPanel panel, boolean smallest) {
+        double[] positive = Arrays.stream(panel.values()).flatMapToDouble(Arrays::stream).filter(v -> v > 0).toArray();
+        return smallest ? Arrays.stream(positive).min().orElseThrow() : Arrays.stream(positive).max().orElseThrow();
     }
 
     private static boolean anyPositive(BarPanel panel) {

@@ -123,9 +123,7 @@ public final class LatencyPlot {
         styler.setXAxisMin(0.0);
         styler.setXAxisMax(right);
         if (lowest > 0 && highest / lowest > LINEAR_SPAN_MAX) {
-            styler.setYAxisLogarithmic(true);
-            styler.setYAxisMin(Math.pow(10, Math.floor(Math.log10(lowest))));
-            styler.setYAxisMax(Math.pow(10, Math.ceil(Math.log10(highest))));
+            PngCharts.logAxis(styler, lowest, highest);
         } else {
             styler.setYAxisMin(0.0);
         }

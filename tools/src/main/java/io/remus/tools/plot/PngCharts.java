@@ -3,6 +3,7 @@ package io.remus.tools.plot;
 import io.remus.core.BadArgumentException;
 import org.knowm.xchart.BitmapEncoder;
 import org.knowm.xchart.internal.chartpart.Chart;
+import org.knowm.xchart.style.AxesChartStyler;
 import org.knowm.xchart.style.Styler;
 
 import javax.imageio.ImageIO;
@@ -31,6 +32,8 @@ public final class PngCharts {
     /** The height of the title row above stacked charts, in pixels. */
     public static final int TITLE_HEIGHT = 36;
     private static final String FONT = Font.SANS_SERIF;
+    /** Log-axis labels as plain numbers with thousands separators (XChart's default is 1E6 above 1000). */
+    private static final String LOG_AXIS_PATTERN = "#,##0.###";
 
     private PngCharts() {
     }
@@ -57,11 +60,34 @@ public final class PngCharts {
         styler.setBaseFont(new Font(FONT, Font.PLAIN, 13));
         styler.setSeriesColors(PALETTE);
         styler.setAntiAlias(true);
-        if (styler instanceof org.knowm.xchart.style.AxesChartStyler axes) {
+        if (styler instanceof AxesChartStyler axes) {
             axes.setAxisTitleFont(new Font(FONT, Font.PLAIN, 14));
             axes.setAxisTickLabelsFont(new Font(FONT, Font.PLAIN, 13));
             axes.setPlotGridLinesColor(new Color(0xdddddd));
         }
+    }
+
+    /**
+     * Makes the value axis logarithmic from the decade at or below {@code lowest} to the decade at or
+     * above {@code highest}, so that at least two decades are labelled; when that is only one decade,
+     * its steps (2, 3, ... 9 times the decade) are labelled too. Labels are plain numbers
+     * ({@code 1,000,000}, {@code 0.01}).
+     *
+     * @param styler  a chart's styler
+     * @param lowest  the smallest positive value drawn
+     * @param highest the largest value drawn
+     */
+    public static void logAxis(AxesChartStyler styler, double lowest, double highest) {
+        double min = Math.pow(10, Math.floor(Math.log10(lowest)));
+        double max = Math.pow(10, Math.ceil(Math.log10(highest)));
+        if (max <= min) {
+            max = min * 10;
+        }
+        styler.setYAxisLogarithmic(true);
+        styler.setYAxisMin(min);
+        styler.setYAxisMax(max);
+        styler.setYAxisLogarithmicDecadeOnly(max / min > 10.5);
+        styler.setYAxisDecimalPattern(LOG_AXIS_PATTERN);
     }
 
     /**
