@@ -42,6 +42,10 @@ public final class PlotCommand {
     /** The title of {@code plot latency} without {@code --title}. */
     static final String DEFAULT_LATENCY_TITLE = "latency by percentile";
 
+    /** Creates the command; picocli adds its subcommands. */
+    public PlotCommand() {
+    }
+
     /** {@code remus plot latency --out FILE.png [--title TEXT] LABEL=FILE...}. */
     @Command(name = "latency", mixinStandardHelpOptions = true, sortOptions = false,
             description = "Latency percentile distributions on one chart (PNG), one series per LABEL. FILE is an "

@@ -28,7 +28,7 @@ public final class LockGridPlot {
     /** The height of one panel, in pixels. */
     public static final int PANEL_HEIGHT = 360;
     /** Panels stack in one column up to this many, in two beyond. */
-    static final int ONE_COLUMN_MAX = 3;
+    public static final int ONE_COLUMN_MAX = 3;
     private static final List<String> KIND_ORDER = List.of("alock", "spin", "mcs", "alock-remote-only");
     private static final String TITLE = "lock+unlock throughput over p_local (median of repeated runs)";
 
@@ -36,6 +36,8 @@ public final class LockGridPlot {
     }
 
     /**
+     * Draws the grid and writes it as a PNG.
+     *
      * @param rows rows of {@link LockCsv}
      * @param png  the file to write
      * @throws IOException when the file cannot be written
@@ -46,6 +48,8 @@ public final class LockGridPlot {
     }
 
     /**
+     * Draws the grid as one image.
+     *
      * @param rows rows of {@link LockCsv}
      * @return the image: the panels of {@link #panels}, in one column (two when there are more than
      *         {@value #ONE_COLUMN_MAX})
@@ -57,6 +61,8 @@ public final class LockGridPlot {
     }
 
     /**
+     * Makes the grid's charts.
+     *
      * @param rows rows of {@link LockCsv}
      * @return one chart per fabric and key count, in that order: a category per p_local (highest
      *         first), a series per lock kind with the median throughput at each, null where a kind

@@ -24,6 +24,8 @@ public final class BarChart {
     }
 
     /**
+     * Makes the chart of one panel.
+     *
      * @param panel the panel
      * @return its chart: a group of bars per category, one bar per series; a value that is NaN, or
      *         not positive on a logarithmic axis, is left out; a logarithmic axis runs from the decade
@@ -45,6 +47,8 @@ public final class BarChart {
     }
 
     /**
+     * The values of one series as the chart gets them.
+     *
      * @param panel  a panel
      * @param series the series' index
      * @return that series' values as the chart gets them: null where a bar is left out
@@ -75,6 +79,8 @@ public final class BarChart {
     }
 
     /**
+     * Draws the panels as one image.
+     *
      * @param title  the title above all panels
      * @param panels the panels, top to bottom
      * @return the image, {@link PngCharts#WIDTH} wide
@@ -88,6 +94,8 @@ public final class BarChart {
     }
 
     /**
+     * Draws the panels and writes them as a PNG.
+     *
      * @param title  the title above all panels
      * @param panels the panels, top to bottom
      * @param png    the file to write

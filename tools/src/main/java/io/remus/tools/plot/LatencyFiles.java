@@ -34,6 +34,8 @@ public final class LatencyFiles {
     }
 
     /**
+     * Reads a file in either format.
+     *
      * @param label the distribution's name
      * @param file  the file
      * @return the distribution
@@ -53,6 +55,8 @@ public final class LatencyFiles {
     }
 
     /**
+     * Parses a file's lines in either format.
+     *
      * @param label the distribution's name
      * @param name  the file's name, for errors
      * @param lines the file's lines

@@ -36,6 +36,8 @@ public final class LatencyPlot {
     }
 
     /**
+     * Where HdrHistogram's plotter puts a percentile.
+     *
      * @param percentile a fraction in [0, 1)
      * @return {@code 1/(1-percentile)}, the value HdrHistogram's plotter puts on its logarithmic axis
      */
@@ -44,6 +46,8 @@ public final class LatencyPlot {
     }
 
     /**
+     * Where a percentile lies on this chart's axis.
+     *
      * @param percentile a fraction in [0, 1)
      * @return where it lies on the chart's axis: {@code log10(1/(1-percentile))}, the "nines" (0 for
      *         0 %, 1 for 90 %, 2 for 99 %)
@@ -68,6 +72,8 @@ public final class LatencyPlot {
     }
 
     /**
+     * One distribution per latency result of a benchmark run.
+     *
      * @param results a benchmark's latency results, each size's {@code repeat} runs in a row
      * @param repeat  runs per size
      * @return one distribution per result, labelled by message size (and run, when repeated)
@@ -83,6 +89,8 @@ public final class LatencyPlot {
     }
 
     /**
+     * Makes the chart.
+     *
      * @param title  the chart's title
      * @param yTitle the vertical axis's title, with its unit
      * @param series the distributions, one series each, distinct labels
@@ -159,6 +167,8 @@ public final class LatencyPlot {
     }
 
     /**
+     * Draws the chart and writes it as a PNG.
+     *
      * @param title  the chart's title
      * @param yTitle the vertical axis's title, with its unit
      * @param series the distributions

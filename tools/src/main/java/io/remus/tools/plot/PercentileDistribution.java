@@ -46,6 +46,8 @@ public record PercentileDistribution(String label, double[] percentiles, double[
     }
 
     /**
+     * Takes a histogram's percentile spectrum.
+     *
      * @param label       the series' name
      * @param histogram   the samples
      * @param unitsPerUsec the histogram's values per microsecond (1000 for nanoseconds)
@@ -81,18 +83,30 @@ public record PercentileDistribution(String label, double[] percentiles, double[
         return of(label, histogram, NANOS_PER_USEC);
     }
 
-    /** @return the number of points */
+    /**
+     * How many points the distribution has.
+     *
+     * @return the number of points
+     */
     public int size() {
         return percentiles.length;
     }
 
-    /** @return the percentiles, a copy */
+    /**
+     * The percentiles of the points.
+     *
+     * @return the percentiles as fractions, a copy
+     */
     @Override
     public double[] percentiles() {
         return percentiles.clone();
     }
 
-    /** @return the latencies in microseconds, a copy */
+    /**
+     * The latencies of the points.
+     *
+     * @return the latencies in microseconds, a copy
+     */
     @Override
     public double[] latencyUsec() {
         return latencyUsec.clone();

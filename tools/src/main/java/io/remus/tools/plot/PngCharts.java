@@ -91,6 +91,8 @@ public final class PngCharts {
     }
 
     /**
+     * Draws a chart at its own size.
+     *
      * @param chart a chart
      * @return the chart drawn at its own size
      */
@@ -138,6 +140,8 @@ public final class PngCharts {
     }
 
     /**
+     * Writes an image as a PNG.
+     *
      * @param image the image
      * @param png   the file to write
      * @throws IOException when it cannot be written
@@ -149,6 +153,8 @@ public final class PngCharts {
     }
 
     /**
+     * Draws a chart and writes it as a PNG.
+     *
      * @param chart the chart
      * @param png   the file to write
      * @throws IOException when it cannot be written
