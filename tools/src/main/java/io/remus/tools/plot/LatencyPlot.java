@@ -30,7 +30,11 @@ public final class LatencyPlot {
     public static final int HEIGHT = 520;
     /** The largest ratio of largest to smallest latency drawn on a linear axis. */
     public static final int LINEAR_SPAN_MAX = 100;
+    /** Up to this many series the legend sits inside the plot's top left corner, where the curves are low. */
+    public static final int LEGEND_INSIDE_MAX = 5;
     private static final double TICK_TOLERANCE = 1e-6;
+    private static final int LEGEND_ROW_HEIGHT = 24;
+    private static final int LEGEND_MARGIN = 40;
 
     private LatencyPlot() {
     }
@@ -94,7 +98,7 @@ public final class LatencyPlot {
      * @param title  the chart's title
      * @param yTitle the vertical axis's title, with its unit
      * @param series the distributions, one series each, distinct labels
-     * @return the chart, {@link PngCharts#WIDTH} by {@link #HEIGHT}
+     * @return the chart, {@link PngCharts#WIDTH} by {@link #height(int)}
      * @throws BadArgumentException when there is no distribution or two share a label
      */
     public static XYChart chart(String title, String yTitle, List<PercentileDistribution> series) {
@@ -108,7 +112,7 @@ public final class LatencyPlot {
             }
         }
         PngCharts.headless();
-        XYChart chart = new XYChartBuilder().width(PngCharts.WIDTH).height(HEIGHT).title(title)
+        XYChart chart = new XYChartBuilder().width(PngCharts.WIDTH).height(height(series.size())).title(title)
                 .xAxisTitle("percentile").yAxisTitle(yTitle).build();
         PngCharts.style(chart.getStyler());
         double right = 1;
@@ -127,7 +131,8 @@ public final class LatencyPlot {
             s.setMarker(SeriesMarkers.NONE);
         }
         var styler = chart.getStyler();
-        styler.setLegendPosition(Styler.LegendPosition.InsideNW);
+        styler.setLegendPosition(series.size() > LEGEND_INSIDE_MAX ? Styler.LegendPosition.OutsideE
+                : Styler.LegendPosition.InsideNW);
         styler.setXAxisMin(0.0);
         styler.setXAxisMax(right);
         if (lowest > 0 && highest / lowest > LINEAR_SPAN_MAX) {
@@ -138,6 +143,17 @@ public final class LatencyPlot {
         styler.setxAxisTickLabelsFormattingFunction(LatencyPlot::tickLabel);
         styler.setXAxisTickMarkSpacingHint((int) Math.ceil(0.9 * PngCharts.WIDTH / right));
         return chart;
+    }
+
+    /**
+     * The chart's height: {@link #HEIGHT}, or taller when the legend needs more room (with
+     * {@code -a}, one series per message size).
+     *
+     * @param series how many series the chart has
+     * @return the height in pixels
+     */
+    public static int height(int series) {
+        return Math.max(HEIGHT, LEGEND_ROW_HEIGHT * series + LEGEND_MARGIN);
     }
 
     /**

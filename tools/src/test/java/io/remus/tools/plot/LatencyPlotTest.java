@@ -6,6 +6,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.knowm.xchart.XYChart;
 import org.knowm.xchart.XYSeries;
+import org.knowm.xchart.style.Styler;
 
 import javax.imageio.ImageIO;
 import java.awt.image.BufferedImage;
@@ -81,6 +82,24 @@ class LatencyPlotTest {
         assertTrue(log.getStyler().isYAxisLogarithmic());
         assertEquals(1.0, log.getStyler().getYAxisMin(), "the decade below 2 us");
         assertEquals(10000.0, log.getStyler().getYAxisMax(), "the decade above 4.5 ms");
+    }
+
+    @Test
+    void shouldMoveTheLegendOutOfThePlotWhenThereAreManySeries() {
+        List<PercentileDistribution> few = new ArrayList<>();
+        List<PercentileDistribution> many = new ArrayList<>();
+        for (int i = 0; i <= LatencyPlot.LEGEND_INSIDE_MAX; i++) {
+            if (i < LatencyPlot.LEGEND_INSIDE_MAX) {
+                few.add(distribution("s" + i));
+            }
+            many.add(distribution("s" + i));
+        }
+        assertEquals(Styler.LegendPosition.InsideNW, LatencyPlot.chart("t", "y", few).getStyler().getLegendPosition());
+        assertEquals(Styler.LegendPosition.OutsideE, LatencyPlot.chart("t", "y", many).getStyler().getLegendPosition());
+        assertEquals(LatencyPlot.HEIGHT, LatencyPlot.height(few.size()));
+        assertTrue(LatencyPlot.height(22) > LatencyPlot.HEIGHT, "22 sizes of -a need a taller legend");
+        assertEquals(LatencyPlot.height(22), PngCharts.image(LatencyPlot.chart("t", "y",
+                java.util.stream.IntStream.range(0, 22).mapToObj(i -> distribution("s" + i)).toList())).getHeight());
     }
 
     @Test
