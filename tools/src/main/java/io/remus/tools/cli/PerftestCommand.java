@@ -19,6 +19,7 @@ import io.remus.tools.bench.verbs.VerbsBenchOptions;
 import io.remus.tools.bench.verbs.VerbsBenchServer;
 import io.remus.tools.bench.verbs.VerbsBenchTransport;
 import io.remus.tools.bench.verbs.VerbsSide;
+import io.remus.tools.plot.LatencyPlot;
 import io.remus.tools.report.BenchReport;
 import io.remus.tools.report.HgrmFiles;
 import io.remus.tools.report.HumanFormat;
@@ -155,6 +156,9 @@ public final class PerftestCommand implements Callable<Integer> {
     @Option(names = "--hgrm", paramLabel = "FILE", description = "Write the latency histogram (HdrHistogram percentile distribution, usec); one file per size with -a.")
     Path hgrm;
 
+    @Option(names = "--plot", paramLabel = "FILE", description = "Latency tests: draw the latency percentile distribution as a PNG (HdrHistogram's percentile spectrum; one series per size and run).")
+    Path plot;
+
     @Option(names = "--interval-log", paramLabel = "FILE", description = "Write one-second latency interval histograms (HdrHistogram log format).")
     Path intervalLog;
 
@@ -247,6 +251,12 @@ public final class PerftestCommand implements Callable<Integer> {
                 for (Path written : HgrmFiles.write(hgrm, report.latency(), repeat)) {
                     err.println("wrote " + written);
                 }
+            }
+            if (plot != null) {
+                LatencyPlot.write("remus bench " + test.commandName() + ", " + report.fabric() + " fabric",
+                        "latency, " + test.latencyKind().words() + " [us]", LatencyPlot.ofResults(report.latency(), repeat),
+                        plot);
+                err.println("wrote " + plot);
             }
         }
         return 0;
@@ -362,7 +372,7 @@ public final class PerftestCommand implements Callable<Integer> {
 
     /** @return the files this run will write, by option, to check before it runs */
     OutputFiles outputFiles() {
-        return new OutputFiles().add("--hgrm", hgrm).add("--interval-log", intervalLog);
+        return new OutputFiles().add("--hgrm", hgrm).add("--interval-log", intervalLog).add("--plot", plot);
     }
 
     private boolean matched(String option) {
@@ -541,6 +551,9 @@ public final class PerftestCommand implements Callable<Integer> {
         }
         if (!test.isLatency() && (hgrm != null || intervalLog != null)) {
             throw usage("--hgrm and --interval-log apply to latency tests");
+        }
+        if (!test.isLatency() && plot != null) {
+            throw usage("--plot applies to latency tests");
         }
         List<Integer> sizes = repeated(sizes(atomic));
         long n = iterations != null ? iterations : test.defaultIterations();
