@@ -32,7 +32,7 @@ timeout 120 "$JAVA" --enable-native-access=ALL-UNNAMED $REMUS_JAVA_OPTS -cp "$CL
 
 # Around every client run, rxe0's hardware counters (retransmissions, RNR, duplicates) go to
 # /mnt/job/raw/<name>.<tool>.counters, before and after.
-# MARK (PERF_WINDOW=1 or PERF_INSN=1, softroce/insn-count/mark): ours marks its measured window
+# MARK (PERF_WINDOW=1 or PERF_INSN=1, softroce/diagnostics/insn-count/mark): ours marks its measured window
 # (WINDOW_OPT: the system property remus.bench.windowMarks) through a FIFO that "mark FIFO DIR"
 # reads; it executes the marker instruction for each mark and appends rxe0's counters right after
 # it to /mnt/job/window-counters.txt, below a line "run name tool" that marked writes first.
