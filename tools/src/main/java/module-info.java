@@ -11,6 +11,7 @@ module io.remus.tools {
     requires io.remus.verbs;
     requires info.picocli;
     requires HdrHistogram;
+    requires org.knowm.xchart;
 
     exports io.remus.tools;
     exports io.remus.tools.stats;

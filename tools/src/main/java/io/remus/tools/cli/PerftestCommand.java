@@ -19,6 +19,8 @@ import io.remus.tools.bench.verbs.VerbsBenchOptions;
 import io.remus.tools.bench.verbs.VerbsBenchServer;
 import io.remus.tools.bench.verbs.VerbsBenchTransport;
 import io.remus.tools.bench.verbs.VerbsSide;
+import io.remus.tools.plot.LatencyPlot;
+import io.remus.tools.plot.PngCharts;
 import io.remus.tools.report.BenchReport;
 import io.remus.tools.report.HgrmFiles;
 import io.remus.tools.report.HumanFormat;
@@ -149,6 +151,9 @@ public final class PerftestCommand implements Callable<Integer> {
     @Option(names = "--hgrm", paramLabel = "FILE", description = "Write the latency histogram (HdrHistogram percentile distribution, usec); one file per size with -a.")
     Path hgrm;
 
+    @Option(names = "--plot", paramLabel = "FILE", description = "Latency tests: draw the latency percentile distribution as a PNG (HdrHistogram's percentile spectrum; one series per size and run).")
+    Path plot;
+
     @Option(names = "--interval-log", paramLabel = "FILE", description = "Write one-second latency interval histograms (HdrHistogram log format).")
     Path intervalLog;
 
@@ -181,6 +186,9 @@ public final class PerftestCommand implements Callable<Integer> {
     @Override
     public Integer call() throws IOException {
         BenchSettings settings = settings();
+        if (plot != null) {
+            PngCharts.checkWritable(plot);
+        }
         List<String> notes = new ArrayList<>();
         FabricChoice choice = FabricChoice.resolve(fabric, fabric == null ? deviceCount.getAsInt() : 0);
         notes.add("fabric " + choice.kind().name().toLowerCase() + " (" + choice.reason() + ")");
@@ -233,6 +241,12 @@ public final class PerftestCommand implements Callable<Integer> {
                 for (Path written : HgrmFiles.write(hgrm, report.latency(), repeat)) {
                     err.println("wrote " + written);
                 }
+            }
+            if (plot != null) {
+                LatencyPlot.write("remus bench " + test.commandName() + ", " + report.fabric() + " fabric",
+                        "latency, " + test.latencyKind().words() + " [us]", LatencyPlot.ofResults(report.latency(), repeat),
+                        plot);
+                err.println("wrote " + plot);
             }
         }
         return 0;
@@ -424,6 +438,9 @@ public final class PerftestCommand implements Callable<Integer> {
         }
         if (!test.isLatency() && (hgrm != null || intervalLog != null)) {
             throw usage("--hgrm and --interval-log apply to latency tests");
+        }
+        if (!test.isLatency() && plot != null) {
+            throw usage("--plot applies to latency tests");
         }
         List<Integer> sizes = repeated(sizes(atomic));
         long n = iterations != null ? iterations : test.defaultIterations();

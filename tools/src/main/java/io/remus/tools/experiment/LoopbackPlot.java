@@ -41,8 +41,9 @@ public final class LoopbackPlot {
         }
         List<String> categories = ops.stream().map(o -> o.name().toLowerCase().replace('_', '-')).toList();
         List<String> series = paths.stream().map(AccessPath::words).toList();
-        return List.of(new BarPanel("median latency, one at a time", "ns", categories, series, latency, true),
-                new BarPanel("throughput", "Mops/s", categories, series, rate, true));
+        return List.of(new BarPanel("median latency, one operation at a time", "8-byte operation", "latency [ns]",
+                        categories, series, latency, true),
+                new BarPanel("throughput", "8-byte operation", "throughput [Mops/s]", categories, series, rate, true));
     }
 
     /**

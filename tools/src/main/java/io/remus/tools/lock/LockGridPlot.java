@@ -1,16 +1,17 @@
 package io.remus.tools.lock;
 
 import io.remus.core.BadArgumentException;
+import io.remus.tools.plot.PngCharts;
+import org.knowm.xchart.CategoryChart;
+import org.knowm.xchart.CategoryChartBuilder;
+import org.knowm.xchart.CategorySeries;
+import org.knowm.xchart.style.Styler;
 
-import io.remus.tools.plot.ChartCanvas;
-
-import java.awt.BasicStroke;
-import java.awt.Color;
-import java.awt.Graphics2D;
 import java.awt.image.BufferedImage;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -19,20 +20,17 @@ import java.util.Map;
 import java.util.TreeSet;
 
 /**
- * Draws the ALock paper's grid as a PNG with java.awt through {@link ChartCanvas} (no plotting dependency): one panel
- * per fabric and key count, throughput (pairs/s, log scale) over p_local (falling left to right, as
- * in the paper), one line per lock kind. Repeated rows of a point are reduced to their median.
+ * Draws the ALock paper's grid as a PNG with XChart: one panel per fabric and key count,
+ * throughput (lock+unlock pairs/s, log scale) over p_local (falling left to right, as in the
+ * paper), one line per lock kind. Repeated rows of a point are reduced to their median.
  */
 public final class LockGridPlot {
-    private static final int PANEL_W = 420;
-    private static final int PANEL_H = 320;
-    private static final int PER_ROW = 3;
-    private static final int LEFT = 70;
-    private static final int RIGHT = 15;
-    private static final int TOP = 30;
-    private static final int BOTTOM = 45;
-    private static final int LEGEND_H = 40;
+    /** The height of one panel, in pixels. */
+    public static final int PANEL_HEIGHT = 360;
+    /** Panels stack in one column up to this many, in two beyond. */
+    static final int ONE_COLUMN_MAX = 3;
     private static final List<String> KIND_ORDER = List.of("alock", "spin", "mcs", "alock-remote-only");
+    private static final String TITLE = "lock+unlock throughput over p_local (median of repeated runs)";
 
     private LockGridPlot() {
     }
@@ -44,37 +42,42 @@ public final class LockGridPlot {
      * @throws BadArgumentException when there are no rows
      */
     public static void write(List<LockCsv.Row> rows, Path png) throws IOException {
-        ChartCanvas.write(draw(rows), png);
+        PngCharts.write(draw(rows), png);
     }
 
     /**
      * @param rows rows of {@link LockCsv}
-     * @return the image
+     * @return the image: the panels of {@link #panels}, in one column (two when there are more than
+     *         {@value #ONE_COLUMN_MAX})
      * @throws BadArgumentException when there are no rows
      */
     public static BufferedImage draw(List<LockCsv.Row> rows) {
+        List<CategoryChart> charts = panels(rows);
+        return PngCharts.stack(TITLE, charts, charts.size() > ONE_COLUMN_MAX ? 2 : 1);
+    }
+
+    /**
+     * @param rows rows of {@link LockCsv}
+     * @return one chart per fabric and key count, in that order: a category per p_local (highest
+     *         first), a series per lock kind with the median throughput at each, null where a kind
+     *         has no row (or no throughput, on the logarithmic axis a panel with any throughput gets)
+     * @throws BadArgumentException when there are no rows
+     */
+    public static List<CategoryChart> panels(List<LockCsv.Row> rows) {
         if (rows.isEmpty()) {
             throw new BadArgumentException("no rows to plot");
         }
         Map<String, List<LockCsv.Row>> panels = new LinkedHashMap<>();
         rows.stream().sorted(Comparator.comparing(LockCsv.Row::fabric).thenComparingInt(LockCsv.Row::keys))
-                .forEach(r -> panels.computeIfAbsent(r.fabric() + ", " + r.keys() + " keys", k -> new ArrayList<>()).add(r));
+                .forEach(r -> panels.computeIfAbsent(r.fabric() + " fabric, " + r.keys() + " keys",
+                        k -> new ArrayList<>()).add(r));
         List<String> kinds = kinds(rows);
-        int cols = Math.min(PER_ROW, panels.size());
-        int rowsOfPanels = (panels.size() + PER_ROW - 1) / PER_ROW;
-        BufferedImage image = ChartCanvas.image(cols * PANEL_W, rowsOfPanels * PANEL_H + LEGEND_H);
-        Graphics2D g = ChartCanvas.graphics(image);
-        try {
-            int i = 0;
-            for (var panel : panels.entrySet()) {
-                panel(g, (i % PER_ROW) * PANEL_W, (i / PER_ROW) * PANEL_H, panel.getKey(), panel.getValue(), kinds);
-                i++;
-            }
-            ChartCanvas.legend(g, LEFT, rowsOfPanels * PANEL_H + LEGEND_H / 2, kinds);
-        } finally {
-            g.dispose();
+        int width = panels.size() > ONE_COLUMN_MAX ? PngCharts.WIDTH / 2 : PngCharts.WIDTH;
+        List<CategoryChart> charts = new ArrayList<>();
+        for (var panel : panels.entrySet()) {
+            charts.add(panel(panel.getKey(), panel.getValue(), kinds, width));
         }
-        return image;
+        return charts;
     }
 
     private static List<String> kinds(List<LockCsv.Row> rows) {
@@ -88,68 +91,34 @@ public final class LockGridPlot {
         return kinds;
     }
 
-    private static void panel(Graphics2D g, int x0, int y0, String title, List<LockCsv.Row> rows, List<String> kinds) {
+    private static CategoryChart panel(String title, List<LockCsv.Row> rows, List<String> kinds, int width) {
         List<Double> ps = new ArrayList<>(new TreeSet<>(rows.stream().map(LockCsv.Row::pLocal).toList()).descendingSet());
-        double lo = Double.MAX_VALUE;
-        double hi = 0;
-        for (LockCsv.Row r : rows) {
-            if (r.opsPerSec() > 0) {
-                lo = Math.min(lo, r.opsPerSec());
-                hi = Math.max(hi, r.opsPerSec());
+        List<String> categories = ps.stream().map(p -> String.format(Locale.ROOT, "%.2f", p)).toList();
+        PngCharts.headless();
+        CategoryChart chart = new CategoryChartBuilder().width(width).height(PANEL_HEIGHT).title(title)
+                .xAxisTitle("p_local (share of pairs on a lock of the worker's own node)")
+                .yAxisTitle("lock+unlock pairs/s").build();
+        PngCharts.style(chart.getStyler());
+        chart.getStyler().setDefaultSeriesRenderStyle(CategorySeries.CategorySeriesRenderStyle.Line);
+        chart.getStyler().setOverlapped(true);
+        chart.getStyler().setLegendPosition(Styler.LegendPosition.OutsideE);
+        boolean log = rows.stream().anyMatch(r -> r.opsPerSec() > 0);
+        if (log) {
+            double[] positive = rows.stream().mapToDouble(LockCsv.Row::opsPerSec).filter(v -> v > 0).toArray();
+            PngCharts.logAxis(chart.getStyler(), Arrays.stream(positive).min().orElseThrow(),
+                    Arrays.stream(positive).max().orElseThrow());
+        }
+        for (String kind : kinds) {
+            List<Double> values = new ArrayList<>();
+            for (double p : ps) {
+                double v = median(rows, kind, p);
+                values.add(Double.isNaN(v) || (log && !(v > 0)) ? null : v);
+            }
+            if (values.stream().anyMatch(v -> v != null)) {
+                chart.addSeries(kind, categories, values);
             }
         }
-        int px = x0 + LEFT;
-        int py = y0 + TOP;
-        int pw = PANEL_W - LEFT - RIGHT;
-        int ph = PANEL_H - TOP - BOTTOM;
-        g.setColor(Color.BLACK);
-        ChartCanvas.centered(g, title, x0 + LEFT + pw / 2, y0 + 18);
-        g.drawRect(px, py, pw, ph);
-        if (hi == 0) {
-            ChartCanvas.centered(g, "no throughput", px + pw / 2, py + ph / 2);
-            return;
-        }
-        int[] decades = ChartCanvas.decades(lo, hi);
-        for (int d = decades[0]; d <= decades[1]; d++) {
-            int y = ChartCanvas.logY(Math.pow(10, d), decades, py, ph);
-            g.setColor(new Color(0xdddddd));
-            g.drawLine(px + 1, y, px + pw - 1, y);
-            g.setColor(Color.BLACK);
-            String label = "1e" + d;
-            g.drawString(label, px - g.getFontMetrics().stringWidth(label) - 6, y + 4);
-        }
-        for (int i = 0; i < ps.size(); i++) {
-            int x = xOf(i, ps.size(), px, pw);
-            g.drawLine(x, py + ph, x, py + ph + 4);
-            ChartCanvas.centered(g, String.format(Locale.ROOT, "%.2f", ps.get(i)), x, py + ph + 17);
-        }
-        ChartCanvas.centered(g, "p_local", px + pw / 2, py + ph + 34);
-        Graphics2D v = (Graphics2D) g.create();
-        v.rotate(-Math.PI / 2);
-        v.drawString("lock+unlock pairs/s", -(py + ph / 2) - 55, x0 + 14);
-        v.dispose();
-        for (int k = 0; k < kinds.size(); k++) {
-            g.setColor(ChartCanvas.color(k));
-            g.setStroke(new BasicStroke(2f));
-            int prevX = -1;
-            int prevY = -1;
-            for (int i = 0; i < ps.size(); i++) {
-                double value = median(rows, kinds.get(k), ps.get(i));
-                if (!(value > 0)) {
-                    prevX = -1;
-                    continue;
-                }
-                int x = xOf(i, ps.size(), px, pw);
-                int y = ChartCanvas.logY(value, decades, py, ph);
-                g.fillOval(x - 4, y - 4, 8, 8);
-                if (prevX >= 0) {
-                    g.drawLine(prevX, prevY, x, y);
-                }
-                prevX = x;
-                prevY = y;
-            }
-        }
-        g.setStroke(new BasicStroke(1f));
+        return chart;
     }
 
     private static double median(List<LockCsv.Row> rows, String kind, double p) {
@@ -159,9 +128,5 @@ public final class LockGridPlot {
             return Double.NaN;
         }
         return v.length % 2 == 1 ? v[v.length / 2] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2;
-    }
-
-    private static int xOf(int i, int n, int px, int pw) {
-        return n == 1 ? px + pw / 2 : px + 25 + (int) Math.round((double) i * (pw - 50) / (n - 1));
     }
 }

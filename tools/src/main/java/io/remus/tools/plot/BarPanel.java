@@ -8,20 +8,22 @@ import java.util.List;
  * One panel of a {@link BarChart}: a group of bars per category, one bar per series, on a
  * logarithmic or linear value axis.
  *
- * @param title      the panel's title
- * @param axisLabel  the value axis's label (with its unit)
+ * @param title         the panel's title
+ * @param categoryLabel the category axis's label
+ * @param axisLabel     the value axis's label (with its unit)
  * @param categories the groups along the horizontal axis
  * @param series     the bars in each group, named in the legend
  * @param values     {@code values[series][category]}; NaN or a value that is not positive on a
  *                   logarithmic axis leaves that bar out
  * @param logarithmic whether the value axis is logarithmic
  */
-public record BarPanel(String title, String axisLabel, List<String> categories, List<String> series,
+public record BarPanel(String title, String categoryLabel, String axisLabel, List<String> categories, List<String> series,
                        double[][] values, boolean logarithmic) {
     /**
      * Checks the shape.
      *
-     * @throws BadArgumentException when {@code values} is not series by categories, or both are empty
+     * @throws BadArgumentException when {@code values} is not series by categories, both are empty, or
+     *                              two series have one name
      */
     public BarPanel {
         categories = List.copyOf(categories);
@@ -33,6 +35,9 @@ public record BarPanel(String title, String axisLabel, List<String> categories, 
             if (row.length != categories.size()) {
                 throw new BadArgumentException("a bar panel needs one value per category in every series");
             }
+        }
+        if (series.stream().distinct().count() != series.size()) {
+            throw new BadArgumentException("a bar panel's series need distinct names, got " + series);
         }
         values = values.clone();
     }

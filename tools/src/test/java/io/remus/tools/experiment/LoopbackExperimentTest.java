@@ -3,10 +3,13 @@ package io.remus.tools.experiment;
 import io.remus.core.fabric.Opcode;
 import io.remus.core.sim.SimFabric;
 import io.remus.tools.RemusRun;
+import io.remus.tools.plot.BarChart;
+import io.remus.tools.plot.PngCharts;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import javax.imageio.ImageIO;
+import java.awt.image.BufferedImage;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
@@ -48,7 +51,10 @@ class LoopbackExperimentTest {
         RemusRun run = RemusRun.of("experiment", "loopback", "-n", "200", "--plot", png.toString());
         assertEquals(0, run.exit(), run.err());
         assertTrue(run.out().contains("plot: " + png), run.out());
-        assertNotNull(ImageIO.read(png.toFile()));
+        BufferedImage image = ImageIO.read(png.toFile());
+        assertNotNull(image);
+        assertEquals(PngCharts.WIDTH, image.getWidth());
+        assertEquals(PngCharts.TITLE_HEIGHT + 2 * BarChart.PANEL_HEIGHT, image.getHeight(), "latency, throughput");
     }
 
     @Test

@@ -14,6 +14,8 @@ import java.util.List;
  * node.
  */
 public final class NumaPlot {
+    private static final String THREAD = "measuring thread pinned to";
+
     private NumaPlot() {
     }
 
@@ -24,7 +26,7 @@ public final class NumaPlot {
     public static List<BarPanel> panels(List<NumaRow> rows) {
         List<Integer> cpuNodes = rows.stream().map(NumaRow::cpuNode).distinct().sorted().toList();
         List<Integer> memoryNodes = rows.stream().map(NumaRow::memoryNode).distinct().sorted().toList();
-        List<String> categories = cpuNodes.stream().map(n -> "thread on node " + n).toList();
+        List<String> categories = cpuNodes.stream().map(n -> "node " + n).toList();
         List<String> series = memoryNodes.stream().map(n -> "memory on node " + n).toList();
         double[][] chase = new double[memoryNodes.size()][cpuNodes.size()];
         double[][] seq = new double[memoryNodes.size()][cpuNodes.size()];
@@ -39,10 +41,12 @@ public final class NumaPlot {
             anyRdma |= r.rdmaRead() != null;
         }
         List<BarPanel> panels = new ArrayList<>();
-        panels.add(new BarPanel("dependent load latency", "ns per load", categories, series, chase, false));
-        panels.add(new BarPanel("sequential read, one thread", "GB/s", categories, series, seq, false));
+        panels.add(new BarPanel("dependent load latency", THREAD, "latency [ns per load]", categories, series, chase,
+                false));
+        panels.add(new BarPanel("sequential read, one thread", THREAD, "bandwidth [GB/s]", categories, series, seq,
+                false));
         if (anyRdma) {
-            panels.add(new BarPanel("loopback RDMA READ, median", "usec (round trip)", categories, series, rdma,
+            panels.add(new BarPanel("loopback RDMA READ, median", THREAD, "round trip [us]", categories, series, rdma,
                     false));
         }
         return panels;

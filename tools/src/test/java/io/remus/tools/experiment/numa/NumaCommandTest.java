@@ -1,6 +1,8 @@
 package io.remus.tools.experiment.numa;
 
 import io.remus.tools.RemusRun;
+import io.remus.tools.plot.BarChart;
+import io.remus.tools.plot.PngCharts;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -37,7 +39,8 @@ class NumaCommandTest {
         }
         BufferedImage image = ImageIO.read(png.toFile());
         assertNotNull(image);
-        assertTrue(image.getWidth() > 1000, "three panels side by side");
+        assertEquals(PngCharts.WIDTH, image.getWidth());
+        assertEquals(PngCharts.TITLE_HEIGHT + 3 * BarChart.PANEL_HEIGHT, image.getHeight(), "three panels, stacked");
     }
 
     @Test

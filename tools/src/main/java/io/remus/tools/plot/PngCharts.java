@@ -1,0 +1,186 @@
+package io.remus.tools.plot;
+
+import io.remus.core.BadArgumentException;
+import org.knowm.xchart.BitmapEncoder;
+import org.knowm.xchart.internal.chartpart.Chart;
+import org.knowm.xchart.style.AxesChartStyler;
+import org.knowm.xchart.style.Styler;
+
+import javax.imageio.ImageIO;
+import java.awt.Color;
+import java.awt.Font;
+import java.awt.Graphics2D;
+import java.awt.RenderingHints;
+import java.awt.image.BufferedImage;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+/**
+ * Writes XChart charts as PNG files without a display (every chart factory calls {@link #headless()}
+ * before it makes a chart): the tool's house style (fonts readable at 800 pixels wide, one colour per
+ * series), several charts stacked into one image under a shared title, and a check that the file
+ * can be written before a long run starts.
+ */
+public final class PngCharts {
+    /** The width of every image, in pixels. */
+    public static final int WIDTH = 800;
+    /** The series colours, in order (matplotlib's first five). */
+    static final Color[] PALETTE = {new Color(0xd62728), new Color(0x1f77b4), new Color(0x2ca02c),
+            new Color(0x9467bd), new Color(0x8c564b)};
+    /** The height of the title row above stacked charts, in pixels. */
+    public static final int TITLE_HEIGHT = 36;
+    private static final String FONT = Font.SANS_SERIF;
+    /** Log-axis labels as plain numbers with thousands separators (XChart's default is 1E6 above 1000). */
+    private static final String LOG_AXIS_PATTERN = "#,##0.###";
+
+    private PngCharts() {
+    }
+
+    /**
+     * Sets {@code java.awt.headless}: charts are drawn off-screen whether or not a display is there,
+     * so a stale {@code DISPLAY} cannot stop a PNG from being written. Call it before any AWT class loads.
+     */
+    public static void headless() {
+        System.setProperty("java.awt.headless", "true");
+    }
+
+    /**
+     * Applies the house style: white background, fonts readable at {@link #WIDTH} pixels, the palette.
+     *
+     * @param styler a chart's styler
+     */
+    public static void style(Styler styler) {
+        styler.setChartBackgroundColor(Color.WHITE);
+        styler.setPlotBackgroundColor(Color.WHITE);
+        styler.setLegendBorderColor(Color.LIGHT_GRAY);
+        styler.setChartTitleFont(new Font(FONT, Font.BOLD, 15));
+        styler.setLegendFont(new Font(FONT, Font.PLAIN, 13));
+        styler.setBaseFont(new Font(FONT, Font.PLAIN, 13));
+        styler.setSeriesColors(PALETTE);
+        styler.setAntiAlias(true);
+        if (styler instanceof AxesChartStyler axes) {
+            axes.setAxisTitleFont(new Font(FONT, Font.PLAIN, 14));
+            axes.setAxisTickLabelsFont(new Font(FONT, Font.PLAIN, 13));
+            axes.setPlotGridLinesColor(new Color(0xdddddd));
+        }
+    }
+
+    /**
+     * Makes the value axis logarithmic from the decade at or below {@code lowest} to the decade at or
+     * above {@code highest}, so that at least two decades are labelled; when that is only one decade,
+     * its steps (2, 3, ... 9 times the decade) are labelled too. Labels are plain numbers
+     * ({@code 1,000,000}, {@code 0.01}).
+     *
+     * @param styler  a chart's styler
+     * @param lowest  the smallest positive value drawn
+     * @param highest the largest value drawn
+     */
+    public static void logAxis(AxesChartStyler styler, double lowest, double highest) {
+        double min = Math.pow(10, Math.floor(Math.log10(lowest)));
+        double max = Math.pow(10, Math.ceil(Math.log10(highest)));
+        if (max <= min) {
+            max = min * 10;
+        }
+        styler.setYAxisLogarithmic(true);
+        styler.setYAxisMin(min);
+        styler.setYAxisMax(max);
+        styler.setYAxisLogarithmicDecadeOnly(max / min > 10.5);
+        styler.setYAxisDecimalPattern(LOG_AXIS_PATTERN);
+    }
+
+    /**
+     * @param chart a chart
+     * @return the chart drawn at its own size
+     */
+    public static BufferedImage image(Chart<?, ?> chart) {
+        return BitmapEncoder.getBufferedImage(chart);
+    }
+
+    /**
+     * Stacks charts into one image: a title row, then the charts in {@code columns} columns, row by row.
+     *
+     * @param title   the title above all charts, or null for none
+     * @param charts  the charts, all of the same size
+     * @param columns charts per row
+     * @return the image
+     * @throws BadArgumentException when there are no charts or {@code columns} is not positive
+     */
+    public static BufferedImage stack(String title, List<? extends Chart<?, ?>> charts, int columns) {
+        if (charts.isEmpty() || columns < 1) {
+            throw new BadArgumentException("nothing to draw: " + charts.size() + " charts in " + columns + " columns");
+        }
+        int w = charts.getFirst().getWidth();
+        int h = charts.getFirst().getHeight();
+        int cols = Math.min(columns, charts.size());
+        int rows = (charts.size() + cols - 1) / cols;
+        int top = title == null ? 0 : TITLE_HEIGHT;
+        BufferedImage image = new BufferedImage(cols * w, top + rows * h, BufferedImage.TYPE_INT_RGB);
+        Graphics2D g = image.createGraphics();
+        try {
+            g.setColor(Color.WHITE);
+            g.fillRect(0, 0, image.getWidth(), image.getHeight());
+            if (title != null) {
+                g.setRenderingHint(RenderingHints.KEY_TEXT_ANTIALIASING, RenderingHints.VALUE_TEXT_ANTIALIAS_ON);
+                g.setFont(new Font(FONT, Font.BOLD, 16));
+                g.setColor(Color.BLACK);
+                int width = g.getFontMetrics().stringWidth(title);
+                g.drawString(title, Math.max(4, (image.getWidth() - width) / 2), TITLE_HEIGHT - 12);
+            }
+            for (int i = 0; i < charts.size(); i++) {
+                g.drawImage(image(charts.get(i)), (i % cols) * w, top + (i / cols) * h, null);
+            }
+        } finally {
+            g.dispose();
+        }
+        return image;
+    }
+
+    /**
+     * @param image the image
+     * @param png   the file to write
+     * @throws IOException when it cannot be written
+     */
+    public static void write(BufferedImage image, Path png) throws IOException {
+        if (!ImageIO.write(image, "png", png.toFile())) {
+            throw new IOException("no PNG writer in this JDK");
+        }
+    }
+
+    /**
+     * @param chart the chart
+     * @param png   the file to write
+     * @throws IOException when it cannot be written
+     */
+    public static void write(Chart<?, ?> chart, Path png) throws IOException {
+        write(image(chart), png);
+    }
+
+    /**
+     * Checks, before a run, that {@code png} can be written: an existing writable file, or a new
+     * file in an existing writable directory.
+     *
+     * @param png the file a chart will go to
+     * @throws BadArgumentException naming the file and what is wrong
+     */
+    public static void checkWritable(Path png) {
+        Path absolute = png.toAbsolutePath();
+        if (Files.isDirectory(absolute)) {
+            throw new BadArgumentException("cannot write " + png + ": it is a directory");
+        }
+        if (Files.exists(absolute)) {
+            if (!Files.isWritable(absolute)) {
+                throw new BadArgumentException("cannot write " + png + ": the file is not writable");
+            }
+            return;
+        }
+        Path dir = absolute.getParent();
+        if (dir == null || !Files.isDirectory(dir)) {
+            throw new BadArgumentException("cannot write " + png + ": no directory " + dir);
+        }
+        if (!Files.isWritable(dir)) {
+            throw new BadArgumentException("cannot write " + png + ": the directory " + dir + " is not writable");
+        }
+    }
+}

@@ -1,0 +1,113 @@
+package io.remus.tools.plot;
+
+import io.remus.core.BadArgumentException;
+import io.remus.tools.stats.LatencyResult;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.knowm.xchart.XYChart;
+import org.knowm.xchart.XYSeries;
+
+import javax.imageio.ImageIO;
+import java.awt.image.BufferedImage;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class LatencyPlotTest {
+    private static PercentileDistribution distribution(String label) {
+        return PercentileDistribution.of(label, PercentileDistributionTest.oneToHundredUsec(), 1000.0);
+    }
+
+    @Test
+    void shouldPutEachPercentileAtOneOverOneMinusItOnALogScale() {
+        assertEquals(1.0, LatencyPlot.x(0), 1e-12);
+        assertEquals(10.0, LatencyPlot.x(0.9), 1e-9);
+        assertEquals(1000.0, LatencyPlot.x(0.999), 1e-6);
+        assertEquals(0.0, LatencyPlot.position(0), 1e-12);
+        assertEquals(2.0, LatencyPlot.position(0.99), 1e-9);
+        assertEquals(Math.log10(4), LatencyPlot.position(0.75), 1e-12);
+    }
+
+    @Test
+    void shouldLabelWholeNinesAsPercentilesAndNothingBetween() {
+        assertEquals("0%", LatencyPlot.tickLabel(0));
+        assertEquals("90%", LatencyPlot.tickLabel(1));
+        assertEquals("99%", LatencyPlot.tickLabel(2.0000000001));
+        assertEquals("99.9%", LatencyPlot.tickLabel(3));
+        assertEquals("99.99%", LatencyPlot.tickLabel(4));
+        assertEquals("99.99999%", LatencyPlot.tickLabel(7));
+        assertEquals("", LatencyPlot.tickLabel(0.5));
+        assertEquals("", LatencyPlot.tickLabel(-1));
+    }
+
+    @Test
+    void shouldGiveTheChartEveryPointBelowHundredPercentAtItsPosition() {
+        PercentileDistribution d = distribution("ours");
+        double[] p = d.percentiles();
+        double[] us = d.latencyUsec();
+        double[][] xy = LatencyPlot.points(d);
+        assertEquals(p.length - 1, xy[0].length, "the 100 % point lies at infinity and is left out");
+        for (int i = 0; i < xy[0].length; i++) {
+            assertEquals(Math.log10(1 / (1 - p[i])), xy[0][i], 1e-12);
+            assertEquals(us[i], xy[1][i]);
+        }
+        assertEquals(100.0, xy[1][xy[1].length - 1], 0.1, "the last point drawn is the maximum");
+
+        XYChart chart = LatencyPlot.chart("t", "latency [us]", List.of(d, distribution("perftest")));
+        assertEquals(List.of("ours", "perftest"), new ArrayList<>(chart.getSeriesMap().keySet()));
+        XYSeries s = chart.getSeriesMap().get("ours");
+        assertArrayEquals(xy[0], s.getXData());
+        assertArrayEquals(xy[1], s.getYData());
+        assertEquals("percentile", chart.getXAxisTitle());
+        assertEquals("latency [us]", chart.getYAxisTitle());
+        assertEquals("99%", chart.getStyler().getxAxisTickLabelsFormattingFunction().apply(2.0));
+    }
+
+    @Test
+    void shouldDrawTheLatencyAxisLogarithmicOnlyWhenLatenciesSpanMoreThanAHundredfold() {
+        XYChart linear = LatencyPlot.chart("t", "y",
+                List.of(PercentileDistribution.ofSamples("body", new double[] {2, 3, 2, 150})));
+        assertFalse(linear.getStyler().isYAxisLogarithmic());
+        assertEquals(0.0, linear.getStyler().getYAxisMin());
+        XYChart log = LatencyPlot.chart("t", "y",
+                List.of(PercentileDistribution.ofSamples("tail", new double[] {2, 3, 2, 4500})));
+        assertTrue(log.getStyler().isYAxisLogarithmic());
+        assertEquals(1.0, log.getStyler().getYAxisMin(), "the decade below 2 us");
+        assertEquals(10000.0, log.getStyler().getYAxisMax(), "the decade above 4.5 ms");
+    }
+
+    @Test
+    void shouldLabelBenchResultsBySizeAndRun() {
+        LatencyResult r = LatencyResult.of(64, PercentileDistributionTest.oneToHundredUsec());
+        assertEquals(List.of("64 bytes"), LatencyPlot.ofResults(List.of(r), 1).stream()
+                .map(PercentileDistribution::label).toList());
+        assertEquals(List.of("64 bytes, run 1", "64 bytes, run 2"), LatencyPlot.ofResults(List.of(r, r), 2).stream()
+                .map(PercentileDistribution::label).toList());
+        assertEquals(distribution("64 bytes"), LatencyPlot.ofResults(List.of(r), 1).getFirst());
+    }
+
+    @Test
+    void shouldWriteAPngOfTheChartsSize(@TempDir Path dir) throws Exception {
+        Path png = dir.resolve("lat.png");
+        LatencyPlot.write("t", "latency [us]", List.of(distribution("a")), png);
+        assertTrue(Files.size(png) > 0);
+        BufferedImage image = ImageIO.read(png.toFile());
+        assertEquals(PngCharts.WIDTH, image.getWidth());
+        assertEquals(LatencyPlot.HEIGHT, image.getHeight());
+    }
+
+    @Test
+    void shouldRejectNoSeriesAndARepeatedLabel() {
+        assertThrows(BadArgumentException.class, () -> LatencyPlot.chart("t", "y", List.of()));
+        BadArgumentException e = assertThrows(BadArgumentException.class,
+                () -> LatencyPlot.chart("t", "y", List.of(distribution("a"), distribution("a"))));
+        assertTrue(e.getMessage().contains("'a'"), e.getMessage());
+    }
+}
