@@ -111,6 +111,15 @@ def rate_unit(rates):
     return ("Mmsg/s", 1e6) if any(r is not None and r >= 1e6 for r in rates) else ("msg/s", 1)
 
 
+def per_rep(values):
+    """One tool's per-repetition values, formatted, or "-" when none came back.
+
+    >>> per_rep(["297", "301"]), per_rep([])
+    ('297 / 301', '-')
+    """
+    return " / ".join(values) or "-"
+
+
 def median(values):
     return statistics.median(values) if values else None
 
@@ -172,11 +181,11 @@ def main():
             b_med = median([r["median"] for r in us_b])
             p_min = min([p[2] for p in pt], default=None)
             r_min = min([r["min"] for r in us], default=None)
-            per_rep = " / ".join(fmt(p[4]) for p in pt) + " vs " + " / ".join(fmt(r["median"]) for r in us)
+            reps_text = per_rep([fmt(p[4]) for p in pt]) + " vs " + per_rep([fmt(r["median"]) for r in us])
             if variant_b:
-                per_rep += " vs B " + " / ".join(fmt(r["median"]) for r in us_b)
+                reps_text += " vs B " + per_rep([fmt(r["median"]) for r in us_b])
             paired = paired_ratios([ratio(r["median"], p[4]) for p, r in pairs])
-            lat_rows.append((test, p_med, r_med, ratio(r_med, p_med), paired, p_min, r_min, per_rep, b_med,
+            lat_rows.append((test, p_med, r_med, ratio(r_med, p_med), paired, p_min, r_min, reps_text, b_med,
                              ratio(b_med, p_med)))
         else:
             p_bw = median([p[3] for p in pt])
@@ -209,7 +218,7 @@ def main():
         for t, pb, rb, q, p_rates, r_rates, qr, pq, bb, qb in bw_rows:
             extra = f" {sig3(bb)} | {fmt(qb, 3)} |" if variant_b else ""
             pr, rr = median(p_rates), median(r_rates)
-            per = (" / ".join(sig3(r / div) for r in p_rates) + " vs " + " / ".join(sig3(r / div) for r in r_rates))
+            per = per_rep([sig3(r / div) for r in p_rates]) + " vs " + per_rep([sig3(r / div) for r in r_rates])
             out.append(f"| {t} | {sig3(pb)} | {sig3(rb)} | {fmt(q, 3)} | {sig3(pr and pr / div)} "
                        f"| {sig3(rr and rr / div)} | {fmt(qr, 3)} | {pq} | {per} |" + extra)
         out.append("")
