@@ -137,7 +137,7 @@ cpus() { if [ "$1" = "$2" ]; then echo "$1"; else echo "$1-$2"; fi; }  # a QEMU 
 mid=$((SMP / 2))
 if [ "$ACCEL" = kvm ]; then accel=(-accel kvm -cpu "${SOFTROCE_CPU:-host}"); else accel=(-accel "tcg,thread=${SOFTROCE_TCG_THREAD:-single}" -cpu "${SOFTROCE_CPU:-max}"); fi
 set +e
-# KVM guests hang in early boot on these machines and on the GPU machine lent to some sessions (see
+# KVM guests hang in early boot on these machines and on a nested Intel Xeon machine (see
 # softroce/README.md, "Portable"): TCG by default. Two emulated NUMA nodes, half the vCPUs each.
 # shellcheck disable=SC2086
 timeout --kill-after=30 "$TIMEOUT" $QEMU "${accel[@]}" -smp "$SMP" -m "$MEM" \

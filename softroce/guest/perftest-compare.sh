@@ -32,7 +32,7 @@ timeout 120 "$JAVA" --enable-native-access=ALL-UNNAMED $REMUS_JAVA_OPTS -cp "$CL
 
 # Around every client run, rxe0's hardware counters (retransmissions, RNR, duplicates) go to
 # /mnt/job/raw/<name>.<tool>.counters, before and after.
-# MARK (PERF_WINDOW=1 or PERF_INSN=1, softroce/insn-count/mark): ours marks its measured window
+# MARK (PERF_WINDOW=1 or PERF_INSN=1, softroce/diagnostics/insn-count/mark): ours marks its measured window
 # (WINDOW_OPT: the system property remus.bench.windowMarks) through a FIFO that "mark FIFO DIR"
 # reads; it executes the marker instruction for each mark and appends rxe0's counters right after
 # it to /mnt/job/window-counters.txt, below a line "run name tool" that marked writes first.
@@ -114,7 +114,8 @@ remus_pair() { # name tool-label java-options class-path test args...: tool-labe
     -cp "$cp" io.remus.tools.Remus bench "$test" --fabric verbs -d rxe0 --timeout 120 --no-progress "$@" > "/tmp/work/$name.server.txt" 2>&1 &
   spid=$!
   marked "$name" "$label" "$JAVA" timeout 300 $ON_CLIENT "$JAVA" --enable-native-access=ALL-UNNAMED $opts $WINDOW_OPT -XX:ErrorFile="/mnt/job/raw/$name.$label.client.hs_err_%p.log" \
-    -cp "$cp" io.remus.tools.Remus bench "$test" --fabric verbs -d rxe0 --timeout 120 --no-progress --json "$@" "$ADDR" \
+    -cp "$cp" io.remus.tools.Remus bench "$test" --fabric verbs -d rxe0 --timeout 120 --no-progress --json \
+    ${hgrm:+--hgrm "/mnt/job/raw/$name.$label.hgrm"} "$@" "$ADDR" \
     > "/mnt/job/raw/$name.$label.txt" 2> "/mnt/job/raw/$name.$label.err"
   echo "exit=$?" >> "/mnt/job/raw/$name.$label.err"
   wait "$spid" 2>/dev/null
@@ -143,6 +144,10 @@ commands() {
   esac
   # QP_TIMEOUT (PERF_QP_TIMEOUT): both tools' -u, the QPs' ACK timeout exponent
   [ -z "${QP_TIMEOUT:-}" ] || { pt="$pt -u $QP_TIMEOUT"; rm="$rm -u $QP_TIMEOUT"; }
+  # latency tests: every iteration's latency for the host's chart, perftest's in its output (-U: "#, usec",
+  # then "i, latency" lines, unsorted), ours' histogram in an .hgrm file next to its report (remus_pair, start_pair)
+  hgrm=""
+  case $1 in *_lat) pt="$pt -U" hgrm=1 ;; esac
 }
 
 # SAME_JVM (PERF_SAME_JVM=1): ours runs all REPS repetitions of a test in one server and one client JVM
@@ -217,7 +222,8 @@ start_pair() { # label test fd-in fd-out port: starts that label's server and cl
   # shellcheck disable=SC2086
   timeout "$limit" $ON_CLIENT "$JAVA" --enable-native-access=ALL-UNNAMED $client_opts -Dremus.bench.runGate="$gate" \
     -XX:ErrorFile="/mnt/job/raw/$t.all.$label.client.hs_err_%p.log" -cp "$cp" io.remus.tools.Remus bench $rm --repeat "$REPS" -p "$5" \
-    --fabric verbs -d rxe0 --timeout 120 --no-progress --json "$ADDR" > "/mnt/job/raw/$t.all.$label.txt" 2> "/mnt/job/raw/$t.all.$label.err" &
+    --fabric verbs -d rxe0 --timeout 120 --no-progress --json ${hgrm:+--hgrm "/mnt/job/raw/$t.all.$label.hgrm"} "$ADDR" \
+    > "/mnt/job/raw/$t.all.$label.txt" 2> "/mnt/job/raw/$t.all.$label.err" &
   client_of[$label]=$!
   ok_of[$label]=1
   if gate_expect "$label" "ready 1"; then signal_pair STOP "$label"; else ok_of[$label]=0; signal_pair KILL "$label"; fi

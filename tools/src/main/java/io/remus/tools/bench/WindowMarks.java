@@ -9,7 +9,7 @@ import java.util.function.Consumer;
 
 /**
  * Marks the edges of a client's measured window for a tool outside the JVM that counts what the
- * machine executes in between (softroce/insn-count: a QEMU plugin that counts the guest's
+ * machine executes in between (softroce/diagnostics/insn-count: a QEMU plugin that counts the guest's
  * instructions, and a reader that runs its marker instruction for every line it gets). Off unless
  * the system property {@value #PROPERTY} names a file, usually a FIFO: then the client writes the
  * line {@code begin} when its measured window starts (after the warm-up) and {@code end} when its

@@ -1,31 +1,32 @@
 package io.remus.verbs.ffi;
 
+import io.remus.verbs.testing.DeviceAddress;
+import io.remus.verbs.testing.DeviceTest;
+import io.remus.verbs.testing.DeviceTests;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Tag;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
+import java.util.concurrent.TimeUnit;
 
 import static java.lang.foreign.ValueLayout.ADDRESS;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
-import static org.junit.jupiter.api.Assumptions.assumeFalse;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * A full rdma_cm connection through the raw layer on one RDMA device: listen, resolve, create
- * QPs, connect, accept, disconnect, every event waited for with poll(2) and a timeout. Needs
- * {@code REMUS_TEST_CM_ADDR}, the IPv4 address of an RDMA-capable netdev (Soft-RoCE guest:
- * the rxe device's dummy netdev); skipped without it.
+ * QPs, connect, accept, disconnect, every event waited for with poll(2) and a timeout. It checks
+ * the raw structs that the safe layer's connection test ({@code CmConnectionTest}) does not read:
+ * the private data and listen id of a connect request, the route's port, the QP type. Client and
+ * server bind to the IPv4 address the test device carries ({@link DeviceAddress}).
  */
-@Tag("rdma")
-@Timeout(60)
+@Timeout(value = 5, unit = TimeUnit.MINUTES)
 class RdmaCmLoopbackTest {
     private static final int PORT = 7471;
     private static final long QP_INIT_ATTR_SIZE = 64;
@@ -39,12 +40,10 @@ class RdmaCmLoopbackTest {
 
     @BeforeEach
     void openChannel() {
-        String address = System.getenv("REMUS_TEST_CM_ADDR");
-        assumeTrue(address != null, "REMUS_TEST_CM_ADDR not set: no RDMA netdev to connect over");
         arena = Arena.ofConfined();
         callState = Errno.allocate(arena);
         MemorySegment ch = RdmaCm.rdma_create_event_channel(callState);
-        assumeFalse(ch.equals(MemorySegment.NULL), () -> "no rdma_cm: " + Errno.describe(Errno.get(callState)));
+        assertFalse(ch.equals(MemorySegment.NULL), () -> "rdma_create_event_channel: " + Errno.describe(Errno.get(callState)));
         channel = ch.reinterpret(rdma_event_channel.sizeof());
         int fd = rdma_event_channel.fd(channel);
         int flags = LibC.fcntl(callState, fd, LibC.F_GETFL, 0);
@@ -61,9 +60,10 @@ class RdmaCmLoopbackTest {
         }
     }
 
-    @Test
+    @DeviceTest
     void shouldConnectAndDisconnectWhenClientAndServerShareOneDevice() throws UnknownHostException {
-        MemorySegment address = sockaddrIn(InetAddress.getByName(System.getenv("REMUS_TEST_CM_ADDR")).getAddress());
+        String ipv4 = DeviceAddress.ipv4(DeviceTests.deviceName());
+        MemorySegment address = sockaddrIn(InetAddress.getByName(ipv4).getAddress());
         MemorySegment listen = createId();
         assertOk(RdmaCm.rdma_bind_addr(callState, listen, address), "rdma_bind_addr");
         assertOk(RdmaCm.rdma_listen(callState, listen, 4), "rdma_listen");

@@ -4,7 +4,7 @@
 Usage: hostprof_table.py JOB_DIR LAT_N1 LAT_N2 BW_N1 BW_N2
 JOB/host-perf.txt is `perf script -F tid,time,ip,sym,dso --ns` of `perf record -k CLOCK_MONOTONIC`
 over the QEMU process; JOB/insn-marks.txt has the plugin's marks, each with the host's
-CLOCK_MONOTONIC (softroce/insn-count/insn_split.c), in the order of JOB/insn-plan.txt (see
+CLOCK_MONOTONIC (softroce/diagnostics/insn-count/insn_split.c), in the order of JOB/insn-plan.txt (see
 insn_table.py). A perftest client's span is its whole process (start-up and connection included);
 ours' is the measured window it marked itself. For each span: its length, how busy QEMU's busiest
 thread was (with single-threaded TCG, the one thread that runs every vCPU), the guest's
@@ -21,7 +21,7 @@ thread's samples split over what QEMU does:
 - qemu unnamed: QEMU's static functions (Debian strips QEMU; only exported functions have names);
 - host kernel, other: the host's kernel, and everything else in QEMU or its libraries.
 
-With JOB/host-stat.txt (softroce/lib/host_stat.py), each span also gets the host's steal time: the
+With JOB/host-stat.txt (softroce/diagnostics/lib/host_stat.py), each span also gets the host's steal time: the
 share of one CPU the hypervisor under this machine ran something else while this machine wanted to
 run (the same guest code then takes longer, whichever tool runs).
 

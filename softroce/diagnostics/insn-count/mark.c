@@ -1,6 +1,6 @@
 /*
  * Executes the marker instruction `xchg %bx,%bx`, which the insn_split plugin logs with the
- * guest's instruction counts so far (softroce/insn-count/insn_split.c). A no-op on real hardware.
+ * guest's instruction counts so far (softroce/diagnostics/insn-count/insn_split.c). A no-op on real hardware.
  *
  *   mark          executes it once and exits
  *   mark FIFO [DIR]

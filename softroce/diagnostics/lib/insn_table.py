@@ -2,7 +2,7 @@
 """Instructions per operation from a PERF_INSN=1 run of softroce/perftest-compare.
 
 Usage: insn_table.py JOB_DIR LAT_N1 LAT_N2 BW_N1 BW_N2
-JOB/insn-marks.txt has the plugin's marks (softroce/insn-count/insn_split.c), two per client run
+JOB/insn-marks.txt has the plugin's marks (softroce/diagnostics/insn-count/insn_split.c), two per client run
 (before it starts and after it exits) plus the marks the client made itself, in the order of
 JOB/insn-plan.txt ("<test>.<rep> <tool> <exit> [<marks from inside>]"; a perftest client that could
 not connect yet is retried, and only its last run counts). Ours marks its measured window from

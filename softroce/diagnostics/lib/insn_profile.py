@@ -5,7 +5,7 @@ softroce/perftest-compare.
 Usage: insn_profile.py JOB_DIR
 
 Reads JOB/insn-profile.txt (the plugin's counts per translation block start address between marks,
-softroce/insn-count/insn_split.c), JOB/insn-marks.txt and JOB/insn-plan.txt (which marks belong to
+softroce/diagnostics/insn-count/insn_split.c), JOB/insn-marks.txt and JOB/insn-plan.txt (which marks belong to
 which client run, insn_plan.py), JOB/kallsyms.txt (the guest kernel's symbols) and
 JOB/raw/<test>.<rep>.<tool>.maps (the client's mappings) and JOB/raw/<test>.all.<tool>.perfmap (ours'
 generated code, -XX:+DumpPerfMapAtExit). A perftest client's span is its whole process, start-up
@@ -189,7 +189,7 @@ def main():
     print("# Guest instructions per request posted, by kernel function (k) and client mapping (u)")
     print()
     print("Median over each tool's spans; a span is a perftest client process (start-up included) or one "
-          "of ours' repetitions at its gate (warm-up included). `softroce/lib/insn_profile.py`.")
+          "of ours' repetitions at its gate (warm-up included). `softroce/diagnostics/lib/insn_profile.py`.")
     for test in tests:
         spans = [k for k, r in enumerate(runs) if r[0] == test and posts[k]]
         tools = []

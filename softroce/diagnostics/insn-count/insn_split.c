@@ -1,14 +1,14 @@
 /*
  * A QEMU TCG plugin that counts the guest's executed instructions, split by where they run: user
  * space (a translation block starting below 2^47) or the kernel (above). Every time a vCPU executes
- * the marker instruction `xchg %bx,%bx` (bytes 66 87 db; `softroce/insn-count/mark` runs it) the
+ * the marker instruction `xchg %bx,%bx` (bytes 66 87 db; `softroce/diagnostics/insn-count/mark` runs it) the
  * plugin appends one line to the file named by its `out=` argument:
  *
  *     mark <sequence> user <instructions> kernel <instructions> host_ns <nanoseconds>
  *
  * with the counts since the guest started and the host's CLOCK_MONOTONIC when the mark ran (the
  * clock `perf record -k CLOCK_MONOTONIC` stamps its samples with, so that a profile of the QEMU
- * process can be cut at the marks: softroce/lib/hostprof_table.py). The difference between two marks is what the whole
+ * process can be cut at the marks: softroce/diagnostics/lib/hostprof_table.py). The difference between two marks is what the whole
  * guest executed between them, every process and the kernel, exactly: no sampling, no timer.
  * Counters are plain 64-bit adds, exact with one TCG thread (`-accel tcg,thread=single`, vm.sh's
  * default) and approximate with several.
@@ -21,9 +21,9 @@
  *     <start address, hex> <instructions> <executions of blocks starting there>
  *     ...
  *
- * (softroce/lib/insn_profile.py names the kernel's addresses from the guest's /proc/kallsyms.)
+ * (softroce/diagnostics/lib/insn_profile.py names the kernel's addresses from the guest's /proc/kallsyms.)
  *
- * Build: softroce/insn-count/build. Use: qemu-system-x86_64 -plugin insn_split.so,out=FILE[,profile=FILE2] ...
+ * Build: softroce/diagnostics/insn-count/build. Use: qemu-system-x86_64 -plugin insn_split.so,out=FILE[,profile=FILE2] ...
  */
 #include <inttypes.h>
 #include <stdio.h>
