@@ -33,7 +33,7 @@ public final class Timeouts {
      * @return whether it is {@link #FOREVER}
      */
     public static boolean isForever(Duration timeout) {
-        return FOREVER.equals(timeout);
+        return FOREVER.equals(Objects.requireNonNull(timeout, "timeout"));
     }
 
     /**
@@ -46,6 +46,7 @@ public final class Timeouts {
      *                              or longer than {@link #MAX_FINITE} without being {@link #FOREVER}
      */
     public static Duration require(Duration timeout, String name) {
+        Objects.requireNonNull(name, "name");
         Objects.requireNonNull(timeout, name);
         if (timeout.isNegative() || timeout.isZero()) {
             throw new BadArgumentException(name + " must be positive, got " + timeout);

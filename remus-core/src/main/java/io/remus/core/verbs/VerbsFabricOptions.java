@@ -31,6 +31,7 @@ public record VerbsFabricOptions(String device, int port, List<InetSocketAddress
     public VerbsFabricOptions {
         Objects.requireNonNull(device, "device");
         Objects.requireNonNull(bootstrapAddresses, "bootstrapAddresses");
+        Objects.requireNonNull(connectTimeout, "connectTimeout");
         Objects.requireNonNull(bootstrap, "bootstrap");
         if (device.isBlank()) {
             throw new BadArgumentException("device: an RDMA device name is needed, got '" + device + "'");
