@@ -14,13 +14,13 @@ final class Deadlines {
     /**
      * @param timeout how long from now; zero or negative means the deadline has passed
      * @param name    the parameter's name, for the null check
-     * @return {@code System.nanoTime()} plus the timeout, saturated at {@link #MAX_NANOS} (compare
+     * @return {@code System.nanoTime()} plus the timeout, taken as 0 when negative and saturated at {@link #MAX_NANOS} (compare
      *         with {@code deadline - System.nanoTime()}, never with {@code <} on the values)
      * @throws NullPointerException if {@code timeout} is null
      */
     static long after(Duration timeout, String name) {
         Objects.requireNonNull(timeout, name);
-        long nanos = timeout.compareTo(Duration.ofNanos(MAX_NANOS)) > 0 ? MAX_NANOS : timeout.toNanos();
+        long nanos = timeout.isNegative() ? 0 : timeout.compareTo(Duration.ofNanos(MAX_NANOS)) > 0 ? MAX_NANOS : timeout.toNanos();
         return System.nanoTime() + nanos;
     }
 }
