@@ -25,7 +25,7 @@ final class ExchangeDeadline {
     /**
      * @param timeout how long from now; positive
      * @param name    the parameter's name, for the message
-     * @return the deadline {@code timeout} from now (timeouts beyond about 292 years saturate)
+     * @return the deadline {@code timeout} from now (timeouts beyond about 146 years saturate there)
      * @throws NullPointerException     if {@code timeout} is null
      * @throws IllegalArgumentException if {@code timeout} is zero or negative
      */
