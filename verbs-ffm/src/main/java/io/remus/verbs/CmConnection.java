@@ -60,7 +60,7 @@ public final class CmConnection implements AutoCloseable {
      * @throws VerbsException       if reading the event channel fails
      */
     public synchronized void awaitPeerDisconnected(Duration timeout) {
-        if (!readEventsUntilPeerLeft(System.nanoTime() + timeout.toNanos())) {
+        if (!readEventsUntilPeerLeft(Deadlines.after(timeout, "timeout"))) {
             throw new WaitTimeoutException("the peer did not disconnect within " + timeout);
         }
     }

@@ -59,18 +59,21 @@ public final class CmConnector {
      */
     public static CmConnection connect(QueuePairBuilder builder, String address, int port, RemoteRegion offer,
                                        Duration timeout, ConnectionOptions options) throws InterruptedException {
+        Objects.requireNonNull(builder, "builder");
+        Objects.requireNonNull(address, "address");
         Objects.requireNonNull(offer, "offer");
+        Objects.requireNonNull(timeout, "timeout");
         Objects.requireNonNull(options, "options");
         builder.check();
         try (Arena arena = Arena.ofConfined()) {
             CmIds.ipv4(arena, address, port);
         }
-        long deadline = System.nanoTime() + timeout.toNanos();
+        long deadline = Deadlines.after(timeout, "timeout");
         while (true) {
             try {
                 return attempt(builder, address, port, offer, deadline, options);
             } catch (ConnectionException e) {
-                if (System.nanoTime() + RETRY_PAUSE_MS * 1_000_000 >= deadline) {
+                if (deadline - System.nanoTime() <= RETRY_PAUSE_MS * 1_000_000) {
                     throw e;
                 }
                 Thread.sleep(RETRY_PAUSE_MS);

@@ -12,6 +12,7 @@ import java.lang.foreign.MemorySegment;
 import java.net.Inet4Address;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
+import java.util.Objects;
 
 import static java.lang.foreign.ValueLayout.ADDRESS;
 
@@ -60,7 +61,8 @@ final class CmIds {
         if (port < 0 || port > 65535) {
             throw new InvalidArgumentException("port must be in [0, 65535], got " + port);
         }
-        if (address == null || !address.matches("\\d{1,3}(\\.\\d{1,3}){3}")) {
+        Objects.requireNonNull(address, "address");
+        if (!address.matches("\\d{1,3}(\\.\\d{1,3}){3}")) {
             throw new InvalidArgumentException("expected an IPv4 address literal, got " + address);
         }
         InetAddress inet;

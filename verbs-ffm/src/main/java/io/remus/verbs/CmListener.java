@@ -126,16 +126,18 @@ public final class CmListener implements AutoCloseable {
 
     private synchronized CmConnection acceptWithin(QueuePairBuilder builder, RemoteRegion offer, Duration requestTimeout,
                                                    Duration establishTimeout, ConnectionOptions options) {
+        Objects.requireNonNull(builder, "builder");
+        Objects.requireNonNull(requestTimeout, "requestTimeout");
         if (closed) {
             throw new ClosedResourceException("the listener is closed");
         }
         Objects.requireNonNull(offer, "offer");
         builder.check();
-        long requestDeadline = System.nanoTime() + requestTimeout.toNanos();
+        long requestDeadline = Deadlines.after(requestTimeout, "requestTimeout");
         CmEventChannel.Event request = pendingRequests.isEmpty()
                 ? channel.expect(requestDeadline, RdmaCm.RDMA_CM_EVENT_CONNECT_REQUEST, "waiting for a connection request")
                 : pendingRequests.poll();
-        long deadline = establishTimeout == null ? requestDeadline : System.nanoTime() + establishTimeout.toNanos();
+        long deadline = establishTimeout == null ? requestDeadline : Deadlines.after(establishTimeout, "establishTimeout");
         MemorySegment child = request.id().reinterpret(rdma_cm_id.sizeof());
         QueuePairHandle handle = null;
         CmEventChannel own = null;

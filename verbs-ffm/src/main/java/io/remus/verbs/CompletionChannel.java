@@ -51,7 +51,7 @@ public final class CompletionChannel extends NativeResource {
      */
     public Optional<CompletionQueue> await(Duration timeout) {
         requireOpen();
-        long deadline = System.nanoTime() + timeout.toNanos();
+        long deadline = Deadlines.after(timeout, "timeout");
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment callState = Errno.allocate(arena);
             MemorySegment fds = arena.allocate(pollfd.layout());

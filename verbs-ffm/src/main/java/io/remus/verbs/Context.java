@@ -249,7 +249,7 @@ public final class Context extends NativeResource {
      */
     public synchronized Optional<AsyncEvent> pollAsyncEvent(Duration timeout) {
         requireOpen();
-        long deadline = System.nanoTime() + timeout.toNanos();
+        long deadline = Deadlines.after(timeout, "timeout");
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment callState = Errno.allocate(arena);
             int fd = ibv_context.async_fd(context);

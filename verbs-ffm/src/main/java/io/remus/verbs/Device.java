@@ -2,6 +2,7 @@ package io.remus.verbs;
 
 import io.remus.verbs.ffi.Errno;
 import io.remus.verbs.ffi.IbVerbs;
+import io.remus.verbs.ffi.NativeLibraries;
 import io.remus.verbs.ffi.ibv_device;
 
 import java.lang.foreign.Arena;
@@ -21,10 +22,31 @@ public final class Device {
     }
 
     /**
+     * Checks that this host has an RDMA stack: libibverbs loads and exports the verbs. Cheap
+     * after the first call (the outcome is remembered); opens no device.
+     *
+     * @throws NativeLibraryMissingException if not, naming the library, the system property that
+     *                                       overrides its path and the Debian package
+     */
+    public static void requireRdmaStack() {
+        NativeLibraries.requireIbverbs();
+    }
+
+    /**
+     * @return whether this host has an RDMA stack (see {@link #requireRdmaStack()} for the reason
+     *         where it has not)
+     */
+    public static boolean rdmaStackAvailable() {
+        return NativeLibraries.ibverbsAvailable();
+    }
+
+    /**
      * Lists the devices, copying what it reports out of libibverbs' list and freeing the list.
      * A host without an RDMA stack (errno ENOSYS) has no devices.
      *
      * @return the devices in libibverbs' order; empty where there are none
+     * @throws NativeLibraryMissingException if libibverbs cannot be loaded or lacks the verbs
+     *                                       (every call, not only the first)
      * @throws VerbsException if {@code ibv_get_device_list} fails for another reason
      */
     public static List<DeviceInfo> list() {

@@ -2,6 +2,8 @@ package io.remus.verbs;
 
 import io.remus.verbs.ffi.IbVerbs;
 
+import java.util.Objects;
+
 /**
  * What a device supports ({@code ibv_query_device}), copied out.
  *
@@ -34,6 +36,11 @@ public record DeviceAttributes(String firmwareVersion, long nodeGuid, long maxMe
                                int maxSharedReceiveQueues, int maxSharedReceiveQueueWorkRequests,
                                int maxSharedReceiveQueueScatterGather, int physicalPortCount, int vendorId,
                                int vendorPartId) {
+    /** Checks that no component is null. */
+    public DeviceAttributes {
+        Objects.requireNonNull(firmwareVersion, "firmwareVersion");
+    }
+
     /** @return whether RDMA atomics are supported at all */
     public boolean supportsAtomics() {
         return atomicCapability != IbVerbs.IBV_ATOMIC_NONE;

@@ -2,6 +2,8 @@ package io.remus.verbs;
 
 import io.remus.verbs.ffi.IbVerbs;
 
+import java.util.Objects;
+
 /**
  * One RDMA device as {@link Device#list()} reports it, copied out of libibverbs' list.
  *
@@ -11,6 +13,11 @@ import io.remus.verbs.ffi.IbVerbs;
  * @param transportType the {@code enum ibv_transport_type} code (0: InfiniBand, also for RoCE)
  */
 public record DeviceInfo(String name, long guid, int nodeType, int transportType) {
+    /** Checks that no component is null. */
+    public DeviceInfo {
+        Objects.requireNonNull(name, "name");
+    }
+
     /** @return whether this is a channel adapter (InfiniBand or RoCE NIC, or Soft-RoCE) */
     public boolean isChannelAdapter() {
         return nodeType == IbVerbs.IBV_NODE_CA;

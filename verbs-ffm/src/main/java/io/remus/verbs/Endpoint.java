@@ -1,6 +1,7 @@
 package io.remus.verbs;
 
 import java.nio.ByteBuffer;
+import java.util.Objects;
 
 /**
  * What a peer needs to connect a reliable-connected queue pair to this one: exchanged out of
@@ -16,7 +17,8 @@ public record Endpoint(int queuePairNumber, int packetSequenceNumber, int lid, G
     public static final int BYTES = 4 + 4 + 4 + 16;
 
     /**
-     * @throws InvalidArgumentException if a number does not fit its field or the GID is null
+     * @throws NullPointerException     if {@code gid} is null
+     * @throws InvalidArgumentException if a number does not fit its field
      */
     public Endpoint {
         if ((queuePairNumber & ~0xffffff) != 0 || (packetSequenceNumber & ~0xffffff) != 0) {
@@ -25,9 +27,7 @@ public record Endpoint(int queuePairNumber, int packetSequenceNumber, int lid, G
         if ((lid & ~0xffff) != 0) {
             throw new InvalidArgumentException("a LID is 16-bit: " + lid);
         }
-        if (gid == null) {
-            throw new InvalidArgumentException("gid is null (use Gid.ZERO)");
-        }
+        Objects.requireNonNull(gid, "gid");
     }
 
     /** @return a {@value #BYTES}-byte big-endian encoding, for {@link #fromBytes(byte[])} */
@@ -42,8 +42,9 @@ public record Endpoint(int queuePairNumber, int packetSequenceNumber, int lid, G
      * @throws InvalidArgumentException if the length is wrong or a field is out of range
      */
     public static Endpoint fromBytes(byte[] bytes) {
-        if (bytes == null || bytes.length != BYTES) {
-            throw new InvalidArgumentException("an endpoint is " + BYTES + " bytes, got " + (bytes == null ? "null" : bytes.length));
+        Objects.requireNonNull(bytes, "bytes");
+        if (bytes.length != BYTES) {
+            throw new InvalidArgumentException("an endpoint is " + BYTES + " bytes, got " + bytes.length);
         }
         ByteBuffer b = ByteBuffer.wrap(bytes);
         int qpn = b.getInt();

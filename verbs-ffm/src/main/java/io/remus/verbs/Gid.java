@@ -3,6 +3,7 @@ package io.remus.verbs;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.ByteOrder;
+import java.util.Objects;
 
 import static java.lang.foreign.ValueLayout.JAVA_LONG_UNALIGNED;
 
@@ -26,8 +27,9 @@ public record Gid(long high, long low) {
      * @throws InvalidArgumentException if {@code raw} is not 16 bytes
      */
     public static Gid of(byte[] raw) {
-        if (raw == null || raw.length != 16) {
-            throw new InvalidArgumentException("a GID has 16 bytes, got " + (raw == null ? "null" : raw.length));
+        Objects.requireNonNull(raw, "raw");
+        if (raw.length != 16) {
+            throw new InvalidArgumentException("a GID has 16 bytes, got " + raw.length);
         }
         MemorySegment s = MemorySegment.ofArray(raw);
         return new Gid(s.get(BIG_ENDIAN_LONG, 0), s.get(BIG_ENDIAN_LONG, 8));

@@ -2,6 +2,8 @@ package io.remus.verbs;
 
 import io.remus.verbs.ffi.IbVerbs;
 
+import java.util.Objects;
+
 /**
  * The state of one port ({@code ibv_query_port}), copied out.
  *
@@ -16,6 +18,12 @@ import io.remus.verbs.ffi.IbVerbs;
  */
 public record PortAttributes(int port, int state, Mtu maxMtu, Mtu activeMtu, int gidTableLength, int lid,
                              long maxMessageSize, int linkLayer) {
+    /** Checks that no component is null. */
+    public PortAttributes {
+        Objects.requireNonNull(maxMtu, "maxMtu");
+        Objects.requireNonNull(activeMtu, "activeMtu");
+    }
+
     /** @return whether the port is active (can carry traffic) */
     public boolean isActive() {
         return state == IbVerbs.IBV_PORT_ACTIVE;

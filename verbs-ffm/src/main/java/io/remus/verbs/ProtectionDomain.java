@@ -73,9 +73,7 @@ public final class ProtectionDomain extends NativeResource {
      * @param flags   the {@code IBV_ACCESS_*} bits
      */
     static void checkRegistrable(MemorySegment segment, int flags) {
-        if (segment == null) {
-            throw new InvalidArgumentException("segment is null");
-        }
+        Objects.requireNonNull(segment, "segment");
         if (!segment.isNative()) {
             throw new InvalidArgumentException("only native memory can be registered, not a heap segment");
         }

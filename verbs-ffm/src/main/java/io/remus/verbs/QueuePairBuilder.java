@@ -30,7 +30,7 @@ public final class QueuePairBuilder {
      * @return this builder
      */
     public QueuePairBuilder sendCompletionQueue(CompletionQueue cq) {
-        this.sendQueue = Objects.requireNonNull(cq, "cq");
+        this.sendQueue = Objects.requireNonNull(cq, "sendCompletionQueue");
         return this;
     }
 
@@ -39,7 +39,7 @@ public final class QueuePairBuilder {
      * @return this builder
      */
     public QueuePairBuilder receiveCompletionQueue(CompletionQueue cq) {
-        this.receiveQueue = Objects.requireNonNull(cq, "cq");
+        this.receiveQueue = Objects.requireNonNull(cq, "receiveCompletionQueue");
         return this;
     }
 
@@ -48,6 +48,7 @@ public final class QueuePairBuilder {
      * @return this builder
      */
     public QueuePairBuilder completionQueue(CompletionQueue cq) {
+        Objects.requireNonNull(cq, "completionQueue");
         return sendCompletionQueue(cq).receiveCompletionQueue(cq);
     }
 

@@ -1,6 +1,7 @@
 package io.remus.verbs;
 
 import java.nio.ByteBuffer;
+import java.util.Objects;
 
 /**
  * A registered region as a peer addresses it: its address, remote key and length. Exchanged at
@@ -45,8 +46,9 @@ public record RemoteRegion(long address, int remoteKey, long length) {
      * @throws InvalidArgumentException if there are too few bytes
      */
     public static RemoteRegion fromBytes(byte[] bytes) {
-        if (bytes == null || bytes.length < BYTES) {
-            throw new InvalidArgumentException("a remote region is " + BYTES + " bytes, got " + (bytes == null ? "null" : bytes.length));
+        Objects.requireNonNull(bytes, "bytes");
+        if (bytes.length < BYTES) {
+            throw new InvalidArgumentException("a remote region is " + BYTES + " bytes, got " + bytes.length);
         }
         ByteBuffer b = ByteBuffer.wrap(bytes);
         return new RemoteRegion(b.getLong(), b.getInt(), b.getLong());

@@ -1,5 +1,7 @@
 package io.remus.verbs;
 
+import java.util.Objects;
+
 /** The checks every work request passes before it is written into native memory. */
 final class WorkRequestChecks {
     private WorkRequestChecks() {
@@ -41,12 +43,11 @@ final class WorkRequestChecks {
     /**
      * @param region the local region of a request
      * @param pd     the queue's protection domain
-     * @throws InvalidArgumentException if the region is null or registered in another domain
+     * @throws NullPointerException     if {@code region} is null
+     * @throws InvalidArgumentException if the region is registered in another domain
      */
     static void checkRegion(MemoryRegion region, ProtectionDomain pd) {
-        if (region == null) {
-            throw new InvalidArgumentException("the local memory region is null");
-        }
+        Objects.requireNonNull(region, "region");
         if (region.protectionDomain() != pd) {
             throw new InvalidArgumentException("the memory region is registered in another protection domain");
         }

@@ -33,7 +33,7 @@ class ArgumentValidationTest {
     @Test
     void shouldRejectEmptyNullReadOnlyAndInconsistentAccessWhenRegistering() {
         try (Arena arena = Arena.ofConfined()) {
-            assertThrows(InvalidArgumentException.class, () -> ProtectionDomain.checkRegistrable(null, ALL));
+            assertThrows(NullPointerException.class, () -> ProtectionDomain.checkRegistrable(null, ALL));
             assertThrows(InvalidArgumentException.class, () -> ProtectionDomain.checkRegistrable(arena.allocate(0), ALL));
             assertThrows(InvalidArgumentException.class,
                     () -> ProtectionDomain.checkRegistrable(arena.allocate(64).asReadOnly(), ALL));
@@ -57,7 +57,7 @@ class ArgumentValidationTest {
         assertThrows(InvalidArgumentException.class, () -> WorkRequestChecks.checkSgeRoom(2, 2));
         assertThrows(InvalidArgumentException.class, () -> WorkRequestChecks.checkCapacity(0, 64));
         assertThrows(InvalidArgumentException.class, () -> WorkRequestChecks.checkCapacity(65, 64));
-        assertThrows(InvalidArgumentException.class, () -> WorkRequestChecks.checkRegion(null, null));
+        assertThrows(NullPointerException.class, () -> WorkRequestChecks.checkRegion(null, null));
     }
 
     @Test

@@ -26,7 +26,7 @@ class CmConnectionTest {
         try (java.lang.foreign.Arena arena = java.lang.foreign.Arena.ofConfined()) {
             assertThrows(InvalidArgumentException.class, () -> CmIds.ipv4(arena, "example.org", 1));
             assertThrows(InvalidArgumentException.class, () -> CmIds.ipv4(arena, "10.0.0.1", 70000));
-            assertThrows(InvalidArgumentException.class, () -> CmIds.ipv4(arena, null, 1));
+            assertThrows(NullPointerException.class, () -> CmIds.ipv4(arena, null, 1));
         }
     }
 

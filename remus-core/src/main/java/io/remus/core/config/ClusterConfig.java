@@ -5,6 +5,7 @@ import io.remus.core.RemotePtr;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Objects;
 
 /**
  * Everything a node needs to join a cluster, in the terms Remus users know. Build it from code
@@ -25,36 +26,76 @@ import java.util.List;
  * @param bufferSizePerThread  bytes of each thread's registered buffer
  * @param wrsPerBatch          work requests one doorbell batch may hold
  * @param allocationPolicy     which memory node serves an allocation
- * @param operationTimeout     the bound on every wait (completion, barrier, shutdown)
+ * @param operationTimeout     the bound on every wait (completion, barrier, shutdown): at most
+ *                             {@link Timeouts#MAX_FINITE}, or {@link Timeouts#FOREVER}
  */
 public record ClusterConfig(int nodeId, List<String> nodes, NodeRange memoryNodes, NodeRange computeNodes,
                             long segmentSize, int segmentCount, int qpLanesPerPeer, LanePolicy lanePolicy,
                             int threadsPerNode, int opsInFlightPerThread, int bufferSizePerThread, int wrsPerBatch,
                             AllocationPolicy allocationPolicy, Duration operationTimeout) {
-    /** Validates the configuration; every problem is a {@link BadArgumentException}. */
+    /** The most nodes a cluster may have: node ids are the 16 top bits of a {@link RemotePtr}. */
+    public static final int MAX_NODES = RemotePtr.MAX_NODE_ID + 1;
+    /** The smallest segment: one page. */
+    public static final long MIN_SEGMENT_SIZE = 4096;
+    /** The largest segment: 1 TiB. */
+    public static final long MAX_SEGMENT_SIZE = 1L << 40;
+    /** The most segments per memory node. */
+    public static final int MAX_SEGMENT_COUNT = 1024;
+    /** The most QP lanes per peer. */
+    public static final int MAX_QP_LANES = 64;
+    /** The most compute threads per node. */
+    public static final int MAX_THREADS_PER_NODE = 1 << 16;
+    /** The most operations in flight per thread. */
+    public static final int MAX_OPS_IN_FLIGHT = 4096;
+    /** The smallest per-thread buffer. */
+    public static final int MIN_BUFFER_SIZE = 64;
+    /** The largest per-thread buffer: 1 GiB. */
+    public static final int MAX_BUFFER_SIZE = 1 << 30;
+    /** The most work requests per batch. */
+    public static final int MAX_WRS_PER_BATCH = 1024;
+
+    /**
+     * Validates the configuration. Null arguments are {@link NullPointerException}s naming the
+     * parameter; every value out of range is a {@link BadArgumentException} naming the builder
+     * method, the configuration key of {@link ConfigSources} and the value.
+     */
     public ClusterConfig {
-        nodes = List.copyOf(nodes);
-        if (nodes.isEmpty() || nodes.size() > RemotePtr.MAX_NODE_ID + 1) {
-            throw new BadArgumentException("the node list must hold 1.." + (RemotePtr.MAX_NODE_ID + 1) + " nodes, got " + nodes.size());
+        Objects.requireNonNull(nodes, "nodes");
+        Objects.requireNonNull(memoryNodes, "memoryNodes");
+        Objects.requireNonNull(computeNodes, "computeNodes");
+        Objects.requireNonNull(lanePolicy, "lanePolicy");
+        Objects.requireNonNull(allocationPolicy, "allocationPolicy");
+        Objects.requireNonNull(operationTimeout, "operationTimeout");
+        require(!nodes.isEmpty() && nodes.size() <= MAX_NODES,
+                "nodes (nodes, hostfile) must hold 1.." + MAX_NODES + " nodes, got " + nodes.size());
+        for (int i = 0; i < nodes.size(); i++) {
+            Objects.requireNonNull(nodes.get(i), "nodes[" + i + "]");
         }
+        nodes = List.copyOf(nodes);
         for (int i = 0; i < nodes.size(); i++) {
             NodeAddress.parse(nodes.get(i), i);
         }
-        require(nodeId >= 0 && nodeId < nodes.size(), "node id " + nodeId + " is not in the node list of " + nodes.size());
-        require(memoryNodes.last() < nodes.size(), "memory nodes " + memoryNodes + " exceed the node list of " + nodes.size());
-        require(computeNodes.last() < nodes.size(), "compute nodes " + computeNodes + " exceed the node list of " + nodes.size());
-        require(segmentSize >= 4096 && segmentSize % 8 == 0 && segmentSize <= (1L << 40),
-                "segment size must be a multiple of 8 in 4 KiB..1 TiB, got " + segmentSize);
-        require(segmentCount > 0 && segmentCount <= 1024, "segment count must be 1..1024, got " + segmentCount);
-        require(qpLanesPerPeer > 0 && qpLanesPerPeer <= 64, "QP lanes per peer must be 1..64, got " + qpLanesPerPeer);
-        require(threadsPerNode > 0, "threads per node must be positive, got " + threadsPerNode);
-        require(opsInFlightPerThread > 0 && opsInFlightPerThread <= 4096, "operations in flight must be 1..4096, got " + opsInFlightPerThread);
-        require(bufferSizePerThread >= 64 && bufferSizePerThread <= (1 << 30), "buffer size must be 64 B..1 GiB, got " + bufferSizePerThread);
-        require(wrsPerBatch > 0 && wrsPerBatch <= 1024, "work requests per batch must be 1..1024, got " + wrsPerBatch);
-        require(!operationTimeout.isNegative() && !operationTimeout.isZero(), "operation timeout must be positive");
-        if (lanePolicy == null || allocationPolicy == null) {
-            throw new BadArgumentException("lane and allocation policies must be set");
-        }
+        require(nodeId >= 0 && nodeId < nodes.size(), "nodeId (node.id) " + nodeId + " is not in the node list of " + nodes.size());
+        require(memoryNodes.last() < nodes.size(), "memoryNodes (memory.nodes) " + memoryNodes + " exceed the node list of " + nodes.size());
+        require(computeNodes.last() < nodes.size(), "computeNodes (compute.nodes) " + computeNodes + " exceed the node list of " + nodes.size());
+        require(segmentSize >= MIN_SEGMENT_SIZE && segmentSize % 8 == 0 && segmentSize <= MAX_SEGMENT_SIZE,
+                "segmentSize (segment.size) must be a multiple of 8 in 4 KiB..1 TiB, got " + segmentSize);
+        require(segmentCount > 0 && segmentCount <= MAX_SEGMENT_COUNT,
+                "segmentCount (segment.count) must be 1.." + MAX_SEGMENT_COUNT + ", got " + segmentCount);
+        require(qpLanesPerPeer > 0 && qpLanesPerPeer <= MAX_QP_LANES,
+                "qpLanesPerPeer (qp.lanes) must be 1.." + MAX_QP_LANES + ", got " + qpLanesPerPeer);
+        require(threadsPerNode > 0 && threadsPerNode <= MAX_THREADS_PER_NODE,
+                "threadsPerNode (threads.per.node) must be 1.." + MAX_THREADS_PER_NODE + ", got " + threadsPerNode);
+        require((long) computeNodes.size() * threadsPerNode <= Integer.MAX_VALUE,
+                "threadsPerNode (threads.per.node) " + threadsPerNode + " on " + computeNodes.size()
+                        + " compute nodes makes more than " + Integer.MAX_VALUE + " compute threads");
+        require(opsInFlightPerThread > 0 && opsInFlightPerThread <= MAX_OPS_IN_FLIGHT,
+                "opsInFlightPerThread (ops.in.flight) must be 1.." + MAX_OPS_IN_FLIGHT + ", got " + opsInFlightPerThread);
+        require(bufferSizePerThread >= MIN_BUFFER_SIZE && bufferSizePerThread <= MAX_BUFFER_SIZE,
+                "bufferSizePerThread (buffer.size) must be 64 B..1 GiB, got " + bufferSizePerThread);
+        require(wrsPerBatch > 0 && wrsPerBatch <= MAX_WRS_PER_BATCH,
+                "wrsPerBatch (wrs.per.batch) must be 1.." + MAX_WRS_PER_BATCH + ", got " + wrsPerBatch);
+        Timeouts.require(operationTimeout, "operationTimeout (timeout.ms)");
     }
 
     private static void require(boolean ok, String message) {
@@ -153,14 +194,19 @@ public record ClusterConfig(int nodeId, List<String> nodes, NodeRange memoryNode
 
         /** @param v {@code host[:port]} entries indexed by node id @return this builder */
         public Builder nodes(List<String> v) {
-            nodes = v;
+            nodes = Objects.requireNonNull(v, "nodes");
             return this;
         }
 
-        /** @param count nodes named {@code node0 .. node<count-1>} (one JVM, or a launcher) @return this builder */
+        /**
+         * @param count nodes named {@code node0 .. node<count-1>} (one JVM, or a launcher)
+         * @return this builder
+         * @throws BadArgumentException when {@code count} is not 1..{@link #MAX_NODES} (checked
+         *                              before any name is made)
+         */
         public Builder nodeCount(int count) {
-            if (count <= 0) {
-                throw new BadArgumentException("node count must be positive, got " + count);
+            if (count <= 0 || count > MAX_NODES) {
+                throw new BadArgumentException("nodeCount must be 1.." + MAX_NODES + ", got " + count);
             }
             nodes = java.util.stream.IntStream.range(0, count).mapToObj(i -> "node" + i).toList();
             return this;
@@ -168,13 +214,13 @@ public record ClusterConfig(int nodeId, List<String> nodes, NodeRange memoryNode
 
         /** @param v memory nodes (default: every node) @return this builder */
         public Builder memoryNodes(NodeRange v) {
-            memoryNodes = v;
+            memoryNodes = Objects.requireNonNull(v, "memoryNodes");
             return this;
         }
 
         /** @param v compute nodes (default: every node) @return this builder */
         public Builder computeNodes(NodeRange v) {
-            computeNodes = v;
+            computeNodes = Objects.requireNonNull(v, "computeNodes");
             return this;
         }
 
@@ -198,7 +244,7 @@ public record ClusterConfig(int nodeId, List<String> nodes, NodeRange memoryNode
 
         /** @param v lane policy @return this builder */
         public Builder lanePolicy(LanePolicy v) {
-            lanePolicy = v;
+            lanePolicy = Objects.requireNonNull(v, "lanePolicy");
             return this;
         }
 
@@ -228,13 +274,17 @@ public record ClusterConfig(int nodeId, List<String> nodes, NodeRange memoryNode
 
         /** @param v allocation policy @return this builder */
         public Builder allocationPolicy(AllocationPolicy v) {
-            allocationPolicy = v;
+            allocationPolicy = Objects.requireNonNull(v, "allocationPolicy");
             return this;
         }
 
-        /** @param v bound on every wait @return this builder */
+        /**
+         * @param v bound on every wait: positive, at most {@link Timeouts#MAX_FINITE}, or
+         *          {@link Timeouts#FOREVER} (checked by {@link #build()})
+         * @return this builder
+         */
         public Builder operationTimeout(Duration v) {
-            operationTimeout = v;
+            operationTimeout = Objects.requireNonNull(v, "operationTimeout");
             return this;
         }
 

@@ -6,12 +6,12 @@ import java.io.IOException;
 import java.io.Reader;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Properties;
 
 /**
@@ -24,7 +24,7 @@ import java.util.Properties;
  * segment.size (4K, 1M, 1G)                  segment.count          qp.lanes
  * qp.lane.policy (round_robin | by_address)  threads.per.node       ops.in.flight
  * buffer.size        wrs.per.batch           allocation.policy (round_robin | random | local_first)
- * timeout.ms
+ * timeout.ms (milliseconds, at most a day, or "forever")
  * </pre>
  *
  * <p>The node list comes from {@code nodes} or from a {@link Hostfile} named by {@code hostfile},
@@ -40,6 +40,7 @@ public final class ConfigSources {
      * @return the configuration
      */
     public static ClusterConfig fromFile(Path file) {
+        Objects.requireNonNull(file, "file");
         Properties p = new Properties();
         try (Reader r = Files.newBufferedReader(file)) {
             p.load(r);
@@ -54,6 +55,7 @@ public final class ConfigSources {
      * @return the configuration
      */
     public static ClusterConfig fromProperties(Properties properties) {
+        Objects.requireNonNull(properties, "properties");
         ClusterConfig.Builder b = ClusterConfig.builder();
         requireOneNodeList(properties.containsKey("nodes"), properties.containsKey("hostfile"));
         for (String key : properties.stringPropertyNames()) {
@@ -67,6 +69,10 @@ public final class ConfigSources {
      * @return the configuration
      */
     public static ClusterConfig fromArgs(String... args) {
+        Objects.requireNonNull(args, "args");
+        for (int i = 0; i < args.length; i++) {
+            Objects.requireNonNull(args[i], "args[" + i + "]");
+        }
         ClusterConfig.Builder b = ClusterConfig.builder();
         requireOneNodeList(Arrays.stream(args).anyMatch(a -> a.startsWith("--nodes=")),
                 Arrays.stream(args).anyMatch(a -> a.startsWith("--hostfile=")));
@@ -99,6 +105,7 @@ public final class ConfigSources {
      * @return the configuration
      */
     public static ClusterConfig fromEnvironment(Map<String, String> env) {
+        Objects.requireNonNull(env, "env");
         ClusterConfig.Builder b = ClusterConfig.builder();
         String[][] launchers = {{"SLURM_PROCID", "SLURM_NTASKS"}, {"OMPI_COMM_WORLD_RANK", "OMPI_COMM_WORLD_SIZE"},
                 {"PMI_RANK", "PMI_SIZE"}};
@@ -159,6 +166,7 @@ public final class ConfigSources {
     }
 
     private static void apply(ClusterConfig.Builder b, String key, String value) {
+        Objects.requireNonNull(value, key);
         String v = value.trim();
         switch (key) {
             case "node.id" -> b.nodeId(parseInt(key, v));
@@ -172,10 +180,10 @@ public final class ConfigSources {
             case "qp.lane.policy" -> b.lanePolicy(parseEnum(LanePolicy.class, key, v));
             case "threads.per.node" -> b.threadsPerNode(parseInt(key, v));
             case "ops.in.flight" -> b.opsInFlightPerThread(parseInt(key, v));
-            case "buffer.size" -> b.bufferSizePerThread(Math.toIntExact(parseSize(key, v)));
+            case "buffer.size" -> b.bufferSizePerThread(parseIntSize(key, v));
             case "wrs.per.batch" -> b.wrsPerBatch(parseInt(key, v));
             case "allocation.policy" -> b.allocationPolicy(parseEnum(AllocationPolicy.class, key, v));
-            case "timeout.ms" -> b.operationTimeout(Duration.ofMillis(parseSize(key, v)));
+            case "timeout.ms" -> b.operationTimeout(Timeouts.parseMillis(key, v));
             default -> throw new BadArgumentException("unknown configuration key '" + key + "'");
         }
     }
@@ -210,6 +218,14 @@ public final class ConfigSources {
         } catch (NumberFormatException | ArithmeticException e) {
             throw new BadArgumentException(key + ": '" + v + "' is not a size (e.g. 4096, 64K, 1M, 1G)");
         }
+    }
+
+    private static int parseIntSize(String key, String v) {
+        long size = parseSize(key, v);
+        if (size < Integer.MIN_VALUE || size > Integer.MAX_VALUE) {
+            throw new BadArgumentException(key + ": '" + v + "' is more than " + Integer.MAX_VALUE + " bytes");
+        }
+        return (int) size;
     }
 
     private static <E extends Enum<E>> E parseEnum(Class<E> type, String key, String v) {

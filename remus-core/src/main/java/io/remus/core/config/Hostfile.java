@@ -7,6 +7,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 
 /**
  * A hostfile: the node list, one {@code host} or {@code host:port} per line (see
@@ -29,6 +30,7 @@ public final class Hostfile {
      * @throws BadArgumentException when it cannot be read, has a malformed line or no entry
      */
     public static List<String> read(Path file) {
+        Objects.requireNonNull(file, "file");
         String text;
         try {
             text = Files.readString(file);
@@ -45,6 +47,8 @@ public final class Hostfile {
      * @throws BadArgumentException naming {@code source:line} for a malformed line, or when it has no entry
      */
     public static List<String> parse(String text, String source) {
+        Objects.requireNonNull(text, "text");
+        Objects.requireNonNull(source, "source");
         List<String> entries = new ArrayList<>();
         String[] lines = text.split("\r?\n", -1);
         for (int i = 0; i < lines.length; i++) {

@@ -2,6 +2,8 @@ package io.remus.core.config;
 
 import io.remus.core.BadArgumentException;
 
+import java.util.Objects;
+
 /**
  * Where a node's process listens for connection setup: one entry of {@link ClusterConfig#nodes()}
  * in the form {@code host} or {@code host:port}. The host is a name or an IPv4 literal (the verbs
@@ -17,7 +19,8 @@ public record NodeAddress(String host, int port) {
 
     /** Validates the address. */
     public NodeAddress {
-        if (host == null || host.isBlank() || host.chars().anyMatch(c -> Character.isWhitespace(c) || c == ':')) {
+        Objects.requireNonNull(host, "host");
+        if (host.isBlank() || host.chars().anyMatch(c -> Character.isWhitespace(c) || c == ':')) {
             throw new BadArgumentException("bad host '" + host + "': expected a host name or IPv4 address");
         }
         if (port < 1 || port > 65535) {
@@ -32,7 +35,7 @@ public record NodeAddress(String host, int port) {
      * @throws BadArgumentException when the entry is empty, has more than one colon or a bad port
      */
     public static NodeAddress parse(String entry, int nodeId) {
-        String t = entry == null ? "" : entry.strip();
+        String t = Objects.requireNonNull(entry, "entry").strip();
         int colon = t.indexOf(':');
         if (colon < 0) {
             return new NodeAddress(t, DEFAULT_BASE_PORT + nodeId);

@@ -2,6 +2,8 @@ package io.remus.core.config;
 
 import io.remus.core.BadArgumentException;
 
+import java.util.Objects;
+
 /**
  * An inclusive range of node ids, e.g. the memory nodes {@code 0-3}.
  *
@@ -21,7 +23,7 @@ public record NodeRange(int first, int last) {
      * @return the range
      */
     public static NodeRange parse(String text) {
-        String t = text.trim();
+        String t = Objects.requireNonNull(text, "text").trim();
         int dash = t.indexOf('-');
         try {
             return dash < 0 ? new NodeRange(Integer.parseInt(t), Integer.parseInt(t))

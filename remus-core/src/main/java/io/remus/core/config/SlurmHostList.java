@@ -4,6 +4,7 @@ import io.remus.core.BadArgumentException;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 
 /**
  * Slurm's compressed host lists ({@code SLURM_JOB_NODELIST}, {@code SLURM_STEP_NODELIST}) and task
@@ -36,7 +37,8 @@ public final class SlurmHostList {
      *                              bracket, a bad number or range, or more than {@link #MAX_ENTRIES} hosts
      */
     public static List<String> expand(String list) {
-        if (list == null || list.isBlank()) {
+        Objects.requireNonNull(list, "list");
+        if (list.isBlank()) {
             throw new BadArgumentException("empty Slurm host list");
         }
         List<String> hosts = new ArrayList<>();
@@ -55,7 +57,8 @@ public final class SlurmHostList {
      * @throws BadArgumentException on a malformed entry or more than {@link #MAX_ENTRIES} nodes
      */
     public static List<Integer> expandTasksPerNode(String tasksPerNode) {
-        if (tasksPerNode == null || tasksPerNode.isBlank()) {
+        Objects.requireNonNull(tasksPerNode, "tasksPerNode");
+        if (tasksPerNode.isBlank()) {
             throw new BadArgumentException("empty Slurm tasks-per-node list");
         }
         List<Integer> counts = new ArrayList<>();

@@ -1,5 +1,7 @@
 package io.remus.core.fabric;
 
+import io.remus.core.config.Timeouts;
+
 import java.lang.foreign.MemorySegment;
 import java.time.Duration;
 
@@ -63,13 +65,12 @@ public interface FabricNode extends AutoCloseable {
      *
      * @param waitTimeout the timeout given to {@code connect}
      * @return {@code waitTimeout}
-     * @throws io.remus.core.BadArgumentException when it is null, zero or negative
+     * @throws NullPointerException               when it is null
+     * @throws io.remus.core.BadArgumentException when it is zero, negative or beyond
+     *                                            {@link Timeouts#MAX_FINITE} without being {@link Timeouts#FOREVER}
      */
     static Duration checkWaitTimeout(Duration waitTimeout) {
-        if (waitTimeout == null || waitTimeout.isNegative() || waitTimeout.isZero()) {
-            throw new io.remus.core.BadArgumentException("a queue pair's wait timeout must be positive, got " + waitTimeout);
-        }
-        return waitTimeout;
+        return Timeouts.require(waitTimeout, "waitTimeout");
     }
 
     /** Closes the node's QPs, CQs and registrations. Idempotent. */

@@ -1,6 +1,13 @@
 package io.remus.core.fabric;
 
 import io.remus.core.BadArgumentException;
+import io.remus.core.RemusException;
+
+import java.io.IOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.nio.file.Files;
+import java.nio.file.Path;
 
 /**
  * The checks both fabrics apply to registered memory: a new registration's length, and the key and
@@ -8,7 +15,58 @@ import io.remus.core.BadArgumentException;
  * remote target by {@code rkey}).
  */
 public final class RegistrationChecks {
+    private static volatile long physicalMemory;
+
     private RegistrationChecks() {
+    }
+
+    /**
+     * Allocates memory that a fabric node will register: refused before allocating when it is
+     * more than this machine's physical memory (registered memory is pinned, and the allocation
+     * is zeroed, so it must fit in RAM), and a typed error where the allocation fails.
+     *
+     * @param arena     the arena that will own the memory
+     * @param bytes     how many bytes; positive
+     * @param alignment the alignment
+     * @return the zeroed memory
+     * @throws BadArgumentException when {@code bytes} is not positive or exceeds physical memory
+     * @throws RemusException       when the allocation fails for want of native memory
+     */
+    public static MemorySegment allocate(Arena arena, long bytes, long alignment) {
+        requirePositiveLength(bytes);
+        long physical = physicalMemory();
+        if (physical > 0 && bytes > physical) {
+            throw new BadArgumentException("cannot allocate " + bytes + " bytes of registered memory: this machine has "
+                    + physical + " bytes (check segment.size / segmentSize and buffer.size / bufferSizePerThread)");
+        }
+        try {
+            return arena.allocate(bytes, alignment);
+        } catch (OutOfMemoryError e) {
+            throw new RemusException("cannot allocate " + bytes + " bytes of registered memory: " + e.getMessage()
+                    + " (check segment.size / segmentSize and buffer.size / bufferSizePerThread)", e);
+        }
+    }
+
+    /** @return this machine's physical memory in bytes (Linux {@code /proc/meminfo}), or 0 where unknown */
+    public static long physicalMemory() {
+        long known = physicalMemory;
+        if (known != 0) {
+            return Math.max(0, known);
+        }
+        long found = -1;
+        try {
+            for (String line : Files.readAllLines(Path.of("/proc/meminfo"))) {
+                if (line.startsWith("MemTotal:")) {
+                    String[] parts = line.trim().split("\\s+");
+                    found = Math.multiplyExact(Long.parseLong(parts[1]), 1024L);
+                    break;
+                }
+            }
+        } catch (IOException | RuntimeException unknown) {
+            found = -1;
+        }
+        physicalMemory = found;
+        return Math.max(0, found);
     }
 
     /**

@@ -7,6 +7,7 @@ import io.remus.core.fabric.FabricNode;
 import io.remus.core.fabric.RemoteRegion;
 
 import java.util.List;
+import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -27,7 +28,7 @@ public final class SimFabric implements Fabric {
 
     /** @param options the simulator's knobs */
     public SimFabric(SimOptions options) {
-        this.options = options;
+        this.options = Objects.requireNonNull(options, "options");
     }
 
     /** @return the simulator's knobs */

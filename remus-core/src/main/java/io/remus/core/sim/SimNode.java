@@ -73,7 +73,13 @@ final class SimNode implements FabricNode {
     public RegisteredMemory allocate(long bytes) {
         RegistrationChecks.requirePositiveLength(bytes);
         Arena arena = Arena.ofShared();
-        return add(new SimRegion(this, arena.allocate(bytes, PAGE), arena, fabric.nextKey(), fabric.nextKey()));
+        try {
+            return add(new SimRegion(this, RegistrationChecks.allocate(arena, bytes, PAGE), arena, fabric.nextKey(),
+                    fabric.nextKey()));
+        } catch (RuntimeException e) {
+            arena.close();
+            throw e;
+        }
     }
 
     @Override

@@ -15,5 +15,13 @@
  * <p>There are no background threads: work executes when posted or when the owning thread polls
  * its completion queue, so an idle simulator costs no CPU. Work requests on one QP execute in
  * order, which satisfies every fence.
+ *
+ * <h2>Nulls</h2>
+ * A {@code null} passed where an object is required is a {@link java.lang.NullPointerException}
+ * whose message is the parameter's name (for a builder's setter, the setter's name), thrown by
+ * {@link java.util.Objects#requireNonNull(Object, String)} before any other check and before
+ * anything is done. {@code null} is accepted only where a parameter's documentation says what it
+ * means. No other exception type signals a null argument: the typed exceptions are for values
+ * that are present but wrong.
  */
 package io.remus.core.sim;

@@ -4,6 +4,7 @@ import io.remus.core.BadArgumentException;
 import io.remus.core.RemotePtr;
 import io.remus.core.RemoteTimeoutException;
 import io.remus.core.RemusException;
+import io.remus.core.config.Timeouts;
 import io.remus.core.fabric.Fabric;
 import io.remus.core.fabric.FabricNode;
 import io.remus.core.fabric.RemoteRegion;
@@ -141,12 +142,13 @@ public final class VerbsFabric implements Fabric {
      * Waits until node {@code nodeId} (in this process or another) publishes at least one region.
      *
      * @param nodeId  a node
-     * @param timeout how long to wait
+     * @param timeout how long to wait: positive, at most {@link Timeouts#MAX_FINITE}, or {@link Timeouts#FOREVER}
      * @return its regions
      * @throws RemoteTimeoutException when it published nothing in time
+     * @throws BadArgumentException   when {@code timeout} is out of that range
      */
     public List<RemoteRegion> awaitPublishedRegions(int nodeId, Duration timeout) {
-        long deadline = System.nanoTime() + timeout.toNanos();
+        long deadline = System.nanoTime() + Timeouts.require(timeout, "timeout").toNanos();
         while (true) {
             List<RemoteRegion> regions = publishedRegions(nodeId);
             if (!regions.isEmpty()) {

@@ -3,10 +3,12 @@ package io.remus.core.verbs;
 import io.remus.core.BadArgumentException;
 import io.remus.core.config.ClusterConfig;
 import io.remus.core.config.NodeAddress;
+import io.remus.core.config.Timeouts;
 
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.List;
+import java.util.Objects;
 
 /**
  * How a {@link VerbsFabric} reaches its device and its peer processes.
@@ -16,26 +18,32 @@ import java.util.List;
  * @param bootstrapAddresses by node id, where each node's process answers connection requests (for
  *                           {@link BootstrapKind#RDMA_CM} an IPv4 address of the RDMA device);
  *                           empty when every node lives in this process
- * @param connectTimeout     how long to keep trying to reach a peer process (it may still be starting)
+ * @param connectTimeout     how long to keep trying to reach a peer process (it may still be starting):
+ *                           at most {@link Timeouts#MAX_FINITE}, or {@link Timeouts#FOREVER}
  * @param bootstrap          how processes connect: rdma_cm (the default) or the TCP fallback
  */
 public record VerbsFabricOptions(String device, int port, List<InetSocketAddress> bootstrapAddresses,
                                  Duration connectTimeout, BootstrapKind bootstrap) {
-    /** Validates the options. */
+    /**
+     * Validates the options: nulls are {@link NullPointerException}s naming the parameter, bad
+     * values {@link BadArgumentException}s naming it and the value.
+     */
     public VerbsFabricOptions {
-        if (device == null || device.isBlank()) {
-            throw new BadArgumentException("an RDMA device name is needed");
+        Objects.requireNonNull(device, "device");
+        Objects.requireNonNull(bootstrapAddresses, "bootstrapAddresses");
+        Objects.requireNonNull(connectTimeout, "connectTimeout");
+        Objects.requireNonNull(bootstrap, "bootstrap");
+        if (device.isBlank()) {
+            throw new BadArgumentException("device: an RDMA device name is needed, got '" + device + "'");
         }
         if (port < 1 || port > 255) {
-            throw new BadArgumentException("device port must be 1..255, got " + port);
+            throw new BadArgumentException("port: the device port must be 1..255, got " + port);
+        }
+        for (int i = 0; i < bootstrapAddresses.size(); i++) {
+            Objects.requireNonNull(bootstrapAddresses.get(i), "bootstrapAddresses[" + i + "]");
         }
         bootstrapAddresses = List.copyOf(bootstrapAddresses);
-        if (connectTimeout == null || connectTimeout.isNegative() || connectTimeout.isZero()) {
-            throw new BadArgumentException("connect timeout must be positive");
-        }
-        if (bootstrap == null) {
-            throw new BadArgumentException("a bootstrap kind is needed");
-        }
+        Timeouts.require(connectTimeout, "connectTimeout");
     }
 
     /**
@@ -64,6 +72,7 @@ public record VerbsFabricOptions(String device, int port, List<InetSocketAddress
      * @return options for the process of {@code config.nodeId()}, bootstrapping over rdma_cm
      */
     public static VerbsFabricOptions cluster(String device, ClusterConfig config, Duration connectTimeout) {
+        Objects.requireNonNull(config, "config");
         List<InetSocketAddress> addresses = config.nodeAddresses().stream()
                 .map((NodeAddress a) -> new InetSocketAddress(a.host(), a.port())).toList();
         return cluster(device, addresses, connectTimeout);

@@ -70,7 +70,7 @@ final class VerbsNode implements FabricNode {
         RegistrationChecks.requirePositiveLength(bytes);
         Arena arena = Arena.ofShared();
         try {
-            return add(arena.allocate(bytes, PAGE), arena);
+            return add(RegistrationChecks.allocate(arena, bytes, PAGE), arena);
         } catch (RuntimeException e) {
             arena.close();
             throw e;

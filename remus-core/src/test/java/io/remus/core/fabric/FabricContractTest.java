@@ -155,7 +155,7 @@ class FabricContractTest {
             CompletionQueue cq = a.createCompletionQueue(8);
             assertThrows(BadArgumentException.class, () -> a.connect(0, cq, 2, Duration.ZERO));
             assertThrows(BadArgumentException.class, () -> a.connect(0, cq, 2, Duration.ofSeconds(-1)));
-            assertThrows(BadArgumentException.class, () -> a.connect(0, cq, 2, null));
+            assertThrows(NullPointerException.class, () -> a.connect(0, cq, 2, null));
         }
     }
 }

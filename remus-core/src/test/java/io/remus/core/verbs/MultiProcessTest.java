@@ -5,11 +5,17 @@ import io.remus.verbs.testing.DeviceTest;
 import io.remus.verbs.testing.DeviceTests;
 import org.junit.jupiter.api.Timeout;
 
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.Socket;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.locks.LockSupport;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -29,7 +35,10 @@ class MultiProcessTest {
     }
 
     private static List<ChildJvm> start(String scenario, String device, int ops, BootstrapKind kind) {
-        int port = basePort();
+        return start(scenario, device, ops, kind, basePort());
+    }
+
+    private static List<ChildJvm> start(String scenario, String device, int ops, BootstrapKind kind, int port) {
         List<ChildJvm> children = new ArrayList<>();
         for (int i = 0; i < NODES; i++) {
             children.add(ChildJvm.start(MultiNodeMain.class, scenario, device, Integer.toString(i),
@@ -54,9 +63,50 @@ class MultiProcessTest {
         countExactly(BootstrapKind.TCP, 100);
     }
 
+    /**
+     * A new silent connection to every node's bootstrap port each second (each held until the
+     * server cuts it off): a server serving one peer at a time would queue the real peers behind
+     * them past their connect timeout.
+     */
+    @DeviceTest
+    void shouldCountExactlyOverTcpFallbackWhileSilentPeersHoldEveryBootstrapPort() throws InterruptedException {
+        int port = basePort();
+        AtomicBoolean done = new AtomicBoolean();
+        List<Socket> silent = new CopyOnWriteArrayList<>();
+        Thread squatter = Thread.ofPlatform().daemon().name("silent-peers").start(() -> {
+            while (!done.get()) {
+                for (int i = 0; i < NODES && silent.size() < 60 * NODES; i++) {
+                    try {
+                        silent.add(new Socket(InetAddress.getLoopbackAddress(), port + i));
+                    } catch (IOException notListeningYet) {
+                        // the node has not started serving; try again
+                    }
+                }
+                LockSupport.parkNanos(TimeUnit.SECONDS.toNanos(1));
+            }
+        });
+        try {
+            countExactly(BootstrapKind.TCP, 100, port);
+        } finally {
+            done.set(true);
+            squatter.join(TimeUnit.SECONDS.toMillis(10));
+            for (Socket s : silent) {
+                try {
+                    s.close();
+                } catch (IOException ignored) {
+                    // closing test sockets
+                }
+            }
+        }
+    }
+
     private static void countExactly(BootstrapKind kind, int ops) throws InterruptedException {
+        countExactly(kind, ops, basePort());
+    }
+
+    private static void countExactly(BootstrapKind kind, int ops, int port) throws InterruptedException {
         String device = DeviceTests.deviceName();
-        List<ChildJvm> children = start("counts", device, ops, kind);
+        List<ChildJvm> children = start("counts", device, ops, kind, port);
         try {
             List<ChildJvm.Result> results = new ArrayList<>();
             for (ChildJvm c : children) {

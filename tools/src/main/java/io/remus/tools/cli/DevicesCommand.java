@@ -5,6 +5,7 @@ import io.remus.tools.devices.DeviceProbe;
 import io.remus.tools.devices.DeviceReport;
 import io.remus.verbs.Device;
 import io.remus.verbs.DeviceInfo;
+import io.remus.verbs.NativeLibraryMissingException;
 import io.remus.verbs.VerbsException;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -18,8 +19,10 @@ import java.util.function.Supplier;
 
 /**
  * {@code remus devices}: the RDMA devices of this host, like a short {@code ibv_devinfo}: ports,
- * state, MTU, GIDs, atomic capability and max inline size. A host without devices (or without an
- * RDMA stack) gets the line {@value DeviceFormat#NO_DEVICES} and exit status 0.
+ * state, MTU, GIDs, atomic capability and max inline size. A host without devices gets the line
+ * {@value DeviceFormat#NO_DEVICES}, one without an RDMA stack (libibverbs missing or unusable) a
+ * line {@value DeviceFormat#NO_STACK} followed by the reason; both exit with status 0. A device
+ * asked for by {@code -d} that is not there is an error.
  */
 @Command(name = "devices", mixinStandardHelpOptions = true,
         description = "RDMA devices: ports, state, MTU, GIDs, atomic capability, max inline.")
@@ -54,7 +57,16 @@ public final class DevicesCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         List<DeviceReport> reports = new ArrayList<>();
-        List<DeviceInfo> devices = lister.get();
+        List<DeviceInfo> devices;
+        try {
+            devices = lister.get();
+        } catch (NativeLibraryMissingException e) {
+            if (device != null) {
+                throw new VerbsException("no RDMA device called '" + device + "': " + DeviceFormat.noStack(e), e);
+            }
+            DeviceFormat.writeNoStack(e, spec.commandLine().getOut());
+            return 0;
+        }
         for (DeviceInfo info : devices) {
             if (device == null || device.equals(info.name())) {
                 reports.add(DeviceProbe.probe(info));

@@ -1,5 +1,6 @@
 package io.remus.tools.devices;
 
+import io.remus.verbs.NativeLibraryMissingException;
 import io.remus.verbs.PortAttributes;
 
 import java.io.PrintWriter;
@@ -10,7 +11,29 @@ public final class DeviceFormat {
     /** The line printed where a host has no RDMA devices. */
     public static final String NO_DEVICES = "no RDMA devices";
 
+    /** How the line printed where a host has no RDMA stack begins; the reason follows. */
+    public static final String NO_STACK = "no RDMA stack: ";
+
     private DeviceFormat() {
+    }
+
+    /**
+     * @param missing why libibverbs cannot be used
+     * @return one line: {@value #NO_STACK} and the reason (which names the library and the package)
+     */
+    public static String noStack(NativeLibraryMissingException missing) {
+        return NO_STACK + missing.getMessage();
+    }
+
+    /**
+     * Prints {@link #noStack} as the whole report.
+     *
+     * @param missing why libibverbs cannot be used
+     * @param out     where the text goes
+     */
+    public static void writeNoStack(NativeLibraryMissingException missing, PrintWriter out) {
+        out.println(noStack(missing));
+        out.flush();
     }
 
     /**

@@ -16,7 +16,8 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
  * class shape: one static method per C function, named as in C.
  *
  * <p>Each function is declared by a {@link NativeFunction} constant (upper-case C name) and
- * linked lazily by a holder class on first call.
+ * linked lazily by a holder class on first call ({@link NativeFunction#link()}: a missing library
+ * or symbol makes every call throw {@link io.remus.verbs.NativeLibraryMissingException}).
  *
  * <p>Where the header's name is not an exported symbol (rdma-core 44):
  * <ul>
@@ -50,7 +51,7 @@ public final class IbVerbs {
             FunctionDescriptor.of(ADDRESS, ADDRESS));
 
     private static final class ibv_get_device_list$ {
-        static final MethodHandle HANDLE = IBV_GET_DEVICE_LIST.downcall();
+        static final MethodHandle HANDLE = IBV_GET_DEVICE_LIST.link();
     }
 
     /**
@@ -76,7 +77,7 @@ public final class IbVerbs {
             FunctionDescriptor.ofVoid(ADDRESS));
 
     private static final class ibv_free_device_list$ {
-        static final MethodHandle HANDLE = IBV_FREE_DEVICE_LIST.downcall();
+        static final MethodHandle HANDLE = IBV_FREE_DEVICE_LIST.link();
     }
 
     /**
@@ -100,7 +101,7 @@ public final class IbVerbs {
             FunctionDescriptor.of(ADDRESS, ADDRESS));
 
     private static final class ibv_get_device_name$ {
-        static final MethodHandle HANDLE = IBV_GET_DEVICE_NAME.downcall();
+        static final MethodHandle HANDLE = IBV_GET_DEVICE_NAME.link();
     }
 
     /**
@@ -125,7 +126,7 @@ public final class IbVerbs {
             FunctionDescriptor.of(JAVA_LONG, ADDRESS));
 
     private static final class ibv_get_device_guid$ {
-        static final MethodHandle HANDLE = IBV_GET_DEVICE_GUID.downcall();
+        static final MethodHandle HANDLE = IBV_GET_DEVICE_GUID.link();
     }
 
     /**
@@ -150,7 +151,7 @@ public final class IbVerbs {
             FunctionDescriptor.of(ADDRESS, ADDRESS));
 
     private static final class ibv_open_device$ {
-        static final MethodHandle HANDLE = IBV_OPEN_DEVICE.downcall();
+        static final MethodHandle HANDLE = IBV_OPEN_DEVICE.link();
     }
 
     /**
@@ -176,7 +177,7 @@ public final class IbVerbs {
             FunctionDescriptor.of(JAVA_INT, ADDRESS));
 
     private static final class ibv_close_device$ {
-        static final MethodHandle HANDLE = IBV_CLOSE_DEVICE.downcall();
+        static final MethodHandle HANDLE = IBV_CLOSE_DEVICE.link();
     }
 
     /**
@@ -201,7 +202,7 @@ public final class IbVerbs {
             FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS));
 
     private static final class ibv_query_device$ {
-        static final MethodHandle HANDLE = IBV_QUERY_DEVICE.downcall();
+        static final MethodHandle HANDLE = IBV_QUERY_DEVICE.link();
     }
 
     /**
@@ -227,7 +228,7 @@ public final class IbVerbs {
             FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_BYTE, JAVA_INT, ADDRESS));
 
     private static final class ibv_query_gid$ {
-        static final MethodHandle HANDLE = IBV_QUERY_GID.downcall();
+        static final MethodHandle HANDLE = IBV_QUERY_GID.link();
     }
 
     /**
@@ -258,7 +259,7 @@ public final class IbVerbs {
             FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_BYTE, ADDRESS));
 
     private static final class ibv_query_port$ {
-        static final MethodHandle HANDLE = IBV_QUERY_PORT.downcall();
+        static final MethodHandle HANDLE = IBV_QUERY_PORT.link();
     }
 
     /** Declaration of the extension function pointer {@code verbs_context.query_port}. */
@@ -355,7 +356,7 @@ public final class IbVerbs {
             FunctionDescriptor.of(ADDRESS, ADDRESS));
 
     private static final class ibv_alloc_pd$ {
-        static final MethodHandle HANDLE = IBV_ALLOC_PD.downcall();
+        static final MethodHandle HANDLE = IBV_ALLOC_PD.link();
     }
 
     /**
@@ -381,7 +382,7 @@ public final class IbVerbs {
             FunctionDescriptor.of(JAVA_INT, ADDRESS));
 
     private static final class ibv_dealloc_pd$ {
-        static final MethodHandle HANDLE = IBV_DEALLOC_PD.downcall();
+        static final MethodHandle HANDLE = IBV_DEALLOC_PD.link();
     }
 
     /**
@@ -406,7 +407,7 @@ public final class IbVerbs {
             FunctionDescriptor.of(ADDRESS, ADDRESS, ADDRESS, JAVA_LONG, JAVA_LONG, JAVA_INT));
 
     private static final class ibv_reg_mr_iova2$ {
-        static final MethodHandle HANDLE = IBV_REG_MR_IOVA2.downcall();
+        static final MethodHandle HANDLE = IBV_REG_MR_IOVA2.link();
     }
 
     /**
@@ -442,7 +443,7 @@ public final class IbVerbs {
             FunctionDescriptor.of(ADDRESS, ADDRESS, ADDRESS, JAVA_LONG, JAVA_INT));
 
     private static final class ibv_reg_mr$ {
-        static final MethodHandle HANDLE = IBV_REG_MR.downcall();
+        static final MethodHandle HANDLE = IBV_REG_MR.link();
     }
 
     /**
@@ -475,7 +476,7 @@ public final class IbVerbs {
             FunctionDescriptor.of(JAVA_INT, ADDRESS));
 
     private static final class ibv_dereg_mr$ {
-        static final MethodHandle HANDLE = IBV_DEREG_MR.downcall();
+        static final MethodHandle HANDLE = IBV_DEREG_MR.link();
     }
 
     /**
@@ -502,7 +503,7 @@ public final class IbVerbs {
             FunctionDescriptor.of(ADDRESS, ADDRESS));
 
     private static final class ibv_create_comp_channel$ {
-        static final MethodHandle HANDLE = IBV_CREATE_COMP_CHANNEL.downcall();
+        static final MethodHandle HANDLE = IBV_CREATE_COMP_CHANNEL.link();
     }
 
     /**
@@ -528,7 +529,7 @@ public final class IbVerbs {
             FunctionDescriptor.of(JAVA_INT, ADDRESS));
 
     private static final class ibv_destroy_comp_channel$ {
-        static final MethodHandle HANDLE = IBV_DESTROY_COMP_CHANNEL.downcall();
+        static final MethodHandle HANDLE = IBV_DESTROY_COMP_CHANNEL.link();
     }
 
     /**
@@ -553,7 +554,7 @@ public final class IbVerbs {
             FunctionDescriptor.of(ADDRESS, ADDRESS, JAVA_INT, ADDRESS, ADDRESS, JAVA_INT));
 
     private static final class ibv_create_cq$ {
-        static final MethodHandle HANDLE = IBV_CREATE_CQ.downcall();
+        static final MethodHandle HANDLE = IBV_CREATE_CQ.link();
     }
 
     /**
@@ -583,7 +584,7 @@ public final class IbVerbs {
             FunctionDescriptor.of(JAVA_INT, ADDRESS));
 
     private static final class ibv_destroy_cq$ {
-        static final MethodHandle HANDLE = IBV_DESTROY_CQ.downcall();
+        static final MethodHandle HANDLE = IBV_DESTROY_CQ.link();
     }
 
     /**
@@ -608,7 +609,7 @@ public final class IbVerbs {
             FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, ADDRESS));
 
     private static final class ibv_get_cq_event$ {
-        static final MethodHandle HANDLE = IBV_GET_CQ_EVENT.downcall();
+        static final MethodHandle HANDLE = IBV_GET_CQ_EVENT.link();
     }
 
     /**
@@ -639,7 +640,7 @@ public final class IbVerbs {
             FunctionDescriptor.ofVoid(ADDRESS, JAVA_INT));
 
     private static final class ibv_ack_cq_events$ {
-        static final MethodHandle HANDLE = IBV_ACK_CQ_EVENTS.downcall();
+        static final MethodHandle HANDLE = IBV_ACK_CQ_EVENTS.link();
     }
 
     /**
@@ -666,7 +667,7 @@ public final class IbVerbs {
             FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS));
 
     private static final class ibv_get_async_event$ {
-        static final MethodHandle HANDLE = IBV_GET_ASYNC_EVENT.downcall();
+        static final MethodHandle HANDLE = IBV_GET_ASYNC_EVENT.link();
     }
 
     /**
@@ -697,7 +698,7 @@ public final class IbVerbs {
             FunctionDescriptor.ofVoid(ADDRESS));
 
     private static final class ibv_ack_async_event$ {
-        static final MethodHandle HANDLE = IBV_ACK_ASYNC_EVENT.downcall();
+        static final MethodHandle HANDLE = IBV_ACK_ASYNC_EVENT.link();
     }
 
     /**
@@ -723,7 +724,7 @@ public final class IbVerbs {
             FunctionDescriptor.of(ADDRESS, ADDRESS, ADDRESS));
 
     private static final class ibv_create_qp$ {
-        static final MethodHandle HANDLE = IBV_CREATE_QP.downcall();
+        static final MethodHandle HANDLE = IBV_CREATE_QP.link();
     }
 
     /**
@@ -750,7 +751,7 @@ public final class IbVerbs {
             FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_INT));
 
     private static final class ibv_modify_qp$ {
-        static final MethodHandle HANDLE = IBV_MODIFY_QP.downcall();
+        static final MethodHandle HANDLE = IBV_MODIFY_QP.link();
     }
 
     /**
@@ -777,7 +778,7 @@ public final class IbVerbs {
             FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_INT, ADDRESS));
 
     private static final class ibv_query_qp$ {
-        static final MethodHandle HANDLE = IBV_QUERY_QP.downcall();
+        static final MethodHandle HANDLE = IBV_QUERY_QP.link();
     }
 
     /**
@@ -805,7 +806,7 @@ public final class IbVerbs {
             FunctionDescriptor.of(JAVA_INT, ADDRESS));
 
     private static final class ibv_destroy_qp$ {
-        static final MethodHandle HANDLE = IBV_DESTROY_QP.downcall();
+        static final MethodHandle HANDLE = IBV_DESTROY_QP.link();
     }
 
     /**
@@ -830,7 +831,7 @@ public final class IbVerbs {
             FunctionDescriptor.of(ADDRESS, ADDRESS));
 
     private static final class ibv_qp_to_qp_ex$ {
-        static final MethodHandle HANDLE = IBV_QP_TO_QP_EX.downcall();
+        static final MethodHandle HANDLE = IBV_QP_TO_QP_EX.link();
     }
 
     /**
@@ -857,7 +858,7 @@ public final class IbVerbs {
             FunctionDescriptor.of(ADDRESS, ADDRESS, ADDRESS));
 
     private static final class ibv_create_srq$ {
-        static final MethodHandle HANDLE = IBV_CREATE_SRQ.downcall();
+        static final MethodHandle HANDLE = IBV_CREATE_SRQ.link();
     }
 
     /**
@@ -884,7 +885,7 @@ public final class IbVerbs {
             FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_INT));
 
     private static final class ibv_modify_srq$ {
-        static final MethodHandle HANDLE = IBV_MODIFY_SRQ.downcall();
+        static final MethodHandle HANDLE = IBV_MODIFY_SRQ.link();
     }
 
     /**
@@ -911,7 +912,7 @@ public final class IbVerbs {
             FunctionDescriptor.of(JAVA_INT, ADDRESS));
 
     private static final class ibv_destroy_srq$ {
-        static final MethodHandle HANDLE = IBV_DESTROY_SRQ.downcall();
+        static final MethodHandle HANDLE = IBV_DESTROY_SRQ.link();
     }
 
     /**
@@ -936,7 +937,7 @@ public final class IbVerbs {
             FunctionDescriptor.of(ADDRESS, ADDRESS, ADDRESS));
 
     private static final class ibv_create_ah$ {
-        static final MethodHandle HANDLE = IBV_CREATE_AH.downcall();
+        static final MethodHandle HANDLE = IBV_CREATE_AH.link();
     }
 
     /**
@@ -963,7 +964,7 @@ public final class IbVerbs {
             FunctionDescriptor.of(JAVA_INT, ADDRESS));
 
     private static final class ibv_destroy_ah$ {
-        static final MethodHandle HANDLE = IBV_DESTROY_AH.downcall();
+        static final MethodHandle HANDLE = IBV_DESTROY_AH.link();
     }
 
     /**
@@ -990,7 +991,7 @@ public final class IbVerbs {
             FunctionDescriptor.of(ADDRESS, JAVA_INT));
 
     private static final class ibv_wc_status_str$ {
-        static final MethodHandle HANDLE = IBV_WC_STATUS_STR.downcall();
+        static final MethodHandle HANDLE = IBV_WC_STATUS_STR.link();
     }
 
     /**
@@ -1015,7 +1016,7 @@ public final class IbVerbs {
             FunctionDescriptor.of(JAVA_INT));
 
     private static final class ibv_fork_init$ {
-        static final MethodHandle HANDLE = IBV_FORK_INIT.downcall();
+        static final MethodHandle HANDLE = IBV_FORK_INIT.link();
     }
 
     /**

@@ -31,7 +31,7 @@ public final class LibC {
             FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG, JAVA_INT));
 
     private static final class poll$ {
-        static final MethodHandle HANDLE = POLL.downcall();
+        static final MethodHandle HANDLE = POLL.link();
     }
 
     /**
@@ -106,7 +106,7 @@ public final class LibC {
             FunctionDescriptor.of(JAVA_INT, ADDRESS));
 
     private static final class pipe$ {
-        static final MethodHandle HANDLE = PIPE.downcall();
+        static final MethodHandle HANDLE = PIPE.link();
     }
 
     /**
@@ -139,7 +139,7 @@ public final class LibC {
             FunctionDescriptor.of(JAVA_INT, JAVA_INT));
 
     private static final class close$ {
-        static final MethodHandle HANDLE = CLOSE.downcall();
+        static final MethodHandle HANDLE = CLOSE.link();
     }
 
     /**

@@ -1,10 +1,14 @@
 package io.remus.verbs.ffi;
 
+import io.remus.verbs.NativeLibraryMissingException;
+
 import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.Linker;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.SymbolLookup;
 import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Supplier;
@@ -33,22 +37,22 @@ public record NativeFunction(String name, String cPrototype, FunctionDescriptor 
 
     /** A function of libibverbs that reports failure through its return value. */
     static NativeFunction ibverbs(String cPrototype, FunctionDescriptor descriptor) {
-        return new NativeFunction(nameOf(cPrototype), cPrototype, descriptor, false, false, NativeLibraries::ibverbs);
+        return new NativeFunction(nameOf(cPrototype), cPrototype, descriptor, false, false, NativeLibraries.ibverbsLibrary());
     }
 
     /** A function of libibverbs that reports failure through errno. */
     static NativeFunction ibverbsErrno(String cPrototype, FunctionDescriptor descriptor) {
-        return new NativeFunction(nameOf(cPrototype), cPrototype, descriptor, true, false, NativeLibraries::ibverbs);
+        return new NativeFunction(nameOf(cPrototype), cPrototype, descriptor, true, false, NativeLibraries.ibverbsLibrary());
     }
 
     /** A function of librdmacm that reports failure through its return value. */
     static NativeFunction rdmacm(String cPrototype, FunctionDescriptor descriptor) {
-        return new NativeFunction(nameOf(cPrototype), cPrototype, descriptor, false, false, NativeLibraries::rdmacm);
+        return new NativeFunction(nameOf(cPrototype), cPrototype, descriptor, false, false, NativeLibraries.rdmacmLibrary());
     }
 
     /** A function of librdmacm that reports failure through errno. */
     static NativeFunction rdmacmErrno(String cPrototype, FunctionDescriptor descriptor) {
-        return new NativeFunction(nameOf(cPrototype), cPrototype, descriptor, true, false, NativeLibraries::rdmacm);
+        return new NativeFunction(nameOf(cPrototype), cPrototype, descriptor, true, false, NativeLibraries.rdmacmLibrary());
     }
 
     /** A function of the C library (the linker's default lookup) that reports failure through errno. */
@@ -91,14 +95,64 @@ public record NativeFunction(String name, String cPrototype, FunctionDescriptor 
      * Links the exported symbol.
      *
      * @return a handle taking the call-state segment first when {@link #capturesErrno()}
+     * @throws NativeLibraryMissingException if the library cannot be loaded or lacks the symbol
      */
     public MethodHandle downcall() {
         if (isPointer()) {
             throw new IllegalStateException(name + " is a function pointer: use downcallUnbound()");
         }
-        MemorySegment address = library.get().find(name)
-                .orElseThrow(() -> new UnsatisfiedLinkError("symbol " + name + " not found"));
+        MemorySegment address;
+        if (library instanceof NativeLibraries.Library lib) {
+            address = lib.find(name);
+        } else {
+            address = library.get().find(name).orElseThrow(() -> new NativeLibraryMissingException(
+                    "the C library has no symbol " + name, null));
+        }
         return Linker.nativeLinker().downcallHandle(address, descriptor, options());
+    }
+
+    /**
+     * Links the exported symbol for a header class's holder, whose static initializer must not
+     * fail: where the library or the symbol is missing, the handle returned has the downcall's
+     * type and throws a new {@link NativeLibraryMissingException} (same message) on every call.
+     * The handle is stored in a {@code static final} field either way, so the JIT folds it.
+     *
+     * @return the downcall, or a handle of its type that throws the typed failure
+     */
+    public MethodHandle link() {
+        try {
+            return downcall();
+        } catch (NativeLibraryMissingException e) {
+            return failing(e);
+        }
+    }
+
+    /** @return the Java type of {@link #downcall()}'s handle, without linking anything */
+    public MethodType type() {
+        MethodType type = descriptor.toMethodType();
+        return capturesErrno ? type.insertParameterTypes(0, MemorySegment.class) : type;
+    }
+
+    private MethodHandle failing(NativeLibraryMissingException failure) {
+        MethodType type = type();
+        MethodHandle thrower = MethodHandles.throwException(type.returnType(), NativeLibraryMissingException.class);
+        MethodHandle fresh = MethodHandles.collectArguments(thrower, 0, FRESH_FAILURE.bindTo(failure));
+        return MethodHandles.dropArguments(fresh, 0, type.parameterList());
+    }
+
+    private static final MethodHandle FRESH_FAILURE;
+
+    static {
+        try {
+            FRESH_FAILURE = MethodHandles.lookup().findStatic(NativeFunction.class, "freshFailure",
+                    MethodType.methodType(NativeLibraryMissingException.class, NativeLibraryMissingException.class));
+        } catch (ReflectiveOperationException e) {
+            throw new AssertionError(e);
+        }
+    }
+
+    private static NativeLibraryMissingException freshFailure(NativeLibraryMissingException failure) {
+        return new NativeLibraryMissingException(failure.getMessage(), failure.getCause());
     }
 
     /** @return a handle whose first argument is the function's address (for function pointers) */

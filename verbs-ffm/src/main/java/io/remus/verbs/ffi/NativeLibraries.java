@@ -3,14 +3,24 @@ package io.remus.verbs.ffi;
 import io.remus.verbs.NativeLibraryMissingException;
 
 import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
 import java.lang.foreign.SymbolLookup;
+import java.util.Optional;
+import java.util.function.Supplier;
 
 /**
  * Loads libibverbs and librdmacm, once, in one place.
  *
  * <p>The versioned sonames ({@code libibverbs.so.1}, {@code librdmacm.so.1}) are used: the
  * unversioned names exist only where the -dev packages are installed. A path or name can be
- * forced with the system properties {@value #IBVERBS_PROPERTY} and {@value #RDMACM_PROPERTY}.
+ * forced with the system properties {@value #IBVERBS_PROPERTY} and {@value #RDMACM_PROPERTY}
+ * (read on first use).
+ *
+ * <p>Nothing here runs in a static initializer that can fail. A library that cannot be loaded,
+ * or that loads but lacks a symbol the binding needs, is a {@link NativeLibraryMissingException}
+ * naming the library, the override and the Debian package; the failure is remembered, and every
+ * later call gets a new exception with the same message (never {@code ExceptionInInitializerError}
+ * or {@code NoClassDefFoundError}).
  */
 public final class NativeLibraries {
     /** System property overriding the libibverbs name or path. */
@@ -18,60 +28,158 @@ public final class NativeLibraries {
     /** System property overriding the librdmacm name or path. */
     public static final String RDMACM_PROPERTY = "remus.librdmacm";
 
+    private static final Library IBVERBS = new Library(IBVERBS_PROPERTY, "libibverbs.so.1",
+            "libibverbs1 ibverbs-providers (source package rdma-core)", "ibv_get_device_list");
+    private static final Library RDMACM = new Library(RDMACM_PROPERTY, "librdmacm.so.1",
+            "librdmacm1 (source package rdma-core)", "rdma_create_event_channel");
+
     private NativeLibraries() {
     }
 
-    /** @return libibverbs' symbols; throws {@link NativeLibraryMissingException} if it cannot be loaded */
+    /**
+     * @return libibverbs' symbols
+     * @throws NativeLibraryMissingException if it cannot be loaded
+     */
     public static SymbolLookup ibverbs() {
         return IBVERBS.get();
     }
 
-    /** @return librdmacm's symbols; throws {@link NativeLibraryMissingException} if it cannot be loaded */
+    /**
+     * @return librdmacm's symbols
+     * @throws NativeLibraryMissingException if it cannot be loaded
+     */
     public static SymbolLookup rdmacm() {
         return RDMACM.get();
     }
 
-    /** @return whether libibverbs can be loaded on this host */
+    /** @return libibverbs, as a {@link Library} (for messages about its symbols) */
+    public static Library ibverbsLibrary() {
+        return IBVERBS;
+    }
+
+    /** @return librdmacm, as a {@link Library} (for messages about its symbols) */
+    public static Library rdmacmLibrary() {
+        return RDMACM;
+    }
+
+    /**
+     * Checks that libibverbs loads and exports the verbs (its {@code ibv_get_device_list}).
+     *
+     * @throws NativeLibraryMissingException if not, naming the library and the package
+     */
+    public static void requireIbverbs() {
+        IBVERBS.requireProbeSymbol();
+    }
+
+    /**
+     * Checks that librdmacm loads and exports the connection manager ({@code rdma_create_event_channel}).
+     *
+     * @throws NativeLibraryMissingException if not, naming the library and the package
+     */
+    public static void requireRdmacm() {
+        RDMACM.requireProbeSymbol();
+    }
+
+    /** @return whether libibverbs can be loaded on this host and exports the verbs */
     public static boolean ibverbsAvailable() {
         try {
-            ibverbs();
+            requireIbverbs();
             return true;
         } catch (NativeLibraryMissingException e) {
             return false;
         }
     }
 
-    private static final Lazy IBVERBS = new Lazy(IBVERBS_PROPERTY, "libibverbs.so.1", "libibverbs1 ibverbs-providers");
-    private static final Lazy RDMACM = new Lazy(RDMACM_PROPERTY, "librdmacm.so.1", "librdmacm1");
-
-    /** One library, loaded on first use; a failure is remembered and rethrown as the same typed error. */
-    private static final class Lazy {
+    /**
+     * One native library, loaded on first use. A failure is remembered and each later call
+     * throws a new {@link NativeLibraryMissingException} with the same message and cause.
+     */
+    public static final class Library implements Supplier<SymbolLookup> {
         private final String property;
         private final String soname;
         private final String debianPackage;
+        private final String probeSymbol;
         private SymbolLookup lookup;
+        private String loadedName;
         private NativeLibraryMissingException failure;
 
-        Lazy(String property, String soname, String debianPackage) {
+        Library(String property, String soname, String debianPackage, String probeSymbol) {
             this.property = property;
             this.soname = soname;
             this.debianPackage = debianPackage;
+            this.probeSymbol = probeSymbol;
         }
 
-        synchronized SymbolLookup get() {
+        /**
+         * @return the library's symbols
+         * @throws NativeLibraryMissingException if it cannot be loaded (every time, not only the first)
+         */
+        @Override
+        public synchronized SymbolLookup get() {
             if (lookup == null && failure == null) {
                 String name = System.getProperty(property, soname);
                 try {
                     lookup = SymbolLookup.libraryLookup(name, Arena.global());
-                } catch (IllegalArgumentException e) {
-                    failure = new NativeLibraryMissingException("cannot load " + name + " (override with -D" + property
-                            + "=/path/to/" + soname + "; on Debian/Ubuntu: apt-get install " + debianPackage + ")", e);
+                    loadedName = name;
+                } catch (IllegalArgumentException | UnsatisfiedLinkError e) {
+                    failure = new NativeLibraryMissingException("cannot load " + name + advice(), e);
                 }
             }
             if (failure != null) {
                 throw new NativeLibraryMissingException(failure.getMessage(), failure.getCause());
             }
             return lookup;
+        }
+
+        /**
+         * @param symbol a C symbol
+         * @return its address
+         * @throws NativeLibraryMissingException if the library cannot be loaded or lacks the symbol
+         */
+        public MemorySegment find(String symbol) {
+            Optional<MemorySegment> address = get().find(symbol);
+            if (address.isEmpty()) {
+                throw missingSymbol(symbol);
+            }
+            return address.get();
+        }
+
+        /** @return the soname loaded unless overridden, e.g. {@code libibverbs.so.1} */
+        public String soname() {
+            return soname;
+        }
+
+        /** @return the system property that overrides the name or path */
+        public String property() {
+            return property;
+        }
+
+        /** @return the Debian package(s) that provide the library */
+        public String debianPackage() {
+            return debianPackage;
+        }
+
+        @Override
+        public String toString() {
+            return soname;
+        }
+
+        private void requireProbeSymbol() {
+            find(probeSymbol);
+        }
+
+        private synchronized NativeLibraryMissingException missingSymbol(String symbol) {
+            String name = loadedName == null ? soname : loadedName;
+            String what = name.equals(soname) ? name : name + " (loaded as " + soname + ")";
+            return new NativeLibraryMissingException(what + " has no symbol " + symbol
+                    + ": it is not " + soname + " or it is too old" + advice(), null);
+        }
+
+        private String advice() {
+            String override = System.getProperty(property);
+            return " (" + (override == null ? "override with -D" + property + "=/path/to/" + soname
+                    : "set by -D" + property + "=" + override)
+                    + "; on Debian/Ubuntu: apt-get install " + debianPackage + ")";
         }
     }
 }

@@ -34,7 +34,7 @@ public final class RdmaCm {
             FunctionDescriptor.of(ADDRESS));
 
     private static final class rdma_create_event_channel$ {
-        static final MethodHandle HANDLE = RDMA_CREATE_EVENT_CHANNEL.downcall();
+        static final MethodHandle HANDLE = RDMA_CREATE_EVENT_CHANNEL.link();
     }
 
     /**
@@ -62,7 +62,7 @@ public final class RdmaCm {
             FunctionDescriptor.ofVoid(ADDRESS));
 
     private static final class rdma_destroy_event_channel$ {
-        static final MethodHandle HANDLE = RDMA_DESTROY_EVENT_CHANNEL.downcall();
+        static final MethodHandle HANDLE = RDMA_DESTROY_EVENT_CHANNEL.link();
     }
 
     /**
@@ -90,7 +90,7 @@ public final class RdmaCm {
             FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS));
 
     private static final class rdma_get_cm_event$ {
-        static final MethodHandle HANDLE = RDMA_GET_CM_EVENT.downcall();
+        static final MethodHandle HANDLE = RDMA_GET_CM_EVENT.link();
     }
 
     /**
@@ -124,7 +124,7 @@ public final class RdmaCm {
             FunctionDescriptor.of(JAVA_INT, ADDRESS));
 
     private static final class rdma_ack_cm_event$ {
-        static final MethodHandle HANDLE = RDMA_ACK_CM_EVENT.downcall();
+        static final MethodHandle HANDLE = RDMA_ACK_CM_EVENT.link();
     }
 
     /**
@@ -154,7 +154,7 @@ public final class RdmaCm {
             FunctionDescriptor.of(ADDRESS, JAVA_INT));
 
     private static final class rdma_event_str$ {
-        static final MethodHandle HANDLE = RDMA_EVENT_STR.downcall();
+        static final MethodHandle HANDLE = RDMA_EVENT_STR.link();
     }
 
     /**
@@ -181,7 +181,7 @@ public final class RdmaCm {
             FunctionDescriptor.of(ADDRESS, ADDRESS));
 
     private static final class rdma_get_devices$ {
-        static final MethodHandle HANDLE = RDMA_GET_DEVICES.downcall();
+        static final MethodHandle HANDLE = RDMA_GET_DEVICES.link();
     }
 
     /**
@@ -212,7 +212,7 @@ public final class RdmaCm {
             FunctionDescriptor.ofVoid(ADDRESS));
 
     private static final class rdma_free_devices$ {
-        static final MethodHandle HANDLE = RDMA_FREE_DEVICES.downcall();
+        static final MethodHandle HANDLE = RDMA_FREE_DEVICES.link();
     }
 
     /**
@@ -240,7 +240,7 @@ public final class RdmaCm {
             FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS));
 
     private static final class rdma_migrate_id$ {
-        static final MethodHandle HANDLE = RDMA_MIGRATE_ID.downcall();
+        static final MethodHandle HANDLE = RDMA_MIGRATE_ID.link();
     }
 
     /**
@@ -273,7 +273,7 @@ public final class RdmaCm {
             FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, ADDRESS, JAVA_INT));
 
     private static final class rdma_create_id$ {
-        static final MethodHandle HANDLE = RDMA_CREATE_ID.downcall();
+        static final MethodHandle HANDLE = RDMA_CREATE_ID.link();
     }
 
     /**
@@ -306,7 +306,7 @@ public final class RdmaCm {
             FunctionDescriptor.of(JAVA_INT, ADDRESS));
 
     private static final class rdma_destroy_id$ {
-        static final MethodHandle HANDLE = RDMA_DESTROY_ID.downcall();
+        static final MethodHandle HANDLE = RDMA_DESTROY_ID.link();
     }
 
     /**
@@ -336,7 +336,7 @@ public final class RdmaCm {
             FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS));
 
     private static final class rdma_bind_addr$ {
-        static final MethodHandle HANDLE = RDMA_BIND_ADDR.downcall();
+        static final MethodHandle HANDLE = RDMA_BIND_ADDR.link();
     }
 
     /**
@@ -368,7 +368,7 @@ public final class RdmaCm {
             FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, ADDRESS, JAVA_INT));
 
     private static final class rdma_resolve_addr$ {
-        static final MethodHandle HANDLE = RDMA_RESOLVE_ADDR.downcall();
+        static final MethodHandle HANDLE = RDMA_RESOLVE_ADDR.link();
     }
 
     /**
@@ -403,7 +403,7 @@ public final class RdmaCm {
             FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT));
 
     private static final class rdma_resolve_route$ {
-        static final MethodHandle HANDLE = RDMA_RESOLVE_ROUTE.downcall();
+        static final MethodHandle HANDLE = RDMA_RESOLVE_ROUTE.link();
     }
 
     /**
@@ -435,7 +435,7 @@ public final class RdmaCm {
             FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT));
 
     private static final class rdma_listen$ {
-        static final MethodHandle HANDLE = RDMA_LISTEN.downcall();
+        static final MethodHandle HANDLE = RDMA_LISTEN.link();
     }
 
     /**
@@ -466,7 +466,7 @@ public final class RdmaCm {
             FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS));
 
     private static final class rdma_connect$ {
-        static final MethodHandle HANDLE = RDMA_CONNECT.downcall();
+        static final MethodHandle HANDLE = RDMA_CONNECT.link();
     }
 
     /**
@@ -498,7 +498,7 @@ public final class RdmaCm {
             FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS));
 
     private static final class rdma_accept$ {
-        static final MethodHandle HANDLE = RDMA_ACCEPT.downcall();
+        static final MethodHandle HANDLE = RDMA_ACCEPT.link();
     }
 
     /**
@@ -529,7 +529,7 @@ public final class RdmaCm {
             FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_BYTE));
 
     private static final class rdma_reject$ {
-        static final MethodHandle HANDLE = RDMA_REJECT.downcall();
+        static final MethodHandle HANDLE = RDMA_REJECT.link();
     }
 
     /**
@@ -561,7 +561,7 @@ public final class RdmaCm {
             FunctionDescriptor.of(JAVA_INT, ADDRESS));
 
     private static final class rdma_disconnect$ {
-        static final MethodHandle HANDLE = RDMA_DISCONNECT.downcall();
+        static final MethodHandle HANDLE = RDMA_DISCONNECT.link();
     }
 
     /**
@@ -591,7 +591,7 @@ public final class RdmaCm {
             FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT, JAVA_INT, ADDRESS, JAVA_LONG));
 
     private static final class rdma_set_option$ {
-        static final MethodHandle HANDLE = RDMA_SET_OPTION.downcall();
+        static final MethodHandle HANDLE = RDMA_SET_OPTION.link();
     }
 
     /**
@@ -630,7 +630,7 @@ public final class RdmaCm {
             FunctionDescriptor.of(JAVA_SHORT, ADDRESS));
 
     private static final class rdma_get_src_port$ {
-        static final MethodHandle HANDLE = RDMA_GET_SRC_PORT.downcall();
+        static final MethodHandle HANDLE = RDMA_GET_SRC_PORT.link();
     }
 
     /**
@@ -660,7 +660,7 @@ public final class RdmaCm {
             FunctionDescriptor.of(JAVA_SHORT, ADDRESS));
 
     private static final class rdma_get_dst_port$ {
-        static final MethodHandle HANDLE = RDMA_GET_DST_PORT.downcall();
+        static final MethodHandle HANDLE = RDMA_GET_DST_PORT.link();
     }
 
     /**
@@ -691,7 +691,7 @@ public final class RdmaCm {
             FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, ADDRESS));
 
     private static final class rdma_create_qp$ {
-        static final MethodHandle HANDLE = RDMA_CREATE_QP.downcall();
+        static final MethodHandle HANDLE = RDMA_CREATE_QP.link();
     }
 
     /**
@@ -725,7 +725,7 @@ public final class RdmaCm {
             FunctionDescriptor.ofVoid(ADDRESS));
 
     private static final class rdma_destroy_qp$ {
-        static final MethodHandle HANDLE = RDMA_DESTROY_QP.downcall();
+        static final MethodHandle HANDLE = RDMA_DESTROY_QP.link();
     }
 
     /**
@@ -753,7 +753,7 @@ public final class RdmaCm {
             FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, ADDRESS));
 
     private static final class rdma_init_qp_attr$ {
-        static final MethodHandle HANDLE = RDMA_INIT_QP_ATTR.downcall();
+        static final MethodHandle HANDLE = RDMA_INIT_QP_ATTR.link();
     }
 
     /**
@@ -790,7 +790,7 @@ public final class RdmaCm {
             FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, ADDRESS, ADDRESS));
 
     private static final class rdma_getaddrinfo$ {
-        static final MethodHandle HANDLE = RDMA_GETADDRINFO.downcall();
+        static final MethodHandle HANDLE = RDMA_GETADDRINFO.link();
     }
 
     /**
@@ -824,7 +824,7 @@ public final class RdmaCm {
             FunctionDescriptor.ofVoid(ADDRESS));
 
     private static final class rdma_freeaddrinfo$ {
-        static final MethodHandle HANDLE = RDMA_FREEADDRINFO.downcall();
+        static final MethodHandle HANDLE = RDMA_FREEADDRINFO.link();
     }
 
     /**

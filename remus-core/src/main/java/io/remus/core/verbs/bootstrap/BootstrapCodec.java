@@ -14,6 +14,7 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 
 /**
  * The wire format of {@link BootstrapMessage}s: a 12-byte header, then the body, big-endian.
@@ -61,6 +62,7 @@ public final class BootstrapCodec {
      * @return its frame, header included
      */
     public static byte[] encode(BootstrapMessage message) {
+        Objects.requireNonNull(message, "message");
         byte[] body = switch (message) {
             case BootstrapMessage.RegionsRequest r -> ByteBuffer.allocate(2).putShort((short) r.nodeId()).array();
             case BootstrapMessage.RegionsReply r -> {
@@ -99,6 +101,7 @@ public final class BootstrapCodec {
      * @throws IOException                when reading fails
      */
     public static BootstrapMessage read(InputStream in) throws IOException {
+        Objects.requireNonNull(in, "in");
         DataInputStream data = new DataInputStream(in);
         byte[] header = new byte[HEADER];
         try {
@@ -121,7 +124,8 @@ public final class BootstrapCodec {
      * @throws BootstrapProtocolException when the frame is malformed
      */
     public static BootstrapMessage decode(byte[] frame) {
-        if (frame == null || frame.length < HEADER) {
+        Objects.requireNonNull(frame, "frame");
+        if (frame.length < HEADER) {
             throw new BootstrapProtocolException("a bootstrap message needs a " + HEADER + "-byte header, got "
                     + (frame == null ? "null" : frame.length + " bytes"));
         }

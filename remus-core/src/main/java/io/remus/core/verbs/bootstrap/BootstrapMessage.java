@@ -4,6 +4,7 @@ import io.remus.core.fabric.RemoteRegion;
 import io.remus.verbs.Endpoint;
 
 import java.util.List;
+import java.util.Objects;
 
 /**
  * The messages the processes of a verbs cluster exchange over TCP before any RDMA: each is one
@@ -25,9 +26,9 @@ public sealed interface BootstrapMessage {
      * @param regions its regions
      */
     record RegionsReply(int nodeId, List<RemoteRegion> regions) implements BootstrapMessage {
-        /** Copies the list. */
+        /** Checks for nulls and copies the list. */
         public RegionsReply {
-            regions = List.copyOf(regions);
+            regions = List.copyOf(Objects.requireNonNull(regions, "regions"));
         }
     }
 
@@ -39,6 +40,10 @@ public sealed interface BootstrapMessage {
      * @param endpoint the requester's queue pair
      */
     record ConnectRequest(int fromNode, int toNode, Endpoint endpoint) implements BootstrapMessage {
+        /** Checks that the endpoint is there. */
+        public ConnectRequest {
+            Objects.requireNonNull(endpoint, "endpoint");
+        }
     }
 
     /**
@@ -47,6 +52,10 @@ public sealed interface BootstrapMessage {
      * @param endpoint the serving queue pair
      */
     record ConnectReply(Endpoint endpoint) implements BootstrapMessage {
+        /** Checks that the endpoint is there. */
+        public ConnectReply {
+            Objects.requireNonNull(endpoint, "endpoint");
+        }
     }
 
     /**
@@ -55,5 +64,9 @@ public sealed interface BootstrapMessage {
      * @param message why
      */
     record ErrorReply(String message) implements BootstrapMessage {
+        /** Checks that the message is there. */
+        public ErrorReply {
+            Objects.requireNonNull(message, "message");
+        }
     }
 }

@@ -5,6 +5,7 @@ import io.remus.core.RemotePtr;
 import io.remus.core.fabric.RemoteRegion;
 
 import java.util.List;
+import java.util.Objects;
 
 /**
  * The regions a node publishes, as its peers read them over an rdma_cm connection
@@ -19,7 +20,7 @@ public record RegionTable(int nodeId, List<RemoteRegion> regions) {
         if (nodeId < 0 || nodeId > RemotePtr.MAX_NODE_ID) {
             throw new BadArgumentException("node id " + nodeId + " is outside 0.." + RemotePtr.MAX_NODE_ID);
         }
-        regions = List.copyOf(regions);
+        regions = List.copyOf(Objects.requireNonNull(regions, "regions"));
         for (RemoteRegion r : regions) {
             if (r.nodeId() != nodeId) {
                 throw new BadArgumentException("node " + nodeId + "'s table holds a region of node " + r.nodeId());

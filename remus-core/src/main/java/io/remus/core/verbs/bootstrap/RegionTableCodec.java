@@ -7,6 +7,7 @@ import io.remus.core.fabric.RemoteRegion;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.zip.CRC32;
 
 /**
@@ -54,6 +55,7 @@ public final class RegionTableCodec {
      * @throws BadArgumentException when it has more regions than {@link #capacity(int)}
      */
     public static byte[] encode(RegionTable table, int maxBytes) {
+        Objects.requireNonNull(table, "table");
         int n = table.regions().size();
         if (n > capacity(maxBytes)) {
             throw new BadArgumentException("node " + table.nodeId() + " publishes " + n + " regions; at most "
@@ -74,7 +76,8 @@ public final class RegionTableCodec {
      * @throws BootstrapProtocolException when the bytes are not a well-formed table
      */
     public static RegionTable decode(byte[] bytes) {
-        if (bytes == null || bytes.length < HEADER) {
+        Objects.requireNonNull(bytes, "bytes");
+        if (bytes.length < HEADER) {
             throw new BootstrapProtocolException("a region table needs " + HEADER + " header bytes, got "
                     + (bytes == null ? "none" : bytes.length));
         }

@@ -48,7 +48,7 @@ class BootstrapCodecTest {
         assertMessage("version 2", () -> BootstrapCodec.decode(frame(BootstrapCodec.MAGIC, 2, 1, new byte[2])));
         assertMessage("unknown bootstrap message type 9", () -> BootstrapCodec.decode(frame(BootstrapCodec.MAGIC, 1, 9, new byte[2])));
         assertMessage("header", () -> BootstrapCodec.decode(Arrays.copyOf(good, 5)));
-        assertMessage("header", () -> BootstrapCodec.decode(null));
+        assertEquals("frame", assertThrows(NullPointerException.class, () -> BootstrapCodec.decode(null)).getMessage());
         assertMessage("announces a body of 2", () -> BootstrapCodec.decode(Arrays.copyOf(good, good.length + 1)));
         byte[] huge = good.clone();
         ByteBuffer.wrap(huge).putInt(8, 1 << 30);
