@@ -8,7 +8,7 @@ import io.remus.core.memory.Root;
 import io.remus.core.sim.SimFabric;
 
 /**
- * The README's remus-core example (the same code as remus-core's {@code ReadmeExampleTest}),
+ * The README's remus-core example (the README quotes {@link #run()} up to the read from node 1),
  * compiled against the modules' descriptors: two nodes on the simulated fabric, a counter on node
  * 1 written, incremented and read by a compute thread on node 0, then published as the root.
  */
