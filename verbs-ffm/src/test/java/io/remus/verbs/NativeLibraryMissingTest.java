@@ -20,44 +20,23 @@ class NativeLibraryMissingTest {
 
     @Test
     void shouldThrowTheTypedErrorOnEveryCallWhenLibibverbsDoesNotExist() throws InterruptedException {
-        List<String> calls = run("ibverbs", "/nonexistent/libibverbs.so.1");
-        for (String call : calls) {
-            assertTrue(call.contains(TYPED), call);
-            assertTrue(call.contains("/nonexistent/libibverbs.so.1"), call);
-            assertTrue(call.contains("libibverbs1"), call);
-            assertTrue(call.contains(NativeLibraries.IBVERBS_PROPERTY), call);
-        }
+        assertEveryCallNames("ibverbs", "/nonexistent/libibverbs.so.1",
+                "/nonexistent/libibverbs.so.1", "libibverbs1", NativeLibraries.IBVERBS_PROPERTY);
     }
 
     @Test
     void shouldThrowTheTypedErrorOnEveryCallWhenTheLibraryLacksTheVerbs() throws InterruptedException {
-        List<String> calls = run("ibverbs", "libc.so.6");
-        for (String call : calls) {
-            assertTrue(call.contains(TYPED), call);
-            assertTrue(call.contains("libc.so.6"), call);
-            assertTrue(call.contains("ibv_get_device_list"), call);
-            assertTrue(call.contains("libibverbs1"), call);
-        }
+        assertEveryCallNames("ibverbs", "libc.so.6", "libc.so.6", "ibv_get_device_list", "libibverbs1");
     }
 
     @Test
     void shouldThrowTheTypedErrorOnEveryCallWhenLibrdmacmDoesNotExist() throws InterruptedException {
-        List<String> calls = run("rdmacm", "/nonexistent/librdmacm.so.1");
-        for (String call : calls) {
-            assertTrue(call.contains(TYPED), call);
-            assertTrue(call.contains("/nonexistent/librdmacm.so.1"), call);
-            assertTrue(call.contains("librdmacm1"), call);
-        }
+        assertEveryCallNames("rdmacm", "/nonexistent/librdmacm.so.1", "/nonexistent/librdmacm.so.1", "librdmacm1");
     }
 
     @Test
     void shouldThrowTheTypedErrorOnEveryCallWhenTheLibraryLacksTheConnectionManager() throws InterruptedException {
-        List<String> calls = run("rdmacm", "libc.so.6");
-        for (String call : calls) {
-            assertTrue(call.contains(TYPED), call);
-            assertTrue(call.contains("rdma_create_event_channel"), call);
-            assertTrue(call.contains("librdmacm1"), call);
-        }
+        assertEveryCallNames("rdmacm", "libc.so.6", "rdma_create_event_channel", "librdmacm1");
     }
 
     @Test
@@ -68,13 +47,19 @@ class NativeLibraryMissingTest {
         assertTrue(result.output().contains("CALL 2 available false"), result.output());
     }
 
-    private static List<String> run(String library, String name) throws InterruptedException {
+    /** Runs the child with {@code library} overridden by {@code name}; both calls must fail typed, naming each of {@code expected}. */
+    private static void assertEveryCallNames(String library, String name, String... expected) throws InterruptedException {
         ChildJvm.Result result = ChildJvm.run(Duration.ofMinutes(2), NativeLibraryMissingMain.class, library, name);
         assertTrue(result.succeeded(), result.output());
         List<String> calls = result.output().lines()
                 .filter(line -> line.startsWith("CALL ") && !line.contains(" available "))
                 .toList();
         assertEquals(2, calls.size(), result.output());
-        return calls;
+        for (String call : calls) {
+            assertTrue(call.contains(TYPED), call);
+            for (String text : expected) {
+                assertTrue(call.contains(text), text + " not in: " + call);
+            }
+        }
     }
 }
