@@ -1,0 +1,30 @@
+package io.remus.tools.cli;
+
+import io.remus.tools.RemusRun;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The verbs server's wait for its client's commands is the caller's, and an unusable one is refused before the run. */
+class IdleTimeoutOptionTest {
+    @ParameterizedTest
+    @ValueSource(strings = {"0", "-1", "86401", "1e9", "NaN"})
+    void shouldExitWithUsageNamingTheOptionAndValueWhenOutOfRange(String value) {
+        RemusRun run = RemusRun.of("bench", "read-bw", "-n", "50", "--idle-timeout", value);
+        assertEquals(2, run.exit(), run.err());
+        assertTrue(run.err().contains("--idle-timeout"), run.err());
+    }
+
+    @Test
+    void shouldRefuseTheOptionOnAClientOrOnTheSimulator() {
+        RemusRun client = RemusRun.of("bench", "read-bw", "-n", "50", "--idle-timeout", "5", "127.0.0.1");
+        assertEquals(2, client.exit(), client.err());
+        assertTrue(client.err().contains("--idle-timeout") && client.err().contains("not for a client"), client.err());
+        RemusRun sim = RemusRun.of("bench", "read-bw", "-n", "50", "--fabric", "sim", "--idle-timeout", "5");
+        assertEquals(2, sim.exit(), sim.err());
+        assertTrue(sim.err().contains("--idle-timeout 5.0: verbs only"), sim.err());
+    }
+}
