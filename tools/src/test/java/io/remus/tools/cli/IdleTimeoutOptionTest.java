@@ -8,7 +8,11 @@ import org.junit.jupiter.params.provider.ValueSource;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** The verbs server's wait for its client's commands is the caller's, and an unusable one is refused before the run. */
+/**
+ * The tool's waits that had a fixed bound take the caller's: the verbs server's wait for its client's commands
+ * ({@code bench --idle-timeout}) and the loopback experiment's wait for a completion ({@code experiment loopback
+ * --timeout}); an unusable value is refused before the run.
+ */
 class IdleTimeoutOptionTest {
     @ParameterizedTest
     @ValueSource(strings = {"0", "-1", "86401", "1e9", "NaN"})
@@ -26,5 +30,19 @@ class IdleTimeoutOptionTest {
         RemusRun sim = RemusRun.of("bench", "read-bw", "-n", "50", "--fabric", "sim", "--idle-timeout", "5");
         assertEquals(2, sim.exit(), sim.err());
         assertTrue(sim.err().contains("--idle-timeout 5.0: verbs only"), sim.err());
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"0", "-1", "3601"})
+    void shouldExitWithUsageWhenTheLoopbackExperimentsTimeoutIsOutOfRange(String value) {
+        RemusRun run = RemusRun.of("experiment", "loopback", "--fabric", "sim", "-n", "10", "--timeout", value);
+        assertEquals(2, run.exit(), run.err());
+        assertTrue(run.err().contains("--timeout must be 1..3600 seconds, got " + value), run.err());
+    }
+
+    @Test
+    void shouldRunTheLoopbackExperimentWithTheCallersTimeout() {
+        RemusRun run = RemusRun.of("experiment", "loopback", "--fabric", "sim", "-n", "10", "--timeout", "5");
+        assertEquals(0, run.exit(), run.err());
     }
 }
