@@ -3,6 +3,7 @@ package io.remus.alock;
 import io.remus.alock.queue.QueueNodePool;
 import io.remus.core.ComputeThread;
 
+import java.util.Objects;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -22,10 +23,11 @@ public final class LockContext {
     /**
      * @param thread  the compute thread every lock operation goes through
      * @param options the lock knobs
+     * @throws NullPointerException when {@code thread} or {@code options} is null
      */
     public LockContext(ComputeThread thread, LockOptions options) {
-        this.thread = thread;
-        this.options = options;
+        this.thread = Objects.requireNonNull(thread, "thread");
+        this.options = Objects.requireNonNull(options, "options");
         this.ownerId = ((long) (thread.nodeId() + 1) << 32) | (SERIAL.incrementAndGet() & 0xFFFF_FFFFL);
     }
 

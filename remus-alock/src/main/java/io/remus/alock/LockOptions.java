@@ -1,8 +1,10 @@
 package io.remus.alock;
 
 import io.remus.core.BadArgumentException;
+import io.remus.core.config.Timeouts;
 
 import java.time.Duration;
+import java.util.Objects;
 
 /**
  * Knobs of the locks.
@@ -10,20 +12,27 @@ import java.time.Duration;
  * @param localBudget    ALock: how many times in a row the local cohort may hold the lock before
  *                       its next waiter must re-arbitrate with the remote cohort, at least 1
  * @param remoteBudget   ALock: the same for the remote cohort, at least 1
- * @param acquireTimeout the bound on every wait inside {@link Lock#lock()} and {@link Lock#unlock()}
+ * @param acquireTimeout the bound on every wait inside {@link Lock#lock()} and {@link Lock#unlock()}:
+ *                       positive and at most {@link Timeouts#MAX_FINITE}, or {@link Timeouts#FOREVER}
+ *                       for waits without end (a lock whose holder died then hangs its waiters
+ *                       instead of failing them with {@link LockTimeoutException})
  * @param maxHeldLocks   how many queue-lock handles of one context may hold (or wait for) a lock at
  *                       once: the size of the context's pool of queue nodes, at least 1
  */
 public record LockOptions(long localBudget, long remoteBudget, Duration acquireTimeout, int maxHeldLocks) {
-    /** Validates the knobs. */
+    /**
+     * Validates the knobs.
+     *
+     * @throws NullPointerException when {@code acquireTimeout} is null
+     * @throws BadArgumentException naming the knob and its value when one is out of range
+     */
     public LockOptions {
+        Objects.requireNonNull(acquireTimeout, "acquireTimeout");
         if (localBudget < 1 || remoteBudget < 1) {
             throw new BadArgumentException("lock budgets must be at least 1, got local " + localBudget
                     + " and remote " + remoteBudget);
         }
-        if (acquireTimeout == null || acquireTimeout.isNegative() || acquireTimeout.isZero()) {
-            throw new BadArgumentException("acquire timeout must be positive, got " + acquireTimeout);
-        }
+        Timeouts.require(acquireTimeout, "acquireTimeout");
         if (maxHeldLocks < 1 || maxHeldLocks > 1024) {
             throw new BadArgumentException("maxHeldLocks must be 1..1024, got " + maxHeldLocks);
         }
@@ -39,7 +48,10 @@ public record LockOptions(long localBudget, long remoteBudget, Duration acquireT
         return new LockOptions(local, remote, acquireTimeout, maxHeldLocks);
     }
 
-    /** @param timeout the acquire timeout @return a copy with it */
+    /**
+     * @param timeout the acquire timeout, as {@link #acquireTimeout()} describes
+     * @return a copy with it
+     */
     public LockOptions withAcquireTimeout(Duration timeout) {
         return new LockOptions(localBudget, remoteBudget, timeout, maxHeldLocks);
     }

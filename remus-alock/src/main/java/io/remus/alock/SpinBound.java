@@ -1,11 +1,16 @@
 package io.remus.alock;
 
+import io.remus.core.config.Timeouts;
+
 import java.time.Duration;
+import java.util.Objects;
 
 /**
  * A bounded spin wait, reused across waits: each {@link #pause(String)} calls
  * {@link Thread#onSpinWait()}, every 64th yields the processor and checks the deadline, and a wait
- * past the deadline throws {@link LockTimeoutException}. Allocates nothing unless it throws.
+ * past the deadline throws {@link LockTimeoutException}. Allocates nothing unless it throws. The
+ * timeout is validated as {@link Timeouts#require} says, so {@code System.nanoTime()} plus it cannot
+ * overflow the comparison with the deadline; {@link Timeouts#FOREVER} waits without end.
  */
 public final class SpinBound {
     private final long timeoutNanos;
@@ -13,9 +18,15 @@ public final class SpinBound {
     private long deadline;
     private int spins;
 
-    /** @param timeout the bound of each wait */
+    /**
+     * @param timeout the bound of each wait: positive, at most {@link Timeouts#MAX_FINITE}, or
+     *                {@link Timeouts#FOREVER}
+     * @throws NullPointerException when {@code timeout} is null
+     * @throws io.remus.core.BadArgumentException naming the value when it is out of that range
+     */
     public SpinBound(Duration timeout) {
-        this.timeout = timeout;
+        Objects.requireNonNull(timeout, "timeout");
+        this.timeout = Timeouts.require(timeout, "spin timeout");
         this.timeoutNanos = timeout.toNanos();
     }
 

@@ -7,5 +7,17 @@
  * <p>Every lock word is 64 bytes, 64-byte aligned, zero when free, on its home node. Words that
  * RDMA atomics touch are never touched by CPU atomics and vice versa: on a NIC reporting
  * IBV_ATOMIC_HCA the two are not atomic with each other.
+ *
+ * <h2>Waits</h2>
+ * Every wait of a lock (a spin on a word, a queue hand-over, joining a queue) is bounded by
+ * {@link io.remus.alock.LockOptions#acquireTimeout()} and fails with
+ * {@link io.remus.alock.LockTimeoutException} naming what it awaited; every remote operation under
+ * it by the cluster's operation timeout. A lock waits without end only when asked to with
+ * {@link io.remus.core.config.Timeouts#FOREVER}.
+ *
+ * <h2>Nulls</h2>
+ * A {@code null} passed where an object is required is a {@link java.lang.NullPointerException}
+ * whose message is the parameter's name, thrown by
+ * {@link java.util.Objects#requireNonNull(Object, String)} before any other check.
  */
 package io.remus.alock;

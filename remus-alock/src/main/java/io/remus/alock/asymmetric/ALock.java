@@ -121,8 +121,10 @@ public final class ALock extends QueueLock {
         long tail = RemotePtr.offset(word, ALockWord.R_TAIL);
         long seen = 0;
         long predecessor;
+        spin.start();
         while ((predecessor = thread.compareAndSwap(tail, seen, me)) != seen) {
             seen = predecessor;
+            spin.pause("joining the remote queue of", describe());
         }
         if (predecessor != 0) {
             link(predecessor, me);

@@ -29,8 +29,19 @@ import java.util.function.IntFunction;
  * acquire and release random keys (local with probability {@code pLocal}) for {@code duration}.
  * Latency is recorded per lock/unlock pair into a log2 histogram and, when the caller supplies
  * {@link LatencySink}s, passed to the worker's sink as an exact value. The caller owns the fabric.
+ *
+ * <p>Its waits: the run itself lasts the caller's {@code duration}; every remote operation is bounded
+ * by a 10 s operation timeout and every lock wait by {@link LockOptions#defaults()}' 10 s acquire
+ * timeout; the workers must all be ready within {@link #START_BOUND} and, once told to stop, finish
+ * their last lock and unlock (two bounded waits) within {@link #STOP_BOUND}, or the run fails with
+ * a {@link RemusException} naming the bound.
  */
 public final class LockBenchmark {
+    /** How long the workers may take to open their compute threads and locks before the run starts. */
+    public static final Duration START_BOUND = Duration.ofSeconds(30);
+    /** How long the workers may take to stop: more than a lock and an unlock at the acquire timeout. */
+    public static final Duration STOP_BOUND = Duration.ofSeconds(30);
+
     private LockBenchmark() {
     }
 
@@ -106,7 +117,7 @@ public final class LockBenchmark {
                     TableLocks locks = table.open(new LockContext(ct, options));
                     SplittableRandom random = new SplittableRandom(config.seed() * 31 + worker);
                     long[] histogram = histograms[worker];
-                    start.await(30, TimeUnit.SECONDS);
+                    start.await(START_BOUND.toNanos(), TimeUnit.NANOSECONDS);
                     while (!stop.get()) {
                         boolean local = n == 1 || random.nextDouble() < config.pLocal();
                         int home = local ? node : (node + 1 + random.nextInt(n - 1)) % n;
@@ -132,20 +143,21 @@ public final class LockBenchmark {
             t.start();
         }
         try {
-            start.await(30, TimeUnit.SECONDS);
+            start.await(START_BOUND.toNanos(), TimeUnit.NANOSECONDS);
         } catch (Exception e) {
             stop.set(true);
-            throw new RemusException("lock benchmark workers did not start", failure.get() != null ? failure.get() : e);
+            throw new RemusException("lock benchmark workers were not all ready within " + START_BOUND,
+                    failure.get() != null ? failure.get() : e);
         }
         long begin = System.nanoTime();
         Thread.sleep(config.duration().toMillis(), config.duration().toNanosPart() % 1_000_000);
         stop.set(true);
         long elapsed = System.nanoTime() - begin;
-        long joinDeadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        long joinDeadline = System.nanoTime() + STOP_BOUND.toNanos();
         for (Thread t : threads) {
             t.join(Math.max(1, TimeUnit.NANOSECONDS.toMillis(joinDeadline - System.nanoTime())));
             if (t.isAlive()) {
-                throw new RemoteTimeoutException(t.getName() + " did not stop within 30 s");
+                throw new RemoteTimeoutException(t.getName() + " did not stop within " + STOP_BOUND);
             }
         }
         if (failure.get() != null) {

@@ -2,8 +2,10 @@ package io.remus.alock.bench;
 
 import io.remus.alock.LockKind;
 import io.remus.core.BadArgumentException;
+import io.remus.core.config.Timeouts;
 
 import java.time.Duration;
+import java.util.Objects;
 
 /**
  * What {@link LockBenchmark} runs.
@@ -16,18 +18,27 @@ import java.time.Duration;
  * @param keys           locks in the table, at least {@code nodes}
  * @param localBudget    ALock's local cohort budget
  * @param remoteBudget   ALock's remote cohort budget
- * @param duration       how long the workers run
+ * @param duration       how long the workers run: positive, at most {@link Timeouts#MAX_FINITE}
  * @param seed           the random seed of the key choice
  */
 public record LockBenchmarkConfig(LockKind kind, int nodes, int threadsPerNode, double pLocal, int keys,
                                   long localBudget, long remoteBudget, Duration duration, long seed) {
-    /** Validates the configuration. */
+    /**
+     * Validates the configuration.
+     *
+     * @throws NullPointerException when {@code kind} or {@code duration} is null
+     * @throws BadArgumentException naming the values when one is out of range
+     */
     public LockBenchmarkConfig {
-        if (kind == null || nodes < 1 || threadsPerNode < 1 || keys < nodes || !(pLocal >= 0 && pLocal <= 1)
-                || localBudget < 1 || remoteBudget < 1 || duration == null || duration.isNegative() || duration.isZero()) {
+        Objects.requireNonNull(kind, "kind");
+        Objects.requireNonNull(duration, "duration");
+        if (nodes < 1 || threadsPerNode < 1 || keys < nodes || !(pLocal >= 0 && pLocal <= 1)
+                || localBudget < 1 || remoteBudget < 1 || duration.isNegative() || duration.isZero()
+                || duration.compareTo(Timeouts.MAX_FINITE) > 0) {
             throw new BadArgumentException("bad lock benchmark configuration: " + nodes + " nodes, " + threadsPerNode
                     + " threads per node, pLocal " + pLocal + ", " + keys + " keys (at least one per node), budgets "
-                    + localBudget + "/" + remoteBudget + " (at least 1), duration " + duration + " (positive)");
+                    + localBudget + "/" + remoteBudget + " (at least 1), duration " + duration + " (positive, at most "
+                    + Timeouts.MAX_FINITE + ")");
         }
     }
 }

@@ -48,12 +48,14 @@ public final class RdmaMcsLock extends QueueLock {
 
     private long swapTail(long me) {
         long seen = 0;
+        spin.start();
         while (true) {
             long old = thread.compareAndSwap(word, seen, me);
             if (old == seen) {
                 return old;
             }
             seen = old;
+            spin.pause("joining the queue of", describe());
         }
     }
 

@@ -5,8 +5,10 @@ import io.remus.core.BarrierMismatchException;
 import io.remus.core.ComputeThread;
 import io.remus.core.RemotePtr;
 import io.remus.core.RemoteTimeoutException;
+import io.remus.core.config.Timeouts;
 
 import java.time.Duration;
+import java.util.Objects;
 import java.util.concurrent.locks.LockSupport;
 
 /**
@@ -50,7 +52,7 @@ public final class ClusterBarrier {
      * @param thread the calling thread's compute thread
      */
     public ClusterBarrier(ComputeThread thread) {
-        this(thread, thread.config().totalComputeThreads());
+        this(thread, Objects.requireNonNull(thread, "thread").config().totalComputeThreads());
     }
 
     /**
@@ -58,7 +60,7 @@ public final class ClusterBarrier {
      * @param participants how many threads each round waits for; the same everywhere
      */
     public ClusterBarrier(ComputeThread thread, int participants) {
-        this(thread, participants, thread.config().operationTimeout());
+        this(thread, participants, Objects.requireNonNull(thread, "thread").config().operationTimeout());
     }
 
     /**
@@ -67,12 +69,16 @@ public final class ClusterBarrier {
      *
      * @param thread       the calling thread's compute thread
      * @param participants how many threads each round waits for; the same everywhere
-     * @param timeout      the longest {@link #await()} waits for the others, positive
+     * @param timeout      the longest {@link #await()} waits for the others: positive, at most
+     *                     {@link Timeouts#MAX_FINITE}, or {@link Timeouts#FOREVER} to wait without end
+     * @throws NullPointerException when {@code thread} or {@code timeout} is null
+     * @throws BadArgumentException naming the value when {@code participants} is not positive or
+     *                              {@code timeout} is out of {@link Timeouts#require}'s range
      */
     public ClusterBarrier(ComputeThread thread, int participants, Duration timeout) {
-        if (timeout == null || timeout.isNegative() || timeout.isZero()) {
-            throw new BadArgumentException("a barrier needs a positive timeout, got " + timeout);
-        }
+        Objects.requireNonNull(thread, "thread");
+        Objects.requireNonNull(timeout, "timeout");
+        Timeouts.require(timeout, "barrier timeout");
         if (participants <= 0) {
             throw new BadArgumentException("a barrier needs at least one participant, got " + participants);
         }

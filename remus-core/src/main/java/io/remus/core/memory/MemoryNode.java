@@ -1,7 +1,9 @@
 package io.remus.core.memory;
 
+import io.remus.core.BadArgumentException;
 import io.remus.core.RemoteTimeoutException;
 import io.remus.core.config.ClusterConfig;
+import io.remus.core.config.Timeouts;
 import io.remus.core.fabric.FabricNode;
 import io.remus.core.fabric.RegisteredMemory;
 
@@ -10,6 +12,7 @@ import java.lang.invoke.VarHandle;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 
@@ -51,11 +54,20 @@ public final class MemoryNode implements AutoCloseable {
      * Waits until {@code computeNodes} compute nodes announced their shutdown with
      * {@link ClusterShutdown#announce}.
      *
-     * @param computeNodes how many announcements to wait for
-     * @param timeout      the bound
+     * @param computeNodes how many announcements to wait for, at least 1
+     * @param timeout      the bound: positive, at most {@link Timeouts#MAX_FINITE}, or
+     *                     {@link Timeouts#FOREVER} to wait without end
+     * @throws NullPointerException   when {@code timeout} is null
+     * @throws BadArgumentException   naming the value when {@code computeNodes} is not positive or
+     *                                {@code timeout} is out of {@link Timeouts#require}'s range
      * @throws RemoteTimeoutException when they did not all arrive in time
      */
     public void awaitShutdown(int computeNodes, Duration timeout) {
+        Objects.requireNonNull(timeout, "timeout");
+        if (computeNodes < 1) {
+            throw new BadArgumentException("awaitShutdown needs at least one compute node, got " + computeNodes);
+        }
+        Timeouts.require(timeout, "shutdown timeout");
         long deadline = System.nanoTime() + timeout.toNanos();
         while ((long) WORD.getVolatile(segments.get(0).segment(), ControlBlock.SHUTDOWN) < computeNodes) {
             if (System.nanoTime() - deadline > 0) {

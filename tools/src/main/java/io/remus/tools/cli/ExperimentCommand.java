@@ -18,6 +18,7 @@ import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
 /** {@code remus experiment}: measurements that explain design choices ({@code loopback}, {@code numa}). */
@@ -65,6 +66,9 @@ public final class ExperimentCommand {
         @Option(names = {"-t", "--tx-depth"}, paramLabel = "DEPTH", defaultValue = "16", description = "RDMA operations in flight for throughput (default ${DEFAULT-VALUE}).")
         int depth;
 
+        @Option(names = "--timeout", paramLabel = "SECONDS", defaultValue = "10", description = "Longest wait for one RDMA completion, 1..3600 (default ${DEFAULT-VALUE}).")
+        int timeoutSeconds;
+
         @Override
         public Integer call() throws IOException {
             if (iterations < 1) {
@@ -72,6 +76,9 @@ public final class ExperimentCommand {
             }
             if (depth < 1 || depth > 16384) {
                 throw new ParameterException(spec.commandLine(), "-t must be 1..16384, got " + depth);
+            }
+            if (timeoutSeconds < 1 || timeoutSeconds > 3600) {
+                throw new ParameterException(spec.commandLine(), "--timeout must be 1..3600 seconds, got " + timeoutSeconds);
             }
             FabricChoice choice;
             try {
@@ -86,7 +93,7 @@ public final class ExperimentCommand {
             String name;
             try (Fabric f = ExperimentFabric.open(choice.kind(), device)) {
                 name = f.name();
-                rows = new LoopbackExperiment(iterations, depth, 10_000_000_000L).run(f);
+                rows = new LoopbackExperiment(iterations, depth, TimeUnit.SECONDS.toNanos(timeoutSeconds)).run(f);
             }
             PrintWriter out = spec.commandLine().getOut();
             out.println("remus experiment loopback on the " + name + " fabric (" + choice.reason()

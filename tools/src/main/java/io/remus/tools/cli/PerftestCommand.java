@@ -168,6 +168,9 @@ public final class PerftestCommand implements Callable<Integer> {
     @Option(names = "--timeout", paramLabel = "SECONDS", defaultValue = "10", description = "Longest wait for a completion or the peer (default ${DEFAULT-VALUE}).")
     double timeoutSeconds;
 
+    @Option(names = "--idle-timeout", paramLabel = "SECONDS", defaultValue = "3600", description = "Verbs server: longest wait for the client's next size or its end, up to 86400 (default ${DEFAULT-VALUE}).")
+    double idleTimeoutSeconds;
+
     @Option(names = "--progress", negatable = true, defaultValue = "true", fallbackValue = "true", description = "Print a progress line on long runs (default on).")
     boolean progress;
 
@@ -282,7 +285,8 @@ public final class PerftestCommand implements Callable<Integer> {
     }
 
     private int serveVerbs(BenchSettings s, PrintWriter err) {
-        int runs = VerbsBenchServer.serve(verbsOptions(s), s, bufferBytes(s), signature(s), err);
+        int runs = VerbsBenchServer.serve(verbsOptions(s), s, bufferBytes(s), signature(s),
+                Duration.ofMillis(Math.round(idleTimeoutSeconds * 1000)), err);
         err.println("remus bench server: the client ran " + runs + " run(s) (one per size and --repeat) and is done");
         err.flush();
         return 0;
@@ -361,6 +365,9 @@ public final class PerftestCommand implements Callable<Integer> {
         }
         if (outstanding != null) {
             verbsOnly.add("-o " + outstanding);
+        }
+        if (matched("--idle-timeout")) {
+            verbsOnly.add("--idle-timeout " + idleTimeoutSeconds);
         }
         List<String> simOnly = simLatencyNanos > 0 ? List.of("--sim-latency-ns " + simLatencyNanos) : List.of();
         try {
@@ -539,6 +546,12 @@ public final class PerftestCommand implements Callable<Integer> {
         }
         if (!(timeoutSeconds > 0) || timeoutSeconds > 3600) {
             throw usage("--timeout must be in (0, 3600] seconds, got " + timeoutSeconds);
+        }
+        if (!(idleTimeoutSeconds > 0) || idleTimeoutSeconds > 86400) {
+            throw usage("--idle-timeout must be in (0, 86400] seconds, got " + idleTimeoutSeconds);
+        }
+        if (server != null && matched("--idle-timeout")) {
+            throw usage("--idle-timeout is the server's wait for its client: not for a client (server address " + server + ")");
         }
         if (tcpPort < 1 || tcpPort > 65535) {
             throw usage("-p must be 1..65535, got " + tcpPort);

@@ -5,6 +5,7 @@ import io.remus.tools.bench.BenchTimeoutException;
 
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
+import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.ConnectException;
@@ -17,20 +18,59 @@ import java.time.Duration;
 /**
  * The out-of-band TCP connection of a verbs benchmark without {@code -R}, as perftest's default:
  * the server accepts one client, both send their QP endpoints and buffer, and the socket stays open
- * so that the server notices when the client leaves. Every wait has a deadline.
+ * so that the server notices when the client leaves. Every wait has a deadline: accepting and
+ * connecting the caller's {@code wait}, and each of {@link #swap} and {@link #barrier} the same
+ * {@code wait} as a whole (a peer that trickles bytes cannot stretch it, as a per-read timeout would let it).
  */
 final class TcpExchange implements AutoCloseable {
     private static final int MAGIC = 0x52454d55;
     private static final long RETRY_PAUSE_MS = 100;
 
     private final Socket socket;
+    private final Duration wait;
+    private final DeadlineInput deadlineInput;
     private final DataInputStream in;
     private final DataOutputStream out;
 
-    private TcpExchange(Socket socket) throws IOException {
+    private TcpExchange(Socket socket, Duration wait) throws IOException {
         this.socket = socket;
-        this.in = new DataInputStream(socket.getInputStream());
+        this.wait = wait;
+        this.deadlineInput = new DeadlineInput(socket.getInputStream());
+        this.in = new DataInputStream(deadlineInput);
         this.out = new DataOutputStream(socket.getOutputStream());
+    }
+
+    /** The socket's input with one deadline over many reads: each read gets what is left of it as its timeout. */
+    private final class DeadlineInput extends FilterInputStream {
+        private long deadline;
+
+        DeadlineInput(InputStream in) {
+            super(in);
+        }
+
+        void startExchange() {
+            deadline = System.nanoTime() + wait.toNanos();
+        }
+
+        @Override
+        public int read() throws IOException {
+            arm();
+            return super.read();
+        }
+
+        @Override
+        public int read(byte[] b, int off, int len) throws IOException {
+            arm();
+            return super.read(b, off, len);
+        }
+
+        private void arm() throws IOException {
+            long left = deadline - System.nanoTime();
+            if (left <= 0) {
+                throw new SocketTimeoutException("exchange deadline passed");
+            }
+            socket.setSoTimeout((int) Math.max(1, Math.min(Integer.MAX_VALUE, (left + 999_999) / 1_000_000)));
+        }
     }
 
     /**
@@ -45,8 +85,7 @@ final class TcpExchange implements AutoCloseable {
             listener.setSoTimeout(timeoutMillis(wait));
             Socket s = listener.accept();
             s.setTcpNoDelay(true);
-            s.setSoTimeout(timeoutMillis(wait));
-            return new TcpExchange(s);
+            return new TcpExchange(s, wait);
         } catch (SocketTimeoutException e) {
             throw new BenchTimeoutException("no client connected to TCP port " + port + " within " + wait.toMillis() + " ms");
         } catch (IOException e) {
@@ -68,8 +107,7 @@ final class TcpExchange implements AutoCloseable {
                 long left = Math.max(1, (deadline - System.nanoTime()) / 1_000_000);
                 s.connect(new InetSocketAddress(host, port), (int) Math.min(Integer.MAX_VALUE, left));
                 s.setTcpNoDelay(true);
-                s.setSoTimeout(timeoutMillis(wait));
-                return new TcpExchange(s);
+                return new TcpExchange(s, wait);
             } catch (ConnectException | SocketTimeoutException e) {
                 last = e;
                 closeQuietly(s);
@@ -102,8 +140,10 @@ final class TcpExchange implements AutoCloseable {
      * @param mine      this side's blocks (QP endpoints, buffer)
      * @return the peer's blocks, of the same lengths
      * @throws BenchFailedException when the peer runs another test or flags, or leaves
+     * @throws BenchTimeoutException when the peer's whole message has not come within the exchange's wait
      */
     byte[][] swap(int signature, byte[][] mine) {
+        deadlineInput.startExchange();
         try {
             out.writeInt(MAGIC);
             out.writeInt(signature);
@@ -147,7 +187,8 @@ final class TcpExchange implements AutoCloseable {
             }
             return theirs;
         } catch (SocketTimeoutException e) {
-            throw new BenchTimeoutException("the peer did not answer the exchange in time");
+            throw new BenchTimeoutException("the peer did not complete the connection exchange within "
+                    + wait.toMillis() + " ms");
         } catch (IOException e) {
             throw new BenchFailedException("connection exchange failed: " + e.getMessage());
         }
@@ -155,6 +196,7 @@ final class TcpExchange implements AutoCloseable {
 
     /** Sends one byte and waits for the peer's: both sides' QPs are ready. */
     void barrier() {
+        deadlineInput.startExchange();
         try {
             out.write(1);
             out.flush();
@@ -162,7 +204,7 @@ final class TcpExchange implements AutoCloseable {
                 throw new BenchFailedException("the peer left before its queue pairs were ready");
             }
         } catch (SocketTimeoutException e) {
-            throw new BenchTimeoutException("the peer's queue pairs were not ready in time");
+            throw new BenchTimeoutException("the peer's queue pairs were not ready within " + wait.toMillis() + " ms");
         } catch (IOException e) {
             throw new BenchFailedException("connection exchange failed: " + e.getMessage());
         }
@@ -179,6 +221,11 @@ final class TcpExchange implements AutoCloseable {
         } catch (IOException e) {
             return true;
         }
+    }
+
+    /** @return the connected socket, for tests that play a misbehaving peer; closing it closes this exchange */
+    Socket socketForTests() {
+        return socket;
     }
 
     @Override

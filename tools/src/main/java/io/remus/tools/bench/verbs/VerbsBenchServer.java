@@ -11,7 +11,10 @@ import io.remus.tools.bench.WritePingPong;
 
 import java.io.PrintWriter;
 import java.time.Duration;
+import java.util.Objects;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.BooleanSupplier;
+import java.util.function.LongSupplier;
 
 /**
  * The server side of a verbs benchmark, as perftest's server: it connects one client, offers its
@@ -22,12 +25,21 @@ import java.util.concurrent.locks.LockSupport;
  * ever longer (doubling from 50 us up to 100 ms): during a READ, atomic or bandwidth run it wakes
  * ten times a second, not every 2 ms, so it takes almost no CPU from the client (in a 2-vCPU
  * Soft-RoCE guest every wake-up also delays the kernel's RDMA work), and a new size still starts
- * within a tenth of a second.
+ * within a tenth of a second. The wait for a command ends when the client's TCP connection (or,
+ * with {@code -R}, its first QP) is gone, and at the latest after the caller's command wait
+ * ({@code --idle-timeout}, {@link #DEFAULT_COMMAND_WAIT} unless given): a client that hangs
+ * without closing its connection cannot hold the server for good.
  */
 public final class VerbsBenchServer {
     private static final long FIRST_PARK_NANOS = 50_000L;
     private static final long LONGEST_PARK_NANOS = 100_000_000L;
     private static final long LIVENESS_CHECK_NANOS = 200_000_000L;
+
+    /**
+     * The longest wait for the client's next command when the caller gives none: longer than a
+     * harness's pause between runs ({@code remus.bench.runGate}'s 900 s).
+     */
+    public static final Duration DEFAULT_COMMAND_WAIT = Duration.ofHours(1);
 
     private VerbsBenchServer() {
     }
@@ -45,6 +57,26 @@ public final class VerbsBenchServer {
      */
     public static int serve(VerbsBenchOptions options, BenchSettings settings, long dataBytes, int signature,
                             PrintWriter log) {
+        return serve(options, settings, dataBytes, signature, DEFAULT_COMMAND_WAIT, log);
+    }
+
+    /**
+     * Serves one client, waiting at most {@code commandWait} for each of its commands (the next size,
+     * or done).
+     *
+     * @param options     the server's options (no address)
+     * @param settings    the same test and flags as the client's
+     * @param dataBytes   the data buffer's length
+     * @param signature   a digest of the test and flags
+     * @param commandWait the longest wait for the client's next command, positive
+     * @param log         where progress lines go
+     * @return how many runs the client made (one per size, times --repeat)
+     * @throws io.remus.tools.bench.BenchFailedException when the connection fails or the client leaves early
+     * @throws BenchTimeoutException when the client sends no command within {@code commandWait}
+     */
+    public static int serve(VerbsBenchOptions options, BenchSettings settings, long dataBytes, int signature,
+                            Duration commandWait, PrintWriter log) {
+        long commandWaitNanos = Objects.requireNonNull(commandWait, "commandWait").toNanos();
         Duration timeout = settings.timeout();
         try (VerbsSide side = VerbsSide.connect(options, dataBytes, settings.queuePairs(),
                 settings.inFlightPerQueuePair(), settings.outstandingReads(), signature)) {
@@ -58,7 +90,7 @@ public final class VerbsBenchServer {
             long last = 0;
             int runs = 0;
             while (true) {
-                long command = awaitCommand(side, last);
+                long command = awaitCommand(side::command, side::peerLeft, last, commandWaitNanos);
                 if (command == VerbsSide.DONE) {
                     return runs;
                 }
@@ -92,21 +124,37 @@ public final class VerbsBenchServer {
         }
     }
 
-    private static long awaitCommand(VerbsSide side, long last) {
-        long nextCheck = System.nanoTime() + LIVENESS_CHECK_NANOS;
+    /**
+     * Waits until the client's command word differs from {@code last}.
+     *
+     * @param command   reads the command word
+     * @param peerLeft  whether the client is gone (asked every 200 ms)
+     * @param last      the command already served
+     * @param waitNanos the longest wait
+     * @return the new command
+     * @throws BenchTimeoutException when the client left, or sent nothing within {@code waitNanos}
+     */
+    static long awaitCommand(LongSupplier command, BooleanSupplier peerLeft, long last, long waitNanos) {
+        long start = System.nanoTime();
+        long nextCheck = start + LIVENESS_CHECK_NANOS;
         long park = FIRST_PARK_NANOS;
         while (true) {
-            long command = side.command();
-            if (command != last) {
-                return command;
+            long c = command.getAsLong();
+            if (c != last) {
+                return c;
             }
-            if (System.nanoTime() - nextCheck > 0) {
-                if (side.peerLeft()) {
+            long now = System.nanoTime();
+            if (now - start > waitNanos) {
+                throw new BenchTimeoutException("the client sent neither its next size nor done within "
+                        + waitNanos / 1_000_000 + " ms (--idle-timeout)");
+            }
+            if (now - nextCheck > 0) {
+                if (peerLeft.getAsBoolean()) {
                     throw new BenchTimeoutException("the client left without saying it was done");
                 }
                 nextCheck = System.nanoTime() + LIVENESS_CHECK_NANOS;
             }
-            LockSupport.parkNanos(park);
+            LockSupport.parkNanos(Math.min(park, Math.max(1, waitNanos - (now - start))));
             park = Math.min(LONGEST_PARK_NANOS, park * 2);
         }
     }
