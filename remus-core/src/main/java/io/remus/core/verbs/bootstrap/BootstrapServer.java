@@ -9,6 +9,8 @@ import java.net.ServerSocket;
 import java.net.Socket;
 import java.time.Duration;
 import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -43,6 +45,7 @@ public final class BootstrapServer implements AutoCloseable {
     private final Duration exchangeTimeout;
     private final ReentrantLock handlerLock = new ReentrantLock();
     private final Semaphore slots = new Semaphore(MAX_CONCURRENT_EXCHANGES);
+    private final Set<Socket> open = ConcurrentHashMap.newKeySet();
     private final ExecutorService workers;
     private final ScheduledExecutorService reaper;
     private final Thread acceptor;
@@ -118,9 +121,11 @@ public final class BootstrapServer implements AutoCloseable {
                 }
                 continue;
             }
+            open.add(s);
             try {
                 workers.execute(() -> serve(s));
             } catch (RuntimeException rejectedWhileClosing) {
+                open.remove(s);
                 closeQuietly(s);
                 slots.release();
             }
@@ -129,8 +134,9 @@ public final class BootstrapServer implements AutoCloseable {
 
     private void serve(Socket s) {
         ExchangeDeadline deadline = ExchangeDeadline.after(exchangeTimeout, "exchangeTimeout");
-        ScheduledFuture<?> cutOff = reaper.schedule(() -> closeQuietly(s), deadline.remainingNanos(), TimeUnit.NANOSECONDS);
+        ScheduledFuture<?> cutOff = null;
         try {
+            cutOff = reaper.schedule(() -> closeQuietly(s), deadline.remainingNanos(), TimeUnit.NANOSECONDS);
             s.setTcpNoDelay(true);
             BootstrapMessage request = BootstrapCodec.read(deadline.input(s));
             BootstrapMessage reply;
@@ -152,7 +158,10 @@ public final class BootstrapServer implements AutoCloseable {
         } catch (IOException | RuntimeException ignoredBrokenClient) {
             // one failed exchange does not stop the service
         } finally {
-            cutOff.cancel(false);
+            if (cutOff != null) {
+                cutOff.cancel(false);
+            }
+            open.remove(s);
             closeQuietly(s);
             slots.release();
         }
@@ -173,8 +182,8 @@ public final class BootstrapServer implements AutoCloseable {
     }
 
     /**
-     * Stops listening, cuts off exchanges in progress and waits (at most 10 s) for the service
-     * threads. Idempotent.
+     * Stops listening, cuts off exchanges in progress (their connections are closed, as are those
+     * accepted but not yet served) and waits (at most 10 s) for the service threads. Idempotent.
      */
     @Override
     public void close() {
@@ -188,6 +197,9 @@ public final class BootstrapServer implements AutoCloseable {
             try {
                 long end = System.nanoTime() + CLOSE_TIMEOUT.toNanos();
                 acceptor.join(CLOSE_TIMEOUT);
+                for (Socket s : open) {
+                    closeQuietly(s);
+                }
                 workers.awaitTermination(Math.max(0, end - System.nanoTime()), TimeUnit.NANOSECONDS);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();

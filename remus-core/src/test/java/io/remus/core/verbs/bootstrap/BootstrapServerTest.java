@@ -87,6 +87,26 @@ class BootstrapServerTest {
     }
 
     @Test
+    void shouldCloseTheConnectionOfASilentPeerWhenTheServerCloses() throws Exception {
+        Socket silent;
+        try (BootstrapServer server = new BootstrapServer(loopback(0), ECHO_NODE, Duration.ofHours(1))) {
+            silent = new Socket(InetAddress.getLoopbackAddress(), server.port());
+            assertEquals(new BootstrapMessage.RegionsReply(5, List.of()), BootstrapClient.exchange(
+                    loopback(server.port()), new BootstrapMessage.RegionsRequest(5), Duration.ofSeconds(20)));
+        }
+        try (Socket s = silent) {
+            s.setSoTimeout(20_000);
+            try {
+                assertEquals(-1, s.getInputStream().read(), "a closed server answered a peer that sent nothing");
+            } catch (SocketTimeoutException e) {
+                fail("the closed server kept the silent peer's connection open for its 1 h exchange deadline", e);
+            } catch (SocketException reset) {
+                assertTrue(reset.getMessage() != null, "cut off by a reset");
+            }
+        }
+    }
+
+    @Test
     void shouldStillServeAfterCuttingOffSilentPeers() throws Exception {
         try (BootstrapServer server = new BootstrapServer(loopback(0), ECHO_NODE, Duration.ofMillis(200))) {
             List<Socket> silent = new ArrayList<>();
