@@ -83,10 +83,11 @@ public final class RemoteAllocator {
      * Allocates {@code size} bytes on memory node {@code nodeId}.
      *
      * <p>RDMA operations: a block from the free list costs one compare-and-swap (its header, free to
-     * allocated). A carved block costs one compare-and-swap on the watermark, one more for each block
-     * that other threads carved from the segment since this allocator last saw its watermark, and one
-     * on the new block's header (0 to allocated); a segment this allocator already saw too full for the
-     * block costs nothing, one it finds too full costs the compare-and-swap that showed it. Wait-free:
+     * allocated). A carved block costs one compare-and-swap on the watermark, plus at most one more
+     * for each block that other threads carved from the segment since this allocator last saw its
+     * watermark (a failed compare-and-swap returns the current watermark, which the retry expects), and
+     * one on the new block's header (0 to allocated); a segment this allocator already saw too full for
+     * the block costs nothing, one it finds too full costs the compare-and-swaps that showed it. Wait-free:
      * each retry sees the watermark strictly higher, so a call makes at most one attempt per block
      * carved from the segment meanwhile, and exhaustion is an exception, never a loop.
      *
