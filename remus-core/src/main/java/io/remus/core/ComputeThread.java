@@ -329,6 +329,9 @@ public final class ComputeThread implements AutoCloseable {
         confined();
         int length = stagedLength(source);
         checkTarget(ptr, length, false);
+        if (closed) {
+            throw new BadArgumentException("compute thread is closed");
+        }
         MemorySegment.copy(source, 0, memory, bufferSize, length);
         await(postSingle(Opcode.WRITE, ptr, bufferSize, length, 0, 0, false));
     }
@@ -594,6 +597,9 @@ public final class ComputeThread implements AutoCloseable {
     }
 
     void checkBuffer(long offset, long length) {
+        if (closed) {
+            throw new BadArgumentException("compute thread is closed");
+        }
         if (length <= 0 || offset < 0 || offset > bufferSize - length) {
             throw new BadArgumentException("local range [" + offset + ", +" + length + ") is outside the registered buffer of "
                     + bufferSize + " bytes");
@@ -893,7 +899,11 @@ public final class ComputeThread implements AutoCloseable {
     /**
      * Waits (bounded) for operations still in flight, then releases the thread's QPs, CQ and buffer.
      * Idempotent. May be called from a thread other than the owner once the owner no longer uses this
-     * compute thread; every operation afterwards, on any thread, is refused.
+     * compute thread. Afterwards every operation that posts to the fabric or uses the buffer is
+     * refused with {@link BadArgumentException} (on the owner; another Java thread gets
+     * {@link ThreadConfinementException}); word reads and {@link #writeLocal(long, long)} on the
+     * thread's own node take the CPU path on the memory node's segments, which outlive it, and still
+     * work.
      */
     @Override
     public void close() {

@@ -343,6 +343,28 @@ class ComputeThreadTest {
 
     @ParameterizedTest
     @MethodSource("fabrics")
+    void shouldRefuseEveryUseOfTheBufferTypedWhenClosed(Function<SimOptions, Fabric> make) {
+        try (TestCluster c = TestCluster.of(make); ComputeThread t = c.thread(1)) {
+            long own = scratch(t, 1);
+            long remote = scratch(t, 2);
+            t.close();
+            for (long ptr : new long[] {own, remote}) {
+                assertClosed(() -> t.writeLocal(own, 0, 8), "writeLocal from the buffer");
+                assertClosed(() -> t.write(ptr, 0, 8), "write from the buffer");
+                assertClosed(() -> t.read(ptr, 0, 8), "read into the buffer");
+                assertClosed(() -> t.write(ptr, MemorySegment.ofArray(new long[1])), "staged write");
+                assertClosed(() -> t.write(ptr, 7), "word write");
+            }
+        }
+    }
+
+    private static void assertClosed(org.junit.jupiter.api.function.Executable call, String what) {
+        BadArgumentException e = assertThrows(BadArgumentException.class, call, what);
+        assertTrue(e.getMessage().contains("closed"), what + ": " + e.getMessage());
+    }
+
+    @ParameterizedTest
+    @MethodSource("fabrics")
     void shouldSpreadOverLanesAndStayExactWhenSeveralQpLanesPerPeer(Function<SimOptions, Fabric> make) throws Exception {
         for (io.remus.core.config.LanePolicy policy : io.remus.core.config.LanePolicy.values()) {
             try (TestCluster c = new TestCluster(make, SimOptions.defaults(), 3, b -> b.qpLanesPerPeer(3).lanePolicy(policy).threadsPerNode(2))) {
