@@ -18,6 +18,7 @@ import java.lang.foreign.ValueLayout;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.List;
+import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
@@ -307,6 +308,7 @@ public final class ComputeThread implements AutoCloseable {
      * @param destination where they go, at most {@code bufferSizePerThread} bytes
      */
     public void read(long ptr, MemorySegment destination) {
+        Objects.requireNonNull(destination, "destination");
         confined();
         int length = stagedLength(destination);
         if (RemotePtr.node(ptr) == self) {
@@ -326,6 +328,7 @@ public final class ComputeThread implements AutoCloseable {
      * @param source the bytes, at most {@code bufferSizePerThread}
      */
     public void write(long ptr, MemorySegment source) {
+        Objects.requireNonNull(source, "source");
         confined();
         int length = stagedLength(source);
         checkTarget(ptr, length, false);
@@ -520,6 +523,7 @@ public final class ComputeThread implements AutoCloseable {
      * @return the count
      */
     public long postedOperations(Opcode op) {
+        Objects.requireNonNull(op, "op");
         confined();
         return posted[op.ordinal()];
     }

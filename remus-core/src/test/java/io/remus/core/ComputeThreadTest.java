@@ -358,6 +358,17 @@ class ComputeThreadTest {
         }
     }
 
+    @ParameterizedTest
+    @MethodSource("fabrics")
+    void shouldThrowNullPointerNamingTheParameterWhenASegmentOrOpcodeIsNull(Function<SimOptions, Fabric> make) {
+        try (TestCluster c = TestCluster.of(make); ComputeThread t = c.thread(1)) {
+            long remote = scratch(t, 2);
+            assertEquals("destination", assertThrows(NullPointerException.class, () -> t.read(remote, null)).getMessage());
+            assertEquals("source", assertThrows(NullPointerException.class, () -> t.write(remote, (MemorySegment) null)).getMessage());
+            assertEquals("op", assertThrows(NullPointerException.class, () -> t.postedOperations(null)).getMessage());
+        }
+    }
+
     private static void assertClosed(org.junit.jupiter.api.function.Executable call, String what) {
         BadArgumentException e = assertThrows(BadArgumentException.class, call, what);
         assertTrue(e.getMessage().contains("closed"), what + ": " + e.getMessage());
