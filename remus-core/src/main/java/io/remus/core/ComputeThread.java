@@ -515,8 +515,9 @@ public final class ComputeThread implements AutoCloseable {
 
     /**
      * How many work requests of one kind this thread has posted to the fabric since it was created:
-     * the RDMA operations it issued, for tests and profiles that check an algorithm's cost. Reads
-     * of the thread's own node that take the CPU path are not counted; writes and atomics there go
+     * the RDMA operations it issued, for tests and profiles that check an algorithm's cost. What
+     * takes the CPU path on the thread's own node is not counted (word and byte reads there,
+     * {@code writeLocal}, {@link #localSegment}); writes, atomics and doorbell batches there go
      * through the NIC and are.
      *
      * @param op the kind
