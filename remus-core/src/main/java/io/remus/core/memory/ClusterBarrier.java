@@ -30,7 +30,9 @@ import java.util.concurrent.locks.LockSupport;
  * compare-and-swap for the arrival when the guess that the round is empty holds, otherwise one more
  * per arrival that changed the word in between (at most the participant count plus one: the word
  * changes only by arrivals of this round until this one arrives, so the arrival is wait-free); the
- * last arrival one WRITE of the sense word; the others READs of the sense until it flips.
+ * last arrival one WRITE of the sense word; the others READs of the sense until it flips. A barrier
+ * of one participant never writes the sense: no one waits for its rounds, and a flip by it would
+ * release the next round of the others at once, past the check of their count.
  *
  * <p>Blocking, not fault-tolerant: a participant that never arrives stops the others, who then
  * fail with {@link RemoteTimeoutException} after the timeout. One instance per compute thread.
@@ -120,6 +122,9 @@ public final class ClusterBarrier {
                 break;
             }
             expected = was;
+        }
+        if (p == 1) {
+            return;
         }
         localSense ^= 1;
         if (arrived == p - 1) {

@@ -143,6 +143,40 @@ class ClusterBarrierTest {
 
     @ParameterizedTest
     @MethodSource("fabrics")
+    void shouldNotReleaseTheOthersEarlyWhenASingleParticipantPassesBetweenTheirRounds(Function<SimOptions, Fabric> make)
+            throws Exception {
+        try (TestCluster c = new TestCluster(make, SimOptions.defaults(), 3, b -> { });
+             ComputeThread a = c.thread(0)) {
+            AtomicReference<Throwable> failure = new AtomicReference<>();
+            Thread partner = Thread.ofPlatform().name("partner").start(() -> {
+                try (ComputeThread t = c.thread(1)) {
+                    new ClusterBarrier(t, 2, Duration.ofSeconds(30)).await();
+                } catch (Throwable e) {
+                    failure.set(e);
+                }
+            });
+            ClusterBarrier pair = new ClusterBarrier(a, 2, Duration.ofMillis(500));
+            waitFor(c, a, (2L << 32) | 1);
+            pair.await();
+            partner.join(30_000);
+            assertNull(failure.get());
+            Thread alone = Thread.ofPlatform().name("alone").start(() -> {
+                try (ComputeThread t = c.thread(2)) {
+                    new ClusterBarrier(t, 1, Duration.ofSeconds(30)).await();
+                } catch (Throwable e) {
+                    failure.set(e);
+                }
+            });
+            alone.join(30_000);
+            assertNull(failure.get());
+            assertEquals(0, barrierWord(c, a), "a round of one leaves the word empty");
+            assertThrows(RemoteTimeoutException.class, pair::await,
+                    "the partner never comes to the second round: it must not release");
+        }
+    }
+
+    @ParameterizedTest
+    @MethodSource("fabrics")
     void shouldKeepThreadsInStepWhenInstancesAreMadeAfterEarlierRoundsOrCountsChangeBetweenRounds(Function<SimOptions, Fabric> make)
             throws Exception {
         int[] nodes = {0, 1, 2};
