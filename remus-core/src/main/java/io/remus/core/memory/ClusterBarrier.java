@@ -18,8 +18,12 @@ import java.util.concurrent.locks.LockSupport;
  * barrier word holds the participant count of the current round beside its arrivals, so the count
  * is part of the round's identity: the first arrival of a round records its count, every later one
  * must bring the same count, and one that does not is refused with a
- * {@link BarrierMismatchException} naming both counts, uncounted. A round therefore releases only
- * after exactly as many agreeing arrivals as its count. Each arrival is a compare-and-swap of the
+ * {@link BarrierMismatchException} naming both counts, uncounted. Among arrivals that meet in one
+ * round, therefore, only as many agreeing ones as its count release it. Two groups of different
+ * counts (two or more each) that take turns on the cluster's one barrier, a whole round of one
+ * while the other is between rounds, never meet and are not detected: the finished round flips
+ * the sense that the other group's existing instances wait on, so its next round releases at its
+ * first arrival. Each arrival is a compare-and-swap of the
  * barrier word; the last one of a round swaps it back to 0 and then writes the flipped sense; the
  * others read the sense until it flips. All changes of the barrier word are RDMA compare-and-swaps
  * (the thread's own node included), and reads of the thread's own node take the CPU path, which
