@@ -7,9 +7,6 @@ import io.remus.verbs.NativeLibraryMissingException;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
 
-import java.io.PrintWriter;
-import java.io.StringWriter;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeFalse;
@@ -20,22 +17,22 @@ class NoRdmaStackTest {
 
     @Test
     void shouldSayNoRdmaStackWithTheReasonAndExitZeroWhenTheLibraryIsMissing() {
-        Run run = run(new DevicesCommand(() -> {
+        RemusRun run = run(new DevicesCommand(() -> {
             throw new NativeLibraryMissingException(REASON, null);
         }));
-        assertEquals(0, run.exit, run.err);
-        assertEquals("no RDMA stack: " + REASON, run.out.strip());
-        assertEquals("", run.err);
+        assertEquals(0, run.exit(), run.err());
+        assertEquals("no RDMA stack: " + REASON, run.out().strip());
+        assertEquals("", run.err());
     }
 
     @Test
     void shouldFailNamingTheDeviceAndTheReasonWhenADeviceIsAskedForWithoutAStack() {
-        Run run = run(new DevicesCommand(() -> {
+        RemusRun run = run(new DevicesCommand(() -> {
             throw new NativeLibraryMissingException(REASON, null);
         }), "-d", "rxe0");
-        assertEquals(1, run.exit);
-        assertTrue(run.err.contains("no RDMA device called 'rxe0'"), run.err);
-        assertTrue(run.err.contains(REASON), run.err);
+        assertEquals(1, run.exit());
+        assertTrue(run.err().contains("no RDMA device called 'rxe0'"), run.err());
+        assertTrue(run.err().contains(REASON), run.err());
     }
 
     @Test
@@ -51,20 +48,12 @@ class NoRdmaStackTest {
         assertEquals(-1, DevicesCommand.count());
     }
 
-    private record Run(int exit, String out, String err) {
-    }
-
-    private static Run run(DevicesCommand command, String... args) {
+    private static RemusRun run(DevicesCommand command, String... args) {
         CommandLine cmd = new CommandLine(command);
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        cmd.setOut(new PrintWriter(out, true));
-        cmd.setErr(new PrintWriter(err, true));
         cmd.setExecutionExceptionHandler((e, c, p) -> {
             c.getErr().println(e.getMessage());
             return 1;
         });
-        int exit = cmd.execute(args);
-        return new Run(exit, out.toString(), err.toString());
+        return RemusRun.ofCommand(cmd, args);
     }
 }
