@@ -39,17 +39,18 @@ public record FabricChoice(FabricKind kind, String reason, boolean fellBack) {
     }
 
     /**
-     * Resolves {@code --fabric} from a device count: the requested fabric, or verbs when this host
-     * has an RDMA device and the simulator otherwise.
+     * Resolves {@code --fabric} from a device count, by {@link #choose} with no fabric-only flags: the
+     * requested fabric, or verbs when this host has an RDMA device and the simulator otherwise.
      *
      * @param requested the flag's value, or null when not given
      * @param devices   how many RDMA devices this host has, or -1 when libibverbs cannot tell
      * @return the choice
      */
     public static FabricChoice resolve(FabricKind requested, int devices) {
-        if (requested != null) {
-            return requested(requested);
-        }
+        return choose(requested, List.of(), List.of(), () -> ofDeviceCount(devices));
+    }
+
+    private static FabricChoice ofDeviceCount(int devices) {
         if (devices < 0) {
             return fallback("libibverbs could not list RDMA devices");
         }
