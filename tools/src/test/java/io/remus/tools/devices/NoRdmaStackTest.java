@@ -1,7 +1,9 @@
 package io.remus.tools.devices;
 
 import io.remus.tools.RemusRun;
+import io.remus.tools.bench.FabricKind;
 import io.remus.tools.cli.DevicesCommand;
+import io.remus.tools.cli.FabricChoice;
 import io.remus.verbs.Device;
 import io.remus.verbs.NativeLibraryMissingException;
 import org.junit.jupiter.api.Test;
@@ -45,7 +47,9 @@ class NoRdmaStackTest {
             assertTrue(run.out().contains("libibverbs.so.1"), run.out());
             assertTrue(run.out().contains("libibverbs1"), run.out());
         }
-        assertEquals(-1, DevicesCommand.count());
+        FabricChoice host = FabricChoice.detect(Device::list);
+        assertEquals(FabricKind.SIM, host.kind(), host.reason());
+        assertTrue(host.fellBack() && host.why().startsWith("no RDMA stack (") && host.why().contains("libibverbs"), host.reason());
     }
 
     private static RemusRun run(DevicesCommand command, String... args) {
