@@ -286,7 +286,7 @@ public final class PerftestCommand implements Callable<Integer> {
 
     private int serveVerbs(BenchSettings s, PrintWriter err) {
         int runs = VerbsBenchServer.serve(verbsOptions(s), s, bufferBytes(s), signature(s),
-                Duration.ofMillis(Math.round(idleTimeoutSeconds * 1000)), err);
+                Duration.ofNanos(Math.round(idleTimeoutSeconds * 1e9)), err);
         err.println("remus bench server: the client ran " + runs + " run(s) (one per size and --repeat) and is done");
         err.flush();
         return 0;
@@ -591,7 +591,7 @@ public final class PerftestCommand implements Callable<Integer> {
         }
         return new BenchSettings(test, sizes, n, warm, duration, margin, depth, queuePairs,
                 outstanding == null ? BenchSettings.DEVICE_MOST_READS : outstanding,
-                cqModeration(sizes, depth), atomicType, Duration.ofMillis(Math.round(timeoutSeconds * 1000)));
+                cqModeration(sizes, depth), atomicType, Duration.ofNanos(Math.round(timeoutSeconds * 1e9)));
     }
 
     /**
