@@ -370,11 +370,7 @@ public final class PerftestCommand implements Callable<Integer> {
             verbsOnly.add("--idle-timeout " + idleTimeoutSeconds);
         }
         List<String> simOnly = simLatencyNanos > 0 ? List.of("--sim-latency-ns " + simLatencyNanos) : List.of();
-        try {
-            return FabricChoice.choose(fabric, verbsOnly, simOnly, hostFabric);
-        } catch (IllegalArgumentException e) {
-            throw usage(e.getMessage());
-        }
+        return FabricChoice.choose(spec.commandLine(), fabric, verbsOnly, simOnly, hostFabric);
     }
 
     /** @return the files this run will write, by option, to check before it runs */
