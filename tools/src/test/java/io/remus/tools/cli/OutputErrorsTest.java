@@ -100,6 +100,18 @@ class OutputErrorsTest {
     }
 
     @Test
+    @Timeout(value = 30, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+    void shouldNotBlockWhenTheFileIsANamedPipeWithoutAReader(@TempDir Path dir) throws Exception {
+        Path fifo = dir.resolve("hgrm.fifo");
+        Process mkfifo = new ProcessBuilder("mkfifo", fifo.toString()).start();
+        org.junit.jupiter.api.Assumptions.assumeTrue(mkfifo.waitFor(10, TimeUnit.SECONDS) && mkfifo.exitValue() == 0,
+                "mkfifo is not available");
+        OutputFiles.checkWritable("--hgrm", fifo);
+        OutputFiles.checkWritable("--hgrm", Path.of("/dev/null"));
+        assertTrue(Files.exists(fifo) && !Files.isRegularFile(fifo), "the pipe is left as it was");
+    }
+
+    @Test
     void shouldNameTheFirstOptionWhoseFileCannotBeWritten(@TempDir Path dir) {
         UnwritableFileException e = assertThrows(UnwritableFileException.class, () -> new OutputFiles()
                 .add("--hgrm", dir.resolve("ok.hgrm")).add("--interval-log", null).add("--plot", dir).check());
