@@ -45,15 +45,6 @@ public final class DevicesCommand implements Callable<Integer> {
         this.lister = lister;
     }
 
-    /** @return how many RDMA devices this host has, or -1 when libibverbs cannot tell */
-    public static int count() {
-        try {
-            return Device.list().size();
-        } catch (VerbsException e) {
-            return -1;
-        }
-    }
-
     @Override
     public Integer call() {
         List<DeviceReport> reports = new ArrayList<>();

@@ -80,13 +80,8 @@ public final class ExperimentCommand {
             if (timeoutSeconds < 1 || timeoutSeconds > 3600) {
                 throw new ParameterException(spec.commandLine(), "--timeout must be 1..3600 seconds, got " + timeoutSeconds);
             }
-            FabricChoice choice;
-            try {
-                choice = FabricChoice.choose(fabric, device == null ? List.of() : List.of("-d " + device), List.of(),
-                        hostFabric);
-            } catch (IllegalArgumentException e) {
-                throw new ParameterException(spec.commandLine(), e.getMessage());
-            }
+            FabricChoice choice = FabricChoice.choose(spec.commandLine(), fabric, FabricChoice.given("-d", device),
+                    List.of(), hostFabric);
             new OutputFiles().add("--plot", plot).check();
             choice.announce(spec.commandLine().getErr());
             List<LoopbackRow> rows;

@@ -4,6 +4,8 @@ import io.remus.tools.bench.BenchFailedException;
 import io.remus.tools.bench.FabricKind;
 import io.remus.verbs.DeviceInfo;
 import io.remus.verbs.VerbsException;
+import picocli.CommandLine;
+import picocli.CommandLine.ParameterException;
 
 import java.io.PrintWriter;
 import java.util.List;
@@ -39,17 +41,18 @@ public record FabricChoice(FabricKind kind, String reason, boolean fellBack) {
     }
 
     /**
-     * Resolves {@code --fabric} from a device count: the requested fabric, or verbs when this host
-     * has an RDMA device and the simulator otherwise.
+     * Resolves {@code --fabric} from a device count, by {@link #choose} with no fabric-only flags: the
+     * requested fabric, or verbs when this host has an RDMA device and the simulator otherwise.
      *
      * @param requested the flag's value, or null when not given
      * @param devices   how many RDMA devices this host has, or -1 when libibverbs cannot tell
      * @return the choice
      */
     public static FabricChoice resolve(FabricKind requested, int devices) {
-        if (requested != null) {
-            return requested(requested);
-        }
+        return choose(requested, List.of(), List.of(), () -> ofDeviceCount(devices));
+    }
+
+    private static FabricChoice ofDeviceCount(int devices) {
         if (devices < 0) {
             return fallback("libibverbs could not list RDMA devices");
         }
@@ -142,6 +145,37 @@ public record FabricChoice(FabricKind kind, String reason, boolean fellBack) {
                     + " (without verbs flags the run falls back to the simulator)");
         }
         return new FabricChoice(FabricKind.VERBS, String.join(", ", verbsOnly) + " given; " + host.reason());
+    }
+
+    /**
+     * {@link #choose} for a command: flags that exclude each other are a usage error of {@code command}
+     * (exit status 2, with its usage), as every command reports them.
+     *
+     * @param command     the command whose flags these are
+     * @param requested   {@code --fabric}, or null when not given
+     * @param verbsOnly   the flags given that only verbs honours
+     * @param simOnly     the flags given that only the simulator honours
+     * @param hostDefault the host's default ({@link #detect})
+     * @return the choice
+     * @throws ParameterException   when the flags ask for both fabrics, or {@code requested} excludes one of them
+     * @throws BenchFailedException when a flag asks for verbs and this host cannot run it
+     */
+    public static FabricChoice choose(CommandLine command, FabricKind requested, List<String> verbsOnly,
+                                      List<String> simOnly, Supplier<FabricChoice> hostDefault) {
+        try {
+            return choose(requested, verbsOnly, simOnly, hostDefault);
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(command, e.getMessage());
+        }
+    }
+
+    /**
+     * @param flag  a flag as the user writes it, e.g. {@code -d}
+     * @param value its value, or null when not given
+     * @return the flag and its value as one entry, or no entry when not given (for {@link #choose}'s lists)
+     */
+    public static List<String> given(String flag, Object value) {
+        return value == null ? List.of() : List.of(flag + " " + value);
     }
 
     /** @return the reason without its {@code "default: "} prefix */

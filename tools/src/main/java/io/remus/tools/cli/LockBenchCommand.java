@@ -191,12 +191,8 @@ public final class LockBenchCommand implements Callable<Integer> {
 
     /** @return the fabric, by {@link FabricChoice#choose}: {@code -d} asks for verbs, {@code --sim-latency-ns} for sim */
     private FabricChoice fabricChoice() {
-        try {
-            return FabricChoice.choose(fabric, device == null ? List.of() : List.of("-d " + device),
-                    simLatencyNanos > 0 ? List.of("--sim-latency-ns " + simLatencyNanos) : List.of(), hostFabric);
-        } catch (IllegalArgumentException e) {
-            throw usage(e.getMessage());
-        }
+        return FabricChoice.choose(spec.commandLine(), fabric, FabricChoice.given("-d", device),
+                simLatencyNanos > 0 ? List.of("--sim-latency-ns " + simLatencyNanos) : List.of(), hostFabric);
     }
 
     /**

@@ -143,12 +143,7 @@ public final class NumaCommand implements Callable<Integer> {
     }
 
     private FabricChoice fabricChoice() {
-        try {
-            return FabricChoice.choose(fabric, device == null ? List.of() : List.of("-d " + device), List.of(),
-                    hostFabric);
-        } catch (IllegalArgumentException e) {
-            throw usage(e.getMessage());
-        }
+        return FabricChoice.choose(spec.commandLine(), fabric, FabricChoice.given("-d", device), List.of(), hostFabric);
     }
 
     private ParameterException usage(String message) {

@@ -46,7 +46,9 @@ public final class OutputFiles {
      * Checks that {@code path} can be written by writing nothing to it: a file that exists is opened for
      * appending and closed (its content unchanged); one that does not is created and deleted again. A
      * real open, not a permission test, so that a read-only file system, a full {@code /proc} or a
-     * missing directory are found whoever runs the tool.
+     * missing directory are found whoever runs the tool. A file that exists and is not a regular file (a
+     * named pipe, a device such as {@code /dev/null}) is only checked for write permission: opening a
+     * pipe that has no reader yet would block the check.
      *
      * @param option the option that names the file, for the message
      * @param path   the file
@@ -62,6 +64,12 @@ public final class OutputFiles {
                     + (Files.exists(parent) ? " is not a directory" : " does not exist"));
         }
         boolean existed = Files.exists(path);
+        if (existed && !Files.isRegularFile(path)) {
+            if (!Files.isWritable(path)) {
+                throw new UnwritableFileException(option, path, "permission denied");
+            }
+            return;
+        }
         try {
             Files.newOutputStream(path, StandardOpenOption.CREATE, StandardOpenOption.APPEND).close();
             if (!existed) {

@@ -286,7 +286,7 @@ public final class PerftestCommand implements Callable<Integer> {
 
     private int serveVerbs(BenchSettings s, PrintWriter err) {
         int runs = VerbsBenchServer.serve(verbsOptions(s), s, bufferBytes(s), signature(s),
-                Duration.ofMillis(Math.round(idleTimeoutSeconds * 1000)), err);
+                Duration.ofNanos(Math.round(idleTimeoutSeconds * 1e9)), err);
         err.println("remus bench server: the client ran " + runs + " run(s) (one per size and --repeat) and is done");
         err.flush();
         return 0;
@@ -370,11 +370,7 @@ public final class PerftestCommand implements Callable<Integer> {
             verbsOnly.add("--idle-timeout " + idleTimeoutSeconds);
         }
         List<String> simOnly = simLatencyNanos > 0 ? List.of("--sim-latency-ns " + simLatencyNanos) : List.of();
-        try {
-            return FabricChoice.choose(fabric, verbsOnly, simOnly, hostFabric);
-        } catch (IllegalArgumentException e) {
-            throw usage(e.getMessage());
-        }
+        return FabricChoice.choose(spec.commandLine(), fabric, verbsOnly, simOnly, hostFabric);
     }
 
     /** @return the files this run will write, by option, to check before it runs */
@@ -591,7 +587,7 @@ public final class PerftestCommand implements Callable<Integer> {
         }
         return new BenchSettings(test, sizes, n, warm, duration, margin, depth, queuePairs,
                 outstanding == null ? BenchSettings.DEVICE_MOST_READS : outstanding,
-                cqModeration(sizes, depth), atomicType, Duration.ofMillis(Math.round(timeoutSeconds * 1000)));
+                cqModeration(sizes, depth), atomicType, Duration.ofNanos(Math.round(timeoutSeconds * 1e9)));
     }
 
     /**

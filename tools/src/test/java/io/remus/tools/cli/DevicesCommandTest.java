@@ -6,8 +6,6 @@ import io.remus.verbs.Device;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -21,20 +19,21 @@ class DevicesCommandTest {
         RemusRun run = RemusRun.of("devices");
         assertEquals(0, run.exit(), run.err());
         assertEquals("no RDMA devices", run.out().strip());
-        assertEquals(0, DevicesCommand.count());
+        FabricChoice host = FabricChoice.detect(Device::list);
+        assertEquals(FabricKind.SIM, host.kind(), host.reason());
+        assertEquals("no RDMA device found", host.why());
     }
 
     @Test
     void shouldFailNamingTheDevicesWhenTheAskedDeviceDoesNotExist() {
         picocli.CommandLine cmd = new picocli.CommandLine(new DevicesCommand(List::of));
-        StringWriter err = new StringWriter();
-        cmd.setErr(new PrintWriter(err, true));
         cmd.setExecutionExceptionHandler((e, c, p) -> {
             c.getErr().println(e.getMessage());
             return 1;
         });
-        assertEquals(1, cmd.execute("-d", "mlx5_9"));
-        assertTrue(err.toString().contains("no RDMA device called 'mlx5_9'"), err.toString());
+        RemusRun run = RemusRun.ofCommand(cmd, "-d", "mlx5_9");
+        assertEquals(1, run.exit());
+        assertTrue(run.err().contains("no RDMA device called 'mlx5_9'"), run.err());
     }
 
     @Test

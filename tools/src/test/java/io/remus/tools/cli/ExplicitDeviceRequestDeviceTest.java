@@ -1,5 +1,6 @@
 package io.remus.tools.cli;
 
+import io.remus.tools.RemusRun;
 import io.remus.verbs.Device;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -24,7 +25,7 @@ class ExplicitDeviceRequestDeviceTest {
 
     @Test
     void shouldFailNamingThePortWhenTheDeviceHasNoSuchPort() {
-        ToolRun run = ToolRun.of(() -> FabricChoice.detect(Device::list), "bench", "read-lat", "-d", DEVICE, "-i", "99",
+        RemusRun run = RemusRun.of(() -> FabricChoice.detect(Device::list), "bench", "read-lat", "-d", DEVICE, "-i", "99",
                 "--timeout", "30");
         assertEquals(1, run.exit(), run.err());
         assertTrue(run.err().startsWith("remus: -i 99: device " + DEVICE + " has port"), run.err());
@@ -32,7 +33,7 @@ class ExplicitDeviceRequestDeviceTest {
 
     @Test
     void shouldFailNamingTheDeviceWhenItDoesNotExist() {
-        ToolRun run = ToolRun.of(() -> FabricChoice.detect(Device::list), "bench", "read-lat", "-d", "nosuchdev",
+        RemusRun run = RemusRun.of(() -> FabricChoice.detect(Device::list), "bench", "read-lat", "-d", "nosuchdev",
                 "--timeout", "30");
         assertEquals(1, run.exit(), run.err());
         assertTrue(run.err().startsWith("remus: no RDMA device named 'nosuchdev'"), run.err());

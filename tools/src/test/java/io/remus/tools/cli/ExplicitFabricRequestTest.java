@@ -1,5 +1,6 @@
 package io.remus.tools.cli;
 
+import io.remus.tools.RemusRun;
 import io.remus.tools.bench.BenchFailedException;
 import io.remus.tools.bench.FabricKind;
 import io.remus.verbs.DeviceInfo;
@@ -27,7 +28,7 @@ class ExplicitFabricRequestTest {
     @ValueSource(strings = {"-d nosuchdev", "-i 99", "10.0.0.99", "-x 3", "-p 19000", "-I 64", "-R", "-u 20",
             "-o 4"})
     void shouldFailNamingTheFlagWhenAVerbsFlagMeetsAHostWithoutDevices(String flag) {
-        ToolRun run = ToolRun.of(ToolRun.NO_DEVICE, ("bench read-lat -n 20 " + flag).split(" "));
+        RemusRun run = RemusRun.of(ToolRun.NO_DEVICE, ("bench read-lat -n 20 " + flag).split(" "));
         assertEquals(1, run.exit(), run.err());
         assertEquals(1, run.errLines().size(), run.err());
         String shown = flag.startsWith("-") ? flag : "server address " + flag;
@@ -38,7 +39,7 @@ class ExplicitFabricRequestTest {
 
     @Test
     void shouldFailWhenAClientNamesAServerOnAHostWithoutDevicesInsteadOfSimulatingLocally() {
-        ToolRun run = ToolRun.of(ToolRun.NO_DEVICE, "bench", "write-bw", "-n", "20", "192.0.2.1");
+        RemusRun run = RemusRun.of(ToolRun.NO_DEVICE, "bench", "write-bw", "-n", "20", "192.0.2.1");
         assertEquals(1, run.exit(), run.err());
         assertTrue(run.err().contains("server address 192.0.2.1 needs the verbs fabric"), run.err());
         assertFalse(run.out().contains("sim"), run.out());
@@ -49,7 +50,7 @@ class ExplicitFabricRequestTest {
             "--fabric sim -x 1", "--fabric sim -R", "--fabric verbs --sim-latency-ns 100",
             "-d mlx5_0 --sim-latency-ns 100"})
     void shouldExitWithUsageWhenFlagsAskForAnotherFabricThanTheOneGiven(String flags) {
-        ToolRun run = ToolRun.of(ONE_DEVICE, ("bench read-lat -n 20 " + flags).split(" "));
+        RemusRun run = RemusRun.of(ONE_DEVICE, ("bench read-lat -n 20 " + flags).split(" "));
         assertEquals(2, run.exit(), run.err());
         assertTrue(run.err().contains("only"), run.err());
         assertTrue(run.err().contains("Usage: remus bench read-lat"), run.err());
@@ -57,7 +58,7 @@ class ExplicitFabricRequestTest {
 
     @Test
     void shouldSayOnStandardErrorWhyWhenTheDefaultFallsBackToTheSimulator() {
-        ToolRun run = ToolRun.of(ToolRun.NO_DEVICE, "bench", "read-lat", "-n", "20", "--json");
+        RemusRun run = RemusRun.of(ToolRun.NO_DEVICE, "bench", "read-lat", "-n", "20", "--json");
         assertEquals(0, run.exit(), run.err());
         assertTrue(run.err().startsWith("remus: no RDMA device found: running on the simulator (use --fabric verbs"),
                 run.err());
@@ -66,7 +67,7 @@ class ExplicitFabricRequestTest {
 
     @Test
     void shouldNotSayAnythingWhenTheSimulatorIsAskedFor() {
-        ToolRun run = ToolRun.of(ToolRun.NO_DEVICE, "bench", "read-lat", "-n", "20", "--json", "--fabric", "sim",
+        RemusRun run = RemusRun.of(ToolRun.NO_DEVICE, "bench", "read-lat", "-n", "20", "--json", "--fabric", "sim",
                 "--no-progress");
         assertEquals(0, run.exit(), run.err());
         assertFalse(run.err().contains("running on the simulator"), run.err());
@@ -74,24 +75,24 @@ class ExplicitFabricRequestTest {
 
     @Test
     void shouldRunOnTheSimulatorWithoutAFallbackLineWhenASimFlagIsGiven() {
-        ToolRun run = ToolRun.of(ONE_DEVICE, "bench", "read-lat", "-n", "20", "--json", "--sim-latency-ns", "10");
+        RemusRun run = RemusRun.of(ONE_DEVICE, "bench", "read-lat", "-n", "20", "--json", "--sim-latency-ns", "10");
         assertEquals(0, run.exit(), run.err());
         assertTrue(run.out().contains("--sim-latency-ns 10 given"), run.out());
     }
 
     @Test
     void shouldFailNamingTheDeviceWhenTheLockBenchIsGivenOneOnAHostWithoutDevices() {
-        ToolRun run = ToolRun.of(ToolRun.NO_DEVICE, "bench", "lock", "-d", "mlx5_0", "-D", "0.1", "--warmup", "0");
+        RemusRun run = RemusRun.of(ToolRun.NO_DEVICE, "bench", "lock", "-d", "mlx5_0", "-D", "0.1", "--warmup", "0");
         assertEquals(1, run.exit(), run.err());
         assertTrue(run.err().startsWith("remus: -d mlx5_0 needs the verbs fabric"), run.err());
-        ToolRun sim = ToolRun.of(ONE_DEVICE, "bench", "lock", "--fabric", "sim", "-d", "mlx5_0");
+        RemusRun sim = RemusRun.of(ONE_DEVICE, "bench", "lock", "--fabric", "sim", "-d", "mlx5_0");
         assertEquals(2, sim.exit(), sim.err());
         assertTrue(sim.err().contains("-d mlx5_0: verbs only; this run is on --fabric sim"), sim.err());
     }
 
     @Test
     void shouldFailNamingTheDeviceWhenTheLoopbackExperimentIsGivenOneOnAHostWithoutDevices() {
-        ToolRun run = ToolRun.of(ToolRun.NO_DEVICE, "experiment", "loopback", "-d", "mlx5_0", "-n", "10");
+        RemusRun run = RemusRun.of(ToolRun.NO_DEVICE, "experiment", "loopback", "-d", "mlx5_0", "-n", "10");
         assertEquals(1, run.exit(), run.err());
         assertTrue(run.err().startsWith("remus: -d mlx5_0 needs the verbs fabric"), run.err());
         assertEquals("", run.out());

@@ -1,5 +1,6 @@
 package io.remus.tools.cli;
 
+import io.remus.tools.RemusRun;
 import io.remus.tools.bench.FabricKind;
 import io.remus.verbs.DeviceInfo;
 import io.remus.verbs.NativeLibraryMissingException;
@@ -87,7 +88,7 @@ class NoRdmaStackTest {
     void shouldRunTheBenchOnTheSimulatorAndSayWhyWhenLibibverbsIsMissing() {
         Supplier<FabricChoice> noStack = () -> FabricChoice.detect(
                 throwing(new ExceptionInInitializerError(new NativeLibraryMissingException(MISSING, null))));
-        ToolRun run = ToolRun.of(noStack, "bench", "read-lat", "-n", "20", "--json", "--no-progress");
+        RemusRun run = RemusRun.of(noStack, "bench", "read-lat", "-n", "20", "--json", "--no-progress");
         assertEquals(0, run.exit(), run.err());
         assertEquals(List.of("remus: no RDMA stack (" + MISSING + "): running on the simulator (use --fabric verbs "
                 + "to require RDMA, --fabric sim to choose the simulator)"), run.errLines());
@@ -97,7 +98,7 @@ class NoRdmaStackTest {
     @Test
     void shouldFailNamingTheLibraryWhenADeviceIsAskedOfAHostWithoutTheStack() {
         Supplier<FabricChoice> noStack = () -> FabricChoice.detect(throwing(new NativeLibraryMissingException(MISSING, null)));
-        ToolRun run = ToolRun.of(noStack, "bench", "read-lat", "-n", "20", "-d", "mlx5_0");
+        RemusRun run = RemusRun.of(noStack, "bench", "read-lat", "-n", "20", "-d", "mlx5_0");
         assertEquals(1, run.exit(), run.err());
         assertTrue(run.err().startsWith("remus: -d mlx5_0 needs the verbs fabric, and this host has none: no RDMA "
                 + "stack (" + MISSING + ")"), run.err());
@@ -108,7 +109,7 @@ class NoRdmaStackTest {
         Throwable[] failures = {new ExceptionInInitializerError(new NativeLibraryMissingException(MISSING, null)),
             new NoClassDefFoundError("Could not initialize class io.remus.verbs.ffi.IbVerbs$ibv_get_device_list$")};
         for (Throwable failure : failures) {
-            ToolRun run = ToolRun.withStdout(new java.io.ByteArrayOutputStream(),
+            RemusRun run = ToolRun.withStdout(new java.io.ByteArrayOutputStream(),
                     new Object[] {"fail", new ToolRun.Failing(failure)}, "fail");
             assertEquals(1, run.exit(), run.err());
             assertEquals(1, run.errLines().size(), run.err());

@@ -1,5 +1,6 @@
 package io.remus.tools.cli;
 
+import io.remus.tools.RemusRun;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -28,7 +29,7 @@ class OutputErrorsTest {
 
     @Test
     void shouldExitOneWhenTheJsonReportCannotBeWritten() {
-        ToolRun run = ToolRun.withStdout(new ToolRun.FailingStream(), null,
+        RemusRun run = ToolRun.withStdout(new ToolRun.FailingStream(), null,
                 "bench", "read-lat", "-n", "20", "--json", "--fabric", "sim", "--no-progress");
         assertEquals(1, run.exit(), run.err());
         assertEquals(List.of(STDOUT_FAILED), run.errLines());
@@ -38,7 +39,7 @@ class OutputErrorsTest {
     void shouldExitOneWhenTheLockColumnsOrTheHelpCannotBeWritten() {
         for (String[] args : new String[][] {{"bench", "lock", "--csv-columns"}, {"bench", "read-lat", "--help"},
             {"--version"}}) {
-            ToolRun run = ToolRun.withStdout(new ToolRun.FailingStream(), null, args);
+            RemusRun run = ToolRun.withStdout(new ToolRun.FailingStream(), null, args);
             assertEquals(1, run.exit(), String.join(" ", args) + ": " + run.err());
             assertEquals(List.of(STDOUT_FAILED), run.errLines());
         }
@@ -47,13 +48,13 @@ class OutputErrorsTest {
     @Test
     void shouldExitZeroWhenStandardOutputTakesEverything() {
         ByteArrayOutputStream stdout = new ByteArrayOutputStream();
-        ToolRun run = ToolRun.withStdout(stdout, null, "bench", "lock", "--csv-columns");
+        RemusRun run = ToolRun.withStdout(stdout, null, "bench", "lock", "--csv-columns");
         assertEquals(0, run.exit(), run.err());
         assertTrue(stdout.toString(StandardCharsets.UTF_8).startsWith("fabric,"), stdout.toString(StandardCharsets.UTF_8));
     }
 
     private static void assertFailsBeforeRunning(String expected, String... args) {
-        ToolRun run = ToolRun.of(ToolRun.NO_DEVICE, args);
+        RemusRun run = RemusRun.of(ToolRun.NO_DEVICE, args);
         assertEquals(1, run.exit(), run.err());
         List<String> lines = run.err().lines().filter(l -> !l.contains("running on the simulator")).toList();
         assertEquals(List.of(expected), lines, run.err());
@@ -99,6 +100,18 @@ class OutputErrorsTest {
     }
 
     @Test
+    @Timeout(value = 30, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+    void shouldNotBlockWhenTheFileIsANamedPipeWithoutAReader(@TempDir Path dir) throws Exception {
+        Path fifo = dir.resolve("hgrm.fifo");
+        Process mkfifo = new ProcessBuilder("mkfifo", fifo.toString()).start();
+        org.junit.jupiter.api.Assumptions.assumeTrue(mkfifo.waitFor(10, TimeUnit.SECONDS) && mkfifo.exitValue() == 0,
+                "mkfifo is not available");
+        OutputFiles.checkWritable("--hgrm", fifo);
+        OutputFiles.checkWritable("--hgrm", Path.of("/dev/null"));
+        assertTrue(Files.exists(fifo) && !Files.isRegularFile(fifo), "the pipe is left as it was");
+    }
+
+    @Test
     void shouldNameTheFirstOptionWhoseFileCannotBeWritten(@TempDir Path dir) {
         UnwritableFileException e = assertThrows(UnwritableFileException.class, () -> new OutputFiles()
                 .add("--hgrm", dir.resolve("ok.hgrm")).add("--interval-log", null).add("--plot", dir).check());
@@ -108,11 +121,11 @@ class OutputErrorsTest {
 
     @Test
     void shouldPrintOneLineWithoutAStackTraceWhenACommandFailsOnAFile() {
-        ToolRun run = ToolRun.withStdout(new ByteArrayOutputStream(),
+        RemusRun run = ToolRun.withStdout(new ByteArrayOutputStream(),
                 new Object[] {"fail", new ToolRun.Failing(new NoSuchFileException("/gone/x.csv"))}, "fail");
         assertEquals(1, run.exit());
         assertEquals(List.of("remus: /gone/x.csv: no such file or directory"), run.errLines());
-        ToolRun unchecked = ToolRun.withStdout(new ByteArrayOutputStream(), new Object[] {"fail",
+        RemusRun unchecked = ToolRun.withStdout(new ByteArrayOutputStream(), new Object[] {"fail",
             new ToolRun.Failing(new java.io.UncheckedIOException(new java.io.IOException("disk full")))}, "fail");
         assertEquals(1, unchecked.exit());
         assertEquals(List.of("remus: disk full"), unchecked.errLines());

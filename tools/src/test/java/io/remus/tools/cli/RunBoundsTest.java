@@ -29,6 +29,13 @@ class RunBoundsTest {
     }
 
     @Test
+    void shouldKeepASubMillisecondTimeoutInsteadOfRoundingItToZero() {
+        assertEquals(java.time.Duration.ofNanos(400_000),
+                command("bench", "read-lat", "-n", "50", "--timeout", "0.0004").settings().timeout());
+        assertEquals(java.time.Duration.ofSeconds(10), command("bench", "read-lat", "-n", "50").settings().timeout());
+    }
+
+    @Test
     void shouldCapTheTxDepthAtTheIterationsAsPerftestDoes() {
         BenchSettings s = command("bench", "write-bw", "-n", "50", "-t", "128", "-s", "64").settings();
         assertEquals(50, s.txDepth());

@@ -1,14 +1,13 @@
 package io.remus.tools.devices;
 
 import io.remus.tools.RemusRun;
+import io.remus.tools.bench.FabricKind;
 import io.remus.tools.cli.DevicesCommand;
+import io.remus.tools.cli.FabricChoice;
 import io.remus.verbs.Device;
 import io.remus.verbs.NativeLibraryMissingException;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
-
-import java.io.PrintWriter;
-import java.io.StringWriter;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -20,22 +19,22 @@ class NoRdmaStackTest {
 
     @Test
     void shouldSayNoRdmaStackWithTheReasonAndExitZeroWhenTheLibraryIsMissing() {
-        Run run = run(new DevicesCommand(() -> {
+        RemusRun run = run(new DevicesCommand(() -> {
             throw new NativeLibraryMissingException(REASON, null);
         }));
-        assertEquals(0, run.exit, run.err);
-        assertEquals("no RDMA stack: " + REASON, run.out.strip());
-        assertEquals("", run.err);
+        assertEquals(0, run.exit(), run.err());
+        assertEquals("no RDMA stack: " + REASON, run.out().strip());
+        assertEquals("", run.err());
     }
 
     @Test
     void shouldFailNamingTheDeviceAndTheReasonWhenADeviceIsAskedForWithoutAStack() {
-        Run run = run(new DevicesCommand(() -> {
+        RemusRun run = run(new DevicesCommand(() -> {
             throw new NativeLibraryMissingException(REASON, null);
         }), "-d", "rxe0");
-        assertEquals(1, run.exit);
-        assertTrue(run.err.contains("no RDMA device called 'rxe0'"), run.err);
-        assertTrue(run.err.contains(REASON), run.err);
+        assertEquals(1, run.exit());
+        assertTrue(run.err().contains("no RDMA device called 'rxe0'"), run.err());
+        assertTrue(run.err().contains(REASON), run.err());
     }
 
     @Test
@@ -48,23 +47,17 @@ class NoRdmaStackTest {
             assertTrue(run.out().contains("libibverbs.so.1"), run.out());
             assertTrue(run.out().contains("libibverbs1"), run.out());
         }
-        assertEquals(-1, DevicesCommand.count());
+        FabricChoice host = FabricChoice.detect(Device::list);
+        assertEquals(FabricKind.SIM, host.kind(), host.reason());
+        assertTrue(host.fellBack() && host.why().startsWith("no RDMA stack (") && host.why().contains("libibverbs"), host.reason());
     }
 
-    private record Run(int exit, String out, String err) {
-    }
-
-    private static Run run(DevicesCommand command, String... args) {
+    private static RemusRun run(DevicesCommand command, String... args) {
         CommandLine cmd = new CommandLine(command);
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        cmd.setOut(new PrintWriter(out, true));
-        cmd.setErr(new PrintWriter(err, true));
         cmd.setExecutionExceptionHandler((e, c, p) -> {
             c.getErr().println(e.getMessage());
             return 1;
         });
-        int exit = cmd.execute(args);
-        return new Run(exit, out.toString(), err.toString());
+        return RemusRun.ofCommand(cmd, args);
     }
 }

@@ -36,22 +36,6 @@ public final class NativeLibraries {
     private NativeLibraries() {
     }
 
-    /**
-     * @return libibverbs' symbols
-     * @throws NativeLibraryMissingException if it cannot be loaded
-     */
-    public static SymbolLookup ibverbs() {
-        return IBVERBS.get();
-    }
-
-    /**
-     * @return librdmacm's symbols
-     * @throws NativeLibraryMissingException if it cannot be loaded
-     */
-    public static SymbolLookup rdmacm() {
-        return RDMACM.get();
-    }
-
     /** @return libibverbs, as a {@link Library} (for messages about its symbols) */
     public static Library ibverbsLibrary() {
         return IBVERBS;
@@ -69,15 +53,6 @@ public final class NativeLibraries {
      */
     public static void requireIbverbs() {
         IBVERBS.requireProbeSymbol();
-    }
-
-    /**
-     * Checks that librdmacm loads and exports the connection manager ({@code rdma_create_event_channel}).
-     *
-     * @throws NativeLibraryMissingException if not, naming the library and the package
-     */
-    public static void requireRdmacm() {
-        RDMACM.requireProbeSymbol();
     }
 
     /** @return whether libibverbs can be loaded on this host and exports the verbs */
@@ -142,21 +117,6 @@ public final class NativeLibraries {
                 throw missingSymbol(symbol);
             }
             return address.get();
-        }
-
-        /** @return the soname loaded unless overridden, e.g. {@code libibverbs.so.1} */
-        public String soname() {
-            return soname;
-        }
-
-        /** @return the system property that overrides the name or path */
-        public String property() {
-            return property;
-        }
-
-        /** @return the Debian package(s) that provide the library */
-        public String debianPackage() {
-            return debianPackage;
         }
 
         @Override
