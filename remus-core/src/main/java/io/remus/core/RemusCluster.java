@@ -68,7 +68,8 @@ import java.util.concurrent.locks.LockSupport;
  * bootstrap           rdma_cm (default) | tcp
  * rendezvous          a shared directory for the address exchange (see below)
  * address             this node's host[:port] for the rendezvous (default: the device's IPv4
- *                     address, port 18515 + node id)
+ *                     address; the port, when not given, port.base + node id)
+ * port.base           the rendezvous's port of node 0 (default 18515)
  * join.timeout.ms     how long join waits for peers (default 60000; "forever" waits without end)
  * shutdown.timeout.ms how long close waits for the other nodes' shutdown (default 120000)
  * config              a properties file with configuration and join keys
@@ -118,7 +119,7 @@ public final class RemusCluster implements AutoCloseable {
     public static final Duration DEFAULT_SHUTDOWN_TIMEOUT = Duration.ofMinutes(2);
 
     private static final Set<String> JOIN_KEYS = Set.of("fabric", "device", "bootstrap", "rendezvous", "address",
-            "join.timeout.ms", "shutdown.timeout.ms", "config");
+            "port.base", "join.timeout.ms", "shutdown.timeout.ms", "config");
     private static final long POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(20);
 
     private final Fabric fabric;
@@ -409,7 +410,7 @@ public final class RemusCluster implements AutoCloseable {
                     address = deviceIpv4(device);
                 }
                 if (address.indexOf(':') < 0) {
-                    address = address + ":" + (NodeAddress.DEFAULT_BASE_PORT + c.nodeId());
+                    address = address + ":" + (r.portBase() + c.nodeId());
                 }
                 List<String> nodes = Rendezvous.exchange(Path.of(r.keys.get("rendezvous")), c.nodeId(), c.nodes().size(),
                         address, timeout);
@@ -544,6 +545,22 @@ public final class RemusCluster implements AutoCloseable {
             }
         }
 
+        int portBase() {
+            String v = keys.get("port.base");
+            if (v == null) {
+                return NodeAddress.DEFAULT_BASE_PORT;
+            }
+            try {
+                int base = Integer.parseInt(v.strip());
+                if (base >= 1 && base <= 65535) {
+                    return base;
+                }
+            } catch (NumberFormatException e) {
+                // reported below
+            }
+            throw new BadArgumentException("port.base: '" + v + "' is not a port number 1..65535");
+        }
+
         BootstrapKind bootstrap() {
             String v = keys.getOrDefault("bootstrap", "rdma_cm").strip().toUpperCase(Locale.ROOT);
             try {
@@ -596,7 +613,7 @@ public final class RemusCluster implements AutoCloseable {
     }
 
     private static String addresses(ClusterConfig config, List<Integer> nodes) {
-        return String.join(", ", nodes.stream().map(n -> config.nodes().get(n)).toList());
+        return String.join(", ", nodes.stream().map(n -> config.nodeAddress(n).toString()).toList());
     }
 
     private static String firstDevice() {
