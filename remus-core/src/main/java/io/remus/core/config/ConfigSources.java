@@ -165,8 +165,7 @@ public final class ConfigSources {
         Objects.requireNonNull(env, "env");
         ClusterConfig c = environmentBuilder(env).build();
         String launcherSize = launcherSizeKey(env);
-        boolean nodeList = env.containsKey("REMUS_NODES") || env.containsKey("REMUS_HOSTFILE");
-        if (launcherSize != null && nodeList) {
+        if (launcherSize != null) {
             int size = parseInt(launcherSize, env.get(launcherSize));
             if (c.nodes().size() != size) {
                 throw new BadArgumentException(launcherSize + " is " + size + " but the node list has " + c.nodes().size()
