@@ -182,4 +182,15 @@ class RemusClusterTest {
             }
         }
     }
+
+    @Test
+    void shouldPlaceSlurmTasksOnTheirHostsWithAPortPerTask() {
+        Map<String, String> env = Map.of("SLURM_PROCID", "1", "SLURM_NTASKS", "4", "SLURM_STEP_NODELIST", "n[1-2]",
+                "SLURM_STEP_TASKS_PER_NODE", "2(x2)");
+        ClusterConfig c = RemusCluster.builder().environment(env).args("--seg-size=64K").resolveConfig();
+        assertEquals(List.of("n1", "n1", "n2", "n2"), c.nodes());
+        assertEquals(1, c.nodeId());
+        assertEquals("n1:18516", c.nodeAddress(1).toString());
+        assertEquals("n2:18518", c.nodeAddress(3).toString());
+    }
 }
