@@ -74,7 +74,9 @@ import java.util.concurrent.locks.LockSupport;
  * shutdown.timeout.ms how long close waits for the other nodes' shutdown (default 120000)
  * config              a properties file with configuration and join keys
  * </pre>
- * An unknown key is a {@link BadArgumentException} naming it.
+ * An unknown key in the arguments or the properties file is a {@link BadArgumentException}
+ * naming it; {@code REMUS_*} variables that name no key are ignored, since the environment is
+ * shared with other tools (e.g. the tests' {@code REMUS_TEST_DEVICE}).
  *
  * <h2>Launchers and how each finds its peers</h2>
  * <ul>
@@ -462,6 +464,8 @@ public final class RemusCluster implements AutoCloseable {
                         ? e.getKey().substring(6).toLowerCase(Locale.ROOT).replace('_', '.') : null;
                 if (key != null && JOIN_KEYS.contains(key)) {
                     envKeys.put(key, e.getValue());
+                } else if (key != null && !ConfigSources.keys().contains(key)) {
+                    continue;
                 } else {
                     envRest.put(e.getKey(), e.getValue());
                 }

@@ -124,7 +124,7 @@ class RemusClusterTest {
         Path props = Files.writeString(dir.resolve("remus.properties"),
                 "segment.size=16K\nqp.lanes=4\nhostfile=" + hostfile + "\n");
         Map<String, String> env = Map.of("REMUS_SEGMENT_SIZE", "8K", "REMUS_QP_LANES", "3", "REMUS_THREADS_PER_NODE", "2",
-                "REMUS_NODES", "x,y", "REMUS_CONFIG", props.toString());
+                "REMUS_NODES", "x,y", "REMUS_CONFIG", props.toString(), "REMUS_TEST_DEVICE", "rxe0");
         ClusterConfig c = RemusCluster.builder().environment(env).args("--seg-size=32K", "--node-id=2").resolveConfig();
         assertEquals(32 << 10, c.segmentSize());
         assertEquals(4, c.qpLanesPerPeer());

@@ -13,6 +13,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Properties;
+import java.util.Set;
 
 /**
  * Reads a {@link ClusterConfig} from a properties file, command-line arguments or a launcher's
@@ -44,7 +45,16 @@ public final class ConfigSources {
             "alloc-pol", "allocation.policy",
             "cn-threads", "threads.per.node");
 
+    private static final Set<String> KEYS = Set.of("node.id", "node.count", "nodes", "hostfile", "memory.nodes",
+            "compute.nodes", "segment.size", "segment.count", "qp.lanes", "qp.lane.policy", "threads.per.node",
+            "ops.in.flight", "buffer.size", "wrs.per.batch", "allocation.policy", "timeout.ms");
+
     private ConfigSources() {
+    }
+
+    /** @return the configuration keys (not the aliases) */
+    public static Set<String> keys() {
+        return KEYS;
     }
 
     /**
