@@ -193,4 +193,23 @@ class RemusClusterTest {
         assertEquals("n1:18516", c.nodeAddress(1).toString());
         assertEquals("n2:18518", c.nodeAddress(3).toString());
     }
+
+    @Test
+    void shouldFailCloseWithATypedErrorNamingTheDeadPeerAndStillFreeEverything() throws Exception {
+        try (SimFabric fabric = new SimFabric()) {
+            List<RemusCluster> joined = onThreads(2, i -> () -> RemusCluster.builder().fabric(fabric)
+                    .args("--nodes=a,b", "--node-id=" + i, "--seg-size=64K", "--timeout.ms=300")
+                    .joinTimeout(Duration.ofSeconds(30)).shutdownTimeout(Duration.ofSeconds(30)).join());
+            fabric.stopAnswering(1);
+            RemusException e = assertThrows(RemusException.class, () -> joined.get(0).close());
+            assertTrue(e.getMessage().contains("node 1") || e.getMessage().contains("node=1"), e.getMessage());
+            assertTrue(fabric.publishedRegions(0).isEmpty(), "node 0 closed its memory although the handshake failed");
+            fabric.resumeAnswering(1);
+            try {
+                joined.get(1).close();
+            } catch (RemusException expected) {
+                // node 0 is gone: node 1's announcement to it fails
+            }
+        }
+    }
 }
