@@ -212,4 +212,12 @@ class RemusClusterTest {
             }
         }
     }
+
+    @Test
+    void shouldPointToTheSimulatorWhenNoRdmaDeviceExists() {
+        org.junit.jupiter.api.Assumptions.assumeTrue(!io.remus.verbs.Device.rdmaStackAvailable()
+                || io.remus.verbs.Device.list().isEmpty(), "this host has an RDMA device: join would open it");
+        RemusException e = assertThrows(RemusException.class, () -> RemusCluster.builder().args("--node.count=1").join());
+        assertTrue(e.getMessage().contains("--fabric=sim"), e.getMessage());
+    }
 }
