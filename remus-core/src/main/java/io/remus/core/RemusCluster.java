@@ -4,6 +4,7 @@ import io.remus.core.config.ClusterConfig;
 import io.remus.core.config.ConfigSources;
 import io.remus.core.config.NodeAddress;
 import io.remus.core.config.Rendezvous;
+import io.remus.core.config.TcpRendezvous;
 import io.remus.core.config.Timeouts;
 import io.remus.core.fabric.Fabric;
 import io.remus.core.memory.ClusterBarrier;
@@ -21,6 +22,7 @@ import io.remus.verbs.VerbsException;
 
 import java.io.IOException;
 import java.io.Reader;
+import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -66,7 +68,8 @@ import java.util.concurrent.locks.LockSupport;
  * fabric              verbs (default) | sim
  * device              the RDMA device (default: the first one libibverbs lists)
  * bootstrap           rdma_cm (default) | tcp
- * rendezvous          a shared directory for the address exchange (see below)
+ * rendezvous          a shared directory for the address exchange, or tcp://host:port where
+ *                     rank 0 collects and hands out the addresses (see below)
  * address             this node's host[:port] for the rendezvous (default: the device's IPv4
  *                     address; the port, when not given, port.base + node id)
  * port.base           the rendezvous's port of node 0 (default 18515)
@@ -95,8 +98,10 @@ import java.util.concurrent.locks.LockSupport;
  *     {@code DIR} must be shared by all processes (one host, or a network file system) and fresh
  *     per job.</li>
  * </ul>
- * The rendezvous works under any launcher (or none, with {@code --node-id} and
- * {@code --node.count}); its list replaces any other node list.
+ * Without a shared directory, {@code --rendezvous tcp://HOST:PORT} exchanges the addresses through
+ * rank 0, which must run on {@code HOST} ({@link TcpRendezvous}). The rendezvous works under any
+ * launcher (or none, with {@code --node-id} and {@code --node.count}); its list replaces any other
+ * node list.
  *
  * <h2>Fabrics</h2>
  * {@code fabric=verbs} opens the RDMA device and connects to the peer processes
@@ -122,6 +127,7 @@ public final class RemusCluster implements AutoCloseable {
 
     private static final Set<String> JOIN_KEYS = Set.of("fabric", "device", "bootstrap", "rendezvous", "address",
             "port.base", "join.timeout.ms", "shutdown.timeout.ms", "config");
+    private static final String TCP_SCHEME = "tcp://";
     private static final long POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(20);
 
     private final Fabric fabric;
@@ -414,8 +420,10 @@ public final class RemusCluster implements AutoCloseable {
                 if (address.indexOf(':') < 0) {
                     address = address + ":" + (r.portBase() + c.nodeId());
                 }
-                List<String> nodes = Rendezvous.exchange(Path.of(r.keys.get("rendezvous")), c.nodeId(), c.nodes().size(),
-                        address, timeout);
+                String where = r.keys.get("rendezvous");
+                List<String> nodes = where.startsWith(TCP_SCHEME)
+                        ? TcpRendezvous.exchange(tcpRoot(where), c.nodeId(), c.nodes().size(), address, timeout)
+                        : Rendezvous.exchange(Path.of(where), c.nodeId(), c.nodes().size(), address, timeout);
                 c = c.toBuilder().nodes(nodes).build();
             }
             Fabric f;
@@ -614,6 +622,19 @@ public final class RemusCluster implements AutoCloseable {
             }
             LockSupport.parkNanos(POLL_NANOS);
         }
+    }
+
+    private static InetSocketAddress tcpRoot(String where) {
+        NodeAddress root;
+        try {
+            root = NodeAddress.parse(where.substring(TCP_SCHEME.length()), 0);
+        } catch (BadArgumentException e) {
+            throw new BadArgumentException("rendezvous: '" + where + "' is not tcp://host:port: " + e.getMessage());
+        }
+        if (where.indexOf(':', TCP_SCHEME.length()) < 0) {
+            throw new BadArgumentException("rendezvous: '" + where + "' names no port (tcp://host:port)");
+        }
+        return new InetSocketAddress(root.host(), root.port());
     }
 
     private static String addresses(ClusterConfig config, List<Integer> nodes) {

@@ -220,4 +220,29 @@ class RemusClusterTest {
         RemusException e = assertThrows(RemusException.class, () -> RemusCluster.builder().args("--node.count=1").join());
         assertTrue(e.getMessage().contains("--fabric=sim"), e.getMessage());
     }
+
+    @Test
+    void shouldFindPeersThroughRankZeroUnderPmi() throws Exception {
+        int port;
+        try (java.net.ServerSocket free = new java.net.ServerSocket(0)) {
+            port = free.getLocalPort();
+        }
+        String root = "tcp://127.0.0.1:" + port;
+        try (SimFabric fabric = new SimFabric()) {
+            List<List<String>> lists = onThreads(3, i -> () -> {
+                Map<String, String> env = Map.of("PMI_RANK", Integer.toString(i), "PMI_SIZE", "3");
+                try (RemusCluster c = RemusCluster.builder().fabric(fabric).environment(env)
+                        .args("--rendezvous=" + root, "--address=10.1.0." + (i + 1), "--seg-size=64K")
+                        .joinTimeout(Duration.ofSeconds(30)).join()) {
+                    c.barrier().await();
+                    return c.config().nodes();
+                }
+            });
+            List<String> expected = List.of("10.1.0.1:18515", "10.1.0.2:18516", "10.1.0.3:18517");
+            assertEquals(List.of(expected, expected, expected), lists);
+        }
+        BadArgumentException noPort = assertThrows(BadArgumentException.class, () -> RemusCluster.builder()
+                .fabric(new SimFabric()).args("--rendezvous=tcp://h", "--address=h").join());
+        assertTrue(noPort.getMessage().contains("tcp://h"), noPort.getMessage());
+    }
 }
