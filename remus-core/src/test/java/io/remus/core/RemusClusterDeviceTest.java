@@ -74,4 +74,27 @@ class RemusClusterDeviceTest {
             children.forEach(ChildJvm::close);
         }
     }
+
+    @DeviceTest
+    void shouldNameThePeerThatPublishedItsAddressAndDiedBeforeItsMemory(@TempDir Path dir) throws Exception {
+        String device = DeviceTests.deviceName();
+        int port = basePort();
+        Path job = java.nio.file.Files.createDirectories(dir.resolve("job"));
+        String deadPeer = io.remus.verbs.testing.DeviceAddress.ipv4(device) + ":" + (port + 2);
+        java.nio.file.Files.writeString(job.resolve("rank-2"), deadPeer + "\n");
+        List<ChildJvm> children = new ArrayList<>();
+        try {
+            for (int i = 0; i < 2; i++) {
+                children.add(start(device, job, i, 3, port, 5_000));
+            }
+            for (int i = 0; i < 2; i++) {
+                ChildJvm.Result r = children.get(i).await(CHILD_TIMEOUT);
+                assertEquals(1, r.exitCode(), r.output());
+                assertTrue(r.output().contains("ERROR RemoteTimeoutException") && r.output().contains("node(s) [2] of 3 ("
+                        + deadPeer + ")"), r.output());
+            }
+        } finally {
+            children.forEach(ChildJvm::close);
+        }
+    }
 }
