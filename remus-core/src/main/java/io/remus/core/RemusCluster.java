@@ -111,7 +111,7 @@ import java.util.concurrent.locks.LockSupport;
  * is used whatever {@code fabric} says, and is not closed by {@link #close()}).
  *
  * <h2>Waits</h2>
- * Every wait is bounded: the rendezvous and the wait for peers by the join timeout (a connection
+ * Every wait is bounded: the rendezvous and the wait for peers share the join timeout (a connection
  * attempt to a peer that started before the deadline runs to its own end, the same timeout, so
  * join gives up within about twice the timeout at worst), the shutdown handshake by the shutdown
  * timeout. A timeout is a {@link RemoteTimeoutException} naming the nodes it still waited for.
@@ -404,6 +404,7 @@ public final class RemusCluster implements AutoCloseable {
             if (!kind.equals("verbs") && !kind.equals("sim")) {
                 throw new BadArgumentException("fabric: '" + r.keys.get("fabric") + "' is not verbs or sim");
             }
+            long deadline = System.nanoTime() + timeout.toNanos();
             boolean verbs = sharedFabric == null && kind.equals("verbs");
             String device = verbs && verbsOptions == null ? r.keys.getOrDefault("device", null) : null;
             if (verbs && verbsOptions == null && device == null) {
@@ -426,6 +427,8 @@ public final class RemusCluster implements AutoCloseable {
                         : Rendezvous.exchange(Path.of(where), c.nodeId(), c.nodes().size(), address, timeout);
                 c = c.toBuilder().nodes(nodes).build();
             }
+            Duration left = Timeouts.isForever(timeout) ? timeout
+                    : Duration.ofNanos(Math.max(TimeUnit.MILLISECONDS.toNanos(1), deadline - System.nanoTime()));
             Fabric f;
             boolean owns = sharedFabric == null;
             if (sharedFabric != null) {
@@ -439,14 +442,14 @@ public final class RemusCluster implements AutoCloseable {
                 f = new SimFabric();
             } else {
                 VerbsFabricOptions options = verbsOptions != null ? verbsOptions
-                        : VerbsFabricOptions.cluster(device, c, timeout).withBootstrap(r.bootstrap());
+                        : VerbsFabricOptions.cluster(device, c, left).withBootstrap(r.bootstrap());
                 f = VerbsFabric.open(options);
             }
             RemusNode node = null;
             ComputeThread main = null;
             try {
                 node = RemusNode.start(f, c);
-                awaitPeers(f, c, timeout);
+                awaitPeers(f, c, left, timeout);
                 main = c.isComputeNode() ? node.newComputeThread() : null;
                 return new RemusCluster(f, owns, node, main, timeout, shutdown);
             } catch (RuntimeException e) {
@@ -586,16 +589,18 @@ public final class RemusCluster implements AutoCloseable {
     /**
      * Waits until every memory node of {@code config} published its memory on {@code fabric}.
      *
-     * @throws RemoteTimeoutException naming the nodes still missing after {@code timeout}, with the
+     * @param left    what is left of the join timeout
+     * @param timeout the join timeout, for the message
+     * @throws RemoteTimeoutException naming the nodes still missing after {@code left}, with the
      *                                last error of each one that failed as suppressed exceptions
      */
-    private static void awaitPeers(Fabric fabric, ClusterConfig config, Duration timeout) {
+    private static void awaitPeers(Fabric fabric, ClusterConfig config, Duration left, Duration timeout) {
         List<Integer> waiting = new ArrayList<>();
         for (int n = config.memoryNodes().first(); n <= config.memoryNodes().last(); n++) {
             waiting.add(n);
         }
         Map<Integer, RuntimeException> errors = new TreeMap<>();
-        long deadline = System.nanoTime() + timeout.toNanos();
+        long deadline = System.nanoTime() + left.toNanos();
         while (true) {
             for (var it = waiting.iterator(); it.hasNext(); ) {
                 int peer = it.next();
