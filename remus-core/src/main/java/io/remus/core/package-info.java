@@ -1,7 +1,9 @@
 /**
  * Remus' programming model: {@link io.remus.core.RemotePtr} (node id and address in one word),
  * {@link io.remus.core.ComputeThread} (one-sided READ, WRITE, compare-and-swap and fetch-and-add,
- * synchronous, asynchronous and in doorbell batches), {@link io.remus.core.RemusNode}, and the
+ * synchronous, asynchronous and in doorbell batches), {@link io.remus.core.RemusNode},
+ * {@link io.remus.core.RemusCluster} (a process's membership in a cluster, from joining to the
+ * shutdown handshake, which a program's {@code main} calls once), and the
  * one unchecked exception family rooted at {@link io.remus.core.RemusException}.
  *
  * <h2>Nulls</h2>

@@ -13,6 +13,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Properties;
+import java.util.Set;
 
 /**
  * Reads a {@link ClusterConfig} from a properties file, command-line arguments or a launcher's
@@ -24,15 +25,74 @@ import java.util.Properties;
  * segment.size (4K, 1M, 1G)                  segment.count          qp.lanes
  * qp.lane.policy (round_robin | by_address)  threads.per.node       ops.in.flight
  * buffer.size        wrs.per.batch           allocation.policy (round_robin | random | local_first)
- * timeout.ms (milliseconds, at most a day, or "forever")
+ * timeout.ms (milliseconds, at most a day, or "forever")           node.count (nodes named node0..)
  * </pre>
+ *
+ * <p>On the command line Remus' own flag names are accepted for the same concepts:
+ * {@code --node-id} ({@code node.id}), {@code --seg-size} ({@code segment.size}), {@code --qp-lanes}
+ * ({@code qp.lanes}), {@code --alloc-pol} ({@code allocation.policy}), {@code --cn-threads}
+ * ({@code threads.per.node}); see {@link #canonicalKey}.
  *
  * <p>The node list comes from {@code nodes} or from a {@link Hostfile} named by {@code hostfile},
  * not both; its entries are {@link NodeAddress}es. Keys not given keep the builder's defaults.
  * Unknown keys, bad values and conflicting keys are {@link BadArgumentException}s.
  */
 public final class ConfigSources {
+    private static final Map<String, String> ALIASES = Map.of(
+            "node-id", "node.id",
+            "seg-size", "segment.size",
+            "qp-lanes", "qp.lanes",
+            "alloc-pol", "allocation.policy",
+            "cn-threads", "threads.per.node");
+
+    private static final Set<String> KEYS = Set.of("node.id", "node.count", "nodes", "hostfile", "memory.nodes",
+            "compute.nodes", "segment.size", "segment.count", "qp.lanes", "qp.lane.policy", "threads.per.node",
+            "ops.in.flight", "buffer.size", "wrs.per.batch", "allocation.policy", "timeout.ms");
+
     private ConfigSources() {
+    }
+
+    /** @return the configuration keys (not the aliases) */
+    public static Set<String> keys() {
+        return KEYS;
+    }
+
+    /**
+     * @param name a key as written after {@code --}: one of the keys above, or one of Remus' flag
+     *             names ({@code node-id}, {@code seg-size}, {@code qp-lanes}, {@code alloc-pol},
+     *             {@code cn-threads})
+     * @return the configuration key it stands for ({@code name} itself when it is no alias)
+     */
+    public static String canonicalKey(String name) {
+        Objects.requireNonNull(name, "name");
+        return ALIASES.getOrDefault(name, name);
+    }
+
+    /**
+     * Layers the sources a launched process has, each key taken from the first that gives it:
+     * {@code args} ({@code --key=value}, aliases allowed), then {@code properties} (e.g. a
+     * {@code .properties} file), then {@code env} (as {@link #fromEnvironment}). The node list is
+     * one key in every layer: {@code nodes} or {@code hostfile} (not both in one layer); a higher
+     * layer's list replaces a lower one's.
+     *
+     * @param env        the environment
+     * @param properties the keys above; empty for none
+     * @param args       {@code --key=value} arguments with the keys above
+     * @return the configuration
+     * @throws BadArgumentException naming the key or value that is unknown, malformed or conflicting
+     */
+    public static ClusterConfig layered(Map<String, String> env, Properties properties, List<String> args) {
+        Objects.requireNonNull(env, "env");
+        Objects.requireNonNull(properties, "properties");
+        Objects.requireNonNull(args, "args");
+        fromEnvironment(env);
+        ClusterConfig.Builder b = environmentBuilder(env);
+        requireOneNodeList(properties.containsKey("nodes"), properties.containsKey("hostfile"));
+        for (String key : properties.stringPropertyNames()) {
+            apply(b, key, properties.getProperty(key));
+        }
+        applyArgs(b, args.toArray(String[]::new));
+        return b.build();
     }
 
     /**
@@ -74,6 +134,14 @@ public final class ConfigSources {
             Objects.requireNonNull(args[i], "args[" + i + "]");
         }
         ClusterConfig.Builder b = ClusterConfig.builder();
+        applyArgs(b, args);
+        return b.build();
+    }
+
+    private static void applyArgs(ClusterConfig.Builder b, String... args) {
+        for (int i = 0; i < args.length; i++) {
+            Objects.requireNonNull(args[i], "args[" + i + "]");
+        }
         requireOneNodeList(Arrays.stream(args).anyMatch(a -> a.startsWith("--nodes=")),
                 Arrays.stream(args).anyMatch(a -> a.startsWith("--hostfile=")));
         for (String arg : args) {
@@ -81,9 +149,8 @@ public final class ConfigSources {
             if (!arg.startsWith("--") || eq < 0) {
                 throw new BadArgumentException("expected --key=value, got '" + arg + "'");
             }
-            apply(b, arg.substring(2, eq), arg.substring(eq + 1));
+            apply(b, canonicalKey(arg.substring(2, eq)), arg.substring(eq + 1));
         }
-        return b.build();
     }
 
     /**
@@ -106,17 +173,39 @@ public final class ConfigSources {
      */
     public static ClusterConfig fromEnvironment(Map<String, String> env) {
         Objects.requireNonNull(env, "env");
+        ClusterConfig c = environmentBuilder(env).build();
+        String launcherSize = launcherSizeKey(env);
+        if (launcherSize != null) {
+            int size = parseInt(launcherSize, env.get(launcherSize));
+            if (c.nodes().size() != size) {
+                throw new BadArgumentException(launcherSize + " is " + size + " but the node list has " + c.nodes().size()
+                        + " entries");
+            }
+        }
+        return c;
+    }
+
+    private static String launcherSizeKey(Map<String, String> env) {
+        for (String[] l : LAUNCHERS) {
+            if (env.containsKey(l[0]) && env.containsKey(l[1])) {
+                return l[1];
+            }
+        }
+        return null;
+    }
+
+    private static final String[][] LAUNCHERS = {{"SLURM_PROCID", "SLURM_NTASKS"},
+            {"OMPI_COMM_WORLD_RANK", "OMPI_COMM_WORLD_SIZE"}, {"PMI_RANK", "PMI_SIZE"}};
+
+    private static ClusterConfig.Builder environmentBuilder(Map<String, String> env) {
         ClusterConfig.Builder b = ClusterConfig.builder();
-        String[][] launchers = {{"SLURM_PROCID", "SLURM_NTASKS"}, {"OMPI_COMM_WORLD_RANK", "OMPI_COMM_WORLD_SIZE"},
-                {"PMI_RANK", "PMI_SIZE"}};
         String launcherSize = null;
         int size = 0;
-        for (String[] l : launchers) {
+        for (String[] l : LAUNCHERS) {
             if (env.containsKey(l[0]) && env.containsKey(l[1])) {
                 launcherSize = l[1];
                 size = parseInt(l[1], env.get(l[1]));
-                b.nodeCount(size).nodeId(parseInt(l[0], env.get(l[0])))
-                        .memoryNodes(new NodeRange(0, size - 1)).computeNodes(new NodeRange(0, size - 1));
+                b.nodeCount(size).nodeId(parseInt(l[0], env.get(l[0])));
                 break;
             }
         }
@@ -124,19 +213,13 @@ public final class ConfigSources {
         requireOneNodeList(env.containsKey("REMUS_NODES"), env.containsKey("REMUS_HOSTFILE"));
         if (!nodeList && "SLURM_NTASKS".equals(launcherSize) && slurmVariable(env, "NODELIST") != null) {
             b.nodes(slurmTaskHosts(env, size));
-            nodeList = true;
         }
         for (Map.Entry<String, String> e : env.entrySet()) {
             if (e.getKey().startsWith("REMUS_")) {
                 apply(b, e.getKey().substring(6).toLowerCase(Locale.ROOT).replace('_', '.'), e.getValue());
             }
         }
-        ClusterConfig c = b.build();
-        if (launcherSize != null && nodeList && c.nodes().size() != size) {
-            throw new BadArgumentException(launcherSize + " is " + size + " but the node list has " + c.nodes().size()
-                    + " entries");
-        }
-        return c;
+        return b;
     }
 
     private static String slurmVariable(Map<String, String> env, String name) {
@@ -170,6 +253,7 @@ public final class ConfigSources {
         String v = value.trim();
         switch (key) {
             case "node.id" -> b.nodeId(parseInt(key, v));
+            case "node.count" -> b.nodeCount(parseInt(key, v));
             case "nodes" -> b.nodes(List.copyOf(Arrays.stream(v.split(",")).map(String::trim).toList()));
             case "hostfile" -> b.nodes(Hostfile.read(Path.of(v)));
             case "memory.nodes" -> b.memoryNodes(NodeRange.parse(v));

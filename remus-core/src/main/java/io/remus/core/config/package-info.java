@@ -2,7 +2,8 @@
  * The cluster configuration: {@link io.remus.core.config.ClusterConfig} and its builder, read by
  * {@link io.remus.core.config.ConfigSources} from a properties file, {@code --key=value}
  * arguments or a launcher's environment (Slurm, Open MPI, PMI; {@link io.remus.core.config.Hostfile},
- * {@link io.remus.core.config.SlurmHostList}).
+ * {@link io.remus.core.config.SlurmHostList}), and the address exchange of launchers that name
+ * no peer hosts ({@link io.remus.core.config.Rendezvous}).
  *
  * <h2>Limits</h2>
  * Values no component can use are refused where they enter, by a

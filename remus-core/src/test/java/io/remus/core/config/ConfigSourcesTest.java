@@ -82,4 +82,35 @@ class ConfigSourcesTest {
         assertThrows(BadArgumentException.class, () -> ConfigSources.fromArgs("--ops.in.flight=0"));
         assertThrows(BadArgumentException.class, () -> ConfigSources.fromArgs("--timeout.ms=0"));
     }
+
+    @Test
+    void shouldAcceptRemusFlagNamesAsAliases() {
+        ClusterConfig c = ConfigSources.fromArgs("--nodes=a,b,c", "--node-id=2", "--seg-size=64K", "--qp-lanes=3",
+                "--alloc-pol=random", "--cn-threads=4");
+        assertEquals(2, c.nodeId());
+        assertEquals(64 << 10, c.segmentSize());
+        assertEquals(3, c.qpLanesPerPeer());
+        assertEquals(AllocationPolicy.RANDOM, c.allocationPolicy());
+        assertEquals(4, c.threadsPerNode());
+        assertEquals("segment.size", ConfigSources.canonicalKey("seg-size"));
+        assertEquals("segment.size", ConfigSources.canonicalKey("segment.size"));
+        BadArgumentException e = assertThrows(BadArgumentException.class, () -> ConfigSources.fromArgs("--segsize=64K"));
+        assertTrue(e.getMessage().contains("'segsize'"), e.getMessage());
+        BadArgumentException value = assertThrows(BadArgumentException.class, () -> ConfigSources.fromArgs("--alloc-pol=best"));
+        assertTrue(value.getMessage().contains("allocation.policy") && value.getMessage().contains("best"), value.getMessage());
+    }
+
+    @Test
+    void shouldLetArgumentsOverridePropertiesAndPropertiesOverrideTheEnvironment() {
+        java.util.Properties p = new java.util.Properties();
+        p.setProperty("segment.size", "16K");
+        p.setProperty("qp.lanes", "5");
+        ClusterConfig c = ConfigSources.layered(java.util.Map.of("REMUS_SEGMENT_SIZE", "8K", "REMUS_QP_LANES", "2",
+                "REMUS_WRS_PER_BATCH", "7", "PMI_RANK", "1", "PMI_SIZE", "2"), p, java.util.List.of("--seg-size=32K"));
+        assertEquals(32 << 10, c.segmentSize());
+        assertEquals(5, c.qpLanesPerPeer());
+        assertEquals(7, c.wrsPerBatch());
+        assertEquals(1, c.nodeId());
+        assertEquals(2, c.nodes().size());
+    }
 }

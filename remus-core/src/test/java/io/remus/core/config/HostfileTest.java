@@ -79,4 +79,32 @@ class HostfileTest {
         Files.writeString(f, "a\nb b\n");
         assertThrows(BadArgumentException.class, () -> ConfigSources.fromArgs("--hostfile=" + f));
     }
+
+    @Test
+    void shouldExpandMpiSlotsWhenMixedWithRemusEntries() {
+        List<String> hosts = Hostfile.parse("# MPI form\nnode-a slots=3\nnode-b\n\n10.0.0.9:7000   # Remus form\n"
+                + "node-c\tslots=1 # one slot\n", "hosts");
+        assertEquals(List.of("node-a", "node-a", "node-a", "node-b", "10.0.0.9:7000", "node-c"), hosts);
+        ClusterConfig c = ClusterConfig.builder().nodes(hosts).build();
+        assertEquals(new NodeAddress("node-a", NodeAddress.DEFAULT_BASE_PORT + 2), c.nodeAddress(2));
+        assertEquals(new NodeAddress("node-c", NodeAddress.DEFAULT_BASE_PORT + 5), c.nodeAddress(5));
+    }
+
+    @Test
+    void shouldNameTheLineWhenSlotsAreBad() {
+        for (String bad : List.of("a slots=0", "a slots=-2", "a slots=two", "a slots=", "a slot=2", "a slots=2 extra",
+                "a slots=99999999999", "a:70000 slots=2")) {
+            BadArgumentException e = assertThrows(BadArgumentException.class, () -> Hostfile.parse("ok\n" + bad + "\n", "hf"),
+                    bad);
+            assertTrue(e.getMessage().startsWith("hf:2: "), bad + ": " + e.getMessage());
+        }
+    }
+
+    @Test
+    void shouldRefuseMoreNodesThanAPointerCanName() {
+        BadArgumentException e = assertThrows(BadArgumentException.class,
+                () -> Hostfile.parse("a slots=40000\nb slots=40000\n", "hf"));
+        assertTrue(e.getMessage().startsWith("hf:2: ") && e.getMessage().contains("more than " + ClusterConfig.MAX_NODES),
+                e.getMessage());
+    }
 }

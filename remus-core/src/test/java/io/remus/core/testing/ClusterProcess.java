@@ -1,11 +1,10 @@
 package io.remus.core.testing;
 
 import io.remus.core.ComputeThread;
+import io.remus.core.RemusCluster;
 import io.remus.core.RemusNode;
 import io.remus.core.config.ClusterConfig;
 import io.remus.core.config.NodeRange;
-import io.remus.core.memory.ClusterShutdown;
-import io.remus.core.verbs.VerbsFabric;
 import io.remus.core.verbs.VerbsFabricOptions;
 
 import java.time.Duration;
@@ -61,9 +60,9 @@ public final class ClusterProcess {
     }
 
     /**
-     * Opens the fabric and the node, waits until every peer published its memory, runs
-     * {@code part}, then announces this node's shutdown and waits (2 min at most) until every node
-     * announced before freeing its memory, so that no peer still reaches it.
+     * Joins the cluster with {@link RemusCluster} (opens the fabric and the node, waits until every
+     * peer published its memory), runs {@code part}, then closes the cluster, whose shutdown
+     * handshake (2 min at most) keeps this node's memory until every node announced it is done.
      *
      * @param options        the fabric options
      * @param config         the node's configuration
@@ -73,18 +72,9 @@ public final class ClusterProcess {
      */
     public static <T> T run(VerbsFabricOptions options, ClusterConfig config, Duration connectTimeout, Part<T> part)
             throws Exception {
-        int size = config.nodes().size();
-        try (VerbsFabric fabric = VerbsFabric.open(options);
-             RemusNode node = RemusNode.start(fabric, config)) {
-            for (int peer = 0; peer < size; peer++) {
-                fabric.awaitPublishedRegions(peer, connectTimeout);
-            }
-            try (ComputeThread main = node.newComputeThread()) {
-                T result = part.run(node, main);
-                ClusterShutdown.announce(main);
-                node.memoryNode().orElseThrow().awaitShutdown(size, Duration.ofMinutes(2));
-                return result;
-            }
+        try (RemusCluster cluster = RemusCluster.builder().config(config).verbsOptions(options)
+                .joinTimeout(connectTimeout).shutdownTimeout(Duration.ofMinutes(2)).join()) {
+            return part.run(cluster.node(), cluster.computeThread());
         }
     }
 }

@@ -4,7 +4,7 @@ import io.remus.core.ComputeThread;
 import io.remus.core.DoorbellBatch;
 import io.remus.core.RemotePtr;
 import io.remus.core.RemusException;
-import io.remus.core.RemusNode;
+import io.remus.core.RemusCluster;
 import io.remus.core.config.ClusterConfig;
 import io.remus.core.memory.ClusterBarrier;
 import io.remus.core.testing.ClusterProcess;
@@ -117,12 +117,10 @@ final class MultiNodeScenario {
                                    Duration connectTimeout) {
         int nodeId = config.nodeId();
         int size = config.nodes().size();
-        try (VerbsFabric fabric = VerbsFabric.open(options);
-             RemusNode node = RemusNode.start(fabric, config)) {
-            for (int peer = 0; peer < size; peer++) {
-                fabric.awaitPublishedRegions(peer, connectTimeout);
-            }
-            ComputeThread t = node.newComputeThread();
+        RemusCluster cluster = RemusCluster.builder().config(config).verbsOptions(options).joinTimeout(connectTimeout)
+                .shutdownTimeout(Duration.ofSeconds(30)).join();
+        try {
+            ComputeThread t = cluster.computeThread();
             new ClusterBarrier(t, t.config().totalComputeThreads(), connectTimeout).await();
             long first = RemotePtr.offset(t.segmentBase(0, 1), COUNTER);
             long last = RemotePtr.offset(t.segmentBase(size - 1, 1), COUNTER);
@@ -141,6 +139,12 @@ final class MultiNodeScenario {
                 }
             }
             return "NO ERROR";
+        } finally {
+            try {
+                cluster.close();
+            } catch (RemusException e) {
+                System.out.println("CLOSE " + e.getClass().getSimpleName() + ": " + e.getMessage());
+            }
         }
     }
 }

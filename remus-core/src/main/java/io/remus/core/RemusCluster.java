@@ -1,0 +1,680 @@
+package io.remus.core;
+
+import io.remus.core.config.ClusterConfig;
+import io.remus.core.config.ConfigSources;
+import io.remus.core.config.NodeAddress;
+import io.remus.core.config.Rendezvous;
+import io.remus.core.config.TcpRendezvous;
+import io.remus.core.config.Timeouts;
+import io.remus.core.fabric.Fabric;
+import io.remus.core.memory.ClusterBarrier;
+import io.remus.core.memory.ClusterShutdown;
+import io.remus.core.sim.SimFabric;
+import io.remus.core.verbs.BootstrapKind;
+import io.remus.core.verbs.VerbsFabric;
+import io.remus.core.verbs.VerbsFabricOptions;
+import io.remus.verbs.Context;
+import io.remus.verbs.Device;
+import io.remus.verbs.DeviceInfo;
+import io.remus.verbs.Gid;
+import io.remus.verbs.PortAttributes;
+import io.remus.verbs.VerbsException;
+
+import java.io.IOException;
+import java.io.Reader;
+import java.net.InetSocketAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Properties;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * This process's membership in a Remus cluster, from joining to the shutdown handshake: what a
+ * program's {@code main} calls once.
+ *
+ * <pre>{@code
+ * public static void main(String[] args) {
+ *     try (RemusCluster cluster = RemusCluster.join(args)) {
+ *         ComputeThread t = cluster.computeThread();
+ *         ...                        // remote reads, writes, atomics
+ *         cluster.barrier().await(); // every node's computeThread() meets here
+ *     }                              // announces shutdown, waits until no peer needs this node's memory
+ * }
+ * }</pre>
+ *
+ * <h2>Configuration and its precedence</h2>
+ * Each setting is taken from the first source that gives it: the {@link Builder}'s explicit
+ * settings ({@link Builder#config} replaces every configuration key); then {@code --key=value} (or
+ * {@code --key value}) arguments; then the properties file that {@code --config=FILE} (or
+ * {@code REMUS_CONFIG}) names; then the environment ({@code REMUS_*} and the launcher's variables,
+ * see {@link ConfigSources#fromEnvironment}). The configuration keys are {@link ConfigSources}'s
+ * (with Remus' flag names {@code --node-id}, {@code --seg-size}, {@code --qp-lanes},
+ * {@code --alloc-pol}, {@code --cn-threads} as aliases); the node list is the {@code nodes} or
+ * {@code hostfile} key of the highest source that has one (a {@link io.remus.core.config.Hostfile}
+ * in Remus' or the MPI form). Keys of the join itself, in the same sources (environment:
+ * {@code REMUS_} and the key upper-cased, {@code .} as {@code _}):
+ * <pre>
+ * fabric              verbs (default) | sim
+ * device              the RDMA device (default: the first one libibverbs lists)
+ * bootstrap           rdma_cm (default) | tcp
+ * rendezvous          a shared directory for the address exchange, or tcp://host:port where
+ *                     rank 0 collects and hands out the addresses (see below)
+ * address             this node's host[:port] for the rendezvous (default: the device's IPv4
+ *                     address; the port, when not given, port.base + node id)
+ * port.base           the rendezvous's port of node 0 (default 18515)
+ * join.timeout.ms     how long join waits for peers (default 60000; "forever" waits without end)
+ * shutdown.timeout.ms how long close waits for the other nodes' shutdown (default 120000)
+ * config              a properties file with configuration and join keys
+ * </pre>
+ * An unknown key in the arguments or the properties file is a {@link BadArgumentException}
+ * naming it; {@code REMUS_*} variables that name no key are ignored, since the environment is
+ * shared with other tools (e.g. the tests' {@code REMUS_TEST_DEVICE}).
+ *
+ * <h2>Launchers and how each finds its peers</h2>
+ * <ul>
+ * <li><b>A hostfile or node list</b> ({@code --hostfile=FILE}, {@code --nodes=a,b,c}, or
+ *     {@code REMUS_HOSTFILE}/{@code REMUS_NODES}) with {@code --node-id=N} per process (or a
+ *     launcher's rank): entry {@code i} is node {@code i}'s address.</li>
+ * <li><b>Slurm</b> ({@code srun}): rank and size from {@code SLURM_PROCID}/{@code SLURM_NTASKS};
+ *     the hosts from {@code SLURM_STEP_NODELIST} (else {@code SLURM_JOB_NODELIST}) with tasks
+ *     placed by {@code SLURM_STEP_TASKS_PER_NODE}; node {@code i} listens at port
+ *     {@code 18515 + i}, so several tasks on one host get distinct ports. The host names must
+ *     resolve to the RDMA devices' IPv4 addresses; where they do not, use {@code --rendezvous}.</li>
+ * <li><b>Open MPI</b> ({@code mpirun}; also MPICH and other PMI launchers): rank and size from
+ *     {@code OMPI_COMM_WORLD_RANK}/{@code OMPI_COMM_WORLD_SIZE} ({@code PMI_RANK}/{@code PMI_SIZE}).
+ *     Their environment names no peer host, so the addresses come from {@code --rendezvous DIR}:
+ *     every rank writes {@code DIR/rank-N} with its address and waits for all ({@link Rendezvous}).
+ *     {@code DIR} must be shared by all processes (one host, or a network file system) and fresh
+ *     per job.</li>
+ * </ul>
+ * Without a shared directory, {@code --rendezvous tcp://HOST:PORT} exchanges the addresses through
+ * rank 0, which must run on {@code HOST} ({@link TcpRendezvous}). The rendezvous works under any
+ * launcher (or none, with {@code --node-id} and {@code --node.count}); its list replaces any other
+ * node list.
+ *
+ * <h2>Fabrics</h2>
+ * {@code fabric=verbs} opens the RDMA device and connects to the peer processes
+ * ({@link VerbsFabric}). {@code fabric=sim} runs on the embedded simulator, where the whole cluster
+ * lives in this JVM: alone it is a one-node cluster ({@code node.count} 1); for several nodes in one
+ * JVM, each joining thread passes the same {@link SimFabric} to {@link Builder#fabric} (which, given,
+ * is used whatever {@code fabric} says, and is not closed by {@link #close()}).
+ *
+ * <h2>Waits</h2>
+ * Every wait is bounded: the rendezvous and the wait for peers share the join timeout (a connection
+ * attempt to a peer that started before the deadline runs to its own end, the same timeout, so
+ * join gives up within about twice the timeout at worst), the shutdown handshake by the shutdown
+ * timeout. A timeout is a {@link RemoteTimeoutException} naming the nodes it still waited for.
+ *
+ * <p>Thread use: {@link #computeThread()}, {@link #barrier()} and {@link #close()} share one
+ * compute thread, confined to the first Java thread that uses it; call them from one thread.
+ */
+public final class RemusCluster implements AutoCloseable {
+    /** How long {@link Builder#join()} waits for peers unless told otherwise. */
+    public static final Duration DEFAULT_JOIN_TIMEOUT = Duration.ofSeconds(60);
+    /** How long {@link #close()} waits for the other nodes' shutdown unless told otherwise. */
+    public static final Duration DEFAULT_SHUTDOWN_TIMEOUT = Duration.ofMinutes(2);
+
+    private static final Set<String> JOIN_KEYS = Set.of("fabric", "device", "bootstrap", "rendezvous", "address",
+            "port.base", "join.timeout.ms", "shutdown.timeout.ms", "config");
+    private static final String TCP_SCHEME = "tcp://";
+    private static final long POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(20);
+
+    private final Fabric fabric;
+    private final boolean ownsFabric;
+    private final RemusNode node;
+    private final ComputeThread main;
+    private final Duration barrierTimeout;
+    private final Duration shutdownTimeout;
+    private ClusterBarrier barrier;
+    private boolean closed;
+
+    private RemusCluster(Fabric fabric, boolean ownsFabric, RemusNode node, ComputeThread main, Duration barrierTimeout,
+                         Duration shutdownTimeout) {
+        this.fabric = fabric;
+        this.ownsFabric = ownsFabric;
+        this.node = node;
+        this.main = main;
+        this.barrierTimeout = barrierTimeout;
+        this.shutdownTimeout = shutdownTimeout;
+    }
+
+    /**
+     * Joins the cluster configured by {@code args} and this process's environment (see the class
+     * documentation for the keys and their precedence).
+     *
+     * @param args {@code --key=value} or {@code --key value} arguments
+     * @return the joined cluster
+     * @throws BadArgumentException   naming a bad or unknown key or value
+     * @throws RemoteTimeoutException naming the peers that did not come within the join timeout
+     * @throws RemusException         when the fabric cannot be opened
+     */
+    public static RemusCluster join(String... args) {
+        return builder().args(args).environment(System.getenv()).join();
+    }
+
+    /** @return a builder that reads no environment unless {@link Builder#environment} is called */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** @return this node's id (its rank) */
+    public int nodeId() {
+        return node.config().nodeId();
+    }
+
+    /** @return how many nodes the cluster has */
+    public int size() {
+        return node.config().nodes().size();
+    }
+
+    /** @return the configuration this node runs with (its node list holds every peer's address) */
+    public ClusterConfig config() {
+        return node.config();
+    }
+
+    /** @return this process's node */
+    public RemusNode node() {
+        return node;
+    }
+
+    /** @return the fabric the node runs on */
+    public Fabric fabric() {
+        return fabric;
+    }
+
+    /**
+     * @return the cluster's own compute thread of this node: the one {@link #barrier()} and the
+     *         shutdown handshake use; closed by {@link #close()}
+     * @throws BadArgumentException when this node is not a compute node
+     */
+    public ComputeThread computeThread() {
+        if (main == null) {
+            throw new BadArgumentException("node " + nodeId() + " is not a compute node (" + config().computeNodes() + ")");
+        }
+        return main;
+    }
+
+    /**
+     * @return a new compute thread for another application thread (see
+     *         {@link RemusNode#newComputeThread()}); its user closes it before {@link #close()}
+     */
+    public ComputeThread newComputeThread() {
+        return node.newComputeThread();
+    }
+
+    /**
+     * @return the cluster barrier of {@link #computeThread()}s: each round waits for one arrival per
+     *         compute node, at most the join timeout; the same instance on every call
+     * @throws BadArgumentException when this node is not a compute node
+     */
+    public ClusterBarrier barrier() {
+        if (barrier == null) {
+            barrier = new ClusterBarrier(computeThread(), config().computeNodes().size(), barrierTimeout);
+        }
+        return barrier;
+    }
+
+    /**
+     * Leaves the cluster: announces that this node no longer reads remote memory (when it is a
+     * compute node), waits until every compute node announced the same (when it is a memory node),
+     * so no peer still reads memory this node frees, then closes the compute thread, the node and,
+     * when {@code join} opened it, the fabric. Everything is closed even when the handshake fails.
+     * Idempotent.
+     *
+     * @throws RemoteTimeoutException naming this node when not every compute node announced its
+     *                                shutdown within the shutdown timeout
+     * @throws RemusException         when announcing to a memory node failed (e.g. it died)
+     */
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        RuntimeException failure = null;
+        try {
+            if (main != null) {
+                ClusterShutdown.announce(main);
+            }
+            if (node.memoryNode().isPresent()) {
+                node.memoryNode().get().awaitShutdown(config().computeNodes().size(), shutdownTimeout);
+            }
+        } catch (RemoteTimeoutException e) {
+            failure = new RemoteTimeoutException("node " + nodeId() + ": shutdown handshake: " + e.getMessage());
+            failure.initCause(e);
+        } catch (RuntimeException e) {
+            failure = e;
+        } finally {
+            try {
+                if (main != null) {
+                    main.close();
+                }
+                node.close();
+            } finally {
+                if (ownsFabric) {
+                    fabric.close();
+                }
+            }
+        }
+        if (failure != null) {
+            throw failure;
+        }
+    }
+
+    /**
+     * The settings of one join. Unset settings come from the arguments, the properties file and the
+     * environment, in that order (see {@link RemusCluster}).
+     */
+    public static final class Builder {
+        private final List<String> args = new ArrayList<>();
+        private Map<String, String> env = Map.of();
+        private final Map<String, String> explicit = new HashMap<>();
+        private ClusterConfig config;
+        private Fabric sharedFabric;
+        private VerbsFabricOptions verbsOptions;
+        private Duration joinTimeout;
+        private Duration shutdownTimeout;
+
+        private Builder() {
+        }
+
+        /** @param args {@code --key=value} or {@code --key value} arguments @return this builder */
+        public Builder args(String... args) {
+            Objects.requireNonNull(args, "args");
+            for (int i = 0; i < args.length; i++) {
+                this.args.add(Objects.requireNonNull(args[i], "args[" + i + "]"));
+            }
+            return this;
+        }
+
+        /** @param env the environment, e.g. {@code System.getenv()} @return this builder */
+        public Builder environment(Map<String, String> env) {
+            this.env = Map.copyOf(Objects.requireNonNull(env, "env"));
+            return this;
+        }
+
+        /**
+         * @param config the whole configuration: no configuration key is read from other sources
+         * @return this builder
+         */
+        public Builder config(ClusterConfig config) {
+            this.config = Objects.requireNonNull(config, "config");
+            return this;
+        }
+
+        /**
+         * @param fabric a fabric this node opens on instead of one join opens, e.g. one
+         *               {@link SimFabric} shared by several nodes in this JVM; not closed by
+         *               {@link RemusCluster#close()}
+         * @return this builder
+         */
+        public Builder fabric(Fabric fabric) {
+            this.sharedFabric = Objects.requireNonNull(fabric, "fabric");
+            return this;
+        }
+
+        /** @return this builder, on the simulator ({@code fabric=sim}) */
+        public Builder simulator() {
+            explicit.put("fabric", "sim");
+            return this;
+        }
+
+        /** @param device the RDMA device, e.g. {@code rxe0} @return this builder */
+        public Builder device(String device) {
+            explicit.put("device", Objects.requireNonNull(device, "device"));
+            return this;
+        }
+
+        /**
+         * @param options the verbs fabric's options (device, port, every node's address, bootstrap
+         *                kind), in place of those join derives from the configuration
+         * @return this builder
+         */
+        public Builder verbsOptions(VerbsFabricOptions options) {
+            this.verbsOptions = Objects.requireNonNull(options, "options");
+            return this;
+        }
+
+        /** @param dir the shared rendezvous directory (see {@link Rendezvous}) @return this builder */
+        public Builder rendezvous(Path dir) {
+            explicit.put("rendezvous", Objects.requireNonNull(dir, "dir").toString());
+            return this;
+        }
+
+        /** @param address this node's {@code host[:port]} for the rendezvous @return this builder */
+        public Builder address(String address) {
+            explicit.put("address", Objects.requireNonNull(address, "address"));
+            return this;
+        }
+
+        /**
+         * @param timeout how long join waits for peers (see {@link Timeouts#require}); also the
+         *                barrier's bound
+         * @return this builder
+         */
+        public Builder joinTimeout(Duration timeout) {
+            this.joinTimeout = Timeouts.require(timeout, "joinTimeout (join.timeout.ms)");
+            return this;
+        }
+
+        /** @param timeout how long {@link RemusCluster#close()} waits for the others @return this builder */
+        public Builder shutdownTimeout(Duration timeout) {
+            this.shutdownTimeout = Timeouts.require(timeout, "shutdownTimeout (shutdown.timeout.ms)");
+            return this;
+        }
+
+        /**
+         * Resolves the configuration without joining (the rendezvous, which needs the peers, is not
+         * run: its node list is not in the result).
+         *
+         * @return the configuration the sources give
+         * @throws BadArgumentException naming a bad or unknown key or value
+         */
+        public ClusterConfig resolveConfig() {
+            return resolve().config;
+        }
+
+        /**
+         * Joins: resolves the configuration, exchanges addresses through the rendezvous when one is
+         * named, opens the fabric, starts this node, and waits until every memory node published
+         * its memory.
+         *
+         * @return the joined cluster
+         * @throws BadArgumentException   naming a bad or unknown key or value
+         * @throws RemoteTimeoutException naming the ranks or nodes that did not come within the join timeout
+         * @throws RemusException         when the fabric cannot be opened or a peer fails
+         */
+        public RemusCluster join() {
+            Resolved r = resolve();
+            ClusterConfig c = r.config;
+            Duration timeout = r.duration("join.timeout.ms", joinTimeout, DEFAULT_JOIN_TIMEOUT);
+            Duration shutdown = r.duration("shutdown.timeout.ms", shutdownTimeout, DEFAULT_SHUTDOWN_TIMEOUT);
+            String kind = r.keys.getOrDefault("fabric", "verbs").strip().toLowerCase(Locale.ROOT);
+            if (!kind.equals("verbs") && !kind.equals("sim")) {
+                throw new BadArgumentException("fabric: '" + r.keys.get("fabric") + "' is not verbs or sim");
+            }
+            long deadline = System.nanoTime() + timeout.toNanos();
+            boolean verbs = sharedFabric == null && kind.equals("verbs");
+            String device = verbs && verbsOptions == null ? r.keys.getOrDefault("device", null) : null;
+            if (verbs && verbsOptions == null && device == null) {
+                device = firstDevice();
+            }
+            if (r.keys.containsKey("rendezvous")) {
+                String address = r.keys.get("address");
+                if (address == null) {
+                    if (!verbs || device == null) {
+                        throw new BadArgumentException("rendezvous: give this node's address with --address=host[:port]");
+                    }
+                    address = deviceIpv4(device);
+                }
+                if (address.indexOf(':') < 0) {
+                    address = address + ":" + (r.portBase() + c.nodeId());
+                }
+                String where = r.keys.get("rendezvous");
+                List<String> nodes = where.startsWith(TCP_SCHEME)
+                        ? TcpRendezvous.exchange(tcpRoot(where), c.nodeId(), c.nodes().size(), address, timeout)
+                        : Rendezvous.exchange(Path.of(where), c.nodeId(), c.nodes().size(), address, timeout);
+                c = c.toBuilder().nodes(nodes).build();
+            }
+            Duration left = Timeouts.isForever(timeout) ? timeout
+                    : Duration.ofNanos(Math.max(TimeUnit.MILLISECONDS.toNanos(1), deadline - System.nanoTime()));
+            Fabric f;
+            boolean owns = sharedFabric == null;
+            if (sharedFabric != null) {
+                f = sharedFabric;
+            } else if (!verbs) {
+                if (c.nodes().size() != 1) {
+                    throw new BadArgumentException("fabric=sim without a shared SimFabric is a one-node cluster, but the "
+                            + "configuration has " + c.nodes().size() + " nodes: pass one SimFabric to every join with "
+                            + "Builder.fabric, or use node.count=1");
+                }
+                f = new SimFabric();
+            } else {
+                VerbsFabricOptions options = verbsOptions != null ? verbsOptions
+                        : VerbsFabricOptions.cluster(device, c, left).withBootstrap(r.bootstrap());
+                f = VerbsFabric.open(options);
+            }
+            RemusNode node = null;
+            ComputeThread main = null;
+            try {
+                node = RemusNode.start(f, c);
+                awaitPeers(f, c, left, timeout);
+                main = c.isComputeNode() ? node.newComputeThread() : null;
+                return new RemusCluster(f, owns, node, main, timeout, shutdown);
+            } catch (RuntimeException e) {
+                if (main != null) {
+                    main.close();
+                }
+                if (node != null) {
+                    node.close();
+                }
+                if (owns) {
+                    f.close();
+                }
+                throw e;
+            }
+        }
+
+        private Resolved resolve() {
+            Map<String, String> keys = new LinkedHashMap<>();
+            Map<String, String> envRest = new TreeMap<>();
+            Map<String, String> envKeys = new HashMap<>();
+            for (Map.Entry<String, String> e : env.entrySet()) {
+                String key = e.getKey().startsWith("REMUS_")
+                        ? e.getKey().substring(6).toLowerCase(Locale.ROOT).replace('_', '.') : null;
+                if (key != null && JOIN_KEYS.contains(key)) {
+                    envKeys.put(key, e.getValue());
+                } else if (key != null && !ConfigSources.keys().contains(key)) {
+                    continue;
+                } else {
+                    envRest.put(e.getKey(), e.getValue());
+                }
+            }
+            List<String> configArgs = new ArrayList<>();
+            Map<String, String> argKeys = new HashMap<>();
+            for (int i = 0; i < args.size(); i++) {
+                String arg = args.get(i);
+                if (!arg.startsWith("--") || arg.length() == 2) {
+                    throw new BadArgumentException("expected --key=value or --key value, got '" + arg + "'");
+                }
+                int eq = arg.indexOf('=');
+                String key;
+                String value;
+                if (eq >= 0) {
+                    key = arg.substring(2, eq);
+                    value = arg.substring(eq + 1);
+                } else {
+                    key = arg.substring(2);
+                    if (i + 1 >= args.size() || args.get(i + 1).startsWith("--")) {
+                        throw new BadArgumentException("--" + key + " needs a value");
+                    }
+                    value = args.get(++i);
+                }
+                key = ConfigSources.canonicalKey(key);
+                if (JOIN_KEYS.contains(key)) {
+                    argKeys.put(key, value);
+                } else {
+                    configArgs.add("--" + key + "=" + value);
+                }
+            }
+            String file = explicit.getOrDefault("config", argKeys.getOrDefault("config", envKeys.get("config")));
+            Properties fileConfig = new Properties();
+            Map<String, String> fileKeys = new HashMap<>();
+            if (file != null) {
+                Properties all = load(Path.of(file));
+                for (String key : all.stringPropertyNames()) {
+                    if (JOIN_KEYS.contains(key)) {
+                        fileKeys.put(key, all.getProperty(key));
+                    } else {
+                        fileConfig.setProperty(key, all.getProperty(key));
+                    }
+                }
+            }
+            keys.putAll(envKeys);
+            keys.putAll(fileKeys);
+            keys.putAll(argKeys);
+            keys.putAll(explicit);
+            ClusterConfig c = config != null ? config : ConfigSources.layered(envRest, fileConfig, configArgs);
+            return new Resolved(c, keys);
+        }
+
+        private static Properties load(Path file) {
+            Properties p = new Properties();
+            try (Reader reader = Files.newBufferedReader(file)) {
+                p.load(reader);
+            } catch (IOException e) {
+                throw new BadArgumentException("config: cannot read configuration file " + file + ": " + e.getMessage());
+            }
+            return p;
+        }
+    }
+
+    private record Resolved(ClusterConfig config, Map<String, String> keys) {
+        Duration duration(String key, Duration explicit, Duration otherwise) {
+            if (explicit != null) {
+                return explicit;
+            }
+            String v = keys.get(key);
+            if (v == null) {
+                return otherwise;
+            }
+            if (v.strip().equalsIgnoreCase(Timeouts.FOREVER_TEXT)) {
+                return Timeouts.FOREVER;
+            }
+            try {
+                return Timeouts.require(Duration.ofMillis(Long.parseLong(v.strip())), key);
+            } catch (NumberFormatException e) {
+                throw new BadArgumentException(key + ": '" + v + "' is not a number of milliseconds or '"
+                        + Timeouts.FOREVER_TEXT + "'");
+            }
+        }
+
+        int portBase() {
+            String v = keys.get("port.base");
+            if (v == null) {
+                return NodeAddress.DEFAULT_BASE_PORT;
+            }
+            try {
+                int base = Integer.parseInt(v.strip());
+                if (base >= 1 && base <= 65535) {
+                    return base;
+                }
+            } catch (NumberFormatException e) {
+                // reported below
+            }
+            throw new BadArgumentException("port.base: '" + v + "' is not a port number 1..65535");
+        }
+
+        BootstrapKind bootstrap() {
+            String v = keys.getOrDefault("bootstrap", "rdma_cm").strip().toUpperCase(Locale.ROOT);
+            try {
+                return BootstrapKind.valueOf(v);
+            } catch (IllegalArgumentException e) {
+                throw new BadArgumentException("bootstrap: '" + keys.get("bootstrap") + "' is not rdma_cm or tcp");
+            }
+        }
+    }
+
+    /**
+     * Waits until every memory node of {@code config} published its memory on {@code fabric}.
+     *
+     * @param left    what is left of the join timeout
+     * @param timeout the join timeout, for the message
+     * @throws RemoteTimeoutException naming the nodes still missing after {@code left}, with the
+     *                                last error of each one that failed as suppressed exceptions
+     */
+    private static void awaitPeers(Fabric fabric, ClusterConfig config, Duration left, Duration timeout) {
+        List<Integer> waiting = new ArrayList<>();
+        for (int n = config.memoryNodes().first(); n <= config.memoryNodes().last(); n++) {
+            waiting.add(n);
+        }
+        Map<Integer, RuntimeException> errors = new TreeMap<>();
+        long deadline = System.nanoTime() + left.toNanos();
+        while (true) {
+            for (var it = waiting.iterator(); it.hasNext(); ) {
+                int peer = it.next();
+                try {
+                    if (!fabric.publishedRegions(peer).isEmpty()) {
+                        it.remove();
+                        errors.remove(peer);
+                    }
+                } catch (RemusException e) {
+                    errors.put(peer, e);
+                }
+            }
+            if (waiting.isEmpty()) {
+                return;
+            }
+            if (System.nanoTime() - deadline > 0) {
+                StringBuilder why = new StringBuilder();
+                errors.forEach((peer, e) -> why.append("; node ").append(peer).append(": ").append(e.getMessage()));
+                RemoteTimeoutException t = new RemoteTimeoutException("node " + config.nodeId() + " joined no cluster: node(s) "
+                        + waiting + " of " + config.nodes().size() + " (" + addresses(config, waiting)
+                        + ") did not publish their memory within " + timeout + why);
+                errors.values().forEach(t::addSuppressed);
+                throw t;
+            }
+            LockSupport.parkNanos(POLL_NANOS);
+        }
+    }
+
+    private static InetSocketAddress tcpRoot(String where) {
+        NodeAddress root;
+        try {
+            root = NodeAddress.parse(where.substring(TCP_SCHEME.length()), 0);
+        } catch (BadArgumentException e) {
+            throw new BadArgumentException("rendezvous: '" + where + "' is not tcp://host:port: " + e.getMessage());
+        }
+        if (where.indexOf(':', TCP_SCHEME.length()) < 0) {
+            throw new BadArgumentException("rendezvous: '" + where + "' names no port (tcp://host:port)");
+        }
+        return new InetSocketAddress(root.host(), root.port());
+    }
+
+    private static String addresses(ClusterConfig config, List<Integer> nodes) {
+        return String.join(", ", nodes.stream().map(n -> config.nodeAddress(n).toString()).toList());
+    }
+
+    private static String firstDevice() {
+        List<DeviceInfo> devices;
+        try {
+            devices = Device.list();
+        } catch (VerbsException e) {
+            throw new RemusException("no RDMA stack on this host (" + e.getMessage()
+                    + "); run on the simulator with --fabric=sim", e);
+        }
+        if (devices.isEmpty()) {
+            throw new RemusException("no RDMA device on this host; name one with --device=NAME, "
+                    + "or run on the simulator with --fabric=sim");
+        }
+        return devices.get(0).name();
+    }
+
+    private static String deviceIpv4(String device) {
+        try (Context context = Context.open(device)) {
+            PortAttributes port = context.queryPort(1);
+            for (int i = 0; i < port.gidTableLength(); i++) {
+                Gid gid = context.queryGid(1, i);
+                if (gid.isIpv4Mapped()) {
+                    int v4 = (int) gid.low();
+                    return (v4 >>> 24) + "." + ((v4 >>> 16) & 0xff) + "." + ((v4 >>> 8) & 0xff) + "." + (v4 & 0xff);
+                }
+            }
+        } catch (VerbsException e) {
+            throw new RemusException("cannot read the address of RDMA device " + device + ": " + e.getMessage(), e);
+        }
+        throw new BadArgumentException("RDMA device " + device + " has no IPv4 address on port 1 for the rendezvous: "
+                + "give this node's address with --address=host[:port]");
+    }
+}
