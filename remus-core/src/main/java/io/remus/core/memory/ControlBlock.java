@@ -11,7 +11,7 @@ package io.remus.core.memory;
  * |   0   | watermark                   |      |   0   | watermark                |
  * |  64   | root pointer (RemotePtr)    |      |  64   | heap: blocks             |
  * | 128   | barrier word                |      +-------+--------------------------+
- * | 192   | barrier sense (0 or 1)      |
+ * | 192   | reserved                    |
  * | 256   | shutdown count              |
  * | 320   | heap: blocks                |
  * +-------+-----------------------------+
@@ -21,18 +21,16 @@ package io.remus.core.memory;
  * heap's start ({@link #heapStart(int)}), only grows, by compare-and-swap, and never passes the
  * segment's end. Below it the heap is a sequence of blocks, each behind its {@link BlockHeader}.
  *
- * <p>The barrier word counts one round of {@link ClusterBarrier}: the participant count the round
- * was opened with in its high 32 bits, the arrivals so far in its low 32 bits, 0 between rounds.
+ * <p>The barrier word is {@link ClusterBarrier}'s: the generation of released rounds, the
+ * participant count of the round in progress and its arrivals (layout in its Javadoc).
  */
 public final class ControlBlock {
     /** Offset of each segment's watermark. */
     public static final long WATERMARK = 0;
     /** Offset of the root pointer in segment 0. */
     public static final long ROOT = 64;
-    /** Offset of the barrier word (participants, arrivals) in segment 0. */
+    /** Offset of the barrier word (generation, participants, arrivals) in segment 0. */
     public static final long BARRIER_WORD = 128;
-    /** Offset of the barrier's sense word in segment 0. */
-    public static final long BARRIER_SENSE = 192;
     /** Offset of the shutdown count in segment 0. */
     public static final long SHUTDOWN = 256;
     /** First allocatable offset (the first block's header) in segment 0. */

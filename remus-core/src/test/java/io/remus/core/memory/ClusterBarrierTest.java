@@ -94,12 +94,19 @@ class ClusterBarrierTest {
         return c.raw(word, 8).get(ValueLayout.JAVA_LONG, 0);
     }
 
-    private static void waitFor(TestCluster c, ComputeThread t, long value) {
+    private static void waitForRound(TestCluster c, ComputeThread t, long participants, long arrivals) {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while (barrierWord(c, t) != value) {
-            assertTrue(System.nanoTime() < deadline, "barrier word never became 0x" + Long.toHexString(value));
+        while (ClusterBarrier.participants(barrierWord(c, t)) != participants
+                || ClusterBarrier.arrivals(barrierWord(c, t)) != arrivals) {
+            assertTrue(System.nanoTime() < deadline, "the barrier word never showed " + arrivals + " of " + participants
+                    + " arrivals: 0x" + Long.toHexString(barrierWord(c, t)));
             LockSupport.parkNanos(1_000_000);
         }
+    }
+
+    private static void assertNoRound(long word, String message) {
+        assertEquals(0, ClusterBarrier.participants(word), message);
+        assertEquals(0, ClusterBarrier.arrivals(word), message);
     }
 
     @ParameterizedTest
@@ -117,7 +124,7 @@ class ClusterBarrierTest {
                 }
             });
             try (ComputeThread t = c.thread(1)) {
-                waitFor(c, t, (2L << 32) | 1);
+                waitForRound(c, t, 2, 1);
                 ClusterBarrier three = new ClusterBarrier(t, 3, Duration.ofSeconds(30));
                 BarrierMismatchException e = assertThrows(BarrierMismatchException.class, three::await);
                 assertEquals(3, e.participants());
@@ -125,7 +132,8 @@ class ClusterBarrierTest {
                 assertTrue(e.getMessage().contains("3") && e.getMessage().contains("2"), e.getMessage());
                 ClusterBarrier one = new ClusterBarrier(t, 1, Duration.ofSeconds(30));
                 assertThrows(BarrierMismatchException.class, one::await, "a single participant would release at once");
-                assertEquals((2L << 32) | 1, barrierWord(c, t), "refused arrivals are not counted");
+                assertEquals(1, ClusterBarrier.arrivals(barrierWord(c, t)), "refused arrivals are not counted");
+                assertEquals(2, ClusterBarrier.participants(barrierWord(c, t)), "the round keeps its count");
                 first.join(200);
                 assertFalse(released.get(), "the round of 2 has 1 arrival: it must not release");
             }
@@ -136,7 +144,7 @@ class ClusterBarrierTest {
             assertNull(failure.get());
             assertTrue(released.get(), "the second agreeing arrival releases the round");
             try (ComputeThread t = c.thread(0)) {
-                assertEquals(0, barrierWord(c, t), "a released round leaves the word empty");
+                assertNoRound(barrierWord(c, t), "a released round leaves no round in progress");
             }
         }
     }
@@ -156,7 +164,7 @@ class ClusterBarrierTest {
                 }
             });
             ClusterBarrier pair = new ClusterBarrier(a, 2, Duration.ofMillis(500));
-            waitFor(c, a, (2L << 32) | 1);
+            waitForRound(c, a, 2, 1);
             pair.await();
             partner.join(30_000);
             assertNull(failure.get());
@@ -169,7 +177,7 @@ class ClusterBarrierTest {
             });
             alone.join(30_000);
             assertNull(failure.get());
-            assertEquals(0, barrierWord(c, a), "a round of one leaves the word empty");
+            assertNoRound(barrierWord(c, a), "a round of one leaves no round in progress");
             assertThrows(RemoteTimeoutException.class, pair::await,
                     "the partner never comes to the second round: it must not release");
         }
@@ -203,6 +211,56 @@ class ClusterBarrierTest {
                     }
                 }
             });
+        }
+    }
+
+    @ParameterizedTest
+    @MethodSource("fabrics")
+    void shouldNotReleaseAWaiterWhenAGroupOfAnotherCountCompletesRoundsBetweenItsRounds(Function<SimOptions, Fabric> make)
+            throws Exception {
+        try (TestCluster c = new TestCluster(make, SimOptions.defaults(), 3, b -> { })) {
+            AtomicReference<Throwable> failure = new AtomicReference<>();
+            Thread[] threes = new Thread[2];
+            for (int i = 0; i < 2; i++) {
+                int node = i + 1;
+                threes[i] = Thread.ofPlatform().name("three-" + node).start(() -> {
+                    try (ComputeThread t = c.thread(node)) {
+                        new ClusterBarrier(t, 3, Duration.ofSeconds(30)).await();
+                    } catch (Throwable e) {
+                        failure.set(e);
+                    }
+                });
+            }
+            try (ComputeThread a = c.thread(0)) {
+                ClusterBarrier three = new ClusterBarrier(a, 3, Duration.ofMillis(500));
+                waitForRound(c, a, 3, 2);
+                three.await();
+                for (Thread t : threes) {
+                    t.join(30_000);
+                }
+                assertNull(failure.get());
+                Thread[] pair = new Thread[2];
+                for (int i = 0; i < 2; i++) {
+                    int node = i + 1;
+                    pair[i] = Thread.ofPlatform().name("two-" + node).start(() -> {
+                        try (ComputeThread t = c.thread(node)) {
+                            new ClusterBarrier(t, 2, Duration.ofSeconds(30)).await();
+                        } catch (Throwable e) {
+                            failure.set(e);
+                        }
+                    });
+                }
+                for (Thread t : pair) {
+                    t.join(30_000);
+                }
+                assertNull(failure.get());
+                assertThrows(RemoteTimeoutException.class, three::await,
+                        "alone in its second round: a completed round of 2 must not release it");
+                assertNoRound(barrierWord(c, a), "the timed-out arrival is withdrawn");
+                ClusterBarrier two = new ClusterBarrier(a, 2, Duration.ofMillis(500));
+                assertThrows(RemoteTimeoutException.class, two::await,
+                        "a barrier of another count can open a round after the withdrawal");
+            }
         }
     }
 }
