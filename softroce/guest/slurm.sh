@@ -23,9 +23,11 @@
 # - slurmd initialises its cgroup plugin (cgroup.conf's CgroupPlugin=autodetect) even with the
 #   plugins above, and without a cgroup filesystem it stops ("error: No filesystem mounted on
 #   /sys/fs/cgroup", "Unable to initialize cgroup plugin", "slurmd initialization failed"). The guest's
-#   init mounts none, so slurm_up mounts a cgroup v1 layout there (a tmpfs with the freezer
-#   controller, as on the hosts of this project) when nothing is mounted: autodetect then picks
-#   cgroup/v1, which needs no systemd (cgroup/v2 in 22.05 asks systemd over D-Bus for a scope).
+#   init mounts none, so slurm_up mounts a cgroup v1 layout there when nothing is mounted, as on the
+#   hosts of this project: a tmpfs with the freezer controller and the named hierarchy "systemd"
+#   (without that one, autodetect stops at "can't stat /sys/fs/cgroup/systemd/"). Autodetect then
+#   picks cgroup/v1, which needs no running systemd (cgroup/v2 in 22.05 asks systemd over D-Bus
+#   for a scope).
 # - SlurmctldHost and NodeAddr are 127.0.0.1 under the node's name: no name resolution needed.
 SLURM_PIDS=""
 
@@ -37,13 +39,15 @@ slurm_wait() { # TRIES COMMAND...: runs COMMAND once a second until it succeeds
   done
 }
 slurm_node_idle() { sinfo -h -N -n "$1" -o %t 2>/dev/null | grep -qx idle; }
+slurm_idle_or_gone() { slurm_node_idle "$1" || ! kill -0 "$2" 2>/dev/null; } # NODE SLURMD_PID
 
 slurm_up() { # DIR NODE CPUS
   d=$1 node=$2 cpus=$3
   mkdir -p "$d/munge" "$d/state" "$d/spool" && chmod 0700 "$d/munge" || return 20
   if ! grep -q ' /sys/fs/cgroup ' /proc/mounts; then
-    mount -t tmpfs -o mode=0755 cgroup /sys/fs/cgroup && mkdir -p /sys/fs/cgroup/freezer \
-      && mount -t cgroup -o freezer freezer /sys/fs/cgroup/freezer || { echo "slurm: cannot mount a cgroup v1 freezer"; return 23; }
+    mount -t tmpfs -o mode=0755 cgroup /sys/fs/cgroup && mkdir -p /sys/fs/cgroup/freezer /sys/fs/cgroup/systemd \
+      && mount -t cgroup -o freezer freezer /sys/fs/cgroup/freezer \
+      && mount -t cgroup -o none,name=systemd systemd /sys/fs/cgroup/systemd || { echo "slurm: cannot mount cgroup v1"; return 23; }
   fi
   dd if=/dev/urandom of="$d/munge/munge.key" bs=1024 count=1 2>/dev/null && chmod 0400 "$d/munge/munge.key" || return 20
   munged --force --origin=127.0.0.1 --socket="$d/munge/munge.sock" --key-file="$d/munge/munge.key" --pid-file="$d/munge/munged.pid" \
@@ -85,8 +89,9 @@ CONF
   SLURM_PIDS="$SLURM_PIDS $!"
   slurm_wait 60 scontrol ping || { echo "slurm: slurmctld does not answer"; tail -n 20 "$d/slurmctld.log" "$d/slurmctld.out"; return 22; }
   slurmd -D -N "$node" > "$d/slurmd.out" 2>&1 &
-  SLURM_PIDS="$SLURM_PIDS $!"
-  slurm_wait 90 slurm_node_idle "$node" || {
+  slurmd_pid=$!
+  SLURM_PIDS="$SLURM_PIDS $slurmd_pid"
+  slurm_wait 90 slurm_idle_or_gone "$node" "$slurmd_pid" && kill -0 "$slurmd_pid" 2>/dev/null || {
     echo "slurm: node $node never became idle: $(sinfo -h -N -o '%N %t %E' 2>&1)"
     tail -n 20 "$d/slurmd.log" "$d/slurmd.out"; return 24; }
   echo "slurm: one-host cluster up, node $node idle ($cpus CPUs)"
