@@ -37,7 +37,7 @@ say "mpirun -np $PROCS (LauncherProbeMain)"
 mpi "$JAVA" --enable-native-access=ALL-UNNAMED -cp "$CLASSPATH" io.remus.core.testing.LauncherProbeMain --env-dir "$OUT/env" \
   > "$OUT/mpirun-probe.txt" 2>&1 || { say "mpirun (probe) failed"; status=1; }
 
-say "starting a one-host Slurm"
+say "mpirun steps finished; starting a one-host Slurm"
 slurm_up /tmp/slurm "$NODE_NAME" "$SLURM_CPUS"; rc=$?
 if [ "$rc" -eq 0 ]; then
   say "srun -N1 -n$PROCS (trivial)"
@@ -50,6 +50,7 @@ if [ "$rc" -eq 0 ]; then
 else
   status=$rc
 fi
+say "srun steps finished"
 slurm_down
 cp /tmp/slurm/*.log /tmp/slurm/*.out /tmp/slurm/slurm.conf "$OUT/slurm/" 2>/dev/null
 say "done (status $status)"
