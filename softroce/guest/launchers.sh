@@ -34,7 +34,7 @@ mpi() { timeout "$STEP_TIMEOUT" mpirun --allow-run-as-root --oversubscribe -np "
 say "mpirun -np $PROCS (trivial)"
 mpi sh -c "$trivial" > "$OUT/mpirun-trivial.txt" 2>&1 || { say "mpirun (trivial) failed"; status=1; }
 say "mpirun -np $PROCS (LauncherProbeMain)"
-mpi "$JAVA" --enable-native-access=ALL-UNNAMED -cp "$CLASSPATH" io.remus.core.testing.LauncherProbeMain --env-dir "$OUT/env" \
+mpi "$JAVA" --enable-native-access=ALL-UNNAMED -cp "$CLASSPATH" io.remus.core.testing.LauncherProbeMain --env-dir "$OUT/env" --device rxe0 \
   > "$OUT/mpirun-probe.txt" 2>&1 || { say "mpirun (probe) failed"; status=1; }
 
 say "mpirun steps finished; starting a one-host Slurm"
@@ -45,7 +45,7 @@ if [ "$rc" -eq 0 ]; then
     || { say "srun (trivial) failed"; status=1; }
   say "srun -N1 -n$PROCS (LauncherProbeMain)"
   timeout "$STEP_TIMEOUT" srun -N1 -n"$PROCS" "$JAVA" --enable-native-access=ALL-UNNAMED -cp "$CLASSPATH" \
-    io.remus.core.testing.LauncherProbeMain --env-dir "$OUT/env" > "$OUT/srun-probe.txt" 2>&1 \
+    io.remus.core.testing.LauncherProbeMain --env-dir "$OUT/env" --device rxe0 > "$OUT/srun-probe.txt" 2>&1 \
     || { say "srun (probe) failed"; status=1; }
 else
   status=$rc

@@ -4,7 +4,13 @@ import io.remus.core.BadArgumentException;
 import io.remus.core.config.ClusterConfig;
 import io.remus.core.config.ConfigSources;
 
+import io.remus.verbs.Access;
+import io.remus.verbs.Context;
+import io.remus.verbs.MemoryRegion;
+import io.remus.verbs.ProtectionDomain;
+
 import java.io.IOException;
+import java.lang.foreign.Arena;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
@@ -27,14 +33,19 @@ import java.util.TreeMap;
  * the launcher's variables ({@code SLURM_*}, {@code OMPI_*}, {@code PMI_*}, {@code PMIX_*}) are
  * also written to {@code DIR/<launcher>-rank<rank>.env}, sorted, one {@code NAME=value} per line:
  * the environment a real launcher gives, for capturing as a test fixture (one file per process,
- * so that the processes' outputs cannot interleave).
+ * so that the processes' outputs cannot interleave). With {@code --device NAME}, each process also
+ * opens that RDMA device, allocates a protection domain and registers 1 MiB for local write and
+ * remote read, write and atomics (what a node does first; under a launcher it can fail on the
+ * locked-memory limit the launcher passes on), and the line ends with
+ * {@code device=NAME registered=1048576}; a failure there prints {@code ... error=...} on standard
+ * error and exits 3.
  */
 public final class LauncherProbeMain {
     private LauncherProbeMain() {
     }
 
     /**
-     * @param args empty, or {@code --env-dir DIR} to write the launcher's variables to a file in DIR
+     * @param args {@code [--env-dir DIR] [--device NAME]}
      */
     public static void main(String[] args) {
         Map<String, String> env = System.getenv();
@@ -62,7 +73,30 @@ public final class LauncherProbeMain {
         }
         String line = "launcher-probe launcher=" + launcher + " rank=" + config.nodeId() + " size=" + config.nodes().size()
                 + " raw_rank=" + rawRank + " raw_size=" + rawSize + " node=" + config.nodeAddress(config.nodeId());
-        if (args.length == 2 && args[0].equals("--env-dir")) {
+        String envDir = null;
+        String device = null;
+        for (int i = 0; i < args.length; i += 2) {
+            if (i + 1 < args.length && args[i].equals("--env-dir")) {
+                envDir = args[i + 1];
+            } else if (i + 1 < args.length && args[i].equals("--device")) {
+                device = args[i + 1];
+            } else {
+                System.err.println("launcher-probe: usage: LauncherProbeMain [--env-dir DIR] [--device NAME], not "
+                        + String.join(" ", args));
+                System.exit(2);
+                return;
+            }
+        }
+        if (device != null) {
+            try {
+                line += " device=" + device + " " + registerOneMegabyte(device);
+            } catch (RuntimeException e) {
+                System.err.println(line + " device=" + device + " error=" + e);
+                System.exit(3);
+                return;
+            }
+        }
+        if (envDir != null) {
             StringBuilder vars = new StringBuilder();
             for (Map.Entry<String, String> e : new TreeMap<>(env).entrySet()) {
                 String k = e.getKey();
@@ -70,7 +104,7 @@ public final class LauncherProbeMain {
                     vars.append(k).append('=').append(e.getValue()).append('\n');
                 }
             }
-            Path file = Path.of(args[1], launcher + "-rank" + config.nodeId() + ".env");
+            Path file = Path.of(envDir, launcher + "-rank" + config.nodeId() + ".env");
             try {
                 Files.writeString(file, vars);
             } catch (IOException e) {
@@ -78,12 +112,19 @@ public final class LauncherProbeMain {
                 System.exit(2);
                 return;
             }
-        } else if (args.length != 0) {
-            System.err.println("launcher-probe: usage: LauncherProbeMain [--env-dir DIR], not " + String.join(" ", args));
-            System.exit(2);
-            return;
         }
         System.out.println(line);
         System.out.flush();
+    }
+
+    /** Opens the device, allocates a protection domain and registers 1 MiB: what every node does first. */
+    private static String registerOneMegabyte(String device) {
+        try (Arena arena = Arena.ofConfined();
+             Context context = Context.open(device);
+             ProtectionDomain pd = context.allocateProtectionDomain();
+             MemoryRegion mr = pd.registerMemory(arena.allocate(1 << 20, 4096), Access.LOCAL_WRITE, Access.REMOTE_READ,
+                     Access.REMOTE_WRITE, Access.REMOTE_ATOMIC)) {
+            return "registered=" + mr.length();
+        }
     }
 }
