@@ -8,10 +8,11 @@
 #
 # Why each setting (Debian's slurm-wlm 22.05 and munge 0.5.15, in a guest without systemd or a
 # cgroup hierarchy set up for Slurm, running everything as root):
-# - munged gets its own socket, key, pid, seed and log files under DIR (--socket, --key-file, ...):
-#   the packaged paths under /etc/munge and /run/munge belong to the munge user, which the
-#   guest's read-only lower layer owns; the key is 1024 random bytes, mode 0400, owned by the
-#   user munged runs as (root here); --force lets munged run as root.
+# - munged gets its own key, seed, pid, log and socket files under DIR (--key-file, --socket, ...),
+#   independent of the package's /etc/munge and /run/munge. The key is 1024 random bytes, mode 0400,
+#   in a 0700 directory; the socket lies in a 0755 directory, since munged refuses to start when
+#   not everyone can reach its socket ("Socket is inaccessible: execute permissions for all
+#   required"). Root may run munged, and Slurm's daemons run as root here too.
 # - AuthInfo=socket=... and the credential plugin point Slurm at that munged socket.
 # - ProctrackType=proctrack/linuxproc and TaskPlugin=task/none: the cgroup plugins need a cgroup
 #   hierarchy delegated to Slurm (systemd does that on a real host); linuxproc tracks a step's
@@ -20,6 +21,8 @@
 # - SlurmdParameters=config_overrides with CPUs=CPUS: the node offers CPUS slots whatever the
 #   guest's vCPU count, so `srun -n3` on a 2-vCPU guest is allocated rather than refused.
 # - MpiDefault=none: srun starts plain processes (SLURM_PROCID/SLURM_NTASKS), no PMI plugin.
+#   slurmd still logs "mpi/pmix_v4: ... can not load PMIx library" at its start (Debian's build
+#   looks for a PMIx library that is not installed); with MpiDefault=none that is harmless.
 # - slurmd initialises its cgroup plugin (cgroup.conf's CgroupPlugin=autodetect) even with the
 #   plugins above, and without a cgroup filesystem it stops ("error: No filesystem mounted on
 #   /sys/fs/cgroup", "Unable to initialize cgroup plugin", "slurmd initialization failed"). The guest's
@@ -43,17 +46,17 @@ slurm_idle_or_gone() { slurm_node_idle "$1" || ! kill -0 "$2" 2>/dev/null; } # N
 
 slurm_up() { # DIR NODE CPUS
   d=$1 node=$2 cpus=$3
-  mkdir -p "$d/munge" "$d/state" "$d/spool" && chmod 0700 "$d/munge" || return 20
+  mkdir -p "$d/munge" "$d/run" "$d/state" "$d/spool" && chmod 0700 "$d/munge" && chmod 0755 "$d" "$d/run" || return 20
   if ! grep -q ' /sys/fs/cgroup ' /proc/mounts; then
     mount -t tmpfs -o mode=0755 cgroup /sys/fs/cgroup && mkdir -p /sys/fs/cgroup/freezer /sys/fs/cgroup/systemd \
       && mount -t cgroup -o freezer freezer /sys/fs/cgroup/freezer \
       && mount -t cgroup -o none,name=systemd systemd /sys/fs/cgroup/systemd || { echo "slurm: cannot mount cgroup v1"; return 23; }
   fi
   dd if=/dev/urandom of="$d/munge/munge.key" bs=1024 count=1 2>/dev/null && chmod 0400 "$d/munge/munge.key" || return 20
-  munged --force --origin=127.0.0.1 --socket="$d/munge/munge.sock" --key-file="$d/munge/munge.key" --pid-file="$d/munge/munged.pid" \
+  munged --origin=127.0.0.1 --socket="$d/run/munge.sock" --key-file="$d/munge/munge.key" --pid-file="$d/run/munged.pid" \
     --seed-file="$d/munge/munged.seed" --log-file="$d/munged.log" || { echo "slurm: munged failed"; return 21; }
-  SLURM_PIDS="$(cat "$d/munge/munged.pid")"
-  slurm_wait 10 sh -c "munge -S '$d/munge/munge.sock' -n | unmunge -S '$d/munge/munge.sock'" \
+  SLURM_PIDS="$(cat "$d/run/munged.pid")"
+  slurm_wait 10 sh -c "munge -S '$d/run/munge.sock' -n | unmunge -S '$d/run/munge.sock'" \
     || { echo "slurm: munge round trip failed"; return 21; }
   cat > "$d/slurm.conf" <<CONF
 ClusterName=remus
@@ -61,7 +64,7 @@ SlurmctldHost=$node(127.0.0.1)
 SlurmUser=root
 SlurmdUser=root
 AuthType=auth/munge
-AuthInfo=socket=$d/munge/munge.sock
+AuthInfo=socket=$d/run/munge.sock
 CredType=cred/munge
 StateSaveLocation=$d/state
 SlurmdSpoolDir=$d/spool
