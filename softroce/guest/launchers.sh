@@ -10,9 +10,10 @@
 # Exit status: 0 when every launcher ran, 1 when one failed, 10-13 (rxe0), 20-24 (Slurm's start).
 #
 # Open MPI 4.1 (Debian's openmpi-bin) needs only two options here:
-# - --allow-run-as-root: the guest script runs as root, which mpirun refuses by default.
-# - --oversubscribe: 3 processes on 2 vCPUs (mpirun counts the guest's cores as its slots and
-#   refuses more processes than slots without it).
+# - --allow-run-as-root: the guest script runs as root, which mpirun refuses by default ("mpirun has
+#   detected an attempt to run as root").
+# - --oversubscribe: 3 processes on 2 vCPUs; mpirun counts the cores as its slots and refuses more
+#   processes than slots without it ("There are not enough slots available in the system").
 # No MCA setting is needed: all processes are local, so mpirun starts them through its own local
 # daemon (no ssh/rsh, which the guest does not have), and its session directory goes to /tmp, which
 # in the guest is the writable tmpfs overlay.
