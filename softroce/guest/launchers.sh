@@ -5,7 +5,10 @@
 #   Open MPI:  mpirun --allow-run-as-root --oversubscribe -np 3 ...
 #   Slurm:     a one-host Slurm (munged, slurmctld, slurmd; softroce/guest/slurm.sh), then srun -N1 -n3 ...
 # Each launcher first runs a trivial command (the launcher's rank variables and the host name), then
-# the JVM probe. Outputs go to /mnt/job/out/<launcher>-{trivial,probe}.txt (the host checks them);
+# the JVM probe, then LauncherClusterMain: the 3 processes join one Remus cluster on rxe0
+# (RemusCluster.join, peers found through a fresh --rendezvous directory per run), fetch-and-add a
+# counter on node 0, meet at the cluster barrier, check the counter and close with the shutdown
+# handshake. Outputs go to /mnt/job/out/<launcher>-{trivial,probe,cluster}.txt (the host checks them);
 # the Slurm daemons' logs to /mnt/job/out/slurm/. Parameters come from /mnt/job/params.
 # Exit status: 0 when every launcher ran, 1 when one failed, 10-13 (rxe0), 20-24 (Slurm's start).
 #
@@ -31,12 +34,23 @@ status=0
 say() { echo "guest: [$(cut -d. -f1 /proc/uptime)s] $*"; }
 trivial='echo "rank=${OMPI_COMM_WORLD_RANK:-${SLURM_PROCID:-}} size=${OMPI_COMM_WORLD_SIZE:-${SLURM_NTASKS:-}} host=$(hostname)"'
 
+# RemusCluster.join's arguments for one launcher run: rank and size come from the launcher's
+# environment; the peers' rdma_cm addresses (rxe0's IPv4 address, port 18515 + rank) from a fresh
+# rendezvous directory DIR that the processes of this one host share.
+join_args() {
+  rm -rf "$1" && mkdir -p "$1"
+  echo "--device=rxe0 --rendezvous=$1 --seg-size=64K --segment.count=2 --buffer.size=8K --timeout.ms=20000 --join.timeout.ms=$JOIN_TIMEOUT_MS"
+}
 mpi() { timeout "$STEP_TIMEOUT" mpirun --allow-run-as-root --oversubscribe -np "$PROCS" "$@"; }
 say "mpirun -np $PROCS (trivial)"
 mpi sh -c "$trivial" > "$OUT/mpirun-trivial.txt" 2>&1 || { say "mpirun (trivial) failed"; status=1; }
 say "mpirun -np $PROCS (LauncherProbeMain)"
 mpi "$JAVA" --enable-native-access=ALL-UNNAMED -cp "$CLASSPATH" io.remus.core.testing.LauncherProbeMain --env-dir "$OUT/env" --device rxe0 \
   > "$OUT/mpirun-probe.txt" 2>&1 || { say "mpirun (probe) failed"; status=1; }
+say "mpirun -np $PROCS (LauncherClusterMain)"
+timeout "$CLUSTER_STEP_TIMEOUT" mpirun --allow-run-as-root --oversubscribe -np "$PROCS" \
+  "$JAVA" --enable-native-access=ALL-UNNAMED -cp "$CLASSPATH" io.remus.core.testing.LauncherClusterMain \
+  $(join_args /tmp/rendezvous-mpirun) > "$OUT/mpirun-cluster.txt" 2>&1 || { say "mpirun (cluster) failed"; status=1; }
 
 say "mpirun steps finished; starting a one-host Slurm"
 slurm_up /tmp/slurm "$NODE_NAME" "$SLURM_CPUS"; rc=$?
@@ -48,6 +62,10 @@ if [ "$rc" -eq 0 ]; then
   timeout "$STEP_TIMEOUT" srun -N1 -n"$PROCS" "$JAVA" --enable-native-access=ALL-UNNAMED -cp "$CLASSPATH" \
     io.remus.core.testing.LauncherProbeMain --env-dir "$OUT/env" --device rxe0 > "$OUT/srun-probe.txt" 2>&1 \
     || { say "srun (probe) failed"; status=1; }
+  say "srun -N1 -n$PROCS (LauncherClusterMain)"
+  timeout "$CLUSTER_STEP_TIMEOUT" srun -N1 -n"$PROCS" "$JAVA" --enable-native-access=ALL-UNNAMED -cp "$CLASSPATH" \
+    io.remus.core.testing.LauncherClusterMain $(join_args /tmp/rendezvous-srun) > "$OUT/srun-cluster.txt" 2>&1 \
+    || { say "srun (cluster) failed"; status=1; }
 else
   status=$rc
 fi
