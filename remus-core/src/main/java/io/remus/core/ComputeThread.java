@@ -701,10 +701,15 @@ public final class ComputeThread implements AutoCloseable {
         return h;
     }
 
-    private OpSlot acquire() {
+    /** Refuses a closed thread before any target lookup or connection, which a closed fabric node would fail untyped. */
+    private void requireOpen() {
         if (closed) {
             throw new BadArgumentException("compute thread is closed");
         }
+    }
+
+    private OpSlot acquire() {
+        requireOpen();
         if (freeCount == 0) {
             throw new BadArgumentException("all " + handles.length + " operations in flight are in use: await some first");
         }
@@ -728,6 +733,7 @@ public final class ComputeThread implements AutoCloseable {
     }
 
     private OpSlot postSingle(Opcode op, long ptr, long bufferOffset, int length, long operand, long swap, boolean fence) {
+        requireOpen();
         boolean atomic = op == Opcode.COMPARE_AND_SWAP || op == Opcode.FETCH_AND_ADD;
         int rkey = checkTarget(ptr, length, atomic);
         int node = RemotePtr.node(ptr);
@@ -754,6 +760,7 @@ public final class ComputeThread implements AutoCloseable {
     }
 
     OpSlot postBatch(WorkRequests requests, int node, long firstAddress) {
+        requireOpen();
         int lane = lane(firstAddress);
         QueuePair qp = queuePair(node, lane);
         OpSlot h = acquire();

@@ -84,8 +84,9 @@ class RemusClusterDeviceTest {
         java.nio.file.Files.writeString(job.resolve("rank-2"), deadPeer + "\n");
         List<ChildJvm> children = new ArrayList<>();
         try {
+            // a join timeout long enough for the live rank to start its node in an emulated guest, so that only the dead one is missing
             for (int i = 0; i < 2; i++) {
-                children.add(start(device, job, i, 3, port, 5_000));
+                children.add(start(device, job, i, 3, port, 40_000));
             }
             for (int i = 0; i < 2; i++) {
                 ChildJvm.Result r = children.get(i).await(CHILD_TIMEOUT);
