@@ -61,8 +61,9 @@ class RemusClusterDeviceTest {
         int port = basePort();
         List<ChildJvm> children = new ArrayList<>();
         try {
+            // a join timeout long enough for both live ranks to start in an emulated guest, so that only the absent one is missing
             for (int i = 0; i < 2; i++) {
-                children.add(start(device, dir.resolve("job"), i, 3, port, 3_000));
+                children.add(start(device, dir.resolve("job"), i, 3, port, 40_000));
             }
             for (int i = 0; i < 2; i++) {
                 ChildJvm.Result r = children.get(i).await(CHILD_TIMEOUT);
