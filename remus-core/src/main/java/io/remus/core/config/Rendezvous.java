@@ -40,6 +40,29 @@ public final class Rendezvous {
     }
 
     /**
+     * The checks both rendezvous forms make before any I/O: the timeout, the size, the rank within
+     * it, and the address as {@code host:port}.
+     *
+     * @return the address without surrounding white space
+     * @throws BadArgumentException naming the bad value
+     */
+    static String checkArguments(int rank, int size, String address, Duration timeout) {
+        Timeouts.require(timeout, "rendezvous timeout");
+        if (size < 1 || size > ClusterConfig.MAX_NODES) {
+            throw new BadArgumentException("rendezvous size must be 1.." + ClusterConfig.MAX_NODES + ", got " + size);
+        }
+        if (rank < 0 || rank >= size) {
+            throw new BadArgumentException("rank " + rank + " is outside the job's size " + size + " (ranks 0.." + (size - 1) + ")");
+        }
+        String own = address.strip();
+        if (own.indexOf(':') < 0) {
+            throw new BadArgumentException("rank " + rank + ": the rendezvous address must be host:port, got '" + address + "'");
+        }
+        NodeAddress.parse(own, rank);
+        return own;
+    }
+
+    /**
      * Publishes this rank's address and waits for every other rank's.
      *
      * @param dir     the shared directory (created when missing)
@@ -55,18 +78,8 @@ public final class Rendezvous {
     public static List<String> exchange(Path dir, int rank, int size, String address, Duration timeout) {
         Objects.requireNonNull(dir, "dir");
         Objects.requireNonNull(address, "address");
-        Timeouts.require(timeout, "rendezvous timeout");
-        if (size < 1 || size > ClusterConfig.MAX_NODES) {
-            throw new BadArgumentException("rendezvous size must be 1.." + ClusterConfig.MAX_NODES + ", got " + size);
-        }
-        if (rank < 0 || rank >= size) {
-            throw new BadArgumentException("rank " + rank + " is outside the job's size " + size + " (ranks 0.." + (size - 1) + ")");
-        }
-        if (address.strip().indexOf(':') < 0) {
-            throw new BadArgumentException("rank " + rank + ": the rendezvous address must be host:port, got '" + address + "'");
-        }
-        NodeAddress.parse(address, rank);
-        publish(dir, rank, address.strip());
+        String own = checkArguments(rank, size, address, timeout);
+        publish(dir, rank, own);
         long deadline = System.nanoTime() + timeout.toNanos();
         while (true) {
             List<Integer> missing = missing(dir, size);

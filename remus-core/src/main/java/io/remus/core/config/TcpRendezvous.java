@@ -52,18 +52,7 @@ public final class TcpRendezvous {
     public static List<String> exchange(InetSocketAddress root, int rank, int size, String address, Duration timeout) {
         Objects.requireNonNull(root, "root");
         Objects.requireNonNull(address, "address");
-        Timeouts.require(timeout, "rendezvous timeout");
-        if (size < 1 || size > ClusterConfig.MAX_NODES) {
-            throw new BadArgumentException("rendezvous size must be 1.." + ClusterConfig.MAX_NODES + ", got " + size);
-        }
-        if (rank < 0 || rank >= size) {
-            throw new BadArgumentException("rank " + rank + " is outside the job's size " + size + " (ranks 0.." + (size - 1) + ")");
-        }
-        String own = address.strip();
-        if (own.indexOf(':') < 0) {
-            throw new BadArgumentException("rank " + rank + ": the rendezvous address must be host:port, got '" + address + "'");
-        }
-        NodeAddress.parse(own, rank);
+        String own = Rendezvous.checkArguments(rank, size, address, timeout);
         long deadline = System.nanoTime() + timeout.toNanos();
         return rank == 0 ? serve(root, size, own, deadline, timeout) : join(root, rank, size, own, deadline, timeout);
     }
