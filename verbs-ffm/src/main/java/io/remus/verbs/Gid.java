@@ -70,6 +70,18 @@ public record Gid(long high, long low) {
         return high == 0 && (low >>> 32) == 0xffffL;
     }
 
+    /**
+     * @return the IPv4 address of an IPv4-mapped GID as a dotted literal ({@code a.b.c.d})
+     * @throws IllegalStateException when this GID is not IPv4-mapped ({@link #isIpv4Mapped()})
+     */
+    public String ipv4Literal() {
+        if (!isIpv4Mapped()) {
+            throw new IllegalStateException(this + " is not an IPv4-mapped GID");
+        }
+        int v4 = (int) low;
+        return (v4 >>> 24) + "." + ((v4 >>> 16) & 0xff) + "." + ((v4 >>> 8) & 0xff) + "." + (v4 & 0xff);
+    }
+
     @Override
     public String toString() {
         StringBuilder sb = new StringBuilder(39);

@@ -16,8 +16,7 @@ public final class DeviceAddress {
             for (int i = 0; i < port.gidTableLength(); i++) {
                 Gid gid = context.queryGid(1, i);
                 if (gid.isIpv4Mapped()) {
-                    int v4 = (int) gid.low();
-                    return (v4 >>> 24) + "." + ((v4 >>> 16) & 0xff) + "." + ((v4 >>> 8) & 0xff) + "." + (v4 & 0xff);
+                    return gid.ipv4Literal();
                 }
             }
             throw new AssertionError(device + " has no IPv4-mapped GID on port 1");
