@@ -1,28 +1,39 @@
 package io.remus.core.memory;
 
+import io.remus.core.config.ClusterConfig;
+
 /**
  * Where a memory node keeps its shared words. Every segment starts with a 64-byte header holding
  * its allocation watermark; segment 0 follows it with the node's control block, one word per
- * 64-byte line so that unrelated words never share a cache line.
+ * 64-byte line where unrelated words are changed by different parties, then the pool heads (one
+ * word per size class) and the shutdown bitmap (one bit per node of the cluster).
  *
  * <pre>
- * segment 0                                   segment i &gt; 0
- * +-------+-----------------------------+      +-------+--------------------------+
- * |   0   | watermark                   |      |   0   | watermark                |
- * |  64   | root pointer (RemotePtr)    |      |  64   | heap: blocks             |
- * | 128   | barrier word                |      +-------+--------------------------+
- * | 192   | reserved                    |
- * | 256   | shutdown count              |
- * | 320   | heap: blocks                |
- * +-------+-----------------------------+
+ * segment 0                                          segment i &gt; 0
+ * +-------+------------------------------------+     +-------+--------------------------+
+ * |   0   | watermark                          |     |   0   | watermark                |
+ * |  64   | root pointer (RemotePtr)           |     |  64   | heap: blocks             |
+ * | 128   | barrier word                       |     +-------+--------------------------+
+ * | 192   | reclaimer table pointer            |
+ * | 256   | shutdown count                     |
+ * | 320   | pool heads, 8 bytes per size class |
+ * | 512   | shutdown bitmap, ceil(nodes/64) words
+ * |  h    | heap: blocks (h = heapStart(0, nodes), 64-byte aligned)
+ * +-------+------------------------------------+
  * </pre>
  *
  * <p>The watermark is the offset, within its segment, of the next unallocated byte: it starts at the
- * heap's start ({@link #heapStart(int)}), only grows, by compare-and-swap, and never passes the
+ * heap's start ({@link #heapStart(int, int)}), only grows, by compare-and-swap, and never passes the
  * segment's end. Below it the heap is a sequence of blocks, each behind its {@link BlockHeader}.
  *
  * <p>The barrier word is {@link ClusterBarrier}'s: the generation of released rounds, the
- * participant count of the round in progress and its arrivals (layout in its Javadoc).
+ * participant count of the round in progress and its arrivals (layout in its Javadoc). The
+ * reclaimer table pointer is 0 until a reclaimer publishes, by compare-and-swap, where this node's
+ * threads announce their epochs. The pool heads are the heads of the node's shared free pools,
+ * one per size class, changed only by RDMA atomics. The shutdown count and bitmap are
+ * {@link ClusterShutdown}'s: each compute node adds 1 to the count and its own bit
+ * ({@code 1 << (id % 64)} to word {@code id / 64}) with fetch-and-adds, so a memory node that
+ * times out waiting can name the nodes that did not announce.
  */
 public final class ControlBlock {
     /** Offset of each segment's watermark. */
@@ -31,21 +42,44 @@ public final class ControlBlock {
     public static final long ROOT = 64;
     /** Offset of the barrier word (generation, participants, arrivals) in segment 0. */
     public static final long BARRIER_WORD = 128;
+    /** Offset in segment 0 of the pointer to the reclaimer's announcement table of this node (0 when none). */
+    public static final long RECLAIMER_TABLE = 192;
     /** Offset of the shutdown count in segment 0. */
     public static final long SHUTDOWN = 256;
-    /** First allocatable offset (the first block's header) in segment 0. */
-    public static final long FIRST_FREE_SEGMENT_0 = 320;
-    /** First allocatable offset (the first block's header) in the other segments. */
+    /** Offset in segment 0 of the first pool head; size class {@code c}'s head is at {@code POOL_HEADS + 8 * c}. */
+    public static final long POOL_HEADS = 320;
+    /** Offset in segment 0 of the shutdown bitmap: node {@code id}'s bit is bit {@code id % 64} of word {@code id / 64}. */
+    public static final long SHUTDOWN_NODES = 512;
+    /** First allocatable offset (the first block's header) in the segments after the first. */
     public static final long FIRST_FREE = 64;
+
+    static {
+        if (POOL_HEADS + 8L * SizeClasses.COUNT > SHUTDOWN_NODES) {
+            throw new ExceptionInInitializerError("pool heads overlap the shutdown bitmap");
+        }
+    }
 
     private ControlBlock() {
     }
 
     /**
-     * @param segment a segment index
-     * @return the offset where its heap starts, the lowest value its watermark may hold
+     * @param nodeCount the cluster's node count, 1..{@link ClusterConfig#MAX_NODES}
+     * @return the bytes of the shutdown bitmap: one bit per node, whole words
      */
-    public static long heapStart(int segment) {
-        return segment == 0 ? FIRST_FREE_SEGMENT_0 : FIRST_FREE;
+    public static long shutdownBitmapBytes(int nodeCount) {
+        return 8L * ((nodeCount + 63) / 64);
+    }
+
+    /**
+     * @param segment   a segment index
+     * @param nodeCount the cluster's node count (segment 0 holds one shutdown bit per node)
+     * @return the offset where the segment's heap starts, the lowest value its watermark may hold
+     */
+    public static long heapStart(int segment, int nodeCount) {
+        if (segment != 0) {
+            return FIRST_FREE;
+        }
+        long end = SHUTDOWN_NODES + shutdownBitmapBytes(nodeCount);
+        return (end + 63) & ~63L;
     }
 }

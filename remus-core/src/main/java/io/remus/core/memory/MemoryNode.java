@@ -3,6 +3,7 @@ package io.remus.core.memory;
 import io.remus.core.BadArgumentException;
 import io.remus.core.RemoteTimeoutException;
 import io.remus.core.config.ClusterConfig;
+import io.remus.core.config.NodeRange;
 import io.remus.core.config.Timeouts;
 import io.remus.core.fabric.FabricNode;
 import io.remus.core.fabric.RegisteredMemory;
@@ -25,6 +26,7 @@ public final class MemoryNode implements AutoCloseable {
     private static final VarHandle WORD = ValueLayout.JAVA_LONG.varHandle();
 
     private final List<RegisteredMemory> segments;
+    private final NodeRange computeNodes;
 
     /**
      * Allocates, initializes and publishes the node's segments.
@@ -36,13 +38,14 @@ public final class MemoryNode implements AutoCloseable {
         List<RegisteredMemory> list = new ArrayList<>();
         for (int i = 0; i < config.segmentCount(); i++) {
             RegisteredMemory m = node.allocate(config.segmentSize());
-            WORD.setVolatile(m.segment(), ControlBlock.WATERMARK, i == 0 ? ControlBlock.FIRST_FREE_SEGMENT_0 : ControlBlock.FIRST_FREE);
+            WORD.setVolatile(m.segment(), ControlBlock.WATERMARK, ControlBlock.heapStart(i, config.nodes().size()));
             list.add(m);
         }
         for (RegisteredMemory m : list) {
             node.publish(m);
         }
         this.segments = List.copyOf(list);
+        this.computeNodes = config.computeNodes();
     }
 
     /** @return the segments, in publication order */
@@ -60,7 +63,8 @@ public final class MemoryNode implements AutoCloseable {
      * @throws NullPointerException   when {@code timeout} is null
      * @throws BadArgumentException   naming the value when {@code computeNodes} is not positive or
      *                                {@code timeout} is out of {@link Timeouts#require}'s range
-     * @throws RemoteTimeoutException when they did not all arrive in time
+     * @throws RemoteTimeoutException when they did not all arrive in time; its message names the
+     *                                compute nodes of the configuration that did not announce
      */
     public void awaitShutdown(int computeNodes, Duration timeout) {
         Objects.requireNonNull(timeout, "timeout");
@@ -72,10 +76,29 @@ public final class MemoryNode implements AutoCloseable {
         while ((long) WORD.getVolatile(segments.get(0).segment(), ControlBlock.SHUTDOWN) < computeNodes) {
             if (System.nanoTime() - deadline > 0) {
                 throw new RemoteTimeoutException("only " + WORD.getVolatile(segments.get(0).segment(), ControlBlock.SHUTDOWN)
-                        + " of " + computeNodes + " compute nodes announced shutdown within " + timeout);
+                        + " of " + computeNodes + " compute nodes announced shutdown within " + timeout
+                        + "; not announced: " + silentNodes());
             }
             LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
         }
+    }
+
+    /** @return the compute nodes of the configuration whose shutdown bit is not set, as "node 1, node 4" */
+    private String silentNodes() {
+        StringBuilder names = new StringBuilder();
+        int listed = 0;
+        for (int id = computeNodes.first(); id <= computeNodes.last(); id++) {
+            long word = (long) WORD.getVolatile(segments.get(0).segment(), ControlBlock.SHUTDOWN_NODES + 8L * (id / 64));
+            if ((word & (1L << (id % 64))) == 0) {
+                if (listed++ < 32) {
+                    names.append(names.isEmpty() ? "" : ", ").append("node ").append(id);
+                }
+            }
+        }
+        if (listed > 32) {
+            names.append(" and ").append(listed - 32).append(" more");
+        }
+        return listed == 0 ? "none (every compute node of " + computeNodes + " did)" : names.toString();
     }
 
     /** Deregisters and frees the segments. Idempotent. */

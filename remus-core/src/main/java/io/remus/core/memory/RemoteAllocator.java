@@ -47,6 +47,7 @@ public final class RemoteAllocator {
     private final ComputeThread thread;
     private final AllocationPolicy policy;
     private final NodeRange memoryNodes;
+    private final int nodeCount;
     private final long[][] freeBlocks = new long[SizeClasses.COUNT][];
     private final long[][] freeHeaders = new long[SizeClasses.COUNT][];
     private final int[] freeCounts = new int[SizeClasses.COUNT];
@@ -59,6 +60,7 @@ public final class RemoteAllocator {
         this.thread = thread;
         this.policy = thread.config().allocationPolicy();
         this.memoryNodes = thread.config().memoryNodes();
+        this.nodeCount = thread.config().nodes().size();
         this.watermarks = new long[memoryNodes.size()][];
         this.random = new SplittableRandom(thread.nodeId() * 0x9E3779B97F4A7C15L ^ System.nanoTime());
         this.nextNode = thread.nodeId() % memoryNodes.size();
@@ -203,7 +205,7 @@ public final class RemoteAllocator {
                 seen[s] = expected + footprint;
                 return RemotePtr.offset(base, expected);
             }
-            checkWatermark(word, was, ControlBlock.heapStart(s), end, seen[s], nodeId, s);
+            checkWatermark(word, was, ControlBlock.heapStart(s, nodeCount), end, seen[s], nodeId, s);
             seen[s] = was;
             expected = was;
         }
@@ -236,11 +238,11 @@ public final class RemoteAllocator {
             long base = RemotePtr.address(thread.segmentBase(node, s));
             long length = thread.segmentLength(node, s);
             if (address >= base && address < base + length) {
-                if (address < base + ControlBlock.heapStart(s) + BlockHeader.SIZE || address + blockSize > base + length) {
+                if (address < base + ControlBlock.heapStart(s, nodeCount) + BlockHeader.SIZE || address + blockSize > base + length) {
                     throw new InvalidFreeException(ptr, RemotePtr.toString(ptr) + " is not a block of " + blockSize
                             + " bytes: segment " + s + " of node " + node + " keeps blocks with their headers in ["
-                            + ControlBlock.heapStart(s) + ", " + length + ") of its bytes, and offset " + (address - base)
-                            + " is " + (address - base < ControlBlock.heapStart(s) + BlockHeader.SIZE ? "in its control words" : "too close to its end"));
+                            + ControlBlock.heapStart(s, nodeCount) + ", " + length + ") of its bytes, and offset " + (address - base)
+                            + " is " + (address - base < ControlBlock.heapStart(s, nodeCount) + BlockHeader.SIZE ? "in its control words" : "too close to its end"));
                 }
                 return;
             }
@@ -269,7 +271,7 @@ public final class RemoteAllocator {
         if (seen == null) {
             seen = new long[segments];
             for (int s = 0; s < segments; s++) {
-                seen[s] = ControlBlock.heapStart(s);
+                seen[s] = ControlBlock.heapStart(s, nodeCount);
             }
             watermarks[nodeId - memoryNodes.first()] = seen;
         }

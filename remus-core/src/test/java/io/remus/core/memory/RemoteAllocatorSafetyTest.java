@@ -42,6 +42,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class RemoteAllocatorSafetyTest {
+    /** Where segment 0's heap starts in {@link TestCluster#of}'s three-node cluster. */
+    private static final long HEAP_0 = ControlBlock.heapStart(0, 3);
+
     static Stream<Named<Function<SimOptions, Fabric>>> fabrics() {
         return Fabrics.all();
     }
@@ -55,7 +58,7 @@ class RemoteAllocatorSafetyTest {
     }
 
     private static MemorySegment controlWords(TestCluster c, ComputeThread t, int node) {
-        return MemorySegment.ofArray(c.raw(t.segmentBase(node, 0), ControlBlock.FIRST_FREE_SEGMENT_0).toArray(ValueLayout.JAVA_BYTE));
+        return MemorySegment.ofArray(c.raw(t.segmentBase(node, 0), HEAP_0).toArray(ValueLayout.JAVA_BYTE));
     }
 
     @ParameterizedTest
@@ -64,11 +67,11 @@ class RemoteAllocatorSafetyTest {
         try (TestCluster c = TestCluster.of(make); ComputeThread t = c.thread(0)) {
             RemoteAllocator a = new RemoteAllocator(t);
             long first = a.allocate(8, 1);
-            assertEquals(RemotePtr.offset(t.segmentBase(1, 0), ControlBlock.FIRST_FREE_SEGMENT_0 + BlockHeader.SIZE), first,
+            assertEquals(RemotePtr.offset(t.segmentBase(1, 0), HEAP_0 + BlockHeader.SIZE), first,
                     "the first block sits right behind its header at the heap's start");
             MemorySegment before = controlWords(c, t, 1);
             for (int s = 0; s < 2; s++) {
-                for (long offset = 0; offset < ControlBlock.heapStart(s) + BlockHeader.SIZE; offset += 8) {
+                for (long offset = 0; offset < ControlBlock.heapStart(s, 3) + BlockHeader.SIZE; offset += 8) {
                     long ptr = RemotePtr.offset(t.segmentBase(1, s), offset);
                     for (long size : new long[] {8, 64, 4096}) {
                         InvalidFreeException e = assertThrows(InvalidFreeException.class, () -> a.deallocate(ptr, size),
@@ -231,7 +234,7 @@ class RemoteAllocatorSafetyTest {
     }
 
     static Stream<Long> badWatermarks() {
-        return Stream.of(0L, 8L, -64L, ControlBlock.FIRST_FREE_SEGMENT_0 - 8, ControlBlock.FIRST_FREE_SEGMENT_0 + 3,
+        return Stream.of(0L, 8L, -64L, HEAP_0 - 8, HEAP_0 + 3,
                 (64L << 10) + 8, Long.MAX_VALUE, Long.MIN_VALUE, -1L);
     }
 
@@ -250,9 +253,9 @@ class RemoteAllocatorSafetyTest {
                 assertTrue(e.getMessage().contains(Long.toString(bad)), e.getMessage());
                 assertEquals(bad, word(c, watermark), "nothing was carved from a corrupted watermark");
             }
-            stray(c, watermark, ControlBlock.FIRST_FREE_SEGMENT_0);
+            stray(c, watermark, HEAP_0);
             long p = new RemoteAllocator(t).allocate(8, 1);
-            assertEquals(RemotePtr.offset(t.segmentBase(1, 0), ControlBlock.FIRST_FREE_SEGMENT_0 + BlockHeader.SIZE), p);
+            assertEquals(RemotePtr.offset(t.segmentBase(1, 0), HEAP_0 + BlockHeader.SIZE), p);
         }
     }
 
@@ -264,7 +267,7 @@ class RemoteAllocatorSafetyTest {
             long first = a.allocate(64, 1);
             a.allocate(64, 1);
             long watermark = RemotePtr.offset(t.segmentBase(1, 0), ControlBlock.WATERMARK);
-            stray(c, watermark, ControlBlock.FIRST_FREE_SEGMENT_0);
+            stray(c, watermark, HEAP_0);
             CorruptedControlBlockException back = assertThrows(CorruptedControlBlockException.class, () -> a.allocate(64, 1),
                     "this allocator saw the watermark higher");
             assertTrue(back.getMessage().contains("backwards"), back.getMessage());
@@ -321,7 +324,7 @@ class RemoteAllocatorSafetyTest {
                 boolean inHeap = false;
                 for (int s = 0; s < 2; s++) {
                     long base = RemotePtr.address(t.segmentBase(1, s));
-                    inHeap |= start >= base + ControlBlock.heapStart(s) && end <= base + t.segmentLength(1, s);
+                    inHeap |= start >= base + ControlBlock.heapStart(s, 3) && end <= base + t.segmentLength(1, s);
                 }
                 assertTrue(inHeap, RemotePtr.toString(p) + " lies inside a segment's heap");
                 for (var n : new java.util.Map.Entry[] {live.floorEntry(p), live.ceilingEntry(p)}) {

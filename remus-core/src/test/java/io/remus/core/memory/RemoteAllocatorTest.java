@@ -48,7 +48,7 @@ class RemoteAllocatorTest {
             assertTrue(Math.abs(RemotePtr.address(q) - RemotePtr.address(p)) >= 32 + BlockHeader.SIZE,
                     "24 bytes take a 32-byte class, behind an 8-byte header");
             long base = RemotePtr.address(t.segmentBase(1, 0));
-            assertTrue(RemotePtr.address(p) >= base + ControlBlock.FIRST_FREE_SEGMENT_0 + BlockHeader.SIZE,
+            assertTrue(RemotePtr.address(p) >= base + ControlBlock.heapStart(0, 3) + BlockHeader.SIZE,
                     "blocks and their headers never overlap the control block");
             t.write(p, 5);
             t.write(RemotePtr.offset(p, 16), 6);
@@ -74,9 +74,11 @@ class RemoteAllocatorTest {
                         + "holds 3 after its watermark");
             }
             assertThrows(AllocationExhaustedException.class, () -> a.allocate(1024, 1));
-            assertEquals(1, RemotePtr.node(a.allocate(512, 1)), "segment 0's 680-byte tail serves a smaller class");
-            assertEquals(1, RemotePtr.node(a.allocate(512, 1)), "segment 1's 936-byte tail too");
+            long heap0 = ControlBlock.heapStart(0, 2);
+            assertEquals(4096 - heap0 - 3 * 1032, 424, "segment 0's tail behind its control words and 3 blocks");
+            assertEquals(1, RemotePtr.node(a.allocate(512, 1)), "segment 1's 936-byte tail serves a smaller class");
             assertThrows(AllocationExhaustedException.class, () -> a.allocate(512, 1));
+            assertEquals(1, RemotePtr.node(a.allocate(256, 1)), "segment 0's 424-byte tail serves a smaller one still");
             long watermark = RemotePtr.offset(t.segmentBase(1, 0), ControlBlock.WATERMARK);
             assertTrue(t.read(watermark) <= t.segmentLength(1, 0), "a segment too full leaves its watermark alone");
             assertEquals(0, RemotePtr.node(a.allocate(8, 0)), "other nodes are unaffected");

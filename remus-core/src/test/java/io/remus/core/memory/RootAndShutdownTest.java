@@ -98,8 +98,18 @@ class RootAndShutdownTest {
             try (ComputeThread t0 = c.thread(0)) {
                 ClusterShutdown.announce(t0);
             }
-            assertThrows(RemoteTimeoutException.class, () -> m1.awaitShutdown(3, Duration.ofMillis(100)));
-            c.runOnThreads(new int[] {1, 2}, (i, t) -> ClusterShutdown.announce(t));
+            RemoteTimeoutException e = assertThrows(RemoteTimeoutException.class, () -> m1.awaitShutdown(3, Duration.ofMillis(100)));
+            assertTrue(e.getMessage().contains("not announced: node 1, node 2"), e.getMessage());
+            try (ComputeThread again = c.thread(0)) {
+                ClusterShutdown.announce(again);
+            }
+            e = assertThrows(RemoteTimeoutException.class, () -> m1.awaitShutdown(3, Duration.ofMillis(100)),
+                    "a second announcement by node 0 is not counted again");
+            assertTrue(e.getMessage().startsWith("only 1 of 3"), e.getMessage());
+            c.runOnThreads(new int[] {2}, (i, t) -> ClusterShutdown.announce(t));
+            e = assertThrows(RemoteTimeoutException.class, () -> m1.awaitShutdown(3, Duration.ofMillis(100)));
+            assertTrue(e.getMessage().endsWith("not announced: node 1"), e.getMessage());
+            c.runOnThreads(new int[] {1}, (i, t) -> ClusterShutdown.announce(t));
             m1.awaitShutdown(3, Duration.ofSeconds(5));
             c.node(2).memoryNode().orElseThrow().awaitShutdown(3, Duration.ofSeconds(5));
         }
