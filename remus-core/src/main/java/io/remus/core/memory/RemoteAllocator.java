@@ -18,39 +18,77 @@ import java.util.SplittableRandom;
  * class, allocated or free, incarnation) in the 8 bytes before it, so a block of class {@code c}
  * takes {@code 8 + SizeClasses.size(c)} bytes of its segment and is 8-byte aligned.
  *
- * <p>A block comes from the thread's free list of its size class when that holds one on the chosen
- * node, otherwise it is carved from one of the node's segments by advancing the segment's watermark
- * ({@link ControlBlock}) with an RDMA compare-and-swap. The watermark never passes its segment's
- * end: a segment too full for a block is left alone, and its tail still serves smaller classes.
- * Before it is used, every watermark value read is checked: one outside its segment's heap, not
- * 8-byte aligned, or lower than one this allocator saw before is a
- * {@link CorruptedControlBlockException} naming it, and nothing is handed out from it.
+ * <p><b>Where blocks come from.</b> A freed block becomes reusable by every thread of every node. The
+ * allocator keeps a cache per memory node and size class of at most {@value #CACHE_CAPACITY} free
+ * blocks ({@code 2 * }{@link FreeBlockPool#BATCH}). An allocation takes a block from the cache of its
+ * node and class; an empty cache is refilled with one batch (up to {@link FreeBlockPool#BATCH} blocks)
+ * from the node's shared pool of the class ({@link FreeBlockPool}, in the node's registered memory,
+ * changed only by RDMA atomics); when the pool is empty too, the block is carved from one of the
+ * node's segments by advancing the segment's watermark ({@link ControlBlock}) with an RDMA
+ * compare-and-swap. A free puts the block in the cache of its own node and class; a free that finds
+ * that cache full first drains one batch of it to the node's pool. {@link #flush()} drains every cache.
  *
- * <p>Frees are checked against the block's header: a null, foreign-node or misaligned pointer, one
- * outside every segment's heap (the control words among them), one whose preceding word is not its
- * header (never allocated), one of another size class, or one already free is refused with a typed
- * exception ({@link BadArgumentException}, {@link InvalidFreeException},
+ * <p>The watermark never passes its segment's end: a segment too full for a block is left alone, and
+ * its tail still serves smaller classes. Before it is used, every watermark value read is checked:
+ * one outside its segment's heap, not 8-byte aligned, or lower than one this allocator saw before is a
+ * {@link CorruptedControlBlockException} naming it, and nothing is handed out from it. A pool head or
+ * a pooled block that holds what the pool never writes is a {@link CorruptedMemoryException} naming
+ * it, and the pool is left as it is.
+ *
+ * <p><b>Checks.</b> Frees are checked against the block's header: a null, foreign-node or misaligned
+ * pointer, one outside every segment's heap (the control words among them), one whose preceding word
+ * is not its header (never allocated), one of another size class, or one already free is refused
+ * with a typed exception ({@link BadArgumentException}, {@link InvalidFreeException},
  * {@link DoubleFreeException}) before anything changes. The free itself is a compare-and-swap of the
- * header from allocated to free, so of two racing frees of one block exactly one succeeds. A free
- * through a stale pointer to a block that was freed and reused since is not detectable here (the
- * pointer does not carry the incarnation); reclamation is what prevents it.
+ * header from allocated to free (incarnation + 1), and handing a free block out again is one from
+ * free to allocated (incarnation + 1), so of two racing frees of one block exactly one succeeds, and a
+ * block in a cache or a pool is refused by every free. A free through a stale pointer to a block that
+ * was freed and reused since is not detectable here (the pointer does not carry the incarnation);
+ * reclamation is what prevents it.
  *
- * <p>Free lists are private to the thread (a freed block is reused only by the thread that freed
- * it, on the node it lives on, with its header set back to allocated); there is no cluster-wide free
- * list yet, and a free list that is full ({@value #FREE_LIST_CAPACITY} blocks per class) keeps
- * further freed blocks out of use (they stay free, and are leaked). Not thread-safe: one per compute
- * thread, used by that compute thread's owner.
+ * <p><b>Cost, amortised.</b> Every allocation of a cached block costs one RDMA compare-and-swap (its
+ * header) and every free one READ (a CPU read on the thread's own node) and one compare-and-swap
+ * (its header). The pool adds one compare-and-swap per batch moved: a refill of {@code n} blocks costs
+ * {@code 1 + 2n} READs and one compare-and-swap, a drain of {@link FreeBlockPool#BATCH} blocks that
+ * many WRITEs, one READ and one compare-and-swap, plus one compare-and-swap (and a walk or a WRITE)
+ * per attempt lost to another thread. Without contention, blocks that go round through the pools
+ * cost at most {@code 1 + 1/BATCH} = 1.0625 compare-and-swaps per allocation and as many per free
+ * (one for the header, which the safety checks above need, and 1/16 for the pool), and blocks a
+ * thread frees and reuses itself exactly 1; {@code RemoteAllocatorPoolTest} measures the bound with
+ * {@link ComputeThread#postedOperations}. A carved block costs one READ of the pool's head (not
+ * posted on the thread's own node), one compare-and-swap on the watermark (plus one per block others
+ * carved since this allocator saw it) and one on its header.
+ *
+ * <p><b>Progress.</b> Every call ends after a bounded number of steps: a pool operation tries at most
+ * {@link FreeBlockPool#MAX_ATTEMPTS} compare-and-swaps ({@link PoolContentionException}), carving
+ * makes at most one attempt per block carved from the segment meanwhile, and a node whose pool and
+ * segments have no block of the class is an {@link AllocationExhaustedException}, never a loop. Free
+ * blocks in other threads' caches are not found by an allocation: up to {@value #CACHE_CAPACITY}
+ * blocks per memory node and class per thread are out of others' reach until that thread flushes.
+ *
+ * <p><b>Crash.</b> A process that dies loses the blocks in its allocators' caches: at most
+ * {@code SizeClasses.COUNT * }{@value #CACHE_CAPACITY}{@code  * memoryNodes} blocks per allocator
+ * ({@value #CACHE_CAPACITY} of each class on each memory node), plus what it allocated and did not
+ * free. A pool operation cut short by a crash leaves the pool as it was or done ({@link FreeBlockPool}).
+ *
+ * <p><b>Lifecycle.</b> Not thread-safe: one per compute thread, used by that compute thread's owner.
+ * The owner calls {@link #flush()} (or {@link #close()}) before it drops the allocator or closes the
+ * compute thread, so that the blocks its caches hold go back to the pools; an allocator dropped
+ * without it leaks them. A short-lived allocator that only allocates leaks what its last refill
+ * brought and it did not use (fewer than {@link FreeBlockPool#BATCH} blocks per class), unless closed.
  */
-public final class RemoteAllocator {
-    private static final int FREE_LIST_CAPACITY = 1024;
+public final class RemoteAllocator implements AutoCloseable {
+    /** Most free blocks a cache (one memory node, one size class) holds. */
+    static final int CACHE_CAPACITY = 2 * FreeBlockPool.BATCH;
 
     private final ComputeThread thread;
     private final AllocationPolicy policy;
     private final NodeRange memoryNodes;
     private final int nodeCount;
-    private final long[][] freeBlocks = new long[SizeClasses.COUNT][];
-    private final long[][] freeHeaders = new long[SizeClasses.COUNT][];
-    private final int[] freeCounts = new int[SizeClasses.COUNT];
+    private final FreeBlockPool pool;
+    private final long[][][] cachedBlocks;
+    private final long[][][] cachedHeaders;
+    private final int[][] cachedCounts;
     private final long[][] watermarks;
     private final SplittableRandom random;
     private int nextNode;
@@ -61,6 +99,10 @@ public final class RemoteAllocator {
         this.policy = thread.config().allocationPolicy();
         this.memoryNodes = thread.config().memoryNodes();
         this.nodeCount = thread.config().nodes().size();
+        this.pool = new FreeBlockPool(thread, nodeCount);
+        this.cachedBlocks = new long[memoryNodes.size()][SizeClasses.COUNT][];
+        this.cachedHeaders = new long[memoryNodes.size()][SizeClasses.COUNT][];
+        this.cachedCounts = new int[memoryNodes.size()][SizeClasses.COUNT];
         this.watermarks = new long[memoryNodes.size()][];
         this.random = new SplittableRandom(thread.nodeId() * 0x9E3779B97F4A7C15L ^ System.nanoTime());
         this.nextNode = thread.nodeId() % memoryNodes.size();
@@ -72,42 +114,57 @@ public final class RemoteAllocator {
      *
      * @param size bytes, 1..{@link SizeClasses#MAX}
      * @return the block, 8-byte aligned
-     * @throws AllocationExhaustedException   when the picked node has no room
+     * @throws AllocationExhaustedException   when the picked node's pool of the class is empty and its segments have no room
      * @throws BadArgumentException           when the size is bad
-     * @throws CorruptedControlBlockException when a watermark of the node holds a value no allocator writes
-     * @throws CorruptedMemoryException       when the block's header was changed by something else than this allocator
+     * @throws CorruptedControlBlockException when a watermark or the pool head of the node holds a value no allocator writes
+     * @throws CorruptedMemoryException       when the block's header, or a block in the pool, was changed by something else
+     *                                        than this allocator
+     * @throws PoolContentionException        when the refill lost {@link FreeBlockPool#MAX_ATTEMPTS} compare-and-swaps in a row
      */
     public long allocate(long size) {
         return allocate(size, pickNode());
     }
 
     /**
-     * Allocates {@code size} bytes on memory node {@code nodeId}.
+     * Allocates {@code size} bytes on memory node {@code nodeId}: from this allocator's cache of the
+     * node and class, refilled with one batch from the node's pool when empty, or else carved from a
+     * segment.
      *
-     * <p>RDMA operations: a block from the free list costs one compare-and-swap (its header, free to
-     * allocated). A carved block costs one compare-and-swap on the watermark, plus at most one more
-     * for each block that other threads carved from the segment since this allocator last saw its
-     * watermark (a failed compare-and-swap returns the current watermark, which the retry expects), and
-     * one on the new block's header (0 to allocated); a segment this allocator already saw too full for
-     * the block costs nothing, one it finds too full costs the compare-and-swaps that showed it. Wait-free:
-     * each retry sees the watermark strictly higher, so a call makes at most one attempt per block
-     * carved from the segment meanwhile, and exhaustion is an exception, never a loop.
+     * <p>RDMA operations: a cached block costs one compare-and-swap (its header, free to allocated). A
+     * refill of {@code n} blocks adds one READ of the pool's head, {@code 2n} READs (each block's header
+     * and link) and one compare-and-swap of the head, plus a walk and a compare-and-swap per attempt
+     * lost to another thread (READs of this thread's own node take the CPU path and are not posted). A
+     * carved block costs the READ of the empty pool's head, one compare-and-swap on the watermark, plus
+     * at most one more for each block that other threads carved from the segment since this allocator
+     * last saw its watermark (a failed compare-and-swap returns the current watermark, which the retry
+     * expects), and one on the new block's header (0 to allocated); a segment this allocator already saw
+     * too full for the block costs nothing, one it finds too full costs the compare-and-swaps that showed
+     * it. Lock-free: a refill tries at most {@link FreeBlockPool#MAX_ATTEMPTS} compare-and-swaps, carving
+     * makes at most one attempt per block carved from the segment meanwhile, and exhaustion is an
+     * exception, never a loop.
      *
      * @param size   bytes, 1..{@link SizeClasses#MAX}
      * @param nodeId a memory node
      * @return the block, 8-byte aligned
-     * @throws AllocationExhaustedException   when the node has no room
+     * @throws AllocationExhaustedException   when the node's pool of the class is empty and its segments have no room
      * @throws BadArgumentException           when the size is bad or the node is not a memory node
-     * @throws CorruptedControlBlockException when a watermark of the node holds a value no allocator writes
-     * @throws CorruptedMemoryException       when the block's header was changed by something else than this allocator
+     * @throws CorruptedControlBlockException when a watermark or the pool head of the node holds a value no allocator writes
+     * @throws CorruptedMemoryException       when the block's header, or a block in the pool, was changed by something else
+     *                                        than this allocator
+     * @throws PoolContentionException        when the refill lost {@link FreeBlockPool#MAX_ATTEMPTS} compare-and-swaps in a row
      */
     public long allocate(long size, int nodeId) {
         int sizeClass = SizeClasses.classOf(size);
         checkMemoryNode(nodeId);
-        int n = freeCounts[sizeClass];
-        if (n > 0 && RemotePtr.node(freeBlocks[sizeClass][n - 1]) == nodeId) {
-            freeCounts[sizeClass] = n - 1;
-            return reuse(freeBlocks[sizeClass][n - 1], freeHeaders[sizeClass][n - 1]);
+        int m = nodeId - memoryNodes.first();
+        int n = cachedCounts[m][sizeClass];
+        if (n == 0) {
+            long[] blocks = blocksOf(m, sizeClass);
+            n = pool.pop(nodeId, sizeClass, blocks, cachedHeaders[m][sizeClass]);
+        }
+        if (n > 0) {
+            cachedCounts[m][sizeClass] = n - 1;
+            return reuse(cachedBlocks[m][sizeClass][n - 1], cachedHeaders[m][sizeClass][n - 1]);
         }
         long footprint = BlockHeader.SIZE + SizeClasses.size(sizeClass);
         int segments = thread.segmentCount(nodeId);
@@ -119,33 +176,49 @@ public final class RemoteAllocator {
             }
         }
         throw new AllocationExhaustedException("memory node " + nodeId + " has no room for a block of "
-                + SizeClasses.size(sizeClass) + " bytes (" + segments + " segments full)");
+                + SizeClasses.size(sizeClass) + " bytes (its pool of the class is empty, " + segments + " segments full)");
     }
 
     /**
-     * Returns a block to this thread's free list of its size class, after checking that it is a live
-     * block of that class.
+     * Frees a block, after checking that it is a live block of the size's class, into this
+     * allocator's cache of the block's node and class; a full cache first drains one batch
+     * ({@link FreeBlockPool#BATCH} blocks) to the node's pool. Any thread of any node may then reuse it.
      *
      * <p>RDMA operations: one READ of the block's header (a CPU read when the block is on this
-     * thread's node) and one compare-and-swap on it. Wait-free. A refused free changes nothing.
+     * thread's node) and one compare-and-swap on it; a drain adds {@link FreeBlockPool#BATCH} WRITEs
+     * (the blocks' links), one READ and one compare-and-swap of the pool's head, plus a WRITE and a
+     * compare-and-swap per attempt lost to another thread. A refused free changes nothing; a drain that
+     * fails ({@link PoolContentionException}, a fabric error) leaves the block allocated and the cache
+     * as it was.
      *
      * @param ptr  a block from {@link #allocate}, not freed since
      * @param size the size it was allocated with (any size of the same size class)
-     * @throws BadArgumentException when the pointer is null or not on a memory node, or the size is bad
-     * @throws InvalidFreeException when the pointer is not a live block of the size's class: misaligned,
-     *                              outside every segment's heap, never allocated, or of another class
-     * @throws DoubleFreeException  when the block is already free, or another thread freed it meanwhile
+     * @throws BadArgumentException           when the pointer is null or not on a memory node, or the size is bad
+     * @throws InvalidFreeException           when the pointer is not a live block of the size's class: misaligned,
+     *                                        outside every segment's heap, never allocated, or of another class
+     * @throws DoubleFreeException            when the block is already free, or another thread freed it meanwhile
+     * @throws CorruptedControlBlockException when a drain finds the pool head holding a value no allocator writes
+     * @throws PoolContentionException        when a drain lost {@link FreeBlockPool#MAX_ATTEMPTS} compare-and-swaps in a row
      */
     public void deallocate(long ptr, long size) {
         if (RemotePtr.isNull(ptr)) {
             throw new BadArgumentException("cannot deallocate the null pointer");
         }
-        checkMemoryNode(RemotePtr.node(ptr));
+        int nodeId = RemotePtr.node(ptr);
+        checkMemoryNode(nodeId);
         int sizeClass = SizeClasses.classOf(size);
         checkInHeap(ptr, sizeClass);
         long header = BlockHeader.address(ptr);
         long word = thread.read(header);
         checkAllocated(ptr, word, sizeClass, size);
+        int m = nodeId - memoryNodes.first();
+        long[] blocks = blocksOf(m, sizeClass);
+        int n = cachedCounts[m][sizeClass];
+        if (n == CACHE_CAPACITY) {
+            pool.push(nodeId, sizeClass, blocks, n - FreeBlockPool.BATCH, FreeBlockPool.BATCH);
+            n -= FreeBlockPool.BATCH;
+            cachedCounts[m][sizeClass] = n;
+        }
         long freed = BlockHeader.encode(ptr, BlockHeader.FREE, sizeClass, BlockHeader.incarnation(word) + 1);
         long was = thread.compareAndSwap(header, word, freed);
         if (was != word) {
@@ -157,16 +230,67 @@ public final class RemoteAllocator {
             throw new InvalidFreeException(ptr, "the header of block " + RemotePtr.toString(ptr) + " was overwritten"
                     + " while it was freed: expected " + BlockHeader.describe(word) + ", found 0x" + Long.toHexString(was));
         }
-        int n = freeCounts[sizeClass];
-        if (n < FREE_LIST_CAPACITY) {
-            if (freeBlocks[sizeClass] == null) {
-                freeBlocks[sizeClass] = new long[FREE_LIST_CAPACITY];
-                freeHeaders[sizeClass] = new long[FREE_LIST_CAPACITY];
+        blocks[n] = ptr;
+        cachedHeaders[m][sizeClass][n] = freed;
+        cachedCounts[m][sizeClass] = n + 1;
+    }
+
+    /**
+     * Drains every cache of this allocator to the pools of the blocks' nodes, in batches of up to
+     * {@link FreeBlockPool#BATCH} blocks, so that other threads can reuse them. The allocator stays
+     * usable. Its owner calls it before dropping the allocator or closing its compute thread, and may
+     * call it any time to hand its cached blocks to the other threads.
+     *
+     * <p>RDMA operations: per batch of {@code n} blocks, {@code n} WRITEs, one READ and one
+     * compare-and-swap of a pool's head (plus a WRITE and a compare-and-swap per attempt lost).
+     *
+     * @throws CorruptedControlBlockException when a pool head holds a value no allocator writes
+     * @throws PoolContentionException        when a push lost {@link FreeBlockPool#MAX_ATTEMPTS} compare-and-swaps in a
+     *                                        row; the blocks not pushed stay cached, and a later flush pushes them
+     */
+    public void flush() {
+        for (int m = 0; m < cachedCounts.length; m++) {
+            int nodeId = memoryNodes.first() + m;
+            for (int c = 0; c < SizeClasses.COUNT; c++) {
+                int n = cachedCounts[m][c];
+                while (n > 0) {
+                    int k = Math.min(n, FreeBlockPool.BATCH);
+                    pool.push(nodeId, c, cachedBlocks[m][c], n - k, k);
+                    n -= k;
+                    cachedCounts[m][c] = n;
+                }
             }
-            freeBlocks[sizeClass][n] = ptr;
-            freeHeaders[sizeClass][n] = freed;
-            freeCounts[sizeClass] = n + 1;
         }
+    }
+
+    /**
+     * {@link #flush()}: the allocator stays usable, and a later close flushes again. For
+     * try-with-resources around a compute thread's use of the allocator.
+     */
+    @Override
+    public void close() {
+        flush();
+    }
+
+    /** @return how many free blocks this allocator's caches hold, for tests and diagnostics */
+    public int cachedBlockCount() {
+        int total = 0;
+        for (int[] counts : cachedCounts) {
+            for (int n : counts) {
+                total += n;
+            }
+        }
+        return total;
+    }
+
+    private long[] blocksOf(int m, int sizeClass) {
+        long[] blocks = cachedBlocks[m][sizeClass];
+        if (blocks == null) {
+            blocks = new long[CACHE_CAPACITY];
+            cachedBlocks[m][sizeClass] = blocks;
+            cachedHeaders[m][sizeClass] = new long[CACHE_CAPACITY];
+        }
+        return blocks;
     }
 
     private long reuse(long block, long freeHeader) {
@@ -227,27 +351,10 @@ public final class RemoteAllocator {
     }
 
     private void checkInHeap(long ptr, int sizeClass) {
-        long address = RemotePtr.address(ptr);
-        if ((address & 7) != 0) {
-            throw new InvalidFreeException(ptr, RemotePtr.toString(ptr) + " is not a block: blocks are 8-byte aligned");
+        String why = HeapBounds.misplacement(thread, nodeCount, ptr, SizeClasses.size(sizeClass));
+        if (why != null) {
+            throw new InvalidFreeException(ptr, why);
         }
-        int node = RemotePtr.node(ptr);
-        long blockSize = SizeClasses.size(sizeClass);
-        int segments = thread.segmentCount(node);
-        for (int s = 0; s < segments; s++) {
-            long base = RemotePtr.address(thread.segmentBase(node, s));
-            long length = thread.segmentLength(node, s);
-            if (address >= base && address < base + length) {
-                if (address < base + ControlBlock.heapStart(s, nodeCount) + BlockHeader.SIZE || address + blockSize > base + length) {
-                    throw new InvalidFreeException(ptr, RemotePtr.toString(ptr) + " is not a block of " + blockSize
-                            + " bytes: segment " + s + " of node " + node + " keeps blocks with their headers in ["
-                            + ControlBlock.heapStart(s, nodeCount) + ", " + length + ") of its bytes, and offset " + (address - base)
-                            + " is " + (address - base < ControlBlock.heapStart(s, nodeCount) + BlockHeader.SIZE ? "in its control words" : "too close to its end"));
-                }
-                return;
-            }
-        }
-        throw new InvalidFreeException(ptr, RemotePtr.toString(ptr) + " is not a block: it is in no segment of memory node " + node);
     }
 
     private static void checkAllocated(long ptr, long word, int sizeClass, long size) {
