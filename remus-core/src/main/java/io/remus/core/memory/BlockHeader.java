@@ -26,7 +26,9 @@ import io.remus.core.RemotePtr;
  * <p>The header changes only by RDMA compare-and-swap: from 0 to allocated when the block is carved,
  * from allocated to free (incarnation + 1) when it is freed, from free to allocated (incarnation + 1)
  * when it is reused. Two racing frees of one block both expect the same allocated word, so exactly
- * one succeeds.
+ * one succeeds. A free block keeps its free header while it waits in an allocator's cache or a
+ * node's pool; there its first payload word is the pool's link ({@link FreeBlockPool}), which is why
+ * the smallest class is one word.
  */
 public final class BlockHeader {
     /** Bytes of the header in front of each block. */

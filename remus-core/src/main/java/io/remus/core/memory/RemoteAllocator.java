@@ -66,10 +66,12 @@ import java.util.SplittableRandom;
  * blocks in other threads' caches are not found by an allocation: up to {@value #CACHE_CAPACITY}
  * blocks per memory node and class per thread are out of others' reach until that thread flushes.
  *
- * <p><b>Crash.</b> A process that dies loses the blocks in its allocators' caches: at most
- * {@code SizeClasses.COUNT * }{@value #CACHE_CAPACITY}{@code  * memoryNodes} blocks per allocator
- * ({@value #CACHE_CAPACITY} of each class on each memory node), plus what it allocated and did not
- * free. A pool operation cut short by a crash leaves the pool as it was or done ({@link FreeBlockPool}).
+ * <p><b>Crash.</b> A process that dies loses the blocks in its allocators' caches: per allocator (one
+ * per thread) at most {@value #CACHE_CAPACITY} blocks of each size class on each memory node, that is
+ * {@code SizeClasses.COUNT * CACHE_CAPACITY * memoryNodes} = 18 x 32 x nodes blocks, plus what it
+ * allocated and did not free. It never corrupts a pool: a push or pop it did not finish either
+ * published its batch with its one compare-and-swap of the pool's head or left the pool as it was
+ * ({@link FreeBlockPool}).
  *
  * <p><b>Lifecycle.</b> Not thread-safe: one per compute thread, used by that compute thread's owner.
  * The owner calls {@link #flush()} (or {@link #close()}) before it drops the allocator or closes the
@@ -78,8 +80,8 @@ import java.util.SplittableRandom;
  * brought and it did not use (fewer than {@link FreeBlockPool#BATCH} blocks per class), unless closed.
  */
 public final class RemoteAllocator implements AutoCloseable {
-    /** Most free blocks a cache (one memory node, one size class) holds. */
-    static final int CACHE_CAPACITY = 2 * FreeBlockPool.BATCH;
+    /** Most free blocks one cache (one memory node, one size class) of an allocator holds. */
+    public static final int CACHE_CAPACITY = 2 * FreeBlockPool.BATCH;
 
     private final ComputeThread thread;
     private final AllocationPolicy policy;

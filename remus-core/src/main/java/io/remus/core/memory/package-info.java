@@ -1,7 +1,8 @@
 /**
  * Memory nodes and what lives in their segments: {@link io.remus.core.memory.MemoryNode} (the
  * registered segments and their control block), {@link io.remus.core.memory.RemoteAllocator}
- * (allocation by RDMA fetch-and-add on a watermark, with size classes),
+ * (size classes, blocks carved from a watermark by RDMA compare-and-swap, freed blocks shared
+ * through thread caches and per-node pools, {@link io.remus.core.memory.FreeBlockPool}),
  * {@link io.remus.core.memory.Root}, {@link io.remus.core.memory.ClusterBarrier} and
  * {@link io.remus.core.memory.ClusterShutdown}.
  *
