@@ -158,7 +158,7 @@ class RemoteAllocatorSafetyTest {
             assertEquals(p, e.pointer());
             RemoteAllocator b = new RemoteAllocator(other);
             assertThrows(DoubleFreeException.class, () -> b.deallocate(p, 64), "another thread's free of a free block");
-            assertEquals(p, a.allocate(48, 1), "the block is in one free list once");
+            assertEquals(p, a.allocate(48, 1), "the block is in one cache once");
             assertNotEquals(p, a.allocate(48, 1));
             b.deallocate(p, 48);
             assertThrows(DoubleFreeException.class, () -> a.deallocate(p, 48), "freed by the other thread now");
@@ -290,7 +290,7 @@ class RemoteAllocatorSafetyTest {
             CorruptedMemoryException e = assertThrows(CorruptedMemoryException.class, () -> a.allocate(16, 2));
             assertEquals(0x1234, e.value());
             long q = a.allocate(16, 2);
-            assertNotEquals(p, q, "the damaged block left the free list");
+            assertNotEquals(p, q, "the damaged block left the cache");
         }
     }
 
