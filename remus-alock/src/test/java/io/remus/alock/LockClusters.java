@@ -2,7 +2,6 @@ package io.remus.alock;
 
 import io.remus.core.ComputeThread;
 import io.remus.core.fabric.Fabric;
-import io.remus.core.memory.RemoteAllocator;
 import io.remus.core.sim.SimOptions;
 import io.remus.core.testing.TestCluster;
 
@@ -38,7 +37,7 @@ public final class LockClusters {
      */
     public static long lockWord(TestCluster cluster, int home) {
         try (ComputeThread t = cluster.thread(0)) {
-            return LockWord.allocate(t, new RemoteAllocator(t), home);
+            return LockWord.allocate(t, t.allocator(), home);
         }
     }
 }

@@ -6,6 +6,7 @@ import io.remus.core.fabric.CompletionQueue;
 import io.remus.core.fabric.CompletionStatus;
 import io.remus.core.fabric.Completions;
 import io.remus.core.fabric.Fabric;
+import io.remus.core.memory.RemoteAllocator;
 import io.remus.core.fabric.FabricNode;
 import io.remus.core.fabric.Opcode;
 import io.remus.core.fabric.QueuePair;
@@ -118,6 +119,7 @@ public final class ComputeThread implements AutoCloseable {
     private final int lanes;
     private final LanePolicy lanePolicy;
     private final int sendQueueDepth;
+    private RemoteAllocator allocator;
     private int nextLane;
     private volatile boolean closed;
     private Thread owner;
@@ -909,8 +911,27 @@ public final class ComputeThread implements AutoCloseable {
     }
 
     /**
-     * Waits (bounded) for operations still in flight, then releases the thread's QPs, CQ and buffer.
-     * Idempotent. May be called from a thread other than the owner once the owner no longer uses this
+     * This thread's remote allocator, created on first use: the one a thread should allocate and
+     * free with, so that its caches live as long as the thread and {@link #close()} hands them back
+     * to the memory nodes' shared pools (see {@link RemoteAllocator}).
+     *
+     * @return the allocator, the same one on every call
+     * @throws ThreadConfinementException when called from another thread than the owner
+     * @throws IllegalStateException      when the thread is closed
+     */
+    public RemoteAllocator allocator() {
+        confined();
+        if (allocator == null) {
+            allocator = new RemoteAllocator(this);
+        }
+        return allocator;
+    }
+
+    /**
+     * Hands the cached blocks of {@link #allocator()} (when it was used) back to the memory nodes'
+     * pools, waits (bounded) for operations still in flight, then releases the thread's QPs, CQ and
+     * buffer. Idempotent. When a pool cannot be reached the cached blocks stay out of use, at most
+     * {@link RemoteAllocator}'s documented cache bound, and the thread still closes. May be called from a thread other than the owner once the owner no longer uses this
      * compute thread. Afterwards every operation that posts to the fabric or uses the buffer is
      * refused with {@link BadArgumentException} (on the owner; another Java thread gets
      * {@link ThreadConfinementException}); word reads and {@link #writeLocal(long, long)} on the
@@ -921,6 +942,17 @@ public final class ComputeThread implements AutoCloseable {
     public void close() {
         if (closed) {
             return;
+        }
+        if (allocator != null) {
+            // close() may come from another thread once the owner is done with this one: it
+            // becomes the owner for the flush.
+            OWNER.setVolatile(this, Thread.currentThread());
+            try {
+                allocator.flush();
+            } catch (RemusException e) {
+                // A peer gone or a pool corrupted: the cached blocks stay out of use (at most
+                // RemoteAllocator's documented cache bound), and the thread still closes.
+            }
         }
         closed = true;
         long deadline = System.nanoTime() + timeoutNanos;

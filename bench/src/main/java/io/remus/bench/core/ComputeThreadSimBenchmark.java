@@ -59,7 +59,7 @@ public class ComputeThreadSimBenchmark {
                 .wrsPerBatch(BATCH).operationTimeout(Duration.ofSeconds(10)).build();
         nodes = new RemusNode[] {RemusNode.start(fabric, config.withNodeId(0)), RemusNode.start(fabric, config.withNodeId(1))};
         thread = nodes[0].newComputeThread();
-        RemoteAllocator allocator = new RemoteAllocator(thread);
+        RemoteAllocator allocator = thread.allocator();
         remote = allocator.allocate(8, 1);
         remoteBlock = allocator.allocate(8 * BATCH, 1);
         local = allocator.allocate(8, 0);

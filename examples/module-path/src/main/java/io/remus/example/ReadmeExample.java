@@ -3,7 +3,6 @@ package io.remus.example;
 import io.remus.core.ComputeThread;
 import io.remus.core.RemusNode;
 import io.remus.core.config.ClusterConfig;
-import io.remus.core.memory.RemoteAllocator;
 import io.remus.core.memory.Root;
 import io.remus.core.sim.SimFabric;
 
@@ -39,11 +38,11 @@ public final class ReadmeExample {
              RemusNode node0 = RemusNode.start(fabric, config.withNodeId(0));
              RemusNode node1 = RemusNode.start(fabric, config.withNodeId(1));
              ComputeThread t = node0.newComputeThread()) {
-            long counter = new RemoteAllocator(t).allocate(8, 1);  // 8 bytes on node 1
-            t.write(counter, 41);                                  // RDMA WRITE
-            long before = t.fetchAndAdd(counter, 1);               // RDMA FAA, returns 41
-            long now = t.read(counter);                            // RDMA READ, 42
-            new Root(t).set(counter);                              // publish it as the cluster's root
+            long counter = t.allocator().allocate(8, 1);  // 8 bytes on node 1
+            t.write(counter, 41);                         // RDMA WRITE
+            long before = t.fetchAndAdd(counter, 1);      // RDMA FAA, returns 41
+            long now = t.read(counter);                   // RDMA READ, 42
+            new Root(t).set(counter);                     // publish it as the cluster's root
             try (ComputeThread t1 = node1.newComputeThread()) {
                 return new Outcome(before, now, counter, t1.read(new Root(t1).get()));
             }

@@ -3,7 +3,6 @@ package io.remus.alock.queue;
 import io.remus.alock.LockUsageException;
 import io.remus.core.ComputeThread;
 import io.remus.core.RemotePtr;
-import io.remus.core.memory.RemoteAllocator;
 
 import java.lang.foreign.MemorySegment;
 
@@ -26,7 +25,7 @@ public final class QueueNodePool {
      * @throws io.remus.core.BadArgumentException when the thread's node is not a memory node
      */
     public QueueNodePool(ComputeThread thread, int size) {
-        long block = new RemoteAllocator(thread).allocate((long) (size + 1) * QueueNode.SIZE, thread.nodeId());
+        long block = thread.allocator().allocate((long) (size + 1) * QueueNode.SIZE, thread.nodeId());
         long misalignment = RemotePtr.address(block) & (QueueNode.SIZE - 1);
         first = misalignment == 0 ? block : RemotePtr.offset(block, QueueNode.SIZE - misalignment);
         free = new long[size];

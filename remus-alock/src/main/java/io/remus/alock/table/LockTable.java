@@ -37,7 +37,7 @@ public final class LockTable {
             throw new BadArgumentException("a lock table needs at least one lock, got " + size);
         }
         NodeRange memoryNodes = creator.config().memoryNodes();
-        RemoteAllocator allocator = new RemoteAllocator(creator);
+        RemoteAllocator allocator = creator.allocator();
         long[] words = new long[size];
         for (int i = 0; i < size; i++) {
             words[i] = LockWord.allocate(creator, allocator, memoryNodes.first() + i % memoryNodes.size());

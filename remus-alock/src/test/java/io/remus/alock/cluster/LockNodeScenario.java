@@ -101,7 +101,7 @@ final class LockNodeScenario {
     }
 
     private static long createDirectory(ComputeThread t, int keys, int size) {
-        RemoteAllocator allocator = new RemoteAllocator(t);
+        RemoteAllocator allocator = t.allocator();
         int slots = totalSlot(KINDS.size(), keys);
         long directory = allocator.allocate(8L * slots, 0);
         t.write(directory, MemorySegment.ofArray(new byte[8 * slots]));

@@ -38,6 +38,7 @@ import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -114,6 +115,26 @@ class RemoteAllocatorPoolTest {
                 assertEquals(BlockHeader.ALLOCATED, BlockHeader.state(h));
                 assertEquals(2, BlockHeader.incarnation(h), "freed once, reused once");
             }
+        }
+    }
+
+    @ParameterizedTest
+    @MethodSource("fabrics")
+    void shouldHandTheThreadAllocatorsCacheBackToThePoolWhenTheComputeThreadCloses(Function<SimOptions, Fabric> make) {
+        try (TestCluster c = TestCluster.of(make); ComputeThread u = c.thread(2)) {
+            Set<Long> freed = new HashSet<>();
+            try (ComputeThread t = c.thread(0)) {
+                assertSame(t.allocator(), t.allocator(), "one allocator per compute thread");
+                for (int i = 0; i < B; i++) {
+                    freed.add(t.allocator().allocate(48, 1));
+                }
+                for (long p : freed) {
+                    t.allocator().deallocate(p, 48);
+                }
+                assertEquals(B, t.allocator().cachedBlockCount(), "fewer frees than the cache holds stay cached");
+                assertEquals(0, pooled(u, 1, SizeClasses.classOf(48)).size());
+            }
+            assertEquals(freed, pooled(u, 1, SizeClasses.classOf(48)), "closing the compute thread flushed its allocator");
         }
     }
 

@@ -6,7 +6,6 @@ import io.remus.core.RemusNode;
 import io.remus.core.config.ClusterConfig;
 import io.remus.core.config.NodeRange;
 import io.remus.core.fabric.Fabric;
-import io.remus.core.memory.RemoteAllocator;
 import io.remus.core.sim.SimOptions;
 
 import java.lang.foreign.MemorySegment;
@@ -106,7 +105,7 @@ public final class TestCluster implements AutoCloseable {
      */
     public long block(int node, int bytes) {
         try (ComputeThread t = thread(0)) {
-            long p = new RemoteAllocator(t).allocate(bytes, node);
+            long p = t.allocator().allocate(bytes, node);
             t.write(p, MemorySegment.ofArray(new byte[bytes]));
             return p;
         }
