@@ -1,0 +1,105 @@
+#!/bin/sh
+# Runs inside each of the two Soft-RoCE guests that softroce/run-mpi-cluster boots on a private
+# bridge (guest i: rxe0 on eth0, 198.18.0.<i+1>, host name remus-g<i>). Parameters come from
+# /mnt/job/params; outputs go to /mnt/job/out.
+#
+# ROLE=remote (guest 1): starts sshd on eth0's address with a host key made here (in /run/remus-ssh,
+#   tmpfs: sshd's StrictModes refuses keys under the world-writable /tmp) and the
+#   run's client key (/mnt/job/ssh/id.pub, made by the host per run) as root's only authorized key,
+#   then waits until guest 0 says it is done (ssh remus-g1 touch /tmp/mpi-done) or REMOTE_TIMEOUT.
+# ROLE=launcher (guest 0): waits until ssh reaches guest 1, then runs Open MPI's mpirun with
+#   --host remus-g0:2,remus-g1:1 -np 3, so that mpirun itself starts rank 2 in guest 1 (its rsh
+#   launcher: ssh remus-g1 orted ...; orted then starts the rank there):
+#   1. a trivial command: each rank prints its rank and host name (out/mpirun-trivial.txt);
+#   2. io.remus.core.testing.LauncherClusterMain: the three JVMs join one Remus cluster over rxe
+#      (peers found through rank 0's TCP rendezvous, tcp://198.18.0.1:RENDEZVOUS_PORT), each
+#      fetch-and-adds a counter on node 0, meets the others at the barrier, reads the counter and
+#      closes with the shutdown handshake (out/mpirun-cluster.txt; each rank first prints
+#      "placement rank=R host=H").
+# Open MPI settings (environment, OMPI_MCA_*): plm_rsh_agent=ssh with plm_rsh_args "-F FILE" (an
+# ssh configuration in tmpfs: the run's key, StrictHostKeyChecking off, known hosts /dev/null,
+# BatchMode) and oob_tcp_if_include=198.18.0.0/24 (orted calls mpirun back on the bridge, not on
+# lo). --allow-run-as-root: the guest scripts run as root.
+# Exit status: 0 when every step ran, 1 when one failed, 2 (ssh or sshd setup), 10-13 (rxe0).
+set -u
+. /mnt/job/params
+. "$SOFTROCE_ROOT/softroce/guest/rxe0.sh"
+
+OUT=/mnt/job/out
+SSH=/run/remus-ssh
+mkdir -p "$OUT" /tmp/work "$SSH"
+chmod 700 "$SSH"
+say() { echo "guest: [$(cut -d. -f1 /proc/uptime)s] $*"; }
+
+hostname "$NODE_NAME"
+echo "$HOSTS_LINES" | tr ';' '\n' >> /etc/hosts
+rxe0_up eth0 "$ADDR" || exit $?
+cd /tmp/work
+
+keep_crash_logs() {
+  for f in /tmp/work/hs_err_pid*.log; do [ -f "$f" ] && cp "$f" "$OUT/"; done
+  return 0
+}
+
+if [ "$ROLE" = remote ]; then
+  mkdir -p /run/sshd && chmod 755 /run/sshd
+  ssh-keygen -q -t ed25519 -N '' -f "$SSH/host_key" || { say "ssh-keygen failed"; exit 2; }
+  cp /mnt/job/ssh/id.pub "$SSH/authorized_keys" && chmod 600 "$SSH/authorized_keys" || exit 2
+  cat > "$SSH/sshd_config" <<EOF
+ListenAddress $ADDR
+HostKey $SSH/host_key
+AuthorizedKeysFile $SSH/authorized_keys
+PermitRootLogin prohibit-password
+PasswordAuthentication no
+KbdInteractiveAuthentication no
+UsePAM no
+PidFile $SSH/sshd.pid
+EOF
+  /usr/sbin/sshd -f "$SSH/sshd_config" -E "$OUT/sshd.log" || { say "sshd did not start"; exit 2; }
+  say "sshd listens on $ADDR:22; waiting up to ${REMOTE_TIMEOUT}s for the launcher guest"
+  deadline=$(($(date +%s) + REMOTE_TIMEOUT))
+  until [ -f /tmp/mpi-done ] || [ "$(date +%s)" -ge "$deadline" ]; do sleep 2; done
+  keep_crash_logs
+  kill "$(cat "$SSH/sshd.pid")" 2>/dev/null
+  [ -f /tmp/mpi-done ] || { say "the launcher guest never said it was done"; exit 1; }
+  say "done"
+  exit 0
+fi
+
+cp /mnt/job/ssh/id "$SSH/id" && chmod 600 "$SSH/id" || exit 2
+cat > "$SSH/ssh_config" <<EOF
+Host *
+  User root
+  IdentityFile $SSH/id
+  IdentitiesOnly yes
+  StrictHostKeyChecking no
+  UserKnownHostsFile /dev/null
+  BatchMode yes
+  ConnectTimeout 10
+  LogLevel ERROR
+EOF
+export OMPI_MCA_plm_rsh_agent=ssh OMPI_MCA_plm_rsh_args="-F $SSH/ssh_config" OMPI_MCA_oob_tcp_if_include=198.18.0.0/24
+remote_ssh() { ssh -F "$SSH/ssh_config" "$PEER_NAME" "$@"; }
+
+say "waiting up to ${SSH_WAIT}s for sshd on $PEER_NAME"
+deadline=$(($(date +%s) + SSH_WAIT))
+until remote_ssh true 2> "$OUT/ssh-wait.txt"; do
+  [ "$(date +%s)" -lt "$deadline" ] || { say "ssh to $PEER_NAME never succeeded"; cat "$OUT/ssh-wait.txt"; exit 2; }
+  sleep 3
+done
+say "ssh reaches $PEER_NAME"
+
+status=0
+mpi() { timeout "$1" mpirun --allow-run-as-root --host "$MPI_HOSTS" -np "$PROCS" sh -c "$2"; }
+say "mpirun --host $MPI_HOSTS -np $PROCS (trivial)"
+mpi "$STEP_TIMEOUT" 'echo "rank=$OMPI_COMM_WORLD_RANK size=$OMPI_COMM_WORLD_SIZE host=$(hostname)"' \
+  > "$OUT/mpirun-trivial.txt" 2>&1 || { say "mpirun (trivial) failed"; status=1; }
+say "mpirun --host $MPI_HOSTS -np $PROCS (LauncherClusterMain)"
+join="--device=rxe0 --rendezvous=tcp://$ADDR:$RENDEZVOUS_PORT --seg-size=64K --segment.count=2 --buffer.size=8K --timeout.ms=20000 --join.timeout.ms=$JOIN_TIMEOUT_MS"
+mpi "$CLUSTER_STEP_TIMEOUT" "echo \"placement rank=\$OMPI_COMM_WORLD_RANK host=\$(hostname)\";
+  exec '$JAVA' --enable-native-access=ALL-UNNAMED -cp '$CLASSPATH' io.remus.core.testing.LauncherClusterMain $join" \
+  > "$OUT/mpirun-cluster.txt" 2>&1 || { say "mpirun (cluster) failed"; status=1; }
+keep_crash_logs
+remote_ssh touch /tmp/mpi-done || { say "could not tell $PEER_NAME that the run is done"; status=1; }
+say "done (status $status)"
+exit "$status"
