@@ -88,7 +88,8 @@ import java.util.concurrent.locks.LockSupport;
  *   <li>retire: none inside a valid guard, else one READ of the global epoch (a CPU read on the first
  *       memory node).</li>
  *   <li>a pass: one READ of the global epoch, one READ per memory node's table (CPU reads for this
- *       node's), plus one READ of a table's pointer until it is known; one compare-and-swap per stale
+ *       node's), and one READ of the table pointer of each memory node whose table this reclaimer
+ *       has not seen yet (none was created there so far); one compare-and-swap per stale
  *       hint; when it advances, one compare-and-swap of the global epoch and one per table; then the
  *       allocator's operations per freed block.</li>
  * </ul>

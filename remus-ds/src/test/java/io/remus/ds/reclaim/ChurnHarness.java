@@ -8,7 +8,7 @@ import io.remus.core.testing.TestCluster;
 import io.remus.ds.reclaim.churn.ChurnWorkload;
 
 import java.time.Duration;
-import java.util.concurrent.atomic.AtomicLongArray;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BooleanSupplier;
 
 /** Runs {@link ChurnWorkload} on several threads of a poisoning simulated cluster and keeps what each thread saw. */
@@ -45,7 +45,8 @@ final class ChurnHarness {
 
     /**
      * Runs {@code ops} operations on each of {@code workers} threads (node {@code i % NODES}),
-     * stopping a thread early once it found a violation when {@code stopAtViolation}.
+     * stopping every thread early once one found a violation when {@code stopAtViolation} (and no
+     * barrier makes them keep in step).
      *
      * @param reclaimEvery call {@link Reclaimer#reclaim()} after every so many operations (0: never)
      * @param started      each worker waits until it is true before its first operation
@@ -58,7 +59,7 @@ final class ChurnHarness {
         for (int i = 0; i < workers; i++) {
             nodes[i] = i % NODES;
         }
-        AtomicLongArray violationsSoFar = new AtomicLongArray(1);
+        AtomicBoolean violationSeen = new AtomicBoolean();
         c.runOnThreads(nodes, (index, t) -> {
             RemoteAllocator allocator = new RemoteAllocator(t);
             Reclaimer r = factory.make(t, allocator);
@@ -79,11 +80,11 @@ final class ChurnHarness {
                 if (reclaimEvery > 0 && done % reclaimEvery == 0) {
                     r.reclaim();
                 }
-                if (stopAtViolation && violationsSoFar.get(0) > 0 && reclaimEvery == 0) {
-                    break;
-                }
                 if (w.violations() > 0) {
-                    violationsSoFar.incrementAndGet(0);
+                    violationSeen.set(true);
+                }
+                if (stopAtViolation && reclaimEvery == 0 && violationSeen.get()) {
+                    break;
                 }
             }
             long timeouts = r instanceof EpochReclaimer e ? e.limitTimeouts() : 0;

@@ -99,6 +99,10 @@ public final class ChurnWorkload {
      * @return the array
      */
     public static long createArray(ComputeThread thread, RemoteAllocator allocator, int slots, int arrayNode) {
+        if (slots < 1 || 8L * slots > thread.config().bufferSizePerThread()) {
+            throw new BadArgumentException("a slot array needs 1.." + thread.config().bufferSizePerThread() / 8
+                    + " slots (8 bytes each, written through the thread's buffer), got " + slots);
+        }
         long[] words = new long[slots];
         long a = allocator.allocate(8L * slots, arrayNode);
         ChurnWorkload filler = new ChurnWorkload(thread, allocator, new NeverReclaimer(thread), a, slots,
