@@ -203,7 +203,7 @@ public final class EpochReclaimer implements Reclaimer {
         }
         if (closed) {
             guard.depth = 0;
-            throw new BadArgumentException("the reclaimer is closed");
+            requireOpen();
         }
         long start = options.clock().getAsLong();
         long d = EpochTable.deadline(start, leaseMillis);
@@ -222,19 +222,30 @@ public final class EpochReclaimer implements Reclaimer {
         return guard;
     }
 
+    /**
+     * {@inheritDoc}
+     *
+     * @throws BadArgumentException also when the reclaimer is closed
+     */
     @Override
     public void retire(long block, long size) {
         thread.checkOwnerThread();
+        requireOpen();
         RetiredList.checkBlock(block, size);
         long tag = guard.inside() && leaseHolds() ? epoch + 1 : thread.read(globalWord);
         retired.add(block, size, tag);
     }
 
-    /** One pass: advance the epoch if no announcement holds it back, and free what is old enough. */
+    /**
+     * One pass: advance the epoch if no announcement holds it back, and free what is old enough.
+     *
+     * @throws BadArgumentException when called inside a guard, or when the reclaimer is closed
+     */
     @Override
     public void reclaim() {
         thread.checkOwnerThread();
         guard.requireOutside("reclaim");
+        requireOpen();
         pass();
     }
 
@@ -486,6 +497,12 @@ public final class EpochReclaimer implements Reclaimer {
             }
         }
         lastAnnouncement = value;
+    }
+
+    private void requireOpen() {
+        if (closed) {
+            throw new BadArgumentException("the reclaimer is closed");
+        }
     }
 
     private boolean leaseHolds() {

@@ -1,6 +1,7 @@
 package io.remus.ds.reclaim;
 
 import io.remus.core.ComputeThread;
+import io.remus.core.config.NodeRange;
 import io.remus.core.memory.RemoteAllocator;
 import io.remus.core.sim.SimFabric;
 import io.remus.core.sim.SimOptions;
@@ -32,8 +33,14 @@ final class ChurnHarness {
     }
 
     static TestCluster cluster(int segmentBytes) {
+        return cluster(segmentBytes, NODES);
+    }
+
+    /** @param memoryNodes how many of the {@link #NODES} nodes, from node 0, are memory nodes (all are compute nodes) */
+    static TestCluster cluster(int segmentBytes, int memoryNodes) {
         return new TestCluster(SimFabric::new, SimOptions.defaults().withPoisonFreedBlocks(true), NODES,
-                b -> b.segmentSize(segmentBytes).segmentCount(2), Duration.ofSeconds(120));
+                b -> b.segmentSize(segmentBytes).segmentCount(2).memoryNodes(new NodeRange(0, memoryNodes - 1)),
+                Duration.ofSeconds(120));
     }
 
     /** @return the slot array, created on node 0 */

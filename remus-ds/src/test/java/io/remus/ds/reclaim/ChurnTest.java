@@ -40,6 +40,22 @@ class ChurnTest {
     }
 
     @Test
+    void shouldNeverReadFreedMemoryWhenAComputeOnlyNodeAnnouncesRemotely() throws InterruptedException {
+        EpochOptions options = EpochOptions.defaults().withLease(Duration.ofSeconds(30)).withClockSkew(Duration.ZERO)
+                .withBytes(256, 1024);
+        try (TestCluster c = ChurnHarness.cluster(1 << 20, 2)) {
+            long array = ChurnHarness.array(c);
+            ChurnHarness.Worker[] w = ChurnHarness.run(c, array, 6, OPS / 2, 50, 20, 0, false,
+                    (t, a) -> new EpochReclaimer(t, a, options), () -> true);
+            assertEquals(0, ChurnHarness.total(w, ChurnHarness.Worker::violations), ChurnHarness.firstViolation(w));
+            assertTrue(w[2].reads() > 0 && w[2].replaces() > 0, "node 2, a compute-only node, took part");
+            long retired = ChurnHarness.total(w, ChurnHarness.Worker::retiredBytes);
+            long left = ChurnHarness.total(w, ChurnHarness.Worker::unreclaimedAtEnd);
+            assertTrue(left < retired / 4, "most retired blocks were freed: " + left + " of " + retired + " bytes left");
+        }
+    }
+
+    @Test
     void shouldNeverReadFreedMemoryWithBarrierReclaimer() throws InterruptedException {
         try (TestCluster c = ChurnHarness.cluster(1 << 20)) {
             long array = ChurnHarness.array(c);

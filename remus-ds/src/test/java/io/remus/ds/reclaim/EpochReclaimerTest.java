@@ -204,7 +204,10 @@ class EpochReclaimerTest {
             assertThrows(BadArgumentException.class, () -> r.retire(0, BYTES));
             assertThrows(BadArgumentException.class, () -> r.retire(t.segmentBase(0, 0), 0));
             r.close();
+            r.close();
             assertThrows(BadArgumentException.class, r::enter);
+            assertThrows(BadArgumentException.class, r::reclaim);
+            assertThrows(BadArgumentException.class, () -> r.retire(t.segmentBase(1, 0), BYTES));
         }
     }
 
