@@ -37,12 +37,22 @@ import java.util.concurrent.locks.LockSupport;
  * slot whose thread died stays taken ({@link EpochOptions#slots()} bounds the threads a table serves
  * over the cluster's life).
  *
+ * <p>A dead compute-only node's threads stop holding reclamation back once their leases run out:
+ * their slots live on a memory node. A memory node that stops answering makes every pass fail with
+ * the compute thread's {@link io.remus.core.RemoteOperationException} (its table cannot be read, and
+ * the blocks in its memory are lost with it); a deployment that must survive a node's death keeps
+ * memory on nodes that outlive the compute processes.
+ *
  * <h2>The protocol</h2>
  * <ul>
  *   <li>{@link #enter()}: take the clock, read the table's hint {@code h}, announce
  *       {@code {h, active, clock + lease}} in the thread's slot, then read the hint again and
  *       announce again until it did not change. The hint is never above the global epoch and never
- *       more than one below it, so after enter the thread is at most one epoch behind.</li>
+ *       more than one below it (a reclaimer raises its table's hint to the global epoch as soon as
+ *       it knows the table, and a pass raises every hint to the epoch it read before it advances), so
+ *       after enter the thread is at most one epoch behind, and while its lease holds the global
+ *       epoch cannot get further ahead. That is also why 21 bits of the epoch in the announcement
+ *       are enough.</li>
  *   <li>closing the guard: announce {@code {epoch, inactive}}; then a pass when the thread holds at
  *       least {@link EpochOptions#passBytes()} unreclaimed, and passes until it holds fewer than
  *       {@link EpochOptions#limitBytes()} (for at most {@link EpochOptions#limitWait()}).</li>
