@@ -16,7 +16,8 @@ import java.util.function.LongSupplier;
  *                   reclamation back for ever)
  * @param clockSkew  the most that two nodes' {@code clock}s differ by (0 for processes on one host); a
  *                   thread counts another's lease as run out only {@code clockSkew} after its deadline
- * @param passBytes  unreclaimed bytes at which closing a guard runs a reclamation pass
+ * @param passBytes  unreclaimed bytes at which closing a guard runs a reclamation pass (after a pass
+ *                   that left this much, the next one waits until a quarter of it more was retired)
  * @param limitBytes unreclaimed bytes at which closing a guard waits, passing again and again, until
  *                   fewer are left or {@code limitWait} is over; {@link Long#MAX_VALUE} for no limit
  * @param limitWait  the longest such a wait lasts (then the close returns, and

@@ -54,7 +54,9 @@ import java.util.concurrent.locks.LockSupport;
  *       epoch cannot get further ahead. That is also why 21 bits of the epoch in the announcement
  *       are enough.</li>
  *   <li>closing the guard: announce {@code {epoch, inactive}}; then a pass when the thread holds at
- *       least {@link EpochOptions#passBytes()} unreclaimed, and passes until it holds fewer than
+ *       least {@link EpochOptions#passBytes()} unreclaimed (and, after a pass that left that much,
+ *       again only once a quarter of it more was retired, so that a held-back epoch does not cost a
+ *       pass per operation), and passes until it holds fewer than
  *       {@link EpochOptions#limitBytes()} (for at most {@link EpochOptions#limitWait()}).</li>
  *   <li>{@link #retire}: the block waits for epoch {@code r + 2}, where {@code r} is the announced
  *       epoch + 1 when retired inside a guard whose lease holds (the global epoch cannot pass that
@@ -133,6 +135,7 @@ public final class EpochReclaimer implements Reclaimer {
     private final RetiredList retired = new RetiredList();
     private final EpochGuard guard;
     private long[] scratch = new long[0];
+    private long passAt;
     private long lastAnnouncement;
     private long epoch;
     private long deadline;
@@ -176,6 +179,7 @@ public final class EpochReclaimer implements Reclaimer {
             throw new BadArgumentException("a reclaimer table of " + options.slots() + " slots takes " + bytes
                     + " bytes, more than the thread's buffer (bufferSizePerThread " + thread.config().bufferSizePerThread() + ")");
         }
+        this.passAt = options.passBytes();
         this.leaseMillis = options.plainEpochs() ? -1 : Math.max(1, options.lease().toMillis());
         this.skewMillis = options.clockSkew().toMillis();
         NodeRange memoryNodes = thread.config().memoryNodes();
@@ -356,9 +360,9 @@ public final class EpochReclaimer implements Reclaimer {
     }
 
     private void afterClose() {
-        long bytes = retired.bytes();
-        if (bytes >= options.passBytes()) {
+        if (retired.bytes() >= passAt) {
             pass();
+            passAt = Math.max(options.passBytes(), retired.bytes() + Math.max(1, options.passBytes() / 4));
         }
         if (retired.bytes() < options.limitBytes()) {
             return;
