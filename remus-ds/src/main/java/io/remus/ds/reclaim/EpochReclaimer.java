@@ -62,7 +62,7 @@ import java.util.concurrent.locks.LockSupport;
  *       epoch + 1 when retired inside a guard whose lease holds (the global epoch cannot pass that
  *       while the lease holds), else the global epoch, read.</li>
  *   <li>a pass: take the clock; read the global epoch {@code g}; read every table's hint and
- *       announcements (one READ per memory node); raise every hint below {@code g} to {@code g}; if no
+ *       announcements (two READs per other memory node, see below); raise every hint below {@code g} to {@code g}; if no
  *       announcement is active, unexpired and at another epoch than {@code g}, advance the global
  *       epoch to {@code g + 1} by compare-and-swap and raise the hints to it; free every retired
  *       block whose epoch + 2 is at most the global epoch.</li>
@@ -99,8 +99,10 @@ import java.util.concurrent.locks.LockSupport;
  *       lands inside the enter.</li>
  *   <li>retire: none inside a valid guard, else one READ of the global epoch (a CPU read on the first
  *       memory node).</li>
- *   <li>a pass: one READ of the global epoch, one READ per memory node's table (CPU reads for this
- *       node's), and one READ of the table pointer of each memory node whose table this reclaimer
+ *   <li>a pass: one READ of the global epoch, two READs per memory node's table (CPU reads for this
+ *       node's; the second READ shows whether a word was torn, as a NIC that copies a payload in
+ *       pieces can return a word stored while it is read half old and half new, and a pass that saw
+ *       a word change between them does not advance), and one READ of the table pointer of each memory node whose table this reclaimer
  *       has not seen yet (none was created there so far); one compare-and-swap per stale
  *       hint; when it advances, one compare-and-swap of the global epoch and one per table; then the
  *       allocator's operations per freed block.</li>
@@ -135,6 +137,8 @@ public final class EpochReclaimer implements Reclaimer {
     private final RetiredList retired = new RetiredList();
     private final EpochGuard guard;
     private long[] scratch = new long[0];
+    private long[] again = new long[0];
+    private boolean torn;
     private long passAt;
     private long lastAnnouncement;
     private long epoch;
@@ -336,6 +340,7 @@ public final class EpochReclaimer implements Reclaimer {
             }
             int slots = slotCounts[i];
             long[] words = readAnnouncements(i);
+            held |= torn;
             hints[i] = words[0];
             raiseHint(i, g);
             for (int s = 0; s < slots && !held; s++) {
@@ -380,12 +385,23 @@ public final class EpochReclaimer implements Reclaimer {
         }
     }
 
-    /** @return the table's words from the hint to the last announcement, in {@link #scratch} */
+    /**
+     * Reads table i's words from the hint to the last announcement into {@link #scratch}. A remote
+     * table is read twice, and {@link #torn} says whether any word differed: a NIC may copy an RDMA
+     * READ's payload in pieces (Soft-RoCE copies it with the kernel's memcpy), so a word stored while
+     * it is read can come back as half the old and half the new value; a word read equal twice was
+     * read whole, since the second READ starts after the first one's copy ended. A pass that saw a
+     * difference does not advance the epoch.
+     *
+     * @return {@link #scratch}
+     */
     private long[] readAnnouncements(int i) {
         int words = (int) (EpochTable.announcedBytes(slotCounts[i]) / 8);
         if (scratch.length < words) {
             scratch = new long[words];
+            again = new long[words];
         }
+        torn = false;
         MemorySegment view = localView(i);
         if (view != null) {
             for (int w = 0; w < words; w++) {
@@ -393,6 +409,9 @@ public final class EpochReclaimer implements Reclaimer {
             }
         } else {
             thread.read(tables[i], MemorySegment.ofArray(scratch).asSlice(0, 8L * words));
+            thread.read(tables[i], MemorySegment.ofArray(again).asSlice(0, 8L * words));
+            torn = !java.util.Arrays.equals(scratch, 0, words, again, 0, words);
+            System.arraycopy(again, 0, scratch, 0, words);
         }
         return scratch;
     }
