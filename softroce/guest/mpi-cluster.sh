@@ -3,10 +3,13 @@
 # bridge (guest i: rxe0 on eth0, 198.18.0.<i+1>, host name remus-g<i>). Parameters come from
 # /mnt/job/params; outputs go to /mnt/job/out.
 #
-# ROLE=remote (guest 1): starts sshd on eth0's address with a host key made here (in /run/remus-ssh,
-#   tmpfs: sshd's StrictModes refuses keys under the world-writable /tmp) and the
-#   run's client key (/mnt/job/ssh/id.pub, made by the host per run) as root's only authorized key,
-#   then waits until guest 0 says it is done (ssh remus-g1 touch /tmp/mpi-done) or REMOTE_TIMEOUT.
+# ROLE=remote (guest 1): starts dropbear (Debian's dropbear-bin) on eth0's address with a host key
+#   made here by dropbearkey (in /run/remus-ssh, tmpfs) and the run's client key
+#   (/mnt/job/ssh/id.pub, made by the host per run) as root's only authorized key. dropbear has no
+#   option for an authorized-keys path: it reads /root/.ssh/authorized_keys, which this script
+#   writes only after checking that / is the guest's overlay (host / read-only below, tmpfs above),
+#   so the host's /root is never written. Then waits until guest 0 says it is done
+#   (ssh remus-g1 touch /tmp/mpi-done) or REMOTE_TIMEOUT.
 # ROLE=launcher (guest 0): waits until ssh reaches guest 1, then runs Open MPI's mpirun with
 #   --host remus-g0:2,remus-g1:1 -np 3, so that mpirun itself starts rank 2 in guest 1 (its rsh
 #   launcher: ssh remus-g1 orted ...; orted then starts the rank there):
@@ -20,7 +23,7 @@
 # ssh configuration in tmpfs: the run's key, StrictHostKeyChecking off, known hosts /dev/null,
 # BatchMode) and oob_tcp_if_include=198.18.0.0/24 (orted calls mpirun back on the bridge, not on
 # lo). --allow-run-as-root: the guest scripts run as root.
-# Exit status: 0 when every step ran, 1 when one failed, 2 (ssh or sshd setup), 10-13 (rxe0).
+# Exit status: 0 when every step ran, 1 when one failed, 2 (ssh or dropbear setup), 10-13 (rxe0).
 set -u
 . /mnt/job/params
 . "$SOFTROCE_ROOT/softroce/guest/rxe0.sh"
@@ -42,25 +45,22 @@ keep_crash_logs() {
 }
 
 if [ "$ROLE" = remote ]; then
-  mkdir -p /run/sshd && chmod 755 /run/sshd
-  ssh-keygen -q -t ed25519 -N '' -f "$SSH/host_key" || { say "ssh-keygen failed"; exit 2; }
-  cp /mnt/job/ssh/id.pub "$SSH/authorized_keys" && chmod 600 "$SSH/authorized_keys" || exit 2
-  cat > "$SSH/sshd_config" <<EOF
-ListenAddress $ADDR
-HostKey $SSH/host_key
-AuthorizedKeysFile $SSH/authorized_keys
-PermitRootLogin prohibit-password
-PasswordAuthentication no
-KbdInteractiveAuthentication no
-UsePAM no
-PidFile $SSH/sshd.pid
-EOF
-  /usr/sbin/sshd -f "$SSH/sshd_config" -E "$OUT/sshd.log" || { say "sshd did not start"; exit 2; }
-  say "sshd listens on $ADDR:22; waiting up to ${REMOTE_TIMEOUT}s for the launcher guest"
+  root_fs=$(awk '$2 == "/" { t = $3 } END { print t }' /proc/mounts)
+  [ "$root_fs" = overlay ] || { say "/ is $root_fs, not the guest's overlay: not writing /root/.ssh"; exit 2; }
+  dropbearkey -t ed25519 -f "$SSH/host_key" > "$OUT/dropbearkey.txt" 2>&1 || { say "dropbearkey failed"; exit 2; }
+  mkdir -p /root/.ssh && chmod 700 /root/.ssh || exit 2
+  cp /mnt/job/ssh/id.pub /root/.ssh/authorized_keys && chmod 600 /root/.ssh/authorized_keys || exit 2
+  # -F -E: foreground, log to stderr (the job's out dir); -s: no password logins; -m: no motd.
+  /usr/sbin/dropbear -F -E -s -m -r "$SSH/host_key" -p "$ADDR:22" -P "$SSH/dropbear.pid" \
+    > "$OUT/dropbear.log" 2>&1 &
+  dropbear_pid=$!
+  sleep 1
+  kill -0 "$dropbear_pid" 2>/dev/null || { say "dropbear did not start"; cat "$OUT/dropbear.log"; exit 2; }
+  say "dropbear listens on $ADDR:22; waiting up to ${REMOTE_TIMEOUT}s for the launcher guest"
   deadline=$(($(date +%s) + REMOTE_TIMEOUT))
   until [ -f /tmp/mpi-done ] || [ "$(date +%s)" -ge "$deadline" ]; do sleep 2; done
   keep_crash_logs
-  kill "$(cat "$SSH/sshd.pid")" 2>/dev/null
+  kill "$dropbear_pid" 2>/dev/null
   [ -f /tmp/mpi-done ] || { say "the launcher guest never said it was done"; exit 1; }
   say "done"
   exit 0
@@ -81,7 +81,7 @@ EOF
 export OMPI_MCA_plm_rsh_agent=ssh OMPI_MCA_plm_rsh_args="-F $SSH/ssh_config" OMPI_MCA_oob_tcp_if_include=198.18.0.0/24
 remote_ssh() { ssh -F "$SSH/ssh_config" "$PEER_NAME" "$@"; }
 
-say "waiting up to ${SSH_WAIT}s for sshd on $PEER_NAME"
+say "waiting up to ${SSH_WAIT}s for ssh to $PEER_NAME"
 deadline=$(($(date +%s) + SSH_WAIT))
 until remote_ssh true 2> "$OUT/ssh-wait.txt"; do
   [ "$(date +%s)" -lt "$deadline" ] || { say "ssh to $PEER_NAME never succeeded"; cat "$OUT/ssh-wait.txt"; exit 2; }
