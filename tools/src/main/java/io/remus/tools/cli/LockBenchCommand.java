@@ -65,6 +65,18 @@ import java.util.function.UnaryOperator;
  * with a size above 1 ({@code OMPI_COMM_WORLD_RANK}/{@code _SIZE}, {@code SLURM_PROCID}/
  * {@code SLURM_NTASKS}, {@code PMI_RANK}/{@code PMI_SIZE}).
  */
+@Command(name = "lock", mixinStandardHelpOptions = true, sortOptions = false, usageHelpAutoWidth = true,
+        description = {"Lock benchmark: ALock vs RDMA spin and MCS locks over a lock table (ALock paper's workload).",
+                "",
+                "Runs every node in this JVM, unless one process per node is asked for: --cluster, or (without "
+                        + "--no-cluster) a RemusCluster join argument this command does not know (--node-id=N, "
+                        + "--rendezvous=DIR|tcp://HOST:PORT, --hostfile=FILE, --address=HOST, --seg-size=SIZE, ...), or a "
+                        + "launcher's rank with a size above 1 in the environment (mpirun: OMPI_COMM_WORLD_RANK/SIZE; srun: "
+                        + "SLURM_PROCID/SLURM_NTASKS; PMI_RANK/PMI_SIZE). Then this process is one node: it joins the "
+                        + "cluster (RemusCluster.join with those arguments and the environment), runs --threads workers "
+                        + "against one lock table that node 0 creates, and node 0 prints one report over every node's "
+                        + "counts and latency histograms; the other nodes print nothing. Give every process the same flags.",
+                ""})
 public final class LockBenchCommand implements Callable<Integer> {
     private static final int MAX_NODES = 64;
     private static final int MAX_THREADS = 256;

@@ -1,6 +1,7 @@
 package io.remus.tools.cli;
 
 import io.remus.core.sim.SimFabric;
+import io.remus.tools.RemusRun;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import picocli.CommandLine;
@@ -98,6 +99,14 @@ class LockBenchClusterCommandTest {
             assertEquals(2, r.exit(), r.err());
             assertTrue(r.err().contains("bogus.key") || r.err().contains("bogus-key"), r.err());
         }
+    }
+
+    @Test
+    void shouldDescribeTheRuleOfTheClusterModeInTheHelp() {
+        RemusRun r = RemusRun.of("bench", "lock", "--help");
+        assertEquals(0, r.exit(), r.err());
+        assertTrue(r.out().contains("--[no-]cluster"), r.out());
+        assertTrue(r.out().contains("OMPI_COMM_WORLD_RANK") && r.out().contains("SLURM_PROCID"), r.out());
     }
 
     @Test
