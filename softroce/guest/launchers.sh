@@ -62,7 +62,7 @@ timeout "$CLUSTER_STEP_TIMEOUT" mpirun --allow-run-as-root --oversubscribe -np "
   "$JAVA" --enable-native-access=ALL-UNNAMED -cp "$CLASSPATH" io.remus.core.testing.LauncherClusterMain \
   $(join_args /tmp/rendezvous-mpirun) > "$OUT/mpirun-cluster.txt" 2>&1 || { say "mpirun (cluster) failed"; status=1; }
 say "mpirun -np $PROCS (remus bench lock)"
-timeout "$CLUSTER_STEP_TIMEOUT" mpirun --allow-run-as-root --oversubscribe -np "$PROCS" \
+timeout "$BENCH_STEP_TIMEOUT" mpirun --allow-run-as-root --oversubscribe -np "$PROCS" \
   "$JAVA" --enable-native-access=ALL-UNNAMED -cp "$TOOLS_CLASSPATH" io.remus.tools.Remus \
   $(bench_args /tmp/rendezvous-mpirun-bench) > "$OUT/mpirun-bench.json" 2> "$OUT/mpirun-bench.err" \
   || { say "mpirun (bench lock) failed"; status=1; }
@@ -82,7 +82,7 @@ if [ "$rc" -eq 0 ]; then
     io.remus.core.testing.LauncherClusterMain $(join_args /tmp/rendezvous-srun) > "$OUT/srun-cluster.txt" 2>&1 \
     || { say "srun (cluster) failed"; status=1; }
   say "srun -N1 -n$PROCS (remus bench lock)"
-  timeout "$CLUSTER_STEP_TIMEOUT" srun -N1 -n"$PROCS" "$JAVA" --enable-native-access=ALL-UNNAMED -cp "$TOOLS_CLASSPATH" \
+  timeout "$BENCH_STEP_TIMEOUT" srun -N1 -n"$PROCS" "$JAVA" --enable-native-access=ALL-UNNAMED -cp "$TOOLS_CLASSPATH" \
     io.remus.tools.Remus $(bench_args /tmp/rendezvous-srun-bench) > "$OUT/srun-bench.json" 2> "$OUT/srun-bench.err" \
     || { say "srun (bench lock) failed"; status=1; }
 else

@@ -61,7 +61,10 @@ import java.util.function.Supplier;
  * compare-and-swap is never written with an RDMA WRITE); the directory, the table and the result
  * blobs are not freed: a benchmark process runs a few points, and the memory goes with the cluster.
  *
- * <p>Every wait is bounded and names the nodes it still waits for: the directory and the start by
+ * <p>A node polls what it waits for with pauses that double from 0.5 ms to 10 ms, so processes
+ * that start long before the others (a JVM's start on a slow host) leave the CPU to them; the
+ * nodes' workers start within about one pause of each other. Every wait is bounded and names the
+ * nodes it still waits for: the directory and the start by
  * the peer timeout (plus {@link LockBenchmark#START_BOUND} for the start), the results by the run's
  * duration, {@link LockBenchmark#STOP_BOUND} and the peer timeout. A failure names the node it
  * happened on. Not thread-safe: the calling thread must be the one that uses
@@ -80,7 +83,8 @@ public final class ClusterLockBenchmark {
     private static final int CONFIG_WORDS = 9;
     private static final int TABLE = CONFIG + CONFIG_WORDS;
     private static final int SLOTS = TABLE + 1;
-    private static final long POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
+    private static final long FIRST_POLL_NANOS = TimeUnit.MICROSECONDS.toNanos(500);
+    private static final long LONGEST_POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
 
     private final RemusCluster cluster;
     private final Duration peerTimeout;
@@ -190,6 +194,7 @@ public final class ClusterLockBenchmark {
     private long awaitDirectory(ComputeThread main) {
         Root root = new Root(main);
         long deadline = System.nanoTime() + peerTimeout.toNanos();
+        long pause = FIRST_POLL_NANOS;
         while (true) {
             long directory = root.get();
             if (!RemotePtr.isNull(directory) && main.read(RemotePtr.offset(directory, 8L * SERIAL)) == serial) {
@@ -199,7 +204,7 @@ public final class ClusterLockBenchmark {
                 throw new RemoteTimeoutException("node " + cluster.nodeId() + ": node 0 did not publish the lock table of run "
                         + serial + " within " + peerTimeout);
             }
-            LockSupport.parkNanos(POLL_NANOS);
+            pause = pause(pause);
         }
     }
 
@@ -231,6 +236,7 @@ public final class ClusterLockBenchmark {
         for (int node = 0; node < n; node++) {
             waiting.add(node);
         }
+        long pause = FIRST_POLL_NANOS;
         while (true) {
             for (var it = waiting.iterator(); it.hasNext(); ) {
                 int node = it.next();
@@ -250,7 +256,7 @@ public final class ClusterLockBenchmark {
                         + " did not get their lock benchmark workers ready for run " + serial + " within "
                         + Duration.ofNanos(peerTimeout.toNanos() + LockBenchmark.START_BOUND.toNanos()));
             }
-            LockSupport.parkNanos(POLL_NANOS);
+            pause = pause(pause);
         }
     }
 
@@ -270,6 +276,7 @@ public final class ClusterLockBenchmark {
         for (int node = 0; node < n; node++) {
             waiting.add(node);
         }
+        long pause = FIRST_POLL_NANOS;
         while (!waiting.isEmpty()) {
             for (var it = waiting.iterator(); it.hasNext(); ) {
                 int node = it.next();
@@ -283,7 +290,7 @@ public final class ClusterLockBenchmark {
                     throw new RemoteTimeoutException("node 0: node(s) " + waiting + " of " + n + " sent no result of run "
                             + serial + " within " + bound);
                 }
-                LockSupport.parkNanos(POLL_NANOS);
+                pause = pause(pause);
             }
         }
         List<NodeLockResult> results = new ArrayList<>();
@@ -310,6 +317,12 @@ public final class ClusterLockBenchmark {
             throw new RemusException("lock benchmark run " + serial + " failed: " + failures);
         }
         return results;
+    }
+
+    /** Parks for {@code nanos} and returns the next pause: twice as long, at most 10 ms. */
+    private static long pause(long nanos) {
+        LockSupport.parkNanos(nanos);
+        return Math.min(LONGEST_POLL_NANOS, 2 * nanos);
     }
 
     private static byte[] encode(LockBenchmark.Measured measured, byte[] extra) {

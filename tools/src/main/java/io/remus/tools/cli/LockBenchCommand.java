@@ -294,9 +294,13 @@ public final class LockBenchCommand implements Callable<Integer> {
             }
             List<LockRun> runs = new ArrayList<>();
             for (LockBenchmarkConfig config : configs) {
-                Optional<LockRun> all = ClusterLockRunner.run(fabricName, bench, config).aggregate();
+                ClusterLockRunner.NodeRun run = ClusterLockRunner.run(fabricName, bench, config);
+                Optional<LockRun> all = run.aggregate();
                 if (all.isPresent()) {
                     runs.add(all.get());
+                    notes.add(config.kind().cliName() + ", p-local " + config.pLocal() + ", " + config.keys()
+                            + " keys: pairs by node: " + String.join(", ",
+                            run.nodeOperations().stream().map(String::valueOf).toList()));
                     if (csv != null) {
                         Files.writeString(csv, LockCsv.row(all.get()) + "\n", StandardCharsets.UTF_8,
                                 StandardOpenOption.CREATE, StandardOpenOption.APPEND);

@@ -29,10 +29,15 @@ public final class ClusterLockRunner {
      * What one node's run gives.
      *
      * @param node      this node's own run: its workers' counts and latencies only
-     * @param aggregate on node 0, the run of every node together: operations summed, the latency
-     *                  histograms merged, the wall time the longest of any node's; empty on the others
+     * @param aggregate      on node 0, the run of every node together: operations summed, the latency
+     *                       histograms merged, the wall time the longest of any node's; empty on the others
+     * @param nodeOperations on node 0, every node's lock/unlock pairs by node id; empty on the others
      */
-    public record NodeRun(LockRun node, Optional<LockRun> aggregate) {
+    public record NodeRun(LockRun node, Optional<LockRun> aggregate, List<Long> nodeOperations) {
+        /** Copies the list. */
+        public NodeRun {
+            nodeOperations = List.copyOf(nodeOperations);
+        }
     }
 
     /**
@@ -68,7 +73,7 @@ public final class ClusterLockRunner {
                 .orElseThrow(() -> new RemusException("node " + bench.nodeId() + ": its own result is missing"));
         LockRun node = lockRun(fabricName, config, own.result(), own.result().elapsedNanos(), mine);
         if (bench.nodeId() != 0) {
-            return new NodeRun(node, Optional.empty());
+            return new NodeRun(node, Optional.empty(), List.of());
         }
         Histogram merged = LatencyHistograms.create();
         long operations = 0;
@@ -81,7 +86,7 @@ public final class ClusterLockRunner {
             elapsed = Math.max(elapsed, r.result().elapsedNanos());
         }
         return new NodeRun(node, Optional.of(new LockRun(fabricName, config, operations, local, elapsed / 1e9,
-                LatencySummary.of(merged))));
+                LatencySummary.of(merged))), results.stream().map(r -> r.result().operations()).toList());
     }
 
     private static LockRun lockRun(String fabricName, LockBenchmarkConfig config, LockBenchmarkResult r, long elapsedNanos,

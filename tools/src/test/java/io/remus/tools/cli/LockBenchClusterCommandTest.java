@@ -89,6 +89,15 @@ class LockBenchClusterCommandTest {
             assertTrue(operations.stream().allMatch(o -> o > 0), json);
             assertEquals(operations, counts, "each run's merged histogram holds every pair: " + json);
             assertTrue(json.contains("one process per node: 3 nodes"), json);
+            Matcher byNode = Pattern.compile("alock, p-local 0.9, 9 keys: pairs by node: ([0-9]+), ([0-9]+), ([0-9]+)\"")
+                    .matcher(json);
+            assertTrue(byNode.find(), json);
+            long sum = 0;
+            for (int g = 1; g <= 3; g++) {
+                assertTrue(Long.parseLong(byNode.group(g)) > 0, "node " + (g - 1) + " ran pairs: " + json);
+                sum += Long.parseLong(byNode.group(g));
+            }
+            assertEquals(operations.get(0), sum, "the run's pairs are the sum of the nodes' pairs: " + json);
         }
     }
 

@@ -59,6 +59,7 @@ class ClusterLockRunnerTest {
             }
             LockRun all = runs.get(0).aggregate().orElseThrow();
             assertEquals(operations, all.operations());
+            assertEquals(runs.stream().map(r -> r.node().operations()).toList(), runs.get(0).nodeOperations());
             assertEquals(local, all.localOperations());
             assertEquals(samples, all.latency().count(), "the merged histogram holds every node's samples");
             assertEquals(longest, all.seconds());
