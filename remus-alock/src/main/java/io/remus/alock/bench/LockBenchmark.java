@@ -5,11 +5,13 @@ import io.remus.alock.LockOptions;
 import io.remus.alock.table.LockTable;
 import io.remus.alock.table.TableLocks;
 import io.remus.core.ComputeThread;
+import io.remus.core.RemotePtr;
 import io.remus.core.RemoteTimeoutException;
 import io.remus.core.RemusException;
 import io.remus.core.RemusNode;
 import io.remus.core.config.ClusterConfig;
 import io.remus.core.config.NodeRange;
+import io.remus.core.memory.ControlBlock;
 import io.remus.core.fabric.Fabric;
 
 import java.time.Duration;
@@ -35,6 +37,11 @@ import java.util.function.IntFunction;
  * timeout; the workers must all be ready within {@link #START_BOUND} and, once told to stop, finish
  * their last lock and unlock (two bounded waits) within {@link #STOP_BOUND}, or the run fails with
  * a {@link RemusException} naming the bound.
+ *
+ * <p>Before it is ready, each worker allocates its queue nodes and connects its compute thread to
+ * every node (a fetch-and-add of 0 to each node's segment-0 watermark, which changes nothing and
+ * is atomic with the allocators' compare-and-swaps on it), so that neither the allocation nor the
+ * connection set-up, which takes seconds on a slow host, falls into the measured time.
  */
 public final class LockBenchmark {
     /** How long the workers may take to open their compute threads and locks before the run starts. */
@@ -148,7 +155,12 @@ public final class LockBenchmark {
             LatencySink sink = Objects.requireNonNull(sinks.apply(i), "sink of worker " + i);
             Thread t = new Thread(() -> {
                 try (ComputeThread ct = nodes[node].newComputeThread()) {
-                    TableLocks locks = table.open(new LockContext(ct, options));
+                    LockContext context = new LockContext(ct, options);
+                    context.queueNodes();
+                    for (int peer = 0; peer < n; peer++) {
+                        ct.fetchAndAdd(RemotePtr.offset(ct.segmentBase(peer, 0), ControlBlock.WATERMARK), 0);
+                    }
+                    TableLocks locks = table.open(context);
                     SplittableRandom random = new SplittableRandom(config.seed() * 31 + worker);
                     long[] histogram = histograms[slot];
                     ready.await(START_BOUND.toNanos(), TimeUnit.NANOSECONDS);
