@@ -265,7 +265,8 @@ public final class LockBenchCommand implements Callable<Integer> {
         try {
             resolved = builder(args, joinTimeout).resolveConfig();
         } catch (BadArgumentException e) {
-            throw usage("joining the cluster: " + e.getMessage());
+            throw usage("options bench lock does not know go to RemusCluster.join, which refuses " + joinArgs + ": "
+                    + e.getMessage());
         }
         int size = resolved.nodes().size();
         if (spec.commandLine().getParseResult().hasMatchedOption("--nodes") && nodes != size) {
