@@ -8,8 +8,11 @@
 # the JVM probe, then LauncherClusterMain: the 3 processes join one Remus cluster on rxe0
 # (RemusCluster.join, peers found through a fresh --rendezvous directory per run), fetch-and-add a
 # counter on node 0, meet at the cluster barrier, check the counter and close with the shutdown
-# handshake. Outputs go to /mnt/job/out/<launcher>-{trivial,probe,cluster}.txt (the host checks them);
-# the Slurm daemons' logs to /mnt/job/out/slurm/. Parameters come from /mnt/job/params.
+# handshake. Last, `remus bench lock` (the tools' main class, io.remus.tools.Remus, on TOOLS_CLASSPATH)
+# runs as the 3 processes, one node each, and node 0 prints one JSON report over every node's counts
+# and latency histograms. Outputs go to /mnt/job/out/<launcher>-{trivial,probe,cluster}.txt and
+# <launcher>-bench.{json,err} (the host checks them); the Slurm daemons' logs to /mnt/job/out/slurm/.
+# Parameters come from /mnt/job/params.
 # Exit status: 0 when every launcher ran, 1 when one failed, 10-13 (rxe0), 20-24 (Slurm's start).
 #
 # Open MPI 4.1 (Debian's openmpi-bin) needs only two options here:
@@ -41,6 +44,13 @@ join_args() {
   rm -rf "$1" && mkdir -p "$1"
   echo "--device=rxe0 --rendezvous=$1 --seg-size=64K --segment.count=2 --buffer.size=8K --timeout.ms=20000 --join.timeout.ms=$JOIN_TIMEOUT_MS"
 }
+# `remus bench lock` as one process per node (join arguments make it one node of the cluster): one lock
+# kind, one worker per process, a short run; node 0's JSON report on standard output, every process's
+# standard error apart.
+bench_args() {
+  rm -rf "$1" && mkdir -p "$1"
+  echo "bench lock --json --lock alock --threads 1 --keys 6 -D $BENCH_SECONDS --warmup 0 --join-timeout $BENCH_JOIN_SECONDS --device=rxe0 --rendezvous=$1 --buffer.size=8K --timeout.ms=20000"
+}
 mpi() { timeout "$STEP_TIMEOUT" mpirun --allow-run-as-root --oversubscribe -np "$PROCS" "$@"; }
 say "mpirun -np $PROCS (trivial)"
 mpi sh -c "$trivial" > "$OUT/mpirun-trivial.txt" 2>&1 || { say "mpirun (trivial) failed"; status=1; }
@@ -51,6 +61,11 @@ say "mpirun -np $PROCS (LauncherClusterMain)"
 timeout "$CLUSTER_STEP_TIMEOUT" mpirun --allow-run-as-root --oversubscribe -np "$PROCS" \
   "$JAVA" --enable-native-access=ALL-UNNAMED -cp "$CLASSPATH" io.remus.core.testing.LauncherClusterMain \
   $(join_args /tmp/rendezvous-mpirun) > "$OUT/mpirun-cluster.txt" 2>&1 || { say "mpirun (cluster) failed"; status=1; }
+say "mpirun -np $PROCS (remus bench lock)"
+timeout "$BENCH_STEP_TIMEOUT" mpirun --allow-run-as-root --oversubscribe -np "$PROCS" \
+  "$JAVA" --enable-native-access=ALL-UNNAMED -cp "$TOOLS_CLASSPATH" io.remus.tools.Remus \
+  $(bench_args /tmp/rendezvous-mpirun-bench) > "$OUT/mpirun-bench.json" 2> "$OUT/mpirun-bench.err" \
+  || { say "mpirun (bench lock) failed"; status=1; }
 
 say "mpirun steps finished; starting a one-host Slurm"
 slurm_up /tmp/slurm "$NODE_NAME" "$SLURM_CPUS"; rc=$?
@@ -66,6 +81,10 @@ if [ "$rc" -eq 0 ]; then
   timeout "$CLUSTER_STEP_TIMEOUT" srun -N1 -n"$PROCS" "$JAVA" --enable-native-access=ALL-UNNAMED -cp "$CLASSPATH" \
     io.remus.core.testing.LauncherClusterMain $(join_args /tmp/rendezvous-srun) > "$OUT/srun-cluster.txt" 2>&1 \
     || { say "srun (cluster) failed"; status=1; }
+  say "srun -N1 -n$PROCS (remus bench lock)"
+  timeout "$BENCH_STEP_TIMEOUT" srun -N1 -n"$PROCS" "$JAVA" --enable-native-access=ALL-UNNAMED -cp "$TOOLS_CLASSPATH" \
+    io.remus.tools.Remus $(bench_args /tmp/rendezvous-srun-bench) > "$OUT/srun-bench.json" 2> "$OUT/srun-bench.err" \
+    || { say "srun (bench lock) failed"; status=1; }
 else
   status=$rc
 fi

@@ -5,11 +5,13 @@ import io.remus.alock.LockOptions;
 import io.remus.alock.table.LockTable;
 import io.remus.alock.table.TableLocks;
 import io.remus.core.ComputeThread;
+import io.remus.core.RemotePtr;
 import io.remus.core.RemoteTimeoutException;
 import io.remus.core.RemusException;
 import io.remus.core.RemusNode;
 import io.remus.core.config.ClusterConfig;
 import io.remus.core.config.NodeRange;
+import io.remus.core.memory.ControlBlock;
 import io.remus.core.fabric.Fabric;
 
 import java.time.Duration;
@@ -35,6 +37,11 @@ import java.util.function.IntFunction;
  * timeout; the workers must all be ready within {@link #START_BOUND} and, once told to stop, finish
  * their last lock and unlock (two bounded waits) within {@link #STOP_BOUND}, or the run fails with
  * a {@link RemusException} naming the bound.
+ *
+ * <p>Before it is ready, each worker allocates its queue nodes and connects its compute thread to
+ * every node (a fetch-and-add of 0 to each node's segment-0 watermark, which changes nothing and
+ * is atomic with the allocators' compare-and-swaps on it), so that neither the allocation nor the
+ * connection set-up, which takes seconds on a slow host, falls into the measured time.
  */
 public final class LockBenchmark {
     /** How long the workers may take to open their compute threads and locks before the run starts. */
@@ -98,26 +105,66 @@ public final class LockBenchmark {
 
     private static LockBenchmarkResult measure(RemusNode[] nodes, LockTable table, LockBenchmarkConfig config,
                                                IntFunction<LatencySink> sinks) throws InterruptedException {
-        int n = nodes.length;
-        int workers = n * config.threadsPerNode();
+        Measured m = measure(nodes, 0, nodes.length - 1, table, config, sinks, () -> {
+        });
+        if (m.failure() != null) {
+            throw m.failure() instanceof RemoteTimeoutException e ? e
+                    : new RemusException("a lock benchmark worker failed: " + m.failure(), m.failure());
+        }
+        return m.result();
+    }
+
+    /** What {@link #measure(RemusNode[], int, int, LockTable, LockBenchmarkConfig, IntFunction, StartGate)} measured, or why it failed. */
+    record Measured(LockBenchmarkResult result, Throwable failure) {
+    }
+
+    /** Runs on the calling thread once every worker of this JVM is ready, before any starts; may throw to abort. */
+    @FunctionalInterface
+    interface StartGate {
+        /** Opens the gate, or throws when the run must not start. */
+        void open() throws InterruptedException;
+    }
+
+    /**
+     * Runs the workers of nodes {@code first..last}, which {@code nodes} holds at their ids, for the
+     * configured duration. A failure of the start (a worker not ready within {@link #START_BOUND},
+     * or the gate) is thrown; a failure after the start (a worker that failed, or did not stop
+     * within {@link #STOP_BOUND}) comes back in the result, so that a cluster run can report it.
+     *
+     * @param sinks by worker index relative to the first worker of node {@code first}
+     */
+    static Measured measure(RemusNode[] nodes, int first, int last, LockTable table, LockBenchmarkConfig config,
+                            IntFunction<LatencySink> sinks, StartGate gate) throws InterruptedException {
+        int n = config.nodes();
+        int perNode = config.threadsPerNode();
+        int firstWorker = first * perNode;
+        int workers = (last - first + 1) * perNode;
         LockOptions options = LockOptions.defaults().withBudgets(config.localBudget(), config.remoteBudget());
-        CyclicBarrier start = new CyclicBarrier(workers + 1);
+        CyclicBarrier ready = new CyclicBarrier(workers + 1);
+        CyclicBarrier go = new CyclicBarrier(workers + 1);
         AtomicBoolean stop = new AtomicBoolean();
         AtomicReference<Throwable> failure = new AtomicReference<>();
         long[][] histograms = new long[workers][64];
         long[] ops = new long[workers];
         long[] localOps = new long[workers];
         List<Thread> threads = new ArrayList<>();
-        for (int w = 0; w < workers; w++) {
-            int worker = w;
-            int node = w / config.threadsPerNode();
-            LatencySink sink = Objects.requireNonNull(sinks.apply(w), "sink of worker " + w);
+        for (int i = 0; i < workers; i++) {
+            int slot = i;
+            int worker = firstWorker + i;
+            int node = worker / perNode;
+            LatencySink sink = Objects.requireNonNull(sinks.apply(i), "sink of worker " + i);
             Thread t = new Thread(() -> {
                 try (ComputeThread ct = nodes[node].newComputeThread()) {
-                    TableLocks locks = table.open(new LockContext(ct, options));
+                    LockContext context = new LockContext(ct, options);
+                    context.queueNodes();
+                    for (int peer = 0; peer < n; peer++) {
+                        ct.fetchAndAdd(RemotePtr.offset(ct.segmentBase(peer, 0), ControlBlock.WATERMARK), 0);
+                    }
+                    TableLocks locks = table.open(context);
                     SplittableRandom random = new SplittableRandom(config.seed() * 31 + worker);
-                    long[] histogram = histograms[worker];
-                    start.await(START_BOUND.toNanos(), TimeUnit.NANOSECONDS);
+                    long[] histogram = histograms[slot];
+                    ready.await(START_BOUND.toNanos(), TimeUnit.NANOSECONDS);
+                    go.await(START_BOUND.toNanos(), TimeUnit.NANOSECONDS);
                     while (!stop.get()) {
                         boolean local = n == 1 || random.nextDouble() < config.pLocal();
                         int home = local ? node : (node + 1 + random.nextInt(n - 1)) % n;
@@ -128,26 +175,41 @@ public final class LockBenchmark {
                         long took = Math.max(0, System.nanoTime() - t0);
                         sink.record(took);
                         histogram[64 - Long.numberOfLeadingZeros(took)]++;
-                        ops[worker]++;
+                        ops[slot]++;
                         if (local) {
-                            localOps[worker]++;
+                            localOps[slot]++;
                         }
                     }
                 } catch (Throwable e) {
                     failure.compareAndSet(null, e);
                     stop.set(true);
                 }
-            }, "lock-bench-" + w + "@node" + node);
+            }, "lock-bench-" + worker + "@node" + node);
             t.setDaemon(true);
             threads.add(t);
             t.start();
         }
         try {
-            start.await(START_BOUND.toNanos(), TimeUnit.NANOSECONDS);
+            ready.await(START_BOUND.toNanos(), TimeUnit.NANOSECONDS);
         } catch (Exception e) {
             stop.set(true);
-            throw new RemusException("lock benchmark workers were not all ready within " + START_BOUND,
-                    failure.get() != null ? failure.get() : e);
+            ready.reset();
+            go.reset();
+            throw new RemusException("lock benchmark workers of node(s) " + first + ".." + last
+                    + " were not all ready within " + START_BOUND, failure.get() != null ? failure.get() : e);
+        }
+        try {
+            gate.open();
+            go.await(START_BOUND.toNanos(), TimeUnit.NANOSECONDS);
+        } catch (InterruptedException | RuntimeException e) {
+            stop.set(true);
+            go.reset();
+            throw e;
+        } catch (Exception e) {
+            stop.set(true);
+            go.reset();
+            throw new RemusException("lock benchmark workers of node(s) " + first + ".." + last
+                    + " did not start within " + START_BOUND, failure.get() != null ? failure.get() : e);
         }
         long begin = System.nanoTime();
         Thread.sleep(config.duration().toMillis(), config.duration().toNanosPart() % 1_000_000);
@@ -157,11 +219,8 @@ public final class LockBenchmark {
         for (Thread t : threads) {
             t.join(Math.max(1, TimeUnit.NANOSECONDS.toMillis(joinDeadline - System.nanoTime())));
             if (t.isAlive()) {
-                throw new RemoteTimeoutException(t.getName() + " did not stop within " + STOP_BOUND);
+                failure.compareAndSet(null, new RemoteTimeoutException(t.getName() + " did not stop within " + STOP_BOUND));
             }
-        }
-        if (failure.get() != null) {
-            throw new RemusException("a lock benchmark worker failed: " + failure.get(), failure.get());
         }
         long[] merged = new long[64];
         long total = 0;
@@ -173,7 +232,7 @@ public final class LockBenchmark {
             total += ops[w];
             local += localOps[w];
         }
-        return new LockBenchmarkResult(table.kind(), total, local, elapsed, merged);
+        return new Measured(new LockBenchmarkResult(table.kind(), total, local, elapsed, merged), failure.get());
     }
 
     private static long pickKey(SplittableRandom random, int size, int nodes, int home) {

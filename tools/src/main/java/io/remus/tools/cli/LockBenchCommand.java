@@ -2,14 +2,19 @@ package io.remus.tools.cli;
 
 import io.remus.alock.LockKind;
 import io.remus.alock.LockOptions;
+import io.remus.alock.bench.ClusterLockBenchmark;
 import io.remus.alock.bench.LockBenchmarkConfig;
 import io.remus.core.BadArgumentException;
+import io.remus.core.RemusCluster;
+import io.remus.core.config.ClusterConfig;
+import io.remus.core.config.ConfigSources;
 import io.remus.core.fabric.Fabric;
 import io.remus.core.sim.SimFabric;
 import io.remus.core.sim.SimOptions;
 import io.remus.core.verbs.VerbsFabric;
 import io.remus.tools.bench.BenchFailedException;
 import io.remus.tools.bench.FabricKind;
+import io.remus.tools.lock.ClusterLockRunner;
 import io.remus.tools.lock.LockCsv;
 import io.remus.tools.lock.LockHumanFormat;
 import io.remus.tools.lock.LockJsonFormat;
@@ -23,6 +28,7 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
+import picocli.CommandLine.Unmatched;
 
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -35,18 +41,42 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.function.Supplier;
+import java.util.function.UnaryOperator;
 
 /**
  * {@code remus bench lock}: lock/unlock throughput and latency of ALock, the RDMA spin lock and the
  * RDMA MCS lock over a lock table, as in the ALock paper (Baran et al., SPAA 2024). {@code --lock},
- * {@code --p-local} and {@code --keys} take comma-separated lists and every combination runs, in
- * this JVM, on a fresh fabric each, lock kinds innermost, so a grid's ratios come from one
- * invocation. Exit status 0 on success, 1 when a run fails, 2 for bad flags.
+ * {@code --p-local} and {@code --keys} take comma-separated lists and every combination runs, lock
+ * kinds innermost, so a grid's ratios come from one invocation. Exit status 0 on success, 1 when a
+ * run fails, 2 for bad flags.
+ *
+ * <p>Two modes. <b>One JVM</b> (the default): every node runs in this process, on a fresh fabric per
+ * run ({@code --nodes}). <b>One process per node</b> ({@link ClusterLockBenchmark}): this process
+ * joins a cluster with {@link RemusCluster#join}, runs its node's {@code --threads} workers against
+ * one lock table shared by all nodes, and node 0 prints one report over every node's counts and
+ * latency histograms. The cluster mode is on when {@code --cluster} is given, or, unless
+ * {@code --no-cluster} is, when an argument the command does not know is given (it is a
+ * {@link RemusCluster} join argument such as {@code --node-id=N}, {@code --rendezvous=DIR},
+ * {@code --hostfile=FILE}, {@code --seg-size=4M}), or when the environment holds a launcher's rank
+ * with a size above 1 ({@code OMPI_COMM_WORLD_RANK}/{@code _SIZE}, {@code SLURM_PROCID}/
+ * {@code SLURM_NTASKS}, {@code PMI_RANK}/{@code PMI_SIZE}).
  */
 @Command(name = "lock", mixinStandardHelpOptions = true, sortOptions = false, usageHelpAutoWidth = true,
-        description = "Lock benchmark: ALock vs RDMA spin and MCS locks over a lock table (ALock paper's workload).")
+        description = {"Lock benchmark: ALock vs RDMA spin and MCS locks over a lock table (ALock paper's workload).",
+                "",
+                "Runs every node in this JVM, unless one process per node is asked for: --cluster, or (without "
+                        + "--no-cluster) a RemusCluster join argument this command does not know (--node-id=N, "
+                        + "--rendezvous=DIR|tcp://HOST:PORT, --hostfile=FILE, --address=HOST, --seg-size=SIZE, ...), or a "
+                        + "launcher's rank with a size above 1 in the environment (mpirun: OMPI_COMM_WORLD_RANK/SIZE; srun: "
+                        + "SLURM_PROCID/SLURM_NTASKS; PMI_RANK/PMI_SIZE). Then this process is one node: it joins the "
+                        + "cluster (RemusCluster.join with those arguments and the environment), runs --threads workers "
+                        + "against one lock table that node 0 creates, and node 0 prints one report over every node's "
+                        + "counts and latency histograms; the other nodes print nothing. Give every process the same flags.",
+                ""})
 public final class LockBenchCommand implements Callable<Integer> {
     private static final int MAX_NODES = 64;
     private static final int MAX_THREADS = 256;
@@ -54,7 +84,12 @@ public final class LockBenchCommand implements Callable<Integer> {
     /** The most worker threads of a run, all nodes together: each spins while it waits for a lock. */
     static final int MAX_TOTAL_THREADS = 1024;
 
+    private static final List<String[]> LAUNCHERS = List.of(new String[]{"OMPI_COMM_WORLD_RANK", "OMPI_COMM_WORLD_SIZE"},
+            new String[]{"SLURM_PROCID", "SLURM_NTASKS"}, new String[]{"PMI_RANK", "PMI_SIZE"});
+
     private final Supplier<FabricChoice> hostFabric;
+    private final Map<String, String> environment;
+    private final UnaryOperator<RemusCluster.Builder> joinSetup;
 
     @Spec
     CommandSpec spec;
@@ -111,9 +146,37 @@ public final class LockBenchCommand implements Callable<Integer> {
     @Option(names = "--csv-columns", description = "Print the CSV column names, comma-separated, and exit.")
     boolean csvColumns;
 
+    @Option(names = "--cluster", negatable = true,
+            description = "Run as one node of a cluster of processes (see above); --no-cluster: every node in this JVM "
+                    + "even under a launcher (default: by the rule above).")
+    Boolean cluster;
+
+    @Option(names = "--join-timeout", paramLabel = "SECONDS", defaultValue = "60",
+            description = "One process per node: how long joining, and each wait for the other nodes during a run, may take "
+                    + "(default ${DEFAULT-VALUE}).")
+    double joinTimeoutSeconds;
+
+    @Unmatched
+    List<String> joinArgs = new ArrayList<>();
+
     /** @param hostFabric the fabric without {@code --fabric} ({@link FabricChoice#detect}) */
     public LockBenchCommand(Supplier<FabricChoice> hostFabric) {
+        this(hostFabric, System.getenv(), UnaryOperator.identity());
+    }
+
+    /**
+     * A command with its own environment and join settings: tests run several in one JVM as the
+     * processes of one cluster.
+     *
+     * @param hostFabric  the fabric without {@code --fabric} ({@link FabricChoice#detect})
+     * @param environment the environment the launcher rule and {@link RemusCluster} read
+     * @param joinSetup   applied to the join's builder last (e.g. a shared simulator fabric)
+     */
+    LockBenchCommand(Supplier<FabricChoice> hostFabric, Map<String, String> environment,
+                     UnaryOperator<RemusCluster.Builder> joinSetup) {
         this.hostFabric = hostFabric;
+        this.environment = Map.copyOf(environment);
+        this.joinSetup = joinSetup;
     }
 
     @Override
@@ -123,6 +186,13 @@ public final class LockBenchCommand implements Callable<Integer> {
             out.println(String.join(",", LockCsv.COLUMNS));
             out.flush();
             return 0;
+        }
+        if (clusterMode()) {
+            return callAsNode(out);
+        }
+        if (!joinArgs.isEmpty()) {
+            throw usage("unknown option(s) " + joinArgs + " (join arguments are taken only with one process per node, "
+                    + "not with --no-cluster)");
         }
         List<LockBenchmarkConfig> configs = configs();
         FabricChoice choice = fabricChoice();
@@ -157,21 +227,163 @@ public final class LockBenchCommand implements Callable<Integer> {
         return 0;
     }
 
+    /**
+     * @return whether this process runs as one node of a cluster of processes: {@code --cluster}, or
+     *         (without {@code --no-cluster}) join arguments, or a launcher's rank with a size above 1
+     */
+    boolean clusterMode() {
+        if (cluster != null) {
+            return cluster;
+        }
+        if (!joinArgs.isEmpty()) {
+            return true;
+        }
+        for (String[] launcher : LAUNCHERS) {
+            String size = environment.get(launcher[1]);
+            if (environment.containsKey(launcher[0]) && size != null && size.strip().matches("[0-9]{1,9}")
+                    && Integer.parseInt(size.strip()) > 1) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** The cluster mode: joins, runs every point with the other processes, and prints node 0's report on node 0. */
+    private int callAsNode(PrintWriter out) throws IOException, InterruptedException {
+        if (fabric == FabricKind.SIM) {
+            throw usage("--fabric sim runs every node in this JVM; one process per node needs --fabric verbs (or --no-cluster)");
+        }
+        if (simLatencyNanos > 0) {
+            throw usage("--sim-latency-ns is for the simulator, in one JVM; not with one process per node");
+        }
+        if (!(joinTimeoutSeconds > 0) || joinTimeoutSeconds > 3600) {
+            throw usage("--join-timeout must be in (0, 3600] seconds, got " + joinTimeoutSeconds);
+        }
+        Duration joinTimeout = Duration.ofNanos(Math.round(joinTimeoutSeconds * 1e9));
+        List<String> args = new ArrayList<>(joinArgs);
+        ClusterConfig resolved;
+        try {
+            resolved = builder(args, joinTimeout).resolveConfig();
+        } catch (BadArgumentException e) {
+            throw usage("options bench lock does not know go to RemusCluster.join, which refuses " + joinArgs + ": "
+                    + e.getMessage());
+        }
+        int size = resolved.nodes().size();
+        if (spec.commandLine().getParseResult().hasMatchedOption("--nodes") && nodes != size) {
+            throw usage("--nodes " + nodes + ", but the cluster has " + size + " nodes (one per process; leave --nodes out)");
+        }
+        List<LockBenchmarkConfig> configs = configs(size);
+        new OutputFiles().add("--csv", csv).check();
+        long needed = segmentBytesNeeded(configs);
+        if (!segmentSizeGiven(args) && resolved.segmentSize() * resolved.segmentCount() < needed) {
+            args.add("--segment.size=" + needed);
+        }
+        try (RemusCluster joined = builder(args, joinTimeout).join()) {
+            String fabricName = joined.fabric().name();
+            List<String> notes = new ArrayList<>();
+            notes.add("one process per node: " + size + " nodes, node 0 aggregates every node's counts and latency "
+                    + "histograms, sent over RDMA");
+            notes.add("fabric " + fabricName + " (RemusCluster.join)");
+            notes.add(hostLoad() + " (node 0)");
+            ClusterLockBenchmark bench = new ClusterLockBenchmark(joined, joinTimeout);
+            if (warmupSeconds > 0) {
+                Duration warmup = Duration.ofNanos(Math.round(warmupSeconds * 1e9));
+                for (LockBenchmarkConfig w : warmUpConfigs(configs, warmup)) {
+                    ClusterLockRunner.run(fabricName, bench, w);
+                }
+                notes.add("warm-up: each lock kind ran " + warmupSeconds + " s unreported before the measured runs");
+            }
+            List<LockRun> runs = new ArrayList<>();
+            for (LockBenchmarkConfig config : configs) {
+                ClusterLockRunner.NodeRun run = ClusterLockRunner.run(fabricName, bench, config);
+                Optional<LockRun> all = run.aggregate();
+                if (all.isPresent()) {
+                    runs.add(all.get());
+                    notes.add(config.kind().cliName() + ", p-local " + config.pLocal() + ", " + config.keys()
+                            + " keys: pairs by node: " + String.join(", ",
+                            run.nodeOperations().stream().map(String::valueOf).toList()));
+                    if (csv != null) {
+                        Files.writeString(csv, LockCsv.row(all.get()) + "\n", StandardCharsets.UTF_8,
+                                StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+                    }
+                }
+            }
+            if (joined.nodeId() == 0) {
+                LockReport report = new LockReport(fabricName, notes, runs);
+                if (json) {
+                    LockJsonFormat.write(report, out);
+                } else {
+                    LockHumanFormat.write(report, out);
+                }
+            }
+        }
+        return 0;
+    }
+
+    private RemusCluster.Builder builder(List<String> args, Duration joinTimeout) {
+        RemusCluster.Builder b = RemusCluster.builder().args(args.toArray(String[]::new)).environment(environment)
+                .joinTimeout(joinTimeout);
+        if (device != null) {
+            b.device(device);
+        }
+        return joinSetup.apply(b);
+    }
+
+    private boolean segmentSizeGiven(List<String> args) {
+        for (String a : args) {
+            if (a.startsWith("--")) {
+                String key = a.substring(2).split("=", 2)[0];
+                String canonical = ConfigSources.canonicalKey(key);
+                if (canonical.equals("segment.size") || canonical.equals("segment.count") || canonical.equals("config")) {
+                    return true;
+                }
+            }
+        }
+        return environment.containsKey("REMUS_SEGMENT_SIZE") || environment.containsKey("REMUS_SEGMENT_COUNT")
+                || environment.containsKey("REMUS_CONFIG");
+    }
+
+    /**
+     * Memory node 0 gives a cluster run of these points, warm-ups included (the runs' tables stay
+     * allocated until the cluster closes): per point the table's words and its index (16 bytes a key),
+     * node 0's share of the lock words (136 bytes each), the results and the queue nodes, on a 1 MiB
+     * base, rounded up to a power of two.
+     *
+     * @param configs the measured points
+     * @return the segment size to ask for when the join arguments name none
+     */
+    static long segmentBytesNeeded(List<LockBenchmarkConfig> configs) {
+        long total = 1 << 20;
+        for (LockBenchmarkConfig c : configs) {
+            long perPoint = 16L * c.keys() + 136L * ((c.keys() + c.nodes() - 1) / c.nodes())
+                    + (c.threadsPerNode() + 2L) * (64 << 10);
+            total += 2 * perPoint;
+        }
+        return Long.highestOneBit(total - 1) << 1;
+    }
+
+    private static List<LockBenchmarkConfig> warmUpConfigs(List<LockBenchmarkConfig> configs, Duration warmup) {
+        LockBenchmarkConfig first = configs.getFirst();
+        List<LockKind> done = new ArrayList<>();
+        List<LockBenchmarkConfig> warmUps = new ArrayList<>();
+        for (LockBenchmarkConfig c : configs) {
+            if (!done.contains(c.kind())) {
+                done.add(c.kind());
+                warmUps.add(new LockBenchmarkConfig(c.kind(), first.nodes(), first.threadsPerNode(), first.pLocal(),
+                        first.keys(), first.localBudget(), first.remoteBudget(), warmup, first.seed() + 1));
+            }
+        }
+        return warmUps;
+    }
+
     private void warmUp(List<LockBenchmarkConfig> configs, String fabricName, Supplier<Fabric> fabrics,
                         List<String> notes) throws InterruptedException {
         if (warmupSeconds == 0) {
             return;
         }
         Duration warmup = Duration.ofNanos(Math.round(warmupSeconds * 1e9));
-        LockBenchmarkConfig first = configs.getFirst();
-        List<LockKind> done = new ArrayList<>();
-        for (LockBenchmarkConfig c : configs) {
-            if (!done.contains(c.kind())) {
-                done.add(c.kind());
-                LockRunner.run(fabricName, fabrics, new LockBenchmarkConfig(c.kind(), first.nodes(),
-                        first.threadsPerNode(), first.pLocal(), first.keys(), first.localBudget(),
-                        first.remoteBudget(), warmup, first.seed() + 1));
-            }
+        for (LockBenchmarkConfig w : warmUpConfigs(configs, warmup)) {
+            LockRunner.run(fabricName, fabrics, w);
         }
         notes.add("warm-up: each lock kind ran " + warmupSeconds + " s unreported before the measured runs");
     }
@@ -238,6 +450,17 @@ public final class LockBenchCommand implements Callable<Integer> {
      * @throws ParameterException for flags out of range
      */
     List<LockBenchmarkConfig> configs() {
+        return configs(nodes);
+    }
+
+    /**
+     * Validates the flags into one configuration per run, in run order, for a cluster of {@code nodes} nodes.
+     *
+     * @param nodes the node count: {@code --nodes}, or the cluster's size with one process per node
+     * @return the configurations
+     * @throws ParameterException for flags out of range
+     */
+    private List<LockBenchmarkConfig> configs(int nodes) {
         if (nodes < 1 || nodes > MAX_NODES) {
             throw usage("--nodes must be 1.." + MAX_NODES + ", got " + nodes);
         }

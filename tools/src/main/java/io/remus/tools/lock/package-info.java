@@ -1,6 +1,8 @@
 /**
  * The lock benchmark of the {@code remus} tool ({@code remus bench lock}): runs remus-alock's
- * {@link io.remus.alock.bench.LockBenchmark} with HdrHistogram latency recording, reports runs as a
+ * {@link io.remus.alock.bench.LockBenchmark} with HdrHistogram latency recording (or, one process per
+ * node, {@link io.remus.alock.bench.ClusterLockBenchmark} through {@link io.remus.tools.lock.ClusterLockRunner},
+ * node 0 merging every node's histogram), reports runs as a
  * table, JSON or CSV rows, and plots the ALock paper's grid ({@code remus plot lock-grid}).
  */
 package io.remus.tools.lock;
