@@ -3,6 +3,7 @@ package io.remus.ds.object;
 import io.remus.core.BadArgumentException;
 import io.remus.core.ComputeThread;
 import io.remus.core.RemotePtr;
+import io.remus.core.fabric.Opcode;
 import io.remus.core.memory.SizeClasses;
 import io.remus.ds.reclaim.Guard;
 import io.remus.ds.reclaim.LeaseExpiredException;
@@ -85,6 +86,8 @@ public final class RemoteRegister {
     private final int home;
     private final long casResult;
     private long seen;
+    private long allocatorRoundTrips;
+    private long allocatorCompareAndSwaps;
 
     private RemoteRegister(ComputeThread thread, Reclaimer reclaimer, long root, int size, long seen) {
         this.thread = thread;
@@ -176,7 +179,7 @@ public final class RemoteRegister {
         Objects.requireNonNull(value, "value");
         requireSize(value.byteSize());
         try (Guard g = reclaimer.enter()) {
-            long block = thread.allocator().allocate(size, home);
+            long block = allocate();
             MemorySegment.copy(value, 0, thread.buffer(), 0, size);
             long current = RemotePtr.offset(root, CURRENT);
             long expected = seen;
@@ -191,9 +194,41 @@ public final class RemoteRegister {
                 reclaimer.retire(expected, size);
             } else {
                 seen = old;
-                thread.allocator().deallocate(block, size);
+                free(block);
             }
         }
+    }
+
+    private long allocate() {
+        long rt = thread.roundTrips();
+        long cas = thread.postedOperations(Opcode.COMPARE_AND_SWAP);
+        long block = thread.allocator().allocate(size, home);
+        allocatorRoundTrips += thread.roundTrips() - rt;
+        allocatorCompareAndSwaps += thread.postedOperations(Opcode.COMPARE_AND_SWAP) - cas;
+        return block;
+    }
+
+    private void free(long block) {
+        long rt = thread.roundTrips();
+        long cas = thread.postedOperations(Opcode.COMPARE_AND_SWAP);
+        thread.allocator().deallocate(block, size);
+        allocatorRoundTrips += thread.roundTrips() - rt;
+        allocatorCompareAndSwaps += thread.postedOperations(Opcode.COMPARE_AND_SWAP) - cas;
+    }
+
+    /**
+     * Round trips this handle's writes spent in the allocator (allocations, and frees of overwritten
+     * blocks), so that tests and benchmarks can tell the register's own cost from the allocator's.
+     *
+     * @return the count
+     */
+    public long allocatorRoundTrips() {
+        return allocatorRoundTrips;
+    }
+
+    /** @return compare-and-swaps this handle's writes spent in the allocator (see {@link #allocatorRoundTrips()}) */
+    public long allocatorCompareAndSwaps() {
+        return allocatorCompareAndSwaps;
     }
 
     /** {@link #write(MemorySegment)} with a byte array. */
