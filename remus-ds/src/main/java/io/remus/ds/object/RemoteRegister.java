@@ -43,8 +43,9 @@ import java.util.Objects;
  * block may have been freed and reused under the read, and the read starts over in a fresh guard. A
  * check of the block's header incarnation cannot replace that: the pointer carries no incarnation, so a
  * header read after the pointer cannot tell the published block from a reuse of the same address. A
- * read inside an outer guard of the caller whose lease ran out cannot renew it and throws
- * {@link LeaseExpiredException}: the caller restarts its operation, as {@link Guard} describes.
+ * read inside an outer guard of the caller whose lease ran out cannot renew it: a guard found invalid as soon
+ * as the read starts over is such an outer guard, and the read throws {@link LeaseExpiredException}; the
+ * caller restarts its operation, as {@link Guard} describes.
  *
  * <p><b>Progress and cost</b> (independent of the number of threads; {@code s} = value size):
  * <table>
@@ -242,15 +243,19 @@ public final class RemoteRegister {
      *
      * @param destination exactly {@link #size()} bytes
      * @throws BadArgumentException  when the destination has another size
-     * @throws LeaseExpiredException when called inside an outer guard whose lease ran out
+     * @throws LeaseExpiredException when called inside an outer guard whose lease ran out (the guard is
+     *                               found invalid as soon as the read starts over)
      */
     public void read(MemorySegment destination) {
         Objects.requireNonNull(destination, "destination");
         requireSize(destination.byteSize());
         long current = RemotePtr.offset(root, CURRENT);
+        boolean again = false;
         while (true) {
             try (Guard g = reclaimer.enter()) {
-                g.check();
+                if (again) {
+                    g.check();
+                }
                 long block = thread.read(current);
                 thread.read(block, 0, size);
                 if (g.valid()) {
@@ -259,6 +264,7 @@ public final class RemoteRegister {
                     return;
                 }
             }
+            again = true;
         }
     }
 
