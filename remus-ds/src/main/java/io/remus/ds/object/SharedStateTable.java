@@ -58,7 +58,8 @@ import java.util.Objects;
  *
  * <p><b>Creating and finding.</b> {@link #create} allocates the table with the thread's allocator,
  * writes every row with version 0 and zero data before anyone knows the pointer, and claims row 0;
- * others {@link #attach} with {@link #ptr()}, each claiming the next row. Rows are never given back.
+ * others {@link #attach} with {@link #ptr()}, each claiming the next row, or {@link #attachReader} to
+ * read only. Rows are never given back.
  * The thread's registered buffer is scratch (the whole table, from offset 0) during a call.
  *
  * <p>One instance per compute thread, used by its owner, like the compute thread.
@@ -68,6 +69,7 @@ public final class SharedStateTable {
     private static final long ROW_BYTES = 8;
     private static final long CLAIMS = 16;
     private static final long FIRST_ROW = 24;
+    private static final int NO_ROW = -1;
 
     private final ComputeThread thread;
     private final long ptr;
@@ -151,6 +153,24 @@ public final class SharedStateTable {
      * @throws AllocationExhaustedException when every row is claimed
      */
     public static SharedStateTable attach(ComputeThread thread, long ptr) {
+        return attach(thread, ptr, true);
+    }
+
+    /**
+     * A handle that reads the table and owns no row ({@link #write} refuses it): one READ of the
+     * table's shape.
+     *
+     * @param thread the caller's compute thread
+     * @param ptr    what {@link #ptr()} returned
+     * @return the handle
+     * @throws BadArgumentException when the pointer is null or misaligned, or the shape found there
+     *                              does not fit this thread's buffer
+     */
+    public static SharedStateTable attachReader(ComputeThread thread, long ptr) {
+        return attach(thread, ptr, false);
+    }
+
+    private static SharedStateTable attach(ComputeThread thread, long ptr, boolean owner) {
         Objects.requireNonNull(thread, "thread");
         RemoteCounter.requireWord(ptr);
         thread.read(ptr, 0, 16);
@@ -161,6 +181,9 @@ public final class SharedStateTable {
             throw new BadArgumentException(RemotePtr.toString(ptr) + " holds " + rows + " rows of " + rowBytes + " bytes: not a table");
         }
         checkShape(thread, (int) rows, (int) rowBytes);
+        if (!owner) {
+            return new SharedStateTable(thread, ptr, (int) rows, (int) rowBytes, NO_ROW);
+        }
         long claim = thread.fetchAndAdd(RemotePtr.offset(ptr, CLAIMS), 1);
         if (claim >= rows) {
             throw new AllocationExhaustedException("all " + rows + " rows of the table at " + RemotePtr.toString(ptr) + " are claimed");
@@ -180,7 +203,7 @@ public final class SharedStateTable {
         return ptr;
     }
 
-    /** @return the row this handle owns */
+    /** @return the row this handle owns, or -1 for a handle from {@link #attachReader} */
     public int row() {
         return row;
     }
@@ -200,11 +223,14 @@ public final class SharedStateTable {
      *
      * @param data exactly {@link #rowBytes()} bytes
      * @return the row's new version
-     * @throws BadArgumentException when the data has another size
+     * @throws BadArgumentException when the data has another size, or the handle owns no row
      */
     public long write(MemorySegment data) {
         Objects.requireNonNull(data, "data");
         requireRowSize(data.byteSize());
+        if (row == NO_ROW) {
+            throw new BadArgumentException("this handle of the table at " + RemotePtr.toString(ptr) + " reads only: it owns no row");
+        }
         MemorySegment buf = thread.buffer();
         long next = version + 1;
         buf.set(ValueLayout.JAVA_LONG, 0, next);
