@@ -46,6 +46,11 @@ class RemoteRegisterTest {
         return 300;
     }
 
+    /** Whether racing writers overlap for sure in a run (the simulator's injected latency makes them). */
+    boolean racesForSure() {
+        return true;
+    }
+
     /** Torn 8-byte stores, yields inside transfers, and poison in freed blocks: whatever a torn or stale read could show. */
     private static SimOptions hostile() {
         return SimOptions.defaults().withTearWords(true).withYieldWhileTearing(true).withPoisonFreedBlocks(true);
@@ -150,7 +155,9 @@ class RemoteRegisterTest {
                     }
                 }
             });
-            assertTrue(overwritten.get() > 0, "some writes raced (the second compare-and-swap was taken)");
+            if (racesForSure()) {
+                assertTrue(overwritten.get() > 0, "some writes raced (the second compare-and-swap was taken)");
+            }
         }
     }
 
