@@ -51,7 +51,8 @@ import java.util.Objects;
  * <table>
  *   <caption>per call, worst case, besides the reclaimer's own work</caption>
  *   <tr><th>method</th><th>progress</th><th>RDMA operations</th><th>round trips</th></tr>
- *   <tr><td>{@link #write}</td><td>wait-free (the allocator's bounded retries aside)</td>
+ *   <tr><td>{@link #write}</td><td>wait-free apart from the allocation (the allocator is lock-free, every call bounded or
+ *       an exception)</td>
  *       <td>an allocation; 1 WRITE of {@code s} bytes and at most 2 compare-and-swaps; a free of the
  *       new block when overwritten</td><td>2 besides the allocation (1 when uncontended)</td></tr>
  *   <tr><td>{@link #read}</td><td>wait-free while the thread's guard holds its lease</td>
@@ -126,7 +127,15 @@ public final class RemoteRegister {
         return new RemoteRegister(thread, reclaimer, r, size, block);
     }
 
-    /** {@link #create(ComputeThread, Reclaimer, int, MemorySegment)} with a byte array. */
+    /**
+     * {@link #create(ComputeThread, Reclaimer, int, MemorySegment)} with a byte array.
+     *
+     * @param thread    the creator's compute thread
+     * @param reclaimer the creator's reclaimer (its thread's)
+     * @param nodeId    a memory node
+     * @param initial   the first value; its length is the register's value size
+     * @return the creator's handle
+     */
     public static RemoteRegister create(ComputeThread thread, Reclaimer reclaimer, int nodeId, byte[] initial) {
         return create(thread, reclaimer, nodeId, MemorySegment.ofArray(Objects.requireNonNull(initial, "initial")));
     }
@@ -171,7 +180,8 @@ public final class RemoteRegister {
     }
 
     /**
-     * Writes a new value, out of place (see the class for the algorithm and its cost). Wait-free.
+     * Writes a new value, out of place (see the class for the algorithm and its cost). Wait-free
+     * apart from the allocation: at most two compare-and-swaps of the root.
      *
      * @param value exactly {@link #size()} bytes
      * @throws BadArgumentException when the value has another size
@@ -232,7 +242,11 @@ public final class RemoteRegister {
         return allocatorCompareAndSwaps;
     }
 
-    /** {@link #write(MemorySegment)} with a byte array. */
+    /**
+     * {@link #write(MemorySegment)} with a byte array.
+     *
+     * @param value exactly {@link #size()} bytes
+     */
     public void write(byte[] value) {
         write(MemorySegment.ofArray(Objects.requireNonNull(value, "value")));
     }
