@@ -110,6 +110,12 @@ public final class ComputeThread implements AutoCloseable {
     private final RemoteRegion[][] regions;
     private final OpSlot[] handles;
     private final long[] posted = new long[Opcode.values().length];
+    private long bytesRead;
+    private long bytesWritten;
+    private long roundTrips;
+    private long postSequence;
+    private final long[] postedAt;
+    private long waitMark;
     private final int tag;
     private final int[] freeSlots;
     private int freeCount;
@@ -148,6 +154,7 @@ public final class ComputeThread implements AutoCloseable {
         this.outstanding = new int[nodes][];
         this.regions = new RemoteRegion[nodes][];
         this.handles = new OpSlot[ops];
+        this.postedAt = new long[ops];
         this.tag = Math.floorMod(TAGS.getAndIncrement(), 0xFFFF) + 1;
         this.freeSlots = new int[ops];
         for (int i = 0; i < ops; i++) {
@@ -532,6 +539,51 @@ public final class ComputeThread implements AutoCloseable {
     }
 
     /**
+     * Payload bytes of the RDMA READs this thread has posted since it was created (the lengths of
+     * the READ work requests, doorbell batches included). Reads that take the CPU path on the
+     * thread's own node are not counted, as in {@link #postedOperations}; atomics are counted there
+     * (each moves one 8-byte word each way) and not here.
+     *
+     * @return the byte count
+     */
+    public long bytesRead() {
+        confined();
+        return bytesRead;
+    }
+
+    /**
+     * Payload bytes of the RDMA WRITEs this thread has posted since it was created (the lengths of
+     * the WRITE work requests, doorbell batches included, word writes counting 8). What
+     * {@code writeLocal} stores with the CPU is not counted.
+     *
+     * @return the byte count
+     */
+    public long bytesWritten() {
+        confined();
+        return bytesWritten;
+    }
+
+    /**
+     * Network round trips this thread has waited for since it was created: how many times it
+     * waited for operations it posted to the fabric. A round trip is counted when the thread waits
+     * (a synchronous operation, {@link #await(long)}, {@link DoorbellBatch#execute()}) for an
+     * operation posted after the start of the previous counted wait; that wait then covers every
+     * operation posted so far. So a synchronous operation is one round trip; a doorbell batch is one;
+     * and {@code k} asynchronous operations (or batches, to one node or several) posted before the
+     * first of them is awaited are one round trip however they are awaited, since they are in flight
+     * together. An operation posted while earlier ones are awaited starts a new round trip when it is
+     * awaited. Operations that take the CPU path on the thread's own node are no round trip; an
+     * operation that completed before it was awaited (found by {@link #poll(long)}) still counts,
+     * since its result came back over the network. Allocates nothing.
+     *
+     * @return the count
+     */
+    public long roundTrips() {
+        confined();
+        return roundTrips;
+    }
+
+    /**
      * Makes the calling Java thread this compute thread's owner if none used it yet, or checks that
      * it is the owner: for layers above (locks, data structures) whose operations have paths that
      * do not go through this thread's operations (CPU paths on its node's memory, or state of their
@@ -721,6 +773,7 @@ public final class ComputeThread implements AutoCloseable {
         h.hasLocalValue = false;
         h.resultOffset = -1;
         h.node = NO_NODE;
+        postedAt[h.slot] = 0;
         return h;
     }
 
@@ -788,8 +841,15 @@ public final class ComputeThread implements AutoCloseable {
             throw e;
         }
         for (int i = 0, n = requests.size(); i < n; i++) {
-            posted[requests.opcode(i).ordinal()]++;
+            Opcode op = requests.opcode(i);
+            posted[op.ordinal()]++;
+            if (op == Opcode.READ) {
+                bytesRead += requests.length(i);
+            } else if (op == Opcode.WRITE) {
+                bytesWritten += requests.length(i);
+            }
         }
+        postedAt[h.slot] = ++postSequence;
         return h;
     }
 
@@ -870,6 +930,10 @@ public final class ComputeThread implements AutoCloseable {
     }
 
     long await(OpSlot h) {
+        if (postedAt[h.slot] > waitMark) {
+            roundTrips++;
+            waitMark = postSequence;
+        }
         long deadline = 0;
         int idle = 0;
         while (h.state == OpSlot.State.PENDING) {

@@ -1,0 +1,307 @@
+package io.remus.ds.object;
+
+import io.remus.core.BadArgumentException;
+import io.remus.core.ComputeThread;
+import io.remus.core.RemotePtr;
+import io.remus.core.fabric.Opcode;
+import io.remus.core.memory.SizeClasses;
+import io.remus.ds.reclaim.Guard;
+import io.remus.ds.reclaim.LeaseExpiredException;
+import io.remus.ds.reclaim.Reclaimer;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.util.Objects;
+
+/**
+ * An atomic register for values of a fixed size larger than a word (1..{@code bufferSizePerThread - 8}
+ * bytes, chosen at creation): a read never returns a torn value, only one that some write wrote.
+ *
+ * <pre>
+ *  root + 0: current   pointer to the current value block, changed only by RDMA compare-and-swap
+ *  root + 8: size      the value's byte count, written once before the pointer is known
+ *
+ *  value block (on the root's node): the value's bytes, written once before it is published, then
+ *  never changed until it is freed
+ * </pre>
+ *
+ * <p><b>The algorithm: out of place, published by one compare-and-swap.</b> A write allocates a fresh
+ * block on the root's node, and posts, in one doorbell batch on one queue pair (so in this order at the
+ * target), a WRITE of the value into the block and a compare-and-swap of {@code current} from the
+ * pointer this handle last saw to the new block. When that fails it returns the current pointer, and
+ * the write tries once more from it. A second failure means another write replaced the pointer during
+ * this call: this write is linearized just before that one (overwritten at once, read by nobody), and
+ * its block, never published, is freed directly. The replaced block is retired through the
+ * {@link Reclaimer}. A read, inside a guard, READs {@code current} and then the block it points to;
+ * the guard keeps the block from being freed while its lease holds. So a block is only read while it is
+ * immutable and no reader ever sees a partial value, whatever the NIC does with concurrent transfers:
+ * the value is never written in place (the out-of-place rule of the architecture notes, and the
+ * construction that ROMe, "Wait-free objects for RDMA", SPAA 2024, and SWARM build multi-word registers
+ * on).
+ *
+ * <p><b>When a guard's lease runs out</b> (the reader stalled longer than the reclaimer's lease) the
+ * block may have been freed and reused under the read, and the read starts over in a fresh guard. A
+ * check of the block's header incarnation cannot replace that: the pointer carries no incarnation, so a
+ * header read after the pointer cannot tell the published block from a reuse of the same address. A
+ * read inside an outer guard of the caller whose lease ran out cannot renew it: a guard found invalid as soon
+ * as the read starts over is such an outer guard, and the read throws {@link LeaseExpiredException}; the
+ * caller restarts its operation, as {@link Guard} describes.
+ *
+ * <p><b>Progress and cost</b> (independent of the number of threads; {@code s} = value size):
+ * <table>
+ *   <caption>per call, worst case, besides the reclaimer's own work</caption>
+ *   <tr><th>method</th><th>progress</th><th>RDMA operations</th><th>round trips</th></tr>
+ *   <tr><td>{@link #write}</td><td>wait-free apart from the allocation (the allocator is lock-free, every call bounded or
+ *       an exception)</td>
+ *       <td>an allocation; 1 WRITE of {@code s} bytes and at most 2 compare-and-swaps; a free of the
+ *       new block when overwritten</td><td>2 besides the allocation (1 when uncontended)</td></tr>
+ *   <tr><td>{@link #read}</td><td>wait-free while the thread's guard holds its lease</td>
+ *       <td>2 READs ({@code 8 + s} bytes); CPU loads on the register's node</td><td>2 (0)</td></tr>
+ * </table>
+ * The reclaimer adds its costs ({@link io.remus.ds.reclaim.EpochReclaimer}: none for enter and exit on
+ * a memory node and none for a retire inside a guard, plus passes amortized over many operations;
+ * {@link io.remus.ds.reclaim.NeverReclaimer}: none). A read repeats (2 more READs) only after the
+ * reading thread itself stalled past its lease: no other thread can make it repeat.
+ *
+ * <p><b>Linearizable</b> with respect to a sequential read/write register of byte strings: a write takes
+ * effect at its successful compare-and-swap (or just before the write that overwrote it), a read when
+ * it loads {@code current}.
+ *
+ * <p><b>Creating and finding.</b> {@link #create} allocates the root and the first value block with the
+ * thread's allocator and writes both before anyone knows the pointer; others {@link #attach} with
+ * {@link #ptr()}. Each handle needs its thread's own reclaimer, and all handles of a register must use
+ * reclaimers of one kind (epoch-based ones share their announcements cluster-wide). The thread's
+ * registered buffer is scratch ({@code s + 8} bytes from offset 0) during a call.
+ *
+ * <p>One instance per compute thread, used by its owner, like the compute thread.
+ */
+public final class RemoteRegister {
+    private static final long CURRENT = 0;
+    private static final long SIZE = 8;
+    /** Bytes of the root block. */
+    public static final int ROOT_BYTES = 16;
+
+    private final ComputeThread thread;
+    private final Reclaimer reclaimer;
+    private final long root;
+    private final int size;
+    private final int home;
+    private final long casResult;
+    private long seen;
+    private long allocatorRoundTrips;
+    private long allocatorCompareAndSwaps;
+
+    private RemoteRegister(ComputeThread thread, Reclaimer reclaimer, long root, int size, long seen) {
+        this.thread = thread;
+        this.reclaimer = reclaimer;
+        this.root = root;
+        this.size = size;
+        this.home = RemotePtr.node(root);
+        this.casResult = (size + 7L) & ~7L;
+        this.seen = seen;
+    }
+
+    /**
+     * Allocates a register on memory node {@code nodeId} holding {@code initial}: two allocations (root
+     * and value) and two WRITEs.
+     *
+     * @param thread    the creator's compute thread
+     * @param reclaimer the creator's reclaimer (its thread's)
+     * @param nodeId    a memory node
+     * @param initial   the first value; its length is the register's value size
+     * @return the creator's handle
+     * @throws BadArgumentException when the value size is out of range
+     */
+    public static RemoteRegister create(ComputeThread thread, Reclaimer reclaimer, int nodeId, MemorySegment initial) {
+        Objects.requireNonNull(thread, "thread");
+        Objects.requireNonNull(reclaimer, "reclaimer");
+        Objects.requireNonNull(initial, "initial");
+        int size = checkSize(thread, initial.byteSize());
+        long r = thread.allocator().allocate(ROOT_BYTES, nodeId);
+        long block = thread.allocator().allocate(size, nodeId);
+        thread.write(block, initial);
+        MemorySegment buf = thread.buffer();
+        buf.set(ValueLayout.JAVA_LONG, CURRENT, block);
+        buf.set(ValueLayout.JAVA_LONG, SIZE, size);
+        thread.write(r, 0, ROOT_BYTES);
+        return new RemoteRegister(thread, reclaimer, r, size, block);
+    }
+
+    /**
+     * {@link #create(ComputeThread, Reclaimer, int, MemorySegment)} with a byte array.
+     *
+     * @param thread    the creator's compute thread
+     * @param reclaimer the creator's reclaimer (its thread's)
+     * @param nodeId    a memory node
+     * @param initial   the first value; its length is the register's value size
+     * @return the creator's handle
+     */
+    public static RemoteRegister create(ComputeThread thread, Reclaimer reclaimer, int nodeId, byte[] initial) {
+        return create(thread, reclaimer, nodeId, MemorySegment.ofArray(Objects.requireNonNull(initial, "initial")));
+    }
+
+    /**
+     * A handle on a register another thread created: one READ of the root.
+     *
+     * @param thread    the caller's compute thread
+     * @param reclaimer the caller's reclaimer (its thread's)
+     * @param ptr       what {@link #ptr()} returned
+     * @return the handle
+     * @throws BadArgumentException when the pointer is null or misaligned, or the size found there is
+     *                              not one this thread can move
+     */
+    public static RemoteRegister attach(ComputeThread thread, Reclaimer reclaimer, long ptr) {
+        Objects.requireNonNull(thread, "thread");
+        Objects.requireNonNull(reclaimer, "reclaimer");
+        RemoteCounter.requireWord(ptr);
+        thread.read(ptr, 0, ROOT_BYTES);
+        MemorySegment buf = thread.buffer();
+        long size = buf.get(ValueLayout.JAVA_LONG, SIZE);
+        int s = checkSize(thread, size);
+        return new RemoteRegister(thread, reclaimer, ptr, s, buf.get(ValueLayout.JAVA_LONG, CURRENT));
+    }
+
+    private static int checkSize(ComputeThread thread, long size) {
+        long max = Math.min(SizeClasses.MAX, thread.config().bufferSizePerThread() - 8L);
+        if (size < 1 || size > max) {
+            throw new BadArgumentException("a register value must be 1.." + max + " bytes for this thread's buffer, got " + size);
+        }
+        return (int) size;
+    }
+
+    /** @return the register's root, to hand to {@link #attach} */
+    public long ptr() {
+        return root;
+    }
+
+    /** @return the value size in bytes */
+    public int size() {
+        return size;
+    }
+
+    /**
+     * Writes a new value, out of place (see the class for the algorithm and its cost). Wait-free
+     * apart from the allocation: at most two compare-and-swaps of the root.
+     *
+     * @param value exactly {@link #size()} bytes
+     * @throws BadArgumentException when the value has another size
+     */
+    public void write(MemorySegment value) {
+        Objects.requireNonNull(value, "value");
+        requireSize(value.byteSize());
+        try (Guard g = reclaimer.enter()) {
+            long block = allocate();
+            MemorySegment.copy(value, 0, thread.buffer(), 0, size);
+            long current = RemotePtr.offset(root, CURRENT);
+            long expected = seen;
+            thread.batch().write(block, 0, size).compareAndSwap(current, expected, block, casResult).execute();
+            long old = thread.buffer().get(ValueLayout.JAVA_LONG, casResult);
+            if (old != expected) {
+                expected = old;
+                old = thread.compareAndSwap(current, expected, block);
+            }
+            if (old == expected) {
+                seen = block;
+                reclaimer.retire(expected, size);
+            } else {
+                seen = old;
+                free(block);
+            }
+        }
+    }
+
+    private long allocate() {
+        long rt = thread.roundTrips();
+        long cas = thread.postedOperations(Opcode.COMPARE_AND_SWAP);
+        long block = thread.allocator().allocate(size, home);
+        allocatorRoundTrips += thread.roundTrips() - rt;
+        allocatorCompareAndSwaps += thread.postedOperations(Opcode.COMPARE_AND_SWAP) - cas;
+        return block;
+    }
+
+    private void free(long block) {
+        long rt = thread.roundTrips();
+        long cas = thread.postedOperations(Opcode.COMPARE_AND_SWAP);
+        thread.allocator().deallocate(block, size);
+        allocatorRoundTrips += thread.roundTrips() - rt;
+        allocatorCompareAndSwaps += thread.postedOperations(Opcode.COMPARE_AND_SWAP) - cas;
+    }
+
+    /**
+     * Round trips this handle's writes spent in the allocator (allocations, and frees of overwritten
+     * blocks), so that tests and benchmarks can tell the register's own cost from the allocator's.
+     *
+     * @return the count
+     */
+    public long allocatorRoundTrips() {
+        return allocatorRoundTrips;
+    }
+
+    /** @return compare-and-swaps this handle's writes spent in the allocator (see {@link #allocatorRoundTrips()}) */
+    public long allocatorCompareAndSwaps() {
+        return allocatorCompareAndSwaps;
+    }
+
+    /**
+     * {@link #write(MemorySegment)} with a byte array.
+     *
+     * @param value exactly {@link #size()} bytes
+     */
+    public void write(byte[] value) {
+        write(MemorySegment.ofArray(Objects.requireNonNull(value, "value")));
+    }
+
+    /**
+     * Reads the value into {@code destination} (see the class for the cost). Wait-free while the
+     * thread's guard holds its lease; never torn.
+     *
+     * @param destination exactly {@link #size()} bytes
+     * @throws BadArgumentException  when the destination has another size
+     * @throws LeaseExpiredException when called inside an outer guard whose lease ran out (the guard is
+     *                               found invalid as soon as the read starts over)
+     */
+    public void read(MemorySegment destination) {
+        Objects.requireNonNull(destination, "destination");
+        requireSize(destination.byteSize());
+        long current = RemotePtr.offset(root, CURRENT);
+        boolean again = false;
+        while (true) {
+            try (Guard g = reclaimer.enter()) {
+                if (again) {
+                    g.check();
+                }
+                long block = thread.read(current);
+                thread.read(block, 0, size);
+                if (g.valid()) {
+                    seen = block;
+                    MemorySegment.copy(thread.buffer(), 0, destination, 0, size);
+                    return;
+                }
+            }
+            again = true;
+        }
+    }
+
+    /** @return the value, in a new array (see {@link #read(MemorySegment)}) */
+    public byte[] read() {
+        byte[] value = new byte[size];
+        read(MemorySegment.ofArray(value));
+        return value;
+    }
+
+    private void requireSize(long bytes) {
+        if (bytes != size) {
+            throw new BadArgumentException("this register holds values of " + size + " bytes, got " + bytes);
+        }
+    }
+
+    /**
+     * Frees the register (its current value block and its root) with the thread's allocator: one READ
+     * and two frees. Only once no thread uses the register any more.
+     */
+    public void destroy() {
+        long block = thread.read(RemotePtr.offset(root, CURRENT));
+        thread.allocator().deallocate(block, size);
+        thread.allocator().deallocate(root, ROOT_BYTES);
+    }
+}

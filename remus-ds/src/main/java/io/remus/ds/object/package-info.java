@@ -1,0 +1,17 @@
+/**
+ * Wait-free shared objects over one-sided RDMA, each used through one handle per
+ * {@link io.remus.core.ComputeThread}: {@link io.remus.ds.object.RemoteCounter},
+ * {@link io.remus.ds.object.RemoteMaxRegister}, {@link io.remus.ds.object.RemoteRegister} (values
+ * larger than a word, out of place) and {@link io.remus.ds.object.SharedStateTable} (LOCO's SST).
+ *
+ * <p>Every object is created the same way: a creator calls {@code X.create(thread, node, ...)}, which
+ * allocates the object's block with the thread's {@link io.remus.core.memory.RemoteAllocator}, writes
+ * it whole before its pointer is known, and returns the creator's handle; the creator hands
+ * {@code handle.ptr()} to the others (through a root word, a message, a known slot), and each thread,
+ * in this process or another, calls {@code X.attach(thread, ptr, ...)} with its own compute thread.
+ * Handles are confined to their compute thread's owner. Each class states per method its progress
+ * guarantee, its RDMA operations and round trips per call (asserted in the tests with the compute
+ * thread's counters), what it is linearizable with respect to, and the idea it follows (ROMe,
+ * "Wait-free objects for RDMA", SPAA 2024; LOCO for the SST).
+ */
+package io.remus.ds.object;

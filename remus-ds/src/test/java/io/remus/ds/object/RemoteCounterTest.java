@@ -1,0 +1,87 @@
+package io.remus.ds.object;
+
+import io.remus.core.BadArgumentException;
+import io.remus.core.ComputeThread;
+import io.remus.core.RemotePtr;
+import io.remus.core.fabric.Fabric;
+import io.remus.core.sim.SimOptions;
+import io.remus.core.testing.Fabrics;
+import io.remus.core.testing.TestCluster;
+import org.junit.jupiter.api.Named;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+import java.util.Arrays;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
+import java.util.stream.Stream;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** {@link RemoteCounter}: its values under contention and its per-call cost. */
+@Timeout(value = 120, unit = TimeUnit.SECONDS)
+class RemoteCounterTest {
+    static Stream<Named<Function<SimOptions, Fabric>>> fabrics() {
+        return Fabrics.all();
+    }
+
+    int operationsPerThread() {
+        return 300;
+    }
+
+    @ParameterizedTest
+    @MethodSource("fabrics")
+    void shouldHandOutEveryValueOnceWithOneRoundTripPerCallWhenThreadsOnSeveralNodesAdd(Function<SimOptions, Fabric> make)
+            throws InterruptedException {
+        int threads = 6;
+        int ops = operationsPerThread();
+        try (TestCluster c = TestCluster.of(make)) {
+            long ptr;
+            try (ComputeThread t = c.thread(0)) {
+                ptr = RemoteCounter.create(t, 1, 0).ptr();
+            }
+            long[][] got = new long[threads][ops];
+            c.runOnThreads(Contention.spread(threads, 3), (index, t) -> {
+                RemoteCounter counter = RemoteCounter.attach(t, ptr);
+                long last = -1;
+                for (int i = 0; i < ops; i++) {
+                    Contention.maybeYield();
+                    Counts before = Counts.of(t);
+                    got[index][i] = counter.fetchAndAdd(1);
+                    assertEquals(new Counts(1, 0, 0, 0, 1, 0, 0), before.since(t), "fetchAndAdd: one fetch-and-add, one round trip");
+                    assertTrue(got[index][i] > last, "a thread's own adds are ordered");
+                    last = got[index][i];
+                    before = Counts.of(t);
+                    long seen = counter.read();
+                    Counts read = before.since(t);
+                    long expected = t.nodeId() == 1 ? 0 : 1;
+                    assertEquals(new Counts(expected, expected, 0, 0, 0, 8 * expected, 0), read, "read: one READ, none on the counter's node");
+                    assertTrue(seen > got[index][i], "a read after an add sees it");
+                }
+            });
+            long[] all = Arrays.stream(got).flatMapToLong(Arrays::stream).sorted().toArray();
+            for (int i = 0; i < all.length; i++) {
+                assertEquals(i, all[i], "every value handed out exactly once");
+            }
+            try (ComputeThread t = c.thread(2)) {
+                assertEquals((long) threads * ops, RemoteCounter.attach(t, ptr).read());
+            }
+        }
+    }
+
+    @ParameterizedTest
+    @MethodSource("fabrics")
+    void shouldStartAtTheInitialValueAndRefuseABadPointer(Function<SimOptions, Fabric> make) {
+        try (TestCluster c = TestCluster.of(make); ComputeThread t = c.thread(0)) {
+            RemoteCounter counter = RemoteCounter.create(t, 2, 41);
+            assertEquals(41, counter.fetchAndAdd(-1));
+            assertEquals(40, counter.read());
+            assertThrows(BadArgumentException.class, () -> RemoteCounter.attach(t, RemotePtr.NULL));
+            assertThrows(BadArgumentException.class, () -> RemoteCounter.attach(t, RemotePtr.offset(counter.ptr(), 4)));
+            counter.destroy();
+        }
+    }
+}

@@ -1,0 +1,178 @@
+package io.remus.ds.object;
+
+import io.remus.core.AllocationExhaustedException;
+import io.remus.core.BadArgumentException;
+import io.remus.core.ComputeThread;
+import io.remus.core.CorruptedMemoryException;
+import io.remus.core.RemotePtr;
+import io.remus.core.fabric.Fabric;
+import io.remus.core.sim.SimOptions;
+import io.remus.core.testing.Fabrics;
+import io.remus.core.testing.TestCluster;
+import org.junit.jupiter.api.Named;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.time.Duration;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicLongArray;
+import java.util.function.Function;
+import java.util.stream.Stream;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** {@link SharedStateTable}: rows never torn, snapshots consistent per row, and the per-call cost. */
+@Timeout(value = 120, unit = TimeUnit.SECONDS)
+class SharedStateTableTest {
+    private static final int THREADS = 6;
+    private static final int ROW_BYTES = 40;
+    private static final ValueLayout.OfLong WORD = ValueLayout.JAVA_LONG_UNALIGNED;
+
+    static Stream<Named<Function<SimOptions, Fabric>>> fabrics() {
+        return Fabrics.all();
+    }
+
+    int operationsPerThread() {
+        return 150;
+    }
+
+    /** Whether the fabric tears concurrent transfers often enough that a run must have re-read a row. */
+    boolean tearsForSure() {
+        return true;
+    }
+
+    private static void fill(MemorySegment row, long word) {
+        for (int i = 0; i < ROW_BYTES; i += 8) {
+            row.set(WORD, i, word);
+        }
+    }
+
+    /** Asserts that row {@code i} of a snapshot (or a single row at 0) is whole and matches its version. */
+    private static void checkRow(MemorySegment rows, long offset, int row, long version) {
+        long w = rows.get(WORD, offset);
+        for (int i = 8; i < ROW_BYTES; i += 8) {
+            assertEquals(w, rows.get(WORD, offset + i), "row " + row + " torn: 0x" + Long.toHexString(w) + " and 0x"
+                    + Long.toHexString(rows.get(WORD, offset + i)));
+        }
+        assertEquals(version == 0 ? 0 : ((long) row << 32) | version, w, "row " + row + " holds what its owner wrote with its version");
+    }
+
+    @ParameterizedTest
+    @MethodSource("fabrics")
+    void shouldShowEveryRowWholeAndNeverOlderWhenOwnersWriteWhileOthersSnapshot(Function<SimOptions, Fabric> make)
+            throws InterruptedException {
+        int ops = operationsPerThread();
+        int rows = THREADS + 1;
+        AtomicLongArray written = new AtomicLongArray(rows);
+        AtomicLong reReads = new AtomicLong();
+        SimOptions hostile = SimOptions.defaults().withTearWords(true).withYieldWhileTearing(true);
+        try (TestCluster c = new TestCluster(make, hostile, 3, b -> { })) {
+            long ptr;
+            try (ComputeThread t = c.thread(0)) {
+                ptr = SharedStateTable.create(t, 1, rows, ROW_BYTES).ptr();
+            }
+            int stride = SharedStateTable.stride(ROW_BYTES);
+            c.runOnThreads(Contention.spread(THREADS, 3), (index, t) -> {
+                SharedStateTable sst = SharedStateTable.attach(t, ptr);
+                int mine = sst.row();
+                MemorySegment row = MemorySegment.ofArray(new byte[ROW_BYTES]);
+                MemorySegment all = MemorySegment.ofArray(new byte[rows * ROW_BYTES]);
+                long[] versions = new long[rows];
+                long[] last = new long[rows];
+                boolean remote = t.nodeId() != 1;
+                for (int i = 1; i <= ops; i++) {
+                    Contention.maybeYield();
+                    fill(row, ((long) mine << 32) | i);
+                    Counts before = Counts.of(t);
+                    assertEquals(i, sst.write(row));
+                    assertEquals(new Counts(1, 0, 1, 0, 0, 0, stride), before.since(t), "write: one WRITE of the row");
+                    written.set(mine, i);
+
+                    before = Counts.of(t);
+                    sst.snapshot(all, versions);
+                    Counts s = before.since(t);
+                    if (remote) {
+                        assertTrue(s.roundTrips() >= 1 && s.bytesRead() >= (long) rows * stride, "snapshot: one READ of the table " + s);
+                        assertTrue(s.reads() <= 1 + (long) rows * (s.roundTrips() - 1), "snapshot: a READ per torn row per round " + s);
+                        reReads.addAndGet(s.roundTrips() - 1);
+                    } else {
+                        assertEquals(0, s.operations(), "a snapshot on the table's node copies with the CPU");
+                    }
+                    for (int r = 0; r < rows; r++) {
+                        checkRow(all, (long) r * ROW_BYTES, r, versions[r]);
+                        assertTrue(versions[r] >= last[r], "row " + r + " went back from version " + last[r] + " to " + versions[r]);
+                        assertTrue(versions[r] <= written.get(r) + 1, "row " + r + " at a version not written yet");
+                        last[r] = versions[r];
+                    }
+                    assertEquals(i, versions[mine], "a snapshot after its own write shows it");
+
+                    int other = ThreadLocalRandom.current().nextInt(rows);
+                    long v = sst.readRow(other, row);
+                    checkRow(row, 0, other, v);
+                    assertTrue(v >= last[other], "a row read after a snapshot is not older");
+                    last[other] = v;
+                }
+            });
+            try (ComputeThread t = c.thread(2)) {
+                SharedStateTable reader = SharedStateTable.attachReader(t, ptr);
+                assertThrows(BadArgumentException.class, () -> reader.write(MemorySegment.ofArray(new byte[ROW_BYTES])));
+                long[] versions = new long[rows];
+                Counts before = Counts.of(t);
+                reader.snapshot(MemorySegment.ofArray(new byte[rows * ROW_BYTES]), versions);
+                assertEquals(new Counts(1, 1, 0, 0, 0, (long) rows * stride, 0), before.since(t), "a quiet table: one READ");
+                for (int r = 0; r < rows; r++) {
+                    assertEquals(written.get(r), versions[r]);
+                }
+            }
+        }
+        if (tearsForSure()) {
+            assertTrue(reReads.get() > 0, "torn rows were found and read again");
+        }
+    }
+
+    @ParameterizedTest
+    @MethodSource("fabrics")
+    void shouldRefuseARowThatStaysTornAfterTheOperationTimeout(Function<SimOptions, Fabric> make) {
+        try (TestCluster c = new TestCluster(make, SimOptions.defaults(), 2, b -> b.operationTimeout(Duration.ofMillis(300)));
+             ComputeThread a = c.thread(0); ComputeThread b = c.thread(1)) {
+            SharedStateTable sa = SharedStateTable.create(a, 1, 2, 13);
+            SharedStateTable sb = SharedStateTable.attach(b, sa.ptr());
+            byte[] data = new byte[13];
+            data[12] = 12;
+            sb.write(MemorySegment.ofArray(data));
+            MemorySegment got = MemorySegment.ofArray(new byte[13]);
+            assertEquals(1, sa.readRow(1, got));
+            assertArrayEquals(data, got.toArray(ValueLayout.JAVA_BYTE));
+            assertEquals(0, sa.readRow(0, got), "a row never written is at version 0");
+            long dataByte = RemotePtr.offset(sa.ptr(), 24 + SharedStateTable.stride(13) + 8 + 3);
+            MemorySegment raw = c.raw(dataByte, 1);
+            raw.set(ValueLayout.JAVA_BYTE, 0, (byte) 99);
+            assertThrows(CorruptedMemoryException.class, () -> sa.readRow(1, got));
+            assertThrows(CorruptedMemoryException.class, () -> sb.snapshot(MemorySegment.ofArray(new byte[26]), null));
+            sb.write(MemorySegment.ofArray(data));
+            assertEquals(2, sa.readRow(1, got), "the owner's next write makes the row whole again");
+        }
+    }
+
+    @ParameterizedTest
+    @MethodSource("fabrics")
+    void shouldRefuseMoreOwnersThanRowsAndBadSizes(Function<SimOptions, Fabric> make) {
+        try (TestCluster c = TestCluster.of(make); ComputeThread a = c.thread(0); ComputeThread b = c.thread(1)) {
+            SharedStateTable s = SharedStateTable.create(a, 2, 1, 8);
+            assertThrows(AllocationExhaustedException.class, () -> SharedStateTable.attach(b, s.ptr()));
+            assertThrows(BadArgumentException.class, () -> s.write(MemorySegment.ofArray(new byte[9])));
+            assertThrows(BadArgumentException.class, () -> s.readRow(1, MemorySegment.ofArray(new byte[8])));
+            assertThrows(BadArgumentException.class, () -> s.snapshot(MemorySegment.ofArray(new byte[16]), null));
+            assertThrows(BadArgumentException.class, () -> SharedStateTable.create(a, 2, 0, 8));
+            assertThrows(BadArgumentException.class, () -> SharedStateTable.create(a, 2, 1000, 64));
+        }
+    }
+}
