@@ -143,6 +143,8 @@ public final class LinearizabilityChecker {
         private final long[] invoked;
         private final long[] responded;
         private final boolean[] pending;
+        private final int[] pendingOrdinal;
+        private final int[] pendingIndices;
         private final Specification<S> spec;
         private final long deadline;
         private final long maxConfigurations;
@@ -161,19 +163,26 @@ public final class LinearizabilityChecker {
             invoked = new long[n];
             responded = new long[n];
             pending = new boolean[n];
+            pendingOrdinal = new int[n];
             int c = 0;
             for (int i = 0; i < n; i++) {
                 invoked[i] = ops[i].invokedAt();
                 responded[i] = ops[i].respondedAt();
                 pending[i] = ops[i].isPending();
+                pendingOrdinal[i] = pending[i] ? i - c : -1;
                 c += pending[i] ? 0 : 1;
             }
             completed = c;
+            pendingIndices = new int[n - c];
+            for (int i = 0; i < n; i++) {
+                if (pending[i]) {
+                    pendingIndices[pendingOrdinal[i]] = i;
+                }
+            }
         }
 
         CheckResult run() {
-            int n = ops.length;
-            Frame<S> root = frame(new long[(n + 63) >>> 6], spec.initialState(), 0, completed, -1, null);
+            Frame<S> root = frame(LinearizedSet.empty(pendingOrdinal), spec.initialState(), 0, completed, -1, null);
             if (completed == 0) {
                 return result(Verdict.LINEARIZABLE, "no completed operations");
             }
@@ -196,9 +205,8 @@ public final class LinearizabilityChecker {
                 if (!pending[c] && !Arrays.equals(step.result(), ops[c].result())) {
                     continue;
                 }
-                long[] bits = f.bits.clone();
-                bits[c >>> 6] |= 1L << c;
-                if (!seen.add(new Configuration<>(bits, step.state()))) {
+                LinearizedSet linearized = f.linearized.with(c, pendingOrdinal);
+                if (!seen.add(new Configuration<>(linearized, step.state()))) {
                     continue;
                 }
                 if (++configurations > maxConfigurations) {
@@ -210,7 +218,7 @@ public final class LinearizabilityChecker {
                 if (remaining == 0) {
                     return result(Verdict.LINEARIZABLE, "linearized all " + completed + " completed operations");
                 }
-                Frame<S> g = frame(bits, step.state(), f.depth + 1, remaining, c, f);
+                Frame<S> g = frame(linearized, step.state(), f.depth + 1, remaining, c, f);
                 if (g.remaining < deepest.remaining) {
                     deepest = g;
                 }
@@ -219,17 +227,19 @@ public final class LinearizabilityChecker {
             return violation();
         }
 
-        private Frame<S> frame(long[] bits, S state, int depth, int remaining, int op, Frame<S> parent) {
+        /**
+         * A configuration's frame with its candidates: the operations not linearized whose
+         * invocation is no later than the earliest response among the completed operations not
+         * linearized (operations are sorted by invocation, so the scan stops at the first later
+         * one), completed operations first, then pending ones.
+         */
+        private Frame<S> frame(LinearizedSet linearized, S state, int depth, int remaining, int op, Frame<S> parent) {
             int n = ops.length;
-            int first = parent == null ? 0 : parent.first;
-            while (first < n && (bits[first >>> 6] & (1L << first)) != 0) {
-                first++;
-            }
             int[] found = new int[8];
             int count = 0;
             long minResponse = Long.MAX_VALUE;
-            for (int i = first; i < n && invoked[i] <= minResponse; i++) {
-                if ((bits[i >>> 6] & (1L << i)) != 0) {
+            for (int i = linearized.first(); i < n && invoked[i] <= minResponse; i++) {
+                if (pending[i] || linearized.contains(i, pendingOrdinal)) {
                     continue;
                 }
                 minResponse = Math.min(minResponse, responded[i]);
@@ -238,19 +248,24 @@ public final class LinearizabilityChecker {
                 }
                 found[count++] = i;
             }
-            int[] candidates = new int[count];
+            for (int i : pendingIndices) {
+                if (invoked[i] > minResponse) {
+                    break;
+                }
+                if (!linearized.contains(i, pendingOrdinal)) {
+                    if (count == found.length) {
+                        found = Arrays.copyOf(found, count * 2);
+                    }
+                    found[count++] = i;
+                }
+            }
             int k = 0;
             for (int j = 0; j < count; j++) {
-                if (!pending[found[j]] && invoked[found[j]] <= minResponse) {
-                    candidates[k++] = found[j];
+                if (invoked[found[j]] <= minResponse) {
+                    found[k++] = found[j];
                 }
             }
-            for (int j = 0; j < count; j++) {
-                if (pending[found[j]] && invoked[found[j]] <= minResponse) {
-                    candidates[k++] = found[j];
-                }
-            }
-            return new Frame<>(bits, state, depth, remaining, first, Arrays.copyOf(candidates, k), op, parent);
+            return new Frame<>(linearized, state, depth, remaining, Arrays.copyOf(found, k), op, parent);
         }
 
         private CheckResult violation() {
@@ -290,22 +305,20 @@ public final class LinearizabilityChecker {
 
     /** A node of the search: a configuration and the candidates still to try from it. */
     private static final class Frame<S> {
-        final long[] bits;
+        final LinearizedSet linearized;
         final S state;
         final int depth;
         final int remaining;
-        final int first;
         final int[] candidates;
         final int op;
         final Frame<S> parent;
         int next;
 
-        Frame(long[] bits, S state, int depth, int remaining, int first, int[] candidates, int op, Frame<S> parent) {
-            this.bits = bits;
+        Frame(LinearizedSet linearized, S state, int depth, int remaining, int[] candidates, int op, Frame<S> parent) {
+            this.linearized = linearized;
             this.state = state;
             this.depth = depth;
             this.remaining = remaining;
-            this.first = first;
             this.candidates = candidates;
             this.op = op;
             this.parent = parent;
@@ -313,15 +326,6 @@ public final class LinearizabilityChecker {
     }
 
     /** A memoized configuration: which operations are linearized and the state they reached. */
-    private record Configuration<S>(long[] bits, S state) {
-        @Override
-        public boolean equals(Object o) {
-            return o instanceof Configuration<?> c && Arrays.equals(bits, c.bits) && state.equals(c.state);
-        }
-
-        @Override
-        public int hashCode() {
-            return 31 * Arrays.hashCode(bits) + state.hashCode();
-        }
+    private record Configuration<S>(LinearizedSet linearized, S state) {
     }
 }

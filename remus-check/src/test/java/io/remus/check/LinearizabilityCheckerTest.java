@@ -89,11 +89,15 @@ class LinearizabilityCheckerTest {
     }
 
     @Test
-    void shouldCheckALongSequentialHistoryWithoutDeepRecursion() {
-        var h = new Ops();
-        for (int i = 0; i < 20_000; i++) {
-            h.done(0, 2L * i, 2L * i + 1, "fetchAndAdd", args(1), i);
+    void shouldCheckALongHistoryWithAnEarlyPendingOperationInBoundedStackAndMemory() {
+        // 200,000 operations deep: a recursive search would overflow the stack, and a bit set of
+        // all operations per configuration would take gigabytes.
+        var h = new Ops().pending(1, 0, "fetchAndAdd", 0);
+        for (int i = 0; i < 200_000; i++) {
+            h.done(0, 2L * i + 1, 2L * i + 2, "fetchAndAdd", args(1), i);
         }
         assertEquals(Verdict.LINEARIZABLE, CHECKER.check(h.history(), new CounterSpec()).verdict());
+        h.done(0, 1_000_000, 1_000_001, "read", args(), 7);
+        assertEquals(Verdict.NOT_LINEARIZABLE, CHECKER.check(h.history(), new CounterSpec()).verdict());
     }
 }
