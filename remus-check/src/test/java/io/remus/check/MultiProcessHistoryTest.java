@@ -43,11 +43,15 @@ class MultiProcessHistoryTest {
                     String.valueOf(THREADS), String.valueOf(OPS), String.valueOf(startAt))
                     .redirectErrorStream(true).redirectOutput(dir.resolve("p" + p + ".log").toFile()).start());
         }
-        for (int p = 0; p < PROCESSES; p++) {
-            Process c = children.get(p);
-            Path log = dir.resolve("p" + p + ".log");
-            assertTrue(c.waitFor(90, TimeUnit.SECONDS), "process " + p + " did not finish within 90 s");
-            assertEquals(0, c.exitValue(), () -> "process failed: " + read(log));
+        try {
+            for (int p = 0; p < PROCESSES; p++) {
+                Process c = children.get(p);
+                Path log = dir.resolve("p" + p + ".log");
+                assertTrue(c.waitFor(90, TimeUnit.SECONDS), "process " + p + " did not finish within 90 s");
+                assertEquals(0, c.exitValue(), () -> "process failed: " + read(log));
+            }
+        } finally {
+            children.forEach(Process::destroyForcibly);
         }
         List<Operation> merged = HistoryFiles.merge(files);
         assertEquals(PROCESSES * THREADS * OPS, merged.size());
