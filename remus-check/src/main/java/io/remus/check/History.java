@@ -11,7 +11,8 @@ import java.util.Objects;
  * and response events into it; {@link #operations()} collects them, once the threads are joined,
  * as the list of {@link Operation}s the checker reads.
  *
- * <p>Recording allocates nothing per operation in steady state: a recorder keeps parallel
+ * <p>Recording allocates nothing per operation in steady state (beyond what the clock's reading
+ * may, see {@link HistoryClock}): a recorder keeps parallel
  * primitive arrays (kind references, up to {@value #MAX_WORDS} argument and result words, two
  * clock readings) that double when full. A recorder is confined to its thread; only
  * {@link #recorder(int)} is synchronised.

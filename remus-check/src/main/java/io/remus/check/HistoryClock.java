@@ -29,7 +29,8 @@ public enum HistoryClock {
      * (NTP slews rather than steps once synchronised; a step would reorder operations), and the
      * processes are on one host: clocks of different hosts differ by their synchronisation error,
      * which this clock does not bound, so histories of several hosts are comparable only where the
-     * operations are further apart than that error.
+     * operations are further apart than that error. Each reading makes an {@link Instant}, which the
+     * JIT usually scalar-replaces; {@link #NANO_TIME} allocates nothing.
      */
     EPOCH_MICROS {
         @Override
