@@ -1,0 +1,57 @@
+/**
+ * Linearizability checking for the tests of Remus objects: a history recorder and a checker.
+ *
+ * <h2>Use</h2>
+ * A test records a {@link io.remus.check.History} (one {@link io.remus.check.History.Recorder}
+ * per thread: invocation and response of every operation with its arguments, result and clock
+ * readings), hands its {@link io.remus.check.History#operations() operations} and a
+ * {@link io.remus.check.Specification} (see {@code io.remus.check.spec}) to a
+ * {@link io.remus.check.LinearizabilityChecker} with a {@link io.remus.check.Budget}, and asserts
+ * the {@link io.remus.check.CheckResult} ({@link io.remus.check.CheckResult#assertLinearizable()}
+ * fails with the witness in its message). An operation whose thread died or stalled before it
+ * returned stays pending, and the checker lets it take effect or not.
+ *
+ * <h2>Several processes</h2>
+ * Each process records with {@link io.remus.check.HistoryClock#EPOCH_MICROS} under its own process
+ * number, writes its history with {@link io.remus.check.HistoryFiles#write}, and one merge reads
+ * them all ({@link io.remus.check.HistoryFiles#merge}). That clock is the host's real-time clock in
+ * microseconds, which every process of one host reads alike; {@code System.nanoTime()} is not: its
+ * origin is per JVM. The checker orders two operations only when one's response reading is strictly
+ * below the other's invocation reading, so the microsecond floor can hide an order but never invent
+ * one. Processes on different hosts are comparable only up to the hosts' clock synchronisation error.
+ *
+ * <h2>Cost</h2>
+ * The search is exponential in the worst case. Memoization makes it cheap where different orders
+ * of concurrent operations reach equal states (counters, max registers, sets, registers whose
+ * writes are distinct values). A queue is the hard case: two overlapping enqueues give two
+ * different states, and the wrong one shows only when the dequeues reach those values, so the
+ * configurations grow with the queue's length times the overlap; keep a tested queue short (about
+ * as many dequeues as enqueues) and the threads few, and let a check that runs out of budget say
+ * {@link io.remus.check.Verdict#UNKNOWN}. For sets and maps,
+ * {@link io.remus.check.LinearizabilityChecker#checkByKey} checks each key alone.
+ *
+ * <h2>Lincheck beside this checker</h2>
+ * The tests also run Lincheck ({@code org.jetbrains.lincheck:lincheck} 3.7, a test dependency) in
+ * stress mode over objects on the simulated fabric: Lincheck generates small scenarios, runs them
+ * on its own worker threads many times, and compares each outcome with a sequential class. Each
+ * worker thread takes its own {@code ComputeThread} from a {@code ThreadLocal} on its first
+ * operation and so owns it, which satisfies the compute thread's confinement. Stress mode sees
+ * only the results, so the simulated RDMA operations are exercised as they run, and it catches a
+ * counter whose increment is a READ and a WRITE.
+ *
+ * <p>Lincheck's model checker cannot test these objects. It instruments JVM bytecode: field and
+ * array accesses, {@code java.util.concurrent} atomics and locks, and inserts thread switches
+ * there. The state of a Remus object is remote memory, which the simulator keeps in
+ * {@code MemorySegment}s and the verbs fabric has a NIC write by DMA: neither an access through a
+ * {@code MemorySegment} nor a NIC's store is a field or array access the model checker tracks, so
+ * it would neither switch threads between two RDMA operations' effects on remote memory nor
+ * restore that memory between its runs. What it could see is the Java bookkeeping around them
+ * (the simulator's queue pairs and completion queues, the compute thread's spin on its completion
+ * queue, which it treats as a loop to interrupt). In practice, Lincheck 3.7's model checker stops
+ * before the first scenario over a simulator-backed object: restoring its snapshot of the static
+ * state the object reaches (the cluster and its threads) fails with a
+ * {@code ConcurrentModificationException} inside Lincheck ({@code SnapshotTracker.restoreValues}).
+ * Interleavings of RDMA operations are therefore this package's job: record histories over the
+ * simulator (with its yielding and tearing options) and over rxe, and check them here.
+ */
+package io.remus.check;
