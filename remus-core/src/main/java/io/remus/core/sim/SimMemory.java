@@ -1,5 +1,9 @@
 package io.remus.core.sim;
 
+import io.remus.core.RemotePtr;
+import io.remus.core.memory.BlockHeader;
+import io.remus.core.memory.SizeClasses;
+
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.lang.invoke.VarHandle;
@@ -65,6 +69,32 @@ final class SimMemory {
             WORD.setVolatile(target, offset, add ? old + operand : old == operand ? swap : old);
             return old;
         }
+    }
+
+    /**
+     * {@link SimOptions#poisonFreedBlocks()}: when {@code stored}, just stored at {@code offset} of
+     * {@code target} (node {@code nodeId}, address {@code address}) by a successful compare-and-swap,
+     * is the free header of the block behind it, fills that block's payload with
+     * {@link SimOptions#POISON}, up to the end of the segment.
+     *
+     * @return the bytes poisoned, 0 when the word is no free header of its block
+     */
+    static long poisonIfFreed(MemorySegment target, long offset, int nodeId, long address, long stored) {
+        long block = RemotePtr.of(nodeId, address + BlockHeader.SIZE);
+        if (BlockHeader.state(stored) != BlockHeader.FREE || !BlockHeader.isHeaderOf(block, stored)) {
+            return 0;
+        }
+        long start = offset + BlockHeader.SIZE;
+        long length = Math.min(SizeClasses.size(BlockHeader.sizeClass(stored)), target.byteSize() - start);
+        long done = 0;
+        while (done + 8 <= length) {
+            WORD.setVolatile(target, start + done, SimOptions.POISON);
+            done += 8;
+        }
+        for (; done < length; done++) {
+            target.set(ValueLayout.JAVA_BYTE, start + done, (byte) (SimOptions.POISON >>> (8 * (done & 7))));
+        }
+        return length;
     }
 
     static void storeResult(MemorySegment local, long offset, long value) {

@@ -1,6 +1,7 @@
 package io.remus.core.sim;
 
 import io.remus.core.BadArgumentException;
+import io.remus.core.memory.BlockHeader;
 
 /**
  * Knobs of the simulated fabric.
@@ -17,9 +18,24 @@ import io.remus.core.BadArgumentException;
  *                               low half first, as Soft-RoCE's responder can (its memcpy): a CPU reading
  *                               the word meanwhile sees the new low half beside the old high half (with
  *                               {@code yieldWhileTearing}, the transfer yields between the halves too)
+ * @param poisonFreedBlocks      when a compare-and-swap succeeds and stores a valid {@link BlockHeader}
+ *                               in state {@link BlockHeader#FREE} (the allocator freeing the block behind
+ *                               the word), fill the block's payload with {@link #POISON}, before the
+ *                               compare-and-swap completes: a reader of freed memory then sees the pattern
+ *                               instead of plausible stale data. The payload is the block's size class's
+ *                               bytes after the header, cut at the end of the registration. Memory that an
+ *                               allocator links into a free list must be written after the header turned
+ *                               free, or the poison overwrites it.
  */
 public record SimOptions(long executionLatencyNanos, long completionDelayNanos, long transportTimeoutNanos,
-                         boolean yieldWhileTearing, boolean yieldInsideNicAtomics, boolean tearWords) {
+                         boolean yieldWhileTearing, boolean yieldInsideNicAtomics, boolean tearWords,
+                         boolean poisonFreedBlocks) {
+    /**
+     * The word a poisoned block is filled with ({@link #poisonFreedBlocks()}); where a payload cut at
+     * its registration's end leaves less than a word, the bytes of the word's little-endian layout.
+     */
+    public static final long POISON = 0xDEADBEEF_0BADF00DL;
+
     /** Validates the knobs. */
     public SimOptions {
         if (executionLatencyNanos < 0 || completionDelayNanos < 0 || transportTimeoutNanos <= 0) {
@@ -27,39 +43,45 @@ public record SimOptions(long executionLatencyNanos, long completionDelayNanos, 
         }
     }
 
-    /** @return no injected delays, a 100 ms transport timeout, no yielding, whole 8-byte stores */
+    /** @return no injected delays, a 100 ms transport timeout, no yielding, whole 8-byte stores, no poisoning */
     public static SimOptions defaults() {
-        return new SimOptions(0, 0, 100_000_000L, false, false, false);
+        return new SimOptions(0, 0, 100_000_000L, false, false, false, false);
     }
 
     /** @param nanos execution latency @return a copy with it */
     public SimOptions withExecutionLatencyNanos(long nanos) {
-        return new SimOptions(nanos, completionDelayNanos, transportTimeoutNanos, yieldWhileTearing, yieldInsideNicAtomics, tearWords);
+        return new SimOptions(nanos, completionDelayNanos, transportTimeoutNanos, yieldWhileTearing, yieldInsideNicAtomics, tearWords, poisonFreedBlocks);
     }
 
     /** @param nanos completion delay @return a copy with it */
     public SimOptions withCompletionDelayNanos(long nanos) {
-        return new SimOptions(executionLatencyNanos, nanos, transportTimeoutNanos, yieldWhileTearing, yieldInsideNicAtomics, tearWords);
+        return new SimOptions(executionLatencyNanos, nanos, transportTimeoutNanos, yieldWhileTearing, yieldInsideNicAtomics, tearWords, poisonFreedBlocks);
     }
 
     /** @param nanos transport timeout @return a copy with it */
     public SimOptions withTransportTimeoutNanos(long nanos) {
-        return new SimOptions(executionLatencyNanos, completionDelayNanos, nanos, yieldWhileTearing, yieldInsideNicAtomics, tearWords);
+        return new SimOptions(executionLatencyNanos, completionDelayNanos, nanos, yieldWhileTearing, yieldInsideNicAtomics, tearWords, poisonFreedBlocks);
     }
 
     /** @param yield whether transfers yield between pieces @return a copy with it */
     public SimOptions withYieldWhileTearing(boolean yield) {
-        return new SimOptions(executionLatencyNanos, completionDelayNanos, transportTimeoutNanos, yield, yieldInsideNicAtomics, tearWords);
+        return new SimOptions(executionLatencyNanos, completionDelayNanos, transportTimeoutNanos, yield, yieldInsideNicAtomics, tearWords, poisonFreedBlocks);
     }
 
     /** @param yield whether NIC atomics yield between load and store @return a copy with it */
     public SimOptions withYieldInsideNicAtomics(boolean yield) {
-        return new SimOptions(executionLatencyNanos, completionDelayNanos, transportTimeoutNanos, yieldWhileTearing, yield, tearWords);
+        return new SimOptions(executionLatencyNanos, completionDelayNanos, transportTimeoutNanos, yieldWhileTearing, yield, tearWords, poisonFreedBlocks);
     }
 
     /** @param tear whether RDMA WRITEs store 8-byte words as two halves @return a copy with it */
     public SimOptions withTearWords(boolean tear) {
         return new SimOptions(executionLatencyNanos, completionDelayNanos, transportTimeoutNanos, yieldWhileTearing,
-                yieldInsideNicAtomics, tear);
+                yieldInsideNicAtomics, tear, poisonFreedBlocks);
+    }
+
+    /** @param poison whether freeing a block fills its payload with {@link #POISON} @return a copy with it */
+    public SimOptions withPoisonFreedBlocks(boolean poison) {
+        return new SimOptions(executionLatencyNanos, completionDelayNanos, transportTimeoutNanos, yieldWhileTearing,
+                yieldInsideNicAtomics, tearWords, poison);
     }
 }

@@ -10,7 +10,9 @@
  * racing it on that word is safe; transfers longer than 8 bytes copy in 8-byte
  * pieces and may tear (with {@link io.remus.core.sim.SimOptions#tearWords()}, an 8-byte WRITE lands
  * in two halves, as Soft-RoCE's can); a node can be told to stop answering (retry-exceeded completions after the
- * transport timeout) or to fail its next operations.
+ * transport timeout) or to fail its next operations; freed blocks can be poisoned
+ * ({@link io.remus.core.sim.SimOptions#poisonFreedBlocks()}), so that a use after free reads a
+ * pattern instead of plausible stale data.
  *
  * <p>There are no background threads: work executes when posted or when the owning thread polls
  * its completion queue, so an idle simulator costs no CPU. Work requests on one QP execute in

@@ -1,0 +1,11 @@
+/**
+ * Remus data structures over one-sided RDMA, used through a {@link io.remus.core.ComputeThread}:
+ * remote memory reclamation ({@code io.remus.ds.reclaim}) and the churn workload that tests and
+ * benchmarks it ({@code io.remus.ds.reclaim.churn}).
+ */
+module io.remus.ds {
+    requires transitive io.remus.core;
+
+    exports io.remus.ds.reclaim;
+    exports io.remus.ds.reclaim.churn;
+}
