@@ -8,4 +8,5 @@ module io.remus.ds {
 
     exports io.remus.ds.reclaim;
     exports io.remus.ds.reclaim.churn;
+    exports io.remus.ds.reclaim.bench;
 }
