@@ -34,6 +34,11 @@ public final class ReclaimHumanFormat {
                     r.postedPerOp(Opcode.WRITE), r.postedPerOp(Opcode.COMPARE_AND_SWAP),
                     r.postedPerOp(Opcode.FETCH_AND_ADD), r.violations());
         }
+        for (ReclaimBenchmarkResult r : report.runs()) {
+            if (r.firstViolation() != null) {
+                out.println(ReclaimReport.label(r) + ": a read found freed memory: " + r.firstViolation());
+            }
+        }
         out.println("(threads per node; retired/peak/final: unreclaimed bytes summed over the workers; bound: the "
                 + "epoch reclaimer's documented limit; READ..FAA: posted RDMA operations per churn operation; "
                 + "uaf: reads that found freed memory)");

@@ -15,7 +15,7 @@ import static io.remus.tools.report.JsonText.strings;
  * {@code remus bench reclaim --json}: one JSON object with keys {@code tool}, {@code test}
  * ({@code "reclaim"}), {@code fabric}, {@code notes} and {@code runs}. A run has {@code reclaimer
  * stall nodes threads_per_node slots read_percent lease_ms limit_bytes barrier_every seconds
- * operations ops_per_sec reads replaces restarts violations retired_bytes peak_unreclaimed_bytes
+ * operations ops_per_sec reads replaces restarts violations first_violation} (what the first read that found freed memory saw, or null) {@code retired_bytes peak_unreclaimed_bytes
  * final_unreclaimed_bytes unreclaimed_bound} (null when the reclaimer has none) {@code limit_timeouts},
  * {@code rdma_per_op} (an object keyed by opcode, lower case, and {@code total}) and {@code samples},
  * an array of {@code [millis, unreclaimed_bytes, operations]}.
@@ -62,6 +62,7 @@ public final class ReclaimJsonFormat {
         field(b, "replaces", Long.toString(r.replaces()));
         field(b, "restarts", Long.toString(r.restarts()));
         field(b, "violations", Long.toString(r.violations()));
+        field(b, "first_violation", r.firstViolation() == null ? "null" : str(r.firstViolation()));
         field(b, "retired_bytes", Long.toString(r.retiredBytes()));
         field(b, "peak_unreclaimed_bytes", Long.toString(r.peakUnreclaimedBytes()));
         field(b, "final_unreclaimed_bytes", Long.toString(r.finalUnreclaimedBytes()));
