@@ -1,7 +1,7 @@
 /**
  * Remus data structures over one-sided RDMA, used through a {@link io.remus.core.ComputeThread}:
- * remote memory reclamation ({@code io.remus.ds.reclaim}) and the churn workload that tests and
- * benchmarks it ({@code io.remus.ds.reclaim.churn}).
+ * remote memory reclamation ({@code io.remus.ds.reclaim}), the churn workload that tests and
+ * benchmarks it ({@code io.remus.ds.reclaim.churn}) and the benchmark runner ({@code io.remus.ds.reclaim.bench}).
  */
 module io.remus.ds {
     requires transitive io.remus.core;

@@ -15,6 +15,7 @@ import java.nio.file.Path;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.function.Function;
 
 /**
  * Unreclaimed memory over time, one series per reclaimer run of {@code remus bench reclaim}: the sum
@@ -42,7 +43,7 @@ public final class ReclaimPlot {
      * @throws BadArgumentException when there is no run or two share a label
      */
     public static XYChart chart(String title, List<ReclaimBenchmarkResult> runs,
-                                java.util.function.Function<ReclaimBenchmarkResult, String> label) {
+                                Function<ReclaimBenchmarkResult, String> label) {
         if (runs.isEmpty()) {
             throw new BadArgumentException("no reclamation run to plot");
         }
@@ -90,7 +91,7 @@ public final class ReclaimPlot {
      * @throws IOException when it cannot be written
      */
     public static void write(String title, List<ReclaimBenchmarkResult> runs,
-                             java.util.function.Function<ReclaimBenchmarkResult, String> label, Path png)
+                             Function<ReclaimBenchmarkResult, String> label, Path png)
             throws IOException {
         PngCharts.write(chart(title, runs, label), png);
     }

@@ -4,6 +4,7 @@ import io.remus.core.fabric.Opcode;
 import io.remus.ds.reclaim.bench.ReclaimBenchmarkResult;
 
 import java.io.PrintWriter;
+import java.util.Locale;
 
 /**
  * The default output of {@code remus bench reclaim}: one row per run with throughput, retired, peak
@@ -60,6 +61,6 @@ public final class ReclaimHumanFormat {
             v /= 1024;
             u++;
         }
-        return String.format(java.util.Locale.ROOT, "%.1f %s", v, units[u]);
+        return String.format(Locale.ROOT, "%.1f %s", v, units[u]);
     }
 }

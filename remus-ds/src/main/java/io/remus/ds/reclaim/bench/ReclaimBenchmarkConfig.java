@@ -3,6 +3,7 @@ package io.remus.ds.reclaim.bench;
 import io.remus.core.BadArgumentException;
 import io.remus.core.config.Timeouts;
 import io.remus.ds.reclaim.EpochOptions;
+import io.remus.ds.reclaim.churn.ChurnWorkload;
 
 import java.time.Duration;
 import java.util.Objects;
@@ -119,7 +120,7 @@ public record ReclaimBenchmarkConfig(ReclaimerKind reclaimer, int nodes, int thr
         if (reclaimer != ReclaimerKind.EPOCH || epoch.limitBytes() == Long.MAX_VALUE) {
             return -1;
         }
-        return workers() * (epoch.limitBytes() + io.remus.ds.reclaim.churn.ChurnWorkload.NODE_BYTES);
+        return workers() * (epoch.limitBytes() + ChurnWorkload.NODE_BYTES);
     }
 
     /** @param reclaimer another reclaimer @return a copy with it */

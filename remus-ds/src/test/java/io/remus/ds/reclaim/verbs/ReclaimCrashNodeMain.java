@@ -29,10 +29,10 @@ import java.util.List;
  * that its death takes no memory with it) and is the victim. Node 0 creates the churn array; then
  * every process runs {@link #WORKERS} churn threads with {@link EpochReclaimer}. The victim's first
  * worker creates {@code readyFile} after {@link #READY_OPS} operations and the victim churns on until
- * it is killed. The survivors churn until {@code killedFile} exists and then {@code postKillMillis}
- * longer, read every slot again with a read-only churn, and print one {@code WORKER} line per worker
+ * it is killed. The survivors churn until {@code killedFile} exists and then until each worker has
+ * retired {@code postKillBytes} more (at most {@link #POST_KILL_BOUND} longer), read every slot again with a read-only churn, and print one {@code WORKER} line per worker
  * and one {@code CHECK} line of {@code key=value} pairs. Arguments:
- * {@code device nodeId size basePort readyFile killedFile postKillMillis}.
+ * {@code device nodeId size basePort readyFile killedFile postKillBytes}.
  */
 public final class ReclaimCrashNodeMain {
     /** Churn threads per process. */
@@ -45,6 +45,8 @@ public final class ReclaimCrashNodeMain {
     static final Duration LEASE = Duration.ofSeconds(1);
     /** Operations of the victim's first worker before it says it is ready to be killed. */
     static final int READY_OPS = 200;
+    /** The longest a survivor churns after it saw the kill. */
+    static final Duration POST_KILL_BOUND = Duration.ofSeconds(90);
     private static final Duration RUN_BOUND = Duration.ofMinutes(4);
     private static final EpochOptions OPTIONS = EpochOptions.defaults().withLease(LEASE).withClockSkew(Duration.ZERO)
             .withBytes(LIMIT / 4, LIMIT).withLimitWait(Duration.ofSeconds(60));
@@ -52,7 +54,7 @@ public final class ReclaimCrashNodeMain {
     private ReclaimCrashNodeMain() {
     }
 
-    /** @param args device, node id, size, base port, ready file, killed file, churn after the kill in ms */
+    /** @param args device, node id, size, base port, ready file, killed file, bytes each survivor worker retires after the kill */
     public static void main(String[] args) throws Exception {
         String device = args[0];
         int nodeId = Integer.parseInt(args[1]);
@@ -60,14 +62,14 @@ public final class ReclaimCrashNodeMain {
         int basePort = Integer.parseInt(args[3]);
         Path ready = Path.of(args[4]);
         Path killed = Path.of(args[5]);
-        Duration postKill = Duration.ofMillis(Long.parseLong(args[6]));
+        long postKill = Long.parseLong(args[6]);
         Duration connect = Duration.ofSeconds(120);
         ClusterConfig config = ClusterProcess.builder(nodeId, Collections.nCopies(size, DeviceAddress.ipv4(device)), basePort)
                 .memoryNodes(new NodeRange(0, size - 2)).segmentSize(1 << 20).threadsPerNode(WORKERS + 2)
                 .operationTimeout(Duration.ofSeconds(30)).build();
         VerbsFabricOptions options = VerbsFabricOptions.cluster(device, config, connect);
         RemusCluster cluster = RemusCluster.builder().config(config).verbsOptions(options).joinTimeout(connect)
-                .shutdownTimeout(Duration.ofSeconds(30)).join();
+                .shutdownTimeout(Duration.ofSeconds(15)).join();
         boolean victim = nodeId == size - 1;
         List<String> lines = new ArrayList<>();
         try {
@@ -124,7 +126,7 @@ public final class ReclaimCrashNodeMain {
     }
 
     private static String churn(ComputeThread ct, long array, int nodeId, int worker, boolean victim, Path ready,
-                                Path killed, Duration postKill) throws IOException {
+                                Path killed, long postKill) throws IOException {
         EpochReclaimer r = new EpochReclaimer(ct, ct.allocator(), OPTIONS);
         ChurnWorkload w = new ChurnWorkload(ct, ct.allocator(), r, array, SLOTS, 50, 5, 1000L * nodeId + worker);
         long deadline = System.nanoTime() + RUN_BOUND.toNanos();
@@ -156,7 +158,8 @@ public final class ReclaimCrashNodeMain {
                     opsAtKill = ops;
                     retiredAtKill = r.retiredBytes();
                     epochAtKill = r.globalEpoch();
-                } else if (killSeenAt != 0 && System.nanoTime() - killSeenAt >= postKill.toNanos()) {
+                } else if (killSeenAt != 0 && (r.retiredBytes() - retiredAtKill >= postKill
+                        || System.nanoTime() - killSeenAt >= POST_KILL_BOUND.toNanos())) {
                     break;
                 }
             }
