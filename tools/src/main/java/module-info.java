@@ -5,6 +5,7 @@
 module io.remus.tools {
     requires io.remus.core;
     requires io.remus.alock;
+    requires io.remus.ds;
     requires java.management;
     requires jdk.management;
     requires java.desktop;
@@ -25,6 +26,7 @@ module io.remus.tools {
     exports io.remus.tools.plot;
     exports io.remus.tools.cli;
     exports io.remus.tools.lock;
+    exports io.remus.tools.reclaim;
 
     opens io.remus.tools to info.picocli;
     opens io.remus.tools.cli to info.picocli;

@@ -30,6 +30,7 @@ public final class BenchCommand {
             bench.addSubcommand(test.commandName(), sub);
         }
         bench.addSubcommand("lock", new CommandLine(new LockBenchCommand(hostFabric)));
+        bench.addSubcommand("reclaim", new CommandLine(new ReclaimBenchCommand(hostFabric)));
         top.addSubcommand("bench", bench);
     }
 }
