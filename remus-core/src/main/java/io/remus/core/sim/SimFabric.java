@@ -101,6 +101,28 @@ public final class SimFabric implements Fabric {
      *                              freeze is armed on this fabric
      */
     public SimFreeze freeze(Thread thread, int skip, Duration maxFrozen) {
+        return arm(thread, null, skip, maxFrozen);
+    }
+
+    /**
+     * Test hook: parks {@code thread} just before the simulated NIC applies its next work request (of
+     * any operation) after the next {@code skip} work requests of operation {@code counted} it applies,
+     * until {@link SimFreeze#release()} or for at most {@code maxFrozen}. See {@link SimFreeze}.
+     *
+     * @param thread    the Java thread that owns the compute thread to stop
+     * @param counted   the operation whose work requests are counted
+     * @param skip      work requests of {@code counted} the thread applies first, 0 or more
+     * @param maxFrozen the longest the thread stays parked, positive: a freeze nobody releases ends then
+     * @return the armed freeze
+     * @throws BadArgumentException when {@code skip} or {@code maxFrozen} is out of range, or another
+     *                              freeze is armed on this fabric
+     */
+    public SimFreeze freeze(Thread thread, Opcode counted, int skip, Duration maxFrozen) {
+        Objects.requireNonNull(counted, "counted");
+        return arm(thread, counted, skip, maxFrozen);
+    }
+
+    private SimFreeze arm(Thread thread, Opcode counted, int skip, Duration maxFrozen) {
         Objects.requireNonNull(thread, "thread");
         Objects.requireNonNull(maxFrozen, "maxFrozen");
         if (skip < 0) {
@@ -109,7 +131,7 @@ public final class SimFabric implements Fabric {
         if (maxFrozen.isNegative() || maxFrozen.isZero()) {
             throw new BadArgumentException("maxFrozen must be positive, got " + maxFrozen);
         }
-        SimFreeze f = new SimFreeze(this, thread, skip, maxFrozen);
+        SimFreeze f = new SimFreeze(this, thread, counted, skip, maxFrozen);
         if (!freeze.compareAndSet(null, f)) {
             throw new BadArgumentException("a freeze of thread " + freeze.get().thread().getName()
                     + " is already armed on this fabric");

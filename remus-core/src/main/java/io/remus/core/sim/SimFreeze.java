@@ -10,14 +10,18 @@ import java.util.concurrent.TimeUnit;
  * A test hook of the simulated fabric that freezes one Java thread in the middle of its work: the
  * thread is parked just before the simulated NIC applies one of the work requests its queue pairs
  * execute, so every request before it has landed at its target and none after it has. Armed with
- * {@link SimFabric#freeze(Thread, int, Duration)}; at most one per fabric at a time.
+ * {@link SimFabric#freeze(Thread, int, Duration)} or {@link SimFabric#freeze(Thread, Opcode, int, Duration)};
+ * at most one per fabric at a time.
  *
  * <p>The thread counts the work requests it is about to apply, on any of its queue pairs, from the
- * moment the freeze is armed (a work request posted earlier but applied later counts). It lets the
- * first {@code skip} through and parks before the next one, until {@link #release()} or until the
- * freeze's own deadline passes, whichever comes first: a test that forgets to release never hangs. A
- * request that completes with an error instead of being applied (a node that stopped answering, an
- * injected failure, a flushed queue pair) neither counts nor parks.
+ * moment the freeze is armed (a work request posted earlier but applied later counts); a freeze armed
+ * with an operation counts only work requests of that operation. It lets the first {@code skip} counted
+ * ones through and parks before the next work request of any operation, until {@link #release()} or
+ * until the freeze's own deadline passes, whichever comes first: a test that forgets to release never
+ * hangs. So {@code skip} 1 counting {@code WRITE} parks a thread that posts a WRITE and a
+ * compare-and-swap in one batch after the WRITE landed and before the compare-and-swap. A request that
+ * completes with an error instead of being applied (a node that stopped answering, an injected failure,
+ * a flushed queue pair) neither counts nor parks.
  *
  * <p>The simulator executes a queue pair's work on the thread that owns it (the one that posts and
  * polls), so freezing a compute thread's Java thread stops exactly that compute thread's operations,
@@ -27,6 +31,7 @@ import java.util.concurrent.TimeUnit;
 public final class SimFreeze {
     private final SimFabric fabric;
     private final Thread thread;
+    private final Opcode counted;
     private final int skip;
     private final long maxFrozenNanos;
     private final CountDownLatch frozen = new CountDownLatch(1);
@@ -36,9 +41,10 @@ public final class SimFreeze {
     private volatile Opcode frozenAt;
     private volatile boolean expired;
 
-    SimFreeze(SimFabric fabric, Thread thread, int skip, Duration maxFrozen) {
+    SimFreeze(SimFabric fabric, Thread thread, Opcode counted, int skip, Duration maxFrozen) {
         this.fabric = fabric;
         this.thread = thread;
+        this.counted = counted;
         this.skip = skip;
         this.maxFrozenNanos = maxFrozen.toNanos();
     }
@@ -48,7 +54,12 @@ public final class SimFreeze {
         return thread;
     }
 
-    /** @return how many work requests the thread applies before it is parked */
+    /** @return the operation whose work requests are counted, or {@code null} when all are */
+    public Opcode counted() {
+        return counted;
+    }
+
+    /** @return how many counted work requests the thread applies before it is parked */
     public int skip() {
         return skip;
     }
@@ -104,7 +115,10 @@ public final class SimFreeze {
         if (Thread.currentThread() != thread || released.getCount() == 0) {
             return;
         }
-        if (applied++ < skip) {
+        if (applied < skip) {
+            if (counted == null || op == counted) {
+                applied++;
+            }
             return;
         }
         fabric.disarm(this);

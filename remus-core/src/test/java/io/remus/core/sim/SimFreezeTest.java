@@ -118,6 +118,36 @@ class SimFreezeTest {
     }
 
     @Test
+    void shouldCountOnlyTheChosenOperationAndParkBeforeWhateverComesNext() throws Exception {
+        try (TestCluster c = cluster()) {
+            SimFabric sim = (SimFabric) c.fabric();
+            long p = c.block(1, 8);
+            Worker w = new Worker(c, p);
+            w.awaitReady();
+            SimFreeze freeze = sim.freeze(w.thread, Opcode.WRITE, 3, WAIT);
+            assertEquals(Opcode.WRITE, freeze.counted());
+            w.go.countDown();
+            assertTrue(freeze.awaitFrozen(WAIT), "three WRITEs went through, then the next request parked");
+            assertEquals(Opcode.FETCH_AND_ADD, freeze.frozenAt());
+            assertEquals(3, word(c, p));
+            freeze.release();
+            assertEquals(3, w.done.get(30, TimeUnit.SECONDS));
+        }
+        try (TestCluster c = cluster()) {
+            SimFabric sim = (SimFabric) c.fabric();
+            long p = c.block(1, 8);
+            Worker w = new Worker(c, p);
+            w.awaitReady();
+            SimFreeze freeze = sim.freeze(w.thread, Opcode.FETCH_AND_ADD, 1, Duration.ofMillis(300));
+            w.go.countDown();
+            assertEquals(3, w.done.get(30, TimeUnit.SECONDS), "only one add, so the thread never parked");
+            assertFalse(freeze.awaitFrozen(Duration.ofMillis(1)));
+            freeze.release();
+            assertThrows(NullPointerException.class, () -> sim.freeze(w.thread, null, 0, WAIT));
+        }
+    }
+
+    @Test
     void shouldLetTheThreadGoWhenTheFreezeOutlivesItsDeadline() throws Exception {
         try (TestCluster c = cluster()) {
             SimFabric sim = (SimFabric) c.fabric();
