@@ -98,9 +98,18 @@ class FrozenThreadTest {
          * applies, lets it go, and waits until it is parked there.
          */
         SimFreeze freezeAfter(TestCluster c, int skip, Opcode expected) throws InterruptedException {
+            return freezeAfter(c, null, skip, expected);
+        }
+
+        /**
+         * As {@link #freezeAfter(TestCluster, int, Opcode)}, counting only work requests of
+         * {@code counted} (all when null).
+         */
+        SimFreeze freezeAfter(TestCluster c, Opcode counted, int skip, Opcode expected) throws InterruptedException {
             assertTrue(ready.await(WAIT.toSeconds(), TimeUnit.SECONDS), "the frozen worker prepared its operation");
             assertFalse(done.isCompletedExceptionally(), () -> "the frozen worker's setup failed: " + done);
-            SimFreeze freeze = ((SimFabric) c.fabric()).freeze(thread, skip, MAX_FROZEN);
+            SimFabric sim = (SimFabric) c.fabric();
+            SimFreeze freeze = counted == null ? sim.freeze(thread, skip, MAX_FROZEN) : sim.freeze(thread, counted, skip, MAX_FROZEN);
             go.countDown();
             assertTrue(freeze.awaitFrozen(WAIT), "the worker reached the work request it is frozen before");
             assertEquals(expected, freeze.frozenAt(), "frozen before the expected work request");
@@ -230,6 +239,43 @@ class FrozenThreadTest {
         return w;
     }
 
+    /**
+     * Live threads of the register tests: each writes {@code (index + 1) << 32 | i} for i = 1..OPS and
+     * reads after each write, asserting the per-call bounds and that every read returns a whole value
+     * some live write wrote.
+     */
+    private static TestCluster.ThreadWork liveRegisterWork(long ptr) {
+        AtomicLongArray lastWritten = new AtomicLongArray(LIVE);
+        return (index, t) -> {
+            try (NeverReclaimer reclaimer = new NeverReclaimer(t)) {
+                RemoteRegister reg = RemoteRegister.attach(t, reclaimer, ptr);
+                MemorySegment value = MemorySegment.ofArray(new byte[SIZE]);
+                for (int i = 1; i <= OPS; i++) {
+                    Contention.maybeYield();
+                    fill(value, ((long) (index + 1) << 32) | i);
+                    long allocRt = reg.allocatorRoundTrips();
+                    long allocCas = reg.allocatorCompareAndSwaps();
+                    Counts before = Counts.of(t);
+                    reg.write(value);
+                    Counts w = before.since(t);
+                    long ownRt = w.roundTrips() - (reg.allocatorRoundTrips() - allocRt);
+                    long ownCas = w.compareAndSwaps() - (reg.allocatorCompareAndSwaps() - allocCas);
+                    assertTrue(ownRt >= 1 && ownRt <= 2, "write: 1 or 2 round trips besides the allocator " + w);
+                    assertTrue(ownCas >= 1 && ownCas <= 2, "write: 1 or 2 compare-and-swaps besides the allocator " + w);
+                    lastWritten.set(index, i);
+                    before = Counts.of(t);
+                    reg.read(value);
+                    assertEquals(new Counts(2, 2, 0, 0, 0, 8 + SIZE, 0), before.since(t), "read: two READs");
+                    long got = wordOf(value);
+                    int writer = (int) (got >>> 32);
+                    long seq = got & 0xFFFF_FFFFL;
+                    assertTrue(writer >= 1 && writer <= LIVE && seq >= 1 && seq <= lastWritten.get(writer - 1) + 1,
+                            "read a value no live write wrote: 0x" + Long.toHexString(got));
+                }
+            }
+        };
+    }
+
     @Test
     void shouldKeepWritingARegisterWhileAReadIsFrozenBetweenItsTwoReadsAndLetThatReadFinishWhole() throws Exception {
         long initial = 0x7777_0000_0000_0000L;
@@ -250,35 +296,7 @@ class FrozenThreadTest {
                 };
             });
             SimFreeze freeze = frozen.freezeAfter(c, 1, Opcode.READ);
-            AtomicLongArray lastWritten = new AtomicLongArray(LIVE);
-            c.runOnThreads(LIVE_NODES, (index, t) -> {
-                try (NeverReclaimer reclaimer = new NeverReclaimer(t)) {
-                    RemoteRegister reg = RemoteRegister.attach(t, reclaimer, ptr);
-                    MemorySegment value = MemorySegment.ofArray(new byte[SIZE]);
-                    for (int i = 1; i <= OPS; i++) {
-                        Contention.maybeYield();
-                        fill(value, ((long) (index + 1) << 32) | i);
-                        long allocRt = reg.allocatorRoundTrips();
-                        long allocCas = reg.allocatorCompareAndSwaps();
-                        Counts before = Counts.of(t);
-                        reg.write(value);
-                        Counts w = before.since(t);
-                        long ownRt = w.roundTrips() - (reg.allocatorRoundTrips() - allocRt);
-                        long ownCas = w.compareAndSwaps() - (reg.allocatorCompareAndSwaps() - allocCas);
-                        assertTrue(ownRt >= 1 && ownRt <= 2, "write: 1 or 2 round trips besides the allocator " + w);
-                        assertTrue(ownCas >= 1 && ownCas <= 2, "write: 1 or 2 compare-and-swaps besides the allocator " + w);
-                        lastWritten.set(index, i);
-                        before = Counts.of(t);
-                        reg.read(value);
-                        assertEquals(new Counts(2, 2, 0, 0, 0, 8 + SIZE, 0), before.since(t), "read: two READs");
-                        long got = wordOf(value);
-                        int writer = (int) (got >>> 32);
-                        long seq = got & 0xFFFF_FFFFL;
-                        assertTrue(writer >= 1 && writer <= LIVE && seq >= 1 && seq <= lastWritten.get(writer - 1) + 1,
-                                "read a value no live write wrote: 0x" + Long.toHexString(got));
-                    }
-                }
-            });
+            c.runOnThreads(LIVE_NODES, liveRegisterWork(ptr));
             frozen.assertStillFrozen(freeze);
             assertEquals(initial, frozen.releaseAndAwait(freeze),
                     "released, the frozen read returns, whole, the value current when it read the pointer");
@@ -289,6 +307,39 @@ class FrozenThreadTest {
                 int writer = (int) (got >>> 32);
                 assertTrue(writer >= 1 && writer <= LIVE && (got & 0xFFFF_FFFFL) == OPS,
                         "the register holds some thread's last write: 0x" + Long.toHexString(got));
+            }
+        }
+    }
+
+    @Test
+    void shouldKeepWritingARegisterWhileAWriteIsFrozenBetweenItsWriteAndItsCompareAndSwap() throws Exception {
+        long mark = 0x5555_0000_0000_0001L;
+        try (TestCluster c = cluster()) {
+            long ptr;
+            try (ComputeThread t = c.thread(0); NeverReclaimer r = new NeverReclaimer(t)) {
+                ptr = RemoteRegister.create(t, r, HOME, new byte[SIZE]).ptr();
+            }
+            FrozenWorker frozen = new FrozenWorker(c, t -> {
+                NeverReclaimer reclaimer = new NeverReclaimer(t);
+                RemoteRegister reg = RemoteRegister.attach(t, reclaimer, ptr);
+                MemorySegment value = MemorySegment.ofArray(new byte[SIZE]);
+                fill(value, mark);
+                return () -> {
+                    long allocCas = reg.allocatorCompareAndSwaps();
+                    Counts before = Counts.of(t);
+                    reg.write(value);
+                    return before.since(t).compareAndSwaps() - (reg.allocatorCompareAndSwaps() - allocCas);
+                };
+            });
+            SimFreeze freeze = frozen.freezeAfter(c, Opcode.WRITE, 1, Opcode.COMPARE_AND_SWAP);
+            c.runOnThreads(LIVE_NODES, liveRegisterWork(ptr));
+            frozen.assertStillFrozen(freeze);
+            assertEquals(2, frozen.releaseAndAwait(freeze),
+                    "released, its compare-and-swap fails on the live writes and the second one publishes it");
+            try (ComputeThread t = c.thread(2); NeverReclaimer r = new NeverReclaimer(t)) {
+                MemorySegment last = MemorySegment.ofArray(new byte[SIZE]);
+                RemoteRegister.attach(t, r, ptr).read(last);
+                assertEquals(mark, wordOf(last), "the frozen write, completed last, is the register's value");
             }
         }
     }
