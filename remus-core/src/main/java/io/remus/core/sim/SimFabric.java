@@ -6,10 +6,14 @@ import io.remus.core.fabric.Fabric;
 import io.remus.core.fabric.FabricNode;
 import io.remus.core.fabric.RemoteRegion;
 
+import io.remus.core.fabric.Opcode;
+
+import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * The embedded simulated fabric: every node lives in this JVM, memory is native and registered
@@ -20,6 +24,7 @@ public final class SimFabric implements Fabric {
     private final SimOptions options;
     private final ConcurrentHashMap<Integer, SimNode> nodes = new ConcurrentHashMap<>();
     private final AtomicInteger nextKey = new AtomicInteger(0x1000);
+    private final AtomicReference<SimFreeze> freeze = new AtomicReference<>();
 
     /** A fabric with {@link SimOptions#defaults()}. */
     public SimFabric() {
@@ -83,6 +88,57 @@ public final class SimFabric implements Fabric {
         node(nodeId).failNext(count);
     }
 
+    /**
+     * Test hook: parks {@code thread} just before the simulated NIC applies the work request that comes
+     * after the next {@code skip} ones it applies, until {@link SimFreeze#release()} or for at most
+     * {@code maxFrozen}. See {@link SimFreeze}.
+     *
+     * @param thread    the Java thread that owns the compute thread to stop
+     * @param skip      work requests the thread applies first, 0 or more
+     * @param maxFrozen the longest the thread stays parked, positive: a freeze nobody releases ends then
+     * @return the armed freeze
+     * @throws BadArgumentException when {@code skip} or {@code maxFrozen} is out of range, or another
+     *                              freeze is armed on this fabric
+     */
+    public SimFreeze freeze(Thread thread, int skip, Duration maxFrozen) {
+        return arm(thread, null, skip, maxFrozen);
+    }
+
+    /**
+     * Test hook: parks {@code thread} just before the simulated NIC applies its next work request (of
+     * any operation) after the next {@code skip} work requests of operation {@code counted} it applies,
+     * until {@link SimFreeze#release()} or for at most {@code maxFrozen}. See {@link SimFreeze}.
+     *
+     * @param thread    the Java thread that owns the compute thread to stop
+     * @param counted   the operation whose work requests are counted
+     * @param skip      work requests of {@code counted} the thread applies first, 0 or more
+     * @param maxFrozen the longest the thread stays parked, positive: a freeze nobody releases ends then
+     * @return the armed freeze
+     * @throws BadArgumentException when {@code skip} or {@code maxFrozen} is out of range, or another
+     *                              freeze is armed on this fabric
+     */
+    public SimFreeze freeze(Thread thread, Opcode counted, int skip, Duration maxFrozen) {
+        Objects.requireNonNull(counted, "counted");
+        return arm(thread, counted, skip, maxFrozen);
+    }
+
+    private SimFreeze arm(Thread thread, Opcode counted, int skip, Duration maxFrozen) {
+        Objects.requireNonNull(thread, "thread");
+        Objects.requireNonNull(maxFrozen, "maxFrozen");
+        if (skip < 0) {
+            throw new BadArgumentException("skip must be 0 or more, got " + skip);
+        }
+        if (maxFrozen.isNegative() || maxFrozen.isZero()) {
+            throw new BadArgumentException("maxFrozen must be positive, got " + maxFrozen);
+        }
+        SimFreeze f = new SimFreeze(this, thread, counted, skip, maxFrozen);
+        if (!freeze.compareAndSet(null, f)) {
+            throw new BadArgumentException("a freeze of thread " + freeze.get().thread().getName()
+                    + " is already armed on this fabric");
+        }
+        return f;
+    }
+
     @Override
     public void close() {
         for (SimNode node : nodes.values()) {
@@ -100,6 +156,17 @@ public final class SimFabric implements Fabric {
 
     void forget(SimNode node) {
         nodes.remove(node.nodeId(), node);
+    }
+
+    void disarm(SimFreeze f) {
+        freeze.compareAndSet(f, null);
+    }
+
+    void beforeApply(Opcode op) {
+        SimFreeze f = freeze.get();
+        if (f != null) {
+            f.beforeApply(op);
+        }
     }
 
     int nextKey() {

@@ -41,6 +41,10 @@ final class SimNode implements FabricNode {
         return nodeId;
     }
 
+    SimFabric fabric() {
+        return fabric;
+    }
+
     SimOptions options() {
         return fabric.options();
     }

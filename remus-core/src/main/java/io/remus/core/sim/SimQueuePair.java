@@ -15,6 +15,7 @@ final class SimQueuePair implements QueuePair {
     private final SimNode target;
     private final SimCompletionQueue cq;
     private final SimOptions options;
+    private final SimFabric fabric;
     private final Opcode[] opcode;
     private final long[] wrId;
     private final long[] localAddress;
@@ -39,6 +40,7 @@ final class SimQueuePair implements QueuePair {
         this.target = target;
         this.cq = cq;
         this.options = local.options();
+        this.fabric = local.fabric();
         opcode = new Opcode[depth];
         wrId = new long[depth];
         localAddress = new long[depth];
@@ -108,6 +110,7 @@ final class SimQueuePair implements QueuePair {
             } else if (target.consumeInjectedFailure()) {
                 result = CompletionStatus.REMOTE_OPERATION_ERROR;
             } else {
+                fabric.beforeApply(opcode[i]);
                 result = execute(i);
             }
             if (result != CompletionStatus.SUCCESS) {

@@ -12,7 +12,9 @@
  * in two halves, as Soft-RoCE's can); a node can be told to stop answering (retry-exceeded completions after the
  * transport timeout) or to fail its next operations; freed blocks can be poisoned
  * ({@link io.remus.core.sim.SimOptions#poisonFreedBlocks()}), so that a use after free reads a
- * pattern instead of plausible stale data.
+ * pattern instead of plausible stale data. A test can freeze one thread between two of its work
+ * requests ({@link io.remus.core.sim.SimFabric#freeze}, {@link io.remus.core.sim.SimFreeze}) to show
+ * what the other threads do while it stays stopped.
  *
  * <p>There are no background threads: work executes when posted or when the owning thread polls
  * its completion queue, so an idle simulator costs no CPU. Work requests on one QP execute in
