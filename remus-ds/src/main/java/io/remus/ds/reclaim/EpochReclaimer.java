@@ -97,9 +97,10 @@ import java.util.concurrent.locks.LockSupport;
  *       announcement); on a compute-only node, two READs of the hint and a compare-and-swap of the
  *       announcement, and one compare-and-swap to close. One more round of each per epoch advance that
  *       lands inside the enter.</li>
- *   <li>retire: none inside a valid guard, else one READ of the global epoch (a CPU read on the first
- *       memory node).</li>
- *   <li>a pass: one READ of the global epoch, two READs per memory node's table (CPU reads for this
+ *   <li>retire: none inside a valid guard, else two READs of the global epoch (a CPU read on the
+ *       first memory node).</li>
+ *   <li>a pass: two READs of the global epoch (a CPU read on the first memory node; more while it
+ *       changes, so that a torn value is never used), two READs per memory node's table (CPU reads for this
  *       node's; the second READ shows whether a word was torn, as a NIC that copies a payload in
  *       pieces can return a word stored while it is read half old and half new, and a pass that saw
  *       a word change between them does not advance), and one READ of the table pointer of each memory node whose table this reclaimer
@@ -119,6 +120,8 @@ import java.util.concurrent.locks.LockSupport;
  */
 public final class EpochReclaimer implements Reclaimer {
     private static final VarHandle WORD = ValueLayout.JAVA_LONG.varHandle();
+    /** READs of the global epoch before two in a row must have agreed (it changes once per advance). */
+    private static final int STABLE_READ_ATTEMPTS = 64;
 
     private final ComputeThread thread;
     private final RemoteAllocator allocator;
@@ -199,7 +202,7 @@ public final class EpochReclaimer implements Reclaimer {
         long globalTable = table(firstMemoryNode, true);
         this.globalWord = RemotePtr.offset(globalTable, EpochTable.GLOBAL);
         long homeTable = table(home, true);
-        raiseHint(home - firstMemoryNode, thread.read(globalWord));
+        raiseHint(home - firstMemoryNode, readGlobal());
         this.token = (((long) self + 1) << 40 ^ System.nanoTime() << 1) | 1;
         this.slot = claimSlot(homeTable);
         this.lastAnnouncement = thread.read(announcementWord());
@@ -250,7 +253,7 @@ public final class EpochReclaimer implements Reclaimer {
         thread.checkOwnerThread();
         requireOpen();
         RetiredList.checkBlock(block, size);
-        long tag = guard.inside() && leaseHolds() ? epoch + 1 : thread.read(globalWord);
+        long tag = guard.inside() && leaseHolds() ? epoch + 1 : readGlobal();
         retired.add(block, size, tag);
     }
 
@@ -304,7 +307,7 @@ public final class EpochReclaimer implements Reclaimer {
 
     /** @return the global epoch, read (one READ, a CPU read on the first memory node) */
     public long globalEpoch() {
-        return thread.read(globalWord);
+        return readGlobal();
     }
 
     /** @return the passes this reclaimer ran */
@@ -332,7 +335,7 @@ public final class EpochReclaimer implements Reclaimer {
     private void pass() {
         passes++;
         long now = options.clock().getAsLong();
-        long g = thread.read(globalWord);
+        long g = readGlobal();
         boolean held = false;
         for (int i = 0; i < tables.length; i++) {
             if (tables[i] == RemotePtr.NULL && table(firstMemoryNode + i, false) == RemotePtr.NULL) {
@@ -383,6 +386,29 @@ public final class EpochReclaimer implements Reclaimer {
             park = Math.min(park * 2, 1_000_000);
             pass();
         }
+    }
+
+    /**
+     * Reads the global epoch whole: with one CPU read on the first memory node, else with RDMA READs
+     * until two in a row agree. A NIC that copies a READ's payload in pieces (Soft-RoCE) can return a
+     * word that an RDMA compare-and-swap stores meanwhile half old and half new, which could be above
+     * the real epoch and would free blocks too early; the second READ starts after the first one's copy
+     * ended, so two equal values were read whole.
+     */
+    private long readGlobal() {
+        long v = thread.read(globalWord);
+        if (RemotePtr.node(globalWord) == thread.nodeId()) {
+            return v;
+        }
+        for (int i = 0; i < STABLE_READ_ATTEMPTS; i++) {
+            long w = thread.read(globalWord);
+            if (w == v) {
+                return v;
+            }
+            v = w;
+        }
+        throw new CorruptedMemoryException(globalWord, v, "the global epoch " + RemotePtr.toString(globalWord)
+                + " read differently in " + (STABLE_READ_ATTEMPTS + 1) + " READs in a row; last 0x" + Long.toHexString(v));
     }
 
     /**
@@ -464,7 +490,7 @@ public final class EpochReclaimer implements Reclaimer {
     private long createTable(int m, long word) {
         int slots = options.slots();
         long bytes = EpochTable.bytes(slots);
-        long g = m == firstMemoryNode ? EpochTable.FIRST_EPOCH : thread.read(globalWord);
+        long g = m == firstMemoryNode ? EpochTable.FIRST_EPOCH : readGlobal();
         long block = allocator.allocate(bytes, m);
         long[] image = new long[(int) (bytes / 8)];
         image[(int) (EpochTable.HINT / 8)] = g;

@@ -36,13 +36,15 @@ import java.util.SplittableRandom;
  * counted in {@link #violations()} and described by {@link #firstViolation()}. A read whose guard
  * lost its lease is not checked but counted in {@link #restarts()}.
  *
- * <p>RDMA operations: a read costs a READ of the slot, two READs of the header and one of the
- * payload; a replace a READ of the slot, the allocation, a READ of the new header, a WRITE of the
+ * <p>RDMA operations: a read costs two READs of the slot (more while it changes; none on the
+ * slot array's node), two READs of the header and one of the payload; a replace a READ of the slot, the allocation, a READ of the new header, a WRITE of the
  * payload and the compare-and-swap (then the reclaimer's retire). Confined to its thread.
  */
 public final class ChurnWorkload {
     /** Bytes of a node block. */
     public static final int NODE_BYTES = 32;
+    /** READs of a slot after which, when no two in a row agreed, a read operation gives up and counts a restart. */
+    static final int STABLE_READ_ATTEMPTS = 1000;
 
     private final ComputeThread thread;
     private final RemoteAllocator allocator;
@@ -128,7 +130,11 @@ public final class ChurnWorkload {
     }
 
     private void read(Guard g, int i) {
-        long p = thread.read(slot(i));
+        long p = wholeSlot(i);
+        if (RemotePtr.isNull(p)) {
+            restarts++;
+            return;
+        }
         maybeYield();
         long before = thread.read(BlockHeader.address(p));
         maybeYield();
@@ -189,6 +195,31 @@ public final class ChurnWorkload {
         return q;
     }
 
+    /**
+     * Reads slot i whole: RDMA READs until two in a row agree. A NIC that copies a READ's payload in
+     * pieces (Soft-RoCE) can return a pointer that a compare-and-swap stores meanwhile half old and
+     * half new, a pointer that was never in the slot; the second READ starts after the first one's
+     * copy ended, so two equal values were read whole. A slot of this thread's node is one CPU read.
+     *
+     * @return the slot's pointer, or NULL when it changed in every one of {@value #STABLE_READ_ATTEMPTS}
+     *         READs (the operation then restarts)
+     */
+    private long wholeSlot(int i) {
+        long word = slot(i);
+        long p = thread.read(word);
+        if (RemotePtr.node(word) == thread.nodeId()) {
+            return p;
+        }
+        for (int k = 0; k < STABLE_READ_ATTEMPTS; k++) {
+            long q = thread.read(word);
+            if (q == p) {
+                return p;
+            }
+            p = q;
+        }
+        return RemotePtr.NULL;
+    }
+
     private long slot(int i) {
         return RemotePtr.offset(array, 8L * i);
     }
@@ -226,7 +257,7 @@ public final class ChurnWorkload {
         return failedReplaces;
     }
 
-    /** @return reads not checked because the guard's lease ran out */
+    /** @return reads not checked because the guard's lease ran out, or the slot changed in every READ */
     public long restarts() {
         return restarts;
     }
