@@ -1,0 +1,553 @@
+package io.remus.ds.object;
+
+import io.remus.core.AllocationExhaustedException;
+import io.remus.core.BadArgumentException;
+import io.remus.core.ComputeThread;
+import io.remus.core.CorruptedMemoryException;
+import io.remus.core.RemotePtr;
+import io.remus.core.fabric.Opcode;
+import io.remus.core.memory.SizeClasses;
+import io.remus.ds.reclaim.Guard;
+import io.remus.ds.reclaim.Reclaimer;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.util.Objects;
+
+/**
+ * A universal construction: any {@link SequentialObject} as a linearizable, wait-free shared object
+ * over one-sided RDMA, for up to {@code c} handles (its capacity).
+ *
+ * <pre>
+ *  root (on the object's node):
+ *  +0               state      pointer to the current state block, changed only by RDMA compare-and-swap
+ *  +8               capacity c written once, before the root is known
+ *  +16              claims     RDMA fetch-and-add; handle i owns announce slot i
+ *  +24              bytes s    the sequential object's state size, written once
+ *  +32              seq[0..c-1], 8 bytes each: the sequence number of slot i's latest announced
+ *                   operation (0: none yet), changed only by its owner's RDMA compare-and-swap
+ *  +32 + 8c         record[0..c-1][0..1], 16 bytes each: (operation, argument) of slot i's operation
+ *                   number k in record[i][k mod 2], written by its owner before seq[i] becomes k
+ *
+ *  state block (immutable once published; B = 24c + s rounded up to 8 bytes):
+ *  +24i             applied[i]  the sequence number of slot i's last operation applied in this state
+ *  +24i + 8         status[i]   that operation's response
+ *  +24i + 16        value[i]
+ *  +24c             the serialized sequential state
+ * </pre>
+ *
+ * <p><b>The algorithm</b> (Herlihy, "Wait-free synchronization", 1991, with immutable out-of-place state
+ * and batched reads of the announcements, as ROMe, "Wait-free objects for RDMA", SPAA 2024, adapts it to
+ * RDMA costs). A handle's {@code k}-th operation:
+ * <ol>
+ *   <li><b>Announce</b> (one doorbell batch, one round trip): WRITE (operation, argument) into
+ *       {@code record[i][k mod 2]}, compare-and-swap {@code seq[i]} from {@code k - 1} to {@code k}, and,
+ *       fenced behind it, READ the state pointer {@code p}.</li>
+ *   <li><b>Read</b> (one batch): READ the block at {@code p}, READ all {@code seq} words, and, fenced
+ *       behind that READ, all records. When the block's {@code applied[i]} is {@code k}, a helper already
+ *       applied the operation: return its {@code status[i]} and {@code value[i]}.</li>
+ *   <li><b>Help</b> (local): from the block's state, apply in slot order every announced operation that
+ *       is the next one of its slot ({@code seq[j] == applied[j] + 1}), the own one included, recording
+ *       each response and sequence number in the new block's slot.</li>
+ *   <li><b>Publish</b> (one batch): WRITE the new block into a fresh block (allocated once and kept as a
+ *       spare when not published) and compare-and-swap the state pointer from {@code p} to it. On success
+ *       retire {@code p} through the {@link Reclaimer} and return the own response; on failure the
+ *       compare-and-swap returned the current pointer: go to step 2 with it.</li>
+ * </ol>
+ * The sequence numbers make each operation take effect exactly once: a helper applies slot {@code j}'s
+ * operation {@code k} only to a state where {@code applied[j] == k - 1}, and every state descends from
+ * its predecessor, so {@code applied[j]} passes through each value once along the chain of published
+ * states. Whatever a helper reads of a slot that changes meanwhile (a torn word, a record rewritten for
+ * operation {@code k + 2}) can only be read while a state with {@code applied[j] >= k} is already
+ * published, that is after {@code p} was replaced, and then its compare-and-swap fails and its block is
+ * never published.
+ *
+ * <p><b>Bound: at most 2 failed compare-and-swaps.</b> Let the announcement complete at time {@code a};
+ * step 1 reads {@code p1} after {@code a}. If the first compare-and-swap fails, another thread replaced
+ * {@code p1} by {@code p2} after {@code a}. If the second fails too, a thread replaced {@code p2} by
+ * {@code p3}; it read {@code p2}'s block, hence the announcements, after {@code p2} was published, so
+ * after {@code a}: it saw {@code seq[i] == k} and applied the operation. The block read next (the pointer
+ * the failed compare-and-swap returned, {@code p3} or a descendant) holds the response. A frozen or
+ * crashed thread delays nobody: its announced operation is applied by the next successful publisher.
+ *
+ * <p><b>Progress and cost</b> per {@link #apply} ({@code c} the capacity, {@code n <= c} the handles in
+ * use, {@code B = 24c + s} bytes the state block), whatever the other threads do:
+ * <table>
+ *   <caption>per call, worst case, besides the allocator's and the reclaimer's own work</caption>
+ *   <tr><th>method</th><th>progress</th><th>RDMA operations</th><th>round trips</th></tr>
+ *   <tr><td>{@link #apply}</td><td>wait-free (bounded independently of {@code n})</td>
+ *       <td>announce: 1 WRITE (16 bytes), 1 compare-and-swap, 1 READ (8 bytes);
+ *       at most 3 reads of the state: 3 READs each ({@code B + 8c + 32c} bytes);
+ *       at most 2 publishes: 1 WRITE ({@code B} bytes) and 1 compare-and-swap each;
+ *       so at most {@code 3 + 9 + 4 = 16} operations and {@code 8 + 3 (B + 40c)} bytes read;
+ *       at most 1 allocation (none while a spare is kept)</td>
+ *       <td>at most {@code 1 + 3 + 2 = 6} (3 uncontended; 2 when already helped)</td></tr>
+ *   <tr><td>{@link #read}</td><td>wait-free while the thread's guard holds its lease</td>
+ *       <td>2 READs ({@code 8 + B} bytes)</td><td>2</td></tr>
+ * </table>
+ * The bound holds as long as the calling thread's own guard keeps its lease (see below). Reads and
+ * round trips to the object's node are network operations from every node, the object's own included
+ * (batches use the loopback queue pair).
+ *
+ * <p><b>Linearizable</b> with respect to the sequential object: the operations applied by one published
+ * state were all announced and none had returned, so they take effect at its compare-and-swap, in slot
+ * order; a {@link #read} takes effect when it loads the state pointer.
+ *
+ * <p><b>Reclamation.</b> A replaced state block is retired through the thread's reclaimer; every call runs
+ * inside a guard, so the blocks it reads stay unchanged and the pointer it compares cannot come back
+ * (no ABA) while the guard's lease holds. A thread that stalled past its lease starts the attempt over
+ * from the pointer in a fresh guard (the bound counts attempts of a thread whose lease holds).
+ *
+ * <p><b>Creating and finding.</b> {@link #create} allocates the root and the first state block and writes
+ * both before the root is known; others {@link #attach} with {@link #ptr()}, each claiming the next
+ * announce slot (slots are never given back). All handles of an object use reclaimers of one kind. The
+ * thread's registered buffer is scratch ({@link #bufferBytes} bytes from offset 0) during a call.
+ *
+ * <p>One instance per compute thread, used by its owner, like the compute thread.
+ *
+ * @param <S> the sequential object's state type
+ */
+public final class WaitFreeObject<S> {
+    private static final long STATE = 0;
+    private static final long CAPACITY = 8;
+    private static final long CLAIMS = 16;
+    private static final long BYTES = 24;
+    private static final long SEQS = 32;
+    private static final int SLOT_BYTES = 24;
+    private static final int RECORD_BYTES = 16;
+
+    private static final long BUF_RECORD = 0;
+    private static final long BUF_ANNOUNCED = 16;
+    private static final long BUF_POINTER = 24;
+    private static final long BUF_PUBLISHED = 32;
+    private static final long BUF_SEQS = 64;
+
+    /** Which announced operations a thread applies: only {@link #SEQUENCED} is the construction. */
+    enum Helping {
+        /** Every slot's next operation, by sequence number: the construction. */
+        SEQUENCED,
+        /** Only the own operation: linearizable but only lock-free (no bound on failed compare-and-swaps). */
+        OWN_ONLY,
+        /** Every slot's latest record, without comparing sequence numbers: applies operations twice. */
+        UNSEQUENCED
+    }
+
+    private final ComputeThread thread;
+    private final Reclaimer reclaimer;
+    private final SequentialObject<S> object;
+    private final Helping helping;
+    private final long root;
+    private final int home;
+    private final int capacity;
+    private final int slot;
+    private final int stateBytes;
+    private final int blockBytes;
+    private final long bufRecords;
+    private final long bufOld;
+    private final long bufNew;
+    private long sequence;
+    private long spare = RemotePtr.NULL;
+    private long status;
+    private long allocatorRoundTrips;
+    private long allocatorCompareAndSwaps;
+
+    private WaitFreeObject(ComputeThread thread, Reclaimer reclaimer, SequentialObject<S> object, Helping helping,
+                           long root, int capacity, int slot, long sequence) {
+        this.thread = thread;
+        this.reclaimer = reclaimer;
+        this.object = object;
+        this.helping = helping;
+        this.root = root;
+        this.home = RemotePtr.node(root);
+        this.capacity = capacity;
+        this.slot = slot;
+        this.stateBytes = object.stateBytes();
+        this.blockBytes = blockBytes(capacity, stateBytes);
+        this.bufRecords = BUF_SEQS + 8L * capacity;
+        this.bufOld = align64(bufRecords + 2L * RECORD_BYTES * capacity);
+        this.bufNew = bufOld + blockBytes;
+        this.sequence = sequence;
+    }
+
+    private static long align64(long v) {
+        return (v + 63) & ~63L;
+    }
+
+    private static int blockBytes(int capacity, int stateBytes) {
+        return SLOT_BYTES * capacity + ((stateBytes + 7) & ~7);
+    }
+
+    private static long rootBytes(int capacity) {
+        return SEQS + (8L + 2L * RECORD_BYTES) * capacity;
+    }
+
+    /**
+     * The scratch bytes of the thread's buffer a handle uses during a call.
+     *
+     * @param capacity   the object's capacity
+     * @param stateBytes the sequential object's state size
+     * @return the byte count, from offset 0
+     */
+    public static long bufferBytes(int capacity, int stateBytes) {
+        long records = BUF_SEQS + 8L * capacity;
+        return align64(records + 2L * RECORD_BYTES * capacity) + 2L * blockBytes(capacity, stateBytes);
+    }
+
+    /**
+     * Allocates an object on memory node {@code nodeId} in the sequential object's initial state, with
+     * {@code capacity} announce slots, and claims the first: two allocations, two WRITEs, one READ and
+     * one fetch-and-add (the attach).
+     *
+     * @param thread    the creator's compute thread
+     * @param reclaimer the creator's reclaimer (its thread's)
+     * @param nodeId    a memory node
+     * @param capacity  the most handles ever attached, 1 or more
+     * @param object    the sequential object
+     * @param <S>       its state type
+     * @return the creator's handle
+     * @throws BadArgumentException when the capacity or state size do not fit the thread's buffer or an
+     *                              allocation
+     */
+    public static <S> WaitFreeObject<S> create(ComputeThread thread, Reclaimer reclaimer, int nodeId, int capacity,
+                                               SequentialObject<S> object) {
+        return create(thread, reclaimer, nodeId, capacity, object, Helping.SEQUENCED);
+    }
+
+    static <S> WaitFreeObject<S> create(ComputeThread thread, Reclaimer reclaimer, int nodeId, int capacity,
+                                        SequentialObject<S> object, Helping helping) {
+        Objects.requireNonNull(thread, "thread");
+        Objects.requireNonNull(reclaimer, "reclaimer");
+        Objects.requireNonNull(object, "object");
+        check(thread, capacity, object.stateBytes());
+        int block = blockBytes(capacity, object.stateBytes());
+        long rootBytes = rootBytes(capacity);
+        long r = thread.allocator().allocate(rootBytes, nodeId);
+        long first = thread.allocator().allocate(block, nodeId);
+        MemorySegment buf = thread.buffer();
+        buf.asSlice(0, block).fill((byte) 0);
+        object.store(object.initialState(), buf.asSlice(SLOT_BYTES * (long) capacity, object.stateBytes()));
+        thread.write(first, 0, block);
+        buf.asSlice(0, rootBytes).fill((byte) 0);
+        buf.set(ValueLayout.JAVA_LONG, STATE, first);
+        buf.set(ValueLayout.JAVA_LONG, CAPACITY, capacity);
+        buf.set(ValueLayout.JAVA_LONG, BYTES, object.stateBytes());
+        thread.write(r, 0, (int) rootBytes);
+        return attach(thread, reclaimer, r, object, helping);
+    }
+
+    /**
+     * A handle on an object another thread created, claiming the next announce slot: one READ (the root's
+     * header) and one fetch-and-add.
+     *
+     * @param thread    the caller's compute thread
+     * @param reclaimer the caller's reclaimer (its thread's)
+     * @param ptr       what {@link #ptr()} returned
+     * @param object    the same sequential object the creator used
+     * @param <S>       its state type
+     * @return the handle
+     * @throws BadArgumentException         when the pointer is null or misaligned, or the root holds
+     *                                      another state size or a capacity this thread cannot serve
+     * @throws AllocationExhaustedException when every slot is claimed
+     */
+    public static <S> WaitFreeObject<S> attach(ComputeThread thread, Reclaimer reclaimer, long ptr,
+                                               SequentialObject<S> object) {
+        return attach(thread, reclaimer, ptr, object, Helping.SEQUENCED);
+    }
+
+    static <S> WaitFreeObject<S> attach(ComputeThread thread, Reclaimer reclaimer, long ptr, SequentialObject<S> object,
+                                        Helping helping) {
+        Objects.requireNonNull(thread, "thread");
+        Objects.requireNonNull(reclaimer, "reclaimer");
+        Objects.requireNonNull(object, "object");
+        RemoteCounter.requireWord(ptr);
+        thread.read(ptr, 0, (int) SEQS);
+        MemorySegment buf = thread.buffer();
+        long capacity = buf.get(ValueLayout.JAVA_LONG, CAPACITY);
+        long bytes = buf.get(ValueLayout.JAVA_LONG, BYTES);
+        if (capacity < 1 || capacity > Integer.MAX_VALUE) {
+            throw new BadArgumentException(RemotePtr.toString(ptr) + " holds capacity " + capacity + ": not a wait-free object");
+        }
+        if (bytes != object.stateBytes()) {
+            throw new BadArgumentException("the wait-free object at " + RemotePtr.toString(ptr) + " holds states of " + bytes
+                    + " bytes, the sequential object given has " + object.stateBytes());
+        }
+        check(thread, (int) capacity, object.stateBytes());
+        long claim = thread.fetchAndAdd(RemotePtr.offset(ptr, CLAIMS), 1);
+        if (claim >= capacity) {
+            throw new AllocationExhaustedException("all " + capacity + " announce slots of the wait-free object at "
+                    + RemotePtr.toString(ptr) + " are claimed");
+        }
+        return new WaitFreeObject<>(thread, reclaimer, object, helping, ptr, (int) capacity, (int) claim, 0);
+    }
+
+    /**
+     * The state size an object's root records, for a handle whose sequential object is sized from it
+     * ({@link WaitFreeQueue#attach}): one READ.
+     *
+     * @param thread the caller's compute thread
+     * @param ptr    what {@link #ptr()} returned
+     * @return the state size in bytes
+     * @throws BadArgumentException when the pointer is null or misaligned, or the size is out of range
+     */
+    public static int stateBytes(ComputeThread thread, long ptr) {
+        Objects.requireNonNull(thread, "thread");
+        RemoteCounter.requireWord(ptr);
+        long bytes = thread.read(RemotePtr.offset(ptr, BYTES));
+        if (bytes < 1 || bytes > SizeClasses.MAX) {
+            throw new BadArgumentException(RemotePtr.toString(ptr) + " holds state size " + bytes + ": not a wait-free object");
+        }
+        return (int) bytes;
+    }
+
+    private static void check(ComputeThread thread, int capacity, int stateBytes) {
+        if (stateBytes < 1) {
+            throw new BadArgumentException("a sequential object's state must be 1 byte or more, got " + stateBytes);
+        }
+        if (capacity < 1) {
+            throw new BadArgumentException("a wait-free object's capacity must be 1 or more, got " + capacity);
+        }
+        long need = bufferBytes(capacity, stateBytes);
+        if (need > thread.config().bufferSizePerThread() || rootBytes(capacity) > SizeClasses.MAX
+                || blockBytes(capacity, stateBytes) > SizeClasses.MAX) {
+            throw new BadArgumentException("a wait-free object of capacity " + capacity + " and " + stateBytes
+                    + "-byte states needs " + need + " bytes of the thread's buffer (it has "
+                    + thread.config().bufferSizePerThread() + ") and blocks of at most " + SizeClasses.MAX + " bytes");
+        }
+    }
+
+    /** @return the object's root, to hand to {@link #attach} */
+    public long ptr() {
+        return root;
+    }
+
+    /** @return the announce slot this handle claimed */
+    public int slot() {
+        return slot;
+    }
+
+    /** @return how many announce slots the object has */
+    public int capacity() {
+        return capacity;
+    }
+
+    /** @return the bytes of one state block */
+    public int blockBytes() {
+        return blockBytes;
+    }
+
+    /**
+     * Applies one operation to the shared object (see the class for the algorithm and its bound:
+     * wait-free, at most 6 round trips and 2 compare-and-swaps of the state pointer besides the
+     * allocator). The response's value is returned, its status kept for {@link #status()}.
+     *
+     * @param operation the operation code, as the sequential object defines it
+     * @param argument  its argument
+     * @return the response's value word
+     * @throws CorruptedMemoryException when the slot's sequence word is not what this handle left there
+     *                                  (another handle uses the slot)
+     * @throws io.remus.ds.reclaim.LeaseExpiredException when called inside an outer guard whose lease ran
+     *                                  out (found invalid when the attempt starts over)
+     */
+    public long apply(long operation, long argument) {
+        final ComputeThread t = thread;
+        final MemorySegment buf = t.buffer();
+        final long k = sequence + 1;
+        final long seqWord = RemotePtr.offset(root, SEQS + 8L * slot);
+        final long recordsBase = SEQS + 8L * capacity;
+        buf.set(ValueLayout.JAVA_LONG, BUF_RECORD, operation);
+        buf.set(ValueLayout.JAVA_LONG, BUF_RECORD + 8, argument);
+        boolean announcing = true;
+        while (true) {
+            try (Guard g = reclaimer.enter()) {
+                long p;
+                if (announcing) {
+                    p = announce(k, seqWord, recordsBase);
+                    announcing = false;
+                } else {
+                    g.check();
+                    p = t.read(RemotePtr.offset(root, STATE));
+                }
+                while (true) {
+                    t.batch()
+                            .read(p, bufOld, blockBytes)
+                            .read(RemotePtr.offset(root, SEQS), BUF_SEQS, 8 * capacity)
+                            .fence().read(RemotePtr.offset(root, recordsBase), bufRecords, 2 * RECORD_BYTES * capacity)
+                            .execute();
+                    if (!g.valid()) {
+                        break;
+                    }
+                    long applied = buf.get(ValueLayout.JAVA_LONG, bufOld + SLOT_BYTES * (long) slot);
+                    if (applied >= k) {
+                        return respond(bufOld, applied, k);
+                    }
+                    help();
+                    if (spare == RemotePtr.NULL) {
+                        spare = allocate();
+                    }
+                    if (!g.valid()) {
+                        break;
+                    }
+                    long block = spare;
+                    t.batch()
+                            .write(block, bufNew, blockBytes)
+                            .compareAndSwap(RemotePtr.offset(root, STATE), p, block, BUF_PUBLISHED)
+                            .execute();
+                    long witness = buf.get(ValueLayout.JAVA_LONG, BUF_PUBLISHED);
+                    if (witness == p) {
+                        spare = RemotePtr.NULL;
+                        reclaimer.retire(p, blockBytes);
+                        return respond(bufNew, buf.get(ValueLayout.JAVA_LONG, bufNew + SLOT_BYTES * (long) slot), k);
+                    }
+                    p = witness;
+                }
+            }
+        }
+    }
+
+    /** Step 1: the announcement, in one batch; returns the state pointer read behind it. */
+    private long announce(long k, long seqWord, long recordsBase) {
+        MemorySegment buf = thread.buffer();
+        thread.batch()
+                .write(RemotePtr.offset(root, recordsBase + RECORD_BYTES * (2L * slot + (k & 1))), BUF_RECORD, RECORD_BYTES)
+                .compareAndSwap(seqWord, k - 1, k, BUF_ANNOUNCED)
+                .fence().read(RemotePtr.offset(root, STATE), BUF_POINTER, 8)
+                .execute();
+        long was = buf.get(ValueLayout.JAVA_LONG, BUF_ANNOUNCED);
+        if (was != k - 1) {
+            throw new CorruptedMemoryException(seqWord, was, "announce slot " + slot + " of the wait-free object at "
+                    + RemotePtr.toString(root) + " held sequence " + was + ", not the " + (k - 1)
+                    + " its owner left: another handle uses the slot");
+        }
+        sequence = k;
+        return buf.get(ValueLayout.JAVA_LONG, BUF_POINTER);
+    }
+
+    private long respond(long block, long applied, long k) {
+        MemorySegment buf = thread.buffer();
+        if (applied != k) {
+            throw new CorruptedMemoryException(RemotePtr.offset(root, STATE), applied, "the state of the wait-free object at "
+                    + RemotePtr.toString(root) + " applied operation " + applied + " of slot " + slot + ", whose owner is at " + k);
+        }
+        long at = block + SLOT_BYTES * (long) slot;
+        status = buf.get(ValueLayout.JAVA_LONG, at + 8);
+        return buf.get(ValueLayout.JAVA_LONG, at + 16);
+    }
+
+    /** Builds the next state block at {@code bufNew} from the one at {@code bufOld} and the announcements. */
+    private void help() {
+        MemorySegment buf = thread.buffer();
+        long stateAt = SLOT_BYTES * (long) capacity;
+        S state = object.load(buf.asSlice(bufOld + stateAt, stateBytes));
+        MemorySegment.copy(buf, bufOld, buf, bufNew, blockBytes);
+        for (int j = 0; j < capacity; j++) {
+            long seq = buf.get(ValueLayout.JAVA_LONG, BUF_SEQS + 8L * j);
+            long at = bufNew + SLOT_BYTES * (long) j;
+            long applied = buf.get(ValueLayout.JAVA_LONG, at);
+            boolean apply = switch (helping) {
+                case SEQUENCED -> seq == applied + 1;
+                case OWN_ONLY -> j == slot && seq == applied + 1;
+                case UNSEQUENCED -> seq > 0;
+            };
+            if (!apply) {
+                continue;
+            }
+            long record = bufRecords + RECORD_BYTES * (2L * j + (seq & 1));
+            SequentialObject.Step<S> step = object.apply(state, buf.get(ValueLayout.JAVA_LONG, record),
+                    buf.get(ValueLayout.JAVA_LONG, record + 8));
+            state = Objects.requireNonNull(step.state(), "a sequential step's state");
+            buf.set(ValueLayout.JAVA_LONG, at, seq);
+            buf.set(ValueLayout.JAVA_LONG, at + 8, step.status());
+            buf.set(ValueLayout.JAVA_LONG, at + 16, step.value());
+        }
+        object.store(state, buf.asSlice(bufNew + stateAt, stateBytes));
+    }
+
+    private long allocate() {
+        long rt = thread.roundTrips();
+        long cas = thread.postedOperations(Opcode.COMPARE_AND_SWAP);
+        long block = thread.allocator().allocate(blockBytes, home);
+        allocatorRoundTrips += thread.roundTrips() - rt;
+        allocatorCompareAndSwaps += thread.postedOperations(Opcode.COMPARE_AND_SWAP) - cas;
+        return block;
+    }
+
+    /** @return the status word of the response to this handle's last {@link #apply} */
+    public long status() {
+        return status;
+    }
+
+    /** @return how many operations this handle announced (its last sequence number) */
+    public long announced() {
+        return sequence;
+    }
+
+    /**
+     * Round trips this handle's calls spent in the allocator, so that tests and benchmarks can tell the
+     * construction's own cost from the allocator's.
+     *
+     * @return the count
+     */
+    public long allocatorRoundTrips() {
+        return allocatorRoundTrips;
+    }
+
+    /** @return compare-and-swaps this handle's calls spent in the allocator (see {@link #allocatorRoundTrips()}) */
+    public long allocatorCompareAndSwaps() {
+        return allocatorCompareAndSwaps;
+    }
+
+    /**
+     * Reads the current state without changing it: one READ of the state pointer and one of its block,
+     * inside a guard (again in a fresh guard when this thread's lease ran out meanwhile). Wait-free while
+     * the guard holds its lease; linearized when the pointer is loaded.
+     *
+     * @return the state
+     */
+    public S read() {
+        readBlock();
+        return object.load(thread.buffer().asSlice(bufOld + SLOT_BYTES * (long) capacity, stateBytes));
+    }
+
+    /**
+     * How many operations of announce slot {@code i} the current state has applied (its last applied
+     * sequence number): one READ of the state pointer and one of its block. With the handle's
+     * {@link #announced()} count, shows that every operation took effect exactly once.
+     *
+     * @param i an announce slot
+     * @return the count
+     * @throws BadArgumentException when {@code i} is not a slot
+     */
+    public long applied(int i) {
+        if (i < 0 || i >= capacity) {
+            throw new BadArgumentException("announce slot must be 0.." + (capacity - 1) + ", got " + i);
+        }
+        readBlock();
+        return thread.buffer().get(ValueLayout.JAVA_LONG, bufOld + SLOT_BYTES * (long) i);
+    }
+
+    private void readBlock() {
+        while (true) {
+            try (Guard g = reclaimer.enter()) {
+                long p = thread.read(RemotePtr.offset(root, STATE));
+                thread.read(p, bufOld, blockBytes);
+                if (g.valid()) {
+                    return;
+                }
+            }
+        }
+    }
+
+    /**
+     * Frees the object (its current state block, this handle's spare block and its root) with the
+     * thread's allocator. Only once no thread uses the object any more.
+     */
+    public void destroy() {
+        long block = thread.read(RemotePtr.offset(root, STATE));
+        thread.allocator().deallocate(block, blockBytes);
+        if (spare != RemotePtr.NULL) {
+            thread.allocator().deallocate(spare, blockBytes);
+            spare = RemotePtr.NULL;
+        }
+        thread.allocator().deallocate(root, rootBytes(capacity));
+    }
+}

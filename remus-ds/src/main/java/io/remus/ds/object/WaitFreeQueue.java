@@ -1,0 +1,223 @@
+package io.remus.ds.object;
+
+import io.remus.core.AllocationExhaustedException;
+import io.remus.core.BadArgumentException;
+import io.remus.core.ComputeThread;
+import io.remus.core.RemotePtr;
+import io.remus.core.memory.SizeClasses;
+import io.remus.ds.reclaim.Reclaimer;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.util.Arrays;
+
+/**
+ * A bounded FIFO queue of 64-bit words, linearizable and wait-free: {@link WaitFreeObject}'s universal
+ * construction over a sequential ring buffer.
+ *
+ * <pre>
+ *  sequential state (16 + 8m bytes, m the element capacity):
+ *  +0    head   index of the oldest element
+ *  +8    size   element count, 0..m
+ *  +16   ring[0..m-1]
+ * </pre>
+ *
+ * <p><b>Progress and cost:</b> {@link #enqueue} and {@link #dequeue} are one {@link WaitFreeObject#apply}
+ * each: wait-free, at most {@code 1 + 3 + 2 = 6} round trips and 16 RDMA operations (2 compare-and-swaps
+ * of the state pointer, one of the announcement), at most one allocation of a state block of
+ * {@code 24c + 16 + 8m} bytes, whatever the other {@code n <= c} threads do ({@code c} the handle capacity);
+ * see {@link WaitFreeObject} for the formula in bytes. {@link #contents} is 2 READs.
+ *
+ * <p><b>Linearizable</b> with respect to a sequential bounded FIFO queue: an enqueue on a full queue and a
+ * dequeue on an empty one take effect without changing it and report so.
+ *
+ * <p>One instance per compute thread, used by its owner, like the compute thread.
+ */
+public final class WaitFreeQueue {
+    private static final long ENQUEUE = 1;
+    private static final long DEQUEUE = 2;
+    private static final long OK = 0;
+    private static final long FULL = 1;
+    private static final long EMPTY = 2;
+    private static final long UNKNOWN = 3;
+
+    private final WaitFreeObject<long[]> object;
+    private final int elements;
+    private long value;
+
+    private WaitFreeQueue(WaitFreeObject<long[]> object, int elements) {
+        this.object = object;
+        this.elements = elements;
+    }
+
+    /**
+     * Allocates an empty queue on memory node {@code nodeId} (see {@link WaitFreeObject#create}).
+     *
+     * @param thread    the creator's compute thread
+     * @param reclaimer the creator's reclaimer (its thread's)
+     * @param nodeId    a memory node
+     * @param threads   the most handles ever attached (the construction's capacity {@code c})
+     * @param elements  the most elements the queue holds ({@code m}), 1 or more
+     * @return the creator's handle
+     * @throws BadArgumentException when the sizes do not fit a block or the thread's buffer
+     */
+    public static WaitFreeQueue create(ComputeThread thread, Reclaimer reclaimer, int nodeId, int threads, int elements) {
+        return create(thread, reclaimer, nodeId, threads, elements, WaitFreeObject.Helping.SEQUENCED);
+    }
+
+    static WaitFreeQueue create(ComputeThread thread, Reclaimer reclaimer, int nodeId, int threads, int elements,
+                                WaitFreeObject.Helping helping) {
+        Ring ring = new Ring(checkElements(elements));
+        return new WaitFreeQueue(WaitFreeObject.create(thread, reclaimer, nodeId, threads, ring, helping), elements);
+    }
+
+    /**
+     * A handle on a queue another thread created, claiming the next announce slot: two READs and one
+     * fetch-and-add.
+     *
+     * @param thread    the caller's compute thread
+     * @param reclaimer the caller's reclaimer (its thread's)
+     * @param ptr       what {@link #ptr()} returned
+     * @return the handle
+     * @throws BadArgumentException         when the pointer does not lead to a queue this thread can serve
+     * @throws AllocationExhaustedException when every announce slot is claimed
+     */
+    public static WaitFreeQueue attach(ComputeThread thread, Reclaimer reclaimer, long ptr) {
+        return attach(thread, reclaimer, ptr, WaitFreeObject.Helping.SEQUENCED);
+    }
+
+    static WaitFreeQueue attach(ComputeThread thread, Reclaimer reclaimer, long ptr, WaitFreeObject.Helping helping) {
+        int elements = elementsOf(WaitFreeObject.stateBytes(thread, ptr), ptr);
+        return new WaitFreeQueue(WaitFreeObject.attach(thread, reclaimer, ptr, new Ring(elements), helping), elements);
+    }
+
+    private static int checkElements(int elements) {
+        if (elements < 1 || 16L + 8L * elements > SizeClasses.MAX) {
+            throw new BadArgumentException("element capacity must be 1.." + (SizeClasses.MAX - 16) / 8 + ", got " + elements);
+        }
+        return elements;
+    }
+
+    private static int elementsOf(int stateBytes, long ptr) {
+        if (stateBytes < 24 || stateBytes % 8 != 0) {
+            throw new BadArgumentException("a " + stateBytes + "-byte state at " + RemotePtr.toString(ptr)
+                    + " is no queue of words");
+        }
+        return (stateBytes - 16) / 8;
+    }
+
+    /** @return the queue's root, to hand to {@link #attach} */
+    public long ptr() {
+        return object.ptr();
+    }
+
+    /** @return the most elements the queue holds */
+    public int elements() {
+        return elements;
+    }
+
+    /** @return the construction's handle, for its counters and {@link WaitFreeObject#applied} */
+    public WaitFreeObject<?> object() {
+        return object;
+    }
+
+    /**
+     * Appends {@code v} unless the queue is full. Wait-free (see the class for the bound).
+     *
+     * @param v the element
+     * @return whether it was appended (false: the queue was full)
+     */
+    public boolean enqueue(long v) {
+        object.apply(ENQUEUE, v);
+        return object.status() == OK;
+    }
+
+    /**
+     * Removes the oldest element unless the queue is empty; {@link #value()} then returns it. Wait-free
+     * (see the class for the bound).
+     *
+     * @return whether an element was removed (false: the queue was empty)
+     */
+    public boolean dequeue() {
+        long v = object.apply(DEQUEUE, 0);
+        if (object.status() != OK) {
+            return false;
+        }
+        value = v;
+        return true;
+    }
+
+    /** @return the element the last successful {@link #dequeue()} removed */
+    public long value() {
+        return value;
+    }
+
+    /**
+     * The elements, oldest first, as of one moment (2 READs; see {@link WaitFreeObject#read}).
+     *
+     * @return a new array
+     */
+    public long[] contents() {
+        long[] s = object.read();
+        long[] out = new long[(int) s[1]];
+        for (int i = 0; i < out.length; i++) {
+            out[i] = s[2 + (int) ((s[0] + i) % elements)];
+        }
+        return out;
+    }
+
+    /** Frees the queue (see {@link WaitFreeObject#destroy}). Only once no thread uses it any more. */
+    public void destroy() {
+        object.destroy();
+    }
+
+    /** The sequential ring buffer: state words {head, size, ring...}, copied on every change. */
+    private record Ring(int elements) implements SequentialObject<long[]> {
+        @Override
+        public int stateBytes() {
+            return 16 + 8 * elements;
+        }
+
+        @Override
+        public long[] initialState() {
+            return new long[2 + elements];
+        }
+
+        @Override
+        public void store(long[] state, MemorySegment to) {
+            MemorySegment.copy(state, 0, to, ValueLayout.JAVA_LONG_UNALIGNED, 0, state.length);
+        }
+
+        @Override
+        public long[] load(MemorySegment from) {
+            return from.toArray(ValueLayout.JAVA_LONG_UNALIGNED);
+        }
+
+        @Override
+        public Step<long[]> apply(long[] state, long operation, long argument) {
+            long head = state[0];
+            long size = state[1];
+            if (operation == ENQUEUE) {
+                if (size == elements) {
+                    return new Step<>(state, FULL, 0);
+                }
+                long[] next = Arrays.copyOf(state, state.length);
+                next[2 + (int) ((head + size) % elements)] = argument;
+                next[1] = size + 1;
+                return new Step<>(next, OK, 0);
+            }
+            if (operation == DEQUEUE) {
+                if (size == 0) {
+                    return new Step<>(state, EMPTY, 0);
+                }
+                long[] next = Arrays.copyOf(state, state.length);
+                long v = next[2 + (int) head];
+                next[2 + (int) head] = 0;
+                next[0] = (head + 1) % elements;
+                next[1] = size - 1;
+                return new Step<>(next, OK, v);
+            }
+            return new Step<>(state, UNKNOWN, 0);
+        }
+    }
+}

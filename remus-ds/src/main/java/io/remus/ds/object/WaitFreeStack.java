@@ -1,0 +1,208 @@
+package io.remus.ds.object;
+
+import io.remus.core.AllocationExhaustedException;
+import io.remus.core.BadArgumentException;
+import io.remus.core.ComputeThread;
+import io.remus.core.RemotePtr;
+import io.remus.core.memory.SizeClasses;
+import io.remus.ds.reclaim.Reclaimer;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.util.Arrays;
+
+/**
+ * A bounded LIFO stack of 64-bit words, linearizable and wait-free: {@link WaitFreeObject}'s universal
+ * construction over a sequential array stack.
+ *
+ * <pre>
+ *  sequential state (8 + 8m bytes, m the element capacity):
+ *  +0    size   element count, 0..m
+ *  +8    items[0..m-1], items[size - 1] the top
+ * </pre>
+ *
+ * <p><b>Progress and cost:</b> {@link #push} and {@link #pop} are one {@link WaitFreeObject#apply} each:
+ * wait-free, at most {@code 1 + 3 + 2 = 6} round trips and 16 RDMA operations (2 compare-and-swaps of
+ * the state pointer, one of the announcement), at most one allocation of a state block of
+ * {@code 24c + 8 + 8m} bytes, whatever the other {@code n <= c} threads do ({@code c} the handle
+ * capacity); see {@link WaitFreeObject} for the formula in bytes. {@link #contents} is 2 READs.
+ *
+ * <p><b>Linearizable</b> with respect to a sequential bounded stack: a push on a full stack and a pop on
+ * an empty one take effect without changing it and report so.
+ *
+ * <p>One instance per compute thread, used by its owner, like the compute thread.
+ */
+public final class WaitFreeStack {
+    private static final long PUSH = 1;
+    private static final long POP = 2;
+    private static final long OK = 0;
+    private static final long FULL = 1;
+    private static final long EMPTY = 2;
+    private static final long UNKNOWN = 3;
+
+    private final WaitFreeObject<long[]> object;
+    private final int elements;
+    private long value;
+
+    private WaitFreeStack(WaitFreeObject<long[]> object, int elements) {
+        this.object = object;
+        this.elements = elements;
+    }
+
+    /**
+     * Allocates an empty stack on memory node {@code nodeId} (see {@link WaitFreeObject#create}).
+     *
+     * @param thread    the creator's compute thread
+     * @param reclaimer the creator's reclaimer (its thread's)
+     * @param nodeId    a memory node
+     * @param threads   the most handles ever attached (the construction's capacity {@code c})
+     * @param elements  the most elements the stack holds ({@code m}), 1 or more
+     * @return the creator's handle
+     * @throws BadArgumentException when the sizes do not fit a block or the thread's buffer
+     */
+    public static WaitFreeStack create(ComputeThread thread, Reclaimer reclaimer, int nodeId, int threads, int elements) {
+        return create(thread, reclaimer, nodeId, threads, elements, WaitFreeObject.Helping.SEQUENCED);
+    }
+
+    static WaitFreeStack create(ComputeThread thread, Reclaimer reclaimer, int nodeId, int threads, int elements,
+                                WaitFreeObject.Helping helping) {
+        if (elements < 1 || 8L + 8L * elements > SizeClasses.MAX) {
+            throw new BadArgumentException("element capacity must be 1.." + (SizeClasses.MAX - 8) / 8 + ", got " + elements);
+        }
+        return new WaitFreeStack(WaitFreeObject.create(thread, reclaimer, nodeId, threads, new Array(elements), helping),
+                elements);
+    }
+
+    /**
+     * A handle on a stack another thread created, claiming the next announce slot: two READs and one
+     * fetch-and-add.
+     *
+     * @param thread    the caller's compute thread
+     * @param reclaimer the caller's reclaimer (its thread's)
+     * @param ptr       what {@link #ptr()} returned
+     * @return the handle
+     * @throws BadArgumentException         when the pointer does not lead to a stack this thread can serve
+     * @throws AllocationExhaustedException when every announce slot is claimed
+     */
+    public static WaitFreeStack attach(ComputeThread thread, Reclaimer reclaimer, long ptr) {
+        return attach(thread, reclaimer, ptr, WaitFreeObject.Helping.SEQUENCED);
+    }
+
+    static WaitFreeStack attach(ComputeThread thread, Reclaimer reclaimer, long ptr, WaitFreeObject.Helping helping) {
+        int bytes = WaitFreeObject.stateBytes(thread, ptr);
+        if (bytes < 16 || bytes % 8 != 0) {
+            throw new BadArgumentException("a " + bytes + "-byte state at " + RemotePtr.toString(ptr) + " is no stack of words");
+        }
+        int elements = (bytes - 8) / 8;
+        return new WaitFreeStack(WaitFreeObject.attach(thread, reclaimer, ptr, new Array(elements), helping), elements);
+    }
+
+    /** @return the stack's root, to hand to {@link #attach} */
+    public long ptr() {
+        return object.ptr();
+    }
+
+    /** @return the most elements the stack holds */
+    public int elements() {
+        return elements;
+    }
+
+    /** @return the construction's handle, for its counters and {@link WaitFreeObject#applied} */
+    public WaitFreeObject<?> object() {
+        return object;
+    }
+
+    /**
+     * Pushes {@code v} unless the stack is full. Wait-free (see the class for the bound).
+     *
+     * @param v the element
+     * @return whether it was pushed (false: the stack was full)
+     */
+    public boolean push(long v) {
+        object.apply(PUSH, v);
+        return object.status() == OK;
+    }
+
+    /**
+     * Removes the top element unless the stack is empty; {@link #value()} then returns it. Wait-free (see
+     * the class for the bound).
+     *
+     * @return whether an element was removed (false: the stack was empty)
+     */
+    public boolean pop() {
+        long v = object.apply(POP, 0);
+        if (object.status() != OK) {
+            return false;
+        }
+        value = v;
+        return true;
+    }
+
+    /** @return the element the last successful {@link #pop()} removed */
+    public long value() {
+        return value;
+    }
+
+    /**
+     * The elements, bottom first, as of one moment (2 READs; see {@link WaitFreeObject#read}).
+     *
+     * @return a new array
+     */
+    public long[] contents() {
+        long[] s = object.read();
+        return Arrays.copyOfRange(s, 1, 1 + (int) s[0]);
+    }
+
+    /** Frees the stack (see {@link WaitFreeObject#destroy}). Only once no thread uses it any more. */
+    public void destroy() {
+        object.destroy();
+    }
+
+    /** The sequential array stack: state words {size, items...}, copied on every change. */
+    private record Array(int elements) implements SequentialObject<long[]> {
+        @Override
+        public int stateBytes() {
+            return 8 + 8 * elements;
+        }
+
+        @Override
+        public long[] initialState() {
+            return new long[1 + elements];
+        }
+
+        @Override
+        public void store(long[] state, MemorySegment to) {
+            MemorySegment.copy(state, 0, to, ValueLayout.JAVA_LONG_UNALIGNED, 0, state.length);
+        }
+
+        @Override
+        public long[] load(MemorySegment from) {
+            return from.toArray(ValueLayout.JAVA_LONG_UNALIGNED);
+        }
+
+        @Override
+        public Step<long[]> apply(long[] state, long operation, long argument) {
+            long size = state[0];
+            if (operation == PUSH) {
+                if (size == elements) {
+                    return new Step<>(state, FULL, 0);
+                }
+                long[] next = Arrays.copyOf(state, state.length);
+                next[1 + (int) size] = argument;
+                next[0] = size + 1;
+                return new Step<>(next, OK, 0);
+            }
+            if (operation == POP) {
+                if (size == 0) {
+                    return new Step<>(state, EMPTY, 0);
+                }
+                long[] next = Arrays.copyOf(state, state.length);
+                long v = next[(int) size];
+                next[(int) size] = 0;
+                next[0] = size - 1;
+                return new Step<>(next, OK, v);
+            }
+            return new Step<>(state, UNKNOWN, 0);
+        }
+    }
+}
