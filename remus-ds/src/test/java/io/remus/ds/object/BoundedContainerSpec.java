@@ -1,0 +1,78 @@
+package io.remus.ds.object;
+
+import io.remus.check.HistoryFormatException;
+import io.remus.check.Operation;
+import io.remus.check.Specification;
+
+import java.util.Arrays;
+
+/**
+ * A bounded FIFO queue or LIFO stack of words, initially empty, for the checker: {@code put(v)}
+ * returns {@code 1} when it added {@code v} and {@code 0} when the container was full; {@code take()}
+ * returns the oldest (FIFO) or newest (LIFO) word and removes it, or no word when empty.
+ */
+final class BoundedContainerSpec implements Specification<BoundedContainerSpec.Contents> {
+    static final String PUT = "put";
+    static final String TAKE = "take";
+
+    private final boolean fifo;
+    private final int capacity;
+
+    BoundedContainerSpec(boolean fifo, int capacity) {
+        this.fifo = fifo;
+        this.capacity = capacity;
+    }
+
+    @Override
+    public Contents initialState() {
+        return new Contents(new long[0]);
+    }
+
+    @Override
+    public Step<Contents> apply(Contents state, Operation op) {
+        long[] w = state.words;
+        return switch (op.kind()) {
+            case PUT -> {
+                if (w.length == capacity) {
+                    yield new Step<>(state, new long[] {0});
+                }
+                long[] next = Arrays.copyOf(w, w.length + 1);
+                next[w.length] = op.arguments()[0];
+                yield new Step<>(new Contents(next), new long[] {1});
+            }
+            case TAKE -> {
+                if (w.length == 0) {
+                    yield new Step<>(state, new long[0]);
+                }
+                yield fifo
+                        ? new Step<>(new Contents(Arrays.copyOfRange(w, 1, w.length)), new long[] {w[0]})
+                        : new Step<>(new Contents(Arrays.copyOf(w, w.length - 1)), new long[] {w[w.length - 1]});
+            }
+            default -> throw new HistoryFormatException("a container has put and take, got " + op.kind());
+        };
+    }
+
+    /** The words, oldest first, compared by content. */
+    static final class Contents {
+        private final long[] words;
+
+        Contents(long[] words) {
+            this.words = words;
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof Contents c && Arrays.equals(words, c.words);
+        }
+
+        @Override
+        public int hashCode() {
+            return Arrays.hashCode(words);
+        }
+
+        @Override
+        public String toString() {
+            return Arrays.toString(words);
+        }
+    }
+}
