@@ -79,7 +79,8 @@ import java.util.Objects;
  *       <td>announce: 1 WRITE (16 bytes), 1 compare-and-swap, 1 READ (8 bytes);
  *       at most 3 reads of the state: 3 READs each ({@code B + 8c + 32c} bytes);
  *       at most 2 publishes: 1 WRITE ({@code B} bytes) and 1 compare-and-swap each;
- *       so at most {@code 3 + 9 + 4 = 16} operations and {@code 8 + 3 (B + 40c)} bytes read;
+ *       so at most {@code 3 + 9 + 4 = 16} operations, {@code 8 + 3 (B + 40c)} bytes read and
+       {@code 16 + 2B} bytes written;
  *       at most 1 allocation (none while a spare is kept)</td>
  *       <td>at most {@code 1 + 3 + 2 = 6} (3 uncontended; 2 when already helped)</td></tr>
  *   <tr><td>{@link #read}</td><td>wait-free while the thread's guard holds its lease</td>
@@ -97,6 +98,10 @@ import java.util.Objects;
  * inside a guard, so the blocks it reads stay unchanged and the pointer it compares cannot come back
  * (no ABA) while the guard's lease holds. A thread that stalled past its lease starts the attempt over
  * from the pointer in a fresh guard (the bound counts attempts of a thread whose lease holds).
+ *
+ * <p><b>Failures.</b> A call that throws after its announcement (a remote operation failed) leaves the
+ * operation announced: another thread may still apply it, exactly once, and the handle's next call
+ * announces the next sequence number.
  *
  * <p><b>Creating and finding.</b> {@link #create} allocates the root and the first state block and writes
  * both before the root is known; others {@link #attach} with {@link #ptr()}, each claiming the next

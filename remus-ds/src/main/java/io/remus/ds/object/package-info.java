@@ -2,7 +2,10 @@
  * Wait-free shared objects over one-sided RDMA, each used through one handle per
  * {@link io.remus.core.ComputeThread}: {@link io.remus.ds.object.RemoteCounter},
  * {@link io.remus.ds.object.RemoteMaxRegister}, {@link io.remus.ds.object.RemoteRegister} (values
- * larger than a word, out of place) and {@link io.remus.ds.object.SharedStateTable} (LOCO's SST).
+ * larger than a word, out of place), {@link io.remus.ds.object.SharedStateTable} (LOCO's SST), and
+ * {@link io.remus.ds.object.WaitFreeObject}, a universal construction that makes any
+ * {@link io.remus.ds.object.SequentialObject} wait-free, with the {@link io.remus.ds.object.WaitFreeQueue}
+ * and {@link io.remus.ds.object.WaitFreeStack} built on it.
  *
  * <p>Every object is created the same way: a creator calls {@code X.create(thread, node, ...)}, which
  * allocates the object's block with the thread's {@link io.remus.core.memory.RemoteAllocator}, writes

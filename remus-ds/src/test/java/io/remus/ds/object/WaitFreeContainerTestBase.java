@@ -166,11 +166,12 @@ abstract class WaitFreeContainerTestBase {
 
     @Test
     void shouldCheckAsLinearizableAndApplyEveryOperationOnceOverManySeeds() throws InterruptedException {
-        int seeds = 10;
+        int seeds = 30;
         try (TestCluster c = cluster(hostile())) {
             for (long seed = 1; seed <= seeds; seed++) {
                 int elements = 2 + (int) (seed % 3);
-                Outcome o = run(c, 4, 60, elements, seed, seed % 2 == 1, WaitFreeObject.Helping.SEQUENCED);
+                int threads = 3 + (int) (seed % 4);
+                Outcome o = run(c, threads, 60, elements, seed, seed % 2 == 1, WaitFreeObject.Helping.SEQUENCED);
                 CheckResult result = CHECKER.check(o.history(), spec(elements));
                 assertEquals(Verdict.LINEARIZABLE, result.verdict(), "seed " + seed + ": " + result);
                 o.assertExactlyOnce();
