@@ -99,9 +99,10 @@ import java.util.Objects;
  * (no ABA) while the guard's lease holds. A thread that stalled past its lease starts the attempt over
  * from the pointer in a fresh guard (the bound counts attempts of a thread whose lease holds).
  *
- * <p><b>Failures.</b> A call that throws after its announcement (a remote operation failed) leaves the
- * operation announced: another thread may still apply it, exactly once, and the handle's next call
- * announces the next sequence number.
+ * <p><b>Failures.</b> A call that throws after its announcement (a remote operation failed, or an outer
+ * guard's lease ran out) leaves the operation announced: another thread may still apply it, exactly
+ * once. The handle's next call first completes it (steps 2 to 4, its response dropped), then announces
+ * its own operation; that call's bound is then twice the one below.
  *
  * <p><b>Creating and finding.</b> {@link #create} allocates the root and the first state block and writes
  * both before the root is known; others {@link #attach} with {@link #ptr()}, each claiming the next
@@ -151,6 +152,7 @@ public final class WaitFreeObject<S> {
     private final long bufOld;
     private final long bufNew;
     private long sequence;
+    private boolean pending;
     private long spare = RemotePtr.NULL;
     private long status;
     private long allocatorRoundTrips;
@@ -354,20 +356,31 @@ public final class WaitFreeObject<S> {
      *                                  out (found invalid when the attempt starts over)
      */
     public long apply(long operation, long argument) {
-        final ComputeThread t = thread;
-        final MemorySegment buf = t.buffer();
-        final long k = sequence + 1;
-        final long seqWord = RemotePtr.offset(root, SEQS + 8L * slot);
-        final long recordsBase = SEQS + 8L * capacity;
+        if (pending) {
+            complete(sequence, false);
+        }
+        MemorySegment buf = thread.buffer();
         buf.set(ValueLayout.JAVA_LONG, BUF_RECORD, operation);
         buf.set(ValueLayout.JAVA_LONG, BUF_RECORD + 8, argument);
-        boolean announcing = true;
+        return complete(sequence + 1, true);
+    }
+
+    /**
+     * Steps 1 to 4 for this handle's operation {@code k}: announces it first when {@code announcing}
+     * (its record is at {@code BUF_RECORD}), otherwise it was announced by a call that threw.
+     */
+    private long complete(long k, boolean announcing) {
+        final ComputeThread t = thread;
+        final MemorySegment buf = t.buffer();
+        final long seqWord = RemotePtr.offset(root, SEQS + 8L * slot);
+        final long recordsBase = SEQS + 8L * capacity;
         while (true) {
             try (Guard g = reclaimer.enter()) {
                 long p;
                 if (announcing) {
                     p = announce(k, seqWord, recordsBase);
                     announcing = false;
+                    pending = true;
                 } else {
                     g.check();
                     p = t.read(RemotePtr.offset(root, STATE));
@@ -429,6 +442,7 @@ public final class WaitFreeObject<S> {
 
     private long respond(long block, long applied, long k) {
         MemorySegment buf = thread.buffer();
+        pending = false;
         if (applied != k) {
             throw new CorruptedMemoryException(RemotePtr.offset(root, STATE), applied, "the state of the wait-free object at "
                     + RemotePtr.toString(root) + " applied operation " + applied + " of slot " + slot + ", whose owner is at " + k);

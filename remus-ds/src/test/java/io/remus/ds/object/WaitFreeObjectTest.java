@@ -6,7 +6,10 @@ import io.remus.core.fabric.Fabric;
 import io.remus.core.sim.SimOptions;
 import io.remus.core.testing.Fabrics;
 import io.remus.core.testing.TestCluster;
+import io.remus.ds.reclaim.EpochOptions;
 import io.remus.ds.reclaim.EpochReclaimer;
+import io.remus.ds.reclaim.Guard;
+import io.remus.ds.reclaim.LeaseExpiredException;
 import io.remus.ds.reclaim.NeverReclaimer;
 import org.junit.jupiter.api.Named;
 import org.junit.jupiter.api.Timeout;
@@ -15,8 +18,11 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.time.Duration;
 import java.util.Arrays;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
 import java.util.stream.Stream;
@@ -146,6 +152,44 @@ class WaitFreeObjectTest {
             assertEquals(51L * counter.blockBytes(), r.retiredBytes(), "every replaced state retired once");
             assertTrue(r.unreclaimedBytes() < r.retiredBytes(), "replaced states were freed");
             counter.destroy();
+        }
+    }
+
+    @ParameterizedTest
+    @MethodSource("fabrics")
+    void shouldStartOverInAFreshGuardWhenTheLeaseRanOutAndCompleteAnOperationLeftByAThrowingCall(
+            Function<SimOptions, Fabric> make) {
+        AtomicLong clock = new AtomicLong(1_000_000);
+        AtomicBoolean jump = new AtomicBoolean();
+        AtomicInteger calls = new AtomicInteger();
+        EpochOptions options = EpochOptions.defaults().withLease(Duration.ofMillis(100)).withClock(() -> {
+            if (jump.get() && calls.incrementAndGet() == 2) {
+                return clock.addAndGet(1_000);
+            }
+            return clock.get();
+        });
+        try (TestCluster c = TestCluster.of(make); ComputeThread t = c.thread(0);
+             EpochReclaimer r = new EpochReclaimer(t, t.allocator(), options)) {
+            WaitFreeObject<Long> counter = WaitFreeObject.create(t, r, HOME, 1, new Counter());
+            assertEquals(0, counter.apply(ADD, 1));
+            Counts before = Counts.of(t);
+            jump.set(true);
+            assertEquals(1, counter.apply(ADD, 1), "the add completes once, in a fresh guard");
+            jump.set(false);
+            assertTrue(calls.get() >= 3, "the guard was found invalid and entered again");
+            assertTrue(before.since(t).reads() > 4, "what the first guard read was not trusted: read again " + before.since(t));
+            assertEquals(2L, counter.read());
+            assertEquals(2, counter.applied(0));
+
+            Guard outer = r.enter();
+            clock.addAndGet(1_000);
+            assertThrows(LeaseExpiredException.class, () -> counter.apply(ADD, 10),
+                    "an outer guard whose lease ran out cannot be renewed inside");
+            outer.close();
+            assertEquals(3, counter.announced(), "the add that threw stays announced");
+            assertEquals(12, counter.apply(ADD, 100), "the next call completes the announced add first, then its own");
+            assertEquals(112L, counter.read());
+            assertEquals(4, counter.applied(0), "each add applied exactly once");
         }
     }
 
