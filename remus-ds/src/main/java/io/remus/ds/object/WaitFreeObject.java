@@ -29,11 +29,12 @@ import java.util.Objects;
  *  +32 + 8c         record[0..c-1][0..1], 16 bytes each: (operation, argument) of slot i's operation
  *                   number k in record[i][k mod 2], written by its owner before seq[i] becomes k
  *
- *  state block (immutable once published; B = 24c + s rounded up to 8 bytes):
- *  +24i             applied[i]  the sequence number of slot i's last operation applied in this state
- *  +24i + 8         status[i]   that operation's response
- *  +24i + 16        value[i]
- *  +24c             the serialized sequential state
+ *  state block (immutable once published; B = 8 + 24c + s rounded up to 8 bytes):
+ *  +0               self        the block's own pointer, checked against the pointer it was read by
+ *  +8 + 24i         applied[i]  the sequence number of slot i's last operation applied in this state
+ *  +16 + 24i        status[i]   that operation's response
+ *  +24 + 24i        value[i]
+ *  +8 + 24c         the serialized sequential state
  * </pre>
  *
  * <p><b>The algorithm</b> (Herlihy, "Wait-free synchronization", 1991, with immutable out-of-place state
@@ -62,6 +63,13 @@ import java.util.Objects;
  * published, that is after {@code p} was replaced, and then its compare-and-swap fails and its block is
  * never published.
  *
+ * <p><b>Torn pointer reads.</b> The state pointer changes only by compare-and-swap, but an RDMA READ of
+ * it on Soft-RoCE can return a word stored meanwhile half old and half new. A state block starts with its
+ * own pointer: a block whose {@code self} word is not the pointer it was read by was read through a torn
+ * pointer, and the pointer is read again (one more READ and round trip, outside the bound below, which
+ * counts pointers read whole; the pointers that failed compare-and-swaps return are atomic). Three such
+ * blocks in a row are not tearing but a corrupted object: {@link CorruptedMemoryException}.
+ *
  * <p><b>Bound: at most 2 failed compare-and-swaps.</b> Let the announcement complete at time {@code a};
  * step 1 reads {@code p1} after {@code a}. If the first compare-and-swap fails, another thread replaced
  * {@code p1} by {@code p2} after {@code a}. If the second fails too, a thread replaced {@code p2} by
@@ -71,7 +79,7 @@ import java.util.Objects;
  * crashed thread delays nobody: its announced operation is applied by the next successful publisher.
  *
  * <p><b>Progress and cost</b> per {@link #apply} ({@code c} the capacity, {@code n <= c} the handles in
- * use, {@code B = 24c + s} bytes the state block), whatever the other threads do:
+ * use, {@code B = 8 + 24c + s} bytes the state block), whatever the other threads do:
  * <table>
  *   <caption>per call, worst case, besides the allocator's and the reclaimer's own work</caption>
  *   <tr><th>method</th><th>progress</th><th>RDMA operations</th><th>round trips</th></tr>
@@ -119,6 +127,9 @@ public final class WaitFreeObject<S> {
     private static final long CLAIMS = 16;
     private static final long BYTES = 24;
     private static final long SEQS = 32;
+    private static final int SELF = 0;
+    private static final int MAX_TORN = 3;
+    private static final int SLOTS = 8;
     private static final int SLOT_BYTES = 24;
     private static final int RECORD_BYTES = 16;
 
@@ -176,12 +187,17 @@ public final class WaitFreeObject<S> {
         this.sequence = sequence;
     }
 
+    /** @return where slot {@code i}'s words start in the state block at {@code block} (slot {@code c}: the state) */
+    private long slotAt(long block, int i) {
+        return block + SLOTS + SLOT_BYTES * (long) i;
+    }
+
     private static long align64(long v) {
         return (v + 63) & ~63L;
     }
 
     private static int blockBytes(int capacity, int stateBytes) {
-        return SLOT_BYTES * capacity + ((stateBytes + 7) & ~7);
+        return SLOTS + SLOT_BYTES * capacity + ((stateBytes + 7) & ~7);
     }
 
     private static long rootBytes(int capacity) {
@@ -232,7 +248,8 @@ public final class WaitFreeObject<S> {
         long first = thread.allocator().allocate(block, nodeId);
         MemorySegment buf = thread.buffer();
         buf.asSlice(0, block).fill((byte) 0);
-        object.store(object.initialState(), buf.asSlice(SLOT_BYTES * (long) capacity, object.stateBytes()));
+        buf.set(ValueLayout.JAVA_LONG, SELF, first);
+        object.store(object.initialState(), buf.asSlice(SLOTS + SLOT_BYTES * (long) capacity, object.stateBytes()));
         thread.write(first, 0, block);
         buf.asSlice(0, rootBytes).fill((byte) 0);
         buf.set(ValueLayout.JAVA_LONG, STATE, first);
@@ -351,7 +368,8 @@ public final class WaitFreeObject<S> {
      * @param argument  its argument
      * @return the response's value word
      * @throws CorruptedMemoryException when the slot's sequence word is not what this handle left there
-     *                                  (another handle uses the slot)
+     *                                  (another handle uses the slot), or the state pointer leads to no
+     *                                  state block (see the class)
      * @throws io.remus.ds.reclaim.LeaseExpiredException when called inside an outer guard whose lease ran
      *                                  out (found invalid when the attempt starts over)
      */
@@ -374,6 +392,7 @@ public final class WaitFreeObject<S> {
         final MemorySegment buf = t.buffer();
         final long seqWord = RemotePtr.offset(root, SEQS + 8L * slot);
         final long recordsBase = SEQS + 8L * capacity;
+        int torn = 0;
         while (true) {
             try (Guard g = reclaimer.enter()) {
                 long p;
@@ -394,7 +413,13 @@ public final class WaitFreeObject<S> {
                     if (!g.valid()) {
                         break;
                     }
-                    long applied = buf.get(ValueLayout.JAVA_LONG, bufOld + SLOT_BYTES * (long) slot);
+                    if (buf.get(ValueLayout.JAVA_LONG, bufOld + SELF) != p) {
+                        torn = checkTorn(torn, p);
+                        p = t.read(RemotePtr.offset(root, STATE));
+                        continue;
+                    }
+                    torn = 0;
+                    long applied = buf.get(ValueLayout.JAVA_LONG, slotAt(bufOld, slot));
                     if (applied >= k) {
                         return respond(bufOld, applied, k);
                     }
@@ -405,7 +430,8 @@ public final class WaitFreeObject<S> {
                     if (!g.valid()) {
                         break;
                     }
-                    long block = spare;
+                        long block = spare;
+                    buf.set(ValueLayout.JAVA_LONG, bufNew + SELF, block);
                     t.batch()
                             .write(block, bufNew, blockBytes)
                             .compareAndSwap(RemotePtr.offset(root, STATE), p, block, BUF_PUBLISHED)
@@ -414,7 +440,7 @@ public final class WaitFreeObject<S> {
                     if (witness == p) {
                         spare = RemotePtr.NULL;
                         reclaimer.retire(p, blockBytes);
-                        return respond(bufNew, buf.get(ValueLayout.JAVA_LONG, bufNew + SLOT_BYTES * (long) slot), k);
+                        return respond(bufNew, buf.get(ValueLayout.JAVA_LONG, slotAt(bufNew, slot)), k);
                     }
                     p = witness;
                 }
@@ -447,7 +473,7 @@ public final class WaitFreeObject<S> {
             throw new CorruptedMemoryException(RemotePtr.offset(root, STATE), applied, "the state of the wait-free object at "
                     + RemotePtr.toString(root) + " applied operation " + applied + " of slot " + slot + ", whose owner is at " + k);
         }
-        long at = block + SLOT_BYTES * (long) slot;
+        long at = slotAt(block, slot);
         status = buf.get(ValueLayout.JAVA_LONG, at + 8);
         return buf.get(ValueLayout.JAVA_LONG, at + 16);
     }
@@ -455,12 +481,12 @@ public final class WaitFreeObject<S> {
     /** Builds the next state block at {@code bufNew} from the one at {@code bufOld} and the announcements. */
     private void help() {
         MemorySegment buf = thread.buffer();
-        long stateAt = SLOT_BYTES * (long) capacity;
+        long stateAt = slotAt(0, capacity);
         S state = object.load(buf.asSlice(bufOld + stateAt, stateBytes));
         MemorySegment.copy(buf, bufOld, buf, bufNew, blockBytes);
         for (int j = 0; j < capacity; j++) {
             long seq = buf.get(ValueLayout.JAVA_LONG, BUF_SEQS + 8L * j);
-            long at = bufNew + SLOT_BYTES * (long) j;
+            long at = slotAt(bufNew, j);
             long applied = buf.get(ValueLayout.JAVA_LONG, at);
             boolean apply = switch (helping) {
                 case SEQUENCED -> seq == applied + 1;
@@ -524,7 +550,7 @@ public final class WaitFreeObject<S> {
      */
     public S read() {
         readBlock();
-        return object.load(thread.buffer().asSlice(bufOld + SLOT_BYTES * (long) capacity, stateBytes));
+        return object.load(thread.buffer().asSlice(slotAt(bufOld, capacity), stateBytes));
     }
 
     /**
@@ -541,19 +567,36 @@ public final class WaitFreeObject<S> {
             throw new BadArgumentException("announce slot must be 0.." + (capacity - 1) + ", got " + i);
         }
         readBlock();
-        return thread.buffer().get(ValueLayout.JAVA_LONG, bufOld + SLOT_BYTES * (long) i);
+        return thread.buffer().get(ValueLayout.JAVA_LONG, slotAt(bufOld, i));
     }
 
     private void readBlock() {
+        int torn = 0;
         while (true) {
             try (Guard g = reclaimer.enter()) {
                 long p = thread.read(RemotePtr.offset(root, STATE));
                 thread.read(p, bufOld, blockBytes);
                 if (g.valid()) {
-                    return;
+                    if (thread.buffer().get(ValueLayout.JAVA_LONG, bufOld + SELF) == p) {
+                        return;
+                    }
+                    torn = checkTorn(torn, p);
                 }
             }
         }
+    }
+
+    /**
+     * Counts one more block whose self word is not the pointer it was read by: a torn READ of the
+     * pointer, or, when it happens {@value #MAX_TORN} times in a row, a corrupted object.
+     */
+    private int checkTorn(int torn, long p) {
+        if (torn + 1 >= MAX_TORN) {
+            throw new CorruptedMemoryException(RemotePtr.offset(root, STATE), p, "the state pointer of the wait-free object at "
+                    + RemotePtr.toString(root) + " led " + MAX_TORN + " times in a row to a block that is not a state block"
+                    + " published there (its self word is not its pointer)");
+        }
+        return torn + 1;
     }
 
     /**

@@ -25,7 +25,7 @@ import java.util.Arrays;
  * <p><b>Progress and cost:</b> {@link #enqueue} and {@link #dequeue} are one {@link WaitFreeObject#apply}
  * each: wait-free, at most {@code 1 + 3 + 2 = 6} round trips and 16 RDMA operations (2 compare-and-swaps
  * of the state pointer, one of the announcement), at most one allocation of a state block of
- * {@code 24c + 16 + 8m} bytes, whatever the other {@code n <= c} threads do ({@code c} the handle capacity);
+ * {@code 24 + 24c + 8m} bytes, whatever the other {@code n <= c} threads do ({@code c} the handle capacity);
  * see {@link WaitFreeObject} for the formula in bytes. {@link #contents} is 2 READs.
  *
  * <p><b>Linearizable</b> with respect to a sequential bounded FIFO queue: an enqueue on a full queue and a

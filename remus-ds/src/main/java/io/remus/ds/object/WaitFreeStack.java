@@ -24,7 +24,7 @@ import java.util.Arrays;
  * <p><b>Progress and cost:</b> {@link #push} and {@link #pop} are one {@link WaitFreeObject#apply} each:
  * wait-free, at most {@code 1 + 3 + 2 = 6} round trips and 16 RDMA operations (2 compare-and-swaps of
  * the state pointer, one of the announcement), at most one allocation of a state block of
- * {@code 24c + 8 + 8m} bytes, whatever the other {@code n <= c} threads do ({@code c} the handle
+ * {@code 16 + 24c + 8m} bytes, whatever the other {@code n <= c} threads do ({@code c} the handle
  * capacity); see {@link WaitFreeObject} for the formula in bytes. {@link #contents} is 2 READs.
  *
  * <p><b>Linearizable</b> with respect to a sequential bounded stack: a push on a full stack and a pop on

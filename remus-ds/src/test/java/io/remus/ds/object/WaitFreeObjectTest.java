@@ -2,6 +2,8 @@ package io.remus.ds.object;
 
 import io.remus.core.BadArgumentException;
 import io.remus.core.ComputeThread;
+import io.remus.core.CorruptedMemoryException;
+import io.remus.core.RemotePtr;
 import io.remus.core.fabric.Fabric;
 import io.remus.core.sim.SimOptions;
 import io.remus.core.testing.Fabrics;
@@ -190,6 +192,24 @@ class WaitFreeObjectTest {
             assertEquals(12, counter.apply(ADD, 100), "the next call completes the announced add first, then its own");
             assertEquals(112L, counter.read());
             assertEquals(4, counter.applied(0), "each add applied exactly once");
+        }
+    }
+
+    @ParameterizedTest
+    @MethodSource("fabrics")
+    void shouldTellACorruptedStatePointerFromATornOne(Function<SimOptions, Fabric> make) {
+        try (TestCluster c = TestCluster.of(make); ComputeThread a = c.thread(0); NeverReclaimer r = new NeverReclaimer(a)) {
+            WaitFreeObject<Long> counter = WaitFreeObject.create(a, r, HOME, 2, new Counter());
+            assertEquals(0, counter.apply(ADD, 5));
+            long stateWord = RemotePtr.offset(counter.ptr(), 0);
+            long block = c.raw(stateWord, 8).get(ValueLayout.JAVA_LONG, 0);
+            MemorySegment self = c.raw(block, 8);
+            self.set(ValueLayout.JAVA_LONG, 0, block + 64);
+            assertThrows(CorruptedMemoryException.class, counter::read, "a block that is no state block published there");
+            assertThrows(CorruptedMemoryException.class, () -> counter.apply(ADD, 1));
+            self.set(ValueLayout.JAVA_LONG, 0, block);
+            assertEquals(6, counter.apply(ADD, 1), "repaired, the add left announced by the throwing call completes first");
+            assertEquals(7L, counter.read());
         }
     }
 
