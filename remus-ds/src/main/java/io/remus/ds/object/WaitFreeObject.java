@@ -58,10 +58,12 @@ import java.util.Objects;
  * The sequence numbers make each operation take effect exactly once: a helper applies slot {@code j}'s
  * operation {@code k} only to a state where {@code applied[j] == k - 1}, and every state descends from
  * its predecessor, so {@code applied[j]} passes through each value once along the chain of published
- * states. Whatever a helper reads of a slot that changes meanwhile (a torn word, a record rewritten for
- * operation {@code k + 2}) can only be read while a state with {@code applied[j] >= k} is already
- * published, that is after {@code p} was replaced, and then its compare-and-swap fails and its block is
- * never published.
+ * states. A slot that changes while a helper reads it cannot make it apply a wrong operation: a torn
+ * READ of {@code seq[j]} (half {@code k - 1}, half {@code k}) equals {@code k} only when it is {@code k};
+ * the records are READ fenced behind the {@code seq} words, and {@code record[j][k mod 2]} is written
+ * before {@code seq[j]} becomes {@code k} and rewritten (for operation {@code k + 2}) only after a state
+ * with {@code applied[j] >= k + 1} was published, that is after {@code p} was replaced, so that the
+ * helper's compare-and-swap fails and its block is never published.
  *
  * <p><b>Torn pointer reads.</b> The state pointer changes only by compare-and-swap, but an RDMA READ of
  * it on Soft-RoCE can return a word stored meanwhile half old and half new. A state block starts with its
@@ -88,7 +90,7 @@ import java.util.Objects;
  *       at most 3 reads of the state: 3 READs each ({@code B + 8c + 32c} bytes);
  *       at most 2 publishes: 1 WRITE ({@code B} bytes) and 1 compare-and-swap each;
  *       so at most {@code 3 + 9 + 4 = 16} operations, {@code 8 + 3 (B + 40c)} bytes read and
-       {@code 16 + 2B} bytes written;
+ *       {@code 16 + 2B} bytes written;
  *       at most 1 allocation (none while a spare is kept)</td>
  *       <td>at most {@code 1 + 3 + 2 = 6} (3 uncontended; 2 when already helped)</td></tr>
  *   <tr><td>{@link #read}</td><td>wait-free while the thread's guard holds its lease</td>
@@ -110,7 +112,7 @@ import java.util.Objects;
  * <p><b>Failures.</b> A call that throws after its announcement (a remote operation failed, or an outer
  * guard's lease ran out) leaves the operation announced: another thread may still apply it, exactly
  * once. The handle's next call first completes it (steps 2 to 4, its response dropped), then announces
- * its own operation; that call's bound is then twice the one below.
+ * its own operation; that call's bound is then twice the one above.
  *
  * <p><b>Creating and finding.</b> {@link #create} allocates the root and the first state block and writes
  * both before the root is known; others {@link #attach} with {@link #ptr()}, each claiming the next
