@@ -27,4 +27,5 @@ module io.remus.core {
     exports io.remus.core.verbs;
     // io.remus.core.verbs.bootstrap (the bootstrap wire formats) is not exported: only
     // io.remus.core.verbs uses it. Its BootstrapProtocolException reaches a user as a RemusException.
+    // io.remus.core.net (the exchange deadline of the TCP rendezvous and bootstrap) is not exported either.
 }

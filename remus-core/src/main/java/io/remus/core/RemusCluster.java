@@ -422,13 +422,13 @@ public final class RemusCluster implements AutoCloseable {
                     address = address + ":" + (r.portBase() + c.nodeId());
                 }
                 String where = r.keys.get("rendezvous");
+                Duration rendezvousLeft = leftOf(timeout, deadline);
                 List<String> nodes = where.startsWith(TCP_SCHEME)
-                        ? TcpRendezvous.exchange(tcpRoot(where), c.nodeId(), c.nodes().size(), address, timeout)
-                        : Rendezvous.exchange(Path.of(where), c.nodeId(), c.nodes().size(), address, timeout);
+                        ? TcpRendezvous.exchange(tcpRoot(where), c.nodeId(), c.nodes().size(), address, rendezvousLeft)
+                        : Rendezvous.exchange(Path.of(where), c.nodeId(), c.nodes().size(), address, rendezvousLeft);
                 c = c.toBuilder().nodes(nodes).build();
             }
-            Duration left = Timeouts.isForever(timeout) ? timeout
-                    : Duration.ofNanos(Math.max(TimeUnit.MILLISECONDS.toNanos(1), deadline - System.nanoTime()));
+            Duration left = leftOf(timeout, deadline);
             Fabric f;
             boolean owns = sharedFabric == null;
             if (sharedFabric != null) {
@@ -464,6 +464,16 @@ public final class RemusCluster implements AutoCloseable {
                 }
                 throw e;
             }
+        }
+
+        /**
+         * @return what is left of the join timeout at {@code deadline} (at least a millisecond, so
+         *         that a wait given it fails at once rather than being refused), or
+         *         {@link Timeouts#FOREVER} unchanged
+         */
+        private static Duration leftOf(Duration timeout, long deadline) {
+            return Timeouts.isForever(timeout) ? timeout
+                    : Duration.ofNanos(Math.max(TimeUnit.MILLISECONDS.toNanos(1), deadline - System.nanoTime()));
         }
 
         private Resolved resolve() {

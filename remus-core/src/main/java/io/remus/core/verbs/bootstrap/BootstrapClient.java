@@ -1,6 +1,7 @@
 package io.remus.core.verbs.bootstrap;
 
 import io.remus.core.RemoteTimeoutException;
+import io.remus.core.net.ExchangeDeadline;
 
 import java.io.IOException;
 import java.io.OutputStream;

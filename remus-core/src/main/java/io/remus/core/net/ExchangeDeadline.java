@@ -1,4 +1,4 @@
-package io.remus.core.verbs.bootstrap;
+package io.remus.core.net;
 
 import java.io.FilterInputStream;
 import java.io.IOException;
@@ -9,11 +9,11 @@ import java.time.Duration;
 import java.util.Objects;
 
 /**
- * The instant by which one whole bootstrap exchange must be over, and a socket input stream that
- * keeps to it: before each read the socket's timeout is set to the time left, so a peer that
+ * The instant by which one whole exchange over a socket must be over, and a socket input stream
+ * that keeps to it: before each read the socket's timeout is set to the time left, so a peer that
  * sends a byte now and then cannot stretch the exchange past the deadline.
  */
-final class ExchangeDeadline {
+public final class ExchangeDeadline {
     private final long deadlineNanos;
     private final Duration timeout;
 
@@ -29,7 +29,7 @@ final class ExchangeDeadline {
      * @throws NullPointerException     if {@code timeout} is null
      * @throws IllegalArgumentException if {@code timeout} is zero or negative
      */
-    static ExchangeDeadline after(Duration timeout, String name) {
+    public static ExchangeDeadline after(Duration timeout, String name) {
         Objects.requireNonNull(timeout, name);
         if (timeout.isNegative() || timeout.isZero()) {
             throw new IllegalArgumentException(name + " must be positive, got " + timeout);
@@ -39,17 +39,17 @@ final class ExchangeDeadline {
     }
 
     /** @return the timeout this deadline was made from */
-    Duration timeout() {
+    public Duration timeout() {
         return timeout;
     }
 
     /** @return nanoseconds left, 0 or negative once passed */
-    long remainingNanos() {
+    public long remainingNanos() {
         return deadlineNanos - System.nanoTime();
     }
 
     /** @return whether the deadline has passed */
-    boolean passed() {
+    public boolean passed() {
         return remainingNanos() <= 0;
     }
 
@@ -57,7 +57,7 @@ final class ExchangeDeadline {
      * @return the milliseconds left as a socket timeout (at least 1, at most {@link Integer#MAX_VALUE})
      * @throws SocketTimeoutException if the deadline has passed
      */
-    int remainingMillis() throws SocketTimeoutException {
+    public int remainingMillis() throws SocketTimeoutException {
         long nanos = remainingNanos();
         if (nanos <= 0) {
             throw new SocketTimeoutException("exchange deadline of " + timeout + " passed");
@@ -70,7 +70,7 @@ final class ExchangeDeadline {
      * @return its input stream, each read bounded by the time left
      * @throws IOException if the stream cannot be had
      */
-    InputStream input(Socket socket) throws IOException {
+    public InputStream input(Socket socket) throws IOException {
         return new FilterInputStream(socket.getInputStream()) {
             @Override
             public int read() throws IOException {
