@@ -113,8 +113,9 @@ import java.util.concurrent.locks.LockSupport;
  * <h2>Waits</h2>
  * Every wait is bounded: the rendezvous and the wait for peers share the join timeout (a connection
  * attempt to a peer that started before the deadline runs to its own end, the same timeout, so
- * join gives up within about twice the timeout at worst), the shutdown handshake by the shutdown
- * timeout. A timeout is a {@link RemoteTimeoutException} naming the nodes it still waited for.
+ * join gives up within about twice the timeout at worst), {@link #barrier()} by the join timeout,
+ * the shutdown handshake by the shutdown timeout. A timeout is a {@link RemoteTimeoutException}
+ * naming the nodes it still waited for.
  *
  * <p>Thread use: {@link #computeThread()}, {@link #barrier()} and {@link #close()} share one
  * compute thread, confined to the first Java thread that uses it; call them from one thread.
@@ -214,13 +215,15 @@ public final class RemusCluster implements AutoCloseable {
     }
 
     /**
-     * @return the cluster barrier of {@link #computeThread()}s: each round waits for one arrival per
-     *         compute node, at most the join timeout; the same instance on every call
+     * @return the cluster barrier of {@link #computeThread()}s ({@link ClusterBarrier#ofComputeNodes}):
+     *         each round waits for one arrival per compute node, at most the join timeout, and a
+     *         timeout names the compute nodes (id and address) that had not arrived; the same
+     *         instance on every call
      * @throws BadArgumentException when this node is not a compute node
      */
     public ClusterBarrier barrier() {
         if (barrier == null) {
-            barrier = new ClusterBarrier(computeThread(), config().computeNodes().size(), barrierTimeout);
+            barrier = ClusterBarrier.ofComputeNodes(computeThread(), barrierTimeout);
         }
         return barrier;
     }

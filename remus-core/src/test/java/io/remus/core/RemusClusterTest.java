@@ -14,12 +14,14 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -74,6 +76,32 @@ class RemusClusterTest {
                         .args("--nodes=a,b,c", "--node-id=0").joinTimeout(Duration.ofMillis(200)).join());
                 assertTrue(e.getMessage().contains("node(s) [1, 2] of 3"), e.getMessage());
                 assertTrue(e.getMessage().contains("b:18516, c:18517"), e.getMessage());
+            }
+        }
+    }
+
+    @Test
+    void shouldNameTheNodeThatNeverArrivesWhenTheClusterBarrierTimesOut() throws Exception {
+        try (SimFabric fabric = new SimFabric()) {
+            CountDownLatch gaveUp = new CountDownLatch(2);
+            List<String> messages = onThreads(3, i -> () -> {
+                try (RemusCluster c = RemusCluster.builder().fabric(fabric)
+                        .args("--nodes=a,b,c", "--node-id", Integer.toString(i), "--seg-size=64K")
+                        .joinTimeout(Duration.ofSeconds(3)).shutdownTimeout(Duration.ofSeconds(30)).join()) {
+                    if (i == 2) {
+                        assertTrue(gaveUp.await(60, TimeUnit.SECONDS), "nodes 0 and 1 never gave up");
+                        return null;
+                    }
+                    try {
+                        return assertThrows(RemoteTimeoutException.class, () -> c.barrier().await()).getMessage();
+                    } finally {
+                        gaveUp.countDown();
+                    }
+                }
+            });
+            for (String m : messages.subList(0, 2)) {
+                assertTrue(m.contains("not arrived: node 2 (c:18517)"), m);
+                assertFalse(m.contains("node 0") || m.contains("node 1"), "names a node that arrived: " + m);
             }
         }
     }

@@ -5,6 +5,7 @@ import io.remus.core.BarrierMismatchException;
 import io.remus.core.ComputeThread;
 import io.remus.core.RemotePtr;
 import io.remus.core.RemoteTimeoutException;
+import io.remus.core.config.NodeRange;
 import io.remus.core.config.Timeouts;
 
 import java.time.Duration;
@@ -37,12 +38,39 @@ import java.util.concurrent.locks.LockSupport;
  * whose timeout expires withdraws its arrival by compare-and-swap before it fails, so a timed-out
  * round leaves nothing behind; if the round was released in the meantime, it returns normally.
  *
- * <p>RDMA operations per {@link #await()}: one compare-and-swap for the arrival when the guess of
+ * <h2>Naming the nodes that did not arrive</h2>
+ * A barrier of {@link #ofComputeNodes} has one participant per compute node and knows which node
+ * each is, so its timeout names the compute nodes (id and address from the node list) that had not
+ * arrived in the round. Each compute node owns one bit of the arrival bitmap beside the barrier
+ * word ({@link ControlBlock#barrierBitmap}), changed only by RDMA fetch-and-add: before its arrival
+ * in a round, a node flips its bit (adding the bit when it is clear, subtracting it when it is set,
+ * so no carry reaches another bit), so the bit is the parity of the rounds the node has entered. A
+ * waiter that times out READs the bitmap and names the nodes whose bit differs from its own. Parity
+ * suffices: while round {@code k} is in progress, every participant has entered round {@code k-1}
+ * (it completed, and each node arrives once per round) and none has entered round {@code k+1}
+ * (round {@code k} did not complete). A node whose arrival was withdrawn after its own timeout, or
+ * refused by a {@link BarrierMismatchException}, keeps its bit flipped and does not flip it again
+ * when it calls {@link #await()} next, which rejoins the same round; such a node is not named,
+ * since it came. A node that flipped its bit but whose arrival was not yet counted is not named
+ * either. Barriers of {@link #ClusterBarrier(ComputeThread, int, Duration) a participant count}
+ * know no nodes: their timeout gives the counts only. The names assume one instance per compute
+ * node, and that every compute node passes the rounds of the compute-node count on the word in the
+ * same order (a count-only barrier of that count may share the word's rounds in that order); where
+ * they do not, the names can be wrong, never the barrier.
+ *
+ * <h2>Cost</h2>
+ * RDMA operations per {@link #await()}: one compare-and-swap for the arrival when the guess of
  * the word (the word this instance last saw released) holds, otherwise one more per arrival that
  * changed the word in between (at most the participant count plus one: the arrival is wait-free);
  * the last arrival nothing more; the others READs of the word until its generation changes (CPU
  * reads where the word is on the thread's own node, which the atomicity table allows against RDMA
  * atomics), and on a timeout one more READ and compare-and-swap per change of the word in between.
+ * A barrier of {@link #ofComputeNodes} adds, before the arrival, one fetch-and-add on its bit,
+ * plus one READ of its bitmap word on the instance's first {@link #await()}; on a timeout, one READ
+ * per 64 compute nodes (one bitmap word each) to name the missing ones. The fetch-and-add is the
+ * price of keeping the record in an RDMA-atomic-only word on the first memory node: a local store
+ * into a word of each node's own memory would cost no RDMA operation, but a compute node need not
+ * have memory, and a word its CPU stores while peers READ it may tear on Soft-RoCE.
  *
  * <p>Blocking, not fault-tolerant: a participant that never arrives stops the others, who then
  * fail with {@link RemoteTimeoutException} after the timeout. At most
@@ -54,12 +82,17 @@ public final class ClusterBarrier {
     private static final long FIELD = (1L << 20) - 1;
     private static final int PARTICIPANTS_SHIFT = 20;
     private static final int GENERATION_SHIFT = 40;
+    private static final int MAX_NAMED = 32;
 
     private final ComputeThread thread;
     private final int participants;
     private final long word;
     private final Duration timeout;
+    private final NodeRange nodes;
+    private final long bitmap;
     private long guess;
+    private int parity = -1;
+    private boolean entered;
 
     /**
      * A barrier for every compute thread of the cluster ({@code computeNodes x threadsPerNode}).
@@ -92,6 +125,10 @@ public final class ClusterBarrier {
      *                              {@link Timeouts#require}'s range
      */
     public ClusterBarrier(ComputeThread thread, int participants, Duration timeout) {
+        this(thread, participants, timeout, null);
+    }
+
+    private ClusterBarrier(ComputeThread thread, int participants, Duration timeout, NodeRange nodes) {
         Objects.requireNonNull(thread, "thread");
         Objects.requireNonNull(timeout, "timeout");
         Timeouts.require(timeout, "barrier timeout");
@@ -103,6 +140,28 @@ public final class ClusterBarrier {
         long block = thread.segmentBase(thread.config().memoryNodes().first(), 0);
         this.word = RemotePtr.offset(block, ControlBlock.BARRIER_WORD);
         this.timeout = timeout;
+        this.nodes = nodes;
+        this.bitmap = RemotePtr.offset(block, ControlBlock.barrierBitmap(thread.config().nodes().size()));
+    }
+
+    /**
+     * A barrier of one participant per compute node of the cluster, {@code thread} being its node's:
+     * a timed-out {@link #await()} names the compute nodes that had not arrived in the round (see
+     * the class documentation). One such instance per compute node at a time; after a timeout,
+     * call {@link #await()} of the same instance to rejoin the round (a new instance would enter
+     * the next round and so confuse the names, never the barrier).
+     *
+     * @param thread  the calling node's compute thread for this barrier
+     * @param timeout the longest {@link #await()} waits for the others: positive, at most
+     *                {@link Timeouts#MAX_FINITE}, or {@link Timeouts#FOREVER} to wait without end
+     * @return the barrier
+     * @throws NullPointerException when {@code thread} or {@code timeout} is null
+     * @throws BadArgumentException naming the value when {@code timeout} is out of
+     *                              {@link Timeouts#require}'s range
+     */
+    public static ClusterBarrier ofComputeNodes(ComputeThread thread, Duration timeout) {
+        NodeRange computeNodes = Objects.requireNonNull(thread, "thread").config().computeNodes();
+        return new ClusterBarrier(thread, computeNodes.size(), timeout, computeNodes);
     }
 
     /**
@@ -111,9 +170,14 @@ public final class ClusterBarrier {
      * @throws BarrierMismatchException when the current round was opened by a participant counting a
      *                                  different number of participants (this arrival is not counted)
      * @throws RemoteTimeoutException   when they did not within the barrier's timeout (by default the
-     *                                  configured operation timeout); this arrival is withdrawn
+     *                                  configured operation timeout); this arrival is withdrawn. A
+     *                                  barrier of {@link #ofComputeNodes} names the compute nodes
+     *                                  that had not arrived (id and address), others give the counts
      */
     public void await() {
+        if (nodes != null && !entered) {
+            enter();
+        }
         long p = participants;
         long expected = guess;
         long generation;
@@ -136,6 +200,7 @@ public final class ClusterBarrier {
         }
         guess = word(generation + 1, 0, 0);
         if (arrived + 1 == p) {
+            entered = false;
             return;
         }
         long deadline = System.nanoTime() + timeout.toNanos();
@@ -145,6 +210,7 @@ public final class ClusterBarrier {
             if (spins > 64) {
                 if (System.nanoTime() - deadline > 0) {
                     withdraw(generation);
+                    entered = false;
                     return;
                 }
                 LockSupport.parkNanos(20_000);
@@ -152,6 +218,22 @@ public final class ClusterBarrier {
                 Thread.onSpinWait();
             }
         }
+        entered = false;
+    }
+
+    /** Flips this node's arrival bit, entering the next round (the bit's first value is READ once). */
+    private void enter() {
+        int id = thread.nodeId();
+        long bitWord = RemotePtr.offset(bitmap, 8L * (id / 64));
+        long bit = 1L << (id % 64);
+        if (parity < 0) {
+            parity = (thread.read(bitWord) & bit) == 0 ? 0 : 1;
+        }
+        int was = parity;
+        parity = -1;
+        thread.fetchAndAdd(bitWord, was == 0 ? bit : -bit);
+        parity = was ^ 1;
+        entered = true;
     }
 
     /** Takes this thread's arrival back from round {@code generation} and fails; returns if the round was released meanwhile. */
@@ -162,11 +244,37 @@ public final class ClusterBarrier {
             long next = arrived == 1 ? word(generation, 0, 0) : now - 1;
             long was = thread.compareAndSwap(word, now, next);
             if (was == now) {
-                throw new RemoteTimeoutException("barrier: not all " + participants + " participants arrived within "
-                        + timeout + " (" + (arrived - 1) + " others had arrived; this arrival is withdrawn)");
+                String counts = "barrier: not all " + participants + " participants arrived within " + timeout + " ("
+                        + (arrived - 1) + " others had arrived; this arrival is withdrawn)";
+                throw new RemoteTimeoutException(nodes == null ? counts : counts + "; not arrived: " + missingNodes());
             }
             now = was;
         }
+    }
+
+    /** @return the compute nodes whose arrival bit says they have not entered this node's round, as "node 2 (host:port)" */
+    private String missingNodes() {
+        int self = thread.nodeId();
+        long mine = parity;
+        StringBuilder names = new StringBuilder();
+        int listed = 0;
+        long bits = 0;
+        for (int id = nodes.first(); id <= nodes.last(); id++) {
+            if (id == nodes.first() || id % 64 == 0) {
+                bits = thread.read(RemotePtr.offset(bitmap, 8L * (id / 64)));
+            }
+            if (id != self && ((bits >>> (id % 64)) & 1) != mine) {
+                if (listed++ < MAX_NAMED) {
+                    names.append(names.isEmpty() ? "" : ", ").append("node ").append(id)
+                            .append(" (").append(thread.config().nodeAddress(id)).append(')');
+                }
+            }
+        }
+        if (listed > MAX_NAMED) {
+            names.append(" and ").append(listed - MAX_NAMED).append(" more");
+        }
+        return listed == 0 ? "none named (every compute node of nodes " + nodes + " had entered the round; the "
+                + "missing arrivals were on their way)" : names.toString();
     }
 
     static long word(long generation, long participants, long arrivals) {

@@ -6,7 +6,8 @@ import io.remus.core.config.ClusterConfig;
  * Where a memory node keeps its shared words. Every segment starts with a 64-byte header holding
  * its allocation watermark; segment 0 follows it with the node's control block, one word per
  * 64-byte line where unrelated words are changed by different parties, then the pool heads (one
- * word per size class) and the shutdown bitmap (one bit per node of the cluster).
+ * word per size class), the shutdown bitmap and the barrier's arrival bitmap (one bit per node of
+ * the cluster each).
  *
  * <pre>
  * segment 0                                          segment i &gt; 0
@@ -18,6 +19,7 @@ import io.remus.core.config.ClusterConfig;
  * | 256   | shutdown count                     |
  * | 320   | pool heads, 8 bytes per size class |
  * | 512   | shutdown bitmap, ceil(nodes/64) words
+ * |  b    | barrier arrival bitmap, ceil(nodes/64) words (b = barrierBitmap(nodes))
  * |  h    | heap: blocks (h = heapStart(0, nodes), 64-byte aligned)
  * +-------+------------------------------------+
  * </pre>
@@ -27,7 +29,9 @@ import io.remus.core.config.ClusterConfig;
  * segment's end. Below it the heap is a sequence of blocks, each behind its {@link BlockHeader}.
  *
  * <p>The barrier word is {@link ClusterBarrier}'s: the generation of released rounds, the
- * participant count of the round in progress and its arrivals (layout in its Javadoc). The
+ * participant count of the round in progress and its arrivals (layout in its Javadoc); the arrival
+ * bitmap is its too: a barrier of compute nodes flips node {@code id}'s bit (bit {@code id % 64} of
+ * word {@code id / 64}) by fetch-and-add when the node enters a round. The
  * reclaimer table pointer is 0 until a reclaimer publishes, by compare-and-swap, where this node's
  * threads announce their epochs. The pool heads are the heads of the node's shared free pools,
  * one per size class, changed only by RDMA atomics. The shutdown count and bitmap are
@@ -71,15 +75,25 @@ public final class ControlBlock {
     }
 
     /**
+     * @param nodeCount the cluster's node count, 1..{@link ClusterConfig#MAX_NODES}
+     * @return the offset in segment 0 of the barrier's arrival bitmap (one bit per node, whole
+     *         words), right behind the shutdown bitmap
+     */
+    public static long barrierBitmap(int nodeCount) {
+        return SHUTDOWN_NODES + shutdownBitmapBytes(nodeCount);
+    }
+
+    /**
      * @param segment   a segment index
-     * @param nodeCount the cluster's node count (segment 0 holds one shutdown bit per node)
+     * @param nodeCount the cluster's node count (segment 0 holds a shutdown bit and an arrival bit
+     *                  per node)
      * @return the offset where the segment's heap starts, the lowest value its watermark may hold
      */
     public static long heapStart(int segment, int nodeCount) {
         if (segment != 0) {
             return FIRST_FREE;
         }
-        long end = SHUTDOWN_NODES + shutdownBitmapBytes(nodeCount);
+        long end = barrierBitmap(nodeCount) + shutdownBitmapBytes(nodeCount);
         return (end + 63) & ~63L;
     }
 }

@@ -20,6 +20,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Function;
@@ -261,6 +262,61 @@ class ClusterBarrierTest {
                 assertThrows(RemoteTimeoutException.class, two::await,
                         "a barrier of another count can open a round after the withdrawal");
             }
+        }
+    }
+
+    @ParameterizedTest
+    @MethodSource("fabrics")
+    void shouldNameOnlyTheComputeNodeThatNeverArrivesAndRejoinTheRoundWhenTheSameInstanceRetries(
+            Function<SimOptions, Fabric> make) throws Exception {
+        int[] nodes = {0, 1, 2};
+        AtomicReferenceArray<String> missingTwo = new AtomicReferenceArray<>(3);
+        AtomicReferenceArray<String> missingZero = new AtomicReferenceArray<>(3);
+        CountDownLatch twoMissed = new CountDownLatch(2);
+        CountDownLatch retried = new CountDownLatch(3);
+        try (TestCluster c = new TestCluster(make, SimOptions.defaults(), 3, b -> { })) {
+            c.runOnThreads(nodes, (me, t) -> {
+                ClusterBarrier steady = ClusterBarrier.ofComputeNodes(t, Duration.ofSeconds(30));
+                for (int r = 0; r < 5; r++) {
+                    steady.await();
+                }
+                ClusterBarrier barrier = ClusterBarrier.ofComputeNodes(t, Duration.ofSeconds(2));
+                if (me != 2) {
+                    missingTwo.set(me, assertThrows(RemoteTimeoutException.class, barrier::await).getMessage());
+                    twoMissed.countDown();
+                    barrier.await();
+                } else {
+                    assertTrue(twoMissed.await(30, TimeUnit.SECONDS));
+                    waitForRound(c, t, 3, 2);
+                    barrier.await();
+                }
+                retried.countDown();
+                if (me != 0) {
+                    missingZero.set(me, assertThrows(RemoteTimeoutException.class, barrier::await).getMessage());
+                }
+            });
+            for (int me : new int[] {0, 1}) {
+                String m = missingTwo.get(me);
+                assertTrue(m.contains("not arrived: node 2 (" + c.node(2).config().nodeAddress(2) + ")"), m);
+                assertFalse(m.contains("node 0") || m.contains("node 1"), "names a node that arrived: " + m);
+            }
+            for (int me : new int[] {1, 2}) {
+                String m = missingZero.get(me);
+                assertTrue(m.contains("not arrived: node 0 (" + c.node(0).config().nodeAddress(0) + ")"), m);
+                assertFalse(m.contains("node 1") || m.contains("node 2"), "names a node that arrived: " + m);
+            }
+        }
+    }
+
+    @ParameterizedTest
+    @MethodSource("fabrics")
+    void shouldGiveOnlyTheCountsWhenABarrierOfAParticipantCountTimesOut(Function<SimOptions, Fabric> make) {
+        try (TestCluster c = new TestCluster(make, SimOptions.defaults(), 2, b -> { });
+             ComputeThread t = c.thread(0)) {
+            String m = assertThrows(RemoteTimeoutException.class, new ClusterBarrier(t, 2, Duration.ofMillis(200))::await)
+                    .getMessage();
+            assertTrue(m.contains("not all 2 participants arrived") && m.contains("0 others had arrived"), m);
+            assertFalse(m.contains("node"), "a count-only barrier knows no nodes: " + m);
         }
     }
 }
