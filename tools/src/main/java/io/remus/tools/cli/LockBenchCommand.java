@@ -6,8 +6,6 @@ import io.remus.alock.bench.ClusterLockBenchmark;
 import io.remus.alock.bench.LockBenchmarkConfig;
 import io.remus.core.BadArgumentException;
 import io.remus.core.RemusCluster;
-import io.remus.core.config.ClusterConfig;
-import io.remus.core.config.ConfigSources;
 import io.remus.core.fabric.Fabric;
 import io.remus.core.sim.SimFabric;
 import io.remus.core.sim.SimOptions;
@@ -25,6 +23,7 @@ import io.remus.verbs.Device;
 import io.remus.verbs.DeviceInfo;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
@@ -32,7 +31,6 @@ import picocli.CommandLine.Unmatched;
 
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -58,24 +56,14 @@ import java.util.function.UnaryOperator;
  * run ({@code --nodes}). <b>One process per node</b> ({@link ClusterLockBenchmark}): this process
  * joins a cluster with {@link RemusCluster#join}, runs its node's {@code --threads} workers against
  * one lock table shared by all nodes, and node 0 prints one report over every node's counts and
- * latency histograms. The cluster mode is on when {@code --cluster} is given, or, unless
- * {@code --no-cluster} is, when an argument the command does not know is given (it is a
- * {@link RemusCluster} join argument such as {@code --node-id=N}, {@code --rendezvous=DIR},
- * {@code --hostfile=FILE}, {@code --seg-size=4M}), or when the environment holds a launcher's rank
- * with a size above 1 ({@code OMPI_COMM_WORLD_RANK}/{@code _SIZE}, {@code SLURM_PROCID}/
- * {@code SLURM_NTASKS}, {@code PMI_RANK}/{@code PMI_SIZE}).
+ * latency histograms. The cluster mode is on by the rule of {@link ClusterOptions}.
  */
 @Command(name = "lock", mixinStandardHelpOptions = true, sortOptions = false, usageHelpAutoWidth = true,
         description = {"Lock benchmark: ALock vs RDMA spin and MCS locks over a lock table (ALock paper's workload).",
                 "",
-                "Runs every node in this JVM, unless one process per node is asked for: --cluster, or (without "
-                        + "--no-cluster) a RemusCluster join argument this command does not know (--node-id=N, "
-                        + "--rendezvous=DIR|tcp://HOST:PORT, --hostfile=FILE, --address=HOST, --seg-size=SIZE, ...), or a "
-                        + "launcher's rank with a size above 1 in the environment (mpirun: OMPI_COMM_WORLD_RANK/SIZE; srun: "
-                        + "SLURM_PROCID/SLURM_NTASKS; PMI_RANK/PMI_SIZE). Then this process is one node: it joins the "
-                        + "cluster (RemusCluster.join with those arguments and the environment), runs --threads workers "
-                        + "against one lock table that node 0 creates, and node 0 prints one report over every node's "
-                        + "counts and latency histograms; the other nodes print nothing. Give every process the same flags.",
+                ClusterOptions.RULE + "against one lock table that node 0 creates, and node 0 prints one report over "
+                        + "every node's counts and latency histograms; the other nodes print nothing. Give every process "
+                        + "the same flags.",
                 ""})
 public final class LockBenchCommand implements Callable<Integer> {
     private static final int MAX_NODES = 64;
@@ -83,9 +71,6 @@ public final class LockBenchCommand implements Callable<Integer> {
     private static final int MAX_KEYS = 1 << 20;
     /** The most worker threads of a run, all nodes together: each spins while it waits for a lock. */
     static final int MAX_TOTAL_THREADS = 1024;
-
-    private static final List<String[]> LAUNCHERS = List.of(new String[]{"OMPI_COMM_WORLD_RANK", "OMPI_COMM_WORLD_SIZE"},
-            new String[]{"SLURM_PROCID", "SLURM_NTASKS"}, new String[]{"PMI_RANK", "PMI_SIZE"});
 
     private final Supplier<FabricChoice> hostFabric;
     private final Map<String, String> environment;
@@ -146,15 +131,8 @@ public final class LockBenchCommand implements Callable<Integer> {
     @Option(names = "--csv-columns", description = "Print the CSV column names, comma-separated, and exit.")
     boolean csvColumns;
 
-    @Option(names = "--cluster", negatable = true,
-            description = "Run as one node of a cluster of processes (see above); --no-cluster: every node in this JVM "
-                    + "even under a launcher (default: by the rule above).")
-    Boolean cluster;
-
-    @Option(names = "--join-timeout", paramLabel = "SECONDS", defaultValue = "60",
-            description = "One process per node: how long joining, and each wait for the other nodes during a run, may take "
-                    + "(default ${DEFAULT-VALUE}).")
-    double joinTimeoutSeconds;
+    @Mixin
+    ClusterOptions clusterOptions;
 
     @Unmatched
     List<String> joinArgs = new ArrayList<>();
@@ -190,10 +168,7 @@ public final class LockBenchCommand implements Callable<Integer> {
         if (clusterMode()) {
             return callAsNode(out);
         }
-        if (!joinArgs.isEmpty()) {
-            throw usage("unknown option(s) " + joinArgs + " (join arguments are taken only with one process per node, "
-                    + "not with --no-cluster)");
-        }
+        clusterOptions.refuseJoinArgs(joinArgs);
         List<LockBenchmarkConfig> configs = configs();
         FabricChoice choice = fabricChoice();
         new OutputFiles().add("--csv", csv).check();
@@ -204,7 +179,7 @@ public final class LockBenchCommand implements Callable<Integer> {
         List<String> notes = new ArrayList<>();
         notes.add("fabric " + fabricName + " (" + choice.reason() + ")");
         Supplier<Fabric> fabrics = fabrics(choice.kind(), notes);
-        notes.add(hostLoad());
+        notes.add(ClusterOptions.hostLoad());
         if (pLocal.stream().anyMatch(p -> p < 1) && nodes == 1) {
             notes.add("one node: every lock is local whatever --p-local says");
         }
@@ -232,60 +207,22 @@ public final class LockBenchCommand implements Callable<Integer> {
      *         (without {@code --no-cluster}) join arguments, or a launcher's rank with a size above 1
      */
     boolean clusterMode() {
-        if (cluster != null) {
-            return cluster;
-        }
-        if (!joinArgs.isEmpty()) {
-            return true;
-        }
-        for (String[] launcher : LAUNCHERS) {
-            String size = environment.get(launcher[1]);
-            if (environment.containsKey(launcher[0]) && size != null && size.strip().matches("[0-9]{1,9}")
-                    && Integer.parseInt(size.strip()) > 1) {
-                return true;
-            }
-        }
-        return false;
+        return clusterOptions.on(environment, joinArgs);
     }
 
     /** The cluster mode: joins, runs every point with the other processes, and prints node 0's report on node 0. */
     private int callAsNode(PrintWriter out) throws IOException, InterruptedException {
-        if (fabric == FabricKind.SIM) {
-            throw usage("--fabric sim runs every node in this JVM; one process per node needs --fabric verbs (or --no-cluster)");
-        }
         if (simLatencyNanos > 0) {
             throw usage("--sim-latency-ns is for the simulator, in one JVM; not with one process per node");
         }
-        if (!(joinTimeoutSeconds > 0) || joinTimeoutSeconds > 3600) {
-            throw usage("--join-timeout must be in (0, 3600] seconds, got " + joinTimeoutSeconds);
-        }
-        Duration joinTimeout = Duration.ofNanos(Math.round(joinTimeoutSeconds * 1e9));
-        List<String> args = new ArrayList<>(joinArgs);
-        ClusterConfig resolved;
-        try {
-            resolved = builder(args, joinTimeout).resolveConfig();
-        } catch (BadArgumentException e) {
-            throw usage("options bench lock does not know go to RemusCluster.join, which refuses " + joinArgs + ": "
-                    + e.getMessage());
-        }
-        int size = resolved.nodes().size();
-        if (spec.commandLine().getParseResult().hasMatchedOption("--nodes") && nodes != size) {
-            throw usage("--nodes " + nodes + ", but the cluster has " + size + " nodes (one per process; leave --nodes out)");
-        }
-        List<LockBenchmarkConfig> configs = configs(size);
+        ClusterOptions.Join join = clusterOptions.prepare(joinArgs, fabric, device, environment, joinSetup, nodes);
+        List<LockBenchmarkConfig> configs = configs(join.size());
         new OutputFiles().add("--csv", csv).check();
-        long needed = segmentBytesNeeded(configs);
-        if (!segmentSizeGiven(args) && resolved.segmentSize() * resolved.segmentCount() < needed) {
-            args.add("--segment.size=" + needed);
-        }
-        try (RemusCluster joined = builder(args, joinTimeout).join()) {
+        join.ensureSegment(segmentBytesNeeded(configs));
+        try (RemusCluster joined = join.join()) {
             String fabricName = joined.fabric().name();
-            List<String> notes = new ArrayList<>();
-            notes.add("one process per node: " + size + " nodes, node 0 aggregates every node's counts and latency "
-                    + "histograms, sent over RDMA");
-            notes.add("fabric " + fabricName + " (RemusCluster.join)");
-            notes.add(hostLoad() + " (node 0)");
-            ClusterLockBenchmark bench = new ClusterLockBenchmark(joined, joinTimeout);
+            List<String> notes = join.notes(joined, "counts and latency histograms");
+            ClusterLockBenchmark bench = new ClusterLockBenchmark(joined, join.timeout());
             if (warmupSeconds > 0) {
                 Duration warmup = Duration.ofNanos(Math.round(warmupSeconds * 1e9));
                 for (LockBenchmarkConfig w : warmUpConfigs(configs, warmup)) {
@@ -318,29 +255,6 @@ public final class LockBenchCommand implements Callable<Integer> {
             }
         }
         return 0;
-    }
-
-    private RemusCluster.Builder builder(List<String> args, Duration joinTimeout) {
-        RemusCluster.Builder b = RemusCluster.builder().args(args.toArray(String[]::new)).environment(environment)
-                .joinTimeout(joinTimeout);
-        if (device != null) {
-            b.device(device);
-        }
-        return joinSetup.apply(b);
-    }
-
-    private boolean segmentSizeGiven(List<String> args) {
-        for (String a : args) {
-            if (a.startsWith("--")) {
-                String key = a.substring(2).split("=", 2)[0];
-                String canonical = ConfigSources.canonicalKey(key);
-                if (canonical.equals("segment.size") || canonical.equals("segment.count") || canonical.equals("config")) {
-                    return true;
-                }
-            }
-        }
-        return environment.containsKey("REMUS_SEGMENT_SIZE") || environment.containsKey("REMUS_SEGMENT_COUNT")
-                || environment.containsKey("REMUS_CONFIG");
     }
 
     /**
@@ -435,12 +349,6 @@ public final class LockBenchCommand implements Callable<Integer> {
                     + "for Soft-RoCE in a guest); run with --fabric sim");
         }
         return devices.getFirst().name();
-    }
-
-    private static String hostLoad() {
-        double load = ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
-        return String.format(Locale.ROOT, "host: %d CPUs, load average %.2f at start",
-                Runtime.getRuntime().availableProcessors(), load);
     }
 
     /**

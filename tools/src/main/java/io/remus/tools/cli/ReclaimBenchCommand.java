@@ -1,11 +1,13 @@
 package io.remus.tools.cli;
 
 import io.remus.core.BadArgumentException;
+import io.remus.core.RemusCluster;
 import io.remus.core.fabric.Fabric;
 import io.remus.core.sim.SimFabric;
 import io.remus.core.sim.SimOptions;
 import io.remus.core.verbs.VerbsFabric;
 import io.remus.ds.reclaim.EpochOptions;
+import io.remus.ds.reclaim.bench.ClusterReclaimBenchmark;
 import io.remus.ds.reclaim.bench.ReclaimBenchmark;
 import io.remus.ds.reclaim.bench.ReclaimBenchmarkConfig;
 import io.remus.ds.reclaim.bench.ReclaimBenchmarkResult;
@@ -20,20 +22,23 @@ import io.remus.verbs.Device;
 import io.remus.verbs.DeviceInfo;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
+import picocli.CommandLine.Unmatched;
 
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.lang.management.ManagementFactory;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.function.Supplier;
+import java.util.function.UnaryOperator;
 
 /**
  * {@code remus bench reclaim}: remote memory reclamation under churn (remus-ds's
@@ -42,12 +47,29 @@ import java.util.function.Supplier;
  * invocation, each on a fresh fabric, optionally with one thread stalled inside a guard for the whole
  * run. {@code --plot} draws the memory of every run over time. Exit status 0 on success, 1 when a run
  * fails, 2 for bad flags.
+ *
+ * <p>Two modes. <b>One JVM</b> (the default): every node runs in this process, on a fresh fabric per
+ * run ({@code --nodes}). <b>One process per node</b> ({@link ClusterReclaimBenchmark}), on by the rule
+ * of {@link ClusterOptions}: this process joins a cluster with {@link RemusCluster#join}, runs its
+ * node's {@code --threads} churn workers on one churn array shared by all nodes, and node 0 prints one
+ * report of every run added up over the nodes by {@link ClusterReclaimBenchmark#aggregate}: operations,
+ * RDMA operations and retired and final bytes summed; the peak unreclaimed bytes the largest sum, over
+ * sampling periods, of the nodes' samples in the same period (each node samples its own workers on its
+ * own clock from the common start); and, in the notes, every node's operations and own peak.
  */
 @Command(name = "reclaim", mixinStandardHelpOptions = true, sortOptions = false, usageHelpAutoWidth = true,
-        description = "Reclamation benchmark: never-free vs barrier (Remus) vs epochs with leases under churn, "
-                + "optionally with a thread stalled in a guard.")
+        description = {"Reclamation benchmark: never-free vs barrier (Remus) vs epochs with leases under churn, "
+                + "optionally with a thread stalled in a guard.",
+                "",
+                ClusterOptions.RULE + "churning one array that node 0 creates, and node 0 prints one report: per run "
+                        + "the nodes' operations and RDMA operations summed, and as peak the largest sum of the nodes' "
+                        + "unreclaimed bytes sampled in the same --sample-ms period (every node's own peak in the notes); "
+                        + "the other nodes print nothing. Give every process the same flags.",
+                ""})
 public final class ReclaimBenchCommand implements Callable<Integer> {
     private final Supplier<FabricChoice> hostFabric;
+    private final Map<String, String> environment;
+    private final UnaryOperator<RemusCluster.Builder> joinSetup;
 
     @Spec
     CommandSpec spec;
@@ -113,13 +135,38 @@ public final class ReclaimBenchCommand implements Callable<Integer> {
     @Option(names = "--plot", paramLabel = "FILE", description = "Draw unreclaimed memory over time as a PNG, one series per run.")
     Path plot;
 
+    @Mixin
+    ClusterOptions clusterOptions;
+
+    @Unmatched
+    List<String> joinArgs = new ArrayList<>();
+
     /** @param hostFabric the fabric without {@code --fabric} ({@link FabricChoice#detect}) */
     public ReclaimBenchCommand(Supplier<FabricChoice> hostFabric) {
+        this(hostFabric, System.getenv(), UnaryOperator.identity());
+    }
+
+    /**
+     * A command with its own environment and join settings: tests run several in one JVM as the
+     * processes of one cluster.
+     *
+     * @param hostFabric  the fabric without {@code --fabric} ({@link FabricChoice#detect})
+     * @param environment the environment the launcher rule and {@link RemusCluster} read
+     * @param joinSetup   applied to the join's builder last (e.g. a shared simulator fabric)
+     */
+    ReclaimBenchCommand(Supplier<FabricChoice> hostFabric, Map<String, String> environment,
+                        UnaryOperator<RemusCluster.Builder> joinSetup) {
         this.hostFabric = hostFabric;
+        this.environment = Map.copyOf(environment);
+        this.joinSetup = joinSetup;
     }
 
     @Override
     public Integer call() throws IOException, InterruptedException {
+        if (clusterMode()) {
+            return callAsNode();
+        }
+        clusterOptions.refuseJoinArgs(joinArgs);
         List<ReclaimBenchmarkConfig> configs = configs();
         FabricChoice choice = FabricChoice.choose(spec.commandLine(), fabric, FabricChoice.given("-d", device),
                 List.of(), hostFabric);
@@ -130,49 +177,97 @@ public final class ReclaimBenchCommand implements Callable<Integer> {
         List<String> notes = new ArrayList<>();
         notes.add("fabric " + choice.name() + " (" + choice.reason() + ")");
         Supplier<Fabric> fabrics = fabrics(choice.kind(), notes);
-        notes.add(String.format(Locale.ROOT, "host: %d CPUs, load average %.2f at start",
-                Runtime.getRuntime().availableProcessors(),
-                ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage()));
-        warmUp(configs, fabrics, notes);
+        notes.add(ClusterOptions.hostLoad());
+        if (warmupSeconds > 0) {
+            for (ReclaimBenchmarkConfig w : warmUpConfigs(configs)) {
+                try (Fabric f = fabrics.get()) {
+                    ReclaimBenchmark.run(f, w);
+                }
+            }
+            notes.add("warm-up: each reclaimer ran " + warmupSeconds + " s unreported before the measured runs");
+        }
         List<ReclaimBenchmarkResult> runs = new ArrayList<>();
         for (ReclaimBenchmarkConfig config : configs) {
             try (Fabric f = fabrics.get()) {
                 runs.add(ReclaimBenchmark.run(f, config));
             }
         }
-        ReclaimReport report = new ReclaimReport(choice.name(), notes, runs);
+        report(new ReclaimReport(choice.name(), notes, runs), out, err);
+        return 0;
+    }
+
+    /**
+     * @return whether this process runs as one node of a cluster of processes (the rule of {@link ClusterOptions})
+     */
+    boolean clusterMode() {
+        return clusterOptions.on(environment, joinArgs);
+    }
+
+    /** The cluster mode: joins, runs every configuration with the other processes, and prints node 0's report on node 0. */
+    private int callAsNode() throws IOException, InterruptedException {
+        ClusterOptions.Join join = clusterOptions.prepare(joinArgs, fabric, device, environment, joinSetup, nodes);
+        List<ReclaimBenchmarkConfig> configs = configs(join.size(), EpochOptions.defaults().clockSkew());
+        new OutputFiles().add("--plot", plot).check();
+        join.ensureSegment(segmentMib << 20);
+        try (RemusCluster joined = join.join()) {
+            List<String> notes = join.notes(joined, "counts, RDMA operations and unreclaimed-memory samples");
+            notes.add("peak: the largest sum of the nodes' unreclaimed bytes sampled in the same --sample-ms period; "
+                    + "final and retired: sums over the nodes");
+            ClusterReclaimBenchmark bench = new ClusterReclaimBenchmark(joined, join.timeout());
+            if (warmupSeconds > 0) {
+                for (ReclaimBenchmarkConfig w : warmUpConfigs(configs)) {
+                    bench.run(w);
+                }
+                notes.add("warm-up: each reclaimer ran " + warmupSeconds + " s unreported before the measured runs");
+            }
+            List<ReclaimBenchmarkResult> runs = new ArrayList<>();
+            for (ReclaimBenchmarkConfig config : configs) {
+                List<ReclaimBenchmarkResult> byNode = bench.run(config);
+                if (joined.nodeId() == 0) {
+                    ReclaimBenchmarkResult all = ClusterReclaimBenchmark.aggregate(byNode);
+                    runs.add(all);
+                    notes.add(ReclaimReport.label(all) + ": ops by node: " + String.join(", ", byNode.stream()
+                            .map(r -> String.valueOf(r.ops())).toList()) + "; peak unreclaimed bytes by node: "
+                            + String.join(", ", byNode.stream().map(r -> String.valueOf(r.peakUnreclaimedBytes())).toList()));
+                }
+            }
+            if (joined.nodeId() == 0) {
+                report(new ReclaimReport(joined.fabric().name(), notes, runs), spec.commandLine().getOut(),
+                        spec.commandLine().getErr());
+            }
+        }
+        return 0;
+    }
+
+    private void report(ReclaimReport report, PrintWriter out, PrintWriter err) throws IOException {
         if (json) {
             ReclaimJsonFormat.write(report, out);
         } else {
             ReclaimHumanFormat.write(report, out);
         }
         if (plot != null) {
-            ReclaimPlot.write("remus bench reclaim, " + choice.name() + " fabric, " + nodes + " nodes x " + threads
-                    + " threads", runs, ReclaimReport::label, plot);
+            ReclaimBenchmarkConfig first = report.runs().getFirst().config();
+            ReclaimPlot.write("remus bench reclaim, " + report.fabric() + " fabric, " + first.nodes() + " nodes x "
+                    + first.threadsPerNode() + " threads", report.runs(), ReclaimReport::label, plot);
             err.println("wrote " + plot);
             err.flush();
         }
-        return 0;
     }
 
-    private void warmUp(List<ReclaimBenchmarkConfig> configs, Supplier<Fabric> fabrics, List<String> notes)
-            throws InterruptedException {
-        if (warmupSeconds == 0) {
-            return;
-        }
+    /** @return one unreported run of {@code --warmup} per reclaimer, without the stalled thread */
+    private List<ReclaimBenchmarkConfig> warmUpConfigs(List<ReclaimBenchmarkConfig> configs) {
         Duration warmup = Duration.ofNanos(Math.round(warmupSeconds * 1e9));
         List<ReclaimerKind> done = new ArrayList<>();
+        List<ReclaimBenchmarkConfig> warmUps = new ArrayList<>();
         for (ReclaimBenchmarkConfig c : configs) {
             if (!done.contains(c.reclaimer())) {
                 done.add(c.reclaimer());
-                try (Fabric f = fabrics.get()) {
-                    ReclaimBenchmark.run(f, new ReclaimBenchmarkConfig(c.reclaimer(), c.nodes(), c.threadsPerNode(),
-                            warmup, 0, false, c.slots(), c.readPercent(), c.epoch(), c.barrierEvery(), c.sampleEvery(),
-                            c.segmentBytes(), c.seed() + 1));
-                }
+                warmUps.add(new ReclaimBenchmarkConfig(c.reclaimer(), c.nodes(), c.threadsPerNode(), warmup, 0, false,
+                        c.slots(), c.readPercent(), c.epoch(), c.barrierEvery(), c.sampleEvery(), c.segmentBytes(),
+                        c.seed() + 1));
             }
         }
-        notes.add("warm-up: each reclaimer ran " + warmupSeconds + " s unreported before the measured runs");
+        return warmUps;
     }
 
     private Supplier<Fabric> fabrics(FabricKind kind, List<String> notes) {
@@ -201,6 +296,18 @@ public final class ReclaimBenchCommand implements Callable<Integer> {
      * @throws ParameterException naming the flag and its value when one is out of range
      */
     List<ReclaimBenchmarkConfig> configs() {
+        return configs(nodes, ReclaimBenchmarkConfig.benchEpochOptions().clockSkew());
+    }
+
+    /**
+     * Validates the flags into one configuration per run, in run order, for a cluster of {@code nodes} nodes.
+     *
+     * @param nodes     the node count: {@code --nodes}, or the cluster's size with one process per node
+     * @param clockSkew the epoch reclaimer's clock skew: 0 in one JVM, {@link EpochOptions#defaults()}' across processes
+     * @return the configurations
+     * @throws ParameterException naming the flag and its value when one is out of range
+     */
+    private List<ReclaimBenchmarkConfig> configs(int nodes, Duration clockSkew) {
         List<ReclaimerKind> kinds = new ArrayList<>();
         for (String name : reclaimers) {
             try {
@@ -242,7 +349,7 @@ public final class ReclaimBenchCommand implements Callable<Integer> {
         }
         long limit = limitKib << 10;
         EpochOptions epoch = ReclaimBenchmarkConfig.benchEpochOptions().withLease(Duration.ofMillis(leaseMillis))
-                .withBytes(Math.max(1, limit / 4), limit);
+                .withClockSkew(clockSkew).withBytes(Math.max(1, limit / 4), limit);
         Duration duration = ops == null ? Duration.ofNanos(Math.round(durationSeconds * 1e9)) : null;
         List<ReclaimBenchmarkConfig> configs = new ArrayList<>();
         for (ReclaimerKind k : kinds) {

@@ -6,14 +6,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import picocli.CommandLine;
 
-import java.io.PrintWriter;
-import java.io.StringWriter;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -28,63 +22,23 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class LockBenchClusterCommandTest {
-    private record Run(int exit, String out, String err) {
-    }
-
-    private static Run run(SimFabric fabric, Map<String, String> env, String... args) {
-        LockBenchCommand command = new LockBenchCommand(ToolRun.NO_DEVICE, env, b -> b.fabric(fabric));
-        CommandLine cmd = new CommandLine(command);
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        cmd.setOut(new PrintWriter(out, true));
-        cmd.setErr(new PrintWriter(err, true));
-        int exit = cmd.execute(args);
-        return new Run(exit, out.toString(), err.toString());
-    }
-
-    private static List<Run> onRanks(SimFabric fabric, int n, String... args) throws Exception {
-        ExecutorService pool = Executors.newFixedThreadPool(n);
-        try {
-            List<Future<Run>> futures = new ArrayList<>();
-            for (int i = 0; i < n; i++) {
-                Map<String, String> env = Map.of("OMPI_COMM_WORLD_RANK", Integer.toString(i),
-                        "OMPI_COMM_WORLD_SIZE", Integer.toString(n), "REMUS_NODES", "a,b,c");
-                futures.add(pool.submit(() -> run(fabric, env, args)));
-            }
-            List<Run> runs = new ArrayList<>();
-            for (Future<Run> f : futures) {
-                runs.add(f.get(90, TimeUnit.SECONDS));
-            }
-            return runs;
-        } finally {
-            pool.shutdownNow();
-        }
-    }
-
-    private static List<Long> numbers(String json, String key) {
-        Matcher m = Pattern.compile("\"" + key + "\":([0-9]+)").matcher(json);
-        List<Long> found = new ArrayList<>();
-        while (m.find()) {
-            found.add(Long.parseLong(m.group(1)));
-        }
-        return found;
-    }
+    private static final LauncherRanks.Factory COMMANDS = (env, setup) -> new LockBenchCommand(ToolRun.NO_DEVICE, env, setup);
 
     @Test
     void shouldPrintOneAggregatedReportOnNodeZeroWhenALauncherStartsThreeProcesses() throws Exception {
         try (SimFabric fabric = new SimFabric()) {
-            List<Run> runs = onRanks(fabric, 3, "--json", "--lock", "alock,spin", "--keys", "9", "-D", "0.2",
-                    "--warmup", "0.1", "--threads", "2", "--join-timeout", "30");
-            for (Run r : runs) {
+            List<LauncherRanks.Run> runs = LauncherRanks.onRanks(COMMANDS, fabric, 3, "--json", "--lock", "alock,spin",
+                    "--keys", "9", "-D", "0.2", "--warmup", "0.1", "--threads", "2", "--join-timeout", "30");
+            for (LauncherRanks.Run r : runs) {
                 assertEquals(0, r.exit(), r.err());
             }
             assertFalse(runs.get(0).out().isBlank(), "node 0 prints the report");
             assertTrue(runs.get(1).out().isBlank() && runs.get(2).out().isBlank(), "the other nodes print nothing");
             String json = runs.get(0).out().strip();
             assertEquals(1, json.lines().count(), json);
-            assertEquals(List.of(3L, 3L), numbers(json, "nodes"), json);
-            List<Long> operations = numbers(json, "operations");
-            List<Long> counts = numbers(json, "count");
+            assertEquals(List.of(3L, 3L), LauncherRanks.numbers(json, "nodes"), json);
+            List<Long> operations = LauncherRanks.numbers(json, "operations");
+            List<Long> counts = LauncherRanks.numbers(json, "count");
             assertEquals(2, operations.size(), json);
             assertTrue(operations.stream().allMatch(o -> o > 0), json);
             assertEquals(operations, counts, "each run's merged histogram holds every pair: " + json);
@@ -104,9 +58,10 @@ class LockBenchClusterCommandTest {
     @Test
     void shouldExitWithUsageWhenAJoinArgumentIsUnknown() {
         try (SimFabric fabric = new SimFabric()) {
-            Run r = run(fabric, Map.of(), "--bogus-key=1", "-D", "0.1");
+            LauncherRanks.Run r = LauncherRanks.run(COMMANDS, fabric, Map.of(), "--bogus-key=1", "-D", "0.1");
             assertEquals(2, r.exit(), r.err());
             assertTrue(r.err().contains("bogus.key") || r.err().contains("bogus-key"), r.err());
+            assertTrue(r.err().contains("bench lock does not know"), "RemusCluster.join refused it: " + r.err());
         }
     }
 

@@ -86,7 +86,12 @@ public final class ReclaimBenchmark {
             try (ComputeThread creator = nodes[0].newComputeThread()) {
                 array = ChurnWorkload.createArray(creator, creator.allocator(), config.slots(), 0);
             }
-            return new Run(nodes, array, config).measure();
+            int[] all = new int[n];
+            for (int i = 0; i < n; i++) {
+                all[i] = i;
+            }
+            return new Run(nodes, all, array, 0, config).measure(() -> {
+            });
         } finally {
             for (RemusNode node : nodes) {
                 if (node != null) {
@@ -96,15 +101,22 @@ public final class ReclaimBenchmark {
         }
     }
 
-    /** One run's shared state. */
-    private static final class Run {
+    /**
+     * One run's shared state: the workers of the nodes this process runs, every node of the run in one
+     * JVM or one node of a cluster of processes ({@link ClusterReclaimBenchmark}).
+     */
+    static final class Run {
         private final RemusNode[] nodes;
+        private final int[] local;
         private final long array;
+        private final long lastRoundWord;
         private final ReclaimBenchmarkConfig config;
         private final int workers;
+        private final boolean stalls;
         private final boolean barrier;
         private final int participants;
         private final Duration barrierTimeout;
+        private final CountDownLatch ready;
         private final CyclicBarrier start;
         private final CyclicBarrier round;
         private final AtomicBoolean stop = new AtomicBoolean();
@@ -120,20 +132,35 @@ public final class ReclaimBenchmark {
         private final String[] firstViolations;
         private volatile boolean decidedStop;
 
-        Run(RemusNode[] nodes, long array, ReclaimBenchmarkConfig config) {
+        /**
+         * @param nodes         the run's nodes by id; those of {@code local} are open, the others may be null
+         * @param local         the ids of the nodes whose workers this process runs, in increasing order
+         * @param array         the shared churn array
+         * @param lastRoundWord with the barrier reclaimer and one process per node, a word on node 0, 0 at
+         *                      the start, where node 0's first worker announces the last barrier round once
+         *                      its run's time is up (so that every process leaves after the same round);
+         *                      0 when every node is in this JVM
+         * @param config        what to run
+         */
+        Run(RemusNode[] nodes, int[] local, long array, long lastRoundWord, ReclaimBenchmarkConfig config) {
             this.nodes = nodes;
+            this.local = local.clone();
             this.array = array;
+            this.lastRoundWord = lastRoundWord;
             this.config = config;
-            this.workers = config.workers();
+            this.workers = local.length * config.threadsPerNode();
+            this.stalls = config.stall() && local[0] == 0;
             this.barrier = config.reclaimer() == ReclaimerKind.BARRIER;
-            this.participants = workers + (config.stall() ? 1 : 0);
+            this.participants = config.workers() + (config.stall() ? 1 : 0);
+            int here = workers + (stalls ? 1 : 0);
             Duration runTime = config.duration() != null ? config.duration() : RUN_BOUND;
             this.barrierTimeout = runTime.plus(STOP_BOUND);
-            this.start = new CyclicBarrier(participants + 1);
-            this.round = new CyclicBarrier(barrier ? participants : 1, () -> decidedStop = stop.get()
+            this.ready = new CountDownLatch(here);
+            this.start = new CyclicBarrier(here + 1);
+            this.round = new CyclicBarrier(barrier && lastRoundWord == 0 ? here : 1, () -> decidedStop = stop.get()
                     || (config.duration() == null && reachedTarget.get() == workers));
             this.workersDone = new CountDownLatch(workers);
-            this.reclaimers = new AtomicReferenceArray<>(participants);
+            this.reclaimers = new AtomicReferenceArray<>(here);
             this.progress = new AtomicLongArray(workers);
             this.posted = new long[workers][Opcode.values().length];
             this.counts = new long[workers][8];
@@ -141,23 +168,46 @@ public final class ReclaimBenchmark {
             this.firstViolations = new String[workers];
         }
 
-        ReclaimBenchmarkResult measure() throws InterruptedException {
+        /**
+         * Runs the workers and samples their unreclaimed bytes until they are done.
+         *
+         * @param allReady called on this thread once this process's workers are ready, before they are
+         *                 released: one process per node waits there for the other nodes
+         * @return the measurements of this process's workers
+         * @throws RemusException naming what failed or did not finish in time
+         */
+        ReclaimBenchmarkResult measure(Runnable allReady) throws InterruptedException {
             List<Thread> threads = new ArrayList<>();
             for (int w = 0; w < workers; w++) {
                 int worker = w;
-                int node = w / config.threadsPerNode();
+                int node = local[w / config.threadsPerNode()];
                 threads.add(start(() -> work(worker, node), "reclaim-bench-" + w + "@node" + node));
             }
-            if (config.stall()) {
+            if (stalls) {
                 threads.add(start(this::stall, "reclaim-bench-stalled@node0"));
+            }
+            try {
+                long readyBy = System.nanoTime() + START_BOUND.toNanos();
+                while (!ready.await(10, TimeUnit.MILLISECONDS)) {
+                    if (failure.get() != null || System.nanoTime() - readyBy > 0) {
+                        throw new RemoteTimeoutException("not ready within " + START_BOUND);
+                    }
+                }
+            } catch (RuntimeException e) {
+                throw notStarted(e);
+            }
+            try {
+                allReady.run();
+            } catch (RuntimeException e) {
+                stop.set(true);
+                stallReleased.countDown();
+                start.reset();
+                throw e;
             }
             try {
                 start.await(START_BOUND.toNanos(), TimeUnit.NANOSECONDS);
             } catch (Exception e) {
-                stop.set(true);
-                stallReleased.countDown();
-                throw new RemusException("reclamation benchmark workers were not all ready within " + START_BOUND,
-                        failure.get() != null ? failure.get() : e);
+                throw notStarted(e);
             }
             long begin = System.nanoTime();
             List<ReclaimBenchmarkResult.Sample> samples = new ArrayList<>();
@@ -192,6 +242,14 @@ public final class ReclaimBenchmark {
             return result(begin, peak, samples);
         }
 
+        private RemusException notStarted(Exception e) {
+            stop.set(true);
+            stallReleased.countDown();
+            start.reset();
+            return new RemusException("reclamation benchmark workers were not all ready within " + START_BOUND,
+                    failure.get() != null ? failure.get() : e);
+        }
+
         private Thread start(Runnable body, String name) {
             Thread t = new Thread(() -> {
                 try {
@@ -212,12 +270,15 @@ public final class ReclaimBenchmark {
             try (ComputeThread ct = nodes[node].newComputeThread()) {
                 Reclaimer r = reclaimer(ct);
                 reclaimers.set(worker, r);
+                int global = node * config.threadsPerNode() + worker % config.threadsPerNode();
                 ChurnWorkload w = new ChurnWorkload(ct, ct.allocator(), r, array, config.slots(), config.readPercent(),
-                        0, config.seed() * 31 + worker);
+                        0, config.seed() * 31 + global);
                 long[] before = posted(ct);
+                ready.countDown();
                 await(start, START_BOUND);
                 long target = config.duration() == null ? config.opsPerThread() : Long.MAX_VALUE;
                 long done = 0;
+                long rounds = 0;
                 boolean counted = false;
                 while (true) {
                     long roundEnd = barrier ? done + config.barrierEvery() : Long.MAX_VALUE;
@@ -236,8 +297,7 @@ public final class ReclaimBenchmark {
                         break;
                     }
                     r.reclaim();
-                    await(round, barrierTimeout);
-                    if (decidedStop) {
+                    if (lastRound(ct, ++rounds, global == 0, done >= target)) {
                         break;
                     }
                 }
@@ -268,6 +328,7 @@ public final class ReclaimBenchmark {
                 reclaimers.set(workers, r);
                 Guard g = r.enter();
                 ct.read(array);
+                ready.countDown();
                 await(start, START_BOUND);
                 long bound = (config.duration() != null ? config.duration() : RUN_BOUND).plus(STOP_BOUND).toNanos();
                 try {
@@ -279,15 +340,40 @@ public final class ReclaimBenchmark {
                     throw new RemusException("the stalled thread was interrupted", e);
                 }
                 g.close();
+                long rounds = 0;
                 while (barrier) {
                     r.reclaim();
-                    await(round, barrierTimeout);
-                    if (decidedStop) {
+                    if (lastRound(ct, ++rounds, false, false)) {
                         break;
                     }
                 }
                 r.close();
             }
+        }
+
+        /**
+         * Whether a barrier round was the last, the same answer for every participant of the round. In
+         * one JVM they decide together (a local barrier whose action reads the stop flag and the
+         * operation targets). With one process per node: an operation-count run ends in the round in
+         * which every worker reaches its count (the same for all, as all have the same count and round
+         * length); a timed run ends after the round that node 0's first worker announced in the word
+         * at {@code lastRoundWord}: once its time is up, after its round {@code j}, it announces
+         * {@code j + 1}. No participant can have completed round {@code j + 1} then (that round needs
+         * the announcer's arrival), and every participant reads the word after completing it.
+         */
+        private boolean lastRound(ComputeThread ct, long rounds, boolean announcer, boolean reachedCount) {
+            if (lastRoundWord == 0) {
+                await(round, barrierTimeout);
+                return decidedStop;
+            }
+            if (config.duration() == null) {
+                return reachedCount;
+            }
+            if (announcer && stop.get()) {
+                ct.compareAndSwap(lastRoundWord, 0, rounds + 1);
+            }
+            long last = ct.read(lastRoundWord);
+            return last != 0 && rounds >= last;
         }
 
         private Reclaimer reclaimer(ComputeThread ct) {

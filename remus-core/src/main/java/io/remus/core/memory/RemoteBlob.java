@@ -1,10 +1,9 @@
-package io.remus.alock.bench;
+package io.remus.core.memory;
 
 import io.remus.core.BadArgumentException;
 import io.remus.core.ComputeThread;
 import io.remus.core.CorruptedMemoryException;
 import io.remus.core.RemotePtr;
-import io.remus.core.memory.RemoteAllocator;
 
 import java.lang.foreign.MemorySegment;
 
@@ -26,11 +25,11 @@ import java.lang.foreign.MemorySegment;
  * changed. Transfers go through the compute thread's staging buffer, in pieces of at most its
  * {@code bufferSizePerThread}.
  */
-final class RemoteBlob {
+public final class RemoteBlob {
     /** The largest chunk. */
-    static final int CHUNK = 512 << 10;
+    public static final int CHUNK = 512 << 10;
     /** The longest blob: 64 chunks. */
-    static final int MAX_LENGTH = 64 * CHUNK;
+    public static final int MAX_LENGTH = 64 * CHUNK;
 
     private RemoteBlob() {
     }
@@ -41,8 +40,9 @@ final class RemoteBlob {
      * @param node      the memory node the blob goes to
      * @param bytes     the bytes, at most {@link #MAX_LENGTH}
      * @return the pointer of the index block
+     * @throws BadArgumentException when {@code bytes} is longer than {@link #MAX_LENGTH}
      */
-    static long write(ComputeThread thread, RemoteAllocator allocator, int node, byte[] bytes) {
+    public static long write(ComputeThread thread, RemoteAllocator allocator, int node, byte[] bytes) {
         if (bytes.length > MAX_LENGTH) {
             throw new BadArgumentException("a remote blob holds at most " + MAX_LENGTH + " bytes, got " + bytes.length);
         }
@@ -67,7 +67,7 @@ final class RemoteBlob {
      * @return the bytes
      * @throws CorruptedMemoryException when the index holds a length no writer writes
      */
-    static byte[] read(ComputeThread thread, long block) {
+    public static byte[] read(ComputeThread thread, long block) {
         long length = thread.read(block);
         if (length < 0 || length > MAX_LENGTH) {
             throw new CorruptedMemoryException(block, length, "remote blob " + RemotePtr.toString(block) + " claims " + length
@@ -93,7 +93,7 @@ final class RemoteBlob {
      * @param ptr    the first remote byte
      * @param source the bytes
      */
-    static void copyOut(ComputeThread thread, long ptr, MemorySegment source) {
+    public static void copyOut(ComputeThread thread, long ptr, MemorySegment source) {
         long piece = thread.config().bufferSizePerThread();
         for (long at = 0; at < source.byteSize(); at += piece) {
             thread.write(RemotePtr.offset(ptr, at), source.asSlice(at, Math.min(piece, source.byteSize() - at)));

@@ -1,0 +1,227 @@
+package io.remus.tools.cli;
+
+import io.remus.core.BadArgumentException;
+import io.remus.core.RemusCluster;
+import io.remus.core.config.ClusterConfig;
+import io.remus.core.config.ConfigSources;
+import io.remus.tools.bench.FabricKind;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+import java.lang.management.ManagementFactory;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.function.UnaryOperator;
+
+/**
+ * The one-process-per-node mode of the multi-node benchmarks ({@code remus bench lock},
+ * {@code remus bench reclaim}), a picocli mixin: its flags, the rule that turns it on, and the join.
+ * The join arguments are the arguments the command does not know, which it collects with
+ * {@code @Unmatched} (picocli takes that annotation on the command itself, not on a mixin).
+ * The mode is on when {@code --cluster} is given, or, unless {@code --no-cluster} is, when an argument
+ * the command does not know is given (it is a {@link RemusCluster} join argument such as
+ * {@code --node-id=N}, {@code --rendezvous=DIR}, {@code --hostfile=FILE}, {@code --seg-size=4M}), or
+ * when the environment holds a launcher's rank with a size above 1 ({@code OMPI_COMM_WORLD_RANK}/
+ * {@code _SIZE}, {@code SLURM_PROCID}/{@code SLURM_NTASKS}, {@code PMI_RANK}/{@code PMI_SIZE}).
+ */
+public final class ClusterOptions {
+    /** The rule in words, for a command's description. */
+    static final String RULE = "Runs every node in this JVM, unless one process per node is asked for: --cluster, or (without "
+            + "--no-cluster) a RemusCluster join argument this command does not know (--node-id=N, "
+            + "--rendezvous=DIR|tcp://HOST:PORT, --hostfile=FILE, --address=HOST, --seg-size=SIZE, ...), or a "
+            + "launcher's rank with a size above 1 in the environment (mpirun: OMPI_COMM_WORLD_RANK/SIZE; srun: "
+            + "SLURM_PROCID/SLURM_NTASKS; PMI_RANK/PMI_SIZE). Then this process is one node: it joins the "
+            + "cluster (RemusCluster.join with those arguments and the environment), runs --threads workers, ";
+
+    private static final List<String[]> LAUNCHERS = List.of(new String[]{"OMPI_COMM_WORLD_RANK", "OMPI_COMM_WORLD_SIZE"},
+            new String[]{"SLURM_PROCID", "SLURM_NTASKS"}, new String[]{"PMI_RANK", "PMI_SIZE"});
+
+    @Spec(Spec.Target.MIXEE)
+    CommandSpec mixee;
+
+    @Option(names = "--cluster", negatable = true,
+            description = "Run as one node of a cluster of processes (see above); --no-cluster: every node in this JVM "
+                    + "even under a launcher (default: by the rule above).")
+    Boolean cluster;
+
+    @Option(names = "--join-timeout", paramLabel = "SECONDS", defaultValue = "60",
+            description = "One process per node: how long joining, and each wait for the other nodes during a run, may take "
+                    + "(default ${DEFAULT-VALUE}).")
+    double joinTimeoutSeconds;
+
+    /**
+     * @param environment the process's environment (a launcher's rank)
+     * @param joinArgs    the arguments the command does not know
+     * @return whether this process runs as one node of a cluster of processes: {@code --cluster}, or
+     *         (without {@code --no-cluster}) join arguments, or a launcher's rank with a size above 1
+     */
+    boolean on(Map<String, String> environment, List<String> joinArgs) {
+        if (cluster != null) {
+            return cluster;
+        }
+        if (!joinArgs.isEmpty()) {
+            return true;
+        }
+        for (String[] launcher : LAUNCHERS) {
+            String size = environment.get(launcher[1]);
+            if (environment.containsKey(launcher[0]) && size != null && size.strip().matches("[0-9]{1,9}")
+                    && Integer.parseInt(size.strip()) > 1) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * Every node in this JVM: refuses join arguments, which only one process per node takes.
+     *
+     * @param joinArgs the arguments the command does not know
+     * @throws ParameterException naming them when there are some
+     */
+    void refuseJoinArgs(List<String> joinArgs) {
+        if (!joinArgs.isEmpty()) {
+            throw usage("unknown option(s) " + joinArgs + " (join arguments are taken only with one process per node, "
+                    + "not with --no-cluster)");
+        }
+    }
+
+    /**
+     * Checks the flags of one process per node and resolves the join's configuration.
+     *
+     * @param joinArgs    the arguments the command does not know, for {@link RemusCluster}
+     * @param fabric      {@code --fabric}, or null
+     * @param device      {@code -d}, or null
+     * @param environment what {@link RemusCluster} reads besides the arguments
+     * @param setup       applied to the join's builder last (e.g. a shared simulator fabric)
+     * @param nodes       {@code --nodes}, which must be the cluster's size when it was given
+     * @return the join, not yet made
+     * @throws ParameterException for {@code --fabric sim}, a bad {@code --join-timeout}, join arguments that
+     *                            {@link RemusCluster} refuses, or {@code --nodes} other than the cluster's size
+     */
+    Join prepare(List<String> joinArgs, FabricKind fabric, String device, Map<String, String> environment,
+                 UnaryOperator<RemusCluster.Builder> setup, int nodes) {
+        if (fabric == FabricKind.SIM) {
+            throw usage("--fabric sim runs every node in this JVM; one process per node needs --fabric verbs (or --no-cluster)");
+        }
+        if (!(joinTimeoutSeconds > 0) || joinTimeoutSeconds > 3600) {
+            throw usage("--join-timeout must be in (0, 3600] seconds, got " + joinTimeoutSeconds);
+        }
+        Join join = new Join(joinArgs, Duration.ofNanos(Math.round(joinTimeoutSeconds * 1e9)), device, environment, setup);
+        try {
+            join.resolved = join.builder().resolveConfig();
+        } catch (BadArgumentException e) {
+            throw usage("options bench " + mixee.name() + " does not know go to "
+                    + "RemusCluster.join, which refuses " + joinArgs + ": " + e.getMessage());
+        }
+        int size = join.size();
+        if (mixee.commandLine().getParseResult().hasMatchedOption("--nodes") && nodes != size) {
+            throw usage("--nodes " + nodes + ", but the cluster has " + size + " nodes (one per process; leave --nodes out)");
+        }
+        return join;
+    }
+
+    /** @return this host's CPUs and load average, for a report's notes */
+    static String hostLoad() {
+        double load = ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
+        return String.format(Locale.ROOT, "host: %d CPUs, load average %.2f at start",
+                Runtime.getRuntime().availableProcessors(), load);
+    }
+
+    private ParameterException usage(String message) {
+        return new ParameterException(mixee.commandLine(), message);
+    }
+
+    /** A join of one process per node, resolved by {@link #prepare} and made by {@link #join()}. */
+    final class Join {
+        private final Duration timeout;
+        private final String device;
+        private final Map<String, String> environment;
+        private final UnaryOperator<RemusCluster.Builder> setup;
+        private final List<String> args;
+        private ClusterConfig resolved;
+
+        private Join(List<String> joinArgs, Duration timeout, String device, Map<String, String> environment,
+                     UnaryOperator<RemusCluster.Builder> setup) {
+            this.args = new ArrayList<>(joinArgs);
+            this.timeout = timeout;
+            this.device = device;
+            this.environment = environment;
+            this.setup = setup;
+        }
+
+        /** @return {@code --join-timeout}: the join's timeout and each wait for the other nodes during a run */
+        Duration timeout() {
+            return timeout;
+        }
+
+        /** @return the cluster's node count */
+        int size() {
+            return resolved.nodes().size();
+        }
+
+        /**
+         * Asks for at least {@code bytes} of memory per node when neither the join arguments nor the
+         * environment name a segment size, a segment count or a configuration file.
+         *
+         * @param bytes the memory a node needs
+         */
+        void ensureSegment(long bytes) {
+            if (!given("segment.size", "segment.count", "config") && resolved.segmentSize() * resolved.segmentCount() < bytes) {
+                args.add("--segment.size=" + bytes);
+            }
+        }
+
+        /**
+         * Joins the cluster.
+         *
+         * @return the joined cluster
+         * @throws io.remus.core.RemusException naming the peers when the join fails or times out
+         */
+        RemusCluster join() {
+            return builder().join();
+        }
+
+        /**
+         * @param joined the joined cluster
+         * @param what   what node 0 aggregates, e.g. "counts and latency histograms"
+         * @return the notes every report of one process per node starts with
+         */
+        List<String> notes(RemusCluster joined, String what) {
+            List<String> notes = new ArrayList<>();
+            notes.add("one process per node: " + joined.size() + " nodes, node 0 aggregates every node's " + what
+                    + ", sent over RDMA");
+            notes.add("fabric " + joined.fabric().name() + " (RemusCluster.join)");
+            notes.add(hostLoad() + " (node 0)");
+            return notes;
+        }
+
+        private RemusCluster.Builder builder() {
+            RemusCluster.Builder b = RemusCluster.builder().args(args.toArray(String[]::new)).environment(environment)
+                    .joinTimeout(timeout);
+            if (device != null) {
+                b.device(device);
+            }
+            return setup.apply(b);
+        }
+
+        private boolean given(String... keys) {
+            List<String> wanted = List.of(keys);
+            for (String a : args) {
+                if (a.startsWith("--") && wanted.contains(ConfigSources.canonicalKey(a.substring(2).split("=", 2)[0]))) {
+                    return true;
+                }
+            }
+            for (String key : keys) {
+                if (environment.containsKey("REMUS_" + key.replace('.', '_').toUpperCase(Locale.ROOT))) {
+                    return true;
+                }
+            }
+            return false;
+        }
+    }
+}
