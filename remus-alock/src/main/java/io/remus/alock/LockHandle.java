@@ -3,6 +3,8 @@ package io.remus.alock;
 import io.remus.core.ComputeThread;
 import io.remus.core.RemotePtr;
 
+import java.util.Objects;
+
 /**
  * What every lock handle holds: its thread's {@link LockContext} and compute thread, the shared
  * {@link LockWord}, and the bound on its spin waits. Not thread-safe, like the handles.
@@ -25,7 +27,7 @@ public abstract class LockHandle implements Lock {
      * @throws io.remus.core.BadArgumentException when the word is null or misaligned
      */
     protected LockHandle(LockContext context, long word, String kind) {
-        this.context = context;
+        this.context = Objects.requireNonNull(context, "context");
         this.thread = context.thread();
         this.word = LockWord.checkAligned(word);
         this.spin = new SpinBound(context.options().acquireTimeout());

@@ -5,6 +5,8 @@ import io.remus.alock.mcs.RdmaMcsLock;
 import io.remus.alock.spin.RdmaSpinLock;
 import io.remus.core.BadArgumentException;
 
+import java.util.Objects;
+
 /** The lock algorithms, each opening handles on a {@link LockWord}. */
 public enum LockKind {
     /** {@link ALock}: local threads use CPU atomics only, remote threads RDMA. */
@@ -33,6 +35,7 @@ public enum LockKind {
      * @throws BadArgumentException when no kind has that name
      */
     public static LockKind parse(String name) {
+        Objects.requireNonNull(name, "name");
         for (LockKind k : values()) {
             if (k.cliName.equals(name)) {
                 return k;
@@ -49,6 +52,7 @@ public enum LockKind {
      * @return the handle
      */
     public Lock open(LockContext context, long word) {
+        Objects.requireNonNull(context, "context");
         return switch (this) {
             case ALOCK -> new ALock(context, word, false);
             case SPIN -> new RdmaSpinLock(context, word);

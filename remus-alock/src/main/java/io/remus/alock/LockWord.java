@@ -5,6 +5,7 @@ import io.remus.core.RemotePtr;
 import io.remus.core.memory.RemoteAllocator;
 
 import java.lang.foreign.MemorySegment;
+import java.util.Objects;
 
 /**
  * The shared word of every lock kind: {@value #SIZE} bytes, {@value #SIZE}-byte aligned, all zero
@@ -26,6 +27,8 @@ public final class LockWord {
      * @return the word
      */
     public static long allocate(ComputeThread thread, RemoteAllocator allocator, int node) {
+        Objects.requireNonNull(thread, "thread");
+        Objects.requireNonNull(allocator, "allocator");
         long block = allocator.allocate(2 * SIZE, node);
         long word = alignUp(block);
         thread.write(word, MemorySegment.ofArray(new byte[SIZE]));

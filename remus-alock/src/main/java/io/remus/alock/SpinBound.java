@@ -43,6 +43,7 @@ public final class SpinBound {
      * @throws LockTimeoutException when the wait is past its deadline
      */
     public void pause(String awaited) {
+        Objects.requireNonNull(awaited, "awaited");
         pause(awaited, "");
     }
 
@@ -55,6 +56,8 @@ public final class SpinBound {
      * @throws LockTimeoutException when the wait is past its deadline
      */
     public void pause(String awaited, String lock) {
+        Objects.requireNonNull(awaited, "awaited");
+        Objects.requireNonNull(lock, "lock");
         if ((++spins & 0x3F) == 0) {
             if (System.nanoTime() - deadline > 0) {
                 String what = lock.isEmpty() ? awaited : awaited + " " + lock;

@@ -40,7 +40,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * entries, 660,987 remote CAS) and ALock's slice was clean; in the 3 others every thread stopped
  * entering 10-110 s in (acquire timeouts), which the check of the word after each slice now
  * reports as a lost release. With that check it failed the naive lock in 3 of 3 runs (34, 66 and 40 s
- * in, each a lost release) and ALock's slice was clean. docs/PERFORMANCE.md (Locks).
+ * in, each a lost release) and ALock's slice was clean. docs/locks/README.md (Correctness on rxe).
  */
 @Timeout(value = 600, unit = TimeUnit.SECONDS)
 class NaiveLockHazardOnVerbsTest {

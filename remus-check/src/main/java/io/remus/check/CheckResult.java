@@ -1,6 +1,7 @@
 package io.remus.check;
 
 import java.util.List;
+import java.util.Objects;
 
 /**
  * The result of a linearizability check.
@@ -14,8 +15,11 @@ import java.util.List;
  */
 public record CheckResult(Verdict verdict, int operations, long configurations, List<Operation> witness,
                           String explanation) {
-    /** Copies the witness. */
+    /** Checks the components and copies the witness. */
     public CheckResult {
+        Objects.requireNonNull(verdict, "verdict");
+        Objects.requireNonNull(witness, "witness");
+        Objects.requireNonNull(explanation, "explanation");
         witness = List.copyOf(witness);
     }
 

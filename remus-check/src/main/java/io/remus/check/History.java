@@ -109,6 +109,7 @@ public final class History {
      * @return a new list, ids 0, 1, ... in invocation order
      */
     public static List<Operation> number(List<Operation> operations) {
+        Objects.requireNonNull(operations, "operations");
         List<Operation> sorted = new ArrayList<>(operations);
         sorted.sort(Comparator.comparingLong(Operation::invokedAt).thenComparingInt(Operation::process)
                 .thenComparingInt(Operation::thread));

@@ -8,6 +8,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 
 /**
  * Histories of several processes: each process writes its own history to a file and one merge
@@ -42,6 +43,8 @@ public final class HistoryFiles {
      * @param file    the file, replaced if it exists
      */
     public static void write(History history, Path file) {
+        Objects.requireNonNull(history, "history");
+        Objects.requireNonNull(file, "file");
         write(history.operations(), history.clock(), history.process(), file);
     }
 
@@ -54,6 +57,9 @@ public final class HistoryFiles {
      * @param file       the file, replaced if it exists
      */
     public static void write(List<Operation> operations, HistoryClock clock, int process, Path file) {
+        Objects.requireNonNull(operations, "operations");
+        Objects.requireNonNull(clock, "clock");
+        Objects.requireNonNull(file, "file");
         try (BufferedWriter w = Files.newBufferedWriter(file, StandardCharsets.UTF_8)) {
             w.write(MAGIC + "\nclock " + clock.name() + "\nprocess " + process + "\n");
             for (Operation op : operations) {
@@ -76,6 +82,7 @@ public final class HistoryFiles {
      * @return its clock, process and operations (numbered in invocation order)
      */
     public static Recorded read(Path file) {
+        Objects.requireNonNull(file, "file");
         List<String> lines;
         try {
             lines = Files.readAllLines(file, StandardCharsets.UTF_8);
@@ -105,6 +112,7 @@ public final class HistoryFiles {
      * @return the merged operations, numbered in invocation order
      */
     public static List<Operation> merge(List<Path> files) {
+        Objects.requireNonNull(files, "files");
         List<Operation> all = new ArrayList<>();
         List<Integer> processes = new ArrayList<>();
         for (Path f : files) {
@@ -130,6 +138,11 @@ public final class HistoryFiles {
      * @param operations its operations
      */
     public record Recorded(HistoryClock clock, int process, List<Operation> operations) {
+        /** Checks the components. */
+        public Recorded {
+            Objects.requireNonNull(clock, "clock");
+            Objects.requireNonNull(operations, "operations");
+        }
     }
 
     private static HistoryClock parseClock(Path file, String line) {

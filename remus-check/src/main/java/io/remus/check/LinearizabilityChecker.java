@@ -70,6 +70,8 @@ public final class LinearizabilityChecker {
      * @throws HistoryFormatException when two completed operations of one thread overlap
      */
     public <S> CheckResult check(List<Operation> history, Specification<S> spec) {
+        Objects.requireNonNull(history, "history");
+        Objects.requireNonNull(spec, "spec");
         validate(history);
         long deadline = System.nanoTime() + budget.time().toNanos();
         return new Search<>(history, spec, deadline, budget.configurations()).run();
@@ -87,6 +89,8 @@ public final class LinearizabilityChecker {
      * @throws IllegalArgumentException when the specification does not partition by key
      */
     public <S> CheckResult checkByKey(List<Operation> history, Specification<S> spec) {
+        Objects.requireNonNull(history, "history");
+        Objects.requireNonNull(spec, "spec");
         if (!spec.partitionable()) {
             throw new IllegalArgumentException(spec.getClass().getSimpleName() + " does not partition by key");
         }

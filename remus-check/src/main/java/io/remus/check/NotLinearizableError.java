@@ -1,5 +1,7 @@
 package io.remus.check;
 
+import java.util.Objects;
+
 /**
  * What {@link CheckResult#assertLinearizable()} throws: an {@link AssertionError}, so a test
  * framework reports it as a failed test, whose message carries the verdict and the witness.
@@ -11,7 +13,7 @@ public final class NotLinearizableError extends AssertionError {
 
     /** @param result the check that did not find the history linearizable */
     public NotLinearizableError(CheckResult result) {
-        super(result.toString());
+        super(Objects.requireNonNull(result, "result").toString());
         this.result = result;
     }
 

@@ -63,6 +63,7 @@ public record Operation(int id, int process, int thread, String kind, long[] arg
      * @return whether this one precedes it in real time
      */
     public boolean precedes(Operation other) {
+        Objects.requireNonNull(other, "other");
         return respondedAt < other.invokedAt;
     }
 

@@ -1,5 +1,7 @@
 package io.remus.check;
 
+import java.util.Objects;
+
 /**
  * The sequential specification of an object: its initial state and what each operation does to a
  * state and returns. The checker memoizes the states it has visited (Lowe), so a state must be
@@ -53,5 +55,10 @@ public interface Specification<S> {
      * @param <S>    the state type
      */
     record Step<S>(S state, long[] result) {
+        /** Checks the components. */
+        public Step {
+            Objects.requireNonNull(state, "state");
+            Objects.requireNonNull(result, "result");
+        }
     }
 }

@@ -53,5 +53,13 @@
  * {@code ConcurrentModificationException} inside Lincheck ({@code SnapshotTracker.restoreValues}).
  * Interleavings of RDMA operations are therefore this package's job: record histories over the
  * simulator (with its yielding and tearing options) and over rxe, and check them here.
+ *
+ * <h2>Nulls</h2>
+ * A {@code null} passed where an object is required is a {@link java.lang.NullPointerException}
+ * whose message is the parameter's name, thrown by
+ * {@link java.util.Objects#requireNonNull(Object, String)} before any other check and before
+ * anything is done. {@code null} is accepted only where a parameter's documentation says what it
+ * means. No other exception type signals a null argument: the typed exceptions are for values
+ * that are present but wrong. The same holds in {@code io.remus.check.spec}.
  */
 package io.remus.check;

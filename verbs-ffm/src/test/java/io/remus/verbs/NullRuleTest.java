@@ -67,4 +67,56 @@ class NullRuleTest {
         assertEquals(1, violations.size(), violations.toString());
         assertTrue(violations.get(0).contains("expected 'name'"), violations.toString());
     }
+
+    @Test
+    void shouldDetectAConstructorWhoseNullPointerNamesNoParameter() {
+        List<String> violations = NullRule.checkConstructors(Careless.class, samples(), Set.of());
+        assertEquals(1, violations.size(), violations.toString());
+        assertTrue(violations.get(0).contains("does not name the parameter"), violations.toString());
+    }
+
+    @Test
+    void shouldDetectAnInstanceMethodThatAcceptsNullOrThrowsAnotherType() {
+        List<String> violations = NullRule.checkInstanceMethods(new Careless("x"), samples(), Set.of());
+        assertEquals(2, violations.size(), violations.toString());
+        assertTrue(violations.stream().anyMatch(v -> v.contains("lenient parameter 0: accepted null")), violations.toString());
+        assertTrue(violations.stream().anyMatch(v -> v.contains("typed parameter 0: threw java.lang.IllegalArgumentException")),
+                violations.toString());
+    }
+
+    @Test
+    void shouldAcceptAnInstanceMethodThatNamesItsParameterOrIsDocumentedNullable() {
+        assertEquals(List.of(), NullRule.checkInstanceMethods(new Careless("x"), samples(), Set.of("lenient#0", "typed#0")));
+    }
+
+    /** A class that breaks the rule in each way the checks look for. */
+    public static final class Careless {
+        private final String name;
+
+        /** @param name dereferenced without a check */
+        public Careless(String name) {
+            this.name = name.trim();
+        }
+
+        /** @param other ignored: null is accepted */
+        public void lenient(String other) {
+        }
+
+        /** @param other null is a typed error instead of a NullPointerException */
+        public void typed(String other) {
+            if (other == null) {
+                throw new IllegalArgumentException("other is null");
+            }
+        }
+
+        /** @param other checked as the rule says */
+        public void strict(String other) {
+            java.util.Objects.requireNonNull(other, "other");
+        }
+
+        @Override
+        public String toString() {
+            return name;
+        }
+    }
 }

@@ -66,8 +66,9 @@ class ReadmeExampleOnModulePathTest {
     @Test
     void shouldMakeTheDowncallsInTheVerbsModuleWhenAVerbsFabricIsOpened() {
         // Opening a device makes restricted calls (the library lookup, then ibv_get_device_list) whether or
-        // not this host has libibverbs or the device, and fails for want of one or the other: with a
-        // RemusException, or, where libibverbs is missing, with the lookup's failure in a class initializer.
+        // not this host has libibverbs or the device, and fails for want of one or the other with a
+        // RemusException (its cause a NativeLibraryMissingException where libibverbs is missing). A
+        // restricted call refused for want of native access is an IllegalCallerException instead.
         // From JDK 24 the POM runs this with --illegal-native-access=deny, so that a restricted call from a
         // module without native access throws IllegalCallerException instead of warning.
         Throwable e = assertThrows(Throwable.class, () -> VerbsFabric.open("remus-no-such-device"));

@@ -5,6 +5,7 @@ import io.remus.core.ComputeThread;
 import io.remus.core.RemotePtr;
 
 import java.lang.foreign.MemorySegment;
+import java.util.Objects;
 
 /**
  * A thread's queue nodes, on its own node: one per lock it may hold or wait for at once. A node
@@ -25,6 +26,7 @@ public final class QueueNodePool {
      * @throws io.remus.core.BadArgumentException when the thread's node is not a memory node
      */
     public QueueNodePool(ComputeThread thread, int size) {
+        Objects.requireNonNull(thread, "thread");
         long block = thread.allocator().allocate((long) (size + 1) * QueueNode.SIZE, thread.nodeId());
         long misalignment = RemotePtr.address(block) & (QueueNode.SIZE - 1);
         first = misalignment == 0 ? block : RemotePtr.offset(block, QueueNode.SIZE - misalignment);

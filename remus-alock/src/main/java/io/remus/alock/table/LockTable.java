@@ -9,6 +9,8 @@ import io.remus.core.RemotePtr;
 import io.remus.core.config.NodeRange;
 import io.remus.core.memory.RemoteAllocator;
 
+import java.util.Objects;
+
 /**
  * {@code size} locks of one kind spread over the memory nodes: lock {@code i} lives on memory node
  * {@code first + i % count}, and key {@code k} maps to lock {@code floorMod(k, size)}. The table
@@ -33,6 +35,8 @@ public final class LockTable {
      * @return the table
      */
     public static LockTable create(ComputeThread creator, LockKind kind, int size) {
+        Objects.requireNonNull(creator, "creator");
+        Objects.requireNonNull(kind, "kind");
         if (size < 1) {
             throw new BadArgumentException("a lock table needs at least one lock, got " + size);
         }
@@ -53,6 +57,8 @@ public final class LockTable {
      * @return the table
      */
     public static LockTable of(LockKind kind, long[] words) {
+        Objects.requireNonNull(kind, "kind");
+        Objects.requireNonNull(words, "words");
         if (words.length == 0) {
             throw new BadArgumentException("a lock table needs at least one lock");
         }
@@ -104,6 +110,7 @@ public final class LockTable {
      * @return the thread's handles on this table
      */
     public TableLocks open(LockContext context) {
+        Objects.requireNonNull(context, "context");
         return new TableLocks(this, context);
     }
 }

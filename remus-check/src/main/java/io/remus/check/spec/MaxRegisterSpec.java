@@ -3,6 +3,8 @@ package io.remus.check.spec;
 import io.remus.check.Operation;
 import io.remus.check.Specification;
 
+import java.util.Objects;
+
 /**
  * A max register of unsigned 64-bit values, initially zero.
  *
@@ -24,6 +26,8 @@ public final class MaxRegisterSpec implements Specification<Long> {
 
     @Override
     public Step<Long> apply(Long state, Operation op) {
+        Objects.requireNonNull(state, "state");
+        Objects.requireNonNull(op, "op");
         return switch (op.kind()) {
             case WRITE_MAX -> {
                 Arity.require(op, 1);

@@ -4,6 +4,7 @@ import io.remus.check.Operation;
 import io.remus.check.Specification;
 
 import java.util.Arrays;
+import java.util.Objects;
 
 /**
  * A FIFO queue of words, initially empty.
@@ -26,6 +27,8 @@ public final class QueueSpec implements Specification<QueueSpec.Contents> {
 
     @Override
     public Step<Contents> apply(Contents state, Operation op) {
+        Objects.requireNonNull(state, "state");
+        Objects.requireNonNull(op, "op");
         long[] q = state.words;
         return switch (op.kind()) {
             case ENQUEUE -> {

@@ -4,6 +4,7 @@ import io.remus.check.Operation;
 import io.remus.check.Specification;
 
 import java.util.Arrays;
+import java.util.Objects;
 
 /**
  * An atomic read/write register of a fixed number of words (one for an 8-byte register, two for
@@ -39,6 +40,8 @@ public final class RegisterSpec implements Specification<RegisterSpec.Value> {
 
     @Override
     public Step<Value> apply(Value state, Operation op) {
+        Objects.requireNonNull(state, "state");
+        Objects.requireNonNull(op, "op");
         return switch (op.kind()) {
             case WRITE -> {
                 Arity.require(op, words);

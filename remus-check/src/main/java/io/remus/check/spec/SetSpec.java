@@ -4,6 +4,7 @@ import io.remus.check.Operation;
 import io.remus.check.Specification;
 
 import java.util.Arrays;
+import java.util.Objects;
 
 /**
  * A set of words, initially empty. Partitionable by element (P-compositionality): operations on
@@ -33,6 +34,8 @@ public final class SetSpec implements Specification<SetSpec.Members> {
 
     @Override
     public Step<Members> apply(Members state, Operation op) {
+        Objects.requireNonNull(state, "state");
+        Objects.requireNonNull(op, "op");
         if (!op.kind().equals(ADD) && !op.kind().equals(REMOVE) && !op.kind().equals(CONTAINS)) {
             throw Arity.unknown("a set", op, "add, remove, contains");
         }
@@ -73,6 +76,7 @@ public final class SetSpec implements Specification<SetSpec.Members> {
 
     @Override
     public long key(Operation op) {
+        Objects.requireNonNull(op, "op");
         Arity.require(op, 1);
         return op.arguments()[0];
     }

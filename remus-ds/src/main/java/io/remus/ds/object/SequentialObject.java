@@ -1,6 +1,7 @@
 package io.remus.ds.object;
 
 import java.lang.foreign.MemorySegment;
+import java.util.Objects;
 
 /**
  * A sequential object that {@link WaitFreeObject} turns into a linearizable wait-free shared one: an
@@ -53,11 +54,15 @@ public interface SequentialObject<S> {
     /**
      * One step of the sequential object.
      *
-     * @param state  the state after the operation
+     * @param state  the state after the operation, not null
      * @param status the response's status word
      * @param value  the response's value word
      * @param <S>    the state type
      */
     record Step<S>(S state, long status, long value) {
+        /** Checks the state. */
+        public Step {
+            Objects.requireNonNull(state, "state");
+        }
     }
 }

@@ -501,7 +501,7 @@ public final class WaitFreeObject<S> {
             long record = bufRecords + RECORD_BYTES * (2L * j + (seq & 1));
             SequentialObject.Step<S> step = object.apply(state, buf.get(ValueLayout.JAVA_LONG, record),
                     buf.get(ValueLayout.JAVA_LONG, record + 8));
-            state = Objects.requireNonNull(step.state(), "a sequential step's state");
+            state = step.state();
             buf.set(ValueLayout.JAVA_LONG, at, seq);
             buf.set(ValueLayout.JAVA_LONG, at + 8, step.status());
             buf.set(ValueLayout.JAVA_LONG, at + 16, step.value());

@@ -10,6 +10,7 @@ import io.remus.ds.reclaim.Reclaimer;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.Arrays;
+import java.util.Objects;
 
 /**
  * A bounded LIFO stack of 64-bit words, linearizable and wait-free: {@link WaitFreeObject}'s universal
@@ -61,6 +62,8 @@ public final class WaitFreeStack {
      * @throws BadArgumentException when the sizes do not fit a block or the thread's buffer
      */
     public static WaitFreeStack create(ComputeThread thread, Reclaimer reclaimer, int nodeId, int threads, int elements) {
+        Objects.requireNonNull(thread, "thread");
+        Objects.requireNonNull(reclaimer, "reclaimer");
         return create(thread, reclaimer, nodeId, threads, elements, WaitFreeObject.Helping.SEQUENCED);
     }
 
@@ -85,6 +88,8 @@ public final class WaitFreeStack {
      * @throws AllocationExhaustedException when every announce slot is claimed
      */
     public static WaitFreeStack attach(ComputeThread thread, Reclaimer reclaimer, long ptr) {
+        Objects.requireNonNull(thread, "thread");
+        Objects.requireNonNull(reclaimer, "reclaimer");
         return attach(thread, reclaimer, ptr, WaitFreeObject.Helping.SEQUENCED);
     }
 

@@ -16,5 +16,13 @@
  * guarantee, its RDMA operations and round trips per call (asserted in the tests with the compute
  * thread's counters), what it is linearizable with respect to, and the idea it follows (ROMe,
  * "Wait-free objects for RDMA", SPAA 2024; LOCO for the SST).
+ *
+ * <h2>Nulls</h2>
+ * A {@code null} passed where an object is required is a {@link java.lang.NullPointerException}
+ * whose message is the parameter's name, thrown by
+ * {@link java.util.Objects#requireNonNull(Object, String)} before any other check and before
+ * anything is done. {@code null} is accepted only where a parameter's documentation says what it
+ * means. No other exception type signals a null argument: the typed exceptions are for values
+ * that are present but wrong. (A null remote pointer, {@code 0L}, is a value, not a Java null.)
  */
 package io.remus.ds.object;

@@ -180,6 +180,77 @@ public final class NullRule {
         return violations;
     }
 
+    /**
+     * Calls each public constructor of {@code type} once per reference parameter, with null there
+     * and samples elsewhere; the message must be an identifier (a parameter's name).
+     *
+     * @param type     a public class that is not a record (records: {@link #checkRecord})
+     * @param samples  values for the other parameters
+     * @param nullable parameters documented as accepting null, as {@code SimpleName#index}
+     * @return one line per violation
+     */
+    public static List<String> checkConstructors(Class<?> type, Map<Class<?>, Object> samples, Set<String> nullable) {
+        List<String> violations = new ArrayList<>();
+        for (Constructor<?> c : type.getConstructors()) {
+            Class<?>[] types = c.getParameterTypes();
+            for (int i = 0; i < types.length; i++) {
+                if (types[i].isPrimitive() || nullable.contains(type.getSimpleName() + "#" + i)) {
+                    continue;
+                }
+                Object[] args = arguments(types, i, samples, type);
+                String problem = expectNullPointer(() -> c.newInstance(args), null);
+                if (problem != null) {
+                    violations.add(type.getName() + " constructor " + Arrays.toString(types) + " parameter " + i + ": "
+                            + problem);
+                }
+            }
+        }
+        return violations;
+    }
+
+    /**
+     * Calls each public instance method that {@code target}'s class declares once per reference
+     * parameter, with null there and samples elsewhere; the message must be an identifier (a
+     * parameter's name). With the rule kept, no call does anything but throw.
+     *
+     * @param target   an object of the API (a handle, an options record)
+     * @param samples  values for the other parameters
+     * @param nullable parameters documented as accepting null, as {@code method#index}
+     * @return one line per violation
+     */
+    public static List<String> checkInstanceMethods(Object target, Map<Class<?>, Object> samples, Set<String> nullable) {
+        List<String> violations = new ArrayList<>();
+        Class<?> type = target.getClass();
+        for (Method m : type.getDeclaredMethods()) {
+            if (!Modifier.isPublic(m.getModifiers()) || Modifier.isStatic(m.getModifiers()) || m.isSynthetic()
+                    || m.isBridge() || (m.getName().equals("equals") && m.getParameterCount() == 1)) {
+                continue;
+            }
+            Class<?>[] types = m.getParameterTypes();
+            for (int i = 0; i < types.length; i++) {
+                if (types[i].isPrimitive() || nullable.contains(m.getName() + "#" + i)) {
+                    continue;
+                }
+                Object[] args = arguments(types, i, samples, type);
+                String problem = expectNullPointer(() -> m.invoke(target, args), null);
+                if (problem != null) {
+                    violations.add(type.getName() + "." + m.getName() + " parameter " + i + ": " + problem);
+                }
+            }
+        }
+        return violations;
+    }
+
+    private static Object[] arguments(Class<?>[] types, int nullAt, Map<Class<?>, Object> samples, Class<?> owner) {
+        Object[] args = new Object[types.length];
+        for (int j = 0; j < types.length; j++) {
+            if (j != nullAt) {
+                args[j] = sample(types[j], samples, owner);
+            }
+        }
+        return args;
+    }
+
     /** Samples for the JDK types the project's records use. */
     public static Map<Class<?>, Object> jdkSamples() {
         return Map.of(String.class, "x", List.class, List.of(), Duration.class, Duration.ofSeconds(1),
