@@ -18,7 +18,12 @@
 #      (peers found through rank 0's TCP rendezvous, tcp://198.18.0.1:RENDEZVOUS_PORT), each
 #      fetch-and-adds a counter on node 0, meets the others at the barrier, reads the counter and
 #      closes with the shutdown handshake (out/mpirun-cluster.txt; each rank first prints
-#      "placement rank=R host=H").
+#      "placement rank=R host=H");
+#   3. `remus bench lock` (the tools' main class, io.remus.tools.Remus, on TOOLS_CLASSPATH) as the
+#      three processes, one node each, joined the same way through rank 0's rendezvous on
+#      RENDEZVOUS_PORT + 1: one lock kind, one worker per process, BENCH_SECONDS; node 0 prints one
+#      JSON report over every node's counts and latency histograms (out/mpirun-bench.json; every
+#      process's standard error, after its "placement rank=R host=H" line, in out/mpirun-bench.err).
 # Open MPI settings (environment, OMPI_MCA_*): plm_rsh_agent=ssh with plm_rsh_args "-F FILE" (an
 # ssh configuration in tmpfs: the run's key, StrictHostKeyChecking off, known hosts /dev/null,
 # BatchMode) and oob_tcp_if_include=198.18.0.0/24 (orted calls mpirun back on the bridge, not on
@@ -99,6 +104,11 @@ join="--device=rxe0 --rendezvous=tcp://$ADDR:$RENDEZVOUS_PORT --seg-size=64K --s
 mpi "$CLUSTER_STEP_TIMEOUT" "echo \"placement rank=\$OMPI_COMM_WORLD_RANK host=\$(hostname)\";
   exec '$JAVA' --enable-native-access=ALL-UNNAMED -cp '$CLASSPATH' io.remus.core.testing.LauncherClusterMain $join" \
   > "$OUT/mpirun-cluster.txt" 2>&1 || { say "mpirun (cluster) failed"; status=1; }
+say "mpirun --host $MPI_HOSTS -np $PROCS (remus bench lock)"
+bench="bench lock --json --lock alock --threads 1 --keys 6 -D $BENCH_SECONDS --warmup 0 --join-timeout $BENCH_JOIN_SECONDS --device=rxe0 --rendezvous=tcp://$ADDR:$((RENDEZVOUS_PORT + 1)) --buffer.size=8K --timeout.ms=20000"
+mpi "$BENCH_STEP_TIMEOUT" "echo \"placement rank=\$OMPI_COMM_WORLD_RANK host=\$(hostname)\" >&2;
+  exec '$JAVA' --enable-native-access=ALL-UNNAMED -cp '$TOOLS_CLASSPATH' io.remus.tools.Remus $bench" \
+  > "$OUT/mpirun-bench.json" 2> "$OUT/mpirun-bench.err" || { say "mpirun (bench lock) failed"; status=1; }
 keep_crash_logs
 remote_ssh touch /tmp/mpi-done || { say "could not tell $PEER_NAME that the run is done"; status=1; }
 say "done (status $status)"
