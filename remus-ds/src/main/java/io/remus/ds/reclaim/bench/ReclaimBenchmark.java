@@ -27,6 +27,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.AtomicReferenceArray;
+import java.util.stream.IntStream;
 
 /**
  * The reclamation benchmark: starts {@code nodes} nodes on a fabric, creates one shared
@@ -86,11 +87,7 @@ public final class ReclaimBenchmark {
             try (ComputeThread creator = nodes[0].newComputeThread()) {
                 array = ChurnWorkload.createArray(creator, creator.allocator(), config.slots(), 0);
             }
-            int[] all = new int[n];
-            for (int i = 0; i < n; i++) {
-                all[i] = i;
-            }
-            return new Run(nodes, all, array, 0, config).measure(() -> {
+            return new Run(nodes, IntStream.range(0, n).toArray(), array, 0, config).measure(() -> {
             });
         } finally {
             for (RemusNode node : nodes) {
@@ -199,9 +196,7 @@ public final class ReclaimBenchmark {
             try {
                 allReady.run();
             } catch (RuntimeException e) {
-                stop.set(true);
-                stallReleased.countDown();
-                start.reset();
+                abandonStart();
                 throw e;
             }
             try {
@@ -243,11 +238,16 @@ public final class ReclaimBenchmark {
         }
 
         private RemusException notStarted(Exception e) {
+            abandonStart();
+            return new RemusException("reclamation benchmark workers were not all ready within " + START_BOUND,
+                    failure.get() != null ? failure.get() : e);
+        }
+
+        /** Stops the workers and the stalled thread that wait to be released, and releases them. */
+        private void abandonStart() {
             stop.set(true);
             stallReleased.countDown();
             start.reset();
-            return new RemusException("reclamation benchmark workers were not all ready within " + START_BOUND,
-                    failure.get() != null ? failure.get() : e);
         }
 
         private Thread start(Runnable body, String name) {
