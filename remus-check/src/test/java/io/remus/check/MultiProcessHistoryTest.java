@@ -30,9 +30,8 @@ class MultiProcessHistoryTest {
     @Test
     void shouldMergeHistoriesOfThreeJvmsIntoALinearizableHistory() throws Exception {
         Path counter = dir.resolve("counter");
-        Files.write(counter, new byte[8]);
+        Files.write(counter, new byte[16]);
         String java = ProcessHandle.current().info().command().orElseThrow();
-        long startAt = HistoryClock.EPOCH_MICROS.now() + 3_000_000;
         List<Process> children = new ArrayList<>();
         List<Path> files = new ArrayList<>();
         for (int p = 0; p < PROCESSES; p++) {
@@ -40,7 +39,7 @@ class MultiProcessHistoryTest {
             files.add(file);
             children.add(new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"),
                     SharedCounterProcessMain.class.getName(), counter.toString(), file.toString(), String.valueOf(p),
-                    String.valueOf(THREADS), String.valueOf(OPS), String.valueOf(startAt))
+                    String.valueOf(THREADS), String.valueOf(OPS), String.valueOf(PROCESSES))
                     .redirectErrorStream(true).redirectOutput(dir.resolve("p" + p + ".log").toFile()).start());
         }
         try {

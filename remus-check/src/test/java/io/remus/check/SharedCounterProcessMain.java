@@ -9,12 +9,13 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 
 /**
- * One process of {@link MultiProcessHistoryTest}: from a start time on the shared clock, its threads
- * fetch-and-add a counter in a file mapped by every process, record each call with
- * {@link HistoryClock#EPOCH_MICROS}, and write the history to a file.
+ * One process of {@link MultiProcessHistoryTest}: once every process has mapped the shared file and
+ * counted itself in its second word, its threads fetch-and-add the counter in its first word, record
+ * each call with {@link HistoryClock#EPOCH_MICROS}, and write the history to a file. Starting on that
+ * count rather than at a time makes the processes overlap however slowly their JVMs start.
  *
- * <p>Arguments: counter file, history file, process number, threads, operations per thread, start
- * time (epoch microseconds).
+ * <p>Arguments: shared file (16 bytes), history file, process number, threads, operations per thread,
+ * number of processes.
  */
 public final class SharedCounterProcessMain {
     private static final VarHandle WORD = ValueLayout.JAVA_LONG.varHandle();
@@ -29,18 +30,23 @@ public final class SharedCounterProcessMain {
         int process = Integer.parseInt(args[2]);
         int threads = Integer.parseInt(args[3]);
         int ops = Integer.parseInt(args[4]);
-        long startAt = Long.parseLong(args[5]);
+        int processes = Integer.parseInt(args[5]);
         History history = new History(HistoryClock.EPOCH_MICROS, process);
         try (Arena arena = Arena.ofShared();
              FileChannel ch = FileChannel.open(counterFile, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
-            MemorySegment counter = ch.map(FileChannel.MapMode.READ_WRITE, 0, 8, arena);
+            MemorySegment counter = ch.map(FileChannel.MapMode.READ_WRITE, 0, 16, arena);
+            WORD.getAndAdd(counter, 8L, 1L);
+            long deadline = System.nanoTime() + 60_000_000_000L;
+            while ((long) WORD.getVolatile(counter, 8L) < processes) {
+                if (System.nanoTime() > deadline) {
+                    throw new IllegalStateException("the other processes did not start within 60 s");
+                }
+                Thread.sleep(1);
+            }
             Thread[] workers = new Thread[threads];
             for (int t = 0; t < threads; t++) {
                 History.Recorder r = history.recorder(t);
                 workers[t] = new Thread(() -> {
-                    while (HistoryClock.EPOCH_MICROS.now() < startAt) {
-                        Thread.onSpinWait();
-                    }
                     for (int i = 0; i < ops; i++) {
                         int op = r.invoke("fetchAndAdd", 1);
                         long old = (long) WORD.getAndAdd(counter, 0L, 1L);
