@@ -23,12 +23,15 @@ import io.remus.core.RemotePtr;
  * very block (zeroed memory, user data inside another block, a header copied from elsewhere) passes
  * it with probability 2<sup>-24</sup> at most, and never when it is zero.
  *
- * <p>The header changes only by RDMA compare-and-swap: from 0 to allocated when the block is carved,
- * from allocated to free (incarnation + 1) when it is freed, from free to allocated (incarnation + 1)
- * when it is reused. Two racing frees of one block both expect the same allocated word, so exactly
- * one succeeds. A free block keeps its free header while it waits in an allocator's cache or a
- * node's pool; there its first payload word is the pool's link ({@link FreeBlockPool}), which is why
- * the smallest class is one word.
+ * <p>The header changes from 0 to allocated by RDMA compare-and-swap when the block is carved, and
+ * from allocated to free (incarnation + 1) by RDMA compare-and-swap when it is freed: two racing
+ * frees of one block both expect the same allocated word, so exactly one succeeds. From free to
+ * allocated (incarnation + 1), when it is reused, it changes by an RDMA WRITE of the allocator that
+ * holds the block: no one compare-and-swaps a free header (a free that reads one refuses before it
+ * changes anything), so the only thing a WRITE could race with is a reader, which sees the old word,
+ * the new one, or (a torn store) a word that fails the check. A free block keeps its free header while
+ * it waits in an allocator's cache or a node's pool; there its first payload word is the pool's link
+ * ({@link FreeBlockPool}), which is why the smallest class is one word.
  */
 public final class BlockHeader {
     /** Bytes of the header in front of each block. */

@@ -40,24 +40,29 @@ import java.util.SplittableRandom;
  * is not its header (never allocated), one of another size class, or one already free is refused
  * with a typed exception ({@link BadArgumentException}, {@link InvalidFreeException},
  * {@link DoubleFreeException}) before anything changes. The free itself is a compare-and-swap of the
- * header from allocated to free (incarnation + 1), and handing a free block out again is one from
- * free to allocated (incarnation + 1), so of two racing frees of one block exactly one succeeds, and a
- * block in a cache or a pool is refused by every free. A free through a stale pointer to a block that
- * was freed and reused since is not detectable here (the pointer does not carry the incarnation);
- * reclamation is what prevents it.
+ * header from allocated to free (incarnation + 1), so of two racing frees of one block exactly one
+ * succeeds, and a block in a cache or a pool is refused by every free. Handing a free block out again
+ * is a WRITE of its header from free to allocated (incarnation + 1): the block is this allocator's
+ * alone while it is cached, and no free changes a free header ({@link BlockHeader}); a stray store into
+ * the header of a cached block is overwritten there, not detected (one into a pooled block's is found
+ * by the refill, which reads every header it takes). A free through a
+ * stale pointer to a block that was freed and reused since is not detectable here (the pointer does not
+ * carry the incarnation); reclamation is what prevents it.
  *
- * <p><b>Cost, amortised.</b> Every allocation of a cached block costs one RDMA compare-and-swap (its
- * header) and every free one READ (a CPU read on the thread's own node) and one compare-and-swap
- * (its header). The pool adds one compare-and-swap per batch moved: a refill of {@code n} blocks costs
+ * <p><b>Cost, amortised.</b> Every allocation of a cached block costs one RDMA WRITE (its header) and
+ * no atomic; every free one READ (a CPU read on the thread's own node) and one compare-and-swap (its
+ * header). The pool adds one compare-and-swap per batch moved: a refill of {@code n} blocks costs
  * {@code 1 + 2n} READs and one compare-and-swap, a drain of {@link FreeBlockPool#BATCH} blocks that
  * many WRITEs, one READ and one compare-and-swap, plus one compare-and-swap (and a walk or a WRITE)
- * per attempt lost to another thread. Without contention, blocks that go round through the pools
- * cost at most {@code 1 + 1/BATCH} = 1.0625 compare-and-swaps per allocation and as many per free
- * (one for the header, which the safety checks above need, and 1/16 for the pool), and blocks a
- * thread frees and reuses itself exactly 1; {@code RemoteAllocatorPoolTest} measures the bound with
- * {@link ComputeThread#postedOperations}. A carved block costs one READ of the pool's head (not
- * posted on the thread's own node), one compare-and-swap on the watermark (plus one per block others
- * carved since this allocator saw it) and one on its header.
+ * per attempt lost to another thread. Without contention, blocks that go round through the pools cost
+ * at most {@code 1/BATCH} = 0.0625 RDMA atomics per allocation and {@code 1 + 1/BATCH} = 1.0625 per
+ * free (the header's compare-and-swap, which the double-free check needs, and 1/16 for the pool): over
+ * as many allocations as frees, at most {@code (1 + 2/BATCH) / 2} = 0.5625 per operation. A block a
+ * thread frees and reuses itself costs exactly one atomic, its free's. {@code RemoteAllocatorPoolTest}
+ * measures these bounds with {@link ComputeThread#postedOperations}. A carved block, once in the life
+ * of a segment, costs one READ of the pool's head (not posted on the thread's own node), one
+ * compare-and-swap on the watermark (plus one per block others carved since this allocator saw it) and
+ * one on its header (0 to allocated, which finds a watermark moved back into allocated memory).
  *
  * <p><b>Progress.</b> Every call ends after a bounded number of steps: a pool operation tries at most
  * {@link FreeBlockPool#MAX_ATTEMPTS} compare-and-swaps ({@link PoolContentionException}), carving
@@ -132,7 +137,7 @@ public final class RemoteAllocator implements AutoCloseable {
      * node and class, refilled with one batch from the node's pool when empty, or else carved from a
      * segment.
      *
-     * <p>RDMA operations: a cached block costs one compare-and-swap (its header, free to allocated). A
+     * <p>RDMA operations: a cached block costs one WRITE (its header, free to allocated). A
      * refill of {@code n} blocks adds one READ of the pool's head, {@code 2n} READs (each block's header
      * and link) and one compare-and-swap of the head, plus a walk and a compare-and-swap per attempt
      * lost to another thread (READs of this thread's own node take the CPU path and are not posted). A
@@ -296,15 +301,8 @@ public final class RemoteAllocator implements AutoCloseable {
     }
 
     private long reuse(long block, long freeHeader) {
-        long want = BlockHeader.encode(block, BlockHeader.ALLOCATED, BlockHeader.sizeClass(freeHeader),
-                BlockHeader.incarnation(freeHeader) + 1);
-        long header = BlockHeader.address(block);
-        long was = thread.compareAndSwap(header, freeHeader, want);
-        if (was != freeHeader) {
-            throw new CorruptedMemoryException(header, was, "the header of free block " + RemotePtr.toString(block)
-                    + " changed while it was free: expected " + BlockHeader.describe(freeHeader) + ", found "
-                    + BlockHeader.describe(was) + "; something wrote into freed memory, and the block is not handed out");
-        }
+        thread.write(BlockHeader.address(block), BlockHeader.encode(block, BlockHeader.ALLOCATED,
+                BlockHeader.sizeClass(freeHeader), BlockHeader.incarnation(freeHeader) + 1));
         return block;
     }
 
