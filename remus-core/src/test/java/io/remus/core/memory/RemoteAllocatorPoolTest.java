@@ -20,6 +20,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 import java.lang.foreign.ValueLayout;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -343,6 +344,7 @@ class RemoteAllocatorPoolTest {
      * inside. No block is ever live twice; at quiescence, after every thread flushed, every block
      * ever handed out is either live or in exactly one pool, and allocations = frees + live.
      */
+    @Timeout(value = 300, unit = TimeUnit.SECONDS)
     @ParameterizedTest
     @MethodSource("fabrics")
     void shouldAccountForEveryBlockAfterAMixedMultiNodeRun(Function<SimOptions, Fabric> make) throws Exception {
@@ -355,7 +357,7 @@ class RemoteAllocatorPoolTest {
         AtomicLong frees = new AtomicLong();
         long[] sizes = {8, 64, 100, 2048};
         try (TestCluster c = new TestCluster(make, SimOptions.defaults().withYieldInsideNicAtomics(true), 3,
-                b -> b.threadsPerNode(3).segmentSize(1 << 20).segmentCount(2))) {
+                b -> b.threadsPerNode(3).segmentSize(1 << 20).segmentCount(2), Duration.ofSeconds(240))) {
             c.runOnThreads(nodes, (index, t) -> {
                 SplittableRandom random = new SplittableRandom(1234 + index);
                 RemoteAllocator a = new RemoteAllocator(t);
