@@ -32,12 +32,21 @@
  *
  * <h2>Lincheck beside this checker</h2>
  * The tests also run Lincheck ({@code org.jetbrains.lincheck:lincheck} 3.7, a test dependency) in
- * stress mode over objects on the simulated fabric: Lincheck generates small scenarios, runs them
- * on its own worker threads many times, and compares each outcome with a sequential class. Each
- * worker thread takes its own {@code ComputeThread} from a {@code ThreadLocal} on its first
- * operation and so owns it, which satisfies the compute thread's confinement. Stress mode sees
- * only the results, so the simulated RDMA operations are exercised as they run, and it catches a
- * counter whose increment is a READ and a WRITE.
+ * stress mode over objects on the simulated fabric: this module's over a counter, remus-ds's over
+ * {@code RemoteCounter}, {@code RemoteMaxRegister}, {@code RemoteRegister}, {@code WaitFreeQueue}
+ * and {@code WaitFreeStack}. Lincheck generates small scenarios (remus-ds's: 3 threads of 3
+ * operations, one before and one after), runs each on its own worker threads many times, and
+ * compares each outcome with a sequential class. Each worker thread takes its own
+ * {@code ComputeThread} from a {@code ThreadLocal} on its first operation and so owns it, which
+ * satisfies the compute thread's confinement. Stress mode sees only the results of the interleavings the
+ * scheduler happens to produce (the simulator yields inside its NIC atomics to make races
+ * likelier), so the simulated RDMA operations are exercised as they run. Each of those tests also
+ * checks a deliberately broken variant, in which Lincheck must find a result that no sequential
+ * order explains: a counter whose increment is a READ and a WRITE (an increment lost), a max
+ * register whose writeMax is a READ and a WRITE (a smaller value overwrites a larger one), a
+ * two-word register written in place one word at a time (a read returns half of each of two
+ * values), and the queue and the stack over the universal construction without its sequence numbers
+ * (an announced operation applied again).
  *
  * <p>Lincheck's model checker cannot test these objects. It instruments JVM bytecode: field and
  * array accesses, {@code java.util.concurrent} atomics and locks, and inserts thread switches
