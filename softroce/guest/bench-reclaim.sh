@@ -4,7 +4,8 @@
 # node, joined through a rendezvous directory on the guest's tmpfs (--node-id, --node.count), as
 # ReclaimBenchClusterDeviceTest does. Node 0's JSON report and plot (only node 0 is given --plot) go
 # to /mnt/job/out/reclaim.json and reclaim.png, the other nodes' standard output (nothing) to
-# node<i>.out, every node's standard error to node<i>.err. Parameters come from /mnt/job/params.
+# node<i>.out, every node's standard error to node<i>.err, rxe0's counters after the run to
+# rxe-counters.txt. Parameters come from /mnt/job/params.
 set -u
 . /mnt/job/params
 
@@ -30,5 +31,8 @@ done
 echo "guest: $NODES processes of remus bench reclaim started"
 for p in $pids; do wait "$p" || status=1; done
 ibv_devinfo -d rxe0 -v > "$OUT/ibv_devinfo.txt" 2>&1
+for f in /sys/class/infiniband/rxe0/ports/1/hw_counters/*; do
+  echo "$(basename "$f") $(cat "$f")"
+done > "$OUT/rxe-counters.txt" 2>/dev/null
 echo "guest: done (status $status)"
 exit "$status"
