@@ -192,7 +192,9 @@ public final class ReclaimBenchCommand implements Callable<Integer> {
                 runs.add(ReclaimBenchmark.run(f, config));
             }
         }
-        report(new ReclaimReport(choice.name(), notes, runs), out, err);
+        ReclaimReport report = new ReclaimReport(choice.name(), notes, runs);
+        print(report, out);
+        plot(report, err);
         return 0;
     }
 
@@ -203,12 +205,17 @@ public final class ReclaimBenchCommand implements Callable<Integer> {
         return clusterOptions.on(environment, joinArgs);
     }
 
-    /** The cluster mode: joins, runs every configuration with the other processes, and prints node 0's report on node 0. */
+    /**
+     * The cluster mode: joins, runs every configuration with the other processes, and prints node 0's
+     * report on node 0. Node 0 draws {@code --plot} after the shutdown handshake, so that the other
+     * nodes do not wait for the drawing (minutes in an emulated guest) within their shutdown timeout.
+     */
     private int callAsNode() throws IOException, InterruptedException {
         ClusterOptions.Join join = clusterOptions.prepare(joinArgs, fabric, device, environment, joinSetup, nodes);
         List<ReclaimBenchmarkConfig> configs = configs(join.size(), EpochOptions.defaults().clockSkew());
         new OutputFiles().add("--plot", plot).check();
         join.ensureSegment(segmentMib << 20);
+        ReclaimReport report = null;
         try (RemusCluster joined = join.join()) {
             List<String> notes = join.notes(joined, "counts, RDMA operations and unreclaimed-memory samples");
             notes.add("peak: the largest sum of the nodes' unreclaimed bytes sampled in the same --sample-ms period; "
@@ -232,19 +239,25 @@ public final class ReclaimBenchCommand implements Callable<Integer> {
                 }
             }
             if (joined.nodeId() == 0) {
-                report(new ReclaimReport(joined.fabric().name(), notes, runs), spec.commandLine().getOut(),
-                        spec.commandLine().getErr());
+                report = new ReclaimReport(joined.fabric().name(), notes, runs);
+                print(report, spec.commandLine().getOut());
             }
+        }
+        if (report != null) {
+            plot(report, spec.commandLine().getErr());
         }
         return 0;
     }
 
-    private void report(ReclaimReport report, PrintWriter out, PrintWriter err) throws IOException {
+    private void print(ReclaimReport report, PrintWriter out) {
         if (json) {
             ReclaimJsonFormat.write(report, out);
         } else {
             ReclaimHumanFormat.write(report, out);
         }
+    }
+
+    private void plot(ReclaimReport report, PrintWriter err) throws IOException {
         if (plot != null) {
             ReclaimBenchmarkConfig first = report.runs().getFirst().config();
             ReclaimPlot.write("remus bench reclaim, " + report.fabric() + " fabric, " + first.nodes() + " nodes x "
