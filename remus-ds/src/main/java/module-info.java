@@ -1,10 +1,12 @@
 /**
  * Remus data structures over one-sided RDMA, used through a {@link io.remus.core.ComputeThread}:
- * wait-free objects ({@code io.remus.ds.object}) and remote memory reclamation
+ * wait-free objects and their lock-based twins ({@code io.remus.ds.object}) and remote memory reclamation
  * ({@code io.remus.ds.reclaim}).
  */
 module io.remus.ds {
     requires transitive io.remus.core;
+    // LockedObject's locks, in its API (LockContext, LockKind).
+    requires transitive io.remus.alock;
 
     exports io.remus.ds.object;
     exports io.remus.ds.reclaim;
