@@ -2,6 +2,7 @@ package io.remus.tools.plot;
 
 import io.remus.core.BadArgumentException;
 import io.remus.tools.object.ObjectRun;
+import org.knowm.xchart.CategoryChart;
 
 import java.io.IOException;
 import java.nio.file.Path;
@@ -13,9 +14,11 @@ import java.util.function.ToDoubleFunction;
 /**
  * The runs of {@code remus bench object} as grouped bars: one group per object (with and without the
  * stall), one bar per implementation, in three panels on logarithmic axes: throughput, the live workers'
- * p99.9 latency, and their largest latency.
+ * p99.9 latency, and their largest latency. The group names are drawn slanted, so that a dozen fit.
  */
 public final class ObjectPlot {
+    private static final int LABEL_ROTATION = 30;
+
     private ObjectPlot() {
     }
 
@@ -70,6 +73,12 @@ public final class ObjectPlot {
      * @throws IOException when it cannot be written
      */
     public static void write(String title, List<ObjectRun> runs, Path png) throws IOException {
-        BarChart.write(title, panels(runs), png);
+        List<CategoryChart> charts = new ArrayList<>();
+        for (BarPanel panel : panels(runs)) {
+            CategoryChart chart = BarChart.chart(panel);
+            chart.getStyler().setXAxisLabelRotation(LABEL_ROTATION);
+            charts.add(chart);
+        }
+        PngCharts.write(PngCharts.stack(title, charts, 1), png);
     }
 }
