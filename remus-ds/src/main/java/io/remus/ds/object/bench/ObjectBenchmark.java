@@ -20,9 +20,11 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.SplittableRandom;
+import java.util.concurrent.BrokenBarrierException;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.atomic.AtomicReference;
@@ -265,10 +267,7 @@ public final class ObjectBenchmark {
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 throw new RemusException("interrupted while waiting for the other workers", e);
-            } catch (Exception e) {
-                if (e instanceof RuntimeException re) {
-                    throw re;
-                }
+            } catch (BrokenBarrierException | TimeoutException e) {
                 throw new RemusException("the other workers did not arrive within " + START_BOUND + " (" + e + ")", e);
             }
         }
