@@ -1,15 +1,19 @@
 /**
  * Remus data structures over one-sided RDMA, used through a {@link io.remus.core.ComputeThread}:
- * wait-free objects ({@code io.remus.ds.object}) and remote memory reclamation
+ * wait-free objects and their lock-based twins ({@code io.remus.ds.object}) and remote memory reclamation
  * ({@code io.remus.ds.reclaim}).
  */
 module io.remus.ds {
     requires transitive io.remus.core;
+    // LockedObject's locks, in its API (LockContext, LockKind).
+    requires transitive io.remus.alock;
 
     exports io.remus.ds.object;
     exports io.remus.ds.reclaim;
     // The reclamation benchmark's engine, for the remus tool's `bench reclaim` command; not a user API.
     exports io.remus.ds.reclaim.bench to io.remus.tools;
+    // The wait-free objects benchmark's engine, for the remus tool's `bench object` command; not a user API.
+    exports io.remus.ds.object.bench to io.remus.tools;
     // io.remus.ds.reclaim.churn (the use-after-free churn workload) is not exported: only the
     // benchmark engine above and this module's tests run it.
 }

@@ -35,11 +35,16 @@ import java.util.Objects;
  * <p>One instance per compute thread, used by its owner, like the compute thread.
  */
 public final class WaitFreeQueue {
-    private static final long ENQUEUE = 1;
-    private static final long DEQUEUE = 2;
-    private static final long OK = 0;
-    private static final long FULL = 1;
-    private static final long EMPTY = 2;
+    /** The operation code of an enqueue of the argument. */
+    public static final long ENQUEUE = 1;
+    /** The operation code of a dequeue; its response's value is the element. */
+    public static final long DEQUEUE = 2;
+    /** The status of an operation that took effect. */
+    public static final long OK = 0;
+    /** The status of a put on a full queue (nothing changed). */
+    public static final long FULL = 1;
+    /** The status of a take from an empty queue (nothing changed). */
+    public static final long EMPTY = 2;
     private static final long UNKNOWN = 3;
 
     private final WaitFreeObject<long[]> object;
@@ -109,6 +114,18 @@ public final class WaitFreeQueue {
                     + " is no queue of words");
         }
         return (stateBytes - 16) / 8;
+    }
+
+    /**
+     * The sequential queue this one is linearizable with respect to, with the operation codes and
+     * statuses above: what {@link LockedObject} protects with a lock for the comparison with this class.
+     *
+     * @param elements the most elements it holds, 1 or more
+     * @return the sequential object
+     * @throws BadArgumentException when the size does not fit a block
+     */
+    public static SequentialObject<long[]> sequential(int elements) {
+        return new Ring(checkElements(elements));
     }
 
     /** @return the queue's root, to hand to {@link #attach} */

@@ -34,11 +34,16 @@ import java.util.Objects;
  * <p>One instance per compute thread, used by its owner, like the compute thread.
  */
 public final class WaitFreeStack {
-    private static final long PUSH = 1;
-    private static final long POP = 2;
-    private static final long OK = 0;
-    private static final long FULL = 1;
-    private static final long EMPTY = 2;
+    /** The operation code of a push of the argument. */
+    public static final long PUSH = 1;
+    /** The operation code of a pop; its response's value is the element. */
+    public static final long POP = 2;
+    /** The status of an operation that took effect. */
+    public static final long OK = 0;
+    /** The status of a put on a full stack (nothing changed). */
+    public static final long FULL = 1;
+    /** The status of a take from an empty stack (nothing changed). */
+    public static final long EMPTY = 2;
     private static final long UNKNOWN = 3;
 
     private final WaitFreeObject<long[]> object;
@@ -69,11 +74,15 @@ public final class WaitFreeStack {
 
     static WaitFreeStack create(ComputeThread thread, Reclaimer reclaimer, int nodeId, int threads, int elements,
                                 WaitFreeObject.Helping helping) {
+        return new WaitFreeStack(WaitFreeObject.create(thread, reclaimer, nodeId, threads, new Array(checkElements(elements)),
+                helping), elements);
+    }
+
+    private static int checkElements(int elements) {
         if (elements < 1 || 8L + 8L * elements > SizeClasses.MAX) {
             throw new BadArgumentException("element capacity must be 1.." + (SizeClasses.MAX - 8) / 8 + ", got " + elements);
         }
-        return new WaitFreeStack(WaitFreeObject.create(thread, reclaimer, nodeId, threads, new Array(elements), helping),
-                elements);
+        return elements;
     }
 
     /**
@@ -100,6 +109,18 @@ public final class WaitFreeStack {
         }
         int elements = (bytes - 8) / 8;
         return new WaitFreeStack(WaitFreeObject.attach(thread, reclaimer, ptr, new Array(elements), helping), elements);
+    }
+
+    /**
+     * The sequential stack this one is linearizable with respect to, with the operation codes and
+     * statuses above: what {@link LockedObject} protects with a lock for the comparison with this class.
+     *
+     * @param elements the most elements it holds, 1 or more
+     * @return the sequential object
+     * @throws BadArgumentException when the size does not fit a block
+     */
+    public static SequentialObject<long[]> sequential(int elements) {
+        return new Array(checkElements(elements));
     }
 
     /** @return the stack's root, to hand to {@link #attach} */

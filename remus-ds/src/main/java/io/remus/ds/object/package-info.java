@@ -5,7 +5,9 @@
  * larger than a word, out of place), {@link io.remus.ds.object.SharedStateTable} (LOCO's SST), and
  * {@link io.remus.ds.object.WaitFreeObject}, a universal construction that makes any
  * {@link io.remus.ds.object.SequentialObject} wait-free, with the {@link io.remus.ds.object.WaitFreeQueue}
- * and {@link io.remus.ds.object.WaitFreeStack} built on it.
+ * and {@link io.remus.ds.object.WaitFreeStack} built on it; and, for comparison,
+ * {@link io.remus.ds.object.LockedObject}, the blocking twin of the construction: the same sequential
+ * objects kept in place under one remus-alock lock.
  *
  * <p>Every object is created the same way: a creator calls {@code X.create(thread, node, ...)}, which
  * allocates the object's block with the thread's {@link io.remus.core.memory.RemoteAllocator}, writes

@@ -1,72 +1,45 @@
 package io.remus.ds.object;
 
-import io.remus.alock.Lock;
+import io.remus.alock.LockContext;
+import io.remus.alock.LockKind;
+import io.remus.alock.LockOptions;
 import io.remus.core.ComputeThread;
 
-import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
-
 /**
- * The bounded FIFO queue of {@link WaitFreeQueue}, with the same layout ({head, size, ring...}), kept in
- * place and protected by a lock instead: an operation locks, READs the whole queue, changes it in the
- * thread's memory, WRITEs it back and unlocks. Blocking: a holder that stalls stops every other thread.
- * The comparison object of {@link LockedQueueComparisonTest}.
+ * The bounded FIFO queue of {@link WaitFreeQueue} ({@link WaitFreeQueue#sequential}) as a
+ * {@link LockedObject} under ALock: the comparison object of {@link LockedQueueComparisonTest}, with
+ * the queue's words for its calls.
  */
 final class LockedQueue {
-    private final ComputeThread thread;
-    private final Lock lock;
-    private final long block;
-    private final int elements;
-    private final MemorySegment copy;
+    private final LockedObject<long[]> object;
     private long value;
 
-    LockedQueue(ComputeThread thread, Lock lock, long block, int elements) {
-        this.thread = thread;
-        this.lock = lock;
-        this.block = block;
-        this.elements = elements;
-        this.copy = MemorySegment.ofArray(new long[2 + elements]);
+    private LockedQueue(LockedObject<long[]> object) {
+        this.object = object;
     }
 
-    static long bytes(int elements) {
-        return 16 + 8L * elements;
+    /** @return the root (lock word) of a new empty queue on {@code node} */
+    static long create(ComputeThread thread, int node, int elements) {
+        return LockedObject.create(new LockContext(thread, LockOptions.defaults()), LockKind.ALOCK, node,
+                WaitFreeQueue.sequential(elements)).ptr();
+    }
+
+    static LockedQueue attach(LockContext context, long ptr, int elements) {
+        return new LockedQueue(LockedObject.attach(context, LockKind.ALOCK, ptr, WaitFreeQueue.sequential(elements)));
     }
 
     boolean enqueue(long v) {
-        lock.lock();
-        try {
-            thread.read(block, copy);
-            long head = copy.getAtIndex(ValueLayout.JAVA_LONG, 0);
-            long size = copy.getAtIndex(ValueLayout.JAVA_LONG, 1);
-            if (size == elements) {
-                return false;
-            }
-            copy.setAtIndex(ValueLayout.JAVA_LONG, 2 + (head + size) % elements, v);
-            copy.setAtIndex(ValueLayout.JAVA_LONG, 1, size + 1);
-            thread.write(block, copy);
-            return true;
-        } finally {
-            lock.unlock();
-        }
+        object.apply(WaitFreeQueue.ENQUEUE, v);
+        return object.status() == WaitFreeQueue.OK;
     }
 
     boolean dequeue() {
-        lock.lock();
-        try {
-            thread.read(block, copy);
-            long head = copy.getAtIndex(ValueLayout.JAVA_LONG, 0);
-            long size = copy.getAtIndex(ValueLayout.JAVA_LONG, 1);
-            if (size == 0) {
-                return false;
-            }
-            value = copy.getAtIndex(ValueLayout.JAVA_LONG, 2 + head);
-            copy.setAtIndex(ValueLayout.JAVA_LONG, 0, (head + 1) % elements);
-            copy.setAtIndex(ValueLayout.JAVA_LONG, 1, size - 1);
-            thread.write(block, copy);
-            return true;
-        } finally {
-            lock.unlock();
+        long v = object.apply(WaitFreeQueue.DEQUEUE, 0);
+        if (object.status() != WaitFreeQueue.OK) {
+            return false;
         }
+        value = v;
+        return true;
     }
 
     long value() {

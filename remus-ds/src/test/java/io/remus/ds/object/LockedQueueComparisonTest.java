@@ -11,6 +11,7 @@ import io.remus.check.History;
 import io.remus.check.HistoryClock;
 import io.remus.check.LinearizabilityChecker;
 import io.remus.core.ComputeThread;
+import io.remus.core.RemotePtr;
 import io.remus.core.fabric.Opcode;
 import io.remus.core.sim.SimFabric;
 import io.remus.core.sim.SimFreeze;
@@ -36,7 +37,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * {@link WaitFreeQueue} beside the same bounded queue protected by remus-alock's ALock
- * ({@link LockedQueue}): on one workload both histories check as linearizable, and each wait-free call
+ * ({@link LockedObject} over the same sequential queue): on one workload both histories check as linearizable, and each wait-free call
  * stays within its bound in round trips; but when one thread stalls in the middle of an operation
  * ({@link SimFabric#freeze}), the locked queue stops every other thread, local and remote cohorts alike,
  * where the wait-free queue completes the others' operations (and the frozen one's, by helping). A
@@ -104,16 +105,13 @@ class LockedQueueComparisonTest {
             long s = seed;
             try (TestCluster c = cluster()) {
                 long word;
-                long block;
                 long queuePtr;
                 try (ComputeThread t = c.thread(0); NeverReclaimer r = new NeverReclaimer(t)) {
-                    word = LockWord.allocate(t, t.allocator(), HOME);
-                    block = c.block(HOME, (int) LockedQueue.bytes(ELEMENTS));
+                    word = LockedQueue.create(t, HOME, ELEMENTS);
                     queuePtr = WaitFreeQueue.create(t, r, HOME, NODES.length + 1, ELEMENTS).ptr();
                 }
                 c.runOnThreads(NODES, (index, t) -> {
-                    Lock lock = LockKind.ALOCK.open(new LockContext(t, LockOptions.defaults()), word);
-                    LockedQueue q = new LockedQueue(t, lock, block, ELEMENTS);
+                    LockedQueue q = LockedQueue.attach(new LockContext(t, LockOptions.defaults()), word, ELEMENTS);
                     workload(new Queue() {
                         @Override
                         public boolean enqueue(long v) {
@@ -174,8 +172,8 @@ class LockedQueueComparisonTest {
             long block;
             long queuePtr;
             try (ComputeThread t = c.thread(2); NeverReclaimer r = new NeverReclaimer(t)) {
-                word = LockWord.allocate(t, t.allocator(), HOME);
-                block = c.block(HOME, (int) LockedQueue.bytes(ELEMENTS));
+                word = LockedQueue.create(t, HOME, ELEMENTS);
+                block = RemotePtr.offset(word, LockWord.SIZE);
                 queuePtr = WaitFreeQueue.create(t, r, HOME, NODES.length + 2, ELEMENTS).ptr();
             }
             CountDownLatch locked = new CountDownLatch(1);
@@ -208,8 +206,8 @@ class LockedQueueComparisonTest {
             AtomicInteger timedOut = new AtomicInteger();
             AtomicInteger waitFreeDone = new AtomicInteger();
             c.runOnThreads(NODES, (index, t) -> {
-                Lock lock = LockKind.ALOCK.open(new LockContext(t, LockOptions.defaults().withAcquireTimeout(Duration.ofMillis(300))), word);
-                LockedQueue q = new LockedQueue(t, lock, block, ELEMENTS);
+                LockedQueue q = LockedQueue.attach(new LockContext(t, LockOptions.defaults()
+                        .withAcquireTimeout(Duration.ofMillis(300))), word, ELEMENTS);
                 assertThrows(LockTimeoutException.class, () -> q.enqueue(index),
                         "no locked operation completes while the holder is frozen");
                 timedOut.incrementAndGet();

@@ -1,5 +1,8 @@
 package io.remus.ds.object;
 
+import io.remus.alock.LockContext;
+import io.remus.alock.LockKind;
+import io.remus.alock.LockOptions;
 import io.remus.core.ComputeThread;
 import io.remus.core.memory.ClusterBarrier;
 import io.remus.core.memory.RemoteAllocator;
@@ -47,6 +50,8 @@ class NullRuleTest {
         samples.put(EpochOptions.class, EpochOptions.defaults());
         samples.put(SequentialObject.class, new WaitFreeObjectTest.Counter());
         samples.put(MemorySegment.class, MemorySegment.ofArray(new byte[8]));
+        samples.put(LockContext.class, new LockContext(t, LockOptions.defaults()));
+        samples.put(LockKind.class, LockKind.SPIN);
         return samples;
     }
 
@@ -73,7 +78,7 @@ class NullRuleTest {
             List<String> violations = new ArrayList<>();
             for (Class<?> type : List.of(RemoteCounter.class, RemoteMaxRegister.class, RemoteRegister.class,
                     SharedStateTable.class, WaitFreeObject.class, WaitFreeQueue.class, WaitFreeStack.class,
-                    EpochOptions.class)) {
+                    LockedObject.class, EpochOptions.class)) {
                 violations.addAll(NullRule.checkStaticMethods(type, samples, Set.of()));
             }
             for (Class<?> type : List.of(NeverReclaimer.class, BarrierReclaimer.class, EpochReclaimer.class)) {
@@ -85,7 +90,9 @@ class NullRuleTest {
                         RemoteCounter.create(t, 0, 0), RemoteMaxRegister.create(t, 0, 1, 0),
                         RemoteRegister.create(t, reclaimer, 0, new byte[8]), SharedStateTable.create(t, 0, 1, 8),
                         WaitFreeObject.create(t, reclaimer, 0, 1, new WaitFreeObjectTest.Counter()),
-                        WaitFreeQueue.create(t, reclaimer, 0, 1, 2), WaitFreeStack.create(t, reclaimer, 0, 1, 2))) {
+                        WaitFreeQueue.create(t, reclaimer, 0, 1, 2), WaitFreeStack.create(t, reclaimer, 0, 1, 2),
+                        LockedObject.create(new LockContext(t, LockOptions.defaults()), LockKind.SPIN, 0,
+                                new WaitFreeObjectTest.Counter()))) {
                     violations.addAll(NullRule.checkInstanceMethods(target, samples, Set.of("snapshot#1")));
                 }
             }

@@ -1,0 +1,8 @@
+/**
+ * The wait-free objects benchmark ({@link io.remus.ds.object.bench.ObjectBenchmark}): nodes x threads
+ * calling one shared object of {@code io.remus.ds.object}, wait-free or as a
+ * {@link io.remus.ds.object.LockedObject} under ALock or a spin lock, optionally with one thread
+ * stalled in the middle of an operation for half of the run. The {@code remus bench object} command of
+ * the tools module runs it and reports the results.
+ */
+package io.remus.ds.object.bench;

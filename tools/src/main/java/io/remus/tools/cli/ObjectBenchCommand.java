@@ -1,0 +1,257 @@
+package io.remus.tools.cli;
+
+import io.remus.core.BadArgumentException;
+import io.remus.core.fabric.Fabric;
+import io.remus.core.sim.SimFabric;
+import io.remus.core.sim.SimOptions;
+import io.remus.core.verbs.VerbsFabric;
+import io.remus.ds.object.bench.ImplKind;
+import io.remus.ds.object.bench.ObjectBenchmarkConfig;
+import io.remus.ds.object.bench.ObjectKind;
+import io.remus.tools.bench.BenchFailedException;
+import io.remus.tools.bench.FabricKind;
+import io.remus.tools.object.ObjectHumanFormat;
+import io.remus.tools.object.ObjectJsonFormat;
+import io.remus.tools.object.ObjectReport;
+import io.remus.tools.object.ObjectRun;
+import io.remus.tools.object.ObjectRunner;
+import io.remus.tools.plot.ObjectPlot;
+import io.remus.verbs.Device;
+import io.remus.verbs.DeviceInfo;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import java.util.function.Function;
+import java.util.function.Supplier;
+
+/**
+ * {@code remus bench object}: the wait-free objects of remus-ds against the same objects under a lock
+ * (remus-ds's {@link io.remus.ds.object.bench.ObjectBenchmark}): throughput, the live workers' latency
+ * percentiles, RDMA operations per operation, and, with {@code --stall}, how many operations the other
+ * workers complete while one stands still in the middle of an operation (a locked one holding the
+ * lock). Every object, implementation and stall mode given runs on a fresh fabric, side by side in one
+ * table. Every node runs in this process. Exit status 0 on success, 1 when a run fails, 2 for bad flags.
+ */
+@Command(name = "object", mixinStandardHelpOptions = true, sortOptions = false, usageHelpAutoWidth = true,
+        description = {"Wait-free objects vs the same objects under ALock or a spin lock, optionally with one thread "
+                + "stalled in the middle of an operation for half of the run. Every node runs in this process.", ""})
+public final class ObjectBenchCommand implements Callable<Integer> {
+    private final Supplier<FabricChoice> hostFabric;
+
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = "--object", split = ",", paramLabel = "OBJECT", defaultValue = "queue",
+            description = "counter, max, register, sst, queue or stack; a comma list runs each (default ${DEFAULT-VALUE}).")
+    List<String> objects;
+
+    @Option(names = "--impl", split = ",", paramLabel = "IMPL", defaultValue = "waitfree,alock,spin",
+            description = "waitfree, alock or spin; a comma list runs each, side by side (default ${DEFAULT-VALUE}).")
+    List<String> impls;
+
+    @Option(names = "--stall", paramLabel = "MODE", defaultValue = "none",
+            description = "none (default); one: worker 0 (node 0) stands still in the middle of an operation for half "
+                    + "of the run, from a quarter of it on (a locked one while holding the lock); both: each run "
+                    + "without and with it.")
+    String stall;
+
+    @Option(names = "--nodes", paramLabel = "N", defaultValue = "2", description = "Nodes, each a memory and compute node; the object lives on node 0 (default ${DEFAULT-VALUE}).")
+    int nodes;
+
+    @Option(names = "--threads", paramLabel = "T", defaultValue = "2", description = "Workers per node (default ${DEFAULT-VALUE}).")
+    int threads;
+
+    @Option(names = {"-D", "--duration"}, paramLabel = "SECONDS", defaultValue = "2", description = "Run time of each run (default ${DEFAULT-VALUE}).")
+    double durationSeconds;
+
+    @Option(names = "--warmup", paramLabel = "SECONDS", defaultValue = "0.5",
+            description = "Before measuring, run each object and implementation this long, unreported (default ${DEFAULT-VALUE}; 0: none).")
+    double warmupSeconds;
+
+    @Option(names = "--elements", paramLabel = "M", defaultValue = "64", description = "Queue and stack capacity in words (default ${DEFAULT-VALUE}).")
+    int elements;
+
+    @Option(names = "--value-bytes", paramLabel = "B", defaultValue = "64", description = "Register value and SST row size, a multiple of 8 (default ${DEFAULT-VALUE}).")
+    int valueBytes;
+
+    @Option(names = "--segment-mib", paramLabel = "MIB", defaultValue = "64", description = "Memory per node in MiB (default ${DEFAULT-VALUE}).")
+    long segmentMib;
+
+    @Option(names = "--seed", paramLabel = "SEED", defaultValue = "1", description = "Seed of the workers' choices (default ${DEFAULT-VALUE}).")
+    long seed;
+
+    @Option(names = "--fabric", paramLabel = "FABRIC", description = "verbs or sim (default: verbs when this host has an RDMA device, else sim).")
+    FabricKind fabric;
+
+    @Option(names = {"-d", "--ib-dev"}, paramLabel = "DEVICE", description = "RDMA device for --fabric verbs (default: the first one libibverbs lists).")
+    String device;
+
+    @Option(names = "--json", description = "Print the report as one JSON object.")
+    boolean json;
+
+    @Option(names = "--plot", paramLabel = "FILE", description = "Draw throughput, p99.9 and largest latency as grouped bars in a PNG.")
+    Path plot;
+
+    /** @param hostFabric the fabric without {@code --fabric} ({@link FabricChoice#detect}) */
+    public ObjectBenchCommand(Supplier<FabricChoice> hostFabric) {
+        this.hostFabric = hostFabric;
+    }
+
+    @Override
+    public Integer call() throws IOException, InterruptedException {
+        List<ObjectBenchmarkConfig> configs = configs();
+        FabricChoice choice = FabricChoice.choose(spec.commandLine(), fabric, FabricChoice.given("-d", device),
+                List.of(), hostFabric);
+        new OutputFiles().add("--plot", plot).check();
+        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
+        choice.announce(err);
+        List<String> notes = new ArrayList<>();
+        notes.add("fabric " + choice.name() + " (" + choice.reason() + ")");
+        Supplier<Fabric> fabrics = fabrics(choice.kind(), notes);
+        notes.add(ClusterOptions.hostLoad());
+        notes.add("mix: half updates, half reads (queue and stack: half puts, half takes), chosen at random; "
+                + "the object on node 0");
+        if (configs.stream().anyMatch(ObjectBenchmarkConfig::stall)) {
+            notes.add("stall: worker 0 waits " + configs.getFirst().stallLength().toMillis() + " ms inside the "
+                    + "sequential step of its operation (locked: holding the lock, between its READ and WRITE; wait-free "
+                    + "queue/stack: after announcing and reading, before its compare-and-swap); counter, max, register "
+                    + "and sst have no such step and stop between two operations");
+        }
+        if (warmupSeconds > 0) {
+            for (ObjectBenchmarkConfig w : warmUpConfigs(configs)) {
+                ObjectRunner.run(fabrics, w);
+            }
+            notes.add("warm-up: each object and implementation ran " + warmupSeconds + " s unreported before the measured runs");
+        }
+        List<ObjectRun> runs = new ArrayList<>();
+        for (ObjectBenchmarkConfig config : configs) {
+            runs.add(ObjectRunner.run(fabrics, config));
+        }
+        ObjectReport report = new ObjectReport(choice.name(), notes, runs);
+        if (json) {
+            ObjectJsonFormat.write(report, out);
+        } else {
+            ObjectHumanFormat.write(report, out);
+        }
+        if (plot != null) {
+            ObjectBenchmarkConfig first = configs.getFirst();
+            ObjectPlot.write("remus bench object, " + report.fabric() + " fabric, " + first.nodes() + " nodes x "
+                    + first.threadsPerNode() + " threads, " + durationSeconds + " s", runs, plot);
+            err.println("wrote " + plot);
+            err.flush();
+        }
+        return 0;
+    }
+
+    /** @return one unreported run of {@code --warmup} per object and implementation, without the stall */
+    private List<ObjectBenchmarkConfig> warmUpConfigs(List<ObjectBenchmarkConfig> configs) {
+        Duration warmup = Duration.ofNanos(Math.max(10_000_000L, Math.round(warmupSeconds * 1e9)));
+        List<ObjectBenchmarkConfig> out = new ArrayList<>();
+        for (ObjectBenchmarkConfig c : configs) {
+            ObjectBenchmarkConfig w = new ObjectBenchmarkConfig(c.object(), c.impl(), c.nodes(), c.threadsPerNode(), warmup,
+                    false, c.elements(), c.valueBytes(), c.segmentBytes(), c.seed() + 1);
+            if (!out.contains(w)) {
+                out.add(w);
+            }
+        }
+        return out;
+    }
+
+    private Supplier<Fabric> fabrics(FabricKind kind, List<String> notes) {
+        if (kind == FabricKind.VERBS) {
+            String name = device != null ? device : firstDevice();
+            notes.add("device " + name + ", every node in this process (VerbsFabric.open)");
+            return () -> VerbsFabric.open(name);
+        }
+        return () -> new SimFabric(SimOptions.defaults());
+    }
+
+    private static String firstDevice() {
+        List<DeviceInfo> devices = Device.list();
+        if (devices.isEmpty()) {
+            throw new BenchFailedException("--fabric verbs: this host has no RDMA devices (see softroce/README.md "
+                    + "for Soft-RoCE in a guest); run with --fabric sim");
+        }
+        return devices.getFirst().name();
+    }
+
+    /**
+     * Validates the flags into one configuration per run, in run order: for each object, for each stall
+     * mode (without first), each implementation.
+     *
+     * @return the configurations
+     * @throws ParameterException naming the flag and its value when one is out of range
+     */
+    List<ObjectBenchmarkConfig> configs() {
+        List<ObjectKind> objectKinds = parseAll("--object", objects, ObjectKind::parse);
+        List<ImplKind> implKinds = parseAll("--impl", impls, ImplKind::parse);
+        List<Boolean> stalls = switch (stall.strip().toLowerCase(Locale.ROOT)) {
+            case "none" -> List.of(false);
+            case "one" -> List.of(true);
+            case "both" -> List.of(false, true);
+            default -> throw usage("--stall must be none, one or both, got '" + stall + "'");
+        };
+        if (!(durationSeconds >= 0.01) || durationSeconds > 3600) {
+            throw usage("-D must be in [0.01, 3600] seconds, got " + durationSeconds);
+        }
+        if (!(warmupSeconds >= 0) || warmupSeconds > 600) {
+            throw usage("--warmup must be in [0, 600] seconds, got " + warmupSeconds);
+        }
+        if (segmentMib < 1 || segmentMib > 1024) {
+            throw usage("--segment-mib must be 1..1024, got " + segmentMib);
+        }
+        Duration duration = Duration.ofNanos(Math.round(durationSeconds * 1e9));
+        List<ObjectBenchmarkConfig> configs = new ArrayList<>();
+        for (ObjectKind o : objectKinds) {
+            for (boolean s : stalls) {
+                for (ImplKind i : implKinds) {
+                    try {
+                        configs.add(new ObjectBenchmarkConfig(o, i, nodes, threads, duration, s, elements, valueBytes,
+                                segmentMib << 20, seed));
+                    } catch (BadArgumentException e) {
+                        throw usage(flagNames(e.getMessage()));
+                    }
+                }
+            }
+        }
+        return configs;
+    }
+
+    private <K> List<K> parseAll(String flag, List<String> names, Function<String, K> parse) {
+        List<K> kinds = new ArrayList<>();
+        for (String name : names) {
+            try {
+                K k = parse.apply(name.strip());
+                if (kinds.contains(k)) {
+                    throw usage(flag + " names " + name.strip() + " twice");
+                }
+                kinds.add(k);
+            } catch (BadArgumentException e) {
+                throw usage(flag + ": " + e.getMessage());
+            }
+        }
+        return kinds;
+    }
+
+    private static String flagNames(String message) {
+        return message.replace("threadsPerNode", "--threads").replace("nodes must", "--nodes must")
+                .replace("elements must", "--elements must").replace("valueBytes", "--value-bytes")
+                .replace("a stall needs 2 workers", "--stall needs 2 workers");
+    }
+
+    private ParameterException usage(String message) {
+        return new ParameterException(spec.commandLine(), message);
+    }
+}

@@ -1,0 +1,84 @@
+package io.remus.tools.plot;
+
+import io.remus.core.BadArgumentException;
+import io.remus.tools.object.ObjectRun;
+import org.knowm.xchart.CategoryChart;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.function.ToDoubleFunction;
+
+/**
+ * The runs of {@code remus bench object} as grouped bars: one group per object (with and without the
+ * stall), one bar per implementation, in three panels on logarithmic axes: throughput, the live workers'
+ * p99.9 latency, and their largest latency. The group names are drawn slanted, so that a dozen fit.
+ */
+public final class ObjectPlot {
+    private static final int LABEL_ROTATION = 30;
+
+    private ObjectPlot() {
+    }
+
+    /**
+     * @param runs the runs
+     * @return the panels, top to bottom
+     * @throws BadArgumentException when there is no run
+     */
+    public static List<BarPanel> panels(List<ObjectRun> runs) {
+        if (runs.isEmpty()) {
+            throw new BadArgumentException("no object run to plot");
+        }
+        List<String> groups = new ArrayList<>();
+        List<String> impls = new ArrayList<>();
+        for (ObjectRun r : runs) {
+            if (!groups.contains(r.group())) {
+                groups.add(r.group());
+            }
+            String impl = r.result().config().impl().flagName();
+            if (!impls.contains(impl)) {
+                impls.add(impl);
+            }
+        }
+        return List.of(
+                panel("throughput", "operations per second, all workers [log]", groups, impls, runs,
+                        r -> r.result().opsPerSecond()),
+                panel("p99.9 latency of the live workers", "microseconds [log]", groups, impls, runs,
+                        r -> r.latency().p999() / 1000.0),
+                panel("largest latency of the live workers", "microseconds [log]", groups, impls, runs,
+                        r -> r.latency().max() / 1000.0));
+    }
+
+    private static BarPanel panel(String title, String axis, List<String> groups, List<String> impls, List<ObjectRun> runs,
+                                  ToDoubleFunction<ObjectRun> value) {
+        double[][] values = new double[impls.size()][groups.size()];
+        for (double[] row : values) {
+            Arrays.fill(row, Double.NaN);
+        }
+        for (ObjectRun r : runs) {
+            values[impls.indexOf(r.result().config().impl().flagName())][groups.indexOf(r.group())] = value.applyAsDouble(r);
+        }
+        return new BarPanel(title, "object (+stall: worker 0 stood still for half of the run)", axis, groups, impls,
+                values, true);
+    }
+
+    /**
+     * Draws the panels and writes them as a PNG.
+     *
+     * @param title the title above the panels
+     * @param runs  the runs
+     * @param png   the file
+     * @throws IOException when it cannot be written
+     */
+    public static void write(String title, List<ObjectRun> runs, Path png) throws IOException {
+        List<CategoryChart> charts = new ArrayList<>();
+        for (BarPanel panel : panels(runs)) {
+            CategoryChart chart = BarChart.chart(panel);
+            chart.getStyler().setXAxisLabelRotation(LABEL_ROTATION);
+            charts.add(chart);
+        }
+        PngCharts.write(PngCharts.stack(title, charts, 1), png);
+    }
+}
