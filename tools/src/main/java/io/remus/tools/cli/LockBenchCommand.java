@@ -7,10 +7,7 @@ import io.remus.alock.bench.LockBenchmarkConfig;
 import io.remus.core.BadArgumentException;
 import io.remus.core.RemusCluster;
 import io.remus.core.fabric.Fabric;
-import io.remus.core.sim.SimFabric;
 import io.remus.core.sim.SimOptions;
-import io.remus.core.verbs.VerbsFabric;
-import io.remus.tools.bench.BenchFailedException;
 import io.remus.tools.bench.FabricKind;
 import io.remus.tools.lock.ClusterLockRunner;
 import io.remus.tools.lock.LockCsv;
@@ -19,8 +16,6 @@ import io.remus.tools.lock.LockJsonFormat;
 import io.remus.tools.lock.LockReport;
 import io.remus.tools.lock.LockRun;
 import io.remus.tools.lock.LockRunner;
-import io.remus.verbs.Device;
-import io.remus.verbs.DeviceInfo;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Mixin;
@@ -38,7 +33,6 @@ import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
@@ -303,16 +297,10 @@ public final class LockBenchCommand implements Callable<Integer> {
     }
 
     private Supplier<Fabric> fabrics(FabricKind kind, List<String> notes) {
-        if (kind == FabricKind.VERBS) {
-            String name = device != null ? device : firstDevice();
-            notes.add("device " + name + ", every node in this process (VerbsFabric.open)");
-            return () -> VerbsFabric.open(name);
-        }
-        SimOptions options = SimOptions.defaults().withExecutionLatencyNanos(simLatencyNanos);
-        if (simLatencyNanos > 0) {
+        if (kind == FabricKind.SIM && simLatencyNanos > 0) {
             notes.add("sim execution latency injected: " + simLatencyNanos + " ns per work request");
         }
-        return () -> new SimFabric(options);
+        return InProcessFabrics.of(kind, device, SimOptions.defaults().withExecutionLatencyNanos(simLatencyNanos), notes);
     }
 
     /** @return the fabric, by {@link FabricChoice#choose}: {@code -d} asks for verbs, {@code --sim-latency-ns} for sim */
@@ -340,15 +328,6 @@ public final class LockBenchCommand implements Callable<Integer> {
                 + "descheduled lock holders, so progress is slow and the figures measure the scheduler");
         err.flush();
         return true;
-    }
-
-    private static String firstDevice() {
-        List<DeviceInfo> devices = Device.list();
-        if (devices.isEmpty()) {
-            throw new BenchFailedException("--fabric verbs: this host has no RDMA devices (see softroce/README.md "
-                    + "for Soft-RoCE in a guest); run with --fabric sim");
-        }
-        return devices.getFirst().name();
     }
 
     /**

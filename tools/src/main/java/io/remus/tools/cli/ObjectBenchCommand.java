@@ -2,13 +2,10 @@ package io.remus.tools.cli;
 
 import io.remus.core.BadArgumentException;
 import io.remus.core.fabric.Fabric;
-import io.remus.core.sim.SimFabric;
 import io.remus.core.sim.SimOptions;
-import io.remus.core.verbs.VerbsFabric;
 import io.remus.ds.object.bench.ImplKind;
 import io.remus.ds.object.bench.ObjectBenchmarkConfig;
 import io.remus.ds.object.bench.ObjectKind;
-import io.remus.tools.bench.BenchFailedException;
 import io.remus.tools.bench.FabricKind;
 import io.remus.tools.object.ObjectHumanFormat;
 import io.remus.tools.object.ObjectJsonFormat;
@@ -16,8 +13,6 @@ import io.remus.tools.object.ObjectReport;
 import io.remus.tools.object.ObjectRun;
 import io.remus.tools.object.ObjectRunner;
 import io.remus.tools.plot.ObjectPlot;
-import io.remus.verbs.Device;
-import io.remus.verbs.DeviceInfo;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -119,7 +114,7 @@ public final class ObjectBenchCommand implements Callable<Integer> {
         choice.announce(err);
         List<String> notes = new ArrayList<>();
         notes.add("fabric " + choice.name() + " (" + choice.reason() + ")");
-        Supplier<Fabric> fabrics = fabrics(choice.kind(), notes);
+        Supplier<Fabric> fabrics = InProcessFabrics.of(choice.kind(), device, SimOptions.defaults(), notes);
         notes.add(ClusterOptions.hostLoad());
         notes.add("mix: half updates, half reads (queue and stack: half puts, half takes), chosen at random; "
                 + "the object on node 0");
@@ -167,24 +162,6 @@ public final class ObjectBenchCommand implements Callable<Integer> {
             }
         }
         return out;
-    }
-
-    private Supplier<Fabric> fabrics(FabricKind kind, List<String> notes) {
-        if (kind == FabricKind.VERBS) {
-            String name = device != null ? device : firstDevice();
-            notes.add("device " + name + ", every node in this process (VerbsFabric.open)");
-            return () -> VerbsFabric.open(name);
-        }
-        return () -> new SimFabric(SimOptions.defaults());
-    }
-
-    private static String firstDevice() {
-        List<DeviceInfo> devices = Device.list();
-        if (devices.isEmpty()) {
-            throw new BenchFailedException("--fabric verbs: this host has no RDMA devices (see softroce/README.md "
-                    + "for Soft-RoCE in a guest); run with --fabric sim");
-        }
-        return devices.getFirst().name();
     }
 
     /**

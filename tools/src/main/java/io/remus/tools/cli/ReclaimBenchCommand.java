@@ -3,23 +3,18 @@ package io.remus.tools.cli;
 import io.remus.core.BadArgumentException;
 import io.remus.core.RemusCluster;
 import io.remus.core.fabric.Fabric;
-import io.remus.core.sim.SimFabric;
 import io.remus.core.sim.SimOptions;
-import io.remus.core.verbs.VerbsFabric;
 import io.remus.ds.reclaim.EpochOptions;
 import io.remus.ds.reclaim.bench.ClusterReclaimBenchmark;
 import io.remus.ds.reclaim.bench.ReclaimBenchmark;
 import io.remus.ds.reclaim.bench.ReclaimBenchmarkConfig;
 import io.remus.ds.reclaim.bench.ReclaimBenchmarkResult;
 import io.remus.ds.reclaim.bench.ReclaimerKind;
-import io.remus.tools.bench.BenchFailedException;
 import io.remus.tools.bench.FabricKind;
 import io.remus.tools.plot.ReclaimPlot;
 import io.remus.tools.reclaim.ReclaimHumanFormat;
 import io.remus.tools.reclaim.ReclaimJsonFormat;
 import io.remus.tools.reclaim.ReclaimReport;
-import io.remus.verbs.Device;
-import io.remus.verbs.DeviceInfo;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Mixin;
@@ -176,7 +171,7 @@ public final class ReclaimBenchCommand implements Callable<Integer> {
         choice.announce(err);
         List<String> notes = new ArrayList<>();
         notes.add("fabric " + choice.name() + " (" + choice.reason() + ")");
-        Supplier<Fabric> fabrics = fabrics(choice.kind(), notes);
+        Supplier<Fabric> fabrics = InProcessFabrics.of(choice.kind(), device, SimOptions.defaults(), notes);
         notes.add(ClusterOptions.hostLoad());
         if (warmupSeconds > 0) {
             for (ReclaimBenchmarkConfig w : warmUpConfigs(configs)) {
@@ -281,24 +276,6 @@ public final class ReclaimBenchCommand implements Callable<Integer> {
             }
         }
         return warmUps;
-    }
-
-    private Supplier<Fabric> fabrics(FabricKind kind, List<String> notes) {
-        if (kind == FabricKind.VERBS) {
-            String name = device != null ? device : firstDevice();
-            notes.add("device " + name + ", every node in this process (VerbsFabric.open)");
-            return () -> VerbsFabric.open(name);
-        }
-        return () -> new SimFabric(SimOptions.defaults());
-    }
-
-    private static String firstDevice() {
-        List<DeviceInfo> devices = Device.list();
-        if (devices.isEmpty()) {
-            throw new BenchFailedException("--fabric verbs: this host has no RDMA devices (see softroce/README.md "
-                    + "for Soft-RoCE in a guest); run with --fabric sim");
-        }
-        return devices.getFirst().name();
     }
 
     /**
