@@ -10,6 +10,7 @@ import io.remus.core.ComputeThread;
 import io.remus.core.RemusCluster;
 import io.remus.core.RemusException;
 import io.remus.core.config.ClusterConfig;
+import io.remus.core.config.NodeRange;
 import io.remus.core.memory.ClusterBarrier;
 import io.remus.core.memory.Root;
 import io.remus.core.testing.ClusterProcess;
@@ -38,36 +39,41 @@ import java.util.stream.Collectors;
 
 /**
  * A child JVM of {@link ObjectProcessesOnVerbsTest}: node {@code nodeId} of {@code size} processes on one
- * device, every one a memory and compute node. Node 0 creates one of each wait-free object on itself
+ * device, every one a compute node and all but the last (the victim) memory nodes. Node 0 creates one of each wait-free object on itself
  * ({@link Target}) and publishes them through the root; then every process runs {@link #WORKERS}
  * threads, each with its own compute thread and {@link EpochReclaimer}, doing a seeded random mix of
  * the objects' operations. Each thread records its operations per object into its process's
  * {@link History} ({@link HistoryClock#EPOCH_MICROS}: one clock for the processes of one host) and
  * measures each call with its compute thread's counters against the object's stated per-call bound.
  *
- * <p>The last node is the victim: its threads run {@link #OPS} operations without pause, and its first
- * thread creates {@code ready} after {@link #READY_OPS}, for the test to stop the process
- * ({@code SIGSTOP}). The live nodes run {@link #OPS} operations and, once {@code frozen} exists, exactly
- * {@link #WHILE_FROZEN} more per thread, then create {@code live-<nodeId>} and wait, reclaiming, for
- * {@code resumed}; after it they run {@link #AFTER_RESUME} more, alongside the resumed victim.
+ * <p>The last node is the victim. It holds no memory: a stopped process still has its registered memory
+ * served by the kernel on queue pairs already connected, but a peer's first operation on its memory (an
+ * epoch reclaimer's pass reads every memory node's table) needs a new connection, which the stopped
+ * process cannot accept. Its threads operate without pause until {@code resumed} exists, and its
+ * first thread creates {@code ready} after {@link #READY_OPS}, for the test to stop the process
+ * ({@code SIGSTOP}). The live nodes' threads run {@link #OPS} operations and wait for {@code frozen}; then
+ * each runs exactly {@link #WHILE_FROZEN} more, the last of a process creates {@code live-<nodeId>}, and
+ * they wait, reclaiming, for {@code resumed}. Every thread stops once it ran {@link #OPS} operations in
+ * all and {@link #AFTER_RESUME} after it saw {@code resumed}.
  *
  * <p>Each process then writes its histories to {@code <object>-<nodeId>.history} in the directory,
- * prints one {@code WORKER} line of {@code key=value} pairs per thread, and meets the others at a
- * barrier, after which node 0 prints the final contents of the queue and the stack in a
- * {@code CONTENTS} line. Arguments: {@code device nodeId size basePort directory}.
+ * creates {@code done-<nodeId>} and prints one {@code WORKER} line of {@code key=value} pairs per thread;
+ * node 0 waits for every {@code done} file and prints the final contents of the queue and the stack in a
+ * {@code CONTENTS} line. Long waits are on files, with sleeps: the guest's CPUs are few and slow.
+ * Arguments: {@code device nodeId size basePort directory}.
  */
 public final class ObjectProcessMain {
     /** Operating threads per process. */
     static final int WORKERS = 2;
     /** The node whose objects the processes share. */
     static final int HOME = 0;
-    /** Operations of every thread, at least. */
+    /** Operations of every thread before the stop, at least. */
     static final int OPS = 60;
     /** Operations of the victim's first thread before it creates {@code ready}. */
     static final int READY_OPS = 10;
     /** Operations of each live thread once it saw {@code frozen}, before it waits for {@code resumed}. */
     static final int WHILE_FROZEN = 30;
-    /** Operations of each live thread after it saw {@code resumed}. */
+    /** Operations of each thread after it saw {@code resumed}. */
     static final int AFTER_RESUME = 10;
     /** Element capacity of the queue and the stack. */
     static final int ELEMENTS = 4;
@@ -78,7 +84,7 @@ public final class ObjectProcessMain {
     private static final EpochOptions EPOCH = EpochOptions.defaults().withLease(LEASE).withBytes(4096, 16384)
             .withLimitWait(Duration.ofSeconds(30));
     private static final Duration RUN_BOUND = Duration.ofMinutes(4);
-    private static final Duration CONNECT = Duration.ofSeconds(120);
+    private static final Duration CONNECT = Duration.ofMinutes(4);
     private static final long POLL_MILLIS = 20;
 
     /** The objects, in the order of their pointers in the directory. */
@@ -105,11 +111,13 @@ public final class ObjectProcessMain {
         int size = Integer.parseInt(args[2]);
         int basePort = Integer.parseInt(args[3]);
         Path dir = Path.of(args[4]);
+        progress("joining node=" + nodeId);
         ClusterConfig config = ClusterProcess.builder(nodeId, Collections.nCopies(size, DeviceAddress.ipv4(device)), basePort)
-                .segmentSize(4 << 20).threadsPerNode(WORKERS + 2).operationTimeout(Duration.ofMinutes(2)).build();
+                .memoryNodes(new NodeRange(0, size - 2)).segmentSize(1 << 20).threadsPerNode(WORKERS + 2).operationTimeout(Duration.ofSeconds(60)).build();
         VerbsFabricOptions options = VerbsFabricOptions.cluster(device, config, CONNECT);
         RemusCluster cluster = RemusCluster.builder().config(config).verbsOptions(options).joinTimeout(CONNECT)
                 .shutdownTimeout(Duration.ofMinutes(2)).join();
+        progress("joined node=" + nodeId);
         List<String> lines = Collections.synchronizedList(new ArrayList<>());
         try {
             ComputeThread main = cluster.computeThread();
@@ -131,6 +139,7 @@ public final class ObjectProcessMain {
                 root.set(directory);
             }
             barrier.await();
+            progress("objects created");
             long directory = root.get();
             long[] ptrs = new long[Target.values().length];
             for (int i = 0; i < ptrs.length; i++) {
@@ -151,6 +160,10 @@ public final class ObjectProcessMain {
                         lines.add(worker.run(ct));
                     } catch (Throwable e) {
                         failures.add(e);
+                        synchronized (System.out) {
+                            e.printStackTrace(System.out);
+                            System.out.flush();
+                        }
                     }
                 }, "worker-" + w + "@node" + nodeId);
                 t.setDaemon(true);
@@ -171,8 +184,10 @@ public final class ObjectProcessMain {
             for (Target target : Target.values()) {
                 HistoryFiles.write(histories.get(target), dir.resolve(target.file(nodeId)));
             }
-            barrier.await();
+            Files.createFile(dir.resolve("done-" + nodeId));
+            progress("histories written");
             if (nodeId == 0) {
+                awaitDone(dir, size);
                 lines.add("CONTENTS queue=" + words(queue.contents()) + " stack=" + words(stack.contents()));
             }
         } finally {
@@ -185,6 +200,27 @@ public final class ObjectProcessMain {
         lines.forEach(System.out::println);
         System.out.flush();
         System.exit(0);
+    }
+
+    /** Waits for every process's {@code done} file: a file, not a barrier, so that waiting takes no CPU from the others. */
+    private static void awaitDone(Path dir, int size) throws InterruptedException {
+        long deadline = System.nanoTime() + RUN_BOUND.toNanos();
+        for (int n = 0; n < size; n++) {
+            while (!Files.exists(dir.resolve("done-" + n))) {
+                if (System.nanoTime() - deadline > 0) {
+                    throw new AssertionError("node " + n + " did not finish within " + RUN_BOUND);
+                }
+                Thread.sleep(POLL_MILLIS);
+            }
+        }
+    }
+
+    /** A line at once, so that a test that gives up on this process shows how far it came. */
+    private static void progress(String what) {
+        synchronized (System.out) {
+            System.out.println("PROGRESS " + what);
+            System.out.flush();
+        }
     }
 
     private static String words(long[] w) {
@@ -234,6 +270,7 @@ public final class ObjectProcessMain {
             for (Target target : Target.values()) {
                 recorders.put(target, histories.get(target).recorder(index));
             }
+            progress("worker " + index + " attached");
             Path frozenFile = dir.resolve("frozen");
             Path resumedFile = dir.resolve("resumed");
             long deadline = System.nanoTime() + RUN_BOUND.toNanos();
@@ -249,26 +286,24 @@ public final class ObjectProcessMain {
                     throw new AssertionError("node " + nodeId + " worker " + index + " ran past " + RUN_BOUND + " after " + i
                             + " operations (frozen seen " + frozen + ", resumed seen " + resumed + ")");
                 }
-                if (!victim) {
-                    if (!frozen && Files.exists(frozenFile)) {
-                        frozen = true;
-                        advancesAtFreeze = reclaimer.advances();
-                    }
-                    if (frozen && !resumed && Files.exists(resumedFile)) {
-                        resumed = true;
-                        advancesWhileFrozen = reclaimer.advances() - advancesAtFreeze;
-                    }
-                    if (i >= OPS && resumed && resumedOps >= AFTER_RESUME) {
-                        break;
-                    }
-                    if (frozen && !resumed && frozenOps >= WHILE_FROZEN) {
-                        reclaimer.reclaim();
-                        Thread.sleep(POLL_MILLIS);
-                        continue;
-                    }
-                    Contention.maybeYield();
-                } else if (i >= OPS) {
+                if (!victim && !frozen && Files.exists(frozenFile)) {
+                    frozen = true;
+                    advancesAtFreeze = reclaimer.advances();
+                }
+                if ((frozen || victim) && !resumed && Files.exists(resumedFile)) {
+                    resumed = true;
+                    advancesWhileFrozen = reclaimer.advances() - advancesAtFreeze;
+                }
+                if (i >= OPS && resumed && resumedOps >= AFTER_RESUME) {
                     break;
+                }
+                if (!victim && (frozen ? !resumed && frozenOps >= WHILE_FROZEN : i >= OPS)) {
+                    reclaimer.reclaim();
+                    Thread.sleep(POLL_MILLIS);
+                    continue;
+                }
+                if (!victim) {
+                    Contention.maybeYield();
                 }
                 whileFrozen = frozen && !resumed;
                 operate(h, recorders, i);
@@ -278,6 +313,9 @@ public final class ObjectProcessMain {
                 }
                 if (resumed) {
                     resumedOps++;
+                }
+                if (i % 20 == 0) {
+                    progress("worker " + index + " at " + i + " operations");
                 }
                 if (victim && index == 0 && i == READY_OPS) {
                     try {

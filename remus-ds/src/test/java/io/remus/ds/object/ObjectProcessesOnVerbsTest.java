@@ -48,15 +48,18 @@ import static org.junit.jupiter.api.Assertions.fail;
  * process while it was stopped, an operation of it spanning the stop, and each live process's operations
  * completed wholly within it.
  *
- * <p>The bound is checked on the calls of a thread whose reclaimer's lease held (calls shorter than the
+ * <p>The bound is checked on the live processes' calls of a thread whose reclaimer's lease held (calls shorter than the
  * lease, {@link ObjectProcessMain#LEASE}) and during which its reclaimer ran no pass: the bounds are
  * stated besides the reclaimer's own work and for a thread that keeps its lease. The rest are counted.
+ * The victim holds no memory (see {@link ObjectProcessMain}), so its guards cost RDMA operations of their
+ * own, which its counters cannot tell from the objects': its calls are measured and reported, not
+ * asserted.
  */
-@Timeout(value = 600, unit = TimeUnit.SECONDS)
+@Timeout(value = 900, unit = TimeUnit.SECONDS)
 class ObjectProcessesOnVerbsTest {
     private static final int NODES = 3;
     private static final int VICTIM = NODES - 1;
-    private static final Duration READY_BOUND = Duration.ofMinutes(4);
+    private static final Duration READY_BOUND = Duration.ofMinutes(6);
     private static final Duration LIVE_BOUND = Duration.ofMinutes(2);
     /** The shortest stop: long enough that the victim's lease runs out and the live reclaimers pass it. */
     private static final Duration MIN_STOPPED = ObjectProcessMain.LEASE.multipliedBy(3);
@@ -77,14 +80,14 @@ class ObjectProcessesOnVerbsTest {
                         Integer.toString(port), dir.toString()));
             }
             ChildJvm victim = children.get(VICTIM);
-            awaitFile(dir.resolve("ready"), READY_BOUND, victim);
+            awaitFile(dir.resolve("ready"), READY_BOUND, children);
             signal("STOP", victim.pid());
             awaitState(victim, 'T');
             stoppedAt = HistoryClock.EPOCH_MICROS.now();
             long stoppedNanos = System.nanoTime();
             Files.createFile(dir.resolve("frozen"));
             for (int i = 0; i < VICTIM; i++) {
-                awaitFile(dir.resolve("live-" + i), LIVE_BOUND, children.get(i));
+                awaitFile(dir.resolve("live-" + i), LIVE_BOUND, children);
             }
             long left = MIN_STOPPED.toNanos() - (System.nanoTime() - stoppedNanos);
             if (left > 0) {
@@ -101,8 +104,10 @@ class ObjectProcessesOnVerbsTest {
                 assertTrue(r.succeeded(), "node " + i + " failed:\n" + r.output());
                 outputs.add(r.output());
             }
-            checkWorkers(outputs);
-            checkHistories(dir, outputs.getFirst(), stoppedAt, resumedAt);
+            List<Executable> checks = new ArrayList<>();
+            checks.add(() -> checkWorkers(outputs));
+            addHistoryChecks(checks, dir, outputs.getFirst(), stoppedAt, resumedAt);
+            assertAll(checks);
         } finally {
             children.forEach(ChildJvm::close);
         }
@@ -114,9 +119,9 @@ class ObjectProcessesOnVerbsTest {
                     .map(ObjectProcessesOnVerbsTest::fields).toList();
             assertEquals(ObjectProcessMain.WORKERS, workers.size(), "node " + node + ":\n" + outputs.get(node));
             for (Map<String, String> w : workers) {
-                assertEquals(0, num(w, "violations"), "every measured call kept its object's bound: " + w);
-                assertTrue(num(w, "checked") >= num(w, "ops") / 2, "at least half the calls were measured against the bound: " + w);
                 if (node != VICTIM) {
+                    assertEquals(0, num(w, "violations"), "every measured call kept its object's bound: " + w);
+                    assertTrue(num(w, "checked") >= num(w, "ops") / 2, "at least half the calls were measured against the bound: " + w);
                     assertEquals(ObjectProcessMain.WHILE_FROZEN, num(w, "whileFrozen"), w.toString());
                     assertTrue(num(w, "checkedWhileFrozen") >= ObjectProcessMain.WHILE_FROZEN / 2,
                             "at least half the calls made while the victim was stopped were measured against the bound: " + w);
@@ -125,7 +130,7 @@ class ObjectProcessesOnVerbsTest {
         }
     }
 
-    private static void checkHistories(Path dir, String nodeZeroOutput, long stoppedAt, long resumedAt) {
+    private static void addHistoryChecks(List<Executable> checks, Path dir, String nodeZeroOutput, long stoppedAt, long resumedAt) {
         Map<Target, Specification<?>> specs = Map.of(Target.COUNTER, new CounterSpec(), Target.MAX_REGISTER, new MaxRegisterSpec(),
                 Target.REGISTER, new RegisterSpec(2),
                 Target.QUEUE, new BoundedContainerSpec(true, ObjectProcessMain.ELEMENTS),
@@ -133,7 +138,6 @@ class ObjectProcessesOnVerbsTest {
         Map<String, String> contents = fields(nodeZeroOutput.lines().filter(l -> l.startsWith("CONTENTS ")).findFirst()
                 .orElseGet(() -> fail("no CONTENTS line from node 0:\n" + nodeZeroOutput)));
         List<Operation> all = new ArrayList<>();
-        List<Executable> checks = new ArrayList<>();
         for (Target target : Target.values()) {
             List<Operation> history = HistoryFiles.merge(IntStream.range(0, NODES).mapToObj(n -> dir.resolve(target.file(n))).toList());
             all.addAll(history);
@@ -149,7 +153,6 @@ class ObjectProcessesOnVerbsTest {
             }
         }
         checks.add(() -> checkStop(all, stoppedAt, resumedAt));
-        assertAll(checks);
     }
 
     /** Every value a put added came out of a take or is in the final contents, exactly once. */
@@ -200,13 +203,30 @@ class ObjectProcessesOnVerbsTest {
         }
     }
 
-    private static void awaitFile(Path file, Duration bound, ChildJvm child) throws InterruptedException {
+    private static void awaitFile(Path file, Duration bound, List<ChildJvm> children) throws InterruptedException {
         long deadline = System.nanoTime() + bound.toNanos();
         while (!Files.exists(file)) {
             if (System.nanoTime() - deadline > 0) {
-                fail(file.getFileName() + " did not appear within " + bound + "; " + child + ":\n" + child.await(Duration.ZERO).output());
+                StringBuilder outputs = new StringBuilder();
+                for (ChildJvm child : children) {
+                    outputs.append(child).append(":\n").append(threads(child)).append(child.await(Duration.ZERO).output()).append('\n');
+                }
+                fail(file.getFileName() + " did not appear within " + bound + "; the processes:\n" + outputs);
             }
             Thread.sleep(20);
+        }
+    }
+
+    /** The child's thread dump ({@code jcmd PID Thread.print}), for a process that did not get as far as expected. */
+    private static String threads(ChildJvm child) {
+        try {
+            Process jcmd = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "jcmd").toString(),
+                    Long.toString(child.pid()), "Thread.print").redirectErrorStream(true).start();
+            String dump = new String(jcmd.getInputStream().readAllBytes());
+            jcmd.waitFor(60, TimeUnit.SECONDS);
+            return dump;
+        } catch (IOException | InterruptedException e) {
+            return "(no thread dump: " + e + ")\n";
         }
     }
 
