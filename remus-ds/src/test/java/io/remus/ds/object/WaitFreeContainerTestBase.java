@@ -29,7 +29,6 @@ import java.util.SplittableRandom;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -40,10 +39,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * What {@link WaitFreeQueue} and {@link WaitFreeStack} share through {@link WaitFreeObject}: recorded
  * histories over several threads on several nodes check as linearizable (remus-check's checker) and
- * apply every operation exactly once, over many seeds; every call stays within the construction's
- * per-call bound under contention, from the compute thread's counters; and the two deliberately broken
- * variants of the construction are caught (without sequence numbers by the checker and the exactly-once
- * check, without helping by the bound). One subclass per container.
+ * apply every operation exactly once, over many seeds; and the two deliberately broken variants of the
+ * construction are caught (without sequence numbers by the checker and the exactly-once check, without
+ * helping by the bound of {@link WaitFreeContainerBoundTest}). One subclass per container.
  */
 @Timeout(value = 300, unit = TimeUnit.SECONDS)
 abstract class WaitFreeContainerTestBase {
@@ -199,73 +197,6 @@ abstract class WaitFreeContainerTestBase {
         assertTrue(caughtByExactlyOnce > 0, "the exactly-once check caught the unsequenced variant");
     }
 
-    /** Per-call counts of one {@code apply}, with the allocator's part taken out. */
-    private record Call(Counts counts, long ownRoundTrips, long ownCompareAndSwaps, boolean allocatorSilent) {
-    }
-
-    private static Call measure(WaitFreeContainer box, ComputeThread t, Runnable op) {
-        WaitFreeObject<?> o = box.object();
-        long allocRt = o.allocatorRoundTrips();
-        long allocCas = o.allocatorCompareAndSwaps();
-        Counts before = Counts.of(t);
-        op.run();
-        Counts w = before.since(t);
-        long rt = o.allocatorRoundTrips() - allocRt;
-        long cas = o.allocatorCompareAndSwaps() - allocCas;
-        return new Call(w, w.roundTrips() - rt, w.compareAndSwaps() - cas, rt == 0 && cas == 0);
-    }
-
-    @Test
-    void shouldStayWithinItsPerCallBoundWhenThreadsContend() throws InterruptedException {
-        int threads = 6;
-        int ops = 150;
-        int elements = 4;
-        AtomicInteger helped = new AtomicInteger();
-        AtomicInteger contended = new AtomicInteger();
-        try (TestCluster c = cluster(hostile().withExecutionLatencyNanos(20_000))) {
-            long ptr;
-            int blockBytes;
-            try (ComputeThread t = c.thread(0); NeverReclaimer r = new NeverReclaimer(t)) {
-                WaitFreeContainer box = kind().create(t, r, HOME, threads + 1, elements, WaitFreeObject.Helping.SEQUENCED);
-                ptr = box.ptr();
-                blockBytes = box.object().blockBytes();
-            }
-            int capacity = threads + 1;
-            long maxBytesRead = 8 + 3L * (blockBytes + 40L * capacity);
-            long maxBytesWritten = 16 + 2L * blockBytes;
-            c.runOnThreads(Contention.spread(threads, 3), (index, t) -> {
-                try (NeverReclaimer reclaimer = new NeverReclaimer(t)) {
-                    WaitFreeContainer box = kind().attach(t, reclaimer, ptr, WaitFreeObject.Helping.SEQUENCED);
-                    for (int i = 0; i < ops; i++) {
-                        Contention.maybeYield();
-                        long v = index * 10_000L + i;
-                        Call call = measure(box, t, i % 2 == 0 ? () -> box.put(v) : box::take);
-                        Counts w = call.counts();
-                        assertTrue(call.ownRoundTrips() >= 2 && call.ownRoundTrips() <= 6, "at most 1 + 3 + 2 round trips " + call);
-                        assertTrue(call.ownCompareAndSwaps() >= 1 && call.ownCompareAndSwaps() <= 3,
-                                "the announcement and at most 2 publishing compare-and-swaps " + call);
-                        if (call.allocatorSilent()) {
-                            assertTrue(w.reads() >= 4 && w.reads() <= 10, "1 + 3 per state read, at most 3 reads " + call);
-                            assertTrue(w.writes() >= 1 && w.writes() <= 3, "the record and at most 2 blocks " + call);
-                            assertTrue(w.bytesRead() <= maxBytesRead, "at most " + maxBytesRead + " bytes read " + call);
-                            assertTrue(w.bytesWritten() <= maxBytesWritten, "at most " + maxBytesWritten + " bytes written " + call);
-                            assertEquals(0, w.fetchAndAdds(), "no fetch-and-add " + call);
-                            assertTrue(w.operations() <= 16, "at most 16 RDMA operations " + call);
-                        }
-                        if (call.allocatorSilent() && (w.reads() - 1) / 3 > call.ownCompareAndSwaps() - 1) {
-                            helped.incrementAndGet();
-                        }
-                        if (call.ownRoundTrips() > 3) {
-                            contended.incrementAndGet();
-                        }
-                    }
-                }
-            });
-        }
-        assertTrue(helped.get() > 0, "some calls returned a response a helper published (one more state read than publishes)");
-        assertTrue(contended.get() > 0, "some calls met contention (more than 3 round trips)");
-    }
-
     @Test
     void shouldExceedTheBoundWithoutHelping() throws InterruptedException {
         int threads = 6;
@@ -281,7 +212,8 @@ abstract class WaitFreeContainerTestBase {
                     for (int i = 0; i < 3000 && worst.get() <= 3; i++) {
                         Contention.maybeYield();
                         long v = index * 10_000L + i;
-                        Call call = measure(box, t, i % 2 == 0 ? () -> box.put(v) : box::take);
+                        WaitFreeContainerBoundTest.Call call =
+                                WaitFreeContainerBoundTest.measure(box, t, i % 2 == 0 ? () -> box.put(v) : box::take);
                         worst.accumulateAndGet(call.ownCompareAndSwaps(), Math::max);
                     }
                 }
