@@ -31,6 +31,12 @@ import java.util.concurrent.locks.LockSupport;
  * is the fallback. For rdma_cm the device context is librdmacm's
  * ({@link Context#openForRdmaCm(String)}), as {@code rdma_create_qp} requires.
  *
+ * <p>A compute thread's lanes to a node of another process are connected when the thread first
+ * targets that node. Once connected, the peer's NIC answers one-sided operations without its CPU, so a
+ * peer process that is stopped (SIGSTOP) or descheduled keeps serving them; but a first operation on a
+ * node whose process is stopped waits, up to {@link VerbsFabricOptions#connectTimeout()}, for a
+ * connection that process cannot accept until it runs again.
+ *
  * <p>Posting and polling allocate nothing; connecting, registering and bootstrap are control path.
  */
 public final class VerbsFabric implements Fabric {
