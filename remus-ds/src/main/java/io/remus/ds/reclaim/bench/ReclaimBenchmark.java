@@ -199,12 +199,12 @@ public final class ReclaimBenchmark {
                 abandonStart();
                 throw e;
             }
+            long begin = System.nanoTime();
             try {
                 start.await(START_BOUND.toNanos(), TimeUnit.NANOSECONDS);
             } catch (Exception e) {
                 throw notStarted(e);
             }
-            long begin = System.nanoTime();
             List<ReclaimBenchmarkResult.Sample> samples = new ArrayList<>();
             long peak = sample(samples, begin);
             long limit = config.duration() != null ? config.duration().toNanos() : RUN_BOUND.toNanos();
