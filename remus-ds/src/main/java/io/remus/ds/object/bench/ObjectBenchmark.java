@@ -5,6 +5,7 @@ import io.remus.alock.LockOptions;
 import io.remus.core.ComputeThread;
 import io.remus.core.RemoteTimeoutException;
 import io.remus.core.RemusException;
+import io.remus.ds.bench.BenchWorkers;
 import io.remus.core.RemusNode;
 import io.remus.core.config.ClusterConfig;
 import io.remus.core.config.NodeRange;
@@ -168,8 +169,8 @@ public final class ObjectBenchmark {
                         throw new RemoteTimeoutException("not ready within " + START_BOUND);
                     }
                 }
-                start.await(START_BOUND.toNanos(), TimeUnit.NANOSECONDS);
                 begin = System.nanoTime();
+                start.await(START_BOUND.toNanos(), TimeUnit.NANOSECONDS);
             } catch (Exception e) {
                 stop.set(true);
                 start.reset();
@@ -184,17 +185,7 @@ public final class ObjectBenchmark {
             if (stall != null) {
                 stall.release();
             }
-            long joinDeadline = System.nanoTime() + STOP_BOUND.toNanos();
-            for (Thread t : threads) {
-                t.join(Math.max(1, TimeUnit.NANOSECONDS.toMillis(joinDeadline - System.nanoTime())));
-                if (t.isAlive()) {
-                    throw new RemoteTimeoutException(t.getName() + " did not stop within " + STOP_BOUND
-                            + (failure.get() != null ? " after " + failure.get() : ""));
-                }
-            }
-            if (failure.get() != null) {
-                throw new RemusException("an object benchmark worker failed: " + failure.get(), failure.get());
-            }
+            BenchWorkers.joinAll(threads, STOP_BOUND, failure, "an object benchmark");
             long ops = 0;
             long last = begin;
             long[] sum = new long[Opcode.values().length];

@@ -3,6 +3,7 @@ package io.remus.ds.reclaim.bench;
 import io.remus.core.ComputeThread;
 import io.remus.core.RemoteTimeoutException;
 import io.remus.core.RemusException;
+import io.remus.ds.bench.BenchWorkers;
 import io.remus.core.RemusNode;
 import io.remus.core.config.ClusterConfig;
 import io.remus.core.config.NodeRange;
@@ -219,17 +220,7 @@ public final class ReclaimBenchmark {
             }
             stop.set(true);
             stallReleased.countDown();
-            long joinDeadline = System.nanoTime() + STOP_BOUND.toNanos();
-            for (Thread t : threads) {
-                t.join(Math.max(1, TimeUnit.NANOSECONDS.toMillis(joinDeadline - System.nanoTime())));
-                if (t.isAlive()) {
-                    throw new RemoteTimeoutException(t.getName() + " did not stop within " + STOP_BOUND
-                            + (failure.get() != null ? " after " + failure.get() : ""));
-                }
-            }
-            if (failure.get() != null) {
-                throw new RemusException("a reclamation benchmark worker failed: " + failure.get(), failure.get());
-            }
+            BenchWorkers.joinAll(threads, STOP_BOUND, failure, "a reclamation benchmark");
             if (config.duration() == null && reachedTarget.get() < workers) {
                 throw new RemoteTimeoutException("the workers did not finish " + config.opsPerThread()
                         + " operations each within " + RUN_BOUND);
