@@ -1,14 +1,13 @@
 package io.remus.tools.object;
 
-import io.remus.core.fabric.Opcode;
 import io.remus.ds.object.bench.ObjectBenchmarkResult;
 import io.remus.tools.stats.LatencySummary;
 
 import java.io.PrintWriter;
-import java.util.Locale;
 
 import static io.remus.tools.report.JsonText.field;
 import static io.remus.tools.report.JsonText.num;
+import static io.remus.tools.report.JsonText.rdmaPerOp;
 import static io.remus.tools.report.JsonText.str;
 import static io.remus.tools.report.JsonText.strings;
 
@@ -65,11 +64,7 @@ public final class ObjectJsonFormat {
         field(b, "p999", Long.toString(l.p999()));
         field(b, "max", Long.toString(l.max()));
         b.append("\"mean\":").append(num(l.mean())).append("},");
-        b.append("\"rdma_per_op\":{");
-        for (Opcode op : Opcode.values()) {
-            field(b, op.name().toLowerCase(Locale.ROOT), num(r.postedPerOp(op)));
-        }
-        b.append("\"total\":").append(num(r.postedPerOp())).append("},");
+        field(b, "rdma_per_op", rdmaPerOp(r::postedPerOp, r.postedPerOp()));
         field(b, "stall_ms", num(r.stallNanos() / 1e6));
         field(b, "others_during_stall", Long.toString(r.othersDuringStall()));
         b.append("\"stalled_operations\":").append(r.stalledOps()).append('}');

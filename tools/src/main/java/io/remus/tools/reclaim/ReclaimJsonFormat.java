@@ -1,13 +1,12 @@
 package io.remus.tools.reclaim;
 
-import io.remus.core.fabric.Opcode;
 import io.remus.ds.reclaim.bench.ReclaimBenchmarkResult;
 
 import java.io.PrintWriter;
-import java.util.Locale;
 
 import static io.remus.tools.report.JsonText.field;
 import static io.remus.tools.report.JsonText.num;
+import static io.remus.tools.report.JsonText.rdmaPerOp;
 import static io.remus.tools.report.JsonText.str;
 import static io.remus.tools.report.JsonText.strings;
 
@@ -68,11 +67,8 @@ public final class ReclaimJsonFormat {
         field(b, "final_unreclaimed_bytes", Long.toString(r.finalUnreclaimedBytes()));
         field(b, "unreclaimed_bound", c.unreclaimedBound() < 0 ? "null" : Long.toString(c.unreclaimedBound()));
         field(b, "limit_timeouts", Long.toString(r.limitTimeouts()));
-        b.append("\"rdma_per_op\":{");
-        for (Opcode op : Opcode.values()) {
-            field(b, op.name().toLowerCase(Locale.ROOT), num(r.postedPerOp(op)));
-        }
-        b.append("\"total\":").append(num(r.postedPerOp())).append("},\"samples\":[");
+        field(b, "rdma_per_op", rdmaPerOp(r::postedPerOp, r.postedPerOp()));
+        b.append("\"samples\":[");
         for (int i = 0; i < r.samples().size(); i++) {
             var s = r.samples().get(i);
             b.append(i == 0 ? "[" : ",[").append(s.millis()).append(',').append(s.unreclaimedBytes()).append(',')

@@ -1,7 +1,10 @@
 package io.remus.tools.report;
 
+import io.remus.core.fabric.Opcode;
+
 import java.util.List;
 import java.util.Locale;
+import java.util.function.ToDoubleFunction;
 
 /** JSON text by hand (the tool has no JSON library): string literals, numbers, arrays, fields. */
 public final class JsonText {
@@ -22,6 +25,22 @@ public final class JsonText {
     /** @param v a number @return it with six decimals, locale-independent */
     public static String num(double v) {
         return String.format(Locale.ROOT, "%.6f", v);
+    }
+
+    /**
+     * The {@code rdma_per_op} object of the bench reports: one field per {@link Opcode}, lower case,
+     * then {@code total}.
+     *
+     * @param perOp posted operations of an opcode per benchmark operation
+     * @param total every posted operation per benchmark operation
+     * @return the JSON object
+     */
+    public static String rdmaPerOp(ToDoubleFunction<Opcode> perOp, double total) {
+        StringBuilder b = new StringBuilder("{");
+        for (Opcode op : Opcode.values()) {
+            field(b, op.name().toLowerCase(Locale.ROOT), num(perOp.applyAsDouble(op)));
+        }
+        return b.append("\"total\":").append(num(total)).append('}').toString();
     }
 
     /** @param values strings @return them as a JSON array of string literals */
