@@ -26,9 +26,15 @@ import java.util.Objects;
  * {@code pending}), arguments and result as parenthesised comma-separated decimal words (the result
  * {@code pending} for a pending operation).
  *
- * <p>Only {@link HistoryClock#EPOCH_MICROS} histories merge: {@link HistoryClock#NANO_TIME}
- * readings of different JVMs have different origins and are not comparable, so merging such files
- * of two processes is refused.
+ * <p>A fourth header line {@code offset LOW HIGH} is optional: the {@link ClockOffset} that maps
+ * this file's readings onto a reference process's clock, for processes on different hosts (whose
+ * clocks differ by more than their operations are apart) or of different JVMs' {@code nanoTime}.
+ * A merge maps each file's operations with its offset, widening them ({@link ClockOffset#apply}).
+ *
+ * <p>Without offset lines, only {@link HistoryClock#EPOCH_MICROS} histories merge: they are
+ * comparable between the processes of one host, while {@link HistoryClock#NANO_TIME} readings of
+ * different JVMs have different origins, so merging such files of two processes is refused. Every
+ * file of one merge must name the same clock.
  */
 public final class HistoryFiles {
     private static final String MAGIC = "# remus-check history 1";
@@ -45,7 +51,21 @@ public final class HistoryFiles {
     public static void write(History history, Path file) {
         Objects.requireNonNull(history, "history");
         Objects.requireNonNull(file, "file");
-        write(history.operations(), history.clock(), history.process(), file);
+        write(history.operations(), history.clock(), history.process(), null, file);
+    }
+
+    /**
+     * Writes a history to a file with the bound on its clock's offset to the reference process's.
+     *
+     * @param history the recorded history (its threads joined)
+     * @param offset  its clock's offset to the reference clock ({@link ClockOffset#ZERO} for the reference's own history)
+     * @param file    the file, replaced if it exists
+     */
+    public static void write(History history, ClockOffset offset, Path file) {
+        Objects.requireNonNull(history, "history");
+        Objects.requireNonNull(offset, "offset");
+        Objects.requireNonNull(file, "file");
+        write(history.operations(), history.clock(), history.process(), offset, file);
     }
 
     /**
@@ -57,11 +77,27 @@ public final class HistoryFiles {
      * @param file       the file, replaced if it exists
      */
     public static void write(List<Operation> operations, HistoryClock clock, int process, Path file) {
+        write(operations, clock, process, null, file);
+    }
+
+    /**
+     * Writes operations of one process to a file, with the bound on its clock's offset.
+     *
+     * @param operations the operations, all of process {@code process}
+     * @param clock      the clock their times come from
+     * @param process    the process number
+     * @param offset     the clock's offset to the reference clock, or {@code null} for no offset line
+     * @param file       the file, replaced if it exists
+     */
+    public static void write(List<Operation> operations, HistoryClock clock, int process, ClockOffset offset, Path file) {
         Objects.requireNonNull(operations, "operations");
         Objects.requireNonNull(clock, "clock");
         Objects.requireNonNull(file, "file");
         try (BufferedWriter w = Files.newBufferedWriter(file, StandardCharsets.UTF_8)) {
             w.write(MAGIC + "\nclock " + clock.name() + "\nprocess " + process + "\n");
+            if (offset != null) {
+                w.write("offset " + offset.low() + " " + offset.high() + "\n");
+            }
             for (Operation op : operations) {
                 if (op.process() != process) {
                     throw new HistoryFormatException("operation " + op + " is not of process " + process);
@@ -95,37 +131,53 @@ public final class HistoryFiles {
         }
         HistoryClock clock = parseClock(file, lines.get(1));
         int process = (int) header(file, 3, lines.get(2), "process");
+        ClockOffset offset = null;
+        int first = 3;
+        if (lines.size() > 3 && lines.get(3).startsWith("offset")) {
+            offset = parseOffset(file, lines.get(3));
+            first = 4;
+        }
         List<Operation> ops = new ArrayList<>();
-        for (int i = 3; i < lines.size(); i++) {
+        for (int i = first; i < lines.size(); i++) {
             if (!lines.get(i).isBlank()) {
                 ops.add(parse(file, i + 1, lines.get(i), process));
             }
         }
-        return new Recorded(clock, process, History.number(ops));
+        return new Recorded(clock, process, offset, History.number(ops));
     }
 
     /**
-     * Reads several processes' history files into one history, ordered by invocation time.
+     * Reads several processes' history files into one history, ordered by invocation time, each
+     * file's operations mapped onto the reference clock with its offset line where it has one.
      *
-     * @param files the files, one per process; all of clock {@link HistoryClock#EPOCH_MICROS}
-     *              unless there is one file, with distinct process numbers
+     * @param files the files, one per process, with distinct process numbers and one clock; where
+     *              there are several, each has an offset line or the clock is
+     *              {@link HistoryClock#EPOCH_MICROS}
      * @return the merged operations, numbered in invocation order
      */
     public static List<Operation> merge(List<Path> files) {
         Objects.requireNonNull(files, "files");
         List<Operation> all = new ArrayList<>();
         List<Integer> processes = new ArrayList<>();
+        HistoryClock clock = null;
         for (Path f : files) {
             Recorded r = read(f);
-            if (files.size() > 1 && r.clock() != HistoryClock.EPOCH_MICROS) {
+            if (files.size() > 1 && r.offset() == null && r.clock() != HistoryClock.EPOCH_MICROS) {
                 throw new HistoryFormatException(f + ": clock " + r.clock()
-                        + " is per JVM and not comparable across processes; record with EPOCH_MICROS");
+                        + " is per JVM and not comparable across processes; record with EPOCH_MICROS or write the clock's offset");
             }
+            if (clock != null && r.clock() != clock) {
+                throw new HistoryFormatException(f + ": clock " + r.clock() + " where the files before it have " + clock);
+            }
+            clock = r.clock();
             if (processes.contains(r.process())) {
                 throw new HistoryFormatException(f + ": process " + r.process() + " appears in two files");
             }
             processes.add(r.process());
-            all.addAll(r.operations());
+            ClockOffset offset = r.offset() == null ? ClockOffset.ZERO : r.offset();
+            for (Operation op : r.operations()) {
+                all.add(offset.apply(op));
+            }
         }
         return History.number(all);
     }
@@ -135,9 +187,10 @@ public final class HistoryFiles {
      *
      * @param clock      its clock
      * @param process    its process number
-     * @param operations its operations
+     * @param offset     its clock's offset to the reference clock, or {@code null} where the file has no offset line
+     * @param operations its operations, as read (not mapped with the offset)
      */
-    public record Recorded(HistoryClock clock, int process, List<Operation> operations) {
+    public record Recorded(HistoryClock clock, int process, ClockOffset offset, List<Operation> operations) {
         /** Checks the components. */
         public Recorded {
             Objects.requireNonNull(clock, "clock");
@@ -155,6 +208,19 @@ public final class HistoryFiles {
         } catch (IllegalArgumentException e) {
             throw new HistoryFormatException(file + ":2: unknown clock '" + f[1] + "'", e);
         }
+    }
+
+    private static ClockOffset parseOffset(Path file, String line) {
+        String[] f = line.split(" ");
+        if (f.length != 3 || !f[0].equals("offset")) {
+            throw new HistoryFormatException(file + ":4: expected 'offset LOW HIGH', got '" + line + "'");
+        }
+        long low = number(file, 4, f[1]);
+        long high = number(file, 4, f[2]);
+        if (low > high) {
+            throw new HistoryFormatException(file + ":4: offset bounds reversed: '" + line + "'");
+        }
+        return new ClockOffset(low, high);
     }
 
     private static long header(Path file, int lineNo, String line, String name) {
