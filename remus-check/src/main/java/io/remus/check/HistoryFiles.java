@@ -51,7 +51,8 @@ public final class HistoryFiles {
     public static void write(History history, Path file) {
         Objects.requireNonNull(history, "history");
         Objects.requireNonNull(file, "file");
-        write(history.operations(), history.clock(), history.process(), null, file);
+        Objects.requireNonNull(file, "file");
+        writeFile(history.operations(), history.clock(), history.process(), null, file);
     }
 
     /**
@@ -65,7 +66,7 @@ public final class HistoryFiles {
         Objects.requireNonNull(history, "history");
         Objects.requireNonNull(offset, "offset");
         Objects.requireNonNull(file, "file");
-        write(history.operations(), history.clock(), history.process(), offset, file);
+        writeFile(history.operations(), history.clock(), history.process(), offset, file);
     }
 
     /**
@@ -77,7 +78,7 @@ public final class HistoryFiles {
      * @param file       the file, replaced if it exists
      */
     public static void write(List<Operation> operations, HistoryClock clock, int process, Path file) {
-        write(operations, clock, process, null, file);
+        writeFile(operations, clock, process, null, file);
     }
 
     /**
@@ -86,10 +87,16 @@ public final class HistoryFiles {
      * @param operations the operations, all of process {@code process}
      * @param clock      the clock their times come from
      * @param process    the process number
-     * @param offset     the clock's offset to the reference clock, or {@code null} for no offset line
+     * @param offset     the clock's offset to the reference clock
      * @param file       the file, replaced if it exists
      */
     public static void write(List<Operation> operations, HistoryClock clock, int process, ClockOffset offset, Path file) {
+        Objects.requireNonNull(offset, "offset");
+        writeFile(operations, clock, process, offset, file);
+    }
+
+    /** Writes the file, with an offset line where {@code offset} is not null. */
+    private static void writeFile(List<Operation> operations, HistoryClock clock, int process, ClockOffset offset, Path file) {
         Objects.requireNonNull(operations, "operations");
         Objects.requireNonNull(clock, "clock");
         Objects.requireNonNull(file, "file");

@@ -3,6 +3,7 @@ package io.remus.check;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -24,6 +25,11 @@ import java.util.Set;
  * prunes it: a configuration (the set of linearized operations and the state they reached) is
  * explored once, whatever order led to it. The search is iterative, so a history of any length
  * runs in bounded stack.
+ *
+ * <p><b>Program order.</b> The operations of one thread (one process and thread number) are
+ * linearized in the order of their invocations, whatever their times say: a thread runs one
+ * operation after another. Their intervals may overlap where a merge widened them to bound another
+ * host's clock ({@link ClockOffset#apply}), but not nest.
  *
  * <p><b>Pending operations</b> (no response) are treated as Herlihy and Wing define it: such an
  * operation may be linearized anywhere after its invocation, with whatever result the
@@ -67,7 +73,8 @@ public final class LinearizabilityChecker {
      * @param spec    the sequential specification
      * @param <S>     its state type
      * @return the verdict and, for a violation, its witness
-     * @throws HistoryFormatException when two completed operations of one thread overlap
+     * @throws HistoryFormatException when an operation of a thread ran inside another of the same
+     *                                thread (or after a pending one)
      */
     public <S> CheckResult check(List<Operation> history, Specification<S> spec) {
         Objects.requireNonNull(history, "history");
@@ -128,17 +135,17 @@ public final class LinearizabilityChecker {
     private static void validate(List<Operation> history) {
         Map<Long, Operation> lastOfThread = new LinkedHashMap<>();
         List<Operation> sorted = new ArrayList<>(history);
-        sorted.sort(Comparator.comparingLong(Operation::invokedAt));
+        sorted.sort(Comparator.comparingLong(Operation::invokedAt).thenComparingInt(Operation::id));
         for (Operation op : sorted) {
-            if (op.isPending()) {
-                continue;
-            }
-            long thread = ((long) op.process() << 32) | (op.thread() & 0xFFFF_FFFFL);
-            Operation last = lastOfThread.put(thread, op);
-            if (last != null && last.respondedAt() > op.invokedAt()) {
-                throw new HistoryFormatException("operations of one thread overlap: " + last + " and " + op);
+            Operation last = lastOfThread.put(threadOf(op), op);
+            if (last != null && (last.isPending() || last.respondedAt() > op.respondedAt())) {
+                throw new HistoryFormatException("operations of one thread are nested: " + op + " ran inside " + last);
             }
         }
+    }
+
+    private static long threadOf(Operation op) {
+        return ((long) op.process() << 32) | (op.thread() & 0xFFFF_FFFFL);
     }
 
     /** One depth-first search over one history. */
@@ -149,6 +156,7 @@ public final class LinearizabilityChecker {
         private final boolean[] pending;
         private final int[] pendingOrdinal;
         private final int[] pendingIndices;
+        private final int[] previousOfThread;
         private final Specification<S> spec;
         private final long deadline;
         private final long maxConfigurations;
@@ -177,6 +185,12 @@ public final class LinearizabilityChecker {
                 c += pending[i] ? 0 : 1;
             }
             completed = c;
+            previousOfThread = new int[n];
+            Map<Long, Integer> lastOfThread = new HashMap<>();
+            for (int i = 0; i < n; i++) {
+                Integer last = lastOfThread.put(threadOf(ops[i]), i);
+                previousOfThread[i] = last == null ? -1 : last;
+            }
             pendingIndices = new int[n - c];
             for (int i = 0; i < n; i++) {
                 if (pending[i]) {
@@ -235,7 +249,8 @@ public final class LinearizabilityChecker {
          * A configuration's frame with its candidates: the operations not linearized whose
          * invocation is no later than the earliest response among the completed operations not
          * linearized (operations are sorted by invocation, so the scan stops at the first later
-         * one), completed operations first, then pending ones.
+         * one) and whose thread's previous operation is linearized, completed operations first,
+         * then pending ones.
          */
         private Frame<S> frame(LinearizedSet linearized, S state, int depth, int remaining, int op, Frame<S> parent) {
             int n = ops.length;
@@ -247,6 +262,9 @@ public final class LinearizabilityChecker {
                     continue;
                 }
                 minResponse = Math.min(minResponse, responded[i]);
+                if (!threadReady(i, linearized)) {
+                    continue;
+                }
                 if (count == found.length) {
                     found = Arrays.copyOf(found, count * 2);
                 }
@@ -256,7 +274,7 @@ public final class LinearizabilityChecker {
                 if (invoked[i] > minResponse) {
                     break;
                 }
-                if (!linearized.contains(i, pendingOrdinal)) {
+                if (!linearized.contains(i, pendingOrdinal) && threadReady(i, linearized)) {
                     if (count == found.length) {
                         found = Arrays.copyOf(found, count * 2);
                     }
@@ -270,6 +288,12 @@ public final class LinearizabilityChecker {
                 }
             }
             return new Frame<>(linearized, state, depth, remaining, Arrays.copyOf(found, k), op, parent);
+        }
+
+        /** Whether the operation before {@code i} in its thread's program order is linearized (or there is none). */
+        private boolean threadReady(int i, LinearizedSet linearized) {
+            int p = previousOfThread[i];
+            return p < 0 || linearized.contains(p, pendingOrdinal);
         }
 
         private CheckResult violation() {

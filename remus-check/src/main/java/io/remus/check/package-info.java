@@ -18,7 +18,11 @@
  * microseconds, which every process of one host reads alike; {@code System.nanoTime()} is not: its
  * origin is per JVM. The checker orders two operations only when one's response reading is strictly
  * below the other's invocation reading, so the microsecond floor can hide an order but never invent
- * one. Processes on different hosts are comparable only up to the hosts' clock synchronisation error.
+ * one. Processes on different hosts have different clocks: each bounds its clock's offset to a
+ * reference process's by round trips ({@link io.remus.check.ClockOffset}, Cristian's interval),
+ * before and after its run, and writes the span of the two bounds into its file; the merge widens
+ * each operation by its file's bound, which can hide an order but never invent one. remus-ds's
+ * cluster test does the round trips over RDMA and gathers the files to node 0 the same way.
  *
  * <h2>Cost</h2>
  * The search is exponential in the worst case. Memoization makes it cheap where different orders

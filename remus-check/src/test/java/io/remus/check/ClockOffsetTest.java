@@ -66,7 +66,7 @@ class ClockOffsetTest {
         Path f0 = dir.resolve("p0");
         Path f1 = dir.resolve("p1");
         HistoryFiles.write(p0, HistoryClock.EPOCH_MICROS, 0, ClockOffset.ZERO, f0);
-        HistoryFiles.write(p1, HistoryClock.EPOCH_MICROS, 1, null, f1);
+        HistoryFiles.write(p1, HistoryClock.EPOCH_MICROS, 1, f1);
         assertEquals(Verdict.NOT_LINEARIZABLE, CHECKER.check(HistoryFiles.merge(List.of(f0, f1)), new CounterSpec()).verdict(),
                 "read as one clock, p1's add that returned 1 completed before p0's add that returned 0 began");
         ClockOffset measured = ClockOffset.ofRoundTrip(T + 25 - SKEW, T + 27, T + 29 - SKEW);
@@ -95,7 +95,7 @@ class ClockOffsetTest {
     void shouldMergeNanoTimeHistoriesOnlyWithOffsetsAndRefuseMixedClocks(@TempDir Path dir) throws Exception {
         Path f0 = dir.resolve("p0");
         Path f1 = dir.resolve("p1");
-        HistoryFiles.write(List.of(op(0, CounterSpec.FETCH_AND_ADD, 1, 0, 0, 10)), HistoryClock.NANO_TIME, 0, null, f0);
+        HistoryFiles.write(List.of(op(0, CounterSpec.FETCH_AND_ADD, 1, 0, 0, 10)), HistoryClock.NANO_TIME, 0, f0);
         HistoryFiles.write(List.of(op(1, CounterSpec.READ, -1, 1, 500, 510)), HistoryClock.NANO_TIME, 1, new ClockOffset(-480, -470), f1);
         assertThrows(HistoryFormatException.class, () -> HistoryFiles.merge(List.of(f0, f1)));
         HistoryFiles.write(List.of(op(0, CounterSpec.FETCH_AND_ADD, 1, 0, 0, 10)), HistoryClock.NANO_TIME, 0, ClockOffset.ZERO, f0);

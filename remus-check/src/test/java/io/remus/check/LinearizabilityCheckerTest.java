@@ -70,9 +70,24 @@ class LinearizabilityCheckerTest {
     }
 
     @Test
-    void shouldRefuseOverlappingOperationsOfOneThread() {
-        var h = new Ops().done(0, 0, 10, "read", args(), 0).done(0, 5, 15, "read", args(), 0);
-        assertThrows(HistoryFormatException.class, () -> CHECKER.check(h.history(), new RegisterSpec(1)));
+    void shouldRefuseNestedOperationsOfOneThreadAndOnesAfterItsPendingOperation() {
+        var nested = new Ops().done(0, 0, 20, "read", args(), 0).done(0, 5, 15, "read", args(), 0);
+        assertThrows(HistoryFormatException.class, () -> CHECKER.check(nested.history(), new RegisterSpec(1)));
+        var afterPending = new Ops().pending(0, 0, "read").done(0, 5, 15, "read", args(), 0);
+        assertThrows(HistoryFormatException.class, () -> CHECKER.check(afterPending.history(), new RegisterSpec(1)));
+    }
+
+    @Test
+    void shouldKeepProgramOrderWhenOperationsOfOneThreadTouchOrOverlapInTime() {
+        // One thread adds 1 (returns 0), then reads 0: no sequential order of that thread explains the read,
+        // though the read's invocation reading equals the add's response reading (a coarse clock) ...
+        var touching = new Ops().done(0, 0, 5, "fetchAndAdd", args(1), 0).done(0, 5, 7, "read", args(), 0);
+        assertEquals(Verdict.NOT_LINEARIZABLE, CHECKER.check(touching.history(), new CounterSpec()).verdict());
+        // ... or the two overlap, as a merge widens another host's operations.
+        var overlapping = new Ops().done(0, 0, 10, "fetchAndAdd", args(1), 0).done(0, 5, 15, "read", args(), 0);
+        assertEquals(Verdict.NOT_LINEARIZABLE, CHECKER.check(overlapping.history(), new CounterSpec()).verdict());
+        var fine = new Ops().done(0, 0, 10, "fetchAndAdd", args(1), 0).done(0, 5, 15, "read", args(), 1);
+        assertEquals(Verdict.LINEARIZABLE, CHECKER.check(fine.history(), new CounterSpec()).verdict());
     }
 
     @Test

@@ -32,6 +32,7 @@ class NullRuleTest {
         Map<Class<?>, Object> samples = new HashMap<>(NullRule.jdkSamples());
         samples.put(Operation.class, OPERATION);
         samples.put(Budget.class, Budget.of(Duration.ofSeconds(1)));
+        samples.put(ClockOffset.class, ClockOffset.ZERO);
         samples.put(History.class, new History(HistoryClock.NANO_TIME));
         samples.put(Specification.class, new CounterSpec());
         samples.put(Path.class, Path.of("/nonexistent/remus-null-rule"));
@@ -51,7 +52,7 @@ class NullRuleTest {
         samples.put(Object.class, 0L);
         List<String> violations = new ArrayList<>();
         for (Class<?> record : records) {
-            violations.addAll(NullRule.checkRecord(record, samples, Set.of("Operation.result")));
+            violations.addAll(NullRule.checkRecord(record, samples, Set.of("Operation.result", "Recorded.offset")));
         }
         assertEquals(List.of(), violations);
     }
@@ -60,7 +61,7 @@ class NullRuleTest {
     void shouldThrowNullPointerNamingTheParameterWhenTheApiGetsNull() {
         Map<Class<?>, Object> samples = samples();
         List<String> violations = new ArrayList<>();
-        for (Class<?> type : List.of(Budget.class, History.class, HistoryFiles.class)) {
+        for (Class<?> type : List.of(Budget.class, ClockOffset.class, History.class, HistoryFiles.class)) {
             violations.addAll(NullRule.checkStaticMethods(type, samples, Set.of()));
         }
         for (Class<?> type : List.of(History.class, LinearizabilityChecker.class, NotLinearizableError.class)) {
@@ -68,7 +69,7 @@ class NullRuleTest {
         }
         History history = new History(HistoryClock.NANO_TIME);
         for (Object target : List.of(history, history.recorder(0), new LinearizabilityChecker(Budget.of(Duration.ofSeconds(1))),
-                OPERATION, new CounterSpec(), new MaxRegisterSpec(), new QueueSpec(), new RegisterSpec(1), new SetSpec())) {
+                OPERATION, new ClockOffset(-1, 1), new CounterSpec(), new MaxRegisterSpec(), new QueueSpec(), new RegisterSpec(1), new SetSpec())) {
             violations.addAll(NullRule.checkInstanceMethods(target, samples, Set.of()));
         }
         assertEquals(List.of(), violations);

@@ -158,7 +158,13 @@ class ObjectClusterTest {
                 Files.write(dir.resolve(target.file(n)), GatheredBytes.receive(main, gatherSlot(gatherSlots, n, target), RUN_BOUND));
             }
         }
-        List<String> failures = check(dir, size, Map.of(Target.QUEUE, queue.contents(), Target.STACK, stack.contents()));
+        List<String> failures;
+        try {
+            failures = check(dir, size, Map.of(Target.QUEUE, queue.contents(), Target.STACK, stack.contents()));
+        } catch (RuntimeException | Error e) {
+            main.write(verdict, FAILED);
+            throw e;
+        }
         main.write(verdict, failures.isEmpty() ? PASSED : FAILED);
         if (!failures.isEmpty()) {
             throw new AssertionError(String.join("\n", failures));
