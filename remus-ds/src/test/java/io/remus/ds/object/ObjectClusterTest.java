@@ -313,8 +313,10 @@ class ObjectClusterTest {
                 Target.REGISTER, new RegisterSpec(2),
                 Target.QUEUE, new BoundedContainerSpec(true, ELEMENTS), Target.STACK, new BoundedContainerSpec(false, ELEMENTS));
         List<String> failures = new ArrayList<>();
+        List<Operation> all = new ArrayList<>();
         for (Target target : Target.values()) {
             List<Operation> history = HistoryFiles.merge(IntStream.range(0, size).mapToObj(n -> dir.resolve(target.file(n))).toList());
+            all.addAll(history);
             CheckResult result = CHECKER.check(history, specs.get(target));
             System.out.println(target + ": " + history.size() + " operations of " + size + " hosts, " + overlaps(history)
                     + " pairs of different hosts overlapping in time, " + result.verdict() + " after " + result.configurations()
@@ -329,7 +331,22 @@ class ObjectClusterTest {
                 }
             }
         }
+        printSpans(all, size);
         return failures;
+    }
+
+    /** Each host's run on node 0's clock (widened) and its median operation, to show how far the hosts' runs overlapped. */
+    private static void printSpans(List<Operation> all, int size) {
+        long origin = all.stream().mapToLong(Operation::invokedAt).min().orElse(0);
+        for (int p = 0; p < size; p++) {
+            int process = p;
+            List<Operation> own = all.stream().filter(op -> op.process() == process).toList();
+            long[] durations = own.stream().mapToLong(op -> op.respondedAt() - op.invokedAt()).sorted().toArray();
+            System.out.printf("host %d: %d operations from %.1f ms to %.1f ms on node 0's clock, median %d us (widened)%n", p,
+                    own.size(), (own.stream().mapToLong(Operation::invokedAt).min().orElse(origin) - origin) / 1e3,
+                    (own.stream().mapToLong(Operation::respondedAt).max().orElse(origin) - origin) / 1e3,
+                    durations.length == 0 ? 0 : durations[durations.length / 2]);
+        }
     }
 
     /** Pairs of operations of different processes whose (widened) intervals overlap: how much the hosts interleaved. */
