@@ -45,6 +45,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
 
@@ -132,7 +133,7 @@ class ObjectClusterTest {
         for (Target target : Target.values()) {
             histories.put(target, new History(HistoryClock.EPOCH_MICROS, self));
         }
-        runWorkers(clusterNode, self, ptrs, histories);
+        runWorkers(clusterNode, self, ptrs, histories, barrier);
         barrier.await();
         ClockOffset offset = before.span(clockPhase(main, clockSlots, size, 1));
         System.out.println("node " + self + ": clock offset to node 0 within " + offset + " us (width " + offset.width() + ")");
@@ -201,23 +202,36 @@ class ObjectClusterTest {
         return v;
     }
 
-    private static void runWorkers(RemusNode clusterNode, int self, long[] ptrs, Map<Target, History> histories)
-            throws InterruptedException {
+    /**
+     * Runs this node's workers. Each attaches first (its compute thread's lanes to every node connect on
+     * first use, which takes seconds in an emulated guest); once all have, the node meets the others at
+     * the barrier and lets its workers go, so the hosts' runs start together.
+     */
+    private static void runWorkers(RemusNode clusterNode, int self, long[] ptrs, Map<Target, History> histories,
+                                   ClusterBarrier barrier) throws InterruptedException {
         List<Throwable> failures = Collections.synchronizedList(new ArrayList<>());
         List<Thread> threads = new ArrayList<>();
+        CountDownLatch attached = new CountDownLatch(WORKERS);
+        CountDownLatch go = new CountDownLatch(1);
         for (int w = 0; w < WORKERS; w++) {
             int index = w;
             Thread t = new Thread(() -> {
                 try (ComputeThread ct = clusterNode.newComputeThread()) {
-                    work(ct, self * WORKERS + index, index, ptrs, histories);
+                    work(ct, self * WORKERS + index, index, ptrs, histories, attached, go);
                 } catch (Throwable e) {
                     failures.add(e);
+                    attached.countDown();
                 }
             }, "worker-" + w + "@node" + self);
             t.setDaemon(true);
             threads.add(t);
             t.start();
         }
+        if (!attached.await(RUN_BOUND.toMillis(), TimeUnit.MILLISECONDS)) {
+            throw new AssertionError("workers did not attach within " + RUN_BOUND);
+        }
+        barrier.await();
+        go.countDown();
         for (Thread t : threads) {
             t.join(RUN_BOUND.toMillis());
         }
@@ -232,7 +246,8 @@ class ObjectClusterTest {
     }
 
     /** One thread's seeded random operations on every object, recorded. */
-    private static void work(ComputeThread t, int gid, int index, long[] ptrs, Map<Target, History> histories) {
+    private static void work(ComputeThread t, int gid, int index, long[] ptrs, Map<Target, History> histories,
+                             CountDownLatch attached, CountDownLatch go) throws InterruptedException {
         EpochReclaimer reclaimer = new EpochReclaimer(t, t.allocator(), EPOCH);
         RemoteCounter counter = RemoteCounter.attach(t, ptrs[Target.COUNTER.ordinal()]);
         RemoteMaxRegister max = RemoteMaxRegister.attach(t, ptrs[Target.MAX_REGISTER.ordinal()]);
@@ -245,6 +260,13 @@ class ObjectClusterTest {
         }
         MemorySegment value = MemorySegment.ofArray(new byte[REGISTER_BYTES]);
         SplittableRandom rnd = new SplittableRandom(7_919L * (gid + 1));
+        for (long ptr : ptrs) {
+            t.read(ptr);
+        }
+        attached.countDown();
+        if (!go.await(RUN_BOUND.toMillis(), TimeUnit.MILLISECONDS)) {
+            throw new AssertionError("no start within " + RUN_BOUND);
+        }
         for (int i = 0; i < OPS; i++) {
             Contention.maybeYield();
             Target target = Target.values()[rnd.nextInt(TARGETS)];
