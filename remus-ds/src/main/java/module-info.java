@@ -9,6 +9,7 @@ module io.remus.ds {
     requires transitive io.remus.alock;
 
     exports io.remus.ds.object;
+    exports io.remus.ds.queue;
     exports io.remus.ds.reclaim;
     // The reclamation benchmark's engine, for the remus tool's `bench reclaim` command; not a user API.
     exports io.remus.ds.reclaim.bench to io.remus.tools;

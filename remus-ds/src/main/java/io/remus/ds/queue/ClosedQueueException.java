@@ -1,0 +1,13 @@
+package io.remus.ds.queue;
+
+import io.remus.core.RemusException;
+
+/** A queue handle was used after it was closed. */
+public class ClosedQueueException extends RemusException {
+    private static final long serialVersionUID = 1L;
+
+    /** @param message which handle */
+    public ClosedQueueException(String message) {
+        super(message);
+    }
+}
