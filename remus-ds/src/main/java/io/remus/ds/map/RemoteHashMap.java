@@ -152,6 +152,7 @@ public final class RemoteHashMap implements AutoCloseable {
     private long firstBucket;
     private long secondBucket;
     private long allocatorRoundTrips;
+    private long withdrawnClaims;
     private boolean closed;
 
     private RemoteHashMap(ComputeThread thread, Reclaimer reclaimer, long root, long table, int buckets, int maxValue) {
@@ -267,6 +268,16 @@ public final class RemoteHashMap implements AutoCloseable {
      */
     public long allocatorRoundTrips() {
         return allocatorRoundTrips;
+    }
+
+    /**
+     * Pending claims of this handle's puts that did not commit (withdrawn by the put itself, or by a
+     * concurrent insert of the same key): how often the duplicate resolution acted, for tests and profiles.
+     *
+     * @return the count
+     */
+    public long withdrawnClaims() {
+        return withdrawnClaims;
     }
 
     // ---------------------------------------------------------------- lookup
@@ -429,7 +440,11 @@ public final class RemoteHashMap implements AutoCloseable {
                             .read(firstBucket, FIRST, BUCKET_BYTES).read(secondBucket, SECOND, BUCKET_BYTES).execute();
                     long claimed = buf.get(ValueLayout.JAVA_LONG, RESULT);
                     loadView();
-                    if (claimed != 0 || !reReadAfterClaim(e, pending)) {
+                    if (claimed != 0) {
+                        continue;
+                    }
+                    if (!reReadAfterClaim(e, pending)) {
+                        withdrawnClaims++;
                         continue;
                     }
                     int decision = resolve(key, fp, e, g);
@@ -437,10 +452,12 @@ public final class RemoteHashMap implements AutoCloseable {
                         if (thread.compareAndSwap(slot(e), pending, committed) == pending) {
                             return true;
                         }
+                        withdrawnClaims++;
                         readBuckets();
                         continue;
                     }
                     thread.compareAndSwap(slot(e), pending, 0);
+                    withdrawnClaims++;
                     if (decision == LEASE_RAN_OUT) {
                         break;
                     }
