@@ -54,8 +54,10 @@ import java.util.Objects;
  *       When a committed slot holds the key (its block's key READ to tell fingerprint twins apart) the
  *       slot is compare-and-swapped from the old word to the new one: the put linearizes there and the
  *       old block is retired. Otherwise the put claims the first empty slot with a compare-and-swap to
- *       its word with the pending bit set, and in the same batch READs both buckets again (after the
- *       compare-and-swap on the one queue pair): RACE's re-read for duplicates. Another slot holding the
+ *       its word with the pending bit set, and in the same batch READs both buckets again, the claimed
+ *       slot's bucket first: RACE's re-read for duplicates. The re-read counts only when that first READ
+ *       shows the claim (so it ran after the compare-and-swap, and the second READ, behind it on the one
+ *       queue pair, too); otherwise the put READs the slot and, still claimed, both buckets again. Another slot holding the
  *       key decides: a committed one, or a pending one earlier in slot order, makes this put withdraw its
  *       pending word (compare-and-swap back to empty) and start over; a pending one later in slot order
  *       is withdrawn by this put (compare-and-swap of that exact pending word to empty, after which its
@@ -80,7 +82,7 @@ import java.util.Objects;
  *   <tr><th>method</th><th>progress</th><th>RDMA operations (expected)</th><th>round trips: expected, worst</th></tr>
  *   <tr><td>{@link #get}</td><td>wait-free while the guard holds its lease</td>
  *       <td>2 READs of 64 bytes in one batch, 1 READ of the block</td>
- *       <td>2; 1 + committed fingerprint matches (at most 17)</td></tr>
+ *       <td>2 (1 when absent); 1 + committed fingerprint matches (at most 17)</td></tr>
  *   <tr><td>{@link #put} of a new key</td><td>lock-free; obstruction-free between concurrent first inserts of one
  *       key (see below)</td>
  *       <td>an allocation; a batch of 1 WRITE of {@code 16 + n} bytes and 2 READs; a batch of 1
@@ -89,7 +91,7 @@ import java.util.Objects;
  *       <td>an allocation; the first batch; 1 READ of 16 bytes (the old block's key); 1 compare-and-swap</td>
  *       <td>3; unbounded under contention</td></tr>
  *   <tr><td>{@link #remove}</td><td>lock-free</td><td>a batch of 2 READs; 1 READ of 16 bytes; 1 compare-and-swap</td>
- *       <td>3 (2 when absent); unbounded under contention</td></tr>
+ *       <td>3 (1 when absent); unbounded under contention</td></tr>
  * </table>
  * Reads of fingerprint twins' keys are batched (one more round trip however many). A put or remove goes
  * round again (one batch READ of the buckets, then as before) only after a compare-and-swap failed because
@@ -135,6 +137,8 @@ public final class RemoteHashMap implements AutoCloseable {
     private static final long BLOCK = 512;
     private static final int SCRATCH = (int) BLOCK + BLOCK_HEADER_BYTES;
     private static final int MIN_BATCH = 3;
+    /** The destination of a lookup that copies the value nowhere. */
+    private static final MemorySegment NOWHERE = MemorySegment.ofArray(new byte[0]);
 
     private final ComputeThread thread;
     private final Reclaimer reclaimer;
@@ -153,6 +157,7 @@ public final class RemoteHashMap implements AutoCloseable {
     private long secondBucket;
     private long allocatorRoundTrips;
     private long withdrawnClaims;
+    private byte[] found;
     private boolean closed;
 
     private RemoteHashMap(ComputeThread thread, Reclaimer reclaimer, long root, long table, int buckets, int maxValue) {
@@ -294,16 +299,7 @@ public final class RemoteHashMap implements AutoCloseable {
      */
     public long get(long key, MemorySegment destination) {
         Objects.requireNonNull(destination, "destination");
-        long n = lookup(key);
-        if (n < 0) {
-            return -1;
-        }
-        if (n > destination.byteSize()) {
-            throw new BadArgumentException("the value of key " + key + " has " + n + " bytes, the destination only "
-                    + destination.byteSize());
-        }
-        MemorySegment.copy(thread.buffer(), BLOCK + BLOCK_HEADER_BYTES, destination, 0, n);
-        return n;
+        return lookup(key, destination);
     }
 
     /**
@@ -314,12 +310,11 @@ public final class RemoteHashMap implements AutoCloseable {
      * @throws BadArgumentException when the handle is closed
      */
     public byte[] get(long key) {
-        long n = lookup(key);
-        if (n < 0) {
+        if (lookup(key, null) < 0) {
             return null;
         }
-        byte[] value = new byte[(int) n];
-        MemorySegment.copy(thread.buffer(), BLOCK + BLOCK_HEADER_BYTES, MemorySegment.ofArray(value), 0, n);
+        byte[] value = found;
+        found = null;
         return value;
     }
 
@@ -329,14 +324,20 @@ public final class RemoteHashMap implements AutoCloseable {
      * @throws BadArgumentException when the handle is closed
      */
     public boolean containsKey(long key) {
-        return lookup(key) >= 0;
+        return lookup(key, NOWHERE) >= 0;
     }
 
-    /** @return the value's length with the value at {@code BLOCK + 16} of the buffer, or -1 when absent */
-    private long lookup(long key) {
+    /**
+     * Finds the key and copies its value, inside the guard, into {@code destination} ({@link #NOWHERE}:
+     * nowhere) or, when it is {@code null}, into a new array left in {@link #found}.
+     *
+     * @return the value's length, or -1 when absent
+     */
+    private long lookup(long key, MemorySegment destination) {
         requireOpen();
         int fp = Slot.fingerprintOf(key);
         buckets(key);
+        MemorySegment buf = thread.buffer();
         boolean again = false;
         while (true) {
             try (Guard g = reclaimer.enter()) {
@@ -344,27 +345,43 @@ public final class RemoteHashMap implements AutoCloseable {
                     g.check();
                 }
                 readBuckets();
-                long found = -1;
-                for (int i = 0; i < CANDIDATES && found < 0; i++) {
+                long n = -1;
+                for (int i = 0; i < CANDIDATES && n < 0; i++) {
                     long w = view[i];
                     if (w == 0 || Slot.isPending(w) || Slot.fingerprint(w) != fp) {
                         continue;
                     }
                     int bytes = Slot.blockBytes(w);
                     thread.read(Slot.block(w, home), BLOCK, bytes);
-                    if (thread.buffer().get(ValueLayout.JAVA_LONG, BLOCK) == key) {
-                        found = thread.buffer().get(ValueLayout.JAVA_LONG, BLOCK + 8);
-                        if (g.valid() && (found < 0 || found > bytes - BLOCK_HEADER_BYTES)) {
-                            throw new CorruptedMemoryException(RemotePtr.offset(Slot.block(w, home), 8), found, "the block of key " + key + " at "
-                                    + RemotePtr.toString(Slot.block(w, home)) + " says its value has " + found + " bytes");
+                    if (buf.get(ValueLayout.JAVA_LONG, BLOCK) == key) {
+                        n = buf.get(ValueLayout.JAVA_LONG, BLOCK + 8);
+                        if (g.valid() && (n < 0 || n > bytes - BLOCK_HEADER_BYTES)) {
+                            throw new CorruptedMemoryException(RemotePtr.offset(Slot.block(w, home), 8), n, "the block of key "
+                                    + key + " at " + RemotePtr.toString(Slot.block(w, home)) + " says its value has " + n + " bytes");
                         }
                     }
                 }
                 if (g.valid()) {
-                    return found;
+                    if (n >= 0) {
+                        copyOut(key, n, destination);
+                    }
+                    return n;
                 }
             }
             again = true;
+        }
+    }
+
+    private void copyOut(long key, long n, MemorySegment destination) {
+        if (destination == null) {
+            found = new byte[(int) n];
+            MemorySegment.copy(thread.buffer(), BLOCK + BLOCK_HEADER_BYTES, MemorySegment.ofArray(found), 0, n);
+        } else if (destination != NOWHERE) {
+            if (n > destination.byteSize()) {
+                throw new BadArgumentException("the value of key " + key + " has " + n + " bytes, the destination only "
+                        + destination.byteSize());
+            }
+            MemorySegment.copy(thread.buffer(), BLOCK + BLOCK_HEADER_BYTES, destination, 0, n);
         }
     }
 
@@ -436,8 +453,13 @@ public final class RemoteHashMap implements AutoCloseable {
                                 + Slot.firstBucket(key, buckets) + " and " + Slot.secondBucket(key, buckets) + " of "
                                 + buckets + ")");
                     }
-                    thread.batch().compareAndSwap(slot(e), 0, pending, RESULT)
-                            .read(firstBucket, FIRST, BUCKET_BYTES).read(secondBucket, SECOND, BUCKET_BYTES).execute();
+                    DoorbellBatch claim = thread.batch().compareAndSwap(slot(e), 0, pending, RESULT);
+                    if (e < SLOTS_PER_BUCKET) {
+                        claim.read(firstBucket, FIRST, BUCKET_BYTES).read(secondBucket, SECOND, BUCKET_BYTES);
+                    } else {
+                        claim.read(secondBucket, SECOND, BUCKET_BYTES).read(firstBucket, FIRST, BUCKET_BYTES);
+                    }
+                    claim.execute();
                     long claimed = buf.get(ValueLayout.JAVA_LONG, RESULT);
                     loadView();
                     if (claimed != 0) {
@@ -524,8 +546,10 @@ public final class RemoteHashMap implements AutoCloseable {
     }
 
     /**
-     * Checks that the READs batched behind the claim of slot {@code e} show the claim; a READ that does not
-     * (the slot changed since, or the READ ran first) is told apart by one more READ of the slot.
+     * Checks that the READs batched behind the claim of slot {@code e} show the claim (the READ of its
+     * bucket is the first of them); one that does not (the slot changed since, or the READ ran before the
+     * compare-and-swap) is told apart by one more READ of the slot, and a claim still in place is followed
+     * by a fresh READ of both buckets.
      *
      * @return whether the view is fresh and holds the pending word in slot {@code e}
      */

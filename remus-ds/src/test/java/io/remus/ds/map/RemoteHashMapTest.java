@@ -74,6 +74,10 @@ class RemoteHashMapTest {
             assertNull(map.get(-7));
             assertTrue(map.put(-7, value(5, 4)), "a removed key is inserted again");
             assertArrayEquals(value(5, 4), map.get(-7));
+            int cached = t.allocator().cachedBlockCount();
+            map.destroy();
+            assertEquals(cached + 3, t.allocator().cachedBlockCount(), "destroy freed the value block, the table and the root");
+            assertThrows(BadArgumentException.class, () -> map.get(-7), "a destroyed map's handle is closed");
         }
     }
 
@@ -134,6 +138,8 @@ class RemoteHashMapTest {
             assertNull(map.get(1), "a refused put changed nothing");
             map.put(1, new byte[50]);
             assertMessage(assertThrows(BadArgumentException.class, () -> map.get(1, MemorySegment.ofArray(new byte[49]))),
+                    "50 bytes");
+            assertMessage(assertThrows(BadArgumentException.class, () -> map.get(1, MemorySegment.ofArray(new byte[0]))),
                     "50 bytes");
             map.close();
             map.close();
