@@ -100,7 +100,8 @@ import java.util.Objects;
  * same pending word it withdraws it instead, so two such puts can withdraw each other repeatedly while
  * they keep running side by side; either completes once it runs alone. When its guard's lease runs out,
  * an operation withdraws its pending word and starts over in a fresh guard (an outer guard of the caller
- * that ran out throws {@link LeaseExpiredException}, as in {@link io.remus.ds.object.RemoteRegister}).
+ * that ran out throws {@link LeaseExpiredException}, as in {@link io.remus.ds.object.RemoteRegister}), so
+ * the reclaimer's lease must be longer than an operation's few round trips for the operation to finish.
  *
  * <p><b>Values</b> are 0 to {@link #maxValueBytes()} bytes, chosen at creation (at most 65,456 and what
  * the thread's buffer holds beside the map's scratch: {@code bufferSizePerThread - 528}). A table of

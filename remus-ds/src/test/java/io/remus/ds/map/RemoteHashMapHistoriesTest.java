@@ -149,15 +149,15 @@ class RemoteHashMapHistoriesTest {
     }
 
     /**
-     * Leases of 1 ms run out inside many operations (yields on a busy host take longer), so operations
-     * withdraw their claims and start over in fresh guards; others still wait the 50 ms clock skew before
-     * they free what such a guard may read.
+     * Leases of {@link #shortLease()} run out inside many operations (yields on a busy host take longer),
+     * so operations withdraw their claims and start over in fresh guards; others still wait the 50 ms
+     * clock skew before they free what such a guard may read.
      */
     @ParameterizedTest
     @MethodSource("fabrics")
     void shouldRecordLinearizableHistoriesWhenLeasesRunOutInsideOperations(Function<SimOptions, Fabric> make)
             throws InterruptedException {
-        recordAndCheck(make, EpochOptions.defaults().withLease(Duration.ofMillis(1)).withClockSkew(Duration.ofMillis(50))
+        recordAndCheck(make, EpochOptions.defaults().withLease(shortLease()).withClockSkew(Duration.ofMillis(50))
                 .withBytes(256, 4096));
     }
 
@@ -190,6 +190,11 @@ class RemoteHashMapHistoriesTest {
             }
         }
         return withdrawn.get();
+    }
+
+    /** @return a lease shorter than some operations (1 ms on the simulator) */
+    Duration shortLease() {
+        return Duration.ofMillis(1);
     }
 
     /** Whether concurrent first inserts of one key meet for sure over the seeds (the simulator's yields make them). */

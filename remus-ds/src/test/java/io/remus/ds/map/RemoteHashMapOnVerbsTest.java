@@ -7,6 +7,7 @@ import io.remus.verbs.testing.DeviceTests;
 import org.junit.jupiter.api.Named;
 import org.junit.jupiter.api.Tag;
 
+import java.time.Duration;
 import java.util.function.Function;
 import java.util.stream.Stream;
 
@@ -31,6 +32,12 @@ class RemoteHashMapOnVerbsTest extends RemoteHashMapHistoriesTest {
     @Override
     boolean racesForSure() {
         return false;
+    }
+
+    /** Longer than one operation through Soft-RoCE (a few round trips of well under a millisecond each), which a lease must be for the operation to finish. */
+    @Override
+    Duration shortLease() {
+        return Duration.ofMillis(20);
     }
 
     /** Fewer seeds, for the same reason. */
