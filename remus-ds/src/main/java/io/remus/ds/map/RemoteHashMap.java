@@ -23,7 +23,7 @@ import java.util.Objects;
  *
  * <pre>
  *  root (24 bytes):   0 bucket count | 8 largest value in bytes | 16 pointer to the table
- *  table:             bucket count x 64 bytes; a bucket is 8 slots of 8 bytes ({@link Slot}'s word:
+ *  table:             bucket count x 64 bytes; a bucket is 8 slots of 8 bytes (the slot word:
  *                     8-bit fingerprint | 10-bit length in 64-byte units | 45-bit address | pending bit)
  *  key-value block:   0 key | 8 value length n | 16 the value's n bytes; allocated on the table's node in
  *                     a multiple of 64 bytes, written once before its slot word is published, never
@@ -47,7 +47,7 @@ import java.util.Objects;
  *   <li>{@link #get}: one doorbell batch READs both buckets, then the block of each committed slot whose
  *       fingerprint matches is READ until one holds the key. It linearizes when it READs the slot it
  *       returns; when it returns absent, at a moment of its bucket READs when no committed slot held the
- *       key (one exists: the key's committed slot never moves while the key is present, since an update
+ *       key (such a moment exists: the key's committed slot never moves while the key is present, since an update
  *       changes it in place and a new slot commits only when none is committed, so a key present
  *       throughout the READs would have been seen).</li>
  *   <li>{@link #put}: the new block is written in the same doorbell batch as the READs of both buckets.
@@ -57,8 +57,8 @@ import java.util.Objects;
  *       its word with the pending bit set, and in the same batch READs both buckets again, the claimed
  *       slot's bucket first: RACE's re-read for duplicates. The re-read counts only when that first READ
  *       shows the claim (so it ran after the compare-and-swap, and the second READ, behind it on the one
- *       queue pair, too); otherwise the put READs the slot and, still claimed, both buckets again. Another slot holding the
- *       key decides: a committed one, or a pending one earlier in slot order, makes this put withdraw its
+ *       queue pair, too); otherwise the put READs the slot and, still claimed, both buckets again.
+ *       Another slot holding the key decides: a committed one, or a pending one earlier in slot order, makes this put withdraw its
  *       pending word (compare-and-swap back to empty) and start over; a pending one later in slot order
  *       is withdrawn by this put (compare-and-swap of that exact pending word to empty, after which its
  *       owner's commit fails and it starts over). Then the put commits with a compare-and-swap that
@@ -83,8 +83,8 @@ import java.util.Objects;
  *   <tr><td>{@link #get}</td><td>wait-free while the guard holds its lease</td>
  *       <td>2 READs of 64 bytes in one batch, 1 READ of the block</td>
  *       <td>2 (1 when absent); 1 + committed fingerprint matches (at most 17)</td></tr>
- *   <tr><td>{@link #put} of a new key</td><td>lock-free; obstruction-free between concurrent first inserts of one
- *       key (see below)</td>
+ *   <tr><td>{@link #put} of a new key</td><td>lock-free, but only obstruction-free between concurrent first
+ *       inserts of one key (see below)</td>
  *       <td>an allocation; a batch of 1 WRITE of {@code 16 + n} bytes and 2 READs; a batch of 1
  *       compare-and-swap and 2 READs; 1 compare-and-swap</td><td>3; unbounded under contention</td></tr>
  *   <tr><td>{@link #put} of a present key</td><td>lock-free</td>
