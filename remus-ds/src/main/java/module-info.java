@@ -1,13 +1,14 @@
 /**
  * Remus data structures over one-sided RDMA, used through a {@link io.remus.core.ComputeThread}:
- * wait-free objects and their lock-based twins ({@code io.remus.ds.object}) and remote memory reclamation
- * ({@code io.remus.ds.reclaim}).
+ * wait-free objects and their lock-based twins ({@code io.remus.ds.object}), a hash map
+ * ({@code io.remus.ds.map}) and remote memory reclamation ({@code io.remus.ds.reclaim}).
  */
 module io.remus.ds {
     requires transitive io.remus.core;
     // LockedObject's locks, in its API (LockContext, LockKind).
     requires transitive io.remus.alock;
 
+    exports io.remus.ds.map;
     exports io.remus.ds.object;
     exports io.remus.ds.queue;
     exports io.remus.ds.reclaim;

@@ -1,0 +1,740 @@
+package io.remus.ds.map;
+
+import io.remus.core.BadArgumentException;
+import io.remus.core.ComputeThread;
+import io.remus.core.CorruptedMemoryException;
+import io.remus.core.DoorbellBatch;
+import io.remus.core.RemotePtr;
+import io.remus.core.memory.SizeClasses;
+import io.remus.ds.reclaim.Guard;
+import io.remus.ds.reclaim.LeaseExpiredException;
+import io.remus.ds.reclaim.Reclaimer;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.util.Objects;
+
+/**
+ * A hash map from {@code long} keys to byte-string values on one-sided RDMA, after RACE hashing (P. Zuo,
+ * J. Sun, L. Yang, S. Zhang, Y. Hua, "One-sided RDMA-Conscious Extendible Hashing for Disaggregated
+ * Memory", USENIX ATC 2021): 8-byte slots that point to out-of-place, immutable key-value blocks, two
+ * candidate buckets per key read in one doorbell batch, and every change published by one
+ * compare-and-swap of a slot. Fixed capacity, no resizing (RACE's extendible directory is left out).
+ *
+ * <pre>
+ *  root (24 bytes):   0 bucket count | 8 largest value in bytes | 16 pointer to the table
+ *  table:             bucket count x 64 bytes; a bucket is 8 slots of 8 bytes (the slot word:
+ *                     8-bit fingerprint | 10-bit length in 64-byte units | 45-bit address | pending bit)
+ *  key-value block:   0 key | 8 value length n | 16 the value's n bytes; allocated on the table's node in
+ *                     a multiple of 64 bytes, written once before its slot word is published, never
+ *                     changed until it is freed
+ * </pre>
+ *
+ * <p><b>Slot layout.</b> A {@link RemotePtr} is 16 bits of node id and 48 of address, so 48 bits of
+ * pointer, a fingerprint and a length do not fit in a word beside a node id. Every block lives on the
+ * table's home node (the node id is implied) and is 8-byte aligned (the 3 low address bits are implied):
+ * the slot keeps 45 address bits, RACE's 8-bit fingerprint, a 10-bit length in 64-byte units (blocks up to
+ * 65,472 bytes, read whole by a lookup in one READ) and one pending bit.
+ *
+ * <p><b>Buckets.</b> A key hashes to two different buckets of the table (two hash functions) and to an
+ * 8-bit fingerprint; its entry is in one of their 16 slots, numbered first bucket 0..7, second bucket
+ * 8..15. RACE's combined and overflow buckets are left out: the two buckets are independent, which is
+ * simpler and costs a little load factor.
+ *
+ * <p><b>The algorithm and where it linearizes.</b> The map keeps one invariant: at any moment at most one
+ * <em>committed</em> (non-pending) slot holds a given key. A lookup ignores pending slots.
+ * <ul>
+ *   <li>{@link #get}: one doorbell batch READs both buckets, then the block of each committed slot whose
+ *       fingerprint matches is READ until one holds the key. It linearizes when it READs the slot it
+ *       returns; when it returns absent, at a moment of its bucket READs when no committed slot held the
+ *       key (such a moment exists: the key's committed slot never moves while the key is present, since an update
+ *       changes it in place and a new slot commits only when none is committed, so a key present
+ *       throughout the READs would have been seen).</li>
+ *   <li>{@link #put}: the new block is written in the same doorbell batch as the READs of both buckets.
+ *       When a committed slot holds the key (its block's key READ to tell fingerprint twins apart) the
+ *       slot is compare-and-swapped from the old word to the new one: the put linearizes there and the
+ *       old block is retired. Otherwise the put claims the first empty slot with a compare-and-swap to
+ *       its word with the pending bit set, and in the same batch READs both buckets again, the claimed
+ *       slot's bucket first: RACE's re-read for duplicates. The re-read counts only when that first READ
+ *       shows the claim (so it ran after the compare-and-swap, and the second READ, behind it on the one
+ *       queue pair, too); otherwise the put READs the slot and, still claimed, both buckets again.
+ *       Another slot holding the key decides: a committed one, or a pending one earlier in slot order, makes this put withdraw its
+ *       pending word (compare-and-swap back to empty) and start over; a pending one later in slot order
+ *       is withdrawn by this put (compare-and-swap of that exact pending word to empty, after which its
+ *       owner's commit fails and it starts over). Then the put commits with a compare-and-swap that
+ *       clears its pending bit and linearizes there. Of two slots pending for one key, the one claimed
+ *       second re-reads after both claims and so sees the other: either it withdraws, or it withdraws the
+ *       other before that one committed (exactly one of the two compare-and-swaps on that word wins), so
+ *       two committed slots of one key never coexist.</li>
+ *   <li>{@link #remove}: finds the committed slot as {@link #put} does and compare-and-swaps it to
+ *       empty, where it linearizes; the block is retired. Absent: as for {@link #get}.</li>
+ * </ul>
+ * Pending words never change what a lookup returns, so withdrawing one is invisible. A compare-and-swap
+ * that expects a committed word is posted only while the guard holds its lease: the block it points to
+ * cannot have been freed and reused, so the word cannot have come back for another key (ABA). A
+ * withdrawn pending word that comes back (its owner claims again with the same block) can at worst make
+ * its owner start over once more.
+ *
+ * <p><b>Progress and cost</b> (in round trips besides the allocator's and the reclaimer's own work; the
+ * expected case has no other key with the same fingerprint among the key's 16 slots, and no contention).
+ * <table>
+ *   <caption>per call</caption>
+ *   <tr><th>method</th><th>progress</th><th>RDMA operations (expected)</th><th>round trips: expected, worst</th></tr>
+ *   <tr><td>{@link #get}</td><td>wait-free while the guard holds its lease</td>
+ *       <td>2 READs of 64 bytes in one batch, 1 READ of the block</td>
+ *       <td>2 (1 when absent); 1 + committed fingerprint matches (at most 17)</td></tr>
+ *   <tr><td>{@link #put} of a new key</td><td>lock-free, but only obstruction-free between concurrent first
+ *       inserts of one key (see below)</td>
+ *       <td>an allocation; a batch of 1 WRITE of {@code 16 + n} bytes and 2 READs; a batch of 1
+ *       compare-and-swap and 2 READs; 1 compare-and-swap</td><td>3; unbounded under contention</td></tr>
+ *   <tr><td>{@link #put} of a present key</td><td>lock-free</td>
+ *       <td>an allocation; the first batch; 1 READ of 16 bytes (the old block's key); 1 compare-and-swap</td>
+ *       <td>3; unbounded under contention</td></tr>
+ *   <tr><td>{@link #remove}</td><td>lock-free</td><td>a batch of 2 READs; 1 READ of 16 bytes; 1 compare-and-swap</td>
+ *       <td>3 (1 when absent); unbounded under contention</td></tr>
+ * </table>
+ * Reads of fingerprint twins' keys are batched (one more round trip however many). A put or remove goes
+ * round again (one batch READ of the buckets, then as before) only after a compare-and-swap failed because
+ * another operation changed the slot, so some operation made progress, except between two first inserts
+ * of one key: a put yields once to a pending slot earlier in slot order, and the next time it meets the
+ * same pending word it withdraws it instead, so two such puts can withdraw each other repeatedly while
+ * they keep running side by side; either completes once it runs alone. When its guard's lease runs out,
+ * an operation withdraws its pending word and starts over in a fresh guard (an outer guard of the caller
+ * that ran out throws {@link LeaseExpiredException}, as in {@link io.remus.ds.object.RemoteRegister}), so
+ * the reclaimer's lease must be longer than an operation's few round trips for the operation to finish.
+ *
+ * <p><b>Values</b> are 0 to {@link #maxValueBytes()} bytes, chosen at creation (at most 65,456 and what
+ * the thread's buffer holds beside the map's scratch: {@code bufferSizePerThread - 528}). A table of
+ * {@code b} buckets holds at most {@code 8b} keys; a put that finds both of its key's buckets full throws
+ * {@link MapFullException} (the table never resizes).
+ *
+ * <p><b>Creating and finding.</b> {@link #create} allocates the root and the zeroed table on a memory node
+ * and returns the creator's handle; others {@link #attach} with {@link #ptr()}. Each handle needs its
+ * thread's own reclaimer, and all handles of a map use reclaimers of one kind. The thread's registered
+ * buffer is scratch during a call ({@code 512 + } the block bytes from offset 0). One instance per
+ * compute thread, used by its owner; {@link #close()} ends the handle's use, {@link #destroy()} frees the
+ * map.
+ */
+public final class RemoteHashMap implements AutoCloseable {
+    /** Slots per bucket. */
+    public static final int SLOTS_PER_BUCKET = 8;
+    /** Bytes of a bucket. */
+    public static final int BUCKET_BYTES = SLOTS_PER_BUCKET * 8;
+    /** Bytes of the root block. */
+    public static final int ROOT_BYTES = 24;
+    /** Bytes in front of the value in a key-value block (key and length). */
+    public static final int BLOCK_HEADER_BYTES = 16;
+    /** Most buckets a table can have (the table is one allocation). */
+    public static final int MAX_BUCKETS = (int) (SizeClasses.MAX / BUCKET_BYTES);
+
+    private static final int CANDIDATES = 2 * SLOTS_PER_BUCKET;
+    private static final long ROOT_BUCKETS = 0;
+    private static final long ROOT_MAX_VALUE = 8;
+    private static final long ROOT_TABLE = 16;
+    private static final long FIRST = 0;
+    private static final long SECOND = BUCKET_BYTES;
+    private static final long RESULT = 2L * BUCKET_BYTES;
+    private static final long KEYS = 192;
+    private static final long BLOCK = 512;
+    private static final int SCRATCH = (int) BLOCK + BLOCK_HEADER_BYTES;
+    private static final int MIN_BATCH = 3;
+    /** The destination of a lookup that copies the value nowhere. */
+    private static final MemorySegment NOWHERE = MemorySegment.ofArray(new byte[0]);
+
+    private final ComputeThread thread;
+    private final Reclaimer reclaimer;
+    private final long root;
+    private final long table;
+    private final int home;
+    private final int buckets;
+    private final int maxValue;
+    private static final int COMMIT = -1;
+    private static final int WITHDRAW = -2;
+    private static final int LEASE_RAN_OUT = -3;
+
+    private final long[] view = new long[CANDIDATES];
+    private long lastYield;
+    private long firstBucket;
+    private long secondBucket;
+    private long allocatorRoundTrips;
+    private long withdrawnClaims;
+    private byte[] found;
+    private boolean closed;
+
+    private RemoteHashMap(ComputeThread thread, Reclaimer reclaimer, long root, long table, int buckets, int maxValue) {
+        this.thread = thread;
+        this.reclaimer = reclaimer;
+        this.root = root;
+        this.table = table;
+        this.home = RemotePtr.node(root);
+        this.buckets = buckets;
+        this.maxValue = maxValue;
+    }
+
+    /**
+     * Allocates a map on memory node {@code nodeId}: its root and its table (zeroed with WRITEs of at
+     * most the thread's buffer each).
+     *
+     * @param thread        the creator's compute thread
+     * @param reclaimer     the creator's reclaimer (its thread's)
+     * @param nodeId        a memory node: the table and every key-value block live there
+     * @param buckets       buckets of the table, 2..{@value #MAX_BUCKETS}; it holds at most {@code 8 * buckets} keys
+     * @param maxValueBytes the largest value a put accepts, 0..65,456 and at most {@code bufferSizePerThread - 528}
+     * @return the creator's handle
+     * @throws BadArgumentException when a count is out of range, or the thread's doorbell batches hold
+     *                              fewer than 3 work requests
+     */
+    public static RemoteHashMap create(ComputeThread thread, Reclaimer reclaimer, int nodeId, int buckets, int maxValueBytes) {
+        Objects.requireNonNull(thread, "thread");
+        Objects.requireNonNull(reclaimer, "reclaimer");
+        if (buckets < 2 || buckets > MAX_BUCKETS) {
+            throw new BadArgumentException("a map needs 2.." + MAX_BUCKETS + " buckets, got " + buckets);
+        }
+        checkLimits(thread, maxValueBytes);
+        long tableBytes = (long) buckets * BUCKET_BYTES;
+        long t = thread.allocator().allocate(tableBytes, nodeId);
+        int chunk = (int) Math.min(tableBytes, thread.config().bufferSizePerThread() & ~63);
+        thread.buffer().asSlice(0, chunk).fill((byte) 0);
+        for (long done = 0; done < tableBytes; done += chunk) {
+            thread.write(RemotePtr.offset(t, done), 0, (int) Math.min(chunk, tableBytes - done));
+        }
+        long r = thread.allocator().allocate(ROOT_BYTES, nodeId);
+        MemorySegment buf = thread.buffer();
+        buf.set(ValueLayout.JAVA_LONG, ROOT_BUCKETS, buckets);
+        buf.set(ValueLayout.JAVA_LONG, ROOT_MAX_VALUE, maxValueBytes);
+        buf.set(ValueLayout.JAVA_LONG, ROOT_TABLE, t);
+        thread.write(r, 0, ROOT_BYTES);
+        return new RemoteHashMap(thread, reclaimer, r, t, buckets, maxValueBytes);
+    }
+
+    /**
+     * A handle on a map another thread created: one READ of the root.
+     *
+     * @param thread    the caller's compute thread
+     * @param reclaimer the caller's reclaimer (its thread's)
+     * @param ptr       what {@link #ptr()} returned
+     * @return the handle
+     * @throws BadArgumentException     when the pointer is null or misaligned, or the largest value does
+     *                                  not fit this thread's buffer
+     * @throws CorruptedMemoryException when the root holds no map
+     */
+    public static RemoteHashMap attach(ComputeThread thread, Reclaimer reclaimer, long ptr) {
+        Objects.requireNonNull(thread, "thread");
+        Objects.requireNonNull(reclaimer, "reclaimer");
+        if (RemotePtr.isNull(ptr) || (ptr & 7) != 0) {
+            throw new BadArgumentException("a map root is a non-null, 8-byte aligned pointer, got " + RemotePtr.toString(ptr));
+        }
+        thread.read(ptr, 0, ROOT_BYTES);
+        MemorySegment buf = thread.buffer();
+        long b = buf.get(ValueLayout.JAVA_LONG, ROOT_BUCKETS);
+        long max = buf.get(ValueLayout.JAVA_LONG, ROOT_MAX_VALUE);
+        long t = buf.get(ValueLayout.JAVA_LONG, ROOT_TABLE);
+        if (b < 2 || b > MAX_BUCKETS || max < 0 || max > Integer.MAX_VALUE || RemotePtr.node(t) != RemotePtr.node(ptr)) {
+            throw new CorruptedMemoryException(ptr, b, "no map root at " + RemotePtr.toString(ptr) + ": buckets " + b
+                    + ", largest value " + max + ", table " + RemotePtr.toString(t));
+        }
+        checkLimits(thread, (int) max);
+        return new RemoteHashMap(thread, reclaimer, ptr, t, (int) b, (int) max);
+    }
+
+    private static void checkLimits(ComputeThread thread, int maxValueBytes) {
+        long byFormat = (long) Slot.MAX_UNITS * Slot.UNIT - BLOCK_HEADER_BYTES;
+        long byBuffer = thread.config().bufferSizePerThread() - (long) SCRATCH;
+        long limit = Math.min(byFormat, byBuffer);
+        if (maxValueBytes < 0 || maxValueBytes > limit) {
+            throw new BadArgumentException("the largest value must be 0.." + limit + " bytes (slot format "
+                    + byFormat + ", this thread's buffer " + byBuffer + "), got " + maxValueBytes);
+        }
+        if (thread.config().wrsPerBatch() < MIN_BATCH) {
+            throw new BadArgumentException("a map needs doorbell batches of at least " + MIN_BATCH
+                    + " work requests, the thread's hold " + thread.config().wrsPerBatch());
+        }
+    }
+
+    /** @return the map's root, to hand to {@link #attach} */
+    public long ptr() {
+        return root;
+    }
+
+    /** @return the largest value a put accepts, in bytes */
+    public int maxValueBytes() {
+        return maxValue;
+    }
+
+    /** @return the most keys the table can hold ({@value #SLOTS_PER_BUCKET} per bucket) */
+    public int capacity() {
+        return buckets * SLOTS_PER_BUCKET;
+    }
+
+    /**
+     * Round trips this handle's puts spent in the allocator, so that tests and benchmarks can tell the
+     * map's own cost from the allocator's.
+     *
+     * @return the count
+     */
+    public long allocatorRoundTrips() {
+        return allocatorRoundTrips;
+    }
+
+    /**
+     * Pending claims of this handle's puts that did not commit (withdrawn by the put itself, or by a
+     * concurrent insert of the same key): how often the duplicate resolution acted, for tests and profiles.
+     *
+     * @return the count
+     */
+    public long withdrawnClaims() {
+        return withdrawnClaims;
+    }
+
+    // ---------------------------------------------------------------- lookup
+
+    /**
+     * Reads the value of {@code key} into {@code destination} (see the class for the cost: 2 round
+     * trips expected). Wait-free while the thread's guard holds its lease; never torn.
+     *
+     * @param key         any key
+     * @param destination where the value goes, at least its length
+     * @return the value's length, or -1 when the key is absent
+     * @throws BadArgumentException  when the handle is closed, or the value is longer than {@code destination}
+     * @throws LeaseExpiredException when called inside an outer guard whose lease ran out
+     */
+    public long get(long key, MemorySegment destination) {
+        Objects.requireNonNull(destination, "destination");
+        return lookup(key, destination);
+    }
+
+    /**
+     * {@link #get(long, MemorySegment)} into a new array.
+     *
+     * @param key any key
+     * @return the value, or {@code null} when the key is absent
+     * @throws BadArgumentException when the handle is closed
+     */
+    public byte[] get(long key) {
+        if (lookup(key, null) < 0) {
+            return null;
+        }
+        byte[] value = found;
+        found = null;
+        return value;
+    }
+
+    /**
+     * @param key any key
+     * @return whether the key is present (a {@link #get} that keeps the value in the thread's buffer)
+     * @throws BadArgumentException when the handle is closed
+     */
+    public boolean containsKey(long key) {
+        return lookup(key, NOWHERE) >= 0;
+    }
+
+    /**
+     * Finds the key and copies its value, inside the guard, into {@code destination} ({@link #NOWHERE}:
+     * nowhere) or, when it is {@code null}, into a new array left in {@link #found}.
+     *
+     * @return the value's length, or -1 when absent
+     */
+    private long lookup(long key, MemorySegment destination) {
+        requireOpen();
+        int fp = Slot.fingerprintOf(key);
+        buckets(key);
+        MemorySegment buf = thread.buffer();
+        boolean again = false;
+        while (true) {
+            try (Guard g = reclaimer.enter()) {
+                if (again) {
+                    g.check();
+                }
+                readBuckets();
+                long n = -1;
+                for (int i = 0; i < CANDIDATES && n < 0; i++) {
+                    long w = view[i];
+                    if (w == 0 || Slot.isPending(w) || Slot.fingerprint(w) != fp) {
+                        continue;
+                    }
+                    int bytes = Slot.blockBytes(w);
+                    thread.read(Slot.block(w, home), BLOCK, bytes);
+                    if (buf.get(ValueLayout.JAVA_LONG, BLOCK) == key) {
+                        n = buf.get(ValueLayout.JAVA_LONG, BLOCK + 8);
+                        if (g.valid() && (n < 0 || n > bytes - BLOCK_HEADER_BYTES)) {
+                            throw new CorruptedMemoryException(RemotePtr.offset(Slot.block(w, home), 8), n, "the block of key "
+                                    + key + " at " + RemotePtr.toString(Slot.block(w, home)) + " says its value has " + n + " bytes");
+                        }
+                    }
+                }
+                if (g.valid()) {
+                    if (n >= 0) {
+                        copyOut(key, n, destination);
+                    }
+                    return n;
+                }
+            }
+            again = true;
+        }
+    }
+
+    private void copyOut(long key, long n, MemorySegment destination) {
+        if (destination == null) {
+            found = new byte[(int) n];
+            MemorySegment.copy(thread.buffer(), BLOCK + BLOCK_HEADER_BYTES, MemorySegment.ofArray(found), 0, n);
+        } else if (destination != NOWHERE) {
+            if (n > destination.byteSize()) {
+                throw new BadArgumentException("the value of key " + key + " has " + n + " bytes, the destination only "
+                        + destination.byteSize());
+            }
+            MemorySegment.copy(thread.buffer(), BLOCK + BLOCK_HEADER_BYTES, destination, 0, n);
+        }
+    }
+
+    // ---------------------------------------------------------------- update
+
+    /**
+     * Maps {@code key} to {@code value}, out of place (see the class for the algorithm and its cost: 3
+     * round trips expected, besides the allocation).
+     *
+     * @param key   any key
+     * @param value 0..{@link #maxValueBytes()} bytes
+     * @return true when the key was absent (inserted), false when its value was replaced
+     * @throws BadArgumentException  when the handle is closed or the value is larger than {@link #maxValueBytes()}
+     * @throws MapFullException      when the key is absent and both of its buckets are full
+     * @throws LeaseExpiredException when called inside an outer guard whose lease ran out
+     */
+    public boolean put(long key, MemorySegment value) {
+        Objects.requireNonNull(value, "value");
+        requireOpen();
+        long n = value.byteSize();
+        if (n > maxValue) {
+            throw new BadArgumentException("a value of " + n + " bytes is larger than this map's largest, " + maxValue + " bytes");
+        }
+        int fp = Slot.fingerprintOf(key);
+        buckets(key);
+        int units = Slot.unitsFor(BLOCK_HEADER_BYTES + n);
+        int blockBytes = units * Slot.UNIT;
+        long block = allocate(blockBytes);
+        long committed = Slot.committed(fp, units, block);
+        long pending = committed | Slot.PENDING;
+        MemorySegment buf = thread.buffer();
+        buf.set(ValueLayout.JAVA_LONG, BLOCK, key);
+        buf.set(ValueLayout.JAVA_LONG, BLOCK + 8, n);
+        MemorySegment.copy(value, 0, buf, BLOCK + BLOCK_HEADER_BYTES, n);
+        boolean written = false;
+        boolean again = false;
+        lastYield = 0;
+        while (true) {
+            try (Guard g = reclaimer.enter()) {
+                if (again) {
+                    checkOuter(g, block, blockBytes);
+                }
+                if (written) {
+                    readBuckets();
+                } else {
+                    thread.batch().write(block, BLOCK, (int) (BLOCK_HEADER_BYTES + n))
+                            .read(firstBucket, FIRST, BUCKET_BYTES).read(secondBucket, SECOND, BUCKET_BYTES).execute();
+                    loadView();
+                    written = true;
+                }
+                while (g.valid()) {
+                    int s = committedSlotOf(key, fp);
+                    if (!g.valid()) {
+                        break;
+                    }
+                    if (s >= 0) {
+                        long w = view[s];
+                        if (thread.compareAndSwap(slot(s), w, committed) == w) {
+                            reclaimer.retire(Slot.block(w, home), Slot.blockBytes(w));
+                            return false;
+                        }
+                        readBuckets();
+                        continue;
+                    }
+                    int e = firstEmpty();
+                    if (e < 0) {
+                        reclaimer.retire(block, blockBytes);
+                        throw new MapFullException(key, "both buckets of key " + key + " are full (buckets "
+                                + Slot.firstBucket(key, buckets) + " and " + Slot.secondBucket(key, buckets) + " of "
+                                + buckets + ")");
+                    }
+                    DoorbellBatch claim = thread.batch().compareAndSwap(slot(e), 0, pending, RESULT);
+                    if (e < SLOTS_PER_BUCKET) {
+                        claim.read(firstBucket, FIRST, BUCKET_BYTES).read(secondBucket, SECOND, BUCKET_BYTES);
+                    } else {
+                        claim.read(secondBucket, SECOND, BUCKET_BYTES).read(firstBucket, FIRST, BUCKET_BYTES);
+                    }
+                    claim.execute();
+                    long claimed = buf.get(ValueLayout.JAVA_LONG, RESULT);
+                    loadView();
+                    if (claimed != 0) {
+                        continue;
+                    }
+                    if (!reReadAfterClaim(e, pending)) {
+                        withdrawnClaims++;
+                        continue;
+                    }
+                    int decision = resolve(key, fp, e, g);
+                    if (decision == COMMIT) {
+                        if (thread.compareAndSwap(slot(e), pending, committed) == pending) {
+                            return true;
+                        }
+                        withdrawnClaims++;
+                        readBuckets();
+                        continue;
+                    }
+                    thread.compareAndSwap(slot(e), pending, 0);
+                    withdrawnClaims++;
+                    if (decision == LEASE_RAN_OUT) {
+                        break;
+                    }
+                    readBuckets();
+                }
+            }
+            again = true;
+        }
+    }
+
+    /**
+     * {@link #put(long, MemorySegment)} with a byte array.
+     *
+     * @param key   any key
+     * @param value 0..{@link #maxValueBytes()} bytes
+     * @return true when the key was absent (inserted), false when its value was replaced
+     */
+    public boolean put(long key, byte[] value) {
+        return put(key, MemorySegment.ofArray(Objects.requireNonNull(value, "value")));
+    }
+
+    /** A put's guard found invalid as it starts over: an outer guard; its block, maybe seen by others, is retired. */
+    private void checkOuter(Guard g, long block, int blockBytes) {
+        if (!g.valid()) {
+            reclaimer.retire(block, blockBytes);
+            g.check();
+        }
+    }
+
+    /**
+     * After this put's pending word went into slot {@code e}: what the re-read shows about other slots
+     * holding the key.
+     *
+     * @return {@link #COMMIT}; {@link #WITHDRAW} (a committed slot holds the key, or one of the pending
+     *         slots this put withdrew had committed first); {@link #LEASE_RAN_OUT}; or the index of an
+     *         earlier pending slot of the key this put yields to
+     */
+    private int resolve(long key, int fp, int e, Guard g) {
+        int matches = keyMatches(key, fp, e);
+        if (!g.valid()) {
+            return LEASE_RAN_OUT;
+        }
+        for (int i = 0; i < CANDIDATES; i++) {
+            if ((matches & (1 << i)) != 0 && !Slot.isPending(view[i])) {
+                return WITHDRAW;
+            }
+        }
+        for (int i = 0; i < CANDIDATES; i++) {
+            if ((matches & (1 << i)) == 0) {
+                continue;
+            }
+            long w = view[i];
+            if (i < e && w != lastYield) {
+                lastYield = w;
+                return i;
+            }
+            long old = thread.compareAndSwap(slot(i), w, 0);
+            if (old == (w & ~Slot.PENDING)) {
+                return WITHDRAW;
+            }
+        }
+        lastYield = 0;
+        return COMMIT;
+    }
+
+    /**
+     * Checks that the READs batched behind the claim of slot {@code e} show the claim (the READ of its
+     * bucket is the first of them); one that does not (the slot changed since, or the READ ran before the
+     * compare-and-swap) is told apart by one more READ of the slot, and a claim still in place is followed
+     * by a fresh READ of both buckets.
+     *
+     * @return whether the view is fresh and holds the pending word in slot {@code e}
+     */
+    private boolean reReadAfterClaim(int e, long pending) {
+        if (view[e] == pending) {
+            return true;
+        }
+        if (thread.read(slot(e)) != pending) {
+            return false;
+        }
+        readBuckets();
+        return view[e] == pending;
+    }
+
+    // ---------------------------------------------------------------- remove
+
+    /**
+     * Removes {@code key} (see the class for the cost: 3 round trips expected when present, 2 when
+     * absent); its block is retired. Lock-free.
+     *
+     * @param key any key
+     * @return whether the key was present
+     * @throws BadArgumentException  when the handle is closed
+     * @throws LeaseExpiredException when called inside an outer guard whose lease ran out
+     */
+    public boolean remove(long key) {
+        requireOpen();
+        int fp = Slot.fingerprintOf(key);
+        buckets(key);
+        boolean again = false;
+        while (true) {
+            try (Guard g = reclaimer.enter()) {
+                if (again) {
+                    g.check();
+                }
+                readBuckets();
+                while (true) {
+                    int s = committedSlotOf(key, fp);
+                    if (!g.valid()) {
+                        break;
+                    }
+                    if (s < 0) {
+                        return false;
+                    }
+                    long w = view[s];
+                    if (thread.compareAndSwap(slot(s), w, 0) == w) {
+                        reclaimer.retire(Slot.block(w, home), Slot.blockBytes(w));
+                        return true;
+                    }
+                    readBuckets();
+                }
+            }
+            again = true;
+        }
+    }
+
+    // ---------------------------------------------------------------- lifecycle
+
+    /** Ends this handle's use; later calls throw {@link BadArgumentException}. The map stays. Idempotent. */
+    @Override
+    public void close() {
+        closed = true;
+    }
+
+    /**
+     * Frees the map: every key-value block, the table and the root, with the thread's allocator (READs
+     * of the table, one free per block). Only once no thread uses the map any more; closes this handle.
+     */
+    public void destroy() {
+        requireOpen();
+        int perRead = Math.max(1, (thread.config().bufferSizePerThread() - SCRATCH) / BUCKET_BYTES);
+        for (int b = 0; b < buckets; b += perRead) {
+            int count = Math.min(perRead, buckets - b);
+            thread.read(RemotePtr.offset(table, (long) b * BUCKET_BYTES), BLOCK, count * BUCKET_BYTES);
+            long[] words = new long[count * SLOTS_PER_BUCKET];
+            for (int i = 0; i < words.length; i++) {
+                words[i] = thread.buffer().get(ValueLayout.JAVA_LONG, BLOCK + 8L * i);
+            }
+            for (long w : words) {
+                if (w != 0) {
+                    thread.allocator().deallocate(Slot.block(w, home), Slot.blockBytes(w));
+                }
+            }
+        }
+        thread.allocator().deallocate(table, (long) buckets * BUCKET_BYTES);
+        thread.allocator().deallocate(root, ROOT_BYTES);
+        closed = true;
+    }
+
+    // ---------------------------------------------------------------- internals
+
+    private void requireOpen() {
+        thread.checkOwnerThread();
+        if (closed) {
+            throw new BadArgumentException("this RemoteHashMap handle (root " + RemotePtr.toString(root) + ") is closed");
+        }
+    }
+
+    private void buckets(long key) {
+        firstBucket = RemotePtr.offset(table, (long) Slot.firstBucket(key, buckets) * BUCKET_BYTES);
+        secondBucket = RemotePtr.offset(table, (long) Slot.secondBucket(key, buckets) * BUCKET_BYTES);
+    }
+
+    /** @return the pointer to slot {@code i} of the current key's 16 */
+    private long slot(int i) {
+        long bucket = i < SLOTS_PER_BUCKET ? firstBucket : secondBucket;
+        return RemotePtr.offset(bucket, 8L * (i % SLOTS_PER_BUCKET));
+    }
+
+    /** One doorbell batch: READs of both buckets of the current key. */
+    private void readBuckets() {
+        thread.batch().read(firstBucket, FIRST, BUCKET_BYTES).read(secondBucket, SECOND, BUCKET_BYTES).execute();
+        loadView();
+    }
+
+    private void loadView() {
+        MemorySegment buf = thread.buffer();
+        for (int i = 0; i < CANDIDATES; i++) {
+            view[i] = buf.get(ValueLayout.JAVA_LONG, 8L * i);
+        }
+    }
+
+    private int firstEmpty() {
+        for (int i = 0; i < CANDIDATES; i++) {
+            if (view[i] == 0) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    /** @return the first committed slot of the view whose block holds the key, or -1 */
+    private int committedSlotOf(long key, int fp) {
+        int matches = keyMatches(key, fp, -1);
+        for (int i = 0; i < CANDIDATES; i++) {
+            if ((matches & (1 << i)) != 0 && !Slot.isPending(view[i])) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    /**
+     * READs (in doorbell batches, one round trip when any) the key of every block that a slot of the view
+     * with the key's fingerprint points to; committed slots only when {@code except} is -1, pending ones
+     * too (all but slot {@code except}) otherwise.
+     *
+     * @return a bit per slot whose block holds the key
+     */
+    private int keyMatches(long key, int fp, int except) {
+        int candidates = 0;
+        for (int i = 0; i < CANDIDATES; i++) {
+            long w = view[i];
+            if (w != 0 && i != except && Slot.fingerprint(w) == fp && (except >= 0 || !Slot.isPending(w))) {
+                candidates |= 1 << i;
+            }
+        }
+        if (candidates == 0) {
+            return 0;
+        }
+        int capacity = thread.config().wrsPerBatch();
+        DoorbellBatch batch = thread.batch();
+        for (int i = 0; i < CANDIDATES; i++) {
+            if ((candidates & (1 << i)) != 0) {
+                if (batch.size() == capacity) {
+                    batch.execute();
+                }
+                batch.read(Slot.block(view[i], home), KEYS + BLOCK_HEADER_BYTES * i, BLOCK_HEADER_BYTES);
+            }
+        }
+        batch.execute();
+        int matches = 0;
+        for (int i = 0; i < CANDIDATES; i++) {
+            if ((candidates & (1 << i)) != 0 && thread.buffer().get(ValueLayout.JAVA_LONG, KEYS + BLOCK_HEADER_BYTES * i) == key) {
+                matches |= 1 << i;
+            }
+        }
+        return matches;
+    }
+
+    private long allocate(long bytes) {
+        long rt = thread.roundTrips();
+        long block = thread.allocator().allocate(bytes, home);
+        allocatorRoundTrips += thread.roundTrips() - rt;
+        return block;
+    }
+}

@@ -1,0 +1,104 @@
+package io.remus.ds.map;
+
+import io.remus.core.RemotePtr;
+
+/**
+ * The 8-byte slot word of {@link RemoteHashMap} and the hashing that picks a key's buckets and
+ * fingerprint. Package-private layout descriptor.
+ *
+ * <pre>
+ *  63       56 55          46 45                                        1   0
+ * +-----------+--------------+--------------------------------------------+---+
+ * | fp (8)    | units (10)   | block address bits 47..3 (45)              | P |
+ * +-----------+--------------+--------------------------------------------+---+
+ *  0 = empty.  P = 1: pending (an insert not yet committed, invisible to lookups).
+ *  units: the block's length in 64-byte units, 1..1023 (what a lookup reads).
+ * </pre>
+ *
+ * <p>A {@link RemotePtr} takes all 64 bits (16 of node id, 48 of address), so a slot cannot hold a
+ * whole pointer beside a fingerprint and a length. The map keeps every key-value block on its table's
+ * home node, so the node id is implied; blocks are 8-byte aligned ({@link io.remus.core.memory.SizeClasses}),
+ * so the address's 3 low bits are implied too: 45 bits hold any 48-bit address, which leaves 19 bits for
+ * an 8-bit fingerprint (as in RACE), a 10-bit length and the pending bit.
+ */
+final class Slot {
+    /** Bytes of one length unit. */
+    static final int UNIT = 64;
+    /** Most units a slot can describe. */
+    static final int MAX_UNITS = 1023;
+    static final long PENDING = 1L;
+    private static final int ADDRESS_FIELD_BITS = 45;
+    private static final long ADDRESS_FIELD_MASK = (1L << ADDRESS_FIELD_BITS) - 1;
+    private static final int UNITS_SHIFT = 46;
+    private static final int FP_SHIFT = 56;
+    private static final long SEED_FIRST = 0x9E3779B97F4A7C15L;
+    private static final long SEED_SECOND = 0xC2B2AE3D27D4EB4FL;
+
+    private Slot() {
+    }
+
+    /**
+     * @param fingerprint the key's fingerprint, 0..255
+     * @param units       the block's length in units, 1..{@value #MAX_UNITS}
+     * @param block       the block pointer (on the home node, 8-byte aligned)
+     * @return the committed slot word
+     */
+    static long committed(int fingerprint, int units, long block) {
+        long address = RemotePtr.address(block);
+        return ((long) fingerprint << FP_SHIFT) | ((long) units << UNITS_SHIFT) | ((address >>> 3) << 1);
+    }
+
+    static boolean isPending(long word) {
+        return (word & PENDING) != 0;
+    }
+
+    static int fingerprint(long word) {
+        return (int) (word >>> FP_SHIFT);
+    }
+
+    static int units(long word) {
+        return (int) ((word >>> UNITS_SHIFT) & MAX_UNITS);
+    }
+
+    /** @return the block's bytes as a lookup reads them */
+    static int blockBytes(long word) {
+        return units(word) * UNIT;
+    }
+
+    /**
+     * @param word a non-empty slot word
+     * @param home the table's home node
+     * @return the block it points to
+     */
+    static long block(long word, int home) {
+        return RemotePtr.of(home, ((word >>> 1) & ADDRESS_FIELD_MASK) << 3);
+    }
+
+    /** @return the units a block of {@code bytes} bytes takes */
+    static int unitsFor(long bytes) {
+        return (int) ((bytes + UNIT - 1) / UNIT);
+    }
+
+    static long mix(long z) {
+        z = (z ^ (z >>> 30)) * 0xBF58476D1CE4E5B9L;
+        z = (z ^ (z >>> 27)) * 0x94D049BB133111EBL;
+        return z ^ (z >>> 31);
+    }
+
+    /** @return the key's fingerprint, 0..255 */
+    static int fingerprintOf(long key) {
+        return (int) (mix(key ^ SEED_FIRST) >>> FP_SHIFT);
+    }
+
+    /** @return the key's first bucket, 0..buckets-1 */
+    static int firstBucket(long key, int buckets) {
+        return (int) Long.remainderUnsigned(mix(key ^ SEED_FIRST), buckets);
+    }
+
+    /** @return the key's second bucket, never its first (buckets at least 2) */
+    static int secondBucket(long key, int buckets) {
+        int first = firstBucket(key, buckets);
+        int second = (int) Long.remainderUnsigned(mix(key + SEED_SECOND), buckets);
+        return second == first ? (first + 1) % buckets : second;
+    }
+}

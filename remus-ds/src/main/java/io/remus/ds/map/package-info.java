@@ -1,0 +1,19 @@
+/**
+ * Hash maps over one-sided RDMA: {@link io.remus.ds.map.RemoteHashMap}, after RACE hashing (Zuo, Sun,
+ * Yang, Zhang, Hua, "One-sided RDMA-Conscious Extendible Hashing for Disaggregated Memory", USENIX ATC
+ * 2021), from {@code long} keys to byte-string values kept out of place in immutable blocks, each change
+ * published by one compare-and-swap of an 8-byte slot and old blocks retired through a
+ * {@link io.remus.ds.reclaim.Reclaimer}.
+ *
+ * <p>A map is made like the objects of {@code io.remus.ds.object}: a creator calls
+ * {@code RemoteHashMap.create(thread, reclaimer, node, buckets, maxValueBytes)} and hands
+ * {@code map.ptr()} to the others, each of which calls {@code RemoteHashMap.attach(thread, reclaimer, ptr)}
+ * with its own compute thread and reclaimer. Handles are confined to their compute thread's owner.
+ *
+ * <h2>Nulls</h2>
+ * A {@code null} passed where an object is required is a {@link java.lang.NullPointerException} whose
+ * message is the parameter's name, thrown before anything is done; the typed exceptions
+ * ({@link io.remus.core.BadArgumentException}, {@link io.remus.ds.map.MapFullException}) are for values
+ * that are present but wrong.
+ */
+package io.remus.ds.map;
