@@ -11,14 +11,20 @@ import java.util.Arrays;
  * returns {@code 1} when it added {@code v} and {@code 0} when the container was full; {@code take()}
  * returns the oldest (FIFO) or newest (LIFO) word and removes it, or no word when empty.
  */
-final class BoundedContainerSpec implements Specification<BoundedContainerSpec.Contents> {
-    static final String PUT = "put";
-    static final String TAKE = "take";
+public final class BoundedContainerSpec implements Specification<BoundedContainerSpec.Contents> {
+    /** Operation name: add a word, result 1, or 0 when full. */
+    public static final String PUT = "put";
+    /** Operation name: remove the oldest (FIFO) or newest (LIFO) word, no result word when empty. */
+    public static final String TAKE = "take";
 
     private final boolean fifo;
     private final int capacity;
 
-    BoundedContainerSpec(boolean fifo, int capacity) {
+    /**
+     * @param fifo     a queue (true) or a stack
+     * @param capacity the most words it holds
+     */
+    public BoundedContainerSpec(boolean fifo, int capacity) {
         this.fifo = fifo;
         this.capacity = capacity;
     }
@@ -53,7 +59,7 @@ final class BoundedContainerSpec implements Specification<BoundedContainerSpec.C
     }
 
     /** The words, oldest first, compared by content. */
-    static final class Contents {
+    public static final class Contents {
         private final long[] words;
 
         Contents(long[] words) {
