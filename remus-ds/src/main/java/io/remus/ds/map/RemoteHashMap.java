@@ -118,6 +118,12 @@ import java.util.Objects;
 public final class RemoteHashMap implements AutoCloseable {
     /** Slots per bucket. */
     public static final int SLOTS_PER_BUCKET = 8;
+    /**
+     * Fresh guards found invalid at once, in a row, before a restarting call gives up with
+     * {@link LeaseExpiredException}: an outer guard whose lease ran out is invalid every time, while a
+     * thread descheduled right after entering (longer than the lease) is not again and again.
+     */
+    private static final int STALE_ENTRIES = 3;
     /** Bytes of a bucket. */
     public static final int BUCKET_BYTES = SLOTS_PER_BUCKET * 8;
     /** Bytes of the root block. */
@@ -340,10 +346,14 @@ public final class RemoteHashMap implements AutoCloseable {
         buckets(key);
         MemorySegment buf = thread.buffer();
         boolean again = false;
+        int staleEntries = 0;
         while (true) {
             try (Guard g = reclaimer.enter()) {
-                if (again) {
-                    g.check();
+                if (again && !g.valid()) {
+                    if (++staleEntries >= STALE_ENTRIES) {
+                        g.check();
+                    }
+                    continue;
                 }
                 readBuckets();
                 long n = -1;
@@ -419,11 +429,15 @@ public final class RemoteHashMap implements AutoCloseable {
         MemorySegment.copy(value, 0, buf, BLOCK + BLOCK_HEADER_BYTES, n);
         boolean written = false;
         boolean again = false;
+        int staleEntries = 0;
         lastYield = 0;
         while (true) {
             try (Guard g = reclaimer.enter()) {
-                if (again) {
-                    checkOuter(g, block, blockBytes);
+                if (again && !g.valid()) {
+                    if (++staleEntries >= STALE_ENTRIES) {
+                        checkOuter(g, block, blockBytes);
+                    }
+                    continue;
                 }
                 if (written) {
                     readBuckets();
@@ -502,7 +516,10 @@ public final class RemoteHashMap implements AutoCloseable {
         return put(key, MemorySegment.ofArray(Objects.requireNonNull(value, "value")));
     }
 
-    /** A put's guard found invalid as it starts over: an outer guard; its block, maybe seen by others, is retired. */
+    /**
+     * A put's guard found invalid as it starts over, {@value #STALE_ENTRIES} times in a row: an outer
+     * guard, whose lease never comes back; its block, maybe seen by others, is retired.
+     */
     private void checkOuter(Guard g, long block, int blockBytes) {
         if (!g.valid()) {
             reclaimer.retire(block, blockBytes);
@@ -581,10 +598,14 @@ public final class RemoteHashMap implements AutoCloseable {
         int fp = Slot.fingerprintOf(key);
         buckets(key);
         boolean again = false;
+        int staleEntries = 0;
         while (true) {
             try (Guard g = reclaimer.enter()) {
-                if (again) {
-                    g.check();
+                if (again && !g.valid()) {
+                    if (++staleEntries >= STALE_ENTRIES) {
+                        g.check();
+                    }
+                    continue;
                 }
                 readBuckets();
                 while (true) {

@@ -34,10 +34,14 @@ class RemoteHashMapOnVerbsTest extends RemoteHashMapHistoriesTest {
         return false;
     }
 
-    /** Longer than one operation through Soft-RoCE (a few round trips of well under a millisecond each), which a lease must be for the operation to finish. */
+    /**
+     * Longer than one operation through Soft-RoCE (a few round trips of well under a millisecond each),
+     * which a lease must be for the operation to finish, and than most of the emulated guest's
+     * descheduling pauses.
+     */
     @Override
     Duration shortLease() {
-        return Duration.ofMillis(20);
+        return Duration.ofMillis(100);
     }
 
     /** Fewer seeds, for the same reason. */
