@@ -10,6 +10,7 @@ module io.remus.ds {
 
     exports io.remus.ds.object;
     exports io.remus.ds.reclaim;
+    exports io.remus.ds.set;
     // The reclamation benchmark's engine, for the remus tool's `bench reclaim` command; not a user API.
     exports io.remus.ds.reclaim.bench to io.remus.tools;
     // The wait-free objects benchmark's engine, for the remus tool's `bench object` command; not a user API.
