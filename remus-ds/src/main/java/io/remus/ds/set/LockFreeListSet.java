@@ -171,12 +171,16 @@ public final class LockFreeListSet implements RemoteSet {
 
     /**
      * Adds {@code key} when absent (lock-free; see the class for the cost): expected {@code v} READs, one
-     * batch of a WRITE and a compare-and-swap.
+     * batch of a WRITE and a compare-and-swap. The new node is allocated before the walk when the handle keeps
+     * no spare, and kept as its spare when the key was present.
      */
     @Override
     public boolean insert(long key) {
         ListLayout.checkKey(key);
         requireOpen();
+        if (spare == RemotePtr.NULL) {
+            spare = allocate();
+        }
         boolean again = false;
         while (true) {
             try (Guard g = reclaimer.enter()) {
@@ -277,8 +281,7 @@ public final class LockFreeListSet implements RemoteSet {
             if (foundKey == key) {
                 return FALSE;
             }
-            long node = spare == RemotePtr.NULL ? allocate() : spare;
-            spare = node;
+            long node = spare;
             if (!g.valid()) {
                 return RESTART;
             }
