@@ -65,12 +65,14 @@ import java.util.Objects;
  *       <td>per attempt: {@code v} READs, 2 lock acquires and releases, 1 batch of 2 READs (1 when the node
  *       found is the tail); when the key is absent, 1 batch of a WRITE (128 bytes) and a compare-and-swap, and
  *       an allocation unless a spare node is kept</td>
- *       <td>expected (validation passes) {@code v + 2} (present) or {@code v + 3} (absent) plus the locks';
- *       worst case one such attempt, without the last batch, per validation that another thread's
- *       change made fail, unbounded</td></tr>
+ *       <td>expected (validation passes) {@code v + 2} when it links a node, {@code v + 1} when the key is
+ *       present, plus the locks' (spin from another node: 4 compare-and-swaps, one round trip each); worst case
+ *       one more attempt without the last batch per validation that another thread's change made fail,
+ *       unbounded</td></tr>
  *   <tr><td>{@link #remove}</td><td>blocking, as insert</td>
  *       <td>per attempt: as insert, and when the key is present 1 batch of 2 compare-and-swaps instead of the
- *       WRITE</td><td>as insert</td></tr>
+ *       WRITE</td><td>{@code v + 2} when it removes the key, {@code v + 1} when absent, plus the locks'; worst case
+ *       as insert</td></tr>
  * </table>
  * On the home node the READs of a walk are CPU loads; batches and compare-and-swaps use the loopback queue
  * pair. The reclaimer adds its own cost ({@link io.remus.ds.reclaim.EpochReclaimer}: none on a memory node for
