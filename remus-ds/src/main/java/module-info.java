@@ -1,11 +1,11 @@
 /**
  * Remus data structures over one-sided RDMA, used through a {@link io.remus.core.ComputeThread}:
- * wait-free objects and their lock-based twins ({@code io.remus.ds.object}) and remote memory reclamation
- * ({@code io.remus.ds.reclaim}).
+ * wait-free objects and their lock-based twins ({@code io.remus.ds.object}), remote memory reclamation
+ * ({@code io.remus.ds.reclaim}) and list-based sets ({@code io.remus.ds.set}).
  */
 module io.remus.ds {
     requires transitive io.remus.core;
-    // LockedObject's locks, in its API (LockContext, LockKind).
+    // LockedObject's and LazyListSet's locks, in their API (LockContext, LockKind).
     requires transitive io.remus.alock;
 
     exports io.remus.ds.object;

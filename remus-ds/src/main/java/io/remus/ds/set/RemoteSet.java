@@ -5,9 +5,9 @@ package io.remus.ds.set;
  * {@link io.remus.core.ComputeThread}: the contract a benchmark drives, whatever the structure behind
  * it ({@link LazyListSet}, {@link LockFreeListSet}).
  *
- * <p>Keys are the {@code long} values strictly between {@link #MIN_KEY} - 1 and {@link #MAX_KEY} + 1:
- * {@link Long#MIN_VALUE} and {@link Long#MAX_VALUE} are the head and tail sentinels' keys, and a call with
- * either throws {@link SetKeyException} naming the key before anything is done. A call on a closed handle
+ * <p>Keys are the {@code long} values {@link #MIN_KEY}..{@link #MAX_KEY}: {@link Long#MIN_VALUE} and
+ * {@link Long#MAX_VALUE} are the head and tail sentinels' keys, and a call with either throws
+ * {@link SetKeyException} naming the key before anything is done. A call on a closed handle
  * throws {@link ClosedSetException}. Each implementation states per method its progress guarantee, its
  * RDMA operations and round trips, and its linearization points.
  *

@@ -44,7 +44,7 @@ class ListSetsTest {
     }
 
     private static TestCluster cluster() {
-        return new TestCluster(SimFabric::new, SimOptions.defaults(), 3, b -> b.segmentSize(32 << 20));
+        return new TestCluster(SimFabric::new, SimOptions.defaults(), 3, b -> b.segmentSize(4 << 20));
     }
 
     @ParameterizedTest
@@ -132,6 +132,26 @@ class ListSetsTest {
             assertThrows(BadArgumentException.class, () -> LockFreeListSet.attach(t, r, 0L));
             assertThrows(BadArgumentException.class, () -> LazyListSet.attach(context, r, lockFree + 4));
             assertEquals(LockKind.SPIN, LazyListSet.attach(context, r, lazy).lockKind(), "the root names the lock kind");
+        }
+    }
+
+    @Test
+    void shouldFreeEveryNodeAndTheRootWhenDestroyed() {
+        try (TestCluster c = new TestCluster(SimFabric::new, SimOptions.defaults().withPoisonFreedBlocks(true), 3, b -> { });
+             ComputeThread t = c.thread(REMOTE); NeverReclaimer r = new NeverReclaimer(t)) {
+            LockContext context = new LockContext(t, SetMaker.LOCKS);
+            LockFreeListSet lockFree = LockFreeListSet.create(t, r, HOME);
+            LazyListSet lazy = LazyListSet.create(context, r, LockKind.SPIN, HOME);
+            for (long k = 1; k <= 5; k++) {
+                assertTrue(lockFree.insert(k) && lazy.insert(k));
+            }
+            assertTrue(lockFree.remove(3) && lazy.remove(3));
+            lockFree.destroy();
+            lazy.destroy();
+            assertThrows(ClosedSetException.class, () -> lockFree.contains(1), "a destroyed set's handle is closed");
+            assertThrows(ClosedSetException.class, () -> lazy.contains(1));
+            assertThrows(BadArgumentException.class, () -> LockFreeListSet.attach(t, r, lockFree.ptr()), "the root was freed (poisoned)");
+            assertThrows(BadArgumentException.class, () -> LazyListSet.attach(context, r, lazy.ptr()));
         }
     }
 

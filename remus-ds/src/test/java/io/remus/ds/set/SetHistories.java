@@ -46,7 +46,7 @@ final class SetHistories {
     }
 
     static TestCluster cluster(Function<SimOptions, Fabric> make) {
-        return new TestCluster(make, hostile(), NODES, b -> b.segmentSize(32 << 20));
+        return new TestCluster(make, hostile(), NODES, b -> b.segmentSize(4 << 20));
     }
 
     /** Epoch reclamation that frees during a short history: a pass every 4 nodes retired. */
