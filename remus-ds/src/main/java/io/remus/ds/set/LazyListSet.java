@@ -24,7 +24,17 @@ import java.util.Objects;
  * every node, sentinels for head and tail), with one RDMA READ per visited node where Remus issues one per
  * field.
  *
- * <p><b>Layout.</b> A root and node data as {@link ListLayout} draws them. A node is one 128-byte block
+ * <pre>
+ *  root (40 bytes, written once before its pointer is known):
+ *  +0 tag (which set)   +8 head   +16 tail   +24 the tail's block   +32 lock kind (LazyListSet)
+ *
+ *  node data (32 bytes; a node pointer points here):
+ *  +0  self    the node pointer itself: a node read through a torn pointer shows another value
+ *  +8  key     written once, before the node is linked (the sentinels: Long.MIN_VALUE, Long.MAX_VALUE)
+ *  +16 next    the successor's node pointer | 1 when the node is logically removed (the mark)
+ *  +24 block   the allocation the node lies in
+ * </pre>
+ * <p><b>Layout.</b> A node is one 128-byte block
  * holding its 32 bytes of data {@code {self, key, next, block}} and a {@link LockWord} of the kind chosen at
  * {@link #create}: the lock word is the first 64-byte boundary after the block's start, and the data lies
  * before it when it fits there (the block starts at most 32 bytes past a 64-byte boundary), else right after
@@ -47,7 +57,7 @@ import java.util.Objects;
  *
  * <p><b>Torn pointers.</b> A READ that races a compare-and-swap can return a pointer half old and half new on
  * some devices (Soft-RoCE): a node whose {@code self} word is not the pointer it was read by is such a read,
- * and the walk starts over from the head (outside the bounds below); {@value ListLayout#MAX_TORN} in a row are
+ * and the walk starts over from the head (outside the bounds below); 3 in a row are
  * a corrupted list ({@link CorruptedMemoryException}).
  *
  * <p><b>Progress and cost</b> per call; {@code v} is the number of nodes a walk visits (the head, the nodes

@@ -18,7 +18,17 @@ import java.util.Objects;
  * Lock-Free Hash Tables and List-Based Sets", SPAA 2002), in Michael's form, the one compatible with memory
  * reclamation: the thread whose compare-and-swap unlinks a node retires it.
  *
- * <p><b>Layout.</b> A root and nodes as {@link ListLayout} draws them: a node is one 32-byte block
+ * <pre>
+ *  root (40 bytes, written once before its pointer is known):
+ *  +0 tag (which set)   +8 head   +16 tail   +24 the tail's block   +32 lock kind (LazyListSet)
+ *
+ *  node data (32 bytes; a node pointer points here):
+ *  +0  self    the node pointer itself: a node read through a torn pointer shows another value
+ *  +8  key     written once, before the node is linked (the sentinels: Long.MIN_VALUE, Long.MAX_VALUE)
+ *  +16 next    the successor's node pointer | 1 when the node is logically removed (the mark)
+ *  +24 block   the allocation the node lies in
+ * </pre>
+ * <p><b>Layout.</b> A node is one 32-byte block
  * {@code {self, key, next, block}} on the set's home node; a node is logically removed when bit 0 of its
  * {@code next} word (the mark) is set. Blocks are 8-byte aligned, so that bit is free. Once a node is linked,
  * its {@code next} word changes only by RDMA compare-and-swap. Every node lies on the home node chosen at
@@ -39,7 +49,7 @@ import java.util.Objects;
  * <p><b>Torn pointers.</b> A pointer changes only by compare-and-swap, but an RDMA READ that races one can
  * return it half old and half new on some devices (Soft-RoCE): a node whose {@code self} word is not the
  * pointer it was read by is such a read, and the walk starts over from the head (outside the bounds below);
- * {@value ListLayout#MAX_TORN} such reads in a row are a corrupted list ({@link CorruptedMemoryException}).
+ * 3 such reads in a row are a corrupted list ({@link CorruptedMemoryException}).
  *
  * <p><b>Progress and cost</b> per call; {@code v} is the number of nodes a walk visits (the head, then the
  * nodes before the first unmarked node with a key {@code >= k}, and that node unless it is the tail: at most
