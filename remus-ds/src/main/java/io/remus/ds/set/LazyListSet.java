@@ -3,6 +3,8 @@ package io.remus.ds.set;
 import io.remus.alock.Lock;
 import io.remus.alock.LockContext;
 import io.remus.alock.LockKind;
+import io.remus.alock.LockTimeoutException;
+import io.remus.alock.LockUsageException;
 import io.remus.alock.LockWord;
 import io.remus.core.BadArgumentException;
 import io.remus.core.ComputeThread;
@@ -15,6 +17,7 @@ import io.remus.ds.reclaim.Reclaimer;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.Objects;
+import java.util.concurrent.TimeUnit;
 
 /**
  * The lazy list over one-sided RDMA: a sorted linked list of {@code long} keys with a remus-alock lock per
@@ -70,8 +73,8 @@ import java.util.Objects;
  *   <tr><th>method</th><th>progress</th><th>RDMA operations</th><th>round trips</th></tr>
  *   <tr><td>{@link #contains}</td><td>wait-free while the guard holds its lease (visits each node once, keys
  *       rising)</td><td>{@code v} READs of 32 bytes, nothing else</td><td>{@code v}</td></tr>
- *   <tr><td>{@link #insert}</td><td>blocking (deadlock-free; each lock wait bounded by the lock context's
- *       acquire timeout)</td>
+ *   <tr><td>{@link #insert}</td><td>blocking (deadlock-free; each lock wait bounded by half the lease left,
+ *       the whole call by the lock context's acquire timeout; see leases below)</td>
  *       <td>per attempt: {@code v} READs, 2 lock acquires and releases, 1 batch of 2 READs (1 when the node
  *       found is the tail); when the key is absent, 1 batch of a WRITE (128 bytes) and a compare-and-swap, and
  *       an allocation unless a spare node is kept</td>
@@ -96,13 +99,31 @@ import java.util.Objects;
  * the key's node was marked.
  *
  * <p><b>Reclamation and leases.</b> Every call runs inside a guard of the thread's reclaimer, checked after
- * every READ and after the locks are taken; a call whose lease ran out unlocks and starts over in a fresh
+ * every READ and after each lock is taken; a call whose lease ran out unlocks and starts over in a fresh
  * guard (one inside an outer guard of the caller whose lease ran out throws {@link LeaseExpiredException}).
- * Lock waits happen inside the guard: a removed node is not freed while a thread that reached it waits for its
- * lock, as long as that thread's lease holds. A lock wait that outlasts the lease (a holder stalled longer)
- * can meet a node freed and reused meanwhile, its lock word zeroed under the waiter; choose the reclaimer's
- * lease longer than twice the lock context's acquire timeout so that a wait that long fails with
- * {@link io.remus.alock.LockTimeoutException} first.
+ * A lock word lies in its node, so it may be touched only while the node cannot have been freed: while the
+ * lease of the guard in which the node was read holds, or while this thread holds the node's lock and found
+ * the node linked and unmarked (nobody removes a node without its lock). Hence, for every configuration of
+ * lease and lock timeout:
+ * <ul>
+ *   <li>each lock wait ends, at the latest, when half of what was left of the lease at its start is used up
+ *       ({@link Lock#lock(long)}); a wait cut there, or a lock got after the lease ran out, makes the call
+ *       start over in a fresh guard, which walks from the head again and so never reaches a node that was
+ *       removed meanwhile;</li>
+ *   <li>a lock got while the lease held is released even after the lease ran out: every kind's release
+ *       changes the word only by a compare-and-swap that expects this thread's own value, which a freed and
+ *       reused block does not hold, and a release that fails so drops its handle;</li>
+ *   <li>a lock got only after the lease ran out (this thread stalled, for longer than half the lease left,
+ *       between its last attempt and the check after it) is never touched again: it stays held, as a dead
+ *       holder's would ({@link #abandonedLocks()}).</li>
+ * </ul>
+ * <b>Progress</b> of insert and remove is blocking: a holder that stalls makes the calls that need its locks
+ * wait and start over, each wait within its lease, until the lock context's acquire timeout has passed since
+ * the call began; then the call throws {@link LockTimeoutException}. A holder that resumes completes or
+ * starts over as above. A holder that died leaves its locks held for good: the calls that need them time
+ * out. With the queue-lock kinds (MCS, ALock), which cannot withdraw a waiter, a wait cut short by the lease
+ * or the timeout leaves that node's lock word broken, so later calls that need it time out too; the spin
+ * lock has no queue and recovers as soon as its holder releases.
  *
  * <p><b>Creating and finding.</b> {@link #create} allocates the root and both sentinels on one memory node
  * and writes them before the root is known; others {@link #attach} with {@link #ptr()} (one READ, which also
@@ -127,6 +148,8 @@ public final class LazyListSet implements RemoteSet {
     private static final int FALSE = 0;
     private static final int RESTART = -1;
     private static final int RETRY = -2;
+    /** Lease lengths beyond this (about 100 days) are taken as this, so that the nanosecond deadline cannot overflow. */
+    private static final long MAX_LEASE_MILLIS = 1L << 33;
 
     private final LockContext context;
     private final ComputeThread thread;
@@ -142,6 +165,9 @@ public final class LazyListSet implements RemoteSet {
     private boolean closed;
     private long allocatorRoundTrips;
     private int torn;
+    private long callDeadline;
+    private long leaseCuts;
+    private long abandoned;
     private long foundPred;
     private long foundPredBlock;
     private long foundCurr;
@@ -260,7 +286,8 @@ public final class LazyListSet implements RemoteSet {
      * Adds {@code key} when absent (blocking; see the class for the cost): expected {@code v} READs, two locks,
      * one batch of READs and, when absent, one batch of a WRITE and a compare-and-swap.
      *
-     * @throws io.remus.alock.LockTimeoutException when a lock was not acquired within the context's timeout
+     * @throws LockTimeoutException when the locks were not acquired within the context's acquire timeout from
+     *                              the call's start (restarts included)
      */
     @Override
     public boolean insert(long key) {
@@ -271,7 +298,7 @@ public final class LazyListSet implements RemoteSet {
      * Removes {@code key} when present (blocking; see the class for the cost): expected {@code v} READs, two
      * locks, one batch of READs and, when present, one batch of two compare-and-swaps.
      *
-     * @throws io.remus.alock.LockTimeoutException when a lock was not acquired within the context's timeout
+     * @throws LockTimeoutException as {@link #insert}
      */
     @Override
     public boolean remove(long key) {
@@ -284,6 +311,7 @@ public final class LazyListSet implements RemoteSet {
         if (insert && spare == RemotePtr.NULL) {
             spare = allocate();
         }
+        callDeadline = System.nanoTime() + context.options().acquireTimeout().toNanos();
         boolean again = false;
         while (true) {
             try (Guard g = reclaimer.enter()) {
@@ -394,17 +422,89 @@ public final class LazyListSet implements RemoteSet {
         final long curr = foundCurr;
         final long currBlock = foundCurrBlock;
         Lock predLock = lockFor(lockWordOf(foundPredBlock));
-        predLock.lock();
+        if (!acquire(g, predLock)) {
+            return RESTART;
+        }
         try {
             Lock currLock = lockFor(lockWordOf(currBlock));
-            currLock.lock();
+            if (!acquire(g, currLock)) {
+                return RESTART;
+            }
             try {
                 return locked(g, key, insert, pred, curr, currBlock);
             } finally {
-                currLock.unlock();
+                release(g, currLock);
             }
         } finally {
-            predLock.unlock();
+            release(g, predLock);
+        }
+    }
+
+    /**
+     * Takes {@code lock}, the lock of a node read in {@code g}, waiting no longer than half of what is left of
+     * the lease (the other half is the margin for checking it after) and no longer than the call's deadline.
+     * True when it holds the lock and the lease held when it got it. False when the lease ran out or cut the
+     * wait: the operation restarts in a fresh guard. A lock got only after the lease ran out may lie in freed
+     * and reused memory: it is not released, and its handle is dropped.
+     *
+     * @throws LockTimeoutException when the call's deadline cut the wait
+     */
+    private boolean acquire(Guard g, Lock lock) {
+        long left = g.leaseLeftMillis();
+        if (left <= 0) {
+            return false;
+        }
+        long now = System.nanoTime();
+        long deadline = callDeadline;
+        boolean byLease = false;
+        if (left != Long.MAX_VALUE) {
+            long byLeaseDeadline = now + TimeUnit.MILLISECONDS.toNanos(Math.min(left, MAX_LEASE_MILLIS)) / 2;
+            if (byLeaseDeadline - deadline < 0) {
+                deadline = byLeaseDeadline;
+                byLease = true;
+            }
+        }
+        try {
+            lock.lock(deadline);
+        } catch (LockTimeoutException e) {
+            drop(lock);
+            if (!byLease) {
+                throw e;
+            }
+            leaseCuts++;
+            return false;
+        }
+        if (!g.valid()) {
+            drop(lock);
+            abandoned++;
+            return false;
+        }
+        return true;
+    }
+
+    /**
+     * Releases a lock {@link #acquire} got while the lease held. The release only ever changes the word with a
+     * compare-and-swap expecting this thread's own value, so it cannot change a word of a block that was freed
+     * and reused meanwhile (possible only once the lease ran out, for a node already removed); when it fails
+     * that way, the handle is dropped.
+     */
+    private void release(Guard g, Lock lock) {
+        if (g.valid()) {
+            lock.unlock();
+            return;
+        }
+        try {
+            lock.unlock();
+        } catch (LockUsageException | LockTimeoutException e) {
+            drop(lock);
+        }
+    }
+
+    /** Forgets the cached handle {@code lock} (it is broken, or holds a word that may no longer be a lock). */
+    private void drop(Lock lock) {
+        int slot = slotOf(lock.word());
+        if (locks[slot] == lock) {
+            locks[slot] = null;
         }
     }
 
@@ -465,7 +565,7 @@ public final class LazyListSet implements RemoteSet {
 
     /** A handle on the lock word, from the cache when it holds one for that word. */
     private Lock lockFor(long word) {
-        int slot = (int) ((RemotePtr.address(word) >>> 6) & (LOCK_CACHE - 1));
+        int slot = slotOf(word);
         Lock cached = locks[slot];
         if (cached != null && cached.word() == word) {
             return cached;
@@ -475,11 +575,35 @@ public final class LazyListSet implements RemoteSet {
         return opened;
     }
 
+    private static int slotOf(long word) {
+        return (int) ((RemotePtr.address(word) >>> 6) & (LOCK_CACHE - 1));
+    }
+
     private long allocate() {
         long rt = thread.roundTrips();
         long block = thread.allocator().allocate(NODE_BYTES, home);
         allocatorRoundTrips += thread.roundTrips() - rt;
         return block;
+    }
+
+    /**
+     * Lock waits of this handle that the guard's lease cut short (the call then started over in a fresh
+     * guard), so that tests can tell that a wait outlasting the lease was not carried on.
+     *
+     * @return the count
+     */
+    public long leaseCutWaits() {
+        return leaseCuts;
+    }
+
+    /**
+     * Locks this handle got only after its guard's lease had run out and so left held, never touched again (as
+     * a holder that died would leave them), so that tests can tell this rare case happened.
+     *
+     * @return the count
+     */
+    public long abandonedLocks() {
+        return abandoned;
     }
 
     /**
