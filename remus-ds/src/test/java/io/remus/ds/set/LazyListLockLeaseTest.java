@@ -22,6 +22,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.ToLongFunction;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -36,7 +37,8 @@ import static org.junit.jupiter.api.Assertions.fail;
  * SimOptions#poisonFreedBlocks()}), the waiter starts over in a fresh guard and completes without the removed
  * node, instead of spinning on its freed lock word; with the holder stalled on a linked node, the waiter starts
  * over until its call's deadline and then throws {@link LockTimeoutException}. The set stays usable, and the
- * stalled holder's late release cannot change the reused word.
+ * stalled holder's late release cannot change the reused word. A {@link LazyListSet} holder frozen past its own
+ * lease releases its locks when it resumes and starts over.
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class LazyListLockLeaseTest {
@@ -162,6 +164,48 @@ class LazyListLockLeaseTest {
             assertTrue(s.insert(15) && s.remove(10));
             assertTrue(s.contains(15) && s.contains(20));
             assertFalse(s.contains(10));
+        }
+    }
+
+    @Test
+    void shouldReleaseItsLocksAndStartOverWhenAHolderResumesAfterItsLeaseRanOut() throws Exception {
+        AtomicLong clock = new AtomicLong(1_000_000);
+        try (TestCluster c = cluster(); ComputeThread t = c.thread(2); EpochReclaimer r = new EpochReclaimer(t, t.allocator(), LONG);
+             LazyListSet s = LazyListSet.create(new LockContext(t, LOCKS), r, LockKind.SPIN, SetHistories.HOME)) {
+            long ptr = s.ptr();
+            assertTrue(s.insert(10) && s.insert(20) && s.insert(30));
+            CompletableFuture<long[]> done = new CompletableFuture<>();
+            CountDownLatch ready = new CountDownLatch(1);
+            CountDownLatch go = new CountDownLatch(1);
+            Thread holder = new Thread(() -> {
+                EpochOptions fake = EpochOptions.defaults().withClockSkew(Duration.ZERO).withLease(SHORT_LEASE).withClock(clock::get);
+                try (ComputeThread h = c.thread(0); EpochReclaimer hr = new EpochReclaimer(h, h.allocator(), fake);
+                     LazyListSet hs = LazyListSet.attach(new LockContext(h, LOCKS), hr, ptr)) {
+                    ready.countDown();
+                    assertTrue(go.await(WAIT.toSeconds(), TimeUnit.SECONDS));
+                    boolean removed = hs.remove(20);
+                    done.complete(new long[]{removed ? 1 : 0, hs.abandonedLocks()});
+                } catch (Throwable e) {
+                    ready.countDown();
+                    done.completeExceptionally(e);
+                }
+            }, "holder@node0");
+            holder.setDaemon(true);
+            holder.start();
+            assertTrue(ready.await(WAIT.toSeconds(), TimeUnit.SECONDS));
+            // Parked holding the locks of nodes 10 and 20, before the READs that validate them.
+            SimFreeze f = ((SimFabric) c.fabric()).freeze(holder, Opcode.COMPARE_AND_SWAP, 2, MAX_FROZEN);
+            go.countDown();
+            assertTrue(f.awaitFrozen(WAIT));
+            assertEquals(Opcode.READ, f.frozenAt());
+            clock.addAndGet(SHORT_LEASE.toMillis() * 10); // the holder's lease runs out while it is stalled
+            f.release();
+            long[] result = done.get(WAIT.toSeconds(), TimeUnit.SECONDS);
+            assertEquals(1, result[0], "released its locks, started over in a fresh guard and removed the key");
+            assertEquals(0, result[1], "both locks were got while the lease held: none abandoned");
+            assertTrue(s.insert(15) && s.remove(10), "nodes 10 and 20's locks were released");
+            assertTrue(s.contains(15) && s.contains(30));
+            assertFalse(s.contains(10) || s.contains(20));
         }
     }
 }
