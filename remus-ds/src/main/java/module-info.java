@@ -1,17 +1,19 @@
 /**
  * Remus data structures over one-sided RDMA, used through a {@link io.remus.core.ComputeThread}:
- * wait-free objects and their lock-based twins ({@code io.remus.ds.object}), a hash map
- * ({@code io.remus.ds.map}) and remote memory reclamation ({@code io.remus.ds.reclaim}).
+ * wait-free objects and their lock-based twins ({@code io.remus.ds.object}), list-based sets
+ * ({@code io.remus.ds.set}), a hash map ({@code io.remus.ds.map}), queues ({@code io.remus.ds.queue})
+ * and remote memory reclamation ({@code io.remus.ds.reclaim}).
  */
 module io.remus.ds {
     requires transitive io.remus.core;
-    // LockedObject's locks, in its API (LockContext, LockKind).
+    // LockedObject's and LazyListSet's locks, in their API (LockContext, LockKind).
     requires transitive io.remus.alock;
 
     exports io.remus.ds.map;
     exports io.remus.ds.object;
     exports io.remus.ds.queue;
     exports io.remus.ds.reclaim;
+    exports io.remus.ds.set;
     // The reclamation benchmark's engine, for the remus tool's `bench reclaim` command; not a user API.
     exports io.remus.ds.reclaim.bench to io.remus.tools;
     // The wait-free objects benchmark's engine, for the remus tool's `bench object` command; not a user API.

@@ -21,6 +21,20 @@ public interface Lock {
     void lock();
 
     /**
+     * Acquires the lock for this handle, as {@link #lock()} does, but ending every wait no later than
+     * {@code deadlineNanos} (the context's acquire timeout still bounds each wait): for a caller whose
+     * right to touch the lock word runs out at a known instant, e.g. a reclaimer's lease on the block
+     * the word lies in. A wait cut short throws {@link LockTimeoutException} like a timeout, with the
+     * same consequences (a queue lock's word is then broken).
+     *
+     * @param deadlineNanos an instant of {@link System#nanoTime()}
+     * @throws LockUsageException   when this handle already holds it, or the compute thread is closed
+     * @throws io.remus.core.ThreadConfinementException when called from a Java thread other than the owner
+     * @throws LockTimeoutException when a wait ran out, at the deadline or the timeout
+     */
+    void lock(long deadlineNanos);
+
+    /**
      * Releases the lock this handle holds.
      *
      * @throws LockUsageException   when this handle does not hold it (never acquired, or already released)

@@ -39,6 +39,16 @@ public abstract class LockHandle implements Lock {
         return word;
     }
 
+    @Override
+    public final void lock(long deadlineNanos) {
+        spin.cap(deadlineNanos);
+        try {
+            lock();
+        } finally {
+            spin.uncap();
+        }
+    }
+
     /** @return the lock's name and word, for messages (made once) */
     protected final String describe() {
         return description;

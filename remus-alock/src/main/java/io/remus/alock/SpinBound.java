@@ -10,13 +10,17 @@ import java.util.Objects;
  * {@link Thread#onSpinWait()}, every 64th yields the processor and checks the deadline, and a wait
  * past the deadline throws {@link LockTimeoutException}. Allocates nothing unless it throws. The
  * timeout is validated as {@link Timeouts#require} says, so {@code System.nanoTime()} plus it cannot
- * overflow the comparison with the deadline; {@link Timeouts#FOREVER} waits without end.
+ * overflow the comparison with the deadline; {@link Timeouts#FOREVER} waits without end. A
+ * {@linkplain #cap(long) cap} ends every wait started while it is set no later than a given instant,
+ * checked on every pause.
  */
 public final class SpinBound {
     private final long timeoutNanos;
     private final Duration timeout;
     private long deadline;
     private int spins;
+    private boolean capped;
+    private long cap;
 
     /**
      * @param timeout the bound of each wait: positive, at most {@link Timeouts#MAX_FINITE}, or
@@ -30,10 +34,29 @@ public final class SpinBound {
         this.timeoutNanos = timeout.toNanos();
     }
 
-    /** Starts a wait. */
+    /** Starts a wait: it ends at the timeout from now, or at the cap when one is set and earlier. */
     public void start() {
         spins = 0;
         deadline = System.nanoTime() + timeoutNanos;
+        if (capped && cap - deadline < 0) {
+            deadline = cap;
+        }
+    }
+
+    /**
+     * Ends the waits started from now on no later than {@code deadlineNanos}, until {@link #uncap()};
+     * while capped, every pause checks the deadline.
+     *
+     * @param deadlineNanos an instant of {@link System#nanoTime()}
+     */
+    public void cap(long deadlineNanos) {
+        cap = deadlineNanos;
+        capped = true;
+    }
+
+    /** Removes the cap: waits end at the timeout again. */
+    public void uncap() {
+        capped = false;
     }
 
     /**
@@ -58,11 +81,15 @@ public final class SpinBound {
     public void pause(String awaited, String lock) {
         Objects.requireNonNull(awaited, "awaited");
         Objects.requireNonNull(lock, "lock");
-        if ((++spins & 0x3F) == 0) {
+        boolean every64th = (++spins & 0x3F) == 0;
+        if (every64th || capped) {
             if (System.nanoTime() - deadline > 0) {
                 String what = lock.isEmpty() ? awaited : awaited + " " + lock;
-                throw new LockTimeoutException(what + " did not happen within " + timeout);
+                throw new LockTimeoutException(what + " did not happen " + (capped ? "by the caller's deadline (at most "
+                        + timeout + ")" : "within " + timeout));
             }
+        }
+        if (every64th) {
             Thread.yield();
         } else {
             Thread.onSpinWait();

@@ -54,6 +54,16 @@ final class NaiveMixedLock implements Lock {
     }
 
     @Override
+    public void lock(long deadlineNanos) {
+        spin.cap(deadlineNanos);
+        try {
+            lock();
+        } finally {
+            spin.uncap();
+        }
+    }
+
+    @Override
     public void unlock() {
         held = false;
         if (cpu != null) {

@@ -580,6 +580,14 @@ public final class EpochReclaimer implements Reclaimer {
         }
 
         @Override
+        public long leaseLeftMillis() {
+            if (!inside()) {
+                return 0;
+            }
+            return deadline == EpochTable.NEVER ? Long.MAX_VALUE : deadline - options.clock().getAsLong();
+        }
+
+        @Override
         public void check() {
             if (!valid()) {
                 throw new LeaseExpiredException(inside()

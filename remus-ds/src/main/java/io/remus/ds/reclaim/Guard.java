@@ -29,6 +29,17 @@ public interface Guard extends AutoCloseable {
     boolean valid();
 
     /**
+     * How much of the lease is left, on the reclaimer's clock: for an operation that must stop a wait
+     * before the lease runs out (a lock wait on a word inside a block read in this guard).
+     *
+     * @return milliseconds left (0 or less once the lease ran out or the guard is closed), or
+     *         {@link Long#MAX_VALUE} for a guard without a lease (the default)
+     */
+    default long leaseLeftMillis() {
+        return Long.MAX_VALUE;
+    }
+
+    /**
      * {@link #valid()}, as an exception for an operation that restarts by catching it.
      *
      * @throws LeaseExpiredException when the guard's lease ran out

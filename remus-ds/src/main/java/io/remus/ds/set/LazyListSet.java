@@ -1,0 +1,655 @@
+package io.remus.ds.set;
+
+import io.remus.alock.Lock;
+import io.remus.alock.LockContext;
+import io.remus.alock.LockKind;
+import io.remus.alock.LockTimeoutException;
+import io.remus.alock.LockUsageException;
+import io.remus.alock.LockWord;
+import io.remus.core.BadArgumentException;
+import io.remus.core.ComputeThread;
+import io.remus.core.CorruptedMemoryException;
+import io.remus.core.RemotePtr;
+import io.remus.ds.reclaim.Guard;
+import io.remus.ds.reclaim.LeaseExpiredException;
+import io.remus.ds.reclaim.Reclaimer;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.util.Objects;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The lazy list over one-sided RDMA: a sorted linked list of {@code long} keys with a remus-alock lock per
+ * node, wait-free {@link #contains}, and inserts and removes that lock two nodes (S. Heller, M. Herlihy,
+ * V. Luchangco, M. Moir, W. Scherer, N. Shavit, "A Lazy Concurrent List-Based Set Algorithm", OPODIS 2005),
+ * as the Remus C++ library ships it (its {@code LazyListSet}: the mark in bit 0 of {@code next}, a lock in
+ * every node, sentinels for head and tail), with one RDMA READ per visited node where Remus issues one per
+ * field.
+ *
+ * <pre>
+ *  root (40 bytes, written once before its pointer is known):
+ *  +0 tag (which set)   +8 head   +16 tail   +24 the tail's block   +32 lock kind (LazyListSet)
+ *
+ *  node data (32 bytes; a node pointer points here):
+ *  +0  self    the node pointer itself: a node read through a torn pointer shows another value
+ *  +8  key     written once, before the node is linked (the sentinels: Long.MIN_VALUE, Long.MAX_VALUE)
+ *  +16 next    the successor's node pointer | 1 when the node is logically removed (the mark)
+ *  +24 block   the allocation the node lies in
+ * </pre>
+ * <p><b>Layout.</b> A node is one 128-byte block
+ * holding its 32 bytes of data {@code {self, key, next, block}} and a {@link LockWord} of the kind chosen at
+ * {@link #create}: the lock word is the first 64-byte boundary after the block's start, and the data lies
+ * before it when it fits there (the block starts at most 32 bytes past a 64-byte boundary), else right after
+ * it. A node pointer points at the data; the lock word is found from its {@code block} word. Once a node is
+ * linked its {@code next} word changes only by RDMA compare-and-swap (a WRITE may land torn), by a thread that
+ * holds the locks of the node and of its successor. Every node lies on the home node chosen at {@link #create}:
+ * a new node's WRITE and the compare-and-swap that links it, or a remove's two compare-and-swaps, go in one
+ * doorbell batch on one queue pair, which executes them in order at the target (one round trip).
+ *
+ * <p><b>The algorithm.</b> A walk READs the head and then each node whole (key, next and mark in one READ),
+ * stopping at the first node whose key is {@code >= k} (the tail sentinel's pointer is known, so it is never
+ * read); marked nodes are walked through. {@link #contains} answers from that node: present when its key is
+ * {@code k} and it is unmarked. {@link #insert} and {@link #remove} lock the predecessor and then that node
+ * (always in list order, so they cannot deadlock), READ both again in one batch and validate: the predecessor
+ * unmarked and pointing to the node, the node unmarked; when validation fails they unlock and walk again.
+ * Then an insert of an absent key links a new node (WRITE of the node with a free lock word, compare-and-swap
+ * of the predecessor's {@code next}); a remove of a present key marks the node (compare-and-swap of its
+ * {@code next}) and unlinks it (compare-and-swap of the predecessor's {@code next}), in one batch, unlocks,
+ * and retires the node through the reclaimer.
+ *
+ * <p><b>Torn pointers.</b> A READ that races a compare-and-swap can return a pointer half old and half new on
+ * some devices (Soft-RoCE): a node whose {@code self} word is not the pointer it was read by is such a read,
+ * and the walk starts over from the head (outside the bounds below); 3 in a row are
+ * a corrupted list ({@link CorruptedMemoryException}).
+ *
+ * <p><b>Progress and cost</b> per call; {@code v} is the number of nodes a walk visits (the head, the nodes
+ * with smaller keys, and the node found unless it is the tail: at most {@code n + 1} with {@code n} nodes in
+ * the list, marked ones included); {@code L} the operations of one lock acquire and release of the kind
+ * (spin, from another node: one compare-and-swap per attempt and one to release; ALock on the home node: CPU
+ * atomics only; see remus-alock):
+ * <table>
+ *   <caption>per call, besides the allocator's, the reclaimer's and the locks' own work</caption>
+ *   <tr><th>method</th><th>progress</th><th>RDMA operations</th><th>round trips</th></tr>
+ *   <tr><td>{@link #contains}</td><td>wait-free while the guard holds its lease (visits each node once, keys
+ *       rising)</td><td>{@code v} READs of 32 bytes, nothing else</td><td>{@code v}</td></tr>
+ *   <tr><td>{@link #insert}</td><td>blocking (deadlock-free; each lock wait bounded by half the lease left,
+ *       the whole call by the lock context's acquire timeout; see leases below)</td>
+ *       <td>per attempt: {@code v} READs, 2 lock acquires and releases, 1 batch of 2 READs (1 when the node
+ *       found is the tail); when the key is absent, 1 batch of a WRITE (128 bytes) and a compare-and-swap, and
+ *       an allocation unless a spare node is kept</td>
+ *       <td>expected (validation passes) {@code v + 2} when it links a node, {@code v + 1} when the key is
+ *       present, plus the locks' (spin from another node: 4 compare-and-swaps, one round trip each); worst case
+ *       one more attempt without the last batch per validation that another thread's change made fail,
+ *       unbounded</td></tr>
+ *   <tr><td>{@link #remove}</td><td>blocking, as insert</td>
+ *       <td>per attempt: as insert, and when the key is present 1 batch of 2 compare-and-swaps instead of the
+ *       WRITE</td><td>{@code v + 2} when it removes the key, {@code v + 1} when absent, plus the locks'; worst case
+ *       as insert</td></tr>
+ * </table>
+ * On the home node the READs of a walk are CPU loads; batches and compare-and-swaps use the loopback queue
+ * pair. The reclaimer adds its own cost ({@link io.remus.ds.reclaim.EpochReclaimer}: none on a memory node for
+ * enter and exit, none for a retire inside a guard).
+ *
+ * <p><b>Linearizable</b> with respect to a set ({@code io.remus.check.spec.SetSpec}), as in the paper: a
+ * successful insert at its linking compare-and-swap, a successful remove at its marking compare-and-swap, a
+ * failed insert or remove at its validating READ (both nodes locked, so the answer cannot change until it
+ * unlocks); contains returning true at the READ of the unmarked node with the key, returning false at the READ
+ * of the node that decided it or, when that node was marked or the key's node was never reached, just before
+ * the key's node was marked.
+ *
+ * <p><b>Reclamation and leases.</b> Every call runs inside a guard of the thread's reclaimer, checked after
+ * every READ and after each lock is taken; a call whose lease ran out unlocks and starts over in a fresh
+ * guard (one inside an outer guard of the caller whose lease ran out throws {@link LeaseExpiredException}).
+ * A lock word lies in its node, so it may be touched only while the node cannot have been freed: while the
+ * lease of the guard in which the node was read holds, or while this thread holds the node's lock and found
+ * the node linked and unmarked (nobody removes a node without its lock). Hence, for every configuration of
+ * lease and lock timeout:
+ * <ul>
+ *   <li>each lock wait ends, at the latest, when half of what was left of the lease at its start is used up
+ *       ({@link Lock#lock(long)}); a wait cut there, or a lock got after the lease ran out, makes the call
+ *       start over in a fresh guard, which walks from the head again and so never reaches a node that was
+ *       removed meanwhile;</li>
+ *   <li>a lock got while the lease held is released even after the lease ran out: every kind's release
+ *       changes the word only by a compare-and-swap that expects this thread's own value, which a freed and
+ *       reused block does not hold, and a release that fails so drops its handle;</li>
+ *   <li>a lock got only after the lease ran out (this thread stalled, for longer than half the lease left,
+ *       between its last attempt and the check after it) is never touched again: it stays held, as a dead
+ *       holder's would ({@link #abandonedLocks()}).</li>
+ * </ul>
+ * <b>Progress</b> of insert and remove is blocking: a holder that stalls makes the calls that need its locks
+ * wait and start over, each wait within its lease, until the lock context's acquire timeout has passed since
+ * the call began; then the call throws {@link LockTimeoutException}. A holder that resumes completes or
+ * starts over as above. A holder that died leaves its locks held for good: the calls that need them time
+ * out. With the queue-lock kinds (MCS, ALock), which cannot withdraw a waiter, a wait cut short by the lease
+ * or the timeout leaves that node's lock word broken, so later calls that need it time out too; the spin
+ * lock has no queue and recovers as soon as its holder releases.
+ *
+ * <p><b>Creating and finding.</b> {@link #create} allocates the root and both sentinels on one memory node
+ * and writes them before the root is known; others {@link #attach} with {@link #ptr()} (one READ, which also
+ * gives the lock kind). Lock handles are opened as nodes are locked and kept in a small cache per handle. All
+ * handles of a set use reclaimers of one kind. The thread's registered buffer is scratch ({@link #BUFFER_BYTES}
+ * bytes from offset 0) during a call. One instance per compute thread, used by its owner, like the lock
+ * context.
+ */
+public final class LazyListSet implements RemoteSet {
+    /** Bytes of a node's block (data and lock word). */
+    public static final int NODE_BYTES = 128;
+    /** Scratch bytes of the thread's buffer a call uses, from offset 0. */
+    public static final int BUFFER_BYTES = 384;
+
+    private static final long BUF_READ = 64;
+    private static final long BUF_PRED = 96;
+    private static final long BUF_CURR = 128;
+    private static final long BUF_CAS = 160;
+    private static final long BUF_NEW = 256;
+    private static final int LOCK_CACHE = 64;
+    private static final int TRUE = 1;
+    private static final int FALSE = 0;
+    private static final int RESTART = -1;
+    private static final int RETRY = -2;
+    /** Lease lengths beyond this (about 100 days) are taken as this, so that the nanosecond deadline cannot overflow. */
+    private static final long MAX_LEASE_MILLIS = 1L << 33;
+
+    private final LockContext context;
+    private final ComputeThread thread;
+    private final Reclaimer reclaimer;
+    private final LockKind kind;
+    private final long root;
+    private final long head;
+    private final long tail;
+    private final long tailBlock;
+    private final int home;
+    private final Lock[] locks = new Lock[LOCK_CACHE];
+    private long spare = RemotePtr.NULL;
+    private boolean closed;
+    private long allocatorRoundTrips;
+    private int torn;
+    private long callDeadline;
+    private long leaseCuts;
+    private long abandoned;
+    private long foundPred;
+    private long foundPredBlock;
+    private long foundCurr;
+    private long foundCurrBlock;
+
+    private LazyListSet(LockContext context, Reclaimer reclaimer, LockKind kind, long root, long head, long tail, long tailBlock) {
+        this.context = context;
+        this.thread = context.thread();
+        this.reclaimer = reclaimer;
+        this.kind = kind;
+        this.root = root;
+        this.head = head;
+        this.tail = tail;
+        this.tailBlock = tailBlock;
+        this.home = RemotePtr.node(head);
+    }
+
+    /**
+     * The lock word of the node in {@code block}: the first 64-byte boundary after the block's start.
+     *
+     * @param block a node's block
+     * @return its lock word
+     */
+    static long lockWordOf(long block) {
+        long misalignment = RemotePtr.address(block) & (LockWord.SIZE - 1);
+        return RemotePtr.offset(block, LockWord.SIZE - misalignment);
+    }
+
+    /**
+     * Where the data of the node in {@code block} lies: at the block's start when 32 bytes fit before the
+     * lock word, else right after it.
+     *
+     * @param block a node's block
+     * @return its node pointer
+     */
+    static long dataOf(long block) {
+        long misalignment = RemotePtr.address(block) & (LockWord.SIZE - 1);
+        return misalignment <= LockWord.SIZE - ListLayout.DATA_BYTES ? block : RemotePtr.offset(lockWordOf(block), LockWord.SIZE);
+    }
+
+    /**
+     * Allocates an empty set on memory node {@code nodeId} whose nodes carry locks of {@code kind}: three
+     * allocations (root, head, tail) and three WRITEs. Every node of the set is allocated on that node.
+     *
+     * @param context   the creator's lock context (its compute thread's)
+     * @param reclaimer the creator's reclaimer (its thread's)
+     * @param kind      the lock every node has
+     * @param nodeId    a memory node
+     * @return the creator's handle
+     * @throws BadArgumentException when the thread's buffer is smaller than {@link #BUFFER_BYTES}
+     */
+    public static LazyListSet create(LockContext context, Reclaimer reclaimer, LockKind kind, int nodeId) {
+        Objects.requireNonNull(context, "context");
+        Objects.requireNonNull(reclaimer, "reclaimer");
+        Objects.requireNonNull(kind, "kind");
+        ComputeThread thread = context.thread();
+        ListLayout.requireBuffer(thread, BUFFER_BYTES);
+        long r = thread.allocator().allocate(ListLayout.ROOT_BYTES, nodeId);
+        long tb = thread.allocator().allocate(NODE_BYTES, nodeId);
+        long hb = thread.allocator().allocate(NODE_BYTES, nodeId);
+        long t = dataOf(tb);
+        long h = dataOf(hb);
+        writeNode(thread, tb, Long.MAX_VALUE, RemotePtr.NULL);
+        writeNode(thread, hb, Long.MIN_VALUE, t);
+        ListLayout.writeRoot(thread, r, ListLayout.LAZY_TAG, h, t, tb, kind.ordinal());
+        return new LazyListSet(context, reclaimer, kind, r, h, t, tb);
+    }
+
+    /**
+     * A handle on a set another thread created: one READ of the root, which names the lock kind.
+     *
+     * @param context   the caller's lock context (its compute thread's)
+     * @param reclaimer the caller's reclaimer (its thread's), of the same kind as the other handles'
+     * @param ptr       what {@link #ptr()} returned
+     * @return the handle
+     * @throws BadArgumentException when the pointer is null, misaligned or no such set's root, or the thread's
+     *                              buffer is smaller than {@link #BUFFER_BYTES}
+     */
+    public static LazyListSet attach(LockContext context, Reclaimer reclaimer, long ptr) {
+        Objects.requireNonNull(context, "context");
+        Objects.requireNonNull(reclaimer, "reclaimer");
+        ComputeThread thread = context.thread();
+        ListLayout.requireBuffer(thread, BUFFER_BYTES);
+        long[] w = ListLayout.readRoot(thread, ptr, ListLayout.LAZY_TAG, "LazyListSet");
+        LockKind[] kinds = LockKind.values();
+        if (w[4] < 0 || w[4] >= kinds.length) {
+            throw new BadArgumentException("the LazyListSet root at " + RemotePtr.toString(ptr) + " names lock kind " + w[4]
+                    + ", not one of 0.." + (kinds.length - 1));
+        }
+        return new LazyListSet(context, reclaimer, kinds[(int) w[4]], ptr, w[1], w[2], w[3]);
+    }
+
+    /** Builds a node image in the buffer (free lock word, data) and WRITEs it whole into {@code block}. */
+    private static void writeNode(ComputeThread thread, long block, long key, long next) {
+        fillNode(thread.buffer(), block, key, next);
+        thread.write(block, BUF_NEW, NODE_BYTES);
+    }
+
+    private static void fillNode(MemorySegment buf, long block, long key, long next) {
+        buf.asSlice(BUF_NEW, NODE_BYTES).fill((byte) 0);
+        long data = dataOf(block);
+        ListLayout.putData(buf, BUF_NEW + (RemotePtr.address(data) - RemotePtr.address(block)), data, key, next, block);
+    }
+
+    @Override
+    public long ptr() {
+        return root;
+    }
+
+    /** @return the lock kind of the set's nodes */
+    public LockKind lockKind() {
+        return kind;
+    }
+
+    /**
+     * Adds {@code key} when absent (blocking; see the class for the cost): expected {@code v} READs, two locks,
+     * one batch of READs and, when absent, one batch of a WRITE and a compare-and-swap.
+     *
+     * @throws LockTimeoutException when the locks were not acquired within the context's acquire timeout from
+     *                              the call's start (restarts included)
+     */
+    @Override
+    public boolean insert(long key) {
+        return run(key, true);
+    }
+
+    /**
+     * Removes {@code key} when present (blocking; see the class for the cost): expected {@code v} READs, two
+     * locks, one batch of READs and, when present, one batch of two compare-and-swaps.
+     *
+     * @throws LockTimeoutException as {@link #insert}
+     */
+    @Override
+    public boolean remove(long key) {
+        return run(key, false);
+    }
+
+    private boolean run(long key, boolean insert) {
+        ListLayout.checkKey(key);
+        requireOpen();
+        if (insert && spare == RemotePtr.NULL) {
+            spare = allocate();
+        }
+        callDeadline = System.nanoTime() + context.options().acquireTimeout().toNanos();
+        boolean again = false;
+        while (true) {
+            try (Guard g = reclaimer.enter()) {
+                if (again) {
+                    g.check();
+                }
+                while (true) {
+                    int r = attempt(g, key, insert);
+                    if (r == TRUE || r == FALSE) {
+                        return r == TRUE;
+                    }
+                    if (r == RESTART) {
+                        break;
+                    }
+                }
+            }
+            again = true;
+        }
+    }
+
+    /**
+     * Tells whether {@code key} is present (wait-free while the guard holds its lease; see the class): {@code v}
+     * READs, at most {@code n + 1} in a list of {@code n} nodes, and nothing else.
+     */
+    @Override
+    public boolean contains(long key) {
+        ListLayout.checkKey(key);
+        requireOpen();
+        boolean again = false;
+        while (true) {
+            try (Guard g = reclaimer.enter()) {
+                if (again) {
+                    g.check();
+                }
+                if (locate(g, key)) {
+                    if (foundCurr == tail) {
+                        return false;
+                    }
+                    MemorySegment buf = thread.buffer();
+                    return buf.get(ValueLayout.JAVA_LONG, BUF_READ + ListLayout.KEY) == key
+                            && !ListLayout.marked(buf.get(ValueLayout.JAVA_LONG, BUF_READ + ListLayout.NEXT));
+                }
+            }
+            again = true;
+        }
+    }
+
+    /**
+     * The walk: on return (true) {@code foundCurr} is the first node with a key {@code >= key} (its data in
+     * the buffer at {@code BUF_READ} unless it is the tail) and {@code foundPred} the node read before it.
+     * Returns false when the guard's lease ran out.
+     */
+    private boolean locate(Guard g, long key) {
+        MemorySegment buf = thread.buffer();
+        torn = 0;
+        walk:
+        while (true) {
+            long pred = head;
+            thread.read(head, BUF_READ, ListLayout.DATA_BYTES);
+            long predBlock = buf.get(ValueLayout.JAVA_LONG, BUF_READ + ListLayout.BLOCK);
+            long curr = ListLayout.unmarked(buf.get(ValueLayout.JAVA_LONG, BUF_READ + ListLayout.NEXT));
+            while (true) {
+                if (!g.valid()) {
+                    return false;
+                }
+                if (curr == tail) {
+                    found(pred, predBlock, tail, tailBlock);
+                    return true;
+                }
+                thread.read(curr, BUF_READ, ListLayout.DATA_BYTES);
+                if (!g.valid()) {
+                    return false;
+                }
+                long self = buf.get(ValueLayout.JAVA_LONG, BUF_READ + ListLayout.SELF);
+                if (self != curr) {
+                    if (++torn >= ListLayout.MAX_TORN) {
+                        throw new CorruptedMemoryException(curr, self, "a node pointer of the LazyListSet at " + RemotePtr.toString(root)
+                                + " led " + ListLayout.MAX_TORN + " times in a row to a block that is no node of it");
+                    }
+                    continue walk;
+                }
+                torn = 0;
+                long currBlock = buf.get(ValueLayout.JAVA_LONG, BUF_READ + ListLayout.BLOCK);
+                if (buf.get(ValueLayout.JAVA_LONG, BUF_READ + ListLayout.KEY) >= key) {
+                    found(pred, predBlock, curr, currBlock);
+                    return true;
+                }
+                pred = curr;
+                predBlock = currBlock;
+                curr = ListLayout.unmarked(buf.get(ValueLayout.JAVA_LONG, BUF_READ + ListLayout.NEXT));
+            }
+        }
+    }
+
+    private void found(long pred, long predBlock, long curr, long currBlock) {
+        foundPred = pred;
+        foundPredBlock = predBlock;
+        foundCurr = curr;
+        foundCurrBlock = currBlock;
+    }
+
+    /** One locked attempt: TRUE or FALSE (done), RETRY (validation failed), RESTART (the lease ran out). */
+    private int attempt(Guard g, long key, boolean insert) {
+        if (!locate(g, key)) {
+            return RESTART;
+        }
+        final long pred = foundPred;
+        final long curr = foundCurr;
+        final long currBlock = foundCurrBlock;
+        Lock predLock = lockFor(lockWordOf(foundPredBlock));
+        if (!acquire(g, predLock)) {
+            return RESTART;
+        }
+        try {
+            Lock currLock = lockFor(lockWordOf(currBlock));
+            if (!acquire(g, currLock)) {
+                return RESTART;
+            }
+            try {
+                return locked(g, key, insert, pred, curr, currBlock);
+            } finally {
+                release(g, currLock);
+            }
+        } finally {
+            release(g, predLock);
+        }
+    }
+
+    /**
+     * Takes {@code lock}, the lock of a node read in {@code g}, waiting no longer than half of what is left of
+     * the lease (the other half is the margin for checking it after) and no longer than the call's deadline.
+     * True when it holds the lock and the lease held when it got it. False when the lease ran out or cut the
+     * wait: the operation restarts in a fresh guard. A lock got only after the lease ran out may lie in freed
+     * and reused memory: it is not released, and its handle is dropped.
+     *
+     * @throws LockTimeoutException when the call's deadline cut the wait
+     */
+    private boolean acquire(Guard g, Lock lock) {
+        long left = g.leaseLeftMillis();
+        if (left <= 0) {
+            return false;
+        }
+        long now = System.nanoTime();
+        long deadline = callDeadline;
+        boolean byLease = false;
+        if (left != Long.MAX_VALUE) {
+            long byLeaseDeadline = now + TimeUnit.MILLISECONDS.toNanos(Math.min(left, MAX_LEASE_MILLIS)) / 2;
+            if (byLeaseDeadline - deadline < 0) {
+                deadline = byLeaseDeadline;
+                byLease = true;
+            }
+        }
+        try {
+            lock.lock(deadline);
+        } catch (LockTimeoutException e) {
+            drop(lock);
+            if (!byLease) {
+                throw e;
+            }
+            leaseCuts++;
+            return false;
+        }
+        if (!g.valid()) {
+            drop(lock);
+            abandoned++;
+            return false;
+        }
+        return true;
+    }
+
+    /**
+     * Releases a lock {@link #acquire} got while the lease held. The release only ever changes the word with a
+     * compare-and-swap expecting this thread's own value, so it cannot change a word of a block that was freed
+     * and reused meanwhile (possible only once the lease ran out, for a node already removed); when it fails
+     * that way, the handle is dropped.
+     */
+    private void release(Guard g, Lock lock) {
+        if (g.valid()) {
+            lock.unlock();
+            return;
+        }
+        try {
+            lock.unlock();
+        } catch (LockUsageException | LockTimeoutException e) {
+            drop(lock);
+        }
+    }
+
+    /** Forgets the cached handle {@code lock} (it is broken, or holds a word that may no longer be a lock). */
+    private void drop(Lock lock) {
+        int slot = slotOf(lock.word());
+        if (locks[slot] == lock) {
+            locks[slot] = null;
+        }
+    }
+
+    private int locked(Guard g, long key, boolean insert, long pred, long curr, long currBlock) {
+        MemorySegment buf = thread.buffer();
+        boolean atTail = curr == tail;
+        if (atTail) {
+            thread.read(pred, BUF_PRED, ListLayout.DATA_BYTES);
+        } else {
+            thread.batch().read(pred, BUF_PRED, ListLayout.DATA_BYTES).read(curr, BUF_CURR, ListLayout.DATA_BYTES).execute();
+        }
+        if (!g.valid()) {
+            return RESTART;
+        }
+        long predNext = buf.get(ValueLayout.JAVA_LONG, BUF_PRED + ListLayout.NEXT);
+        long currNext = atTail ? RemotePtr.NULL : buf.get(ValueLayout.JAVA_LONG, BUF_CURR + ListLayout.NEXT);
+        if (predNext != curr || ListLayout.marked(currNext)) {
+            return RETRY;
+        }
+        boolean present = !atTail && buf.get(ValueLayout.JAVA_LONG, BUF_CURR + ListLayout.KEY) == key;
+        long predNextWord = RemotePtr.offset(pred, ListLayout.NEXT);
+        if (insert) {
+            if (present) {
+                return FALSE;
+            }
+            long block = spare;
+            long node = dataOf(block);
+            fillNode(buf, block, key, curr);
+            thread.batch()
+                    .write(block, BUF_NEW, NODE_BYTES)
+                    .compareAndSwap(predNextWord, curr, node, BUF_CAS)
+                    .execute();
+            expect(predNextWord, curr, buf.get(ValueLayout.JAVA_LONG, BUF_CAS));
+            spare = RemotePtr.NULL;
+            return TRUE;
+        }
+        if (!present) {
+            return FALSE;
+        }
+        long currNextWord = RemotePtr.offset(curr, ListLayout.NEXT);
+        thread.batch()
+                .compareAndSwap(currNextWord, currNext, currNext | ListLayout.MARK, BUF_CAS)
+                .compareAndSwap(predNextWord, curr, currNext, BUF_CAS + 8)
+                .execute();
+        expect(currNextWord, currNext, buf.get(ValueLayout.JAVA_LONG, BUF_CAS));
+        expect(predNextWord, curr, buf.get(ValueLayout.JAVA_LONG, BUF_CAS + 8));
+        reclaimer.retire(currBlock, NODE_BYTES);
+        return TRUE;
+    }
+
+    /** A compare-and-swap under both locks cannot fail unless something other than this set changed the word. */
+    private void expect(long word, long expected, long found) {
+        if (found != expected) {
+            throw new CorruptedMemoryException(word, found, "a next word of the LazyListSet at " + RemotePtr.toString(root)
+                    + " changed under its node's lock: expected " + RemotePtr.toString(expected));
+        }
+    }
+
+    /** A handle on the lock word, from the cache when it holds one for that word. */
+    private Lock lockFor(long word) {
+        int slot = slotOf(word);
+        Lock cached = locks[slot];
+        if (cached != null && cached.word() == word) {
+            return cached;
+        }
+        Lock opened = kind.open(context, word);
+        locks[slot] = opened;
+        return opened;
+    }
+
+    private static int slotOf(long word) {
+        return (int) ((RemotePtr.address(word) >>> 6) & (LOCK_CACHE - 1));
+    }
+
+    private long allocate() {
+        long rt = thread.roundTrips();
+        long block = thread.allocator().allocate(NODE_BYTES, home);
+        allocatorRoundTrips += thread.roundTrips() - rt;
+        return block;
+    }
+
+    /**
+     * Lock waits of this handle that the guard's lease cut short (the call then started over in a fresh
+     * guard), so that tests can tell that a wait outlasting the lease was not carried on.
+     *
+     * @return the count
+     */
+    public long leaseCutWaits() {
+        return leaseCuts;
+    }
+
+    /**
+     * Locks this handle got only after its guard's lease had run out and so left held, never touched again (as
+     * a holder that died would leave them), so that tests can tell this rare case happened.
+     *
+     * @return the count
+     */
+    public long abandonedLocks() {
+        return abandoned;
+    }
+
+    /**
+     * Round trips this handle spent in the allocator (new nodes), so that tests and benchmarks can tell the
+     * set's own cost from the allocator's.
+     *
+     * @return the count
+     */
+    public long allocatorRoundTrips() {
+        return allocatorRoundTrips;
+    }
+
+    private void requireOpen() {
+        if (closed) {
+            throw new ClosedSetException("LazyListSet", root);
+        }
+    }
+
+    /** Frees this handle's spare node, if it keeps one. */
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        if (spare != RemotePtr.NULL) {
+            thread.allocator().deallocate(spare, NODE_BYTES);
+            spare = RemotePtr.NULL;
+        }
+    }
+
+    /**
+     * Frees the whole set (every node still linked, and the root) with the thread's allocator: one READ per
+     * node. Only once no thread uses the set any more; the handle is closed after.
+     */
+    public void destroy() {
+        requireOpen();
+        close();
+        long node = head;
+        MemorySegment buf = thread.buffer();
+        while (node != RemotePtr.NULL) {
+            thread.read(node, BUF_READ, ListLayout.DATA_BYTES);
+            long next = ListLayout.unmarked(buf.get(ValueLayout.JAVA_LONG, BUF_READ + ListLayout.NEXT));
+            thread.allocator().deallocate(buf.get(ValueLayout.JAVA_LONG, BUF_READ + ListLayout.BLOCK), NODE_BYTES);
+            node = next;
+        }
+        thread.allocator().deallocate(root, ListLayout.ROOT_BYTES);
+    }
+}

@@ -1,0 +1,26 @@
+/**
+ * List-based sets of {@code long} keys over one-sided RDMA, each used through one handle per
+ * {@link io.remus.core.ComputeThread} and driven through {@link io.remus.ds.set.RemoteSet}:
+ * <ul>
+ *   <li>{@link io.remus.ds.set.LazyListSet}: the lazy list (Heller, Herlihy, Luchangco, Moir, Scherer,
+ *       Shavit, OPODIS 2005), Remus' lock-based list, with a remus-alock lock of a chosen kind per node;
+ *       blocking insert and remove, wait-free contains;</li>
+ *   <li>{@link io.remus.ds.set.LockFreeListSet}: the Harris-Michael list (Harris, DISC 2001; Michael,
+ *       SPAA 2002), lock-free insert and remove, wait-free contains.</li>
+ * </ul>
+ * Both READ a visited node whole with one RDMA READ (key, next pointer and mark), keep every node on the
+ * home node the set was created on, and retire removed nodes through the thread's
+ * {@link io.remus.ds.reclaim.Reclaimer}.
+ *
+ * <p>Created as the objects of {@code io.remus.ds.object} are: a creator calls {@code X.create(...)}, which
+ * allocates and writes the root and the head and tail sentinels before the root's pointer is known, and
+ * hands {@code ptr()} to the others, each of which calls {@code X.attach(...)} with its own compute thread.
+ *
+ * <h2>Nulls</h2>
+ * A {@code null} passed where an object is required is a {@link java.lang.NullPointerException}
+ * whose message is the parameter's name, thrown by
+ * {@link java.util.Objects#requireNonNull(Object, String)} before any other check and before
+ * anything is done. No other exception type signals a null argument: the typed exceptions are for
+ * values that are present but wrong. (A null remote pointer, {@code 0L}, is a value, not a Java null.)
+ */
+package io.remus.ds.set;

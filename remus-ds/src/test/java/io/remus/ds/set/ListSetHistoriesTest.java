@@ -1,0 +1,98 @@
+package io.remus.ds.set;
+
+import io.remus.alock.LockKind;
+import io.remus.check.CheckResult;
+import io.remus.check.Verdict;
+import io.remus.core.sim.SimFabric;
+import io.remus.core.testing.TestCluster;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The recorded histories of {@link LockFreeListSet} and {@link LazyListSet} (spin, ALock and MCS locks) check
+ * as linearizable against {@code SetSpec}, on a simulated cluster with torn 8-byte stores, yields inside
+ * transfers and NIC atomics, poison in freed blocks and epoch reclamation freeing during the run, over many
+ * seeds ({@link SetHistories}); and the checker catches each set's deliberately broken twin
+ * ({@link UnvalidatedLazyListSet}, {@link UnmarkedUnlinkListSet}) on the same workload, so that these tests
+ * can fail.
+ */
+@Timeout(value = 120, unit = TimeUnit.SECONDS)
+class ListSetHistoriesTest {
+    private static final long[] SEEDS = {1, 2, 3, 4, 5, 6, 7, 8};
+    private static final int OPS_PER_THREAD = 100;
+    private static final int KEYS = 5;
+    /** Seeds the broken twins get to show a non-linearizable history. */
+    private static final int BROKEN_SEEDS = 30;
+
+    private static int threads(long seed) {
+        return 3 + (int) (seed % 2);
+    }
+
+    private static void assertLinearizableOverSeeds(SetMaker maker) throws InterruptedException {
+        AtomicLong freed = new AtomicLong();
+        try (TestCluster c = SetHistories.cluster(SimFabric::new)) {
+            for (long seed : SEEDS) {
+                SetHistories.assertLinearizable(c, maker, seed, threads(seed), OPS_PER_THREAD, KEYS, freed);
+            }
+        }
+        assertTrue(freed.get() > 0, maker.name() + ": removed nodes were freed while the histories ran");
+    }
+
+    private static void assertCaught(SetMaker broken) throws InterruptedException {
+        try (TestCluster c = SetHistories.cluster(SimFabric::new)) {
+            for (long seed = 1; seed <= BROKEN_SEEDS; seed++) {
+                CheckResult result = SetHistories.run(c, broken, seed, 4, OPS_PER_THREAD, KEYS, false);
+                if (result.verdict() == Verdict.NOT_LINEARIZABLE) {
+                    System.out.println(broken.name() + ": caught at seed " + seed);
+                    return;
+                }
+            }
+        }
+        throw new AssertionError(broken.name() + ": no history of " + BROKEN_SEEDS + " seeds was found not linearizable");
+    }
+
+    @Test
+    void shouldRecordLinearizableHistoriesWhenLockFreeListSetRunsUnderContention() throws InterruptedException {
+        assertLinearizableOverSeeds(SetMaker.lockFree());
+    }
+
+    @Test
+    void shouldRecordLinearizableHistoriesWhenLazyListSetUsesSpinLocks() throws InterruptedException {
+        assertLinearizableOverSeeds(SetMaker.lazy(LockKind.SPIN));
+    }
+
+    @Test
+    void shouldRecordLinearizableHistoriesWhenLazyListSetUsesALocks() throws InterruptedException {
+        assertLinearizableOverSeeds(SetMaker.lazy(LockKind.ALOCK));
+    }
+
+    @Test
+    void shouldRecordLinearizableHistoriesWhenLazyListSetUsesMcsLocks() throws InterruptedException {
+        assertLinearizableOverSeeds(SetMaker.lazy(LockKind.MCS));
+    }
+
+    @Test
+    void shouldCatchTheLazyListWhenItSkipsValidation() throws InterruptedException {
+        assertCaught(SetMaker.unvalidatedLazy(LockKind.SPIN));
+    }
+
+    @Test
+    void shouldCatchTheHarrisListWhenItUnlinksWithoutMarking() throws InterruptedException {
+        assertCaught(SetMaker.unmarkedUnlink());
+    }
+
+    @Test
+    void shouldFindTheBrokenTwinsLinearizableWhenRunAlone() throws InterruptedException {
+        try (TestCluster c = SetHistories.cluster(SimFabric::new)) {
+            for (SetMaker broken : new SetMaker[]{SetMaker.unvalidatedLazy(LockKind.SPIN), SetMaker.unmarkedUnlink()}) {
+                CheckResult result = SetHistories.run(c, broken, 1, 1, OPS_PER_THREAD, KEYS, false);
+                assertTrue(result.isLinearizable(), broken.name() + " alone is a correct sequential set: " + result);
+            }
+        }
+    }
+}
