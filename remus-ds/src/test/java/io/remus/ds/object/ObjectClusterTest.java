@@ -2,10 +2,8 @@ package io.remus.ds.object;
 
 import io.remus.check.Budget;
 import io.remus.check.CheckResult;
-import io.remus.check.ClockOffset;
 import io.remus.check.History;
 import io.remus.check.HistoryClock;
-import io.remus.check.HistoryFiles;
 import io.remus.check.LinearizabilityChecker;
 import io.remus.check.Operation;
 import io.remus.check.Specification;
@@ -24,8 +22,7 @@ import io.remus.ds.object.ObjectProcessMain.Target;
 import io.remus.ds.reclaim.EpochOptions;
 import io.remus.ds.reclaim.EpochReclaimer;
 import io.remus.ds.reclaim.NeverReclaimer;
-import io.remus.ds.testing.ClockRoundTrips;
-import io.remus.ds.testing.GatheredBytes;
+import io.remus.ds.testing.ClusterHistories;
 import io.remus.verbs.testing.ClusterNode;
 import io.remus.verbs.testing.ClusterTest;
 import io.remus.verbs.testing.ClusterTests;
@@ -42,12 +39,12 @@ import java.util.Arrays;
 import java.util.Collections;
 import java.util.EnumMap;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.IntStream;
 
 /**
  * The wait-free objects shared by hosts: each guest of {@code softroce/run-cluster N} plays node
@@ -56,11 +53,10 @@ import java.util.stream.IntStream;
  * {@value #WORKERS} threads of {@value #OPS} seeded random operations each, recording one history per
  * object with its host's clock ({@link HistoryClock#EPOCH_MICROS}).
  *
- * <p>The hosts' clocks are not synchronised (each guest set its own from an emulated RTC), so each
- * node bounds its clock's offset to node 0's by {@value #ROUNDS} RDMA round trips before and
- * {@value #ROUNDS} after the run ({@link ClockRoundTrips}), writes the span of the two bounds into its
- * history files, and sends the files to node 0 over RDMA ({@link GatheredBytes}). Node 0 merges each
- * object's histories, widened by the bounds ({@link ClockOffset#apply}), checks them with remus-check's
+ * <p>The hosts' clocks are not synchronised (each guest set its own from an emulated RTC), so the
+ * histories go through {@link ClusterHistories}: each node bounds its clock's offset to node 0's by
+ * RDMA round trips before and after the run and sends its histories with the bound to node 0 over
+ * RDMA; node 0 merges each object's histories, widened by the bounds, checks them with remus-check's
  * checker, checks that every value put into the queue and the stack came out or stayed there exactly
  * once, and publishes its verdict, which every other node reads and asserts too.
  */
@@ -69,12 +65,9 @@ class ObjectClusterTest {
     private static final int PORT = 18800;
     private static final int WORKERS = 2;
     private static final int OPS = 80;
-    private static final int ROUNDS = 16;
     private static final int ELEMENTS = 4;
     private static final int REGISTER_BYTES = 16;
     private static final int TARGETS = Target.values().length;
-    private static final long PASSED = 1;
-    private static final long FAILED = 2;
     private static final Duration CONNECT = Duration.ofMinutes(8);
     private static final Duration RUN_BOUND = Duration.ofMinutes(5);
     private static final EpochOptions EPOCH = EpochOptions.defaults().withLease(Duration.ofSeconds(10)).withBytes(4096, 16384)
@@ -92,9 +85,8 @@ class ObjectClusterTest {
         System.out.println(outcome);
     }
 
-    /** Words of the directory on node 0: object pointers, the verdict, clock slots, gather slots. */
-    private static long directoryBytes(int size) {
-        return 8L * (TARGETS + 1) + ClockRoundTrips.BYTES_PER_NODE * size + GatheredBytes.SLOT_BYTES * size * TARGETS;
+    private static List<String> names() {
+        return Arrays.stream(Target.values()).map(t -> t.name().toLowerCase()).toList();
     }
 
     private static String run(RemusNode clusterNode, ComputeThread main, int size, Path dir) throws Exception {
@@ -103,6 +95,7 @@ class ObjectClusterTest {
         Root root = new Root(main);
         WaitFreeQueue queue = null;
         WaitFreeStack stack = null;
+        long directoryBytes = 8L * TARGETS + ClusterHistories.bytes(size, TARGETS);
         if (self == 0) {
             NeverReclaimer never = new NeverReclaimer(main);
             int handles = size * WORKERS + 1;
@@ -111,8 +104,8 @@ class ObjectClusterTest {
             long[] ptrs = {RemoteCounter.create(main, home(Target.COUNTER, size), 0).ptr(),
                 RemoteMaxRegister.create(main, home(Target.MAX_REGISTER, size), handles, 0).ptr(),
                 RemoteRegister.create(main, never, home(Target.REGISTER, size), new byte[REGISTER_BYTES]).ptr(), queue.ptr(), stack.ptr()};
-            long directory = main.allocator().allocate(directoryBytes(size), 0);
-            for (long off = 0; off < directoryBytes(size); off += 8) {
+            long directory = main.allocator().allocate(directoryBytes, 0);
+            for (long off = 0; off < directoryBytes; off += 8) {
                 main.write(directory + off, off < 8L * TARGETS ? ptrs[(int) (off / 8)] : 0);
             }
             root.set(directory);
@@ -123,11 +116,8 @@ class ObjectClusterTest {
         for (int i = 0; i < TARGETS; i++) {
             ptrs[i] = main.read(directory + 8L * i);
         }
-        long verdict = directory + 8L * TARGETS;
-        long clockSlots = verdict + 8;
-        long gatherSlots = clockSlots + ClockRoundTrips.BYTES_PER_NODE * size;
-
-        ClockOffset before = clockPhase(main, clockSlots, size, 0);
+        ClusterHistories cluster = new ClusterHistories(main, directory + 8L * TARGETS, size, names(), RUN_BOUND, dir);
+        cluster.clockPhase(0);
         barrier.await();
         Map<Target, History> histories = new EnumMap<>(Target.class);
         for (Target target : Target.values()) {
@@ -135,38 +125,25 @@ class ObjectClusterTest {
         }
         runWorkers(clusterNode, self, ptrs, histories, barrier);
         barrier.await();
-        ClockOffset offset = before.span(clockPhase(main, clockSlots, size, 1));
-        System.out.println("node " + self + ": clock offset to node 0 within " + offset + " us (width " + offset.width() + ")");
-
-        Map<Target, byte[]> files = new EnumMap<>(Target.class);
-        for (Target target : Target.values()) {
-            Path f = dir.resolve(target.file(self));
-            HistoryFiles.write(histories.get(target), offset, f);
-            files.put(target, Files.readAllBytes(f));
-        }
+        cluster.clockPhase(1);
+        Map<String, History> byName = new LinkedHashMap<>();
+        histories.forEach((t, h) -> byName.put(t.name().toLowerCase(), h));
+        Map<String, List<Operation>> merged = cluster.gather(byName);
         if (self != 0) {
-            for (Target target : Target.values()) {
-                GatheredBytes.send(main, gatherSlot(gatherSlots, self, target), files.get(target));
-            }
-            long v = awaitVerdict(main, verdict);
-            if (v != PASSED) {
+            if (!cluster.awaitVerdict()) {
                 throw new AssertionError("node 0 found the merged histories wrong (see its output)");
             }
             return "node " + self + ": node 0 checked the merged histories as linearizable";
         }
-        for (int n = 1; n < size; n++) {
-            for (Target target : Target.values()) {
-                Files.write(dir.resolve(target.file(n)), GatheredBytes.receive(main, gatherSlot(gatherSlots, n, target), RUN_BOUND));
-            }
-        }
         List<String> failures;
         try {
-            failures = check(dir, size, Map.of(Target.QUEUE, queue.contents(), Target.STACK, stack.contents()));
+            failures = check(merged, Map.of(Target.QUEUE, queue.contents(), Target.STACK, stack.contents()));
+            cluster.printSpans(merged.values().stream().flatMap(List::stream).toList());
         } catch (RuntimeException | Error e) {
-            main.write(verdict, FAILED);
+            cluster.publish(false);
             throw e;
         }
-        main.write(verdict, failures.isEmpty() ? PASSED : FAILED);
+        cluster.publish(failures.isEmpty());
         if (!failures.isEmpty()) {
             throw new AssertionError(String.join("\n", failures));
         }
@@ -175,31 +152,6 @@ class ObjectClusterTest {
 
     private static int home(Target target, int size) {
         return target.ordinal() % size;
-    }
-
-    private static long gatherSlot(long gatherSlots, int node, Target target) {
-        return gatherSlots + GatheredBytes.SLOT_BYTES * ((long) node * TARGETS + target.ordinal());
-    }
-
-    /** Node 0 answers the round trips of a phase; the others measure: their bound, or zero for node 0. */
-    private static ClockOffset clockPhase(ComputeThread main, long clockSlots, int size, int phase) {
-        if (main.nodeId() == 0) {
-            ClockRoundTrips.serve(main, clockSlots, size, phase, ROUNDS, HistoryClock.EPOCH_MICROS, RUN_BOUND);
-            return ClockOffset.ZERO;
-        }
-        return ClockRoundTrips.measure(main, clockSlots, phase, ROUNDS, HistoryClock.EPOCH_MICROS, RUN_BOUND);
-    }
-
-    private static long awaitVerdict(ComputeThread main, long verdict) throws InterruptedException {
-        long end = System.nanoTime() + RUN_BOUND.toNanos();
-        long v;
-        while ((v = main.read(verdict)) == 0) {
-            if (System.nanoTime() - end > 0) {
-                throw new AssertionError("node 0 published no verdict within " + RUN_BOUND);
-            }
-            Thread.sleep(50);
-        }
-        return v;
     }
 
     /**
@@ -330,17 +282,15 @@ class ObjectClusterTest {
     }
 
     /** Node 0's checks of the merged histories; the failures, none when all passed. */
-    private static List<String> check(Path dir, int size, Map<Target, long[]> contents) {
+    private static List<String> check(Map<String, List<Operation>> merged, Map<Target, long[]> contents) {
         Map<Target, Specification<?>> specs = Map.of(Target.COUNTER, new CounterSpec(), Target.MAX_REGISTER, new MaxRegisterSpec(),
                 Target.REGISTER, new RegisterSpec(2),
                 Target.QUEUE, new BoundedContainerSpec(true, ELEMENTS), Target.STACK, new BoundedContainerSpec(false, ELEMENTS));
         List<String> failures = new ArrayList<>();
-        List<Operation> all = new ArrayList<>();
         for (Target target : Target.values()) {
-            List<Operation> history = HistoryFiles.merge(IntStream.range(0, size).mapToObj(n -> dir.resolve(target.file(n))).toList());
-            all.addAll(history);
+            List<Operation> history = merged.get(target.name().toLowerCase());
             CheckResult result = CHECKER.check(history, specs.get(target));
-            System.out.println(target + ": " + history.size() + " operations of " + size + " hosts, " + overlaps(history)
+            System.out.println(target + ": " + history.size() + " operations, " + ClusterHistories.crossHostOverlaps(history)
                     + " pairs of different hosts overlapping in time, " + result.verdict() + " after " + result.configurations()
                     + " configurations");
             if (result.verdict() != Verdict.LINEARIZABLE) {
@@ -353,37 +303,7 @@ class ObjectClusterTest {
                 }
             }
         }
-        printSpans(all, size);
         return failures;
-    }
-
-    /** Each host's run on node 0's clock (widened) and its median operation, to show how far the hosts' runs overlapped. */
-    private static void printSpans(List<Operation> all, int size) {
-        long origin = all.stream().mapToLong(Operation::invokedAt).min().orElse(0);
-        for (int p = 0; p < size; p++) {
-            int process = p;
-            List<Operation> own = all.stream().filter(op -> op.process() == process).toList();
-            long[] durations = own.stream().mapToLong(op -> op.respondedAt() - op.invokedAt()).sorted().toArray();
-            System.out.printf("host %d: %d operations from %.1f ms to %.1f ms on node 0's clock, median %d us (widened)%n", p,
-                    own.size(), (own.stream().mapToLong(Operation::invokedAt).min().orElse(origin) - origin) / 1e3,
-                    (own.stream().mapToLong(Operation::respondedAt).max().orElse(origin) - origin) / 1e3,
-                    durations.length == 0 ? 0 : durations[durations.length / 2]);
-        }
-    }
-
-    /** Pairs of operations of different processes whose (widened) intervals overlap: how much the hosts interleaved. */
-    private static long overlaps(List<Operation> history) {
-        long n = 0;
-        for (int i = 0; i < history.size(); i++) {
-            for (int j = i + 1; j < history.size(); j++) {
-                Operation a = history.get(i);
-                Operation b = history.get(j);
-                if (a.process() != b.process() && !a.precedes(b) && !b.precedes(a)) {
-                    n++;
-                }
-            }
-        }
-        return n;
     }
 
     /** Every value a put added came out of a take or is in the final contents, exactly once; null when so. */
