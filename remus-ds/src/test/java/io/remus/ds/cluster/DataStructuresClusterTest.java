@@ -50,7 +50,8 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * remus-ds's data structures shared by hosts: each guest of {@code softroce/run-cluster N} plays node
- * {@code REMUS_CLUSTER_NODE} of N. Node 0 creates a {@link LockFreeListSet}, a {@link LazyListSet}
+ * {@code REMUS_CLUSTER_NODE} of N ({@link DataStructuresProcessesOnVerbsTest} plays the same with three
+ * processes on one guest's device). Node 0 creates a {@link LockFreeListSet}, a {@link LazyListSet}
  * with spin locks and a {@link RemoteHashMap}, homed round robin on the nodes; every node runs
  * {@value #WORKERS} threads of {@value #OPS} seeded random operations on all three over
  * {@value #KEYS} keys, with epoch reclamation, each recording with its host's clock. The histories
@@ -59,7 +60,7 @@ import java.util.concurrent.TimeUnit;
  * {@link SetSpec}, {@link MapSpec}) and publishes the verdict every node asserts.
  */
 @Timeout(value = 900, unit = TimeUnit.SECONDS)
-class DataStructuresClusterTest {
+public class DataStructuresClusterTest {
     private static final int PORT = 18900;
     private static final int WORKERS = 2;
     private static final int OPS = 60;
@@ -77,12 +78,26 @@ class DataStructuresClusterTest {
     @ClusterTest
     void shouldCheckAsLinearizableWhenEveryHostUsesStructuresOfEveryHost() throws Exception {
         ClusterNode node = ClusterTests.node();
-        ClusterConfig config = ClusterProcess.builder(node.index(), node.addresses(), PORT).segmentSize(1 << 20)
+        System.out.println(play(DeviceTests.deviceName(), node.index(), node.addresses(), PORT,
+                Files.createTempDirectory("ds-cluster")));
+    }
+
+    /**
+     * Plays one node: joins the cluster over rdma_cm, runs, and on node 0 checks every host's histories.
+     *
+     * @param device   the RDMA device
+     * @param nodeId   this node
+     * @param hosts    every node's host; node {@code i} listens at {@code hosts[i]:basePort+i}
+     * @param basePort node 0's port
+     * @param dir      a local directory for history files
+     * @return what this node reports
+     * @throws AssertionError when a check failed here or, for other nodes, on node 0
+     */
+    static String play(String device, int nodeId, List<String> hosts, int basePort, Path dir) throws Exception {
+        ClusterConfig config = ClusterProcess.builder(nodeId, hosts, basePort).segmentSize(1 << 20)
                 .threadsPerNode(WORKERS + 2).operationTimeout(Duration.ofSeconds(60)).build();
-        VerbsFabricOptions options = VerbsFabricOptions.cluster(DeviceTests.deviceName(), config, CONNECT);
-        Path dir = Files.createTempDirectory("ds-cluster");
-        String outcome = ClusterProcess.run(options, config, CONNECT, (n, main) -> run(n, main, node.size(), dir));
-        System.out.println(outcome);
+        VerbsFabricOptions options = VerbsFabricOptions.cluster(device, config, CONNECT);
+        return ClusterProcess.run(options, config, CONNECT, (n, main) -> run(n, main, hosts.size(), dir));
     }
 
     private static String run(RemusNode clusterNode, ComputeThread main, int size, Path dir) throws Exception {

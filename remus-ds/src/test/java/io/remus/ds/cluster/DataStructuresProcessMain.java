@@ -1,0 +1,38 @@
+package io.remus.ds.cluster;
+
+import io.remus.verbs.testing.DeviceAddress;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Collections;
+
+/**
+ * A child JVM of {@link DataStructuresProcessesOnVerbsTest}: node {@code nodeId} of {@code size}
+ * processes on one device, playing {@link DataStructuresClusterTest}'s node. Prints {@code OK} and what
+ * the node reports, or the failure, and exits 0 or 1. Arguments: {@code device nodeId size basePort}.
+ */
+public final class DataStructuresProcessMain {
+    private DataStructuresProcessMain() {
+    }
+
+    /** @param args device, node id, size, base port */
+    public static void main(String[] args) {
+        String device = args[0];
+        int nodeId = Integer.parseInt(args[1]);
+        int size = Integer.parseInt(args[2]);
+        int basePort = Integer.parseInt(args[3]);
+        int status = 0;
+        try {
+            Path dir = Files.createTempDirectory("ds-processes-" + nodeId);
+            String report = DataStructuresClusterTest.play(device, nodeId, Collections.nCopies(size, DeviceAddress.ipv4(device)),
+                    basePort, dir);
+            System.out.println("OK " + report);
+        } catch (Throwable e) {
+            e.printStackTrace(System.out);
+            System.out.println("FAILED " + e);
+            status = 1;
+        }
+        System.out.flush();
+        System.exit(status);
+    }
+}

@@ -1,0 +1,45 @@
+package io.remus.ds.cluster;
+
+import io.remus.verbs.testing.ChildJvm;
+import io.remus.verbs.testing.DeviceTest;
+import io.remus.verbs.testing.DeviceTests;
+import org.junit.jupiter.api.Timeout;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * {@link DataStructuresClusterTest}'s scenario with three processes on one guest's rxe device
+ * ({@link DataStructuresProcessMain}), one per node: the lock-free list, the lazy list and the hash
+ * map homed on different processes, every process's histories merged on node 0 and checked key by key.
+ */
+@Timeout(value = 600, unit = TimeUnit.SECONDS)
+class DataStructuresProcessesOnVerbsTest {
+    private static final int NODES = 3;
+    private static final Duration CHILD_TIMEOUT = Duration.ofMinutes(8);
+
+    @DeviceTest
+    void shouldCheckAsLinearizableWhenThreeProcessesShareEveryStructure() throws InterruptedException {
+        String device = DeviceTests.deviceName();
+        int port = 20000 + ThreadLocalRandom.current().nextInt(20000);
+        List<ChildJvm> children = new ArrayList<>();
+        try {
+            for (int i = 0; i < NODES; i++) {
+                children.add(ChildJvm.start(DataStructuresProcessMain.class, device, Integer.toString(i), Integer.toString(NODES),
+                        Integer.toString(port)));
+            }
+            for (int i = 0; i < NODES; i++) {
+                ChildJvm.Result r = children.get(i).await(CHILD_TIMEOUT);
+                System.out.println("---- node " + i + "\n" + r.output());
+                assertTrue(r.succeeded() && r.output().contains("OK node " + i), "node " + i + " failed:\n" + r.output());
+            }
+        } finally {
+            children.forEach(ChildJvm::close);
+        }
+    }
+}
