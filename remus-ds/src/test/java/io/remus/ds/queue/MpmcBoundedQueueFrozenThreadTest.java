@@ -31,7 +31,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * blocks the consumers of that ticket: each poll waits and ends in {@link QueueTimeoutException} at its
  * deadline having taken nothing, while producers still get exact answers (they fill the other slots,
  * then see the queue full). Released, the frozen offer completes and every value comes out once, in
- * ticket order.
+ * ticket order. A consumer frozen after claiming its ticket and before freeing the slot blocks, in the
+ * same way, only the producer of that slot's next lap.
  *
  * <p>The queue lives on node 1; the frozen thread runs on node 0, the live ones on nodes 0 and 2.
  */
@@ -42,14 +43,24 @@ class MpmcBoundedQueueFrozenThreadTest {
     private static final Duration MAX_FROZEN = Duration.ofSeconds(90);
     private static final long FROZEN_VALUE = -42;
 
-    /** A producer thread on node 0 that attaches, waits to be told, then offers {@link #FROZEN_VALUE}. */
-    private static final class FrozenProducer {
+    /** A thread on node 0 that attaches, waits to be told, then runs its one call. */
+    private static final class FrozenCaller<R> {
         private final CountDownLatch ready = new CountDownLatch(1);
         private final CountDownLatch go = new CountDownLatch(1);
-        private final CompletableFuture<Boolean> done = new CompletableFuture<>();
+        private final CompletableFuture<R> done = new CompletableFuture<>();
         private final Thread thread;
 
-        FrozenProducer(TestCluster c, long ptr) {
+        /** A producer offering {@link #FROZEN_VALUE}. */
+        static FrozenCaller<Boolean> producer(TestCluster c, long ptr) {
+            return new FrozenCaller<>(c, ptr, q -> q.offer(FROZEN_VALUE, MAX_FROZEN));
+        }
+
+        /** A consumer polling once. */
+        static FrozenCaller<OptionalLong> consumer(TestCluster c, long ptr) {
+            return new FrozenCaller<>(c, ptr, q -> q.poll(MAX_FROZEN));
+        }
+
+        FrozenCaller(TestCluster c, long ptr, java.util.function.Function<MpmcBoundedQueue, R> call) {
             thread = new Thread(() -> {
                 try (ComputeThread t = c.thread(0)) {
                     MpmcBoundedQueue q = MpmcBoundedQueue.attach(t, ptr);
@@ -57,7 +68,7 @@ class MpmcBoundedQueueFrozenThreadTest {
                     if (!go.await(WAIT.toSeconds(), TimeUnit.SECONDS)) {
                         throw new AssertionError("never told to go");
                     }
-                    done.complete(q.offer(FROZEN_VALUE, MAX_FROZEN));
+                    done.complete(call.apply(q));
                 } catch (Throwable e) {
                     ready.countDown();
                     done.completeExceptionally(e);
@@ -67,21 +78,21 @@ class MpmcBoundedQueueFrozenThreadTest {
             thread.start();
         }
 
-        /** Freezes the offer before its work request after the first {@code skip}, and waits until it is parked. */
+        /** Freezes the call before its work request after the first {@code skip}, and waits until it is parked. */
         SimFreeze freezeAfter(TestCluster c, int skip, Opcode expected) throws InterruptedException {
             assertTrue(ready.await(WAIT.toSeconds(), TimeUnit.SECONDS));
             SimFreeze freeze = ((SimFabric) c.fabric()).freeze(thread, skip, MAX_FROZEN);
             go.countDown();
-            assertTrue(freeze.awaitFrozen(WAIT), "the producer reached the work request it is frozen before");
+            assertTrue(freeze.awaitFrozen(WAIT), "the caller reached the work request it is frozen before");
             assertEquals(expected, freeze.frozenAt());
             return freeze;
         }
 
-        boolean releaseAndAwait(SimFreeze freeze) throws Exception {
+        R releaseAndAwait(SimFreeze freeze) throws Exception {
             assertTrue(freeze.isFrozen(), "it stayed frozen while the others ran");
             assertFalse(done.isDone());
             freeze.release();
-            boolean result = done.get(WAIT.toSeconds(), TimeUnit.SECONDS);
+            R result = done.get(WAIT.toSeconds(), TimeUnit.SECONDS);
             assertFalse(freeze.expired(), "released by the test, not by the freeze's deadline");
             return result;
         }
@@ -101,7 +112,7 @@ class MpmcBoundedQueueFrozenThreadTest {
     void shouldLetEveryOtherCallerFinishWhenAProducerIsFrozenBeforeItsClaim() throws Exception {
         try (TestCluster c = cluster()) {
             long ptr = create(c, 4);
-            FrozenProducer frozen = new FrozenProducer(c, ptr);
+            FrozenCaller<Boolean> frozen = FrozenCaller.producer(c, ptr);
             SimFreeze freeze = frozen.freezeAfter(c, 1, Opcode.COMPARE_AND_SWAP);
             int perProducer = 200;
             AtomicInteger received = new AtomicInteger();
@@ -141,7 +152,7 @@ class MpmcBoundedQueueFrozenThreadTest {
         int capacity = 4;
         try (TestCluster c = cluster()) {
             long ptr = create(c, capacity);
-            FrozenProducer frozen = new FrozenProducer(c, ptr);
+            FrozenCaller<Boolean> frozen = FrozenCaller.producer(c, ptr);
             SimFreeze freeze = frozen.freezeAfter(c, 2, Opcode.WRITE);
             int[] offered = new int[2];
             int[] timedOut = new int[2];
@@ -174,6 +185,37 @@ class MpmcBoundedQueueFrozenThreadTest {
                 }
                 assertEquals(capacity - 1, rest.size(), "every live value once, the timed-out polls took nothing");
                 assertEquals(capacity - 1, rest.stream().distinct().count());
+            }
+        }
+    }
+
+    @Test
+    void shouldTimeTheNextLapsProducerOutWhenAConsumerIsFrozenBetweenItsClaimAndItsRelease() throws Exception {
+        try (TestCluster c = cluster()) {
+            long ptr = create(c, 2);
+            try (ComputeThread t = c.thread(2)) {
+                MpmcBoundedQueue q = MpmcBoundedQueue.attach(t, ptr);
+                assertTrue(q.offer(1, WAIT));
+                assertTrue(q.offer(2, WAIT));
+            }
+            FrozenCaller<OptionalLong> frozen = FrozenCaller.consumer(c, ptr);
+            SimFreeze freeze = frozen.freezeAfter(c, 2, Opcode.READ);
+            try (ComputeThread t = c.thread(2)) {
+                MpmcBoundedQueue q = MpmcBoundedQueue.attach(t, ptr);
+                assertEquals(OptionalLong.of(2), q.poll(WAIT), "later tickets' consumers are not held up");
+                assertTrue(q.poll(WAIT).isEmpty(), "both tickets are claimed: exactly empty");
+                assertThrows(QueueTimeoutException.class, () -> q.offer(3, Duration.ofMillis(100)),
+                        "ticket 2 reuses the frozen consumer's slot: its producer waits for it until the deadline");
+                assertTrue(q.poll(WAIT).isEmpty(), "the timed-out offer added nothing");
+            }
+            assertEquals(OptionalLong.of(1), frozen.releaseAndAwait(freeze), "released, the frozen poll returns its ticket's value");
+            try (ComputeThread t = c.thread(2)) {
+                MpmcBoundedQueue q = MpmcBoundedQueue.attach(t, ptr);
+                assertTrue(q.offer(3, WAIT));
+                assertTrue(q.offer(4, WAIT));
+                assertEquals(OptionalLong.of(3), q.poll(WAIT));
+                assertEquals(OptionalLong.of(4), q.poll(WAIT));
+                assertTrue(q.poll(WAIT).isEmpty());
             }
         }
     }

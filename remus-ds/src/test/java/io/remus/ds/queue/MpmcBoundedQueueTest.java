@@ -193,7 +193,7 @@ class MpmcBoundedQueueTest {
         int producers = 3;
         int perProducer = valuesPerProducer();
         long total = (long) producers * perProducer;
-        try (TestCluster c = new TestCluster(make, SimOptions.defaults(), 3, b -> { })) {
+        try (TestCluster c = new TestCluster(make, hostile(), 3, b -> { })) {
             long ptr;
             try (ComputeThread t = c.thread(HOME)) {
                 ptr = MpmcBoundedQueue.create(t, 4).ptr();
