@@ -1,6 +1,8 @@
 /**
  * Queues over one-sided RDMA: {@link io.remus.ds.queue.SpscRingBuffer}, a single-producer
  * single-consumer ring of messages in the consumer's memory, written by the producer with RDMA
- * WRITEs and polled by the consumer with CPU loads (LOCO's ring buffer).
+ * WRITEs and polled by the consumer with CPU loads (LOCO's ring buffer); and
+ * {@link io.remus.ds.queue.MpmcBoundedQueue}, a bounded multi-producer multi-consumer FIFO of
+ * words with per-slot sequence words (Vyukov's bounded MPMC queue) that every caller reaches by RDMA.
  */
 package io.remus.ds.queue;

@@ -1,0 +1,222 @@
+package io.remus.ds.queue;
+
+import io.remus.core.ComputeThread;
+import io.remus.core.fabric.Opcode;
+import io.remus.core.sim.SimFabric;
+import io.remus.core.sim.SimFreeze;
+import io.remus.core.sim.SimOptions;
+import io.remus.core.testing.TestCluster;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.OptionalLong;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * What a frozen caller ({@link SimFabric#freeze}: parked between two of its RDMA operations) does to
+ * the others on {@link MpmcBoundedQueue}. Frozen before its claim, it holds nothing: every other caller
+ * completes all of its operations. Frozen after claiming a ticket and before publishing its value, it
+ * blocks the consumers of that ticket: each poll waits and ends in {@link QueueTimeoutException} at its
+ * deadline having taken nothing, while producers still get exact answers (they fill the other slots,
+ * then see the queue full). Released, the frozen offer completes and every value comes out once, in
+ * ticket order. A consumer frozen after claiming its ticket and before freeing the slot blocks, in the
+ * same way, only the producer of that slot's next lap.
+ *
+ * <p>The queue lives on node 1; the frozen thread runs on node 0, the live ones on nodes 0 and 2.
+ */
+@Timeout(value = 120, unit = TimeUnit.SECONDS)
+class MpmcBoundedQueueFrozenThreadTest {
+    private static final int HOME = 1;
+    private static final Duration WAIT = Duration.ofSeconds(30);
+    private static final Duration MAX_FROZEN = Duration.ofSeconds(90);
+    private static final long FROZEN_VALUE = -42;
+
+    /** A thread on node 0 that attaches, waits to be told, then runs its one call. */
+    private static final class FrozenCaller<R> {
+        private final CountDownLatch ready = new CountDownLatch(1);
+        private final CountDownLatch go = new CountDownLatch(1);
+        private final CompletableFuture<R> done = new CompletableFuture<>();
+        private final Thread thread;
+
+        /** A producer offering {@link #FROZEN_VALUE}. */
+        static FrozenCaller<Boolean> producer(TestCluster c, long ptr) {
+            return new FrozenCaller<>(c, ptr, q -> q.offer(FROZEN_VALUE, MAX_FROZEN));
+        }
+
+        /** A consumer polling once. */
+        static FrozenCaller<OptionalLong> consumer(TestCluster c, long ptr) {
+            return new FrozenCaller<>(c, ptr, q -> q.poll(MAX_FROZEN));
+        }
+
+        FrozenCaller(TestCluster c, long ptr, java.util.function.Function<MpmcBoundedQueue, R> call) {
+            thread = new Thread(() -> {
+                try (ComputeThread t = c.thread(0)) {
+                    MpmcBoundedQueue q = MpmcBoundedQueue.attach(t, ptr);
+                    ready.countDown();
+                    if (!go.await(WAIT.toSeconds(), TimeUnit.SECONDS)) {
+                        throw new AssertionError("never told to go");
+                    }
+                    done.complete(call.apply(q));
+                } catch (Throwable e) {
+                    ready.countDown();
+                    done.completeExceptionally(e);
+                }
+            }, "frozen@node0");
+            thread.setDaemon(true);
+            thread.start();
+        }
+
+        /** Freezes the call before its work request after the first {@code skip}, and waits until it is parked. */
+        SimFreeze freezeAfter(TestCluster c, int skip, Opcode expected) throws InterruptedException {
+            assertTrue(ready.await(WAIT.toSeconds(), TimeUnit.SECONDS));
+            SimFreeze freeze = ((SimFabric) c.fabric()).freeze(thread, skip, MAX_FROZEN);
+            go.countDown();
+            assertTrue(freeze.awaitFrozen(WAIT), "the caller reached the work request it is frozen before");
+            assertEquals(expected, freeze.frozenAt());
+            return freeze;
+        }
+
+        R releaseAndAwait(SimFreeze freeze) throws Exception {
+            assertTrue(freeze.isFrozen(), "it stayed frozen while the others ran");
+            assertFalse(done.isDone());
+            freeze.release();
+            R result = done.get(WAIT.toSeconds(), TimeUnit.SECONDS);
+            assertFalse(freeze.expired(), "released by the test, not by the freeze's deadline");
+            return result;
+        }
+    }
+
+    private static TestCluster cluster() {
+        return new TestCluster(SimFabric::new, SimOptions.defaults(), 3, b -> { });
+    }
+
+    private static long create(TestCluster c, int capacity) {
+        try (ComputeThread t = c.thread(HOME)) {
+            return MpmcBoundedQueue.create(t, capacity).ptr();
+        }
+    }
+
+    @Test
+    void shouldLetEveryOtherCallerFinishWhenAProducerIsFrozenBeforeItsClaim() throws Exception {
+        try (TestCluster c = cluster()) {
+            long ptr = create(c, 4);
+            FrozenCaller<Boolean> frozen = FrozenCaller.producer(c, ptr);
+            SimFreeze freeze = frozen.freezeAfter(c, 1, Opcode.COMPARE_AND_SWAP);
+            int perProducer = 200;
+            AtomicInteger received = new AtomicInteger();
+            List<Long> got = Collections.synchronizedList(new ArrayList<>());
+            c.runOnThreads(new int[] {0, 2, 0, 2}, (index, t) -> {
+                MpmcBoundedQueue q = MpmcBoundedQueue.attach(t, ptr);
+                if (index < 2) {
+                    for (int i = 0; i < perProducer; i++) {
+                        while (!q.offer((long) index << 32 | i, Duration.ofSeconds(5))) {
+                            Thread.yield();
+                        }
+                    }
+                } else {
+                    while (received.get() < 2 * perProducer) {
+                        OptionalLong v = q.poll(Duration.ofSeconds(5));
+                        if (v.isPresent()) {
+                            got.add(v.getAsLong());
+                            received.incrementAndGet();
+                        } else {
+                            Thread.yield();
+                        }
+                    }
+                }
+            });
+            assertEquals(2 * perProducer, got.stream().distinct().count(), "every live value out once while one producer is frozen");
+            assertTrue(frozen.releaseAndAwait(freeze), "released, its claim fails once, it retakes a ticket and adds its value");
+            try (ComputeThread t = c.thread(2)) {
+                MpmcBoundedQueue q = MpmcBoundedQueue.attach(t, ptr);
+                assertEquals(OptionalLong.of(FROZEN_VALUE), q.poll(WAIT));
+                assertTrue(q.poll(WAIT).isEmpty());
+            }
+        }
+    }
+
+    @Test
+    void shouldTimeConsumersOutAndKeepFullExactWhenAProducerIsFrozenBetweenItsClaimAndItsValue() throws Exception {
+        int capacity = 4;
+        try (TestCluster c = cluster()) {
+            long ptr = create(c, capacity);
+            FrozenCaller<Boolean> frozen = FrozenCaller.producer(c, ptr);
+            SimFreeze freeze = frozen.freezeAfter(c, 2, Opcode.WRITE);
+            int[] offered = new int[2];
+            int[] timedOut = new int[2];
+            c.runOnThreads(new int[] {0, 2, 0, 2}, (index, t) -> {
+                MpmcBoundedQueue q = MpmcBoundedQueue.attach(t, ptr);
+                if (index < 2) {
+                    for (int i = 0; i < 20; i++) {
+                        if (q.offer(100 * (index + 1) + i, Duration.ofMillis(100))) {
+                            offered[index]++;
+                        }
+                    }
+                } else {
+                    for (int i = 0; i < 3; i++) {
+                        assertThrows(QueueTimeoutException.class, () -> q.poll(Duration.ofMillis(100)),
+                                "ticket 0's producer is frozen: the consumers wait for it until their deadline");
+                        timedOut[index - 2]++;
+                    }
+                }
+            });
+            assertEquals(capacity - 1, offered[0] + offered[1], "the live producers filled the other slots, then saw it full");
+            assertEquals(3, timedOut[0]);
+            assertEquals(3, timedOut[1]);
+            assertTrue(frozen.releaseAndAwait(freeze), "released, the frozen offer completes");
+            try (ComputeThread t = c.thread(2)) {
+                MpmcBoundedQueue q = MpmcBoundedQueue.attach(t, ptr);
+                assertEquals(OptionalLong.of(FROZEN_VALUE), q.poll(WAIT), "the frozen producer's ticket comes first");
+                List<Long> rest = new ArrayList<>();
+                for (OptionalLong v = q.poll(WAIT); v.isPresent(); v = q.poll(WAIT)) {
+                    rest.add(v.getAsLong());
+                }
+                assertEquals(capacity - 1, rest.size(), "every live value once, the timed-out polls took nothing");
+                assertEquals(capacity - 1, rest.stream().distinct().count());
+            }
+        }
+    }
+
+    @Test
+    void shouldTimeTheNextLapsProducerOutWhenAConsumerIsFrozenBetweenItsClaimAndItsRelease() throws Exception {
+        try (TestCluster c = cluster()) {
+            long ptr = create(c, 2);
+            try (ComputeThread t = c.thread(2)) {
+                MpmcBoundedQueue q = MpmcBoundedQueue.attach(t, ptr);
+                assertTrue(q.offer(1, WAIT));
+                assertTrue(q.offer(2, WAIT));
+            }
+            FrozenCaller<OptionalLong> frozen = FrozenCaller.consumer(c, ptr);
+            SimFreeze freeze = frozen.freezeAfter(c, 2, Opcode.READ);
+            try (ComputeThread t = c.thread(2)) {
+                MpmcBoundedQueue q = MpmcBoundedQueue.attach(t, ptr);
+                assertEquals(OptionalLong.of(2), q.poll(WAIT), "later tickets' consumers are not held up");
+                assertTrue(q.poll(WAIT).isEmpty(), "both tickets are claimed: exactly empty");
+                assertThrows(QueueTimeoutException.class, () -> q.offer(3, Duration.ofMillis(100)),
+                        "ticket 2 reuses the frozen consumer's slot: its producer waits for it until the deadline");
+                assertTrue(q.poll(WAIT).isEmpty(), "the timed-out offer added nothing");
+            }
+            assertEquals(OptionalLong.of(1), frozen.releaseAndAwait(freeze), "released, the frozen poll returns its ticket's value");
+            try (ComputeThread t = c.thread(2)) {
+                MpmcBoundedQueue q = MpmcBoundedQueue.attach(t, ptr);
+                assertTrue(q.offer(3, WAIT));
+                assertTrue(q.offer(4, WAIT));
+                assertEquals(OptionalLong.of(3), q.poll(WAIT));
+                assertEquals(OptionalLong.of(4), q.poll(WAIT));
+                assertTrue(q.poll(WAIT).isEmpty());
+            }
+        }
+    }
+}

@@ -1,0 +1,423 @@
+package io.remus.ds.queue;
+
+import io.remus.check.Budget;
+import io.remus.check.CheckResult;
+import io.remus.check.History;
+import io.remus.check.HistoryClock;
+import io.remus.check.LinearizabilityChecker;
+import io.remus.check.Verdict;
+import io.remus.core.BadArgumentException;
+import io.remus.core.ComputeThread;
+import io.remus.core.CorruptedMemoryException;
+import io.remus.core.fabric.Fabric;
+import io.remus.core.fabric.Opcode;
+import io.remus.core.sim.SimOptions;
+import io.remus.core.testing.Fabrics;
+import io.remus.core.testing.TestCluster;
+import io.remus.ds.object.BoundedContainerSpec;
+import org.junit.jupiter.api.Named;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.OptionalLong;
+import java.util.SplittableRandom;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
+import java.util.stream.Stream;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * {@link MpmcBoundedQueue}: FIFO order across many wraps, exact full and empty, every value out exactly
+ * once with several producers and consumers on several nodes, the per-call RDMA operations, typed
+ * errors, and linearizable histories of two producers and two consumers on three nodes on a hostile
+ * simulator, with two broken twins the same check catches.
+ */
+@Timeout(value = 120, unit = TimeUnit.SECONDS)
+class MpmcBoundedQueueTest {
+    static final int HOME = 0;
+    static final Duration PATIENCE = Duration.ofSeconds(20);
+    private static final LinearizabilityChecker CHECKER = new LinearizabilityChecker(Budget.of(Duration.ofSeconds(20)));
+
+    static Stream<Named<Function<SimOptions, Fabric>>> fabrics() {
+        return Fabrics.all();
+    }
+
+    /** Seeds of the history checks. */
+    int historySeeds() {
+        return 40;
+    }
+
+    /** The most seeds a broken twin is raced over before the test gives up on catching it. */
+    int twinSeeds() {
+        return 160;
+    }
+
+    /** Values each producer offers in the exactly-once run. */
+    int valuesPerProducer() {
+        return 300;
+    }
+
+    /** Torn 8-byte stores and yields inside transfers and NIC atomics. */
+    static SimOptions hostile() {
+        return SimOptions.defaults().withTearWords(true).withYieldWhileTearing(true).withYieldInsideNicAtomics(true);
+    }
+
+    /** What a thread's operation counters moved by over one call. */
+    record Ops(long roundTrips, long reads, long writes, long compareAndSwaps, long fetchAndAdds) {
+        static Ops of(ComputeThread t) {
+            return new Ops(t.roundTrips(), t.postedOperations(Opcode.READ), t.postedOperations(Opcode.WRITE),
+                    t.postedOperations(Opcode.COMPARE_AND_SWAP), t.postedOperations(Opcode.FETCH_AND_ADD));
+        }
+
+        Ops since(ComputeThread t) {
+            Ops now = of(t);
+            return new Ops(now.roundTrips - roundTrips, now.reads - reads, now.writes - writes,
+                    now.compareAndSwaps - compareAndSwaps, now.fetchAndAdds - fetchAndAdds);
+        }
+    }
+
+    @ParameterizedTest
+    @MethodSource("fabrics")
+    void shouldKeepFifoOrderWhenTheQueueWrapsManyTimes(Function<SimOptions, Fabric> make) {
+        try (TestCluster c = new TestCluster(make, SimOptions.defaults(), 3, b -> { });
+             ComputeThread home = c.thread(HOME); ComputeThread pt = c.thread(1); ComputeThread ct = c.thread(2)) {
+            for (int capacity : new int[] {1, 4}) {
+                MpmcBoundedQueue created = MpmcBoundedQueue.create(home, capacity);
+                MpmcBoundedQueue producer = MpmcBoundedQueue.attach(pt, created.ptr());
+                MpmcBoundedQueue consumer = MpmcBoundedQueue.attach(ct, created.ptr());
+                assertEquals(capacity, consumer.capacity());
+                assertTrue(consumer.poll(Duration.ZERO).isEmpty(), "a new queue is empty");
+                long sent = 0;
+                long received = 0;
+                while (received < 60) {
+                    while (producer.offer(1000 + sent, Duration.ZERO)) {
+                        sent++;
+                    }
+                    assertEquals(received + capacity, sent, "the queue takes exactly its capacity before it is full");
+                    for (long k = 0; k < 1 + received % capacity; k++) {
+                        assertEquals(OptionalLong.of(1000 + received), consumer.poll(Duration.ZERO), "value " + received);
+                        received++;
+                    }
+                }
+                while (received < sent) {
+                    assertEquals(OptionalLong.of(1000 + received), consumer.poll(Duration.ZERO));
+                    received++;
+                }
+                assertTrue(consumer.poll(Duration.ZERO).isEmpty(), "drained");
+                assertEquals(OptionalLong.empty(), created.poll(Duration.ZERO), "another handle sees it empty too");
+                created.destroy();
+            }
+        }
+    }
+
+    @ParameterizedTest
+    @MethodSource("fabrics")
+    void shouldCostFourRoundTripsPerCallAndTwoWhenFullOrEmpty(Function<SimOptions, Fabric> make) {
+        try (TestCluster c = new TestCluster(make, SimOptions.defaults(), 3, b -> { });
+             ComputeThread home = c.thread(HOME); ComputeThread pt = c.thread(1); ComputeThread ct = c.thread(2)) {
+            MpmcBoundedQueue created = MpmcBoundedQueue.create(home, 2);
+            Ops before = Ops.of(pt);
+            MpmcBoundedQueue producer = MpmcBoundedQueue.attach(pt, created.ptr());
+            assertEquals(new Ops(1, 1, 0, 0, 0), before.since(pt), "attach: one READ of the header");
+            MpmcBoundedQueue consumer = MpmcBoundedQueue.attach(ct, created.ptr());
+
+            before = Ops.of(ct);
+            assertTrue(consumer.poll(PATIENCE).isEmpty());
+            assertEquals(new Ops(2, 2, 0, 0, 0), before.since(ct), "empty poll: READ of the sequence word and of the tail");
+            for (int i = 0; i < 2; i++) {
+                before = Ops.of(pt);
+                assertTrue(producer.offer(i, PATIENCE));
+                assertEquals(new Ops(4, 1, 1, 2, 0), before.since(pt), "offer: READ sequence, CAS tail, WRITE value, CAS sequence");
+            }
+            before = Ops.of(pt);
+            assertFalse(producer.offer(2, PATIENCE));
+            assertEquals(new Ops(2, 2, 0, 0, 0), before.since(pt), "full offer: READ of the sequence word and of the head");
+            before = Ops.of(ct);
+            assertEquals(OptionalLong.of(0), consumer.poll(PATIENCE));
+            assertEquals(new Ops(4, 2, 0, 2, 0), before.since(ct), "poll: READ sequence, CAS head, READ value, CAS sequence");
+
+            assertTrue(created.offer(2, PATIENCE), "another producer takes the free slot");
+            assertEquals(OptionalLong.of(1), created.poll(PATIENCE), "another consumer takes the next value");
+            before = Ops.of(pt);
+            assertTrue(producer.offer(3, PATIENCE));
+            assertEquals(new Ops(6, 3, 1, 2, 0), before.since(pt), "offer with a stale tail: one more READ of the slot, one of the tail");
+            before = Ops.of(ct);
+            assertEquals(OptionalLong.of(2), consumer.poll(PATIENCE));
+            assertEquals(new Ops(6, 4, 0, 2, 0), before.since(ct), "poll with a stale head: one more READ of the slot, one of the head");
+            assertEquals(OptionalLong.of(3), consumer.poll(PATIENCE));
+        }
+    }
+
+    @ParameterizedTest
+    @MethodSource("fabrics")
+    void shouldRefuseBadInputAndUseAfterCloseWithTypedErrors(Function<SimOptions, Fabric> make) {
+        try (TestCluster c = new TestCluster(make, SimOptions.defaults(), 2, b -> { });
+             ComputeThread home = c.thread(HOME); ComputeThread other = c.thread(1)) {
+            for (int bad : new int[] {0, -3, MpmcBoundedQueue.MAX_CAPACITY + 1}) {
+                BadArgumentException e = assertThrows(BadArgumentException.class, () -> MpmcBoundedQueue.create(home, bad));
+                assertTrue(e.getMessage().contains("got " + bad), e.getMessage());
+            }
+            MpmcBoundedQueue q = MpmcBoundedQueue.create(home, 3);
+            MpmcBoundedQueue remote = MpmcBoundedQueue.attach(other, q.ptr());
+            Duration negative = Duration.ofMillis(-5);
+            assertTrue(assertThrows(BadArgumentException.class, () -> remote.offer(1, negative)).getMessage().contains("PT-0.005S"));
+            assertTrue(assertThrows(BadArgumentException.class, () -> remote.poll(negative)).getMessage().contains("PT-0.005S"));
+            assertTrue(remote.offer(7, PATIENCE));
+            remote.close();
+            remote.close();
+            assertThrows(ClosedQueueException.class, () -> remote.offer(8, PATIENCE));
+            assertThrows(ClosedQueueException.class, () -> remote.poll(PATIENCE));
+            assertThrows(ClosedQueueException.class, remote::destroy);
+            assertEquals(OptionalLong.of(7), q.poll(PATIENCE), "closing a handle leaves the queue to the others");
+            long notAQueue = c.block(1, 64);
+            assertThrows(CorruptedMemoryException.class, () -> MpmcBoundedQueue.attach(home, notAQueue));
+            q.destroy();
+            assertThrows(ClosedQueueException.class, () -> q.poll(PATIENCE), "destroy closes the handle");
+        }
+    }
+
+    @ParameterizedTest
+    @MethodSource("fabrics")
+    void shouldHandOutEveryValueExactlyOnceInEachProducersOrderWithThreeProducersAndThreeConsumers(
+            Function<SimOptions, Fabric> make) throws InterruptedException {
+        int producers = 3;
+        int perProducer = valuesPerProducer();
+        long total = (long) producers * perProducer;
+        try (TestCluster c = new TestCluster(make, hostile(), 3, b -> { })) {
+            long ptr;
+            try (ComputeThread t = c.thread(HOME)) {
+                ptr = MpmcBoundedQueue.create(t, 4).ptr();
+            }
+            AtomicInteger received = new AtomicInteger();
+            List<List<Long>> got = new ArrayList<>();
+            for (int i = 0; i < producers; i++) {
+                got.add(new ArrayList<>());
+            }
+            c.runOnThreads(new int[] {0, 1, 2, 1, 2, 0}, (index, t) -> {
+                MpmcBoundedQueue q = MpmcBoundedQueue.attach(t, ptr);
+                if (index < producers) {
+                    for (int i = 0; i < perProducer; i++) {
+                        long v = (long) index << 32 | i;
+                        while (!q.offer(v, PATIENCE)) {
+                            Thread.yield();
+                        }
+                    }
+                } else {
+                    List<Long> mine = got.get(index - producers);
+                    while (received.get() < total) {
+                        OptionalLong v = q.poll(PATIENCE);
+                        if (v.isPresent()) {
+                            mine.add(v.getAsLong());
+                            received.incrementAndGet();
+                        } else {
+                            Thread.yield();
+                        }
+                    }
+                }
+            });
+            boolean[][] seen = new boolean[producers][perProducer];
+            for (List<Long> consumer : got) {
+                int[] last = new int[producers];
+                java.util.Arrays.fill(last, -1);
+                for (long v : consumer) {
+                    int p = (int) (v >>> 32);
+                    int i = (int) v;
+                    assertFalse(seen[p][i], "value " + p + "/" + i + " taken twice");
+                    seen[p][i] = true;
+                    assertTrue(i > last[p], "a consumer sees producer " + p + "'s values in the order offered");
+                    last[p] = i;
+                }
+            }
+            assertEquals(total, got.stream().mapToLong(List::size).sum(), "every value taken");
+            try (ComputeThread t = c.thread(1)) {
+                assertTrue(MpmcBoundedQueue.attach(t, ptr).poll(PATIENCE).isEmpty(), "nothing left, nothing duplicated");
+            }
+        }
+    }
+
+    @ParameterizedTest
+    @MethodSource("fabrics")
+    void shouldCheckAsLinearizableWithTwoProducersAndTwoConsumersOnThreeNodes(Function<SimOptions, Fabric> make)
+            throws InterruptedException {
+        for (long seed = 1; seed <= historySeeds(); seed++) {
+            CheckResult r = raceAndCheck(make, seed, Twin.NONE);
+            assertEquals(Verdict.LINEARIZABLE, r.verdict(), "seed " + seed + ": " + r);
+        }
+    }
+
+    @ParameterizedTest
+    @MethodSource("fabrics")
+    void shouldCatchTheBrokenTwinThatPublishesTheSlotBeforeItsValue(Function<SimOptions, Fabric> make)
+            throws InterruptedException {
+        assertCaught(make, Twin.PUBLISH_FIRST);
+    }
+
+    @ParameterizedTest
+    @MethodSource("fabrics")
+    void shouldCatchTheBrokenTwinThatCallsAnUnpublishedSlotEmpty(Function<SimOptions, Fabric> make)
+            throws InterruptedException {
+        assertCaught(make, Twin.UNCONFIRMED_EMPTY);
+    }
+
+    private void assertCaught(Function<SimOptions, Fabric> make, Twin twin) throws InterruptedException {
+        boolean caught = false;
+        for (long seed = 1; seed <= twinSeeds() && !caught; seed++) {
+            CheckResult r = raceAndCheck(make, seed, twin);
+            assertTrue(r.verdict() != Verdict.UNKNOWN, "seed " + seed + ": the checker ran out of budget");
+            caught = r.verdict() == Verdict.NOT_LINEARIZABLE;
+        }
+        assertTrue(caught, "the checker never caught the twin " + twin);
+    }
+
+    /** Which queue the history runs: the real one, or a broken twin. */
+    enum Twin {
+        NONE,
+        /** Offers compare-and-swap the sequence word to published before they WRITE the value. */
+        PUBLISH_FIRST,
+        /** Polls answer empty on an unpublished slot without the READ of the tail (Vyukov's original test). */
+        UNCONFIRMED_EMPTY
+    }
+
+    /**
+     * Two producers (nodes 1 and 2) each offer 50 distinct words (once each, full or not), and two consumers
+     * (nodes 0 and 1) poll 60 times each, all recording and yielding at random, on a queue of capacity 2
+     * on node 0; the history is checked as a FIFO of 2 words whose full offers and empty polls are
+     * operations too.
+     */
+    private CheckResult raceAndCheck(Function<SimOptions, Fabric> make, long seed, Twin twin) throws InterruptedException {
+        int capacity = 2;
+        History history = new History(HistoryClock.NANO_TIME);
+        History.Recorder[] recorders = new History.Recorder[4];
+        for (int i = 0; i < recorders.length; i++) {
+            recorders[i] = history.recorder(i);
+        }
+        try (TestCluster c = new TestCluster(make, hostile(), 3, b -> { })) {
+            long ptr;
+            try (ComputeThread t = c.thread(HOME)) {
+                ptr = MpmcBoundedQueue.create(t, capacity).ptr();
+            }
+            CyclicBarrier start = new CyclicBarrier(4);
+            c.runOnThreads(new int[] {1, 2, 0, 1}, (index, t) -> {
+                SplittableRandom rnd = new SplittableRandom(seed * 1_000_003L + index);
+                History.Recorder r = recorders[index];
+                MpmcBoundedQueue q = MpmcBoundedQueue.attach(t, ptr);
+                BrokenQueue broken = twin == Twin.NONE ? null : new BrokenQueue(t, ptr, capacity, twin);
+                start.await(30, TimeUnit.SECONDS);
+                if (index < 2) {
+                    for (int i = 0; i < 50; i++) {
+                        long v = seed * 1_000_000 + index * 1000L + i + 1;
+                        maybeYield(rnd);
+                        int op = r.invoke(BoundedContainerSpec.PUT, v);
+                        boolean ok = broken == null ? q.offer(v, PATIENCE) : broken.offer(v);
+                        r.respond(op, ok ? 1 : 0);
+                        if (!ok) {
+                            Thread.yield();
+                        }
+                    }
+                } else {
+                    for (int i = 0; i < 60; i++) {
+                        maybeYield(rnd);
+                        int op = r.invoke(BoundedContainerSpec.TAKE);
+                        OptionalLong v = broken == null ? q.poll(PATIENCE) : broken.poll();
+                        if (v.isPresent()) {
+                            r.respond(op, v.getAsLong());
+                        } else {
+                            r.respond(op);
+                            Thread.yield();
+                        }
+                    }
+                }
+            });
+        }
+        return CHECKER.check(history.operations(), new BoundedContainerSpec(true, capacity));
+    }
+
+    private static void maybeYield(SplittableRandom rnd) {
+        if (rnd.nextInt(3) == 0) {
+            Thread.yield();
+        }
+    }
+
+    /**
+     * The broken twins: the queue's layout and protocol with one step wrong ({@link Twin}), no
+     * deadlines (they spin), fresh head and tail READs each call.
+     */
+    private static final class BrokenQueue {
+        private final ComputeThread t;
+        private final long ptr;
+        private final int capacity;
+        private final Twin twin;
+
+        BrokenQueue(ComputeThread t, long ptr, int capacity, Twin twin) {
+            this.t = t;
+            this.ptr = ptr;
+            this.capacity = capacity;
+            this.twin = twin;
+        }
+
+        private long slot(long ticket) {
+            return ptr + MpmcBoundedQueue.HEADER_BYTES + (ticket % capacity) * MpmcBoundedQueue.SLOT_BYTES;
+        }
+
+        boolean offer(long value) {
+            long pos = t.read(ptr + MpmcBoundedQueue.TAIL);
+            while (true) {
+                long slot = slot(pos);
+                long seq = t.read(slot);
+                if (seq == 2 * pos) {
+                    long seen = t.compareAndSwap(ptr + MpmcBoundedQueue.TAIL, pos, pos + 1);
+                    if (seen == pos) {
+                        if (twin == Twin.PUBLISH_FIRST) {
+                            t.compareAndSwap(slot, 2 * pos, 2 * pos + 1);
+                            t.write(slot + 8, value);
+                        } else {
+                            t.write(slot + 8, value);
+                            t.compareAndSwap(slot, 2 * pos, 2 * pos + 1);
+                        }
+                        return true;
+                    }
+                    pos = seen;
+                } else if (seq > 2 * pos) {
+                    pos = t.read(ptr + MpmcBoundedQueue.TAIL);
+                } else if (pos - t.read(ptr + MpmcBoundedQueue.HEAD) >= capacity) {
+                    return false;
+                } else {
+                    Thread.yield();
+                }
+            }
+        }
+
+        OptionalLong poll() {
+            long pos = t.read(ptr + MpmcBoundedQueue.HEAD);
+            while (true) {
+                long slot = slot(pos);
+                long seq = t.read(slot);
+                if (seq == 2 * pos + 1) {
+                    long seen = t.compareAndSwap(ptr + MpmcBoundedQueue.HEAD, pos, pos + 1);
+                    if (seen == pos) {
+                        long value = t.read(slot + 8);
+                        t.compareAndSwap(slot, 2 * pos + 1, 2 * (pos + capacity));
+                        return OptionalLong.of(value);
+                    }
+                    pos = seen;
+                } else if (seq > 2 * pos + 1) {
+                    pos = t.read(ptr + MpmcBoundedQueue.HEAD);
+                } else if (twin == Twin.UNCONFIRMED_EMPTY || t.read(ptr + MpmcBoundedQueue.TAIL) <= pos) {
+                    return OptionalLong.empty();
+                } else {
+                    Thread.yield();
+                }
+            }
+        }
+    }
+}
