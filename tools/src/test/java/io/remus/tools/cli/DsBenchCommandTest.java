@@ -88,7 +88,7 @@ class DsBenchCommandTest {
             "--key-ub=-1|--key-ub must be --key-lb (0)",
             "--zipf=1.5|--zipf must be 0 (uniform) or in (0, 1), got 1.5",
             "--value-size=5000|--value-size must be 0..4096, got 5000",
-            "--threads=0|--threads must be 1..64, got 0",
+            "--threads=0|--threads must be 1..32, got 0",
             "--nodes=0|--nodes must be 1..64, got 0",
             "--num-ops=0|--num-ops must be at least 1, got 0",
             "-D=0|-D must be in [0.01, 3600] seconds, got 0.0",

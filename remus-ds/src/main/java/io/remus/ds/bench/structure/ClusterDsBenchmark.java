@@ -9,7 +9,9 @@ import io.remus.core.RemusException;
 import io.remus.core.RemusNode;
 import io.remus.core.config.Timeouts;
 import io.remus.core.memory.ClusterRounds;
+import io.remus.ds.reclaim.EpochOptions;
 import io.remus.ds.reclaim.NeverReclaimer;
+import io.remus.ds.reclaim.bench.ReclaimBenchmarkConfig;
 
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -109,7 +111,8 @@ public final class ClusterDsBenchmark {
         RemusNode[] nodes = new RemusNode[config.nodes()];
         nodes[self] = cluster.node();
         int[] local = self >= config.firstWorkerNode() ? new int[]{self} : new int[0];
-        DsBenchmark.Run run = new DsBenchmark.Run(nodes, local, round.payload(), config, sinks);
+        DsBenchmark.Run run = new DsBenchmark.Run(nodes, local, round.payload(), config, sinks,
+                ReclaimBenchmarkConfig.benchEpochOptions().withClockSkew(EpochOptions.defaults().clockSkew()));
         NodeRun mine;
         try {
             DsBenchmarkResult result = run.measure(() -> round.ready(DsBenchmark.PREFILL_BOUND));

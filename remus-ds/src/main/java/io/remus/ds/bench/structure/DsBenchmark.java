@@ -11,6 +11,7 @@ import io.remus.core.config.NodeRange;
 import io.remus.core.fabric.Fabric;
 import io.remus.ds.bench.BenchWorkers;
 import io.remus.ds.object.bench.LatencySink;
+import io.remus.ds.reclaim.EpochOptions;
 import io.remus.ds.reclaim.EpochReclaimer;
 import io.remus.ds.reclaim.NeverReclaimer;
 import io.remus.ds.reclaim.Reclaimer;
@@ -31,7 +32,8 @@ import java.util.concurrent.atomic.AtomicReference;
  * The set and map benchmark (see {@link DsBenchmarkConfig} for the workloads): starts {@code nodes} nodes
  * on a fabric, creates the structure on node 0, and runs {@code threadsPerNode} workers per worker node.
  * Each worker has its own compute thread, an {@link EpochReclaimer} with
- * {@link ReclaimBenchmarkConfig#benchEpochOptions()} (200 ms leases) and, for the lazy list, a lock
+ * {@link ReclaimBenchmarkConfig#benchEpochOptions()} (200 ms leases; across processes with
+ * {@link EpochOptions#defaults()}' clock skew) and, for the lazy list, a lock
  * context whose acquire timeout outlasts the run. The workers first prefill their share of the keys
  * (worker {@code g} of {@code W} inserts the {@code i}-th of the evenly spaced keys when
  * {@code i mod W == g}), then are released together and run their operations; each operation's latency
@@ -91,7 +93,7 @@ public final class DsBenchmark {
             for (int i = 0; i < local.length; i++) {
                 local[i] = config.firstWorkerNode() + i;
             }
-            return new Run(nodes, local, ptr, config, sinks).measure(() -> {
+            return new Run(nodes, local, ptr, config, sinks, ReclaimBenchmarkConfig.benchEpochOptions()).measure(() -> {
             });
         } finally {
             for (RemusNode node : nodes) {
@@ -112,6 +114,7 @@ public final class DsBenchmark {
         private final long ptr;
         private final DsBenchmarkConfig config;
         private final DsLatencySinks sinks;
+        private final EpochOptions epoch;
         private final int workers;
         private final double zeta;
         private final CountDownLatch ready;
@@ -130,8 +133,10 @@ public final class DsBenchmark {
          * @param ptr    the structure
          * @param config what to run
          * @param sinks  where latencies go
+         * @param epoch  the workers' epoch reclaimer options (a clock skew across processes)
          */
-        Run(RemusNode[] nodes, int[] local, long ptr, DsBenchmarkConfig config, DsLatencySinks sinks) {
+        Run(RemusNode[] nodes, int[] local, long ptr, DsBenchmarkConfig config, DsLatencySinks sinks, EpochOptions epoch) {
+            this.epoch = epoch;
             this.nodes = nodes;
             this.local = local.clone();
             this.ptr = ptr;
@@ -252,7 +257,7 @@ public final class DsBenchmark {
             Duration runTime = config.duration() != null ? config.duration() : RUN_BOUND;
             LockOptions locks = LockOptions.defaults().withAcquireTimeout(runTime.plus(STOP_BOUND));
             try (ComputeThread ct = nodes[node].newComputeThread();
-                 Reclaimer r = new EpochReclaimer(ct, ct.allocator(), ReclaimBenchmarkConfig.benchEpochOptions());
+                 Reclaimer r = new EpochReclaimer(ct, ct.allocator(), epoch);
                  Target target = Target.attach(config, ct, r, locks, ptr)) {
                 int all = config.workers();
                 long count = config.prefillKeys();

@@ -46,8 +46,8 @@ public record DsBenchmarkConfig(StructureKind structure, LockKind lock, int node
                                 Ycsb ycsb, int valueBytes, long segmentBytes, long seed) {
     /** The most nodes of a run. */
     public static final int MAX_NODES = 64;
-    /** The most workers per node. */
-    public static final int MAX_THREADS = 64;
+    /** The most workers per node (each takes a slot of the epoch reclaimer's announcement table). */
+    public static final int MAX_THREADS = 32;
     /** The most keys of the key range. */
     public static final long MAX_KEYS = 1L << 24;
     /** The largest hash-map value. */
