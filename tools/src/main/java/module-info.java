@@ -28,6 +28,7 @@ module io.remus.tools {
     exports io.remus.tools.lock;
     exports io.remus.tools.reclaim;
     exports io.remus.tools.object;
+    exports io.remus.tools.ds;
 
     opens io.remus.tools to info.picocli;
     opens io.remus.tools.cli to info.picocli;

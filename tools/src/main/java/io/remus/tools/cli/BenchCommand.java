@@ -32,6 +32,7 @@ public final class BenchCommand {
         bench.addSubcommand("lock", new CommandLine(new LockBenchCommand(hostFabric)));
         bench.addSubcommand("reclaim", new CommandLine(new ReclaimBenchCommand(hostFabric)));
         bench.addSubcommand("object", new CommandLine(new ObjectBenchCommand(hostFabric)));
+        bench.addSubcommand("ds", new CommandLine(new DsBenchCommand(hostFabric)));
         top.addSubcommand("bench", bench);
     }
 }

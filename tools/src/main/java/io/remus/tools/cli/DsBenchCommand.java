@@ -1,0 +1,291 @@
+package io.remus.tools.cli;
+
+import io.remus.alock.LockKind;
+import io.remus.core.BadArgumentException;
+import io.remus.core.RemusCluster;
+import io.remus.core.fabric.Fabric;
+import io.remus.core.sim.SimOptions;
+import io.remus.ds.bench.structure.ClusterDsBenchmark;
+import io.remus.ds.bench.structure.DsBenchmark;
+import io.remus.ds.bench.structure.DsBenchmarkConfig;
+import io.remus.ds.bench.structure.DsBenchmarkResult;
+import io.remus.ds.bench.structure.OpType;
+import io.remus.ds.bench.structure.RemusMetrics;
+import io.remus.ds.bench.structure.StructureKind;
+import io.remus.ds.bench.structure.Ycsb;
+import io.remus.tools.bench.FabricKind;
+import io.remus.tools.ds.DsHumanFormat;
+import io.remus.tools.ds.DsJsonFormat;
+import io.remus.tools.ds.DsLatencies;
+import io.remus.tools.ds.DsReport;
+import io.remus.tools.ds.DsRun;
+import org.HdrHistogram.Histogram;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Unmatched;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
+import java.util.function.UnaryOperator;
+
+/**
+ * {@code remus bench ds}: the sets and the hash map of remus-ds under Remus' integer-set microbenchmark
+ * or a YCSB workload (remus-ds's {@link DsBenchmark}): throughput, latency percentiles per operation type,
+ * and the compute threads' RDMA operations, bytes and round trips per operation; as a table, as JSON
+ * ({@code --json FILE}) and as Remus' {@code metrics.txt} ({@code --metrics FILE}). Every node runs in
+ * this process, or, by {@link ClusterOptions}' rule, this process is one node of a cluster and node 0
+ * reports the run added up over the nodes ({@link ClusterDsBenchmark#aggregate}, latency histograms
+ * merged). Exit status 0 on success, 1 when the run fails, 2 for bad flags.
+ */
+@Command(name = "ds", mixinStandardHelpOptions = true, sortOptions = false, usageHelpAutoWidth = true,
+        description = {"Sets (lazy list, lock-free list) and the hash map under Remus' intset mix or YCSB A/B/C/D/F.",
+                "",
+                ClusterOptions.RULE + "on the structure node 0 creates, and node 0 prints one report and writes the "
+                        + "files: counts and RDMA counts summed over the nodes, latency histograms merged; the other "
+                        + "nodes print nothing. Give every process the same flags.",
+                ""})
+public final class DsBenchCommand implements java.util.concurrent.Callable<Integer> {
+    private final Supplier<FabricChoice> hostFabric;
+    private final Map<String, String> environment;
+    private final UnaryOperator<RemusCluster.Builder> joinSetup;
+
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = "--structure", paramLabel = "S", defaultValue = "lazy-list",
+            description = "lazy-list, lock-free-list or hash-map (default ${DEFAULT-VALUE}).")
+    String structure;
+
+    @Option(names = "--lock", paramLabel = "LOCK", defaultValue = "alock",
+            description = "The lazy list's lock: alock, spin or mcs (default ${DEFAULT-VALUE}).")
+    String lock;
+
+    @Option(names = "--num-ops", paramLabel = "N", defaultValue = "8192",
+            description = "Operations per thread (default ${DEFAULT-VALUE}); not with -D.")
+    long numOps;
+
+    @Option(names = {"-D", "--duration"}, paramLabel = "SECONDS",
+            description = "Run for this long instead of --num-ops operations per thread.")
+    Double durationSeconds;
+
+    @Option(names = "--prefill", paramLabel = "P", defaultValue = "50",
+            description = "Percent of the key range inserted before the run (default ${DEFAULT-VALUE}); not used with --ycsb, which loads every key.")
+    int prefill;
+
+    @Option(names = "--insert", paramLabel = "P", defaultValue = "50", description = "Percent of inserts (default ${DEFAULT-VALUE}).")
+    int insert;
+
+    @Option(names = "--remove", paramLabel = "P", defaultValue = "50",
+            description = "Percent of removes (default ${DEFAULT-VALUE}); the rest of the operations are lookups.")
+    int remove;
+
+    @Option(names = "--key-lb", paramLabel = "K", defaultValue = "0", description = "Smallest key (default ${DEFAULT-VALUE}).")
+    long keyLb;
+
+    @Option(names = "--key-ub", paramLabel = "K", defaultValue = "1024", description = "Largest key, included (default ${DEFAULT-VALUE}).")
+    long keyUb;
+
+    @Option(names = "--zipf", paramLabel = "THETA", defaultValue = "0",
+            description = "Zipfian keys with this constant in (0, 1); 0: uniform (default ${DEFAULT-VALUE}; with --ycsb 0 means YCSB's 0.99).")
+    double zipf;
+
+    @Option(names = "--ycsb", paramLabel = "W", description = "A YCSB workload on the hash map: A, B, C, D or F (replaces --insert/--remove/--prefill).")
+    String ycsb;
+
+    @Option(names = "--value-size", paramLabel = "BYTES", defaultValue = "64", description = "Hash-map value size (default ${DEFAULT-VALUE}).")
+    int valueSize;
+
+    @Option(names = "--nodes", paramLabel = "N", defaultValue = "2", description = "Nodes, each a memory and compute node; the structure lives on node 0 (default ${DEFAULT-VALUE}).")
+    int nodes;
+
+    @Option(names = "--threads", paramLabel = "T", defaultValue = "2", description = "Workers per node (default ${DEFAULT-VALUE}).")
+    int threads;
+
+    @Option(names = "--home-workers", negatable = true, defaultValue = "true", fallbackValue = "true",
+            description = "Whether node 0, which holds the structure, runs workers too (default ${DEFAULT-VALUE}); --no-home-workers: every operation is remote.")
+    boolean homeWorkers;
+
+    @Option(names = "--segment-mib", paramLabel = "MIB", defaultValue = "64", description = "Memory per node in MiB (default ${DEFAULT-VALUE}).")
+    long segmentMib;
+
+    @Option(names = "--seed", paramLabel = "SEED", defaultValue = "1", description = "Seed of the workers' choices (default ${DEFAULT-VALUE}).")
+    long seed;
+
+    @Option(names = "--fabric", paramLabel = "FABRIC", description = "verbs or sim (default: verbs when this host has an RDMA device, else sim).")
+    FabricKind fabric;
+
+    @Option(names = {"-d", "--ib-dev"}, paramLabel = "DEVICE", description = "RDMA device for --fabric verbs (default: the first one libibverbs lists).")
+    String device;
+
+    @Option(names = "--json", paramLabel = "FILE", description = "Also write the report as one JSON object to FILE.")
+    Path json;
+
+    @Option(names = "--metrics", paramLabel = "FILE", description = "Also write Remus' metrics.txt keys (duration in us, get_t, ..., cas) to FILE.")
+    Path metrics;
+
+    @Mixin
+    ClusterOptions clusterOptions;
+
+    @Unmatched
+    List<String> joinArgs = new ArrayList<>();
+
+    /** @param hostFabric the fabric without {@code --fabric} ({@link FabricChoice#detect}) */
+    public DsBenchCommand(Supplier<FabricChoice> hostFabric) {
+        this(hostFabric, System.getenv(), UnaryOperator.identity());
+    }
+
+    /**
+     * A command with its own environment and join settings: tests run several in one JVM as the
+     * processes of one cluster.
+     *
+     * @param hostFabric  the fabric without {@code --fabric} ({@link FabricChoice#detect})
+     * @param environment the environment the launcher rule and {@link RemusCluster} read
+     * @param joinSetup   applied to the join's builder last (e.g. a shared simulator fabric)
+     */
+    DsBenchCommand(Supplier<FabricChoice> hostFabric, Map<String, String> environment,
+                   UnaryOperator<RemusCluster.Builder> joinSetup) {
+        this.hostFabric = hostFabric;
+        this.environment = Map.copyOf(environment);
+        this.joinSetup = joinSetup;
+    }
+
+    @Override
+    public Integer call() throws IOException, InterruptedException {
+        if (clusterOptions.on(environment, joinArgs)) {
+            return callAsNode();
+        }
+        clusterOptions.refuseJoinArgs(joinArgs);
+        DsBenchmarkConfig config = config(nodes);
+        FabricChoice choice = FabricChoice.choose(spec.commandLine(), fabric, FabricChoice.given("-d", device),
+                List.of(), hostFabric);
+        new OutputFiles().add("--json", json).add("--metrics", metrics).check();
+        choice.announce(spec.commandLine().getErr());
+        List<String> notes = new ArrayList<>();
+        notes.add("fabric " + choice.name() + " (" + choice.reason() + ")");
+        Supplier<Fabric> fabrics = InProcessFabrics.of(choice.kind(), device, SimOptions.defaults(), notes);
+        notes.add(ClusterOptions.hostLoad());
+        DsLatencies latencies = new DsLatencies(config.workers());
+        DsBenchmarkResult result;
+        try (Fabric f = fabrics.get()) {
+            result = DsBenchmark.run(f, config, latencies.sinks());
+        }
+        report(new DsReport(choice.name(), notes, List.of(DsLatencies.run(result, latencies.merged()))));
+        return 0;
+    }
+
+    /** One process per node: joins, runs with the other processes, and reports on node 0. */
+    private int callAsNode() throws IOException, InterruptedException {
+        ClusterOptions.Join join = clusterOptions.prepare(joinArgs, fabric, device, environment, joinSetup, nodes);
+        DsBenchmarkConfig config = config(join.size());
+        new OutputFiles().add("--json", json).add("--metrics", metrics).check();
+        join.ensureSegment(segmentMib << 20);
+        try (RemusCluster joined = join.join()) {
+            List<String> notes = join.notes(joined, "counts, RDMA counts and latency histograms");
+            ClusterDsBenchmark bench = new ClusterDsBenchmark(joined, join.timeout());
+            DsLatencies latencies = new DsLatencies(config.workers());
+            List<ClusterDsBenchmark.NodeRun> byNode = bench.run(config, latencies.sinks(),
+                    () -> DsLatencies.encode(latencies.merged()));
+            if (joined.nodeId() == 0) {
+                List<DsBenchmarkResult> results = new ArrayList<>();
+                List<Map<OpType, Histogram>> histograms = new ArrayList<>();
+                for (ClusterDsBenchmark.NodeRun n : byNode) {
+                    results.add(n.result());
+                    histograms.add(DsLatencies.decode(n.extra()));
+                }
+                notes.add("ops by node: " + String.join(", ", results.stream().map(r -> String.valueOf(r.ops())).toList()));
+                DsRun run = DsLatencies.run(ClusterDsBenchmark.aggregate(results), DsLatencies.sum(histograms));
+                report(new DsReport(joined.fabric().name(), notes, List.of(run)));
+            }
+        }
+        return 0;
+    }
+
+    private void report(DsReport report) throws IOException {
+        PrintWriter err = spec.commandLine().getErr();
+        DsHumanFormat.write(report, spec.commandLine().getOut());
+        if (json != null) {
+            writeFile(json, out -> DsJsonFormat.write(report, out));
+            err.println("wrote " + json);
+        }
+        if (metrics != null) {
+            writeFile(metrics, out -> RemusMetrics.write(report.runs().getFirst().result(), out));
+            err.println("wrote " + metrics);
+        }
+        err.flush();
+    }
+
+    private static void writeFile(Path file, Consumer<PrintWriter> body) throws IOException {
+        try (PrintWriter out = new PrintWriter(Files.newBufferedWriter(file, StandardCharsets.UTF_8))) {
+            body.accept(out);
+            if (out.checkError()) {
+                throw new IOException("could not write " + file);
+            }
+        }
+    }
+
+    /**
+     * Validates the flags into the run's configuration.
+     *
+     * @return the configuration for {@code --nodes}
+     * @throws ParameterException naming the flag and its value when one is out of range
+     */
+    DsBenchmarkConfig config() {
+        return config(nodes);
+    }
+
+    private DsBenchmarkConfig config(int nodeCount) {
+        StructureKind s = parse(() -> StructureKind.parse(structure.strip()), "--structure");
+        LockKind l = parse(() -> LockKind.parse(lock.strip()), "--lock");
+        Ycsb y = ycsb == null ? null : parse(() -> Ycsb.parse(ycsb.strip()), "--ycsb");
+        if (durationSeconds != null && (!(durationSeconds >= 0.01) || durationSeconds > 3600)) {
+            throw usage("-D must be in [0.01, 3600] seconds, got " + durationSeconds);
+        }
+        if (durationSeconds == null && numOps < 1) {
+            throw usage("--num-ops must be at least 1, got " + numOps);
+        }
+        if (segmentMib < 1 || segmentMib > 1024) {
+            throw usage("--segment-mib must be 1..1024, got " + segmentMib);
+        }
+        Duration duration = durationSeconds == null ? null : Duration.ofNanos(Math.round(durationSeconds * 1e9));
+        try {
+            return new DsBenchmarkConfig(s, l, nodeCount, threads, homeWorkers, duration,
+                    duration == null ? numOps : 0, prefill, insert, remove, keyLb, keyUb, zipf, y, valueSize,
+                    segmentMib << 20, seed);
+        } catch (BadArgumentException e) {
+            throw usage(flagNames(e.getMessage()));
+        }
+    }
+
+    private <T> T parse(Supplier<T> parser, String flag) {
+        try {
+            return parser.get();
+        } catch (BadArgumentException e) {
+            throw usage(flag + ": " + e.getMessage());
+        }
+    }
+
+    private static String flagNames(String message) {
+        return message.replace("threadsPerNode", "--threads").replace("nodes must", "--nodes must")
+                .replace("prefillPercent", "--prefill").replace("insertPercent", "--insert")
+                .replace("removePercent", "--remove").replace("keyLb", "--key-lb").replace("keyUb", "--key-ub")
+                .replace("zipfTheta", "--zipf").replace("valueBytes", "--value-size")
+                .replace("without workers on node 0", "--no-home-workers");
+    }
+
+    private ParameterException usage(String message) {
+        return new ParameterException(spec.commandLine(), message);
+    }
+}
