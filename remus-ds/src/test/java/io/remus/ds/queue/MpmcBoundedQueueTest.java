@@ -28,6 +28,7 @@ import java.util.SplittableRandom;
 import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.Function;
 import java.util.stream.Stream;
 
@@ -379,6 +380,9 @@ class MpmcBoundedQueueTest {
                     if (seen == pos) {
                         if (twin == Twin.PUBLISH_FIRST) {
                             t.compareAndSwap(slot, 2 * pos, 2 * pos + 1);
+                            // As a producer descheduled between the two would: the window the bug opens,
+                            // wide enough that a consumer falls into it in a few seeds however the host schedules.
+                            LockSupport.parkNanos(200_000);
                             t.write(slot + 8, value);
                         } else {
                             t.write(slot + 8, value);
