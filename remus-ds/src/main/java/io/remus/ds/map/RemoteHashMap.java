@@ -12,6 +12,7 @@ import io.remus.ds.reclaim.Reclaimer;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.util.Arrays;
 import java.util.Objects;
 
 /**
@@ -159,6 +160,14 @@ public final class RemoteHashMap implements AutoCloseable {
     private static final int LEASE_RAN_OUT = -3;
 
     private final long[] view = new long[CANDIDATES];
+    /**
+     * The view before a lookup's re-read that confirms it. A READ racing a compare-and-swap of the same
+     * word can return it torn on some providers (Soft-RoCE's responder copies bytes while the atomic
+     * stores the word), so a lookup that finds a slot with the key's fingerprint whose block holds another
+     * key, or a length out of range, trusts that only once two reads of the buckets agree: a torn word is
+     * not read twice alike.
+     */
+    private final long[] confirmed = new long[CANDIDATES];
     private long lastYield;
     private long firstBucket;
     private long secondBucket;
@@ -357,19 +366,38 @@ public final class RemoteHashMap implements AutoCloseable {
                 }
                 readBuckets();
                 long n = -1;
-                for (int i = 0; i < CANDIDATES && n < 0; i++) {
-                    long w = view[i];
-                    if (w == 0 || Slot.isPending(w) || Slot.fingerprint(w) != fp) {
-                        continue;
-                    }
-                    int bytes = Slot.blockBytes(w);
-                    thread.read(Slot.block(w, home), BLOCK, bytes);
-                    if (buf.get(ValueLayout.JAVA_LONG, BLOCK) == key) {
-                        n = buf.get(ValueLayout.JAVA_LONG, BLOCK + 8);
-                        if (g.valid() && (n < 0 || n > bytes - BLOCK_HEADER_BYTES)) {
-                            throw new CorruptedMemoryException(RemotePtr.offset(Slot.block(w, home), 8), n, "the block of key "
-                                    + key + " at " + RemotePtr.toString(Slot.block(w, home)) + " says its value has " + n + " bytes");
+                boolean suspect = true;
+                while (suspect) {
+                    suspect = false;
+                    n = -1;
+                    for (int i = 0; i < CANDIDATES && n < 0; i++) {
+                        long w = view[i];
+                        if (w == 0 || Slot.isPending(w) || Slot.fingerprint(w) != fp) {
+                            continue;
                         }
+                        int bytes = Slot.blockBytes(w);
+                        thread.read(Slot.block(w, home), BLOCK, bytes);
+                        if (buf.get(ValueLayout.JAVA_LONG, BLOCK) != key) {
+                            suspect = true;
+                            continue;
+                        }
+                        n = buf.get(ValueLayout.JAVA_LONG, BLOCK + 8);
+                        if (n < 0 || n > bytes - BLOCK_HEADER_BYTES) {
+                            if (!stableAfterReRead() && g.valid()) {
+                                n = -1;
+                                suspect = true;
+                                break;
+                            }
+                            if (g.valid()) {
+                                throw new CorruptedMemoryException(RemotePtr.offset(Slot.block(w, home), 8), n, "the block of key "
+                                        + key + " at " + RemotePtr.toString(Slot.block(w, home)) + " says its value has " + n + " bytes");
+                            }
+                        }
+                    }
+                    if (suspect && n < 0 && g.valid()) {
+                        suspect = !stableAfterReRead();
+                    } else {
+                        suspect = false;
                     }
                 }
                 if (g.valid()) {
@@ -381,6 +409,13 @@ public final class RemoteHashMap implements AutoCloseable {
             }
             again = true;
         }
+    }
+
+    /** Re-reads the buckets: whether they are as before (the view is the new one either way). */
+    private boolean stableAfterReRead() {
+        System.arraycopy(view, 0, confirmed, 0, CANDIDATES);
+        readBuckets();
+        return Arrays.equals(confirmed, view);
     }
 
     private void copyOut(long key, long n, MemorySegment destination) {

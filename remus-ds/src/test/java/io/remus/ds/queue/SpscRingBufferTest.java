@@ -26,6 +26,7 @@ import java.time.Duration;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.Function;
 import java.util.stream.Stream;
 
@@ -308,6 +309,9 @@ class SpscRingBufferTest {
             boolean firstLap = tail < slots;
             if (!firstLap) {
                 thread.write(slot, tail + 1);
+                // As a producer descheduled between the two would: the window the bug opens, wide
+                // enough that the polling consumer falls into it however the host schedules.
+                LockSupport.parkNanos(1_000_000);
             }
             staging.set(ValueLayout.JAVA_LONG, 0, message.byteSize());
             MemorySegment.copy(message, 0, staging, 8, message.byteSize());
