@@ -28,6 +28,7 @@ import io.remus.ds.set.LazyListSet;
 import io.remus.ds.set.LockFreeListSet;
 import io.remus.ds.set.RemoteSet;
 import io.remus.ds.testing.ClusterHistories;
+import io.remus.ds.testing.ClusterWorkers;
 import io.remus.verbs.testing.ClusterNode;
 import io.remus.verbs.testing.ClusterTest;
 import io.remus.verbs.testing.ClusterTests;
@@ -39,12 +40,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 
@@ -136,7 +135,8 @@ public class DataStructuresClusterTest {
         for (String name : NAMES) {
             histories.put(name, new History(HistoryClock.EPOCH_MICROS, self));
         }
-        runWorkers(clusterNode, self, ptrs, histories, barrier);
+        ClusterWorkers.run(clusterNode, WORKERS, barrier, RUN_BOUND,
+                (ct, index, start) -> work(ct, self * WORKERS + index, index, ptrs, histories, start));
         barrier.await();
         cluster.clockPhase(1);
         Map<String, List<Operation>> merged = cluster.gather(histories);
@@ -171,48 +171,9 @@ public class DataStructuresClusterTest {
         return "node 0: every structure's merged history of " + size + " hosts is linearizable";
     }
 
-    /** This node's workers: each attaches (connecting its lanes) before the hosts start together at the barrier. */
-    private static void runWorkers(RemusNode clusterNode, int self, long[] ptrs, Map<String, History> histories,
-                                   ClusterBarrier barrier) throws InterruptedException {
-        List<Throwable> failures = Collections.synchronizedList(new ArrayList<>());
-        List<Thread> threads = new ArrayList<>();
-        CountDownLatch attached = new CountDownLatch(WORKERS);
-        CountDownLatch go = new CountDownLatch(1);
-        for (int w = 0; w < WORKERS; w++) {
-            int index = w;
-            Thread t = new Thread(() -> {
-                try (ComputeThread ct = clusterNode.newComputeThread()) {
-                    work(ct, self * WORKERS + index, index, ptrs, histories, attached, go);
-                } catch (Throwable e) {
-                    failures.add(e);
-                    attached.countDown();
-                }
-            }, "worker-" + w + "@node" + self);
-            t.setDaemon(true);
-            threads.add(t);
-            t.start();
-        }
-        if (!attached.await(RUN_BOUND.toMillis(), TimeUnit.MILLISECONDS)) {
-            throw new AssertionError("workers did not attach within " + RUN_BOUND);
-        }
-        barrier.await();
-        go.countDown();
-        for (Thread t : threads) {
-            t.join(RUN_BOUND.toMillis());
-        }
-        if (!failures.isEmpty()) {
-            AssertionError e = new AssertionError("a worker failed");
-            failures.forEach(e::addSuppressed);
-            throw e;
-        }
-        if (threads.stream().anyMatch(Thread::isAlive)) {
-            throw new AssertionError("a worker still ran after " + RUN_BOUND);
-        }
-    }
-
     /** One thread's seeded random operations on every structure, recorded. */
     private static void work(ComputeThread t, int gid, int index, long[] ptrs, Map<String, History> histories,
-                             CountDownLatch attached, CountDownLatch go) throws InterruptedException {
+                             ClusterWorkers.Start start) throws InterruptedException {
         try (EpochReclaimer reclaimer = new EpochReclaimer(t, t.allocator(), EPOCH);
              RemoteSet lockFree = LockFreeListSet.attach(t, reclaimer, ptrs[0]);
              RemoteSet lazy = LazyListSet.attach(new LockContext(t, LOCKS), reclaimer, ptrs[1]);
@@ -224,10 +185,7 @@ public class DataStructuresClusterTest {
                 lazy.contains(key);
                 map.containsKey(key);
             }
-            attached.countDown();
-            if (!go.await(RUN_BOUND.toMillis(), TimeUnit.MILLISECONDS)) {
-                throw new AssertionError("no start within " + RUN_BOUND);
-            }
+            start.attachedAwaitStart();
             for (int i = 0; i < OPS; i++) {
                 if (ThreadLocalRandom.current().nextInt(3) == 0) {
                     Thread.yield();

@@ -23,6 +23,7 @@ import io.remus.ds.reclaim.EpochOptions;
 import io.remus.ds.reclaim.EpochReclaimer;
 import io.remus.ds.reclaim.NeverReclaimer;
 import io.remus.ds.testing.ClusterHistories;
+import io.remus.ds.testing.ClusterWorkers;
 import io.remus.verbs.testing.ClusterNode;
 import io.remus.verbs.testing.ClusterTest;
 import io.remus.verbs.testing.ClusterTests;
@@ -36,14 +37,12 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Collections;
 import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -123,7 +122,8 @@ class ObjectClusterTest {
         for (Target target : Target.values()) {
             histories.put(target, new History(HistoryClock.EPOCH_MICROS, self));
         }
-        runWorkers(clusterNode, self, ptrs, histories, barrier);
+        ClusterWorkers.run(clusterNode, WORKERS, barrier, RUN_BOUND,
+                (ct, index, start) -> work(ct, self * WORKERS + index, index, ptrs, histories, start));
         barrier.await();
         cluster.clockPhase(1);
         Map<String, History> byName = new LinkedHashMap<>();
@@ -154,52 +154,9 @@ class ObjectClusterTest {
         return target.ordinal() % size;
     }
 
-    /**
-     * Runs this node's workers. Each attaches first (its compute thread's lanes to every node connect on
-     * first use, which takes seconds in an emulated guest); once all have, the node meets the others at
-     * the barrier and lets its workers go, so the hosts' runs start together.
-     */
-    private static void runWorkers(RemusNode clusterNode, int self, long[] ptrs, Map<Target, History> histories,
-                                   ClusterBarrier barrier) throws InterruptedException {
-        List<Throwable> failures = Collections.synchronizedList(new ArrayList<>());
-        List<Thread> threads = new ArrayList<>();
-        CountDownLatch attached = new CountDownLatch(WORKERS);
-        CountDownLatch go = new CountDownLatch(1);
-        for (int w = 0; w < WORKERS; w++) {
-            int index = w;
-            Thread t = new Thread(() -> {
-                try (ComputeThread ct = clusterNode.newComputeThread()) {
-                    work(ct, self * WORKERS + index, index, ptrs, histories, attached, go);
-                } catch (Throwable e) {
-                    failures.add(e);
-                    attached.countDown();
-                }
-            }, "worker-" + w + "@node" + self);
-            t.setDaemon(true);
-            threads.add(t);
-            t.start();
-        }
-        if (!attached.await(RUN_BOUND.toMillis(), TimeUnit.MILLISECONDS)) {
-            throw new AssertionError("workers did not attach within " + RUN_BOUND);
-        }
-        barrier.await();
-        go.countDown();
-        for (Thread t : threads) {
-            t.join(RUN_BOUND.toMillis());
-        }
-        if (!failures.isEmpty()) {
-            AssertionError e = new AssertionError("a worker failed");
-            failures.forEach(e::addSuppressed);
-            throw e;
-        }
-        if (threads.stream().anyMatch(Thread::isAlive)) {
-            throw new AssertionError("a worker still ran after " + RUN_BOUND);
-        }
-    }
-
     /** One thread's seeded random operations on every object, recorded. */
     private static void work(ComputeThread t, int gid, int index, long[] ptrs, Map<Target, History> histories,
-                             CountDownLatch attached, CountDownLatch go) throws InterruptedException {
+                             ClusterWorkers.Start start) throws InterruptedException {
         EpochReclaimer reclaimer = new EpochReclaimer(t, t.allocator(), EPOCH);
         RemoteCounter counter = RemoteCounter.attach(t, ptrs[Target.COUNTER.ordinal()]);
         RemoteMaxRegister max = RemoteMaxRegister.attach(t, ptrs[Target.MAX_REGISTER.ordinal()]);
@@ -215,10 +172,7 @@ class ObjectClusterTest {
         for (long ptr : ptrs) {
             t.read(ptr);
         }
-        attached.countDown();
-        if (!go.await(RUN_BOUND.toMillis(), TimeUnit.MILLISECONDS)) {
-            throw new AssertionError("no start within " + RUN_BOUND);
-        }
+        start.attachedAwaitStart();
         for (int i = 0; i < OPS; i++) {
             Contention.maybeYield();
             Target target = Target.values()[rnd.nextInt(TARGETS)];
