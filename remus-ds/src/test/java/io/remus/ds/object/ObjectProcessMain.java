@@ -25,7 +25,10 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
+import java.nio.channels.FileChannel;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.lang.foreign.Arena;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -51,7 +54,10 @@ import java.util.stream.Collectors;
  * epoch reclaimer's pass reads every memory node's table) needs a new connection, which the stopped
  * process cannot accept. Its threads operate without pause until {@code resumed} exists, and its
  * first thread creates {@code ready} after {@link #READY_OPS}, for the test to stop the process
- * ({@code SIGSTOP}). The live nodes' threads run {@link #OPS} operations and wait for {@code frozen}; then
+ * ({@code SIGSTOP}). Each victim thread marks in the shared file {@code in-flight} (one word per
+ * thread, {@link #IN_FLIGHT}) whether it is between an operation's invocation and its response, so
+ * that the test, reading the file while the process is stopped, knows whether the stop caught an
+ * operation in the middle. The live nodes' threads run {@link #OPS} operations and wait for {@code frozen}; then
  * each runs exactly {@link #WHILE_FROZEN} more, the last of a process creates {@code live-<nodeId>}, and
  * they wait, reclaiming, for {@code resumed}. Every thread stops once it ran {@link #OPS} operations in
  * all and {@link #AFTER_RESUME} after it saw {@code resumed}.
@@ -79,6 +85,8 @@ public final class ObjectProcessMain {
     static final int ELEMENTS = 4;
     /** Bytes of the register's values: two words. */
     static final int REGISTER_BYTES = 16;
+    /** The file, mapped by the victim, of one word per thread: 1 while an operation is in flight, else 0. */
+    static final String IN_FLIGHT = "in-flight";
     /** The reclaimers' lease: the bound is stated for calls of a thread whose lease holds. */
     static final Duration LEASE = Duration.ofSeconds(2);
     private static final EpochOptions EPOCH = EpochOptions.defaults().withLease(LEASE).withBytes(4096, 16384)
@@ -150,11 +158,12 @@ public final class ObjectProcessMain {
                 histories.put(target, new History(HistoryClock.EPOCH_MICROS, nodeId));
             }
             boolean victim = nodeId == size - 1;
+            MemorySegment inFlight = victim ? mapInFlight(dir) : null;
             AtomicInteger frozenDone = new AtomicInteger();
             List<Thread> threads = new ArrayList<>();
             List<Throwable> failures = Collections.synchronizedList(new ArrayList<>());
             for (int w = 0; w < WORKERS; w++) {
-                Worker worker = new Worker(nodeId, w, size, victim, dir, ptrs, histories, frozenDone);
+                Worker worker = new Worker(nodeId, w, size, victim, dir, ptrs, histories, frozenDone, inFlight);
                 Thread t = new Thread(() -> {
                     try (ComputeThread ct = cluster.node().newComputeThread()) {
                         lines.add(worker.run(ct));
@@ -202,6 +211,14 @@ public final class ObjectProcessMain {
         System.exit(0);
     }
 
+    /** The victim's {@link #IN_FLIGHT} file, mapped shared for the life of the process. */
+    private static MemorySegment mapInFlight(Path dir) throws IOException {
+        try (FileChannel ch = FileChannel.open(dir.resolve(IN_FLIGHT), StandardOpenOption.CREATE_NEW, StandardOpenOption.READ,
+                StandardOpenOption.WRITE)) {
+            return ch.map(FileChannel.MapMode.READ_WRITE, 0, 8L * WORKERS, Arena.global());
+        }
+    }
+
     /** Waits for every process's {@code done} file: a file, not a barrier, so that waiting takes no CPU from the others. */
     private static void awaitDone(Path dir, int size) throws InterruptedException {
         long deadline = System.nanoTime() + RUN_BOUND.toNanos();
@@ -238,6 +255,7 @@ public final class ObjectProcessMain {
         private final long[] ptrs;
         private final Map<Target, History> histories;
         private final AtomicInteger frozenDone;
+        private final MemorySegment inFlight;
         private final SplittableRandom rnd;
         private final MemorySegment value = MemorySegment.ofArray(new byte[REGISTER_BYTES]);
 
@@ -250,7 +268,7 @@ public final class ObjectProcessMain {
         private long violationsWhileFrozen;
 
         Worker(int nodeId, int index, int size, boolean victim, Path dir, long[] ptrs, Map<Target, History> histories,
-               AtomicInteger frozenDone) {
+               AtomicInteger frozenDone, MemorySegment inFlight) {
             this.nodeId = nodeId;
             this.index = index;
             this.gid = nodeId * WORKERS + index;
@@ -260,6 +278,7 @@ public final class ObjectProcessMain {
             this.ptrs = ptrs;
             this.histories = histories;
             this.frozenDone = frozenDone;
+            this.inFlight = inFlight;
             this.rnd = new SplittableRandom(1_000_003L * (gid + 1));
         }
 
@@ -348,22 +367,22 @@ public final class ObjectProcessMain {
                 case COUNTER -> {
                     if (update) {
                         long delta = 1 + rnd.nextInt(3);
-                        int op = r.invoke(CounterSpec.FETCH_AND_ADD, delta);
-                        r.respond(op, h.counter.fetchAndAdd(delta));
+                        int op = invoke(r, CounterSpec.FETCH_AND_ADD, delta);
+                        respond(r, op, h.counter.fetchAndAdd(delta));
                         Counts w = before.since(t);
                         violation = w.equals(new Counts(1, 0, 0, 0, 1, 0, 0)) ? null : "fetchAndAdd: one fetch-and-add, one round trip " + w;
                     } else {
-                        int op = r.invoke(CounterSpec.READ);
-                        r.respond(op, h.counter.read());
+                        int op = invoke(r, CounterSpec.READ);
+                        respond(r, op, h.counter.read());
                         violation = oneRead("counter read", before.since(t));
                     }
                 }
                 case MAX_REGISTER -> {
                     if (update) {
                         long v = (4L * i + rnd.nextInt(12)) * 64 + gid + 1;
-                        int op = r.invoke(MaxRegisterSpec.WRITE_MAX, v);
+                        int op = invoke(r, MaxRegisterSpec.WRITE_MAX, v);
                         h.max.writeMax(v);
-                        r.respond(op);
+                        respond(r, op);
                         Counts w = before.since(t);
                         int n = size * WORKERS;
                         int c = capacity(size);
@@ -371,8 +390,8 @@ public final class ObjectProcessMain {
                                 && w.writes() == 0 && w.fetchAndAdds() == 0 ? null
                                 : "writeMax: at most 1 + n = " + (1 + n) + " round trips and compare-and-swaps, " + (c + 1) + " READs " + w;
                     } else {
-                        int op = r.invoke(MaxRegisterSpec.READ);
-                        r.respond(op, h.max.read());
+                        int op = invoke(r, MaxRegisterSpec.READ);
+                        respond(r, op, h.max.read());
                         violation = oneRead("max register read", before.since(t));
                     }
                 }
@@ -384,18 +403,18 @@ public final class ObjectProcessMain {
                         value.set(ValueLayout.JAVA_LONG_UNALIGNED, 8, second);
                         long allocRt = h.register.allocatorRoundTrips();
                         long allocCas = h.register.allocatorCompareAndSwaps();
-                        int op = r.invoke(RegisterSpec.WRITE, first, second);
+                        int op = invoke(r, RegisterSpec.WRITE, first, second);
                         h.register.write(value);
-                        r.respond(op);
+                        respond(r, op);
                         Counts w = before.since(t);
                         long ownRt = w.roundTrips() - (h.register.allocatorRoundTrips() - allocRt);
                         long ownCas = w.compareAndSwaps() - (h.register.allocatorCompareAndSwaps() - allocCas);
                         violation = ownRt >= 1 && ownRt <= 2 && ownCas >= 1 && ownCas <= 2 ? null
                                 : "register write: 1 or 2 round trips and compare-and-swaps besides the allocator " + w;
                     } else {
-                        int op = r.invoke(RegisterSpec.READ);
+                        int op = invoke(r, RegisterSpec.READ);
                         h.register.read(value);
-                        r.respond(op, value.get(ValueLayout.JAVA_LONG_UNALIGNED, 0), value.get(ValueLayout.JAVA_LONG_UNALIGNED, 8));
+                        respond(r, op, value.get(ValueLayout.JAVA_LONG_UNALIGNED, 0), value.get(ValueLayout.JAVA_LONG_UNALIGNED, 8));
                         Counts w = before.since(t);
                         violation = w.roundTrips() <= 2 && w.reads() <= 2 && w.operations() == w.reads() ? null
                                 : "register read: two READs " + w;
@@ -406,18 +425,18 @@ public final class ObjectProcessMain {
                     WaitFreeContainerBoundTest.Call call;
                     if (update) {
                         long v = (gid + 1L) * 1_000_000L + i;
-                        int op = r.invoke(BoundedContainerSpec.PUT, v);
+                        int op = invoke(r, BoundedContainerSpec.PUT, v);
                         boolean[] ok = new boolean[1];
                         call = WaitFreeContainerBoundTest.measure(box, t, () -> ok[0] = box.put(v));
-                        r.respond(op, ok[0] ? 1 : 0);
+                        respond(r, op, ok[0] ? 1 : 0);
                     } else {
-                        int op = r.invoke(BoundedContainerSpec.TAKE);
+                        int op = invoke(r, BoundedContainerSpec.TAKE);
                         boolean[] ok = new boolean[1];
                         call = WaitFreeContainerBoundTest.measure(box, t, () -> ok[0] = box.take());
                         if (ok[0]) {
-                            r.respond(op, box.taken());
+                            respond(r, op, box.taken());
                         } else {
-                            r.respond(op);
+                            respond(r, op);
                         }
                     }
                     violation = WaitFreeContainerBoundTest.violation(call, box.object().blockBytes(), capacity(size));
@@ -441,6 +460,31 @@ public final class ObjectProcessMain {
                 if (violations == 1) {
                     firstViolation = target + " call " + i + ": " + violation;
                 }
+            }
+        }
+
+        /** Records the invocation, then marks this thread's operation in flight (the victim's). */
+        private int invoke(History.Recorder r, String kind, long... arguments) {
+            int op = switch (arguments.length) {
+                case 0 -> r.invoke(kind);
+                case 1 -> r.invoke(kind, arguments[0]);
+                default -> r.invoke(kind, arguments[0], arguments[1]);
+            };
+            if (inFlight != null) {
+                ValueLayout.JAVA_LONG.varHandle().setVolatile(inFlight, 8L * index, 1L);
+            }
+            return op;
+        }
+
+        /** Marks this thread's operation done (the victim's), then records the response. */
+        private void respond(History.Recorder r, int op, long... result) {
+            if (inFlight != null) {
+                ValueLayout.JAVA_LONG.varHandle().setVolatile(inFlight, 8L * index, 0L);
+            }
+            switch (result.length) {
+                case 0 -> r.respond(op);
+                case 1 -> r.respond(op, result[0]);
+                default -> r.respond(op, result[0], result[1]);
             }
         }
 

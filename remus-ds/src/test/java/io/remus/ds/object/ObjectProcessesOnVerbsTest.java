@@ -20,6 +20,8 @@ import org.junit.jupiter.api.function.Executable;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -38,7 +40,9 @@ import static org.junit.jupiter.api.Assertions.fail;
 
 /**
  * The wait-free objects on rxe, used by three processes at once ({@link ObjectProcessMain}, objects on
- * node 0): one of them is stopped with {@code SIGSTOP} in the middle of its operations, and while it
+ * node 0): one of them is stopped with {@code SIGSTOP} in the middle of one of its operations (the test
+ * stops and resumes it until its in-flight marks show an operation caught between invocation and
+ * response), and while it
  * stays stopped the other two keep completing operations on every object, each call within the object's
  * stated per-call bound (compute-thread counters, as the simulator's bound tests); after {@code SIGCONT}
  * its operations complete. Each process records its own history per object; merged, every object's
@@ -63,6 +67,8 @@ class ObjectProcessesOnVerbsTest {
     private static final Duration LIVE_BOUND = Duration.ofMinutes(2);
     /** The shortest stop: long enough that the victim's lease runs out and the live reclaimers pass it. */
     private static final Duration MIN_STOPPED = ObjectProcessMain.LEASE.multipliedBy(3);
+    /** Stops to try for one that catches the victim in the middle of an operation. */
+    private static final int MAX_STOPS = 200;
     private static final Duration CHILD_TIMEOUT = Duration.ofMinutes(4);
     private static final LinearizabilityChecker CHECKER = new LinearizabilityChecker(Budget.of(Duration.ofSeconds(60)));
 
@@ -81,8 +87,8 @@ class ObjectProcessesOnVerbsTest {
             }
             ChildJvm victim = children.get(VICTIM);
             awaitFile(dir.resolve("ready"), READY_BOUND, children);
-            signal("STOP", victim.pid());
-            awaitState(victim, 'T');
+            int stops = stopInTheMiddleOfAnOperation(victim, dir.resolve(ObjectProcessMain.IN_FLIGHT));
+            System.out.println("the victim was stopped in the middle of an operation at stop " + stops);
             stoppedAt = HistoryClock.EPOCH_MICROS.now();
             long stoppedNanos = System.nanoTime();
             Files.createFile(dir.resolve("frozen"));
@@ -111,6 +117,30 @@ class ObjectProcessesOnVerbsTest {
         } finally {
             children.forEach(ChildJvm::close);
         }
+    }
+
+    /**
+     * Stops the victim ({@code SIGSTOP}) at a moment when one of its threads is in the middle of an
+     * operation: while it is stopped, reads its {@link ObjectProcessMain#IN_FLIGHT} words; if no thread
+     * was in an operation, resumes it for a few milliseconds and stops it again.
+     *
+     * @return how many stops it took
+     */
+    private static int stopInTheMiddleOfAnOperation(ChildJvm victim, Path inFlight) throws IOException, InterruptedException {
+        for (int stop = 1; stop <= MAX_STOPS; stop++) {
+            signal("STOP", victim.pid());
+            awaitState(victim, 'T');
+            byte[] words = Files.readAllBytes(inFlight);
+            ByteBuffer b = ByteBuffer.wrap(words).order(ByteOrder.nativeOrder());
+            for (int w = 0; w < ObjectProcessMain.WORKERS; w++) {
+                if (b.getLong(8 * w) != 0) {
+                    return stop;
+                }
+            }
+            signal("CONT", victim.pid());
+            Thread.sleep(1 + ThreadLocalRandom.current().nextInt(50));
+        }
+        return fail("in " + MAX_STOPS + " stops the victim never had an operation in flight");
     }
 
     private static void checkWorkers(List<String> outputs) {
