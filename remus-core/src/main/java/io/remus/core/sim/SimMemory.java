@@ -36,6 +36,17 @@ final class SimMemory {
      */
     static void copy(MemorySegment src, long srcOffset, MemorySegment dst, long dstOffset, int length, boolean yield,
                      boolean tearWords) {
+        copy(src, srcOffset, dst, dstOffset, length, yield, tearWords, false);
+    }
+
+    /**
+     * @param tearWords store each aligned 8-byte piece as two 4-byte halves, low first (Soft-RoCE's
+     *                  RDMA WRITE, {@link SimOptions#tearWords()})
+     * @param tearLoads load each aligned 8-byte piece as two 4-byte halves, low first (Soft-RoCE's
+     *                  RDMA READ, {@link SimOptions#tearReads()})
+     */
+    static void copy(MemorySegment src, long srcOffset, MemorySegment dst, long dstOffset, int length, boolean yield,
+                     boolean tearWords, boolean tearLoads) {
         boolean aligned = ((src.address() + srcOffset) & 7) == 0 && ((dst.address() + dstOffset) & 7) == 0;
         int done = 0;
         while (done < length) {
@@ -47,6 +58,13 @@ final class SimMemory {
                     Thread.yield();
                 }
                 HALF.setVolatile(dst, dstOffset + done + 4 - LOW_HALF, (int) (value >>> 32));
+            } else if (aligned && piece == 8 && tearLoads) {
+                long low = (int) HALF.getVolatile(src, srcOffset + done + LOW_HALF) & 0xFFFF_FFFFL;
+                if (yield) {
+                    Thread.yield();
+                }
+                long high = (int) HALF.getVolatile(src, srcOffset + done + 4 - LOW_HALF);
+                WORD.setVolatile(dst, dstOffset + done, (high << 32) | low);
             } else if (aligned && piece == 8) {
                 WORD.setVolatile(dst, dstOffset + done, (long) WORD.getVolatile(src, srcOffset + done));
             } else {

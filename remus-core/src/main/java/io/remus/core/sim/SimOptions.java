@@ -26,10 +26,15 @@ import io.remus.core.memory.BlockHeader;
  *                               bytes after the header, cut at the end of the registration. Memory that an
  *                               allocator links into a free list must be written after the header turned
  *                               free, or the poison overwrites it.
+ * @param tearReads              load each aligned 8-byte piece of an RDMA READ as two 4-byte halves, low
+ *                               half first (with {@code yieldWhileTearing}, yielding between them), as
+ *                               Soft-RoCE's responder can: a READ racing a compare-and-swap or a WRITE of
+ *                               the word returns the old high half beside the new low half, a word that
+ *                               was never stored
  */
 public record SimOptions(long executionLatencyNanos, long completionDelayNanos, long transportTimeoutNanos,
                          boolean yieldWhileTearing, boolean yieldInsideNicAtomics, boolean tearWords,
-                         boolean poisonFreedBlocks) {
+                         boolean poisonFreedBlocks, boolean tearReads) {
     /**
      * The word a poisoned block is filled with ({@link #poisonFreedBlocks()}); where a payload cut at
      * its registration's end leaves less than a word, the bytes of the word's little-endian layout.
@@ -43,45 +48,51 @@ public record SimOptions(long executionLatencyNanos, long completionDelayNanos, 
         }
     }
 
-    /** @return no injected delays, a 100 ms transport timeout, no yielding, whole 8-byte stores, no poisoning */
+    /** @return no injected delays, a 100 ms transport timeout, no yielding, whole 8-byte stores and loads, no poisoning */
     public static SimOptions defaults() {
-        return new SimOptions(0, 0, 100_000_000L, false, false, false, false);
+        return new SimOptions(0, 0, 100_000_000L, false, false, false, false, false);
     }
 
     /** @param nanos execution latency @return a copy with it */
     public SimOptions withExecutionLatencyNanos(long nanos) {
-        return new SimOptions(nanos, completionDelayNanos, transportTimeoutNanos, yieldWhileTearing, yieldInsideNicAtomics, tearWords, poisonFreedBlocks);
+        return new SimOptions(nanos, completionDelayNanos, transportTimeoutNanos, yieldWhileTearing, yieldInsideNicAtomics, tearWords, poisonFreedBlocks, tearReads);
     }
 
     /** @param nanos completion delay @return a copy with it */
     public SimOptions withCompletionDelayNanos(long nanos) {
-        return new SimOptions(executionLatencyNanos, nanos, transportTimeoutNanos, yieldWhileTearing, yieldInsideNicAtomics, tearWords, poisonFreedBlocks);
+        return new SimOptions(executionLatencyNanos, nanos, transportTimeoutNanos, yieldWhileTearing, yieldInsideNicAtomics, tearWords, poisonFreedBlocks, tearReads);
     }
 
     /** @param nanos transport timeout @return a copy with it */
     public SimOptions withTransportTimeoutNanos(long nanos) {
-        return new SimOptions(executionLatencyNanos, completionDelayNanos, nanos, yieldWhileTearing, yieldInsideNicAtomics, tearWords, poisonFreedBlocks);
+        return new SimOptions(executionLatencyNanos, completionDelayNanos, nanos, yieldWhileTearing, yieldInsideNicAtomics, tearWords, poisonFreedBlocks, tearReads);
     }
 
     /** @param yield whether transfers yield between pieces @return a copy with it */
     public SimOptions withYieldWhileTearing(boolean yield) {
-        return new SimOptions(executionLatencyNanos, completionDelayNanos, transportTimeoutNanos, yield, yieldInsideNicAtomics, tearWords, poisonFreedBlocks);
+        return new SimOptions(executionLatencyNanos, completionDelayNanos, transportTimeoutNanos, yield, yieldInsideNicAtomics, tearWords, poisonFreedBlocks, tearReads);
     }
 
     /** @param yield whether NIC atomics yield between load and store @return a copy with it */
     public SimOptions withYieldInsideNicAtomics(boolean yield) {
-        return new SimOptions(executionLatencyNanos, completionDelayNanos, transportTimeoutNanos, yieldWhileTearing, yield, tearWords, poisonFreedBlocks);
+        return new SimOptions(executionLatencyNanos, completionDelayNanos, transportTimeoutNanos, yieldWhileTearing, yield, tearWords, poisonFreedBlocks, tearReads);
     }
 
     /** @param tear whether RDMA WRITEs store 8-byte words as two halves @return a copy with it */
     public SimOptions withTearWords(boolean tear) {
         return new SimOptions(executionLatencyNanos, completionDelayNanos, transportTimeoutNanos, yieldWhileTearing,
-                yieldInsideNicAtomics, tear, poisonFreedBlocks);
+                yieldInsideNicAtomics, tear, poisonFreedBlocks, tearReads);
     }
 
     /** @param poison whether freeing a block fills its payload with {@link #POISON} @return a copy with it */
     public SimOptions withPoisonFreedBlocks(boolean poison) {
         return new SimOptions(executionLatencyNanos, completionDelayNanos, transportTimeoutNanos, yieldWhileTearing,
-                yieldInsideNicAtomics, tearWords, poison);
+                yieldInsideNicAtomics, tearWords, poison, tearReads);
+    }
+
+    /** @param tear whether RDMA READs load 8-byte words as two halves @return a copy with it */
+    public SimOptions withTearReads(boolean tear) {
+        return new SimOptions(executionLatencyNanos, completionDelayNanos, transportTimeoutNanos, yieldWhileTearing,
+                yieldInsideNicAtomics, tearWords, poisonFreedBlocks, tear);
     }
 }

@@ -140,7 +140,7 @@ final class SimQueuePair implements QueuePair {
         try {
             switch (opcode[i]) {
                 case READ -> SimMemory.copy(theirs.segment(), remoteOffset, mine.segment(), localOffset, len,
-                        options.yieldWhileTearing());
+                        options.yieldWhileTearing(), false, options.tearReads());
                 case WRITE -> SimMemory.copy(mine.segment(), localOffset, theirs.segment(), remoteOffset, len,
                         options.yieldWhileTearing(), options.tearWords());
                 case COMPARE_AND_SWAP, FETCH_AND_ADD -> {
