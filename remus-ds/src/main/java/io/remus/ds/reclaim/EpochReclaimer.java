@@ -389,26 +389,33 @@ public final class EpochReclaimer implements Reclaimer {
     }
 
     /**
-     * Reads the global epoch whole: with one CPU read on the first memory node, else with RDMA READs
-     * until two in a row agree. A NIC that copies a READ's payload in pieces (Soft-RoCE) can return a
-     * word that an RDMA compare-and-swap stores meanwhile half old and half new, which could be above
-     * the real epoch and would free blocks too early; the second READ starts after the first one's copy
-     * ended, so two equal values were read whole.
+     * Reads the global epoch whole ({@link #stableRead}): a torn epoch could be above the real one and
+     * would free blocks too early.
      */
     private long readGlobal() {
-        long v = thread.read(globalWord);
-        if (RemotePtr.node(globalWord) == thread.nodeId()) {
+        return stableRead(globalWord);
+    }
+
+    /**
+     * Reads a word whole: with one CPU read on this thread's own node, else with RDMA READs until two in
+     * a row agree. A NIC that copies a READ's payload in pieces (Soft-RoCE) can return a word that an
+     * RDMA compare-and-swap stores meanwhile half old and half new; the second READ starts after the
+     * first one's copy ended, so two equal values were read whole.
+     */
+    private long stableRead(long word) {
+        long v = thread.read(word);
+        if (RemotePtr.node(word) == thread.nodeId()) {
             return v;
         }
         for (int i = 0; i < STABLE_READ_ATTEMPTS; i++) {
-            long w = thread.read(globalWord);
+            long w = thread.read(word);
             if (w == v) {
                 return v;
             }
             v = w;
         }
-        throw new CorruptedMemoryException(globalWord, v, "the global epoch " + RemotePtr.toString(globalWord)
-                + " read differently in " + (STABLE_READ_ATTEMPTS + 1) + " READs in a row; last 0x" + Long.toHexString(v));
+        throw new CorruptedMemoryException(word, v, "the word " + RemotePtr.toString(word) + " read differently in "
+                + (STABLE_READ_ATTEMPTS + 1) + " READs in a row; last 0x" + Long.toHexString(v));
     }
 
     /**
@@ -459,14 +466,18 @@ public final class EpochReclaimer implements Reclaimer {
 
     // ---------------------------------------------------------------- tables and the slot
 
-    /** @return memory node m's table, created when {@code create} and there is none; NULL when none and not created */
+    /**
+     * @return memory node m's table, created when {@code create} and there is none; NULL when none and not
+     *         created. The pointer is read whole ({@link #stableRead}): another thread's creating
+     *         compare-and-swap may race the READ.
+     */
     private long table(int m, boolean create) {
         int i = m - firstMemoryNode;
         if (tables[i] != RemotePtr.NULL) {
             return tables[i];
         }
         long word = RemotePtr.offset(thread.segmentBase(m, 0), ControlBlock.RECLAIMER_TABLE);
-        long p = thread.read(word);
+        long p = stableRead(word);
         if (p == RemotePtr.NULL) {
             if (!create) {
                 return RemotePtr.NULL;
