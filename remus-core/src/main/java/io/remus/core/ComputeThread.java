@@ -623,6 +623,30 @@ public final class ComputeThread implements AutoCloseable {
         return regionsOf(nodeId)[segment].length();
     }
 
+    /**
+     * Whether {@code [ptr, ptr + length)} lies inside one segment its node publishes: the check every
+     * operation makes before it posts, without the exception, for a caller that tells a pointer read torn
+     * (half of an old value and half of a new one) from a good one. No RDMA.
+     *
+     * @param ptr    any word
+     * @param length bytes from {@code ptr}
+     * @return true when an operation on the range would be posted; false for a node outside the cluster,
+     *         a range outside every published segment, or a length that is not positive
+     */
+    public boolean isPublished(long ptr, long length) {
+        int nodeId = RemotePtr.node(ptr);
+        if (length <= 0 || nodeId < 0 || nodeId >= regions.length) {
+            return false;
+        }
+        long address = RemotePtr.address(ptr);
+        for (RemoteRegion r : regionsOf(nodeId)) {
+            if (r.contains(address, length)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     // ---------------------------------------------------------------- machinery
 
     private long localWord(long ptr) {

@@ -70,7 +70,17 @@ import java.util.Objects;
  *   <li>{@link #remove}: finds the committed slot as {@link #put} does and compare-and-swaps it to
  *       empty, where it linearizes; the block is retired. Absent: as for {@link #get}.</li>
  * </ul>
- * Pending words never change what a lookup returns, so withdrawing one is invisible. A compare-and-swap
+ * <p><b>Torn slot words.</b> An RDMA READ racing a compare-and-swap of the same slot can return the word
+ * half old and half new on some providers (Soft-RoCE's responder copies a READ's payload with memcpy): a
+ * word never stored, whose fingerprint may match and whose address may point anywhere. A slot word with
+ * the key's fingerprint that points outside the home node's segments, or to a block of another key, makes
+ * the view suspect; a miss, a bad value length, or a put's decision to commit is trusted only after a
+ * READ of both buckets returns the same view (two equal READs of a word read it whole: the second starts
+ * after the first ended); a view that changed is looked at again, and a put withdraws its claim and
+ * starts over. A word read whole that points outside the segments is a {@link CorruptedMemoryException}.
+ * A fingerprint twin of another key in the key's buckets costs that one re-read too.
+ *
+ * <p>Pending words never change what a lookup returns, so withdrawing one is invisible. A compare-and-swap
  * that expects a committed word is posted only while the guard holds its lease: the block it points to
  * cannot have been freed and reused, so the word cannot have come back for another key (ABA). A
  * withdrawn pending word that comes back (its owner claims again with the same block) can at worst make
@@ -168,6 +178,10 @@ public final class RemoteHashMap implements AutoCloseable {
      * not read twice alike.
      */
     private final long[] confirmed = new long[CANDIDATES];
+    /** Set by {@link #keyMatches}: a slot of the view with the key's fingerprint may have been read torn. */
+    private boolean suspectView;
+    /** Set by {@link #keyMatches}: the last such slot word that points outside the home node's segments, or 0. */
+    private long suspectWord;
     private long lastYield;
     private long firstBucket;
     private long secondBucket;
@@ -365,39 +379,45 @@ public final class RemoteHashMap implements AutoCloseable {
                     continue;
                 }
                 readBuckets();
-                long n = -1;
-                boolean suspect = true;
-                while (suspect) {
-                    suspect = false;
+                long n;
+                while (true) {
                     n = -1;
+                    boolean suspect = false;
+                    long badWord = 0;
+                    long badLength = 0;
                     for (int i = 0; i < CANDIDATES && n < 0; i++) {
                         long w = view[i];
                         if (w == 0 || Slot.isPending(w) || Slot.fingerprint(w) != fp) {
                             continue;
                         }
                         int bytes = Slot.blockBytes(w);
+                        if (!thread.isPublished(Slot.block(w, home), bytes)) {
+                            suspect = true;
+                            badWord = w;
+                            continue;
+                        }
                         thread.read(Slot.block(w, home), BLOCK, bytes);
                         if (buf.get(ValueLayout.JAVA_LONG, BLOCK) != key) {
                             suspect = true;
                             continue;
                         }
-                        n = buf.get(ValueLayout.JAVA_LONG, BLOCK + 8);
-                        if (n < 0 || n > bytes - BLOCK_HEADER_BYTES) {
-                            if (!stableAfterReRead() && g.valid()) {
-                                n = -1;
-                                suspect = true;
-                                break;
-                            }
-                            if (g.valid()) {
-                                throw new CorruptedMemoryException(RemotePtr.offset(Slot.block(w, home), 8), n, "the block of key "
-                                        + key + " at " + RemotePtr.toString(Slot.block(w, home)) + " says its value has " + n + " bytes");
-                            }
+                        long length = buf.get(ValueLayout.JAVA_LONG, BLOCK + 8);
+                        if (length < 0 || length > bytes - BLOCK_HEADER_BYTES) {
+                            suspect = true;
+                            badWord = w;
+                            badLength = length;
+                            continue;
                         }
+                        n = length;
                     }
-                    if (suspect && n < 0 && g.valid()) {
-                        suspect = !stableAfterReRead();
-                    } else {
-                        suspect = false;
+                    if (n >= 0 || !suspect || !g.valid()) {
+                        break;
+                    }
+                    if (stableAfterReRead() && g.valid()) {
+                        if (badWord != 0) {
+                            throw corrupted(key, badWord, badLength);
+                        }
+                        break;
                     }
                 }
                 if (g.valid()) {
@@ -409,6 +429,21 @@ public final class RemoteHashMap implements AutoCloseable {
             }
             again = true;
         }
+    }
+
+    /**
+     * A slot word read the same twice (so read whole) that points outside the home node's segments, or to
+     * a block of the key whose length does not fit it.
+     */
+    private CorruptedMemoryException corrupted(long key, long word, long length) {
+        long block = Slot.block(word, home);
+        if (!thread.isPublished(block, Slot.blockBytes(word))) {
+            return new CorruptedMemoryException(firstBucket, word, "a slot of key " + key + "'s buckets holds 0x"
+                    + Long.toHexString(word) + ", a block of " + Slot.blockBytes(word) + " bytes at " + RemotePtr.toString(block)
+                    + " outside every segment of node " + home);
+        }
+        return new CorruptedMemoryException(RemotePtr.offset(block, 8), length, "the block of key " + key + " at "
+                + RemotePtr.toString(block) + " says its value has " + length + " bytes");
     }
 
     /** Re-reads the buckets: whether they are as before (the view is the new one either way). */
@@ -567,13 +602,23 @@ public final class RemoteHashMap implements AutoCloseable {
      * holding the key.
      *
      * @return {@link #COMMIT}; {@link #WITHDRAW} (a committed slot holds the key, or one of the pending
-     *         slots this put withdrew had committed first); {@link #LEASE_RAN_OUT}; or the index of an
+     *         slots this put withdrew had committed first, or the view was suspect and a re-read differed); {@link #LEASE_RAN_OUT}; or the index of an
      *         earlier pending slot of the key this put yields to
      */
     private int resolve(long key, int fp, int e, Guard g) {
         int matches = keyMatches(key, fp, e);
         if (!g.valid()) {
             return LEASE_RAN_OUT;
+        }
+        if (suspectView) {
+            long bad = suspectWord;
+            if (!stableAfterReRead()) {
+                return WITHDRAW;
+            }
+            if (bad != 0) {
+                thread.compareAndSwap(slot(e), view[e], 0);
+                throw corrupted(key, bad, 0);
+            }
         }
         for (int i = 0; i < CANDIDATES; i++) {
             if ((matches & (1 << i)) != 0 && !Slot.isPending(view[i])) {
@@ -738,30 +783,58 @@ public final class RemoteHashMap implements AutoCloseable {
         return -1;
     }
 
-    /** @return the first committed slot of the view whose block holds the key, or -1 */
+    /**
+     * The first committed slot of the view whose block holds the key, or -1. A miss after a suspect view
+     * ({@link #suspectView}) is trusted only once a re-read of the buckets agrees with the view (so no word
+     * of it was read torn); a view that changed is looked at again.
+     *
+     * @return the slot, or -1
+     * @throws CorruptedMemoryException when a slot word read whole points outside the home node's segments
+     */
     private int committedSlotOf(long key, int fp) {
-        int matches = keyMatches(key, fp, -1);
-        for (int i = 0; i < CANDIDATES; i++) {
-            if ((matches & (1 << i)) != 0 && !Slot.isPending(view[i])) {
-                return i;
+        while (true) {
+            int matches = keyMatches(key, fp, -1);
+            for (int i = 0; i < CANDIDATES; i++) {
+                if ((matches & (1 << i)) != 0 && !Slot.isPending(view[i])) {
+                    return i;
+                }
+            }
+            if (!suspectView) {
+                return -1;
+            }
+            if (stableAfterReRead()) {
+                if (suspectWord != 0) {
+                    throw corrupted(key, suspectWord, 0);
+                }
+                return -1;
             }
         }
-        return -1;
     }
 
     /**
      * READs (in doorbell batches, one round trip when any) the key of every block that a slot of the view
      * with the key's fingerprint points to; committed slots only when {@code except} is -1, pending ones
-     * too (all but slot {@code except}) otherwise.
+     * too (all but slot {@code except}) otherwise. Sets {@link #suspectView} when such a slot points outside
+     * the home node's segments ({@link #suspectWord}: the word) or to a block of another key: a slot word
+     * READ while a compare-and-swap changed it can come back half old and half new (Soft-RoCE), and such a
+     * word must not make a present key look absent. A fingerprint twin of another key is suspect too, and
+     * costs one re-read of the buckets.
      *
      * @return a bit per slot whose block holds the key
      */
     private int keyMatches(long key, int fp, int except) {
+        suspectView = false;
+        suspectWord = 0;
         int candidates = 0;
         for (int i = 0; i < CANDIDATES; i++) {
             long w = view[i];
             if (w != 0 && i != except && Slot.fingerprint(w) == fp && (except >= 0 || !Slot.isPending(w))) {
-                candidates |= 1 << i;
+                if (thread.isPublished(Slot.block(w, home), BLOCK_HEADER_BYTES)) {
+                    candidates |= 1 << i;
+                } else {
+                    suspectView = true;
+                    suspectWord = w;
+                }
             }
         }
         if (candidates == 0) {
@@ -780,8 +853,12 @@ public final class RemoteHashMap implements AutoCloseable {
         batch.execute();
         int matches = 0;
         for (int i = 0; i < CANDIDATES; i++) {
-            if ((candidates & (1 << i)) != 0 && thread.buffer().get(ValueLayout.JAVA_LONG, KEYS + BLOCK_HEADER_BYTES * i) == key) {
-                matches |= 1 << i;
+            if ((candidates & (1 << i)) != 0) {
+                if (thread.buffer().get(ValueLayout.JAVA_LONG, KEYS + BLOCK_HEADER_BYTES * i) == key) {
+                    matches |= 1 << i;
+                } else {
+                    suspectView = true;
+                }
             }
         }
         return matches;

@@ -66,7 +66,7 @@ class RemoteHashMapHistoriesTest {
 
     static SimOptions hostile() {
         return SimOptions.defaults().withTearWords(true).withYieldWhileTearing(true).withYieldInsideNicAtomics(true)
-                .withPoisonFreedBlocks(true);
+                .withPoisonFreedBlocks(true).withTearReads(true);
     }
 
     /** Keys 1, 2, 3 and a fourth with the fingerprint of key 1. */
