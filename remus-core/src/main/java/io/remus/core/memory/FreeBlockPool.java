@@ -74,6 +74,8 @@ public final class FreeBlockPool {
     public static final int BATCH = 16;
     /** Most compare-and-swaps one push or pop tries before {@link PoolContentionException}. */
     public static final int MAX_ATTEMPTS = 10_000;
+    /** READs of a head that looks torn, at most, for two in a row that agree. */
+    private static final int STABLE_READ_ATTEMPTS = 64;
 
     private static final int ADDRESS_BITS = RemotePtr.ADDRESS_BITS - 3;
     private static final long ADDRESS_MASK = (1L << ADDRESS_BITS) - 1;
@@ -90,6 +92,8 @@ public final class FreeBlockPool {
     private final ComputeThread thread;
     private final int nodeCount;
     private long nextBatch;
+    /** The head word {@link #checkedTop} took its top from (read again when the first one looked torn). */
+    private long lastHead;
     private long problemWord;
     private long problemValue;
     private String problem;
@@ -175,6 +179,7 @@ public final class FreeBlockPool {
         long head = thread.read(headPtr);
         for (int attempt = 1; ; attempt++) {
             long top = checkedTop(headPtr, head, nodeId, sizeClass);
+            head = lastHead;
             if (top == RemotePtr.NULL) {
                 return 0;
             }
@@ -221,6 +226,7 @@ public final class FreeBlockPool {
         long head = thread.read(headPtr);
         for (int attempt = 1; ; attempt++) {
             long top = checkedTop(headPtr, head, nodeId, sizeClass);
+            head = lastHead;
             thread.write(last, encode(top, 1));
             long was = thread.compareAndSwap(headPtr, head, encode(first, tag(head) + 1));
             if (was == head) {
@@ -278,10 +284,29 @@ public final class FreeBlockPool {
         return (int) (link >>> ADDRESS_BITS);
     }
 
+    /**
+     * The head word's top block, checked. A READ racing a compare-and-swap of the head can return it
+     * half old and half new (Soft-RoCE copies a READ's payload with memcpy), so a head whose top is no
+     * block of the class is read again until two READs agree (the second starts after the first
+     * ended, so equal values were read whole) before it counts as corrupted.
+     *
+     * @return the top, checked; {@link #lastHead} holds the head word it came from
+     */
     private long checkedTop(long headPtr, long head, int nodeId, int sizeClass) {
+        lastHead = head;
         long top = pointer(head, nodeId);
         if (top != RemotePtr.NULL) {
             String why = HeapBounds.misplacement(thread, nodeCount, top, SizeClasses.size(sizeClass));
+            for (int i = 0; why != null && i < STABLE_READ_ATTEMPTS; i++) {
+                long now = thread.read(headPtr);
+                if (now == head) {
+                    break;
+                }
+                head = now;
+                lastHead = now;
+                top = pointer(head, nodeId);
+                why = top == RemotePtr.NULL ? null : HeapBounds.misplacement(thread, nodeCount, top, SizeClasses.size(sizeClass));
+            }
             if (why != null) {
                 throw new CorruptedControlBlockException(headPtr, head, "the head of the pool of " + SizeClasses.size(sizeClass)
                         + "-byte blocks of node " + nodeId + " (" + RemotePtr.toString(headPtr) + ") holds 0x"

@@ -246,7 +246,7 @@ class RemoteAllocatorSafetyTest {
     @MethodSource("fabrics")
     void shouldLeaveAValidHeaderWhenAStaleFreeRacesTheBlocksReuse(Function<SimOptions, Fabric> make) throws Exception {
         int rounds = 60;
-        SimOptions torn = SimOptions.defaults().withTearWords(true).withYieldWhileTearing(true)
+        SimOptions torn = SimOptions.defaults().withTearReads(true).withTearWords(true).withYieldWhileTearing(true)
                 .withYieldInsideNicAtomics(true).withExecutionLatencyNanos(TimeUnit.MILLISECONDS.toNanos(1));
         try (TestCluster c = new TestCluster(make, torn, 3, b -> b.threadsPerNode(2))) {
             long[] blocks = new long[rounds];
