@@ -53,7 +53,7 @@ class RemoteRegisterTest {
 
     /** Torn 8-byte stores, yields inside transfers, and poison in freed blocks: whatever a torn or stale read could show. */
     private static SimOptions hostile() {
-        return SimOptions.defaults().withTearWords(true).withYieldWhileTearing(true).withPoisonFreedBlocks(true);
+        return SimOptions.defaults().withTearReads(true).withTearWords(true).withYieldWhileTearing(true).withPoisonFreedBlocks(true);
     }
 
     private static void fill(MemorySegment value, long word) {

@@ -73,7 +73,7 @@ class SharedStateTableTest {
         int rows = THREADS + 1;
         AtomicLongArray written = new AtomicLongArray(rows);
         AtomicLong reReads = new AtomicLong();
-        SimOptions hostile = SimOptions.defaults().withTearWords(true).withYieldWhileTearing(true);
+        SimOptions hostile = SimOptions.defaults().withTearReads(true).withTearWords(true).withYieldWhileTearing(true);
         try (TestCluster c = new TestCluster(make, hostile, 3, b -> { })) {
             long ptr;
             try (ComputeThread t = c.thread(0)) {

@@ -55,7 +55,7 @@ abstract class WaitFreeContainerTestBase {
     }
 
     static SimOptions hostile() {
-        return SimOptions.defaults().withTearWords(true).withYieldWhileTearing(true).withYieldInsideNicAtomics(true);
+        return SimOptions.defaults().withTearReads(true).withTearWords(true).withYieldWhileTearing(true).withYieldInsideNicAtomics(true);
     }
 
     private BoundedContainerSpec spec(int elements) {

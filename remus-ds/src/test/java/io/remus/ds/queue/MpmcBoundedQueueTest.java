@@ -70,7 +70,7 @@ class MpmcBoundedQueueTest {
 
     /** Torn 8-byte stores and yields inside transfers and NIC atomics. */
     static SimOptions hostile() {
-        return SimOptions.defaults().withTearWords(true).withYieldWhileTearing(true).withYieldInsideNicAtomics(true);
+        return SimOptions.defaults().withTearReads(true).withTearWords(true).withYieldWhileTearing(true).withYieldInsideNicAtomics(true);
     }
 
     /** What a thread's operation counters moved by over one call. */

@@ -59,7 +59,7 @@ class SpscRingBufferTest {
 
     /** Torn 8-byte stores and yields inside transfers: what a poll racing an arriving message could see. */
     private static SimOptions hostile() {
-        return SimOptions.defaults().withTearWords(true).withYieldWhileTearing(true);
+        return SimOptions.defaults().withTearReads(true).withTearWords(true).withYieldWhileTearing(true);
     }
 
     private static MemorySegment message(int length, long word) {

@@ -41,7 +41,7 @@ final class SetHistories {
 
     /** Torn 8-byte stores, yields while tearing and inside NIC atomics, poison in freed blocks. */
     static SimOptions hostile() {
-        return SimOptions.defaults().withTearWords(true).withYieldWhileTearing(true).withYieldInsideNicAtomics(true)
+        return SimOptions.defaults().withTearReads(true).withTearWords(true).withYieldWhileTearing(true).withYieldInsideNicAtomics(true)
                 .withPoisonFreedBlocks(true);
     }
 
