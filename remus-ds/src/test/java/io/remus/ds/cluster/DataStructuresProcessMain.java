@@ -8,7 +8,8 @@ import java.util.Collections;
 
 /**
  * A child JVM of {@link DataStructuresProcessesOnVerbsTest}: node {@code nodeId} of {@code size}
- * processes on one device, playing {@link DataStructuresClusterTest}'s node. Prints {@code OK} and what
+ * processes on one device, playing {@link DataStructuresClusterTest}'s node (the sets, the map, the MPMC
+ * queue and the SPSC ring buffer). Prints {@code OK} and what
  * the node reports, or the failure, and exits 0 or 1. Arguments: {@code device nodeId size basePort}.
  */
 public final class DataStructuresProcessMain {

@@ -15,8 +15,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * {@link DataStructuresClusterTest}'s scenario with three processes on one guest's rxe device
- * ({@link DataStructuresProcessMain}), one per node: the lock-free list, the lazy list and the hash
- * map homed on different processes, every process's histories merged on node 0 and checked key by key.
+ * ({@link DataStructuresProcessMain}), one per node: the lock-free list, the lazy list, the hash map and the
+ * MPMC queue homed on different processes, every process's histories merged on node 0 and checked (the sets
+ * and the map key by key, the queue whole and for exactly-once delivery), and the SPSC ring buffer with its
+ * consumer in process 2 and its producer in process 0, its messages asserted exact and in order.
  */
 @Timeout(value = 600, unit = TimeUnit.SECONDS)
 class DataStructuresProcessesOnVerbsTest {
