@@ -26,11 +26,13 @@ import io.remus.ds.set.LockFreeListSet;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.List;
 import java.util.OptionalLong;
 import java.util.SplittableRandom;
@@ -38,6 +40,8 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.LongStream;
+import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -57,11 +61,18 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * frozen: the merged history is linearizable (the sets key by key, the map key by key, the queue whole) with
  * the operation pending, the live threads' epoch reclaimers advanced the global epoch (for the list and the map although
  * the frozen thread sits in a guard: its lease ran out), and a sweep (contains of every key; the queue's polls until
- * empty or blocked) completes. The frozen thread is released only to end the test.
+ * empty or blocked) completes; for the queue, the same history without the pending offer is caught as not
+ * linearizable (the offers that found the queue full counted its claimed slot). The frozen thread is released only to end the test. Each structure runs
+ * {@value #SEEDS} seeds of the live threads' operations, on the simulator with torn READs and WRITEs and yields
+ * inside writes and NIC atomics.
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class AbandonedOperationTest {
     private static final int HOME = 1;
+    private static final int SEEDS = 3;
+    /** Torn READs and WRITEs, and yields inside writes and NIC atomics (WaitFreeContainerTestBase's hostile preset). */
+    private static final SimOptions HOSTILE = SimOptions.defaults().withTearReads(true).withTearWords(true).withYieldWhileTearing(true)
+            .withYieldInsideNicAtomics(true);
     private static final int OPS = 60;
     private static final int KEYS = 3;
     private static final int CAPACITY = 3;
@@ -82,12 +93,18 @@ class AbandonedOperationTest {
     @TempDir
     Path dir;
 
+    static Stream<Arguments> cases() {
+        return Arrays.stream(Kind.values()).flatMap(k -> LongStream.rangeClosed(1, SEEDS).mapToObj(seed -> Arguments.of(k, seed)));
+    }
+
     @ParameterizedTest
-    @EnumSource(Kind.class)
-    void shouldStayLinearizableWithTheAbandonedOperationPendingWhenAThreadIsFrozenForGoodMidOperation(Kind kind) throws Exception {
-        try (TestCluster c = new TestCluster(SimFabric::new, SimOptions.defaults(), 3, b -> { })) {
+    @MethodSource("cases")
+    void shouldStayLinearizableWithTheAbandonedOperationPendingWhenAThreadIsFrozenForGoodMidOperation(Kind kind, long seed)
+            throws Exception {
+        try (TestCluster c = new TestCluster(SimFabric::new, HOSTILE, 3, b -> { })) {
             long ptr = create(c, kind);
-            Path victimJournal = dir.resolve(kind + "-1.journal");
+            Path victimJournal = dir.resolve(kind + "-" + seed + "-1.journal");
+            Path liveJournal = dir.resolve(kind + "-" + seed + "-0.journal");
             CountDownLatch ready = new CountDownLatch(1);
             CountDownLatch go = new CountDownLatch(1);
             CompletableFuture<Void> done = new CompletableFuture<>();
@@ -114,10 +131,10 @@ class AbandonedOperationTest {
             assertTrue(freeze.awaitFrozen(WAIT), "the abandoned call reached the work request after its first compare-and-swap");
             AtomicLong advances = new AtomicLong();
             AtomicLong voided = new AtomicLong();
-            try (HistoryJournal live = HistoryJournal.create(dir.resolve(kind + "-0.journal"), HistoryClock.EPOCH_MICROS, 0)) {
+            try (HistoryJournal live = HistoryJournal.create(liveJournal, HistoryClock.EPOCH_MICROS, 0)) {
                 c.runOnThreads(new int[]{0, 2}, (index, t) -> {
                     try (EpochReclaimer r = new EpochReclaimer(t, t.allocator(), EPOCH); Handles h = new Handles(t, r, kind, ptr)) {
-                        SplittableRandom rnd = new SplittableRandom(31L * (index + 1) + kind.ordinal());
+                        SplittableRandom rnd = new SplittableRandom(1_000_003L * seed + 31L * (index + 1) + kind.ordinal());
                         long before = r.advances();
                         for (int i = 0; i < OPS; i++) {
                             if (!h.live(live, index, rnd, i)) {
@@ -138,7 +155,7 @@ class AbandonedOperationTest {
                 }
             }
             assertTrue(freeze.isFrozen() && !done.isDone(), "the abandoned call stayed frozen while the others ran");
-            List<Operation> history = HistoryJournal.merge(List.of(dir.resolve(kind + "-0.journal"), victimJournal));
+            List<Operation> history = HistoryJournal.merge(List.of(liveJournal, victimJournal));
             List<Operation> pending = history.stream().filter(Operation::isPending).toList();
             assertEquals(1, pending.size(), "the abandoned call alone is pending: " + pending);
             assertEquals(1, pending.getFirst().process());
@@ -148,6 +165,9 @@ class AbandonedOperationTest {
             if (kind == Kind.QUEUE) {
                 assertNull(StructuresKilledProcessOnVerbsTest.queueFailure(history, "stuck"));
                 assertTrue(voided.get() > 0, "some poll reached the frozen claim and timed out without effect");
+                List<Operation> forgotten = history.stream().filter(o -> !o.isPending()).toList();
+                assertEquals(Verdict.NOT_LINEARIZABLE, CHECKER.check(forgotten, spec(kind)).verdict(),
+                        "without the abandoned offer, which holds a slot, the queue answered full too early: the check can fail");
             } else {
                 assertEquals(0, voided.get(), kind + " is lock-free: no call waits for the frozen one");
             }
