@@ -24,6 +24,13 @@
  * each operation by its file's bound, which can hide an order but never invent one. remus-ds's
  * cluster test does the round trips over RDMA and gathers the files to node 0 the same way.
  *
+ * <h2>A process that is killed</h2>
+ * A history written at the end of a run is lost with a process killed in the middle of it. Such a
+ * process writes a {@link io.remus.check.HistoryJournal} instead: one line per invocation and per
+ * response, each appended by one system call as it happens, so the kernel keeps every line written
+ * before the kill; {@link io.remus.check.HistoryJournal#merge} reads the journals of several
+ * processes into one history, an invocation without a response as a pending operation.
+ *
  * <h2>Cost</h2>
  * The search is exponential in the worst case. Memoization makes it cheap where different orders
  * of concurrent operations reach equal states (counters, max registers, sets, registers whose

@@ -125,6 +125,27 @@ import java.util.concurrent.TimeUnit;
  * or the timeout leaves that node's lock word broken, so later calls that need it time out too; the spin
  * lock has no queue and recovers as soon as its holder releases.
  *
+ * <p><b>A process that dies holding a node's lock</b> (killed between its lock acquires and its releases)
+ * leaves the lock word holding its value for good: no lease, reclaimer or other caller ever clears a lock
+ * word, and the node cannot be removed, since a remove needs its lock. What the other callers see:
+ * <ul>
+ *   <li>{@link #contains} takes no lock and is not affected, for any key;</li>
+ *   <li>an insert or remove whose predecessor or found node is a dead-locked node (the keys above the key
+ *       of the node before the first one the dead caller locked, up to the key of the node after the last one
+ *       it locked) waits for that lock; with a reclaimer lease each wait ends at half the lease left and the call starts over
+ *       from the head, finds the same node (it is still linked) and waits again, until the lock context's
+ *       acquire timeout has passed since the call began: then it throws {@link LockTimeoutException}, having
+ *       taken no effect (nothing is written before both locks are held, and a lock it got is released).
+ *       Every later such call does the same: each costs the full acquire timeout. With
+ *       {@link io.remus.alock.LockOptions#acquireTimeout()} {@code FOREVER} such a call never returns;</li>
+ *   <li>calls on other keys complete as usual; so does reclamation: the dead process's reclaimer slot is
+ *       passed once its lease ran out ({@link io.remus.ds.reclaim.EpochOptions#withLease}), and the nodes it
+ *       locked stay linked, so no freed block holds a live lock word.</li>
+ * </ul>
+ * With a queue-lock kind (MCS, ALock) the callers that gave up waiting behind the dead holder also leave the
+ * word broken (see above), which widens nothing: the same keys already time out. ({@code LazyListLockLeaseTest}
+ * shows this on the simulator; {@code StructuresKilledProcessOnVerbsTest} kills a process on rxe.)
+ *
  * <p><b>Creating and finding.</b> {@link #create} allocates the root and both sentinels on one memory node
  * and writes them before the root is known; others {@link #attach} with {@link #ptr()} (one READ, which also
  * gives the lock kind). Lock handles are opened as nodes are locked and kept in a small cache per handle. All

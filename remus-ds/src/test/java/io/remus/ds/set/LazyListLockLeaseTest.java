@@ -38,7 +38,8 @@ import static org.junit.jupiter.api.Assertions.fail;
  * node, instead of spinning on its freed lock word; with the holder stalled on a linked node, the waiter starts
  * over until its call's deadline and then throws {@link LockTimeoutException}. The set stays usable, and the
  * stalled holder's late release cannot change the reused word. A {@link LazyListSet} holder frozen past its own
- * lease releases its locks when it resumes and starts over.
+ * lease releases its locks when it resumes and starts over. A lock whose holder died (never released) times out
+ * every call that needs it, again and again, and no other.
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class LazyListLockLeaseTest {
@@ -140,6 +141,27 @@ class LazyListLockLeaseTest {
             assertTrue(s.contains(10) && s.contains(20) && s.contains(25) && s.contains(30));
             assertTrue(s.remove(20) && s.remove(25) && s.insert(15));
             assertFalse(s.contains(20) || s.contains(25));
+        }
+    }
+
+    @Test
+    void shouldTimeOutEveryCallThatNeedsADeadHoldersLockAndNoOtherWhenItIsNeverReleased() {
+        LockOptions shortWait = LOCKS.withAcquireTimeout(Duration.ofMillis(300));
+        EpochOptions shortLease = EpochOptions.defaults().withClockSkew(Duration.ZERO).withLease(Duration.ofMillis(100));
+        try (TestCluster c = cluster(); ComputeThread t = c.thread(2); EpochReclaimer r = new EpochReclaimer(t, t.allocator(), shortLease);
+             LazyListSet s = LazyListSet.create(new LockContext(t, shortWait), r, LockKind.SPIN, SetHistories.HOME)) {
+            assertTrue(s.insert(10) && s.insert(20) && s.insert(30));
+            Lock dead = LockKind.SPIN.open(new LockContext(t, shortWait), LazyListSet.lockWordOf(blockOf(t, s.ptr(), 20)));
+            dead.lock(); // node 20's holder died: never released
+            for (int round = 0; round < 2; round++) {
+                assertThrows(LockTimeoutException.class, () -> s.insert(15), "node 20 is the node found");
+                assertThrows(LockTimeoutException.class, () -> s.remove(20), "node 20 is the node found");
+                assertThrows(LockTimeoutException.class, () -> s.insert(25), "node 20 is the predecessor");
+            }
+            assertTrue(s.contains(10) && s.contains(20) && s.contains(30), "contains takes no lock");
+            assertFalse(s.contains(15) || s.contains(25), "a call that timed out took no effect");
+            assertTrue(s.insert(5) && s.remove(10) && s.insert(35) && s.remove(35), "keys whose nodes are not node 20 or next to it");
+            assertThrows(LockTimeoutException.class, () -> s.remove(30), "node 20 is still the predecessor of 30");
         }
     }
 

@@ -1,0 +1,306 @@
+package io.remus.ds.cluster;
+
+import io.remus.check.Budget;
+import io.remus.check.CheckResult;
+import io.remus.check.HistoryClock;
+import io.remus.check.HistoryJournal;
+import io.remus.check.LinearizabilityChecker;
+import io.remus.check.Operation;
+import io.remus.check.Verdict;
+import io.remus.check.spec.MapSpec;
+import io.remus.check.spec.SetSpec;
+import io.remus.ds.cluster.StructuresKilledProcessMain.Structure;
+import io.remus.ds.object.BoundedContainerSpec;
+import io.remus.verbs.testing.ChildJvm;
+import io.remus.verbs.testing.DeviceTest;
+import io.remus.verbs.testing.DeviceTests;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.function.Executable;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.IntStream;
+
+import static org.junit.jupiter.api.Assertions.assertAll;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+/**
+ * The structures on rxe when one of three processes ({@link StructuresKilledProcessMain}) is killed with
+ * {@code SIGKILL} in the middle of an operation: the test stops the victim ({@code SIGSTOP}) until its
+ * in-flight marks show an operation caught between its journaled invocation and its response, then kills
+ * the stopped process, so the operation never returns. The two live processes then complete
+ * {@value StructuresKilledProcessMain#AFTER} more operations each on every structure (every call within
+ * {@link StructuresKilledProcessMain#CALL_BOUND}, a typed timeout counting as no completion), their epoch
+ * reclaimers advance the global epoch past the dead process's slot (its lease), and node 0 sweeps every
+ * structure (contains or get of every key, the queue drained).
+ *
+ * <p>Checks, over the merged journals ({@link HistoryJournal}: the victim's survive the kill, its
+ * unanswered invocations read as pending operations): every structure's history is linearizable (the sets
+ * key by key against {@link SetSpec}, the map against {@link MapSpec}, the queue whole against
+ * {@link BoundedContainerSpec}, FIFO); the victim's journals hold a pending operation of each thread its
+ * in-flight marks showed in flight, and no event after the kill; the queue gave no value twice, none never
+ * offered, and, when the sweep drained it empty, every value a completed offer added came out except at
+ * most one per pending poll of the victim (which may have claimed one and died); the queue stays blocked at
+ * the sweep ({@code stuck}) only when the victim died with a queue operation pending, whose claimed ticket
+ * {@link io.remus.ds.queue.MpmcBoundedQueue} documents is not recovered. A lazy-list lock the victim died
+ * holding stays held ({@link io.remus.ds.set.LazyListSet}): calls that need it end in
+ * {@link io.remus.alock.LockTimeoutException} at their deadline, journaled as voided, and are reported.
+ */
+@Timeout(value = 900, unit = TimeUnit.SECONDS)
+class StructuresKilledProcessOnVerbsTest {
+    private static final int NODES = 3;
+    private static final int VICTIM = NODES - 1;
+    /** The sweep's journals: one process number past the nodes'. */
+    private static final int SWEEP = NODES;
+    private static final Duration READY_BOUND = Duration.ofMinutes(6);
+    private static final int MAX_STOPS = 200;
+    private static final Duration CHILD_TIMEOUT = Duration.ofMinutes(6);
+    private static final LinearizabilityChecker CHECKER = new LinearizabilityChecker(Budget.of(Duration.ofSeconds(60)));
+
+    @DeviceTest
+    void shouldKeepEveryStructureLinearizableAndUsableWhenAProcessIsKilledInTheMiddleOfAnOperation(@TempDir Path dir)
+            throws InterruptedException, IOException {
+        String device = DeviceTests.deviceName();
+        int port = 20000 + ThreadLocalRandom.current().nextInt(20000);
+        List<ChildJvm> children = new ArrayList<>();
+        try {
+            for (int i = 0; i < NODES; i++) {
+                children.add(ChildJvm.start(StructuresKilledProcessMain.class, device, Integer.toString(i), Integer.toString(NODES),
+                        Integer.toString(port), dir.toString()));
+            }
+            ChildJvm victim = children.get(VICTIM);
+            awaitFile(dir.resolve("ready"), READY_BOUND, children);
+            Set<Integer> inFlight = stopInTheMiddleOfAnOperation(victim, dir.resolve(StructuresKilledProcessMain.IN_FLIGHT));
+            signal("KILL", victim.pid());
+            ChildJvm.Result dead = victim.await(Duration.ofSeconds(60));
+            assertFalse(dead.succeeded() || dead.timedOut(), "the victim died of the kill: " + dead);
+            long killedAt = HistoryClock.EPOCH_MICROS.now();
+            Files.createFile(dir.resolve("killed"));
+            System.out.println("killed the victim with threads " + inFlight + " in flight");
+            List<String> outputs = new ArrayList<>();
+            for (int i = 0; i < VICTIM; i++) {
+                ChildJvm.Result r = children.get(i).await(CHILD_TIMEOUT);
+                System.out.println("---- node " + i + "\n" + r.output());
+                assertTrue(r.succeeded(), "node " + i + " failed:\n" + r.output());
+                outputs.add(r.output());
+            }
+            String sweep = outputs.getFirst().lines().filter(l -> l.startsWith("SWEEP ")).findFirst()
+                    .orElseGet(() -> fail("node 0 reported no sweep:\n" + outputs.getFirst()));
+            List<Executable> checks = new ArrayList<>();
+            checks.add(() -> checkWorkers(outputs));
+            addHistoryChecks(checks, dir, inFlight, killedAt, fields(sweep).get("queue"));
+            assertAll(checks);
+        } finally {
+            children.forEach(ChildJvm::close);
+        }
+    }
+
+    @Test
+    void shouldCatchAQueueHistoryThatLostAValueOrGaveOneTwice() {
+        long a = DataStructuresClusterTest.queueValue(0, 0, 0);
+        long b = DataStructuresClusterTest.queueValue(2, 1, 0);
+        List<Operation> fine = List.of(op(0, 0, BoundedContainerSpec.PUT, new long[]{a}, new long[]{1}, 1, 2),
+                op(2, 1, BoundedContainerSpec.PUT, new long[]{b}, null, 1, Operation.PENDING),
+                op(2, 0, BoundedContainerSpec.TAKE, new long[0], null, 3, Operation.PENDING),
+                op(1, 0, BoundedContainerSpec.TAKE, new long[0], new long[]{b}, 4, 5));
+        assertNull(queueFailure(fine, "empty"), "a pending take may have taken a; b of a pending offer came out once");
+        List<Operation> lost = List.of(fine.get(0), fine.get(1), fine.get(3));
+        assertTrue(String.valueOf(queueFailure(lost, "empty")).contains(a + " was added but never came out"),
+                String.valueOf(queueFailure(lost, "empty")));
+        assertNull(queueFailure(lost, "stuck"), "a blocked queue may still hold it");
+        List<Operation> twice = List.of(fine.get(0), op(1, 0, BoundedContainerSpec.TAKE, new long[0], new long[]{a}, 3, 4),
+                op(1, 1, BoundedContainerSpec.TAKE, new long[0], new long[]{a}, 3, 4));
+        assertTrue(String.valueOf(queueFailure(twice, "empty")).contains(a + " came out 2 times"), String.valueOf(queueFailure(twice, "empty")));
+    }
+
+    private static Operation op(int process, int thread, String kind, long[] args, long[] result, long invoked, long responded) {
+        return new Operation(-1, process, thread, kind, args, result, invoked, responded);
+    }
+
+    /**
+     * Stops the victim until one of its threads is in the middle of an operation (its in-flight word set),
+     * resuming it for a few milliseconds between tries; leaves it stopped.
+     *
+     * @return the threads in flight
+     */
+    private static Set<Integer> stopInTheMiddleOfAnOperation(ChildJvm victim, Path inFlight) throws IOException, InterruptedException {
+        for (int stop = 1; stop <= MAX_STOPS; stop++) {
+            signal("STOP", victim.pid());
+            awaitState(victim, 'T');
+            ByteBuffer b = ByteBuffer.wrap(Files.readAllBytes(inFlight)).order(ByteOrder.nativeOrder());
+            Set<Integer> threads = new HashSet<>();
+            for (int w = 0; w < StructuresKilledProcessMain.WORKERS; w++) {
+                if (b.getLong(8 * w) != 0) {
+                    threads.add(w);
+                }
+            }
+            if (!threads.isEmpty()) {
+                System.out.println("the victim was stopped in the middle of an operation at stop " + stop);
+                return threads;
+            }
+            signal("CONT", victim.pid());
+            Thread.sleep(1 + ThreadLocalRandom.current().nextInt(50));
+        }
+        return fail("in " + MAX_STOPS + " stops the victim never had an operation in flight");
+    }
+
+    private static void checkWorkers(List<String> outputs) {
+        for (int node = 0; node < VICTIM; node++) {
+            List<Map<String, String>> workers = outputs.get(node).lines().filter(l -> l.startsWith("WORKER ")).map(StructuresKilledProcessOnVerbsTest::fields)
+                    .toList();
+            assertEquals(StructuresKilledProcessMain.WORKERS, workers.size(), "node " + node + ":\n" + outputs.get(node));
+            for (Map<String, String> w : workers) {
+                assertTrue(num(w, "afterKill") >= (long) Structure.values().length * StructuresKilledProcessMain.AFTER,
+                        "each live thread completed its calls on every structure after the kill: " + w);
+                assertTrue(num(w, "advancesAfterKill") >= 1, "the live reclaimer advanced the epoch past the dead process's slot: " + w);
+            }
+        }
+    }
+
+    private static void addHistoryChecks(List<Executable> checks, Path dir, Set<Integer> inFlight, long killedAt, String drained) {
+        List<Operation> victimOps = new ArrayList<>();
+        for (Structure s : Structure.values()) {
+            List<Operation> history = HistoryJournal.merge(IntStream.rangeClosed(0, SWEEP).mapToObj(n -> dir.resolve(s.journal(n))).toList());
+            List<Operation> ofVictim = history.stream().filter(o -> o.process() == VICTIM).toList();
+            victimOps.addAll(ofVictim);
+            long pending = ofVictim.stream().filter(Operation::isPending).count();
+            checks.add(() -> {
+                CheckResult result = switch (s) {
+                    case LOCK_FREE_LIST, LAZY_LIST -> CHECKER.checkByKey(history, new SetSpec());
+                    case HASH_MAP -> CHECKER.checkByKey(history, new MapSpec());
+                    case QUEUE -> CHECKER.check(history, new BoundedContainerSpec(true, StructuresKilledProcessMain.CAPACITY));
+                };
+                System.out.println(s + ": " + history.size() + " operations, " + pending + " pending of the victim, " + result.verdict()
+                        + " after " + result.configurations() + " configurations");
+                assertEquals(Verdict.LINEARIZABLE, result.verdict(), s + ": " + result);
+            });
+            if (s == Structure.QUEUE) {
+                checks.add(() -> {
+                    assertTrue(drained.equals("empty") || drained.equals("stuck") && pending > 0,
+                            "the sweep drained the queue (" + drained + "); it may stay blocked only behind a dead caller's claim");
+                    assertNull(queueFailure(history, drained));
+                });
+            }
+        }
+        checks.add(() -> {
+            for (int thread : inFlight) {
+                assertTrue(victimOps.stream().anyMatch(o -> o.thread() == thread && o.isPending()),
+                        "the victim's thread " + thread + ", in flight when killed, left a pending operation: " + victimOps);
+            }
+            for (Operation o : victimOps) {
+                assertTrue(o.invokedAt() <= killedAt && (o.isPending() || o.respondedAt() <= killedAt), "no event of the victim after its kill: " + o);
+            }
+        });
+    }
+
+    /**
+     * The queue's values: none came out twice or without being offered (by a completed or a pending offer);
+     * when {@code drained} is {@code empty}, every value a completed offer added came out, except at most one
+     * per pending take.
+     *
+     * @return null when so, else what is wrong
+     */
+    static String queueFailure(List<Operation> history, String drained) {
+        Set<Long> added = new HashSet<>();
+        Set<Long> offered = new HashSet<>();
+        Map<Long, Integer> out = new HashMap<>();
+        long pendingTakes = 0;
+        for (Operation op : history) {
+            if (op.kind().equals(BoundedContainerSpec.PUT)) {
+                offered.add(op.arguments()[0]);
+                if (!op.isPending() && op.result()[0] == 1) {
+                    added.add(op.arguments()[0]);
+                }
+            } else if (op.isPending()) {
+                pendingTakes++;
+            } else if (op.result().length == 1) {
+                out.merge(op.result()[0], 1, Integer::sum);
+            }
+        }
+        for (Map.Entry<Long, Integer> e : out.entrySet()) {
+            if (e.getValue() > 1) {
+                return e.getKey() + " came out " + e.getValue() + " times";
+            }
+            if (!offered.contains(e.getKey())) {
+                return e.getKey() + " came out but was never offered";
+            }
+        }
+        if (!drained.equals("empty")) {
+            return null;
+        }
+        List<Long> missing = added.stream().filter(v -> !out.containsKey(v)).sorted().toList();
+        return missing.size() <= pendingTakes ? null
+                : missing.getFirst() + " was added but never came out (" + missing.size() + " such, " + pendingTakes + " pending takes)";
+    }
+
+    private static void awaitFile(Path file, Duration bound, List<ChildJvm> children) throws InterruptedException {
+        long deadline = System.nanoTime() + bound.toNanos();
+        while (!Files.exists(file)) {
+            if (System.nanoTime() - deadline > 0) {
+                StringBuilder outputs = new StringBuilder();
+                for (ChildJvm child : children) {
+                    outputs.append(child).append(":\n").append(child.await(Duration.ZERO).output()).append('\n');
+                }
+                fail(file.getFileName() + " did not appear within " + bound + "; the processes:\n" + outputs);
+            }
+            Thread.sleep(20);
+        }
+    }
+
+    private static void signal(String name, long pid) throws IOException, InterruptedException {
+        Process kill = new ProcessBuilder("kill", "-s", name, Long.toString(pid)).redirectErrorStream(true).start();
+        assertTrue(kill.waitFor(30, TimeUnit.SECONDS), "kill -s " + name + " " + pid + " returned");
+        assertEquals(0, kill.exitValue(), "kill -s " + name + " " + pid + ": " + new String(kill.getInputStream().readAllBytes()));
+    }
+
+    /** The process's state letter from {@code /proc/<pid>/stat} ({@code T}: stopped by a signal). */
+    private static char state(ChildJvm child) throws IOException {
+        String stat = Files.readString(Path.of("/proc", Long.toString(child.pid()), "stat"));
+        return stat.charAt(stat.lastIndexOf(')') + 2);
+    }
+
+    private static void awaitState(ChildJvm child, char wanted) throws IOException, InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (state(child) != wanted) {
+            if (System.nanoTime() - deadline > 0) {
+                fail(child + " did not reach state " + wanted + " within 30 s (state " + state(child) + ")");
+            }
+            Thread.sleep(10);
+        }
+    }
+
+    private static Map<String, String> fields(String line) {
+        Map<String, String> m = new HashMap<>();
+        for (String part : line.split(" ")) {
+            int eq = part.indexOf('=');
+            if (eq > 0) {
+                m.put(part.substring(0, eq), part.substring(eq + 1));
+            }
+        }
+        return m;
+    }
+
+    private static long num(Map<String, String> m, String key) {
+        String v = m.get(key);
+        assertTrue(v != null, "no " + key + " in " + m);
+        return Long.parseLong(v);
+    }
+}
