@@ -14,11 +14,12 @@ import java.util.concurrent.atomic.AtomicLong;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * The recorded histories of {@link LockFreeListSet} and {@link LazyListSet} (spin, ALock and MCS locks) check
+ * The recorded histories of {@link LockFreeListSet}, {@link LazyListSet} (spin, ALock and MCS locks) and
+ * {@link LockFreeSkipListSet} (its default levels, and one level) check
  * as linearizable against {@code SetSpec}, on a simulated cluster with torn 8-byte stores, yields inside
  * transfers and NIC atomics, poison in freed blocks and epoch reclamation freeing during the run, over many
  * seeds ({@link SetHistories}); and the checker catches each set's deliberately broken twin
- * ({@link UnvalidatedLazyListSet}, {@link UnmarkedUnlinkListSet}) on the same workload, so that these tests
+ * ({@link UnvalidatedLazyListSet}, {@link UnmarkedUnlinkListSet}, {@link BrokenSkipListSet}) on the same workload, so that these tests
  * can fail.
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
@@ -62,6 +63,16 @@ class ListSetHistoriesTest {
     }
 
     @Test
+    void shouldRecordLinearizableHistoriesWhenLockFreeSkipListSetRunsUnderContention() throws InterruptedException {
+        assertLinearizableOverSeeds(SetMaker.skipList());
+    }
+
+    @Test
+    void shouldRecordLinearizableHistoriesWhenTheSkipListHasOneLevel() throws InterruptedException {
+        assertLinearizableOverSeeds(SetMaker.skipList(1));
+    }
+
+    @Test
     void shouldRecordLinearizableHistoriesWhenLazyListSetUsesSpinLocks() throws InterruptedException {
         assertLinearizableOverSeeds(SetMaker.lazy(LockKind.SPIN));
     }
@@ -87,9 +98,15 @@ class ListSetHistoriesTest {
     }
 
     @Test
+    void shouldCatchTheSkipListWhenItLinksLevelZeroWithAWrite() throws InterruptedException {
+        assertCaught(SetMaker.brokenSkipList(BrokenSkipListSet.Flaw.WRITE_LINK));
+    }
+
+    @Test
     void shouldFindTheBrokenTwinsLinearizableWhenRunAlone() throws InterruptedException {
         try (TestCluster c = SetHistories.cluster(SimFabric::new)) {
-            for (SetMaker broken : new SetMaker[]{SetMaker.unvalidatedLazy(LockKind.SPIN), SetMaker.unmarkedUnlink()}) {
+            for (SetMaker broken : new SetMaker[]{SetMaker.unvalidatedLazy(LockKind.SPIN), SetMaker.unmarkedUnlink(),
+                    SetMaker.brokenSkipList(BrokenSkipListSet.Flaw.WRITE_LINK)}) {
                 CheckResult result = SetHistories.run(c, broken, 1, 1, OPS_PER_THREAD, KEYS, false);
                 assertTrue(result.isLinearizable(), broken.name() + " alone is a correct sequential set: " + result);
             }

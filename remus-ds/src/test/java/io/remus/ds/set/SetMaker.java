@@ -50,15 +50,20 @@ interface SetMaker {
 
     /** {@link LockFreeSkipListSet} with its default levels. */
     static SetMaker skipList() {
+        return skipList(LockFreeSkipListSet.DEFAULT_MAX_LEVEL);
+    }
+
+    /** {@link LockFreeSkipListSet} with {@code maxLevel} levels. */
+    static SetMaker skipList(int maxLevel) {
         return new SetMaker() {
             @Override
             public String name() {
-                return "LockFreeSkipListSet";
+                return maxLevel == LockFreeSkipListSet.DEFAULT_MAX_LEVEL ? "LockFreeSkipListSet" : "LockFreeSkipListSet(" + maxLevel + ")";
             }
 
             @Override
             public long create(ComputeThread t, Reclaimer r, int home) {
-                try (LockFreeSkipListSet s = LockFreeSkipListSet.create(t, r, home)) {
+                try (LockFreeSkipListSet s = LockFreeSkipListSet.create(t, r, home, maxLevel)) {
                     return s.ptr();
                 }
             }
