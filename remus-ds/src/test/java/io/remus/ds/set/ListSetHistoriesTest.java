@@ -29,6 +29,9 @@ class ListSetHistoriesTest {
     private static final int KEYS = 5;
     /** Seeds the broken twins get to show a non-linearizable history. */
     private static final int BROKEN_SEEDS = 30;
+    /** The skip list's extra histories (4 levels): more seeds, and more keys so that its upper levels hold several nodes. */
+    private static final int SKIP_SEEDS = 24;
+    private static final int SKIP_KEYS = 10;
 
     private static int threads(long seed) {
         return 3 + (int) (seed % 2);
@@ -65,6 +68,17 @@ class ListSetHistoriesTest {
     @Test
     void shouldRecordLinearizableHistoriesWhenLockFreeSkipListSetRunsUnderContention() throws InterruptedException {
         assertLinearizableOverSeeds(SetMaker.skipList());
+    }
+
+    @Test
+    void shouldRecordLinearizableHistoriesWhenTheSkipListRunsOverMoreKeysAndSeeds() throws InterruptedException {
+        AtomicLong freed = new AtomicLong();
+        try (TestCluster c = SetHistories.cluster(SimFabric::new)) {
+            for (long seed = 100; seed < 100 + SKIP_SEEDS; seed++) {
+                SetHistories.assertLinearizable(c, SetMaker.skipList(4), seed, threads(seed), OPS_PER_THREAD, SKIP_KEYS, freed);
+            }
+        }
+        assertTrue(freed.get() > 0, "removed nodes were freed while the histories ran");
     }
 
     @Test
