@@ -179,6 +179,8 @@ public final class LockFreeSkipListSet implements RemoteSet {
     private long foundKey;
     private int foundHeight;
     private final long[] foundNext;
+    /** The new node's own next words while its upper levels are linked. */
+    private final long[] linked;
 
     private LockFreeSkipListSet(ComputeThread thread, Reclaimer reclaimer, long root, long head, long tail, int maxLevel) {
         this.thread = thread;
@@ -194,6 +196,7 @@ public final class LockFreeSkipListSet implements RemoteSet {
         this.predNext = new long[maxLevel];
         this.currNext = new long[maxLevel];
         this.foundNext = new long[maxLevel];
+        this.linked = new long[maxLevel];
     }
 
     /**
@@ -477,7 +480,7 @@ public final class LockFreeSkipListSet implements RemoteSet {
      * anywhere after its remover's unlinking find (see the class's reclamation paragraph).
      */
     private void linkUpperLevels(Guard g, long key, long node, int height) {
-        long[] own = new long[height];
+        long[] own = linked;
         System.arraycopy(succs, 0, own, 0, height);
         for (int level = 1; level < height; level++) {
             while (true) {
