@@ -117,10 +117,12 @@ import java.util.SplittableRandom;
  * {@code next[i]} by compare-and-swap before linking level {@code i}, which fails once the level is marked,
  * so it links a level only while the node is unmarked there; but a link whose compare-and-swap lands after
  * the remover's {@code find} passed that level would leave the node reachable after its retirement. So after
- * linking its last level (or when a level's compare-and-swap finds the node marked) the inserter READs the
- * node's {@code next[0]}: when it is unmarked, the remover's level-0 mark, hence its {@code find}, comes after
- * every link, which that {@code find} undoes; when it is marked, the inserter calls {@code find(k)} itself,
- * which unlinks the node at every level. The inserter is still inside the guard in which it linked the node,
+ * linking its last level the inserter READs the node's {@code next[0]}: when it is unmarked, the remover's
+ * level-0 mark, hence its {@code find}, comes after every link, which that {@code find} undoes; when it is
+ * marked, the inserter calls {@code find(k)} itself, which unlinks the node at every level where it is marked.
+ * It calls {@code find(k)} at once, without that READ, when a level's compare-and-swap of the node's own
+ * {@code next[i]} finds it marked, or when the {@code find} after a failed link no longer finds the node. The
+ * inserter is still inside the guard in which it linked the node,
  * which began before the node was retired, so the epoch reclaimer cannot free the node before that
  * {@code find} has unlinked it. A remove whose level-0 mark took effect but whose {@code find} found its
  * guard's lease run out does that {@code find} and the retirement in a fresh guard; inside an outer guard
