@@ -8,16 +8,17 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 
 /**
- * The memory layout both list-based sets share: a root block, and nodes whose data is four words read
- * whole with one RDMA READ.
+ * The memory layout the list-based sets share: a root block (also {@link LockFreeSkipListSet}'s), and
+ * nodes whose data is four words read whole with one RDMA READ.
  *
  * <pre>
  *  root (ROOT_BYTES, on the set's home node; written once before its pointer is known):
- *  +0   tag        which set this is ({@link #LAZY_TAG} or {@link #LOCK_FREE_TAG})
+ *  +0   tag        which set this is ({@link #LAZY_TAG}, {@link #LOCK_FREE_TAG} or {@link #SKIP_TAG})
  *  +8   head       the head sentinel's node pointer (key Long.MIN_VALUE, never removed)
  *  +16  tail       the tail sentinel's node pointer (key Long.MAX_VALUE, never removed)
  *  +24  tailBlock  the block the tail sentinel lies in
- *  +32  lockKind   LazyListSet: the ordinal of its nodes' LockKind; 0 otherwise
+ *  +32  lockKind   LazyListSet: the ordinal of its nodes' LockKind; LockFreeSkipListSet: its maxLevel;
+ *                  0 otherwise
  *
  *  node data (DATA_BYTES; a node pointer points here; 8-byte aligned, so bit 0 of a pointer is free):
  *  +0   self       the node pointer itself: a node read through a torn pointer shows another value
@@ -46,6 +47,8 @@ final class ListLayout {
     static final long LAZY_TAG = 0x4C617A794C697374L;
     /** The root tag of a {@link LockFreeListSet} ("HarrisML" in ASCII). */
     static final long LOCK_FREE_TAG = 0x4861727269734D4CL;
+    /** The root tag of a {@link LockFreeSkipListSet} ("SkipList" in ASCII). */
+    static final long SKIP_TAG = 0x536B69704C697374L;
     /** Self words in a row that were not the pointer they were read by before the list counts as corrupted. */
     static final int MAX_TORN = 3;
 

@@ -3,7 +3,7 @@ package io.remus.ds.set;
 /**
  * A linearizable set of {@code long} keys in remote memory, used through one handle per
  * {@link io.remus.core.ComputeThread}: the contract a benchmark drives, whatever the structure behind
- * it ({@link LazyListSet}, {@link LockFreeListSet}).
+ * it ({@link LazyListSet}, {@link LockFreeListSet}, {@link LockFreeSkipListSet}).
  *
  * <p>Keys are the {@code long} values {@link #MIN_KEY}..{@link #MAX_KEY}: {@link Long#MIN_VALUE} and
  * {@link Long#MAX_VALUE} are the head and tail sentinels' keys, and a call with either throws

@@ -6,9 +6,12 @@
  *       Shavit, OPODIS 2005), Remus' lock-based list, with a remus-alock lock of a chosen kind per node;
  *       blocking insert and remove, wait-free contains;</li>
  *   <li>{@link io.remus.ds.set.LockFreeListSet}: the Harris-Michael list (Harris, DISC 2001; Michael,
- *       SPAA 2002), lock-free insert and remove, wait-free contains.</li>
+ *       SPAA 2002), lock-free insert and remove, wait-free contains;</li>
+ *   <li>{@link io.remus.ds.set.LockFreeSkipListSet}: the Herlihy-Shavit lock-free skip list (after Fraser,
+ *       2004), an ordered set with expected logarithmic search over the same mark-bit protocol, lock-free
+ *       insert and remove, wait-free contains.</li>
  * </ul>
- * Both READ a visited node whole with one RDMA READ (key, next pointer and mark), keep every node on the
+ * All READ a visited node whole with one RDMA READ (key, next pointer and mark), keep every node on the
  * home node the set was created on, and retire removed nodes through the thread's
  * {@link io.remus.ds.reclaim.Reclaimer}.
  *

@@ -40,7 +40,7 @@ class ListSetChurnTest {
     private static final EpochOptions EPOCHS = EpochOptions.defaults().withBytes(PASS, LIMIT).withLimitWait(Duration.ofSeconds(20));
 
     static Stream<Named<SetMaker>> sets() {
-        return Stream.of(SetMaker.lockFree(), SetMaker.lazy(LockKind.ALOCK)).map(m -> Named.of(m.name(), m));
+        return Stream.of(SetMaker.lockFree(), SetMaker.lazy(LockKind.ALOCK), SetMaker.skipList()).map(m -> Named.of(m.name(), m));
     }
 
     /** Totals of one run. */

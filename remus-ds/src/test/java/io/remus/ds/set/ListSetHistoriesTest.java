@@ -14,11 +14,12 @@ import java.util.concurrent.atomic.AtomicLong;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * The recorded histories of {@link LockFreeListSet} and {@link LazyListSet} (spin, ALock and MCS locks) check
+ * The recorded histories of {@link LockFreeListSet}, {@link LazyListSet} (spin, ALock and MCS locks) and
+ * {@link LockFreeSkipListSet} (its default levels, and one level) check
  * as linearizable against {@code SetSpec}, on a simulated cluster with torn 8-byte stores, yields inside
  * transfers and NIC atomics, poison in freed blocks and epoch reclamation freeing during the run, over many
  * seeds ({@link SetHistories}); and the checker catches each set's deliberately broken twin
- * ({@link UnvalidatedLazyListSet}, {@link UnmarkedUnlinkListSet}) on the same workload, so that these tests
+ * ({@link UnvalidatedLazyListSet}, {@link UnmarkedUnlinkListSet}, {@link BrokenSkipListSet}) on the same workload, so that these tests
  * can fail.
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
@@ -30,6 +31,9 @@ class ListSetHistoriesTest {
     private static final int KEYS = 5;
     /** Seeds the broken twins get to show a non-linearizable history. */
     private static final int BROKEN_SEEDS = 30;
+    /** The skip list's extra histories (4 levels): more seeds, and more keys so that its upper levels hold several nodes. */
+    private static final int SKIP_SEEDS = 24;
+    private static final int SKIP_KEYS = 10;
 
     private static int threads(long seed) {
         return 3 + (int) (seed % 2);
@@ -68,6 +72,27 @@ class ListSetHistoriesTest {
     }
 
     @Test
+    void shouldRecordLinearizableHistoriesWhenLockFreeSkipListSetRunsUnderContention() throws InterruptedException {
+        assertLinearizableOverSeeds(SetMaker.skipList());
+    }
+
+    @Test
+    void shouldRecordLinearizableHistoriesWhenTheSkipListRunsOverMoreKeysAndSeeds() throws InterruptedException {
+        AtomicLong freed = new AtomicLong();
+        try (TestCluster c = SetHistories.cluster(SimFabric::new)) {
+            for (long seed = 100; seed < 100 + SKIP_SEEDS; seed++) {
+                SetHistories.assertLinearizable(c, SetMaker.skipList(4), seed, threads(seed), OPS_PER_THREAD, SKIP_KEYS, freed);
+            }
+        }
+        assertTrue(freed.get() > 0, "removed nodes were freed while the histories ran");
+    }
+
+    @Test
+    void shouldRecordLinearizableHistoriesWhenTheSkipListHasOneLevel() throws InterruptedException {
+        assertLinearizableOverSeeds(SetMaker.skipList(1));
+    }
+
+    @Test
     void shouldRecordLinearizableHistoriesWhenLazyListSetUsesSpinLocks() throws InterruptedException {
         assertLinearizableOverSeeds(SetMaker.lazy(LockKind.SPIN));
     }
@@ -93,9 +118,15 @@ class ListSetHistoriesTest {
     }
 
     @Test
+    void shouldCatchTheSkipListWhenItLinksLevelZeroWithAWrite() throws InterruptedException {
+        assertCaught(SetMaker.brokenSkipList(BrokenSkipListSet.Flaw.WRITE_LINK));
+    }
+
+    @Test
     void shouldFindTheBrokenTwinsLinearizableWhenRunAlone() throws InterruptedException {
         try (TestCluster c = SetHistories.cluster(SimFabric::new)) {
-            for (SetMaker broken : new SetMaker[]{SetMaker.unvalidatedLazy(LockKind.SPIN), SetMaker.unmarkedUnlink()}) {
+            for (SetMaker broken : new SetMaker[]{SetMaker.unvalidatedLazy(LockKind.SPIN), SetMaker.unmarkedUnlink(),
+                    SetMaker.brokenSkipList(BrokenSkipListSet.Flaw.WRITE_LINK)}) {
                 CheckResult result = SetHistories.run(c, broken, 1, 1, OPS_PER_THREAD, KEYS, false);
                 assertTrue(result.isLinearizable(), broken.name() + " alone is a correct sequential set: " + result);
             }

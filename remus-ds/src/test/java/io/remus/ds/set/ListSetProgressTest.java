@@ -31,7 +31,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * removes and contains all complete (they unlink the marked node for it); around a {@link LazyListSet} remove
  * frozen holding its two locks, contains still completes (wait-free) while an insert that needs one of those
  * locks waits and fails with {@link LockTimeoutException} at the lock context's deadline. Released, the frozen
- * remove returns true.
+ * remove returns true. The same holds around a {@link LockFreeSkipListSet} remove frozen after its marks, before
+ * the find that unlinks its node at every level.
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class ListSetProgressTest {
@@ -112,6 +113,41 @@ class ListSetProgressTest {
             try (ComputeThread t = c.thread(1); NeverReclaimer r = new NeverReclaimer(t); LockFreeListSet s = LockFreeListSet.attach(t, r, ptr)) {
                 assertFalse(s.contains(10) || s.contains(20));
                 assertTrue(s.contains(25) && s.contains(30));
+            }
+        }
+    }
+
+    @Test
+    void shouldLetEveryOtherCallCompleteWhenASkipListRemoveIsFrozenBetweenItsMarksAndItsUnlinkingFind() throws Exception {
+        try (TestCluster c = cluster()) {
+            long ptr;
+            int height;
+            try (ComputeThread t = c.thread(2); NeverReclaimer r = new NeverReclaimer(t);
+                 LockFreeSkipListSet s = LockFreeSkipListSet.create(t, r, SetHistories.HOME)) {
+                ptr = s.ptr();
+                assertTrue(s.insert(10) && s.insert(30) && s.insert(20));
+                height = s.lastHeight();
+            }
+            FrozenRemove frozen = new FrozenRemove(c, t -> LockFreeSkipListSet.attach(t, new NeverReclaimer(t), ptr), 20);
+            SimFreeze f = frozen.freezeAfterCompareAndSwaps(c, height, Opcode.READ);
+            c.runOnThreads(new int[]{1, 2}, (index, t) -> {
+                try (NeverReclaimer r = new NeverReclaimer(t); LockFreeSkipListSet s = LockFreeSkipListSet.attach(t, r, ptr)) {
+                    assertFalse(s.contains(20), "marked at every level: removed at its level-0 mark");
+                    if (index == 0) {
+                        assertTrue(s.insert(25), "an insert next to the marked node unlinks it and goes on");
+                        assertTrue(s.remove(10));
+                    } else {
+                        assertTrue(s.contains(30));
+                        assertFalse(s.remove(20), "already removed by the frozen thread");
+                    }
+                }
+            });
+            assertTrue(frozen.releaseAndAwait(f), "the frozen remove took effect at its level-0 mark");
+            try (ComputeThread t = c.thread(1); NeverReclaimer r = new NeverReclaimer(t);
+                 LockFreeSkipListSet s = LockFreeSkipListSet.attach(t, r, ptr)) {
+                assertFalse(s.contains(10) || s.contains(20));
+                assertTrue(s.contains(25) && s.contains(30));
+                assertTrue(s.insert(20), "the key can come back");
             }
         }
     }

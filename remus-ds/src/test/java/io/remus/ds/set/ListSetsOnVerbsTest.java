@@ -45,6 +45,11 @@ class ListSetsOnVerbsTest {
     }
 
     @DeviceTest
+    void shouldRecordLinearizableHistoriesOfTheSkipListOnOneDevice() throws InterruptedException {
+        assertLinearizable(SetMaker.skipList());
+    }
+
+    @DeviceTest
     void shouldRecordLinearizableHistoriesOfTheLazyListWithSpinLocksOnOneDevice() throws InterruptedException {
         assertLinearizable(SetMaker.lazy(LockKind.SPIN));
     }

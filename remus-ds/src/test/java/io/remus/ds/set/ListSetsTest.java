@@ -28,7 +28,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * {@link LockFreeListSet} and {@link LazyListSet} (spin, ALock and MCS locks): set behaviour through handles
+ * {@link LockFreeListSet}, {@link LazyListSet} (spin, ALock and MCS locks) and {@link LockFreeSkipListSet}: set behaviour through handles
  * on several nodes, the refused keys and calls, and the RDMA operations per call, counted with the compute
  * thread's counters on an uncontended set.
  */
@@ -39,6 +39,11 @@ class ListSetsTest {
     private static final int REMOTE = 0;
 
     static Stream<Named<SetMaker>> sets() {
+        return Stream.concat(lists(), Stream.of(Named.of("LockFreeSkipListSet", SetMaker.skipList())));
+    }
+
+    /** The sorted lists, whose walks READ one 32-byte node per key passed. */
+    static Stream<Named<SetMaker>> lists() {
         return Stream.of(SetMaker.lockFree(), SetMaker.lazy(LockKind.SPIN), SetMaker.lazy(LockKind.ALOCK),
                 SetMaker.lazy(LockKind.MCS)).map(m -> Named.of(m.name(), m));
     }
@@ -127,7 +132,11 @@ class ListSetsTest {
             LockContext context = new LockContext(t, SetMaker.LOCKS);
             long lazy = SetMaker.lazy(LockKind.SPIN).create(t, r, HOME);
             long lockFree = SetMaker.lockFree().create(t, r, HOME);
+            long skip = SetMaker.skipList().create(t, r, HOME);
             assertThrows(BadArgumentException.class, () -> LockFreeListSet.attach(t, r, lazy));
+            assertThrows(BadArgumentException.class, () -> LockFreeSkipListSet.attach(t, r, lockFree));
+            assertThrows(BadArgumentException.class, () -> LockFreeListSet.attach(t, r, skip));
+            assertThrows(BadArgumentException.class, () -> LockFreeSkipListSet.attach(t, r, skip + 4));
             assertThrows(BadArgumentException.class, () -> LazyListSet.attach(context, r, lockFree));
             assertThrows(BadArgumentException.class, () -> LockFreeListSet.attach(t, r, 0L));
             assertThrows(BadArgumentException.class, () -> LazyListSet.attach(context, r, lockFree + 4));
@@ -142,14 +151,18 @@ class ListSetsTest {
             LockContext context = new LockContext(t, SetMaker.LOCKS);
             LockFreeListSet lockFree = LockFreeListSet.create(t, r, HOME);
             LazyListSet lazy = LazyListSet.create(context, r, LockKind.SPIN, HOME);
+            LockFreeSkipListSet skip = LockFreeSkipListSet.create(t, r, HOME);
             for (long k = 1; k <= 5; k++) {
-                assertTrue(lockFree.insert(k) && lazy.insert(k));
+                assertTrue(lockFree.insert(k) && lazy.insert(k) && skip.insert(k));
             }
-            assertTrue(lockFree.remove(3) && lazy.remove(3));
+            assertTrue(lockFree.remove(3) && lazy.remove(3) && skip.remove(3));
             lockFree.destroy();
             lazy.destroy();
+            skip.destroy();
             assertThrows(ClosedSetException.class, () -> lockFree.contains(1), "a destroyed set's handle is closed");
             assertThrows(ClosedSetException.class, () -> lazy.contains(1));
+            assertThrows(ClosedSetException.class, () -> skip.contains(1));
+            assertThrows(BadArgumentException.class, () -> LockFreeSkipListSet.attach(t, r, skip.ptr()));
             assertThrows(BadArgumentException.class, () -> LockFreeListSet.attach(t, r, lockFree.ptr()), "the root was freed (poisoned)");
             assertThrows(BadArgumentException.class, () -> LazyListSet.attach(context, r, lazy.ptr()));
         }
@@ -167,7 +180,7 @@ class ListSetsTest {
     }
 
     @ParameterizedTest
-    @MethodSource("sets")
+    @MethodSource("lists")
     void shouldReadEachVisitedNodeOnceWhenContainsWalksAnUncontendedList(SetMaker maker) {
         long[] keys = {10, 20, 30, 40, 50, 60, 70, 80};
         try (TestCluster c = cluster(); ComputeThread t = c.thread(REMOTE); NeverReclaimer r = new NeverReclaimer(t);

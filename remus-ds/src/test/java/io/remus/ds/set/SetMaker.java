@@ -48,6 +48,54 @@ interface SetMaker {
         };
     }
 
+    /** {@link LockFreeSkipListSet} with its default levels. */
+    static SetMaker skipList() {
+        return skipList(LockFreeSkipListSet.DEFAULT_MAX_LEVEL);
+    }
+
+    /** {@link LockFreeSkipListSet} with {@code maxLevel} levels. */
+    static SetMaker skipList(int maxLevel) {
+        return new SetMaker() {
+            @Override
+            public String name() {
+                return maxLevel == LockFreeSkipListSet.DEFAULT_MAX_LEVEL ? "LockFreeSkipListSet" : "LockFreeSkipListSet(" + maxLevel + ")";
+            }
+
+            @Override
+            public long create(ComputeThread t, Reclaimer r, int home) {
+                try (LockFreeSkipListSet s = LockFreeSkipListSet.create(t, r, home, maxLevel)) {
+                    return s.ptr();
+                }
+            }
+
+            @Override
+            public RemoteSet attach(ComputeThread t, Reclaimer r, long ptr) {
+                return LockFreeSkipListSet.attach(t, r, ptr);
+            }
+        };
+    }
+
+    /** The skip list with one of {@link BrokenSkipListSet}'s flaws. */
+    static SetMaker brokenSkipList(BrokenSkipListSet.Flaw flaw) {
+        SetMaker real = skipList();
+        return new SetMaker() {
+            @Override
+            public String name() {
+                return "BrokenSkipListSet(" + flaw + ")";
+            }
+
+            @Override
+            public long create(ComputeThread t, Reclaimer r, int home) {
+                return real.create(t, r, home);
+            }
+
+            @Override
+            public RemoteSet attach(ComputeThread t, Reclaimer r, long ptr) {
+                return new BrokenSkipListSet(t, r, ptr, flaw);
+            }
+        };
+    }
+
     static SetMaker lazy(LockKind kind) {
         return new SetMaker() {
             @Override

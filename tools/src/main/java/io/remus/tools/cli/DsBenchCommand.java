@@ -66,7 +66,7 @@ public final class DsBenchCommand implements java.util.concurrent.Callable<Integ
     CommandSpec spec;
 
     @Option(names = "--structure", paramLabel = "S", defaultValue = "lazy-list",
-            description = "lazy-list, lock-free-list or hash-map (default ${DEFAULT-VALUE}).")
+            description = "lazy-list, lock-free-list, hash-map or skip-list (default ${DEFAULT-VALUE}).")
     String structure;
 
     @Option(names = "--lock", paramLabel = "LOCK", defaultValue = "alock",

@@ -78,7 +78,7 @@ class DsBenchCommandTest {
 
     @ParameterizedTest
     @CsvSource(delimiter = '|', value = {
-            "--structure=skip-list|unknown structure 'skip-list'",
+            "--structure=b-link-tree|unknown structure 'b-link-tree'",
             "--lock=ticket|--lock: ",
             "--ycsb=E|unknown YCSB workload 'E'",
             "--insert=101|--insert must be 0..100, got 101",
@@ -118,6 +118,17 @@ class DsBenchCommandTest {
             assertTrue(r.out().contains(row), row + " in\n" + r.out());
         }
         assertTrue(r.out().contains(" 600 ops in "), r.out());
+    }
+
+    @Test
+    void shouldPrintOneRowPerOperationTypeWhenASkipListRuns() {
+        RemusRun r = RemusRun.of("bench", "ds", "--fabric", "sim", "--structure", "skip-list",
+                "--num-ops", "300", "--key-ub", "127", "--insert", "20", "--remove", "20", "--threads", "1");
+        assertEquals(0, r.exit(), r.err());
+        assertTrue(r.out().contains("skip-list: 2 nodes x 1 threads"), r.out());
+        for (String row : List.of("\n  lookup ", "\n  insert ", "\n  remove ", "\n  all ")) {
+            assertTrue(r.out().contains(row), row + " in\n" + r.out());
+        }
     }
 
     @Test

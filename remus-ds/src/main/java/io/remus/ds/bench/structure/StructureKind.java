@@ -12,10 +12,12 @@ public enum StructureKind {
     /** {@link io.remus.ds.set.LockFreeListSet}. */
     LOCK_FREE_LIST,
     /** {@link io.remus.ds.map.RemoteHashMap}, 8-byte keys and values of the configured size. */
-    HASH_MAP;
+    HASH_MAP,
+    /** {@link io.remus.ds.set.LockFreeSkipListSet}, with its default levels. */
+    SKIP_LIST;
 
     /**
-     * @param name {@code lazy-list}, {@code lock-free-list} or {@code hash-map}, any case
+     * @param name {@code lazy-list}, {@code lock-free-list}, {@code hash-map} or {@code skip-list}, any case
      * @return the kind
      * @throws BadArgumentException naming the value and the accepted ones
      */

@@ -7,6 +7,7 @@ import io.remus.ds.map.RemoteHashMap;
 import io.remus.ds.reclaim.Reclaimer;
 import io.remus.ds.set.LazyListSet;
 import io.remus.ds.set.LockFreeListSet;
+import io.remus.ds.set.LockFreeSkipListSet;
 import io.remus.ds.set.RemoteSet;
 
 import java.lang.foreign.MemorySegment;
@@ -35,6 +36,11 @@ abstract sealed class Target implements AutoCloseable {
                     return s.ptr();
                 }
             }
+            case SKIP_LIST -> {
+                try (LockFreeSkipListSet s = LockFreeSkipListSet.create(t, reclaimer, 0)) {
+                    return s.ptr();
+                }
+            }
             default -> {
                 try (RemoteHashMap m = RemoteHashMap.create(t, reclaimer, 0, c.mapBuckets(), c.valueBytes())) {
                     return m.ptr();
@@ -57,6 +63,7 @@ abstract sealed class Target implements AutoCloseable {
         return switch (c.structure()) {
             case LAZY_LIST -> new SetTarget(LazyListSet.attach(new LockContext(t, locks), reclaimer, ptr));
             case LOCK_FREE_LIST -> new SetTarget(LockFreeListSet.attach(t, reclaimer, ptr));
+            case SKIP_LIST -> new SetTarget(LockFreeSkipListSet.attach(t, reclaimer, ptr));
             case HASH_MAP -> new MapTarget(RemoteHashMap.attach(t, reclaimer, ptr), c.valueBytes());
         };
     }
@@ -94,8 +101,11 @@ abstract sealed class Target implements AutoCloseable {
 
         @Override
         long allocatorRoundTrips() {
-            return set instanceof LazyListSet l ? l.allocatorRoundTrips()
-                    : ((LockFreeListSet) set).allocatorRoundTrips();
+            return switch (set) {
+                case LazyListSet l -> l.allocatorRoundTrips();
+                case LockFreeSkipListSet s -> s.allocatorRoundTrips();
+                default -> ((LockFreeListSet) set).allocatorRoundTrips();
+            };
         }
 
         @Override

@@ -143,6 +143,16 @@ class DsBenchmarkTest {
     }
 
     @Test
+    void shouldCostASkipListLookupAboutTwoReadsPerLevelWhenEveryWorkerIsRemote() throws InterruptedException {
+        assertEquals(StructureKind.SKIP_LIST, StructureKind.parse("Skip-List"));
+        DsBenchmarkResult r = run(config(StructureKind.SKIP_LIST, 2, 1, false, 300, 100, 0, 0, 255, null));
+        assertEquals(r.ops(), r.succeeded(OpType.LOOKUP), "every key of the range was prefilled");
+        double rt = r.perOp(OpType.LOOKUP, Cost.ROUND_TRIPS);
+        assertTrue(rt >= 2 && rt <= 4 * 8 + 16, "a search of 256 keys: about 2 log2 256 READs, not the list's ~128: " + rt);
+        assertEquals(r.perOp(OpType.LOOKUP, Cost.READS), rt, 0.01, "a search is READs only, one per round trip");
+    }
+
+    @Test
     void shouldWriteRemusMetricsKeysThatParseBackWhenARunEnds() throws Exception {
         DsBenchmarkResult r = run(config(StructureKind.LOCK_FREE_LIST, 2, 1, false, 400, 50, 25, 25, 127, null));
         StringWriter text = new StringWriter();
@@ -197,8 +207,8 @@ class DsBenchmarkTest {
         assertTrue(e.getMessage().contains("zipfTheta") && e.getMessage().contains("1.0"), e.getMessage());
         e = assertThrows(BadArgumentException.class, () -> config(StructureKind.HASH_MAP, 1, 1, false, 10, 0, 0, 0, 9, null));
         assertTrue(e.getMessage().contains("2 nodes"), e.getMessage());
-        e = assertThrows(BadArgumentException.class, () -> StructureKind.parse("skip-list"));
-        assertTrue(e.getMessage().contains("skip-list"), e.getMessage());
+        e = assertThrows(BadArgumentException.class, () -> StructureKind.parse("b-link-tree"));
+        assertTrue(e.getMessage().contains("b-link-tree") && e.getMessage().contains("skip-list"), e.getMessage());
         e = assertThrows(BadArgumentException.class, () -> Ycsb.parse("E"));
         assertTrue(e.getMessage().contains("'E'"), e.getMessage());
     }

@@ -1,0 +1,246 @@
+package io.remus.ds.set;
+
+import io.remus.core.BadArgumentException;
+import io.remus.core.ComputeThread;
+import io.remus.core.CorruptedMemoryException;
+import io.remus.core.sim.SimFabric;
+import io.remus.core.sim.SimOptions;
+import io.remus.core.testing.TestCluster;
+import io.remus.ds.reclaim.EpochOptions;
+import io.remus.ds.reclaim.EpochReclaimer;
+import io.remus.ds.reclaim.Guard;
+import io.remus.ds.reclaim.LeaseExpiredException;
+import io.remus.ds.reclaim.NeverReclaimer;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.time.Duration;
+import java.util.SplittableRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * {@link LockFreeSkipListSet} alone: the RDMA operations per call counted with the compute thread's counters on
+ * an uncontended set (a search READs about {@code 2 log2 n} nodes, not {@code n}), its levels, a lease that runs
+ * out during a walk, and its broken twin whose remove frees a node still linked
+ * ({@link BrokenSkipListSet.Flaw#RETIRE_LINKED}), caught by the torn-pointer check on a poisoned block. Set
+ * behaviour shared with the lists is in {@link ListSetsTest}, histories in {@link ListSetHistoriesTest}.
+ */
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class SkipListSetTest {
+    private static final int HOME = SetHistories.HOME;
+    private static final int REMOTE = 0;
+
+    private static TestCluster cluster() {
+        return new TestCluster(SimFabric::new, SimOptions.defaults(), 3, b -> b.segmentSize(4 << 20));
+    }
+
+    @Test
+    void shouldCostTheWalkPlusOneBatchAndTwoCompareAndSwapsPerUpperLevelWhenInsertIsUncontended() {
+        try (TestCluster c = cluster(); ComputeThread t = c.thread(REMOTE); NeverReclaimer r = new NeverReclaimer(t);
+             LockFreeSkipListSet s = LockFreeSkipListSet.create(t, r, HOME)) {
+            int bytes = LockFreeSkipListSet.nodeBytes(s.maxLevel());
+            int tall = 0;
+            for (long key = 1; key <= 40; key++) {
+                long k = key * 7919 % 1000;
+                Counts walk = Counts.of(t);
+                assertFalse(s.contains(k));
+                walk = walk.since(t);
+                assertEquals(new Counts(walk.reads(), walk.reads(), 0, 0, 0, (long) bytes * walk.reads(), 0), walk,
+                        "contains " + k + ": READs of whole nodes, nothing else");
+                assertTrue(s.insert(k));
+                assertFalse(s.insert(k), "present: the handle allocates its next spare node");
+                assertTrue(s.remove(k));
+                long allocations = s.allocatorRoundTrips();
+                Counts before = Counts.of(t);
+                assertTrue(s.insert(k));
+                Counts used = before.since(t);
+                assertEquals(allocations, s.allocatorRoundTrips(), "the spare node was used");
+                int h = s.lastHeight();
+                int check = h > 1 ? 1 : 0;
+                tall += check;
+                // The walk as contains', the WRITE and level 0's compare-and-swap in one batch, 2 compare-and-swaps
+                // per upper level, and for h > 1 the 8-byte READ of next[0] after the last link.
+                assertEquals(new Counts(walk.reads() + 1 + 2L * (h - 1) + check, walk.reads() + check, 1, 1 + 2L * (h - 1), 0,
+                        (long) bytes * walk.reads() + 8L * check, bytes), used, "insert " + k + " of height " + h);
+            }
+            assertTrue(tall > 0, "some nodes got more than one level");
+        }
+    }
+
+    @Test
+    void shouldUnlinkTheNodeAtEveryLevelWhenRemoveIsUncontended() {
+        try (TestCluster c = cluster(); ComputeThread t = c.thread(REMOTE); NeverReclaimer r = new NeverReclaimer(t);
+             LockFreeSkipListSet s = LockFreeSkipListSet.create(t, r, HOME)) {
+            for (long k = 0; k < 64; k++) {
+                assertTrue(s.insert(k * 10));
+            }
+            for (long k = 5; k < 640; k += 40) {
+                Counts walk = Counts.of(t);
+                assertFalse(s.contains(k));
+                walk = walk.since(t);
+                assertTrue(s.insert(k));
+                int h = s.lastHeight();
+                Counts before = Counts.of(t);
+                assertTrue(s.remove(k));
+                Counts used = before.since(t);
+                assertEquals(0, used.writes());
+                assertEquals(2L * h, used.compareAndSwaps(), "remove " + k + ": " + h + " marks and " + h + " unlinks");
+                assertTrue(used.reads() >= walk.reads() && used.reads() <= 3 * walk.reads() + h,
+                        "remove " + k + ": the find and the second find, " + used);
+                before = Counts.of(t);
+                assertFalse(s.contains(k));
+                assertEquals(walk, before.since(t), "the node is gone at every level: the walk is the one before the insert");
+                before = Counts.of(t);
+                assertFalse(s.remove(k));
+                Counts absent = before.since(t);
+                assertEquals(new Counts(walk.reads(), walk.reads(), 0, 0, 0, walk.bytesRead(), 0), absent, "remove of an absent key: the walk only");
+            }
+        }
+    }
+
+    @Test
+    void shouldReadFarFewerNodesThanTheSetHoldsWhenContainsSearchesAThousandKeys() {
+        int n = 1000;
+        int maxLevel = LockFreeSkipListSet.DEFAULT_MAX_LEVEL;
+        try (TestCluster c = cluster(); ComputeThread home = c.thread(HOME); NeverReclaimer hr = new NeverReclaimer(home);
+             LockFreeSkipListSet filler = LockFreeSkipListSet.create(home, hr, HOME);
+             ComputeThread t = c.thread(REMOTE); NeverReclaimer r = new NeverReclaimer(t);
+             LockFreeSkipListSet s = LockFreeSkipListSet.attach(t, r, filler.ptr())) {
+            for (long k = 0; k < n; k++) {
+                assertTrue(filler.insert(2 * k));
+            }
+            double log2n = Math.log(n) / Math.log(2);
+            long bound = (long) (4 * log2n) + maxLevel;
+            long total = 0;
+            SplittableRandom rnd = new SplittableRandom(7);
+            int searches = 100;
+            for (int i = 0; i < searches; i++) {
+                long key = rnd.nextInt(2 * n);
+                Counts before = Counts.of(t);
+                assertEquals(key % 2 == 0, s.contains(key), "contains " + key);
+                long reads = before.since(t).reads();
+                assertTrue(reads < bound, "contains " + key + " READ " + reads + " nodes of " + n + ", bound 4 log2 n + maxLevel = " + bound);
+                total += reads;
+            }
+            assertTrue(total < searches * 3 * log2n, "about 2 log2 n READs a search on average, got " + (double) total / searches);
+        }
+    }
+
+    @Test
+    void shouldRefuseALevelCountNamingItWhenOutOfRange() {
+        try (TestCluster c = cluster(); ComputeThread t = c.thread(REMOTE); NeverReclaimer r = new NeverReclaimer(t)) {
+            for (int bad : new int[]{0, -1, LockFreeSkipListSet.MAX_LEVEL_LIMIT + 1}) {
+                BadArgumentException e = assertThrows(BadArgumentException.class, () -> LockFreeSkipListSet.create(t, r, HOME, bad));
+                assertTrue(e.getMessage().contains("got " + bad), e.getMessage());
+                assertThrows(BadArgumentException.class, () -> LockFreeSkipListSet.nodeBytes(bad));
+            }
+        }
+    }
+
+    @Test
+    void shouldKeepItsLevelCountInTheRootWhenAnotherThreadAttaches() {
+        try (TestCluster c = cluster(); ComputeThread t = c.thread(REMOTE); NeverReclaimer r = new NeverReclaimer(t);
+             LockFreeSkipListSet created = LockFreeSkipListSet.create(t, r, HOME, 1);
+             ComputeThread other = c.thread(2); NeverReclaimer or = new NeverReclaimer(other);
+             LockFreeSkipListSet s = LockFreeSkipListSet.attach(other, or, created.ptr())) {
+            assertEquals(1, s.maxLevel());
+            assertEquals(40, LockFreeSkipListSet.nodeBytes(1));
+            for (long k = 20; k > 0; k--) {
+                assertTrue(s.insert(k));
+            }
+            assertEquals(1, s.lastHeight(), "one level: a sorted lock-free list");
+            assertTrue(created.remove(7) && !s.contains(7) && s.contains(8));
+            assertThrows(BadArgumentException.class, () -> LockFreeListSet.attach(t, r, created.ptr()), "not a LockFreeListSet's root");
+        }
+    }
+
+    @Test
+    void shouldStartContainsOverInAFreshGuardWhenTheLeaseRunsOutDuringAWalk() {
+        AtomicLong clock = new AtomicLong(1_000_000);
+        AtomicBoolean jump = new AtomicBoolean();
+        AtomicInteger calls = new AtomicInteger();
+        EpochOptions options = EpochOptions.defaults().withLease(Duration.ofMillis(100)).withClock(() -> {
+            if (jump.get() && calls.incrementAndGet() == 2) {
+                return clock.addAndGet(1_000);
+            }
+            return clock.get();
+        });
+        try (TestCluster c = new TestCluster(SimFabric::new, SetHistories.hostile(), 3, b -> { });
+             ComputeThread t = c.thread(0); EpochReclaimer r = new EpochReclaimer(t, t.allocator(), options);
+             LockFreeSkipListSet s = LockFreeSkipListSet.create(t, r, 2)) {
+            for (long k = 1; k <= 3; k++) {
+                assertTrue(s.insert(k));
+            }
+            Counts before = Counts.of(t);
+            assertTrue(s.contains(2));
+            long once = before.since(t).reads();
+            calls.set(0);
+            before = Counts.of(t);
+            jump.set(true);
+            assertTrue(s.contains(2));
+            jump.set(false);
+            assertTrue(calls.get() >= 3, "the clock was read again for a fresh guard");
+            assertTrue(before.since(t).reads() > once, "the first walk was not trusted: walked again");
+            calls.set(0);
+            jump.set(true);
+            assertTrue(s.insert(4));
+            jump.set(false);
+            calls.set(0);
+            jump.set(true);
+            assertTrue(s.remove(1));
+            jump.set(false);
+            assertTrue(s.contains(4) && s.contains(2) && s.contains(3));
+            assertFalse(s.contains(1));
+
+            Guard outer = r.enter();
+            clock.addAndGet(1_000);
+            assertThrows(LeaseExpiredException.class, () -> s.contains(2), "an outer guard whose lease ran out cannot be renewed inside");
+            assertThrows(LeaseExpiredException.class, () -> s.insert(5));
+            assertThrows(LeaseExpiredException.class, () -> s.remove(2));
+            outer.close();
+            assertTrue(s.contains(2));
+            assertFalse(s.contains(5));
+        }
+    }
+
+    /** Inserts 1..40, removes the keys 10..30 through {@code remover}, frees what was retired, and looks up every key. */
+    private static void removeFreeAndWalk(SetMaker remover) {
+        try (TestCluster c = new TestCluster(SimFabric::new, SetHistories.hostile(), 3, b -> b.segmentSize(4 << 20));
+             ComputeThread t = c.thread(REMOTE); EpochReclaimer r = new EpochReclaimer(t, t.allocator(), EpochOptions.defaults());
+             RemoteSet s = remover.attach(t, r, remover.create(t, r, HOME))) {
+            for (long k = 1; k <= 40; k++) {
+                assertTrue(s.insert(k));
+            }
+            for (long k = 10; k <= 30; k++) {
+                assertTrue(s.remove(k));
+            }
+            for (int i = 0; i < 4; i++) {
+                r.reclaim();
+            }
+            assertEquals(0, r.unreclaimedBytes(), "every removed node was freed (and poisoned)");
+            for (long k = 1; k <= 40; k++) {
+                assertEquals(k < 10 || k > 30, s.contains(k), "contains " + k);
+            }
+        }
+    }
+
+    @Test
+    void shouldFreeOnlyUnlinkedNodesWhenRemoveRetiresAfterItsFind() {
+        removeFreeAndWalk(SetMaker.skipList());
+    }
+
+    @Test
+    void shouldCatchTheTwinWhenItsRemoveRetiresANodeStillLinked() {
+        CorruptedMemoryException e = assertThrows(CorruptedMemoryException.class,
+                () -> removeFreeAndWalk(SetMaker.brokenSkipList(BrokenSkipListSet.Flaw.RETIRE_LINKED)));
+        assertTrue(e.getMessage().contains("LockFreeSkipListSet"), e.getMessage());
+    }
+}
