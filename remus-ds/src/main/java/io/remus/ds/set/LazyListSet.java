@@ -114,8 +114,13 @@ import java.util.concurrent.TimeUnit;
  *       changes the word only by a compare-and-swap that expects this thread's own value, which a freed and
  *       reused block does not hold, and a release that fails so drops its handle;</li>
  *   <li>a lock got only after the lease ran out (this thread stalled, for longer than half the lease left,
- *       between its last attempt and the check after it) is never touched again: it stays held, as a dead
- *       holder's would ({@link #abandonedLocks()}).</li>
+ *       between its last attempt and the check after it, or the attempt's compare-and-swap executed late)
+ *       may lie in a block freed and reused meanwhile. A spin lock is released at once, by the same
+ *       compare-and-swap from this thread's value to unlocked: on a live node that frees the lock, and on a
+ *       reused block it puts back the word the acquiring compare-and-swap found there (unlocked), unless
+ *       the block's new owner changed it since, which makes the release fail and change nothing
+ *       ({@link #lateLocks()}). A queue lock's release also writes to its successor, so such a queue lock
+ *       is never touched again: it stays held, as a dead holder's would ({@link #abandonedLocks()}).</li>
  * </ul>
  * <b>Progress</b> of insert and remove is blocking: a holder that stalls makes the calls that need its locks
  * wait and start over, each wait within its lease, until the lock context's acquire timeout has passed since
@@ -189,6 +194,7 @@ public final class LazyListSet implements RemoteSet {
     private long callDeadline;
     private long leaseCuts;
     private long abandoned;
+    private long lateLocks;
     private long foundPred;
     private long foundPredBlock;
     private long foundCurr;
@@ -496,8 +502,13 @@ public final class LazyListSet implements RemoteSet {
             return false;
         }
         if (!g.valid()) {
-            drop(lock);
-            abandoned++;
+            lateLocks++;
+            if (kind == LockKind.SPIN) {
+                release(g, lock);
+            } else {
+                drop(lock);
+                abandoned++;
+            }
             return false;
         }
         return true;
@@ -618,13 +629,23 @@ public final class LazyListSet implements RemoteSet {
     }
 
     /**
-     * Locks this handle got only after its guard's lease had run out and so left held, never touched again (as
-     * a holder that died would leave them), so that tests can tell this rare case happened.
+     * Queue locks (MCS, ALock) this handle got only after its guard's lease had run out and so left held, never
+     * touched again (as a holder that died would leave them), so that tests can tell this rare case happened.
      *
      * @return the count
      */
     public long abandonedLocks() {
         return abandoned;
+    }
+
+    /**
+     * Locks this handle got only after its guard's lease had run out: spin locks it released at once, and the
+     * queue locks it abandoned ({@link #abandonedLocks()}), so that tests can tell this rare case happened.
+     *
+     * @return the count
+     */
+    public long lateLocks() {
+        return lateLocks;
     }
 
     /**

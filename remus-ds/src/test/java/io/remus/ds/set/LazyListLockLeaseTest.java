@@ -230,4 +230,49 @@ class LazyListLockLeaseTest {
             assertFalse(s.contains(10) || s.contains(20));
         }
     }
+    @Test
+    void shouldReleaseASpinLockGotOnlyAfterTheLeaseRanOutWhenTheCallStartsOver() throws Exception {
+        AtomicLong clock = new AtomicLong(1_000_000);
+        try (TestCluster c = cluster(); ComputeThread t = c.thread(2); EpochReclaimer r = new EpochReclaimer(t, t.allocator(), LONG);
+             LazyListSet s = LazyListSet.create(new LockContext(t, LOCKS), r, LockKind.SPIN, SetHistories.HOME)) {
+            long ptr = s.ptr();
+            assertTrue(s.insert(10) && s.insert(20) && s.insert(30));
+            Lock stalled = LockKind.SPIN.open(new LockContext(t, LOCKS), LazyListSet.lockWordOf(blockOf(t, ptr, 10)));
+            stalled.lock(); // node 10's holder: the waiter's first attempt fails
+            CompletableFuture<long[]> done = new CompletableFuture<>();
+            CountDownLatch ready = new CountDownLatch(1);
+            CountDownLatch go = new CountDownLatch(1);
+            Thread waiter = new Thread(() -> {
+                EpochOptions fake = EpochOptions.defaults().withClockSkew(Duration.ZERO).withLease(Duration.ofSeconds(10))
+                        .withClock(clock::get);
+                try (ComputeThread h = c.thread(0); EpochReclaimer hr = new EpochReclaimer(h, h.allocator(), fake);
+                     LazyListSet hs = LazyListSet.attach(new LockContext(h, LOCKS), hr, ptr)) {
+                    ready.countDown();
+                    assertTrue(go.await(WAIT.toSeconds(), TimeUnit.SECONDS));
+                    boolean removed = hs.remove(20);
+                    done.complete(new long[]{removed ? 1 : 0, hs.lateLocks(), hs.abandonedLocks()});
+                } catch (Throwable e) {
+                    ready.countDown();
+                    done.completeExceptionally(e);
+                }
+            }, "waiter@node0");
+            waiter.setDaemon(true);
+            waiter.start();
+            assertTrue(ready.await(WAIT.toSeconds(), TimeUnit.SECONDS));
+            // Parked after its first, failed, attempt on node 10's lock, inside the wait.
+            SimFreeze f = ((SimFabric) c.fabric()).freeze(waiter, Opcode.COMPARE_AND_SWAP, 1, MAX_FROZEN);
+            go.countDown();
+            assertTrue(f.awaitFrozen(WAIT));
+            clock.addAndGet(Duration.ofSeconds(100).toMillis()); // its lease runs out while it waits
+            stalled.unlock(); // and its next attempt gets the lock
+            f.release();
+            long[] result = done.get(WAIT.toSeconds(), TimeUnit.SECONDS);
+            assertEquals(1, result[1], "node 10's lock was got only after the lease ran out");
+            assertEquals(0, result[2], "a spin lock is released, not abandoned");
+            assertEquals(1, result[0], "the call released it, started over in a fresh guard and removed the key");
+            assertTrue(s.insert(15) && s.remove(10), "node 10's lock is free");
+            assertTrue(s.contains(15) && s.contains(30));
+            assertFalse(s.contains(10) || s.contains(20));
+        }
+    }
 }
