@@ -24,8 +24,14 @@ import java.util.TreeSet;
 public final class DsThreadsPlot {
     /** The chart's height, in pixels. */
     public static final int HEIGHT = 480;
-    /** The largest span of throughputs, largest over smallest, drawn on a linear axis. */
-    public static final int LINEAR_SPAN_MAX = LatencyPlot.LINEAR_SPAN_MAX;
+    /**
+     * The largest span of throughputs, largest over smallest, drawn on a linear axis: beyond it the slower
+     * structures' lines would lie flat along the bottom, and a scaling shape is a ratio, which a
+     * logarithmic axis draws the same at every height.
+     */
+    public static final int LINEAR_SPAN_MAX = 10;
+    /** Linear-axis labels as plain numbers with thousands separators (XChart's default is 2E5). */
+    private static final String LINEAR_AXIS_PATTERN = "#,##0";
 
     private DsThreadsPlot() {
     }
@@ -85,6 +91,7 @@ public final class DsThreadsPlot {
             PngCharts.logAxis(styler, lowest, highest);
         } else {
             styler.setYAxisMin(0.0);
+            styler.setYAxisDecimalPattern(LINEAR_AXIS_PATTERN);
         }
         List<String> categories = threads.stream().map(String::valueOf).toList();
         for (int s = 0; s < labels.size(); s++) {
