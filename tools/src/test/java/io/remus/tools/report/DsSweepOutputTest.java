@@ -24,12 +24,12 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * {@code remus bench ds --structure A,B,C --threads 1,2 --json FILE --plot FILE} on the simulator: one table row,
+ * {@code remus bench ds --structure A,B --threads 1,2 --json FILE --plot FILE} on the simulator: one table row,
  * one JSON run and one plotted point per (structure, threads) pair.
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class DsSweepOutputTest {
-    private static final List<String> STRUCTURES = List.of("lazy-list/spin", "lock-free-list", "hash-map");
+    private static final List<String> STRUCTURES = List.of("lock-free-list", "hash-map");
     private static final List<Integer> THREADS = List.of(1, 2);
 
     @SuppressWarnings("unchecked")
@@ -37,8 +37,8 @@ class DsSweepOutputTest {
     void shouldPrintWriteAndPlotEveryPairWhenStructuresAndThreadsAreLists(@TempDir Path dir) throws IOException {
         Path json = dir.resolve("sweep.json");
         Path png = dir.resolve("sweep.png");
-        RemusRun r = RemusRun.of("bench", "ds", "--fabric", "sim", "--structure", "lazy-list,lock-free-list,hash-map",
-                "--lock", "spin", "--threads", "1,2", "--num-ops", "100", "--key-ub", "127", "--json", json.toString(),
+        RemusRun r = RemusRun.of("bench", "ds", "--fabric", "sim", "--structure", "lock-free-list,hash-map",
+                "--threads", "1,2", "--num-ops", "100", "--key-ub", "127", "--json", json.toString(),
                 "--plot", png.toString());
         assertEquals(0, r.exit(), r.err());
 
@@ -65,8 +65,7 @@ class DsSweepOutputTest {
             assertEquals(2 * ((Number) run.get("threads_per_node")).doubleValue() * 100,
                     ((Number) run.get("operations")).doubleValue(), "2 nodes x threads x 100 operations: " + run);
         }
-        assertEquals(List.of("lazy-list x 1", "lazy-list x 2", "lock-free-list x 1", "lock-free-list x 2",
-                "hash-map x 1", "hash-map x 2"), pairs);
+        assertEquals(List.of("lock-free-list x 1", "lock-free-list x 2", "hash-map x 1", "hash-map x 2"), pairs);
 
         BufferedImage image = ImageIO.read(png.toFile());
         assertEquals(PngCharts.WIDTH, image.getWidth());
