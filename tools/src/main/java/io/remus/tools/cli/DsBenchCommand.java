@@ -8,18 +8,17 @@ import io.remus.core.sim.SimOptions;
 import io.remus.ds.bench.structure.ClusterDsBenchmark;
 import io.remus.ds.bench.structure.DsBenchmark;
 import io.remus.ds.bench.structure.DsBenchmarkConfig;
-import io.remus.ds.bench.structure.DsBenchmarkResult;
-import io.remus.ds.bench.structure.OpType;
 import io.remus.ds.bench.structure.RemusMetrics;
 import io.remus.ds.bench.structure.StructureKind;
 import io.remus.ds.bench.structure.Ycsb;
 import io.remus.tools.bench.FabricKind;
 import io.remus.tools.ds.DsHumanFormat;
 import io.remus.tools.ds.DsJsonFormat;
-import io.remus.tools.ds.DsLatencies;
 import io.remus.tools.ds.DsReport;
 import io.remus.tools.ds.DsRun;
-import org.HdrHistogram.Histogram;
+import io.remus.tools.ds.DsSweep;
+import io.remus.tools.ds.DsSweepFormat;
+import io.remus.tools.plot.DsThreadsPlot;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -48,7 +47,11 @@ import java.util.function.UnaryOperator;
  * ({@code --json FILE}) and as Remus' {@code metrics.txt} ({@code --metrics FILE}). Every node runs in
  * this process, or, by {@link ClusterOptions}' rule, this process is one node of a cluster and node 0
  * reports the run added up over the nodes ({@link ClusterDsBenchmark#aggregate}, latency histograms
- * merged). Exit status 0 on success, 1 when the run fails, 2 for bad flags.
+ * merged). {@code --structure} and {@code --threads} take comma lists: every (structure, threads) pair
+ * runs in turn ({@link DsSweep}), structures outer, and the runs print as one table
+ * ({@link DsSweepFormat}), as one JSON object whose {@code runs} hold every pair, and, with
+ * {@code --plot FILE}, as throughput against threads, one series per structure ({@link DsThreadsPlot}).
+ * Exit status 0 on success, 1 when the run fails, 2 for bad flags.
  */
 @Command(name = "ds", mixinStandardHelpOptions = true, sortOptions = false, usageHelpAutoWidth = true,
         description = {"Sets (lazy list, lock-free list) and the hash map under Remus' intset mix or YCSB A/B/C/D/F.",
@@ -56,6 +59,10 @@ import java.util.function.UnaryOperator;
                 ClusterOptions.RULE + "on the structure node 0 creates, and node 0 prints one report and writes the "
                         + "files: counts and RDMA counts summed over the nodes, latency histograms merged; the other "
                         + "nodes print nothing. Give every process the same flags.",
+                "",
+                "--structure and --threads take comma lists (--structure lazy-list,hash-map --threads 1,2,4): every "
+                        + "(structure, threads) pair runs in turn, and the runs print as one table; --plot FILE draws "
+                        + "their throughput against threads, one series per structure.",
                 ""})
 public final class DsBenchCommand implements java.util.concurrent.Callable<Integer> {
     private final Supplier<FabricChoice> hostFabric;
@@ -111,8 +118,9 @@ public final class DsBenchCommand implements java.util.concurrent.Callable<Integ
     @Option(names = "--nodes", paramLabel = "N", defaultValue = "2", description = "Nodes, each a memory and compute node; the structure lives on node 0 (default ${DEFAULT-VALUE}).")
     int nodes;
 
-    @Option(names = "--threads", paramLabel = "T", defaultValue = "2", description = "Workers per node (default ${DEFAULT-VALUE}).")
-    int threads;
+    @Option(names = "--threads", paramLabel = "T", defaultValue = "2",
+            description = "Workers per node; a comma list runs each (default ${DEFAULT-VALUE}).")
+    String threads;
 
     @Option(names = "--home-workers", negatable = true, defaultValue = "true", fallbackValue = "true",
             description = "Whether node 0, which holds the structure, runs workers too (default ${DEFAULT-VALUE}); --no-home-workers: every operation is remote.")
@@ -133,8 +141,11 @@ public final class DsBenchCommand implements java.util.concurrent.Callable<Integ
     @Option(names = "--json", paramLabel = "FILE", description = "Also write the report as one JSON object to FILE.")
     Path json;
 
-    @Option(names = "--metrics", paramLabel = "FILE", description = "Also write Remus' metrics.txt keys (duration in us, get_t, ..., cas) to FILE.")
+    @Option(names = "--metrics", paramLabel = "FILE", description = "Also write Remus' metrics.txt keys (duration in us, get_t, ..., cas) to FILE; one run only.")
     Path metrics;
+
+    @Option(names = "--plot", paramLabel = "FILE", description = "Also draw throughput against --threads as a PNG, one series per --structure.")
+    Path plot;
 
     @Mixin
     ClusterOptions clusterOptions;
@@ -168,54 +179,47 @@ public final class DsBenchCommand implements java.util.concurrent.Callable<Integ
             return callAsNode();
         }
         clusterOptions.refuseJoinArgs(joinArgs);
-        DsBenchmarkConfig config = config(nodes);
+        List<DsBenchmarkConfig> configs = configs(nodes);
         FabricChoice choice = FabricChoice.choose(spec.commandLine(), fabric, FabricChoice.given("-d", device),
                 List.of(), hostFabric);
-        new OutputFiles().add("--json", json).add("--metrics", metrics).check();
+        outputFiles().check();
         choice.announce(spec.commandLine().getErr());
         List<String> notes = new ArrayList<>();
         notes.add("fabric " + choice.name() + " (" + choice.reason() + ")");
         Supplier<Fabric> fabrics = InProcessFabrics.of(choice.kind(), device, SimOptions.defaults(), notes);
         notes.add(ClusterOptions.hostLoad());
-        DsLatencies latencies = new DsLatencies(config.workers());
-        DsBenchmarkResult result;
-        try (Fabric f = fabrics.get()) {
-            result = DsBenchmark.run(f, config, latencies.sinks());
-        }
-        report(new DsReport(choice.name(), notes, List.of(DsLatencies.run(result, latencies.merged()))));
+        report(new DsReport(choice.name(), notes, DsSweep.run(fabrics, configs)));
         return 0;
     }
 
     /** One process per node: joins, runs with the other processes, and reports on node 0. */
     private int callAsNode() throws IOException, InterruptedException {
         ClusterOptions.Join join = clusterOptions.prepare(joinArgs, fabric, device, environment, joinSetup, nodes);
-        DsBenchmarkConfig config = config(join.size());
-        new OutputFiles().add("--json", json).add("--metrics", metrics).check();
+        List<DsBenchmarkConfig> configs = configs(join.size());
+        outputFiles().check();
         join.ensureSegment(segmentMib << 20);
         try (RemusCluster joined = join.join()) {
             List<String> notes = join.notes(joined, "counts, RDMA counts and latency histograms");
             ClusterDsBenchmark bench = new ClusterDsBenchmark(joined, join.timeout());
-            DsLatencies latencies = new DsLatencies(config.workers());
-            List<ClusterDsBenchmark.NodeRun> byNode = bench.run(config, latencies.sinks(),
-                    () -> DsLatencies.encode(latencies.merged()));
+            List<DsRun> runs = DsSweep.runAsNode(bench, configs, notes);
             if (joined.nodeId() == 0) {
-                List<DsBenchmarkResult> results = new ArrayList<>();
-                List<Map<OpType, Histogram>> histograms = new ArrayList<>();
-                for (ClusterDsBenchmark.NodeRun n : byNode) {
-                    results.add(n.result());
-                    histograms.add(DsLatencies.decode(n.extra()));
-                }
-                notes.add("ops by node: " + String.join(", ", results.stream().map(r -> String.valueOf(r.ops())).toList()));
-                DsRun run = DsLatencies.run(ClusterDsBenchmark.aggregate(results), DsLatencies.sum(histograms));
-                report(new DsReport(joined.fabric().name(), notes, List.of(run)));
+                report(new DsReport(joined.fabric().name(), notes, runs));
             }
         }
         return 0;
     }
 
+    private OutputFiles outputFiles() {
+        return new OutputFiles().add("--json", json).add("--metrics", metrics).add("--plot", plot);
+    }
+
     private void report(DsReport report) throws IOException {
         PrintWriter err = spec.commandLine().getErr();
-        DsHumanFormat.write(report, spec.commandLine().getOut());
+        if (report.runs().size() == 1) {
+            DsHumanFormat.write(report, spec.commandLine().getOut());
+        } else {
+            DsSweepFormat.write(report, spec.commandLine().getOut());
+        }
         if (json != null) {
             writeFile(json, out -> DsJsonFormat.write(report, out));
             err.println("wrote " + json);
@@ -223,6 +227,13 @@ public final class DsBenchCommand implements java.util.concurrent.Callable<Integ
         if (metrics != null) {
             writeFile(metrics, out -> RemusMetrics.write(report.runs().getFirst().result(), out));
             err.println("wrote " + metrics);
+        }
+        if (plot != null) {
+            DsBenchmarkConfig first = report.runs().getFirst().result().config();
+            DsThreadsPlot.write("remus bench ds, " + report.fabric() + " fabric, " + first.nodes() + " nodes, "
+                    + (first.ycsb() != null ? "YCSB " + first.ycsb() : "insert " + first.insertPercent() + "% remove "
+                    + first.removePercent() + "%") + ", keys " + first.keyLb() + ".." + first.keyUb(), report.runs(), plot);
+            err.println("wrote " + plot);
         }
         err.flush();
     }
@@ -237,17 +248,51 @@ public final class DsBenchCommand implements java.util.concurrent.Callable<Integ
     }
 
     /**
-     * Validates the flags into the run's configuration.
+     * Validates the flags into the first run's configuration.
      *
-     * @return the configuration for {@code --nodes}
+     * @return the configuration for {@code --nodes} of the first structure and thread count given
      * @throws ParameterException naming the flag and its value when one is out of range
      */
     DsBenchmarkConfig config() {
-        return config(nodes);
+        return configs(nodes).getFirst();
     }
 
-    private DsBenchmarkConfig config(int nodeCount) {
-        StructureKind s = parse(() -> StructureKind.parse(structure.strip()), "--structure");
+    /**
+     * Validates the flags into one configuration per run ({@link #configs(int)} for {@code --nodes}).
+     *
+     * @return the configurations, in run order
+     * @throws ParameterException as {@link #configs(int)}
+     */
+    List<DsBenchmarkConfig> configs() {
+        return configs(nodes);
+    }
+
+    /**
+     * Validates the flags into one configuration per run: every structure of {@code --structure} with every
+     * thread count of {@code --threads}, structures outer, each list in the order given.
+     *
+     * @param nodeCount {@code --nodes}, or the cluster's size with one process per node
+     * @return the configurations, in run order
+     * @throws ParameterException naming the flag and its value when one is out of range, a list element is
+     *                            empty or given twice, or {@code --metrics} is given with more than one run
+     */
+    private List<DsBenchmarkConfig> configs(int nodeCount) {
+        List<StructureKind> structures = parse(() -> CommaList.parse(structure, StructureKind::parse), "--structure");
+        List<Integer> threadCounts = parse(() -> CommaList.parse(threads, CommaList::wholeNumber), "--threads");
+        List<DsBenchmarkConfig> configs = new ArrayList<>();
+        for (StructureKind s : structures) {
+            for (int t : threadCounts) {
+                configs.add(config(nodeCount, s, t));
+            }
+        }
+        if (metrics != null && configs.size() > 1) {
+            throw usage("--metrics writes one run's metrics.txt: not with " + configs.size() + " runs (--structure "
+                    + structure + " --threads " + threads + ")");
+        }
+        return configs;
+    }
+
+    private DsBenchmarkConfig config(int nodeCount, StructureKind s, int threadCount) {
         LockKind l = parse(() -> LockKind.parse(lock.strip()), "--lock");
         Ycsb y = ycsb == null ? null : parse(() -> Ycsb.parse(ycsb.strip()), "--ycsb");
         if (durationSeconds != null && (!(durationSeconds >= 0.01) || durationSeconds > 3600)) {
@@ -261,7 +306,7 @@ public final class DsBenchCommand implements java.util.concurrent.Callable<Integ
         }
         Duration duration = durationSeconds == null ? null : Duration.ofNanos(Math.round(durationSeconds * 1e9));
         try {
-            return new DsBenchmarkConfig(s, l, nodeCount, threads, homeWorkers, duration,
+            return new DsBenchmarkConfig(s, l, nodeCount, threadCount, homeWorkers, duration,
                     duration == null ? numOps : 0, prefill, insert, remove, keyLb, keyUb, zipf, y, valueSize,
                     segmentMib << 20, seed);
         } catch (BadArgumentException e) {
