@@ -102,8 +102,9 @@ import java.util.concurrent.locks.LockSupport;
  *   <li>a pass: two READs of the global epoch (a CPU read on the first memory node; more while it
  *       changes, so that a torn value is never used), two READs per memory node's table (CPU reads for this
  *       node's; the second READ shows whether a word was torn, as a NIC that copies a payload in
- *       pieces can return a word stored while it is read half old and half new, and a pass that saw
- *       a word change between them does not advance), and one READ of the table pointer of each memory node whose table this reclaimer
+ *       pieces can return a word stored while it is read half old and half new; a word that changed
+ *       between them is read alone until two READs agree, up to 4 READs, and a pass with a word that
+ *       never settled does not advance), and one READ of the table pointer of each memory node whose table this reclaimer
  *       has not seen yet (none was created there so far); one compare-and-swap per stale
  *       hint; when it advances, one compare-and-swap of the global epoch and one per table; then the
  *       allocator's operations per freed block.</li>
@@ -122,6 +123,8 @@ public final class EpochReclaimer implements Reclaimer {
     private static final VarHandle WORD = ValueLayout.JAVA_LONG.varHandle();
     /** READs of the global epoch before two in a row must have agreed (it changes once per advance). */
     private static final int STABLE_READ_ATTEMPTS = 64;
+    /** READs of one announcement word that changed during a pass, at most, for two in a row that agree. */
+    private static final int SETTLE_READS = 4;
 
     private final ComputeThread thread;
     private final RemoteAllocator allocator;
@@ -420,11 +423,13 @@ public final class EpochReclaimer implements Reclaimer {
 
     /**
      * Reads table i's words from the hint to the last announcement into {@link #scratch}. A remote
-     * table is read twice, and {@link #torn} says whether any word differed: a NIC may copy an RDMA
-     * READ's payload in pieces (Soft-RoCE copies it with the kernel's memcpy), so a word stored while
-     * it is read can come back as half the old and half the new value; a word read equal twice was
-     * read whole, since the second READ starts after the first one's copy ended. A pass that saw a
-     * difference does not advance the epoch.
+     * table is read twice: a NIC may copy an RDMA READ's payload in pieces (Soft-RoCE copies it with
+     * the kernel's memcpy), so a word stored while it is read can come back as half the old and half
+     * the new value; a word read equal twice was read whole, since the second READ starts after the
+     * first one's copy ended. A word that differed (its owner announced meanwhile, or a READ tore it)
+     * is read alone until two READs agree ({@link #settle}); the words of one scan are read at
+     * different moments anyway, so a later whole value serves as well. {@link #torn} says whether one
+     * did not settle: a pass that saw that does not advance the epoch.
      *
      * @return {@link #scratch}
      */
@@ -443,10 +448,33 @@ public final class EpochReclaimer implements Reclaimer {
         } else {
             thread.read(tables[i], MemorySegment.ofArray(scratch).asSlice(0, 8L * words));
             thread.read(tables[i], MemorySegment.ofArray(again).asSlice(0, 8L * words));
-            torn = !java.util.Arrays.equals(scratch, 0, words, again, 0, words);
+            for (int w = 0; w < words && !torn; w++) {
+                if (scratch[w] != again[w]) {
+                    torn = !settle(RemotePtr.offset(tables[i], 8L * w), w);
+                }
+            }
             System.arraycopy(again, 0, scratch, 0, words);
         }
         return scratch;
+    }
+
+    /**
+     * Word {@code w} of a table differed between the pass's two READs: READs it alone, into {@link #again},
+     * until two READs in a row agree, at most {@link #SETTLE_READS} times.
+     *
+     * @return whether it settled (read whole)
+     */
+    private boolean settle(long word, int w) {
+        long v = again[w];
+        for (int r = 0; r < SETTLE_READS; r++) {
+            long now = thread.read(word);
+            if (now == v) {
+                return true;
+            }
+            v = now;
+            again[w] = now;
+        }
+        return false;
     }
 
     /** Raises table i's hint to at least {@code g} by compare-and-swap, from the value last seen in {@link #hints}. */
