@@ -11,6 +11,7 @@ import io.remus.check.spec.MapSpec;
 import io.remus.check.spec.SetSpec;
 import io.remus.ds.cluster.StructuresKilledProcessMain.Structure;
 import io.remus.ds.object.BoundedContainerSpec;
+import io.remus.ds.testing.ChildProcesses;
 import io.remus.verbs.testing.ChildJvm;
 import io.remus.verbs.testing.DeviceTest;
 import io.remus.verbs.testing.DeviceTests;
@@ -20,8 +21,6 @@ import org.junit.jupiter.api.function.Executable;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
-import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -35,6 +34,11 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
 
+import static io.remus.ds.testing.ChildProcesses.awaitFile;
+import static io.remus.ds.testing.ChildProcesses.fields;
+import static io.remus.ds.testing.ChildProcesses.num;
+import static io.remus.ds.testing.ChildProcesses.signal;
+import static io.remus.ds.testing.ChildProcesses.stopWithAnOperationInFlight;
 import static org.junit.jupiter.api.Assertions.assertAll;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -88,7 +92,8 @@ class StructuresKilledProcessOnVerbsTest {
             }
             ChildJvm victim = children.get(VICTIM);
             awaitFile(dir.resolve("ready"), READY_BOUND, children);
-            Set<Integer> inFlight = stopInTheMiddleOfAnOperation(victim, dir.resolve(StructuresKilledProcessMain.IN_FLIGHT));
+            Set<Integer> inFlight = stopWithAnOperationInFlight(victim, dir.resolve(StructuresKilledProcessMain.IN_FLIGHT),
+                    StructuresKilledProcessMain.WORKERS, MAX_STOPS);
             signal("KILL", victim.pid());
             ChildJvm.Result dead = victim.await(Duration.ofSeconds(60));
             assertFalse(dead.succeeded() || dead.timedOut(), "the victim died of the kill: " + dead);
@@ -135,36 +140,9 @@ class StructuresKilledProcessOnVerbsTest {
         return new Operation(-1, process, thread, kind, args, result, invoked, responded);
     }
 
-    /**
-     * Stops the victim until one of its threads is in the middle of an operation (its in-flight word set),
-     * resuming it for a few milliseconds between tries; leaves it stopped.
-     *
-     * @return the threads in flight
-     */
-    private static Set<Integer> stopInTheMiddleOfAnOperation(ChildJvm victim, Path inFlight) throws IOException, InterruptedException {
-        for (int stop = 1; stop <= MAX_STOPS; stop++) {
-            signal("STOP", victim.pid());
-            awaitState(victim, 'T');
-            ByteBuffer b = ByteBuffer.wrap(Files.readAllBytes(inFlight)).order(ByteOrder.nativeOrder());
-            Set<Integer> threads = new HashSet<>();
-            for (int w = 0; w < StructuresKilledProcessMain.WORKERS; w++) {
-                if (b.getLong(8 * w) != 0) {
-                    threads.add(w);
-                }
-            }
-            if (!threads.isEmpty()) {
-                System.out.println("the victim was stopped in the middle of an operation at stop " + stop);
-                return threads;
-            }
-            signal("CONT", victim.pid());
-            Thread.sleep(1 + ThreadLocalRandom.current().nextInt(50));
-        }
-        return fail("in " + MAX_STOPS + " stops the victim never had an operation in flight");
-    }
-
     private static void checkWorkers(List<String> outputs) {
         for (int node = 0; node < VICTIM; node++) {
-            List<Map<String, String>> workers = outputs.get(node).lines().filter(l -> l.startsWith("WORKER ")).map(StructuresKilledProcessOnVerbsTest::fields)
+            List<Map<String, String>> workers = outputs.get(node).lines().filter(l -> l.startsWith("WORKER ")).map(ChildProcesses::fields)
                     .toList();
             assertEquals(StructuresKilledProcessMain.WORKERS, workers.size(), "node " + node + ":\n" + outputs.get(node));
             for (Map<String, String> w : workers) {
@@ -249,58 +227,5 @@ class StructuresKilledProcessOnVerbsTest {
         List<Long> missing = added.stream().filter(v -> !out.containsKey(v)).sorted().toList();
         return missing.size() <= pendingTakes ? null
                 : missing.getFirst() + " was added but never came out (" + missing.size() + " such, " + pendingTakes + " pending takes)";
-    }
-
-    private static void awaitFile(Path file, Duration bound, List<ChildJvm> children) throws InterruptedException {
-        long deadline = System.nanoTime() + bound.toNanos();
-        while (!Files.exists(file)) {
-            if (System.nanoTime() - deadline > 0) {
-                StringBuilder outputs = new StringBuilder();
-                for (ChildJvm child : children) {
-                    outputs.append(child).append(":\n").append(child.await(Duration.ZERO).output()).append('\n');
-                }
-                fail(file.getFileName() + " did not appear within " + bound + "; the processes:\n" + outputs);
-            }
-            Thread.sleep(20);
-        }
-    }
-
-    private static void signal(String name, long pid) throws IOException, InterruptedException {
-        Process kill = new ProcessBuilder("kill", "-s", name, Long.toString(pid)).redirectErrorStream(true).start();
-        assertTrue(kill.waitFor(30, TimeUnit.SECONDS), "kill -s " + name + " " + pid + " returned");
-        assertEquals(0, kill.exitValue(), "kill -s " + name + " " + pid + ": " + new String(kill.getInputStream().readAllBytes()));
-    }
-
-    /** The process's state letter from {@code /proc/<pid>/stat} ({@code T}: stopped by a signal). */
-    private static char state(ChildJvm child) throws IOException {
-        String stat = Files.readString(Path.of("/proc", Long.toString(child.pid()), "stat"));
-        return stat.charAt(stat.lastIndexOf(')') + 2);
-    }
-
-    private static void awaitState(ChildJvm child, char wanted) throws IOException, InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while (state(child) != wanted) {
-            if (System.nanoTime() - deadline > 0) {
-                fail(child + " did not reach state " + wanted + " within 30 s (state " + state(child) + ")");
-            }
-            Thread.sleep(10);
-        }
-    }
-
-    private static Map<String, String> fields(String line) {
-        Map<String, String> m = new HashMap<>();
-        for (String part : line.split(" ")) {
-            int eq = part.indexOf('=');
-            if (eq > 0) {
-                m.put(part.substring(0, eq), part.substring(eq + 1));
-            }
-        }
-        return m;
-    }
-
-    private static long num(Map<String, String> m, String key) {
-        String v = m.get(key);
-        assertTrue(v != null, "no " + key + " in " + m);
-        return Long.parseLong(v);
     }
 }

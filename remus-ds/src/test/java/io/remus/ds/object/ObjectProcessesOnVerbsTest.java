@@ -12,6 +12,7 @@ import io.remus.check.spec.CounterSpec;
 import io.remus.check.spec.MaxRegisterSpec;
 import io.remus.check.spec.RegisterSpec;
 import io.remus.ds.object.ObjectProcessMain.Target;
+import io.remus.ds.testing.ChildProcesses;
 import io.remus.verbs.testing.ChildJvm;
 import io.remus.verbs.testing.DeviceTest;
 import io.remus.verbs.testing.DeviceTests;
@@ -20,8 +21,6 @@ import org.junit.jupiter.api.function.Executable;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
-import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -33,6 +32,12 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
 
+import static io.remus.ds.testing.ChildProcesses.awaitFile;
+import static io.remus.ds.testing.ChildProcesses.fields;
+import static io.remus.ds.testing.ChildProcesses.num;
+import static io.remus.ds.testing.ChildProcesses.signal;
+import static io.remus.ds.testing.ChildProcesses.state;
+import static io.remus.ds.testing.ChildProcesses.stopWithAnOperationInFlight;
 import static org.junit.jupiter.api.Assertions.assertAll;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -87,8 +92,7 @@ class ObjectProcessesOnVerbsTest {
             }
             ChildJvm victim = children.get(VICTIM);
             awaitFile(dir.resolve("ready"), READY_BOUND, children);
-            int stops = stopInTheMiddleOfAnOperation(victim, dir.resolve(ObjectProcessMain.IN_FLIGHT));
-            System.out.println("the victim was stopped in the middle of an operation at stop " + stops);
+            stopWithAnOperationInFlight(victim, dir.resolve(ObjectProcessMain.IN_FLIGHT), ObjectProcessMain.WORKERS, MAX_STOPS);
             stoppedAt = HistoryClock.EPOCH_MICROS.now();
             long stoppedNanos = System.nanoTime();
             Files.createFile(dir.resolve("frozen"));
@@ -119,34 +123,10 @@ class ObjectProcessesOnVerbsTest {
         }
     }
 
-    /**
-     * Stops the victim ({@code SIGSTOP}) at a moment when one of its threads is in the middle of an
-     * operation: while it is stopped, reads its {@link ObjectProcessMain#IN_FLIGHT} words; if no thread
-     * was in an operation, resumes it for a few milliseconds and stops it again.
-     *
-     * @return how many stops it took
-     */
-    private static int stopInTheMiddleOfAnOperation(ChildJvm victim, Path inFlight) throws IOException, InterruptedException {
-        for (int stop = 1; stop <= MAX_STOPS; stop++) {
-            signal("STOP", victim.pid());
-            awaitState(victim, 'T');
-            byte[] words = Files.readAllBytes(inFlight);
-            ByteBuffer b = ByteBuffer.wrap(words).order(ByteOrder.nativeOrder());
-            for (int w = 0; w < ObjectProcessMain.WORKERS; w++) {
-                if (b.getLong(8 * w) != 0) {
-                    return stop;
-                }
-            }
-            signal("CONT", victim.pid());
-            Thread.sleep(1 + ThreadLocalRandom.current().nextInt(50));
-        }
-        return fail("in " + MAX_STOPS + " stops the victim never had an operation in flight");
-    }
-
     private static void checkWorkers(List<String> outputs) {
         for (int node = 0; node < NODES; node++) {
             List<Map<String, String>> workers = outputs.get(node).lines().filter(l -> l.startsWith("WORKER ")).peek(System.out::println)
-                    .map(ObjectProcessesOnVerbsTest::fields).toList();
+                    .map(ChildProcesses::fields).toList();
             assertEquals(ObjectProcessMain.WORKERS, workers.size(), "node " + node + ":\n" + outputs.get(node));
             for (Map<String, String> w : workers) {
                 if (node != VICTIM) {
@@ -231,71 +211,5 @@ class ObjectProcessesOnVerbsTest {
             assertTrue(inside[node] >= ObjectProcessMain.WORKERS * ObjectProcessMain.WHILE_FROZEN,
                     "node " + node + " completed " + inside[node] + " operations while the victim was stopped");
         }
-    }
-
-    private static void awaitFile(Path file, Duration bound, List<ChildJvm> children) throws InterruptedException {
-        long deadline = System.nanoTime() + bound.toNanos();
-        while (!Files.exists(file)) {
-            if (System.nanoTime() - deadline > 0) {
-                StringBuilder outputs = new StringBuilder();
-                for (ChildJvm child : children) {
-                    outputs.append(child).append(":\n").append(threads(child)).append(child.await(Duration.ZERO).output()).append('\n');
-                }
-                fail(file.getFileName() + " did not appear within " + bound + "; the processes:\n" + outputs);
-            }
-            Thread.sleep(20);
-        }
-    }
-
-    /** The child's thread dump ({@code jcmd PID Thread.print}), for a process that did not get as far as expected. */
-    private static String threads(ChildJvm child) {
-        try {
-            Process jcmd = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "jcmd").toString(),
-                    Long.toString(child.pid()), "Thread.print").redirectErrorStream(true).start();
-            String dump = new String(jcmd.getInputStream().readAllBytes());
-            jcmd.waitFor(60, TimeUnit.SECONDS);
-            return dump;
-        } catch (IOException | InterruptedException e) {
-            return "(no thread dump: " + e + ")\n";
-        }
-    }
-
-    private static void signal(String name, long pid) throws IOException, InterruptedException {
-        Process kill = new ProcessBuilder("kill", "-s", name, Long.toString(pid)).redirectErrorStream(true).start();
-        assertTrue(kill.waitFor(30, TimeUnit.SECONDS), "kill -s " + name + " " + pid + " returned");
-        assertEquals(0, kill.exitValue(), "kill -s " + name + " " + pid + ": " + new String(kill.getInputStream().readAllBytes()));
-    }
-
-    /** The process's state letter from {@code /proc/<pid>/stat} ({@code T}: stopped by a signal). */
-    private static char state(ChildJvm child) throws IOException {
-        String stat = Files.readString(Path.of("/proc", Long.toString(child.pid()), "stat"));
-        return stat.charAt(stat.lastIndexOf(')') + 2);
-    }
-
-    private static void awaitState(ChildJvm child, char wanted) throws IOException, InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while (state(child) != wanted) {
-            if (System.nanoTime() - deadline > 0) {
-                fail(child + " did not reach state " + wanted + " within 30 s (state " + state(child) + ")");
-            }
-            Thread.sleep(10);
-        }
-    }
-
-    private static Map<String, String> fields(String line) {
-        Map<String, String> m = new HashMap<>();
-        for (String part : line.split(" ")) {
-            int eq = part.indexOf('=');
-            if (eq > 0) {
-                m.put(part.substring(0, eq), part.substring(eq + 1));
-            }
-        }
-        return m;
-    }
-
-    private static long num(Map<String, String> m, String key) {
-        String v = m.get(key);
-        assertTrue(v != null, "no " + key + " in " + m);
-        return Long.parseLong(v);
     }
 }

@@ -11,12 +11,13 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 
+import static io.remus.ds.testing.ChildProcesses.fields;
+import static io.remus.ds.testing.ChildProcesses.num;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
@@ -103,22 +104,5 @@ class ProcessCrashReclaimOnVerbsTest {
         }
         assertEquals(ReclaimCrashNodeMain.WORKERS, workers, "node " + node + ":\n" + output);
         assertEquals(1, checks, "node " + node + ":\n" + output);
-    }
-
-    private static Map<String, String> fields(String line) {
-        Map<String, String> m = new HashMap<>();
-        for (String part : line.split(" ")) {
-            int eq = part.indexOf('=');
-            if (eq > 0) {
-                m.put(part.substring(0, eq), part.substring(eq + 1));
-            }
-        }
-        return m;
-    }
-
-    private static long num(Map<String, String> m, String key) {
-        String v = m.get(key);
-        assertTrue(v != null, "no " + key + " in " + m);
-        return Long.parseLong(v);
     }
 }
