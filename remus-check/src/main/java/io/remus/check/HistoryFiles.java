@@ -256,7 +256,7 @@ public final class HistoryFiles {
         }
     }
 
-    private static long number(Path file, int lineNo, String s) {
+    static long number(Path file, int lineNo, String s) {
         try {
             return Long.parseLong(s);
         } catch (NumberFormatException e) {
@@ -264,7 +264,7 @@ public final class HistoryFiles {
         }
     }
 
-    private static long[] words(Path file, int lineNo, String s) {
+    static long[] words(Path file, int lineNo, String s) {
         if (s.length() < 2 || s.charAt(0) != '(' || s.charAt(s.length() - 1) != ')') {
             throw new HistoryFormatException(file + ":" + lineNo + ": expected '(w,...)', got '" + s + "'");
         }
@@ -280,7 +280,7 @@ public final class HistoryFiles {
         return w;
     }
 
-    private static String compact(long[] w) {
+    static String compact(long[] w) {
         StringBuilder s = new StringBuilder("(");
         for (int i = 0; i < w.length; i++) {
             s.append(i == 0 ? "" : ",").append(w[i]);

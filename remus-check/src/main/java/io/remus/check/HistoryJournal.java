@@ -98,7 +98,7 @@ public final class HistoryJournal implements AutoCloseable {
             throw new HistoryFormatException("operation kind must be a non-empty word without blanks, got '" + kind + "'");
         }
         int op = next++;
-        append("i " + thread + " " + op + " " + kind + " " + clock.now() + " " + words(arguments) + "\n");
+        append("i " + thread + " " + op + " " + kind + " " + clock.now() + " " + HistoryFiles.compact(arguments) + "\n");
         return op;
     }
 
@@ -110,7 +110,7 @@ public final class HistoryJournal implements AutoCloseable {
      */
     public synchronized void respond(int op, long... result) {
         Objects.requireNonNull(result, "result");
-        append("r " + op + " " + clock.now() + " " + words(result) + "\n");
+        append("r " + op + " " + clock.now() + " " + HistoryFiles.compact(result) + "\n");
     }
 
     /**
@@ -172,7 +172,7 @@ public final class HistoryJournal implements AutoCloseable {
         } catch (IllegalArgumentException e) {
             throw new HistoryFormatException(file + ":2: unknown clock in '" + lines[1] + "'", e);
         }
-        int process = (int) number(file, 3, field(file, 3, lines[2], "process"));
+        int process = (int) HistoryFiles.number(file, 3, field(file, 3, lines[2], "process"));
         Map<Long, Operation> ops = new HashMap<>();
         Map<Long, Boolean> ended = new HashMap<>();
         List<Long> order = new ArrayList<>();
@@ -185,17 +185,19 @@ public final class HistoryJournal implements AutoCloseable {
             switch (f[0]) {
                 case "i" -> {
                     expect(file, lineNo, lines[i], f, 6);
-                    long op = number(file, lineNo, f[2]);
+                    long op = HistoryFiles.number(file, lineNo, f[2]);
                     if (ops.containsKey(op)) {
                         throw new HistoryFormatException(file + ":" + lineNo + ": operation " + op + " invoked twice");
                     }
-                    ops.put(op, new Operation(-1, process, (int) number(file, lineNo, f[1]), f[3], words(file, lineNo, f[5]),
-                            null, number(file, lineNo, f[4]), Operation.PENDING));
+                    int thread = (int) HistoryFiles.number(file, lineNo, f[1]);
+                    long[] arguments = HistoryFiles.words(file, lineNo, f[5]);
+                    long invokedAt = HistoryFiles.number(file, lineNo, f[4]);
+                    ops.put(op, new Operation(-1, process, thread, f[3], arguments, null, invokedAt, Operation.PENDING));
                     order.add(op);
                 }
                 case "r", "v" -> {
                     expect(file, lineNo, lines[i], f, f[0].equals("r") ? 4 : 3);
-                    long op = number(file, lineNo, f[1]);
+                    long op = HistoryFiles.number(file, lineNo, f[1]);
                     Operation invoked = ops.get(op);
                     if (invoked == null) {
                         throw new HistoryFormatException(file + ":" + lineNo + ": operation " + op + " ended but was never invoked");
@@ -206,7 +208,7 @@ public final class HistoryJournal implements AutoCloseable {
                     if (f[0].equals("r")) {
                         try {
                             ops.put(op, new Operation(-1, process, invoked.thread(), invoked.kind(), invoked.arguments(),
-                                    words(file, lineNo, f[3]), invoked.invokedAt(), number(file, lineNo, f[2])));
+                                    HistoryFiles.words(file, lineNo, f[3]), invoked.invokedAt(), HistoryFiles.number(file, lineNo, f[2])));
                         } catch (HistoryFormatException e) {
                             throw new HistoryFormatException(file + ":" + lineNo + ": " + e.getMessage(), e);
                         }
@@ -262,37 +264,5 @@ public final class HistoryJournal implements AutoCloseable {
             throw new HistoryFormatException(file + ":" + lineNo + ": expected '" + name + " VALUE', got '" + line + "'");
         }
         return f[1];
-    }
-
-    private static long number(Path file, int lineNo, String s) {
-        try {
-            return Long.parseLong(s);
-        } catch (NumberFormatException e) {
-            throw new HistoryFormatException(file + ":" + lineNo + ": not a number: '" + s + "'", e);
-        }
-    }
-
-    private static long[] words(Path file, int lineNo, String s) {
-        if (s.length() < 2 || s.charAt(0) != '(' || s.charAt(s.length() - 1) != ')') {
-            throw new HistoryFormatException(file + ":" + lineNo + ": expected '(w,...)', got '" + s + "'");
-        }
-        String inner = s.substring(1, s.length() - 1);
-        if (inner.isEmpty()) {
-            return new long[0];
-        }
-        String[] parts = inner.split(",");
-        long[] w = new long[parts.length];
-        for (int i = 0; i < parts.length; i++) {
-            w[i] = number(file, lineNo, parts[i]);
-        }
-        return w;
-    }
-
-    private static String words(long[] w) {
-        StringBuilder s = new StringBuilder("(");
-        for (int i = 0; i < w.length; i++) {
-            s.append(i == 0 ? "" : ",").append(w[i]);
-        }
-        return s.append(')').toString();
     }
 }
