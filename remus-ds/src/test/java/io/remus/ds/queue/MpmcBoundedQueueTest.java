@@ -388,6 +388,11 @@ class MpmcBoundedQueueTest {
                             LockSupport.parkNanos(200_000);
                             t.write(slot + 8, value);
                         } else {
+                            if (twin == Twin.UNCONFIRMED_EMPTY) {
+                                // As a producer descheduled between its claim and its publish would: the window in
+                                // which a later offer completes and a poll meets this claimed, unpublished slot.
+                                LockSupport.parkNanos(200_000);
+                            }
                             t.write(slot + 8, value);
                             t.compareAndSwap(slot, 2 * pos, 2 * pos + 1);
                         }
