@@ -35,6 +35,19 @@ public interface Lock {
     void lock(long deadlineNanos);
 
     /**
+     * Acquires the lock for this handle, as {@link #lock(long)} does, but asking {@code deadline} for the
+     * instant on every pause of every wait, so that the caller can push it back while it waits (renewing a
+     * lease on the word's block) or bring it forward. The context's acquire timeout still bounds each wait.
+     *
+     * @param deadline asked from this thread on every pause; must not block
+     * @throws NullPointerException when {@code deadline} is null
+     * @throws LockUsageException   when this handle already holds it, or the compute thread is closed
+     * @throws io.remus.core.ThreadConfinementException when called from a Java thread other than the owner
+     * @throws LockTimeoutException when a wait ran out, at the deadline or the timeout
+     */
+    void lock(WaitDeadline deadline);
+
+    /**
      * Releases the lock this handle holds.
      *
      * @throws LockUsageException   when this handle does not hold it (never acquired, or already released)

@@ -49,6 +49,16 @@ public abstract class LockHandle implements Lock {
         }
     }
 
+    @Override
+    public final void lock(WaitDeadline deadline) {
+        spin.cap(deadline);
+        try {
+            lock();
+        } finally {
+            spin.uncap();
+        }
+    }
+
     /** @return the lock's name and word, for messages (made once) */
     protected final String describe() {
         return description;

@@ -12,7 +12,8 @@ import java.util.Objects;
  * timeout is validated as {@link Timeouts#require} says, so {@code System.nanoTime()} plus it cannot
  * overflow the comparison with the deadline; {@link Timeouts#FOREVER} waits without end. A
  * {@linkplain #cap(long) cap} ends every wait started while it is set no later than a given instant,
- * checked on every pause.
+ * checked on every pause; a {@linkplain #cap(WaitDeadline) moving cap} is asked for that instant on every
+ * pause.
  */
 public final class SpinBound {
     private final long timeoutNanos;
@@ -21,6 +22,7 @@ public final class SpinBound {
     private int spins;
     private boolean capped;
     private long cap;
+    private WaitDeadline moving;
 
     /**
      * @param timeout the bound of each wait: positive, at most {@link Timeouts#MAX_FINITE}, or
@@ -38,7 +40,7 @@ public final class SpinBound {
     public void start() {
         spins = 0;
         deadline = System.nanoTime() + timeoutNanos;
-        if (capped && cap - deadline < 0) {
+        if (capped && moving == null && cap - deadline < 0) {
             deadline = cap;
         }
     }
@@ -51,12 +53,26 @@ public final class SpinBound {
      */
     public void cap(long deadlineNanos) {
         cap = deadlineNanos;
+        moving = null;
+        capped = true;
+    }
+
+    /**
+     * Ends the waits started from now on no later than what {@code deadline} answers at each pause, until
+     * {@link #uncap()}.
+     *
+     * @param deadline asked on every pause while capped
+     * @throws NullPointerException when {@code deadline} is null
+     */
+    public void cap(WaitDeadline deadline) {
+        moving = Objects.requireNonNull(deadline, "deadline");
         capped = true;
     }
 
     /** Removes the cap: waits end at the timeout again. */
     public void uncap() {
         capped = false;
+        moving = null;
     }
 
     /**
@@ -83,7 +99,8 @@ public final class SpinBound {
         Objects.requireNonNull(lock, "lock");
         boolean every64th = (++spins & 0x3F) == 0;
         if (every64th || capped) {
-            if (System.nanoTime() - deadline > 0) {
+            long now = System.nanoTime();
+            if (now - deadline > 0 || moving != null && now - moving.deadlineNanos(now) > 0) {
                 String what = lock.isEmpty() ? awaited : awaited + " " + lock;
                 throw new LockTimeoutException(what + " did not happen " + (capped ? "by the caller's deadline (at most "
                         + timeout + ")" : "within " + timeout));

@@ -64,6 +64,16 @@ final class NaiveMixedLock implements Lock {
     }
 
     @Override
+    public void lock(WaitDeadline deadline) {
+        spin.cap(deadline);
+        try {
+            lock();
+        } finally {
+            spin.uncap();
+        }
+    }
+
+    @Override
     public void unlock() {
         held = false;
         if (cpu != null) {

@@ -77,7 +77,11 @@ import java.util.concurrent.locks.LockSupport;
  * holds, {@code b} is not freed: every reference read inside a valid guard stays readable, and is
  * not reused, until the guard closes. Once the lease ran out, {@link Guard#valid()} says so (on this
  * node's clock) and the operation restarts or revalidates by incarnation
- * ({@link Guard#validate(long, long)}). A pass takes the clock before it reads the announcements,
+ * ({@link Guard#validate(long, long)}). A guard that renews its lease ({@link Guard#renewLease()}) announces
+ * its epoch again with a deadline a lease from now; the renewal counts only when its store completed while
+ * the old lease still held on this node's clock, so every pass that counted the old lease as run out read the
+ * announcement after the renewal (a renewal that completed later announces the old deadline again and leaves
+ * the guard invalid). A pass takes the clock before it reads the announcements,
  * and counts a lease as run out only {@link EpochOptions#clockSkew()} after its deadline: correct as
  * long as the nodes' clocks differ by at most that and are never stepped back (on one host,
  * {@link System#currentTimeMillis()} of every process is the same clock: skew 0).
@@ -153,6 +157,7 @@ public final class EpochReclaimer implements Reclaimer {
     private volatile long passes;
     private volatile long advances;
     private volatile long limitTimeouts;
+    private volatile long renewals;
 
     /**
      * A reclaimer with {@link EpochOptions#defaults()}.
@@ -321,6 +326,11 @@ public final class EpochReclaimer implements Reclaimer {
     /** @return the times a pass of this reclaimer advanced the global epoch */
     public long advances() {
         return advances;
+    }
+
+    /** @return the leases this thread's guards renewed ({@link Guard#renewLease()}) */
+    public long renewals() {
+        return renewals;
     }
 
     /** @return the guard closes whose wait for {@link EpochOptions#limitBytes()} ran out */
@@ -624,6 +634,26 @@ public final class EpochReclaimer implements Reclaimer {
                 return 0;
             }
             return deadline == EpochTable.NEVER ? Long.MAX_VALUE : deadline - options.clock().getAsLong();
+        }
+
+        @Override
+        public boolean renewLease() {
+            if (!valid()) {
+                return false;
+            }
+            if (deadline == EpochTable.NEVER) {
+                return true;
+            }
+            long old = deadline;
+            long d = EpochTable.deadline(options.clock().getAsLong(), leaseMillis);
+            announce(EpochTable.encode(epoch, true, d));
+            if (options.clock().getAsLong() > old) {
+                announce(EpochTable.encode(epoch, true, old));
+                return false;
+            }
+            deadline = d;
+            renewals++;
+            return true;
         }
 
         @Override

@@ -40,6 +40,24 @@ public interface Guard extends AutoCloseable {
     }
 
     /**
+     * Renews the lease of a valid guard: a full lease from now, for an operation that must keep the blocks
+     * it read while it waits and cannot withdraw from the wait (a queue lock's waiter, whose queue node
+     * its predecessor will write to). Reclamation is held back for as long as the guard keeps renewing, as
+     * plain epochs would be: a caller renews only within a wait bounded by its own deadline. A renewal
+     * that lands after the old lease ran out renews nothing (a reclaimer may have counted the lease as run
+     * out meanwhile) and answers false.
+     *
+     * <p>Cost: none for a guard without a lease (the default, which answers {@link #valid()}); with
+     * {@link EpochReclaimer}, a CPU store on a memory node, else one RDMA compare-and-swap (two when it
+     * landed too late and the old deadline is announced again).
+     *
+     * @return whether the guard is valid, with the renewed lease
+     */
+    default boolean renewLease() {
+        return valid();
+    }
+
+    /**
      * {@link #valid()}, as an exception for an operation that restarts by catching it.
      *
      * @throws LeaseExpiredException when the guard's lease ran out

@@ -6,6 +6,7 @@ import io.remus.alock.LockKind;
 import io.remus.alock.LockTimeoutException;
 import io.remus.alock.LockUsageException;
 import io.remus.alock.LockWord;
+import io.remus.alock.WaitDeadline;
 import io.remus.core.BadArgumentException;
 import io.remus.core.ComputeThread;
 import io.remus.core.CorruptedMemoryException;
@@ -17,7 +18,6 @@ import io.remus.ds.reclaim.Reclaimer;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.Objects;
-import java.util.concurrent.TimeUnit;
 
 /**
  * The lazy list over one-sided RDMA: a sorted linked list of {@code long} keys with a remus-alock lock per
@@ -73,8 +73,8 @@ import java.util.concurrent.TimeUnit;
  *   <tr><th>method</th><th>progress</th><th>RDMA operations</th><th>round trips</th></tr>
  *   <tr><td>{@link #contains}</td><td>wait-free while the guard holds its lease (visits each node once, keys
  *       rising)</td><td>{@code v} READs of 32 bytes, nothing else</td><td>{@code v}</td></tr>
- *   <tr><td>{@link #insert}</td><td>blocking (deadlock-free; each lock wait bounded by half the lease left,
- *       the whole call by the lock context's acquire timeout; see leases below)</td>
+ *   <tr><td>{@link #insert}</td><td>blocking (deadlock-free; a spin lock's wait bounded by half the lease
+ *       left, the whole call by the lock context's acquire timeout; see leases below)</td>
  *       <td>per attempt: {@code v} READs, 2 lock acquires and releases, 1 batch of 2 READs (1 when the node
  *       found is the tail); when the key is absent, 1 batch of a WRITE (128 bytes) and a compare-and-swap, and
  *       an allocation unless a spare node is kept</td>
@@ -106,10 +106,17 @@ import java.util.concurrent.TimeUnit;
  * the node linked and unmarked (nobody removes a node without its lock). Hence, for every configuration of
  * lease and lock timeout:
  * <ul>
- *   <li>each lock wait ends, at the latest, when half of what was left of the lease at its start is used up
- *       ({@link Lock#lock(long)}); a wait cut there, or a lock got after the lease ran out, makes the call
- *       start over in a fresh guard, which walks from the head again and so never reaches a node that was
- *       removed meanwhile;</li>
+ *   <li>a spin lock's wait ends, at the latest, when half of what was left of the lease at its start is used
+ *       up ({@link Lock#lock(io.remus.alock.WaitDeadline)}); a wait cut there, or a lock got after the lease
+ *       ran out, makes the call start over in a fresh guard, which walks from the head again and so never
+ *       reaches a node that was removed meanwhile;</li>
+ *   <li>a queue lock's (MCS, ALock) waiter cannot withdraw from the queue: its predecessor will write to its
+ *       queue node, and a waiter that left would break the lock word. So it keeps its guard's lease renewed
+ *       while it waits ({@link Guard#renewLease()}, once less than half of what was left at the start of the
+ *       wait remains; {@link #leaseRenewals()}) and waits until it gets the lock or the call's deadline
+ *       passes. The node cannot be freed meanwhile; reclamation is held back for that wait, at most the lock
+ *       context's acquire timeout. Only a waiter that stalled past its lease before it could renew has its
+ *       wait cut by the lease, as a spin lock's;</li>
  *   <li>a lock got while the lease held is released even after the lease ran out: every kind's release
  *       changes the word only by a compare-and-swap that expects this thread's own value, which a freed and
  *       reused block does not hold, and a release that fails so drops its handle;</li>
@@ -123,11 +130,12 @@ import java.util.concurrent.TimeUnit;
  *       is never touched again: it stays held, as a dead holder's would ({@link #abandonedLocks()}).</li>
  * </ul>
  * <b>Progress</b> of insert and remove is blocking: a holder that stalls makes the calls that need its locks
- * wait and start over, each wait within its lease, until the lock context's acquire timeout has passed since
- * the call began; then the call throws {@link LockTimeoutException}. A holder that resumes completes or
- * starts over as above. A holder that died leaves its locks held for good: the calls that need them time
- * out. With the queue-lock kinds (MCS, ALock), which cannot withdraw a waiter, a wait cut short by the lease
- * or the timeout leaves that node's lock word broken, so later calls that need it time out too; the spin
+ * wait (spin locks: and start over, each wait within its lease; queue locks: renewing their leases) until the
+ * lock context's acquire timeout has passed since the call began; then the call throws
+ * {@link LockTimeoutException}. A holder that resumes completes or starts over as above. A holder that died
+ * leaves its locks held for good: the calls that need them time out. With the queue-lock kinds (MCS, ALock),
+ * which cannot withdraw a waiter, a wait cut short by the timeout (or by a lease that ran out before its waiter
+ * could renew it) leaves that node's lock word broken, so later calls that need it time out too; the spin
  * lock has no queue and recovers as soon as its holder releases.
  *
  * <p><b>A process that dies holding a node's lock</b> (killed between its lock acquires and its releases)
@@ -137,8 +145,9 @@ import java.util.concurrent.TimeUnit;
  *   <li>{@link #contains} takes no lock and is not affected, for any key;</li>
  *   <li>an insert or remove whose predecessor or found node is a dead-locked node (the keys above the key
  *       of the node before the first one the dead caller locked, up to the key of the node after the last one
- *       it locked) waits for that lock; with a reclaimer lease each wait ends at half the lease left and the call starts over
- *       from the head, finds the same node (it is still linked) and waits again, until the lock context's
+ *       it locked) waits for that lock; on a spin lock with a reclaimer lease each wait ends at half the lease left
+ *       and the call starts over from the head, finds the same node (it is still linked) and waits again (a
+ *       queue lock's waiter renews its lease and waits on), until the lock context's
  *       acquire timeout has passed since the call began: then it throws {@link LockTimeoutException}, having
  *       taken no effect (nothing is written before both locks are held, and a lock it got is released).
  *       Every later such call does the same: each costs the full acquire timeout. With
@@ -174,8 +183,6 @@ public final class LazyListSet implements RemoteSet {
     private static final int FALSE = 0;
     private static final int RESTART = -1;
     private static final int RETRY = -2;
-    /** Lease lengths beyond this (about 100 days) are taken as this, so that the nanosecond deadline cannot overflow. */
-    private static final long MAX_LEASE_MILLIS = 1L << 33;
 
     private final LockContext context;
     private final ComputeThread thread;
@@ -195,6 +202,12 @@ public final class LazyListSet implements RemoteSet {
     private long leaseCuts;
     private long abandoned;
     private long lateLocks;
+    private long leaseRenewals;
+    private final WaitDeadline waitDeadline = this::waitDeadline;
+    private Guard waitGuard;
+    private long renewBelowMillis;
+    private long cutBelowMillis;
+    private boolean cutByLease;
     private long foundPred;
     private long foundPredBlock;
     private long foundCurr;
@@ -468,11 +481,15 @@ public final class LazyListSet implements RemoteSet {
     }
 
     /**
-     * Takes {@code lock}, the lock of a node read in {@code g}, waiting no longer than half of what is left of
-     * the lease (the other half is the margin for checking it after) and no longer than the call's deadline.
-     * True when it holds the lock and the lease held when it got it. False when the lease ran out or cut the
-     * wait: the operation restarts in a fresh guard. A lock got only after the lease ran out may lie in freed
-     * and reused memory: it is not released, and its handle is dropped.
+     * Takes {@code lock}, the lock of a node read in {@code g}, no later than the call's deadline. A spin lock's
+     * wait also ends when half of what was left of the lease at its start is used up (the other half is the
+     * margin for checking it after): the call restarts in a fresh guard. A queue lock's waiter cannot withdraw
+     * (its predecessor will write to its queue node), so it keeps its lease renewed while it waits: once less
+     * than half of what was left at the start remains, it renews, and it stops the wait only at the call's
+     * deadline, or once less than a quarter is left (it stalled past the point of renewing). True when it holds the lock
+     * and the lease held when it got it. False when the lease ran out or cut the wait: the operation restarts
+     * in a fresh guard. A lock got only after the lease ran out may lie in freed and reused memory: a spin lock
+     * is released, a queue lock not, and its handle is dropped.
      *
      * @throws LockTimeoutException when the call's deadline cut the wait
      */
@@ -481,25 +498,22 @@ public final class LazyListSet implements RemoteSet {
         if (left <= 0) {
             return false;
         }
-        long now = System.nanoTime();
-        long deadline = callDeadline;
-        boolean byLease = false;
-        if (left != Long.MAX_VALUE) {
-            long byLeaseDeadline = now + TimeUnit.MILLISECONDS.toNanos(Math.min(left, MAX_LEASE_MILLIS)) / 2;
-            if (byLeaseDeadline - deadline < 0) {
-                deadline = byLeaseDeadline;
-                byLease = true;
-            }
-        }
+        waitGuard = g;
+        boolean renews = left != Long.MAX_VALUE && kind != LockKind.SPIN;
+        renewBelowMillis = renews ? Math.max(1, left / 2) : -1;
+        cutBelowMillis = renews ? Math.max(1, left / 4) : Math.max(1, left / 2);
+        cutByLease = false;
         try {
-            lock.lock(deadline);
+            lock.lock(waitDeadline);
         } catch (LockTimeoutException e) {
             drop(lock);
-            if (!byLease) {
+            if (!cutByLease) {
                 throw e;
             }
             leaseCuts++;
             return false;
+        } finally {
+            waitGuard = null;
         }
         if (!g.valid()) {
             lateLocks++;
@@ -512,6 +526,27 @@ public final class LazyListSet implements RemoteSet {
             return false;
         }
         return true;
+    }
+
+    /**
+     * The deadline of the lock wait in progress ({@link #acquire}), asked by the lock on every pause: the call's
+     * deadline, or now once less than {@link #cutBelowMillis} of the lease is left. A queue lock's wait first
+     * renews the lease once less than {@link #renewBelowMillis} is left.
+     */
+    private long waitDeadline(long now) {
+        long left = waitGuard.leaseLeftMillis();
+        if (left == Long.MAX_VALUE) {
+            return callDeadline;
+        }
+        if (left < renewBelowMillis && left > 0 && waitGuard.renewLease()) {
+            leaseRenewals++;
+            left = waitGuard.leaseLeftMillis();
+        }
+        if (left < cutBelowMillis) {
+            cutByLease = true;
+            return now - 1;
+        }
+        return callDeadline;
     }
 
     /**
@@ -626,6 +661,16 @@ public final class LazyListSet implements RemoteSet {
      */
     public long leaseCutWaits() {
         return leaseCuts;
+    }
+
+    /**
+     * Leases this handle's queue-lock waits renewed ({@link Guard#renewLease()}) so as not to leave a waiter's
+     * queue node behind, so that tests can tell a wait outlasted the lease and was carried on.
+     *
+     * @return the count
+     */
+    public long leaseRenewals() {
+        return leaseRenewals;
     }
 
     /**

@@ -113,6 +113,64 @@ class EpochReclaimerTest {
     }
 
     @Test
+    void shouldKeepHoldingBackWhileAGuardRenewsItsLeaseInTime() {
+        try (TestCluster c = new TestCluster(SimFabric::new, SimOptions.defaults().withPoisonFreedBlocks(true), 3,
+                b -> b.memoryNodes(new NodeRange(0, 1)));
+             ComputeThread ta = c.thread(0); ComputeThread tc = c.thread(2)) {
+            RemoteAllocator alloc = new RemoteAllocator(ta);
+            EpochReclaimer a = new EpochReclaimer(ta, alloc, options);
+            EpochReclaimer waiting = new EpochReclaimer(tc, new RemoteAllocator(tc), options);
+            long p = alloc.allocate(BYTES, 1);
+            Guard g = waiting.enter();
+            try (Guard r = a.enter()) {
+                a.retire(p, BYTES);
+            }
+            for (int step = 0; step < 5; step++) {
+                clock.addAndGet(80);
+                Map<Opcode, Long> before = counts(tc);
+                assertTrue(g.renewLease(), "renewed while the lease held, step " + step);
+                assertEquals(before.get(Opcode.COMPARE_AND_SWAP) + 1, counts(tc).get(Opcode.COMPARE_AND_SWAP),
+                        "a compute-only node renews with one compare-and-swap");
+                passes(a, 3);
+                assertFalse(isFree(ta, p), "held back past the first lease's deadline, step " + step);
+                assertTrue(g.valid());
+            }
+            assertEquals(5, waiting.renewals());
+            clock.addAndGet(111);
+            assertFalse(g.renewLease(), "too late: the lease ran out");
+            passes(a, 5);
+            assertTrue(isFree(ta, p), "a lease no longer renewed runs out");
+            g.close();
+        }
+    }
+
+    @Test
+    void shouldRenewNothingWhenTheRenewalLandsAfterTheLeaseRanOut() {
+        AtomicLong step = new AtomicLong();
+        EpochOptions stepping = options.withClock(() -> clock.getAndAdd(step.get()));
+        try (TestCluster c = cluster(2); ComputeThread ta = c.thread(0); ComputeThread tb = c.thread(1)) {
+            RemoteAllocator alloc = new RemoteAllocator(ta);
+            EpochReclaimer a = new EpochReclaimer(ta, alloc, options);
+            EpochReclaimer b = new EpochReclaimer(tb, new RemoteAllocator(tb), stepping);
+            long p = alloc.allocate(BYTES, 1);
+            Guard g = b.enter();
+            try (Guard r = a.enter()) {
+                a.retire(p, BYTES);
+            }
+            clock.addAndGet(99);
+            step.set(1); // each read of b's clock moves it on: the renewal's store completes at the old deadline + 1
+            assertFalse(g.renewLease(), "the store completed after the old deadline");
+            step.set(0);
+            assertFalse(g.valid(), "the guard keeps its old, run out, lease");
+            assertEquals(0, b.renewals());
+            clock.addAndGet(11);
+            passes(a, 5);
+            assertTrue(isFree(ta, p), "the old deadline was announced again: the lease counts as run out");
+            g.close();
+        }
+    }
+
+    @Test
     void shouldHoldBackForEverWithPlainEpochs() {
         EpochOptions plain = options.withLease(Timeouts.FOREVER);
         try (TestCluster c = cluster(2); ComputeThread ta = c.thread(0); ComputeThread tb = c.thread(1)) {

@@ -16,11 +16,14 @@ import io.remus.ds.reclaim.EpochOptions;
 import io.remus.ds.reclaim.EpochReclaimer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.ToLongFunction;
@@ -37,7 +40,9 @@ import static org.junit.jupiter.api.Assertions.fail;
  * SimOptions#poisonFreedBlocks()}), the waiter starts over in a fresh guard and completes without the removed
  * node, instead of spinning on its freed lock word; with the holder stalled on a linked node, the waiter starts
  * over until its call's deadline and then throws {@link LockTimeoutException}. The set stays usable, and the
- * stalled holder's late release cannot change the reused word. A {@link LazyListSet} holder frozen past its own
+ * stalled holder's late release cannot change the reused word. A queue lock's waiter (MCS, ALock), which cannot
+ * leave the queue, renews its lease instead and gets the lock when the holder releases it, round after round, the
+ * lock word intact. A {@link LazyListSet} holder frozen past its own
  * lease releases its locks when it resumes and starts over. A lock whose holder died (never released) times out
  * every call that needs it, again and again, and no other.
  */
@@ -141,6 +146,62 @@ class LazyListLockLeaseTest {
             assertTrue(s.contains(10) && s.contains(20) && s.contains(25) && s.contains(30));
             assertTrue(s.remove(20) && s.remove(25) && s.insert(15));
             assertFalse(s.contains(20) || s.contains(25));
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(value = LockKind.class, names = {"MCS", "ALOCK"})
+    void shouldRenewTheLeaseAndKeepTheQueueLockWorkingWhenItsHolderOutlastsTheWaitersLease(LockKind kind) throws Exception {
+        Duration lease = Duration.ofMillis(400);
+        long holdMillis = 3 * lease.toMillis();
+        int rounds = 6; // more than a thread's queue nodes: a waiter that left a queue node behind each round would run out
+        try (TestCluster c = cluster(); ComputeThread t = c.thread(2); EpochReclaimer r = new EpochReclaimer(t, t.allocator(), LONG);
+             LazyListSet s = LazyListSet.create(new LockContext(t, LOCKS), r, kind, SetHistories.HOME)) {
+            long ptr = s.ptr();
+            assertTrue(s.insert(10) && s.insert(20));
+            Lock holder = kind.open(new LockContext(t, LOCKS), LazyListSet.lockWordOf(blockOf(t, ptr, 10)));
+            Semaphore go = new Semaphore(0);
+            Semaphore roundDone = new Semaphore(0);
+            CompletableFuture<long[]> done = new CompletableFuture<>();
+            Thread waiter = new Thread(() -> {
+                EpochOptions shortLease = EpochOptions.defaults().withClockSkew(Duration.ZERO).withLease(lease);
+                try (ComputeThread h = c.thread(0); EpochReclaimer hr = new EpochReclaimer(h, h.allocator(), shortLease);
+                     LazyListSet hs = LazyListSet.attach(new LockContext(h, LOCKS), hr, ptr)) {
+                    for (int round = 0; round < rounds; round++) {
+                        assertTrue(go.tryAcquire(WAIT.toSeconds(), TimeUnit.SECONDS));
+                        boolean changed = round % 2 == 0 ? hs.insert(15) : hs.remove(15); // node 10 is the predecessor
+                        assertTrue(changed, "round " + round);
+                        roundDone.release();
+                    }
+                    done.complete(new long[]{hs.leaseCutWaits(), hs.leaseRenewals(), hs.abandonedLocks(), hr.renewals()});
+                } catch (Throwable e) {
+                    roundDone.release(rounds);
+                    done.completeExceptionally(e);
+                }
+            }, "waiter@node0");
+            waiter.setDaemon(true);
+            waiter.start();
+            for (int round = 0; round < rounds && !done.isDone(); round++) {
+                holder.lock();
+                go.release();
+                Thread.sleep(holdMillis); // the waiter queues behind the holder for three of its leases
+                holder.unlock();
+                assertTrue(roundDone.tryAcquire(WAIT.toSeconds(), TimeUnit.SECONDS), "round " + round + " never ended");
+            }
+            long[] counts;
+            try {
+                counts = done.get(WAIT.toSeconds(), TimeUnit.SECONDS);
+            } catch (ExecutionException e) {
+                throw new AssertionError("the waiter left the queue when its lease ran short: " + e.getCause(), e.getCause());
+            }
+            assertEquals(0, counts[0], "no wait was cut by the lease");
+            assertEquals(0, counts[2], "no lock abandoned");
+            assertTrue(counts[1] >= rounds, "each wait renewed the lease at least once: " + counts[1]);
+            assertEquals(counts[1], counts[3], "the set's renewals are the reclaimer's");
+            holder.lock();
+            holder.unlock();
+            assertTrue(s.insert(15) && s.remove(10) && s.contains(15) && s.contains(20), "the lock words still work");
+            assertFalse(s.contains(10));
         }
     }
 
