@@ -48,8 +48,11 @@ import java.util.Objects;
  *
  * <p><b>Torn pointers.</b> A pointer changes only by compare-and-swap, but an RDMA READ that races one can
  * return it half old and half new on some devices (Soft-RoCE): a node whose {@code self} word is not the
- * pointer it was read by is such a read, and the walk starts over from the head (outside the bounds below);
- * 3 such reads in a row are a corrupted list ({@link CorruptedMemoryException}).
+ * pointer it was read by is such a read, and the walk starts over from the head (outside the bounds below).
+ * A torn pointer is gone once the compare-and-swap it raced completes, so 3 such reads in a row through the
+ * same pointer, within one walk and its restarts, are a corrupted list ({@link CorruptedMemoryException}): a
+ * pointer to a freed block, say. (The count is not reset by the good reads between: a walk restarted from
+ * the head reads good nodes before it meets the bad pointer again.)
  *
  * <p><b>Progress and cost</b> per call; {@code v} is the number of nodes a walk visits (the head, then the
  * nodes before the first unmarked node with a key {@code >= k}, and that node unless it is the tail: at most
@@ -116,6 +119,7 @@ public final class LockFreeListSet implements RemoteSet {
     private boolean closed;
     private long allocatorRoundTrips;
     private int torn;
+    private long tornPtr;
     private long foundPred;
     private long foundCurr;
     private long foundKey;
@@ -255,6 +259,7 @@ public final class LockFreeListSet implements RemoteSet {
     private int tryContains(Guard g, long key) {
         MemorySegment buf = thread.buffer();
         torn = 0;
+        tornPtr = RemotePtr.NULL;
         walk:
         while (true) {
             long curr = readNext(head);
@@ -342,6 +347,7 @@ public final class LockFreeListSet implements RemoteSet {
     private boolean find(Guard g, long key) {
         MemorySegment buf = thread.buffer();
         torn = 0;
+        tornPtr = RemotePtr.NULL;
         walk:
         while (true) {
             long pred = head;
@@ -398,10 +404,11 @@ public final class LockFreeListSet implements RemoteSet {
     private boolean selfCheck(long node) {
         long self = thread.buffer().get(ValueLayout.JAVA_LONG, BUF_READ + ListLayout.SELF);
         if (self == node) {
-            torn = 0;
             return true;
         }
-        if (++torn >= ListLayout.MAX_TORN) {
+        torn = node == tornPtr ? torn + 1 : 1;
+        tornPtr = node;
+        if (torn >= ListLayout.MAX_TORN) {
             throw new CorruptedMemoryException(node, self, "a node pointer of the LockFreeListSet at " + RemotePtr.toString(root)
                     + " led " + ListLayout.MAX_TORN + " times in a row to a block that is no node of it (its self word is not its pointer)");
         }
