@@ -114,12 +114,7 @@ public final class LockFreeListSet implements RemoteSet {
     private final long root;
     private final long head;
     private final long tail;
-    private final int home;
-    private long spare = RemotePtr.NULL;
-    private boolean closed;
-    private long allocatorRoundTrips;
-    private int torn;
-    private long tornPtr;
+    private final ListNodes nodes;
     private long foundPred;
     private long foundCurr;
     private long foundKey;
@@ -131,7 +126,7 @@ public final class LockFreeListSet implements RemoteSet {
         this.root = root;
         this.head = head;
         this.tail = tail;
-        this.home = RemotePtr.node(head);
+        this.nodes = new ListNodes(thread, "LockFreeListSet", root, head, NODE_BYTES);
     }
 
     /**
@@ -191,17 +186,15 @@ public final class LockFreeListSet implements RemoteSet {
     @Override
     public boolean insert(long key) {
         ListLayout.checkKey(key);
-        requireOpen();
-        if (spare == RemotePtr.NULL) {
-            spare = allocate();
-        }
+        nodes.requireOpen();
+        long node = nodes.spare();
         boolean again = false;
         while (true) {
             try (Guard g = reclaimer.enter()) {
                 if (again) {
                     g.check();
                 }
-                int r = tryInsert(g, key);
+                int r = tryInsert(g, key, node);
                 if (r != RESTART) {
                     return r == TRUE;
                 }
@@ -217,7 +210,7 @@ public final class LockFreeListSet implements RemoteSet {
     @Override
     public boolean remove(long key) {
         ListLayout.checkKey(key);
-        requireOpen();
+        nodes.requireOpen();
         boolean again = false;
         while (true) {
             try (Guard g = reclaimer.enter()) {
@@ -240,7 +233,7 @@ public final class LockFreeListSet implements RemoteSet {
     @Override
     public boolean contains(long key) {
         ListLayout.checkKey(key);
-        requireOpen();
+        nodes.requireOpen();
         boolean again = false;
         while (true) {
             try (Guard g = reclaimer.enter()) {
@@ -258,8 +251,7 @@ public final class LockFreeListSet implements RemoteSet {
 
     private int tryContains(Guard g, long key) {
         MemorySegment buf = thread.buffer();
-        torn = 0;
-        tornPtr = RemotePtr.NULL;
+        nodes.startWalk();
         walk:
         while (true) {
             long curr = readNext(head);
@@ -274,7 +266,7 @@ public final class LockFreeListSet implements RemoteSet {
                 if (!g.valid()) {
                     return RESTART;
                 }
-                if (!selfCheck(curr)) {
+                if (!nodes.selfCheck(curr, buf.get(ValueLayout.JAVA_LONG, BUF_READ + ListLayout.SELF))) {
                     continue walk;
                 }
                 long k = buf.get(ValueLayout.JAVA_LONG, BUF_READ + ListLayout.KEY);
@@ -287,7 +279,7 @@ public final class LockFreeListSet implements RemoteSet {
         }
     }
 
-    private int tryInsert(Guard g, long key) {
+    private int tryInsert(Guard g, long key, long node) {
         MemorySegment buf = thread.buffer();
         while (true) {
             if (!find(g, key)) {
@@ -296,7 +288,6 @@ public final class LockFreeListSet implements RemoteSet {
             if (foundKey == key) {
                 return FALSE;
             }
-            long node = spare;
             if (!g.valid()) {
                 return RESTART;
             }
@@ -306,7 +297,7 @@ public final class LockFreeListSet implements RemoteSet {
                     .compareAndSwap(RemotePtr.offset(foundPred, ListLayout.NEXT), foundCurr, node, BUF_CAS)
                     .execute();
             if (buf.get(ValueLayout.JAVA_LONG, BUF_CAS) == foundCurr) {
-                spare = RemotePtr.NULL;
+                nodes.spareLinked();
                 return TRUE;
             }
         }
@@ -346,8 +337,7 @@ public final class LockFreeListSet implements RemoteSet {
      */
     private boolean find(Guard g, long key) {
         MemorySegment buf = thread.buffer();
-        torn = 0;
-        tornPtr = RemotePtr.NULL;
+        nodes.startWalk();
         walk:
         while (true) {
             long pred = head;
@@ -364,7 +354,7 @@ public final class LockFreeListSet implements RemoteSet {
                 if (!g.valid()) {
                     return false;
                 }
-                if (!selfCheck(curr)) {
+                if (!nodes.selfCheck(curr, buf.get(ValueLayout.JAVA_LONG, BUF_READ + ListLayout.SELF))) {
                     continue walk;
                 }
                 long k = buf.get(ValueLayout.JAVA_LONG, BUF_READ + ListLayout.KEY);
@@ -401,27 +391,6 @@ public final class LockFreeListSet implements RemoteSet {
         return ListLayout.unmarked(thread.buffer().get(ValueLayout.JAVA_LONG, BUF_READ + ListLayout.NEXT));
     }
 
-    private boolean selfCheck(long node) {
-        long self = thread.buffer().get(ValueLayout.JAVA_LONG, BUF_READ + ListLayout.SELF);
-        if (self == node) {
-            return true;
-        }
-        torn = node == tornPtr ? torn + 1 : 1;
-        tornPtr = node;
-        if (torn >= ListLayout.MAX_TORN) {
-            throw new CorruptedMemoryException(node, self, "a node pointer of the LockFreeListSet at " + RemotePtr.toString(root)
-                    + " led " + ListLayout.MAX_TORN + " times in a row to a block that is no node of it (its self word is not its pointer)");
-        }
-        return false;
-    }
-
-    private long allocate() {
-        long rt = thread.roundTrips();
-        long block = thread.allocator().allocate(NODE_BYTES, home);
-        allocatorRoundTrips += thread.roundTrips() - rt;
-        return block;
-    }
-
     /**
      * Round trips this handle spent in the allocator (new nodes), so that tests and benchmarks can tell the
      * set's own cost from the allocator's.
@@ -429,26 +398,13 @@ public final class LockFreeListSet implements RemoteSet {
      * @return the count
      */
     public long allocatorRoundTrips() {
-        return allocatorRoundTrips;
-    }
-
-    private void requireOpen() {
-        if (closed) {
-            throw new ClosedSetException("LockFreeListSet", root);
-        }
+        return nodes.allocatorRoundTrips();
     }
 
     /** Frees this handle's spare node, if it keeps one. */
     @Override
     public void close() {
-        if (closed) {
-            return;
-        }
-        closed = true;
-        if (spare != RemotePtr.NULL) {
-            thread.allocator().deallocate(spare, NODE_BYTES);
-            spare = RemotePtr.NULL;
-        }
+        nodes.close();
     }
 
     /**
@@ -456,14 +412,6 @@ public final class LockFreeListSet implements RemoteSet {
      * allocator: one READ per node. Only once no thread uses the set any more; the handle is closed after.
      */
     public void destroy() {
-        requireOpen();
-        close();
-        long node = head;
-        while (node != RemotePtr.NULL) {
-            long next = ListLayout.unmarked(thread.read(RemotePtr.offset(node, ListLayout.NEXT)));
-            thread.allocator().deallocate(node, NODE_BYTES);
-            node = next;
-        }
-        thread.allocator().deallocate(root, ListLayout.ROOT_BYTES);
+        nodes.destroy(head, ListLayout.NEXT);
     }
 }
