@@ -48,8 +48,11 @@ import java.util.Objects;
  *
  * <p><b>Torn pointers.</b> A pointer changes only by compare-and-swap, but an RDMA READ that races one can
  * return it half old and half new on some devices (Soft-RoCE): a node whose {@code self} word is not the
- * pointer it was read by is such a read, and the walk starts over from the head (outside the bounds below);
- * 3 such reads in a row are a corrupted list ({@link CorruptedMemoryException}).
+ * pointer it was read by is such a read, and the walk starts over from the head (outside the bounds below).
+ * A torn pointer is gone once the compare-and-swap it raced completes, so 3 such reads in a row through the
+ * same pointer, within one walk and its restarts, are a corrupted list ({@link CorruptedMemoryException}): a
+ * pointer to a freed block, say. (The count is not reset by the good reads between: a walk restarted from
+ * the head reads good nodes before it meets the bad pointer again.)
  *
  * <p><b>Progress and cost</b> per call; {@code v} is the number of nodes a walk visits (the head, then the
  * nodes before the first unmarked node with a key {@code >= k}, and that node unless it is the tail: at most
@@ -111,11 +114,7 @@ public final class LockFreeListSet implements RemoteSet {
     private final long root;
     private final long head;
     private final long tail;
-    private final int home;
-    private long spare = RemotePtr.NULL;
-    private boolean closed;
-    private long allocatorRoundTrips;
-    private int torn;
+    private final ListNodes nodes;
     private long foundPred;
     private long foundCurr;
     private long foundKey;
@@ -127,7 +126,7 @@ public final class LockFreeListSet implements RemoteSet {
         this.root = root;
         this.head = head;
         this.tail = tail;
-        this.home = RemotePtr.node(head);
+        this.nodes = new ListNodes(thread, "LockFreeListSet", root, head, NODE_BYTES);
     }
 
     /**
@@ -187,17 +186,15 @@ public final class LockFreeListSet implements RemoteSet {
     @Override
     public boolean insert(long key) {
         ListLayout.checkKey(key);
-        requireOpen();
-        if (spare == RemotePtr.NULL) {
-            spare = allocate();
-        }
+        nodes.requireOpen();
+        long node = nodes.spare();
         boolean again = false;
         while (true) {
             try (Guard g = reclaimer.enter()) {
                 if (again) {
                     g.check();
                 }
-                int r = tryInsert(g, key);
+                int r = tryInsert(g, key, node);
                 if (r != RESTART) {
                     return r == TRUE;
                 }
@@ -213,7 +210,7 @@ public final class LockFreeListSet implements RemoteSet {
     @Override
     public boolean remove(long key) {
         ListLayout.checkKey(key);
-        requireOpen();
+        nodes.requireOpen();
         boolean again = false;
         while (true) {
             try (Guard g = reclaimer.enter()) {
@@ -236,7 +233,7 @@ public final class LockFreeListSet implements RemoteSet {
     @Override
     public boolean contains(long key) {
         ListLayout.checkKey(key);
-        requireOpen();
+        nodes.requireOpen();
         boolean again = false;
         while (true) {
             try (Guard g = reclaimer.enter()) {
@@ -254,7 +251,7 @@ public final class LockFreeListSet implements RemoteSet {
 
     private int tryContains(Guard g, long key) {
         MemorySegment buf = thread.buffer();
-        torn = 0;
+        nodes.startWalk();
         walk:
         while (true) {
             long curr = readNext(head);
@@ -269,7 +266,7 @@ public final class LockFreeListSet implements RemoteSet {
                 if (!g.valid()) {
                     return RESTART;
                 }
-                if (!selfCheck(curr)) {
+                if (!nodes.selfCheck(curr, buf.get(ValueLayout.JAVA_LONG, BUF_READ + ListLayout.SELF))) {
                     continue walk;
                 }
                 long k = buf.get(ValueLayout.JAVA_LONG, BUF_READ + ListLayout.KEY);
@@ -282,7 +279,7 @@ public final class LockFreeListSet implements RemoteSet {
         }
     }
 
-    private int tryInsert(Guard g, long key) {
+    private int tryInsert(Guard g, long key, long node) {
         MemorySegment buf = thread.buffer();
         while (true) {
             if (!find(g, key)) {
@@ -291,7 +288,6 @@ public final class LockFreeListSet implements RemoteSet {
             if (foundKey == key) {
                 return FALSE;
             }
-            long node = spare;
             if (!g.valid()) {
                 return RESTART;
             }
@@ -301,7 +297,7 @@ public final class LockFreeListSet implements RemoteSet {
                     .compareAndSwap(RemotePtr.offset(foundPred, ListLayout.NEXT), foundCurr, node, BUF_CAS)
                     .execute();
             if (buf.get(ValueLayout.JAVA_LONG, BUF_CAS) == foundCurr) {
-                spare = RemotePtr.NULL;
+                nodes.spareLinked();
                 return TRUE;
             }
         }
@@ -341,7 +337,7 @@ public final class LockFreeListSet implements RemoteSet {
      */
     private boolean find(Guard g, long key) {
         MemorySegment buf = thread.buffer();
-        torn = 0;
+        nodes.startWalk();
         walk:
         while (true) {
             long pred = head;
@@ -358,7 +354,7 @@ public final class LockFreeListSet implements RemoteSet {
                 if (!g.valid()) {
                     return false;
                 }
-                if (!selfCheck(curr)) {
+                if (!nodes.selfCheck(curr, buf.get(ValueLayout.JAVA_LONG, BUF_READ + ListLayout.SELF))) {
                     continue walk;
                 }
                 long k = buf.get(ValueLayout.JAVA_LONG, BUF_READ + ListLayout.KEY);
@@ -395,26 +391,6 @@ public final class LockFreeListSet implements RemoteSet {
         return ListLayout.unmarked(thread.buffer().get(ValueLayout.JAVA_LONG, BUF_READ + ListLayout.NEXT));
     }
 
-    private boolean selfCheck(long node) {
-        long self = thread.buffer().get(ValueLayout.JAVA_LONG, BUF_READ + ListLayout.SELF);
-        if (self == node) {
-            torn = 0;
-            return true;
-        }
-        if (++torn >= ListLayout.MAX_TORN) {
-            throw new CorruptedMemoryException(node, self, "a node pointer of the LockFreeListSet at " + RemotePtr.toString(root)
-                    + " led " + ListLayout.MAX_TORN + " times in a row to a block that is no node of it (its self word is not its pointer)");
-        }
-        return false;
-    }
-
-    private long allocate() {
-        long rt = thread.roundTrips();
-        long block = thread.allocator().allocate(NODE_BYTES, home);
-        allocatorRoundTrips += thread.roundTrips() - rt;
-        return block;
-    }
-
     /**
      * Round trips this handle spent in the allocator (new nodes), so that tests and benchmarks can tell the
      * set's own cost from the allocator's.
@@ -422,26 +398,13 @@ public final class LockFreeListSet implements RemoteSet {
      * @return the count
      */
     public long allocatorRoundTrips() {
-        return allocatorRoundTrips;
-    }
-
-    private void requireOpen() {
-        if (closed) {
-            throw new ClosedSetException("LockFreeListSet", root);
-        }
+        return nodes.allocatorRoundTrips();
     }
 
     /** Frees this handle's spare node, if it keeps one. */
     @Override
     public void close() {
-        if (closed) {
-            return;
-        }
-        closed = true;
-        if (spare != RemotePtr.NULL) {
-            thread.allocator().deallocate(spare, NODE_BYTES);
-            spare = RemotePtr.NULL;
-        }
+        nodes.close();
     }
 
     /**
@@ -449,14 +412,6 @@ public final class LockFreeListSet implements RemoteSet {
      * allocator: one READ per node. Only once no thread uses the set any more; the handle is closed after.
      */
     public void destroy() {
-        requireOpen();
-        close();
-        long node = head;
-        while (node != RemotePtr.NULL) {
-            long next = ListLayout.unmarked(thread.read(RemotePtr.offset(node, ListLayout.NEXT)));
-            thread.allocator().deallocate(node, NODE_BYTES);
-            node = next;
-        }
-        thread.allocator().deallocate(root, ListLayout.ROOT_BYTES);
+        nodes.destroy(head, ListLayout.NEXT);
     }
 }

@@ -163,7 +163,6 @@ public final class LockFreeSkipListSet implements RemoteSet {
     private final long root;
     private final long head;
     private final long tail;
-    private final int home;
     private final int maxLevel;
     private final int nodeBytes;
     private final SplittableRandom random = new SplittableRandom();
@@ -171,11 +170,7 @@ public final class LockFreeSkipListSet implements RemoteSet {
     private final long[] succs;
     private long[] predNext;
     private long[] currNext;
-    private long spare = RemotePtr.NULL;
-    private boolean closed;
-    private long allocatorRoundTrips;
-    private int torn;
-    private long tornPtr;
+    private final ListNodes nodes;
     private int lastHeight;
     private long markedNode;
     private long foundKey;
@@ -190,9 +185,9 @@ public final class LockFreeSkipListSet implements RemoteSet {
         this.root = root;
         this.head = head;
         this.tail = tail;
-        this.home = RemotePtr.node(head);
         this.maxLevel = maxLevel;
         this.nodeBytes = nodeBytes(maxLevel);
+        this.nodes = new ListNodes(thread, "LockFreeSkipListSet", root, head, nodeBytes);
         this.preds = new long[maxLevel];
         this.succs = new long[maxLevel];
         this.predNext = new long[maxLevel];
@@ -316,10 +311,8 @@ public final class LockFreeSkipListSet implements RemoteSet {
     @Override
     public boolean insert(long key) {
         ListLayout.checkKey(key);
-        requireOpen();
-        if (spare == RemotePtr.NULL) {
-            spare = allocate();
-        }
+        nodes.requireOpen();
+        long node = nodes.spare();
         int height = randomHeight();
         boolean again = false;
         while (true) {
@@ -327,7 +320,7 @@ public final class LockFreeSkipListSet implements RemoteSet {
                 if (again) {
                     g.check();
                 }
-                int r = tryInsert(g, key, height);
+                int r = tryInsert(g, key, node, height);
                 if (r != RESTART) {
                     return r == TRUE;
                 }
@@ -344,7 +337,7 @@ public final class LockFreeSkipListSet implements RemoteSet {
     @Override
     public boolean remove(long key) {
         ListLayout.checkKey(key);
-        requireOpen();
+        nodes.requireOpen();
         boolean again = false;
         boolean marked = false;
         while (true) {
@@ -377,7 +370,7 @@ public final class LockFreeSkipListSet implements RemoteSet {
     @Override
     public boolean contains(long key) {
         ListLayout.checkKey(key);
-        requireOpen();
+        nodes.requireOpen();
         boolean again = false;
         while (true) {
             try (Guard g = reclaimer.enter()) {
@@ -399,8 +392,7 @@ public final class LockFreeSkipListSet implements RemoteSet {
 
     private int tryContains(Guard g, long key) {
         MemorySegment buf = thread.buffer();
-        torn = 0;
-        tornPtr = RemotePtr.NULL;
+        nodes.startWalk();
         walk:
         while (true) {
             if (!readInto(g, head, predNext)) {
@@ -445,9 +437,8 @@ public final class LockFreeSkipListSet implements RemoteSet {
         }
     }
 
-    private int tryInsert(Guard g, long key, int height) {
+    private int tryInsert(Guard g, long key, long node, int height) {
         MemorySegment buf = thread.buffer();
-        long node = spare;
         while (true) {
             if (!find(g, key)) {
                 return RESTART;
@@ -467,7 +458,7 @@ public final class LockFreeSkipListSet implements RemoteSet {
                     .compareAndSwap(nextWord(preds[0], 0), succs[0], node, BUF_CAS)
                     .execute();
             if (buf.get(ValueLayout.JAVA_LONG, BUF_CAS) == succs[0]) {
-                spare = RemotePtr.NULL;
+                nodes.spareLinked();
                 lastHeight = height;
                 if (height > 1) {
                     linkUpperLevels(g, key, node, height);
@@ -581,8 +572,7 @@ public final class LockFreeSkipListSet implements RemoteSet {
      */
     private boolean find(Guard g, long key) {
         MemorySegment buf = thread.buffer();
-        torn = 0;
-        tornPtr = RemotePtr.NULL;
+        nodes.startWalk();
         walk:
         while (true) {
             if (!readInto(g, head, predNext)) {
@@ -673,10 +663,10 @@ public final class LockFreeSkipListSet implements RemoteSet {
         if (!g.valid()) {
             return RESTART;
         }
-        if (!selfCheck(node)) {
+        MemorySegment buf = thread.buffer();
+        if (!nodes.selfCheck(node, buf.get(ValueLayout.JAVA_LONG, BUF_READ + SELF))) {
             return FALSE;
         }
-        MemorySegment buf = thread.buffer();
         for (int i = 0; i < maxLevel; i++) {
             currNext[i] = buf.get(ValueLayout.JAVA_LONG, BUF_READ + NEXT + 8L * i);
         }
@@ -687,27 +677,6 @@ public final class LockFreeSkipListSet implements RemoteSet {
         return RemotePtr.offset(node, NEXT + 8L * level);
     }
 
-    private boolean selfCheck(long node) {
-        long self = thread.buffer().get(ValueLayout.JAVA_LONG, BUF_READ + SELF);
-        if (self == node) {
-            return true;
-        }
-        torn = node == tornPtr ? torn + 1 : 1;
-        tornPtr = node;
-        if (torn >= ListLayout.MAX_TORN) {
-            throw new CorruptedMemoryException(node, self, "a node pointer of the LockFreeSkipListSet at " + RemotePtr.toString(root)
-                    + " led " + ListLayout.MAX_TORN + " times in a row to a block that is no node of it (its self word is not its pointer)");
-        }
-        return false;
-    }
-
-    private long allocate() {
-        long rt = thread.roundTrips();
-        long block = thread.allocator().allocate(nodeBytes, home);
-        allocatorRoundTrips += thread.roundTrips() - rt;
-        return block;
-    }
-
     /**
      * Round trips this handle spent in the allocator (new nodes), so that tests and benchmarks can tell the
      * set's own cost from the allocator's.
@@ -715,26 +684,13 @@ public final class LockFreeSkipListSet implements RemoteSet {
      * @return the count
      */
     public long allocatorRoundTrips() {
-        return allocatorRoundTrips;
-    }
-
-    private void requireOpen() {
-        if (closed) {
-            throw new ClosedSetException("LockFreeSkipListSet", root);
-        }
+        return nodes.allocatorRoundTrips();
     }
 
     /** Frees this handle's spare node, if it keeps one. */
     @Override
     public void close() {
-        if (closed) {
-            return;
-        }
-        closed = true;
-        if (spare != RemotePtr.NULL) {
-            thread.allocator().deallocate(spare, nodeBytes);
-            spare = RemotePtr.NULL;
-        }
+        nodes.close();
     }
 
     /**
@@ -743,14 +699,6 @@ public final class LockFreeSkipListSet implements RemoteSet {
      * after.
      */
     public void destroy() {
-        requireOpen();
-        close();
-        long node = head;
-        while (node != RemotePtr.NULL) {
-            long next = ListLayout.unmarked(thread.read(nextWord(node, 0)));
-            thread.allocator().deallocate(node, nodeBytes);
-            node = next;
-        }
-        thread.allocator().deallocate(root, ListLayout.ROOT_BYTES);
+        nodes.destroy(head, NEXT);
     }
 }

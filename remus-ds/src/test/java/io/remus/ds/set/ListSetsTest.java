@@ -4,6 +4,8 @@ import io.remus.alock.LockContext;
 import io.remus.alock.LockKind;
 import io.remus.core.BadArgumentException;
 import io.remus.core.ComputeThread;
+import io.remus.core.CorruptedMemoryException;
+import io.remus.core.RemotePtr;
 import io.remus.core.sim.SimFabric;
 import io.remus.core.sim.SimOptions;
 import io.remus.core.testing.TestCluster;
@@ -13,8 +15,10 @@ import org.junit.jupiter.api.Named;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
@@ -25,6 +29,7 @@ import java.util.stream.Stream;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -46,6 +51,12 @@ class ListSetsTest {
     static Stream<Named<SetMaker>> lists() {
         return Stream.of(SetMaker.lockFree(), SetMaker.lazy(LockKind.SPIN), SetMaker.lazy(LockKind.ALOCK),
                 SetMaker.lazy(LockKind.MCS)).map(m -> Named.of(m.name(), m));
+    }
+
+    /** The lock-free sets, each with the offset of its level-0 {@code next} word in a node. */
+    static Stream<Arguments> lockFreeSets() {
+        return Stream.of(Arguments.of(Named.of("LockFreeListSet", SetMaker.lockFree()), ListLayout.NEXT),
+                Arguments.of(Named.of("LockFreeSkipListSet(1)", SetMaker.skipList(1)), LockFreeSkipListSet.NEXT));
     }
 
     private static TestCluster cluster() {
@@ -304,5 +315,43 @@ class ListSetsTest {
                 }
             }
         }
+    }
+
+    /** The node of {@code key}, found by READs along the level-0 {@code next} words from the head of the set at {@code root}. */
+    private static long nodeOf(ComputeThread t, long root, long key, long nextOffset) {
+        long node = ListLayout.unmarked(t.read(RemotePtr.offset(t.read(RemotePtr.offset(root, ListLayout.HEAD)), nextOffset)));
+        while (t.read(RemotePtr.offset(node, ListLayout.KEY)) != key) {
+            node = ListLayout.unmarked(t.read(RemotePtr.offset(node, nextOffset)));
+        }
+        return node;
+    }
+
+    @ParameterizedTest
+    @MethodSource("lockFreeSets")
+    void shouldThrowCorruptedMemoryExceptionWhenANextPointerPastTheFirstNodeLeadsToABlockThatIsNoNode(SetMaker maker, long nextOffset) {
+        long junk = 0x5A5A5A5A5A5A5A5AL;
+        // Preemptive: a walk that restarts from the head at each bad read, and counts the good reads before the
+        // bad pointer as a recovery, never ends.
+        assertTimeoutPreemptively(Duration.ofSeconds(30), () -> {
+            try (TestCluster c = cluster(); ComputeThread t = c.thread(REMOTE); NeverReclaimer r = new NeverReclaimer(t);
+                 RemoteSet s = maker.attach(t, r, maker.create(t, r, HOME))) {
+                for (long k = 1; k <= 5; k++) {
+                    assertTrue(s.insert(k));
+                }
+                long garbage = t.allocator().allocate(64, HOME);
+                for (long at = 0; at < 64; at += 8) {
+                    t.write(RemotePtr.offset(garbage, at), junk);
+                }
+                t.write(RemotePtr.offset(nodeOf(t, s.ptr(), 3, nextOffset), nextOffset), garbage);
+                assertTrue(s.contains(2) && s.contains(3), "walks that stop before the bad pointer");
+                for (Runnable call : new Runnable[]{() -> s.contains(4), () -> s.insert(4), () -> s.remove(5), () -> s.insert(6)}) {
+                    CorruptedMemoryException e = assertThrows(CorruptedMemoryException.class, call::run);
+                    assertEquals(garbage, e.word(), e.getMessage());
+                    assertEquals(junk, e.value(), e.getMessage());
+                    assertTrue(e.getMessage().contains(maker.name().replaceAll("\\(.*", "")), e.getMessage());
+                }
+                assertTrue(s.remove(2) && !s.contains(2) && s.insert(2), "the part of the set before the bad pointer still works");
+            }
+        });
     }
 }

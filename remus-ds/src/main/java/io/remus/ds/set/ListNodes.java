@@ -1,0 +1,134 @@
+package io.remus.ds.set;
+
+import io.remus.core.ComputeThread;
+import io.remus.core.CorruptedMemoryException;
+import io.remus.core.RemotePtr;
+
+/**
+ * What a handle of a lock-free list-based set ({@link LockFreeListSet}, {@link LockFreeSkipListSet}) does with
+ * the nodes themselves, apart from its algorithm: it allocates them on the set's home node, keeping one spare
+ * node between inserts and counting the allocator's round trips apart from the set's; it checks each node a
+ * walk READs against the pointer it was read by (the torn-pointer rule below); it frees its spare node when
+ * closed, and every node and the root when the set is destroyed. One per handle, used by the handle's owner.
+ *
+ * <p><b>Torn pointers.</b> A node whose {@code self} word is not the pointer it was read by was read through a
+ * pointer that an RDMA READ returned half old and half new, racing a compare-and-swap; the walk starts over
+ * from the head. A torn pointer is gone once that compare-and-swap completes, so {@link ListLayout#MAX_TORN}
+ * such reads in a row through the same pointer, within one walk and its restarts, are a corrupted set
+ * ({@link CorruptedMemoryException}). The good reads between do not reset the count: a walk restarted from
+ * the head reads good nodes before it meets the bad pointer again.
+ */
+final class ListNodes {
+    private final ComputeThread thread;
+    private final String kind;
+    private final long root;
+    private final int home;
+    private final int nodeBytes;
+    private long spare = RemotePtr.NULL;
+    private boolean closed;
+    private long allocatorRoundTrips;
+    private int torn;
+    private long tornPtr;
+
+    /**
+     * @param thread    the handle's compute thread
+     * @param kind      the set's class name, for messages
+     * @param root      the set's root
+     * @param head      the head sentinel (its node is the home node)
+     * @param nodeBytes bytes of every node's block
+     */
+    ListNodes(ComputeThread thread, String kind, long root, long head, int nodeBytes) {
+        this.thread = thread;
+        this.kind = kind;
+        this.root = root;
+        this.home = RemotePtr.node(head);
+        this.nodeBytes = nodeBytes;
+    }
+
+    /**
+     * The spare node, allocated on the home node when the handle keeps none (the allocator's round trips,
+     * counted in {@link #allocatorRoundTrips()}); it stays the spare until {@link #spareLinked()}.
+     */
+    long spare() {
+        if (spare == RemotePtr.NULL) {
+            long rt = thread.roundTrips();
+            spare = thread.allocator().allocate(nodeBytes, home);
+            allocatorRoundTrips += thread.roundTrips() - rt;
+        }
+        return spare;
+    }
+
+    /** The spare node was linked into the set: the next {@link #spare()} allocates another. */
+    void spareLinked() {
+        spare = RemotePtr.NULL;
+    }
+
+    /** Round trips spent in the allocator by {@link #spare()}. */
+    long allocatorRoundTrips() {
+        return allocatorRoundTrips;
+    }
+
+    /** Starts the torn-pointer count of a walk and its restarts. */
+    void startWalk() {
+        torn = 0;
+        tornPtr = RemotePtr.NULL;
+    }
+
+    /**
+     * Checks a node READ through {@code node}.
+     *
+     * @param self the node's {@code self} word, as READ
+     * @return true when it is {@code node}; false when the read was torn (walk again)
+     * @throws CorruptedMemoryException the {@link ListLayout#MAX_TORN}th torn read in a row through {@code node}
+     */
+    boolean selfCheck(long node, long self) {
+        if (self == node) {
+            return true;
+        }
+        torn = node == tornPtr ? torn + 1 : 1;
+        tornPtr = node;
+        if (torn >= ListLayout.MAX_TORN) {
+            throw new CorruptedMemoryException(node, self, "a node pointer of the " + kind + " at " + RemotePtr.toString(root)
+                    + " led " + ListLayout.MAX_TORN + " times in a row to a block that is no node of it (its self word is not its pointer)");
+        }
+        return false;
+    }
+
+    /** @throws ClosedSetException when the handle is closed */
+    void requireOpen() {
+        if (closed) {
+            throw new ClosedSetException(kind, root);
+        }
+    }
+
+    /** Closes the handle (again: nothing) and frees its spare node, if it keeps one. */
+    void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        if (spare != RemotePtr.NULL) {
+            thread.allocator().deallocate(spare, nodeBytes);
+            spare = RemotePtr.NULL;
+        }
+    }
+
+    /**
+     * Closes the handle and frees every node linked at level 0 from {@code head} (marked ones included) and the
+     * root: one 8-byte READ per node.
+     *
+     * @param nextOffset the offset of a node's level-0 {@code next} word
+     * @throws ClosedSetException when the handle is closed
+     */
+    void destroy(long head, long nextOffset) {
+        requireOpen();
+        close();
+        long node = head;
+        while (node != RemotePtr.NULL) {
+            long next = ListLayout.unmarked(thread.read(RemotePtr.offset(node, nextOffset)));
+            thread.allocator().deallocate(node, nodeBytes);
+            node = next;
+        }
+        thread.allocator().deallocate(root, ListLayout.ROOT_BYTES);
+    }
+}
