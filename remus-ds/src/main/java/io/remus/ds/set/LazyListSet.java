@@ -60,8 +60,9 @@ import java.util.Objects;
  *
  * <p><b>Torn pointers.</b> A READ that races a compare-and-swap can return a pointer half old and half new on
  * some devices (Soft-RoCE): a node whose {@code self} word is not the pointer it was read by is such a read,
- * and the walk starts over from the head (outside the bounds below); 3 in a row are
- * a corrupted list ({@link CorruptedMemoryException}).
+ * and the walk starts over from the head (outside the bounds below); 3 such reads through the same pointer
+ * within one walk and its restarts (good reads between do not reset the count) are a corrupted list
+ * ({@link CorruptedMemoryException}).
  *
  * <p><b>Progress and cost</b> per call; {@code v} is the number of nodes a walk visits (the head, the nodes
  * with smaller keys, and the node found unless it is the tail: at most {@code n + 1} with {@code n} nodes in
@@ -194,10 +195,7 @@ public final class LazyListSet implements RemoteSet {
     private final long tailBlock;
     private final int home;
     private final Lock[] locks = new Lock[LOCK_CACHE];
-    private long spare = RemotePtr.NULL;
-    private boolean closed;
-    private long allocatorRoundTrips;
-    private int torn;
+    private final ListNodes nodes;
     private long callDeadline;
     private long leaseCuts;
     private long abandoned;
@@ -223,6 +221,7 @@ public final class LazyListSet implements RemoteSet {
         this.tail = tail;
         this.tailBlock = tailBlock;
         this.home = RemotePtr.node(head);
+        this.nodes = new ListNodes(thread, "LazyListSet", root, head, NODE_BYTES);
     }
 
     /**
@@ -347,9 +346,9 @@ public final class LazyListSet implements RemoteSet {
 
     private boolean run(long key, boolean insert) {
         ListLayout.checkKey(key);
-        requireOpen();
-        if (insert && spare == RemotePtr.NULL) {
-            spare = allocate();
+        nodes.requireOpen();
+        if (insert) {
+            nodes.spare();
         }
         callDeadline = System.nanoTime() + context.options().acquireTimeout().toNanos();
         boolean again = false;
@@ -379,7 +378,7 @@ public final class LazyListSet implements RemoteSet {
     @Override
     public boolean contains(long key) {
         ListLayout.checkKey(key);
-        requireOpen();
+        nodes.requireOpen();
         boolean again = false;
         while (true) {
             try (Guard g = reclaimer.enter()) {
@@ -406,7 +405,7 @@ public final class LazyListSet implements RemoteSet {
      */
     private boolean locate(Guard g, long key) {
         MemorySegment buf = thread.buffer();
-        torn = 0;
+        nodes.startWalk();
         walk:
         while (true) {
             long pred = head;
@@ -426,14 +425,9 @@ public final class LazyListSet implements RemoteSet {
                     return false;
                 }
                 long self = buf.get(ValueLayout.JAVA_LONG, BUF_READ + ListLayout.SELF);
-                if (self != curr) {
-                    if (++torn >= ListLayout.MAX_TORN) {
-                        throw new CorruptedMemoryException(curr, self, "a node pointer of the LazyListSet at " + RemotePtr.toString(root)
-                                + " led " + ListLayout.MAX_TORN + " times in a row to a block that is no node of it");
-                    }
+                if (!nodes.selfCheck(curr, self)) {
                     continue walk;
                 }
-                torn = 0;
                 long currBlock = buf.get(ValueLayout.JAVA_LONG, BUF_READ + ListLayout.BLOCK);
                 if (buf.get(ValueLayout.JAVA_LONG, BUF_READ + ListLayout.KEY) >= key) {
                     found(pred, predBlock, curr, currBlock);
@@ -597,7 +591,7 @@ public final class LazyListSet implements RemoteSet {
             if (present) {
                 return FALSE;
             }
-            long block = spare;
+            long block = nodes.spare();
             long node = dataOf(block);
             fillNode(buf, block, key, curr);
             thread.batch()
@@ -605,7 +599,7 @@ public final class LazyListSet implements RemoteSet {
                     .compareAndSwap(predNextWord, curr, node, BUF_CAS)
                     .execute();
             expect(predNextWord, curr, buf.get(ValueLayout.JAVA_LONG, BUF_CAS));
-            spare = RemotePtr.NULL;
+            nodes.spareLinked();
             return TRUE;
         }
         if (!present) {
@@ -644,13 +638,6 @@ public final class LazyListSet implements RemoteSet {
 
     private static int slotOf(long word) {
         return (int) ((RemotePtr.address(word) >>> 6) & (LOCK_CACHE - 1));
-    }
-
-    private long allocate() {
-        long rt = thread.roundTrips();
-        long block = thread.allocator().allocate(NODE_BYTES, home);
-        allocatorRoundTrips += thread.roundTrips() - rt;
-        return block;
     }
 
     /**
@@ -700,26 +687,13 @@ public final class LazyListSet implements RemoteSet {
      * @return the count
      */
     public long allocatorRoundTrips() {
-        return allocatorRoundTrips;
-    }
-
-    private void requireOpen() {
-        if (closed) {
-            throw new ClosedSetException("LazyListSet", root);
-        }
+        return nodes.allocatorRoundTrips();
     }
 
     /** Frees this handle's spare node, if it keeps one. */
     @Override
     public void close() {
-        if (closed) {
-            return;
-        }
-        closed = true;
-        if (spare != RemotePtr.NULL) {
-            thread.allocator().deallocate(spare, NODE_BYTES);
-            spare = RemotePtr.NULL;
-        }
+        nodes.close();
     }
 
     /**
@@ -727,8 +701,8 @@ public final class LazyListSet implements RemoteSet {
      * node. Only once no thread uses the set any more; the handle is closed after.
      */
     public void destroy() {
-        requireOpen();
-        close();
+        nodes.requireOpen();
+        nodes.close();
         long node = head;
         MemorySegment buf = thread.buffer();
         while (node != RemotePtr.NULL) {

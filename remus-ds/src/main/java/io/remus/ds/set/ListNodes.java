@@ -5,11 +5,11 @@ import io.remus.core.CorruptedMemoryException;
 import io.remus.core.RemotePtr;
 
 /**
- * What a handle of a lock-free list-based set ({@link LockFreeListSet}, {@link LockFreeSkipListSet}) does with
+ * What a handle of a list-based set ({@link LockFreeListSet}, {@link LockFreeSkipListSet}, {@link LazyListSet}) does with
  * the nodes themselves, apart from its algorithm: it allocates them on the set's home node, keeping one spare
  * node between inserts and counting the allocator's round trips apart from the set's; it checks each node a
  * walk READs against the pointer it was read by (the torn-pointer rule below); it frees its spare node when
- * closed, and every node and the root when the set is destroyed. One per handle, used by the handle's owner.
+ * closed, and (for the lock-free sets) every node and the root when the set is destroyed. One per handle, used by the handle's owner.
  *
  * <p><b>Torn pointers.</b> A node whose {@code self} word is not the pointer it was read by was read through a
  * pointer that an RDMA READ returned half old and half new, racing a compare-and-swap; the walk starts over

@@ -54,9 +54,10 @@ class ListSetsTest {
     }
 
     /** The lock-free sets, each with the offset of its level-0 {@code next} word in a node. */
-    static Stream<Arguments> lockFreeSets() {
+    static Stream<Arguments> walkingSets() {
         return Stream.of(Arguments.of(Named.of("LockFreeListSet", SetMaker.lockFree()), ListLayout.NEXT),
-                Arguments.of(Named.of("LockFreeSkipListSet(1)", SetMaker.skipList(1)), LockFreeSkipListSet.NEXT));
+                Arguments.of(Named.of("LockFreeSkipListSet(1)", SetMaker.skipList(1)), LockFreeSkipListSet.NEXT),
+                Arguments.of(Named.of("LazyListSet(SPIN)", SetMaker.lazy(LockKind.SPIN)), ListLayout.NEXT));
     }
 
     private static TestCluster cluster() {
@@ -327,7 +328,7 @@ class ListSetsTest {
     }
 
     @ParameterizedTest
-    @MethodSource("lockFreeSets")
+    @MethodSource("walkingSets")
     void shouldThrowCorruptedMemoryExceptionWhenANextPointerPastTheFirstNodeLeadsToABlockThatIsNoNode(SetMaker maker, long nextOffset) {
         long junk = 0x5A5A5A5A5A5A5A5AL;
         // Preemptive: a walk that restarts from the head at each bad read, and counts the good reads before the
