@@ -49,28 +49,40 @@ import java.util.concurrent.locks.LockSupport;
  * for that ticket, compare-and-swap the tail to claim it, WRITE the value, compare-and-swap the
  * sequence word to published. <b>4 round trips</b> (1 READ, 1 WRITE, 2 compare-and-swaps) when this
  * handle's tail is current; 6 when another handle moved the tail (one more READ of the sequence word
- * and one READ of the tail). Full: the sequence word shows the slot's previous consumer has not
- * released it and a READ of the head confirms {@code tail - head == capacity}: <b>2 round trips</b>
- * (2 READs). Linearizes at the successful tail compare-and-swap; full linearizes at the READ of the
- * sequence word.
- * {@link #poll}: symmetric. READ the sequence word of the head's slot; when published, compare-and-swap
- * the head, READ the value, compare-and-swap the sequence word to free. <b>4 round trips</b> (2 READs,
- * 2 compare-and-swaps); empty: a READ of the tail confirms {@code tail == head}, <b>2 round trips</b>.
- * Linearizes at the successful head compare-and-swap; empty at the READ of the sequence word.
+ * and one READ of the tail). When the slot still holds the previous lap's value, a READ of the head
+ * tells whether that lap's consumer claimed it: if not, the queue is full ({@code tail - head ==
+ * capacity}: <b>2 round trips</b>, 2 READs); if so, the consumer already holds the value, and the offer
+ * frees the slot for it (one compare-and-swap; 2 more round trips) instead of waiting. Linearizes at the
+ * successful tail compare-and-swap; full linearizes at the READ of the head.
+ * {@link #poll}: READ the head's slot, sequence and value words in one READ of 16 bytes; when published,
+ * compare-and-swap the head to claim the ticket, which makes the value read the caller's, then
+ * compare-and-swap the sequence word to free. <b>3 round trips</b> (1 READ, 2 compare-and-swaps); 5 when
+ * another handle moved the head; empty: a READ of the tail confirms {@code tail == head}, <b>2 round
+ * trips</b>. Linearizes at the successful head compare-and-swap; empty at the READ of the slot.
+ *
+ * <h2>Why a consumer's value is its own before it frees the slot</h2>
+ * The READ that shows the slot published also returns its value: the value word was written before the
+ * sequence word was published and is not written again until the slot is freed, which needs the head past
+ * the ticket; so when the claim succeeds, the head was at the ticket until then and the value read is the
+ * ticket's. This relies on a READ of the slot loading its sequence word (offset 0) no later than its value
+ * word (offset 8): Soft-RoCE copies a READ's payload in address order, the simulator does too, and a NIC
+ * that reads the 16 aligned bytes in one access loads them together. So a consumer that stalls or dies
+ * after its claim holds nothing others need: the next lap's producer frees the slot, and the consumer's own
+ * late compare-and-swap fails and changes nothing.
  *
  * <h2>Progress</h2>
- * A lost compare-and-swap means another caller claimed a ticket: retries are lock-free. The one wait
- * is for a claim in flight: an offer whose slot's previous consumer claimed the head but has not
- * freed the slot yet, or a poll whose ticket's producer claimed the tail but has not published. If
- * that holder stalls (or dies) between its claim and its last compare-and-swap, callers reaching
- * that ticket wait for it: an offer or poll is <b>lock-free while no claim holder stalls, blocking on
- * a stalled one</b>. Every wait ends at the caller's deadline with {@link QueueTimeoutException},
- * having taken no effect; callers that do not reach the stalled ticket are not affected (producers
- * keep offering until the queue is full, and a full or empty answer is still exact). A dead holder's
- * ticket is not recovered. The caller's patience bounds the waits for claims in flight; a lost race
- * (another caller's claim succeeded) retries at once. Worst case round trips per call: unbounded
- * (lost races without end, or waits until the deadline).
+ * {@link #offer} is <b>lock-free</b>: a lost compare-and-swap means another caller claimed a ticket or freed
+ * the slot, and it never waits for another caller. {@link #poll} is <b>lock-free while no producer stalls
+ * between its claim and its publication, blocking on a stalled one</b>: a poll whose ticket's producer
+ * claimed the tail but has not published waits for it, and the wait ends at the caller's deadline with
+ * {@link QueueTimeoutException}, having taken no effect; polls of other tickets are not affected, nor are
+ * producers (a full answer is still exact). A dead producer's ticket is not recovered: the polls that reach
+ * it time out, and producers see the queue full once a lap brings them to its slot. Skipping such a ticket
+ * safely needs values and tickets in one word (as in SCQ, above), which a queue of 64-bit words does not
+ * have. Worst case round trips per call: unbounded (lost races without end, or a poll's wait until its
+ * deadline).
  *
+ * <p>A call uses the first {@value #SLOT_BYTES} bytes of the thread's registered buffer as scratch.
  * <p>A handle is confined to its compute thread's owner; each thread attaches its own. Tickets are
  * 63-bit counts that would overflow after 2<sup>62</sup> operations.
  */
@@ -169,29 +181,23 @@ public final class MpmcBoundedQueue implements AutoCloseable {
     }
 
     /**
-     * Adds {@code value} at the tail unless the queue is full. Lock-free while no claim holder stalls;
-     * blocking, up to {@code patience}, on a consumer that claimed this slot's previous ticket and has
-     * not freed it. 4 round trips (READ, compare-and-swap, WRITE, compare-and-swap) when this handle's
-     * tail is current, 6 when another handle moved it, 2 (2 READs) when full; each lost race adds at
-     * most 2. Linearizes at the tail compare-and-swap that claims the ticket, or (full) at the READ of
-     * the slot's sequence word.
+     * Adds {@code value} at the tail unless the queue is full. Lock-free: it never waits for another caller (a
+     * slot whose previous consumer claimed its ticket but has not freed it is freed by this offer). 4 round
+     * trips (READ, compare-and-swap, WRITE, compare-and-swap) when this handle's tail is current, 6 when another
+     * handle moved it, 2 (2 READs) when full, 2 more when it frees a slot; each lost race adds at most 2.
+     * Linearizes at the tail compare-and-swap that claims the ticket, or (full) at the READ of the head.
      *
      * @param value    any word
-     * @param patience how long to wait for a claim in flight; zero tries without waiting
+     * @param patience accepted for symmetry with {@link #poll}; an offer never waits, so it never runs out
      * @return true when added, false when the queue was full
      * @throws BadArgumentException     naming the value, for a negative patience
      * @throws ClosedQueueException     after {@link #close()}
-     * @throws QueueTimeoutException    when the patience ran out; the value was not added
      * @throws CorruptedMemoryException when the slot's sequence word changed under the claim holder
      */
     public boolean offer(long value, Duration patience) {
-        long deadline = deadline(patience);
+        deadline(patience);
         long pos = tail;
-        long busy = 0;
         while (true) {
-            if (busy > 0) {
-                busy = pause(deadline, busy, "offer", pos);
-            }
             long slot = slot(pos);
             long seq = thread.read(slot);
             if (seq == 2 * pos) {
@@ -203,10 +209,8 @@ public final class MpmcBoundedQueue implements AutoCloseable {
                     return true;
                 }
                 pos = seen;
-                busy = 0;
             } else if (seq - 2 * pos > 0) {
                 pos = thread.read(ptr + TAIL);
-                busy = 0;
             } else {
                 long h = thread.read(ptr + HEAD);
                 head = Math.max(head, h);
@@ -214,25 +218,29 @@ public final class MpmcBoundedQueue implements AutoCloseable {
                     tail = pos;
                     return false;
                 }
-                busy++;
+                // The previous lap's consumer claimed its ticket (the head passed it) and holds its value: free the
+                // slot for it. When the compare-and-swap fails, the consumer or another producer freed it first.
+                if (seq == 2 * (pos - capacity) + 1) {
+                    thread.compareAndSwap(slot, seq, 2 * pos);
+                }
             }
         }
     }
 
     /**
-     * Removes and returns the word at the head, unless the queue is empty. Lock-free while no claim
-     * holder stalls; blocking, up to {@code patience}, on a producer that claimed this ticket and has
-     * not published its value. 4 round trips (READ, compare-and-swap, READ, compare-and-swap) when this
-     * handle's head is current, 6 when another handle moved it, 2 (2 READs) when empty; each lost race
-     * adds at most 2. Linearizes at the head compare-and-swap that claims the ticket, or (empty) at the
-     * READ of the slot's sequence word.
+     * Removes and returns the word at the head, unless the queue is empty. Lock-free while no claim holder
+     * stalls; blocking, up to {@code patience}, on a producer that claimed this ticket and has not published
+     * its value. 3 round trips (a READ of the slot's 16 bytes, compare-and-swap, compare-and-swap) when this
+     * handle's head is current, 5 when another handle moved it, 2 (2 READs) when empty; each lost race adds at
+     * most 2. Linearizes at the head compare-and-swap that claims the ticket, or (empty) at the READ of the
+     * slot.
      *
-     * @param patience how long to wait for a claim in flight; zero tries without waiting
+     * @param patience how long to wait for a producer's claim in flight; zero tries without waiting
      * @return the oldest word, or empty when the queue was empty
      * @throws BadArgumentException     naming the value, for a negative patience
      * @throws ClosedQueueException     after {@link #close()}
      * @throws QueueTimeoutException    when the patience ran out; nothing was removed
-     * @throws CorruptedMemoryException when the slot's sequence word changed under the claim holder
+     * @throws CorruptedMemoryException when the slot's sequence word went back under the claim holder
      */
     public OptionalLong poll(Duration patience) {
         long deadline = deadline(patience);
@@ -243,12 +251,14 @@ public final class MpmcBoundedQueue implements AutoCloseable {
                 busy = pause(deadline, busy, "poll", pos);
             }
             long slot = slot(pos);
-            long seq = thread.read(slot);
+            MemorySegment buf = thread.buffer();
+            thread.read(slot, 0, SLOT_BYTES);
+            long seq = buf.get(ValueLayout.JAVA_LONG, 0);
             if (seq == 2 * pos + 1) {
+                long value = buf.get(ValueLayout.JAVA_LONG, 8);
                 long seen = thread.compareAndSwap(ptr + HEAD, pos, pos + 1);
                 if (seen == pos) {
-                    long value = thread.read(slot + 8);
-                    publish(slot, 2 * pos + 1, 2 * (pos + capacity));
+                    free(slot, pos);
                     head = pos + 1;
                     return OptionalLong.of(value);
                 }
@@ -266,6 +276,22 @@ public final class MpmcBoundedQueue implements AutoCloseable {
                 }
                 busy++;
             }
+        }
+    }
+
+    /**
+     * Frees the slot of ticket {@code pos}, whose value this consumer holds, for the next lap: a compare-and-swap
+     * of its sequence word from published to free. It fails only when a producer of the next lap freed it first
+     * (the word is then at least that lap's free value).
+     */
+    private void free(long slot, long pos) {
+        long expected = 2 * pos + 1;
+        long next = 2 * (pos + capacity);
+        long was = thread.compareAndSwap(slot, expected, next);
+        if (was != expected && was - next < 0) {
+            throw new CorruptedMemoryException(slot, was, "queue " + RemotePtr.toString(ptr) + ": sequence word "
+                    + RemotePtr.toString(slot) + " was " + was + " under its ticket's consumer, expected " + expected
+                    + " or, freed by the next lap's producer, at least " + next);
         }
     }
 
