@@ -115,29 +115,33 @@ import java.util.Objects;
  *       queue node, and a waiter that left would break the lock word. So it keeps its guard's lease renewed
  *       while it waits ({@link Guard#renewLease()}, once less than half of what was left at the start of the
  *       wait remains; {@link #leaseRenewals()}) and waits until it gets the lock or the call's deadline
- *       passes. The node cannot be freed meanwhile; reclamation is held back for that wait, at most the lock
- *       context's acquire timeout. Only a waiter that stalled past its lease before it could renew has its
- *       wait cut by the lease, as a spin lock's;</li>
+ *       passes. The node cannot be freed while the lease holds; reclamation is held back for that wait, at
+ *       most the lock context's acquire timeout;</li>
  *   <li>a lock got while the lease held is released even after the lease ran out: every kind's release
  *       changes the word only by a compare-and-swap that expects this thread's own value, which a freed and
  *       reused block does not hold, and a release that fails so drops its handle;</li>
  *   <li>a lock got only after the lease ran out (this thread stalled, for longer than half the lease left,
- *       between its last attempt and the check after it, or the attempt's compare-and-swap executed late)
- *       may lie in a block freed and reused meanwhile. A spin lock is released at once, by the same
- *       compare-and-swap from this thread's value to unlocked: on a live node that frees the lock, and on a
- *       reused block it puts back the word the acquiring compare-and-swap found there (unlocked), unless
- *       the block's new owner changed it since, which makes the release fail and change nothing
- *       ({@link #lateLocks()}). A queue lock's release also writes to its successor, so such a queue lock
- *       is never touched again: it stays held, as a dead holder's would ({@link #abandonedLocks()}).</li>
+ *       between its last attempt or renewal and the check after it) may lie in a block freed and reused
+ *       meanwhile, and is released at once, as above, before the call starts over ({@link #lateLocks()}). A
+ *       spin lock's release is the compare-and-swap from this thread's value to unlocked: on a live node that
+ *       frees the lock, and on a reused block it puts back the word the acquiring compare-and-swap found
+ *       there (unlocked), unless the block's new owner changed it since, which makes the release fail and
+ *       change nothing. A queue lock's release hands the lock to the successor that linked into this
+ *       thread's queue node (a write into the successor's queue node, not into the block), or else swaps the
+ *       word's tail from this thread's queue node to empty; on a reused block, whose word no longer names
+ *       this thread's node, that compare-and-swap fails, no successor ever links, and the release waits for
+ *       one until the acquire timeout, then drops the handle. One write is not guarded so: an ALock waiter
+ *       that leads its cohort once the queue hands it the lock WRITEs the word's turn ({@code victim}) before
+ *       it can check its lease, so a waiter that stalled past its lease on a node removed, freed and reused
+ *       meanwhile can change that word of the new block.</li>
  * </ul>
  * <b>Progress</b> of insert and remove is blocking: a holder that stalls makes the calls that need its locks
  * wait (spin locks: and start over, each wait within its lease; queue locks: renewing their leases) until the
  * lock context's acquire timeout has passed since the call began; then the call throws
  * {@link LockTimeoutException}. A holder that resumes completes or starts over as above. A holder that died
  * leaves its locks held for good: the calls that need them time out. With the queue-lock kinds (MCS, ALock),
- * which cannot withdraw a waiter, a wait cut short by the timeout (or by a lease that ran out before its waiter
- * could renew it) leaves that node's lock word broken, so later calls that need it time out too; the spin
- * lock has no queue and recovers as soon as its holder releases.
+ * which cannot withdraw a waiter, a wait cut short by the timeout leaves that node's lock word broken, so later
+ * calls that need it time out too; the spin lock has no queue and recovers as soon as its holder releases.
  *
  * <p><b>A process that dies holding a node's lock</b> (killed between its lock acquires and its releases)
  * leaves the lock word holding its value for good: no lease, reclaimer or other caller ever clears a lock
@@ -198,7 +202,6 @@ public final class LazyListSet implements RemoteSet {
     private final ListNodes nodes;
     private long callDeadline;
     private long leaseCuts;
-    private long abandoned;
     private long lateLocks;
     private long leaseRenewals;
     private final WaitDeadline waitDeadline = this::waitDeadline;
@@ -478,12 +481,11 @@ public final class LazyListSet implements RemoteSet {
      * Takes {@code lock}, the lock of a node read in {@code g}, no later than the call's deadline. A spin lock's
      * wait also ends when half of what was left of the lease at its start is used up (the other half is the
      * margin for checking it after): the call restarts in a fresh guard. A queue lock's waiter cannot withdraw
-     * (its predecessor will write to its queue node), so it keeps its lease renewed while it waits: once less
-     * than half of what was left at the start remains, it renews, and it stops the wait only at the call's
-     * deadline, or once less than a quarter is left (it stalled past the point of renewing). True when it holds the lock
-     * and the lease held when it got it. False when the lease ran out or cut the wait: the operation restarts
-     * in a fresh guard. A lock got only after the lease ran out may lie in freed and reused memory: a spin lock
-     * is released, a queue lock not, and its handle is dropped.
+     * (its predecessor will write to its queue node), so it keeps its lease renewed while it waits (once less
+     * than half of what was left at the start remains) and stops the wait only at the call's deadline. True when
+     * it holds the lock and the lease held when it got it. False when the lease ran out or cut the wait: the
+     * operation restarts in a fresh guard. A lock got only after the lease ran out (this thread stalled past its
+     * renewal) may lie in freed and reused memory: it is released at once, and the call restarts.
      *
      * @throws LockTimeoutException when the call's deadline cut the wait
      */
@@ -495,7 +497,7 @@ public final class LazyListSet implements RemoteSet {
         waitGuard = g;
         boolean renews = left != Long.MAX_VALUE && kind != LockKind.SPIN;
         renewBelowMillis = renews ? Math.max(1, left / 2) : -1;
-        cutBelowMillis = renews ? Math.max(1, left / 4) : Math.max(1, left / 2);
+        cutBelowMillis = renews ? -1 : Math.max(1, left / 2);
         cutByLease = false;
         try {
             lock.lock(waitDeadline);
@@ -511,12 +513,7 @@ public final class LazyListSet implements RemoteSet {
         }
         if (!g.valid()) {
             lateLocks++;
-            if (kind == LockKind.SPIN) {
-                release(g, lock);
-            } else {
-                drop(lock);
-                abandoned++;
-            }
+            release(g, lock);
             return false;
         }
         return true;
@@ -524,8 +521,8 @@ public final class LazyListSet implements RemoteSet {
 
     /**
      * The deadline of the lock wait in progress ({@link #acquire}), asked by the lock on every pause: the call's
-     * deadline, or now once less than {@link #cutBelowMillis} of the lease is left. A queue lock's wait first
-     * renews the lease once less than {@link #renewBelowMillis} is left.
+     * deadline, or (a spin lock's wait) now once less than {@link #cutBelowMillis} of the lease is left. A queue
+     * lock's wait renews the lease once less than {@link #renewBelowMillis} is left, while it holds.
      */
     private long waitDeadline(long now) {
         long left = waitGuard.leaseLeftMillis();
@@ -661,18 +658,8 @@ public final class LazyListSet implements RemoteSet {
     }
 
     /**
-     * Queue locks (MCS, ALock) this handle got only after its guard's lease had run out and so left held, never
-     * touched again (as a holder that died would leave them), so that tests can tell this rare case happened.
-     *
-     * @return the count
-     */
-    public long abandonedLocks() {
-        return abandoned;
-    }
-
-    /**
-     * Locks this handle got only after its guard's lease had run out: spin locks it released at once, and the
-     * queue locks it abandoned ({@link #abandonedLocks()}), so that tests can tell this rare case happened.
+     * Locks this handle got only after its guard's lease had run out, and released at once (see the class), so
+     * that tests can tell this rare case happened.
      *
      * @return the count
      */

@@ -173,7 +173,7 @@ class LazyListLockLeaseTest {
                         assertTrue(changed, "round " + round);
                         roundDone.release();
                     }
-                    done.complete(new long[]{hs.leaseCutWaits(), hs.leaseRenewals(), hs.abandonedLocks(), hr.renewals()});
+                    done.complete(new long[]{hs.leaseCutWaits(), hs.leaseRenewals(), hs.lateLocks(), hr.renewals()});
                 } catch (Throwable e) {
                     roundDone.release(rounds);
                     done.completeExceptionally(e);
@@ -195,7 +195,7 @@ class LazyListLockLeaseTest {
                 throw new AssertionError("the waiter left the queue when its lease ran short: " + e.getCause(), e.getCause());
             }
             assertEquals(0, counts[0], "no wait was cut by the lease");
-            assertEquals(0, counts[2], "no lock abandoned");
+            assertEquals(0, counts[2], "no lock got after the lease ran out");
             assertTrue(counts[1] >= rounds, "each wait renewed the lease at least once: " + counts[1]);
             assertEquals(counts[1], counts[3], "the set's renewals are the reclaimer's");
             holder.lock();
@@ -267,7 +267,7 @@ class LazyListLockLeaseTest {
                     ready.countDown();
                     assertTrue(go.await(WAIT.toSeconds(), TimeUnit.SECONDS));
                     boolean removed = hs.remove(20);
-                    done.complete(new long[]{removed ? 1 : 0, hs.abandonedLocks()});
+                    done.complete(new long[]{removed ? 1 : 0, hs.lateLocks()});
                 } catch (Throwable e) {
                     ready.countDown();
                     done.completeExceptionally(e);
@@ -285,7 +285,7 @@ class LazyListLockLeaseTest {
             f.release();
             long[] result = done.get(WAIT.toSeconds(), TimeUnit.SECONDS);
             assertEquals(1, result[0], "released its locks, started over in a fresh guard and removed the key");
-            assertEquals(0, result[1], "both locks were got while the lease held: none abandoned");
+            assertEquals(0, result[1], "both locks were got while the lease held");
             assertTrue(s.insert(15) && s.remove(10), "nodes 10 and 20's locks were released");
             assertTrue(s.contains(15) && s.contains(30));
             assertFalse(s.contains(10) || s.contains(20));
@@ -311,7 +311,7 @@ class LazyListLockLeaseTest {
                     ready.countDown();
                     assertTrue(go.await(WAIT.toSeconds(), TimeUnit.SECONDS));
                     boolean removed = hs.remove(20);
-                    done.complete(new long[]{removed ? 1 : 0, hs.lateLocks(), hs.abandonedLocks()});
+                    done.complete(new long[]{removed ? 1 : 0, hs.lateLocks()});
                 } catch (Throwable e) {
                     ready.countDown();
                     done.completeExceptionally(e);
@@ -329,9 +329,53 @@ class LazyListLockLeaseTest {
             f.release();
             long[] result = done.get(WAIT.toSeconds(), TimeUnit.SECONDS);
             assertEquals(1, result[1], "node 10's lock was got only after the lease ran out");
-            assertEquals(0, result[2], "a spin lock is released, not abandoned");
             assertEquals(1, result[0], "the call released it, started over in a fresh guard and removed the key");
             assertTrue(s.insert(15) && s.remove(10), "node 10's lock is free");
+            assertTrue(s.contains(15) && s.contains(30));
+            assertFalse(s.contains(10) || s.contains(20));
+        }
+    }
+    @ParameterizedTest
+    @EnumSource(value = LockKind.class, names = {"MCS", "ALOCK"})
+    void shouldReleaseAQueueLockGotOnlyAfterTheLeaseRanOutWhenTheCallStartsOver(LockKind kind) throws Exception {
+        AtomicLong clock = new AtomicLong(1_000_000);
+        try (TestCluster c = cluster(); ComputeThread t = c.thread(2); EpochReclaimer r = new EpochReclaimer(t, t.allocator(), LONG);
+             LazyListSet s = LazyListSet.create(new LockContext(t, LOCKS), r, kind, SetHistories.HOME)) {
+            long ptr = s.ptr();
+            assertTrue(s.insert(10) && s.insert(20) && s.insert(30));
+            Lock stalled = kind.open(new LockContext(t, LOCKS), LazyListSet.lockWordOf(blockOf(t, ptr, 10)));
+            stalled.lock(); // node 10's holder: the waiter queues behind it
+            CompletableFuture<long[]> done = new CompletableFuture<>();
+            CountDownLatch ready = new CountDownLatch(1);
+            CountDownLatch go = new CountDownLatch(1);
+            Thread waiter = new Thread(() -> {
+                EpochOptions fake = EpochOptions.defaults().withClockSkew(Duration.ZERO).withLease(Duration.ofSeconds(10))
+                        .withClock(clock::get);
+                try (ComputeThread h = c.thread(0); EpochReclaimer hr = new EpochReclaimer(h, h.allocator(), fake);
+                     LazyListSet hs = LazyListSet.attach(new LockContext(h, LOCKS), hr, ptr)) {
+                    ready.countDown();
+                    assertTrue(go.await(WAIT.toSeconds(), TimeUnit.SECONDS));
+                    boolean removed = hs.remove(20);
+                    done.complete(new long[]{removed ? 1 : 0, hs.lateLocks(), hs.leaseCutWaits()});
+                } catch (Throwable e) {
+                    ready.countDown();
+                    done.completeExceptionally(e);
+                }
+            }, "waiter@node0");
+            waiter.setDaemon(true);
+            waiter.start();
+            assertTrue(ready.await(WAIT.toSeconds(), TimeUnit.SECONDS));
+            go.countDown();
+            Thread.sleep(300); // the waiter walks and queues behind the holder
+            clock.addAndGet(Duration.ofSeconds(100).toMillis()); // its lease runs out while it waits, too late to renew
+            stalled.unlock(); // the lock is handed to it
+            long[] result = done.get(WAIT.toSeconds(), TimeUnit.SECONDS);
+            assertEquals(1, result[1], "node 10's lock was got only after the lease ran out");
+            assertEquals(0, result[2], "a queue lock's wait is never cut by the lease");
+            assertEquals(1, result[0], "the call released it, started over in a fresh guard and removed the key");
+            assertTrue(s.insert(15) && s.remove(10), "node 10's lock was released, not left held");
+            stalled.lock();
+            stalled.unlock();
             assertTrue(s.contains(15) && s.contains(30));
             assertFalse(s.contains(10) || s.contains(20));
         }
