@@ -497,7 +497,7 @@ public final class LazyListSet implements RemoteSet {
         waitGuard = g;
         boolean renews = left != Long.MAX_VALUE && kind != LockKind.SPIN;
         renewBelowMillis = renews ? Math.max(1, left / 2) : -1;
-        cutBelowMillis = renews ? -1 : Math.max(1, left / 2);
+        cutBelowMillis = renews ? 0 : Math.max(1, left / 2);
         cutByLease = false;
         try {
             lock.lock(waitDeadline);
@@ -521,7 +521,7 @@ public final class LazyListSet implements RemoteSet {
 
     /**
      * The deadline of the lock wait in progress ({@link #acquire}), asked by the lock on every pause: the call's
-     * deadline, or (a spin lock's wait) now once less than {@link #cutBelowMillis} of the lease is left. A queue
+     * deadline, or (a spin lock's wait, {@link #cutBelowMillis} positive) now once less than that is left of the lease. A queue
      * lock's wait renews the lease once less than {@link #renewBelowMillis} is left, while it holds.
      */
     private long waitDeadline(long now) {
@@ -533,7 +533,7 @@ public final class LazyListSet implements RemoteSet {
             leaseRenewals++;
             left = waitGuard.leaseLeftMillis();
         }
-        if (left < cutBelowMillis) {
+        if (cutBelowMillis > 0 && left < cutBelowMillis) {
             cutByLease = true;
             return now - 1;
         }

@@ -368,6 +368,7 @@ class LazyListLockLeaseTest {
             go.countDown();
             Thread.sleep(300); // the waiter walks and queues behind the holder
             clock.addAndGet(Duration.ofSeconds(100).toMillis()); // its lease runs out while it waits, too late to renew
+            Thread.sleep(300); // and it keeps waiting in the queue with its lease run out
             stalled.unlock(); // the lock is handed to it
             long[] result = done.get(WAIT.toSeconds(), TimeUnit.SECONDS);
             assertEquals(1, result[1], "node 10's lock was got only after the lease ran out");
