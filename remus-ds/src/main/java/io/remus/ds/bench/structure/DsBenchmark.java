@@ -187,8 +187,12 @@ public final class DsBenchmark {
                 if (e instanceof RuntimeException r && failure.get() == null) {
                     throw r;
                 }
-                throw new RemusException("data structure benchmark workers were not all ready within " + PREFILL_BOUND,
-                        failure.get() != null ? failure.get() : e);
+                Throwable failed = failure.get();
+                if (failed != null) {
+                    throw new RemusException("a data structure benchmark worker failed before the run (prefill or start): "
+                            + failed, failed);
+                }
+                throw new RemusException("data structure benchmark workers were not all ready within " + PREFILL_BOUND, e);
             }
             if (config.duration() != null) {
                 long end = begin + config.duration().toNanos();
