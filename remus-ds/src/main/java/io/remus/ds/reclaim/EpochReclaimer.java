@@ -158,6 +158,7 @@ public final class EpochReclaimer implements Reclaimer {
     private volatile long advances;
     private volatile long limitTimeouts;
     private volatile long renewals;
+    private long ownRoundTrips;
 
     /**
      * A reclaimer with {@link EpochOptions#defaults()}.
@@ -234,6 +235,7 @@ public final class EpochReclaimer implements Reclaimer {
             guard.depth = 0;
             requireOpen();
         }
+        long rt = thread.roundTrips();
         long start = options.clock().getAsLong();
         long d = EpochTable.deadline(start, leaseMillis);
         long e = hint();
@@ -248,6 +250,7 @@ public final class EpochReclaimer implements Reclaimer {
         }
         epoch = e;
         deadline = d;
+        ownRoundTrips += thread.roundTrips() - rt;
         return guard;
     }
 
@@ -261,8 +264,10 @@ public final class EpochReclaimer implements Reclaimer {
         thread.checkOwnerThread();
         requireOpen();
         RetiredList.checkBlock(block, size);
+        long rt = thread.roundTrips();
         long tag = guard.inside() && leaseHolds() ? epoch + 1 : readGlobal();
         retired.add(block, size, tag);
+        ownRoundTrips += thread.roundTrips() - rt;
     }
 
     /**
@@ -275,7 +280,9 @@ public final class EpochReclaimer implements Reclaimer {
         thread.checkOwnerThread();
         guard.requireOutside("reclaim");
         requireOpen();
+        long rt = thread.roundTrips();
         pass();
+        ownRoundTrips += thread.roundTrips() - rt;
     }
 
     @Override
@@ -326,6 +333,18 @@ public final class EpochReclaimer implements Reclaimer {
     /** @return the times a pass of this reclaimer advanced the global epoch */
     public long advances() {
         return advances;
+    }
+
+    /**
+     * Round trips this reclaimer's own work took on its compute thread: entering and closing guards (the
+     * announcements, and the passes and frees that closing runs), retires, {@link #reclaim()} and lease
+     * renewals; so that a benchmark can tell a structure's own round trips from the reclaimer's. Read by the
+     * owner thread.
+     *
+     * @return the count
+     */
+    public long roundTrips() {
+        return ownRoundTrips;
     }
 
     /** @return the leases this thread's guards renewed ({@link Guard#renewLease()}) */
@@ -645,10 +664,15 @@ public final class EpochReclaimer implements Reclaimer {
                 return true;
             }
             long old = deadline;
+            long rt = thread.roundTrips();
             long d = EpochTable.deadline(options.clock().getAsLong(), leaseMillis);
             announce(EpochTable.encode(epoch, true, d));
-            if (options.clock().getAsLong() > old) {
+            boolean late = options.clock().getAsLong() > old;
+            if (late) {
                 announce(EpochTable.encode(epoch, true, old));
+            }
+            ownRoundTrips += thread.roundTrips() - rt;
+            if (late) {
                 return false;
             }
             deadline = d;
@@ -669,8 +693,10 @@ public final class EpochReclaimer implements Reclaimer {
         @Override
         public void close() {
             if (release()) {
+                long rt = thread.roundTrips();
                 announce(EpochTable.encode(epoch, false, deadline));
                 afterClose();
+                ownRoundTrips += thread.roundTrips() - rt;
             }
         }
     }

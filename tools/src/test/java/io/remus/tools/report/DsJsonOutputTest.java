@@ -44,7 +44,7 @@ class DsJsonOutputTest {
         Map<String, Object> rmw = (Map<String, Object>) ops.get("rmw");
         Map<String, Object> perOp = (Map<String, Object>) rmw.get("per_op");
         assertEquals(Set.of("round_trips", "reads", "writes", "compare_and_swaps", "fetch_and_adds", "bytes_read",
-                "bytes_written", "allocator_round_trips"), perOp.keySet());
+                "bytes_written", "allocator_round_trips", "reclaimer_round_trips"), perOp.keySet());
         assertTrue(((Number) perOp.get("round_trips")).doubleValue() >= 4, "a get and a put: " + perOp);
         Map<String, Object> latency = (Map<String, Object>) rmw.get("latency_ns");
         assertEquals(Set.of("p50", "p90", "p99", "p999", "max", "mean"), latency.keySet());

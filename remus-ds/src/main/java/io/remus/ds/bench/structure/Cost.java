@@ -29,7 +29,12 @@ public enum Cost {
      * The round trips of {@link #ROUND_TRIPS} that the structure's allocations took (its handle's
      * {@code allocatorRoundTrips()}): subtracted, what remains is the cost the structure documents.
      */
-    ALLOCATOR_ROUND_TRIPS;
+    ALLOCATOR_ROUND_TRIPS,
+    /**
+     * The round trips of {@link #ROUND_TRIPS} that the worker's epoch reclaimer took ({@link
+     * io.remus.ds.reclaim.EpochReclaimer#roundTrips()}: announcements, passes and the frees they make).
+     */
+    RECLAIMER_ROUND_TRIPS;
 
     private static final Cost[] ALL = values();
 

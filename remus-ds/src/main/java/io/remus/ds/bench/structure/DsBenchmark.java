@@ -14,7 +14,6 @@ import io.remus.ds.object.bench.LatencySink;
 import io.remus.ds.reclaim.EpochOptions;
 import io.remus.ds.reclaim.EpochReclaimer;
 import io.remus.ds.reclaim.NeverReclaimer;
-import io.remus.ds.reclaim.Reclaimer;
 import io.remus.ds.reclaim.bench.ReclaimBenchmarkConfig;
 
 import java.time.Duration;
@@ -261,7 +260,7 @@ public final class DsBenchmark {
             Duration runTime = config.duration() != null ? config.duration() : RUN_BOUND;
             LockOptions locks = LockOptions.defaults().withAcquireTimeout(runTime.plus(STOP_BOUND));
             try (ComputeThread ct = nodes[node].newComputeThread();
-                 Reclaimer r = new EpochReclaimer(ct, ct.allocator(), epoch);
+                 EpochReclaimer r = new EpochReclaimer(ct, ct.allocator(), epoch);
                  Target target = Target.attach(config, ct, r, locks, ptr)) {
                 int all = config.workers();
                 long count = config.prefillKeys();
@@ -312,11 +311,13 @@ public final class DsBenchmark {
                     int at = op.ordinal() * costs;
                     Cost.add(ct, cost, at, -1);
                     long allocations = target.allocatorRoundTrips();
+                    long reclamation = r.roundTrips();
                     long s = System.nanoTime();
                     boolean ok = target.run(op, key);
                     long took = System.nanoTime() - s;
                     Cost.add(ct, cost, at, 1);
                     cost[at + Cost.ALLOCATOR_ROUND_TRIPS.ordinal()] += target.allocatorRoundTrips() - allocations;
+                    cost[at + Cost.RECLAIMER_ROUND_TRIPS.ordinal()] += r.roundTrips() - reclamation;
                     out[2 * op.ordinal() + (ok ? 0 : 1)]++;
                     sink[op.ordinal()].record(took);
                 }
