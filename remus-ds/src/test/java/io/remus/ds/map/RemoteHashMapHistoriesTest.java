@@ -84,22 +84,34 @@ class RemoteHashMapHistoriesTest {
 
     /**
      * Byte-string keys for the same workload, standing for the spec's keys 0..3: two of 20 bytes that
-     * differ only in their last byte, one of 19 bytes that is a prefix of both, and one of 9 bytes with
-     * the fingerprint of the first (all share their first 8 bytes, and in a table of 2 buckets all share
-     * their buckets).
+     * differ only in their last byte, one of 19 bytes that is a prefix of both and has the fingerprint of
+     * the first, and a shorter one with that fingerprint too (all share their first 8 bytes, and in a table
+     * of 2 buckets all share their buckets).
      */
     static byte[][] byteKeys() {
-        byte[] first = "shared-prefix-key-01".getBytes(StandardCharsets.US_ASCII);
+        byte[] first = null;
+        byte[] prefix = null;
+        for (char a = '0'; a <= 'z' && first == null; a++) {
+            for (char b = '0'; b <= 'z' && first == null; b++) {
+                byte[] p = ("shared-prefix-key-" + a).getBytes(StandardCharsets.US_ASCII);
+                byte[] k = ("shared-prefix-key-" + a + b).getBytes(StandardCharsets.US_ASCII);
+                if (fingerprintOf(p) == fingerprintOf(k)) {
+                    first = k;
+                    prefix = p;
+                }
+            }
+        }
+        byte[] second = first.clone();
+        second[second.length - 1] ^= 1;
         int fp = fingerprintOf(first);
         byte[] twin = null;
         for (int i = 0; twin == null; i++) {
-            byte[] candidate = String.format("shared-p%c", (char) ('!' + i)).getBytes(StandardCharsets.US_ASCII);
+            byte[] candidate = ("shared-p" + i).getBytes(StandardCharsets.US_ASCII);
             if (fingerprintOf(candidate) == fp) {
                 twin = candidate;
             }
         }
-        return new byte[][] {first, "shared-prefix-key-02".getBytes(StandardCharsets.US_ASCII),
-                "shared-prefix-key-0".getBytes(StandardCharsets.US_ASCII), twin};
+        return new byte[][] {first, second, prefix, twin};
     }
 
     /** @return the fingerprint the map gives a byte-string key */
