@@ -115,8 +115,8 @@ import java.util.Objects;
  *       <td>3 (1 when absent); unbounded under contention</td></tr>
  * </table>
  * Here {@code k} is the key's length rounded up to 8 (8 for a {@code long} key) and {@code n} the value's.
- * Reads of fingerprint twins' headers and keys are batched (one more round trip however many). A put or remove goes
- * round again (one batch READ of the buckets, then as before) only after a compare-and-swap failed because
+ * Reads of fingerprint twins' headers and keys are batched (one more round trip however many). A put or
+ * remove goes round again (one batch READ of the buckets, then as before) only after a compare-and-swap failed because
  * another operation changed the slot, so some operation made progress, except between two first inserts
  * of one key: a put yields once to a pending slot earlier in slot order, and the next time it meets the
  * same pending word it withdraws it instead, so two such puts can withdraw each other repeatedly while
@@ -131,18 +131,16 @@ import java.util.Objects;
  * {@link NullPointerException} naming the parameter; an empty key, a key longer than
  * {@link #maxKeyBytes()} or a value longer than {@link #maxValueBytes()} is a {@link BadArgumentException}
  * naming the length and the limit. {@link TypedRemoteHashMap} puts {@link Codec}s in front of the byte
- * strings. A table of
- * {@code b} buckets holds at most {@code 8b} keys; a put that finds both of its key's buckets full throws
- * {@link MapFullException} (the table never resizes).
+ * strings. A table of {@code b} buckets holds at most {@code 8b} keys; a put that finds both of its key's
+ * buckets full throws {@link MapFullException} (the table never resizes).
  *
  * <p><b>Creating and finding.</b> {@link #create} allocates the root and the zeroed table on a memory node
  * and returns the creator's handle; others {@link #attach} with {@link #ptr()}. Each handle needs its
  * thread's own reclaimer, and all handles of a map use reclaimers of one kind. The thread's registered
- * buffer is scratch during a call (from offset 0: {@code 512 + } the block bytes for keys of up to 8 bytes;
- * 16 header-and-key READs of {@code 8 + k} bytes for longer keys, see {@link #create(ComputeThread, Reclaimer,
- * int, int, int, int)}). One instance per
- * compute thread, used by its owner; {@link #close()} ends the handle's use, {@link #destroy()} frees the
- * map.
+ * buffer is scratch during a call, from offset 0: {@code 512 + } the block bytes for keys of up to 8 bytes,
+ * more for longer keys (room for 16 header-and-key READs of {@code 8 + k} bytes, see
+ * {@link #create(ComputeThread, Reclaimer, int, int, int, int)}). One instance per compute thread, used by
+ * its owner; {@link #close()} ends the handle's use, {@link #destroy()} frees the map.
  */
 public final class RemoteHashMap implements AutoCloseable {
     /** Slots per bucket. */
