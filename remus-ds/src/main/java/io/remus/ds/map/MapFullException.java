@@ -2,6 +2,10 @@ package io.remus.ds.map;
 
 import io.remus.core.RemusException;
 
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.ByteOrder;
+
 /**
  * A {@link RemoteHashMap} insert found no empty slot in either of the key's two buckets: the table
  * has a fixed capacity and does not resize.
@@ -9,19 +13,43 @@ import io.remus.core.RemusException;
 public class MapFullException extends RemusException {
     private static final long serialVersionUID = 1L;
 
-    private final long key;
+    private final byte[] key;
 
     /**
-     * @param key     the key that did not fit
+     * @param key     the {@code long} key that did not fit
      * @param message which buckets were full
      */
     public MapFullException(long key, String message) {
-        super(message);
-        this.key = key;
+        this(longBytes(key), message);
     }
 
-    /** @return the key that did not fit */
+    /**
+     * @param key     the bytes of the key that did not fit (kept as given)
+     * @param message which buckets were full
+     */
+    public MapFullException(byte[] key, String message) {
+        super(message);
+        this.key = key.clone();
+    }
+
+    private static byte[] longBytes(long key) {
+        byte[] b = new byte[Long.BYTES];
+        MemorySegment.ofArray(b).set(ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN), 0, key);
+        return b;
+    }
+
+    /**
+     * @return the key that did not fit as a {@code long}: its 8 little-endian bytes, as the map encodes
+     *         {@code long} keys; for a key of another length, its first up to 8 bytes, zero-extended
+     */
     public long key() {
-        return key;
+        byte[] b = new byte[Long.BYTES];
+        System.arraycopy(key, 0, b, 0, Math.min(key.length, Long.BYTES));
+        return MemorySegment.ofArray(b).get(ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN), 0);
+    }
+
+    /** @return a copy of the bytes of the key that did not fit */
+    public byte[] keyBytes() {
+        return key.clone();
     }
 }

@@ -16,19 +16,21 @@ import java.util.Arrays;
 import java.util.Objects;
 
 /**
- * A hash map from {@code long} keys to byte-string values on one-sided RDMA, after RACE hashing (P. Zuo,
+ * A hash map from byte-string keys to byte-string values on one-sided RDMA, after RACE hashing (P. Zuo,
  * J. Sun, L. Yang, S. Zhang, Y. Hua, "One-sided RDMA-Conscious Extendible Hashing for Disaggregated
  * Memory", USENIX ATC 2021): 8-byte slots that point to out-of-place, immutable key-value blocks, two
  * candidate buckets per key read in one doorbell batch, and every change published by one
  * compare-and-swap of a slot. Fixed capacity, no resizing (RACE's extendible directory is left out).
  *
  * <pre>
- *  root (24 bytes):   0 bucket count | 8 largest value in bytes | 16 pointer to the table
+ *  root (24 bytes):   0 bucket count | 8 longest key (high 32 bits) and largest value (low 32 bits), in
+ *                     bytes | 16 pointer to the table
  *  table:             bucket count x 64 bytes; a bucket is 8 slots of 8 bytes (the slot word:
  *                     8-bit fingerprint | 10-bit length in 64-byte units | 45-bit address | pending bit)
- *  key-value block:   0 key | 8 value length n | 16 the value's n bytes; allocated on the table's node in
- *                     a multiple of 64 bytes, written once before its slot word is published, never
- *                     changed until it is freed
+ *  key-value block:   0 key length k (high 32 bits) and value length n (low 32 bits) | 8 the key's k bytes,
+ *                     zero-padded to a multiple of 8 | then the value's n bytes; allocated on the table's
+ *                     node in a multiple of 64 bytes, written once before its slot word is published,
+ *                     never changed until it is freed
  * </pre>
  *
  * <p><b>Slot layout.</b> A {@link RemotePtr} is 16 bits of node id and 48 of address, so 48 bits of
@@ -37,8 +39,15 @@ import java.util.Objects;
  * the slot keeps 45 address bits, RACE's 8-bit fingerprint, a 10-bit length in 64-byte units (blocks up to
  * 65,472 bytes, read whole by a lookup in one READ) and one pending bit.
  *
- * <p><b>Buckets.</b> A key hashes to two different buckets of the table (two hash functions) and to an
- * 8-bit fingerprint; its entry is in one of their 16 slots, numbered first bucket 0..7, second bucket
+ * <p><b>Keys</b> are byte strings of 1 to {@link #maxKeyBytes()} bytes, chosen at creation (8 by default,
+ * at most {@value #MAX_KEY_BYTES}). A {@code long} key is exactly its 8 little-endian bytes: {@code put(1L, v)}
+ * and a put of the key {@code 01 00 00 00 00 00 00 00} address one entry, and the {@code long} methods cost
+ * what the byte-key methods cost for an 8-byte key. Two keys are equal when their lengths and all their
+ * bytes are: a block holds the key when its header's key length and every key byte match.
+ *
+ * <p><b>Buckets.</b> A key hashes, from a 64-bit digest of its bytes (an 8-byte key's digest is the key
+ * read as a little-endian {@code long}), to two different buckets of the table (two hash functions) and to
+ * an 8-bit fingerprint; its entry is in one of their 16 slots, numbered first bucket 0..7, second bucket
  * 8..15. RACE's combined and overflow buckets are left out: the two buckets are independent, which is
  * simpler and costs a little load factor.
  *
@@ -96,16 +105,18 @@ import java.util.Objects;
  *       <td>2 (1 when absent); 1 + committed fingerprint matches (at most 17)</td></tr>
  *   <tr><td>{@link #put} of a new key</td><td>lock-free, but only obstruction-free between concurrent first
  *       inserts of one key (see below)</td>
- *       <td>an allocation; a batch of 1 WRITE of {@code 16 + n} bytes and 2 READs; a batch of 1
+ *       <td>an allocation; a batch of 1 WRITE of {@code 8 + k + n} bytes and 2 READs; a batch of 1
  *       compare-and-swap and 2 READs; 1 compare-and-swap</td><td>3; unbounded under contention</td></tr>
  *   <tr><td>{@link #put} of a present key</td><td>lock-free</td>
- *       <td>an allocation; the first batch; 1 READ of 16 bytes (the old block's key); 1 compare-and-swap</td>
+ *       <td>an allocation; the first batch; 1 READ of {@code 8 + k} bytes (the old block's header and key);
+ *       1 compare-and-swap</td>
  *       <td>3; unbounded under contention</td></tr>
- *   <tr><td>{@link #remove}</td><td>lock-free</td><td>a batch of 2 READs; 1 READ of 16 bytes; 1 compare-and-swap</td>
+ *   <tr><td>{@link #remove}</td><td>lock-free</td><td>a batch of 2 READs; 1 READ of {@code 8 + k} bytes; 1 compare-and-swap</td>
  *       <td>3 (1 when absent); unbounded under contention</td></tr>
  * </table>
- * Reads of fingerprint twins' keys are batched (one more round trip however many). A put or remove goes
- * round again (one batch READ of the buckets, then as before) only after a compare-and-swap failed because
+ * Here {@code k} is the key's length rounded up to 8 (8 for a {@code long} key) and {@code n} the value's.
+ * Reads of fingerprint twins' headers and keys are batched (one more round trip however many). A put or
+ * remove goes round again (one batch READ of the buckets, then as before) only after a compare-and-swap failed because
  * another operation changed the slot, so some operation made progress, except between two first inserts
  * of one key: a put yields once to a pending slot earlier in slot order, and the next time it meets the
  * same pending word it withdraws it instead, so two such puts can withdraw each other repeatedly while
@@ -114,17 +125,22 @@ import java.util.Objects;
  * that ran out throws {@link LeaseExpiredException}, as in {@link io.remus.ds.object.RemoteRegister}), so
  * the reclaimer's lease must be longer than an operation's few round trips for the operation to finish.
  *
- * <p><b>Values</b> are 0 to {@link #maxValueBytes()} bytes, chosen at creation (at most 65,456 and what
- * the thread's buffer holds beside the map's scratch: {@code bufferSizePerThread - 528}). A table of
- * {@code b} buckets holds at most {@code 8b} keys; a put that finds both of its key's buckets full throws
- * {@link MapFullException} (the table never resizes).
+ * <p><b>Values</b> are 0 to {@link #maxValueBytes()} bytes, chosen at creation (at most {@code 65,464 - k}
+ * and what the thread's buffer holds beside the map's scratch: {@code bufferSizePerThread - 528} for keys
+ * of up to 8 bytes). Bad input is refused before any RDMA operation: a {@code null} key or value is a
+ * {@link NullPointerException} naming the parameter; an empty key, a key longer than
+ * {@link #maxKeyBytes()} or a value longer than {@link #maxValueBytes()} is a {@link BadArgumentException}
+ * naming the length and the limit. {@link TypedRemoteHashMap} puts {@link Codec}s in front of the byte
+ * strings. A table of {@code b} buckets holds at most {@code 8b} keys; a put that finds both of its key's
+ * buckets full throws {@link MapFullException} (the table never resizes).
  *
  * <p><b>Creating and finding.</b> {@link #create} allocates the root and the zeroed table on a memory node
  * and returns the creator's handle; others {@link #attach} with {@link #ptr()}. Each handle needs its
  * thread's own reclaimer, and all handles of a map use reclaimers of one kind. The thread's registered
- * buffer is scratch during a call ({@code 512 + } the block bytes from offset 0). One instance per
- * compute thread, used by its owner; {@link #close()} ends the handle's use, {@link #destroy()} frees the
- * map.
+ * buffer is scratch during a call, from offset 0: {@code 512 + } the block bytes for keys of up to 8 bytes,
+ * more for longer keys (room for 16 header-and-key READs of {@code 8 + k} bytes, see
+ * {@link #create(ComputeThread, Reclaimer, int, int, int, int)}). One instance per compute thread, used by
+ * its owner; {@link #close()} ends the handle's use, {@link #destroy()} frees the map.
  */
 public final class RemoteHashMap implements AutoCloseable {
     /** Slots per bucket. */
@@ -139,21 +155,27 @@ public final class RemoteHashMap implements AutoCloseable {
     public static final int BUCKET_BYTES = SLOTS_PER_BUCKET * 8;
     /** Bytes of the root block. */
     public static final int ROOT_BYTES = 24;
-    /** Bytes in front of the value in a key-value block (key and length). */
+    /** Bytes of a key-value block's header word (key length and value length). */
+    public static final int HEADER_BYTES = 8;
+    /** Bytes in front of the value in the block of an 8-byte key (a {@code long} key): header and key. */
     public static final int BLOCK_HEADER_BYTES = 16;
+    /** Bytes of a {@code long} key: its 8 little-endian bytes. */
+    public static final int LONG_KEY_BYTES = 8;
+    /** Most bytes a map's keys can be configured to take. */
+    public static final int MAX_KEY_BYTES = 1024;
     /** Most buckets a table can have (the table is one allocation). */
     public static final int MAX_BUCKETS = (int) (SizeClasses.MAX / BUCKET_BYTES);
 
     private static final int CANDIDATES = 2 * SLOTS_PER_BUCKET;
     private static final long ROOT_BUCKETS = 0;
-    private static final long ROOT_MAX_VALUE = 8;
+    /** The root's second word: the largest value in bytes (low 32 bits) and the longest key (high 32 bits). */
+    private static final long ROOT_LIMITS = 8;
     private static final long ROOT_TABLE = 16;
     private static final long FIRST = 0;
     private static final long SECOND = BUCKET_BYTES;
     private static final long RESULT = 2L * BUCKET_BYTES;
     private static final long KEYS = 192;
-    private static final long BLOCK = 512;
-    private static final int SCRATCH = (int) BLOCK + BLOCK_HEADER_BYTES;
+    private static final long MIN_BLOCK = 512;
     private static final int MIN_BATCH = 3;
     /** The destination of a lookup that copies the value nowhere. */
     private static final MemorySegment NOWHERE = MemorySegment.ofArray(new byte[0]);
@@ -165,6 +187,16 @@ public final class RemoteHashMap implements AutoCloseable {
     private final int home;
     private final int buckets;
     private final int maxValue;
+    private final int maxKey;
+    /** Offset in the thread's buffer of the block a lookup READs or a put WRITEs. */
+    private final long blockAt;
+    /** Bytes of buffer per candidate slot for the READ of a block's header and key. */
+    private final int keyStride;
+    /** The current call's key, zero-padded to whole words ({@link #keyLength} bytes). */
+    private final MemorySegment key;
+    private int keyLength;
+    /** Whether the current call came through the {@code long} API (for messages). */
+    private boolean keyIsLong;
     private static final int COMMIT = -1;
     private static final int WITHDRAW = -2;
     private static final int LEASE_RAN_OUT = -3;
@@ -190,19 +222,39 @@ public final class RemoteHashMap implements AutoCloseable {
     private byte[] found;
     private boolean closed;
 
-    private RemoteHashMap(ComputeThread thread, Reclaimer reclaimer, long root, long table, int buckets, int maxValue) {
+    private RemoteHashMap(ComputeThread thread, Reclaimer reclaimer, long root, long table, int buckets, int maxKey,
+                          int maxValue) {
         this.thread = thread;
         this.reclaimer = reclaimer;
         this.root = root;
         this.table = table;
         this.home = RemotePtr.node(root);
         this.buckets = buckets;
+        this.maxKey = maxKey;
         this.maxValue = maxValue;
+        this.keyStride = HEADER_BYTES + pad8(maxKey);
+        this.blockAt = blockAt(maxKey);
+        this.key = MemorySegment.ofArray(new byte[pad8(Math.max(maxKey, LONG_KEY_BYTES))]);
+    }
+
+    private static int pad8(int n) {
+        return (n + 7) & ~7;
+    }
+
+    /** @return where in the buffer the block goes, behind the buckets, the CAS result and 16 key READs */
+    private static long blockAt(int maxKey) {
+        return Math.max(MIN_BLOCK, (KEYS + CANDIDATES * (long) (HEADER_BYTES + pad8(maxKey)) + 63) & ~63L);
+    }
+
+    /** @return the buffer bytes a call uses as scratch besides the value */
+    private static long scratchBytes(int maxKey) {
+        return blockAt(maxKey) + HEADER_BYTES + pad8(maxKey);
     }
 
     /**
-     * Allocates a map on memory node {@code nodeId}: its root and its table (zeroed with WRITEs of at
-     * most the thread's buffer each).
+     * Allocates a map whose keys are 1..{@value #LONG_KEY_BYTES} bytes ({@code long} keys, and byte keys
+     * that short) on memory node {@code nodeId}: {@link #create(ComputeThread, Reclaimer, int, int, int, int)}
+     * with {@code maxKeyBytes} 8.
      *
      * @param thread        the creator's compute thread
      * @param reclaimer     the creator's reclaimer (its thread's)
@@ -214,12 +266,33 @@ public final class RemoteHashMap implements AutoCloseable {
      *                              fewer than 3 work requests
      */
     public static RemoteHashMap create(ComputeThread thread, Reclaimer reclaimer, int nodeId, int buckets, int maxValueBytes) {
+        return create(thread, reclaimer, nodeId, buckets, LONG_KEY_BYTES, maxValueBytes);
+    }
+
+    /**
+     * Allocates a map on memory node {@code nodeId}: its root and its table (zeroed with WRITEs of at
+     * most the thread's buffer each).
+     *
+     * @param thread        the creator's compute thread
+     * @param reclaimer     the creator's reclaimer (its thread's)
+     * @param nodeId        a memory node: the table and every key-value block live there
+     * @param buckets       buckets of the table, 2..{@value #MAX_BUCKETS}; it holds at most {@code 8 * buckets} keys
+     * @param maxKeyBytes   the longest key a call accepts, 1..{@value #MAX_KEY_BYTES}; the thread's buffer
+     *                      must hold the scratch this takes (about {@code 200 + 16 * (8 + maxKeyBytes)} bytes)
+     * @param maxValueBytes the largest value a put accepts, 0..{@code 65,464 - maxKeyBytes} (key rounded up to
+     *                      8 bytes) and what the thread's buffer holds beside the scratch
+     * @return the creator's handle
+     * @throws BadArgumentException when a count is out of range, naming it and its limits, or the thread's
+     *                              doorbell batches hold fewer than 3 work requests
+     */
+    public static RemoteHashMap create(ComputeThread thread, Reclaimer reclaimer, int nodeId, int buckets, int maxKeyBytes,
+                                       int maxValueBytes) {
         Objects.requireNonNull(thread, "thread");
         Objects.requireNonNull(reclaimer, "reclaimer");
         if (buckets < 2 || buckets > MAX_BUCKETS) {
             throw new BadArgumentException("a map needs 2.." + MAX_BUCKETS + " buckets, got " + buckets);
         }
-        checkLimits(thread, maxValueBytes);
+        checkLimits(thread, maxKeyBytes, maxValueBytes);
         long tableBytes = (long) buckets * BUCKET_BYTES;
         long t = thread.allocator().allocate(tableBytes, nodeId);
         int chunk = (int) Math.min(tableBytes, thread.config().bufferSizePerThread() & ~63);
@@ -230,10 +303,10 @@ public final class RemoteHashMap implements AutoCloseable {
         long r = thread.allocator().allocate(ROOT_BYTES, nodeId);
         MemorySegment buf = thread.buffer();
         buf.set(ValueLayout.JAVA_LONG, ROOT_BUCKETS, buckets);
-        buf.set(ValueLayout.JAVA_LONG, ROOT_MAX_VALUE, maxValueBytes);
+        buf.set(ValueLayout.JAVA_LONG, ROOT_LIMITS, ((long) maxKeyBytes << 32) | maxValueBytes);
         buf.set(ValueLayout.JAVA_LONG, ROOT_TABLE, t);
         thread.write(r, 0, ROOT_BYTES);
-        return new RemoteHashMap(thread, reclaimer, r, t, buckets, maxValueBytes);
+        return new RemoteHashMap(thread, reclaimer, r, t, buckets, maxKeyBytes, maxValueBytes);
     }
 
     /**
@@ -243,8 +316,8 @@ public final class RemoteHashMap implements AutoCloseable {
      * @param reclaimer the caller's reclaimer (its thread's)
      * @param ptr       what {@link #ptr()} returned
      * @return the handle
-     * @throws BadArgumentException     when the pointer is null or misaligned, or the largest value does
-     *                                  not fit this thread's buffer
+     * @throws BadArgumentException     when the pointer is null or misaligned, or the longest key and the
+     *                                  largest value do not fit this thread's buffer
      * @throws CorruptedMemoryException when the root holds no map
      */
     public static RemoteHashMap attach(ComputeThread thread, Reclaimer reclaimer, long ptr) {
@@ -256,19 +329,31 @@ public final class RemoteHashMap implements AutoCloseable {
         thread.read(ptr, 0, ROOT_BYTES);
         MemorySegment buf = thread.buffer();
         long b = buf.get(ValueLayout.JAVA_LONG, ROOT_BUCKETS);
-        long max = buf.get(ValueLayout.JAVA_LONG, ROOT_MAX_VALUE);
+        long limits = buf.get(ValueLayout.JAVA_LONG, ROOT_LIMITS);
+        long max = limits & 0xFFFF_FFFFL;
+        long maxKey = limits >>> 32;
         long t = buf.get(ValueLayout.JAVA_LONG, ROOT_TABLE);
-        if (b < 2 || b > MAX_BUCKETS || max < 0 || max > Integer.MAX_VALUE || RemotePtr.node(t) != RemotePtr.node(ptr)) {
+        if (b < 2 || b > MAX_BUCKETS || max > Integer.MAX_VALUE || maxKey < 1 || maxKey > MAX_KEY_BYTES
+                || RemotePtr.node(t) != RemotePtr.node(ptr)) {
             throw new CorruptedMemoryException(ptr, b, "no map root at " + RemotePtr.toString(ptr) + ": buckets " + b
-                    + ", largest value " + max + ", table " + RemotePtr.toString(t));
+                    + ", largest value " + max + ", longest key " + maxKey + ", table " + RemotePtr.toString(t));
         }
-        checkLimits(thread, (int) max);
-        return new RemoteHashMap(thread, reclaimer, ptr, t, (int) b, (int) max);
+        checkLimits(thread, (int) maxKey, (int) max);
+        return new RemoteHashMap(thread, reclaimer, ptr, t, (int) b, (int) maxKey, (int) max);
     }
 
-    private static void checkLimits(ComputeThread thread, int maxValueBytes) {
-        long byFormat = (long) Slot.MAX_UNITS * Slot.UNIT - BLOCK_HEADER_BYTES;
-        long byBuffer = thread.config().bufferSizePerThread() - (long) SCRATCH;
+    private static void checkLimits(ComputeThread thread, int maxKeyBytes, int maxValueBytes) {
+        if (maxKeyBytes < 1 || maxKeyBytes > MAX_KEY_BYTES) {
+            throw new BadArgumentException("the longest key must be 1.." + MAX_KEY_BYTES + " bytes, got " + maxKeyBytes);
+        }
+        int bufferBytes = thread.config().bufferSizePerThread();
+        long scratch = scratchBytes(maxKeyBytes);
+        if (scratch > bufferBytes) {
+            throw new BadArgumentException("keys of up to " + maxKeyBytes + " bytes need " + scratch
+                    + " bytes of scratch in the thread's buffer, which has " + bufferBytes);
+        }
+        long byFormat = (long) Slot.MAX_UNITS * Slot.UNIT - HEADER_BYTES - pad8(maxKeyBytes);
+        long byBuffer = bufferBytes - scratch;
         long limit = Math.min(byFormat, byBuffer);
         if (maxValueBytes < 0 || maxValueBytes > limit) {
             throw new BadArgumentException("the largest value must be 0.." + limit + " bytes (slot format "
@@ -283,6 +368,11 @@ public final class RemoteHashMap implements AutoCloseable {
     /** @return the map's root, to hand to {@link #attach} */
     public long ptr() {
         return root;
+    }
+
+    /** @return the longest key a call accepts, in bytes */
+    public int maxKeyBytes() {
+        return maxKey;
     }
 
     /** @return the largest value a put accepts, in bytes */
@@ -315,21 +405,123 @@ public final class RemoteHashMap implements AutoCloseable {
         return withdrawnClaims;
     }
 
+    // ---------------------------------------------------------------- keys
+
+    /**
+     * Takes a {@code long} key for the current call: its 8 little-endian bytes.
+     *
+     * @return the key's digest
+     */
+    private long loadKey(long k) {
+        requireOpen();
+        if (maxKey < LONG_KEY_BYTES) {
+            throw new BadArgumentException("a long key is " + LONG_KEY_BYTES + " bytes, longer than this map's longest key, "
+                    + maxKey + " bytes");
+        }
+        key.set(Slot.LONG_LE, 0, k);
+        keyLength = LONG_KEY_BYTES;
+        keyIsLong = true;
+        return k;
+    }
+
+    /**
+     * Takes a byte-string key for the current call, copied into {@link #key} and zero-padded.
+     *
+     * @return the key's digest
+     */
+    private long loadKey(MemorySegment k) {
+        requireOpen();
+        long n = k.byteSize();
+        if (n < 1 || n > maxKey) {
+            throw new BadArgumentException("a key of " + n + " bytes; this map's keys are 1.." + maxKey + " bytes");
+        }
+        MemorySegment.copy(k, 0, key, 0, n);
+        return loaded((int) n);
+    }
+
+    /** {@link #loadKey(MemorySegment)} from an array. */
+    private long loadKey(byte[] k) {
+        Objects.requireNonNull(k, "key");
+        requireOpen();
+        if (k.length < 1 || k.length > maxKey) {
+            throw new BadArgumentException("a key of " + k.length + " bytes; this map's keys are 1.." + maxKey + " bytes");
+        }
+        MemorySegment.copy(k, 0, key, ValueLayout.JAVA_BYTE, 0, k.length);
+        return loaded(k.length);
+    }
+
+    private long loaded(int n) {
+        key.asSlice(n, pad8(n) - n).fill((byte) 0);
+        keyLength = n;
+        keyIsLong = false;
+        return Slot.digest(key, n);
+    }
+
+    /** @return the current key for a message: the {@code long}, or its bytes in hex and its length */
+    private String describeKey() {
+        if (keyIsLong) {
+            return "key " + key.get(Slot.LONG_LE, 0);
+        }
+        StringBuilder b = new StringBuilder("key 0x");
+        int shown = Math.min(keyLength, 32);
+        for (int i = 0; i < shown; i++) {
+            b.append(String.format("%02x", key.get(ValueLayout.JAVA_BYTE, i)));
+        }
+        return b.append(shown < keyLength ? "..." : "").append(" (").append(keyLength).append(" bytes)").toString();
+    }
+
+    /** @return a copy of the current key's bytes */
+    private byte[] keyCopy() {
+        return key.asSlice(0, keyLength).toArray(ValueLayout.JAVA_BYTE);
+    }
+
+    /**
+     * Whether the buffer at {@code at} holds a block header and key bytes of the current key, within
+     * {@code bytes} bytes: the key length in the header and then every byte of the key.
+     */
+    private boolean holdsKey(long at, long bytes) {
+        if (bytes < HEADER_BYTES + pad8(keyLength)) {
+            return false;
+        }
+        MemorySegment buf = thread.buffer();
+        long header = buf.get(ValueLayout.JAVA_LONG, at);
+        return (header >>> 32) == keyLength
+                && MemorySegment.mismatch(key, 0, keyLength, buf, at + HEADER_BYTES, at + HEADER_BYTES + keyLength) == -1;
+    }
+
     // ---------------------------------------------------------------- lookup
 
     /**
      * Reads the value of {@code key} into {@code destination} (see the class for the cost: 2 round
-     * trips expected). Wait-free while the thread's guard holds its lease; never torn.
+     * trips expected). Wait-free while the thread's guard holds its lease; never torn. Linearizes at the
+     * READ of the slot it returns, or, when absent, at a moment of its bucket READs.
      *
-     * @param key         any key
+     * @param key         any key: its 8 little-endian bytes (the map's keys must be allowed 8 bytes)
      * @param destination where the value goes, at least its length
      * @return the value's length, or -1 when the key is absent
-     * @throws BadArgumentException  when the handle is closed, or the value is longer than {@code destination}
+     * @throws BadArgumentException  when the handle is closed, the map's keys are shorter than 8 bytes, or the
+     *                               value is longer than {@code destination}
      * @throws LeaseExpiredException when called inside an outer guard whose lease ran out
      */
     public long get(long key, MemorySegment destination) {
         Objects.requireNonNull(destination, "destination");
-        return lookup(key, destination);
+        return lookup(loadKey(key), destination);
+    }
+
+    /**
+     * {@link #get(long, MemorySegment)} with a byte-string key: the same algorithm, cost and progress.
+     *
+     * @param key         1..{@link #maxKeyBytes()} bytes
+     * @param destination where the value goes, at least its length
+     * @return the value's length, or -1 when the key is absent
+     * @throws BadArgumentException  when the handle is closed, the key's length is out of range (naming it
+     *                               and the limit), or the value is longer than {@code destination}
+     * @throws LeaseExpiredException when called inside an outer guard whose lease ran out
+     */
+    public long get(MemorySegment key, MemorySegment destination) {
+        Objects.requireNonNull(key, "key");
+        Objects.requireNonNull(destination, "destination");
+        return lookup(loadKey(key), destination);
     }
 
     /**
@@ -340,12 +532,18 @@ public final class RemoteHashMap implements AutoCloseable {
      * @throws BadArgumentException when the handle is closed
      */
     public byte[] get(long key) {
-        if (lookup(key, null) < 0) {
-            return null;
-        }
-        byte[] value = found;
-        found = null;
-        return value;
+        return lookupArray(loadKey(key));
+    }
+
+    /**
+     * {@link #get(MemorySegment, MemorySegment)} into a new array.
+     *
+     * @param key 1..{@link #maxKeyBytes()} bytes
+     * @return the value, or {@code null} when the key is absent
+     * @throws BadArgumentException when the handle is closed or the key's length is out of range
+     */
+    public byte[] get(byte[] key) {
+        return lookupArray(loadKey(key));
     }
 
     /**
@@ -354,20 +552,48 @@ public final class RemoteHashMap implements AutoCloseable {
      * @throws BadArgumentException when the handle is closed
      */
     public boolean containsKey(long key) {
-        return lookup(key, NOWHERE) >= 0;
+        return lookup(loadKey(key), NOWHERE) >= 0;
     }
 
     /**
-     * Finds the key and copies its value, inside the guard, into {@code destination} ({@link #NOWHERE}:
-     * nowhere) or, when it is {@code null}, into a new array left in {@link #found}.
+     * @param key 1..{@link #maxKeyBytes()} bytes
+     * @return whether the key is present (a {@link #get} that keeps the value in the thread's buffer)
+     * @throws BadArgumentException when the handle is closed or the key's length is out of range
+     */
+    public boolean containsKey(MemorySegment key) {
+        Objects.requireNonNull(key, "key");
+        return lookup(loadKey(key), NOWHERE) >= 0;
+    }
+
+    /**
+     * @param key 1..{@link #maxKeyBytes()} bytes
+     * @return whether the key is present (a {@link #get} that keeps the value in the thread's buffer)
+     * @throws BadArgumentException when the handle is closed or the key's length is out of range
+     */
+    public boolean containsKey(byte[] key) {
+        return lookup(loadKey(key), NOWHERE) >= 0;
+    }
+
+    private byte[] lookupArray(long digest) {
+        if (lookup(digest, null) < 0) {
+            return null;
+        }
+        byte[] value = found;
+        found = null;
+        return value;
+    }
+
+    /**
+     * Finds the current key and copies its value, inside the guard, into {@code destination}
+     * ({@link #NOWHERE}: nowhere) or, when it is {@code null}, into a new array left in {@link #found}.
      *
      * @return the value's length, or -1 when absent
      */
-    private long lookup(long key, MemorySegment destination) {
-        requireOpen();
-        int fp = Slot.fingerprintOf(key);
-        buckets(key);
+    private long lookup(long digest, MemorySegment destination) {
+        int fp = Slot.fingerprintOf(digest);
+        buckets(digest);
         MemorySegment buf = thread.buffer();
+        long valueAt = blockAt + HEADER_BYTES + pad8(keyLength);
         boolean again = false;
         int staleEntries = 0;
         while (true) {
@@ -396,13 +622,13 @@ public final class RemoteHashMap implements AutoCloseable {
                             badWord = w;
                             continue;
                         }
-                        thread.read(Slot.block(w, home), BLOCK, bytes);
-                        if (buf.get(ValueLayout.JAVA_LONG, BLOCK) != key) {
+                        thread.read(Slot.block(w, home), blockAt, bytes);
+                        if (!holdsKey(blockAt, bytes)) {
                             suspect = true;
                             continue;
                         }
-                        long length = buf.get(ValueLayout.JAVA_LONG, BLOCK + 8);
-                        if (length < 0 || length > bytes - BLOCK_HEADER_BYTES) {
+                        long length = buf.get(ValueLayout.JAVA_LONG, blockAt) & 0xFFFF_FFFFL;
+                        if (length > bytes - (valueAt - blockAt)) {
                             suspect = true;
                             badWord = w;
                             badLength = length;
@@ -415,14 +641,14 @@ public final class RemoteHashMap implements AutoCloseable {
                     }
                     if (stableAfterReRead() && g.valid()) {
                         if (badWord != 0) {
-                            throw corrupted(key, badWord, badLength);
+                            throw corrupted(badWord, badLength);
                         }
                         break;
                     }
                 }
                 if (g.valid()) {
                     if (n >= 0) {
-                        copyOut(key, n, destination);
+                        copyOut(valueAt, n, destination);
                     }
                     return n;
                 }
@@ -435,14 +661,14 @@ public final class RemoteHashMap implements AutoCloseable {
      * A slot word read the same twice (so read whole) that points outside the home node's segments, or to
      * a block of the key whose length does not fit it.
      */
-    private CorruptedMemoryException corrupted(long key, long word, long length) {
+    private CorruptedMemoryException corrupted(long word, long length) {
         long block = Slot.block(word, home);
         if (!thread.isPublished(block, Slot.blockBytes(word))) {
-            return new CorruptedMemoryException(firstBucket, word, "a slot of key " + key + "'s buckets holds 0x"
+            return new CorruptedMemoryException(firstBucket, word, "a slot of " + describeKey() + "'s buckets holds 0x"
                     + Long.toHexString(word) + ", a block of " + Slot.blockBytes(word) + " bytes at " + RemotePtr.toString(block)
                     + " outside every segment of node " + home);
         }
-        return new CorruptedMemoryException(RemotePtr.offset(block, 8), length, "the block of key " + key + " at "
+        return new CorruptedMemoryException(block, length, "the block of " + describeKey() + " at "
                 + RemotePtr.toString(block) + " says its value has " + length + " bytes");
     }
 
@@ -453,16 +679,16 @@ public final class RemoteHashMap implements AutoCloseable {
         return Arrays.equals(confirmed, view);
     }
 
-    private void copyOut(long key, long n, MemorySegment destination) {
+    private void copyOut(long valueAt, long n, MemorySegment destination) {
         if (destination == null) {
             found = new byte[(int) n];
-            MemorySegment.copy(thread.buffer(), BLOCK + BLOCK_HEADER_BYTES, MemorySegment.ofArray(found), 0, n);
+            MemorySegment.copy(thread.buffer(), valueAt, MemorySegment.ofArray(found), 0, n);
         } else if (destination != NOWHERE) {
             if (n > destination.byteSize()) {
-                throw new BadArgumentException("the value of key " + key + " has " + n + " bytes, the destination only "
+                throw new BadArgumentException("the value of " + describeKey() + " has " + n + " bytes, the destination only "
                         + destination.byteSize());
             }
-            MemorySegment.copy(thread.buffer(), BLOCK + BLOCK_HEADER_BYTES, destination, 0, n);
+            MemorySegment.copy(thread.buffer(), valueAt, destination, 0, n);
         }
     }
 
@@ -470,33 +696,73 @@ public final class RemoteHashMap implements AutoCloseable {
 
     /**
      * Maps {@code key} to {@code value}, out of place (see the class for the algorithm and its cost: 3
-     * round trips expected, besides the allocation).
+     * round trips expected, besides the allocation). Lock-free (obstruction-free between concurrent first
+     * inserts of one key); linearizes at the compare-and-swap that publishes its slot word.
      *
-     * @param key   any key
+     * @param key   any key: its 8 little-endian bytes (the map's keys must be allowed 8 bytes)
      * @param value 0..{@link #maxValueBytes()} bytes
      * @return true when the key was absent (inserted), false when its value was replaced
-     * @throws BadArgumentException  when the handle is closed or the value is larger than {@link #maxValueBytes()}
+     * @throws BadArgumentException  when the handle is closed, the map's keys are shorter than 8 bytes, or the
+     *                               value is larger than {@link #maxValueBytes()}
      * @throws MapFullException      when the key is absent and both of its buckets are full
      * @throws LeaseExpiredException when called inside an outer guard whose lease ran out
      */
     public boolean put(long key, MemorySegment value) {
         Objects.requireNonNull(value, "value");
-        requireOpen();
+        return insert(loadKey(key), value);
+    }
+
+    /**
+     * {@link #put(long, MemorySegment)} with a byte-string key: the same algorithm, cost and progress; the
+     * block WRITE carries the key's bytes, rounded up to 8.
+     *
+     * @param key   1..{@link #maxKeyBytes()} bytes
+     * @param value 0..{@link #maxValueBytes()} bytes
+     * @return true when the key was absent (inserted), false when its value was replaced
+     * @throws BadArgumentException  when the handle is closed, or the key's or the value's length is out of
+     *                               range (naming it and the limit)
+     * @throws MapFullException      when the key is absent and both of its buckets are full
+     * @throws LeaseExpiredException when called inside an outer guard whose lease ran out
+     */
+    public boolean put(MemorySegment key, MemorySegment value) {
+        Objects.requireNonNull(key, "key");
+        Objects.requireNonNull(value, "value");
+        return insert(loadKey(key), value);
+    }
+
+    /**
+     * {@link #put(MemorySegment, MemorySegment)} with arrays.
+     *
+     * @param key   1..{@link #maxKeyBytes()} bytes
+     * @param value 0..{@link #maxValueBytes()} bytes
+     * @return true when the key was absent (inserted), false when its value was replaced
+     * @throws BadArgumentException when the handle is closed, or the key's or the value's length is out of range
+     * @throws MapFullException     when the key is absent and both of its buckets are full
+     */
+    public boolean put(byte[] key, byte[] value) {
+        Objects.requireNonNull(key, "key");
+        MemorySegment v = MemorySegment.ofArray(Objects.requireNonNull(value, "value"));
+        return insert(loadKey(key), v);
+    }
+
+    /** The put of the current key (loaded, its digest {@code digest}). */
+    private boolean insert(long digest, MemorySegment value) {
         long n = value.byteSize();
         if (n > maxValue) {
             throw new BadArgumentException("a value of " + n + " bytes is larger than this map's largest, " + maxValue + " bytes");
         }
-        int fp = Slot.fingerprintOf(key);
-        buckets(key);
-        int units = Slot.unitsFor(BLOCK_HEADER_BYTES + n);
+        int fp = Slot.fingerprintOf(digest);
+        buckets(digest);
+        long valueOffset = HEADER_BYTES + pad8(keyLength);
+        int units = Slot.unitsFor(valueOffset + n);
         int blockBytes = units * Slot.UNIT;
         long block = allocate(blockBytes);
         long committed = Slot.committed(fp, units, block);
         long pending = committed | Slot.PENDING;
         MemorySegment buf = thread.buffer();
-        buf.set(ValueLayout.JAVA_LONG, BLOCK, key);
-        buf.set(ValueLayout.JAVA_LONG, BLOCK + 8, n);
-        MemorySegment.copy(value, 0, buf, BLOCK + BLOCK_HEADER_BYTES, n);
+        buf.set(ValueLayout.JAVA_LONG, blockAt, ((long) keyLength << 32) | n);
+        MemorySegment.copy(key, 0, buf, blockAt + HEADER_BYTES, pad8(keyLength));
+        MemorySegment.copy(value, 0, buf, blockAt + valueOffset, n);
         boolean written = false;
         boolean again = false;
         int staleEntries = 0;
@@ -512,13 +778,13 @@ public final class RemoteHashMap implements AutoCloseable {
                 if (written) {
                     readBuckets();
                 } else {
-                    thread.batch().write(block, BLOCK, (int) (BLOCK_HEADER_BYTES + n))
+                    thread.batch().write(block, blockAt, (int) (valueOffset + n))
                             .read(firstBucket, FIRST, BUCKET_BYTES).read(secondBucket, SECOND, BUCKET_BYTES).execute();
                     loadView();
                     written = true;
                 }
                 while (g.valid()) {
-                    int s = committedSlotOf(key, fp);
+                    int s = committedSlotOf(fp);
                     if (!g.valid()) {
                         break;
                     }
@@ -534,8 +800,8 @@ public final class RemoteHashMap implements AutoCloseable {
                     int e = firstEmpty();
                     if (e < 0) {
                         reclaimer.retire(block, blockBytes);
-                        throw new MapFullException(key, "both buckets of key " + key + " are full (buckets "
-                                + Slot.firstBucket(key, buckets) + " and " + Slot.secondBucket(key, buckets) + " of "
+                        throw new MapFullException(keyCopy(), "both buckets of " + describeKey() + " are full (buckets "
+                                + Slot.firstBucket(digest, buckets) + " and " + Slot.secondBucket(digest, buckets) + " of "
                                 + buckets + ")");
                     }
                     DoorbellBatch claim = thread.batch().compareAndSwap(slot(e), 0, pending, RESULT);
@@ -554,7 +820,7 @@ public final class RemoteHashMap implements AutoCloseable {
                         withdrawnClaims++;
                         continue;
                     }
-                    int decision = resolve(key, fp, e, g);
+                    int decision = resolve(fp, e, g);
                     if (decision == COMMIT) {
                         if (thread.compareAndSwap(slot(e), pending, committed) == pending) {
                             return true;
@@ -605,8 +871,8 @@ public final class RemoteHashMap implements AutoCloseable {
      *         slots this put withdrew had committed first, or the view was suspect and a re-read differed); {@link #LEASE_RAN_OUT}; or the index of an
      *         earlier pending slot of the key this put yields to
      */
-    private int resolve(long key, int fp, int e, Guard g) {
-        int matches = keyMatches(key, fp, e);
+    private int resolve(int fp, int e, Guard g) {
+        int matches = keyMatches(fp, e);
         if (!g.valid()) {
             return LEASE_RAN_OUT;
         }
@@ -617,7 +883,7 @@ public final class RemoteHashMap implements AutoCloseable {
             }
             if (bad != 0) {
                 thread.compareAndSwap(slot(e), view[e], 0);
-                throw corrupted(key, bad, 0);
+                throw corrupted(bad, 0);
             }
         }
         for (int i = 0; i < CANDIDATES; i++) {
@@ -665,18 +931,46 @@ public final class RemoteHashMap implements AutoCloseable {
     // ---------------------------------------------------------------- remove
 
     /**
-     * Removes {@code key} (see the class for the cost: 3 round trips expected when present, 2 when
-     * absent); its block is retired. Lock-free.
+     * Removes {@code key} (see the class for the cost: 3 round trips expected when present, 1 when
+     * absent); its block is retired. Lock-free; linearizes at the compare-and-swap that empties the slot,
+     * or, when absent, at a moment of its bucket READs.
      *
-     * @param key any key
+     * @param key any key: its 8 little-endian bytes (the map's keys must be allowed 8 bytes)
      * @return whether the key was present
-     * @throws BadArgumentException  when the handle is closed
+     * @throws BadArgumentException  when the handle is closed or the map's keys are shorter than 8 bytes
      * @throws LeaseExpiredException when called inside an outer guard whose lease ran out
      */
     public boolean remove(long key) {
-        requireOpen();
-        int fp = Slot.fingerprintOf(key);
-        buckets(key);
+        return delete(loadKey(key));
+    }
+
+    /**
+     * {@link #remove(long)} with a byte-string key: the same algorithm, cost and progress.
+     *
+     * @param key 1..{@link #maxKeyBytes()} bytes
+     * @return whether the key was present
+     * @throws BadArgumentException  when the handle is closed or the key's length is out of range
+     * @throws LeaseExpiredException when called inside an outer guard whose lease ran out
+     */
+    public boolean remove(MemorySegment key) {
+        Objects.requireNonNull(key, "key");
+        return delete(loadKey(key));
+    }
+
+    /**
+     * {@link #remove(MemorySegment)} with an array.
+     *
+     * @param key 1..{@link #maxKeyBytes()} bytes
+     * @return whether the key was present
+     * @throws BadArgumentException when the handle is closed or the key's length is out of range
+     */
+    public boolean remove(byte[] key) {
+        return delete(loadKey(key));
+    }
+
+    private boolean delete(long digest) {
+        int fp = Slot.fingerprintOf(digest);
+        buckets(digest);
         boolean again = false;
         int staleEntries = 0;
         while (true) {
@@ -689,7 +983,7 @@ public final class RemoteHashMap implements AutoCloseable {
                 }
                 readBuckets();
                 while (true) {
-                    int s = committedSlotOf(key, fp);
+                    int s = committedSlotOf(fp);
                     if (!g.valid()) {
                         break;
                     }
@@ -722,13 +1016,13 @@ public final class RemoteHashMap implements AutoCloseable {
      */
     public void destroy() {
         requireOpen();
-        int perRead = Math.max(1, (thread.config().bufferSizePerThread() - SCRATCH) / BUCKET_BYTES);
+        int perRead = Math.max(1, (int) (thread.config().bufferSizePerThread() - blockAt) / BUCKET_BYTES);
         for (int b = 0; b < buckets; b += perRead) {
             int count = Math.min(perRead, buckets - b);
-            thread.read(RemotePtr.offset(table, (long) b * BUCKET_BYTES), BLOCK, count * BUCKET_BYTES);
+            thread.read(RemotePtr.offset(table, (long) b * BUCKET_BYTES), blockAt, count * BUCKET_BYTES);
             long[] words = new long[count * SLOTS_PER_BUCKET];
             for (int i = 0; i < words.length; i++) {
-                words[i] = thread.buffer().get(ValueLayout.JAVA_LONG, BLOCK + 8L * i);
+                words[i] = thread.buffer().get(ValueLayout.JAVA_LONG, blockAt + 8L * i);
             }
             for (long w : words) {
                 if (w != 0) {
@@ -750,9 +1044,9 @@ public final class RemoteHashMap implements AutoCloseable {
         }
     }
 
-    private void buckets(long key) {
-        firstBucket = RemotePtr.offset(table, (long) Slot.firstBucket(key, buckets) * BUCKET_BYTES);
-        secondBucket = RemotePtr.offset(table, (long) Slot.secondBucket(key, buckets) * BUCKET_BYTES);
+    private void buckets(long digest) {
+        firstBucket = RemotePtr.offset(table, (long) Slot.firstBucket(digest, buckets) * BUCKET_BYTES);
+        secondBucket = RemotePtr.offset(table, (long) Slot.secondBucket(digest, buckets) * BUCKET_BYTES);
     }
 
     /** @return the pointer to slot {@code i} of the current key's 16 */
@@ -791,9 +1085,9 @@ public final class RemoteHashMap implements AutoCloseable {
      * @return the slot, or -1
      * @throws CorruptedMemoryException when a slot word read whole points outside the home node's segments
      */
-    private int committedSlotOf(long key, int fp) {
+    private int committedSlotOf(int fp) {
         while (true) {
-            int matches = keyMatches(key, fp, -1);
+            int matches = keyMatches(fp, -1);
             for (int i = 0; i < CANDIDATES; i++) {
                 if ((matches & (1 << i)) != 0 && !Slot.isPending(view[i])) {
                     return i;
@@ -804,7 +1098,7 @@ public final class RemoteHashMap implements AutoCloseable {
             }
             if (stableAfterReRead()) {
                 if (suspectWord != 0) {
-                    throw corrupted(key, suspectWord, 0);
+                    throw corrupted(suspectWord, 0);
                 }
                 return -1;
             }
@@ -822,14 +1116,15 @@ public final class RemoteHashMap implements AutoCloseable {
      *
      * @return a bit per slot whose block holds the key
      */
-    private int keyMatches(long key, int fp, int except) {
+    private int keyMatches(int fp, int except) {
         suspectView = false;
         suspectWord = 0;
+        int keyRead = HEADER_BYTES + pad8(keyLength);
         int candidates = 0;
         for (int i = 0; i < CANDIDATES; i++) {
             long w = view[i];
             if (w != 0 && i != except && Slot.fingerprint(w) == fp && (except >= 0 || !Slot.isPending(w))) {
-                if (thread.isPublished(Slot.block(w, home), BLOCK_HEADER_BYTES)) {
+                if (thread.isPublished(Slot.block(w, home), Math.min(keyRead, Slot.blockBytes(w)))) {
                     candidates |= 1 << i;
                 } else {
                     suspectView = true;
@@ -847,14 +1142,14 @@ public final class RemoteHashMap implements AutoCloseable {
                 if (batch.size() == capacity) {
                     batch.execute();
                 }
-                batch.read(Slot.block(view[i], home), KEYS + BLOCK_HEADER_BYTES * i, BLOCK_HEADER_BYTES);
+                batch.read(Slot.block(view[i], home), KEYS + (long) keyStride * i, Math.min(keyRead, Slot.blockBytes(view[i])));
             }
         }
         batch.execute();
         int matches = 0;
         for (int i = 0; i < CANDIDATES; i++) {
             if ((candidates & (1 << i)) != 0) {
-                if (thread.buffer().get(ValueLayout.JAVA_LONG, KEYS + BLOCK_HEADER_BYTES * i) == key) {
+                if (holdsKey(KEYS + (long) keyStride * i, Slot.blockBytes(view[i]))) {
                     matches |= 1 << i;
                 } else {
                     suspectView = true;

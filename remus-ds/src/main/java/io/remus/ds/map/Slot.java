@@ -2,9 +2,13 @@ package io.remus.ds.map;
 
 import io.remus.core.RemotePtr;
 
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.ByteOrder;
+
 /**
  * The 8-byte slot word of {@link RemoteHashMap} and the hashing that picks a key's buckets and
- * fingerprint. Package-private layout descriptor.
+ * fingerprint from the key's digest ({@link #digest}). Package-private layout descriptor.
  *
  * <pre>
  *  63       56 55          46 45                                        1   0
@@ -27,6 +31,8 @@ final class Slot {
     /** Most units a slot can describe. */
     static final int MAX_UNITS = 1023;
     static final long PENDING = 1L;
+    /** A key word as keys are encoded: little-endian, whatever the platform. */
+    static final ValueLayout.OfLong LONG_LE = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
     private static final int ADDRESS_FIELD_BITS = 45;
     private static final long ADDRESS_FIELD_MASK = (1L << ADDRESS_FIELD_BITS) - 1;
     private static final int UNITS_SHIFT = 46;
@@ -85,12 +91,32 @@ final class Slot {
         return z ^ (z >>> 31);
     }
 
-    /** @return the key's fingerprint, 0..255 */
+    /**
+     * The 64-bit digest that the buckets and the fingerprint of a key are computed from: an 8-byte key's
+     * digest is the key's 8 bytes read as a little-endian {@code long} (so a {@code long} key hashes as it
+     * always did), any other length's a mix of its bytes, zero-padded to whole words, and its length.
+     *
+     * @param key    the key's bytes from offset 0, zero after {@code length} up to the next multiple of 8
+     * @param length the key's length, at least 1
+     * @return the digest
+     */
+    static long digest(MemorySegment key, int length) {
+        if (length == 8) {
+            return key.get(LONG_LE, 0);
+        }
+        long h = mix(SEED_SECOND ^ length);
+        for (int at = 0; at < length; at += 8) {
+            h = mix(h ^ key.get(LONG_LE, at)) + SEED_FIRST;
+        }
+        return h;
+    }
+
+    /** @return the fingerprint, 0..255, of a key with digest {@code key} */
     static int fingerprintOf(long key) {
         return (int) (mix(key ^ SEED_FIRST) >>> FP_SHIFT);
     }
 
-    /** @return the key's first bucket, 0..buckets-1 */
+    /** @return the first bucket, 0..buckets-1, of a key with digest {@code key} */
     static int firstBucket(long key, int buckets) {
         return (int) Long.remainderUnsigned(mix(key ^ SEED_FIRST), buckets);
     }

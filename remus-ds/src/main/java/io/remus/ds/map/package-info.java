@@ -1,12 +1,16 @@
 /**
  * Hash maps over one-sided RDMA: {@link io.remus.ds.map.RemoteHashMap}, after RACE hashing (Zuo, Sun,
  * Yang, Zhang, Hua, "One-sided RDMA-Conscious Extendible Hashing for Disaggregated Memory", USENIX ATC
- * 2021), from {@code long} keys to byte-string values kept out of place in immutable blocks, each change
+ * 2021), from byte-string keys (1 to a configured longest, 8 bytes by default; a {@code long} key is its 8
+ * little-endian bytes) to byte-string values, both kept out of place in immutable blocks, each change
  * published by one compare-and-swap of an 8-byte slot and old blocks retired through a
- * {@link io.remus.ds.reclaim.Reclaimer}.
+ * {@link io.remus.ds.reclaim.Reclaimer}; and {@link io.remus.ds.map.TypedRemoteHashMap}, the same map with
+ * typed keys and values through {@link io.remus.ds.map.Codec}s (built in: {@code Long}, UTF-8
+ * {@code String}, {@code byte[]}) at the same RDMA cost.
  *
  * <p>A map is made like the objects of {@code io.remus.ds.object}: a creator calls
- * {@code RemoteHashMap.create(thread, reclaimer, node, buckets, maxValueBytes)} and hands
+ * {@code RemoteHashMap.create(thread, reclaimer, node, buckets, maxValueBytes)} (or with
+ * {@code maxKeyBytes} before {@code maxValueBytes}) and hands
  * {@code map.ptr()} to the others, each of which calls {@code RemoteHashMap.attach(thread, reclaimer, ptr)}
  * with its own compute thread and reclaimer. Handles are confined to their compute thread's owner.
  *

@@ -21,7 +21,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /**
  * The rule for nulls stated in the package documentation of {@code io.remus.ds.map}, over
- * {@link RemoteHashMap}'s factories and methods on the simulator: a {@link NullPointerException} naming the
+ * {@link RemoteHashMap}'s and {@link TypedRemoteHashMap}'s factories and methods on the simulator: a {@link NullPointerException} naming the
  * parameter, before anything is done.
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
@@ -35,7 +35,14 @@ class MapNullRuleTest {
             samples.put(Reclaimer.class, reclaimer);
             samples.put(MemorySegment.class, MemorySegment.ofArray(new byte[8]));
             List<String> violations = new ArrayList<>(NullRule.checkStaticMethods(RemoteHashMap.class, samples, Set.of()));
-            violations.addAll(NullRule.checkInstanceMethods(RemoteHashMap.create(t, reclaimer, 1, 4, 16), samples, Set.of()));
+            samples.put(byte[].class, new byte[8]);
+            RemoteHashMap map = RemoteHashMap.create(t, reclaimer, 1, 4, 16);
+            violations.addAll(NullRule.checkInstanceMethods(map, samples, Set.of()));
+            samples.put(RemoteHashMap.class, map);
+            samples.put(Codec.class, Codec.BYTES);
+            samples.put(Object.class, new byte[8]);
+            violations.addAll(NullRule.checkStaticMethods(TypedRemoteHashMap.class, samples, Set.of()));
+            violations.addAll(NullRule.checkInstanceMethods(TypedRemoteHashMap.of(map, Codec.BYTES, Codec.BYTES), samples, Set.of()));
             assertEquals(List.of(), violations);
         }
     }

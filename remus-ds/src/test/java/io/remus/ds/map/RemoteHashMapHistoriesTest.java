@@ -21,8 +21,11 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.SplittableRandom;
@@ -43,7 +46,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * one key race for different empty slots), two of them with the same fingerprint, over many seeds, with
  * the epoch reclaimer freeing replaced blocks meanwhile. Values are 8 to 40 bytes, every 8-byte word of
  * a value the same word, unique to its put: a get that returns words that differ is recorded as the value
- * -1, which no put wrote. {@link InPlaceHashMapTest} shows the same check catching a broken twin.
+ * -1, which no put wrote. The same races run on byte-string keys too. {@link InPlaceHashMapTest} shows the
+ * same check catching a broken twin.
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class RemoteHashMapHistoriesTest {
@@ -76,6 +80,65 @@ class RemoteHashMapHistoriesTest {
             twin++;
         }
         return new long[] {1, 2, 3, twin};
+    }
+
+    /**
+     * Byte-string keys for the same workload, standing for the spec's keys 0..3: two of 20 bytes that
+     * differ only in their last byte, one of 19 bytes that is a prefix of both and has the fingerprint of
+     * the first, and a shorter one with that fingerprint too (all share their first 8 bytes, and in a table
+     * of 2 buckets all share their buckets).
+     */
+    static byte[][] byteKeys() {
+        byte[] first = null;
+        byte[] prefix = null;
+        for (char a = '0'; a <= 'z' && first == null; a++) {
+            for (char b = '0'; b <= 'z' && first == null; b++) {
+                byte[] p = ("shared-prefix-key-" + a).getBytes(StandardCharsets.US_ASCII);
+                byte[] k = ("shared-prefix-key-" + a + b).getBytes(StandardCharsets.US_ASCII);
+                if (fingerprintOf(p) == fingerprintOf(k)) {
+                    first = k;
+                    prefix = p;
+                }
+            }
+        }
+        byte[] second = first.clone();
+        second[second.length - 1] ^= 1;
+        int fp = fingerprintOf(first);
+        byte[] twin = null;
+        for (int i = 0; twin == null; i++) {
+            byte[] candidate = ("shared-p" + i).getBytes(StandardCharsets.US_ASCII);
+            if (fingerprintOf(candidate) == fp) {
+                twin = candidate;
+            }
+        }
+        return new byte[][] {first, second, prefix, twin};
+    }
+
+    /** @return the fingerprint the map gives a byte-string key */
+    static int fingerprintOf(byte[] key) {
+        MemorySegment padded = MemorySegment.ofArray(new byte[(key.length + 7) & ~7]);
+        MemorySegment.copy(key, 0, padded, ValueLayout.JAVA_BYTE, 0, key.length);
+        return Slot.fingerprintOf(Slot.digest(padded, key.length));
+    }
+
+    /** The byte map driven with {@link #byteKeys()}: the spec's key {@code i} is byte key {@code i}. */
+    static MapUnderTest withByteKeys(RemoteHashMap map, byte[][] keys) {
+        return new MapUnderTest() {
+            @Override
+            public boolean put(long key, byte[] value) {
+                return map.put(keys[(int) key], value);
+            }
+
+            @Override
+            public byte[] get(long key) {
+                return map.get(keys[(int) key]);
+            }
+
+            @Override
+            public boolean remove(long key) {
+                return map.remove(keys[(int) key]);
+            }
+        };
     }
 
     static byte[] value(long word, int words) {
@@ -161,16 +224,34 @@ class RemoteHashMapHistoriesTest {
                 .withBytes(256, 4096));
     }
 
-    /** @return the claims withdrawn over all seeds */
+    /**
+     * The same races on byte-string keys ({@link #byteKeys()}) of different lengths that share their first
+     * 8 bytes, one a prefix of two others and one a fingerprint twin: a lookup must compare whole keys.
+     * {@link PrefixKeyHashMapTest} shows the check catching a map that compares only the first 8 bytes.
+     */
+    @ParameterizedTest
+    @MethodSource("fabrics")
+    void shouldRecordLinearizableHistoriesWhenKeysAreByteStrings(Function<SimOptions, Fabric> make)
+            throws InterruptedException {
+        recordAndCheck(make, EpochOptions.defaults().withBytes(256, 4096), true);
+    }
+
     private long recordAndCheck(Function<SimOptions, Fabric> make, EpochOptions epoch) throws InterruptedException {
+        return recordAndCheck(make, epoch, false);
+    }
+
+    /** @return the claims withdrawn over all seeds */
+    private long recordAndCheck(Function<SimOptions, Fabric> make, EpochOptions epoch, boolean byteKeys)
+            throws InterruptedException {
         int ops = operationsPerThread();
-        long[] keys = keys();
+        long[] keys = byteKeys ? new long[] {0, 1, 2, 3} : keys();
+        byte[][] bytes = byteKeys();
         AtomicLong withdrawn = new AtomicLong();
         try (TestCluster c = new TestCluster(make, hostile(), 3, b -> b.segmentSize(1 << 20))) {
             for (long seed : seeds()) {
                 long ptr;
                 try (ComputeThread t = c.thread(0); NeverReclaimer r = new NeverReclaimer(t)) {
-                    ptr = RemoteHashMap.create(t, r, HOME, 2, 64).ptr();
+                    ptr = RemoteHashMap.create(t, r, HOME, 2, byteKeys ? 24 : RemoteHashMap.LONG_KEY_BYTES, 64).ptr();
                 }
                 History history = new History(HistoryClock.NANO_TIME);
                 History.Recorder[] recorders = new History.Recorder[THREADS];
@@ -180,7 +261,7 @@ class RemoteHashMapHistoriesTest {
                 c.runOnThreads(spread(THREADS), (index, t) -> {
                     try (EpochReclaimer reclaimer = new EpochReclaimer(t, t.allocator(), epoch)) {
                         RemoteHashMap map = RemoteHashMap.attach(t, reclaimer, ptr);
-                        work(MapUnderTest.of(map), recorders[index], new SplittableRandom(seed * 1_000_003L + index), index, ops,
+                        work(byteKeys ? withByteKeys(map, bytes) : MapUnderTest.of(map), recorders[index], new SplittableRandom(seed * 1_000_003L + index), index, ops,
                                 keys);
                         withdrawn.addAndGet(map.withdrawnClaims());
                     }
