@@ -64,9 +64,11 @@ import java.util.concurrent.locks.LockSupport;
  * The READ that shows the slot published also returns its value: the value word was written before the
  * sequence word was published and is not written again until the slot is freed, which needs the head past
  * the ticket; so when the claim succeeds, the head was at the ticket until then and the value read is the
- * ticket's. This relies on a READ of the slot loading its sequence word (offset 0) no later than its value
- * word (offset 8): Soft-RoCE copies a READ's payload in address order, the simulator does too, and a NIC
- * that reads the 16 aligned bytes in one access loads them together. So a consumer that stalls or dies
+ * ticket's. That needs the READ's load of the value word to see the producer's WRITE whenever its load of
+ * the sequence word sees the publication. The WRITE completes a full round trip before the publication is
+ * posted (the producer waits for its completion), and one READ's loads of 16 aligned bytes are not a round
+ * trip apart: the simulator loads them in address order, a NIC that reads them in one PCIe read loads
+ * them together, and Soft-RoCE's responder copies them in one memcpy. So a consumer that stalls or dies
  * after its claim holds nothing others need: the next lap's producer frees the slot, and the consumer's own
  * late compare-and-swap fails and changes nothing.
  *
