@@ -521,8 +521,9 @@ public final class LazyListSet implements RemoteSet {
 
     /**
      * The deadline of the lock wait in progress ({@link #acquire}), asked by the lock on every pause: the call's
-     * deadline, or (a spin lock's wait, {@link #cutBelowMillis} positive) now once less than that is left of the lease. A queue
-     * lock's wait renews the lease once less than {@link #renewBelowMillis} is left, while it holds.
+     * deadline, or (a spin lock's wait, {@link #cutBelowMillis} positive) now, once less than that is left of
+     * the lease. A queue lock's wait renews the lease once less than {@link #renewBelowMillis} is left, while
+     * it holds; after a renewal, once less than half of the renewed lease is left.
      */
     private long waitDeadline(long now) {
         long left = waitGuard.leaseLeftMillis();
@@ -532,6 +533,7 @@ public final class LazyListSet implements RemoteSet {
         if (left < renewBelowMillis && left > 0 && waitGuard.renewLease()) {
             leaseRenewals++;
             left = waitGuard.leaseLeftMillis();
+            renewBelowMillis = Math.max(renewBelowMillis, left / 2);
         }
         if (cutBelowMillis > 0 && left < cutBelowMillis) {
             cutByLease = true;
@@ -541,10 +543,10 @@ public final class LazyListSet implements RemoteSet {
     }
 
     /**
-     * Releases a lock {@link #acquire} got while the lease held. The release only ever changes the word with a
-     * compare-and-swap expecting this thread's own value, so it cannot change a word of a block that was freed
-     * and reused meanwhile (possible only once the lease ran out, for a node already removed); when it fails
-     * that way, the handle is dropped.
+     * Releases a lock {@link #acquire} got, while the lease held or (a late lock) after it ran out. The release
+     * changes the word only with a compare-and-swap expecting this thread's own value, so it cannot change a
+     * word of a block that was freed and reused meanwhile (possible only once the lease ran out, for a node
+     * already removed); when it fails that way, the handle is dropped.
      */
     private void release(Guard g, Lock lock) {
         if (g.valid()) {
