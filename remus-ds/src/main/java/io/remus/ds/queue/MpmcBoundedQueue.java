@@ -85,6 +85,7 @@ import java.util.concurrent.locks.LockSupport;
  * deadline).
  *
  * <p>A call uses the first {@value #SLOT_BYTES} bytes of the thread's registered buffer as scratch.
+ *
  * <p>A handle is confined to its compute thread's owner; each thread attaches its own. Tickets are
  * 63-bit counts that would overflow after 2<sup>62</sup> operations.
  */

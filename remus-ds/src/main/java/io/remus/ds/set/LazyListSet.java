@@ -197,7 +197,6 @@ public final class LazyListSet implements RemoteSet {
     private final long head;
     private final long tail;
     private final long tailBlock;
-    private final int home;
     private final Lock[] locks = new Lock[LOCK_CACHE];
     private final ListNodes nodes;
     private long callDeadline;
@@ -223,7 +222,6 @@ public final class LazyListSet implements RemoteSet {
         this.head = head;
         this.tail = tail;
         this.tailBlock = tailBlock;
-        this.home = RemotePtr.node(head);
         this.nodes = new ListNodes(thread, "LazyListSet", root, head, NODE_BYTES);
     }
 
