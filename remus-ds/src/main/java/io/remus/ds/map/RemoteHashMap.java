@@ -71,7 +71,13 @@ import java.util.Objects;
  *       Another slot holding the key decides: a committed one, or a pending one earlier in slot order, makes this put withdraw its
  *       pending word (compare-and-swap back to empty) and start over; a pending one later in slot order
  *       is withdrawn by this put (compare-and-swap of that exact pending word to empty, after which its
- *       owner's commit fails and it starts over). Then the put commits with a compare-and-swap that
+ *       owner's commit fails and it starts over). When that compare-and-swap finds a committed word in
+ *       the slot instead, this put withdraws and starts over too: the other put committed first, and the
+ *       word found may already be a later one (a put that replaced the value in place, or, after a
+ *       remove, another key's), so only the exact committed word would not do. An empty slot or another
+ *       pending word found there lets this put go on: the other claim is gone (withdrawn, or committed
+ *       and removed since, where the key was absent), and a claim made since came after this put's claim
+ *       and re-reads after it. Then the put commits with a compare-and-swap that
  *       clears its pending bit and linearizes there. Of two slots pending for one key, the one claimed
  *       second re-reads after both claims and so sees the other: either it withdraws, or it withdraws the
  *       other before that one committed (exactly one of the two compare-and-swaps on that word wins), so
@@ -867,9 +873,10 @@ public final class RemoteHashMap implements AutoCloseable {
      * After this put's pending word went into slot {@code e}: what the re-read shows about other slots
      * holding the key.
      *
-     * @return {@link #COMMIT}; {@link #WITHDRAW} (a committed slot holds the key, or one of the pending
-     *         slots this put withdrew had committed first, or the view was suspect and a re-read differed); {@link #LEASE_RAN_OUT}; or the index of an
-     *         earlier pending slot of the key this put yields to
+     * @return {@link #COMMIT}; {@link #WITHDRAW} (a committed slot holds the key, or a pending slot of the
+     *         key that this put set out to withdraw holds a committed word by then, its owner's commit or a
+     *         later one, or the view was suspect and a re-read differed); {@link #LEASE_RAN_OUT}; or the index
+     *         of an earlier pending slot of the key this put yields to
      */
     private int resolve(int fp, int e, Guard g) {
         int matches = keyMatches(fp, e);
@@ -901,7 +908,7 @@ public final class RemoteHashMap implements AutoCloseable {
                 return i;
             }
             long old = thread.compareAndSwap(slot(i), w, 0);
-            if (old == (w & ~Slot.PENDING)) {
+            if (old != w && old != 0 && !Slot.isPending(old)) {
                 return WITHDRAW;
             }
         }

@@ -4,6 +4,7 @@ import io.remus.check.Budget;
 import io.remus.check.CheckResult;
 import io.remus.check.History;
 import io.remus.check.HistoryClock;
+import io.remus.check.HistoryFiles;
 import io.remus.check.LinearizabilityChecker;
 import io.remus.check.Operation;
 import io.remus.check.Verdict;
@@ -17,15 +18,21 @@ import io.remus.ds.reclaim.EpochOptions;
 import io.remus.ds.reclaim.EpochReclaimer;
 import io.remus.ds.reclaim.NeverReclaimer;
 import org.junit.jupiter.api.Named;
+import org.junit.jupiter.api.TestInfo;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.lang.reflect.Method;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.SplittableRandom;
@@ -47,7 +54,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * the epoch reclaimer freeing replaced blocks meanwhile. Values are 8 to 40 bytes, every 8-byte word of
  * a value the same word, unique to its put: a get that returns words that differ is recorded as the value
  * -1, which no put wrote. The same races run on byte-string keys too. {@link InPlaceHashMapTest} shows the
- * same check catching a broken twin.
+ * same check catching a broken twin. A history the checker rejects is written to
+ * {@code target/histories/} ({@link #saved}), named by test, fabric and seed, for
+ * {@link HistoryFiles#read}; each seed's map is destroyed before the next seed's is created.
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class RemoteHashMapHistoriesTest {
@@ -203,9 +212,9 @@ class RemoteHashMapHistoriesTest {
 
     @ParameterizedTest
     @MethodSource("fabrics")
-    void shouldRecordLinearizableHistoriesWhenThreadsRaceOnFewKeys(Function<SimOptions, Fabric> make)
+    void shouldRecordLinearizableHistoriesWhenThreadsRaceOnFewKeys(Function<SimOptions, Fabric> make, TestInfo test)
             throws InterruptedException {
-        long withdrawn = recordAndCheck(make, EpochOptions.defaults().withBytes(256, 4096));
+        long withdrawn = recordAndCheck(make, EpochOptions.defaults().withBytes(256, 4096), false, test);
         if (racesForSure()) {
             assertTrue(withdrawn > 0, "concurrent first inserts of one key met, and some claims were withdrawn");
         }
@@ -218,10 +227,10 @@ class RemoteHashMapHistoriesTest {
      */
     @ParameterizedTest
     @MethodSource("fabrics")
-    void shouldRecordLinearizableHistoriesWhenLeasesRunOutInsideOperations(Function<SimOptions, Fabric> make)
+    void shouldRecordLinearizableHistoriesWhenLeasesRunOutInsideOperations(Function<SimOptions, Fabric> make, TestInfo test)
             throws InterruptedException {
         recordAndCheck(make, EpochOptions.defaults().withLease(shortLease()).withClockSkew(Duration.ofMillis(50))
-                .withBytes(256, 4096));
+                .withBytes(256, 4096), false, test);
     }
 
     /**
@@ -231,17 +240,13 @@ class RemoteHashMapHistoriesTest {
      */
     @ParameterizedTest
     @MethodSource("fabrics")
-    void shouldRecordLinearizableHistoriesWhenKeysAreByteStrings(Function<SimOptions, Fabric> make)
+    void shouldRecordLinearizableHistoriesWhenKeysAreByteStrings(Function<SimOptions, Fabric> make, TestInfo test)
             throws InterruptedException {
-        recordAndCheck(make, EpochOptions.defaults().withBytes(256, 4096), true);
-    }
-
-    private long recordAndCheck(Function<SimOptions, Fabric> make, EpochOptions epoch) throws InterruptedException {
-        return recordAndCheck(make, epoch, false);
+        recordAndCheck(make, EpochOptions.defaults().withBytes(256, 4096), true, test);
     }
 
     /** @return the claims withdrawn over all seeds */
-    private long recordAndCheck(Function<SimOptions, Fabric> make, EpochOptions epoch, boolean byteKeys)
+    private long recordAndCheck(Function<SimOptions, Fabric> make, EpochOptions epoch, boolean byteKeys, TestInfo test)
             throws InterruptedException {
         int ops = operationsPerThread();
         long[] keys = byteKeys ? new long[] {0, 1, 2, 3} : keys();
@@ -266,11 +271,35 @@ class RemoteHashMapHistoriesTest {
                         withdrawn.addAndGet(map.withdrawnClaims());
                     }
                 });
+                try (ComputeThread t = c.thread(0); NeverReclaimer r = new NeverReclaimer(t)) {
+                    RemoteHashMap.attach(t, r, ptr).destroy();
+                }
                 CheckResult result = check(history, THREADS * ops, "seed " + seed);
-                assertEquals(Verdict.LINEARIZABLE, result.verdict(), "seed " + seed + ": " + result);
+                if (result.verdict() != Verdict.LINEARIZABLE) {
+                    Path file = saved(test, seed);
+                    HistoryFiles.write(history, file);
+                    assertEquals(Verdict.LINEARIZABLE, result.verdict(), "seed " + seed + " (history in " + file + "): " + result);
+                }
             }
         }
         return withdrawn.get();
+    }
+
+    /**
+     * @return where a rejected history of {@code test} at {@code seed} is written:
+     *         {@code target/histories/<class>.<method>.<fabric>.seed<seed>.history}
+     */
+    static Path saved(TestInfo test, long seed) {
+        String method = test.getTestMethod().map(Method::getName).orElse("test");
+        String fabric = test.getDisplayName().replaceAll("[^A-Za-z0-9_-]+", "_").replaceAll("^_+|_+$", "");
+        Path dir = Path.of("target", "histories");
+        try {
+            Files.createDirectories(dir);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot create " + dir.toAbsolutePath(), e);
+        }
+        return dir.resolve(test.getTestClass().map(Class::getSimpleName).orElse("histories") + "." + method + "." + fabric
+                + ".seed" + seed + ".history");
     }
 
     /** @return a lease shorter than some operations (1 ms on the simulator) */
