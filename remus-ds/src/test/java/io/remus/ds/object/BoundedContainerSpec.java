@@ -19,14 +19,26 @@ public final class BoundedContainerSpec implements Specification<BoundedContaine
 
     private final boolean fifo;
     private final int capacity;
+    private final boolean earlyFull;
 
     /**
      * @param fifo     a queue (true) or a stack
      * @param capacity the most words it holds
      */
     public BoundedContainerSpec(boolean fifo, int capacity) {
+        this(fifo, capacity, false);
+    }
+
+    /**
+     * @param fifo      a queue (true) or a stack
+     * @param capacity  the most words it holds
+     * @param earlyFull whether {@code put} may answer full ({@code 0}, no change) while fewer than {@code capacity}
+     *                  words are held, as a queue whose full answer counts claims that later fail may
+     */
+    public BoundedContainerSpec(boolean fifo, int capacity, boolean earlyFull) {
         this.fifo = fifo;
         this.capacity = capacity;
+        this.earlyFull = earlyFull;
     }
 
     @Override
@@ -39,7 +51,7 @@ public final class BoundedContainerSpec implements Specification<BoundedContaine
         long[] w = state.words;
         return switch (op.kind()) {
             case PUT -> {
-                if (w.length == capacity) {
+                if (w.length == capacity || earlyFull && op.result() != null && op.result().length == 1 && op.result()[0] == 0) {
                     yield new Step<>(state, new long[] {0});
                 }
                 long[] next = Arrays.copyOf(w, w.length + 1);

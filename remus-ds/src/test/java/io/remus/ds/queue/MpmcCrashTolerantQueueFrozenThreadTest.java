@@ -1,0 +1,182 @@
+package io.remus.ds.queue;
+
+import io.remus.core.ComputeThread;
+import io.remus.core.fabric.Opcode;
+import io.remus.core.sim.SimFabric;
+import io.remus.core.sim.SimFreeze;
+import io.remus.core.sim.SimOptions;
+import io.remus.core.testing.TestCluster;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.time.Duration;
+import java.util.OptionalLong;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Function;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * What a frozen caller ({@link SimFabric#freeze}: parked between two of its RDMA operations, as a process
+ * stopped or killed there) does to the others on {@link MpmcCrashTolerantQueue}. A producer frozen between its
+ * claim and its publication holds up each poll only for that poll's patience: the poll poisons the ticket, every
+ * other value comes out in order over many laps, and the queue still takes exactly its capacity (the frozen
+ * producer's cell is one of the spare ones). Frozen while it holds a free cell, before its claim, it holds up
+ * no one. A consumer frozen after its claim holds up no one either. Released, each frozen call completes: the
+ * poisoned producer publishes on a later ticket, and its value comes out once.
+ *
+ * <p>The queue lives on node 1; the frozen thread runs on node 0, the live one on node 2.
+ */
+@Timeout(value = 120, unit = TimeUnit.SECONDS)
+class MpmcCrashTolerantQueueFrozenThreadTest {
+    private static final int HOME = 1;
+    private static final int CAPACITY = 2;
+    private static final Duration WAIT = Duration.ofSeconds(30);
+    private static final Duration SHORT = Duration.ofMillis(20);
+    private static final Duration MAX_FROZEN = Duration.ofSeconds(90);
+    private static final long FROZEN_VALUE = -42;
+
+    /** A thread on node 0 that attaches, waits to be told, then runs its one call. */
+    private static final class FrozenCaller<R> {
+        private final CountDownLatch ready = new CountDownLatch(1);
+        private final CountDownLatch go = new CountDownLatch(1);
+        private final CompletableFuture<R> done = new CompletableFuture<>();
+        private final AtomicReference<MpmcCrashTolerantQueue> handle = new AtomicReference<>();
+        private final Thread thread;
+
+        FrozenCaller(TestCluster c, long ptr, Function<MpmcCrashTolerantQueue, R> call) {
+            thread = new Thread(() -> {
+                try (ComputeThread t = c.thread(0)) {
+                    MpmcCrashTolerantQueue q = MpmcCrashTolerantQueue.attach(t, ptr);
+                    handle.set(q);
+                    ready.countDown();
+                    if (!go.await(WAIT.toSeconds(), TimeUnit.SECONDS)) {
+                        throw new AssertionError("never told to go");
+                    }
+                    done.complete(call.apply(q));
+                } catch (Throwable e) {
+                    ready.countDown();
+                    done.completeExceptionally(e);
+                }
+            }, "frozen@node0");
+            thread.setDaemon(true);
+            thread.start();
+        }
+
+        /** Freezes the call before its work request after the first {@code skip}, and waits until it is parked. */
+        SimFreeze freezeAfter(TestCluster c, int skip, Opcode expected) throws InterruptedException {
+            assertTrue(ready.await(WAIT.toSeconds(), TimeUnit.SECONDS));
+            SimFreeze freeze = ((SimFabric) c.fabric()).freeze(thread, skip, MAX_FROZEN);
+            go.countDown();
+            assertTrue(freeze.awaitFrozen(WAIT), "the caller reached the work request it is frozen before");
+            assertEquals(expected, freeze.frozenAt());
+            return freeze;
+        }
+
+        R releaseAndAwait(SimFreeze freeze) throws Exception {
+            assertTrue(freeze.isFrozen(), "it stayed frozen while the others ran");
+            assertFalse(done.isDone());
+            freeze.release();
+            R result = done.get(WAIT.toSeconds(), TimeUnit.SECONDS);
+            assertFalse(freeze.expired(), "released by the test, not by the freeze's deadline");
+            return result;
+        }
+    }
+
+    private static TestCluster cluster() {
+        return new TestCluster(SimFabric::new, SimOptions.defaults(), 3, b -> { });
+    }
+
+    private static long create(TestCluster c, int spare) {
+        try (ComputeThread t = c.thread(HOME)) {
+            return MpmcCrashTolerantQueue.create(t, CAPACITY, spare).ptr();
+        }
+    }
+
+    /** Laps of offer-then-poll with short patience, every value in order; then exactly the capacity fits. */
+    private static MpmcCrashTolerantQueue runLaps(ComputeThread t, long ptr, int values) {
+        MpmcCrashTolerantQueue q = MpmcCrashTolerantQueue.attach(t, ptr);
+        for (long v = 0; v < values; v++) {
+            assertTrue(q.offer(v, SHORT), "offer " + v);
+            assertEquals(OptionalLong.of(v), q.poll(SHORT), "value " + v + " comes out next, in order");
+        }
+        int fit = 0;
+        while (q.offer(1000 + fit, SHORT)) {
+            fit++;
+        }
+        assertEquals(CAPACITY, fit, "the queue still takes exactly its capacity");
+        for (int i = 0; i < fit; i++) {
+            assertEquals(OptionalLong.of(1000 + i), q.poll(SHORT));
+        }
+        assertTrue(q.poll(SHORT).isEmpty());
+        return q;
+    }
+
+    @Test
+    void shouldPoisonTheTicketOfAProducerFrozenBetweenItsClaimAndItsPublicationAndGoOn() throws Exception {
+        try (TestCluster c = cluster()) {
+            long ptr = create(c, 1);
+            FrozenCaller<Boolean> frozen = new FrozenCaller<>(c, ptr, q -> q.offer(FROZEN_VALUE, WAIT));
+            // Before its 7th work request: free ring READ, CAS, CAS; WRITE of the cell; allocated ring READ, CAS tail.
+            SimFreeze freeze = frozen.freezeAfter(c, 6, Opcode.COMPARE_AND_SWAP);
+            try (ComputeThread t = c.thread(2)) {
+                MpmcCrashTolerantQueue q = runLaps(t, ptr, 10);
+                assertEquals(1, q.poisoned(), "the live poll poisoned the frozen producer's ticket, once");
+                assertEquals(0, q.lostCells());
+            }
+            assertTrue(frozen.releaseAndAwait(freeze), "released, its publication fails once and it publishes on a later ticket");
+            assertEquals(1, frozen.handle.get().poisonedPublications());
+            try (ComputeThread t = c.thread(2)) {
+                MpmcCrashTolerantQueue q = MpmcCrashTolerantQueue.attach(t, ptr);
+                assertEquals(OptionalLong.of(FROZEN_VALUE), q.poll(WAIT), "its value comes out once");
+                assertTrue(q.poll(WAIT).isEmpty());
+                runLaps(t, ptr, 4);
+            }
+        }
+    }
+
+    @Test
+    void shouldHoldUpNoOneWhenAProducerIsFrozenHoldingAFreeCellBeforeItsClaim() throws Exception {
+        try (TestCluster c = cluster()) {
+            long ptr = create(c, 1);
+            FrozenCaller<Boolean> frozen = new FrozenCaller<>(c, ptr, q -> q.offer(FROZEN_VALUE, WAIT));
+            SimFreeze freeze = frozen.freezeAfter(c, 3, Opcode.WRITE);
+            try (ComputeThread t = c.thread(2)) {
+                MpmcCrashTolerantQueue q = runLaps(t, ptr, 10);
+                assertEquals(0, q.poisoned(), "no claim was in flight");
+            }
+            assertTrue(frozen.releaseAndAwait(freeze));
+            try (ComputeThread t = c.thread(2)) {
+                MpmcCrashTolerantQueue q = MpmcCrashTolerantQueue.attach(t, ptr);
+                assertEquals(OptionalLong.of(FROZEN_VALUE), q.poll(WAIT));
+                assertTrue(q.poll(WAIT).isEmpty());
+            }
+        }
+    }
+
+    @Test
+    void shouldHoldUpNoOneWhenAConsumerIsFrozenAfterItsClaim() throws Exception {
+        try (TestCluster c = cluster()) {
+            long ptr = create(c, 1);
+            try (ComputeThread t = c.thread(2)) {
+                assertTrue(MpmcCrashTolerantQueue.attach(t, ptr).offer(FROZEN_VALUE, WAIT));
+            }
+            FrozenCaller<OptionalLong> frozen = new FrozenCaller<>(c, ptr, q -> q.poll(WAIT));
+            // Before its 3rd work request: after the READ of the entry and the claim of the head.
+            SimFreeze freeze = frozen.freezeAfter(c, 2, Opcode.COMPARE_AND_SWAP);
+            try (ComputeThread t = c.thread(2)) {
+                runLaps(t, ptr, 10);
+            }
+            assertEquals(OptionalLong.of(FROZEN_VALUE), frozen.releaseAndAwait(freeze), "released, it returns its ticket's value");
+            assertEquals(0, frozen.handle.get().lostCells(), "and gives its cell back");
+            try (ComputeThread t = c.thread(2)) {
+                runLaps(t, ptr, 4);
+            }
+        }
+    }
+}

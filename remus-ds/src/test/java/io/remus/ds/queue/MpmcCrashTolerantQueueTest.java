@@ -1,0 +1,534 @@
+package io.remus.ds.queue;
+
+import io.remus.check.Budget;
+import io.remus.check.CheckResult;
+import io.remus.check.History;
+import io.remus.check.HistoryClock;
+import io.remus.check.LinearizabilityChecker;
+import io.remus.check.Verdict;
+import io.remus.core.BadArgumentException;
+import io.remus.core.ComputeThread;
+import io.remus.core.CorruptedMemoryException;
+import io.remus.core.fabric.Fabric;
+import io.remus.core.sim.SimOptions;
+import io.remus.core.testing.Fabrics;
+import io.remus.core.testing.TestCluster;
+import io.remus.ds.object.BoundedContainerSpec;
+import io.remus.ds.queue.MpmcBoundedQueueTest.Ops;
+import org.junit.jupiter.api.Named;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.OptionalLong;
+import java.util.SplittableRandom;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.Function;
+import java.util.stream.Stream;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * {@link MpmcCrashTolerantQueue}: FIFO order across many wraps with exact full and empty, the per-call RDMA
+ * operations, typed errors, every value out exactly once with three producers and three consumers whose polls
+ * poison every claim in flight, and linearizable histories of two producers and two consumers on three nodes on
+ * a hostile simulator, both with patient polls (full exact) and with polls that poison at once (full may come
+ * early), with two broken twins the same check catches.
+ */
+@Timeout(value = 180, unit = TimeUnit.SECONDS)
+class MpmcCrashTolerantQueueTest {
+    static final int HOME = 0;
+    static final Duration PATIENCE = Duration.ofSeconds(20);
+    private static final LinearizabilityChecker CHECKER = new LinearizabilityChecker(Budget.of(Duration.ofSeconds(20)));
+
+    static Stream<Named<Function<SimOptions, Fabric>>> fabrics() {
+        return Fabrics.all();
+    }
+
+    /** Seeds of each history check. */
+    int historySeeds() {
+        return 25;
+    }
+
+    /** The most seeds a broken twin is raced over before the test gives up on catching it. */
+    int twinSeeds() {
+        return 160;
+    }
+
+    /** Values each producer offers in the exactly-once run. */
+    int valuesPerProducer() {
+        return 200;
+    }
+
+    @ParameterizedTest
+    @MethodSource("fabrics")
+    void shouldKeepFifoOrderWhenTheQueueWrapsManyTimes(Function<SimOptions, Fabric> make) {
+        try (TestCluster c = new TestCluster(make, SimOptions.defaults(), 3, b -> { });
+             ComputeThread home = c.thread(HOME); ComputeThread pt = c.thread(1); ComputeThread ct = c.thread(2)) {
+            for (int capacity : new int[] {1, 4}) {
+                MpmcCrashTolerantQueue created = MpmcCrashTolerantQueue.create(home, capacity, 1);
+                MpmcCrashTolerantQueue producer = MpmcCrashTolerantQueue.attach(pt, created.ptr());
+                MpmcCrashTolerantQueue consumer = MpmcCrashTolerantQueue.attach(ct, created.ptr());
+                assertEquals(capacity, consumer.capacity());
+                assertEquals(capacity + 1, consumer.cells());
+                assertTrue(consumer.poll(Duration.ZERO).isEmpty(), "a new queue is empty");
+                long sent = 0;
+                long received = 0;
+                while (received < 60) {
+                    while (producer.offer(1000 + sent, Duration.ZERO)) {
+                        sent++;
+                    }
+                    assertEquals(received + capacity, sent, "the queue takes exactly its capacity before it is full");
+                    for (long k = 0; k < 1 + received % capacity; k++) {
+                        assertEquals(OptionalLong.of(1000 + received), consumer.poll(Duration.ZERO), "value " + received);
+                        received++;
+                    }
+                }
+                while (received < sent) {
+                    assertEquals(OptionalLong.of(1000 + received), consumer.poll(Duration.ZERO));
+                    received++;
+                }
+                assertTrue(consumer.poll(Duration.ZERO).isEmpty(), "drained");
+                assertEquals(OptionalLong.empty(), created.poll(Duration.ZERO), "another handle sees it empty too");
+                assertEquals(0, producer.poisonedPublications() + consumer.poisoned() + consumer.lostCells());
+                created.destroy();
+            }
+        }
+    }
+
+    @ParameterizedTest
+    @MethodSource("fabrics")
+    void shouldCostSevenRoundTripsPerOfferAndPollAndTwoWhenEmptyOrOutOfCells(Function<SimOptions, Fabric> make) {
+        try (TestCluster c = new TestCluster(make, SimOptions.defaults(), 3, b -> { });
+             ComputeThread home = c.thread(HOME); ComputeThread pt = c.thread(1); ComputeThread ct = c.thread(2)) {
+            MpmcCrashTolerantQueue created = MpmcCrashTolerantQueue.create(home, 2, 1);
+            Ops before = Ops.of(pt);
+            MpmcCrashTolerantQueue producer = MpmcCrashTolerantQueue.attach(pt, created.ptr());
+            assertEquals(new Ops(1, 1, 0, 0, 0), before.since(pt), "attach: one READ of the header");
+            MpmcCrashTolerantQueue consumer = MpmcCrashTolerantQueue.attach(ct, created.ptr());
+
+            before = Ops.of(ct);
+            assertTrue(consumer.poll(PATIENCE).isEmpty());
+            assertEquals(new Ops(2, 2, 0, 0, 0), before.since(ct), "empty poll: READ of the entry and of the tail");
+            for (int i = 0; i < 2; i++) {
+                before = Ops.of(pt);
+                assertTrue(producer.offer(i, PATIENCE));
+                assertEquals(new Ops(7, 2, 1, 4, 0), before.since(pt),
+                        "offer: free ring READ, CAS head, CAS entry; WRITE cell; allocated ring READ, CAS tail, CAS entry");
+            }
+            before = Ops.of(pt);
+            assertFalse(producer.offer(2, PATIENCE));
+            assertEquals(new Ops(9, 4, 1, 4, 0), before.since(pt),
+                    "full offer: a cell taken and written, the allocated ring's entry and head READ, the cell given back");
+            before = Ops.of(ct);
+            assertEquals(OptionalLong.of(0), consumer.poll(PATIENCE));
+            assertEquals(new Ops(9, 5, 0, 4, 0), before.since(ct),
+                    "poll whose view of the free ring's tail is stale (the full offer gave a cell back): one more READ of"
+                            + " the entry and one of the tail");
+            before = Ops.of(ct);
+            assertEquals(OptionalLong.of(1), consumer.poll(PATIENCE));
+            assertEquals(new Ops(7, 3, 0, 4, 0), before.since(ct),
+                    "poll: allocated ring READ, CAS head, CAS entry; READ cell; free ring READ, CAS tail, CAS entry");
+            assertTrue(consumer.poll(PATIENCE).isEmpty());
+            created.destroy();
+
+            MpmcCrashTolerantQueue one = MpmcCrashTolerantQueue.create(home, 1, 0);
+            MpmcCrashTolerantQueue p1 = MpmcCrashTolerantQueue.attach(pt, one.ptr());
+            assertTrue(p1.offer(5, PATIENCE));
+            before = Ops.of(pt);
+            assertFalse(p1.offer(6, PATIENCE));
+            assertEquals(new Ops(2, 2, 0, 0, 0), before.since(pt), "no free cell: READ of the free ring's entry and tail");
+            assertEquals(OptionalLong.of(5), one.poll(PATIENCE));
+        }
+    }
+
+    @ParameterizedTest
+    @MethodSource("fabrics")
+    void shouldRefuseBadInputAndUseAfterCloseWithTypedErrors(Function<SimOptions, Fabric> make) {
+        try (TestCluster c = new TestCluster(make, SimOptions.defaults(), 2, b -> { });
+             ComputeThread home = c.thread(HOME); ComputeThread other = c.thread(1)) {
+            for (int bad : new int[] {0, -3, MpmcCrashTolerantQueue.MAX_CAPACITY + 1}) {
+                BadArgumentException e = assertThrows(BadArgumentException.class, () -> MpmcCrashTolerantQueue.create(home, bad, 0));
+                assertTrue(e.getMessage().contains("got " + bad), e.getMessage());
+            }
+            for (int bad : new int[] {-1, MpmcCrashTolerantQueue.MAX_CELLS}) {
+                BadArgumentException e = assertThrows(BadArgumentException.class, () -> MpmcCrashTolerantQueue.create(home, 4, bad));
+                assertTrue(e.getMessage().contains("got " + bad), e.getMessage());
+            }
+            MpmcCrashTolerantQueue q = MpmcCrashTolerantQueue.create(home, 3, 2);
+            MpmcCrashTolerantQueue remote = MpmcCrashTolerantQueue.attach(other, q.ptr());
+            Duration negative = Duration.ofMillis(-5);
+            assertTrue(assertThrows(BadArgumentException.class, () -> remote.offer(1, negative)).getMessage().contains("PT-0.005S"));
+            assertTrue(assertThrows(BadArgumentException.class, () -> remote.poll(negative)).getMessage().contains("PT-0.005S"));
+            assertThrows(NullPointerException.class, () -> remote.poll(null));
+            assertTrue(remote.offer(7, PATIENCE));
+            remote.close();
+            remote.close();
+            assertThrows(ClosedQueueException.class, () -> remote.offer(8, PATIENCE));
+            assertThrows(ClosedQueueException.class, () -> remote.poll(PATIENCE));
+            assertThrows(ClosedQueueException.class, remote::destroy);
+            assertEquals(OptionalLong.of(7), q.poll(PATIENCE), "closing a handle leaves the queue to the others");
+            long notAQueue = c.block(1, 64);
+            assertThrows(CorruptedMemoryException.class, () -> MpmcCrashTolerantQueue.attach(home, notAQueue));
+            q.destroy();
+            assertThrows(ClosedQueueException.class, () -> q.poll(PATIENCE), "destroy closes the handle");
+        }
+    }
+
+    @ParameterizedTest
+    @MethodSource("fabrics")
+    void shouldHandOutEveryValueExactlyOnceInEachProducersOrderWhenPollsPoisonEveryClaimInFlight(
+            Function<SimOptions, Fabric> make) throws InterruptedException {
+        int producers = 3;
+        int perProducer = valuesPerProducer();
+        long total = (long) producers * perProducer;
+        try (TestCluster c = new TestCluster(make, MpmcBoundedQueueTest.hostile(), 3, b -> { })) {
+            long ptr;
+            try (ComputeThread t = c.thread(HOME)) {
+                ptr = MpmcCrashTolerantQueue.create(t, 4, 6).ptr();
+            }
+            AtomicInteger received = new AtomicInteger();
+            AtomicLong poisoned = new AtomicLong();
+            AtomicLong poisonedPublications = new AtomicLong();
+            List<List<Long>> got = new ArrayList<>();
+            for (int i = 0; i < producers; i++) {
+                got.add(new ArrayList<>());
+            }
+            c.runOnThreads(new int[] {0, 1, 2, 1, 2, 0}, (index, t) -> {
+                MpmcCrashTolerantQueue q = MpmcCrashTolerantQueue.attach(t, ptr);
+                if (index < producers) {
+                    for (int i = 0; i < perProducer; i++) {
+                        long v = (long) index << 32 | i;
+                        while (!q.offer(v, Duration.ZERO)) {
+                            Thread.yield();
+                        }
+                    }
+                } else {
+                    List<Long> mine = got.get(index - producers);
+                    while (received.get() < total) {
+                        OptionalLong v = q.poll(Duration.ZERO);
+                        if (v.isPresent()) {
+                            mine.add(v.getAsLong());
+                            received.incrementAndGet();
+                        } else {
+                            Thread.yield();
+                        }
+                    }
+                }
+                poisoned.addAndGet(q.poisoned());
+                poisonedPublications.addAndGet(q.poisonedPublications());
+            });
+            boolean[][] seen = new boolean[producers][perProducer];
+            for (List<Long> consumer : got) {
+                int[] last = new int[producers];
+                Arrays.fill(last, -1);
+                for (long v : consumer) {
+                    int p = (int) (v >>> 32);
+                    int i = (int) v;
+                    assertFalse(seen[p][i], "value " + p + "/" + i + " taken twice");
+                    seen[p][i] = true;
+                    assertTrue(i > last[p], "a consumer sees producer " + p + "'s values in the order offered");
+                    last[p] = i;
+                }
+            }
+            assertEquals(total, got.stream().mapToLong(List::size).sum(), "every value taken");
+            assertTrue(poisoned.get() > 0, "polls with zero patience poisoned claims in flight: " + poisoned.get());
+            assertTrue(poisonedPublications.get() <= poisoned.get(), "a publication fails only on a poisoned ticket");
+            try (ComputeThread t = c.thread(1)) {
+                assertTrue(MpmcCrashTolerantQueue.attach(t, ptr).poll(PATIENCE).isEmpty(), "nothing left, nothing duplicated");
+            }
+        }
+    }
+
+    @ParameterizedTest
+    @MethodSource("fabrics")
+    void shouldCheckAsLinearizableWithExactFullWhenPollsArePatient(Function<SimOptions, Fabric> make)
+            throws InterruptedException {
+        for (long seed = 1; seed <= historySeeds(); seed++) {
+            CheckResult r = raceAndCheck(make, seed, PATIENCE, Twin.NONE);
+            assertEquals(Verdict.LINEARIZABLE, r.verdict(), "seed " + seed + ": " + r);
+        }
+    }
+
+    @ParameterizedTest
+    @MethodSource("fabrics")
+    void shouldCheckAsLinearizableWhenPollsPoisonEveryClaimInFlight(Function<SimOptions, Fabric> make)
+            throws InterruptedException {
+        for (long seed = 1; seed <= historySeeds(); seed++) {
+            CheckResult r = raceAndCheck(make, seed, Duration.ZERO, Twin.NONE);
+            assertEquals(Verdict.LINEARIZABLE, r.verdict(), "seed " + seed + ": " + r);
+        }
+    }
+
+    @ParameterizedTest
+    @MethodSource("fabrics")
+    void shouldCatchTheBrokenTwinThatPublishesWithAWriteOverAPoisonedEntry(Function<SimOptions, Fabric> make)
+            throws InterruptedException {
+        assertCaught(make, Twin.PUBLISH_BY_WRITE);
+    }
+
+    @ParameterizedTest
+    @MethodSource("fabrics")
+    void shouldCatchTheBrokenTwinThatWritesTheCellAfterPublishingIt(Function<SimOptions, Fabric> make)
+            throws InterruptedException {
+        assertCaught(make, Twin.CELL_AFTER_PUBLISH);
+    }
+
+    private void assertCaught(Function<SimOptions, Fabric> make, Twin twin) throws InterruptedException {
+        boolean caught = false;
+        for (long seed = 1; seed <= twinSeeds() && !caught; seed++) {
+            CheckResult r = raceAndCheck(make, seed, Duration.ZERO, twin);
+            assertTrue(r.verdict() != Verdict.UNKNOWN, "seed " + seed + ": the checker ran out of budget");
+            caught = r.verdict() == Verdict.NOT_LINEARIZABLE;
+        }
+        assertTrue(caught, "the checker never caught the twin " + twin);
+    }
+
+    /** Which queue the history runs: the real one, or a broken twin. */
+    enum Twin {
+        NONE,
+        /** A producer publishes its entry with a WRITE, not a compare-and-swap, so it overwrites a poisoned entry. */
+        PUBLISH_BY_WRITE,
+        /** A producer publishes its cell's index before it WRITEs the value into the cell. */
+        CELL_AFTER_PUBLISH
+    }
+
+    /**
+     * Two producers (nodes 1 and 2) each offer 30 distinct words (once each, full or not), and two consumers
+     * (nodes 0 and 1) poll 40 times each with {@code pollPatience}, all recording and yielding at random, on a
+     * queue of capacity 2 with 4 spare cells on node 0; then one more caller polls until the queue answers
+     * empty. The history is checked as a FIFO of 2 words whose full offers and empty polls are operations too;
+     * with zero patience, full may come early (a claim counted full may be poisoned after).
+     */
+    private CheckResult raceAndCheck(Function<SimOptions, Fabric> make, long seed, Duration pollPatience, Twin twin)
+            throws InterruptedException {
+        int capacity = 2;
+        History history = new History(HistoryClock.NANO_TIME);
+        History.Recorder[] recorders = new History.Recorder[5];
+        for (int i = 0; i < recorders.length; i++) {
+            recorders[i] = history.recorder(i);
+        }
+        SimOptions options = twin == Twin.NONE ? MpmcBoundedQueueTest.hostile()
+                : MpmcBoundedQueueTest.hostile().withTearReads(false);
+        try (TestCluster c = new TestCluster(make, options, 3, b -> { })) {
+            long ptr;
+            try (ComputeThread t = c.thread(HOME)) {
+                ptr = MpmcCrashTolerantQueue.create(t, capacity, 4).ptr();
+            }
+            CyclicBarrier start = new CyclicBarrier(4);
+            c.runOnThreads(new int[] {1, 2, 0, 1}, (index, t) -> {
+                SplittableRandom rnd = new SplittableRandom(seed * 1_000_003L + index);
+                History.Recorder r = recorders[index];
+                MpmcCrashTolerantQueue q = MpmcCrashTolerantQueue.attach(t, ptr);
+                BrokenQueue broken = twin == Twin.NONE ? null : new BrokenQueue(t, ptr, twin);
+                start.await(30, TimeUnit.SECONDS);
+                if (index < 2) {
+                    for (int i = 0; i < 30; i++) {
+                        long v = seed * 1_000_000 + index * 1000L + i + 1;
+                        maybeYield(rnd);
+                        int op = r.invoke(BoundedContainerSpec.PUT, v);
+                        boolean ok = broken == null ? q.offer(v, PATIENCE) : broken.offer(v);
+                        r.respond(op, ok ? 1 : 0);
+                        if (!ok) {
+                            Thread.yield();
+                        }
+                    }
+                } else {
+                    for (int i = 0; i < 40; i++) {
+                        maybeYield(rnd);
+                        int op = r.invoke(BoundedContainerSpec.TAKE);
+                        OptionalLong v = broken == null ? q.poll(pollPatience) : broken.poll();
+                        if (v.isPresent()) {
+                            r.respond(op, v.getAsLong());
+                        } else {
+                            r.respond(op);
+                            Thread.yield();
+                        }
+                    }
+                }
+            });
+            try (ComputeThread t = c.thread(2)) {
+                MpmcCrashTolerantQueue q = MpmcCrashTolerantQueue.attach(t, ptr);
+                BrokenQueue broken = twin == Twin.NONE ? null : new BrokenQueue(t, ptr, twin);
+                for (int i = 0; i < 2 * capacity + 4; i++) {
+                    int op = recorders[4].invoke(BoundedContainerSpec.TAKE);
+                    OptionalLong v = broken == null ? q.poll(PATIENCE) : broken.poll();
+                    if (v.isEmpty()) {
+                        recorders[4].respond(op);
+                        break;
+                    }
+                    recorders[4].respond(op, v.getAsLong());
+                }
+            }
+        }
+        boolean earlyFull = pollPatience.isZero();
+        return CHECKER.check(history.operations(), new BoundedContainerSpec(true, capacity, earlyFull));
+    }
+
+    private static void maybeYield(SplittableRandom rnd) {
+        if (rnd.nextInt(3) == 0) {
+            Thread.yield();
+        }
+    }
+
+    /**
+     * The broken twins: the queue's layout and protocol with one step wrong ({@link Twin}), no deadlines (polls
+     * poison a claim in flight at once), fresh tails and heads each call.
+     */
+    private static final class BrokenQueue {
+        private final ComputeThread t;
+        private final long ptr;
+        private final int capacity;
+        private final int cells;
+        private final Twin twin;
+
+        BrokenQueue(ComputeThread t, long ptr, Twin twin) {
+            this.t = t;
+            this.ptr = ptr;
+            this.capacity = (int) t.read(ptr + MpmcCrashTolerantQueue.CAPACITY);
+            this.cells = (int) t.read(ptr + MpmcCrashTolerantQueue.CELLS);
+            this.twin = twin;
+        }
+
+        private long cell(int index) {
+            return ptr + MpmcCrashTolerantQueue.HEADER_BYTES + 8L * capacity + 8L * cells + 8L * index;
+        }
+
+        boolean offer(long value) {
+            int index = take(false);
+            if (index < 0) {
+                return false;
+            }
+            if (twin != Twin.CELL_AFTER_PUBLISH) {
+                t.write(cell(index), value);
+            }
+            boolean put = put(true, index, () -> {
+                if (twin == Twin.CELL_AFTER_PUBLISH) {
+                    LockSupport.parkNanos(200_000);
+                    t.write(cell(index), value);
+                }
+            });
+            if (!put) {
+                while (!put(false, index, () -> { })) {
+                    Thread.yield();
+                }
+            }
+            return put;
+        }
+
+        OptionalLong poll() {
+            int index = take(true);
+            if (index < 0) {
+                return OptionalLong.empty();
+            }
+            long value = t.read(cell(index));
+            while (!put(false, index, () -> { })) {
+                Thread.yield();
+            }
+            return OptionalLong.of(value);
+        }
+
+        private long entry(boolean allocated, long ticket) {
+            long base = ptr + MpmcCrashTolerantQueue.HEADER_BYTES + (allocated ? 0 : 8L * capacity);
+            return base + 8L * Math.floorMod(ticket, allocated ? capacity : cells);
+        }
+
+        private int take(boolean allocated) {
+            long tailWord = ptr + (allocated ? MpmcCrashTolerantQueue.ALLOC_TAIL : MpmcCrashTolerantQueue.FREE_TAIL);
+            long headWord = ptr + (allocated ? MpmcCrashTolerantQueue.ALLOC_HEAD : MpmcCrashTolerantQueue.FREE_HEAD);
+            int size = allocated ? capacity : cells;
+            long pos = t.read(headWord);
+            while (true) {
+                long at = entry(allocated, pos);
+                long e = t.read(at);
+                long s = MpmcCrashTolerantQueue.state(e);
+                if (s == 2 * pos + 1) {
+                    if (t.compareAndSwap(headWord, pos, pos + 1) != pos) {
+                        pos = t.read(headWord);
+                        continue;
+                    }
+                    t.compareAndSwap(at, e, MpmcCrashTolerantQueue.word(2 * (pos + size), 0));
+                    int index = MpmcCrashTolerantQueue.index(e);
+                    if (index != MpmcCrashTolerantQueue.NONE) {
+                        return index;
+                    }
+                    pos++;
+                } else if (s > 2 * pos + 1) {
+                    pos = t.read(headWord);
+                } else if (t.read(tailWord) <= pos) {
+                    return -1;
+                } else if (s == 2 * pos) {
+                    long claimed = MpmcCrashTolerantQueue.word(2 * pos, 0);
+                    t.compareAndSwap(at, claimed, MpmcCrashTolerantQueue.word(2 * pos + 1, MpmcCrashTolerantQueue.NONE));
+                } else {
+                    Thread.yield();
+                }
+            }
+        }
+
+        private boolean put(boolean allocated, int index, Runnable afterPublish) {
+            long tailWord = ptr + (allocated ? MpmcCrashTolerantQueue.ALLOC_TAIL : MpmcCrashTolerantQueue.FREE_TAIL);
+            long headWord = ptr + (allocated ? MpmcCrashTolerantQueue.ALLOC_HEAD : MpmcCrashTolerantQueue.FREE_HEAD);
+            int size = allocated ? capacity : cells;
+            long pos = t.read(tailWord);
+            while (true) {
+                long at = entry(allocated, pos);
+                long e = t.read(at);
+                long s = MpmcCrashTolerantQueue.state(e);
+                if (s == 2 * pos) {
+                    if (t.compareAndSwap(tailWord, pos, pos + 1) != pos) {
+                        pos = t.read(tailWord);
+                        continue;
+                    }
+                    long claimed = MpmcCrashTolerantQueue.word(2 * pos, 0);
+                    long published = MpmcCrashTolerantQueue.word(2 * pos + 1, index);
+                    if (allocated && twin == Twin.PUBLISH_BY_WRITE) {
+                        // As a producer descheduled between its claim and its publication: the window a poll poisons.
+                        LockSupport.parkNanos(200_000);
+                        t.write(at, published);
+                        return true;
+                    }
+                    if (allocated && twin == Twin.CELL_AFTER_PUBLISH) {
+                        if (t.compareAndSwap(at, claimed, published) == claimed) {
+                            afterPublish.run();
+                            return true;
+                        }
+                        pos++;
+                        continue;
+                    }
+                    if (t.compareAndSwap(at, claimed, published) == claimed) {
+                        return true;
+                    }
+                    pos++;
+                } else if (s > 2 * pos) {
+                    pos = t.read(tailWord);
+                } else {
+                    long h = t.read(headWord);
+                    if (pos - h >= size) {
+                        if (h == pos - size && e == MpmcCrashTolerantQueue.word(2 * h + 1, MpmcCrashTolerantQueue.NONE)) {
+                            t.compareAndSwap(headWord, h, h + 1);
+                            continue;
+                        }
+                        return false;
+                    }
+                    if (s == 2 * (pos - size) + 1) {
+                        t.compareAndSwap(at, e, MpmcCrashTolerantQueue.word(2 * pos, 0));
+                    } else {
+                        Thread.yield();
+                    }
+                }
+            }
+        }
+    }
+}
