@@ -19,8 +19,7 @@ import io.remus.core.testing.ClusterProcess;
 import io.remus.core.verbs.VerbsFabricOptions;
 import io.remus.ds.map.RemoteHashMap;
 import io.remus.ds.object.BoundedContainerSpec;
-import io.remus.ds.queue.MpmcBoundedQueue;
-import io.remus.ds.queue.QueueTimeoutException;
+import io.remus.ds.queue.MpmcCrashTolerantQueue;
 import io.remus.ds.reclaim.EpochOptions;
 import io.remus.ds.reclaim.EpochReclaimer;
 import io.remus.ds.reclaim.NeverReclaimer;
@@ -51,13 +50,13 @@ import java.util.concurrent.atomic.AtomicLongArray;
  * A child JVM of {@link StructuresKilledProcessOnVerbsTest}: node {@code nodeId} of {@code size} processes on
  * one device, every one a compute node and all but the last memory nodes. Node 0 creates the structures
  * ({@link Structure}): a {@link LockFreeListSet} on node 0, a {@link LazyListSet} of spin locks and a
- * {@link RemoteHashMap} on node 1 (the last memory node), an {@link MpmcBoundedQueue} of {@value #CAPACITY}
- * words on node 0, and publishes them through the root. Every process runs {@value #WORKERS} threads, each
+ * {@link RemoteHashMap} on node 1 (the last memory node), an {@link MpmcCrashTolerantQueue} of {@value #CAPACITY}
+ * words and {@value #SPARE} spare cells on node 0, and publishes them through the root. Every process runs {@value #WORKERS} threads, each
  * with its own compute thread and {@link EpochReclaimer} (lease {@link #LEASE}), doing seeded random
  * operations over keys 1..{@value #KEYS}. Every call is journaled ({@link HistoryJournal}, one file per
  * structure and process, {@code <structure>-<nodeId>.journal}): its invocation line written before it
  * starts, its response after it returned; a call that ended with a typed timeout that promises no effect
- * ({@link LockTimeoutException} of the lazy list, {@link QueueTimeoutException} of the queue) is journaled
+ * ({@link LockTimeoutException} of the lazy list) is journaled
  * as voided and counted.
  *
  * <p>The last node is the victim, which the test kills with {@code SIGKILL} in the middle of an operation.
@@ -77,8 +76,8 @@ import java.util.concurrent.atomic.AtomicLongArray;
  * A watchdog fails the process when any live call runs longer than {@link #CALL_BOUND}. Each prints one
  * {@code WORKER} line of {@code key=value} pairs and creates {@code done-<nodeId>}. Node 0 then, once node 1
  * is done, sweeps every structure on one more thread, journaled as process {@code size}: contains of every key in
- * both sets, get of every key in the map, and polls of the queue until it answers empty or a poll times out
- * (a dead producer's claimed ticket blocks the head for good, as {@link MpmcBoundedQueue} documents); prints
+ * both sets, get of every key in the map, and polls of the queue until it answers empty (a dead producer's
+ * claimed ticket is poisoned after a poll's patience, as {@link MpmcCrashTolerantQueue} documents); prints
  * a {@code SWEEP} line and creates {@code swept}, for which node 1 waits before it leaves. Leaving, the memory
  * nodes' shutdown handshake waits for the dead compute node's announcement until {@link #SHUTDOWN} and
  * fails; that failure is printed as a {@code CLOSE} line and is expected. Arguments:
@@ -91,6 +90,8 @@ public final class StructuresKilledProcessMain {
     static final int KEYS = 4;
     /** The queue's capacity. */
     static final int CAPACITY = 4;
+    /** The queue's spare cells: more than the threads of all processes, so a full answer stays exact unless a claim is poisoned. */
+    static final int SPARE = 8;
     /** Operations of every live thread before it waits for the kill. */
     static final int BEFORE = 20;
     /** Operations of the victim's first thread before it creates {@code ready}. */
@@ -160,7 +161,7 @@ public final class StructuresKilledProcessMain {
                 NeverReclaimer r = new NeverReclaimer(main);
                 long[] ptrs = {LockFreeListSet.create(main, r, 0).ptr(),
                     LazyListSet.create(new LockContext(main, LOCKS), r, LockKind.SPIN, lazyHome).ptr(),
-                    RemoteHashMap.create(main, r, lazyHome, 4, VALUE_BYTES).ptr(), MpmcBoundedQueue.create(main, CAPACITY).ptr()};
+                    RemoteHashMap.create(main, r, lazyHome, 4, VALUE_BYTES).ptr(), MpmcCrashTolerantQueue.create(main, CAPACITY, SPARE).ptr()};
                 long directory = main.allocator().allocate(8L * ptrs.length, 0);
                 for (int i = 0; i < ptrs.length; i++) {
                     main.write(directory + 8L * i, ptrs[i]);
@@ -269,7 +270,7 @@ public final class StructuresKilledProcessMain {
 
     /**
      * Node 0's sweep after the live workers: contains of every key in both sets, get of every key in the
-     * map, then polls of the queue until empty, a timeout, or {@value #CAPACITY} + 1 polls; all journaled
+     * map, then polls of the queue until empty, or {@value #CAPACITY} + 1 polls; all journaled
      * as thread {@value #WORKERS} of one more process, {@code process} (the number of nodes), in
      * {@code <structure>-<process>.journal}.
      */
@@ -283,7 +284,7 @@ public final class StructuresKilledProcessMain {
              LockFreeListSet lockFree = LockFreeListSet.attach(t, reclaimer, ptrs[0]);
              LazyListSet lazy = LazyListSet.attach(new LockContext(t, LOCKS), reclaimer, ptrs[1]);
              RemoteHashMap map = RemoteHashMap.attach(t, reclaimer, ptrs[2]);
-             MpmcBoundedQueue queue = MpmcBoundedQueue.attach(t, ptrs[3])) {
+             MpmcCrashTolerantQueue queue = MpmcCrashTolerantQueue.attach(t, ptrs[3])) {
             Calls calls = new Calls(journals, WORKERS, null, callStarted);
             for (long key = 1; key <= KEYS; key++) {
                 long k = key;
@@ -294,16 +295,12 @@ public final class StructuresKilledProcessMain {
             String drained = "full";
             for (int i = 0; i <= CAPACITY; i++) {
                 long[] r = calls.call(Structure.QUEUE, BoundedContainerSpec.TAKE, new long[0], () -> polled(queue.poll(PATIENCE)));
-                if (r == null) {
-                    drained = "stuck";
-                    break;
-                }
                 if (r.length == 0) {
                     drained = "empty";
                     break;
                 }
             }
-            line.append(" queue=").append(drained).append(" calls=").append(calls.completed);
+            line.append(" queue=").append(drained).append(" poisoned=").append(queue.poisoned()).append(" calls=").append(calls.completed);
         } finally {
             journals.forEach(HistoryJournal::close);
         }
@@ -373,7 +370,6 @@ public final class StructuresKilledProcessMain {
         private final AtomicLongArray callStarted;
         long completed;
         long lockTimeouts;
-        long queueTimeouts;
 
         Calls(List<HistoryJournal> journals, int index, MemorySegment inFlight, AtomicLongArray callStarted) {
             this.journals = journals;
@@ -395,14 +391,10 @@ public final class StructuresKilledProcessMain {
             long[] result;
             try {
                 result = call.run();
-            } catch (LockTimeoutException | QueueTimeoutException e) {
+            } catch (LockTimeoutException e) {
                 mark(0);
                 j.voided(op);
-                if (e instanceof LockTimeoutException) {
-                    lockTimeouts++;
-                } else {
-                    queueTimeouts++;
-                }
+                lockTimeouts++;
                 return null;
             }
             mark(0);
@@ -453,7 +445,7 @@ public final class StructuresKilledProcessMain {
                  LockFreeListSet lockFree = LockFreeListSet.attach(t, reclaimer, ptrs[0]);
                  LazyListSet lazy = LazyListSet.attach(new LockContext(t, LOCKS), reclaimer, ptrs[1]);
                  RemoteHashMap map = RemoteHashMap.attach(t, reclaimer, ptrs[2]);
-                 MpmcBoundedQueue queue = MpmcBoundedQueue.attach(t, ptrs[3])) {
+                 MpmcCrashTolerantQueue queue = MpmcCrashTolerantQueue.attach(t, ptrs[3])) {
                 progress("worker " + index + " attached");
                 if (victim) {
                     for (int i = 0; System.nanoTime() - deadline < 0; i++) {
@@ -507,7 +499,7 @@ public final class StructuresKilledProcessMain {
                 }
                 return "WORKER node=" + nodeId + " worker=" + index + " completed=" + calls.completed + " afterKill=" + afterKill
                         + " tries=" + Arrays.toString(tries).replace(" ", "") + " lockTimeouts=" + calls.lockTimeouts
-                        + " queueTimeouts=" + calls.queueTimeouts + " advancesAfterKill=" + (reclaimer.advances() - advancesAtKill)
+                        + " queuePoisoned=" + queue.poisoned() + " advancesAfterKill=" + (reclaimer.advances() - advancesAtKill)
                         + " epochAtKill=" + epochAtKill + " epochAtEnd=" + reclaimer.globalEpoch() + " passes=" + reclaimer.passes()
                         + " limitTimeouts=" + reclaimer.limitTimeouts();
             }
@@ -515,7 +507,7 @@ public final class StructuresKilledProcessMain {
 
         /** One seeded random operation on {@code s}, journaled; true when it completed (was not voided). */
         private boolean operate(Calls calls, Structure s, LockFreeListSet lockFree, LazyListSet lazy, RemoteHashMap map,
-                                MpmcBoundedQueue queue) {
+                                MpmcCrashTolerantQueue queue) {
             long key = 1 + rnd.nextInt(KEYS);
             int pick = rnd.nextInt(10);
             seq++;
