@@ -3,6 +3,8 @@
  * single-consumer ring of messages in the consumer's memory, written by the producer with RDMA
  * WRITEs and polled by the consumer with CPU loads (LOCO's ring buffer); and
  * {@link io.remus.ds.queue.MpmcBoundedQueue}, a bounded multi-producer multi-consumer FIFO of
- * words with per-slot sequence words (Vyukov's bounded MPMC queue) that every caller reaches by RDMA.
+ * words with per-slot sequence words (Vyukov's bounded MPMC queue) that every caller reaches by RDMA;
+ * and {@link io.remus.ds.queue.MpmcCrashTolerantQueue}, the same contract at more round trips, which a
+ * caller that dies mid-call does not block (SCQ's cells and rings of cell indices).
  */
 package io.remus.ds.queue;
