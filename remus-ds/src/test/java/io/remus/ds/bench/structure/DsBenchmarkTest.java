@@ -5,12 +5,15 @@ import io.remus.core.BadArgumentException;
 import io.remus.core.RemusCluster;
 import io.remus.core.sim.SimFabric;
 import io.remus.core.sim.SimOptions;
+import io.remus.ds.map.RemoteHashMap;
+import io.remus.ds.reclaim.NeverReclaimer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 import java.io.PrintWriter;
+import java.lang.foreign.MemorySegment;
 import java.io.StringReader;
 import java.io.StringWriter;
 import java.time.Duration;
@@ -132,6 +135,51 @@ class DsBenchmarkTest {
         assertShare(0.5, f.ops(OpType.RMW), f.ops(), "F read-modify-writes");
         assertEquals(f.ops(OpType.RMW), f.succeeded(OpType.RMW), "every read-modify-write finds its key");
         assertTrue(f.perOp(OpType.RMW, Cost.COMPARE_AND_SWAPS) >= 1, "a read-modify-write publishes its put");
+    }
+
+    @Test
+    void shouldInsertUniqueDenseKeysAcrossWorkersWhenYcsbDRunsOnTwoNodes() throws InterruptedException {
+        DsBenchmarkConfig c = config(StructureKind.HASH_MAP, 2, 1, true, 1500, 0, 0, 0, 255, Ycsb.D);
+        long[] seen = new long[4];
+        DsBenchmarkResult d;
+        try (SimFabric fabric = new SimFabric(SimOptions.defaults())) {
+            d = DsBenchmark.run(fabric, c, DsLatencySinks.NONE, (t, ptr, latest) -> {
+                seen[0] = t.read(latest + LatestKeys.COUNTER);
+                seen[1] = t.read(latest + LatestKeys.LIMIT);
+                try (NeverReclaimer r = new NeverReclaimer(t); RemoteHashMap m = RemoteHashMap.attach(t, r, ptr)) {
+                    MemorySegment into = MemorySegment.ofArray(new byte[32]);
+                    for (long k = 256; k < 256 + seen[0]; k++) {
+                        seen[2] += m.get(k, into) >= 0 ? 1 : 0;
+                    }
+                    seen[3] = m.get(256 + seen[0], into) >= 0 ? 1 : 0;
+                }
+            });
+        }
+        long inserts = d.ops(OpType.INSERT);
+        assertTrue(inserts > 100, "about 5 % of 3000 operations insert: " + inserts);
+        assertEquals(inserts, d.succeeded(OpType.INSERT), "no key was inserted twice: every put found its key new");
+        assertEquals(inserts, seen[0], "one sequence number per insert, from one counter for both workers");
+        assertEquals(inserts, seen[1], "every insert acknowledged");
+        assertEquals(inserts, seen[2], "keys 256..255 + inserts are all in the map: dense across the workers");
+        assertEquals(0, seen[3], "and none above");
+        assertEquals(d.ops(OpType.LOOKUP), d.succeeded(OpType.LOOKUP), "no read names an insert still in flight");
+    }
+
+    @Test
+    void shouldReportTheKeyGeneratorsRoundTripsApartWhenYcsbDRunsRemotely() throws InterruptedException {
+        DsBenchmarkResult d = run(config(StructureKind.HASH_MAP, 2, 2, false, 1500, 0, 0, 0, 511, Ycsb.D));
+        double lookup = d.perOp(OpType.LOOKUP, Cost.KEY_GENERATOR_ROUND_TRIPS);
+        long refreshes = d.total(OpType.LOOKUP, Cost.KEY_GENERATOR_ROUND_TRIPS);
+        assertTrue(refreshes > 0 && refreshes <= d.ops(OpType.LOOKUP) / LatestKeys.REFRESH_READS + 4,
+                "a READ of the limit on each of the 4 workers' first read and every " + LatestKeys.REFRESH_READS
+                        + " reads: " + refreshes + " in " + d.ops(OpType.LOOKUP));
+        assertEquals(2.0, d.perOp(OpType.LOOKUP, Cost.ROUND_TRIPS) - lookup, 0.05,
+                "besides it a lookup is the map's present-key get");
+        double insert = d.perOp(OpType.INSERT, Cost.KEY_GENERATOR_ROUND_TRIPS);
+        assertTrue(insert >= 3 && insert <= 6, "a claim's fetch-and-add, then the acknowledgment's 2 or 3: " + insert);
+        assertTrue(d.perOp(OpType.INSERT, Cost.FETCH_AND_ADDS) >= 1, "the claim's fetch-and-add is in the counts");
+        assertEquals(0, run(config(StructureKind.HASH_MAP, 2, 1, false, 300, 0, 0, 0, 255, Ycsb.B))
+                .total(Cost.KEY_GENERATOR_ROUND_TRIPS), "no generator outside D");
     }
 
     @Test
