@@ -39,13 +39,13 @@ import java.util.concurrent.atomic.AtomicReference;
  * goes to the caller's sink of its type, and the compute thread's counters are read around it so that
  * the result holds each type's RDMA operations, bytes and round trips.
  *
- * <p>YCSB D's inserts and reads go through {@link LatestKeys}, YCSB's generator for the whole cluster
+ * <p>YCSB D's inserts and reads go through {@code LatestKeys}, YCSB's generator for the whole cluster
  * (across threads and processes), in a block on node 0 that node 0 creates beside the map and that names
  * the map: an insert takes the next number {@code s} of one insert counter (a fetch-and-add) and puts key
  * {@code keyUb + 1 + s}, then acknowledges {@code s}; a read of zipfian rank {@code r} (over the range's
  * size) names the {@code r}-th latest key below the acknowledged limit, the length of the longest prefix of
  * numbers all acknowledged, as its worker last saw it (from its own acknowledgments, and a READ every
- * {@value LatestKeys#REFRESH_READS} reads), and a loaded key for {@code r} beyond it. A read therefore never
+ * 64 reads), and a loaded key for {@code r} beyond it. A read therefore never
  * names a key whose insert is still in flight: a number acknowledged out of order stays invisible until the
  * numbers below it are acknowledged too, so in YCSB D every lookup finds its key. Inserted keys are unique
  * and dense: {@code keyUb + 1 .. keyUb + inserts}. The generator's round trips are counted in the
@@ -55,7 +55,9 @@ import java.util.concurrent.atomic.AtomicReference;
  *
  * <p>Its waits: the prefill and the start within {@link #PREFILL_BOUND}; an operation-count run at most
  * {@link #RUN_BOUND}; the workers stop within {@link #STOP_BOUND} of being told to; remote operations time
- * out after 10 s. The caller owns the fabric.
+ * out after 10 s; a YCSB D acknowledgment that finds the generator's window full (an insert
+ * 1024 numbers below still in flight) waits at most the run's duration (or
+ * {@link #RUN_BOUND}). The caller owns the fabric.
  */
 public final class DsBenchmark {
     /** How long the workers may take to open their handles and prefill before the run starts. */
@@ -90,7 +92,7 @@ public final class DsBenchmark {
         /**
          * @param t      a fresh compute thread on node 0, the calling thread its owner
          * @param ptr    the structure
-         * @param latest YCSB D's {@link LatestKeys} block, or 0 in other runs
+         * @param latest YCSB D's {@code LatestKeys} block, or 0 in other runs
          */
         void inspect(ComputeThread t, long ptr, long latest);
     }
@@ -139,7 +141,7 @@ public final class DsBenchmark {
         }
     }
 
-    /** @return whether the run is YCSB D's, whose keys come from {@link LatestKeys} */
+    /** @return whether the run is YCSB D's, whose keys come from {@code LatestKeys} */
     static boolean readsLatest(DsBenchmarkConfig config) {
         return config.ycsb() != null && config.ycsb().readsLatest();
     }
@@ -172,7 +174,7 @@ public final class DsBenchmark {
          * @param nodes  the run's nodes by id; those of {@code local} are open
          * @param local  the worker nodes this process runs, in increasing order (empty: none)
          * @param ptr    the structure
-         * @param latest YCSB D's {@link LatestKeys} block, or 0 in other runs
+         * @param latest YCSB D's {@code LatestKeys} block, or 0 in other runs
          * @param config what to run
          * @param sinks  where latencies go
          * @param epoch  the workers' epoch reclaimer options (a clock skew across processes)

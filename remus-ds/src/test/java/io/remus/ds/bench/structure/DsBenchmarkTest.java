@@ -263,10 +263,9 @@ class DsBenchmarkTest {
         assertTrue(e.getMessage().contains("'E'"), e.getMessage());
     }
 
-    @Test
-    void shouldAddUpEveryNodesCountsOnNodeZeroWhenThreeProcessesShareOneMap() throws Exception {
-        DsBenchmarkConfig c = config(StructureKind.HASH_MAP, 3, 2, true, 300, 50, 25, 25, 255, null);
-        int n = 3;
+    /** Runs {@code c} as one process per node, each in a thread of its own: every node's returned shares. */
+    private static List<List<ClusterDsBenchmark.NodeRun>> cluster(DsBenchmarkConfig c) throws Exception {
+        int n = c.nodes();
         ExecutorService pool = Executors.newFixedThreadPool(n);
         List<List<ClusterDsBenchmark.NodeRun>> all = new ArrayList<>();
         try (SimFabric fabric = new SimFabric()) {
@@ -275,7 +274,8 @@ class DsBenchmarkTest {
                 int node = i;
                 futures.add(pool.submit(() -> {
                     try (RemusCluster cluster = RemusCluster.builder().fabric(fabric)
-                            .args("--nodes=a,b,c", "--node-id=" + node, "--seg-size=16M")
+                            .args("--nodes=" + String.join(",", List.of("a", "b", "c").subList(0, n)),
+                                    "--node-id=" + node, "--seg-size=16M")
                             .joinTimeout(Duration.ofSeconds(30)).join()) {
                         ClusterDsBenchmark bench = new ClusterDsBenchmark(cluster, Duration.ofSeconds(30));
                         return bench.run(c, DsLatencySinks.NONE, () -> new byte[]{(byte) node, 42});
@@ -288,6 +288,14 @@ class DsBenchmarkTest {
         } finally {
             pool.shutdownNow();
         }
+        return all;
+    }
+
+    @Test
+    void shouldAddUpEveryNodesCountsOnNodeZeroWhenThreeProcessesShareOneMap() throws Exception {
+        int n = 3;
+        List<List<ClusterDsBenchmark.NodeRun>> all = cluster(config(StructureKind.HASH_MAP, n, 2, true, 300, 50, 25,
+                25, 255, null));
         List<ClusterDsBenchmark.NodeRun> atZero = all.getFirst();
         assertEquals(3, atZero.size(), "node 0 holds every node's share");
         List<DsBenchmarkResult> results = new ArrayList<>();
@@ -303,5 +311,24 @@ class DsBenchmarkTest {
         assertEquals(6 * 300, sum.ops());
         assertEquals(128, sum.prefilled(), "the nodes' prefills together insert half of the 256 keys");
         assertTrue(sum.total(Cost.READS) > 0, "the nodes read the map on node 0");
+    }
+
+    @Test
+    void shouldShareOneInsertCounterAcrossProcessesWhenYcsbDRunsOnTwoNodes() throws Exception {
+        List<List<ClusterDsBenchmark.NodeRun>> all = cluster(config(StructureKind.HASH_MAP, 2, 2, true, 800, 0, 0, 0,
+                255, Ycsb.D));
+        List<DsBenchmarkResult> results = new ArrayList<>();
+        for (ClusterDsBenchmark.NodeRun r : all.getFirst()) {
+            results.add(r.result());
+        }
+        DsBenchmarkResult sum = ClusterDsBenchmark.aggregate(results);
+        assertEquals(4 * 800, sum.ops());
+        assertTrue(results.get(0).ops(OpType.INSERT) > 0 && results.get(1).ops(OpType.INSERT) > 0, "both nodes insert");
+        assertEquals(sum.ops(OpType.INSERT), sum.succeeded(OpType.INSERT),
+                "no two inserts of the two processes share a key: every put found its key new");
+        assertEquals(sum.ops(OpType.LOOKUP), sum.succeeded(OpType.LOOKUP), "every read names a key already inserted");
+        assertTrue(results.get(1).total(OpType.INSERT, Cost.KEY_GENERATOR_ROUND_TRIPS)
+                >= 3L * results.get(1).ops(OpType.INSERT),
+                "node 1's inserts claim and acknowledge on node 0: at least 3 round trips each");
     }
 }
