@@ -23,7 +23,8 @@ import static io.remus.tools.report.JsonText.strings;
  * {@code ops} one such object per operation type the run issued, keyed by type ({@code lookup insert
  * remove update rmw}). {@code latency_ns} holds {@code p50 p90 p99 p999 max mean}; {@code per_op} the
  * compute threads' counts per operation ({@code round_trips reads writes compare_and_swaps
- * fetch_and_adds bytes_read bytes_written allocator_round_trips reclaimer_round_trips}).
+ * fetch_and_adds bytes_read bytes_written allocator_round_trips reclaimer_round_trips
+ * key_generator_round_trips}; the last three are parts of {@code round_trips}).
  */
 public final class DsJsonFormat {
     private DsJsonFormat() {

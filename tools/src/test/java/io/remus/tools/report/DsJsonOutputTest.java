@@ -44,8 +44,10 @@ class DsJsonOutputTest {
         Map<String, Object> rmw = (Map<String, Object>) ops.get("rmw");
         Map<String, Object> perOp = (Map<String, Object>) rmw.get("per_op");
         assertEquals(Set.of("round_trips", "reads", "writes", "compare_and_swaps", "fetch_and_adds", "bytes_read",
-                "bytes_written", "allocator_round_trips", "reclaimer_round_trips"), perOp.keySet());
+                "bytes_written", "allocator_round_trips", "reclaimer_round_trips", "key_generator_round_trips"),
+                perOp.keySet());
         assertTrue(((Number) perOp.get("round_trips")).doubleValue() >= 4, "a get and a put: " + perOp);
+        assertEquals(0.0, ((Number) perOp.get("key_generator_round_trips")).doubleValue(), "only D generates keys");
         Map<String, Object> latency = (Map<String, Object>) rmw.get("latency_ns");
         assertEquals(Set.of("p50", "p90", "p99", "p999", "max", "mean"), latency.keySet());
         double lookups = ((Number) ((Map<String, Object>) ops.get("lookup")).get("count")).doubleValue();

@@ -26,7 +26,8 @@ import java.util.function.Supplier;
  * The set and map benchmark as one process per node: every process of a joined {@link RemusCluster}
  * (one node each, every node a memory and a compute node) makes one instance and calls {@link #run} with
  * the same configurations in the same order. Each run is one of the cluster's {@link ClusterRounds}: node
- * 0 creates the structure and publishes its pointer with the configuration; every worker node prefills
+ * 0 creates the structure and publishes its pointer with the configuration (in YCSB D the pointer of the
+ * cluster's key generator beside it, which names the structure: one READ per node at the start); every worker node prefills
  * its share and runs its {@code threadsPerNode} workers ({@link DsBenchmark}'s, node 0's only with
  * {@code homeWorkers}), released together once every node has prefilled; after the run each node sends
  * node 0 its result and the caller's bytes (e.g. its encoded latency histograms), and node 0 returns
@@ -99,19 +100,22 @@ public final class ClusterDsBenchmark {
         ComputeThread main = cluster.computeThread();
         int self = cluster.nodeId();
         ClusterRounds.Round round;
+        boolean latest = DsBenchmark.readsLatest(config);
         if (self == 0) {
             long ptr;
             try (NeverReclaimer r = new NeverReclaimer(main)) {
                 ptr = Target.create(config, main, r, LockOptions.defaults());
             }
-            round = rounds.publish(configWords(config), ptr);
+            round = rounds.publish(configWords(config), latest ? LatestKeys.create(main, ptr) : ptr);
         } else {
             round = rounds.await(configWords(config), "structure", ClusterDsBenchmark::describe);
         }
+        long block = latest ? round.payload() : 0;
+        long ptr = latest ? LatestKeys.structure(main, block) : round.payload();
         RemusNode[] nodes = new RemusNode[config.nodes()];
         nodes[self] = cluster.node();
         int[] local = self >= config.firstWorkerNode() ? new int[]{self} : new int[0];
-        DsBenchmark.Run run = new DsBenchmark.Run(nodes, local, round.payload(), config, sinks,
+        DsBenchmark.Run run = new DsBenchmark.Run(nodes, local, ptr, block, config, sinks,
                 ReclaimBenchmarkConfig.benchEpochOptions().withClockSkew(EpochOptions.defaults().clockSkew()));
         NodeRun mine;
         try {

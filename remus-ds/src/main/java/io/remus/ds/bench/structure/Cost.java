@@ -34,7 +34,16 @@ public enum Cost {
      * The round trips of {@link #ROUND_TRIPS} that the worker's epoch reclaimer took ({@link
      * io.remus.ds.reclaim.EpochReclaimer#roundTrips()}: announcements, passes and the frees they make).
      */
-    RECLAIMER_ROUND_TRIPS;
+    RECLAIMER_ROUND_TRIPS,
+    /**
+     * The round trips of {@link #ROUND_TRIPS} that YCSB D's cluster-wide key generator took for the
+     * operation, not the structure: an insert's fetch-and-add of the insert counter and its
+     * acknowledgment (compare-and-swaps and READs on node 0), a read's READ of the acknowledged limit every
+     * 64 reads (see {@link DsBenchmark}). Their operations are in the
+     * other counts too ({@link #FETCH_AND_ADDS}, {@link #COMPARE_AND_SWAPS}, {@link #READS}); 0 in every other
+     * workload.
+     */
+    KEY_GENERATOR_ROUND_TRIPS;
 
     private static final Cost[] ALL = values();
 

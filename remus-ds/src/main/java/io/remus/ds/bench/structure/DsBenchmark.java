@@ -39,14 +39,25 @@ import java.util.concurrent.atomic.AtomicReference;
  * goes to the caller's sink of its type, and the compute thread's counters are read around it so that
  * the result holds each type's RDMA operations, bytes and round trips.
  *
- * <p>YCSB D's inserts take fresh keys above {@code keyUb}: worker {@code g}'s {@code j}-th insert takes
- * {@code keyUb + 1 + j W + g}; its reads take its own {@code r}-th latest insert, {@code r} zipfian over the
- * range's size, and a loaded key for {@code r} beyond its inserts (YCSB's latest is the whole cluster's;
- * here each worker reads towards its own, so that no process needs the others' insert counts).
+ * <p>YCSB D's inserts and reads go through {@code LatestKeys}, YCSB's generator for the whole cluster
+ * (across threads and processes), in a block on node 0 that node 0 creates beside the map and that names
+ * the map: an insert takes the next number {@code s} of one insert counter (a fetch-and-add) and puts key
+ * {@code keyUb + 1 + s}, then acknowledges {@code s}; a read of zipfian rank {@code r} (over the range's
+ * size) names the {@code r}-th latest key below the acknowledged limit, the length of the longest prefix of
+ * numbers all acknowledged, as its worker last saw it (from its own acknowledgments, and a READ every
+ * 64 reads), and a loaded key for {@code r} beyond it. A read therefore never
+ * names a key whose insert is still in flight: a number acknowledged out of order stays invisible until the
+ * numbers below it are acknowledged too, so in YCSB D every lookup finds its key. Inserted keys are unique
+ * and dense: {@code keyUb + 1 .. keyUb + inserts}. The generator's round trips are counted in the
+ * operation's counts (the claim's fetch-and-add and the acknowledgment's in an insert's, the refresh READ in
+ * a lookup's) and reported apart as {@link Cost#KEY_GENERATOR_ROUND_TRIPS}; an operation's latency is the
+ * structure's call alone, without them.
  *
  * <p>Its waits: the prefill and the start within {@link #PREFILL_BOUND}; an operation-count run at most
  * {@link #RUN_BOUND}; the workers stop within {@link #STOP_BOUND} of being told to; remote operations time
- * out after 10 s. The caller owns the fabric.
+ * out after 10 s; a YCSB D acknowledgment that finds the generator's window full (an insert
+ * 1024 numbers below still in flight) waits at most the run's duration (or
+ * {@link #RUN_BOUND}). The caller owns the fabric.
  */
 public final class DsBenchmark {
     /** How long the workers may take to open their handles and prefill before the run starts. */
@@ -71,6 +82,24 @@ public final class DsBenchmark {
      */
     public static DsBenchmarkResult run(Fabric fabric, DsBenchmarkConfig config, DsLatencySinks sinks)
             throws InterruptedException {
+        return run(fabric, config, sinks, (t, ptr, latest) -> {
+        });
+    }
+
+    /** What a caller may look at once the workers are done, before the nodes close (tests). */
+    @FunctionalInterface
+    interface AfterRun {
+        /**
+         * @param t      a fresh compute thread on node 0, the calling thread its owner
+         * @param ptr    the structure
+         * @param latest YCSB D's {@code LatestKeys} block, or 0 in other runs
+         */
+        void inspect(ComputeThread t, long ptr, long latest);
+    }
+
+    /** {@link #run(Fabric, DsBenchmarkConfig, DsLatencySinks)}, then {@code after} on node 0. */
+    static DsBenchmarkResult run(Fabric fabric, DsBenchmarkConfig config, DsLatencySinks sinks, AfterRun after)
+            throws InterruptedException {
         Objects.requireNonNull(fabric, "fabric");
         Objects.requireNonNull(config, "config");
         Objects.requireNonNull(sinks, "sinks");
@@ -85,15 +114,24 @@ public final class DsBenchmark {
                 nodes[i] = RemusNode.start(fabric, base.withNodeId(i));
             }
             long ptr;
+            long latest = 0;
             try (ComputeThread creator = nodes[0].newComputeThread(); NeverReclaimer r = new NeverReclaimer(creator)) {
                 ptr = Target.create(config, creator, r, LockOptions.defaults());
+                if (readsLatest(config)) {
+                    latest = LatestKeys.create(creator, ptr);
+                }
             }
             int[] local = new int[config.workerNodes()];
             for (int i = 0; i < local.length; i++) {
                 local[i] = config.firstWorkerNode() + i;
             }
-            return new Run(nodes, local, ptr, config, sinks, ReclaimBenchmarkConfig.benchEpochOptions()).measure(() -> {
+            DsBenchmarkResult result = new Run(nodes, local, ptr, latest, config, sinks,
+                    ReclaimBenchmarkConfig.benchEpochOptions()).measure(() -> {
             });
+            try (ComputeThread inspector = nodes[0].newComputeThread()) {
+                after.inspect(inspector, ptr, latest);
+            }
+            return result;
         } finally {
             for (RemusNode node : nodes) {
                 if (node != null) {
@@ -101,6 +139,11 @@ public final class DsBenchmark {
                 }
             }
         }
+    }
+
+    /** @return whether the run is YCSB D's, whose keys come from {@code LatestKeys} */
+    static boolean readsLatest(DsBenchmarkConfig config) {
+        return config.ycsb() != null && config.ycsb().readsLatest();
     }
 
     /**
@@ -111,6 +154,7 @@ public final class DsBenchmark {
         private final RemusNode[] nodes;
         private final int[] local;
         private final long ptr;
+        private final long latest;
         private final DsBenchmarkConfig config;
         private final DsLatencySinks sinks;
         private final EpochOptions epoch;
@@ -130,12 +174,15 @@ public final class DsBenchmark {
          * @param nodes  the run's nodes by id; those of {@code local} are open
          * @param local  the worker nodes this process runs, in increasing order (empty: none)
          * @param ptr    the structure
+         * @param latest YCSB D's {@code LatestKeys} block, or 0 in other runs
          * @param config what to run
          * @param sinks  where latencies go
          * @param epoch  the workers' epoch reclaimer options (a clock skew across processes)
          */
-        Run(RemusNode[] nodes, int[] local, long ptr, DsBenchmarkConfig config, DsLatencySinks sinks, EpochOptions epoch) {
+        Run(RemusNode[] nodes, int[] local, long ptr, long latest, DsBenchmarkConfig config, DsLatencySinks sinks,
+            EpochOptions epoch) {
             this.epoch = epoch;
+            this.latest = latest;
             this.nodes = nodes;
             this.local = local.clone();
             this.ptr = ptr;
@@ -228,19 +275,6 @@ public final class DsBenchmark {
             return new DsBenchmarkResult(config, workers == 0 ? 0 : last - begin, fill, o, c);
         }
 
-        /**
-         * YCSB D's read-latest key of a worker: its own {@code rank}-th latest insert (rank 0 the latest),
-         * and for a rank beyond its inserts a loaded key, counted down from {@code keyUb} and wrapped
-         * into the range; so a read names a key the worker inserted or the load did.
-         */
-        private long latest(long inserted, int global, long rank) {
-            long all = config.workers();
-            if (rank < inserted) {
-                return config.keyUb() + 1 + (inserted - 1 - rank) * all + global;
-            }
-            return config.keyLb() + Math.floorMod(config.keyUb() - config.keyLb() - (rank - inserted), config.keys());
-        }
-
         private Thread start(Runnable body, String name) {
             Thread t = new Thread(() -> {
                 try {
@@ -283,38 +317,50 @@ public final class DsBenchmark {
                 int costs = Cost.count();
                 Ycsb y = config.ycsb();
                 long target0 = config.duration() == null ? config.opsPerThread() : Long.MAX_VALUE;
-                long inserted = 0;
+                LatestKeys.Worker latestKeys = latest != 0 ? new LatestKeys.Worker(ct, latest, config, runTime) : null;
                 ready.countDown();
                 start.await(PREFILL_BOUND.toNanos(), TimeUnit.NANOSECONDS);
                 for (long n = 0; n < target0 && !stop.get(); n++) {
                     int p = keys.percent();
                     OpType op;
-                    long key;
                     if (y == null) {
                         op = p < config.insertPercent() ? OpType.INSERT
                                 : p < config.insertPercent() + config.removePercent() ? OpType.REMOVE : OpType.LOOKUP;
-                        key = keys.next();
                     } else if (p < y.readPercent()) {
                         op = OpType.LOOKUP;
-                        key = y.readsLatest() ? latest(inserted, global, keys.rank()) : keys.next();
                     } else if (p < y.readPercent() + y.updatePercent()) {
                         op = OpType.UPDATE;
-                        key = keys.next();
                     } else if (p < y.readPercent() + y.updatePercent() + y.insertPercent()) {
                         op = OpType.INSERT;
-                        key = config.keyUb() + 1 + inserted * all + global;
-                        inserted++;
                     } else {
                         op = OpType.RMW;
-                        key = keys.next();
                     }
                     int at = op.ordinal() * costs;
                     Cost.add(ct, cost, at, -1);
                     long allocations = target.allocatorRoundTrips();
                     long reclamation = r.roundTrips();
+                    long key;
+                    long sequence = -1;
+                    if (latestKeys == null || op == OpType.UPDATE || op == OpType.RMW) {
+                        key = keys.next();
+                    } else {
+                        long generated = ct.roundTrips();
+                        if (op == OpType.INSERT) {
+                            sequence = latestKeys.claim();
+                            key = latestKeys.key(sequence);
+                        } else {
+                            key = latestKeys.read(keys.rank());
+                        }
+                        cost[at + Cost.KEY_GENERATOR_ROUND_TRIPS.ordinal()] += ct.roundTrips() - generated;
+                    }
                     long s = System.nanoTime();
                     boolean ok = target.run(op, key);
                     long took = System.nanoTime() - s;
+                    if (sequence >= 0) {
+                        long generated = ct.roundTrips();
+                        latestKeys.acknowledge(sequence);
+                        cost[at + Cost.KEY_GENERATOR_ROUND_TRIPS.ordinal()] += ct.roundTrips() - generated;
+                    }
                     Cost.add(ct, cost, at, 1);
                     cost[at + Cost.ALLOCATOR_ROUND_TRIPS.ordinal()] += target.allocatorRoundTrips() - allocations;
                     cost[at + Cost.RECLAIMER_ROUND_TRIPS.ordinal()] += r.roundTrips() - reclamation;

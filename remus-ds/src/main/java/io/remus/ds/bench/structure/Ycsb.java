@@ -16,7 +16,10 @@ public enum Ycsb {
     B(95, 5, 0, 0, false),
     /** Read only: 100 % reads, zipfian. */
     C(100, 0, 0, 0, false),
-    /** Read latest: 95 % reads, 5 % inserts of new keys, reads skewed towards the latest inserted keys. */
+    /**
+     * Read latest: 95 % reads, 5 % inserts of new keys, reads skewed (zipfian rank) towards the latest
+     * acknowledged inserts of the whole cluster, every worker's of every process (see {@link DsBenchmark}).
+     */
     D(95, 0, 5, 0, true),
     /** Read-modify-write: 50 % reads, 50 % read-modify-writes, zipfian. */
     F(50, 0, 0, 50, false);
@@ -70,7 +73,7 @@ public enum Ycsb {
         return rmw;
     }
 
-    /** @return whether reads prefer the latest inserted keys (D) rather than zipfian over the loaded keys */
+    /** @return whether reads prefer the cluster's latest acknowledged inserts (D) rather than zipfian over the loaded keys */
     public boolean readsLatest() {
         return latest;
     }

@@ -5,12 +5,15 @@ import io.remus.core.BadArgumentException;
 import io.remus.core.RemusCluster;
 import io.remus.core.sim.SimFabric;
 import io.remus.core.sim.SimOptions;
+import io.remus.ds.map.RemoteHashMap;
+import io.remus.ds.reclaim.NeverReclaimer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 import java.io.PrintWriter;
+import java.lang.foreign.MemorySegment;
 import java.io.StringReader;
 import java.io.StringWriter;
 import java.time.Duration;
@@ -135,6 +138,51 @@ class DsBenchmarkTest {
     }
 
     @Test
+    void shouldInsertUniqueDenseKeysAcrossWorkersWhenYcsbDRunsOnTwoNodes() throws InterruptedException {
+        DsBenchmarkConfig c = config(StructureKind.HASH_MAP, 2, 1, true, 1500, 0, 0, 0, 255, Ycsb.D);
+        long[] seen = new long[4];
+        DsBenchmarkResult d;
+        try (SimFabric fabric = new SimFabric(SimOptions.defaults())) {
+            d = DsBenchmark.run(fabric, c, DsLatencySinks.NONE, (t, ptr, latest) -> {
+                seen[0] = t.read(latest + LatestKeys.COUNTER);
+                seen[1] = t.read(latest + LatestKeys.LIMIT);
+                try (NeverReclaimer r = new NeverReclaimer(t); RemoteHashMap m = RemoteHashMap.attach(t, r, ptr)) {
+                    MemorySegment into = MemorySegment.ofArray(new byte[32]);
+                    for (long k = 256; k < 256 + seen[0]; k++) {
+                        seen[2] += m.get(k, into) >= 0 ? 1 : 0;
+                    }
+                    seen[3] = m.get(256 + seen[0], into) >= 0 ? 1 : 0;
+                }
+            });
+        }
+        long inserts = d.ops(OpType.INSERT);
+        assertTrue(inserts > 100, "about 5 % of 3000 operations insert: " + inserts);
+        assertEquals(inserts, d.succeeded(OpType.INSERT), "no key was inserted twice: every put found its key new");
+        assertEquals(inserts, seen[0], "one sequence number per insert, from one counter for both workers");
+        assertEquals(inserts, seen[1], "every insert acknowledged");
+        assertEquals(inserts, seen[2], "keys 256..255 + inserts are all in the map: dense across the workers");
+        assertEquals(0, seen[3], "and none above");
+        assertEquals(d.ops(OpType.LOOKUP), d.succeeded(OpType.LOOKUP), "no read names an insert still in flight");
+    }
+
+    @Test
+    void shouldReportTheKeyGeneratorsRoundTripsApartWhenYcsbDRunsRemotely() throws InterruptedException {
+        DsBenchmarkResult d = run(config(StructureKind.HASH_MAP, 2, 2, false, 1500, 0, 0, 0, 511, Ycsb.D));
+        double lookup = d.perOp(OpType.LOOKUP, Cost.KEY_GENERATOR_ROUND_TRIPS);
+        long refreshes = d.total(OpType.LOOKUP, Cost.KEY_GENERATOR_ROUND_TRIPS);
+        assertTrue(refreshes > 0 && refreshes <= d.ops(OpType.LOOKUP) / LatestKeys.REFRESH_READS + 4,
+                "a READ of the limit on each of the 4 workers' first read and every " + LatestKeys.REFRESH_READS
+                        + " reads: " + refreshes + " in " + d.ops(OpType.LOOKUP));
+        assertEquals(2.0, d.perOp(OpType.LOOKUP, Cost.ROUND_TRIPS) - lookup, 0.05,
+                "besides it a lookup is the map's present-key get");
+        double insert = d.perOp(OpType.INSERT, Cost.KEY_GENERATOR_ROUND_TRIPS);
+        assertTrue(insert >= 3 && insert <= 6, "a claim's fetch-and-add, then the acknowledgment's 2 or 3: " + insert);
+        assertTrue(d.perOp(OpType.INSERT, Cost.FETCH_AND_ADDS) >= 1, "the claim's fetch-and-add is in the counts");
+        assertEquals(0, run(config(StructureKind.HASH_MAP, 2, 1, false, 300, 0, 0, 0, 255, Ycsb.B))
+                .total(Cost.KEY_GENERATOR_ROUND_TRIPS), "no generator outside D");
+    }
+
+    @Test
     void shouldRecordEveryOperationsLatencyWhenRunningForADuration() throws InterruptedException {
         AtomicLong recorded = new AtomicLong();
         DsBenchmarkConfig c = new DsBenchmarkConfig(StructureKind.LAZY_LIST, LockKind.SPIN, 1, 2, true,
@@ -215,10 +263,9 @@ class DsBenchmarkTest {
         assertTrue(e.getMessage().contains("'E'"), e.getMessage());
     }
 
-    @Test
-    void shouldAddUpEveryNodesCountsOnNodeZeroWhenThreeProcessesShareOneMap() throws Exception {
-        DsBenchmarkConfig c = config(StructureKind.HASH_MAP, 3, 2, true, 300, 50, 25, 25, 255, null);
-        int n = 3;
+    /** Runs {@code c} as one process per node, each in a thread of its own: every node's returned shares. */
+    private static List<List<ClusterDsBenchmark.NodeRun>> cluster(DsBenchmarkConfig c) throws Exception {
+        int n = c.nodes();
         ExecutorService pool = Executors.newFixedThreadPool(n);
         List<List<ClusterDsBenchmark.NodeRun>> all = new ArrayList<>();
         try (SimFabric fabric = new SimFabric()) {
@@ -227,7 +274,8 @@ class DsBenchmarkTest {
                 int node = i;
                 futures.add(pool.submit(() -> {
                     try (RemusCluster cluster = RemusCluster.builder().fabric(fabric)
-                            .args("--nodes=a,b,c", "--node-id=" + node, "--seg-size=16M")
+                            .args("--nodes=" + String.join(",", List.of("a", "b", "c").subList(0, n)),
+                                    "--node-id=" + node, "--seg-size=16M")
                             .joinTimeout(Duration.ofSeconds(30)).join()) {
                         ClusterDsBenchmark bench = new ClusterDsBenchmark(cluster, Duration.ofSeconds(30));
                         return bench.run(c, DsLatencySinks.NONE, () -> new byte[]{(byte) node, 42});
@@ -240,6 +288,14 @@ class DsBenchmarkTest {
         } finally {
             pool.shutdownNow();
         }
+        return all;
+    }
+
+    @Test
+    void shouldAddUpEveryNodesCountsOnNodeZeroWhenThreeProcessesShareOneMap() throws Exception {
+        int n = 3;
+        List<List<ClusterDsBenchmark.NodeRun>> all = cluster(config(StructureKind.HASH_MAP, n, 2, true, 300, 50, 25,
+                25, 255, null));
         List<ClusterDsBenchmark.NodeRun> atZero = all.getFirst();
         assertEquals(3, atZero.size(), "node 0 holds every node's share");
         List<DsBenchmarkResult> results = new ArrayList<>();
@@ -255,5 +311,24 @@ class DsBenchmarkTest {
         assertEquals(6 * 300, sum.ops());
         assertEquals(128, sum.prefilled(), "the nodes' prefills together insert half of the 256 keys");
         assertTrue(sum.total(Cost.READS) > 0, "the nodes read the map on node 0");
+    }
+
+    @Test
+    void shouldShareOneInsertCounterAcrossProcessesWhenYcsbDRunsOnTwoNodes() throws Exception {
+        List<List<ClusterDsBenchmark.NodeRun>> all = cluster(config(StructureKind.HASH_MAP, 2, 2, true, 800, 0, 0, 0,
+                255, Ycsb.D));
+        List<DsBenchmarkResult> results = new ArrayList<>();
+        for (ClusterDsBenchmark.NodeRun r : all.getFirst()) {
+            results.add(r.result());
+        }
+        DsBenchmarkResult sum = ClusterDsBenchmark.aggregate(results);
+        assertEquals(4 * 800, sum.ops());
+        assertTrue(results.get(0).ops(OpType.INSERT) > 0 && results.get(1).ops(OpType.INSERT) > 0, "both nodes insert");
+        assertEquals(sum.ops(OpType.INSERT), sum.succeeded(OpType.INSERT),
+                "no two inserts of the two processes share a key: every put found its key new");
+        assertEquals(sum.ops(OpType.LOOKUP), sum.succeeded(OpType.LOOKUP), "every read names a key already inserted");
+        assertTrue(results.get(1).total(OpType.INSERT, Cost.KEY_GENERATOR_ROUND_TRIPS)
+                >= 3L * results.get(1).ops(OpType.INSERT),
+                "node 1's inserts claim and acknowledge on node 0: at least 3 round trips each");
     }
 }
