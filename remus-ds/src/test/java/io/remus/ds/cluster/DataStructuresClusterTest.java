@@ -25,6 +25,7 @@ import io.remus.core.verbs.VerbsFabricOptions;
 import io.remus.ds.map.RemoteHashMap;
 import io.remus.ds.object.BoundedContainerSpec;
 import io.remus.ds.queue.MpmcBoundedQueue;
+import io.remus.ds.queue.MpmcCrashTolerantQueue;
 import io.remus.ds.queue.ProducerClaimedException;
 import io.remus.ds.queue.SpscRingBuffer;
 import io.remus.ds.reclaim.EpochOptions;
@@ -51,14 +52,17 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.OptionalLong;
 import java.util.SplittableRandom;
 import java.util.TreeMap;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.LockSupport;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -71,15 +75,19 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * processes on one guest's device, and {@link #shouldCheckEveryStructureWhenSimulatedNodesPlayTheClusterScenario}
  * with three simulated nodes in this JVM). Node 0 creates a {@link LockFreeListSet}, a {@link LazyListSet}
  * with spin locks and a {@link RemoteHashMap}, homed round robin on the nodes; node {@code 1 % N} creates an
- * {@link MpmcBoundedQueue} of {@value #QUEUE_CAPACITY} words and node {@code N - 1} an {@link SpscRingBuffer}.
- * Every node runs {@value #WORKERS} threads of {@value #OPS} seeded random operations on the sets and the
- * map over {@value #KEYS} keys, with epoch reclamation, and {@value #QUEUE_OPS} offers or polls of the queue
- * among them (each offered word unique: process, thread, sequence), each recording with its host's clock;
- * node 0 then drains the queue, recorded too. The histories go to node 0 through {@link ClusterHistories}
- * (clock offsets bounded by RDMA round trips, files shipped by RDMA), which checks each structure's merged
- * history: the sets and the map key by key (P-compositionality: {@link SetSpec}, {@link MapSpec}), the
- * queue whole ({@link BoundedContainerSpec}, FIFO), plus that every word an offer added was polled exactly
- * once and no poll returned a word never added; it publishes the verdict every node asserts.
+ * {@link MpmcBoundedQueue} and an {@link MpmcCrashTolerantQueue} of {@value #QUEUE_CAPACITY} words each (the
+ * latter with one spare cell per worker thread of the cluster, plus one) and node {@code N - 1} an
+ * {@link SpscRingBuffer}. Every node runs {@value #WORKERS} threads of {@value #OPS} seeded random operations
+ * on the sets and the map over {@value #KEYS} keys, with epoch reclamation, and among them {@value #QUEUE_OPS}
+ * offers or polls of each queue (each offered word unique: queue, process, thread, sequence), each recording
+ * with its host's clock; node 0 then drains both queues, recorded too. The histories go to node 0 through
+ * {@link ClusterHistories} (clock offsets bounded by RDMA round trips, files shipped by RDMA), which checks
+ * each structure's merged history: the sets and the map key by key (P-compositionality: {@link SetSpec},
+ * {@link MapSpec}), each queue whole ({@link BoundedContainerSpec}, FIFO, full answers exact: the crash-tolerant
+ * queue answers full early only after a poll poisons a claim, which the calls' patience of 30 s rules out
+ * here), plus that every word an offer added was polled exactly once and no poll returned a word never added;
+ * it publishes the verdict every node asserts. Each node also reports the tickets its crash-tolerant queue
+ * handles poisoned and the cells they lost.
  *
  * <p>The ring crosses processes: node 0 claims it as its producer (the consumer's node then finds the claim
  * held), offers {@value #RING_MESSAGES} known messages through {@value #RING_SLOTS} slots by RDMA WRITEs, and
@@ -99,13 +107,21 @@ public class DataStructuresClusterTest {
     private static final int QUEUE = 3;
     /** The directory word of the ring's pointer. */
     private static final int RING = 4;
-    private static final int DIRECTORY_WORDS = 5;
+    /** The directory word of the crash-tolerant queue's pointer. */
+    private static final int CT_QUEUE = 5;
+    private static final int DIRECTORY_WORDS = 6;
     private static final String QUEUE_NAME = "mpmc-queue";
-    private static final List<String> NAMES = List.of("lock-free-list", "lazy-list", "hash-map", QUEUE_NAME);
+    private static final String CT_QUEUE_NAME = "crash-tolerant-queue";
+    private static final List<String> NAMES = List.of("lock-free-list", "lazy-list", "hash-map", QUEUE_NAME, CT_QUEUE_NAME);
+    /** The bit that marks a word offered to the crash-tolerant queue, apart from the MPMC queue's words. */
+    private static final long CT_QUEUE_TAG = 1L << 56;
     private static final int QUEUE_CAPACITY = 4;
-    /** Each worker's offers and polls of the queue, spread evenly among its {@value #OPS} operations. */
+    /** Each worker's offers and polls of each queue, spread evenly among its {@value #OPS} operations. */
     private static final int QUEUE_OPS = 40;
-    /** How long a queue call may wait for another caller's claim in flight; a timeout fails the worker. */
+    /**
+     * How long a queue call may wait for another caller's claim in flight: a timeout fails an MPMC queue
+     * worker, and makes a crash-tolerant queue poll poison the claim.
+     */
     private static final Duration PATIENCE = Duration.ofSeconds(30);
     private static final int RING_SLOTS = 8;
     private static final int RING_MESSAGE_BYTES = 24;
@@ -182,6 +198,22 @@ public class DataStructuresClusterTest {
     }
 
     @Test
+    void shouldKeepEachQueuesWordsApartWhenTheSameThreadOffersToBoth() {
+        Set<Long> mpmc = new HashSet<>();
+        Set<Long> crashTolerant = new HashSet<>();
+        for (int process = 0; process < SIM_NODES; process++) {
+            for (int thread = 0; thread < WORKERS; thread++) {
+                for (int sequence = 0; sequence < QUEUE_OPS; sequence++) {
+                    assertTrue(mpmc.add(queueValue(process, thread, sequence)));
+                    assertTrue(crashTolerant.add(crashTolerantQueueValue(process, thread, sequence)));
+                }
+            }
+        }
+        crashTolerant.retainAll(mpmc);
+        assertEquals(Set.of(), crashTolerant);
+    }
+
+    @Test
     void shouldNameTheFirstWrongMessageWhenTheRingLostReorderedOrRepeatedOne() {
         List<byte[]> exact = new ArrayList<>();
         for (int i = 0; i < RING_MESSAGES; i++) {
@@ -236,7 +268,7 @@ public class DataStructuresClusterTest {
             map.close();
             long directory = main.allocator().allocate(directoryBytes, 0);
             for (long off = 0; off < directoryBytes; off += 8) {
-                main.write(directory + off, off < 8L * STRUCTURES ? ptrs[(int) (off / 8)] : 0);  // queue and ring: 0 until made
+                main.write(directory + off, off < 8L * STRUCTURES ? ptrs[(int) (off / 8)] : 0);  // queues and ring: 0 until made
             }
             root.set(directory);
         }
@@ -246,6 +278,9 @@ public class DataStructuresClusterTest {
         if (self == queueHome(size)) {
             try (MpmcBoundedQueue q = MpmcBoundedQueue.create(main, QUEUE_CAPACITY)) {
                 main.write(directory + 8L * QUEUE, q.ptr());
+            }
+            try (MpmcCrashTolerantQueue q = MpmcCrashTolerantQueue.create(main, QUEUE_CAPACITY, ctQueueSpare(size))) {
+                main.write(directory + 8L * CT_QUEUE, q.ptr());
             }
         }
         if (self == ringConsumer(size)) {
@@ -263,11 +298,14 @@ public class DataStructuresClusterTest {
         for (String name : NAMES) {
             histories.put(name, new History(HistoryClock.EPOCH_MICROS, self));
         }
+        LongAdder poisoned = new LongAdder();
+        LongAdder lostCells = new LongAdder();
         ClusterWorkers.run(clusterNode, WORKERS, barrier, RUN_BOUND,
-                (ct, index, start) -> work(ct, self * WORKERS + index, index, ptrs, histories, start));
+                (ct, index, start) -> work(ct, self * WORKERS + index, index, ptrs, histories, start, poisoned, lostCells));
         barrier.await();
         if (self == 0) {
             drain(main, ptrs[QUEUE], histories.get(QUEUE_NAME).recorder(WORKERS));
+            drainCrashTolerant(main, ptrs[CT_QUEUE], histories.get(CT_QUEUE_NAME).recorder(WORKERS), poisoned, lostCells);
         }
         List<String> ringFailures = playRing(main, barrier, self, size, ptrs[RING], consumer);
         cluster.clockPhase(1);
@@ -275,6 +313,8 @@ public class DataStructuresClusterTest {
         String ring = self == ringConsumer(size) ? "; the ring's consumer received " + RING_MESSAGES
                 + " messages from node " + ringProducer(size) + (ringFailures.isEmpty() ? " exactly, in order" : " wrongly")
                 : "";
+        String ctCounts = "; this node's crash-tolerant queue handles poisoned " + poisoned.sum() + " tickets and lost "
+                + lostCells.sum() + " cells";
         if (self != 0) {
             boolean passed = cluster.awaitVerdict();
             if (!ringFailures.isEmpty()) {
@@ -283,7 +323,7 @@ public class DataStructuresClusterTest {
             if (!passed) {
                 throw new AssertionError("node 0 found the merged histories wrong (see its output)");
             }
-            return "node " + self + ": node 0 checked the merged histories as linearizable" + ring;
+            return "node " + self + ": node 0 checked the merged histories as linearizable" + ring + ctCounts;
         }
         List<String> failures = new ArrayList<>();
         try {
@@ -291,6 +331,7 @@ public class DataStructuresClusterTest {
                 List<Operation> history = merged.get(name);
                 CheckResult result = switch (name) {
                     case QUEUE_NAME -> CHECKER.check(history, new BoundedContainerSpec(true, QUEUE_CAPACITY));
+                    case CT_QUEUE_NAME -> CHECKER.check(history, new BoundedContainerSpec(true, QUEUE_CAPACITY, false));
                     case "hash-map" -> CHECKER.checkByKey(history, new MapSpec());
                     default -> CHECKER.checkByKey(history, new SetSpec());
                 };
@@ -300,7 +341,7 @@ public class DataStructuresClusterTest {
                 if (result.verdict() != Verdict.LINEARIZABLE) {
                     failures.add(name + ": " + result);
                 }
-                if (name.equals(QUEUE_NAME)) {
+                if (name.equals(QUEUE_NAME) || name.equals(CT_QUEUE_NAME)) {
                     String e = exactlyOnce(history);
                     if (e != null) {
                         failures.add(name + ": " + e);
@@ -318,12 +359,21 @@ public class DataStructuresClusterTest {
             throw new AssertionError(String.join("\n", failures));
         }
         return "node 0: every structure's merged history of " + size + " hosts is linearizable, every value offered to the"
-                + " queue was polled exactly once" + ring;
+                + " MPMC queue was polled exactly once, every value offered to the crash-tolerant queue was polled exactly once"
+                + ring + ctCounts;
     }
 
-    /** The node the MPMC queue is on. */
+    /** The node the MPMC queue and the crash-tolerant queue are on. */
     static int queueHome(int size) {
         return 1 % size;
+    }
+
+    /**
+     * The crash-tolerant queue's spare cells: one per worker thread of the cluster (the most calls in flight at
+     * once), plus one, so that no full answer comes from cells held by calls in flight.
+     */
+    static int ctQueueSpare(int size) {
+        return size * WORKERS + 1;
     }
 
     /** The node of the ring's consumer, where the ring is. */
@@ -336,20 +386,27 @@ public class DataStructuresClusterTest {
         return 0;
     }
 
-    /** One thread's seeded random operations on every structure, recorded. */
+    /**
+     * One thread's seeded random operations on every structure, recorded; adds the tickets its crash-tolerant
+     * queue handle poisoned and the cells it lost to {@code poisoned} and {@code lostCells}.
+     */
     private static void work(ComputeThread t, int gid, int index, long[] ptrs, Map<String, History> histories,
-                             ClusterWorkers.Start start) throws InterruptedException {
+                             ClusterWorkers.Start start, LongAdder poisoned, LongAdder lostCells) throws InterruptedException {
         try (EpochReclaimer reclaimer = new EpochReclaimer(t, t.allocator(), EPOCH);
              RemoteSet lockFree = LockFreeListSet.attach(t, reclaimer, ptrs[0]);
              RemoteSet lazy = LazyListSet.attach(new LockContext(t, LOCKS), reclaimer, ptrs[1]);
              RemoteHashMap map = RemoteHashMap.attach(t, reclaimer, ptrs[2]);
-             MpmcBoundedQueue queue = MpmcBoundedQueue.attach(t, ptrs[QUEUE])) {
+             MpmcBoundedQueue queue = MpmcBoundedQueue.attach(t, ptrs[QUEUE]);
+             MpmcCrashTolerantQueue ctQueue = MpmcCrashTolerantQueue.attach(t, ptrs[CT_QUEUE])) {
             List<History.Recorder> recorders = NAMES.subList(0, STRUCTURES).stream().map(n -> histories.get(n).recorder(index))
                     .toList();
             History.Recorder queueRecorder = histories.get(QUEUE_NAME).recorder(index);
+            History.Recorder ctRecorder = histories.get(CT_QUEUE_NAME).recorder(index);
             SplittableRandom rnd = new SplittableRandom(104_729L * (gid + 1));
             SplittableRandom queueRnd = new SplittableRandom(7_368_787L * (gid + 1));
+            SplittableRandom ctRnd = new SplittableRandom(15_485_863L * (gid + 1));
             int offers = 0;
+            int ctOffers = 0;
             for (long key = 1; key <= KEYS; key++) {
                 lockFree.contains(key);
                 lazy.contains(key);
@@ -406,14 +463,37 @@ public class DataStructuresClusterTest {
                             queueRecorder.respond(op);
                         }
                     }
+                    if (ctRnd.nextBoolean()) {
+                        long v = crashTolerantQueueValue(t.nodeId(), index, ctOffers++);
+                        int op = ctRecorder.invoke(BoundedContainerSpec.PUT, v);
+                        ctRecorder.respond(op, ctQueue.offer(v, PATIENCE) ? 1 : 0);
+                    } else {
+                        int op = ctRecorder.invoke(BoundedContainerSpec.TAKE);
+                        OptionalLong v = ctQueue.poll(PATIENCE);
+                        if (v.isPresent()) {
+                            ctRecorder.respond(op, v.getAsLong());
+                        } else {
+                            ctRecorder.respond(op);
+                        }
+                    }
                 }
             }
+            poisoned.add(ctQueue.poisoned());
+            lostCells.add(ctQueue.lostCells());
         }
     }
 
     /** A word offered once in the whole run: the process, the thread on it and the thread's offer count. */
     static long queueValue(int process, int thread, int sequence) {
         return ((process + 1L) << 40) | ((thread + 1L) << 24) | (sequence + 1L);
+    }
+
+    /**
+     * A word offered once in the whole run to the crash-tolerant queue: {@link #queueValue} with a tag bit, so
+     * no word of one queue is a word of the other.
+     */
+    static long crashTolerantQueueValue(int process, int thread, int sequence) {
+        return queueValue(process, thread, sequence) | CT_QUEUE_TAG;
     }
 
     /**
@@ -433,6 +513,33 @@ public class DataStructuresClusterTest {
             }
             throw new AssertionError("queue " + Long.toHexString(ptr) + " of capacity " + QUEUE_CAPACITY + " gave "
                     + (QUEUE_CAPACITY + 1) + " words when it was drained");
+        }
+    }
+
+    /**
+     * Node 0, after every worker: polls the crash-tolerant queue until it answers empty, recorded as takes of
+     * one more thread, so the final contents are in the history; at most {@value #QUEUE_CAPACITY} + 1 polls.
+     * Adds what its handle poisoned and lost to {@code poisoned} and {@code lostCells}.
+     */
+    private static void drainCrashTolerant(ComputeThread main, long ptr, History.Recorder r, LongAdder poisoned,
+                                           LongAdder lostCells) {
+        try (MpmcCrashTolerantQueue queue = MpmcCrashTolerantQueue.attach(main, ptr)) {
+            try {
+                for (int i = 0; i <= QUEUE_CAPACITY; i++) {
+                    int op = r.invoke(BoundedContainerSpec.TAKE);
+                    OptionalLong v = queue.poll(PATIENCE);
+                    if (v.isEmpty()) {
+                        r.respond(op);
+                        return;
+                    }
+                    r.respond(op, v.getAsLong());
+                }
+                throw new AssertionError("crash-tolerant queue " + Long.toHexString(ptr) + " of capacity " + QUEUE_CAPACITY
+                        + " gave " + (QUEUE_CAPACITY + 1) + " words when it was drained");
+            } finally {
+                poisoned.add(queue.poisoned());
+                lostCells.add(queue.lostCells());
+            }
         }
     }
 
