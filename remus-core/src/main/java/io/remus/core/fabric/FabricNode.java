@@ -61,6 +61,24 @@ public interface FabricNode extends AutoCloseable {
     QueuePair connect(int peerNodeId, CompletionQueue cq, int sendQueueDepth, Duration waitTimeout);
 
     /**
+     * Creates this node's receive queue (verbs: a shared receive queue that every queue pair
+     * connected to this node afterwards takes its receives from, the queue pairs created with
+     * receive capacity): where peers' {@link Opcode#SEND} and {@link Opcode#WRITE_WITH_IMMEDIATE}
+     * requests land. Create it before peers connect: a queue pair connected before it exists has
+     * no receives, and messages over it fail with {@link CompletionStatus#RECEIVER_NOT_READY}. A
+     * node has at most one; it lives until the node closes.
+     *
+     * @param cq    this node's completion queue for the receive completions
+     * @param depth the most receives outstanding at once (posted and not yet polled), positive
+     * @return the receive queue
+     * @throws io.remus.core.BadArgumentException when {@code cq} is not this node's, {@code depth}
+     *                                            is out of range (verbs: above the device's
+     *                                            {@code max_srq_wr}), the node already has a receive
+     *                                            queue or is closed
+     */
+    ReceiveQueue createReceiveQueue(CompletionQueue cq, int depth);
+
+    /**
      * The check every {@link #connect} applies to its wait timeout.
      *
      * @param waitTimeout the timeout given to {@code connect}
