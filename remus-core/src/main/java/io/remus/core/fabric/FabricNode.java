@@ -47,7 +47,8 @@ public interface FabricNode extends AutoCloseable {
 
     /**
      * Connects a reliable queue pair to {@code peerNodeId} (this node's own id gives the loopback
-     * QP) whose send completions go to {@code cq}.
+     * QP) whose send completions go to {@code cq}. Its SENDs and WRITE_WITH_IMMEDIATEs consume
+     * receives of the peer's {@link ReceiveQueue} if the peer created one before this call.
      *
      * @param peerNodeId     the peer
      * @param cq             this node's completion queue for the QP's send side

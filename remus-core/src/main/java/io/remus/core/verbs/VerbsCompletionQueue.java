@@ -172,7 +172,8 @@ final class VerbsCompletionQueue implements CompletionQueue {
     }
 
     private boolean isReceive(int i, long id, CompletionStatus status) {
-        if (receives == null) {
+        VerbsReceiveQueue rq = receives;
+        if (rq == null || rq.outstanding() == 0) {
             return false;
         }
         if (status == CompletionStatus.SUCCESS) {

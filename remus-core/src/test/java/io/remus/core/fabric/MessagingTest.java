@@ -199,6 +199,27 @@ class MessagingTest {
 
     @ParameterizedTest
     @MethodSource("fabrics")
+    void shouldDeliverToOwnReceiveQueueWhenSentOverLoopback(Function<SimOptions, Fabric> make) {
+        try (Fabric fabric = make.apply(SimOptions.defaults())) {
+            FabricNode a = fabric.open(0);
+            RegisteredMemory mem = a.allocate(4096);
+            CompletionQueue recv = a.createCompletionQueue(16);
+            ReceiveQueue rq = a.createReceiveQueue(recv, 4);
+            CompletionQueue sent = a.createCompletionQueue(16);
+            QueuePair self = a.connect(0, sent, 4, QP_TIMEOUT);
+            postReceive(rq, 9, mem, 256, 8);
+            mem.segment().set(ValueLayout.JAVA_LONG, 0, 4242L);
+            send(self, 10, mem, 0, 8);
+            Completions got = one(recv);
+            assertEquals(9, got.wrId(0));
+            assertEquals(CompletionStatus.SUCCESS, got.status(0));
+            assertEquals(4242L, mem.segment().get(ValueLayout.JAVA_LONG, 256));
+            assertEquals(10, one(sent).wrId(0));
+        }
+    }
+
+    @ParameterizedTest
+    @MethodSource("fabrics")
     void shouldFailAsOneSidedRequestsDoWhenPeerClosed(Function<SimOptions, Fabric> make) {
         try (Fabric fabric = make.apply(SimOptions.defaults().withTransportTimeoutNanos(20_000_000L))) {
             Pair p = new Pair(fabric);
