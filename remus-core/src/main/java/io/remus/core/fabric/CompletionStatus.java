@@ -1,6 +1,6 @@
 package io.remus.core.fabric;
 
-/** How a work request completed, as verbs {@code ibv_wc_status} (the subset one-sided work meets). */
+/** How a work request completed, as verbs {@code ibv_wc_status} (the subset one-sided work and messaging meet). */
 public enum CompletionStatus {
     /** {@code IBV_WC_SUCCESS}. */
     SUCCESS,
@@ -15,5 +15,15 @@ public enum CompletionStatus {
     /** {@code IBV_WC_RETRY_EXC_ERR}: the peer stopped answering. */
     RETRY_EXCEEDED,
     /** {@code IBV_WC_WR_FLUSH_ERR}: not executed because the QP was in the error state. */
-    FLUSHED
+    FLUSHED,
+    /**
+     * {@code IBV_WC_RNR_RETRY_EXC_ERR}: a {@link Opcode#SEND} or {@link Opcode#WRITE_WITH_IMMEDIATE}
+     * found no receive posted at the peer (after the transport's receiver-not-ready retries).
+     */
+    RECEIVER_NOT_READY,
+    /**
+     * {@code IBV_WC_LOC_LEN_ERR}: on a receive completion, the message was longer than the posted
+     * buffer (the sender's request completes with {@link #REMOTE_INVALID_REQUEST}).
+     */
+    LOCAL_LENGTH_ERROR
 }

@@ -10,6 +10,9 @@ public final class Completions {
     private final long[] wrId;
     private final CompletionStatus[] status;
     private final Opcode[] opcode;
+    private final int[] byteLength;
+    private final int[] immediate;
+    private final boolean[] withImmediate;
 
     /** @param capacity the most completions one poll returns, positive */
     public Completions(int capacity) {
@@ -19,6 +22,9 @@ public final class Completions {
         wrId = new long[capacity];
         status = new CompletionStatus[capacity];
         opcode = new Opcode[capacity];
+        byteLength = new int[capacity];
+        immediate = new int[capacity];
+        withImmediate = new boolean[capacity];
     }
 
     /** @return the most completions one poll returns */
@@ -35,9 +41,28 @@ public final class Completions {
      * @param result its status
      */
     public void set(int i, long id, Opcode op, CompletionStatus result) {
+        set(i, id, op, result, 0, 0, false);
+    }
+
+    /**
+     * Stores completion {@code i} with the fields a receive completion carries (for fabric
+     * implementations).
+     *
+     * @param i          index below {@link #capacity()}
+     * @param id         the work request's wr_id
+     * @param op         its opcode
+     * @param result     its status
+     * @param length     the bytes received ({@code ibv_wc.byte_len})
+     * @param imm        the immediate, in host order, when {@code hasImm}
+     * @param hasImm     whether the message carried an immediate ({@code IBV_WC_WITH_IMM})
+     */
+    public void set(int i, long id, Opcode op, CompletionStatus result, int length, int imm, boolean hasImm) {
         wrId[i] = id;
         opcode[i] = op;
         status[i] = result;
+        byteLength[i] = length;
+        immediate[i] = hasImm ? imm : 0;
+        withImmediate[i] = hasImm;
     }
 
     /** @param i an index below the poll's count @return the completion's wr_id */
@@ -53,5 +78,28 @@ public final class Completions {
     /** @param i an index @return the completed request's opcode */
     public Opcode opcode(int i) {
         return opcode[i];
+    }
+
+    /**
+     * @param i an index below the poll's count
+     * @return for a successful receive completion, the bytes the message carried (for
+     * {@link Opcode#RECEIVE_WITH_IMMEDIATE}, the bytes the WRITE stored in remote memory); 0 otherwise
+     */
+    public int byteLength(int i) {
+        return byteLength[i];
+    }
+
+    /**
+     * @param i an index below the poll's count
+     * @return the 32-bit immediate of a {@link Opcode#RECEIVE_WITH_IMMEDIATE} completion, in host
+     * order (verbs carries it big-endian on the wire); 0 when {@link #hasImmediate(int)} is false
+     */
+    public int immediate(int i) {
+        return immediate[i];
+    }
+
+    /** @param i an index below the poll's count @return whether the completion carries an immediate */
+    public boolean hasImmediate(int i) {
+        return withImmediate[i];
     }
 }

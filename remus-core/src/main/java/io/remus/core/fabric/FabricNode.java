@@ -47,7 +47,8 @@ public interface FabricNode extends AutoCloseable {
 
     /**
      * Connects a reliable queue pair to {@code peerNodeId} (this node's own id gives the loopback
-     * QP) whose send completions go to {@code cq}.
+     * QP) whose send completions go to {@code cq}. Its SENDs and WRITE_WITH_IMMEDIATEs consume
+     * receives of the peer's {@link ReceiveQueue} if the peer created one before this call.
      *
      * @param peerNodeId     the peer
      * @param cq             this node's completion queue for the QP's send side
@@ -59,6 +60,24 @@ public interface FabricNode extends AutoCloseable {
      * @throws io.remus.core.BadArgumentException when the peer is unknown or the timeout is not positive
      */
     QueuePair connect(int peerNodeId, CompletionQueue cq, int sendQueueDepth, Duration waitTimeout);
+
+    /**
+     * Creates this node's receive queue (verbs: a shared receive queue that every queue pair
+     * connected to this node afterwards takes its receives from, the queue pairs created with
+     * receive capacity): where peers' {@link Opcode#SEND} and {@link Opcode#WRITE_WITH_IMMEDIATE}
+     * requests land. Create it before peers connect: a queue pair connected before it exists has
+     * no receives, and messages over it fail with {@link CompletionStatus#RECEIVER_NOT_READY}. A
+     * node has at most one; it lives until the node closes.
+     *
+     * @param cq    this node's completion queue for the receive completions
+     * @param depth the most receives outstanding at once (posted and not yet polled), positive
+     * @return the receive queue
+     * @throws io.remus.core.BadArgumentException when {@code cq} is not this node's, {@code depth}
+     *                                            is out of range (verbs: above the device's
+     *                                            {@code max_srq_wr}), the node already has a receive
+     *                                            queue or is closed
+     */
+    ReceiveQueue createReceiveQueue(CompletionQueue cq, int depth);
 
     /**
      * The check every {@link #connect} applies to its wait timeout.

@@ -13,7 +13,10 @@ public interface QueuePair extends AutoCloseable {
 
     /**
      * Posts every entry of {@code requests} in order with one doorbell (verbs {@code ibv_post_send}
-     * of a chained list). Allocates nothing. Failures of individual requests arrive as error
+     * of a chained list). Allocates nothing. Each entry is one RDMA operation (a SEND or a
+     * WRITE_WITH_IMMEDIATE is one message, consuming one receive at the peer). Progress: does not
+     * wait, except that a {@link WorkRequests#FENCE}d entry on verbs waits for the earlier READs and
+     * atomics, bounded by the connect timeout. Failures of individual requests arrive as error
      * completions.
      *
      * @param requests the list, unchanged by the call

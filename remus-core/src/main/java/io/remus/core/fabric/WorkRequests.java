@@ -3,7 +3,8 @@ package io.remus.core.fabric;
 import io.remus.core.BadArgumentException;
 
 /**
- * A reusable list of one-sided work requests posted together with one
+ * A reusable list of work requests (one-sided, and the messaging operations {@link Opcode#SEND}
+ * and {@link Opcode#WRITE_WITH_IMMEDIATE}) posted together with one
  * {@link QueuePair#post(WorkRequests)} (one doorbell, like a chained {@code ibv_send_wr} list).
  * Stored as parallel primitive arrays: filling and reading it allocates nothing.
  *
@@ -104,6 +105,57 @@ public final class WorkRequests {
         return add(Opcode.FETCH_AND_ADD, wrId, localAddress, 8, lkey, remoteAddress, rkey, delta, 0, flags);
     }
 
+    /**
+     * Appends a SEND of {@code length} bytes of the local buffer: it consumes the oldest receive
+     * posted on the peer's {@link ReceiveQueue} (one message, no remote address). Fails with
+     * {@link CompletionStatus#RECEIVER_NOT_READY} when the peer has none posted, and with
+     * {@link CompletionStatus#REMOTE_INVALID_REQUEST} when the message is longer than that receive's
+     * buffer.
+     *
+     * @param wrId         the id its completion carries
+     * @param localAddress the message's first byte, in a registration of this node
+     * @param length       the message's length, 0 or more
+     * @param lkey         the local registration's lkey
+     * @param flags        {@link #SIGNALED}, {@link #FENCE} or 0
+     * @return the entry's index
+     * @throws BadArgumentException when {@code length} is negative or the list is full
+     */
+    public int addSend(long wrId, long localAddress, int length, int lkey, int flags) {
+        requireLength(length);
+        return add(Opcode.SEND, wrId, localAddress, length, lkey, 0, 0, 0, 0, flags);
+    }
+
+    /**
+     * Appends an RDMA WRITE with immediate: {@code length} bytes of the local buffer go to
+     * {@code remoteAddress} (checked against {@code rkey} as a WRITE is), then the request consumes
+     * the oldest receive posted on the peer's {@link ReceiveQueue}, whose completion carries
+     * {@code immediate}. Fails with {@link CompletionStatus#RECEIVER_NOT_READY}, writing nothing,
+     * when the peer has no receive posted.
+     *
+     * @param wrId          the id its completion carries
+     * @param localAddress  the first byte to write, in a registration of this node
+     * @param length        the bytes to write, 0 or more
+     * @param lkey          the local registration's lkey
+     * @param remoteAddress where they go
+     * @param rkey          the remote registration's rkey
+     * @param immediate     32 bits for the peer's receive completion (sent big-endian, as verbs does)
+     * @param flags         {@link #SIGNALED}, {@link #FENCE} or 0
+     * @return the entry's index
+     * @throws BadArgumentException when {@code length} is negative or the list is full
+     */
+    public int addWriteWithImmediate(long wrId, long localAddress, int length, int lkey, long remoteAddress, int rkey,
+                                     int immediate, int flags) {
+        requireLength(length);
+        return add(Opcode.WRITE_WITH_IMMEDIATE, wrId, localAddress, length, lkey, remoteAddress, rkey,
+                immediate & 0xFFFF_FFFFL, 0, flags);
+    }
+
+    private static void requireLength(int length) {
+        if (length < 0) {
+            throw new BadArgumentException("message length must be 0 or more, got " + length);
+        }
+    }
+
     private int add(Opcode op, long id, long local, int len, int lk, long remote, int rk, long operand1, long operand2, int fl) {
         if (size == opcode.length) {
             throw new BadArgumentException("work request list is full (" + opcode.length + " entries)");
@@ -165,6 +217,11 @@ public final class WorkRequests {
     /** @param i an index @return the compare value of a CAS, or the delta of a FAA */
     public long compareOrAdd(int i) {
         return operand[i];
+    }
+
+    /** @param i an index @return the immediate of a {@link Opcode#WRITE_WITH_IMMEDIATE} entry */
+    public int immediate(int i) {
+        return (int) operand[i];
     }
 
     /** @param i an index @return the swap value of a CAS */

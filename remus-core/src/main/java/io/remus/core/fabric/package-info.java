@@ -12,6 +12,26 @@
  * {@link io.remus.core.fabric.Completions} (one {@code ibv_poll_cq}). Posting and polling allocate
  * nothing.
  *
+ * <h2>Messaging</h2>
+ * Besides the one-sided READ, WRITE, compare-and-swap and fetch-and-add, a queue pair posts
+ * {@link io.remus.core.fabric.Opcode#SEND} (a message into a receive buffer of the peer) and
+ * {@link io.remus.core.fabric.Opcode#WRITE_WITH_IMMEDIATE} (an RDMA WRITE that also hands the peer a
+ * 32-bit immediate through a receive). Each is one RDMA operation, one message on the wire, posted
+ * with the list's one doorbell. The receiving side is the node's
+ * {@link io.remus.core.fabric.ReceiveQueue} (a verbs shared receive queue, made with
+ * {@link io.remus.core.fabric.FabricNode#createReceiveQueue}): buffers posted as
+ * {@link io.remus.core.fabric.ReceiveRequests}, consumed oldest first by messages from any peer over
+ * a queue pair connected after the receive queue was made, each yielding a receive completion
+ * ({@link io.remus.core.fabric.Opcode#RECEIVE} or
+ * {@link io.remus.core.fabric.Opcode#RECEIVE_WITH_IMMEDIATE}) with its byte length, immediate and
+ * wr_id. Errors are verbs': no receive posted gives the sender
+ * {@link io.remus.core.fabric.CompletionStatus#RECEIVER_NOT_READY}; a message longer than the
+ * receive's buffer gives the receive {@link io.remus.core.fabric.CompletionStatus#LOCAL_LENGTH_ERROR}
+ * and the sender {@link io.remus.core.fabric.CompletionStatus#REMOTE_INVALID_REQUEST}; a closed or
+ * silent peer gives {@link io.remus.core.fabric.CompletionStatus#RETRY_EXCEEDED} as for one-sided
+ * requests. {@link io.remus.core.fabric.CompletionQueue#poll(Completions, java.time.Duration)} waits
+ * for completions up to a caller-chosen timeout.
+ *
  * <p>Semantics every implementation keeps (those of RC verbs): work requests on one QP execute in
  * order; a signalled request yields exactly one completion; a request that fails yields an error
  * completion even when unsignalled, moves its QP to the error state and flushes every later request

@@ -10,8 +10,9 @@ import io.remus.core.fabric.Opcode;
 import java.util.Arrays;
 
 /**
- * A simulated completion queue: a ring of completions, each pollable from its ready time. Polling
- * first drives the execution of its QPs' due work requests. One owning thread.
+ * A simulated completion queue: a ring of completions, each pollable from its ready time, followed
+ * by the receive completions of the receive queue it serves, if any. Polling first drives the
+ * execution of its QPs' due work requests. One owning thread.
  */
 final class SimCompletionQueue implements CompletionQueue {
     private final long[] wrId;
@@ -19,6 +20,7 @@ final class SimCompletionQueue implements CompletionQueue {
     private final CompletionStatus[] status;
     private final long[] readyNanos;
     private SimQueuePair[] queuePairs = new SimQueuePair[0];
+    private volatile SimReceiveQueue receives;
     private int head;
     private int count;
 
@@ -36,6 +38,11 @@ final class SimCompletionQueue implements CompletionQueue {
         SimQueuePair[] now = Arrays.copyOf(queuePairs, queuePairs.length + 1);
         now[now.length - 1] = qp;
         queuePairs = now;
+    }
+
+    /** Hands out {@code rq}'s receive completions too, after this queue's own. */
+    void attach(SimReceiveQueue rq) {
+        receives = rq;
     }
 
     void add(long id, Opcode op, CompletionStatus result, long ready) {
@@ -64,6 +71,10 @@ final class SimCompletionQueue implements CompletionQueue {
             head = (head + 1) % wrId.length;
             count--;
         }
+        SimReceiveQueue rq = receives;
+        if (rq != null && n < max) {
+            n = rq.drain(out, n, now);
+        }
         return n;
     }
 
@@ -75,5 +86,6 @@ final class SimCompletionQueue implements CompletionQueue {
     @Override
     public void close() {
         queuePairs = new SimQueuePair[0];
+        receives = null;
     }
 }

@@ -4,6 +4,7 @@ import io.remus.core.BadArgumentException;
 import io.remus.core.fabric.CompletionQueue;
 import io.remus.core.fabric.FabricNode;
 import io.remus.core.fabric.QueuePair;
+import io.remus.core.fabric.ReceiveQueue;
 import io.remus.core.fabric.RegisteredMemory;
 import io.remus.core.fabric.RegistrationChecks;
 import io.remus.core.fabric.RemoteRegion;
@@ -29,6 +30,7 @@ final class SimNode implements FabricNode {
     private final AtomicInteger failNext = new AtomicInteger();
     private volatile SimRegion[] regions = new SimRegion[0];
     private volatile boolean answering = true;
+    private volatile SimReceiveQueue receiveQueue;
     private volatile boolean closed;
 
     SimNode(SimFabric fabric, int nodeId) {
@@ -130,6 +132,32 @@ final class SimNode implements FabricNode {
         SimCompletionQueue cq = new SimCompletionQueue(capacity);
         owned.add(cq);
         return cq;
+    }
+
+    /** The most receives a simulated receive queue holds. */
+    static final int MAX_RECEIVE_DEPTH = 1 << 20;
+
+    @Override
+    public synchronized ReceiveQueue createReceiveQueue(CompletionQueue cq, int depth) {
+        ensureOpen();
+        if (!(cq instanceof SimCompletionQueue simCq) || !owned.contains(simCq)) {
+            throw new BadArgumentException("a receive queue of node " + nodeId + " needs a completion queue of that node");
+        }
+        if (depth <= 0 || depth > MAX_RECEIVE_DEPTH) {
+            throw new BadArgumentException("receive queue depth must be 1.." + MAX_RECEIVE_DEPTH + ", got " + depth);
+        }
+        if (receiveQueue != null) {
+            throw new BadArgumentException("node " + nodeId + " already has a receive queue");
+        }
+        SimReceiveQueue rq = new SimReceiveQueue(this, depth);
+        simCq.attach(rq);
+        receiveQueue = rq;
+        return rq;
+    }
+
+    /** @return the receive queue, or null when none was created */
+    SimReceiveQueue receiveQueue() {
+        return receiveQueue;
     }
 
     @Override

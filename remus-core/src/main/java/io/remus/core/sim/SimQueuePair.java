@@ -9,11 +9,16 @@ import io.remus.core.fabric.WorkRequests;
 /**
  * A simulated RC queue pair: a ring of posted work requests executed in order, by the posting or
  * polling thread, once due. An error completion puts it in the error state and flushes the rest.
+ * SEND and WRITE_WITH_IMMEDIATE consume a receive of the peer's receive queue as it was when this
+ * queue pair was connected (none when the peer had not created one yet: verbs attaches a queue
+ * pair to a shared receive queue when it creates it); with no receive posted they fail at once with
+ * {@code RECEIVER_NOT_READY}, the error verbs reports once its receiver-not-ready retries ran out.
  */
 final class SimQueuePair implements QueuePair {
     private final SimNode local;
     private final SimNode target;
     private final SimCompletionQueue cq;
+    private final SimReceiveQueue receiver;
     private final SimOptions options;
     private final SimFabric fabric;
     private final Opcode[] opcode;
@@ -39,6 +44,7 @@ final class SimQueuePair implements QueuePair {
         this.local = local;
         this.target = target;
         this.cq = cq;
+        this.receiver = target.receiveQueue();
         this.options = local.options();
         this.fabric = local.fabric();
         opcode = new Opcode[depth];
@@ -111,7 +117,7 @@ final class SimQueuePair implements QueuePair {
                 result = CompletionStatus.REMOTE_OPERATION_ERROR;
             } else {
                 fabric.beforeApply(opcode[i]);
-                result = execute(i);
+                result = execute(i, now);
             }
             if (result != CompletionStatus.SUCCESS) {
                 error = true;
@@ -125,11 +131,24 @@ final class SimQueuePair implements QueuePair {
         }
     }
 
-    private CompletionStatus execute(int i) {
+    private CompletionStatus execute(int i, long now) {
         int len = length[i];
         SimRegion mine = local.findByLkey(lkey[i], localAddress[i], len);
         if (mine == null) {
             return CompletionStatus.LOCAL_PROTECTION_ERROR;
+        }
+        if (opcode[i] == Opcode.SEND || opcode[i] == Opcode.WRITE_WITH_IMMEDIATE) {
+            if (receiver == null) {
+                return CompletionStatus.RECEIVER_NOT_READY;
+            }
+            long ready = now + options.completionDelayNanos();
+            try {
+                return opcode[i] == Opcode.SEND
+                        ? receiver.send(mine.segment(), localAddress[i] - mine.address(), len, ready)
+                        : receiver.writeWithImmediate(this, i, mine, len, (int) operand[i], ready);
+            } catch (IllegalStateException deregisteredMeanwhile) {
+                return CompletionStatus.LOCAL_PROTECTION_ERROR;
+            }
         }
         SimRegion theirs = target.findByRkey(rkey[i], remoteAddress[i], len);
         if (theirs == null) {
@@ -158,6 +177,21 @@ final class SimQueuePair implements QueuePair {
                     return CompletionStatus.REMOTE_INVALID_REQUEST;
                 }
             }
+        } catch (IllegalStateException deregisteredMeanwhile) {
+            return CompletionStatus.REMOTE_ACCESS_ERROR;
+        }
+        return CompletionStatus.SUCCESS;
+    }
+
+    /** The WRITE part of the WRITE_WITH_IMMEDIATE at ring slot {@code i}, its local buffer in {@code mine}. */
+    CompletionStatus write(int i, SimRegion mine) {
+        SimRegion theirs = target.findByRkey(rkey[i], remoteAddress[i], length[i]);
+        if (theirs == null) {
+            return CompletionStatus.REMOTE_ACCESS_ERROR;
+        }
+        try {
+            SimMemory.copy(mine.segment(), localAddress[i] - mine.address(), theirs.segment(),
+                    remoteAddress[i] - theirs.address(), length[i], options.yieldWhileTearing(), options.tearWords());
         } catch (IllegalStateException deregisteredMeanwhile) {
             return CompletionStatus.REMOTE_ACCESS_ERROR;
         }

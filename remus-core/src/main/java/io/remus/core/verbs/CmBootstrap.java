@@ -160,7 +160,7 @@ final class CmBootstrap implements PeerBootstrap {
         InetSocketAddress address = fabric.options().bootstrapAddresses().get(peer);
         try {
             return CmConnector.connect(builder, ipv4(peer, address), address.getPort(), offer,
-                    fabric.options().connectTimeout());
+                    fabric.options().connectTimeout(), VerbsNode.CONNECTION_OPTIONS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new RemusException("interrupted while connecting to node " + peer + " at " + address, e);

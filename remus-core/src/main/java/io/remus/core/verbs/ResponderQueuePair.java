@@ -5,7 +5,9 @@ import io.remus.verbs.CmConnection;
 
 /**
  * The queue pair a node creates to serve one requester's queue pair: it posts nothing, it only
- * lets the device execute the requester's READs, WRITEs and atomics against this node's memory.
+ * lets the device execute the requester's READs, WRITEs and atomics against this node's memory,
+ * and, when the node had a receive queue as it was created, deliver the requester's SENDs and
+ * WRITE_WITH_IMMEDIATEs into that queue's receives.
  * It is either a hand-connected queue pair or an accepted rdma_cm connection; the node releases the
  * latter when its requester leaves ({@link VerbsNode#releaseLeftConnections()}).
  */

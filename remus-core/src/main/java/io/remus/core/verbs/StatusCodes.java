@@ -18,11 +18,13 @@ final class StatusCodes {
             return CompletionStatus.REMOTE_ACCESS_ERROR;
         } else if (code == io.remus.verbs.CompletionStatus.REMOTE_INVALID_REQUEST) {
             return CompletionStatus.REMOTE_INVALID_REQUEST;
-        } else if (code == io.remus.verbs.CompletionStatus.RETRY_EXCEEDED
-                || code == io.remus.verbs.CompletionStatus.RECEIVER_NOT_READY_RETRY_EXCEEDED) {
+        } else if (code == io.remus.verbs.CompletionStatus.RETRY_EXCEEDED) {
             return CompletionStatus.RETRY_EXCEEDED;
-        } else if (code == io.remus.verbs.CompletionStatus.LOCAL_PROTECTION_ERROR
-                || code == io.remus.verbs.CompletionStatus.LOCAL_LENGTH_ERROR) {
+        } else if (code == io.remus.verbs.CompletionStatus.RECEIVER_NOT_READY_RETRY_EXCEEDED) {
+            return CompletionStatus.RECEIVER_NOT_READY;
+        } else if (code == io.remus.verbs.CompletionStatus.LOCAL_LENGTH_ERROR) {
+            return CompletionStatus.LOCAL_LENGTH_ERROR;
+        } else if (code == io.remus.verbs.CompletionStatus.LOCAL_PROTECTION_ERROR) {
             return CompletionStatus.LOCAL_PROTECTION_ERROR;
         }
         return CompletionStatus.REMOTE_OPERATION_ERROR;
@@ -35,6 +37,12 @@ final class StatusCodes {
             return Opcode.COMPARE_AND_SWAP;
         } else if (code == CompletionOpcode.FETCH_AND_ADD) {
             return Opcode.FETCH_AND_ADD;
+        } else if (code == CompletionOpcode.SEND) {
+            return Opcode.SEND;
+        } else if (code == CompletionOpcode.RECEIVE) {
+            return Opcode.RECEIVE;
+        } else if (code == CompletionOpcode.RECEIVE_RDMA_WITH_IMMEDIATE) {
+            return Opcode.RECEIVE_WITH_IMMEDIATE;
         }
         return Opcode.READ;
     }

@@ -64,7 +64,7 @@ final class TcpBootstrap implements PeerBootstrap {
                 throw new BootstrapProtocolException("node " + peer + " answered a connect request with " + reply);
             }
             Endpoint theirs = connected.endpoint();
-            return new PeerConnection(mine.connect(theirs), null, null);
+            return new PeerConnection(mine.connect(theirs, VerbsNode.CONNECTION_OPTIONS), null, null);
         } catch (VerbsException e) {
             mine.close();
             throw new RemusException("connecting node " + from.nodeId() + " to node " + peer + " failed", e);

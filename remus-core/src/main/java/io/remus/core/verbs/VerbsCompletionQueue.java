@@ -5,6 +5,7 @@ import io.remus.core.fabric.CompletionQueue;
 import io.remus.core.fabric.CompletionStatus;
 import io.remus.core.fabric.Completions;
 import io.remus.core.fabric.Opcode;
+import io.remus.verbs.CompletionOpcode;
 import io.remus.verbs.WorkCompletions;
 
 import java.util.Arrays;
@@ -14,7 +15,11 @@ import java.util.Arrays;
  * those the fabric makes itself for requests it refused to hand to the device (a local buffer no
  * registration covers, a misaligned atomic, requests flushed from a queue pair in the error
  * state); those come first. Each device completion retires its request in its queue pair's
- * ring, found by QP number. Polling allocates nothing. One owning thread.
+ * ring, found by QP number, except receive completions when this is the completion queue of its
+ * node's receive queue: a successful one is known by its opcode ({@code IBV_WC_RECV},
+ * {@code IBV_WC_RECV_RDMA_WITH_IMM}); an error one (whose opcode verbs leaves undefined) by coming
+ * from a queue pair that posts no sends here (a serving one) or carrying a wr_id that the queue pair
+ * has not posted. Polling allocates nothing. One owning thread.
  */
 final class VerbsCompletionQueue implements CompletionQueue {
     private static final int POLL_BATCH = 64;
@@ -26,6 +31,10 @@ final class VerbsCompletionQueue implements CompletionQueue {
     private final long[] pendingId;
     private final Opcode[] pendingOp;
     private final CompletionStatus[] pendingStatus;
+    private final int[] pendingLength;
+    private final int[] pendingImmediate;
+    private final boolean[] pendingWithImmediate;
+    private volatile VerbsReceiveQueue receives;
     private int pendingHead;
     private int pendingCount;
     private volatile VerbsQueuePair[] queuePairs = new VerbsQueuePair[0];
@@ -40,6 +49,13 @@ final class VerbsCompletionQueue implements CompletionQueue {
         pendingId = new long[pending];
         pendingOp = new Opcode[pending];
         pendingStatus = new CompletionStatus[pending];
+        pendingLength = new int[pending];
+        pendingImmediate = new int[pending];
+        pendingWithImmediate = new boolean[pending];
+    }
+
+    void attach(VerbsReceiveQueue rq) {
+        receives = rq;
     }
 
     io.remus.verbs.CompletionQueue verbs() {
@@ -61,6 +77,10 @@ final class VerbsCompletionQueue implements CompletionQueue {
     }
 
     void addMade(long wrId, Opcode op, CompletionStatus status) {
+        addMade(wrId, op, status, 0, 0, false);
+    }
+
+    private void addMade(long wrId, Opcode op, CompletionStatus status, int length, int immediate, boolean withImmediate) {
         if (pendingCount == pendingId.length) {
             throw new RemusException("completion queue overrun: " + pendingCount + " completions not polled");
         }
@@ -68,6 +88,9 @@ final class VerbsCompletionQueue implements CompletionQueue {
         pendingId[i] = wrId;
         pendingOp[i] = op;
         pendingStatus[i] = status;
+        pendingLength[i] = length;
+        pendingImmediate[i] = immediate;
+        pendingWithImmediate[i] = withImmediate;
         pendingCount++;
     }
 
@@ -76,7 +99,8 @@ final class VerbsCompletionQueue implements CompletionQueue {
         int max = out.capacity();
         int n = 0;
         while (pendingCount > 0 && n < max) {
-            out.set(n++, pendingId[pendingHead], pendingOp[pendingHead], pendingStatus[pendingHead]);
+            out.set(n++, pendingId[pendingHead], pendingOp[pendingHead], pendingStatus[pendingHead],
+                    pendingLength[pendingHead], pendingImmediate[pendingHead], pendingWithImmediate[pendingHead]);
             pendingStatus[pendingHead] = null;
             pendingHead = (pendingHead + 1) % pendingId.length;
             pendingCount--;
@@ -88,6 +112,21 @@ final class VerbsCompletionQueue implements CompletionQueue {
         for (int i = 0; i < got; i++) {
             long id = polled.workRequestId(i);
             CompletionStatus status = StatusCodes.status(polled.status(i));
+            if (isReceive(i, id, status)) {
+                receives.retired();
+                boolean imm = status == CompletionStatus.SUCCESS && polled.hasImmediate(i);
+                Opcode op = status == CompletionStatus.SUCCESS
+                        && polled.opcode(i) == CompletionOpcode.RECEIVE_RDMA_WITH_IMMEDIATE
+                        ? Opcode.RECEIVE_WITH_IMMEDIATE : Opcode.RECEIVE;
+                int length = status == CompletionStatus.SUCCESS ? polled.byteLength(i) : 0;
+                int immediate = imm ? polled.immediate(i) : 0;
+                if (n < max) {
+                    out.set(n++, id, op, status, length, immediate, imm);
+                } else {
+                    addMade(id, op, status, length, immediate, imm);
+                }
+                continue;
+            }
             Opcode op = retire(polled.queuePairNumber(i), id, status, polled.opcode(i));
             if (op == null) {
                 continue;
@@ -115,12 +154,38 @@ final class VerbsCompletionQueue implements CompletionQueue {
         for (int i = 0; i < got; i++) {
             long id = polled.workRequestId(i);
             CompletionStatus status = StatusCodes.status(polled.status(i));
+            if (isReceive(i, id, status)) {
+                receives.retired();
+                boolean imm = status == CompletionStatus.SUCCESS && polled.hasImmediate(i);
+                addMade(id, status == CompletionStatus.SUCCESS
+                                && polled.opcode(i) == CompletionOpcode.RECEIVE_RDMA_WITH_IMMEDIATE
+                                ? Opcode.RECEIVE_WITH_IMMEDIATE : Opcode.RECEIVE, status,
+                        status == CompletionStatus.SUCCESS ? polled.byteLength(i) : 0, imm ? polled.immediate(i) : 0, imm);
+                continue;
+            }
             Opcode op = retire(polled.queuePairNumber(i), id, status, polled.opcode(i));
             if (op != null) {
                 addMade(id, op, status);
             }
         }
         return got;
+    }
+
+    private boolean isReceive(int i, long id, CompletionStatus status) {
+        VerbsReceiveQueue rq = receives;
+        if (rq == null || rq.outstanding() == 0) {
+            return false;
+        }
+        if (status == CompletionStatus.SUCCESS) {
+            return (polled.opcode(i) & CompletionOpcode.RECEIVE) != 0;
+        }
+        int qpn = polled.queuePairNumber(i);
+        for (VerbsQueuePair qp : queuePairs) {
+            if (qp.queuePairNumber() == qpn) {
+                return !qp.pending(id);
+            }
+        }
+        return true;
     }
 
     private Opcode retire(int qpn, long id, CompletionStatus status, int wcOpcode) {

@@ -5,11 +5,13 @@ import io.remus.core.RemusException;
 import io.remus.core.fabric.CompletionQueue;
 import io.remus.core.fabric.FabricNode;
 import io.remus.core.fabric.QueuePair;
+import io.remus.core.fabric.ReceiveQueue;
 import io.remus.core.fabric.RegisteredMemory;
 import io.remus.core.fabric.RegistrationChecks;
 import io.remus.core.fabric.RemoteRegion;
 import io.remus.verbs.Access;
 import io.remus.verbs.CmConnection;
+import io.remus.verbs.ConnectionOptions;
 import io.remus.verbs.ConnectedQueuePair;
 import io.remus.verbs.Endpoint;
 import io.remus.verbs.PreparedQueuePair;
@@ -33,6 +35,20 @@ import java.util.concurrent.CopyOnWriteArrayList;
 final class VerbsNode implements FabricNode {
     private static final long PAGE = 4096;
     private static final int RESPONDER_CQ_CAPACITY = 16;
+    /**
+     * How this fabric's queue pairs connect: verbs' defaults but with 6 receiver-not-ready retries
+     * instead of 7 (retry forever), so that a SEND or WRITE_WITH_IMMEDIATE to a node with no receive
+     * posted fails with {@code IBV_WC_RNR_RETRY_EXC_ERR} after the retries (each waiting the
+     * responder's minimum RNR timer, 0.64 ms at code 12) rather than stalling the queue pair for good.
+     * One-sided requests consume no receives and never meet it.
+     */
+    static final ConnectionOptions CONNECTION_OPTIONS;
+
+    static {
+        ConnectionOptions d = ConnectionOptions.defaults();
+        CONNECTION_OPTIONS = new ConnectionOptions(d.pathMtu(), d.timeout(), d.retryCount(), 6, d.minRnrTimer(),
+                d.maxReadAtomic(), d.maxDestReadAtomic(), d.hopLimit());
+    }
 
     private final VerbsFabric fabric;
     private final int nodeId;
@@ -42,6 +58,7 @@ final class VerbsNode implements FabricNode {
     private volatile VerbsMemory[] regions = new VerbsMemory[0];
     private final RegionDirectory directory;
     private io.remus.verbs.CompletionQueue responderCq;
+    private volatile VerbsReceiveQueue receiveQueue;
     private boolean closed;
 
     VerbsNode(VerbsFabric fabric, int nodeId) {
@@ -145,8 +162,47 @@ final class VerbsNode implements FabricNode {
             responderCq = fabric.context().createCompletionQueue(RESPONDER_CQ_CAPACITY);
             owned.add(responderCq);
         }
-        return pd.queuePair().completionQueue(responderCq).maxSendWorkRequests(1).maxReceiveWorkRequests(1)
-                .maxInlineData(0).port(fabric.options().port());
+        return withReceives(pd.queuePair().completionQueue(responderCq).maxSendWorkRequests(1).maxReceiveWorkRequests(1)
+                .maxInlineData(0).port(fabric.options().port()));
+    }
+
+    /** Attaches a queue pair under construction to this node's receive queue, when it has one. */
+    private QueuePairBuilder withReceives(QueuePairBuilder builder) {
+        VerbsReceiveQueue rq = receiveQueue;
+        return rq == null ? builder
+                : builder.sharedReceiveQueue(rq.srq()).receiveCompletionQueue(rq.completionQueue().verbs());
+    }
+
+    @Override
+    public synchronized ReceiveQueue createReceiveQueue(CompletionQueue cq, int depth) {
+        ensureOpen();
+        if (!(cq instanceof VerbsCompletionQueue verbsCq) || verbsCq.node() != this) {
+            throw new BadArgumentException("a receive queue of node " + nodeId + " needs a completion queue of that node");
+        }
+        int max = fabric.context().queryDevice().maxSharedReceiveQueueWorkRequests();
+        if (depth <= 0 || depth > max) {
+            throw new BadArgumentException("receive queue depth must be 1.." + max + ", got " + depth);
+        }
+        if (receiveQueue != null) {
+            throw new BadArgumentException("node " + nodeId + " already has a receive queue");
+        }
+        io.remus.verbs.SharedReceiveQueue srq;
+        try {
+            srq = pd.createSharedReceiveQueue(depth, 1);
+        } catch (VerbsException e) {
+            throw new RemusException("creating a receive queue of depth " + depth + " on node " + nodeId + " failed", e);
+        }
+        VerbsReceiveQueue rq;
+        try {
+            rq = new VerbsReceiveQueue(this, srq, verbsCq, depth);
+        } catch (RuntimeException e) {
+            srq.close();
+            throw e;
+        }
+        verbsCq.attach(rq);
+        owned.add(rq);
+        receiveQueue = rq;
+        return rq;
     }
 
     /** Keeps an accepted rdma_cm connection as a serving queue pair until this node closes; closes it if the node did. */
@@ -225,8 +281,8 @@ final class VerbsNode implements FabricNode {
      * fabric's {@link PeerBootstrap} (an rdma_cm connection by default).
      */
     PeerConnection link(int peer, VerbsCompletionQueue cq, int depth) {
-        QueuePairBuilder builder = pd.queuePair().completionQueue(cq.verbs()).maxSendWorkRequests(depth)
-                .maxReceiveWorkRequests(1).maxInlineData(0).port(fabric.options().port());
+        QueuePairBuilder builder = withReceives(pd.queuePair().completionQueue(cq.verbs()).maxSendWorkRequests(depth)
+                .maxReceiveWorkRequests(1).maxInlineData(0).port(fabric.options().port()));
         VerbsNode local = fabric.localNode(peer);
         if (peer != nodeId && local == null) {
             try {
@@ -244,11 +300,11 @@ final class VerbsNode implements FabricNode {
         ResponderQueuePair peerSide = null;
         try {
             if (peer == nodeId) {
-                return new PeerConnection(mine.connectToSelf(), null, null);
+                return new PeerConnection(mine.connect(mine.localEndpoint(), CONNECTION_OPTIONS), null, null);
             }
             Responder r = local.respond(mine.localEndpoint());
             peerSide = r.queuePair();
-            return new PeerConnection(mine.connect(r.endpoint()), peerSide, null);
+            return new PeerConnection(mine.connect(r.endpoint(), CONNECTION_OPTIONS), peerSide, null);
         } catch (VerbsException e) {
             closeQuietly(mine, peerSide);
             throw new RemusException("connecting node " + nodeId + " to node " + peer + " failed", e);
@@ -280,7 +336,7 @@ final class VerbsNode implements FabricNode {
         Endpoint endpoint = prepared.localEndpoint();
         ConnectedQueuePair connected;
         try {
-            connected = prepared.connect(requester);
+            connected = prepared.connect(requester, CONNECTION_OPTIONS);
         } catch (RuntimeException e) {
             prepared.close();
             throw e;

@@ -153,7 +153,7 @@ final class VerbsQueuePair implements QueuePair {
                 ringOp[slot] = op;
                 ringSignaled[slot] = signaled;
                 ringInternal[slot] = !asked;
-                if (op != Opcode.WRITE) {
+                if (readOrAtomic(op)) {
                     readsAndAtomicsInFlight++;
                 }
                 tail++;
@@ -176,7 +176,25 @@ final class VerbsQueuePair implements QueuePair {
                     r.compareOrAdd(k), r.swap(k), signaled);
             case FETCH_AND_ADD -> b.fetchAndAdd(id, m.region(), offset, r.remoteAddress(k), r.rkey(k),
                     r.compareOrAdd(k), signaled);
+            case SEND -> b.send(id, m.region(), offset, length, signaled);
+            case WRITE_WITH_IMMEDIATE -> b.writeWithImmediate(id, m.region(), offset, length, r.remoteAddress(k),
+                    r.rkey(k), r.immediate(k), signaled);
+            default -> throw new BadArgumentException("opcode " + op + " cannot be posted; it only names receive completions");
         }
+    }
+
+    private static boolean readOrAtomic(Opcode op) {
+        return op == Opcode.READ || op == Opcode.COMPARE_AND_SWAP || op == Opcode.FETCH_AND_ADD;
+    }
+
+    /** @return whether a request with {@code wrId} is posted here and not yet retired */
+    boolean pending(long wrId) {
+        for (long s = head; s < tail; s++) {
+            if (ringId[(int) (s % depth)] == wrId) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private boolean awaitReadsAndAtomics(SendBatch b) {
@@ -235,7 +253,7 @@ final class VerbsQueuePair implements QueuePair {
             int slot = (int) (s % depth);
             if (ringId[slot] == wrId && (ringSignaled[slot] || !success)) {
                 for (long r = head; r <= s; r++) {
-                    if (ringOp[(int) (r % depth)] != Opcode.WRITE) {
+                    if (readOrAtomic(ringOp[(int) (r % depth)])) {
                         readsAndAtomicsInFlight--;
                     }
                 }
