@@ -128,6 +128,15 @@ public record SimCostModel(String name, long readWriteRoundTripNanos, long atomi
         return readWriteRoundTripNanos == 0 && atomicRoundTripNanos == 0 && atomicUnitNanos == 0 && picosPerByte == 0;
     }
 
+    /**
+     * @return one line naming the model and its figures, for a report's notes, such as
+     *         {@code connectx5: READ/WRITE round trip 2000 ns, atomic 2500 ns holding its word's unit 2500 ns, 80 ps/byte}
+     */
+    public String describe() {
+        return name + ": READ/WRITE round trip " + readWriteRoundTripNanos + " ns, atomic " + atomicRoundTripNanos
+                + " ns holding its word's unit " + atomicUnitNanos + " ns, " + picosPerByte + " ps/byte";
+    }
+
     /** @return the time from posting a request of {@code op} and {@code length} bytes to its reaching the target */
     long outboundNanos(Opcode op, int length) {
         return switch (op) {
