@@ -123,12 +123,18 @@ public record SimCostModel(String name, long readWriteRoundTripNanos, long atomi
                 + PRESETS.stream().map(SimCostModel::name).toList());
     }
 
-    /** @return whether every cost the simulator charges is zero (then it runs as without a model) */
+    /**
+     * Whether the simulator runs as without a model.
+     *
+     * @return whether every cost the simulator charges is zero
+     */
     public boolean isFree() {
         return readWriteRoundTripNanos == 0 && atomicRoundTripNanos == 0 && atomicUnitNanos == 0 && picosPerByte == 0;
     }
 
     /**
+     * Describes the model in one line.
+     *
      * @return one line naming the model and its figures, for a report's notes, such as
      *         {@code connectx5: READ/WRITE round trip 2000 ns, atomic 2500 ns holding its word's unit 2500 ns, 80 ps/byte}
      */

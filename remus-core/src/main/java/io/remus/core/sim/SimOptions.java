@@ -111,6 +111,8 @@ public record SimOptions(long executionLatencyNanos, long completionDelayNanos, 
     }
 
     /**
+     * Chooses what the simulated NIC charges per work request.
+     *
      * @param costModel the cost model, such as {@link SimCostModel#CONNECTX5}
      * @return a copy with it
      * @throws NullPointerException when {@code costModel} is null
