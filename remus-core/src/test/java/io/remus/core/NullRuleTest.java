@@ -8,6 +8,7 @@ import io.remus.core.config.NodeRange;
 import io.remus.core.config.SlurmHostList;
 import io.remus.core.config.Timeouts;
 import io.remus.core.fabric.RemoteRegion;
+import io.remus.core.sim.SimCostModel;
 import io.remus.core.sim.SimOptions;
 import io.remus.core.verbs.VerbsFabricOptions;
 import io.remus.core.verbs.bootstrap.BootstrapClient;
@@ -57,6 +58,7 @@ class NullRuleTest {
         samples.put(InetSocketAddress.class, new InetSocketAddress(InetAddress.getLoopbackAddress(), 1));
         samples.put(ClusterConfig.class, ClusterConfig.builder().nodes(List.of("127.0.0.1")).build());
         samples.put(SimOptions.class, SimOptions.defaults());
+        samples.put(SimCostModel.class, SimCostModel.NONE);
         return samples;
     }
 

@@ -15,8 +15,10 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 
 /** A simulated node: its registrations, its NIC lock for atomics, and its fault switches. */
 final class SimNode implements FabricNode {
@@ -25,6 +27,13 @@ final class SimNode implements FabricNode {
     private final SimFabric fabric;
     private final int nodeId;
     private final Object nicAtomicLock = new Object();
+    /** Reservations between two sweeps of idle atomic units, when more than this many words have one. */
+    private static final int UNIT_SWEEP_EVERY = 1 << 16;
+    /** How long an atomic unit stays in the table after it fell idle; an idle unit is the same as none. */
+    private static final long UNIT_SWEEP_AGE_NANOS = 1_000_000_000L;
+
+    private final ConcurrentHashMap<Long, Long> atomicUnitFree = new ConcurrentHashMap<>();
+    private final AtomicLong reservations = new AtomicLong();
     private final CopyOnWriteArrayList<RemoteRegion> published = new CopyOnWriteArrayList<>();
     private final List<AutoCloseable> owned = new ArrayList<>();
     private final AtomicInteger failNext = new AtomicInteger();
@@ -53,6 +62,25 @@ final class SimNode implements FabricNode {
 
     Object nicAtomicLock() {
         return nicAtomicLock;
+    }
+
+    /**
+     * Reserves the NIC atomic unit of the 8-byte word at {@code address} for an atomic arriving at
+     * {@code arrival}: it starts when the unit is free and keeps it busy for {@code busyNanos}.
+     *
+     * @return when the atomic starts, {@code arrival} or later
+     */
+    long reserveAtomicUnit(long address, long arrival, long busyNanos) {
+        if ((reservations.incrementAndGet() & (UNIT_SWEEP_EVERY - 1)) == 0 && atomicUnitFree.size() > UNIT_SWEEP_EVERY) {
+            atomicUnitFree.values().removeIf(free -> free - (arrival - UNIT_SWEEP_AGE_NANOS) < 0);
+        }
+        long[] start = new long[1];
+        atomicUnitFree.compute(address >>> 3, (word, free) -> {
+            long s = free == null || free - arrival <= 0 ? arrival : free;
+            start[0] = s;
+            return s + busyNanos;
+        });
+        return start[0];
     }
 
     boolean answering() {

@@ -31,68 +31,94 @@ import io.remus.core.memory.BlockHeader;
  *                               Soft-RoCE's responder can: a READ racing a compare-and-swap or a WRITE of
  *                               the word returns the old high half beside the new low half, a word that
  *                               was never stored
+ * @param costModel              what each work request costs and how NIC atomics on one word queue
+ *                               ({@link SimCostModel}); its costs add to {@code executionLatencyNanos} and
+ *                               {@code completionDelayNanos}
  */
 public record SimOptions(long executionLatencyNanos, long completionDelayNanos, long transportTimeoutNanos,
                          boolean yieldWhileTearing, boolean yieldInsideNicAtomics, boolean tearWords,
-                         boolean poisonFreedBlocks, boolean tearReads) {
+                         boolean poisonFreedBlocks, boolean tearReads, SimCostModel costModel) {
     /**
      * The word a poisoned block is filled with ({@link #poisonFreedBlocks()}); where a payload cut at
      * its registration's end leaves less than a word, the bytes of the word's little-endian layout.
      */
     public static final long POISON = 0xDEADBEEF_0BADF00DL;
 
-    /** Validates the knobs. */
+    /**
+     * Validates the knobs.
+     *
+     * @throws NullPointerException when {@code costModel} is null
+     * @throws BadArgumentException when a delay is negative or the transport timeout not positive
+     */
     public SimOptions {
+        java.util.Objects.requireNonNull(costModel, "costModel");
         if (executionLatencyNanos < 0 || completionDelayNanos < 0 || transportTimeoutNanos <= 0) {
-            throw new BadArgumentException("simulator delays must be non-negative and the transport timeout positive");
+            throw new BadArgumentException("simulator delays must be non-negative and the transport timeout positive, got "
+                    + "executionLatencyNanos " + executionLatencyNanos + ", completionDelayNanos " + completionDelayNanos
+                    + ", transportTimeoutNanos " + transportTimeoutNanos);
         }
     }
 
-    /** @return no injected delays, a 100 ms transport timeout, no yielding, whole 8-byte stores and loads, no poisoning */
+    /**
+     * @return no injected delays, a 100 ms transport timeout, no yielding, whole 8-byte stores and loads, no
+     *         poisoning, cost model {@link SimCostModel#NONE}
+     */
     public static SimOptions defaults() {
-        return new SimOptions(0, 0, 100_000_000L, false, false, false, false, false);
+        return new SimOptions(0, 0, 100_000_000L, false, false, false, false, false, SimCostModel.NONE);
     }
 
     /** @param nanos execution latency @return a copy with it */
     public SimOptions withExecutionLatencyNanos(long nanos) {
-        return new SimOptions(nanos, completionDelayNanos, transportTimeoutNanos, yieldWhileTearing, yieldInsideNicAtomics, tearWords, poisonFreedBlocks, tearReads);
+        return new SimOptions(nanos, completionDelayNanos, transportTimeoutNanos, yieldWhileTearing, yieldInsideNicAtomics, tearWords, poisonFreedBlocks, tearReads, costModel);
     }
 
     /** @param nanos completion delay @return a copy with it */
     public SimOptions withCompletionDelayNanos(long nanos) {
-        return new SimOptions(executionLatencyNanos, nanos, transportTimeoutNanos, yieldWhileTearing, yieldInsideNicAtomics, tearWords, poisonFreedBlocks, tearReads);
+        return new SimOptions(executionLatencyNanos, nanos, transportTimeoutNanos, yieldWhileTearing, yieldInsideNicAtomics, tearWords, poisonFreedBlocks, tearReads, costModel);
     }
 
     /** @param nanos transport timeout @return a copy with it */
     public SimOptions withTransportTimeoutNanos(long nanos) {
-        return new SimOptions(executionLatencyNanos, completionDelayNanos, nanos, yieldWhileTearing, yieldInsideNicAtomics, tearWords, poisonFreedBlocks, tearReads);
+        return new SimOptions(executionLatencyNanos, completionDelayNanos, nanos, yieldWhileTearing, yieldInsideNicAtomics, tearWords, poisonFreedBlocks, tearReads, costModel);
     }
 
     /** @param yield whether transfers yield between pieces @return a copy with it */
     public SimOptions withYieldWhileTearing(boolean yield) {
-        return new SimOptions(executionLatencyNanos, completionDelayNanos, transportTimeoutNanos, yield, yieldInsideNicAtomics, tearWords, poisonFreedBlocks, tearReads);
+        return new SimOptions(executionLatencyNanos, completionDelayNanos, transportTimeoutNanos, yield, yieldInsideNicAtomics, tearWords, poisonFreedBlocks, tearReads, costModel);
     }
 
     /** @param yield whether NIC atomics yield between load and store @return a copy with it */
     public SimOptions withYieldInsideNicAtomics(boolean yield) {
-        return new SimOptions(executionLatencyNanos, completionDelayNanos, transportTimeoutNanos, yieldWhileTearing, yield, tearWords, poisonFreedBlocks, tearReads);
+        return new SimOptions(executionLatencyNanos, completionDelayNanos, transportTimeoutNanos, yieldWhileTearing, yield, tearWords, poisonFreedBlocks, tearReads, costModel);
     }
 
     /** @param tear whether RDMA WRITEs store 8-byte words as two halves @return a copy with it */
     public SimOptions withTearWords(boolean tear) {
         return new SimOptions(executionLatencyNanos, completionDelayNanos, transportTimeoutNanos, yieldWhileTearing,
-                yieldInsideNicAtomics, tear, poisonFreedBlocks, tearReads);
+                yieldInsideNicAtomics, tear, poisonFreedBlocks, tearReads, costModel);
     }
 
     /** @param poison whether freeing a block fills its payload with {@link #POISON} @return a copy with it */
     public SimOptions withPoisonFreedBlocks(boolean poison) {
         return new SimOptions(executionLatencyNanos, completionDelayNanos, transportTimeoutNanos, yieldWhileTearing,
-                yieldInsideNicAtomics, tearWords, poison, tearReads);
+                yieldInsideNicAtomics, tearWords, poison, tearReads, costModel);
     }
 
     /** @param tear whether RDMA READs load 8-byte words as two halves @return a copy with it */
     public SimOptions withTearReads(boolean tear) {
         return new SimOptions(executionLatencyNanos, completionDelayNanos, transportTimeoutNanos, yieldWhileTearing,
-                yieldInsideNicAtomics, tearWords, poisonFreedBlocks, tear);
+                yieldInsideNicAtomics, tearWords, poisonFreedBlocks, tear, costModel);
+    }
+
+    /**
+     * Chooses what the simulated NIC charges per work request.
+     *
+     * @param costModel the cost model, such as {@link SimCostModel#CONNECTX5}
+     * @return a copy with it
+     * @throws NullPointerException when {@code costModel} is null
+     */
+    public SimOptions withCostModel(SimCostModel costModel) {
+        return new SimOptions(executionLatencyNanos, completionDelayNanos, transportTimeoutNanos, yieldWhileTearing,
+                yieldInsideNicAtomics, tearWords, poisonFreedBlocks, tearReads, costModel);
     }
 }

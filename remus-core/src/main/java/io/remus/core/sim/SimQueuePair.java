@@ -13,6 +13,9 @@ import io.remus.core.fabric.WorkRequests;
  * queue pair was connected (none when the peer had not created one yet: verbs attaches a queue
  * pair to a shared receive queue when it creates it); with no receive posted they fail at once with
  * {@code RECEIVER_NOT_READY}, the error verbs reports once its receiver-not-ready retries ran out.
+ * The fabric's {@link SimCostModel} sets, on posting, when each request executes and how long after
+ * its execution its completion becomes pollable; NIC atomics reserve their word's atomic unit on the
+ * target node then.
  */
 final class SimQueuePair implements QueuePair {
     private final SimNode local;
@@ -20,6 +23,8 @@ final class SimQueuePair implements QueuePair {
     private final SimCompletionQueue cq;
     private final SimReceiveQueue receiver;
     private final SimOptions options;
+    private final SimCostModel cost;
+    private final boolean costFree;
     private final SimFabric fabric;
     private final Opcode[] opcode;
     private final long[] wrId;
@@ -32,6 +37,7 @@ final class SimQueuePair implements QueuePair {
     private final long[] swap;
     private final int[] flags;
     private final long[] dueNanos;
+    private final long[] returnNanos;
     private int head;
     private int count;
     private boolean error;
@@ -46,6 +52,8 @@ final class SimQueuePair implements QueuePair {
         this.cq = cq;
         this.receiver = target.receiveQueue();
         this.options = local.options();
+        this.cost = options.costModel();
+        this.costFree = cost.isFree();
         this.fabric = local.fabric();
         opcode = new Opcode[depth];
         wrId = new long[depth];
@@ -58,6 +66,7 @@ final class SimQueuePair implements QueuePair {
         swap = new long[depth];
         flags = new int[depth];
         dueNanos = new long[depth];
+        returnNanos = new long[depth];
     }
 
     @Override
@@ -94,10 +103,26 @@ final class SimQueuePair implements QueuePair {
             operand[i] = requests.compareOrAdd(k);
             swap[i] = requests.swap(k);
             flags[i] = requests.flags(k);
-            dueNanos[i] = due;
+            if (costFree) {
+                dueNanos[i] = due;
+            } else {
+                charge(i, due);
+            }
             count++;
         }
         progress(now);
+    }
+
+    /** Sets slot {@code i}'s execution time and return leg by the cost model, for a request sent at {@code sent}. */
+    private void charge(int i, long sent) {
+        Opcode op = opcode[i];
+        long arrival = sent + cost.outboundNanos(op, length[i]);
+        if ((op == Opcode.COMPARE_AND_SWAP || op == Opcode.FETCH_AND_ADD) && cost.atomicUnitNanos() > 0
+                && (remoteAddress[i] & 7) == 0) {
+            arrival = target.reserveAtomicUnit(remoteAddress[i], arrival, cost.atomicUnitNanos());
+        }
+        dueNanos[i] = arrival;
+        returnNanos[i] = cost.returnNanos(op, length[i]);
     }
 
     void progress(long now) {
@@ -123,9 +148,10 @@ final class SimQueuePair implements QueuePair {
                 error = true;
             }
             if (result != CompletionStatus.SUCCESS || (flags[i] & WorkRequests.SIGNALED) != 0) {
-                cq.add(wrId[i], opcode[i], result, now + options.completionDelayNanos());
+                cq.add(wrId[i], opcode[i], result, now + returnNanos[i] + options.completionDelayNanos());
             }
             opcode[i] = null;
+            returnNanos[i] = 0;
             head = (head + 1) % opcode.length;
             count--;
         }

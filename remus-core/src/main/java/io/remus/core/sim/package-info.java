@@ -2,7 +2,8 @@
  * The embedded simulated fabric: several nodes in one JVM, pure Java, no RDMA needed.
  *
  * <p>It models what code must survive on real RDMA. Work requests complete asynchronously through
- * completion queues (optionally after an injected execution latency and completion delay); rkeys,
+ * completion queues (optionally after an injected execution latency and completion delay, and at the
+ * costs of a named hardware cost model, below); rkeys,
  * lkeys and bounds are checked, giving error completions; NIC atomics are a load then a store under
  * the target node's NIC lock, so they are atomic among themselves but NOT with CPU atomics on the
  * same word (IBV_ATOMIC_HCA, as Soft-RoCE behaves), and a compare-and-swap stores the value it
@@ -29,6 +30,42 @@
  * <p>There are no background threads: work executes when posted or when the owning thread polls
  * its completion queue, so an idle simulator costs no CPU. Work requests on one QP execute in
  * order, which satisfies every fence.
+ *
+ * <h2>Cost model</h2>
+ * {@link io.remus.core.sim.SimOptions#costModel()} names what the simulated NIC charges
+ * ({@link io.remus.core.sim.SimCostModel}). The default, {@link io.remus.core.sim.SimCostModel#NONE},
+ * charges nothing: a request executes when posted and its completion is pollable at once.
+ * {@link io.remus.core.sim.SimCostModel#CONNECTX5} charges a ConnectX-5-like NIC's figures:
+ * <table>
+ *   <caption>CONNECTX5</caption>
+ *   <tr><th>cost</th><th>figure</th><th>how it is applied</th></tr>
+ *   <tr><td>READ, WRITE, SEND, WRITE_WITH_IMMEDIATE round trip</td><td>2 us</td>
+ *       <td>executes at the target after half, completes after the whole</td></tr>
+ *   <tr><td>COMPARE_AND_SWAP, FETCH_AND_ADD round trip</td><td>2.5 us</td>
+ *       <td>as above, plus the wait for the word's atomic unit</td></tr>
+ *   <tr><td>atomic unit per 8-byte word</td><td>busy 2.5 us per atomic</td>
+ *       <td>atomics on one word execute one at a time, in the order they were posted</td></tr>
+ *   <tr><td>payload</td><td>80 ps/byte (100 Gb/s)</td>
+ *       <td>on the leg that carries the data: a READ's return, a WRITE's way out</td></tr>
+ *   <tr><td>loopback</td><td>as remote</td><td>a node's request to itself costs the same</td></tr>
+ *   <tr><td>local CPU access</td><td>100 ns</td><td>stated only: CPU loads and stores do not pass
+ *       through the fabric</td></tr>
+ * </table>
+ * The figures are round numbers of the magnitude reported by Kalia, Kaminsky and Andersen, "Design
+ * Guidelines for High Performance RDMA Systems" (USENIX ATC 2016) and "FaSST" (OSDI 2016) for
+ * ConnectX-class NICs (including the serialization of NIC atomics on one address inside the NIC),
+ * and by Baran et al., "ALock: Asymmetric Lock Primitive for RDMA Systems" (SPAA 2024), whose
+ * premise is that loopback through the NIC costs what a remote access costs. Costs add to
+ * {@link io.remus.core.sim.SimOptions#executionLatencyNanos()} and
+ * {@link io.remus.core.sim.SimOptions#completionDelayNanos()}.
+ *
+ * <p>The simulator does not sleep for a cost: a cost sets the time from which a request may execute
+ * and the time from which its completion may be polled, and the waiting thread spins and yields in
+ * its own loop. Microsecond costs lie below {@code LockSupport.parkNanos}'s granularity on Linux
+ * (about 50 to 100 us), so they are not parked for, and there is no virtual clock: polling late,
+ * a descheduled thread or a loaded host only add time. The model's absolute times are therefore
+ * lower bounds; what it is for is ratios between algorithms run on it (round trips, atomic
+ * contention, local against remote).
  *
  * <h2>Nulls</h2>
  * A {@code null} passed where an object is required is a {@link java.lang.NullPointerException}

@@ -7,6 +7,7 @@ import io.remus.alock.bench.LockBenchmarkConfig;
 import io.remus.core.BadArgumentException;
 import io.remus.core.RemusCluster;
 import io.remus.core.fabric.Fabric;
+import io.remus.core.sim.SimCostModel;
 import io.remus.core.sim.SimOptions;
 import io.remus.tools.bench.FabricKind;
 import io.remus.tools.lock.ClusterLockRunner;
@@ -116,6 +117,9 @@ public final class LockBenchCommand implements Callable<Integer> {
     @Option(names = "--sim-latency-ns", paramLabel = "NANOS", defaultValue = "0", description = "Sim fabric: injected execution latency per work request (default ${DEFAULT-VALUE}).")
     long simLatencyNanos;
 
+    @Option(names = "--sim-cost", paramLabel = "MODEL", description = "Sim fabric: cost model of the simulated NIC, none or connectx5 (default none: no cost; see SimCostModel). Its times are lower bounds; compare ratios.")
+    String simCost;
+
     @Option(names = "--json", description = "Print the report as one JSON object.")
     boolean json;
 
@@ -209,6 +213,9 @@ public final class LockBenchCommand implements Callable<Integer> {
         if (simLatencyNanos > 0) {
             throw usage("--sim-latency-ns is for the simulator, in one JVM; not with one process per node");
         }
+        if (simCost != null) {
+            throw usage("--sim-cost is for the simulator, in one JVM; not with one process per node");
+        }
         ClusterOptions.Join join = clusterOptions.prepare(joinArgs, fabric, device, environment, joinSetup, nodes);
         List<LockBenchmarkConfig> configs = configs(join.size());
         new OutputFiles().add("--csv", csv).check();
@@ -300,13 +307,21 @@ public final class LockBenchCommand implements Callable<Integer> {
         if (kind == FabricKind.SIM && simLatencyNanos > 0) {
             notes.add("sim execution latency injected: " + simLatencyNanos + " ns per work request");
         }
-        return InProcessFabrics.of(kind, device, SimOptions.defaults().withExecutionLatencyNanos(simLatencyNanos), notes);
+        SimCostModel cost = simCostModel();
+        if (kind == FabricKind.SIM && !cost.isFree()) {
+            notes.add("sim cost model " + cost.describe() + " (times are lower bounds)");
+        }
+        return InProcessFabrics.of(kind, device,
+                SimOptions.defaults().withExecutionLatencyNanos(simLatencyNanos).withCostModel(cost), notes);
     }
 
-    /** @return the fabric, by {@link FabricChoice#choose}: {@code -d} asks for verbs, {@code --sim-latency-ns} for sim */
+    /**
+     * @return the fabric, by {@link FabricChoice#choose}: {@code -d} asks for verbs, {@code --sim-latency-ns}
+     *         and {@code --sim-cost} for sim
+     */
     private FabricChoice fabricChoice() {
         return FabricChoice.choose(spec.commandLine(), fabric, FabricChoice.given("-d", device),
-                simLatencyNanos > 0 ? List.of("--sim-latency-ns " + simLatencyNanos) : List.of(), hostFabric);
+                simOnlyFlags(), hostFabric);
     }
 
     /**
@@ -367,6 +382,7 @@ public final class LockBenchCommand implements Callable<Integer> {
         if (simLatencyNanos < 0) {
             throw usage("--sim-latency-ns must not be negative, got " + simLatencyNanos);
         }
+        simCostModel();
         LockOptions defaults = LockOptions.defaults();
         long local = localBudget != null ? localBudget : defaults.localBudget();
         long remote = remoteBudget != null ? remoteBudget : defaults.remoteBudget();
@@ -405,5 +421,32 @@ public final class LockBenchCommand implements Callable<Integer> {
 
     private ParameterException usage(String message) {
         return new ParameterException(spec.commandLine(), message);
+    }
+
+    /**
+     * @return {@code --sim-cost}'s preset, {@link SimCostModel#NONE} when not given
+     * @throws ParameterException when no preset has the given name
+     */
+    private SimCostModel simCostModel() {
+        if (simCost == null) {
+            return SimCostModel.NONE;
+        }
+        try {
+            return SimCostModel.byName(simCost);
+        } catch (BadArgumentException e) {
+            throw usage("--sim-cost: " + e.getMessage());
+        }
+    }
+
+    /** @return the given flags that only the simulator honours */
+    private List<String> simOnlyFlags() {
+        List<String> simOnly = new ArrayList<>();
+        if (simLatencyNanos > 0) {
+            simOnly.add("--sim-latency-ns " + simLatencyNanos);
+        }
+        if (simCost != null) {
+            simOnly.add("--sim-cost " + simCost);
+        }
+        return simOnly;
     }
 }

@@ -1,5 +1,7 @@
 package io.remus.tools.cli;
 
+import io.remus.core.BadArgumentException;
+import io.remus.core.sim.SimCostModel;
 import io.remus.core.sim.SimOptions;
 import io.remus.tools.bench.AtomicType;
 import io.remus.tools.bench.Bandwidth;
@@ -177,6 +179,9 @@ public final class PerftestCommand implements Callable<Integer> {
     @Option(names = "--sim-latency-ns", paramLabel = "NANOS", defaultValue = "0", description = "Sim fabric: injected execution latency per work request (default ${DEFAULT-VALUE}).")
     long simLatencyNanos;
 
+    @Option(names = "--sim-cost", paramLabel = "MODEL", description = "Sim fabric: cost model of the simulated NIC, none or connectx5 (default none: no cost; see SimCostModel). Its times are lower bounds; compare ratios.")
+    String simCost;
+
     /**
      * @param test        the benchmark this command runs
      * @param hostFabric the fabric without {@code --fabric} ({@link FabricChoice#detect})
@@ -330,7 +335,7 @@ public final class PerftestCommand implements Callable<Integer> {
     /**
      * The fabric by {@link FabricChoice#choose}: a server address and the verbs flags given ({@code -d},
      * {@code -i}, {@code -x}, {@code -p}, {@code -I}, {@code -R}, {@code -u}, {@code -r}, {@code -o}) ask for
-     * verbs, {@code --sim-latency-ns} for the simulator.
+     * verbs, {@code --sim-latency-ns} and {@code --sim-cost} for the simulator.
      *
      * @throws ParameterException when the flags ask for a fabric that {@code --fabric} excludes, or for both
      */
@@ -369,8 +374,7 @@ public final class PerftestCommand implements Callable<Integer> {
         if (matched("--idle-timeout")) {
             verbsOnly.add("--idle-timeout " + idleTimeoutSeconds);
         }
-        List<String> simOnly = simLatencyNanos > 0 ? List.of("--sim-latency-ns " + simLatencyNanos) : List.of();
-        return FabricChoice.choose(spec.commandLine(), fabric, verbsOnly, simOnly, hostFabric);
+        return FabricChoice.choose(spec.commandLine(), fabric, verbsOnly, simOnlyFlags(), hostFabric);
     }
 
     /** @return the files this run will write, by option, to check before it runs */
@@ -467,7 +471,11 @@ public final class PerftestCommand implements Callable<Integer> {
             notes.add("sim execution latency injected: " + simLatencyNanos + " ns per work request");
         }
         long buffer = bufferBytes(s);
-        SimOptions options = SimOptions.defaults().withExecutionLatencyNanos(simLatencyNanos);
+        SimCostModel cost = simCostModel();
+        if (!cost.isFree()) {
+            notes.add("sim cost model " + cost.describe() + " (times are lower bounds)");
+        }
+        SimOptions options = SimOptions.defaults().withExecutionLatencyNanos(simLatencyNanos).withCostModel(cost);
         return new SimBenchTransport(options, buffer, s.queuePairs(), Math.max(s.txDepth(), 1));
     }
 
@@ -558,6 +566,7 @@ public final class PerftestCommand implements Callable<Integer> {
         if (simLatencyNanos < 0) {
             throw usage("--sim-latency-ns must not be negative, got " + simLatencyNanos);
         }
+        simCostModel();
         if (!test.isLatency() && (hgrm != null || intervalLog != null)) {
             throw usage("--hgrm and --interval-log apply to latency tests");
         }
@@ -633,5 +642,32 @@ public final class PerftestCommand implements Callable<Integer> {
 
     private ParameterException usage(String message) {
         return new ParameterException(spec.commandLine(), message);
+    }
+
+    /**
+     * @return {@code --sim-cost}'s preset, {@link SimCostModel#NONE} when not given
+     * @throws ParameterException when no preset has the given name
+     */
+    private SimCostModel simCostModel() {
+        if (simCost == null) {
+            return SimCostModel.NONE;
+        }
+        try {
+            return SimCostModel.byName(simCost);
+        } catch (BadArgumentException e) {
+            throw usage("--sim-cost: " + e.getMessage());
+        }
+    }
+
+    /** @return the given flags that only the simulator honours */
+    private List<String> simOnlyFlags() {
+        List<String> simOnly = new ArrayList<>();
+        if (simLatencyNanos > 0) {
+            simOnly.add("--sim-latency-ns " + simLatencyNanos);
+        }
+        if (simCost != null) {
+            simOnly.add("--sim-cost " + simCost);
+        }
+        return simOnly;
     }
 }

@@ -1,5 +1,6 @@
 package io.remus.tools.bench;
 
+import io.remus.core.sim.SimCostModel;
 import io.remus.core.sim.SimOptions;
 import io.remus.tools.RemusRun;
 import io.remus.tools.bench.sim.SimBenchTransport;
@@ -81,6 +82,23 @@ class SimBenchTest {
         String row = run.out().lines().filter(l -> l.trim().startsWith("2 ")).findFirst().orElseThrow();
         double minUsec = Double.parseDouble(row.trim().split("\\s+")[2]);
         assertTrue(minUsec >= 10.0, row);
+    }
+
+    @Test
+    void shouldTakeAtLeastTheModelledRoundTripWhenTheSimulatorHasTheConnectX5CostModel() {
+        RemusRun run = RemusRun.of("bench", "read-lat", "--fabric", "sim", "-n", "50", "--sim-cost", "connectx5");
+        assertEquals(0, run.exit(), run.err());
+        assertTrue(run.out().contains("sim cost model connectx5"), run.out());
+        String row = run.out().lines().filter(l -> l.trim().startsWith("2 ")).findFirst().orElseThrow();
+        double minUsec = Double.parseDouble(row.trim().split("\\s+")[2]);
+        assertTrue(minUsec >= SimCostModel.CONNECTX5.readWriteRoundTripNanos() / 1000.0, row);
+    }
+
+    @Test
+    void shouldExitWithUsageNamingTheModelWhenTheCostModelIsUnknown() {
+        RemusRun run = RemusRun.of("bench", "read-lat", "--fabric", "sim", "-n", "5", "--sim-cost", "cx9");
+        assertEquals(2, run.exit(), run.err());
+        assertTrue(run.err().contains("cx9") && run.err().contains("connectx5"), run.err());
     }
 
     @Test

@@ -48,7 +48,7 @@ class ExplicitFabricRequestTest {
     @ParameterizedTest
     @ValueSource(strings = {"--fabric sim -d mlx5_0", "--fabric sim -i 2", "--fabric sim 10.0.0.1",
             "--fabric sim -x 1", "--fabric sim -R", "--fabric verbs --sim-latency-ns 100",
-            "-d mlx5_0 --sim-latency-ns 100"})
+            "-d mlx5_0 --sim-latency-ns 100", "--fabric verbs --sim-cost connectx5", "-d mlx5_0 --sim-cost none"})
     void shouldExitWithUsageWhenFlagsAskForAnotherFabricThanTheOneGiven(String flags) {
         RemusRun run = RemusRun.of(ONE_DEVICE, ("bench read-lat -n 20 " + flags).split(" "));
         assertEquals(2, run.exit(), run.err());

@@ -68,7 +68,7 @@ class LockBenchCommandTest {
     @ParameterizedTest
     @ValueSource(strings = {"--lock=ticket", "--nodes=0", "--nodes=65", "--threads=0", "--p-local=1.5",
             "--p-local=-0.1", "--p-local=NaN", "--keys=1", "--local-budget=0", "--remote-budget=0", "-D=0", "-D=-1",
-            "--sim-latency-ns=-1", "--warmup=-1", "--fabric=ethernet", "--keys=abc", "--bogus"})
+            "--sim-latency-ns=-1", "--sim-cost=bogus", "--warmup=-1", "--fabric=ethernet", "--keys=abc", "--bogus"})
     void shouldExitWithUsageWhenAFlagIsBad(String flag) {
         RemusRun r = RemusRun.of("bench", "lock", flag);
         assertEquals(2, r.exit(), r.err());
