@@ -18,4 +18,15 @@ class MessagingOnVerbsTest extends MessagingTest {
     static Stream<Named<Function<SimOptions, Fabric>>> fabrics() {
         return Fabrics.verbs();
     }
+
+    /**
+     * Soft-RoCE finds an oversize SEND only while copying it into the receive buffer and reports that as a
+     * malformed work request (its responder's class A error: a local QP operation error for the receive, which
+     * the fabric reports as {@link CompletionStatus#REMOTE_OPERATION_ERROR}, and a remote operation error NAK
+     * for the send), not the specification's length statuses. The test asserts only that both fail.
+     */
+    @Override
+    boolean lengthErrorsAsTheSpecNamesThem() {
+        return false;
+    }
 }

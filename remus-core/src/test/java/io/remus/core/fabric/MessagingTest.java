@@ -27,6 +27,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class MessagingTest {
+    /**
+     * Whether an oversize message completes with the statuses the InfiniBand specification names for it (the
+     * receive: local length error; the send: remote invalid request), as the simulator does.
+     */
+    boolean lengthErrorsAsTheSpecNamesThem() {
+        return true;
+    }
+
     private static final Duration WAIT = Duration.ofSeconds(10);
     private static final Duration QP_TIMEOUT = Duration.ofMinutes(1);
 
@@ -250,10 +258,15 @@ class MessagingTest {
             send(p.ab, 41, p.memA, 0, 16);
             Completions received = one(p.recvB);
             assertEquals(40, received.wrId(0));
-            assertEquals(CompletionStatus.LOCAL_LENGTH_ERROR, received.status(0));
             Completions sent = one(p.sendA);
             assertEquals(41, sent.wrId(0));
-            assertEquals(CompletionStatus.REMOTE_INVALID_REQUEST, sent.status(0));
+            if (lengthErrorsAsTheSpecNamesThem()) {
+                assertEquals(CompletionStatus.LOCAL_LENGTH_ERROR, received.status(0));
+                assertEquals(CompletionStatus.REMOTE_INVALID_REQUEST, sent.status(0));
+            } else {
+                assertNotEquals(CompletionStatus.SUCCESS, received.status(0), "the receive fails");
+                assertNotEquals(CompletionStatus.SUCCESS, sent.status(0), "the send fails");
+            }
             assertEquals(0, p.rqB.outstanding());
 
             p.ab.reset();
