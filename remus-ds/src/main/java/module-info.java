@@ -9,6 +9,7 @@ module io.remus.ds {
     // LockedObject's and LazyListSet's locks, in their API (LockContext, LockKind).
     requires transitive io.remus.alock;
 
+    exports io.remus.ds.delegate;
     exports io.remus.ds.map;
     exports io.remus.ds.object;
     exports io.remus.ds.queue;
