@@ -1,7 +1,6 @@
 package io.remus.ds.delegate;
 
 import io.remus.core.BadArgumentException;
-import io.remus.core.StaleHandleException;
 
 import java.time.Duration;
 

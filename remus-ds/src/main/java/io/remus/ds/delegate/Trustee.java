@@ -52,10 +52,11 @@ import java.util.Objects;
  * one served there plus one (an exact match, so a torn store of the word is never taken for a request).
  * It runs the request's operation (the <b>linearization point</b> of the client's call) and stores the
  * response: with CPU stores for a client on this node, else into a doorbell batch of two RDMA WRITEs per
- * response (result and status, then the sequence word) to the client's node, posted once per run of
- * responses to one node and awaited. A pass therefore costs no RDMA for local clients and, per client
- * node with responses, 2 WRITEs per response and 1 round trip per batch of up to
- * {@code wrsPerBatch / 2} responses. Every client is served at most {@code slotsPerClient} requests per
+ * response (result and status, then the sequence word), one batch per client node at the end of the
+ * pass, every batch posted before any is awaited. A pass therefore costs no RDMA for local clients, 2
+ * WRITEs per response to another node, one doorbell per node with responses (per
+ * {@code wrsPerBatch / 2} responses) and <b>1 round trip</b> in all while the batches fit the
+ * operations a compute thread may have in flight and its buffer. Every client is served at most {@code slotsPerClient} requests per
  * pass and at least its pending ones, so no client starves. Blocking (the caller's thread serves);
  * each call of {@link #serveOnce()} is wait-free in itself when the registered operations are.
  *
@@ -103,10 +104,17 @@ public class Trustee<T> implements AutoCloseable {
     private final MemorySegment[] localResponses;
     private final long[] lastSequence;
     private final int batchResponses;
+    private final int batchesInFlight;
+    private final int[] outClient;
+    private final int[] outSlot;
+    private final long[] outResult;
+    private final long[] outStatus;
+    private final long[] outSequence;
+    private final long[] inFlight;
+    private int outCount;
+    private int inFlightCount;
     private int joined;
     private int rotation;
-    private int batchNode = -1;
-    private int batchCount;
     private boolean closed;
 
     Trustee(ComputeThread thread, long ptr, MemorySegment block, int maxClients, int slots) {
@@ -121,6 +129,15 @@ public class Trustee<T> implements AutoCloseable {
         this.lastSequence = new long[maxClients * slots];
         this.batchResponses = (int) Math.max(1, Math.min(thread.config().wrsPerBatch() / 2,
                 thread.buffer().byteSize() / RESPONSE_BYTES));
+        this.batchesInFlight = (int) Math.max(1, Math.min(thread.config().opsInFlightPerThread(),
+                thread.buffer().byteSize() / (batchResponses * RESPONSE_BYTES)));
+        int most = maxClients * slots;
+        this.outClient = new int[most];
+        this.outSlot = new int[most];
+        this.outResult = new long[most];
+        this.outStatus = new long[most];
+        this.outSequence = new long[most];
+        this.inFlight = new long[batchesInFlight];
     }
 
     static long clientBytes(int slots) {
@@ -330,26 +347,64 @@ public class Trustee<T> implements AutoCloseable {
             WORD.setRelease(local, offset + RESPONSE_SEQUENCE, sequence);
             return;
         }
-        long target = responseBlock[client];
-        int node = RemotePtr.node(target);
-        if (batchCount > 0 && (node != batchNode || batchCount == batchResponses)) {
-            flush();
-        }
-        batchNode = node;
-        long staging = batchCount * RESPONSE_BYTES;
-        MemorySegment buffer = thread.buffer();
-        buffer.set(ValueLayout.JAVA_LONG, staging + RESPONSE_RESULT, result);
-        buffer.set(ValueLayout.JAVA_LONG, staging + RESPONSE_STATUS, status);
-        buffer.set(ValueLayout.JAVA_LONG, staging + RESPONSE_SEQUENCE, sequence);
-        thread.batch().write(target + offset, staging, 16).write(target + offset + RESPONSE_SEQUENCE, staging + RESPONSE_SEQUENCE, 8);
-        batchCount++;
+        outClient[outCount] = client;
+        outSlot[outCount] = slot;
+        outResult[outCount] = result;
+        outStatus[outCount] = status;
+        outSequence[outCount] = sequence;
+        outCount++;
     }
 
+    /**
+     * Sends the pass's responses to clients on other nodes: one doorbell batch per node (more where a
+     * node has more than {@code batchResponses} responses), every batch posted before any is awaited.
+     */
     private void flush() {
-        if (batchCount > 0) {
-            batchCount = 0;
-            thread.batch().execute();
+        int left = outCount;
+        MemorySegment buffer = thread.buffer();
+        while (left > 0) {
+            int node = -1;
+            DoorbellBatch batch = thread.batch();
+            int inBatch = 0;
+            for (int i = 0; i < outCount; i++) {
+                int c = outClient[i];
+                if (c < 0 || (node >= 0 && RemotePtr.node(responseBlock[c]) != node)) {
+                    continue;
+                }
+                node = RemotePtr.node(responseBlock[c]);
+                long staging = ((long) inFlightCount * batchResponses + inBatch) * RESPONSE_BYTES;
+                buffer.set(ValueLayout.JAVA_LONG, staging + RESPONSE_RESULT, outResult[i]);
+                buffer.set(ValueLayout.JAVA_LONG, staging + RESPONSE_STATUS, outStatus[i]);
+                buffer.set(ValueLayout.JAVA_LONG, staging + RESPONSE_SEQUENCE, outSequence[i]);
+                long target = responseBlock[c] + RESPONSE_HEADER_BYTES + outSlot[i] * RESPONSE_BYTES;
+                batch.write(target, staging, 16).write(target + RESPONSE_SEQUENCE, staging + RESPONSE_SEQUENCE, 8);
+                outClient[i] = -1;
+                left--;
+                if (++inBatch == batchResponses) {
+                    post(batch);
+                    inBatch = 0;
+                }
+            }
+            if (inBatch > 0) {
+                post(batch);
+            }
         }
+        outCount = 0;
+        awaitPosted();
+    }
+
+    private void post(DoorbellBatch batch) {
+        inFlight[inFlightCount++] = batch.post();
+        if (inFlightCount == batchesInFlight) {
+            awaitPosted();
+        }
+    }
+
+    private void awaitPosted() {
+        for (int i = 0; i < inFlightCount; i++) {
+            thread.await(inFlight[i]);
+        }
+        inFlightCount = 0;
     }
 
     private void admit(int claimed) {

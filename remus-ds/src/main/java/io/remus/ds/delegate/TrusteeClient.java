@@ -9,7 +9,6 @@ import io.remus.core.RemotePtr;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.lang.invoke.VarHandle;
-import java.time.Duration;
 import java.util.Objects;
 
 import static io.remus.ds.delegate.Trustee.WORD;

@@ -4,7 +4,6 @@ import io.remus.core.BadArgumentException;
 import io.remus.core.ComputeThread;
 import io.remus.core.StaleHandleException;
 import io.remus.core.fabric.Fabric;
-import io.remus.core.fabric.Opcode;
 import io.remus.core.sim.SimOptions;
 import io.remus.core.testing.Fabrics;
 import io.remus.core.testing.TestCluster;
@@ -328,27 +327,36 @@ class TrusteeTest {
 
     @ParameterizedTest
     @MethodSource("fabrics")
-    void shouldSendOneDoorbellOfResponsesPerNodeWhenTheTrusteeServesAPass(Function<SimOptions, Fabric> make) {
+    void shouldSendOneDoorbellOfResponsesPerNodeInOneRoundTripWhenTheTrusteeServesAPass(Function<SimOptions, Fabric> make) {
         int slots = 3;
-        try (TestCluster c = cluster(make); ComputeThread t = c.thread(TRUSTEE_NODE);
-             ComputeThread remote = c.thread(REMOTE_NODE); ComputeThread local = c.thread(TRUSTEE_NODE)) {
-            Trustee<Delegated.Cell> trustee = Trustee.create(t, 2, slots);
+        int[] clientNodes = {0, 2, TRUSTEE_NODE, 0, 2};
+        int remoteClients = 4;
+        try (TestCluster c = cluster(make); ComputeThread t = c.thread(TRUSTEE_NODE)) {
+            Trustee<Delegated.Cell> trustee = Trustee.create(t, clientNodes.length, slots);
             Delegated.register(trustee);
             trustee.entrust(new Delegated.Cell());
+            List<ComputeThread> threads = new ArrayList<>();
             List<PendingApply> pending = new ArrayList<>();
-            for (ComputeThread ct : List.of(remote, local)) {
-                TrusteeClient client = TrusteeClient.connect(ct, trustee.ptr());
-                for (int s = 0; s < slots; s++) {
-                    pending.add(client.<Delegated.Cell>trust(0).applyAsync(Delegated.FETCH_AND_ADD, 1));
+            try {
+                for (int node : clientNodes) {
+                    ComputeThread ct = c.thread(node);
+                    threads.add(ct);
+                    TrusteeClient client = TrusteeClient.connect(ct, trustee.ptr());
+                    for (int s = 0; s < slots; s++) {
+                        pending.add(client.<Delegated.Cell>trust(0).applyAsync(Delegated.FETCH_AND_ADD, 1));
+                    }
+                    client.flush();
                 }
-                client.flush();
-            }
-            Counts before = Counts.of(t);
-            assertEquals(2 * slots, trustee.serveOnce());
-            assertEquals(new Counts(1, 0, 2L * slots, 0, 0, 0, 24L * slots), before.since(t),
-                    "2 WRITEs per remote response, one doorbell for the node, none for the local client");
-            for (PendingApply p : pending) {
-                p.await(Duration.ZERO);
+                Counts before = Counts.of(t);
+                assertEquals(clientNodes.length * slots, trustee.serveOnce());
+                long responses = (long) remoteClients * slots;
+                assertEquals(new Counts(1, 0, 2 * responses, 0, 0, 0, 24 * responses), before.since(t),
+                        "2 WRITEs per remote response, the batches of both nodes in one round trip, none for the local client");
+                for (PendingApply p : pending) {
+                    p.await(Duration.ZERO);
+                }
+            } finally {
+                threads.forEach(ComputeThread::close);
             }
         }
     }
