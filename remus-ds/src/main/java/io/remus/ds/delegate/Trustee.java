@@ -3,7 +3,9 @@ package io.remus.ds.delegate;
 import io.remus.core.BadArgumentException;
 import io.remus.core.ComputeThread;
 import io.remus.core.DoorbellBatch;
+import io.remus.core.RemoteOperationException;
 import io.remus.core.RemotePtr;
+import io.remus.core.RemoteTimeoutException;
 import io.remus.core.memory.SizeClasses;
 
 import java.lang.foreign.MemorySegment;
@@ -60,6 +62,11 @@ import java.util.Objects;
  * pass and at least its pending ones, so no client starves. Blocking (the caller's thread serves);
  * each call of {@link #serveOnce()} is wait-free in itself when the registered operations are.
  *
+ * <p>A client node that fails a response WRITE (it stopped answering, or its queue pair broke) costs
+ * the pass the transport timeout once; the trustee then gives up every client on that node for good
+ * ({@link #droppedClients()}), whose calls fail at their deadlines, and serves the others on. A client
+ * thread that dies leaves its slots idle and costs the others nothing.
+ *
  * <p>Requests and responses are one word each; larger requests are not supported yet.
  *
  * @param <T> the type of the properties
@@ -91,6 +98,7 @@ public class Trustee<T> implements AutoCloseable {
     static final long STATUS_UNKNOWN_PROPERTY = 2;
     static final long STATUS_OPERATION_THREW = 3;
     static final VarHandle WORD = ValueLayout.JAVA_LONG.varHandle();
+    private static final long GONE = -1;
 
     private final ComputeThread thread;
     private final long ptr;
@@ -111,7 +119,9 @@ public class Trustee<T> implements AutoCloseable {
     private final long[] outStatus;
     private final long[] outSequence;
     private final long[] inFlight;
+    private final int[] inFlightNode;
     private int outCount;
+    private int dropped;
     private int inFlightCount;
     private int joined;
     private int rotation;
@@ -138,6 +148,7 @@ public class Trustee<T> implements AutoCloseable {
         this.outStatus = new long[most];
         this.outSequence = new long[most];
         this.inFlight = new long[batchesInFlight];
+        this.inFlightNode = new int[batchesInFlight];
     }
 
     static long clientBytes(int slots) {
@@ -292,7 +303,7 @@ public class Trustee<T> implements AutoCloseable {
         int served = 0;
         for (int k = 0; k < n; k++) {
             int c = start + k < n ? start + k : start + k - n;
-            if (responseBlock[c] == 0) {
+            if (responseBlock[c] == 0 || responseBlock[c] == GONE) {
                 continue;
             }
             long base = HEADER_BYTES + c * clientBytes + 8;
@@ -368,6 +379,11 @@ public class Trustee<T> implements AutoCloseable {
             int inBatch = 0;
             for (int i = 0; i < outCount; i++) {
                 int c = outClient[i];
+                if (c >= 0 && responseBlock[c] == GONE) {
+                    outClient[i] = -1;
+                    left--;
+                    continue;
+                }
                 if (c < 0 || (node >= 0 && RemotePtr.node(responseBlock[c]) != node)) {
                     continue;
                 }
@@ -381,20 +397,27 @@ public class Trustee<T> implements AutoCloseable {
                 outClient[i] = -1;
                 left--;
                 if (++inBatch == batchResponses) {
-                    post(batch);
+                    post(batch, node);
                     inBatch = 0;
                 }
             }
             if (inBatch > 0) {
-                post(batch);
+                post(batch, node);
             }
         }
         outCount = 0;
         awaitPosted();
     }
 
-    private void post(DoorbellBatch batch) {
-        inFlight[inFlightCount++] = batch.post();
+    private void post(DoorbellBatch batch, int node) {
+        try {
+            inFlight[inFlightCount] = batch.post();
+            inFlightNode[inFlightCount] = node;
+            inFlightCount++;
+        } catch (RemoteOperationException | RemoteTimeoutException e) {
+            batch.clear();
+            drop(node);
+        }
         if (inFlightCount == batchesInFlight) {
             awaitPosted();
         }
@@ -402,9 +425,33 @@ public class Trustee<T> implements AutoCloseable {
 
     private void awaitPosted() {
         for (int i = 0; i < inFlightCount; i++) {
-            thread.await(inFlight[i]);
+            try {
+                thread.await(inFlight[i]);
+            } catch (RemoteOperationException | RemoteTimeoutException e) {
+                drop(inFlightNode[i]);
+            }
         }
         inFlightCount = 0;
+    }
+
+    /** Gives up every client on {@code node}, whose memory failed a response WRITE. */
+    private void drop(int node) {
+        for (int c = 0; c < maxClients; c++) {
+            long block = responseBlock[c];
+            if (block != 0 && block != GONE && RemotePtr.node(block) == node) {
+                responseBlock[c] = GONE;
+                localResponses[c] = null;
+                dropped++;
+            }
+        }
+    }
+
+    /**
+     * @return how many clients this trustee gave up because their node failed a response WRITE (it
+     *         stopped answering or its queue pair broke): it serves them no more
+     */
+    public int droppedClients() {
+        return dropped;
     }
 
     private void admit(int claimed) {
@@ -470,8 +517,12 @@ public class Trustee<T> implements AutoCloseable {
         for (int c = 0; c < maxClients; c++) {
             if (localResponses[c] != null) {
                 WORD.setVolatile(localResponses[c], 0L, 1L);
-            } else if (responseBlock[c] != 0) {
-                thread.write(responseBlock[c], 1L);
+            } else if (responseBlock[c] != 0 && responseBlock[c] != GONE) {
+                try {
+                    thread.write(responseBlock[c], 1L);
+                } catch (RemoteOperationException | RemoteTimeoutException e) {
+                    drop(RemotePtr.node(responseBlock[c]));
+                }
             }
         }
     }

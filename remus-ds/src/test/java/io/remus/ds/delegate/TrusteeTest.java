@@ -4,6 +4,7 @@ import io.remus.core.BadArgumentException;
 import io.remus.core.ComputeThread;
 import io.remus.core.StaleHandleException;
 import io.remus.core.fabric.Fabric;
+import io.remus.core.sim.SimFabric;
 import io.remus.core.sim.SimOptions;
 import io.remus.core.testing.Fabrics;
 import io.remus.core.testing.TestCluster;
@@ -24,6 +25,7 @@ import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.function.Function;
 import java.util.stream.Stream;
 
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -358,6 +360,40 @@ class TrusteeTest {
             } finally {
                 threads.forEach(ComputeThread::close);
             }
+        }
+    }
+
+    @ParameterizedTest
+    @MethodSource("fabrics")
+    void shouldServeTheOtherClientsWhenAClientsNodeStopsAnswering(Function<SimOptions, Fabric> make) {
+        int dead = 2;
+        SimOptions options = SimOptions.defaults().withTransportTimeoutNanos(Duration.ofMillis(100).toNanos());
+        try (TestCluster c = new TestCluster(make, options, 3, b -> b.segmentSize(4 << 20));
+             ComputeThread t = c.thread(TRUSTEE_NODE); ComputeThread alive = c.thread(REMOTE_NODE);
+             ComputeThread doomed = c.thread(dead)) {
+            assumeTrue(c.fabric() instanceof SimFabric,
+                    "stopping a node's answers is the simulator's fault injection");
+            Trustee<Delegated.Cell> trustee = Trustee.create(t, 2, 2);
+            Delegated.register(trustee);
+            trustee.entrust(new Delegated.Cell());
+            Trust<Delegated.Cell> survivor = TrusteeClient.connect(alive, trustee.ptr()).trust(0);
+            Trust<Delegated.Cell> lost = TrusteeClient.connect(doomed, trustee.ptr()).trust(0);
+            PendingApply fromLost = lost.applyAsync(Delegated.FETCH_AND_ADD, 1);
+            lost.client().flush();
+            PendingApply fromSurvivor = survivor.applyAsync(Delegated.FETCH_AND_ADD, 1);
+            survivor.client().flush();
+            ((SimFabric) c.fabric()).stopAnswering(dead);
+            assertEquals(2, trustee.serveOnce(), "both requests ran");
+            assertEquals(1, trustee.droppedClients(), "the client on the silent node is given up");
+            assertTrue(fromSurvivor.poll(), "the other client's response arrived");
+            fromSurvivor.await(Duration.ZERO);
+            PendingApply next = survivor.applyAsync(Delegated.READ, 0);
+            survivor.client().flush();
+            assertEquals(1, trustee.serveOnce());
+            assertEquals(2, next.await(Duration.ZERO), "the trustee serves on");
+            assertThrows(TrusteeTimeoutException.class, () -> fromLost.await(Duration.ofMillis(50)));
+            trustee.close();
+            assertThrows(TrusteeClosedException.class, () -> survivor.apply(Delegated.READ, 0, PATIENCE));
         }
     }
 }
