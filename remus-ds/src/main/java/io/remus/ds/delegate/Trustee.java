@@ -58,16 +58,19 @@ import java.util.Objects;
  * pass, every batch posted before any is awaited. A pass therefore costs no RDMA for local clients, 2
  * WRITEs per response to another node, one doorbell per node with responses (per
  * {@code wrsPerBatch / 2} responses) and <b>1 round trip</b> in all while the batches fit the
- * operations a compute thread may have in flight and its buffer. Every client is served at most {@code slotsPerClient} requests per
- * pass and at least its pending ones, so no client starves. Blocking (the caller's thread serves);
- * each call of {@link #serveOnce()} is wait-free in itself when the registered operations are.
+ * operations a compute thread may have in flight and its buffer. A pass serves each client at most
+ * {@code slotsPerClient} requests, and every request that was in place before the pass reached its
+ * slot, so no client starves: a request waits at most one pass behind every other client's. Serving is blocking (the caller's thread
+ * serves); one {@link #serveOnce()} finishes in a bounded number of steps when the registered operations
+ * do, waiting only for its response WRITEs' completions (each bounded by the operation timeout).
  *
  * <p>A client node that fails a response WRITE (it stopped answering, or its queue pair broke) costs
  * the pass the transport timeout once; the trustee then gives up every client on that node for good
  * ({@link #droppedClients()}), whose calls fail at their deadlines, and serves the others on. A client
  * thread that dies leaves its slots idle and costs the others nothing.
  *
- * <p>Requests and responses are one word each; larger requests are not supported yet.
+ * <p>Requests and responses are one word each; larger requests are not supported yet. The class has no
+ * public constructor and is not meant to be extended.
  *
  * @param <T> the type of the properties
  */
@@ -278,7 +281,9 @@ public class Trustee<T> implements AutoCloseable {
 
     /**
      * One pass over every client's slots, round-robin: runs each new request and sends its response (see
-     * the class comment for the costs). Wait-free in itself when the operations are.
+     * the class comment for the costs: no RDMA for clients on this node; for the others 2 WRITEs per
+     * response and 1 round trip per pass). Bounded when the operations are: it waits only for its
+     * WRITEs' completions.
      *
      * @return how many requests the pass served
      * @throws TrusteeClosedException after {@link #close()}

@@ -22,8 +22,8 @@ import static io.remus.ds.delegate.Trustee.WORD;
  * <h2>Costs</h2>
  * {@link #connect}: an RDMA READ of the trustee's shape, a fetch-and-add of its claims word, the
  * allocation of the response block on this node, a compare-and-swap of the client's registration
- * word and a READ of the trustee's state (5 round trips plus the allocator's; a client on the trustee's
- * node reads with the CPU, 3 plus the allocator's).
+ * word and a READ of the trustee's state (4 round trips plus the allocator's; a client on the trustee's
+ * node reads with the CPU: 2 plus the allocator's).
  * A request from a client on another node than the trustee's: its staged requests go out as two RDMA
  * WRITEs each in one doorbell batch per {@code wrsPerBatch / 2} requests ({@link #flush()}), one round
  * trip per batch; the response lands in this node's memory and is polled with CPU loads. So a remote
