@@ -37,8 +37,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class DelegatedHistoriesTest {
     private static final int TRUSTEE_NODE = 1;
-    private static final long[] SEEDS = {1, 2, 3, 4, 5, 6};
-    private static final int OPS_PER_THREAD = 60;
+    private static final long[] SEEDS = {1, 2, 3, 4, 5, 6, 7, 8};
+    private static final int OPS_PER_THREAD = 100;
     private static final Duration PATIENCE = Duration.ofSeconds(30);
     private static final LinearizabilityChecker CHECKER = new LinearizabilityChecker(Budget.of(Duration.ofSeconds(20)));
 
