@@ -16,7 +16,8 @@ import static io.remus.ds.delegate.Trustee.WORD;
  * object is the slot's and is reused by the slot's next request, so it is valid from
  * {@link Trust#applyAsync} until {@link #await} returns or throws; after that it throws
  * {@link StaleHandleException} (until the slot carries a new request). Confined to the client's thread.
- * Polling costs no RDMA: the response lands in the client's own memory.
+ * Polling costs no RDMA where the response lands in the client's own memory, and one RDMA READ per poll
+ * (one more to fetch the result) for a client on a node without memory (see {@link TrusteeClient}).
  */
 public final class PendingApply {
     enum State { FREE, STAGED, POSTED, ABANDONED }
@@ -43,7 +44,15 @@ public final class PendingApply {
         this.sequence++;
     }
 
+    /**
+     * Whether the response arrived: a CPU load, or for responses in the trustee's memory one 16-byte
+     * RDMA READ of the slot's sequence and closed words (the closed word lands in the buffer's word 1).
+     */
     boolean answered() {
+        if (client.remoteResponses()) {
+            client.thread().read(client.responsePtr() + responseOffset + Trustee.RESPONSE_SEQUENCE, 0, 16);
+            return client.thread().buffer().get(ValueLayout.JAVA_LONG, 0) == sequence;
+        }
         return (long) WORD.getAcquire(client.responses(), responseOffset + Trustee.RESPONSE_SEQUENCE) == sequence;
     }
 
@@ -59,7 +68,8 @@ public final class PendingApply {
 
     /**
      * Whether the response has arrived; posts the client's staged requests first if this one is among
-     * them. Wait-free apart from that flush; a CPU load of the client's own memory.
+     * them. Wait-free apart from that flush; a CPU load of the client's own memory (an RDMA READ for a
+     * client on a node without memory).
      *
      * @return whether {@link #await} would return without waiting
      * @throws StaleHandleException when the request was awaited already
@@ -75,7 +85,7 @@ public final class PendingApply {
     /**
      * Waits for the response until {@code timeout} has passed, then frees the slot. Blocking with the
      * caller's deadline; no RDMA beyond the flush of staged requests (CPU loads of the client's own
-     * memory). The request linearizes when the trustee runs it, before the response is written.
+     * memory), or, on a node without memory, one READ per poll and one for the result. The request linearizes when the trustee runs it, before the response is written.
      *
      * @param timeout how long to wait, not negative
      * @return the operation's result
@@ -108,7 +118,7 @@ public final class PendingApply {
         }
         int spins = 0;
         while (!answered()) {
-            if (client.isTrusteeClosed()) {
+            if (client.closedMark() || (client.remoteResponses() && client.thread().buffer().get(ValueLayout.JAVA_LONG, 8) != 0)) {
                 if (answered()) {
                     break;
                 }
@@ -125,8 +135,14 @@ public final class PendingApply {
             spins = backOff(spins);
         }
         MemorySegment responses = client.responses();
-        long result = responses.get(ValueLayout.JAVA_LONG, responseOffset + Trustee.RESPONSE_RESULT);
-        long status = responses.get(ValueLayout.JAVA_LONG, responseOffset + Trustee.RESPONSE_STATUS);
+        long offset = responseOffset;
+        if (responses == null) {
+            client.thread().read(client.responsePtr() + responseOffset, 0, 16);
+            responses = client.thread().buffer();
+            offset = 0;
+        }
+        long result = responses.get(ValueLayout.JAVA_LONG, offset + Trustee.RESPONSE_RESULT);
+        long status = responses.get(ValueLayout.JAVA_LONG, offset + Trustee.RESPONSE_STATUS);
         state = State.FREE;
         if (status != Trustee.STATUS_OK) {
             String why = status == Trustee.STATUS_UNKNOWN_OPERATION ? "no operation " + opId + " is registered there"

@@ -42,8 +42,10 @@ import java.util.Objects;
  *                [slot 0: op &lt;&lt; 32 | property][argument][sequence]  ... slot slotsPerClient-1
  *      client 1 ...
  * </pre>
- * Each client's response block is on the client's own node: a closed word the trustee sets on
- * {@link #close()}, then per slot [result][status][sequence].
+ * Each client's response block is on the client's own node, or on the trustee's for a client on a node
+ * without memory: a closed word the trustee sets on {@link #close()}, then per slot
+ * [result][status][sequence][closed] (the slot's closed word is set on close in response blocks on the
+ * trustee's node, for clients that poll them by RDMA READ).
  *
  * <h2>Protocol and costs</h2>
  * A remote client writes a request's first two words and then its sequence word as two RDMA WRITEs in
@@ -92,10 +94,11 @@ public class Trustee<T> implements AutoCloseable {
     static final long REQUEST_ARG = 8;
     static final long REQUEST_SEQUENCE = 16;
     static final long RESPONSE_HEADER_BYTES = 8;
-    static final long RESPONSE_BYTES = 24;
+    static final long RESPONSE_BYTES = 32;
     static final long RESPONSE_RESULT = 0;
     static final long RESPONSE_STATUS = 8;
     static final long RESPONSE_SEQUENCE = 16;
+    static final long RESPONSE_CLOSED = 24;
     static final long STATUS_OK = 0;
     static final long STATUS_UNKNOWN_OPERATION = 1;
     static final long STATUS_UNKNOWN_PROPERTY = 2;
@@ -505,8 +508,9 @@ public class Trustee<T> implements AutoCloseable {
 
     /**
      * Marks the trustee closed: a CPU store of its state word, then the closed word of every joined
-     * client's response block (a CPU store for a client on this node, one RDMA WRITE for each other
-     * client: one round trip each). Requests not served yet are never served; their callers, and every
+     * client's response block (a CPU store for a response block on this node, one RDMA WRITE for each
+     * other: one round trip each); in a response block on this node it also sets every slot's closed
+     * word. Requests not served yet are never served; their callers, and every
      * later call, fail with {@link TrusteeClosedException}. The block stays allocated, since clients may
      * still look at it. Idempotent.
      */
@@ -520,8 +524,12 @@ public class Trustee<T> implements AutoCloseable {
         WORD.setVolatile(block, STATE, 1L);
         admit((int) Math.min(maxClients, (long) WORD.getVolatile(block, CLAIMS)));
         for (int c = 0; c < maxClients; c++) {
-            if (localResponses[c] != null) {
-                WORD.setVolatile(localResponses[c], 0L, 1L);
+            MemorySegment local = localResponses[c];
+            if (local != null) {
+                for (int s = 0; s < slots; s++) {
+                    WORD.setVolatile(local, RESPONSE_HEADER_BYTES + s * RESPONSE_BYTES + RESPONSE_CLOSED, 1L);
+                }
+                WORD.setVolatile(local, 0L, 1L);
             } else if (responseBlock[c] != 0 && responseBlock[c] != GONE) {
                 try {
                     thread.write(responseBlock[c], 1L);

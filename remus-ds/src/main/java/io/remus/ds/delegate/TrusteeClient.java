@@ -17,11 +17,14 @@ import static io.remus.ds.delegate.Trustee.WORD;
  * One client thread's place at a {@link Trustee}: its request slots in the trustee's block and its
  * response block on its own node, from which it makes {@link Trust} handles for the trustee's
  * properties. Confined to the owner of its compute thread. The transport is ffwd's (Roghanchi et al.,
- * SOSP 2017) over one-sided RDMA; see {@link Trustee} for the layout.
+ * SOSP 2017) over one-sided RDMA; see {@link Trustee} for the layout. The response block is on the
+ * client's node when that node has memory (the trustee WRITEs responses there and the client polls
+ * them with CPU loads), else on the trustee's node (the trustee stores them with the CPU and the client
+ * polls them with RDMA READs).
  *
  * <h2>Costs</h2>
  * {@link #connect}: an RDMA READ of the trustee's shape, a fetch-and-add of its claims word, the
- * allocation of the response block on this node, a compare-and-swap of the client's registration
+ * allocation of the response block (and, on a node without memory, its zeroing by RDMA WRITEs), a compare-and-swap of the client's registration
  * word and a READ of the trustee's state (4 round trips plus the allocator's; a client on the trustee's
  * node reads with the CPU: 2 plus the allocator's).
  * A request from a client on another node than the trustee's: its staged requests go out as two RDMA
@@ -30,11 +33,15 @@ import static io.remus.ds.delegate.Trustee.WORD;
  * {@link Trust#apply} is <b>2 WRITEs, 0 READs, 1 round trip</b>, and {@code k} requests flushed
  * together are {@code 2k} WRITEs in 1 round trip for {@code k <= wrsPerBatch / 2}. A client on the
  * trustee's node stores its requests with the CPU and polls with the CPU: <b>no RDMA operation</b>.
+ * A client on a node without memory polls the sequence and closed words of its response slot with one
+ * 16-byte RDMA READ per poll and, once the sequence matches, reads result and status with one more
+ * 16-byte READ: its apply is <b>2 WRITEs and {@code k + 1} READs in {@code k + 2} round trips</b> for
+ * {@code k} polls (at least 1). Such a client learns of a close from its slot's closed word.
  *
  * <p>The client uses its compute thread's {@link ComputeThread#buffer()} bytes
  * {@code [0, 24 * min(slots, wrsPerBatch / 2))} while {@link #flush()} runs, and no buffer bytes
- * otherwise. Its response block must be on its own node, so that node must be a memory node; a
- * client on a node without memory is not supported yet. The client's place at the trustee is never
+ * otherwise, and bytes {@code [0, 16)} while it reads a response from the trustee's memory. The response
+ * block is never freed (the trustee may still write to it). The client's place at the trustee is never
  * given back (the trustee's {@code maxClients} bounds all clients over its life).
  */
 public final class TrusteeClient {
@@ -74,10 +81,10 @@ public final class TrusteeClient {
      * Joins the trustee at {@code trusteePtr}: takes a client place, allocates this client's response
      * block on its node and registers it (costs in the class comment).
      *
-     * @param thread     this client's compute thread, on a memory node
+     * @param thread     this client's compute thread, on any node
      * @param trusteePtr {@link Trustee#ptr()}
      * @return the client
-     * @throws BadArgumentException     when the thread's node has no memory or every client place is taken
+     * @throws BadArgumentException     when every client place is taken
      * @throws CorruptedMemoryException when {@code trusteePtr} holds no trustee
      * @throws TrusteeClosedException   when the trustee is closed
      */
@@ -92,19 +99,22 @@ public final class TrusteeClient {
             throw new CorruptedMemoryException(trusteePtr, shape, RemotePtr.toString(trusteePtr) + " holds no trustee (shape 0x"
                     + Long.toHexString(shape) + ")");
         }
-        if (!thread.config().memoryNodes().contains(thread.nodeId())) {
-            throw new BadArgumentException("node " + thread.nodeId() + " has no memory for a trustee client's responses;"
-                    + " clients on nodes without memory are not supported yet");
-        }
         long index = thread.fetchAndAdd(trusteePtr + Trustee.CLAIMS, 1);
         if (index >= maxClients) {
             throw new BadArgumentException("trustee " + RemotePtr.toString(trusteePtr) + " has all " + maxClients
                     + " client places taken");
         }
         long bytes = Trustee.responseBlockBytes(slots);
-        long responsePtr = thread.allocator().allocate(bytes, thread.nodeId());
-        MemorySegment responses = thread.localSegment(responsePtr, bytes);
-        responses.fill((byte) 0);
+        boolean ownMemory = thread.config().memoryNodes().contains(thread.nodeId());
+        int responseNode = ownMemory ? thread.nodeId() : RemotePtr.node(trusteePtr);
+        long responsePtr = thread.allocator().allocate(bytes, responseNode);
+        MemorySegment responses = null;
+        if (ownMemory) {
+            responses = thread.localSegment(responsePtr, bytes);
+            responses.fill((byte) 0);
+        } else {
+            zero(thread, responsePtr, bytes);
+        }
         VarHandle.releaseFence();
         long registration = trusteePtr + Trustee.HEADER_BYTES + index * Trustee.clientBytes(slots);
         thread.compareAndSwap(registration, 0, responsePtr);
@@ -154,9 +164,35 @@ public final class TrusteeClient {
         return thread;
     }
 
-    /** @return whether this client has seen the trustee's closed mark (a CPU load of its own memory) */
+    /**
+     * Whether the trustee is closed: a CPU load of the closed mark in this client's response block, or,
+     * for a client on a node without memory, one RDMA READ of the trustee's state word.
+     *
+     * @return whether the trustee closed
+     */
     public boolean isTrusteeClosed() {
-        return (long) WORD.getVolatile(responses, 0L) != 0;
+        if (responses == null) {
+            return thread.read(trustee + Trustee.STATE) != 0;
+        }
+        return closedMark();
+    }
+
+    /** @return whether the closed mark is in this client's own memory and set; false without memory */
+    boolean closedMark() {
+        return responses != null && (long) WORD.getVolatile(responses, 0L) != 0;
+    }
+
+    /** @return whether the responses are in the trustee's memory, polled by RDMA READs */
+    boolean remoteResponses() {
+        return responses == null;
+    }
+
+    private static void zero(ComputeThread thread, long ptr, long bytes) {
+        long chunk = Math.min(4096, thread.buffer().byteSize());
+        MemorySegment zeros = MemorySegment.ofArray(new byte[(int) chunk]);
+        for (long done = 0; done < bytes; done += chunk) {
+            thread.write(ptr + done, zeros.asSlice(0, Math.min(chunk, bytes - done)));
+        }
     }
 
     /**
@@ -201,7 +237,7 @@ public final class TrusteeClient {
         if (opId < 0 || opId >= Trustee.MAX_OPERATIONS) {
             throw new BadArgumentException("opId must be 0.." + (Trustee.MAX_OPERATIONS - 1) + ", got " + opId);
         }
-        if (isTrusteeClosed()) {
+        if (closedMark()) {
             throw new TrusteeClosedException("trustee " + RemotePtr.toString(trustee) + " is closed; refused op " + opId
                     + " on property " + propertyId);
         }
@@ -236,7 +272,7 @@ public final class TrusteeClient {
                         + RemotePtr.toString(trustee) + " came free for op " + opId + " on property " + propertyId
                         + " by the deadline: the trustee answers nothing");
             }
-            if (isTrusteeClosed()) {
+            if (closedMark()) {
                 throw new TrusteeClosedException("trustee " + RemotePtr.toString(trustee) + " is closed; refused op " + opId
                         + " on property " + propertyId);
             }

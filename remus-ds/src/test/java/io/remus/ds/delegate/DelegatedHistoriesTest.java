@@ -10,6 +10,7 @@ import io.remus.check.Specification;
 import io.remus.check.Verdict;
 import io.remus.check.spec.CounterSpec;
 import io.remus.check.spec.RegisterSpec;
+import io.remus.core.config.NodeRange;
 import io.remus.core.sim.SimFabric;
 import io.remus.core.sim.SimOptions;
 import io.remus.core.testing.TestCluster;
@@ -30,7 +31,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * a deliberately broken trustee ({@link TwiceRunningTrustee}) gives a counter history the checker
  * rejects. Each history comes from 3 or 4 client threads on the 3 nodes of a simulated cluster with
  * torn 8-byte stores and loads, yields while tearing and inside NIC atomics, the trustee serving on node
- * 1, each client doing a seeded random mix of synchronous and asynchronous operations with random
+ * 1 (in one test node 2 has no memory, so its clients poll their responses in the trustee's memory by
+ * RDMA READ), each client doing a seeded random mix of synchronous and asynchronous operations with random
  * yields, a few hundred operations per history, over fixed seeds. Register writes are unique, so a
  * stale or torn answer is no value of the specification's history.
  */
@@ -47,8 +49,9 @@ class DelegatedHistoriesTest {
                 .withYieldInsideNicAtomics(true);
     }
 
-    private static TestCluster cluster() {
-        return new TestCluster(SimFabric::new, hostile(), 3, b -> b.segmentSize(4 << 20));
+    /** @param bare whether node 2 has no memory, so that its clients poll responses in the trustee's memory */
+    private static TestCluster cluster(boolean bare) {
+        return new TestCluster(SimFabric::new, hostile(), 3, b -> b.segmentSize(4 << 20).memoryNodes(new NodeRange(0, bare ? 1 : 2)));
     }
 
     /** One client's operations on the cell under test, recorded into {@code r}. */
@@ -58,13 +61,18 @@ class DelegatedHistoriesTest {
     }
 
     private static <S> CheckResult history(TrusteeRunner.Maker maker, long seed, Specification<S> spec, Work work) throws Exception {
+        return history(maker, false, seed, spec, work);
+    }
+
+    private static <S> CheckResult history(TrusteeRunner.Maker maker, boolean bare, long seed, Specification<S> spec, Work work)
+            throws Exception {
         int threads = 3 + (int) (seed % 2);
         History history = new History(HistoryClock.NANO_TIME);
         History.Recorder[] recorders = new History.Recorder[threads];
         for (int i = 0; i < threads; i++) {
             recorders[i] = history.recorder(i);
         }
-        try (TestCluster c = cluster(); TrusteeRunner runner = new TrusteeRunner(c, TRUSTEE_NODE, threads, 2, 1, maker)) {
+        try (TestCluster c = cluster(bare); TrusteeRunner runner = new TrusteeRunner(c, TRUSTEE_NODE, threads, 2, 1, maker)) {
             long ptr = runner.ptr();
             c.runOnThreads(Contention.spread(threads, 3), (index, t) -> {
                 Trust<Delegated.Cell> cell = TrusteeClient.connect(t, ptr).trust(0);
@@ -100,6 +108,14 @@ class DelegatedHistoriesTest {
     void shouldRecordLinearizableHistoriesOfADelegatedCounter() throws Exception {
         for (long seed : SEEDS) {
             CheckResult result = history(Trustee::create, seed, new CounterSpec(), DelegatedHistoriesTest::counterWork);
+            assertEquals(Verdict.LINEARIZABLE, result.verdict(), "seed " + seed + ": " + result);
+        }
+    }
+
+    @Test
+    void shouldRecordLinearizableHistoriesOfADelegatedCounterWhenAClientsNodeHasNoMemory() throws Exception {
+        for (long seed : SEEDS) {
+            CheckResult result = history(Trustee::create, true, seed, new CounterSpec(), DelegatedHistoriesTest::counterWork);
             assertEquals(Verdict.LINEARIZABLE, result.verdict(), "seed " + seed + ": " + result);
         }
     }

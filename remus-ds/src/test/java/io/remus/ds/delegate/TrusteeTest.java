@@ -3,6 +3,7 @@ package io.remus.ds.delegate;
 import io.remus.core.BadArgumentException;
 import io.remus.core.ComputeThread;
 import io.remus.core.StaleHandleException;
+import io.remus.core.config.NodeRange;
 import io.remus.core.fabric.Fabric;
 import io.remus.core.sim.SimFabric;
 import io.remus.core.sim.SimOptions;
@@ -394,6 +395,62 @@ class TrusteeTest {
             assertThrows(TrusteeTimeoutException.class, () -> fromLost.await(Duration.ofMillis(50)));
             trustee.close();
             assertThrows(TrusteeClosedException.class, () -> survivor.apply(Delegated.READ, 0, PATIENCE));
+        }
+    }
+
+    @ParameterizedTest
+    @MethodSource("fabrics")
+    void shouldPollResponsesInTheTrusteesMemoryWhenTheClientsNodeHasNoMemory(Function<SimOptions, Fabric> make) throws Exception {
+        int bare = 2;
+        try (TestCluster c = new TestCluster(make, SimOptions.defaults(), 3,
+                b -> b.segmentSize(4 << 20).memoryNodes(new NodeRange(0, 1)));
+             TrusteeRunner runner = new TrusteeRunner(c, TRUSTEE_NODE, 2, 2, 1)) {
+            long ptr = runner.ptr();
+            c.runOnThreads(new int[] {bare}, (index, t) -> {
+                TrusteeClient client = TrusteeClient.connect(t, ptr);
+                Trust<Delegated.Cell> counter = client.trust(0);
+                for (int i = 0; i < 5; i++) {
+                    Counts before = Counts.of(t);
+                    assertEquals(i, counter.apply(Delegated.FETCH_AND_ADD, 1, PATIENCE));
+                    Counts cost = before.since(t);
+                    long polls = cost.reads() - 1;
+                    assertTrue(polls >= 1, "at least one poll: " + cost);
+                    assertEquals(new Counts(polls + 2, polls + 1, 2, 0, 0, 16 * polls + 16, 24), cost,
+                            "2 WRITEs, one 16-byte READ per poll and one of the result");
+                }
+                PendingApply a = counter.applyAsync(Delegated.READ, 0);
+                PendingApply b = counter.applyAsync(Delegated.FETCH_AND_ADD, 10);
+                assertEquals(5, a.await(PATIENCE));
+                assertEquals(5, b.await(PATIENCE));
+                assertThrows(DelegatedOperationException.class, () -> counter.apply(99, 0, PATIENCE));
+                assertFalse(client.isTrusteeClosed());
+            });
+            assertEquals(15, runner.stop(true)[0]);
+        }
+    }
+
+    @ParameterizedTest
+    @MethodSource("fabrics")
+    void shouldFailWithTrusteeClosedWhenAClientWithoutMemoryWaitsOnAClosedTrustee(Function<SimOptions, Fabric> make) {
+        try (TestCluster c = new TestCluster(make, SimOptions.defaults(), 3,
+                b -> b.segmentSize(4 << 20).memoryNodes(new NodeRange(0, 1)));
+             ComputeThread t = c.thread(TRUSTEE_NODE); ComputeThread bare = c.thread(2)) {
+            Trustee<Delegated.Cell> trustee = Trustee.create(t, 1, 2);
+            Delegated.register(trustee);
+            trustee.entrust(new Delegated.Cell());
+            Trust<Delegated.Cell> counter = TrusteeClient.connect(bare, trustee.ptr()).trust(0);
+            PendingApply served = counter.applyAsync(Delegated.FETCH_AND_ADD, 1);
+            PendingApply pending = counter.applyAsync(Delegated.FETCH_AND_ADD, 1);
+            counter.client().flush();
+            trustee.serveOnce();
+            assertEquals(0, served.await(PATIENCE));
+            PendingApply late = counter.applyAsync(Delegated.READ, 0);
+            counter.client().flush();
+            trustee.close();
+            assertEquals(1, pending.await(PATIENCE), "served before the close");
+            assertThrows(TrusteeClosedException.class, () -> late.await(PATIENCE), "posted after the last pass");
+            assertThrows(TrusteeClosedException.class, () -> counter.apply(Delegated.READ, 0, PATIENCE), "a later call");
+            assertTrue(counter.client().isTrusteeClosed());
         }
     }
 }
