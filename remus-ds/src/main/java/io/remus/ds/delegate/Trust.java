@@ -15,7 +15,9 @@ import java.time.Duration;
  * <p><b>Linearization point</b>: the trustee's run of the operation, which lies between the call and
  * its return. <b>Progress</b>: blocking, with the caller's deadline; it completes as soon as the
  * trustee serves the request. <b>RDMA per call</b>: see {@link TrusteeClient}: from another node than
- * the trustee's, 2 WRITEs, 0 READs and 1 round trip per {@link #apply}; from the trustee's node, none.
+ * the trustee's, 2 WRITEs, 0 READs and 1 round trip per {@link #apply}; from the trustee's node, none;
+ * from a node without memory, 2 WRITEs and {@code k + 1} READs in {@code k + 2} round trips for
+ * {@code k} polls.
  *
  * @param <T> the type of the property on the trustee
  */
