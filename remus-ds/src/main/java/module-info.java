@@ -1,14 +1,16 @@
 /**
  * Remus data structures over one-sided RDMA, used through a {@link io.remus.core.ComputeThread}:
  * wait-free objects and their lock-based twins ({@code io.remus.ds.object}), list-based sets
- * ({@code io.remus.ds.set}), a hash map ({@code io.remus.ds.map}), queues ({@code io.remus.ds.queue})
- * and remote memory reclamation ({@code io.remus.ds.reclaim}).
+ * ({@code io.remus.ds.set}), a hash map ({@code io.remus.ds.map}), queues ({@code io.remus.ds.queue}),
+ * remote memory reclamation ({@code io.remus.ds.reclaim}) and delegation of objects to their owning
+ * thread ({@code io.remus.ds.delegate}).
  */
 module io.remus.ds {
     requires transitive io.remus.core;
     // LockedObject's and LazyListSet's locks, in their API (LockContext, LockKind).
     requires transitive io.remus.alock;
 
+    exports io.remus.ds.delegate;
     exports io.remus.ds.map;
     exports io.remus.ds.object;
     exports io.remus.ds.queue;

@@ -1,0 +1,80 @@
+package io.remus.ds.delegate;
+
+import io.remus.core.BadArgumentException;
+
+import java.time.Duration;
+
+/**
+ * A client's handle to one property of a {@link Trustee}: Trust&lt;T&gt; (Gossamer, UIC 2025). Every
+ * operation is delegated: the trustee runs it on the property and sends back the result, following
+ * ffwd (Roghanchi et al., "ffwd: delegation is (much) faster than you think", SOSP 2017). Operations
+ * are named by the id they were registered under on the trustee; requests and results are one word
+ * each (larger requests are not supported yet). Confined to the owner of its client's compute thread;
+ * several handles may share one {@link TrusteeClient}.
+ *
+ * <p><b>Linearization point</b>: the trustee's run of the operation, which lies between the call and
+ * its return. <b>Progress</b>: blocking, with the caller's deadline; it completes as soon as the
+ * trustee serves the request. <b>RDMA per call</b>: see {@link TrusteeClient}: from another node than
+ * the trustee's, 2 WRITEs, 0 READs and 1 round trip per {@link #apply}; from the trustee's node, none;
+ * from a node without memory, 2 WRITEs and {@code k + 1} READs in {@code k + 2} round trips for
+ * {@code k} polls.
+ *
+ * @param <T> the type of the property on the trustee
+ */
+public final class Trust<T> {
+    private final TrusteeClient client;
+    private final int propertyId;
+
+    Trust(TrusteeClient client, int propertyId) {
+        this.client = client;
+        this.propertyId = propertyId;
+    }
+
+    /** @return the property's id at its trustee */
+    public int propertyId() {
+        return propertyId;
+    }
+
+    /** @return the client whose slots this handle uses */
+    public TrusteeClient client() {
+        return client;
+    }
+
+    /**
+     * Runs operation {@code opId} on the property with {@code arg} at the trustee and returns its result.
+     * Blocking until the response or the deadline. Costs in the class comment.
+     *
+     * @param opId    an operation id registered on the trustee, 0..{@code Trustee.MAX_OPERATIONS - 1}
+     * @param arg     the argument word
+     * @param timeout how long to wait for a free slot and the response, not negative
+     * @return the operation's result
+     * @throws BadArgumentException        naming the value, for an op id out of range or a negative timeout
+     * @throws TrusteeTimeoutException     when no response came by the deadline (the trustee stopped or died)
+     * @throws TrusteeClosedException      when the trustee is or becomes closed before answering
+     * @throws DelegatedOperationException when the trustee knows no such operation or property, or the
+     *                                     operation threw there
+     */
+    public long apply(int opId, long arg, Duration timeout) {
+        long deadline = PendingApply.deadline(timeout);
+        PendingApply p = client.stage(propertyId, opId, arg, deadline, true);
+        return p.awaitUntil(deadline, timeout);
+    }
+
+    /**
+     * Starts operation {@code opId} on the property with {@code arg}: takes one of the client's request
+     * slots and stages the request. A client on the trustee's node stores it there at once; another
+     * client sends it with its other staged requests in one doorbell at {@link TrusteeClient#flush()}, or
+     * at the first {@link PendingApply#poll()} or {@link PendingApply#await} of any of them. Wait-free;
+     * no RDMA until the flush.
+     *
+     * @param opId an operation id registered on the trustee
+     * @param arg  the argument word
+     * @return the request's handle, reused by the slot's next request once awaited
+     * @throws BadArgumentException   naming the value, for an op id out of range, or when every slot of
+     *                                the client is in flight
+     * @throws TrusteeClosedException when the trustee is closed
+     */
+    public PendingApply applyAsync(int opId, long arg) {
+        return client.stage(propertyId, opId, arg, 0, false);
+    }
+}

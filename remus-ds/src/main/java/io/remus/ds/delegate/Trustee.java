@@ -1,0 +1,542 @@
+package io.remus.ds.delegate;
+
+import io.remus.core.BadArgumentException;
+import io.remus.core.ComputeThread;
+import io.remus.core.DoorbellBatch;
+import io.remus.core.RemoteOperationException;
+import io.remus.core.RemotePtr;
+import io.remus.core.RemoteTimeoutException;
+import io.remus.core.memory.SizeClasses;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.lang.invoke.VarHandle;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * A thread that owns objects ("properties") and runs every operation on them on behalf of clients:
+ * Trust&lt;T&gt; / Gossamer's trustee (UIC 2025), with ffwd's transport shape (Roghanchi, Eriksson and
+ * Basu, "ffwd: delegation is (much) faster than you think", SOSP 2017) carried over one-sided RDMA.
+ * Properties are plain Java objects held here; no lock guards them, because only the trustee's thread
+ * touches them.
+ *
+ * <h2>Life cycle</h2>
+ * {@link #create} allocates the trustee's block on its compute thread's node; {@link #register}
+ * registers operations by id and {@link #entrust} hands it properties; clients join with
+ * {@link TrusteeClient#connect} given {@link #ptr()}. The caller's thread serves: it calls
+ * {@link #serveOnce()} in its own loop, or {@link #serve(Duration)}; the class starts no thread. Every
+ * method runs on the compute thread's owner. {@link #close()} marks the trustee closed, so that pending
+ * and later requests fail fast with {@link TrusteeClosedException}; a trustee whose thread simply stops
+ * serving (or dies) makes them fail with {@link TrusteeTimeoutException} at each caller's deadline.
+ *
+ * <h2>Layout</h2>
+ * One block on the trustee's node:
+ * <pre>
+ *   0  shape: MAGIC &lt;&lt; 48 | maxClients &lt;&lt; 16 | slotsPerClient
+ *   8  state: 0 open, 1 closed (CPU store of the trustee)
+ *  16  claims: client places handed out (RDMA fetch-and-add of joining clients)
+ *  64  client 0: [response block pointer, set by compare-and-swap when the client joins]
+ *                [slot 0: op &lt;&lt; 32 | property][argument][sequence]  ... slot slotsPerClient-1
+ *      client 1 ...
+ * </pre>
+ * Each client's response block is on the client's own node, or on the trustee's for a client on a node
+ * without memory: a closed word the trustee sets on {@link #close()}, then per slot
+ * [result][status][sequence][closed] (the slot's closed word is set on close in response blocks on the
+ * trustee's node, for clients that poll them by RDMA READ).
+ *
+ * <h2>Protocol and costs</h2>
+ * A remote client writes a request's first two words and then its sequence word as two RDMA WRITEs in
+ * one doorbell (a queue pair executes them in order, so the words are in place when the sequence is); a
+ * client on the trustee's node stores them with the CPU and no RDMA. {@link #serveOnce()} visits every
+ * joined client round-robin (starting one client further each pass) and each of its slots once, with
+ * CPU loads of this node's memory: a slot holds a new request when its sequence word equals the last
+ * one served there plus one (an exact match, so a torn store of the word is never taken for a request).
+ * It runs the request's operation (the <b>linearization point</b> of the client's call) and stores the
+ * response: with CPU stores for a client on this node, else into a doorbell batch of two RDMA WRITEs per
+ * response (result and status, then the sequence word), one batch per client node at the end of the
+ * pass, every batch posted before any is awaited. A pass therefore costs no RDMA for local clients, 2
+ * WRITEs per response to another node, one doorbell per node with responses (per
+ * {@code wrsPerBatch / 2} responses) and <b>1 round trip</b> in all while the batches fit the
+ * operations a compute thread may have in flight and its buffer. A pass serves each client at most
+ * {@code slotsPerClient} requests, and every request that was in place before the pass reached its
+ * slot, so no client starves: a request waits at most one pass behind every other client's. Serving is blocking (the caller's thread
+ * serves); one {@link #serveOnce()} finishes in a bounded number of steps when the registered operations
+ * do, waiting only for its response WRITEs' completions (each bounded by the operation timeout).
+ *
+ * <p>A client node that fails a response WRITE (it stopped answering, or its queue pair broke) costs
+ * the pass the transport timeout once; the trustee then gives up every client on that node for good
+ * ({@link #droppedClients()}), whose calls fail at their deadlines, and serves the others on. A client
+ * thread that dies leaves its slots idle and costs the others nothing.
+ *
+ * <p>Requests and responses are one word each; larger requests are not supported yet. The class has no
+ * public constructor and is not meant to be extended.
+ *
+ * @param <T> the type of the properties
+ */
+public class Trustee<T> implements AutoCloseable {
+    /** The most operation ids: ids run 0..{@code MAX_OPERATIONS - 1}. */
+    public static final int MAX_OPERATIONS = 1 << 16;
+    /** The most clients one trustee takes. */
+    public static final int MAX_CLIENTS = 1 << 12;
+    /** The most request slots (requests in flight) per client. */
+    public static final int MAX_SLOTS_PER_CLIENT = 256;
+
+    static final long MAGIC = 0x7457;
+    static final long HEADER_BYTES = 64;
+    static final long SHAPE = 0;
+    static final long STATE = 8;
+    static final long CLAIMS = 16;
+    static final long REQUEST_BYTES = 24;
+    static final long REQUEST_OP = 0;
+    static final long REQUEST_ARG = 8;
+    static final long REQUEST_SEQUENCE = 16;
+    static final long RESPONSE_HEADER_BYTES = 8;
+    static final long RESPONSE_BYTES = 32;
+    static final long RESPONSE_RESULT = 0;
+    static final long RESPONSE_STATUS = 8;
+    static final long RESPONSE_SEQUENCE = 16;
+    static final long RESPONSE_CLOSED = 24;
+    static final long STATUS_OK = 0;
+    static final long STATUS_UNKNOWN_OPERATION = 1;
+    static final long STATUS_UNKNOWN_PROPERTY = 2;
+    static final long STATUS_OPERATION_THREW = 3;
+    static final VarHandle WORD = ValueLayout.JAVA_LONG.varHandle();
+    private static final long GONE = -1;
+
+    private final ComputeThread thread;
+    private final long ptr;
+    private final MemorySegment block;
+    private final int maxClients;
+    private final int slots;
+    private final long clientBytes;
+    private final List<TrusteeOperation<T>> operations = new ArrayList<>();
+    private final List<T> properties = new ArrayList<>();
+    private final long[] responseBlock;
+    private final MemorySegment[] localResponses;
+    private final long[] lastSequence;
+    private final int batchResponses;
+    private final int batchesInFlight;
+    private final int[] outClient;
+    private final int[] outSlot;
+    private final long[] outResult;
+    private final long[] outStatus;
+    private final long[] outSequence;
+    private final long[] inFlight;
+    private final int[] inFlightNode;
+    private int outCount;
+    private int dropped;
+    private int inFlightCount;
+    private int joined;
+    private int rotation;
+    private boolean closed;
+
+    Trustee(ComputeThread thread, long ptr, MemorySegment block, int maxClients, int slots) {
+        this.thread = thread;
+        this.ptr = ptr;
+        this.block = block;
+        this.maxClients = maxClients;
+        this.slots = slots;
+        this.clientBytes = clientBytes(slots);
+        this.responseBlock = new long[maxClients];
+        this.localResponses = new MemorySegment[maxClients];
+        this.lastSequence = new long[maxClients * slots];
+        this.batchResponses = (int) Math.max(1, Math.min(thread.config().wrsPerBatch() / 2,
+                thread.buffer().byteSize() / RESPONSE_BYTES));
+        this.batchesInFlight = (int) Math.max(1, Math.min(thread.config().opsInFlightPerThread(),
+                thread.buffer().byteSize() / (batchResponses * RESPONSE_BYTES)));
+        int most = maxClients * slots;
+        this.outClient = new int[most];
+        this.outSlot = new int[most];
+        this.outResult = new long[most];
+        this.outStatus = new long[most];
+        this.outSequence = new long[most];
+        this.inFlight = new long[batchesInFlight];
+        this.inFlightNode = new int[batchesInFlight];
+    }
+
+    static long clientBytes(int slots) {
+        return 8 + slots * REQUEST_BYTES;
+    }
+
+    static long blockBytes(int maxClients, int slots) {
+        return HEADER_BYTES + maxClients * clientBytes(slots);
+    }
+
+    static long responseBlockBytes(int slots) {
+        return RESPONSE_HEADER_BYTES + slots * RESPONSE_BYTES;
+    }
+
+    /**
+     * Creates a trustee on {@code thread}'s node: allocates and zeroes its block (the allocator's
+     * costs; the block is written with CPU stores). No operation is registered and no property
+     * entrusted yet.
+     *
+     * @param thread         the trustee's compute thread; its owner serves
+     * @param maxClients     client places, 1..{@value #MAX_CLIENTS}; a client thread takes one for good
+     * @param slotsPerClient requests each client may have in flight, 1..{@value #MAX_SLOTS_PER_CLIENT}
+     * @param <T>            the type of the properties
+     * @return the trustee
+     * @throws BadArgumentException naming the value, for a count out of range, a block larger than one
+     *                              allocation, or a thread on a node without memory
+     */
+    public static <T> Trustee<T> create(ComputeThread thread, int maxClients, int slotsPerClient) {
+        Objects.requireNonNull(thread, "thread");
+        long ptr = allocate(thread, maxClients, slotsPerClient);
+        long bytes = blockBytes(maxClients, slotsPerClient);
+        return new Trustee<>(thread, ptr, thread.localSegment(ptr, bytes), maxClients, slotsPerClient);
+    }
+
+    static long allocate(ComputeThread thread, int maxClients, int slotsPerClient) {
+        if (maxClients < 1 || maxClients > MAX_CLIENTS) {
+            throw new BadArgumentException("maxClients must be 1.." + MAX_CLIENTS + ", got " + maxClients);
+        }
+        if (slotsPerClient < 1 || slotsPerClient > MAX_SLOTS_PER_CLIENT) {
+            throw new BadArgumentException("slotsPerClient must be 1.." + MAX_SLOTS_PER_CLIENT + ", got " + slotsPerClient);
+        }
+        long bytes = blockBytes(maxClients, slotsPerClient);
+        if (bytes > SizeClasses.MAX) {
+            throw new BadArgumentException("a trustee of " + maxClients + " clients with " + slotsPerClient + " slots takes "
+                    + bytes + " bytes, more than one allocation's " + SizeClasses.MAX);
+        }
+        if (!thread.config().memoryNodes().contains(thread.nodeId())) {
+            throw new BadArgumentException("node " + thread.nodeId() + " has no memory for a trustee's block");
+        }
+        long ptr = thread.allocator().allocate(bytes, thread.nodeId());
+        MemorySegment view = thread.localSegment(ptr, bytes);
+        view.fill((byte) 0);
+        WORD.setVolatile(view, SHAPE, MAGIC << 48 | (long) maxClients << 16 | slotsPerClient);
+        return ptr;
+    }
+
+    /** @return the trustee's block, for {@link TrusteeClient#connect} */
+    public long ptr() {
+        return ptr;
+    }
+
+    /** @return the node the trustee serves on */
+    public int nodeId() {
+        return thread.nodeId();
+    }
+
+    /** @return how many clients have joined and been seen by a pass */
+    public int clients() {
+        return joined;
+    }
+
+    /**
+     * Registers an operation under {@code opId}, replacing none. No RDMA.
+     *
+     * @param opId      0..{@code MAX_OPERATIONS - 1}, not registered yet
+     * @param operation what requests naming {@code opId} run
+     * @return this trustee
+     * @throws BadArgumentException naming the id, when it is out of range or already registered
+     */
+    public Trustee<T> register(int opId, TrusteeOperation<T> operation) {
+        Objects.requireNonNull(operation, "operation");
+        thread.checkOwnerThread();
+        if (opId < 0 || opId >= MAX_OPERATIONS) {
+            throw new BadArgumentException("opId must be 0.." + (MAX_OPERATIONS - 1) + ", got " + opId);
+        }
+        while (operations.size() <= opId) {
+            operations.add(null);
+        }
+        if (operations.get(opId) != null) {
+            throw new BadArgumentException("opId " + opId + " is registered on trustee " + RemotePtr.toString(ptr) + " already");
+        }
+        operations.set(opId, operation);
+        return this;
+    }
+
+    /**
+     * Takes {@code property} into the trustee's care and returns its id, the next one from 0. No RDMA.
+     *
+     * @param property the object; only operations run by this trustee should touch it from now on
+     * @return its property id, for {@link TrusteeClient#trust}
+     */
+    public int entrust(T property) {
+        Objects.requireNonNull(property, "property");
+        thread.checkOwnerThread();
+        properties.add(property);
+        return properties.size() - 1;
+    }
+
+    /**
+     * @param propertyId an id {@link #entrust} returned
+     * @return the property, for the trustee's own thread
+     * @throws BadArgumentException naming the id, when no property has it
+     */
+    public T property(int propertyId) {
+        thread.checkOwnerThread();
+        if (propertyId < 0 || propertyId >= properties.size()) {
+            throw new BadArgumentException("no property " + propertyId + " on trustee " + RemotePtr.toString(ptr) + " ("
+                    + properties.size() + " entrusted)");
+        }
+        return properties.get(propertyId);
+    }
+
+    /** @return whether {@link #close()} was called */
+    public boolean isClosed() {
+        return closed;
+    }
+
+    /**
+     * One pass over every client's slots, round-robin: runs each new request and sends its response (see
+     * the class comment for the costs: no RDMA for clients on this node; for the others 2 WRITEs per
+     * response and 1 round trip per pass). Bounded when the operations are: it waits only for its
+     * WRITEs' completions.
+     *
+     * @return how many requests the pass served
+     * @throws TrusteeClosedException after {@link #close()}
+     */
+    public int serveOnce() {
+        thread.checkOwnerThread();
+        if (closed) {
+            throw new TrusteeClosedException("trustee " + RemotePtr.toString(ptr) + " is closed");
+        }
+        int claimed = (int) Math.min(maxClients, (long) WORD.getVolatile(block, CLAIMS));
+        if (joined < claimed) {
+            admit(claimed);
+        }
+        int n = claimed;
+        if (n == 0) {
+            return 0;
+        }
+        int start = rotation++ % n;
+        if (rotation >= n) {
+            rotation = 0;
+        }
+        int served = 0;
+        for (int k = 0; k < n; k++) {
+            int c = start + k < n ? start + k : start + k - n;
+            if (responseBlock[c] == 0 || responseBlock[c] == GONE) {
+                continue;
+            }
+            long base = HEADER_BYTES + c * clientBytes + 8;
+            for (int s = 0; s < slots; s++) {
+                long slot = base + s * REQUEST_BYTES;
+                int index = c * slots + s;
+                long expected = lastSequence[index] + 1;
+                if ((long) WORD.getAcquire(block, slot + REQUEST_SEQUENCE) != expected) {
+                    continue;
+                }
+                lastSequence[index] = expected;
+                long head = block.get(ValueLayout.JAVA_LONG, slot + REQUEST_OP);
+                long arg = block.get(ValueLayout.JAVA_LONG, slot + REQUEST_ARG);
+                serve(c, s, (int) (head >>> 32), (int) head, arg, expected);
+                served++;
+            }
+        }
+        flush();
+        return served;
+    }
+
+    private void serve(int client, int slot, int opId, int propertyId, long arg, long sequence) {
+        TrusteeOperation<T> op = opId >= 0 && opId < operations.size() ? operations.get(opId) : null;
+        long result = 0;
+        long status;
+        if (op == null) {
+            status = STATUS_UNKNOWN_OPERATION;
+        } else if (propertyId < 0 || propertyId >= properties.size()) {
+            status = STATUS_UNKNOWN_PROPERTY;
+        } else {
+            try {
+                result = run(op, properties.get(propertyId), arg);
+                status = STATUS_OK;
+            } catch (RuntimeException e) {
+                status = STATUS_OPERATION_THREW;
+            }
+        }
+        respond(client, slot, result, status, sequence);
+    }
+
+    /** Runs one request's operation: the linearization point of the client's call. */
+    long run(TrusteeOperation<T> op, T state, long arg) {
+        return op.apply(state, arg);
+    }
+
+    private void respond(int client, int slot, long result, long status, long sequence) {
+        long offset = RESPONSE_HEADER_BYTES + slot * RESPONSE_BYTES;
+        MemorySegment local = localResponses[client];
+        if (local != null) {
+            local.set(ValueLayout.JAVA_LONG, offset + RESPONSE_RESULT, result);
+            local.set(ValueLayout.JAVA_LONG, offset + RESPONSE_STATUS, status);
+            WORD.setRelease(local, offset + RESPONSE_SEQUENCE, sequence);
+            return;
+        }
+        outClient[outCount] = client;
+        outSlot[outCount] = slot;
+        outResult[outCount] = result;
+        outStatus[outCount] = status;
+        outSequence[outCount] = sequence;
+        outCount++;
+    }
+
+    /**
+     * Sends the pass's responses to clients on other nodes: one doorbell batch per node (more where a
+     * node has more than {@code batchResponses} responses), every batch posted before any is awaited.
+     */
+    private void flush() {
+        int left = outCount;
+        MemorySegment buffer = thread.buffer();
+        while (left > 0) {
+            int node = -1;
+            DoorbellBatch batch = thread.batch();
+            int inBatch = 0;
+            for (int i = 0; i < outCount; i++) {
+                int c = outClient[i];
+                if (c >= 0 && responseBlock[c] == GONE) {
+                    outClient[i] = -1;
+                    left--;
+                    continue;
+                }
+                if (c < 0 || (node >= 0 && RemotePtr.node(responseBlock[c]) != node)) {
+                    continue;
+                }
+                node = RemotePtr.node(responseBlock[c]);
+                long staging = ((long) inFlightCount * batchResponses + inBatch) * RESPONSE_BYTES;
+                buffer.set(ValueLayout.JAVA_LONG, staging + RESPONSE_RESULT, outResult[i]);
+                buffer.set(ValueLayout.JAVA_LONG, staging + RESPONSE_STATUS, outStatus[i]);
+                buffer.set(ValueLayout.JAVA_LONG, staging + RESPONSE_SEQUENCE, outSequence[i]);
+                long target = responseBlock[c] + RESPONSE_HEADER_BYTES + outSlot[i] * RESPONSE_BYTES;
+                batch.write(target, staging, 16).write(target + RESPONSE_SEQUENCE, staging + RESPONSE_SEQUENCE, 8);
+                outClient[i] = -1;
+                left--;
+                if (++inBatch == batchResponses) {
+                    post(batch, node);
+                    inBatch = 0;
+                }
+            }
+            if (inBatch > 0) {
+                post(batch, node);
+            }
+        }
+        outCount = 0;
+        awaitPosted();
+    }
+
+    private void post(DoorbellBatch batch, int node) {
+        try {
+            inFlight[inFlightCount] = batch.post();
+            inFlightNode[inFlightCount] = node;
+            inFlightCount++;
+        } catch (RemoteOperationException | RemoteTimeoutException e) {
+            batch.clear();
+            drop(node);
+        }
+        if (inFlightCount == batchesInFlight) {
+            awaitPosted();
+        }
+    }
+
+    private void awaitPosted() {
+        for (int i = 0; i < inFlightCount; i++) {
+            try {
+                thread.await(inFlight[i]);
+            } catch (RemoteOperationException | RemoteTimeoutException e) {
+                drop(inFlightNode[i]);
+            }
+        }
+        inFlightCount = 0;
+    }
+
+    /** Gives up every client on {@code node}, whose memory failed a response WRITE. */
+    private void drop(int node) {
+        for (int c = 0; c < maxClients; c++) {
+            long block = responseBlock[c];
+            if (block != 0 && block != GONE && RemotePtr.node(block) == node) {
+                responseBlock[c] = GONE;
+                localResponses[c] = null;
+                dropped++;
+            }
+        }
+    }
+
+    /**
+     * @return how many clients this trustee gave up because their node failed a response WRITE (it
+     *         stopped answering or its queue pair broke): it serves them no more
+     */
+    public int droppedClients() {
+        return dropped;
+    }
+
+    private void admit(int claimed) {
+        int all = 0;
+        for (int c = 0; c < claimed; c++) {
+            if (responseBlock[c] == 0) {
+                long response = (long) WORD.getVolatile(block, HEADER_BYTES + c * clientBytes);
+                if (response != 0) {
+                    responseBlock[c] = response;
+                    if (RemotePtr.node(response) == thread.nodeId()) {
+                        localResponses[c] = thread.localSegment(response, responseBlockBytes(slots));
+                    }
+                }
+            }
+            if (responseBlock[c] != 0) {
+                all++;
+            }
+        }
+        joined = all;
+    }
+
+    /**
+     * Serves passes until {@code duration} has passed, yielding the processor after a pass that found
+     * nothing. Blocking for {@code duration}.
+     *
+     * @param duration how long to serve, not negative
+     * @return how many requests were served
+     * @throws BadArgumentException naming the value, for a negative duration
+     */
+    public long serve(Duration duration) {
+        Objects.requireNonNull(duration, "duration");
+        if (duration.isNegative()) {
+            throw new BadArgumentException("duration must not be negative, got " + duration);
+        }
+        long deadline = System.nanoTime() + duration.toNanos();
+        long served = 0;
+        do {
+            int n = serveOnce();
+            served += n;
+            if (n == 0) {
+                Thread.yield();
+            }
+        } while (System.nanoTime() - deadline < 0);
+        return served;
+    }
+
+    /**
+     * Marks the trustee closed: a CPU store of its state word, then the closed word of every joined
+     * client's response block (a CPU store for a response block on this node, one RDMA WRITE for each
+     * other: one round trip each); in a response block on this node it also sets every slot's closed
+     * word. Requests not served yet are never served; their callers, and every
+     * later call, fail with {@link TrusteeClosedException}. The block stays allocated, since clients may
+     * still look at it. Idempotent.
+     */
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        thread.checkOwnerThread();
+        closed = true;
+        WORD.setVolatile(block, STATE, 1L);
+        admit((int) Math.min(maxClients, (long) WORD.getVolatile(block, CLAIMS)));
+        for (int c = 0; c < maxClients; c++) {
+            MemorySegment local = localResponses[c];
+            if (local != null) {
+                for (int s = 0; s < slots; s++) {
+                    WORD.setVolatile(local, RESPONSE_HEADER_BYTES + s * RESPONSE_BYTES + RESPONSE_CLOSED, 1L);
+                }
+                WORD.setVolatile(local, 0L, 1L);
+            } else if (responseBlock[c] != 0 && responseBlock[c] != GONE) {
+                try {
+                    thread.write(responseBlock[c], 1L);
+                } catch (RemoteOperationException | RemoteTimeoutException e) {
+                    drop(RemotePtr.node(responseBlock[c]));
+                }
+            }
+        }
+    }
+}

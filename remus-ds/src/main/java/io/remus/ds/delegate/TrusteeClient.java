@@ -1,0 +1,290 @@
+package io.remus.ds.delegate;
+
+import io.remus.core.BadArgumentException;
+import io.remus.core.ComputeThread;
+import io.remus.core.CorruptedMemoryException;
+import io.remus.core.DoorbellBatch;
+import io.remus.core.RemotePtr;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.lang.invoke.VarHandle;
+import java.util.Objects;
+
+import static io.remus.ds.delegate.Trustee.WORD;
+
+/**
+ * One client thread's place at a {@link Trustee}: its request slots in the trustee's block and its
+ * response block on its own node, from which it makes {@link Trust} handles for the trustee's
+ * properties. Confined to the owner of its compute thread. The transport is ffwd's (Roghanchi et al.,
+ * SOSP 2017) over one-sided RDMA; see {@link Trustee} for the layout. The response block is on the
+ * client's node when that node has memory (the trustee WRITEs responses there and the client polls
+ * them with CPU loads), else on the trustee's node (the trustee stores them with the CPU and the client
+ * polls them with RDMA READs).
+ *
+ * <h2>Costs</h2>
+ * {@link #connect}: an RDMA READ of the trustee's shape, a fetch-and-add of its claims word, the
+ * allocation of the response block (and, on a node without memory, its zeroing by RDMA WRITEs), a compare-and-swap of the client's registration
+ * word and a READ of the trustee's state (4 round trips plus the allocator's; a client on the trustee's
+ * node reads with the CPU: 2 plus the allocator's).
+ * A request from a client on another node than the trustee's: its staged requests go out as two RDMA
+ * WRITEs each in one doorbell batch per {@code wrsPerBatch / 2} requests ({@link #flush()}), one round
+ * trip per batch; the response lands in this node's memory and is polled with CPU loads. So a remote
+ * {@link Trust#apply} is <b>2 WRITEs, 0 READs, 1 round trip</b>, and {@code k} requests flushed
+ * together are {@code 2k} WRITEs in 1 round trip for {@code k <= wrsPerBatch / 2}. A client on the
+ * trustee's node stores its requests with the CPU and polls with the CPU: <b>no RDMA operation</b>.
+ * A client on a node without memory polls the sequence and closed words of its response slot with one
+ * 16-byte RDMA READ per poll and, once the sequence matches, reads result and status with one more
+ * 16-byte READ: its apply is <b>2 WRITEs and {@code k + 1} READs in {@code k + 2} round trips</b> for
+ * {@code k} polls (at least 1). Such a client learns of a close from its slot's closed word.
+ *
+ * <p>The client uses its compute thread's {@link ComputeThread#buffer()} bytes
+ * {@code [0, 24 * min(slots, wrsPerBatch / 2))} while {@link #flush()} runs, and no buffer bytes
+ * otherwise, and bytes {@code [0, 16)} while it reads a response from the trustee's memory. The response
+ * block is never freed (the trustee may still write to it). The client's place at the trustee is never
+ * given back (the trustee's {@code maxClients} bounds all clients over its life).
+ */
+public final class TrusteeClient {
+    private final ComputeThread thread;
+    private final long trustee;
+    private final int index;
+    private final int slots;
+    private final MemorySegment localRequests;
+    private final long requests;
+    private final long responsePtr;
+    private final MemorySegment responses;
+    private final PendingApply[] pending;
+    private final int[] staged;
+    private final int batchRequests;
+    private int stagedCount;
+
+    private TrusteeClient(ComputeThread thread, long trustee, int index, int slots, long responsePtr, MemorySegment responses,
+                          MemorySegment localRequests) {
+        this.thread = thread;
+        this.trustee = trustee;
+        this.index = index;
+        this.slots = slots;
+        this.requests = trustee + Trustee.HEADER_BYTES + index * Trustee.clientBytes(slots) + 8;
+        this.responsePtr = responsePtr;
+        this.responses = responses;
+        this.localRequests = localRequests;
+        this.pending = new PendingApply[slots];
+        for (int s = 0; s < slots; s++) {
+            pending[s] = new PendingApply(this, s);
+        }
+        this.staged = new int[slots];
+        this.batchRequests = (int) Math.max(1, Math.min(thread.config().wrsPerBatch() / 2,
+                thread.buffer().byteSize() / Trustee.REQUEST_BYTES));
+    }
+
+    /**
+     * Joins the trustee at {@code trusteePtr}: takes a client place, allocates this client's response
+     * block on its node and registers it (costs in the class comment).
+     *
+     * @param thread     this client's compute thread, on any node
+     * @param trusteePtr {@link Trustee#ptr()}
+     * @return the client
+     * @throws BadArgumentException     when every client place is taken
+     * @throws CorruptedMemoryException when {@code trusteePtr} holds no trustee
+     * @throws TrusteeClosedException   when the trustee is closed
+     */
+    public static TrusteeClient connect(ComputeThread thread, long trusteePtr) {
+        Objects.requireNonNull(thread, "thread");
+        boolean local = RemotePtr.node(trusteePtr) == thread.nodeId();
+        long shape = thread.read(trusteePtr + Trustee.SHAPE);
+        int maxClients = (int) ((shape >>> 16) & 0xFFFF_FFFFL);
+        int slots = (int) (shape & 0xFFFF);
+        if (shape >>> 48 != Trustee.MAGIC || maxClients < 1 || maxClients > Trustee.MAX_CLIENTS || slots < 1
+                || slots > Trustee.MAX_SLOTS_PER_CLIENT) {
+            throw new CorruptedMemoryException(trusteePtr, shape, RemotePtr.toString(trusteePtr) + " holds no trustee (shape 0x"
+                    + Long.toHexString(shape) + ")");
+        }
+        long index = thread.fetchAndAdd(trusteePtr + Trustee.CLAIMS, 1);
+        if (index >= maxClients) {
+            throw new BadArgumentException("trustee " + RemotePtr.toString(trusteePtr) + " has all " + maxClients
+                    + " client places taken");
+        }
+        long bytes = Trustee.responseBlockBytes(slots);
+        boolean ownMemory = thread.config().memoryNodes().contains(thread.nodeId());
+        int responseNode = ownMemory ? thread.nodeId() : RemotePtr.node(trusteePtr);
+        long responsePtr = thread.allocator().allocate(bytes, responseNode);
+        MemorySegment responses = null;
+        if (ownMemory) {
+            responses = thread.localSegment(responsePtr, bytes);
+            responses.fill((byte) 0);
+        } else {
+            zero(thread, responsePtr, bytes);
+        }
+        VarHandle.releaseFence();
+        long registration = trusteePtr + Trustee.HEADER_BYTES + index * Trustee.clientBytes(slots);
+        thread.compareAndSwap(registration, 0, responsePtr);
+        MemorySegment localRequests = local
+                ? thread.localSegment(registration + 8, slots * Trustee.REQUEST_BYTES)
+                : null;
+        TrusteeClient client = new TrusteeClient(thread, trusteePtr, (int) index, slots, responsePtr, responses, localRequests);
+        if (thread.read(trusteePtr + Trustee.STATE) != 0) {
+            throw new TrusteeClosedException("trustee " + RemotePtr.toString(trusteePtr) + " is closed");
+        }
+        return client;
+    }
+
+    /**
+     * A handle to one of the trustee's properties. No RDMA; the id is checked by the trustee when a
+     * request names it.
+     *
+     * @param propertyId an id {@link Trustee#entrust} returned, not negative
+     * @param <T>        the property's type on the trustee (not checked here: the client never holds it)
+     * @return the handle
+     * @throws BadArgumentException naming the id, when it is negative
+     */
+    public <T> Trust<T> trust(int propertyId) {
+        if (propertyId < 0) {
+            throw new BadArgumentException("propertyId must not be negative, got " + propertyId);
+        }
+        return new Trust<>(this, propertyId);
+    }
+
+    /** @return the trustee's block */
+    public long trustee() {
+        return trustee;
+    }
+
+    /** @return this client's place at the trustee, from 0 */
+    public int index() {
+        return index;
+    }
+
+    /** @return how many requests this client may have in flight */
+    public int slots() {
+        return slots;
+    }
+
+    /** @return the compute thread */
+    public ComputeThread thread() {
+        return thread;
+    }
+
+    /**
+     * Whether the trustee is closed: a CPU load of the closed mark in this client's response block, or,
+     * for a client on a node without memory, one RDMA READ of the trustee's state word.
+     *
+     * @return whether the trustee closed
+     */
+    public boolean isTrusteeClosed() {
+        if (responses == null) {
+            return thread.read(trustee + Trustee.STATE) != 0;
+        }
+        return closedMark();
+    }
+
+    /** @return whether the closed mark is in this client's own memory and set; false without memory */
+    boolean closedMark() {
+        return responses != null && (long) WORD.getVolatile(responses, 0L) != 0;
+    }
+
+    /** @return whether the responses are in the trustee's memory, polled by RDMA READs */
+    boolean remoteResponses() {
+        return responses == null;
+    }
+
+    private static void zero(ComputeThread thread, long ptr, long bytes) {
+        long chunk = Math.min(4096, thread.buffer().byteSize());
+        MemorySegment zeros = MemorySegment.ofArray(new byte[(int) chunk]);
+        for (long done = 0; done < bytes; done += chunk) {
+            thread.write(ptr + done, zeros.asSlice(0, Math.min(chunk, bytes - done)));
+        }
+    }
+
+    /**
+     * Posts every staged request (see the class comment for the costs). Blocking until the WRITEs
+     * completed, bounded by the compute thread's operation timeout.
+     */
+    public void flush() {
+        thread.checkOwnerThread();
+        if (stagedCount == 0) {
+            return;
+        }
+        DoorbellBatch batch = thread.batch();
+        MemorySegment buffer = thread.buffer();
+        int inBatch = 0;
+        for (int i = 0; i < stagedCount; i++) {
+            PendingApply p = pending[staged[i]];
+            long staging = inBatch * Trustee.REQUEST_BYTES;
+            buffer.set(ValueLayout.JAVA_LONG, staging + Trustee.REQUEST_OP, (long) p.opId << 32 | (p.propertyId & 0xFFFF_FFFFL));
+            buffer.set(ValueLayout.JAVA_LONG, staging + Trustee.REQUEST_ARG, p.arg);
+            buffer.set(ValueLayout.JAVA_LONG, staging + Trustee.REQUEST_SEQUENCE, p.sequence);
+            long slot = requests + p.slot * Trustee.REQUEST_BYTES;
+            batch.write(slot, staging, 16).write(slot + Trustee.REQUEST_SEQUENCE, staging + Trustee.REQUEST_SEQUENCE, 8);
+            p.state = PendingApply.State.POSTED;
+            inBatch++;
+            if (inBatch == batchRequests) {
+                batch.execute();
+                inBatch = 0;
+            }
+        }
+        stagedCount = 0;
+        if (inBatch > 0) {
+            batch.execute();
+        }
+    }
+
+    /**
+     * Takes a free slot for a request, waiting until {@code deadline} for one whose earlier request was
+     * abandoned to be answered.
+     */
+    PendingApply stage(int propertyId, int opId, long arg, long deadline, boolean wait) {
+        thread.checkOwnerThread();
+        if (opId < 0 || opId >= Trustee.MAX_OPERATIONS) {
+            throw new BadArgumentException("opId must be 0.." + (Trustee.MAX_OPERATIONS - 1) + ", got " + opId);
+        }
+        if (closedMark()) {
+            throw new TrusteeClosedException("trustee " + RemotePtr.toString(trustee) + " is closed; refused op " + opId
+                    + " on property " + propertyId);
+        }
+        int spins = 0;
+        while (true) {
+            for (int s = 0; s < slots; s++) {
+                PendingApply p = pending[s];
+                if (p.state == PendingApply.State.ABANDONED && p.answered()) {
+                    p.state = PendingApply.State.FREE;
+                }
+                if (p.state == PendingApply.State.FREE) {
+                    p.start(propertyId, opId, arg);
+                    if (localRequests != null) {
+                        long slot = s * Trustee.REQUEST_BYTES;
+                        localRequests.set(ValueLayout.JAVA_LONG, slot + Trustee.REQUEST_OP, (long) opId << 32 | (propertyId & 0xFFFF_FFFFL));
+                        localRequests.set(ValueLayout.JAVA_LONG, slot + Trustee.REQUEST_ARG, arg);
+                        WORD.setRelease(localRequests, slot + Trustee.REQUEST_SEQUENCE, p.sequence);
+                        p.state = PendingApply.State.POSTED;
+                    } else {
+                        staged[stagedCount++] = s;
+                        p.state = PendingApply.State.STAGED;
+                    }
+                    return p;
+                }
+            }
+            if (!wait) {
+                throw new BadArgumentException("all " + slots + " request slots of client " + index + " of trustee "
+                        + RemotePtr.toString(trustee) + " are in flight");
+            }
+            if (System.nanoTime() - deadline >= 0) {
+                throw new TrusteeTimeoutException("no request slot of client " + index + " of trustee "
+                        + RemotePtr.toString(trustee) + " came free for op " + opId + " on property " + propertyId
+                        + " by the deadline: the trustee answers nothing");
+            }
+            if (closedMark()) {
+                throw new TrusteeClosedException("trustee " + RemotePtr.toString(trustee) + " is closed; refused op " + opId
+                        + " on property " + propertyId);
+            }
+            spins = PendingApply.backOff(spins);
+        }
+    }
+
+    MemorySegment responses() {
+        return responses;
+    }
+
+    long responsePtr() {
+        return responsePtr;
+    }
+}

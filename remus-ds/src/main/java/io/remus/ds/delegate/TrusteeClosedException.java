@@ -1,0 +1,16 @@
+package io.remus.ds.delegate;
+
+import io.remus.core.RemusException;
+
+/**
+ * The trustee was closed: it serves no request any more. A request pending when it closed, and
+ * every later one, fails with this as soon as the client sees the trustee's closed mark.
+ */
+public class TrusteeClosedException extends RemusException {
+    private static final long serialVersionUID = 1L;
+
+    /** @param message which trustee, and which operation was refused */
+    public TrusteeClosedException(String message) {
+        super(message);
+    }
+}

@@ -1,0 +1,23 @@
+/**
+ * Delegation over one-sided RDMA: every operation on an object runs on the one thread that owns it,
+ * the {@link io.remus.ds.delegate.Trustee}, and other threads reach it through a
+ * {@link io.remus.ds.delegate.Trust} by writing requests into the trustee's memory and polling for the
+ * response. The design follows Trust&lt;T&gt; / Gossamer (UIC 2025: a contended object is owned by one
+ * trustee thread, clients hold {@code Trust<T>} handles and ship it closures) and ffwd (Roghanchi,
+ * Eriksson and Basu, "ffwd: delegation is (much) faster than you think", SOSP 2017: per-client request
+ * slots the server polls round-robin, responses written back in batches). Java cannot ship closures, so
+ * operations are registered on the trustee by small integer id at start-up, and a request carries one
+ * argument word and gets one result word back (larger requests are not supported yet).
+ *
+ * <p>Costs per {@link io.remus.ds.delegate.Trust#apply}: from another node than the trustee's, 2 RDMA
+ * WRITEs in one doorbell (1 round trip) and CPU polls of the client's own memory; from the trustee's
+ * node, no RDMA operation; from a node without memory, 2 WRITEs and one READ per poll plus one. The
+ * trustee answers a pass's remote requests with 2 WRITEs each, one doorbell per client node, 1 round
+ * trip per pass. Calls block with a caller-chosen deadline and fail with typed errors:
+ * {@link io.remus.ds.delegate.TrusteeTimeoutException} (no answer by the deadline: a stopped or dead
+ * trustee), {@link io.remus.ds.delegate.TrusteeClosedException} (a closed trustee, fast),
+ * {@link io.remus.ds.delegate.DelegatedOperationException} (unknown operation or property, or the
+ * operation threw). A null argument is a {@link NullPointerException} naming the parameter, before
+ * anything is done.
+ */
+package io.remus.ds.delegate;
