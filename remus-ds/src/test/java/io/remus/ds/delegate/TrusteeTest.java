@@ -1,5 +1,6 @@
 package io.remus.ds.delegate;
 
+import io.remus.ds.testing.Counts;
 import io.remus.core.BadArgumentException;
 import io.remus.core.ComputeThread;
 import io.remus.core.StaleHandleException;

@@ -1,5 +1,7 @@
 package io.remus.ds.object;
 
+import io.remus.ds.testing.Counts;
+import io.remus.ds.testing.Contention;
 import io.remus.core.ComputeThread;
 import io.remus.core.RemotePtr;
 import io.remus.core.fabric.Opcode;

@@ -1,5 +1,7 @@
 package io.remus.ds.object;
 
+import io.remus.ds.testing.Counts;
+import io.remus.ds.testing.Contention;
 import io.remus.alock.LockContext;
 import io.remus.alock.LockKind;
 import io.remus.alock.LockOptions;

@@ -1,5 +1,6 @@
 package io.remus.ds.object;
 
+import io.remus.ds.testing.Contention;
 import io.remus.alock.Lock;
 import io.remus.alock.LockContext;
 import io.remus.alock.LockKind;

@@ -1,5 +1,6 @@
 package io.remus.ds.object;
 
+import io.remus.ds.testing.Contention;
 import io.remus.check.Budget;
 import io.remus.check.CheckResult;
 import io.remus.check.History;

@@ -1,5 +1,7 @@
 package io.remus.ds.object;
 
+import io.remus.ds.testing.Counts;
+import io.remus.ds.testing.Contention;
 import io.remus.check.Budget;
 import io.remus.check.History;
 import io.remus.check.HistoryClock;

@@ -1,5 +1,6 @@
 package io.remus.ds.set;
 
+import io.remus.ds.testing.Counts;
 import io.remus.alock.LockKind;
 import io.remus.core.ComputeThread;
 import io.remus.core.sim.SimFabric;

@@ -1,5 +1,6 @@
 package io.remus.ds.set;
 
+import io.remus.ds.testing.Contention;
 import io.remus.core.ComputeThread;
 import io.remus.core.RemotePtr;
 import io.remus.ds.reclaim.Reclaimer;
