@@ -1,6 +1,5 @@
 package io.remus.tools.cli;
 
-import io.remus.core.BadArgumentException;
 import io.remus.core.sim.SimCostModel;
 import io.remus.core.sim.SimOptions;
 import io.remus.tools.bench.AtomicType;
@@ -644,30 +643,13 @@ public final class PerftestCommand implements Callable<Integer> {
         return new ParameterException(spec.commandLine(), message);
     }
 
-    /**
-     * @return {@code --sim-cost}'s preset, {@link SimCostModel#NONE} when not given
-     * @throws ParameterException when no preset has the given name
-     */
+    /** @return {@code --sim-cost}'s preset, {@link SimCostModel#NONE} when not given */
     private SimCostModel simCostModel() {
-        if (simCost == null) {
-            return SimCostModel.NONE;
-        }
-        try {
-            return SimCostModel.byName(simCost);
-        } catch (BadArgumentException e) {
-            throw usage("--sim-cost: " + e.getMessage());
-        }
+        return SimFlags.costModel(simCost, this::usage);
     }
 
     /** @return the given flags that only the simulator honours */
     private List<String> simOnlyFlags() {
-        List<String> simOnly = new ArrayList<>();
-        if (simLatencyNanos > 0) {
-            simOnly.add("--sim-latency-ns " + simLatencyNanos);
-        }
-        if (simCost != null) {
-            simOnly.add("--sim-cost " + simCost);
-        }
-        return simOnly;
+        return SimFlags.simOnly(simLatencyNanos, simCost);
     }
 }
