@@ -14,8 +14,6 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.OptionalLong;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -41,62 +39,16 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class MpmcBoundedQueueFrozenThreadTest {
     private static final int HOME = 1;
     private static final Duration WAIT = Duration.ofSeconds(30);
-    private static final Duration MAX_FROZEN = Duration.ofSeconds(90);
     private static final long FROZEN_VALUE = -42;
 
-    /** A thread on node 0 that attaches, waits to be told, then runs its one call. */
-    private static final class FrozenCaller<R> {
-        private final CountDownLatch ready = new CountDownLatch(1);
-        private final CountDownLatch go = new CountDownLatch(1);
-        private final CompletableFuture<R> done = new CompletableFuture<>();
-        private final Thread thread;
+    /** A producer on node 0 offering {@link #FROZEN_VALUE}. */
+    private static FrozenCaller<MpmcBoundedQueue, Boolean> producer(TestCluster c, long ptr) {
+        return new FrozenCaller<>(c, t -> MpmcBoundedQueue.attach(t, ptr), q -> q.offer(FROZEN_VALUE, FrozenCaller.MAX_FROZEN));
+    }
 
-        /** A producer offering {@link #FROZEN_VALUE}. */
-        static FrozenCaller<Boolean> producer(TestCluster c, long ptr) {
-            return new FrozenCaller<>(c, ptr, q -> q.offer(FROZEN_VALUE, MAX_FROZEN));
-        }
-
-        /** A consumer polling once. */
-        static FrozenCaller<OptionalLong> consumer(TestCluster c, long ptr) {
-            return new FrozenCaller<>(c, ptr, q -> q.poll(MAX_FROZEN));
-        }
-
-        FrozenCaller(TestCluster c, long ptr, java.util.function.Function<MpmcBoundedQueue, R> call) {
-            thread = new Thread(() -> {
-                try (ComputeThread t = c.thread(0)) {
-                    MpmcBoundedQueue q = MpmcBoundedQueue.attach(t, ptr);
-                    ready.countDown();
-                    if (!go.await(WAIT.toSeconds(), TimeUnit.SECONDS)) {
-                        throw new AssertionError("never told to go");
-                    }
-                    done.complete(call.apply(q));
-                } catch (Throwable e) {
-                    ready.countDown();
-                    done.completeExceptionally(e);
-                }
-            }, "frozen@node0");
-            thread.setDaemon(true);
-            thread.start();
-        }
-
-        /** Freezes the call before its work request after the first {@code skip}, and waits until it is parked. */
-        SimFreeze freezeAfter(TestCluster c, int skip, Opcode expected) throws InterruptedException {
-            assertTrue(ready.await(WAIT.toSeconds(), TimeUnit.SECONDS));
-            SimFreeze freeze = ((SimFabric) c.fabric()).freeze(thread, skip, MAX_FROZEN);
-            go.countDown();
-            assertTrue(freeze.awaitFrozen(WAIT), "the caller reached the work request it is frozen before");
-            assertEquals(expected, freeze.frozenAt());
-            return freeze;
-        }
-
-        R releaseAndAwait(SimFreeze freeze) throws Exception {
-            assertTrue(freeze.isFrozen(), "it stayed frozen while the others ran");
-            assertFalse(done.isDone());
-            freeze.release();
-            R result = done.get(WAIT.toSeconds(), TimeUnit.SECONDS);
-            assertFalse(freeze.expired(), "released by the test, not by the freeze's deadline");
-            return result;
-        }
+    /** A consumer on node 0 polling once. */
+    private static FrozenCaller<MpmcBoundedQueue, OptionalLong> consumer(TestCluster c, long ptr) {
+        return new FrozenCaller<>(c, t -> MpmcBoundedQueue.attach(t, ptr), q -> q.poll(FrozenCaller.MAX_FROZEN));
     }
 
     private static TestCluster cluster() {
@@ -113,7 +65,7 @@ class MpmcBoundedQueueFrozenThreadTest {
     void shouldLetEveryOtherCallerFinishWhenAProducerIsFrozenBeforeItsClaim() throws Exception {
         try (TestCluster c = cluster()) {
             long ptr = create(c, 4);
-            FrozenCaller<Boolean> frozen = FrozenCaller.producer(c, ptr);
+            FrozenCaller<MpmcBoundedQueue, Boolean> frozen = producer(c, ptr);
             SimFreeze freeze = frozen.freezeAfter(c, 1, Opcode.COMPARE_AND_SWAP);
             int perProducer = 200;
             AtomicInteger received = new AtomicInteger();
@@ -153,7 +105,7 @@ class MpmcBoundedQueueFrozenThreadTest {
         int capacity = 4;
         try (TestCluster c = cluster()) {
             long ptr = create(c, capacity);
-            FrozenCaller<Boolean> frozen = FrozenCaller.producer(c, ptr);
+            FrozenCaller<MpmcBoundedQueue, Boolean> frozen = producer(c, ptr);
             SimFreeze freeze = frozen.freezeAfter(c, 2, Opcode.WRITE);
             int[] offered = new int[2];
             int[] timedOut = new int[2];
@@ -199,7 +151,7 @@ class MpmcBoundedQueueFrozenThreadTest {
                 assertTrue(q.offer(1, WAIT));
                 assertTrue(q.offer(2, WAIT));
             }
-            FrozenCaller<OptionalLong> frozen = FrozenCaller.consumer(c, ptr);
+            FrozenCaller<MpmcBoundedQueue, OptionalLong> frozen = consumer(c, ptr);
             SimFreeze freeze = frozen.freezeAfter(c, 2, Opcode.COMPARE_AND_SWAP); // after its READ and its claim
             try (ComputeThread t = c.thread(2)) {
                 MpmcBoundedQueue q = MpmcBoundedQueue.attach(t, ptr);

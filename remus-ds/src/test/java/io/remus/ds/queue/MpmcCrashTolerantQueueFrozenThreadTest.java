@@ -11,14 +11,9 @@ import org.junit.jupiter.api.Timeout;
 
 import java.time.Duration;
 import java.util.OptionalLong;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicReference;
-import java.util.function.Function;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -38,55 +33,7 @@ class MpmcCrashTolerantQueueFrozenThreadTest {
     private static final int CAPACITY = 2;
     private static final Duration WAIT = Duration.ofSeconds(30);
     private static final Duration SHORT = Duration.ofMillis(20);
-    private static final Duration MAX_FROZEN = Duration.ofSeconds(90);
     private static final long FROZEN_VALUE = -42;
-
-    /** A thread on node 0 that attaches, waits to be told, then runs its one call. */
-    private static final class FrozenCaller<R> {
-        private final CountDownLatch ready = new CountDownLatch(1);
-        private final CountDownLatch go = new CountDownLatch(1);
-        private final CompletableFuture<R> done = new CompletableFuture<>();
-        private final AtomicReference<MpmcCrashTolerantQueue> handle = new AtomicReference<>();
-        private final Thread thread;
-
-        FrozenCaller(TestCluster c, long ptr, Function<MpmcCrashTolerantQueue, R> call) {
-            thread = new Thread(() -> {
-                try (ComputeThread t = c.thread(0)) {
-                    MpmcCrashTolerantQueue q = MpmcCrashTolerantQueue.attach(t, ptr);
-                    handle.set(q);
-                    ready.countDown();
-                    if (!go.await(WAIT.toSeconds(), TimeUnit.SECONDS)) {
-                        throw new AssertionError("never told to go");
-                    }
-                    done.complete(call.apply(q));
-                } catch (Throwable e) {
-                    ready.countDown();
-                    done.completeExceptionally(e);
-                }
-            }, "frozen@node0");
-            thread.setDaemon(true);
-            thread.start();
-        }
-
-        /** Freezes the call before its work request after the first {@code skip}, and waits until it is parked. */
-        SimFreeze freezeAfter(TestCluster c, int skip, Opcode expected) throws InterruptedException {
-            assertTrue(ready.await(WAIT.toSeconds(), TimeUnit.SECONDS));
-            SimFreeze freeze = ((SimFabric) c.fabric()).freeze(thread, skip, MAX_FROZEN);
-            go.countDown();
-            assertTrue(freeze.awaitFrozen(WAIT), "the caller reached the work request it is frozen before");
-            assertEquals(expected, freeze.frozenAt());
-            return freeze;
-        }
-
-        R releaseAndAwait(SimFreeze freeze) throws Exception {
-            assertTrue(freeze.isFrozen(), "it stayed frozen while the others ran");
-            assertFalse(done.isDone());
-            freeze.release();
-            R result = done.get(WAIT.toSeconds(), TimeUnit.SECONDS);
-            assertFalse(freeze.expired(), "released by the test, not by the freeze's deadline");
-            return result;
-        }
-    }
 
     private static TestCluster cluster() {
         return new TestCluster(SimFabric::new, SimOptions.defaults(), 3, b -> { });
@@ -121,7 +68,8 @@ class MpmcCrashTolerantQueueFrozenThreadTest {
     void shouldPoisonTheTicketOfAProducerFrozenBetweenItsClaimAndItsPublicationAndGoOn() throws Exception {
         try (TestCluster c = cluster()) {
             long ptr = create(c, 1);
-            FrozenCaller<Boolean> frozen = new FrozenCaller<>(c, ptr, q -> q.offer(FROZEN_VALUE, WAIT));
+            FrozenCaller<MpmcCrashTolerantQueue, Boolean> frozen = new FrozenCaller<>(c, t -> MpmcCrashTolerantQueue.attach(t, ptr),
+                    q -> q.offer(FROZEN_VALUE, WAIT));
             // Before its 7th work request: free ring READ, CAS, CAS; WRITE of the cell; allocated ring READ, CAS tail.
             SimFreeze freeze = frozen.freezeAfter(c, 6, Opcode.COMPARE_AND_SWAP);
             try (ComputeThread t = c.thread(2)) {
@@ -130,7 +78,7 @@ class MpmcCrashTolerantQueueFrozenThreadTest {
                 assertEquals(0, q.lostCells());
             }
             assertTrue(frozen.releaseAndAwait(freeze), "released, its publication fails once and it publishes on a later ticket");
-            assertEquals(1, frozen.handle.get().poisonedPublications());
+            assertEquals(1, frozen.handle().poisonedPublications());
             try (ComputeThread t = c.thread(2)) {
                 MpmcCrashTolerantQueue q = MpmcCrashTolerantQueue.attach(t, ptr);
                 assertEquals(OptionalLong.of(FROZEN_VALUE), q.poll(WAIT), "its value comes out once");
@@ -144,7 +92,8 @@ class MpmcCrashTolerantQueueFrozenThreadTest {
     void shouldHoldUpNoOneWhenAProducerIsFrozenHoldingAFreeCellBeforeItsClaim() throws Exception {
         try (TestCluster c = cluster()) {
             long ptr = create(c, 1);
-            FrozenCaller<Boolean> frozen = new FrozenCaller<>(c, ptr, q -> q.offer(FROZEN_VALUE, WAIT));
+            FrozenCaller<MpmcCrashTolerantQueue, Boolean> frozen = new FrozenCaller<>(c, t -> MpmcCrashTolerantQueue.attach(t, ptr),
+                    q -> q.offer(FROZEN_VALUE, WAIT));
             SimFreeze freeze = frozen.freezeAfter(c, 3, Opcode.WRITE);
             try (ComputeThread t = c.thread(2)) {
                 MpmcCrashTolerantQueue q = runLaps(t, ptr, 10);
@@ -166,14 +115,15 @@ class MpmcCrashTolerantQueueFrozenThreadTest {
             try (ComputeThread t = c.thread(2)) {
                 assertTrue(MpmcCrashTolerantQueue.attach(t, ptr).offer(FROZEN_VALUE, WAIT));
             }
-            FrozenCaller<OptionalLong> frozen = new FrozenCaller<>(c, ptr, q -> q.poll(WAIT));
+            FrozenCaller<MpmcCrashTolerantQueue, OptionalLong> frozen = new FrozenCaller<>(c, t -> MpmcCrashTolerantQueue.attach(t, ptr),
+                    q -> q.poll(WAIT));
             // Before its 3rd work request: after the READ of the entry and the claim of the head.
             SimFreeze freeze = frozen.freezeAfter(c, 2, Opcode.COMPARE_AND_SWAP);
             try (ComputeThread t = c.thread(2)) {
                 runLaps(t, ptr, 10);
             }
             assertEquals(OptionalLong.of(FROZEN_VALUE), frozen.releaseAndAwait(freeze), "released, it returns its ticket's value");
-            assertEquals(0, frozen.handle.get().lostCells(), "and gives its cell back");
+            assertEquals(0, frozen.handle().lostCells(), "and gives its cell back");
             try (ComputeThread t = c.thread(2)) {
                 runLaps(t, ptr, 4);
             }
