@@ -30,6 +30,8 @@ public final class PendingApply {
     int propertyId;
     int opId;
     long arg;
+    /** The client's count of requests before this one, modulo 2<sup>16</sup>: the trustee serves a client's requests in this order. */
+    int issue;
 
     PendingApply(TrusteeClient client, int slot) {
         this.client = client;
@@ -37,7 +39,8 @@ public final class PendingApply {
         this.responseOffset = Trustee.RESPONSE_HEADER_BYTES + slot * Trustee.RESPONSE_BYTES;
     }
 
-    void start(int propertyId, int opId, long arg) {
+    void start(int propertyId, int opId, long arg, int issue) {
+        this.issue = issue & 0xFFFF;
         this.propertyId = propertyId;
         this.opId = opId;
         this.arg = arg;

@@ -39,7 +39,7 @@ import java.util.Objects;
  *   8  state: 0 open, 1 closed (CPU store of the trustee)
  *  16  claims: client places handed out (RDMA fetch-and-add of joining clients)
  *  64  client 0: [response block pointer, set by compare-and-swap when the client joins]
- *                [slot 0: op &lt;&lt; 32 | property][argument][sequence]  ... slot slotsPerClient-1
+ *                [slot 0: issue &lt;&lt; 48 | op &lt;&lt; 32 | property][argument][sequence]  ... slot slotsPerClient-1
  *      client 1 ...
  * </pre>
  * Each client's response block is on the client's own node, or on the trustee's for a client on a node
@@ -54,7 +54,9 @@ import java.util.Objects;
  * joined client round-robin (starting one client further each pass) and each of its slots once, with
  * CPU loads of this node's memory: a slot holds a new request when its sequence word equals the last
  * one served there plus one (an exact match, so a torn store of the word is never taken for a request).
- * It runs the request's operation (the <b>linearization point</b> of the client's call) and stores the
+ * A client's new requests are served in the order the client made them (each carries the client's
+ * request count modulo 2<sup>16</sup>; at most {@link #MAX_SLOTS_PER_CLIENT} are in flight), whichever
+ * slots they sit in. It runs each request's operation (the <b>linearization point</b> of the client's call) and stores the
  * response: with CPU stores for a client on this node, else into a doorbell batch of two RDMA WRITEs per
  * response (result and status, then the sequence word), one batch per client node at the end of the
  * pass, every batch posted before any is awaited. A pass therefore costs no RDMA for local clients, 2
@@ -85,6 +87,11 @@ public class Trustee<T> implements AutoCloseable {
     public static final int MAX_SLOTS_PER_CLIENT = 256;
 
     static final long MAGIC = 0x7457;
+
+    /** A request's first word: the client's issue number (16 bits), the operation id (16) and the property id (32). */
+    static long requestHead(int issue, int opId, int propertyId) {
+        return (long) (issue & 0xFFFF) << 48 | (long) (opId & 0xFFFF) << 32 | (propertyId & 0xFFFF_FFFFL);
+    }
     static final long HEADER_BYTES = 64;
     static final long SHAPE = 0;
     static final long STATE = 8;
@@ -131,6 +138,11 @@ public class Trustee<T> implements AutoCloseable {
     private int inFlightCount;
     private int joined;
     private int rotation;
+    /** Per client: the issue number (modulo 2<sup>16</sup>) of the request it made after the last one served. */
+    private final int[] nextIssue;
+    /** Scratch of one client's ready slots in a pass, in the client's issue order. */
+    private final int[] readySlot;
+    private final int[] readyOrder;
     private boolean closed;
 
     Trustee(ComputeThread thread, long ptr, MemorySegment block, int maxClients, int slots) {
@@ -143,6 +155,9 @@ public class Trustee<T> implements AutoCloseable {
         this.responseBlock = new long[maxClients];
         this.localResponses = new MemorySegment[maxClients];
         this.lastSequence = new long[maxClients * slots];
+        this.nextIssue = new int[maxClients];
+        this.readySlot = new int[slots];
+        this.readyOrder = new int[slots];
         this.batchResponses = (int) Math.max(1, Math.min(thread.config().wrsPerBatch() / 2,
                 thread.buffer().byteSize() / RESPONSE_BYTES));
         this.batchesInFlight = (int) Math.max(1, Math.min(thread.config().opsInFlightPerThread(),
@@ -315,17 +330,32 @@ public class Trustee<T> implements AutoCloseable {
                 continue;
             }
             long base = HEADER_BYTES + c * clientBytes + 8;
+            int ready = 0;
             for (int s = 0; s < slots; s++) {
                 long slot = base + s * REQUEST_BYTES;
-                int index = c * slots + s;
-                long expected = lastSequence[index] + 1;
-                if ((long) WORD.getAcquire(block, slot + REQUEST_SEQUENCE) != expected) {
-                    continue;
+                if ((long) WORD.getAcquire(block, slot + REQUEST_SEQUENCE) == lastSequence[c * slots + s] + 1) {
+                    // Insertion by the client's issue order, counted from the next request it expects.
+                    long head = block.get(ValueLayout.JAVA_LONG, slot + REQUEST_OP);
+                    int order = (int) ((head >>> 48) - nextIssue[c]) & 0xFFFF;
+                    int at = ready++;
+                    while (at > 0 && readyOrder[at - 1] > order) {
+                        readySlot[at] = readySlot[at - 1];
+                        readyOrder[at] = readyOrder[at - 1];
+                        at--;
+                    }
+                    readySlot[at] = s;
+                    readyOrder[at] = order;
                 }
-                lastSequence[index] = expected;
+            }
+            for (int r = 0; r < ready; r++) {
+                int s = readySlot[r];
+                long slot = base + s * REQUEST_BYTES;
+                int index = c * slots + s;
+                long sequence = ++lastSequence[index];
                 long head = block.get(ValueLayout.JAVA_LONG, slot + REQUEST_OP);
                 long arg = block.get(ValueLayout.JAVA_LONG, slot + REQUEST_ARG);
-                serve(c, s, (int) (head >>> 32), (int) head, arg, expected);
+                nextIssue[c] = (int) (head >>> 48) + 1;
+                serve(c, s, (int) (head >>> 32) & 0xFFFF, (int) head, arg, sequence);
                 served++;
             }
         }

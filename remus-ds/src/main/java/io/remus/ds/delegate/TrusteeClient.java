@@ -210,7 +210,7 @@ public final class TrusteeClient {
         for (int i = 0; i < stagedCount; i++) {
             PendingApply p = pending[staged[i]];
             long staging = inBatch * Trustee.REQUEST_BYTES;
-            buffer.set(ValueLayout.JAVA_LONG, staging + Trustee.REQUEST_OP, (long) p.opId << 32 | (p.propertyId & 0xFFFF_FFFFL));
+            buffer.set(ValueLayout.JAVA_LONG, staging + Trustee.REQUEST_OP, Trustee.requestHead(p.issue, p.opId, p.propertyId));
             buffer.set(ValueLayout.JAVA_LONG, staging + Trustee.REQUEST_ARG, p.arg);
             buffer.set(ValueLayout.JAVA_LONG, staging + Trustee.REQUEST_SEQUENCE, p.sequence);
             long slot = requests + p.slot * Trustee.REQUEST_BYTES;
@@ -227,6 +227,9 @@ public final class TrusteeClient {
             batch.execute();
         }
     }
+
+    /** Requests this client staged so far: their order, which the trustee keeps when it serves them. */
+    private int issued;
 
     /**
      * Takes a free slot for a request, waiting until {@code deadline} for one whose earlier request was
@@ -249,10 +252,10 @@ public final class TrusteeClient {
                     p.state = PendingApply.State.FREE;
                 }
                 if (p.state == PendingApply.State.FREE) {
-                    p.start(propertyId, opId, arg);
+                    p.start(propertyId, opId, arg, issued++);
                     if (localRequests != null) {
                         long slot = s * Trustee.REQUEST_BYTES;
-                        localRequests.set(ValueLayout.JAVA_LONG, slot + Trustee.REQUEST_OP, (long) opId << 32 | (propertyId & 0xFFFF_FFFFL));
+                        localRequests.set(ValueLayout.JAVA_LONG, slot + Trustee.REQUEST_OP, Trustee.requestHead(p.issue, opId, propertyId));
                         localRequests.set(ValueLayout.JAVA_LONG, slot + Trustee.REQUEST_ARG, arg);
                         WORD.setRelease(localRequests, slot + Trustee.REQUEST_SEQUENCE, p.sequence);
                         p.state = PendingApply.State.POSTED;

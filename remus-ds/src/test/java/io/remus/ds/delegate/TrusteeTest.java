@@ -157,6 +157,37 @@ class TrusteeTest {
 
     @ParameterizedTest
     @MethodSource("fabrics")
+    void shouldServeAClientsRequestsInTheOrderItMadeThemWhateverSlotsTheyTook(Function<SimOptions, Fabric> make) {
+        try (TestCluster c = cluster(make); ComputeThread t = c.thread(TRUSTEE_NODE); ComputeThread ct = c.thread(1)) {
+            Trustee<Delegated.Cell> trustee = Trustee.create(t, 1, 3);
+            Delegated.register(trustee);
+            trustee.entrust(new Delegated.Cell());
+            TrusteeClient client = TrusteeClient.connect(ct, trustee.ptr());
+            Trust<Delegated.Cell> cell = client.trust(0);
+            PendingApply first = cell.applyAsync(Delegated.FETCH_AND_ADD, 1);
+            PendingApply second = cell.applyAsync(Delegated.FETCH_AND_ADD, 1);
+            client.flush();
+            assertEquals(2, trustee.serveOnce());
+            assertEquals(1, second.await(PATIENCE));
+            // The first request's slot (a lower one) stays taken until its result is read, so the next request
+            // takes the second's slot; then the first's comes free and the request after takes it.
+            PendingApply read = cell.applyAsync(Delegated.READ, 0);
+            client.flush();
+            assertEquals(0, first.await(PATIENCE));
+            PendingApply add = cell.applyAsync(Delegated.FETCH_AND_ADD, 10);
+            client.flush();
+            assertEquals(2, trustee.serveOnce());
+            assertEquals(2, read.await(PATIENCE), "the READ, made first, ran first though its slot is the higher one");
+            assertEquals(2, add.await(PATIENCE));
+            PendingApply after = cell.applyAsync(Delegated.READ, 0);
+            client.flush();
+            assertEquals(1, trustee.serveOnce());
+            assertEquals(12, after.await(PATIENCE));
+        }
+    }
+
+    @ParameterizedTest
+    @MethodSource("fabrics")
     void shouldStarveNoClientWhenManyClientsHammerOneCounter(Function<SimOptions, Fabric> make) throws Exception {
         int threads = 6;
         int rounds = incrementsPerThread() / 4;
