@@ -31,7 +31,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * {@link Trustee}, {@link TrusteeClient} and {@link Trust}: results of synchronous and asynchronous
@@ -396,16 +395,15 @@ class TrusteeTest {
         }
     }
 
+    /** On the simulator only, also in the verbs subclass: stopping a node's answers is the simulator's fault injection. */
     @ParameterizedTest
-    @MethodSource("fabrics")
+    @MethodSource("io.remus.core.testing.Fabrics#all")
     void shouldServeTheOtherClientsWhenAClientsNodeStopsAnswering(Function<SimOptions, Fabric> make) {
         int dead = 2;
         SimOptions options = SimOptions.defaults().withTransportTimeoutNanos(Duration.ofMillis(100).toNanos());
         try (TestCluster c = new TestCluster(make, options, 3, b -> b.segmentSize(4 << 20));
              ComputeThread t = c.thread(TRUSTEE_NODE); ComputeThread alive = c.thread(REMOTE_NODE);
              ComputeThread doomed = c.thread(dead)) {
-            assumeTrue(c.fabric() instanceof SimFabric,
-                    "stopping a node's answers is the simulator's fault injection");
             Trustee<Delegated.Cell> trustee = Trustee.create(t, 2, 2);
             Delegated.register(trustee);
             trustee.entrust(new Delegated.Cell());
