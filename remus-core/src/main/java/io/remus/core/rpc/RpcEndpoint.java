@@ -3,6 +3,7 @@ package io.remus.core.rpc;
 import io.remus.core.BadArgumentException;
 import io.remus.core.PeerUnreachableException;
 import io.remus.core.RemoteTimeoutException;
+import io.remus.core.ThreadConfinementException;
 import io.remus.core.config.Timeouts;
 import io.remus.core.fabric.CompletionQueue;
 import io.remus.core.fabric.CompletionStatus;
@@ -42,6 +43,17 @@ import java.util.function.LongUnaryOperator;
  * shared receive queue of zero-length receives, reposted as they are consumed) instead of polling every
  * ring, as FaRM's ring messaging does (Dragojević et al., NSDI 2014).
  *
+ * <p>The region, {@code maxNodes * ringSlots} slots per area, slot {@code (p, i)} of an area at
+ * {@code ((area * maxNodes + p) * ringSlots + i) * SLOT_BYTES}; peers write only the first two areas:
+ * <pre>
+ * +--------------------+---------------------+---------------------+----------------------+
+ * | requests from p, i | responses from p, i | staged requests     | staged responses     |
+ * | (peer p's calls)   | (my calls to p)     | (sources of writes) | (sources of writes)  |
+ * +--------------------+---------------------+---------------------+----------------------+
+ * slot: | callId: long | method id or status: int | payload length: int | payload: 0..256 bytes |
+ * immediate: | response: 1 bit | sender node id: 15 bits | slot: 16 bits |
+ * </pre>
+ *
  * <p><b>Credits.</b> A caller holds, per peer, one credit per request slot; a call takes the lowest
  * free slot and its response returns it (the response is the credit return: LITE's piggy-backed
  * credits), so a caller never has more than {@code ringSlots} unanswered requests in a peer's ring and
@@ -53,7 +65,11 @@ import java.util.function.LongUnaryOperator;
  * <p><b>Round trips.</b> A call costs one WRITE_WITH_IMMEDIATE from caller to callee and one back: one
  * network round trip, expected and worst case (waiting for credit adds waiting, not operations). The
  * callee's method runs when the callee's thread is in {@link #serve}, {@link #call} or
- * {@link PendingCall#await}; an endpoint is driven by one thread at a time and is not thread-safe.
+ * {@link PendingCall#await}. An endpoint belongs to the first Java thread that calls or serves on it
+ * (set-up, {@link #connect} and {@link #register}, may happen on another thread before); use from
+ * another thread throws {@link ThreadConfinementException}. Progress: every wait is blocking and
+ * bounded by the caller's deadline; a served request's response waits for send-queue room, which the
+ * credits keep available.
  *
  * <p><b>Ordering and linearization.</b> Calls from one caller to one callee are served in the order
  * they were made (one queue pair, in-order delivery, one receive queue served in completion order). A
@@ -117,6 +133,7 @@ public final class RpcEndpoint implements AutoCloseable {
     private long requestsServed;
     private long unmatchedResponses;
     private boolean closed;
+    private Thread owner;
 
     private RpcEndpoint(FabricNode node, int maxNodes, int ringSlots, boolean credits) {
         this.node = node;
@@ -301,6 +318,7 @@ public final class RpcEndpoint implements AutoCloseable {
     private PendingCall callAsync(int peer, int methodId, byte[] payload, long deadline) {
         Objects.requireNonNull(payload, "payload");
         requireOpen();
+        confined();
         requirePeerId(peer);
         if (qps[peer] == null) {
             throw new BadArgumentException("node " + peer + " is not connected");
@@ -343,6 +361,7 @@ public final class RpcEndpoint implements AutoCloseable {
             throw new BadArgumentException("timeout must be zero or positive, got " + timeout);
         }
         requireOpen();
+        confined();
         long before = requestsServed;
         long deadline = timeout.isZero() ? System.nanoTime() : deadline(timeout);
         int[] handled = {0};
@@ -398,6 +417,8 @@ public final class RpcEndpoint implements AutoCloseable {
     }
 
     void progressUntil(BooleanSupplier done, long deadline) {
+        requireOpen();
+        confined();
         progressUntil(done, deadline, null);
     }
 
@@ -601,9 +622,20 @@ public final class RpcEndpoint implements AutoCloseable {
         }
     }
 
+    private void confined() {
+        Thread me = Thread.currentThread();
+        if (owner == null) {
+            owner = me;
+        } else if (owner != me) {
+            throw new ThreadConfinementException("the RPC endpoint of node " + nodeId + " belongs to Java thread "
+                    + ThreadConfinementException.describe(owner) + ", which called or served first; it was called from "
+                    + ThreadConfinementException.describe(me) + " (one endpoint per Java thread)");
+        }
+    }
+
     private void requireOpen() {
         if (closed) {
-            throw new IllegalStateException("RPC endpoint of node " + nodeId + " is closed");
+            throw new BadArgumentException("the RPC endpoint of node " + nodeId + " is closed");
         }
     }
 

@@ -3,6 +3,7 @@ package io.remus.core.rpc;
 import io.remus.core.BadArgumentException;
 import io.remus.core.PeerUnreachableException;
 import io.remus.core.RemoteTimeoutException;
+import io.remus.core.ThreadConfinementException;
 import io.remus.core.fabric.Fabric;
 import io.remus.core.fabric.FabricNode;
 import io.remus.core.fabric.RemoteRegion;
@@ -376,6 +377,26 @@ class RpcEndpointTest {
             assertEquals("payload", assertThrows(NullPointerException.class, () -> ep.call(1, 1, null, WAIT))
                     .getMessage());
             assertEquals(0, ep.writesWithImmediate(), "refused calls post nothing");
+
+            ep.serve(Duration.ZERO);
+            AtomicReference<Throwable> fromOther = new AtomicReference<>();
+            Thread intruder = new Thread(() -> {
+                try {
+                    ep.serve(Duration.ZERO);
+                } catch (Throwable t) {
+                    fromOther.set(t);
+                }
+            });
+            intruder.start();
+            try {
+                intruder.join(WAIT.toMillis());
+            } catch (InterruptedException e) {
+                throw new AssertionError(e);
+            }
+            assertTrue(fromOther.get() instanceof ThreadConfinementException, String.valueOf(fromOther.get()));
+            ep.close();
+            assertTrue(assertThrows(BadArgumentException.class, () -> ep.call(1, 1, new byte[0], WAIT))
+                    .getMessage().contains("closed"));
         }
     }
 }
