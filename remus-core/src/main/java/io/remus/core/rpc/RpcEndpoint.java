@@ -58,7 +58,8 @@ import java.util.function.LongUnaryOperator;
  * free slot and its response returns it (the response is the credit return: LITE's piggy-backed
  * credits), so a caller never has more than {@code ringSlots} unanswered requests in a peer's ring and
  * never overwrites an unserved request. A caller without credit serves and drains its own queue until
- * its deadline, then fails with {@link RemoteTimeoutException}. The receive queue holds
+ * its deadline, then fails with {@link RemoteTimeoutException}. A call that timed out keeps its slot
+ * until its response comes, so a peer that never answers ends with every credit held. The receive queue holds
  * {@code 2 * ringSlots * maxNodes} receives, the most messages the credits let be in flight towards
  * one endpoint, so a WRITE_WITH_IMMEDIATE never meets a receiver-not-ready peer.
  *
@@ -221,6 +222,9 @@ public final class RpcEndpoint implements AutoCloseable {
         Objects.requireNonNull(peer, "peer");
         Timeouts.require(timeout, "timeout");
         requireOpen();
+        if (owner != null) {
+            confined();
+        }
         int p = peer.nodeId();
         requirePeerId(p);
         if (qps[p] != null) {
@@ -235,12 +239,16 @@ public final class RpcEndpoint implements AutoCloseable {
     }
 
     /**
-     * Registers {@code method} under {@code methodId}. Wait-free, no RDMA operation.
+     * Registers {@code method} under {@code methodId}, before or on the endpoint's thread. Wait-free, no
+     * RDMA operation.
      *
      * @throws BadArgumentException naming the id when it is negative or already registered
      */
     public void register(int methodId, RpcMethod method) {
         Objects.requireNonNull(method, "method");
+        if (owner != null) {
+            confined();
+        }
         if (methodId < 0) {
             throw new BadArgumentException("method id must be 0 or more, got " + methodId);
         }
