@@ -22,6 +22,7 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 import java.util.function.Function;
@@ -168,6 +169,49 @@ class RpcEndpointTest {
             assertEquals(22, ep[1].writesWithImmediate(), "one WRITE_WITH_IMMEDIATE back per call");
             assertEquals(22, ep[0].writesWithImmediate());
             assertEquals(0, ep[0].unmatchedResponses());
+        }
+    }
+
+    @ParameterizedTest
+    @MethodSource("fabrics")
+    void shouldAnswerBothWaysWhenTwoEndpointsCallEachOtherWithoutServers(Function<SimOptions, Fabric> make) {
+        try (Fabric fabric = make.apply(hostile())) {
+            RpcEndpoint[] ep = endpoints(fabric, 2, 2, true);
+            ep[0].registerLong(PLUS_ONE, x -> x + 1000);
+            ep[1].registerLong(PLUS_ONE, x -> x + 2000);
+            List<Throwable> failures = new CopyOnWriteArrayList<>();
+            AtomicInteger finished = new AtomicInteger();
+            Thread[] threads = new Thread[2];
+            for (int me = 0; me < 2; me++) {
+                RpcEndpoint self = ep[me];
+                int peer = 1 - me;
+                threads[me] = new Thread(() -> {
+                    try {
+                        for (long i = 0; i < 50; i++) {
+                            assertEquals(i + 1000L * (peer + 1), self.callLong(peer, PLUS_ONE, i, WAIT));
+                        }
+                        finished.incrementAndGet();
+                        long until = System.nanoTime() + WAIT.toNanos();
+                        while (finished.get() < 2 && System.nanoTime() < until) {
+                            self.serve(Duration.ofMillis(5));
+                        }
+                    } catch (Throwable t) {
+                        failures.add(t);
+                    }
+                });
+                threads[me].start();
+            }
+            for (Thread t : threads) {
+                try {
+                    t.join(WAIT.toMillis() * 2);
+                } catch (InterruptedException e) {
+                    throw new AssertionError(e);
+                }
+                assertFalse(t.isAlive(), "caller did not finish");
+            }
+            assertEquals(List.of(), failures);
+            assertEquals(50, ep[0].requestsServed());
+            assertEquals(50, ep[1].requestsServed());
         }
     }
 
