@@ -371,7 +371,7 @@ public final class RpcEndpoint implements AutoCloseable {
         requireOpen();
         confined();
         long before = requestsServed;
-        long deadline = timeout.isZero() ? System.nanoTime() : deadline(timeout);
+        long deadline = timeout.isZero() ? System.nanoTime() : deadline(Timeouts.require(timeout, "timeout"));
         int[] handled = {0};
         progressUntil(() -> handled[0] > 0, deadline, handled);
         return (int) (requestsServed - before);
