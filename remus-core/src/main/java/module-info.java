@@ -18,6 +18,7 @@ module io.remus.core {
     exports io.remus.core;
     exports io.remus.core.config;
     exports io.remus.core.memory;
+    exports io.remus.core.rpc;
     // The SPI is exported: RemusNode.start takes a Fabric, and a user may implement one. Its
     // implementations keep their internals package-private in their own packages.
     exports io.remus.core.fabric;

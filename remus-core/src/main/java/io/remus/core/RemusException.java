@@ -9,7 +9,9 @@ package io.remus.core;
  * {@link CorruptedMemoryException} and {@link CorruptedControlBlockException} (a shared word holds
  * what no protocol writes), {@link ThreadConfinementException} (a thread-confined object used from
  * another thread), {@link StaleHandleException} (an operation handle used twice) and
- * {@link BarrierMismatchException} (barrier participants that count differently).
+ * {@link BarrierMismatchException} (barrier participants that count differently); the RPC endpoint
+ * adds {@link io.remus.core.rpc.RpcUnknownMethodException} and
+ * {@link io.remus.core.rpc.RpcMethodFailedException} (a call the peer could not serve).
  */
 public class RemusException extends RuntimeException {
     private static final long serialVersionUID = 1L;

@@ -1,0 +1,86 @@
+package io.remus.core.rpc;
+
+import io.remus.core.RemoteTimeoutException;
+import io.remus.core.config.Timeouts;
+
+import java.time.Duration;
+
+/**
+ * One call made with {@link RpcEndpoint#callAsync}: its request is in the peer's ring, its response
+ * has not been taken yet. Confined to its endpoint's thread, as the endpoint is.
+ */
+public final class PendingCall {
+    private final RpcEndpoint endpoint;
+    private final int peer;
+    private final int methodId;
+    private final long callId;
+    private byte[] result;
+    private RuntimeException failure;
+
+    PendingCall(RpcEndpoint endpoint, int peer, int methodId, long callId) {
+        this.endpoint = endpoint;
+        this.peer = peer;
+        this.methodId = methodId;
+        this.callId = callId;
+    }
+
+    /** @return the called node */
+    public int peer() {
+        return peer;
+    }
+
+    /** @return the called method's id */
+    public int methodId() {
+        return methodId;
+    }
+
+    long callId() {
+        return callId;
+    }
+
+    /** @return whether the response (or a failure) has arrived; wait-free, no RDMA operation */
+    public boolean isDone() {
+        return result != null || failure != null;
+    }
+
+    void complete(byte[] response) {
+        if (!isDone()) {
+            result = response;
+        }
+    }
+
+    void fail(RuntimeException cause) {
+        if (!isDone()) {
+            failure = cause;
+        }
+    }
+
+    /**
+     * Waits for the response, serving requests that reach this endpoint meanwhile. Blocking, bounded by
+     * {@code timeout}; no RDMA operation of its own beyond the responses it sends for requests it serves.
+     * A timed-out call may be awaited again: its response is kept when it comes.
+     *
+     * @param timeout the longest wait, positive
+     * @return the response's bytes
+     * @throws RemoteTimeoutException when no response arrived within {@code timeout}
+     * @throws RpcUnknownMethodException when the peer has no such method
+     * @throws RpcMethodFailedException when the peer's method failed
+     * @throws io.remus.core.PeerUnreachableException when the peer is gone
+     */
+    public byte[] await(Duration timeout) {
+        Timeouts.require(timeout, "timeout");
+        return await(RpcEndpoint.deadline(timeout));
+    }
+
+    byte[] await(long deadline) {
+        endpoint.progressUntil(this::isDone, deadline);
+        if (failure != null) {
+            throw failure;
+        }
+        if (result == null) {
+            throw new RemoteTimeoutException("no response from node " + peer + " to method " + methodId
+                    + " (call " + callId + ") before the deadline");
+        }
+        return result;
+    }
+}

@@ -1,0 +1,664 @@
+package io.remus.core.rpc;
+
+import io.remus.core.BadArgumentException;
+import io.remus.core.PeerUnreachableException;
+import io.remus.core.RemoteTimeoutException;
+import io.remus.core.ThreadConfinementException;
+import io.remus.core.config.Timeouts;
+import io.remus.core.fabric.CompletionQueue;
+import io.remus.core.fabric.CompletionStatus;
+import io.remus.core.fabric.Completions;
+import io.remus.core.fabric.FabricNode;
+import io.remus.core.fabric.Opcode;
+import io.remus.core.fabric.QueuePair;
+import io.remus.core.fabric.ReceiveQueue;
+import io.remus.core.fabric.ReceiveRequests;
+import io.remus.core.fabric.RegisteredMemory;
+import io.remus.core.fabric.RemoteRegion;
+import io.remus.core.fabric.WorkRequests;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Objects;
+import java.util.function.BooleanSupplier;
+import java.util.function.LongUnaryOperator;
+
+/**
+ * A node's RPC endpoint in the style of LITE (Tsai and Zhang, "LITE Kernel RDMA Support for Datacenter
+ * Applications", SOSP 2017): request/response calls between any two nodes, with one method registry.
+ *
+ * <p><b>Transport.</b> Each endpoint registers one region holding, for every node id {@code p}, a
+ * request ring and a response ring of {@code ringSlots} fixed-size slots ({@value #SLOT_BYTES} bytes: a
+ * 16-byte header and up to {@value #MAX_PAYLOAD} payload bytes; longer payloads are refused). A call
+ * writes its request into slot {@code i} of the caller's request ring in the callee's region with one
+ * RDMA WRITE_WITH_IMMEDIATE; the callee answers into slot {@code i} of its response ring in the
+ * caller's region the same way. The 32-bit immediate carries the direction, the sender's node id and
+ * the slot, so a receiver learns of every message from one completion on its single receive queue (a
+ * shared receive queue of zero-length receives, reposted as they are consumed) instead of polling every
+ * ring, as FaRM's ring messaging does (Dragojević et al., NSDI 2014).
+ *
+ * <p>The region, {@code maxNodes * ringSlots} slots per area, slot {@code (p, i)} of an area at
+ * {@code ((area * maxNodes + p) * ringSlots + i) * SLOT_BYTES}; peers write only the first two areas:
+ * <pre>
+ * +--------------------+---------------------+---------------------+----------------------+
+ * | requests from p, i | responses from p, i | staged requests     | staged responses     |
+ * | (peer p's calls)   | (my calls to p)     | (sources of writes) | (sources of writes)  |
+ * +--------------------+---------------------+---------------------+----------------------+
+ * slot: | callId: long | method id or status: int | payload length: int | payload: 0..256 bytes |
+ * immediate: | response: 1 bit | sender node id: 15 bits | slot: 16 bits |
+ * </pre>
+ *
+ * <p><b>Credits.</b> A caller holds, per peer, one credit per request slot; a call takes the lowest
+ * free slot and its response returns it (the response is the credit return: LITE's piggy-backed
+ * credits), so a caller never has more than {@code ringSlots} unanswered requests in a peer's ring and
+ * never overwrites an unserved request. A caller without credit serves and drains its own queue until
+ * its deadline, then fails with {@link RemoteTimeoutException}. A call that timed out keeps its slot
+ * until its response comes, so a peer that never answers ends with every credit held. The receive queue holds
+ * {@code 2 * ringSlots * maxNodes} receives, the most messages the credits let be in flight towards
+ * one endpoint, so a WRITE_WITH_IMMEDIATE never meets a receiver-not-ready peer.
+ *
+ * <p><b>Round trips.</b> A call costs one WRITE_WITH_IMMEDIATE from caller to callee and one back: one
+ * network round trip, expected and worst case (waiting for credit adds waiting, not operations). The
+ * callee's method runs when the callee's thread is in {@link #serve}, {@link #call} or
+ * {@link PendingCall#await}. An endpoint belongs to the first Java thread that calls or serves on it
+ * (set-up, {@link #connect} and {@link #register}, may happen on another thread before); use from
+ * another thread throws {@link ThreadConfinementException}. Progress: every wait is blocking and
+ * bounded by the caller's deadline; a served request's response waits for send-queue room, which the
+ * credits keep available.
+ *
+ * <p><b>Ordering and linearization.</b> Calls from one caller to one callee are served in the order
+ * they were made (one queue pair, in-order delivery, one receive queue served in completion order). A
+ * call takes effect when the callee's method runs, between the request's arrival and the response's
+ * send. <b>Failures.</b> A write to a peer that completes in error (a closed peer: retry exceeded or
+ * remote access error) marks that peer gone: its unanswered calls and every later call to it fail with
+ * {@link PeerUnreachableException}, at the latest at the caller's deadline (the fabric's transport
+ * timeout bounds when the error completion comes).
+ *
+ * <p>Setting up: each node creates its endpoint ({@link #create}, which creates the node's receive
+ * queue, so the node must not have one yet), exchanges {@link #rings()} with its peers out of band, and
+ * then {@link #connect}s to each peer it calls or is called by (both sides connect).
+ */
+public final class RpcEndpoint implements AutoCloseable {
+    /** The largest payload, request or response, in bytes. */
+    public static final int MAX_PAYLOAD = 256;
+    /** Bytes per ring slot: callId (8), method id or status (4), payload length (4), payload. */
+    public static final int SLOT_BYTES = 16 + MAX_PAYLOAD;
+    /** The most node ids an endpoint addresses (15 bits of the immediate). */
+    public static final int MAX_NODES = 1 << 15;
+    /** The most slots a ring holds (16 bits of the immediate). */
+    public static final int MAX_RING_SLOTS = 1 << 16;
+
+    private static final int RESPONSE_BIT = 1 << 31;
+    private static final int STATUS_OK = 0;
+    private static final int STATUS_UNKNOWN_METHOD = 1;
+    private static final int STATUS_FAILED = 2;
+    private static final int AREAS = 4; // incoming requests, incoming responses, staged requests, staged responses
+    private static final int IN_REQUESTS = 0;
+    private static final int IN_RESPONSES = 1;
+    private static final int OUT_REQUESTS = 2;
+    private static final int OUT_RESPONSES = 3;
+    private static final int BATCH = 16;
+    private static final ValueLayout.OfLong LE_LONG = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
+    private static final ValueLayout.OfInt LE_INT = ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
+
+    private final FabricNode node;
+    private final int nodeId;
+    private final int maxNodes;
+    private final int ringSlots;
+    private final boolean credits;
+    private final RegisteredMemory memory;
+    private final MemorySegment seg;
+    private final CompletionQueue receiveCq;
+    private final CompletionQueue sendCq;
+    private final ReceiveQueue receiveQueue;
+    private final int sendQueueDepth;
+    private final QueuePair[] qps;
+    private final RemoteRegion[] peerRings;
+    private final PendingCall[][] inFlight;
+    private final int[] unreaped;
+    private final CompletionStatus[] gone;
+    private final int[] nextSlot;
+    private final Map<Integer, RpcMethod> registry = new HashMap<>();
+    private final Completions received = new Completions(BATCH);
+    private final Completions sent = new Completions(BATCH);
+    private final ReceiveRequests reposts = new ReceiveRequests(BATCH);
+    private final WorkRequests work = new WorkRequests(1);
+    private long nextCallId = 1;
+    private long writesWithImmediate;
+    private long requestsServed;
+    private long unmatchedResponses;
+    private boolean closed;
+    private Thread owner;
+
+    private RpcEndpoint(FabricNode node, int maxNodes, int ringSlots, boolean credits) {
+        this.node = node;
+        this.nodeId = node.nodeId();
+        this.maxNodes = maxNodes;
+        this.ringSlots = ringSlots;
+        this.credits = credits;
+        long bytes = (long) AREAS * maxNodes * ringSlots * SLOT_BYTES;
+        int receives = Math.multiplyExact(2 * ringSlots, maxNodes);
+        this.sendQueueDepth = 2 * ringSlots;
+        this.memory = node.allocate(bytes);
+        this.seg = memory.segment();
+        this.receiveCq = node.createCompletionQueue(receives);
+        this.receiveQueue = node.createReceiveQueue(receiveCq, receives);
+        this.sendCq = node.createCompletionQueue(Math.multiplyExact(sendQueueDepth, maxNodes));
+        node.publish(memory);
+        this.qps = new QueuePair[maxNodes];
+        this.peerRings = new RemoteRegion[maxNodes];
+        this.inFlight = new PendingCall[maxNodes][ringSlots];
+        this.unreaped = new int[maxNodes];
+        this.gone = new CompletionStatus[maxNodes];
+        this.nextSlot = new int[maxNodes];
+        ReceiveRequests all = new ReceiveRequests(receives);
+        for (int i = 0; i < receives; i++) {
+            all.add(0, memory.address(), 0, memory.lkey());
+        }
+        receiveQueue.post(all);
+    }
+
+    /**
+     * Creates the endpoint of {@code node}: registers and publishes its rings and creates the node's
+     * receive queue. Blocking only in the fabric's set-up calls; no RDMA operation.
+     *
+     * @param node the node, which must not have a receive queue yet
+     * @param maxNodes node ids this endpoint talks to are {@code 0..maxNodes-1}; 1 to {@value #MAX_NODES}
+     * @param ringSlots slots per ring, the credits a caller holds per peer; 1 to {@value #MAX_RING_SLOTS}
+     * @return the endpoint
+     * @throws BadArgumentException naming a bad {@code maxNodes} or {@code ringSlots}, or when
+     * {@code node}'s id is not below {@code maxNodes}
+     */
+    public static RpcEndpoint create(FabricNode node, int maxNodes, int ringSlots) {
+        return create(node, maxNodes, ringSlots, true);
+    }
+
+    /** As {@link #create(FabricNode, int, int)}; {@code credits == false} is a broken twin for tests only. */
+    static RpcEndpoint create(FabricNode node, int maxNodes, int ringSlots, boolean credits) {
+        Objects.requireNonNull(node, "node");
+        if (maxNodes < 1 || maxNodes > MAX_NODES) {
+            throw new BadArgumentException("maxNodes must be 1 to " + MAX_NODES + ", got " + maxNodes);
+        }
+        if (ringSlots < 1 || ringSlots > MAX_RING_SLOTS) {
+            throw new BadArgumentException("ringSlots must be 1 to " + MAX_RING_SLOTS + ", got " + ringSlots);
+        }
+        if (node.nodeId() < 0 || node.nodeId() >= maxNodes) {
+            throw new BadArgumentException("node id " + node.nodeId() + " is not below maxNodes " + maxNodes);
+        }
+        return new RpcEndpoint(node, maxNodes, ringSlots, credits);
+    }
+
+    /** @return this endpoint's node id */
+    public int nodeId() {
+        return nodeId;
+    }
+
+    /** @return slots per ring: the credits a caller holds towards each peer */
+    public int ringSlots() {
+        return ringSlots;
+    }
+
+    /** @return where this endpoint's rings are, for peers' {@link #connect}; wait-free */
+    public RemoteRegion rings() {
+        return new RemoteRegion(nodeId, memory.address(), memory.length(), memory.rkey());
+    }
+
+    /**
+     * Connects to a peer's endpoint. Blocking up to {@code timeout} (the fabric's connect); no RDMA
+     * operation.
+     *
+     * @param peer the peer's {@link #rings()}
+     * @param timeout the longest wait for the connection, positive
+     * @throws BadArgumentException naming the peer when its id is out of range, it is already connected,
+     * or its region is smaller than this endpoint's geometry needs
+     */
+    public void connect(RemoteRegion peer, Duration timeout) {
+        Objects.requireNonNull(peer, "peer");
+        Timeouts.require(timeout, "timeout");
+        requireOpen();
+        if (owner != null) {
+            confined();
+        }
+        int p = peer.nodeId();
+        requirePeerId(p);
+        if (qps[p] != null) {
+            throw new BadArgumentException("node " + p + " is already connected");
+        }
+        if (peer.length() < memory.length()) {
+            throw new BadArgumentException("node " + p + "'s rings are " + peer.length() + " bytes, need "
+                    + memory.length() + " (same maxNodes and ringSlots on both sides)");
+        }
+        qps[p] = node.connect(p, sendCq, sendQueueDepth, timeout);
+        peerRings[p] = peer;
+    }
+
+    /**
+     * Registers {@code method} under {@code methodId}, before or on the endpoint's thread. Wait-free, no
+     * RDMA operation.
+     *
+     * @throws BadArgumentException naming the id when it is negative or already registered
+     */
+    public void register(int methodId, RpcMethod method) {
+        Objects.requireNonNull(method, "method");
+        if (owner != null) {
+            confined();
+        }
+        if (methodId < 0) {
+            throw new BadArgumentException("method id must be 0 or more, got " + methodId);
+        }
+        if (registry.putIfAbsent(methodId, method) != null) {
+            throw new BadArgumentException("method " + methodId + " is already registered");
+        }
+    }
+
+    /**
+     * Registers a method of one long to one long (8-byte little-endian payloads), for
+     * {@link #callLong}. As {@link #register(int, RpcMethod)}.
+     */
+    public void registerLong(int methodId, LongUnaryOperator method) {
+        Objects.requireNonNull(method, "method");
+        register(methodId, (caller, payload) -> {
+            if (payload.length != Long.BYTES) {
+                throw new BadArgumentException("method " + methodId + " takes 8 bytes, got " + payload.length);
+            }
+            return longBytes(method.applyAsLong(MemorySegment.ofArray(payload).get(LE_LONG, 0)));
+        });
+    }
+
+    /**
+     * Calls {@code methodId} on {@code peer} and waits for its response, serving requests that reach this
+     * endpoint meanwhile. Blocking, bounded by {@code timeout} (credit wait and response wait together).
+     * RDMA: one WRITE_WITH_IMMEDIATE out and one back (one round trip), expected and worst case.
+     * Linearizes when the peer's method runs.
+     *
+     * @param peer the called node id (may be this node: the call loops back through the NIC)
+     * @param methodId the method's id on the peer
+     * @param payload the request, at most {@value #MAX_PAYLOAD} bytes
+     * @param timeout the longest wait, positive
+     * @return the response's bytes
+     * @throws BadArgumentException naming a bad peer id, an unconnected peer or an oversize payload
+     * @throws RemoteTimeoutException when no credit or no response came within {@code timeout}
+     * @throws RpcUnknownMethodException when the peer has no such method
+     * @throws RpcMethodFailedException when the peer's method failed
+     * @throws PeerUnreachableException when the peer is gone
+     */
+    public byte[] call(int peer, int methodId, byte[] payload, Duration timeout) {
+        Timeouts.require(timeout, "timeout");
+        long deadline = deadline(timeout);
+        return callAsync(peer, methodId, payload, deadline).await(deadline);
+    }
+
+    /**
+     * {@link #call} of a method registered with {@link #registerLong}.
+     *
+     * @return the method's result
+     */
+    public long callLong(int peer, int methodId, long arg, Duration timeout) {
+        byte[] r = call(peer, methodId, longBytes(arg), timeout);
+        if (r.length != Long.BYTES) {
+            throw new RpcMethodFailedException(peer, methodId, "returned " + r.length + " bytes, not 8");
+        }
+        return MemorySegment.ofArray(r).get(LE_LONG, 0);
+    }
+
+    /**
+     * Sends a call without waiting for its response; many may be in flight, up to {@link #ringSlots()}
+     * per peer, beyond which this waits for credit (serving and draining meanwhile) up to {@code timeout}.
+     * Blocking only for credit; RDMA: one WRITE_WITH_IMMEDIATE (the response is one more, taken by
+     * {@link PendingCall#await} or any later wait on this endpoint).
+     *
+     * @return the call, to {@link PendingCall#await}
+     * @throws BadArgumentException as {@link #call}
+     * @throws RemoteTimeoutException when no credit came within {@code timeout}
+     * @throws PeerUnreachableException when the peer is gone
+     */
+    public PendingCall callAsync(int peer, int methodId, byte[] payload, Duration timeout) {
+        Timeouts.require(timeout, "timeout");
+        return callAsync(peer, methodId, payload, deadline(timeout));
+    }
+
+    private PendingCall callAsync(int peer, int methodId, byte[] payload, long deadline) {
+        Objects.requireNonNull(payload, "payload");
+        requireOpen();
+        confined();
+        requirePeerId(peer);
+        if (qps[peer] == null) {
+            throw new BadArgumentException("node " + peer + " is not connected");
+        }
+        if (payload.length > MAX_PAYLOAD) {
+            throw new BadArgumentException("payload of " + payload.length + " bytes exceeds " + MAX_PAYLOAD);
+        }
+        requireNotGone(peer);
+        int slot = credits ? freeSlot(peer) : nextSlot[peer]++ % ringSlots;
+        if (slot < 0) {
+            progressUntil(() -> gone[peer] != null || freeSlot(peer) >= 0, deadline);
+            requireNotGone(peer);
+            slot = freeSlot(peer);
+            if (slot < 0) {
+                throw new RemoteTimeoutException("no credit for node " + peer + " before the deadline: all "
+                        + ringSlots + " ring slots hold unanswered calls");
+            }
+        }
+        awaitSendRoom(peer, deadline);
+        PendingCall call = new PendingCall(this, peer, methodId, nextCallId++);
+        inFlight[peer][slot] = call;
+        long stage = offset(OUT_REQUESTS, peer, slot);
+        writeSlot(stage, call.callId(), methodId, payload);
+        long remote = peerRings[peer].address() + offset(IN_REQUESTS, nodeId, slot);
+        post(peer, stage, 16 + payload.length, remote, (nodeId << 16) | slot);
+        return call;
+    }
+
+    /**
+     * Serves requests (and takes responses) that arrive within {@code timeout}, returning once at least
+     * one message was handled or the deadline passed. Blocking, bounded by {@code timeout}; RDMA: one
+     * WRITE_WITH_IMMEDIATE per request served.
+     *
+     * @param timeout the longest wait, zero or positive
+     * @return the number of requests served
+     */
+    public int serve(Duration timeout) {
+        Objects.requireNonNull(timeout, "timeout");
+        if (timeout.isNegative()) {
+            throw new BadArgumentException("timeout must be zero or positive, got " + timeout);
+        }
+        requireOpen();
+        confined();
+        long before = requestsServed;
+        long deadline = timeout.isZero() ? System.nanoTime() : deadline(Timeouts.require(timeout, "timeout"));
+        int[] handled = {0};
+        progressUntil(() -> handled[0] > 0, deadline, handled);
+        return (int) (requestsServed - before);
+    }
+
+    /** @return WRITE_WITH_IMMEDIATE operations this endpoint posted (requests and responses) */
+    public long writesWithImmediate() {
+        return writesWithImmediate;
+    }
+
+    /** @return requests this endpoint served */
+    public long requestsServed() {
+        return requestsServed;
+    }
+
+    /** @return responses that matched no call in flight (none while credits hold) */
+    public long unmatchedResponses() {
+        return unmatchedResponses;
+    }
+
+    /**
+     * Closes the endpoint's queue pairs, completion queues and memory (not the node). Calls still in
+     * flight stay unanswered; peers calling this endpoint afterwards see it gone.
+     */
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        for (QueuePair qp : qps) {
+            if (qp != null) {
+                qp.close();
+            }
+        }
+        sendCq.close();
+        receiveCq.close();
+        memory.close();
+    }
+
+    /** Waits, without serving, until every posted write has completed; for tests. */
+    void awaitSendsCompleted(Duration timeout) {
+        long deadline = deadline(timeout);
+        while (Arrays.stream(unreaped).anyMatch(u -> u > 0)) {
+            reapSends();
+            if (System.nanoTime() - deadline >= 0) {
+                throw new RemoteTimeoutException("writes still in flight at the deadline");
+            }
+            Thread.onSpinWait();
+        }
+    }
+
+    void progressUntil(BooleanSupplier done, long deadline) {
+        requireOpen();
+        confined();
+        progressUntil(done, deadline, null);
+    }
+
+    private void progressUntil(BooleanSupplier done, long deadline, int[] handled) {
+        int idle = 0;
+        while (!done.getAsBoolean()) {
+            int n = progressOnce();
+            if (handled != null) {
+                handled[0] += n;
+            }
+            if (n > 0) {
+                idle = 0;
+                continue;
+            }
+            if (done.getAsBoolean() || System.nanoTime() - deadline >= 0) {
+                return;
+            }
+            if ((++idle & 0x3F) != 0) {
+                Thread.onSpinWait();
+            } else {
+                Thread.yield();
+            }
+        }
+    }
+
+    private int progressOnce() {
+        reapSends();
+        int n = receiveCq.poll(received);
+        if (n == 0) {
+            return 0;
+        }
+        reposts.clear();
+        for (int k = 0; k < n; k++) {
+            reposts.add(0, memory.address(), 0, memory.lkey());
+        }
+        receiveQueue.post(reposts);
+        for (int k = 0; k < n; k++) {
+            if (received.status(k) != CompletionStatus.SUCCESS || received.opcode(k) != Opcode.RECEIVE_WITH_IMMEDIATE) {
+                continue;
+            }
+            int imm = received.immediate(k);
+            int sender = (imm >>> 16) & 0x7FFF;
+            int slot = imm & 0xFFFF;
+            if (sender >= maxNodes || slot >= ringSlots) {
+                continue;
+            }
+            if ((imm & RESPONSE_BIT) != 0) {
+                takeResponse(sender, slot);
+            } else {
+                serveRequest(sender, slot);
+            }
+        }
+        return n;
+    }
+
+    private void serveRequest(int caller, int slot) {
+        long at = offset(IN_REQUESTS, caller, slot);
+        long callId = seg.get(LE_LONG, at);
+        int methodId = seg.get(LE_INT, at + 8);
+        int length = seg.get(LE_INT, at + 12);
+        int status;
+        byte[] out;
+        RpcMethod method = registry.get(methodId);
+        if (length < 0 || length > MAX_PAYLOAD) {
+            status = STATUS_FAILED;
+            out = detail("request slot holds payload length " + length);
+        } else if (method == null) {
+            status = STATUS_UNKNOWN_METHOD;
+            out = new byte[0];
+        } else {
+            byte[] in = new byte[length];
+            MemorySegment.copy(seg, ValueLayout.JAVA_BYTE, at + 16, in, 0, length);
+            try {
+                out = method.apply(caller, in);
+                status = STATUS_OK;
+                if (out == null) {
+                    status = STATUS_FAILED;
+                    out = detail("method returned null");
+                } else if (out.length > MAX_PAYLOAD) {
+                    status = STATUS_FAILED;
+                    out = detail("method returned " + out.length + " bytes, more than " + MAX_PAYLOAD);
+                }
+            } catch (RuntimeException e) {
+                status = STATUS_FAILED;
+                out = detail(e.getClass().getName() + ": " + e.getMessage());
+            }
+        }
+        requestsServed++;
+        if (qps[caller] == null || gone[caller] != null) {
+            return;
+        }
+        awaitSendRoom(caller, Long.MAX_VALUE);
+        if (gone[caller] != null) {
+            return;
+        }
+        long stage = offset(OUT_RESPONSES, caller, slot);
+        writeSlot(stage, callId, status, out);
+        long remote = peerRings[caller].address() + offset(IN_RESPONSES, nodeId, slot);
+        post(caller, stage, 16 + out.length, remote, RESPONSE_BIT | (nodeId << 16) | slot);
+    }
+
+    private void takeResponse(int callee, int slot) {
+        long at = offset(IN_RESPONSES, callee, slot);
+        long callId = seg.get(LE_LONG, at);
+        int status = seg.get(LE_INT, at + 8);
+        int length = Math.max(0, Math.min(MAX_PAYLOAD, seg.get(LE_INT, at + 12)));
+        PendingCall call = inFlight[callee][slot];
+        if (call == null || call.callId() != callId) {
+            unmatchedResponses++;
+            return;
+        }
+        inFlight[callee][slot] = null;
+        byte[] body = new byte[length];
+        MemorySegment.copy(seg, ValueLayout.JAVA_BYTE, at + 16, body, 0, length);
+        switch (status) {
+            case STATUS_OK -> call.complete(body);
+            case STATUS_UNKNOWN_METHOD -> call.fail(new RpcUnknownMethodException(callee, call.methodId()));
+            default -> call.fail(new RpcMethodFailedException(callee, call.methodId(),
+                    new String(body, StandardCharsets.UTF_8)));
+        }
+    }
+
+    private void reapSends() {
+        int n;
+        while ((n = sendCq.poll(sent)) > 0) {
+            for (int k = 0; k < n; k++) {
+                int peer = (int) sent.wrId(k);
+                unreaped[peer]--;
+                if (sent.status(k) != CompletionStatus.SUCCESS && gone[peer] == null) {
+                    markGone(peer, sent.status(k));
+                }
+            }
+        }
+    }
+
+    private void markGone(int peer, CompletionStatus status) {
+        gone[peer] = status;
+        for (int s = 0; s < ringSlots; s++) {
+            PendingCall call = inFlight[peer][s];
+            if (call != null) {
+                inFlight[peer][s] = null;
+                call.fail(unreachable(peer, status));
+            }
+        }
+    }
+
+    private static PeerUnreachableException unreachable(int peer, CompletionStatus status) {
+        return new PeerUnreachableException(status, peer, "node " + peer + " is gone: a write to it completed with " + status);
+    }
+
+    private void requireNotGone(int peer) {
+        reapSends();
+        if (gone[peer] != null) {
+            throw unreachable(peer, gone[peer]);
+        }
+    }
+
+    private void awaitSendRoom(int peer, long deadline) {
+        while (unreaped[peer] >= sendQueueDepth) {
+            reapSends();
+            if (unreaped[peer] >= sendQueueDepth && System.nanoTime() - deadline >= 0) {
+                throw new RemoteTimeoutException("send queue to node " + peer + " stayed full until the deadline");
+            }
+            Thread.onSpinWait();
+        }
+    }
+
+    private void post(int peer, long stage, int length, long remote, int immediate) {
+        work.clear();
+        work.addWriteWithImmediate(peer, memory.address() + stage, length, memory.lkey(), remote,
+                peerRings[peer].rkey(), immediate, WorkRequests.SIGNALED);
+        unreaped[peer]++;
+        writesWithImmediate++;
+        qps[peer].post(work);
+    }
+
+    private int freeSlot(int peer) {
+        PendingCall[] slots = inFlight[peer];
+        for (int s = 0; s < slots.length; s++) {
+            if (slots[s] == null) {
+                return s;
+            }
+        }
+        return -1;
+    }
+
+    private void writeSlot(long at, long callId, int word, byte[] payload) {
+        seg.set(LE_LONG, at, callId);
+        seg.set(LE_INT, at + 8, word);
+        seg.set(LE_INT, at + 12, payload.length);
+        MemorySegment.copy(payload, 0, seg, ValueLayout.JAVA_BYTE, at + 16, payload.length);
+    }
+
+    private long offset(int area, int peer, int slot) {
+        return (((long) area * maxNodes + peer) * ringSlots + slot) * SLOT_BYTES;
+    }
+
+    private void requirePeerId(int peer) {
+        if (peer < 0 || peer >= maxNodes) {
+            throw new BadArgumentException("peer node id must be 0 to " + (maxNodes - 1) + ", got " + peer);
+        }
+    }
+
+    private void confined() {
+        Thread me = Thread.currentThread();
+        if (owner == null) {
+            owner = me;
+        } else if (owner != me) {
+            throw new ThreadConfinementException("the RPC endpoint of node " + nodeId + " belongs to Java thread "
+                    + ThreadConfinementException.describe(owner) + ", which called or served first; it was called from "
+                    + ThreadConfinementException.describe(me) + " (one endpoint per Java thread)");
+        }
+    }
+
+    private void requireOpen() {
+        if (closed) {
+            throw new BadArgumentException("the RPC endpoint of node " + nodeId + " is closed");
+        }
+    }
+
+    private static byte[] detail(String text) {
+        byte[] b = text.getBytes(StandardCharsets.UTF_8);
+        return b.length <= MAX_PAYLOAD ? b : Arrays.copyOf(b, MAX_PAYLOAD);
+    }
+
+    private static byte[] longBytes(long v) {
+        byte[] b = new byte[Long.BYTES];
+        MemorySegment.ofArray(b).set(LE_LONG, 0, v);
+        return b;
+    }
+
+    static long deadline(Duration timeout) {
+        return Timeouts.isForever(timeout) ? System.nanoTime() + Long.MAX_VALUE / 4 : System.nanoTime() + timeout.toNanos();
+    }
+}
