@@ -398,7 +398,6 @@ public final class SharingExperiment {
                 } catch (Throwable e) {
                     failure.compareAndSet(null, e);
                     stop.set(true);
-                    trusteesStop.set(true);
                     start.reset();
                 }
             }, name);
@@ -407,7 +406,10 @@ public final class SharingExperiment {
             return t;
         }
 
-        /** A trustee's thread: owns the counters of {@code node}, serves until told to stop, then reads them. */
+        /**
+         * A trustee's thread: owns the counters of {@code node}, serves until told to stop (after every
+         * worker has stopped, so that no worker waits on a trustee that left), then reads them.
+         */
         private void serve(int node, CompletableFuture<Long> ptr) {
             int n = config.nodes();
             try (ComputeThread ct = nodes[node].newComputeThread()) {
