@@ -8,9 +8,10 @@ import java.util.SplittableRandom;
  * Billion-Record Synthetic Databases" (SIGMOD 1994), the generator YCSB uses: rank {@code r} (0 the most
  * popular) has probability proportional to {@code 1/(r+1)^theta}; ranks are spread over the range by a
  * hash, as YCSB's scrambled zipfian does, so the popular keys are not neighbours. Setup costs one pass
- * over the ranks (the zeta constant); each pick is constant time. Confined to one thread.
+ * over the ranks (the zeta constant); each pick is constant time. Confined to one thread. Public for the
+ * other engines of remus-ds that pick keys the same way ({@code io.remus.ds.object.bench.SharingExperiment}).
  */
-final class KeyChooser {
+public final class KeyChooser {
     private final SplittableRandom rnd;
     private final long lb;
     private final long n;
@@ -27,7 +28,7 @@ final class KeyChooser {
      * @param theta 0 for uniform, else in (0, 1)
      * @param zetaN {@link #zeta}{@code (n, theta)} when {@code theta > 0} (computed once per run)
      */
-    KeyChooser(SplittableRandom rnd, long lb, long n, double theta, double zetaN) {
+    public KeyChooser(SplittableRandom rnd, long lb, long n, double theta, double zetaN) {
         this.rnd = rnd;
         this.lb = lb;
         this.n = n;
@@ -44,7 +45,7 @@ final class KeyChooser {
      * @param theta the constant
      * @return {@code sum over i=1..n of 1/i^theta}
      */
-    static double zeta(long n, double theta) {
+    public static double zeta(long n, double theta) {
         double sum = 0;
         for (long i = 1; i <= n; i++) {
             sum += 1 / Math.pow(i, theta);
@@ -53,7 +54,7 @@ final class KeyChooser {
     }
 
     /** @return a key of the range */
-    long next() {
+    public long next() {
         if (theta == 0) {
             return lb + rnd.nextLong(n);
         }
@@ -61,7 +62,7 @@ final class KeyChooser {
     }
 
     /** @return a zipfian rank in {@code 0..n-1}, 0 the most likely */
-    long rank() {
+    public long rank() {
         if (theta == 0) {
             return rnd.nextLong(n);
         }

@@ -1,0 +1,551 @@
+package io.remus.ds.object.bench;
+
+import io.remus.alock.LockContext;
+import io.remus.alock.LockOptions;
+import io.remus.core.ComputeThread;
+import io.remus.core.RemoteTimeoutException;
+import io.remus.core.RemusException;
+import io.remus.core.RemusNode;
+import io.remus.core.config.ClusterConfig;
+import io.remus.core.config.NodeRange;
+import io.remus.core.fabric.Fabric;
+import io.remus.core.fabric.Opcode;
+import io.remus.ds.bench.BenchWorkers;
+import io.remus.ds.bench.structure.KeyChooser;
+import io.remus.ds.delegate.Trust;
+import io.remus.ds.delegate.Trustee;
+import io.remus.ds.delegate.TrusteeClient;
+import io.remus.ds.object.LockedObject;
+import io.remus.ds.object.RemoteCounter;
+import io.remus.ds.object.WaitFreeObject;
+import io.remus.ds.reclaim.EpochReclaimer;
+import io.remus.ds.reclaim.NeverReclaimer;
+import io.remus.ds.reclaim.Reclaimer;
+import io.remus.ds.reclaim.bench.ReclaimBenchmarkConfig;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.SplittableRandom;
+import java.util.concurrent.BrokenBarrierException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * Gossamer's shared-counter microbenchmark (Trust&lt;T&gt; / Gossamer, UIC 2025) over one-sided RDMA:
+ * starts {@code nodes} nodes on a fabric and, for each configured {@link SharingWay} in turn, creates
+ * that way's own {@code counters} counters (counter {@code i} on node {@code i % nodes}) and runs
+ * {@code threadsPerNode} workers per node for the configured duration. Each worker repeatedly picks a
+ * counter (uniform or zipfian after Gray et al., SIGMOD 1994, through {@link KeyChooser}; with
+ * {@code pLocal}, first the home node as {@code remus bench lock} does: its own with probability
+ * {@code pLocal}, else another at random), increments it by one and takes the value after the
+ * increment. The ways, per increment:
+ * <ul>
+ *   <li>{@link SharingWay#FAA}: {@link RemoteCounter#fetchAndAdd}, 1 fetch-and-add, 1 round trip;
+ *       wait-free; linearized at the atomic.</li>
+ *   <li>{@link SharingWay#ALOCK}, {@link SharingWay#SPIN}, {@link SharingWay#MCS}: a
+ *       {@link LockedObject} counter under its own lock: the lock's operations, then 1 READ and 1 WRITE
+ *       of the state; blocking (the lock's acquire timeout outlasts the run); linearized inside the
+ *       critical section.</li>
+ *   <li>{@link SharingWay#DELEGATED}: one {@link Trustee} per node, serving on its own thread, owns the
+ *       counters of its node; a worker calls {@link Trust#apply}: from another node 2 WRITEs in 1 round
+ *       trip (and the trustee's 2 response WRITEs, counted with the way's operations), from the
+ *       trustee's node no RDMA; blocking with a deadline; linearized when the trustee runs it.</li>
+ *   <li>{@link SharingWay#WAITFREE}: a {@link WaitFreeObject} counter (the universal construction);
+ *       wait-free; its costs are {@link WaitFreeObject#apply}'s.</li>
+ * </ul>
+ *
+ * <p><b>Checks.</b> Every worker keeps its own increments per counter; an increment that returns less
+ * than those fails the run, and at the end every counter's value must equal the increments applied to
+ * it, else {@link CounterMismatchException}. The final values are read after the workers stopped and
+ * are not part of the measurement.
+ *
+ * <p><b>Counting.</b> RDMA operations and round trips are the differences of {@link ComputeThread}'s
+ * counters around each worker's run (after its handles were opened), plus the trustees' for the
+ * delegated way. Handles are opened on every counter before the run starts (for the wait-free way one
+ * READ and one fetch-and-add each), so setup is not measured.
+ *
+ * <p>Its waits: the workers (and trustees) must be ready within {@link #START_BOUND} and stop within
+ * {@link #STOP_BOUND} of the run's end; remote operations time out after 10 s. The caller owns the fabric.
+ */
+public final class SharingExperiment {
+    /** How long the workers and trustees may take to open their compute threads and handles. */
+    public static final Duration START_BOUND = Duration.ofSeconds(60);
+    /** How long the workers and trustees may take to stop once told to. */
+    public static final Duration STOP_BOUND = Duration.ofSeconds(30);
+    private static final int INCREMENT = 0;
+
+    private SharingExperiment() {
+    }
+
+    /** Hands out each worker's latency sink for one way. */
+    @FunctionalInterface
+    public interface Sinks {
+        /** Drops every sample. */
+        Sinks NONE = (way, worker) -> LatencySink.NONE;
+
+        /**
+         * @param way    the way about to run
+         * @param worker the worker, {@code 0..workers-1} (node-major)
+         * @return its sink, called only from that worker's thread
+         */
+        LatencySink sink(SharingWay way, int worker);
+    }
+
+    /**
+     * Runs every way without recording latencies.
+     *
+     * @param fabric a fresh fabric with no nodes open
+     * @param config what to run
+     * @return one result per way, in the configured order
+     * @throws CounterMismatchException when a counter's values contradict its increments
+     * @throws RemusException           when a worker failed or did not stop in time
+     */
+    public static List<SharingResult> run(Fabric fabric, SharingConfig config) throws InterruptedException {
+        return run(fabric, config, Sinks.NONE);
+    }
+
+    /**
+     * Runs every way, one after the other on the same nodes, handing each increment's latency to its
+     * worker's sink.
+     *
+     * @param fabric a fresh fabric with no nodes open
+     * @param config what to run
+     * @param sinks  the sinks
+     * @return one result per way, in the configured order
+     * @throws CounterMismatchException when a counter's values contradict its increments
+     * @throws RemusException           when a worker failed or did not stop in time
+     */
+    public static List<SharingResult> run(Fabric fabric, SharingConfig config, Sinks sinks) throws InterruptedException {
+        Objects.requireNonNull(fabric, "fabric");
+        Objects.requireNonNull(config, "config");
+        Objects.requireNonNull(sinks, "sinks");
+        int n = config.nodes();
+        ClusterConfig base = ClusterConfig.builder().nodeCount(n)
+                .memoryNodes(new NodeRange(0, n - 1)).computeNodes(new NodeRange(0, n - 1))
+                .segmentSize(config.segmentBytes()).segmentCount(1).threadsPerNode(config.threadsPerNode() + 2)
+                .bufferSizePerThread(256 << 10).operationTimeout(Duration.ofSeconds(10)).build();
+        RemusNode[] nodes = new RemusNode[n];
+        try {
+            for (int i = 0; i < n; i++) {
+                nodes[i] = RemusNode.start(fabric, base.withNodeId(i));
+            }
+            double zeta = config.zipfTheta() > 0 ? KeyChooser.zeta(range(config), config.zipfTheta()) : 0;
+            List<SharingResult> results = new ArrayList<>();
+            for (SharingWay way : config.ways()) {
+                results.add(new Run(nodes, config, way, zeta, sinks).measure());
+            }
+            return results;
+        } finally {
+            for (RemusNode node : nodes) {
+                if (node != null) {
+                    node.close();
+                }
+            }
+        }
+    }
+
+    /**
+     * The end-of-run check: every counter holds exactly the increments the workers applied to it, and
+     * all of them together the run's increments.
+     *
+     * @param way         the way, for the message
+     * @param finalValues each counter's value after the run
+     * @param applied     {@code applied[worker][counter]}: the increments each worker applied
+     * @param increments  the run's increments
+     * @throws CounterMismatchException naming the way, the counter and both values, at the first mismatch
+     */
+    static void checkTotals(SharingWay way, long[] finalValues, int[][] applied, long increments) {
+        long sumOfValues = 0;
+        for (int c = 0; c < finalValues.length; c++) {
+            long expected = 0;
+            for (int[] mine : applied) {
+                expected += mine[c];
+            }
+            if (finalValues[c] != expected) {
+                throw new CounterMismatchException(way.flagName() + ": counter " + c + " holds " + finalValues[c]
+                        + " after " + expected + " increments");
+            }
+            sumOfValues += finalValues[c];
+        }
+        if (sumOfValues != increments) {
+            throw new CounterMismatchException(way.flagName() + ": the counters hold " + sumOfValues + " in all after "
+                    + increments + " increments");
+        }
+    }
+
+    /** @return the ranks a worker's chooser draws from: all counters, or one node's share with pLocal */
+    private static long range(SharingConfig c) {
+        return c.usesPLocal() ? (c.counters() + c.nodes() - 1) / c.nodes() : c.counters();
+    }
+
+    /** One worker's counter picks. */
+    private static final class Picker {
+        private final SharingConfig c;
+        private final int node;
+        private final SplittableRandom rnd;
+        private final KeyChooser chooser;
+
+        Picker(SharingConfig c, int node, SplittableRandom rnd, double zeta) {
+            this.c = c;
+            this.node = node;
+            this.rnd = rnd;
+            this.chooser = new KeyChooser(rnd, 0, range(c), c.zipfTheta(), zeta);
+        }
+
+        int next() {
+            if (!c.usesPLocal()) {
+                return (int) chooser.next();
+            }
+            int n = c.nodes();
+            int home = n == 1 || rnd.nextDouble() < c.pLocal() ? node : (node + 1 + rnd.nextInt(n - 1)) % n;
+            int perNode = (c.counters() - home + n - 1) / n;
+            return (int) (home + (long) n * Math.floorMod(chooser.next(), perNode));
+        }
+    }
+
+    /** A worker's way of incrementing counter {@code c}: returns the value after the increment. */
+    @FunctionalInterface
+    private interface Increment {
+        long apply(int c);
+    }
+
+    /** One way's run: its counters, workers and (delegated) trustees. */
+    private static final class Run {
+        private final RemusNode[] nodes;
+        private final SharingConfig config;
+        private final SharingWay way;
+        private final double zeta;
+        private final Sinks sinks;
+        private final int workers;
+        private final CountDownLatch ready;
+        private final CyclicBarrier start;
+        private final AtomicBoolean stop = new AtomicBoolean();
+        private final AtomicBoolean trusteesStop = new AtomicBoolean();
+        private final AtomicReference<Throwable> failure = new AtomicReference<>();
+        private final long[][] posted;
+        private final long[] roundTrips;
+        private final long[] done;
+        private final long[] local;
+        private final long[] finishedAt;
+        private final int[][] applied;
+        private final long[] finalValues;
+        private long[] ptrs;
+        private List<CompletableFuture<Long>> trustees;
+
+        Run(RemusNode[] nodes, SharingConfig config, SharingWay way, double zeta, Sinks sinks) {
+            this.nodes = nodes;
+            this.config = config;
+            this.way = way;
+            this.zeta = zeta;
+            this.sinks = sinks;
+            this.workers = config.workers();
+            int extra = way == SharingWay.DELEGATED ? config.nodes() : 0;
+            this.ready = new CountDownLatch(workers);
+            this.start = new CyclicBarrier(workers + 1);
+            this.posted = new long[workers + extra][Opcode.values().length];
+            this.roundTrips = new long[workers + extra];
+            this.done = new long[workers];
+            this.local = new long[workers];
+            this.finishedAt = new long[workers];
+            this.applied = new int[workers][];
+            this.finalValues = new long[config.counters()];
+        }
+
+        SharingResult measure() throws InterruptedException {
+            try (ComputeThread creator = nodes[0].newComputeThread();
+                 NeverReclaimer never = new NeverReclaimer(creator)) {
+                LockContext creatorContext = new LockContext(creator, lockOptions());
+                List<Object> handles = create(creator, never, creatorContext);
+                List<Thread> threads = new ArrayList<>();
+                List<Thread> trusteeThreads = new ArrayList<>();
+                if (way == SharingWay.DELEGATED) {
+                    trustees = new ArrayList<>();
+                    for (int t = 0; t < config.nodes(); t++) {
+                        CompletableFuture<Long> ptr = new CompletableFuture<>();
+                        trustees.add(ptr);
+                        int node = t;
+                        trusteeThreads.add(start(() -> serve(node, ptr), "sharing-trustee@node" + t));
+                    }
+                }
+                for (int w = 0; w < workers; w++) {
+                    int worker = w;
+                    int node = w / config.threadsPerNode();
+                    threads.add(start(() -> work(worker, node), "sharing-" + way.flagName() + "-" + w + "@node" + node));
+                }
+                long begin;
+                try {
+                    long readyBy = System.nanoTime() + START_BOUND.toNanos();
+                    while (!ready.await(10, TimeUnit.MILLISECONDS)) {
+                        if (failure.get() != null || System.nanoTime() - readyBy > 0) {
+                            throw new RemoteTimeoutException("not ready within " + START_BOUND);
+                        }
+                    }
+                    begin = System.nanoTime();
+                    start.await(START_BOUND.toNanos(), TimeUnit.NANOSECONDS);
+                } catch (Exception e) {
+                    stop.set(true);
+                    trusteesStop.set(true);
+                    start.reset();
+                    BenchWorkers.joinAll(concat(threads, trusteeThreads), STOP_BOUND, failure, "a sharing experiment");
+                    throw new RemusException("sharing experiment workers were not all ready within " + START_BOUND,
+                            failure.get() != null ? failure.get() : e);
+                }
+                long end = begin + config.duration().toNanos();
+                while (failure.get() == null && end - System.nanoTime() > 0) {
+                    Thread.sleep(Math.max(1, Math.min(10, TimeUnit.NANOSECONDS.toMillis(end - System.nanoTime()))));
+                }
+                stop.set(true);
+                try {
+                    BenchWorkers.joinAll(threads, STOP_BOUND, failure, "a sharing experiment");
+                } finally {
+                    trusteesStop.set(true);
+                    BenchWorkers.joinAll(trusteeThreads, STOP_BOUND, failure, "a sharing experiment");
+                }
+                if (way != SharingWay.DELEGATED) {
+                    readFinal(creator, handles);
+                }
+                return result(begin);
+            }
+        }
+
+        private static List<Thread> concat(List<Thread> a, List<Thread> b) {
+            List<Thread> all = new ArrayList<>(a);
+            all.addAll(b);
+            return all;
+        }
+
+        private LockOptions lockOptions() {
+            return LockOptions.defaults().withAcquireTimeout(config.duration().plus(STOP_BOUND));
+        }
+
+        /** Creates the way's counters (none for the delegated way: its trustees hold them). */
+        private List<Object> create(ComputeThread creator, Reclaimer never, LockContext context) {
+            int n = config.nodes();
+            List<Object> handles = new ArrayList<>();
+            ptrs = new long[config.counters()];
+            for (int i = 0; i < config.counters(); i++) {
+                int home = i % n;
+                switch (way) {
+                    case FAA -> {
+                        RemoteCounter c = RemoteCounter.create(creator, home, 0);
+                        ptrs[i] = c.ptr();
+                        handles.add(c);
+                    }
+                    case ALOCK, SPIN, MCS -> {
+                        LockedObject<long[]> o = LockedObject.create(context, way.lock(), home, WordObjects.counter());
+                        ptrs[i] = o.ptr();
+                        handles.add(o);
+                    }
+                    case WAITFREE -> {
+                        WaitFreeObject<long[]> o = WaitFreeObject.create(creator, never, home, workers + 1,
+                                WordObjects.counter());
+                        ptrs[i] = o.ptr();
+                        handles.add(o);
+                    }
+                    case DELEGATED -> {
+                        return handles;
+                    }
+                }
+            }
+            return handles;
+        }
+
+        @SuppressWarnings("unchecked")
+        private void readFinal(ComputeThread creator, List<Object> handles) {
+            for (int i = 0; i < handles.size(); i++) {
+                finalValues[i] = switch (way) {
+                    case FAA -> ((RemoteCounter) handles.get(i)).read();
+                    case ALOCK, SPIN, MCS -> ((LockedObject<long[]>) handles.get(i)).read()[0];
+                    case WAITFREE -> ((WaitFreeObject<long[]>) handles.get(i)).read()[0];
+                    case DELEGATED -> throw new IllegalStateException("the trustees read the delegated counters");
+                };
+            }
+        }
+
+        private SharingResult result(long begin) {
+            long increments = 0;
+            long locals = 0;
+            long last = begin;
+            for (int w = 0; w < workers; w++) {
+                increments += done[w];
+                locals += local[w];
+                last = Math.max(last, finishedAt[w]);
+            }
+            checkTotals(way, finalValues, applied, increments);
+            long[] sum = new long[Opcode.values().length];
+            long trips = 0;
+            for (int t = 0; t < posted.length; t++) {
+                for (int k = 0; k < sum.length; k++) {
+                    sum[k] += posted[t][k];
+                }
+                trips += roundTrips[t];
+            }
+            return new SharingResult(way, increments, locals, last - begin, sum, trips);
+        }
+
+        private Thread start(Runnable body, String name) {
+            Thread t = new Thread(() -> {
+                try {
+                    body.run();
+                } catch (Throwable e) {
+                    failure.compareAndSet(null, e);
+                    stop.set(true);
+                    start.reset();
+                }
+            }, name);
+            t.setDaemon(true);
+            t.start();
+            return t;
+        }
+
+        /**
+         * A trustee's thread: owns the counters of {@code node}, serves until told to stop (after every
+         * worker has stopped, so that no worker waits on a trustee that left), then reads them.
+         */
+        private void serve(int node, CompletableFuture<Long> ptr) {
+            int n = config.nodes();
+            try (ComputeThread ct = nodes[node].newComputeThread()) {
+                Trustee<long[]> trustee = Trustee.create(ct, workers, 1);
+                try {
+                    trustee.register(INCREMENT, (cell, arg) -> cell[0] += arg);
+                    for (int i = node; i < config.counters(); i += n) {
+                        trustee.entrust(new long[1]);
+                    }
+                    long[] before = posted(ct);
+                    long tripsBefore = ct.roundTrips();
+                    ptr.complete(trustee.ptr());
+                    while (!trusteesStop.get()) {
+                        if (trustee.serveOnce() == 0) {
+                            Thread.yield();
+                        }
+                    }
+                    long[] after = posted(ct);
+                    for (int k = 0; k < after.length; k++) {
+                        posted[workers + node][k] = after[k] - before[k];
+                    }
+                    roundTrips[workers + node] = ct.roundTrips() - tripsBefore;
+                    for (int i = node, id = 0; i < config.counters(); i += n, id++) {
+                        finalValues[i] = trustee.property(id)[0];
+                    }
+                } finally {
+                    trustee.close();
+                }
+            } catch (RuntimeException | Error e) {
+                ptr.completeExceptionally(e);
+                throw e;
+            }
+        }
+
+        private long trusteePtr(int node) {
+            try {
+                return trustees.get(node).get(START_BOUND.toNanos(), TimeUnit.NANOSECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new RemusException("interrupted while waiting for the trustee of node " + node, e);
+            } catch (ExecutionException | TimeoutException e) {
+                throw new RemusException("the trustee of node " + node + " did not start within " + START_BOUND, e);
+            }
+        }
+
+        @SuppressWarnings("unchecked")
+        private Increment open(ComputeThread ct, Reclaimer r, LockContext context) {
+            int counters = config.counters();
+            return switch (way) {
+                case FAA -> {
+                    RemoteCounter[] c = new RemoteCounter[counters];
+                    for (int i = 0; i < counters; i++) {
+                        c[i] = RemoteCounter.attach(ct, ptrs[i]);
+                    }
+                    yield i -> c[i].fetchAndAdd(1) + 1;
+                }
+                case ALOCK, SPIN, MCS -> {
+                    LockedObject<long[]>[] o = new LockedObject[counters];
+                    for (int i = 0; i < counters; i++) {
+                        o[i] = LockedObject.attach(context, way.lock(), ptrs[i], WordObjects.counter());
+                    }
+                    yield i -> o[i].apply(WordObjects.UPDATE, 1) + 1;
+                }
+                case WAITFREE -> {
+                    WaitFreeObject<long[]>[] o = new WaitFreeObject[counters];
+                    for (int i = 0; i < counters; i++) {
+                        o[i] = WaitFreeObject.attach(ct, r, ptrs[i], WordObjects.counter());
+                    }
+                    yield i -> o[i].apply(WordObjects.UPDATE, 1) + 1;
+                }
+                case DELEGATED -> {
+                    int n = config.nodes();
+                    TrusteeClient[] clients = new TrusteeClient[n];
+                    for (int t = 0; t < n; t++) {
+                        clients[t] = TrusteeClient.connect(ct, trusteePtr(t));
+                    }
+                    Duration timeout = config.duration().plus(STOP_BOUND);
+                    yield i -> clients[i % n].<long[]>trust(i / n).apply(INCREMENT, 1, timeout);
+                }
+            };
+        }
+
+        private void work(int worker, int node) {
+            try (ComputeThread ct = nodes[node].newComputeThread();
+                 Reclaimer r = way == SharingWay.WAITFREE
+                         ? new EpochReclaimer(ct, ct.allocator(), ReclaimBenchmarkConfig.benchEpochOptions()) : null) {
+                Increment inc = open(ct, r, new LockContext(ct, lockOptions()));
+                LatencySink sink = sinks.sink(way, worker);
+                Picker picker = new Picker(config, node, new SplittableRandom(config.seed() * 31 + worker), zeta);
+                int[] mine = new int[config.counters()];
+                applied[worker] = mine;
+                int n = config.nodes();
+                long[] before = posted(ct);
+                long tripsBefore = ct.roundTrips();
+                ready.countDown();
+                start.await(START_BOUND.toNanos(), TimeUnit.NANOSECONDS);
+                long count = 0;
+                long locals = 0;
+                while (!stop.get()) {
+                    int c = picker.next();
+                    long s = System.nanoTime();
+                    long value = inc.apply(c);
+                    sink.record(System.nanoTime() - s);
+                    mine[c]++;
+                    if (value < mine[c]) {
+                        throw new CounterMismatchException(way.flagName() + ": counter " + c + " returned " + value
+                                + " after worker " + worker + "'s own " + mine[c] + " increments");
+                    }
+                    count++;
+                    if (c % n == node) {
+                        locals++;
+                    }
+                }
+                finishedAt[worker] = System.nanoTime();
+                done[worker] = count;
+                local[worker] = locals;
+                long[] after = posted(ct);
+                for (int k = 0; k < after.length; k++) {
+                    posted[worker][k] = after[k] - before[k];
+                }
+                roundTrips[worker] = ct.roundTrips() - tripsBefore;
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new RemusException("interrupted while waiting for the other workers", e);
+            } catch (BrokenBarrierException | TimeoutException e) {
+                throw new RemusException("the other workers did not arrive within " + START_BOUND + " (" + e + ")", e);
+            }
+        }
+
+        private static long[] posted(ComputeThread ct) {
+            Opcode[] all = Opcode.values();
+            long[] out = new long[all.length];
+            for (Opcode op : all) {
+                out[op.ordinal()] = ct.postedOperations(op);
+            }
+            return out;
+        }
+    }
+}

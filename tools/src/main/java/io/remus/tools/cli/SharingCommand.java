@@ -1,0 +1,253 @@
+package io.remus.tools.cli;
+
+import io.remus.core.BadArgumentException;
+import io.remus.core.sim.SimCostModel;
+import io.remus.core.sim.SimFabric;
+import io.remus.core.sim.SimOptions;
+import io.remus.ds.object.bench.SharingConfig;
+import io.remus.ds.object.bench.SharingResult;
+import io.remus.ds.object.bench.SharingWay;
+import io.remus.tools.experiment.SharingPlot;
+import io.remus.tools.experiment.SharingRun;
+import io.remus.tools.experiment.SharingRunner;
+import io.remus.tools.stats.LatencySummary;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+
+import static io.remus.tools.report.JsonText.field;
+import static io.remus.tools.report.JsonText.num;
+import static io.remus.tools.report.JsonText.rdmaPerOp;
+import static io.remus.tools.report.JsonText.str;
+import static io.remus.tools.report.JsonText.strings;
+
+/**
+ * {@code remus experiment sharing}: Gossamer's shared-counter microbenchmark (Trust&lt;T&gt; / Gossamer,
+ * UIC 2025) over every way of sharing a counter that Remus has, side by side on one simulated fabric:
+ * RDMA fetch-and-add, ALock, the spin lock, MCS, delegation to the counter's trustee, and the wait-free
+ * universal construction ({@link io.remus.ds.object.bench.SharingExperiment}). One run per thread count,
+ * each way in turn on its own counters; every counter's final value is checked against the increments
+ * applied to it. The simulator only: the multi-process run over verbs is not built.
+ */
+@Command(name = "sharing", mixinStandardHelpOptions = true,
+        description = "Every worker picks a counter (uniform or zipfian), increments it and reads the result, "
+                + "implemented as faa, alock, spin, mcs, delegated and waitfree on the same simulated fabric: "
+                + "throughput, latency p50/p99, RDMA operations and round trips per increment.")
+public final class SharingCommand implements Callable<Integer> {
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = "--ways", paramLabel = "WAY[,WAY...]", defaultValue = "faa,alock,spin,mcs,delegated,waitfree",
+            description = "Ways to run, in order (default ${DEFAULT-VALUE}).")
+    String ways;
+
+    @Option(names = "--nodes", paramLabel = "N", defaultValue = "2", description = "Nodes, 1..16 (default ${DEFAULT-VALUE}).")
+    int nodes;
+
+    @Option(names = "--threads", paramLabel = "T[,T...]", defaultValue = "2",
+            description = "Workers per node, 1..32; a list runs each (default ${DEFAULT-VALUE}).")
+    String threads;
+
+    @Option(names = "--counters", paramLabel = "N", defaultValue = "64",
+            description = "Counters, 1..1048576, counter i on node i mod nodes (default ${DEFAULT-VALUE}).")
+    int counters;
+
+    @Option(names = "--zipf", paramLabel = "THETA", defaultValue = "0",
+            description = "Zipfian constant of the picks, in [0, 1); 0 is uniform (default ${DEFAULT-VALUE}).")
+    double zipf;
+
+    @Option(names = "--p-local", paramLabel = "P",
+            description = "Fraction of picks on a counter of the worker's own node, in [0, 1], as bench lock "
+                    + "(default: pick over all counters).")
+    Double pLocal;
+
+    @Option(names = {"-D", "--duration"}, paramLabel = "SECONDS", defaultValue = "2",
+            description = "Seconds per way and thread count, in [0.01, 3600] (default ${DEFAULT-VALUE}).")
+    double durationSeconds;
+
+    @Option(names = "--seed", paramLabel = "N", defaultValue = "1", description = "Seed of the picks (default ${DEFAULT-VALUE}).")
+    long seed;
+
+    @Option(names = "--segment-mib", paramLabel = "MIB", defaultValue = "64",
+            description = "Memory per node, MiB, 1..1024 (default ${DEFAULT-VALUE}).")
+    long segmentMib;
+
+    @Option(names = "--sim-cost", paramLabel = "MODEL", defaultValue = "connectx5",
+            description = "Cost model of the simulated NIC, none or connectx5 (default ${DEFAULT-VALUE}; see "
+                    + "SimCostModel). Its times are lower bounds; compare ratios.")
+    String simCost;
+
+    @Option(names = "--fabric", paramLabel = "FABRIC", defaultValue = "sim",
+            description = "sim only (default ${DEFAULT-VALUE}); the run over verbs is not built yet.")
+    String fabric;
+
+    @Option(names = "--json", description = "Print the report as one JSON object.")
+    boolean json;
+
+    @Option(names = "--plot", paramLabel = "FILE", description = "Draw throughput, p50 and p99 as grouped bars in a PNG.")
+    Path plot;
+
+    @Override
+    public Integer call() throws IOException, InterruptedException {
+        List<SharingConfig> configs = configs();
+        SimCostModel cost = SimFlags.costModel(simCost, this::usage);
+        new OutputFiles().add("--plot", plot).check();
+        SimOptions options = SimOptions.defaults().withCostModel(cost);
+        List<SharingRun> runs = new ArrayList<>();
+        for (SharingConfig c : configs) {
+            runs.addAll(SharingRunner.run(() -> new SimFabric(options), c));
+        }
+        SharingConfig first = configs.getFirst();
+        List<String> notes = List.of(
+                "fabric sim, cost model " + cost.describe()
+                        + (cost.isFree() ? " (no cost: the Java data path only)" : "; times are lower bounds, compare ratios"),
+                ClusterOptions.hostLoad(),
+                first.counters() + " counters, counter i on node i mod " + first.nodes() + "; picks "
+                        + (first.zipfTheta() == 0 ? "uniform" : "zipfian, theta " + first.zipfTheta())
+                        + (first.usesPLocal() ? ", p-local " + first.pLocal() : ", over all counters"),
+                "delegated: one trustee per node on its own thread; its response WRITEs count with the way's RDMA",
+                "check: every counter of every way ended at exactly the increments applied to it");
+        PrintWriter out = spec.commandLine().getOut();
+        if (json) {
+            json(out, first, cost, notes, runs);
+        } else {
+            table(out, first, notes, runs);
+        }
+        if (plot != null) {
+            SharingPlot.write("remus experiment sharing, sim (" + cost.name() + "), " + first.nodes() + " nodes, "
+                    + first.counters() + " counters, " + durationSeconds + " s", runs, plot);
+            spec.commandLine().getErr().println("wrote " + plot);
+            spec.commandLine().getErr().flush();
+        }
+        return 0;
+    }
+
+    private static void table(PrintWriter out, SharingConfig c, List<String> notes, List<SharingRun> runs) {
+        out.println("remus experiment sharing: " + c.nodes() + " nodes, each worker increments a picked counter "
+                + "and reads the result");
+        for (String note : notes) {
+            out.println("note: " + note);
+        }
+        out.printf("%-8s %-10s %14s %10s %10s %10s %10s %8s%n", "threads", "way", "ops/s", "p50[us]", "p99[us]",
+                "rdma/inc", "rtt/inc", "local");
+        for (SharingRun run : runs) {
+            SharingResult r = run.result();
+            LatencySummary l = run.latency();
+            out.printf(Locale.ROOT, "%-8d %-10s %14.0f %10.2f %10.2f %10.2f %10.2f %7.0f%%%n", run.threadsPerNode(),
+                    r.way().flagName(), r.opsPerSecond(), l.median() / 1000.0, l.p99() / 1000.0, r.postedPerIncrement(),
+                    r.roundTripsPerIncrement(), r.increments() == 0 ? 0 : 100.0 * r.localPicks() / r.increments());
+        }
+        out.flush();
+    }
+
+    /**
+     * {@code --json}: one object with keys {@code tool test fabric cost_model nodes counters zipf p_local
+     * seconds notes runs}; a run has {@code way threads_per_node increments local_picks ops_per_sec},
+     * {@code latency_ns} ({@code count p50 p99 max mean}), {@code rdma_per_increment} (keyed by opcode,
+     * lower case, and {@code total}) and {@code round_trips_per_increment}.
+     */
+    private void json(PrintWriter out, SharingConfig c, SimCostModel cost, List<String> notes, List<SharingRun> runs) {
+        StringBuilder b = new StringBuilder(4096).append('{');
+        field(b, "tool", str("remus"));
+        field(b, "test", str("sharing"));
+        field(b, "fabric", str("sim"));
+        field(b, "cost_model", str(cost.name()));
+        field(b, "nodes", Integer.toString(c.nodes()));
+        field(b, "counters", Integer.toString(c.counters()));
+        field(b, "zipf", num(c.zipfTheta()));
+        field(b, "p_local", c.usesPLocal() ? num(c.pLocal()) : "null");
+        field(b, "seconds", num(durationSeconds));
+        field(b, "notes", strings(notes));
+        b.append("\"runs\":[");
+        for (int i = 0; i < runs.size(); i++) {
+            SharingRun run = runs.get(i);
+            SharingResult r = run.result();
+            LatencySummary l = run.latency();
+            b.append(i == 0 ? "{" : ",{");
+            field(b, "way", str(r.way().flagName()));
+            field(b, "threads_per_node", Integer.toString(run.threadsPerNode()));
+            field(b, "increments", Long.toString(r.increments()));
+            field(b, "local_picks", Long.toString(r.localPicks()));
+            field(b, "ops_per_sec", num(r.opsPerSecond()));
+            b.append("\"latency_ns\":{");
+            field(b, "count", Long.toString(l.count()));
+            field(b, "p50", Long.toString(l.median()));
+            field(b, "p99", Long.toString(l.p99()));
+            field(b, "max", Long.toString(l.max()));
+            b.append("\"mean\":").append(num(l.mean())).append("},");
+            field(b, "rdma_per_increment", rdmaPerOp(r::postedPerIncrement, r.postedPerIncrement()));
+            b.append("\"round_trips_per_increment\":").append(num(r.roundTripsPerIncrement())).append('}');
+        }
+        b.append("]}");
+        out.println(b);
+        out.flush();
+    }
+
+    /**
+     * Validates the flags into one configuration per thread count, in the order given.
+     *
+     * @return the configurations
+     * @throws ParameterException naming the flag and its value when one is bad
+     */
+    List<SharingConfig> configs() {
+        String f = fabric.strip().toLowerCase(Locale.ROOT);
+        if (f.equals("verbs")) {
+            throw usage("--fabric verbs: the sharing experiment runs on the simulator only; its run over verbs "
+                    + "(one process per node, with the trustees' messaging across processes) is not built yet");
+        }
+        if (!f.equals("sim")) {
+            throw usage("--fabric must be sim, got '" + fabric + "'");
+        }
+        List<SharingWay> wayList;
+        List<Integer> threadList;
+        try {
+            wayList = CommaList.parse(ways, SharingWay::parse);
+        } catch (BadArgumentException e) {
+            throw usage("--ways: " + e.getMessage());
+        }
+        try {
+            threadList = CommaList.parse(threads, CommaList::wholeNumber);
+        } catch (BadArgumentException e) {
+            throw usage("--threads: " + e.getMessage());
+        }
+        if (!(durationSeconds >= 0.01) || durationSeconds > 3600) {
+            throw usage("--duration must be in [0.01, 3600] seconds, got " + durationSeconds);
+        }
+        if (segmentMib < 1 || segmentMib > 1024) {
+            throw usage("--segment-mib must be 1..1024, got " + segmentMib);
+        }
+        SimFlags.costModel(simCost, this::usage);
+        Duration duration = Duration.ofNanos(Math.round(durationSeconds * 1e9));
+        List<SharingConfig> configs = new ArrayList<>();
+        for (int t : threadList) {
+            try {
+                configs.add(new SharingConfig(wayList, nodes, t, counters, zipf, pLocal == null ? Double.NaN : pLocal,
+                        duration, segmentMib << 20, seed));
+            } catch (BadArgumentException e) {
+                throw usage(flagNames(e.getMessage()));
+            }
+        }
+        return configs;
+    }
+
+    private static String flagNames(String message) {
+        return message.replace("threadsPerNode", "--threads").replace("nodes must", "--nodes must")
+                .replace("counters must", "--counters must").replace("zipfTheta", "--zipf").replace("pLocal", "--p-local")
+                .replace(": counters ", ": --counters ").replace("< nodes", "< --nodes");
+    }
+
+    private ParameterException usage(String message) {
+        return new ParameterException(spec.commandLine(), message);
+    }
+}

@@ -1,0 +1,21 @@
+package io.remus.tools.experiment;
+
+import io.remus.ds.object.bench.SharingResult;
+import io.remus.tools.stats.LatencySummary;
+
+import java.util.Objects;
+
+/**
+ * One way of {@code remus experiment sharing} at one thread count.
+ *
+ * @param threadsPerNode the workers per node of the run
+ * @param result         what the engine measured (its counters checked exact)
+ * @param latency        every increment's latency, all workers together
+ */
+public record SharingRun(int threadsPerNode, SharingResult result, LatencySummary latency) {
+    /** Checks the parts. */
+    public SharingRun {
+        Objects.requireNonNull(result, "result");
+        Objects.requireNonNull(latency, "latency");
+    }
+}
