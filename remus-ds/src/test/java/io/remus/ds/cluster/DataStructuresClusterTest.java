@@ -64,6 +64,8 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -452,29 +454,15 @@ public class DataStructuresClusterTest {
                 if ((long) i * QUEUE_OPS / OPS != (long) (i + 1) * QUEUE_OPS / OPS) {
                     if (queueRnd.nextBoolean()) {
                         long v = queueValue(t.nodeId(), index, offers++);
-                        int op = queueRecorder.invoke(BoundedContainerSpec.PUT, v);
-                        queueRecorder.respond(op, queue.offer(v, PATIENCE) ? 1 : 0);
+                        recordOffer(queueRecorder, v, () -> queue.offer(v, PATIENCE));
                     } else {
-                        int op = queueRecorder.invoke(BoundedContainerSpec.TAKE);
-                        OptionalLong v = queue.poll(PATIENCE);
-                        if (v.isPresent()) {
-                            queueRecorder.respond(op, v.getAsLong());
-                        } else {
-                            queueRecorder.respond(op);
-                        }
+                        recordTake(queueRecorder, () -> queue.poll(PATIENCE));
                     }
                     if (ctRnd.nextBoolean()) {
                         long v = crashTolerantQueueValue(t.nodeId(), index, ctOffers++);
-                        int op = ctRecorder.invoke(BoundedContainerSpec.PUT, v);
-                        ctRecorder.respond(op, ctQueue.offer(v, PATIENCE) ? 1 : 0);
+                        recordOffer(ctRecorder, v, () -> ctQueue.offer(v, PATIENCE));
                     } else {
-                        int op = ctRecorder.invoke(BoundedContainerSpec.TAKE);
-                        OptionalLong v = ctQueue.poll(PATIENCE);
-                        if (v.isPresent()) {
-                            ctRecorder.respond(op, v.getAsLong());
-                        } else {
-                            ctRecorder.respond(op);
-                        }
+                        recordTake(ctRecorder, () -> ctQueue.poll(PATIENCE));
                     }
                 }
             }
@@ -496,46 +484,54 @@ public class DataStructuresClusterTest {
         return queueValue(process, thread, sequence) | CT_QUEUE_TAG;
     }
 
+    /** Records one offer of {@code v}: invoked before {@code offer} runs, answered with what it returned. */
+    private static void recordOffer(History.Recorder r, long v, BooleanSupplier offer) {
+        int op = r.invoke(BoundedContainerSpec.PUT, v);
+        r.respond(op, offer.getAsBoolean() ? 1 : 0);
+    }
+
+    /** Records one poll: its value, or no value when it found the queue empty; returns whether it found one. */
+    private static boolean recordTake(History.Recorder r, Supplier<OptionalLong> poll) {
+        int op = r.invoke(BoundedContainerSpec.TAKE);
+        OptionalLong v = poll.get();
+        if (v.isEmpty()) {
+            r.respond(op);
+            return false;
+        }
+        r.respond(op, v.getAsLong());
+        return true;
+    }
+
+    /** Polls until the queue answers empty, recording every poll; at most {@value #QUEUE_CAPACITY} + 1 polls. */
+    private static void drain(History.Recorder r, Supplier<OptionalLong> poll, String queue) {
+        for (int i = 0; i <= QUEUE_CAPACITY; i++) {
+            if (!recordTake(r, poll)) {
+                return;
+            }
+        }
+        throw new AssertionError(queue + " of capacity " + QUEUE_CAPACITY + " gave " + (QUEUE_CAPACITY + 1)
+                + " words when it was drained");
+    }
+
     /**
      * Node 0, after every worker: polls the queue until it answers empty, recorded as takes of one more
      * thread, so the final contents are in the history; at most {@value #QUEUE_CAPACITY} + 1 polls.
      */
     private static void drain(ComputeThread main, long ptr, History.Recorder r) {
         try (MpmcBoundedQueue queue = MpmcBoundedQueue.attach(main, ptr)) {
-            for (int i = 0; i <= QUEUE_CAPACITY; i++) {
-                int op = r.invoke(BoundedContainerSpec.TAKE);
-                OptionalLong v = queue.poll(PATIENCE);
-                if (v.isEmpty()) {
-                    r.respond(op);
-                    return;
-                }
-                r.respond(op, v.getAsLong());
-            }
-            throw new AssertionError("queue " + Long.toHexString(ptr) + " of capacity " + QUEUE_CAPACITY + " gave "
-                    + (QUEUE_CAPACITY + 1) + " words when it was drained");
+            drain(r, () -> queue.poll(PATIENCE), "queue " + Long.toHexString(ptr));
         }
     }
 
     /**
-     * Node 0, after every worker: polls the crash-tolerant queue until it answers empty, recorded as takes of
-     * one more thread, so the final contents are in the history; at most {@value #QUEUE_CAPACITY} + 1 polls.
-     * Adds what its handle poisoned and lost to {@code poisoned} and {@code lostCells}.
+     * {@link #drain(ComputeThread, long, History.Recorder)} for the crash-tolerant queue; adds what its handle
+     * poisoned and lost to {@code poisoned} and {@code lostCells}.
      */
     private static void drainCrashTolerant(ComputeThread main, long ptr, History.Recorder r, LongAdder poisoned,
                                            LongAdder lostCells) {
         try (MpmcCrashTolerantQueue queue = MpmcCrashTolerantQueue.attach(main, ptr)) {
             try {
-                for (int i = 0; i <= QUEUE_CAPACITY; i++) {
-                    int op = r.invoke(BoundedContainerSpec.TAKE);
-                    OptionalLong v = queue.poll(PATIENCE);
-                    if (v.isEmpty()) {
-                        r.respond(op);
-                        return;
-                    }
-                    r.respond(op, v.getAsLong());
-                }
-                throw new AssertionError("crash-tolerant queue " + Long.toHexString(ptr) + " of capacity " + QUEUE_CAPACITY
-                        + " gave " + (QUEUE_CAPACITY + 1) + " words when it was drained");
+                drain(r, () -> queue.poll(PATIENCE), "crash-tolerant queue " + Long.toHexString(ptr));
             } finally {
                 poisoned.add(queue.poisoned());
                 lostCells.add(queue.lostCells());
