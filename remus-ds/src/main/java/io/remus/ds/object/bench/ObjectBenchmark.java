@@ -263,13 +263,15 @@ public final class ObjectBenchmark {
             }
         }
 
-        private static long[] posted(ComputeThread ct) {
-            Opcode[] all = Opcode.values();
-            long[] out = new long[all.length];
-            for (Opcode op : all) {
-                out[op.ordinal()] = ct.postedOperations(op);
-            }
-            return out;
+    }
+
+    /** @return {@code ct}'s posted operations so far, indexed by {@link Opcode#ordinal()} */
+    static long[] posted(ComputeThread ct) {
+        Opcode[] all = Opcode.values();
+        long[] out = new long[all.length];
+        for (Opcode op : all) {
+            out[op.ordinal()] = ct.postedOperations(op);
         }
+        return out;
     }
 }

@@ -419,7 +419,7 @@ public final class SharingExperiment {
                     for (int i = node; i < config.counters(); i += n) {
                         trustee.entrust(new long[1]);
                     }
-                    long[] before = posted(ct);
+                    long[] before = ObjectBenchmark.posted(ct);
                     long tripsBefore = ct.roundTrips();
                     ptr.complete(trustee.ptr());
                     while (!trusteesStop.get()) {
@@ -427,7 +427,7 @@ public final class SharingExperiment {
                             Thread.yield();
                         }
                     }
-                    long[] after = posted(ct);
+                    long[] after = ObjectBenchmark.posted(ct);
                     for (int k = 0; k < after.length; k++) {
                         posted[workers + node][k] = after[k] - before[k];
                     }
@@ -502,7 +502,7 @@ public final class SharingExperiment {
                 int[] mine = new int[config.counters()];
                 applied[worker] = mine;
                 int n = config.nodes();
-                long[] before = posted(ct);
+                long[] before = ObjectBenchmark.posted(ct);
                 long tripsBefore = ct.roundTrips();
                 ready.countDown();
                 start.await(START_BOUND.toNanos(), TimeUnit.NANOSECONDS);
@@ -526,7 +526,7 @@ public final class SharingExperiment {
                 finishedAt[worker] = System.nanoTime();
                 done[worker] = count;
                 local[worker] = locals;
-                long[] after = posted(ct);
+                long[] after = ObjectBenchmark.posted(ct);
                 for (int k = 0; k < after.length; k++) {
                     posted[worker][k] = after[k] - before[k];
                 }
@@ -537,15 +537,6 @@ public final class SharingExperiment {
             } catch (BrokenBarrierException | TimeoutException e) {
                 throw new RemusException("the other workers did not arrive within " + START_BOUND + " (" + e + ")", e);
             }
-        }
-
-        private static long[] posted(ComputeThread ct) {
-            Opcode[] all = Opcode.values();
-            long[] out = new long[all.length];
-            for (Opcode op : all) {
-                out[op.ordinal()] = ct.postedOperations(op);
-            }
-            return out;
         }
     }
 }
