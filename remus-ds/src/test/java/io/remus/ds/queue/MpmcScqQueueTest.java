@@ -1,0 +1,461 @@
+package io.remus.ds.queue;
+
+import io.remus.check.Budget;
+import io.remus.check.CheckResult;
+import io.remus.check.History;
+import io.remus.check.HistoryClock;
+import io.remus.check.LinearizabilityChecker;
+import io.remus.check.Verdict;
+import io.remus.core.BadArgumentException;
+import io.remus.core.ComputeThread;
+import io.remus.core.CorruptedMemoryException;
+import io.remus.core.fabric.Fabric;
+import io.remus.core.sim.SimOptions;
+import io.remus.core.testing.Fabrics;
+import io.remus.core.testing.TestCluster;
+import io.remus.ds.object.BoundedContainerSpec;
+import io.remus.ds.queue.MpmcBoundedQueueTest.Ops;
+import org.junit.jupiter.api.Named;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.OptionalLong;
+import java.util.SplittableRandom;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.Function;
+import java.util.stream.Stream;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * {@link MpmcScqQueue}: FIFO order across many wraps with exact full and empty, the per-call RDMA operations
+ * (fetch-and-add tickets; the threshold that makes empty and full cost one READ), typed errors, every value out
+ * exactly once with three producers and three consumers crossing tickets, and linearizable histories of two
+ * producers and two consumers on three nodes on a hostile simulator, with a broken twin (takes that do not mark
+ * the tickets they pass) the same check catches.
+ */
+@Timeout(value = 180, unit = TimeUnit.SECONDS)
+class MpmcScqQueueTest {
+    static final int HOME = 0;
+    private static final LinearizabilityChecker CHECKER = new LinearizabilityChecker(Budget.of(Duration.ofSeconds(20)));
+
+    static Stream<Named<Function<SimOptions, Fabric>>> fabrics() {
+        return Fabrics.all();
+    }
+
+    /** Seeds of the history check. */
+    int historySeeds() {
+        return 25;
+    }
+
+    /** The most seeds the broken twin is raced over before the test gives up on catching it. */
+    int twinSeeds() {
+        return 160;
+    }
+
+    /** Values each producer offers in the exactly-once run. */
+    int valuesPerProducer() {
+        return 200;
+    }
+
+    @ParameterizedTest
+    @MethodSource("fabrics")
+    void shouldKeepFifoOrderWhenTheQueueWrapsManyTimes(Function<SimOptions, Fabric> make) {
+        try (TestCluster c = new TestCluster(make, SimOptions.defaults(), 3, b -> { });
+             ComputeThread home = c.thread(HOME); ComputeThread pt = c.thread(1); ComputeThread ct = c.thread(2)) {
+            for (int capacity : new int[] {1, 4}) {
+                MpmcScqQueue created = MpmcScqQueue.create(home, capacity);
+                MpmcScqQueue producer = MpmcScqQueue.attach(pt, created.ptr());
+                MpmcScqQueue consumer = MpmcScqQueue.attach(ct, created.ptr());
+                assertEquals(capacity, consumer.capacity());
+                assertTrue(consumer.poll().isEmpty(), "a new queue is empty");
+                long sent = 0;
+                long received = 0;
+                while (received < 60) {
+                    while (producer.offer(1000 + sent)) {
+                        sent++;
+                    }
+                    assertEquals(received + capacity, sent, "the queue takes exactly its capacity before it is full");
+                    for (long k = 0; k < 1 + received % capacity; k++) {
+                        assertEquals(OptionalLong.of(1000 + received), consumer.poll(), "value " + received);
+                        received++;
+                    }
+                }
+                while (received < sent) {
+                    assertEquals(OptionalLong.of(1000 + received), consumer.poll());
+                    received++;
+                }
+                assertTrue(consumer.poll().isEmpty(), "drained");
+                assertEquals(OptionalLong.empty(), created.poll(), "another handle sees it empty too");
+                created.destroy();
+            }
+        }
+    }
+
+    @ParameterizedTest
+    @MethodSource("fabrics")
+    void shouldCostEightRoundTripsPerOfferAndPollAndOneWhenEmptyOrFullOnceTheThresholdRanOut(
+            Function<SimOptions, Fabric> make) {
+        try (TestCluster c = new TestCluster(make, SimOptions.defaults(), 3, b -> { });
+             ComputeThread home = c.thread(HOME); ComputeThread pt = c.thread(1); ComputeThread ct = c.thread(2)) {
+            int capacity = 2;
+            MpmcScqQueue created = MpmcScqQueue.create(home, capacity);
+            Ops before = Ops.of(pt);
+            MpmcScqQueue producer = MpmcScqQueue.attach(pt, created.ptr());
+            assertEquals(new Ops(1, 1, 0, 0, 0), before.since(pt), "attach: one READ of the capacity");
+            MpmcScqQueue consumer = MpmcScqQueue.attach(ct, created.ptr());
+
+            before = Ops.of(ct);
+            assertTrue(consumer.poll().isEmpty());
+            assertEquals(new Ops(1, 1, 0, 0, 0), before.since(ct), "a new queue's threshold is negative: one READ");
+            before = Ops.of(pt);
+            assertTrue(producer.offer(0));
+            assertEquals(new Ops(9, 3, 1, 3, 3), before.since(pt), "first offer: free ring READ threshold, FAA head, READ"
+                    + " entry, FAA entry with WRITE cell; allocated ring FAA tail, READ entry, CAS entry, and two CASes that"
+                    + " set its threshold (-1) back to the top");
+            before = Ops.of(pt);
+            assertTrue(producer.offer(1));
+            assertEquals(new Ops(8, 3, 1, 2, 3), before.since(pt), "offer: one CAS finds the threshold at the top");
+            before = Ops.of(pt);
+            assertFalse(producer.offer(9));
+            assertEquals(new Ops(7, 3, 0, 2, 2), before.since(pt), "full with threshold left: READ threshold, FAA head,"
+                    + " READ entry, CAS mark, READ tail, CAS tail up to the head, FAA threshold");
+            before = Ops.of(ct);
+            assertEquals(OptionalLong.of(0), consumer.poll());
+            assertEquals(new Ops(9, 4, 0, 3, 3), before.since(ct), "poll after the full offer lowered the free ring's"
+                    + " threshold: allocated ring READ threshold, FAA head, READ entry, FAA entry with READ cell; free ring FAA"
+                    + " tail, READ entry, CAS entry, two CASes of the threshold");
+            before = Ops.of(ct);
+            assertEquals(OptionalLong.of(1), consumer.poll());
+            assertEquals(new Ops(8, 4, 0, 2, 3), before.since(ct), "poll");
+            int polls = 0;
+            while (true) {
+                before = Ops.of(ct);
+                assertTrue(consumer.poll().isEmpty());
+                polls++;
+                Ops cost = before.since(ct);
+                if (cost.roundTrips() == 1) {
+                    assertEquals(new Ops(1, 1, 0, 0, 0), cost, "empty once the threshold ran out: one READ");
+                    break;
+                }
+                assertEquals(new Ops(7, 3, 0, 2, 2), cost, "empty with threshold left");
+                assertTrue(polls <= MpmcScqQueue.threshold(capacity) + 1, "the threshold runs out: " + polls + " polls");
+            }
+            assertEquals(MpmcScqQueue.threshold(capacity) + 2, polls, "polls until the threshold ran out, and one after");
+            before = Ops.of(pt);
+            assertTrue(producer.offer(7));
+            assertEquals(new Ops(9, 3, 1, 3, 3), before.since(pt), "an offer sets the threshold back to the top");
+            assertEquals(OptionalLong.of(7), consumer.poll(), "and its value is found");
+            created.destroy();
+        }
+    }
+
+    @ParameterizedTest
+    @MethodSource("fabrics")
+    void shouldRefuseBadInputAndUseAfterCloseWithTypedErrors(Function<SimOptions, Fabric> make) {
+        try (TestCluster c = new TestCluster(make, SimOptions.defaults(), 2, b -> { });
+             ComputeThread home = c.thread(HOME); ComputeThread other = c.thread(1)) {
+            for (int bad : new int[] {0, -3, MpmcScqQueue.MAX_CAPACITY + 1}) {
+                BadArgumentException e = assertThrows(BadArgumentException.class, () -> MpmcScqQueue.create(home, bad));
+                assertTrue(e.getMessage().contains("got " + bad), e.getMessage());
+            }
+            assertThrows(NullPointerException.class, () -> MpmcScqQueue.create(null, 2));
+            MpmcScqQueue q = MpmcScqQueue.create(home, 3);
+            MpmcScqQueue remote = MpmcScqQueue.attach(other, q.ptr());
+            assertTrue(remote.offer(7));
+            remote.close();
+            remote.close();
+            assertThrows(ClosedQueueException.class, () -> remote.offer(8));
+            assertThrows(ClosedQueueException.class, remote::poll);
+            assertThrows(ClosedQueueException.class, remote::destroy);
+            assertEquals(OptionalLong.of(7), q.poll(), "closing a handle leaves the queue to the others");
+            long notAQueue = c.block(1, 64);
+            CorruptedMemoryException e = assertThrows(CorruptedMemoryException.class, () -> MpmcScqQueue.attach(home, notAQueue));
+            assertTrue(e.getMessage().contains("capacity"), e.getMessage());
+            q.destroy();
+            assertThrows(ClosedQueueException.class, q::poll, "destroy closes the handle");
+        }
+    }
+
+    @ParameterizedTest
+    @MethodSource("fabrics")
+    void shouldHandOutEveryValueExactlyOnceInEachProducersOrderWhileTicketsCross(Function<SimOptions, Fabric> make)
+            throws InterruptedException {
+        int producers = 3;
+        int perProducer = valuesPerProducer();
+        long total = (long) producers * perProducer;
+        try (TestCluster c = new TestCluster(make, MpmcBoundedQueueTest.hostile(), 3, b -> { })) {
+            long ptr;
+            try (ComputeThread t = c.thread(HOME)) {
+                ptr = MpmcScqQueue.create(t, 4).ptr();
+            }
+            AtomicInteger received = new AtomicInteger();
+            AtomicLong retakes = new AtomicLong();
+            List<List<Long>> got = new ArrayList<>();
+            for (int i = 0; i < producers; i++) {
+                got.add(new ArrayList<>());
+            }
+            c.runOnThreads(new int[] {0, 1, 2, 1, 2, 0}, (index, t) -> {
+                MpmcScqQueue q = MpmcScqQueue.attach(t, ptr);
+                if (index < producers) {
+                    for (int i = 0; i < perProducer; i++) {
+                        long v = (long) index << 32 | i;
+                        while (!q.offer(v)) {
+                            Thread.yield();
+                        }
+                    }
+                } else {
+                    List<Long> mine = got.get(index - producers);
+                    while (received.get() < total) {
+                        OptionalLong v = q.poll();
+                        if (v.isPresent()) {
+                            mine.add(v.getAsLong());
+                            received.incrementAndGet();
+                        } else {
+                            Thread.yield();
+                        }
+                    }
+                }
+                retakes.addAndGet(q.retakes());
+            });
+            boolean[][] seen = new boolean[producers][perProducer];
+            for (List<Long> consumer : got) {
+                int[] last = new int[producers];
+                Arrays.fill(last, -1);
+                for (long v : consumer) {
+                    int p = (int) (v >>> 32);
+                    int i = (int) v;
+                    assertFalse(seen[p][i], "value " + p + "/" + i + " taken twice");
+                    seen[p][i] = true;
+                    assertTrue(i > last[p], "a consumer sees producer " + p + "'s values in the order offered");
+                    last[p] = i;
+                }
+            }
+            assertEquals(total, got.stream().mapToLong(List::size).sum(), "every value taken");
+            assertTrue(retakes.get() > 0, "puts and takes of one ticket crossed, and the loser took another: " + retakes.get());
+            try (ComputeThread t = c.thread(1)) {
+                MpmcScqQueue q = MpmcScqQueue.attach(t, ptr);
+                assertTrue(q.poll().isEmpty(), "nothing left, nothing duplicated");
+                int fit = 0;
+                while (q.offer(fit)) {
+                    fit++;
+                }
+                assertEquals(4, fit, "no cell was lost");
+            }
+        }
+    }
+
+    @ParameterizedTest
+    @MethodSource("fabrics")
+    void shouldCheckAsLinearizable(Function<SimOptions, Fabric> make) throws InterruptedException {
+        for (long seed = 1; seed <= historySeeds(); seed++) {
+            CheckResult r = raceAndCheck(make, seed, false);
+            assertEquals(Verdict.LINEARIZABLE, r.verdict(), "seed " + seed + ": " + r);
+        }
+    }
+
+    @ParameterizedTest
+    @MethodSource("fabrics")
+    void shouldCatchTheBrokenTwinWhoseTakesDoNotMarkTheTicketsTheyPass(Function<SimOptions, Fabric> make)
+            throws InterruptedException {
+        boolean caught = false;
+        for (long seed = 1; seed <= twinSeeds() && !caught; seed++) {
+            CheckResult r = raceAndCheck(make, seed, true);
+            assertTrue(r.verdict() != Verdict.UNKNOWN, "seed " + seed + ": the checker ran out of budget");
+            caught = r.verdict() == Verdict.NOT_LINEARIZABLE;
+        }
+        assertTrue(caught, "the checker never caught the twin");
+    }
+
+    /**
+     * Two producers (nodes 1 and 2) each offer 30 distinct words (once each, full or not), and two consumers (nodes
+     * 0 and 1) poll 40 times each, all recording and yielding at random, on a queue of capacity 2 on node 0; then
+     * one more caller polls until the queue answers empty. The history is checked as a FIFO of 2 words whose full
+     * offers and empty polls are operations too; full may come early (a cell held by a call in flight).
+     */
+    private CheckResult raceAndCheck(Function<SimOptions, Fabric> make, long seed, boolean twin)
+            throws InterruptedException {
+        int capacity = 2;
+        History history = new History(HistoryClock.NANO_TIME);
+        History.Recorder[] recorders = new History.Recorder[5];
+        for (int i = 0; i < recorders.length; i++) {
+            recorders[i] = history.recorder(i);
+        }
+        SimOptions options = twin ? MpmcBoundedQueueTest.hostile().withTearReads(false) : MpmcBoundedQueueTest.hostile();
+        try (TestCluster c = new TestCluster(make, options, 3, b -> { })) {
+            long ptr;
+            try (ComputeThread t = c.thread(HOME)) {
+                ptr = MpmcScqQueue.create(t, capacity).ptr();
+            }
+            CyclicBarrier start = new CyclicBarrier(4);
+            c.runOnThreads(new int[] {1, 2, 0, 1}, (index, t) -> {
+                SplittableRandom rnd = new SplittableRandom(seed * 1_000_003L + index);
+                History.Recorder r = recorders[index];
+                MpmcScqQueue q = MpmcScqQueue.attach(t, ptr);
+                UnmarkingTwin broken = twin ? new UnmarkingTwin(t, ptr) : null;
+                start.await(30, TimeUnit.SECONDS);
+                if (index < 2) {
+                    for (int i = 0; i < 30; i++) {
+                        long v = seed * 1_000_000 + index * 1000L + i + 1;
+                        maybeYield(rnd);
+                        int op = r.invoke(BoundedContainerSpec.PUT, v);
+                        boolean ok = broken == null ? q.offer(v) : broken.offer(v);
+                        r.respond(op, ok ? 1 : 0);
+                        if (!ok) {
+                            Thread.yield();
+                        }
+                    }
+                } else {
+                    for (int i = 0; i < 40; i++) {
+                        maybeYield(rnd);
+                        int op = r.invoke(BoundedContainerSpec.TAKE);
+                        OptionalLong v = broken == null ? q.poll() : broken.poll();
+                        if (v.isPresent()) {
+                            r.respond(op, v.getAsLong());
+                        } else {
+                            r.respond(op);
+                            Thread.yield();
+                        }
+                    }
+                }
+            });
+            try (ComputeThread t = c.thread(2)) {
+                MpmcScqQueue q = MpmcScqQueue.attach(t, ptr);
+                UnmarkingTwin broken = twin ? new UnmarkingTwin(t, ptr) : null;
+                for (int i = 0; i < 2 * capacity + 4; i++) {
+                    int op = recorders[4].invoke(BoundedContainerSpec.TAKE);
+                    OptionalLong v = broken == null ? q.poll() : broken.poll();
+                    if (v.isEmpty()) {
+                        recorders[4].respond(op);
+                        break;
+                    }
+                    recorders[4].respond(op, v.getAsLong());
+                }
+            }
+        }
+        return CHECKER.check(history.operations(), new BoundedContainerSpec(true, capacity, true));
+    }
+
+    private static void maybeYield(SplittableRandom rnd) {
+        if (rnd.nextInt(3) == 0) {
+            Thread.yield();
+        }
+    }
+
+    /**
+     * The broken twin: the queue's layout and protocol, except that a take passing a ticket whose put has not
+     * happened leaves the entry as it is, so a put that comes later publishes its cell on a ticket no take will
+     * visit again. Its puts pause between the ticket and the publication, as a descheduled producer does.
+     */
+    private static final class UnmarkingTwin {
+        private final ComputeThread t;
+        private final long ptr;
+        private final int capacity;
+        private final long size;
+
+        UnmarkingTwin(ComputeThread t, long ptr) {
+            this.t = t;
+            this.ptr = ptr;
+            this.capacity = (int) t.read(ptr + MpmcScqQueue.CAPACITY);
+            this.size = 2L * capacity;
+        }
+
+        boolean offer(long value) {
+            long[] at = new long[1];
+            int index = take(MpmcScqQueue.FREE_RING, at);
+            if (index < 0) {
+                return false;
+            }
+            t.fetchAndAdd(at[0], MpmcScqQueue.NONE - index);
+            t.write(cell(index), value);
+            put(MpmcScqQueue.ALLOC_RING, index, true);
+            return true;
+        }
+
+        OptionalLong poll() {
+            long[] at = new long[1];
+            int index = take(MpmcScqQueue.ALLOC_RING, at);
+            if (index < 0) {
+                return OptionalLong.empty();
+            }
+            t.fetchAndAdd(at[0], MpmcScqQueue.NONE - index);
+            long value = t.read(cell(index));
+            put(MpmcScqQueue.FREE_RING, index, false);
+            return OptionalLong.of(value);
+        }
+
+        private long cell(int index) {
+            return ptr + MpmcScqQueue.HEADER_BYTES + 32L * capacity + 8L * index;
+        }
+
+        private long entry(long ring, long ticket) {
+            long entries = ptr + MpmcScqQueue.HEADER_BYTES + (ring == MpmcScqQueue.ALLOC_RING ? 0 : 16L * capacity);
+            return entries + 8L * Math.floorMod(ticket, size);
+        }
+
+        private void put(long ring, int index, boolean pause) {
+            long words = ptr + ring;
+            while (true) {
+                long ticket = t.fetchAndAdd(words + MpmcScqQueue.TAIL, 1);
+                if (pause) {
+                    LockSupport.parkNanos(200_000);
+                }
+                long cycle = (ticket / size) & MpmcScqQueue.CYCLE_MASK;
+                long at = entry(ring, ticket);
+                long e = t.read(at);
+                while (MpmcScqQueue.after(MpmcScqQueue.cycle(e), cycle) < 0 && MpmcScqQueue.index(e) == MpmcScqQueue.NONE
+                        && (MpmcScqQueue.safe(e) || t.read(words + MpmcScqQueue.HEAD) <= ticket)) {
+                    long seen = t.compareAndSwap(at, e, MpmcScqQueue.entry(cycle, true, index));
+                    if (seen == e) {
+                        long top = MpmcScqQueue.threshold(capacity);
+                        long expected = top;
+                        long was;
+                        while ((was = t.compareAndSwap(words + MpmcScqQueue.THRESHOLD, expected, top)) != expected && was != top) {
+                            expected = was;
+                        }
+                        return;
+                    }
+                    e = seen;
+                }
+            }
+        }
+
+        private int take(long ring, long[] taken) {
+            long words = ptr + ring;
+            if (t.read(words + MpmcScqQueue.THRESHOLD) < 0) {
+                return -1;
+            }
+            while (true) {
+                long ticket = t.fetchAndAdd(words + MpmcScqQueue.HEAD, 1);
+                long cycle = (ticket / size) & MpmcScqQueue.CYCLE_MASK;
+                long at = entry(ring, ticket);
+                long e = t.read(at);
+                if (MpmcScqQueue.cycle(e) == cycle) {
+                    taken[0] = at;
+                    return MpmcScqQueue.index(e);
+                }
+                long tail = t.read(words + MpmcScqQueue.TAIL);
+                if (tail <= ticket + 1) {
+                    t.compareAndSwap(words + MpmcScqQueue.TAIL, tail, ticket + 1);
+                    t.fetchAndAdd(words + MpmcScqQueue.THRESHOLD, -1);
+                    return -1;
+                }
+                if (t.fetchAndAdd(words + MpmcScqQueue.THRESHOLD, -1) <= 0) {
+                    return -1;
+                }
+            }
+        }
+    }
+}
