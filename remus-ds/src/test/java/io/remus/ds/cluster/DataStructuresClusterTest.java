@@ -26,6 +26,7 @@ import io.remus.ds.map.RemoteHashMap;
 import io.remus.ds.object.BoundedContainerSpec;
 import io.remus.ds.queue.MpmcBoundedQueue;
 import io.remus.ds.queue.MpmcCrashTolerantQueue;
+import io.remus.ds.queue.MpmcScqQueue;
 import io.remus.ds.queue.ProducerClaimedException;
 import io.remus.ds.queue.SpscRingBuffer;
 import io.remus.ds.reclaim.EpochOptions;
@@ -77,17 +78,18 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * processes on one guest's device, and {@link #shouldCheckEveryStructureWhenSimulatedNodesPlayTheClusterScenario}
  * with three simulated nodes in this JVM). Node 0 creates a {@link LockFreeListSet}, a {@link LazyListSet}
  * with spin locks and a {@link RemoteHashMap}, homed round robin on the nodes; node {@code 1 % N} creates an
- * {@link MpmcBoundedQueue} and an {@link MpmcCrashTolerantQueue} of {@value #QUEUE_CAPACITY} words each (the
- * latter with one spare cell per worker thread of the cluster, plus one) and node {@code N - 1} an
+ * {@link MpmcBoundedQueue}, an {@link MpmcCrashTolerantQueue} and an {@link MpmcScqQueue} of {@value #QUEUE_CAPACITY}
+ * words each (the crash-tolerant one with one spare cell per worker thread of the cluster, plus one) and node
+ * {@code N - 1} an
  * {@link SpscRingBuffer}. Every node runs {@value #WORKERS} threads of {@value #OPS} seeded random operations
  * on the sets and the map over {@value #KEYS} keys, with epoch reclamation, and among them {@value #QUEUE_OPS}
  * offers or polls of each queue (each offered word unique: queue, process, thread, sequence), each recording
- * with its host's clock; node 0 then drains both queues, recorded too. The histories go to node 0 through
+ * with its host's clock; node 0 then drains the queues, recorded too. The histories go to node 0 through
  * {@link ClusterHistories} (clock offsets bounded by RDMA round trips, files shipped by RDMA), which checks
  * each structure's merged history: the sets and the map key by key (P-compositionality: {@link SetSpec},
  * {@link MapSpec}), each queue whole ({@link BoundedContainerSpec}, FIFO, full answers exact: the crash-tolerant
  * queue answers full early only after a poll poisons a claim, which the calls' patience of 30 s rules out
- * here), plus that every word an offer added was polled exactly once and no poll returned a word never added;
+ * here; the SCQ queue's full answers may come early, while calls in flight hold cells), plus that every word an offer added was polled exactly once and no poll returned a word never added;
  * it publishes the verdict every node asserts. Each node also reports the tickets its crash-tolerant queue
  * handles poisoned and the cells they lost.
  *
@@ -111,12 +113,18 @@ public class DataStructuresClusterTest {
     private static final int RING = 4;
     /** The directory word of the crash-tolerant queue's pointer. */
     private static final int CT_QUEUE = 5;
-    private static final int DIRECTORY_WORDS = 6;
+    /** The directory word of the SCQ queue's pointer. */
+    private static final int SCQ_QUEUE = 6;
+    private static final int DIRECTORY_WORDS = 7;
     private static final String QUEUE_NAME = "mpmc-queue";
     private static final String CT_QUEUE_NAME = "crash-tolerant-queue";
-    private static final List<String> NAMES = List.of("lock-free-list", "lazy-list", "hash-map", QUEUE_NAME, CT_QUEUE_NAME);
+    private static final String SCQ_QUEUE_NAME = "scq-queue";
+    private static final List<String> NAMES = List.of("lock-free-list", "lazy-list", "hash-map", QUEUE_NAME, CT_QUEUE_NAME,
+            SCQ_QUEUE_NAME);
     /** The bit that marks a word offered to the crash-tolerant queue, apart from the MPMC queue's words. */
     private static final long CT_QUEUE_TAG = 1L << 56;
+    /** The bit that marks a word offered to the SCQ queue. */
+    private static final long SCQ_QUEUE_TAG = 1L << 57;
     private static final int QUEUE_CAPACITY = 4;
     /** Each worker's offers and polls of each queue, spread evenly among its {@value #OPS} operations. */
     private static final int QUEUE_OPS = 40;
@@ -284,6 +292,9 @@ public class DataStructuresClusterTest {
             try (MpmcCrashTolerantQueue q = MpmcCrashTolerantQueue.create(main, QUEUE_CAPACITY, ctQueueSpare(size))) {
                 main.write(directory + 8L * CT_QUEUE, q.ptr());
             }
+            try (MpmcScqQueue q = MpmcScqQueue.create(main, QUEUE_CAPACITY)) {
+                main.write(directory + 8L * SCQ_QUEUE, q.ptr());
+            }
         }
         if (self == ringConsumer(size)) {
             consumer = SpscRingBuffer.create(main, RING_SLOTS, RING_MESSAGE_BYTES);
@@ -308,6 +319,9 @@ public class DataStructuresClusterTest {
         if (self == 0) {
             drain(main, ptrs[QUEUE], histories.get(QUEUE_NAME).recorder(WORKERS));
             drainCrashTolerant(main, ptrs[CT_QUEUE], histories.get(CT_QUEUE_NAME).recorder(WORKERS), poisoned, lostCells);
+            try (MpmcScqQueue q = MpmcScqQueue.attach(main, ptrs[SCQ_QUEUE])) {
+                drain(histories.get(SCQ_QUEUE_NAME).recorder(WORKERS), q::poll, "SCQ queue " + Long.toHexString(ptrs[SCQ_QUEUE]));
+            }
         }
         List<String> ringFailures = playRing(main, barrier, self, size, ptrs[RING], consumer);
         cluster.clockPhase(1);
@@ -334,6 +348,7 @@ public class DataStructuresClusterTest {
                 CheckResult result = switch (name) {
                     case QUEUE_NAME -> CHECKER.check(history, new BoundedContainerSpec(true, QUEUE_CAPACITY));
                     case CT_QUEUE_NAME -> CHECKER.check(history, new BoundedContainerSpec(true, QUEUE_CAPACITY, false));
+                    case SCQ_QUEUE_NAME -> CHECKER.check(history, new BoundedContainerSpec(true, QUEUE_CAPACITY, true));
                     case "hash-map" -> CHECKER.checkByKey(history, new MapSpec());
                     default -> CHECKER.checkByKey(history, new SetSpec());
                 };
@@ -343,7 +358,7 @@ public class DataStructuresClusterTest {
                 if (result.verdict() != Verdict.LINEARIZABLE) {
                     failures.add(name + ": " + result);
                 }
-                if (name.equals(QUEUE_NAME) || name.equals(CT_QUEUE_NAME)) {
+                if (name.equals(QUEUE_NAME) || name.equals(CT_QUEUE_NAME) || name.equals(SCQ_QUEUE_NAME)) {
                     String e = exactlyOnce(history);
                     if (e != null) {
                         failures.add(name + ": " + e);
@@ -361,11 +376,11 @@ public class DataStructuresClusterTest {
             throw new AssertionError(String.join("\n", failures));
         }
         return "node 0: every structure's merged history of " + size + " hosts is linearizable, every value offered to the"
-                + " MPMC queue was polled exactly once, every value offered to the crash-tolerant queue was polled exactly once"
+                + " MPMC queue was polled exactly once, and so was every value offered to the crash-tolerant and the SCQ queues"
                 + ring + ctCounts;
     }
 
-    /** The node the MPMC queue and the crash-tolerant queue are on. */
+    /** The node the three MPMC queues are on. */
     static int queueHome(int size) {
         return 1 % size;
     }
@@ -399,16 +414,20 @@ public class DataStructuresClusterTest {
              RemoteSet lazy = LazyListSet.attach(new LockContext(t, LOCKS), reclaimer, ptrs[1]);
              RemoteHashMap map = RemoteHashMap.attach(t, reclaimer, ptrs[2]);
              MpmcBoundedQueue queue = MpmcBoundedQueue.attach(t, ptrs[QUEUE]);
-             MpmcCrashTolerantQueue ctQueue = MpmcCrashTolerantQueue.attach(t, ptrs[CT_QUEUE])) {
+             MpmcCrashTolerantQueue ctQueue = MpmcCrashTolerantQueue.attach(t, ptrs[CT_QUEUE]);
+             MpmcScqQueue scqQueue = MpmcScqQueue.attach(t, ptrs[SCQ_QUEUE])) {
             List<History.Recorder> recorders = NAMES.subList(0, STRUCTURES).stream().map(n -> histories.get(n).recorder(index))
                     .toList();
             History.Recorder queueRecorder = histories.get(QUEUE_NAME).recorder(index);
             History.Recorder ctRecorder = histories.get(CT_QUEUE_NAME).recorder(index);
+            History.Recorder scqRecorder = histories.get(SCQ_QUEUE_NAME).recorder(index);
             SplittableRandom rnd = new SplittableRandom(104_729L * (gid + 1));
             SplittableRandom queueRnd = new SplittableRandom(7_368_787L * (gid + 1));
             SplittableRandom ctRnd = new SplittableRandom(15_485_863L * (gid + 1));
+            SplittableRandom scqRnd = new SplittableRandom(32_452_843L * (gid + 1));
             int offers = 0;
             int ctOffers = 0;
+            int scqOffers = 0;
             for (long key = 1; key <= KEYS; key++) {
                 lockFree.contains(key);
                 lazy.contains(key);
@@ -463,6 +482,12 @@ public class DataStructuresClusterTest {
                         recordOffer(ctRecorder, v, () -> ctQueue.offer(v, PATIENCE));
                     } else {
                         recordTake(ctRecorder, () -> ctQueue.poll(PATIENCE));
+                    }
+                    if (scqRnd.nextBoolean()) {
+                        long v = queueValue(t.nodeId(), index, scqOffers++) | SCQ_QUEUE_TAG;
+                        recordOffer(scqRecorder, v, () -> scqQueue.offer(v));
+                    } else {
+                        recordTake(scqRecorder, scqQueue::poll);
                     }
                 }
             }

@@ -20,6 +20,7 @@ import io.remus.core.verbs.VerbsFabricOptions;
 import io.remus.ds.map.RemoteHashMap;
 import io.remus.ds.object.BoundedContainerSpec;
 import io.remus.ds.queue.MpmcCrashTolerantQueue;
+import io.remus.ds.queue.MpmcScqQueue;
 import io.remus.ds.reclaim.EpochOptions;
 import io.remus.ds.reclaim.EpochReclaimer;
 import io.remus.ds.reclaim.NeverReclaimer;
@@ -51,7 +52,8 @@ import java.util.concurrent.atomic.AtomicLongArray;
  * one device, every one a compute node and all but the last memory nodes. Node 0 creates the structures
  * ({@link Structure}): a {@link LockFreeListSet} on node 0, a {@link LazyListSet} of spin locks and a
  * {@link RemoteHashMap} on node 1 (the last memory node), an {@link MpmcCrashTolerantQueue} of {@value #CAPACITY}
- * words and {@value #SPARE} spare cells on node 0, and publishes them through the root. Every process runs {@value #WORKERS} threads, each
+ * words and {@value #SPARE} spare cells on node 0, and an {@link MpmcScqQueue} of {@value #CAPACITY} words on node 0, and
+ * publishes them through the root. Every process runs {@value #WORKERS} threads, each
  * with its own compute thread and {@link EpochReclaimer} (lease {@link #LEASE}), doing seeded random
  * operations over keys 1..{@value #KEYS}. Every call is journaled ({@link HistoryJournal}, one file per
  * structure and process, {@code <structure>-<nodeId>.journal}): its invocation line written before it
@@ -76,8 +78,9 @@ import java.util.concurrent.atomic.AtomicLongArray;
  * A watchdog fails the process when any live call runs longer than {@link #CALL_BOUND}. Each prints one
  * {@code WORKER} line of {@code key=value} pairs and creates {@code done-<nodeId>}. Node 0 then, once node 1
  * is done, sweeps every structure on one more thread, journaled as process {@code size}: contains of every key in
- * both sets, get of every key in the map, and polls of the queue until it answers empty (a dead producer's
- * claimed ticket is poisoned after a poll's patience, as {@link MpmcCrashTolerantQueue} documents); prints
+ * both sets, get of every key in the map, and polls of each queue until it answers empty (a dead producer's
+ * claimed ticket is poisoned after a poll's patience, as {@link MpmcCrashTolerantQueue} documents, or marked by
+ * the poll of its ticket in {@link MpmcScqQueue}); prints
  * a {@code SWEEP} line and creates {@code swept}, for which node 1 waits before it leaves. Leaving, the memory
  * nodes' shutdown handshake waits for the dead compute node's announcement until {@link #SHUTDOWN} and
  * fails; that failure is printed as a {@code CLOSE} line and is expected. Arguments:
@@ -121,7 +124,7 @@ public final class StructuresKilledProcessMain {
 
     /** The structures, in the order of their pointers in the directory. */
     enum Structure {
-        LOCK_FREE_LIST, LAZY_LIST, HASH_MAP, QUEUE;
+        LOCK_FREE_LIST, LAZY_LIST, HASH_MAP, QUEUE, SCQ_QUEUE;
 
         String journal(int nodeId) {
             return name().toLowerCase().replace('_', '-') + "-" + nodeId + ".journal";
@@ -161,7 +164,8 @@ public final class StructuresKilledProcessMain {
                 NeverReclaimer r = new NeverReclaimer(main);
                 long[] ptrs = {LockFreeListSet.create(main, r, 0).ptr(),
                     LazyListSet.create(new LockContext(main, LOCKS), r, LockKind.SPIN, lazyHome).ptr(),
-                    RemoteHashMap.create(main, r, lazyHome, 4, VALUE_BYTES).ptr(), MpmcCrashTolerantQueue.create(main, CAPACITY, SPARE).ptr()};
+                    RemoteHashMap.create(main, r, lazyHome, 4, VALUE_BYTES).ptr(), MpmcCrashTolerantQueue.create(main, CAPACITY, SPARE).ptr(),
+                    MpmcScqQueue.create(main, CAPACITY).ptr()};
                 long directory = main.allocator().allocate(8L * ptrs.length, 0);
                 for (int i = 0; i < ptrs.length; i++) {
                     main.write(directory + 8L * i, ptrs[i]);
@@ -270,7 +274,7 @@ public final class StructuresKilledProcessMain {
 
     /**
      * Node 0's sweep after the live workers: contains of every key in both sets, get of every key in the
-     * map, then polls of the queue until empty, or {@value #CAPACITY} + 1 polls; all journaled
+     * map, then polls of each queue until empty, or {@value #CAPACITY} + 1 polls; all journaled
      * as thread {@value #WORKERS} of one more process, {@code process} (the number of nodes), in
      * {@code <structure>-<process>.journal}.
      */
@@ -284,7 +288,8 @@ public final class StructuresKilledProcessMain {
              LockFreeListSet lockFree = LockFreeListSet.attach(t, reclaimer, ptrs[0]);
              LazyListSet lazy = LazyListSet.attach(new LockContext(t, LOCKS), reclaimer, ptrs[1]);
              RemoteHashMap map = RemoteHashMap.attach(t, reclaimer, ptrs[2]);
-             MpmcCrashTolerantQueue queue = MpmcCrashTolerantQueue.attach(t, ptrs[3])) {
+             MpmcCrashTolerantQueue queue = MpmcCrashTolerantQueue.attach(t, ptrs[3]);
+             MpmcScqQueue scq = MpmcScqQueue.attach(t, ptrs[4])) {
             Calls calls = new Calls(journals, WORKERS, null, callStarted);
             for (long key = 1; key <= KEYS; key++) {
                 long k = key;
@@ -300,7 +305,16 @@ public final class StructuresKilledProcessMain {
                     break;
                 }
             }
-            line.append(" queue=").append(drained).append(" poisoned=").append(queue.poisoned()).append(" calls=").append(calls.completed);
+            String scqDrained = "full";
+            for (int i = 0; i <= CAPACITY; i++) {
+                long[] r = calls.call(Structure.SCQ_QUEUE, BoundedContainerSpec.TAKE, new long[0], () -> polled(scq.poll()));
+                if (r.length == 0) {
+                    scqDrained = "empty";
+                    break;
+                }
+            }
+            line.append(" queue=").append(drained).append(" poisoned=").append(queue.poisoned()).append(" scqQueue=").append(scqDrained)
+                    .append(" scqRetakes=").append(scq.retakes()).append(" calls=").append(calls.completed);
         } finally {
             journals.forEach(HistoryJournal::close);
         }
@@ -445,11 +459,12 @@ public final class StructuresKilledProcessMain {
                  LockFreeListSet lockFree = LockFreeListSet.attach(t, reclaimer, ptrs[0]);
                  LazyListSet lazy = LazyListSet.attach(new LockContext(t, LOCKS), reclaimer, ptrs[1]);
                  RemoteHashMap map = RemoteHashMap.attach(t, reclaimer, ptrs[2]);
-                 MpmcCrashTolerantQueue queue = MpmcCrashTolerantQueue.attach(t, ptrs[3])) {
+                 MpmcCrashTolerantQueue queue = MpmcCrashTolerantQueue.attach(t, ptrs[3]);
+                 MpmcScqQueue scq = MpmcScqQueue.attach(t, ptrs[4])) {
                 progress("worker " + index + " attached");
                 if (victim) {
                     for (int i = 0; System.nanoTime() - deadline < 0; i++) {
-                        operate(calls, Structure.values()[rnd.nextInt(Structure.values().length)], lockFree, lazy, map, queue);
+                        operate(calls, Structure.values()[rnd.nextInt(Structure.values().length)], lockFree, lazy, map, queue, scq);
                         if (index == 0 && i == READY_OPS) {
                             try {
                                 Files.createFile(dir.resolve("ready"));
@@ -461,7 +476,7 @@ public final class StructuresKilledProcessMain {
                     throw new AssertionError("the victim was not killed within " + RUN_BOUND);
                 }
                 for (int i = 0; i < BEFORE; i++) {
-                    operate(calls, Structure.values()[rnd.nextInt(Structure.values().length)], lockFree, lazy, map, queue);
+                    operate(calls, Structure.values()[rnd.nextInt(Structure.values().length)], lockFree, lazy, map, queue, scq);
                 }
                 Path killed = dir.resolve("killed");
                 while (!Files.exists(killed)) {
@@ -484,7 +499,7 @@ public final class StructuresKilledProcessMain {
                                 throw new AssertionError("node " + nodeId + " worker " + index + " completed only " + done[s.ordinal()]
                                         + " of " + AFTER + " calls on " + s + " in " + MAX_TRIES + " after the kill");
                             }
-                            if (operate(calls, s, lockFree, lazy, map, queue)) {
+                            if (operate(calls, s, lockFree, lazy, map, queue, scq)) {
                                 done[s.ordinal()]++;
                             }
                             more = true;
@@ -507,7 +522,7 @@ public final class StructuresKilledProcessMain {
 
         /** One seeded random operation on {@code s}, journaled; true when it completed (was not voided). */
         private boolean operate(Calls calls, Structure s, LockFreeListSet lockFree, LazyListSet lazy, RemoteHashMap map,
-                                MpmcCrashTolerantQueue queue) {
+                                MpmcCrashTolerantQueue queue, MpmcScqQueue scq) {
             long key = 1 + rnd.nextInt(KEYS);
             int pick = rnd.nextInt(10);
             seq++;
@@ -536,6 +551,13 @@ public final class StructuresKilledProcessMain {
                         yield calls.call(s, BoundedContainerSpec.PUT, new long[]{v}, () -> bool(queue.offer(v, PATIENCE)));
                     }
                     yield calls.call(s, BoundedContainerSpec.TAKE, new long[0], () -> polled(queue.poll(PATIENCE)));
+                }
+                case SCQ_QUEUE -> {
+                    if (pick < 5) {
+                        long v = DataStructuresClusterTest.queueValue(nodeId, index, offers++);
+                        yield calls.call(s, BoundedContainerSpec.PUT, new long[]{v}, () -> bool(scq.offer(v)));
+                    }
+                    yield calls.call(s, BoundedContainerSpec.TAKE, new long[0], () -> polled(scq.poll()));
                 }
             };
             return r != null;

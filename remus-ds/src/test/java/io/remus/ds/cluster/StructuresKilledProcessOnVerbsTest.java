@@ -54,7 +54,7 @@ import static org.junit.jupiter.api.Assertions.fail;
  * {@value StructuresKilledProcessMain#AFTER} more operations each on every structure (every call within
  * {@link StructuresKilledProcessMain#CALL_BOUND}, a typed timeout counting as no completion), their epoch
  * reclaimers advance the global epoch past the dead process's slot (its lease), and node 0 sweeps every
- * structure (contains or get of every key, the queue drained).
+ * structure (contains or get of every key, both queues drained).
  *
  * <p>Checks, over the merged journals ({@link HistoryJournal}: the victim's survive the kill, its
  * unanswered invocations read as pending operations): every structure's history is linearizable (the sets
@@ -65,7 +65,9 @@ import static org.junit.jupiter.api.Assertions.fail;
  * a claim the victim left unpublished, and a dead consumer's entry is freed by the next lap's producer), with
  * every value a completed offer added out except at most one per pending poll of the victim (which may have
  * claimed one and died). When the victim died with an offer pending, the queue's history is checked with full
- * answers allowed early (an offer may have counted the poisoned claim). A lazy-list lock the victim died
+ * answers allowed early (an offer may have counted the poisoned claim). The same holds for
+ * {@link io.remus.ds.queue.MpmcScqQueue}, whose polls mark a ticket the victim took and never published, and
+ * whose full answers are always allowed early (cells held by calls in flight, and one kept by the victim). A lazy-list lock the victim died
  * holding stays held ({@link io.remus.ds.set.LazyListSet}): calls that need it end in
  * {@link io.remus.alock.LockTimeoutException} at their deadline, journaled as voided, and are reported.
  */
@@ -112,7 +114,7 @@ class StructuresKilledProcessOnVerbsTest {
                     .orElseGet(() -> fail("node 0 reported no sweep:\n" + outputs.getFirst()));
             List<Executable> checks = new ArrayList<>();
             checks.add(() -> checkWorkers(outputs));
-            addHistoryChecks(checks, dir, inFlight, killedAt, fields(sweep).get("queue"));
+            addHistoryChecks(checks, dir, inFlight, killedAt, fields(sweep).get("queue"), fields(sweep).get("scqQueue"));
             assertAll(checks);
         } finally {
             children.forEach(ChildJvm::close);
@@ -154,7 +156,8 @@ class StructuresKilledProcessOnVerbsTest {
         }
     }
 
-    private static void addHistoryChecks(List<Executable> checks, Path dir, Set<Integer> inFlight, long killedAt, String drained) {
+    private static void addHistoryChecks(List<Executable> checks, Path dir, Set<Integer> inFlight, long killedAt, String drained,
+                                         String scqDrained) {
         List<Operation> victimOps = new ArrayList<>();
         for (Structure s : Structure.values()) {
             List<Operation> history = HistoryJournal.merge(IntStream.rangeClosed(0, SWEEP).mapToObj(n -> dir.resolve(s.journal(n))).toList());
@@ -168,15 +171,18 @@ class StructuresKilledProcessOnVerbsTest {
                     case HASH_MAP -> CHECKER.checkByKey(history, new MapSpec());
                     // A poll poisons a dead producer's claim; an offer may have counted that claim full before.
                     case QUEUE -> CHECKER.check(history, new BoundedContainerSpec(true, StructuresKilledProcessMain.CAPACITY, pendingOffers > 0));
+                    // Full comes early whenever calls in flight hold cells; a dead caller may keep one for good.
+                    case SCQ_QUEUE -> CHECKER.check(history, new BoundedContainerSpec(true, StructuresKilledProcessMain.CAPACITY, true));
                 };
                 System.out.println(s + ": " + history.size() + " operations, " + pending + " pending of the victim, " + result.verdict()
                         + " after " + result.configurations() + " configurations");
                 assertEquals(Verdict.LINEARIZABLE, result.verdict(), s + ": " + result);
             });
-            if (s == Structure.QUEUE) {
+            if (s == Structure.QUEUE || s == Structure.SCQ_QUEUE) {
+                String swept = s == Structure.QUEUE ? drained : scqDrained;
                 checks.add(() -> {
-                    assertEquals("empty", drained, "the sweep drained the queue, past any claim the victim left");
-                    assertNull(queueFailure(history, drained));
+                    assertEquals("empty", swept, s + ": the sweep drained the queue, past any ticket the victim left");
+                    assertNull(queueFailure(history, swept), s.toString());
                 });
             }
         }
