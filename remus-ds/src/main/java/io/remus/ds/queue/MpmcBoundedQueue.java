@@ -30,8 +30,8 @@ import java.util.concurrent.locks.LockSupport;
  * reads the slot's sequence word first and claims the ticket with one compare-and-swap of the tail
  * (offer) or the head (poll) only when the slot is ready for it; a claim holder never waits, it only
  * finishes its own two steps. A caller that waits, and gives up at its deadline, holds no ticket, so
- * giving up never loses or duplicates a value. The fetch-and-add variant with skipped slots is not
- * implemented.
+ * giving up never loses or duplicates a value. The fetch-and-add variant with skipped slots is
+ * {@link MpmcScqQueue}.
  *
  * <h2>Layout</h2>
  * One block on the creator's node: a 64-byte header (word 0: the capacity; word 1: the tail, the
