@@ -4,6 +4,7 @@ import io.remus.alock.LockKind;
 import io.remus.core.BadArgumentException;
 import io.remus.core.RemusCluster;
 import io.remus.core.fabric.Fabric;
+import io.remus.core.sim.SimCostModel;
 import io.remus.core.sim.SimOptions;
 import io.remus.ds.bench.structure.ClusterDsBenchmark;
 import io.remus.ds.bench.structure.DsBenchmark;
@@ -132,6 +133,9 @@ public final class DsBenchCommand implements java.util.concurrent.Callable<Integ
     @Option(names = "--seed", paramLabel = "SEED", defaultValue = "1", description = "Seed of the workers' choices (default ${DEFAULT-VALUE}).")
     long seed;
 
+    @Option(names = "--sim-cost", paramLabel = "MODEL", description = "Sim fabric: cost model of the simulated NIC, none or connectx5 (default none: no cost; see SimCostModel). Its times are lower bounds; compare ratios.")
+    String simCost;
+
     @Option(names = "--fabric", paramLabel = "FABRIC", description = "verbs or sim (default: verbs when this host has an RDMA device, else sim).")
     FabricKind fabric;
 
@@ -181,12 +185,16 @@ public final class DsBenchCommand implements java.util.concurrent.Callable<Integ
         clusterOptions.refuseJoinArgs(joinArgs);
         List<DsBenchmarkConfig> configs = configs(nodes);
         FabricChoice choice = FabricChoice.choose(spec.commandLine(), fabric, FabricChoice.given("-d", device),
-                List.of(), hostFabric);
+                SimFlags.simOnly(0, simCost), hostFabric);
+        SimCostModel cost = SimFlags.costModel(simCost, this::usage);
         outputFiles().check();
         choice.announce(spec.commandLine().getErr());
         List<String> notes = new ArrayList<>();
         notes.add("fabric " + choice.name() + " (" + choice.reason() + ")");
-        Supplier<Fabric> fabrics = InProcessFabrics.of(choice.kind(), device, SimOptions.defaults(), notes);
+        Supplier<Fabric> fabrics = InProcessFabrics.of(choice.kind(), device, SimOptions.defaults().withCostModel(cost), notes);
+        if (choice.kind() == FabricKind.SIM && !cost.isFree()) {
+            notes.add("sim cost model " + cost.describe() + " (times are lower bounds)");
+        }
         notes.add(ClusterOptions.hostLoad());
         report(new DsReport(choice.name(), notes, DsSweep.run(fabrics, configs)));
         return 0;
@@ -194,6 +202,9 @@ public final class DsBenchCommand implements java.util.concurrent.Callable<Integ
 
     /** One process per node: joins, runs with the other processes, and reports on node 0. */
     private int callAsNode() throws IOException, InterruptedException {
+        if (simCost != null) {
+            throw usage("--sim-cost is for the simulator, in one JVM; not with one process per node");
+        }
         ClusterOptions.Join join = clusterOptions.prepare(joinArgs, fabric, device, environment, joinSetup, nodes);
         List<DsBenchmarkConfig> configs = configs(join.size());
         outputFiles().check();

@@ -2,6 +2,7 @@ package io.remus.tools.cli;
 
 import io.remus.core.BadArgumentException;
 import io.remus.core.fabric.Fabric;
+import io.remus.core.sim.SimCostModel;
 import io.remus.core.sim.SimOptions;
 import io.remus.ds.object.bench.ImplKind;
 import io.remus.ds.object.bench.ObjectBenchmarkConfig;
@@ -86,6 +87,9 @@ public final class ObjectBenchCommand implements Callable<Integer> {
     @Option(names = "--seed", paramLabel = "SEED", defaultValue = "1", description = "Seed of the workers' choices (default ${DEFAULT-VALUE}).")
     long seed;
 
+    @Option(names = "--sim-cost", paramLabel = "MODEL", description = "Sim fabric: cost model of the simulated NIC, none or connectx5 (default none: no cost; see SimCostModel). Its times are lower bounds; compare ratios.")
+    String simCost;
+
     @Option(names = "--fabric", paramLabel = "FABRIC", description = "verbs or sim (default: verbs when this host has an RDMA device, else sim).")
     FabricKind fabric;
 
@@ -107,14 +111,18 @@ public final class ObjectBenchCommand implements Callable<Integer> {
     public Integer call() throws IOException, InterruptedException {
         List<ObjectBenchmarkConfig> configs = configs();
         FabricChoice choice = FabricChoice.choose(spec.commandLine(), fabric, FabricChoice.given("-d", device),
-                List.of(), hostFabric);
+                SimFlags.simOnly(0, simCost), hostFabric);
+        SimCostModel cost = SimFlags.costModel(simCost, this::usage);
         new OutputFiles().add("--plot", plot).check();
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         choice.announce(err);
         List<String> notes = new ArrayList<>();
         notes.add("fabric " + choice.name() + " (" + choice.reason() + ")");
-        Supplier<Fabric> fabrics = InProcessFabrics.of(choice.kind(), device, SimOptions.defaults(), notes);
+        Supplier<Fabric> fabrics = InProcessFabrics.of(choice.kind(), device, SimOptions.defaults().withCostModel(cost), notes);
+        if (choice.kind() == FabricKind.SIM && !cost.isFree()) {
+            notes.add("sim cost model " + cost.describe() + " (times are lower bounds)");
+        }
         notes.add(ClusterOptions.hostLoad());
         notes.add("mix: half updates, half reads (queue and stack: half puts, half takes), chosen at random; "
                 + "the object on node 0");

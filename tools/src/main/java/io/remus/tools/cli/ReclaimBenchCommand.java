@@ -3,6 +3,7 @@ package io.remus.tools.cli;
 import io.remus.core.BadArgumentException;
 import io.remus.core.RemusCluster;
 import io.remus.core.fabric.Fabric;
+import io.remus.core.sim.SimCostModel;
 import io.remus.core.sim.SimOptions;
 import io.remus.ds.reclaim.EpochOptions;
 import io.remus.ds.reclaim.bench.ClusterReclaimBenchmark;
@@ -118,6 +119,9 @@ public final class ReclaimBenchCommand implements Callable<Integer> {
     @Option(names = "--seed", paramLabel = "SEED", defaultValue = "1", description = "Seed of the workers' choices (default ${DEFAULT-VALUE}).")
     long seed;
 
+    @Option(names = "--sim-cost", paramLabel = "MODEL", description = "Sim fabric: cost model of the simulated NIC, none or connectx5 (default none: no cost; see SimCostModel). Its times are lower bounds; compare ratios.")
+    String simCost;
+
     @Option(names = "--fabric", paramLabel = "FABRIC", description = "verbs or sim (default: verbs when this host has an RDMA device, else sim).")
     FabricKind fabric;
 
@@ -164,14 +168,18 @@ public final class ReclaimBenchCommand implements Callable<Integer> {
         clusterOptions.refuseJoinArgs(joinArgs);
         List<ReclaimBenchmarkConfig> configs = configs();
         FabricChoice choice = FabricChoice.choose(spec.commandLine(), fabric, FabricChoice.given("-d", device),
-                List.of(), hostFabric);
+                SimFlags.simOnly(0, simCost), hostFabric);
+        SimCostModel cost = SimFlags.costModel(simCost, this::usage);
         new OutputFiles().add("--plot", plot).check();
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         choice.announce(err);
         List<String> notes = new ArrayList<>();
         notes.add("fabric " + choice.name() + " (" + choice.reason() + ")");
-        Supplier<Fabric> fabrics = InProcessFabrics.of(choice.kind(), device, SimOptions.defaults(), notes);
+        Supplier<Fabric> fabrics = InProcessFabrics.of(choice.kind(), device, SimOptions.defaults().withCostModel(cost), notes);
+        if (choice.kind() == FabricKind.SIM && !cost.isFree()) {
+            notes.add("sim cost model " + cost.describe() + " (times are lower bounds)");
+        }
         notes.add(ClusterOptions.hostLoad());
         if (warmupSeconds > 0) {
             for (ReclaimBenchmarkConfig w : warmUpConfigs(configs)) {
@@ -206,6 +214,9 @@ public final class ReclaimBenchCommand implements Callable<Integer> {
      * nodes do not wait for the drawing (minutes in an emulated guest) within their shutdown timeout.
      */
     private int callAsNode() throws IOException, InterruptedException {
+        if (simCost != null) {
+            throw usage("--sim-cost is for the simulator, in one JVM; not with one process per node");
+        }
         ClusterOptions.Join join = clusterOptions.prepare(joinArgs, fabric, device, environment, joinSetup, nodes);
         List<ReclaimBenchmarkConfig> configs = configs(join.size(), EpochOptions.defaults().clockSkew());
         new OutputFiles().add("--plot", plot).check();

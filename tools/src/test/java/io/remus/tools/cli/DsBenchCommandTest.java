@@ -93,6 +93,7 @@ class DsBenchCommandTest {
             "--num-ops=0|--num-ops must be at least 1, got 0",
             "-D=0|-D must be in [0.01, 3600] seconds, got 0.0",
             "--segment-mib=0|--segment-mib must be 1..1024, got 0",
+            "--sim-cost=cx9|cx9",
             "--zipf=abc|abc"})
     void shouldExitWithUsageNamingTheBadValue(String flag, String message) {
         RemusRun r = RemusRun.of("bench", "ds", "--fabric", "sim", flag);
@@ -118,6 +119,14 @@ class DsBenchCommandTest {
             assertTrue(r.out().contains(row), row + " in\n" + r.out());
         }
         assertTrue(r.out().contains(" 600 ops in "), r.out());
+    }
+
+    @Test
+    void shouldRunOnTheSimulatorsCostModelAndSayItWhenAskedFor() {
+        RemusRun r = RemusRun.of("bench", "ds", "--fabric", "sim", "--sim-cost", "connectx5", "--structure", "hash-map",
+                "--num-ops", "50", "--key-ub", "63", "--threads", "1");
+        assertEquals(0, r.exit(), r.err());
+        assertTrue(r.out().contains("sim cost model connectx5"), r.out());
     }
 
     @Test

@@ -77,6 +77,7 @@ class ObjectBenchCommandTest {
             "-D=0|-D must be in [0.01, 3600] seconds, got 0.0",
             "--warmup=-1|--warmup must be in [0, 600] seconds, got -1.0",
             "--segment-mib=0|--segment-mib must be 1..1024, got 0",
+            "--sim-cost=cx9|cx9",
             "--fabric=ethernet|ethernet"})
     void shouldExitWithUsageNamingTheBadValue(String flag, String message) {
         RemusRun r = RemusRun.of("bench", "object", flag);

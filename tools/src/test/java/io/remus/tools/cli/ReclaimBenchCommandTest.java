@@ -94,6 +94,7 @@ class ReclaimBenchCommandTest {
             "--segment-mib=0|--segment-mib must be 1..1024, got 0",
             "--warmup=-1|--warmup must be in [0, 600] seconds, got -1.0",
             "--fabric=ethernet|ethernet",
+            "--sim-cost=cx9|cx9",
             "--nodes=abc|abc"})
     void shouldExitWithUsageNamingTheBadValue(String flag, String message) {
         RemusRun r = RemusRun.of("bench", "reclaim", flag);
