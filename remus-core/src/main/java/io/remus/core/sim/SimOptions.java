@@ -34,15 +34,29 @@ import io.remus.core.memory.BlockHeader;
  * @param costModel              what each work request costs and how NIC atomics on one word queue
  *                               ({@link SimCostModel}); its costs add to {@code executionLatencyNanos} and
  *                               {@code completionDelayNanos}
+ * @param rnrTimerNanos          how long a SEND or WRITE_WITH_IMMEDIATE that finds no receive posted waits before
+ *                               it tries again, as verbs' receiver-not-ready NAK timer; after
+ *                               {@link #RNR_RETRIES} tries again it completes with {@code RECEIVER_NOT_READY},
+ *                               and while it waits the queue pair's later requests wait behind it. 0 fails at
+ *                               once
  */
 public record SimOptions(long executionLatencyNanos, long completionDelayNanos, long transportTimeoutNanos,
                          boolean yieldWhileTearing, boolean yieldInsideNicAtomics, boolean tearWords,
-                         boolean poisonFreedBlocks, boolean tearReads, SimCostModel costModel) {
+                         boolean poisonFreedBlocks, boolean tearReads, SimCostModel costModel, long rnrTimerNanos) {
     /**
      * The word a poisoned block is filled with ({@link #poisonFreedBlocks()}); where a payload cut at
      * its registration's end leaves less than a word, the bytes of the word's little-endian layout.
      */
     public static final long POISON = 0xDEADBEEF_0BADF00DL;
+
+    /**
+     * Receiver-not-ready retries of a message before it fails: the verbs fabric's (6; verbs' 7 would retry
+     * forever).
+     */
+    public static final int RNR_RETRIES = 6;
+
+    /** The verbs fabric's receiver-not-ready timer: 0.64 ms, the responder's minimum at timer code 12. */
+    public static final long DEFAULT_RNR_TIMER_NANOS = 640_000;
 
     /**
      * Validates the knobs.
@@ -52,62 +66,64 @@ public record SimOptions(long executionLatencyNanos, long completionDelayNanos, 
      */
     public SimOptions {
         java.util.Objects.requireNonNull(costModel, "costModel");
-        if (executionLatencyNanos < 0 || completionDelayNanos < 0 || transportTimeoutNanos <= 0) {
+        if (executionLatencyNanos < 0 || completionDelayNanos < 0 || transportTimeoutNanos <= 0 || rnrTimerNanos < 0) {
             throw new BadArgumentException("simulator delays must be non-negative and the transport timeout positive, got "
                     + "executionLatencyNanos " + executionLatencyNanos + ", completionDelayNanos " + completionDelayNanos
-                    + ", transportTimeoutNanos " + transportTimeoutNanos);
+                    + ", transportTimeoutNanos " + transportTimeoutNanos + ", rnrTimerNanos " + rnrTimerNanos);
         }
     }
 
     /**
      * @return no injected delays, a 100 ms transport timeout, no yielding, whole 8-byte stores and loads, no
-     *         poisoning, cost model {@link SimCostModel#NONE}
+     *         poisoning, cost model {@link SimCostModel#NONE}, the verbs fabric's receiver-not-ready timer
+     *         ({@link #DEFAULT_RNR_TIMER_NANOS})
      */
     public static SimOptions defaults() {
-        return new SimOptions(0, 0, 100_000_000L, false, false, false, false, false, SimCostModel.NONE);
+        return new SimOptions(0, 0, 100_000_000L, false, false, false, false, false, SimCostModel.NONE,
+                DEFAULT_RNR_TIMER_NANOS);
     }
 
     /** @param nanos execution latency @return a copy with it */
     public SimOptions withExecutionLatencyNanos(long nanos) {
-        return new SimOptions(nanos, completionDelayNanos, transportTimeoutNanos, yieldWhileTearing, yieldInsideNicAtomics, tearWords, poisonFreedBlocks, tearReads, costModel);
+        return new SimOptions(nanos, completionDelayNanos, transportTimeoutNanos, yieldWhileTearing, yieldInsideNicAtomics, tearWords, poisonFreedBlocks, tearReads, costModel, rnrTimerNanos);
     }
 
     /** @param nanos completion delay @return a copy with it */
     public SimOptions withCompletionDelayNanos(long nanos) {
-        return new SimOptions(executionLatencyNanos, nanos, transportTimeoutNanos, yieldWhileTearing, yieldInsideNicAtomics, tearWords, poisonFreedBlocks, tearReads, costModel);
+        return new SimOptions(executionLatencyNanos, nanos, transportTimeoutNanos, yieldWhileTearing, yieldInsideNicAtomics, tearWords, poisonFreedBlocks, tearReads, costModel, rnrTimerNanos);
     }
 
     /** @param nanos transport timeout @return a copy with it */
     public SimOptions withTransportTimeoutNanos(long nanos) {
-        return new SimOptions(executionLatencyNanos, completionDelayNanos, nanos, yieldWhileTearing, yieldInsideNicAtomics, tearWords, poisonFreedBlocks, tearReads, costModel);
+        return new SimOptions(executionLatencyNanos, completionDelayNanos, nanos, yieldWhileTearing, yieldInsideNicAtomics, tearWords, poisonFreedBlocks, tearReads, costModel, rnrTimerNanos);
     }
 
     /** @param yield whether transfers yield between pieces @return a copy with it */
     public SimOptions withYieldWhileTearing(boolean yield) {
-        return new SimOptions(executionLatencyNanos, completionDelayNanos, transportTimeoutNanos, yield, yieldInsideNicAtomics, tearWords, poisonFreedBlocks, tearReads, costModel);
+        return new SimOptions(executionLatencyNanos, completionDelayNanos, transportTimeoutNanos, yield, yieldInsideNicAtomics, tearWords, poisonFreedBlocks, tearReads, costModel, rnrTimerNanos);
     }
 
     /** @param yield whether NIC atomics yield between load and store @return a copy with it */
     public SimOptions withYieldInsideNicAtomics(boolean yield) {
-        return new SimOptions(executionLatencyNanos, completionDelayNanos, transportTimeoutNanos, yieldWhileTearing, yield, tearWords, poisonFreedBlocks, tearReads, costModel);
+        return new SimOptions(executionLatencyNanos, completionDelayNanos, transportTimeoutNanos, yieldWhileTearing, yield, tearWords, poisonFreedBlocks, tearReads, costModel, rnrTimerNanos);
     }
 
     /** @param tear whether RDMA WRITEs store 8-byte words as two halves @return a copy with it */
     public SimOptions withTearWords(boolean tear) {
         return new SimOptions(executionLatencyNanos, completionDelayNanos, transportTimeoutNanos, yieldWhileTearing,
-                yieldInsideNicAtomics, tear, poisonFreedBlocks, tearReads, costModel);
+                yieldInsideNicAtomics, tear, poisonFreedBlocks, tearReads, costModel, rnrTimerNanos);
     }
 
     /** @param poison whether freeing a block fills its payload with {@link #POISON} @return a copy with it */
     public SimOptions withPoisonFreedBlocks(boolean poison) {
         return new SimOptions(executionLatencyNanos, completionDelayNanos, transportTimeoutNanos, yieldWhileTearing,
-                yieldInsideNicAtomics, tearWords, poison, tearReads, costModel);
+                yieldInsideNicAtomics, tearWords, poison, tearReads, costModel, rnrTimerNanos);
     }
 
     /** @param tear whether RDMA READs load 8-byte words as two halves @return a copy with it */
     public SimOptions withTearReads(boolean tear) {
         return new SimOptions(executionLatencyNanos, completionDelayNanos, transportTimeoutNanos, yieldWhileTearing,
-                yieldInsideNicAtomics, tearWords, poisonFreedBlocks, tear, costModel);
+                yieldInsideNicAtomics, tearWords, poisonFreedBlocks, tear, costModel, rnrTimerNanos);
     }
 
     /**
@@ -119,6 +135,16 @@ public record SimOptions(long executionLatencyNanos, long completionDelayNanos, 
      */
     public SimOptions withCostModel(SimCostModel costModel) {
         return new SimOptions(executionLatencyNanos, completionDelayNanos, transportTimeoutNanos, yieldWhileTearing,
-                yieldInsideNicAtomics, tearWords, poisonFreedBlocks, tearReads, costModel);
+                yieldInsideNicAtomics, tearWords, poisonFreedBlocks, tearReads, costModel, rnrTimerNanos);
+    }
+
+    /**
+     * @param nanos the receiver-not-ready timer ({@link #rnrTimerNanos()}); 0: a message with no receive posted
+     *              fails at once
+     * @return a copy with it
+     */
+    public SimOptions withRnrTimerNanos(long nanos) {
+        return new SimOptions(executionLatencyNanos, completionDelayNanos, transportTimeoutNanos, yieldWhileTearing,
+                yieldInsideNicAtomics, tearWords, poisonFreedBlocks, tearReads, costModel, nanos);
     }
 }

@@ -11,8 +11,9 @@ import io.remus.core.fabric.WorkRequests;
  * polling thread, once due. An error completion puts it in the error state and flushes the rest.
  * SEND and WRITE_WITH_IMMEDIATE consume a receive of the peer's receive queue as it was when this
  * queue pair was connected (none when the peer had not created one yet: verbs attaches a queue
- * pair to a shared receive queue when it creates it); with no receive posted they fail at once with
- * {@code RECEIVER_NOT_READY}, the error verbs reports once its receiver-not-ready retries ran out.
+ * pair to a shared receive queue when it creates it); with no receive posted they try again after the
+ * options' receiver-not-ready timer, {@link SimOptions#RNR_RETRIES} times, holding up the queue pair's later
+ * requests as verbs' RNR NAKs do, and then fail with {@code RECEIVER_NOT_READY}.
  * The fabric's {@link SimCostModel} sets, on posting, when each request executes and how long after
  * its execution its completion becomes pollable; NIC atomics reserve their word's atomic unit on the
  * target node then.
@@ -38,6 +39,8 @@ final class SimQueuePair implements QueuePair {
     private final int[] flags;
     private final long[] dueNanos;
     private final long[] returnNanos;
+    /** Receiver-not-ready retries each slot's message has left. */
+    private final int[] rnrLeft;
     private int head;
     private int count;
     private boolean error;
@@ -67,6 +70,7 @@ final class SimQueuePair implements QueuePair {
         flags = new int[depth];
         dueNanos = new long[depth];
         returnNanos = new long[depth];
+        rnrLeft = new int[depth];
     }
 
     @Override
@@ -103,6 +107,7 @@ final class SimQueuePair implements QueuePair {
             operand[i] = requests.compareOrAdd(k);
             swap[i] = requests.swap(k);
             flags[i] = requests.flags(k);
+            rnrLeft[i] = SimOptions.RNR_RETRIES;
             if (costFree) {
                 dueNanos[i] = due;
             } else {
@@ -141,8 +146,15 @@ final class SimQueuePair implements QueuePair {
             } else if (target.consumeInjectedFailure()) {
                 result = CompletionStatus.REMOTE_OPERATION_ERROR;
             } else {
-                fabric.beforeApply(opcode[i]);
+                if (rnrLeft[i] == SimOptions.RNR_RETRIES) {
+                    fabric.beforeApply(opcode[i]);
+                }
                 result = execute(i, now);
+                if (result == CompletionStatus.RECEIVER_NOT_READY && rnrLeft[i] > 0 && options.rnrTimerNanos() > 0) {
+                    rnrLeft[i]--;
+                    dueNanos[i] = now + options.rnrTimerNanos();
+                    return;
+                }
             }
             if (result != CompletionStatus.SUCCESS) {
                 error = true;

@@ -21,9 +21,10 @@
  * <p>Messaging ({@code SEND}, {@code WRITE_WITH_IMMEDIATE}) executes like the one-sided requests,
  * on the sender's thread when due: it consumes the oldest receive of the peer's receive queue,
  * under that queue's lock, and the receive completion becomes pollable on the peer's completion
- * queue after the completion delay. With no receive posted it fails at once with
- * {@code RECEIVER_NOT_READY} (the error verbs reports after its receiver-not-ready retries; the
- * simulator does not wait them out), writing nothing; a WRITE_WITH_IMMEDIATE's target is checked by
+ * queue after the completion delay. With no receive posted it tries again after the receiver-not-ready
+ * timer ({@link io.remus.core.sim.SimOptions#rnrTimerNanos()}, verbs' 0.64 ms by default), holding up the
+ * queue pair's later requests, and after {@link io.remus.core.sim.SimOptions#RNR_RETRIES} retries fails
+ * with {@code RECEIVER_NOT_READY}, writing nothing; a WRITE_WITH_IMMEDIATE's target is checked by
  * rkey and bounds as a WRITE's is. A message reaches the receiver only once the sender's thread
  * executes it: on posting, or when a latency is set, when the sender polls its completion queue.
  *
