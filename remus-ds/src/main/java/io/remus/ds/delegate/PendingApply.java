@@ -150,6 +150,7 @@ public final class PendingApply {
         if (status != Trustee.STATUS_OK) {
             String why = status == Trustee.STATUS_UNKNOWN_OPERATION ? "no operation " + opId + " is registered there"
                     : status == Trustee.STATUS_UNKNOWN_PROPERTY ? "it holds no property " + propertyId
+                    : status == Trustee.STATUS_RELEASED_PROPERTY ? "property " + propertyId + " was released there"
                     : status == Trustee.STATUS_OPERATION_THREW ? "operation " + opId + " threw there"
                     : "it answered with unknown status " + status;
             throw new DelegatedOperationException("trustee " + RemotePtr.toString(client.trustee()) + " refused op " + opId

@@ -24,10 +24,58 @@ import java.time.Duration;
 public final class Trust<T> {
     private final TrusteeClient client;
     private final int propertyId;
+    private boolean holdsReference;
+    private boolean released;
 
-    Trust(TrusteeClient client, int propertyId) {
+    Trust(TrusteeClient client, int propertyId, boolean holdsReference) {
         this.client = client;
         this.propertyId = propertyId;
+        this.holdsReference = holdsReference;
+    }
+
+    /**
+     * @return whether this handle holds a reference to the property ({@link TrusteeClient#share}) that it has not
+     *         released
+     */
+    public boolean holdsReference() {
+        return holdsReference;
+    }
+
+    /**
+     * Drops this handle's reference to the property: one request the trustee serves, with the costs of an
+     * {@link #apply}. When it was the last, the trustee drops the property (closing it when it is
+     * {@link AutoCloseable}) and later requests naming it fail with {@link DelegatedOperationException}. This
+     * handle is then released: its calls throw {@link BadArgumentException}. Blocking, with the caller's deadline.
+     *
+     * @param timeout how long to wait for a free slot and the trustee's answer, not negative
+     * @return the references the property has left (0: it was dropped)
+     * @throws BadArgumentException        naming the property, when this handle holds no reference (it came from
+     *                                     {@link TrusteeClient#trust}, or was released already)
+     * @throws TrusteeTimeoutException     when the trustee did not answer by the deadline (the request stays
+     *                                     posted: a trustee that serves it later drops the reference; the handle is
+     *                                     released either way)
+     * @throws TrusteeClosedException      when the trustee is or becomes closed before answering
+     * @throws DelegatedOperationException when the property's close threw on the trustee (the property is dropped)
+     */
+    public int release(Duration timeout) {
+        if (!holdsReference) {
+            throw new BadArgumentException("this handle to property " + propertyId + " holds no reference"
+                    + (released ? ": it was released already" : ": it came from trust(), not share()"));
+        }
+        long deadline = PendingApply.deadline(timeout);
+        PendingApply p = client.stage(propertyId, Trustee.RELEASE, 0, deadline, true);
+        holdsReference = false;
+        released = true;
+        return (int) p.awaitUntil(deadline, timeout);
+    }
+
+    private void checkUsable(int opId) {
+        if (released) {
+            throw new BadArgumentException("this handle to property " + propertyId + " was released");
+        }
+        if (opId < 0 || opId >= Trustee.MAX_OPERATIONS) {
+            throw new BadArgumentException("opId must be 0.." + (Trustee.MAX_OPERATIONS - 1) + ", got " + opId);
+        }
     }
 
     /** @return the property's id at its trustee */
@@ -48,13 +96,15 @@ public final class Trust<T> {
      * @param arg     the argument word
      * @param timeout how long to wait for a free slot and the response, not negative
      * @return the operation's result
-     * @throws BadArgumentException        naming the value, for an op id out of range or a negative timeout
+     * @throws BadArgumentException        naming the value, for an op id out of range or a negative timeout, or
+     *                                     when this handle was released
      * @throws TrusteeTimeoutException     when no response came by the deadline (the trustee stopped or died)
      * @throws TrusteeClosedException      when the trustee is or becomes closed before answering
-     * @throws DelegatedOperationException when the trustee knows no such operation or property, or the
-     *                                     operation threw there
+     * @throws DelegatedOperationException when the trustee knows no such operation or property, the property
+     *                                     was released, or the operation threw there
      */
     public long apply(int opId, long arg, Duration timeout) {
+        checkUsable(opId);
         long deadline = PendingApply.deadline(timeout);
         PendingApply p = client.stage(propertyId, opId, arg, deadline, true);
         return p.awaitUntil(deadline, timeout);
@@ -70,11 +120,12 @@ public final class Trust<T> {
      * @param opId an operation id registered on the trustee
      * @param arg  the argument word
      * @return the request's handle, reused by the slot's next request once awaited
-     * @throws BadArgumentException   naming the value, for an op id out of range, or when every slot of
-     *                                the client is in flight
+     * @throws BadArgumentException   naming the value, for an op id out of range, when every slot of the
+     *                                client is in flight, or when this handle was released
      * @throws TrusteeClosedException when the trustee is closed
      */
     public PendingApply applyAsync(int opId, long arg) {
+        checkUsable(opId);
         return client.stage(propertyId, opId, arg, 0, false);
     }
 }

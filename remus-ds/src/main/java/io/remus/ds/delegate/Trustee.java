@@ -28,7 +28,15 @@ import java.util.Objects;
  * registers operations by id and {@link #entrust} hands it properties; clients join with
  * {@link TrusteeClient#connect} given {@link #ptr()}. The caller's thread serves: it calls
  * {@link #serveOnce()} in its own loop, or {@link #serve(Duration)}; the class starts no thread. Every
- * method runs on the compute thread's owner. {@link #close()} marks the trustee closed, so that pending
+ * method runs on the compute thread's owner.
+ *
+ * <p>A property is reference counted, as Trust&lt;T&gt;'s are: {@link #entrust} gives it one reference, the
+ * entrusting caller's; a client takes one more with {@link TrusteeClient#share} (a request the trustee serves
+ * like any other: 1 round trip from another node) and drops it with {@link Trust#release}; the trustee drops
+ * its own with {@link #release}. When the last goes, the trustee drops the property (closing it when it is
+ * {@link AutoCloseable}) in the same pass, and every later request naming it fails with
+ * {@link DelegatedOperationException}. Handles from {@link TrusteeClient#trust} hold no reference: they are
+ * valid while someone else holds one. {@link #close()} marks the trustee closed, so that pending
  * and later requests fail fast with {@link TrusteeClosedException}; a trustee whose thread simply stops
  * serving (or dies) makes them fail with {@link TrusteeTimeoutException} at each caller's deadline.
  *
@@ -80,7 +88,11 @@ import java.util.Objects;
  */
 public class Trustee<T> implements AutoCloseable {
     /** The most operation ids: ids run 0..{@code MAX_OPERATIONS - 1}. */
-    public static final int MAX_OPERATIONS = 1 << 16;
+    public static final int MAX_OPERATIONS = (1 << 16) - 2;
+    /** The reserved operation id of a request that takes one more reference to its property ({@link TrusteeClient#share}). */
+    static final int RETAIN = 0xFFFF;
+    /** The reserved operation id of a request that drops a reference to its property ({@link Trust#release}). */
+    static final int RELEASE = 0xFFFE;
     /** The most clients one trustee takes. */
     public static final int MAX_CLIENTS = 1 << 12;
     /** The most request slots (requests in flight) per client. */
@@ -110,6 +122,7 @@ public class Trustee<T> implements AutoCloseable {
     static final long STATUS_UNKNOWN_OPERATION = 1;
     static final long STATUS_UNKNOWN_PROPERTY = 2;
     static final long STATUS_OPERATION_THREW = 3;
+    static final long STATUS_RELEASED_PROPERTY = 4;
     static final VarHandle WORD = ValueLayout.JAVA_LONG.varHandle();
     private static final long GONE = -1;
 
@@ -121,6 +134,8 @@ public class Trustee<T> implements AutoCloseable {
     private final long clientBytes;
     private final List<TrusteeOperation<T>> operations = new ArrayList<>();
     private final List<T> properties = new ArrayList<>();
+    /** Per property: its references; 0 once released (the property is then null). */
+    private final List<Integer> references = new ArrayList<>();
     private final long[] responseBlock;
     private final MemorySegment[] localResponses;
     private final long[] lastSequence;
@@ -266,29 +281,83 @@ public class Trustee<T> implements AutoCloseable {
     }
 
     /**
-     * Takes {@code property} into the trustee's care and returns its id, the next one from 0. No RDMA.
+     * Takes {@code property} into the trustee's care and returns its id, the next one from 0, with one
+     * reference, the caller's: drop it with {@link #release}. No RDMA.
      *
      * @param property the object; only operations run by this trustee should touch it from now on
-     * @return its property id, for {@link TrusteeClient#trust}
+     * @return its property id, for {@link TrusteeClient#trust} and {@link TrusteeClient#share}
      */
     public int entrust(T property) {
         Objects.requireNonNull(property, "property");
         thread.checkOwnerThread();
         properties.add(property);
+        references.add(1);
         return properties.size() - 1;
     }
 
     /**
-     * @param propertyId an id {@link #entrust} returned
-     * @return the property, for the trustee's own thread
-     * @throws BadArgumentException naming the id, when no property has it
+     * Drops one reference to a property on the trustee's own thread, as {@link Trust#release} does from a
+     * client: when none is left the property is dropped (closed first when it is {@link AutoCloseable}), and
+     * later requests naming it fail with {@link DelegatedOperationException}. Its id is not reused. No RDMA.
+     *
+     * @param propertyId an id {@link #entrust} returned, not released yet
+     * @return the references left
+     * @throws BadArgumentException naming the id, when no live property has it
      */
-    public T property(int propertyId) {
+    public int release(int propertyId) {
+        thread.checkOwnerThread();
+        live(propertyId);
+        return dropReference(propertyId);
+    }
+
+    /**
+     * @param propertyId an id {@link #entrust} returned
+     * @return its references: 1 for the entrusting caller's until {@link #release}, plus one per
+     *         {@link TrusteeClient#share} not released yet; 0 once released
+     * @throws BadArgumentException naming the id, when no property ever had it
+     */
+    public int references(int propertyId) {
         thread.checkOwnerThread();
         if (propertyId < 0 || propertyId >= properties.size()) {
             throw new BadArgumentException("no property " + propertyId + " on trustee " + RemotePtr.toString(ptr) + " ("
                     + properties.size() + " entrusted)");
         }
+        return references.get(propertyId);
+    }
+
+    private void live(int propertyId) {
+        if (references(propertyId) == 0) {
+            throw new BadArgumentException("property " + propertyId + " on trustee " + RemotePtr.toString(ptr)
+                    + " was released");
+        }
+    }
+
+    /** Drops a reference of a live property, and the property with the last one; returns the references left. */
+    private int dropReference(int propertyId) {
+        int left = references.get(propertyId) - 1;
+        references.set(propertyId, left);
+        if (left == 0) {
+            T property = properties.set(propertyId, null);
+            if (property instanceof AutoCloseable closeable) {
+                try {
+                    closeable.close();
+                } catch (Exception e) {
+                    throw new DelegatedOperationException("property " + propertyId + " on trustee " + RemotePtr.toString(ptr)
+                            + " was released, and closing it threw " + e);
+                }
+            }
+        }
+        return left;
+    }
+
+    /**
+     * @param propertyId an id {@link #entrust} returned
+     * @return the property, for the trustee's own thread
+     * @throws BadArgumentException naming the id, when no property has it or it was released
+     */
+    public T property(int propertyId) {
+        thread.checkOwnerThread();
+        live(propertyId);
         return properties.get(propertyId);
     }
 
@@ -367,10 +436,23 @@ public class Trustee<T> implements AutoCloseable {
         TrusteeOperation<T> op = opId >= 0 && opId < operations.size() ? operations.get(opId) : null;
         long result = 0;
         long status;
-        if (op == null) {
+        if (propertyId < 0 || propertyId >= properties.size()) {
+            status = opId == RETAIN || opId == RELEASE || op != null ? STATUS_UNKNOWN_PROPERTY : STATUS_UNKNOWN_OPERATION;
+        } else if (references.get(propertyId) == 0) {
+            status = STATUS_RELEASED_PROPERTY;
+        } else if (opId == RETAIN) {
+            result = references.get(propertyId) + 1;
+            references.set(propertyId, (int) result);
+            status = STATUS_OK;
+        } else if (opId == RELEASE) {
+            try {
+                result = dropReference(propertyId);
+                status = STATUS_OK;
+            } catch (DelegatedOperationException closeThrew) {
+                status = STATUS_OPERATION_THREW;
+            }
+        } else if (op == null) {
             status = STATUS_UNKNOWN_OPERATION;
-        } else if (propertyId < 0 || propertyId >= properties.size()) {
-            status = STATUS_UNKNOWN_PROPERTY;
         } else {
             try {
                 result = run(op, properties.get(propertyId), arg);

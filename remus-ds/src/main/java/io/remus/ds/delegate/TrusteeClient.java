@@ -7,6 +7,7 @@ import io.remus.core.DoorbellBatch;
 import io.remus.core.RemotePtr;
 
 import java.lang.foreign.MemorySegment;
+import java.time.Duration;
 import java.lang.foreign.ValueLayout;
 import java.lang.invoke.VarHandle;
 import java.util.Objects;
@@ -141,7 +142,32 @@ public final class TrusteeClient {
         if (propertyId < 0) {
             throw new BadArgumentException("propertyId must not be negative, got " + propertyId);
         }
-        return new Trust<>(this, propertyId);
+        return new Trust<>(this, propertyId, false);
+    }
+
+    /**
+     * A handle to one of the trustee's properties that holds a reference to it, so that the trustee keeps the
+     * property until the handle's {@link Trust#release}: one request the trustee serves (from another node
+     * than the trustee's, 2 WRITEs and 1 round trip; from its node, none). Blocking, with the caller's
+     * deadline; it takes effect when the trustee serves it.
+     *
+     * @param propertyId an id {@link Trustee#entrust} returned, not negative
+     * @param timeout    how long to wait for a free slot and the trustee's answer, not negative
+     * @param <T>        the property's type on the trustee
+     * @return the handle
+     * @throws BadArgumentException        naming the value, for a negative id or timeout
+     * @throws DelegatedOperationException when the trustee holds no such property, or it was released
+     * @throws TrusteeTimeoutException     when the trustee did not answer by the deadline (the reference may
+     *                                     have been taken: the property then stays until the trustee closes)
+     * @throws TrusteeClosedException      when the trustee is or becomes closed before answering
+     */
+    public <T> Trust<T> share(int propertyId, Duration timeout) {
+        if (propertyId < 0) {
+            throw new BadArgumentException("propertyId must not be negative, got " + propertyId);
+        }
+        long deadline = PendingApply.deadline(timeout);
+        stage(propertyId, Trustee.RETAIN, 0, deadline, true).awaitUntil(deadline, timeout);
+        return new Trust<>(this, propertyId, true);
     }
 
     /** @return the trustee's block */
@@ -237,9 +263,6 @@ public final class TrusteeClient {
      */
     PendingApply stage(int propertyId, int opId, long arg, long deadline, boolean wait) {
         thread.checkOwnerThread();
-        if (opId < 0 || opId >= Trustee.MAX_OPERATIONS) {
-            throw new BadArgumentException("opId must be 0.." + (Trustee.MAX_OPERATIONS - 1) + ", got " + opId);
-        }
         if (closedMark()) {
             throw new TrusteeClosedException("trustee " + RemotePtr.toString(trustee) + " is closed; refused op " + opId
                     + " on property " + propertyId);

@@ -7,7 +7,10 @@
  * Eriksson and Basu, "ffwd: delegation is (much) faster than you think", SOSP 2017: per-client request
  * slots the server polls round-robin, responses written back in batches). Java cannot ship closures, so
  * operations are registered on the trustee by small integer id at start-up, and a request carries one
- * argument word and gets one result word back (larger requests are not supported yet).
+ * argument word and gets one result word back (larger requests are not supported yet). Properties are
+ * reference counted, as Trust&lt;T&gt;'s are: {@link io.remus.ds.delegate.TrusteeClient#share} takes a
+ * reference, {@link io.remus.ds.delegate.Trust#release} drops it, and the trustee drops a property (closing it
+ * when it is {@link java.lang.AutoCloseable}) with its last reference.
  *
  * <p>Costs per {@link io.remus.ds.delegate.Trust#apply}: from another node than the trustee's, 2 RDMA
  * WRITEs in one doorbell (1 round trip) and CPU polls of the client's own memory; from the trustee's
@@ -16,8 +19,8 @@
  * trip per pass. Calls block with a caller-chosen deadline and fail with typed errors:
  * {@link io.remus.ds.delegate.TrusteeTimeoutException} (no answer by the deadline: a stopped or dead
  * trustee), {@link io.remus.ds.delegate.TrusteeClosedException} (a closed trustee, fast),
- * {@link io.remus.ds.delegate.DelegatedOperationException} (unknown operation or property, or the
- * operation threw). A null argument is a {@link NullPointerException} naming the parameter, before
+ * {@link io.remus.ds.delegate.DelegatedOperationException} (unknown operation or property, a
+ * released property, or the operation threw). A null argument is a {@link NullPointerException} naming the parameter, before
  * anything is done.
  */
 package io.remus.ds.delegate;

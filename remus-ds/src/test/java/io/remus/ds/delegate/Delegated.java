@@ -9,13 +9,21 @@ final class Delegated {
     static final int READ = 1;
     static final int WRITE = 2;
     static final int THROW = 3;
+    /** Drops the trustee's own reference ({@link Trustee#release}) to the property whose id is the argument. */
+    static final int RELEASE_TRUSTEES_REFERENCE = 4;
 
     private Delegated() {
     }
 
-    /** A counter or register word; touched only by its trustee's thread. */
-    static final class Cell {
+    /** A counter or register word; touched only by its trustee's thread, closed when its trustee drops it. */
+    static final class Cell implements AutoCloseable {
         long value;
+        volatile boolean closed;
+
+        @Override
+        public void close() {
+            closed = true;
+        }
     }
 
     /** Registers the cell operations: fetch-and-add, read, write, and one that always throws. */
@@ -33,5 +41,6 @@ final class Delegated {
         trustee.register(THROW, (cell, arg) -> {
             throw new IllegalStateException("operation " + THROW + " always throws");
         });
+        trustee.register(RELEASE_TRUSTEES_REFERENCE, (cell, id) -> trustee.release((int) id));
     }
 }

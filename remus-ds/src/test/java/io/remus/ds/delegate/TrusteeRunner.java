@@ -11,7 +11,8 @@ import java.util.concurrent.atomic.AtomicReference;
 /**
  * A trustee serving on its own platform thread, for the tests: it creates the trustee on a node,
  * registers {@link Delegated}'s operations, entrusts {@code cells} cells and serves until
- * {@link #stop(boolean)} (which closes it, or leaves it as if its thread had died).
+ * {@link #stop(boolean)} (which closes it, or leaves it as if its thread had died). A released cell's final
+ * value reads -1.
  */
 final class TrusteeRunner implements AutoCloseable {
     private final Thread thread;
@@ -21,6 +22,7 @@ final class TrusteeRunner implements AutoCloseable {
     private volatile boolean stop;
     private volatile boolean closeOnStop;
     private volatile long[] finalValues;
+    private final java.util.List<Delegated.Cell> entrusted = new java.util.concurrent.CopyOnWriteArrayList<>();
 
     TrusteeRunner(TestCluster cluster, int node, int maxClients, int slots, int cells) {
         this(cluster, node, maxClients, slots, cells, Trustee::create);
@@ -33,7 +35,9 @@ final class TrusteeRunner implements AutoCloseable {
                 Trustee<Delegated.Cell> trustee = maker.make(t, maxClients, slots);
                 Delegated.register(trustee);
                 for (int i = 0; i < cells; i++) {
-                    trustee.entrust(new Delegated.Cell());
+                    Delegated.Cell cell = new Delegated.Cell();
+                    entrusted.add(cell);
+                    trustee.entrust(cell);
                 }
                 ptr.complete(trustee.ptr());
                 while (!stop) {
@@ -45,7 +49,7 @@ final class TrusteeRunner implements AutoCloseable {
                 }
                 long[] values = new long[cells];
                 for (int i = 0; i < cells; i++) {
-                    values[i] = trustee.property(i).value;
+                    values[i] = trustee.references(i) == 0 ? -1 : trustee.property(i).value;
                 }
                 finalValues = values;
                 if (closeOnStop) {
@@ -69,6 +73,11 @@ final class TrusteeRunner implements AutoCloseable {
     /** @return the trustee's block, once it is created (bounded wait) */
     long ptr() throws Exception {
         return ptr.get(30, TimeUnit.SECONDS);
+    }
+
+    /** @return the cells entrusted, by property id */
+    java.util.List<Delegated.Cell> cells() {
+        return entrusted;
     }
 
     /** @return requests served so far */

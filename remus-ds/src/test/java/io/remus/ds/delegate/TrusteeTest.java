@@ -329,6 +329,68 @@ class TrusteeTest {
 
     @ParameterizedTest
     @MethodSource("fabrics")
+    void shouldDropAPropertyWithItsLastReferenceAndRefuseItAfterwards(Function<SimOptions, Fabric> make) throws Exception {
+        try (TestCluster c = cluster(make); TrusteeRunner runner = new TrusteeRunner(c, TRUSTEE_NODE, 4, 2, 2)) {
+            long ptr = runner.ptr();
+            c.runOnThreads(new int[] {REMOTE_NODE}, (index, t) -> {
+                TrusteeClient client = TrusteeClient.connect(t, ptr);
+                Counts before = Counts.of(t);
+                Trust<Delegated.Cell> first = client.share(0, PATIENCE);
+                assertEquals(new Counts(1, 0, 2, 0, 0, 0, 24), before.since(t), "share: one request, 2 WRITEs in 1 round trip");
+                assertTrue(first.holdsReference());
+                Trust<Delegated.Cell> second = client.share(0, PATIENCE);
+                Trust<Delegated.Cell> borrowed = client.trust(0);
+                assertFalse(borrowed.holdsReference());
+                assertEquals(0, first.apply(Delegated.FETCH_AND_ADD, 5, PATIENCE));
+                assertEquals(2, borrowed.apply(Delegated.RELEASE_TRUSTEES_REFERENCE, 0, PATIENCE),
+                        "the trustee's own reference dropped: the two shares are left");
+                before = Counts.of(t);
+                assertEquals(1, first.release(PATIENCE), "one reference left");
+                assertEquals(new Counts(1, 0, 2, 0, 0, 0, 24), before.since(t), "release: one request");
+                assertFalse(first.holdsReference());
+                BadArgumentException afterRelease = assertThrows(BadArgumentException.class,
+                        () -> first.apply(Delegated.READ, 0, PATIENCE));
+                assertTrue(afterRelease.getMessage().contains("property 0 was released"), afterRelease.getMessage());
+                BadArgumentException twice = assertThrows(BadArgumentException.class, () -> first.release(PATIENCE));
+                assertTrue(twice.getMessage().contains("released already"), twice.getMessage());
+                BadArgumentException notHeld = assertThrows(BadArgumentException.class, () -> borrowed.release(PATIENCE));
+                assertTrue(notHeld.getMessage().contains("trust()"), notHeld.getMessage());
+                assertEquals(5, borrowed.apply(Delegated.READ, 0, PATIENCE), "alive while the second share holds it");
+                assertFalse(runner.cells().get(0).closed);
+
+                assertEquals(0, second.release(PATIENCE), "the last reference: the trustee drops the property");
+                assertTrue(runner.cells().get(0).closed, "and closes it, in the pass that served the release");
+                DelegatedOperationException gone = assertThrows(DelegatedOperationException.class,
+                        () -> borrowed.apply(Delegated.READ, 0, PATIENCE));
+                assertTrue(gone.getMessage().contains("property 0 was released"), gone.getMessage());
+                assertThrows(DelegatedOperationException.class, () -> client.share(0, PATIENCE), "no share of a dropped property");
+                DelegatedOperationException unknown = assertThrows(DelegatedOperationException.class, () -> client.share(7, PATIENCE));
+                assertTrue(unknown.getMessage().contains("property 7"), unknown.getMessage());
+                assertEquals(0, client.<Delegated.Cell>trust(1).apply(Delegated.FETCH_AND_ADD, 1, PATIENCE), "the other property lives on");
+                assertFalse(runner.cells().get(1).closed);
+            });
+            long[] values = runner.stop(true);
+            assertEquals(-1, values[0], "released");
+            assertEquals(1, values[1]);
+        }
+        try (TestCluster c = cluster(make); ComputeThread t = c.thread(TRUSTEE_NODE)) {
+            Trustee<Delegated.Cell> trustee = Trustee.create(t, 1, 1);
+            Delegated.Cell cell = new Delegated.Cell();
+            int id = trustee.entrust(cell);
+            assertEquals(1, trustee.references(id), "the entrusting caller's reference");
+            assertEquals(0, trustee.release(id));
+            assertTrue(cell.closed);
+            assertEquals(0, trustee.references(id));
+            BadArgumentException released = assertThrows(BadArgumentException.class, () -> trustee.release(id));
+            assertTrue(released.getMessage().contains("property " + id + " on trustee"), released.getMessage());
+            assertThrows(BadArgumentException.class, () -> trustee.property(id));
+            assertThrows(BadArgumentException.class, () -> trustee.references(3));
+            assertEquals(id + 1, trustee.entrust(new Delegated.Cell()), "ids are not reused");
+        }
+    }
+
+    @ParameterizedTest
+    @MethodSource("fabrics")
     void shouldCostTwoWritesAndOneRoundTripRemotelyAndNoRdmaLocallyWhenApplying(Function<SimOptions, Fabric> make) throws Exception {
         try (TestCluster c = cluster(make); TrusteeRunner runner = new TrusteeRunner(c, TRUSTEE_NODE, 4, 4, 1)) {
             long ptr = runner.ptr();
