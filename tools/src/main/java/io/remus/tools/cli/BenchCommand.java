@@ -33,6 +33,7 @@ public final class BenchCommand {
         bench.addSubcommand("reclaim", new CommandLine(new ReclaimBenchCommand(hostFabric)));
         bench.addSubcommand("object", new CommandLine(new ObjectBenchCommand(hostFabric)));
         bench.addSubcommand("ds", new CommandLine(new DsBenchCommand(hostFabric)));
+        bench.addSubcommand("rpc-lat", new CommandLine(new RpcLatBenchCommand(hostFabric)));
         top.addSubcommand("bench", bench);
     }
 }

@@ -463,8 +463,9 @@ public final class PerftestCommand implements Callable<Integer> {
                     s.inFlightPerQueuePair(), s.outstandingReads(), signature(s), s.timeout());
         }
         if (test.operation() == BenchOperation.SEND) {
-            throw new BenchFailedException(test.commandName() + " needs two-sided SEND/RECV, which the sim fabric "
-                    + "does not model (remus-core's fabric SPI is one-sided); run it with --fabric verbs");
+            throw new BenchFailedException(test.commandName() + " needs two-sided SEND/RECV, which this benchmark's "
+                    + "sim transport does not post (the simulator has them; remus bench rpc-lat measures a messaging round "
+                    + "trip on it); run it with --fabric verbs");
         }
         if (simLatencyNanos > 0) {
             notes.add("sim execution latency injected: " + simLatencyNanos + " ns per work request");

@@ -67,7 +67,7 @@ class VerbsFlagsTest {
     void shouldRejectSendTestsOnSimWithAClearMessage() {
         RemusRun run = RemusRun.of("bench", "send-lat", "--fabric", "sim");
         assertEquals(1, run.exit());
-        assertTrue(run.err().contains("sim fabric does not model"), run.err());
+        assertTrue(run.err().contains("sim transport does not post"), run.err());
     }
 
     @Test

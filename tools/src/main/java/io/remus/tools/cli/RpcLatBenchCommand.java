@@ -1,0 +1,111 @@
+package io.remus.tools.cli;
+
+import io.remus.core.fabric.Fabric;
+import io.remus.core.rpc.RpcEndpoint;
+import io.remus.core.rpc.RpcPingPong;
+import io.remus.core.sim.SimCostModel;
+import io.remus.core.sim.SimOptions;
+import io.remus.tools.bench.FabricKind;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+import java.io.PrintWriter;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import java.util.function.Supplier;
+
+/**
+ * {@code remus bench rpc-lat}: the round trip of remus-core's RPC endpoint ({@link RpcPingPong}: node 0 calls an
+ * echo method on node 1, one call at a time), in perftest's latency columns, so that it reads beside
+ * {@code remus bench send-lat} (a SEND ping-pong) on the same fabric. Both nodes run in this process. Exit
+ * status 0 on success, 1 when a call fails, 2 for bad flags.
+ */
+@Command(name = "rpc-lat", mixinStandardHelpOptions = true, sortOptions = false, usageHelpAutoWidth = true,
+        description = {"Round trip of an RPC call (LITE-style endpoint: WRITE_WITH_IMMEDIATE into the callee's ring, "
+                + "the response the same way back), one call at a time, as send-lat measures a SEND ping-pong. Both "
+                + "nodes run in this process.", ""})
+public final class RpcLatBenchCommand implements Callable<Integer> {
+    private static final Duration CALL_TIMEOUT = Duration.ofSeconds(30);
+    private final Supplier<FabricChoice> hostFabric;
+
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = {"-n", "--iters"}, paramLabel = "N", defaultValue = "1000", description = "Measured calls (default ${DEFAULT-VALUE}).")
+    int iters;
+
+    @Option(names = {"-s", "--size"}, paramLabel = "BYTES", defaultValue = "2",
+            description = "Payload of the request and of the response, 0.." + RpcEndpoint.MAX_PAYLOAD + " (default ${DEFAULT-VALUE}, send-lat's).")
+    int size;
+
+    @Option(names = "--warmup", paramLabel = "N", defaultValue = "200", description = "Unmeasured calls first (default ${DEFAULT-VALUE}).")
+    int warmup;
+
+    @Option(names = "--sim-cost", paramLabel = "MODEL", description = "Sim fabric: cost model of the simulated NIC, none or connectx5 (default none: no cost; see SimCostModel). Its times are lower bounds; compare ratios.")
+    String simCost;
+
+    @Option(names = "--fabric", paramLabel = "FABRIC", description = "verbs or sim (default: verbs when this host has an RDMA device, else sim).")
+    FabricKind fabric;
+
+    @Option(names = {"-d", "--ib-dev"}, paramLabel = "DEVICE", description = "RDMA device for --fabric verbs (default: the first one libibverbs lists).")
+    String device;
+
+    /** @param hostFabric the fabric without {@code --fabric} ({@link FabricChoice#detect}) */
+    public RpcLatBenchCommand(Supplier<FabricChoice> hostFabric) {
+        this.hostFabric = hostFabric;
+    }
+
+    @Override
+    public Integer call() throws InterruptedException {
+        if (iters < 1 || iters > 100_000_000) {
+            throw usage("-n must be 1..100000000, got " + iters);
+        }
+        if (size < 0 || size > RpcEndpoint.MAX_PAYLOAD) {
+            throw usage("-s must be 0.." + RpcEndpoint.MAX_PAYLOAD + " bytes, got " + size);
+        }
+        if (warmup < 0 || warmup > 100_000_000) {
+            throw usage("--warmup must be 0..100000000, got " + warmup);
+        }
+        FabricChoice choice = FabricChoice.choose(spec.commandLine(), fabric, FabricChoice.given("-d", device),
+                SimFlags.simOnly(0, simCost), hostFabric);
+        SimCostModel cost = SimFlags.costModel(simCost, this::usage);
+        PrintWriter out = spec.commandLine().getOut();
+        choice.announce(spec.commandLine().getErr());
+        List<String> notes = new ArrayList<>();
+        notes.add("fabric " + choice.name() + " (" + choice.reason() + ")");
+        Supplier<Fabric> fabrics = InProcessFabrics.of(choice.kind(), device, SimOptions.defaults().withCostModel(cost), notes);
+        if (choice.kind() == FabricKind.SIM && !cost.isFree()) {
+            notes.add("sim cost model " + cost.describe() + " (times are lower bounds)");
+        }
+        notes.add(ClusterOptions.hostLoad());
+        RpcPingPong.Result r;
+        try (Fabric f = fabrics.get()) {
+            r = RpcPingPong.run(f, iters, warmup, size, CALL_TIMEOUT);
+        }
+        out.println("remus bench rpc-lat on " + choice.name());
+        for (String note : notes) {
+            out.println("note: " + note);
+        }
+        out.println(" #bytes #iterations    t_min[usec]    t_max[usec]  t_typical[usec]    t_avg[usec]    99% percentile[usec]   99.9% percentile[usec]   WWI/call");
+        out.println(String.format(Locale.ROOT, " %-6d %-11d %-14.2f %-14.2f %-16.2f %-14.2f %-23.2f %-24.2f %.2f", r.payloadBytes(),
+                r.calls(), usec(r.quantileNanos(0)), usec(r.quantileNanos(1)), usec(r.quantileNanos(0.5)), r.meanNanos() / 1e3,
+                usec(r.quantileNanos(0.99)), usec(r.quantileNanos(0.999)), r.writesWithImmediatePerCall()));
+        out.println("(t_typical: the median call; WWI/call: WRITE_WITH_IMMEDIATEs of both endpoints per call, a request and a response)");
+        out.flush();
+        return 0;
+    }
+
+    private static double usec(long nanos) {
+        return nanos / 1e3;
+    }
+
+    private ParameterException usage(String message) {
+        return new ParameterException(spec.commandLine(), message);
+    }
+}
