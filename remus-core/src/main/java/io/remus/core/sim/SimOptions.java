@@ -36,13 +36,16 @@ import io.remus.core.memory.BlockHeader;
  *                               {@code completionDelayNanos}
  * @param rnrTimerNanos          how long a SEND or WRITE_WITH_IMMEDIATE that finds no receive posted waits before
  *                               it tries again, as verbs' receiver-not-ready NAK timer; after
- *                               {@link #RNR_RETRIES} tries again it completes with {@code RECEIVER_NOT_READY},
+ *                               {@code rnrRetries} tries again it completes with {@code RECEIVER_NOT_READY},
  *                               and while it waits the queue pair's later requests wait behind it. 0 fails at
  *                               once
+ * @param rnrRetries             receiver-not-ready retries of a message, 0 to 7, 7 meaning forever (verbs'
+ *                               {@code rnr_retry}); the default is the verbs fabric's {@link #RNR_RETRIES}
  */
 public record SimOptions(long executionLatencyNanos, long completionDelayNanos, long transportTimeoutNanos,
                          boolean yieldWhileTearing, boolean yieldInsideNicAtomics, boolean tearWords,
-                         boolean poisonFreedBlocks, boolean tearReads, SimCostModel costModel, long rnrTimerNanos) {
+                         boolean poisonFreedBlocks, boolean tearReads, SimCostModel costModel, long rnrTimerNanos,
+                         int rnrRetries) {
     /**
      * The word a poisoned block is filled with ({@link #poisonFreedBlocks()}); where a payload cut at
      * its registration's end leaves less than a word, the bytes of the word's little-endian layout.
@@ -50,10 +53,13 @@ public record SimOptions(long executionLatencyNanos, long completionDelayNanos, 
     public static final long POISON = 0xDEADBEEF_0BADF00DL;
 
     /**
-     * Receiver-not-ready retries of a message before it fails: the verbs fabric's (6; verbs' 7 would retry
-     * forever).
+     * Receiver-not-ready retries of a message before it fails, by default: the verbs fabric's (6; verbs' 7
+     * retries forever).
      */
     public static final int RNR_RETRIES = 6;
+
+    /** The {@code rnrRetries} that retries forever, as verbs' {@code rnr_retry} 7. */
+    public static final int RNR_RETRY_FOREVER = 7;
 
     /** The verbs fabric's receiver-not-ready timer: 0.64 ms, the responder's minimum at timer code 12. */
     public static final long DEFAULT_RNR_TIMER_NANOS = 640_000;
@@ -66,6 +72,9 @@ public record SimOptions(long executionLatencyNanos, long completionDelayNanos, 
      */
     public SimOptions {
         java.util.Objects.requireNonNull(costModel, "costModel");
+        if (rnrRetries < 0 || rnrRetries > RNR_RETRY_FOREVER) {
+            throw new BadArgumentException("rnrRetries must be 0..7 (7: forever), got " + rnrRetries);
+        }
         if (executionLatencyNanos < 0 || completionDelayNanos < 0 || transportTimeoutNanos <= 0 || rnrTimerNanos < 0) {
             throw new BadArgumentException("simulator delays must be non-negative and the transport timeout positive, got "
                     + "executionLatencyNanos " + executionLatencyNanos + ", completionDelayNanos " + completionDelayNanos
@@ -76,54 +85,54 @@ public record SimOptions(long executionLatencyNanos, long completionDelayNanos, 
     /**
      * @return no injected delays, a 100 ms transport timeout, no yielding, whole 8-byte stores and loads, no
      *         poisoning, cost model {@link SimCostModel#NONE}, the verbs fabric's receiver-not-ready timer
-     *         ({@link #DEFAULT_RNR_TIMER_NANOS})
+     *         ({@link #DEFAULT_RNR_TIMER_NANOS}) and retries ({@link #RNR_RETRIES})
      */
     public static SimOptions defaults() {
         return new SimOptions(0, 0, 100_000_000L, false, false, false, false, false, SimCostModel.NONE,
-                DEFAULT_RNR_TIMER_NANOS);
+                DEFAULT_RNR_TIMER_NANOS, RNR_RETRIES);
     }
 
     /** @param nanos execution latency @return a copy with it */
     public SimOptions withExecutionLatencyNanos(long nanos) {
-        return new SimOptions(nanos, completionDelayNanos, transportTimeoutNanos, yieldWhileTearing, yieldInsideNicAtomics, tearWords, poisonFreedBlocks, tearReads, costModel, rnrTimerNanos);
+        return new SimOptions(nanos, completionDelayNanos, transportTimeoutNanos, yieldWhileTearing, yieldInsideNicAtomics, tearWords, poisonFreedBlocks, tearReads, costModel, rnrTimerNanos, rnrRetries);
     }
 
     /** @param nanos completion delay @return a copy with it */
     public SimOptions withCompletionDelayNanos(long nanos) {
-        return new SimOptions(executionLatencyNanos, nanos, transportTimeoutNanos, yieldWhileTearing, yieldInsideNicAtomics, tearWords, poisonFreedBlocks, tearReads, costModel, rnrTimerNanos);
+        return new SimOptions(executionLatencyNanos, nanos, transportTimeoutNanos, yieldWhileTearing, yieldInsideNicAtomics, tearWords, poisonFreedBlocks, tearReads, costModel, rnrTimerNanos, rnrRetries);
     }
 
     /** @param nanos transport timeout @return a copy with it */
     public SimOptions withTransportTimeoutNanos(long nanos) {
-        return new SimOptions(executionLatencyNanos, completionDelayNanos, nanos, yieldWhileTearing, yieldInsideNicAtomics, tearWords, poisonFreedBlocks, tearReads, costModel, rnrTimerNanos);
+        return new SimOptions(executionLatencyNanos, completionDelayNanos, nanos, yieldWhileTearing, yieldInsideNicAtomics, tearWords, poisonFreedBlocks, tearReads, costModel, rnrTimerNanos, rnrRetries);
     }
 
     /** @param yield whether transfers yield between pieces @return a copy with it */
     public SimOptions withYieldWhileTearing(boolean yield) {
-        return new SimOptions(executionLatencyNanos, completionDelayNanos, transportTimeoutNanos, yield, yieldInsideNicAtomics, tearWords, poisonFreedBlocks, tearReads, costModel, rnrTimerNanos);
+        return new SimOptions(executionLatencyNanos, completionDelayNanos, transportTimeoutNanos, yield, yieldInsideNicAtomics, tearWords, poisonFreedBlocks, tearReads, costModel, rnrTimerNanos, rnrRetries);
     }
 
     /** @param yield whether NIC atomics yield between load and store @return a copy with it */
     public SimOptions withYieldInsideNicAtomics(boolean yield) {
-        return new SimOptions(executionLatencyNanos, completionDelayNanos, transportTimeoutNanos, yieldWhileTearing, yield, tearWords, poisonFreedBlocks, tearReads, costModel, rnrTimerNanos);
+        return new SimOptions(executionLatencyNanos, completionDelayNanos, transportTimeoutNanos, yieldWhileTearing, yield, tearWords, poisonFreedBlocks, tearReads, costModel, rnrTimerNanos, rnrRetries);
     }
 
     /** @param tear whether RDMA WRITEs store 8-byte words as two halves @return a copy with it */
     public SimOptions withTearWords(boolean tear) {
         return new SimOptions(executionLatencyNanos, completionDelayNanos, transportTimeoutNanos, yieldWhileTearing,
-                yieldInsideNicAtomics, tear, poisonFreedBlocks, tearReads, costModel, rnrTimerNanos);
+                yieldInsideNicAtomics, tear, poisonFreedBlocks, tearReads, costModel, rnrTimerNanos, rnrRetries);
     }
 
     /** @param poison whether freeing a block fills its payload with {@link #POISON} @return a copy with it */
     public SimOptions withPoisonFreedBlocks(boolean poison) {
         return new SimOptions(executionLatencyNanos, completionDelayNanos, transportTimeoutNanos, yieldWhileTearing,
-                yieldInsideNicAtomics, tearWords, poison, tearReads, costModel, rnrTimerNanos);
+                yieldInsideNicAtomics, tearWords, poison, tearReads, costModel, rnrTimerNanos, rnrRetries);
     }
 
     /** @param tear whether RDMA READs load 8-byte words as two halves @return a copy with it */
     public SimOptions withTearReads(boolean tear) {
         return new SimOptions(executionLatencyNanos, completionDelayNanos, transportTimeoutNanos, yieldWhileTearing,
-                yieldInsideNicAtomics, tearWords, poisonFreedBlocks, tear, costModel, rnrTimerNanos);
+                yieldInsideNicAtomics, tearWords, poisonFreedBlocks, tear, costModel, rnrTimerNanos, rnrRetries);
     }
 
     /**
@@ -135,7 +144,7 @@ public record SimOptions(long executionLatencyNanos, long completionDelayNanos, 
      */
     public SimOptions withCostModel(SimCostModel costModel) {
         return new SimOptions(executionLatencyNanos, completionDelayNanos, transportTimeoutNanos, yieldWhileTearing,
-                yieldInsideNicAtomics, tearWords, poisonFreedBlocks, tearReads, costModel, rnrTimerNanos);
+                yieldInsideNicAtomics, tearWords, poisonFreedBlocks, tearReads, costModel, rnrTimerNanos, rnrRetries);
     }
 
     /**
@@ -145,6 +154,16 @@ public record SimOptions(long executionLatencyNanos, long completionDelayNanos, 
      */
     public SimOptions withRnrTimerNanos(long nanos) {
         return new SimOptions(executionLatencyNanos, completionDelayNanos, transportTimeoutNanos, yieldWhileTearing,
-                yieldInsideNicAtomics, tearWords, poisonFreedBlocks, tearReads, costModel, nanos);
+                yieldInsideNicAtomics, tearWords, poisonFreedBlocks, tearReads, costModel, nanos, rnrRetries);
+    }
+
+    /**
+     * @param retries receiver-not-ready retries ({@link #rnrRetries()}), 0 to 7, 7 meaning forever
+     * @return a copy with them
+     * @throws BadArgumentException naming the value, when it is out of range
+     */
+    public SimOptions withRnrRetries(int retries) {
+        return new SimOptions(executionLatencyNanos, completionDelayNanos, transportTimeoutNanos, yieldWhileTearing,
+                yieldInsideNicAtomics, tearWords, poisonFreedBlocks, tearReads, costModel, rnrTimerNanos, retries);
     }
 }

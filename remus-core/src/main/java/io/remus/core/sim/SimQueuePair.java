@@ -12,7 +12,7 @@ import io.remus.core.fabric.WorkRequests;
  * SEND and WRITE_WITH_IMMEDIATE consume a receive of the peer's receive queue as it was when this
  * queue pair was connected (none when the peer had not created one yet: verbs attaches a queue
  * pair to a shared receive queue when it creates it); with no receive posted they try again after the
- * options' receiver-not-ready timer, {@link SimOptions#RNR_RETRIES} times, holding up the queue pair's later
+ * options' receiver-not-ready timer, {@link SimOptions#rnrRetries()} times, holding up the queue pair's later
  * requests as verbs' RNR NAKs do, and then fail with {@code RECEIVER_NOT_READY}.
  * The fabric's {@link SimCostModel} sets, on posting, when each request executes and how long after
  * its execution its completion becomes pollable; NIC atomics reserve their word's atomic unit on the
@@ -41,6 +41,8 @@ final class SimQueuePair implements QueuePair {
     private final long[] returnNanos;
     /** Receiver-not-ready retries each slot's message has left. */
     private final int[] rnrLeft;
+    /** Whether each slot's message met a receiver-not-ready peer and waits to try again. */
+    private final boolean[] rnrWaiting;
     private int head;
     private int count;
     private boolean error;
@@ -71,6 +73,7 @@ final class SimQueuePair implements QueuePair {
         dueNanos = new long[depth];
         returnNanos = new long[depth];
         rnrLeft = new int[depth];
+        rnrWaiting = new boolean[depth];
     }
 
     @Override
@@ -107,7 +110,8 @@ final class SimQueuePair implements QueuePair {
             operand[i] = requests.compareOrAdd(k);
             swap[i] = requests.swap(k);
             flags[i] = requests.flags(k);
-            rnrLeft[i] = SimOptions.RNR_RETRIES;
+            rnrLeft[i] = options.rnrRetries() == SimOptions.RNR_RETRY_FOREVER ? Integer.MAX_VALUE : options.rnrRetries();
+            rnrWaiting[i] = false;
             if (costFree) {
                 dueNanos[i] = due;
             } else {
@@ -146,12 +150,13 @@ final class SimQueuePair implements QueuePair {
             } else if (target.consumeInjectedFailure()) {
                 result = CompletionStatus.REMOTE_OPERATION_ERROR;
             } else {
-                if (rnrLeft[i] == SimOptions.RNR_RETRIES) {
+                if (!rnrWaiting[i]) {
                     fabric.beforeApply(opcode[i]);
                 }
                 result = execute(i, now);
                 if (result == CompletionStatus.RECEIVER_NOT_READY && rnrLeft[i] > 0 && options.rnrTimerNanos() > 0) {
                     rnrLeft[i]--;
+                    rnrWaiting[i] = true;
                     dueNanos[i] = now + options.rnrTimerNanos();
                     return;
                 }

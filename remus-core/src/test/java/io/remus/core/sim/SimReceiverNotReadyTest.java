@@ -106,8 +106,41 @@ class SimReceiverNotReadyTest {
     }
 
     @Test
-    void shouldRefuseANegativeTimer() {
+    void shouldRefuseANegativeTimerAndRetriesOutOfRange() {
         BadArgumentException e = assertThrows(BadArgumentException.class, () -> SimOptions.defaults().withRnrTimerNanos(-1));
         assertTrue(e.getMessage().contains("rnrTimerNanos -1"), e.getMessage());
+        for (int bad : new int[] {-1, 8}) {
+            BadArgumentException r = assertThrows(BadArgumentException.class, () -> SimOptions.defaults().withRnrRetries(bad));
+            assertTrue(r.getMessage().contains("got " + bad), r.getMessage());
+        }
+    }
+
+    @Test
+    void shouldRetryForeverWithSevenRetriesAsVerbsDoes() throws InterruptedException {
+        long timer = 1_000_000;
+        try (Fabric fabric = new SimFabric(SimOptions.defaults().withRnrTimerNanos(timer).withRnrRetries(SimOptions.RNR_RETRY_FOREVER))) {
+            FabricNode a = fabric.open(0);
+            FabricNode b = fabric.open(1);
+            CompletionQueue recvB = b.createCompletionQueue(8);
+            ReceiveQueue rqB = b.createReceiveQueue(recvB, 4);
+            RegisteredMemory memA = a.allocate(4096);
+            RegisteredMemory memB = b.allocate(4096);
+            CompletionQueue sendA = a.createCompletionQueue(8);
+            QueuePair ab = a.connect(1, sendA, 4, QP_TIMEOUT);
+            WorkRequests w = new WorkRequests(1);
+            w.addSend(9, memA.address(), 8, memA.lkey(), WorkRequests.SIGNALED);
+            ab.post(w);
+            Completions out = new Completions(1);
+            long until = System.nanoTime() + 20 * timer;
+            while (System.nanoTime() - until < 0) {
+                assertEquals(0, sendA.poll(out, Duration.ZERO), "still retrying, far past 6 retries");
+                Thread.sleep(1);
+            }
+            ReceiveRequests r = new ReceiveRequests(1);
+            r.add(1, memB.address(), 64, memB.lkey());
+            rqB.post(r);
+            assertEquals(1, sendA.poll(out, WAIT));
+            assertEquals(CompletionStatus.SUCCESS, out.status(0));
+        }
     }
 }

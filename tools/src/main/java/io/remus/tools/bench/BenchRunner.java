@@ -62,11 +62,16 @@ public final class BenchRunner {
      */
     public List<LatencyResult> latency() {
         List<LatencyResult> results = new ArrayList<>();
-        try (BenchConnection client = transport.client()) {
-            boolean send = settings.test().operation() == BenchOperation.SEND;
+        boolean send = settings.test().operation() == BenchOperation.SEND;
+        try (BenchConnection client = transport.client();
+             BenchConnection server = send && transport.hasInProcessServer() ? transport.inProcessServer() : null) {
             PostedReceives receives = send ? PostedReceives.atStart(client) : null;
+            PostedReceives serverReceives = server != null ? PostedReceives.atStart(server) : null;
             if (send) {
                 receives.fill();
+            }
+            if (serverReceives != null) {
+                serverReceives.fill();
             }
             List<Integer> sizes = settings.sizes();
             for (int k = 0; k < sizes.size(); k++) {
@@ -80,6 +85,11 @@ public final class BenchRunner {
                 LatencyRecorder recorder = new LatencyRecorder(intervalLog, INTERVAL_NANOS, correction);
                 if (settings.test().operation() == BenchOperation.WRITE && transport.hasInProcessServer()) {
                     pingPong(client, size, recorder);
+                } else if (send && server != null) {
+                    int messageSize = size;
+                    inProcess("send-lat responder",
+                            done -> SendPingPong.respond(server, serverReceives, messageSize, Long.MAX_VALUE, done, settings.timeout().toNanos()),
+                            () -> SendPingPong.client(client, receives, settings, messageSize, recorder, progress));
                 } else if (send) {
                     transport.beginSize(k);
                     SendPingPong.client(client, receives, settings, size, recorder, progress);
@@ -104,16 +114,59 @@ public final class BenchRunner {
      */
     public List<BandwidthSummary> bandwidth() {
         List<BandwidthSummary> results = new ArrayList<>();
-        try (BenchConnection client = transport.client()) {
+        boolean send = settings.test().operation() == BenchOperation.SEND;
+        try (BenchConnection client = transport.client();
+             BenchConnection server = send && transport.hasInProcessServer() ? transport.inProcessServer() : null) {
+            PostedReceives serverReceives = server != null ? PostedReceives.atStart(server) : null;
+            if (serverReceives != null) {
+                serverReceives.fill();
+            }
             List<Integer> sizes = settings.sizes();
             for (int k = 0; k < sizes.size(); k++) {
                 RunGate.beforeRun(k + 1);
-                transport.beginSize(k);
-                results.add(Bandwidth.run(client, settings, sizes.get(k), progress));
+                int size = sizes.get(k);
+                if (server != null) {
+                    BandwidthSummary[] one = new BandwidthSummary[1];
+                    inProcess("send-bw receiver", done -> ReceiveSink.drain(server, serverReceives, done, settings.timeout().toNanos()),
+                            () -> one[0] = Bandwidth.run(client, settings, size, progress));
+                    results.add(one[0]);
+                } else {
+                    transport.beginSize(k);
+                    results.add(Bandwidth.run(client, settings, size, progress));
+                }
                 RunGate.afterRun(k + 1);
             }
         }
         return results;
+    }
+
+    /**
+     * Runs {@code serve} on a second thread (given a flag that turns true once {@code measure} returned) while
+     * {@code measure} runs on this one: the in-process server side of the SEND tests on the simulator.
+     */
+    private void inProcess(String name, java.util.function.Consumer<java.util.function.BooleanSupplier> serve, Runnable measure) {
+        AtomicReference<RuntimeException> failure = new AtomicReference<>();
+        AtomicBoolean done = new AtomicBoolean();
+        Thread responder = Thread.ofPlatform().name("remus-" + name).daemon().unstarted(() -> {
+            try {
+                serve.accept(done::get);
+            } catch (RuntimeException e) {
+                failure.set(e);
+            }
+        });
+        responder.start();
+        try {
+            measure.run();
+        } catch (BenchFailedException e) {
+            RuntimeException first = failure.get();
+            throw first != null ? first : e;
+        } finally {
+            done.set(true);
+            join(responder);
+        }
+        if (failure.get() != null) {
+            throw failure.get();
+        }
     }
 
     private void pingPong(BenchConnection client, int size, LatencyRecorder recorder) {

@@ -125,7 +125,7 @@ public final class PerftestCommand implements Callable<Integer> {
     @Option(names = {"-Q", "--cq-mod"}, paramLabel = "N", description = "Bandwidth tests: ask for a completion every N work requests (and for the last). Default, as perftest: 100 (at most -t), or 1 for one size above 8192 bytes.")
     Integer cqModeration;
 
-    @Option(names = {"-r", "--rx-depth", "--rx_depth"}, paramLabel = "DEPTH", defaultValue = "512", description = "Receives each QP holds posted, SEND tests (verbs; default ${DEFAULT-VALUE}).")
+    @Option(names = {"-r", "--rx-depth", "--rx_depth"}, paramLabel = "DEPTH", defaultValue = "512", description = "Receives each QP holds posted, SEND tests (default ${DEFAULT-VALUE}; on sim, the node's shared receive queue holds this many per QP).")
     int rxDepth;
 
     @Option(names = {"-I", "--inline-size", "--inline_size"}, paramLabel = "BYTES", description = "Max inline data (verbs; default: perftest's, 220 for write-lat and 236 for send-lat on devices it knows, else 0).")
@@ -364,9 +364,6 @@ public final class PerftestCommand implements Callable<Integer> {
         if (matched("-u")) {
             verbsOnly.add("-u " + qpTimeout);
         }
-        if (matched("-r")) {
-            verbsOnly.add("-r " + rxDepth);
-        }
         if (outstanding != null) {
             verbsOnly.add("-o " + outstanding);
         }
@@ -462,11 +459,6 @@ public final class PerftestCommand implements Callable<Integer> {
             return new VerbsBenchTransport(verbsOptions(s), bufferBytes(s), s.queuePairs(),
                     s.inFlightPerQueuePair(), s.outstandingReads(), signature(s), s.timeout());
         }
-        if (test.operation() == BenchOperation.SEND) {
-            throw new BenchFailedException(test.commandName() + " needs two-sided SEND/RECV, which this benchmark's "
-                    + "sim transport does not post (the simulator has them; remus bench rpc-lat measures a messaging round "
-                    + "trip on it); run it with --fabric verbs");
-        }
         if (simLatencyNanos > 0) {
             notes.add("sim execution latency injected: " + simLatencyNanos + " ns per work request");
         }
@@ -475,8 +467,11 @@ public final class PerftestCommand implements Callable<Integer> {
         if (!cost.isFree()) {
             notes.add("sim cost model " + cost.describe() + " (times are lower bounds)");
         }
-        SimOptions options = SimOptions.defaults().withExecutionLatencyNanos(simLatencyNanos).withCostModel(cost);
-        return new SimBenchTransport(options, buffer, s.queuePairs(), Math.max(s.txDepth(), 1));
+        // perftest's QPs retry a receiver-not-ready peer forever (rnr_retry 7): so do the simulated ones here.
+        SimOptions options = SimOptions.defaults().withExecutionLatencyNanos(simLatencyNanos).withCostModel(cost)
+                .withRnrRetries(SimOptions.RNR_RETRY_FOREVER);
+        return new SimBenchTransport(options, buffer, s.queuePairs(), Math.max(s.txDepth(), 1),
+                test.operation() == BenchOperation.SEND ? rxDepth : 0);
     }
 
     /**

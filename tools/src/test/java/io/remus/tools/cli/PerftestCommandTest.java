@@ -209,10 +209,13 @@ class PerftestCommandTest {
     }
 
     @Test
-    void shouldFailCleanlyWhenSendIsAskedOfTheSimulator() {
-        RemusRun run = RemusRun.of("bench", "send-lat", "--fabric", "sim");
-        assertEquals(1, run.exit());
-        assertTrue(run.err().startsWith("remus: send-lat needs two-sided SEND/RECV"), run.err());
+    void shouldRunTheSendTestsOnTheSimulatorWithAResponderInThisProcess() {
+        RemusRun lat = RemusRun.of("bench", "send-lat", "--fabric", "sim", "-n", "200", "-s", "64");
+        assertEquals(0, lat.exit(), lat.err());
+        assertTrue(lat.out().lines().anyMatch(l -> l.trim().startsWith("64 ") && l.contains(" 200 ")), lat.out());
+        RemusRun bw = RemusRun.of("bench", "send-bw", "--fabric", "sim", "-n", "500", "-s", "4096");
+        assertEquals(0, bw.exit(), bw.err());
+        assertTrue(bw.out().lines().anyMatch(l -> l.trim().startsWith("4096 ") && l.contains(" 500 ")), bw.out());
     }
 
     @Test

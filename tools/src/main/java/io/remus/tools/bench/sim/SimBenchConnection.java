@@ -5,6 +5,8 @@ import io.remus.core.fabric.CompletionStatus;
 import io.remus.core.fabric.Completions;
 import io.remus.core.fabric.FabricNode;
 import io.remus.core.fabric.QueuePair;
+import io.remus.core.fabric.ReceiveQueue;
+import io.remus.core.fabric.ReceiveRequests;
 import io.remus.core.fabric.RegisteredMemory;
 import io.remus.core.fabric.RemoteRegion;
 import io.remus.core.fabric.WorkRequests;
@@ -15,7 +17,10 @@ import io.remus.tools.bench.BenchFailedException;
 import java.lang.foreign.MemorySegment;
 import java.time.Duration;
 
-/** One side of a {@link SimBenchTransport}: its buffer, QPs to the peer, one completion queue. */
+/**
+ * One side of a {@link SimBenchTransport}: its buffer, QPs to the peer, the node's completion queue and, for the
+ * SEND tests, the node's receive queue (shared by the QPs: a receive posted for one QP may take another's SEND).
+ */
 final class SimBenchConnection implements BenchConnection {
     /** The QPs' bound on a fenced request's wait; the benchmarks fence nothing, and the simulator never waits. */
     private static final Duration FENCE_WAIT = Duration.ofMinutes(1);
@@ -24,15 +29,20 @@ final class SimBenchConnection implements BenchConnection {
     private final CompletionQueue cq;
     private final QueuePair[] qps;
     private final WorkRequests request = new WorkRequests(1);
+    private final ReceiveQueue receives;
+    private final ReceiveRequests receive = new ReceiveRequests(1);
+    private final int receiveDepth;
     private final Completions completions;
     private boolean closed;
 
-    SimBenchConnection(FabricNode node, RegisteredMemory buffer, RemoteRegion remote, int queuePairs, int depth) {
+    SimBenchConnection(FabricNode node, RegisteredMemory buffer, RemoteRegion remote, int queuePairs, int depth,
+                       CompletionQueue cq, ReceiveQueue receives, int receiveDepth) {
         this.buffer = buffer;
         this.remote = remote;
-        int capacity = queuePairs * depth;
-        this.cq = node.createCompletionQueue(capacity);
-        this.completions = new Completions(capacity);
+        this.cq = cq;
+        this.receives = receives;
+        this.receiveDepth = receives == null ? 0 : receiveDepth;
+        this.completions = new Completions(queuePairs * (depth + this.receiveDepth));
         this.qps = new QueuePair[queuePairs];
         for (int i = 0; i < queuePairs; i++) {
             qps[i] = node.connect(remote.nodeId(), cq, depth, FENCE_WAIT);
@@ -90,6 +100,31 @@ final class SimBenchConnection implements BenchConnection {
         qps[qp].post(request);
     }
 
+    @Override
+    public void send(int qp, long localOffset, int bytes, long wrId, boolean signaled) {
+        if (receives == null) {
+            throw new UnsupportedOperationException("this transport was made without receive queues (receive depth 0)");
+        }
+        request.clear();
+        request.addSend(wrId, buffer.address() + localOffset, bytes, buffer.lkey(), flags(signaled));
+        qps[qp].post(request);
+    }
+
+    @Override
+    public void receive(int qp, long localOffset, int bytes, long wrId) {
+        if (receives == null) {
+            throw new UnsupportedOperationException("this transport was made without receive queues (receive depth 0)");
+        }
+        receive.clear();
+        receive.add(wrId, buffer.address() + localOffset, bytes, buffer.lkey());
+        receives.post(receive);
+    }
+
+    @Override
+    public int receiveDepth() {
+        return receiveDepth;
+    }
+
     private static int flags(boolean signaled) {
         return signaled ? WorkRequests.SIGNALED : 0;
     }
@@ -116,6 +151,5 @@ final class SimBenchConnection implements BenchConnection {
         for (QueuePair qp : qps) {
             qp.close();
         }
-        cq.close();
     }
 }
