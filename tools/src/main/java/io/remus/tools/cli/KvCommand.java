@@ -195,7 +195,7 @@ public final class KvCommand implements Callable<Integer> {
             field(b, "round_trips_per_op", num(r.roundTripsPerOp()));
             field(b, "round_trips_per_read", num(r.roundTripsPerRead()));
             field(b, "round_trips_per_update", num(r.roundTripsPerUpdate()));
-            b.append("\"allocator_round_trips_per_update\":").append(num(r.memoryRoundTripsPerUpdate())).append('}');
+            b.append("\"memory_round_trips_per_update\":").append(num(r.memoryRoundTripsPerUpdate())).append('}');
         }
         return b.append("]}").toString();
     }

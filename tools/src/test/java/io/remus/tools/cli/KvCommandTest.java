@@ -107,6 +107,7 @@ class KvCommandTest {
         assertTrue(text.contains("{\"workload\":\"A\",\"way\":\"one-sided\","), text);
         assertTrue(text.contains("{\"workload\":\"B\",\"way\":\"alock\","), text);
         assertTrue(text.contains("\"round_trips_per_read\":2.000000"), "one-sided remote get: " + text);
+        assertTrue(text.contains("\"memory_round_trips_per_update\":"), text);
         assertTrue(text.endsWith("}]}"), text);
         assertTrue(r.err().contains("wrote " + png), r.err());
         BufferedImage image = ImageIO.read(png.toFile());

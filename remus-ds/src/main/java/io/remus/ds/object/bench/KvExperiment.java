@@ -210,6 +210,7 @@ public final class KvExperiment {
         return (long) key << KEY_SHIFT | (long) writer << WRITER_SHIFT | sequence;
     }
 
+    /** @return the key a {@link #value} word names */
     static int keyOf(long value) {
         return (int) (value >>> KEY_SHIFT);
     }
