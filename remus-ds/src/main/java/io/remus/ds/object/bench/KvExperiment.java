@@ -47,19 +47,23 @@ import java.util.function.UnaryOperator;
 /**
  * A key-value store under YCSB A and B (B. F. Cooper et al., "Benchmarking Cloud Serving Systems with
  * YCSB", SoCC 2010) three ways on one fabric: the one-sided hash map, delegation to each node's trustee
- * (Trust&lt;T&gt; / Gossamer, UIC 2025) and an ALock-protected table (ALock: A. Baran, J. Shi, R. Palmieri,
- * "ALock: Asymmetric Lock Primitive for RDMA Systems", SPAA 2024). It starts {@code nodes} nodes and, for
+ * (Trust&lt;T&gt; / Gossamer, UIC 2025) and an ALock-protected table (ALock: Baran, Nelson-Slivon, Tseng,
+ * Palmieri, "ALock: Asymmetric Lock Primitive for RDMA Systems", SPAA 2024). It starts {@code nodes} nodes and, for
  * each workload and each {@link KvWay} in turn, creates that way's store, loads keys {@code 0..keys-1}
  * (key {@code k} on node {@code k % nodes}) and runs {@code threadsPerNode} workers per node for the
  * configured duration. Each worker picks a key (uniform or zipfian through {@link HomePicker}, with
  * {@code pLocal} as {@link SharingExperiment}) and reads it or, with the workload's update fraction,
  * writes it a new value. Values are 8-byte words, since a delegated request carries one word.
- * The ways, per operation on a key of another node (on the worker's own node the one-sided and ALock ways
- * READ and WRITE through the CPU path, and delegation costs no RDMA):
+ * The ways, per operation on a key of another node (on the worker's own node delegation costs no RDMA,
+ * ALock takes its CPU-only local path and READs through the CPU but WRITEs through the loopback queue pair
+ * in 1 round trip, and the map's doorbell batches and compare-and-swaps still take the loopback queue
+ * pair: 1 round trip per get):
  * <ul>
  *   <li>{@link KvWay#ONE_SIDED}: one {@link RemoteHashMap} per node, homed there. A read is
  *       {@link RemoteHashMap#get(long, MemorySegment)}: 2 round trips expected, wait-free; an update is
- *       {@link RemoteHashMap#put(long, MemorySegment)} over a present key: 3 round trips expected, lock-free.
+ *       {@link RemoteHashMap#put(long, MemorySegment)} over a present key: 3 round trips expected besides
+ *       memory management (the new block's allocation, the old one's retirement through the worker's
+ *       {@link EpochReclaimer}), lock-free.
  *       Each linearizes where the map says.</li>
  *   <li>{@link KvWay#DELEGATED}: one {@link Trustee} per node, serving on its own thread, owns a plain
  *       {@code long[]} of its node's keys; operation {@code GET} (argument: the key) returns a key's value,
@@ -69,7 +73,8 @@ import java.util.function.UnaryOperator;
  *   <li>{@link KvWay#ALOCK}: per node one array of value words in that node's memory and one ALock per key
  *       (the finest striping: no two keys share a lock, so no operation waits on another key's, at
  *       {@link LockWord#SIZE} bytes per key). A read is lock, 1 READ, unlock; an update lock, 1 WRITE,
- *       unlock; blocking (the lock's acquire timeout outlasts the run); linearized inside the critical
+ *       unlock: 5 round trips uncontended (the remote acquire's compare-and-swap of the remote tail, WRITE
+ *       of the victim and READ of the local tail, the release's compare-and-swap, and the access); blocking (the lock's acquire timeout outlasts the run); linearized inside the critical
  *       section.</li>
  * </ul>
  *

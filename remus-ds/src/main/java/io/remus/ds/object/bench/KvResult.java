@@ -16,8 +16,9 @@ import java.util.Objects;
  * @param localPicks         operations whose key lived on the worker's own node
  * @param elapsedNanos       from the start of the workers to the last one's end
  * @param postedOperations   the posted RDMA operations during the run, by {@link Opcode} ordinal: the
- *                           workers', and for {@link KvWay#DELEGATED} the trustees' too (reads and word writes of
- *                           a thread's own node that take the CPU path, and ALock's local path, are not counted)
+ *                           workers', and for {@link KvWay#DELEGATED} the trustees' too (word reads of a
+ *                           thread's own node, which take the CPU path, and ALock's local path are not counted;
+ *                           word writes go through the NIC on every node and are)
  * @param roundTrips         the round trips the same threads waited for
  * @param readRoundTrips     the round trips the workers waited for inside their reads
  * @param updateRoundTrips   the round trips the workers waited for inside their updates

@@ -134,6 +134,24 @@ class KvExperimentTest {
     }
 
     @Test
+    void shouldThrowNamingTheKeyWhenAStoreReadsTheNeighbouringKey() {
+        UnaryOperator<KvExperiment.Store> misdirected = s -> new KvExperiment.Store() {
+            @Override
+            public long read(int key) {
+                return s.read((key + 1) % 4);
+            }
+
+            @Override
+            public void update(int key, long value) {
+                s.update(key, value);
+            }
+        };
+        KvReadMismatchException e = assertThrows(KvReadMismatchException.class, () -> run(
+                config(List.of(KvWay.DELEGATED), 2, 1, 4, 0, Double.NaN), new AtomicLongArray(64), misdirected));
+        assertTrue(e.getMessage().contains("a value of another key"), e.getMessage());
+    }
+
+    @Test
     void shouldThrowWhenAReadReturnsAnImpossibleValue() {
         AtomicLongArray issued = new AtomicLongArray(new long[]{5, 2});
         long[] mine = {3, 0};
