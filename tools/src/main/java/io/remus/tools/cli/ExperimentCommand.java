@@ -21,9 +21,9 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
-/** {@code remus experiment}: measurements that explain design choices ({@code loopback}, {@code numa}, {@code sharing}). */
+/** {@code remus experiment}: measurements that explain design choices ({@code loopback}, {@code numa}, {@code sharing}, {@code kv}). */
 @Command(name = "experiment", mixinStandardHelpOptions = true,
-        description = "Experiments behind the design: loopback, numa, sharing. Each prints a table and, with --plot, draws a PNG.")
+        description = "Experiments behind the design: loopback, numa, sharing, kv. Each prints a table and, with --plot, draws a PNG.")
 public final class ExperimentCommand {
     /**
      * @param hostFabric the fabric an experiment runs on without {@code --fabric} ({@link FabricChoice#detect})
@@ -34,6 +34,7 @@ public final class ExperimentCommand {
         experiment.addSubcommand("loopback", new Loopback(hostFabric));
         experiment.addSubcommand("numa", new NumaCommand(hostFabric));
         experiment.addSubcommand("sharing", new SharingCommand());
+        experiment.addSubcommand("kv", new KvCommand());
         return experiment;
     }
 

@@ -137,7 +137,7 @@ public final class SharingExperiment {
             for (int i = 0; i < n; i++) {
                 nodes[i] = RemusNode.start(fabric, base.withNodeId(i));
             }
-            double zeta = config.zipfTheta() > 0 ? KeyChooser.zeta(range(config), config.zipfTheta()) : 0;
+            double zeta = HomePicker.zeta(config.counters(), n, config.pLocal(), config.zipfTheta());
             List<SharingResult> results = new ArrayList<>();
             for (SharingWay way : config.ways()) {
                 results.add(new Run(nodes, config, way, zeta, sinks).measure());
@@ -178,36 +178,6 @@ public final class SharingExperiment {
         if (sumOfValues != increments) {
             throw new CounterMismatchException(way.flagName() + ": the counters hold " + sumOfValues + " in all after "
                     + increments + " increments");
-        }
-    }
-
-    /** @return the ranks a worker's chooser draws from: all counters, or one node's share with pLocal */
-    private static long range(SharingConfig c) {
-        return c.usesPLocal() ? (c.counters() + c.nodes() - 1) / c.nodes() : c.counters();
-    }
-
-    /** One worker's counter picks. */
-    private static final class Picker {
-        private final SharingConfig c;
-        private final int node;
-        private final SplittableRandom rnd;
-        private final KeyChooser chooser;
-
-        Picker(SharingConfig c, int node, SplittableRandom rnd, double zeta) {
-            this.c = c;
-            this.node = node;
-            this.rnd = rnd;
-            this.chooser = new KeyChooser(rnd, 0, range(c), c.zipfTheta(), zeta);
-        }
-
-        int next() {
-            if (!c.usesPLocal()) {
-                return (int) chooser.next();
-            }
-            int n = c.nodes();
-            int home = n == 1 || rnd.nextDouble() < c.pLocal() ? node : (node + 1 + rnd.nextInt(n - 1)) % n;
-            int perNode = (c.counters() - home + n - 1) / n;
-            return (int) (home + (long) n * Math.floorMod(chooser.next(), perNode));
         }
     }
 
@@ -498,7 +468,8 @@ public final class SharingExperiment {
                          ? new EpochReclaimer(ct, ct.allocator(), ReclaimBenchmarkConfig.benchEpochOptions()) : null) {
                 Increment inc = open(ct, r, new LockContext(ct, lockOptions()));
                 LatencySink sink = sinks.sink(way, worker);
-                Picker picker = new Picker(config, node, new SplittableRandom(config.seed() * 31 + worker), zeta);
+                HomePicker picker = new HomePicker(config.counters(), config.nodes(), config.pLocal(), config.zipfTheta(),
+                        zeta, node, new SplittableRandom(config.seed() * 31 + worker));
                 int[] mine = new int[config.counters()];
                 applied[worker] = mine;
                 int n = config.nodes();

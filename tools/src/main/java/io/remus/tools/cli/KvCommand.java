@@ -1,0 +1,265 @@
+package io.remus.tools.cli;
+
+import io.remus.core.BadArgumentException;
+import io.remus.core.sim.SimCostModel;
+import io.remus.core.sim.SimFabric;
+import io.remus.core.sim.SimOptions;
+import io.remus.ds.bench.structure.Ycsb;
+import io.remus.ds.object.bench.KvConfig;
+import io.remus.ds.object.bench.KvResult;
+import io.remus.ds.object.bench.KvWay;
+import io.remus.tools.experiment.KvPlot;
+import io.remus.tools.experiment.KvRun;
+import io.remus.tools.experiment.KvRunner;
+import io.remus.tools.stats.LatencySummary;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+
+import static io.remus.tools.report.JsonText.field;
+import static io.remus.tools.report.JsonText.num;
+import static io.remus.tools.report.JsonText.rdmaPerOp;
+import static io.remus.tools.report.JsonText.str;
+import static io.remus.tools.report.JsonText.strings;
+
+/**
+ * {@code remus experiment kv}: a key-value store of word-sized values under YCSB A and B, three ways side
+ * by side on one simulated fabric: the one-sided hash map, delegation to each node's trustee, and an
+ * ALock-protected table ({@link io.remus.ds.object.bench.KvExperiment}). Every read is checked against
+ * the run's updates. The simulator only: the multi-process run over verbs is not built.
+ */
+@Command(name = "kv", mixinStandardHelpOptions = true,
+        description = "Every worker reads or updates a picked key (YCSB A or B, uniform or zipfian) of a key-value "
+                + "store implemented as one-sided (RemoteHashMap), delegated (a trustee per node) and alock (an "
+                + "ALock-protected table) on the same simulated fabric: throughput, read and update latency p50/p99, "
+                + "RDMA operations and round trips per operation.")
+public final class KvCommand implements Callable<Integer> {
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = "--ways", paramLabel = "WAY[,WAY...]", defaultValue = "one-sided,delegated,alock",
+            description = "Ways to run, in order (default ${DEFAULT-VALUE}).")
+    String ways;
+
+    @Option(names = "--workload", paramLabel = "W[,W...]", defaultValue = "A,B",
+            description = "YCSB workloads, A (50%% reads, 50%% updates) and B (95%% reads) (default ${DEFAULT-VALUE}).")
+    String workloads;
+
+    @Option(names = "--nodes", paramLabel = "N", defaultValue = "2", description = "Nodes, 1..16 (default ${DEFAULT-VALUE}).")
+    int nodes;
+
+    @Option(names = "--threads", paramLabel = "T", defaultValue = "2",
+            description = "Workers per node, 1..32 (default ${DEFAULT-VALUE}).")
+    int threads;
+
+    @Option(names = "--keys", paramLabel = "N", defaultValue = "1000",
+            description = "Keys, nodes..65536, key k on node k mod nodes, all loaded before the run (default ${DEFAULT-VALUE}).")
+    int keys;
+
+    @Option(names = "--zipf", paramLabel = "THETA", defaultValue = "0",
+            description = "Zipfian constant of the picks, in [0, 1); 0 is uniform, YCSB's is 0.99 (default ${DEFAULT-VALUE}).")
+    double zipf;
+
+    @Option(names = "--p-local", paramLabel = "P",
+            description = "Fraction of picks on a key of the worker's own node, in [0, 1], as experiment sharing "
+                    + "(default: pick over all keys).")
+    Double pLocal;
+
+    @Option(names = {"-D", "--duration"}, paramLabel = "SECONDS", defaultValue = "2",
+            description = "Seconds per way and workload, in [0.01, 3600] (default ${DEFAULT-VALUE}).")
+    double durationSeconds;
+
+    @Option(names = "--seed", paramLabel = "N", defaultValue = "1", description = "Seed of the picks (default ${DEFAULT-VALUE}).")
+    long seed;
+
+    @Option(names = "--segment-mib", paramLabel = "MIB", defaultValue = "64",
+            description = "Memory per node, MiB, 1..1024 (default ${DEFAULT-VALUE}).")
+    long segmentMib;
+
+    @Option(names = "--sim-cost", paramLabel = "MODEL", defaultValue = "connectx5",
+            description = "Cost model of the simulated NIC, none or connectx5 (default ${DEFAULT-VALUE}; see "
+                    + "SimCostModel). Its times are lower bounds; compare ratios.")
+    String simCost;
+
+    @Option(names = "--fabric", paramLabel = "FABRIC", defaultValue = "sim",
+            description = "sim only (default ${DEFAULT-VALUE}); the run over verbs is not built yet.")
+    String fabric;
+
+    @Option(names = "--json", paramLabel = "FILE", description = "Also write the report as one JSON object to FILE.")
+    Path json;
+
+    @Option(names = "--plot", paramLabel = "FILE", description = "Draw throughput, p50 and p99 as grouped bars in a PNG.")
+    Path plot;
+
+    @Override
+    public Integer call() throws IOException, InterruptedException {
+        KvConfig config = config();
+        SimCostModel cost = SimFlags.costModel(simCost, this::usage);
+        new OutputFiles().add("--json", json).add("--plot", plot).check();
+        SimOptions options = SimOptions.defaults().withCostModel(cost);
+        List<KvRun> runs = KvRunner.run(() -> new SimFabric(options), config);
+        List<String> notes = List.of(
+                "fabric sim, cost model " + cost.describe()
+                        + (cost.isFree() ? " (no cost: the Java data path only)" : "; times are lower bounds, compare ratios"),
+                ClusterOptions.hostLoad(),
+                config.keys() + " keys, key k on node k mod " + config.nodes() + ", 8-byte values (a delegated request "
+                        + "carries one word); picks " + (config.zipfTheta() == 0 ? "uniform" : "zipfian, theta "
+                        + config.zipfTheta()) + (config.usesPLocal() ? ", p-local " + config.pLocal() : ", over all keys"),
+                "delegated: one trustee per node on its own thread; its response WRITEs count with the way's RDMA",
+                "alock: one ALock per key over an array of value words on the key's node",
+                "one-sided: rtt/up includes memory management (allocating the new block, the epoch reclaimer), shown as mem/up",
+                "check: every read returned a value written for its key, never older than the reader's own update");
+        PrintWriter out = spec.commandLine().getOut();
+        table(out, config, notes, runs);
+        if (json != null) {
+            Files.writeString(json, json(config, cost, notes, runs) + System.lineSeparator(), StandardCharsets.UTF_8);
+            spec.commandLine().getErr().println("wrote " + json);
+        }
+        if (plot != null) {
+            KvPlot.write("remus experiment kv, sim (" + cost.name() + "), " + config.nodes() + " nodes x "
+                    + config.threadsPerNode() + " threads, " + config.keys() + " keys, "
+                    + (config.zipfTheta() == 0 ? "uniform" : "zipf " + config.zipfTheta())
+                    + (config.usesPLocal() ? ", p-local " + config.pLocal() : "") + ", " + durationSeconds + " s", runs, plot);
+            spec.commandLine().getErr().println("wrote " + plot);
+        }
+        spec.commandLine().getErr().flush();
+        return 0;
+    }
+
+    private static void table(PrintWriter out, KvConfig c, List<String> notes, List<KvRun> runs) {
+        out.println("remus experiment kv: " + c.nodes() + " nodes x " + c.threadsPerNode()
+                + " workers, each reads or updates a picked key");
+        for (String note : notes) {
+            out.println("note: " + note);
+        }
+        out.printf("%-4s %-10s %12s %9s %9s %9s %9s %8s %8s %8s %8s %9s %6s%n", "ycsb", "way", "ops/s", "rd-p50", "rd-p99",
+                "up-p50", "up-p99", "rdma/op", "rtt/op", "rtt/rd", "rtt/up", "mem/up", "local");
+        for (KvRun run : runs) {
+            KvResult r = run.result();
+            out.printf(Locale.ROOT, "%-4s %-10s %12.0f %9.2f %9.2f %9.2f %9.2f %8.2f %8.2f %8.2f %8.2f %9.2f %5.0f%%%n",
+                    r.workload(), r.way().flagName(), r.opsPerSecond(), run.reads().median() / 1000.0,
+                    run.reads().p99() / 1000.0, run.updates().median() / 1000.0, run.updates().p99() / 1000.0,
+                    r.postedPerOp(), r.roundTripsPerOp(), r.roundTripsPerRead(), r.roundTripsPerUpdate(),
+                    r.memoryRoundTripsPerUpdate(), r.operations() == 0 ? 0 : 100.0 * r.localPicks() / r.operations());
+        }
+        out.println("(latencies in microseconds)");
+        out.flush();
+    }
+
+    /**
+     * {@code --json}: one object with keys {@code tool test fabric cost_model nodes threads_per_node keys zipf
+     * p_local seconds notes runs}; a run has {@code workload way reads updates local_picks ops_per_sec},
+     * {@code read_latency_ns} and {@code update_latency_ns} ({@code count p50 p99 max mean}),
+     * {@code rdma_per_op} (keyed by opcode, lower case, and {@code total}), {@code round_trips_per_op},
+     * {@code round_trips_per_read}, {@code round_trips_per_update} and {@code memory_round_trips_per_update}.
+     */
+    private String json(KvConfig c, SimCostModel cost, List<String> notes, List<KvRun> runs) {
+        StringBuilder b = new StringBuilder(4096).append('{');
+        field(b, "tool", str("remus"));
+        field(b, "test", str("kv"));
+        field(b, "fabric", str("sim"));
+        field(b, "cost_model", str(cost.name()));
+        field(b, "nodes", Integer.toString(c.nodes()));
+        field(b, "threads_per_node", Integer.toString(c.threadsPerNode()));
+        field(b, "keys", Integer.toString(c.keys()));
+        field(b, "zipf", num(c.zipfTheta()));
+        field(b, "p_local", c.usesPLocal() ? num(c.pLocal()) : "null");
+        field(b, "seconds", num(durationSeconds));
+        field(b, "notes", strings(notes));
+        b.append("\"runs\":[");
+        for (int i = 0; i < runs.size(); i++) {
+            KvRun run = runs.get(i);
+            KvResult r = run.result();
+            b.append(i == 0 ? "{" : ",{");
+            field(b, "workload", str(r.workload().name()));
+            field(b, "way", str(r.way().flagName()));
+            field(b, "reads", Long.toString(r.reads()));
+            field(b, "updates", Long.toString(r.updates()));
+            field(b, "local_picks", Long.toString(r.localPicks()));
+            field(b, "ops_per_sec", num(r.opsPerSecond()));
+            latency(b, "read_latency_ns", run.reads());
+            latency(b, "update_latency_ns", run.updates());
+            field(b, "rdma_per_op", rdmaPerOp(r::postedPerOp, r.postedPerOp()));
+            field(b, "round_trips_per_op", num(r.roundTripsPerOp()));
+            field(b, "round_trips_per_read", num(r.roundTripsPerRead()));
+            field(b, "round_trips_per_update", num(r.roundTripsPerUpdate()));
+            b.append("\"memory_round_trips_per_update\":").append(num(r.memoryRoundTripsPerUpdate())).append('}');
+        }
+        return b.append("]}").toString();
+    }
+
+    private static void latency(StringBuilder b, String name, LatencySummary l) {
+        b.append('"').append(name).append("\":{");
+        field(b, "count", Long.toString(l.count()));
+        field(b, "p50", Long.toString(l.median()));
+        field(b, "p99", Long.toString(l.p99()));
+        field(b, "max", Long.toString(l.max()));
+        b.append("\"mean\":").append(num(l.mean())).append("},");
+    }
+
+    /**
+     * Validates the flags into the configuration.
+     *
+     * @return the configuration
+     * @throws ParameterException naming the flag and its value when one is bad
+     */
+    KvConfig config() {
+        String f = fabric.strip().toLowerCase(Locale.ROOT);
+        if (f.equals("verbs")) {
+            throw usage("--fabric verbs: the key-value experiment runs on the simulator only; its run over verbs "
+                    + "(one process per node, with the trustees' messaging across processes) is not built yet");
+        }
+        if (!f.equals("sim")) {
+            throw usage("--fabric must be sim, got '" + fabric + "'");
+        }
+        List<KvWay> wayList;
+        List<Ycsb> workloadList;
+        try {
+            wayList = CommaList.parse(ways, KvWay::parse);
+        } catch (BadArgumentException e) {
+            throw usage("--ways: " + e.getMessage());
+        }
+        try {
+            workloadList = CommaList.parse(workloads, Ycsb::parse);
+        } catch (BadArgumentException e) {
+            throw usage("--workload: " + e.getMessage());
+        }
+        if (!(durationSeconds >= 0.01) || durationSeconds > 3600) {
+            throw usage("--duration must be in [0.01, 3600] seconds, got " + durationSeconds);
+        }
+        if (segmentMib < 1 || segmentMib > 1024) {
+            throw usage("--segment-mib must be 1..1024, got " + segmentMib);
+        }
+        SimFlags.costModel(simCost, this::usage);
+        Duration duration = Duration.ofNanos(Math.round(durationSeconds * 1e9));
+        try {
+            return new KvConfig(wayList, workloadList, nodes, threads, keys, zipf, pLocal == null ? Double.NaN : pLocal,
+                    duration, segmentMib << 20, seed);
+        } catch (BadArgumentException e) {
+            throw usage(flagNames(e.getMessage()));
+        }
+    }
+
+    private static String flagNames(String message) {
+        return message.replace("threadsPerNode", "--threads").replace("nodes must", "--nodes must")
+                .replace("keys must", "--keys must").replace("zipfTheta", "--zipf").replace("pLocal", "--p-local")
+                .replace("workloads must", "--workload must").replace(": keys ", ": --keys ")
+                .replace("< nodes", "< --nodes");
+    }
+
+    private ParameterException usage(String message) {
+        return new ParameterException(spec.commandLine(), message);
+    }
+}

@@ -1,0 +1,126 @@
+package io.remus.tools.cli;
+
+import io.remus.ds.bench.structure.Ycsb;
+import io.remus.ds.object.bench.KvConfig;
+import io.remus.ds.object.bench.KvWay;
+import io.remus.tools.Remus;
+import io.remus.tools.RemusRun;
+import io.remus.tools.plot.BarChart;
+import io.remus.tools.plot.PngCharts;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import picocli.CommandLine;
+
+import javax.imageio.ImageIO;
+import java.awt.image.BufferedImage;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+@Timeout(value = 120, unit = TimeUnit.SECONDS)
+class KvCommandTest {
+    private static KvConfig parse(String... args) {
+        CommandLine top = Remus.commandLine(() -> 0);
+        CommandLine.ParseResult parsed = top.parseArgs(args);
+        CommandLine leaf = parsed.subcommand().subcommand().commandSpec().commandLine();
+        return ((KvCommand) leaf.getCommand()).config();
+    }
+
+    @Test
+    void shouldRunEveryWayUnderAAndBWhenNoFlagsAreGiven() {
+        KvConfig c = parse("experiment", "kv");
+        assertEquals(List.of(KvWay.values()), c.ways());
+        assertEquals(List.of(Ycsb.A, Ycsb.B), c.workloads());
+        assertEquals(2, c.nodes());
+        assertEquals(2, c.threadsPerNode());
+        assertEquals(1000, c.keys());
+        assertEquals(0.0, c.zipfTheta());
+        assertFalse(c.usesPLocal());
+        assertEquals(Duration.ofSeconds(2), c.duration());
+    }
+
+    @Test
+    void shouldTakeEveryFlagWhenGiven() {
+        KvConfig c = parse("experiment", "kv", "--ways", "alock,one-sided", "--workload", "b", "--threads", "3",
+                "--nodes", "3", "--keys", "99", "--zipf", "0.99", "--p-local", "0.5", "-D", "0.5", "--seed", "9");
+        assertEquals(List.of(KvWay.ALOCK, KvWay.ONE_SIDED), c.ways());
+        assertEquals(List.of(Ycsb.B), c.workloads());
+        assertEquals(3, c.threadsPerNode());
+        assertEquals(3, c.nodes());
+        assertEquals(99, c.keys());
+        assertEquals(0.99, c.zipfTheta());
+        assertEquals(0.5, c.pLocal());
+        assertEquals(Duration.ofMillis(500), c.duration());
+        assertEquals(9, c.seed());
+    }
+
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+            "--ways=one-sided,cas|unknown way 'cas'",
+            "--workload=A,C|--workload must be A or B (reads and updates only), got C",
+            "--workload=A,Z|unknown YCSB workload 'Z'",
+            "--threads=0|--threads must be 1..32, got 0",
+            "--keys=0|--keys must be 1..65536, got 0",
+            "--keys=1|--keys 1 < --nodes 2",
+            "--zipf=1|--zipf must be in [0, 1), got 1.0",
+            "--p-local=-1|--p-local must be in [0, 1], got -1.0",
+            "--nodes=17|--nodes must be 1..16, got 17",
+            "-D=0|--duration must be in [0.01, 3600] seconds, got 0.0",
+            "--sim-cost=cx9|cx9",
+            "--fabric=verbs|--fabric verbs: the key-value experiment runs on the simulator only"})
+    void shouldExitWithUsageNamingTheBadValue(String flag, String message) {
+        RemusRun r = RemusRun.of("experiment", "kv", flag);
+        assertEquals(2, r.exit(), r.err());
+        assertTrue(r.err().contains(message), r.err());
+        assertTrue(r.err().contains("Usage: remus experiment kv"), r.err());
+    }
+
+    @Test
+    void shouldPrintATableAndWriteTheJsonAndThePlot(@TempDir Path dir) throws IOException {
+        Path png = dir.resolve("kv.png");
+        Path json = dir.resolve("kv.json");
+        RemusRun r = RemusRun.of("experiment", "kv", "--sim-cost", "none", "--keys", "8", "-D", "0.1",
+                "--p-local", "0", "--segment-mib", "16", "--json", json.toString(), "--plot", png.toString());
+        assertEquals(0, r.exit(), r.err());
+        for (String workload : List.of("A", "B")) {
+            for (KvWay way : KvWay.values()) {
+                assertEquals(1, r.out().lines().filter(l -> l.startsWith(String.format("%-4s %-10s ", workload,
+                        way.flagName()))).count(), workload + " " + way.flagName() + " in\n" + r.out());
+            }
+        }
+        assertTrue(r.out().contains("cost model none"), r.out());
+        assertTrue(r.out().contains("check: every read returned a value written for its key"), r.out());
+        String text = Files.readString(json, StandardCharsets.UTF_8).strip();
+        assertTrue(text.startsWith("{\"tool\":\"remus\",\"test\":\"kv\",\"fabric\":\"sim\",\"cost_model\":\"none\","
+                + "\"nodes\":2,\"threads_per_node\":2,\"keys\":8,"), text);
+        assertTrue(text.contains("{\"workload\":\"A\",\"way\":\"one-sided\","), text);
+        assertTrue(text.contains("{\"workload\":\"B\",\"way\":\"alock\","), text);
+        assertTrue(text.contains("\"round_trips_per_read\":2.000000"), "one-sided remote get: " + text);
+        assertTrue(text.contains("\"memory_round_trips_per_update\":"), text);
+        assertTrue(text.endsWith("}]}"), text);
+        assertTrue(r.err().contains("wrote " + png), r.err());
+        BufferedImage image = ImageIO.read(png.toFile());
+        assertEquals(PngCharts.WIDTH, image.getWidth());
+        assertTrue(image.getHeight() >= 5 * BarChart.PANEL_HEIGHT, "five panels: " + image.getHeight());
+    }
+
+    @Test
+    void shouldRefuseAJsonFileThatCannotBeWrittenBeforeRunning(@TempDir Path dir) {
+        Path file = dir.resolve("missing").resolve("kv.json");
+        RemusRun r = RemusRun.of("experiment", "kv", "--json", file.toString());
+        assertEquals(1, r.exit(), r.err());
+        assertTrue(r.err().contains("--json"), r.err());
+        assertFalse(Files.exists(file));
+    }
+}
