@@ -13,9 +13,9 @@ import java.util.Objects;
  * @param localPicks       increments whose counter lived on the worker's own node
  * @param elapsedNanos     from the start of the workers to the last one's end
  * @param postedOperations the posted RDMA operations during the run, by {@link Opcode} ordinal: the
- *                         workers', and for {@link SharingWay#DELEGATED} the trustees' too (reads and word
- *                         writes of a thread's own node that take the CPU path, and ALock's local path,
- *                         are not counted)
+ *                         workers', and for {@link SharingWay#DELEGATED} the trustees' too (reads of a
+ *                         thread's own node, which take the CPU path, and ALock's local path are not counted;
+ *                         writes and atomics there go through the loopback QP and are)
  * @param roundTrips       the round trips the same threads waited for
  */
 public record SharingResult(SharingWay way, long increments, long localPicks, long elapsedNanos,
