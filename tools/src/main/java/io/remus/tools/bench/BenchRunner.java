@@ -11,6 +11,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.BooleanSupplier;
+import java.util.function.Consumer;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
@@ -142,9 +144,9 @@ public final class BenchRunner {
 
     /**
      * Runs {@code serve} on a second thread (given a flag that turns true once {@code measure} returned) while
-     * {@code measure} runs on this one: the in-process server side of the SEND tests on the simulator.
+     * {@code measure} runs on this one: the in-process server side of write-lat and, on the simulator, of the SEND tests.
      */
-    private void inProcess(String name, java.util.function.Consumer<java.util.function.BooleanSupplier> serve, Runnable measure) {
+    private void inProcess(String name, Consumer<BooleanSupplier> serve, Runnable measure) {
         AtomicReference<RuntimeException> failure = new AtomicReference<>();
         AtomicBoolean done = new AtomicBoolean();
         Thread responder = Thread.ofPlatform().name("remus-" + name).daemon().unstarted(() -> {
@@ -175,39 +177,19 @@ public final class BenchRunner {
             WritePingPong.clear(server, size);
             long most = Long.MAX_VALUE; // the client's warm-up lasts until its JIT is quiet: answer until it is done
             long timeout = settings.timeout().toNanos();
-            AtomicReference<RuntimeException> failure = new AtomicReference<>();
-            AtomicBoolean done = new AtomicBoolean();
-            Thread responder = Thread.ofPlatform().name("remus-write-lat-responder").daemon().unstarted(() -> {
-                try {
-                    WritePingPong.respond(server, size, most, done::get, timeout);
-                } catch (RuntimeException e) {
-                    failure.set(e);
-                }
-            });
-            responder.start();
-            try {
-                WritePingPong.client(client, settings, size, recorder, progress);
-            } catch (BenchFailedException e) {
-                RuntimeException first = failure.get();
-                throw first != null ? first : e;
-            } finally {
-                done.set(true);
-                join(responder);
-            }
-            if (failure.get() != null) {
-                throw failure.get();
-            }
+            inProcess("write-lat responder", done -> WritePingPong.respond(server, size, most, done, timeout),
+                    () -> WritePingPong.client(client, settings, size, recorder, progress));
         }
     }
 
     private void join(Thread responder) {
         try {
             if (!responder.join(Duration.ofNanos(settings.timeout().toNanos() + TimeUnit.SECONDS.toNanos(1)))) {
-                throw new BenchTimeoutException("the write-lat responder did not stop");
+                throw new BenchTimeoutException("the in-process responder did not stop");
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new BenchFailedException("interrupted while stopping the write-lat responder");
+            throw new BenchFailedException("interrupted while stopping the in-process responder");
         }
     }
 }
