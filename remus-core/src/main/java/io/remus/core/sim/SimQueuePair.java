@@ -39,10 +39,10 @@ final class SimQueuePair implements QueuePair {
     private final int[] flags;
     private final long[] dueNanos;
     private final long[] returnNanos;
-    /** Receiver-not-ready retries each slot's message has left. */
+    /** Receiver-not-ready retries a message starts with ({@link Integer#MAX_VALUE}: forever). */
+    private final int rnrRetries;
+    /** Receiver-not-ready retries each slot's message has left; fewer than {@link #rnrRetries} once it waits to retry. */
     private final int[] rnrLeft;
-    /** Whether each slot's message met a receiver-not-ready peer and waits to try again. */
-    private final boolean[] rnrWaiting;
     private int head;
     private int count;
     private boolean error;
@@ -73,7 +73,7 @@ final class SimQueuePair implements QueuePair {
         dueNanos = new long[depth];
         returnNanos = new long[depth];
         rnrLeft = new int[depth];
-        rnrWaiting = new boolean[depth];
+        rnrRetries = options.rnrRetries() == SimOptions.RNR_RETRY_FOREVER ? Integer.MAX_VALUE : options.rnrRetries();
     }
 
     @Override
@@ -110,8 +110,7 @@ final class SimQueuePair implements QueuePair {
             operand[i] = requests.compareOrAdd(k);
             swap[i] = requests.swap(k);
             flags[i] = requests.flags(k);
-            rnrLeft[i] = options.rnrRetries() == SimOptions.RNR_RETRY_FOREVER ? Integer.MAX_VALUE : options.rnrRetries();
-            rnrWaiting[i] = false;
+            rnrLeft[i] = rnrRetries;
             if (costFree) {
                 dueNanos[i] = due;
             } else {
@@ -150,13 +149,12 @@ final class SimQueuePair implements QueuePair {
             } else if (target.consumeInjectedFailure()) {
                 result = CompletionStatus.REMOTE_OPERATION_ERROR;
             } else {
-                if (!rnrWaiting[i]) {
+                if (rnrLeft[i] == rnrRetries) {
                     fabric.beforeApply(opcode[i]);
                 }
                 result = execute(i, now);
                 if (result == CompletionStatus.RECEIVER_NOT_READY && rnrLeft[i] > 0 && options.rnrTimerNanos() > 0) {
                     rnrLeft[i]--;
-                    rnrWaiting[i] = true;
                     dueNanos[i] = now + options.rnrTimerNanos();
                     return;
                 }
