@@ -87,27 +87,23 @@ class MpmcScqQueueFrozenThreadTest {
 
     @Test
     void shouldHoldUpNoOneWhenAConsumerIsFrozenBetweenItsTicketAndItsTake() throws Exception {
-        try (TestCluster c = cluster()) {
-            long ptr = create(c);
-            try (ComputeThread t = c.thread(2)) {
-                assertTrue(MpmcScqQueue.attach(t, ptr).offer(FROZEN_VALUE));
-            }
-            FrozenCaller<MpmcScqQueue, OptionalLong> frozen = new FrozenCaller<>(c, t -> MpmcScqQueue.attach(t, ptr),
-                    MpmcScqQueue::poll);
-            // Before its 3rd work request: after the READ of the threshold and the fetch-and-add of the head.
-            SimFreeze freeze = frozen.freezeAfter(c, 2, Opcode.READ);
-            try (ComputeThread t = c.thread(2)) {
-                runLaps(t, ptr, 10, CAPACITY - 1);
-            }
-            assertEquals(OptionalLong.of(FROZEN_VALUE), frozen.releaseAndAwait(freeze), "released, it returns its ticket's value");
-            try (ComputeThread t = c.thread(2)) {
-                runLaps(t, ptr, 4, CAPACITY);
-            }
-        }
+        // Before its 3rd work request: after the READ of the threshold and the fetch-and-add of the head.
+        freezeAConsumerAndRunLaps(2, Opcode.READ);
     }
 
     @Test
     void shouldHoldUpNoOneWhenAConsumerIsFrozenHoldingTheCellItTook() throws Exception {
+        // Before its 6th work request: READ threshold, FAA head, READ entry, FAA entry, READ cell; then the free
+        // ring's FAA of its tail.
+        freezeAConsumerAndRunLaps(5, Opcode.FETCH_AND_ADD);
+    }
+
+    /**
+     * With one value queued, freezes a poll before its work request after the first {@code skip} (of kind
+     * {@code expected}); the live thread runs laps with one cell fewer, and once released the poll returns the value
+     * and the queue takes its whole capacity again.
+     */
+    private static void freezeAConsumerAndRunLaps(int skip, Opcode expected) throws Exception {
         try (TestCluster c = cluster()) {
             long ptr = create(c);
             try (ComputeThread t = c.thread(2)) {
@@ -115,13 +111,11 @@ class MpmcScqQueueFrozenThreadTest {
             }
             FrozenCaller<MpmcScqQueue, OptionalLong> frozen = new FrozenCaller<>(c, t -> MpmcScqQueue.attach(t, ptr),
                     MpmcScqQueue::poll);
-            // Before its 6th work request: READ threshold, FAA head, READ entry, FAA entry, READ cell; then the free
-            // ring's FAA of its tail.
-            SimFreeze freeze = frozen.freezeAfter(c, 5, Opcode.FETCH_AND_ADD);
+            SimFreeze freeze = frozen.freezeAfter(c, skip, expected);
             try (ComputeThread t = c.thread(2)) {
                 runLaps(t, ptr, 10, CAPACITY - 1);
             }
-            assertEquals(OptionalLong.of(FROZEN_VALUE), frozen.releaseAndAwait(freeze), "released, it returns its value");
+            assertEquals(OptionalLong.of(FROZEN_VALUE), frozen.releaseAndAwait(freeze), "released, it returns its ticket's value");
             try (ComputeThread t = c.thread(2)) {
                 runLaps(t, ptr, 4, CAPACITY);
             }
