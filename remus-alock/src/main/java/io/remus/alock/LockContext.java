@@ -1,5 +1,6 @@
 package io.remus.alock;
 
+import io.remus.alock.queue.ParkedWaiters;
 import io.remus.alock.queue.QueueNodePool;
 import io.remus.core.ComputeThread;
 
@@ -19,6 +20,7 @@ public final class LockContext {
     private final LockOptions options;
     private final long ownerId;
     private QueueNodePool queueNodes;
+    private long parkToken;
 
     /**
      * @param thread  the compute thread every lock operation goes through
@@ -55,6 +57,17 @@ public final class LockContext {
             queueNodes = new QueueNodePool(thread, options.maxHeldLocks());
         }
         return queueNodes;
+    }
+
+    /**
+     * @return the calling thread's {@link ParkedWaiters} token, registered on first use (the context belongs to
+     *         one Java thread, {@link #checkOpen()})
+     */
+    public long parkToken() {
+        if (parkToken == 0) {
+            parkToken = ParkedWaiters.register(Thread.currentThread());
+        }
+        return parkToken;
     }
 
     /**

@@ -16,7 +16,9 @@ public enum LockKind {
     /** {@link RdmaMcsLock}: RDMA MCS queue lock for every thread. */
     MCS("mcs"),
     /** {@link ALock} with every thread, local ones too, in the remote cohort (through loopback). */
-    ALOCK_REMOTE_ONLY("alock-remote-only");
+    ALOCK_REMOTE_ONLY("alock-remote-only"),
+    /** {@link ALock} whose local-cohort waiters spin for as long as they wait, never parking: for comparison. */
+    ALOCK_SPINNING("alock-spinning");
 
     private final String cliName;
 
@@ -41,7 +43,7 @@ public enum LockKind {
                 return k;
             }
         }
-        throw new BadArgumentException("unknown lock kind '" + name + "' (alock, spin, mcs, alock-remote-only)");
+        throw new BadArgumentException("unknown lock kind '" + name + "' (alock, spin, mcs, alock-remote-only, alock-spinning)");
     }
 
     /**
@@ -58,6 +60,7 @@ public enum LockKind {
             case SPIN -> new RdmaSpinLock(context, word);
             case MCS -> new RdmaMcsLock(context, word);
             case ALOCK_REMOTE_ONLY -> new ALock(context, word, true);
+            case ALOCK_SPINNING -> new ALock(context, word, false, false);
         };
     }
 }

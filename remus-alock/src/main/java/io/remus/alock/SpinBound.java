@@ -4,11 +4,13 @@ import io.remus.core.config.Timeouts;
 
 import java.time.Duration;
 import java.util.Objects;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * A bounded spin wait, reused across waits: each {@link #pause(String)} calls
  * {@link Thread#onSpinWait()}, every 64th yields the processor and checks the deadline, and a wait
- * past the deadline throws {@link LockTimeoutException}. Allocates nothing unless it throws. The
+ * past the deadline throws {@link LockTimeoutException}; a waiter that someone will wake may
+ * {@linkplain #park park} instead. Allocates nothing unless it throws. The
  * timeout is validated as {@link Timeouts#require} says, so {@code System.nanoTime()} plus it cannot
  * overflow the comparison with the deadline; {@link Timeouts#FOREVER} waits without end. A
  * {@linkplain #cap(long) cap} ends every wait started while it is set no later than a given instant,
@@ -75,6 +77,37 @@ public final class SpinBound {
         moving = null;
     }
 
+    /** @return how many pauses and parks the current wait has made since {@link #start()} */
+    public int pauses() {
+        return spins;
+    }
+
+    /**
+     * One unsuccessful check of the awaited condition that parks the thread instead of spinning: until
+     * {@link LockSupport#unpark} (or a spurious return) and no later than the deadline, which it checks first.
+     * A moving cap is asked once, so a cap pushed back during the park ends it early and the caller's next
+     * check parks again. The caller must make sure that whoever changes the awaited condition unparks it:
+     * nothing else wakes it before the deadline.
+     *
+     * @param awaited what is awaited, e.g. {@code "hand-over of"}
+     * @param lock    the lock it concerns, appended to {@code awaited} in the exception's message
+     * @throws LockTimeoutException when the wait is past its deadline
+     */
+    public void park(String awaited, String lock) {
+        Objects.requireNonNull(awaited, "awaited");
+        Objects.requireNonNull(lock, "lock");
+        spins++;
+        long now = System.nanoTime();
+        long end = moving != null ? moving.deadlineNanos(now) : deadline;
+        if (moving != null && deadline - end < 0) {
+            end = deadline;
+        }
+        if (now - end > 0) {
+            throw timeout(awaited, lock);
+        }
+        LockSupport.parkNanos(this, end - now);
+    }
+
     /**
      * One unsuccessful check of the awaited condition.
      *
@@ -101,9 +134,7 @@ public final class SpinBound {
         if (every64th || capped) {
             long now = System.nanoTime();
             if (now - deadline > 0 || moving != null && now - moving.deadlineNanos(now) > 0) {
-                String what = lock.isEmpty() ? awaited : awaited + " " + lock;
-                throw new LockTimeoutException(what + " did not happen " + (capped ? "by the caller's deadline (at most "
-                        + timeout + ")" : "within " + timeout));
+                throw timeout(awaited, lock);
             }
         }
         if (every64th) {
@@ -111,5 +142,11 @@ public final class SpinBound {
         } else {
             Thread.onSpinWait();
         }
+    }
+
+    private LockTimeoutException timeout(String awaited, String lock) {
+        String what = lock.isEmpty() ? awaited : awaited + " " + lock;
+        return new LockTimeoutException(what + " did not happen " + (capped ? "by the caller's deadline (at most "
+                + timeout + ")" : "within " + timeout));
     }
 }

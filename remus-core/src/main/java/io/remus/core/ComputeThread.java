@@ -369,6 +369,25 @@ public final class ComputeThread implements AutoCloseable {
     }
 
     /**
+     * Reads the word at {@code ptr}, which must be on this thread's node, with a CPU load (volatile where
+     * the word is 8-byte aligned). For words the CPU stores ({@link #writeLocal(long, long)}); a CPU load of
+     * a word a NIC atomic stores sees it whole.
+     *
+     * @param ptr a word on this node
+     * @return its value
+     * @throws BadArgumentException when {@code ptr} is not on this node or outside its segments
+     */
+    public long readLocal(long ptr) {
+        confined();
+        RegisteredMemory m = localTarget(ptr, 8);
+        long offset = RemotePtr.address(ptr) - m.address();
+        if ((RemotePtr.address(ptr) & 7) == 0) {
+            return (long) WORD.getVolatile(m.segment(), offset);
+        }
+        return m.segment().get(ValueLayout.JAVA_LONG_UNALIGNED, offset);
+    }
+
+    /**
      * Copies {@code length} bytes of the buffer to {@code ptr}, on this thread's node, with the CPU.
      * Only for data no RDMA atomic touches.
      *

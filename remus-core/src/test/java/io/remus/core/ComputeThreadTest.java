@@ -222,6 +222,7 @@ class ComputeThreadTest {
             assertThrows(BadArgumentException.class, () -> t.write(w, -1, 8), "negative buffer offset");
             assertThrows(BadArgumentException.class, () -> t.read(w, 0, 0), "empty transfer");
             assertThrows(BadArgumentException.class, () -> t.writeLocal(w, 1), "local write to a remote node");
+            assertThrows(BadArgumentException.class, () -> t.readLocal(w), "local read of a remote node");
             assertEquals(0, t.batch().size());
             t.write(w, 6);
             assertEquals(6, t.read(w), "the thread still works after rejected calls");
@@ -313,6 +314,10 @@ class ComputeThreadTest {
             assertEquals(12, t.fetchAndAdd(w, 1));
             t.writeLocal(w, 20);
             assertEquals(20, raw.get(ValueLayout.JAVA_LONG, 4096));
+            assertEquals(20, t.readLocal(w));
+            raw.set(ValueLayout.JAVA_LONG, 4096, 22);
+            assertEquals(22, t.readLocal(w), "a CPU load of the word");
+            t.writeLocal(w, 20);
             t.buffer().set(ValueLayout.JAVA_LONG, 0, 21);
             t.writeLocal(w, 0, 8);
             assertEquals(21, t.await(t.readWordAsync(w, false)));

@@ -2,6 +2,7 @@ package io.remus.alock.asymmetric;
 
 import io.remus.alock.LockContext;
 import io.remus.alock.LockWord;
+import io.remus.alock.queue.ParkedWaiters;
 import io.remus.alock.queue.QueueLock;
 import io.remus.alock.queue.QueueNode;
 import io.remus.core.RemotePtr;
@@ -32,6 +33,12 @@ import java.lang.invoke.VarHandle;
  * while the other waits (twice that from the moment the other cohort's leader enqueued, Peterson
  * allowing one bypass).
  *
+ * <p>A local-cohort waiter spins on its queue node for {@value #SPINS_BEFORE_PARKING} pauses, then parks
+ * until its predecessor, which hands over by CPU store, unparks it ({@link ParkedWaiters}): where threads
+ * outnumber cores, spinning waiters would take the processor from the holder, and from the kernel's work on its
+ * RDMA operations on a software device. Remote waiters and the cohort leaders' arbitration spin, since their
+ * wakers store through the NIC.
+ *
  * <p>Progress: starvation-free (with budgets; FIFO within a cohort). In remote-only mode every
  * thread, home-node ones too, takes the remote path through loopback: the same algorithm with an
  * always empty local cohort, for comparison.
@@ -39,18 +46,39 @@ import java.lang.invoke.VarHandle;
 public final class ALock extends QueueLock {
     private static final VarHandle WORD = ValueLayout.JAVA_LONG.varHandle();
 
+    /**
+     * How many pauses a local-cohort waiter spins on its queue node (yielding every 64th) before it parks
+     * until its predecessor's hand-over unparks it.
+     */
+    public static final int SPINS_BEFORE_PARKING = 1024;
+
     private final boolean local;
+    private final boolean localWaitersPark;
     private final MemorySegment localWord;
     private final long cohortBudget;
     private long budget;
 
     /**
+     * An ALock whose local-cohort waiters park after {@value #SPINS_BEFORE_PARKING} pauses.
+     *
      * @param context    the thread's lock context (its node must be a memory node)
      * @param word       a zeroed {@link LockWord}
      * @param remoteOnly whether home-node threads take the remote path too
      */
     public ALock(LockContext context, long word, boolean remoteOnly) {
+        this(context, word, remoteOnly, true);
+    }
+
+    /**
+     * @param context          the thread's lock context (its node must be a memory node)
+     * @param word             a zeroed {@link LockWord}
+     * @param remoteOnly       whether home-node threads take the remote path too
+     * @param localWaitersPark whether a local-cohort waiter parks after {@value #SPINS_BEFORE_PARKING} pauses
+     *                         (else it spins, yielding every 64th pause, for as long as it waits)
+     */
+    public ALock(LockContext context, long word, boolean remoteOnly, boolean localWaitersPark) {
         super(context, word, "ALock");
+        this.localWaitersPark = localWaitersPark;
         this.local = !remoteOnly && RemotePtr.node(word) == thread.nodeId();
         this.localWord = local ? thread.localSegment(word, LockWord.SIZE) : null;
         this.cohortBudget = local ? context.options().localBudget() : context.options().remoteBudget();
@@ -79,13 +107,25 @@ public final class ALock extends QueueLock {
         MemorySegment mine = context.queueNodes().view(me);
         WORD.setVolatile(mine, QueueNode.BUDGET, QueueNode.WAITING);
         WORD.setVolatile(mine, QueueNode.NEXT, 0L);
+        WORD.setVolatile(mine, QueueNode.PARKED, 0L);
+        long token = localWaitersPark ? context.parkToken() : 0;
         long predecessor = (long) WORD.getAndSet(localWord, ALockWord.L_TAIL, me);
         if (predecessor != 0) {
             thread.writeLocal(RemotePtr.offset(predecessor, QueueNode.NEXT), me);
             spin.start();
             long received;
             while ((received = (long) WORD.getVolatile(mine, QueueNode.BUDGET)) == QueueNode.WAITING) {
-                spin.pause("local hand-over of", describe());
+                if (!localWaitersPark || spin.pauses() < SPINS_BEFORE_PARKING) {
+                    spin.pause("local hand-over of", describe());
+                    continue;
+                }
+                // Dekker with unlockLocal: it stores the budget, then reads PARKED; this stores PARKED, then
+                // reads the budget, so at least one of the two sees the other's store (volatile order).
+                WORD.setVolatile(mine, QueueNode.PARKED, token);
+                if ((long) WORD.getVolatile(mine, QueueNode.BUDGET) == QueueNode.WAITING) {
+                    spin.park("local hand-over of", describe());
+                }
+                WORD.setVolatile(mine, QueueNode.PARKED, 0L);
             }
             if (received > 0) {
                 return received;
@@ -113,6 +153,10 @@ public final class ALock extends QueueLock {
             }
         }
         thread.writeLocal(RemotePtr.offset(next, QueueNode.BUDGET), budget - 1);
+        long parked = thread.readLocal(RemotePtr.offset(next, QueueNode.PARKED));
+        if (parked != 0) {
+            ParkedWaiters.unpark(parked);
+        }
     }
 
     private long lockRemote(long me) {

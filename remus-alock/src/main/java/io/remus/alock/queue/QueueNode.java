@@ -9,16 +9,18 @@ package io.remus.alock.queue;
  * can be storing into it, so CPU stores and NIC atomics never race on it.
  *
  * <pre>
- *  0        8        16                          64
- * +--------+--------+----------------------------+
- * | budget |  next  |          (padding)         |
- * +--------+--------+----------------------------+
+ *  0        8        16       24                 64
+ * +--------+--------+--------+-------------------+
+ * | budget |  next  | parked |     (padding)     |
+ * +--------+--------+--------+-------------------+
  * </pre>
  *
  * <p>{@code budget} is {@value #WAITING} while the owner waits, greater than 0 when the lock was
  * handed over within the cohort (that many passes are left), and 0 when the cohort's budget is
  * spent and the owner must re-arbitrate before entering. {@code next} is the successor's node
- * ({@link io.remus.core.RemotePtr}) or 0.
+ * ({@link io.remus.core.RemotePtr}) or 0. {@code parked} is the owner's {@link ParkedWaiters} token while it
+ * may be parked waiting for a hand-over by CPU store (ALock's local cohort), else 0; only CPUs of the node
+ * touch it.
  */
 public final class QueueNode {
     /** Size and alignment. */
@@ -27,6 +29,8 @@ public final class QueueNode {
     public static final long BUDGET = 0;
     /** Offset of the next pointer. */
     public static final long NEXT = 8;
+    /** Offset of the parked word. */
+    public static final long PARKED = 16;
     /** Budget while waiting. */
     public static final long WAITING = -1;
 
