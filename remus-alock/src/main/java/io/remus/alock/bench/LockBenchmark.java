@@ -28,7 +28,9 @@ import java.util.function.IntFunction;
 /**
  * The lock benchmark: starts {@code nodes} nodes on a fabric, creates a {@link LockTable} of
  * {@code keys} locks spread over them, and runs {@code threadsPerNode} workers per node that
- * acquire and release random keys (local with probability {@code pLocal}) for {@code duration}.
+ * acquire and release random keys (local with probability {@code pLocal}) for {@code duration}, each
+ * critical section making {@code criticalSectionOps} RDMA READs and WRITEs of a word the worker allocated on
+ * the next node (none by default).
  * Latency is recorded per lock/unlock pair into a log2 histogram and, when the caller supplies
  * {@link LatencySink}s, passed to the worker's sink as an exact value. The caller owns the fabric.
  *
@@ -161,6 +163,8 @@ public final class LockBenchmark {
                         ct.fetchAndAdd(RemotePtr.offset(ct.segmentBase(peer, 0), ControlBlock.WATERMARK), 0);
                     }
                     TableLocks locks = table.open(context);
+                    int csOps = config.criticalSectionOps();
+                    long csWord = csOps == 0 ? 0 : ct.allocator().allocate(8, (node + 1) % n);
                     SplittableRandom random = new SplittableRandom(config.seed() * 31 + worker);
                     long[] histogram = histograms[slot];
                     ready.await(START_BOUND.toNanos(), TimeUnit.NANOSECONDS);
@@ -171,6 +175,9 @@ public final class LockBenchmark {
                         long key = pickKey(random, table.size(), n, home);
                         long t0 = System.nanoTime();
                         locks.lock(key);
+                        for (int op = 0; op < csOps; op++) {
+                            ct.write(csWord, ct.read(csWord) + 1);
+                        }
                         locks.unlock(key);
                         long took = Math.max(0, System.nanoTime() - t0);
                         sink.record(took);
@@ -179,6 +186,9 @@ public final class LockBenchmark {
                         if (local) {
                             localOps[slot]++;
                         }
+                    }
+                    if (csWord != 0) {
+                        ct.allocator().deallocate(csWord, 8);
                     }
                 } catch (Throwable e) {
                     failure.compareAndSet(null, e);

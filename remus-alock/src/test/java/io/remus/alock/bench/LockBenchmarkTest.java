@@ -3,6 +3,7 @@ package io.remus.alock.bench;
 import io.remus.alock.LockKind;
 import io.remus.core.BadArgumentException;
 import io.remus.core.fabric.Fabric;
+import io.remus.core.sim.SimCostModel;
 import io.remus.core.sim.SimFabric;
 import io.remus.core.sim.SimOptions;
 import io.remus.core.testing.Fabrics;
@@ -42,6 +43,33 @@ class LockBenchmarkTest {
         }
     }
 
+    /**
+     * Every pair of a run with two critical-section operations on the ConnectX-5 cost model includes two READs and
+     * two WRITEs on another node, each at least the model's 2 us round trip, where an ALock pair on its own node
+     * costs no NIC operation at all: the model's times are lower bounds, so this holds on any host.
+     */
+    @Test
+    void shouldMakeTheCriticalSectionsRdmaOperationsInEveryPairWhenAsked() throws Exception {
+        SimOptions model = SimOptions.defaults().withCostModel(SimCostModel.CONNECTX5);
+        long[] fastest = {Long.MAX_VALUE, Long.MAX_VALUE};
+        for (int cs = 0; cs <= 2; cs += 2) {
+            int slot = cs / 2;
+            LockBenchmarkConfig config = new LockBenchmarkConfig(LockKind.ALOCK, 2, 1, 1.0, 4, 4, 4, Duration.ofMillis(200),
+                    1, cs);
+            try (Fabric fabric = new SimFabric(model)) {
+                LockBenchmarkResult r = LockBenchmark.run(fabric, config, worker -> nanos -> {
+                    synchronized (fastest) {
+                        fastest[slot] = Math.min(fastest[slot], nanos);
+                    }
+                });
+                assertEquals(r.operations(), r.localOperations(), "every key on the worker's own node");
+            }
+        }
+        assertTrue(fastest[0] < 4 * 2_000, "an empty critical section on the lock's home makes no NIC operation: "
+                + fastest[0] + " ns");
+        assertTrue(fastest[1] >= 4 * 2_000, "two READs and two WRITEs of at least 2 us each: " + fastest[1] + " ns");
+    }
+
     @Test
     void shouldHandEverySampleToItsWorkersSinkWhenSinksAreGiven() throws Exception {
         LockBenchmarkConfig config = new LockBenchmarkConfig(LockKind.ALOCK, 2, 2, 0.5, 8, 4, 4, Duration.ofMillis(200), 1);
@@ -68,6 +96,10 @@ class LockBenchmarkTest {
                 () -> new LockBenchmarkConfig(LockKind.ALOCK, 1, 1, 1.5, 2, 1, 1, Duration.ofMillis(1), 0), "pLocal above 1");
         assertThrows(BadArgumentException.class,
                 () -> new LockBenchmarkConfig(LockKind.ALOCK, 1, 1, 0.5, 2, 0, 1, Duration.ofMillis(1), 0), "zero budget");
+        assertThrows(BadArgumentException.class,
+                () -> new LockBenchmarkConfig(LockKind.ALOCK, 1, 1, 0.5, 2, 1, 1, Duration.ofMillis(1), 0, -1), "negative cs ops");
+        assertThrows(BadArgumentException.class, () -> new LockBenchmarkConfig(LockKind.ALOCK, 1, 1, 0.5, 2, 1, 1,
+                Duration.ofMillis(1), 0, LockBenchmarkConfig.MAX_CRITICAL_SECTION_OPS + 1), "too many cs ops");
         assertEquals(LockKind.ALOCK_REMOTE_ONLY, LockKind.parse("alock-remote-only"));
         assertThrows(BadArgumentException.class, () -> LockKind.parse("ticket"));
     }

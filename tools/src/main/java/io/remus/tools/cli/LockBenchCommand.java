@@ -98,6 +98,10 @@ public final class LockBenchCommand implements Callable<Integer> {
     @Option(names = "--remote-budget", paramLabel = "B", description = "ALock remote cohort budget (default: LockOptions' 8).")
     Long remoteBudget;
 
+    @Option(names = "--cs-ops", paramLabel = "N", defaultValue = "0",
+            description = "In each critical section, N RDMA READs and N WRITEs of a word on the next node (default ${DEFAULT-VALUE}: an empty critical section, the ALock paper's workload).")
+    int criticalSectionOps;
+
     @Option(names = {"-D", "--duration"}, paramLabel = "SECONDS", defaultValue = "2", description = "Measured time per run (default ${DEFAULT-VALUE}).")
     double durationSeconds;
 
@@ -285,7 +289,8 @@ public final class LockBenchCommand implements Callable<Integer> {
             if (!done.contains(c.kind())) {
                 done.add(c.kind());
                 warmUps.add(new LockBenchmarkConfig(c.kind(), first.nodes(), first.threadsPerNode(), first.pLocal(),
-                        first.keys(), first.localBudget(), first.remoteBudget(), warmup, first.seed() + 1));
+                        first.keys(), first.localBudget(), first.remoteBudget(), warmup, first.seed() + 1,
+                        first.criticalSectionOps()));
             }
         }
         return warmUps;
@@ -407,12 +412,16 @@ public final class LockBenchCommand implements Callable<Integer> {
                 throw usage("--keys must be " + nodes + " (one per node).." + MAX_KEYS + ", got " + k);
             }
         }
+        if (criticalSectionOps < 0 || criticalSectionOps > LockBenchmarkConfig.MAX_CRITICAL_SECTION_OPS) {
+            throw usage("--cs-ops must be 0.." + LockBenchmarkConfig.MAX_CRITICAL_SECTION_OPS + ", got " + criticalSectionOps);
+        }
         Duration duration = Duration.ofNanos(Math.round(durationSeconds * 1e9));
         List<LockBenchmarkConfig> configs = new ArrayList<>();
         for (double p : pLocal) {
             for (int k : keys) {
                 for (LockKind kind : kinds) {
-                    configs.add(new LockBenchmarkConfig(kind, nodes, threads, p, k, local, remote, duration, seed));
+                    configs.add(new LockBenchmarkConfig(kind, nodes, threads, p, k, local, remote, duration, seed,
+                            criticalSectionOps));
                 }
             }
         }

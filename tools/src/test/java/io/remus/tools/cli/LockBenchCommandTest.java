@@ -49,8 +49,8 @@ class LockBenchCommandTest {
     void shouldTakeEveryFlagWhenGiven() {
         LockBenchmarkConfig c = parse("bench", "lock", "--lock", "mcs", "--nodes", "3", "--threads", "4",
                 "--p-local", "0.85", "--keys", "30", "--local-budget", "5", "--remote-budget", "7", "-D", "0.5",
-                "--seed", "9").getFirst();
-        assertEquals(new LockBenchmarkConfig(LockKind.MCS, 3, 4, 0.85, 30, 5, 7, Duration.ofMillis(500), 9), c);
+                "--seed", "9", "--cs-ops", "2").getFirst();
+        assertEquals(new LockBenchmarkConfig(LockKind.MCS, 3, 4, 0.85, 30, 5, 7, Duration.ofMillis(500), 9, 2), c);
     }
 
     @Test
@@ -68,7 +68,8 @@ class LockBenchCommandTest {
     @ParameterizedTest
     @ValueSource(strings = {"--lock=ticket", "--nodes=0", "--nodes=65", "--threads=0", "--p-local=1.5",
             "--p-local=-0.1", "--p-local=NaN", "--keys=1", "--local-budget=0", "--remote-budget=0", "-D=0", "-D=-1",
-            "--sim-latency-ns=-1", "--sim-cost=bogus", "--warmup=-1", "--fabric=ethernet", "--keys=abc", "--bogus"})
+            "--sim-latency-ns=-1", "--sim-cost=bogus", "--warmup=-1", "--fabric=ethernet", "--keys=abc", "--bogus",
+            "--cs-ops=-1", "--cs-ops=65"})
     void shouldExitWithUsageWhenAFlagIsBad(String flag) {
         RemusRun r = RemusRun.of("bench", "lock", flag);
         assertEquals(2, r.exit(), r.err());
