@@ -24,6 +24,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 @Timeout(value = 600, unit = TimeUnit.SECONDS)
 class RemusClusterDeviceTest {
     private static final Duration CHILD_TIMEOUT = Duration.ofMinutes(4);
+    /**
+     * The join timeout of the tests where a rank is missing: every live rank must start its JVM and open its node
+     * within it, or the error names a live rank too. In an emulated guest beside another one that takes more than
+     * 40 s; the joins wait it out in full, since the missing rank never comes.
+     */
+    private static final int LIVE_RANKS_JOIN_MILLIS = 90_000;
 
     private static ChildJvm start(String device, Path dir, int rank, int size, int basePort, int joinMillis) {
         return ChildJvm.start(RemusClusterJoinMain.class, "--device=" + device, "--rendezvous", dir.toString(),
@@ -63,7 +69,7 @@ class RemusClusterDeviceTest {
         try {
             // a join timeout long enough for both live ranks to start in an emulated guest, so that only the absent one is missing
             for (int i = 0; i < 2; i++) {
-                children.add(start(device, dir.resolve("job"), i, 3, port, 40_000));
+                children.add(start(device, dir.resolve("job"), i, 3, port, LIVE_RANKS_JOIN_MILLIS));
             }
             for (int i = 0; i < 2; i++) {
                 ChildJvm.Result r = children.get(i).await(CHILD_TIMEOUT);
@@ -87,7 +93,7 @@ class RemusClusterDeviceTest {
         try {
             // a join timeout long enough for the live rank to start its node in an emulated guest, so that only the dead one is missing
             for (int i = 0; i < 2; i++) {
-                children.add(start(device, job, i, 3, port, 40_000));
+                children.add(start(device, job, i, 3, port, LIVE_RANKS_JOIN_MILLIS));
             }
             for (int i = 0; i < 2; i++) {
                 ChildJvm.Result r = children.get(i).await(CHILD_TIMEOUT);
