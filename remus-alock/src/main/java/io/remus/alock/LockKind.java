@@ -17,8 +17,12 @@ public enum LockKind {
     MCS("mcs"),
     /** {@link ALock} with every thread, local ones too, in the remote cohort (through loopback). */
     ALOCK_REMOTE_ONLY("alock-remote-only"),
-    /** {@link ALock} whose local-cohort waiters spin for as long as they wait, never parking: for comparison. */
-    ALOCK_SPINNING("alock-spinning");
+    /**
+     * {@link ALock} whose local-cohort waiters park after {@link ALock#SPINS_BEFORE_PARKING} pauses until their
+     * predecessor's hand-over wakes them, where {@link #ALOCK}'s spin (yielding every 64th pause) for as long as
+     * they wait.
+     */
+    ALOCK_PARKING("alock-parking");
 
     private final String cliName;
 
@@ -43,7 +47,7 @@ public enum LockKind {
                 return k;
             }
         }
-        throw new BadArgumentException("unknown lock kind '" + name + "' (alock, spin, mcs, alock-remote-only, alock-spinning)");
+        throw new BadArgumentException("unknown lock kind '" + name + "' (alock, spin, mcs, alock-remote-only, alock-parking)");
     }
 
     /**
@@ -60,7 +64,7 @@ public enum LockKind {
             case SPIN -> new RdmaSpinLock(context, word);
             case MCS -> new RdmaMcsLock(context, word);
             case ALOCK_REMOTE_ONLY -> new ALock(context, word, true);
-            case ALOCK_SPINNING -> new ALock(context, word, false, false);
+            case ALOCK_PARKING -> new ALock(context, word, false, true);
         };
     }
 }

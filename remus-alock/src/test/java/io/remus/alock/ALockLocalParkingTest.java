@@ -31,9 +31,9 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * ALock's local-cohort waiters: they park after {@link ALock#SPINS_BEFORE_PARKING} pauses and their
- * predecessor's hand-over wakes them, the deadline still bounds a parked wait, and the
- * {@link LockKind#ALOCK_SPINNING} comparison kind never parks.
+ * ALock's local-cohort waiters with {@link LockKind#ALOCK_PARKING}: they park after
+ * {@link ALock#SPINS_BEFORE_PARKING} pauses and their predecessor's hand-over wakes them, and the deadline
+ * still bounds a parked wait; {@link LockKind#ALOCK}'s never park.
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class ALockLocalParkingTest {
@@ -112,13 +112,13 @@ class ALockLocalParkingTest {
     @ParameterizedTest
     @MethodSource("fabrics")
     void shouldParkLocalWaitersAndWakeEachByItsHandOver(Function<SimOptions, Fabric> make) throws Exception {
-        assertEquals(WAITERS, waitersSeenParked(make, LockKind.ALOCK, true));
+        assertEquals(WAITERS, waitersSeenParked(make, LockKind.ALOCK_PARKING, true));
     }
 
     @ParameterizedTest
     @MethodSource("fabrics")
-    void shouldNeverParkWhenTheLockIsTheSpinningKind(Function<SimOptions, Fabric> make) throws Exception {
-        assertEquals(0, waitersSeenParked(make, LockKind.ALOCK_SPINNING, false));
+    void shouldNeverParkWhenTheLockIsThePlainKind(Function<SimOptions, Fabric> make) throws Exception {
+        assertEquals(0, waitersSeenParked(make, LockKind.ALOCK, false));
     }
 
     @ParameterizedTest
@@ -132,7 +132,7 @@ class ALockLocalParkingTest {
             List<Thread> waiter = Collections.synchronizedList(new ArrayList<>());
             c.runOnThreads(new int[] {HOME, HOME}, (i, t) -> {
                 if (i == 0) {
-                    Lock lock = LockKind.ALOCK.open(new LockContext(t, LockOptions.defaults()), word);
+                    Lock lock = LockKind.ALOCK_PARKING.open(new LockContext(t, LockOptions.defaults()), word);
                     lock.lock();
                     held.countDown();
                     while (waiterDone.getCount() > 0) {
@@ -145,7 +145,7 @@ class ALockLocalParkingTest {
                     return;
                 }
                 LockOptions quick = LockOptions.defaults().withAcquireTimeout(Duration.ofMillis(300));
-                Lock lock = LockKind.ALOCK.open(new LockContext(t, quick), word);
+                Lock lock = LockKind.ALOCK_PARKING.open(new LockContext(t, quick), word);
                 held.await();
                 waiter.add(Thread.currentThread());
                 try {
@@ -171,7 +171,7 @@ class ALockLocalParkingTest {
             int[] nodes = new int[threads];
             Arrays.fill(nodes, HOME);
             c.runOnThreads(nodes, (i, t) -> {
-                Lock lock = LockKind.ALOCK.open(new LockContext(t, LockOptions.defaults()), word);
+                Lock lock = LockKind.ALOCK_PARKING.open(new LockContext(t, LockOptions.defaults()), word);
                 for (int r = 0; r < rounds; r++) {
                     lock.lock();
                     assertEquals(1, inside.incrementAndGet(), "mutual exclusion");

@@ -33,11 +33,12 @@ import java.lang.invoke.VarHandle;
  * while the other waits (twice that from the moment the other cohort's leader enqueued, Peterson
  * allowing one bypass).
  *
- * <p>A local-cohort waiter spins on its queue node for {@value #SPINS_BEFORE_PARKING} pauses, then parks
- * until its predecessor, which hands over by CPU store, unparks it ({@link ParkedWaiters}): where threads
- * outnumber cores, spinning waiters would take the processor from the holder, and from the kernel's work on its
- * RDMA operations on a software device. Remote waiters and the cohort leaders' arbitration spin, since their
- * wakers store through the NIC.
+ * <p>A local-cohort waiter spins on its queue node, yielding the processor every 64th pause. Opened with
+ * {@code localWaitersPark}, it parks after {@value #SPINS_BEFORE_PARKING} pauses until its predecessor, which
+ * hands over by CPU store, unparks it ({@link ParkedWaiters}), so that waiters that outnumber the cores leave
+ * them to the holder; on Soft-RoCE in an emulated guest that measured no faster than spinning
+ * (docs/PERFORMANCE.md, "Locks"), so spinning is the default. Remote waiters and the cohort leaders'
+ * arbitration always spin, since their wakers store through the NIC.
  *
  * <p>Progress: starvation-free (with budgets; FIFO within a cohort). In remote-only mode every
  * thread, home-node ones too, takes the remote path through loopback: the same algorithm with an
@@ -59,14 +60,14 @@ public final class ALock extends QueueLock {
     private long budget;
 
     /**
-     * An ALock whose local-cohort waiters park after {@value #SPINS_BEFORE_PARKING} pauses.
+     * An ALock whose local-cohort waiters spin (yielding every 64th pause) for as long as they wait.
      *
      * @param context    the thread's lock context (its node must be a memory node)
      * @param word       a zeroed {@link LockWord}
      * @param remoteOnly whether home-node threads take the remote path too
      */
     public ALock(LockContext context, long word, boolean remoteOnly) {
-        this(context, word, remoteOnly, true);
+        this(context, word, remoteOnly, false);
     }
 
     /**

@@ -75,7 +75,7 @@ public final class LockBenchCommand implements Callable<Integer> {
     CommandSpec spec;
 
     @Option(names = "--lock", split = ",", paramLabel = "KIND", defaultValue = "alock",
-            description = "alock, spin, mcs, alock-remote-only or alock-spinning (ALock whose local waiters never park); a comma list runs each (default ${DEFAULT-VALUE}).")
+            description = "alock, spin, mcs, alock-remote-only or alock-parking (ALock whose local waiters park after spinning); a comma list runs each (default ${DEFAULT-VALUE}).")
     List<String> locks;
 
     @Option(names = "--nodes", paramLabel = "N", defaultValue = "2", description = "Nodes, each a memory and compute node (default ${DEFAULT-VALUE}).")

@@ -12,7 +12,7 @@ import java.util.Locale;
  * locale, columns in the order of {@link #COLUMNS}:
  * <pre>
  *  1 fabric            sim | verbs
- *  2 lock              alock | spin | mcs | alock-remote-only | alock-spinning
+ *  2 lock              alock | spin | mcs | alock-remote-only | alock-parking
  *  3 nodes             nodes in the run
  *  4 threads_per_node  worker threads per node
  *  5 p_local           probability that a pair picks a lock homed on the worker's node

@@ -29,7 +29,7 @@ public final class LockGridPlot {
     public static final int PANEL_HEIGHT = 360;
     /** Panels stack in one column up to this many, in two beyond. */
     public static final int ONE_COLUMN_MAX = 3;
-    private static final List<String> KIND_ORDER = List.of("alock", "spin", "mcs", "alock-remote-only", "alock-spinning");
+    private static final List<String> KIND_ORDER = List.of("alock", "spin", "mcs", "alock-remote-only", "alock-parking");
     private static final String TITLE = "lock+unlock throughput over p_local (median of repeated runs)";
 
     private LockGridPlot() {
