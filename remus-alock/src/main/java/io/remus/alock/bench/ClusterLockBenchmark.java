@@ -174,7 +174,7 @@ public final class ClusterLockBenchmark {
         String kind = w[0] >= 0 && w[0] < kinds.length ? kinds[(int) w[0]].cliName() : "kind #" + w[0];
         return kind + " on " + w[1] + " nodes x " + w[2] + " threads, p-local " + Double.longBitsToDouble(w[3]) + ", "
                 + w[4] + " keys, budgets " + w[5] + "/" + w[6] + ", " + Duration.ofNanos(w[7]) + ", seed " + w[8]
-                + (w.length > 9 ? ", critical section ops " + w[9] : "");
+                + ", critical section ops " + w[9];
     }
 
     private static byte[] toBytes(long[] words) {
