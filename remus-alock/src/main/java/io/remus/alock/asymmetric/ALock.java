@@ -108,7 +108,6 @@ public final class ALock extends QueueLock {
         MemorySegment mine = context.queueNodes().view(me);
         WORD.setVolatile(mine, QueueNode.BUDGET, QueueNode.WAITING);
         WORD.setVolatile(mine, QueueNode.NEXT, 0L);
-        WORD.setVolatile(mine, QueueNode.PARKED, 0L);
         long token = localWaitersPark ? context.parkToken() : 0;
         long predecessor = (long) WORD.getAndSet(localWord, ALockWord.L_TAIL, me);
         if (predecessor != 0) {

@@ -19,7 +19,8 @@ package io.remus.alock.queue;
  * handed over within the cohort (that many passes are left), and 0 when the cohort's budget is
  * spent and the owner must re-arbitrate before entering. {@code next} is the successor's node
  * ({@link io.remus.core.RemotePtr}) or 0. {@code parked} is the owner's {@link ParkedWaiters} token while it
- * may be parked waiting for a hand-over by CPU store (ALock's local cohort), else 0; only CPUs of the node
+ * may be parked waiting for a hand-over by CPU store (ALock's local cohort), else 0: {@link QueueNodePool} zeroes
+ * it once and every wait leaves it 0 (a wait that fails leaves its node out of the pool); only CPUs of the node
  * touch it.
  */
 public final class QueueNode {

@@ -36,6 +36,7 @@ public final class QueueNodePool {
             long node = RemotePtr.offset(first, (long) i * QueueNode.SIZE);
             free[size - 1 - i] = node;
             views[i] = thread.localSegment(node, QueueNode.SIZE);
+            views[i].fill((byte) 0); // PARKED starts 0; no lock references the node yet
         }
         count = size;
     }
