@@ -64,15 +64,16 @@ import java.util.Objects;
  * one served there plus one (an exact match, so a torn store of the word is never taken for a request).
  * A client's new requests are served in the order the client made them (each carries the client's
  * request count modulo 2<sup>16</sup>; at most {@link #MAX_SLOTS_PER_CLIENT} are in flight), whichever
- * slots they sit in. It runs each request's operation (the <b>linearization point</b> of the client's call) and stores the
+ * slots they sit in: a request is served only after every request the client made before it, so one
+ * that the pass sees before an earlier one waits for the earlier one's pass. It runs each request's operation (the <b>linearization point</b> of the client's call) and stores the
  * response: with CPU stores for a client on this node, else into a doorbell batch of two RDMA WRITEs per
  * response (result and status, then the sequence word), one batch per client node at the end of the
  * pass, every batch posted before any is awaited. A pass therefore costs no RDMA for local clients, 2
  * WRITEs per response to another node, one doorbell per node with responses (per
  * {@code wrsPerBatch / 2} responses) and <b>1 round trip</b> in all while the batches fit the
  * operations a compute thread may have in flight and its buffer. A pass serves each client at most
- * {@code slotsPerClient} requests, and every request that was in place before the pass reached its
- * slot, so no client starves: a request waits at most one pass behind every other client's. Serving is blocking (the caller's thread
+ * {@code slotsPerClient} requests, and every request that was in place, with all of its client's earlier
+ * ones, before the pass reached its client, so no client starves: a request waits at most one pass behind every other client's. Serving is blocking (the caller's thread
  * serves); one {@link #serveOnce()} finishes in a bounded number of steps when the registered operations
  * do, waiting only for its response WRITEs' completions (each bounded by the operation timeout).
  *
@@ -416,7 +417,9 @@ public class Trustee<T> implements AutoCloseable {
                     readyOrder[at] = order;
                 }
             }
-            for (int r = 0; r < ready; r++) {
+            // Only the run of requests that continues the client's order: a later request seen before an
+            // earlier one (its WRITEs landed while this pass was past the earlier one's slot) waits for it.
+            for (int r = 0; r < ready && readyOrder[r] == r; r++) {
                 int s = readySlot[r];
                 long slot = base + s * REQUEST_BYTES;
                 int index = c * slots + s;

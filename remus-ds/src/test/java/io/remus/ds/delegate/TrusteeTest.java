@@ -187,6 +187,32 @@ class TrusteeTest {
 
     @ParameterizedTest
     @MethodSource("fabrics")
+    void shouldHoldBackALaterRequestUntilTheEarlierOneArrivesWhenThePassSeesTheLaterFirst(Function<SimOptions, Fabric> make) {
+        try (TestCluster c = cluster(make); ComputeThread t = c.thread(TRUSTEE_NODE); ComputeThread ct = c.thread(REMOTE_NODE)) {
+            Trustee<Delegated.Cell> trustee = Trustee.create(t, 1, 3);
+            Delegated.register(trustee);
+            trustee.entrust(new Delegated.Cell());
+            TrusteeClient client = TrusteeClient.connect(ct, trustee.ptr());
+            Trust<Delegated.Cell> cell = client.trust(0);
+            PendingApply first = cell.applyAsync(Delegated.FETCH_AND_ADD, 1);
+            PendingApply second = cell.applyAsync(Delegated.FETCH_AND_ADD, 1);
+            client.flush();
+            // The pass must see the second request and not the first: as when the first's WRITEs land just
+            // after the pass looked at its slot. Hide the first by turning its sequence word back.
+            long firstSequence = trustee.ptr() + Trustee.HEADER_BYTES + 8 + first.slot * Trustee.REQUEST_BYTES
+                    + Trustee.REQUEST_SEQUENCE;
+            assertEquals(first.sequence, ct.read(firstSequence));
+            ct.write(firstSequence, first.sequence - 1);
+            assertEquals(0, trustee.serveOnce(), "the later request waits for the earlier one");
+            ct.write(firstSequence, first.sequence);
+            assertEquals(2, trustee.serveOnce());
+            assertEquals(0, first.await(PATIENCE));
+            assertEquals(1, second.await(PATIENCE));
+        }
+    }
+
+    @ParameterizedTest
+    @MethodSource("fabrics")
     void shouldStarveNoClientWhenManyClientsHammerOneCounter(Function<SimOptions, Fabric> make) throws Exception {
         int threads = 6;
         int rounds = incrementsPerThread() / 4;
