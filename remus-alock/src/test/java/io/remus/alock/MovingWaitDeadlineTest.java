@@ -42,7 +42,11 @@ class MovingWaitDeadlineTest {
                 if (i == 0) {
                     lock.lock();
                     held.countDown();
+                    // Hold from the waiter's first question on, and until it asked again: the waiter may start
+                    // late on a loaded host, and the assertions are about a wait that overlaps the hold.
+                    awaitAsked(asked, 1);
                     Thread.sleep(HOLD_MILLIS);
+                    awaitAsked(asked, 2);
                     lock.unlock();
                 } else {
                     assertTrue(held.await(10, TimeUnit.SECONDS));
@@ -60,6 +64,14 @@ class MovingWaitDeadlineTest {
             });
             assertTrue(waitedNanos.get() > 2 * STEP, "the wait outlasted the first answer: " + waitedNanos.get() + " ns");
             assertTrue(asked.get() > 1, "asked again while waiting: " + asked.get());
+        }
+    }
+
+    private static void awaitAsked(AtomicLong asked, long times) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (asked.get() < times) {
+            assertTrue(System.nanoTime() - deadline < 0, "the waiter asked for its deadline " + times + " time(s) within 10 s");
+            Thread.sleep(1);
         }
     }
 
