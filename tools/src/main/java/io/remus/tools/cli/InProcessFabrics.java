@@ -38,7 +38,11 @@ final class InProcessFabrics {
         return () -> new SimFabric(sim);
     }
 
-    private static String firstDevice() {
+    /**
+     * @return the first device libibverbs lists
+     * @throws BenchFailedException when the host has none
+     */
+    static String firstDevice() {
         List<DeviceInfo> devices = Device.list();
         if (devices.isEmpty()) {
             throw new BenchFailedException("--fabric verbs: this host has no RDMA devices (see softroce/README.md "

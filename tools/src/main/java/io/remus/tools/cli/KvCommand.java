@@ -1,18 +1,18 @@
 package io.remus.tools.cli;
 
 import io.remus.core.BadArgumentException;
-import io.remus.core.sim.SimCostModel;
-import io.remus.core.sim.SimFabric;
-import io.remus.core.sim.SimOptions;
+import io.remus.core.fabric.Fabric;
 import io.remus.ds.bench.structure.Ycsb;
 import io.remus.ds.object.bench.KvConfig;
 import io.remus.ds.object.bench.KvResult;
 import io.remus.ds.object.bench.KvWay;
+import io.remus.tools.bench.FabricKind;
 import io.remus.tools.experiment.KvPlot;
 import io.remus.tools.experiment.KvRun;
 import io.remus.tools.experiment.KvRunner;
 import io.remus.tools.stats.LatencySummary;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -24,9 +24,11 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
+import java.util.function.Supplier;
 
 import static io.remus.tools.report.JsonText.field;
 import static io.remus.tools.report.JsonText.num;
@@ -36,14 +38,15 @@ import static io.remus.tools.report.JsonText.strings;
 
 /**
  * {@code remus experiment kv}: a key-value store of word-sized values under YCSB A and B, three ways side
- * by side on one simulated fabric: the one-sided hash map, delegation to each node's trustee, and an
+ * by side on one fabric: the one-sided hash map, delegation to each node's trustee, and an
  * ALock-protected table ({@link io.remus.ds.object.bench.KvExperiment}). Every read is checked against
- * the run's updates. The simulator only: the multi-process run over verbs is not built.
+ * the run's updates. Every node runs in this process: on the simulator (default, with the ConnectX-5
+ * cost model) or on verbs, where each node has its own memory and queue pairs on the device.
  */
 @Command(name = "kv", mixinStandardHelpOptions = true,
         description = "Every worker reads or updates a picked key (YCSB A or B, uniform or zipfian) of a key-value "
                 + "store implemented as one-sided (RemoteHashMap), delegated (a trustee per node) and alock (an "
-                + "ALock-protected table) on the same simulated fabric: throughput, read and update latency p50/p99, "
+                + "ALock-protected table) on the same fabric (sim or verbs): throughput, read and update latency p50/p99, "
                 + "RDMA operations and round trips per operation.")
 public final class KvCommand implements Callable<Integer> {
     @Spec
@@ -88,14 +91,8 @@ public final class KvCommand implements Callable<Integer> {
             description = "Memory per node, MiB, 1..1024 (default ${DEFAULT-VALUE}).")
     long segmentMib;
 
-    @Option(names = "--sim-cost", paramLabel = "MODEL", defaultValue = "connectx5",
-            description = "Cost model of the simulated NIC, none or connectx5 (default ${DEFAULT-VALUE}; see "
-                    + "SimCostModel). Its times are lower bounds; compare ratios.")
-    String simCost;
-
-    @Option(names = "--fabric", paramLabel = "FABRIC", defaultValue = "sim",
-            description = "sim only (default ${DEFAULT-VALUE}); the run over verbs is not built yet.")
-    String fabric;
+    @Mixin
+    ExperimentFabricFlags fabricFlags;
 
     @Option(names = "--json", paramLabel = "FILE", description = "Also write the report as one JSON object to FILE.")
     Path json;
@@ -106,29 +103,27 @@ public final class KvCommand implements Callable<Integer> {
     @Override
     public Integer call() throws IOException, InterruptedException {
         KvConfig config = config();
-        SimCostModel cost = SimFlags.costModel(simCost, this::usage);
+        FabricKind kind = fabricFlags.kind(this::usage);
         new OutputFiles().add("--json", json).add("--plot", plot).check();
-        SimOptions options = SimOptions.defaults().withCostModel(cost);
-        List<KvRun> runs = KvRunner.run(() -> new SimFabric(options), config);
-        List<String> notes = List.of(
-                "fabric sim, cost model " + cost.describe()
-                        + (cost.isFree() ? " (no cost: the Java data path only)" : "; times are lower bounds, compare ratios"),
-                ClusterOptions.hostLoad(),
-                config.keys() + " keys, key k on node k mod " + config.nodes() + ", 8-byte values (a delegated request "
-                        + "carries one word); picks " + (config.zipfTheta() == 0 ? "uniform" : "zipfian, theta "
-                        + config.zipfTheta()) + (config.usesPLocal() ? ", p-local " + config.pLocal() : ", over all keys"),
-                "delegated: one trustee per node on its own thread; its response WRITEs count with the way's RDMA",
-                "alock: one ALock per key over an array of value words on the key's node",
-                "one-sided: rtt/up includes memory management (allocating the new block, the epoch reclaimer), shown as mem/up",
-                "check: every read returned a value written for its key, never older than the reader's own update");
+        List<String> notes = new ArrayList<>();
+        Supplier<Fabric> fabrics = fabricFlags.fabrics(kind, this::usage, notes);
+        List<KvRun> runs = KvRunner.run(fabrics, config);
+        notes.add(ClusterOptions.hostLoad());
+        notes.add(config.keys() + " keys, key k on node k mod " + config.nodes() + ", 8-byte values (a delegated request "
+                + "carries one word); picks " + (config.zipfTheta() == 0 ? "uniform" : "zipfian, theta "
+                + config.zipfTheta()) + (config.usesPLocal() ? ", p-local " + config.pLocal() : ", over all keys"));
+        notes.add("delegated: one trustee per node on its own thread; its response WRITEs count with the way's RDMA");
+        notes.add("alock: one ALock per key over an array of value words on the key's node");
+        notes.add("one-sided: rtt/up includes memory management (allocating the new block, the epoch reclaimer), shown as mem/up");
+        notes.add("check: every read returned a value written for its key, never older than the reader's own update");
         PrintWriter out = spec.commandLine().getOut();
         table(out, config, notes, runs);
         if (json != null) {
-            Files.writeString(json, json(config, cost, notes, runs) + System.lineSeparator(), StandardCharsets.UTF_8);
+            Files.writeString(json, json(config, kind, notes, runs) + System.lineSeparator(), StandardCharsets.UTF_8);
             spec.commandLine().getErr().println("wrote " + json);
         }
         if (plot != null) {
-            KvPlot.write("remus experiment kv, sim (" + cost.name() + "), " + config.nodes() + " nodes x "
+            KvPlot.write("remus experiment kv, " + fabricFlags.title(kind, this::usage) + ", " + config.nodes() + " nodes x "
                     + config.threadsPerNode() + " threads, " + config.keys() + " keys, "
                     + (config.zipfTheta() == 0 ? "uniform" : "zipf " + config.zipfTheta())
                     + (config.usesPLocal() ? ", p-local " + config.pLocal() : "") + ", " + durationSeconds + " s", runs, plot);
@@ -159,18 +154,19 @@ public final class KvCommand implements Callable<Integer> {
     }
 
     /**
-     * {@code --json}: one object with keys {@code tool test fabric cost_model nodes threads_per_node keys zipf
+     * {@code --json}: one object with keys {@code tool test fabric cost_model} (null on verbs) {@code nodes threads_per_node keys zipf
      * p_local seconds notes runs}; a run has {@code workload way reads updates local_picks ops_per_sec},
      * {@code read_latency_ns} and {@code update_latency_ns} ({@code count p50 p99 max mean}),
      * {@code rdma_per_op} (keyed by opcode, lower case, and {@code total}), {@code round_trips_per_op},
      * {@code round_trips_per_read}, {@code round_trips_per_update} and {@code memory_round_trips_per_update}.
      */
-    private String json(KvConfig c, SimCostModel cost, List<String> notes, List<KvRun> runs) {
+    private String json(KvConfig c, FabricKind kind, List<String> notes, List<KvRun> runs) {
         StringBuilder b = new StringBuilder(4096).append('{');
         field(b, "tool", str("remus"));
         field(b, "test", str("kv"));
-        field(b, "fabric", str("sim"));
-        field(b, "cost_model", str(cost.name()));
+        field(b, "fabric", str(kind.name().toLowerCase(Locale.ROOT)));
+        String cost = fabricFlags.costName(kind, this::usage);
+        field(b, "cost_model", cost == null ? "null" : str(cost));
         field(b, "nodes", Integer.toString(c.nodes()));
         field(b, "threads_per_node", Integer.toString(c.threadsPerNode()));
         field(b, "keys", Integer.toString(c.keys()));
@@ -216,14 +212,7 @@ public final class KvCommand implements Callable<Integer> {
      * @throws ParameterException naming the flag and its value when one is bad
      */
     KvConfig config() {
-        String f = fabric.strip().toLowerCase(Locale.ROOT);
-        if (f.equals("verbs")) {
-            throw usage("--fabric verbs: the key-value experiment runs on the simulator only; its run over verbs "
-                    + "(one process per node, with the trustees' messaging across processes) is not built yet");
-        }
-        if (!f.equals("sim")) {
-            throw usage("--fabric must be sim, got '" + fabric + "'");
-        }
+        fabricFlags.kind(this::usage);
         List<KvWay> wayList;
         List<Ycsb> workloadList;
         try {
@@ -242,7 +231,6 @@ public final class KvCommand implements Callable<Integer> {
         if (segmentMib < 1 || segmentMib > 1024) {
             throw usage("--segment-mib must be 1..1024, got " + segmentMib);
         }
-        SimFlags.costModel(simCost, this::usage);
         Duration duration = Duration.ofNanos(Math.round(durationSeconds * 1e9));
         try {
             return new KvConfig(wayList, workloadList, nodes, threads, keys, zipf, pLocal == null ? Double.NaN : pLocal,

@@ -1,17 +1,17 @@
 package io.remus.tools.cli;
 
 import io.remus.core.BadArgumentException;
-import io.remus.core.sim.SimCostModel;
-import io.remus.core.sim.SimFabric;
-import io.remus.core.sim.SimOptions;
+import io.remus.core.fabric.Fabric;
 import io.remus.ds.object.bench.SharingConfig;
 import io.remus.ds.object.bench.SharingResult;
 import io.remus.ds.object.bench.SharingWay;
+import io.remus.tools.bench.FabricKind;
 import io.remus.tools.experiment.SharingPlot;
 import io.remus.tools.experiment.SharingRun;
 import io.remus.tools.experiment.SharingRunner;
 import io.remus.tools.stats.LatencySummary;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -25,6 +25,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
+import java.util.function.Supplier;
 
 import static io.remus.tools.report.JsonText.field;
 import static io.remus.tools.report.JsonText.num;
@@ -38,11 +39,12 @@ import static io.remus.tools.report.JsonText.strings;
  * RDMA fetch-and-add, ALock, the spin lock, MCS, delegation to the counter's trustee, and the wait-free
  * universal construction ({@link io.remus.ds.object.bench.SharingExperiment}). One run per thread count,
  * each way in turn on its own counters; every counter's final value is checked against the increments
- * applied to it. The simulator only: the multi-process run over verbs is not built.
+ * applied to it. Every node runs in this process: on the simulator (default, with the ConnectX-5 cost
+ * model) or on verbs, where each node has its own memory and queue pairs on the device.
  */
 @Command(name = "sharing", mixinStandardHelpOptions = true,
         description = "Every worker picks a counter (uniform or zipfian), increments it and reads the result, "
-                + "implemented as faa, alock, spin, mcs, delegated and waitfree on the same simulated fabric: "
+                + "implemented as faa, alock, spin, mcs, delegated and waitfree on the same fabric (sim or verbs): "
                 + "throughput, latency p50/p99, RDMA operations and round trips per increment.")
 public final class SharingCommand implements Callable<Integer> {
     @Spec
@@ -83,14 +85,8 @@ public final class SharingCommand implements Callable<Integer> {
             description = "Memory per node, MiB, 1..1024 (default ${DEFAULT-VALUE}).")
     long segmentMib;
 
-    @Option(names = "--sim-cost", paramLabel = "MODEL", defaultValue = "connectx5",
-            description = "Cost model of the simulated NIC, none or connectx5 (default ${DEFAULT-VALUE}; see "
-                    + "SimCostModel). Its times are lower bounds; compare ratios.")
-    String simCost;
-
-    @Option(names = "--fabric", paramLabel = "FABRIC", defaultValue = "sim",
-            description = "sim only (default ${DEFAULT-VALUE}); the run over verbs is not built yet.")
-    String fabric;
+    @Mixin
+    ExperimentFabricFlags fabricFlags;
 
     @Option(names = "--json", description = "Print the report as one JSON object.")
     boolean json;
@@ -101,32 +97,30 @@ public final class SharingCommand implements Callable<Integer> {
     @Override
     public Integer call() throws IOException, InterruptedException {
         List<SharingConfig> configs = configs();
-        SimCostModel cost = SimFlags.costModel(simCost, this::usage);
+        FabricKind kind = fabricFlags.kind(this::usage);
         new OutputFiles().add("--plot", plot).check();
-        SimOptions options = SimOptions.defaults().withCostModel(cost);
+        List<String> notes = new ArrayList<>();
+        Supplier<Fabric> fabrics = fabricFlags.fabrics(kind, this::usage, notes);
         List<SharingRun> runs = new ArrayList<>();
         for (SharingConfig c : configs) {
-            runs.addAll(SharingRunner.run(() -> new SimFabric(options), c));
+            runs.addAll(SharingRunner.run(fabrics, c));
         }
         SharingConfig first = configs.getFirst();
-        List<String> notes = List.of(
-                "fabric sim, cost model " + cost.describe()
-                        + (cost.isFree() ? " (no cost: the Java data path only)" : "; times are lower bounds, compare ratios"),
-                ClusterOptions.hostLoad(),
-                first.counters() + " counters, counter i on node i mod " + first.nodes() + "; picks "
-                        + (first.zipfTheta() == 0 ? "uniform" : "zipfian, theta " + first.zipfTheta())
-                        + (first.usesPLocal() ? ", p-local " + first.pLocal() : ", over all counters"),
-                "delegated: one trustee per node on its own thread; its response WRITEs count with the way's RDMA",
-                "check: every counter of every way ended at exactly the increments applied to it");
+        notes.add(ClusterOptions.hostLoad());
+        notes.add(first.counters() + " counters, counter i on node i mod " + first.nodes() + "; picks "
+                + (first.zipfTheta() == 0 ? "uniform" : "zipfian, theta " + first.zipfTheta())
+                + (first.usesPLocal() ? ", p-local " + first.pLocal() : ", over all counters"));
+        notes.add("delegated: one trustee per node on its own thread; its response WRITEs count with the way's RDMA");
+        notes.add("check: every counter of every way ended at exactly the increments applied to it");
         PrintWriter out = spec.commandLine().getOut();
         if (json) {
-            json(out, first, cost, notes, runs);
+            json(out, first, kind, notes, runs);
         } else {
             table(out, first, notes, runs);
         }
         if (plot != null) {
-            SharingPlot.write("remus experiment sharing, sim (" + cost.name() + "), " + first.nodes() + " nodes, "
-                    + first.counters() + " counters, " + durationSeconds + " s", runs, plot);
+            SharingPlot.write("remus experiment sharing, " + fabricFlags.title(kind, this::usage) + ", " + first.nodes()
+                    + " nodes, " + first.counters() + " counters, " + durationSeconds + " s", runs, plot);
             spec.commandLine().getErr().println("wrote " + plot);
             spec.commandLine().getErr().flush();
         }
@@ -152,17 +146,18 @@ public final class SharingCommand implements Callable<Integer> {
     }
 
     /**
-     * {@code --json}: one object with keys {@code tool test fabric cost_model nodes counters zipf p_local
+     * {@code --json}: one object with keys {@code tool test fabric cost_model} (null on verbs) {@code nodes counters zipf p_local
      * seconds notes runs}; a run has {@code way threads_per_node increments local_picks ops_per_sec},
      * {@code latency_ns} ({@code count p50 p99 max mean}), {@code rdma_per_increment} (keyed by opcode,
      * lower case, and {@code total}) and {@code round_trips_per_increment}.
      */
-    private void json(PrintWriter out, SharingConfig c, SimCostModel cost, List<String> notes, List<SharingRun> runs) {
+    private void json(PrintWriter out, SharingConfig c, FabricKind kind, List<String> notes, List<SharingRun> runs) {
         StringBuilder b = new StringBuilder(4096).append('{');
         field(b, "tool", str("remus"));
         field(b, "test", str("sharing"));
-        field(b, "fabric", str("sim"));
-        field(b, "cost_model", str(cost.name()));
+        field(b, "fabric", str(kind.name().toLowerCase(Locale.ROOT)));
+        String cost = fabricFlags.costName(kind, this::usage);
+        field(b, "cost_model", cost == null ? "null" : str(cost));
         field(b, "nodes", Integer.toString(c.nodes()));
         field(b, "counters", Integer.toString(c.counters()));
         field(b, "zipf", num(c.zipfTheta()));
@@ -201,14 +196,7 @@ public final class SharingCommand implements Callable<Integer> {
      * @throws ParameterException naming the flag and its value when one is bad
      */
     List<SharingConfig> configs() {
-        String f = fabric.strip().toLowerCase(Locale.ROOT);
-        if (f.equals("verbs")) {
-            throw usage("--fabric verbs: the sharing experiment runs on the simulator only; its run over verbs "
-                    + "(one process per node, with the trustees' messaging across processes) is not built yet");
-        }
-        if (!f.equals("sim")) {
-            throw usage("--fabric must be sim, got '" + fabric + "'");
-        }
+        fabricFlags.kind(this::usage);
         List<SharingWay> wayList;
         List<Integer> threadList;
         try {
@@ -227,7 +215,6 @@ public final class SharingCommand implements Callable<Integer> {
         if (segmentMib < 1 || segmentMib > 1024) {
             throw usage("--segment-mib must be 1..1024, got " + segmentMib);
         }
-        SimFlags.costModel(simCost, this::usage);
         Duration duration = Duration.ofNanos(Math.round(durationSeconds * 1e9));
         List<SharingConfig> configs = new ArrayList<>();
         for (int t : threadList) {

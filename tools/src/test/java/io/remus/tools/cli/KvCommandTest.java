@@ -78,9 +78,11 @@ class KvCommandTest {
             "--nodes=17|--nodes must be 1..16, got 17",
             "-D=0|--duration must be in [0.01, 3600] seconds, got 0.0",
             "--sim-cost=cx9|cx9",
-            "--fabric=verbs|--fabric verbs: the key-value experiment runs on the simulator only"})
+            "--fabric=verbs --sim-cost=none|--sim-cost none is for --fabric sim only; this run is on verbs",
+            "-d=rxe0|-d rxe0 is for --fabric verbs only; this run is on sim",
+            "--fabric=ethernet|--fabric must be sim or verbs, got 'ethernet'"})
     void shouldExitWithUsageNamingTheBadValue(String flag, String message) {
-        RemusRun r = RemusRun.of("experiment", "kv", flag);
+        RemusRun r = RemusRun.of(("experiment kv " + flag).split(" "));
         assertEquals(2, r.exit(), r.err());
         assertTrue(r.err().contains(message), r.err());
         assertTrue(r.err().contains("Usage: remus experiment kv"), r.err());

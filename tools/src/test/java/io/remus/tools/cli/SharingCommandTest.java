@@ -78,10 +78,11 @@ class SharingCommandTest {
             "--counters=0|--counters must be 1..1048576, got 0",
             "-D=0|--duration must be in [0.01, 3600] seconds, got 0.0",
             "--sim-cost=cx9|cx9",
-            "--fabric=verbs|--fabric verbs: the sharing experiment runs on the simulator only",
-            "--fabric=ethernet|--fabric must be sim, got 'ethernet'"})
+            "--fabric=verbs --sim-cost=none|--sim-cost none is for --fabric sim only; this run is on verbs",
+            "-d=rxe0|-d rxe0 is for --fabric verbs only; this run is on sim",
+            "--fabric=ethernet|--fabric must be sim or verbs, got 'ethernet'"})
     void shouldExitWithUsageNamingTheBadValue(String flag, String message) {
-        RemusRun r = RemusRun.of("experiment", "sharing", flag);
+        RemusRun r = RemusRun.of(("experiment sharing " + flag).split(" "));
         assertEquals(2, r.exit(), r.err());
         assertTrue(r.err().contains(message), r.err());
         assertTrue(r.err().contains("Usage: remus experiment sharing"), r.err());
@@ -122,6 +123,15 @@ class SharingCommandTest {
         assertTrue(json.contains("\"fetch_and_add\":1.000000"), "faa's one atomic per increment: " + json);
         assertTrue(json.contains("\"round_trips_per_increment\":"), json);
         assertTrue(json.endsWith("}]}"), json);
+    }
+
+    @Test
+    void shouldRunOnTheSimulatorWithTheConnectX5CostModelWhenNoFabricIsGiven() {
+        RemusRun r = RemusRun.of("experiment", "sharing", "--ways", "faa", "--threads", "1", "--counters", "2", "-D", "0.05",
+                "--segment-mib", "16", "--json");
+        assertEquals(0, r.exit(), r.err());
+        assertTrue(r.out().strip().startsWith("{\"tool\":\"remus\",\"test\":\"sharing\",\"fabric\":\"sim\","
+                + "\"cost_model\":\"connectx5\","), r.out());
     }
 
     @Test

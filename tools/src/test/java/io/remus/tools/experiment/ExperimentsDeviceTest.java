@@ -9,6 +9,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 import javax.imageio.ImageIO;
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 
@@ -18,10 +19,11 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * {@code remus experiment numa} and {@code loopback} on the verbs fabric of a real device: every
- * placement measured, every page where it was bound (as move_pages reads it back), the pinned
- * thread on its node's CPUs, RDMA READs through the loopback QP, and the plots drawn. On the
- * Soft-RoCE guest (two emulated NUMA nodes) this covers the cross-node placements.
+ * {@code remus experiment numa}, {@code loopback}, {@code sharing} and {@code kv} on the verbs fabric of
+ * a real device: every placement measured, every page where it was bound (as move_pages reads it back),
+ * the pinned thread on its node's CPUs, RDMA READs through the loopback QP, every way of sharing a
+ * counter and of a key-value store run with its checks, and the plots drawn. On the Soft-RoCE guest
+ * (two emulated NUMA nodes) this covers the cross-node placements.
  */
 class ExperimentsDeviceTest {
 
@@ -61,5 +63,38 @@ class ExperimentsDeviceTest {
         assertEquals(3, rows.stream().filter(l -> l.contains("loopback QP")).count(), run.out());
         assertEquals(3, rows.stream().filter(l -> l.contains("remote node")).count(), run.out());
         assertNotNull(ImageIO.read(png.toFile()));
+    }
+
+    @DeviceTest
+    void shouldRunEveryWayWithItsCountersCheckedWhenSharingRunsOnVerbs(@TempDir Path dir) throws IOException {
+        Path png = dir.resolve("sharing.png");
+        RemusRun run = RemusRun.of("experiment", "sharing", "--fabric", "verbs", "-d", DeviceTests.deviceName(),
+                "--counters", "4", "--threads", "1", "-D", "0.5", "--segment-mib", "16", "--plot", png.toString());
+        assertEquals(0, run.exit(), run.err());
+        assertTrue(run.out().contains("device " + DeviceTests.deviceName() + ", every node in this process"), run.out());
+        for (String way : List.of("faa", "alock", "spin", "mcs", "delegated", "waitfree")) {
+            List<String[]> rows = run.out().lines().filter(l -> l.matches("^1\\s+" + way + "\\s+.*"))
+                    .map(l -> l.trim().split("\\s+")).toList();
+            assertEquals(1, rows.size(), way + " in\n" + run.out());
+            assertTrue(Double.parseDouble(rows.getFirst()[2]) > 0, way + " made increments: " + run.out());
+        }
+        assertTrue(run.out().contains("check: every counter of every way ended at exactly"), run.out());
+        assertNotNull(ImageIO.read(png.toFile()));
+    }
+
+    @DeviceTest
+    void shouldRunEveryWayWithItsReadsCheckedWhenKvRunsOnVerbs(@TempDir Path dir) throws IOException {
+        Path json = dir.resolve("kv.json");
+        RemusRun run = RemusRun.of("experiment", "kv", "--fabric", "verbs", "-d", DeviceTests.deviceName(),
+                "--keys", "16", "--threads", "1", "-D", "0.5", "--segment-mib", "16", "--json", json.toString());
+        assertEquals(0, run.exit(), run.err());
+        String text = Files.readString(json);
+        assertTrue(text.startsWith("{\"tool\":\"remus\",\"test\":\"kv\",\"fabric\":\"verbs\",\"cost_model\":null,"), text);
+        for (String workload : List.of("A", "B")) {
+            for (String way : List.of("one-sided", "delegated", "alock")) {
+                assertTrue(text.contains("{\"workload\":\"" + workload + "\",\"way\":\"" + way + "\","), workload + "/" + way + ": " + text);
+            }
+        }
+        assertTrue(run.out().contains("check: every read returned a value written for its key"), run.out());
     }
 }
