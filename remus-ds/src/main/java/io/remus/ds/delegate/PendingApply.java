@@ -25,6 +25,8 @@ public final class PendingApply {
     private final TrusteeClient client;
     final int slot;
     private final long responseOffset;
+    private final long responseSequence;
+    private final int payloadBytes;
     State state = State.FREE;
     long sequence;
     int propertyId;
@@ -32,19 +34,32 @@ public final class PendingApply {
     long arg;
     /** The client's count of requests before this one, modulo 2<sup>16</sup>: the trustee serves a client's requests in this order. */
     int issue;
+    /** A payload request's bytes until they are sent; null for a word request. */
+    MemorySegment request;
+    /** Where a payload request's response goes; null for a word request. */
+    private MemorySegment response;
 
     PendingApply(TrusteeClient client, int slot) {
         this.client = client;
         this.slot = slot;
-        this.responseOffset = Trustee.RESPONSE_HEADER_BYTES + slot * Trustee.RESPONSE_BYTES;
+        this.payloadBytes = client.payloadBytes();
+        this.responseOffset = Trustee.RESPONSE_HEADER_BYTES + slot * Trustee.responseBytes(payloadBytes);
+        this.responseSequence = Trustee.responseSequence(payloadBytes);
     }
 
-    void start(int propertyId, int opId, long arg, int issue) {
+    void start(int propertyId, int opId, long arg, int issue, MemorySegment request, MemorySegment response) {
         this.issue = issue & 0xFFFF;
         this.propertyId = propertyId;
         this.opId = opId;
         this.arg = arg;
+        this.request = request;
+        this.response = response;
         this.sequence++;
+    }
+
+    /** @return the request's first word, with the payload flag for a payload request */
+    long head() {
+        return Trustee.requestHead(issue, opId, propertyId) | (response != null ? Trustee.PAYLOAD_FLAG : 0);
     }
 
     /**
@@ -53,10 +68,10 @@ public final class PendingApply {
      */
     boolean answered() {
         if (client.remoteResponses()) {
-            client.thread().read(client.responsePtr() + responseOffset + Trustee.RESPONSE_SEQUENCE, 0, 16);
+            client.thread().read(client.responsePtr() + responseOffset + responseSequence, 0, 16);
             return client.thread().buffer().get(ValueLayout.JAVA_LONG, 0) == sequence;
         }
-        return (long) WORD.getAcquire(client.responses(), responseOffset + Trustee.RESPONSE_SEQUENCE) == sequence;
+        return (long) WORD.getAcquire(client.responses(), responseOffset + responseSequence) == sequence;
     }
 
     /** @return the operation id of this request */
@@ -139,19 +154,28 @@ public final class PendingApply {
         }
         MemorySegment responses = client.responses();
         long offset = responseOffset;
+        MemorySegment into = response;
+        response = null;
         if (responses == null) {
-            client.thread().read(client.responsePtr() + responseOffset, 0, 16);
+            client.thread().read(client.responsePtr() + responseOffset, 0, 16 + (into == null ? 0 : payloadBytes));
             responses = client.thread().buffer();
             offset = 0;
         }
         long result = responses.get(ValueLayout.JAVA_LONG, offset + Trustee.RESPONSE_RESULT);
         long status = responses.get(ValueLayout.JAVA_LONG, offset + Trustee.RESPONSE_STATUS);
+        if (into != null && status == Trustee.STATUS_OK) {
+            MemorySegment.copy(responses, offset + Trustee.RESPONSE_PAYLOAD, into, 0, result);
+        }
         state = State.FREE;
         if (status != Trustee.STATUS_OK) {
             String why = status == Trustee.STATUS_UNKNOWN_OPERATION ? "no operation " + opId + " is registered there"
                     : status == Trustee.STATUS_UNKNOWN_PROPERTY ? "it holds no property " + propertyId
                     : status == Trustee.STATUS_RELEASED_PROPERTY ? "property " + propertyId + " was released there"
                     : status == Trustee.STATUS_OPERATION_THREW ? "operation " + opId + " threw there"
+                    : status == Trustee.STATUS_WORD_OPERATION ? "operation " + opId + " takes a word, not a payload"
+                    : status == Trustee.STATUS_PAYLOAD_OPERATION ? "operation " + opId + " takes a payload, not a word"
+                    : status == Trustee.STATUS_BAD_PAYLOAD ? "operation " + opId + " got or returned a payload length outside 0.."
+                            + payloadBytes
                     : "it answered with unknown status " + status;
             throw new DelegatedOperationException("trustee " + RemotePtr.toString(client.trustee()) + " refused op " + opId
                     + " on property " + propertyId + ": " + why);

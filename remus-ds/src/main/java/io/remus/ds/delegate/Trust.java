@@ -1,15 +1,19 @@
 package io.remus.ds.delegate;
 
 import io.remus.core.BadArgumentException;
+import io.remus.core.RemotePtr;
 
+import java.lang.foreign.MemorySegment;
 import java.time.Duration;
+import java.util.Objects;
 
 /**
  * A client's handle to one property of a {@link Trustee}: Trust&lt;T&gt; (Gossamer, UIC 2025). Every
  * operation is delegated: the trustee runs it on the property and sends back the result, following
  * ffwd (Roghanchi et al., "ffwd: delegation is (much) faster than you think", SOSP 2017). Operations
  * are named by the id they were registered under on the trustee; requests and results are one word
- * each (larger requests are not supported yet). Confined to the owner of its client's compute thread;
+ * each, or, at a trustee made with payloads, up to {@link Trustee#payloadBytes()} bytes each (at the
+ * same RDMA operation counts). Confined to the owner of its client's compute thread;
  * several handles may share one {@link TrusteeClient}.
  *
  * <p><b>Linearization point</b>: the trustee's run of the operation, which lies between the call and
@@ -108,6 +112,49 @@ public final class Trust<T> {
         long deadline = PendingApply.deadline(timeout);
         PendingApply p = client.stage(propertyId, opId, arg, deadline, true);
         return p.awaitUntil(deadline, timeout);
+    }
+
+    /**
+     * Runs payload operation {@code opId} on the property with {@code request}'s bytes at the trustee and
+     * copies the response's bytes into {@code response}. Blocking until the response or the deadline. Costs
+     * as {@link #apply(int, long, Duration)}'s, with the payloads in the same WRITEs (from a node without
+     * memory, the last READ also carries the response's bytes).
+     *
+     * @param opId     a payload operation id registered on the trustee, 0..{@code Trustee.MAX_OPERATIONS - 1}
+     * @param request  the request's bytes, at most {@link TrusteeClient#payloadBytes()}
+     * @param response where the response's bytes go: writable, at least {@link TrusteeClient#payloadBytes()} long
+     * @param timeout  how long to wait for a free slot and the response, not negative
+     * @return how many bytes of {@code response} the operation wrote
+     * @throws BadArgumentException        naming the value, for an op id out of range, a request longer than the
+     *                                     trustee's payloads, a response segment that is read-only or shorter than
+     *                                     them, a trustee made without payloads, a negative timeout, or when this
+     *                                     handle was released
+     * @throws TrusteeTimeoutException     when no response came by the deadline (the trustee stopped or died)
+     * @throws TrusteeClosedException      when the trustee is or becomes closed before answering
+     * @throws DelegatedOperationException when the trustee knows no such payload operation or property, the
+     *                                     property was released, or the operation threw there or returned a length
+     *                                     outside {@code 0..payloadBytes}
+     */
+    public int apply(int opId, MemorySegment request, MemorySegment response, Duration timeout) {
+        checkUsable(opId);
+        Objects.requireNonNull(request, "request");
+        Objects.requireNonNull(response, "response");
+        int most = client.payloadBytes();
+        if (most == 0) {
+            throw new BadArgumentException("trustee " + RemotePtr.toString(client.trustee()) + " carries no payloads "
+                    + "(made with payloadBytes 0); call apply(opId, arg, timeout)");
+        }
+        if (request.byteSize() > most) {
+            throw new BadArgumentException("request of " + request.byteSize() + " bytes exceeds the trustee's payloads of "
+                    + most + " bytes");
+        }
+        if (response.isReadOnly() || response.byteSize() < most) {
+            throw new BadArgumentException("response segment of " + response.byteSize() + " bytes" + (response.isReadOnly()
+                    ? " is read-only" : " is shorter than the trustee's payloads of " + most + " bytes"));
+        }
+        long deadline = PendingApply.deadline(timeout);
+        PendingApply p = client.stage(propertyId, opId, request.byteSize(), request, response, deadline, true);
+        return (int) p.awaitUntil(deadline, timeout);
     }
 
     /**

@@ -43,16 +43,17 @@ import java.util.Objects;
  * <h2>Layout</h2>
  * One block on the trustee's node:
  * <pre>
- *   0  shape: MAGIC &lt;&lt; 48 | maxClients &lt;&lt; 16 | slotsPerClient
+ *   0  shape: MAGIC &lt;&lt; 48 | payloadBytes / 8 &lt;&lt; 32 | maxClients &lt;&lt; 16 | slotsPerClient
  *   8  state: 0 open, 1 closed (CPU store of the trustee)
  *  16  claims: client places handed out (RDMA fetch-and-add of joining clients)
  *  64  client 0: [response block pointer, set by compare-and-swap when the client joins]
- *                [slot 0: issue &lt;&lt; 48 | op &lt;&lt; 32 | property][argument][sequence]  ... slot slotsPerClient-1
+ *                [slot 0: issue &lt;&lt; 48 | op &lt;&lt; 32 | payload flag &lt;&lt; 31 | property][argument]
+ *                [payloadBytes of payload][sequence]  ... slot slotsPerClient-1
  *      client 1 ...
  * </pre>
  * Each client's response block is on the client's own node, or on the trustee's for a client on a node
  * without memory: a closed word the trustee sets on {@link #close()}, then per slot
- * [result][status][sequence][closed] (the slot's closed word is set on close in response blocks on the
+ * [result][status][payloadBytes of payload][sequence][closed] (the slot's closed word is set on close in response blocks on the
  * trustee's node, for clients that poll them by RDMA READ).
  *
  * <h2>Protocol and costs</h2>
@@ -82,8 +83,17 @@ import java.util.Objects;
  * ({@link #droppedClients()}), whose calls fail at their deadlines, and serves the others on. A client
  * thread that dies leaves its slots idle and costs the others nothing.
  *
- * <p>Requests and responses are one word each; larger requests are not supported yet. The class has no
- * public constructor and is not meant to be extended.
+ * <h2>Payloads</h2>
+ * A trustee made with {@code payloadBytes > 0} also runs {@link TrusteePayloadOperation}s: a request
+ * carries up to {@code payloadBytes} bytes in its slot (its argument word holds their count) and the
+ * response as many back (its result word holds theirs), so a larger request costs what a word request
+ * does: 2 WRITEs there (the first one longer) and 2 back. Every slot has room for the largest payload
+ * both ways, so the trustee's block and each response block grow by {@code payloadBytes} per slot, and
+ * the trustee keeps {@code maxClients * slotsPerClient * payloadBytes} bytes of staging for responses to
+ * other nodes. A word request to a payload operation, or a payload request to a word operation, is
+ * refused with {@link DelegatedOperationException}.
+ *
+ * <p>The class has no public constructor and is not meant to be extended.
  *
  * @param <T> the type of the properties
  */
@@ -98,25 +108,37 @@ public class Trustee<T> implements AutoCloseable {
     public static final int MAX_CLIENTS = 1 << 12;
     /** The most request slots (requests in flight) per client. */
     public static final int MAX_SLOTS_PER_CLIENT = 256;
+    /** The largest payload a request or a response may carry, in bytes. */
+    public static final int MAX_PAYLOAD_BYTES = 4096;
+    /** The most bytes a trustee keeps to stage payload responses to other nodes ({@code maxClients * slots * payloadBytes}). */
+    public static final long MAX_PAYLOAD_STAGING_BYTES = 64L << 20;
+    /** The bit of a request's property word that marks a payload request. */
+    static final long PAYLOAD_FLAG = 1L << 31;
 
     static final long MAGIC = 0x7457;
 
     /** A request's first word: the client's issue number (16 bits), the operation id (16) and the property id (32). */
     static long requestHead(int issue, int opId, int propertyId) {
-        return (long) (issue & 0xFFFF) << 48 | (long) (opId & 0xFFFF) << 32 | (propertyId & 0xFFFF_FFFFL);
+        return (long) (issue & 0xFFFF) << 48 | (long) (opId & 0xFFFF) << 32 | (propertyId & 0x7FFF_FFFFL);
     }
     static final long HEADER_BYTES = 64;
     static final long SHAPE = 0;
     static final long STATE = 8;
     static final long CLAIMS = 16;
+    /** A request slot without payload; a slot is {@link #requestBytes} long. */
     static final long REQUEST_BYTES = 24;
     static final long REQUEST_OP = 0;
     static final long REQUEST_ARG = 8;
+    static final long REQUEST_PAYLOAD = 16;
+    /** The sequence word's offset in a request slot without payload; see {@link #requestSequence}. */
     static final long REQUEST_SEQUENCE = 16;
     static final long RESPONSE_HEADER_BYTES = 8;
+    /** A response slot without payload; a slot is {@link #responseBytes} long. */
     static final long RESPONSE_BYTES = 32;
     static final long RESPONSE_RESULT = 0;
     static final long RESPONSE_STATUS = 8;
+    static final long RESPONSE_PAYLOAD = 16;
+    /** The sequence word's offset in a response slot without payload; see {@link #responseSequence}. */
     static final long RESPONSE_SEQUENCE = 16;
     static final long RESPONSE_CLOSED = 24;
     static final long STATUS_OK = 0;
@@ -124,6 +146,9 @@ public class Trustee<T> implements AutoCloseable {
     static final long STATUS_UNKNOWN_PROPERTY = 2;
     static final long STATUS_OPERATION_THREW = 3;
     static final long STATUS_RELEASED_PROPERTY = 4;
+    static final long STATUS_WORD_OPERATION = 5;
+    static final long STATUS_PAYLOAD_OPERATION = 6;
+    static final long STATUS_BAD_PAYLOAD = 7;
     static final VarHandle WORD = ValueLayout.JAVA_LONG.varHandle();
     private static final long GONE = -1;
 
@@ -133,7 +158,16 @@ public class Trustee<T> implements AutoCloseable {
     private final int maxClients;
     private final int slots;
     private final long clientBytes;
+    private final int payloadBytes;
+    private final long requestBytes;
+    private final long requestSequence;
+    private final long responseBytes;
     private final List<TrusteeOperation<T>> operations = new ArrayList<>();
+    private final List<TrusteePayloadOperation<T>> payloadOperations = new ArrayList<>();
+    /** Scratch the payload operations write their responses into. */
+    private final MemorySegment responseScratch;
+    /** Per response to another node in the pass (by its index there): its payload, at {@code index * payloadBytes}. */
+    private final MemorySegment outPayload;
     private final List<T> properties = new ArrayList<>();
     /** Per property: its references; 0 once released (the property is then null). */
     private final List<Integer> references = new ArrayList<>();
@@ -145,6 +179,7 @@ public class Trustee<T> implements AutoCloseable {
     private final int[] outClient;
     private final int[] outSlot;
     private final long[] outResult;
+    private final int[] outLength;
     private final long[] outStatus;
     private final long[] outSequence;
     private final long[] inFlight;
@@ -161,13 +196,19 @@ public class Trustee<T> implements AutoCloseable {
     private final int[] readyOrder;
     private boolean closed;
 
-    Trustee(ComputeThread thread, long ptr, MemorySegment block, int maxClients, int slots) {
+    Trustee(ComputeThread thread, long ptr, MemorySegment block, int maxClients, int slots, int payloadBytes) {
         this.thread = thread;
         this.ptr = ptr;
         this.block = block;
         this.maxClients = maxClients;
         this.slots = slots;
-        this.clientBytes = clientBytes(slots);
+        this.payloadBytes = payloadBytes;
+        this.clientBytes = clientBytes(slots, payloadBytes);
+        this.requestBytes = requestBytes(payloadBytes);
+        this.requestSequence = requestSequence(payloadBytes);
+        this.responseBytes = responseBytes(payloadBytes);
+        this.responseScratch = MemorySegment.ofArray(new long[payloadBytes / 8]);
+        this.outPayload = MemorySegment.ofArray(new long[maxClients * slots * (payloadBytes / 8)]);
         this.responseBlock = new long[maxClients];
         this.localResponses = new MemorySegment[maxClients];
         this.lastSequence = new long[maxClients * slots];
@@ -175,29 +216,50 @@ public class Trustee<T> implements AutoCloseable {
         this.readySlot = new int[slots];
         this.readyOrder = new int[slots];
         this.batchResponses = (int) Math.max(1, Math.min(thread.config().wrsPerBatch() / 2,
-                thread.buffer().byteSize() / RESPONSE_BYTES));
+                thread.buffer().byteSize() / responseBytes));
         this.batchesInFlight = (int) Math.max(1, Math.min(thread.config().opsInFlightPerThread(),
-                thread.buffer().byteSize() / (batchResponses * RESPONSE_BYTES)));
+                thread.buffer().byteSize() / (batchResponses * responseBytes)));
         int most = maxClients * slots;
         this.outClient = new int[most];
         this.outSlot = new int[most];
         this.outResult = new long[most];
+        this.outLength = new int[most];
         this.outStatus = new long[most];
         this.outSequence = new long[most];
         this.inFlight = new long[batchesInFlight];
         this.inFlightNode = new int[batchesInFlight];
     }
 
-    static long clientBytes(int slots) {
-        return 8 + slots * REQUEST_BYTES;
+    static long requestBytes(int payloadBytes) {
+        return REQUEST_BYTES + payloadBytes;
     }
 
-    static long blockBytes(int maxClients, int slots) {
-        return HEADER_BYTES + maxClients * clientBytes(slots);
+    static long requestSequence(int payloadBytes) {
+        return REQUEST_SEQUENCE + payloadBytes;
     }
 
-    static long responseBlockBytes(int slots) {
-        return RESPONSE_HEADER_BYTES + slots * RESPONSE_BYTES;
+    static long responseBytes(int payloadBytes) {
+        return RESPONSE_BYTES + payloadBytes;
+    }
+
+    static long responseSequence(int payloadBytes) {
+        return RESPONSE_SEQUENCE + payloadBytes;
+    }
+
+    static long responseClosed(int payloadBytes) {
+        return RESPONSE_CLOSED + payloadBytes;
+    }
+
+    static long clientBytes(int slots, int payloadBytes) {
+        return 8 + slots * requestBytes(payloadBytes);
+    }
+
+    static long blockBytes(int maxClients, int slots, int payloadBytes) {
+        return HEADER_BYTES + maxClients * clientBytes(slots, payloadBytes);
+    }
+
+    static long responseBlockBytes(int slots, int payloadBytes) {
+        return RESPONSE_HEADER_BYTES + slots * responseBytes(payloadBytes);
     }
 
     /**
@@ -214,22 +276,57 @@ public class Trustee<T> implements AutoCloseable {
      *                              allocation, or a thread on a node without memory
      */
     public static <T> Trustee<T> create(ComputeThread thread, int maxClients, int slotsPerClient) {
-        Objects.requireNonNull(thread, "thread");
-        long ptr = allocate(thread, maxClients, slotsPerClient);
-        long bytes = blockBytes(maxClients, slotsPerClient);
-        return new Trustee<>(thread, ptr, thread.localSegment(ptr, bytes), maxClients, slotsPerClient);
+        return create(thread, maxClients, slotsPerClient, 0);
     }
 
-    static long allocate(ComputeThread thread, int maxClients, int slotsPerClient) {
+    /**
+     * Creates a trustee that also runs {@link TrusteePayloadOperation}s, whose requests and responses carry
+     * up to {@code payloadBytes} bytes each (see the class comment for the memory this takes); otherwise as
+     * {@link #create(ComputeThread, int, int)}.
+     *
+     * @param thread         the trustee's compute thread; its owner serves
+     * @param maxClients     client places, 1..{@value #MAX_CLIENTS}; a client thread takes one for good
+     * @param slotsPerClient requests each client may have in flight, 1..{@value #MAX_SLOTS_PER_CLIENT}
+     * @param payloadBytes   the largest payload of a request or a response: 0..{@value #MAX_PAYLOAD_BYTES}, a
+     *                       multiple of 8; 0 makes a trustee of word operations only
+     * @param <T>            the type of the properties
+     * @return the trustee
+     * @throws BadArgumentException naming the value, for a count or size out of range, a block larger than one
+     *                              allocation, response staging above {@value #MAX_PAYLOAD_STAGING_BYTES} bytes, or
+     *                              a thread on a node without memory
+     */
+    public static <T> Trustee<T> create(ComputeThread thread, int maxClients, int slotsPerClient, int payloadBytes) {
+        Objects.requireNonNull(thread, "thread");
+        long ptr = allocate(thread, maxClients, slotsPerClient, payloadBytes);
+        long bytes = blockBytes(maxClients, slotsPerClient, payloadBytes);
+        return new Trustee<>(thread, ptr, thread.localSegment(ptr, bytes), maxClients, slotsPerClient, payloadBytes);
+    }
+
+    static long allocate(ComputeThread thread, int maxClients, int slotsPerClient, int payloadBytes) {
         if (maxClients < 1 || maxClients > MAX_CLIENTS) {
             throw new BadArgumentException("maxClients must be 1.." + MAX_CLIENTS + ", got " + maxClients);
         }
         if (slotsPerClient < 1 || slotsPerClient > MAX_SLOTS_PER_CLIENT) {
             throw new BadArgumentException("slotsPerClient must be 1.." + MAX_SLOTS_PER_CLIENT + ", got " + slotsPerClient);
         }
-        long bytes = blockBytes(maxClients, slotsPerClient);
+        if (payloadBytes < 0 || payloadBytes > MAX_PAYLOAD_BYTES || payloadBytes % 8 != 0) {
+            throw new BadArgumentException("payloadBytes must be a multiple of 8 in 0.." + MAX_PAYLOAD_BYTES + ", got "
+                    + payloadBytes);
+        }
+        long staging = (long) maxClients * slotsPerClient * payloadBytes;
+        if (staging > MAX_PAYLOAD_STAGING_BYTES) {
+            throw new BadArgumentException("a trustee of " + maxClients + " clients with " + slotsPerClient + " slots of "
+                    + payloadBytes + " payload bytes stages " + staging + " bytes of responses, more than "
+                    + MAX_PAYLOAD_STAGING_BYTES);
+        }
+        if (thread.buffer().byteSize() < responseBytes(payloadBytes)) {
+            throw new BadArgumentException("compute thread buffer of " + thread.buffer().byteSize() + " bytes cannot stage one "
+                    + responseBytes(payloadBytes) + "-byte response of " + payloadBytes + " payload bytes");
+        }
+        long bytes = blockBytes(maxClients, slotsPerClient, payloadBytes);
         if (bytes > SizeClasses.MAX) {
-            throw new BadArgumentException("a trustee of " + maxClients + " clients with " + slotsPerClient + " slots takes "
+            throw new BadArgumentException("a trustee of " + maxClients + " clients with " + slotsPerClient + " slots"
+                    + (payloadBytes == 0 ? "" : " of " + payloadBytes + " payload bytes") + " takes "
                     + bytes + " bytes, more than one allocation's " + SizeClasses.MAX);
         }
         if (!thread.config().memoryNodes().contains(thread.nodeId())) {
@@ -238,7 +335,7 @@ public class Trustee<T> implements AutoCloseable {
         long ptr = thread.allocator().allocate(bytes, thread.nodeId());
         MemorySegment view = thread.localSegment(ptr, bytes);
         view.fill((byte) 0);
-        WORD.setVolatile(view, SHAPE, MAGIC << 48 | (long) maxClients << 16 | slotsPerClient);
+        WORD.setVolatile(view, SHAPE, MAGIC << 48 | (long) (payloadBytes / 8) << 32 | (long) maxClients << 16 | slotsPerClient);
         return ptr;
     }
 
@@ -267,18 +364,49 @@ public class Trustee<T> implements AutoCloseable {
      */
     public Trustee<T> register(int opId, TrusteeOperation<T> operation) {
         Objects.requireNonNull(operation, "operation");
+        checkFree(opId);
+        operations.set(opId, operation);
+        return this;
+    }
+
+    /**
+     * Registers a payload operation under {@code opId}, replacing none: requests call it with
+     * {@link Trust#apply(int, MemorySegment, MemorySegment, Duration)}. No RDMA.
+     *
+     * @param opId      0..{@code MAX_OPERATIONS - 1}, not registered yet (as either kind)
+     * @param operation what payload requests naming {@code opId} run
+     * @return this trustee
+     * @throws BadArgumentException naming the id, when it is out of range or already registered, or when this
+     *                              trustee was made without payloads
+     */
+    public Trustee<T> register(int opId, TrusteePayloadOperation<T> operation) {
+        Objects.requireNonNull(operation, "operation");
+        if (payloadBytes == 0) {
+            throw new BadArgumentException("trustee " + RemotePtr.toString(ptr) + " carries no payloads (payloadBytes 0); "
+                    + "payload operation " + opId + " could never be called");
+        }
+        checkFree(opId);
+        payloadOperations.set(opId, operation);
+        return this;
+    }
+
+    private void checkFree(int opId) {
         thread.checkOwnerThread();
         if (opId < 0 || opId >= MAX_OPERATIONS) {
             throw new BadArgumentException("opId must be 0.." + (MAX_OPERATIONS - 1) + ", got " + opId);
         }
         while (operations.size() <= opId) {
             operations.add(null);
+            payloadOperations.add(null);
         }
-        if (operations.get(opId) != null) {
+        if (operations.get(opId) != null || payloadOperations.get(opId) != null) {
             throw new BadArgumentException("opId " + opId + " is registered on trustee " + RemotePtr.toString(ptr) + " already");
         }
-        operations.set(opId, operation);
-        return this;
+    }
+
+    /** @return the largest payload a request or response carries; 0 for a trustee of word operations only */
+    public int payloadBytes() {
+        return payloadBytes;
     }
 
     /**
@@ -402,8 +530,8 @@ public class Trustee<T> implements AutoCloseable {
             long base = HEADER_BYTES + c * clientBytes + 8;
             int ready = 0;
             for (int s = 0; s < slots; s++) {
-                long slot = base + s * REQUEST_BYTES;
-                if ((long) WORD.getAcquire(block, slot + REQUEST_SEQUENCE) == lastSequence[c * slots + s] + 1) {
+                long slot = base + s * requestBytes;
+                if ((long) WORD.getAcquire(block, slot + requestSequence) == lastSequence[c * slots + s] + 1) {
                     // Insertion by the client's issue order, counted from the next request it expects.
                     long head = block.get(ValueLayout.JAVA_LONG, slot + REQUEST_OP);
                     int order = (int) ((head >>> 48) - nextIssue[c]) & 0xFFFF;
@@ -421,13 +549,14 @@ public class Trustee<T> implements AutoCloseable {
             // earlier one (its WRITEs landed while this pass was past the earlier one's slot) waits for it.
             for (int r = 0; r < ready && readyOrder[r] == r; r++) {
                 int s = readySlot[r];
-                long slot = base + s * REQUEST_BYTES;
+                long slot = base + s * requestBytes;
                 int index = c * slots + s;
                 long sequence = ++lastSequence[index];
                 long head = block.get(ValueLayout.JAVA_LONG, slot + REQUEST_OP);
                 long arg = block.get(ValueLayout.JAVA_LONG, slot + REQUEST_ARG);
                 nextIssue[c] = (int) (head >>> 48) + 1;
-                serve(c, s, (int) (head >>> 32) & 0xFFFF, (int) head, arg, sequence);
+                serve(c, s, (int) (head >>> 32) & 0xFFFF, (int) (head & 0x7FFF_FFFFL), (head & PAYLOAD_FLAG) != 0,
+                        slot, arg, sequence);
                 served++;
             }
         }
@@ -435,12 +564,15 @@ public class Trustee<T> implements AutoCloseable {
         return served;
     }
 
-    private void serve(int client, int slot, int opId, int propertyId, long arg, long sequence) {
-        TrusteeOperation<T> op = opId >= 0 && opId < operations.size() ? operations.get(opId) : null;
+    private void serve(int client, int slot, int opId, int propertyId, boolean payload, long request, long arg, long sequence) {
+        TrusteeOperation<T> op = opId < operations.size() ? operations.get(opId) : null;
+        TrusteePayloadOperation<T> payloadOp = opId < payloadOperations.size() ? payloadOperations.get(opId) : null;
         long result = 0;
         long status;
-        if (propertyId < 0 || propertyId >= properties.size()) {
-            status = opId == RETAIN || opId == RELEASE || op != null ? STATUS_UNKNOWN_PROPERTY : STATUS_UNKNOWN_OPERATION;
+        int responseLength = 0;
+        if (propertyId >= properties.size()) {
+            status = opId == RETAIN || opId == RELEASE || op != null || payloadOp != null ? STATUS_UNKNOWN_PROPERTY
+                    : STATUS_UNKNOWN_OPERATION;
         } else if (references.get(propertyId) == 0) {
             status = STATUS_RELEASED_PROPERTY;
         } else if (opId == RETAIN) {
@@ -454,8 +586,28 @@ public class Trustee<T> implements AutoCloseable {
             } catch (DelegatedOperationException closeThrew) {
                 status = STATUS_OPERATION_THREW;
             }
+        } else if (payload) {
+            if (payloadOp == null) {
+                status = op != null ? STATUS_WORD_OPERATION : STATUS_UNKNOWN_OPERATION;
+            } else if (arg < 0 || arg > payloadBytes) {
+                status = STATUS_BAD_PAYLOAD;
+            } else {
+                try {
+                    int n = payloadOp.apply(properties.get(propertyId), block.asSlice(request + REQUEST_PAYLOAD, arg).asReadOnly(),
+                            responseScratch);
+                    if (n < 0 || n > payloadBytes) {
+                        status = STATUS_BAD_PAYLOAD;
+                    } else {
+                        result = n;
+                        responseLength = n;
+                        status = STATUS_OK;
+                    }
+                } catch (RuntimeException e) {
+                    status = STATUS_OPERATION_THREW;
+                }
+            }
         } else if (op == null) {
-            status = STATUS_UNKNOWN_OPERATION;
+            status = payloadOp != null ? STATUS_PAYLOAD_OPERATION : STATUS_UNKNOWN_OPERATION;
         } else {
             try {
                 result = run(op, properties.get(propertyId), arg);
@@ -464,7 +616,7 @@ public class Trustee<T> implements AutoCloseable {
                 status = STATUS_OPERATION_THREW;
             }
         }
-        respond(client, slot, result, status, sequence);
+        respond(client, slot, result, status, responseLength, sequence);
     }
 
     /** Runs one request's operation: the linearization point of the client's call. */
@@ -472,18 +624,21 @@ public class Trustee<T> implements AutoCloseable {
         return op.apply(state, arg);
     }
 
-    private void respond(int client, int slot, long result, long status, long sequence) {
-        long offset = RESPONSE_HEADER_BYTES + slot * RESPONSE_BYTES;
+    private void respond(int client, int slot, long result, long status, int responseLength, long sequence) {
+        long offset = RESPONSE_HEADER_BYTES + slot * responseBytes;
         MemorySegment local = localResponses[client];
         if (local != null) {
             local.set(ValueLayout.JAVA_LONG, offset + RESPONSE_RESULT, result);
             local.set(ValueLayout.JAVA_LONG, offset + RESPONSE_STATUS, status);
-            WORD.setRelease(local, offset + RESPONSE_SEQUENCE, sequence);
+            MemorySegment.copy(responseScratch, 0, local, offset + RESPONSE_PAYLOAD, responseLength);
+            WORD.setRelease(local, offset + responseSequence(payloadBytes), sequence);
             return;
         }
+        MemorySegment.copy(responseScratch, 0, outPayload, (long) outCount * payloadBytes, responseLength);
         outClient[outCount] = client;
         outSlot[outCount] = slot;
         outResult[outCount] = result;
+        outLength[outCount] = responseLength;
         outStatus[outCount] = status;
         outSequence[outCount] = sequence;
         outCount++;
@@ -511,12 +666,15 @@ public class Trustee<T> implements AutoCloseable {
                     continue;
                 }
                 node = RemotePtr.node(responseBlock[c]);
-                long staging = ((long) inFlightCount * batchResponses + inBatch) * RESPONSE_BYTES;
+                long staging = ((long) inFlightCount * batchResponses + inBatch) * responseBytes;
+                long sequenceAt = responseSequence(payloadBytes);
+                int length = outLength[i];
                 buffer.set(ValueLayout.JAVA_LONG, staging + RESPONSE_RESULT, outResult[i]);
                 buffer.set(ValueLayout.JAVA_LONG, staging + RESPONSE_STATUS, outStatus[i]);
-                buffer.set(ValueLayout.JAVA_LONG, staging + RESPONSE_SEQUENCE, outSequence[i]);
-                long target = responseBlock[c] + RESPONSE_HEADER_BYTES + outSlot[i] * RESPONSE_BYTES;
-                batch.write(target, staging, 16).write(target + RESPONSE_SEQUENCE, staging + RESPONSE_SEQUENCE, 8);
+                MemorySegment.copy(outPayload, (long) i * payloadBytes, buffer, staging + RESPONSE_PAYLOAD, length);
+                buffer.set(ValueLayout.JAVA_LONG, staging + sequenceAt, outSequence[i]);
+                long target = responseBlock[c] + RESPONSE_HEADER_BYTES + outSlot[i] * responseBytes;
+                batch.write(target, staging, 16 + length).write(target + sequenceAt, staging + sequenceAt, 8);
                 outClient[i] = -1;
                 left--;
                 if (++inBatch == batchResponses) {
@@ -585,7 +743,7 @@ public class Trustee<T> implements AutoCloseable {
                 if (response != 0) {
                     responseBlock[c] = response;
                     if (RemotePtr.node(response) == thread.nodeId()) {
-                        localResponses[c] = thread.localSegment(response, responseBlockBytes(slots));
+                        localResponses[c] = thread.localSegment(response, responseBlockBytes(slots, payloadBytes));
                     }
                 }
             }
@@ -642,7 +800,7 @@ public class Trustee<T> implements AutoCloseable {
             MemorySegment local = localResponses[c];
             if (local != null) {
                 for (int s = 0; s < slots; s++) {
-                    WORD.setVolatile(local, RESPONSE_HEADER_BYTES + s * RESPONSE_BYTES + RESPONSE_CLOSED, 1L);
+                    WORD.setVolatile(local, RESPONSE_HEADER_BYTES + s * responseBytes + responseClosed(payloadBytes), 1L);
                 }
                 WORD.setVolatile(local, 0L, 1L);
             } else if (responseBlock[c] != 0 && responseBlock[c] != GONE) {

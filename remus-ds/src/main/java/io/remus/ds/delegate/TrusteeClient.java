@@ -39,9 +39,14 @@ import static io.remus.ds.delegate.Trustee.WORD;
  * 16-byte READ: its apply is <b>2 WRITEs and {@code k + 1} READs in {@code k + 2} round trips</b> for
  * {@code k} polls (at least 1). Such a client learns of a close from its slot's closed word.
  *
+ * <p>A payload request ({@link Trust#apply(int, MemorySegment, MemorySegment, Duration)}) costs the same
+ * operations: its bytes ride in the first WRITE, and on a node without memory the READ of the result
+ * also fetches the response's {@code payloadBytes}.
+ *
  * <p>The client uses its compute thread's {@link ComputeThread#buffer()} bytes
- * {@code [0, 24 * min(slots, wrsPerBatch / 2))} while {@link #flush()} runs, and no buffer bytes
- * otherwise, and bytes {@code [0, 16)} while it reads a response from the trustee's memory. The response
+ * {@code [0, (24 + payloadBytes) * min(slots, wrsPerBatch / 2))} while {@link #flush()} runs, and no
+ * buffer bytes otherwise, and bytes {@code [0, 16 + payloadBytes)} while it reads a response from the
+ * trustee's memory. The response
  * block is never freed (the trustee may still write to it). The client's place at the trustee is never
  * given back (the trustee's {@code maxClients} bounds all clients over its life).
  */
@@ -50,6 +55,9 @@ public final class TrusteeClient {
     private final long trustee;
     private final int index;
     private final int slots;
+    private final int payloadBytes;
+    private final long requestBytes;
+    private final long requestSequence;
     private final MemorySegment localRequests;
     private final long requests;
     private final long responsePtr;
@@ -59,13 +67,16 @@ public final class TrusteeClient {
     private final int batchRequests;
     private int stagedCount;
 
-    private TrusteeClient(ComputeThread thread, long trustee, int index, int slots, long responsePtr, MemorySegment responses,
-                          MemorySegment localRequests) {
+    private TrusteeClient(ComputeThread thread, long trustee, int index, int slots, int payloadBytes, long responsePtr,
+                          MemorySegment responses, MemorySegment localRequests) {
         this.thread = thread;
         this.trustee = trustee;
         this.index = index;
         this.slots = slots;
-        this.requests = trustee + Trustee.HEADER_BYTES + index * Trustee.clientBytes(slots) + 8;
+        this.payloadBytes = payloadBytes;
+        this.requestBytes = Trustee.requestBytes(payloadBytes);
+        this.requestSequence = Trustee.requestSequence(payloadBytes);
+        this.requests = trustee + Trustee.HEADER_BYTES + index * Trustee.clientBytes(slots, payloadBytes) + 8;
         this.responsePtr = responsePtr;
         this.responses = responses;
         this.localRequests = localRequests;
@@ -75,7 +86,7 @@ public final class TrusteeClient {
         }
         this.staged = new int[slots];
         this.batchRequests = (int) Math.max(1, Math.min(thread.config().wrsPerBatch() / 2,
-                thread.buffer().byteSize() / Trustee.REQUEST_BYTES));
+                thread.buffer().byteSize() / requestBytes));
     }
 
     /**
@@ -93,19 +104,24 @@ public final class TrusteeClient {
         Objects.requireNonNull(thread, "thread");
         boolean local = RemotePtr.node(trusteePtr) == thread.nodeId();
         long shape = thread.read(trusteePtr + Trustee.SHAPE);
-        int maxClients = (int) ((shape >>> 16) & 0xFFFF_FFFFL);
+        int maxClients = (int) ((shape >>> 16) & 0xFFFF);
         int slots = (int) (shape & 0xFFFF);
+        int payloadBytes = (int) ((shape >>> 32) & 0xFFFF) * 8;
         if (shape >>> 48 != Trustee.MAGIC || maxClients < 1 || maxClients > Trustee.MAX_CLIENTS || slots < 1
-                || slots > Trustee.MAX_SLOTS_PER_CLIENT) {
+                || slots > Trustee.MAX_SLOTS_PER_CLIENT || payloadBytes > Trustee.MAX_PAYLOAD_BYTES) {
             throw new CorruptedMemoryException(trusteePtr, shape, RemotePtr.toString(trusteePtr) + " holds no trustee (shape 0x"
                     + Long.toHexString(shape) + ")");
+        }
+        if (thread.buffer().byteSize() < Trustee.requestBytes(payloadBytes)) {
+            throw new BadArgumentException("compute thread buffer of " + thread.buffer().byteSize() + " bytes cannot stage one "
+                    + Trustee.requestBytes(payloadBytes) + "-byte request of trustee " + RemotePtr.toString(trusteePtr));
         }
         long index = thread.fetchAndAdd(trusteePtr + Trustee.CLAIMS, 1);
         if (index >= maxClients) {
             throw new BadArgumentException("trustee " + RemotePtr.toString(trusteePtr) + " has all " + maxClients
                     + " client places taken");
         }
-        long bytes = Trustee.responseBlockBytes(slots);
+        long bytes = Trustee.responseBlockBytes(slots, payloadBytes);
         boolean ownMemory = thread.config().memoryNodes().contains(thread.nodeId());
         int responseNode = ownMemory ? thread.nodeId() : RemotePtr.node(trusteePtr);
         long responsePtr = thread.allocator().allocate(bytes, responseNode);
@@ -117,12 +133,13 @@ public final class TrusteeClient {
             zero(thread, responsePtr, bytes);
         }
         VarHandle.releaseFence();
-        long registration = trusteePtr + Trustee.HEADER_BYTES + index * Trustee.clientBytes(slots);
+        long registration = trusteePtr + Trustee.HEADER_BYTES + index * Trustee.clientBytes(slots, payloadBytes);
         thread.compareAndSwap(registration, 0, responsePtr);
         MemorySegment localRequests = local
-                ? thread.localSegment(registration + 8, slots * Trustee.REQUEST_BYTES)
+                ? thread.localSegment(registration + 8, slots * Trustee.requestBytes(payloadBytes))
                 : null;
-        TrusteeClient client = new TrusteeClient(thread, trusteePtr, (int) index, slots, responsePtr, responses, localRequests);
+        TrusteeClient client = new TrusteeClient(thread, trusteePtr, (int) index, slots, payloadBytes, responsePtr, responses,
+                localRequests);
         if (thread.read(trusteePtr + Trustee.STATE) != 0) {
             throw new TrusteeClosedException("trustee " + RemotePtr.toString(trusteePtr) + " is closed");
         }
@@ -185,6 +202,11 @@ public final class TrusteeClient {
         return slots;
     }
 
+    /** @return the largest payload of a request or response at this client's trustee; 0 when it carries none */
+    public int payloadBytes() {
+        return payloadBytes;
+    }
+
     /** @return the compute thread */
     public ComputeThread thread() {
         return thread;
@@ -235,12 +257,17 @@ public final class TrusteeClient {
         int inBatch = 0;
         for (int i = 0; i < stagedCount; i++) {
             PendingApply p = pending[staged[i]];
-            long staging = inBatch * Trustee.REQUEST_BYTES;
-            buffer.set(ValueLayout.JAVA_LONG, staging + Trustee.REQUEST_OP, Trustee.requestHead(p.issue, p.opId, p.propertyId));
+            long staging = inBatch * requestBytes;
+            int length = p.request == null ? 0 : (int) p.request.byteSize();
+            buffer.set(ValueLayout.JAVA_LONG, staging + Trustee.REQUEST_OP, p.head());
             buffer.set(ValueLayout.JAVA_LONG, staging + Trustee.REQUEST_ARG, p.arg);
-            buffer.set(ValueLayout.JAVA_LONG, staging + Trustee.REQUEST_SEQUENCE, p.sequence);
-            long slot = requests + p.slot * Trustee.REQUEST_BYTES;
-            batch.write(slot, staging, 16).write(slot + Trustee.REQUEST_SEQUENCE, staging + Trustee.REQUEST_SEQUENCE, 8);
+            if (length > 0) {
+                MemorySegment.copy(p.request, 0, buffer, staging + Trustee.REQUEST_PAYLOAD, length);
+            }
+            buffer.set(ValueLayout.JAVA_LONG, staging + requestSequence, p.sequence);
+            long slot = requests + p.slot * requestBytes;
+            batch.write(slot, staging, 16 + length).write(slot + requestSequence, staging + requestSequence, 8);
+            p.request = null;
             p.state = PendingApply.State.POSTED;
             inBatch++;
             if (inBatch == batchRequests) {
@@ -262,6 +289,15 @@ public final class TrusteeClient {
      * abandoned to be answered.
      */
     PendingApply stage(int propertyId, int opId, long arg, long deadline, boolean wait) {
+        return stage(propertyId, opId, arg, null, null, deadline, wait);
+    }
+
+    /**
+     * As {@link #stage(int, int, long, long, boolean)}, for a payload request when {@code request} is not
+     * null: its bytes go with the request, and the response's into {@code response}.
+     */
+    PendingApply stage(int propertyId, int opId, long arg, MemorySegment request, MemorySegment response, long deadline,
+                       boolean wait) {
         thread.checkOwnerThread();
         if (closedMark()) {
             throw new TrusteeClosedException("trustee " + RemotePtr.toString(trustee) + " is closed; refused op " + opId
@@ -275,12 +311,16 @@ public final class TrusteeClient {
                     p.state = PendingApply.State.FREE;
                 }
                 if (p.state == PendingApply.State.FREE) {
-                    p.start(propertyId, opId, arg, issued++);
+                    p.start(propertyId, opId, arg, issued++, request, response);
                     if (localRequests != null) {
-                        long slot = s * Trustee.REQUEST_BYTES;
-                        localRequests.set(ValueLayout.JAVA_LONG, slot + Trustee.REQUEST_OP, Trustee.requestHead(p.issue, opId, propertyId));
+                        long slot = s * requestBytes;
+                        localRequests.set(ValueLayout.JAVA_LONG, slot + Trustee.REQUEST_OP, p.head());
                         localRequests.set(ValueLayout.JAVA_LONG, slot + Trustee.REQUEST_ARG, arg);
-                        WORD.setRelease(localRequests, slot + Trustee.REQUEST_SEQUENCE, p.sequence);
+                        if (request != null) {
+                            MemorySegment.copy(request, 0, localRequests, slot + Trustee.REQUEST_PAYLOAD, request.byteSize());
+                            p.request = null;
+                        }
+                        WORD.setRelease(localRequests, slot + requestSequence, p.sequence);
                         p.state = PendingApply.State.POSTED;
                     } else {
                         staged[stagedCount++] = s;

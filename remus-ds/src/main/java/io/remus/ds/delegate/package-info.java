@@ -7,7 +7,10 @@
  * Eriksson and Basu, "ffwd: delegation is (much) faster than you think", SOSP 2017: per-client request
  * slots the server polls round-robin, responses written back in batches). Java cannot ship closures, so
  * operations are registered on the trustee by small integer id at start-up, and a request carries one
- * argument word and gets one result word back (larger requests are not supported yet). Properties are
+ * argument word and gets one result word back, or, at a trustee made with payloads
+ * ({@link io.remus.ds.delegate.Trustee#create(io.remus.core.ComputeThread, int, int, int)}), carries up to
+ * that many bytes each way to a {@link io.remus.ds.delegate.TrusteePayloadOperation} in the same WRITEs
+ * (fixed-size request and response slots, as LITE's and ffwd's are). Properties are
  * reference counted, as Trust&lt;T&gt;'s are: {@link io.remus.ds.delegate.TrusteeClient#share} takes a
  * reference, {@link io.remus.ds.delegate.Trust#release} drops it, and the trustee drops a property (closing it
  * when it is {@link java.lang.AutoCloseable}) with its last reference.

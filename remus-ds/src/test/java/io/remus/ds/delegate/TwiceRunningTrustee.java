@@ -9,11 +9,11 @@ import io.remus.core.ComputeThread;
  */
 final class TwiceRunningTrustee<T> extends Trustee<T> {
     private TwiceRunningTrustee(ComputeThread thread, long ptr, int maxClients, int slots) {
-        super(thread, ptr, thread.localSegment(ptr, blockBytes(maxClients, slots)), maxClients, slots);
+        super(thread, ptr, thread.localSegment(ptr, blockBytes(maxClients, slots, 0)), maxClients, slots, 0);
     }
 
     static <T> Trustee<T> make(ComputeThread thread, int maxClients, int slots) {
-        return new TwiceRunningTrustee<>(thread, allocate(thread, maxClients, slots), maxClients, slots);
+        return new TwiceRunningTrustee<>(thread, allocate(thread, maxClients, slots, 0), maxClients, slots);
     }
 
     @Override
