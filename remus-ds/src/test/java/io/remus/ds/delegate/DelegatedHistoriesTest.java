@@ -51,8 +51,18 @@ class DelegatedHistoriesTest {
     }
 
     /** @param bare whether node 2 has no memory, so that its clients poll responses in the trustee's memory */
-    private static TestCluster cluster(boolean bare) {
+    TestCluster cluster(boolean bare) {
         return new TestCluster(SimFabric::new, hostile(), 3, b -> b.segmentSize(4 << 20).memoryNodes(new NodeRange(0, bare ? 1 : 2)));
+    }
+
+    /** @return the seeds, one history each */
+    long[] seeds() {
+        return SEEDS;
+    }
+
+    /** @return each client's operations per history */
+    int opsPerThread() {
+        return OPS_PER_THREAD;
     }
 
     /** One client's operations on the cell under test, recorded into {@code r}. */
@@ -61,11 +71,11 @@ class DelegatedHistoriesTest {
         void run(int index, Trust<Delegated.Cell> cell, History.Recorder r, SplittableRandom rnd);
     }
 
-    private static <S> CheckResult history(TrusteeRunner.Maker maker, long seed, Specification<S> spec, Work work) throws Exception {
+    private <S> CheckResult history(TrusteeRunner.Maker maker, long seed, Specification<S> spec, Work work) throws Exception {
         return history(maker, false, seed, spec, work);
     }
 
-    private static <S> CheckResult history(TrusteeRunner.Maker maker, boolean bare, long seed, Specification<S> spec, Work work)
+    private <S> CheckResult history(TrusteeRunner.Maker maker, boolean bare, long seed, Specification<S> spec, Work work)
             throws Exception {
         int threads = 3 + (int) (seed % 2);
         History history = new History(HistoryClock.NANO_TIME);
@@ -81,7 +91,7 @@ class DelegatedHistoriesTest {
             });
         }
         List<Operation> operations = history.operations();
-        assertEquals(threads * OPS_PER_THREAD, operations.size(), "seed " + seed + ": every operation recorded");
+        assertEquals(threads * opsPerThread(), operations.size(), "seed " + seed + ": every operation recorded");
         CheckResult result = CHECKER.check(operations, spec);
         assertTrue(result.verdict() != Verdict.UNKNOWN, "seed " + seed + ": the checker ran out of its budget of "
                 + CHECKER.budget() + " before deciding, which proves nothing: " + result);
@@ -89,8 +99,8 @@ class DelegatedHistoriesTest {
     }
 
     /** Fetch-and-adds and reads, every third operation through {@link Trust#applyAsync}. */
-    private static void counterWork(int index, Trust<Delegated.Cell> cell, History.Recorder r, SplittableRandom rnd) {
-        for (int i = 0; i < OPS_PER_THREAD; i++) {
+    private void counterWork(int index, Trust<Delegated.Cell> cell, History.Recorder r, SplittableRandom rnd) {
+        for (int i = 0; i < opsPerThread(); i++) {
             Contention.maybeYield();
             boolean async = rnd.nextInt(3) == 0;
             if (rnd.nextBoolean()) {
@@ -107,25 +117,25 @@ class DelegatedHistoriesTest {
 
     @Test
     void shouldRecordLinearizableHistoriesOfADelegatedCounter() throws Exception {
-        for (long seed : SEEDS) {
-            CheckResult result = history(Trustee::create, seed, new CounterSpec(), DelegatedHistoriesTest::counterWork);
+        for (long seed : seeds()) {
+            CheckResult result = history(Trustee::create, seed, new CounterSpec(), this::counterWork);
             assertEquals(Verdict.LINEARIZABLE, result.verdict(), "seed " + seed + ": " + result);
         }
     }
 
     @Test
     void shouldRecordLinearizableHistoriesOfADelegatedCounterWhenAClientsNodeHasNoMemory() throws Exception {
-        for (long seed : SEEDS) {
-            CheckResult result = history(Trustee::create, true, seed, new CounterSpec(), DelegatedHistoriesTest::counterWork);
+        for (long seed : seeds()) {
+            CheckResult result = history(Trustee::create, true, seed, new CounterSpec(), this::counterWork);
             assertEquals(Verdict.LINEARIZABLE, result.verdict(), "seed " + seed + ": " + result);
         }
     }
 
     @Test
     void shouldRecordLinearizableHistoriesOfADelegatedRegister() throws Exception {
-        for (long seed : SEEDS) {
+        for (long seed : seeds()) {
             CheckResult result = history(Trustee::create, seed, new RegisterSpec(1), (index, cell, r, rnd) -> {
-                for (int i = 0; i < OPS_PER_THREAD; i++) {
+                for (int i = 0; i < opsPerThread(); i++) {
                     Contention.maybeYield();
                     if (rnd.nextBoolean()) {
                         long v = ((index + 1L) << 40) | ((i + 1L) << 8) | 0x5A;
@@ -145,12 +155,12 @@ class DelegatedHistoriesTest {
     @Test
     void shouldCatchATrusteeThatRunsRequestsTwiceWhenCheckingItsCounterHistory() throws Exception {
         int caught = 0;
-        for (long seed : SEEDS) {
-            CheckResult result = history(TwiceRunningTrustee::make, seed, new CounterSpec(), DelegatedHistoriesTest::counterWork);
+        for (long seed : seeds()) {
+            CheckResult result = history(TwiceRunningTrustee::make, seed, new CounterSpec(), this::counterWork);
             if (result.verdict() == Verdict.NOT_LINEARIZABLE) {
                 caught++;
             }
         }
-        assertEquals(SEEDS.length, caught, "every history of the broken trustee fails the check");
+        assertEquals(seeds().length, caught, "every history of the broken trustee fails the check");
     }
 }
