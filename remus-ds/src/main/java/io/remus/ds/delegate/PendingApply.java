@@ -106,7 +106,7 @@ public final class PendingApply {
      * memory), or, on a node without memory, one READ per poll and one for the result. The request linearizes when the trustee runs it, before the response is written.
      *
      * @param timeout how long to wait, not negative
-     * @return the operation's result
+     * @return the operation's result; for a payload request, how many response bytes it wrote
      * @throws BadArgumentException        naming the value, for a negative timeout
      * @throws TrusteeTimeoutException     when no response came by the deadline; the slot stays taken
      *                                     until the late response arrives, and the request may still run

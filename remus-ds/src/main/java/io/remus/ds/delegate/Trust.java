@@ -136,6 +136,33 @@ public final class Trust<T> {
      *                                     outside {@code 0..payloadBytes}
      */
     public int apply(int opId, MemorySegment request, MemorySegment response, Duration timeout) {
+        checkPayloadCall(opId, request, response);
+        long deadline = PendingApply.deadline(timeout);
+        PendingApply p = client.stage(propertyId, opId, request.byteSize(), request, response, deadline, true);
+        return (int) p.awaitUntil(deadline, timeout);
+    }
+
+    /**
+     * Starts payload operation {@code opId} on the property with {@code request}'s bytes, as
+     * {@link #applyAsync(int, long)} starts a word operation; {@link PendingApply#await} then returns how many
+     * bytes of {@code response} the operation wrote. A client on the trustee's node copies the request at
+     * once; another client copies it at the flush, so {@code request} must not change until then, and
+     * {@code response} must stay valid until the await. Wait-free; no RDMA until the flush.
+     *
+     * @param opId     a payload operation id registered on the trustee
+     * @param request  the request's bytes, at most {@link TrusteeClient#payloadBytes()}
+     * @param response where the response's bytes go: writable, at least {@link TrusteeClient#payloadBytes()} long
+     * @return the request's handle, reused by the slot's next request once awaited
+     * @throws BadArgumentException   naming the value, as {@link #apply(int, MemorySegment, MemorySegment, Duration)}
+     *                                does, or when every slot of the client is in flight
+     * @throws TrusteeClosedException when the trustee is closed
+     */
+    public PendingApply applyAsync(int opId, MemorySegment request, MemorySegment response) {
+        checkPayloadCall(opId, request, response);
+        return client.stage(propertyId, opId, request.byteSize(), request, response, 0, false);
+    }
+
+    private void checkPayloadCall(int opId, MemorySegment request, MemorySegment response) {
         checkUsable(opId);
         Objects.requireNonNull(request, "request");
         Objects.requireNonNull(response, "response");
@@ -152,9 +179,6 @@ public final class Trust<T> {
             throw new BadArgumentException("response segment of " + response.byteSize() + " bytes" + (response.isReadOnly()
                     ? " is read-only" : " is shorter than the trustee's payloads of " + most + " bytes"));
         }
-        long deadline = PendingApply.deadline(timeout);
-        PendingApply p = client.stage(propertyId, opId, request.byteSize(), request, response, deadline, true);
-        return (int) p.awaitUntil(deadline, timeout);
     }
 
     /**

@@ -118,6 +118,42 @@ class TrusteePayloadTest {
 
     @ParameterizedTest
     @MethodSource("fabrics")
+    void shouldAnswerAsyncPayloadRequestsInFlightTogetherWithWordRequestsEachIntoItsOwnResponse(
+            Function<SimOptions, Fabric> make) {
+        int slots = 4;
+        try (TestCluster c = new TestCluster(make, SimOptions.defaults(), 3, b -> b.segmentSize(4 << 20));
+             ComputeThread t = c.thread(TRUSTEE_NODE); ComputeThread remote = c.thread(0); ComputeThread local = c.thread(TRUSTEE_NODE)) {
+            Trustee<Delegated.Cell> trustee = Trustee.create(t, 2, slots, PAYLOAD);
+            Delegated.register(trustee);
+            trustee.entrust(new Delegated.Cell());
+            long expected = 0;
+            for (ComputeThread ct : new ComputeThread[] {remote, local}) {
+                Trust<Delegated.Cell> cell = TrusteeClient.connect(ct, trustee.ptr()).trust(0);
+                MemorySegment[] requests = new MemorySegment[slots - 1];
+                MemorySegment[] responses = new MemorySegment[slots - 1];
+                PendingApply[] pending = new PendingApply[slots - 1];
+                for (int i = 0; i < slots - 1; i++) {
+                    requests[i] = bytes(8 + 20 * i, i + 1);
+                    responses[i] = MemorySegment.ofArray(new byte[PAYLOAD]);
+                    pending[i] = cell.applyAsync(Delegated.SUM_AND_REVERSE, requests[i], responses[i]);
+                    expected += sum(requests[i]);
+                }
+                PendingApply word = cell.applyAsync(Delegated.FETCH_AND_ADD, 1);
+                expected += 1;
+                cell.client().flush();
+                assertEquals(slots, trustee.serveOnce(), "one pass serves all " + slots + " requests in flight");
+                for (int i = 0; i < slots - 1; i++) {
+                    assertEquals(requests[i].byteSize(), pending[i].await(PATIENCE));
+                    assertReversed(requests[i], responses[i], (int) requests[i].byteSize(), "node " + ct.nodeId() + ", request " + i);
+                }
+                assertEquals(expected - 1, word.await(PATIENCE), "the word request ran after the payloads made before it");
+            }
+            assertEquals(expected, trustee.property(0).value);
+        }
+    }
+
+    @ParameterizedTest
+    @MethodSource("fabrics")
     void shouldKeepExactTotalsAndAnswerEachClientItsOwnBytesWhenManyClientsSendPayloads(Function<SimOptions, Fabric> make)
             throws Exception {
         int n = appliesPerThread();
