@@ -35,6 +35,13 @@ final class Delegated {
         }
     }
 
+    /** Registers the cell operations on {@code trustee} and entrusts it one cell, property 0; returns it. */
+    static Trustee<Cell> oneCell(Trustee<Cell> trustee) {
+        register(trustee);
+        trustee.entrust(new Cell());
+        return trustee;
+    }
+
     /**
      * Registers the cell operations: fetch-and-add, read, write, and one that always throws; on a trustee
      * with payloads also the payload operations.

@@ -123,9 +123,7 @@ class TrusteePayloadTest {
         int slots = 4;
         try (TestCluster c = new TestCluster(make, SimOptions.defaults(), 3, b -> b.segmentSize(4 << 20));
              ComputeThread t = c.thread(TRUSTEE_NODE); ComputeThread remote = c.thread(0); ComputeThread local = c.thread(TRUSTEE_NODE)) {
-            Trustee<Delegated.Cell> trustee = Trustee.create(t, 2, slots, PAYLOAD);
-            Delegated.register(trustee);
-            trustee.entrust(new Delegated.Cell());
+            Trustee<Delegated.Cell> trustee = Delegated.oneCell(Trustee.create(t, 2, slots, PAYLOAD));
             long expected = 0;
             for (ComputeThread ct : new ComputeThread[] {remote, local}) {
                 Trust<Delegated.Cell> cell = TrusteeClient.connect(ct, trustee.ptr()).trust(0);

@@ -124,9 +124,7 @@ class TrusteeTest {
         int clients = 5;
         int slots = 3;
         try (TestCluster c = cluster(make); ComputeThread t = c.thread(TRUSTEE_NODE)) {
-            Trustee<Delegated.Cell> trustee = Trustee.create(t, clients, slots);
-            Delegated.register(trustee);
-            trustee.entrust(new Delegated.Cell());
+            Trustee<Delegated.Cell> trustee = Delegated.oneCell(Trustee.create(t, clients, slots));
             List<ComputeThread> threads = new ArrayList<>();
             List<PendingApply> pending = new ArrayList<>();
             try {
@@ -158,9 +156,7 @@ class TrusteeTest {
     @MethodSource("fabrics")
     void shouldServeAClientsRequestsInTheOrderItMadeThemWhateverSlotsTheyTook(Function<SimOptions, Fabric> make) {
         try (TestCluster c = cluster(make); ComputeThread t = c.thread(TRUSTEE_NODE); ComputeThread ct = c.thread(1)) {
-            Trustee<Delegated.Cell> trustee = Trustee.create(t, 1, 3);
-            Delegated.register(trustee);
-            trustee.entrust(new Delegated.Cell());
+            Trustee<Delegated.Cell> trustee = Delegated.oneCell(Trustee.create(t, 1, 3));
             TrusteeClient client = TrusteeClient.connect(ct, trustee.ptr());
             Trust<Delegated.Cell> cell = client.trust(0);
             PendingApply first = cell.applyAsync(Delegated.FETCH_AND_ADD, 1);
@@ -189,9 +185,7 @@ class TrusteeTest {
     @MethodSource("fabrics")
     void shouldHoldBackALaterRequestUntilTheEarlierOneArrivesWhenThePassSeesTheLaterFirst(Function<SimOptions, Fabric> make) {
         try (TestCluster c = cluster(make); ComputeThread t = c.thread(TRUSTEE_NODE); ComputeThread ct = c.thread(REMOTE_NODE)) {
-            Trustee<Delegated.Cell> trustee = Trustee.create(t, 1, 3);
-            Delegated.register(trustee);
-            trustee.entrust(new Delegated.Cell());
+            Trustee<Delegated.Cell> trustee = Delegated.oneCell(Trustee.create(t, 1, 3));
             TrusteeClient client = TrusteeClient.connect(ct, trustee.ptr());
             Trust<Delegated.Cell> cell = client.trust(0);
             PendingApply first = cell.applyAsync(Delegated.FETCH_AND_ADD, 1);
@@ -274,9 +268,7 @@ class TrusteeTest {
         int clients = 2;
         try (TestCluster c = cluster(make); ComputeThread t = c.thread(TRUSTEE_NODE);
              ComputeThread remote = c.thread(REMOTE_NODE); ComputeThread local = c.thread(TRUSTEE_NODE)) {
-            Trustee<Delegated.Cell> trustee = Trustee.create(t, clients + 1, 2);
-            Delegated.register(trustee);
-            trustee.entrust(new Delegated.Cell());
+            Trustee<Delegated.Cell> trustee = Delegated.oneCell(Trustee.create(t, clients + 1, 2));
             List<PendingApply> pending = new ArrayList<>();
             List<Trust<Delegated.Cell>> trusts = new ArrayList<>();
             for (ComputeThread ct : List.of(remote, local)) {
@@ -454,9 +446,7 @@ class TrusteeTest {
         int[] clientNodes = {0, 2, TRUSTEE_NODE, 0, 2};
         int remoteClients = 4;
         try (TestCluster c = cluster(make); ComputeThread t = c.thread(TRUSTEE_NODE)) {
-            Trustee<Delegated.Cell> trustee = Trustee.create(t, clientNodes.length, slots);
-            Delegated.register(trustee);
-            trustee.entrust(new Delegated.Cell());
+            Trustee<Delegated.Cell> trustee = Delegated.oneCell(Trustee.create(t, clientNodes.length, slots));
             List<ComputeThread> threads = new ArrayList<>();
             List<PendingApply> pending = new ArrayList<>();
             try {
@@ -492,9 +482,7 @@ class TrusteeTest {
         try (TestCluster c = new TestCluster(make, options, 3, b -> b.segmentSize(4 << 20));
              ComputeThread t = c.thread(TRUSTEE_NODE); ComputeThread alive = c.thread(REMOTE_NODE);
              ComputeThread doomed = c.thread(dead)) {
-            Trustee<Delegated.Cell> trustee = Trustee.create(t, 2, 2);
-            Delegated.register(trustee);
-            trustee.entrust(new Delegated.Cell());
+            Trustee<Delegated.Cell> trustee = Delegated.oneCell(Trustee.create(t, 2, 2));
             Trust<Delegated.Cell> survivor = TrusteeClient.connect(alive, trustee.ptr()).trust(0);
             Trust<Delegated.Cell> lost = TrusteeClient.connect(doomed, trustee.ptr()).trust(0);
             PendingApply fromLost = lost.applyAsync(Delegated.FETCH_AND_ADD, 1);
@@ -553,9 +541,7 @@ class TrusteeTest {
         try (TestCluster c = new TestCluster(make, SimOptions.defaults(), 3,
                 b -> b.segmentSize(4 << 20).memoryNodes(new NodeRange(0, 1)));
              ComputeThread t = c.thread(TRUSTEE_NODE); ComputeThread bare = c.thread(2)) {
-            Trustee<Delegated.Cell> trustee = Trustee.create(t, 1, 2);
-            Delegated.register(trustee);
-            trustee.entrust(new Delegated.Cell());
+            Trustee<Delegated.Cell> trustee = Delegated.oneCell(Trustee.create(t, 1, 2));
             Trust<Delegated.Cell> counter = TrusteeClient.connect(bare, trustee.ptr()).trust(0);
             PendingApply served = counter.applyAsync(Delegated.FETCH_AND_ADD, 1);
             PendingApply pending = counter.applyAsync(Delegated.FETCH_AND_ADD, 1);
