@@ -25,9 +25,10 @@ import java.util.List;
 public final class PngCharts {
     /** The width of every image, in pixels. */
     public static final int WIDTH = 800;
-    /** The series colours, in order (matplotlib's first five). */
+    /** The series colours, in order (matplotlib's ten), so that up to ten series have colours of their own. */
     static final Color[] PALETTE = {new Color(0xd62728), new Color(0x1f77b4), new Color(0x2ca02c),
-            new Color(0x9467bd), new Color(0x8c564b)};
+            new Color(0x9467bd), new Color(0x8c564b), new Color(0xff7f0e), new Color(0xe377c2), new Color(0x7f7f7f),
+            new Color(0x17becf), new Color(0xbcbd22)};
     /** The height of the title row above stacked charts, in pixels. */
     public static final int TITLE_HEIGHT = 36;
     private static final String FONT = Font.SANS_SERIF;
