@@ -109,8 +109,8 @@ public final class KvCommand implements Callable<Integer> {
         Supplier<Fabric> fabrics = fabricFlags.fabrics(kind, this::usage, notes);
         List<KvRun> runs = KvRunner.run(fabrics, config);
         notes.add(ClusterOptions.hostLoad());
-        notes.add(config.keys() + " keys, key k on node k mod " + config.nodes() + ", 8-byte values (a delegated request "
-                + "carries one word); picks " + (config.zipfTheta() == 0 ? "uniform" : "zipfian, theta "
+        notes.add(config.keys() + " keys, key k on node k mod " + config.nodes() + ", 8-byte values (the delegated way's "
+                + "argument word); picks " + (config.zipfTheta() == 0 ? "uniform" : "zipfian, theta "
                 + config.zipfTheta()) + (config.usesPLocal() ? ", p-local " + config.pLocal() : ", over all keys"));
         notes.add("delegated: one trustee per node on its own thread; its response WRITEs count with the way's RDMA");
         notes.add("alock: one ALock per key over an array of value words on the key's node");

@@ -53,7 +53,8 @@ import java.util.function.UnaryOperator;
  * (key {@code k} on node {@code k % nodes}) and runs {@code threadsPerNode} workers per node for the
  * configured duration. Each worker picks a key (uniform or zipfian through {@link HomePicker}, with
  * {@code pLocal} as {@link SharingExperiment}) and reads it or, with the workload's update fraction,
- * writes it a new value. Values are 8-byte words, since a delegated request carries one word.
+ * writes it a new value. Values are 8-byte words, the delegated way's argument and result words (its
+ * trustees' payload requests, which could carry larger values, are not used here).
  * The ways, per operation on a key of another node (on the worker's own node delegation costs no RDMA,
  * ALock takes its CPU-only local path and READs through the CPU but WRITEs through the loopback queue pair
  * in 1 round trip, and the map's doorbell batches and compare-and-swaps still take the loopback queue
