@@ -393,8 +393,11 @@ public final class RpcEndpoint implements AutoCloseable {
     }
 
     /**
-     * Closes the endpoint's queue pairs, completion queues and memory (not the node). Calls still in
-     * flight stay unanswered; peers calling this endpoint afterwards see it gone.
+     * Closes the endpoint's queue pairs, its send completion queue and its memory (not the node). The
+     * receive completion queue stays open until the node closes: the node's receive queue, which lives
+     * as long as the node, and the queue pairs peers connected to this node deliver into it (verbs
+     * refuses to destroy a completion queue that queue pairs still use). Calls still in flight stay
+     * unanswered; peers calling this endpoint afterwards see it gone.
      */
     @Override
     public void close() {
@@ -408,7 +411,6 @@ public final class RpcEndpoint implements AutoCloseable {
             }
         }
         sendCq.close();
-        receiveCq.close();
         memory.close();
     }
 
