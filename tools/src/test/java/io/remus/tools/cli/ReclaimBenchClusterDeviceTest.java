@@ -21,12 +21,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * {@code remus bench reclaim} as three processes on the test device: three child JVMs run the
  * command, each one node of a cluster that they join through {@code --rendezvous DIR}; node 0
  * prints one report over every node's counts, RDMA operations and unreclaimed memory
- * ({@link ReclaimBenchClusterCommandTest#assertAggregated}). Each run churns one second, so that an
- * emulated guest finishes it in well under a minute.
+ * ({@link ReclaimBenchClusterCommandTest#assertAggregated}). Each run churns one second; the three
+ * JVMs' start-up and join take the rest, which in an emulated guest on a slow host has reached five
+ * minutes, so each child gets nine.
  */
 @Timeout(value = 600, unit = TimeUnit.SECONDS)
 class ReclaimBenchClusterDeviceTest {
-    private static final Duration CHILD_TIMEOUT = Duration.ofMinutes(5);
+    private static final Duration CHILD_TIMEOUT = Duration.ofMinutes(9);
 
     @DeviceTest
     void shouldPrintNodeZerosAggregatedReportWhenThreeProcessesRunTheBenchmarkOnTheDevice(@TempDir Path dir)
@@ -44,7 +45,8 @@ class ReclaimBenchClusterDeviceTest {
             List<String> outputs = new ArrayList<>();
             for (int i = 0; i < 3; i++) {
                 ChildJvm.Result r = children.get(i).await(CHILD_TIMEOUT);
-                assertTrue(r.succeeded(), "node " + i + " failed:\n" + r.output());
+                assertTrue(r.succeeded(), "node " + i + " failed (exit " + r.exitCode() + (r.timedOut() ? ", stopped at its "
+                        + CHILD_TIMEOUT + " limit" : "") + "):\n" + r.output());
                 outputs.add(r.output());
             }
             String report = outputs.getFirst().lines().filter(l -> l.startsWith("{")).findFirst().orElse("");

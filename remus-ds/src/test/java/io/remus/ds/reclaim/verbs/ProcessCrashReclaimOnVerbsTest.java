@@ -34,8 +34,8 @@ import static org.junit.jupiter.api.Assertions.fail;
 @Timeout(value = 600, unit = TimeUnit.SECONDS)
 class ProcessCrashReclaimOnVerbsTest {
     private static final int NODES = 3;
-    private static final Duration READY_BOUND = Duration.ofMinutes(4);
-    private static final Duration CHILD_TIMEOUT = Duration.ofMinutes(4);
+    private static final Duration READY_BOUND = Duration.ofMinutes(5);
+    private static final Duration CHILD_TIMEOUT = Duration.ofMinutes(5);
     /** Bytes each survivor worker retires after the kill: six times its limit. */
     private static final long POST_KILL_BYTES = 6 * ReclaimCrashNodeMain.LIMIT;
 
