@@ -161,6 +161,7 @@ public class Trustee<T> implements AutoCloseable {
     private final int payloadBytes;
     private final long requestBytes;
     private final long requestSequence;
+    private final long responseSequence;
     private final long responseBytes;
     private final List<TrusteeOperation<T>> operations = new ArrayList<>();
     private final List<TrusteePayloadOperation<T>> payloadOperations = new ArrayList<>();
@@ -206,6 +207,7 @@ public class Trustee<T> implements AutoCloseable {
         this.clientBytes = clientBytes(slots, payloadBytes);
         this.requestBytes = requestBytes(payloadBytes);
         this.requestSequence = requestSequence(payloadBytes);
+        this.responseSequence = responseSequence(payloadBytes);
         this.responseBytes = responseBytes(payloadBytes);
         this.responseScratch = MemorySegment.ofArray(new long[payloadBytes / 8]);
         this.outPayload = MemorySegment.ofArray(new long[maxClients * slots * (payloadBytes / 8)]);
@@ -631,7 +633,7 @@ public class Trustee<T> implements AutoCloseable {
             local.set(ValueLayout.JAVA_LONG, offset + RESPONSE_RESULT, result);
             local.set(ValueLayout.JAVA_LONG, offset + RESPONSE_STATUS, status);
             MemorySegment.copy(responseScratch, 0, local, offset + RESPONSE_PAYLOAD, responseLength);
-            WORD.setRelease(local, offset + responseSequence(payloadBytes), sequence);
+            WORD.setRelease(local, offset + responseSequence, sequence);
             return;
         }
         MemorySegment.copy(responseScratch, 0, outPayload, (long) outCount * payloadBytes, responseLength);
@@ -667,14 +669,13 @@ public class Trustee<T> implements AutoCloseable {
                 }
                 node = RemotePtr.node(responseBlock[c]);
                 long staging = ((long) inFlightCount * batchResponses + inBatch) * responseBytes;
-                long sequenceAt = responseSequence(payloadBytes);
                 int length = outLength[i];
                 buffer.set(ValueLayout.JAVA_LONG, staging + RESPONSE_RESULT, outResult[i]);
                 buffer.set(ValueLayout.JAVA_LONG, staging + RESPONSE_STATUS, outStatus[i]);
                 MemorySegment.copy(outPayload, (long) i * payloadBytes, buffer, staging + RESPONSE_PAYLOAD, length);
-                buffer.set(ValueLayout.JAVA_LONG, staging + sequenceAt, outSequence[i]);
+                buffer.set(ValueLayout.JAVA_LONG, staging + responseSequence, outSequence[i]);
                 long target = responseBlock[c] + RESPONSE_HEADER_BYTES + outSlot[i] * responseBytes;
-                batch.write(target, staging, 16 + length).write(target + sequenceAt, staging + sequenceAt, 8);
+                batch.write(target, staging, 16 + length).write(target + responseSequence, staging + responseSequence, 8);
                 outClient[i] = -1;
                 left--;
                 if (++inBatch == batchResponses) {
