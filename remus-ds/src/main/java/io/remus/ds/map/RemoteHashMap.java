@@ -90,9 +90,12 @@ import java.util.Objects;
  * word never stored, whose fingerprint may match and whose address may point anywhere. A slot word with
  * the key's fingerprint that points outside the home node's segments, or to a block of another key, makes
  * the view suspect; a miss, a bad value length, or a put's decision to commit is trusted only after a
- * READ of both buckets returns the same view (two equal READs of a word read it whole: the second starts
- * after the first ended); a view that changed is looked at again, and a put withdraws its claim and
- * starts over. A word read whole that points outside the segments is a {@link CorruptedMemoryException}.
+ * READ of both buckets returns the same view; a view that changed is looked at again, and a put withdraws
+ * its claim and starts over. Two equal READs do not prove a word whole (a slot that puts claim and
+ * withdraw goes back and forth between empty and one pending word, and two READs can tear alike), so a
+ * word that still points outside the segments, or to a block whose value length does not fit, is read
+ * once more by a fetch-and-add of 0 (an atomic read, 1 NIC atomic): only a word
+ * read so is a {@link CorruptedMemoryException}; otherwise the view is read again.
  * A fingerprint twin of another key in the key's buckets costs that one re-read too.
  *
  * <p>Pending words never change what a lookup returns, so withdrawing one is invisible. A compare-and-swap
@@ -220,6 +223,8 @@ public final class RemoteHashMap implements AutoCloseable {
     private boolean suspectView;
     /** Set by {@link #keyMatches}: the last such slot word that points outside the home node's segments, or 0. */
     private long suspectWord;
+    /** Set by {@link #keyMatches}: the slot of {@link #suspectWord}. */
+    private int suspectSlot;
     private long lastYield;
     private long firstBucket;
     private long secondBucket;
@@ -616,6 +621,7 @@ public final class RemoteHashMap implements AutoCloseable {
                     n = -1;
                     boolean suspect = false;
                     long badWord = 0;
+                    int badSlot = -1;
                     long badLength = 0;
                     for (int i = 0; i < CANDIDATES && n < 0; i++) {
                         long w = view[i];
@@ -626,6 +632,7 @@ public final class RemoteHashMap implements AutoCloseable {
                         if (!thread.isPublished(Slot.block(w, home), bytes)) {
                             suspect = true;
                             badWord = w;
+                            badSlot = i;
                             continue;
                         }
                         thread.read(Slot.block(w, home), blockAt, bytes);
@@ -637,6 +644,7 @@ public final class RemoteHashMap implements AutoCloseable {
                         if (length > bytes - (valueAt - blockAt)) {
                             suspect = true;
                             badWord = w;
+                            badSlot = i;
                             badLength = length;
                             continue;
                         }
@@ -647,6 +655,10 @@ public final class RemoteHashMap implements AutoCloseable {
                     }
                     if (stableAfterReRead() && g.valid()) {
                         if (badWord != 0) {
+                            if (!holdsWhole(badSlot, badWord)) {
+                                readBuckets();
+                                continue;
+                            }
                             throw corrupted(badWord, badLength);
                         }
                         break;
@@ -664,7 +676,7 @@ public final class RemoteHashMap implements AutoCloseable {
     }
 
     /**
-     * A slot word read the same twice (so read whole) that points outside the home node's segments, or to
+     * A slot word read whole (by {@link #holdsWhole}) that points outside the home node's segments, or to
      * a block of the key whose length does not fit it.
      */
     private CorruptedMemoryException corrupted(long word, long length) {
@@ -676,6 +688,16 @@ public final class RemoteHashMap implements AutoCloseable {
         }
         return new CorruptedMemoryException(block, length, "the block of " + describeKey() + " at "
                 + RemotePtr.toString(block) + " says its value has " + length + " bytes");
+    }
+
+    /**
+     * Whether slot {@code i} holds {@code word} now, read by a fetch-and-add of 0 (1 NIC atomic, 1 round
+     * trip): an atomic read, never torn. Two equal READs do not prove a word whole:
+     * a slot that puts claim and withdraw again and again goes back and forth between empty and one pending
+     * word, and two READs racing those compare-and-swaps can tear alike.
+     */
+    private boolean holdsWhole(int i, long word) {
+        return thread.fetchAndAdd(slot(i), 0) == word;
     }
 
     /** Re-reads the buckets: whether they are as before (the view is the new one either way). */
@@ -885,7 +907,8 @@ public final class RemoteHashMap implements AutoCloseable {
         }
         if (suspectView) {
             long bad = suspectWord;
-            if (!stableAfterReRead()) {
+            int badSlot = suspectSlot;
+            if (!stableAfterReRead() || bad != 0 && !holdsWhole(badSlot, bad)) {
                 return WITHDRAW;
             }
             if (bad != 0) {
@@ -1090,7 +1113,7 @@ public final class RemoteHashMap implements AutoCloseable {
      * of it was read torn); a view that changed is looked at again.
      *
      * @return the slot, or -1
-     * @throws CorruptedMemoryException when a slot word read whole points outside the home node's segments
+     * @throws CorruptedMemoryException when a slot word read whole ({@link #holdsWhole}) points outside the home node's segments
      */
     private int committedSlotOf(int fp) {
         while (true) {
@@ -1103,11 +1126,16 @@ public final class RemoteHashMap implements AutoCloseable {
             if (!suspectView) {
                 return -1;
             }
+            long bad = suspectWord;
+            int badSlot = suspectSlot;
             if (stableAfterReRead()) {
-                if (suspectWord != 0) {
-                    throw corrupted(suspectWord, 0);
+                if (bad == 0) {
+                    return -1;
                 }
-                return -1;
+                if (holdsWhole(badSlot, bad)) {
+                    throw corrupted(bad, 0);
+                }
+                readBuckets();
             }
         }
     }
@@ -1136,6 +1164,7 @@ public final class RemoteHashMap implements AutoCloseable {
                 } else {
                     suspectView = true;
                     suspectWord = w;
+                    suspectSlot = i;
                 }
             }
         }

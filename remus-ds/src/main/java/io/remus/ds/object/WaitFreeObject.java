@@ -68,9 +68,10 @@ import java.util.Objects;
  * <p><b>Torn pointer reads.</b> The state pointer changes only by compare-and-swap, but an RDMA READ of
  * it on Soft-RoCE can return a word stored meanwhile half old and half new. A state block starts with its
  * own pointer: a block whose {@code self} word is not the pointer it was read by was read through a torn
- * pointer, and the pointer is read again (one more READ and round trip, outside the bound below, which
- * counts pointers read whole; the pointers that failed compare-and-swaps return are atomic). Three such
- * blocks in a row are not tearing but a corrupted object: {@link CorruptedMemoryException}.
+ * pointer, and the pointer is read again by a fetch-and-add of 0, an atomic read that is never torn (one
+ * more NIC atomic and round trip, outside the bound below, which counts pointers read whole; the pointers
+ * that failed compare-and-swaps return are atomic too). A block reached by a pointer read whole whose
+ * {@code self} word is not that pointer is a corrupted object: {@link CorruptedMemoryException}.
  *
  * <p><b>Bound: at most 2 failed compare-and-swaps.</b> Let the announcement complete at time {@code a};
  * step 1 reads {@code p1} after {@code a}. If the first compare-and-swap fails, another thread replaced
@@ -130,7 +131,6 @@ public final class WaitFreeObject<S> {
     private static final long BYTES = 24;
     private static final long SEQS = 32;
     private static final int SELF = 0;
-    private static final int MAX_TORN = 3;
     private static final int SLOTS = 8;
     private static final int SLOT_BYTES = 24;
     private static final int RECORD_BYTES = 16;
@@ -394,7 +394,7 @@ public final class WaitFreeObject<S> {
         final MemorySegment buf = t.buffer();
         final long seqWord = RemotePtr.offset(root, SEQS + 8L * slot);
         final long recordsBase = SEQS + 8L * capacity;
-        int torn = 0;
+        boolean whole = false;
         while (true) {
             try (Guard g = reclaimer.enter()) {
                 long p;
@@ -405,6 +405,7 @@ public final class WaitFreeObject<S> {
                 } else {
                     g.check();
                     p = t.read(RemotePtr.offset(root, STATE));
+                    whole = false;
                 }
                 while (true) {
                     t.batch()
@@ -416,11 +417,10 @@ public final class WaitFreeObject<S> {
                         break;
                     }
                     if (buf.get(ValueLayout.JAVA_LONG, bufOld + SELF) != p) {
-                        torn = checkTorn(torn, p);
-                        p = t.read(RemotePtr.offset(root, STATE));
+                        p = pointerWhole(p, whole);
+                        whole = true;
                         continue;
                     }
-                    torn = 0;
                     long applied = buf.get(ValueLayout.JAVA_LONG, slotAt(bufOld, slot));
                     if (applied >= k) {
                         return respond(bufOld, applied, k);
@@ -445,6 +445,7 @@ public final class WaitFreeObject<S> {
                         return respond(bufNew, buf.get(ValueLayout.JAVA_LONG, slotAt(bufNew, slot)), k);
                     }
                     p = witness;
+                    whole = true;
                 }
             }
         }
@@ -573,32 +574,39 @@ public final class WaitFreeObject<S> {
     }
 
     private void readBlock() {
-        int torn = 0;
+        boolean whole = false;
+        long p = RemotePtr.NULL;
         while (true) {
             try (Guard g = reclaimer.enter()) {
-                long p = thread.read(RemotePtr.offset(root, STATE));
+                if (!whole) {
+                    p = thread.read(RemotePtr.offset(root, STATE));
+                }
                 thread.read(p, bufOld, blockBytes);
                 if (g.valid()) {
                     if (thread.buffer().get(ValueLayout.JAVA_LONG, bufOld + SELF) == p) {
                         return;
                     }
-                    torn = checkTorn(torn, p);
+                    p = pointerWhole(p, whole);
+                    whole = true;
+                } else {
+                    whole = false;
                 }
             }
         }
     }
 
     /**
-     * Counts one more block whose self word is not the pointer it was read by: a torn READ of the
-     * pointer, or, when it happens {@value #MAX_TORN} times in a row, a corrupted object.
+     * After a block whose self word is not the pointer {@code p} it was read by: the state pointer read
+     * by a fetch-and-add of 0, an atomic read that is never torn (1 NIC atomic, 1 round trip), when
+     * {@code p} came from a READ that may have been torn; a corrupted object when {@code p} was read whole.
      */
-    private int checkTorn(int torn, long p) {
-        if (torn + 1 >= MAX_TORN) {
+    private long pointerWhole(long p, boolean whole) {
+        if (whole) {
             throw new CorruptedMemoryException(RemotePtr.offset(root, STATE), p, "the state pointer of the wait-free object at "
-                    + RemotePtr.toString(root) + " led " + MAX_TORN + " times in a row to a block that is not a state block"
-                    + " published there (its self word is not its pointer)");
+                    + RemotePtr.toString(root) + " was read whole as " + RemotePtr.toString(p) + ", a block that is not a state"
+                    + " block published there (its self word is not its pointer)");
         }
-        return torn + 1;
+        return thread.fetchAndAdd(RemotePtr.offset(root, STATE), 0);
     }
 
     /**
