@@ -8,7 +8,7 @@ package io.remus.core;
  * {@link InvalidFreeException} and {@link DoubleFreeException} (a free the allocator refused),
  * {@link CorruptedMemoryException} and {@link CorruptedControlBlockException} (a shared word holds
  * what no protocol writes), {@link ThreadConfinementException} (a thread-confined object used from
- * another thread), {@link StaleHandleException} (an operation handle used twice) and
+ * another thread), {@link ResourceInUseException} (a fabric resource closed while others use it), {@link StaleHandleException} (an operation handle used twice) and
  * {@link BarrierMismatchException} (barrier participants that count differently); the RPC endpoint
  * adds {@link io.remus.core.rpc.RpcUnknownMethodException} and
  * {@link io.remus.core.rpc.RpcMethodFailedException} (a call the peer could not serve).

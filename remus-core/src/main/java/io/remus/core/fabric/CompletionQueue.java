@@ -56,7 +56,15 @@ public interface CompletionQueue extends AutoCloseable {
     /** @return the completions the queue can hold */
     int capacity();
 
-    /** Destroys the queue. Idempotent. */
+    /**
+     * Destroys the queue. Idempotent. The node destroys its queues when it closes, whoever uses them.
+     *
+     * @throws io.remus.core.ResourceInUseException while a queue pair created with it is open, or, for
+     *                                              the queue of the node's {@link ReceiveQueue}, once a
+     *                                              peer has connected to the node (the connection
+     *                                              delivers into it until the node closes); nothing is
+     *                                              closed then
+     */
     @Override
     void close();
 }

@@ -2,6 +2,7 @@ package io.remus.core.sim;
 
 import io.remus.core.BadArgumentException;
 import io.remus.core.RemusException;
+import io.remus.core.ResourceInUseException;
 import io.remus.core.fabric.CompletionQueue;
 import io.remus.core.fabric.CompletionStatus;
 import io.remus.core.fabric.Completions;
@@ -13,18 +14,28 @@ import java.util.Arrays;
  * A simulated completion queue: a ring of completions, each pollable from its ready time, followed
  * by the receive completions of the receive queue it serves, if any. Polling first drives the
  * execution of its QPs' due work requests. One owning thread.
+ *
+ * <p>As verbs does, it refuses to close ({@link ResourceInUseException}) while a queue pair it was
+ * created for is open, or, when it serves its node's receive queue, once a peer has connected to that
+ * node after the receive queue existed: in verbs that connection's serving queue pair on the node
+ * delivers into this queue and lives until the node closes. The node itself closes it in any case.
  */
 final class SimCompletionQueue implements CompletionQueue {
     private final long[] wrId;
     private final Opcode[] opcode;
     private final CompletionStatus[] status;
     private final long[] readyNanos;
-    private SimQueuePair[] queuePairs = new SimQueuePair[0];
+    private final int nodeId;
+    private volatile SimQueuePair[] queuePairs = new SimQueuePair[0];
     private volatile SimReceiveQueue receives;
+    /** Connections peers made to the node after its receive queue, which delivers here, existed. */
+    private int servedConnections;
+    private boolean closed;
     private int head;
     private int count;
 
-    SimCompletionQueue(int capacity) {
+    SimCompletionQueue(int nodeId, int capacity) {
+        this.nodeId = nodeId;
         if (capacity <= 0) {
             throw new BadArgumentException("completion queue capacity must be positive, got " + capacity);
         }
@@ -34,7 +45,7 @@ final class SimCompletionQueue implements CompletionQueue {
         readyNanos = new long[capacity];
     }
 
-    void attach(SimQueuePair qp) {
+    synchronized void attach(SimQueuePair qp) {
         SimQueuePair[] now = Arrays.copyOf(queuePairs, queuePairs.length + 1);
         now[now.length - 1] = qp;
         queuePairs = now;
@@ -43,6 +54,11 @@ final class SimCompletionQueue implements CompletionQueue {
     /** Hands out {@code rq}'s receive completions too, after this queue's own. */
     void attach(SimReceiveQueue rq) {
         receives = rq;
+    }
+
+    /** A peer connected to the node whose receive queue delivers here; see the class. */
+    synchronized void serveConnection() {
+        servedConnections++;
     }
 
     void add(long id, Opcode op, CompletionStatus result, long ready) {
@@ -85,6 +101,28 @@ final class SimCompletionQueue implements CompletionQueue {
 
     @Override
     public void close() {
+        synchronized (this) {
+            if (closed) {
+                return;
+            }
+            int open = 0;
+            for (SimQueuePair qp : queuePairs) {
+                if (!qp.isClosed()) {
+                    open++;
+                }
+            }
+            if (open > 0 || servedConnections > 0) {
+                throw new ResourceInUseException("completion queue of node " + nodeId + " cannot close: " + open
+                        + " queue pair(s) created with it are open, and " + servedConnections + " connection(s) of peers"
+                        + " to the node's receive queue deliver into it until the node closes; close them first");
+            }
+        }
+        closeWithNode();
+    }
+
+    /** Closes the queue as its node closes, whoever still uses it. */
+    synchronized void closeWithNode() {
+        closed = true;
         queuePairs = new SimQueuePair[0];
         receives = null;
     }

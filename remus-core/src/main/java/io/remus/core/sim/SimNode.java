@@ -40,6 +40,8 @@ final class SimNode implements FabricNode {
     private volatile SimRegion[] regions = new SimRegion[0];
     private volatile boolean answering = true;
     private volatile SimReceiveQueue receiveQueue;
+    /** The completion queue {@link #receiveQueue} delivers into, set before it. */
+    private volatile SimCompletionQueue receiveCq;
     private volatile boolean closed;
 
     SimNode(SimFabric fabric, int nodeId) {
@@ -157,7 +159,7 @@ final class SimNode implements FabricNode {
     @Override
     public synchronized CompletionQueue createCompletionQueue(int capacity) {
         ensureOpen();
-        SimCompletionQueue cq = new SimCompletionQueue(capacity);
+        SimCompletionQueue cq = new SimCompletionQueue(nodeId, capacity);
         owned.add(cq);
         return cq;
     }
@@ -179,6 +181,7 @@ final class SimNode implements FabricNode {
         }
         SimReceiveQueue rq = new SimReceiveQueue(this, depth);
         simCq.attach(rq);
+        receiveCq = simCq;
         receiveQueue = rq;
         return rq;
     }
@@ -195,10 +198,24 @@ final class SimNode implements FabricNode {
         if (!(cq instanceof SimCompletionQueue simCq)) {
             throw new BadArgumentException("a simulated QP needs a simulated completion queue");
         }
-        SimQueuePair qp = new SimQueuePair(this, fabric.node(peerNodeId), simCq, sendQueueDepth);
+        SimNode peer = fabric.node(peerNodeId);
+        SimQueuePair qp = new SimQueuePair(this, peer, simCq, sendQueueDepth);
         simCq.attach(qp);
+        peer.accepted(qp);
         owned.add(qp);
         return qp;
+    }
+
+    /**
+     * A peer connected {@code qp} to this node: when {@code qp} delivers messages into this node's
+     * receive queue, that queue's completion queue now serves the connection until this node closes (in
+     * verbs, through the serving queue pair the connection made on this node).
+     */
+    private void accepted(SimQueuePair qp) {
+        SimCompletionQueue cq = receiveCq;
+        if (cq != null && qp.receiver() != null) {
+            cq.serveConnection();
+        }
     }
 
     private void ensureOpen() {
@@ -220,6 +237,10 @@ final class SimNode implements FabricNode {
         }
         for (AutoCloseable c : toClose) {
             try {
+                if (c instanceof SimCompletionQueue cq) {
+                    cq.closeWithNode();
+                    continue;
+                }
                 c.close();
             } catch (Exception e) {
                 throw new IllegalStateException("closing a resource of node " + nodeId, e);

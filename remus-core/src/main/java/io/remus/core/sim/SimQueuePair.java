@@ -46,7 +46,7 @@ final class SimQueuePair implements QueuePair {
     private int head;
     private int count;
     private boolean error;
-    private boolean closed;
+    private volatile boolean closed;
 
     SimQueuePair(SimNode local, SimNode target, SimCompletionQueue cq, int depth) {
         if (depth <= 0) {
@@ -253,5 +253,15 @@ final class SimQueuePair implements QueuePair {
     @Override
     public void close() {
         closed = true;
+    }
+
+    /** @return the receive queue of the target that this queue pair's messages consume, or null */
+    SimReceiveQueue receiver() {
+        return receiver;
+    }
+
+    /** @return whether {@link #close} was called */
+    boolean isClosed() {
+        return closed;
     }
 }

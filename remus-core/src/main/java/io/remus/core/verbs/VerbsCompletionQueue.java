@@ -1,11 +1,13 @@
 package io.remus.core.verbs;
 
 import io.remus.core.RemusException;
+import io.remus.core.ResourceInUseException;
 import io.remus.core.fabric.CompletionQueue;
 import io.remus.core.fabric.CompletionStatus;
 import io.remus.core.fabric.Completions;
 import io.remus.core.fabric.Opcode;
 import io.remus.verbs.CompletionOpcode;
+import io.remus.verbs.ResourceBusyException;
 import io.remus.verbs.WorkCompletions;
 
 import java.util.Arrays;
@@ -202,15 +204,23 @@ final class VerbsCompletionQueue implements CompletionQueue {
         return capacity;
     }
 
+    /**
+     * @throws ResourceInUseException when queue pairs still deliver into the queue (verbs' {@code EBUSY}):
+     *                                nothing was closed
+     */
     @Override
     public void close() {
         synchronized (this) {
             if (closed) {
                 return;
             }
+            try {
+                cq.close();
+            } catch (ResourceBusyException e) {
+                throw new ResourceInUseException(e.getMessage());
+            }
             closed = true;
         }
-        cq.close();
         polled.close();
         node.forget(this);
     }

@@ -1,6 +1,7 @@
 package io.remus.core.fabric;
 
 import io.remus.core.BadArgumentException;
+import io.remus.core.ResourceInUseException;
 import io.remus.core.sim.SimOptions;
 import io.remus.core.testing.Fabrics;
 import org.junit.jupiter.api.Named;
@@ -90,6 +91,28 @@ class MessagingTest {
         WorkRequests w = new WorkRequests(1);
         w.addSend(wrId, m.address() + offset, length, m.lkey(), WorkRequests.SIGNALED);
         qp.post(w);
+    }
+
+    /**
+     * As verbs refuses {@code ibv_destroy_cq} with {@code EBUSY}, a completion queue does not close while a
+     * queue pair created with it is open, nor the receive queue's once a peer connected to the node; the
+     * refused queues keep working, and the freed one closes.
+     */
+    @ParameterizedTest
+    @MethodSource("fabrics")
+    void shouldRefuseToCloseACompletionQueueThatQueuePairsDeliverInto(Function<SimOptions, Fabric> make) {
+        try (Fabric fabric = make.apply(SimOptions.defaults())) {
+            Pair p = new Pair(fabric);
+            assertThrows(ResourceInUseException.class, p.sendA::close, "queue pair a->b completes on it");
+            assertThrows(ResourceInUseException.class, p.recvB::close, "a's connection to b delivers into b's receive queue");
+            postReceive(p.rqB, 7, p.memB, 512, 64);
+            send(p.ab, 8, p.memA, 0, 8);
+            assertEquals(CompletionStatus.SUCCESS, one(p.recvB).status(0), "b's receive queue still delivers");
+            assertEquals(CompletionStatus.SUCCESS, one(p.sendA).status(0), "a's send queue still completes");
+            p.ab.close();
+            p.sendA.close();
+            p.sendA.close();
+        }
     }
 
     @ParameterizedTest

@@ -110,8 +110,8 @@ public final class SimBenchTransport implements BenchTransport {
         }
         closed = true;
         connections.forEach(SimBenchConnection::close);
-        serverCq.close();
-        clientCq.close();
+        // The nodes close the completion queues: with receive queues, the peers' connections deliver
+        // into them until the nodes close, and a queue closed before would be refused, as verbs refuses it.
         fabric.close();
     }
 }
