@@ -12,9 +12,13 @@ import java.time.Duration;
 public final class PendingCall {
     private final RpcEndpoint endpoint;
     private final int peer;
-    private final int methodId;
-    private final long callId;
+    /** A record of the endpoint's own blocking calls, reused: its response stays in the ring. */
+    private final boolean inRing;
+    private int methodId;
+    private long callId;
     private byte[] result;
+    private boolean ringDone;
+    private int ringLength;
     private RuntimeException failure;
 
     PendingCall(RpcEndpoint endpoint, int peer, int methodId, long callId) {
@@ -22,6 +26,23 @@ public final class PendingCall {
         this.peer = peer;
         this.methodId = methodId;
         this.callId = callId;
+        this.inRing = false;
+    }
+
+    /** A reusable record for the endpoint's blocking segment calls to {@code peer}; see {@link #reuse}. */
+    PendingCall(RpcEndpoint endpoint, int peer) {
+        this.endpoint = endpoint;
+        this.peer = peer;
+        this.inRing = true;
+    }
+
+    /** Starts a new blocking call on this record (which no call in flight holds). */
+    void reuse(int method, long id) {
+        methodId = method;
+        callId = id;
+        ringDone = false;
+        ringLength = 0;
+        failure = null;
     }
 
     /** @return the called node */
@@ -40,13 +61,34 @@ public final class PendingCall {
 
     /** @return whether the response (or a failure) has arrived; wait-free, no RDMA operation */
     public boolean isDone() {
-        return result != null || failure != null;
+        return result != null || failure != null || ringDone;
+    }
+
+    /** @return whether the response is left in the endpoint's ring (a blocking segment call) */
+    boolean inRing() {
+        return inRing;
     }
 
     void complete(byte[] response) {
         if (!isDone()) {
             result = response;
         }
+    }
+
+    /** The response of {@code length} bytes is in the ring; the endpoint copies it out. */
+    void completeInRing(int length) {
+        if (!isDone()) {
+            ringDone = true;
+            ringLength = length;
+        }
+    }
+
+    int ringLength() {
+        return ringLength;
+    }
+
+    RuntimeException failure() {
+        return failure;
     }
 
     void fail(RuntimeException cause) {
@@ -73,7 +115,7 @@ public final class PendingCall {
     }
 
     byte[] await(long deadline) {
-        endpoint.progressUntil(this::isDone, deadline);
+        endpoint.awaitCall(this, deadline);
         if (failure != null) {
             throw failure;
         }

@@ -23,8 +23,6 @@ import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Arrays;
-import java.util.HashMap;
-import java.util.Map;
 import java.util.Objects;
 import java.util.function.BooleanSupplier;
 import java.util.function.LongUnaryOperator;
@@ -72,6 +70,11 @@ import java.util.function.LongUnaryOperator;
  * bounded by the caller's deadline; a served request's response waits for send-queue room, which the
  * credits keep available.
  *
+ * <p><b>Allocation.</b> {@link #callLong} and {@link #call(int, int, MemorySegment, MemorySegment, Duration)}
+ * to methods registered with {@link #registerLong} or as an {@link RpcSegmentMethod} allocate nothing
+ * once warm, on either side (a failed call allocates its exception). The {@code byte[]} calls and
+ * {@link RpcMethod}s allocate their arrays, and {@link #callAsync} its {@link PendingCall}.
+ *
  * <p><b>Ordering and linearization.</b> Calls from one caller to one callee are served in the order
  * they were made (one queue pair, in-order delivery, one receive queue served in completion order). A
  * call takes effect when the callee's method runs, between the request's arrival and the response's
@@ -104,6 +107,7 @@ public final class RpcEndpoint implements AutoCloseable {
     private static final int OUT_REQUESTS = 2;
     private static final int OUT_RESPONSES = 3;
     private static final int BATCH = 16;
+    private static final byte[] NO_BYTES = new byte[0];
     private static final ValueLayout.OfLong LE_LONG = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
     private static final ValueLayout.OfInt LE_INT = ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
 
@@ -124,7 +128,17 @@ public final class RpcEndpoint implements AutoCloseable {
     private final int[] unreaped;
     private final CompletionStatus[] gone;
     private final int[] nextSlot;
-    private final Map<Integer, RpcMethod> registry = new HashMap<>();
+    /** Registered method ids, ascending, and beside each its {@link RpcMethod} or {@link RpcSegmentMethod}. */
+    private int[] methodIds = new int[0];
+    private Object[] methods = new Object[0];
+    /** The request of a {@link RpcSegmentMethod} being served, and its response. */
+    private final MemorySegment servedRequest = MemorySegment.ofArray(new byte[MAX_PAYLOAD]);
+    private final MemorySegment servedResponse = MemorySegment.ofArray(new byte[MAX_PAYLOAD]);
+    /** {@link #callLong}'s argument and result. */
+    private final MemorySegment longRequest = MemorySegment.ofArray(new byte[Long.BYTES]);
+    private final MemorySegment longResponse = MemorySegment.ofArray(new byte[Long.BYTES]);
+    /** Per peer and slot, the reused record of a blocking segment call; made on first use. */
+    private final PendingCall[][] blockingCalls;
     private final Completions received = new Completions(BATCH);
     private final Completions sent = new Completions(BATCH);
     private final ReceiveRequests reposts = new ReceiveRequests(BATCH);
@@ -154,6 +168,7 @@ public final class RpcEndpoint implements AutoCloseable {
         this.qps = new QueuePair[maxNodes];
         this.peerRings = new RemoteRegion[maxNodes];
         this.inFlight = new PendingCall[maxNodes][ringSlots];
+        this.blockingCalls = new PendingCall[maxNodes][];
         this.unreaped = new int[maxNodes];
         this.gone = new CompletionStatus[maxNodes];
         this.nextSlot = new int[maxNodes];
@@ -246,28 +261,62 @@ public final class RpcEndpoint implements AutoCloseable {
      */
     public void register(int methodId, RpcMethod method) {
         Objects.requireNonNull(method, "method");
+        add(methodId, method);
+    }
+
+    /**
+     * Registers {@code method}, which serves requests without allocating, under {@code methodId}, before
+     * or on the endpoint's thread. Wait-free, no RDMA operation.
+     *
+     * @throws BadArgumentException naming the id when it is negative or already registered
+     */
+    public void register(int methodId, RpcSegmentMethod method) {
+        Objects.requireNonNull(method, "method");
+        add(methodId, method);
+    }
+
+    private void add(int methodId, Object method) {
         if (owner != null) {
             confined();
         }
         if (methodId < 0) {
             throw new BadArgumentException("method id must be 0 or more, got " + methodId);
         }
-        if (registry.putIfAbsent(methodId, method) != null) {
+        int at = Arrays.binarySearch(methodIds, methodId);
+        if (at >= 0) {
             throw new BadArgumentException("method " + methodId + " is already registered");
         }
+        int insert = -at - 1;
+        int[] ids = new int[methodIds.length + 1];
+        Object[] ms = new Object[methods.length + 1];
+        System.arraycopy(methodIds, 0, ids, 0, insert);
+        System.arraycopy(methods, 0, ms, 0, insert);
+        ids[insert] = methodId;
+        ms[insert] = method;
+        System.arraycopy(methodIds, insert, ids, insert + 1, methodIds.length - insert);
+        System.arraycopy(methods, insert, ms, insert + 1, methods.length - insert);
+        methodIds = ids;
+        methods = ms;
+    }
+
+    /** @return the method registered under {@code methodId}, or null; allocates nothing */
+    private Object method(int methodId) {
+        int at = Arrays.binarySearch(methodIds, methodId);
+        return at >= 0 ? methods[at] : null;
     }
 
     /**
      * Registers a method of one long to one long (8-byte little-endian payloads), for
-     * {@link #callLong}. As {@link #register(int, RpcMethod)}.
+     * {@link #callLong}; serving it allocates nothing. As {@link #register(int, RpcMethod)}.
      */
     public void registerLong(int methodId, LongUnaryOperator method) {
         Objects.requireNonNull(method, "method");
-        register(methodId, (caller, payload) -> {
-            if (payload.length != Long.BYTES) {
-                throw new BadArgumentException("method " + methodId + " takes 8 bytes, got " + payload.length);
+        register(methodId, (int caller, MemorySegment request, int length, MemorySegment response) -> {
+            if (length != Long.BYTES) {
+                throw new BadArgumentException("method " + methodId + " takes 8 bytes, got " + length);
             }
-            return longBytes(method.applyAsLong(MemorySegment.ofArray(payload).get(LE_LONG, 0)));
+            response.set(LE_LONG, 0, method.applyAsLong(request.get(LE_LONG, 0)));
+            return Long.BYTES;
         });
     }
 
@@ -300,11 +349,79 @@ public final class RpcEndpoint implements AutoCloseable {
      * @return the method's result
      */
     public long callLong(int peer, int methodId, long arg, Duration timeout) {
-        byte[] r = call(peer, methodId, longBytes(arg), timeout);
-        if (r.length != Long.BYTES) {
-            throw new RpcMethodFailedException(peer, methodId, "returned " + r.length + " bytes, not 8");
+        longRequest.set(LE_LONG, 0, arg);
+        int n = call(peer, methodId, longRequest, longResponse, timeout);
+        if (n != Long.BYTES) {
+            throw new RpcMethodFailedException(peer, methodId, "returned " + n + " bytes, not 8");
         }
-        return MemorySegment.ofArray(r).get(LE_LONG, 0);
+        return longResponse.get(LE_LONG, 0);
+    }
+
+    /**
+     * {@link #call(int, int, byte[], Duration)} from and into memory the caller owns: allocates nothing
+     * when the call succeeds (a failure allocates its exception). Blocking, bounded by {@code timeout};
+     * RDMA: one WRITE_WITH_IMMEDIATE out and one back (one round trip), expected and worst case.
+     * Linearizes when the peer's method runs.
+     *
+     * @param peer     the called node id (may be this node)
+     * @param methodId the method's id on the peer
+     * @param request  the request, all of its bytes, at most {@value #MAX_PAYLOAD}
+     * @param response where the response's bytes go, from offset 0; writable
+     * @param timeout  the longest wait, positive
+     * @return the response's length in bytes
+     * @throws BadArgumentException naming a bad peer id, an unconnected peer, an oversize request, a
+     *                              closed or read-only segment, or a response longer than
+     *                              {@code response} (the method has run then; its response is dropped)
+     * @throws RemoteTimeoutException as {@link #call(int, int, byte[], Duration)}
+     * @throws RpcUnknownMethodException when the peer has no such method
+     * @throws RpcMethodFailedException when the peer's method failed
+     * @throws PeerUnreachableException when the peer is gone
+     */
+    public int call(int peer, int methodId, MemorySegment request, MemorySegment response, Duration timeout) {
+        Objects.requireNonNull(request, "request");
+        Objects.requireNonNull(response, "response");
+        Timeouts.require(timeout, "timeout");
+        if (!request.scope().isAlive() || !response.scope().isAlive()) {
+            throw new BadArgumentException("the request or response segment is closed");
+        }
+        if (response.isReadOnly()) {
+            throw new BadArgumentException("the response segment is read-only");
+        }
+        long deadline = deadline(timeout);
+        int length = (int) Math.min(request.byteSize(), MAX_PAYLOAD + 1);
+        int slot = startCall(peer, request.byteSize(), deadline);
+        PendingCall[] records = blockingCalls[peer];
+        if (records == null) {
+            records = new PendingCall[ringSlots];
+            blockingCalls[peer] = records;
+        }
+        PendingCall call = records[slot];
+        if (call == null) {
+            call = new PendingCall(this, peer);
+            records[slot] = call;
+        }
+        call.reuse(methodId, nextCallId++);
+        inFlight[peer][slot] = call;
+        long stage = offset(OUT_REQUESTS, peer, slot);
+        writeHeader(stage, call.callId(), methodId, length);
+        MemorySegment.copy(request, 0, seg, stage + 16, length);
+        long remote = peerRings[peer].address() + offset(IN_REQUESTS, nodeId, slot);
+        post(peer, stage, 16 + length, remote, (nodeId << 16) | slot);
+        awaitCall(call, deadline);
+        if (call.failure() != null) {
+            throw call.failure();
+        }
+        if (!call.isDone()) {
+            throw new RemoteTimeoutException("no response from node " + peer + " to method " + methodId
+                    + " (call " + call.callId() + ") before the deadline");
+        }
+        int n = call.ringLength();
+        if (n > response.byteSize()) {
+            throw new BadArgumentException("the response of method " + methodId + " on node " + peer + " has " + n
+                    + " bytes; the response segment holds " + response.byteSize());
+        }
+        MemorySegment.copy(seg, offset(IN_RESPONSES, peer, slot) + 16, response, 0, n);
+        return n;
     }
 
     /**
@@ -325,19 +442,36 @@ public final class RpcEndpoint implements AutoCloseable {
 
     private PendingCall callAsync(int peer, int methodId, byte[] payload, long deadline) {
         Objects.requireNonNull(payload, "payload");
+        int slot = startCall(peer, payload.length, deadline);
+        PendingCall call = new PendingCall(this, peer, methodId, nextCallId++);
+        inFlight[peer][slot] = call;
+        long stage = offset(OUT_REQUESTS, peer, slot);
+        writeSlot(stage, call.callId(), methodId, payload);
+        long remote = peerRings[peer].address() + offset(IN_REQUESTS, nodeId, slot);
+        post(peer, stage, 16 + payload.length, remote, (nodeId << 16) | slot);
+        return call;
+    }
+
+    /**
+     * Checks a call of {@code length} payload bytes to {@code peer}, and waits for its credit and send
+     * room.
+     *
+     * @return the free request slot the call takes
+     */
+    private int startCall(int peer, long length, long deadline) {
         requireOpen();
         confined();
         requirePeerId(peer);
         if (qps[peer] == null) {
             throw new BadArgumentException("node " + peer + " is not connected");
         }
-        if (payload.length > MAX_PAYLOAD) {
-            throw new BadArgumentException("payload of " + payload.length + " bytes exceeds " + MAX_PAYLOAD);
+        if (length > MAX_PAYLOAD) {
+            throw new BadArgumentException("payload of " + length + " bytes exceeds " + MAX_PAYLOAD);
         }
         requireNotGone(peer);
         int slot = credits ? freeSlot(peer) : nextSlot[peer]++ % ringSlots;
         if (slot < 0) {
-            progressUntil(() -> gone[peer] != null || freeSlot(peer) >= 0, deadline);
+            progressUntil(() -> gone[peer] != null || freeSlot(peer) >= 0, null, deadline);
             requireNotGone(peer);
             slot = freeSlot(peer);
             if (slot < 0) {
@@ -346,13 +480,7 @@ public final class RpcEndpoint implements AutoCloseable {
             }
         }
         awaitSendRoom(peer, deadline);
-        PendingCall call = new PendingCall(this, peer, methodId, nextCallId++);
-        inFlight[peer][slot] = call;
-        long stage = offset(OUT_REQUESTS, peer, slot);
-        writeSlot(stage, call.callId(), methodId, payload);
-        long remote = peerRings[peer].address() + offset(IN_REQUESTS, nodeId, slot);
-        post(peer, stage, 16 + payload.length, remote, (nodeId << 16) | slot);
-        return call;
+        return slot;
     }
 
     /**
@@ -372,8 +500,7 @@ public final class RpcEndpoint implements AutoCloseable {
         confined();
         long before = requestsServed;
         long deadline = timeout.isZero() ? System.nanoTime() : deadline(Timeouts.require(timeout, "timeout"));
-        int[] handled = {0};
-        progressUntil(() -> handled[0] > 0, deadline, handled);
+        progressUntil(null, null, deadline);
         return (int) (requestsServed - before);
     }
 
@@ -426,24 +553,32 @@ public final class RpcEndpoint implements AutoCloseable {
         }
     }
 
-    void progressUntil(BooleanSupplier done, long deadline) {
+    /** Waits for {@code call}'s response, serving meanwhile, until the deadline; allocates nothing. */
+    void awaitCall(PendingCall call, long deadline) {
         requireOpen();
         confined();
-        progressUntil(done, deadline, null);
+        progressUntil(null, call, deadline);
     }
 
-    private void progressUntil(BooleanSupplier done, long deadline, int[] handled) {
+    /**
+     * Handles messages until {@code done} says so, or {@code call} is done, or (both null) at least one
+     * message was handled, or the deadline passed. Allocates nothing of its own.
+     */
+    private void progressUntil(BooleanSupplier done, PendingCall call, long deadline) {
         int idle = 0;
-        while (!done.getAsBoolean()) {
-            int n = progressOnce();
-            if (handled != null) {
-                handled[0] += n;
+        while (true) {
+            if (done != null ? done.getAsBoolean() : call != null && call.isDone()) {
+                return;
             }
+            int n = progressOnce();
             if (n > 0) {
+                if (done == null && call == null) {
+                    return;
+                }
                 idle = 0;
                 continue;
             }
-            if (done.getAsBoolean() || System.nanoTime() - deadline >= 0) {
+            if (System.nanoTime() - deadline >= 0) {
                 return;
             }
             if ((++idle & 0x3F) != 0) {
@@ -490,19 +625,33 @@ public final class RpcEndpoint implements AutoCloseable {
         int methodId = seg.get(LE_INT, at + 8);
         int length = seg.get(LE_INT, at + 12);
         int status;
-        byte[] out;
-        RpcMethod method = registry.get(methodId);
+        byte[] out = null;
+        int segmentOut = 0;
+        Object method = method(methodId);
         if (length < 0 || length > MAX_PAYLOAD) {
             status = STATUS_FAILED;
             out = detail("request slot holds payload length " + length);
         } else if (method == null) {
             status = STATUS_UNKNOWN_METHOD;
-            out = new byte[0];
+            out = NO_BYTES;
+        } else if (method instanceof RpcSegmentMethod m) {
+            MemorySegment.copy(seg, at + 16, servedRequest, 0, length);
+            try {
+                segmentOut = m.apply(caller, servedRequest, length, servedResponse);
+                status = STATUS_OK;
+                if (segmentOut < 0 || segmentOut > MAX_PAYLOAD) {
+                    status = STATUS_FAILED;
+                    out = detail("method returned length " + segmentOut + ", not 0 to " + MAX_PAYLOAD);
+                }
+            } catch (RuntimeException e) {
+                status = STATUS_FAILED;
+                out = detail(e.getClass().getName() + ": " + e.getMessage());
+            }
         } else {
             byte[] in = new byte[length];
             MemorySegment.copy(seg, ValueLayout.JAVA_BYTE, at + 16, in, 0, length);
             try {
-                out = method.apply(caller, in);
+                out = ((RpcMethod) method).apply(caller, in);
                 status = STATUS_OK;
                 if (out == null) {
                     status = STATUS_FAILED;
@@ -525,9 +674,17 @@ public final class RpcEndpoint implements AutoCloseable {
             return;
         }
         long stage = offset(OUT_RESPONSES, caller, slot);
-        writeSlot(stage, callId, status, out);
+        int n;
+        if (out == null) {
+            n = segmentOut;
+            writeHeader(stage, callId, status, n);
+            MemorySegment.copy(servedResponse, 0, seg, stage + 16, n);
+        } else {
+            n = out.length;
+            writeSlot(stage, callId, status, out);
+        }
         long remote = peerRings[caller].address() + offset(IN_RESPONSES, nodeId, slot);
-        post(caller, stage, 16 + out.length, remote, RESPONSE_BIT | (nodeId << 16) | slot);
+        post(caller, stage, 16 + n, remote, RESPONSE_BIT | (nodeId << 16) | slot);
     }
 
     private void takeResponse(int callee, int slot) {
@@ -541,6 +698,10 @@ public final class RpcEndpoint implements AutoCloseable {
             return;
         }
         inFlight[callee][slot] = null;
+        if (status == STATUS_OK && call.inRing()) {
+            call.completeInRing(length);
+            return;
+        }
         byte[] body = new byte[length];
         MemorySegment.copy(seg, ValueLayout.JAVA_BYTE, at + 16, body, 0, length);
         switch (status) {
@@ -616,10 +777,14 @@ public final class RpcEndpoint implements AutoCloseable {
     }
 
     private void writeSlot(long at, long callId, int word, byte[] payload) {
+        writeHeader(at, callId, word, payload.length);
+        MemorySegment.copy(payload, 0, seg, ValueLayout.JAVA_BYTE, at + 16, payload.length);
+    }
+
+    private void writeHeader(long at, long callId, int word, int length) {
         seg.set(LE_LONG, at, callId);
         seg.set(LE_INT, at + 8, word);
-        seg.set(LE_INT, at + 12, payload.length);
-        MemorySegment.copy(payload, 0, seg, ValueLayout.JAVA_BYTE, at + 16, payload.length);
+        seg.set(LE_INT, at + 12, length);
     }
 
     private long offset(int area, int peer, int slot) {
@@ -654,11 +819,6 @@ public final class RpcEndpoint implements AutoCloseable {
         return b.length <= MAX_PAYLOAD ? b : Arrays.copyOf(b, MAX_PAYLOAD);
     }
 
-    private static byte[] longBytes(long v) {
-        byte[] b = new byte[Long.BYTES];
-        MemorySegment.ofArray(b).set(LE_LONG, 0, v);
-        return b;
-    }
 
     static long deadline(Duration timeout) {
         return Timeouts.isForever(timeout) ? System.nanoTime() + Long.MAX_VALUE / 4 : System.nanoTime() + timeout.toNanos();

@@ -5,6 +5,9 @@ import io.remus.core.RemusException;
 import io.remus.core.fabric.Fabric;
 import io.remus.core.fabric.FabricNode;
 
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.Objects;
@@ -14,13 +17,15 @@ import java.util.concurrent.atomic.AtomicReference;
 /**
  * The RPC endpoint's round trip, measured as {@code remus bench send-lat} measures a SEND ping-pong: node 0
  * calls an echo method on node 1 with a payload of a given size, one call at a time, and each call's latency
- * is taken from just before {@link RpcEndpoint#call} to its return. Node 1 serves on its own thread. Both
+ * is taken from just before the call to its return. Node 1 serves on its own thread. Both
  * endpoints are opened on the caller's fabric, in this process.
  *
  * <p>Per call the fabric carries 2 WRITE_WITH_IMMEDIATEs (request and response, each the slot's 16-byte
  * header plus the payload) and consumes 2 receives: one network round trip, as a SEND ping-pong's two SENDs.
  * The difference in latency between the two is the RPC layer's software: the ring slot and its credit, the
- * header, the immediate's decoding and the method's dispatch, and the payload arrays the API allocates.
+ * header, the immediate's decoding, the method's dispatch and the payload's copies. The calls take the
+ * allocation-free path: {@link RpcEndpoint#call(int, int, MemorySegment, MemorySegment, Duration)} to an
+ * {@link RpcSegmentMethod}.
  */
 public final class RpcPingPong {
     /** The echo method's id. */
@@ -91,10 +96,14 @@ public final class RpcPingPong {
         FabricNode callerNode = fabric.open(0);
         FabricNode serverNode = fabric.open(1);
         try (RpcEndpoint caller = RpcEndpoint.create(callerNode, 2, RING_SLOTS);
-             RpcEndpoint server = RpcEndpoint.create(serverNode, 2, RING_SLOTS)) {
+             RpcEndpoint server = RpcEndpoint.create(serverNode, 2, RING_SLOTS);
+             Arena arena = Arena.ofConfined()) {
             caller.connect(server.rings(), CONNECT);
             server.connect(caller.rings(), CONNECT);
-            server.register(ECHO, (from, payload) -> payload);
+            server.register(ECHO, (int from, MemorySegment request, int length, MemorySegment response) -> {
+                MemorySegment.copy(request, 0, response, 0, length);
+                return length;
+            });
             AtomicBoolean stop = new AtomicBoolean();
             AtomicReference<Throwable> failure = new AtomicReference<>();
             Thread serving = new Thread(() -> {
@@ -108,18 +117,19 @@ public final class RpcPingPong {
             }, "rpc-ping-pong-server");
             serving.setDaemon(true);
             serving.start();
-            byte[] payload = new byte[payloadBytes];
+            MemorySegment payload = arena.allocate(payloadBytes);
+            MemorySegment echoed = arena.allocate(RpcEndpoint.MAX_PAYLOAD);
             long[] nanos = new long[calls];
             try {
                 for (int i = 0; i < warmup + calls; i++) {
                     if (payloadBytes > 0) {
-                        payload[0] = (byte) i;
+                        payload.set(ValueLayout.JAVA_BYTE, 0, (byte) i);
                     }
                     long start = System.nanoTime();
-                    byte[] echoed = caller.call(1, ECHO, payload, timeout);
+                    int n = caller.call(1, ECHO, payload, echoed, timeout);
                     long took = System.nanoTime() - start;
-                    if (echoed.length != payloadBytes || payloadBytes > 0 && echoed[0] != (byte) i) {
-                        throw new RpcMethodFailedException(1, ECHO, "echoed " + echoed.length + " bytes that are not call "
+                    if (n != payloadBytes || payloadBytes > 0 && echoed.get(ValueLayout.JAVA_BYTE, 0) != (byte) i) {
+                        throw new RpcMethodFailedException(1, ECHO, "echoed " + n + " bytes that are not call "
                                 + i + "'s payload");
                     }
                     if (i >= warmup) {

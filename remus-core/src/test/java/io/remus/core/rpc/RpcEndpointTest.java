@@ -14,6 +14,9 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -364,6 +367,61 @@ class RpcEndpointTest {
             assertTrue(gone.getMessage().contains("node 1"), gone.getMessage());
             assertThrows(PeerUnreachableException.class, () -> ep[0].callLong(1, PLUS_ONE, 1, WAIT),
                     "later calls fail at once");
+        }
+    }
+
+    /** XORs each request byte with 0x5A into the response, as {@link #expected} does, without allocating. */
+    private static int transform(int caller, MemorySegment request, int length, MemorySegment response) {
+        for (int i = 0; i < length; i++) {
+            response.set(ValueLayout.JAVA_BYTE, i, (byte) (request.get(ValueLayout.JAVA_BYTE, i) ^ 0x5A));
+        }
+        return length;
+    }
+
+    /**
+     * Calls from and into the caller's segments reach segment methods and byte-array methods alike, byte
+     * calls reach segment methods, and every bad segment is refused by name while the endpoint keeps
+     * working.
+     */
+    @ParameterizedTest
+    @MethodSource("fabrics")
+    void shouldCallFromAndIntoSegmentsWhenMethodsOfBothKindsServe(Function<SimOptions, Fabric> make) {
+        try (Fabric fabric = make.apply(SimOptions.defaults()); Arena arena = Arena.ofConfined()) {
+            RpcEndpoint[] ep = endpoints(fabric, 2, 4, true);
+            ep[1].register(ECHO, RpcEndpointTest::transform);
+            ep[1].register(3, (caller, payload) -> expected(payload));
+            ep[1].register(5, (caller, request, length, response) -> RpcEndpoint.MAX_PAYLOAD + 1);
+            try (Server server = new Server(ep[1])) {
+                MemorySegment request = arena.allocate(24);
+                MemorySegment.copy(MemorySegment.ofArray(request(7)), 0, request, 0, 24);
+                MemorySegment response = arena.allocate(RpcEndpoint.MAX_PAYLOAD);
+                for (int method : new int[] {ECHO, 3}) {
+                    response.fill((byte) 0);
+                    assertEquals(24, ep[0].call(1, method, request, response, WAIT), "method " + method);
+                    assertArrayEquals(expected(request(7)), response.asSlice(0, 24).toArray(ValueLayout.JAVA_BYTE), "method " + method);
+                }
+                assertArrayEquals(expected(request(8)), ep[0].call(1, ECHO, request(8), WAIT), "a byte call to a segment method");
+
+                assertTrue(assertThrows(BadArgumentException.class, () -> ep[0].call(1, ECHO, request, arena.allocate(8), WAIT))
+                        .getMessage().contains("24 bytes"));
+                assertTrue(assertThrows(BadArgumentException.class, () -> ep[0].call(1, ECHO, request, response.asReadOnly(), WAIT))
+                        .getMessage().contains("read-only"));
+                assertTrue(assertThrows(BadArgumentException.class,
+                        () -> ep[0].call(1, ECHO, arena.allocate(RpcEndpoint.MAX_PAYLOAD + 1), response, WAIT))
+                        .getMessage().contains(String.valueOf(RpcEndpoint.MAX_PAYLOAD + 1)));
+                MemorySegment closed;
+                try (Arena gone = Arena.ofConfined()) {
+                    closed = gone.allocate(8);
+                }
+                assertTrue(assertThrows(BadArgumentException.class, () -> ep[0].call(1, ECHO, closed, response, WAIT))
+                        .getMessage().contains("closed"));
+                assertTrue(assertThrows(RpcMethodFailedException.class, () -> ep[0].call(1, 5, request, response, WAIT))
+                        .getMessage().contains(String.valueOf(RpcEndpoint.MAX_PAYLOAD + 1)));
+                assertThrows(RpcUnknownMethodException.class, () -> ep[0].call(1, 77, request, response, WAIT));
+
+                assertEquals(24, ep[0].call(1, ECHO, request, response, WAIT), "the endpoint works after the refusals");
+                assertArrayEquals(expected(request(7)), response.asSlice(0, 24).toArray(ValueLayout.JAVA_BYTE));
+            }
         }
     }
 
