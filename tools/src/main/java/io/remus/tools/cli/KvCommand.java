@@ -87,6 +87,11 @@ public final class KvCommand implements Callable<Integer> {
     @Option(names = "--seed", paramLabel = "N", defaultValue = "1", description = "Seed of the picks (default ${DEFAULT-VALUE}).")
     long seed;
 
+    @Option(names = "--value-size", paramLabel = "BYTES", defaultValue = "8",
+            description = "Bytes per value, a multiple of 8 in 8..4096; larger values travel as the trustees' payloads"
+                    + " (default ${DEFAULT-VALUE}).")
+    int valueSize;
+
     @Option(names = "--segment-mib", paramLabel = "MIB", defaultValue = "64",
             description = "Memory per node, MiB, 1..1024 (default ${DEFAULT-VALUE}).")
     long segmentMib;
@@ -109,13 +114,14 @@ public final class KvCommand implements Callable<Integer> {
         Supplier<Fabric> fabrics = fabricFlags.fabrics(kind, this::usage, notes);
         List<KvRun> runs = KvRunner.run(fabrics, config);
         notes.add(ClusterOptions.hostLoad());
-        notes.add(config.keys() + " keys, key k on node k mod " + config.nodes() + ", 8-byte values (the delegated way's "
-                + "argument word); picks " + (config.zipfTheta() == 0 ? "uniform" : "zipfian, theta "
+        notes.add(config.keys() + " keys, key k on node k mod " + config.nodes() + ", " + config.valueBytes() + "-byte values ("
+                + (config.valueBytes() == Long.BYTES ? "the delegated way's argument word" : "the delegated way's payloads")
+                + "); picks " + (config.zipfTheta() == 0 ? "uniform" : "zipfian, theta "
                 + config.zipfTheta()) + (config.usesPLocal() ? ", p-local " + config.pLocal() : ", over all keys"));
         notes.add("delegated: one trustee per node on its own thread; its response WRITEs count with the way's RDMA");
-        notes.add("alock: one ALock per key over an array of value words on the key's node");
+        notes.add("alock: one ALock per key over an array of values on the key's node");
         notes.add("one-sided: rtt/up includes memory management (allocating the new block, the epoch reclaimer), shown as mem/up");
-        notes.add("check: every read returned a value written for its key, never older than the reader's own update");
+        notes.add("check: every read returned a whole value written for its key, never older than the reader's own update");
         PrintWriter out = spec.commandLine().getOut();
         table(out, config, notes, runs);
         if (json != null) {
@@ -124,7 +130,7 @@ public final class KvCommand implements Callable<Integer> {
         }
         if (plot != null) {
             KvPlot.write("remus experiment kv, " + fabricFlags.title(kind, this::usage) + ", " + config.nodes() + " nodes x "
-                    + config.threadsPerNode() + " threads, " + config.keys() + " keys, "
+                    + config.threadsPerNode() + " threads, " + config.keys() + " keys of " + config.valueBytes() + " B, "
                     + (config.zipfTheta() == 0 ? "uniform" : "zipf " + config.zipfTheta())
                     + (config.usesPLocal() ? ", p-local " + config.pLocal() : "") + ", " + durationSeconds + " s", runs, plot);
             spec.commandLine().getErr().println("wrote " + plot);
@@ -154,7 +160,7 @@ public final class KvCommand implements Callable<Integer> {
     }
 
     /**
-     * {@code --json}: one object with keys {@code tool test fabric cost_model} (null on verbs) {@code nodes threads_per_node keys zipf
+     * {@code --json}: one object with keys {@code tool test fabric cost_model} (null on verbs) {@code nodes threads_per_node keys value_bytes zipf
      * p_local seconds notes runs}; a run has {@code workload way reads updates local_picks ops_per_sec},
      * {@code read_latency_ns} and {@code update_latency_ns} ({@code count p50 p99 max mean}),
      * {@code rdma_per_op} (keyed by opcode, lower case, and {@code total}), {@code round_trips_per_op},
@@ -170,6 +176,7 @@ public final class KvCommand implements Callable<Integer> {
         field(b, "nodes", Integer.toString(c.nodes()));
         field(b, "threads_per_node", Integer.toString(c.threadsPerNode()));
         field(b, "keys", Integer.toString(c.keys()));
+        field(b, "value_bytes", Integer.toString(c.valueBytes()));
         field(b, "zipf", num(c.zipfTheta()));
         field(b, "p_local", c.usesPLocal() ? num(c.pLocal()) : "null");
         field(b, "seconds", num(durationSeconds));
@@ -234,7 +241,7 @@ public final class KvCommand implements Callable<Integer> {
         Duration duration = Duration.ofNanos(Math.round(durationSeconds * 1e9));
         try {
             return new KvConfig(wayList, workloadList, nodes, threads, keys, zipf, pLocal == null ? Double.NaN : pLocal,
-                    duration, segmentMib << 20, seed);
+                    duration, segmentMib << 20, seed, valueSize);
         } catch (BadArgumentException e) {
             throw usage(flagNames(e.getMessage()));
         }
@@ -244,7 +251,7 @@ public final class KvCommand implements Callable<Integer> {
         return message.replace("threadsPerNode", "--threads").replace("nodes must", "--nodes must")
                 .replace("keys must", "--keys must").replace("zipfTheta", "--zipf").replace("pLocal", "--p-local")
                 .replace("workloads must", "--workload must").replace(": keys ", ": --keys ")
-                .replace("< nodes", "< --nodes");
+                .replace("< nodes", "< --nodes").replace("valueBytes", "--value-size");
     }
 
     private ParameterException usage(String message) {

@@ -48,12 +48,14 @@ class KvCommandTest {
         assertEquals(0.0, c.zipfTheta());
         assertFalse(c.usesPLocal());
         assertEquals(Duration.ofSeconds(2), c.duration());
+        assertEquals(8, c.valueBytes());
     }
 
     @Test
     void shouldTakeEveryFlagWhenGiven() {
         KvConfig c = parse("experiment", "kv", "--ways", "alock,one-sided", "--workload", "b", "--threads", "3",
-                "--nodes", "3", "--keys", "99", "--zipf", "0.99", "--p-local", "0.5", "-D", "0.5", "--seed", "9");
+                "--nodes", "3", "--keys", "99", "--zipf", "0.99", "--p-local", "0.5", "-D", "0.5", "--seed", "9",
+                "--value-size", "1024");
         assertEquals(List.of(KvWay.ALOCK, KvWay.ONE_SIDED), c.ways());
         assertEquals(List.of(Ycsb.B), c.workloads());
         assertEquals(3, c.threadsPerNode());
@@ -63,6 +65,7 @@ class KvCommandTest {
         assertEquals(0.5, c.pLocal());
         assertEquals(Duration.ofMillis(500), c.duration());
         assertEquals(9, c.seed());
+        assertEquals(1024, c.valueBytes());
     }
 
     @ParameterizedTest
@@ -76,6 +79,8 @@ class KvCommandTest {
             "--zipf=1|--zipf must be in [0, 1), got 1.0",
             "--p-local=-1|--p-local must be in [0, 1], got -1.0",
             "--nodes=17|--nodes must be 1..16, got 17",
+            "--value-size=100|--value-size must be a multiple of 8 in 8..4096, got 100",
+            "--value-size=4096 --keys=1000|500 keys x --value-size 4096",
             "-D=0|--duration must be in [0.01, 3600] seconds, got 0.0",
             "--sim-cost=cx9|cx9",
             "--fabric=verbs --sim-cost=none|--sim-cost none is for --fabric sim only; this run is on verbs",
@@ -102,10 +107,11 @@ class KvCommandTest {
             }
         }
         assertTrue(r.out().contains("cost model none"), r.out());
-        assertTrue(r.out().contains("check: every read returned a value written for its key"), r.out());
+        assertTrue(r.out().contains("check: every read returned a whole value written for its key"), r.out());
+        assertTrue(r.out().contains("8-byte values (the delegated way's argument word)"), r.out());
         String text = Files.readString(json, StandardCharsets.UTF_8).strip();
         assertTrue(text.startsWith("{\"tool\":\"remus\",\"test\":\"kv\",\"fabric\":\"sim\",\"cost_model\":\"none\","
-                + "\"nodes\":2,\"threads_per_node\":2,\"keys\":8,"), text);
+                + "\"nodes\":2,\"threads_per_node\":2,\"keys\":8,\"value_bytes\":8,"), text);
         assertTrue(text.contains("{\"workload\":\"A\",\"way\":\"one-sided\","), text);
         assertTrue(text.contains("{\"workload\":\"B\",\"way\":\"alock\","), text);
         assertTrue(text.contains("\"round_trips_per_read\":2.000000"), "one-sided remote get: " + text);

@@ -86,7 +86,8 @@ class ExperimentsDeviceTest {
     void shouldRunEveryWayWithItsReadsCheckedWhenKvRunsOnVerbs(@TempDir Path dir) throws IOException {
         Path json = dir.resolve("kv.json");
         RemusRun run = RemusRun.of("experiment", "kv", "--fabric", "verbs", "-d", DeviceTests.deviceName(),
-                "--keys", "16", "--threads", "1", "-D", "0.5", "--segment-mib", "16", "--json", json.toString());
+                "--keys", "16", "--threads", "1", "-D", "0.5", "--segment-mib", "16", "--value-size", "64",
+                "--json", json.toString());
         assertEquals(0, run.exit(), run.err());
         String text = Files.readString(json);
         assertTrue(text.startsWith("{\"tool\":\"remus\",\"test\":\"kv\",\"fabric\":\"verbs\",\"cost_model\":null,"), text);
@@ -95,6 +96,8 @@ class ExperimentsDeviceTest {
                 assertTrue(text.contains("{\"workload\":\"" + workload + "\",\"way\":\"" + way + "\","), workload + "/" + way + ": " + text);
             }
         }
-        assertTrue(run.out().contains("check: every read returned a value written for its key"), run.out());
+        assertTrue(text.contains("\"value_bytes\":64,"), text);
+        assertTrue(run.out().contains("64-byte values (the delegated way's payloads)"), run.out());
+        assertTrue(run.out().contains("check: every read returned a whole value written for its key"), run.out());
     }
 }

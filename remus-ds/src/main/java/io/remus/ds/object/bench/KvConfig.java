@@ -1,6 +1,8 @@
 package io.remus.ds.object.bench;
 
 import io.remus.core.BadArgumentException;
+import io.remus.core.memory.SizeClasses;
+import io.remus.ds.delegate.Trustee;
 import io.remus.ds.bench.structure.Ycsb;
 
 import java.time.Duration;
@@ -22,15 +24,26 @@ import java.util.Objects;
  * @param duration       how long each way and workload runs: 10 ms..1 h
  * @param segmentBytes   each node's segment: 1 MiB..1 GiB
  * @param seed           the seed of the workers' random choices
+ * @param valueBytes     each value's size: a multiple of 8 in 8..{@value #MAX_VALUE_BYTES} (a trustee's largest
+ *                       payload), and a node's values, {@code ceil(keys / nodes) * valueBytes}, at most
+ *                       {@link SizeClasses#MAX} (the ALock way's value array is one allocation)
  */
 public record KvConfig(List<KvWay> ways, List<Ycsb> workloads, int nodes, int threadsPerNode, int keys,
-                       double zipfTheta, double pLocal, Duration duration, long segmentBytes, long seed) {
+                       double zipfTheta, double pLocal, Duration duration, long segmentBytes, long seed, int valueBytes) {
     /** The most nodes of a run. */
     public static final int MAX_NODES = 16;
     /** The most workers per node. */
     public static final int MAX_THREADS = 32;
     /** The most keys: one node's hash map and value array must fit one allocation with room to spare. */
     public static final int MAX_KEYS = 1 << 16;
+    /** The largest value: the largest payload of a trustee. */
+    public static final int MAX_VALUE_BYTES = Trustee.MAX_PAYLOAD_BYTES;
+
+    /** A configuration with 8-byte values (one word, as the delegated way's argument and result). */
+    public KvConfig(List<KvWay> ways, List<Ycsb> workloads, int nodes, int threadsPerNode, int keys,
+                    double zipfTheta, double pLocal, Duration duration, long segmentBytes, long seed) {
+        this(ways, workloads, nodes, threadsPerNode, keys, zipfTheta, pLocal, duration, segmentBytes, seed, Long.BYTES);
+    }
 
     /**
      * Validates the configuration.
@@ -61,6 +74,16 @@ public record KvConfig(List<KvWay> ways, List<Ycsb> workloads, int nodes, int th
         check(duration.compareTo(Duration.ofMillis(10)) >= 0 && duration.compareTo(Duration.ofHours(1)) <= 0,
                 "duration must be 10 ms..1 h, got " + duration);
         check(segmentBytes >= 1L << 20 && segmentBytes <= 1L << 30, "segmentBytes must be 1 MiB..1 GiB, got " + segmentBytes);
+        check(valueBytes >= Long.BYTES && valueBytes <= MAX_VALUE_BYTES && valueBytes % Long.BYTES == 0,
+                "valueBytes must be a multiple of 8 in 8.." + MAX_VALUE_BYTES + ", got " + valueBytes);
+        long perNode = (long) ((keys + nodes - 1) / nodes) * valueBytes;
+        check(perNode <= SizeClasses.MAX, "a node's values must fit " + SizeClasses.MAX + " bytes, got "
+                + (keys + nodes - 1) / nodes + " keys x valueBytes " + valueBytes + " = " + perNode);
+    }
+
+    /** @return the words of a value: {@code valueBytes / 8} */
+    public int valueWords() {
+        return valueBytes / Long.BYTES;
     }
 
     /** @return workers in all: {@code nodes * threadsPerNode} */

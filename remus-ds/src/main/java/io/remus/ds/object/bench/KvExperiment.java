@@ -53,8 +53,9 @@ import java.util.function.UnaryOperator;
  * (key {@code k} on node {@code k % nodes}) and runs {@code threadsPerNode} workers per node for the
  * configured duration. Each worker picks a key (uniform or zipfian through {@link HomePicker}, with
  * {@code pLocal} as {@link SharingExperiment}) and reads it or, with the workload's update fraction,
- * writes it a new value. Values are 8-byte words, the delegated way's argument and result words (its
- * trustees' payload requests, which could carry larger values, are not used here).
+ * writes it a new value of {@link KvConfig#valueBytes()} bytes. With 8-byte values the delegated way's
+ * operations take the value as their argument word and return it as their result word; larger values
+ * travel as the trustees' payloads (in the same WRITEs, so the operation counts do not change).
  * The ways, per operation on a key of another node (on the worker's own node delegation costs no RDMA,
  * ALock takes its CPU-only local path and READs through the CPU but WRITEs through the loopback queue pair
  * in 1 round trip, and the map's doorbell batches and compare-and-swaps still take the loopback queue
@@ -80,7 +81,8 @@ import java.util.function.UnaryOperator;
  * </ul>
  *
  * <p><b>Values and checks.</b> Every value is a word encoding its key, its writer and a sequence number
- * ({@link #value}): the loaded value of a key has writer 0 and sequence 0, and worker {@code w}'s
+ * ({@link #value}), repeated to fill the value's bytes; a read whose words differ is a torn value and fails
+ * the run with {@link KvReadMismatchException}. The loaded value of a key has writer 0 and sequence 0, and worker {@code w}'s
  * {@code s}-th update (counting from 1 over all its keys) writes writer {@code w + 1} and sequence
  * {@code s}, published before the update starts. A read must return a value of its own key that the
  * loader or some started update wrote; and when the reading worker has updated the key, neither the
@@ -104,6 +106,8 @@ public final class KvExperiment {
     public static final Duration STOP_BOUND = Duration.ofSeconds(30);
     private static final int GET = 0;
     private static final int PUT = 1;
+    private static final int GET_BYTES = 2;
+    private static final int PUT_BYTES = 3;
     private static final int KEY_SHIFT = 42;
     private static final int WRITER_SHIFT = 32;
     private static final long WRITER_MASK = (1L << (KEY_SHIFT - WRITER_SHIFT)) - 1;
@@ -219,6 +223,31 @@ public final class KvExperiment {
     /** @return the key a {@link #value} word names */
     static int keyOf(long value) {
         return (int) (value >>> KEY_SHIFT);
+    }
+
+    /** Writes {@code word} {@code words} times from {@code offset} of {@code to}: a value of {@code 8 * words} bytes. */
+    static void fill(MemorySegment to, long offset, long word, int words) {
+        for (int i = 0; i < words; i++) {
+            to.set(ValueLayout.JAVA_LONG_UNALIGNED, offset + (long) i * Long.BYTES, word);
+        }
+    }
+
+    /**
+     * The word a value of {@code words} words at {@code offset} of {@code from} repeats.
+     *
+     * @throws KvReadMismatchException naming the key and both words when a later word differs from the first:
+     *                                 a torn value
+     */
+    static long wordOf(String what, int key, MemorySegment from, long offset, int words) {
+        long first = from.get(ValueLayout.JAVA_LONG_UNALIGNED, offset);
+        for (int i = 1; i < words; i++) {
+            long w = from.get(ValueLayout.JAVA_LONG_UNALIGNED, offset + (long) i * Long.BYTES);
+            if (w != first) {
+                throw new KvReadMismatchException(what + ": key " + key + " read torn: word " + i + " of the value is 0x"
+                        + Long.toHexString(w) + ", word 0 is 0x" + Long.toHexString(first));
+            }
+        }
+        return first;
     }
 
     /**
@@ -389,33 +418,35 @@ public final class KvExperiment {
          */
         private List<RemoteHashMap> load(ComputeThread creator, Reclaimer never) {
             int n = config.nodes();
+            int words = config.valueWords();
             List<RemoteHashMap> maps = new ArrayList<>();
             switch (way) {
                 case ONE_SIDED -> {
-                    MemorySegment word = MemorySegment.ofArray(new long[1]);
+                    MemorySegment value = MemorySegment.ofArray(new long[words]);
                     for (int node = 0; node < n; node++) {
-                        RemoteHashMap m = RemoteHashMap.create(creator, never, node, buckets(keysOn(node)), Long.BYTES);
+                        RemoteHashMap m = RemoteHashMap.create(creator, never, node, buckets(keysOn(node)), config.valueBytes());
                         maps.add(m);
                         roots[node] = m.ptr();
                         for (int k = node; k < config.keys(); k += n) {
-                            word.set(ValueLayout.JAVA_LONG, 0, value(k, 0, 0));
-                            m.put(k, word);
+                            fill(value, 0, value(k, 0, 0), words);
+                            m.put(k, value);
                         }
                     }
                 }
                 case ALOCK -> {
                     MemorySegment buf = creator.buffer();
+                    int bytes = config.valueBytes();
                     for (int node = 0; node < n; node++) {
                         int count = keysOn(node);
-                        long values = creator.allocator().allocate((long) count * Long.BYTES, node);
+                        long values = creator.allocator().allocate((long) count * bytes, node);
                         roots[node] = values;
-                        int chunk = (int) Math.min(buf.byteSize() / Long.BYTES, count);
+                        int chunk = (int) Math.min(buf.byteSize() / bytes, count);
                         for (int from = 0; from < count; from += chunk) {
                             int len = Math.min(chunk, count - from);
                             for (int i = 0; i < len; i++) {
-                                buf.set(ValueLayout.JAVA_LONG, (long) i * Long.BYTES, value(node + (from + i) * n, 0, 0));
+                                fill(buf, (long) i * bytes, value(node + (from + i) * n, 0, 0), words);
                             }
-                            creator.write(RemotePtr.offset(values, (long) from * Long.BYTES), 0, len * Long.BYTES);
+                            creator.write(RemotePtr.offset(values, (long) from * bytes), 0, len * bytes);
                         }
                     }
                     locks = new long[config.keys()];
@@ -486,17 +517,35 @@ public final class KvExperiment {
          */
         private void serve(int node, CompletableFuture<Long> ptr) {
             int n = config.nodes();
+            int words = config.valueWords();
+            int bytes = config.valueBytes();
             try (ComputeThread ct = nodes[node].newComputeThread()) {
-                Trustee<long[]> trustee = Trustee.create(ct, workers, 1);
+                Trustee<long[]> trustee = Trustee.create(ct, workers, 1, words == 1 ? 0 : bytes);
                 try {
                     trustee.register(GET, (table, key) -> table[(int) key / n]);
                     trustee.register(PUT, (table, value) -> {
                         table[keyOf(value) / n] = value;
                         return 0;
                     });
-                    long[] table = new long[keysOn(node)];
-                    for (int i = 0; i < table.length; i++) {
-                        table[i] = value(node + i * n, 0, 0);
+                    if (words > 1) {
+                        trustee.register(GET_BYTES, (long[] table, MemorySegment request, MemorySegment response) -> {
+                            int key = (int) request.get(ValueLayout.JAVA_LONG_UNALIGNED, 0);
+                            MemorySegment.copy(table, (key / n) * words, response, ValueLayout.JAVA_LONG_UNALIGNED, 0, words);
+                            return bytes;
+                        });
+                        trustee.register(PUT_BYTES, (long[] table, MemorySegment request, MemorySegment response) -> {
+                            if (request.byteSize() != bytes) {
+                                throw new KvReadMismatchException(what() + ": an update of " + request.byteSize()
+                                        + " bytes, not " + bytes);
+                            }
+                            int key = keyOf(request.get(ValueLayout.JAVA_LONG_UNALIGNED, 0));
+                            MemorySegment.copy(request, ValueLayout.JAVA_LONG_UNALIGNED, 0, table, (key / n) * words, words);
+                            return 0;
+                        });
+                    }
+                    long[] table = new long[keysOn(node) * words];
+                    for (int i = 0; i < keysOn(node); i++) {
+                        java.util.Arrays.fill(table, i * words, (i + 1) * words, value(node + i * n, 0, 0));
                     }
                     trustee.entrust(table);
                     long[] before = ObjectBenchmark.posted(ct);
@@ -534,26 +583,30 @@ public final class KvExperiment {
 
         private Store open(ComputeThread ct, EpochReclaimer reclaimer) {
             int n = config.nodes();
+            int words = config.valueWords();
+            int bytes = config.valueBytes();
             return switch (way) {
                 case ONE_SIDED -> {
                     RemoteHashMap[] maps = new RemoteHashMap[n];
                     for (int node = 0; node < n; node++) {
                         maps[node] = RemoteHashMap.attach(ct, reclaimer, roots[node]);
                     }
-                    MemorySegment word = MemorySegment.ofArray(new long[1]);
+                    MemorySegment value = MemorySegment.ofArray(new long[words]);
                     yield new Store() {
                         @Override
                         public long read(int key) {
-                            if (maps[key % n].get(key, word) != Long.BYTES) {
-                                throw new KvReadMismatchException(what() + ": key " + key + " is missing");
+                            long got = maps[key % n].get(key, value);
+                            if (got != bytes) {
+                                throw new KvReadMismatchException(what() + ": key " + key
+                                        + (got < 0 ? " is missing" : " has a value of " + got + " bytes, not " + bytes));
                             }
-                            return word.get(ValueLayout.JAVA_LONG, 0);
+                            return wordOf(what(), key, value, 0, words);
                         }
 
                         @Override
-                        public void update(int key, long value) {
-                            word.set(ValueLayout.JAVA_LONG, 0, value);
-                            maps[key % n].put(key, word);
+                        public void update(int key, long word) {
+                            fill(value, 0, word, words);
+                            maps[key % n].put(key, value);
                         }
 
                         @Override
@@ -573,15 +626,37 @@ public final class KvExperiment {
                         trusts[node] = TrusteeClient.connect(ct, trusteePtr(node)).trust(0);
                     }
                     Duration timeout = config.duration().plus(STOP_BOUND);
+                    if (words == 1) {
+                        yield new Store() {
+                            @Override
+                            public long read(int key) {
+                                return trusts[key % n].apply(GET, key, timeout);
+                            }
+
+                            @Override
+                            public void update(int key, long value) {
+                                trusts[key % n].apply(PUT, value, timeout);
+                            }
+                        };
+                    }
+                    MemorySegment keyWord = MemorySegment.ofArray(new long[1]);
+                    MemorySegment value = MemorySegment.ofArray(new long[words]);
                     yield new Store() {
                         @Override
                         public long read(int key) {
-                            return trusts[key % n].apply(GET, key, timeout);
+                            keyWord.set(ValueLayout.JAVA_LONG_UNALIGNED, 0, key);
+                            int got = trusts[key % n].apply(GET_BYTES, keyWord, value, timeout);
+                            if (got != bytes) {
+                                throw new KvReadMismatchException(what() + ": key " + key + " has a value of " + got
+                                        + " bytes, not " + bytes);
+                            }
+                            return wordOf(what(), key, value, 0, words);
                         }
 
                         @Override
-                        public void update(int key, long value) {
-                            trusts[key % n].apply(PUT, value, timeout);
+                        public void update(int key, long word) {
+                            fill(value, 0, word, words);
+                            trusts[key % n].apply(PUT_BYTES, value, value, timeout);
                         }
                     };
                 }
@@ -591,24 +666,44 @@ public final class KvExperiment {
                     long[] cell = new long[config.keys()];
                     for (int k = 0; k < config.keys(); k++) {
                         lock[k] = LockKind.ALOCK.open(context, locks[k]);
-                        cell[k] = RemotePtr.offset(roots[k % n], (long) (k / n) * Long.BYTES);
+                        cell[k] = RemotePtr.offset(roots[k % n], (long) (k / n) * bytes);
                     }
+                    MemorySegment buf = ct.buffer();
                     yield new Store() {
                         @Override
                         public long read(int key) {
+                            if (words == 1) {
+                                lock[key].lock();
+                                try {
+                                    return ct.read(cell[key]);
+                                } finally {
+                                    lock[key].unlock();
+                                }
+                            }
                             lock[key].lock();
                             try {
-                                return ct.read(cell[key]);
+                                ct.read(cell[key], 0, bytes);
                             } finally {
                                 lock[key].unlock();
                             }
+                            return wordOf(what(), key, buf, 0, words);
                         }
 
                         @Override
                         public void update(int key, long value) {
+                            if (words == 1) {
+                                lock[key].lock();
+                                try {
+                                    ct.write(cell[key], value);
+                                } finally {
+                                    lock[key].unlock();
+                                }
+                                return;
+                            }
+                            fill(buf, 0, value, words);
                             lock[key].lock();
                             try {
-                                ct.write(cell[key], value);
+                                ct.write(cell[key], 0, bytes);
                             } finally {
                                 lock[key].unlock();
                             }

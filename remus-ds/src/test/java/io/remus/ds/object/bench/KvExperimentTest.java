@@ -10,6 +10,8 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -72,6 +74,39 @@ class KvExperimentTest {
             assertTrue(r.localPicks() <= r.operations(), what);
             assertTrue(r.opsPerSecond() > 0, what);
         }
+    }
+
+    /**
+     * Values of 256 bytes: every way passes the checks (whole values of their key), and each way's round
+     * trips per operation are those of word values: the delegated way's payloads ride in the same WRITEs.
+     */
+    @Test
+    void shouldPassEveryCheckAtTheSameRoundTripsWhenValuesAreLargerThanAWord() throws InterruptedException {
+        KvConfig big = new KvConfig(ALL, AB, 2, 2, 16, 0, 0.0, Duration.ofMillis(150), 16L << 20, 7, 256);
+        for (KvResult r : run(big)) {
+            String what = r.way() + " " + r.workload() + ": " + r.reads() + " reads, " + r.updates() + " updates";
+            assertTrue(r.reads() > 0 && r.updates() > 0, what);
+            assertEquals(0, r.localPicks(), what);
+            switch (r.way()) {
+                case ONE_SIDED -> assertEquals(2.0, r.roundTripsPerRead(), 1e-12, what);
+                case DELEGATED -> {
+                    assertEquals(1.0, r.roundTripsPerRead(), 1e-12, what);
+                    assertEquals(1.0, r.roundTripsPerUpdate(), 1e-12, what);
+                    assertEquals(4.0, r.postedPerOp(), 1e-12, "2 WRITEs for the request, 2 for the response: " + what);
+                }
+                case ALOCK -> assertEquals(5, Math.round(r.roundTripsPerRead()), what);
+            }
+        }
+    }
+
+    @Test
+    void shouldCatchATornValueNamingTheKeyAndBothWords() {
+        MemorySegment value = MemorySegment.ofArray(new long[4]);
+        long word = KvExperiment.value(3, 1, 9);
+        KvExperiment.fill(value, 0, word, 4);
+        assertEquals(word, KvExperiment.wordOf("t", 3, value, 0, 4));
+        value.set(ValueLayout.JAVA_LONG, 16, KvExperiment.value(3, 1, 8));
+        assertMismatch("key 3 read torn: word 2", () -> KvExperiment.wordOf("t", 3, value, 0, 4));
     }
 
     @Test
@@ -182,6 +217,12 @@ class KvExperimentTest {
                 () -> new KvConfig(ALL, AB, 2, 1, 4, 1.0, Double.NaN, s, 16L << 20, 1));
         assertBad("pLocal must be in [0, 1], got -0.1", () -> new KvConfig(ALL, AB, 2, 1, 4, 0, -0.1, s, 16L << 20, 1));
         assertBad("unknown way 'cas'", () -> KvWay.parse("cas"));
+        assertBad("valueBytes must be a multiple of 8 in 8..4096, got 12",
+                () -> new KvConfig(ALL, AB, 2, 1, 4, 0, Double.NaN, s, 16L << 20, 1, 12));
+        assertBad("valueBytes must be a multiple of 8 in 8..4096, got 8192",
+                () -> new KvConfig(ALL, AB, 2, 1, 4, 0, Double.NaN, s, 16L << 20, 1, 8192));
+        assertBad("2048 keys x valueBytes 4096",
+                () -> new KvConfig(ALL, AB, 2, 1, 4096, 0, Double.NaN, s, 64L << 20, 1, 4096));
     }
 
     private static void assertMismatch(String part, org.junit.jupiter.api.function.Executable e) {
