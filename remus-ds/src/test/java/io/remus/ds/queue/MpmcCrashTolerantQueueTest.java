@@ -351,7 +351,12 @@ class MpmcCrashTolerantQueueTest {
                         long v = seed * 1_000_000 + index * 1000L + i + 1;
                         maybeYield(rnd);
                         int op = r.invoke(BoundedContainerSpec.PUT, v);
-                        boolean ok = broken == null ? q.offer(v, PATIENCE) : broken.offer(v);
+                        boolean ok;
+                        try {
+                            ok = broken == null ? q.offer(v, PATIENCE) : broken.offer(v);
+                        } catch (TwinStuckException e) {
+                            return;
+                        }
                         r.respond(op, ok ? 1 : 0);
                         if (!ok) {
                             Thread.yield();
@@ -361,7 +366,12 @@ class MpmcCrashTolerantQueueTest {
                     for (int i = 0; i < 40; i++) {
                         maybeYield(rnd);
                         int op = r.invoke(BoundedContainerSpec.TAKE);
-                        OptionalLong v = broken == null ? q.poll(pollPatience) : broken.poll();
+                        OptionalLong v;
+                        try {
+                            v = broken == null ? q.poll(pollPatience) : broken.poll();
+                        } catch (TwinStuckException e) {
+                            return;
+                        }
                         if (v.isPresent()) {
                             r.respond(op, v.getAsLong());
                         } else {
@@ -376,7 +386,12 @@ class MpmcCrashTolerantQueueTest {
                 BrokenQueue broken = twin == Twin.NONE ? null : new BrokenQueue(t, ptr, twin);
                 for (int i = 0; i < 2 * capacity + 4; i++) {
                     int op = recorders[4].invoke(BoundedContainerSpec.TAKE);
-                    OptionalLong v = broken == null ? q.poll(PATIENCE) : broken.poll();
+                    OptionalLong v;
+                    try {
+                        v = broken == null ? q.poll(PATIENCE) : broken.poll();
+                    } catch (TwinStuckException e) {
+                        break;
+                    }
                     if (v.isEmpty()) {
                         recorders[4].respond(op);
                         break;
@@ -396,11 +411,26 @@ class MpmcCrashTolerantQueueTest {
     }
 
     /**
+     * A broken twin's call that found no way through within {@link BrokenQueue#STUCK_BOUND}: the twin's wrong step
+     * can leave the queue in a state its loops never leave. The caller leaves the call pending and stops.
+     */
+    private static final class TwinStuckException extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        TwinStuckException() {
+            super("the broken twin's call made no progress within " + BrokenQueue.STUCK_BOUND);
+        }
+    }
+
+    /**
      * The broken twins: the queue's layout and protocol with one step wrong ({@link Twin}), no deadlines (polls
-     * poison a claim in flight at once), fresh tails and heads each call.
+     * poison a claim in flight at once), fresh tails and heads each call. A call that loops longer than
+     * {@link #STUCK_BOUND} throws {@link TwinStuckException}: a wrong step can wedge the twin for good.
      */
     private static final class BrokenQueue {
+        static final Duration STUCK_BOUND = Duration.ofSeconds(5);
         private final ComputeThread t;
+        private long stuckAt;
         private final long ptr;
         private final int capacity;
         private final int cells;
@@ -418,7 +448,18 @@ class MpmcCrashTolerantQueueTest {
             return ptr + MpmcCrashTolerantQueue.HEADER_BYTES + 8L * capacity + 8L * cells + 8L * index;
         }
 
+        private void startCall() {
+            stuckAt = System.nanoTime() + STUCK_BOUND.toNanos();
+        }
+
+        private void checkStuck() {
+            if (System.nanoTime() - stuckAt > 0) {
+                throw new TwinStuckException();
+            }
+        }
+
         boolean offer(long value) {
+            startCall();
             int index = take(false);
             if (index < 0) {
                 return false;
@@ -434,6 +475,7 @@ class MpmcCrashTolerantQueueTest {
             });
             if (!put) {
                 while (!put(false, index, () -> { })) {
+                    checkStuck();
                     Thread.yield();
                 }
             }
@@ -441,12 +483,14 @@ class MpmcCrashTolerantQueueTest {
         }
 
         OptionalLong poll() {
+            startCall();
             int index = take(true);
             if (index < 0) {
                 return OptionalLong.empty();
             }
             long value = t.read(cell(index));
             while (!put(false, index, () -> { })) {
+                checkStuck();
                 Thread.yield();
             }
             return OptionalLong.of(value);
@@ -463,6 +507,7 @@ class MpmcCrashTolerantQueueTest {
             int size = allocated ? capacity : cells;
             long pos = t.read(headWord);
             while (true) {
+                checkStuck();
                 long at = entry(allocated, pos);
                 long e = t.read(at);
                 long s = MpmcCrashTolerantQueue.state(e);
@@ -496,6 +541,7 @@ class MpmcCrashTolerantQueueTest {
             int size = allocated ? capacity : cells;
             long pos = t.read(tailWord);
             while (true) {
+                checkStuck();
                 long at = entry(allocated, pos);
                 long e = t.read(at);
                 long s = MpmcCrashTolerantQueue.state(e);
