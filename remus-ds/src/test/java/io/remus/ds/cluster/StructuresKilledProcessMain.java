@@ -29,15 +29,12 @@ import io.remus.ds.set.LockFreeListSet;
 import io.remus.verbs.testing.DeviceAddress;
 
 import java.io.IOException;
-import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -46,6 +43,12 @@ import java.util.List;
 import java.util.OptionalLong;
 import java.util.SplittableRandom;
 import java.util.concurrent.atomic.AtomicLongArray;
+
+import static io.remus.ds.testing.ChildMain.awaitFile;
+import static io.remus.ds.testing.ChildMain.halt;
+import static io.remus.ds.testing.ChildMain.mapInFlight;
+import static io.remus.ds.testing.ChildMain.progress;
+import static io.remus.ds.testing.ChildMain.watch;
 
 /**
  * A child JVM of {@link StructuresKilledProcessOnVerbsTest}: node {@code nodeId} of {@code size} processes on
@@ -179,7 +182,7 @@ public final class StructuresKilledProcessMain {
                 ptrs[i] = main.read(directory + 8L * i);
             }
             progress("structures found");
-            MemorySegment inFlight = victim ? mapInFlight(dir) : null;
+            MemorySegment inFlight = victim ? mapInFlight(dir.resolve(IN_FLIGHT), WORKERS) : null;
             AtomicLongArray callStarted = new AtomicLongArray(WORKERS + 1);
             List<Thread> threads = new ArrayList<>();
             List<Throwable> failures = Collections.synchronizedList(new ArrayList<>());
@@ -200,14 +203,14 @@ public final class StructuresKilledProcessMain {
                 threads.add(t);
                 t.start();
             }
-            watch(threads, callStarted, failures);
+            watch(threads, callStarted, failures, CALL_BOUND, RUN_BOUND);
             for (HistoryJournal j : journals) {
                 j.close();
             }
             Files.createFile(dir.resolve("done-" + nodeId));
             progress("operations done");
             if (nodeId == 0) {
-                awaitFile(dir.resolve("done-" + (size - 2)));
+                awaitFile(dir.resolve("done-" + (size - 2)), RUN_BOUND);
                 Thread sweeper = new Thread(() -> {
                     try (ComputeThread ct = cluster.node().newComputeThread()) {
                         lines.add(sweep(ct, ptrs, dir, size, callStarted));
@@ -221,10 +224,10 @@ public final class StructuresKilledProcessMain {
                 }, "sweep@node0");
                 sweeper.setDaemon(true);
                 sweeper.start();
-                watch(List.of(sweeper), callStarted, failures);
+                watch(List.of(sweeper), callStarted, failures, CALL_BOUND, RUN_BOUND);
                 Files.createFile(dir.resolve("swept"));
             } else {
-                awaitFile(dir.resolve("swept"));
+                awaitFile(dir.resolve("swept"), RUN_BOUND);
             }
         } finally {
             try {
@@ -236,40 +239,6 @@ public final class StructuresKilledProcessMain {
         lines.forEach(System.out::println);
         System.out.flush();
         System.exit(0);
-    }
-
-    /**
-     * Waits for the threads, failing the process (exit 1) when one failed, when a call has run longer than
-     * {@link #CALL_BOUND} or when they run past {@link #RUN_BOUND}.
-     */
-    private static void watch(List<Thread> threads, AtomicLongArray callStarted, List<Throwable> failures) throws InterruptedException {
-        long deadline = System.nanoTime() + RUN_BOUND.toNanos();
-        while (threads.stream().anyMatch(Thread::isAlive) && failures.isEmpty()) {
-            long now = System.nanoTime();
-            for (int i = 0; i < callStarted.length(); i++) {
-                long started = callStarted.get(i);
-                if (started != 0 && now - started > CALL_BOUND.toNanos()) {
-                    for (Thread t : threads) {
-                        System.out.println(t.getName() + ": " + Arrays.toString(t.getStackTrace()));
-                    }
-                    halt("a call of thread " + i + " ran longer than " + CALL_BOUND);
-                }
-            }
-            if (now - deadline > 0) {
-                halt("the threads still ran after " + RUN_BOUND);
-            }
-            Thread.sleep(POLL_MILLIS);
-        }
-        if (!failures.isEmpty()) {
-            failures.getFirst().printStackTrace(System.out);
-            halt(failures.getFirst().toString());
-        }
-    }
-
-    private static void halt(String why) {
-        System.out.println("FAILED " + why);
-        System.out.flush();
-        Runtime.getRuntime().halt(1);
     }
 
     /**
@@ -319,32 +288,6 @@ public final class StructuresKilledProcessMain {
             journals.forEach(HistoryJournal::close);
         }
         return line.toString();
-    }
-
-    /** The victim's {@link #IN_FLIGHT} file, mapped shared for the life of the process. */
-    private static MemorySegment mapInFlight(Path dir) throws IOException {
-        try (FileChannel ch = FileChannel.open(dir.resolve(IN_FLIGHT), StandardOpenOption.CREATE_NEW, StandardOpenOption.READ,
-                StandardOpenOption.WRITE)) {
-            return ch.map(FileChannel.MapMode.READ_WRITE, 0, 8L * WORKERS, Arena.global());
-        }
-    }
-
-    private static void awaitFile(Path file) throws InterruptedException {
-        long deadline = System.nanoTime() + RUN_BOUND.toNanos();
-        while (!Files.exists(file)) {
-            if (System.nanoTime() - deadline > 0) {
-                throw new AssertionError(file.getFileName() + " did not appear within " + RUN_BOUND);
-            }
-            Thread.sleep(POLL_MILLIS);
-        }
-    }
-
-    /** A line at once, so that a test that gives up on this process shows how far it came. */
-    private static void progress(String what) {
-        synchronized (System.out) {
-            System.out.println("PROGRESS " + what);
-            System.out.flush();
-        }
     }
 
     private static long[] bool(boolean b) {

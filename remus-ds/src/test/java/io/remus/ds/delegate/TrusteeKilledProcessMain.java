@@ -15,13 +15,10 @@ import io.remus.core.verbs.VerbsFabricOptions;
 import io.remus.verbs.testing.DeviceAddress;
 
 import java.io.IOException;
-import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
-import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -32,6 +29,12 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLongArray;
+
+import static io.remus.ds.testing.ChildMain.awaitFile;
+import static io.remus.ds.testing.ChildMain.halt;
+import static io.remus.ds.testing.ChildMain.mapInFlight;
+import static io.remus.ds.testing.ChildMain.progress;
+import static io.remus.ds.testing.ChildMain.watch;
 
 /**
  * A child JVM of {@link TrusteeKilledProcessOnVerbsTest}: node {@code nodeId} of {@code size} processes on one
@@ -81,7 +84,6 @@ public final class TrusteeKilledProcessMain {
     private static final Duration SHUTDOWN = Duration.ofSeconds(15);
     private static final Duration RUN_BOUND = Duration.ofMinutes(5);
     private static final Duration CONNECT = Duration.ofMinutes(4);
-    private static final long POLL_MILLIS = 20;
     /** Request slots per client: one call at a time each. */
     private static final int SLOTS = 1;
 
@@ -141,7 +143,7 @@ public final class TrusteeKilledProcessMain {
                 trustees[t] = main.read(directory + 8L * t);
             }
             progress("trustees found " + Arrays.toString(trustees));
-            MemorySegment inFlight = victim ? mapInFlight(dir) : null;
+            MemorySegment inFlight = victim ? mapInFlight(dir.resolve(IN_FLIGHT), WORKERS) : null;
             AtomicLongArray callStarted = new AtomicLongArray(WORKERS + 1);
             List<Thread> threads = new ArrayList<>();
             for (int w = 0; w < WORKERS; w++) {
@@ -152,23 +154,23 @@ public final class TrusteeKilledProcessMain {
                     }
                 }, failures, "client-" + w + "@node" + nodeId));
             }
-            watch(threads, callStarted, failures);
+            watch(threads, callStarted, failures, CALL_BOUND, RUN_BOUND);
             for (HistoryJournal j : journals) {
                 j.close();
             }
             Files.createFile(dir.resolve("done-" + nodeId));
             progress("calls done");
             if (nodeId == 0) {
-                awaitFile(dir.resolve("done-" + (size - 2)));
+                awaitFile(dir.resolve("done-" + (size - 2)), RUN_BOUND);
                 Thread sweeper = daemon(() -> {
                     try (ComputeThread ct = cluster.node().newComputeThread()) {
                         lines.add(sweep(ct, trustees, dir, size, callStarted));
                     }
                 }, failures, "sweep@node0");
-                watch(List.of(sweeper), callStarted, failures);
+                watch(List.of(sweeper), callStarted, failures, CALL_BOUND, RUN_BOUND);
                 Files.createFile(dir.resolve("swept"));
             } else {
-                awaitFile(dir.resolve("swept"));
+                awaitFile(dir.resolve("swept"), RUN_BOUND);
             }
         } finally {
             stopServing.set(true);
@@ -277,7 +279,7 @@ public final class TrusteeKilledProcessMain {
                     typedBefore++;
                 }
             }
-            awaitFile(dir.resolve("killed"));
+            awaitFile(dir.resolve("killed"), RUN_BOUND);
             long afterKill = 0;
             for (int t = 0; t < dead; t++) {
                 for (int i = 0; i < AFTER; i++) {
@@ -373,65 +375,5 @@ public final class TrusteeKilledProcessMain {
         t.setDaemon(true);
         t.start();
         return t;
-    }
-
-    /**
-     * Waits for the threads, failing the process (exit 1) when one failed, when a call has run longer than
-     * {@link #CALL_BOUND} or when they run past {@link #RUN_BOUND}.
-     */
-    private static void watch(List<Thread> threads, AtomicLongArray callStarted, List<Throwable> failures) throws InterruptedException {
-        long deadline = System.nanoTime() + RUN_BOUND.toNanos();
-        while (threads.stream().anyMatch(Thread::isAlive) && failures.isEmpty()) {
-            long now = System.nanoTime();
-            for (int i = 0; i < callStarted.length(); i++) {
-                long started = callStarted.get(i);
-                if (started != 0 && now - started > CALL_BOUND.toNanos()) {
-                    for (Thread t : threads) {
-                        System.out.println(t.getName() + ": " + Arrays.toString(t.getStackTrace()));
-                    }
-                    halt("a call of client " + i + " ran longer than " + CALL_BOUND);
-                }
-            }
-            if (now - deadline > 0) {
-                halt("the clients still ran after " + RUN_BOUND);
-            }
-            Thread.sleep(POLL_MILLIS);
-        }
-        if (!failures.isEmpty()) {
-            failures.getFirst().printStackTrace(System.out);
-            halt(failures.getFirst().toString());
-        }
-    }
-
-    private static void halt(String why) {
-        System.out.println("FAILED " + why);
-        System.out.flush();
-        Runtime.getRuntime().halt(1);
-    }
-
-    private static void awaitFile(Path file) throws InterruptedException {
-        long deadline = System.nanoTime() + RUN_BOUND.toNanos();
-        while (!Files.exists(file)) {
-            if (System.nanoTime() - deadline > 0) {
-                throw new AssertionError(file.getFileName() + " did not appear within " + RUN_BOUND);
-            }
-            Thread.sleep(POLL_MILLIS);
-        }
-    }
-
-    /** A line at once, so that a test that gives up on this process shows how far it came. */
-    private static void progress(String what) {
-        synchronized (System.out) {
-            System.out.println("PROGRESS " + what);
-            System.out.flush();
-        }
-    }
-
-    /** The victim's {@link #IN_FLIGHT} file, mapped shared for the life of the process. */
-    private static MemorySegment mapInFlight(Path dir) throws IOException {
-        try (FileChannel ch = FileChannel.open(dir.resolve(IN_FLIGHT), StandardOpenOption.CREATE_NEW, StandardOpenOption.READ,
-                StandardOpenOption.WRITE)) {
-            return ch.map(FileChannel.MapMode.READ_WRITE, 0, 8L * WORKERS, Arena.global());
-        }
     }
 }
