@@ -2,7 +2,6 @@ package io.remus.ds.delegate;
 
 import io.remus.check.Budget;
 import io.remus.check.CheckResult;
-import io.remus.check.HistoryClock;
 import io.remus.check.HistoryJournal;
 import io.remus.check.LinearizabilityChecker;
 import io.remus.check.Operation;
@@ -28,13 +27,10 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
 
-import static io.remus.ds.testing.ChildProcesses.awaitFile;
+import static io.remus.ds.testing.ChildProcesses.killMidOperation;
 import static io.remus.ds.testing.ChildProcesses.num;
-import static io.remus.ds.testing.ChildProcesses.signal;
-import static io.remus.ds.testing.ChildProcesses.stopWithAnOperationInFlight;
 import static org.junit.jupiter.api.Assertions.assertAll;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
@@ -79,23 +75,11 @@ class TrusteeKilledProcessOnVerbsTest {
                 children.add(ChildJvm.start(TrusteeKilledProcessMain.class, device, Integer.toString(i), Integer.toString(NODES),
                         Integer.toString(port), dir.toString()));
             }
-            ChildJvm victim = children.get(VICTIM);
-            awaitFile(dir.resolve("ready"), READY_BOUND, children);
-            Set<Integer> inFlight = stopWithAnOperationInFlight(victim, dir.resolve(TrusteeKilledProcessMain.IN_FLIGHT),
-                    TrusteeKilledProcessMain.WORKERS, MAX_STOPS);
-            signal("KILL", victim.pid());
-            ChildJvm.Result dead = victim.await(Duration.ofSeconds(60));
-            assertFalse(dead.succeeded() || dead.timedOut(), "the victim died of the kill: " + dead);
-            long killedAt = HistoryClock.EPOCH_MICROS.now();
-            Files.createFile(dir.resolve("killed"));
-            System.out.println("killed the victim with clients " + inFlight + " in flight");
-            List<String> outputs = new ArrayList<>();
-            for (int i = 0; i < VICTIM; i++) {
-                ChildJvm.Result r = children.get(i).await(CHILD_TIMEOUT);
-                System.out.println("---- node " + i + "\n" + r.output());
-                assertTrue(r.succeeded(), "node " + i + " failed:\n" + r.output());
-                outputs.add(r.output());
-            }
+            ChildProcesses.Killed killed = killMidOperation(children, dir, dir.resolve(TrusteeKilledProcessMain.IN_FLIGHT),
+                    TrusteeKilledProcessMain.WORKERS, READY_BOUND, MAX_STOPS, CHILD_TIMEOUT);
+            Set<Integer> inFlight = killed.inFlight();
+            long killedAt = killed.killedAt();
+            List<String> outputs = killed.outputs();
             String sweep = outputs.getFirst().lines().filter(l -> l.startsWith("SWEEP ")).findFirst()
                     .orElseGet(() -> fail("node 0 reported no sweep:\n" + outputs.getFirst()));
             System.out.println(sweep);

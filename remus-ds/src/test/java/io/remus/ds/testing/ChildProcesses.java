@@ -1,5 +1,6 @@
 package io.remus.ds.testing;
 
+import io.remus.check.HistoryClock;
 import io.remus.verbs.testing.ChildJvm;
 
 import java.io.IOException;
@@ -8,6 +9,7 @@ import java.nio.ByteOrder;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -17,6 +19,7 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
@@ -130,6 +133,53 @@ public final class ChildProcesses {
             Thread.sleep(1 + ThreadLocalRandom.current().nextInt(50));
         }
         return fail("in " + maxStops + " stops " + child + " never had an operation in flight");
+    }
+
+    /**
+     * What {@link #killMidOperation} leaves.
+     *
+     * @param inFlight the victim's threads that were in the middle of an operation when it was killed, never empty
+     * @param killedAt when the victim was dead, on {@link HistoryClock#EPOCH_MICROS}
+     * @param outputs  the live children's outputs, in their order
+     */
+    public record Killed(Set<Integer> inFlight, long killedAt, List<String> outputs) {
+    }
+
+    /**
+     * The kill tests' sequence: waits for the file {@code ready} in {@code dir}, stops the last child (the
+     * victim) with an operation in flight ({@link #stopWithAnOperationInFlight}), kills it with
+     * {@code SIGKILL}, creates the file {@code killed} once it is dead, and waits for the other children,
+     * printing each one's output.
+     *
+     * @param children   the children, the victim last
+     * @param inFlight   the victim's in-flight file
+     * @param threads    its threads, one word each in that file
+     * @param readyBound how long to wait for {@code ready}
+     * @param maxStops   stops to try
+     * @param liveBound  how long to wait for each live child
+     * @return what happened
+     * @throws AssertionError when a step does not happen in time, the victim did not die of the kill, or a
+     *                        live child failed
+     */
+    public static Killed killMidOperation(List<ChildJvm> children, Path dir, Path inFlight, int threads, Duration readyBound,
+                                          int maxStops, Duration liveBound) throws IOException, InterruptedException {
+        ChildJvm victim = children.getLast();
+        awaitFile(dir.resolve("ready"), readyBound, children);
+        Set<Integer> busy = stopWithAnOperationInFlight(victim, inFlight, threads, maxStops);
+        signal("KILL", victim.pid());
+        ChildJvm.Result dead = victim.await(Duration.ofSeconds(60));
+        assertFalse(dead.succeeded() || dead.timedOut(), "the victim died of the kill: " + dead);
+        long killedAt = HistoryClock.EPOCH_MICROS.now();
+        Files.createFile(dir.resolve("killed"));
+        System.out.println("killed the victim with threads " + busy + " in flight");
+        List<String> outputs = new ArrayList<>();
+        for (int i = 0; i < children.size() - 1; i++) {
+            ChildJvm.Result r = children.get(i).await(liveBound);
+            System.out.println("---- node " + i + "\n" + r.output());
+            assertTrue(r.succeeded(), "node " + i + " failed:\n" + r.output());
+            outputs.add(r.output());
+        }
+        return new Killed(busy, killedAt, outputs);
     }
 
     /**
