@@ -672,14 +672,6 @@ public final class KvExperiment {
                     yield new Store() {
                         @Override
                         public long read(int key) {
-                            if (words == 1) {
-                                lock[key].lock();
-                                try {
-                                    return ct.read(cell[key]);
-                                } finally {
-                                    lock[key].unlock();
-                                }
-                            }
                             lock[key].lock();
                             try {
                                 ct.read(cell[key], 0, bytes);
@@ -691,15 +683,6 @@ public final class KvExperiment {
 
                         @Override
                         public void update(int key, long value) {
-                            if (words == 1) {
-                                lock[key].lock();
-                                try {
-                                    ct.write(cell[key], value);
-                                } finally {
-                                    lock[key].unlock();
-                                }
-                                return;
-                            }
                             fill(buf, 0, value, words);
                             lock[key].lock();
                             try {
