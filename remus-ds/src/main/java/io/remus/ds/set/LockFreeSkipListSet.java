@@ -85,7 +85,8 @@ import java.util.SplittableRandom;
  *       <td>expected (uncontended): {@code v} READs, then 1 WRITE of the node and 1 compare-and-swap in one
  *       batch, then 2 compare-and-swaps per level above 0, and when {@code h > 1} one 8-byte READ of the
  *       node's {@code next[0]}; an allocation unless a spare node is kept. Each failed link adds a
- *       {@code find} ({@code v'} READs, one compare-and-swap per marked node it unlinks)</td>
+ *       {@code find} ({@code v'} READs, one compare-and-swap per marked node it unlinks), as does an upper
+ *       level whose successor first found was a removed node of the same key</td>
  *       <td>expected {@code v + 1 + 2(h - 1) + (h > 1 ? 1 : 0)}; worst case unbounded (each failed attempt
  *       caused by another thread's success)</td></tr>
  *   <tr><td>{@link #remove}</td><td>lock-free</td>
@@ -113,9 +114,17 @@ import java.util.SplittableRandom;
  * remover that wins the level-0 mark retires it, after a {@code find(k)} of its own: that walk meets the
  * node at every level where it is still linked, marked there (marks go from the top level down, so a node
  * marked at level 0 is marked at every level), and unlinks it, since a {@code find(k)} stops only at an
- * unmarked node. The race left is an inserter still linking the node's upper levels: it sets the node's
- * {@code next[i]} by compare-and-swap before linking level {@code i}, which fails once the level is marked,
- * so it links a level only while the node is unmarked there; but a link whose compare-and-swap lands after
+ * unmarked node, provided no unmarked node of key {@code k} stands in front of it at any level. An inserter
+ * of {@code k} could put one there: its first {@code find} READs the upper levels before level 0, so it may
+ * see a node of key {@code k} unmarked up there that is removed (and unlinked at level 0, which lets the
+ * insert link) before its READ of level 0; linking its new node in front of that node at an upper level
+ * would hide it from its remover's {@code find}, and the node would stay reachable after it is freed. So an
+ * inserter never links an upper level in front of a node of its own key: it calls {@code find(k)} again
+ * first, and such a {@code find}, made after the new node's level-0 link, cannot stop at another node of
+ * key {@code k} (every other one is marked at every level by then). The race left is an inserter still
+ * linking the node's upper levels: it sets the node's {@code next[i]} by compare-and-swap before linking
+ * level {@code i}, which fails once the level is marked, so it links a level only while the node is unmarked
+ * there; but a link whose compare-and-swap lands after
  * the remover's {@code find} passed that level would leave the node reachable after its retirement. So after
  * linking its last level the inserter READs the node's {@code next[0]}: when it is unmarked, the remover's
  * level-0 mark, hence its {@code find}, comes after every link, which that {@code find} undoes; when it is
@@ -149,7 +158,8 @@ public final class LockFreeSkipListSet implements RemoteSet {
     static final long BLOCK = 24;
     static final long NEXT = 32;
 
-    private static final long BUF_READ = 64;
+    /** Where a walk READs a node in the thread's buffer (package-private for tests that watch a walk). */
+    static final long BUF_READ = 64;
     private static final long BUF_NEW = BUF_READ + 32 + 8 * MAX_LEVEL_LIMIT;
     private static final long BUF_CAS = BUF_NEW + 32 + 8 * MAX_LEVEL_LIMIT;
     private static final int TRUE = 1;
@@ -168,6 +178,8 @@ public final class LockFreeSkipListSet implements RemoteSet {
     private final SplittableRandom random = new SplittableRandom();
     private final long[] preds;
     private final long[] succs;
+    /** The keys of {@code succs}, as READ ({@link Long#MAX_VALUE} for the tail). */
+    private final long[] succKeys;
     private long[] predNext;
     private long[] currNext;
     private final ListNodes nodes;
@@ -190,6 +202,7 @@ public final class LockFreeSkipListSet implements RemoteSet {
         this.nodes = new ListNodes(thread, "LockFreeSkipListSet", root, head, nodeBytes);
         this.preds = new long[maxLevel];
         this.succs = new long[maxLevel];
+        this.succKeys = new long[maxLevel];
         this.predNext = new long[maxLevel];
         this.currNext = new long[maxLevel];
         this.foundNext = new long[maxLevel];
@@ -480,6 +493,18 @@ public final class LockFreeSkipListSet implements RemoteSet {
                 if (!g.valid()) {
                     return;
                 }
+                if (succKeys[level] == key) {
+                    // A node of this key other than ours can only be a removed one, read before our level-0 link:
+                    // linked in front of it, ours would hide it from its remover's find (see the class).
+                    if (!find(g, key)) {
+                        return;
+                    }
+                    if (succs[0] != node) {
+                        cleanUp(g, key);
+                        return;
+                    }
+                    continue;
+                }
                 long succ = succs[level];
                 long was = thread.compareAndSwap(nextWord(node, level), own[level], succ);
                 if (was != own[level]) {
@@ -626,6 +651,7 @@ public final class LockFreeSkipListSet implements RemoteSet {
                 }
                 preds[level] = pred;
                 succs[level] = curr;
+                succKeys[level] = curr == tail ? Long.MAX_VALUE : currKey;
             }
             if (curr != tail) {
                 foundKey = currKey;

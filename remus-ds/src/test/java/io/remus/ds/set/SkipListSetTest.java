@@ -3,6 +3,7 @@ package io.remus.ds.set;
 import io.remus.ds.testing.Counts;
 import io.remus.core.BadArgumentException;
 import io.remus.core.ComputeThread;
+import io.remus.core.RemotePtr;
 import io.remus.core.CorruptedMemoryException;
 import io.remus.core.sim.SimFabric;
 import io.remus.core.sim.SimOptions;
@@ -15,12 +16,18 @@ import io.remus.ds.reclaim.NeverReclaimer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
+import java.lang.foreign.ValueLayout;
 import java.time.Duration;
 import java.util.SplittableRandom;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -31,7 +38,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * {@link LockFreeSkipListSet} alone: the RDMA operations per call counted with the compute thread's counters on
  * an uncontended set (a search READs about {@code 2 log2 n} nodes, not {@code n}), its levels, a lease that runs
  * out during a walk, and its broken twin whose remove frees a node still linked
- * ({@link BrokenSkipListSet.Flaw#RETIRE_LINKED}), caught by the torn-pointer check on a poisoned block. Set
+ * ({@link BrokenSkipListSet.Flaw#RETIRE_LINKED}), caught by the torn-pointer check on a poisoned block, and
+ * the race of an inserter and a remover of one key at an upper level, played step by step. Set
  * behaviour shared with the lists is in {@link ListSetsTest}, histories in {@link ListSetHistoriesTest}.
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
@@ -243,5 +251,148 @@ class SkipListSetTest {
         CorruptedMemoryException e = assertThrows(CorruptedMemoryException.class,
                 () -> removeFreeAndWalk(SetMaker.brokenSkipList(BrokenSkipListSet.Flaw.RETIRE_LINKED)));
         assertTrue(e.getMessage().contains("LockFreeSkipListSet"), e.getMessage());
+    }
+
+    /**
+     * The race behind Fraser's rule with two nodes of one key, played step by step with clock hooks: an inserter
+     * of key 5 READs level 1 while the old node of key 5 ({@code old}, two levels) is still unmarked there; a
+     * remover then marks {@code old} at both levels and stops before its unlinking {@code find}; the inserter
+     * goes on (its READ of level 0 unlinks {@code old} there) and links its node at both levels; then the remover
+     * finishes and retires {@code old}. Had the inserter linked level 1 in front of {@code old}, the remover's
+     * {@code find} would stop at the new node there and {@code old} would be freed while still linked: the walk
+     * after the free would meet its poison. The step only happens when the inserter draws two levels, so the
+     * scenario is played until it does.
+     */
+    @Test
+    void shouldNotLinkAnUpperLevelInFrontOfARemovedNodeOfTheSameKey() throws Exception {
+        boolean played = false;
+        for (int attempt = 0; attempt < 40 && !played; attempt++) {
+            played = playReinsertRace();
+        }
+        assertTrue(played, "the inserter drew two levels in one of 40 tries");
+    }
+
+    /** One play of {@link #shouldNotLinkAnUpperLevelInFrontOfARemovedNodeOfTheSameKey}; false when the inserter drew one level. */
+    private static boolean playReinsertRace() throws Exception {
+        ExecutorService inserterThread = Executors.newSingleThreadExecutor();
+        ExecutorService removerThread = Executors.newSingleThreadExecutor();
+        try (TestCluster c = new TestCluster(SimFabric::new, SimOptions.defaults().withPoisonFreedBlocks(true), 3,
+                b -> b.segmentSize(4 << 20))) {
+            AtomicLong old = new AtomicLong(RemotePtr.NULL);
+            AtomicBoolean inserterArmed = new AtomicBoolean();
+            AtomicBoolean removerArmed = new AtomicBoolean();
+            CountDownLatch removerMarked = new CountDownLatch(1);
+            CountDownLatch inserterDone = new CountDownLatch(1);
+            AtomicReference<Future<Boolean>> removal = new AtomicReference<>();
+            AtomicReference<ComputeThread> inserterThreadRef = new AtomicReference<>();
+            AtomicReference<LockFreeSkipListSet> remover = new AtomicReference<>();
+            AtomicReference<EpochReclaimer> removerReclaimer = new AtomicReference<>();
+            AtomicReference<ComputeThread> removerComputeThread = new AtomicReference<>();
+            EpochOptions removerOptions = EpochOptions.defaults().withClock(() -> {
+                long o = old.get();
+                if (removerArmed.get() && ListLayout.marked(c.raw(RemotePtr.offset(o, LockFreeSkipListSet.NEXT), 8).get(ValueLayout.JAVA_LONG, 0))) {
+                    removerArmed.set(false);
+                    removerMarked.countDown();
+                    await(inserterDone);
+                }
+                return System.currentTimeMillis();
+            });
+            EpochOptions inserterOptions = EpochOptions.defaults().withClock(() -> {
+                ComputeThread t = inserterThreadRef.get();
+                if (inserterArmed.get() && t.buffer().get(ValueLayout.JAVA_LONG, LockFreeSkipListSet.BUF_READ + LockFreeSkipListSet.SELF) == old.get()) {
+                    inserterArmed.set(false);
+                    removal.set(removerThread.submit(() -> remover.get().remove(5)));
+                    await(removerMarked);
+                }
+                return System.currentTimeMillis();
+            });
+            // The remover's thread builds the set {3 (one level), 5 (two levels)}, then the inserter attaches.
+            long root = removerThread.submit(() -> {
+                ComputeThread t = c.thread(REMOTE);
+                removerComputeThread.set(t);
+                EpochReclaimer r = new EpochReclaimer(t, t.allocator(), removerOptions);
+                removerReclaimer.set(r);
+                LockFreeSkipListSet s = LockFreeSkipListSet.create(t, r, HOME, 2);
+                remover.set(s);
+                placeWithHeight(s, 3, 1);
+                placeWithHeight(s, 5, 2);
+                return s.ptr();
+            }).get();
+            long head = c.raw(RemotePtr.offset(root, ListLayout.HEAD), 8).get(ValueLayout.JAVA_LONG, 0);
+            old.set(c.raw(RemotePtr.offset(head, LockFreeSkipListSet.NEXT + 8), 8).get(ValueLayout.JAVA_LONG, 0));
+            AtomicReference<EpochReclaimer> inserterReclaimer = new AtomicReference<>();
+            LockFreeSkipListSet inserter = inserterThread.submit(() -> {
+                ComputeThread t = c.thread(2);
+                inserterThreadRef.set(t);
+                EpochReclaimer r = new EpochReclaimer(t, t.allocator(), inserterOptions);
+                inserterReclaimer.set(r);
+                LockFreeSkipListSet s = LockFreeSkipListSet.attach(t, r, root);
+                assertFalse(s.insert(3), "present: the handle keeps its new node as the spare, so the next insert allocates nothing");
+                return s;
+            }).get();
+
+            inserterArmed.set(true);
+            removerArmed.set(true);
+            assertTrue(inserterThread.submit(() -> inserter.insert(5)).get(30, TimeUnit.SECONDS), "5 was removed meanwhile: the insert adds it");
+            assertEquals(0, removerMarked.getCount(), "the remover marked the old node while the inserter was inside its walk");
+            inserterDone.countDown();
+            assertTrue(removal.get().get(30, TimeUnit.SECONDS), "the remover removed the old 5");
+            if (inserterThread.submit(inserter::lastHeight).get() < 2) {
+                closeOn(inserterThread, inserter, inserterReclaimer.get(), inserterThreadRef.get());
+                closeOn(removerThread, remover.get(), removerReclaimer.get(), removerComputeThread.get());
+                return false;
+            }
+            removerThread.submit(() -> {
+                EpochReclaimer r = removerReclaimer.get();
+                for (int i = 0; i < 4; i++) {
+                    r.reclaim();
+                }
+                assertEquals(0, r.unreclaimedBytes(), "the old 5 was freed (and poisoned)");
+                return null;
+            }).get();
+            inserterThread.submit(() -> {
+                assertFalse(inserter.contains(6), "a walk past 5 on level 1 meets no freed node");
+                assertTrue(inserter.contains(5) && inserter.contains(3));
+                return null;
+            }).get();
+            closeOn(inserterThread, inserter, inserterReclaimer.get(), inserterThreadRef.get());
+            closeOn(removerThread, remover.get(), removerReclaimer.get(), removerComputeThread.get());
+            return true;
+        } finally {
+            inserterThread.shutdownNow();
+            removerThread.shutdownNow();
+        }
+    }
+
+    /** Closes a set handle, its reclaimer and its compute thread on the thread that owns them. */
+    private static void closeOn(ExecutorService owner, LockFreeSkipListSet s, EpochReclaimer r, ComputeThread t) throws Exception {
+        owner.submit(() -> {
+            s.close();
+            r.close();
+            t.close();
+            return null;
+        }).get();
+    }
+
+    /** Inserts {@code key} until its node draws {@code height} levels (removing it between tries). */
+    private static void placeWithHeight(LockFreeSkipListSet s, long key, int height) {
+        while (true) {
+            assertTrue(s.insert(key));
+            if (s.lastHeight() == height) {
+                return;
+            }
+            assertTrue(s.remove(key));
+        }
+    }
+
+    private static void await(CountDownLatch latch) {
+        try {
+            if (!latch.await(30, TimeUnit.SECONDS)) {
+                throw new AssertionError("the other thread did not reach its step within 30 s");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AssertionError(e);
+        }
     }
 }
