@@ -140,7 +140,7 @@ public final class SharingExperiment {
             double zeta = HomePicker.zeta(config.counters(), n, config.pLocal(), config.zipfTheta());
             List<SharingResult> results = new ArrayList<>();
             for (SharingWay way : config.ways()) {
-                results.add(new Run(nodes, config, way, zeta, sinks).measure());
+                results.add(new Run(nodes, 0, n - 1, config, way, zeta, sinks, Steps.IN_PROCESS).measure());
             }
             return results;
         } finally {
@@ -187,13 +187,70 @@ public final class SharingExperiment {
         long apply(int c);
     }
 
-    /** One way's run: its counters, workers and (delegated) trustees. */
-    private static final class Run {
+    /**
+     * What the workers and trustees of some nodes measured in one way's run: the part of a {@link SharingResult}
+     * those nodes know, before the counters' final values are checked.
+     *
+     * @param increments       the increments of these nodes' workers
+     * @param localPicks       those on a counter of the worker's own node
+     * @param elapsedNanos     from the start to the last of these workers' end
+     * @param postedOperations their posted RDMA operations (the trustees' included), by {@link Opcode} ordinal
+     * @param roundTrips       their round trips
+     * @param applied          per counter, the increments these workers applied to it
+     * @param trusteeValues    the delegated way: per counter, its value as its trustee on these nodes read it
+     *                         after the run (0 for counters of other nodes); empty for the other ways
+     */
+    record Partial(long increments, long localPicks, long elapsedNanos, long[] postedOperations, long roundTrips,
+                   int[] applied, long[] trusteeValues) {
+    }
+
+    /**
+     * What a way's run does between its steps when its nodes are not all in this process (nothing when they are).
+     */
+    interface Steps {
+        /** In-process: every trustee is local and hands its pointer over directly. */
+        Steps IN_PROCESS = new Steps() {
+        };
+
+        /**
+         * A local trustee started serving.
+         *
+         * @param node its node
+         * @param ptr  its pointer
+         */
+        default void trusteeStarted(int node, long ptr) {
+        }
+
+        /**
+         * The pointer of the trustee of a node that is not in this process, for a worker's compute thread.
+         *
+         * @param ct   the worker's compute thread
+         * @param node the trustee's node
+         * @return its pointer
+         */
+        default long remoteTrustee(ComputeThread ct, int node) {
+            throw new IllegalStateException("node " + node + " is in this process");
+        }
+
+        /** Every local worker is ready: returns once every node's are. */
+        default void ready() {
+        }
+
+        /** Every local worker stopped: returns once every node's did, so that a trustee may stop serving. */
+        default void workersStopped() {
+        }
+    }
+
+    /** One way's run on the nodes {@code from..to} of this process: their workers and (delegated) trustees. */
+    static final class Run {
         private final RemusNode[] nodes;
+        private final int from;
+        private final int to;
         private final SharingConfig config;
         private final SharingWay way;
         private final double zeta;
         private final Sinks sinks;
+        private final Steps steps;
         private final int workers;
         private final CountDownLatch ready;
         private final CyclicBarrier start;
@@ -206,84 +263,126 @@ public final class SharingExperiment {
         private final long[] local;
         private final long[] finishedAt;
         private final int[][] applied;
-        private final long[] finalValues;
+        private final long[] trusteeValues;
         private long[] ptrs;
         private List<CompletableFuture<Long>> trustees;
 
-        Run(RemusNode[] nodes, SharingConfig config, SharingWay way, double zeta, Sinks sinks) {
+        /**
+         * @param nodes every node of the cluster, by id; only {@code from..to} are used (the others may be null)
+         * @param from  the first node in this process
+         * @param to    the last node in this process
+         */
+        Run(RemusNode[] nodes, int from, int to, SharingConfig config, SharingWay way, double zeta, Sinks sinks, Steps steps) {
             this.nodes = nodes;
+            this.from = from;
+            this.to = to;
             this.config = config;
             this.way = way;
             this.zeta = zeta;
             this.sinks = sinks;
+            this.steps = steps;
             this.workers = config.workers();
-            int extra = way == SharingWay.DELEGATED ? config.nodes() : 0;
-            this.ready = new CountDownLatch(workers);
-            this.start = new CyclicBarrier(workers + 1);
-            this.posted = new long[workers + extra][Opcode.values().length];
-            this.roundTrips = new long[workers + extra];
+            int localWorkers = (to - from + 1) * config.threadsPerNode();
+            this.ready = new CountDownLatch(localWorkers);
+            this.start = new CyclicBarrier(localWorkers + 1);
+            this.posted = new long[workers + config.nodes()][Opcode.values().length];
+            this.roundTrips = new long[workers + config.nodes()];
             this.done = new long[workers];
             this.local = new long[workers];
             this.finishedAt = new long[workers];
             this.applied = new int[workers][];
-            this.finalValues = new long[config.counters()];
+            this.trusteeValues = new long[way == SharingWay.DELEGATED ? config.counters() : 0];
         }
 
+        /** Every node in this process: creates the counters, runs, reads and checks them. */
         SharingResult measure() throws InterruptedException {
             try (ComputeThread creator = nodes[0].newComputeThread();
                  NeverReclaimer never = new NeverReclaimer(creator)) {
-                LockContext creatorContext = new LockContext(creator, lockOptions());
-                List<Object> handles = create(creator, never, creatorContext);
-                List<Thread> threads = new ArrayList<>();
-                List<Thread> trusteeThreads = new ArrayList<>();
-                if (way == SharingWay.DELEGATED) {
-                    trustees = new ArrayList<>();
-                    for (int t = 0; t < config.nodes(); t++) {
-                        CompletableFuture<Long> ptr = new CompletableFuture<>();
-                        trustees.add(ptr);
+                List<Object> handles = create(creator, never, new LockContext(creator, lockOptions()));
+                Partial p = runLocal(ptrs);
+                long[] values = way == SharingWay.DELEGATED ? p.trusteeValues() : readFinal(handles);
+                checkTotals(way, values, new int[][]{p.applied()}, p.increments());
+                return new SharingResult(way, p.increments(), p.localPicks(), p.elapsedNanos(), p.postedOperations(),
+                        p.roundTrips());
+            }
+        }
+
+        /**
+         * Runs the local workers (and, delegated, trustees) on counters another step created.
+         *
+         * @param counterPtrs every counter's pointer (null for the delegated way)
+         * @return what they measured
+         */
+        Partial runLocal(long[] counterPtrs) throws InterruptedException {
+            this.ptrs = counterPtrs;
+            List<Thread> threads = new ArrayList<>();
+            List<Thread> trusteeThreads = new ArrayList<>();
+            if (way == SharingWay.DELEGATED) {
+                trustees = new ArrayList<>();
+                for (int t = 0; t < config.nodes(); t++) {
+                    CompletableFuture<Long> ptr = new CompletableFuture<>();
+                    trustees.add(ptr);
+                    if (t >= from && t <= to) {
                         int node = t;
                         trusteeThreads.add(start(() -> serve(node, ptr), "sharing-trustee@node" + t));
                     }
                 }
-                for (int w = 0; w < workers; w++) {
-                    int worker = w;
-                    int node = w / config.threadsPerNode();
-                    threads.add(start(() -> work(worker, node), "sharing-" + way.flagName() + "-" + w + "@node" + node));
+                for (int t = from; t <= to; t++) {
+                    steps.trusteeStarted(t, trusteePtr(t));
                 }
-                long begin;
-                try {
-                    long readyBy = System.nanoTime() + START_BOUND.toNanos();
-                    while (!ready.await(10, TimeUnit.MILLISECONDS)) {
-                        if (failure.get() != null || System.nanoTime() - readyBy > 0) {
-                            throw new RemoteTimeoutException("not ready within " + START_BOUND);
-                        }
-                    }
-                    begin = System.nanoTime();
-                    start.await(START_BOUND.toNanos(), TimeUnit.NANOSECONDS);
-                } catch (Exception e) {
-                    stop.set(true);
-                    trusteesStop.set(true);
-                    start.reset();
-                    BenchWorkers.joinAll(concat(threads, trusteeThreads), STOP_BOUND, failure, "a sharing experiment");
-                    throw new RemusException("sharing experiment workers were not all ready within " + START_BOUND,
-                            failure.get() != null ? failure.get() : e);
-                }
-                long end = begin + config.duration().toNanos();
-                while (failure.get() == null && end - System.nanoTime() > 0) {
-                    Thread.sleep(Math.max(1, Math.min(10, TimeUnit.NANOSECONDS.toMillis(end - System.nanoTime()))));
-                }
-                stop.set(true);
-                try {
-                    BenchWorkers.joinAll(threads, STOP_BOUND, failure, "a sharing experiment");
-                } finally {
-                    trusteesStop.set(true);
-                    BenchWorkers.joinAll(trusteeThreads, STOP_BOUND, failure, "a sharing experiment");
-                }
-                if (way != SharingWay.DELEGATED) {
-                    readFinal(creator, handles);
-                }
-                return result(begin);
             }
+            for (int node = from; node <= to; node++) {
+                for (int i = 0; i < config.threadsPerNode(); i++) {
+                    int worker = node * config.threadsPerNode() + i;
+                    int home = node;
+                    threads.add(start(() -> work(worker, home), "sharing-" + way.flagName() + "-" + worker + "@node" + node));
+                }
+            }
+            long begin;
+            RuntimeException acrossNodes = null;
+            try {
+                long readyBy = System.nanoTime() + START_BOUND.toNanos();
+                while (!ready.await(10, TimeUnit.MILLISECONDS)) {
+                    if (failure.get() != null || System.nanoTime() - readyBy > 0) {
+                        throw new RemoteTimeoutException("not ready within " + START_BOUND);
+                    }
+                }
+                try {
+                    steps.ready();
+                } catch (RuntimeException e) {
+                    acrossNodes = e;
+                    throw e;
+                }
+                begin = System.nanoTime();
+                start.await(START_BOUND.toNanos(), TimeUnit.NANOSECONDS);
+            } catch (RuntimeException | BrokenBarrierException | TimeoutException e) {
+                stop.set(true);
+                trusteesStop.set(true);
+                start.reset();
+                if (acrossNodes != null) {
+                    // Another node's failure or a timeout across nodes: the local workers' broken start follows from it.
+                    BenchWorkers.joinAll(concat(threads, trusteeThreads), STOP_BOUND, new AtomicReference<>(), "a sharing experiment");
+                    throw acrossNodes;
+                }
+                BenchWorkers.joinAll(concat(threads, trusteeThreads), STOP_BOUND, failure, "a sharing experiment");
+                throw new RemusException("sharing experiment workers were not all ready within " + START_BOUND,
+                        failure.get() != null ? failure.get() : e);
+            }
+            long end = begin + config.duration().toNanos();
+            while (failure.get() == null && end - System.nanoTime() > 0) {
+                Thread.sleep(Math.max(1, Math.min(10, TimeUnit.NANOSECONDS.toMillis(end - System.nanoTime()))));
+            }
+            stop.set(true);
+            try {
+                BenchWorkers.joinAll(threads, STOP_BOUND, failure, "a sharing experiment");
+                if (way == SharingWay.DELEGATED) {
+                    steps.workersStopped();
+                }
+            } finally {
+                trusteesStop.set(true);
+                BenchWorkers.joinAll(trusteeThreads, STOP_BOUND, failure, "a sharing experiment");
+            }
+            return partial(begin);
         }
 
         private static List<Thread> concat(List<Thread> a, List<Thread> b) {
@@ -292,12 +391,17 @@ public final class SharingExperiment {
             return all;
         }
 
-        private LockOptions lockOptions() {
+        LockOptions lockOptions() {
             return LockOptions.defaults().withAcquireTimeout(config.duration().plus(STOP_BOUND));
         }
 
-        /** Creates the way's counters (none for the delegated way: its trustees hold them). */
-        private List<Object> create(ComputeThread creator, Reclaimer never, LockContext context) {
+        /**
+         * Creates the way's counters (none for the delegated way: its trustees hold them); their pointers are then
+         * {@link #counterPtrs()}.
+         *
+         * @return a handle per counter, for {@link #readFinal}
+         */
+        List<Object> create(ComputeThread creator, Reclaimer never, LockContext context) {
             int n = config.nodes();
             List<Object> handles = new ArrayList<>();
             ptrs = new long[config.counters()];
@@ -328,8 +432,15 @@ public final class SharingExperiment {
             return handles;
         }
 
+        /** @return every counter's pointer, once {@link #create} made them */
+        long[] counterPtrs() {
+            return ptrs;
+        }
+
+        /** Reads every counter through the handles {@link #create} returned, after the run. */
         @SuppressWarnings("unchecked")
-        private void readFinal(ComputeThread creator, List<Object> handles) {
+        long[] readFinal(List<Object> handles) {
+            long[] finalValues = new long[config.counters()];
             for (int i = 0; i < handles.size(); i++) {
                 finalValues[i] = switch (way) {
                     case FAA -> ((RemoteCounter) handles.get(i)).read();
@@ -338,18 +449,24 @@ public final class SharingExperiment {
                     case DELEGATED -> throw new IllegalStateException("the trustees read the delegated counters");
                 };
             }
+            return finalValues;
         }
 
-        private SharingResult result(long begin) {
+        private Partial partial(long begin) {
             long increments = 0;
             long locals = 0;
             long last = begin;
+            int[] perCounter = new int[config.counters()];
             for (int w = 0; w < workers; w++) {
                 increments += done[w];
                 locals += local[w];
                 last = Math.max(last, finishedAt[w]);
+                if (applied[w] != null) {
+                    for (int c = 0; c < perCounter.length; c++) {
+                        perCounter[c] += applied[w][c];
+                    }
+                }
             }
-            checkTotals(way, finalValues, applied, increments);
             long[] sum = new long[Opcode.values().length];
             long trips = 0;
             for (int t = 0; t < posted.length; t++) {
@@ -358,7 +475,7 @@ public final class SharingExperiment {
                 }
                 trips += roundTrips[t];
             }
-            return new SharingResult(way, increments, locals, last - begin, sum, trips);
+            return new Partial(increments, locals, last - begin, sum, trips, perCounter, trusteeValues);
         }
 
         private Thread start(Runnable body, String name) {
@@ -403,7 +520,7 @@ public final class SharingExperiment {
                     }
                     roundTrips[workers + node] = ct.roundTrips() - tripsBefore;
                     for (int i = node, id = 0; i < config.counters(); i += n, id++) {
-                        finalValues[i] = trustee.property(id)[0];
+                        trusteeValues[i] = trustee.property(id)[0];
                     }
                 } finally {
                     trustee.close();
@@ -454,7 +571,7 @@ public final class SharingExperiment {
                     int n = config.nodes();
                     TrusteeClient[] clients = new TrusteeClient[n];
                     for (int t = 0; t < n; t++) {
-                        clients[t] = TrusteeClient.connect(ct, trusteePtr(t));
+                        clients[t] = TrusteeClient.connect(ct, t >= from && t <= to ? trusteePtr(t) : steps.remoteTrustee(ct, t));
                     }
                     Duration timeout = config.duration().plus(STOP_BOUND);
                     yield i -> clients[i % n].<long[]>trust(i / n).apply(INCREMENT, 1, timeout);
