@@ -1,7 +1,9 @@
 package io.remus.tools.cli;
 
 import io.remus.core.BadArgumentException;
+import io.remus.core.RemusCluster;
 import io.remus.core.fabric.Fabric;
+import io.remus.ds.object.bench.ClusterSharingExperiment;
 import io.remus.ds.object.bench.SharingConfig;
 import io.remus.ds.object.bench.SharingResult;
 import io.remus.ds.object.bench.SharingWay;
@@ -16,6 +18,7 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
+import picocli.CommandLine.Unmatched;
 
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -24,8 +27,11 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.function.Supplier;
+import java.util.function.UnaryOperator;
 
 import static io.remus.tools.report.JsonText.field;
 import static io.remus.tools.report.JsonText.num;
@@ -39,16 +45,50 @@ import static io.remus.tools.report.JsonText.strings;
  * RDMA fetch-and-add, ALock, the spin lock, MCS, delegation to the counter's trustee, and the wait-free
  * universal construction ({@link io.remus.ds.object.bench.SharingExperiment}). One run per thread count,
  * each way in turn on its own counters; every counter's final value is checked against the increments
- * applied to it. Every node runs in this process: on the simulator (default, with the ConnectX-5 cost
- * model) or on verbs, where each node has its own memory and queue pairs on the device.
+ * applied to it. By default every node runs in this process: on the simulator (default, with the ConnectX-5
+ * cost model) or on verbs, where each node has its own memory and queue pairs on the device. <b>One process per
+ * node</b> ({@link ClusterSharingExperiment}), by the rule of {@link ClusterOptions}: this process joins a
+ * cluster with {@link RemusCluster#join}, runs its node's workers (and trustee), and node 0 prints one report
+ * over every node's counts and latency histograms.
  */
 @Command(name = "sharing", mixinStandardHelpOptions = true,
-        description = "Every worker picks a counter (uniform or zipfian), increments it and reads the result, "
+        description = {"Every worker picks a counter (uniform or zipfian), increments it and reads the result, "
                 + "implemented as faa, alock, spin, mcs, delegated and waitfree on the same fabric (sim or verbs): "
-                + "throughput, latency p50/p99, RDMA operations and round trips per increment.")
+                + "throughput, latency p50/p99, RDMA operations and round trips per increment.",
+                "",
+                ClusterOptions.RULE + "and its trustee on the counters node 0 creates, and node 0 prints one report over "
+                        + "every node's counts and latency histograms; the other nodes print nothing. Give every process "
+                        + "the same flags.",
+                ""})
 public final class SharingCommand implements Callable<Integer> {
+    private final Map<String, String> environment;
+    private final UnaryOperator<RemusCluster.Builder> joinSetup;
+
     @Spec
     CommandSpec spec;
+
+    @Mixin
+    ClusterOptions clusterOptions;
+
+    @Unmatched
+    List<String> joinArgs = new ArrayList<>();
+
+    /** The command as the {@code remus} tool makes it: the process's environment, the join as its arguments say. */
+    public SharingCommand() {
+        this(System.getenv(), UnaryOperator.identity());
+    }
+
+    /**
+     * A command with its own environment and join settings: tests run several in one JVM as the processes of
+     * one cluster.
+     *
+     * @param environment the environment the launcher rule and {@link RemusCluster} read
+     * @param joinSetup   applied to the join's builder last (e.g. a shared simulator fabric)
+     */
+    SharingCommand(Map<String, String> environment, UnaryOperator<RemusCluster.Builder> joinSetup) {
+        this.environment = Map.copyOf(environment);
+        this.joinSetup = joinSetup;
+    }
 
     @Option(names = "--ways", paramLabel = "WAY[,WAY...]", defaultValue = "faa,alock,spin,mcs,delegated,waitfree",
             description = "Ways to run, in order (default ${DEFAULT-VALUE}).")
@@ -96,6 +136,10 @@ public final class SharingCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException, InterruptedException {
+        if (clusterOptions.on(environment, joinArgs)) {
+            return callAsNode();
+        }
+        clusterOptions.refuseJoinArgs(joinArgs);
         List<SharingConfig> configs = configs();
         FabricKind kind = fabricFlags.kind(this::usage);
         new OutputFiles().add("--plot", plot).check();
@@ -107,6 +151,39 @@ public final class SharingCommand implements Callable<Integer> {
         }
         SharingConfig first = configs.getFirst();
         notes.add(ClusterOptions.hostLoad());
+        report(kind, first, notes, runs, fabricFlags.title(kind, this::usage));
+        return 0;
+    }
+
+    /** The cluster mode: joins, runs every thread count and way with the other processes, and reports on node 0. */
+    private int callAsNode() throws IOException, InterruptedException {
+        if (fabricFlags.simCost != null) {
+            throw usage("--sim-cost is for the simulator, in one JVM; not with one process per node");
+        }
+        boolean simAsked = spec.commandLine().getParseResult().hasMatchedOption("--fabric")
+                && fabricFlags.kind(this::usage) == FabricKind.SIM;
+        ClusterOptions.Join join = clusterOptions.prepare(joinArgs, simAsked ? FabricKind.SIM : null, fabricFlags.device,
+                environment, joinSetup, nodes);
+        List<SharingConfig> configs = configs(join.size());
+        new OutputFiles().add("--plot", plot).check();
+        try (RemusCluster joined = join.join()) {
+            List<String> notes = join.notes(joined, "counts, per-counter increments and latency histograms");
+            ClusterSharingExperiment experiment = new ClusterSharingExperiment(joined, join.timeout());
+            List<SharingRun> runs = new ArrayList<>();
+            for (SharingConfig c : configs) {
+                Optional<List<SharingRun>> all = SharingRunner.runAsNode(experiment, c);
+                all.ifPresent(runs::addAll);
+            }
+            if (joined.nodeId() == 0) {
+                FabricKind kind = joined.fabric().name().startsWith("sim") ? FabricKind.SIM : FabricKind.VERBS;
+                report(kind, configs.getFirst(), notes, runs, joined.fabric().name());
+            }
+        }
+        return 0;
+    }
+
+    private void report(FabricKind kind, SharingConfig first, List<String> notes, List<SharingRun> runs, String title)
+            throws IOException {
         notes.add(first.counters() + " counters, counter i on node i mod " + first.nodes() + "; picks "
                 + (first.zipfTheta() == 0 ? "uniform" : "zipfian, theta " + first.zipfTheta())
                 + (first.usesPLocal() ? ", p-local " + first.pLocal() : ", over all counters"));
@@ -119,12 +196,11 @@ public final class SharingCommand implements Callable<Integer> {
             table(out, first, notes, runs);
         }
         if (plot != null) {
-            SharingPlot.write("remus experiment sharing, " + fabricFlags.title(kind, this::usage) + ", " + first.nodes()
+            SharingPlot.write("remus experiment sharing, " + title + ", " + first.nodes()
                     + " nodes, " + first.counters() + " counters, " + durationSeconds + " s", runs, plot);
             spec.commandLine().getErr().println("wrote " + plot);
             spec.commandLine().getErr().flush();
         }
-        return 0;
     }
 
     private static void table(PrintWriter out, SharingConfig c, List<String> notes, List<SharingRun> runs) {
@@ -156,7 +232,8 @@ public final class SharingCommand implements Callable<Integer> {
         field(b, "tool", str("remus"));
         field(b, "test", str("sharing"));
         field(b, "fabric", str(kind.name().toLowerCase(Locale.ROOT)));
-        String cost = fabricFlags.costName(kind, this::usage);
+        String cost = kind == FabricKind.SIM && clusterOptions.on(environment, joinArgs) ? null
+                : fabricFlags.costName(kind, this::usage);
         field(b, "cost_model", cost == null ? "null" : str(cost));
         field(b, "nodes", Integer.toString(c.nodes()));
         field(b, "counters", Integer.toString(c.counters()));
@@ -196,6 +273,16 @@ public final class SharingCommand implements Callable<Integer> {
      * @throws ParameterException naming the flag and its value when one is bad
      */
     List<SharingConfig> configs() {
+        return configs(nodes);
+    }
+
+    /**
+     * {@link #configs()} for a cluster of {@code nodeCount} nodes.
+     *
+     * @param nodeCount {@code --nodes}, or the cluster's size with one process per node
+     * @return the configurations
+     */
+    List<SharingConfig> configs(int nodeCount) {
         fabricFlags.kind(this::usage);
         List<SharingWay> wayList;
         List<Integer> threadList;
@@ -219,7 +306,7 @@ public final class SharingCommand implements Callable<Integer> {
         List<SharingConfig> configs = new ArrayList<>();
         for (int t : threadList) {
             try {
-                configs.add(new SharingConfig(wayList, nodes, t, counters, zipf, pLocal == null ? Double.NaN : pLocal,
+                configs.add(new SharingConfig(wayList, nodeCount, t, counters, zipf, pLocal == null ? Double.NaN : pLocal,
                         duration, segmentMib << 20, seed));
             } catch (BadArgumentException e) {
                 throw usage(flagNames(e.getMessage()));
