@@ -5,6 +5,7 @@ import io.remus.tools.Remus;
 import io.remus.verbs.testing.ChildJvm;
 import io.remus.verbs.testing.DeviceTest;
 import io.remus.verbs.testing.DeviceTests;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -27,6 +28,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * one node of a cluster that they join through {@code --rendezvous DIR}, on a hash map under YCSB B with
  * an operation count; node 0 writes Remus' metrics file over every node's operations.
  */
+@Tag(DeviceTests.SLOW_TAG)
 @Timeout(value = 600, unit = TimeUnit.SECONDS)
 class DsBenchClusterDeviceTest {
     /**

@@ -4,6 +4,7 @@ import io.remus.tools.Remus;
 import io.remus.verbs.testing.ChildJvm;
 import io.remus.verbs.testing.DeviceTest;
 import io.remus.verbs.testing.DeviceTests;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -25,6 +26,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * JVMs' start-up and join take the rest, which in an emulated guest on a slow host has reached five
  * minutes, so each child gets nine.
  */
+@Tag(DeviceTests.SLOW_TAG)
 @Timeout(value = 600, unit = TimeUnit.SECONDS)
 class ReclaimBenchClusterDeviceTest {
     private static final Duration CHILD_TIMEOUT = Duration.ofMinutes(9);

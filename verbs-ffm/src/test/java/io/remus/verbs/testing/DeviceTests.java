@@ -17,6 +17,12 @@ import java.util.Optional;
 public final class DeviceTests {
     /** The JUnit tag of tests that need a real RDMA device. */
     public static final String TAG = "device";
+    /**
+     * The JUnit tag of device tests that CI's Soft-RoCE run leaves out to keep within its time: the tool runs
+     * that start JVMs in the emulated guest for minutes, whose library paths other device tests cover.
+     * {@code SOFTROCE_WITH_SLOW=1 softroce/run-tests} runs them too.
+     */
+    public static final String SLOW_TAG = "slow";
     /** The environment variable naming the device, e.g. {@code rxe0} or {@code mlx5_0}. */
     public static final String DEVICE_ENV = "REMUS_TEST_DEVICE";
     /** Why a device test is skipped where {@value #DEVICE_ENV} is unset. */

@@ -3,6 +3,7 @@ package io.remus.tools.bench.verbs;
 import io.remus.verbs.testing.DeviceAddress;
 import io.remus.verbs.testing.DeviceTest;
 import io.remus.verbs.testing.DeviceTests;
+import org.junit.jupiter.api.Tag;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -11,6 +12,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * and client as two command runs in this JVM (each with its own context, QPs and buffer), the
  * client's JSON report checked for the iterations asked.
  */
+@Tag(DeviceTests.SLOW_TAG)
 class VerbsBenchDeviceTest {
     @DeviceTest
     void shouldMeasureReadLatencyWhenClientAndServerConnectByTcp() throws Exception {

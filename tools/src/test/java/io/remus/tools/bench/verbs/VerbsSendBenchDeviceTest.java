@@ -3,6 +3,7 @@ package io.remus.tools.bench.verbs;
 import io.remus.verbs.testing.DeviceAddress;
 import io.remus.verbs.testing.DeviceTest;
 import io.remus.verbs.testing.DeviceTests;
+import org.junit.jupiter.api.Tag;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -11,6 +12,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * and client as two command runs in this JVM, each with its own context, QPs, receives and
  * buffer, as {@link VerbsBenchDeviceTest} runs the one-sided tests.
  */
+@Tag(DeviceTests.SLOW_TAG)
 class VerbsSendBenchDeviceTest {
     @DeviceTest
     void shouldPingPongSendLatencyWhenClientAndServerConnectByTcp() throws Exception {
