@@ -38,7 +38,9 @@ import java.util.function.Supplier;
  * compare-and-swap, where the other nodes' workers READ it) and releases them once every node's are ready.
  * After the run each node sends node 0 its counts, its RDMA operations, the increments its workers applied per
  * counter, its trustee's final values and its caller's attachment; node 0 reads the other ways' counters and
- * checks every counter against the increments all nodes applied to it, as in one process.
+ * checks every counter against the increments all nodes applied to it, as in one process. Counters,
+ * directories and result blobs are not freed: a run's few ways leave them to the cluster's close, as
+ * {@link ClusterRounds} does.
  *
  * <p>Its waits: those of {@link ClusterRounds} (the counters by the peer timeout, the start by the peer timeout
  * plus {@link SharingExperiment#START_BOUND}, the results by the run's duration, {@link SharingExperiment#STOP_BOUND}
