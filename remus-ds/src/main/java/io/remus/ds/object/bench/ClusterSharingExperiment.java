@@ -3,14 +3,11 @@ package io.remus.ds.object.bench;
 import io.remus.alock.LockContext;
 import io.remus.core.BadArgumentException;
 import io.remus.core.ComputeThread;
-import io.remus.core.RemoteTimeoutException;
-import io.remus.core.RemotePtr;
 import io.remus.core.RemusCluster;
 import io.remus.core.RemusException;
 import io.remus.core.RemusNode;
 import io.remus.core.config.Timeouts;
 import io.remus.core.fabric.Opcode;
-import io.remus.core.memory.ClusterBarrier;
 import io.remus.core.memory.ClusterRounds;
 import io.remus.core.memory.RemoteBlob;
 import io.remus.ds.reclaim.NeverReclaimer;
@@ -23,8 +20,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
 import java.util.function.Supplier;
 
 /**
@@ -118,7 +113,7 @@ public final class ClusterSharingExperiment {
         RemusNode[] nodes = new RemusNode[n];
         nodes[self] = cluster.node();
         double zeta = HomePicker.zeta(config.counters(), n, config.pLocal(), config.zipfTheta());
-        Directory directory = new Directory();
+        ClusterSteps directory = new ClusterSteps();
         SharingExperiment.Run run = new SharingExperiment.Run(nodes, self, self, config, way, zeta, sinks, directory);
         try (NeverReclaimer never = new NeverReclaimer(main)) {
             List<Object> handles = List.of();
@@ -133,23 +128,20 @@ public final class ClusterSharingExperiment {
                 words[0] = dir;
                 System.arraycopy(ptrs, 0, words, 1, ptrs.length);
                 round = rounds.publish(configWords(config, way), RemoteBlob.write(main, main.allocator(), 0, toBytes(words)));
-                directory.words = dir;
+                directory.words(dir);
             } else {
                 round = rounds.await(configWords(config, way), "counters", ClusterSharingExperiment::describe);
                 long[] words = fromBytes(RemoteBlob.read(main, round.payload()));
-                directory.words = words[0];
+                directory.words(words[0]);
                 ptrs = new long[words.length - 1];
                 System.arraycopy(words, 1, ptrs, 0, ptrs.length);
             }
-            directory.main = main;
-            directory.round = round;
-            directory.barrier = cluster::barrier;
-            directory.bound = rounds.peerTimeout().plus(SharingExperiment.START_BOUND);
+            directory.open(main, round, cluster::barrier, rounds.peerTimeout().plus(SharingExperiment.START_BOUND));
             SharingExperiment.Partial partial;
             try {
                 partial = run.runLocal(ptrs);
             } catch (RuntimeException e) {
-                if (!directory.passedReady) {
+                if (!directory.passedReady()) {
                     round.markFailed();
                 } else {
                     round.publishResult(failure(self, e));
@@ -265,55 +257,5 @@ public final class ClusterSharingExperiment {
         long[] words = new long[bytes.length / 8];
         ByteBuffer.wrap(bytes).order(ByteOrder.nativeOrder()).asLongBuffer().get(words);
         return words;
-    }
-
-    /** The steps of a way's run across processes: the trustee directory, the start and the trustees' stop. */
-    private static final class Directory implements SharingExperiment.Steps {
-        private long words;
-        private ComputeThread main;
-        private ClusterRounds.Round round;
-        private Supplier<ClusterBarrier> barrier;
-        private Duration bound;
-        private boolean passedReady;
-
-        @Override
-        public void trusteeStarted(int node, long ptr) {
-            long was = main.compareAndSwap(slot(node), 0, ptr);
-            if (was != 0) {
-                throw new RemusException("the trustee directory word of node " + node + " already holds " + RemotePtr.toString(was));
-            }
-        }
-
-        @Override
-        public long remoteTrustee(ComputeThread ct, int node) {
-            long deadline = System.nanoTime() + bound.toNanos();
-            long pause = TimeUnit.MICROSECONDS.toNanos(500);
-            while (true) {
-                long ptr = ct.read(slot(node));
-                if (ptr != 0) {
-                    return ptr;
-                }
-                if (System.nanoTime() - deadline > 0) {
-                    throw new RemoteTimeoutException("the trustee of node " + node + " did not start within " + bound);
-                }
-                LockSupport.parkNanos(pause);
-                pause = Math.min(TimeUnit.MILLISECONDS.toNanos(10), 2 * pause);
-            }
-        }
-
-        @Override
-        public void ready() {
-            round.ready(SharingExperiment.START_BOUND);
-            passedReady = true;
-        }
-
-        @Override
-        public void workersStopped() {
-            barrier.get().await();
-        }
-
-        private long slot(int node) {
-            return RemotePtr.offset(words, 8L * node);
-        }
     }
 }

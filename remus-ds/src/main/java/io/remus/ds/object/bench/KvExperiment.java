@@ -197,7 +197,8 @@ public final class KvExperiment {
             List<KvResult> results = new ArrayList<>();
             for (Ycsb workload : config.workloads()) {
                 for (KvWay way : config.ways()) {
-                    results.add(new Run(nodes, config, way, workload, zeta, sinks, twist).measure());
+                    results.add(new Run(nodes, 0, n - 1, config, way, workload, zeta, sinks, twist,
+                            SharingExperiment.Steps.IN_PROCESS).measure());
                 }
             }
             return results;
@@ -280,9 +281,21 @@ public final class KvExperiment {
         }
     }
 
-    /** One way's run under one workload: its store, workers and (delegated) trustees. */
-    private static final class Run {
+    /**
+     * What the workers and trustees of some nodes measured in one run: a {@link KvResult} over those nodes.
+     *
+     * @param result their reads, updates, picks, RDMA operations and round trips; the elapsed time from the start
+     *               to the last of these workers' end
+     */
+    record Partial(KvResult result) {
+    }
+
+    /** One way's run under one workload on the nodes {@code from..to} of this process: their workers and trustees. */
+    static final class Run {
         private final RemusNode[] nodes;
+        private final int from;
+        private final int to;
+        private final SharingExperiment.Steps steps;
         private final KvConfig config;
         private final KvWay way;
         private final Ycsb workload;
@@ -309,9 +322,18 @@ public final class KvExperiment {
         private final List<CompletableFuture<Long>> trustees = new ArrayList<>();
         private long[] locks;
 
-        Run(RemusNode[] nodes, KvConfig config, KvWay way, Ycsb workload, double zeta, Sinks sinks,
-            UnaryOperator<Store> twist) {
+        /**
+         * @param nodes every node of the cluster, by id; only {@code from..to} are used (the others may be null)
+         * @param from  the first node in this process
+         * @param to    the last node in this process
+         * @param steps what happens between the run's steps across processes
+         */
+        Run(RemusNode[] nodes, int from, int to, KvConfig config, KvWay way, Ycsb workload, double zeta, Sinks sinks,
+            UnaryOperator<Store> twist, SharingExperiment.Steps steps) {
             this.nodes = nodes;
+            this.from = from;
+            this.to = to;
+            this.steps = steps;
             this.config = config;
             this.way = way;
             this.workload = workload;
@@ -319,12 +341,19 @@ public final class KvExperiment {
             this.sinks = sinks;
             this.twist = twist;
             this.workers = config.workers();
-            int extra = way == KvWay.DELEGATED ? config.nodes() : 0;
-            this.ready = new CountDownLatch(workers);
-            this.start = new CyclicBarrier(workers + 1);
+            int localWorkers = (to - from + 1) * config.threadsPerNode();
+            this.ready = new CountDownLatch(localWorkers);
+            this.start = new CyclicBarrier(localWorkers + 1);
             this.issued = new AtomicLongArray(workers);
-            this.posted = new long[workers + extra][Opcode.values().length];
-            this.roundTrips = new long[workers + extra];
+            for (int w = 0; w < workers; w++) {
+                int node = w / config.threadsPerNode();
+                if (node < from || node > to) {
+                    // Another process's worker: its updates are not seen here, so any sequence of it may be read.
+                    issued.set(w, SEQUENCE_MASK);
+                }
+            }
+            this.posted = new long[workers + config.nodes()][Opcode.values().length];
+            this.roundTrips = new long[workers + config.nodes()];
             this.reads = new long[workers];
             this.updates = new long[workers];
             this.readTrips = new long[workers];
@@ -339,71 +368,119 @@ public final class KvExperiment {
             return way.flagName() + " under YCSB " + workload;
         }
 
+        /** Every node in this process: creates and loads the store, runs, and frees the maps. */
         KvResult measure() throws InterruptedException {
             try (ComputeThread creator = nodes[0].newComputeThread();
                  NeverReclaimer never = new NeverReclaimer(creator)) {
                 List<RemoteHashMap> maps = load(creator, never);
-                List<Thread> threads = new ArrayList<>();
-                List<Thread> trusteeThreads = new ArrayList<>();
-                if (way == KvWay.DELEGATED) {
-                    for (int t = 0; t < config.nodes(); t++) {
-                        CompletableFuture<Long> ptr = new CompletableFuture<>();
-                        trustees.add(ptr);
+                Partial p = runLocal(roots, locks);
+                for (RemoteHashMap m : maps) {
+                    m.destroy();
+                }
+                return p.result();
+            }
+        }
+
+        /** @return each node's root: its map, or its ALock way's value array (after {@link #load}) */
+        long[] roots() {
+            return roots;
+        }
+
+        /** @return the ALock way's lock word per key (after {@link #load}), else null */
+        long[] locks() {
+            return locks;
+        }
+
+        /**
+         * Runs the local workers (and, delegated, trustees) on a store another step created and loaded.
+         *
+         * @param nodeRoots each node's root, as {@link #roots()} (unused for the delegated way)
+         * @param lockWords the ALock way's lock words, as {@link #locks()} (null for the other ways)
+         * @return what they measured
+         * @throws KvReadMismatchException when a local worker read a value the updates rule out
+         */
+        Partial runLocal(long[] nodeRoots, long[] lockWords) throws InterruptedException {
+            System.arraycopy(nodeRoots, 0, roots, 0, roots.length);
+            this.locks = lockWords;
+            List<Thread> threads = new ArrayList<>();
+            List<Thread> trusteeThreads = new ArrayList<>();
+            if (way == KvWay.DELEGATED) {
+                for (int t = 0; t < config.nodes(); t++) {
+                    CompletableFuture<Long> ptr = new CompletableFuture<>();
+                    trustees.add(ptr);
+                    if (t >= from && t <= to) {
                         int node = t;
                         trusteeThreads.add(start(() -> serve(node, ptr), "kv-trustee@node" + t));
                     }
                 }
-                for (int w = 0; w < workers; w++) {
-                    int worker = w;
-                    int node = w / config.threadsPerNode();
-                    threads.add(start(() -> work(worker, node), "kv-" + way.flagName() + "-" + w + "@node" + node));
+                for (int t = from; t <= to; t++) {
+                    steps.trusteeStarted(t, trusteePtr(t));
                 }
-                long begin;
+            }
+            for (int node = from; node <= to; node++) {
+                for (int i = 0; i < config.threadsPerNode(); i++) {
+                    int worker = node * config.threadsPerNode() + i;
+                    int home = node;
+                    threads.add(start(() -> work(worker, home), "kv-" + way.flagName() + "-" + worker + "@node" + node));
+                }
+            }
+            long begin;
+            RuntimeException acrossNodes = null;
+            try {
+                long readyBy = System.nanoTime() + START_BOUND.toNanos();
+                while (!ready.await(10, TimeUnit.MILLISECONDS)) {
+                    if (failure.get() != null || System.nanoTime() - readyBy > 0) {
+                        throw new RemoteTimeoutException("not ready within " + START_BOUND);
+                    }
+                }
                 try {
-                    long readyBy = System.nanoTime() + START_BOUND.toNanos();
-                    while (!ready.await(10, TimeUnit.MILLISECONDS)) {
-                        if (failure.get() != null || System.nanoTime() - readyBy > 0) {
-                            throw new RemoteTimeoutException("not ready within " + START_BOUND);
-                        }
-                    }
-                    begin = System.nanoTime();
-                    start.await(START_BOUND.toNanos(), TimeUnit.NANOSECONDS);
-                } catch (Exception e) {
-                    stop.set(true);
-                    trusteesStop.set(true);
-                    start.reset();
-                    List<Thread> all = new ArrayList<>(threads);
-                    all.addAll(trusteeThreads);
-                    BenchWorkers.joinAll(all, STOP_BOUND, failure, "a key-value experiment");
-                    throw new RemusException("key-value experiment workers were not all ready within " + START_BOUND,
-                            failure.get() != null ? failure.get() : e);
-                }
-                long end = begin + config.duration().toNanos();
-                while (failure.get() == null && end - System.nanoTime() > 0) {
-                    Thread.sleep(Math.max(1, Math.min(10, TimeUnit.NANOSECONDS.toMillis(end - System.nanoTime()))));
-                }
-                stop.set(true);
-                try {
-                    try {
-                        BenchWorkers.joinAll(threads, STOP_BOUND, failure, "a key-value experiment");
-                    } finally {
-                        trusteesStop.set(true);
-                        BenchWorkers.joinAll(trusteeThreads, STOP_BOUND, failure, "a key-value experiment");
-                    }
-                } catch (RemusException e) {
-                    if (failure.get() instanceof KvReadMismatchException mismatch) {
-                        throw mismatch;
-                    }
+                    steps.ready();
+                } catch (RuntimeException e) {
+                    acrossNodes = e;
                     throw e;
                 }
-                for (RemoteHashMap m : maps) {
-                    m.destroy();
+                begin = System.nanoTime();
+                start.await(START_BOUND.toNanos(), TimeUnit.NANOSECONDS);
+            } catch (RuntimeException | BrokenBarrierException | TimeoutException e) {
+                stop.set(true);
+                trusteesStop.set(true);
+                start.reset();
+                List<Thread> all = new ArrayList<>(threads);
+                all.addAll(trusteeThreads);
+                if (acrossNodes != null) {
+                    // Another node's failure or a timeout across nodes: the local workers' broken start follows from it.
+                    BenchWorkers.joinAll(all, STOP_BOUND, new AtomicReference<>(), "a key-value experiment");
+                    throw acrossNodes;
                 }
-                return result(begin);
+                BenchWorkers.joinAll(all, STOP_BOUND, failure, "a key-value experiment");
+                throw new RemusException("key-value experiment workers were not all ready within " + START_BOUND,
+                        failure.get() != null ? failure.get() : e);
             }
+            long end = begin + config.duration().toNanos();
+            while (failure.get() == null && end - System.nanoTime() > 0) {
+                Thread.sleep(Math.max(1, Math.min(10, TimeUnit.NANOSECONDS.toMillis(end - System.nanoTime()))));
+            }
+            stop.set(true);
+            try {
+                try {
+                    BenchWorkers.joinAll(threads, STOP_BOUND, failure, "a key-value experiment");
+                    if (way == KvWay.DELEGATED) {
+                        steps.workersStopped();
+                    }
+                } finally {
+                    trusteesStop.set(true);
+                    BenchWorkers.joinAll(trusteeThreads, STOP_BOUND, failure, "a key-value experiment");
+                }
+            } catch (RemusException e) {
+                if (failure.get() instanceof KvReadMismatchException mismatch) {
+                    throw mismatch;
+                }
+                throw e;
+            }
+            return new Partial(result(begin));
         }
 
-        private LockOptions lockOptions() {
+        LockOptions lockOptions() {
             return LockOptions.defaults().withAcquireTimeout(config.duration().plus(STOP_BOUND));
         }
 
@@ -416,7 +493,7 @@ public final class KvExperiment {
          * Creates the way's store on every node and loads every key's loaded value (the delegated way's
          * trustees load their own), recording each node's root in {@link #roots}.
          */
-        private List<RemoteHashMap> load(ComputeThread creator, Reclaimer never) {
+        List<RemoteHashMap> load(ComputeThread creator, Reclaimer never) {
             int n = config.nodes();
             int words = config.valueWords();
             List<RemoteHashMap> maps = new ArrayList<>();
@@ -623,7 +700,8 @@ public final class KvExperiment {
                     @SuppressWarnings("unchecked")
                     Trust<long[]>[] trusts = new Trust[n];
                     for (int node = 0; node < n; node++) {
-                        trusts[node] = TrusteeClient.connect(ct, trusteePtr(node)).trust(0);
+                        long ptr = node >= from && node <= to ? trusteePtr(node) : steps.remoteTrustee(ct, node);
+                        trusts[node] = TrusteeClient.connect(ct, ptr).trust(0);
                     }
                     Duration timeout = config.duration().plus(STOP_BOUND);
                     if (words == 1) {
