@@ -1,8 +1,10 @@
 package io.remus.tools.cli;
 
 import io.remus.core.BadArgumentException;
+import io.remus.core.RemusCluster;
 import io.remus.core.fabric.Fabric;
 import io.remus.ds.bench.structure.Ycsb;
+import io.remus.ds.object.bench.ClusterKvExperiment;
 import io.remus.ds.object.bench.KvConfig;
 import io.remus.ds.object.bench.KvResult;
 import io.remus.ds.object.bench.KvWay;
@@ -17,6 +19,7 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
+import picocli.CommandLine.Unmatched;
 
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -27,8 +30,11 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.function.Supplier;
+import java.util.function.UnaryOperator;
 
 import static io.remus.tools.report.JsonText.field;
 import static io.remus.tools.report.JsonText.num;
@@ -40,17 +46,51 @@ import static io.remus.tools.report.JsonText.strings;
  * {@code remus experiment kv}: a key-value store of word-sized values under YCSB A and B, three ways side
  * by side on one fabric: the one-sided hash map, delegation to each node's trustee, and an
  * ALock-protected table ({@link io.remus.ds.object.bench.KvExperiment}). Every read is checked against
- * the run's updates. Every node runs in this process: on the simulator (default, with the ConnectX-5
- * cost model) or on verbs, where each node has its own memory and queue pairs on the device.
+ * the run's updates. By default every node runs in this process: on the simulator (default, with the
+ * ConnectX-5 cost model) or on verbs, where each node has its own memory and queue pairs on the device.
+ * <b>One process per node</b> ({@link ClusterKvExperiment}), by the rule of {@link ClusterOptions}: this
+ * process joins a cluster with {@link RemusCluster#join}, runs its node's workers (and trustee), and node 0
+ * prints one report over every node's counts and latency histograms.
  */
 @Command(name = "kv", mixinStandardHelpOptions = true,
-        description = "Every worker reads or updates a picked key (YCSB A or B, uniform or zipfian) of a key-value "
+        description = {"Every worker reads or updates a picked key (YCSB A or B, uniform or zipfian) of a key-value "
                 + "store implemented as one-sided (RemoteHashMap), delegated (a trustee per node) and alock (an "
                 + "ALock-protected table) on the same fabric (sim or verbs): throughput, read and update latency p50/p99, "
-                + "RDMA operations and round trips per operation.")
+                + "RDMA operations and round trips per operation.",
+                "",
+                ClusterOptions.RULE + "and its trustee on the store node 0 creates and loads, and node 0 prints one report "
+                        + "over every node's counts and latency histograms; the other nodes print nothing. Give every "
+                        + "process the same flags.",
+                ""})
 public final class KvCommand implements Callable<Integer> {
+    private final Map<String, String> environment;
+    private final UnaryOperator<RemusCluster.Builder> joinSetup;
+
     @Spec
     CommandSpec spec;
+
+    @Mixin
+    ClusterOptions clusterOptions;
+
+    @Unmatched
+    List<String> joinArgs = new ArrayList<>();
+
+    /** The command as the {@code remus} tool makes it: the process's environment, the join as its arguments say. */
+    public KvCommand() {
+        this(System.getenv(), UnaryOperator.identity());
+    }
+
+    /**
+     * A command with its own environment and join settings: tests run several in one JVM as the processes of
+     * one cluster.
+     *
+     * @param environment the environment the launcher rule and {@link RemusCluster} read
+     * @param joinSetup   applied to the join's builder last (e.g. a shared simulator fabric)
+     */
+    KvCommand(Map<String, String> environment, UnaryOperator<RemusCluster.Builder> joinSetup) {
+        this.environment = Map.copyOf(environment);
+        this.joinSetup = joinSetup;
+    }
 
     @Option(names = "--ways", paramLabel = "WAY[,WAY...]", defaultValue = "one-sided,delegated,alock",
             description = "Ways to run, in order (default ${DEFAULT-VALUE}).")
@@ -107,6 +147,10 @@ public final class KvCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException, InterruptedException {
+        if (clusterOptions.on(environment, joinArgs)) {
+            return callAsNode();
+        }
+        clusterOptions.refuseJoinArgs(joinArgs);
         KvConfig config = config();
         FabricKind kind = fabricFlags.kind(this::usage);
         new OutputFiles().add("--json", json).add("--plot", plot).check();
@@ -114,6 +158,36 @@ public final class KvCommand implements Callable<Integer> {
         Supplier<Fabric> fabrics = fabricFlags.fabrics(kind, this::usage, notes);
         List<KvRun> runs = KvRunner.run(fabrics, config);
         notes.add(ClusterOptions.hostLoad());
+        report(config, kind, notes, runs, fabricFlags.title(kind, this::usage), fabricFlags.costName(kind, this::usage));
+        return 0;
+    }
+
+    /** The cluster mode: joins, runs every workload and way with the other processes, and reports on node 0. */
+    private int callAsNode() throws IOException, InterruptedException {
+        if (fabricFlags.simCost != null) {
+            throw usage("--sim-cost is for the simulator, in one JVM; not with one process per node");
+        }
+        boolean simAsked = spec.commandLine().getParseResult().hasMatchedOption("--fabric")
+                && fabricFlags.kind(this::usage) == FabricKind.SIM;
+        ClusterOptions.Join join = clusterOptions.prepare(joinArgs, simAsked ? FabricKind.SIM : null, fabricFlags.device,
+                environment, joinSetup, nodes);
+        KvConfig config = config(join.size());
+        new OutputFiles().add("--json", json).add("--plot", plot).check();
+        try (RemusCluster joined = join.join()) {
+            List<String> notes = join.notes(joined, "counts and latency histograms");
+            Optional<List<KvRun>> runs = KvRunner.runAsNode(new ClusterKvExperiment(joined, join.timeout()), config);
+            if (runs.isPresent()) {
+                FabricKind kind = joined.fabric().name().startsWith("sim") ? FabricKind.SIM : FabricKind.VERBS;
+                notes.add("check: a read of a value another process's worker wrote is checked for its key, its whole value "
+                        + "and the reader's own updates, not against that worker's updates");
+                report(config, kind, notes, runs.get(), joined.fabric().name(), null);
+            }
+        }
+        return 0;
+    }
+
+    private void report(KvConfig config, FabricKind kind, List<String> notes, List<KvRun> runs, String title, String cost)
+            throws IOException {
         notes.add(config.keys() + " keys, key k on node k mod " + config.nodes() + ", " + config.valueBytes() + "-byte values ("
                 + (config.valueBytes() == Long.BYTES ? "the delegated way's argument word" : "the delegated way's payloads")
                 + "); picks " + (config.zipfTheta() == 0 ? "uniform" : "zipfian, theta "
@@ -125,18 +199,17 @@ public final class KvCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         table(out, config, notes, runs);
         if (json != null) {
-            Files.writeString(json, json(config, kind, notes, runs) + System.lineSeparator(), StandardCharsets.UTF_8);
+            Files.writeString(json, json(config, kind, cost, notes, runs) + System.lineSeparator(), StandardCharsets.UTF_8);
             spec.commandLine().getErr().println("wrote " + json);
         }
         if (plot != null) {
-            KvPlot.write("remus experiment kv, " + fabricFlags.title(kind, this::usage) + ", " + config.nodes() + " nodes x "
+            KvPlot.write("remus experiment kv, " + title + ", " + config.nodes() + " nodes x "
                     + config.threadsPerNode() + " threads, " + config.keys() + " keys of " + config.valueBytes() + " B, "
                     + (config.zipfTheta() == 0 ? "uniform" : "zipf " + config.zipfTheta())
                     + (config.usesPLocal() ? ", p-local " + config.pLocal() : "") + ", " + durationSeconds + " s", runs, plot);
             spec.commandLine().getErr().println("wrote " + plot);
         }
         spec.commandLine().getErr().flush();
-        return 0;
     }
 
     private static void table(PrintWriter out, KvConfig c, List<String> notes, List<KvRun> runs) {
@@ -166,12 +239,11 @@ public final class KvCommand implements Callable<Integer> {
      * {@code rdma_per_op} (keyed by opcode, lower case, and {@code total}), {@code round_trips_per_op},
      * {@code round_trips_per_read}, {@code round_trips_per_update} and {@code memory_round_trips_per_update}.
      */
-    private String json(KvConfig c, FabricKind kind, List<String> notes, List<KvRun> runs) {
+    private String json(KvConfig c, FabricKind kind, String cost, List<String> notes, List<KvRun> runs) {
         StringBuilder b = new StringBuilder(4096).append('{');
         field(b, "tool", str("remus"));
         field(b, "test", str("kv"));
         field(b, "fabric", str(kind.name().toLowerCase(Locale.ROOT)));
-        String cost = fabricFlags.costName(kind, this::usage);
         field(b, "cost_model", cost == null ? "null" : str(cost));
         field(b, "nodes", Integer.toString(c.nodes()));
         field(b, "threads_per_node", Integer.toString(c.threadsPerNode()));
@@ -219,6 +291,16 @@ public final class KvCommand implements Callable<Integer> {
      * @throws ParameterException naming the flag and its value when one is bad
      */
     KvConfig config() {
+        return config(nodes);
+    }
+
+    /**
+     * {@link #config()} for a cluster of {@code nodeCount} nodes.
+     *
+     * @param nodeCount {@code --nodes}, or the cluster's size with one process per node
+     * @return the configuration
+     */
+    KvConfig config(int nodeCount) {
         fabricFlags.kind(this::usage);
         List<KvWay> wayList;
         List<Ycsb> workloadList;
@@ -240,7 +322,7 @@ public final class KvCommand implements Callable<Integer> {
         }
         Duration duration = Duration.ofNanos(Math.round(durationSeconds * 1e9));
         try {
-            return new KvConfig(wayList, workloadList, nodes, threads, keys, zipf, pLocal == null ? Double.NaN : pLocal,
+            return new KvConfig(wayList, workloadList, nodeCount, threads, keys, zipf, pLocal == null ? Double.NaN : pLocal,
                     duration, segmentMib << 20, seed, valueSize);
         } catch (BadArgumentException e) {
             throw usage(flagNames(e.getMessage()));
