@@ -24,8 +24,9 @@
 #      RENDEZVOUS_PORT + 1: one lock kind, one worker per process, BENCH_SECONDS; node 0 prints one
 #      JSON report over every node's counts and latency histograms (out/mpirun-bench.json; every
 #      process's standard error, after its "placement rank=R host=H" line, in out/mpirun-bench.err).
-#   4. Only with SHARING_SECONDS above 0: `remus experiment sharing` as the same three processes (rendezvous on
-#      RENDEZVOUS_PORT + 2, extra flags SHARING_ARGS), node 0's JSON report in out/mpirun-sharing.json.
+#   4. Only with EXPERIMENT_SECONDS above 0: `remus experiment sharing` and `remus experiment kv` as the same
+#      three processes (rendezvous on RENDEZVOUS_PORT + 2 and + 3, extra flags SHARING_ARGS and KV_ARGS), node
+#      0's JSON reports in out/mpirun-sharing.json and out/mpirun-kv.json.
 # Open MPI settings (environment, OMPI_MCA_*): plm_rsh_agent=ssh with plm_rsh_args "-F FILE" (an
 # ssh configuration in tmpfs: the run's key, StrictHostKeyChecking off, known hosts /dev/null,
 # BatchMode) and oob_tcp_if_include=198.18.0.0/24 (orted calls mpirun back on the bridge, not on
@@ -111,12 +112,18 @@ bench="bench lock --json --lock alock --threads 1 --keys 6 -D $BENCH_SECONDS --w
 mpi "$BENCH_STEP_TIMEOUT" "echo \"placement rank=\$OMPI_COMM_WORLD_RANK host=\$(hostname)\" >&2;
   exec '$JAVA' --enable-native-access=ALL-UNNAMED -cp '$TOOLS_CLASSPATH' io.remus.tools.Remus $bench" \
   > "$OUT/mpirun-bench.json" 2> "$OUT/mpirun-bench.err" || { say "mpirun (bench lock) failed"; status=1; }
-if [ "${SHARING_SECONDS:-0}" != 0 ]; then
+if [ "${EXPERIMENT_SECONDS:-0}" != 0 ]; then
+  common_exp="--fabric verbs -D $EXPERIMENT_SECONDS --join-timeout $BENCH_JOIN_SECONDS --device=rxe0 --seg-size=16M --buffer.size=256K --timeout.ms=20000"
   say "mpirun --host $MPI_HOSTS -np $PROCS (remus experiment sharing)"
-  sharing="experiment sharing --fabric verbs --json -D $SHARING_SECONDS $SHARING_ARGS --join-timeout $BENCH_JOIN_SECONDS --device=rxe0 --rendezvous=tcp://$ADDR:$((RENDEZVOUS_PORT + 2)) --seg-size=16M --buffer.size=256K --timeout.ms=20000"
-  mpi "$SHARING_STEP_TIMEOUT" "echo \"placement rank=\$OMPI_COMM_WORLD_RANK host=\$(hostname)\" >&2;
+  sharing="experiment sharing --json $common_exp $SHARING_ARGS --rendezvous=tcp://$ADDR:$((RENDEZVOUS_PORT + 2))"
+  mpi "$EXPERIMENT_STEP_TIMEOUT" "echo \"placement rank=\$OMPI_COMM_WORLD_RANK host=\$(hostname)\" >&2;
     exec '$JAVA' --enable-native-access=ALL-UNNAMED -cp '$TOOLS_CLASSPATH' io.remus.tools.Remus $sharing" \
     > "$OUT/mpirun-sharing.json" 2> "$OUT/mpirun-sharing.err" || { say "mpirun (experiment sharing) failed"; status=1; }
+  say "mpirun --host $MPI_HOSTS -np $PROCS (remus experiment kv)"
+  kv="experiment kv --json $OUT/mpirun-kv.json $common_exp $KV_ARGS --rendezvous=tcp://$ADDR:$((RENDEZVOUS_PORT + 3))"
+  mpi "$EXPERIMENT_STEP_TIMEOUT" "echo \"placement rank=\$OMPI_COMM_WORLD_RANK host=\$(hostname)\" >&2;
+    exec '$JAVA' --enable-native-access=ALL-UNNAMED -cp '$TOOLS_CLASSPATH' io.remus.tools.Remus $kv" \
+    > "$OUT/mpirun-kv.txt" 2> "$OUT/mpirun-kv.err" || { say "mpirun (experiment kv) failed"; status=1; }
 fi
 keep_crash_logs
 remote_ssh touch /tmp/mpi-done || { say "could not tell $PEER_NAME that the run is done"; status=1; }
