@@ -17,7 +17,6 @@ import io.remus.ds.reclaim.NeverReclaimer;
 import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -49,9 +48,6 @@ import java.util.function.UnaryOperator;
  * waits for. Not thread-safe: the calling thread must be the one that uses {@link RemusCluster#computeThread()}.
  */
 public final class ClusterKvExperiment {
-    private static final int OK = 0;
-    private static final int FAILED = 1;
-
     private final ClusterRounds rounds;
 
     /**
@@ -145,11 +141,11 @@ public final class ClusterKvExperiment {
                 if (locks != null) {
                     System.arraycopy(locks, 0, words, 2 + n, lockCount);
                 }
-                round = rounds.publish(configWords(config, workload, way), RemoteBlob.write(main, main.allocator(), 0, toBytes(words)));
+                round = rounds.publish(configWords(config, workload, way), RemoteBlob.write(main, main.allocator(), 0, ClusterSteps.toBytes(words)));
                 steps.words(dir);
             } else {
                 round = rounds.await(configWords(config, workload, way), "store", ClusterKvExperiment::describe);
-                long[] words = fromBytes(RemoteBlob.read(main, round.payload()));
+                long[] words = ClusterSteps.fromBytes(RemoteBlob.read(main, round.payload()));
                 steps.words(words[0]);
                 int lockCount = (int) words[1];
                 roots = new long[n];
@@ -167,7 +163,7 @@ public final class ClusterKvExperiment {
                 if (!steps.passedReady()) {
                     round.markFailed();
                 } else {
-                    round.publishResult(failure(self, e));
+                    round.publishResult(ClusterSteps.failure(self, e));
                 }
                 throw e;
             }
@@ -193,10 +189,7 @@ public final class ClusterKvExperiment {
         StringBuilder failures = new StringBuilder();
         for (byte[] blob : blobs) {
             ByteBuffer b = ByteBuffer.wrap(blob).order(ByteOrder.nativeOrder());
-            if (b.getInt() != OK) {
-                byte[] text = new byte[b.getInt()];
-                b.get(text);
-                failures.append(failures.isEmpty() ? "" : "; ").append(new String(text, StandardCharsets.UTF_8));
+            if (!ClusterSteps.ok(b, failures)) {
                 attachments.add(new byte[0]);
                 continue;
             }
@@ -223,7 +216,7 @@ public final class ClusterKvExperiment {
     private static byte[] encode(KvResult r, byte[] extra) {
         long[] posted = r.postedOperations();
         ByteBuffer b = ByteBuffer.allocate(4 + 8 * 8 + 4 + 8 * posted.length + 4 + extra.length).order(ByteOrder.nativeOrder());
-        b.putInt(OK).putLong(r.reads()).putLong(r.updates()).putLong(r.localPicks()).putLong(r.roundTrips())
+        b.putInt(ClusterSteps.OK).putLong(r.reads()).putLong(r.updates()).putLong(r.localPicks()).putLong(r.roundTrips())
                 .putLong(r.readRoundTrips()).putLong(r.updateRoundTrips()).putLong(r.memoryRoundTrips())
                 .putLong(r.elapsedNanos());
         b.putInt(posted.length);
@@ -232,12 +225,6 @@ public final class ClusterKvExperiment {
         }
         b.putInt(extra.length).put(extra);
         return b.array();
-    }
-
-    private static byte[] failure(int node, RuntimeException e) {
-        byte[] text = ("node " + node + ": " + e).getBytes(StandardCharsets.UTF_8);
-        return ByteBuffer.allocate(8 + text.length).order(ByteOrder.nativeOrder()).putInt(FAILED).putInt(text.length)
-                .put(text).array();
     }
 
     private static long[] configWords(KvConfig c, Ycsb workload, KvWay way) {
@@ -256,15 +243,4 @@ public final class ClusterKvExperiment {
                 + ", seed " + w[8] + ", " + w[9] + "-byte values";
     }
 
-    private static byte[] toBytes(long[] words) {
-        ByteBuffer b = ByteBuffer.allocate(8 * words.length).order(ByteOrder.nativeOrder());
-        b.asLongBuffer().put(words);
-        return b.array();
-    }
-
-    private static long[] fromBytes(byte[] bytes) {
-        long[] words = new long[bytes.length / 8];
-        ByteBuffer.wrap(bytes).order(ByteOrder.nativeOrder()).asLongBuffer().get(words);
-        return words;
-    }
 }

@@ -15,7 +15,6 @@ import io.remus.ds.reclaim.NeverReclaimer;
 import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -45,9 +44,6 @@ import java.util.function.Supplier;
  * the calling thread must be the one that uses {@link RemusCluster#computeThread()}.
  */
 public final class ClusterSharingExperiment {
-    private static final int OK = 0;
-    private static final int FAILED = 1;
-
     private final ClusterRounds rounds;
 
     /**
@@ -127,11 +123,11 @@ public final class ClusterSharingExperiment {
                 long[] words = new long[1 + ptrs.length];
                 words[0] = dir;
                 System.arraycopy(ptrs, 0, words, 1, ptrs.length);
-                round = rounds.publish(configWords(config, way), RemoteBlob.write(main, main.allocator(), 0, toBytes(words)));
+                round = rounds.publish(configWords(config, way), RemoteBlob.write(main, main.allocator(), 0, ClusterSteps.toBytes(words)));
                 directory.words(dir);
             } else {
                 round = rounds.await(configWords(config, way), "counters", ClusterSharingExperiment::describe);
-                long[] words = fromBytes(RemoteBlob.read(main, round.payload()));
+                long[] words = ClusterSteps.fromBytes(RemoteBlob.read(main, round.payload()));
                 directory.words(words[0]);
                 ptrs = new long[words.length - 1];
                 System.arraycopy(words, 1, ptrs, 0, ptrs.length);
@@ -144,7 +140,7 @@ public final class ClusterSharingExperiment {
                 if (!directory.passedReady()) {
                     round.markFailed();
                 } else {
-                    round.publishResult(failure(self, e));
+                    round.publishResult(ClusterSteps.failure(self, e));
                 }
                 throw e;
             }
@@ -173,10 +169,7 @@ public final class ClusterSharingExperiment {
         StringBuilder failures = new StringBuilder();
         for (int node = 0; node < n; node++) {
             ByteBuffer b = ByteBuffer.wrap(blobs.get(node)).order(ByteOrder.nativeOrder());
-            if (b.getInt() != OK) {
-                byte[] text = new byte[b.getInt()];
-                b.get(text);
-                failures.append(failures.isEmpty() ? "" : "; ").append(new String(text, StandardCharsets.UTF_8));
+            if (!ClusterSteps.ok(b, failures)) {
                 attachments.add(new byte[0]);
                 continue;
             }
@@ -211,7 +204,7 @@ public final class ClusterSharingExperiment {
         long[] posted = p.postedOperations();
         ByteBuffer b = ByteBuffer.allocate(4 + 8 * 4 + 4 + 8 * posted.length + 4 + 4 * p.applied().length + 4
                         + 8 * p.trusteeValues().length + 4 + extra.length).order(ByteOrder.nativeOrder());
-        b.putInt(OK).putLong(p.increments()).putLong(p.localPicks()).putLong(p.elapsedNanos()).putLong(p.roundTrips());
+        b.putInt(ClusterSteps.OK).putLong(p.increments()).putLong(p.localPicks()).putLong(p.elapsedNanos()).putLong(p.roundTrips());
         b.putInt(posted.length);
         for (long v : posted) {
             b.putLong(v);
@@ -228,12 +221,6 @@ public final class ClusterSharingExperiment {
         return b.array();
     }
 
-    private static byte[] failure(int node, RuntimeException e) {
-        byte[] text = ("node " + node + ": " + e).getBytes(StandardCharsets.UTF_8);
-        return ByteBuffer.allocate(8 + text.length).order(ByteOrder.nativeOrder()).putInt(FAILED).putInt(text.length)
-                .put(text).array();
-    }
-
     private static long[] configWords(SharingConfig c, SharingWay way) {
         return new long[]{way.ordinal(), c.nodes(), c.threadsPerNode(), c.counters(), Double.doubleToLongBits(c.zipfTheta()),
                 Double.doubleToLongBits(c.pLocal()), c.duration().toNanos(), c.seed()};
@@ -247,15 +234,4 @@ public final class ClusterSharingExperiment {
                 + ", seed " + w[7];
     }
 
-    private static byte[] toBytes(long[] words) {
-        ByteBuffer b = ByteBuffer.allocate(8 * words.length).order(ByteOrder.nativeOrder());
-        b.asLongBuffer().put(words);
-        return b.array();
-    }
-
-    private static long[] fromBytes(byte[] bytes) {
-        long[] words = new long[bytes.length / 8];
-        ByteBuffer.wrap(bytes).order(ByteOrder.nativeOrder()).asLongBuffer().get(words);
-        return words;
-    }
 }

@@ -7,14 +7,12 @@ import io.remus.alock.LockOptions;
 import io.remus.alock.LockWord;
 import io.remus.core.ComputeThread;
 import io.remus.core.RemotePtr;
-import io.remus.core.RemoteTimeoutException;
 import io.remus.core.RemusException;
 import io.remus.core.RemusNode;
 import io.remus.core.config.ClusterConfig;
 import io.remus.core.config.NodeRange;
 import io.remus.core.fabric.Fabric;
 import io.remus.core.fabric.Opcode;
-import io.remus.ds.bench.BenchWorkers;
 import io.remus.ds.bench.structure.Ycsb;
 import io.remus.ds.delegate.Trust;
 import io.remus.ds.delegate.Trustee;
@@ -34,14 +32,10 @@ import java.util.Objects;
 import java.util.SplittableRandom;
 import java.util.concurrent.BrokenBarrierException;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLongArray;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.UnaryOperator;
 
 /**
@@ -303,11 +297,7 @@ public final class KvExperiment {
         private final Sinks sinks;
         private final UnaryOperator<Store> twist;
         private final int workers;
-        private final CountDownLatch ready;
-        private final CyclicBarrier start;
-        private final AtomicBoolean stop = new AtomicBoolean();
-        private final AtomicBoolean trusteesStop = new AtomicBoolean();
-        private final AtomicReference<Throwable> failure = new AtomicReference<>();
+        private final WorkerPhases phases;
         private final AtomicLongArray issued;
         private final long[][] posted;
         private final long[] roundTrips;
@@ -342,8 +332,7 @@ public final class KvExperiment {
             this.twist = twist;
             this.workers = config.workers();
             int localWorkers = (to - from + 1) * config.threadsPerNode();
-            this.ready = new CountDownLatch(localWorkers);
-            this.start = new CyclicBarrier(localWorkers + 1);
+            this.phases = new WorkerPhases("key-value experiment", localWorkers, START_BOUND, STOP_BOUND);
             this.issued = new AtomicLongArray(workers);
             for (int w = 0; w < workers; w++) {
                 int node = w / config.threadsPerNode();
@@ -402,77 +391,36 @@ public final class KvExperiment {
         Partial runLocal(long[] nodeRoots, long[] lockWords) throws InterruptedException {
             System.arraycopy(nodeRoots, 0, roots, 0, roots.length);
             this.locks = lockWords;
-            List<Thread> threads = new ArrayList<>();
-            List<Thread> trusteeThreads = new ArrayList<>();
             if (way == KvWay.DELEGATED) {
                 for (int t = 0; t < config.nodes(); t++) {
                     CompletableFuture<Long> ptr = new CompletableFuture<>();
                     trustees.add(ptr);
                     if (t >= from && t <= to) {
                         int node = t;
-                        trusteeThreads.add(start(() -> serve(node, ptr), "kv-trustee@node" + t));
+                        phases.startTrustee(() -> serve(node, ptr), "kv-trustee@node" + t);
                     }
                 }
-                for (int t = from; t <= to; t++) {
-                    steps.trusteeStarted(t, trusteePtr(t));
+                try {
+                    for (int t = from; t <= to; t++) {
+                        steps.trusteeStarted(t, trusteePtr(t));
+                    }
+                } catch (RuntimeException e) {
+                    phases.abandon();
+                    throw e;
                 }
             }
             for (int node = from; node <= to; node++) {
                 for (int i = 0; i < config.threadsPerNode(); i++) {
                     int worker = node * config.threadsPerNode() + i;
                     int home = node;
-                    threads.add(start(() -> work(worker, home), "kv-" + way.flagName() + "-" + worker + "@node" + node));
+                    phases.startWorker(() -> work(worker, home), "kv-" + way.flagName() + "-" + worker + "@node" + node);
                 }
             }
             long begin;
-            RuntimeException acrossNodes = null;
             try {
-                long readyBy = System.nanoTime() + START_BOUND.toNanos();
-                while (!ready.await(10, TimeUnit.MILLISECONDS)) {
-                    if (failure.get() != null || System.nanoTime() - readyBy > 0) {
-                        throw new RemoteTimeoutException("not ready within " + START_BOUND);
-                    }
-                }
-                try {
-                    steps.ready();
-                } catch (RuntimeException e) {
-                    acrossNodes = e;
-                    throw e;
-                }
-                begin = System.nanoTime();
-                start.await(START_BOUND.toNanos(), TimeUnit.NANOSECONDS);
-            } catch (RuntimeException | BrokenBarrierException | TimeoutException e) {
-                stop.set(true);
-                trusteesStop.set(true);
-                start.reset();
-                List<Thread> all = new ArrayList<>(threads);
-                all.addAll(trusteeThreads);
-                if (acrossNodes != null) {
-                    // Another node's failure or a timeout across nodes: the local workers' broken start follows from it.
-                    BenchWorkers.joinAll(all, STOP_BOUND, new AtomicReference<>(), "a key-value experiment");
-                    throw acrossNodes;
-                }
-                BenchWorkers.joinAll(all, STOP_BOUND, failure, "a key-value experiment");
-                throw new RemusException("key-value experiment workers were not all ready within " + START_BOUND,
-                        failure.get() != null ? failure.get() : e);
-            }
-            long end = begin + config.duration().toNanos();
-            while (failure.get() == null && end - System.nanoTime() > 0) {
-                Thread.sleep(Math.max(1, Math.min(10, TimeUnit.NANOSECONDS.toMillis(end - System.nanoTime()))));
-            }
-            stop.set(true);
-            try {
-                try {
-                    BenchWorkers.joinAll(threads, STOP_BOUND, failure, "a key-value experiment");
-                    if (way == KvWay.DELEGATED) {
-                        steps.workersStopped();
-                    }
-                } finally {
-                    trusteesStop.set(true);
-                    BenchWorkers.joinAll(trusteeThreads, STOP_BOUND, failure, "a key-value experiment");
-                }
+                begin = phases.run(config.duration(), steps, way == KvWay.DELEGATED);
             } catch (RemusException e) {
-                if (failure.get() instanceof KvReadMismatchException mismatch) {
+                if (phases.failure() instanceof KvReadMismatchException mismatch) {
                     throw mismatch;
                 }
                 throw e;
@@ -572,21 +520,6 @@ public final class KvExperiment {
             return new KvResult(way, workload, r, u, locals, last - begin, sum, trips, rt, ut, at);
         }
 
-        private Thread start(Runnable body, String name) {
-            Thread t = new Thread(() -> {
-                try {
-                    body.run();
-                } catch (Throwable e) {
-                    failure.compareAndSet(null, e);
-                    stop.set(true);
-                    start.reset();
-                }
-            }, name);
-            t.setDaemon(true);
-            t.start();
-            return t;
-        }
-
         /**
          * A trustee's thread: owns the keys of {@code node} in a plain table indexed by {@code key / nodes},
          * serves until told to stop (after every worker has stopped, so that no worker waits on a trustee
@@ -628,7 +561,7 @@ public final class KvExperiment {
                     long[] before = ObjectBenchmark.posted(ct);
                     long tripsBefore = ct.roundTrips();
                     ptr.complete(trustee.ptr());
-                    while (!trusteesStop.get()) {
+                    while (phases.serving()) {
                         if (trustee.serveOnce() == 0) {
                             Thread.yield();
                         }
@@ -790,8 +723,7 @@ public final class KvExperiment {
                 int n = config.nodes();
                 long[] before = ObjectBenchmark.posted(ct);
                 long tripsBefore = ct.roundTrips();
-                ready.countDown();
-                start.await(START_BOUND.toNanos(), TimeUnit.NANOSECONDS);
+                phases.arrive();
                 long sequence = 0;
                 long r0 = 0;
                 long u0 = 0;
@@ -799,7 +731,7 @@ public final class KvExperiment {
                 long uTrips = 0;
                 long mTrips = 0;
                 long locals = 0;
-                while (!stop.get()) {
+                while (phases.running()) {
                     int key = picker.next();
                     if (rnd.nextInt(100) < updatePercent) {
                         sequence++;

@@ -3,14 +3,12 @@ package io.remus.ds.object.bench;
 import io.remus.alock.LockContext;
 import io.remus.alock.LockOptions;
 import io.remus.core.ComputeThread;
-import io.remus.core.RemoteTimeoutException;
 import io.remus.core.RemusException;
 import io.remus.core.RemusNode;
 import io.remus.core.config.ClusterConfig;
 import io.remus.core.config.NodeRange;
 import io.remus.core.fabric.Fabric;
 import io.remus.core.fabric.Opcode;
-import io.remus.ds.bench.BenchWorkers;
 import io.remus.ds.bench.structure.KeyChooser;
 import io.remus.ds.delegate.Trust;
 import io.remus.ds.delegate.Trustee;
@@ -30,13 +28,9 @@ import java.util.Objects;
 import java.util.SplittableRandom;
 import java.util.concurrent.BrokenBarrierException;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * Gossamer's shared-counter microbenchmark (Trust&lt;T&gt; / Gossamer, UIC 2025) over one-sided RDMA:
@@ -252,11 +246,7 @@ public final class SharingExperiment {
         private final Sinks sinks;
         private final Steps steps;
         private final int workers;
-        private final CountDownLatch ready;
-        private final CyclicBarrier start;
-        private final AtomicBoolean stop = new AtomicBoolean();
-        private final AtomicBoolean trusteesStop = new AtomicBoolean();
-        private final AtomicReference<Throwable> failure = new AtomicReference<>();
+        private final WorkerPhases phases;
         private final long[][] posted;
         private final long[] roundTrips;
         private final long[] done;
@@ -283,8 +273,7 @@ public final class SharingExperiment {
             this.steps = steps;
             this.workers = config.workers();
             int localWorkers = (to - from + 1) * config.threadsPerNode();
-            this.ready = new CountDownLatch(localWorkers);
-            this.start = new CyclicBarrier(localWorkers + 1);
+            this.phases = new WorkerPhases("sharing experiment", localWorkers, START_BOUND, STOP_BOUND);
             this.posted = new long[workers + config.nodes()][Opcode.values().length];
             this.roundTrips = new long[workers + config.nodes()];
             this.done = new long[workers];
@@ -315,8 +304,6 @@ public final class SharingExperiment {
          */
         Partial runLocal(long[] counterPtrs) throws InterruptedException {
             this.ptrs = counterPtrs;
-            List<Thread> threads = new ArrayList<>();
-            List<Thread> trusteeThreads = new ArrayList<>();
             if (way == SharingWay.DELEGATED) {
                 trustees = new ArrayList<>();
                 for (int t = 0; t < config.nodes(); t++) {
@@ -324,64 +311,26 @@ public final class SharingExperiment {
                     trustees.add(ptr);
                     if (t >= from && t <= to) {
                         int node = t;
-                        trusteeThreads.add(start(() -> serve(node, ptr), "sharing-trustee@node" + t));
+                        phases.startTrustee(() -> serve(node, ptr), "sharing-trustee@node" + t);
                     }
                 }
-                for (int t = from; t <= to; t++) {
-                    steps.trusteeStarted(t, trusteePtr(t));
+                try {
+                    for (int t = from; t <= to; t++) {
+                        steps.trusteeStarted(t, trusteePtr(t));
+                    }
+                } catch (RuntimeException e) {
+                    phases.abandon();
+                    throw e;
                 }
             }
             for (int node = from; node <= to; node++) {
                 for (int i = 0; i < config.threadsPerNode(); i++) {
                     int worker = node * config.threadsPerNode() + i;
                     int home = node;
-                    threads.add(start(() -> work(worker, home), "sharing-" + way.flagName() + "-" + worker + "@node" + node));
+                    phases.startWorker(() -> work(worker, home), "sharing-" + way.flagName() + "-" + worker + "@node" + node);
                 }
             }
-            long begin;
-            RuntimeException acrossNodes = null;
-            try {
-                long readyBy = System.nanoTime() + START_BOUND.toNanos();
-                while (!ready.await(10, TimeUnit.MILLISECONDS)) {
-                    if (failure.get() != null || System.nanoTime() - readyBy > 0) {
-                        throw new RemoteTimeoutException("not ready within " + START_BOUND);
-                    }
-                }
-                try {
-                    steps.ready();
-                } catch (RuntimeException e) {
-                    acrossNodes = e;
-                    throw e;
-                }
-                begin = System.nanoTime();
-                start.await(START_BOUND.toNanos(), TimeUnit.NANOSECONDS);
-            } catch (RuntimeException | BrokenBarrierException | TimeoutException e) {
-                stop.set(true);
-                trusteesStop.set(true);
-                start.reset();
-                if (acrossNodes != null) {
-                    // Another node's failure or a timeout across nodes: the local workers' broken start follows from it.
-                    BenchWorkers.joinAll(concat(threads, trusteeThreads), STOP_BOUND, new AtomicReference<>(), "a sharing experiment");
-                    throw acrossNodes;
-                }
-                BenchWorkers.joinAll(concat(threads, trusteeThreads), STOP_BOUND, failure, "a sharing experiment");
-                throw new RemusException("sharing experiment workers were not all ready within " + START_BOUND,
-                        failure.get() != null ? failure.get() : e);
-            }
-            long end = begin + config.duration().toNanos();
-            while (failure.get() == null && end - System.nanoTime() > 0) {
-                Thread.sleep(Math.max(1, Math.min(10, TimeUnit.NANOSECONDS.toMillis(end - System.nanoTime()))));
-            }
-            stop.set(true);
-            try {
-                BenchWorkers.joinAll(threads, STOP_BOUND, failure, "a sharing experiment");
-                if (way == SharingWay.DELEGATED) {
-                    steps.workersStopped();
-                }
-            } finally {
-                trusteesStop.set(true);
-                BenchWorkers.joinAll(trusteeThreads, STOP_BOUND, failure, "a sharing experiment");
-            }
+            long begin = phases.run(config.duration(), steps, way == SharingWay.DELEGATED);
             return partial(begin);
         }
 
@@ -478,21 +427,6 @@ public final class SharingExperiment {
             return new Partial(increments, locals, last - begin, sum, trips, perCounter, trusteeValues);
         }
 
-        private Thread start(Runnable body, String name) {
-            Thread t = new Thread(() -> {
-                try {
-                    body.run();
-                } catch (Throwable e) {
-                    failure.compareAndSet(null, e);
-                    stop.set(true);
-                    start.reset();
-                }
-            }, name);
-            t.setDaemon(true);
-            t.start();
-            return t;
-        }
-
         /**
          * A trustee's thread: owns the counters of {@code node}, serves until told to stop (after every
          * worker has stopped, so that no worker waits on a trustee that left), then reads them.
@@ -509,7 +443,7 @@ public final class SharingExperiment {
                     long[] before = ObjectBenchmark.posted(ct);
                     long tripsBefore = ct.roundTrips();
                     ptr.complete(trustee.ptr());
-                    while (!trusteesStop.get()) {
+                    while (phases.serving()) {
                         if (trustee.serveOnce() == 0) {
                             Thread.yield();
                         }
@@ -592,11 +526,10 @@ public final class SharingExperiment {
                 int n = config.nodes();
                 long[] before = ObjectBenchmark.posted(ct);
                 long tripsBefore = ct.roundTrips();
-                ready.countDown();
-                start.await(START_BOUND.toNanos(), TimeUnit.NANOSECONDS);
+                phases.arrive();
                 long count = 0;
                 long locals = 0;
-                while (!stop.get()) {
+                while (phases.running()) {
                     int c = picker.next();
                     long s = System.nanoTime();
                     long value = inc.apply(c);
