@@ -332,7 +332,12 @@ class MpmcBoundedQueueTest {
                         long v = seed * 1_000_000 + index * 1000L + i + 1;
                         maybeYield(rnd);
                         int op = r.invoke(BoundedContainerSpec.PUT, v);
-                        boolean ok = broken == null ? q.offer(v, PATIENCE) : broken.offer(v);
+                        boolean ok;
+                        try {
+                            ok = broken == null ? q.offer(v, PATIENCE) : broken.offer(v);
+                        } catch (TwinStuckException e) {
+                            return;
+                        }
                         r.respond(op, ok ? 1 : 0);
                         if (!ok) {
                             Thread.yield();
@@ -342,7 +347,12 @@ class MpmcBoundedQueueTest {
                     for (int i = 0; i < 60; i++) {
                         maybeYield(rnd);
                         int op = r.invoke(BoundedContainerSpec.TAKE);
-                        OptionalLong v = broken == null ? q.poll(PATIENCE) : broken.poll();
+                        OptionalLong v;
+                        try {
+                            v = broken == null ? q.poll(PATIENCE) : broken.poll();
+                        } catch (TwinStuckException e) {
+                            return;
+                        }
                         if (v.isPresent()) {
                             r.respond(op, v.getAsLong());
                         } else {
@@ -364,7 +374,8 @@ class MpmcBoundedQueueTest {
 
     /**
      * The broken twins: the queue's layout and protocol with one step wrong ({@link Twin}), no
-     * deadlines (they spin), fresh head and tail READs each call.
+     * deadlines (they spin), fresh head and tail READs each call. A call that loops longer than
+     * {@link TwinStuckException#BOUND} throws {@link TwinStuckException}: a wrong step can wedge the twin for good.
      */
     private static final class BrokenQueue {
         private final ComputeThread t;
@@ -384,8 +395,10 @@ class MpmcBoundedQueueTest {
         }
 
         boolean offer(long value) {
+            long stuckAt = TwinStuckException.deadline();
             long pos = t.read(ptr + MpmcBoundedQueue.TAIL);
             while (true) {
+                TwinStuckException.check(stuckAt);
                 long slot = slot(pos);
                 long seq = t.read(slot);
                 if (seq == 2 * pos) {
@@ -422,8 +435,10 @@ class MpmcBoundedQueueTest {
         }
 
         OptionalLong poll() {
+            long stuckAt = TwinStuckException.deadline();
             long pos = t.read(ptr + MpmcBoundedQueue.HEAD);
             while (true) {
+                TwinStuckException.check(stuckAt);
                 long slot = slot(pos);
                 t.read(slot, 0, MpmcBoundedQueue.SLOT_BYTES);
                 long seq = t.buffer().get(ValueLayout.JAVA_LONG, 0);

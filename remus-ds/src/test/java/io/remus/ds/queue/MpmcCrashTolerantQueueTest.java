@@ -411,24 +411,11 @@ class MpmcCrashTolerantQueueTest {
     }
 
     /**
-     * A broken twin's call that found no way through within {@link BrokenQueue#STUCK_BOUND}: the twin's wrong step
-     * can leave the queue in a state its loops never leave. The caller leaves the call pending and stops.
-     */
-    private static final class TwinStuckException extends RuntimeException {
-        private static final long serialVersionUID = 1L;
-
-        TwinStuckException() {
-            super("the broken twin's call made no progress within " + BrokenQueue.STUCK_BOUND);
-        }
-    }
-
-    /**
      * The broken twins: the queue's layout and protocol with one step wrong ({@link Twin}), no deadlines (polls
      * poison a claim in flight at once), fresh tails and heads each call. A call that loops longer than
-     * {@link #STUCK_BOUND} throws {@link TwinStuckException}: a wrong step can wedge the twin for good.
+     * {@link TwinStuckException#BOUND} throws {@link TwinStuckException}: a wrong step can wedge the twin for good.
      */
     private static final class BrokenQueue {
-        static final Duration STUCK_BOUND = Duration.ofSeconds(5);
         private final ComputeThread t;
         private long stuckAt;
         private final long ptr;
@@ -449,13 +436,11 @@ class MpmcCrashTolerantQueueTest {
         }
 
         private void startCall() {
-            stuckAt = System.nanoTime() + STUCK_BOUND.toNanos();
+            stuckAt = TwinStuckException.deadline();
         }
 
         private void checkStuck() {
-            if (System.nanoTime() - stuckAt > 0) {
-                throw new TwinStuckException();
-            }
+            TwinStuckException.check(stuckAt);
         }
 
         boolean offer(long value) {

@@ -325,7 +325,12 @@ class MpmcScqQueueTest {
                         long v = seed * 1_000_000 + index * 1000L + i + 1;
                         maybeYield(rnd);
                         int op = r.invoke(BoundedContainerSpec.PUT, v);
-                        boolean ok = broken == null ? q.offer(v) : broken.offer(v);
+                        boolean ok;
+                        try {
+                            ok = broken == null ? q.offer(v) : broken.offer(v);
+                        } catch (TwinStuckException e) {
+                            return;
+                        }
                         r.respond(op, ok ? 1 : 0);
                         if (!ok) {
                             Thread.yield();
@@ -335,7 +340,12 @@ class MpmcScqQueueTest {
                     for (int i = 0; i < 40; i++) {
                         maybeYield(rnd);
                         int op = r.invoke(BoundedContainerSpec.TAKE);
-                        OptionalLong v = broken == null ? q.poll() : broken.poll();
+                        OptionalLong v;
+                        try {
+                            v = broken == null ? q.poll() : broken.poll();
+                        } catch (TwinStuckException e) {
+                            return;
+                        }
                         if (v.isPresent()) {
                             r.respond(op, v.getAsLong());
                         } else {
@@ -350,7 +360,12 @@ class MpmcScqQueueTest {
                 UnmarkingTwin broken = twin ? new UnmarkingTwin(t, ptr) : null;
                 for (int i = 0; i < 2 * capacity + 4; i++) {
                     int op = recorders[4].invoke(BoundedContainerSpec.TAKE);
-                    OptionalLong v = broken == null ? q.poll() : broken.poll();
+                    OptionalLong v;
+                    try {
+                        v = broken == null ? q.poll() : broken.poll();
+                    } catch (TwinStuckException e) {
+                        break;
+                    }
                     if (v.isEmpty()) {
                         recorders[4].respond(op);
                         break;
@@ -371,13 +386,15 @@ class MpmcScqQueueTest {
     /**
      * The broken twin: the queue's layout and protocol, except that a take passing a ticket whose put has not
      * happened leaves the entry as it is, so a put that comes later publishes its cell on a ticket no take will
-     * visit again. Its puts pause between the ticket and the publication, as a descheduled producer does.
+     * visit again. Its puts pause between the ticket and the publication, as a descheduled producer does. A call that
+     * loops longer than {@link TwinStuckException#BOUND} throws {@link TwinStuckException}.
      */
     private static final class UnmarkingTwin {
         private final ComputeThread t;
         private final long ptr;
         private final int capacity;
         private final long size;
+        private long stuckAt;
 
         UnmarkingTwin(ComputeThread t, long ptr) {
             this.t = t;
@@ -387,6 +404,7 @@ class MpmcScqQueueTest {
         }
 
         boolean offer(long value) {
+            stuckAt = TwinStuckException.deadline();
             long[] at = new long[1];
             int index = take(MpmcScqQueue.FREE_RING, at);
             if (index < 0) {
@@ -399,6 +417,7 @@ class MpmcScqQueueTest {
         }
 
         OptionalLong poll() {
+            stuckAt = TwinStuckException.deadline();
             long[] at = new long[1];
             int index = take(MpmcScqQueue.ALLOC_RING, at);
             if (index < 0) {
@@ -422,6 +441,7 @@ class MpmcScqQueueTest {
         private void put(long ring, int index, boolean pause) {
             long words = ptr + ring;
             while (true) {
+                TwinStuckException.check(stuckAt);
                 long ticket = t.fetchAndAdd(words + MpmcScqQueue.TAIL, 1);
                 if (pause) {
                     LockSupport.parkNanos(200_000);
@@ -452,6 +472,7 @@ class MpmcScqQueueTest {
                 return -1;
             }
             while (true) {
+                TwinStuckException.check(stuckAt);
                 long ticket = t.fetchAndAdd(words + MpmcScqQueue.HEAD, 1);
                 long cycle = (ticket / size) & MpmcScqQueue.CYCLE_MASK;
                 long at = entry(ring, ticket);
