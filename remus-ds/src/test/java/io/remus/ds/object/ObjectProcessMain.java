@@ -1,5 +1,6 @@
 package io.remus.ds.object;
 
+import io.remus.ds.testing.ChildMain;
 import io.remus.ds.testing.Counts;
 import io.remus.ds.testing.Contention;
 import io.remus.check.History;
@@ -27,10 +28,7 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
-import java.nio.channels.FileChannel;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
-import java.lang.foreign.Arena;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -121,13 +119,13 @@ public final class ObjectProcessMain {
         int size = Integer.parseInt(args[2]);
         int basePort = Integer.parseInt(args[3]);
         Path dir = Path.of(args[4]);
-        progress("joining node=" + nodeId);
+        ChildMain.progress("joining node=" + nodeId);
         ClusterConfig config = ClusterProcess.builder(nodeId, Collections.nCopies(size, DeviceAddress.ipv4(device)), basePort)
                 .memoryNodes(new NodeRange(0, size - 2)).segmentSize(1 << 20).threadsPerNode(WORKERS + 2).operationTimeout(Duration.ofSeconds(60)).build();
         VerbsFabricOptions options = VerbsFabricOptions.cluster(device, config, CONNECT);
         RemusCluster cluster = RemusCluster.builder().config(config).verbsOptions(options).joinTimeout(CONNECT)
                 .shutdownTimeout(Duration.ofMinutes(2)).join();
-        progress("joined node=" + nodeId);
+        ChildMain.progress("joined node=" + nodeId);
         List<String> lines = Collections.synchronizedList(new ArrayList<>());
         try {
             ComputeThread main = cluster.computeThread();
@@ -149,7 +147,7 @@ public final class ObjectProcessMain {
                 root.set(directory);
             }
             barrier.await();
-            progress("objects created");
+            ChildMain.progress("objects created");
             long directory = root.get();
             long[] ptrs = new long[Target.values().length];
             for (int i = 0; i < ptrs.length; i++) {
@@ -160,7 +158,7 @@ public final class ObjectProcessMain {
                 histories.put(target, new History(HistoryClock.EPOCH_MICROS, nodeId));
             }
             boolean victim = nodeId == size - 1;
-            MemorySegment inFlight = victim ? mapInFlight(dir) : null;
+            MemorySegment inFlight = victim ? ChildMain.mapInFlight(dir.resolve(IN_FLIGHT), WORKERS) : null;
             AtomicInteger frozenDone = new AtomicInteger();
             List<Thread> threads = new ArrayList<>();
             List<Throwable> failures = Collections.synchronizedList(new ArrayList<>());
@@ -196,7 +194,7 @@ public final class ObjectProcessMain {
                 HistoryFiles.write(histories.get(target), dir.resolve(target.file(nodeId)));
             }
             Files.createFile(dir.resolve("done-" + nodeId));
-            progress("histories written");
+            ChildMain.progress("histories written");
             if (nodeId == 0) {
                 awaitDone(dir, size);
                 lines.add("CONTENTS queue=" + words(queue.contents()) + " stack=" + words(stack.contents()));
@@ -213,32 +211,11 @@ public final class ObjectProcessMain {
         System.exit(0);
     }
 
-    /** The victim's {@link #IN_FLIGHT} file, mapped shared for the life of the process. */
-    private static MemorySegment mapInFlight(Path dir) throws IOException {
-        try (FileChannel ch = FileChannel.open(dir.resolve(IN_FLIGHT), StandardOpenOption.CREATE_NEW, StandardOpenOption.READ,
-                StandardOpenOption.WRITE)) {
-            return ch.map(FileChannel.MapMode.READ_WRITE, 0, 8L * WORKERS, Arena.global());
-        }
-    }
-
     /** Waits for every process's {@code done} file: a file, not a barrier, so that waiting takes no CPU from the others. */
     private static void awaitDone(Path dir, int size) throws InterruptedException {
         long deadline = System.nanoTime() + RUN_BOUND.toNanos();
         for (int n = 0; n < size; n++) {
-            while (!Files.exists(dir.resolve("done-" + n))) {
-                if (System.nanoTime() - deadline > 0) {
-                    throw new AssertionError("node " + n + " did not finish within " + RUN_BOUND);
-                }
-                Thread.sleep(POLL_MILLIS);
-            }
-        }
-    }
-
-    /** A line at once, so that a test that gives up on this process shows how far it came. */
-    private static void progress(String what) {
-        synchronized (System.out) {
-            System.out.println("PROGRESS " + what);
-            System.out.flush();
+            ChildMain.awaitFile(dir.resolve("done-" + n), Duration.ofNanos(Math.max(0, deadline - System.nanoTime())));
         }
     }
 
@@ -291,7 +268,7 @@ public final class ObjectProcessMain {
             for (Target target : Target.values()) {
                 recorders.put(target, histories.get(target).recorder(index));
             }
-            progress("worker " + index + " attached");
+            ChildMain.progress("worker " + index + " attached");
             Path frozenFile = dir.resolve("frozen");
             Path resumedFile = dir.resolve("resumed");
             long deadline = System.nanoTime() + RUN_BOUND.toNanos();
@@ -336,7 +313,7 @@ public final class ObjectProcessMain {
                     resumedOps++;
                 }
                 if (i % 20 == 0) {
-                    progress("worker " + index + " at " + i + " operations");
+                    ChildMain.progress("worker " + index + " at " + i + " operations");
                 }
                 if (victim && index == 0 && i == READY_OPS) {
                     try {
