@@ -94,8 +94,8 @@ public final class KvRunner {
                     Histogram mine = h[update ? 1 : 0][worker - first];
                     return nanos -> LatencyHistograms.record(mine, nanos);
                 }, () -> {
-                    byte[] reads = encode(h[0]);
-                    byte[] updates = encode(h[1]);
+                    byte[] reads = LatencyHistograms.compress(h[0]);
+                    byte[] updates = LatencyHistograms.compress(h[1]);
                     return ByteBuffer.allocate(8 + reads.length + updates.length).putInt(reads.length).put(reads)
                             .putInt(updates.length).put(updates).array();
                 });
@@ -119,21 +119,9 @@ public final class KvRunner {
         return experiment.nodeId() == 0 ? Optional.of(runs) : Optional.empty();
     }
 
-    private static byte[] encode(Histogram[] histograms) {
-        Histogram all = LatencyHistograms.create();
-        for (Histogram one : histograms) {
-            all.add(one);
-        }
-        ByteBuffer buffer = ByteBuffer.allocate(all.getNeededByteBufferCapacity());
-        int length = all.encodeIntoCompressedByteBuffer(buffer);
-        byte[] bytes = new byte[length];
-        buffer.flip().get(bytes);
-        return bytes;
-    }
-
     private static Histogram decode(ByteBuffer b) throws DataFormatException {
         byte[] bytes = new byte[b.getInt()];
         b.get(bytes);
-        return Histogram.decodeFromCompressedByteBuffer(ByteBuffer.wrap(bytes), 0);
+        return LatencyHistograms.decompress(bytes);
     }
 }

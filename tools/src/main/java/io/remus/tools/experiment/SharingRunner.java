@@ -11,7 +11,6 @@ import io.remus.tools.stats.LatencyHistograms;
 import io.remus.tools.stats.LatencySummary;
 import org.HdrHistogram.Histogram;
 
-import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -83,22 +82,12 @@ public final class SharingRunner {
             ClusterSharingExperiment.NodeRun run = experiment.run(config, way, (w, worker) -> {
                 Histogram h = histograms[worker - first];
                 return nanos -> LatencyHistograms.record(h, nanos);
-            }, () -> {
-                Histogram mine = LatencyHistograms.create();
-                for (Histogram h : histograms) {
-                    mine.add(h);
-                }
-                ByteBuffer buffer = ByteBuffer.allocate(mine.getNeededByteBufferCapacity());
-                int length = mine.encodeIntoCompressedByteBuffer(buffer);
-                byte[] bytes = new byte[length];
-                buffer.flip().get(bytes);
-                return bytes;
-            });
+            }, () -> LatencyHistograms.compress(histograms));
             if (experiment.nodeId() == 0) {
                 Histogram merged = LatencyHistograms.create();
                 for (int node = 0; node < run.attachments().size(); node++) {
                     try {
-                        merged.add(Histogram.decodeFromCompressedByteBuffer(ByteBuffer.wrap(run.attachments().get(node)), 0));
+                        merged.add(LatencyHistograms.decompress(run.attachments().get(node)));
                     } catch (DataFormatException e) {
                         throw new RemusException("node " + node + "'s latency histogram of " + way.flagName() + " does not decode", e);
                     }

@@ -9,7 +9,6 @@ import io.remus.tools.stats.LatencyHistograms;
 import io.remus.tools.stats.LatencySummary;
 import org.HdrHistogram.Histogram;
 
-import java.nio.ByteBuffer;
 import java.util.List;
 import java.util.Optional;
 import java.util.zip.DataFormatException;
@@ -63,11 +62,7 @@ public final class ClusterLockRunner {
             for (Histogram h : histograms) {
                 mine.add(h);
             }
-            ByteBuffer buffer = ByteBuffer.allocate(mine.getNeededByteBufferCapacity());
-            int length = mine.encodeIntoCompressedByteBuffer(buffer);
-            byte[] bytes = new byte[length];
-            buffer.flip().get(bytes);
-            return bytes;
+            return LatencyHistograms.compress(mine);
         });
         NodeLockResult own = results.stream().filter(r -> r.node() == bench.nodeId()).findFirst()
                 .orElseThrow(() -> new RemusException("node " + bench.nodeId() + ": its own result is missing"));
@@ -97,7 +92,7 @@ public final class ClusterLockRunner {
 
     private static Histogram decode(NodeLockResult r) {
         try {
-            Histogram h = Histogram.decodeFromCompressedByteBuffer(ByteBuffer.wrap(r.attachment()), 0);
+            Histogram h = LatencyHistograms.decompress(r.attachment());
             if (h.getTotalCount() != r.result().operations()) {
                 throw new RemusException("node " + r.node() + " sent a latency histogram of " + h.getTotalCount()
                         + " samples for " + r.result().operations() + " operations");

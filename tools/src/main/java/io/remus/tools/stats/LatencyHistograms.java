@@ -2,6 +2,9 @@ package io.remus.tools.stats;
 
 import org.HdrHistogram.Histogram;
 
+import java.nio.ByteBuffer;
+import java.util.zip.DataFormatException;
+
 /**
  * The latency histograms every tool records into: nanoseconds from 1 to one hour at three
  * significant digits, a fixed range. A histogram that resizes itself does so through an
@@ -36,5 +39,33 @@ public final class LatencyHistograms {
     /** @return {@code nanos} clamped to [0, {@link #HIGHEST_NANOS}] */
     public static long clamp(long nanos) {
         return Math.min(HIGHEST_NANOS, Math.max(0, nanos));
+    }
+
+    /**
+     * Merges {@code histograms} and compresses the sum, for sending to another process
+     * ({@link Histogram#encodeIntoCompressedByteBuffer}).
+     *
+     * @param histograms histograms made by {@link #create}
+     * @return the compressed bytes of their sum
+     */
+    public static byte[] compress(Histogram... histograms) {
+        Histogram all = create();
+        for (Histogram h : histograms) {
+            all.add(h);
+        }
+        ByteBuffer buffer = ByteBuffer.allocate(all.getNeededByteBufferCapacity());
+        int length = all.encodeIntoCompressedByteBuffer(buffer);
+        byte[] bytes = new byte[length];
+        buffer.flip().get(bytes);
+        return bytes;
+    }
+
+    /**
+     * @param bytes what {@link #compress} made
+     * @return the histogram
+     * @throws DataFormatException when the bytes are no compressed histogram
+     */
+    public static Histogram decompress(byte[] bytes) throws DataFormatException {
+        return Histogram.decodeFromCompressedByteBuffer(ByteBuffer.wrap(bytes), 0);
     }
 }
