@@ -32,8 +32,6 @@ import java.util.Objects;
 import java.util.SplittableRandom;
 import java.util.concurrent.BrokenBarrierException;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.function.UnaryOperator;
@@ -309,7 +307,6 @@ public final class KvExperiment {
         private final long[] local;
         private final long[] finishedAt;
         private final long[] roots;
-        private final List<CompletableFuture<Long>> trustees = new ArrayList<>();
         private long[] locks;
 
         /**
@@ -392,22 +389,7 @@ public final class KvExperiment {
             System.arraycopy(nodeRoots, 0, roots, 0, roots.length);
             this.locks = lockWords;
             if (way == KvWay.DELEGATED) {
-                for (int t = 0; t < config.nodes(); t++) {
-                    CompletableFuture<Long> ptr = new CompletableFuture<>();
-                    trustees.add(ptr);
-                    if (t >= from && t <= to) {
-                        int node = t;
-                        phases.startTrustee(() -> serve(node, ptr), "kv-trustee@node" + t);
-                    }
-                }
-                try {
-                    for (int t = from; t <= to; t++) {
-                        steps.trusteeStarted(t, trusteePtr(t));
-                    }
-                } catch (RuntimeException e) {
-                    phases.abandon();
-                    throw e;
-                }
+                phases.startTrustees(from, to, "kv-trustee", this::serve, steps);
             }
             for (int node = from; node <= to; node++) {
                 for (int i = 0; i < config.threadsPerNode(); i++) {
@@ -580,17 +562,6 @@ public final class KvExperiment {
             }
         }
 
-        private long trusteePtr(int node) {
-            try {
-                return trustees.get(node).get(START_BOUND.toNanos(), TimeUnit.NANOSECONDS);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new RemusException("interrupted while waiting for the trustee of node " + node, e);
-            } catch (ExecutionException | TimeoutException e) {
-                throw new RemusException("the trustee of node " + node + " did not start within " + START_BOUND, e);
-            }
-        }
-
         private Store open(ComputeThread ct, EpochReclaimer reclaimer) {
             int n = config.nodes();
             int words = config.valueWords();
@@ -633,7 +604,7 @@ public final class KvExperiment {
                     @SuppressWarnings("unchecked")
                     Trust<long[]>[] trusts = new Trust[n];
                     for (int node = 0; node < n; node++) {
-                        long ptr = node >= from && node <= to ? trusteePtr(node) : steps.remoteTrustee(ct, node);
+                        long ptr = phases.trustee(ct, node, steps);
                         trusts[node] = TrusteeClient.connect(ct, ptr).trust(0);
                     }
                     Duration timeout = config.duration().plus(STOP_BOUND);

@@ -28,8 +28,6 @@ import java.util.Objects;
 import java.util.SplittableRandom;
 import java.util.concurrent.BrokenBarrierException;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 /**
@@ -255,7 +253,6 @@ public final class SharingExperiment {
         private final int[][] applied;
         private final long[] trusteeValues;
         private long[] ptrs;
-        private List<CompletableFuture<Long>> trustees;
 
         /**
          * @param nodes every node of the cluster, by id; only {@code from..to} are used (the others may be null)
@@ -305,23 +302,7 @@ public final class SharingExperiment {
         Partial runLocal(long[] counterPtrs) throws InterruptedException {
             this.ptrs = counterPtrs;
             if (way == SharingWay.DELEGATED) {
-                trustees = new ArrayList<>();
-                for (int t = 0; t < config.nodes(); t++) {
-                    CompletableFuture<Long> ptr = new CompletableFuture<>();
-                    trustees.add(ptr);
-                    if (t >= from && t <= to) {
-                        int node = t;
-                        phases.startTrustee(() -> serve(node, ptr), "sharing-trustee@node" + t);
-                    }
-                }
-                try {
-                    for (int t = from; t <= to; t++) {
-                        steps.trusteeStarted(t, trusteePtr(t));
-                    }
-                } catch (RuntimeException e) {
-                    phases.abandon();
-                    throw e;
-                }
+                phases.startTrustees(from, to, "sharing-trustee", this::serve, steps);
             }
             for (int node = from; node <= to; node++) {
                 for (int i = 0; i < config.threadsPerNode(); i++) {
@@ -332,12 +313,6 @@ public final class SharingExperiment {
             }
             long begin = phases.run(config.duration(), steps, way == SharingWay.DELEGATED);
             return partial(begin);
-        }
-
-        private static List<Thread> concat(List<Thread> a, List<Thread> b) {
-            List<Thread> all = new ArrayList<>(a);
-            all.addAll(b);
-            return all;
         }
 
         LockOptions lockOptions() {
@@ -465,17 +440,6 @@ public final class SharingExperiment {
             }
         }
 
-        private long trusteePtr(int node) {
-            try {
-                return trustees.get(node).get(START_BOUND.toNanos(), TimeUnit.NANOSECONDS);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new RemusException("interrupted while waiting for the trustee of node " + node, e);
-            } catch (ExecutionException | TimeoutException e) {
-                throw new RemusException("the trustee of node " + node + " did not start within " + START_BOUND, e);
-            }
-        }
-
         @SuppressWarnings("unchecked")
         private Increment open(ComputeThread ct, Reclaimer r, LockContext context) {
             int counters = config.counters();
@@ -505,7 +469,7 @@ public final class SharingExperiment {
                     int n = config.nodes();
                     TrusteeClient[] clients = new TrusteeClient[n];
                     for (int t = 0; t < n; t++) {
-                        clients[t] = TrusteeClient.connect(ct, t >= from && t <= to ? trusteePtr(t) : steps.remoteTrustee(ct, t));
+                        clients[t] = TrusteeClient.connect(ct, phases.trustee(ct, t, steps));
                     }
                     Duration timeout = config.duration().plus(STOP_BOUND);
                     yield i -> clients[i % n].<long[]>trust(i / n).apply(INCREMENT, 1, timeout);

@@ -1,5 +1,6 @@
 package io.remus.ds.object.bench;
 
+import io.remus.core.ComputeThread;
 import io.remus.core.RemoteTimeoutException;
 import io.remus.core.RemusException;
 import io.remus.ds.bench.BenchWorkers;
@@ -8,8 +9,10 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.BrokenBarrierException;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -34,6 +37,14 @@ final class WorkerPhases {
     private final AtomicReference<Throwable> failure = new AtomicReference<>();
     private final List<Thread> workers = new ArrayList<>();
     private final List<Thread> trustees = new ArrayList<>();
+    private final List<CompletableFuture<Long>> trusteePtrs = new ArrayList<>();
+    private int firstTrustee;
+
+    /** A trustee's thread body: serves {@code node}'s objects, completing {@code ptr} with its pointer once it serves. */
+    @FunctionalInterface
+    interface TrusteeBody {
+        void serve(int node, CompletableFuture<Long> ptr);
+    }
 
     /**
      * @param what         the experiment, for messages, e.g. {@code "sharing experiment"}
@@ -54,9 +65,50 @@ final class WorkerPhases {
         workers.add(thread(body, name));
     }
 
-    /** Starts a trustee's thread. */
-    void startTrustee(Runnable body, String name) {
-        trustees.add(thread(body, name));
+    /**
+     * Starts one trustee thread for each node {@code from..to} of this process and hands each trustee's pointer,
+     * once it serves, to {@link SharingExperiment.Steps#trusteeStarted}. When one does not start within the start
+     * bound, or the step fails, tells every thread started so far to stop and throws.
+     *
+     * @param name the threads' name, before {@code @node<id>}
+     * @throws RemusException naming the trustee that did not start
+     */
+    void startTrustees(int from, int to, String name, TrusteeBody body, SharingExperiment.Steps steps) {
+        firstTrustee = from;
+        for (int node = from; node <= to; node++) {
+            CompletableFuture<Long> ptr = new CompletableFuture<>();
+            trusteePtrs.add(ptr);
+            int n = node;
+            trustees.add(thread(() -> body.serve(n, ptr), name + "@node" + node));
+        }
+        try {
+            for (int node = from; node <= to; node++) {
+                steps.trusteeStarted(node, localTrustee(node));
+            }
+        } catch (RuntimeException e) {
+            abandon();
+            throw e;
+        }
+    }
+
+    /**
+     * The pointer of {@code node}'s trustee for a worker: this process's own, or through
+     * {@link SharingExperiment.Steps#remoteTrustee} for a node of another process.
+     */
+    long trustee(ComputeThread ct, int node, SharingExperiment.Steps steps) {
+        int i = node - firstTrustee;
+        return i >= 0 && i < trusteePtrs.size() ? localTrustee(node) : steps.remoteTrustee(ct, node);
+    }
+
+    private long localTrustee(int node) {
+        try {
+            return trusteePtrs.get(node - firstTrustee).get(startBound.toNanos(), TimeUnit.NANOSECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new RemusException("interrupted while waiting for the trustee of node " + node, e);
+        } catch (ExecutionException | TimeoutException e) {
+            throw new RemusException("the trustee of node " + node + " did not start within " + startBound, e);
+        }
     }
 
     /**
