@@ -8,7 +8,7 @@ package io.remus.alock;
  * A handle is not reentrant.
  */
 public interface Lock {
-    /** @return the shared lock word (a {@link io.remus.core.RemotePtr}) */
+    /** {@return the shared lock word (a {@link io.remus.core.RemotePtr})} */
     long word();
 
     /**
@@ -56,6 +56,6 @@ public interface Lock {
      */
     void unlock();
 
-    /** @return whether this handle holds the lock */
+    /** {@return whether this handle holds the lock} */
     boolean isHeld();
 }

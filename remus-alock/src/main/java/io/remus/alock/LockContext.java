@@ -33,23 +33,23 @@ public final class LockContext {
         this.ownerId = ((long) (thread.nodeId() + 1) << 32) | (SERIAL.incrementAndGet() & 0xFFFF_FFFFL);
     }
 
-    /** @return the compute thread */
+    /** {@return the compute thread} */
     public ComputeThread thread() {
         return thread;
     }
 
-    /** @return the options */
+    /** {@return the options} */
     public LockOptions options() {
         return options;
     }
 
-    /** @return a non-zero id unique among the contexts of this JVM, with the node id in its high half */
+    /** {@return a non-zero id unique among the contexts of this JVM, with the node id in its high half} */
     public long ownerId() {
         return ownerId;
     }
 
     /**
-     * @return the pool of queue nodes on this thread's node, allocated on first use
+     * {@return the pool of queue nodes on this thread's node, allocated on first use}
      * @throws io.remus.core.BadArgumentException when this thread's node is not a memory node
      */
     public QueueNodePool queueNodes() {
@@ -60,8 +60,8 @@ public final class LockContext {
     }
 
     /**
-     * @return the calling thread's {@link ParkedWaiters} token, registered on first use (the context belongs to
-     *         one Java thread, {@link #checkOpen()})
+     * {@return the calling thread's {@link ParkedWaiters} token, registered on first use (the context belongs to
+     *         one Java thread, {@link #checkOpen()})}
      */
     public long parkToken() {
         if (parkToken == 0) {

@@ -59,7 +59,7 @@ public abstract class LockHandle implements Lock {
         }
     }
 
-    /** @return the lock's name and word, for messages (made once) */
+    /** {@return the lock's name and word, for messages (made once)} */
     protected final String describe() {
         return description;
     }

@@ -30,7 +30,7 @@ public enum LockKind {
         this.cliName = cliName;
     }
 
-    /** @return the name used on command lines */
+    /** {@return the name used on command lines} */
     public String cliName() {
         return cliName;
     }

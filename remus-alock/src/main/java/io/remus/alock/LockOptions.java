@@ -38,7 +38,7 @@ public record LockOptions(long localBudget, long remoteBudget, Duration acquireT
         }
     }
 
-    /** @return budgets of 8 passes per cohort, a 10 s acquire timeout, up to 4 locks held at once */
+    /** {@return budgets of 8 passes per cohort, a 10 s acquire timeout, up to 4 locks held at once} */
     public static LockOptions defaults() {
         return new LockOptions(8, 8, Duration.ofSeconds(10), 4);
     }

@@ -77,7 +77,7 @@ public final class SpinBound {
         moving = null;
     }
 
-    /** @return how many pauses and parks the current wait has made since {@link #start()} */
+    /** {@return how many pauses and parks the current wait has made since {@link #start()}} */
     public int pauses() {
         return spins;
     }

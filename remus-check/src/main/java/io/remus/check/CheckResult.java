@@ -23,13 +23,13 @@ public record CheckResult(Verdict verdict, int operations, long configurations, 
         witness = List.copyOf(witness);
     }
 
-    /** @return whether the verdict is {@link Verdict#LINEARIZABLE} */
+    /** {@return whether the verdict is {@link Verdict#LINEARIZABLE}} */
     public boolean isLinearizable() {
         return verdict == Verdict.LINEARIZABLE;
     }
 
     /**
-     * @return this result, when linearizable
+     * {@return this result, when linearizable}
      * @throws NotLinearizableError when not linearizable or unknown, with the explanation
      */
     public CheckResult assertLinearizable() {

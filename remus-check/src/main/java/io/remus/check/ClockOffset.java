@@ -92,7 +92,7 @@ public record ClockOffset(long low, long high) {
         return new ClockOffset(Math.min(low, other.low), Math.max(high, other.high));
     }
 
-    /** @return {@code high - low}: how much concurrency the merge adds to operations of this clock */
+    /** {@return {@code high - low}: how much concurrency the merge adds to operations of this clock} */
     public long width() {
         return high - low;
     }

@@ -61,12 +61,12 @@ public final class History {
         this.process = process;
     }
 
-    /** @return the clock */
+    /** {@return the clock} */
     public HistoryClock clock() {
         return clock;
     }
 
-    /** @return the process number */
+    /** {@return the process number} */
     public int process() {
         return process;
     }
@@ -148,12 +148,12 @@ public final class History {
             responded = new long[capacity];
         }
 
-        /** @return the thread number */
+        /** {@return the thread number} */
         public int thread() {
             return thread;
         }
 
-        /** @return how many operations were invoked */
+        /** {@return how many operations were invoked} */
         public int size() {
             return size;
         }

@@ -42,6 +42,6 @@ public enum HistoryClock {
 
     private static final Clock UTC = Clock.systemUTC();
 
-    /** @return the current reading */
+    /** {@return the current reading} */
     public abstract long now();
 }

@@ -61,7 +61,7 @@ public final class LinearizabilityChecker {
         this.budget = Objects.requireNonNull(budget, "budget");
     }
 
-    /** @return the budget of each check */
+    /** {@return the budget of each check} */
     public Budget budget() {
         return budget;
     }

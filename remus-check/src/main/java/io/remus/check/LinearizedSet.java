@@ -36,7 +36,7 @@ final class LinearizedSet {
         return new LinearizedSet(f, NO_BITS, NO_BITS);
     }
 
-    /** @return the lowest index of a completed operation not linearized (the operation count when none) */
+    /** {@return the lowest index of a completed operation not linearized (the operation count when none)} */
     int first() {
         return first;
     }

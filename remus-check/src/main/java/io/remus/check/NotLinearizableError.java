@@ -17,7 +17,7 @@ public final class NotLinearizableError extends AssertionError {
         this.result = result;
     }
 
-    /** @return the check's result */
+    /** {@return the check's result} */
     public CheckResult result() {
         return result;
     }

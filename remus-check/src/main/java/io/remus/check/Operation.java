@@ -49,7 +49,7 @@ public record Operation(int id, int process, int thread, String kind, long[] arg
         }
     }
 
-    /** @return whether the operation has no response */
+    /** {@return whether the operation has no response} */
     public boolean isPending() {
         return respondedAt == PENDING;
     }
@@ -75,7 +75,7 @@ public record Operation(int id, int process, int thread, String kind, long[] arg
         return new Operation(newId, process, thread, kind, arguments, result, invokedAt, respondedAt);
     }
 
-    /** @return e.g. {@code #3 p0/t1 write(7) -> () [10, 20]} or {@code ... -> pending [10, -]} */
+    /** {@return e.g. {@code #3 p0/t1 write(7) -> () [10, 20]} or {@code ... -> pending [10, -]}} */
     @Override
     public String toString() {
         StringBuilder s = new StringBuilder();

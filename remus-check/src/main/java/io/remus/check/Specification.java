@@ -11,7 +11,7 @@ import java.util.Objects;
  * @param <S> the state type
  */
 public interface Specification<S> {
-    /** @return the state before any operation */
+    /** {@return the state before any operation} */
     S initialState();
 
     /**

@@ -23,12 +23,12 @@ public class BarrierMismatchException extends RemusException {
         this.roundParticipants = roundParticipants;
     }
 
-    /** @return the participant count of the refused participant */
+    /** {@return the participant count of the refused participant} */
     public int participants() {
         return participants;
     }
 
-    /** @return the participant count the current round was opened with */
+    /** {@return the participant count the current round was opened with} */
     public long roundParticipants() {
         return roundParticipants;
     }

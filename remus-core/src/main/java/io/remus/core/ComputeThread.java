@@ -166,17 +166,17 @@ public final class ComputeThread implements AutoCloseable {
         this.timeoutNanos = config.operationTimeout().toNanos();
     }
 
-    /** @return this thread's node id */
+    /** {@return this thread's node id} */
     public int nodeId() {
         return self;
     }
 
-    /** @return the cluster configuration */
+    /** {@return the cluster configuration} */
     public ClusterConfig config() {
         return config;
     }
 
-    /** @return the thread's registered buffer, {@code bufferSizePerThread} bytes, for zero-copy transfers */
+    /** {@return the thread's registered buffer, {@code bufferSizePerThread} bytes, for zero-copy transfers} */
     public MemorySegment buffer() {
         return userBuffer;
     }
@@ -425,7 +425,7 @@ public final class ComputeThread implements AutoCloseable {
         return m.segment().asSlice(RemotePtr.address(ptr) - m.address(), length);
     }
 
-    /** @return whether {@link #close()} was called */
+    /** {@return whether {@link #close()} was called} */
     public boolean isClosed() {
         return closed;
     }
@@ -535,7 +535,7 @@ public final class ComputeThread implements AutoCloseable {
         return h.state == OpSlot.State.DONE;
     }
 
-    /** @return this thread's doorbell batch, empty unless entries were added and not posted */
+    /** {@return this thread's doorbell batch, empty unless entries were added and not posted} */
     public DoorbellBatch batch() {
         confined();
         return batch;

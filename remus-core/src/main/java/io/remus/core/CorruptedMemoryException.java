@@ -23,12 +23,12 @@ public class CorruptedMemoryException extends RemusException {
         this.value = value;
     }
 
-    /** @return the corrupted word, a {@link RemotePtr} */
+    /** {@return the corrupted word, a {@link RemotePtr}} */
     public long word() {
         return word;
     }
 
-    /** @return the value found in it */
+    /** {@return the value found in it} */
     public long value() {
         return value;
     }

@@ -22,7 +22,7 @@ public final class DoorbellBatch {
         this.requests = new WorkRequests(capacity);
     }
 
-    /** @return this batch, with the next entry fenced behind earlier reads and atomics */
+    /** {@return this batch, with the next entry fenced behind earlier reads and atomics} */
     public DoorbellBatch fence() {
         nextFlags = WorkRequests.FENCE;
         return this;
@@ -78,7 +78,7 @@ public final class DoorbellBatch {
         return this;
     }
 
-    /** @return entries added since the last post or clear */
+    /** {@return entries added since the last post or clear} */
     public int size() {
         return requests.size();
     }

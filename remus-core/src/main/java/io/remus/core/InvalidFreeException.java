@@ -21,7 +21,7 @@ public class InvalidFreeException extends RemusException {
         this.pointer = pointer;
     }
 
-    /** @return the refused pointer, a {@link RemotePtr} */
+    /** {@return the refused pointer, a {@link RemotePtr}} */
     public long pointer() {
         return pointer;
     }

@@ -23,12 +23,12 @@ public class RemoteOperationException extends RemusException {
         this.nodeId = nodeId;
     }
 
-    /** @return the completion status that failed the operation */
+    /** {@return the completion status that failed the operation} */
     public CompletionStatus status() {
         return status;
     }
 
-    /** @return the node the operation targeted */
+    /** {@return the node the operation targeted} */
     public int nodeId() {
         return nodeId;
     }

@@ -164,39 +164,39 @@ public final class RemusCluster implements AutoCloseable {
         return builder().args(args).environment(System.getenv()).join();
     }
 
-    /** @return a builder that reads no environment unless {@link Builder#environment} is called */
+    /** {@return a builder that reads no environment unless {@link Builder#environment} is called} */
     public static Builder builder() {
         return new Builder();
     }
 
-    /** @return this node's id (its rank) */
+    /** {@return this node's id (its rank)} */
     public int nodeId() {
         return node.config().nodeId();
     }
 
-    /** @return how many nodes the cluster has */
+    /** {@return how many nodes the cluster has} */
     public int size() {
         return node.config().nodes().size();
     }
 
-    /** @return the configuration this node runs with (its node list holds every peer's address) */
+    /** {@return the configuration this node runs with (its node list holds every peer's address)} */
     public ClusterConfig config() {
         return node.config();
     }
 
-    /** @return this process's node */
+    /** {@return this process's node} */
     public RemusNode node() {
         return node;
     }
 
-    /** @return the fabric the node runs on */
+    /** {@return the fabric the node runs on} */
     public Fabric fabric() {
         return fabric;
     }
 
     /**
-     * @return the cluster's own compute thread of this node: the one {@link #barrier()} and the
-     *         shutdown handshake use; closed by {@link #close()}
+     * {@return the cluster's own compute thread of this node: the one {@link #barrier()} and the
+     *         shutdown handshake use; closed by {@link #close()}}
      * @throws BadArgumentException when this node is not a compute node
      */
     public ComputeThread computeThread() {
@@ -207,18 +207,18 @@ public final class RemusCluster implements AutoCloseable {
     }
 
     /**
-     * @return a new compute thread for another application thread (see
-     *         {@link RemusNode#newComputeThread()}); its user closes it before {@link #close()}
+     * {@return a new compute thread for another application thread (see
+     *         {@link RemusNode#newComputeThread()}); its user closes it before {@link #close()}}
      */
     public ComputeThread newComputeThread() {
         return node.newComputeThread();
     }
 
     /**
-     * @return the cluster barrier of {@link #computeThread()}s ({@link ClusterBarrier#ofComputeNodes}):
+     * {@return the cluster barrier of {@link #computeThread()}s ({@link ClusterBarrier#ofComputeNodes}):
      *         each round waits for one arrival per compute node, at most the join timeout, and a
      *         timeout names the compute nodes (id and address) that had not arrived; the same
-     *         instance on every call
+     *         instance on every call}
      * @throws BadArgumentException when this node is not a compute node
      */
     public ClusterBarrier barrier() {
@@ -327,7 +327,7 @@ public final class RemusCluster implements AutoCloseable {
             return this;
         }
 
-        /** @return this builder, on the simulator ({@code fabric=sim}) */
+        /** {@return this builder, on the simulator ({@code fabric=sim})} */
         public Builder simulator() {
             explicit.put("fabric", "sim");
             return this;
@@ -470,9 +470,9 @@ public final class RemusCluster implements AutoCloseable {
         }
 
         /**
-         * @return what is left of the join timeout at {@code deadline} (at least a millisecond, so
+         * {@return what is left of the join timeout at {@code deadline} (at least a millisecond, so
          *         that a wait given it fails at once rather than being refused), or
-         *         {@link Timeouts#FOREVER} unchanged
+         *         {@link Timeouts#FOREVER} unchanged}
          */
         private static Duration leftOf(Duration timeout, long deadline) {
             return Timeouts.isForever(timeout) ? timeout

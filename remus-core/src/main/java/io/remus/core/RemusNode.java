@@ -39,12 +39,12 @@ public final class RemusNode implements AutoCloseable {
         return new RemusNode(fabric, config);
     }
 
-    /** @return the configuration */
+    /** {@return the configuration} */
     public ClusterConfig config() {
         return config;
     }
 
-    /** @return this node's memory node, when it is one */
+    /** {@return this node's memory node, when it is one} */
     public Optional<MemoryNode> memoryNode() {
         return Optional.ofNullable(memoryNode);
     }

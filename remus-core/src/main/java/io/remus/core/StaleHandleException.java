@@ -19,7 +19,7 @@ public class StaleHandleException extends BadArgumentException {
         this.handle = handle;
     }
 
-    /** @return the refused handle */
+    /** {@return the refused handle} */
     public long handle() {
         return handle;
     }

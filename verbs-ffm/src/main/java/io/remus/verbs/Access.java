@@ -21,12 +21,12 @@ public enum Access {
         this.flag = flag;
     }
 
-    /** @return the {@code IBV_ACCESS_*} bit */
+    /** {@return the {@code IBV_ACCESS_*} bit} */
     public int flag() {
         return flag;
     }
 
-    /** @return every access: local write, remote read, write and atomics */
+    /** {@return every access: local write, remote read, write and atomics} */
     public static Set<Access> all() {
         return Set.of(values());
     }

@@ -19,7 +19,7 @@ import io.remus.verbs.ffi.IbVerbs;
  * @param port            for port events, the port number; else 0
  */
 public record AsyncEvent(int type, long element, int queuePairNumber, int port) {
-    /** @return whether the event names a queue pair */
+    /** {@return whether the event names a queue pair} */
     public boolean isQueuePairEvent() {
         return switch (type) {
             case IbVerbs.IBV_EVENT_QP_FATAL, IbVerbs.IBV_EVENT_QP_REQ_ERR, IbVerbs.IBV_EVENT_QP_ACCESS_ERR,
@@ -29,7 +29,7 @@ public record AsyncEvent(int type, long element, int queuePairNumber, int port) 
         };
     }
 
-    /** @return whether the event names a port */
+    /** {@return whether the event names a port} */
     public boolean isPortEvent() {
         return switch (type) {
             case IbVerbs.IBV_EVENT_PORT_ACTIVE, IbVerbs.IBV_EVENT_PORT_ERR, IbVerbs.IBV_EVENT_LID_CHANGE,
@@ -39,7 +39,7 @@ public record AsyncEvent(int type, long element, int queuePairNumber, int port) 
         };
     }
 
-    /** @return whether something stopped working (an error or fatal event, or a port that went down) */
+    /** {@return whether something stopped working (an error or fatal event, or a port that went down)} */
     public boolean isError() {
         return switch (type) {
             case IbVerbs.IBV_EVENT_CQ_ERR, IbVerbs.IBV_EVENT_QP_FATAL, IbVerbs.IBV_EVENT_QP_REQ_ERR,
@@ -49,7 +49,7 @@ public record AsyncEvent(int type, long element, int queuePairNumber, int port) 
         };
     }
 
-    /** @return the event's name without its {@code IBV_EVENT_} prefix, e.g. {@code CQ_ERR} */
+    /** {@return the event's name without its {@code IBV_EVENT_} prefix, e.g. {@code CQ_ERR}} */
     public String typeName() {
         return switch (type) {
             case IbVerbs.IBV_EVENT_CQ_ERR -> "CQ_ERR";
@@ -76,7 +76,7 @@ public record AsyncEvent(int type, long element, int queuePairNumber, int port) 
         };
     }
 
-    /** @return one line: the event and what it names */
+    /** {@return one line: the event and what it names} */
     public String describe() {
         if (isQueuePairEvent()) {
             return typeName() + " on queue pair " + queuePairNumber;

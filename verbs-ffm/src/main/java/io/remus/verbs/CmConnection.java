@@ -29,7 +29,7 @@ public final class CmConnection implements AutoCloseable {
         this.peerRegion = peerRegion;
     }
 
-    /** @return the connected queue pair (closed with this connection) */
+    /** {@return the connected queue pair (closed with this connection)} */
     public ConnectedQueuePair queuePair() {
         return queuePair;
     }
@@ -80,7 +80,7 @@ public final class CmConnection implements AutoCloseable {
         return closed || peerGone;
     }
 
-    /** @return the region the peer offered in its private data */
+    /** {@return the region the peer offered in its private data} */
     public RemoteRegion peerRegion() {
         return peerRegion;
     }

@@ -26,7 +26,7 @@ final class CmEventChannel implements AutoCloseable {
 
     /** An event, copied out before it was acknowledged. */
     record Event(int type, int status, MemorySegment id, MemorySegment listenId, byte[] privateData) {
-        /** @return the event's name, as {@code rdma_event_str} gives it */
+        /** {@return the event's name, as {@code rdma_event_str} gives it} */
         String name() {
             return RdmaCm.rdma_event_str(type).reinterpret(64).getString(0);
         }
@@ -103,12 +103,12 @@ final class CmEventChannel implements AutoCloseable {
         return e;
     }
 
-    /** @return the {@code struct rdma_event_channel *} */
+    /** {@return the {@code struct rdma_event_channel *}} */
     MemorySegment handle() {
         return channel;
     }
 
-    /** @return a call-state segment for calls made on this channel's behalf (under its lock) */
+    /** {@return a call-state segment for calls made on this channel's behalf (under its lock)} */
     MemorySegment callState() {
         return callState;
     }

@@ -68,7 +68,7 @@ public final class CmListener implements AutoCloseable {
         }
     }
 
-    /** @return the bound TCP port */
+    /** {@return the bound TCP port} */
     public int port() {
         return Short.toUnsignedInt(RdmaCm.rdma_get_src_port(id));
     }

@@ -77,12 +77,12 @@ public final class CompletionChannel extends NativeResource {
         }
     }
 
-    /** @return the context it belongs to */
+    /** {@return the context it belongs to} */
     public Context context() {
         return context;
     }
 
-    /** @return the {@code struct ibv_comp_channel *} (escape hatch to the raw layer) */
+    /** {@return the {@code struct ibv_comp_channel *} (escape hatch to the raw layer)} */
     public MemorySegment handle() {
         requireOpen();
         return channel;

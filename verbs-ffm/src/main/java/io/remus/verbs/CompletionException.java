@@ -40,27 +40,27 @@ public class CompletionException extends VerbsException {
                 : new CompletionException(status, workRequestId, vendorError, opcode);
     }
 
-    /** @return the {@code ibv_wc_status} code */
+    /** {@return the {@code ibv_wc_status} code} */
     public int status() {
         return status;
     }
 
-    /** @return the status' text, as {@code ibv_wc_status_str} gives it */
+    /** {@return the status' text, as {@code ibv_wc_status_str} gives it} */
     public String statusText() {
         return CompletionStatus.describe(status);
     }
 
-    /** @return the failed request's id */
+    /** {@return the failed request's id} */
     public long workRequestId() {
         return workRequestId;
     }
 
-    /** @return the provider's {@code vendor_err} */
+    /** {@return the provider's {@code vendor_err}} */
     public int vendorError() {
         return vendorError;
     }
 
-    /** @return the {@code ibv_wc_opcode} the completion reported */
+    /** {@return the {@code ibv_wc_opcode} the completion reported} */
     public int opcode() {
         return opcode;
     }

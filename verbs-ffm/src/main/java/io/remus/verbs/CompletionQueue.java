@@ -114,17 +114,17 @@ public final class CompletionQueue extends NativeResource {
                 "ibv_req_notify_cq", "arming a completion queue");
     }
 
-    /** @return how many completions it holds (at least what was asked for) */
+    /** {@return how many completions it holds (at least what was asked for)} */
     public int capacity() {
         return capacity;
     }
 
-    /** @return the context it belongs to */
+    /** {@return the context it belongs to} */
     public Context context() {
         return context;
     }
 
-    /** @return the {@code struct ibv_cq *} (escape hatch to the raw layer) */
+    /** {@return the {@code struct ibv_cq *} (escape hatch to the raw layer)} */
     public MemorySegment handle() {
         requireOpen();
         return cq;

@@ -42,32 +42,32 @@ public final class ConnectedQueuePair implements AutoCloseable {
                 handle.maxReceiveWorkRequests, handle.maxReceiveScatterGather, handle.pd, handle.maxMessageSize);
     }
 
-    /** @return the current state ({@code ibv_query_qp}) */
+    /** {@return the current state ({@code ibv_query_qp})} */
     public QueuePairState state() {
         return handle.state();
     }
 
-    /** @return the QP number */
+    /** {@return the QP number} */
     public int queuePairNumber() {
         return handle.number();
     }
 
-    /** @return how many send requests may be outstanding */
+    /** {@return how many send requests may be outstanding} */
     public int maxSendWorkRequests() {
         return handle.maxSendWorkRequests;
     }
 
-    /** @return the most bytes an inline request may carry */
+    /** {@return the most bytes an inline request may carry} */
     public int maxInlineData() {
         return handle.maxInlineData;
     }
 
-    /** @return whether it is closed */
+    /** {@return whether it is closed} */
     public boolean isClosed() {
         return handle.isClosed();
     }
 
-    /** @return the {@code struct ibv_qp *} (escape hatch to the raw layer) */
+    /** {@return the {@code struct ibv_qp *} (escape hatch to the raw layer)} */
     public MemorySegment handle() {
         handle.requireOpen();
         return handle.qp;

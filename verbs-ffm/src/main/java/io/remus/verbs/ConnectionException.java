@@ -21,12 +21,12 @@ public final class ConnectionException extends VerbsException {
         this.eventStatus = eventStatus;
     }
 
-    /** @return the connection manager event's name */
+    /** {@return the connection manager event's name} */
     public String event() {
         return event;
     }
 
-    /** @return the event's status field (for rejections: the reject reason; else a negative errno) */
+    /** {@return the event's status field (for rejections: the reject reason; else a negative errno)} */
     public int eventStatus() {
         return eventStatus;
     }

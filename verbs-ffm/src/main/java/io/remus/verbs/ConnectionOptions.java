@@ -33,7 +33,7 @@ public record ConnectionOptions(Mtu pathMtu, int timeout, int retryCount, int rn
         check("hopLimit", hopLimit, 1, 255);
     }
 
-    /** @return the port's MTU, timeout 14 (~67 ms), 6 retries, RNR retry forever, 16 outstanding READs/atomics */
+    /** {@return the port's MTU, timeout 14 (~67 ms), 6 retries, RNR retry forever, 16 outstanding READs/atomics} */
     public static ConnectionOptions defaults() {
         return new ConnectionOptions(null, 14, 6, 7, 12, 16, 16, 64);
     }

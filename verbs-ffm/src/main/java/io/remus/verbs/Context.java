@@ -126,12 +126,12 @@ public final class Context extends NativeResource {
                 + (names.isEmpty() ? "this host has no RDMA devices" : "the devices are " + names));
     }
 
-    /** @return the device name */
+    /** {@return the device name} */
     public String name() {
         return name;
     }
 
-    /** @return what the device supports (queried once at open) */
+    /** {@return what the device supports (queried once at open)} */
     public DeviceAttributes queryDevice() {
         requireOpen();
         return attributes;
@@ -197,13 +197,13 @@ public final class Context extends NativeResource {
         }
     }
 
-    /** @return a new protection domain */
+    /** {@return a new protection domain} */
     public ProtectionDomain allocateProtectionDomain() {
         requireOpen();
         return new ProtectionDomain(this);
     }
 
-    /** @return a new completion channel (its fd is non-blocking; wait on it with a timeout) */
+    /** {@return a new completion channel (its fd is non-blocking; wait on it with a timeout)} */
     public CompletionChannel createCompletionChannel() {
         requireOpen();
         return new CompletionChannel(this);
@@ -295,7 +295,7 @@ public final class Context extends NativeResource {
         return new AsyncEvent(type, element.address(), -1, 0);
     }
 
-    /** @return the {@code struct ibv_context *} (escape hatch to the raw layer) */
+    /** {@return the {@code struct ibv_context *} (escape hatch to the raw layer)} */
     public MemorySegment handle() {
         requireOpen();
         return context;

@@ -33,8 +33,8 @@ public final class Device {
     }
 
     /**
-     * @return whether this host has an RDMA stack (see {@link #requireRdmaStack()} for the reason
-     *         where it has not)
+     * {@return whether this host has an RDMA stack (see {@link #requireRdmaStack()} for the reason
+     *         where it has not)}
      */
     public static boolean rdmaStackAvailable() {
         return NativeLibraries.ibverbsAvailable();
@@ -102,7 +102,7 @@ public final class Device {
     }
 
     /**
-     * @return the names of the devices, for messages
+     * {@return the names of the devices, for messages}
      */
     static List<String> names() {
         return list().stream().map(DeviceInfo::name).toList();

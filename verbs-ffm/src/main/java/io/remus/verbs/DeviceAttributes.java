@@ -41,12 +41,12 @@ public record DeviceAttributes(String firmwareVersion, long nodeGuid, long maxMe
         Objects.requireNonNull(firmwareVersion, "firmwareVersion");
     }
 
-    /** @return whether RDMA atomics are supported at all */
+    /** {@return whether RDMA atomics are supported at all} */
     public boolean supportsAtomics() {
         return atomicCapability != IbVerbs.IBV_ATOMIC_NONE;
     }
 
-    /** @return whether RDMA atomics are atomic with respect to CPU atomics too ({@code IBV_ATOMIC_GLOB}) */
+    /** {@return whether RDMA atomics are atomic with respect to CPU atomics too ({@code IBV_ATOMIC_GLOB})} */
     public boolean atomicsAreGlobal() {
         return atomicCapability == IbVerbs.IBV_ATOMIC_GLOB;
     }

@@ -18,7 +18,7 @@ public record DeviceInfo(String name, long guid, int nodeType, int transportType
         Objects.requireNonNull(name, "name");
     }
 
-    /** @return whether this is a channel adapter (InfiniBand or RoCE NIC, or Soft-RoCE) */
+    /** {@return whether this is a channel adapter (InfiniBand or RoCE NIC, or Soft-RoCE)} */
     public boolean isChannelAdapter() {
         return nodeType == IbVerbs.IBV_NODE_CA;
     }

@@ -30,7 +30,7 @@ public record Endpoint(int queuePairNumber, int packetSequenceNumber, int lid, G
         Objects.requireNonNull(gid, "gid");
     }
 
-    /** @return a {@value #BYTES}-byte big-endian encoding, for {@link #fromBytes(byte[])} */
+    /** {@return a {@value #BYTES}-byte big-endian encoding, for {@link #fromBytes(byte[])}} */
     public byte[] toBytes() {
         return ByteBuffer.allocate(BYTES).putInt(queuePairNumber).putInt(packetSequenceNumber).putInt(lid)
                 .put(gid.toBytes()).array();

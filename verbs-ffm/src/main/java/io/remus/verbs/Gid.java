@@ -53,25 +53,25 @@ public record Gid(long high, long low) {
         s.set(BIG_ENDIAN_LONG, offset + 8, low);
     }
 
-    /** @return the 16 bytes in network order */
+    /** {@return the 16 bytes in network order} */
     public byte[] toBytes() {
         byte[] raw = new byte[16];
         write(MemorySegment.ofArray(raw), 0);
         return raw;
     }
 
-    /** @return whether every bit is zero */
+    /** {@return whether every bit is zero} */
     public boolean isZero() {
         return high == 0 && low == 0;
     }
 
-    /** @return whether this is an IPv4-mapped address ({@code ::ffff:a.b.c.d}), the RoCEv2 GID of an IPv4 address */
+    /** {@return whether this is an IPv4-mapped address ({@code ::ffff:a.b.c.d}), the RoCEv2 GID of an IPv4 address} */
     public boolean isIpv4Mapped() {
         return high == 0 && (low >>> 32) == 0xffffL;
     }
 
     /**
-     * @return the IPv4 address of an IPv4-mapped GID as a dotted literal ({@code a.b.c.d})
+     * {@return the IPv4 address of an IPv4-mapped GID as a dotted literal ({@code a.b.c.d})}
      * @throws IllegalStateException when this GID is not IPv4-mapped ({@link #isIpv4Mapped()})
      */
     public String ipv4Literal() {

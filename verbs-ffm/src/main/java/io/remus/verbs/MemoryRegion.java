@@ -40,37 +40,37 @@ public final class MemoryRegion extends NativeResource {
         this.remoteKey = ibv_mr.rkey(mr);
     }
 
-    /** @return the registered memory */
+    /** {@return the registered memory} */
     public MemorySegment segment() {
         return segment;
     }
 
-    /** @return the address of its first byte */
+    /** {@return the address of its first byte} */
     public long address() {
         return address;
     }
 
-    /** @return its length in bytes */
+    /** {@return its length in bytes} */
     public long length() {
         return length;
     }
 
-    /** @return the local key (lkey) */
+    /** {@return the local key (lkey)} */
     public int localKey() {
         return localKey;
     }
 
-    /** @return the remote key (rkey) peers use */
+    /** {@return the remote key (rkey) peers use} */
     public int remoteKey() {
         return remoteKey;
     }
 
-    /** @return the region as a peer addresses it */
+    /** {@return the region as a peer addresses it} */
     public RemoteRegion toRemoteRegion() {
         return new RemoteRegion(address, remoteKey, length);
     }
 
-    /** @return the protection domain it is registered in */
+    /** {@return the protection domain it is registered in} */
     public ProtectionDomain protectionDomain() {
         return pd;
     }
@@ -95,7 +95,7 @@ public final class MemoryRegion extends NativeResource {
         return address + offset;
     }
 
-    /** @return the {@code struct ibv_mr *} (escape hatch to the raw layer) */
+    /** {@return the {@code struct ibv_mr *} (escape hatch to the raw layer)} */
     public MemorySegment handle() {
         requireOpen();
         return mr;

@@ -21,12 +21,12 @@ public enum Mtu {
         this.bytes = bytes;
     }
 
-    /** @return the {@code IBV_MTU_*} code */
+    /** {@return the {@code IBV_MTU_*} code} */
     public int code() {
         return code;
     }
 
-    /** @return the MTU in bytes */
+    /** {@return the MTU in bytes} */
     public int bytes() {
         return bytes;
     }

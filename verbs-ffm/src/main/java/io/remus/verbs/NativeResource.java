@@ -51,7 +51,7 @@ abstract class NativeResource implements AutoCloseable {
     /** Destroys the native object; called once, while no children are open. */
     abstract void destroy();
 
-    /** @return whether {@link #close()} has completed */
+    /** {@return whether {@link #close()} has completed} */
     public final boolean isClosed() {
         return closed;
     }

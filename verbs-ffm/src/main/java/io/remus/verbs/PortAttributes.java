@@ -24,12 +24,12 @@ public record PortAttributes(int port, int state, Mtu maxMtu, Mtu activeMtu, int
         Objects.requireNonNull(activeMtu, "activeMtu");
     }
 
-    /** @return whether the port is active (can carry traffic) */
+    /** {@return whether the port is active (can carry traffic)} */
     public boolean isActive() {
         return state == IbVerbs.IBV_PORT_ACTIVE;
     }
 
-    /** @return whether the link layer is Ethernet (RoCE) */
+    /** {@return whether the link layer is Ethernet (RoCE)} */
     public boolean isEthernet() {
         return linkLayer == IbVerbs.IBV_LINK_LAYER_ETHERNET;
     }

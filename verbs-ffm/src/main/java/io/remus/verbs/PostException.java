@@ -21,7 +21,7 @@ public final class PostException extends VerbsException {
         this.failedIndex = failedIndex;
     }
 
-    /** @return the index in the chain of the first request that was not posted */
+    /** {@return the index in the chain of the first request that was not posted} */
     public int failedIndex() {
         return failedIndex;
     }

@@ -16,7 +16,7 @@ public final class PreparedQueuePair implements AutoCloseable {
         this.handle = handle;
     }
 
-    /** @return what the peer needs to connect to this queue pair */
+    /** {@return what the peer needs to connect to this queue pair} */
     public Endpoint localEndpoint() {
         handle.requireOpen();
         return handle.localEndpoint();
@@ -53,7 +53,7 @@ public final class PreparedQueuePair implements AutoCloseable {
         return new ConnectedQueuePair(handle);
     }
 
-    /** @return this queue pair connected to itself (loopback), with default options */
+    /** {@return this queue pair connected to itself (loopback), with default options} */
     public ConnectedQueuePair connectToSelf() {
         return connect(localEndpoint());
     }

@@ -92,7 +92,7 @@ public final class ProtectionDomain extends NativeResource {
         }
     }
 
-    /** @return a builder of a reliable-connected queue pair in this domain */
+    /** {@return a builder of a reliable-connected queue pair in this domain} */
     public QueuePairBuilder queuePair() {
         requireOpen();
         return new QueuePairBuilder(this);
@@ -117,12 +117,12 @@ public final class ProtectionDomain extends NativeResource {
         return new SharedReceiveQueue(this, maxWorkRequests, maxScatterGather);
     }
 
-    /** @return the context this domain belongs to */
+    /** {@return the context this domain belongs to} */
     public Context context() {
         return context;
     }
 
-    /** @return the {@code struct ibv_pd *} (escape hatch to the raw layer) */
+    /** {@return the {@code struct ibv_pd *} (escape hatch to the raw layer)} */
     public MemorySegment handle() {
         requireOpen();
         return pd;

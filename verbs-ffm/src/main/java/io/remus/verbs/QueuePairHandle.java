@@ -166,7 +166,7 @@ final class QueuePairHandle extends NativeResource {
                 "moving queue pair " + ibv_qp.qp_num(qp) + " to " + state);
     }
 
-    /** @return the current state ({@code ibv_query_qp}) */
+    /** {@return the current state ({@code ibv_query_qp})} */
     QueuePairState state() {
         requireOpen();
         try (Arena arena = Arena.ofConfined()) {
@@ -178,12 +178,12 @@ final class QueuePairHandle extends NativeResource {
         }
     }
 
-    /** @return the endpoint a peer connects to (not for connection manager queue pairs) */
+    /** {@return the endpoint a peer connects to (not for connection manager queue pairs)} */
     Endpoint localEndpoint() {
         return localEndpoint;
     }
 
-    /** @return the QP number */
+    /** {@return the QP number} */
     int number() {
         return ibv_qp.qp_num(qp);
     }

@@ -115,12 +115,12 @@ public final class ReceiveBatch {
         requests.set(JAVA_INT, wr + ibv_recv_wr.num_sge$OFFSET, n + 1);
     }
 
-    /** @return how many requests are waiting to be posted */
+    /** {@return how many requests are waiting to be posted} */
     public int size() {
         return size;
     }
 
-    /** @return how many requests one post may carry */
+    /** {@return how many requests one post may carry} */
     public int capacity() {
         return capacity;
     }

@@ -34,7 +34,7 @@ public record RemoteRegion(long address, int remoteKey, long length) {
         return address + offset;
     }
 
-    /** @return a {@value #BYTES}-byte big-endian encoding, for {@link #fromBytes(byte[])} */
+    /** {@return a {@value #BYTES}-byte big-endian encoding, for {@link #fromBytes(byte[])}} */
     public byte[] toBytes() {
         return ByteBuffer.allocate(BYTES).putLong(address).putInt(remoteKey).putLong(length).array();
     }

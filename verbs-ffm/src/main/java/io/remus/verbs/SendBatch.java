@@ -285,12 +285,12 @@ public final class SendBatch {
         return this;
     }
 
-    /** @return how many requests are waiting to be posted */
+    /** {@return how many requests are waiting to be posted} */
     public int size() {
         return size;
     }
 
-    /** @return how many requests one post may carry */
+    /** {@return how many requests one post may carry} */
     public int capacity() {
         return capacity;
     }

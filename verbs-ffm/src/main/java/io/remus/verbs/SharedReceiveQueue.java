@@ -53,12 +53,12 @@ public final class SharedReceiveQueue extends NativeResource {
                 Integer.toUnsignedLong(-1));
     }
 
-    /** @return the protection domain it belongs to */
+    /** {@return the protection domain it belongs to} */
     public ProtectionDomain protectionDomain() {
         return pd;
     }
 
-    /** @return the {@code struct ibv_srq *} (escape hatch to the raw layer) */
+    /** {@return the {@code struct ibv_srq *} (escape hatch to the raw layer)} */
     public MemorySegment handle() {
         requireOpen();
         return srq;

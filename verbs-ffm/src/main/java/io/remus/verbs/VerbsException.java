@@ -51,12 +51,12 @@ public class VerbsException extends RuntimeException {
         this.errno = 0;
     }
 
-    /** @return the C function that failed, or {@code null} when the failure is not a C call's */
+    /** {@return the C function that failed, or {@code null} when the failure is not a C call's} */
     public String function() {
         return function;
     }
 
-    /** @return the error number the C function reported, or 0 */
+    /** {@return the error number the C function reported, or 0} */
     public int errno() {
         return errno;
     }

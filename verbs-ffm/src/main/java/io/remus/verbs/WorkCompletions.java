@@ -38,12 +38,12 @@ public final class WorkCompletions implements AutoCloseable {
         this.entries = arena.allocate(ibv_wc.layout(), capacity);
     }
 
-    /** @return how many completions one poll may take */
+    /** {@return how many completions one poll may take} */
     public int capacity() {
         return capacity;
     }
 
-    /** @return how many completions the last poll took */
+    /** {@return how many completions the last poll took} */
     public int count() {
         return count;
     }

@@ -85,7 +85,7 @@ public final class ALock extends QueueLock {
         this.cohortBudget = local ? context.options().localBudget() : context.options().remoteBudget();
     }
 
-    /** @return whether this handle takes the local (CPU-only) path */
+    /** {@return whether this handle takes the local (CPU-only) path} */
     public boolean isLocal() {
         return local;
     }

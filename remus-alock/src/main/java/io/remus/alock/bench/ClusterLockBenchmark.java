@@ -51,7 +51,7 @@ public final class ClusterLockBenchmark {
         this.rounds = new ClusterRounds(cluster, peerTimeout, "lock benchmark");
     }
 
-    /** @return this node's id */
+    /** {@return this node's id} */
     public int nodeId() {
         return rounds.nodeId();
     }

@@ -14,7 +14,7 @@ import io.remus.alock.LockKind;
  */
 public record LockBenchmarkResult(LockKind kind, long operations, long localOperations, long elapsedNanos,
                                   long[] latencyLog2Nanos) {
-    /** @return lock/unlock pairs per second */
+    /** {@return lock/unlock pairs per second} */
     public double throughputPerSecond() {
         return elapsedNanos == 0 ? 0 : operations * 1e9 / elapsedNanos;
     }

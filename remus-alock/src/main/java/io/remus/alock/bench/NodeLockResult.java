@@ -16,7 +16,7 @@ public record NodeLockResult(int node, LockBenchmarkResult result, byte[] attach
         attachment = Objects.requireNonNull(attachment, "attachment").clone();
     }
 
-    /** @return a copy of the attachment */
+    /** {@return a copy of the attachment} */
     @Override
     public byte[] attachment() {
         return attachment.clone();

@@ -42,7 +42,7 @@ public final class QueueNodePool {
     }
 
     /**
-     * @return a free queue node
+     * {@return a free queue node}
      * @throws LockUsageException when every node is in use (too many locks held at once)
      */
     public long take() {

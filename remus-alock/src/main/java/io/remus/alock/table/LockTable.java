@@ -68,12 +68,12 @@ public final class LockTable {
         return new LockTable(kind, words.clone());
     }
 
-    /** @return the lock kind */
+    /** {@return the lock kind} */
     public LockKind kind() {
         return kind;
     }
 
-    /** @return how many locks */
+    /** {@return how many locks} */
     public int size() {
         return words.length;
     }

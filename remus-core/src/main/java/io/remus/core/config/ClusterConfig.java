@@ -107,12 +107,12 @@ public record ClusterConfig(int nodeId, List<String> nodes, NodeRange memoryNode
         }
     }
 
-    /** @return a builder with defaults: one node that is both memory and compute node */
+    /** {@return a builder with defaults: one node that is both memory and compute node} */
     public static Builder builder() {
         return new Builder();
     }
 
-    /** @return a builder holding this configuration */
+    /** {@return a builder holding this configuration} */
     public Builder toBuilder() {
         return new Builder(this);
     }
@@ -132,22 +132,22 @@ public record ClusterConfig(int nodeId, List<String> nodes, NodeRange memoryNode
         return NodeAddress.parse(nodes.get(id), id);
     }
 
-    /** @return every node's address, by node id */
+    /** {@return every node's address, by node id} */
     public List<NodeAddress> nodeAddresses() {
         return java.util.stream.IntStream.range(0, nodes.size()).mapToObj(this::nodeAddress).toList();
     }
 
-    /** @return whether this node exposes memory */
+    /** {@return whether this node exposes memory} */
     public boolean isMemoryNode() {
         return memoryNodes.contains(nodeId);
     }
 
-    /** @return whether this node runs compute threads */
+    /** {@return whether this node runs compute threads} */
     public boolean isComputeNode() {
         return computeNodes.contains(nodeId);
     }
 
-    /** @return compute threads in the whole cluster */
+    /** {@return compute threads in the whole cluster} */
     public int totalComputeThreads() {
         return computeNodes.size() * threadsPerNode;
     }
@@ -291,7 +291,7 @@ public record ClusterConfig(int nodeId, List<String> nodes, NodeRange memoryNode
             return this;
         }
 
-        /** @return the validated configuration */
+        /** {@return the validated configuration} */
         public ClusterConfig build() {
             NodeRange all = new NodeRange(0, nodes.size() - 1);
             return new ClusterConfig(nodeId, nodes, memoryNodes == null ? all : memoryNodes,

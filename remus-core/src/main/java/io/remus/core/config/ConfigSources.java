@@ -52,7 +52,7 @@ public final class ConfigSources {
     private ConfigSources() {
     }
 
-    /** @return the configuration keys (not the aliases) */
+    /** {@return the configuration keys (not the aliases)} */
     public static Set<String> keys() {
         return KEYS;
     }

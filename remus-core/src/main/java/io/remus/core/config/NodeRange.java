@@ -38,7 +38,7 @@ public record NodeRange(int first, int last) {
         return nodeId >= first && nodeId <= last;
     }
 
-    /** @return the number of nodes in the range */
+    /** {@return the number of nodes in the range} */
     public int size() {
         return last - first + 1;
     }

@@ -53,7 +53,7 @@ public interface CompletionQueue extends AutoCloseable {
         }
     }
 
-    /** @return the completions the queue can hold */
+    /** {@return the completions the queue can hold} */
     int capacity();
 
     /**

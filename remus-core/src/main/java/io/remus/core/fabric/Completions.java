@@ -27,7 +27,7 @@ public final class Completions {
         withImmediate = new boolean[capacity];
     }
 
-    /** @return the most completions one poll returns */
+    /** {@return the most completions one poll returns} */
     public int capacity() {
         return wrId.length;
     }

@@ -8,7 +8,7 @@ import java.util.List;
  * verbs.
  */
 public interface Fabric extends AutoCloseable {
-    /** @return a short name for reports, e.g. {@code "sim"} or {@code "verbs"} */
+    /** {@return a short name for reports, e.g. {@code "sim"} or {@code "verbs"}} */
     String name();
 
     /**

@@ -9,7 +9,7 @@ import java.time.Duration;
  * One node of a fabric: its NIC, protection domain and registered memory.
  */
 public interface FabricNode extends AutoCloseable {
-    /** @return this node's id */
+    /** {@return this node's id} */
     int nodeId();
 
     /**

@@ -5,10 +5,10 @@ package io.remus.core.fabric;
  * time. Work requests execute in posting order.
  */
 public interface QueuePair extends AutoCloseable {
-    /** @return the node at the other end (this node's own id for the loopback QP) */
+    /** {@return the node at the other end (this node's own id for the loopback QP)} */
     int peerNodeId();
 
-    /** @return work requests the QP holds posted and not yet completed */
+    /** {@return work requests the QP holds posted and not yet completed} */
     int sendQueueDepth();
 
     /**
@@ -24,7 +24,7 @@ public interface QueuePair extends AutoCloseable {
      */
     void post(WorkRequests requests);
 
-    /** @return whether an error completion moved the QP to the error state */
+    /** {@return whether an error completion moved the QP to the error state} */
     boolean inError();
 
     /**

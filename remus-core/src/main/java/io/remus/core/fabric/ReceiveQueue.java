@@ -27,11 +27,11 @@ public interface ReceiveQueue {
     void post(ReceiveRequests requests);
 
     /**
-     * @return the most receives that can be outstanding: a receive holds its place from its post
-     * until its completion is polled
+     * {@return the most receives that can be outstanding: a receive holds its place from its post
+     * until its completion is polled}
      */
     int depth();
 
-    /** @return receives posted whose completions have not been polled yet */
+    /** {@return receives posted whose completions have not been polled yet} */
     int outstanding();
 }

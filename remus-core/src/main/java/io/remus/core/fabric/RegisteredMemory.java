@@ -7,19 +7,19 @@ import java.lang.foreign.MemorySegment;
  * {@link #segment()}, the local NIC through {@link #lkey()}, remote NICs through {@link #rkey()}.
  */
 public interface RegisteredMemory extends AutoCloseable {
-    /** @return the registered bytes */
+    /** {@return the registered bytes} */
     MemorySegment segment();
 
-    /** @return the address of the first byte, as peers address it */
+    /** {@return the address of the first byte, as peers address it} */
     long address();
 
-    /** @return the length in bytes */
+    /** {@return the length in bytes} */
     long length();
 
-    /** @return the local key, for work requests' local buffers */
+    /** {@return the local key, for work requests' local buffers} */
     int lkey();
 
-    /** @return the remote key, for peers' work requests */
+    /** {@return the remote key, for peers' work requests} */
     int rkey();
 
     /**

@@ -47,7 +47,7 @@ public final class RegistrationChecks {
         }
     }
 
-    /** @return this machine's physical memory in bytes (Linux {@code /proc/meminfo}), or 0 where unknown */
+    /** {@return this machine's physical memory in bytes (Linux {@code /proc/meminfo}), or 0 where unknown} */
     public static long physicalMemory() {
         long known = physicalMemory;
         if (known != 0) {

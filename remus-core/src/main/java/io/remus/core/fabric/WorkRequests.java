@@ -58,12 +58,12 @@ public final class WorkRequests {
         size = 0;
     }
 
-    /** @return the number of entries */
+    /** {@return the number of entries} */
     public int size() {
         return size;
     }
 
-    /** @return the most entries the list holds */
+    /** {@return the most entries the list holds} */
     public int capacity() {
         return opcode.length;
     }

@@ -252,7 +252,7 @@ public final class ClusterBarrier {
         }
     }
 
-    /** @return the compute nodes whose arrival bit says they have not entered this node's round, as "node 2 (host:port)" */
+    /** {@return the compute nodes whose arrival bit says they have not entered this node's round, as "node 2 (host:port)"} */
     private String missingNodes() {
         int self = thread.nodeId();
         long mine = parity;

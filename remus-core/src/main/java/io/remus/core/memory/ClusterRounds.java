@@ -91,22 +91,22 @@ public final class ClusterRounds {
         }
     }
 
-    /** @return the cluster the rounds run on */
+    /** {@return the cluster the rounds run on} */
     public RemusCluster cluster() {
         return cluster;
     }
 
-    /** @return this node's id */
+    /** {@return this node's id} */
     public int nodeId() {
         return cluster.nodeId();
     }
 
-    /** @return the cluster's node count */
+    /** {@return the cluster's node count} */
     public int size() {
         return cluster.size();
     }
 
-    /** @return how long a node waits for the others at each step */
+    /** {@return how long a node waits for the others at each step} */
     public Duration peerTimeout() {
         return peerTimeout;
     }
@@ -213,12 +213,12 @@ public final class ClusterRounds {
             this.number = serial;
         }
 
-        /** @return the word node 0 published with the round */
+        /** {@return the word node 0 published with the round} */
         public long payload() {
             return payload;
         }
 
-        /** @return the round's serial: 1 for the first round of the processes, then 2, ... */
+        /** {@return the round's serial: 1 for the first round of the processes, then 2, ...} */
         public long serial() {
             return number;
         }

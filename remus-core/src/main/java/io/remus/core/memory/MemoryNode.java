@@ -48,7 +48,7 @@ public final class MemoryNode implements AutoCloseable {
         this.computeNodes = config.computeNodes();
     }
 
-    /** @return the segments, in publication order */
+    /** {@return the segments, in publication order} */
     public List<RegisteredMemory> segments() {
         return segments;
     }
@@ -83,7 +83,7 @@ public final class MemoryNode implements AutoCloseable {
         }
     }
 
-    /** @return the compute nodes of the configuration whose shutdown bit is not set, as "node 1, node 4" */
+    /** {@return the compute nodes of the configuration whose shutdown bit is not set, as "node 1, node 4"} */
     private String silentNodes() {
         StringBuilder names = new StringBuilder();
         int listed = 0;

@@ -279,7 +279,7 @@ public final class RemoteAllocator implements AutoCloseable {
         flush();
     }
 
-    /** @return how many free blocks this allocator's caches hold, for tests and diagnostics */
+    /** {@return how many free blocks this allocator's caches hold, for tests and diagnostics} */
     public int cachedBlockCount() {
         int total = 0;
         for (int[] counts : cachedCounts) {
@@ -317,7 +317,7 @@ public final class RemoteAllocator implements AutoCloseable {
         return block;
     }
 
-    /** @return the header pointer of a block of {@code footprint} bytes carved from segment s, or NULL when it is too full */
+    /** {@return the header pointer of a block of {@code footprint} bytes carved from segment s, or NULL when it is too full} */
     private long carve(int nodeId, int s, long[] seen, long footprint) {
         long base = thread.segmentBase(nodeId, s);
         long end = thread.segmentLength(nodeId, s);

@@ -17,7 +17,7 @@ public final class Root {
         this.word = RemotePtr.offset(thread.segmentBase(thread.config().memoryNodes().first(), 0), ControlBlock.ROOT);
     }
 
-    /** @return the root pointer ({@link RemotePtr#NULL} until set) */
+    /** {@return the root pointer ({@link RemotePtr#NULL} until set)} */
     public long get() {
         return thread.read(word);
     }

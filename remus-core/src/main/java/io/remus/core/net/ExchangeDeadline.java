@@ -38,23 +38,23 @@ public final class ExchangeDeadline {
         return new ExchangeDeadline(System.nanoTime() + nanos, timeout);
     }
 
-    /** @return the timeout this deadline was made from */
+    /** {@return the timeout this deadline was made from} */
     public Duration timeout() {
         return timeout;
     }
 
-    /** @return nanoseconds left, 0 or negative once passed */
+    /** {@return nanoseconds left, 0 or negative once passed} */
     public long remainingNanos() {
         return deadlineNanos - System.nanoTime();
     }
 
-    /** @return whether the deadline has passed */
+    /** {@return whether the deadline has passed} */
     public boolean passed() {
         return remainingNanos() <= 0;
     }
 
     /**
-     * @return the milliseconds left as a socket timeout (at least 1, at most {@link Integer#MAX_VALUE})
+     * {@return the milliseconds left as a socket timeout (at least 1, at most {@link Integer#MAX_VALUE})}
      * @throws SocketTimeoutException if the deadline has passed
      */
     public int remainingMillis() throws SocketTimeoutException {

@@ -45,12 +45,12 @@ public final class PendingCall {
         failure = null;
     }
 
-    /** @return the called node */
+    /** {@return the called node} */
     public int peer() {
         return peer;
     }
 
-    /** @return the called method's id */
+    /** {@return the called method's id} */
     public int methodId() {
         return methodId;
     }
@@ -59,12 +59,12 @@ public final class PendingCall {
         return callId;
     }
 
-    /** @return whether the response (or a failure) has arrived; wait-free, no RDMA operation */
+    /** {@return whether the response (or a failure) has arrived; wait-free, no RDMA operation} */
     public boolean isDone() {
         return result != null || failure != null || ringDone;
     }
 
-    /** @return whether the response is left in the endpoint's ring (a blocking segment call) */
+    /** {@return whether the response is left in the endpoint's ring (a blocking segment call)} */
     boolean inRing() {
         return inRing;
     }

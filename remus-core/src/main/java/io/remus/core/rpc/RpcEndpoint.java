@@ -209,17 +209,17 @@ public final class RpcEndpoint implements AutoCloseable {
         return new RpcEndpoint(node, maxNodes, ringSlots, credits);
     }
 
-    /** @return this endpoint's node id */
+    /** {@return this endpoint's node id} */
     public int nodeId() {
         return nodeId;
     }
 
-    /** @return slots per ring: the credits a caller holds towards each peer */
+    /** {@return slots per ring: the credits a caller holds towards each peer} */
     public int ringSlots() {
         return ringSlots;
     }
 
-    /** @return where this endpoint's rings are, for peers' {@link #connect}; wait-free */
+    /** {@return where this endpoint's rings are, for peers' {@link #connect}; wait-free} */
     public RemoteRegion rings() {
         return new RemoteRegion(nodeId, memory.address(), memory.length(), memory.rkey());
     }
@@ -299,7 +299,7 @@ public final class RpcEndpoint implements AutoCloseable {
         methods = ms;
     }
 
-    /** @return the method registered under {@code methodId}, or null; allocates nothing */
+    /** {@return the method registered under {@code methodId}, or null; allocates nothing} */
     private Object method(int methodId) {
         int at = Arrays.binarySearch(methodIds, methodId);
         return at >= 0 ? methods[at] : null;
@@ -504,17 +504,17 @@ public final class RpcEndpoint implements AutoCloseable {
         return (int) (requestsServed - before);
     }
 
-    /** @return WRITE_WITH_IMMEDIATE operations this endpoint posted (requests and responses) */
+    /** {@return WRITE_WITH_IMMEDIATE operations this endpoint posted (requests and responses)} */
     public long writesWithImmediate() {
         return writesWithImmediate;
     }
 
-    /** @return requests this endpoint served */
+    /** {@return requests this endpoint served} */
     public long requestsServed() {
         return requestsServed;
     }
 
-    /** @return responses that matched no call in flight (none while credits hold) */
+    /** {@return responses that matched no call in flight (none while credits hold)} */
     public long unmatchedResponses() {
         return unmatchedResponses;
     }

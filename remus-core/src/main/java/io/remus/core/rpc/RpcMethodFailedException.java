@@ -23,12 +23,12 @@ public class RpcMethodFailedException extends RemusException {
         this.methodId = methodId;
     }
 
-    /** @return the called node */
+    /** {@return the called node} */
     public int peer() {
         return peer;
     }
 
-    /** @return the method that failed */
+    /** {@return the method that failed} */
     public int methodId() {
         return methodId;
     }

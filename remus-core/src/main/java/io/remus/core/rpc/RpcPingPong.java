@@ -45,7 +45,7 @@ public final class RpcPingPong {
      * @param writesWithImmediatePerCall WRITE_WITH_IMMEDIATEs both endpoints posted per call, warm-up included
      */
     public record Result(int payloadBytes, long[] nanos, double writesWithImmediatePerCall) {
-        /** @return the measured calls */
+        /** {@return the measured calls} */
         public int calls() {
             return nanos.length;
         }
@@ -62,7 +62,7 @@ public final class RpcPingPong {
             return nanos[Math.max(0, Math.min(nanos.length - 1, i))];
         }
 
-        /** @return the mean latency in nanoseconds */
+        /** {@return the mean latency in nanoseconds} */
         public double meanNanos() {
             return Arrays.stream(nanos).average().orElse(0);
         }

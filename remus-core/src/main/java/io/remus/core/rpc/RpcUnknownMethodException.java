@@ -19,12 +19,12 @@ public class RpcUnknownMethodException extends RemusException {
         this.methodId = methodId;
     }
 
-    /** @return the called node */
+    /** {@return the called node} */
     public int peer() {
         return peer;
     }
 
-    /** @return the unregistered method id */
+    /** {@return the unregistered method id} */
     public int methodId() {
         return methodId;
     }

@@ -143,7 +143,7 @@ public record SimCostModel(String name, long readWriteRoundTripNanos, long atomi
                 + " ns holding its word's unit " + atomicUnitNanos + " ns, " + picosPerByte + " ps/byte";
     }
 
-    /** @return the time from posting a request of {@code op} and {@code length} bytes to its reaching the target */
+    /** {@return the time from posting a request of {@code op} and {@code length} bytes to its reaching the target} */
     long outboundNanos(Opcode op, int length) {
         return switch (op) {
             case COMPARE_AND_SWAP, FETCH_AND_ADD -> atomicRoundTripNanos / 2;
@@ -152,7 +152,7 @@ public record SimCostModel(String name, long readWriteRoundTripNanos, long atomi
         };
     }
 
-    /** @return the time from a request's execution at the target to its completion */
+    /** {@return the time from a request's execution at the target to its completion} */
     long returnNanos(Opcode op, int length) {
         return switch (op) {
             case COMPARE_AND_SWAP, FETCH_AND_ADD -> atomicRoundTripNanos - atomicRoundTripNanos / 2;

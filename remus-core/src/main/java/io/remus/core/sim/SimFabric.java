@@ -36,7 +36,7 @@ public final class SimFabric implements Fabric {
         this.options = Objects.requireNonNull(options, "options");
     }
 
-    /** @return the simulator's knobs */
+    /** {@return the simulator's knobs} */
     public SimOptions options() {
         return options;
     }

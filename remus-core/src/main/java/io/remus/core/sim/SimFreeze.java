@@ -49,17 +49,17 @@ public final class SimFreeze {
         this.maxFrozenNanos = maxFrozen.toNanos();
     }
 
-    /** @return the thread this freeze stops */
+    /** {@return the thread this freeze stops} */
     public Thread thread() {
         return thread;
     }
 
-    /** @return the operation whose work requests are counted, or {@code null} when all are */
+    /** {@return the operation whose work requests are counted, or {@code null} when all are} */
     public Opcode counted() {
         return counted;
     }
 
-    /** @return how many counted work requests the thread applies before it is parked */
+    /** {@return how many counted work requests the thread applies before it is parked} */
     public int skip() {
         return skip;
     }
@@ -75,12 +75,12 @@ public final class SimFreeze {
         return frozen.await(timeout.toNanos(), TimeUnit.NANOSECONDS);
     }
 
-    /** @return whether the thread is parked now */
+    /** {@return whether the thread is parked now} */
     public boolean isFrozen() {
         return frozen.getCount() == 0 && resumed.getCount() != 0;
     }
 
-    /** @return the operation of the work request the thread was parked before, or {@code null} before it was */
+    /** {@return the operation of the work request the thread was parked before, or {@code null} before it was} */
     public Opcode frozenAt() {
         return frozenAt;
     }
@@ -105,7 +105,7 @@ public final class SimFreeze {
         return resumed.await(timeout.toNanos(), TimeUnit.NANOSECONDS);
     }
 
-    /** @return whether the thread resumed because the freeze's deadline passed before {@link #release()} */
+    /** {@return whether the thread resumed because the freeze's deadline passed before {@link #release()}} */
     public boolean expired() {
         return expired;
     }

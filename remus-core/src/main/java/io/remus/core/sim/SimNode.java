@@ -186,7 +186,7 @@ final class SimNode implements FabricNode {
         return rq;
     }
 
-    /** @return the receive queue, or null when none was created */
+    /** {@return the receive queue, or null when none was created} */
     SimReceiveQueue receiveQueue() {
         return receiveQueue;
     }

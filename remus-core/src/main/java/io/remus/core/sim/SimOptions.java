@@ -83,9 +83,9 @@ public record SimOptions(long executionLatencyNanos, long completionDelayNanos, 
     }
 
     /**
-     * @return no injected delays, a 100 ms transport timeout, no yielding, whole 8-byte stores and loads, no
+     * {@return no injected delays, a 100 ms transport timeout, no yielding, whole 8-byte stores and loads, no
      *         poisoning, cost model {@link SimCostModel#NONE}, the verbs fabric's receiver-not-ready timer
-     *         ({@link #DEFAULT_RNR_TIMER_NANOS}) and retries ({@link #RNR_RETRIES})
+     *         ({@link #DEFAULT_RNR_TIMER_NANOS}) and retries ({@link #RNR_RETRIES})}
      */
     public static SimOptions defaults() {
         return new SimOptions(0, 0, 100_000_000L, false, false, false, false, false, SimCostModel.NONE,

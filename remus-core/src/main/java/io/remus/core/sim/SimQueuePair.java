@@ -255,12 +255,12 @@ final class SimQueuePair implements QueuePair {
         closed = true;
     }
 
-    /** @return the receive queue of the target that this queue pair's messages consume, or null */
+    /** {@return the receive queue of the target that this queue pair's messages consume, or null} */
     SimReceiveQueue receiver() {
         return receiver;
     }
 
-    /** @return whether {@link #close} was called */
+    /** {@return whether {@link #close} was called} */
     boolean isClosed() {
         return closed;
     }

@@ -13,7 +13,7 @@ interface PeerBootstrap extends AutoCloseable {
     /** Stops answering for {@code node}; waits (bounded) until no request is being served for it. */
     void stopServing(VerbsNode node);
 
-    /** @return the regions node {@code nodeId} of another process publishes now */
+    /** {@return the regions node {@code nodeId} of another process publishes now} */
     List<RemoteRegion> publishedRegions(int nodeId);
 
     /**

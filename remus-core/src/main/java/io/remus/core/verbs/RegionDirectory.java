@@ -42,7 +42,7 @@ final class RegionDirectory implements AutoCloseable {
         MemorySegment.copy(MemorySegment.ofArray(bytes), 0, memory, 0, bytes.length);
     }
 
-    /** @return the table as the peer addresses it */
+    /** {@return the table as the peer addresses it} */
     io.remus.verbs.RemoteRegion offer() {
         return region.toRemoteRegion();
     }

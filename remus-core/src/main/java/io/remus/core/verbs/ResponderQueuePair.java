@@ -21,7 +21,7 @@ final class ResponderQueuePair implements AutoCloseable {
         this.queuePair = queuePair;
     }
 
-    /** @return whether this serves an rdma_cm connection whose requester has disconnected (or died) */
+    /** {@return whether this serves an rdma_cm connection whose requester has disconnected (or died)} */
     boolean requesterLeft() {
         return queuePair instanceof CmConnection c && c.peerDisconnected();
     }

@@ -82,7 +82,7 @@ public final class VerbsFabric implements Fabric {
         return "verbs";
     }
 
-    /** @return the options */
+    /** {@return the options} */
     public VerbsFabricOptions options() {
         return options;
     }

@@ -60,7 +60,7 @@ final class VerbsMemory implements RegisteredMemory {
         return rkey;
     }
 
-    /** @return whether it has been closed (deregistered) */
+    /** {@return whether it has been closed (deregistered)} */
     boolean isClosed() {
         return closed;
     }

@@ -127,7 +127,7 @@ final class VerbsNode implements FabricNode {
     }
 
     /**
-     * @return the registration with local key {@code lkey} covering the range, or {@code null}
+     * {@return the registration with local key {@code lkey} covering the range, or {@code null}}
      */
     VerbsMemory findLocal(int lkey, long address, long length) {
         return RegistrationChecks.coveringLocal(regions, lkey, address, length);
@@ -147,7 +147,7 @@ final class VerbsNode implements FabricNode {
         published.add(region);
     }
 
-    /** @return this node's region table as rdma_cm peers are offered it */
+    /** {@return this node's region table as rdma_cm peers are offered it} */
     io.remus.verbs.RemoteRegion directoryOffer() {
         if (directory == null) {
             throw new BadArgumentException("node " + nodeId + " has no region table (not an rdma_cm fabric)");
@@ -155,7 +155,7 @@ final class VerbsNode implements FabricNode {
         return directory.offer();
     }
 
-    /** @return the settings of a queue pair that serves a requester (its completion queue created on first use) */
+    /** {@return the settings of a queue pair that serves a requester (its completion queue created on first use)} */
     synchronized QueuePairBuilder responderBuilder() {
         ensureOpen();
         if (responderCq == null) {
@@ -237,7 +237,7 @@ final class VerbsNode implements FabricNode {
         return left.size();
     }
 
-    /** @return how many serving queue pairs this node holds (hand-connected and rdma_cm) */
+    /** {@return how many serving queue pairs this node holds (hand-connected and rdma_cm)} */
     synchronized int servingQueuePairs() {
         return (int) owned.stream().filter(r -> r instanceof ResponderQueuePair).count();
     }

@@ -187,7 +187,7 @@ final class VerbsQueuePair implements QueuePair {
         return op == Opcode.READ || op == Opcode.COMPARE_AND_SWAP || op == Opcode.FETCH_AND_ADD;
     }
 
-    /** @return whether a request with {@code wrId} is posted here and not yet retired */
+    /** {@return whether a request with {@code wrId} is posted here and not yet retired} */
     boolean pending(long wrId) {
         for (long s = head; s < tail; s++) {
             if (ringId[(int) (s % depth)] == wrId) {

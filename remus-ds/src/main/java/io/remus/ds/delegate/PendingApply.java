@@ -57,7 +57,7 @@ public final class PendingApply {
         this.sequence++;
     }
 
-    /** @return the request's first word, with the payload flag for a payload request */
+    /** {@return the request's first word, with the payload flag for a payload request} */
     long head() {
         return Trustee.requestHead(issue, opId, propertyId) | (response != null ? Trustee.PAYLOAD_FLAG : 0);
     }
@@ -74,12 +74,12 @@ public final class PendingApply {
         return (long) WORD.getAcquire(client.responses(), responseOffset + responseSequence) == sequence;
     }
 
-    /** @return the operation id of this request */
+    /** {@return the operation id of this request} */
     public int opId() {
         return opId;
     }
 
-    /** @return the property id of this request */
+    /** {@return the property id of this request} */
     public int propertyId() {
         return propertyId;
     }

@@ -38,8 +38,8 @@ public final class Trust<T> {
     }
 
     /**
-     * @return whether this handle holds a reference to the property ({@link TrusteeClient#share}) that it has not
-     *         released
+     * {@return whether this handle holds a reference to the property ({@link TrusteeClient#share}) that it has not
+     *         released}
      */
     public boolean holdsReference() {
         return holdsReference;
@@ -82,12 +82,12 @@ public final class Trust<T> {
         }
     }
 
-    /** @return the property's id at its trustee */
+    /** {@return the property's id at its trustee} */
     public int propertyId() {
         return propertyId;
     }
 
-    /** @return the client whose slots this handle uses */
+    /** {@return the client whose slots this handle uses} */
     public TrusteeClient client() {
         return client;
     }

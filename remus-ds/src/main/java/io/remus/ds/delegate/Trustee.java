@@ -341,17 +341,17 @@ public class Trustee<T> implements AutoCloseable {
         return ptr;
     }
 
-    /** @return the trustee's block, for {@link TrusteeClient#connect} */
+    /** {@return the trustee's block, for {@link TrusteeClient#connect}} */
     public long ptr() {
         return ptr;
     }
 
-    /** @return the node the trustee serves on */
+    /** {@return the node the trustee serves on} */
     public int nodeId() {
         return thread.nodeId();
     }
 
-    /** @return how many clients have joined and been seen by a pass */
+    /** {@return how many clients have joined and been seen by a pass} */
     public int clients() {
         return joined;
     }
@@ -406,7 +406,7 @@ public class Trustee<T> implements AutoCloseable {
         }
     }
 
-    /** @return the largest payload a request or response carries; 0 for a trustee of word operations only */
+    /** {@return the largest payload a request or response carries; 0 for a trustee of word operations only} */
     public int payloadBytes() {
         return payloadBytes;
     }
@@ -492,7 +492,7 @@ public class Trustee<T> implements AutoCloseable {
         return properties.get(propertyId);
     }
 
-    /** @return whether {@link #close()} was called */
+    /** {@return whether {@link #close()} was called} */
     public boolean isClosed() {
         return closed;
     }
@@ -729,8 +729,8 @@ public class Trustee<T> implements AutoCloseable {
     }
 
     /**
-     * @return how many clients this trustee gave up because their node failed a response WRITE (it
-     *         stopped answering or its queue pair broke): it serves them no more
+     * {@return how many clients this trustee gave up because their node failed a response WRITE (it
+     *         stopped answering or its queue pair broke): it serves them no more}
      */
     public int droppedClients() {
         return dropped;

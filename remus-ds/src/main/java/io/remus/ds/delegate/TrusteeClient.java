@@ -187,27 +187,27 @@ public final class TrusteeClient {
         return new Trust<>(this, propertyId, true);
     }
 
-    /** @return the trustee's block */
+    /** {@return the trustee's block} */
     public long trustee() {
         return trustee;
     }
 
-    /** @return this client's place at the trustee, from 0 */
+    /** {@return this client's place at the trustee, from 0} */
     public int index() {
         return index;
     }
 
-    /** @return how many requests this client may have in flight */
+    /** {@return how many requests this client may have in flight} */
     public int slots() {
         return slots;
     }
 
-    /** @return the largest payload of a request or response at this client's trustee; 0 when it carries none */
+    /** {@return the largest payload of a request or response at this client's trustee; 0 when it carries none} */
     public int payloadBytes() {
         return payloadBytes;
     }
 
-    /** @return the compute thread */
+    /** {@return the compute thread} */
     public ComputeThread thread() {
         return thread;
     }
@@ -225,12 +225,12 @@ public final class TrusteeClient {
         return closedMark();
     }
 
-    /** @return whether the closed mark is in this client's own memory and set; false without memory */
+    /** {@return whether the closed mark is in this client's own memory and set; false without memory} */
     boolean closedMark() {
         return responses != null && (long) WORD.getVolatile(responses, 0L) != 0;
     }
 
-    /** @return whether the responses are in the trustee's memory, polled by RDMA READs */
+    /** {@return whether the responses are in the trustee's memory, polled by RDMA READs} */
     boolean remoteResponses() {
         return responses == null;
     }

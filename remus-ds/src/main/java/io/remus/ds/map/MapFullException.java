@@ -39,8 +39,8 @@ public class MapFullException extends RemusException {
     }
 
     /**
-     * @return the key that did not fit as a {@code long}: its 8 little-endian bytes, as the map encodes
-     *         {@code long} keys; for a key of another length, its first up to 8 bytes, zero-extended
+     * {@return the key that did not fit as a {@code long}: its 8 little-endian bytes, as the map encodes
+     *         {@code long} keys; for a key of another length, its first up to 8 bytes, zero-extended}
      */
     public long key() {
         byte[] b = new byte[Long.BYTES];
@@ -48,7 +48,7 @@ public class MapFullException extends RemusException {
         return MemorySegment.ofArray(b).get(ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN), 0);
     }
 
-    /** @return a copy of the bytes of the key that did not fit */
+    /** {@return a copy of the bytes of the key that did not fit} */
     public byte[] keyBytes() {
         return key.clone();
     }

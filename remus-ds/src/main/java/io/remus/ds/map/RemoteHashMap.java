@@ -252,12 +252,12 @@ public final class RemoteHashMap implements AutoCloseable {
         return (n + 7) & ~7;
     }
 
-    /** @return where in the buffer the block goes, behind the buckets, the CAS result and 16 key READs */
+    /** {@return where in the buffer the block goes, behind the buckets, the CAS result and 16 key READs} */
     private static long blockAt(int maxKey) {
         return Math.max(MIN_BLOCK, (KEYS + CANDIDATES * (long) (HEADER_BYTES + pad8(maxKey)) + 63) & ~63L);
     }
 
-    /** @return the buffer bytes a call uses as scratch besides the value */
+    /** {@return the buffer bytes a call uses as scratch besides the value} */
     private static long scratchBytes(int maxKey) {
         return blockAt(maxKey) + HEADER_BYTES + pad8(maxKey);
     }
@@ -376,22 +376,22 @@ public final class RemoteHashMap implements AutoCloseable {
         }
     }
 
-    /** @return the map's root, to hand to {@link #attach} */
+    /** {@return the map's root, to hand to {@link #attach}} */
     public long ptr() {
         return root;
     }
 
-    /** @return the longest key a call accepts, in bytes */
+    /** {@return the longest key a call accepts, in bytes} */
     public int maxKeyBytes() {
         return maxKey;
     }
 
-    /** @return the largest value a put accepts, in bytes */
+    /** {@return the largest value a put accepts, in bytes} */
     public int maxValueBytes() {
         return maxValue;
     }
 
-    /** @return the most keys the table can hold ({@value #SLOTS_PER_BUCKET} per bucket) */
+    /** {@return the most keys the table can hold ({@value #SLOTS_PER_BUCKET} per bucket)} */
     public int capacity() {
         return buckets * SLOTS_PER_BUCKET;
     }
@@ -468,7 +468,7 @@ public final class RemoteHashMap implements AutoCloseable {
         return Slot.digest(key, n);
     }
 
-    /** @return the current key for a message: the {@code long}, or its bytes in hex and its length */
+    /** {@return the current key for a message: the {@code long}, or its bytes in hex and its length} */
     private String describeKey() {
         if (keyIsLong) {
             return "key " + key.get(Slot.LONG_LE, 0);
@@ -481,7 +481,7 @@ public final class RemoteHashMap implements AutoCloseable {
         return b.append(shown < keyLength ? "..." : "").append(" (").append(keyLength).append(" bytes)").toString();
     }
 
-    /** @return a copy of the current key's bytes */
+    /** {@return a copy of the current key's bytes} */
     private byte[] keyCopy() {
         return key.asSlice(0, keyLength).toArray(ValueLayout.JAVA_BYTE);
     }
@@ -1079,7 +1079,7 @@ public final class RemoteHashMap implements AutoCloseable {
         secondBucket = RemotePtr.offset(table, (long) Slot.secondBucket(digest, buckets) * BUCKET_BYTES);
     }
 
-    /** @return the pointer to slot {@code i} of the current key's 16 */
+    /** {@return the pointer to slot {@code i} of the current key's 16} */
     private long slot(int i) {
         long bucket = i < SLOTS_PER_BUCKET ? firstBucket : secondBucket;
         return RemotePtr.offset(bucket, 8L * (i % SLOTS_PER_BUCKET));

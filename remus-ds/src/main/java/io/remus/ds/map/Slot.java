@@ -66,7 +66,7 @@ final class Slot {
         return (int) ((word >>> UNITS_SHIFT) & MAX_UNITS);
     }
 
-    /** @return the block's bytes as a lookup reads them */
+    /** {@return the block's bytes as a lookup reads them} */
     static int blockBytes(long word) {
         return units(word) * UNIT;
     }
@@ -80,7 +80,7 @@ final class Slot {
         return RemotePtr.of(home, ((word >>> 1) & ADDRESS_FIELD_MASK) << 3);
     }
 
-    /** @return the units a block of {@code bytes} bytes takes */
+    /** {@return the units a block of {@code bytes} bytes takes} */
     static int unitsFor(long bytes) {
         return (int) ((bytes + UNIT - 1) / UNIT);
     }
@@ -111,17 +111,17 @@ final class Slot {
         return h;
     }
 
-    /** @return the fingerprint, 0..255, of a key with digest {@code key} */
+    /** {@return the fingerprint, 0..255, of a key with digest {@code key}} */
     static int fingerprintOf(long key) {
         return (int) (mix(key ^ SEED_FIRST) >>> FP_SHIFT);
     }
 
-    /** @return the first bucket, 0..buckets-1, of a key with digest {@code key} */
+    /** {@return the first bucket, 0..buckets-1, of a key with digest {@code key}} */
     static int firstBucket(long key, int buckets) {
         return (int) Long.remainderUnsigned(mix(key ^ SEED_FIRST), buckets);
     }
 
-    /** @return the key's second bucket, never its first (buckets at least 2) */
+    /** {@return the key's second bucket, never its first (buckets at least 2)} */
     static int secondBucket(long key, int buckets) {
         int first = firstBucket(key, buckets);
         int second = (int) Long.remainderUnsigned(mix(key + SEED_SECOND), buckets);

@@ -101,22 +101,22 @@ public final class TypedRemoteHashMap<K, V> implements AutoCloseable {
         return of(RemoteHashMap.attach(thread, reclaimer, ptr), keys, values);
     }
 
-    /** @return the byte map this handle types */
+    /** {@return the byte map this handle types} */
     public RemoteHashMap bytes() {
         return map;
     }
 
-    /** @return the map's root, to hand to {@link #attach} */
+    /** {@return the map's root, to hand to {@link #attach}} */
     public long ptr() {
         return map.ptr();
     }
 
-    /** @return the longest key encoding the map accepts, in bytes */
+    /** {@return the longest key encoding the map accepts, in bytes} */
     public int maxKeyBytes() {
         return map.maxKeyBytes();
     }
 
-    /** @return the longest value encoding the map accepts, in bytes */
+    /** {@return the longest value encoding the map accepts, in bytes} */
     public int maxValueBytes() {
         return map.maxValueBytes();
     }

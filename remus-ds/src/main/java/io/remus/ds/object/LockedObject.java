@@ -149,12 +149,12 @@ public final class LockedObject<S> {
         return stateBytes;
     }
 
-    /** @return the object's root (its lock word), to hand to {@link #attach} */
+    /** {@return the object's root (its lock word), to hand to {@link #attach}} */
     public long ptr() {
         return word;
     }
 
-    /** @return this handle's lock, for its counters and state */
+    /** {@return this handle's lock, for its counters and state} */
     public Lock lock() {
         return lock;
     }
@@ -187,7 +187,7 @@ public final class LockedObject<S> {
         }
     }
 
-    /** @return the status word of the response to this handle's last {@link #apply} */
+    /** {@return the status word of the response to this handle's last {@link #apply}} */
     public long status() {
         return status;
     }

@@ -86,7 +86,7 @@ public final class RemoteCounter {
         }
     }
 
-    /** @return the counter's word, to hand to {@link #attach} */
+    /** {@return the counter's word, to hand to {@link #attach}} */
     public long ptr() {
         return ptr;
     }

@@ -180,17 +180,17 @@ public final class RemoteMaxRegister {
         return Math.min(byBuffer, byBatches);
     }
 
-    /** @return the register's block, to hand to {@link #attach} */
+    /** {@return the register's block, to hand to {@link #attach}} */
     public long ptr() {
         return ptr;
     }
 
-    /** @return the slot this handle claimed */
+    /** {@return the slot this handle claimed} */
     public int slot() {
         return slot;
     }
 
-    /** @return how many slots the register has */
+    /** {@return how many slots the register has} */
     public int capacity() {
         return capacity;
     }

@@ -169,12 +169,12 @@ public final class RemoteRegister {
         return (int) size;
     }
 
-    /** @return the register's root, to hand to {@link #attach} */
+    /** {@return the register's root, to hand to {@link #attach}} */
     public long ptr() {
         return root;
     }
 
-    /** @return the value size in bytes */
+    /** {@return the value size in bytes} */
     public int size() {
         return size;
     }
@@ -237,7 +237,7 @@ public final class RemoteRegister {
         return allocatorRoundTrips;
     }
 
-    /** @return compare-and-swaps this handle's writes spent in the allocator (see {@link #allocatorRoundTrips()}) */
+    /** {@return compare-and-swaps this handle's writes spent in the allocator (see {@link #allocatorRoundTrips()})} */
     public long allocatorCompareAndSwaps() {
         return allocatorCompareAndSwaps;
     }
@@ -282,7 +282,7 @@ public final class RemoteRegister {
         }
     }
 
-    /** @return the value, in a new array (see {@link #read(MemorySegment)}) */
+    /** {@return the value, in a new array (see {@link #read(MemorySegment)})} */
     public byte[] read() {
         byte[] value = new byte[size];
         read(MemorySegment.ofArray(value));

@@ -17,10 +17,10 @@ import java.util.Objects;
  * @param <S> the state type, immutable
  */
 public interface SequentialObject<S> {
-    /** @return the bytes of a serialized state, 1 or more, the same for every state */
+    /** {@return the bytes of a serialized state, 1 or more, the same for every state} */
     int stateBytes();
 
-    /** @return the state of a new object */
+    /** {@return the state of a new object} */
     S initialState();
 
     /**

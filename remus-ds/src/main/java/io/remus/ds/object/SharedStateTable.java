@@ -198,22 +198,22 @@ public final class SharedStateTable {
         }
     }
 
-    /** @return the table, to hand to {@link #attach} */
+    /** {@return the table, to hand to {@link #attach}} */
     public long ptr() {
         return ptr;
     }
 
-    /** @return the row this handle owns, or -1 for a handle from {@link #attachReader} */
+    /** {@return the row this handle owns, or -1 for a handle from {@link #attachReader}} */
     public int row() {
         return row;
     }
 
-    /** @return the row count */
+    /** {@return the row count} */
     public int rows() {
         return rows;
     }
 
-    /** @return a row's data size */
+    /** {@return a row's data size} */
     public int rowBytes() {
         return rowBytes;
     }

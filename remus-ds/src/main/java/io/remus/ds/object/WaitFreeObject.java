@@ -189,7 +189,7 @@ public final class WaitFreeObject<S> {
         this.sequence = sequence;
     }
 
-    /** @return where slot {@code i}'s words start in the state block at {@code block} (slot {@code c}: the state) */
+    /** {@return where slot {@code i}'s words start in the state block at {@code block} (slot {@code c}: the state)} */
     private long slotAt(long block, int i) {
         return block + SLOTS + SLOT_BYTES * (long) i;
     }
@@ -341,22 +341,22 @@ public final class WaitFreeObject<S> {
         }
     }
 
-    /** @return the object's root, to hand to {@link #attach} */
+    /** {@return the object's root, to hand to {@link #attach}} */
     public long ptr() {
         return root;
     }
 
-    /** @return the announce slot this handle claimed */
+    /** {@return the announce slot this handle claimed} */
     public int slot() {
         return slot;
     }
 
-    /** @return how many announce slots the object has */
+    /** {@return how many announce slots the object has} */
     public int capacity() {
         return capacity;
     }
 
-    /** @return the bytes of one state block */
+    /** {@return the bytes of one state block} */
     public int blockBytes() {
         return blockBytes;
     }
@@ -519,12 +519,12 @@ public final class WaitFreeObject<S> {
         return block;
     }
 
-    /** @return the status word of the response to this handle's last {@link #apply} */
+    /** {@return the status word of the response to this handle's last {@link #apply}} */
     public long status() {
         return status;
     }
 
-    /** @return how many operations this handle announced (its last sequence number) */
+    /** {@return how many operations this handle announced (its last sequence number)} */
     public long announced() {
         return sequence;
     }
@@ -539,7 +539,7 @@ public final class WaitFreeObject<S> {
         return allocatorRoundTrips;
     }
 
-    /** @return compare-and-swaps this handle's calls spent in the allocator (see {@link #allocatorRoundTrips()}) */
+    /** {@return compare-and-swaps this handle's calls spent in the allocator (see {@link #allocatorRoundTrips()})} */
     public long allocatorCompareAndSwaps() {
         return allocatorCompareAndSwaps;
     }

@@ -128,17 +128,17 @@ public final class WaitFreeQueue {
         return new Ring(checkElements(elements));
     }
 
-    /** @return the queue's root, to hand to {@link #attach} */
+    /** {@return the queue's root, to hand to {@link #attach}} */
     public long ptr() {
         return object.ptr();
     }
 
-    /** @return the most elements the queue holds */
+    /** {@return the most elements the queue holds} */
     public int elements() {
         return elements;
     }
 
-    /** @return the construction's handle, for its counters and {@link WaitFreeObject#applied} */
+    /** {@return the construction's handle, for its counters and {@link WaitFreeObject#applied}} */
     public WaitFreeObject<?> object() {
         return object;
     }
@@ -169,7 +169,7 @@ public final class WaitFreeQueue {
         return true;
     }
 
-    /** @return the element the last successful {@link #dequeue()} removed */
+    /** {@return the element the last successful {@link #dequeue()} removed} */
     public long value() {
         return value;
     }

@@ -123,17 +123,17 @@ public final class WaitFreeStack {
         return new Array(checkElements(elements));
     }
 
-    /** @return the stack's root, to hand to {@link #attach} */
+    /** {@return the stack's root, to hand to {@link #attach}} */
     public long ptr() {
         return object.ptr();
     }
 
-    /** @return the most elements the stack holds */
+    /** {@return the most elements the stack holds} */
     public int elements() {
         return elements;
     }
 
-    /** @return the construction's handle, for its counters and {@link WaitFreeObject#applied} */
+    /** {@return the construction's handle, for its counters and {@link WaitFreeObject#applied}} */
     public WaitFreeObject<?> object() {
         return object;
     }
@@ -164,7 +164,7 @@ public final class WaitFreeStack {
         return true;
     }
 
-    /** @return the element the last successful {@link #pop()} removed */
+    /** {@return the element the last successful {@link #pop()} removed} */
     public long value() {
         return value;
     }

@@ -169,12 +169,12 @@ public final class MpmcBoundedQueue implements AutoCloseable {
         return HEADER_BYTES + (long) capacity * SLOT_BYTES;
     }
 
-    /** @return the queue, for {@link #attach} */
+    /** {@return the queue, for {@link #attach}} */
     public long ptr() {
         return ptr;
     }
 
-    /** @return the most words the queue holds */
+    /** {@return the most words the queue holds} */
     public int capacity() {
         return capacity;
     }

@@ -214,32 +214,32 @@ public final class MpmcCrashTolerantQueue implements AutoCloseable {
         return ((a - b) << INDEX_BITS) >> INDEX_BITS;
     }
 
-    /** @return the queue, for {@link #attach} */
+    /** {@return the queue, for {@link #attach}} */
     public long ptr() {
         return ptr;
     }
 
-    /** @return the most words the queue holds */
+    /** {@return the most words the queue holds} */
     public int capacity() {
         return capacity;
     }
 
-    /** @return the cells: the capacity plus the spare ones */
+    /** {@return the cells: the capacity plus the spare ones} */
     public int cells() {
         return cells;
     }
 
-    /** @return tickets this handle poisoned: claimed by a producer that had not published within a call's patience */
+    /** {@return tickets this handle poisoned: claimed by a producer that had not published within a call's patience} */
     public long poisoned() {
         return poisoned;
     }
 
-    /** @return publications of this handle that found their ticket poisoned and went on with another ticket */
+    /** {@return publications of this handle that found their ticket poisoned and went on with another ticket} */
     public long poisonedPublications() {
         return poisonedPublications;
     }
 
-    /** @return cells this handle could not give back to the free ring within a call's patience (the queue lost them) */
+    /** {@return cells this handle could not give back to the free ring within a call's patience (the queue lost them)} */
     public long lostCells() {
         return lostCells;
     }

@@ -216,19 +216,19 @@ public final class MpmcScqQueue implements AutoCloseable {
         return ((a - b) << CYCLE_SHIFT) >> CYCLE_SHIFT;
     }
 
-    /** @return the queue, for {@link #attach} */
+    /** {@return the queue, for {@link #attach}} */
     public long ptr() {
         return ptr;
     }
 
-    /** @return the most words the queue holds (less one per cell a dead caller kept) */
+    /** {@return the most words the queue holds (less one per cell a dead caller kept)} */
     public int capacity() {
         return capacity;
     }
 
     /**
-     * @return tickets this handle took and could not use: puts whose entry a take had marked or an older index
-     *         still held, and takes that found no value of their cycle and went on
+     * {@return tickets this handle took and could not use: puts whose entry a take had marked or an older index
+     *         still held, and takes that found no value of their cycle and went on}
      */
     public long retakes() {
         return retakes;

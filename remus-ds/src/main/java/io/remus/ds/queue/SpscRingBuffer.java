@@ -156,12 +156,12 @@ public final class SpscRingBuffer {
             this.staging = MemorySegment.ofArray(new long[(int) ((slotBytes - 8) / 8)]);
         }
 
-        /** @return the largest message this ring takes */
+        /** {@return the largest message this ring takes} */
         public int maxMessageBytes() {
             return maxMessageBytes;
         }
 
-        /** @return messages this producer's ring has been offered in all, by this and earlier producers */
+        /** {@return messages this producer's ring has been offered in all, by this and earlier producers} */
         public long offered() {
             return tail;
         }
@@ -233,22 +233,22 @@ public final class SpscRingBuffer {
             this.slotBytes = slotBytes(maxMessageBytes);
         }
 
-        /** @return the ring, for {@link SpscRingBuffer#producer} */
+        /** {@return the ring, for {@link SpscRingBuffer#producer}} */
         public long ptr() {
             return ptr;
         }
 
-        /** @return the capacity in messages */
+        /** {@return the capacity in messages} */
         public int slots() {
             return slots;
         }
 
-        /** @return the largest message */
+        /** {@return the largest message} */
         public int maxMessageBytes() {
             return maxMessageBytes;
         }
 
-        /** @return messages consumed so far */
+        /** {@return messages consumed so far} */
         public long consumed() {
             return head;
         }

@@ -13,13 +13,13 @@ abstract class BaseGuard implements Guard {
         this.thread = thread;
     }
 
-    /** @return true when this call opened the outermost guard */
+    /** {@return true when this call opened the outermost guard} */
     final boolean open() {
         thread.checkOwnerThread();
         return depth++ == 0;
     }
 
-    /** @return true when this call closed the outermost guard */
+    /** {@return true when this call closed the outermost guard} */
     final boolean release() {
         thread.checkOwnerThread();
         if (depth == 0) {

@@ -53,8 +53,8 @@ public record EpochOptions(Duration lease, Duration clockSkew, long passBytes, l
     }
 
     /**
-     * @return a 1 s lease, 50 ms clock skew, a pass at 64 KiB unreclaimed, a limit of 1 MiB waited for
-     *         up to 3 s, 64 slots per table, {@link System#currentTimeMillis()}
+     * {@return a 1 s lease, 50 ms clock skew, a pass at 64 KiB unreclaimed, a limit of 1 MiB waited for
+     *         up to 3 s, 64 slots per table, {@link System#currentTimeMillis()}}
      */
     public static EpochOptions defaults() {
         return new EpochOptions(Duration.ofSeconds(1), Duration.ofMillis(50), 64 << 10, 1 << 20, Duration.ofSeconds(3), 64,
@@ -95,7 +95,7 @@ public record EpochOptions(Duration lease, Duration clockSkew, long passBytes, l
         return new EpochOptions(lease, clockSkew, passBytes, limitBytes, limitWait, slots, millis);
     }
 
-    /** @return whether the lease is {@link Timeouts#FOREVER} */
+    /** {@return whether the lease is {@link Timeouts#FOREVER}} */
     public boolean plainEpochs() {
         return Timeouts.isForever(lease);
     }

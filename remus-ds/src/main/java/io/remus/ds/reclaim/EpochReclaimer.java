@@ -320,17 +320,17 @@ public final class EpochReclaimer implements Reclaimer {
 
     // ---------------------------------------------------------------- observability
 
-    /** @return the global epoch, read (one READ, a CPU read on the first memory node) */
+    /** {@return the global epoch, read (one READ, a CPU read on the first memory node)} */
     public long globalEpoch() {
         return readGlobal();
     }
 
-    /** @return the passes this reclaimer ran */
+    /** {@return the passes this reclaimer ran} */
     public long passes() {
         return passes;
     }
 
-    /** @return the times a pass of this reclaimer advanced the global epoch */
+    /** {@return the times a pass of this reclaimer advanced the global epoch} */
     public long advances() {
         return advances;
     }
@@ -347,17 +347,17 @@ public final class EpochReclaimer implements Reclaimer {
         return ownRoundTrips;
     }
 
-    /** @return the leases this thread's guards renewed ({@link Guard#renewLease()}) */
+    /** {@return the leases this thread's guards renewed ({@link Guard#renewLease()})} */
     public long renewals() {
         return renewals;
     }
 
-    /** @return the guard closes whose wait for {@link EpochOptions#limitBytes()} ran out */
+    /** {@return the guard closes whose wait for {@link EpochOptions#limitBytes()} ran out} */
     public long limitTimeouts() {
         return limitTimeouts;
     }
 
-    /** @return the options */
+    /** {@return the options} */
     public EpochOptions options() {
         return options;
     }
@@ -524,9 +524,9 @@ public final class EpochReclaimer implements Reclaimer {
     // ---------------------------------------------------------------- tables and the slot
 
     /**
-     * @return memory node m's table, created when {@code create} and there is none; NULL when none and not
+     * {@return memory node m's table, created when {@code create} and there is none; NULL when none and not
      *         created. The pointer is read whole ({@link #stableRead}): another thread's creating
-     *         compare-and-swap may race the READ.
+     *         compare-and-swap may race the READ.}
      */
     private long table(int m, boolean create) {
         int i = m - firstMemoryNode;

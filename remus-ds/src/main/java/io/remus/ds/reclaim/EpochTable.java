@@ -45,12 +45,12 @@ final class EpochTable {
     private EpochTable() {
     }
 
-    /** @return the bytes of a table with {@code slots} slots */
+    /** {@return the bytes of a table with {@code slots} slots} */
     static long bytes(int slots) {
         return ANNOUNCEMENTS + 16L * slots;
     }
 
-    /** @return the bytes that a pass reads: header and announcements */
+    /** {@return the bytes that a pass reads: header and announcements} */
     static long announcedBytes(int slots) {
         return ANNOUNCEMENTS + 8L * slots;
     }
@@ -79,7 +79,7 @@ final class EpochTable {
         return word >>> (DEADLINE_BITS + 1);
     }
 
-    /** @return whether an announcement holds the epoch back from {@code global} at clock reading {@code now} */
+    /** {@return whether an announcement holds the epoch back from {@code global} at clock reading {@code now}} */
     static boolean holdsBack(long word, long global, long now, long skewMillis) {
         if (!active(word)) {
             return false;
@@ -91,7 +91,7 @@ final class EpochTable {
         return epochBits(word) != (global & EPOCH_MASK);
     }
 
-    /** @return the deadline of a lease of {@code leaseMillis} (negative: never) taken at {@code now} */
+    /** {@return the deadline of a lease of {@code leaseMillis} (negative: never) taken at {@code now}} */
     static long deadline(long now, long leaseMillis) {
         if (leaseMillis < 0) {
             return NEVER;

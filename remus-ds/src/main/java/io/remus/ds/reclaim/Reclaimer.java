@@ -57,13 +57,13 @@ public interface Reclaimer extends AutoCloseable {
      */
     void reclaim();
 
-    /** @return the bytes (sizes as passed to {@link #retire}) this reclaimer retired and has not freed */
+    /** {@return the bytes (sizes as passed to {@link #retire}) this reclaimer retired and has not freed} */
     long unreclaimedBytes();
 
-    /** @return the blocks this reclaimer retired and has not freed */
+    /** {@return the blocks this reclaimer retired and has not freed} */
     long unreclaimedBlocks();
 
-    /** @return the bytes ever passed to {@link #retire} on this reclaimer */
+    /** {@return the bytes ever passed to {@link #retire} on this reclaimer} */
     long retiredBytes();
 
     /**

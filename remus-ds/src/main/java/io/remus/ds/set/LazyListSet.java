@@ -317,7 +317,7 @@ public final class LazyListSet implements RemoteSet {
         return root;
     }
 
-    /** @return the lock kind of the set's nodes */
+    /** {@return the lock kind of the set's nodes} */
     public LockKind lockKind() {
         return kind;
     }

@@ -305,7 +305,7 @@ public final class LockFreeSkipListSet implements RemoteSet {
         return root;
     }
 
-    /** @return the set's levels, as its creator chose */
+    /** {@return the set's levels, as its creator chose} */
     public int maxLevel() {
         return maxLevel;
     }

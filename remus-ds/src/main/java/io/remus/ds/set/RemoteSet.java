@@ -49,7 +49,7 @@ public interface RemoteSet extends AutoCloseable {
      */
     boolean contains(long key);
 
-    /** @return the set's root, to hand to the implementation's {@code attach} */
+    /** {@return the set's root, to hand to the implementation's {@code attach}} */
     long ptr();
 
     /**

@@ -15,7 +15,7 @@ public class SetKeyException extends BadArgumentException {
         this.key = key;
     }
 
-    /** @return the refused key */
+    /** {@return the refused key} */
     public long key() {
         return key;
     }

@@ -1370,12 +1370,12 @@ public final class IbVerbs {
         private verbs_context() {
         }
 
-        /** @return the layout of {@code struct verbs_context} */
+        /** {@return the layout of {@code struct verbs_context}} */
         public static GroupLayout layout() {
             return $LAYOUT;
         }
 
-        /** @return {@code sizeof(struct verbs_context)} */
+        /** {@return {@code sizeof(struct verbs_context)}} */
         public static long sizeof() {
             return $LAYOUT.byteSize();
         }

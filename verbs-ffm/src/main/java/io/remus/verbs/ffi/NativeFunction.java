@@ -69,17 +69,17 @@ public record NativeFunction(String name, String cPrototype, FunctionDescriptor 
         return new NativeFunction(owner + "." + nameOf(cPrototype), cPrototype, descriptor, false, critical, null);
     }
 
-    /** @return whether this is a provider function pointer rather than an exported symbol */
+    /** {@return whether this is a provider function pointer rather than an exported symbol} */
     public boolean isPointer() {
         return name.indexOf('.') >= 0;
     }
 
-    /** @return the C symbol (the member name for a function pointer) */
+    /** {@return the C symbol (the member name for a function pointer)} */
     public String symbol() {
         return name.substring(name.indexOf('.') + 1);
     }
 
-    /** @return the linker options this function is linked with */
+    /** {@return the linker options this function is linked with} */
     public Linker.Option[] options() {
         List<Linker.Option> options = new ArrayList<>(2);
         if (capturesErrno) {
@@ -127,7 +127,7 @@ public record NativeFunction(String name, String cPrototype, FunctionDescriptor 
         }
     }
 
-    /** @return the Java type of {@link #downcall()}'s handle, without linking anything */
+    /** {@return the Java type of {@link #downcall()}'s handle, without linking anything} */
     public MethodType type() {
         MethodType type = descriptor.toMethodType();
         return capturesErrno ? type.insertParameterTypes(0, MemorySegment.class) : type;
@@ -155,7 +155,7 @@ public record NativeFunction(String name, String cPrototype, FunctionDescriptor 
         return new NativeLibraryMissingException(failure.getMessage(), failure.getCause());
     }
 
-    /** @return a handle whose first argument is the function's address (for function pointers) */
+    /** {@return a handle whose first argument is the function's address (for function pointers)} */
     public MethodHandle downcallUnbound() {
         return Linker.nativeLinker().downcallHandle(descriptor, options());
     }

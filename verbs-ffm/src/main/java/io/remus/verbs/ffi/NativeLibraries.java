@@ -36,12 +36,12 @@ public final class NativeLibraries {
     private NativeLibraries() {
     }
 
-    /** @return libibverbs, as a {@link Library} (for messages about its symbols) */
+    /** {@return libibverbs, as a {@link Library} (for messages about its symbols)} */
     public static Library ibverbsLibrary() {
         return IBVERBS;
     }
 
-    /** @return librdmacm, as a {@link Library} (for messages about its symbols) */
+    /** {@return librdmacm, as a {@link Library} (for messages about its symbols)} */
     public static Library rdmacmLibrary() {
         return RDMACM;
     }
@@ -55,7 +55,7 @@ public final class NativeLibraries {
         IBVERBS.requireProbeSymbol();
     }
 
-    /** @return whether libibverbs can be loaded on this host and exports the verbs */
+    /** {@return whether libibverbs can be loaded on this host and exports the verbs} */
     public static boolean ibverbsAvailable() {
         try {
             requireIbverbs();
@@ -86,7 +86,7 @@ public final class NativeLibraries {
         }
 
         /**
-         * @return the library's symbols
+         * {@return the library's symbols}
          * @throws NativeLibraryMissingException if it cannot be loaded (every time, not only the first)
          */
         @Override

@@ -28,12 +28,12 @@ public final class ibv_ah {
     private ibv_ah() {
     }
 
-    /** @return the layout of {@code struct ibv_ah} */
+    /** {@return the layout of {@code struct ibv_ah}} */
     public static GroupLayout layout() {
         return $LAYOUT;
     }
 
-    /** @return {@code sizeof(struct ibv_ah)} */
+    /** {@return {@code sizeof(struct ibv_ah)}} */
     public static long sizeof() {
         return $LAYOUT.byteSize();
     }

@@ -36,12 +36,12 @@ public final class ibv_ah_attr {
     private ibv_ah_attr() {
     }
 
-    /** @return the layout of {@code struct ibv_ah_attr} */
+    /** {@return the layout of {@code struct ibv_ah_attr}} */
     public static GroupLayout layout() {
         return $LAYOUT;
     }
 
-    /** @return {@code sizeof(struct ibv_ah_attr)} */
+    /** {@return {@code sizeof(struct ibv_ah_attr)}} */
     public static long sizeof() {
         return $LAYOUT.byteSize();
     }

@@ -38,12 +38,12 @@ public final class ibv_async_event {
     private ibv_async_event() {
     }
 
-    /** @return the layout of {@code struct ibv_async_event} */
+    /** {@return the layout of {@code struct ibv_async_event}} */
     public static GroupLayout layout() {
         return $LAYOUT;
     }
 
-    /** @return {@code sizeof(struct ibv_async_event)} */
+    /** {@return {@code sizeof(struct ibv_async_event)}} */
     public static long sizeof() {
         return $LAYOUT.byteSize();
     }

@@ -27,12 +27,12 @@ public final class ibv_comp_channel {
     private ibv_comp_channel() {
     }
 
-    /** @return the layout of {@code struct ibv_comp_channel} */
+    /** {@return the layout of {@code struct ibv_comp_channel}} */
     public static GroupLayout layout() {
         return $LAYOUT;
     }
 
-    /** @return {@code sizeof(struct ibv_comp_channel)} */
+    /** {@return {@code sizeof(struct ibv_comp_channel)}} */
     public static long sizeof() {
         return $LAYOUT.byteSize();
     }

@@ -37,12 +37,12 @@ public final class ibv_context {
     private ibv_context() {
     }
 
-    /** @return the layout of {@code struct ibv_context} */
+    /** {@return the layout of {@code struct ibv_context}} */
     public static GroupLayout layout() {
         return $LAYOUT;
     }
 
-    /** @return {@code sizeof(struct ibv_context)} */
+    /** {@return {@code sizeof(struct ibv_context)}} */
     public static long sizeof() {
         return $LAYOUT.byteSize();
     }

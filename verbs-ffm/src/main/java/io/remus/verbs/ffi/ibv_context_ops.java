@@ -92,12 +92,12 @@ public final class ibv_context_ops {
     private ibv_context_ops() {
     }
 
-    /** @return the layout of {@code struct ibv_context_ops} */
+    /** {@return the layout of {@code struct ibv_context_ops}} */
     public static GroupLayout layout() {
         return $LAYOUT;
     }
 
-    /** @return {@code sizeof(struct ibv_context_ops)} */
+    /** {@return {@code sizeof(struct ibv_context_ops)}} */
     public static long sizeof() {
         return $LAYOUT.byteSize();
     }

@@ -40,12 +40,12 @@ public final class ibv_cq {
     private ibv_cq() {
     }
 
-    /** @return the layout of {@code struct ibv_cq} */
+    /** {@return the layout of {@code struct ibv_cq}} */
     public static GroupLayout layout() {
         return $LAYOUT;
     }
 
-    /** @return {@code sizeof(struct ibv_cq)} */
+    /** {@return {@code sizeof(struct ibv_cq)}} */
     public static long sizeof() {
         return $LAYOUT.byteSize();
     }

@@ -24,12 +24,12 @@ public final class ibv_cq_moderation_caps {
     private ibv_cq_moderation_caps() {
     }
 
-    /** @return the layout of {@code struct ibv_cq_moderation_caps} */
+    /** {@return the layout of {@code struct ibv_cq_moderation_caps}} */
     public static GroupLayout layout() {
         return $LAYOUT;
     }
 
-    /** @return {@code sizeof(struct ibv_cq_moderation_caps)} */
+    /** {@return {@code sizeof(struct ibv_cq_moderation_caps)}} */
     public static long sizeof() {
         return $LAYOUT.byteSize();
     }

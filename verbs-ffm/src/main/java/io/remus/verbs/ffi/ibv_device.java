@@ -36,12 +36,12 @@ public final class ibv_device {
     private ibv_device() {
     }
 
-    /** @return the layout of {@code struct ibv_device} */
+    /** {@return the layout of {@code struct ibv_device}} */
     public static GroupLayout layout() {
         return $LAYOUT;
     }
 
-    /** @return {@code sizeof(struct ibv_device)} */
+    /** {@return {@code sizeof(struct ibv_device)}} */
     public static long sizeof() {
         return $LAYOUT.byteSize();
     }
@@ -122,12 +122,12 @@ public final class ibv_device {
         private _ops() {
         }
 
-        /** @return the layout of {@code ibv_device._ops} */
+        /** {@return the layout of {@code ibv_device._ops}} */
         public static GroupLayout layout() {
             return $LAYOUT;
         }
 
-        /** @return {@code sizeof(ibv_device._ops)} */
+        /** {@return {@code sizeof(ibv_device._ops)}} */
         public static long sizeof() {
             return $LAYOUT.byteSize();
         }

@@ -104,12 +104,12 @@ public final class ibv_device_attr {
     private ibv_device_attr() {
     }
 
-    /** @return the layout of {@code struct ibv_device_attr} */
+    /** {@return the layout of {@code struct ibv_device_attr}} */
     public static GroupLayout layout() {
         return $LAYOUT;
     }
 
-    /** @return {@code sizeof(struct ibv_device_attr)} */
+    /** {@return {@code sizeof(struct ibv_device_attr)}} */
     public static long sizeof() {
         return $LAYOUT.byteSize();
     }

@@ -58,12 +58,12 @@ public final class ibv_device_attr_ex {
     private ibv_device_attr_ex() {
     }
 
-    /** @return the layout of {@code struct ibv_device_attr_ex} */
+    /** {@return the layout of {@code struct ibv_device_attr_ex}} */
     public static GroupLayout layout() {
         return $LAYOUT;
     }
 
-    /** @return {@code sizeof(struct ibv_device_attr_ex)} */
+    /** {@return {@code sizeof(struct ibv_device_attr_ex)}} */
     public static long sizeof() {
         return $LAYOUT.byteSize();
     }

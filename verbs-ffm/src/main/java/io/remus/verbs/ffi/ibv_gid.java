@@ -28,12 +28,12 @@ public final class ibv_gid {
     private ibv_gid() {
     }
 
-    /** @return the layout of {@code union ibv_gid} */
+    /** {@return the layout of {@code union ibv_gid}} */
     public static GroupLayout layout() {
         return $LAYOUT;
     }
 
-    /** @return {@code sizeof(union ibv_gid)} */
+    /** {@return {@code sizeof(union ibv_gid)}} */
     public static long sizeof() {
         return $LAYOUT.byteSize();
     }
@@ -64,12 +64,12 @@ public final class ibv_gid {
         private global() {
         }
 
-        /** @return the layout of {@code ibv_gid.global} */
+        /** {@return the layout of {@code ibv_gid.global}} */
         public static GroupLayout layout() {
             return $LAYOUT;
         }
 
-        /** @return {@code sizeof(ibv_gid.global)} */
+        /** {@return {@code sizeof(ibv_gid.global)}} */
         public static long sizeof() {
             return $LAYOUT.byteSize();
         }

@@ -32,12 +32,12 @@ public final class ibv_global_route {
     private ibv_global_route() {
     }
 
-    /** @return the layout of {@code struct ibv_global_route} */
+    /** {@return the layout of {@code struct ibv_global_route}} */
     public static GroupLayout layout() {
         return $LAYOUT;
     }
 
-    /** @return {@code sizeof(struct ibv_global_route)} */
+    /** {@return {@code sizeof(struct ibv_global_route)}} */
     public static long sizeof() {
         return $LAYOUT.byteSize();
     }

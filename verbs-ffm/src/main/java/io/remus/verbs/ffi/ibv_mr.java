@@ -37,12 +37,12 @@ public final class ibv_mr {
     private ibv_mr() {
     }
 
-    /** @return the layout of {@code struct ibv_mr} */
+    /** {@return the layout of {@code struct ibv_mr}} */
     public static GroupLayout layout() {
         return $LAYOUT;
     }
 
-    /** @return {@code sizeof(struct ibv_mr)} */
+    /** {@return {@code sizeof(struct ibv_mr)}} */
     public static long sizeof() {
         return $LAYOUT.byteSize();
     }

@@ -31,12 +31,12 @@ public final class ibv_mw_bind_info {
     private ibv_mw_bind_info() {
     }
 
-    /** @return the layout of {@code struct ibv_mw_bind_info} */
+    /** {@return the layout of {@code struct ibv_mw_bind_info}} */
     public static GroupLayout layout() {
         return $LAYOUT;
     }
 
-    /** @return {@code sizeof(struct ibv_mw_bind_info)} */
+    /** {@return {@code sizeof(struct ibv_mw_bind_info)}} */
     public static long sizeof() {
         return $LAYOUT.byteSize();
     }

@@ -30,12 +30,12 @@ public final class ibv_odp_caps {
     private ibv_odp_caps() {
     }
 
-    /** @return the layout of {@code struct ibv_odp_caps} */
+    /** {@return the layout of {@code struct ibv_odp_caps}} */
     public static GroupLayout layout() {
         return $LAYOUT;
     }
 
-    /** @return {@code sizeof(struct ibv_odp_caps)} */
+    /** {@return {@code sizeof(struct ibv_odp_caps)}} */
     public static long sizeof() {
         return $LAYOUT.byteSize();
     }
@@ -72,12 +72,12 @@ public final class ibv_odp_caps {
         private per_transport_caps() {
         }
 
-        /** @return the layout of {@code ibv_odp_caps.per_transport_caps} */
+        /** {@return the layout of {@code ibv_odp_caps.per_transport_caps}} */
         public static GroupLayout layout() {
             return $LAYOUT;
         }
 
-        /** @return {@code sizeof(ibv_odp_caps.per_transport_caps)} */
+        /** {@return {@code sizeof(ibv_odp_caps.per_transport_caps)}} */
         public static long sizeof() {
             return $LAYOUT.byteSize();
         }

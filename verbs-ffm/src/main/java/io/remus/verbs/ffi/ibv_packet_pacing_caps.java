@@ -26,12 +26,12 @@ public final class ibv_packet_pacing_caps {
     private ibv_packet_pacing_caps() {
     }
 
-    /** @return the layout of {@code struct ibv_packet_pacing_caps} */
+    /** {@return the layout of {@code struct ibv_packet_pacing_caps}} */
     public static GroupLayout layout() {
         return $LAYOUT;
     }
 
-    /** @return {@code sizeof(struct ibv_packet_pacing_caps)} */
+    /** {@return {@code sizeof(struct ibv_packet_pacing_caps)}} */
     public static long sizeof() {
         return $LAYOUT.byteSize();
     }

@@ -26,12 +26,12 @@ public final class ibv_pci_atomic_caps {
     private ibv_pci_atomic_caps() {
     }
 
-    /** @return the layout of {@code struct ibv_pci_atomic_caps} */
+    /** {@return the layout of {@code struct ibv_pci_atomic_caps}} */
     public static GroupLayout layout() {
         return $LAYOUT;
     }
 
-    /** @return {@code sizeof(struct ibv_pci_atomic_caps)} */
+    /** {@return {@code sizeof(struct ibv_pci_atomic_caps)}} */
     public static long sizeof() {
         return $LAYOUT.byteSize();
     }

@@ -26,12 +26,12 @@ public final class ibv_pd {
     private ibv_pd() {
     }
 
-    /** @return the layout of {@code struct ibv_pd} */
+    /** {@return the layout of {@code struct ibv_pd}} */
     public static GroupLayout layout() {
         return $LAYOUT;
     }
 
-    /** @return {@code sizeof(struct ibv_pd)} */
+    /** {@return {@code sizeof(struct ibv_pd)}} */
     public static long sizeof() {
         return $LAYOUT.byteSize();
     }

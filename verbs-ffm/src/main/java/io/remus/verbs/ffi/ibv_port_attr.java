@@ -67,12 +67,12 @@ public final class ibv_port_attr {
     private ibv_port_attr() {
     }
 
-    /** @return the layout of {@code struct ibv_port_attr} */
+    /** {@return the layout of {@code struct ibv_port_attr}} */
     public static GroupLayout layout() {
         return $LAYOUT;
     }
 
-    /** @return {@code sizeof(struct ibv_port_attr)} */
+    /** {@return {@code sizeof(struct ibv_port_attr)}} */
     public static long sizeof() {
         return $LAYOUT.byteSize();
     }

@@ -49,12 +49,12 @@ public final class ibv_qp {
     private ibv_qp() {
     }
 
-    /** @return the layout of {@code struct ibv_qp} */
+    /** {@return the layout of {@code struct ibv_qp}} */
     public static GroupLayout layout() {
         return $LAYOUT;
     }
 
-    /** @return {@code sizeof(struct ibv_qp)} */
+    /** {@return {@code sizeof(struct ibv_qp)}} */
     public static long sizeof() {
         return $LAYOUT.byteSize();
     }

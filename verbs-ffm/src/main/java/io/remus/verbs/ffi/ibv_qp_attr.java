@@ -76,12 +76,12 @@ public final class ibv_qp_attr {
     private ibv_qp_attr() {
     }
 
-    /** @return the layout of {@code struct ibv_qp_attr} */
+    /** {@return the layout of {@code struct ibv_qp_attr}} */
     public static GroupLayout layout() {
         return $LAYOUT;
     }
 
-    /** @return {@code sizeof(struct ibv_qp_attr)} */
+    /** {@return {@code sizeof(struct ibv_qp_attr)}} */
     public static long sizeof() {
         return $LAYOUT.byteSize();
     }

@@ -30,12 +30,12 @@ public final class ibv_qp_cap {
     private ibv_qp_cap() {
     }
 
-    /** @return the layout of {@code struct ibv_qp_cap} */
+    /** {@return the layout of {@code struct ibv_qp_cap}} */
     public static GroupLayout layout() {
         return $LAYOUT;
     }
 
-    /** @return {@code sizeof(struct ibv_qp_cap)} */
+    /** {@return {@code sizeof(struct ibv_qp_cap)}} */
     public static long sizeof() {
         return $LAYOUT.byteSize();
     }

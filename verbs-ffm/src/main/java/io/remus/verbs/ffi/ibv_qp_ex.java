@@ -88,12 +88,12 @@ public final class ibv_qp_ex {
     private ibv_qp_ex() {
     }
 
-    /** @return the layout of {@code struct ibv_qp_ex} */
+    /** {@return the layout of {@code struct ibv_qp_ex}} */
     public static GroupLayout layout() {
         return $LAYOUT;
     }
 
-    /** @return {@code sizeof(struct ibv_qp_ex)} */
+    /** {@return {@code sizeof(struct ibv_qp_ex)}} */
     public static long sizeof() {
         return $LAYOUT.byteSize();
     }

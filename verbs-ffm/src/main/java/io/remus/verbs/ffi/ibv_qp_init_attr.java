@@ -36,12 +36,12 @@ public final class ibv_qp_init_attr {
     private ibv_qp_init_attr() {
     }
 
-    /** @return the layout of {@code struct ibv_qp_init_attr} */
+    /** {@return the layout of {@code struct ibv_qp_init_attr}} */
     public static GroupLayout layout() {
         return $LAYOUT;
     }
 
-    /** @return {@code sizeof(struct ibv_qp_init_attr)} */
+    /** {@return {@code sizeof(struct ibv_qp_init_attr)}} */
     public static long sizeof() {
         return $LAYOUT.byteSize();
     }

@@ -22,12 +22,12 @@ public final class ibv_query_device_ex_input {
     private ibv_query_device_ex_input() {
     }
 
-    /** @return the layout of {@code struct ibv_query_device_ex_input} */
+    /** {@return the layout of {@code struct ibv_query_device_ex_input}} */
     public static GroupLayout layout() {
         return $LAYOUT;
     }
 
-    /** @return {@code sizeof(struct ibv_query_device_ex_input)} */
+    /** {@return {@code sizeof(struct ibv_query_device_ex_input)}} */
     public static long sizeof() {
         return $LAYOUT.byteSize();
     }

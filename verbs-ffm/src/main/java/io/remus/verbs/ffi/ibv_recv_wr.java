@@ -31,12 +31,12 @@ public final class ibv_recv_wr {
     private ibv_recv_wr() {
     }
 
-    /** @return the layout of {@code struct ibv_recv_wr} */
+    /** {@return the layout of {@code struct ibv_recv_wr}} */
     public static GroupLayout layout() {
         return $LAYOUT;
     }
 
-    /** @return {@code sizeof(struct ibv_recv_wr)} */
+    /** {@return {@code sizeof(struct ibv_recv_wr)}} */
     public static long sizeof() {
         return $LAYOUT.byteSize();
     }

@@ -34,12 +34,12 @@ public final class ibv_rss_caps {
     private ibv_rss_caps() {
     }
 
-    /** @return the layout of {@code struct ibv_rss_caps} */
+    /** {@return the layout of {@code struct ibv_rss_caps}} */
     public static GroupLayout layout() {
         return $LAYOUT;
     }
 
-    /** @return {@code sizeof(struct ibv_rss_caps)} */
+    /** {@return {@code sizeof(struct ibv_rss_caps)}} */
     public static long sizeof() {
         return $LAYOUT.byteSize();
     }

@@ -84,12 +84,12 @@ public final class ibv_send_wr {
     private ibv_send_wr() {
     }
 
-    /** @return the layout of {@code struct ibv_send_wr} */
+    /** {@return the layout of {@code struct ibv_send_wr}} */
     public static GroupLayout layout() {
         return $LAYOUT;
     }
 
-    /** @return {@code sizeof(struct ibv_send_wr)} */
+    /** {@return {@code sizeof(struct ibv_send_wr)}} */
     public static long sizeof() {
         return $LAYOUT.byteSize();
     }
@@ -241,12 +241,12 @@ public final class ibv_send_wr {
         private wr() {
         }
 
-        /** @return the layout of {@code ibv_send_wr.wr} */
+        /** {@return the layout of {@code ibv_send_wr.wr}} */
         public static GroupLayout layout() {
             return $LAYOUT;
         }
 
-        /** @return {@code sizeof(ibv_send_wr.wr)} */
+        /** {@return {@code sizeof(ibv_send_wr.wr)}} */
         public static long sizeof() {
             return $LAYOUT.byteSize();
         }
@@ -286,12 +286,12 @@ public final class ibv_send_wr {
             private rdma() {
             }
 
-            /** @return the layout of {@code ibv_send_wr.wr.rdma} */
+            /** {@return the layout of {@code ibv_send_wr.wr.rdma}} */
             public static GroupLayout layout() {
                 return $LAYOUT;
             }
 
-            /** @return {@code sizeof(ibv_send_wr.wr.rdma)} */
+            /** {@return {@code sizeof(ibv_send_wr.wr.rdma)}} */
             public static long sizeof() {
                 return $LAYOUT.byteSize();
             }
@@ -336,12 +336,12 @@ public final class ibv_send_wr {
             private atomic() {
             }
 
-            /** @return the layout of {@code ibv_send_wr.wr.atomic} */
+            /** {@return the layout of {@code ibv_send_wr.wr.atomic}} */
             public static GroupLayout layout() {
                 return $LAYOUT;
             }
 
-            /** @return {@code sizeof(ibv_send_wr.wr.atomic)} */
+            /** {@return {@code sizeof(ibv_send_wr.wr.atomic)}} */
             public static long sizeof() {
                 return $LAYOUT.byteSize();
             }
@@ -410,12 +410,12 @@ public final class ibv_send_wr {
             private ud() {
             }
 
-            /** @return the layout of {@code ibv_send_wr.wr.ud} */
+            /** {@return the layout of {@code ibv_send_wr.wr.ud}} */
             public static GroupLayout layout() {
                 return $LAYOUT;
             }
 
-            /** @return {@code sizeof(ibv_send_wr.wr.ud)} */
+            /** {@return {@code sizeof(ibv_send_wr.wr.ud)}} */
             public static long sizeof() {
                 return $LAYOUT.byteSize();
             }
@@ -470,12 +470,12 @@ public final class ibv_send_wr {
         private qp_type() {
         }
 
-        /** @return the layout of {@code ibv_send_wr.qp_type} */
+        /** {@return the layout of {@code ibv_send_wr.qp_type}} */
         public static GroupLayout layout() {
             return $LAYOUT;
         }
 
-        /** @return {@code sizeof(ibv_send_wr.qp_type)} */
+        /** {@return {@code sizeof(ibv_send_wr.qp_type)}} */
         public static long sizeof() {
             return $LAYOUT.byteSize();
         }
@@ -497,12 +497,12 @@ public final class ibv_send_wr {
             private xrc() {
             }
 
-            /** @return the layout of {@code ibv_send_wr.qp_type.xrc} */
+            /** {@return the layout of {@code ibv_send_wr.qp_type.xrc}} */
             public static GroupLayout layout() {
                 return $LAYOUT;
             }
 
-            /** @return {@code sizeof(ibv_send_wr.qp_type.xrc)} */
+            /** {@return {@code sizeof(ibv_send_wr.qp_type.xrc)}} */
             public static long sizeof() {
                 return $LAYOUT.byteSize();
             }
@@ -534,12 +534,12 @@ public final class ibv_send_wr {
         private bind_mw() {
         }
 
-        /** @return the layout of {@code ibv_send_wr.bind_mw} */
+        /** {@return the layout of {@code ibv_send_wr.bind_mw}} */
         public static GroupLayout layout() {
             return $LAYOUT;
         }
 
-        /** @return {@code sizeof(ibv_send_wr.bind_mw)} */
+        /** {@return {@code sizeof(ibv_send_wr.bind_mw)}} */
         public static long sizeof() {
             return $LAYOUT.byteSize();
         }
@@ -591,12 +591,12 @@ public final class ibv_send_wr {
         private tso() {
         }
 
-        /** @return the layout of {@code ibv_send_wr.tso} */
+        /** {@return the layout of {@code ibv_send_wr.tso}} */
         public static GroupLayout layout() {
             return $LAYOUT;
         }
 
-        /** @return {@code sizeof(ibv_send_wr.tso)} */
+        /** {@return {@code sizeof(ibv_send_wr.tso)}} */
         public static long sizeof() {
             return $LAYOUT.byteSize();
         }

@@ -27,12 +27,12 @@ public final class ibv_sge {
     private ibv_sge() {
     }
 
-    /** @return the layout of {@code struct ibv_sge} */
+    /** {@return the layout of {@code struct ibv_sge}} */
     public static GroupLayout layout() {
         return $LAYOUT;
     }
 
-    /** @return {@code sizeof(struct ibv_sge)} */
+    /** {@return {@code sizeof(struct ibv_sge)}} */
     public static long sizeof() {
         return $LAYOUT.byteSize();
     }

@@ -38,12 +38,12 @@ public final class ibv_srq {
     private ibv_srq() {
     }
 
-    /** @return the layout of {@code struct ibv_srq} */
+    /** {@return the layout of {@code struct ibv_srq}} */
     public static GroupLayout layout() {
         return $LAYOUT;
     }
 
-    /** @return {@code sizeof(struct ibv_srq)} */
+    /** {@return {@code sizeof(struct ibv_srq)}} */
     public static long sizeof() {
         return $LAYOUT.byteSize();
     }

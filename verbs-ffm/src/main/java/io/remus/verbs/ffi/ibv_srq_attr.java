@@ -26,12 +26,12 @@ public final class ibv_srq_attr {
     private ibv_srq_attr() {
     }
 
-    /** @return the layout of {@code struct ibv_srq_attr} */
+    /** {@return the layout of {@code struct ibv_srq_attr}} */
     public static GroupLayout layout() {
         return $LAYOUT;
     }
 
-    /** @return {@code sizeof(struct ibv_srq_attr)} */
+    /** {@return {@code sizeof(struct ibv_srq_attr)}} */
     public static long sizeof() {
         return $LAYOUT.byteSize();
     }

@@ -30,12 +30,12 @@ public final class ibv_tm_caps {
     private ibv_tm_caps() {
     }
 
-    /** @return the layout of {@code struct ibv_tm_caps} */
+    /** {@return the layout of {@code struct ibv_tm_caps}} */
     public static GroupLayout layout() {
         return $LAYOUT;
     }
 
-    /** @return {@code sizeof(struct ibv_tm_caps)} */
+    /** {@return {@code sizeof(struct ibv_tm_caps)}} */
     public static long sizeof() {
         return $LAYOUT.byteSize();
     }

@@ -24,12 +24,12 @@ public final class ibv_tso_caps {
     private ibv_tso_caps() {
     }
 
-    /** @return the layout of {@code struct ibv_tso_caps} */
+    /** {@return the layout of {@code struct ibv_tso_caps}} */
     public static GroupLayout layout() {
         return $LAYOUT;
     }
 
-    /** @return {@code sizeof(struct ibv_tso_caps)} */
+    /** {@return {@code sizeof(struct ibv_tso_caps)}} */
     public static long sizeof() {
         return $LAYOUT.byteSize();
     }

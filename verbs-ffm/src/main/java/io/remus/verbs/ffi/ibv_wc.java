@@ -56,12 +56,12 @@ public final class ibv_wc {
     private ibv_wc() {
     }
 
-    /** @return the layout of {@code struct ibv_wc} */
+    /** {@return the layout of {@code struct ibv_wc}} */
     public static GroupLayout layout() {
         return $LAYOUT;
     }
 
-    /** @return {@code sizeof(struct ibv_wc)} */
+    /** {@return {@code sizeof(struct ibv_wc)}} */
     public static long sizeof() {
         return $LAYOUT.byteSize();
     }

@@ -35,12 +35,12 @@ public final class in6_addr {
     private in6_addr() {
     }
 
-    /** @return the layout of {@code struct in6_addr} */
+    /** {@return the layout of {@code struct in6_addr}} */
     public static GroupLayout layout() {
         return $LAYOUT;
     }
 
-    /** @return {@code sizeof(struct in6_addr)} */
+    /** {@return {@code sizeof(struct in6_addr)}} */
     public static long sizeof() {
         return $LAYOUT.byteSize();
     }

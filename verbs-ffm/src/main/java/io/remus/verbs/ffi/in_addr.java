@@ -25,12 +25,12 @@ public final class in_addr {
     private in_addr() {
     }
 
-    /** @return the layout of {@code struct in_addr} */
+    /** {@return the layout of {@code struct in_addr}} */
     public static GroupLayout layout() {
         return $LAYOUT;
     }
 
-    /** @return {@code sizeof(struct in_addr)} */
+    /** {@return {@code sizeof(struct in_addr)}} */
     public static long sizeof() {
         return $LAYOUT.byteSize();
     }

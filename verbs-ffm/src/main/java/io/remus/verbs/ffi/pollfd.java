@@ -27,12 +27,12 @@ public final class pollfd {
     private pollfd() {
     }
 
-    /** @return the layout of {@code struct pollfd} */
+    /** {@return the layout of {@code struct pollfd}} */
     public static GroupLayout layout() {
         return $LAYOUT;
     }
 
-    /** @return {@code sizeof(struct pollfd)} */
+    /** {@return {@code sizeof(struct pollfd)}} */
     public static long sizeof() {
         return $LAYOUT.byteSize();
     }

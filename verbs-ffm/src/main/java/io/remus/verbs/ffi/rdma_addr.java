@@ -52,12 +52,12 @@ public final class rdma_addr {
     private rdma_addr() {
     }
 
-    /** @return the layout of {@code struct rdma_addr} */
+    /** {@return the layout of {@code struct rdma_addr}} */
     public static GroupLayout layout() {
         return $LAYOUT;
     }
 
-    /** @return {@code sizeof(struct rdma_addr)} */
+    /** {@return {@code sizeof(struct rdma_addr)}} */
     public static long sizeof() {
         return $LAYOUT.byteSize();
     }

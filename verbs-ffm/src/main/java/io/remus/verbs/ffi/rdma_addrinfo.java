@@ -52,12 +52,12 @@ public final class rdma_addrinfo {
     private rdma_addrinfo() {
     }
 
-    /** @return the layout of {@code struct rdma_addrinfo} */
+    /** {@return the layout of {@code struct rdma_addrinfo}} */
     public static GroupLayout layout() {
         return $LAYOUT;
     }
 
-    /** @return {@code sizeof(struct rdma_addrinfo)} */
+    /** {@return {@code sizeof(struct rdma_addrinfo)}} */
     public static long sizeof() {
         return $LAYOUT.byteSize();
     }

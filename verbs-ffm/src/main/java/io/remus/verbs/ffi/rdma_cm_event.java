@@ -39,12 +39,12 @@ public final class rdma_cm_event {
     private rdma_cm_event() {
     }
 
-    /** @return the layout of {@code struct rdma_cm_event} */
+    /** {@return the layout of {@code struct rdma_cm_event}} */
     public static GroupLayout layout() {
         return $LAYOUT;
     }
 
-    /** @return {@code sizeof(struct rdma_cm_event)} */
+    /** {@return {@code sizeof(struct rdma_cm_event)}} */
     public static long sizeof() {
         return $LAYOUT.byteSize();
     }

@@ -54,12 +54,12 @@ public final class rdma_cm_id {
     private rdma_cm_id() {
     }
 
-    /** @return the layout of {@code struct rdma_cm_id} */
+    /** {@return the layout of {@code struct rdma_cm_id}} */
     public static GroupLayout layout() {
         return $LAYOUT;
     }
 
-    /** @return {@code sizeof(struct rdma_cm_id)} */
+    /** {@return {@code sizeof(struct rdma_cm_id)}} */
     public static long sizeof() {
         return $LAYOUT.byteSize();
     }

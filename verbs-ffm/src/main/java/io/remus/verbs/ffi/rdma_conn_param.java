@@ -42,12 +42,12 @@ public final class rdma_conn_param {
     private rdma_conn_param() {
     }
 
-    /** @return the layout of {@code struct rdma_conn_param} */
+    /** {@return the layout of {@code struct rdma_conn_param}} */
     public static GroupLayout layout() {
         return $LAYOUT;
     }
 
-    /** @return {@code sizeof(struct rdma_conn_param)} */
+    /** {@return {@code sizeof(struct rdma_conn_param)}} */
     public static long sizeof() {
         return $LAYOUT.byteSize();
     }

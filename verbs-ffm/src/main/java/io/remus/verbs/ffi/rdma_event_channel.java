@@ -25,12 +25,12 @@ public final class rdma_event_channel {
     private rdma_event_channel() {
     }
 
-    /** @return the layout of {@code struct rdma_event_channel} */
+    /** {@return the layout of {@code struct rdma_event_channel}} */
     public static GroupLayout layout() {
         return $LAYOUT;
     }
 
-    /** @return {@code sizeof(struct rdma_event_channel)} */
+    /** {@return {@code sizeof(struct rdma_event_channel)}} */
     public static long sizeof() {
         return $LAYOUT.byteSize();
     }

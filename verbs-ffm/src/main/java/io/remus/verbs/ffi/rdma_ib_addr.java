@@ -29,12 +29,12 @@ public final class rdma_ib_addr {
     private rdma_ib_addr() {
     }
 
-    /** @return the layout of {@code struct rdma_ib_addr} */
+    /** {@return the layout of {@code struct rdma_ib_addr}} */
     public static GroupLayout layout() {
         return $LAYOUT;
     }
 
-    /** @return {@code sizeof(struct rdma_ib_addr)} */
+    /** {@return {@code sizeof(struct rdma_ib_addr)}} */
     public static long sizeof() {
         return $LAYOUT.byteSize();
     }

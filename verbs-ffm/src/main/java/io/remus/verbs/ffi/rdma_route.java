@@ -28,12 +28,12 @@ public final class rdma_route {
     private rdma_route() {
     }
 
-    /** @return the layout of {@code struct rdma_route} */
+    /** {@return the layout of {@code struct rdma_route}} */
     public static GroupLayout layout() {
         return $LAYOUT;
     }
 
-    /** @return {@code sizeof(struct rdma_route)} */
+    /** {@return {@code sizeof(struct rdma_route)}} */
     public static long sizeof() {
         return $LAYOUT.byteSize();
     }

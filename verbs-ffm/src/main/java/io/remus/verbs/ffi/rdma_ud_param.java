@@ -36,12 +36,12 @@ public final class rdma_ud_param {
     private rdma_ud_param() {
     }
 
-    /** @return the layout of {@code struct rdma_ud_param} */
+    /** {@return the layout of {@code struct rdma_ud_param}} */
     public static GroupLayout layout() {
         return $LAYOUT;
     }
 
-    /** @return {@code sizeof(struct rdma_ud_param)} */
+    /** {@return {@code sizeof(struct rdma_ud_param)}} */
     public static long sizeof() {
         return $LAYOUT.byteSize();
     }

@@ -25,12 +25,12 @@ public final class sockaddr {
     private sockaddr() {
     }
 
-    /** @return the layout of {@code struct sockaddr} */
+    /** {@return the layout of {@code struct sockaddr}} */
     public static GroupLayout layout() {
         return $LAYOUT;
     }
 
-    /** @return {@code sizeof(struct sockaddr)} */
+    /** {@return {@code sizeof(struct sockaddr)}} */
     public static long sizeof() {
         return $LAYOUT.byteSize();
     }

@@ -35,12 +35,12 @@ public final class sockaddr_in {
     private sockaddr_in() {
     }
 
-    /** @return the layout of {@code struct sockaddr_in} */
+    /** {@return the layout of {@code struct sockaddr_in}} */
     public static GroupLayout layout() {
         return $LAYOUT;
     }
 
-    /** @return {@code sizeof(struct sockaddr_in)} */
+    /** {@return {@code sizeof(struct sockaddr_in)}} */
     public static long sizeof() {
         return $LAYOUT.byteSize();
     }

@@ -37,12 +37,12 @@ public final class sockaddr_in6 {
     private sockaddr_in6() {
     }
 
-    /** @return the layout of {@code struct sockaddr_in6} */
+    /** {@return the layout of {@code struct sockaddr_in6}} */
     public static GroupLayout layout() {
         return $LAYOUT;
     }
 
-    /** @return {@code sizeof(struct sockaddr_in6)} */
+    /** {@return {@code sizeof(struct sockaddr_in6)}} */
     public static long sizeof() {
         return $LAYOUT.byteSize();
     }

@@ -28,12 +28,12 @@ public final class sockaddr_storage {
     private sockaddr_storage() {
     }
 
-    /** @return the layout of {@code struct sockaddr_storage} */
+    /** {@return the layout of {@code struct sockaddr_storage}} */
     public static GroupLayout layout() {
         return $LAYOUT;
     }
 
-    /** @return {@code sizeof(struct sockaddr_storage)} */
+    /** {@return {@code sizeof(struct sockaddr_storage)}} */
     public static long sizeof() {
         return $LAYOUT.byteSize();
     }

@@ -93,12 +93,12 @@ public final class BootstrapServer implements AutoCloseable {
         acceptor = Thread.ofPlatform().daemon().name(name).start(this::acceptLoop);
     }
 
-    /** @return the bound port */
+    /** {@return the bound port} */
     public int port() {
         return socket.getLocalPort();
     }
 
-    /** @return how long one exchange may take */
+    /** {@return how long one exchange may take} */
     public Duration exchangeTimeout() {
         return exchangeTimeout;
     }

@@ -55,7 +55,7 @@ public final class ClusterDsBenchmark {
             extra = extra.clone();
         }
 
-        /** @return the bytes (a copy) */
+        /** {@return the bytes (a copy)} */
         @Override
         public byte[] extra() {
             return extra.clone();
@@ -71,7 +71,7 @@ public final class ClusterDsBenchmark {
         this.rounds = new ClusterRounds(cluster, peerTimeout, "data structure benchmark");
     }
 
-    /** @return this node's id */
+    /** {@return this node's id} */
     public int nodeId() {
         return rounds.nodeId();
     }

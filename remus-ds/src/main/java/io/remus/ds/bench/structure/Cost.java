@@ -47,7 +47,7 @@ public enum Cost {
 
     private static final Cost[] ALL = values();
 
-    /** @return the lower-case name with underscores, as reports spell it */
+    /** {@return the lower-case name with underscores, as reports spell it} */
     public String label() {
         return name().toLowerCase(Locale.ROOT);
     }
@@ -71,7 +71,7 @@ public enum Cost {
         into[at + 6] += sign * t.bytesWritten();
     }
 
-    /** @return how many costs there are */
+    /** {@return how many costs there are} */
     static int count() {
         return ALL.length;
     }

@@ -141,7 +141,7 @@ public final class DsBenchmark {
         }
     }
 
-    /** @return whether the run is YCSB D's, whose keys come from {@code LatestKeys} */
+    /** {@return whether the run is YCSB D's, whose keys come from {@code LatestKeys}} */
     static boolean readsLatest(DsBenchmarkConfig config) {
         return config.ycsb() != null && config.ycsb().readsLatest();
     }

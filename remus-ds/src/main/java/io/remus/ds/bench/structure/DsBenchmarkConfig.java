@@ -107,32 +107,32 @@ public record DsBenchmarkConfig(StructureKind structure, LockKind lock, int node
                 64, 64L << 20, 1);
     }
 
-    /** @return keys in the range */
+    /** {@return keys in the range} */
     public long keys() {
         return keyUb - keyLb + 1;
     }
 
-    /** @return the workers of the run, all nodes together */
+    /** {@return the workers of the run, all nodes together} */
     public int workers() {
         return workerNodes() * threadsPerNode;
     }
 
-    /** @return the first node that runs workers: 0, or 1 without home workers */
+    /** {@return the first node that runs workers: 0, or 1 without home workers} */
     public int firstWorkerNode() {
         return homeWorkers ? 0 : 1;
     }
 
-    /** @return how many nodes run workers */
+    /** {@return how many nodes run workers} */
     public int workerNodes() {
         return nodes - firstWorkerNode();
     }
 
-    /** @return the keys inserted before the run: every key with YCSB, else {@code prefillPercent} of the range */
+    /** {@return the keys inserted before the run: every key with YCSB, else {@code prefillPercent} of the range} */
     public long prefillKeys() {
         return ycsb != null ? keys() : keys() * prefillPercent / 100;
     }
 
-    /** @return the zipfian constant the keys follow, 0 for uniform */
+    /** {@return the zipfian constant the keys follow, 0 for uniform} */
     public double effectiveTheta() {
         return ycsb != null && zipfTheta == 0 ? YCSB_THETA : zipfTheta;
     }
@@ -155,7 +155,7 @@ public record DsBenchmarkConfig(StructureKind structure, LockKind lock, int node
         return (int) Math.min(buckets, Integer.highestOneBit(RemoteHashMap.MAX_BUCKETS));
     }
 
-    /** @return a label: the structure, with its lock for the lazy list and the YCSB workload for the map */
+    /** {@return a label: the structure, with its lock for the lazy list and the YCSB workload for the map} */
     public String label() {
         return structure.flagName() + (structure == StructureKind.LAZY_LIST ? "/" + lock.cliName() : "")
                 + (ycsb != null ? "/ycsb-" + ycsb.name().toLowerCase(java.util.Locale.ROOT) : "");

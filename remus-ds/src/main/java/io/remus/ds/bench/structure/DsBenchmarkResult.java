@@ -32,7 +32,7 @@ public record DsBenchmarkResult(DsBenchmarkConfig config, long elapsedNanos, lon
         }
     }
 
-    /** @return every measured operation */
+    /** {@return every measured operation} */
     public long ops() {
         long sum = 0;
         for (long n : outcomes) {
@@ -82,18 +82,18 @@ public record DsBenchmarkResult(DsBenchmarkConfig config, long elapsedNanos, lon
         return ops == 0 ? 0 : (double) total(op, cost) / ops;
     }
 
-    /** @return operations per second, all workers together */
+    /** {@return operations per second, all workers together} */
     public double opsPerSecond() {
         return elapsedNanos == 0 ? 0 : ops() * 1e9 / elapsedNanos;
     }
 
-    /** @return the outcomes (a copy) */
+    /** {@return the outcomes (a copy)} */
     @Override
     public long[] outcomes() {
         return outcomes.clone();
     }
 
-    /** @return the costs (a copy) */
+    /** {@return the costs (a copy)} */
     @Override
     public long[] costs() {
         return costs.clone();

@@ -53,7 +53,7 @@ public final class KeyChooser {
         return sum;
     }
 
-    /** @return a key of the range */
+    /** {@return a key of the range} */
     public long next() {
         if (theta == 0) {
             return lb + rnd.nextLong(n);
@@ -61,7 +61,7 @@ public final class KeyChooser {
         return lb + Math.floorMod(mix(rank()), n);
     }
 
-    /** @return a zipfian rank in {@code 0..n-1}, 0 the most likely */
+    /** {@return a zipfian rank in {@code 0..n-1}, 0 the most likely} */
     public long rank() {
         if (theta == 0) {
             return rnd.nextLong(n);
@@ -77,7 +77,7 @@ public final class KeyChooser {
         return Math.min(n - 1, (long) (n * Math.pow(eta * u - eta + 1, alpha)));
     }
 
-    /** @return a uniform draw in {@code 0..99} from the same source */
+    /** {@return a uniform draw in {@code 0..99} from the same source} */
     int percent() {
         return rnd.nextInt(100);
     }

@@ -205,7 +205,7 @@ final class LatestKeys {
             return keyLb + Math.floorMod(keyUb - keyLb - (rank - view), keys);
         }
 
-        /** @return this worker's view of the acknowledged limit */
+        /** {@return this worker's view of the acknowledged limit} */
         long view() {
             return view;
         }

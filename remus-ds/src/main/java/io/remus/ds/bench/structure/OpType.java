@@ -19,7 +19,7 @@ public enum OpType {
     /** YCSB's read-modify-write (workload F): a {@code get} then a {@code put} of the key; true when the get found it. */
     RMW;
 
-    /** @return the lower-case name, as reports spell it */
+    /** {@return the lower-case name, as reports spell it} */
     public String label() {
         return name().toLowerCase(Locale.ROOT);
     }

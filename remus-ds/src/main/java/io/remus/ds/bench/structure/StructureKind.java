@@ -31,7 +31,7 @@ public enum StructureKind {
                 + Arrays.stream(values()).map(StructureKind::flagName).toList());
     }
 
-    /** @return the name as the tool's flag spells it */
+    /** {@return the name as the tool's flag spells it} */
     public String flagName() {
         return name().toLowerCase(Locale.ROOT).replace('_', '-');
     }

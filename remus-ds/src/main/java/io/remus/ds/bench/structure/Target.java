@@ -75,7 +75,7 @@ abstract sealed class Target implements AutoCloseable {
      */
     abstract boolean run(OpType op, long key);
 
-    /** @return the round trips the handle's allocations took so far */
+    /** {@return the round trips the handle's allocations took so far} */
     abstract long allocatorRoundTrips();
 
     @Override

@@ -53,27 +53,27 @@ public enum Ycsb {
                 + Arrays.toString(values()));
     }
 
-    /** @return percent of reads */
+    /** {@return percent of reads} */
     public int readPercent() {
         return read;
     }
 
-    /** @return percent of updates */
+    /** {@return percent of updates} */
     public int updatePercent() {
         return update;
     }
 
-    /** @return percent of inserts of new keys */
+    /** {@return percent of inserts of new keys} */
     public int insertPercent() {
         return insert;
     }
 
-    /** @return percent of read-modify-writes */
+    /** {@return percent of read-modify-writes} */
     public int rmwPercent() {
         return rmw;
     }
 
-    /** @return whether reads prefer the cluster's latest acknowledged inserts (D) rather than zipfian over the loaded keys */
+    /** {@return whether reads prefer the cluster's latest acknowledged inserts (D) rather than zipfian over the loaded keys} */
     public boolean readsLatest() {
         return latest;
     }

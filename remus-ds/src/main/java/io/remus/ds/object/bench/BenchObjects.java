@@ -32,7 +32,7 @@ final class BenchObjects {
          */
         void op(boolean update, long value);
 
-        /** @return whether the handle stops a stalled worker inside its operations (else between two) */
+        /** {@return whether the handle stops a stalled worker inside its operations (else between two)} */
         boolean stallsInside();
     }
 
@@ -131,7 +131,7 @@ final class BenchObjects {
         };
     }
 
-    /** @return the sequential object of a locked implementation, or of the wait-free containers */
+    /** {@return the sequential object of a locked implementation, or of the wait-free containers} */
     private static SequentialObject<long[]> sequential(ObjectBenchmarkConfig c) {
         return switch (c.object()) {
             case COUNTER -> WordObjects.counter();

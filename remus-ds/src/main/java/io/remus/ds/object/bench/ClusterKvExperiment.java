@@ -59,7 +59,7 @@ public final class ClusterKvExperiment {
         this.rounds = new ClusterRounds(cluster, peerTimeout, "key-value experiment");
     }
 
-    /** @return this node's id */
+    /** {@return this node's id} */
     public int nodeId() {
         return rounds.nodeId();
     }

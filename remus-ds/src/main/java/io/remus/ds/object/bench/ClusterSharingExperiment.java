@@ -55,7 +55,7 @@ public final class ClusterSharingExperiment {
         this.rounds = new ClusterRounds(cluster, peerTimeout, "sharing experiment");
     }
 
-    /** @return this node's id */
+    /** {@return this node's id} */
     public int nodeId() {
         return rounds.nodeId();
     }

@@ -55,7 +55,7 @@ final class ClusterSteps implements SharingExperiment.Steps {
         this.bound = wait;
     }
 
-    /** @return whether every node's workers were ready (so a failure is reported as a result, not a start) */
+    /** {@return whether every node's workers were ready (so a failure is reported as a result, not a start)} */
     boolean passedReady() {
         return passedReady;
     }
@@ -100,7 +100,7 @@ final class ClusterSteps implements SharingExperiment.Steps {
         return RemotePtr.offset(words, 8L * node);
     }
 
-    /** @return a node's failed result: {@link #FAILED}, then the failure's text, naming the node */
+    /** {@return a node's failed result: {@link #FAILED}, then the failure's text, naming the node} */
     static byte[] failure(int node, RuntimeException e) {
         byte[] text = ("node " + node + ": " + e).getBytes(StandardCharsets.UTF_8);
         return ByteBuffer.allocate(8 + text.length).order(ByteOrder.nativeOrder()).putInt(FAILED).putInt(text.length)

@@ -38,17 +38,17 @@ final class HomePicker {
         this.chooser = new KeyChooser(rnd, 0, range(items, nodes, pLocal), theta, zeta);
     }
 
-    /** @return the zipfian normalisation the pickers of a run share, 0 for uniform picks */
+    /** {@return the zipfian normalisation the pickers of a run share, 0 for uniform picks} */
     static double zeta(int items, int nodes, double pLocal, double theta) {
         return theta > 0 ? KeyChooser.zeta(range(items, nodes, pLocal), theta) : 0;
     }
 
-    /** @return the ranks a chooser draws from: all items, or one node's share with pLocal */
+    /** {@return the ranks a chooser draws from: all items, or one node's share with pLocal} */
     private static long range(int items, int nodes, double pLocal) {
         return Double.isNaN(pLocal) ? items : (items + nodes - 1) / nodes;
     }
 
-    /** @return the next item, {@code 0..items-1} */
+    /** {@return the next item, {@code 0..items-1}} */
     int next() {
         if (Double.isNaN(pLocal)) {
             return (int) chooser.next();

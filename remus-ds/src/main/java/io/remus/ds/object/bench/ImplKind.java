@@ -22,12 +22,12 @@ public enum ImplKind {
         this.lock = lock;
     }
 
-    /** @return the name as the tool's flag spells it */
+    /** {@return the name as the tool's flag spells it} */
     public String flagName() {
         return flagName;
     }
 
-    /** @return the lock of a locked implementation, null for {@link #WAITFREE} */
+    /** {@return the lock of a locked implementation, null for {@link #WAITFREE}} */
     public LockKind lock() {
         return lock;
     }

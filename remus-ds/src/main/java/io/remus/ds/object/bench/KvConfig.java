@@ -81,17 +81,17 @@ public record KvConfig(List<KvWay> ways, List<Ycsb> workloads, int nodes, int th
                 + (keys + nodes - 1) / nodes + " keys x valueBytes " + valueBytes + " = " + perNode);
     }
 
-    /** @return the words of a value: {@code valueBytes / 8} */
+    /** {@return the words of a value: {@code valueBytes / 8}} */
     public int valueWords() {
         return valueBytes / Long.BYTES;
     }
 
-    /** @return workers in all: {@code nodes * threadsPerNode} */
+    /** {@return workers in all: {@code nodes * threadsPerNode}} */
     public int workers() {
         return nodes * threadsPerNode;
     }
 
-    /** @return whether the picks follow {@link #pLocal()} */
+    /** {@return whether the picks follow {@link #pLocal()}} */
     public boolean usesPLocal() {
         return !Double.isNaN(pLocal);
     }

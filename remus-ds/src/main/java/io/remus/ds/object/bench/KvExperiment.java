@@ -126,15 +126,15 @@ public final class KvExperiment {
 
     /** One worker's access to a way's store; not thread-safe. */
     interface Store {
-        /** @return the value of {@code key} */
+        /** {@return the value of {@code key}} */
         long read(int key);
 
         /** Stores {@code value} (which names its key) under {@code key}. */
         void update(int key, long value);
 
         /**
-         * @return the round trips spent so far in memory management: the one-sided map's allocations of
-         * new blocks and its epoch reclaimer's work (guards, retires, frees)
+         * {@return the round trips spent so far in memory management: the one-sided map's allocations of
+         * new blocks and its epoch reclaimer's work (guards, retires, frees)}
          */
         default long memoryRoundTrips() {
             return 0;
@@ -213,7 +213,7 @@ public final class KvExperiment {
         return (long) key << KEY_SHIFT | (long) writer << WRITER_SHIFT | sequence;
     }
 
-    /** @return the key a {@link #value} word names */
+    /** {@return the key a {@link #value} word names} */
     static int keyOf(long value) {
         return (int) (value >>> KEY_SHIFT);
     }
@@ -367,12 +367,12 @@ public final class KvExperiment {
             }
         }
 
-        /** @return each node's root: its map, or its ALock way's value array (after {@link #load}) */
+        /** {@return each node's root: its map, or its ALock way's value array (after {@link #load})} */
         long[] roots() {
             return roots;
         }
 
-        /** @return the ALock way's lock word per key (after {@link #load}), else null */
+        /** {@return the ALock way's lock word per key (after {@link #load}), else null} */
         long[] locks() {
             return locks;
         }

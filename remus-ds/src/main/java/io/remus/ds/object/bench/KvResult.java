@@ -36,12 +36,12 @@ public record KvResult(KvWay way, Ycsb workload, long reads, long updates, long 
         postedOperations = postedOperations.clone();
     }
 
-    /** @return reads and updates */
+    /** {@return reads and updates} */
     public long operations() {
         return reads + updates;
     }
 
-    /** @return operations per second, all workers together */
+    /** {@return operations per second, all workers together} */
     public double opsPerSecond() {
         return elapsedNanos == 0 ? 0 : operations() * 1e9 / elapsedNanos;
     }
@@ -54,7 +54,7 @@ public record KvResult(KvWay way, Ycsb workload, long reads, long updates, long 
         return operations() == 0 ? 0 : (double) postedOperations[op.ordinal()] / operations();
     }
 
-    /** @return every posted RDMA operation per operation */
+    /** {@return every posted RDMA operation per operation} */
     public double postedPerOp() {
         long sum = 0;
         for (long n : postedOperations) {
@@ -63,27 +63,27 @@ public record KvResult(KvWay way, Ycsb workload, long reads, long updates, long 
         return operations() == 0 ? 0 : (double) sum / operations();
     }
 
-    /** @return round trips per operation, the trustees' included */
+    /** {@return round trips per operation, the trustees' included} */
     public double roundTripsPerOp() {
         return operations() == 0 ? 0 : (double) roundTrips / operations();
     }
 
-    /** @return the worker's round trips per read */
+    /** {@return the worker's round trips per read} */
     public double roundTripsPerRead() {
         return reads == 0 ? 0 : (double) readRoundTrips / reads;
     }
 
-    /** @return the worker's round trips per update */
+    /** {@return the worker's round trips per update} */
     public double roundTripsPerUpdate() {
         return updates == 0 ? 0 : (double) updateRoundTrips / updates;
     }
 
-    /** @return the round trips per update that the one-sided map's puts spent in memory management */
+    /** {@return the round trips per update that the one-sided map's puts spent in memory management} */
     public double memoryRoundTripsPerUpdate() {
         return updates == 0 ? 0 : (double) memoryRoundTrips / updates;
     }
 
-    /** @return the posted operations, by {@link Opcode} ordinal (a copy) */
+    /** {@return the posted operations, by {@link Opcode} ordinal (a copy)} */
     @Override
     public long[] postedOperations() {
         return postedOperations.clone();

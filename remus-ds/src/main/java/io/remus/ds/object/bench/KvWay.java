@@ -32,7 +32,7 @@ public enum KvWay {
         this.flagName = flagName;
     }
 
-    /** @return the name as the tool's flag spells it */
+    /** {@return the name as the tool's flag spells it} */
     public String flagName() {
         return flagName;
     }

@@ -265,7 +265,7 @@ public final class ObjectBenchmark {
 
     }
 
-    /** @return {@code ct}'s posted operations so far, indexed by {@link Opcode#ordinal()} */
+    /** {@return {@code ct}'s posted operations so far, indexed by {@link Opcode#ordinal()}} */
     static long[] posted(ComputeThread ct) {
         Opcode[] all = Opcode.values();
         long[] out = new long[all.length];

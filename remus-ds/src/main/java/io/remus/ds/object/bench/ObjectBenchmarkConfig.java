@@ -70,17 +70,17 @@ public record ObjectBenchmarkConfig(ObjectKind object, ImplKind impl, int nodes,
         return new ObjectBenchmarkConfig(object, impl, nodes, threadsPerNode, duration, stall, 64, 64, 256L << 20, 1);
     }
 
-    /** @return the workers of the run, all nodes together */
+    /** {@return the workers of the run, all nodes together} */
     public int workers() {
         return nodes * threadsPerNode;
     }
 
-    /** @return when the stalled worker stops, from the start of the run: a quarter of the duration */
+    /** {@return when the stalled worker stops, from the start of the run: a quarter of the duration} */
     public Duration stallStart() {
         return duration.dividedBy(4);
     }
 
-    /** @return how long it stays stopped: half of the duration */
+    /** {@return how long it stays stopped: half of the duration} */
     public Duration stallLength() {
         return duration.dividedBy(2);
     }

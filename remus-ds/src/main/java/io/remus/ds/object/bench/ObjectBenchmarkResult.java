@@ -25,12 +25,12 @@ public record ObjectBenchmarkResult(ObjectBenchmarkConfig config, long ops, long
         postedOperations = postedOperations.clone();
     }
 
-    /** @return operations per second, all workers together */
+    /** {@return operations per second, all workers together} */
     public double opsPerSecond() {
         return elapsedNanos == 0 ? 0 : ops * 1e9 / elapsedNanos;
     }
 
-    /** @return the other workers' operations per second while one was stalled (0 without a stall) */
+    /** {@return the other workers' operations per second while one was stalled (0 without a stall)} */
     public double othersPerSecondDuringStall() {
         return stallNanos == 0 ? 0 : othersDuringStall * 1e9 / stallNanos;
     }
@@ -43,7 +43,7 @@ public record ObjectBenchmarkResult(ObjectBenchmarkConfig config, long ops, long
         return ops == 0 ? 0 : (double) postedOperations[op.ordinal()] / ops;
     }
 
-    /** @return every posted RDMA operation per operation */
+    /** {@return every posted RDMA operation per operation} */
     public double postedPerOp() {
         long sum = 0;
         for (long n : postedOperations) {
@@ -52,7 +52,7 @@ public record ObjectBenchmarkResult(ObjectBenchmarkConfig config, long ops, long
         return ops == 0 ? 0 : (double) sum / ops;
     }
 
-    /** @return the workers' posted operations, by {@link Opcode} ordinal (a copy) */
+    /** {@return the workers' posted operations, by {@link Opcode} ordinal (a copy)} */
     @Override
     public long[] postedOperations() {
         return postedOperations.clone();

@@ -33,7 +33,7 @@ public enum ObjectKind {
         this.flagName = flagName;
     }
 
-    /** @return the name as the tool's flag spells it */
+    /** {@return the name as the tool's flag spells it} */
     public String flagName() {
         return flagName;
     }
@@ -53,7 +53,7 @@ public enum ObjectKind {
                 + Arrays.stream(values()).map(ObjectKind::flagName).toList());
     }
 
-    /** @return the name in lower case, for labels */
+    /** {@return the name in lower case, for labels} */
     @Override
     public String toString() {
         return name().toLowerCase(Locale.ROOT);

@@ -55,12 +55,12 @@ public record SharingConfig(List<SharingWay> ways, int nodes, int threadsPerNode
         check(segmentBytes >= 1L << 20 && segmentBytes <= 1L << 30, "segmentBytes must be 1 MiB..1 GiB, got " + segmentBytes);
     }
 
-    /** @return workers in all: {@code nodes * threadsPerNode} */
+    /** {@return workers in all: {@code nodes * threadsPerNode}} */
     public int workers() {
         return nodes * threadsPerNode;
     }
 
-    /** @return whether the picks follow {@link #pLocal()} */
+    /** {@return whether the picks follow {@link #pLocal()}} */
     public boolean usesPLocal() {
         return !Double.isNaN(pLocal);
     }

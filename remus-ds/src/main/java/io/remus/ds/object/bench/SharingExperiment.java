@@ -356,7 +356,7 @@ public final class SharingExperiment {
             return handles;
         }
 
-        /** @return every counter's pointer, once {@link #create} made them */
+        /** {@return every counter's pointer, once {@link #create} made them} */
         long[] counterPtrs() {
             return ptrs;
         }

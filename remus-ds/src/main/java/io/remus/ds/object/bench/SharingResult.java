@@ -26,7 +26,7 @@ public record SharingResult(SharingWay way, long increments, long localPicks, lo
         postedOperations = postedOperations.clone();
     }
 
-    /** @return increments per second, all workers together */
+    /** {@return increments per second, all workers together} */
     public double opsPerSecond() {
         return elapsedNanos == 0 ? 0 : increments * 1e9 / elapsedNanos;
     }
@@ -39,7 +39,7 @@ public record SharingResult(SharingWay way, long increments, long localPicks, lo
         return increments == 0 ? 0 : (double) postedOperations[op.ordinal()] / increments;
     }
 
-    /** @return every posted RDMA operation per increment */
+    /** {@return every posted RDMA operation per increment} */
     public double postedPerIncrement() {
         long sum = 0;
         for (long n : postedOperations) {
@@ -48,12 +48,12 @@ public record SharingResult(SharingWay way, long increments, long localPicks, lo
         return increments == 0 ? 0 : (double) sum / increments;
     }
 
-    /** @return round trips per increment */
+    /** {@return round trips per increment} */
     public double roundTripsPerIncrement() {
         return increments == 0 ? 0 : (double) roundTrips / increments;
     }
 
-    /** @return the posted operations, by {@link Opcode} ordinal (a copy) */
+    /** {@return the posted operations, by {@link Opcode} ordinal (a copy)} */
     @Override
     public long[] postedOperations() {
         return postedOperations.clone();

@@ -31,12 +31,12 @@ public enum SharingWay {
         this.lock = lock;
     }
 
-    /** @return the name as the tool's flag spells it */
+    /** {@return the name as the tool's flag spells it} */
     public String flagName() {
         return flagName;
     }
 
-    /** @return the lock of a locked way, null for the others */
+    /** {@return the lock of a locked way, null for the others} */
     public LockKind lock() {
         return lock;
     }

@@ -52,12 +52,12 @@ final class Stall {
         released.countDown();
     }
 
-    /** @return how long the worker stood still, 0 when it never did */
+    /** {@return how long the worker stood still, 0 when it never did} */
     long nanos() {
         return nanos;
     }
 
-    /** @return the other workers' operations meanwhile */
+    /** {@return the other workers' operations meanwhile} */
     long othersDuring() {
         return othersDuring;
     }

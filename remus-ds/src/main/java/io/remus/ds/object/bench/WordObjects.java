@@ -21,27 +21,27 @@ final class WordObjects {
     private WordObjects() {
     }
 
-    /** @return a counter: {@link #UPDATE} adds the argument and returns the count before */
+    /** {@return a counter: {@link #UPDATE} adds the argument and returns the count before} */
     static SequentialObject<long[]> counter() {
         return new Words(1, false);
     }
 
-    /** @return a max register: {@link #UPDATE} keeps the larger of the word and the argument */
+    /** {@return a max register: {@link #UPDATE} keeps the larger of the word and the argument} */
     static SequentialObject<long[]> max() {
         return new Words(1, true);
     }
 
-    /** @return a register of {@code words} words: {@link #UPDATE} writes the argument into each */
+    /** {@return a register of {@code words} words: {@link #UPDATE} writes the argument into each} */
     static SequentialObject<long[]> register(int words) {
         return new Rows(1, words);
     }
 
-    /** @return a table of {@code rows} rows of {@code words} words: {@code UPDATE + 2 row} fills that row */
+    /** {@return a table of {@code rows} rows of {@code words} words: {@code UPDATE + 2 row} fills that row} */
     static SequentialObject<long[]> table(int rows, int words) {
         return new Rows(rows, words);
     }
 
-    /** @return the operation that writes row {@code row} of a {@link #table} */
+    /** {@return the operation that writes row {@code row} of a {@link #table}} */
     static long writeRow(int row) {
         return UPDATE + 2L * row;
     }

@@ -122,17 +122,17 @@ final class WorkerPhases {
         start.await(startBound.toNanos(), TimeUnit.NANOSECONDS);
     }
 
-    /** @return whether a worker should go on */
+    /** {@return whether a worker should go on} */
     boolean running() {
         return !stop.get();
     }
 
-    /** @return whether a trustee should go on serving */
+    /** {@return whether a trustee should go on serving} */
     boolean serving() {
         return !trusteesStop.get();
     }
 
-    /** @return the first throwable of any thread, or null */
+    /** {@return the first throwable of any thread, or null} */
     Throwable failure() {
         return failure.get();
     }

@@ -57,7 +57,7 @@ public final class ClusterReclaimBenchmark {
         this.rounds = new ClusterRounds(cluster, peerTimeout, "reclamation benchmark");
     }
 
-    /** @return this node's id */
+    /** {@return this node's id} */
     public int nodeId() {
         return rounds.nodeId();
     }

@@ -95,15 +95,15 @@ public record ReclaimBenchmarkConfig(ReclaimerKind reclaimer, int nodes, int thr
     }
 
     /**
-     * @return {@link EpochOptions#defaults()} with a 200 ms lease, no clock skew (every node of the run is
-     *         in this JVM), a pass at 16 KiB and a limit of 64 KiB per thread
+     * {@return {@link EpochOptions#defaults()} with a 200 ms lease, no clock skew (every node of the run is
+     *         in this JVM), a pass at 16 KiB and a limit of 64 KiB per thread}
      */
     public static EpochOptions benchEpochOptions() {
         return EpochOptions.defaults().withLease(Duration.ofMillis(200)).withClockSkew(Duration.ZERO)
                 .withBytes(16 << 10, 64 << 10);
     }
 
-    /** @return the workers of the run, all nodes together */
+    /** {@return the workers of the run, all nodes together} */
     public int workers() {
         return nodes * threadsPerNode;
     }

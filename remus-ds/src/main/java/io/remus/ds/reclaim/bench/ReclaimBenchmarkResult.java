@@ -45,7 +45,7 @@ public record ReclaimBenchmarkResult(ReclaimBenchmarkConfig config, long ops, lo
         samples = List.copyOf(samples);
     }
 
-    /** @return operations per second, all workers together */
+    /** {@return operations per second, all workers together} */
     public double opsPerSecond() {
         return elapsedNanos == 0 ? 0 : ops * 1e9 / elapsedNanos;
     }
@@ -58,7 +58,7 @@ public record ReclaimBenchmarkResult(ReclaimBenchmarkConfig config, long ops, lo
         return ops == 0 ? 0 : (double) postedOperations[op.ordinal()] / ops;
     }
 
-    /** @return every posted RDMA operation per churn operation */
+    /** {@return every posted RDMA operation per churn operation} */
     public double postedPerOp() {
         long sum = 0;
         for (long n : postedOperations) {
@@ -67,7 +67,7 @@ public record ReclaimBenchmarkResult(ReclaimBenchmarkConfig config, long ops, lo
         return ops == 0 ? 0 : (double) sum / ops;
     }
 
-    /** @return the workers' posted operations, by {@link Opcode} ordinal (a copy) */
+    /** {@return the workers' posted operations, by {@link Opcode} ordinal (a copy)} */
     @Override
     public long[] postedOperations() {
         return postedOperations.clone();

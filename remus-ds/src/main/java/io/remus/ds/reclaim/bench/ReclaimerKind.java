@@ -29,7 +29,7 @@ public enum ReclaimerKind {
                 + Arrays.stream(values()).map(ReclaimerKind::flagName).toList());
     }
 
-    /** @return the name as the tool's flag spells it */
+    /** {@return the name as the tool's flag spells it} */
     public String flagName() {
         return name().toLowerCase(Locale.ROOT);
     }

@@ -242,32 +242,32 @@ public final class ChurnWorkload {
         return h ^ (h >>> 32);
     }
 
-    /** @return checked reads */
+    /** {@return checked reads} */
     public long reads() {
         return reads;
     }
 
-    /** @return successful replaces (each retired a node) */
+    /** {@return successful replaces (each retired a node)} */
     public long replaces() {
         return replaces;
     }
 
-    /** @return replaces that lost their compare-and-swap (their new node was freed at once) */
+    /** {@return replaces that lost their compare-and-swap (their new node was freed at once)} */
     public long failedReplaces() {
         return failedReplaces;
     }
 
-    /** @return reads not checked because the guard's lease ran out, or the slot changed in every READ */
+    /** {@return reads not checked because the guard's lease ran out, or the slot changed in every READ} */
     public long restarts() {
         return restarts;
     }
 
-    /** @return reads that found freed or reused memory */
+    /** {@return reads that found freed or reused memory} */
     public long violations() {
         return violations;
     }
 
-    /** @return what the first violation found, or null */
+    /** {@return what the first violation found, or null} */
     public String firstViolation() {
         return firstViolation;
     }
