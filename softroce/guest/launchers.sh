@@ -57,15 +57,18 @@ mpi sh -c "$trivial" > "$OUT/mpirun-trivial.txt" 2>&1 || { say "mpirun (trivial)
 say "mpirun -np $PROCS (LauncherProbeMain)"
 mpi "$JAVA" --enable-native-access=ALL-UNNAMED -cp "$CLASSPATH" io.remus.core.testing.LauncherProbeMain --env-dir "$OUT/env" --device rxe0 \
   > "$OUT/mpirun-probe.txt" 2>&1 || { say "mpirun (probe) failed"; status=1; }
-say "mpirun -np $PROCS (LauncherClusterMain)"
-timeout "$CLUSTER_STEP_TIMEOUT" mpirun --allow-run-as-root --oversubscribe -np "$PROCS" \
-  "$JAVA" --enable-native-access=ALL-UNNAMED -cp "$CLASSPATH" io.remus.core.testing.LauncherClusterMain \
-  $(join_args /tmp/rendezvous-mpirun) > "$OUT/mpirun-cluster.txt" 2>&1 || { say "mpirun (cluster) failed"; status=1; }
-say "mpirun -np $PROCS (remus bench lock)"
-timeout "$BENCH_STEP_TIMEOUT" mpirun --allow-run-as-root --oversubscribe -np "$PROCS" \
-  "$JAVA" --enable-native-access=ALL-UNNAMED -cp "$TOOLS_CLASSPATH" io.remus.tools.Remus \
-  $(bench_args /tmp/rendezvous-mpirun-bench) > "$OUT/mpirun-bench.json" 2> "$OUT/mpirun-bench.err" \
-  || { say "mpirun (bench lock) failed"; status=1; }
+# The cluster join and bench lock under mpirun only with MPIRUN_CLUSTER=1 (run-launchers says why).
+if [ "${MPIRUN_CLUSTER:-1}" = 1 ]; then
+  say "mpirun -np $PROCS (LauncherClusterMain)"
+  timeout "$CLUSTER_STEP_TIMEOUT" mpirun --allow-run-as-root --oversubscribe -np "$PROCS" \
+    "$JAVA" --enable-native-access=ALL-UNNAMED -cp "$CLASSPATH" io.remus.core.testing.LauncherClusterMain \
+    $(join_args /tmp/rendezvous-mpirun) > "$OUT/mpirun-cluster.txt" 2>&1 || { say "mpirun (cluster) failed"; status=1; }
+  say "mpirun -np $PROCS (remus bench lock)"
+  timeout "$BENCH_STEP_TIMEOUT" mpirun --allow-run-as-root --oversubscribe -np "$PROCS" \
+    "$JAVA" --enable-native-access=ALL-UNNAMED -cp "$TOOLS_CLASSPATH" io.remus.tools.Remus \
+    $(bench_args /tmp/rendezvous-mpirun-bench) > "$OUT/mpirun-bench.json" 2> "$OUT/mpirun-bench.err" \
+    || { say "mpirun (bench lock) failed"; status=1; }
+fi
 
 say "mpirun steps finished; starting a one-host Slurm"
 slurm_up /tmp/slurm "$NODE_NAME" "$SLURM_CPUS"; rc=$?
