@@ -23,6 +23,8 @@ public final class LockContext {
     private long parkToken;
 
     /**
+     * Creates the lock context of a compute thread.
+     *
      * @param thread  the compute thread every lock operation goes through
      * @param options the lock knobs
      * @throws NullPointerException when {@code thread} or {@code options} is null

@@ -21,6 +21,8 @@ public abstract class LockHandle implements Lock {
     private final String description;
 
     /**
+     * Creates a handle on a lock word for the context's thread.
+     *
      * @param context the thread's lock context
      * @param word    a zeroed {@link LockWord}
      * @param kind    the lock's name in messages, e.g. {@code "MCS lock"}

@@ -36,6 +36,8 @@ public enum LockKind {
     }
 
     /**
+     * Looks up a kind by its command-line name.
+     *
      * @param name a {@link #cliName()}
      * @return its kind
      * @throws BadArgumentException when no kind has that name

@@ -43,12 +43,20 @@ public record LockOptions(long localBudget, long remoteBudget, Duration acquireT
         return new LockOptions(8, 8, Duration.ofSeconds(10), 4);
     }
 
-    /** @param local local budget @param remote remote budget @return a copy with them */
+    /**
+     * Sets the ALock cohorts' budgets.
+     *
+     * @param local  the local cohort's budget, as {@link #localBudget()} describes
+     * @param remote the remote cohort's budget, as {@link #remoteBudget()} describes
+     * @return a copy with them
+     */
     public LockOptions withBudgets(long local, long remote) {
         return new LockOptions(local, remote, acquireTimeout, maxHeldLocks);
     }
 
     /**
+     * Sets the acquire timeout.
+     *
      * @param timeout the acquire timeout, as {@link #acquireTimeout()} describes
      * @return a copy with it
      */
@@ -56,7 +64,12 @@ public record LockOptions(long localBudget, long remoteBudget, Duration acquireT
         return new LockOptions(localBudget, remoteBudget, timeout, maxHeldLocks);
     }
 
-    /** @param max how many locks may be held at once @return a copy with it */
+    /**
+     * Sets how many locks may be held at once.
+     *
+     * @param max how many locks may be held at once
+     * @return a copy with it
+     */
     public LockOptions withMaxHeldLocks(int max) {
         return new LockOptions(localBudget, remoteBudget, acquireTimeout, max);
     }

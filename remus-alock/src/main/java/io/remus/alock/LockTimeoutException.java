@@ -9,7 +9,11 @@ import io.remus.core.RemoteTimeoutException;
 public class LockTimeoutException extends RemoteTimeoutException {
     private static final long serialVersionUID = 1L;
 
-    /** @param message what was awaited and for how long */
+    /**
+     * Creates the exception with its message.
+     *
+     * @param message what was awaited and for how long
+     */
     public LockTimeoutException(String message) {
         super(message);
     }

@@ -12,7 +12,11 @@ import io.remus.core.RemusException;
 public class LockUsageException extends RemusException {
     private static final long serialVersionUID = 1L;
 
-    /** @param message what was done wrong */
+    /**
+     * Creates the exception with its message.
+     *
+     * @param message what was done wrong
+     */
     public LockUsageException(String message) {
         super(message);
     }

@@ -36,6 +36,8 @@ public final class LockWord {
     }
 
     /**
+     * Aligns a pointer up to a lock word's alignment.
+     *
      * @param ptr a pointer
      * @return the first {@value #SIZE}-byte aligned pointer at or after it
      */
@@ -45,6 +47,8 @@ public final class LockWord {
     }
 
     /**
+     * Checks that a pointer can be a lock word.
+     *
      * @param word a pointer
      * @return it
      * @throws io.remus.core.BadArgumentException when it is not {@value #SIZE}-byte aligned

@@ -27,6 +27,8 @@ public final class SpinBound {
     private WaitDeadline moving;
 
     /**
+     * Creates a spin wait with a bound on each wait.
+     *
      * @param timeout the bound of each wait: positive, at most {@link Timeouts#MAX_FINITE}, or
      *                {@link Timeouts#FOREVER}
      * @throws NullPointerException when {@code timeout} is null

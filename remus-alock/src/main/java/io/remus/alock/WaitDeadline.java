@@ -9,6 +9,8 @@ package io.remus.alock;
 @FunctionalInterface
 public interface WaitDeadline {
     /**
+     * Gives the current deadline of the wait.
+     *
      * @param nowNanos {@link System#nanoTime()} at the pause
      * @return the instant of {@link System#nanoTime()} by which the wait must end
      */

@@ -26,6 +26,8 @@ public record Budget(Duration time, long configurations) {
     }
 
     /**
+     * A budget of a wall-clock limit and a default bound on configurations.
+     *
      * @param time the wall-clock limit
      * @return that limit and at most 2 million configurations (a few hundred MB at most)
      */

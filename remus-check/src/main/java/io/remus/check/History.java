@@ -49,6 +49,8 @@ public final class History {
     }
 
     /**
+     * A history of one of several processes whose histories are merged.
+     *
      * @param clock   where timestamps come from ({@link HistoryClock#EPOCH_MICROS} when the history
      *                is merged with other processes')
      * @param process this process's number among those whose histories are merged
@@ -169,6 +171,8 @@ public final class History {
         }
 
         /**
+         * Records the invocation of an operation with one argument.
+         *
          * @param kind     the operation's name
          * @param argument its argument
          * @return the handle to pass to {@code respond}
@@ -178,6 +182,8 @@ public final class History {
         }
 
         /**
+         * Records the invocation of an operation with two arguments.
+         *
          * @param kind  the operation's name
          * @param first its first argument
          * @param second its second argument
@@ -187,12 +193,18 @@ public final class History {
             return begin(kind, 2, first, second);
         }
 
-        /** @param op the handle {@code invoke} returned; the operation returned nothing */
+        /**
+         * Records the response of an operation that returned nothing.
+         *
+         * @param op the handle {@code invoke} returned; the operation returned nothing
+         */
         public void respond(int op) {
             end(op, 0, 0, 0);
         }
 
         /**
+         * Records the response of an operation that returned one word.
+         *
          * @param op     the handle {@code invoke} returned
          * @param result the operation's result
          */
@@ -201,6 +213,8 @@ public final class History {
         }
 
         /**
+         * Records the response of an operation that returned two words.
+         *
          * @param op     the handle {@code invoke} returned
          * @param first  the first result word
          * @param second the second result word

@@ -7,12 +7,18 @@ package io.remus.check;
 public final class HistoryFormatException extends RuntimeException {
     private static final long serialVersionUID = 1L;
 
-    /** @param message what is wrong, naming the bad value */
+    /**
+     * Creates the exception with its message.
+     *
+     * @param message what is wrong, naming the bad value
+     */
     public HistoryFormatException(String message) {
         super(message);
     }
 
     /**
+     * Creates the exception with its message and cause.
+     *
      * @param message what is wrong, naming the bad value
      * @param cause   the underlying failure
      */

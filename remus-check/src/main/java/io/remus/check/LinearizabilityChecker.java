@@ -56,7 +56,11 @@ public final class LinearizabilityChecker {
 
     private final Budget budget;
 
-    /** @param budget the limit on each check's work */
+    /**
+     * Creates a checker that bounds each check's work.
+     *
+     * @param budget the limit on each check's work
+     */
     public LinearizabilityChecker(Budget budget) {
         this.budget = Objects.requireNonNull(budget, "budget");
     }

@@ -11,7 +11,11 @@ public final class NotLinearizableError extends AssertionError {
 
     private final transient CheckResult result;
 
-    /** @param result the check that did not find the history linearizable */
+    /**
+     * Creates the error for a failed check; its message carries the verdict and the witness.
+     *
+     * @param result the check that did not find the history linearizable
+     */
     public NotLinearizableError(CheckResult result) {
         super(Objects.requireNonNull(result, "result").toString());
         this.result = result;

@@ -68,6 +68,8 @@ public record Operation(int id, int process, int thread, String kind, long[] arg
     }
 
     /**
+     * Copies this operation with another id.
+     *
      * @param newId an id
      * @return this operation with that id
      */

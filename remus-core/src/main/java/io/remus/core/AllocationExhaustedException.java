@@ -4,7 +4,11 @@ package io.remus.core;
 public class AllocationExhaustedException extends RemusException {
     private static final long serialVersionUID = 1L;
 
-    /** @param message which node and size */
+    /**
+     * Creates the exception with its message.
+     *
+     * @param message which node and size
+     */
     public AllocationExhaustedException(String message) {
         super(message);
     }

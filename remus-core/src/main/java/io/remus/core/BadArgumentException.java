@@ -8,7 +8,11 @@ package io.remus.core;
 public class BadArgumentException extends RemusException {
     private static final long serialVersionUID = 1L;
 
-    /** @param message what is wrong with the argument */
+    /**
+     * Creates the exception with its message.
+     *
+     * @param message what is wrong with the argument
+     */
     public BadArgumentException(String message) {
         super(message);
     }

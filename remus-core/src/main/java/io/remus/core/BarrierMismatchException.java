@@ -9,10 +9,14 @@ package io.remus.core;
 public class BarrierMismatchException extends RemusException {
     private static final long serialVersionUID = 1L;
 
+    /** The participant count of the refused participant. */
     private final int participants;
+    /** The participant count the current round was opened with. */
     private final long roundParticipants;
 
     /**
+     * Creates the exception for a refused arrival.
+     *
      * @param participants      the count of the refused participant
      * @param roundParticipants the count the round was opened with
      * @param message           which barrier

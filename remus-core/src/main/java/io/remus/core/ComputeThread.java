@@ -435,6 +435,10 @@ public final class ComputeThread implements AutoCloseable {
     /**
      * Starts reading {@code length} bytes at {@code ptr} into the buffer at {@code bufferOffset}.
      *
+     * @param ptr          the first remote byte
+     * @param bufferOffset where in {@link #buffer()} they land
+     * @param length       the byte count
+     * @param fence        whether to fence
      * @return the operation's {@link OpHandle}, for {@link #await(long)}
      */
     public long readAsync(long ptr, long bufferOffset, int length, boolean fence) {
@@ -445,6 +449,8 @@ public final class ComputeThread implements AutoCloseable {
     /**
      * Starts reading the word at {@code ptr}; {@link #await(long)} returns it.
      *
+     * @param ptr   an 8-byte aligned word
+     * @param fence whether to fence
      * @return the operation's {@link OpHandle}
      */
     public long readWordAsync(long ptr, boolean fence) {
@@ -464,6 +470,10 @@ public final class ComputeThread implements AutoCloseable {
     /**
      * Starts writing {@code length} bytes of the buffer at {@code bufferOffset} to {@code ptr}.
      *
+     * @param ptr          the first remote byte
+     * @param bufferOffset where in {@link #buffer()} they come from
+     * @param length       the byte count
+     * @param fence        whether to fence
      * @return the operation's {@link OpHandle}
      */
     public long writeAsync(long ptr, long bufferOffset, int length, boolean fence) {
@@ -475,6 +485,9 @@ public final class ComputeThread implements AutoCloseable {
     /**
      * Starts writing the word {@code value} to {@code ptr}.
      *
+     * @param ptr   an 8-byte aligned word
+     * @param value its new value
+     * @param fence whether to fence
      * @return the operation's {@link OpHandle}
      */
     public long writeWordAsync(long ptr, long value, boolean fence) {
@@ -485,6 +498,10 @@ public final class ComputeThread implements AutoCloseable {
     /**
      * Starts a compare-and-swap; {@link #await(long)} returns the old value.
      *
+     * @param ptr      an 8-byte aligned word
+     * @param expected the value it must hold
+     * @param desired  its new value
+     * @param fence    whether to fence
      * @return the operation's {@link OpHandle}
      */
     public long compareAndSwapAsync(long ptr, long expected, long desired, boolean fence) {
@@ -495,6 +512,9 @@ public final class ComputeThread implements AutoCloseable {
     /**
      * Starts a fetch-and-add; {@link #await(long)} returns the old value.
      *
+     * @param ptr   an 8-byte aligned word
+     * @param delta what to add
+     * @param fence whether to fence
      * @return the operation's {@link OpHandle}
      */
     public long fetchAndAddAsync(long ptr, long delta, boolean fence) {
@@ -617,6 +637,8 @@ public final class ComputeThread implements AutoCloseable {
     // ---------------------------------------------------------------- directory
 
     /**
+     * Counts the segments a node publishes.
+     *
      * @param nodeId a node of the cluster
      * @return how many segments it publishes
      */
@@ -625,6 +647,8 @@ public final class ComputeThread implements AutoCloseable {
     }
 
     /**
+     * Locates a segment of a node.
+     *
      * @param nodeId  a node of the cluster
      * @param segment a segment index below {@link #segmentCount(int)}
      * @return a pointer to the segment's first byte
@@ -634,6 +658,8 @@ public final class ComputeThread implements AutoCloseable {
     }
 
     /**
+     * Measures a segment of a node.
+     *
      * @param nodeId  a node of the cluster
      * @param segment a segment index below {@link #segmentCount(int)}
      * @return the segment's length in bytes

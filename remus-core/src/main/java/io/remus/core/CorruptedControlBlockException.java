@@ -8,6 +8,8 @@ public class CorruptedControlBlockException extends CorruptedMemoryException {
     private static final long serialVersionUID = 1L;
 
     /**
+     * Creates the exception for a control word and the value found in it.
+     *
      * @param word    the control word (a {@link RemotePtr})
      * @param value   what it holds
      * @param message what it should hold

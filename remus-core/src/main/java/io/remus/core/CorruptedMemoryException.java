@@ -9,10 +9,14 @@ package io.remus.core;
 public class CorruptedMemoryException extends RemusException {
     private static final long serialVersionUID = 1L;
 
+    /** The corrupted word, a {@link RemotePtr}. */
     private final long word;
+    /** The value found in it. */
     private final long value;
 
     /**
+     * Creates the exception for a word and the value found in it.
+     *
      * @param word    the word (a {@link RemotePtr})
      * @param value   what it holds
      * @param message what was expected

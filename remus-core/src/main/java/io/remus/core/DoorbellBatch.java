@@ -31,6 +31,9 @@ public final class DoorbellBatch {
     /**
      * Adds a read of {@code length} bytes at {@code ptr} into the thread's buffer.
      *
+     * @param ptr          the first remote byte
+     * @param bufferOffset where in the thread's buffer they land
+     * @param length       the byte count
      * @return this batch
      */
     public DoorbellBatch read(long ptr, long bufferOffset, int length) {
@@ -43,6 +46,9 @@ public final class DoorbellBatch {
     /**
      * Adds a write of {@code length} bytes of the thread's buffer to {@code ptr}.
      *
+     * @param ptr          the first remote byte
+     * @param bufferOffset where in the thread's buffer they come from
+     * @param length       the byte count
      * @return this batch
      */
     public DoorbellBatch write(long ptr, long bufferOffset, int length) {
@@ -55,6 +61,10 @@ public final class DoorbellBatch {
     /**
      * Adds a compare-and-swap whose old value lands at {@code resultOffset} of the thread's buffer.
      *
+     * @param ptr          an 8-byte aligned word
+     * @param expected     the value it must hold
+     * @param desired      its new value
+     * @param resultOffset where in the thread's buffer the old value lands
      * @return this batch
      */
     public DoorbellBatch compareAndSwap(long ptr, long expected, long desired, long resultOffset) {
@@ -68,6 +78,9 @@ public final class DoorbellBatch {
     /**
      * Adds a fetch-and-add whose old value lands at {@code resultOffset} of the thread's buffer.
      *
+     * @param ptr          an 8-byte aligned word
+     * @param delta        what to add
+     * @param resultOffset where in the thread's buffer the old value lands
      * @return this batch
      */
     public DoorbellBatch fetchAndAdd(long ptr, long delta, long resultOffset) {

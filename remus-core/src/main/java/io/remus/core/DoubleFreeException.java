@@ -9,6 +9,8 @@ public class DoubleFreeException extends InvalidFreeException {
     private static final long serialVersionUID = 1L;
 
     /**
+     * Creates the exception for a block that is already free.
+     *
      * @param pointer the block (a {@link RemotePtr})
      * @param message which block, and what its header holds
      */

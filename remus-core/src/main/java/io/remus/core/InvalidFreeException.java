@@ -10,9 +10,12 @@ package io.remus.core;
 public class InvalidFreeException extends RemusException {
     private static final long serialVersionUID = 1L;
 
+    /** The refused pointer, a {@link RemotePtr}. */
     private final long pointer;
 
     /**
+     * Creates the exception for a refused pointer.
+     *
      * @param pointer the refused pointer (a {@link RemotePtr})
      * @param message what is wrong with it
      */

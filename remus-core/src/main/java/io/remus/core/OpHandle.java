@@ -30,6 +30,8 @@ public final class OpHandle {
     }
 
     /**
+     * Decodes the slot of a handle.
+     *
      * @param handle a handle
      * @return the slot it occupies
      */
@@ -38,6 +40,8 @@ public final class OpHandle {
     }
 
     /**
+     * Decodes the generation of a handle.
+     *
      * @param handle a handle
      * @return the generation of its slot it was issued with
      */
@@ -46,6 +50,8 @@ public final class OpHandle {
     }
 
     /**
+     * Decodes the tag of a handle.
+     *
      * @param handle a handle
      * @return the tag of the compute thread that issued it
      */
@@ -54,6 +60,8 @@ public final class OpHandle {
     }
 
     /**
+     * Describes a handle.
+     *
      * @param handle a handle
      * @return {@code "op(tag t, slot s, generation g)"}, for messages
      */

@@ -10,6 +10,8 @@ public class PeerUnreachableException extends RemoteOperationException {
     private static final long serialVersionUID = 1L;
 
     /**
+     * Creates the exception for an operation on a node that stopped answering.
+     *
      * @param status the completion's error status
      * @param nodeId the target node
      * @param message what was being done

@@ -11,6 +11,8 @@ public class RemoteAccessException extends RemoteOperationException {
     private static final long serialVersionUID = 1L;
 
     /**
+     * Creates the exception for an access the target NIC refused.
+     *
      * @param status the completion's error status
      * @param nodeId the target node
      * @param message what was being done

@@ -10,9 +10,13 @@ public class RemoteOperationException extends RemusException {
     private static final long serialVersionUID = 1L;
 
     private final transient CompletionStatus status;
+    /** The node the operation targeted. */
     private final int nodeId;
 
     /**
+     * Creates the exception for an operation completed with an error status; the message adds the
+     * status and the node.
+     *
      * @param status the completion's error status
      * @param nodeId the target node
      * @param message what was being done

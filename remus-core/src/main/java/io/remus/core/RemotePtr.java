@@ -28,6 +28,8 @@ public final class RemotePtr {
     }
 
     /**
+     * Checks that a pointer can carry a node id.
+     *
      * @param nodeId a node id
      * @return {@code nodeId}
      * @throws BadArgumentException when a pointer cannot carry it (outside 0 to {@value #MAX_NODE_ID})
@@ -56,6 +58,8 @@ public final class RemotePtr {
     }
 
     /**
+     * Decodes the node id of a pointer.
+     *
      * @param ptr a pointer
      * @return its node id
      */
@@ -64,6 +68,8 @@ public final class RemotePtr {
     }
 
     /**
+     * Decodes the address of a pointer.
+     *
      * @param ptr a pointer
      * @return its address on its node
      */
@@ -88,6 +94,8 @@ public final class RemotePtr {
     }
 
     /**
+     * Tells whether a pointer is null.
+     *
      * @param ptr a pointer
      * @return whether it is {@link #NULL}
      */
@@ -96,6 +104,8 @@ public final class RemotePtr {
     }
 
     /**
+     * Describes a pointer.
+     *
      * @param ptr a pointer
      * @return {@code "node:0xaddress"}, or {@code "null"}
      */

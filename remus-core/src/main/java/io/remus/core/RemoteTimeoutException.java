@@ -7,7 +7,11 @@ package io.remus.core;
 public class RemoteTimeoutException extends RemusException {
     private static final long serialVersionUID = 1L;
 
-    /** @param message what was awaited and for how long */
+    /**
+     * Creates the exception with its message.
+     *
+     * @param message what was awaited and for how long
+     */
     public RemoteTimeoutException(String message) {
         super(message);
     }

@@ -292,7 +292,12 @@ public final class RemusCluster implements AutoCloseable {
         private Builder() {
         }
 
-        /** @param args {@code --key=value} or {@code --key value} arguments @return this builder */
+        /**
+         * Adds command-line arguments as a configuration source.
+         *
+         * @param args {@code --key=value} or {@code --key value} arguments
+         * @return this builder
+         */
         public Builder args(String... args) {
             Objects.requireNonNull(args, "args");
             for (int i = 0; i < args.length; i++) {
@@ -301,13 +306,20 @@ public final class RemusCluster implements AutoCloseable {
             return this;
         }
 
-        /** @param env the environment, e.g. {@code System.getenv()} @return this builder */
+        /**
+         * Sets the environment, a configuration source.
+         *
+         * @param env the environment, e.g. {@code System.getenv()}
+         * @return this builder
+         */
         public Builder environment(Map<String, String> env) {
             this.env = Map.copyOf(Objects.requireNonNull(env, "env"));
             return this;
         }
 
         /**
+         * Sets the whole configuration.
+         *
          * @param config the whole configuration: no configuration key is read from other sources
          * @return this builder
          */
@@ -317,6 +329,8 @@ public final class RemusCluster implements AutoCloseable {
         }
 
         /**
+         * Sets a fabric to open this node on.
+         *
          * @param fabric a fabric this node opens on instead of one join opens, e.g. one
          *               {@link SimFabric} shared by several nodes in this JVM; not closed by
          *               {@link RemusCluster#close()}
@@ -333,13 +347,20 @@ public final class RemusCluster implements AutoCloseable {
             return this;
         }
 
-        /** @param device the RDMA device, e.g. {@code rxe0} @return this builder */
+        /**
+         * Sets the RDMA device.
+         *
+         * @param device the RDMA device, e.g. {@code rxe0}
+         * @return this builder
+         */
         public Builder device(String device) {
             explicit.put("device", Objects.requireNonNull(device, "device"));
             return this;
         }
 
         /**
+         * Sets the verbs fabric's options.
+         *
          * @param options the verbs fabric's options (device, port, every node's address, bootstrap
          *                kind), in place of those join derives from the configuration
          * @return this builder
@@ -349,19 +370,31 @@ public final class RemusCluster implements AutoCloseable {
             return this;
         }
 
-        /** @param dir the shared rendezvous directory (see {@link Rendezvous}) @return this builder */
+        /**
+         * Sets the rendezvous directory.
+         *
+         * @param dir the shared rendezvous directory (see {@link Rendezvous})
+         * @return this builder
+         */
         public Builder rendezvous(Path dir) {
             explicit.put("rendezvous", Objects.requireNonNull(dir, "dir").toString());
             return this;
         }
 
-        /** @param address this node's {@code host[:port]} for the rendezvous @return this builder */
+        /**
+         * Sets this node's address for the rendezvous.
+         *
+         * @param address this node's {@code host[:port]} for the rendezvous
+         * @return this builder
+         */
         public Builder address(String address) {
             explicit.put("address", Objects.requireNonNull(address, "address"));
             return this;
         }
 
         /**
+         * Sets how long join waits.
+         *
          * @param timeout how long join waits for peers (see {@link Timeouts#require}); also the
          *                barrier's bound
          * @return this builder
@@ -371,7 +404,12 @@ public final class RemusCluster implements AutoCloseable {
             return this;
         }
 
-        /** @param timeout how long {@link RemusCluster#close()} waits for the others @return this builder */
+        /**
+         * Sets how long close waits for the other nodes.
+         *
+         * @param timeout how long {@link RemusCluster#close()} waits for the others
+         * @return this builder
+         */
         public Builder shutdownTimeout(Duration timeout) {
             this.shutdownTimeout = Timeouts.require(timeout, "shutdownTimeout (shutdown.timeout.ms)");
             return this;

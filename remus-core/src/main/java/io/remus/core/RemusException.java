@@ -16,12 +16,18 @@ package io.remus.core;
 public class RemusException extends RuntimeException {
     private static final long serialVersionUID = 1L;
 
-    /** @param message what went wrong */
+    /**
+     * Creates the exception with its message.
+     *
+     * @param message what went wrong
+     */
     public RemusException(String message) {
         super(message);
     }
 
     /**
+     * Creates the exception with its message and cause.
+     *
      * @param message what went wrong
      * @param cause   the underlying failure
      */

@@ -8,7 +8,11 @@ package io.remus.core;
 public class ResourceInUseException extends BadArgumentException {
     private static final long serialVersionUID = 1L;
 
-    /** @param message which resource, and what still uses it */
+    /**
+     * Creates the exception with its message.
+     *
+     * @param message which resource, and what still uses it
+     */
     public ResourceInUseException(String message) {
         super(message);
     }

@@ -8,9 +8,12 @@ package io.remus.core;
 public class StaleHandleException extends BadArgumentException {
     private static final long serialVersionUID = 1L;
 
+    /** The refused handle. */
     private final long handle;
 
     /**
+     * Creates the exception for a refused handle.
+     *
      * @param handle  the refused handle
      * @param message why it is stale
      */

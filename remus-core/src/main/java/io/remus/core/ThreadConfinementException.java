@@ -7,12 +7,18 @@ package io.remus.core;
 public class ThreadConfinementException extends RemusException {
     private static final long serialVersionUID = 1L;
 
-    /** @param message which object, its owner thread and the calling thread */
+    /**
+     * Creates the exception with its message.
+     *
+     * @param message which object, its owner thread and the calling thread
+     */
     public ThreadConfinementException(String message) {
         super(message);
     }
 
     /**
+     * Describes a thread.
+     *
      * @param thread a Java thread
      * @return its name and id, for messages
      */

@@ -4,7 +4,11 @@ package io.remus.verbs;
 public final class ClosedResourceException extends VerbsException {
     private static final long serialVersionUID = 1L;
 
-    /** @param message what was closed and what was attempted */
+    /**
+     * Creates the exception with its message.
+     *
+     * @param message what was closed and what was attempted
+     */
     public ClosedResourceException(String message) {
         super(message);
     }

@@ -7,12 +7,19 @@ package io.remus.verbs;
 public class CompletionException extends VerbsException {
     private static final long serialVersionUID = 1L;
 
+    /** The {@code ibv_wc_status} code. */
     private final int status;
+    /** The failed request's id. */
     private final long workRequestId;
+    /** The provider's {@code vendor_err}. */
     private final int vendorError;
+    /** The {@code ibv_wc_opcode}. */
     private final int opcode;
 
     /**
+     * Creates the exception for a completion with an error status; the message names the status,
+     * its text and the vendor error.
+     *
      * @param status        the {@code ibv_wc_status} code
      * @param workRequestId the failed request's id
      * @param vendorError   the provider's {@code vendor_err}
@@ -28,6 +35,8 @@ public class CompletionException extends VerbsException {
     }
 
     /**
+     * Creates the exception for a failed completion, typed by its status.
+     *
      * @param status        the {@code ibv_wc_status} code
      * @param workRequestId the failed request's id
      * @param vendorError   the provider's {@code vendor_err}

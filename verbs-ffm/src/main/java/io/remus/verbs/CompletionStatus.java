@@ -25,6 +25,8 @@ public final class CompletionStatus {
     }
 
     /**
+     * Describes a status code.
+     *
      * @param status an {@code ibv_wc_status} code
      * @return its text, as {@code ibv_wc_status_str} gives it
      */

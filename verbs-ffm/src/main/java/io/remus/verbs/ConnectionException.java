@@ -7,10 +7,14 @@ package io.remus.verbs;
 public final class ConnectionException extends VerbsException {
     private static final long serialVersionUID = 1L;
 
+    /** The connection manager event's name. */
     private final String event;
+    /** The event's status field. */
     private final int eventStatus;
 
     /**
+     * Creates the exception for an unexpected or error event; the message names the event and its status.
+     *
      * @param event       the connection manager event's name, e.g. {@code RDMA_CM_EVENT_REJECTED}
      * @param eventStatus the event's status field
      * @param message     what was being done

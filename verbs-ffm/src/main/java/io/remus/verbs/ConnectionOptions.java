@@ -22,7 +22,11 @@ package io.remus.verbs;
  */
 public record ConnectionOptions(Mtu pathMtu, int timeout, int retryCount, int rnrRetry, int minRnrTimer,
                                 int maxReadAtomic, int maxDestReadAtomic, int hopLimit) {
-    /** @throws InvalidArgumentException if a value is out of its range */
+    /**
+     * Checks every value against its range.
+     *
+     * @throws InvalidArgumentException if a value is out of its range
+     */
     public ConnectionOptions {
         check("timeout", timeout, 0, 31);
         check("retryCount", retryCount, 0, 7);

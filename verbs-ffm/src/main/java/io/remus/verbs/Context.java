@@ -138,6 +138,8 @@ public final class Context extends NativeResource {
     }
 
     /**
+     * Queries a port ({@code ibv_query_port}).
+     *
      * @param port a port number, from 1
      * @return the port's attributes
      * @throws InvalidArgumentException if the device has no such port
@@ -158,6 +160,8 @@ public final class Context extends NativeResource {
     }
 
     /**
+     * Queries an entry of a port's GID table ({@code ibv_query_gid}).
+     *
      * @param port  a port number, from 1
      * @param index a GID table index, from 0
      * @return the GID ({@link Gid#ZERO} for an unused entry)
@@ -210,6 +214,8 @@ public final class Context extends NativeResource {
     }
 
     /**
+     * Creates a completion queue without a completion channel.
+     *
      * @param capacity the least number of completions it holds
      * @return a new completion queue without a channel (poll it)
      */
@@ -218,6 +224,8 @@ public final class Context extends NativeResource {
     }
 
     /**
+     * Creates a completion queue ({@code ibv_create_cq}).
+     *
      * @param capacity the least number of completions it holds, 1 to the device's {@code max_cqe}
      * @param channel  the channel its events go to, or {@code null}
      * @return a new completion queue

@@ -4,7 +4,11 @@ package io.remus.verbs;
 public final class DeviceNotFoundException extends VerbsException {
     private static final long serialVersionUID = 1L;
 
-    /** @param message the requested name and the available devices */
+    /**
+     * Creates the exception with its message.
+     *
+     * @param message the requested name and the available devices
+     */
     public DeviceNotFoundException(String message) {
         super(message);
     }

@@ -17,6 +17,8 @@ public record Endpoint(int queuePairNumber, int packetSequenceNumber, int lid, G
     public static final int BYTES = 4 + 4 + 4 + 16;
 
     /**
+     * Checks the numbers against their fields' widths.
+     *
      * @throws NullPointerException     if {@code gid} is null
      * @throws InvalidArgumentException if a number does not fit its field
      */
@@ -37,6 +39,8 @@ public record Endpoint(int queuePairNumber, int packetSequenceNumber, int lid, G
     }
 
     /**
+     * Decodes an endpoint.
+     *
      * @param bytes an encoding from {@link #toBytes()}
      * @return the endpoint
      * @throws InvalidArgumentException if the length is wrong or a field is out of range

@@ -22,6 +22,8 @@ public record Gid(long high, long low) {
     public static final Gid ZERO = new Gid(0, 0);
 
     /**
+     * Makes a GID from its bytes.
+     *
      * @param raw 16 bytes in network order
      * @return the GID
      * @throws InvalidArgumentException if {@code raw} is not 16 bytes

@@ -8,7 +8,11 @@ package io.remus.verbs;
 public final class InvalidArgumentException extends VerbsException {
     private static final long serialVersionUID = 1L;
 
-    /** @param message what is wrong with the argument */
+    /**
+     * Creates the exception with its message.
+     *
+     * @param message what is wrong with the argument
+     */
     public InvalidArgumentException(String message) {
         super(message);
     }

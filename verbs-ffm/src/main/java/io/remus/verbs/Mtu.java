@@ -32,6 +32,8 @@ public enum Mtu {
     }
 
     /**
+     * Looks up the MTU of a code.
+     *
      * @param code an {@code IBV_MTU_*} code
      * @return its MTU
      * @throws InvalidArgumentException if the code names no MTU

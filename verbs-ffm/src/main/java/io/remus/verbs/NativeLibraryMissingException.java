@@ -10,6 +10,8 @@ public final class NativeLibraryMissingException extends VerbsException {
     private static final long serialVersionUID = 1L;
 
     /**
+     * Creates the exception with its message and the loader's failure.
+     *
      * @param message what could not be loaded and how to fix it
      * @param cause   the loader's failure
      */

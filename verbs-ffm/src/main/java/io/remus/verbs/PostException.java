@@ -8,9 +8,12 @@ package io.remus.verbs;
 public final class PostException extends VerbsException {
     private static final long serialVersionUID = 1L;
 
+    /** The index in the chain of the first request that was not posted. */
     private final int failedIndex;
 
     /**
+     * Creates the exception for a post verb that rejected the request at {@code failedIndex}.
+     *
      * @param function    the post verb
      * @param errno       the error number it returned
      * @param failedIndex the index in the chain of the first request that was not posted

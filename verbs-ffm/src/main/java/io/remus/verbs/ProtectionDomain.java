@@ -53,6 +53,8 @@ public final class ProtectionDomain extends NativeResource {
     }
 
     /**
+     * Registers memory with the access flags given as a list.
+     *
      * @param segment a native, open, non-empty segment
      * @param access  what the region allows
      * @return the region
@@ -99,6 +101,8 @@ public final class ProtectionDomain extends NativeResource {
     }
 
     /**
+     * Creates a shared receive queue ({@code ibv_create_srq}).
+     *
      * @param maxWorkRequests receive requests it holds, 1 to the device's {@code max_srq_wr}
      * @param maxScatterGather scatter/gather entries per request, 1 to the device's {@code max_srq_sge}
      * @return a new shared receive queue

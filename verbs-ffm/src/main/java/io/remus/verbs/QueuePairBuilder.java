@@ -26,6 +26,8 @@ public final class QueuePairBuilder {
     }
 
     /**
+     * Sets the completion queue of send requests.
+     *
      * @param cq the queue send completions go to
      * @return this builder
      */
@@ -35,6 +37,8 @@ public final class QueuePairBuilder {
     }
 
     /**
+     * Sets the completion queue of receive requests.
+     *
      * @param cq the queue receive completions go to
      * @return this builder
      */
@@ -44,6 +48,8 @@ public final class QueuePairBuilder {
     }
 
     /**
+     * Sets one completion queue for both send and receive requests.
+     *
      * @param cq the queue both send and receive completions go to
      * @return this builder
      */
@@ -53,6 +59,8 @@ public final class QueuePairBuilder {
     }
 
     /**
+     * Sets the shared receive queue.
+     *
      * @param srq the shared receive queue the QP takes receives from (instead of its own), or {@code null}
      * @return this builder
      */
@@ -62,6 +70,8 @@ public final class QueuePairBuilder {
     }
 
     /**
+     * Sets the size of the send queue.
+     *
      * @param n outstanding send requests, 1 to the device's {@code max_qp_wr} (default 64)
      * @return this builder
      */
@@ -71,6 +81,8 @@ public final class QueuePairBuilder {
     }
 
     /**
+     * Sets the size of the receive queue.
+     *
      * @param n outstanding receive requests, 1 to the device's {@code max_qp_wr} (default 64)
      * @return this builder
      */
@@ -80,6 +92,8 @@ public final class QueuePairBuilder {
     }
 
     /**
+     * Sets the scatter/gather entries per send request.
+     *
      * @param n scatter/gather entries per send request, 1 to the device's {@code max_sge} (default 1)
      * @return this builder
      */
@@ -89,6 +103,8 @@ public final class QueuePairBuilder {
     }
 
     /**
+     * Sets the scatter/gather entries per receive request.
+     *
      * @param n scatter/gather entries per receive request, 1 to the device's {@code max_sge} (default 1)
      * @return this builder
      */
@@ -98,6 +114,8 @@ public final class QueuePairBuilder {
     }
 
     /**
+     * Sets the inline data limit.
+     *
      * @param bytes the most data an inline send or write may carry (default 64; 0 for none)
      * @return this builder
      */
@@ -107,6 +125,8 @@ public final class QueuePairBuilder {
     }
 
     /**
+     * Sets the device port.
+     *
      * @param port the device port, from 1 (default 1)
      * @return this builder
      */
@@ -116,6 +136,8 @@ public final class QueuePairBuilder {
     }
 
     /**
+     * Sets the GID index of the local address.
+     *
      * @param index the GID table index of the local address, or -1 (default) for the first
      *              IPv4-mapped GID on Ethernet (RoCEv2), else 0
      * @return this builder

@@ -20,6 +20,8 @@ public enum QueuePairState {
     UNKNOWN;
 
     /**
+     * Looks up the state of a code.
+     *
      * @param code an {@code IBV_QPS_*} code
      * @return its state ({@link #UNKNOWN} for codes out of range)
      */

@@ -125,7 +125,11 @@ public final class ReceiveBatch {
         return capacity;
     }
 
-    /** Drops the requests added since the last post. @return this batch */
+    /**
+     * Drops the requests added since the last post.
+     *
+     * @return this batch
+     */
     public ReceiveBatch clear() {
         size = 0;
         return this;

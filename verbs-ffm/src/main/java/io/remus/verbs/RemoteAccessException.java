@@ -9,6 +9,8 @@ public final class RemoteAccessException extends CompletionException {
     private static final long serialVersionUID = 1L;
 
     /**
+     * Creates the exception for a completion with status {@link CompletionStatus#REMOTE_ACCESS_ERROR}.
+     *
      * @param workRequestId the failed request's id
      * @param vendorError   the provider's {@code vendor_err}
      * @param opcode        the {@code ibv_wc_opcode}

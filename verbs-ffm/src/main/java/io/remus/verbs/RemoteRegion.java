@@ -15,7 +15,11 @@ public record RemoteRegion(long address, int remoteKey, long length) {
     /** The length of {@link #toBytes()}. */
     public static final int BYTES = 8 + 4 + 8;
 
-    /** @throws InvalidArgumentException if the length is negative */
+    /**
+     * Checks the length.
+     *
+     * @throws InvalidArgumentException if the length is negative
+     */
     public RemoteRegion {
         if (length < 0) {
             throw new InvalidArgumentException("a region's length cannot be negative: " + length);
@@ -23,6 +27,8 @@ public record RemoteRegion(long address, int remoteKey, long length) {
     }
 
     /**
+     * Computes the address of a byte in the region.
+     *
      * @param offset an offset into the region
      * @return the address of that byte
      * @throws InvalidArgumentException if the offset lies outside the region
@@ -40,6 +46,8 @@ public record RemoteRegion(long address, int remoteKey, long length) {
     }
 
     /**
+     * Decodes a region.
+     *
      * @param bytes at least {@value #BYTES} bytes, starting with an encoding from {@link #toBytes()}
      *              (connection private data may be padded)
      * @return the region

@@ -4,7 +4,11 @@ package io.remus.verbs;
 public final class ResourceBusyException extends VerbsException {
     private static final long serialVersionUID = 1L;
 
-    /** @param message which resource and how many children are still open */
+    /**
+     * Creates the exception with its message.
+     *
+     * @param message which resource and how many children are still open
+     */
     public ResourceBusyException(String message) {
         super(message);
     }

@@ -295,7 +295,11 @@ public final class SendBatch {
         return capacity;
     }
 
-    /** Drops the requests added since the last post. @return this batch */
+    /**
+     * Drops the requests added since the last post.
+     *
+     * @return this batch
+     */
     public SendBatch clear() {
         size = 0;
         return this;

@@ -12,7 +12,9 @@ package io.remus.verbs;
 public class VerbsException extends RuntimeException {
     private static final long serialVersionUID = 1L;
 
+    /** The C function that failed, or {@code null}. */
     private final String function;
+    /** The error number it reported, 0 if none. */
     private final int errno;
 
     /**

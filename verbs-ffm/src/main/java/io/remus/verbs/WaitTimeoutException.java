@@ -4,7 +4,11 @@ package io.remus.verbs;
 public final class WaitTimeoutException extends VerbsException {
     private static final long serialVersionUID = 1L;
 
-    /** @param message what was awaited and for how long */
+    /**
+     * Creates the exception with its message.
+     *
+     * @param message what was awaited and for how long
+     */
     public WaitTimeoutException(String message) {
         super(message);
     }

@@ -27,6 +27,8 @@ public final class WorkCompletions implements AutoCloseable {
     private volatile boolean closed;
 
     /**
+     * Allocates the native array for {@code capacity} completions.
+     *
      * @param capacity how many completions one poll may take, at least 1
      * @throws InvalidArgumentException if the capacity is below 1 or absurdly large
      */
@@ -48,48 +50,84 @@ public final class WorkCompletions implements AutoCloseable {
         return count;
     }
 
-    /** @param i an index below {@link #count()} @return the work request id */
+    /**
+     * {@return the work request id of entry {@code i}}
+     *
+     * @param i an index below {@link #count()}
+     */
     public long workRequestId(int i) {
         return entries.get(JAVA_LONG, offset(i) + ibv_wc.wr_id$OFFSET);
     }
 
-    /** @param i an index below {@link #count()} @return the status ({@link CompletionStatus}) */
+    /**
+     * {@return the status of entry {@code i} ({@link CompletionStatus})}
+     *
+     * @param i an index below {@link #count()}
+     */
     public int status(int i) {
         return entries.get(JAVA_INT, offset(i) + ibv_wc.status$OFFSET);
     }
 
-    /** @param i an index below {@link #count()} @return whether it succeeded */
+    /**
+     * {@return whether entry {@code i} succeeded}
+     *
+     * @param i an index below {@link #count()}
+     */
     public boolean isSuccess(int i) {
         return status(i) == CompletionStatus.SUCCESS;
     }
 
-    /** @param i an index below {@link #count()} @return the opcode ({@link CompletionOpcode}) */
+    /**
+     * {@return the opcode of entry {@code i} ({@link CompletionOpcode})}
+     *
+     * @param i an index below {@link #count()}
+     */
     public int opcode(int i) {
         return entries.get(JAVA_INT, offset(i) + ibv_wc.opcode$OFFSET);
     }
 
-    /** @param i an index below {@link #count()} @return the bytes received (receives) */
+    /**
+     * {@return the bytes received by entry {@code i} (receives)}
+     *
+     * @param i an index below {@link #count()}
+     */
     public int byteLength(int i) {
         return entries.get(JAVA_INT, offset(i) + ibv_wc.byte_len$OFFSET);
     }
 
-    /** @param i an index below {@link #count()} @return the immediate data, in host order (when sent with one) */
+    /**
+     * {@return the immediate data of entry {@code i}, in host order (when sent with one)}
+     *
+     * @param i an index below {@link #count()}
+     */
     public int immediate(int i) {
         int raw = entries.get(JAVA_INT, offset(i) + ibv_wc.imm_data$OFFSET);
         return LITTLE_ENDIAN ? Integer.reverseBytes(raw) : raw;
     }
 
-    /** @param i an index below {@link #count()} @return whether it carries immediate data */
+    /**
+     * {@return whether entry {@code i} carries immediate data}
+     *
+     * @param i an index below {@link #count()}
+     */
     public boolean hasImmediate(int i) {
         return (entries.get(JAVA_INT, offset(i) + ibv_wc.wc_flags$OFFSET) & io.remus.verbs.ffi.IbVerbs.IBV_WC_WITH_IMM) != 0;
     }
 
-    /** @param i an index below {@link #count()} @return the local QP number it belongs to */
+    /**
+     * {@return the local QP number entry {@code i} belongs to}
+     *
+     * @param i an index below {@link #count()}
+     */
     public int queuePairNumber(int i) {
         return entries.get(JAVA_INT, offset(i) + ibv_wc.qp_num$OFFSET);
     }
 
-    /** @param i an index below {@link #count()} @return the provider's vendor error */
+    /**
+     * {@return the provider's vendor error of entry {@code i}}
+     *
+     * @param i an index below {@link #count()}
+     */
     public int vendorError(int i) {
         return entries.get(JAVA_INT, offset(i) + ibv_wc.vendor_err$OFFSET);
     }

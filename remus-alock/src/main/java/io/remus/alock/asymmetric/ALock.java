@@ -71,6 +71,8 @@ public final class ALock extends QueueLock {
     }
 
     /**
+     * An ALock whose local-cohort waiters spin, or park after a while.
+     *
      * @param context          the thread's lock context (its node must be a memory node)
      * @param word             a zeroed {@link LockWord}
      * @param remoteOnly       whether home-node threads take the remote path too

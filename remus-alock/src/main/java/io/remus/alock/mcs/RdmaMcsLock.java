@@ -24,6 +24,8 @@ public final class RdmaMcsLock extends QueueLock {
     private static final long GRANTED = 1;
 
     /**
+     * Creates this thread's handle on an MCS lock word.
+     *
      * @param context the thread's lock context (its node must be a memory node)
      * @param word    a zeroed {@link LockWord}
      */

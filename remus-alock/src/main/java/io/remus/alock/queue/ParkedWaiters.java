@@ -23,6 +23,8 @@ public final class ParkedWaiters {
     }
 
     /**
+     * Registers a thread that will park, for {@link #unpark(long)}.
+     *
      * @param thread the thread that will park under the token
      * @return its token, at least 1
      */

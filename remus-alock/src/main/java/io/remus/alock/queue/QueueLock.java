@@ -16,6 +16,8 @@ public abstract class QueueLock extends LockHandle {
     private boolean broken;
 
     /**
+     * Creates a handle on a queue lock word for the context's thread.
+     *
      * @param context the thread's lock context (its node must be a memory node)
      * @param word    a zeroed {@link io.remus.alock.LockWord}
      * @param kind    the lock's name in messages

@@ -54,6 +54,8 @@ public final class QueueNodePool {
     }
 
     /**
+     * Gives the CPU view of a node.
+     *
      * @param node a node of this pool
      * @return the CPU view of it, made once (the local paths allocate nothing per operation)
      */
@@ -61,7 +63,11 @@ public final class QueueNodePool {
         return views[(int) ((RemotePtr.address(node) - RemotePtr.address(first)) / QueueNode.SIZE)];
     }
 
-    /** @param node a node from {@link #take()} that no lock references any more */
+    /**
+     * Returns a node to the pool.
+     *
+     * @param node a node from {@link #take()} that no lock references any more
+     */
     public void give(long node) {
         free[count++] = node;
     }

@@ -25,6 +25,8 @@ public final class RdmaSpinLock extends LockHandle {
     private boolean held;
 
     /**
+     * Creates this thread's handle on a spin lock word.
+     *
      * @param context the thread's lock context
      * @param word    a zeroed {@link LockWord}
      */

@@ -79,6 +79,8 @@ public final class LockTable {
     }
 
     /**
+     * Maps a key to its lock.
+     *
      * @param key any key
      * @return the index of its lock
      */
@@ -87,6 +89,8 @@ public final class LockTable {
     }
 
     /**
+     * Looks up the word of a lock.
+     *
      * @param index a lock index below {@link #size()}
      * @return its lock word
      */
@@ -98,6 +102,8 @@ public final class LockTable {
     }
 
     /**
+     * Looks up the home node of a lock.
+     *
      * @param index a lock index below {@link #size()}
      * @return the node its lock lives on
      */
@@ -106,6 +112,8 @@ public final class LockTable {
     }
 
     /**
+     * Opens the calling thread's handles on this table.
+     *
      * @param context the calling thread's lock context
      * @return the thread's handles on this table
      */

@@ -20,6 +20,8 @@ public final class TableLocks {
     }
 
     /**
+     * Gives the handle on the lock of a key, opening it on first use.
+     *
      * @param key any key
      * @return the handle on its lock
      */
@@ -54,6 +56,8 @@ public final class TableLocks {
     }
 
     /**
+     * Tells whether this thread holds the lock of a key.
+     *
      * @param key any key
      * @return whether this thread holds its lock
      */

@@ -30,6 +30,10 @@ public final class MapSpec implements Specification<MapSpec.Entries> {
     private static final long[] TRUE = {1};
     private static final long[] FALSE = {0};
 
+    /** Creates the specification of a map. */
+    public MapSpec() {
+    }
+
     @Override
     public Entries initialState() {
         return new Entries(new long[0], new long[0][]);

@@ -19,6 +19,10 @@ public final class MaxRegisterSpec implements Specification<Long> {
     /** Operation name: load the value. */
     public static final String READ = "read";
 
+    /** Creates the specification of a max register. */
+    public MaxRegisterSpec() {
+    }
+
     @Override
     public Long initialState() {
         return 0L;

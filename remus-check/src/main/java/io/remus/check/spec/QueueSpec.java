@@ -20,6 +20,10 @@ public final class QueueSpec implements Specification<QueueSpec.Contents> {
     /** Operation name: remove the oldest. */
     public static final String DEQUEUE = "dequeue";
 
+    /** Creates the specification of a queue. */
+    public QueueSpec() {
+    }
+
     @Override
     public Contents initialState() {
         return new Contents(new long[0]);

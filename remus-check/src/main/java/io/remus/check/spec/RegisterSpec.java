@@ -25,7 +25,11 @@ public final class RegisterSpec implements Specification<RegisterSpec.Value> {
 
     private final int words;
 
-    /** @param words the register's width in words (1 or more) */
+    /**
+     * Creates the specification of a register of {@code words} words.
+     *
+     * @param words the register's width in words (1 or more)
+     */
     public RegisterSpec(int words) {
         if (words < 1) {
             throw new IllegalArgumentException("register width must be at least one word, got " + words);

@@ -27,6 +27,10 @@ public final class SetSpec implements Specification<SetSpec.Members> {
     private static final long[] TRUE = {1};
     private static final long[] FALSE = {0};
 
+    /** Creates the specification of a set. */
+    public SetSpec() {
+    }
+
     @Override
     public Members initialState() {
         return new Members(new long[0]);

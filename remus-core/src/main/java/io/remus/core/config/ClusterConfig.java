@@ -117,12 +117,19 @@ public record ClusterConfig(int nodeId, List<String> nodes, NodeRange memoryNode
         return new Builder(this);
     }
 
-    /** @param id another node id @return this configuration as node {@code id} sees it */
+    /**
+     * Copies this configuration for another node of the same cluster.
+     *
+     * @param id another node id
+     * @return this configuration as node {@code id} sees it
+     */
     public ClusterConfig withNodeId(int id) {
         return toBuilder().nodeId(id).build();
     }
 
     /**
+     * Looks up a node's address.
+     *
      * @param id a node id from the node list
      * @return where that node's process listens for connection setup
      * @throws BadArgumentException when the id is not in the node list
@@ -189,19 +196,31 @@ public record ClusterConfig(int nodeId, List<String> nodes, NodeRange memoryNode
             operationTimeout = c.operationTimeout;
         }
 
-        /** @param v this node's id @return this builder */
+        /**
+         * Sets this node's id.
+         *
+         * @param v this node's id
+         * @return this builder
+         */
         public Builder nodeId(int v) {
             nodeId = v;
             return this;
         }
 
-        /** @param v {@code host[:port]} entries indexed by node id @return this builder */
+        /**
+         * Sets the node list.
+         *
+         * @param v {@code host[:port]} entries indexed by node id
+         * @return this builder
+         */
         public Builder nodes(List<String> v) {
             nodes = Objects.requireNonNull(v, "nodes");
             return this;
         }
 
         /**
+         * Sets a node list of {@code count} generated names.
+         *
          * @param count nodes named {@code node0 .. node<count-1>} (one JVM, or a launcher)
          * @return this builder
          * @throws BadArgumentException when {@code count} is not 1..{@link #MAX_NODES} (checked
@@ -215,73 +234,130 @@ public record ClusterConfig(int nodeId, List<String> nodes, NodeRange memoryNode
             return this;
         }
 
-        /** @param v memory nodes (default: every node) @return this builder */
+        /**
+         * Sets the memory nodes.
+         *
+         * @param v memory nodes (default: every node)
+         * @return this builder
+         */
         public Builder memoryNodes(NodeRange v) {
             memoryNodes = Objects.requireNonNull(v, "memoryNodes");
             return this;
         }
 
-        /** @param v compute nodes (default: every node) @return this builder */
+        /**
+         * Sets the compute nodes.
+         *
+         * @param v compute nodes (default: every node)
+         * @return this builder
+         */
         public Builder computeNodes(NodeRange v) {
             computeNodes = Objects.requireNonNull(v, "computeNodes");
             return this;
         }
 
-        /** @param v bytes per segment @return this builder */
+        /**
+         * Sets the segment size.
+         *
+         * @param v bytes per segment
+         * @return this builder
+         */
         public Builder segmentSize(long v) {
             segmentSize = v;
             return this;
         }
 
-        /** @param v segments per memory node @return this builder */
+        /**
+         * Sets the number of segments per memory node.
+         *
+         * @param v segments per memory node
+         * @return this builder
+         */
         public Builder segmentCount(int v) {
             segmentCount = v;
             return this;
         }
 
-        /** @param v QP lanes per peer @return this builder */
+        /**
+         * Sets the number of QP lanes per peer.
+         *
+         * @param v QP lanes per peer
+         * @return this builder
+         */
         public Builder qpLanesPerPeer(int v) {
             qpLanesPerPeer = v;
             return this;
         }
 
-        /** @param v lane policy @return this builder */
+        /**
+         * Sets how a thread picks one of its QP lanes for each operation.
+         *
+         * @param v lane policy
+         * @return this builder
+         */
         public Builder lanePolicy(LanePolicy v) {
             lanePolicy = Objects.requireNonNull(v, "lanePolicy");
             return this;
         }
 
-        /** @param v compute threads per node @return this builder */
+        /**
+         * Sets the number of compute threads per node.
+         *
+         * @param v compute threads per node
+         * @return this builder
+         */
         public Builder threadsPerNode(int v) {
             threadsPerNode = v;
             return this;
         }
 
-        /** @param v operations in flight per thread @return this builder */
+        /**
+         * Sets the number of operations in flight per thread.
+         *
+         * @param v operations in flight per thread
+         * @return this builder
+         */
         public Builder opsInFlightPerThread(int v) {
             opsInFlightPerThread = v;
             return this;
         }
 
-        /** @param v bytes of each thread's buffer @return this builder */
+        /**
+         * Sets the size of each thread's buffer.
+         *
+         * @param v bytes of each thread's buffer
+         * @return this builder
+         */
         public Builder bufferSizePerThread(int v) {
             bufferSizePerThread = v;
             return this;
         }
 
-        /** @param v work requests per batch @return this builder */
+        /**
+         * Sets the number of work requests per batch.
+         *
+         * @param v work requests per batch
+         * @return this builder
+         */
         public Builder wrsPerBatch(int v) {
             wrsPerBatch = v;
             return this;
         }
 
-        /** @param v allocation policy @return this builder */
+        /**
+         * Sets the allocation policy.
+         *
+         * @param v allocation policy
+         * @return this builder
+         */
         public Builder allocationPolicy(AllocationPolicy v) {
             allocationPolicy = Objects.requireNonNull(v, "allocationPolicy");
             return this;
         }
 
         /**
+         * Sets the operation timeout.
+         *
          * @param v bound on every wait: positive, at most {@link Timeouts#MAX_FINITE}, or
          *          {@link Timeouts#FOREVER} (checked by {@link #build()})
          * @return this builder

@@ -58,6 +58,8 @@ public final class ConfigSources {
     }
 
     /**
+     * Resolves an argument name to its configuration key.
+     *
      * @param name a key as written after {@code --}: one of the keys above, or one of Remus' flag
      *             names ({@code node-id}, {@code seg-size}, {@code qp-lanes}, {@code alloc-pol},
      *             {@code cn-threads})
@@ -96,6 +98,8 @@ public final class ConfigSources {
     }
 
     /**
+     * Reads a configuration from a properties file.
+     *
      * @param file a {@code .properties} file with the keys above
      * @return the configuration
      */
@@ -111,6 +115,8 @@ public final class ConfigSources {
     }
 
     /**
+     * Reads a configuration from properties.
+     *
      * @param properties the keys above
      * @return the configuration
      */
@@ -125,6 +131,8 @@ public final class ConfigSources {
     }
 
     /**
+     * Reads a configuration from command-line arguments.
+     *
      * @param args {@code --key=value} arguments with the keys above
      * @return the configuration
      */

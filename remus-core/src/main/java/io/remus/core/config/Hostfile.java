@@ -30,6 +30,8 @@ public final class Hostfile {
     }
 
     /**
+     * Reads a hostfile.
+     *
      * @param file the hostfile
      * @return its entries, by node id
      * @throws BadArgumentException when it cannot be read, has a malformed line or no entry
@@ -46,6 +48,8 @@ public final class Hostfile {
     }
 
     /**
+     * Parses a hostfile's contents.
+     *
      * @param text   a hostfile's contents
      * @param source its name, for messages
      * @return its entries, by node id

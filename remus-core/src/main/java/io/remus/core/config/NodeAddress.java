@@ -29,6 +29,8 @@ public record NodeAddress(String host, int port) {
     }
 
     /**
+     * Parses a node list entry.
+     *
      * @param entry  {@code host} or {@code host:port}
      * @param nodeId the node the entry belongs to (for the default port)
      * @return the address

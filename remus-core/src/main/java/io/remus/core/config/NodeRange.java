@@ -19,6 +19,8 @@ public record NodeRange(int first, int last) {
     }
 
     /**
+     * Parses a range.
+     *
      * @param text {@code "a-b"} or a single id {@code "a"}
      * @return the range
      */
@@ -33,7 +35,12 @@ public record NodeRange(int first, int last) {
         }
     }
 
-    /** @param nodeId a node @return whether it lies in the range */
+    /**
+     * Tells whether a node lies in the range.
+     *
+     * @param nodeId a node
+     * @return whether it lies in the range
+     */
     public boolean contains(int nodeId) {
         return nodeId >= first && nodeId <= last;
     }

@@ -31,6 +31,8 @@ public final class SlurmHostList {
     }
 
     /**
+     * Expands a compressed host list.
+     *
      * @param list a compressed host list
      * @return its hosts in order
      * @throws BadArgumentException naming the list on an empty entry, an unbalanced or nested
@@ -52,6 +54,8 @@ public final class SlurmHostList {
     }
 
     /**
+     * Expands a tasks-per-node list.
+     *
      * @param tasksPerNode a list such as {@code 2(x3),1}
      * @return the task count of each node in order, each positive
      * @throws BadArgumentException on a malformed entry or more than {@link #MAX_ENTRIES} nodes

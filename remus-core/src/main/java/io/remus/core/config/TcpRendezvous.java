@@ -58,6 +58,8 @@ public final class TcpRendezvous {
     }
 
     /**
+     * Exchanges every rank's address through rank 0 over TCP.
+     *
      * @param root    where rank 0 listens
      * @param rank    this process's rank, {@code 0..size-1}
      * @param size    how many ranks, {@code 1..}{@link ClusterConfig#MAX_NODES}

@@ -29,6 +29,8 @@ public final class Timeouts {
     }
 
     /**
+     * Tells whether a timeout is unbounded.
+     *
      * @param timeout a validated timeout
      * @return whether it is {@link #FOREVER}
      */
@@ -37,6 +39,8 @@ public final class Timeouts {
     }
 
     /**
+     * Checks a timeout.
+     *
      * @param timeout a timeout
      * @param name    what it configures, for the message (the builder method, and the
      *                configuration key where there is one)

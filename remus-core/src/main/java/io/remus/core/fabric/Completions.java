@@ -14,7 +14,11 @@ public final class Completions {
     private final int[] immediate;
     private final boolean[] withImmediate;
 
-    /** @param capacity the most completions one poll returns, positive */
+    /**
+     * Creates an empty array of {@code capacity} completions.
+     *
+     * @param capacity the most completions one poll returns, positive
+     */
     public Completions(int capacity) {
         if (capacity <= 0) {
             throw new BadArgumentException("completion array capacity must be positive, got " + capacity);
@@ -65,22 +69,36 @@ public final class Completions {
         withImmediate[i] = hasImm;
     }
 
-    /** @param i an index below the poll's count @return the completion's wr_id */
+    /**
+     * {@return the wr_id of completion {@code i}}
+     *
+     * @param i an index below the poll's count
+     */
     public long wrId(int i) {
         return wrId[i];
     }
 
-    /** @param i an index @return the completion's status */
+    /**
+     * {@return the status of completion {@code i}}
+     *
+     * @param i an index
+     */
     public CompletionStatus status(int i) {
         return status[i];
     }
 
-    /** @param i an index @return the completed request's opcode */
+    /**
+     * {@return the opcode of the request completion {@code i} completed}
+     *
+     * @param i an index
+     */
     public Opcode opcode(int i) {
         return opcode[i];
     }
 
     /**
+     * The length of a completion's data.
+     *
      * @param i an index below the poll's count
      * @return for a successful receive completion, the bytes the message carried (for
      * {@link Opcode#RECEIVE_WITH_IMMEDIATE}, the bytes the WRITE stored in remote memory); 0 otherwise
@@ -90,6 +108,8 @@ public final class Completions {
     }
 
     /**
+     * The immediate of a completion.
+     *
      * @param i an index below the poll's count
      * @return the 32-bit immediate of a {@link Opcode#RECEIVE_WITH_IMMEDIATE} completion, in host
      * order (verbs carries it big-endian on the wire); 0 when {@link #hasImmediate(int)} is false
@@ -98,7 +118,11 @@ public final class Completions {
         return immediate[i];
     }
 
-    /** @param i an index below the poll's count @return whether the completion carries an immediate */
+    /**
+     * {@return whether completion {@code i} carries an immediate}
+     *
+     * @param i an index below the poll's count
+     */
     public boolean hasImmediate(int i) {
         return withImmediate[i];
     }

@@ -16,7 +16,11 @@ public final class ReceiveRequests {
     private final int[] lkey;
     private int size;
 
-    /** @param capacity the most entries the list holds, positive */
+    /**
+     * Creates an empty list of {@code capacity} entries.
+     *
+     * @param capacity the most entries the list holds, positive
+     */
     public ReceiveRequests(int capacity) {
         if (capacity <= 0) {
             throw new BadArgumentException("receive request list capacity must be positive, got " + capacity);
@@ -68,22 +72,38 @@ public final class ReceiveRequests {
         return wrId.length;
     }
 
-    /** @param i an index below {@link #size()} @return the entry's wr_id */
+    /**
+     * {@return the wr_id of entry {@code i}}
+     *
+     * @param i an index below {@link #size()}
+     */
     public long wrId(int i) {
         return wrId[i];
     }
 
-    /** @param i an index @return the buffer's address */
+    /**
+     * {@return the buffer's address of entry {@code i}}
+     *
+     * @param i an index
+     */
     public long address(int i) {
         return address[i];
     }
 
-    /** @param i an index @return the buffer's length */
+    /**
+     * {@return the buffer's length of entry {@code i}}
+     *
+     * @param i an index
+     */
     public int length(int i) {
         return length[i];
     }
 
-    /** @param i an index @return the buffer's lkey */
+    /**
+     * {@return the buffer's lkey of entry {@code i}}
+     *
+     * @param i an index
+     */
     public int lkey(int i) {
         return lkey[i];
     }

@@ -23,6 +23,8 @@ public interface RegisteredMemory extends AutoCloseable {
     int rkey();
 
     /**
+     * Tells whether a range lies inside this registration.
+     *
      * @param address first byte
      * @param length  bytes
      * @return whether {@code [address, address + length)} lies inside this registration

@@ -70,6 +70,8 @@ public final class RegistrationChecks {
     }
 
     /**
+     * Checks the length of memory to register.
+     *
      * @param bytes the length of memory to allocate and register
      * @return {@code bytes}
      * @throws BadArgumentException when it is not positive
@@ -82,6 +84,8 @@ public final class RegistrationChecks {
     }
 
     /**
+     * Finds the registration a local buffer lies in.
+     *
      * @param <M>     the fabric's registration type
      * @param regions a node's registrations
      * @param lkey    a local key
@@ -99,6 +103,8 @@ public final class RegistrationChecks {
     }
 
     /**
+     * Finds the registration a remote target lies in.
+     *
      * @param <M>     the fabric's registration type
      * @param regions a node's registrations
      * @param rkey    a remote key

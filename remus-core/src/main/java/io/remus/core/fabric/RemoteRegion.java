@@ -10,6 +10,8 @@ package io.remus.core.fabric;
  */
 public record RemoteRegion(int nodeId, long address, long length, int rkey) {
     /**
+     * Tells whether a range lies inside this region.
+     *
      * @param address first byte
      * @param length  bytes
      * @return whether {@code [address, address + length)} lies inside this region

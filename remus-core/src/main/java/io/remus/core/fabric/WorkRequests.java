@@ -35,6 +35,8 @@ public final class WorkRequests {
     private int size;
 
     /**
+     * Creates an empty list of {@code capacity} entries.
+     *
      * @param capacity the most entries the list holds, positive
      */
     public WorkRequests(int capacity) {
@@ -71,7 +73,15 @@ public final class WorkRequests {
     /**
      * Appends an RDMA READ of {@code length} bytes at {@code remoteAddress} into the local buffer.
      *
+     * @param wrId          the id its completion carries
+     * @param localAddress  where the data lands, in a registration of this node
+     * @param length        the bytes to read
+     * @param lkey          the local registration's lkey
+     * @param remoteAddress the first byte to read
+     * @param rkey          the remote registration's rkey
+     * @param flags         {@link #SIGNALED}, {@link #FENCE} or 0
      * @return the entry's index
+     * @throws BadArgumentException when the list is full
      */
     public int addRead(long wrId, long localAddress, int length, int lkey, long remoteAddress, int rkey, int flags) {
         return add(Opcode.READ, wrId, localAddress, length, lkey, remoteAddress, rkey, 0, 0, flags);
@@ -80,7 +90,15 @@ public final class WorkRequests {
     /**
      * Appends an RDMA WRITE of {@code length} bytes of the local buffer to {@code remoteAddress}.
      *
+     * @param wrId          the id its completion carries
+     * @param localAddress  the first byte to write, in a registration of this node
+     * @param length        the bytes to write
+     * @param lkey          the local registration's lkey
+     * @param remoteAddress where they go
+     * @param rkey          the remote registration's rkey
+     * @param flags         {@link #SIGNALED}, {@link #FENCE} or 0
      * @return the entry's index
+     * @throws BadArgumentException when the list is full
      */
     public int addWrite(long wrId, long localAddress, int length, int lkey, long remoteAddress, int rkey, int flags) {
         return add(Opcode.WRITE, wrId, localAddress, length, lkey, remoteAddress, rkey, 0, 0, flags);
@@ -89,7 +107,16 @@ public final class WorkRequests {
     /**
      * Appends an 8-byte compare-and-swap; the old remote value lands at {@code localAddress}.
      *
+     * @param wrId          the id its completion carries
+     * @param localAddress  where the old remote value lands, in a registration of this node
+     * @param lkey          the local registration's lkey
+     * @param remoteAddress the 8-byte remote word
+     * @param rkey          the remote registration's rkey
+     * @param expected      the value the remote word must hold for the swap to happen
+     * @param desired       the value it then gets
+     * @param flags         {@link #SIGNALED}, {@link #FENCE} or 0
      * @return the entry's index
+     * @throws BadArgumentException when the list is full
      */
     public int addCompareAndSwap(long wrId, long localAddress, int lkey, long remoteAddress, int rkey,
                                  long expected, long desired, int flags) {
@@ -99,7 +126,15 @@ public final class WorkRequests {
     /**
      * Appends an 8-byte fetch-and-add; the old remote value lands at {@code localAddress}.
      *
+     * @param wrId          the id its completion carries
+     * @param localAddress  where the old remote value lands, in a registration of this node
+     * @param lkey          the local registration's lkey
+     * @param remoteAddress the 8-byte remote word
+     * @param rkey          the remote registration's rkey
+     * @param delta         what is added to it
+     * @param flags         {@link #SIGNALED}, {@link #FENCE} or 0
      * @return the entry's index
+     * @throws BadArgumentException when the list is full
      */
     public int addFetchAndAdd(long wrId, long localAddress, int lkey, long remoteAddress, int rkey, long delta, int flags) {
         return add(Opcode.FETCH_AND_ADD, wrId, localAddress, 8, lkey, remoteAddress, rkey, delta, 0, flags);
@@ -174,67 +209,121 @@ public final class WorkRequests {
         return i;
     }
 
-    /** @param i an index below {@link #size()} @return the entry's opcode */
+    /**
+     * {@return the opcode of entry {@code i}}
+     *
+     * @param i an index below {@link #size()}
+     */
     public Opcode opcode(int i) {
         return opcode[i];
     }
 
-    /** @param i an index @return the entry's wr_id */
+    /**
+     * {@return the wr_id of entry {@code i}}
+     *
+     * @param i an index
+     */
     public long wrId(int i) {
         return wrId[i];
     }
 
-    /** @param i an index @param id the entry's new wr_id */
+    /**
+     * Sets the wr_id of entry {@code i}.
+     *
+     * @param i  an index
+     * @param id the entry's new wr_id
+     */
     public void wrId(int i, long id) {
         wrId[i] = id;
     }
 
-    /** @param i an index @return the local buffer's address */
+    /**
+     * {@return the local buffer's address of entry {@code i}}
+     *
+     * @param i an index
+     */
     public long localAddress(int i) {
         return localAddress[i];
     }
 
-    /** @param i an index @return the byte count (8 for atomics) */
+    /**
+     * {@return the byte count of entry {@code i} (8 for atomics)}
+     *
+     * @param i an index
+     */
     public int length(int i) {
         return length[i];
     }
 
-    /** @param i an index @return the local buffer's lkey */
+    /**
+     * {@return the local buffer's lkey of entry {@code i}}
+     *
+     * @param i an index
+     */
     public int lkey(int i) {
         return lkey[i];
     }
 
-    /** @param i an index @return the remote address */
+    /**
+     * {@return the remote address of entry {@code i}}
+     *
+     * @param i an index
+     */
     public long remoteAddress(int i) {
         return remoteAddress[i];
     }
 
-    /** @param i an index @return the remote rkey */
+    /**
+     * {@return the remote rkey of entry {@code i}}
+     *
+     * @param i an index
+     */
     public int rkey(int i) {
         return rkey[i];
     }
 
-    /** @param i an index @return the compare value of a CAS, or the delta of a FAA */
+    /**
+     * {@return the compare value of a CAS, or the delta of a FAA, of entry {@code i}}
+     *
+     * @param i an index
+     */
     public long compareOrAdd(int i) {
         return operand[i];
     }
 
-    /** @param i an index @return the immediate of a {@link Opcode#WRITE_WITH_IMMEDIATE} entry */
+    /**
+     * {@return the immediate of entry {@code i}, a {@link Opcode#WRITE_WITH_IMMEDIATE} entry}
+     *
+     * @param i an index
+     */
     public int immediate(int i) {
         return (int) operand[i];
     }
 
-    /** @param i an index @return the swap value of a CAS */
+    /**
+     * {@return the swap value of entry {@code i}, a CAS}
+     *
+     * @param i an index
+     */
     public long swap(int i) {
         return swap[i];
     }
 
-    /** @param i an index @return the entry's flags */
+    /**
+     * {@return the flags of entry {@code i}}
+     *
+     * @param i an index
+     */
     public int flags(int i) {
         return flags[i];
     }
 
-    /** @param i an index @param f the entry's new flags */
+    /**
+     * Sets the flags of entry {@code i}.
+     *
+     * @param i an index
+     * @param f the entry's new flags
+     */
     public void flags(int i, int f) {
         flags[i] = f;
     }

@@ -51,6 +51,8 @@ public final class BlockHeader {
     }
 
     /**
+     * Locates the header of a block.
+     *
      * @param block a block pointer
      * @return the pointer to its header
      */
@@ -74,6 +76,8 @@ public final class BlockHeader {
     }
 
     /**
+     * Checks a header word against its block.
+     *
      * @param block a block pointer
      * @param word  the word found at its header
      * @return whether {@code word} is a header this allocator wrote for {@code block} (either state)
@@ -91,6 +95,8 @@ public final class BlockHeader {
     }
 
     /**
+     * Decodes the state of a header word.
+     *
      * @param word a header word
      * @return its state, {@link #ALLOCATED} or {@link #FREE} in a valid header
      */
@@ -99,6 +105,8 @@ public final class BlockHeader {
     }
 
     /**
+     * Decodes the size class of a header word.
+     *
      * @param word a header word
      * @return its size class
      */
@@ -107,6 +115,8 @@ public final class BlockHeader {
     }
 
     /**
+     * Decodes the incarnation of a header word.
+     *
      * @param word a header word
      * @return its incarnation
      */
@@ -115,6 +125,8 @@ public final class BlockHeader {
     }
 
     /**
+     * Describes a header word.
+     *
      * @param word a header word
      * @return it in words, for messages
      */

@@ -104,6 +104,8 @@ public final class ClusterBarrier {
     }
 
     /**
+     * A barrier of {@code participants} threads, bounded by the configured operation timeout.
+     *
      * @param thread       the calling thread's compute thread
      * @param participants how many threads each round waits for; the same everywhere
      */

@@ -73,6 +73,8 @@ public final class ClusterRounds {
     private long serial;
 
     /**
+     * Rounds over every node of a joined cluster.
+     *
      * @param cluster     the joined cluster: nodes {@code 0..size-1}, each a memory and a compute node
      * @param peerTimeout how long a node waits for the others at each step of a round (see {@link Timeouts#require})
      * @param benchmark   the benchmark's name for messages, e.g. {@code "lock benchmark"}

@@ -67,6 +67,8 @@ public final class ControlBlock {
     }
 
     /**
+     * Sizes the shutdown bitmap.
+     *
      * @param nodeCount the cluster's node count, 1..{@link ClusterConfig#MAX_NODES}
      * @return the bytes of the shutdown bitmap: one bit per node, whole words
      */
@@ -75,6 +77,8 @@ public final class ControlBlock {
     }
 
     /**
+     * Locates the barrier's arrival bitmap.
+     *
      * @param nodeCount the cluster's node count, 1..{@link ClusterConfig#MAX_NODES}
      * @return the offset in segment 0 of the barrier's arrival bitmap (one bit per node, whole
      *         words), right behind the shutdown bitmap
@@ -84,6 +88,8 @@ public final class ControlBlock {
     }
 
     /**
+     * Locates the start of a segment's heap.
+     *
      * @param segment   a segment index
      * @param nodeCount the cluster's node count (segment 0 holds a shutdown bit and an arrival bit
      *                  per node)

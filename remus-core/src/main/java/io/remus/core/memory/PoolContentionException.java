@@ -10,7 +10,11 @@ import io.remus.core.RemusException;
 public class PoolContentionException extends RemusException {
     private static final long serialVersionUID = 1L;
 
-    /** @param message which pool, and how many attempts failed */
+    /**
+     * Creates the exception with its message.
+     *
+     * @param message which pool, and how many attempts failed
+     */
     public PoolContentionException(String message) {
         super(message);
     }

@@ -100,7 +100,11 @@ public final class RemoteAllocator implements AutoCloseable {
     private final SplittableRandom random;
     private int nextNode;
 
-    /** @param thread the calling thread's compute thread; the policy comes from its configuration */
+    /**
+     * An allocator for the calling compute thread.
+     *
+     * @param thread the calling thread's compute thread; the policy comes from its configuration
+     */
     public RemoteAllocator(ComputeThread thread) {
         this.thread = thread;
         this.policy = thread.config().allocationPolicy();

@@ -35,6 +35,8 @@ public final class RemoteBlob {
     }
 
     /**
+     * Writes a blob to a memory node: its chunks, then an index block of its length and chunk pointers.
+     *
      * @param thread    the writing compute thread
      * @param allocator its allocator
      * @param node      the memory node the blob goes to
@@ -62,6 +64,8 @@ public final class RemoteBlob {
     }
 
     /**
+     * Reads a blob.
+     *
      * @param thread the reading compute thread
      * @param block  a pointer {@link #write} returned
      * @return the bytes

@@ -11,7 +11,11 @@ public final class Root {
     private final ComputeThread thread;
     private final long word;
 
-    /** @param thread the calling thread's compute thread */
+    /**
+     * The root pointer, reached through the calling thread's compute thread.
+     *
+     * @param thread the calling thread's compute thread
+     */
     public Root(ComputeThread thread) {
         this.thread = thread;
         this.word = RemotePtr.offset(thread.segmentBase(thread.config().memoryNodes().first(), 0), ControlBlock.ROOT);
@@ -39,6 +43,8 @@ public final class Root {
     }
 
     /**
+     * Replaces the root if it is {@code expected}.
+     *
      * @param expected the root it must be
      * @param desired  the new root
      * @return the root it was (equal to {@code expected} when it was replaced)

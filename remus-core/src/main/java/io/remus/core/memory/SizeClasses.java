@@ -18,6 +18,8 @@ public final class SizeClasses {
     }
 
     /**
+     * Finds the size class of a request.
+     *
      * @param size requested bytes
      * @return the index of the smallest class that holds them
      * @throws BadArgumentException when size is not 1..{@value #MAX}
@@ -31,6 +33,8 @@ public final class SizeClasses {
     }
 
     /**
+     * Looks up the block size of a class.
+     *
      * @param sizeClass a class index below {@link #COUNT}
      * @return its block size in bytes
      */

@@ -257,6 +257,8 @@ public final class RpcEndpoint implements AutoCloseable {
      * Registers {@code method} under {@code methodId}, before or on the endpoint's thread. Wait-free, no
      * RDMA operation.
      *
+     * @param methodId the method's id, 0 or more
+     * @param method   the method
      * @throws BadArgumentException naming the id when it is negative or already registered
      */
     public void register(int methodId, RpcMethod method) {
@@ -268,6 +270,8 @@ public final class RpcEndpoint implements AutoCloseable {
      * Registers {@code method}, which serves requests without allocating, under {@code methodId}, before
      * or on the endpoint's thread. Wait-free, no RDMA operation.
      *
+     * @param methodId the method's id, 0 or more
+     * @param method   the method
      * @throws BadArgumentException naming the id when it is negative or already registered
      */
     public void register(int methodId, RpcSegmentMethod method) {
@@ -308,6 +312,9 @@ public final class RpcEndpoint implements AutoCloseable {
     /**
      * Registers a method of one long to one long (8-byte little-endian payloads), for
      * {@link #callLong}; serving it allocates nothing. As {@link #register(int, RpcMethod)}.
+     *
+     * @param methodId the method's id, 0 or more
+     * @param method   the method, from the argument to the result
      */
     public void registerLong(int methodId, LongUnaryOperator method) {
         Objects.requireNonNull(method, "method");
@@ -346,6 +353,10 @@ public final class RpcEndpoint implements AutoCloseable {
     /**
      * {@link #call} of a method registered with {@link #registerLong}.
      *
+     * @param peer     the called node id (may be this node)
+     * @param methodId the method's id on the peer
+     * @param arg      the method's argument
+     * @param timeout  the longest wait, positive
      * @return the method's result
      */
     public long callLong(int peer, int methodId, long arg, Duration timeout) {
@@ -430,6 +441,10 @@ public final class RpcEndpoint implements AutoCloseable {
      * Blocking only for credit; RDMA: one WRITE_WITH_IMMEDIATE (the response is one more, taken by
      * {@link PendingCall#await} or any later wait on this endpoint).
      *
+     * @param peer     the called node id (may be this node)
+     * @param methodId the method's id on the peer
+     * @param payload  the request, at most {@value #MAX_PAYLOAD} bytes
+     * @param timeout  the longest wait for credit, positive
      * @return the call, to {@link PendingCall#await}
      * @throws BadArgumentException as {@link #call}
      * @throws RemoteTimeoutException when no credit came within {@code timeout}

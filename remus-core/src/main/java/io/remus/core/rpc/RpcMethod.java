@@ -9,6 +9,8 @@ package io.remus.core.rpc;
 @FunctionalInterface
 public interface RpcMethod {
     /**
+     * Serves one call.
+     *
      * @param caller the node id of the caller
      * @param payload the request's bytes (at most {@link RpcEndpoint#MAX_PAYLOAD})
      * @return the response's bytes (at most {@link RpcEndpoint#MAX_PAYLOAD}); a longer result, or an

@@ -9,10 +9,14 @@ import io.remus.core.RemusException;
 public class RpcMethodFailedException extends RemusException {
     private static final long serialVersionUID = 1L;
 
+    /** The called node. */
     private final int peer;
+    /** The method that failed. */
     private final int methodId;
 
     /**
+     * Creates the exception for a method that failed on the called node.
+     *
      * @param peer the called node
      * @param methodId the method that failed
      * @param detail the serving side's description of the failure

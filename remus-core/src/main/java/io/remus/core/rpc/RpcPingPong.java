@@ -51,6 +51,8 @@ public final class RpcPingPong {
         }
 
         /**
+         * Looks up a latency quantile.
+         *
          * @param q a quantile in [0, 1]
          * @return the latency at it, in nanoseconds (nearest rank)
          */
@@ -79,6 +81,7 @@ public final class RpcPingPong {
      * @return the latencies and counts
      * @throws BadArgumentException naming the value, for a count or size out of range
      * @throws RemusException       when a call fails (its typed error), or the server failed
+     * @throws InterruptedException when interrupted while waiting for the server thread to stop
      */
     public static Result run(Fabric fabric, int calls, int warmup, int payloadBytes, Duration timeout)
             throws InterruptedException {

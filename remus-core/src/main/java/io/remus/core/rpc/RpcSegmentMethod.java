@@ -12,6 +12,8 @@ import java.lang.foreign.MemorySegment;
 @FunctionalInterface
 public interface RpcSegmentMethod {
     /**
+     * Serves one call.
+     *
      * @param caller        the node id of the caller
      * @param request       {@value RpcEndpoint#MAX_PAYLOAD} bytes whose first {@code requestLength} are the
      *                      request; valid only during this call

@@ -6,10 +6,14 @@ import io.remus.core.RemusException;
 public class RpcUnknownMethodException extends RemusException {
     private static final long serialVersionUID = 1L;
 
+    /** The called node. */
     private final int peer;
+    /** The unregistered method id. */
     private final int methodId;
 
     /**
+     * Creates the exception for a method id the called node has not registered.
+     *
      * @param peer the called node
      * @param methodId the unregistered method id
      */

@@ -31,7 +31,11 @@ public final class SimFabric implements Fabric {
         this(SimOptions.defaults());
     }
 
-    /** @param options the simulator's knobs */
+    /**
+     * Creates a simulated fabric.
+     *
+     * @param options the simulator's knobs
+     */
     public SimFabric(SimOptions options) {
         this.options = Objects.requireNonNull(options, "options");
     }
@@ -72,7 +76,11 @@ public final class SimFabric implements Fabric {
         node(nodeId).answering(false);
     }
 
-    /** @param nodeId an open node that {@link #stopAnswering(int)} silenced; it answers again */
+    /**
+     * Makes a silenced node answer again.
+     *
+     * @param nodeId an open node that {@link #stopAnswering(int)} silenced; it answers again
+     */
     public void resumeAnswering(int nodeId) {
         node(nodeId).answering(true);
     }

@@ -92,44 +92,84 @@ public record SimOptions(long executionLatencyNanos, long completionDelayNanos, 
                 DEFAULT_RNR_TIMER_NANOS, RNR_RETRIES);
     }
 
-    /** @param nanos execution latency @return a copy with it */
+    /**
+     * Sets the execution latency.
+     *
+     * @param nanos execution latency
+     * @return a copy with it
+     */
     public SimOptions withExecutionLatencyNanos(long nanos) {
         return new SimOptions(nanos, completionDelayNanos, transportTimeoutNanos, yieldWhileTearing, yieldInsideNicAtomics, tearWords, poisonFreedBlocks, tearReads, costModel, rnrTimerNanos, rnrRetries);
     }
 
-    /** @param nanos completion delay @return a copy with it */
+    /**
+     * Sets the completion delay.
+     *
+     * @param nanos completion delay
+     * @return a copy with it
+     */
     public SimOptions withCompletionDelayNanos(long nanos) {
         return new SimOptions(executionLatencyNanos, nanos, transportTimeoutNanos, yieldWhileTearing, yieldInsideNicAtomics, tearWords, poisonFreedBlocks, tearReads, costModel, rnrTimerNanos, rnrRetries);
     }
 
-    /** @param nanos transport timeout @return a copy with it */
+    /**
+     * Sets the transport timeout.
+     *
+     * @param nanos transport timeout
+     * @return a copy with it
+     */
     public SimOptions withTransportTimeoutNanos(long nanos) {
         return new SimOptions(executionLatencyNanos, completionDelayNanos, nanos, yieldWhileTearing, yieldInsideNicAtomics, tearWords, poisonFreedBlocks, tearReads, costModel, rnrTimerNanos, rnrRetries);
     }
 
-    /** @param yield whether transfers yield between pieces @return a copy with it */
+    /**
+     * Chooses whether transfers yield between pieces.
+     *
+     * @param yield whether transfers yield between pieces
+     * @return a copy with it
+     */
     public SimOptions withYieldWhileTearing(boolean yield) {
         return new SimOptions(executionLatencyNanos, completionDelayNanos, transportTimeoutNanos, yield, yieldInsideNicAtomics, tearWords, poisonFreedBlocks, tearReads, costModel, rnrTimerNanos, rnrRetries);
     }
 
-    /** @param yield whether NIC atomics yield between load and store @return a copy with it */
+    /**
+     * Chooses whether NIC atomics yield between load and store.
+     *
+     * @param yield whether NIC atomics yield between load and store
+     * @return a copy with it
+     */
     public SimOptions withYieldInsideNicAtomics(boolean yield) {
         return new SimOptions(executionLatencyNanos, completionDelayNanos, transportTimeoutNanos, yieldWhileTearing, yield, tearWords, poisonFreedBlocks, tearReads, costModel, rnrTimerNanos, rnrRetries);
     }
 
-    /** @param tear whether RDMA WRITEs store 8-byte words as two halves @return a copy with it */
+    /**
+     * Chooses whether RDMA WRITEs tear 8-byte words.
+     *
+     * @param tear whether RDMA WRITEs store 8-byte words as two halves
+     * @return a copy with it
+     */
     public SimOptions withTearWords(boolean tear) {
         return new SimOptions(executionLatencyNanos, completionDelayNanos, transportTimeoutNanos, yieldWhileTearing,
                 yieldInsideNicAtomics, tear, poisonFreedBlocks, tearReads, costModel, rnrTimerNanos, rnrRetries);
     }
 
-    /** @param poison whether freeing a block fills its payload with {@link #POISON} @return a copy with it */
+    /**
+     * Chooses whether freeing a block poisons its payload.
+     *
+     * @param poison whether freeing a block fills its payload with {@link #POISON}
+     * @return a copy with it
+     */
     public SimOptions withPoisonFreedBlocks(boolean poison) {
         return new SimOptions(executionLatencyNanos, completionDelayNanos, transportTimeoutNanos, yieldWhileTearing,
                 yieldInsideNicAtomics, tearWords, poison, tearReads, costModel, rnrTimerNanos, rnrRetries);
     }
 
-    /** @param tear whether RDMA READs load 8-byte words as two halves @return a copy with it */
+    /**
+     * Chooses whether RDMA READs tear 8-byte words.
+     *
+     * @param tear whether RDMA READs load 8-byte words as two halves
+     * @return a copy with it
+     */
     public SimOptions withTearReads(boolean tear) {
         return new SimOptions(executionLatencyNanos, completionDelayNanos, transportTimeoutNanos, yieldWhileTearing,
                 yieldInsideNicAtomics, tearWords, poisonFreedBlocks, tear, costModel, rnrTimerNanos, rnrRetries);
@@ -148,6 +188,8 @@ public record SimOptions(long executionLatencyNanos, long completionDelayNanos, 
     }
 
     /**
+     * Sets the receiver-not-ready timer.
+     *
      * @param nanos the receiver-not-ready timer ({@link #rnrTimerNanos()}); 0: a message with no receive posted
      *              fails at once
      * @return a copy with it
@@ -158,6 +200,8 @@ public record SimOptions(long executionLatencyNanos, long completionDelayNanos, 
     }
 
     /**
+     * Sets the number of receiver-not-ready retries.
+     *
      * @param retries receiver-not-ready retries ({@link #rnrRetries()}), 0 to 7, 7 meaning forever
      * @return a copy with them
      * @throws BadArgumentException naming the value, when it is out of range

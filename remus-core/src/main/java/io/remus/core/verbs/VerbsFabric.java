@@ -60,6 +60,8 @@ public final class VerbsFabric implements Fabric {
     }
 
     /**
+     * Opens a fabric on a device for nodes that all live in this process.
+     *
      * @param device the RDMA device, e.g. {@code rxe0}
      * @return a fabric whose nodes all live in this process
      * @throws RemusException when the device cannot be opened
@@ -69,6 +71,8 @@ public final class VerbsFabric implements Fabric {
     }
 
     /**
+     * Opens a fabric for one process of a multi-process cluster.
+     *
      * @param options device, port, the nodes' addresses and the bootstrap kind of a multi-process cluster
      * @return the fabric
      * @throws RemusException when the device cannot be opened

@@ -47,6 +47,8 @@ public record VerbsFabricOptions(String device, int port, List<InetSocketAddress
     }
 
     /**
+     * Options for a cluster whose nodes all run in this process.
+     *
      * @param device the RDMA device
      * @return every node in this process, port 1, a 30 s connect timeout
      */
@@ -55,6 +57,8 @@ public record VerbsFabricOptions(String device, int port, List<InetSocketAddress
     }
 
     /**
+     * Options for one process of a multi-process cluster, from the nodes' addresses.
+     *
      * @param device             the RDMA device
      * @param bootstrapAddresses each node's address, by node id
      * @param connectTimeout     how long to keep trying to reach a peer
@@ -65,6 +69,8 @@ public record VerbsFabricOptions(String device, int port, List<InetSocketAddress
     }
 
     /**
+     * Options for one process of a multi-process cluster, from the cluster configuration.
+     *
      * @param device         the RDMA device
      * @param config         the cluster configuration: its node list gives every node's address
      *                       ({@link ClusterConfig#nodeAddresses()})
@@ -78,7 +84,12 @@ public record VerbsFabricOptions(String device, int port, List<InetSocketAddress
         return cluster(device, addresses, connectTimeout);
     }
 
-    /** @param kind how processes connect @return these options with that bootstrap */
+    /**
+     * Chooses how processes connect.
+     *
+     * @param kind how processes connect
+     * @return these options with that bootstrap
+     */
     public VerbsFabricOptions withBootstrap(BootstrapKind kind) {
         return new VerbsFabricOptions(device, port, bootstrapAddresses, connectTimeout, kind);
     }

@@ -9,7 +9,11 @@ import io.remus.core.RemusException;
 public class DelegatedOperationException extends RemusException {
     private static final long serialVersionUID = 1L;
 
-    /** @param message which trustee, operation and property, and what went wrong */
+    /**
+     * Creates the exception with its message.
+     *
+     * @param message which trustee, operation and property, and what went wrong
+     */
     public DelegatedOperationException(String message) {
         super(message);
     }

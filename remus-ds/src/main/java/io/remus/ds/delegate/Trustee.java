@@ -442,6 +442,8 @@ public class Trustee<T> implements AutoCloseable {
     }
 
     /**
+     * Counts a property's references.
+     *
      * @param propertyId an id {@link #entrust} returned
      * @return its references: 1 for the entrusting caller's until {@link #release}, plus one per
      *         {@link TrusteeClient#share} not released yet; 0 once released
@@ -482,6 +484,8 @@ public class Trustee<T> implements AutoCloseable {
     }
 
     /**
+     * Looks up a live property.
+     *
      * @param propertyId an id {@link #entrust} returned
      * @return the property, for the trustee's own thread
      * @throws BadArgumentException naming the id, when no property has it or it was released

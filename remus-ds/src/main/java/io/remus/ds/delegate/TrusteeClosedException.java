@@ -9,7 +9,11 @@ import io.remus.core.RemusException;
 public class TrusteeClosedException extends RemusException {
     private static final long serialVersionUID = 1L;
 
-    /** @param message which trustee, and which operation was refused */
+    /**
+     * Creates the exception with its message.
+     *
+     * @param message which trustee, and which operation was refused
+     */
     public TrusteeClosedException(String message) {
         super(message);
     }

@@ -11,6 +11,8 @@ package io.remus.ds.delegate;
 @FunctionalInterface
 public interface TrusteeOperation<T> {
     /**
+     * Serves one request on the trustee's thread.
+     *
      * @param state the property the request names
      * @param arg   the request's argument word
      * @return the result word sent back to the client

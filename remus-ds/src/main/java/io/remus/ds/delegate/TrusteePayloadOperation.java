@@ -14,6 +14,8 @@ import java.lang.foreign.MemorySegment;
 @FunctionalInterface
 public interface TrusteePayloadOperation<T> {
     /**
+     * Serves one request on the trustee's thread.
+     *
      * @param state    the property the request names
      * @param request  the request's bytes, read-only, valid during the call only
      * @param response where to write the response's bytes, {@link Trustee#payloadBytes()} long, valid during the

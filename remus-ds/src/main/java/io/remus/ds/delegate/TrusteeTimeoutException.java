@@ -9,7 +9,11 @@ import io.remus.core.RemoteTimeoutException;
 public class TrusteeTimeoutException extends RemoteTimeoutException {
     private static final long serialVersionUID = 1L;
 
-    /** @param message which trustee, which operation and property, and how long the caller waited */
+    /**
+     * Creates the exception with its message.
+     *
+     * @param message which trustee, which operation and property, and how long the caller waited
+     */
     public TrusteeTimeoutException(String message) {
         super(message);
     }

@@ -13,9 +13,12 @@ import java.nio.ByteOrder;
 public class MapFullException extends RemusException {
     private static final long serialVersionUID = 1L;
 
+    /** The bytes of the key that did not fit. */
     private final byte[] key;
 
     /**
+     * Creates the exception for a {@code long} key, kept as its 8 little-endian bytes.
+     *
      * @param key     the {@code long} key that did not fit
      * @param message which buckets were full
      */
@@ -24,6 +27,8 @@ public class MapFullException extends RemusException {
     }
 
     /**
+     * Creates the exception for a key of bytes.
+     *
      * @param key     the bytes of the key that did not fit (kept as given)
      * @param message which buckets were full
      */

@@ -558,6 +558,8 @@ public final class RemoteHashMap implements AutoCloseable {
     }
 
     /**
+     * Tells whether a {@code long} key is present.
+     *
      * @param key any key
      * @return whether the key is present (a {@link #get} that keeps the value in the thread's buffer)
      * @throws BadArgumentException when the handle is closed
@@ -567,6 +569,8 @@ public final class RemoteHashMap implements AutoCloseable {
     }
 
     /**
+     * Tells whether a key of bytes is present.
+     *
      * @param key 1..{@link #maxKeyBytes()} bytes
      * @return whether the key is present (a {@link #get} that keeps the value in the thread's buffer)
      * @throws BadArgumentException when the handle is closed or the key's length is out of range
@@ -577,6 +581,8 @@ public final class RemoteHashMap implements AutoCloseable {
     }
 
     /**
+     * Tells whether a key of bytes is present.
+     *
      * @param key 1..{@link #maxKeyBytes()} bytes
      * @return whether the key is present (a {@link #get} that keeps the value in the thread's buffer)
      * @throws BadArgumentException when the handle is closed or the key's length is out of range

@@ -95,6 +95,8 @@ public final class SharedStateTable {
     }
 
     /**
+     * Sizes a row.
+     *
      * @param rowBytes a row's data size
      * @return the bytes one row takes: version, padded data and check
      */
@@ -103,6 +105,8 @@ public final class SharedStateTable {
     }
 
     /**
+     * Sizes a table.
+     *
      * @param rows     the row count
      * @param rowBytes a row's data size
      * @return the bytes of a table

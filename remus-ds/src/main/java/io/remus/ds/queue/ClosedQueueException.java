@@ -6,7 +6,11 @@ import io.remus.core.RemusException;
 public class ClosedQueueException extends RemusException {
     private static final long serialVersionUID = 1L;
 
-    /** @param message which handle */
+    /**
+     * Creates the exception with its message.
+     *
+     * @param message which handle
+     */
     public ClosedQueueException(String message) {
         super(message);
     }

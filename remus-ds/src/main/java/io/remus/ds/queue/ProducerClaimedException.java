@@ -6,7 +6,11 @@ import io.remus.core.RemusException;
 public class ProducerClaimedException extends RemusException {
     private static final long serialVersionUID = 1L;
 
-    /** @param message which queue, and the claim that holds it */
+    /**
+     * Creates the exception with its message.
+     *
+     * @param message which queue, and the claim that holds it
+     */
     public ProducerClaimedException(String message) {
         super(message);
     }

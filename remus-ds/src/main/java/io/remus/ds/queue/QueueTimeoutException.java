@@ -9,7 +9,11 @@ import io.remus.core.RemoteTimeoutException;
 public class QueueTimeoutException extends RemoteTimeoutException {
     private static final long serialVersionUID = 1L;
 
-    /** @param message which queue, which ticket was awaited, and for how long */
+    /**
+     * Creates the exception with its message.
+     *
+     * @param message which queue, which ticket was awaited, and for how long
+     */
     public QueueTimeoutException(String message) {
         super(message);
     }

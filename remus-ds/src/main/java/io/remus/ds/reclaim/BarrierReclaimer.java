@@ -46,6 +46,8 @@ public final class BarrierReclaimer implements Reclaimer {
     }
 
     /**
+     * A reclaimer whose passes meet at a given barrier.
+     *
      * @param thread    the calling thread's compute thread
      * @param allocator the allocator retired blocks are freed with (the thread's)
      * @param barrier   the barrier every participating thread meets at in {@link #reclaim()} (this thread's)

@@ -61,17 +61,29 @@ public record EpochOptions(Duration lease, Duration clockSkew, long passBytes, l
                 System::currentTimeMillis);
     }
 
-    /** @param lease the lease, or {@link Timeouts#FOREVER} @return a copy with it */
+    /**
+     * Sets the lease.
+     *
+     * @param lease the lease, or {@link Timeouts#FOREVER}
+     * @return a copy with it
+     */
     public EpochOptions withLease(Duration lease) {
         return new EpochOptions(lease, clockSkew, passBytes, limitBytes, limitWait, slots, clock);
     }
 
-    /** @param skew the clock skew bound @return a copy with it */
+    /**
+     * Sets the clock skew bound.
+     *
+     * @param skew the clock skew bound
+     * @return a copy with it
+     */
     public EpochOptions withClockSkew(Duration skew) {
         return new EpochOptions(lease, skew, passBytes, limitBytes, limitWait, slots, clock);
     }
 
     /**
+     * Sets the byte thresholds of a pass and of a waiting close.
+     *
      * @param pass  unreclaimed bytes that trigger a pass
      * @param limit unreclaimed bytes that make a close wait, or {@link Long#MAX_VALUE}
      * @return a copy with them
@@ -80,17 +92,32 @@ public record EpochOptions(Duration lease, Duration clockSkew, long passBytes, l
         return new EpochOptions(lease, clockSkew, pass, limit, limitWait, slots, clock);
     }
 
-    /** @param wait the longest wait for the limit @return a copy with it */
+    /**
+     * Sets the longest wait for the limit.
+     *
+     * @param wait the longest wait for the limit
+     * @return a copy with it
+     */
     public EpochOptions withLimitWait(Duration wait) {
         return new EpochOptions(lease, clockSkew, passBytes, limitBytes, wait, slots, clock);
     }
 
-    /** @param count slots per table @return a copy with it */
+    /**
+     * Sets the number of slots per table.
+     *
+     * @param count slots per table
+     * @return a copy with it
+     */
     public EpochOptions withSlots(int count) {
         return new EpochOptions(lease, clockSkew, passBytes, limitBytes, limitWait, count, clock);
     }
 
-    /** @param millis the clock @return a copy with it */
+    /**
+     * Sets the clock leases are measured with.
+     *
+     * @param millis the clock
+     * @return a copy with it
+     */
     public EpochOptions withClock(LongSupplier millis) {
         return new EpochOptions(lease, clockSkew, passBytes, limitBytes, limitWait, slots, millis);
     }

@@ -9,7 +9,11 @@ import io.remus.core.RemusException;
 public class LeaseExpiredException extends RemusException {
     private static final long serialVersionUID = 1L;
 
-    /** @param message whose lease and when it ran out */
+    /**
+     * Creates the exception with its message.
+     *
+     * @param message whose lease and when it ran out
+     */
     public LeaseExpiredException(String message) {
         super(message);
     }

@@ -20,7 +20,11 @@ public final class NeverReclaimer implements Reclaimer {
     private volatile long bytes;
     private volatile long blocks;
 
-    /** @param thread the calling thread's compute thread (its header reads serve {@link Guard#validate}) */
+    /**
+     * A reclaimer that never frees, for the calling thread.
+     *
+     * @param thread the calling thread's compute thread (its header reads serve {@link Guard#validate})
+     */
     public NeverReclaimer(ComputeThread thread) {
         this.guard = new PlainGuard(Objects.requireNonNull(thread, "thread"));
     }

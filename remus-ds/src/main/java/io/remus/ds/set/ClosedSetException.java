@@ -8,6 +8,8 @@ public class ClosedSetException extends BadArgumentException {
     private static final long serialVersionUID = 1L;
 
     /**
+     * Creates the exception for a closed handle; the message names the set.
+     *
      * @param kind the set's class name
      * @param root the set's root
      */

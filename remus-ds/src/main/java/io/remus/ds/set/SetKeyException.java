@@ -6,9 +6,14 @@ import io.remus.core.BadArgumentException;
 public class SetKeyException extends BadArgumentException {
     private static final long serialVersionUID = 1L;
 
+    /** The refused key. */
     private final long key;
 
-    /** @param key the refused key */
+    /**
+     * Creates the exception for a refused key; the message names it.
+     *
+     * @param key the refused key
+     */
     public SetKeyException(long key) {
         super("set keys must be " + RemoteSet.MIN_KEY + ".." + RemoteSet.MAX_KEY + " (Long.MIN_VALUE and Long.MAX_VALUE are the"
                 + " sentinels' keys), got " + key);
