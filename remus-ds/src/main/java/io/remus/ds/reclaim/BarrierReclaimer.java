@@ -10,8 +10,8 @@ import java.util.Objects;
 /**
  * Remus' reclamation: a retired block waits on its thread's list until the thread's next
  * {@link #reclaim()}, which meets every other thread at a cluster-wide {@link ClusterBarrier} and
- * then frees the blocks retired before it (into this thread's allocator). The anchor that issue 25
- * compares against.
+ * then frees the blocks retired before it (into this thread's allocator). The baseline that the
+ * other reclaimers are compared against.
  *
  * <p><b>Safe:</b> every thread calls {@link #reclaim()} outside its guards, so when the barrier
  * releases, each thread has closed every guard it opened before the blocks were retired (they were

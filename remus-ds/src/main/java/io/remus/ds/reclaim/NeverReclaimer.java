@@ -6,7 +6,7 @@ import java.util.Objects;
 
 /**
  * Never frees: retired blocks stay allocated. The baseline for benchmarks (what most
- * disaggregated-memory systems do, issue 25's FUSEE, Sherman, SMART and CHIME anchors), and the
+ * disaggregated-memory systems do: FUSEE, Sherman, SMART and CHIME), and the
  * cost floor of the {@link Reclaimer} interface.
  *
  * <p><b>Safe:</b> trivially; no block is ever reused, so a reference stays readable forever.
