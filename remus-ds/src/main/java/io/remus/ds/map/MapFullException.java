@@ -7,8 +7,8 @@ import java.lang.foreign.ValueLayout;
 import java.nio.ByteOrder;
 
 /**
- * A {@link RemoteHashMap} insert found no empty slot in either of the key's two buckets: the table
- * has a fixed capacity and does not resize.
+ * A {@link RemoteHashMap} insert found no empty slot in the key's two combined buckets (its 4 buckets): the
+ * table has a fixed capacity and does not resize.
  */
 public class MapFullException extends RemusException {
     private static final long serialVersionUID = 1L;

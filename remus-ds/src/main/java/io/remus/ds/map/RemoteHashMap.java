@@ -19,7 +19,7 @@ import java.util.Objects;
  * A hash map from byte-string keys to byte-string values on one-sided RDMA, after RACE hashing (P. Zuo,
  * J. Sun, L. Yang, S. Zhang, Y. Hua, "One-sided RDMA-Conscious Extendible Hashing for Disaggregated
  * Memory", USENIX ATC 2021): 8-byte slots that point to out-of-place, immutable key-value blocks, two
- * candidate buckets per key read in one doorbell batch, and every change published by one
+ * candidate combined buckets per key read in one doorbell batch, and every change published by one
  * compare-and-swap of a slot. Fixed capacity, no resizing (RACE's extendible directory is left out).
  *
  * <pre>
@@ -27,6 +27,10 @@ import java.util.Objects;
  *                     bytes | 16 pointer to the table
  *  table:             bucket count x 64 bytes; a bucket is 8 slots of 8 bytes (the slot word:
  *                     8-bit fingerprint | 10-bit length in 64-byte units | 45-bit address | pending bit)
+ *  a key's buckets:   | 0 | .. | f | f+1 | .. | b/2-1 | b/2 | .. | s | s+1 | .. | b-1 |    (b buckets)
+ *                              \_________/                       \_________/
+ *                     first combined bucket (slots 0..15)   second combined bucket (slots 16..31)
+ *                     f in 0..b/2-2 (left half), s in b/2..b-2 (right half); each READ as one 128 bytes
  *  key-value block:   0 key length k (high 32 bits) and value length n (low 32 bits) | 8 the key's k bytes,
  *                     zero-padded to a multiple of 8 | then the value's n bytes; allocated on the table's
  *                     node in a multiple of 64 bytes, written once before its slot word is published,
@@ -46,28 +50,37 @@ import java.util.Objects;
  * bytes are: a block holds the key when its header's key length and every key byte match.
  *
  * <p><b>Buckets.</b> A key hashes, from a 64-bit digest of its bytes (an 8-byte key's digest is the key
- * read as a little-endian {@code long}), to two different buckets of the table (two hash functions) and to
- * an 8-bit fingerprint; its entry is in one of their 16 slots, numbered first bucket 0..7, second bucket
- * 8..15. RACE's combined and overflow buckets are left out: the two buckets are independent, which is
- * simpler and costs a little load factor.
+ * read as a little-endian {@code long}), to two <em>combined buckets</em> (two hash functions) and to an
+ * 8-bit fingerprint. A combined bucket is two neighbouring buckets, {@code f} and {@code f+1}, READ as one:
+ * as RACE's two main buckets share the overflow bucket between them, neighbouring combined buckets share a
+ * bucket ({@code f+1} is the second half of the combined bucket at {@code f} and the first half of the one
+ * at {@code f+1}). The first combined bucket lies in the table's left half, the second in its right half,
+ * so the two never share a bucket; a table of fewer than 4 buckets has combined buckets of one bucket
+ * (its two halves). The key's entry is in one of their 32 slots (16 below 4 buckets), numbered first
+ * combined bucket 0..15, second 16..31. A new key takes the first empty slot of the emptiest of its 4
+ * buckets, the leftmost of a tie, so ties go to the left half ("always go left", B. V&ouml;cking, "How
+ * asymmetry helps load balancing", J. ACM 2003): random keys fill at least 85 % of a table's slots before
+ * the first {@link MapFullException} (90 to 95 % in tables of 256 and 1,024 buckets).
  *
  * <p><b>The algorithm and where it linearizes.</b> The map keeps one invariant: at any moment at most one
  * <em>committed</em> (non-pending) slot holds a given key. A lookup ignores pending slots.
  * <ul>
- *   <li>{@link #get}: one doorbell batch READs both buckets, then the block of each committed slot whose
- *       fingerprint matches is READ until one holds the key. It linearizes when it READs the slot it
+ *   <li>{@link #get}: one doorbell batch READs both combined buckets, then the blocks of the committed slots
+ *       whose fingerprint matches are READ, all in one batch while they fit the buffer side by side, and the
+ *       first of them in slot order that holds the key is the answer. It linearizes when it READs the slot it
  *       returns; when it returns absent, at a moment of its bucket READs when no committed slot held the
  *       key (such a moment exists: the key's committed slot never moves while the key is present, since an update
  *       changes it in place and a new slot commits only when none is committed, so a key present
  *       throughout the READs would have been seen).</li>
- *   <li>{@link #put}: the new block is written in the same doorbell batch as the READs of both buckets.
+ *   <li>{@link #put}: the new block is written in the same doorbell batch as the READs of both combined
+ *       buckets.
  *       When a committed slot holds the key (its block's key READ to tell fingerprint twins apart) the
  *       slot is compare-and-swapped from the old word to the new one: the put linearizes there and the
- *       old block is retired. Otherwise the put claims the first empty slot with a compare-and-swap to
- *       its word with the pending bit set, and in the same batch READs both buckets again, the claimed
- *       slot's bucket first: RACE's re-read for duplicates. The re-read counts only when that first READ
+ *       old block is retired. Otherwise the put claims an empty slot (the first of its emptiest bucket, see
+ *       above) with a compare-and-swap to its word with the pending bit set, and in the same batch READs
+ *       both combined buckets again, the claimed slot's first: RACE's re-read for duplicates. The re-read counts only when that first READ
  *       shows the claim (so it ran after the compare-and-swap, and the second READ, behind it on the one
- *       queue pair, too); otherwise the put READs the slot and, still claimed, both buckets again.
+ *       queue pair, too); otherwise the put READs the slot and, still claimed, both combined buckets again.
  *       Another slot holding the key decides: a committed one, or a pending one earlier in slot order, makes this put withdraw its
  *       pending word (compare-and-swap back to empty) and start over; a pending one later in slot order
  *       is withdrawn by this put (compare-and-swap of that exact pending word to empty, after which its
@@ -90,7 +103,7 @@ import java.util.Objects;
  * word never stored, whose fingerprint may match and whose address may point anywhere. A slot word with
  * the key's fingerprint that points outside the home node's segments, or to a block of another key, makes
  * the view suspect; a miss, a bad value length, or a put's decision to commit is trusted only after a
- * READ of both buckets returns the same view; a view that changed is looked at again, and a put withdraws
+ * READ of both combined buckets returns the same view; a view that changed is looked at again, and a put withdraws
  * its claim and starts over. Two equal READs do not prove a word whole (a slot that puts claim and
  * withdraw goes back and forth between empty and one pending word, and two READs can tear alike), so a
  * word that still points outside the segments, or to a block whose value length does not fit, is read
@@ -105,13 +118,15 @@ import java.util.Objects;
  * its owner start over once more.
  *
  * <p><b>Progress and cost</b> (in round trips besides the allocator's and the reclaimer's own work; the
- * expected case has no other key with the same fingerprint among the key's 16 slots, and no contention).
+ * expected case has no other key with the same fingerprint among the key's 32 slots, and no contention).
  * <table>
  *   <caption>per call</caption>
  *   <tr><th>method</th><th>progress</th><th>RDMA operations (expected)</th><th>round trips: expected, worst</th></tr>
  *   <tr><td>{@link #get}</td><td>wait-free while the guard holds its lease</td>
- *       <td>2 READs of 64 bytes in one batch, 1 READ of the block</td>
- *       <td>2 (1 when absent); 1 + committed fingerprint matches (at most 17)</td></tr>
+ *       <td>2 READs of 128 bytes (the combined buckets; 64 below 4 buckets) in one batch, 1 READ of the block
+ *       (with fingerprint twins, one batch of READs of their blocks)</td>
+ *       <td>2 (1 when absent); 1 + committed fingerprint matches (at most 33) when their blocks do not fit
+ *       the buffer side by side</td></tr>
  *   <tr><td>{@link #put} of a new key</td><td>lock-free, but only obstruction-free between concurrent first
  *       inserts of one key (see below)</td>
  *       <td>an allocation; a batch of 1 WRITE of {@code 8 + k + n} bytes and 2 READs; a batch of 1
@@ -124,7 +139,7 @@ import java.util.Objects;
  *       <td>3 (1 when absent); unbounded under contention</td></tr>
  * </table>
  * Here {@code k} is the key's length rounded up to 8 (8 for a {@code long} key) and {@code n} the value's.
- * Reads of fingerprint twins' headers and keys are batched (one more round trip however many). A put or
+ * Reads of fingerprint twins' headers and keys are batched (one more round trip for up to 16 of them). A put or
  * remove goes round again (one batch READ of the buckets, then as before) only after a compare-and-swap failed because
  * another operation changed the slot, so some operation made progress, except between two first inserts
  * of one key: a put yields once to a pending slot earlier in slot order, and the next time it meets the
@@ -140,15 +155,17 @@ import java.util.Objects;
  * {@link NullPointerException} naming the parameter; an empty key, a key longer than
  * {@link #maxKeyBytes()} or a value longer than {@link #maxValueBytes()} is a {@link BadArgumentException}
  * naming the length and the limit. {@link TypedRemoteHashMap} puts {@link Codec}s in front of the byte
- * strings. A table of {@code b} buckets holds at most {@code 8b} keys; a put that finds both of its key's
- * buckets full throws {@link MapFullException} (the table never resizes).
+ * strings. A table of {@code b} buckets holds at most {@code 8b} keys; a put that finds every slot of its key's
+ * two combined buckets taken throws {@link MapFullException} (the table never resizes; see <b>Buckets</b> for
+ * the load random keys reach first).
  *
  * <p><b>Creating and finding.</b> {@link #create} allocates the root and the zeroed table on a memory node
  * and returns the creator's handle; others {@link #attach} with {@link #ptr()}. Each handle needs its
  * thread's own reclaimer, and all handles of a map use reclaimers of one kind. The thread's registered
  * buffer is scratch during a call, from offset 0: {@code 512 + } the block bytes for keys of up to 8 bytes,
  * more for longer keys (room for 16 header-and-key READs of {@code 8 + k} bytes, see
- * {@link #create(ComputeThread, Reclaimer, int, int, int, int)}). One instance per compute thread, used by
+ * {@link #create(ComputeThread, Reclaimer, int, int, int, int)}); a lookup that meets fingerprint twins READs
+ * their blocks side by side behind the first, up to the buffer's end. One instance per compute thread, used by
  * its owner; {@link #close()} ends the handle's use, {@link #destroy()} frees the map.
  */
 public final class RemoteHashMap implements AutoCloseable {
@@ -175,15 +192,26 @@ public final class RemoteHashMap implements AutoCloseable {
     /** Most buckets a table can have (the table is one allocation). */
     public static final int MAX_BUCKETS = (int) (SizeClasses.MAX / BUCKET_BYTES);
 
-    private static final int CANDIDATES = 2 * SLOTS_PER_BUCKET;
+    /** Most candidate slots of a key: two combined buckets of two buckets each. */
+    private static final int MAX_CANDIDATES = 4 * SLOTS_PER_BUCKET;
+    /** Header-and-key READs that {@link #keyMatches} places in the buffer at once. */
+    private static final int KEY_READS = 2 * SLOTS_PER_BUCKET;
     private static final long ROOT_BUCKETS = 0;
     /** The root's second word: the largest value in bytes (low 32 bits) and the longest key (high 32 bits). */
     private static final long ROOT_LIMITS = 8;
     private static final long ROOT_TABLE = 16;
+    /** Where in the thread's buffer the READ of the first combined bucket lands; the second's follows it. */
     private static final long FIRST = 0;
-    private static final long SECOND = BUCKET_BYTES;
-    private static final long RESULT = 2L * BUCKET_BYTES;
+    /**
+     * Where the header-and-key READs of {@link #keyMatches} land: over the end of the second combined
+     * bucket's bytes, which {@link #loadView} has copied out before any such READ is posted.
+     */
     private static final long KEYS = 192;
+    /**
+     * Where the claim's compare-and-swap result lands: behind both combined buckets, among the bytes of key
+     * READs, which come only after the result is read.
+     */
+    private static final long RESULT = 4L * BUCKET_BYTES;
     private static final long MIN_BLOCK = 512;
     private static final int MIN_BATCH = 3;
     /** The destination of a lookup that copies the value nowhere. */
@@ -197,6 +225,14 @@ public final class RemoteHashMap implements AutoCloseable {
     private final int buckets;
     private final int maxValue;
     private final int maxKey;
+    /** Buckets of a combined bucket: {@link Slot#width}. */
+    private final int width;
+    /** Slots of a combined bucket; the first combined bucket's are the key's slots 0..half-1. */
+    private final int half;
+    /** The key's slots: both combined buckets'. */
+    private final int candidates;
+    /** Bytes of a combined bucket, READ at once; the second one's READ lands here in the buffer. */
+    private final int combinedBytes;
     /** Offset in the thread's buffer of the block a lookup READs or a put WRITEs. */
     private final long blockAt;
     /** Bytes of buffer per candidate slot for the READ of a block's header and key. */
@@ -210,7 +246,7 @@ public final class RemoteHashMap implements AutoCloseable {
     private static final int WITHDRAW = -2;
     private static final int LEASE_RAN_OUT = -3;
 
-    private final long[] view = new long[CANDIDATES];
+    private final long[] view = new long[MAX_CANDIDATES];
     /**
      * The view before a lookup's re-read that confirms it. A READ racing a compare-and-swap of the same
      * word can return it torn on some providers (Soft-RoCE's responder copies bytes while the atomic
@@ -218,7 +254,9 @@ public final class RemoteHashMap implements AutoCloseable {
      * key, or a length out of range, trusts that only once two reads of the buckets agree: a torn word is
      * not read twice alike.
      */
-    private final long[] confirmed = new long[CANDIDATES];
+    private final long[] confirmed = new long[MAX_CANDIDATES];
+    /** Set by {@link #readBlocks}: where in the buffer each slot's block was READ, or -1 when it was not. */
+    private final long[] readAt = new long[MAX_CANDIDATES];
     /** Set by {@link #keyMatches}: a slot of the view with the key's fingerprint may have been read torn. */
     private boolean suspectView;
     /** Set by {@link #keyMatches}: the last such slot word that points outside the home node's segments, or 0. */
@@ -243,6 +281,10 @@ public final class RemoteHashMap implements AutoCloseable {
         this.buckets = buckets;
         this.maxKey = maxKey;
         this.maxValue = maxValue;
+        this.width = Slot.width(buckets);
+        this.half = width * SLOTS_PER_BUCKET;
+        this.candidates = 2 * half;
+        this.combinedBytes = width * BUCKET_BYTES;
         this.keyStride = HEADER_BYTES + pad8(maxKey);
         this.blockAt = blockAt(maxKey);
         this.key = MemorySegment.ofArray(new byte[pad8(Math.max(maxKey, LONG_KEY_BYTES))]);
@@ -252,9 +294,9 @@ public final class RemoteHashMap implements AutoCloseable {
         return (n + 7) & ~7;
     }
 
-    /** {@return where in the buffer the block goes, behind the buckets, the CAS result and 16 key READs} */
+    /** {@return where in the buffer the block goes, behind the combined buckets, the CAS result and 16 key READs} */
     private static long blockAt(int maxKey) {
-        return Math.max(MIN_BLOCK, (KEYS + CANDIDATES * (long) (HEADER_BYTES + pad8(maxKey)) + 63) & ~63L);
+        return Math.max(MIN_BLOCK, (KEYS + KEY_READS * (long) (HEADER_BYTES + pad8(maxKey)) + 63) & ~63L);
     }
 
     /** {@return the buffer bytes a call uses as scratch besides the value} */
@@ -610,7 +652,7 @@ public final class RemoteHashMap implements AutoCloseable {
         int fp = Slot.fingerprintOf(digest);
         buckets(digest);
         MemorySegment buf = thread.buffer();
-        long valueAt = blockAt + HEADER_BYTES + pad8(keyLength);
+        long keyBytes = HEADER_BYTES + pad8(keyLength);
         boolean again = false;
         int staleEntries = 0;
         while (true) {
@@ -623,38 +665,43 @@ public final class RemoteHashMap implements AutoCloseable {
                 }
                 readBuckets();
                 long n;
+                long valueAt = 0;
                 while (true) {
                     n = -1;
                     boolean suspect = false;
                     long badWord = 0;
                     int badSlot = -1;
                     long badLength = 0;
-                    for (int i = 0; i < CANDIDATES && n < 0; i++) {
-                        long w = view[i];
-                        if (w == 0 || Slot.isPending(w) || Slot.fingerprint(w) != fp) {
-                            continue;
+                    for (int from = 0, to; from < candidates && n < 0; from = to) {
+                        to = readBlocks(fp, from);
+                        for (int i = from; i < to && n < 0; i++) {
+                            long w = view[i];
+                            if (!committedWith(w, fp)) {
+                                continue;
+                            }
+                            int bytes = Slot.blockBytes(w);
+                            long at = readAt[i];
+                            if (at < 0) {
+                                suspect = true;
+                                badWord = w;
+                                badSlot = i;
+                                continue;
+                            }
+                            if (!holdsKey(at, bytes)) {
+                                suspect = true;
+                                continue;
+                            }
+                            long length = buf.get(ValueLayout.JAVA_LONG, at) & 0xFFFF_FFFFL;
+                            if (length > bytes - keyBytes) {
+                                suspect = true;
+                                badWord = w;
+                                badSlot = i;
+                                badLength = length;
+                                continue;
+                            }
+                            n = length;
+                            valueAt = at + keyBytes;
                         }
-                        int bytes = Slot.blockBytes(w);
-                        if (!thread.isPublished(Slot.block(w, home), bytes)) {
-                            suspect = true;
-                            badWord = w;
-                            badSlot = i;
-                            continue;
-                        }
-                        thread.read(Slot.block(w, home), blockAt, bytes);
-                        if (!holdsKey(blockAt, bytes)) {
-                            suspect = true;
-                            continue;
-                        }
-                        long length = buf.get(ValueLayout.JAVA_LONG, blockAt) & 0xFFFF_FFFFL;
-                        if (length > bytes - (valueAt - blockAt)) {
-                            suspect = true;
-                            badWord = w;
-                            badSlot = i;
-                            badLength = length;
-                            continue;
-                        }
-                        n = length;
                     }
                     if (n >= 0 || !suspect || !g.valid()) {
                         break;
@@ -679,6 +726,59 @@ public final class RemoteHashMap implements AutoCloseable {
             }
             again = true;
         }
+    }
+
+    /**
+     * READs the blocks that the committed slots of the view from slot {@code from} on with the key's
+     * fingerprint point to, each into its own place in the buffer from {@link #blockAt} ({@link #readAt}),
+     * as many as fit the buffer and one doorbell batch (the first always): one READ when one block is
+     * due, one batch of READs when fingerprint twins are too, so a lookup takes its 2 round trips with them.
+     * A slot whose block lies outside the home node's segments gets no READ: its {@link #readAt} is -1.
+     *
+     * @return the slot after the last one looked at
+     */
+    private int readBlocks(int fp, int from) {
+        long end = thread.config().bufferSizePerThread();
+        int capacity = thread.config().wrsPerBatch();
+        long at = blockAt;
+        int count = 0;
+        int last = -1;
+        int i = from;
+        for (; i < candidates; i++) {
+            long w = view[i];
+            if (!committedWith(w, fp)) {
+                continue;
+            }
+            int bytes = Slot.blockBytes(w);
+            if (!thread.isPublished(Slot.block(w, home), bytes)) {
+                readAt[i] = -1;
+                continue;
+            }
+            if (count > 0 && (at + bytes > end || count == capacity)) {
+                break;
+            }
+            readAt[i] = at;
+            at += bytes;
+            count++;
+            last = i;
+        }
+        if (count == 1) {
+            thread.read(Slot.block(view[last], home), readAt[last], Slot.blockBytes(view[last]));
+        } else if (count > 1) {
+            DoorbellBatch batch = thread.batch();
+            for (int j = from; j < i; j++) {
+                if (committedWith(view[j], fp) && readAt[j] >= 0) {
+                    batch.read(Slot.block(view[j], home), readAt[j], Slot.blockBytes(view[j]));
+                }
+            }
+            batch.execute();
+        }
+        return i;
+    }
+
+    /** {@return whether slot word {@code w} is committed and carries fingerprint {@code fp}} */
+    private static boolean committedWith(long w, int fp) {
+        return w != 0 && !Slot.isPending(w) && Slot.fingerprint(w) == fp;
     }
 
     /**
@@ -708,9 +808,9 @@ public final class RemoteHashMap implements AutoCloseable {
 
     /** Re-reads the buckets: whether they are as before (the view is the new one either way). */
     private boolean stableAfterReRead() {
-        System.arraycopy(view, 0, confirmed, 0, CANDIDATES);
+        System.arraycopy(view, 0, confirmed, 0, candidates);
         readBuckets();
-        return Arrays.equals(confirmed, view);
+        return Arrays.equals(confirmed, 0, candidates, view, 0, candidates);
     }
 
     private void copyOut(long valueAt, long n, MemorySegment destination) {
@@ -738,7 +838,7 @@ public final class RemoteHashMap implements AutoCloseable {
      * @return true when the key was absent (inserted), false when its value was replaced
      * @throws BadArgumentException  when the handle is closed, the map's keys are shorter than 8 bytes, or the
      *                               value is larger than {@link #maxValueBytes()}
-     * @throws MapFullException      when the key is absent and both of its buckets are full
+     * @throws MapFullException      when the key is absent and every slot of its two combined buckets is taken
      * @throws LeaseExpiredException when called inside an outer guard whose lease ran out
      */
     public boolean put(long key, MemorySegment value) {
@@ -755,7 +855,7 @@ public final class RemoteHashMap implements AutoCloseable {
      * @return true when the key was absent (inserted), false when its value was replaced
      * @throws BadArgumentException  when the handle is closed, or the key's or the value's length is out of
      *                               range (naming it and the limit)
-     * @throws MapFullException      when the key is absent and both of its buckets are full
+     * @throws MapFullException      when the key is absent and every slot of its two combined buckets is taken
      * @throws LeaseExpiredException when called inside an outer guard whose lease ran out
      */
     public boolean put(MemorySegment key, MemorySegment value) {
@@ -771,7 +871,7 @@ public final class RemoteHashMap implements AutoCloseable {
      * @param value 0..{@link #maxValueBytes()} bytes
      * @return true when the key was absent (inserted), false when its value was replaced
      * @throws BadArgumentException when the handle is closed, or the key's or the value's length is out of range
-     * @throws MapFullException     when the key is absent and both of its buckets are full
+     * @throws MapFullException     when the key is absent and every slot of its two combined buckets is taken
      */
     public boolean put(byte[] key, byte[] value) {
         Objects.requireNonNull(key, "key");
@@ -813,7 +913,7 @@ public final class RemoteHashMap implements AutoCloseable {
                     readBuckets();
                 } else {
                     thread.batch().write(block, blockAt, (int) (valueOffset + n))
-                            .read(firstBucket, FIRST, BUCKET_BYTES).read(secondBucket, SECOND, BUCKET_BYTES).execute();
+                            .read(firstBucket, FIRST, combinedBytes).read(secondBucket, combinedBytes, combinedBytes).execute();
                     loadView();
                     written = true;
                 }
@@ -831,18 +931,18 @@ public final class RemoteHashMap implements AutoCloseable {
                         readBuckets();
                         continue;
                     }
-                    int e = firstEmpty();
+                    int e = placement();
                     if (e < 0) {
                         reclaimer.retire(block, blockBytes);
-                        throw new MapFullException(keyCopy(), "both buckets of " + describeKey() + " are full (buckets "
-                                + Slot.firstBucket(digest, buckets) + " and " + Slot.secondBucket(digest, buckets) + " of "
-                                + buckets + ")");
+                        throw new MapFullException(keyCopy(), "both combined buckets of " + describeKey() + " are full (buckets "
+                                + bucketRange(Slot.firstBucket(digest, buckets)) + " and "
+                                + bucketRange(Slot.secondBucket(digest, buckets)) + " of " + buckets + ")");
                     }
                     DoorbellBatch claim = thread.batch().compareAndSwap(slot(e), 0, pending, RESULT);
-                    if (e < SLOTS_PER_BUCKET) {
-                        claim.read(firstBucket, FIRST, BUCKET_BYTES).read(secondBucket, SECOND, BUCKET_BYTES);
+                    if (e < half) {
+                        claim.read(firstBucket, FIRST, combinedBytes).read(secondBucket, combinedBytes, combinedBytes);
                     } else {
-                        claim.read(secondBucket, SECOND, BUCKET_BYTES).read(firstBucket, FIRST, BUCKET_BYTES);
+                        claim.read(secondBucket, combinedBytes, combinedBytes).read(firstBucket, FIRST, combinedBytes);
                     }
                     claim.execute();
                     long claimed = buf.get(ValueLayout.JAVA_LONG, RESULT);
@@ -922,12 +1022,12 @@ public final class RemoteHashMap implements AutoCloseable {
                 throw corrupted(bad, 0);
             }
         }
-        for (int i = 0; i < CANDIDATES; i++) {
+        for (int i = 0; i < candidates; i++) {
             if ((matches & (1 << i)) != 0 && !Slot.isPending(view[i])) {
                 return WITHDRAW;
             }
         }
-        for (int i = 0; i < CANDIDATES; i++) {
+        for (int i = 0; i < candidates; i++) {
             if ((matches & (1 << i)) == 0) {
                 continue;
             }
@@ -949,7 +1049,7 @@ public final class RemoteHashMap implements AutoCloseable {
      * Checks that the READs batched behind the claim of slot {@code e} show the claim (the READ of its
      * bucket is the first of them); one that does not (the slot changed since, or the READ ran before the
      * compare-and-swap) is told apart by one more READ of the slot, and a claim still in place is followed
-     * by a fresh READ of both buckets.
+     * by a fresh READ of both combined buckets.
      *
      * @return whether the view is fresh and holds the pending word in slot {@code e}
      */
@@ -1085,32 +1185,55 @@ public final class RemoteHashMap implements AutoCloseable {
         secondBucket = RemotePtr.offset(table, (long) Slot.secondBucket(digest, buckets) * BUCKET_BYTES);
     }
 
-    /** {@return the pointer to slot {@code i} of the current key's 16} */
+    /** {@return the pointer to slot {@code i} of the current key's {@link #candidates}} */
     private long slot(int i) {
-        long bucket = i < SLOTS_PER_BUCKET ? firstBucket : secondBucket;
-        return RemotePtr.offset(bucket, 8L * (i % SLOTS_PER_BUCKET));
+        long combined = i < half ? firstBucket : secondBucket;
+        return RemotePtr.offset(combined, 8L * (i % half));
     }
 
-    /** One doorbell batch: READs of both buckets of the current key. */
+    /** {@return a combined bucket's buckets for a message: {@code b}, or {@code b-c}} */
+    private String bucketRange(int first) {
+        return width == 1 ? String.valueOf(first) : first + "-" + (first + width - 1);
+    }
+
+    /** One doorbell batch: a READ of each combined bucket of the current key. */
     private void readBuckets() {
-        thread.batch().read(firstBucket, FIRST, BUCKET_BYTES).read(secondBucket, SECOND, BUCKET_BYTES).execute();
+        thread.batch().read(firstBucket, FIRST, combinedBytes).read(secondBucket, combinedBytes, combinedBytes).execute();
         loadView();
     }
 
     private void loadView() {
         MemorySegment buf = thread.buffer();
-        for (int i = 0; i < CANDIDATES; i++) {
+        for (int i = 0; i < candidates; i++) {
             view[i] = buf.get(ValueLayout.JAVA_LONG, 8L * i);
         }
     }
 
-    private int firstEmpty() {
-        for (int i = 0; i < CANDIDATES; i++) {
-            if (view[i] == 0) {
-                return i;
+    /**
+     * Where a new key goes: the first empty slot of the emptiest of the key's buckets in the view (pending
+     * words count as taken), the first such bucket on a tie, so the first combined bucket, in the table's
+     * left half, wins ties ("always go left").
+     *
+     * @return the slot, or -1 when every slot of the key's buckets is taken
+     */
+    private int placement() {
+        int best = -1;
+        int most = 0;
+        for (int b = 0; b < candidates; b += SLOTS_PER_BUCKET) {
+            int empty = 0;
+            int first = -1;
+            for (int i = b; i < b + SLOTS_PER_BUCKET; i++) {
+                if (view[i] == 0) {
+                    first = first < 0 ? i : first;
+                    empty++;
+                }
+            }
+            if (empty > most) {
+                most = empty;
+                best = first;
             }
         }
-        return -1;
+        return best;
     }
 
     /**
@@ -1124,7 +1247,7 @@ public final class RemoteHashMap implements AutoCloseable {
     private int committedSlotOf(int fp) {
         while (true) {
             int matches = keyMatches(fp, -1);
-            for (int i = 0; i < CANDIDATES; i++) {
+            for (int i = 0; i < candidates; i++) {
                 if ((matches & (1 << i)) != 0 && !Slot.isPending(view[i])) {
                     return i;
                 }
@@ -1147,13 +1270,14 @@ public final class RemoteHashMap implements AutoCloseable {
     }
 
     /**
-     * READs (in doorbell batches, one round trip when any) the key of every block that a slot of the view
-     * with the key's fingerprint points to; committed slots only when {@code except} is -1, pending ones
-     * too (all but slot {@code except}) otherwise. Sets {@link #suspectView} when such a slot points outside
-     * the home node's segments ({@link #suspectWord}: the word) or to a block of another key: a slot word
-     * READ while a compare-and-swap changed it can come back half old and half new (Soft-RoCE), and such a
-     * word must not make a present key look absent. A fingerprint twin of another key is suspect too, and
-     * costs one re-read of the buckets.
+     * READs (in doorbell batches: one round trip for up to {@value #KEY_READS} blocks, one more for each
+     * {@value #KEY_READS} after) the key of every block that a slot of the view with the key's fingerprint
+     * points to; committed slots only when {@code except} is -1, pending ones too (all but slot
+     * {@code except}) otherwise. Sets {@link #suspectView} when such a slot points outside the home node's
+     * segments ({@link #suspectWord}: the word) or to a block of another key: a slot word READ while a
+     * compare-and-swap changed it can come back half old and half new (Soft-RoCE), and such a word must not
+     * make a present key look absent. A fingerprint twin of another key is suspect too, and costs one
+     * re-read of the buckets.
      *
      * @return a bit per slot whose block holds the key
      */
@@ -1161,12 +1285,12 @@ public final class RemoteHashMap implements AutoCloseable {
         suspectView = false;
         suspectWord = 0;
         int keyRead = HEADER_BYTES + pad8(keyLength);
-        int candidates = 0;
-        for (int i = 0; i < CANDIDATES; i++) {
+        int toRead = 0;
+        for (int i = 0; i < candidates; i++) {
             long w = view[i];
             if (w != 0 && i != except && Slot.fingerprint(w) == fp && (except >= 0 || !Slot.isPending(w))) {
                 if (thread.isPublished(Slot.block(w, home), Math.min(keyRead, Slot.blockBytes(w)))) {
-                    candidates |= 1 << i;
+                    toRead |= 1 << i;
                 } else {
                     suspectView = true;
                     suspectWord = w;
@@ -1174,29 +1298,34 @@ public final class RemoteHashMap implements AutoCloseable {
                 }
             }
         }
-        if (candidates == 0) {
-            return 0;
-        }
         int capacity = thread.config().wrsPerBatch();
-        DoorbellBatch batch = thread.batch();
-        for (int i = 0; i < CANDIDATES; i++) {
-            if ((candidates & (1 << i)) != 0) {
-                if (batch.size() == capacity) {
-                    batch.execute();
-                }
-                batch.read(Slot.block(view[i], home), KEYS + (long) keyStride * i, Math.min(keyRead, Slot.blockBytes(view[i])));
-            }
-        }
-        batch.execute();
         int matches = 0;
-        for (int i = 0; i < CANDIDATES; i++) {
-            if ((candidates & (1 << i)) != 0) {
-                if (holdsKey(KEYS + (long) keyStride * i, Slot.blockBytes(view[i]))) {
-                    matches |= 1 << i;
-                } else {
-                    suspectView = true;
+        while (toRead != 0) {
+            DoorbellBatch batch = thread.batch();
+            int taken = 0;
+            int placed = 0;
+            for (int i = 0; i < candidates && placed < KEY_READS; i++) {
+                if ((toRead & (1 << i)) != 0) {
+                    if (batch.size() == capacity) {
+                        batch.execute();
+                    }
+                    batch.read(Slot.block(view[i], home), KEYS + (long) keyStride * placed++,
+                            Math.min(keyRead, Slot.blockBytes(view[i])));
+                    taken |= 1 << i;
                 }
             }
+            batch.execute();
+            placed = 0;
+            for (int i = 0; i < candidates; i++) {
+                if ((taken & (1 << i)) != 0) {
+                    if (holdsKey(KEYS + (long) keyStride * placed++, Slot.blockBytes(view[i]))) {
+                        matches |= 1 << i;
+                    } else {
+                        suspectView = true;
+                    }
+                }
+            }
+            toRead &= ~taken;
         }
         return matches;
     }

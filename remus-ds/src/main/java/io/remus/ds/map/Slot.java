@@ -7,8 +7,8 @@ import java.lang.foreign.ValueLayout;
 import java.nio.ByteOrder;
 
 /**
- * The 8-byte slot word of {@link RemoteHashMap} and the hashing that picks a key's buckets and
- * fingerprint from the key's digest ({@link #digest}). Package-private layout descriptor.
+ * The 8-byte slot word of {@link RemoteHashMap} and the hashing that picks a key's two combined buckets
+ * and its fingerprint from the key's digest ({@link #digest}). Package-private layout descriptor.
  *
  * <pre>
  *  63       56 55          46 45                                        1   0
@@ -116,15 +116,32 @@ final class Slot {
         return (int) (mix(key ^ SEED_FIRST) >>> FP_SHIFT);
     }
 
-    /** {@return the first bucket, 0..buckets-1, of a key with digest {@code key}} */
-    static int firstBucket(long key, int buckets) {
-        return (int) Long.remainderUnsigned(mix(key ^ SEED_FIRST), buckets);
+    /**
+     * Buckets in a combined bucket of a table of {@code buckets} buckets: 2 (a bucket and its right
+     * neighbour, READ as one), or 1 in a table of fewer than 4 buckets, whose halves hold one bucket.
+     *
+     * @param buckets the table's buckets, at least 2
+     * @return 1 or 2
+     */
+    static int width(int buckets) {
+        return buckets < 4 ? 1 : 2;
     }
 
-    /** {@return the key's second bucket, never its first (buckets at least 2)} */
+    /**
+     * {@return the first bucket of the first combined bucket of a key with digest {@code key}: in the
+     *         table's left half, 0..buckets/2 - {@link #width}, so that the whole combined bucket is there}
+     */
+    static int firstBucket(long key, int buckets) {
+        int half = buckets / 2;
+        return (int) Long.remainderUnsigned(mix(key ^ SEED_FIRST), half - width(buckets) + 1);
+    }
+
+    /**
+     * {@return the first bucket of the key's second combined bucket: in the table's right half,
+     *         buckets/2..buckets - {@link #width}, so the key's two combined buckets never share a bucket}
+     */
     static int secondBucket(long key, int buckets) {
-        int first = firstBucket(key, buckets);
-        int second = (int) Long.remainderUnsigned(mix(key + SEED_SECOND), buckets);
-        return second == first ? (first + 1) % buckets : second;
+        int half = buckets / 2;
+        return half + (int) Long.remainderUnsigned(mix(key + SEED_SECOND), buckets - half - width(buckets) + 1);
     }
 }

@@ -158,7 +158,7 @@ public final class TypedRemoteHashMap<K, V> implements AutoCloseable {
      * @param value the value
      * @return true when the key was absent (inserted), false when its value was replaced
      * @throws BadArgumentException  when the handle is closed or an encoding is out of range
-     * @throws MapFullException      when the key is absent and both of its buckets are full
+     * @throws MapFullException      when the key is absent and every slot of its two combined buckets is taken
      * @throws LeaseExpiredException when called inside an outer guard whose lease ran out
      */
     public boolean put(K key, V value) {

@@ -153,9 +153,10 @@ class RemoteHashMapFrozenInsertTest {
     }
 
     /**
-     * Insert A claims slot 1 of the key's first bucket (slot 0 holds another key) and is parked before the
-     * compare-and-swap that commits it; slot 0 is emptied; insert B claims it, re-reads, finds A's pending
-     * word later in slot order and is parked before the compare-and-swap that would withdraw it. A commits
+     * Insert A claims slot 0 of the key's second bucket (slot 0 of its first bucket holds another key, so
+     * the second is the emptier) and is parked before the compare-and-swap that commits it; the first
+     * bucket's slot 0 is emptied; insert B claims it (that bucket is the emptier now), re-reads, finds A's
+     * pending word later in slot order and is parked before the compare-and-swap that would withdraw it. A commits
      * (inserted), then a put replaces A's value in place (not inserted); B's compare-and-swap then fails
      * with the replacing word. The key was present all along since A's commit, so B must not answer
      * inserted, and the map must not hold the key twice: after one remove the key is absent.

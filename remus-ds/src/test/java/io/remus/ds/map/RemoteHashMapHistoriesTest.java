@@ -53,7 +53,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * one key race for different empty slots), two of them with the same fingerprint, over many seeds, with
  * the epoch reclaimer freeing replaced blocks meanwhile. Values are 8 to 40 bytes, every 8-byte word of
  * a value the same word, unique to its put: a get that returns words that differ is recorded as the value
- * -1, which no put wrote. The same races run on byte-string keys too. {@link InPlaceHashMapTest} shows the
+ * -1, which no put wrote. The same races run on byte-string keys too, and in a table of 4 buckets, the
+ * smallest whose keys have two combined buckets of two buckets each. {@link InPlaceHashMapTest} shows the
  * same check catching a broken twin. A history the checker rejects is written to
  * {@code target/histories/} ({@link #saved}), named by test, fabric and seed, for
  * {@link HistoryFiles#read}; each seed's map is destroyed before the next seed's is created.
@@ -214,7 +215,23 @@ class RemoteHashMapHistoriesTest {
     @MethodSource("fabrics")
     void shouldRecordLinearizableHistoriesWhenThreadsRaceOnFewKeys(Function<SimOptions, Fabric> make, TestInfo test)
             throws InterruptedException {
-        long withdrawn = recordAndCheck(make, EpochOptions.defaults().withBytes(256, 4096), false, test);
+        long withdrawn = recordAndCheck(make, EpochOptions.defaults().withBytes(256, 4096), false, 2, test);
+        if (racesForSure()) {
+            assertTrue(withdrawn > 0, "concurrent first inserts of one key met, and some claims were withdrawn");
+        }
+    }
+
+    /**
+     * The same races in a table of 4 buckets, where every key's two combined buckets are the table's
+     * buckets 0-1 and 2-3: a first insert claims a slot in the emptiest of the 4, so concurrent first inserts
+     * of one key claim slots in different buckets and in different combined buckets, and still only one of
+     * them commits.
+     */
+    @ParameterizedTest
+    @MethodSource("fabrics")
+    void shouldRecordLinearizableHistoriesWhenThreadsRaceInTwoCombinedBuckets(Function<SimOptions, Fabric> make,
+                                                                              TestInfo test) throws InterruptedException {
+        long withdrawn = recordAndCheck(make, EpochOptions.defaults().withBytes(256, 4096), false, 4, test);
         if (racesForSure()) {
             assertTrue(withdrawn > 0, "concurrent first inserts of one key met, and some claims were withdrawn");
         }
@@ -230,7 +247,7 @@ class RemoteHashMapHistoriesTest {
     void shouldRecordLinearizableHistoriesWhenLeasesRunOutInsideOperations(Function<SimOptions, Fabric> make, TestInfo test)
             throws InterruptedException {
         recordAndCheck(make, EpochOptions.defaults().withLease(shortLease()).withClockSkew(Duration.ofMillis(50))
-                .withBytes(256, 4096), false, test);
+                .withBytes(256, 4096), false, 2, test);
     }
 
     /**
@@ -242,12 +259,12 @@ class RemoteHashMapHistoriesTest {
     @MethodSource("fabrics")
     void shouldRecordLinearizableHistoriesWhenKeysAreByteStrings(Function<SimOptions, Fabric> make, TestInfo test)
             throws InterruptedException {
-        recordAndCheck(make, EpochOptions.defaults().withBytes(256, 4096), true, test);
+        recordAndCheck(make, EpochOptions.defaults().withBytes(256, 4096), true, 2, test);
     }
 
     /** @return the claims withdrawn over all seeds */
-    private long recordAndCheck(Function<SimOptions, Fabric> make, EpochOptions epoch, boolean byteKeys, TestInfo test)
-            throws InterruptedException {
+    private long recordAndCheck(Function<SimOptions, Fabric> make, EpochOptions epoch, boolean byteKeys, int buckets,
+                                TestInfo test) throws InterruptedException {
         int ops = operationsPerThread();
         long[] keys = byteKeys ? new long[] {0, 1, 2, 3} : keys();
         byte[][] bytes = byteKeys();
@@ -256,7 +273,7 @@ class RemoteHashMapHistoriesTest {
             for (long seed : seeds()) {
                 long ptr;
                 try (ComputeThread t = c.thread(0); NeverReclaimer r = new NeverReclaimer(t)) {
-                    ptr = RemoteHashMap.create(t, r, HOME, 2, byteKeys ? 24 : RemoteHashMap.LONG_KEY_BYTES, 64).ptr();
+                    ptr = RemoteHashMap.create(t, r, HOME, buckets, byteKeys ? 24 : RemoteHashMap.LONG_KEY_BYTES, 64).ptr();
                 }
                 History history = new History(HistoryClock.NANO_TIME);
                 History.Recorder[] recorders = new History.Recorder[THREADS];

@@ -130,6 +130,15 @@ class DsBenchCommandTest {
     }
 
     @Test
+    void shouldLoadTheHashMapToHalfItsSlotsWhenYcsbCPrefillsFourThousandKeys() {
+        RemusRun r = RemusRun.of("bench", "ds", "--fabric", "sim", "--structure", "hash-map", "--ycsb", "C", "--nodes", "2",
+                "--threads", "1", "--num-ops", "2000", "--key-ub", "4095");
+        assertEquals(0, r.exit(), r.err());
+        assertFalse(r.err().contains("MapFullException"), r.err());
+        assertTrue(r.out().contains(" 4000 ops in "), r.out());
+    }
+
+    @Test
     void shouldPrintOneRowPerOperationTypeWhenASkipListRuns() {
         RemusRun r = RemusRun.of("bench", "ds", "--fabric", "sim", "--structure", "skip-list",
                 "--num-ops", "300", "--key-ub", "127", "--insert", "20", "--remove", "20", "--threads", "1");
