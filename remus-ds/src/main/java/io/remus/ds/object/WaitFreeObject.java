@@ -122,7 +122,8 @@ import java.util.Objects;
  * as failed. That call then throws {@link SequentialOperationException} with what the step threw as its
  * cause, and every later call, on every handle, works as before. Such a call is lock-free rather than
  * wait-free: no helper completes it, so its owner's compare-and-swap can fail as often as others publish.
- * The other calls keep the bound above.
+ * The other calls keep the bound above. An operation whose step throws and whose thread stopped for good
+ * stays announced: every helper calls the step for it again, and skips it again.
  *
  * <p><b>Creating and finding.</b> {@link #create} allocates the root and the first state block and writes
  * both before the root is known; others {@link #attach} with {@link #ptr()}, each claiming the next
@@ -495,9 +496,9 @@ public final class WaitFreeObject<S> {
             throw new CorruptedMemoryException(RemotePtr.offset(root, STATE), applied, "the state of the wait-free object at "
                     + RemotePtr.toString(root) + " applied operation " + applied + " of slot " + slot + ", whose owner is at " + k);
         }
+        RuntimeException cause = failedSequence == k ? failure : null;
+        failure = null;
         if ((applied & FAILED) != 0) {
-            RuntimeException cause = failedSequence == k ? failure : null;
-            failure = null;
             long record = bufRecords + RECORD_BYTES * (2L * slot + (k & 1));
             long operation = buf.get(ValueLayout.JAVA_LONG, record);
             long argument = buf.get(ValueLayout.JAVA_LONG, record + 8);
