@@ -51,7 +51,7 @@ class WaitFreeFrozenRateTest {
                 ptr = kind.create(t, r, HOME, THREADS, ELEMENTS, WaitFreeObject.Helping.SEQUENCED).ptr();
             }
             FrozenRate.assertOthersKeepHalfTheirRate(c,
-                    (t, r) -> alternating(kind.attach(t, r, ptr, WaitFreeObject.Helping.SEQUENCED)));
+                    (i, t, r) -> alternating(kind.attach(t, r, ptr, WaitFreeObject.Helping.SEQUENCED)));
         }
     }
 
@@ -72,7 +72,7 @@ class WaitFreeFrozenRateTest {
             try (ComputeThread t = c.thread(2); EpochReclaimer r = new EpochReclaimer(t, t.allocator())) {
                 ptr = RemoteRegister.create(t, r, HOME, new byte[REGISTER_BYTES]).ptr();
             }
-            FrozenRate.assertOthersKeepHalfTheirRate(c, (t, r) -> {
+            FrozenRate.assertOthersKeepHalfTheirRate(c, (i, t, r) -> {
                 RemoteRegister reg = RemoteRegister.attach(t, r, ptr);
                 MemorySegment value = MemorySegment.ofArray(new byte[REGISTER_BYTES]);
                 long[] n = {0};
@@ -94,7 +94,7 @@ class WaitFreeFrozenRateTest {
             try (ComputeThread t = c.thread(2)) {
                 ptr = RemoteCounter.create(t, HOME, 0).ptr();
             }
-            FrozenRate.assertOthersKeepHalfTheirRate(c, (t, r) -> {
+            FrozenRate.assertOthersKeepHalfTheirRate(c, (i, t, r) -> {
                 RemoteCounter counter = RemoteCounter.attach(t, ptr);
                 return () -> counter.fetchAndAdd(1);
             });
@@ -108,7 +108,7 @@ class WaitFreeFrozenRateTest {
             try (ComputeThread t = c.thread(2)) {
                 ptr = RemoteMaxRegister.create(t, HOME, THREADS, 0).ptr();
             }
-            FrozenRate.assertOthersKeepHalfTheirRate(c, (t, r) -> {
+            FrozenRate.assertOthersKeepHalfTheirRate(c, (i, t, r) -> {
                 RemoteMaxRegister max = RemoteMaxRegister.attach(t, ptr);
                 long[] n = {0};
                 return () -> {
@@ -128,7 +128,7 @@ class WaitFreeFrozenRateTest {
             try (ComputeThread t = c.thread(2)) {
                 ptr = SharedStateTable.create(t, HOME, rows, rowBytes).ptr();
             }
-            FrozenRate.assertOthersKeepHalfTheirRate(c, (t, r) -> {
+            FrozenRate.assertOthersKeepHalfTheirRate(c, (i, t, r) -> {
                 SharedStateTable sst = SharedStateTable.attach(t, ptr);
                 MemorySegment row = MemorySegment.ofArray(new byte[rowBytes]);
                 MemorySegment all = MemorySegment.ofArray(new byte[rows * rowBytes]);

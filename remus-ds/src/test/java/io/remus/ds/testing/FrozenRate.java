@@ -65,11 +65,12 @@ public final class FrozenRate {
     @FunctionalInterface
     public interface Attach {
         /**
+         * @param index     the thread's index: 0 for the one that is frozen, 1 and up for the live ones
          * @param thread    the thread's compute thread
          * @param reclaimer its reclaimer (default options)
          * @return its handle
          */
-        Handle attach(ComputeThread thread, Reclaimer reclaimer);
+        Handle attach(int index, ComputeThread thread, Reclaimer reclaimer);
     }
 
     /**
@@ -87,7 +88,7 @@ public final class FrozenRate {
         AtomicBoolean pause = new AtomicBoolean();
         AtomicBoolean stop = new AtomicBoolean();
         List<Thread> threads = new ArrayList<>();
-        Thread frozen = new Thread(() -> run(c, FROZEN_NODE, attach, failure, stop, h -> {
+        Thread frozen = new Thread(() -> run(c, 0, FROZEN_NODE, attach, failure, stop, h -> {
             if (pause.getAndSet(false)) {
                 paused.release();
                 try {
@@ -103,7 +104,8 @@ public final class FrozenRate {
         threads.add(frozen);
         for (int i = 0; i < LIVE_NODES.length; i++) {
             int node = LIVE_NODES[i];
-            threads.add(new Thread(() -> run(c, node, attach, failure, stop, h -> {
+            int index = i + 1;
+            threads.add(new Thread(() -> run(c, index, node, attach, failure, stop, h -> {
                 h.operate();
                 liveOps.increment();
             }), "live-" + i + "@node" + node));
@@ -163,10 +165,10 @@ public final class FrozenRate {
         void run(Handle h);
     }
 
-    private static void run(TestCluster c, int node, Attach attach, AtomicReference<Throwable> failure, AtomicBoolean stop,
+    private static void run(TestCluster c, int index, int node, Attach attach, AtomicReference<Throwable> failure, AtomicBoolean stop,
                             Step step) {
         try (ComputeThread t = c.thread(node); EpochReclaimer r = new EpochReclaimer(t, t.allocator())) {
-            Handle h = attach.attach(t, r);
+            Handle h = attach.attach(index, t, r);
             while (!stop.get() && failure.get() == null) {
                 step.run(h);
                 LockSupport.parkNanos(PACE_NANOS);
