@@ -7,8 +7,13 @@ import io.remus.core.sim.SimFreeze;
 import io.remus.core.sim.SimOptions;
 import io.remus.core.testing.TestCluster;
 import io.remus.ds.reclaim.EpochReclaimer;
+import io.remus.core.fabric.Fabric;
+import io.remus.core.testing.Fabrics;
+import org.junit.jupiter.api.Named;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -18,13 +23,15 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicLongArray;
+import java.util.function.Function;
+import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
-import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * A {@link SequentialObject} whose step throws: the call of that operation fails with
@@ -77,9 +84,14 @@ class WaitFreeObjectThrowingStepTest {
         assertEquals("refused " + argument, cause.getMessage());
     }
 
-    @Test
-    void shouldFailOnlyTheThrowingCallAndLeaveTheStateAsItWas() {
-        try (TestCluster c = new TestCluster(SimFabric::new, SimOptions.defaults(), 3, b -> { });
+    static Stream<Named<Function<SimOptions, Fabric>>> fabrics() {
+        return Fabrics.all();
+    }
+
+    @ParameterizedTest
+    @MethodSource("fabrics")
+    void shouldFailOnlyTheThrowingCallAndLeaveTheStateAsItWas(Function<SimOptions, Fabric> make) {
+        try (TestCluster c = new TestCluster(make, SimOptions.defaults(), 3, b -> { });
              ComputeThread t = c.thread(0); EpochReclaimer r = new EpochReclaimer(t, t.allocator())) {
             WaitFreeObject<Long> o = WaitFreeObject.create(t, r, HOME, 4, new ThrowingCounter());
             assertEquals(0, o.apply(ADD, 5));
@@ -101,8 +113,44 @@ class WaitFreeObjectThrowingStepTest {
         }
     }
 
+    @ParameterizedTest
+    @MethodSource("fabrics")
+    void shouldFailEveryThrowingCallAndApplyEveryOtherWhenThreadsOnSeveralNodesMixThem(Function<SimOptions, Fabric> make)
+            throws Exception {
+        int threads = 4;
+        int ops = 40;
+        try (TestCluster c = new TestCluster(make, SimOptions.defaults(), 3, b -> b.segmentSize(16 << 20))) {
+            long ptr;
+            try (ComputeThread t = c.thread(2); EpochReclaimer r = new EpochReclaimer(t, t.allocator())) {
+                ptr = WaitFreeObject.create(t, r, HOME, threads + 2, new ThrowingCounter()).ptr();
+            }
+            AtomicLong added = new AtomicLong();
+            c.runOnThreads(new int[] {0, 1, 2, 0}, (index, t) -> {
+                try (EpochReclaimer r = new EpochReclaimer(t, t.allocator())) {
+                    WaitFreeObject<Long> o = WaitFreeObject.attach(t, r, ptr, new ThrowingCounter());
+                    for (int i = 0; i < ops; i++) {
+                        if ((i + index) % 3 == 0) {
+                            long arg = index * 1000L + i;
+                            assertFailed(assertThrows(SequentialOperationException.class, () -> o.apply(THROW, arg)), arg);
+                        } else {
+                            o.apply(ADD, 1);
+                            added.incrementAndGet();
+                        }
+                    }
+                    assertEquals(o.announced(), o.applied(o.slot()), "every call of thread " + index + " completed once");
+                }
+            });
+            try (ComputeThread t = c.thread(2); EpochReclaimer r = new EpochReclaimer(t, t.allocator())) {
+                WaitFreeObject<Long> o = WaitFreeObject.attach(t, r, ptr, new ThrowingCounter());
+                assertEquals(added.get(), o.read(), "only the operations that did not throw took effect");
+            }
+        }
+    }
+
+    /** Simulator only: it freezes a thread ({@link SimFabric#freeze}). */
     @Test
     void shouldKeepEveryOtherHandleWorkingWhileAThrowingCallIsAnnouncedAndFrozen() throws Exception {
+        assumeTrue(getClass() == WaitFreeObjectThrowingStepTest.class, "the simulator's freeze, not run by the verbs twin");
         int live = 3;
         int ops = 200;
         int[] liveNodes = {0, 2, 2};
