@@ -31,8 +31,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * {@code k}) against the smaller of the unfrozen windows just before and just after it, so that a change
  * of the host's load across the run does not count against the object. Each window lasts half a default
  * lease and starts once the thread is frozen, so that it falls inside the lease of the guard the frozen
- * operation holds: the epoch stays held back through the whole window, and a reclaimer that parks its
- * callers until the epoch advances stops the others for most of it. Every thread paces itself (it parks
+ * operation holds (where the work request is inside one): the epoch stays held back through the whole
+ * window, and a reclaimer that parks its callers until the epoch advances stops the others for most of it. Every thread paces itself (it parks
  * for a few microseconds after each operation), so that the counts depend on the timer more than on the
  * host's load, and what the others retire while the epoch is held back stays within the cluster's memory.
  *
