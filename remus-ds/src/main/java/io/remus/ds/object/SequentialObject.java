@@ -42,7 +42,9 @@ public interface SequentialObject<S> {
     /**
      * Applies one operation. Deterministic and without side effects, and total: it returns a step for
      * any two words (an unknown operation gets a status that says so), since a helper may read a record
-     * that its owner is rewriting (the helper's compare-and-swap then fails and discards the result).
+     * that its owner is rewriting (the helper's compare-and-swap then fails and discards the result). An
+     * operation it throws for (a {@link RuntimeException}) takes no effect: {@link WaitFreeObject#apply}
+     * throws {@link SequentialOperationException} with it as cause to that operation's caller only.
      *
      * @param state     the state before the operation (not changed)
      * @param operation the operation code

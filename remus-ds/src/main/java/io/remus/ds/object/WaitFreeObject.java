@@ -86,7 +86,7 @@ import java.util.Objects;
  * <table>
  *   <caption>per call, worst case, besides the allocator's and the reclaimer's own work</caption>
  *   <tr><th>method</th><th>progress</th><th>RDMA operations</th><th>round trips</th></tr>
- *   <tr><td>{@link #apply}</td><td>wait-free (bounded independently of {@code n})</td>
+ *   <tr><td>{@link #apply}</td><td>wait-free (bounded independently of {@code n}); lock-free when the sequential step throws (see below)</td>
  *       <td>announce: 1 WRITE (16 bytes), 1 compare-and-swap, 1 READ (8 bytes);
  *       at most 3 reads of the state: 3 READs each ({@code B + 8c + 32c} bytes);
  *       at most 2 publishes: 1 WRITE ({@code B} bytes) and 1 compare-and-swap each;
@@ -115,6 +115,16 @@ import java.util.Objects;
  * once. The handle's next call first completes it (steps 2 to 4, its response dropped), then announces
  * its own operation; that call's bound is then twice the one above.
  *
+ * <p><b>A sequential step that throws.</b> When {@link SequentialObject#apply} throws (a
+ * {@link RuntimeException}) for an announced operation, a helper leaves that operation announced and applies
+ * the others; only the operation's own handle completes it, by publishing a state in which it took no effect
+ * (the state as it was before it, with the others' operations of that step applied) and its slot records it
+ * as failed. That call then throws {@link SequentialOperationException} with what the step threw as its
+ * cause, and every later call, on every handle, works as before. Such a call is lock-free rather than
+ * wait-free: no helper completes it, so its owner's compare-and-swap can fail as often as others publish.
+ * The other calls keep the bound above. An operation whose step throws and whose thread stopped for good
+ * stays announced: every helper calls the step for it again, and skips it again.
+ *
  * <p><b>Creating and finding.</b> {@link #create} allocates the root and the first state block and writes
  * both before the root is known; others {@link #attach} with {@link #ptr()}, each claiming the next
  * announce slot (slots are never given back). All handles of an object use reclaimers of one kind. The
@@ -134,6 +144,8 @@ public final class WaitFreeObject<S> {
     private static final int SLOTS = 8;
     private static final int SLOT_BYTES = 24;
     private static final int RECORD_BYTES = 16;
+    /** Set in {@code applied[i]} beside the sequence number of an operation whose sequential step threw. */
+    private static final long FAILED = 1L << 62;
 
     private static final long BUF_RECORD = 0;
     private static final long BUF_ANNOUNCED = 16;
@@ -168,6 +180,8 @@ public final class WaitFreeObject<S> {
     private boolean pending;
     private long spare = RemotePtr.NULL;
     private long status;
+    private RuntimeException failure;
+    private long failedSequence;
     private long allocatorRoundTrips;
     private long allocatorCompareAndSwaps;
 
@@ -374,10 +388,16 @@ public final class WaitFreeObject<S> {
      *                                  state block (see the class)
      * @throws io.remus.ds.reclaim.LeaseExpiredException when called inside an outer guard whose lease ran
      *                                  out (found invalid when the attempt starts over)
+     * @throws SequentialOperationException when the sequential object threw applying the operation: it took
+     *                                  no effect, and the object goes on working (see the class)
      */
     public long apply(long operation, long argument) {
         if (pending) {
-            complete(sequence, false);
+            try {
+                complete(sequence, false);
+            } catch (SequentialOperationException dropped) {
+                // the earlier call's response, failed or not, is dropped
+            }
         }
         MemorySegment buf = thread.buffer();
         buf.set(ValueLayout.JAVA_LONG, BUF_RECORD, operation);
@@ -422,7 +442,7 @@ public final class WaitFreeObject<S> {
                         continue;
                     }
                     long applied = buf.get(ValueLayout.JAVA_LONG, slotAt(bufOld, slot));
-                    if (applied >= k) {
+                    if ((applied & ~FAILED) >= k) {
                         return respond(bufOld, applied, k);
                     }
                     help();
@@ -472,9 +492,19 @@ public final class WaitFreeObject<S> {
     private long respond(long block, long applied, long k) {
         MemorySegment buf = thread.buffer();
         pending = false;
-        if (applied != k) {
+        if ((applied & ~FAILED) != k) {
             throw new CorruptedMemoryException(RemotePtr.offset(root, STATE), applied, "the state of the wait-free object at "
                     + RemotePtr.toString(root) + " applied operation " + applied + " of slot " + slot + ", whose owner is at " + k);
+        }
+        RuntimeException cause = failedSequence == k ? failure : null;
+        failure = null;
+        if ((applied & FAILED) != 0) {
+            long record = bufRecords + RECORD_BYTES * (2L * slot + (k & 1));
+            long operation = buf.get(ValueLayout.JAVA_LONG, record);
+            long argument = buf.get(ValueLayout.JAVA_LONG, record + 8);
+            throw new SequentialOperationException("the sequential object threw applying operation " + operation + " ("
+                    + argument + "), number " + k + " of slot " + slot + " of the wait-free object at " + RemotePtr.toString(root)
+                    + ": it took no effect", operation, argument, cause);
         }
         long at = slotAt(block, slot);
         status = buf.get(ValueLayout.JAVA_LONG, at + 8);
@@ -490,7 +520,7 @@ public final class WaitFreeObject<S> {
         for (int j = 0; j < capacity; j++) {
             long seq = buf.get(ValueLayout.JAVA_LONG, BUF_SEQS + 8L * j);
             long at = slotAt(bufNew, j);
-            long applied = buf.get(ValueLayout.JAVA_LONG, at);
+            long applied = buf.get(ValueLayout.JAVA_LONG, at) & ~FAILED;
             boolean apply = switch (helping) {
                 case SEQUENCED -> seq == applied + 1;
                 case OWN_ONLY -> j == slot && seq == applied + 1;
@@ -500,8 +530,19 @@ public final class WaitFreeObject<S> {
                 continue;
             }
             long record = bufRecords + RECORD_BYTES * (2L * j + (seq & 1));
-            SequentialObject.Step<S> step = object.apply(state, buf.get(ValueLayout.JAVA_LONG, record),
-                    buf.get(ValueLayout.JAVA_LONG, record + 8));
+            SequentialObject.Step<S> step;
+            try {
+                step = object.apply(state, buf.get(ValueLayout.JAVA_LONG, record), buf.get(ValueLayout.JAVA_LONG, record + 8));
+            } catch (RuntimeException e) {
+                if (j == slot) {
+                    failure = e;
+                    failedSequence = seq;
+                    buf.set(ValueLayout.JAVA_LONG, at, seq | FAILED);
+                    buf.set(ValueLayout.JAVA_LONG, at + 8, 0);
+                    buf.set(ValueLayout.JAVA_LONG, at + 16, 0);
+                }
+                continue;
+            }
             state = step.state();
             buf.set(ValueLayout.JAVA_LONG, at, seq);
             buf.set(ValueLayout.JAVA_LONG, at + 8, step.status());
@@ -558,8 +599,9 @@ public final class WaitFreeObject<S> {
 
     /**
      * How many operations of announce slot {@code i} the current state has applied (its last applied
-     * sequence number): one READ of the state pointer and one of its block. With the handle's
-     * {@link #announced()} count, shows that every operation took effect exactly once.
+     * sequence number; an operation whose sequential step threw counts, without effect): one READ of the
+     * state pointer and one of its block. With the handle's {@link #announced()} count, shows that every
+     * operation took effect exactly once.
      *
      * @param i an announce slot
      * @return the count
@@ -570,7 +612,7 @@ public final class WaitFreeObject<S> {
             throw new BadArgumentException("announce slot must be 0.." + (capacity - 1) + ", got " + i);
         }
         readBlock();
-        return thread.buffer().get(ValueLayout.JAVA_LONG, slotAt(bufOld, i));
+        return thread.buffer().get(ValueLayout.JAVA_LONG, slotAt(bufOld, i)) & ~FAILED;
     }
 
     private void readBlock() {

@@ -19,9 +19,15 @@ import java.util.function.LongSupplier;
  * @param passBytes  unreclaimed bytes at which closing a guard runs a reclamation pass (after a pass
  *                   that left this much, the next one waits until a quarter of it more was retired)
  * @param limitBytes unreclaimed bytes at which closing a guard waits, passing again and again, until
- *                   fewer are left or {@code limitWait} is over; {@link Long#MAX_VALUE} for no limit
+ *                   fewer are left or {@code limitWait} is over; {@link Long#MAX_VALUE} for no limit (the
+ *                   default). A limit makes closing a guard <em>blocking</em>: while another thread holds the
+ *                   epoch back (a stalled thread, for up to its lease and the clock skew), the closing thread
+ *                   waits for it, so every wait-free or lock-free object used with this reclaimer is then
+ *                   blocking too. Without a limit, what a thread holds unreclaimed is bounded by what it
+ *                   retires within a lease plus the clock skew, plus {@code passBytes} (see
+ *                   {@link EpochReclaimer})
  * @param limitWait  the longest such a wait lasts (then the close returns, and
- *                   {@link EpochReclaimer#limitTimeouts()} counts it)
+ *                   {@link EpochReclaimer#limitTimeouts()} counts it); no wait without a limit
  * @param slots      announcement slots per memory node's table (every thread of the nodes that share the
  *                   table takes one); read only by the reclaimer that creates a table
  * @param clock      the clock leases are measured with, in milliseconds, the same on every node up to
@@ -53,11 +59,16 @@ public record EpochOptions(Duration lease, Duration clockSkew, long passBytes, l
     }
 
     /**
-     * {@return a 1 s lease, 50 ms clock skew, a pass at 64 KiB unreclaimed, a limit of 1 MiB waited for
-     *         up to 3 s, 64 slots per table, {@link System#currentTimeMillis()}}
+     * The defaults, with which no call of the reclaimer waits for another thread (and so no wait-free or
+     * lock-free object that uses it does): unreclaimed memory is bounded by the lease and the passes, not
+     * by parking the caller.
+     *
+     * @return a 1 s lease, 50 ms clock skew, a pass at 64 KiB unreclaimed, no limit ({@link Long#MAX_VALUE};
+     *         {@code limitWait} 3 s, for a limit set with {@link #withBytes}), 64 slots per table,
+     *         {@link System#currentTimeMillis()}
      */
     public static EpochOptions defaults() {
-        return new EpochOptions(Duration.ofSeconds(1), Duration.ofMillis(50), 64 << 10, 1 << 20, Duration.ofSeconds(3), 64,
+        return new EpochOptions(Duration.ofSeconds(1), Duration.ofMillis(50), 64 << 10, Long.MAX_VALUE, Duration.ofSeconds(3), 64,
                 System::currentTimeMillis);
     }
 
@@ -85,7 +96,8 @@ public record EpochOptions(Duration lease, Duration clockSkew, long passBytes, l
      * Sets the byte thresholds of a pass and of a waiting close.
      *
      * @param pass  unreclaimed bytes that trigger a pass
-     * @param limit unreclaimed bytes that make a close wait, or {@link Long#MAX_VALUE}
+     * @param limit unreclaimed bytes that make a close wait, or {@link Long#MAX_VALUE} for none; a limit makes
+     *              closing a guard, and so every object used with the reclaimer, blocking (see {@link #limitBytes()})
      * @return a copy with them
      */
     public EpochOptions withBytes(long pass, long limit) {

@@ -56,8 +56,8 @@ import java.util.concurrent.locks.LockSupport;
  *   <li>closing the guard: announce {@code {epoch, inactive}}; then a pass when the thread holds at
  *       least {@link EpochOptions#passBytes()} unreclaimed (and, after a pass that left that much,
  *       again only once a quarter of it more was retired, so that a held-back epoch does not cost a
- *       pass per operation), and passes until it holds fewer than
- *       {@link EpochOptions#limitBytes()} (for at most {@link EpochOptions#limitWait()}).</li>
+ *       pass per operation); and, only where a limit is set ({@link EpochOptions#limitBytes()}, none by
+ *       default), passes until it holds fewer than that (for at most {@link EpochOptions#limitWait()}).</li>
  *   <li>{@link #retire}: the block waits for epoch {@code r + 2}, where {@code r} is the announced
  *       epoch + 1 when retired inside a guard whose lease holds (the global epoch cannot pass that
  *       while the lease holds), else the global epoch, read.</li>
@@ -87,13 +87,21 @@ import java.util.concurrent.locks.LockSupport;
  * {@link System#currentTimeMillis()} of every process is the same clock: skew 0).
  *
  * <h2>Unreclaimed memory</h2>
- * When a guard closes, the thread's unreclaimed bytes are below {@link EpochOptions#limitBytes()}
- * unless the wait for it ran out ({@link #limitTimeouts()} counts those); inside a guard, add what
- * the guard retired. The wait ends once the global epoch advanced three times: with every other
- * thread's guards short, within about three of their guards; with a stalled thread, within its lease
- * plus the clock skew plus that; with a dead node, the same (its leases run out). With
- * {@link io.remus.core.config.Timeouts#FOREVER} as lease (plain epochs) and no limit, a thread stalled
- * inside a guard stops every advance, and unreclaimed memory grows with every retire, without bound.
+ * The lease and the passes bound it, without making anyone wait. A block is freed by the pass after the
+ * global epoch advanced twice past its retirement; closing a guard runs a pass once the thread holds
+ * {@link EpochOptions#passBytes()}, and again after each further quarter of it while the epoch is held
+ * back. With every other thread's guards short the epoch advances within about three of their guards, so
+ * a thread holds about {@code passBytes} plus what it retires meanwhile; a stalled thread holds the epoch
+ * back for at most its lease plus the clock skew, and a dead node's threads the same (their leases run
+ * out), so a thread holds at most what it retires in that time on top. With
+ * {@link io.remus.core.config.Timeouts#FOREVER} as lease (plain epochs), a thread stalled inside a guard
+ * stops every advance, and unreclaimed memory grows with every retire, without bound.
+ *
+ * <p>A user who prefers a hard bound to progress sets {@link EpochOptions#limitBytes()} (none by default):
+ * then, when a guard closes, the thread's unreclaimed bytes are below it unless the wait for it ran out
+ * ({@link #limitTimeouts()} counts those); inside a guard, add what the guard retired. The wait ends once
+ * the global epoch advanced three times, within the times above; it is a wait for the other threads, so
+ * closing a guard is then blocking, and so is every object used with this reclaimer.
  *
  * <h2>RDMA operations</h2>
  * <ul>
@@ -117,8 +125,10 @@ import java.util.concurrent.locks.LockSupport;
  * <h2>Progress</h2>
  * Retire and a pass are wait-free. Enter is lock-free: it announces again only when the epoch
  * advanced in between, and its own announcement stops the epoch one step later, so it does so at
- * most a few times. Closing a guard blocks only while the thread holds {@link EpochOptions#limitBytes()}
- * or more, for at most {@link EpochOptions#limitWait()}.
+ * most a few times. Closing a guard is wait-free with the defaults (it runs at most one pass); only with
+ * a limit set ({@link EpochOptions#limitBytes()}) it blocks while the thread holds that much or more, for
+ * at most {@link EpochOptions#limitWait()}: a wait for the other threads, which makes every wait-free or
+ * lock-free object used with the reclaimer blocking.
  *
  * <p>One instance per {@link ComputeThread}, created and used by the thread that owns it. It claims
  * a slot when created and gives it back in {@link #close()}.

@@ -16,6 +16,15 @@
  * </ul>
  * One reclaimer per {@link io.remus.core.ComputeThread}, confined to its thread like it.
  *
+ * <h2>Progress</h2>
+ * A wait-free or lock-free data structure keeps its guarantee with {@link io.remus.ds.reclaim.EpochReclaimer}
+ * and {@link io.remus.ds.reclaim.NeverReclaimer} as they come: with {@link io.remus.ds.reclaim.EpochOptions#defaults()}
+ * no reclaimer call waits for another thread, and the lease, not the caller, bounds what a stalled thread
+ * holds back. A limit on unreclaimed bytes ({@link io.remus.ds.reclaim.EpochOptions#limitBytes()}) makes
+ * closing a guard wait for the others: every structure used with such a reclaimer is blocking.
+ * {@link io.remus.ds.reclaim.BarrierReclaimer}'s guards never wait; its {@link io.remus.ds.reclaim.Reclaimer#reclaim()},
+ * which the structures never call themselves, waits at a barrier.
+ *
  * <h2>Nulls</h2>
  * A {@code null} passed where an object is required is a {@link java.lang.NullPointerException}
  * whose message is the parameter's name, thrown by
