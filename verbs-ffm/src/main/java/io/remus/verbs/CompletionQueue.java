@@ -58,16 +58,20 @@ public final class CompletionQueue extends NativeResource {
      * @throws VerbsException          if {@code poll_cq} fails
      */
     public int poll(WorkCompletions completions) {
-        completions.requireOpen();
         enter();
         try {
-            int n = IbVerbs.ibv_poll_cq(pollFunction, cq, completions.capacity(), completions.entries());
-            if (n < 0) {
-                completions.count(0);
-                throw new VerbsException("ibv_poll_cq", -n, "polling a completion queue");
+            completions.enter();
+            try {
+                int n = IbVerbs.ibv_poll_cq(pollFunction, cq, completions.capacity(), completions.entries());
+                if (n < 0) {
+                    completions.count(0);
+                    throw new VerbsException("ibv_poll_cq", -n, "polling a completion queue");
+                }
+                completions.count(n);
+                return n;
+            } finally {
+                completions.exit();
             }
-            completions.count(n);
-            return n;
         } finally {
             exit();
         }
