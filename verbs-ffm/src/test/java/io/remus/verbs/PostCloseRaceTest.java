@@ -17,8 +17,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * A close on one thread while another posts or polls, on the test device: many rounds of a
- * poster (post_send, post_recv) or poller (poll_cq) racing {@code close()}, which must never crash
- * the JVM and must leave the racing thread with {@link ClosedResourceException}.
+ * poster (post_send, post_recv) or poller (poll_cq) racing {@code close()} of the queue pair, the
+ * completion queue or the completions polled into, which must never crash the JVM and must leave
+ * the racing thread with {@link ClosedResourceException}.
  */
 @Timeout(value = 5, unit = TimeUnit.MINUTES)
 class PostCloseRaceTest {
@@ -70,6 +71,22 @@ class PostCloseRaceTest {
                         cq.poll(completions);
                     }
                 }, cq::close);
+                assertThrows(ClosedResourceException.class, () -> cq.poll(completions));
+            }
+        }
+    }
+
+    @DeviceTest
+    void shouldRefusePollsWithTheTypedErrorWhenTheirCompletionsCloseUnderThem() throws Exception {
+        try (Context context = Context.open(DeviceTests.deviceName()); CompletionQueue cq = context.createCompletionQueue(16)) {
+            for (int round = 0; round < ROUNDS; round++) {
+                WorkCompletions completions = new WorkCompletions(8);
+                race(round, () -> {
+                    while (true) {
+                        cq.poll(completions);
+                    }
+                }, completions::close);
+                assertTrue(completions.isClosed());
                 assertThrows(ClosedResourceException.class, () -> cq.poll(completions));
             }
         }
