@@ -42,8 +42,9 @@ import java.util.concurrent.locks.LockSupport;
  * check is one comparison of {@link Thread#currentThread()} with a field. The configuration and
  * directory queries ({@link #nodeId()}, {@link #config()}, {@link #buffer()}, {@link #isClosed()},
  * {@link #segmentCount}, {@link #segmentBase}, {@link #segmentLength}) may be called from any
- * thread. {@link #close()} may be called from any thread too, once the owner no longer uses the
- * instance (after joining it, for example): it is not synchronised with a running operation.
+ * thread. {@link #close()} runs on the owner, or on another thread once the owner has ended (after
+ * joining it, for example); from another thread while the owner is alive it is refused, so a close
+ * never runs beside one of the owner's operations.
  *
  * <p>Targets on the thread's own node follow the local/remote atomicity table: reads take the CPU
  * path; atomics go through the NIC (loopback QP), since a CPU atomic is not atomic with a NIC atomic
@@ -78,6 +79,10 @@ public final class ComputeThread implements AutoCloseable {
     private static final VarHandle WORD = ValueLayout.JAVA_LONG.varHandle();
     private static final VarHandle REGIONS = MethodHandles.arrayElementVarHandle(RemoteRegion[][].class);
     private static final VarHandle OWNER;
+    private static final VarHandle CLOSE_STATE;
+    private static final int OPEN = 0;
+    private static final int CLOSING = 1;
+    private static final int CLOSED = 2;
     private static final AtomicInteger TAGS = new AtomicInteger();
     private static final int NO_NODE = -1;
     private static final long RESULT_TO_SLOT = -1;
@@ -86,6 +91,7 @@ public final class ComputeThread implements AutoCloseable {
     static {
         try {
             OWNER = MethodHandles.lookup().findVarHandle(ComputeThread.class, "owner", Thread.class);
+            CLOSE_STATE = MethodHandles.lookup().findVarHandle(ComputeThread.class, "closeState", int.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -128,8 +134,18 @@ public final class ComputeThread implements AutoCloseable {
     private RemoteAllocator allocator;
     private int nextLane;
     private volatile boolean closed;
+    /** {@link #OPEN}, {@link #CLOSING} or {@link #CLOSED}: the one {@link #close()} that wins the compare-and-set runs. */
+    private volatile int closeState;
     private Thread owner;
 
+    /**
+     * Creates the thread's completion queue, then its registered buffer; when the buffer cannot be
+     * had, the queue is closed again, so a refused thread holds nothing (the queue comes first
+     * because its size is what a device limits: {@code max_cqe}).
+     *
+     * @throws BadArgumentException when the completion queue of {@code 2 * opsInFlightPerThread *
+     *                              wrsPerBatch} entries exceeds what the fabric node allows
+     */
     ComputeThread(Fabric fabric, FabricNode fabricNode, ClusterConfig config, List<RegisteredMemory> localMemory) {
         this.fabric = fabric;
         this.fabricNode = fabricNode;
@@ -138,17 +154,22 @@ public final class ComputeThread implements AutoCloseable {
         int ops = config.opsInFlightPerThread();
         this.bufferSize = config.bufferSizePerThread();
         this.wordsOffset = 2L * bufferSize;
-        this.registered = fabricNode.allocate(wordsOffset + 8L * ops);
+        this.sendQueueDepth = ops * config.wrsPerBatch();
+        this.cq = fabricNode.createCompletionQueue(sendQueueDepth * 2);
+        try {
+            this.registered = fabricNode.allocate(wordsOffset + 8L * ops);
+        } catch (RuntimeException e) {
+            closeQuietly(cq, e);
+            throw e;
+        }
         this.memory = registered.segment();
         this.userBuffer = memory.asSlice(0, bufferSize);
         this.base = registered.address();
         this.lkey = registered.lkey();
         this.localMemory = localMemory.toArray(RegisteredMemory[]::new);
-        this.sendQueueDepth = ops * config.wrsPerBatch();
         int nodes = config.nodes().size();
         this.lanes = config.qpLanesPerPeer();
         this.lanePolicy = config.lanePolicy();
-        this.cq = fabricNode.createCompletionQueue(sendQueueDepth * 2);
         this.completions = new Completions(Math.min(64, sendQueueDepth));
         this.queuePairs = new QueuePair[nodes][];
         this.outstanding = new int[nodes][];
@@ -201,7 +222,7 @@ public final class ComputeThread implements AutoCloseable {
      * @return its value
      */
     public long read(long ptr, boolean fence) {
-        confined();
+        confinedOpen();
         if (RemotePtr.node(ptr) == self) {
             checkTarget(ptr, 8, false);
             return localWord(ptr);
@@ -227,7 +248,7 @@ public final class ComputeThread implements AutoCloseable {
      * @param fence whether to fence
      */
     public void write(long ptr, long value, boolean fence) {
-        confined();
+        confinedOpen();
         await(postSingle(Opcode.WRITE, ptr, VALUE_FROM_SLOT, 8, value, 0, fence));
     }
 
@@ -254,7 +275,7 @@ public final class ComputeThread implements AutoCloseable {
      * @return the value it held
      */
     public long compareAndSwap(long ptr, long expected, long desired, boolean fence) {
-        confined();
+        confinedOpen();
         return await(postSingle(Opcode.COMPARE_AND_SWAP, ptr, RESULT_TO_SLOT, 8, expected, desired, fence));
     }
 
@@ -278,7 +299,7 @@ public final class ComputeThread implements AutoCloseable {
      * @return the value it held before
      */
     public long fetchAndAdd(long ptr, long delta, boolean fence) {
-        confined();
+        confinedOpen();
         return await(postSingle(Opcode.FETCH_AND_ADD, ptr, RESULT_TO_SLOT, 8, delta, 0, fence));
     }
 
@@ -292,7 +313,7 @@ public final class ComputeThread implements AutoCloseable {
      * @param length       the byte count
      */
     public void read(long ptr, long bufferOffset, int length) {
-        confined();
+        confinedOpen();
         await(readSlot(ptr, bufferOffset, length, false));
     }
 
@@ -304,7 +325,7 @@ public final class ComputeThread implements AutoCloseable {
      * @param length       the byte count
      */
     public void write(long ptr, long bufferOffset, int length) {
-        confined();
+        confinedOpen();
         checkBuffer(bufferOffset, length);
         await(postSingle(Opcode.WRITE, ptr, bufferOffset, length, 0, 0, false));
     }
@@ -318,7 +339,7 @@ public final class ComputeThread implements AutoCloseable {
      */
     public void read(long ptr, MemorySegment destination) {
         Objects.requireNonNull(destination, "destination");
-        confined();
+        confinedOpen();
         int length = stagedLength(destination);
         if (RemotePtr.node(ptr) == self) {
             checkTarget(ptr, length, false);
@@ -338,11 +359,11 @@ public final class ComputeThread implements AutoCloseable {
      */
     public void write(long ptr, MemorySegment source) {
         Objects.requireNonNull(source, "source");
-        confined();
+        confinedOpen();
         int length = stagedLength(source);
         checkTarget(ptr, length, false);
         if (closed) {
-            throw new BadArgumentException("compute thread is closed");
+            throw closedException();
         }
         MemorySegment.copy(source, 0, memory, bufferSize, length);
         await(postSingle(Opcode.WRITE, ptr, bufferSize, length, 0, 0, false));
@@ -358,7 +379,7 @@ public final class ComputeThread implements AutoCloseable {
      * @param value its new value
      */
     public void writeLocal(long ptr, long value) {
-        confined();
+        confinedOpen();
         RegisteredMemory m = localTarget(ptr, 8);
         long offset = RemotePtr.address(ptr) - m.address();
         if ((RemotePtr.address(ptr) & 7) == 0) {
@@ -378,7 +399,7 @@ public final class ComputeThread implements AutoCloseable {
      * @throws BadArgumentException when {@code ptr} is not on this node or outside its segments
      */
     public long readLocal(long ptr) {
-        confined();
+        confinedOpen();
         RegisteredMemory m = localTarget(ptr, 8);
         long offset = RemotePtr.address(ptr) - m.address();
         if ((RemotePtr.address(ptr) & 7) == 0) {
@@ -396,7 +417,7 @@ public final class ComputeThread implements AutoCloseable {
      * @param length       the byte count
      */
     public void writeLocal(long ptr, long bufferOffset, int length) {
-        confined();
+        confinedOpen();
         checkBuffer(bufferOffset, length);
         RegisteredMemory m = localTarget(ptr, length);
         MemorySegment.copy(memory, bufferOffset, m.segment(), RemotePtr.address(ptr) - m.address(), length);
@@ -414,9 +435,9 @@ public final class ComputeThread implements AutoCloseable {
      *                              range is outside this node's segments
      */
     public MemorySegment localSegment(long ptr, long length) {
-        confined();
+        confinedOpen();
         if (closed) {
-            throw new BadArgumentException("compute thread is closed");
+            throw closedException();
         }
         if (length <= 0) {
             throw new BadArgumentException("length must be positive, got " + length);
@@ -442,7 +463,7 @@ public final class ComputeThread implements AutoCloseable {
      * @return the operation's {@link OpHandle}, for {@link #await(long)}
      */
     public long readAsync(long ptr, long bufferOffset, int length, boolean fence) {
-        confined();
+        confinedOpen();
         return handle(readSlot(ptr, bufferOffset, length, fence));
     }
 
@@ -454,7 +475,7 @@ public final class ComputeThread implements AutoCloseable {
      * @return the operation's {@link OpHandle}
      */
     public long readWordAsync(long ptr, boolean fence) {
-        confined();
+        confinedOpen();
         if (RemotePtr.node(ptr) == self) {
             checkTarget(ptr, 8, false);
             long value = localWord(ptr);
@@ -477,7 +498,7 @@ public final class ComputeThread implements AutoCloseable {
      * @return the operation's {@link OpHandle}
      */
     public long writeAsync(long ptr, long bufferOffset, int length, boolean fence) {
-        confined();
+        confinedOpen();
         checkBuffer(bufferOffset, length);
         return handle(postSingle(Opcode.WRITE, ptr, bufferOffset, length, 0, 0, fence));
     }
@@ -491,7 +512,7 @@ public final class ComputeThread implements AutoCloseable {
      * @return the operation's {@link OpHandle}
      */
     public long writeWordAsync(long ptr, long value, boolean fence) {
-        confined();
+        confinedOpen();
         return handle(postSingle(Opcode.WRITE, ptr, VALUE_FROM_SLOT, 8, value, 0, fence));
     }
 
@@ -505,7 +526,7 @@ public final class ComputeThread implements AutoCloseable {
      * @return the operation's {@link OpHandle}
      */
     public long compareAndSwapAsync(long ptr, long expected, long desired, boolean fence) {
-        confined();
+        confinedOpen();
         return handle(postSingle(Opcode.COMPARE_AND_SWAP, ptr, RESULT_TO_SLOT, 8, expected, desired, fence));
     }
 
@@ -518,7 +539,7 @@ public final class ComputeThread implements AutoCloseable {
      * @return the operation's {@link OpHandle}
      */
     public long fetchAndAddAsync(long ptr, long delta, boolean fence) {
-        confined();
+        confinedOpen();
         return handle(postSingle(Opcode.FETCH_AND_ADD, ptr, RESULT_TO_SLOT, 8, delta, 0, fence));
     }
 
@@ -534,7 +555,7 @@ public final class ComputeThread implements AutoCloseable {
      *                                  operation now) or another compute thread issued it
      */
     public long await(long handle) {
-        confined();
+        confinedOpen();
         return await(current(handle));
     }
 
@@ -547,7 +568,7 @@ public final class ComputeThread implements AutoCloseable {
      * @throws StaleHandleException when the handle was already awaited or another compute thread issued it
      */
     public boolean poll(long handle) {
-        confined();
+        confinedOpen();
         OpSlot h = current(handle);
         if (h.state == OpSlot.State.PENDING) {
             progress();
@@ -726,7 +747,7 @@ public final class ComputeThread implements AutoCloseable {
 
     void checkBuffer(long offset, long length) {
         if (closed) {
-            throw new BadArgumentException("compute thread is closed");
+            throw closedException();
         }
         if (length <= 0 || offset < 0 || offset > bufferSize - length) {
             throw new BadArgumentException("local range [" + offset + ", +" + length + ") is outside the registered buffer of "
@@ -781,6 +802,50 @@ public final class ComputeThread implements AutoCloseable {
         }
     }
 
+    /** {@link #confined()}, then refuses a closed thread before anything touches memory or the fabric. */
+    void confinedOpen() {
+        confined();
+        if (closed) {
+            throw closedException();
+        }
+    }
+
+    private ClosedComputeThreadException closedException() {
+        return new ClosedComputeThreadException("the compute thread of node " + self + " is closed");
+    }
+
+    private static void closeQuietly(AutoCloseable resource, RuntimeException failure) {
+        try {
+            resource.close();
+        } catch (Exception e) {
+            failure.addSuppressed(e);
+        }
+    }
+
+    /**
+     * Makes the calling thread the owner for {@link #close()}: it already is, none was bound, or the
+     * owner has ended; a compare-and-set, so no other thread starts an operation meanwhile.
+     *
+     * @throws ThreadConfinementException when another Java thread owns this compute thread and is alive
+     */
+    private void claimForClose() {
+        Thread me = Thread.currentThread();
+        while (true) {
+            Thread was = (Thread) OWNER.getVolatile(this);
+            if (was == me) {
+                return;
+            }
+            if (was != null && was.isAlive()) {
+                throw new ThreadConfinementException("the compute thread of node " + self + " belongs to Java thread "
+                        + ThreadConfinementException.describe(was) + ", which is still alive; close it there, or after that"
+                        + " thread has ended (it was closed from " + ThreadConfinementException.describe(me) + ")");
+            }
+            if (OWNER.compareAndSet(this, was, me)) {
+                return;
+            }
+        }
+    }
+
     private void claimOwner() {
         Thread me = Thread.currentThread();
         Thread was = (Thread) OWNER.compareAndExchange(this, (Thread) null, me);
@@ -827,7 +892,7 @@ public final class ComputeThread implements AutoCloseable {
     /** Refuses a closed thread before any target lookup or connection, which a closed fabric node would fail untyped. */
     private void requireOpen() {
         if (closed) {
-            throw new BadArgumentException("compute thread is closed");
+            throw closedException();
         }
     }
 
@@ -1063,23 +1128,33 @@ public final class ComputeThread implements AutoCloseable {
     /**
      * Hands the cached blocks of {@link #allocator()} (when it was used) back to the memory nodes'
      * pools, waits (bounded) for operations still in flight, then releases the thread's QPs, CQ and
-     * buffer. Idempotent. When a pool cannot be reached the cached blocks stay out of use, at most
-     * {@link RemoteAllocator}'s documented cache bound, and the thread still closes. May be called from a thread other than the owner once the owner no longer uses this
-     * compute thread. Afterwards every operation that posts to the fabric or uses the buffer is
-     * refused with {@link BadArgumentException} (on the owner; another Java thread gets
-     * {@link ThreadConfinementException}); word reads and {@link #writeLocal(long, long)} on the
-     * thread's own node take the CPU path on the memory node's segments, which outlive it, and still
-     * work.
+     * buffer. When a pool cannot be reached the cached blocks stay out of use, at most
+     * {@link RemoteAllocator}'s documented cache bound, and the thread still closes.
+     *
+     * <p>Idempotent and safe to race: one compare-and-set picks the call that closes; any other call,
+     * concurrent or later, returns at once. The closing call runs on the owner, or on any thread when
+     * no Java thread has used this one yet or its owner has ended (it then becomes the owner by
+     * compare-and-set, so no operation can start on another thread meanwhile). A call from another
+     * thread while the owner is alive is refused with {@link ThreadConfinementException} and changes
+     * nothing: close on the owner, or after joining it. Afterwards every operation, on the remote and
+     * on the local (CPU) path alike, throws {@link ClosedComputeThreadException} before it touches
+     * memory or the fabric (a Java thread other than the owner gets
+     * {@link ThreadConfinementException}).
+     *
+     * @throws ThreadConfinementException when called from another thread while the owner is alive
      */
     @Override
     public void close() {
-        if (closed) {
+        if (!CLOSE_STATE.compareAndSet(this, OPEN, CLOSING)) {
             return;
         }
+        try {
+            claimForClose();
+        } catch (ThreadConfinementException e) {
+            CLOSE_STATE.setVolatile(this, OPEN);
+            throw e;
+        }
         if (allocator != null) {
-            // close() may come from another thread once the owner is done with this one: it
-            // becomes the owner for the flush.
-            OWNER.setVolatile(this, Thread.currentThread());
             try {
                 allocator.flush();
             } catch (RemusException e) {
@@ -1108,6 +1183,7 @@ public final class ComputeThread implements AutoCloseable {
         }
         cq.close();
         registered.close();
+        CLOSE_STATE.setVolatile(this, CLOSED);
     }
 
     private int countDone() {

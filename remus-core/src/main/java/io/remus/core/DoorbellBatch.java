@@ -110,7 +110,7 @@ public final class DoorbellBatch {
      * @throws RemoteTimeoutException   when the batch did not complete in time
      */
     public void execute() {
-        owner.confined();
+        owner.confinedOpen();
         owner.await(post());
     }
 
@@ -122,7 +122,7 @@ public final class DoorbellBatch {
      * @throws BadArgumentException when the batch is empty or no handle is free
      */
     public long post() {
-        owner.confined();
+        owner.confinedOpen();
         if (requests.size() == 0) {
             throw new BadArgumentException("cannot post an empty batch");
         }
@@ -134,7 +134,7 @@ public final class DoorbellBatch {
     }
 
     private int target(long ptr, int length, boolean atomic) {
-        owner.confined();
+        owner.confinedOpen();
         int n = RemotePtr.node(ptr);
         if (node >= 0 && n != node) {
             throw new BadArgumentException("a batch targets one node: it holds node " + node + ", got " + RemotePtr.toString(ptr));

@@ -64,6 +64,11 @@ public final class RemusNode implements AutoCloseable {
         return new ComputeThread(fabric, fabricNode, config, local);
     }
 
+    /** @return the node's fabric node, for tests in this package */
+    FabricNode fabricNode() {
+        return fabricNode;
+    }
+
     /** Closes the node's memory and fabric node; compute threads must be closed by their own threads first. */
     @Override
     public void close() {

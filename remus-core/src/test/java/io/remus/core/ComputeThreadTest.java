@@ -1,5 +1,7 @@
 package io.remus.core;
 
+import io.remus.core.config.ClusterConfig;
+import io.remus.core.config.NodeRange;
 import io.remus.core.fabric.CompletionStatus;
 import io.remus.core.fabric.Fabric;
 import io.remus.core.sim.SimFabric;
@@ -372,6 +374,138 @@ class ComputeThreadTest {
             assertEquals("source", assertThrows(NullPointerException.class, () -> t.write(remote, (MemorySegment) null)).getMessage());
             assertEquals("op", assertThrows(NullPointerException.class, () -> t.postedOperations(null)).getMessage());
         }
+    }
+
+    @ParameterizedTest
+    @MethodSource("fabrics")
+    void shouldRefuseEveryOperationTypedWithoutTouchingMemoryWhenClosed(Function<SimOptions, Fabric> make) {
+        try (TestCluster c = TestCluster.of(make); ComputeThread t = c.thread(1)) {
+            long own = scratch(t, 1);
+            long remote = scratch(t, 2);
+            t.write(own, 41);
+            t.write(remote, 42);
+            t.close();
+            for (long ptr : new long[] {own, remote}) {
+                assertClosedThread(() -> t.read(ptr), "word read");
+                assertClosedThread(() -> t.read(ptr, MemorySegment.ofArray(new long[1])), "staged read");
+                assertClosedThread(() -> t.write(ptr, 7), "word write");
+                assertClosedThread(() -> t.compareAndSwap(ptr, 41, 7), "compare-and-swap");
+                assertClosedThread(() -> t.fetchAndAdd(ptr, 1), "fetch-and-add");
+                assertClosedThread(() -> t.readWordAsync(ptr, false), "async word read");
+                assertClosedThread(() -> t.fetchAndAddAsync(ptr, 1, false), "async fetch-and-add");
+                assertClosedThread(() -> t.batch().fetchAndAdd(ptr, 1, 0).post(), "doorbell batch");
+            }
+            assertClosedThread(() -> t.readLocal(own), "local read");
+            assertClosedThread(() -> t.writeLocal(own, 7), "local word write");
+            assertClosedThread(() -> t.writeLocal(own, 0, 8), "local copy");
+            assertClosedThread(() -> t.localSegment(own, 8), "local view");
+            assertEquals(41, c.raw(own, 8).get(ValueLayout.JAVA_LONG, 0), "nothing reached the thread's own node");
+            assertEquals(42, c.raw(remote, 8).get(ValueLayout.JAVA_LONG, 0), "nothing reached the remote node");
+        }
+    }
+
+    @ParameterizedTest
+    @MethodSource("fabrics")
+    void shouldReleaseTheBufferWhenTheCompletionQueueIsBeyondTheDevicesLimit(Function<SimOptions, Fabric> make) {
+        int ops = 64;
+        int wrs = 16;
+        int maxCqe = ops * wrs;
+        try (TestCluster c = TestCluster.of(make)) {
+            CountingFabricNode node = new CountingFabricNode(c.node(0).fabricNode(), maxCqe);
+            ClusterConfig config = ClusterConfig.builder().nodeCount(3).memoryNodes(new NodeRange(0, 2))
+                    .computeNodes(new NodeRange(0, 2)).segmentSize(64 << 10).segmentCount(2).bufferSizePerThread(8192)
+                    .opsInFlightPerThread(ops).wrsPerBatch(wrs).build().withNodeId(0);
+            BadArgumentException e = assertThrows(BadArgumentException.class,
+                    () -> new ComputeThread(c.fabric(), node, config, java.util.List.of()));
+            assertTrue(e.getMessage().contains(Integer.toString(2 * ops * wrs)), "names the capacity: " + e.getMessage());
+            assertEquals(node.registrations.get(), node.registrationCloses.get(), "no registration is left behind");
+            assertEquals(node.completionQueues.get(), node.completionQueueCloses.get(), "no completion queue is left behind");
+            assertThrows(BadArgumentException.class, () -> c.node(0).fabricNode().createCompletionQueue(1 << 22),
+                    "the fabric itself refuses a queue beyond its device's max_cqe");
+        }
+    }
+
+    @ParameterizedTest
+    @MethodSource("fabrics")
+    void shouldCloseOnceWhenSeveralThreadsCloseAtOnceAfterTheOwnerEnded(Function<SimOptions, Fabric> make) throws Exception {
+        try (TestCluster c = TestCluster.of(make)) {
+            for (int round = 0; round < 20; round++) {
+                CountingFabricNode node = new CountingFabricNode(c.node(0).fabricNode(), Integer.MAX_VALUE);
+                ComputeThread t = new ComputeThread(c.fabric(), node, c.node(0).config(),
+                        c.node(0).memoryNode().orElseThrow().segments());
+                Thread user = Thread.ofPlatform().start(() -> {
+                    long[] blocks = new long[8];
+                    for (int i = 0; i < blocks.length; i++) {
+                        blocks[i] = t.allocator().allocate(48, 2);
+                    }
+                    for (long b : blocks) {
+                        t.allocator().deallocate(b, 48);
+                    }
+                });
+                user.join(30_000);
+                assertFalse(user.isAlive(), "the owner used the thread's allocator and ended");
+                java.util.concurrent.CountDownLatch go = new java.util.concurrent.CountDownLatch(1);
+                java.util.concurrent.ConcurrentLinkedQueue<Throwable> failures = new java.util.concurrent.ConcurrentLinkedQueue<>();
+                Thread[] closers = new Thread[4];
+                for (int i = 0; i < closers.length; i++) {
+                    closers[i] = Thread.ofPlatform().start(() -> {
+                        try {
+                            go.await();
+                            t.close();
+                        } catch (Throwable x) {
+                            failures.add(x);
+                        }
+                    });
+                }
+                go.countDown();
+                for (Thread closer : closers) {
+                    closer.join(30_000);
+                    assertFalse(closer.isAlive());
+                }
+                assertTrue(failures.isEmpty(), "round " + round + ": " + failures);
+                assertTrue(t.isClosed());
+                assertEquals(1, node.registrationCloses.get(), "round " + round + ": the buffer was released once");
+                assertEquals(1, node.completionQueueCloses.get(), "round " + round + ": the completion queue was closed once");
+            }
+        }
+    }
+
+    @ParameterizedTest
+    @MethodSource("fabrics")
+    void shouldRefuseACloseFromAnotherThreadWhileTheOwnerIsAlive(Function<SimOptions, Fabric> make) throws Exception {
+        try (TestCluster c = TestCluster.of(make); ComputeThread t = c.thread(1)) {
+            long w = scratch(t, 2);
+            java.util.concurrent.CountDownLatch used = new java.util.concurrent.CountDownLatch(1);
+            java.util.concurrent.CountDownLatch closedElsewhere = new java.util.concurrent.CountDownLatch(1);
+            java.util.concurrent.atomic.AtomicReference<Throwable> ownerFailure = new java.util.concurrent.atomic.AtomicReference<>();
+            Thread owner = Thread.ofPlatform().name("owner").start(() -> {
+                try {
+                    t.write(w, 1);
+                    used.countDown();
+                    assertTrue(closedElsewhere.await(30, TimeUnit.SECONDS));
+                    assertEquals(2, t.fetchAndAdd(w, 1) + 1, "the owner still owns an open thread");
+                } catch (Throwable x) {
+                    ownerFailure.set(x);
+                }
+            });
+            assertTrue(used.await(30, TimeUnit.SECONDS));
+            ThreadConfinementException e = assertThrows(ThreadConfinementException.class, t::close);
+            assertTrue(e.getMessage().contains("\"owner\""), e.getMessage());
+            assertFalse(t.isClosed(), "the refused close changed nothing");
+            closedElsewhere.countDown();
+            owner.join(30_000);
+            assertFalse(owner.isAlive());
+            if (ownerFailure.get() != null) {
+                throw new AssertionError("the owner failed", ownerFailure.get());
+            }
+            t.close();
+            assertTrue(t.isClosed(), "once the owner has ended, another thread closes it");
+            assertClosedThread(() -> t.read(w), "after the close");
+        }
+    }
+
+    private static void assertClosedThread(org.junit.jupiter.api.function.Executable call, String what) {
+        assertThrows(ClosedComputeThreadException.class, call, what);
     }
 
     private static void assertClosed(org.junit.jupiter.api.function.Executable call, String what) {

@@ -146,8 +146,9 @@ class ThreadConfinementTest {
                 CountDownLatch done = new CountDownLatch(racers);
                 AtomicInteger owners = new AtomicInteger();
                 AtomicInteger refused = new AtomicInteger();
+                Thread[] threads = new Thread[racers];
                 for (int r = 0; r < racers; r++) {
-                    Thread.ofPlatform().name("racer-" + r).start(() -> {
+                    threads[r] = Thread.ofPlatform().name("racer-" + r).start(() -> {
                         try {
                             start.await(10, TimeUnit.SECONDS);
                             t.fetchAndAdd(w, 1);
@@ -162,6 +163,9 @@ class ThreadConfinementTest {
                     });
                 }
                 assertTrue(done.await(30, TimeUnit.SECONDS));
+                for (Thread th : threads) {
+                    th.join(30_000);
+                }
                 assertEquals(1, owners.get(), "round " + round);
                 assertEquals(racers - 1, refused.get());
                 t.close();

@@ -55,6 +55,9 @@ final class CmEventChannel implements AutoCloseable {
      * @throws WaitTimeoutException if none came before the deadline
      */
     synchronized Event next(long deadline) {
+        if (closed) {
+            throw new ClosedResourceException("connection manager event channel is closed");
+        }
         try (Arena temp = Arena.ofConfined()) {
             MemorySegment out = temp.allocate(ADDRESS);
             MemorySegment fds = temp.allocate(pollfd.layout());

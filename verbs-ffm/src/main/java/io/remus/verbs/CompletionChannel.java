@@ -58,11 +58,16 @@ public final class CompletionChannel extends NativeResource {
             MemorySegment cqOut = arena.allocate(ADDRESS);
             MemorySegment contextOut = arena.allocate(ADDRESS);
             while (true) {
-                int rc = IbVerbs.ibv_get_cq_event(callState, channel, cqOut, contextOut);
-                if (rc == 0) {
-                    MemorySegment cq = cqOut.get(ADDRESS, 0);
-                    IbVerbs.ibv_ack_cq_events(cq, 1);
-                    return Optional.ofNullable(queues.get(cq.address()));
+                enter();
+                try {
+                    int rc = IbVerbs.ibv_get_cq_event(callState, channel, cqOut, contextOut);
+                    if (rc == 0) {
+                        MemorySegment cq = cqOut.get(ADDRESS, 0);
+                        IbVerbs.ibv_ack_cq_events(cq, 1);
+                        return Optional.ofNullable(queues.get(cq.address()));
+                    }
+                } finally {
+                    exit();
                 }
                 int errno = Errno.get(callState);
                 if (errno != Errno.EAGAIN) {

@@ -11,6 +11,11 @@ import java.lang.foreign.MemorySegment;
  * A completion queue ({@code struct ibv_cq}). {@link #poll(WorkCompletions)} is the data path:
  * it calls the provider's {@code poll_cq} through the function pointer read once at creation
  * and allocates nothing. One thread at a time may poll a queue.
+ *
+ * <p>{@link #poll} and {@link #requestNotify} are safe against {@link #close()} on another thread:
+ * the close waits for a call in flight to return before it destroys the queue, and a call that
+ * starts after the close began throws {@link ClosedResourceException} without calling the provider.
+ * The raw {@link #handle()} is outside this guarantee.
  */
 public final class CompletionQueue extends NativeResource {
     /** Empty polls {@link #pollUntilAny} spins through before it starts yielding the CPU. */
@@ -53,15 +58,23 @@ public final class CompletionQueue extends NativeResource {
      * @throws VerbsException          if {@code poll_cq} fails
      */
     public int poll(WorkCompletions completions) {
-        requireOpen();
-        completions.requireOpen();
-        int n = IbVerbs.ibv_poll_cq(pollFunction, cq, completions.capacity(), completions.entries());
-        if (n < 0) {
-            completions.count(0);
-            throw new VerbsException("ibv_poll_cq", -n, "polling a completion queue");
+        enter();
+        try {
+            completions.enter();
+            try {
+                int n = IbVerbs.ibv_poll_cq(pollFunction, cq, completions.capacity(), completions.entries());
+                if (n < 0) {
+                    completions.count(0);
+                    throw new VerbsException("ibv_poll_cq", -n, "polling a completion queue");
+                }
+                completions.count(n);
+                return n;
+            } finally {
+                completions.exit();
+            }
+        } finally {
+            exit();
         }
-        completions.count(n);
-        return n;
     }
 
     /**
@@ -110,8 +123,13 @@ public final class CompletionQueue extends NativeResource {
         if (channel == null) {
             throw new InvalidArgumentException("this completion queue has no completion channel");
         }
-        VerbResults.checkErrnoResult(IbVerbs.ibv_req_notify_cq(notifyFunction, cq, solicitedOnly ? 1 : 0),
-                "ibv_req_notify_cq", "arming a completion queue");
+        enter();
+        try {
+            VerbResults.checkErrnoResult(IbVerbs.ibv_req_notify_cq(notifyFunction, cq, solicitedOnly ? 1 : 0),
+                    "ibv_req_notify_cq", "arming a completion queue");
+        } finally {
+            exit();
+        }
     }
 
     /** {@return how many completions it holds (at least what was asked for)} */

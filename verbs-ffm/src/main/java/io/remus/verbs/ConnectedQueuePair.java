@@ -73,7 +73,11 @@ public final class ConnectedQueuePair implements AutoCloseable {
         return handle.qp;
     }
 
-    /** Destroys the queue pair ({@code ibv_destroy_qp}); idempotent. */
+    /**
+     * Destroys the queue pair ({@code ibv_destroy_qp}); idempotent, from any thread. Posts that
+     * start after it began throw {@link ClosedResourceException}; it waits for posts in flight on
+     * other threads to return first, so none runs on the destroyed queue pair.
+     */
     @Override
     public void close() {
         handle.close();

@@ -148,6 +148,7 @@ public final class Context extends NativeResource {
     public PortAttributes queryPort(int port) {
         requireOpen();
         checkPort(port);
+        enter();
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment attr = arena.allocate(ibv_port_attr.layout());
             VerbResults.checkErrnoResult(IbVerbs.ibv_query_port(context, (byte) port, attr), "ibv_query_port",
@@ -156,6 +157,8 @@ public final class Context extends NativeResource {
                     Mtu.ofCode(ibv_port_attr.active_mtu(attr)), ibv_port_attr.gid_tbl_len(attr),
                     Short.toUnsignedInt(ibv_port_attr.lid(attr)), Integer.toUnsignedLong(ibv_port_attr.max_msg_sz(attr)),
                     Byte.toUnsignedInt(ibv_port_attr.link_layer(attr)));
+        } finally {
+            exit();
         }
     }
 
@@ -173,12 +176,15 @@ public final class Context extends NativeResource {
         if (index < 0 || index >= tableLength) {
             throw new InvalidArgumentException("GID index " + index + " is outside port " + port + "'s table of " + tableLength);
         }
+        enter();
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment callState = Errno.allocate(arena);
             MemorySegment gid = arena.allocate(ibv_gid.layout());
             VerbResults.checkMinusOne(IbVerbs.ibv_query_gid(callState, context, (byte) port, index, gid), callState,
                     "ibv_query_gid", "querying GID " + index + " of port " + port);
             return Gid.read(gid, 0);
+        } finally {
+            exit();
         }
     }
 
@@ -268,10 +274,15 @@ public final class Context extends NativeResource {
             MemorySegment event = arena.allocate(ibv_async_event.layout());
             MemorySegment fds = arena.allocate(pollfd.layout());
             while (true) {
-                if (IbVerbs.ibv_get_async_event(callState, context, event) == 0) {
-                    AsyncEvent e = read(event);
-                    IbVerbs.ibv_ack_async_event(event);
-                    return Optional.of(e);
+                enter();
+                try {
+                    if (IbVerbs.ibv_get_async_event(callState, context, event) == 0) {
+                        AsyncEvent e = read(event);
+                        IbVerbs.ibv_ack_async_event(event);
+                        return Optional.of(e);
+                    }
+                } finally {
+                    exit();
                 }
                 int errno = Errno.get(callState);
                 if (errno != Errno.EAGAIN) {

@@ -18,7 +18,10 @@ import java.util.concurrent.ThreadLocalRandom;
 /**
  * The native reliable-connected queue pair behind {@link PreparedQueuePair} and
  * {@link ConnectedQueuePair}: created with {@code ibv_create_qp} (or {@code rdma_create_qp} for
- * a connection manager id), with the provider's post functions read once.
+ * a connection manager id), with the provider's post functions read once. Every use of the
+ * native {@code struct ibv_qp} (posts through {@link SendBatch} and {@link ReceiveBatch}, state
+ * changes, queries) runs between {@link #enter()} and {@link #exit()}, so a close on another thread
+ * waits for it and never destroys the queue pair under it.
  */
 final class QueuePairHandle extends NativeResource {
     private static final int ALL_ACCESS = IbVerbs.IBV_ACCESS_LOCAL_WRITE | IbVerbs.IBV_ACCESS_REMOTE_READ
@@ -162,19 +165,26 @@ final class QueuePairHandle extends NativeResource {
     }
 
     private void modify(MemorySegment attr, int mask, String state) {
-        VerbResults.checkErrnoResult(IbVerbs.ibv_modify_qp(qp, attr, mask), "ibv_modify_qp",
-                "moving queue pair " + ibv_qp.qp_num(qp) + " to " + state);
+        enter();
+        try {
+            VerbResults.checkErrnoResult(IbVerbs.ibv_modify_qp(qp, attr, mask), "ibv_modify_qp",
+                    "moving queue pair " + ibv_qp.qp_num(qp) + " to " + state);
+        } finally {
+            exit();
+        }
     }
 
     /** {@return the current state ({@code ibv_query_qp})} */
     QueuePairState state() {
-        requireOpen();
+        enter();
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment attr = arena.allocate(ibv_qp_attr.layout());
             MemorySegment init = arena.allocate(ibv_qp_init_attr.layout());
             VerbResults.checkErrnoResult(IbVerbs.ibv_query_qp(qp, attr, IbVerbs.IBV_QP_STATE, init), "ibv_query_qp",
                     "querying the state of queue pair " + ibv_qp.qp_num(qp));
             return QueuePairState.ofCode(ibv_qp_attr.qp_state(attr));
+        } finally {
+            exit();
         }
     }
 
@@ -185,7 +195,12 @@ final class QueuePairHandle extends NativeResource {
 
     /** {@return the QP number} */
     int number() {
-        return ibv_qp.qp_num(qp);
+        enter();
+        try {
+            return ibv_qp.qp_num(qp);
+        } finally {
+            exit();
+        }
     }
 
     @Override

@@ -14,6 +14,10 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
  * ({@code struct ibv_recv_wr[]} and their {@code struct ibv_sge[]}) of a queue pair or shared
  * receive queue. Add requests, then {@link #post()} them with one {@code post_recv} call.
  * Filling and posting allocate nothing; every argument is checked first. One thread at a time.
+ *
+ * <p>{@link #post()} is safe against closing the queue on another thread: the close waits for a
+ * post in flight to return before it destroys the queue, and a post that starts after the close
+ * began throws {@link ClosedResourceException} without calling the provider.
  */
 public final class ReceiveBatch {
     private static final long WR_SIZE = ibv_recv_wr.sizeof();
@@ -147,18 +151,22 @@ public final class ReceiveBatch {
         if (n == 0) {
             return 0;
         }
-        owner.requireOpen();
-        size = 0;
-        int rc = shared
-                ? IbVerbs.ibv_post_srq_recv(postFunction, target, requests, badRequest)
-                : IbVerbs.ibv_post_recv(postFunction, target, requests, badRequest);
-        if (rc != 0) {
-            int failed = failedIndex(badRequest.get(JAVA_LONG, 0), requests.address(), WR_SIZE, n);
-            throw new PostException(shared ? "ibv_post_srq_recv" : "ibv_post_recv", rc, failed,
-                    "receive request " + failed + " of " + n + " (wr_id " + requests.get(JAVA_LONG, failed * WR_SIZE)
-                            + ") was rejected; the ones before it were posted");
+        owner.enter();
+        try {
+            size = 0;
+            int rc = shared
+                    ? IbVerbs.ibv_post_srq_recv(postFunction, target, requests, badRequest)
+                    : IbVerbs.ibv_post_recv(postFunction, target, requests, badRequest);
+            if (rc != 0) {
+                int failed = failedIndex(badRequest.get(JAVA_LONG, 0), requests.address(), WR_SIZE, n);
+                throw new PostException(shared ? "ibv_post_srq_recv" : "ibv_post_recv", rc, failed,
+                        "receive request " + failed + " of " + n + " (wr_id " + requests.get(JAVA_LONG, failed * WR_SIZE)
+                                + ") was rejected; the ones before it were posted");
+            }
+            return n;
+        } finally {
+            owner.exit();
         }
-        return n;
     }
 
     /**

@@ -21,6 +21,10 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
  * local ranges within their registered region, lengths, inline sizes, 8-byte aligned remote
  * atomics on 8 local bytes, the number of scatter/gather entries, the batch's capacity, and
  * that the queue pair and regions are open. One thread at a time.
+ *
+ * <p>{@link #post()} is safe against {@link ConnectedQueuePair#close()} on another thread: the
+ * close waits for a post in flight to return before it destroys the queue pair, and a post that
+ * starts after the close began throws {@link ClosedResourceException} without calling the provider.
  */
 public final class SendBatch {
     private static final long WR_SIZE = ibv_send_wr.sizeof();
@@ -318,15 +322,19 @@ public final class SendBatch {
         if (n == 0) {
             return 0;
         }
-        qp.requireOpen();
-        size = 0;
-        int rc = IbVerbs.ibv_post_send(qp.postSendFunction, qp.qp, requests, badRequest);
-        if (rc != 0) {
-            int failed = ReceiveBatch.failedIndex(badRequest.get(JAVA_LONG, 0), requests.address(), WR_SIZE, n);
-            throw new PostException("ibv_post_send", rc, failed, "send request " + failed + " of " + n + " (wr_id "
-                    + requests.get(JAVA_LONG, failed * WR_SIZE) + ") was rejected; the ones before it were posted");
+        qp.enter();
+        try {
+            size = 0;
+            int rc = IbVerbs.ibv_post_send(qp.postSendFunction, qp.qp, requests, badRequest);
+            if (rc != 0) {
+                int failed = ReceiveBatch.failedIndex(badRequest.get(JAVA_LONG, 0), requests.address(), WR_SIZE, n);
+                throw new PostException("ibv_post_send", rc, failed, "send request " + failed + " of " + n + " (wr_id "
+                        + requests.get(JAVA_LONG, failed * WR_SIZE) + ") was rejected; the ones before it were posted");
+            }
+            return n;
+        } finally {
+            qp.exit();
         }
-        return n;
     }
 
     private long add(long workRequestId, int opcode, int sendFlags, MemoryRegion local, long localOffset, int length) {

@@ -2,7 +2,6 @@ package io.remus.verbs;
 
 import io.remus.verbs.ffi.ibv_wc;
 
-import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.nio.ByteOrder;
 
@@ -14,17 +13,16 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
  * {@link CompletionQueue#poll(WorkCompletions)} fills it, the accessors read entry {@code i}
  * of the last poll without allocating; an index outside {@code [0, count())} is an
  * {@link InvalidArgumentException}, like every bad argument of this package. Owned by one thread at a
- * time; close it when done.
+ * time; close it when done. A close on another thread waits for a poll in flight that fills it,
+ * and a poll after the close throws {@link ClosedResourceException}.
  */
-public final class WorkCompletions implements AutoCloseable {
+public final class WorkCompletions extends NativeResource {
     private static final long SIZE = ibv_wc.sizeof();
     private static final boolean LITTLE_ENDIAN = ByteOrder.nativeOrder() == ByteOrder.LITTLE_ENDIAN;
 
-    private final Arena arena = Arena.ofShared();
     private final MemorySegment entries;
     private final int capacity;
     private int count;
-    private volatile boolean closed;
 
     /**
      * Allocates the native array for {@code capacity} completions.
@@ -33,11 +31,16 @@ public final class WorkCompletions implements AutoCloseable {
      * @throws InvalidArgumentException if the capacity is below 1 or absurdly large
      */
     public WorkCompletions(int capacity) {
+        super(checkedKind(capacity));
+        this.capacity = capacity;
+        this.entries = arena.allocate(ibv_wc.layout(), capacity);
+    }
+
+    private static String checkedKind(int capacity) {
         if (capacity < 1 || capacity > 1 << 20) {
             throw new InvalidArgumentException("capacity must be in [1, 2^20], got " + capacity);
         }
-        this.capacity = capacity;
-        this.entries = arena.allocate(ibv_wc.layout(), capacity);
+        return "work completions";
     }
 
     /** {@return how many completions one poll may take} */
@@ -146,19 +149,9 @@ public final class WorkCompletions implements AutoCloseable {
         }
     }
 
-    /** Frees the native array; idempotent. */
+    /** Nothing native beyond the array, which {@link #close()} frees with the arena. */
     @Override
-    public synchronized void close() {
-        if (!closed) {
-            closed = true;
-            arena.close();
-        }
-    }
-
-    void requireOpen() {
-        if (closed) {
-            throw new ClosedResourceException("work completions are closed");
-        }
+    void destroy() {
     }
 
     MemorySegment entries() {

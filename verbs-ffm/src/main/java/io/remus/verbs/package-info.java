@@ -9,7 +9,11 @@
  *       {@link io.remus.verbs.CompletionQueue} &rarr; {@link io.remus.verbs.MemoryRegion},
  *       {@link io.remus.verbs.SharedReceiveQueue}, queue pairs. Each is {@link java.lang.AutoCloseable},
  *       closes idempotently, refuses to close while resources created from it are open
- *       ({@link io.remus.verbs.ResourceBusyException}), and checks the destroy verb's result.</li>
+ *       ({@link io.remus.verbs.ResourceBusyException}), and checks the destroy verb's result. A close
+ *       may come from any thread: it stops new native calls on the object (posts, polls, queries
+ *       then throw {@link io.remus.verbs.ClosedResourceException}) and waits for the ones in flight
+ *       to return before the destroy verb, so no call ever runs on a destroyed object (the raw
+ *       {@code handle()} escape hatches are outside this guarantee).</li>
  *   <li>Queue pairs as typestate: {@link io.remus.verbs.QueuePairBuilder} &rarr;
  *       {@link io.remus.verbs.PreparedQueuePair} (INIT, exposes its {@link io.remus.verbs.Endpoint})
  *       &rarr; {@link io.remus.verbs.ConnectedQueuePair} (RTS), by hand, to itself (loopback), or

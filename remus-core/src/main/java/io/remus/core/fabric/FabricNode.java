@@ -42,6 +42,8 @@ public interface FabricNode extends AutoCloseable {
      *
      * @param capacity completions it can hold
      * @return the queue
+     * @throws io.remus.core.BadArgumentException when the capacity is not positive or exceeds what the
+     *                                            device allows ({@code max_cqe}), before anything is created
      */
     CompletionQueue createCompletionQueue(int capacity);
 

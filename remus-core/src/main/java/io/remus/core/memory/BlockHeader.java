@@ -17,8 +17,9 @@ import io.remus.core.RemotePtr;
  *
  * <p>A block {@code p} of class {@code c} occupies {@code [p - 8, p + SizeClasses.size(c))}; its
  * header is the word at {@code p - 8}. The incarnation is 0 when the block is first carved from
- * its segment and grows by one on every free and every reuse, so a reader that remembers it can
- * tell that a block was freed or reused since. The check is 24 bits of a hash of the block's
+ * its segment and grows by one on every free, every reuse, and every push onto a pool as a batch's
+ * first block ({@link FreeBlockPool}, whose head tag it is), so a reader that remembers it can tell
+ * that a block was freed or reused since. The check is 24 bits of a hash of the block's
  * pointer (node included) and the other 40 bits: a word that is not the header written for this
  * very block (zeroed memory, user data inside another block, a header copied from elsewhere) passes
  * it with probability 2<sup>-24</sup> at most, and never when it is zero.
@@ -30,8 +31,10 @@ import io.remus.core.RemotePtr;
  * holds the block: no one compare-and-swaps a free header (a free that reads one refuses before it
  * changes anything), so the only thing a WRITE could race with is a reader, which sees the old word,
  * the new one, or (a torn store) a word that fails the check. A free block keeps its free header while
- * it waits in an allocator's cache or a node's pool; there its first payload word is the pool's link
- * ({@link FreeBlockPool}), which is why the smallest class is one word.
+ * it waits in an allocator's cache or a node's pool, except that the allocator that pushes it onto a
+ * pool as a batch's first block WRITEs it from free to free (incarnation + 1) first, while it still
+ * holds it; in the pool its first payload word is the pool's link ({@link FreeBlockPool}), which is
+ * why the smallest class is one word.
  */
 public final class BlockHeader {
     /** Bytes of the header in front of each block. */

@@ -12,7 +12,7 @@ import java.util.Arrays;
 /**
  * The shared free pools of the memory nodes: per node and size class, a lock-free stack of batches of
  * free blocks (Treiber's stack: R. K. Treiber, "Systems Programming: Coping with Parallelism", IBM
- * RJ 5118, 1986, with a tagged head against ABA). Its head is the word at
+ * RJ 5118, 1986, with a tagged head against ABA, the tag taken from the top block's incarnation). Its head is the word at
  * {@link ControlBlock#POOL_HEADS}{@code + 8 * sizeClass} of the node's segment 0, changed only by RDMA
  * compare-and-swap; its links are the first payload word of the free blocks themselves, so the pool
  * takes no memory of its own.
@@ -20,7 +20,7 @@ import java.util.Arrays;
  * <pre>
  * head word  63         45 44                                      0
  *           +-------------+-----------------------------------------+
- *           |  tag (19)   |  address / 8 of the top batch's first   |   address 0: the pool is empty
+ *           |  tag (19)   |  address / 8 of the top batch's first   |   address 0: the pool is empty (tag 0)
  *           +-------------+-----------------------------------------+
  * link word  63         45 44                                      0    (payload word 0 of a pooled block)
  *           +-------------+-----------------------------------------+
@@ -38,27 +38,42 @@ import java.util.Arrays;
  * class is pooled like the others. Addresses are a node's 48-bit {@link RemotePtr} addresses, which are
  * 8-byte aligned, so 45 bits hold any block of any configuration and the tag keeps 19 bits.
  *
+ * <p><b>The tag.</b> The head's tag is the low 19 bits of the {@link BlockHeader} incarnation of the
+ * top batch's first block, and a push adds one to that incarnation (a WRITE of the header of a block
+ * the pusher holds) before it publishes the batch. So the head word names the top block and how
+ * many times it was pushed, not how many times the head changed: other threads' pushes and pops,
+ * however many, bring the head back to a value a delayed operation read only if the same block is
+ * on top again without having been pushed since, which means it stayed in the pool all along, and
+ * then so did everything below it (a pool changes only at its top): the delayed operation's view of
+ * the list is still true. *
  * <p><b>Pop</b> (a thread's cache of the class is empty): READ the head; walk the top batch, reading
- * each block's header and link (two READs per block), and check them; compare-and-swap the head from
- * what was read to (the next batch, tag + 1). <b>Push</b> (a cache drains one batch): WRITE the links of
- * the batch's blocks, READ the head, WRITE the last block's link to the head's batch, compare-and-swap
- * the head from what was read to (the batch's first block, tag + 1); a failed compare-and-swap returns
- * the head, and the retry rewrites the last link and tries again. So a pop of {@code n} blocks costs
- * {@code 1 + 2n} READs and one compare-and-swap, a push {@code n} WRITEs, one READ and one
+ * each block's header and link (two READs per block), and the header of the next batch's first block
+ * (one READ, none at the bottom), and check them; compare-and-swap the head from what was read to
+ * (the next batch, its first block's incarnation). <b>Push</b> (a cache drains one batch): WRITE the
+ * links of the batch's blocks and the first block's header with its incarnation + 1, READ the head,
+ * WRITE the last block's link to the head's batch, compare-and-swap the head from what was read to
+ * (the batch's first block, its new incarnation); a failed compare-and-swap returns the head, and the
+ * retry rewrites the last link and tries again. So a pop of {@code n} blocks costs at most
+ * {@code 2 + 2n} READs and one compare-and-swap, a push {@code n + 1} WRITEs, one READ and one
  * compare-and-swap, plus per failed compare-and-swap a walk (pop) or a WRITE (push) and one more
  * compare-and-swap. On the thread's own node the READs take the CPU path and are not posted.
  *
  * <p><b>Why it is correct.</b> A pooled block's header is its FREE header and its link is what its
  * pusher wrote before the compare-and-swap that published it; nobody writes either while it is in
- * the pool (a free of a pooled block reads FREE and is refused). Every successful compare-and-swap
- * of the head adds one to the tag, so a pop's compare-and-swap succeeds only when no push or pop
- * completed between its READ of the head and it: the batch it walked was on top, unchanged, all
- * along, and the next batch it installs is the true one. A walk that meets anything else than a FREE
- * header of the class or a consistent link is either racing a pop (the head has changed: it retries)
- * or looking at garbage (the head has not: {@link CorruptedMemoryException} naming the block, and the
- * head is left as it is). The tag wraps after 2<sup>19</sup> head changes: a pop delayed between its
- * READ and its compare-and-swap for exactly a multiple of that many changes that also left the same
- * block on top is the ABA case the tag does not cover.
+ * the pool (a free of a pooled block reads FREE and is refused), except the push that put it there,
+ * which changes its first block's header before the compare-and-swap. A pop's compare-and-swap
+ * succeeds only when the head holds what the pop read, and then (see the tag) the batch it walked
+ * was on top, unchanged, all along, and the next batch and tag it installs are the true ones; the
+ * same holds for the list a push links its batch to. A walk that meets anything else than FREE
+ * headers of the class (the top one matching the head's tag) or a consistent link is either racing
+ * a pop (the head has changed: it retries) or looking at garbage (the head has not:
+ * {@link CorruptedMemoryException} naming the block, and the head is left as it is).
+ *
+ * <p><b>What the tag does not cover.</b> The tag wraps when one block has been pushed as a batch's
+ * first block 2<sup>19</sup> times (reuses of the block add to its incarnation too): a push or pop
+ * delayed between its READ of the head and its compare-and-swap while that same block left the top
+ * and came back a multiple of 2<sup>19</sup> pushes later could install a stale list. Head changes by
+ * other blocks, however many, do not count toward it.
  *
  * <p><b>Progress.</b> Lock-free: a compare-and-swap fails only because another push or pop succeeded.
  * Each operation makes at most {@value #MAX_ATTEMPTS} attempts, then throws
@@ -91,7 +106,10 @@ public final class FreeBlockPool {
 
     private final ComputeThread thread;
     private final int nodeCount;
+    private final Runnable beforePopCompareAndSwap;
     private long nextBatch;
+    /** The tag a head naming {@link #nextBatch} carries, from its first block's header. */
+    private long nextTag;
     /** The head word {@link #checkedTop} took its top from (read again when the first one looked torn). */
     private long lastHead;
     private long problemWord;
@@ -103,8 +121,20 @@ public final class FreeBlockPool {
      * @param nodeCount the cluster's node count
      */
     FreeBlockPool(ComputeThread thread, int nodeCount) {
+        this(thread, nodeCount, null);
+    }
+
+    /**
+     * @param thread                  the compute thread that runs the pool operations
+     * @param nodeCount               the cluster's node count
+     * @param beforePopCompareAndSwap run by {@link #pop} between its walk and its compare-and-swap of
+     *                                the head, or null: where tests hold a pop back while others change
+     *                                the pool
+     */
+    FreeBlockPool(ComputeThread thread, int nodeCount, Runnable beforePopCompareAndSwap) {
         this.thread = thread;
         this.nodeCount = nodeCount;
+        this.beforePopCompareAndSwap = beforePopCompareAndSwap;
     }
 
     /**
@@ -184,6 +214,11 @@ public final class FreeBlockPool {
                 return 0;
             }
             int n = walk(top, sizeClass, blocks, headers);
+            if (n > 0 && tagOf(headers[0]) != tag(head)) {
+                n = problem(BlockHeader.address(top), headers[0], "block " + RemotePtr.toString(top) + " on top of the pool has"
+                        + " incarnation " + Integer.toUnsignedString(BlockHeader.incarnation(headers[0])) + ", which the head's tag "
+                        + tag(head) + " does not match");
+            }
             if (n < 0) {
                 long now = thread.read(headPtr);
                 if (now == head) {
@@ -191,7 +226,10 @@ public final class FreeBlockPool {
                 }
                 head = now;
             } else {
-                long was = thread.compareAndSwap(headPtr, head, encode(nextBatch, tag(head) + 1));
+                if (beforePopCompareAndSwap != null) {
+                    beforePopCompareAndSwap.run();
+                }
+                long was = thread.compareAndSwap(headPtr, head, encode(nextBatch, nextTag));
                 if (was == head) {
                     return n;
                 }
@@ -205,30 +243,37 @@ public final class FreeBlockPool {
 
     /**
      * Pushes {@code blocks[from..from+count)} as one batch. They must be the caller's: blocks of the
-     * class on the node, freed (FREE headers), in no pool and no cache of another thread.
+     * class on the node, freed (FREE headers), in no pool and no cache of another thread. The first
+     * block's header gets its incarnation + 1 (and {@code headers[from]} the new word) before the
+     * batch is published.
      *
      * @param nodeId    the memory node they are on
      * @param sizeClass their class
      * @param blocks    the blocks
+     * @param headers   their FREE header words, index for index
      * @param from      the first
      * @param count     how many, 1..{@link #BATCH}
      * @throws CorruptedControlBlockException when the head holds what no push or pop writes
      * @throws PoolContentionException        when {@link #MAX_ATTEMPTS} compare-and-swaps failed; the blocks are still
      *                                        the caller's
      */
-    void push(int nodeId, int sizeClass, long[] blocks, int from, int count) {
+    void push(int nodeId, int sizeClass, long[] blocks, long[] headers, int from, int count) {
         for (int i = 0; i < count - 1; i++) {
             thread.write(blocks[from + i], encode(blocks[from + i + 1], count - i));
         }
         long first = blocks[from];
         long last = blocks[from + count - 1];
+        long pushed = BlockHeader.encode(first, BlockHeader.FREE, sizeClass, BlockHeader.incarnation(headers[from]) + 1);
+        thread.write(BlockHeader.address(first), pushed);
+        headers[from] = pushed;
+        long newTag = tagOf(pushed);
         long headPtr = headPointer(thread, nodeId, sizeClass);
         long head = thread.read(headPtr);
         for (int attempt = 1; ; attempt++) {
             long top = checkedTop(headPtr, head, nodeId, sizeClass);
             head = lastHead;
             thread.write(last, encode(top, 1));
-            long was = thread.compareAndSwap(headPtr, head, encode(first, tag(head) + 1));
+            long was = thread.compareAndSwap(headPtr, head, encode(first, newTag));
             if (was == head) {
                 return;
             }
@@ -277,6 +322,14 @@ public final class FreeBlockPool {
     }
 
     /**
+     * @param header a block's header word
+     * @return the tag a head naming that block as its top carries: the low bits of its incarnation
+     */
+    static long tagOf(long header) {
+        return Integer.toUnsignedLong(BlockHeader.incarnation(header)) & HIGH_MASK;
+    }
+
+    /**
      * @param link a link word
      * @return its remaining count
      */
@@ -317,8 +370,9 @@ public final class FreeBlockPool {
     }
 
     /**
-     * Reads one batch from {@code top} into {@code blocks} and {@code headers}, and its link to the
-     * next batch into {@link #nextBatch}.
+     * Reads one batch from {@code top} into {@code blocks} and {@code headers}, its link to the
+     * next batch into {@link #nextBatch}, and the tag of that batch's first block into {@link #nextTag}
+     * (one more READ, of its header; 0 at the bottom).
      *
      * @return the batch's size, or -1 when a word did not check (then {@link #problem} says which)
      */
@@ -359,6 +413,18 @@ public final class FreeBlockPool {
             headers[i] = header;
             if (remaining == 1) {
                 nextBatch = next;
+                nextTag = 0;
+                if (next != RemotePtr.NULL) {
+                    long nextHeaderPtr = BlockHeader.address(next);
+                    long nextHeader = thread.read(nextHeaderPtr);
+                    if (!BlockHeader.isHeaderOf(next, nextHeader) || BlockHeader.state(nextHeader) != BlockHeader.FREE
+                            || BlockHeader.sizeClass(nextHeader) != sizeClass) {
+                        return problem(nextHeaderPtr, nextHeader, "block " + RemotePtr.toString(next) + " in the pool has header "
+                                + (BlockHeader.isHeaderOf(next, nextHeader) ? BlockHeader.describe(nextHeader)
+                                : "0x" + Long.toHexString(nextHeader)) + ", not the free header of a block of its class");
+                    }
+                    nextTag = tagOf(nextHeader);
+                }
                 return i + 1;
             }
             expected = remaining - 1;

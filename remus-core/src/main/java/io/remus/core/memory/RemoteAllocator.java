@@ -52,8 +52,8 @@ import java.util.SplittableRandom;
  * <p><b>Cost, amortised.</b> Every allocation of a cached block costs one RDMA WRITE (its header) and
  * no atomic; every free one READ (a CPU read on the thread's own node) and one compare-and-swap (its
  * header). The pool adds one compare-and-swap per batch moved: a refill of {@code n} blocks costs
- * {@code 1 + 2n} READs and one compare-and-swap, a drain of {@link FreeBlockPool#BATCH} blocks that
- * many WRITEs, one READ and one compare-and-swap, plus one compare-and-swap (and a walk or a WRITE)
+ * at most {@code 2 + 2n} READs and one compare-and-swap, a drain of {@link FreeBlockPool#BATCH} blocks
+ * that many WRITEs plus one (the first block's header), one READ and one compare-and-swap, plus one compare-and-swap (and a walk or a WRITE)
  * per attempt lost to another thread. Without contention, blocks that go round through the pools cost
  * at most {@code 1/BATCH} = 0.0625 RDMA atomics per allocation and {@code 1 + 1/BATCH} = 1.0625 per
  * free (the header's compare-and-swap, which the double-free check needs, and 1/16 for the pool): over
@@ -196,7 +196,7 @@ public final class RemoteAllocator implements AutoCloseable {
      * ({@link FreeBlockPool#BATCH} blocks) to the node's pool. Any thread of any node may then reuse it.
      *
      * <p>RDMA operations: one READ of the block's header (a CPU read when the block is on this
-     * thread's node) and one compare-and-swap on it; a drain adds {@link FreeBlockPool#BATCH} WRITEs
+     * thread's node) and one compare-and-swap on it; a drain adds {@link FreeBlockPool#BATCH} + 1 WRITEs
      * (the blocks' links), one READ and one compare-and-swap of the pool's head, plus a WRITE and a
      * compare-and-swap per attempt lost to another thread. A refused free changes nothing; a drain that
      * fails ({@link PoolContentionException}, a fabric error) leaves the block allocated and the cache
@@ -226,7 +226,7 @@ public final class RemoteAllocator implements AutoCloseable {
         long[] blocks = blocksOf(m, sizeClass);
         int n = cachedCounts[m][sizeClass];
         if (n == CACHE_CAPACITY) {
-            pool.push(nodeId, sizeClass, blocks, n - FreeBlockPool.BATCH, FreeBlockPool.BATCH);
+            pool.push(nodeId, sizeClass, blocks, cachedHeaders[m][sizeClass], n - FreeBlockPool.BATCH, FreeBlockPool.BATCH);
             n -= FreeBlockPool.BATCH;
             cachedCounts[m][sizeClass] = n;
         }
@@ -252,7 +252,7 @@ public final class RemoteAllocator implements AutoCloseable {
      * usable. Its owner calls it before dropping the allocator or closing its compute thread, and may
      * call it any time to hand its cached blocks to the other threads.
      *
-     * <p>RDMA operations: per batch of {@code n} blocks, {@code n} WRITEs, one READ and one
+     * <p>RDMA operations: per batch of {@code n} blocks, {@code n + 1} WRITEs, one READ and one
      * compare-and-swap of a pool's head (plus a WRITE and a compare-and-swap per attempt lost).
      *
      * @throws CorruptedControlBlockException when a pool head holds a value no allocator writes
@@ -266,7 +266,7 @@ public final class RemoteAllocator implements AutoCloseable {
                 int n = cachedCounts[m][c];
                 while (n > 0) {
                     int k = Math.min(n, FreeBlockPool.BATCH);
-                    pool.push(nodeId, c, cachedBlocks[m][c], n - k, k);
+                    pool.push(nodeId, c, cachedBlocks[m][c], cachedHeaders[m][c], n - k, k);
                     n -= k;
                     cachedCounts[m][c] = n;
                 }

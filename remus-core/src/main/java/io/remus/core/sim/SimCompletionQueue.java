@@ -34,10 +34,17 @@ final class SimCompletionQueue implements CompletionQueue {
     private int head;
     private int count;
 
+    /**
+     * The most entries a simulated completion queue holds, as a device's {@code max_cqe} limits a
+     * verbs one: {@code 2^22 - 1}, what ConnectX (mlx5) devices report.
+     */
+    static final int MAX_ENTRIES = (1 << 22) - 1;
+
     SimCompletionQueue(int nodeId, int capacity) {
         this.nodeId = nodeId;
-        if (capacity <= 0) {
-            throw new BadArgumentException("completion queue capacity must be positive, got " + capacity);
+        if (capacity <= 0 || capacity > MAX_ENTRIES) {
+            throw new BadArgumentException("completion queue capacity must be 1.." + MAX_ENTRIES
+                    + " (the simulated device's max_cqe), got " + capacity);
         }
         wrId = new long[capacity];
         opcode = new Opcode[capacity];

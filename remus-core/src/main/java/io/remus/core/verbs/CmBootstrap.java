@@ -46,11 +46,8 @@ final class CmBootstrap implements PeerBootstrap {
     private final VerbsFabric fabric;
     private final Map<Integer, CmNodeListener> listeners = new ConcurrentHashMap<>();
     private final Map<Integer, TableReader> readers = new HashMap<>();
-    private ProtectionDomain pd;
-    private CompletionQueue cq;
-    private Arena arena;
-    private MemoryRegion buffer;
-    private WorkCompletions completions;
+    /** Made on the first table read, whole or not at all. */
+    private TableDomain domain;
     private boolean closed;
 
     CmBootstrap(VerbsFabric fabric) {
@@ -59,6 +56,36 @@ final class CmBootstrap implements PeerBootstrap {
 
     /** A connection to a peer over which its region table is read. */
     private record TableReader(CmConnection connection, SendBatch batch) {
+    }
+
+    /**
+     * The small domain region tables are read into: a protection domain, a completion queue, one
+     * registered buffer and the completions to poll into. {@link #open} makes all of it or, when a
+     * step fails, closes what the earlier steps made and throws, so no half-made domain is ever seen.
+     */
+    private record TableDomain(ProtectionDomain pd, CompletionQueue cq, Arena arena, MemoryRegion buffer,
+                               WorkCompletions completions) implements AutoCloseable {
+        static TableDomain open(io.remus.verbs.Context context) {
+            try (AllOrNothing made = new AllOrNothing()) {
+                ProtectionDomain pd = made.add(context.allocateProtectionDomain());
+                CompletionQueue cq = made.add(context.createCompletionQueue(4));
+                Arena arena = made.add(Arena.ofShared());
+                MemorySegment memory = arena.allocate(RegionDirectory.BYTES, RegionDirectory.BYTES);
+                MemoryRegion buffer = made.add(pd.registerMemory(memory, EnumSet.of(Access.LOCAL_WRITE)));
+                WorkCompletions completions = made.add(new WorkCompletions(4));
+                made.keep();
+                return new TableDomain(pd, cq, arena, buffer, completions);
+            }
+        }
+
+        @Override
+        public void close() {
+            completions.close();
+            buffer.close();
+            arena.close();
+            cq.close();
+            pd.close();
+        }
     }
 
     @Override
@@ -93,7 +120,7 @@ final class CmBootstrap implements PeerBootstrap {
         BootstrapProtocolException last = null;
         for (int attempt = 0; attempt < TABLE_READS; attempt++) {
             try {
-                reader.batch().read(TABLE_WR_ID, buffer, 0, length, table.address(), table.remoteKey(), true).post();
+                reader.batch().read(TABLE_WR_ID, domain.buffer(), 0, length, table.address(), table.remoteKey(), true).post();
                 awaitRead();
             } catch (VerbsException | RemusException e) {
                 forget(nodeId);
@@ -101,7 +128,7 @@ final class CmBootstrap implements PeerBootstrap {
                         nodeId, "reading node " + nodeId + "'s region table failed: " + e.getMessage());
             }
             try {
-                RegionTable t = RegionTableCodec.decode(buffer.segment().asSlice(0, length).toArray(JAVA_BYTE));
+                RegionTable t = RegionTableCodec.decode(domain.buffer().segment().asSlice(0, length).toArray(JAVA_BYTE));
                 if (t.nodeId() != nodeId) {
                     throw new BootstrapProtocolException("the region table at node " + nodeId + "'s address is node "
                             + t.nodeId() + "'s: check the node list");
@@ -119,17 +146,12 @@ final class CmBootstrap implements PeerBootstrap {
         if (r != null) {
             return r;
         }
-        if (pd == null) {
-            pd = fabric.context().allocateProtectionDomain();
-            cq = fabric.context().createCompletionQueue(4);
-            arena = Arena.ofShared();
-            MemorySegment memory = arena.allocate(RegionDirectory.BYTES, RegionDirectory.BYTES);
-            buffer = pd.registerMemory(memory, EnumSet.of(Access.LOCAL_WRITE));
-            completions = new WorkCompletions(4);
+        if (domain == null) {
+            domain = TableDomain.open(fabric.context());
         }
-        QueuePairBuilder builder = pd.queuePair().completionQueue(cq).maxSendWorkRequests(1).maxReceiveWorkRequests(1)
-                .maxInlineData(0);
-        CmConnection c = dial(nodeId, builder, buffer.toRemoteRegion());
+        QueuePairBuilder builder = domain.pd().queuePair().completionQueue(domain.cq()).maxSendWorkRequests(1)
+                .maxReceiveWorkRequests(1).maxInlineData(0);
+        CmConnection c = dial(nodeId, builder, domain.buffer().toRemoteRegion());
         try {
             r = new TableReader(c, c.queuePair().sendBatch(1));
         } catch (RuntimeException e) {
@@ -141,8 +163,8 @@ final class CmBootstrap implements PeerBootstrap {
     }
 
     private void awaitRead() {
-        cq.pollUntilAny(completions, fabric.options().connectTimeout().toNanos());
-        completions.throwIfFailed(0);
+        domain.cq().pollUntilAny(domain.completions(), fabric.options().connectTimeout().toNanos());
+        domain.completions().throwIfFailed(0);
     }
 
     private void forget(int nodeId) {
@@ -191,12 +213,9 @@ final class CmBootstrap implements PeerBootstrap {
         for (Integer peer : List.copyOf(readers.keySet())) {
             forget(peer);
         }
-        if (pd != null) {
-            completions.close();
-            buffer.close();
-            arena.close();
-            cq.close();
-            pd.close();
+        if (domain != null) {
+            domain.close();
+            domain = null;
         }
     }
 }

@@ -22,9 +22,12 @@ import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * A process's bootstrap endpoint: a TCP listener that serves each connection's single request
- * with a {@link BootstrapHandler} and closes it. A malformed request is answered with an
- * {@link BootstrapMessage.ErrorReply} naming the problem; a handler failure likewise. Control
- * path only.
+ * with a {@link BootstrapHandler} and closes it. An exchange that fails never fails silently: a
+ * malformed request, a handler that throws or returns no reply, and a reply that cannot be encoded
+ * are answered with an {@link BootstrapMessage.ErrorReply} naming the problem (the peer's
+ * {@link BootstrapClient} throws it as a {@link BootstrapProtocolException}, not a timeout), and
+ * every failed exchange, including a peer gone or cut off at the deadline, is reported to
+ * {@link BootstrapHandler#exchangeFailed}. Control path only.
  *
  * <p>Connections are served concurrently, by at most {@value #MAX_CONCURRENT_EXCHANGES} threads:
  * a peer that connects and says nothing, or sends its request a byte at a time, holds one of
@@ -136,28 +139,43 @@ public final class BootstrapServer implements AutoCloseable {
     private void serve(Socket s) {
         ExchangeDeadline deadline = ExchangeDeadline.after(exchangeTimeout, "exchangeTimeout");
         ScheduledFuture<?> cutOff = null;
+        String peer = String.valueOf(s.getRemoteSocketAddress());
+        BootstrapMessage request = null;
         try {
             cutOff = reaper.schedule(() -> closeQuietly(s), deadline.remainingNanos(), TimeUnit.NANOSECONDS);
             s.setTcpNoDelay(true);
-            BootstrapMessage request = BootstrapCodec.read(deadline.input(s));
-            BootstrapMessage reply;
+            try {
+                request = BootstrapCodec.read(deadline.input(s));
+            } catch (RuntimeException e) {
+                fail(s, "malformed bootstrap request from " + peer + ": " + describe(e), e);
+                return;
+            }
+            BootstrapMessage reply = null;
+            RuntimeException handlerFailure = null;
             handlerLock.lock();
             try {
                 reply = handler.handle(request);
             } catch (RuntimeException e) {
-                reply = new BootstrapMessage.ErrorReply(String.valueOf(e.getMessage()));
+                handlerFailure = e;
             } finally {
                 handlerLock.unlock();
             }
-            write(s, reply);
-        } catch (BootstrapProtocolException e) {
-            try {
-                write(s, new BootstrapMessage.ErrorReply(String.valueOf(e.getMessage())));
-            } catch (IOException ignoredBrokenClient) {
-                // the peer is gone or past its deadline; nothing more to tell it
+            if (handlerFailure != null) {
+                fail(s, "the handler failed on " + request + " from " + peer + ": " + describe(handlerFailure), handlerFailure);
+                return;
             }
-        } catch (IOException | RuntimeException ignoredBrokenClient) {
-            // one failed exchange does not stop the service
+            byte[] frame;
+            try {
+                frame = encodeReply(reply);
+            } catch (RuntimeException e) {
+                fail(s, "the handler's reply to " + request + " from " + peer + " cannot be sent: " + describe(e), e);
+                return;
+            }
+            write(s, frame);
+        } catch (IOException | RuntimeException e) {
+            report("bootstrap exchange with " + peer + (request == null ? "" : " about " + request) + " failed"
+                    + (deadline.remainingNanos() <= 0 ? " (cut off at the " + exchangeTimeout + " exchange deadline)" : "")
+                    + ": " + describe(e), e);
         } finally {
             if (cutOff != null) {
                 cutOff.cancel(false);
@@ -168,9 +186,44 @@ public final class BootstrapServer implements AutoCloseable {
         }
     }
 
-    private static void write(Socket s, BootstrapMessage reply) throws IOException {
+    /** The most characters of a problem an {@link BootstrapMessage.ErrorReply} carries. */
+    static final int MAX_ERROR_TEXT = 1024;
+
+    private static byte[] encodeReply(BootstrapMessage reply) {
+        if (!(reply instanceof BootstrapMessage.RegionsReply || reply instanceof BootstrapMessage.ConnectReply
+                || reply instanceof BootstrapMessage.ErrorReply)) {
+            throw new BootstrapProtocolException("a handler must reply with a RegionsReply, ConnectReply or ErrorReply, got "
+                    + reply);
+        }
+        return BootstrapCodec.encode(reply);
+    }
+
+    /** Reports {@code problem} and tells the peer, which may be gone already (then that is reported too). */
+    private void fail(Socket s, String problem, Throwable cause) {
+        report(problem, cause);
+        String text = problem.length() <= MAX_ERROR_TEXT ? problem : problem.substring(0, MAX_ERROR_TEXT) + "...";
+        try {
+            write(s, BootstrapCodec.encode(new BootstrapMessage.ErrorReply(text)));
+        } catch (IOException | RuntimeException e) {
+            report("could not send the error reply to " + s.getRemoteSocketAddress() + ": " + describe(e), e);
+        }
+    }
+
+    private void report(String problem, Throwable cause) {
+        try {
+            handler.exchangeFailed(problem, cause);
+        } catch (RuntimeException ignored) {
+            // a failing report must not stop the service; the exchange is over either way
+        }
+    }
+
+    private static String describe(Throwable e) {
+        return e.getMessage() == null ? e.toString() : e.getClass().getSimpleName() + ": " + e.getMessage();
+    }
+
+    private static void write(Socket s, byte[] frame) throws IOException {
         OutputStream out = s.getOutputStream();
-        out.write(BootstrapCodec.encode(reply));
+        out.write(frame);
         out.flush();
     }
 

@@ -124,6 +124,74 @@ class BootstrapServerTest {
         }
     }
 
+    /** A handler whose replies come from {@code reply} and whose reports are kept. */
+    private static final class RecordingHandler implements BootstrapHandler {
+        final java.util.concurrent.ConcurrentLinkedQueue<String> problems = new java.util.concurrent.ConcurrentLinkedQueue<>();
+        private final java.util.function.Function<BootstrapMessage, BootstrapMessage> reply;
+
+        RecordingHandler(java.util.function.Function<BootstrapMessage, BootstrapMessage> reply) {
+            this.reply = reply;
+        }
+
+        @Override
+        public BootstrapMessage handle(BootstrapMessage request) {
+            return reply.apply(request);
+        }
+
+        @Override
+        public void exchangeFailed(String problem, Throwable cause) {
+            problems.add(problem);
+        }
+    }
+
+    @Test
+    void shouldAnswerTypedAndReportWhenTheHandlerGivesNoReply() throws Exception {
+        RecordingHandler handler = new RecordingHandler(request -> null);
+        try (BootstrapServer server = new BootstrapServer(loopback(0), handler)) {
+            BootstrapProtocolException e = assertTimeoutPreemptively(Duration.ofSeconds(20), () -> assertThrows(
+                    BootstrapProtocolException.class, () -> BootstrapClient.exchange(loopback(server.port()),
+                            new BootstrapMessage.RegionsRequest(4), Duration.ofSeconds(5))),
+                    "the peer is told at once, not left to its timeout");
+            assertTrue(e.getMessage().contains("RegionsRequest[nodeId=4]") && e.getMessage().contains("got null"),
+                    "names the request and the problem: " + e.getMessage());
+            assertEquals(1, handler.problems.size(), "reported once to the server side: " + handler.problems);
+            assertTrue(handler.problems.peek().contains("got null"), handler.problems.peek());
+        }
+    }
+
+    @Test
+    void shouldAnswerTypedAndReportWhenTheHandlerThrowsWithoutAMessage() throws Exception {
+        RecordingHandler handler = new RecordingHandler(request -> {
+            throw new IllegalStateException();
+        });
+        try (BootstrapServer server = new BootstrapServer(loopback(0), handler)) {
+            BootstrapProtocolException e = assertThrows(BootstrapProtocolException.class, () -> BootstrapClient.exchange(
+                    loopback(server.port()), new BootstrapMessage.RegionsRequest(5), Duration.ofSeconds(5)));
+            assertTrue(e.getMessage().contains("IllegalStateException"), "names the failure, not \"null\": " + e.getMessage());
+            assertEquals(1, handler.problems.size(), String.valueOf(handler.problems));
+        }
+    }
+
+    @Test
+    void shouldReportAMalformedRequestBesidesAnsweringIt() throws Exception {
+        RecordingHandler handler = new RecordingHandler(request -> fail("a malformed request reached the handler"));
+        try (BootstrapServer server = new BootstrapServer(loopback(0), handler);
+             Socket s = new Socket(InetAddress.getLoopbackAddress(), server.port())) {
+            s.setSoTimeout(10_000);
+            byte[] frame = BootstrapCodec.encode(new BootstrapMessage.RegionsRequest(1));
+            frame[0] ^= 0x55;
+            s.getOutputStream().write(frame);
+            BootstrapMessage reply = BootstrapCodec.read(s.getInputStream());
+            assertTrue(reply instanceof BootstrapMessage.ErrorReply r && r.message().contains("magic"), String.valueOf(reply));
+            long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            while (handler.problems.isEmpty() && System.nanoTime() < end) {
+                LockSupport.parkNanos(1_000_000);
+            }
+            assertEquals(1, handler.problems.size(), String.valueOf(handler.problems));
+            assertTrue(handler.problems.peek().contains("malformed"), handler.problems.peek());
+        }
+    }
+
     @Test
     void shouldFailTypedNamingThePeerAndTheDeadlineWhenThePeerNeverAnswers() throws Exception {
         try (ServerSocket mute = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {

@@ -1,0 +1,14 @@
+package io.remus.core;
+
+/**
+ * An operation was called on a {@link ComputeThread} after {@link ComputeThread#close()}: it was
+ * refused before it touched memory or the fabric.
+ */
+public class ClosedComputeThreadException extends BadArgumentException {
+    private static final long serialVersionUID = 1L;
+
+    /** @param message which thread and what was attempted */
+    public ClosedComputeThreadException(String message) {
+        super(message);
+    }
+}
