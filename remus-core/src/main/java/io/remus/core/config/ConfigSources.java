@@ -166,10 +166,14 @@ public final class ConfigSources {
      * {@code SLURM_JOB_NODELIST}; see {@link SlurmHostList}) with tasks placed in blocks as
      * {@code SLURM_STEP_TASKS_PER_NODE} (else {@code SLURM_TASKS_PER_NODE}) says, one per host
      * when neither is set; tasks on one host get consecutive default ports. Without memory/compute
-     * ranges every node is both.
+     * ranges every node is both. Where the variables of several launchers are set (e.g. Slurm's
+     * inherited by an {@code mpirun} inside an allocation), they must give the same rank and size,
+     * and {@code REMUS_NODE_ID}, where set under a launcher, must equal its rank.
      *
      * @param env the environment, e.g. {@code System.getenv()}
      * @return the configuration
+     * @throws BadArgumentException naming the variable and value that is malformed, out of range or
+     *                              contradicts another
      */
     public static ClusterConfig fromEnvironment(Map<String, String> env) {
         Objects.requireNonNull(env, "env");
@@ -186,12 +190,40 @@ public final class ConfigSources {
     }
 
     private static String launcherSizeKey(Map<String, String> env) {
+        String[] l = launcher(env);
+        return l == null ? null : l[1];
+    }
+
+    /**
+     * @return the rank and size variables of the launcher that started the process (the first of
+     *         {@link #LAUNCHERS} whose two variables are set), or null
+     * @throws BadArgumentException when several launchers' variables are set and give different
+     *                              ranks or sizes, or {@code REMUS_NODE_ID} differs from the rank
+     */
+    private static String[] launcher(Map<String, String> env) {
+        String[] first = null;
         for (String[] l : LAUNCHERS) {
-            if (env.containsKey(l[0]) && env.containsKey(l[1])) {
-                return l[1];
+            if (!env.containsKey(l[0]) || !env.containsKey(l[1])) {
+                continue;
+            }
+            if (first == null) {
+                first = l;
+            } else if (parseInt(l[0], env.get(l[0])) != parseInt(first[0], env.get(first[0]))
+                    || parseInt(l[1], env.get(l[1])) != parseInt(first[1], env.get(first[1]))) {
+                throw new BadArgumentException("launcher environments disagree: " + variables(env, first) + " but "
+                        + variables(env, l) + "; unset the variables of the launcher that did not start this process");
             }
         }
-        return null;
+        String remusId = env.get("REMUS_NODE_ID");
+        if (first != null && remusId != null && parseInt("REMUS_NODE_ID", remusId) != parseInt(first[0], env.get(first[0]))) {
+            throw new BadArgumentException("REMUS_NODE_ID=" + remusId.strip() + " disagrees with the launcher's "
+                    + first[0] + "=" + env.get(first[0]).strip() + "; under a launcher the node id is its rank");
+        }
+        return first;
+    }
+
+    private static String variables(Map<String, String> env, String[] launcher) {
+        return launcher[0] + "=" + env.get(launcher[0]).strip() + " " + launcher[1] + "=" + env.get(launcher[1]).strip();
     }
 
     private static final String[][] LAUNCHERS = {{"SLURM_PROCID", "SLURM_NTASKS"},
@@ -199,15 +231,12 @@ public final class ConfigSources {
 
     private static ClusterConfig.Builder environmentBuilder(Map<String, String> env) {
         ClusterConfig.Builder b = ClusterConfig.builder();
-        String launcherSize = null;
+        String[] launcher = launcher(env);
+        String launcherSize = launcher == null ? null : launcher[1];
         int size = 0;
-        for (String[] l : LAUNCHERS) {
-            if (env.containsKey(l[0]) && env.containsKey(l[1])) {
-                launcherSize = l[1];
-                size = parseInt(l[1], env.get(l[1]));
-                b.nodeCount(size).nodeId(parseInt(l[0], env.get(l[0])));
-                break;
-            }
+        if (launcher != null) {
+            size = parseInt(launcher[1], env.get(launcher[1]));
+            b.nodeCount(size).nodeId(parseInt(launcher[0], env.get(launcher[0])));
         }
         boolean nodeList = env.containsKey("REMUS_NODES") || env.containsKey("REMUS_HOSTFILE");
         requireOneNodeList(env.containsKey("REMUS_NODES"), env.containsKey("REMUS_HOSTFILE"));
