@@ -517,7 +517,10 @@ public final class RemusCluster implements AutoCloseable {
                 }
                 key = ConfigSources.canonicalKey(key);
                 if (JOIN_KEYS.contains(key)) {
-                    argKeys.put(key, value);
+                    String before = argKeys.putIfAbsent(key, value);
+                    if (before != null) {
+                        throw new BadArgumentException(key + " is given twice: '" + before + "' and '" + value + "'");
+                    }
                 } else {
                     configArgs.add("--" + key + "=" + value);
                 }

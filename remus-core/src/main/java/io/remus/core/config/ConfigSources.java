@@ -34,8 +34,9 @@ import java.util.Set;
  * ({@code threads.per.node}); see {@link #canonicalKey}.
  *
  * <p>The node list comes from {@code nodes} or from a {@link Hostfile} named by {@code hostfile},
- * not both; its entries are {@link NodeAddress}es. Keys not given keep the builder's defaults.
- * Unknown keys, bad values and conflicting keys are {@link BadArgumentException}s.
+ * not both, nor with {@code node.count}, in one source; its entries are {@link NodeAddress}es. Keys
+ * not given keep the builder's defaults. Unknown keys, bad values, a key given twice among the
+ * arguments and conflicting keys are {@link BadArgumentException}s.
  */
 public final class ConfigSources {
     private static final Map<String, String> ALIASES = Map.of(
@@ -87,7 +88,8 @@ public final class ConfigSources {
         Objects.requireNonNull(args, "args");
         fromEnvironment(env);
         ClusterConfig.Builder b = environmentBuilder(env);
-        requireOneNodeList(properties.containsKey("nodes"), properties.containsKey("hostfile"));
+        requireOneNodeList(properties.containsKey("nodes"), properties.containsKey("hostfile"),
+                properties.containsKey("node.count"));
         for (String key : properties.stringPropertyNames()) {
             apply(b, key, properties.getProperty(key));
         }
@@ -117,7 +119,8 @@ public final class ConfigSources {
     public static ClusterConfig fromProperties(Properties properties) {
         Objects.requireNonNull(properties, "properties");
         ClusterConfig.Builder b = ClusterConfig.builder();
-        requireOneNodeList(properties.containsKey("nodes"), properties.containsKey("hostfile"));
+        requireOneNodeList(properties.containsKey("nodes"), properties.containsKey("hostfile"),
+                properties.containsKey("node.count"));
         for (String key : properties.stringPropertyNames()) {
             apply(b, key, properties.getProperty(key));
         }
@@ -142,15 +145,21 @@ public final class ConfigSources {
         for (int i = 0; i < args.length; i++) {
             Objects.requireNonNull(args[i], "args[" + i + "]");
         }
-        requireOneNodeList(Arrays.stream(args).anyMatch(a -> a.startsWith("--nodes=")),
-                Arrays.stream(args).anyMatch(a -> a.startsWith("--hostfile=")));
+        Map<String, String> given = new java.util.LinkedHashMap<>();
         for (String arg : args) {
             int eq = arg.indexOf('=');
             if (!arg.startsWith("--") || eq < 0) {
                 throw new BadArgumentException("expected --key=value, got '" + arg + "'");
             }
-            apply(b, canonicalKey(arg.substring(2, eq)), arg.substring(eq + 1));
+            String key = canonicalKey(arg.substring(2, eq));
+            String before = given.putIfAbsent(key, arg.substring(eq + 1));
+            if (before != null) {
+                throw new BadArgumentException(key + " is given twice: '" + before + "' and '" + arg.substring(eq + 1)
+                        + "' (" + arg + ")");
+            }
         }
+        requireOneNodeList(given.containsKey("nodes"), given.containsKey("hostfile"), given.containsKey("node.count"));
+        given.forEach((key, value) -> apply(b, key, value));
     }
 
     /**
@@ -239,7 +248,7 @@ public final class ConfigSources {
             b.nodeCount(size).nodeId(parseInt(launcher[0], env.get(launcher[0])));
         }
         boolean nodeList = env.containsKey("REMUS_NODES") || env.containsKey("REMUS_HOSTFILE");
-        requireOneNodeList(env.containsKey("REMUS_NODES"), env.containsKey("REMUS_HOSTFILE"));
+        requireOneNodeList(env.containsKey("REMUS_NODES"), env.containsKey("REMUS_HOSTFILE"), env.containsKey("REMUS_NODE_COUNT"));
         if (!nodeList && "SLURM_NTASKS".equals(launcherSize) && slurmVariable(env, "NODELIST") != null) {
             b.nodes(slurmTaskHosts(env, size));
         }
@@ -301,9 +310,13 @@ public final class ConfigSources {
         }
     }
 
-    private static void requireOneNodeList(boolean nodes, boolean hostfile) {
+    private static void requireOneNodeList(boolean nodes, boolean hostfile, boolean count) {
         if (nodes && hostfile) {
             throw new BadArgumentException("give the node list either as nodes or as a hostfile, not both");
+        }
+        if (count && (nodes || hostfile)) {
+            throw new BadArgumentException("node.count and " + (nodes ? "nodes" : "hostfile") + " both give the node "
+                    + "list: give one");
         }
     }
 

@@ -83,4 +83,25 @@ class ContradictoryInputTest {
                 "shutdown.timeout.ms", "soon");
         assertRefused(() -> RemusCluster.builder().args("--rendezvous=tcp://h:70000").resolveConfig(), "rendezvous", "70000");
     }
+
+    @Test
+    void shouldRefuseAKeyGivenTwiceOrANodeCountBesideANodeList() {
+        assertRefused(() -> ConfigSources.fromArgs("--node-id=1", "--node.id=2", "--nodes=a,b,c"), "node.id", "'1'", "'2'");
+        assertRefused(() -> ConfigSources.fromArgs("--seg-size=1M", "--segment.size=2M"), "segment.size", "1M", "2M");
+        assertRefused(() -> ConfigSources.fromArgs("--qp.lanes=2", "--qp.lanes=2"), "qp.lanes");
+        assertRefused(() -> ConfigSources.fromArgs("--node.count=3", "--nodes=a,b"), "node.count", "nodes");
+        Properties p = new Properties();
+        p.setProperty("node.count", "2");
+        p.setProperty("hostfile", "/nonexistent");
+        assertRefused(() -> ConfigSources.fromProperties(p), "node.count", "hostfile");
+        assertRefused(() -> ConfigSources.fromEnvironment(Map.of("REMUS_NODE_COUNT", "2", "REMUS_NODES", "a,b")),
+                "node.count", "nodes");
+        assertRefused(() -> RemusCluster.builder().args("--fabric=sim", "--fabric", "verbs").resolveConfig(),
+                "fabric", "'sim'", "'verbs'");
+        assertRefused(() -> RemusCluster.builder().args("--fabric=sim", "--node-id", "0", "--node.id=1").resolveConfig(),
+                "node.id");
+        ClusterConfig layered = ConfigSources.layered(Map.of("REMUS_NODES", "a,b,c"), new Properties(),
+                List.of("--node.count=2"));
+        assertEquals(2, layered.nodes().size(), "a higher layer's node count replaces a lower layer's list");
+    }
 }
