@@ -623,6 +623,10 @@ public final class PerftestCommand implements Callable<Integer> {
         if (simLatencyNanos < 0) {
             throw usage("--sim-latency-ns must not be negative, got " + simLatencyNanos);
         }
+        if (simLatencyNanos > timeoutSeconds * 1e9) {
+            throw usage("--sim-latency-ns " + simLatencyNanos + " is longer than --timeout " + timeoutSeconds
+                    + " s: every work request would time out");
+        }
         simCostModel();
         if (!test.isLatency() && (hgrm != null || intervalLog != null)) {
             throw usage("--hgrm and --interval-log apply to latency tests");

@@ -123,7 +123,9 @@ class RunBoundsTest {
             "write-bw -q 1024|-q 1024 x -t 128 = 131072 work requests in flight",
             "read-bw -s 268435456 -n 5000|-s 268435456 with -q 1 x -t 128 puts 32.0 GiB in flight",
             "write-bw -a -n 5000 -q 4|moves",
-            "send-bw -s 1048576 -q 64 -t 128|-s 1048576 with -q 64 x -t 128 puts 8.0 GiB in flight"})
+            "send-bw -s 1048576 -q 64 -t 128|-s 1048576 with -q 64 x -t 128 puts 8.0 GiB in flight",
+            "read-lat --sim-latency-ns 9223372036854775807|--sim-latency-ns 9223372036854775807 is longer than --timeout 10.0 s",
+            "read-lat --sim-latency-ns 2000000000 --timeout 1|--sim-latency-ns 2000000000 is longer than --timeout 1.0 s"})
     void shouldRefuseASimulatorRunPastItsBoundsBeforeItStarts(String row) {
         String[] parts = row.split("\\|");
         RemusRun run = RemusRun.of(("bench " + parts[0] + " --fabric sim").split(" "));
