@@ -76,10 +76,14 @@ public final class History {
     /**
      * A recorder for one thread, with room for 1024 operations before it grows.
      *
-     * @param thread the thread's number, unique within this history
+     * @param thread the thread's number, non-negative and unique within this history
      * @return its recorder
+     * @throws HistoryFormatException naming the number when it is negative or already has a recorder
      */
     public synchronized Recorder recorder(int thread) {
+        if (thread < 0) {
+            throw new HistoryFormatException("thread number must be non-negative, got " + thread);
+        }
         for (Recorder r : recorders) {
             if (r.thread == thread) {
                 throw new HistoryFormatException("thread " + thread + " already has a recorder");

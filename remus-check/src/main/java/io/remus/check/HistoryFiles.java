@@ -100,6 +100,9 @@ public final class HistoryFiles {
         Objects.requireNonNull(operations, "operations");
         Objects.requireNonNull(clock, "clock");
         Objects.requireNonNull(file, "file");
+        if (process < 0) {
+            throw new HistoryFormatException("process number must be non-negative, got " + process);
+        }
         try (BufferedWriter w = Files.newBufferedWriter(file, StandardCharsets.UTF_8)) {
             w.write(MAGIC + "\nclock " + clock.name() + "\nprocess " + process + "\n");
             if (offset != null) {
@@ -137,7 +140,7 @@ public final class HistoryFiles {
                     + (lines.isEmpty() ? "" : lines.get(0)) + "', expected '" + MAGIC + "')");
         }
         HistoryClock clock = parseClock(file, lines.get(1));
-        int process = (int) header(file, 3, lines.get(2), "process");
+        int process = count(file, 3, header(file, 3, lines.get(2), "process"), "process");
         ClockOffset offset = null;
         int first = 3;
         if (lines.size() > 3 && lines.get(3).startsWith("offset")) {
@@ -230,12 +233,12 @@ public final class HistoryFiles {
         return new ClockOffset(low, high);
     }
 
-    private static long header(Path file, int lineNo, String line, String name) {
+    private static String header(Path file, int lineNo, String line, String name) {
         String[] f = line.split(" ");
         if (f.length != 2 || !f[0].equals(name)) {
             throw new HistoryFormatException(file + ":" + lineNo + ": expected '" + name + " N', got '" + line + "'");
         }
-        return number(file, lineNo, f[1]);
+        return f[1];
     }
 
     private static Operation parse(Path file, int lineNo, String line, int process) {
@@ -248,7 +251,7 @@ public final class HistoryFiles {
             throw new HistoryFormatException(file + ":" + lineNo + ": response time and result must both be 'pending' or neither: '" + line + "'");
         }
         try {
-            return new Operation(-1, process, (int) number(file, lineNo, f[0]), f[1], words(file, lineNo, f[4]),
+            return new Operation(-1, process, count(file, lineNo, f[0], "thread"), f[1], words(file, lineNo, f[4]),
                     pending ? null : words(file, lineNo, f[5]), number(file, lineNo, f[2]),
                     pending ? Operation.PENDING : number(file, lineNo, f[3]));
         } catch (HistoryFormatException e) {
@@ -262,6 +265,20 @@ public final class HistoryFiles {
         } catch (NumberFormatException e) {
             throw new HistoryFormatException(file + ":" + lineNo + ": not a number: '" + s + "'", e);
         }
+    }
+
+    /**
+     * @return {@code s} as a process or thread number
+     * @throws HistoryFormatException naming the file, line and value when it is not a number in
+     *                                0..{@link Integer#MAX_VALUE}
+     */
+    static int count(Path file, int lineNo, String s, String what) {
+        long n = number(file, lineNo, s);
+        if (n < 0 || n > Integer.MAX_VALUE) {
+            throw new HistoryFormatException(file + ":" + lineNo + ": " + what + " number " + s + " is outside 0.."
+                    + Integer.MAX_VALUE);
+        }
+        return (int) n;
     }
 
     static long[] words(Path file, int lineNo, String s) {

@@ -49,6 +49,7 @@ public final class HistoryJournal implements AutoCloseable {
     private final FileChannel channel;
     private final HistoryClock clock;
     private final Path file;
+    private final java.util.BitSet pending = new java.util.BitSet();
     private int next;
 
     private HistoryJournal(FileChannel channel, HistoryClock clock, Path file) {
@@ -86,10 +87,11 @@ public final class HistoryJournal implements AutoCloseable {
     /**
      * Appends an invocation, with the clock read now: call it before the operation starts.
      *
-     * @param thread    the invoking thread's number within the process
+     * @param thread    the invoking thread's number within the process, non-negative
      * @param kind      the operation's name, a word without blanks
      * @param arguments its argument words
      * @return the operation's number, for {@link #respond} or {@link #voided}
+     * @throws HistoryFormatException naming the value, for a kind that is no word or a negative thread
      */
     public synchronized int invoke(int thread, String kind, long... arguments) {
         Objects.requireNonNull(kind, "kind");
@@ -97,8 +99,16 @@ public final class HistoryJournal implements AutoCloseable {
         if (kind.isEmpty() || kind.chars().anyMatch(Character::isWhitespace)) {
             throw new HistoryFormatException("operation kind must be a non-empty word without blanks, got '" + kind + "'");
         }
-        int op = next++;
+        if (thread < 0) {
+            throw new HistoryFormatException("thread number must be non-negative, got " + thread);
+        }
+        if (next == Integer.MAX_VALUE) {
+            throw new HistoryFormatException("journal " + file + " holds " + next + " operations, the most it numbers");
+        }
+        int op = next;
         append("i " + thread + " " + op + " " + kind + " " + clock.now() + " " + HistoryFiles.compact(arguments) + "\n");
+        next = op + 1;
+        pending.set(op);
         return op;
     }
 
@@ -107,19 +117,34 @@ public final class HistoryJournal implements AutoCloseable {
      *
      * @param op     the number {@link #invoke} returned
      * @param result the result words
+     * @throws HistoryFormatException naming {@code op} when this journal invoked no such operation or
+     *                                it already ended (nothing is appended)
      */
     public synchronized void respond(int op, long... result) {
         Objects.requireNonNull(result, "result");
+        requirePending(op, "respond");
         append("r " + op + " " + clock.now() + " " + HistoryFiles.compact(result) + "\n");
+        pending.clear(op);
     }
 
     /**
      * Appends that the operation ended without taking effect: it is left out of the history.
      *
      * @param op the number {@link #invoke} returned
+     * @throws HistoryFormatException naming {@code op} when this journal invoked no such operation or
+     *                                it already ended (nothing is appended)
      */
     public synchronized void voided(int op) {
+        requirePending(op, "voided");
         append("v " + op + " " + clock.now() + "\n");
+        pending.clear(op);
+    }
+
+    private void requirePending(int op, String event) {
+        if (op < 0 || !pending.get(op)) {
+            throw new HistoryFormatException("journal " + file + ": " + event + "(" + op + ") names no pending operation ("
+                    + (op >= 0 && op < next ? "it already ended" : next + " invoked") + ")");
+        }
     }
 
     /** Closes the file; what was appended stays. */
@@ -172,7 +197,7 @@ public final class HistoryJournal implements AutoCloseable {
         } catch (IllegalArgumentException e) {
             throw new HistoryFormatException(file + ":2: unknown clock in '" + lines[1] + "'", e);
         }
-        int process = (int) HistoryFiles.number(file, 3, field(file, 3, lines[2], "process"));
+        int process = HistoryFiles.count(file, 3, field(file, 3, lines[2], "process"), "process");
         Map<Long, Operation> ops = new HashMap<>();
         Map<Long, Boolean> ended = new HashMap<>();
         List<Long> order = new ArrayList<>();
@@ -189,10 +214,14 @@ public final class HistoryJournal implements AutoCloseable {
                     if (ops.containsKey(op)) {
                         throw new HistoryFormatException(file + ":" + lineNo + ": operation " + op + " invoked twice");
                     }
-                    int thread = (int) HistoryFiles.number(file, lineNo, f[1]);
+                    int thread = HistoryFiles.count(file, lineNo, f[1], "thread");
                     long[] arguments = HistoryFiles.words(file, lineNo, f[5]);
                     long invokedAt = HistoryFiles.number(file, lineNo, f[4]);
-                    ops.put(op, new Operation(-1, process, thread, f[3], arguments, null, invokedAt, Operation.PENDING));
+                    try {
+                        ops.put(op, new Operation(-1, process, thread, f[3], arguments, null, invokedAt, Operation.PENDING));
+                    } catch (HistoryFormatException e) {
+                        throw new HistoryFormatException(file + ":" + lineNo + ": " + e.getMessage(), e);
+                    }
                     order.add(op);
                 }
                 case "r", "v" -> {

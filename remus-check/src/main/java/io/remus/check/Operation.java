@@ -19,8 +19,8 @@ import java.util.Objects;
  * invocation, with whatever result the specification gives, or not at all.
  *
  * @param id          the operation's index in its history (assigned when the history is built)
- * @param process     the process that ran it (0 in a one-process history)
- * @param thread      the thread within the process
+ * @param process     the process that ran it (0 in a one-process history), non-negative
+ * @param thread      the thread within the process, non-negative
  * @param kind        the operation's name as its specification spells it, e.g. {@code "write"}
  * @param arguments   the argument words
  * @param result      the result words, or {@code null} when pending
@@ -32,12 +32,22 @@ public record Operation(int id, int process, int thread, String kind, long[] arg
     /** The response time of a pending operation: after every other time. */
     public static final long PENDING = Long.MAX_VALUE;
 
-    /** Validates the operation; the arrays are kept as given (treat them as immutable). */
+    /**
+     * Validates the operation; the arrays are kept as given (treat them as immutable).
+     *
+     * @throws HistoryFormatException naming the value, for a kind that is no word, a negative process
+     *                                or thread number, a result without a response time or the
+     *                                reverse, or a response before the invocation
+     */
     public Operation {
         Objects.requireNonNull(kind, "kind");
         Objects.requireNonNull(arguments, "arguments");
         if (kind.isEmpty() || kind.chars().anyMatch(Character::isWhitespace)) {
             throw new HistoryFormatException("operation kind must be a non-empty word without blanks, got '" + kind + "'");
+        }
+        if (process < 0 || thread < 0) {
+            throw new HistoryFormatException("operation " + kind + ": process and thread numbers must be non-negative, got "
+                    + "process " + process + ", thread " + thread);
         }
         if ((result == null) != (respondedAt == PENDING)) {
             throw new HistoryFormatException("operation " + kind + ": a result exactly when it responded (result "

@@ -101,14 +101,16 @@ class HistoryJournalTest {
         Path file = dir.resolve("bad.journal");
         try (HistoryJournal j = HistoryJournal.create(file, HistoryClock.EPOCH_MICROS, 0)) {
             j.respond(j.invoke(0, SetSpec.ADD, 5), 1);
-            j.respond(0, 1);
+            assertThrows(HistoryFormatException.class, () -> j.respond(0, 1), "the writer refuses it");
         }
+        Files.writeString(file, "r 0 12 (1)\n", StandardCharsets.US_ASCII, StandardOpenOption.APPEND);
         HistoryFormatException twice = assertThrows(HistoryFormatException.class, () -> HistoryJournal.read(file));
         assertTrue(twice.getMessage().contains(":6: operation 0 ended twice"), twice.getMessage());
         Path orphan = dir.resolve("orphan.journal");
         try (HistoryJournal j = HistoryJournal.create(orphan, HistoryClock.EPOCH_MICROS, 0)) {
-            j.respond(4, 1);
+            assertThrows(HistoryFormatException.class, () -> j.respond(4, 1), "the writer refuses it");
         }
+        Files.writeString(orphan, "r 4 12 (1)\n", StandardCharsets.US_ASCII, StandardOpenOption.APPEND);
         HistoryFormatException e = assertThrows(HistoryFormatException.class, () -> HistoryJournal.read(orphan));
         assertTrue(e.getMessage().contains(":4: operation 4 ended but was never invoked"), e.getMessage());
         assertThrows(HistoryFormatException.class, () -> HistoryJournal.create(dir.resolve("neg"), HistoryClock.EPOCH_MICROS, -1));

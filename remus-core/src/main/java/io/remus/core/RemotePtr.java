@@ -78,6 +78,23 @@ public final class RemotePtr {
     }
 
     /**
+     * Checks a range of memory that pointers will address: a registration, a published region, a
+     * segment.
+     *
+     * @param address the first byte, below 2<sup>48</sup>
+     * @param length  bytes, positive; {@code address + length} at most 2<sup>48</sup> (no wraparound)
+     * @throws BadArgumentException naming the address and length when the range is empty, negative,
+     *                              starts or ends past the 48-bit address space, or wraps around it
+     */
+    public static void requireRange(long address, long length) {
+        if (length <= 0 || address < 0 || address > ADDRESS_MASK || length > (ADDRESS_MASK + 1) - address) {
+            throw new BadArgumentException("memory range at 0x" + Long.toHexString(address) + " of " + length
+                    + " bytes is not inside the 48-bit address space (positive length, end at most 0x"
+                    + Long.toHexString(ADDRESS_MASK + 1) + ")");
+        }
+    }
+
+    /**
      * Moves a pointer by {@code delta} bytes on the same node.
      *
      * @param ptr   a pointer

@@ -72,7 +72,8 @@ import java.util.concurrent.locks.LockSupport;
  *                     rank 0 collects and hands out the addresses (see below)
  * address             this node's host[:port] for the rendezvous (default: the device's IPv4
  *                     address; the port, when not given, port.base + node id)
- * port.base           the rendezvous's port of node 0 (default 18515)
+ * port.base           the rendezvous's port of node 0 (default 18515; node i gets port.base + i,
+ *                     which must not pass 65535)
  * join.timeout.ms     how long join waits for peers (default 60000; "forever" waits without end)
  * shutdown.timeout.ms how long close waits for the other nodes' shutdown (default 120000)
  * config              a properties file with configuration and join keys
@@ -554,7 +555,10 @@ public final class RemusCluster implements AutoCloseable {
                 }
                 key = ConfigSources.canonicalKey(key);
                 if (JOIN_KEYS.contains(key)) {
-                    argKeys.put(key, value);
+                    String before = argKeys.putIfAbsent(key, value);
+                    if (before != null) {
+                        throw new BadArgumentException(key + " is given twice: '" + before + "' and '" + value + "'");
+                    }
                 } else {
                     configArgs.add("--" + key + "=" + value);
                 }
@@ -577,7 +581,9 @@ public final class RemusCluster implements AutoCloseable {
             keys.putAll(argKeys);
             keys.putAll(explicit);
             ClusterConfig c = config != null ? config : ConfigSources.layered(envRest, fileConfig, configArgs);
-            return new Resolved(c, keys);
+            Resolved r = new Resolved(c, keys);
+            r.validate();
+            return r;
         }
 
         private static Properties load(Path file) {
@@ -592,6 +598,40 @@ public final class RemusCluster implements AutoCloseable {
     }
 
     private record Resolved(ClusterConfig config, Map<String, String> keys) {
+        /**
+         * Checks every join key before anything is opened or exchanged.
+         *
+         * @throws BadArgumentException naming the key and its value when one is malformed or out of range
+         */
+        void validate() {
+            duration("join.timeout.ms", null, DEFAULT_JOIN_TIMEOUT);
+            duration("shutdown.timeout.ms", null, DEFAULT_SHUTDOWN_TIMEOUT);
+            String kind = keys.getOrDefault("fabric", "verbs").strip().toLowerCase(Locale.ROOT);
+            if (!kind.equals("verbs") && !kind.equals("sim")) {
+                throw new BadArgumentException("fabric: '" + keys.get("fabric") + "' is not verbs or sim");
+            }
+            bootstrap();
+            int base = portBase();
+            long last = (long) base + config.nodes().size() - 1;
+            if (last > 65535) {
+                throw new BadArgumentException("port.base: '" + keys.get("port.base") + "' gives node "
+                        + (config.nodes().size() - 1) + " port " + last + ", beyond 65535 (" + config.nodes().size()
+                        + " nodes)");
+            }
+            String address = keys.get("address");
+            if (address != null) {
+                try {
+                    NodeAddress.parse(address, 0);
+                } catch (BadArgumentException e) {
+                    throw new BadArgumentException("address: '" + address + "': " + e.getMessage());
+                }
+            }
+            String where = keys.get("rendezvous");
+            if (where != null && where.startsWith(TCP_SCHEME)) {
+                tcpRoot(where);
+            }
+        }
+
         Duration duration(String key, Duration explicit, Duration otherwise) {
             if (explicit != null) {
                 return explicit;
@@ -603,11 +643,17 @@ public final class RemusCluster implements AutoCloseable {
             if (v.strip().equalsIgnoreCase(Timeouts.FOREVER_TEXT)) {
                 return Timeouts.FOREVER;
             }
+            long millis;
             try {
-                return Timeouts.require(Duration.ofMillis(Long.parseLong(v.strip())), key);
+                millis = Long.parseLong(v.strip());
             } catch (NumberFormatException e) {
                 throw new BadArgumentException(key + ": '" + v + "' is not a number of milliseconds or '"
                         + Timeouts.FOREVER_TEXT + "'");
+            }
+            try {
+                return Timeouts.require(Duration.ofMillis(millis), key);
+            } catch (BadArgumentException e) {
+                throw new BadArgumentException(key + ": '" + v + "': " + e.getMessage());
             }
         }
 

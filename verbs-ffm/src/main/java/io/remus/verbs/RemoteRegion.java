@@ -16,13 +16,18 @@ public record RemoteRegion(long address, int remoteKey, long length) {
     public static final int BYTES = 8 + 4 + 8;
 
     /**
-     * Checks the length.
+     * Checks the length and the end.
      *
-     * @throws InvalidArgumentException if the length is negative
+     * @throws InvalidArgumentException if the length is negative, or the region runs past the end of
+     *                                  the 64-bit address space (wraps around it)
      */
     public RemoteRegion {
         if (length < 0) {
             throw new InvalidArgumentException("a region's length cannot be negative: " + length);
+        }
+        if (length > 0 && Long.compareUnsigned(address + length - 1, address) < 0) {
+            throw new InvalidArgumentException("a region of " + length + " bytes at 0x" + Long.toHexString(address)
+                    + " wraps around the address space");
         }
     }
 

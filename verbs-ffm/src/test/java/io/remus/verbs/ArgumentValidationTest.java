@@ -97,6 +97,17 @@ class ArgumentValidationTest {
     }
 
     @Test
+    void shouldRefuseARemoteRegionThatWrapsTheAddressSpace() {
+        for (long[] r : new long[][] {{-4096L, 8192}, {-1L, 2}, {0x8000_0000_0000_0002L, Long.MAX_VALUE}}) {
+            InvalidArgumentException e = assertThrows(InvalidArgumentException.class, () -> new RemoteRegion(r[0], 1, r[1]));
+            assertTrue(e.getMessage().contains(Long.toHexString(r[0])), e.getMessage());
+        }
+        byte[] wrapping = java.nio.ByteBuffer.allocate(RemoteRegion.BYTES).putLong(-8).putInt(1).putLong(64).array();
+        assertThrows(InvalidArgumentException.class, () -> RemoteRegion.fromBytes(wrapping));
+        assertEquals(4096, new RemoteRegion(-4096L, 1, 4096).length(), "ending exactly at the top is no wrap");
+    }
+
+    @Test
     void shouldDescribeCompletionStatusAndTypeRemoteAccessErrors() {
         assertEquals("success", CompletionStatus.describe(CompletionStatus.SUCCESS).toLowerCase());
         CompletionException e = CompletionException.of(CompletionStatus.REMOTE_ACCESS_ERROR, 7, 0, 0);

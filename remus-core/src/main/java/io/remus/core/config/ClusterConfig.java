@@ -57,7 +57,9 @@ public record ClusterConfig(int nodeId, List<String> nodes, NodeRange memoryNode
     /**
      * Validates the configuration. Null arguments are {@link NullPointerException}s naming the
      * parameter; every value out of range is a {@link BadArgumentException} naming the builder
-     * method, the configuration key of {@link ConfigSources} and the value.
+     * method, the configuration key of {@link ConfigSources} and the value. Two node entries that
+     * name the same {@code host:port} (host names compared without case, the default port filled
+     * in) are a {@link BadArgumentException} naming both nodes.
      */
     public ClusterConfig {
         Objects.requireNonNull(nodes, "nodes");
@@ -72,8 +74,12 @@ public record ClusterConfig(int nodeId, List<String> nodes, NodeRange memoryNode
             Objects.requireNonNull(nodes.get(i), "nodes[" + i + "]");
         }
         nodes = List.copyOf(nodes);
+        java.util.Map<String, Integer> seen = new java.util.HashMap<>();
         for (int i = 0; i < nodes.size(); i++) {
-            NodeAddress.parse(nodes.get(i), i);
+            NodeAddress a = NodeAddress.parse(nodes.get(i), i);
+            Integer other = seen.putIfAbsent(a.host().toLowerCase(java.util.Locale.ROOT) + ":" + a.port(), i);
+            require(other == null, "nodes (nodes, hostfile): node " + i + "'s address " + a + " ('" + nodes.get(i)
+                    + "') is node " + other + "'s too; every node needs its own host:port");
         }
         require(nodeId >= 0 && nodeId < nodes.size(), "nodeId (node.id) " + nodeId + " is not in the node list of " + nodes.size());
         require(memoryNodes.last() < nodes.size(), "memoryNodes (memory.nodes) " + memoryNodes + " exceed the node list of " + nodes.size());

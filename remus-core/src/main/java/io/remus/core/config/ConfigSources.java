@@ -34,8 +34,9 @@ import java.util.Set;
  * ({@code threads.per.node}); see {@link #canonicalKey}.
  *
  * <p>The node list comes from {@code nodes} or from a {@link Hostfile} named by {@code hostfile},
- * not both; its entries are {@link NodeAddress}es. Keys not given keep the builder's defaults.
- * Unknown keys, bad values and conflicting keys are {@link BadArgumentException}s.
+ * not both, nor with {@code node.count}, in one source; its entries are {@link NodeAddress}es. Keys
+ * not given keep the builder's defaults. Unknown keys, bad values, a key given twice among the
+ * arguments and conflicting keys are {@link BadArgumentException}s.
  */
 public final class ConfigSources {
     private static final Map<String, String> ALIASES = Map.of(
@@ -89,7 +90,8 @@ public final class ConfigSources {
         Objects.requireNonNull(args, "args");
         fromEnvironment(env);
         ClusterConfig.Builder b = environmentBuilder(env);
-        requireOneNodeList(properties.containsKey("nodes"), properties.containsKey("hostfile"));
+        requireOneNodeList(properties.containsKey("nodes"), properties.containsKey("hostfile"),
+                properties.containsKey("node.count"));
         for (String key : properties.stringPropertyNames()) {
             apply(b, key, properties.getProperty(key));
         }
@@ -123,7 +125,8 @@ public final class ConfigSources {
     public static ClusterConfig fromProperties(Properties properties) {
         Objects.requireNonNull(properties, "properties");
         ClusterConfig.Builder b = ClusterConfig.builder();
-        requireOneNodeList(properties.containsKey("nodes"), properties.containsKey("hostfile"));
+        requireOneNodeList(properties.containsKey("nodes"), properties.containsKey("hostfile"),
+                properties.containsKey("node.count"));
         for (String key : properties.stringPropertyNames()) {
             apply(b, key, properties.getProperty(key));
         }
@@ -150,15 +153,21 @@ public final class ConfigSources {
         for (int i = 0; i < args.length; i++) {
             Objects.requireNonNull(args[i], "args[" + i + "]");
         }
-        requireOneNodeList(Arrays.stream(args).anyMatch(a -> a.startsWith("--nodes=")),
-                Arrays.stream(args).anyMatch(a -> a.startsWith("--hostfile=")));
+        Map<String, String> given = new java.util.LinkedHashMap<>();
         for (String arg : args) {
             int eq = arg.indexOf('=');
             if (!arg.startsWith("--") || eq < 0) {
                 throw new BadArgumentException("expected --key=value, got '" + arg + "'");
             }
-            apply(b, canonicalKey(arg.substring(2, eq)), arg.substring(eq + 1));
+            String key = canonicalKey(arg.substring(2, eq));
+            String before = given.putIfAbsent(key, arg.substring(eq + 1));
+            if (before != null) {
+                throw new BadArgumentException(key + " is given twice: '" + before + "' and '" + arg.substring(eq + 1)
+                        + "' (" + arg + ")");
+            }
         }
+        requireOneNodeList(given.containsKey("nodes"), given.containsKey("hostfile"), given.containsKey("node.count"));
+        given.forEach((key, value) -> apply(b, key, value));
     }
 
     /**
@@ -174,10 +183,14 @@ public final class ConfigSources {
      * {@code SLURM_JOB_NODELIST}; see {@link SlurmHostList}) with tasks placed in blocks as
      * {@code SLURM_STEP_TASKS_PER_NODE} (else {@code SLURM_TASKS_PER_NODE}) says, one per host
      * when neither is set; tasks on one host get consecutive default ports. Without memory/compute
-     * ranges every node is both.
+     * ranges every node is both. Where the variables of several launchers are set (e.g. Slurm's
+     * inherited by an {@code mpirun} inside an allocation), they must give the same rank and size,
+     * and {@code REMUS_NODE_ID}, where set under a launcher, must equal its rank.
      *
      * @param env the environment, e.g. {@code System.getenv()}
      * @return the configuration
+     * @throws BadArgumentException naming the variable and value that is malformed, out of range or
+     *                              contradicts another
      */
     public static ClusterConfig fromEnvironment(Map<String, String> env) {
         Objects.requireNonNull(env, "env");
@@ -194,12 +207,40 @@ public final class ConfigSources {
     }
 
     private static String launcherSizeKey(Map<String, String> env) {
+        String[] l = launcher(env);
+        return l == null ? null : l[1];
+    }
+
+    /**
+     * @return the rank and size variables of the launcher that started the process (the first of
+     *         {@link #LAUNCHERS} whose two variables are set), or null
+     * @throws BadArgumentException when several launchers' variables are set and give different
+     *                              ranks or sizes, or {@code REMUS_NODE_ID} differs from the rank
+     */
+    private static String[] launcher(Map<String, String> env) {
+        String[] first = null;
         for (String[] l : LAUNCHERS) {
-            if (env.containsKey(l[0]) && env.containsKey(l[1])) {
-                return l[1];
+            if (!env.containsKey(l[0]) || !env.containsKey(l[1])) {
+                continue;
+            }
+            if (first == null) {
+                first = l;
+            } else if (parseInt(l[0], env.get(l[0])) != parseInt(first[0], env.get(first[0]))
+                    || parseInt(l[1], env.get(l[1])) != parseInt(first[1], env.get(first[1]))) {
+                throw new BadArgumentException("launcher environments disagree: " + variables(env, first) + " but "
+                        + variables(env, l) + "; unset the variables of the launcher that did not start this process");
             }
         }
-        return null;
+        String remusId = env.get("REMUS_NODE_ID");
+        if (first != null && remusId != null && parseInt("REMUS_NODE_ID", remusId) != parseInt(first[0], env.get(first[0]))) {
+            throw new BadArgumentException("REMUS_NODE_ID=" + remusId.strip() + " disagrees with the launcher's "
+                    + first[0] + "=" + env.get(first[0]).strip() + "; under a launcher the node id is its rank");
+        }
+        return first;
+    }
+
+    private static String variables(Map<String, String> env, String[] launcher) {
+        return launcher[0] + "=" + env.get(launcher[0]).strip() + " " + launcher[1] + "=" + env.get(launcher[1]).strip();
     }
 
     private static final String[][] LAUNCHERS = {{"SLURM_PROCID", "SLURM_NTASKS"},
@@ -207,18 +248,15 @@ public final class ConfigSources {
 
     private static ClusterConfig.Builder environmentBuilder(Map<String, String> env) {
         ClusterConfig.Builder b = ClusterConfig.builder();
-        String launcherSize = null;
+        String[] launcher = launcher(env);
+        String launcherSize = launcher == null ? null : launcher[1];
         int size = 0;
-        for (String[] l : LAUNCHERS) {
-            if (env.containsKey(l[0]) && env.containsKey(l[1])) {
-                launcherSize = l[1];
-                size = parseInt(l[1], env.get(l[1]));
-                b.nodeCount(size).nodeId(parseInt(l[0], env.get(l[0])));
-                break;
-            }
+        if (launcher != null) {
+            size = parseInt(launcher[1], env.get(launcher[1]));
+            b.nodeCount(size).nodeId(parseInt(launcher[0], env.get(launcher[0])));
         }
         boolean nodeList = env.containsKey("REMUS_NODES") || env.containsKey("REMUS_HOSTFILE");
-        requireOneNodeList(env.containsKey("REMUS_NODES"), env.containsKey("REMUS_HOSTFILE"));
+        requireOneNodeList(env.containsKey("REMUS_NODES"), env.containsKey("REMUS_HOSTFILE"), env.containsKey("REMUS_NODE_COUNT"));
         if (!nodeList && "SLURM_NTASKS".equals(launcherSize) && slurmVariable(env, "NODELIST") != null) {
             b.nodes(slurmTaskHosts(env, size));
         }
@@ -280,9 +318,13 @@ public final class ConfigSources {
         }
     }
 
-    private static void requireOneNodeList(boolean nodes, boolean hostfile) {
+    private static void requireOneNodeList(boolean nodes, boolean hostfile, boolean count) {
         if (nodes && hostfile) {
             throw new BadArgumentException("give the node list either as nodes or as a hostfile, not both");
+        }
+        if (count && (nodes || hostfile)) {
+            throw new BadArgumentException("node.count and " + (nodes ? "nodes" : "hostfile") + " both give the node "
+                    + "list: give one");
         }
     }
 

@@ -26,7 +26,10 @@ public interface FabricNode extends AutoCloseable {
      *
      * @param segment a native segment
      * @return the registration (closing it deregisters, it does not free the memory)
-     * @throws io.remus.core.BadArgumentException when the segment is not native or is empty
+     * @throws io.remus.core.BadArgumentException when the segment is not native, is empty, or
+     *                                            reaches past the 48-bit address space a
+     *                                            {@link io.remus.core.RemotePtr} carries (checked
+     *                                            before the NIC is asked)
      */
     RegisteredMemory register(MemorySegment segment);
 

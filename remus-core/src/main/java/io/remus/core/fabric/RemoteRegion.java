@@ -10,6 +10,19 @@ package io.remus.core.fabric;
  */
 public record RemoteRegion(int nodeId, long address, long length, int rkey) {
     /**
+     * Validates the region.
+     *
+     * @throws io.remus.core.BadArgumentException naming the value when the node id does not fit a
+     *                                            {@link io.remus.core.RemotePtr}, or the range is
+     *                                            empty, past 2<sup>48</sup> or wraps
+     *                                            ({@link io.remus.core.RemotePtr#requireRange})
+     */
+    public RemoteRegion {
+        io.remus.core.RemotePtr.requireNodeId(nodeId);
+        io.remus.core.RemotePtr.requireRange(address, length);
+    }
+
+    /**
      * Tells whether a range lies inside this region.
      *
      * @param address first byte

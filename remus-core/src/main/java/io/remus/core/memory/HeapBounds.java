@@ -28,7 +28,7 @@ final class HeapBounds {
             long length = thread.segmentLength(node, s);
             if (address >= base && address < base + length) {
                 long heap = ControlBlock.heapStart(s, nodeCount);
-                if (address < base + heap + BlockHeader.SIZE || address + blockSize > base + length) {
+                if (address < base + heap + BlockHeader.SIZE || blockSize < 0 || blockSize > base + length - address) {
                     return RemotePtr.toString(ptr) + " is not a block of " + blockSize + " bytes: segment " + s + " of node "
                             + node + " keeps blocks with their headers in [" + heap + ", " + length + ") of its bytes, and offset "
                             + (address - base) + " is "

@@ -123,6 +123,7 @@ final class SimNode implements FabricNode {
         if (!segment.isNative() || segment.byteSize() == 0) {
             throw new BadArgumentException("only non-empty native memory can be registered, got " + segment);
         }
+        io.remus.core.RemotePtr.requireRange(segment.address(), segment.byteSize());
         return add(new SimRegion(this, segment, null, fabric.nextKey(), fabric.nextKey()));
     }
 

@@ -99,6 +99,7 @@ final class VerbsNode implements FabricNode {
         if (!segment.isNative() || segment.byteSize() == 0 || segment.isReadOnly()) {
             throw new BadArgumentException("only non-empty, writable native memory can be registered, got " + segment);
         }
+        io.remus.core.RemotePtr.requireRange(segment.address(), segment.byteSize());
         return add(segment, null);
     }
 

@@ -158,4 +158,20 @@ class FabricContractTest {
             assertThrows(NullPointerException.class, () -> a.connect(0, cq, 2, null));
         }
     }
+
+    @ParameterizedTest
+    @MethodSource("fabrics")
+    void shouldRefuseToRegisterMemoryPastTheAddressSpaceOfAPointer(Function<SimOptions, Fabric> make) {
+        try (Fabric fabric = make.apply(SimOptions.defaults())) {
+            FabricNode a = fabric.open(0);
+            long top = 1L << io.remus.core.RemotePtr.ADDRESS_BITS;
+            for (long[] range : new long[][] {{top - 4096, 8192}, {top, 4096}, {0x7fff_ffff_f000L, Long.MAX_VALUE - 4096}}) {
+                java.lang.foreign.MemorySegment fake = java.lang.foreign.MemorySegment.ofAddress(range[0]).reinterpret(range[1]);
+                BadArgumentException e = assertThrows(BadArgumentException.class, () -> a.register(fake));
+                assertTrue(e.getMessage().contains(Long.toHexString(range[0])), e.getMessage());
+            }
+            RegisteredMemory fine = a.allocate(4096);
+            assertEquals(4096, fine.length());
+        }
+    }
 }

@@ -90,7 +90,7 @@ public final class DsBenchCommand implements java.util.concurrent.Callable<Integ
     Double durationSeconds;
 
     @Option(names = "--prefill", paramLabel = "P", defaultValue = "50",
-            description = "Percent of the key range inserted before the run (default ${DEFAULT-VALUE}); not used with --ycsb, which loads every key.")
+            description = "Percent of the key range inserted before the run (default ${DEFAULT-VALUE}); not with --ycsb, which loads every key.")
     int prefill;
 
     @Option(names = "--insert", paramLabel = "P", defaultValue = "50", description = "Percent of inserts (default ${DEFAULT-VALUE}).")
@@ -110,7 +110,7 @@ public final class DsBenchCommand implements java.util.concurrent.Callable<Integ
             description = "Zipfian keys with this constant in (0, 1); 0: uniform (default ${DEFAULT-VALUE}; with --ycsb 0 means YCSB's 0.99).")
     double zipf;
 
-    @Option(names = "--ycsb", paramLabel = "W", description = "A YCSB workload on the hash map: A, B, C, D or F (replaces --insert/--remove/--prefill).")
+    @Option(names = "--ycsb", paramLabel = "W", description = "A YCSB workload on the hash map: A, B, C, D or F (not with --insert/--remove/--prefill, which it replaces).")
     String ycsb;
 
     @Option(names = "--value-size", paramLabel = "BYTES", defaultValue = "64", description = "Hash-map value size (default ${DEFAULT-VALUE}).")
@@ -312,6 +312,17 @@ public final class DsBenchCommand implements java.util.concurrent.Callable<Integ
         if (durationSeconds == null && numOps < 1) {
             throw usage("--num-ops must be at least 1, got " + numOps);
         }
+        if (durationSeconds != null && matched("--num-ops")) {
+            throw usage("--num-ops " + numOps + " and -D " + durationSeconds + " exclude each other: a run is bounded by one");
+        }
+        if (ycsb != null) {
+            for (String replaced : List.of("--prefill", "--insert", "--remove")) {
+                if (matched(replaced)) {
+                    throw usage(replaced + " and --ycsb " + ycsb + " exclude each other: the YCSB workload sets the mix "
+                            + "and loads every key");
+                }
+            }
+        }
         if (segmentMib < 1 || segmentMib > 1024) {
             throw usage("--segment-mib must be 1..1024, got " + segmentMib);
         }
@@ -339,6 +350,11 @@ public final class DsBenchCommand implements java.util.concurrent.Callable<Integ
                 .replace("removePercent", "--remove").replace("keyLb", "--key-lb").replace("keyUb", "--key-ub")
                 .replace("zipfTheta", "--zipf").replace("valueBytes", "--value-size")
                 .replace("without workers on node 0", "--no-home-workers");
+    }
+
+    private boolean matched(String option) {
+        picocli.CommandLine.ParseResult parsed = spec.commandLine().getParseResult();
+        return parsed != null && parsed.hasMatchedOption(option);
     }
 
     private ParameterException usage(String message) {

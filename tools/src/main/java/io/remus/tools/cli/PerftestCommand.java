@@ -63,6 +63,21 @@ public final class PerftestCommand implements Callable<Integer> {
     public static final long MAX_ITERATIONS = 1_000_000_000_000L;
     /** Above this many bytes moved per run (all sizes, warm-up included) a run warns that it will take long. */
     static final long LONG_RUN_BYTES = 1L << 40;
+    /**
+     * On the simulator, the most bytes a run with {@code -n} may move: every size (and {@code --repeat}) times
+     * {@code -n} plus {@code --warmup}, times {@code -q} for bandwidth tests. The simulator copies every
+     * request's bytes word by word in this process, so a run near the cap lasts minutes; a larger one is
+     * refused before it starts, and {@code -D} bounds a run instead.
+     */
+    public static final long SIM_MAX_RUN_BYTES = 128L << 30;
+    /**
+     * On the simulator, the most bytes in flight at once: {@code -q} times {@code -t} times the largest size.
+     * The posting thread executes what it posts, so this bounds how far one round of posts may run past
+     * {@code -D} or {@code --timeout} (seconds, not minutes).
+     */
+    public static final long SIM_MAX_IN_FLIGHT_BYTES = 4L << 30;
+    /** On the simulator, the most work requests in flight at once ({@code -q} times {@code -t}). */
+    public static final int SIM_MAX_IN_FLIGHT = 1 << 16;
     private static final int ALL_SIZES_MAX = 1 << 23;
     private static final int CLOCK_SAMPLES = 10_001;
     /** The most runs of each size {@code --repeat} accepts. */
@@ -104,7 +119,7 @@ public final class PerftestCommand implements Callable<Integer> {
     @Option(names = "--repeat", paramLabel = "N", defaultValue = "1", description = "Run each size N times in a row on the same connection and report every run: repetitions without a JVM start-up between them (verbs: give the server the same N; default ${DEFAULT-VALUE}).")
     int repeat;
 
-    @Option(names = {"-n", "--iters"}, paramLabel = "N", description = "Measured iterations per size (default: 1000 latency, 5000 bandwidth).")
+    @Option(names = {"-n", "--iters"}, paramLabel = "N", description = "Measured iterations per size (default: 1000 latency, 5000 bandwidth). On sim a run of -n moves at most 128 GiB, all sizes and --warmup included; -D bounds a longer one.")
     Long iterations;
 
     @Option(names = {"-D", "--duration"}, paramLabel = "SECONDS", description = "Run each size this long instead of -n iterations; once per JVM the warm-up also waits for a quiet JIT (no compilation for 1 s, at most 60 s: latency tests at the end of the leading margin, bandwidth tests in short rehearsal runs before it), so a run may last longer.")
@@ -113,7 +128,7 @@ public final class PerftestCommand implements Callable<Integer> {
     @Option(names = "--margin", paramLabel = "SECONDS", description = "With -D: time at each end not measured (default: the smaller of 2 s and a quarter of -D).")
     Double marginSeconds;
 
-    @Option(names = {"-t", "--tx-depth"}, paramLabel = "DEPTH", description = "Work requests in flight per QP, bandwidth tests (default 128; at most -n, as perftest).")
+    @Option(names = {"-t", "--tx-depth"}, paramLabel = "DEPTH", description = "Work requests in flight per QP, bandwidth tests (default 128; at most -n, as perftest). On sim -q x -t is at most 65536 and -q x -t x -s at most 4 GiB.")
     Integer txDepth;
 
     @Option(names = {"-q", "--qp"}, paramLabel = "QPS", defaultValue = "1", description = "Queue pairs, bandwidth tests (default ${DEFAULT-VALUE}).")
@@ -211,6 +226,7 @@ public final class PerftestCommand implements Callable<Integer> {
         PrintWriter err = spec.commandLine().getErr();
         choice.announce(err);
         checkBuffers(settings, choice.kind(), physicalMemoryBytes());
+        checkSimulatorBounds(settings, choice.kind());
         warnIfLong(settings, err);
         if (choice.kind() == FabricKind.VERBS) {
             checkPort(ibPort, device, VerbsSide.queryDevice(device).physicalPortCount());
@@ -413,6 +429,52 @@ public final class PerftestCommand implements Callable<Integer> {
     }
 
     /**
+     * The simulator's bounds on a run, checked before anything is allocated: at most
+     * {@link #SIM_MAX_IN_FLIGHT} work requests and {@link #SIM_MAX_IN_FLIGHT_BYTES} in flight, and, without
+     * {@code -D}, at most {@link #SIM_MAX_RUN_BYTES} moved. No bound applies on verbs, where the device
+     * limits the queues and moves the bytes.
+     *
+     * @param s    the settings
+     * @param kind the fabric
+     * @throws ParameterException naming the flags and the amount when a bound is passed
+     */
+    void checkSimulatorBounds(BenchSettings s, FabricKind kind) {
+        if (kind != FabricKind.SIM) {
+            return;
+        }
+        int qps = test.isLatency() ? 1 : s.queuePairs();
+        int depth = test.isLatency() ? 1 : Math.max(1, s.txDepth());
+        long requests = (long) qps * depth;
+        String t = !test.isLatency() && txDepth != null && txDepth != depth ? txDepth + " (" + depth + " after the cap at -n)"
+                : String.valueOf(depth);
+        if (requests > SIM_MAX_IN_FLIGHT) {
+            throw usage("-q " + qps + " x -t " + t + " = " + requests + " work requests in flight: the simulator "
+                    + "holds at most " + SIM_MAX_IN_FLIGHT + " (it queues and executes each in this process); lower -q or -t");
+        }
+        long inFlight = requests * s.maxSize();
+        if (inFlight > SIM_MAX_IN_FLIGHT_BYTES) {
+            throw usage(String.format(java.util.Locale.ROOT, "-s %d with -q %d x -t %s puts %.1f GiB in flight: the "
+                    + "simulator copies at most %d GiB per round of posts, so that -D and --timeout bound the run; "
+                    + "lower -s, -q or -t", s.maxSize(), qps, t, inFlight / (double) (1L << 30),
+                    SIM_MAX_IN_FLIGHT_BYTES >> 30));
+        }
+        if (s.durationMode()) {
+            return;
+        }
+        double bytes = 0;
+        for (int size : s.sizes()) {
+            bytes += (double) size * ((double) s.iterations() + s.warmupIterations()) * qps;
+        }
+        if (bytes > SIM_MAX_RUN_BYTES) {
+            throw usage(String.format(java.util.Locale.ROOT, "on the simulator this run moves %.1f GiB (-s %d, -n %d, "
+                    + "--warmup %d%s), more than its cap of %d GiB per run (the simulator copies every byte in this "
+                    + "process); lower -n or -s, or bound the run with -D", bytes / (1L << 30),
+                    s.maxSize(), s.iterations(), s.warmupIterations(), test.isLatency() ? "" : ", -q " + qps,
+                    SIM_MAX_RUN_BYTES >> 30));
+        }
+    }
+
+    /**
      * Warns, one line on standard error, before an iteration-mode run that moves more than
      * {@link #LONG_RUN_BYTES} bytes (sizes times warm-up and measured iterations, times QPs).
      *
@@ -560,6 +622,10 @@ public final class PerftestCommand implements Callable<Integer> {
         }
         if (simLatencyNanos < 0) {
             throw usage("--sim-latency-ns must not be negative, got " + simLatencyNanos);
+        }
+        if (simLatencyNanos > timeoutSeconds * 1e9) {
+            throw usage("--sim-latency-ns " + simLatencyNanos + " is longer than --timeout " + timeoutSeconds
+                    + " s: every work request would time out");
         }
         simCostModel();
         if (!test.isLatency() && (hgrm != null || intervalLog != null)) {

@@ -85,14 +85,14 @@ public final class ReclaimBenchCommand implements Callable<Integer> {
     @Option(names = "--threads", paramLabel = "T", defaultValue = "2", description = "Churn threads per node (default ${DEFAULT-VALUE}).")
     int threads;
 
-    @Option(names = {"-D", "--duration"}, paramLabel = "SECONDS", defaultValue = "2", description = "Run time of each run (default ${DEFAULT-VALUE}); ignored with --ops.")
+    @Option(names = {"-D", "--duration"}, paramLabel = "SECONDS", defaultValue = "2", description = "Run time of each run (default ${DEFAULT-VALUE}); not with --ops.")
     double durationSeconds;
 
     @Option(names = "--warmup", paramLabel = "SECONDS", defaultValue = "0.5",
             description = "Before measuring, run each reclaimer this long, unreported, so the JIT has compiled its paths (default ${DEFAULT-VALUE}; 0: none).")
     double warmupSeconds;
 
-    @Option(names = "--ops", paramLabel = "N", description = "Operations per thread instead of a duration (not with a stalled barrier run).")
+    @Option(names = "--ops", paramLabel = "N", description = "Operations per thread instead of a duration (not with -D, nor with a stalled barrier run).")
     Long ops;
 
     @Option(names = "--slots", paramLabel = "S", defaultValue = "64", description = "Slots of the shared churn array (default ${DEFAULT-VALUE}).")
@@ -336,6 +336,9 @@ public final class ReclaimBenchCommand implements Callable<Integer> {
         if (ops != null && ops < 1) {
             throw usage("--ops must be at least 1, got " + ops);
         }
+        if (ops != null && matched("-D")) {
+            throw usage("--ops " + ops + " and -D " + durationSeconds + " exclude each other: a run is bounded by one");
+        }
         if (leaseMillis < 1 || leaseMillis > 3_600_000) {
             throw usage("--lease-ms must be 1..3600000, got " + leaseMillis);
         }
@@ -372,6 +375,11 @@ public final class ReclaimBenchCommand implements Callable<Integer> {
                 .replace("barrierEvery", "--barrier-every")
                 .replace("epoch.slots", "announcement slots per table").replace("a duration or an operation count",
                         "-D or --ops");
+    }
+
+    private boolean matched(String option) {
+        picocli.CommandLine.ParseResult parsed = spec.commandLine().getParseResult();
+        return parsed != null && parsed.hasMatchedOption(option);
     }
 
     private ParameterException usage(String message) {

@@ -102,6 +102,20 @@ class DsBenchCommandTest {
         assertTrue(r.err().contains("Usage: remus bench ds"), r.err());
     }
 
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+            "--num-ops 100 -D 1|--num-ops 100 and -D 1.0 exclude each other",
+            "-D 0.5 --num-ops 8192|--num-ops 8192 and -D 0.5 exclude each other",
+            "--structure hash-map --ycsb A --prefill 10|--prefill and --ycsb A exclude each other",
+            "--structure hash-map --ycsb B --insert 0|--insert and --ycsb B exclude each other",
+            "--structure hash-map --ycsb C --remove 5|--remove and --ycsb C exclude each other"})
+    void shouldExitWithUsageWhenTwoFlagsExcludeEachOther(String flags, String message) {
+        RemusRun r = RemusRun.of(("bench ds --fabric sim " + flags).split(" "));
+        assertEquals(2, r.exit(), r.err());
+        assertTrue(r.err().contains(message), r.err());
+        assertTrue(r.err().contains("Usage: remus bench ds"), r.err());
+    }
+
     @Test
     void shouldRefuseYcsbOnAListNamingTheStructure() {
         RemusRun r = RemusRun.of("bench", "ds", "--fabric", "sim", "--structure", "lock-free-list", "--ycsb", "A");

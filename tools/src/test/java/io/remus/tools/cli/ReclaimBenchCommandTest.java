@@ -111,6 +111,15 @@ class ReclaimBenchCommandTest {
     }
 
     @Test
+    void shouldRejectADurationGivenWithAnOperationCount() {
+        for (String d : new String[] {"-D", "--duration"}) {
+            RemusRun r = RemusRun.of("bench", "reclaim", "--fabric", "sim", "--ops", "100", d, "5");
+            assertEquals(2, r.exit(), r.err());
+            assertTrue(r.err().contains("--ops 100 and -D 5.0 exclude each other"), r.err());
+        }
+    }
+
+    @Test
     void shouldPrintATableWithEveryRunAndWriteThePlot(@TempDir Path dir) throws IOException {
         Path png = dir.resolve("memory.png");
         RemusRun r = RemusRun.of("bench", "reclaim", "--fabric", "sim", "--stall", "both", "-D", "0.4",

@@ -5,12 +5,14 @@ import io.remus.tools.RemusRun;
 import io.remus.tools.bench.BenchSettings;
 import io.remus.tools.bench.FabricKind;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import picocli.CommandLine;
 
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -111,5 +113,40 @@ class RunBoundsTest {
         assertTrue(err.toString().startsWith("remus: warning: --nodes 4 x --threads 4 = 16 spinning worker threads on "
                 + "2 CPU(s)"), err.toString());
         assertFalse(c.warnIfOversubscribed(new PrintWriter(new StringWriter()), 8));
+    }
+
+    @ParameterizedTest
+    @Timeout(value = 60, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+    @ValueSource(strings = {"read-lat -s 268435456|moves 275.0 GiB (-s 268435456, -n 1000, --warmup 100)",
+            "read-bw -q 1024 -t 16384|-q 1024 x -t 16384 (5000 after the cap at -n) = 5120000 work requests in flight",
+            "read-bw -q 1024 -t 16384 -D 5|-q 1024 x -t 16384 = 16777216 work requests in flight",
+            "write-bw -q 1024|-q 1024 x -t 128 = 131072 work requests in flight",
+            "read-bw -s 268435456 -n 5000|-s 268435456 with -q 1 x -t 128 puts 32.0 GiB in flight",
+            "write-bw -a -n 5000 -q 4|moves",
+            "send-bw -s 1048576 -q 64 -t 128|-s 1048576 with -q 64 x -t 128 puts 8.0 GiB in flight",
+            "read-lat --sim-latency-ns 9223372036854775807|--sim-latency-ns 9223372036854775807 is longer than --timeout 10.0 s",
+            "read-lat --sim-latency-ns 2000000000 --timeout 1|--sim-latency-ns 2000000000 is longer than --timeout 1.0 s"})
+    void shouldRefuseASimulatorRunPastItsBoundsBeforeItStarts(String row) {
+        String[] parts = row.split("\\|");
+        RemusRun run = RemusRun.of(("bench " + parts[0] + " --fabric sim").split(" "));
+        assertEquals(2, run.exit(), run.err());
+        assertTrue(run.err().contains(parts[1]), run.err());
+        assertTrue(run.err().contains("Usage: remus bench"), run.err());
+    }
+
+    @Test
+    void shouldLetDurationBoundALargeSimulatorRunAndKeepTheBoundsOffVerbs() {
+        PerftestCommand big = command("bench", "read-lat", "-s", "268435456");
+        BenchSettings iterations = big.settings();
+        assertThrows(CommandLine.ParameterException.class, () -> big.checkSimulatorBounds(iterations, FabricKind.SIM));
+        big.checkSimulatorBounds(iterations, FabricKind.VERBS);
+        PerftestCommand timed = command("bench", "read-lat", "-s", "268435456", "-D", "5");
+        timed.checkSimulatorBounds(timed.settings(), FabricKind.SIM);
+        PerftestCommand wide = command("bench", "read-bw", "-q", "1024", "-t", "16384");
+        wide.checkSimulatorBounds(wide.settings(), FabricKind.VERBS);
+        PerftestCommand fits = command("bench", "read-bw", "-q", "512", "-t", "128", "-s", "65536", "-D", "2");
+        fits.checkSimulatorBounds(fits.settings(), FabricKind.SIM);
+        PerftestCommand defaults = command("bench", "read-bw", "-a");
+        defaults.checkSimulatorBounds(defaults.settings(), FabricKind.SIM);
     }
 }

@@ -1,5 +1,6 @@
 package io.remus.core.verbs.bootstrap;
 
+import io.remus.core.BadArgumentException;
 import io.remus.core.RemotePtr;
 import io.remus.core.fabric.RemoteRegion;
 import io.remus.verbs.Endpoint;
@@ -200,7 +201,11 @@ public final class BootstrapCodec {
                 throw new BootstrapProtocolException("region " + i + " of node " + node + " is invalid: address 0x"
                         + Long.toHexString(address) + ", length " + length);
             }
-            regions.add(new RemoteRegion(node, address, length, rkey));
+            try {
+                regions.add(new RemoteRegion(node, address, length, rkey));
+            } catch (BadArgumentException e) {
+                throw new BootstrapProtocolException("region " + i + " of node " + node + " is invalid: " + e.getMessage(), e);
+            }
         }
         return new BootstrapMessage.RegionsReply(node, regions);
     }

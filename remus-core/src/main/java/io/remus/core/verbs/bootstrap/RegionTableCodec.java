@@ -108,11 +108,12 @@ public final class RegionTableCodec {
             long address = b.getLong();
             long length = b.getLong();
             int rkey = b.getInt();
-            if (length <= 0 || address + length < address) {
-                throw new BootstrapProtocolException("region table entry " + i + " is empty or wraps: address 0x"
-                        + Long.toHexString(address) + ", length " + length);
+            try {
+                regions.add(new RemoteRegion(nodeId, address, length, rkey));
+            } catch (BadArgumentException e) {
+                throw new BootstrapProtocolException("region table entry " + i + " is empty, past 2^48 or wraps: address 0x"
+                        + Long.toHexString(address) + ", length " + length, e);
             }
-            regions.add(new RemoteRegion(nodeId, address, length, rkey));
         }
         return new RegionTable(nodeId, regions);
     }

@@ -52,9 +52,7 @@ class RegionTableCodecTest {
 
     @Test
     void shouldRejectWhenAnEntryIsEmptyOrNodeIsOutOfRange() {
-        RegionTable zeroLength = new RegionTable(2, List.of(new RemoteRegion(2, 4096, 0, 1)));
-        assertThrows(BootstrapProtocolException.class,
-                () -> RegionTableCodec.decode(RegionTableCodec.encode(zeroLength, 4096)));
+        assertThrows(BootstrapProtocolException.class, () -> RegionTableCodec.decode(withEntry(4096, 0)));
         byte[] bytes = RegionTableCodec.encode(TABLE, 4096);
         ByteBuffer.wrap(bytes).putInt(8, 1 << 20);
         BootstrapProtocolException e = assertThrows(BootstrapProtocolException.class, () -> RegionTableCodec.decode(bytes));
@@ -66,5 +64,27 @@ class RegionTableCodecTest {
         corrupt.accept(ByteBuffer.wrap(bad));
         BootstrapProtocolException e = assertThrows(BootstrapProtocolException.class, () -> RegionTableCodec.decode(bad));
         assertTrue(e.getMessage().contains(word), e.getMessage());
+    }
+
+    @Test
+    void shouldRejectAnEntryPastTwoToTheFortyEighthOrWrapping() {
+        long top = 1L << io.remus.core.RemotePtr.ADDRESS_BITS;
+        assertEquals(top - 4096, RegionTableCodec.decode(withEntry(top - 4096, 4096)).regions().get(0).address());
+        for (long[] entry : new long[][] {{top, 4096}, {top - 4096, 8192}, {Long.MAX_VALUE - 8, 16}, {-4096, 4096}, {4096, -1}}) {
+            BootstrapProtocolException e = assertThrows(BootstrapProtocolException.class,
+                    () -> RegionTableCodec.decode(withEntry(entry[0], entry[1])));
+            assertTrue(e.getMessage().contains(Long.toHexString(entry[0])), e.getMessage());
+        }
+    }
+
+    /** @return a well-sealed table of node 2 with one entry, whatever its address and length */
+    private static byte[] withEntry(long address, long length) {
+        ByteBuffer b = ByteBuffer.allocate(RegionTableCodec.HEADER + RegionTableCodec.ENTRY);
+        b.putInt(RegionTableCodec.MAGIC).putShort((short) RegionTableCodec.VERSION).putShort((short) 1).putInt(2).putInt(0);
+        b.putLong(address).putLong(length).putInt(1);
+        java.util.zip.CRC32 crc = new java.util.zip.CRC32();
+        crc.update(b.array(), RegionTableCodec.HEADER, RegionTableCodec.ENTRY);
+        b.putInt(12, (int) crc.getValue());
+        return b.array();
     }
 }
