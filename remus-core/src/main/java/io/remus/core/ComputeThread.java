@@ -649,16 +649,23 @@ public final class ComputeThread implements AutoCloseable {
      *
      * @param ptr    any word
      * @param length bytes from {@code ptr}
-     * @return true when an operation on the range would be posted; false for a node outside the cluster,
-     *         a range outside every published segment, or a length that is not positive
+     * @return true when an operation on the range would be posted; false for a node outside the cluster or
+     *         publishing no memory, a range outside every published segment, or a length that is not positive
      */
     public boolean isPublished(long ptr, long length) {
         int nodeId = RemotePtr.node(ptr);
         if (length <= 0 || nodeId < 0 || nodeId >= regions.length) {
             return false;
         }
+        RemoteRegion[] rs = (RemoteRegion[]) REGIONS.getAcquire(regions, nodeId);
+        if (rs == null) {
+            if (fabric.publishedRegions(nodeId).isEmpty()) {
+                return false;
+            }
+            rs = regionsOf(nodeId);
+        }
         long address = RemotePtr.address(ptr);
-        for (RemoteRegion r : regionsOf(nodeId)) {
+        for (RemoteRegion r : rs) {
             if (r.contains(address, length)) {
                 return true;
             }
@@ -732,40 +739,6 @@ public final class ComputeThread implements AutoCloseable {
         }
         throw new BadArgumentException("[" + RemotePtr.toString(ptr) + ", +" + length + ") is outside every segment node "
                 + RemotePtr.node(ptr) + " publishes");
-    }
-
-    /**
-     * Tells whether {@code length} bytes at {@code ptr} lie inside one segment that their node publishes, without
-     * throwing: the check every read and write makes of its target, asked of a pointer read from shared memory
-     * before following it. A pointer that another thread may be changing can be read half old and half new (an RDMA
-     * READ racing a compare-and-swap of it, on some devices), and such a word can name no segment at all; a data
-     * structure treats a false answer as such a torn read and reads the pointer again. No RDMA operation; a node's
-     * segment directory is fetched once per compute thread, as for a read.
-     *
-     * @param ptr    a pointer, any 64-bit value
-     * @param length bytes from it
-     * @return true when a read of those bytes would be accepted; false for a non-positive length, a node outside
-     *         the cluster or publishing no memory, or bytes outside its segments
-     */
-    public boolean isTarget(long ptr, int length) {
-        int nodeId = RemotePtr.node(ptr);
-        if (length <= 0 || nodeId >= regions.length || RemotePtr.isNull(ptr)) {
-            return false;
-        }
-        RemoteRegion[] rs = (RemoteRegion[]) REGIONS.getAcquire(regions, nodeId);
-        if (rs == null) {
-            if (fabric.publishedRegions(nodeId).isEmpty()) {
-                return false;
-            }
-            rs = regionsOf(nodeId);
-        }
-        long address = RemotePtr.address(ptr);
-        for (RemoteRegion r : rs) {
-            if (r.contains(address, length)) {
-                return true;
-            }
-        }
-        return false;
     }
 
     private RemoteRegion[] regionsOf(int nodeId) {

@@ -3,6 +3,7 @@ package io.remus.core.sim;
 import io.remus.core.BadArgumentException;
 import io.remus.core.ComputeThread;
 import io.remus.core.RemotePtr;
+import io.remus.core.config.NodeRange;
 import io.remus.core.fabric.FabricNode;
 import io.remus.core.fabric.RegisteredMemory;
 import io.remus.core.testing.TestCluster;
@@ -19,7 +20,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * {@link SimOptions#straddleOffset()}: every registration lies at simulated addresses with the chosen byte on a
  * 4 GiB boundary, reads, writes and atomics reach it there, and a word made of the halves of a pointer on each
- * side of the boundary is no target ({@link ComputeThread#isTarget}).
+ * side of the boundary names no published bytes ({@link ComputeThread#isPublished}).
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class SimStraddleTest {
@@ -69,12 +70,12 @@ class SimStraddleTest {
             long base = t.segmentBase(1, 1);
             long below = RemotePtr.offset(base, OFFSET - 64);
             long above = RemotePtr.offset(base, OFFSET + 64);
-            assertTrue(t.isTarget(below, 32));
-            assertTrue(t.isTarget(above, 32));
+            assertTrue(t.isPublished(below, 32));
+            assertTrue(t.isPublished(above, 32));
             long newLowOldHigh = (below & 0xFFFF_FFFF_0000_0000L) | (above & 0xFFFF_FFFFL);
             long oldLowNewHigh = (above & 0xFFFF_FFFF_0000_0000L) | (below & 0xFFFF_FFFFL);
-            assertFalse(t.isTarget(newLowOldHigh, 32), RemotePtr.toString(newLowOldHigh));
-            assertFalse(t.isTarget(oldLowNewHigh, 32), RemotePtr.toString(oldLowNewHigh));
+            assertFalse(t.isPublished(newLowOldHigh, 32), RemotePtr.toString(newLowOldHigh));
+            assertFalse(t.isPublished(oldLowNewHigh, 32), RemotePtr.toString(oldLowNewHigh));
             assertThrows(BadArgumentException.class, () -> t.read(newLowOldHigh), "a read of it is the caller's bad argument");
         }
     }
@@ -85,12 +86,22 @@ class SimStraddleTest {
             ComputeThread t = c.thread(0);
             long base = t.segmentBase(1, 0);
             long length = t.segmentLength(1, 0);
-            assertTrue(t.isTarget(base, 8));
-            assertFalse(t.isTarget(RemotePtr.NULL, 8), "null");
-            assertFalse(t.isTarget(base, 0), "empty");
-            assertFalse(t.isTarget(RemotePtr.offset(base, length - 4), 8), "past the segment's end");
-            assertFalse(t.isTarget(RemotePtr.of(7, RemotePtr.address(base)), 8), "a node outside the cluster");
-            assertFalse(t.isTarget(RemotePtr.of(RemotePtr.MAX_NODE_ID, 64), 8), "the largest node id");
+            assertTrue(t.isPublished(base, 8));
+            assertFalse(t.isPublished(RemotePtr.NULL, 8), "null");
+            assertFalse(t.isPublished(base, 0), "empty");
+            assertFalse(t.isPublished(RemotePtr.offset(base, length - 4), 8), "past the segment's end");
+            assertFalse(t.isPublished(RemotePtr.of(7, RemotePtr.address(base)), 8), "a node outside the cluster");
+            assertFalse(t.isPublished(RemotePtr.of(RemotePtr.MAX_NODE_ID, 64), 8), "the largest node id");
+        }
+    }
+
+    @Test
+    void shouldAnswerFalseWithoutThrowingForANodeThatPublishesNoMemory() {
+        try (TestCluster c = new TestCluster(SimFabric::new, SimOptions.defaults(), 3, b -> b.memoryNodes(new NodeRange(0, 1)))) {
+            ComputeThread t = c.thread(0);
+            long onMemoryNode = t.segmentBase(1, 0);
+            assertFalse(t.isPublished(RemotePtr.of(2, RemotePtr.address(onMemoryNode)), 8), "node 2 is a compute node only");
+            assertTrue(t.isPublished(onMemoryNode, 8));
         }
     }
 

@@ -281,7 +281,7 @@ public final class RemoteRegister {
                     g.check();
                 }
                 long block = thread.read(current);
-                if (!thread.isTarget(block, size)) {
+                if (!thread.isPublished(block, size)) {
                     block = pointerWhole(current);
                 }
                 thread.read(block, 0, size);
@@ -304,7 +304,7 @@ public final class RemoteRegister {
      */
     private long pointerWhole(long current) {
         long block = thread.fetchAndAdd(current, 0);
-        if (!thread.isTarget(block, size)) {
+        if (!thread.isPublished(block, size)) {
             throw new CorruptedMemoryException(current, block, "the current pointer of the register at "
                     + RemotePtr.toString(root) + " was read whole as " + RemotePtr.toString(block) + ", which names no "
                     + size + " bytes of a segment");

@@ -69,7 +69,7 @@ import java.util.Objects;
  * it on Soft-RoCE can return a word stored meanwhile half old and half new. A state block starts with its
  * own pointer: a block whose {@code self} word is not the pointer it was read by was read through a torn
  * pointer, and so was a pointer that names no bytes of a segment (the halves of two pointers that differ in
- * their upper 32 bits), which is not followed ({@link ComputeThread#isTarget}); the pointer is read again by a fetch-and-add of 0, an atomic read that is never torn (one
+ * their upper 32 bits), which is not followed ({@link ComputeThread#isPublished}); the pointer is read again by a fetch-and-add of 0, an atomic read that is never torn (one
  * more NIC atomic and round trip, outside the bound below, which counts pointers read whole; the pointers
  * that failed compare-and-swaps return are atomic too). A block reached by a pointer read whole whose
  * {@code self} word is not that pointer is a corrupted object: {@link CorruptedMemoryException}.
@@ -409,7 +409,7 @@ public final class WaitFreeObject<S> {
                     whole = false;
                 }
                 while (true) {
-                    if (!t.isTarget(p, blockBytes)) {
+                    if (!t.isPublished(p, blockBytes)) {
                         p = pointerWhole(p, whole);
                         whole = true;
                         continue;
@@ -587,7 +587,7 @@ public final class WaitFreeObject<S> {
                 if (!whole) {
                     p = thread.read(RemotePtr.offset(root, STATE));
                 }
-                if (!thread.isTarget(p, blockBytes)) {
+                if (!thread.isPublished(p, blockBytes)) {
                     p = pointerWhole(p, whole);
                     whole = true;
                     continue;

@@ -79,7 +79,7 @@ final class ListNodes {
     /**
      * READs {@code length} bytes of the node at {@code node} into the thread's buffer at {@code bufferOffset}
      * (one READ), unless {@code node} names no bytes of a segment of its memory node
-     * ({@link ComputeThread#isTarget}): a pointer READ half old and half new, whose halves come from two
+     * ({@link ComputeThread#isPublished}): a pointer READ half old and half new, whose halves come from two
      * pointers that differ in their upper 32 bits, points outside every segment. Such a pointer is a torn read,
      * counted with the torn reads of {@link #selfCheck}; nothing is read.
      *
@@ -87,7 +87,7 @@ final class ListNodes {
      * @throws CorruptedMemoryException the {@link ListLayout#MAX_TORN}th torn read in a row through {@code node}
      */
     boolean read(long node, long bufferOffset, int length) {
-        if (thread.isTarget(node, length)) {
+        if (thread.isPublished(node, length)) {
             thread.read(node, bufferOffset, length);
             return true;
         }

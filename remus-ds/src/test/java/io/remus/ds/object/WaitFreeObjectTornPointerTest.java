@@ -38,7 +38,7 @@ class WaitFreeObjectTornPointerTest {
             long block = t.read(word);
             long base = t.segmentBase(HOME, 0);
             long outside = (block & 0xFFFF_FFFFL) | ((base + (1L << 32) * 8) & 0xFFFF_FFFF_0000_0000L);
-            assertTrue(!t.isTarget(outside, 8), RemotePtr.toString(outside) + " lies outside every segment");
+            assertTrue(!t.isPublished(outside, 8), RemotePtr.toString(outside) + " lies outside every segment");
             assertEquals(block, t.compareAndSwap(word, block, outside));
             CorruptedMemoryException e = assertThrows(CorruptedMemoryException.class, () -> q.enqueue(8));
             assertEquals(word, e.word(), e.getMessage());
