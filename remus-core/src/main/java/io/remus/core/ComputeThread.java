@@ -696,16 +696,23 @@ public final class ComputeThread implements AutoCloseable {
      *
      * @param ptr    any word
      * @param length bytes from {@code ptr}
-     * @return true when an operation on the range would be posted; false for a node outside the cluster,
-     *         a range outside every published segment, or a length that is not positive
+     * @return true when an operation on the range would be posted; false for a node outside the cluster or
+     *         publishing no memory, a range outside every published segment, or a length that is not positive
      */
     public boolean isPublished(long ptr, long length) {
         int nodeId = RemotePtr.node(ptr);
         if (length <= 0 || nodeId < 0 || nodeId >= regions.length) {
             return false;
         }
+        RemoteRegion[] rs = (RemoteRegion[]) REGIONS.getAcquire(regions, nodeId);
+        if (rs == null) {
+            if (fabric.publishedRegions(nodeId).isEmpty()) {
+                return false;
+            }
+            rs = regionsOf(nodeId);
+        }
         long address = RemotePtr.address(ptr);
-        for (RemoteRegion r : regionsOf(nodeId)) {
+        for (RemoteRegion r : rs) {
             if (r.contains(address, length)) {
                 return true;
             }

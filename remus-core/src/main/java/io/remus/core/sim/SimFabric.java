@@ -8,6 +8,7 @@ import io.remus.core.fabric.RemoteRegion;
 
 import io.remus.core.fabric.Opcode;
 
+import java.lang.foreign.MemorySegment;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
@@ -25,6 +26,8 @@ public final class SimFabric implements Fabric {
     private final ConcurrentHashMap<Integer, SimNode> nodes = new ConcurrentHashMap<>();
     private final AtomicInteger nextKey = new AtomicInteger(0x1000);
     private final AtomicReference<SimFreeze> freeze = new AtomicReference<>();
+    /** The next free 4 GiB slot of the simulated address space ({@link SimOptions#straddleOffset()}). */
+    private long nextSlot = 1;
 
     /** A fabric with {@link SimOptions#defaults()}. */
     public SimFabric() {
@@ -175,6 +178,30 @@ public final class SimFabric implements Fabric {
         if (f != null) {
             f.beforeApply(op);
         }
+    }
+
+    /**
+     * The address work requests name a new registration by: its native address, or with
+     * {@link SimOptions#straddleOffset()} a simulated one of its own, after every earlier registration's, with the
+     * chosen byte on a 4 GiB boundary.
+     *
+     * @throws BadArgumentException when the simulated 48-bit address space has no room left for it
+     */
+    synchronized long place(MemorySegment segment) {
+        long offset = options.straddleOffset();
+        if (offset == SimOptions.NATIVE_ADDRESSES) {
+            return segment.address();
+        }
+        long length = segment.byteSize();
+        long boundary = Math.min(offset, length / 2) & ~63L;
+        long base = nextSlot * SimOptions.FOUR_GIB - boundary;
+        long end = base + length;
+        if (end > RemotePtr.ADDRESS_MASK + 1 - SimOptions.FOUR_GIB) {
+            throw new BadArgumentException("the simulated address space has no room for a registration of " + length
+                    + " bytes across a 4 GiB boundary");
+        }
+        nextSlot = Math.ceilDiv(end, SimOptions.FOUR_GIB) + 1;
+        return base;
     }
 
     int nextKey() {

@@ -110,8 +110,8 @@ final class SimNode implements FabricNode {
         RegistrationChecks.requirePositiveLength(bytes);
         Arena arena = Arena.ofShared();
         try {
-            return add(new SimRegion(this, RegistrationChecks.allocate(arena, bytes, PAGE), arena, fabric.nextKey(),
-                    fabric.nextKey()));
+            MemorySegment segment = RegistrationChecks.allocate(arena, bytes, PAGE);
+            return add(new SimRegion(this, segment, fabric.place(segment), arena, fabric.nextKey(), fabric.nextKey()));
         } catch (RuntimeException e) {
             arena.close();
             throw e;
@@ -124,7 +124,7 @@ final class SimNode implements FabricNode {
             throw new BadArgumentException("only non-empty native memory can be registered, got " + segment);
         }
         io.remus.core.RemotePtr.requireRange(segment.address(), segment.byteSize());
-        return add(new SimRegion(this, segment, null, fabric.nextKey(), fabric.nextKey()));
+        return add(new SimRegion(this, segment, fabric.place(segment), null, fabric.nextKey(), fabric.nextKey()));
     }
 
     private synchronized SimRegion add(SimRegion region) {

@@ -45,7 +45,7 @@ import io.remus.core.memory.BlockHeader;
 public record SimOptions(long executionLatencyNanos, long completionDelayNanos, long transportTimeoutNanos,
                          boolean yieldWhileTearing, boolean yieldInsideNicAtomics, boolean tearWords,
                          boolean poisonFreedBlocks, boolean tearReads, SimCostModel costModel, long rnrTimerNanos,
-                         int rnrRetries) {
+                         int rnrRetries, long straddleOffset) {
     /**
      * The word a poisoned block is filled with ({@link #poisonFreedBlocks()}); where a payload cut at
      * its registration's end leaves less than a word, the bytes of the word's little-endian layout.
@@ -61,6 +61,12 @@ public record SimOptions(long executionLatencyNanos, long completionDelayNanos, 
     /** The {@code rnrRetries} that retries forever, as verbs' {@code rnr_retry} 7. */
     public static final int RNR_RETRY_FOREVER = 7;
 
+    /** 4 GiB, the span of a pointer's lower 32 bits. */
+    static final long FOUR_GIB = 1L << 32;
+
+    /** The {@code straddleOffset} that keeps registrations at the native addresses of their memory. */
+    public static final long NATIVE_ADDRESSES = -1;
+
     /** The verbs fabric's receiver-not-ready timer: 0.64 ms, the responder's minimum at timer code 12. */
     public static final long DEFAULT_RNR_TIMER_NANOS = 640_000;
 
@@ -68,10 +74,16 @@ public record SimOptions(long executionLatencyNanos, long completionDelayNanos, 
      * Validates the knobs.
      *
      * @throws NullPointerException when {@code costModel} is null
-     * @throws BadArgumentException when a delay is negative or the transport timeout not positive
+     * @throws BadArgumentException when a delay is negative, the transport timeout not positive, the
+     *                              receiver-not-ready retries outside 0..7 or {@code straddleOffset} below -1 or
+     *                              above 4 GiB
      */
     public SimOptions {
         java.util.Objects.requireNonNull(costModel, "costModel");
+        if (straddleOffset < NATIVE_ADDRESSES || straddleOffset > FOUR_GIB) {
+            throw new BadArgumentException("straddleOffset must be -1 (native addresses) or 0.." + FOUR_GIB + ", got "
+                    + straddleOffset);
+        }
         if (rnrRetries < 0 || rnrRetries > RNR_RETRY_FOREVER) {
             throw new BadArgumentException("rnrRetries must be 0..7 (7: forever), got " + rnrRetries);
         }
@@ -85,11 +97,12 @@ public record SimOptions(long executionLatencyNanos, long completionDelayNanos, 
     /**
      * {@return no injected delays, a 100 ms transport timeout, no yielding, whole 8-byte stores and loads, no
      *         poisoning, cost model {@link SimCostModel#NONE}, the verbs fabric's receiver-not-ready timer
-     *         ({@link #DEFAULT_RNR_TIMER_NANOS}) and retries ({@link #RNR_RETRIES})}
+     *         ({@link #DEFAULT_RNR_TIMER_NANOS}) and retries ({@link #RNR_RETRIES}), registrations at native
+     *         addresses ({@link #NATIVE_ADDRESSES})}
      */
     public static SimOptions defaults() {
         return new SimOptions(0, 0, 100_000_000L, false, false, false, false, false, SimCostModel.NONE,
-                DEFAULT_RNR_TIMER_NANOS, RNR_RETRIES);
+                DEFAULT_RNR_TIMER_NANOS, RNR_RETRIES, NATIVE_ADDRESSES);
     }
 
     /**
@@ -99,7 +112,7 @@ public record SimOptions(long executionLatencyNanos, long completionDelayNanos, 
      * @return a copy with it
      */
     public SimOptions withExecutionLatencyNanos(long nanos) {
-        return new SimOptions(nanos, completionDelayNanos, transportTimeoutNanos, yieldWhileTearing, yieldInsideNicAtomics, tearWords, poisonFreedBlocks, tearReads, costModel, rnrTimerNanos, rnrRetries);
+        return new SimOptions(nanos, completionDelayNanos, transportTimeoutNanos, yieldWhileTearing, yieldInsideNicAtomics, tearWords, poisonFreedBlocks, tearReads, costModel, rnrTimerNanos, rnrRetries, straddleOffset);
     }
 
     /**
@@ -109,7 +122,7 @@ public record SimOptions(long executionLatencyNanos, long completionDelayNanos, 
      * @return a copy with it
      */
     public SimOptions withCompletionDelayNanos(long nanos) {
-        return new SimOptions(executionLatencyNanos, nanos, transportTimeoutNanos, yieldWhileTearing, yieldInsideNicAtomics, tearWords, poisonFreedBlocks, tearReads, costModel, rnrTimerNanos, rnrRetries);
+        return new SimOptions(executionLatencyNanos, nanos, transportTimeoutNanos, yieldWhileTearing, yieldInsideNicAtomics, tearWords, poisonFreedBlocks, tearReads, costModel, rnrTimerNanos, rnrRetries, straddleOffset);
     }
 
     /**
@@ -119,7 +132,7 @@ public record SimOptions(long executionLatencyNanos, long completionDelayNanos, 
      * @return a copy with it
      */
     public SimOptions withTransportTimeoutNanos(long nanos) {
-        return new SimOptions(executionLatencyNanos, completionDelayNanos, nanos, yieldWhileTearing, yieldInsideNicAtomics, tearWords, poisonFreedBlocks, tearReads, costModel, rnrTimerNanos, rnrRetries);
+        return new SimOptions(executionLatencyNanos, completionDelayNanos, nanos, yieldWhileTearing, yieldInsideNicAtomics, tearWords, poisonFreedBlocks, tearReads, costModel, rnrTimerNanos, rnrRetries, straddleOffset);
     }
 
     /**
@@ -129,7 +142,7 @@ public record SimOptions(long executionLatencyNanos, long completionDelayNanos, 
      * @return a copy with it
      */
     public SimOptions withYieldWhileTearing(boolean yield) {
-        return new SimOptions(executionLatencyNanos, completionDelayNanos, transportTimeoutNanos, yield, yieldInsideNicAtomics, tearWords, poisonFreedBlocks, tearReads, costModel, rnrTimerNanos, rnrRetries);
+        return new SimOptions(executionLatencyNanos, completionDelayNanos, transportTimeoutNanos, yield, yieldInsideNicAtomics, tearWords, poisonFreedBlocks, tearReads, costModel, rnrTimerNanos, rnrRetries, straddleOffset);
     }
 
     /**
@@ -139,7 +152,7 @@ public record SimOptions(long executionLatencyNanos, long completionDelayNanos, 
      * @return a copy with it
      */
     public SimOptions withYieldInsideNicAtomics(boolean yield) {
-        return new SimOptions(executionLatencyNanos, completionDelayNanos, transportTimeoutNanos, yieldWhileTearing, yield, tearWords, poisonFreedBlocks, tearReads, costModel, rnrTimerNanos, rnrRetries);
+        return new SimOptions(executionLatencyNanos, completionDelayNanos, transportTimeoutNanos, yieldWhileTearing, yield, tearWords, poisonFreedBlocks, tearReads, costModel, rnrTimerNanos, rnrRetries, straddleOffset);
     }
 
     /**
@@ -150,7 +163,7 @@ public record SimOptions(long executionLatencyNanos, long completionDelayNanos, 
      */
     public SimOptions withTearWords(boolean tear) {
         return new SimOptions(executionLatencyNanos, completionDelayNanos, transportTimeoutNanos, yieldWhileTearing,
-                yieldInsideNicAtomics, tear, poisonFreedBlocks, tearReads, costModel, rnrTimerNanos, rnrRetries);
+                yieldInsideNicAtomics, tear, poisonFreedBlocks, tearReads, costModel, rnrTimerNanos, rnrRetries, straddleOffset);
     }
 
     /**
@@ -161,7 +174,7 @@ public record SimOptions(long executionLatencyNanos, long completionDelayNanos, 
      */
     public SimOptions withPoisonFreedBlocks(boolean poison) {
         return new SimOptions(executionLatencyNanos, completionDelayNanos, transportTimeoutNanos, yieldWhileTearing,
-                yieldInsideNicAtomics, tearWords, poison, tearReads, costModel, rnrTimerNanos, rnrRetries);
+                yieldInsideNicAtomics, tearWords, poison, tearReads, costModel, rnrTimerNanos, rnrRetries, straddleOffset);
     }
 
     /**
@@ -172,7 +185,7 @@ public record SimOptions(long executionLatencyNanos, long completionDelayNanos, 
      */
     public SimOptions withTearReads(boolean tear) {
         return new SimOptions(executionLatencyNanos, completionDelayNanos, transportTimeoutNanos, yieldWhileTearing,
-                yieldInsideNicAtomics, tearWords, poisonFreedBlocks, tear, costModel, rnrTimerNanos, rnrRetries);
+                yieldInsideNicAtomics, tearWords, poisonFreedBlocks, tear, costModel, rnrTimerNanos, rnrRetries, straddleOffset);
     }
 
     /**
@@ -184,7 +197,7 @@ public record SimOptions(long executionLatencyNanos, long completionDelayNanos, 
      */
     public SimOptions withCostModel(SimCostModel costModel) {
         return new SimOptions(executionLatencyNanos, completionDelayNanos, transportTimeoutNanos, yieldWhileTearing,
-                yieldInsideNicAtomics, tearWords, poisonFreedBlocks, tearReads, costModel, rnrTimerNanos, rnrRetries);
+                yieldInsideNicAtomics, tearWords, poisonFreedBlocks, tearReads, costModel, rnrTimerNanos, rnrRetries, straddleOffset);
     }
 
     /**
@@ -196,7 +209,7 @@ public record SimOptions(long executionLatencyNanos, long completionDelayNanos, 
      */
     public SimOptions withRnrTimerNanos(long nanos) {
         return new SimOptions(executionLatencyNanos, completionDelayNanos, transportTimeoutNanos, yieldWhileTearing,
-                yieldInsideNicAtomics, tearWords, poisonFreedBlocks, tearReads, costModel, nanos, rnrRetries);
+                yieldInsideNicAtomics, tearWords, poisonFreedBlocks, tearReads, costModel, nanos, rnrRetries, straddleOffset);
     }
 
     /**
@@ -208,6 +221,19 @@ public record SimOptions(long executionLatencyNanos, long completionDelayNanos, 
      */
     public SimOptions withRnrRetries(int retries) {
         return new SimOptions(executionLatencyNanos, completionDelayNanos, transportTimeoutNanos, yieldWhileTearing,
-                yieldInsideNicAtomics, tearWords, poisonFreedBlocks, tearReads, costModel, rnrTimerNanos, retries);
+                yieldInsideNicAtomics, tearWords, poisonFreedBlocks, tearReads, costModel, rnrTimerNanos, retries, straddleOffset);
+    }
+
+    /**
+     * Places every registration at simulated addresses across a 4 GiB boundary ({@link #straddleOffset()}).
+     *
+     * @param offset the byte of each registration that lies on the boundary (rounded down to a multiple of 64; a
+     *               registration shorter than twice it has its middle there), or {@link #NATIVE_ADDRESSES}
+     * @return a copy with it
+     * @throws BadArgumentException naming the value, when it is below -1 or above 4 GiB
+     */
+    public SimOptions withStraddleOffset(long offset) {
+        return new SimOptions(executionLatencyNanos, completionDelayNanos, transportTimeoutNanos, yieldWhileTearing,
+                yieldInsideNicAtomics, tearWords, poisonFreedBlocks, tearReads, costModel, rnrTimerNanos, rnrRetries, offset);
     }
 }

@@ -5,7 +5,10 @@ import io.remus.core.fabric.RegisteredMemory;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 
-/** A simulated memory registration: a native segment, its keys, and the arena that owns it if any. */
+/**
+ * A simulated memory registration: a native segment, the address work requests name it by (its native address,
+ * or a simulated one: {@link SimOptions#straddleOffset()}), its keys, and the arena that owns it if any.
+ */
 final class SimRegion implements RegisteredMemory {
     private final SimNode node;
     private final MemorySegment segment;
@@ -15,11 +18,11 @@ final class SimRegion implements RegisteredMemory {
     private final int rkey;
     private boolean closed;
 
-    SimRegion(SimNode node, MemorySegment segment, Arena arena, int lkey, int rkey) {
+    SimRegion(SimNode node, MemorySegment segment, long address, Arena arena, int lkey, int rkey) {
         this.node = node;
         this.segment = segment;
         this.arena = arena;
-        this.address = segment.address();
+        this.address = address;
         this.lkey = lkey;
         this.rkey = rkey;
     }

@@ -11,7 +11,10 @@
  * racing it on that word is safe; transfers longer than 8 bytes copy in 8-byte
  * pieces and may tear (with {@link io.remus.core.sim.SimOptions#tearWords()}, an 8-byte WRITE lands
  * in two halves, as Soft-RoCE's can, and with {@link io.remus.core.sim.SimOptions#tearReads()} an 8-byte
- * READ loads two halves, so that one racing a compare-and-swap returns a word never stored); a node can be told to stop answering (retry-exceeded completions after the
+ * READ loads two halves, so that one racing a compare-and-swap returns a word never stored; with
+ * {@link io.remus.core.sim.SimOptions#straddleOffset()} every registration lies at simulated addresses
+ * across a 4 GiB boundary, so that such a word, torn between two pointers into one segment, points
+ * outside every segment); a node can be told to stop answering (retry-exceeded completions after the
  * transport timeout) or to fail its next operations; freed blocks can be poisoned
  * ({@link io.remus.core.sim.SimOptions#poisonFreedBlocks()}), so that a use after free reads a
  * pattern instead of plausible stale data. A test can freeze one thread between two of its work

@@ -26,6 +26,16 @@ public final class Fabrics {
     }
 
     /**
+     * @param seed picks the boundary's place among the first few KiB of the heap
+     * @return the simulator with its segments across a 4 GiB boundary at {@link Straddles#offset}{@code (seed, 3)}
+     *         ({@link io.remus.core.sim.SimOptions#straddleOffset()}), for histories on one cluster of 3 nodes: a
+     *         pointer READ torn between blocks on either side points outside every segment
+     */
+    public static Named<Function<SimOptions, Fabric>> straddled(long seed) {
+        return Named.of("sim, segments across 4 GiB", options -> new SimFabric(Straddles.across(options, seed, 3)));
+    }
+
+    /**
      * @return the verbs fabric on {@code REMUS_TEST_DEVICE}; making it skips the test (with the
      * reason) where no device is configured
      */

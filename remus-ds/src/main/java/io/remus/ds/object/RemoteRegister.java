@@ -2,6 +2,7 @@ package io.remus.ds.object;
 
 import io.remus.core.BadArgumentException;
 import io.remus.core.ComputeThread;
+import io.remus.core.CorruptedMemoryException;
 import io.remus.core.RemotePtr;
 import io.remus.core.fabric.Opcode;
 import io.remus.core.memory.SizeClasses;
@@ -39,6 +40,13 @@ import java.util.Objects;
  * construction that ROMe, "Wait-free objects for RDMA", SPAA 2024, and SWARM build multi-word registers
  * on).
  *
+ * <p><b>Torn pointers.</b> {@code current} changes only by compare-and-swap, but an RDMA READ racing one can
+ * return it half old and half new on some devices (Soft-RoCE). Where the old and the new pointer differ in their
+ * upper 32 bits (a node whose memory crosses a 4 GiB boundary), such a word names no bytes of a segment; a read
+ * that meets one reads the pointer again by a fetch-and-add of 0 (an atomic read, never torn: one more NIC atomic
+ * and round trip), and a pointer that still names no block is a corrupted register
+ * ({@link CorruptedMemoryException}).
+ *
  * <p><b>When a guard's lease runs out</b> (the reader stalled longer than the reclaimer's lease) the
  * block may have been freed and reused under the read, and the read starts over in a fresh guard. A
  * check of the block's header incarnation cannot replace that: the pointer carries no incarnation, so a
@@ -61,7 +69,8 @@ import java.util.Objects;
  * The reclaimer adds its costs ({@link io.remus.ds.reclaim.EpochReclaimer}: none for enter and exit on
  * a memory node and none for a retire inside a guard, plus passes amortized over many operations;
  * {@link io.remus.ds.reclaim.NeverReclaimer}: none). A read repeats (2 more READs) only after the
- * reading thread itself stalled past its lease: no other thread can make it repeat.
+ * reading thread itself stalled past its lease: no other thread can make it repeat. A READ of the pointer that
+ * came back torn adds the fetch-and-add that reads it again (above).
  *
  * <p><b>Linearizable</b> with respect to a sequential read/write register of byte strings: a write takes
  * effect at its successful compare-and-swap (or just before the write that overwrote it), a read when
@@ -259,6 +268,7 @@ public final class RemoteRegister {
      * @throws BadArgumentException  when the destination has another size
      * @throws LeaseExpiredException when called inside an outer guard whose lease ran out (the guard is
      *                               found invalid as soon as the read starts over)
+     * @throws CorruptedMemoryException when the current pointer, read whole, names no block of a segment
      */
     public void read(MemorySegment destination) {
         Objects.requireNonNull(destination, "destination");
@@ -271,6 +281,9 @@ public final class RemoteRegister {
                     g.check();
                 }
                 long block = thread.read(current);
+                if (!thread.isPublished(block, size)) {
+                    block = pointerWhole(current);
+                }
                 thread.read(block, 0, size);
                 if (g.valid()) {
                     seen = block;
@@ -280,6 +293,23 @@ public final class RemoteRegister {
             }
             again = true;
         }
+    }
+
+    /**
+     * After a READ of {@code current} that named no block of a segment: the pointer READ half old and half new
+     * (halves of two pointers that differ in their upper 32 bits), read again by a fetch-and-add of 0, an atomic
+     * read that is never torn (1 NIC atomic, 1 round trip).
+     *
+     * @throws CorruptedMemoryException when the pointer read whole names no block either
+     */
+    private long pointerWhole(long current) {
+        long block = thread.fetchAndAdd(current, 0);
+        if (!thread.isPublished(block, size)) {
+            throw new CorruptedMemoryException(current, block, "the current pointer of the register at "
+                    + RemotePtr.toString(root) + " was read whole as " + RemotePtr.toString(block) + ", which names no "
+                    + size + " bytes of a segment");
+        }
+        return block;
     }
 
     /** {@return the value, in a new array (see {@link #read(MemorySegment)})} */

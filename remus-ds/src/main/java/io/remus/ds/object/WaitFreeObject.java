@@ -68,7 +68,8 @@ import java.util.Objects;
  * <p><b>Torn pointer reads.</b> The state pointer changes only by compare-and-swap, but an RDMA READ of
  * it on Soft-RoCE can return a word stored meanwhile half old and half new. A state block starts with its
  * own pointer: a block whose {@code self} word is not the pointer it was read by was read through a torn
- * pointer, and the pointer is read again by a fetch-and-add of 0, an atomic read that is never torn (one
+ * pointer, and so was a pointer that names no bytes of a segment (the halves of two pointers that differ in
+ * their upper 32 bits), which is not followed ({@link ComputeThread#isPublished}); the pointer is read again by a fetch-and-add of 0, an atomic read that is never torn (one
  * more NIC atomic and round trip, outside the bound below, which counts pointers read whole; the pointers
  * that failed compare-and-swaps return are atomic too). A block reached by a pointer read whole whose
  * {@code self} word is not that pointer is a corrupted object: {@link CorruptedMemoryException}.
@@ -428,6 +429,11 @@ public final class WaitFreeObject<S> {
                     whole = false;
                 }
                 while (true) {
+                    if (!t.isPublished(p, blockBytes)) {
+                        p = pointerWhole(p, whole);
+                        whole = true;
+                        continue;
+                    }
                     t.batch()
                             .read(p, bufOld, blockBytes)
                             .read(RemotePtr.offset(root, SEQS), BUF_SEQS, 8 * capacity)
@@ -623,6 +629,11 @@ public final class WaitFreeObject<S> {
                 if (!whole) {
                     p = thread.read(RemotePtr.offset(root, STATE));
                 }
+                if (!thread.isPublished(p, blockBytes)) {
+                    p = pointerWhole(p, whole);
+                    whole = true;
+                    continue;
+                }
                 thread.read(p, bufOld, blockBytes);
                 if (g.valid()) {
                     if (thread.buffer().get(ValueLayout.JAVA_LONG, bufOld + SELF) == p) {
@@ -638,7 +649,8 @@ public final class WaitFreeObject<S> {
     }
 
     /**
-     * After a block whose self word is not the pointer {@code p} it was read by: the state pointer read
+     * After a block whose self word is not the pointer {@code p} it was read by, or a pointer {@code p} that names
+     * no bytes of a segment: the state pointer read
      * by a fetch-and-add of 0, an atomic read that is never torn (1 NIC atomic, 1 round trip), when
      * {@code p} came from a READ that may have been torn; a corrupted object when {@code p} was read whole.
      */
@@ -646,7 +658,7 @@ public final class WaitFreeObject<S> {
         if (whole) {
             throw new CorruptedMemoryException(RemotePtr.offset(root, STATE), p, "the state pointer of the wait-free object at "
                     + RemotePtr.toString(root) + " was read whole as " + RemotePtr.toString(p) + ", a block that is not a state"
-                    + " block published there (its self word is not its pointer)");
+                    + " block published there (outside every segment, or its self word is not its pointer)");
         }
         return thread.fetchAndAdd(RemotePtr.offset(root, STATE), 0);
     }

@@ -551,6 +551,10 @@ public final class EpochReclaimer implements Reclaimer {
             }
             p = createTable(m, word);
         }
+        if (!thread.isPublished(p, EpochTable.ANNOUNCEMENTS)) {
+            throw new CorruptedControlBlockException(word, p, "the reclaimer table pointer of memory node " + m + " ("
+                    + RemotePtr.toString(word) + ") holds " + RemotePtr.toString(p) + ", which names no memory of a segment");
+        }
         long magic = thread.read(RemotePtr.offset(p, EpochTable.MAGIC));
         long slots = thread.read(RemotePtr.offset(p, EpochTable.SLOT_COUNT));
         if (RemotePtr.node(p) != m || magic != EpochTable.MAGIC_VALUE || slots < 1 || slots > EpochOptions.MAX_SLOTS

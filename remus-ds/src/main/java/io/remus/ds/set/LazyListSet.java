@@ -60,7 +60,8 @@ import java.util.Objects;
  *
  * <p><b>Torn pointers.</b> A READ that races a compare-and-swap can return a pointer half old and half new on
  * some devices (Soft-RoCE): a node whose {@code self} word is not the pointer it was read by is such a read,
- * and the walk starts over from the head (outside the bounds below); 3 such reads through the same pointer
+ * and so is a pointer that names no bytes of a segment (halves of two pointers that differ in their upper 32
+ * bits), which is not followed; the walk starts over from the head (outside the bounds below); 3 such reads through the same pointer
  * within one walk and its restarts (good reads between do not reset the count) are a corrupted list
  * ({@link CorruptedMemoryException}).
  *
@@ -421,7 +422,9 @@ public final class LazyListSet implements RemoteSet {
                     found(pred, predBlock, tail, tailBlock);
                     return true;
                 }
-                thread.read(curr, BUF_READ, ListLayout.DATA_BYTES);
+                if (!nodes.read(curr, BUF_READ, ListLayout.DATA_BYTES)) {
+                    continue walk;
+                }
                 if (!g.valid()) {
                     return false;
                 }

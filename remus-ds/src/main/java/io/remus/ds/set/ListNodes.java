@@ -13,7 +13,9 @@ import io.remus.core.RemotePtr;
  *
  * <p><b>Torn pointers.</b> A node whose {@code self} word is not the pointer it was read by was read through a
  * pointer that an RDMA READ returned half old and half new, racing a compare-and-swap; the walk starts over
- * from the head. A torn pointer is gone once that compare-and-swap completes, so {@link ListLayout#MAX_TORN}
+ * from the head. So does a pointer that names no bytes of a segment (the halves of two pointers that differ in
+ * their upper 32 bits, on a memory node whose memory crosses a 4 GiB boundary): {@link #read} does not follow
+ * it. A torn pointer is gone once that compare-and-swap completes, so {@link ListLayout#MAX_TORN}
  * such reads in a row through the same pointer, within one walk and its restarts, are a corrupted set
  * ({@link CorruptedMemoryException}). The good reads between do not reset the count: a walk restarted from
  * the head reads good nodes before it meets the bad pointer again.
@@ -75,6 +77,25 @@ final class ListNodes {
     }
 
     /**
+     * READs {@code length} bytes of the node at {@code node} into the thread's buffer at {@code bufferOffset}
+     * (one READ), unless {@code node} names no bytes of a segment of its memory node
+     * ({@link ComputeThread#isPublished}): a pointer READ half old and half new, whose halves come from two
+     * pointers that differ in their upper 32 bits, points outside every segment. Such a pointer is a torn read,
+     * counted with the torn reads of {@link #selfCheck}; nothing is read.
+     *
+     * @return true when the node was READ; false when the pointer was torn (walk again)
+     * @throws CorruptedMemoryException the {@link ListLayout#MAX_TORN}th torn read in a row through {@code node}
+     */
+    boolean read(long node, long bufferOffset, int length) {
+        if (thread.isPublished(node, length)) {
+            thread.read(node, bufferOffset, length);
+            return true;
+        }
+        torn(node, node, "points outside every segment of its memory node");
+        return false;
+    }
+
+    /**
      * Checks a node READ through {@code node}.
      *
      * @param self the node's {@code self} word, as READ
@@ -85,13 +106,17 @@ final class ListNodes {
         if (self == node) {
             return true;
         }
+        torn(node, self, "led to a block that is no node of it (its self word is not its pointer)");
+        return false;
+    }
+
+    private void torn(long node, long value, String what) {
         torn = node == tornPtr ? torn + 1 : 1;
         tornPtr = node;
         if (torn >= ListLayout.MAX_TORN) {
-            throw new CorruptedMemoryException(node, self, "a node pointer of the " + kind + " at " + RemotePtr.toString(root)
-                    + " led " + ListLayout.MAX_TORN + " times in a row to a block that is no node of it (its self word is not its pointer)");
+            throw new CorruptedMemoryException(node, value, "a node pointer of the " + kind + " at " + RemotePtr.toString(root)
+                    + ", " + RemotePtr.toString(node) + ", " + what + ", " + ListLayout.MAX_TORN + " times in a row");
         }
-        return false;
     }
 
     /** @throws ClosedSetException when the handle is closed */

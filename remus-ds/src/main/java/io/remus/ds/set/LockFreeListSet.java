@@ -48,7 +48,9 @@ import java.util.Objects;
  *
  * <p><b>Torn pointers.</b> A pointer changes only by compare-and-swap, but an RDMA READ that races one can
  * return it half old and half new on some devices (Soft-RoCE): a node whose {@code self} word is not the
- * pointer it was read by is such a read, and the walk starts over from the head (outside the bounds below).
+ * pointer it was read by is such a read, and so is a pointer that names no bytes of a segment (halves of two
+ * pointers that differ in their upper 32 bits), which is not followed; the walk starts over from the head
+ * (outside the bounds below).
  * A torn pointer is gone once the compare-and-swap it raced completes, so 3 such reads in a row through the
  * same pointer, within one walk and its restarts, are a corrupted list ({@link CorruptedMemoryException}): a
  * pointer to a freed block, say. (The count is not reset by the good reads between: a walk restarted from
@@ -262,7 +264,9 @@ public final class LockFreeListSet implements RemoteSet {
                 if (curr == tail) {
                     return FALSE;
                 }
-                thread.read(curr, BUF_READ, NODE_BYTES);
+                if (!nodes.read(curr, BUF_READ, NODE_BYTES)) {
+                    continue walk;
+                }
                 if (!g.valid()) {
                     return RESTART;
                 }
@@ -350,7 +354,9 @@ public final class LockFreeListSet implements RemoteSet {
                     found(pred, tail, Long.MAX_VALUE, RemotePtr.NULL);
                     return true;
                 }
-                thread.read(curr, BUF_READ, NODE_BYTES);
+                if (!nodes.read(curr, BUF_READ, NODE_BYTES)) {
+                    continue walk;
+                }
                 if (!g.valid()) {
                     return false;
                 }

@@ -64,8 +64,9 @@ import java.util.SplittableRandom;
  *
  * <p><b>Torn pointers.</b> A pointer changes only by compare-and-swap, but an RDMA READ that races one can
  * return it half old and half new on some devices (Soft-RoCE): a node whose {@code self} word is not the
- * pointer it was read by is such a read, and the walk starts over from the head (outside the bounds below).
- * A torn pointer is gone once the compare-and-swap it raced completes, so 3 such reads in a row through the
+ * pointer it was read by is such a read, and so is a pointer that names no bytes of a segment (halves of two
+ * pointers that differ in their upper 32 bits), which is not followed; the walk starts over from the head
+ * (outside the bounds below). A torn pointer is gone once the compare-and-swap it raced completes, so 3 such reads in a row through the
  * same pointer, within one walk and its restarts, are a corrupted set ({@link CorruptedMemoryException}): a
  * pointer to a freed block, say. (The count is not reset by the good reads between: a walk restarted from
  * the head reads good nodes before it meets the bad pointer again.)
@@ -685,7 +686,9 @@ public final class LockFreeSkipListSet implements RemoteSet {
 
     /** READs {@code node} whole into the buffer and {@code currNext}: TRUE, FALSE (a torn pointer: walk again) or RESTART (lease). */
     private int readNode(Guard g, long node) {
-        thread.read(node, BUF_READ, nodeBytes);
+        if (!nodes.read(node, BUF_READ, nodeBytes)) {
+            return FALSE;
+        }
         if (!g.valid()) {
             return RESTART;
         }

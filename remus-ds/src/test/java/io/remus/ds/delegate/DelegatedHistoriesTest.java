@@ -14,6 +14,7 @@ import io.remus.check.spec.RegisterSpec;
 import io.remus.core.config.NodeRange;
 import io.remus.core.sim.SimFabric;
 import io.remus.core.sim.SimOptions;
+import io.remus.core.testing.Straddles;
 import io.remus.core.testing.TestCluster;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -77,13 +78,23 @@ class DelegatedHistoriesTest {
 
     private <S> CheckResult history(TrusteeRunner.Maker maker, boolean bare, long seed, Specification<S> spec, Work work)
             throws Exception {
+        return history(maker, bare, false, seed, spec, work);
+    }
+
+    /**
+     * @param straddled on the simulator with segments across a 4 GiB boundary where the seed's history allocates
+     *                  ({@link Straddles}), instead of {@link #cluster}
+     */
+    private <S> CheckResult history(TrusteeRunner.Maker maker, boolean bare, boolean straddled, long seed, Specification<S> spec,
+                                    Work work) throws Exception {
         int threads = 3 + (int) (seed % 2);
         History history = new History(HistoryClock.NANO_TIME);
         History.Recorder[] recorders = new History.Recorder[threads];
         for (int i = 0; i < threads; i++) {
             recorders[i] = history.recorder(i);
         }
-        try (TestCluster c = cluster(bare); TrusteeRunner runner = new TrusteeRunner(c, TRUSTEE_NODE, threads, 2, 1, maker)) {
+        try (TestCluster c = straddled ? new TestCluster(SimFabric::new, Straddles.across(hostile(), seed, 3), 3,
+                b -> b.segmentSize(4 << 20)) : cluster(bare); TrusteeRunner runner = new TrusteeRunner(c, TRUSTEE_NODE, threads, 2, 1, maker)) {
             long ptr = runner.ptr();
             c.runOnThreads(Contention.spread(threads, 3), (index, t) -> {
                 Trust<Delegated.Cell> cell = TrusteeClient.connect(t, ptr).trust(0);
@@ -119,6 +130,14 @@ class DelegatedHistoriesTest {
     void shouldRecordLinearizableHistoriesOfADelegatedCounter() throws Exception {
         for (long seed : seeds()) {
             CheckResult result = history(Trustee::create, seed, new CounterSpec(), this::counterWork);
+            assertEquals(Verdict.LINEARIZABLE, result.verdict(), "seed " + seed + ": " + result);
+        }
+    }
+
+    @Test
+    void shouldRecordLinearizableHistoriesOfADelegatedCounterWhenSegmentsCrossA4GiBBoundary() throws Exception {
+        for (long seed = 1; seed <= 4; seed++) {
+            CheckResult result = history(Trustee::create, false, true, seed, new CounterSpec(), this::counterWork);
             assertEquals(Verdict.LINEARIZABLE, result.verdict(), "seed " + seed + ": " + result);
         }
     }

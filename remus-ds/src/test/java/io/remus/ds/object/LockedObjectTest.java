@@ -13,6 +13,7 @@ import io.remus.core.BadArgumentException;
 import io.remus.core.ComputeThread;
 import io.remus.core.sim.SimFabric;
 import io.remus.core.sim.SimOptions;
+import io.remus.core.testing.Straddles;
 import io.remus.core.testing.TestCluster;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -41,9 +42,16 @@ class LockedObjectTest {
     private static final int[] NODES = {0, 1, 2, 0};
     private static final int ELEMENTS = 4;
 
+    private static SimOptions options() {
+        return SimOptions.defaults().withYieldInsideNicAtomics(true);
+    }
+
     private static TestCluster cluster() {
-        return new TestCluster(SimFabric::new, SimOptions.defaults().withYieldInsideNicAtomics(true), 3,
-                b -> b.segmentSize(16 << 20));
+        return cluster(options());
+    }
+
+    private static TestCluster cluster(SimOptions options) {
+        return new TestCluster(SimFabric::new, options, 3, b -> b.segmentSize(16 << 20));
     }
 
     private static LockContext context(ComputeThread t) {
@@ -75,8 +83,19 @@ class LockedObjectTest {
     @ParameterizedTest
     @EnumSource(value = LockKind.class, names = {"ALOCK", "SPIN"})
     void shouldCheckAStacksHistoryAsLinearizable(LockKind kind) throws InterruptedException {
+        checkStackHistory(kind, options());
+    }
+
+    /** The same history on a simulator whose segments cross a 4 GiB boundary where it allocates ({@link Straddles}). */
+    @ParameterizedTest
+    @EnumSource(value = LockKind.class, names = {"ALOCK", "SPIN"})
+    void shouldCheckAStacksHistoryAsLinearizableWhenSegmentsCrossA4GiBBoundary(LockKind kind) throws InterruptedException {
+        checkStackHistory(kind, Straddles.across(options(), kind.ordinal(), 3));
+    }
+
+    private static void checkStackHistory(LockKind kind, SimOptions options) throws InterruptedException {
         History history = new History(HistoryClock.NANO_TIME);
-        try (TestCluster c = cluster(); ComputeThread main = c.thread(2)) {
+        try (TestCluster c = cluster(options); ComputeThread main = c.thread(2)) {
             long ptr = LockedObject.create(context(main), kind, HOME, WaitFreeStack.sequential(ELEMENTS)).ptr();
             c.runOnThreads(NODES, (index, t) -> {
                 LockedObject<long[]> stack = LockedObject.attach(context(t), kind, ptr, WaitFreeStack.sequential(ELEMENTS));

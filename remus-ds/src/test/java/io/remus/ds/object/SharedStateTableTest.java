@@ -8,10 +8,13 @@ import io.remus.core.ComputeThread;
 import io.remus.core.CorruptedMemoryException;
 import io.remus.core.RemotePtr;
 import io.remus.core.fabric.Fabric;
+import io.remus.core.sim.SimFabric;
 import io.remus.core.sim.SimOptions;
 import io.remus.core.testing.Fabrics;
+import io.remus.core.testing.Straddles;
 import io.remus.core.testing.TestCluster;
 import org.junit.jupiter.api.Named;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -65,6 +68,13 @@ class SharedStateTableTest {
                     + Long.toHexString(rows.get(WORD, offset + i)));
         }
         assertEquals(version == 0 ? 0 : ((long) row << 32) | version, w, "row " + row + " holds what its owner wrote with its version");
+    }
+
+    /** The same on a simulator whose segments cross a 4 GiB boundary where the table lies ({@link Straddles}). */
+    @Test
+    void shouldShowEveryRowWholeWhenSegmentsCrossA4GiBBoundary() throws InterruptedException {
+        shouldShowEveryRowWholeAndNeverOlderWhenOwnersWriteWhileOthersSnapshot(
+                options -> new SimFabric(Straddles.across(options, 1, 3)));
     }
 
     @ParameterizedTest

@@ -13,12 +13,15 @@ import io.remus.core.BadArgumentException;
 import io.remus.core.ComputeThread;
 import io.remus.core.sim.SimFabric;
 import io.remus.core.sim.SimOptions;
+import io.remus.core.testing.Straddles;
 import io.remus.core.testing.TestCluster;
 import io.remus.ds.reclaim.EpochReclaimer;
 import io.remus.ds.reclaim.NeverReclaimer;
 import io.remus.ds.reclaim.Reclaimer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -160,6 +163,24 @@ abstract class WaitFreeContainerTestBase {
         main.close();
         return new Outcome(history.operations(), new ArrayList<>(put), new ArrayList<>(taken), remaining, announcedBySlot,
                 appliedBySlot);
+    }
+
+    /**
+     * On a fresh cluster whose segments cross a 4 GiB boundary among the state blocks ({@link Straddles}), a
+     * state pointer READ torn between two blocks points outside every segment: it is read again, never
+     * followed, and the histories still check.
+     */
+    @ParameterizedTest(name = "seed {0}")
+    @ValueSource(longs = {1, 2, 3, 4, 5, 6})
+    void shouldCheckAsLinearizableWhenTheHomeSegmentCrossesA4GiBBoundary(long seed) throws InterruptedException {
+        try (TestCluster c = cluster(Straddles.across(hostile(), seed, 3))) {
+            int elements = 2 + (int) (seed % 3);
+            int threads = 3 + (int) (seed % 4);
+            Outcome o = run(c, threads, 60, elements, seed, seed % 2 == 1, WaitFreeObject.Helping.SEQUENCED);
+            CheckResult result = CHECKER.check(o.history(), spec(elements));
+            assertEquals(Verdict.LINEARIZABLE, result.verdict(), "seed " + seed + ": " + result);
+            o.assertExactlyOnce();
+        }
     }
 
     @Test

@@ -11,11 +11,14 @@ import io.remus.core.ComputeThread;
 import io.remus.core.CorruptedMemoryException;
 import io.remus.core.fabric.Fabric;
 import io.remus.core.fabric.Opcode;
+import io.remus.core.sim.SimFabric;
 import io.remus.core.sim.SimOptions;
 import io.remus.core.testing.Fabrics;
+import io.remus.core.testing.Straddles;
 import io.remus.core.testing.TestCluster;
 import io.remus.ds.object.BoundedContainerSpec;
 import org.junit.jupiter.api.Named;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -160,6 +163,24 @@ class SpscRingBufferTest {
             assertEquals(8, consumer.poll(into));
             assertEquals(message(8, 2).asByteBuffer(), into.asByteBuffer());
             assertEquals(-1, consumer.poll(into));
+        }
+    }
+
+    /**
+     * The simulator with segments across a 4 GiB boundary where the seed's history allocates ({@link Straddles}),
+     * so that a word READ torn between two pointers points outside every segment (the queue follows no pointer read
+     * from shared memory: its histories check as on any placement).
+     */
+    private static Function<SimOptions, Fabric> straddled(long seed) {
+        return options -> new SimFabric(Straddles.across(options, seed, 3));
+    }
+
+    @Test
+    void shouldCheckAsLinearizableWhenSegmentsCrossA4GiBBoundary() throws InterruptedException {
+        for (long seed = 1; seed <= 4; seed++) {
+            Outcome o = raceAndCheck(straddled(seed), seed, false);
+            assertEquals(null, o.corruption(), "seed " + seed);
+            assertEquals(Verdict.LINEARIZABLE, o.check().verdict(), "seed " + seed + ": " + o.check());
         }
     }
 

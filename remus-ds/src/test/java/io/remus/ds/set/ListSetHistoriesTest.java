@@ -5,8 +5,16 @@ import io.remus.check.CheckResult;
 import io.remus.check.Verdict;
 import io.remus.core.sim.SimFabric;
 import io.remus.core.testing.TestCluster;
+import org.junit.jupiter.api.Named;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
 
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -18,7 +26,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * {@link LockFreeSkipListSet} (its default levels, and one level) check
  * as linearizable against {@code SetSpec}, on a simulated cluster with torn 8-byte stores, yields inside
  * transfers and NIC atomics, poison in freed blocks and epoch reclamation freeing during the run, over many
- * seeds ({@link SetHistories}); and the checker catches each set's deliberately broken twin
+ * seeds ({@link SetHistories}), and on clusters whose segments cross a 4 GiB boundary among the set's nodes, so that a
+ * pointer READ torn between two nodes points outside every segment ({@link SetHistories#straddled}); and the checker catches each set's deliberately broken twin
  * ({@link UnvalidatedLazyListSet}, {@link UnmarkedUnlinkListSet}, {@link BrokenSkipListSet}) on the same workload, so that these tests
  * can fail.
  */
@@ -34,6 +43,11 @@ class ListSetHistoriesTest {
     /** The skip list's extra histories (4 levels): more seeds, and more keys so that its upper levels hold several nodes. */
     private static final int SKIP_SEEDS = 24;
     private static final int SKIP_KEYS = 10;
+    /**
+     * Seeds of the histories on a cluster whose segments cross a 4 GiB boundary among the set's nodes, where a
+     * pointer READ torn between two nodes points outside every segment (one fresh cluster per seed).
+     */
+    private static final long[] STRADDLE_SEEDS = {1, 4, 7, 10};
 
     private static int threads(long seed) {
         return 3 + (int) (seed % 2);
@@ -64,6 +78,27 @@ class ListSetHistoriesTest {
             }
         }
         throw new AssertionError(broken.name() + ": no history of " + BROKEN_SEEDS + " seeds was found not linearizable");
+    }
+
+    /** Every set, on each of {@link #STRADDLE_SEEDS}. */
+    static Stream<Arguments> straddledSets() {
+        List<Arguments> out = new ArrayList<>();
+        for (SetMaker maker : new SetMaker[]{SetMaker.lockFree(), SetMaker.skipList(), SetMaker.skipList(1),
+                SetMaker.lazy(LockKind.SPIN), SetMaker.lazy(LockKind.ALOCK), SetMaker.lazy(LockKind.MCS)}) {
+            for (long seed : STRADDLE_SEEDS) {
+                out.add(Arguments.of(Named.of(maker.name(), maker), seed));
+            }
+        }
+        return out.stream();
+    }
+
+    @ParameterizedTest(name = "{0}, seed {1}")
+    @MethodSource("straddledSets")
+    void shouldRecordLinearizableHistoriesWhenTheHomeSegmentCrossesA4GiBBoundary(SetMaker maker, long seed)
+            throws InterruptedException {
+        try (TestCluster c = SetHistories.straddled(seed)) {
+            SetHistories.assertLinearizable(c, maker, seed, threads(seed), OPS_PER_THREAD, KEYS, new AtomicLong());
+        }
     }
 
     @Test

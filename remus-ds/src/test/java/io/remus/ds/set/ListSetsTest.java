@@ -357,4 +357,32 @@ class ListSetsTest {
             }
         });
     }
+
+    /**
+     * A next pointer that names no bytes of a segment (as a READ torn between two pointers that differ in their upper
+     * 32 bits does): walks read it again, and one that stays so is a corrupted set, never the caller's bad argument.
+     */
+    @ParameterizedTest
+    @MethodSource("walkingSets")
+    void shouldThrowCorruptedMemoryExceptionWhenANextPointerPastTheFirstNodePointsOutsideEverySegment(SetMaker maker,
+                                                                                                  long nextOffset) {
+        assertTimeoutPreemptively(Duration.ofSeconds(30), () -> {
+            try (TestCluster c = cluster(); ComputeThread t = c.thread(REMOTE); NeverReclaimer r = new NeverReclaimer(t);
+                 RemoteSet s = maker.attach(t, r, maker.create(t, r, HOME))) {
+                for (long k = 1; k <= 5; k++) {
+                    assertTrue(s.insert(k));
+                }
+                long outside = RemotePtr.of(HOME, 64);
+                assertFalse(t.isPublished(outside, 8));
+                t.write(RemotePtr.offset(nodeOf(t, s.ptr(), 3, nextOffset), nextOffset), outside);
+                assertTrue(s.contains(2) && s.contains(3), "walks that stop before the bad pointer");
+                for (Runnable call : new Runnable[]{() -> s.contains(4), () -> s.insert(4), () -> s.remove(5), () -> s.insert(6)}) {
+                    CorruptedMemoryException e = assertThrows(CorruptedMemoryException.class, call::run);
+                    assertEquals(outside, e.word(), e.getMessage());
+                    assertTrue(e.getMessage().contains(maker.name().replaceAll("\\(.*", "")), e.getMessage());
+                }
+                assertTrue(s.remove(2) && !s.contains(2) && s.insert(2), "the part of the set before the bad pointer still works");
+            }
+        });
+    }
 }

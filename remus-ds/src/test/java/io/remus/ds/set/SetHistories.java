@@ -11,7 +11,9 @@ import io.remus.check.Verdict;
 import io.remus.check.spec.SetSpec;
 import io.remus.core.ComputeThread;
 import io.remus.core.fabric.Fabric;
+import io.remus.core.sim.SimFabric;
 import io.remus.core.sim.SimOptions;
+import io.remus.core.testing.Straddles;
 import io.remus.core.testing.TestCluster;
 import io.remus.ds.reclaim.EpochOptions;
 import io.remus.ds.reclaim.EpochReclaimer;
@@ -48,6 +50,15 @@ final class SetHistories {
 
     static TestCluster cluster(Function<SimOptions, Fabric> make) {
         return new TestCluster(make, hostile(), NODES, b -> b.segmentSize(4 << 20));
+    }
+
+    /**
+     * A fresh simulated cluster, {@link #hostile()}, whose segments cross a 4 GiB boundary where the seed's
+     * history carves its nodes ({@link Straddles}): a pointer READ torn between two nodes points outside every
+     * segment.
+     */
+    static TestCluster straddled(long seed) {
+        return new TestCluster(SimFabric::new, Straddles.across(hostile(), seed, NODES), NODES, b -> b.segmentSize(4 << 20));
     }
 
     /** Epoch reclamation that frees during a short history: a pass every 4 nodes retired. */
