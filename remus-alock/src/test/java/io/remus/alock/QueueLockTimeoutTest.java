@@ -1,10 +1,6 @@
 package io.remus.alock;
 
-import io.remus.alock.queue.QueueNode;
 import io.remus.core.ComputeThread;
-import io.remus.core.fabric.Opcode;
-import io.remus.core.sim.SimFabric;
-import io.remus.core.sim.SimFreeze;
 import io.remus.core.fabric.Fabric;
 import io.remus.core.sim.SimOptions;
 import io.remus.core.testing.Fabrics;
@@ -24,7 +20,6 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicLongArray;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
 import java.util.stream.Stream;
 
@@ -41,9 +36,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class QueueLockTimeoutTest {
-    private static final VarHandle WORD = ValueLayout.JAVA_LONG.varHandle();
-    private static final int HOME = 1;
-    private static final LockKind[] QUEUE_KINDS = {LockKind.MCS, LockKind.ALOCK, LockKind.ALOCK_REMOTE_ONLY,
+    static final VarHandle WORD = ValueLayout.JAVA_LONG.varHandle();
+    static final int HOME = 1;
+    static final LockKind[] QUEUE_KINDS = {LockKind.MCS, LockKind.ALOCK, LockKind.ALOCK_REMOTE_ONLY,
             LockKind.ALOCK_PARKING};
     /** The waiter's bound; it times out more often than it has queue nodes. */
     private static final LockOptions QUICK = LockOptions.defaults().withAcquireTimeout(Duration.ofMillis(100))
@@ -69,7 +64,7 @@ class QueueLockTimeoutTest {
     }
 
     /** Both tails of the word (MCS uses the first only) are empty: the queue is empty. */
-    private static void assertQueuesEmpty(TestCluster c, long word) {
+    static void assertQueuesEmpty(TestCluster c, long word) {
         MemorySegment raw = c.raw(word, LockWord.SIZE);
         assertEquals(0L, (long) WORD.getVolatile(raw, 0L), "word 0 (a tail) is empty again");
         assertEquals(0L, (long) WORD.getVolatile(raw, 8L), "word 1 (ALock's local tail) is empty again");
@@ -252,128 +247,6 @@ class QueueLockTimeoutTest {
             }
             assertTrue(timeouts.get() > 0, "some waits were abandoned");
             assertQueuesEmpty(c, word);
-        }
-    }
-
-    static Stream<Arguments> kindsAndAbandoned() {
-        return Stream.of(QUEUE_KINDS).flatMap(k -> Stream.of(Arguments.of(k, false), Arguments.of(k, true)));
-    }
-
-    /**
-     * A release never waits for a successor to link: the successor is frozen between its swap of the tail and
-     * its link (simulator only), behind the holder or behind a waiter that timed out ({@code abandoned}). The
-     * release returns at once and marks the node it passed on from released; the successor, once it resumes,
-     * finds that, acknowledges it and owns the lock; the released node then goes back to its owner's pool. All
-     * three threads are in the remote cohort (nodes 0 and 2, the lock homed on node 1).
-     */
-    @ParameterizedTest(name = "{0} abandoned={1}")
-    @MethodSource("kindsAndAbandoned")
-    void shouldPassTheLockOnWithoutWaitingWhenTheSuccessorHasNotLinkedYet(LockKind kind, boolean abandoned)
-            throws Exception {
-        LockOptions one = LockOptions.defaults().withMaxHeldLocks(1);
-        try (TestCluster c = LockClusters.start(SimFabric::new, SimOptions.defaults(), 3, 3)) {
-            SimFabric fabric = (SimFabric) c.fabric();
-            long word = LockClusters.lockWord(c, HOME);
-            MemorySegment raw = c.raw(word, LockWord.SIZE);
-            AtomicReference<Thread> successor = new AtomicReference<>();
-            AtomicReference<SimFreeze> freeze = new AtomicReference<>();
-            AtomicLong releasedNode = new AtomicLong();
-            CountDownLatch held = new CountDownLatch(1);
-            CountDownLatch waiterQueued = new CountDownLatch(1);
-            CountDownLatch armed = new CountDownLatch(1);
-            CountDownLatch leave = new CountDownLatch(1);
-            CountDownLatch left = new CountDownLatch(1);
-            CountDownLatch passed = new CountDownLatch(1);
-            CountDownLatch successorHolds = new CountDownLatch(1);
-            c.runOnThreads(new int[] {2, 0, 0}, (i, t) -> {
-                LockContext ctx = new LockContext(t, one);
-                Lock lock = kind.open(ctx, word);
-                long myNode = ctx.queueNodes().take();
-                ctx.queueNodes().give(myNode);
-                SpinBound wait = new SpinBound(Duration.ofSeconds(30));
-                if (i == 0) {
-                    lock.lock();
-                    long tail = (long) WORD.getVolatile(raw, 0L);
-                    held.countDown();
-                    if (abandoned) {
-                        assertTrue(waiterQueued.await(30, TimeUnit.SECONDS));
-                        tail = (long) WORD.getVolatile(raw, 0L);
-                    }
-                    wait.start();
-                    while (successor.get() == null) {
-                        wait.pause("the successor to start");
-                    }
-                    SimFreeze f = fabric.freeze(successor.get(), Opcode.COMPARE_AND_SWAP, 2, Duration.ofSeconds(30));
-                    freeze.set(f);
-                    armed.countDown();
-                    assertTrue(f.awaitFrozen(Duration.ofSeconds(30)), "the successor swapped the tail");
-                    assertTrue((long) WORD.getVolatile(raw, 0L) != tail, "the tail moved on to the successor");
-                    if (abandoned) {
-                        leave.countDown();
-                        assertTrue(left.await(30, TimeUnit.SECONDS));
-                    }
-                    lock.unlock(); // the successor is frozen before its link: the release must not wait for it
-                    assertFalse(lock.isHeld());
-                    releasedNode.set(abandoned ? 0 : myNode);
-                    assertEquals(abandoned ? 0 : 1, ctx.queueNodes().deferredCount(),
-                            "the holder's node waits for the successor's acknowledgement unless it passed it on");
-                    passed.countDown();
-                    f.release();
-                    if (!abandoned) {
-                        assertTrue(successorHolds.await(30, TimeUnit.SECONDS));
-                        assertEquals(myNode, ctx.queueNodes().take(), "the acknowledged node is reused");
-                        assertEquals(0, ctx.queueNodes().deferredCount());
-                    }
-                    return;
-                }
-                if (i == 1) {
-                    if (!abandoned) {
-                        successor.set(Thread.currentThread());
-                        assertTrue(held.await(30, TimeUnit.SECONDS));
-                        assertTrue(armed.await(30, TimeUnit.SECONDS));
-                        lock.lock();
-                        assertEquals(QueueNode.ACKNOWLEDGED, c.raw(releasedNode.get(), QueueNode.SIZE)
-                                .get(ValueLayout.JAVA_LONG, QueueNode.NEXT), "the successor acknowledged the release");
-                        successorHolds.countDown();
-                        lock.unlock();
-                        return;
-                    }
-                    assertTrue(held.await(30, TimeUnit.SECONDS));
-                    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-                    Thread.ofPlatform().daemon().start(() -> {
-                        waitForTailChange(raw, myNode);
-                        waiterQueued.countDown();
-                    });
-                    assertThrows(LockTimeoutException.class, () -> lock.lock(now -> leave.getCount() == 0 ? now - 1 : deadline));
-                    assertEquals(1, ctx.queueNodes().deferredCount(), "the abandoned node waits for the lock to pass it");
-                    left.countDown();
-                    assertTrue(successorHolds.await(30, TimeUnit.SECONDS));
-                    assertEquals(QueueNode.ACKNOWLEDGED, c.raw(myNode, QueueNode.SIZE).get(ValueLayout.JAVA_LONG, QueueNode.NEXT),
-                            "the successor acknowledged the abandoned node's release");
-                    assertEquals(myNode, ctx.queueNodes().take(), "the abandoned node is reused");
-                    assertEquals(0, ctx.queueNodes().deferredCount());
-                    return;
-                }
-                if (!abandoned) {
-                    return;
-                }
-                successor.set(Thread.currentThread());
-                assertTrue(waiterQueued.await(30, TimeUnit.SECONDS));
-                assertTrue(armed.await(30, TimeUnit.SECONDS));
-                lock.lock();
-                successorHolds.countDown();
-                lock.unlock();
-            });
-            assertTrue(passed.getCount() == 0 && successorHolds.getCount() == 0);
-            assertFalse(freeze.get().expired(), "released by its resumption, not by its deadline");
-            assertQueuesEmpty(c, word);
-        }
-    }
-
-    private static void waitForTailChange(MemorySegment raw, long node) {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while ((long) WORD.getVolatile(raw, 0L) != node && System.nanoTime() - deadline < 0) {
-            Thread.onSpinWait();
         }
     }
 }
