@@ -47,11 +47,12 @@ import java.lang.invoke.VarHandle;
  * cohort leader that gives up while it arbitrates passes the lock on with budget 0, so that the next waiter
  * arbitrates in its place. Per call of a remote thread: an uncontended lock is one compare-and-swap of
  * {@code r_tail}, one WRITE of {@code victim} and one READ of {@code l_tail}; a waiter adds the link (one
- * compare-and-swap) and a local spin; a release is one local READ and one compare-and-swap, plus one READ and
- * two compare-and-swaps for each abandoned node it passes. A local thread does the same with CPU atomics.
+ * compare-and-swap) and a local spin; a release is one local READ and one compare-and-swap (two when its
+ * successor swapped the tail but has not linked yet), plus one READ and two compare-and-swaps for each abandoned
+ * node it passes. A local thread does the same with CPU atomics.
  *
  * <p>Progress: starvation-free (with budgets; FIFO within a cohort) among the waiters that do not time out;
- * a release never waits. In remote-only mode every
+ * a release never waits (its steps grow only with the abandoned nodes it passes). In remote-only mode every
  * thread, home-node ones too, takes the remote path through loopback: the same algorithm with an
  * always empty local cohort, for comparison.
  */

@@ -23,10 +23,11 @@ import io.remus.core.RemotePtr;
  * <p>A waiter that times out leaves the queue and a release never waits for a successor to link
  * ({@link QueueLock} describes the protocol). Per call: an uncontended lock is one compare-and-swap, a
  * contended one the tail swap (a loop), the link and the local spin; a release is one READ (local) and one
- * compare-and-swap, plus one READ and two compare-and-swaps for each abandoned node it passes.
+ * compare-and-swap (two when its successor swapped the tail but has not linked yet), plus one READ and two
+ * compare-and-swaps for each abandoned node it passes.
  *
  * <p>Progress: starvation-free, FIFO (first come, first served from the tail swap on) among the waiters that
- * do not time out; a release is wait-free in the absence of abandoned waiters.
+ * do not time out; a release never waits (its steps grow only with the abandoned nodes it passes).
  */
 public final class RdmaMcsLock extends QueueLock {
     private static final long GRANTED = 1;

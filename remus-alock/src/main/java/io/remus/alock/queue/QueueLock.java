@@ -31,8 +31,8 @@ import io.remus.core.RemotePtr;
  * has passed it; behind a holder that never releases, that is never, and the pool grows instead.
  *
  * <p>So a release never waits: it costs one read of its own node's next and one compare-and-swap (on the
- * successor's budget, the tail, or its own next), plus, for each abandoned node it goes past, one read and two
- * compare-and-swaps. A waiter that times out costs one compare-and-swap more (a cohort leader that gives up
+ * successor's budget or the tail; two when the tail moved on before the successor linked: the tail, then its own
+ * next), plus, for each abandoned node it goes past, one read and two compare-and-swaps. A waiter that times out costs one compare-and-swap more (a cohort leader that gives up
  * while it arbitrates: a pass, as above); a waiter whose predecessor released before it linked, one more.
  */
 public abstract class QueueLock extends LockHandle {
