@@ -155,8 +155,8 @@ class QueueLockTimeoutTest {
                     long before = (long) WORD.getVolatile(raw, 0L) ^ (long) WORD.getVolatile(raw, 8L);
                     held.countDown();
                     awaitTailChange(raw, before, wait, "the first waiter to queue");
-                    firstQueued.countDown();
                     long after = (long) WORD.getVolatile(raw, 0L) ^ (long) WORD.getVolatile(raw, 8L);
+                    firstQueued.countDown();
                     awaitTailChange(raw, after, wait, "the second waiter to queue");
                     secondQueued.countDown();
                     assertTrue(firstTimedOut.await(30, TimeUnit.SECONDS));
@@ -165,8 +165,7 @@ class QueueLockTimeoutTest {
                     return;
                 }
                 if (i == 1) {
-                    Lock lock = kind.open(new LockContext(t, LockOptions.defaults().withAcquireTimeout(Duration.ofMillis(300))
-                            .withMaxHeldLocks(1)), word);
+                    Lock lock = kind.open(new LockContext(t, LockOptions.defaults().withMaxHeldLocks(1)), word);
                     assertTrue(held.await(30, TimeUnit.SECONDS));
                     try {
                         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
