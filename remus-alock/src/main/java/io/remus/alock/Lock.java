@@ -16,7 +16,8 @@ public interface Lock {
      *
      * @throws LockUsageException   when this handle already holds it, or the compute thread is closed
      * @throws io.remus.core.ThreadConfinementException when called from a Java thread other than the owner
-     * @throws LockTimeoutException when the wait ran out; the lock may then be unusable
+     * @throws LockTimeoutException when the wait ran out; the handle holds nothing and stays usable (a queue
+     *                              lock's waiter has left the queue, {@link io.remus.alock.queue.QueueLock})
      */
     void lock();
 
@@ -25,7 +26,7 @@ public interface Lock {
      * {@code deadlineNanos} (the context's acquire timeout still bounds each wait): for a caller whose
      * right to touch the lock word runs out at a known instant, e.g. a reclaimer's lease on the block
      * the word lies in. A wait cut short throws {@link LockTimeoutException} like a timeout, with the
-     * same consequences (a queue lock's word is then broken).
+     * same consequences (none for the handle or the word).
      *
      * @param deadlineNanos an instant of {@link System#nanoTime()}
      * @throws LockUsageException   when this handle already holds it, or the compute thread is closed
@@ -48,11 +49,10 @@ public interface Lock {
     void lock(WaitDeadline deadline);
 
     /**
-     * Releases the lock this handle holds.
+     * Releases the lock this handle holds, without waiting for anyone.
      *
      * @throws LockUsageException   when this handle does not hold it (never acquired, or already released)
      * @throws io.remus.core.ThreadConfinementException when called from a Java thread other than the owner
-     * @throws LockTimeoutException when waiting for a successor to link itself ran out
      */
     void unlock();
 

@@ -17,7 +17,8 @@ import java.util.Objects;
  *                       for waits without end (a lock whose holder died then hangs its waiters
  *                       instead of failing them with {@link LockTimeoutException})
  * @param maxHeldLocks   how many queue-lock handles of one context may hold (or wait for) a lock at
- *                       once: the size of the context's pool of queue nodes, at least 1
+ *                       once: how many of the context's queue nodes may be in use, at least 1 (a node
+ *                       left behind by a wait that timed out does not count)
  */
 public record LockOptions(long localBudget, long remoteBudget, Duration acquireTimeout, int maxHeldLocks) {
     /**

@@ -3,8 +3,8 @@ package io.remus.alock;
 import io.remus.core.RemoteTimeoutException;
 
 /**
- * A lock's bounded wait ran out. A queue lock (MCS, ALock) cannot withdraw a waiter from its
- * queue, so after this exception the lock word must be treated as broken.
+ * A lock's bounded wait ran out. The handle holds nothing and stays usable, and so does the lock word: a
+ * queue lock's (MCS, ALock) waiter has left the queue ({@link io.remus.alock.queue.QueueLock}).
  */
 public class LockTimeoutException extends RemoteTimeoutException {
     private static final long serialVersionUID = 1L;

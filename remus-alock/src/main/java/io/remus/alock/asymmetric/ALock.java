@@ -1,6 +1,7 @@
 package io.remus.alock.asymmetric;
 
 import io.remus.alock.LockContext;
+import io.remus.alock.LockTimeoutException;
 import io.remus.alock.LockWord;
 import io.remus.alock.queue.ParkedWaiters;
 import io.remus.alock.queue.QueueLock;
@@ -18,8 +19,8 @@ import java.lang.invoke.VarHandle;
  *
  * <p>Threads on the lock's home node form the local cohort, all others the remote cohort; each
  * cohort queues in its own MCS queue ({@link ALockWord}). Local threads use CPU atomics only: they
- * swap {@code l_tail}, link and hand over through CPU stores into queue nodes on the home node, and
- * never touch the NIC. Remote threads swap {@code r_tail} with an RDMA compare-and-swap loop (its
+ * swap {@code l_tail}, link and hand over through CPU compare-and-swaps on queue nodes on the home node,
+ * and never touch the NIC. Remote threads swap {@code r_tail} with an RDMA compare-and-swap loop (its
  * first attempt expects an empty queue), link into the predecessor's queue node, and spin with CPU
  * reads on their own queue node, where the predecessor hands over. Both stores into another node's
  * queue node are RDMA compare-and-swaps, where the paper has RDMA writes: Soft-RoCE stores a WRITE's
@@ -40,7 +41,18 @@ import java.lang.invoke.VarHandle;
  * (docs/PERFORMANCE.md, "Locks"), so spinning is the default. Remote waiters and the cohort leaders'
  * arbitration always spin, since their wakers store through the NIC.
  *
- * <p>Progress: starvation-free (with budgets; FIFO within a cohort). In remote-only mode every
+ * <p>A waiter that times out leaves its cohort's queue, the handle and the word staying usable, and a release
+ * never waits for a successor to link ({@link QueueLock} describes the protocol): a waiter that gives up while
+ * awaiting its hand-over swaps its own node's budget to abandoned (a cohort's next passer goes past it); a
+ * cohort leader that gives up while it arbitrates passes the lock on with budget 0, so that the next waiter
+ * arbitrates in its place. Per call of a remote thread: an uncontended lock is one compare-and-swap of
+ * {@code r_tail}, one WRITE of {@code victim} and one READ of {@code l_tail}; a waiter adds the link (one
+ * compare-and-swap) and a local spin; a release is one local READ and one compare-and-swap (two when its
+ * successor swapped the tail but has not linked yet), plus one READ and two compare-and-swaps for each abandoned
+ * node it passes. A local thread does the same with CPU atomics.
+ *
+ * <p>Progress: starvation-free (with budgets; FIFO within a cohort) among the waiters that do not time out;
+ * a release never waits (its steps grow only with the abandoned nodes it passes). In remote-only mode every
  * thread, home-node ones too, takes the remote path through loopback: the same algorithm with an
  * always empty local cohort, for comparison.
  */
@@ -93,41 +105,39 @@ public final class ALock extends QueueLock {
     }
 
     @Override
+    protected boolean cpuQueue() {
+        return local;
+    }
+
+    @Override
+    protected long tailWord() {
+        return RemotePtr.offset(word, local ? ALockWord.L_TAIL : ALockWord.R_TAIL);
+    }
+
+    @Override
     protected void acquire(long me) {
         budget = local ? lockLocal(me) : lockRemote(me);
     }
 
     @Override
-    protected void release(long me) {
-        if (local) {
-            unlockLocal(me);
-        } else {
-            unlockRemote(me);
-        }
+    protected boolean release(long me) {
+        return passOn(me, budget - 1);
     }
 
     private long lockLocal(long me) {
         MemorySegment mine = context.queueNodes().view(me);
         WORD.setVolatile(mine, QueueNode.BUDGET, QueueNode.WAITING);
         WORD.setVolatile(mine, QueueNode.NEXT, 0L);
-        long token = localWaitersPark ? context.parkToken() : 0;
         long predecessor = (long) WORD.getAndSet(localWord, ALockWord.L_TAIL, me);
-        if (predecessor != 0) {
-            thread.writeLocal(RemotePtr.offset(predecessor, QueueNode.NEXT), me);
-            spin.start();
+        if (predecessor != 0 && link(predecessor, me)) {
             long received;
-            while ((received = (long) WORD.getVolatile(mine, QueueNode.BUDGET)) == QueueNode.WAITING) {
-                if (!localWaitersPark || spin.pauses() < SPINS_BEFORE_PARKING) {
-                    spin.pause("local hand-over of", describe());
-                    continue;
+            try {
+                received = awaitLocalHandOver(mine);
+            } catch (LockTimeoutException e) {
+                received = abandon(me);
+                if (received == QueueNode.WAITING) {
+                    throw e;
                 }
-                // Dekker with unlockLocal: it stores the budget, then reads PARKED; this stores PARKED, then
-                // reads the budget, so at least one of the two sees the other's store (volatile order).
-                WORD.setVolatile(mine, QueueNode.PARKED, token);
-                if ((long) WORD.getVolatile(mine, QueueNode.BUDGET) == QueueNode.WAITING) {
-                    spin.park("local hand-over of", describe());
-                }
-                WORD.setVolatile(mine, QueueNode.PARKED, 0L);
             }
             if (received > 0) {
                 return received;
@@ -135,30 +145,39 @@ public final class ALock extends QueueLock {
         }
         WORD.setVolatile(localWord, ALockWord.VICTIM, ALockWord.LOCAL);
         spin.start();
-        while ((long) WORD.getVolatile(localWord, ALockWord.R_TAIL) != 0
-                && (long) WORD.getVolatile(localWord, ALockWord.VICTIM) == ALockWord.LOCAL) {
-            spin.pause("remote cohort to yield", describe());
+        try {
+            while ((long) WORD.getVolatile(localWord, ALockWord.R_TAIL) != 0
+                    && (long) WORD.getVolatile(localWord, ALockWord.VICTIM) == ALockWord.LOCAL) {
+                spin.pause("remote cohort to yield", describe());
+            }
+        } catch (LockTimeoutException e) {
+            leave(me);
+            throw e;
         }
         return cohortBudget;
     }
 
-    private void unlockLocal(long me) {
-        MemorySegment mine = context.queueNodes().view(me);
-        long next = (long) WORD.getVolatile(mine, QueueNode.NEXT);
-        if (next == 0) {
-            if (WORD.compareAndSet(localWord, ALockWord.L_TAIL, me, 0L)) {
-                return;
+    private long awaitLocalHandOver(MemorySegment mine) {
+        long token = localWaitersPark ? context.parkToken() : 0;
+        spin.start();
+        long received;
+        while ((received = (long) WORD.getVolatile(mine, QueueNode.BUDGET)) == QueueNode.WAITING) {
+            if (!localWaitersPark || spin.pauses() < SPINS_BEFORE_PARKING) {
+                spin.pause("local hand-over of", describe());
+                continue;
             }
-            spin.start();
-            while ((next = (long) WORD.getVolatile(mine, QueueNode.NEXT)) == 0) {
-                spin.pause("local successor linking into", describe());
+            // Dekker with passOn: it swaps the budget, then reads PARKED; this stores PARKED, then
+            // reads the budget, so at least one of the two sees the other's store (volatile order).
+            WORD.setVolatile(mine, QueueNode.PARKED, token);
+            try {
+                if ((long) WORD.getVolatile(mine, QueueNode.BUDGET) == QueueNode.WAITING) {
+                    spin.park("local hand-over of", describe());
+                }
+            } finally {
+                WORD.setVolatile(mine, QueueNode.PARKED, 0L);
             }
         }
-        thread.writeLocal(RemotePtr.offset(next, QueueNode.BUDGET), budget - 1);
-        long parked = thread.readLocal(RemotePtr.offset(next, QueueNode.PARKED));
-        if (parked != 0) {
-            ParkedWaiters.unpark(parked);
-        }
+        return received;
     }
 
     private long lockRemote(long me) {
@@ -168,17 +187,28 @@ public final class ALock extends QueueLock {
         long seen = 0;
         long predecessor;
         spin.start();
-        while ((predecessor = thread.compareAndSwap(tail, seen, me)) != seen) {
-            seen = predecessor;
-            spin.pause("joining the remote queue of", describe());
+        try {
+            while ((predecessor = thread.compareAndSwap(tail, seen, me)) != seen) {
+                seen = predecessor;
+                spin.pause("joining the remote queue of", describe());
+            }
+        } catch (LockTimeoutException e) {
+            withdraw(me);
+            throw e;
         }
-        if (predecessor != 0) {
-            link(predecessor, me);
+        if (predecessor != 0 && link(predecessor, me)) {
             long budgetField = RemotePtr.offset(me, QueueNode.BUDGET);
-            spin.start();
             long received;
-            while ((received = thread.read(budgetField)) == QueueNode.WAITING) {
-                spin.pause("remote hand-over of", describe());
+            spin.start();
+            try {
+                while ((received = thread.read(budgetField)) == QueueNode.WAITING) {
+                    spin.pause("remote hand-over of", describe());
+                }
+            } catch (LockTimeoutException e) {
+                received = abandon(me);
+                if (received == QueueNode.WAITING) {
+                    throw e;
+                }
             }
             if (received > 0) {
                 return received;
@@ -188,24 +218,14 @@ public final class ALock extends QueueLock {
         long localTail = RemotePtr.offset(word, ALockWord.L_TAIL);
         thread.write(victim, ALockWord.REMOTE);
         spin.start();
-        while (thread.read(localTail) != 0 && thread.read(victim) == ALockWord.REMOTE) {
-            spin.pause("local cohort to yield", describe());
+        try {
+            while (thread.read(localTail) != 0 && thread.read(victim) == ALockWord.REMOTE) {
+                spin.pause("local cohort to yield", describe());
+            }
+        } catch (LockTimeoutException e) {
+            leave(me);
+            throw e;
         }
         return cohortBudget;
-    }
-
-    private void unlockRemote(long me) {
-        long nextField = RemotePtr.offset(me, QueueNode.NEXT);
-        long next = thread.read(nextField);
-        if (next == 0) {
-            if (thread.compareAndSwap(RemotePtr.offset(word, ALockWord.R_TAIL), me, 0) == me) {
-                return;
-            }
-            spin.start();
-            while ((next = thread.read(nextField)) == 0) {
-                spin.pause("remote successor linking into", describe());
-            }
-        }
-        handOver(next, budget - 1);
     }
 }

@@ -1,6 +1,7 @@
 package io.remus.alock.mcs;
 
 import io.remus.alock.LockContext;
+import io.remus.alock.LockTimeoutException;
 import io.remus.alock.LockWord;
 import io.remus.alock.queue.QueueLock;
 import io.remus.alock.queue.QueueNode;
@@ -13,12 +14,20 @@ import io.remus.core.RemotePtr;
  * attempt expects an empty queue, so an uncontended swap is one NIC operation), a waiter links
  * itself into its predecessor's {@link QueueNode} and spins on its own queue node (on its own
  * node, so the spin reads memory locally), the releaser hands over or empties the queue. Linking
- * and handing over are RDMA compare-and-swaps rather than the writes of the original: Soft-RoCE
- * stores a WRITE's 8 bytes in pieces, and the spinning CPU could act on half of one
- * ({@link QueueLock#link}). Threads on the home node go through loopback, as
- * they must for the tail's atomicity.
+ * and handing over are RDMA compare-and-swaps rather than the writes of the original, through loopback
+ * where the neighbour's node is this thread's: Soft-RoCE stores a WRITE's 8 bytes in pieces, and the
+ * spinning CPU could act on half of one ({@link QueueLock#link}), and a waiter that times out swaps its own
+ * node's budget, which must be atomic with its predecessor's hand-over. Threads on the home node go through
+ * loopback, as they must for the tail's atomicity.
  *
- * <p>Progress: starvation-free, FIFO (first come, first served from the tail swap on).
+ * <p>A waiter that times out leaves the queue and a release never waits for a successor to link
+ * ({@link QueueLock} describes the protocol). Per call: an uncontended lock is one compare-and-swap, a
+ * contended one the tail swap (a loop), the link and the local spin; a release is one READ (local) and one
+ * compare-and-swap (two when its successor swapped the tail but has not linked yet), plus one READ and two
+ * compare-and-swaps for each abandoned node it passes.
+ *
+ * <p>Progress: starvation-free, FIFO (first come, first served from the tail swap on) among the waiters that
+ * do not time out; a release never waits (its steps grow only with the abandoned nodes it passes).
  */
 public final class RdmaMcsLock extends QueueLock {
     private static final long GRANTED = 1;
@@ -34,16 +43,37 @@ public final class RdmaMcsLock extends QueueLock {
     }
 
     @Override
+    protected boolean cpuQueue() {
+        return false;
+    }
+
+    @Override
+    protected long tailWord() {
+        return word;
+    }
+
+    @Override
     protected void acquire(long me) {
         thread.write(RemotePtr.offset(me, QueueNode.BUDGET), QueueNode.WAITING);
         thread.write(RemotePtr.offset(me, QueueNode.NEXT), 0);
-        long predecessor = swapTail(me);
-        if (predecessor != 0) {
-            link(predecessor, me);
+        long predecessor;
+        try {
+            predecessor = swapTail(me);
+        } catch (LockTimeoutException e) {
+            withdraw(me);
+            throw e;
+        }
+        if (predecessor != 0 && link(predecessor, me)) {
             long budget = RemotePtr.offset(me, QueueNode.BUDGET);
             spin.start();
-            while (thread.read(budget) == QueueNode.WAITING) {
-                spin.pause("hand-over of", describe());
+            try {
+                while (thread.read(budget) == QueueNode.WAITING) {
+                    spin.pause("hand-over of", describe());
+                }
+            } catch (LockTimeoutException e) {
+                if (abandon(me) == QueueNode.WAITING) {
+                    throw e;
+                }
             }
         }
     }
@@ -62,18 +92,7 @@ public final class RdmaMcsLock extends QueueLock {
     }
 
     @Override
-    protected void release(long me) {
-        long nextField = RemotePtr.offset(me, QueueNode.NEXT);
-        long next = thread.read(nextField);
-        if (next == 0) {
-            if (thread.compareAndSwap(word, me, 0) == me) {
-                return;
-            }
-            spin.start();
-            while ((next = thread.read(nextField)) == 0) {
-                spin.pause("successor linking into", describe());
-            }
-        }
-        handOver(next, GRANTED);
+    protected boolean release(long me) {
+        return passOn(me, GRANTED);
     }
 }

@@ -112,8 +112,8 @@ import java.util.Objects;
  *       up ({@link Lock#lock(io.remus.alock.WaitDeadline)}); a wait cut there, or a lock got after the lease
  *       ran out, makes the call start over in a fresh guard, which walks from the head again and so never
  *       reaches a node that was removed meanwhile;</li>
- *   <li>a queue lock's (MCS, ALock) waiter cannot withdraw from the queue: its predecessor will write to its
- *       queue node, and a waiter that left would break the lock word. So it keeps its guard's lease renewed
+ *   <li>a queue lock's (MCS, ALock) waiter keeps its place in the queue rather than leave it at every lease
+ *       cut and queue again behind newcomers. So it keeps its guard's lease renewed
  *       while it waits ({@link Guard#renewLease()}, once less than half of what was left at the start of the
  *       wait remains; {@link #leaseRenewals()}) and waits until it gets the lock or the call's deadline
  *       passes. The node cannot be freed while the lease holds; reclamation is held back for that wait, at
@@ -130,8 +130,9 @@ import java.util.Objects;
  *       change nothing. A queue lock's release hands the lock to the successor that linked into this
  *       thread's queue node (a write into the successor's queue node, not into the block), or else swaps the
  *       word's tail from this thread's queue node to empty; on a reused block, whose word no longer names
- *       this thread's node, that compare-and-swap fails, no successor ever links, and the release waits for
- *       one until the acquire timeout, then drops the handle. One write is not guarded so: an ALock waiter
+ *       this thread's node, that compare-and-swap fails, the release marks its own queue node passed on (a word
+ *       of this thread's node, not of the block) without waiting, and no successor ever acknowledges it, so
+ *       that queue node is never reused (the pool allocates more). One write is not guarded so: an ALock waiter
  *       that leads its cohort once the queue hands it the lock WRITEs the word's turn ({@code victim}) before
  *       it can check its lease, so a waiter that stalled past its lease on a node removed, freed and reused
  *       meanwhile can change that word of the new block.</li>
@@ -140,9 +141,9 @@ import java.util.Objects;
  * wait (spin locks: and start over, each wait within its lease; queue locks: renewing their leases) until the
  * lock context's acquire timeout has passed since the call began; then the call throws
  * {@link LockTimeoutException}. A holder that resumes completes or starts over as above. A holder that died
- * leaves its locks held for good: the calls that need them time out. With the queue-lock kinds (MCS, ALock),
- * which cannot withdraw a waiter, a wait cut short by the timeout leaves that node's lock word broken, so later
- * calls that need it time out too; the spin lock has no queue and recovers as soon as its holder releases.
+ * leaves its locks held for good: the calls that need them time out. A queue lock's (MCS, ALock) waiter cut
+ * short by the timeout leaves the queue ({@link io.remus.alock.queue.QueueLock}): the lock word and the handle
+ * stay usable, and every kind recovers as soon as the holder releases.
  *
  * <p><b>A process that dies holding a node's lock</b> (killed between its lock acquires and its releases)
  * leaves the lock word holding its value for good: no lease, reclaimer or other caller ever clears a lock
@@ -162,8 +163,9 @@ import java.util.Objects;
  *       passed once its lease ran out ({@link io.remus.ds.reclaim.EpochOptions#withLease}), and the nodes it
  *       locked stay linked, so no freed block holds a live lock word.</li>
  * </ul>
- * With a queue-lock kind (MCS, ALock) the callers that gave up waiting behind the dead holder also leave the
- * word broken (see above), which widens nothing: the same keys already time out. ({@code LazyListLockLeaseTest}
+ * With a queue-lock kind (MCS, ALock) each caller that gave up waiting behind the dead holder leaves a queue
+ * node of its own node's memory behind it, never to be reused (its pool allocates more), and is otherwise
+ * unaffected. ({@code LazyListLockLeaseTest}
  * shows this on the simulator; {@code StructuresKilledProcessOnVerbsTest} kills a process on rxe.)
  *
  * <p><b>Creating and finding.</b> {@link #create} allocates the root and both sentinels on one memory node
@@ -481,8 +483,8 @@ public final class LazyListSet implements RemoteSet {
     /**
      * Takes {@code lock}, the lock of a node read in {@code g}, no later than the call's deadline. A spin lock's
      * wait also ends when half of what was left of the lease at its start is used up (the other half is the
-     * margin for checking it after): the call restarts in a fresh guard. A queue lock's waiter cannot withdraw
-     * (its predecessor will write to its queue node), so it keeps its lease renewed while it waits (once less
+     * margin for checking it after): the call restarts in a fresh guard. A queue lock's waiter keeps its place in
+     * the queue rather than leave at every lease cut, so it keeps its lease renewed while it waits (once less
      * than half of what was left at the start remains) and stops the wait only at the call's deadline. True when
      * it holds the lock and the lease held when it got it. False when the lease ran out or cut the wait: the
      * operation restarts in a fresh guard. A lock got only after the lease ran out (this thread stalled past its

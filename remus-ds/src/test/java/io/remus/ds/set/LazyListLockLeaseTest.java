@@ -17,7 +17,9 @@ import io.remus.ds.reclaim.EpochReclaimer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.MethodSource;
 
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
@@ -27,6 +29,7 @@ import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.ToLongFunction;
+import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -380,5 +383,42 @@ class LazyListLockLeaseTest {
             assertTrue(s.contains(15) && s.contains(30));
             assertFalse(s.contains(10) || s.contains(20));
         }
+    }
+
+    /**
+     * A queue lock's waiter that times out leaves the queue: a caller whose calls time out behind a stalled
+     * holder of node 20's lock more often than its context has queue nodes ({@link LockOptions#maxHeldLocks()})
+     * still inserts and removes other keys meanwhile, and every key once the holder releases. The caller is on
+     * node {@code callerNode}: for ALock, node 0 waits in the holder's (remote) cohort for its hand-over, node
+     * 1 (the set's home) leads the local cohort and waits for the remote one to yield.
+     */
+    @ParameterizedTest(name = "{0} caller@{1}")
+    @MethodSource("queueKindsAndCallerNodes")
+    void shouldKeepEveryKeyUsableWhenQueueLockWaitsTimeOutMoreOftenThanMaxHeldLocks(LockKind kind, int callerNode) {
+        LockOptions shortWait = LOCKS.withAcquireTimeout(Duration.ofMillis(200));
+        try (TestCluster c = cluster(); ComputeThread t = c.thread(2); EpochReclaimer r = new EpochReclaimer(t, t.allocator(), LONG);
+             LazyListSet created = LazyListSet.create(new LockContext(t, LOCKS), r, kind, SetHistories.HOME);
+             ComputeThread u = c.thread(callerNode); EpochReclaimer ur = new EpochReclaimer(u, u.allocator(), LONG);
+             LazyListSet s = LazyListSet.attach(new LockContext(u, shortWait), ur, created.ptr())) {
+            assertTrue(s.insert(10) && s.insert(20) && s.insert(30));
+            Lock stalled = kind.open(new LockContext(t, LOCKS), LazyListSet.lockWordOf(blockOf(t, s.ptr(), 20)));
+            stalled.lock(); // node 20's holder stalls
+            int timeouts = shortWait.maxHeldLocks() + 2;
+            for (int i = 0; i < timeouts; i++) {
+                assertThrows(LockTimeoutException.class, i % 2 == 0 ? () -> s.insert(15) : () -> s.remove(20),
+                        "node 20's lock is held (call " + i + ")");
+            }
+            assertTrue(s.insert(5) && s.remove(5) && s.insert(40) && s.remove(40), "keys away from node 20, meanwhile");
+            stalled.unlock(); // the holder resumes and releases
+            assertTrue(s.insert(15) && s.remove(20) && s.insert(25) && s.remove(10), "every key once it released");
+            assertTrue(s.contains(15) && s.contains(25) && s.contains(30));
+            assertFalse(s.contains(10) || s.contains(20));
+            stalled.lock();
+            stalled.unlock();
+        }
+    }
+
+    static Stream<Arguments> queueKindsAndCallerNodes() {
+        return Stream.of(LockKind.MCS, LockKind.ALOCK).flatMap(k -> Stream.of(Arguments.of(k, 0), Arguments.of(k, 1)));
     }
 }
