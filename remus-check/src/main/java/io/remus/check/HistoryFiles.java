@@ -268,7 +268,7 @@ public final class HistoryFiles {
     }
 
     /**
-     * @return {@code s} as a process or thread number
+     * {@return {@code s} as a process or thread number}
      * @throws HistoryFormatException naming the file, line and value when it is not a number in
      *                                0..{@link Integer#MAX_VALUE}
      */

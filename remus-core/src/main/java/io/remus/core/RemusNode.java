@@ -64,7 +64,7 @@ public final class RemusNode implements AutoCloseable {
         return new ComputeThread(fabric, fabricNode, config, local);
     }
 
-    /** @return the node's fabric node, for tests in this package */
+    /** {@return the node's fabric node, for tests in this package} */
     FabricNode fabricNode() {
         return fabricNode;
     }

@@ -115,7 +115,7 @@ abstract class NativeResource implements AutoCloseable {
         STATE.getAndAdd(this, -1);
     }
 
-    /** @return how many native calls are between {@link #enter()} and {@link #exit()} now */
+    /** {@return how many native calls are between {@link #enter()} and {@link #exit()} now} */
     final int callsInFlight() {
         return state & IN_FLIGHT;
     }

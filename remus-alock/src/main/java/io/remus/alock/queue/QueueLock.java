@@ -68,12 +68,12 @@ public abstract class QueueLock extends LockHandle {
     protected abstract boolean release(long node);
 
     /**
-     * @return whether this handle's queue is touched by CPU atomics only (all its nodes and its tail on this
-     *         thread's node), else by RDMA compare-and-swap
+     * {@return whether this handle's queue is touched by CPU atomics only (all its nodes and its tail on this
+     *         thread's node), else by RDMA compare-and-swap}
      */
     protected abstract boolean cpuQueue();
 
-    /** @return the word holding this handle's queue's tail */
+    /** {@return the word holding this handle's queue's tail} */
     protected abstract long tailWord();
 
     @Override

@@ -212,8 +212,8 @@ public final class ConfigSources {
     }
 
     /**
-     * @return the rank and size variables of the launcher that started the process (the first of
-     *         {@link #LAUNCHERS} whose two variables are set), or null
+     * {@return the rank and size variables of the launcher that started the process (the first of
+     *         {@link #LAUNCHERS} whose two variables are set), or null}
      * @throws BadArgumentException when several launchers' variables are set and give different
      *                              ranks or sizes, or {@code REMUS_NODE_ID} differs from the rank
      */

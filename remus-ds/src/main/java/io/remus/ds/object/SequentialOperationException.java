@@ -26,12 +26,12 @@ public class SequentialOperationException extends RemusException {
         this.argument = argument;
     }
 
-    /** @return the operation code of the call that failed */
+    /** {@return the operation code of the call that failed} */
     public long operation() {
         return operation;
     }
 
-    /** @return the argument of the call that failed */
+    /** {@return the argument of the call that failed} */
     public long argument() {
         return argument;
     }
