@@ -7,7 +7,11 @@ package io.remus.core;
 public class ClosedComputeThreadException extends BadArgumentException {
     private static final long serialVersionUID = 1L;
 
-    /** @param message which thread and what was attempted */
+    /**
+     * Creates the exception with its message.
+     *
+     * @param message which thread and what was attempted
+     */
     public ClosedComputeThreadException(String message) {
         super(message);
     }

@@ -20,12 +20,18 @@ public final class LocalWords {
     private long[] bases = new long[0];
     private MemorySegment[] views = new MemorySegment[0];
 
-    /** @param thread the thread whose node's words it reaches */
+    /**
+     * Creates the view of one thread's node.
+     *
+     * @param thread the thread whose node's words it reaches
+     */
     public LocalWords(ComputeThread thread) {
         this.thread = Objects.requireNonNull(thread, "thread");
     }
 
     /**
+     * Loads a word of this thread's node.
+     *
      * @param ptr an 8-byte aligned word on this thread's node
      * @return its value, by a volatile CPU load
      */
@@ -35,6 +41,8 @@ public final class LocalWords {
     }
 
     /**
+     * Compares and exchanges a word of this thread's node with a CPU atomic.
+     *
      * @param ptr      an 8-byte aligned word on this thread's node
      * @param expected the value it must hold
      * @param desired  its new value

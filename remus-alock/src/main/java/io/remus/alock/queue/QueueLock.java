@@ -254,6 +254,8 @@ public abstract class QueueLock extends LockHandle {
     }
 
     /**
+     * Loads a word of the queue by the queue's kind of access.
+     *
      * @param field a word of the queue
      * @return its value: a CPU load for a CPU queue, else a read (local by CPU, remote by RDMA READ)
      */
@@ -262,6 +264,8 @@ public abstract class QueueLock extends LockHandle {
     }
 
     /**
+     * Compares and swaps a word of the queue by the queue's kind of atomic.
+     *
      * @param field    a word of the queue
      * @param expected the value it must hold
      * @param desired  its new value

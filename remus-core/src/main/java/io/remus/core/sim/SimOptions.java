@@ -41,6 +41,10 @@ import io.remus.core.memory.BlockHeader;
  *                               once
  * @param rnrRetries             receiver-not-ready retries of a message, 0 to 7, 7 meaning forever (verbs'
  *                               {@code rnr_retry}); the default is the verbs fabric's {@link #RNR_RETRIES}
+ * @param straddleOffset         {@link #NATIVE_ADDRESSES} to register memory at its native addresses, or the byte
+ *                               of each registration (0..4 GiB, rounded down to 64) that the simulator places on
+ *                               a 4 GiB boundary of simulated addresses, so that a pointer torn between two of
+ *                               its pointers points outside every segment ({@link #withStraddleOffset})
  */
 public record SimOptions(long executionLatencyNanos, long completionDelayNanos, long transportTimeoutNanos,
                          boolean yieldWhileTearing, boolean yieldInsideNicAtomics, boolean tearWords,

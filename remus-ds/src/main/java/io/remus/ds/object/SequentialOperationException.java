@@ -11,10 +11,14 @@ import io.remus.core.RemusException;
 public class SequentialOperationException extends RemusException {
     private static final long serialVersionUID = 1L;
 
+    /** The operation code of the call that failed. */
     private final long operation;
+    /** The argument of the call that failed. */
     private final long argument;
 
     /**
+     * Creates the exception.
+     *
      * @param message   which object, slot and operation
      * @param operation the operation code
      * @param argument  its argument
