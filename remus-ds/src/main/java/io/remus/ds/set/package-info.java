@@ -1,5 +1,5 @@
 /**
- * List-based sets of {@code long} keys over one-sided RDMA, each used through one handle per
+ * Sets of {@code long} keys over one-sided RDMA (two linked lists and a skip list), each used through one handle per
  * {@link io.remus.core.ComputeThread} and driven through {@link io.remus.ds.set.RemoteSet}:
  * <ul>
  *   <li>{@link io.remus.ds.set.LazyListSet}: the lazy list (Heller, Herlihy, Luchangco, Moir, Scherer,
