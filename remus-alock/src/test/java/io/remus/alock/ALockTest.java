@@ -2,6 +2,7 @@ package io.remus.alock;
 
 import io.remus.alock.asymmetric.ALock;
 import io.remus.alock.asymmetric.ALockWord;
+import io.remus.alock.queue.QueueNode;
 import io.remus.core.ComputeThread;
 import io.remus.core.fabric.Fabric;
 import io.remus.core.sim.SimOptions;
@@ -56,7 +57,7 @@ class ALockTest {
 
     /**
      * One thread of cohort {@code waiterNode} enqueues while two threads of the other cohort keep
-     * its queue non-empty, each holding the lock until the other is queued behind it (at most
+     * its queue non-empty, each holding the lock until the other is linked behind it (at most
      * {@value #HOG_ENTRIES} entries in all). The hogs' cohort may then enter at most twice its
      * budget (the budget running when the waiter enqueued, and one Peterson bypass) before the
      * waiter; without budgets they would enter {@value #HOG_ENTRIES} times.
@@ -67,7 +68,6 @@ class ALockTest {
                 .withAcquireTimeout(Duration.ofSeconds(10));
         try (TestCluster c = LockClusters.start(make, SimOptions.defaults(), 2, 3)) {
             long word = LockClusters.lockWord(c, 1);
-            long hogTail = hogNode == 1 ? ALockWord.L_TAIL : ALockWord.R_TAIL;
             long waiterTail = waiterNode == 1 ? ALockWord.L_TAIL : ALockWord.R_TAIL;
             MemorySegment raw = c.raw(word, 64);
             AtomicBoolean hogHolds = new AtomicBoolean();
@@ -90,8 +90,8 @@ class ALockTest {
                     lock.unlock();
                     return;
                 }
-                long myNode = ctx.queueNodes().take();
-                ctx.queueNodes().give(myNode);
+                // The queue node the next lock() takes: the pool hands out the node given back last.
+                long myNode = nextQueueNode(ctx);
                 if (i == 0) {
                     lock.lock();
                     hogHolds.set(true);
@@ -101,8 +101,8 @@ class ALockTest {
                     }
                     waiterQueued.set(true);
                     wait.start();
-                    while ((long) WORD.getVolatile(raw, hogTail) == myNode) {
-                        wait.pause("the other hog to queue behind the first holder");
+                    while (successorOf(ctx, myNode) == 0) {
+                        wait.pause("the other hog to link behind the first holder");
                     }
                     lock.unlock();
                 } else {
@@ -112,20 +112,39 @@ class ALockTest {
                     }
                 }
                 while (!waiterDone.get() && hogEntries.get() < HOG_ENTRIES) {
+                    myNode = nextQueueNode(ctx);
                     lock.lock();
                     if (!waiterDone.get()) {
                         hogEntries.incrementAndGet();
                     }
                     wait.start();
-                    while (!waiterDone.get() && hogEntries.get() < HOG_ENTRIES
-                            && (long) WORD.getVolatile(raw, hogTail) == myNode) {
-                        wait.pause("the other hog to queue behind the holder");
+                    while (!waiterDone.get() && hogEntries.get() < HOG_ENTRIES && successorOf(ctx, myNode) == 0) {
+                        wait.pause("the other hog to link behind the holder");
                     }
                     lock.unlock();
                 }
             });
             return bypasses.get();
         }
+    }
+
+    /**
+     * The queue node the context's next acquire takes: a release whose successor had not linked yet leaves its
+     * node set aside until the successor acknowledges, so the next acquire may take another node.
+     */
+    private static long nextQueueNode(LockContext ctx) {
+        long node = ctx.queueNodes().take();
+        ctx.queueNodes().give(node);
+        return node;
+    }
+
+    /**
+     * The next word of a queue node of this thread: 0 until a successor linked behind it. A hog waits for the
+     * link, not only for the tail to move, so that its release hands the lock within its cohort (a release
+     * that finds no link yet leaves the successor to arbitrate again).
+     */
+    private static long successorOf(LockContext ctx, long node) {
+        return (long) WORD.getVolatile(ctx.queueNodes().view(node), QueueNode.NEXT);
     }
 
     private static final int HOG_ENTRIES = 100;

@@ -4,6 +4,7 @@ import io.remus.verbs.ffi.IbVerbs;
 import io.remus.verbs.ffi.ibv_recv_wr;
 import io.remus.verbs.ffi.ibv_sge;
 
+import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 
 import static java.lang.foreign.ValueLayout.JAVA_INT;
@@ -17,7 +18,9 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
  *
  * <p>{@link #post()} is safe against closing the queue on another thread: the close waits for a
  * post in flight to return before it destroys the queue, and a post that starts after the close
- * began throws {@link ClosedResourceException} without calling the provider.
+ * began throws {@link ClosedResourceException} without calling the provider. The batch's own requests
+ * live in memory of its own (an automatic arena, freed once the batch is unreachable), not the queue's,
+ * so filling a batch while the queue closes never touches freed memory.
  */
 public final class ReceiveBatch {
     private static final long WR_SIZE = ibv_recv_wr.sizeof();
@@ -47,9 +50,10 @@ public final class ReceiveBatch {
         this.maxSge = maxSge;
         this.pd = pd;
         this.maxMessageSize = maxMessageSize;
-        this.requests = owner.arena.allocate(ibv_recv_wr.layout(), capacity);
-        this.sges = owner.arena.allocate(ibv_sge.layout(), (long) capacity * maxSge);
-        this.badRequest = owner.arena.allocate(JAVA_LONG);
+        Arena arena = Arena.ofAuto();
+        this.requests = arena.allocate(ibv_recv_wr.layout(), capacity);
+        this.sges = arena.allocate(ibv_sge.layout(), (long) capacity * maxSge);
+        this.badRequest = arena.allocate(JAVA_LONG);
         for (int i = 0; i < capacity; i++) {
             requests.set(JAVA_LONG, i * WR_SIZE + ibv_recv_wr.sg_list$OFFSET, sges.address() + i * maxSge * SGE_SIZE);
         }

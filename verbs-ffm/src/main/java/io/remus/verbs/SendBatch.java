@@ -4,6 +4,7 @@ import io.remus.verbs.ffi.IbVerbs;
 import io.remus.verbs.ffi.ibv_send_wr;
 import io.remus.verbs.ffi.ibv_sge;
 
+import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.nio.ByteOrder;
 
@@ -25,6 +26,9 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
  * <p>{@link #post()} is safe against {@link ConnectedQueuePair#close()} on another thread: the
  * close waits for a post in flight to return before it destroys the queue pair, and a post that
  * starts after the close began throws {@link ClosedResourceException} without calling the provider.
+ * The batch's own requests live in memory of its own (an automatic arena, freed once the batch is
+ * unreachable), not the queue pair's, so filling a batch while the queue pair closes never touches
+ * freed memory: the fill succeeds or throws {@link ClosedResourceException}, and the post refuses.
  */
 public final class SendBatch {
     private static final long WR_SIZE = ibv_send_wr.sizeof();
@@ -50,9 +54,10 @@ public final class SendBatch {
         this.qp = qp;
         this.capacity = capacity;
         this.maxSge = qp.maxSendScatterGather;
-        this.requests = qp.arena.allocate(ibv_send_wr.layout(), capacity);
-        this.sges = qp.arena.allocate(ibv_sge.layout(), (long) capacity * maxSge);
-        this.badRequest = qp.arena.allocate(JAVA_LONG);
+        Arena arena = Arena.ofAuto();
+        this.requests = arena.allocate(ibv_send_wr.layout(), capacity);
+        this.sges = arena.allocate(ibv_sge.layout(), (long) capacity * maxSge);
+        this.badRequest = arena.allocate(JAVA_LONG);
         for (int i = 0; i < capacity; i++) {
             requests.set(JAVA_LONG, i * WR_SIZE + ibv_send_wr.sg_list$OFFSET, sges.address() + i * maxSge * SGE_SIZE);
         }
