@@ -578,8 +578,9 @@ public class Trustee<T> implements AutoCloseable {
     /**
      * One pass over every client's slots, round-robin: runs each new request and sends its response (see
      * the class comment for the costs: no RDMA for clients on this node; for the others 2 WRITEs per
-     * response and 1 round trip per pass). Bounded when the operations are: it waits only for its
-     * WRITEs' completions.
+     * response and 1 round trip per pass, 2 with {@link WriteOrder#COMPLETION}). A request whose sequence
+     * word is there before its check word is left for a later pass and counted ({@link #orderViolations()}).
+     * Bounded when the operations are: it waits only for its WRITEs' completions.
      *
      * @return how many requests the pass served
      * @throws TrusteeClosedException after {@link #close()}
