@@ -78,11 +78,7 @@ public final class PendingApply {
         if ((long) WORD.getAcquire(client.responses(), responseOffset + responseSequence) != sequence) {
             return false;
         }
-        if ((long) WORD.getAcquire(client.responses(), responseOffset + responseCheck) != sequence) {
-            client.countOrderViolation();
-            return false;
-        }
-        return true;
+        return client.responseLanded((long) WORD.getAcquire(client.responses(), responseOffset + responseCheck), sequence);
     }
 
     /** {@return the operation id of this request} */

@@ -66,6 +66,7 @@ public final class TrusteeClient {
     private final long requestCheck;
     private final WriteOrder order;
     private long orderViolations;
+    private boolean guarded = true;
     private final MemorySegment localRequests;
     private final long requests;
     private final long responsePtr;
@@ -250,9 +251,21 @@ public final class TrusteeClient {
         return orderViolations;
     }
 
-    /** Counts a poll that found a response's sequence before its body. */
-    void countOrderViolation() {
+    /**
+     * Whether a response slot whose sequence word holds {@code sequence} holds that response's body too (its
+     * check word, the body WRITE's last word, holds the same sequence); counts the event when it does not.
+     */
+    boolean responseLanded(long check, long sequence) {
+        if (check == sequence || !guarded) {
+            return true;
+        }
         orderViolations++;
+        return false;
+    }
+
+    /** For tests only: makes this client a broken twin that takes a response as soon as its sequence is there. */
+    void dropGuard() {
+        guarded = false;
     }
 
     /** {@return the compute thread} */

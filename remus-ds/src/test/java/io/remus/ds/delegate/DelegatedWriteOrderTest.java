@@ -30,7 +30,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * one doorbell, so the trustee sees request sequences before their bodies and clients see response sequences
  * before theirs. The counter's histories stay linearizable and both guards fire (the trustee's and the
  * clients' {@code orderViolations()}); with {@link WriteOrder#COMPLETION} on both sides no violation is ever
- * counted; and a trustee twin without the guard ({@link GuardlessTrustee}) is caught by the same check.
+ * counted; and a trustee twin without the guard ({@link GuardlessTrustee}), and clients without theirs
+ * ({@link TrusteeClient#dropGuard()}), are caught by the same check.
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class DelegatedWriteOrderTest {
@@ -52,6 +53,12 @@ class DelegatedWriteOrderTest {
      * reads to one delegated counter, recorded and checked against {@link CounterSpec}.
      */
     private static Outcome history(long seed, TrusteeRunner.Maker maker, WriteOrder clientOrder) throws Exception {
+        return history(seed, maker, clientOrder, false);
+    }
+
+    /** @param guardlessClients whether the clients are broken twins that take a response as soon as its sequence is there */
+    private static Outcome history(long seed, TrusteeRunner.Maker maker, WriteOrder clientOrder, boolean guardlessClients)
+            throws Exception {
         int threads = 3;
         History history = new History(HistoryClock.NANO_TIME);
         History.Recorder[] recorders = new History.Recorder[threads];
@@ -66,6 +73,9 @@ class DelegatedWriteOrderTest {
             c.runOnThreads(Contention.spread(threads, 3), (index, t) -> {
                 TrusteeClient client = TrusteeClient.connect(t, ptr, clientOrder);
                 assertEquals(clientOrder, client.writeOrder());
+                if (guardlessClients) {
+                    client.dropGuard();
+                }
                 Trust<Delegated.Cell> cell = client.trust(0);
                 History.Recorder r = recorders[index];
                 SplittableRandom rnd = new SplittableRandom(seed * 1_000_003L + index);
@@ -128,6 +138,17 @@ class DelegatedWriteOrderTest {
             }
         }
         assertTrue(caught > 0, "the check never caught a trustee that serves a request whose sequence landed before its body");
+    }
+
+    @Test
+    void shouldCatchClientTwinsWithoutTheGuardWhenTheWritesOfOneDoorbellLandOutOfOrder() throws Exception {
+        int caught = 0;
+        for (long seed = 1; seed <= 6 && caught == 0; seed++) {
+            if (history(seed, Trustee::create, WriteOrder.ONE_DOORBELL, true).check().verdict() == Verdict.NOT_LINEARIZABLE) {
+                caught++;
+            }
+        }
+        assertTrue(caught > 0, "the check never caught clients that take a response whose sequence landed before its body");
     }
 
     /**
