@@ -45,11 +45,18 @@ import io.remus.core.memory.BlockHeader;
  *                               of each registration (0..4 GiB, rounded down to 64) that the simulator places on
  *                               a 4 GiB boundary of simulated addresses, so that a pointer torn between two of
  *                               its pointers points outside every segment ({@link #withStraddleOffset})
+ * @param reorderWrites          break the order of WRITEs within one doorbell: where a post holds a WRITE followed
+ *                               by another WRITE, the queue pair applies the later one first, pauses
+ *                               {@link #REORDER_WINDOW_NANOS} (so that a CPU polling the later WRITE's bytes sees them
+ *                               while the earlier WRITE's bytes are still old), then applies the earlier one;
+ *                               completions keep their order. Verbs promises no order in which a responder's CPU sees
+ *                               two WRITEs' bytes, so this is hardware the library's ordering rule must survive
+ *                               (docs/DATA-STRUCTURES.md, "Ordering rule for WRITEs")
  */
 public record SimOptions(long executionLatencyNanos, long completionDelayNanos, long transportTimeoutNanos,
                          boolean yieldWhileTearing, boolean yieldInsideNicAtomics, boolean tearWords,
                          boolean poisonFreedBlocks, boolean tearReads, SimCostModel costModel, long rnrTimerNanos,
-                         int rnrRetries, long straddleOffset) {
+                         int rnrRetries, long straddleOffset, boolean reorderWrites) {
     /**
      * The word a poisoned block is filled with ({@link #poisonFreedBlocks()}); where a payload cut at
      * its registration's end leaves less than a word, the bytes of the word's little-endian layout.
@@ -73,6 +80,9 @@ public record SimOptions(long executionLatencyNanos, long completionDelayNanos, 
 
     /** The verbs fabric's receiver-not-ready timer: 0.64 ms, the responder's minimum at timer code 12. */
     public static final long DEFAULT_RNR_TIMER_NANOS = 640_000;
+
+    /** How long, with {@link #reorderWrites()}, the earlier WRITE of a reordered pair lands after the later one: 1 ms. */
+    public static final long REORDER_WINDOW_NANOS = 1_000_000;
 
     /**
      * Validates the knobs.
@@ -102,11 +112,11 @@ public record SimOptions(long executionLatencyNanos, long completionDelayNanos, 
      * {@return no injected delays, a 100 ms transport timeout, no yielding, whole 8-byte stores and loads, no
      *         poisoning, cost model {@link SimCostModel#NONE}, the verbs fabric's receiver-not-ready timer
      *         ({@link #DEFAULT_RNR_TIMER_NANOS}) and retries ({@link #RNR_RETRIES}), registrations at native
-     *         addresses ({@link #NATIVE_ADDRESSES})}
+     *         addresses ({@link #NATIVE_ADDRESSES}), the WRITEs of a doorbell applied in order}
      */
     public static SimOptions defaults() {
         return new SimOptions(0, 0, 100_000_000L, false, false, false, false, false, SimCostModel.NONE,
-                DEFAULT_RNR_TIMER_NANOS, RNR_RETRIES, NATIVE_ADDRESSES);
+                DEFAULT_RNR_TIMER_NANOS, RNR_RETRIES, NATIVE_ADDRESSES, false);
     }
 
     /**
@@ -116,7 +126,7 @@ public record SimOptions(long executionLatencyNanos, long completionDelayNanos, 
      * @return a copy with it
      */
     public SimOptions withExecutionLatencyNanos(long nanos) {
-        return new SimOptions(nanos, completionDelayNanos, transportTimeoutNanos, yieldWhileTearing, yieldInsideNicAtomics, tearWords, poisonFreedBlocks, tearReads, costModel, rnrTimerNanos, rnrRetries, straddleOffset);
+        return new SimOptions(nanos, completionDelayNanos, transportTimeoutNanos, yieldWhileTearing, yieldInsideNicAtomics, tearWords, poisonFreedBlocks, tearReads, costModel, rnrTimerNanos, rnrRetries, straddleOffset, reorderWrites);
     }
 
     /**
@@ -126,7 +136,7 @@ public record SimOptions(long executionLatencyNanos, long completionDelayNanos, 
      * @return a copy with it
      */
     public SimOptions withCompletionDelayNanos(long nanos) {
-        return new SimOptions(executionLatencyNanos, nanos, transportTimeoutNanos, yieldWhileTearing, yieldInsideNicAtomics, tearWords, poisonFreedBlocks, tearReads, costModel, rnrTimerNanos, rnrRetries, straddleOffset);
+        return new SimOptions(executionLatencyNanos, nanos, transportTimeoutNanos, yieldWhileTearing, yieldInsideNicAtomics, tearWords, poisonFreedBlocks, tearReads, costModel, rnrTimerNanos, rnrRetries, straddleOffset, reorderWrites);
     }
 
     /**
@@ -136,7 +146,7 @@ public record SimOptions(long executionLatencyNanos, long completionDelayNanos, 
      * @return a copy with it
      */
     public SimOptions withTransportTimeoutNanos(long nanos) {
-        return new SimOptions(executionLatencyNanos, completionDelayNanos, nanos, yieldWhileTearing, yieldInsideNicAtomics, tearWords, poisonFreedBlocks, tearReads, costModel, rnrTimerNanos, rnrRetries, straddleOffset);
+        return new SimOptions(executionLatencyNanos, completionDelayNanos, nanos, yieldWhileTearing, yieldInsideNicAtomics, tearWords, poisonFreedBlocks, tearReads, costModel, rnrTimerNanos, rnrRetries, straddleOffset, reorderWrites);
     }
 
     /**
@@ -146,7 +156,7 @@ public record SimOptions(long executionLatencyNanos, long completionDelayNanos, 
      * @return a copy with it
      */
     public SimOptions withYieldWhileTearing(boolean yield) {
-        return new SimOptions(executionLatencyNanos, completionDelayNanos, transportTimeoutNanos, yield, yieldInsideNicAtomics, tearWords, poisonFreedBlocks, tearReads, costModel, rnrTimerNanos, rnrRetries, straddleOffset);
+        return new SimOptions(executionLatencyNanos, completionDelayNanos, transportTimeoutNanos, yield, yieldInsideNicAtomics, tearWords, poisonFreedBlocks, tearReads, costModel, rnrTimerNanos, rnrRetries, straddleOffset, reorderWrites);
     }
 
     /**
@@ -156,7 +166,7 @@ public record SimOptions(long executionLatencyNanos, long completionDelayNanos, 
      * @return a copy with it
      */
     public SimOptions withYieldInsideNicAtomics(boolean yield) {
-        return new SimOptions(executionLatencyNanos, completionDelayNanos, transportTimeoutNanos, yieldWhileTearing, yield, tearWords, poisonFreedBlocks, tearReads, costModel, rnrTimerNanos, rnrRetries, straddleOffset);
+        return new SimOptions(executionLatencyNanos, completionDelayNanos, transportTimeoutNanos, yieldWhileTearing, yield, tearWords, poisonFreedBlocks, tearReads, costModel, rnrTimerNanos, rnrRetries, straddleOffset, reorderWrites);
     }
 
     /**
@@ -167,7 +177,7 @@ public record SimOptions(long executionLatencyNanos, long completionDelayNanos, 
      */
     public SimOptions withTearWords(boolean tear) {
         return new SimOptions(executionLatencyNanos, completionDelayNanos, transportTimeoutNanos, yieldWhileTearing,
-                yieldInsideNicAtomics, tear, poisonFreedBlocks, tearReads, costModel, rnrTimerNanos, rnrRetries, straddleOffset);
+                yieldInsideNicAtomics, tear, poisonFreedBlocks, tearReads, costModel, rnrTimerNanos, rnrRetries, straddleOffset, reorderWrites);
     }
 
     /**
@@ -178,7 +188,7 @@ public record SimOptions(long executionLatencyNanos, long completionDelayNanos, 
      */
     public SimOptions withPoisonFreedBlocks(boolean poison) {
         return new SimOptions(executionLatencyNanos, completionDelayNanos, transportTimeoutNanos, yieldWhileTearing,
-                yieldInsideNicAtomics, tearWords, poison, tearReads, costModel, rnrTimerNanos, rnrRetries, straddleOffset);
+                yieldInsideNicAtomics, tearWords, poison, tearReads, costModel, rnrTimerNanos, rnrRetries, straddleOffset, reorderWrites);
     }
 
     /**
@@ -189,7 +199,7 @@ public record SimOptions(long executionLatencyNanos, long completionDelayNanos, 
      */
     public SimOptions withTearReads(boolean tear) {
         return new SimOptions(executionLatencyNanos, completionDelayNanos, transportTimeoutNanos, yieldWhileTearing,
-                yieldInsideNicAtomics, tearWords, poisonFreedBlocks, tear, costModel, rnrTimerNanos, rnrRetries, straddleOffset);
+                yieldInsideNicAtomics, tearWords, poisonFreedBlocks, tear, costModel, rnrTimerNanos, rnrRetries, straddleOffset, reorderWrites);
     }
 
     /**
@@ -201,7 +211,7 @@ public record SimOptions(long executionLatencyNanos, long completionDelayNanos, 
      */
     public SimOptions withCostModel(SimCostModel costModel) {
         return new SimOptions(executionLatencyNanos, completionDelayNanos, transportTimeoutNanos, yieldWhileTearing,
-                yieldInsideNicAtomics, tearWords, poisonFreedBlocks, tearReads, costModel, rnrTimerNanos, rnrRetries, straddleOffset);
+                yieldInsideNicAtomics, tearWords, poisonFreedBlocks, tearReads, costModel, rnrTimerNanos, rnrRetries, straddleOffset, reorderWrites);
     }
 
     /**
@@ -213,7 +223,7 @@ public record SimOptions(long executionLatencyNanos, long completionDelayNanos, 
      */
     public SimOptions withRnrTimerNanos(long nanos) {
         return new SimOptions(executionLatencyNanos, completionDelayNanos, transportTimeoutNanos, yieldWhileTearing,
-                yieldInsideNicAtomics, tearWords, poisonFreedBlocks, tearReads, costModel, nanos, rnrRetries, straddleOffset);
+                yieldInsideNicAtomics, tearWords, poisonFreedBlocks, tearReads, costModel, nanos, rnrRetries, straddleOffset, reorderWrites);
     }
 
     /**
@@ -225,7 +235,7 @@ public record SimOptions(long executionLatencyNanos, long completionDelayNanos, 
      */
     public SimOptions withRnrRetries(int retries) {
         return new SimOptions(executionLatencyNanos, completionDelayNanos, transportTimeoutNanos, yieldWhileTearing,
-                yieldInsideNicAtomics, tearWords, poisonFreedBlocks, tearReads, costModel, rnrTimerNanos, retries, straddleOffset);
+                yieldInsideNicAtomics, tearWords, poisonFreedBlocks, tearReads, costModel, rnrTimerNanos, retries, straddleOffset, reorderWrites);
     }
 
     /**
@@ -238,6 +248,18 @@ public record SimOptions(long executionLatencyNanos, long completionDelayNanos, 
      */
     public SimOptions withStraddleOffset(long offset) {
         return new SimOptions(executionLatencyNanos, completionDelayNanos, transportTimeoutNanos, yieldWhileTearing,
-                yieldInsideNicAtomics, tearWords, poisonFreedBlocks, tearReads, costModel, rnrTimerNanos, rnrRetries, offset);
+                yieldInsideNicAtomics, tearWords, poisonFreedBlocks, tearReads, costModel, rnrTimerNanos, rnrRetries, offset, reorderWrites);
+    }
+
+    /**
+     * Chooses whether the WRITEs of one doorbell may land out of order ({@link #reorderWrites()}).
+     *
+     * @param reorder whether a later WRITE of a post is applied before the earlier one
+     * @return a copy with it
+     */
+    public SimOptions withReorderWrites(boolean reorder) {
+        return new SimOptions(executionLatencyNanos, completionDelayNanos, transportTimeoutNanos, yieldWhileTearing,
+                yieldInsideNicAtomics, tearWords, poisonFreedBlocks, tearReads, costModel, rnrTimerNanos, rnrRetries,
+                straddleOffset, reorder);
     }
 }

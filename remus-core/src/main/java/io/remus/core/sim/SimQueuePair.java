@@ -6,6 +6,8 @@ import io.remus.core.fabric.Opcode;
 import io.remus.core.fabric.QueuePair;
 import io.remus.core.fabric.WorkRequests;
 
+import java.util.concurrent.locks.LockSupport;
+
 /**
  * A simulated RC queue pair: a ring of posted work requests executed in order, by the posting or
  * polling thread, once due. An error completion puts it in the error state and flushes the rest.
@@ -16,7 +18,8 @@ import io.remus.core.fabric.WorkRequests;
  * requests as verbs' RNR NAKs do, and then fail with {@code RECEIVER_NOT_READY}.
  * The fabric's {@link SimCostModel} sets, on posting, when each request executes and how long after
  * its execution its completion becomes pollable; NIC atomics reserve their word's atomic unit on the
- * target node then.
+ * target node then. With {@link SimOptions#reorderWrites()}, a WRITE followed by another WRITE of the same
+ * post is applied after it, {@link SimOptions#REORDER_WINDOW_NANOS} later.
  */
 final class SimQueuePair implements QueuePair {
     private final SimNode local;
@@ -43,6 +46,10 @@ final class SimQueuePair implements QueuePair {
     private final int rnrRetries;
     /** Receiver-not-ready retries each slot's message has left; fewer than {@link #rnrRetries} once it waits to retry. */
     private final int[] rnrLeft;
+    /** Per slot: posted by the same {@link #post} call as the slot before it. */
+    private final boolean[] sameDoorbell;
+    /** Per slot: applied early, ahead of the WRITE before it ({@link SimOptions#reorderWrites()}); its outcome. */
+    private final CompletionStatus[] appliedEarly;
     private int head;
     private int count;
     private boolean error;
@@ -73,6 +80,8 @@ final class SimQueuePair implements QueuePair {
         dueNanos = new long[depth];
         returnNanos = new long[depth];
         rnrLeft = new int[depth];
+        sameDoorbell = new boolean[depth];
+        appliedEarly = new CompletionStatus[depth];
         rnrRetries = options.rnrRetries() == SimOptions.RNR_RETRY_FOREVER ? Integer.MAX_VALUE : options.rnrRetries();
     }
 
@@ -111,6 +120,8 @@ final class SimQueuePair implements QueuePair {
             swap[i] = requests.swap(k);
             flags[i] = requests.flags(k);
             rnrLeft[i] = rnrRetries;
+            sameDoorbell[i] = k > 0;
+            appliedEarly[i] = null;
             if (costFree) {
                 dueNanos[i] = due;
             } else {
@@ -148,7 +159,13 @@ final class SimQueuePair implements QueuePair {
                 result = CompletionStatus.RETRY_EXCEEDED;
             } else if (target.consumeInjectedFailure()) {
                 result = CompletionStatus.REMOTE_OPERATION_ERROR;
+            } else if (appliedEarly[i] != null) {
+                result = appliedEarly[i];
+                appliedEarly[i] = null;
             } else {
+                if (options.reorderWrites()) {
+                    applyLaterWriteFirst(i, now);
+                }
                 if (rnrLeft[i] == rnrRetries) {
                     fabric.beforeApply(opcode[i]);
                 }
@@ -170,6 +187,21 @@ final class SimQueuePair implements QueuePair {
             head = (head + 1) % opcode.length;
             count--;
         }
+    }
+
+    /**
+     * With {@link SimOptions#reorderWrites()}: where the WRITE at slot {@code i} is followed by a due WRITE of the
+     * same post, applies that one now and pauses {@link SimOptions#REORDER_WINDOW_NANOS} before slot {@code i} is.
+     */
+    private void applyLaterWriteFirst(int i, long now) {
+        int j = (i + 1) % opcode.length;
+        if (count < 2 || opcode[i] != Opcode.WRITE || opcode[j] != Opcode.WRITE || !sameDoorbell[j]
+                || appliedEarly[j] != null || dueNanos[j] - now > 0) {
+            return;
+        }
+        fabric.beforeApply(opcode[j]);
+        appliedEarly[j] = execute(j, now);
+        LockSupport.parkNanos(SimOptions.REORDER_WINDOW_NANOS);
     }
 
     private CompletionStatus execute(int i, long now) {

@@ -14,7 +14,9 @@
  * READ loads two halves, so that one racing a compare-and-swap returns a word never stored; with
  * {@link io.remus.core.sim.SimOptions#straddleOffset()} every registration lies at simulated addresses
  * across a 4 GiB boundary, so that such a word, torn between two pointers into one segment, points
- * outside every segment); a node can be told to stop answering (retry-exceeded completions after the
+ * outside every segment; with {@link io.remus.core.sim.SimOptions#reorderWrites()} the later of two
+ * WRITEs in one post lands first and the earlier a millisecond later, as a NIC that breaks the order the
+ * library's ordering rule for WRITEs assumes would); a node can be told to stop answering (retry-exceeded completions after the
  * transport timeout) or to fail its next operations; freed blocks can be poisoned
  * ({@link io.remus.core.sim.SimOptions#poisonFreedBlocks()}), so that a use after free reads a
  * pattern instead of plausible stale data. A test can freeze one thread between two of its work

@@ -26,6 +26,7 @@ public final class PendingApply {
     final int slot;
     private final long responseOffset;
     private final long responseSequence;
+    private final long responseCheck;
     private final int payloadBytes;
     State state = State.FREE;
     long sequence;
@@ -45,6 +46,7 @@ public final class PendingApply {
         this.payloadBytes = client.payloadBytes();
         this.responseOffset = Trustee.RESPONSE_HEADER_BYTES + slot * Trustee.responseBytes(payloadBytes);
         this.responseSequence = Trustee.responseSequence(payloadBytes);
+        this.responseCheck = Trustee.responseCheck(payloadBytes);
     }
 
     void start(int propertyId, int opId, long arg, int issue, MemorySegment request, MemorySegment response) {
@@ -63,15 +65,20 @@ public final class PendingApply {
     }
 
     /**
-     * Whether the response arrived: a CPU load, or for responses in the trustee's memory one 16-byte
-     * RDMA READ of the slot's sequence and closed words (the closed word lands in the buffer's word 1).
+     * Whether the response arrived: CPU loads of the slot's sequence and check words (a sequence without its
+     * check is counted by {@link TrusteeClient#orderViolations()} and is no answer yet), or for responses in
+     * the trustee's memory, which it stores with the CPU, one 16-byte RDMA READ of the slot's sequence and
+     * closed words (the closed word lands in the buffer's word 1).
      */
     boolean answered() {
         if (client.remoteResponses()) {
             client.thread().read(client.responsePtr() + responseOffset + responseSequence, 0, 16);
             return client.thread().buffer().get(ValueLayout.JAVA_LONG, 0) == sequence;
         }
-        return (long) WORD.getAcquire(client.responses(), responseOffset + responseSequence) == sequence;
+        if ((long) WORD.getAcquire(client.responses(), responseOffset + responseSequence) != sequence) {
+            return false;
+        }
+        return client.responseLanded((long) WORD.getAcquire(client.responses(), responseOffset + responseCheck), sequence);
     }
 
     /** {@return the operation id of this request} */

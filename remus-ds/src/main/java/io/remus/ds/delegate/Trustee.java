@@ -6,6 +6,7 @@ import io.remus.core.DoorbellBatch;
 import io.remus.core.RemoteOperationException;
 import io.remus.core.RemotePtr;
 import io.remus.core.RemoteTimeoutException;
+import io.remus.core.WriteOrder;
 import io.remus.core.memory.SizeClasses;
 
 import java.lang.foreign.MemorySegment;
@@ -48,31 +49,40 @@ import java.util.Objects;
  *  16  claims: client places handed out (RDMA fetch-and-add of joining clients)
  *  64  client 0: [response block pointer, set by compare-and-swap when the client joins]
  *                [slot 0: issue &lt;&lt; 48 | op &lt;&lt; 32 | payload flag &lt;&lt; 31 | property][argument]
- *                [payloadBytes of payload][sequence]  ... slot slotsPerClient-1
+ *                [payloadBytes of payload][check][sequence]  ... slot slotsPerClient-1
  *      client 1 ...
  * </pre>
  * Each client's response block is on the client's own node, or on the trustee's for a client on a node
  * without memory: a closed word the trustee sets on {@link #close()}, then per slot
- * [result][status][payloadBytes of payload][sequence][closed] (the slot's closed word is set on close in response blocks on the
- * trustee's node, for clients that poll them by RDMA READ).
+ * [result][status][payloadBytes of payload][check][sequence][closed] (the slot's closed word is set on close in response
+ * blocks on the trustee's node, for clients that poll them by RDMA READ). A slot's check word holds the
+ * sequence of the request or response its body belongs to.
  *
  * <h2>Protocol and costs</h2>
- * A remote client writes a request's first two words and then its sequence word as two RDMA WRITEs in
- * one doorbell (a queue pair executes them in order, so the words are in place when the sequence is); a
- * client on the trustee's node stores them with the CPU and no RDMA. {@link #serveOnce()} visits every
- * joined client round-robin (starting one client further each pass) and each of its slots once, with
- * CPU loads of this node's memory: a slot holds a new request when its sequence word equals the last
- * one served there plus one (an exact match, so a torn store of the word is never taken for a request).
+ * Requests and responses follow the library's ordering rule for WRITEs (docs/DATA-STRUCTURES.md,
+ * "Ordering rule for WRITEs"). A remote client writes a request's body (first two words, the whole payload
+ * area and the check word, last) and then its sequence word as two RDMA WRITEs, in one doorbell by default
+ * ({@link WriteOrder#ONE_DOORBELL}) or the sequence once the body completed
+ * ({@link TrusteeClient#connect(ComputeThread, long, WriteOrder)}); a client on the trustee's node stores
+ * them with the CPU and no RDMA. {@link #serveOnce()} visits every joined client round-robin (starting one
+ * client further each pass) and each of its slots once, with CPU loads of this node's memory: a slot holds
+ * a new request when its sequence word equals the last one served there plus one (an exact match, so a
+ * torn store of the word is never taken for a request) and its check word equals it too; a sequence
+ * without its check is a body that has not landed yet: the pass leaves it for a later one and counts it
+ * ({@link #orderViolations()}).
  * A client's new requests are served in the order the client made them (each carries the client's
  * request count modulo 2<sup>16</sup>; at most {@link #MAX_SLOTS_PER_CLIENT} are in flight), whichever
  * slots they sit in: a request is served only after every request the client made before it, so one
  * that the pass sees before an earlier one waits for the earlier one's pass. It runs each request's operation (the <b>linearization point</b> of the client's call) and stores the
  * response: with CPU stores for a client on this node, else into a doorbell batch of two RDMA WRITEs per
- * response (result and status, then the sequence word), one batch per client node at the end of the
+ * response (the body: result, status, payload area and check word; then the sequence word, which the
+ * client polls beside the check word in the same way), one batch per client node at the end of the
  * pass, every batch posted before any is awaited. A pass therefore costs no RDMA for local clients, 2
  * WRITEs per response to another node, one doorbell per node with responses (per
  * {@code wrsPerBatch / 2} responses) and <b>1 round trip</b> in all while the batches fit the
- * operations a compute thread may have in flight and its buffer. A pass serves each client at most
+ * operations a compute thread may have in flight and its buffer; a trustee created with
+ * {@link WriteOrder#COMPLETION} sends the bodies, awaits them and then the sequence words: <b>2 round
+ * trips</b> per pass. A pass serves each client at most
  * {@code slotsPerClient} requests, and every request that was in place, with all of its client's earlier
  * ones, before the pass reached its client, so no client starves: a request waits at most one pass behind every other client's. Serving is blocking (the caller's thread
  * serves); one {@link #serveOnce()} finishes in a bounded number of steps when the registered operations
@@ -87,7 +97,8 @@ import java.util.Objects;
  * A trustee made with {@code payloadBytes > 0} also runs {@link TrusteePayloadOperation}s: a request
  * carries up to {@code payloadBytes} bytes in its slot (its argument word holds their count) and the
  * response as many back (its result word holds theirs), so a larger request costs what a word request
- * does: 2 WRITEs there (the first one longer) and 2 back. Every slot has room for the largest payload
+ * does: 2 WRITEs there (the first one longer: it covers the whole payload area, zeroed past the payload,
+ * so that its check word stays last) and 2 back. Every slot has room for the largest payload
  * both ways, so the trustee's block and each response block grow by {@code payloadBytes} per slot, and
  * the trustee keeps {@code maxClients * slotsPerClient * payloadBytes} bytes of staging for responses to
  * other nodes. A word request to a payload operation, or a payload request to a word operation, is
@@ -126,21 +137,25 @@ public class Trustee<T> implements AutoCloseable {
     static final long STATE = 8;
     static final long CLAIMS = 16;
     /** A request slot without payload; a slot is {@link #requestBytes} long. */
-    static final long REQUEST_BYTES = 24;
+    static final long REQUEST_BYTES = 32;
     static final long REQUEST_OP = 0;
     static final long REQUEST_ARG = 8;
     static final long REQUEST_PAYLOAD = 16;
+    /** The check word's offset in a request slot without payload; see {@link #requestCheck}. */
+    static final long REQUEST_CHECK = 16;
     /** The sequence word's offset in a request slot without payload; see {@link #requestSequence}. */
-    static final long REQUEST_SEQUENCE = 16;
+    static final long REQUEST_SEQUENCE = 24;
     static final long RESPONSE_HEADER_BYTES = 8;
     /** A response slot without payload; a slot is {@link #responseBytes} long. */
-    static final long RESPONSE_BYTES = 32;
+    static final long RESPONSE_BYTES = 40;
     static final long RESPONSE_RESULT = 0;
     static final long RESPONSE_STATUS = 8;
     static final long RESPONSE_PAYLOAD = 16;
+    /** The check word's offset in a response slot without payload; see {@link #responseCheck}. */
+    static final long RESPONSE_CHECK = 16;
     /** The sequence word's offset in a response slot without payload; see {@link #responseSequence}. */
-    static final long RESPONSE_SEQUENCE = 16;
-    static final long RESPONSE_CLOSED = 24;
+    static final long RESPONSE_SEQUENCE = 24;
+    static final long RESPONSE_CLOSED = 32;
     static final long STATUS_OK = 0;
     static final long STATUS_UNKNOWN_OPERATION = 1;
     static final long STATUS_UNKNOWN_PROPERTY = 2;
@@ -161,7 +176,11 @@ public class Trustee<T> implements AutoCloseable {
     private final int payloadBytes;
     private final long requestBytes;
     private final long requestSequence;
+    private final long requestCheck;
     private final long responseSequence;
+    private final long responseCheck;
+    private final WriteOrder order;
+    private long orderViolations;
     private final long responseBytes;
     private final List<TrusteeOperation<T>> operations = new ArrayList<>();
     private final List<TrusteePayloadOperation<T>> payloadOperations = new ArrayList<>();
@@ -183,6 +202,8 @@ public class Trustee<T> implements AutoCloseable {
     private final int[] outLength;
     private final long[] outStatus;
     private final long[] outSequence;
+    /** Per response of the pass: sent in the current phase of {@link #flush()}. */
+    private final boolean[] outSent;
     private final long[] inFlight;
     private final int[] inFlightNode;
     private int outCount;
@@ -198,7 +219,13 @@ public class Trustee<T> implements AutoCloseable {
     private boolean closed;
 
     Trustee(ComputeThread thread, long ptr, MemorySegment block, int maxClients, int slots, int payloadBytes) {
+        this(thread, ptr, block, maxClients, slots, payloadBytes, WriteOrder.ONE_DOORBELL);
+    }
+
+    Trustee(ComputeThread thread, long ptr, MemorySegment block, int maxClients, int slots, int payloadBytes,
+            WriteOrder order) {
         this.thread = thread;
+        this.order = order;
         this.ptr = ptr;
         this.block = block;
         this.maxClients = maxClients;
@@ -207,7 +234,9 @@ public class Trustee<T> implements AutoCloseable {
         this.clientBytes = clientBytes(slots, payloadBytes);
         this.requestBytes = requestBytes(payloadBytes);
         this.requestSequence = requestSequence(payloadBytes);
+        this.requestCheck = requestCheck(payloadBytes);
         this.responseSequence = responseSequence(payloadBytes);
+        this.responseCheck = responseCheck(payloadBytes);
         this.responseBytes = responseBytes(payloadBytes);
         this.responseScratch = MemorySegment.ofArray(new long[payloadBytes / 8]);
         this.outPayload = MemorySegment.ofArray(new long[maxClients * slots * (payloadBytes / 8)]);
@@ -228,6 +257,7 @@ public class Trustee<T> implements AutoCloseable {
         this.outLength = new int[most];
         this.outStatus = new long[most];
         this.outSequence = new long[most];
+        this.outSent = new boolean[most];
         this.inFlight = new long[batchesInFlight];
         this.inFlightNode = new int[batchesInFlight];
     }
@@ -238,6 +268,14 @@ public class Trustee<T> implements AutoCloseable {
 
     static long requestSequence(int payloadBytes) {
         return REQUEST_SEQUENCE + payloadBytes;
+    }
+
+    static long requestCheck(int payloadBytes) {
+        return REQUEST_CHECK + payloadBytes;
+    }
+
+    static long responseCheck(int payloadBytes) {
+        return RESPONSE_CHECK + payloadBytes;
     }
 
     static long responseBytes(int payloadBytes) {
@@ -298,10 +336,46 @@ public class Trustee<T> implements AutoCloseable {
      *                              a thread on a node without memory
      */
     public static <T> Trustee<T> create(ComputeThread thread, int maxClients, int slotsPerClient, int payloadBytes) {
+        return create(thread, maxClients, slotsPerClient, payloadBytes, WriteOrder.ONE_DOORBELL);
+    }
+
+    /**
+     * Creates a trustee whose responses to clients on other nodes are written in {@code order}; otherwise as
+     * {@link #create(ComputeThread, int, int, int)}. With {@link WriteOrder#COMPLETION} a pass sends every
+     * response body, awaits them, then sends the sequence words: 2 round trips per pass with responses to
+     * other nodes instead of 1.
+     *
+     * @param thread         the trustee's compute thread; its owner serves
+     * @param maxClients     client places, 1..{@value #MAX_CLIENTS}; a client thread takes one for good
+     * @param slotsPerClient requests each client may have in flight, 1..{@value #MAX_SLOTS_PER_CLIENT}
+     * @param payloadBytes   the largest payload of a request or a response: 0..{@value #MAX_PAYLOAD_BYTES}, a
+     *                       multiple of 8; 0 makes a trustee of word operations only
+     * @param order          how a response's body WRITE and its sequence WRITE are ordered
+     * @param <T>            the type of the properties
+     * @return the trustee
+     * @throws BadArgumentException naming the value, as {@link #create(ComputeThread, int, int, int)}
+     */
+    public static <T> Trustee<T> create(ComputeThread thread, int maxClients, int slotsPerClient, int payloadBytes,
+                                        WriteOrder order) {
         Objects.requireNonNull(thread, "thread");
+        Objects.requireNonNull(order, "order");
         long ptr = allocate(thread, maxClients, slotsPerClient, payloadBytes);
         long bytes = blockBytes(maxClients, slotsPerClient, payloadBytes);
-        return new Trustee<>(thread, ptr, thread.localSegment(ptr, bytes), maxClients, slotsPerClient, payloadBytes);
+        return new Trustee<>(thread, ptr, thread.localSegment(ptr, bytes), maxClients, slotsPerClient, payloadBytes, order);
+    }
+
+    /** {@return how this trustee orders a response's body WRITE and its sequence WRITE} */
+    public WriteOrder writeOrder() {
+        return order;
+    }
+
+    /**
+     * {@return how many times a pass found a request slot's new sequence word beside an old check word: the
+     *         client's two WRITEs landed out of order, and the pass left the request for a later one instead
+     *         of serving a stale body}
+     */
+    public long orderViolations() {
+        return orderViolations;
     }
 
     static long allocate(ComputeThread thread, int maxClients, int slotsPerClient, int payloadBytes) {
@@ -504,8 +578,9 @@ public class Trustee<T> implements AutoCloseable {
     /**
      * One pass over every client's slots, round-robin: runs each new request and sends its response (see
      * the class comment for the costs: no RDMA for clients on this node; for the others 2 WRITEs per
-     * response and 1 round trip per pass). Bounded when the operations are: it waits only for its
-     * WRITEs' completions.
+     * response and 1 round trip per pass, 2 with {@link WriteOrder#COMPLETION}). A request whose sequence
+     * word is there before its check word is left for a later pass and counted ({@link #orderViolations()}).
+     * Bounded when the operations are: it waits only for its WRITEs' completions.
      *
      * @return how many requests the pass served
      * @throws TrusteeClosedException after {@link #close()}
@@ -537,7 +612,12 @@ public class Trustee<T> implements AutoCloseable {
             int ready = 0;
             for (int s = 0; s < slots; s++) {
                 long slot = base + s * requestBytes;
-                if ((long) WORD.getAcquire(block, slot + requestSequence) == lastSequence[c * slots + s] + 1) {
+                long expected = lastSequence[c * slots + s] + 1;
+                if ((long) WORD.getAcquire(block, slot + requestSequence) == expected) {
+                    if (!bodyLanded((long) WORD.getAcquire(block, slot + requestCheck), expected)) {
+                        orderViolations++;
+                        continue;
+                    }
                     // Insertion by the client's issue order, counted from the next request it expects.
                     long head = block.get(ValueLayout.JAVA_LONG, slot + REQUEST_OP);
                     int order = (int) ((head >>> 48) - nextIssue[c]) & 0xFFFF;
@@ -625,6 +705,14 @@ public class Trustee<T> implements AutoCloseable {
         respond(client, slot, result, status, responseLength, sequence);
     }
 
+    /**
+     * Whether a request slot whose sequence word holds {@code sequence} holds that request's body too: its
+     * check word, the body WRITE's last word, holds the same sequence.
+     */
+    boolean bodyLanded(long check, long sequence) {
+        return check == sequence;
+    }
+
     /** Runs one request's operation: the linearization point of the client's call. */
     long run(TrusteeOperation<T> op, T state, long arg) {
         return op.apply(state, arg);
@@ -637,6 +725,7 @@ public class Trustee<T> implements AutoCloseable {
             local.set(ValueLayout.JAVA_LONG, offset + RESPONSE_RESULT, result);
             local.set(ValueLayout.JAVA_LONG, offset + RESPONSE_STATUS, status);
             MemorySegment.copy(responseScratch, 0, local, offset + RESPONSE_PAYLOAD, responseLength);
+            local.set(ValueLayout.JAVA_LONG, offset + responseCheck, sequence);
             WORD.setRelease(local, offset + responseSequence, sequence);
             return;
         }
@@ -652,35 +741,78 @@ public class Trustee<T> implements AutoCloseable {
 
     /**
      * Sends the pass's responses to clients on other nodes: one doorbell batch per node (more where a
-     * node has more than {@code batchResponses} responses), every batch posted before any is awaited.
+     * node has more than {@code batchResponses} responses), every batch posted before any is awaited. With
+     * {@link WriteOrder#ONE_DOORBELL} each response is its body WRITE and its sequence WRITE in one batch;
+     * with {@link WriteOrder#COMPLETION} every body goes first, and the sequence words once they completed.
      */
     private void flush() {
+        if (order == WriteOrder.COMPLETION) {
+            send(true, false);
+            send(false, true);
+        } else {
+            send(true, true);
+        }
+        outCount = 0;
+    }
+
+    /**
+     * Zeroes {@code [from, to)} of {@code buffer}, {@code to} 8-byte aligned: the payload bytes of a staged slot
+     * past its payload, so that no byte of an earlier request or response is sent with it.
+     */
+    static void zeroTail(MemorySegment buffer, long from, long to) {
+        long aligned = Math.min(to, (from + 7) & ~7L);
+        for (long b = from; b < aligned; b++) {
+            buffer.set(ValueLayout.JAVA_BYTE, b, (byte) 0);
+        }
+        for (long w = aligned; w < to; w += 8) {
+            buffer.set(ValueLayout.JAVA_LONG, w, 0L);
+        }
+    }
+
+    /** One phase of {@link #flush()}: the bodies, the sequence words, or both, of every response not given up. */
+    private void send(boolean bodies, boolean sequences) {
         int left = outCount;
         MemorySegment buffer = thread.buffer();
+        for (int i = 0; i < outCount; i++) {
+            outSent[i] = outClient[i] < 0;
+            if (outSent[i]) {
+                left--;
+            }
+        }
         while (left > 0) {
             int node = -1;
             DoorbellBatch batch = thread.batch();
             int inBatch = 0;
             for (int i = 0; i < outCount; i++) {
+                if (outSent[i]) {
+                    continue;
+                }
                 int c = outClient[i];
-                if (c >= 0 && responseBlock[c] == GONE) {
-                    outClient[i] = -1;
+                if (responseBlock[c] == GONE) {
+                    outSent[i] = true;
                     left--;
                     continue;
                 }
-                if (c < 0 || (node >= 0 && RemotePtr.node(responseBlock[c]) != node)) {
+                if (node >= 0 && RemotePtr.node(responseBlock[c]) != node) {
                     continue;
                 }
                 node = RemotePtr.node(responseBlock[c]);
                 long staging = ((long) inFlightCount * batchResponses + inBatch) * responseBytes;
-                int length = outLength[i];
-                buffer.set(ValueLayout.JAVA_LONG, staging + RESPONSE_RESULT, outResult[i]);
-                buffer.set(ValueLayout.JAVA_LONG, staging + RESPONSE_STATUS, outStatus[i]);
-                MemorySegment.copy(outPayload, (long) i * payloadBytes, buffer, staging + RESPONSE_PAYLOAD, length);
-                buffer.set(ValueLayout.JAVA_LONG, staging + responseSequence, outSequence[i]);
                 long target = responseBlock[c] + RESPONSE_HEADER_BYTES + outSlot[i] * responseBytes;
-                batch.write(target, staging, 16 + length).write(target + responseSequence, staging + responseSequence, 8);
-                outClient[i] = -1;
+                if (bodies) {
+                    int length = outLength[i];
+                    buffer.set(ValueLayout.JAVA_LONG, staging + RESPONSE_RESULT, outResult[i]);
+                    buffer.set(ValueLayout.JAVA_LONG, staging + RESPONSE_STATUS, outStatus[i]);
+                    MemorySegment.copy(outPayload, (long) i * payloadBytes, buffer, staging + RESPONSE_PAYLOAD, length);
+                    zeroTail(buffer, staging + RESPONSE_PAYLOAD + length, staging + responseCheck);
+                    buffer.set(ValueLayout.JAVA_LONG, staging + responseCheck, outSequence[i]);
+                    batch.write(target, staging, (int) responseSequence);
+                }
+                if (sequences) {
+                    buffer.set(ValueLayout.JAVA_LONG, staging + responseSequence, outSequence[i]);
+                    batch.write(target + responseSequence, staging + responseSequence, 8);
+                }
+                outSent[i] = true;
                 left--;
                 if (++inBatch == batchResponses) {
                     post(batch, node);
@@ -691,7 +823,6 @@ public class Trustee<T> implements AutoCloseable {
                 post(batch, node);
             }
         }
-        outCount = 0;
         awaitPosted();
     }
 

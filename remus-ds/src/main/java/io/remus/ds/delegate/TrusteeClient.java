@@ -5,6 +5,7 @@ import io.remus.core.ComputeThread;
 import io.remus.core.CorruptedMemoryException;
 import io.remus.core.DoorbellBatch;
 import io.remus.core.RemotePtr;
+import io.remus.core.WriteOrder;
 
 import java.lang.foreign.MemorySegment;
 import java.time.Duration;
@@ -29,10 +30,14 @@ import static io.remus.ds.delegate.Trustee.WORD;
  * word and a READ of the trustee's state (4 round trips plus the allocator's; a client on the trustee's
  * node reads with the CPU: 2 plus the allocator's).
  * A request from a client on another node than the trustee's: its staged requests go out as two RDMA
- * WRITEs each in one doorbell batch per {@code wrsPerBatch / 2} requests ({@link #flush()}), one round
- * trip per batch; the response lands in this node's memory and is polled with CPU loads. So a remote
+ * WRITEs each (body, then sequence word: the library's ordering rule for WRITEs, docs/DATA-STRUCTURES.md)
+ * in one doorbell batch per {@code wrsPerBatch / 2} requests ({@link #flush()}), one round
+ * trip per batch; the response lands in this node's memory and is polled with CPU loads of its sequence
+ * and check words. So a remote
  * {@link Trust#apply} is <b>2 WRITEs, 0 READs, 1 round trip</b>, and {@code k} requests flushed
- * together are {@code 2k} WRITEs in 1 round trip for {@code k <= wrsPerBatch / 2}. A client on the
+ * together are {@code 2k} WRITEs in 1 round trip for {@code k <= wrsPerBatch / 2}. A client that
+ * connected with {@link WriteOrder#COMPLETION} sends the bodies of a batch, awaits them, then their
+ * sequence words: 2 round trips per batch. A client on the
  * trustee's node stores its requests with the CPU and polls with the CPU: <b>no RDMA operation</b>.
  * A client on a node without memory polls the sequence and closed words of its response slot with one
  * 16-byte RDMA READ per poll and, once the sequence matches, reads result and status with one more
@@ -44,7 +49,7 @@ import static io.remus.ds.delegate.Trustee.WORD;
  * also fetches the response's {@code payloadBytes}.
  *
  * <p>The client uses its compute thread's {@link ComputeThread#buffer()} bytes
- * {@code [0, (24 + payloadBytes) * min(slots, wrsPerBatch / 2))} while {@link #flush()} runs, and no
+ * {@code [0, (32 + payloadBytes) * min(slots, wrsPerBatch / 2))} while {@link #flush()} runs, and no
  * buffer bytes otherwise, and bytes {@code [0, 16 + payloadBytes)} while it reads a response from the
  * trustee's memory. The response
  * block is never freed (the trustee may still write to it). The client's place at the trustee is never
@@ -58,6 +63,10 @@ public final class TrusteeClient {
     private final int payloadBytes;
     private final long requestBytes;
     private final long requestSequence;
+    private final long requestCheck;
+    private final WriteOrder order;
+    private long orderViolations;
+    private boolean guarded = true;
     private final MemorySegment localRequests;
     private final long requests;
     private final long responsePtr;
@@ -68,14 +77,16 @@ public final class TrusteeClient {
     private int stagedCount;
 
     private TrusteeClient(ComputeThread thread, long trustee, int index, int slots, int payloadBytes, long responsePtr,
-                          MemorySegment responses, MemorySegment localRequests) {
+                          MemorySegment responses, MemorySegment localRequests, WriteOrder order) {
         this.thread = thread;
+        this.order = order;
         this.trustee = trustee;
         this.index = index;
         this.slots = slots;
         this.payloadBytes = payloadBytes;
         this.requestBytes = Trustee.requestBytes(payloadBytes);
         this.requestSequence = Trustee.requestSequence(payloadBytes);
+        this.requestCheck = Trustee.requestCheck(payloadBytes);
         this.requests = trustee + Trustee.HEADER_BYTES + index * Trustee.clientBytes(slots, payloadBytes) + 8;
         this.responsePtr = responsePtr;
         this.responses = responses;
@@ -101,7 +112,26 @@ public final class TrusteeClient {
      * @throws TrusteeClosedException   when the trustee is closed
      */
     public static TrusteeClient connect(ComputeThread thread, long trusteePtr) {
+        return connect(thread, trusteePtr, WriteOrder.ONE_DOORBELL);
+    }
+
+    /**
+     * Joins the trustee at {@code trusteePtr}, writing requests in {@code order}; otherwise as
+     * {@link #connect(ComputeThread, long)}. With {@link WriteOrder#COMPLETION} a {@link #flush()} of
+     * {@code k <= wrsPerBatch / 2} requests sends their bodies, awaits them, then sends their sequence words:
+     * 2 round trips instead of 1.
+     *
+     * @param thread     this client's compute thread, on any node
+     * @param trusteePtr {@link Trustee#ptr()}
+     * @param order      how a request's body WRITE and its sequence WRITE are ordered
+     * @return the client
+     * @throws BadArgumentException     when every client place is taken
+     * @throws CorruptedMemoryException when {@code trusteePtr} holds no trustee
+     * @throws TrusteeClosedException   when the trustee is closed
+     */
+    public static TrusteeClient connect(ComputeThread thread, long trusteePtr, WriteOrder order) {
         Objects.requireNonNull(thread, "thread");
+        Objects.requireNonNull(order, "order");
         boolean local = RemotePtr.node(trusteePtr) == thread.nodeId();
         long shape = thread.read(trusteePtr + Trustee.SHAPE);
         int maxClients = (int) ((shape >>> 16) & 0xFFFF);
@@ -139,7 +169,7 @@ public final class TrusteeClient {
                 ? thread.localSegment(registration + 8, slots * Trustee.requestBytes(payloadBytes))
                 : null;
         TrusteeClient client = new TrusteeClient(thread, trusteePtr, (int) index, slots, payloadBytes, responsePtr, responses,
-                localRequests);
+                localRequests, order);
         if (thread.read(trusteePtr + Trustee.STATE) != 0) {
             throw new TrusteeClosedException("trustee " + RemotePtr.toString(trusteePtr) + " is closed");
         }
@@ -207,6 +237,37 @@ public final class TrusteeClient {
         return payloadBytes;
     }
 
+    /** {@return how this client orders a request's body WRITE and its sequence WRITE} */
+    public WriteOrder writeOrder() {
+        return order;
+    }
+
+    /**
+     * {@return how many polls found a response slot's new sequence word beside an old check word: the
+     *         trustee's two WRITEs landed out of order, and the poll answered "not yet" instead of reading a
+     *         stale response}
+     */
+    public long orderViolations() {
+        return orderViolations;
+    }
+
+    /**
+     * Whether a response slot whose sequence word holds {@code sequence} holds that response's body too (its
+     * check word, the body WRITE's last word, holds the same sequence); counts the event when it does not.
+     */
+    boolean responseLanded(long check, long sequence) {
+        if (check == sequence || !guarded) {
+            return true;
+        }
+        orderViolations++;
+        return false;
+    }
+
+    /** For tests only: makes this client a broken twin that takes a response as soon as its sequence is there. */
+    void dropGuard() {
+        guarded = false;
+    }
+
     /** {@return the compute thread} */
     public ComputeThread thread() {
         return thread;
@@ -252,33 +313,44 @@ public final class TrusteeClient {
         if (stagedCount == 0) {
             return;
         }
-        DoorbellBatch batch = thread.batch();
         MemorySegment buffer = thread.buffer();
-        int inBatch = 0;
-        for (int i = 0; i < stagedCount; i++) {
-            PendingApply p = pending[staged[i]];
-            long staging = inBatch * requestBytes;
-            int length = p.request == null ? 0 : (int) p.request.byteSize();
-            buffer.set(ValueLayout.JAVA_LONG, staging + Trustee.REQUEST_OP, p.head());
-            buffer.set(ValueLayout.JAVA_LONG, staging + Trustee.REQUEST_ARG, p.arg);
-            if (length > 0) {
-                MemorySegment.copy(p.request, 0, buffer, staging + Trustee.REQUEST_PAYLOAD, length);
+        for (int from = 0; from < stagedCount; from += batchRequests) {
+            int to = Math.min(stagedCount, from + batchRequests);
+            for (int i = from; i < to; i++) {
+                PendingApply p = pending[staged[i]];
+                long staging = (i - from) * requestBytes;
+                int length = p.request == null ? 0 : (int) p.request.byteSize();
+                buffer.set(ValueLayout.JAVA_LONG, staging + Trustee.REQUEST_OP, p.head());
+                buffer.set(ValueLayout.JAVA_LONG, staging + Trustee.REQUEST_ARG, p.arg);
+                if (length > 0) {
+                    MemorySegment.copy(p.request, 0, buffer, staging + Trustee.REQUEST_PAYLOAD, length);
+                }
+                Trustee.zeroTail(buffer, staging + Trustee.REQUEST_PAYLOAD + length, staging + requestCheck);
+                buffer.set(ValueLayout.JAVA_LONG, staging + requestCheck, p.sequence);
+                buffer.set(ValueLayout.JAVA_LONG, staging + requestSequence, p.sequence);
+                p.request = null;
+                p.state = PendingApply.State.POSTED;
             }
-            buffer.set(ValueLayout.JAVA_LONG, staging + requestSequence, p.sequence);
-            long slot = requests + p.slot * requestBytes;
-            batch.write(slot, staging, 16 + length).write(slot + requestSequence, staging + requestSequence, 8);
-            p.request = null;
-            p.state = PendingApply.State.POSTED;
-            inBatch++;
-            if (inBatch == batchRequests) {
+            DoorbellBatch batch = thread.batch();
+            for (int i = from; i < to; i++) {
+                long staging = (i - from) * requestBytes;
+                long slot = requests + pending[staged[i]].slot * requestBytes;
+                batch.write(slot, staging, (int) requestSequence);
+                if (order == WriteOrder.ONE_DOORBELL) {
+                    batch.write(slot + requestSequence, staging + requestSequence, 8);
+                }
+            }
+            batch.execute();
+            if (order == WriteOrder.COMPLETION) {
+                for (int i = from; i < to; i++) {
+                    long staging = (i - from) * requestBytes;
+                    long slot = requests + pending[staged[i]].slot * requestBytes;
+                    batch.write(slot + requestSequence, staging + requestSequence, 8);
+                }
                 batch.execute();
-                inBatch = 0;
             }
         }
         stagedCount = 0;
-        if (inBatch > 0) {
-            batch.execute();
-        }
     }
 
     /** Requests this client staged so far: their order, which the trustee keeps when it serves them. */
@@ -320,6 +392,7 @@ public final class TrusteeClient {
                             MemorySegment.copy(request, 0, localRequests, slot + Trustee.REQUEST_PAYLOAD, request.byteSize());
                             p.request = null;
                         }
+                        localRequests.set(ValueLayout.JAVA_LONG, slot + requestCheck, p.sequence);
                         WORD.setRelease(localRequests, slot + requestSequence, p.sequence);
                         p.state = PendingApply.State.POSTED;
                     } else {

@@ -19,7 +19,10 @@
  * WRITEs in one doorbell (1 round trip) and CPU polls of the client's own memory; from the trustee's
  * node, no RDMA operation; from a node without memory, 2 WRITEs and one READ per poll plus one. The
  * trustee answers a pass's remote requests with 2 WRITEs each, one doorbell per client node, 1 round
- * trip per pass. Calls block with a caller-chosen deadline and fail with typed errors:
+ * trip per pass. Requests and responses follow the library's ordering rule for WRITEs
+ * (docs/DATA-STRUCTURES.md): body and sequence word in one doorbell, a check word in the body that lets the
+ * reader refuse a sequence whose body has not landed, and {@link io.remus.core.WriteOrder#COMPLETION} for
+ * hardware that reorders them (one round trip more on each side). Calls block with a caller-chosen deadline and fail with typed errors:
  * {@link io.remus.ds.delegate.TrusteeTimeoutException} (no answer by the deadline: a stopped or dead
  * trustee), {@link io.remus.ds.delegate.TrusteeClosedException} (a closed trustee, fast),
  * {@link io.remus.ds.delegate.DelegatedOperationException} (unknown operation or property, a

@@ -3,7 +3,9 @@ package io.remus.ds.queue;
 import io.remus.core.BadArgumentException;
 import io.remus.core.ComputeThread;
 import io.remus.core.CorruptedMemoryException;
+import io.remus.core.DoorbellBatch;
 import io.remus.core.RemotePtr;
+import io.remus.core.WriteOrder;
 import io.remus.core.memory.SizeClasses;
 
 import java.lang.foreign.MemorySegment;
@@ -21,24 +23,36 @@ import java.util.Objects;
  * <h2>Layout</h2>
  * One block on the consumer's node: a 64-byte header (word 0: slot count and largest message;
  * word 1: the producer's claim; word 2: the tail a closed producer left; word 3: the consumer's head,
- * the number of messages it consumed) and {@code slots} slots of {@code 16 + maxMessageBytes}
- * rounded up to 8 bytes: a sequence word, a length word, the message. Message {@code i} goes to slot
- * {@code i % slots} with sequence {@code i + 1}.
+ * the number of messages it consumed) and {@code slots} slots of {@code 24 + maxMessageBytes}
+ * rounded up to 8 bytes:
+ * <pre>
+ *   [sequence][check: sequence &lt;&lt; 32 | length][message, padded to 8 bytes][check again]
+ * </pre>
+ * Message {@code i} goes to slot {@code i % slots} with sequence {@code i + 1}; the check word holds
+ * the sequence's low 32 bits and the message's length, and is written both before and right after the
+ * message, in the same WRITE.
  *
  * <h2>Protocol and costs</h2>
- * {@link Producer#offer}: where the head it last read says the ring is full, one RDMA READ of the
- * head; then one RDMA WRITE of length and message, and, once it completed, one RDMA WRITE of the
- * sequence word. <b>2 round trips</b> (2 WRITEs), <b>3</b> where it reads the head; the head is read
- * at most once every {@code slots} messages while the consumer keeps up. Wait-free. Linearizes when
- * the sequence word lands (a full ring: when the head READ returned).
+ * The ring follows the library's ordering rule for WRITEs (docs/DATA-STRUCTURES.md, "Ordering rule
+ * for WRITEs"). {@link Producer#offer}: where the head it last read says the ring is full, one RDMA
+ * READ of the head; then one RDMA WRITE of check, message and check, and one RDMA WRITE of the
+ * sequence word. With {@link WriteOrder#ONE_DOORBELL} (the default) both go in one doorbell: <b>1
+ * round trip</b> (2 WRITEs), <b>2</b> where it reads the head. With {@link WriteOrder#COMPLETION} the
+ * sequence WRITE is posted once the message's completed: <b>2 round trips</b>, 3 with the head READ.
+ * The head is read at most once every {@code slots} messages while the consumer keeps up. Wait-free.
+ * Linearizes when the consumer can take the message: the later of the sequence word and the trailing
+ * check word landing (a full ring: when the head READ returned).
  * {@link Consumer#poll}: a CPU load of the sequence word of the next slot; when it is the expected
- * sequence, the message is there (its WRITE completed before the sequence's was posted); the consumer
- * copies it and stores its new head. <b>No RDMA operation.</b> Wait-free. Linearizes at the load of
- * the sequence word.
+ * sequence, loads of the leading check word and of the trailing one the leading one places; only when
+ * both hold this sequence's check is the message taken (copied, the slot's check words and message
+ * cleared, so that no byte of an earlier lap can pass for a later check, the new head stored). A sequence word that is there while a check word is not is a WRITE that landed before
+ * the earlier WRITE of its doorbell: the slot counts as not arrived yet, and the event is counted
+ * ({@link Consumer#orderViolations()}). <b>No RDMA operation.</b> Wait-free. Linearizes at the load of
+ * the trailing check word (or, for an empty ring, of the sequence word).
  *
- * <p>The sequence word is the only flag, and it is written whole (an aligned 8-byte store), so a
- * consumer never sees a message whose bytes are still arriving. No word of the ring is touched by an
- * RDMA atomic except the claim, which only compare-and-swaps change.
+ * <p>The sequence word and each check word are written whole (aligned 8-byte stores), and a WRITE's
+ * bytes land in address order, so a consumer never takes a message whose bytes are still arriving.
+ * No word of the ring is touched by an RDMA atomic except the claim, which only compare-and-swaps change.
  *
  * <h2>One producer</h2>
  * {@link #producer} claims the ring with one compare-and-swap of the claim word; a second producer
@@ -49,8 +63,10 @@ import java.util.Objects;
 public final class SpscRingBuffer {
     /** Bytes of the header before the first slot. */
     public static final int HEADER_BYTES = 64;
-    /** Bytes of a slot before its message: the sequence word and the length word. */
+    /** Bytes of a slot before its message: the sequence word and the leading check word. */
     public static final int SLOT_HEADER_BYTES = 16;
+    /** Bytes of a slot after its message: the trailing check word. */
+    public static final int SLOT_TRAILER_BYTES = 8;
     /** The most slots a ring has. */
     public static final int MAX_SLOTS = 1 << 16;
     private static final long SHAPE = 0;
@@ -64,7 +80,17 @@ public final class SpscRingBuffer {
 
     /** Bytes of one slot of a ring whose messages are at most {@code maxMessageBytes}. */
     static long slotBytes(int maxMessageBytes) {
-        return SLOT_HEADER_BYTES + ((maxMessageBytes + 7L) & ~7L);
+        return SLOT_HEADER_BYTES + padded(maxMessageBytes) + SLOT_TRAILER_BYTES;
+    }
+
+    /** {@code length} rounded up to 8 bytes. */
+    static long padded(long length) {
+        return (length + 7L) & ~7L;
+    }
+
+    /** The check word of the message with {@code sequence} and {@code length}: never 0 for a length of 1 or more. */
+    static long check(long sequence, long length) {
+        return sequence << 32 | length;
     }
 
     /**
@@ -99,17 +125,37 @@ public final class SpscRingBuffer {
     }
 
     /**
-     * Claims the ring for a producer and returns its end. One RDMA compare-and-swap (the claim), then
-     * one RDMA READ of the header: 2 round trips.
+     * Claims the ring for a producer that writes in the {@link WriteOrder#ONE_DOORBELL} order; as
+     * {@link #producer(ComputeThread, long, WriteOrder)}.
      *
      * @param producer the producer's compute thread, on any node
      * @param ptr      the ring ({@link Consumer#ptr()})
      * @return the producer's end
      * @throws ProducerClaimedException when another producer holds the ring
      * @throws CorruptedMemoryException when the header is not a ring's
+     * @throws BadArgumentException     when the thread's buffer cannot stage one slot
      */
     public static Producer producer(ComputeThread producer, long ptr) {
+        return producer(producer, ptr, WriteOrder.ONE_DOORBELL);
+    }
+
+    /**
+     * Claims the ring for a producer and returns its end. One RDMA compare-and-swap (the claim), then
+     * one RDMA READ of the header: 2 round trips. The producer stages each offer in its compute
+     * thread's {@link ComputeThread#buffer()} bytes {@code [0, slot bytes)} while {@link Producer#offer}
+     * runs, and no buffer bytes otherwise.
+     *
+     * @param producer the producer's compute thread, on any node
+     * @param ptr      the ring ({@link Consumer#ptr()})
+     * @param order    how each offer orders its message WRITE and its sequence WRITE (costs in the class comment)
+     * @return the producer's end
+     * @throws ProducerClaimedException when another producer holds the ring
+     * @throws CorruptedMemoryException when the header is not a ring's
+     * @throws BadArgumentException     when the thread's buffer cannot stage one slot (the claim is given back)
+     */
+    public static Producer producer(ComputeThread producer, long ptr, WriteOrder order) {
         Objects.requireNonNull(producer, "producer");
+        Objects.requireNonNull(order, "order");
         long token = ((long) producer.nodeId() + 1) << 32 | (System.identityHashCode(producer) & 0xFFFF_FFFFL) | 1;
         long held = producer.compareAndSwap(ptr + CLAIM, 0, token);
         if (held != 0) {
@@ -126,9 +172,14 @@ public final class SpscRingBuffer {
             throw new CorruptedMemoryException(ptr + SHAPE, shape, "ring " + RemotePtr.toString(ptr) + ": header word 0x"
                     + Long.toHexString(shape) + " is no ring's shape");
         }
+        if (producer.buffer().byteSize() < slotBytes(max)) {
+            producer.compareAndSwap(ptr + CLAIM, token, 0);
+            throw new BadArgumentException("compute thread buffer of " + producer.buffer().byteSize() + " bytes cannot stage one "
+                    + slotBytes(max) + "-byte slot of ring " + RemotePtr.toString(ptr));
+        }
         long tail = header.getAtIndex(ValueLayout.JAVA_LONG, 2);
         long head = header.getAtIndex(ValueLayout.JAVA_LONG, 3);
-        return new Producer(producer, ptr, slots, max, token, tail, head);
+        return new Producer(producer, ptr, slots, max, token, tail, head, order);
     }
 
     /** The producer's end: confined to its compute thread's owner. */
@@ -139,12 +190,13 @@ public final class SpscRingBuffer {
         private final int maxMessageBytes;
         private final long slotBytes;
         private final long token;
-        private final MemorySegment staging;
+        private final WriteOrder order;
         private long tail;
         private long head;
         private boolean closed;
 
-        private Producer(ComputeThread thread, long ptr, int slots, int maxMessageBytes, long token, long tail, long head) {
+        private Producer(ComputeThread thread, long ptr, int slots, int maxMessageBytes, long token, long tail, long head,
+                         WriteOrder order) {
             this.thread = thread;
             this.ptr = ptr;
             this.slots = slots;
@@ -153,7 +205,12 @@ public final class SpscRingBuffer {
             this.token = token;
             this.tail = tail;
             this.head = head;
-            this.staging = MemorySegment.ofArray(new long[(int) ((slotBytes - 8) / 8)]);
+            this.order = order;
+        }
+
+        /** {@return how this producer orders a message's WRITE and its sequence word's} */
+        public WriteOrder writeOrder() {
+            return order;
         }
 
         /** {@return the largest message this ring takes} */
@@ -167,8 +224,9 @@ public final class SpscRingBuffer {
         }
 
         /**
-         * Puts a message at the ring's tail, unless the ring is full. Wait-free: 2 round trips (2 RDMA
-         * WRITEs), 3 where the last head read says full (one RDMA READ of the head first).
+         * Puts a message at the ring's tail, unless the ring is full. Wait-free: 2 RDMA WRITEs in 1 round
+         * trip with {@link WriteOrder#ONE_DOORBELL}, 2 round trips with {@link WriteOrder#COMPLETION}; one
+         * round trip more where the last head read says full (one RDMA READ of the head first).
          *
          * @param message the message, 1..{@link #maxMessageBytes()} bytes
          * @return whether it was put; false when the ring is full
@@ -191,11 +249,24 @@ public final class SpscRingBuffer {
                 }
             }
             long slot = ptr + HEADER_BYTES + (tail % slots) * slotBytes;
-            staging.set(ValueLayout.JAVA_LONG, 0, length);
-            MemorySegment.copy(message, 0, staging, 8, length);
-            thread.write(slot + 8, staging.asSlice(0, 8 + length));
-            thread.write(slot, tail + 1);
-            tail++;
+            long sequence = tail + 1;
+            long check = check(sequence, length);
+            long trailer = 16 + padded(length);
+            MemorySegment buffer = thread.buffer();
+            buffer.set(ValueLayout.JAVA_LONG, 0, sequence);
+            buffer.set(ValueLayout.JAVA_LONG, 8, check);
+            MemorySegment.copy(message, 0, buffer, 16, length);
+            for (long pad = 16 + length; pad < trailer; pad++) {
+                buffer.set(ValueLayout.JAVA_BYTE, pad, (byte) 0);
+            }
+            buffer.set(ValueLayout.JAVA_LONG, trailer, check);
+            DoorbellBatch batch = thread.batch();
+            batch.write(slot + 8, 8, (int) trailer);
+            if (order == WriteOrder.COMPLETION) {
+                batch.execute();
+            }
+            batch.write(slot, 0, 8).execute();
+            tail = sequence;
             return true;
         }
 
@@ -223,6 +294,7 @@ public final class SpscRingBuffer {
         private final int maxMessageBytes;
         private final long slotBytes;
         private long head;
+        private long orderViolations;
 
         private Consumer(ComputeThread thread, long ptr, MemorySegment ring, int slots, int maxMessageBytes) {
             this.thread = thread;
@@ -254,8 +326,17 @@ public final class SpscRingBuffer {
         }
 
         /**
+         * {@return how many polls found a slot's sequence word before its message: the WRITEs of an
+         *         offer landed out of order, and the poll answered "nothing yet" instead of a stale message}
+         */
+        public long orderViolations() {
+            return orderViolations;
+        }
+
+        /**
          * Takes the message at the ring's head, if one has arrived. Wait-free, no RDMA operation: CPU
-         * loads of this node's memory and one CPU store of the head.
+         * loads of this node's memory, CPU stores clearing the slot's check words and message, and one CPU
+         * store of the head.
          *
          * @param destination where the message goes, at least {@link #maxMessageBytes()} bytes
          * @return the message's length, or -1 when none has arrived
@@ -275,12 +356,25 @@ public final class SpscRingBuffer {
             if (sequence != head + 1) {
                 return -1;
             }
-            long length = ring.get(ValueLayout.JAVA_LONG, slot + 8);
+            long leading = (long) WORD.getVolatile(ring, slot + 8);
+            if (leading == 0 || leading >>> 32 != (sequence & 0xFFFF_FFFFL)) {
+                orderViolations++;
+                return -1;
+            }
+            long length = leading & 0xFFFF_FFFFL;
             if (length < 1 || length > maxMessageBytes) {
-                throw new CorruptedMemoryException(ptr + slot + 8, length, "ring " + RemotePtr.toString(ptr) + ", message "
+                throw new CorruptedMemoryException(ptr + slot + 8, leading, "ring " + RemotePtr.toString(ptr) + ", message "
                         + head + ": length " + length + " is outside 1.." + maxMessageBytes);
             }
+            long trailer = slot + 16 + padded(length);
+            if ((long) WORD.getVolatile(ring, trailer) != leading) {
+                orderViolations++;
+                return -1;
+            }
             MemorySegment.copy(ring, slot + 16, destination, 0, length);
+            for (long word = slot + 8; word <= trailer; word += 8) {
+                ring.set(ValueLayout.JAVA_LONG, word, 0L);
+            }
             head++;
             WORD.setVolatile(ring, HEAD, head);
             return (int) length;

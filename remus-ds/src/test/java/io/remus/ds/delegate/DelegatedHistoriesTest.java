@@ -11,6 +11,7 @@ import io.remus.check.Specification;
 import io.remus.check.Verdict;
 import io.remus.check.spec.CounterSpec;
 import io.remus.check.spec.RegisterSpec;
+import io.remus.core.WriteOrder;
 import io.remus.core.config.NodeRange;
 import io.remus.core.sim.SimFabric;
 import io.remus.core.sim.SimOptions;
@@ -87,6 +88,12 @@ class DelegatedHistoriesTest {
      */
     private <S> CheckResult history(TrusteeRunner.Maker maker, boolean bare, boolean straddled, long seed, Specification<S> spec,
                                     Work work) throws Exception {
+        return history(maker, bare, straddled, seed, spec, work, WriteOrder.ONE_DOORBELL);
+    }
+
+    /** @param clientOrder how the clients order their requests' WRITEs */
+    private <S> CheckResult history(TrusteeRunner.Maker maker, boolean bare, boolean straddled, long seed, Specification<S> spec,
+                                    Work work, WriteOrder clientOrder) throws Exception {
         int threads = 3 + (int) (seed % 2);
         History history = new History(HistoryClock.NANO_TIME);
         History.Recorder[] recorders = new History.Recorder[threads];
@@ -97,7 +104,7 @@ class DelegatedHistoriesTest {
                 b -> b.segmentSize(4 << 20)) : cluster(bare); TrusteeRunner runner = new TrusteeRunner(c, TRUSTEE_NODE, threads, 2, 1, maker)) {
             long ptr = runner.ptr();
             c.runOnThreads(Contention.spread(threads, 3), (index, t) -> {
-                Trust<Delegated.Cell> cell = TrusteeClient.connect(t, ptr).trust(0);
+                Trust<Delegated.Cell> cell = TrusteeClient.connect(t, ptr, clientOrder).trust(0);
                 work.run(index, cell, recorders[index], new SplittableRandom(seed * 1_000_003L + index));
             });
         }
@@ -130,6 +137,15 @@ class DelegatedHistoriesTest {
     void shouldRecordLinearizableHistoriesOfADelegatedCounter() throws Exception {
         for (long seed : seeds()) {
             CheckResult result = history(Trustee::create, seed, new CounterSpec(), this::counterWork);
+            assertEquals(Verdict.LINEARIZABLE, result.verdict(), "seed " + seed + ": " + result);
+        }
+    }
+
+    @Test
+    void shouldRecordLinearizableHistoriesOfADelegatedCounterWithTheCompletionOrderOnBothSides() throws Exception {
+        for (long seed : seeds()) {
+            CheckResult result = history((t, maxClients, slots) -> Trustee.create(t, maxClients, slots, 0, WriteOrder.COMPLETION),
+                    false, false, seed, new CounterSpec(), this::counterWork, WriteOrder.COMPLETION);
             assertEquals(Verdict.LINEARIZABLE, result.verdict(), "seed " + seed + ": " + result);
         }
     }

@@ -102,11 +102,11 @@ class TrusteePayloadTest {
                     } else if (t.nodeId() == bare) {
                         long polls = cost.reads() - 1;
                         assertTrue(polls >= 1, what + ": at least one poll: " + cost);
-                        assertEquals(new Counts(polls + 2, polls + 1, 2, 0, 0, 16 * polls + 16 + PAYLOAD, 24 + length), cost,
+                        assertEquals(new Counts(polls + 2, polls + 1, 2, 0, 0, 16 * polls + 16 + PAYLOAD, 32 + PAYLOAD), cost,
                                 what + ": 2 WRITEs, a 16-byte READ per poll, and one READ of result, status and payload");
                     } else {
-                        assertEquals(new Counts(1, 0, 2, 0, 0, 0, 24 + length), cost,
-                                what + ": 2 WRITEs (the payload in the first) in 1 round trip, the response in this node's memory");
+                        assertEquals(new Counts(1, 0, 2, 0, 0, 0, 32 + PAYLOAD), cost,
+                                what + ": 2 WRITEs (the whole payload area in the first) in 1 round trip, the response in this node's memory");
                     }
                 }
                 assertTrue(cell.apply(Delegated.FETCH_AND_ADD, 1_000, PATIENCE) >= 0, "word requests still work beside them");

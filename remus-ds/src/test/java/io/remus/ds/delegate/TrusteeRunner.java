@@ -22,6 +22,7 @@ final class TrusteeRunner implements AutoCloseable {
     private volatile boolean stop;
     private volatile boolean closeOnStop;
     private volatile long[] finalValues;
+    private volatile long orderViolations;
     private final java.util.List<Delegated.Cell> entrusted = new java.util.concurrent.CopyOnWriteArrayList<>();
 
     TrusteeRunner(TestCluster cluster, int node, int maxClients, int slots, int cells) {
@@ -47,6 +48,7 @@ final class TrusteeRunner implements AutoCloseable {
                         Thread.yield();
                     }
                 }
+                orderViolations = trustee.orderViolations();
                 long[] values = new long[cells];
                 for (int i = 0; i < cells; i++) {
                     values[i] = trustee.references(i) == 0 ? -1 : trustee.property(i).value;
@@ -78,6 +80,11 @@ final class TrusteeRunner implements AutoCloseable {
     /** @return the cells entrusted, by property id */
     java.util.List<Delegated.Cell> cells() {
         return entrusted;
+    }
+
+    /** @return the trustee's {@link Trustee#orderViolations()}, once {@link #stop} returned */
+    long orderViolations() {
+        return orderViolations;
     }
 
     /** @return requests served so far */

@@ -354,7 +354,7 @@ class TrusteeTest {
                 TrusteeClient client = TrusteeClient.connect(t, ptr);
                 Counts before = Counts.of(t);
                 Trust<Delegated.Cell> first = client.share(0, PATIENCE);
-                assertEquals(new Counts(1, 0, 2, 0, 0, 0, 24), before.since(t), "share: one request, 2 WRITEs in 1 round trip");
+                assertEquals(new Counts(1, 0, 2, 0, 0, 0, 32), before.since(t), "share: one request, 2 WRITEs in 1 round trip");
                 assertTrue(first.holdsReference());
                 Trust<Delegated.Cell> second = client.share(0, PATIENCE);
                 Trust<Delegated.Cell> borrowed = client.trust(0);
@@ -364,7 +364,7 @@ class TrusteeTest {
                         "the trustee's own reference dropped: the two shares are left");
                 before = Counts.of(t);
                 assertEquals(1, first.release(PATIENCE), "one reference left");
-                assertEquals(new Counts(1, 0, 2, 0, 0, 0, 24), before.since(t), "release: one request");
+                assertEquals(new Counts(1, 0, 2, 0, 0, 0, 32), before.since(t), "release: one request");
                 assertFalse(first.holdsReference());
                 BadArgumentException afterRelease = assertThrows(BadArgumentException.class,
                         () -> first.apply(Delegated.READ, 0, PATIENCE));
@@ -420,7 +420,7 @@ class TrusteeTest {
                     Counts before = Counts.of(t);
                     counter.apply(Delegated.FETCH_AND_ADD, 1, PATIENCE);
                     Counts cost = before.since(t);
-                    assertEquals(remote ? new Counts(1, 0, 2, 0, 0, 0, 24) : new Counts(0, 0, 0, 0, 0, 0, 0), cost,
+                    assertEquals(remote ? new Counts(1, 0, 2, 0, 0, 0, 32) : new Counts(0, 0, 0, 0, 0, 0, 0), cost,
                             (remote ? "remote" : "local") + " apply");
                 }
                 Counts before = Counts.of(t);
@@ -433,7 +433,7 @@ class TrusteeTest {
                 }
                 Counts cost = before.since(t);
                 int k = inFlight.length;
-                assertEquals(remote ? new Counts(1, 0, 2L * k, 0, 0, 0, 24L * k) : new Counts(0, 0, 0, 0, 0, 0, 0), cost,
+                assertEquals(remote ? new Counts(1, 0, 2L * k, 0, 0, 0, 32L * k) : new Counts(0, 0, 0, 0, 0, 0, 0), cost,
                         k + " async applies in one doorbell");
             });
         }
@@ -462,7 +462,7 @@ class TrusteeTest {
                 Counts before = Counts.of(t);
                 assertEquals(clientNodes.length * slots, trustee.serveOnce());
                 long responses = (long) remoteClients * slots;
-                assertEquals(new Counts(1, 0, 2 * responses, 0, 0, 0, 24 * responses), before.since(t),
+                assertEquals(new Counts(1, 0, 2 * responses, 0, 0, 0, 32 * responses), before.since(t),
                         "2 WRITEs per remote response, the batches of both nodes in one round trip, none for the local client");
                 for (PendingApply p : pending) {
                     p.await(Duration.ZERO);
@@ -521,7 +521,7 @@ class TrusteeTest {
                     Counts cost = before.since(t);
                     long polls = cost.reads() - 1;
                     assertTrue(polls >= 1, "at least one poll: " + cost);
-                    assertEquals(new Counts(polls + 2, polls + 1, 2, 0, 0, 16 * polls + 16, 24), cost,
+                    assertEquals(new Counts(polls + 2, polls + 1, 2, 0, 0, 16 * polls + 16, 32), cost,
                             "2 WRITEs, one 16-byte READ per poll and one of the result");
                 }
                 PendingApply a = counter.applyAsync(Delegated.READ, 0);

@@ -9,6 +9,7 @@ import io.remus.check.Verdict;
 import io.remus.core.BadArgumentException;
 import io.remus.core.ComputeThread;
 import io.remus.core.CorruptedMemoryException;
+import io.remus.core.WriteOrder;
 import io.remus.core.fabric.Fabric;
 import io.remus.core.fabric.Opcode;
 import io.remus.core.sim.SimFabric;
@@ -40,9 +41,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * {@link SpscRingBuffer}: messages in order across many wraps, full and empty, the per-call RDMA
- * operations (offer: 2 WRITEs, 3 round trips with the head READ; poll: none), typed errors, one
- * producer at a time, and linearizable histories of a producer on another node racing the consumer,
- * with a broken twin (sequence word written before the message) that the same check catches.
+ * operations (offer: 2 WRITEs in 1 round trip, or 2 with {@link WriteOrder#COMPLETION}, one more with the
+ * head READ; poll: none), typed errors, one producer at a time, and linearizable histories of a producer
+ * on another node racing the consumer, also where an offer's sequence word lands before its message (a
+ * twin producer that writes them in that order, on every fabric; the simulator's reordered WRITEs): the
+ * consumer's guard then counts order violations and takes no stale message, and a twin consumer without
+ * the guard is caught by the same check.
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class SpscRingBufferTest {
@@ -103,18 +107,29 @@ class SpscRingBufferTest {
 
     @ParameterizedTest
     @MethodSource("fabrics")
-    void shouldCostTwoWritesPerOfferAndNoRdmaPerPoll(Function<SimOptions, Fabric> make) {
+    void shouldCostTwoWritesInOneRoundTripPerOfferAndNoRdmaPerPoll(Function<SimOptions, Fabric> make) {
+        assertOfferCosts(make, WriteOrder.ONE_DOORBELL, 1);
+    }
+
+    @ParameterizedTest
+    @MethodSource("fabrics")
+    void shouldCostTwoRoundTripsPerOfferWithTheCompletionOrder(Function<SimOptions, Fabric> make) {
+        assertOfferCosts(make, WriteOrder.COMPLETION, 2);
+    }
+
+    private static void assertOfferCosts(Function<SimOptions, Fabric> make, WriteOrder order, int roundTrips) {
         try (TestCluster c = new TestCluster(make, SimOptions.defaults(), 2, b -> { });
              ComputeThread ct = c.thread(CONSUMER_NODE); ComputeThread pt = c.thread(PRODUCER_NODE)) {
             SpscRingBuffer.Consumer consumer = SpscRingBuffer.create(ct, 2, 16);
             MemorySegment into = MemorySegment.ofArray(new byte[16]);
-            try (SpscRingBuffer.Producer producer = SpscRingBuffer.producer(pt, consumer.ptr())) {
+            try (SpscRingBuffer.Producer producer = SpscRingBuffer.producer(pt, consumer.ptr(), order)) {
+                assertEquals(order, producer.writeOrder());
                 for (int i = 0; i < 2; i++) {
                     long rt = pt.roundTrips();
                     long writes = pt.postedOperations(Opcode.WRITE);
                     long reads = pt.postedOperations(Opcode.READ);
                     assertTrue(producer.offer(message(16, i)));
-                    assertEquals(2, pt.roundTrips() - rt, "offer with room: 2 round trips");
+                    assertEquals(roundTrips, pt.roundTrips() - rt, order + ": offer with room");
                     assertEquals(2, pt.postedOperations(Opcode.WRITE) - writes, "offer: the message and its sequence word");
                     assertEquals(0, pt.postedOperations(Opcode.READ) - reads, "offer with room known: no READ");
                 }
@@ -127,9 +142,10 @@ class SpscRingBufferTest {
                 rt = pt.roundTrips();
                 long reads = pt.postedOperations(Opcode.READ);
                 assertTrue(producer.offer(message(16, 2)));
-                assertEquals(3, pt.roundTrips() - rt, "offer after the cached head said full: READ of the head, then 2 WRITEs");
+                assertEquals(1 + roundTrips, pt.roundTrips() - rt, order + ": offer after the cached head said full");
                 assertEquals(1, pt.postedOperations(Opcode.READ) - reads);
             }
+            assertEquals(0, consumer.orderViolations(), "WRITEs that land in order are no violation");
         }
     }
 
@@ -178,7 +194,7 @@ class SpscRingBufferTest {
     @Test
     void shouldCheckAsLinearizableWhenSegmentsCrossA4GiBBoundary() throws InterruptedException {
         for (long seed = 1; seed <= 4; seed++) {
-            Outcome o = raceAndCheck(straddled(seed), seed, false);
+            Outcome o = raceAndCheck(straddled(seed), hostile(), seed, Producing.LIBRARY, false);
             assertEquals(null, o.corruption(), "seed " + seed);
             assertEquals(Verdict.LINEARIZABLE, o.check().verdict(), "seed " + seed + ": " + o.check());
         }
@@ -188,7 +204,7 @@ class SpscRingBufferTest {
     @MethodSource("fabrics")
     void shouldCheckAsLinearizableWhenTheProducerRacesTheConsumer(Function<SimOptions, Fabric> make) throws InterruptedException {
         for (long seed = 1; seed <= 4; seed++) {
-            Outcome o = raceAndCheck(make, seed, false);
+            Outcome o = raceAndCheck(make, hostile(), seed, Producing.LIBRARY, false);
             assertEquals(null, o.corruption(), "seed " + seed);
             assertEquals(Verdict.LINEARIZABLE, o.check().verdict(), "seed " + seed + ": " + o.check());
         }
@@ -196,67 +212,142 @@ class SpscRingBufferTest {
 
     @ParameterizedTest
     @MethodSource("fabrics")
-    void shouldCatchTheBrokenTwinThatPublishesTheSequenceBeforeTheMessage(Function<SimOptions, Fabric> make)
+    void shouldTakeNoStaleMessageAndCountTheViolationsWhenTheSequenceLandsFirst(Function<SimOptions, Fabric> make)
+            throws InterruptedException {
+        long violations = 0;
+        for (long seed = 1; seed <= 4 && violations == 0; seed++) {
+            Outcome o = raceAndCheck(make, hostile(), seed, Producing.SEQUENCE_FIRST, false);
+            assertEquals(null, o.corruption(), "seed " + seed);
+            assertEquals(Verdict.LINEARIZABLE, o.check().verdict(), "seed " + seed + ": " + o.check());
+            violations += o.violations();
+        }
+        assertTrue(violations > 0, "the consumer never saw a sequence word before its message: the guard was not exercised");
+    }
+
+    @ParameterizedTest
+    @MethodSource("fabrics")
+    void shouldCatchTheTwinConsumerWithoutTheGuardWhenTheSequenceLandsFirst(Function<SimOptions, Fabric> make)
+            throws InterruptedException {
+        assertTwinCaught(make, SimOptions.defaults(), Producing.SEQUENCE_FIRST);
+    }
+
+    /** The simulator with the WRITEs of one doorbell applied later one first, and hostile stores and loads. */
+    private static SimOptions reordering() {
+        return hostile().withReorderWrites(true);
+    }
+
+    @Test
+    void shouldTakeNoStaleMessageAndCountTheViolationsWhenTheWritesOfOneDoorbellLandOutOfOrder()
+            throws InterruptedException {
+        long violations = 0;
+        for (long seed = 1; seed <= 4 && violations == 0; seed++) {
+            Outcome o = raceAndCheck(SimFabric::new, reordering(), seed, Producing.LIBRARY, false);
+            assertEquals(null, o.corruption(), "seed " + seed);
+            assertEquals(Verdict.LINEARIZABLE, o.check().verdict(), "seed " + seed + ": " + o.check());
+            violations += o.violations();
+        }
+        assertTrue(violations > 0, "the consumer never saw a sequence word before its message: the guard was not exercised");
+    }
+
+    @Test
+    void shouldCountNoViolationWithTheCompletionOrderWhenTheWritesOfOneDoorbellLandOutOfOrder()
+            throws InterruptedException {
+        for (long seed = 1; seed <= 2; seed++) {
+            Outcome o = raceAndCheck(SimFabric::new, reordering(), seed, Producing.LIBRARY_COMPLETION, false);
+            assertEquals(null, o.corruption(), "seed " + seed);
+            assertEquals(Verdict.LINEARIZABLE, o.check().verdict(), "seed " + seed + ": " + o.check());
+            assertEquals(0, o.violations(), "seed " + seed + ": the message completed before its sequence was written");
+        }
+    }
+
+    @Test
+    void shouldCatchTheTwinConsumerWithoutTheGuardWhenTheWritesOfOneDoorbellLandOutOfOrder() throws InterruptedException {
+        assertTwinCaught(SimFabric::new, reordering(), Producing.LIBRARY);
+    }
+
+    private void assertTwinCaught(Function<SimOptions, Fabric> make, SimOptions options, Producing producing)
             throws InterruptedException {
         int caught = 0;
         for (long seed = 1; seed <= 4 && caught == 0; seed++) {
-            Outcome o = raceAndCheck(make, seed, true);
-            assertEquals(null, o.corruption(), "the twin's messages always have their length: only stale ones can be seen");
-            if (o.check().verdict() == Verdict.NOT_LINEARIZABLE) {
+            Outcome o = raceAndCheck(make, options, seed, producing, true);
+            if (o.corruption() != null || o.check().verdict() == Verdict.NOT_LINEARIZABLE) {
                 caught++;
             }
         }
-        assertTrue(caught > 0, "the checker never caught a consumer reading a message before it arrived");
+        assertTrue(caught > 0, "the check never caught a consumer that takes a message whose sequence landed before it");
     }
 
     /**
-     * What a race produced: the consumer's report of a slot whose length was out of range (a message
-     * read before it arrived, in the first lap), or else the history's check.
+     * What a race produced: a consumer's report of a slot whose length was out of range (a message read
+     * before it arrived), or else the history's check; and the order violations the consumer counted.
      */
-    private record Outcome(String corruption, CheckResult check) {
+    private record Outcome(String corruption, CheckResult check, long violations) {
+    }
+
+    /** Who offers in a race. */
+    private enum Producing {
+        /** The library's producer, one doorbell per offer. */
+        LIBRARY,
+        /** The library's producer, the sequence WRITE posted once the message's completed. */
+        LIBRARY_COMPLETION,
+        /** A twin that writes the sequence word first and the message a millisecond later. */
+        SEQUENCE_FIRST
     }
 
     /**
      * A producer thread on another node offers {@link #historyMessages()} distinct words (retrying while
      * full) while the consumer thread polls, both recording; the history is checked as a FIFO queue of
-     * {@link #SLOTS} words, whose full offers and empty polls are operations too.
+     * {@link #SLOTS} words, whose full offers and empty polls are operations too. With {@code guardless},
+     * the consumer is {@link GuardlessConsumer}.
      */
-    private Outcome raceAndCheck(Function<SimOptions, Fabric> make, long seed, boolean broken) throws InterruptedException {
+    private Outcome raceAndCheck(Function<SimOptions, Fabric> make, SimOptions options, long seed, Producing producing,
+                                 boolean guardless) throws InterruptedException {
         int messages = historyMessages();
         AtomicReference<String> corruption = new AtomicReference<>();
+        long[] violations = new long[1];
+        boolean windows = producing == Producing.SEQUENCE_FIRST || options.reorderWrites();
         History history = new History(HistoryClock.NANO_TIME);
-        History.Recorder producing = history.recorder(0);
+        History.Recorder producingRecorder = history.recorder(0);
         History.Recorder consuming = history.recorder(1);
-        try (TestCluster c = new TestCluster(make, hostile(), 2, b -> { })) {
-            long ptr;
+        try (TestCluster c = new TestCluster(make, options, 2, b -> { })) {
             long[] ring = new long[1];
             c.runOnThreads(new int[] {CONSUMER_NODE, PRODUCER_NODE}, (index, t) -> {
                 if (index == 0) {
                     SpscRingBuffer.Consumer consumer = SpscRingBuffer.create(t, SLOTS, 8);
+                    GuardlessConsumer twin = guardless ? new GuardlessConsumer(t, consumer.ptr(), SLOTS, 8) : null;
                     synchronized (ring) {
                         ring[0] = consumer.ptr();
                         ring.notifyAll();
                     }
                     MemorySegment into = MemorySegment.ofArray(new byte[8]);
                     int received = 0;
-                    while (received < messages) {
-                        int op = consuming.invoke(BoundedContainerSpec.TAKE);
-                        int n;
-                        try {
-                            n = consumer.poll(into);
-                        } catch (CorruptedMemoryException e) {
-                            corruption.set(e.getMessage());
-                            return;
+                    try {
+                        while (received < messages) {
+                            int op = consuming.invoke(BoundedContainerSpec.TAKE);
+                            int n;
+                            try {
+                                n = guardless ? twin.poll(into) : consumer.poll(into);
+                            } catch (CorruptedMemoryException e) {
+                                corruption.set(e.getMessage());
+                                return;
+                            }
+                            if (n < 0) {
+                                consuming.respond(op);
+                                if (windows) {
+                                    // Millisecond windows: a poll every 50 us still falls into each, in a history
+                                    // short enough to check.
+                                    LockSupport.parkNanos(50_000);
+                                }
+                            } else {
+                                consuming.respond(op, into.get(ValueLayout.JAVA_LONG_UNALIGNED, 0));
+                                received++;
+                            }
+                            if (ThreadLocalRandom.current().nextInt(4) == 0) {
+                                Thread.yield();
+                            }
                         }
-                        if (n < 0) {
-                            consuming.respond(op);
-                        } else {
-                            consuming.respond(op, into.get(ValueLayout.JAVA_LONG_UNALIGNED, 0));
-                            received++;
-                        }
-                        if (ThreadLocalRandom.current().nextInt(4) == 0) {
-                            Thread.yield();
-                        }
+                    } finally {
+                        violations[0] = consumer.orderViolations();
                     }
                 } else {
                     long p;
@@ -267,16 +358,18 @@ class SpscRingBufferTest {
                         p = ring[0];
                     }
                     MemorySegment m = MemorySegment.ofArray(new byte[8]);
-                    SpscRingBuffer.Producer producer = broken ? null : SpscRingBuffer.producer(t, p);
-                    SequenceFirstProducer twin = broken ? new SequenceFirstProducer(t, p, SLOTS, 8) : null;
+                    SpscRingBuffer.Producer producer = producing == Producing.SEQUENCE_FIRST ? null
+                            : SpscRingBuffer.producer(t, p, producing == Producing.LIBRARY ? WriteOrder.ONE_DOORBELL
+                            : WriteOrder.COMPLETION);
+                    SequenceFirstProducer twin = producer == null ? new SequenceFirstProducer(t, p, SLOTS, 8) : null;
                     for (int i = 0; i < messages; i++) {
                         long v = seed * 1_000_000 + i;
                         m.set(ValueLayout.JAVA_LONG_UNALIGNED, 0, v);
                         boolean ok = false;
                         while (!ok && corruption.get() == null) {
-                            int op = producing.invoke(BoundedContainerSpec.PUT, v);
-                            ok = broken ? twin.offer(m) : producer.offer(m);
-                            producing.respond(op, ok ? 1 : 0);
+                            int op = producingRecorder.invoke(BoundedContainerSpec.PUT, v);
+                            ok = producer == null ? twin.offer(m) : producer.offer(m);
+                            producingRecorder.respond(op, ok ? 1 : 0);
                             if (!ok) {
                                 Thread.yield();
                             }
@@ -287,20 +380,19 @@ class SpscRingBufferTest {
                     }
                 }
             });
-            ptr = ring[0];
-            assertTrue(ptr != 0);
+            assertTrue(ring[0] != 0);
         }
         if (corruption.get() != null) {
-            return new Outcome(corruption.get(), null);
+            return new Outcome(corruption.get(), null, violations[0]);
         }
-        return new Outcome(null, CHECKER.check(history.operations(), new BoundedContainerSpec(true, SLOTS)));
+        return new Outcome(null, CHECKER.check(history.operations(), new BoundedContainerSpec(true, SLOTS)), violations[0]);
     }
 
     /**
-     * The broken twin: the ring's layout, but from the second lap on the sequence word is written
-     * before the message, so a consumer can see a slot's sequence while its message is still the one
-     * of the lap before (the first lap is written in the right order, so that every slot read has a
-     * valid length and only the checker can tell).
+     * A producer that writes each offer's sequence word first and, a millisecond later (as a producer
+     * descheduled between the two would, or a NIC that makes the later WRITE visible first), the check
+     * words and the message: the window in which a consumer sees a sequence before its message, wide
+     * enough that the polling consumer falls into it however the host schedules.
      */
     private static final class SequenceFirstProducer {
         private final ComputeThread thread;
@@ -327,21 +419,55 @@ class SpscRingBufferTest {
                 }
             }
             long slot = ptr + SpscRingBuffer.HEADER_BYTES + (tail % slots) * slotBytes;
-            boolean firstLap = tail < slots;
-            if (!firstLap) {
-                thread.write(slot, tail + 1);
-                // As a producer descheduled between the two would: the window the bug opens, wide
-                // enough that the polling consumer falls into it however the host schedules.
-                LockSupport.parkNanos(1_000_000);
-            }
-            staging.set(ValueLayout.JAVA_LONG, 0, message.byteSize());
-            MemorySegment.copy(message, 0, staging, 8, message.byteSize());
-            thread.write(slot + 8, staging.asSlice(0, 8 + message.byteSize()));
-            if (firstLap) {
-                thread.write(slot, tail + 1);
-            }
+            long length = message.byteSize();
+            long check = SpscRingBuffer.check(tail + 1, length);
+            long trailer = 8 + SpscRingBuffer.padded(length);
+            thread.write(slot, tail + 1);
+            LockSupport.parkNanos(1_000_000);
+            staging.fill((byte) 0);
+            staging.set(ValueLayout.JAVA_LONG, 0, check);
+            MemorySegment.copy(message, 0, staging, 8, length);
+            staging.set(ValueLayout.JAVA_LONG, trailer, check);
+            thread.write(slot + 8, staging.asSlice(0, trailer + 8));
             tail++;
             return true;
+        }
+    }
+
+    /**
+     * The broken twin of {@link SpscRingBuffer.Consumer}: takes a slot as soon as its sequence word is
+     * there, without looking at the check words, so it takes whatever message the slot held before.
+     */
+    private static final class GuardlessConsumer {
+        private final MemorySegment ring;
+        private final long ptr;
+        private final int slots;
+        private final long slotBytes;
+        private final int maxMessageBytes;
+        private long head;
+
+        GuardlessConsumer(ComputeThread thread, long ptr, int slots, int maxMessageBytes) {
+            this.slotBytes = SpscRingBuffer.slotBytes(maxMessageBytes);
+            this.ring = thread.localSegment(ptr, SpscRingBuffer.HEADER_BYTES + slots * slotBytes);
+            this.ptr = ptr;
+            this.slots = slots;
+            this.maxMessageBytes = maxMessageBytes;
+        }
+
+        int poll(MemorySegment destination) {
+            long slot = SpscRingBuffer.HEADER_BYTES + (head % slots) * slotBytes;
+            if (ring.get(ValueLayout.JAVA_LONG, slot) != head + 1) {
+                return -1;
+            }
+            long length = ring.get(ValueLayout.JAVA_LONG, slot + 8) & 0xFFFF_FFFFL;
+            if (length < 1 || length > maxMessageBytes) {
+                throw new CorruptedMemoryException(ptr + slot + 8, length, "twin consumer, message " + head + ": length "
+                        + length);
+            }
+            MemorySegment.copy(ring, slot + 16, destination, 0, length);
+            head++;
+            ring.set(ValueLayout.JAVA_LONG, 24, head);
+            return (int) length;
         }
     }
 }
