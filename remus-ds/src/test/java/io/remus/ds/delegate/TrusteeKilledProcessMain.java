@@ -45,7 +45,9 @@ import static io.remus.ds.testing.ChildMain.watch;
  * ({@link HistoryJournal}, {@code counter-<trustee>-<nodeId>.journal}, as {@link CounterSpec} operations):
  * the invocation before the call, the response after it; a call that threw a typed error is left pending
  * (it may have run), except one invoked on the dead trustee after the kill, which is voided (no trustee ran
- * it).
+ * it). A client's later calls to a trustee after one left pending there are journaled as another logical
+ * thread ({@code index + WORKERS * k} after {@code k} pending calls), since a history's thread has at most
+ * one operation in flight, and a pending one stays in flight for good.
  *
  * <p>The last node is the victim, which the test kills with {@code SIGKILL} while one of its clients is in
  * the middle of a call: its trustee dies with it, with the live clients' requests in its memory, and its
@@ -233,6 +235,8 @@ public final class TrusteeKilledProcessMain {
         private final List<HistoryJournal> journals;
         private final MemorySegment inFlight;
         private final AtomicLongArray callStarted;
+        /** Per trustee: how many of this client's calls to it were left pending, which picks its logical thread. */
+        private final int[] pendingCalls;
 
         Client(int nodeId, int index, boolean victim, Path dir, long[] trusteePtrs, List<HistoryJournal> journals,
                MemorySegment inFlight, AtomicLongArray callStarted) {
@@ -244,6 +248,7 @@ public final class TrusteeKilledProcessMain {
             this.journals = journals;
             this.inFlight = inFlight;
             this.callStarted = callStarted;
+            this.pendingCalls = new int[trusteePtrs.length];
         }
 
         String run(ComputeThread ct) throws InterruptedException, IOException {
@@ -309,7 +314,8 @@ public final class TrusteeKilledProcessMain {
         private Outcome call(Trust<Delegated.Cell> trust, int t, SplittableRandom rnd, boolean afterDeath) throws IOException {
             HistoryJournal j = journals.get(t);
             boolean add = rnd.nextInt(4) != 0;
-            int op = add ? j.invoke(index, CounterSpec.FETCH_AND_ADD, 1) : j.invoke(index, CounterSpec.READ);
+            int thread = index + WORKERS * pendingCalls[t];
+            int op = add ? j.invoke(thread, CounterSpec.FETCH_AND_ADD, 1) : j.invoke(thread, CounterSpec.READ);
             mark(1);
             try {
                 long r = add ? trust.apply(Delegated.FETCH_AND_ADD, 1, CALL_TIMEOUT) : trust.apply(Delegated.READ, 0, CALL_TIMEOUT);
@@ -320,6 +326,8 @@ public final class TrusteeKilledProcessMain {
                 mark(0);
                 if (afterDeath) {
                     j.voided(op);
+                } else {
+                    pendingCalls[t]++;
                 }
                 progress("client " + index + " on trustee " + t + ": " + e.getClass().getSimpleName() + ": " + e.getMessage());
                 return Outcome.TYPED_ERROR;
