@@ -82,7 +82,6 @@ public final class ComputeThread implements AutoCloseable {
     private static final VarHandle CLOSE_STATE;
     private static final int OPEN = 0;
     private static final int CLOSING = 1;
-    private static final int CLOSED = 2;
     private static final AtomicInteger TAGS = new AtomicInteger();
     private static final int NO_NODE = -1;
     private static final long RESULT_TO_SLOT = -1;
@@ -134,7 +133,7 @@ public final class ComputeThread implements AutoCloseable {
     private RemoteAllocator allocator;
     private int nextLane;
     private volatile boolean closed;
-    /** {@link #OPEN}, {@link #CLOSING} or {@link #CLOSED}: the one {@link #close()} that wins the compare-and-set runs. */
+    /** {@link #OPEN}, or {@link #CLOSING} from the start of the one {@link #close()} that wins the compare-and-set on. */
     private volatile int closeState;
     private Thread owner;
 
@@ -1190,7 +1189,6 @@ public final class ComputeThread implements AutoCloseable {
         }
         cq.close();
         registered.close();
-        CLOSE_STATE.setVolatile(this, CLOSED);
     }
 
     private int countDone() {
