@@ -31,7 +31,6 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * A {@link SequentialObject} whose step throws: the call of that operation fails with
@@ -150,7 +149,6 @@ class WaitFreeObjectThrowingStepTest {
     /** Simulator only: it freezes a thread ({@link SimFabric#freeze}). */
     @Test
     void shouldKeepEveryOtherHandleWorkingWhileAThrowingCallIsAnnouncedAndFrozen() throws Exception {
-        assumeTrue(getClass() == WaitFreeObjectThrowingStepTest.class, "the simulator's freeze, not run by the verbs twin");
         int live = 3;
         int ops = 200;
         int[] liveNodes = {0, 2, 2};
