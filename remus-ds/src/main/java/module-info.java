@@ -11,6 +11,7 @@ module io.remus.ds {
     requires transitive io.remus.alock;
 
     exports io.remus.ds.delegate;
+    exports io.remus.ds.identity;
     exports io.remus.ds.map;
     exports io.remus.ds.object;
     exports io.remus.ds.queue;

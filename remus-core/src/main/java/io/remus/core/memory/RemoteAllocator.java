@@ -212,6 +212,36 @@ public final class RemoteAllocator implements AutoCloseable {
      * @throws PoolContentionException        when a drain lost {@link FreeBlockPool#MAX_ATTEMPTS} compare-and-swaps in a row
      */
     public void deallocate(long ptr, long size) {
+        free(ptr, size, 0);
+    }
+
+    /**
+     * Frees one life of a block: as {@link #deallocate(long, long)}, but only while the block's header is still
+     * {@code expectedHeader}, the word its owner read when it took the block (a {@link BlockHeader} word, whose
+     * incarnation names the life). A block that was freed, or freed and reused, since that word was read is
+     * refused: a stale owner never frees another owner's block. The same RDMA operations as
+     * {@link #deallocate(long, long)}: the header's compare-and-swap expects exactly that word.
+     *
+     * @param ptr            a block from {@link #allocate}
+     * @param size           the size it was allocated with (any size of the same size class)
+     * @param expectedHeader the block's header word in the life to free (allocated state)
+     * @throws BadArgumentException           when the pointer is null or not on a memory node, the size is bad, or
+     *                                        {@code expectedHeader} is not an allocated header of this block
+     * @throws InvalidFreeException           as {@link #deallocate(long, long)}
+     * @throws DoubleFreeException            when the block's header is any other word: that life was freed already
+     * @throws CorruptedControlBlockException as {@link #deallocate(long, long)}
+     * @throws PoolContentionException        as {@link #deallocate(long, long)}
+     */
+    public void deallocate(long ptr, long size, long expectedHeader) {
+        if (!RemotePtr.isNull(ptr) && (!BlockHeader.isHeaderOf(ptr, expectedHeader)
+                || BlockHeader.state(expectedHeader) != BlockHeader.ALLOCATED)) {
+            throw new BadArgumentException("0x" + Long.toHexString(expectedHeader) + " is not an allocated header of block "
+                    + RemotePtr.toString(ptr));
+        }
+        free(ptr, size, expectedHeader);
+    }
+
+    private void free(long ptr, long size, long expectedHeader) {
         if (RemotePtr.isNull(ptr)) {
             throw new BadArgumentException("cannot deallocate the null pointer");
         }
@@ -221,6 +251,11 @@ public final class RemoteAllocator implements AutoCloseable {
         checkInHeap(ptr, sizeClass);
         long header = BlockHeader.address(ptr);
         long word = thread.read(header);
+        if (expectedHeader != 0 && word != expectedHeader) {
+            String now = BlockHeader.isHeaderOf(ptr, word) ? BlockHeader.describe(word) : "0x" + Long.toHexString(word);
+            throw new DoubleFreeException(ptr, "block " + RemotePtr.toString(ptr) + " was freed (and maybe reused) since"
+                    + " its owner took it: its header went from " + BlockHeader.describe(expectedHeader) + " to " + now);
+        }
         checkAllocated(ptr, word, sizeClass, size);
         int m = nodeId - memoryNodes.first();
         long[] blocks = blocksOf(m, sizeClass);
