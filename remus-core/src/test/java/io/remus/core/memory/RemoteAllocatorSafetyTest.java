@@ -389,4 +389,31 @@ class RemoteAllocatorSafetyTest {
             assertTrue(freed.size() > 100, "the mix freed blocks");
         }
     }
+
+    @ParameterizedTest
+    @MethodSource("fabrics")
+    void shouldFreeOnlyTheBlockLifeItsOwnerKnowsWhenGivenItsHeader(Function<SimOptions, Fabric> make) {
+        try (TestCluster c = TestCluster.of(make); ComputeThread t = c.thread(0)) {
+            RemoteAllocator a = new RemoteAllocator(t);
+            long p = a.allocate(64, 1);
+            long first = word(c, BlockHeader.address(p));
+            a.deallocate(p, 64, first);
+            assertEquals(BlockHeader.FREE, BlockHeader.state(word(c, BlockHeader.address(p))));
+            assertEquals(p, a.allocate(64, 1), "the cache hands the block out again");
+            long second = word(c, BlockHeader.address(p));
+            assertNotEquals(first, second, "a new life, a new incarnation");
+
+            DoubleFreeException e = assertThrows(DoubleFreeException.class, () -> a.deallocate(p, 64, first));
+            assertEquals(p, e.pointer());
+            assertEquals(second, word(c, BlockHeader.address(p)), "the block's new life is not freed by a stale owner");
+            BadArgumentException bad = assertThrows(BadArgumentException.class, () -> a.deallocate(p, 64, 0x1234L));
+            assertTrue(bad.getMessage().contains("0x1234"), bad.getMessage());
+            long freed = BlockHeader.encode(p, BlockHeader.FREE, BlockHeader.sizeClass(second), BlockHeader.incarnation(second));
+            assertThrows(BadArgumentException.class, () -> a.deallocate(p, 64, freed), "a free header names no life to free");
+            assertEquals(second, word(c, BlockHeader.address(p)), "refusals change nothing");
+
+            a.deallocate(p, 64, second);
+            assertThrows(DoubleFreeException.class, () -> a.deallocate(p, 64, second), "that life was freed once");
+        }
+    }
 }

@@ -145,9 +145,10 @@ public final class StructureIdentity {
             if (found != kind) {
                 throw new WrongStructureException(ptr, kind, found, "it was a " + found.typeName() + ", since destroyed");
             }
+            String now = BlockHeader.state(header) == BlockHeader.FREE ? "is free" : "was reused";
             throw destroyed.apply("the " + kind.typeName() + " at " + RemotePtr.toString(ptr) + " was destroyed: its"
-                    + " root block is " + BlockHeader.describe(header) + ", its identity word names incarnation "
-                    + Integer.toUnsignedString(incarnation));
+                    + " root block " + now + " (" + BlockHeader.describe(header) + "; its identity word names incarnation "
+                    + Integer.toUnsignedString(incarnation) + ")");
         }
         if (found != kind) {
             throw new WrongStructureException(ptr, kind, found, "it is a " + found.typeName());
