@@ -24,16 +24,16 @@ import io.remus.core.RemotePtr;
  * very block (zeroed memory, user data inside another block, a header copied from elsewhere) passes
  * it with probability 2<sup>-24</sup> at most, and never when it is zero.
  *
- * <p>The header changes from 0 to allocated by RDMA compare-and-swap when the block is carved, and
- * from allocated to free (incarnation + 1) by RDMA compare-and-swap when it is freed: two racing
- * frees of one block both expect the same allocated word, so exactly one succeeds. From free to
- * allocated (incarnation + 1), when it is reused, it changes by an RDMA WRITE of the allocator that
- * holds the block: no one compare-and-swaps a free header (a free that reads one refuses before it
- * changes anything), so the only thing a WRITE could race with is a reader, which sees the old word,
- * the new one, or (a torn store) a word that fails the check. A free block keeps its free header while
- * it waits in an allocator's cache or a node's pool, except that the allocator that pushes it onto a
- * pool as a batch's first block WRITEs it from free to free (incarnation + 1) first, while it still
- * holds it; in the pool its first payload word is the pool's link ({@link FreeBlockPool}), which is
+ * <p>The header changes only by RDMA compare-and-swap: from 0 to allocated when the block is carved;
+ * from allocated to free (incarnation + 1) when it is freed, so that of two racing frees of one block,
+ * which both expect the same allocated word, exactly one succeeds; from free to allocated (incarnation
+ * + 1) when the allocator that holds it free hands it out again; and from free to free (incarnation + 1)
+ * when that allocator pushes it onto a pool as a batch's first block. Never by a WRITE: a NIC's atomics
+ * are atomic only among themselves, and the losing free of two racing ones may still be in flight when
+ * the winner reuses or pushes the block, its failed compare-and-swap storing back the word it read (as a
+ * NIC may, and the simulator's does); a WRITE could be lost to that store, another compare-and-swap is
+ * ordered with it. A reader sees the old word, the new one, or (a torn READ) a word that fails the check.
+ * In the pool a block's first payload word is the pool's link ({@link FreeBlockPool}), which is
  * why the smallest class is one word.
  */
 public final class BlockHeader {

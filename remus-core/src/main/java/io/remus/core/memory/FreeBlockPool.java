@@ -39,8 +39,8 @@ import java.util.Arrays;
  * 8-byte aligned, so 45 bits hold any block of any configuration and the tag keeps 19 bits.
  *
  * <p><b>The tag.</b> The head's tag is the low 19 bits of the {@link BlockHeader} incarnation of the
- * top batch's first block, and a push adds one to that incarnation (a WRITE of the header of a block
- * the pusher holds) before it publishes the batch. So the head word names the top block and how
+ * top batch's first block, and a push adds one to that incarnation (a compare-and-swap of the header of a
+ * block the pusher holds, not a WRITE: see {@link BlockHeader}) before it publishes the batch. So the head word names the top block and how
  * many times it was pushed, not how many times the head changed: other threads' pushes and pops,
  * however many, bring the head back to a value a delayed operation read only if the same block is
  * on top again without having been pushed since, which means it stayed in the pool all along, and
@@ -50,12 +50,12 @@ import java.util.Arrays;
  * each block's header and link (two READs per block), and the header of the next batch's first block
  * (one READ, none at the bottom), and check them; compare-and-swap the head from what was read to
  * (the next batch, its first block's incarnation). <b>Push</b> (a cache drains one batch): WRITE the
- * links of the batch's blocks and the first block's header with its incarnation + 1, READ the head,
+ * links of the batch's blocks, compare-and-swap the first block's header to its incarnation + 1, READ the head,
  * WRITE the last block's link to the head's batch, compare-and-swap the head from what was read to
  * (the batch's first block, its new incarnation); a failed compare-and-swap returns the head, and the
  * retry rewrites the last link and tries again. So a pop of {@code n} blocks costs at most
- * {@code 2 + 2n} READs and one compare-and-swap, a push {@code n + 1} WRITEs, one READ and one
- * compare-and-swap, plus per failed compare-and-swap a walk (pop) or a WRITE (push) and one more
+ * {@code 2 + 2n} READs and one compare-and-swap, a push {@code n} WRITEs, one READ and two
+ * compare-and-swaps, plus per failed compare-and-swap a walk (pop) or a WRITE (push) and one more
  * compare-and-swap. On the thread's own node the READs take the CPU path and are not posted.
  *
  * <p><b>Why it is correct.</b> A pooled block's header is its FREE header and its link is what its
@@ -256,6 +256,8 @@ public final class FreeBlockPool {
      * @throws CorruptedControlBlockException when the head holds what no push or pop writes
      * @throws PoolContentionException        when {@link #MAX_ATTEMPTS} compare-and-swaps failed; the blocks are still
      *                                        the caller's
+     * @throws CorruptedMemoryException       when the first block's header is no longer {@code headers[from]}; nothing
+     *                                        is published
      */
     void push(int nodeId, int sizeClass, long[] blocks, long[] headers, int from, int count) {
         for (int i = 0; i < count - 1; i++) {
@@ -264,7 +266,12 @@ public final class FreeBlockPool {
         long first = blocks[from];
         long last = blocks[from + count - 1];
         long pushed = BlockHeader.encode(first, BlockHeader.FREE, sizeClass, BlockHeader.incarnation(headers[from]) + 1);
-        thread.write(BlockHeader.address(first), pushed);
+        long seen = thread.compareAndSwap(BlockHeader.address(first), headers[from], pushed);
+        if (seen != headers[from]) {
+            throw new CorruptedMemoryException(BlockHeader.address(first), seen, "the header of block "
+                    + RemotePtr.toString(first) + " changed while its allocator held it free: expected "
+                    + BlockHeader.describe(headers[from]) + ", found 0x" + Long.toHexString(seen) + "; the batch is not pushed");
+        }
         headers[from] = pushed;
         long newTag = tagOf(pushed);
         long headPtr = headPointer(thread, nodeId, sizeClass);

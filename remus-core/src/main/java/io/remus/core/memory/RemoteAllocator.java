@@ -42,23 +42,25 @@ import java.util.SplittableRandom;
  * {@link DoubleFreeException}) before anything changes. The free itself is a compare-and-swap of the
  * header from allocated to free (incarnation + 1), so of two racing frees of one block exactly one
  * succeeds, and a block in a cache or a pool is refused by every free. Handing a free block out again
- * is a WRITE of its header from free to allocated (incarnation + 1): the block is this allocator's
- * alone while it is cached, and no free changes a free header ({@link BlockHeader}); a stray store into
- * the header of a cached block is overwritten there, not detected (one into a pooled block's is found
- * by the refill, which reads every header it takes). A free through a
+ * is a compare-and-swap of its header from free to allocated (incarnation + 1), not a WRITE, which the
+ * failed compare-and-swap of a losing racing free could undo ({@link BlockHeader}): the block is this
+ * allocator's alone while it is cached, and no free changes a free header; a stray store into the header
+ * of a cached block is found there, as one into a pooled block's is by the refill, which reads every
+ * header it takes. A free through a
  * stale pointer to a block that was freed and reused since is not detectable here (the pointer does not
  * carry the incarnation); reclamation is what prevents it.
  *
- * <p><b>Cost, amortised.</b> Every allocation of a cached block costs one RDMA WRITE (its header) and
- * no atomic; every free one READ (a CPU read on the thread's own node) and one compare-and-swap (its
+ * <p><b>Cost, amortised.</b> Every allocation of a cached block costs one RDMA compare-and-swap (its
+ * header); every free one READ (a CPU read on the thread's own node) and one compare-and-swap (its
  * header). The pool adds one compare-and-swap per batch moved: a refill of {@code n} blocks costs
  * at most {@code 2 + 2n} READs and one compare-and-swap, a drain of {@link FreeBlockPool#BATCH} blocks
- * that many WRITEs plus one (the first block's header), one READ and one compare-and-swap, plus one compare-and-swap (and a walk or a WRITE)
- * per attempt lost to another thread. Without contention, blocks that go round through the pools cost
- * at most {@code 1/BATCH} = 0.0625 RDMA atomics per allocation and {@code 1 + 1/BATCH} = 1.0625 per
- * free (the header's compare-and-swap, which the double-free check needs, and 1/16 for the pool): over
- * as many allocations as frees, at most {@code (1 + 2/BATCH) / 2} = 0.5625 per operation. A block a
- * thread frees and reuses itself costs exactly one atomic, its free's. {@code RemoteAllocatorPoolTest}
+ * that many WRITEs (the links), one READ and two compare-and-swaps (the first block's header, the head),
+ * plus one compare-and-swap (and a walk or a WRITE) per attempt lost to another thread. Without
+ * contention, blocks that go round through the pools cost at most {@code 1 + 1/BATCH} = 1.0625 RDMA
+ * atomics per allocation and {@code 1 + 2/BATCH} = 1.125 per free (the header's compare-and-swap, which
+ * the double-free check needs, and 2/16 for the pool): over as many allocations as frees, at most
+ * {@code 1 + 1.5/BATCH} = 1.09375 per operation. A block a thread frees and reuses itself costs exactly
+ * two atomics, its free's and its reuse's. {@code RemoteAllocatorPoolTest}
  * measures these bounds with {@link ComputeThread#postedOperations}. A carved block, once in the life
  * of a segment, costs one READ of the pool's head (not posted on the thread's own node), one
  * compare-and-swap on the watermark (plus one per block others carved since this allocator saw it) and
@@ -141,7 +143,7 @@ public final class RemoteAllocator implements AutoCloseable {
      * node and class, refilled with one batch from the node's pool when empty, or else carved from a
      * segment.
      *
-     * <p>RDMA operations: a cached block costs one WRITE (its header, free to allocated). A
+     * <p>RDMA operations: a cached block costs one compare-and-swap (its header, free to allocated). A
      * refill of {@code n} blocks adds one READ of the pool's head, {@code 2n} READs (each block's header
      * and link) and one compare-and-swap of the head, plus a walk and a compare-and-swap per attempt
      * lost to another thread (READs of this thread's own node take the CPU path and are not posted). A
@@ -196,8 +198,9 @@ public final class RemoteAllocator implements AutoCloseable {
      * ({@link FreeBlockPool#BATCH} blocks) to the node's pool. Any thread of any node may then reuse it.
      *
      * <p>RDMA operations: one READ of the block's header (a CPU read when the block is on this
-     * thread's node) and one compare-and-swap on it; a drain adds {@link FreeBlockPool#BATCH} + 1 WRITEs
-     * (the blocks' links), one READ and one compare-and-swap of the pool's head, plus a WRITE and a
+     * thread's node) and one compare-and-swap on it; a drain adds {@link FreeBlockPool#BATCH} WRITEs
+     * (the blocks' links), a compare-and-swap of the first block's header, one READ and one compare-and-swap
+     * of the pool's head, plus a WRITE and a
      * compare-and-swap per attempt lost to another thread. A refused free changes nothing; a drain that
      * fails ({@link PoolContentionException}, a fabric error) leaves the block allocated and the cache
      * as it was.
@@ -287,8 +290,9 @@ public final class RemoteAllocator implements AutoCloseable {
      * usable. Its owner calls it before dropping the allocator or closing its compute thread, and may
      * call it any time to hand its cached blocks to the other threads.
      *
-     * <p>RDMA operations: per batch of {@code n} blocks, {@code n + 1} WRITEs, one READ and one
-     * compare-and-swap of a pool's head (plus a WRITE and a compare-and-swap per attempt lost).
+     * <p>RDMA operations: per batch of {@code n} blocks, {@code n} WRITEs, a compare-and-swap of the first
+     * block's header, one READ and one compare-and-swap of a pool's head (plus a WRITE and a compare-and-swap
+     * per attempt lost).
      *
      * @throws CorruptedControlBlockException when a pool head holds a value no allocator writes
      * @throws PoolContentionException        when a push lost {@link FreeBlockPool#MAX_ATTEMPTS} compare-and-swaps in a
@@ -339,9 +343,22 @@ public final class RemoteAllocator implements AutoCloseable {
         return blocks;
     }
 
+    /**
+     * Hands a cached block out: a compare-and-swap of its header from the free word it was cached with to allocated
+     * (incarnation + 1). Not a WRITE: a NIC's atomics are atomic only among themselves, and the losing free of two
+     * racing frees of this block may still be in flight, its failed compare-and-swap storing back the word it read
+     * (as a NIC may, and the simulator's does); against that store a WRITE could be lost, another atomic cannot.
+     */
     private long reuse(long block, long freeHeader) {
-        thread.write(BlockHeader.address(block), BlockHeader.encode(block, BlockHeader.ALLOCATED,
-                BlockHeader.sizeClass(freeHeader), BlockHeader.incarnation(freeHeader) + 1));
+        long header = BlockHeader.address(block);
+        long allocated = BlockHeader.encode(block, BlockHeader.ALLOCATED, BlockHeader.sizeClass(freeHeader),
+                BlockHeader.incarnation(freeHeader) + 1);
+        long was = thread.compareAndSwap(header, freeHeader, allocated);
+        if (was != freeHeader) {
+            throw new CorruptedMemoryException(header, was, "the header of block " + RemotePtr.toString(block) + " changed"
+                    + " while this allocator held it free: expected " + BlockHeader.describe(freeHeader) + ", found 0x"
+                    + Long.toHexString(was) + "; the block is not handed out");
+        }
         return block;
     }
 

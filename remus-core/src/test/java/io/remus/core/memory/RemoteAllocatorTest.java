@@ -194,7 +194,7 @@ class RemoteAllocatorTest {
             assertCost(t, before, 1, 0, 1, "a remote free: the header's READ and CAS");
             before = counts(t);
             assertEquals(p, a.allocate(64, 1));
-            assertCost(t, before, 0, 1, 0, "a block from the cache: the header's WRITE");
+            assertCost(t, before, 0, 0, 1, "a block from the cache: the header's CAS");
             before = counts(t);
             long own = a.allocate(64, 0);
             a.deallocate(own, 64);
