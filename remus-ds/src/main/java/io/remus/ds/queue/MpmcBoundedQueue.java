@@ -5,6 +5,9 @@ import io.remus.core.ComputeThread;
 import io.remus.core.CorruptedMemoryException;
 import io.remus.core.RemotePtr;
 import io.remus.core.memory.SizeClasses;
+import io.remus.ds.identity.StructureIdentity;
+import io.remus.ds.identity.StructureKind;
+import io.remus.ds.identity.WrongStructureException;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -34,7 +37,9 @@ import java.util.concurrent.locks.LockSupport;
  * {@link MpmcScqQueue}.
  *
  * <h2>Layout</h2>
- * One block on the creator's node: a 64-byte header (word 0: the capacity; word 1: the tail, the
+ * One block on the creator's node: the queue's {@link StructureIdentity} in front of its root (the block's
+ * allocator header and the identity word, the 16 bytes before {@link #ptr()}), then, from {@link #ptr()}, a
+ * 64-byte header (word 0: the capacity; word 1: the tail, the
  * number of tickets producers claimed; word 2: the head, the number of tickets consumers claimed) and
  * {@code capacity} slots of 16 bytes: a sequence word and a value word. Ticket {@code i} uses slot
  * {@code i % capacity}; its sequence word is {@code 2i} while the slot is free for ticket {@code i}'s
@@ -43,6 +48,20 @@ import java.util.concurrent.locks.LockSupport;
  * sequence word are changed only by RDMA compare-and-swap (after the creator's CPU stores, before the
  * queue is shared); the value word only by RDMA WRITE, and only by the producer that claimed its
  * ticket, before it publishes the sequence word; it is read only after that.
+ * <pre>
+ *  ptr - 16  allocator block header      ptr + 0   capacity
+ *  ptr - 8   identity word               ptr + 8   tail
+ *                                        ptr + 16  head
+ *                                        ptr + 64  slot 0: sequence, value; slot 1 ...
+ * </pre>
+ *
+ * <h2>Destroy</h2>
+ * {@link #destroy} frees the block in the life its handle knows: of two handles that destroy the queue, in
+ * any processes, one frees it and the other gets {@link ClosedQueueException}. Every READ of the tail or
+ * the head starts at the block's header, 16 bytes before the queue, so a handle whose call reads the tail
+ * or the head learns that the queue was destroyed, at no extra RDMA operation, and throws
+ * {@link ClosedQueueException}. Calls that read only slots (an offer or a poll with this handle's ticket
+ * current and the queue neither full nor empty) do not: no handle may be used after the queue is destroyed.
  *
  * <h2>Operations, costs and linearization points</h2>
  * {@link #offer}: READ the sequence word of the slot of the tail this handle last saw; when it is free
@@ -94,23 +113,27 @@ public final class MpmcBoundedQueue implements AutoCloseable {
     public static final int HEADER_BYTES = 64;
     /** Bytes of a slot: its sequence word and its value word. */
     public static final int SLOT_BYTES = 16;
-    /** The largest capacity: the queue is one allocation of {@link SizeClasses#MAX} bytes at most. */
-    public static final int MAX_CAPACITY = (int) ((SizeClasses.MAX - HEADER_BYTES) / SLOT_BYTES);
+    /** The largest capacity: the queue, with its identity word, is one allocation of {@link SizeClasses#MAX} bytes at most. */
+    public static final int MAX_CAPACITY = (int) ((SizeClasses.MAX - StructureIdentity.blockBytes(HEADER_BYTES)) / SLOT_BYTES);
     static final long CAPACITY = 0;
     static final long TAIL = 8;
     static final long HEAD = 16;
     private static final long MAX_BACKOFF_NANOS = 1_000_000;
 
     private final ComputeThread thread;
+    private final StructureIdentity identity;
     private final long ptr;
     private final int capacity;
+    /** Receives a READ of the block header, the identity word and the header's first three words. */
+    private final MemorySegment rootWords = MemorySegment.ofArray(new long[5]);
     private long tail;
     private long head;
     private boolean closed;
 
-    private MpmcBoundedQueue(ComputeThread thread, long ptr, int capacity, long tail, long head) {
+    private MpmcBoundedQueue(ComputeThread thread, StructureIdentity identity, int capacity, long tail, long head) {
         this.thread = thread;
-        this.ptr = ptr;
+        this.identity = identity;
+        this.ptr = identity.ptr();
         this.capacity = capacity;
         this.tail = tail;
         this.head = head;
@@ -118,8 +141,8 @@ public final class MpmcBoundedQueue implements AutoCloseable {
 
     /**
      * Creates an empty queue on the caller's node and returns the caller's handle. No RDMA operation:
-     * the allocation, then CPU stores of the header and the slots' sequence words, before anyone else
-     * can know the block.
+     * the allocation, then CPU loads and stores on the caller's node of the block header, the identity
+     * word, the header and the slots' sequence words, before anyone else can know the block.
      *
      * @param thread   the creator's compute thread: the queue is on its node
      * @param capacity the most words it holds, 1..{@link #MAX_CAPACITY}
@@ -132,7 +155,9 @@ public final class MpmcBoundedQueue implements AutoCloseable {
             throw new BadArgumentException("capacity must be 1.." + MAX_CAPACITY + ", got " + capacity);
         }
         long bytes = bytes(capacity);
-        long ptr = thread.allocator().allocate(bytes, thread.nodeId());
+        StructureIdentity identity = StructureIdentity.allocate(thread, StructureKind.MPMC_BOUNDED_QUEUE, bytes,
+                thread.nodeId(), ClosedQueueException::new);
+        long ptr = identity.ptr();
         MemorySegment block = thread.localSegment(ptr, bytes);
         block.fill((byte) 0);
         block.set(ValueLayout.JAVA_LONG, CAPACITY, capacity);
@@ -140,28 +165,33 @@ public final class MpmcBoundedQueue implements AutoCloseable {
             block.set(ValueLayout.JAVA_LONG, HEADER_BYTES + (long) i * SLOT_BYTES, 2L * i);
         }
         VarHandle.releaseFence();
-        return new MpmcBoundedQueue(thread, ptr, capacity, 0, 0);
+        return new MpmcBoundedQueue(thread, identity, capacity, 0, 0);
     }
 
     /**
-     * Attaches a handle for {@code thread} to the queue at {@code ptr}: one RDMA READ of the header's
-     * first three words (1 round trip).
+     * Attaches a handle for {@code thread} to the queue at {@code ptr}: one RDMA READ of the block header,
+     * the identity word and the header's first three words (1 round trip).
      *
      * @param thread the caller's compute thread, on any node
      * @param ptr    the queue ({@link #ptr()})
      * @return the caller's handle
+     * @throws io.remus.core.BadArgumentException when the pointer is null or not 8-byte aligned
+     * @throws WrongStructureException  when no {@code MpmcBoundedQueue} is at {@code ptr}: another kind of
+     *                                  structure, or none
+     * @throws ClosedQueueException     when the queue at {@code ptr} was destroyed
      * @throws CorruptedMemoryException when the header is not a queue's
      */
     public static MpmcBoundedQueue attach(ComputeThread thread, long ptr) {
         Objects.requireNonNull(thread, "thread");
         MemorySegment header = MemorySegment.ofArray(new long[3]);
-        thread.read(ptr, header);
+        StructureIdentity identity = StructureIdentity.attach(thread, StructureKind.MPMC_BOUNDED_QUEUE, ptr, header,
+                ClosedQueueException::new);
         long capacity = header.getAtIndex(ValueLayout.JAVA_LONG, 0);
         if (capacity < 1 || capacity > MAX_CAPACITY) {
             throw new CorruptedMemoryException(ptr + CAPACITY, capacity, "queue " + RemotePtr.toString(ptr)
                     + ": header word " + capacity + " is no queue's capacity");
         }
-        return new MpmcBoundedQueue(thread, ptr, (int) capacity, header.getAtIndex(ValueLayout.JAVA_LONG, 1),
+        return new MpmcBoundedQueue(thread, identity, (int) capacity, header.getAtIndex(ValueLayout.JAVA_LONG, 1),
                 header.getAtIndex(ValueLayout.JAVA_LONG, 2));
     }
 
@@ -179,6 +209,19 @@ public final class MpmcBoundedQueue implements AutoCloseable {
         return capacity;
     }
 
+    /**
+     * Reads the header word at {@code offset} ({@link #TAIL} or {@link #HEAD}): one READ from the block header
+     * through that word, whose block header shows whether the queue was destroyed.
+     *
+     * @throws ClosedQueueException when the queue was destroyed
+     */
+    private long readRootWord(long offset) {
+        int length = (int) (StructureIdentity.PREFIX_BYTES + offset + 8);
+        thread.read(identity.headerAddress(), rootWords.asSlice(0, length));
+        identity.check(rootWords.get(ValueLayout.JAVA_LONG, 0));
+        return rootWords.get(ValueLayout.JAVA_LONG, length - 8);
+    }
+
     private long slot(long ticket) {
         return ptr + HEADER_BYTES + Math.floorMod(ticket, capacity) * (long) SLOT_BYTES;
     }
@@ -194,7 +237,8 @@ public final class MpmcBoundedQueue implements AutoCloseable {
      * @param patience accepted for symmetry with {@link #poll}; an offer never waits, so it never runs out
      * @return true when added, false when the queue was full
      * @throws BadArgumentException     naming the value, for a negative patience
-     * @throws ClosedQueueException     after {@link #close()}
+     * @throws ClosedQueueException     after {@link #close()} or {@link #destroy()}, or when it reads the head or
+     *                                  the tail of a queue another handle destroyed
      * @throws CorruptedMemoryException when the slot's sequence word changed under the claim holder
      */
     public boolean offer(long value, Duration patience) {
@@ -213,9 +257,9 @@ public final class MpmcBoundedQueue implements AutoCloseable {
                 }
                 pos = seen;
             } else if (seq - 2 * pos > 0) {
-                pos = thread.read(ptr + TAIL);
+                pos = readRootWord(TAIL);
             } else {
-                long h = thread.read(ptr + HEAD);
+                long h = readRootWord(HEAD);
                 head = Math.max(head, h);
                 if (pos - h >= capacity) {
                     tail = pos;
@@ -241,7 +285,8 @@ public final class MpmcBoundedQueue implements AutoCloseable {
      * @param patience how long to wait for a producer's claim in flight; zero tries without waiting
      * @return the oldest word, or empty when the queue was empty
      * @throws BadArgumentException     naming the value, for a negative patience
-     * @throws ClosedQueueException     after {@link #close()}
+     * @throws ClosedQueueException     after {@link #close()} or {@link #destroy()}, or when it reads the head or
+     *                                  the tail of a queue another handle destroyed
      * @throws QueueTimeoutException    when the patience ran out; nothing was removed
      * @throws CorruptedMemoryException when the slot's sequence word went back under the claim holder
      */
@@ -268,10 +313,10 @@ public final class MpmcBoundedQueue implements AutoCloseable {
                 pos = seen;
                 busy = 0;
             } else if (seq - (2 * pos + 1) > 0) {
-                pos = thread.read(ptr + HEAD);
+                pos = readRootWord(HEAD);
                 busy = 0;
             } else {
-                long t = thread.read(ptr + TAIL);
+                long t = readRootWord(TAIL);
                 tail = Math.max(tail, t);
                 if (t <= pos) {
                     head = pos;
@@ -344,15 +389,20 @@ public final class MpmcBoundedQueue implements AutoCloseable {
     }
 
     /**
-     * Frees the queue (the allocator's costs) and closes this handle. No other handle may be used after.
+     * Frees the queue in the life this handle knows (the allocator's costs:
+     * {@link io.remus.core.memory.RemoteAllocator#deallocate(long, long, long)}) and closes this handle. Of two
+     * handles that destroy the queue, in any processes, exactly one frees it. No other handle may be used
+     * after: their calls that read the head or the tail throw {@link ClosedQueueException}, the others are
+     * not checked.
      *
-     * @throws ClosedQueueException after {@link #close()}
+     * @throws ClosedQueueException after {@link #close()} or {@link #destroy()}, or when another handle destroyed
+     *                              the queue first (nothing is freed; this handle is closed)
      */
     public void destroy() {
         if (closed) {
             throw new ClosedQueueException("handle of queue " + RemotePtr.toString(ptr) + " is closed");
         }
         closed = true;
-        thread.allocator().deallocate(ptr, bytes(capacity));
+        identity.destroy(thread, bytes(capacity));
     }
 }

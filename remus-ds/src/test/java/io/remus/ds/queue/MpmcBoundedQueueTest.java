@@ -16,6 +16,7 @@ import io.remus.core.sim.SimOptions;
 import io.remus.core.testing.Fabrics;
 import io.remus.core.testing.Straddles;
 import io.remus.core.testing.TestCluster;
+import io.remus.ds.identity.WrongStructureException;
 import io.remus.ds.object.BoundedContainerSpec;
 import org.junit.jupiter.api.Named;
 import org.junit.jupiter.api.Test;
@@ -38,6 +39,7 @@ import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -185,7 +187,10 @@ class MpmcBoundedQueueTest {
             assertThrows(ClosedQueueException.class, remote::destroy);
             assertEquals(OptionalLong.of(7), q.poll(PATIENCE), "closing a handle leaves the queue to the others");
             long notAQueue = c.block(1, 64);
-            assertThrows(CorruptedMemoryException.class, () -> MpmcBoundedQueue.attach(home, notAQueue));
+            assertNull(assertThrows(WrongStructureException.class, () -> MpmcBoundedQueue.attach(home, notAQueue)).found());
+            MpmcBoundedQueue broken = MpmcBoundedQueue.create(home, 2);
+            c.raw(broken.ptr(), 8).set(ValueLayout.JAVA_LONG, 0, 0);
+            assertThrows(CorruptedMemoryException.class, () -> MpmcBoundedQueue.attach(other, broken.ptr()));
             q.destroy();
             assertThrows(ClosedQueueException.class, () -> q.poll(PATIENCE), "destroy closes the handle");
         }

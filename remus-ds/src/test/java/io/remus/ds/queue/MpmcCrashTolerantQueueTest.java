@@ -15,6 +15,7 @@ import io.remus.core.sim.SimOptions;
 import io.remus.core.testing.Fabrics;
 import io.remus.core.testing.Straddles;
 import io.remus.core.testing.TestCluster;
+import io.remus.ds.identity.WrongStructureException;
 import io.remus.ds.object.BoundedContainerSpec;
 import io.remus.ds.queue.MpmcBoundedQueueTest.Ops;
 import org.junit.jupiter.api.Named;
@@ -23,6 +24,7 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
+import java.lang.foreign.ValueLayout;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -39,6 +41,7 @@ import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -183,7 +186,10 @@ class MpmcCrashTolerantQueueTest {
             assertThrows(ClosedQueueException.class, remote::destroy);
             assertEquals(OptionalLong.of(7), q.poll(PATIENCE), "closing a handle leaves the queue to the others");
             long notAQueue = c.block(1, 64);
-            assertThrows(CorruptedMemoryException.class, () -> MpmcCrashTolerantQueue.attach(home, notAQueue));
+            assertNull(assertThrows(WrongStructureException.class, () -> MpmcCrashTolerantQueue.attach(home, notAQueue)).found());
+            MpmcCrashTolerantQueue broken = MpmcCrashTolerantQueue.create(home, 2, 1);
+            c.raw(broken.ptr(), 8).set(ValueLayout.JAVA_LONG, 0, 0);
+            assertThrows(CorruptedMemoryException.class, () -> MpmcCrashTolerantQueue.attach(other, broken.ptr()));
             q.destroy();
             assertThrows(ClosedQueueException.class, () -> q.poll(PATIENCE), "destroy closes the handle");
         }
