@@ -208,9 +208,8 @@ public final class SpscRingBuffer {
                     + Long.toHexString(held) + ")");
         }
         Producer end = new Producer(producer, identity, slots, max, token, order);
-        long tail = end.readRootWord(TAIL);
-        end.tail = tail;
-        end.head = end.rootWords.get(ValueLayout.JAVA_LONG, StructureIdentity.PREFIX_BYTES + HEAD);
+        end.head = end.readRootWord(HEAD);
+        end.tail = end.rootWords.get(ValueLayout.JAVA_LONG, StructureIdentity.PREFIX_BYTES + TAIL);
         return end;
     }
 

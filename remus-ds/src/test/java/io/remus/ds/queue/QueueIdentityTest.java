@@ -280,6 +280,35 @@ class QueueIdentityTest {
 
     @ParameterizedTest
     @MethodSource("fabrics")
+    void ringProducerChecksTheRingBeforeItsClaimAndReadsTheTailAndHeadAfter(Function<SimOptions, Fabric> make) {
+        try (TestCluster c = cluster(make); ComputeThread home = c.thread(HOME); ComputeThread one = c.thread(1);
+             ComputeThread two = c.thread(2)) {
+            SpscRingBuffer.Consumer consumer = SpscRingBuffer.create(home, 2, 8);
+            try (SpscRingBuffer.Producer first = SpscRingBuffer.producer(one, consumer.ptr())) {
+                assertTrue(first.offer(MemorySegment.ofArray(new long[] {1})));
+                assertTrue(first.offer(MemorySegment.ofArray(new long[] {2})));
+            }
+            MemorySegment destination = MemorySegment.ofArray(new long[1]);
+            assertEquals(8, consumer.poll(destination));
+            assertEquals(8, consumer.poll(destination));
+            MpmcBoundedQueueTest.Ops before = MpmcBoundedQueueTest.Ops.of(two);
+            SpscRingBuffer.Producer next = SpscRingBuffer.producer(two, consumer.ptr());
+            assertEquals(new MpmcBoundedQueueTest.Ops(3, 2, 0, 1, 0), before.since(two),
+                    "producer: READ of the identity and the header, compare-and-swap of the claim, READ through the head");
+            assertEquals(2, next.offered(), "the tail the first producer left");
+            before = MpmcBoundedQueueTest.Ops.of(two);
+            assertTrue(next.offer(MemorySegment.ofArray(new long[] {3})));
+            assertEquals(new MpmcBoundedQueueTest.Ops(1, 0, 2, 0, 0), before.since(two),
+                    "the head read after the claim says the ring has room: no READ of the head");
+            next.close();
+            assertEquals(8, consumer.poll(destination));
+            assertEquals(3L, destination.getAtIndex(ValueLayout.JAVA_LONG, 0));
+            consumer.destroy();
+        }
+    }
+
+    @ParameterizedTest
+    @MethodSource("fabrics")
     void ringIsClosedForTheConsumerAndTheProducerOnceDestroyed(Function<SimOptions, Fabric> make) {
         try (TestCluster c = cluster(make); ComputeThread home = c.thread(HOME); ComputeThread one = c.thread(1);
              ComputeThread two = c.thread(2)) {
