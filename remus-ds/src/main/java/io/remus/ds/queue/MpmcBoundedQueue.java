@@ -114,7 +114,8 @@ public final class MpmcBoundedQueue implements AutoCloseable {
     /** Bytes of a slot: its sequence word and its value word. */
     public static final int SLOT_BYTES = 16;
     /** The largest capacity: the queue, with its identity word, is one allocation of {@link SizeClasses#MAX} bytes at most. */
-    public static final int MAX_CAPACITY = (int) ((SizeClasses.MAX - StructureIdentity.blockBytes(HEADER_BYTES)) / SLOT_BYTES);
+    public static final int MAX_CAPACITY =
+            (int) ((SizeClasses.MAX - StructureIdentity.blockBytes(HEADER_BYTES)) / SLOT_BYTES);
     static final long CAPACITY = 0;
     static final long TAIL = 8;
     static final long HEAD = 16;

@@ -108,7 +108,10 @@ public final class MpmcCrashTolerantQueue implements AutoCloseable {
     public static final int HEADER_BYTES = 64;
     /** The most cells: a cell index is 16 bits, and {@link #NONE} is reserved. */
     public static final int MAX_CELLS = 0xFFFF;
-    /** The largest capacity with no spare cells, so that the queue, with its identity word, is one allocation of at most {@link SizeClasses#MAX}. */
+    /**
+     * The largest capacity with no spare cells, so that the queue, with its identity word, is one allocation of at
+     * most {@link SizeClasses#MAX}.
+     */
     public static final int MAX_CAPACITY = (int) ((SizeClasses.MAX - StructureIdentity.blockBytes(HEADER_BYTES)) / 24);
     static final long CAPACITY = 0;
     static final long CELLS = 8;

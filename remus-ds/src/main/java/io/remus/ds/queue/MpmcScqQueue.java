@@ -119,8 +119,12 @@ public final class MpmcScqQueue implements AutoCloseable {
     public static final int HEADER_BYTES = 64;
     /** The index of an entry that holds no cell. */
     static final int NONE = 0xFFFF;
-    /** The largest capacity: a cell index is 16 bits with {@link #NONE} reserved, and the queue, with its identity word, is one allocation. */
-    public static final int MAX_CAPACITY = (int) Math.min(NONE, (SizeClasses.MAX - StructureIdentity.blockBytes(HEADER_BYTES)) / 40);
+    /**
+     * The largest capacity: a cell index is 16 bits with {@link #NONE} reserved, and the queue, with its identity
+     * word, is one allocation.
+     */
+    public static final int MAX_CAPACITY =
+            (int) Math.min(NONE, (SizeClasses.MAX - StructureIdentity.blockBytes(HEADER_BYTES)) / 40);
     static final long CAPACITY = 0;
     static final long ALLOC_RING = 8;
     static final long FREE_RING = 32;

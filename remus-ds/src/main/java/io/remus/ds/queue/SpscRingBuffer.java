@@ -168,8 +168,8 @@ public final class SpscRingBuffer {
      * Claims the ring for a producer and returns its end. One RDMA READ of the block header, the identity
      * word and the ring's header (the checks of the ring and of the thread's buffer, before anything is
      * written), one RDMA compare-and-swap (the claim), then one RDMA READ from the block header through the
-     * ring's head (the tail and head the claim makes current): 3 round trips. The producer stages each offer in its compute
-     * thread's {@link ComputeThread#buffer()} bytes {@code [0, slot bytes)} while {@link Producer#offer}
+     * ring's head (the tail and head the claim makes current): 3 round trips. The producer stages each
+     * offer in its compute thread's {@link ComputeThread#buffer()} bytes {@code [0, slot bytes)} while {@link Producer#offer}
      * runs, and no buffer bytes otherwise.
      *
      * @param producer the producer's compute thread, on any node
