@@ -64,25 +64,29 @@ import java.util.concurrent.locks.LockSupport;
  *
  * <h2>Destroy</h2>
  * {@link #destroy} frees the block in the life its handle knows: of two handles that destroy the queue, in any
- * processes, one frees it and the other gets {@link ClosedQueueException}. Every READ of a ring's tail or head
- * starts at the block's header, 16 bytes before the queue, so a handle whose call reads one (an empty or full
- * answer, a stale ticket) learns that the queue was destroyed, at no extra RDMA operation, and throws
- * {@link ClosedQueueException}. Calls that read only entries and cells (this handle's tickets current, the queue
- * neither empty nor full) do not: no handle may be used after the queue is destroyed.
+ * processes, one frees it and the other gets {@link ClosedQueueException}. A call learns of a destroy from the
+ * root block's header in its first doorbell: every offer and poll posts, with the READ of its first ring entry, an
+ * 8-byte READ of the block header (16 bytes before the queue; on the queue's own node, a CPU load after the
+ * entry's), and every READ of a ring's tail or head starts at the block header too; the header is checked before
+ * anything read with it is used. So a call that starts after any handle's destroy returned throws
+ * {@link ClosedQueueException} and returns nothing read from the freed block, also when the block was allocated
+ * again since (its incarnation changed); a call concurrent with a destroy may complete before it.
  *
  * <h2>Operations, costs and linearization points</h2>
- * {@link #offer}: take a free cell (READ the free ring's entry, compare-and-swap its head, compare-and-swap
- * the entry free for the next lap), WRITE the value into the cell, put the cell (READ the allocated ring's
- * entry, compare-and-swap its tail, compare-and-swap the entry to published): <b>7 round trips</b>
- * uncontended with current tickets; each stale ticket adds 2, each lost race 2, a poisoned publication 3.
- * Full: <b>9 round trips</b> when the allocated ring is full (its entry and head READ, then the cell given
- * back), <b>2</b> when no cell is free (the free ring's entry and tail READ). Linearizes at the tail compare-and-swap of the ticket whose publication succeeds; full at the
- * READ of the allocated ring's head, or of the free ring's tail.
- * {@link #poll}: take an index from the allocated ring (READ its entry, compare-and-swap its head,
- * compare-and-swap the entry free for the next lap), READ the cell, put the index on the free ring (READ,
- * compare-and-swap, compare-and-swap): <b>7 round trips</b> uncontended; empty: <b>2 round trips</b> (READ of
- * the entry and of the tail). Linearizes at the head compare-and-swap that takes a published cell; empty at
- * the READ of the tail.
+ * {@link #offer}: take a free cell (READ the free ring's entry with the block header in one doorbell,
+ * compare-and-swap its head, compare-and-swap the entry free for the next lap), WRITE the value into the cell,
+ * put the cell (READ the allocated ring's entry, compare-and-swap its tail, compare-and-swap the entry to
+ * published): <b>7 round trips</b> (3 READs, 1 WRITE, 4 compare-and-swaps) uncontended with current tickets;
+ * each stale ticket adds 2, each lost race 2, a poisoned publication 3. Full: <b>9 round trips</b> when the
+ * allocated ring is full (its entry and head READ, then the cell given back), <b>2</b> (3 READs) when no cell is
+ * free (the free ring's entry and the block header, then the free ring's tail). Linearizes at the tail
+ * compare-and-swap of the ticket whose publication succeeds; full at the READ of the allocated ring's head, or of
+ * the free ring's tail.
+ * {@link #poll}: take an index from the allocated ring (READ its entry with the block header in one doorbell,
+ * compare-and-swap its head, compare-and-swap the entry free for the next lap), READ the cell, put the index on
+ * the free ring (READ, compare-and-swap, compare-and-swap): <b>7 round trips</b> (4 READs, 4 compare-and-swaps)
+ * uncontended; empty: <b>2 round trips</b> (3 READs: the entry and the block header, then the tail). Linearizes
+ * at the head compare-and-swap that takes a published cell; empty at the READ of the tail.
  *
  * <h2>Full and empty</h2>
  * Empty is exact. Full is exact while no claimed ticket is poisoned and no more than {@code spare} cells are
@@ -99,7 +103,9 @@ import java.util.concurrent.locks.LockSupport;
  * full only while tickets claimed by calls in flight or poisoned fill it); after that the cell is lost and
  * counted by {@link #lostCells()}: the call still returns its value.
  *
- * <p>A call uses the first 8 bytes of the thread's registered buffer as scratch. A handle is confined to its
+ * <p>A call uses the first 16 bytes of the thread's registered buffer as scratch, and posts its first doorbell
+ * with the thread's {@link io.remus.core.DoorbellBatch}, which must be empty when the call starts. A handle is
+ * confined to its
  * compute thread's owner; each thread attaches its own. Tickets are 64-bit counts; an entry's state wraps
  * modulo 2<sup>48</sup>, which is safe while no caller's view of a ring is 2<sup>46</sup> tickets stale.
  */
@@ -132,6 +138,8 @@ public final class MpmcCrashTolerantQueue implements AutoCloseable {
     private final long ptr;
     private final int capacity;
     private final int cells;
+    /** Whether the queue is on the thread's own node, where its first READs are CPU loads. */
+    private final boolean local;
     private final Ring allocated;
     private final Ring free;
     /** Receives a READ of the block header, the identity word and the header's first six words. */
@@ -149,6 +157,7 @@ public final class MpmcCrashTolerantQueue implements AutoCloseable {
         this.ptr = ptr;
         this.capacity = capacity;
         this.cells = cells;
+        this.local = RemotePtr.node(ptr) == thread.nodeId();
         this.allocated = new Ring("allocated", ptr + ALLOC_TAIL, ptr + ALLOC_HEAD, ptr + HEADER_BYTES, capacity,
                 tickets[0], tickets[1]);
         this.free = new Ring("free", ptr + FREE_TAIL, ptr + FREE_HEAD, ptr + HEADER_BYTES + 8L * capacity, cells,
@@ -295,25 +304,45 @@ public final class MpmcCrashTolerantQueue implements AutoCloseable {
         return rootWords.get(ValueLayout.JAVA_LONG, length - 8);
     }
 
+    /**
+     * A call's first READ: the word at {@code at} and, in the same doorbell (one round trip), the block header; on
+     * the queue's own node, CPU loads of the two in that order. Checks the header before the word is used.
+     *
+     * @return the word at {@code at}
+     * @throws ClosedQueueException when the queue was destroyed
+     */
+    private long readChecked(long at) {
+        if (local) {
+            long word = thread.read(at);
+            identity.check(thread.read(identity.headerAddress()));
+            return word;
+        }
+        thread.batch().read(at, 0, 8).read(identity.headerAddress(), 8, 8).execute();
+        MemorySegment buffer = thread.buffer();
+        identity.check(buffer.get(ValueLayout.JAVA_LONG, 8));
+        return buffer.get(ValueLayout.JAVA_LONG, 0);
+    }
+
     private long cell(int index) {
         return ptr + HEADER_BYTES + 8L * capacity + 8L * cells + 8L * index;
     }
 
     /**
      * Adds {@code value} at the tail unless the queue is full. Lock-free. 7 round trips uncontended (free ring:
-     * READ, compare-and-swap, compare-and-swap; WRITE; allocated ring: READ, compare-and-swap, compare-and-swap);
-     * full: 2 (READs) when no cell is free, otherwise 9 (the cell is taken, written, and given back: 4 READs, 1 WRITE,
-     * 4 compare-and-swaps); each stale ticket or lost race
-     * adds 2, a poisoned publication 3. Linearizes at the allocated ring's tail compare-and-swap of the ticket
-     * whose publication succeeds; full at the READ that shows it.
+     * the entry and the block header, 2 READs in one doorbell, compare-and-swap, compare-and-swap; WRITE; allocated
+     * ring: READ, compare-and-swap, compare-and-swap); full: 2 (3 READs) when no cell is free, otherwise 9 (the
+     * cell is taken, written, and given back: 5 READs, 1 WRITE, 4 compare-and-swaps); each stale ticket or lost
+     * race adds 2, a poisoned publication 3. Linearizes at the allocated ring's tail compare-and-swap of the ticket
+     * whose publication succeeds; full at the READ that shows it. A call that starts after any handle's destroy
+     * returned throws {@link ClosedQueueException}; a call concurrent with a destroy may complete before it.
      *
      * @param value    any word
      * @param patience how long to wait for a free-ring ticket whose cell a consumer is giving back before
      *                 poisoning it; zero poisons at once
      * @return true when added, false when the queue was full (see the class comment on early full answers)
      * @throws BadArgumentException     naming the value, for a negative patience
-     * @throws ClosedQueueException     after {@link #close()} or {@link #destroy()}, or when it reads a ring's tail
-     *                                  or head of a queue another handle destroyed
+     * @throws ClosedQueueException     after {@link #close()} or {@link #destroy()}, or when the queue was
+     *                                  destroyed: always when any handle's destroy returned before the call started
      * @throws CorruptedMemoryException when an entry or a cell index is no queue's
      */
     public boolean offer(long value, Duration patience) {
@@ -333,17 +362,18 @@ public final class MpmcCrashTolerantQueue implements AutoCloseable {
     /**
      * Removes and returns the word at the head, unless the queue is empty. Lock-free: a ticket claimed by a
      * producer that does not publish within {@code patience} is poisoned and skipped. 7 round trips uncontended
-     * (allocated ring: READ, compare-and-swap, compare-and-swap; READ of the cell; free ring: READ,
-     * compare-and-swap, compare-and-swap), 2 when empty; each stale ticket or lost race adds 2, a poisoned
-     * ticket 3. Linearizes at the head compare-and-swap that takes a published cell; empty at the READ of the
-     * tail.
+     * (allocated ring: the entry and the block header, 2 READs in one doorbell, compare-and-swap,
+     * compare-and-swap; READ of the cell; free ring: READ, compare-and-swap, compare-and-swap), 2 (3 READs) when
+     * empty; each stale ticket or lost race adds 2, a poisoned ticket 3. Linearizes at the head compare-and-swap
+     * that takes a published cell; empty at the READ of the tail. A call that starts after any handle's destroy
+     * returned throws {@link ClosedQueueException}; a call concurrent with a destroy may complete before it.
      *
      * @param patience how long to wait for a producer's claim in flight before poisoning its ticket; zero
      *                 poisons at once
      * @return the oldest word, or empty when the queue was empty
      * @throws BadArgumentException     naming the value, for a negative patience
-     * @throws ClosedQueueException     after {@link #close()} or {@link #destroy()}, or when it reads a ring's tail
-     *                                  or head of a queue another handle destroyed
+     * @throws ClosedQueueException     after {@link #close()} or {@link #destroy()}, or when the queue was
+     *                                  destroyed: always when any handle's destroy returned before the call started
      * @throws CorruptedMemoryException when an entry or a cell index is no queue's
      */
     public OptionalLong poll(Duration patience) {
@@ -402,8 +432,8 @@ public final class MpmcCrashTolerantQueue implements AutoCloseable {
     /**
      * Frees the queue in the life this handle knows (the allocator's costs:
      * {@link io.remus.core.memory.RemoteAllocator#deallocate(long, long, long)}) and closes this handle. Of two
-     * handles that destroy the queue, in any processes, exactly one frees it. No other handle may be used after:
-     * their calls that read a ring's tail or head throw {@link ClosedQueueException}, the others are not checked.
+     * handles that destroy the queue, in any processes, exactly one frees it. Calls of other handles that start after
+     * it returned throw {@link ClosedQueueException}; a call concurrent with it may complete before it.
      *
      * @throws ClosedQueueException after {@link #close()} or {@link #destroy()}, or when another handle destroyed
      *                              the queue first (nothing is freed; this handle is closed)
@@ -442,14 +472,22 @@ public final class MpmcCrashTolerantQueue implements AutoCloseable {
 
         /**
          * Takes the oldest published cell index, skipping poisoned tickets; poisons a claimed ticket still
-         * unpublished at the deadline. Returns -1 when the ring is empty.
+         * unpublished at the deadline. Returns -1 when the ring is empty. A take is its call's first step: its
+         * first READ of an entry carries the block header's ({@link #readChecked}).
          */
         int take(long deadline) {
             long pos = head;
             long busy = 0;
+            boolean check = true;
             while (true) {
                 long at = entry(pos);
-                long e = thread.read(at);
+                long e;
+                if (check) {
+                    e = readChecked(at);
+                    check = false;
+                } else {
+                    e = thread.read(at);
+                }
                 long s = state(e);
                 long published = 2 * pos + 1;
                 if (s == (published & STATE_MASK)) {

@@ -126,26 +126,29 @@ class MpmcCrashTolerantQueueTest {
 
             before = Ops.of(ct);
             assertTrue(consumer.poll(PATIENCE).isEmpty());
-            assertEquals(new Ops(2, 2, 0, 0, 0), before.since(ct), "empty poll: READ of the entry and of the tail");
+            assertEquals(new Ops(2, 3, 0, 0, 0), before.since(ct),
+                    "empty poll: READ of the entry and of the block header in one doorbell, READ of the tail");
             for (int i = 0; i < 2; i++) {
                 before = Ops.of(pt);
                 assertTrue(producer.offer(i, PATIENCE));
-                assertEquals(new Ops(7, 2, 1, 4, 0), before.since(pt),
-                        "offer: free ring READ, CAS head, CAS entry; WRITE cell; allocated ring READ, CAS tail, CAS entry");
+                assertEquals(new Ops(7, 3, 1, 4, 0), before.since(pt), "offer: free ring READ with the block header in one"
+                        + " doorbell, CAS head, CAS entry; WRITE cell; allocated ring READ, CAS tail, CAS entry");
             }
             before = Ops.of(pt);
             assertFalse(producer.offer(2, PATIENCE));
-            assertEquals(new Ops(9, 4, 1, 4, 0), before.since(pt),
+            assertEquals(new Ops(9, 5, 1, 4, 0), before.since(pt),
                     "full offer: a cell taken and written, the allocated ring's entry and head READ, the cell given back");
             before = Ops.of(ct);
             assertEquals(OptionalLong.of(0), consumer.poll(PATIENCE));
-            assertEquals(new Ops(9, 5, 0, 4, 0), before.since(ct),
+            assertEquals(new Ops(9, 6, 0, 4, 0), before.since(ct),
                     "poll whose view of the free ring's tail is stale (the full offer gave a cell back): one more READ of"
                             + " the entry and one of the tail");
             before = Ops.of(ct);
+            long bytesRead = ct.bytesRead();
             assertEquals(OptionalLong.of(1), consumer.poll(PATIENCE));
-            assertEquals(new Ops(7, 3, 0, 4, 0), before.since(ct),
-                    "poll: allocated ring READ, CAS head, CAS entry; READ cell; free ring READ, CAS tail, CAS entry");
+            assertEquals(new Ops(7, 4, 0, 4, 0), before.since(ct), "poll: allocated ring READ with the block header in one"
+                    + " doorbell, CAS head, CAS entry; READ cell; free ring READ, CAS tail, CAS entry");
+            assertEquals(32, ct.bytesRead() - bytesRead, "the entry and the block header, the cell, the free ring's entry");
             assertTrue(consumer.poll(PATIENCE).isEmpty());
             created.destroy();
 
@@ -154,8 +157,12 @@ class MpmcCrashTolerantQueueTest {
             assertTrue(p1.offer(5, PATIENCE));
             before = Ops.of(pt);
             assertFalse(p1.offer(6, PATIENCE));
-            assertEquals(new Ops(2, 2, 0, 0, 0), before.since(pt), "no free cell: READ of the free ring's entry and tail");
+            assertEquals(new Ops(2, 3, 0, 0, 0), before.since(pt),
+                    "no free cell: READ of the free ring's entry and of the block header in one doorbell, READ of its tail");
+            before = Ops.of(home);
             assertEquals(OptionalLong.of(5), one.poll(PATIENCE));
+            assertEquals(new Ops(4, 0, 0, 4, 0), before.since(home),
+                    "on the queue's own node the READs (entries, block header, cell) are CPU loads");
         }
     }
 

@@ -22,8 +22,11 @@ import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
+import java.util.function.Supplier;
+import java.util.function.ToLongFunction;
 import java.util.stream.Stream;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -33,9 +36,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * The identity of the queues' roots: an attach on another kind of structure's root or on a block that is no
  * structure is a {@link WrongStructureException} naming both kinds, an attach on a destroyed queue is a
  * {@link ClosedQueueException}, of two destroys exactly one frees the queue and the allocator stays sound, and
- * calls after a destroy (on the destroying handle, and on other handles where the call reads the root's words)
- * are {@link ClosedQueueException}, never the freed memory's old values. The queues live on node 0; the handles
- * that attach, destroy second or race are on nodes 1 and 2.
+ * calls after a destroy (on the destroying handle, and on other handles, also those whose calls read only slots,
+ * entries and cells, and also once the block is a new queue's) are {@link ClosedQueueException}, never the freed
+ * memory's old values nor the new queue's. The queues live on node 0; the handles that attach, destroy second or
+ * race are on nodes 1 and 2 (and, for the calls that read no root word, also on node 0).
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class QueueIdentityTest {
@@ -60,6 +64,30 @@ class QueueIdentityTest {
     private static void assertClosed(Executable call, long ptr) {
         ClosedQueueException e = assertThrows(ClosedQueueException.class, call);
         assertTrue(e.getMessage().contains(RemotePtr.toString(ptr)), e.getMessage());
+    }
+
+    /**
+     * Runs {@code calls}, each of which must throw {@link ClosedQueueException}, and checks that they changed no word
+     * of the {@code bytes} bytes at {@code ptr}.
+     */
+    private static void assertClosedAndUntouched(TestCluster c, long ptr, long bytes, Executable... calls) {
+        long[] before = c.raw(ptr, bytes).toArray(ValueLayout.JAVA_LONG);
+        for (Executable call : calls) {
+            assertClosed(call, ptr);
+        }
+        assertArrayEquals(before, c.raw(ptr, bytes).toArray(ValueLayout.JAVA_LONG),
+                "the calls changed no word at " + RemotePtr.toString(ptr));
+    }
+
+    /** Creates queues until one lands on {@code ptr}, a freed queue's block, at most 64; the others stay allocated. */
+    private static <Q> Q reuse(long ptr, Supplier<Q> create, ToLongFunction<Q> ptrOf) {
+        for (int i = 0; i < 64; i++) {
+            Q q = create.get();
+            if (ptrOf.applyAsLong(q) == ptr) {
+                return q;
+            }
+        }
+        throw new AssertionError("no new queue landed on the freed block " + RemotePtr.toString(ptr));
     }
 
     /** Two threads on nodes 1 and 2 attach to the queue {@code create} made and destroy it at once: exactly one wins. */
@@ -139,6 +167,37 @@ class QueueIdentityTest {
             MpmcBoundedQueue after = MpmcBoundedQueue.create(home, 4);
             assertTrue(after.offer(5, PATIENCE));
             assertEquals(OptionalLong.of(5), MpmcBoundedQueue.attach(other, after.ptr()).poll(PATIENCE));
+        }
+    }
+
+    /**
+     * A handle whose tail and head are current, on a queue neither empty nor full, reads only slots in its offer
+     * and poll: once another handle destroyed the queue, both are closed and write nothing, on node 1 and on the
+     * queue's own node; also once the block is a new queue's, whose values they neither take nor add to.
+     */
+    @ParameterizedTest
+    @MethodSource("fabrics")
+    void boundedQueueIsClosedForAHandleWithCurrentTicketsAlsoOnceItsBlockIsReused(Function<SimOptions, Fabric> make) {
+        try (TestCluster c = cluster(make); ComputeThread home = c.thread(HOME); ComputeThread one = c.thread(1);
+             ComputeThread near = c.thread(HOME)) {
+            for (ComputeThread t : new ComputeThread[] {one, near}) {
+                MpmcBoundedQueue q = MpmcBoundedQueue.create(home, 4);
+                long bytes = MpmcBoundedQueue.bytes(4);
+                MpmcBoundedQueue h = MpmcBoundedQueue.attach(t, q.ptr());
+                assertTrue(h.offer(1, PATIENCE));
+                assertTrue(h.offer(2, PATIENCE));
+                assertEquals(OptionalLong.of(1), h.poll(PATIENCE), "the handle's tail and head are current");
+                q.destroy();
+                assertClosedAndUntouched(c, q.ptr(), bytes, () -> h.offer(3, PATIENCE), () -> h.poll(Duration.ZERO));
+
+                MpmcBoundedQueue reused = reuse(q.ptr(), () -> MpmcBoundedQueue.create(home, 4), MpmcBoundedQueue::ptr);
+                assertTrue(reused.offer(100, PATIENCE));
+                assertTrue(reused.offer(200, PATIENCE));
+                assertClosedAndUntouched(c, q.ptr(), bytes, () -> h.poll(Duration.ZERO), () -> h.offer(3, PATIENCE));
+                assertEquals(OptionalLong.of(100), reused.poll(PATIENCE));
+                assertEquals(OptionalLong.of(200), reused.poll(PATIENCE));
+                assertEquals(OptionalLong.empty(), reused.poll(Duration.ZERO));
+            }
         }
     }
 
@@ -257,6 +316,43 @@ class QueueIdentityTest {
             MpmcCrashTolerantQueue after = MpmcCrashTolerantQueue.create(home, 4, 1);
             assertTrue(after.offer(5, PATIENCE));
             assertEquals(OptionalLong.of(5), MpmcCrashTolerantQueue.attach(other, after.ptr()).poll(PATIENCE));
+        }
+    }
+
+    /**
+     * A handle whose tickets on both rings are current, on a queue neither empty nor full, reads only entries and
+     * cells in its offer and poll: once another handle destroyed the queue, both are closed and write nothing, on
+     * node 1 and on the queue's own node; also once the block is a new queue's, whose values they neither take
+     * nor add to.
+     */
+    @ParameterizedTest
+    @MethodSource("fabrics")
+    void crashTolerantQueueIsClosedForAHandleWithCurrentTicketsAlsoOnceItsBlockIsReused(
+            Function<SimOptions, Fabric> make) {
+        try (TestCluster c = cluster(make); ComputeThread home = c.thread(HOME); ComputeThread one = c.thread(1);
+             ComputeThread near = c.thread(HOME)) {
+            for (ComputeThread t : new ComputeThread[] {one, near}) {
+                MpmcCrashTolerantQueue q = MpmcCrashTolerantQueue.create(home, 4, 0);
+                long bytes = MpmcCrashTolerantQueue.bytes(4, 4);
+                MpmcCrashTolerantQueue h = MpmcCrashTolerantQueue.attach(t, q.ptr());
+                assertTrue(h.offer(1, PATIENCE));
+                assertTrue(h.offer(2, PATIENCE));
+                assertEquals(OptionalLong.of(1), h.poll(PATIENCE), "the handle's tickets are current");
+                q.destroy();
+                assertClosedAndUntouched(c, q.ptr(), bytes, () -> h.offer(3, PATIENCE), () -> h.poll(Duration.ZERO));
+
+                MpmcCrashTolerantQueue reused = reuse(q.ptr(), () -> MpmcCrashTolerantQueue.create(home, 4, 0),
+                        MpmcCrashTolerantQueue::ptr);
+                assertTrue(reused.offer(100, PATIENCE));
+                assertTrue(reused.offer(200, PATIENCE));
+                assertClosedAndUntouched(c, q.ptr(), bytes, () -> h.poll(Duration.ZERO), () -> h.offer(3, PATIENCE));
+                assertEquals(OptionalLong.of(100), reused.poll(PATIENCE));
+                assertEquals(OptionalLong.of(200), reused.poll(PATIENCE));
+                assertEquals(OptionalLong.empty(), reused.poll(Duration.ZERO));
+                for (int i = 0; i < 4; i++) {
+                    assertTrue(reused.offer(300 + i, PATIENCE), "every cell of the new queue is still its own");
+                }
+            }
         }
     }
 
