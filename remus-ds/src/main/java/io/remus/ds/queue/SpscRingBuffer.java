@@ -76,8 +76,12 @@ import java.util.Objects;
  * consumer's end throws {@link ClosedQueueException}. A producer learns of it where its call reads the
  * header: {@link #producer} (its READs start at the block's header, 16 bytes before the ring) and
  * {@link Producer#offer} where it reads the head (a READ that starts there too, at no extra RDMA
- * operation) throw {@link ClosedQueueException}. An offer that does not read the head, and
- * {@link Producer#close}, are not checked: every producer must have closed before the ring is destroyed.
+ * operation) throw {@link ClosedQueueException}. An offer that does not read the head (its cached head says
+ * the ring has room: it only WRITEs), and {@link Producer#close} (a WRITE of the tail word and a compare-and-swap
+ * of the claim word), are not checked. <b>The producer must be closed before the consumer destroys the ring.</b>
+ * Otherwise its later offers may still return true and write their message and sequence words into the freed
+ * block, which the allocator may have given to another structure since (its memory is then overwritten), and its
+ * close writes the tail word and may swap the claim word there too.
  */
 public final class SpscRingBuffer {
     /** Bytes of the header before the first slot. */
@@ -274,6 +278,11 @@ public final class SpscRingBuffer {
          * trip with {@link WriteOrder#ONE_DOORBELL}, 2 round trips with {@link WriteOrder#COMPLETION}; one
          * round trip more where the last head read says full (one RDMA READ of the head first).
          *
+         * <p>Close this producer before the consumer destroys the ring: an offer whose last head read says the
+         * ring has room READs nothing, so it does not see a destroy; it returns true and WRITEs the message into
+         * the freed block, overwriting whatever the allocator put there since. Only an offer that reads the head
+         * throws {@link ClosedQueueException} after a destroy.
+         *
          * @param message the message, 1..{@link #maxMessageBytes()} bytes
          * @return whether it was put; false when the ring is full
          * @throws BadArgumentException naming the size, for an empty or oversized message
@@ -319,7 +328,8 @@ public final class SpscRingBuffer {
 
         /**
          * Leaves the ring to a later producer: one RDMA WRITE of the tail and one compare-and-swap of
-         * the claim (2 round trips). Idempotent.
+         * the claim (2 round trips). Idempotent. Call it before the consumer destroys the ring: it does not check
+         * for a destroy, and after one it writes the tail word and may swap the claim word of the freed block.
          */
         @Override
         public void close() {
@@ -442,9 +452,9 @@ public final class SpscRingBuffer {
         /**
          * Frees the ring in the life this end knows (the allocator's costs:
          * {@link io.remus.core.memory.RemoteAllocator#deallocate(long, long, long)}) and closes this end: its later
-         * calls throw {@link ClosedQueueException}. Every producer must have closed: a producer's later calls that
-         * read the ring's header throw {@link ClosedQueueException}, the others are not checked (see the class
-         * comment).
+         * calls throw {@link ClosedQueueException}. The producer must have closed first: a producer's later calls
+         * that read the ring's header throw {@link ClosedQueueException}, but an offer whose cached head says the
+         * ring has room, and its close, are not checked and write into the freed block (see the class comment).
          *
          * @throws ClosedQueueException after {@link #destroy()}
          */
