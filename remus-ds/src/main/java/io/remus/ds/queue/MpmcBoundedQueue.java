@@ -5,6 +5,9 @@ import io.remus.core.ComputeThread;
 import io.remus.core.CorruptedMemoryException;
 import io.remus.core.RemotePtr;
 import io.remus.core.memory.SizeClasses;
+import io.remus.ds.identity.StructureIdentity;
+import io.remus.ds.identity.StructureKind;
+import io.remus.ds.identity.WrongStructureException;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -34,7 +37,9 @@ import java.util.concurrent.locks.LockSupport;
  * {@link MpmcScqQueue}.
  *
  * <h2>Layout</h2>
- * One block on the creator's node: a 64-byte header (word 0: the capacity; word 1: the tail, the
+ * One block on the creator's node: the queue's {@link StructureIdentity} in front of its root (the block's
+ * allocator header and the identity word, the 16 bytes before {@link #ptr()}), then, from {@link #ptr()}, a
+ * 64-byte header (word 0: the capacity; word 1: the tail, the
  * number of tickets producers claimed; word 2: the head, the number of tickets consumers claimed) and
  * {@code capacity} slots of 16 bytes: a sequence word and a value word. Ticket {@code i} uses slot
  * {@code i % capacity}; its sequence word is {@code 2i} while the slot is free for ticket {@code i}'s
@@ -43,22 +48,39 @@ import java.util.concurrent.locks.LockSupport;
  * sequence word are changed only by RDMA compare-and-swap (after the creator's CPU stores, before the
  * queue is shared); the value word only by RDMA WRITE, and only by the producer that claimed its
  * ticket, before it publishes the sequence word; it is read only after that.
+ * <pre>
+ *  ptr - 16  allocator block header      ptr + 0   capacity
+ *  ptr - 8   identity word               ptr + 8   tail
+ *                                        ptr + 16  head
+ *                                        ptr + 64  slot 0: sequence, value; slot 1 ...
+ * </pre>
+ *
+ * <h2>Destroy</h2>
+ * {@link #destroy} frees the block in the life its handle knows: of two handles that destroy the queue, in
+ * any processes, one frees it and the other gets {@link ClosedQueueException}. A call learns of a destroy from
+ * the root block's header in its first doorbell: every offer and poll posts, with the READ of its first slot,
+ * an 8-byte READ of the block header (16 bytes before the queue; on the queue's own node, a CPU load after the
+ * slot's), and every READ of the tail or the head starts at the block header too; the header is checked before
+ * anything read with it is used. So a call that starts after any handle's destroy returned throws
+ * {@link ClosedQueueException} and returns nothing read from the freed block, also when the block was
+ * allocated again since (its incarnation changed); a call concurrent with a destroy may complete before it.
  *
  * <h2>Operations, costs and linearization points</h2>
- * {@link #offer}: READ the sequence word of the slot of the tail this handle last saw; when it is free
- * for that ticket, compare-and-swap the tail to claim it, WRITE the value, compare-and-swap the
- * sequence word to published. <b>4 round trips</b> (1 READ, 1 WRITE, 2 compare-and-swaps) when this
- * handle's tail is current; 6 when another handle moved the tail (one more READ of the sequence word
- * and one READ of the tail). When the slot still holds the previous lap's value, a READ of the head
- * tells whether that lap's consumer claimed it: if not, the queue is full ({@code tail - head ==
- * capacity}: <b>2 round trips</b>, 2 READs); if so, the consumer already holds the value, and the offer
- * frees the slot for it (one compare-and-swap; 2 more round trips) instead of waiting. Linearizes at the
- * successful tail compare-and-swap; full linearizes at the READ of the head.
- * {@link #poll}: READ the head's slot, sequence and value words in one READ of 16 bytes; when published,
- * compare-and-swap the head to claim the ticket, which makes the value read the caller's, then
- * compare-and-swap the sequence word to free. <b>3 round trips</b> (1 READ, 2 compare-and-swaps); 5 when
- * another handle moved the head; empty: a READ of the tail confirms {@code tail == head}, <b>2 round
- * trips</b>. Linearizes at the successful head compare-and-swap; empty at the READ of the slot.
+ * {@link #offer}: READ the sequence word of the slot of the tail this handle last saw, and the block header
+ * in the same doorbell; when the slot is free for that ticket, compare-and-swap the tail to claim it, WRITE
+ * the value, compare-and-swap the sequence word to published. <b>4 round trips</b> (2 READs in the first
+ * doorbell, 1 WRITE, 2 compare-and-swaps) when this handle's tail is current; 6 when another handle moved the
+ * tail (one more READ of the sequence word and one READ of the tail). When the slot still holds the previous
+ * lap's value, a READ of the head tells whether that lap's consumer claimed it: if not, the queue is full
+ * ({@code tail - head == capacity}: <b>2 round trips</b>, 3 READs); if so, the consumer already holds the
+ * value, and the offer frees the slot for it (one compare-and-swap; 2 more round trips) instead of waiting.
+ * Linearizes at the successful tail compare-and-swap; full linearizes at the READ of the head.
+ * {@link #poll}: READ the head's slot, sequence and value words in one READ of 16 bytes, and the block header
+ * in the same doorbell; when published, compare-and-swap the head to claim the ticket, which makes the value
+ * read the caller's, then compare-and-swap the sequence word to free. <b>3 round trips</b> (2 READs in one
+ * doorbell, 2 compare-and-swaps); 5 when another handle moved the head; empty: a READ of the tail confirms
+ * {@code tail == head}, <b>2 round trips</b> (3 READs). Linearizes at the successful head compare-and-swap;
+ * empty at the READ of the slot.
  *
  * <h2>Why a consumer's value is its own before it frees the slot</h2>
  * The READ that shows the slot published also returns its value: the value word was written before the
@@ -84,7 +106,8 @@ import java.util.concurrent.locks.LockSupport;
  * have. Worst case round trips per call: unbounded (lost races without end, or a poll's wait until its
  * deadline).
  *
- * <p>A call uses the first {@value #SLOT_BYTES} bytes of the thread's registered buffer as scratch.
+ * <p>A call uses the first 24 bytes of the thread's registered buffer as scratch, and posts its first doorbell
+ * with the thread's {@link io.remus.core.DoorbellBatch}, which must be empty when the call starts.
  *
  * <p>A handle is confined to its compute thread's owner; each thread attaches its own. Tickets are
  * 63-bit counts that would overflow after 2<sup>62</sup> operations.
@@ -94,32 +117,40 @@ public final class MpmcBoundedQueue implements AutoCloseable {
     public static final int HEADER_BYTES = 64;
     /** Bytes of a slot: its sequence word and its value word. */
     public static final int SLOT_BYTES = 16;
-    /** The largest capacity: the queue is one allocation of {@link SizeClasses#MAX} bytes at most. */
-    public static final int MAX_CAPACITY = (int) ((SizeClasses.MAX - HEADER_BYTES) / SLOT_BYTES);
+    /** The largest capacity: the queue, with its identity word, is one allocation of {@link SizeClasses#MAX} bytes at most. */
+    public static final int MAX_CAPACITY =
+            (int) ((SizeClasses.MAX - StructureIdentity.blockBytes(HEADER_BYTES)) / SLOT_BYTES);
     static final long CAPACITY = 0;
     static final long TAIL = 8;
     static final long HEAD = 16;
     private static final long MAX_BACKOFF_NANOS = 1_000_000;
 
     private final ComputeThread thread;
+    private final StructureIdentity identity;
     private final long ptr;
     private final int capacity;
+    /** Whether the queue is on the thread's own node, where its first READs are CPU loads. */
+    private final boolean local;
+    /** Receives a READ of the block header, the identity word and the header's first three words. */
+    private final MemorySegment rootWords = MemorySegment.ofArray(new long[5]);
     private long tail;
     private long head;
     private boolean closed;
 
-    private MpmcBoundedQueue(ComputeThread thread, long ptr, int capacity, long tail, long head) {
+    private MpmcBoundedQueue(ComputeThread thread, StructureIdentity identity, int capacity, long tail, long head) {
         this.thread = thread;
-        this.ptr = ptr;
+        this.identity = identity;
+        this.ptr = identity.ptr();
         this.capacity = capacity;
+        this.local = RemotePtr.node(ptr) == thread.nodeId();
         this.tail = tail;
         this.head = head;
     }
 
     /**
      * Creates an empty queue on the caller's node and returns the caller's handle. No RDMA operation:
-     * the allocation, then CPU stores of the header and the slots' sequence words, before anyone else
-     * can know the block.
+     * the allocation, then CPU loads and stores on the caller's node of the block header, the identity
+     * word, the header and the slots' sequence words, before anyone else can know the block.
      *
      * @param thread   the creator's compute thread: the queue is on its node
      * @param capacity the most words it holds, 1..{@link #MAX_CAPACITY}
@@ -132,7 +163,9 @@ public final class MpmcBoundedQueue implements AutoCloseable {
             throw new BadArgumentException("capacity must be 1.." + MAX_CAPACITY + ", got " + capacity);
         }
         long bytes = bytes(capacity);
-        long ptr = thread.allocator().allocate(bytes, thread.nodeId());
+        StructureIdentity identity = StructureIdentity.allocate(thread, StructureKind.MPMC_BOUNDED_QUEUE, bytes,
+                thread.nodeId(), ClosedQueueException::new);
+        long ptr = identity.ptr();
         MemorySegment block = thread.localSegment(ptr, bytes);
         block.fill((byte) 0);
         block.set(ValueLayout.JAVA_LONG, CAPACITY, capacity);
@@ -140,28 +173,33 @@ public final class MpmcBoundedQueue implements AutoCloseable {
             block.set(ValueLayout.JAVA_LONG, HEADER_BYTES + (long) i * SLOT_BYTES, 2L * i);
         }
         VarHandle.releaseFence();
-        return new MpmcBoundedQueue(thread, ptr, capacity, 0, 0);
+        return new MpmcBoundedQueue(thread, identity, capacity, 0, 0);
     }
 
     /**
-     * Attaches a handle for {@code thread} to the queue at {@code ptr}: one RDMA READ of the header's
-     * first three words (1 round trip).
+     * Attaches a handle for {@code thread} to the queue at {@code ptr}: one RDMA READ of the block header,
+     * the identity word and the header's first three words (1 round trip).
      *
      * @param thread the caller's compute thread, on any node
      * @param ptr    the queue ({@link #ptr()})
      * @return the caller's handle
+     * @throws io.remus.core.BadArgumentException when the pointer is null or not 8-byte aligned
+     * @throws WrongStructureException  when no {@code MpmcBoundedQueue} is at {@code ptr}: another kind of
+     *                                  structure, or none
+     * @throws ClosedQueueException     when the queue at {@code ptr} was destroyed
      * @throws CorruptedMemoryException when the header is not a queue's
      */
     public static MpmcBoundedQueue attach(ComputeThread thread, long ptr) {
         Objects.requireNonNull(thread, "thread");
         MemorySegment header = MemorySegment.ofArray(new long[3]);
-        thread.read(ptr, header);
+        StructureIdentity identity = StructureIdentity.attach(thread, StructureKind.MPMC_BOUNDED_QUEUE, ptr, header,
+                ClosedQueueException::new);
         long capacity = header.getAtIndex(ValueLayout.JAVA_LONG, 0);
         if (capacity < 1 || capacity > MAX_CAPACITY) {
             throw new CorruptedMemoryException(ptr + CAPACITY, capacity, "queue " + RemotePtr.toString(ptr)
                     + ": header word " + capacity + " is no queue's capacity");
         }
-        return new MpmcBoundedQueue(thread, ptr, (int) capacity, header.getAtIndex(ValueLayout.JAVA_LONG, 1),
+        return new MpmcBoundedQueue(thread, identity, (int) capacity, header.getAtIndex(ValueLayout.JAVA_LONG, 1),
                 header.getAtIndex(ValueLayout.JAVA_LONG, 2));
     }
 
@@ -179,6 +217,40 @@ public final class MpmcBoundedQueue implements AutoCloseable {
         return capacity;
     }
 
+    /**
+     * Reads the header word at {@code offset} ({@link #TAIL} or {@link #HEAD}): one READ from the block header
+     * through that word, whose block header shows whether the queue was destroyed.
+     *
+     * @throws ClosedQueueException when the queue was destroyed
+     */
+    private long readRootWord(long offset) {
+        int length = (int) (StructureIdentity.PREFIX_BYTES + offset + 8);
+        thread.read(identity.headerAddress(), rootWords.asSlice(0, length));
+        identity.check(rootWords.get(ValueLayout.JAVA_LONG, 0));
+        return rootWords.get(ValueLayout.JAVA_LONG, length - 8);
+    }
+
+    /**
+     * A call's first READ: {@code length} bytes at {@code at} into the thread's buffer at 0 and, in the same
+     * doorbell (one round trip), the block header into the buffer at {@code length}; on the queue's own node, CPU
+     * loads of the two in that order. Checks the header before anything uses the bytes.
+     *
+     * @throws ClosedQueueException when the queue was destroyed
+     */
+    private void readChecked(long at, int length) {
+        if (local) {
+            if (length == Long.BYTES) {
+                thread.buffer().set(ValueLayout.JAVA_LONG, 0, thread.read(at));
+            } else {
+                thread.read(at, 0, length);
+            }
+            identity.check(thread.read(identity.headerAddress()));
+        } else {
+            thread.batch().read(at, 0, length).read(identity.headerAddress(), length, 8).execute();
+            identity.check(thread.buffer().get(ValueLayout.JAVA_LONG, length));
+        }
+    }
+
     private long slot(long ticket) {
         return ptr + HEADER_BYTES + Math.floorMod(ticket, capacity) * (long) SLOT_BYTES;
     }
@@ -186,23 +258,34 @@ public final class MpmcBoundedQueue implements AutoCloseable {
     /**
      * Adds {@code value} at the tail unless the queue is full. Lock-free: it never waits for another caller (a
      * slot whose previous consumer claimed its ticket but has not freed it is freed by this offer). 4 round
-     * trips (READ, compare-and-swap, WRITE, compare-and-swap) when this handle's tail is current, 6 when another
-     * handle moved it, 2 (2 READs) when full, 2 more when it frees a slot; each lost race adds at most 2.
-     * Linearizes at the tail compare-and-swap that claims the ticket, or (full) at the READ of the head.
+     * trips (the slot's sequence word and the block header, 2 READs in one doorbell; compare-and-swap, WRITE,
+     * compare-and-swap) when this handle's tail is current, 6 when another handle moved it, 2 (3 READs) when
+     * full, 2 more when it frees a slot; each lost race adds at most 2. Linearizes at the tail compare-and-swap
+     * that claims the ticket, or (full) at the READ of the head. A call that starts after any handle's destroy
+     * returned throws {@link ClosedQueueException}; a call concurrent with a destroy may complete before it.
      *
      * @param value    any word
      * @param patience accepted for symmetry with {@link #poll}; an offer never waits, so it never runs out
      * @return true when added, false when the queue was full
      * @throws BadArgumentException     naming the value, for a negative patience
-     * @throws ClosedQueueException     after {@link #close()}
+     * @throws ClosedQueueException     after {@link #close()} or {@link #destroy()}, or when the queue was
+     *                                  destroyed: always when any handle's destroy returned before the call started
      * @throws CorruptedMemoryException when the slot's sequence word changed under the claim holder
      */
     public boolean offer(long value, Duration patience) {
         deadline(patience);
         long pos = tail;
+        boolean first = true;
         while (true) {
             long slot = slot(pos);
-            long seq = thread.read(slot);
+            long seq;
+            if (first) {
+                readChecked(slot, 8);
+                seq = thread.buffer().get(ValueLayout.JAVA_LONG, 0);
+                first = false;
+            } else {
+                seq = thread.read(slot);
+            }
             if (seq == 2 * pos) {
                 long seen = thread.compareAndSwap(ptr + TAIL, pos, pos + 1);
                 if (seen == pos) {
@@ -213,9 +296,9 @@ public final class MpmcBoundedQueue implements AutoCloseable {
                 }
                 pos = seen;
             } else if (seq - 2 * pos > 0) {
-                pos = thread.read(ptr + TAIL);
+                pos = readRootWord(TAIL);
             } else {
-                long h = thread.read(ptr + HEAD);
+                long h = readRootWord(HEAD);
                 head = Math.max(head, h);
                 if (pos - h >= capacity) {
                     tail = pos;
@@ -233,15 +316,17 @@ public final class MpmcBoundedQueue implements AutoCloseable {
     /**
      * Removes and returns the word at the head, unless the queue is empty. Lock-free while no claim holder
      * stalls; blocking, up to {@code patience}, on a producer that claimed this ticket and has not published
-     * its value. 3 round trips (a READ of the slot's 16 bytes, compare-and-swap, compare-and-swap) when this
-     * handle's head is current, 5 when another handle moved it, 2 (2 READs) when empty; each lost race adds at
-     * most 2. Linearizes at the head compare-and-swap that claims the ticket, or (empty) at the READ of the
-     * slot.
+     * its value. 3 round trips (the slot's 16 bytes and the block header, 2 READs in one doorbell;
+     * compare-and-swap, compare-and-swap) when this handle's head is current, 5 when another handle moved it, 2
+     * (3 READs) when empty; each lost race adds at most 2. Linearizes at the head compare-and-swap that claims
+     * the ticket, or (empty) at the READ of the slot. A call that starts after any handle's destroy returned
+     * throws {@link ClosedQueueException}; a call concurrent with a destroy may complete before it.
      *
      * @param patience how long to wait for a producer's claim in flight; zero tries without waiting
      * @return the oldest word, or empty when the queue was empty
      * @throws BadArgumentException     naming the value, for a negative patience
-     * @throws ClosedQueueException     after {@link #close()}
+     * @throws ClosedQueueException     after {@link #close()} or {@link #destroy()}, or when the queue was
+     *                                  destroyed: always when any handle's destroy returned before the call started
      * @throws QueueTimeoutException    when the patience ran out; nothing was removed
      * @throws CorruptedMemoryException when the slot's sequence word went back under the claim holder
      */
@@ -249,13 +334,19 @@ public final class MpmcBoundedQueue implements AutoCloseable {
         long deadline = deadline(patience);
         long pos = head;
         long busy = 0;
+        boolean first = true;
         while (true) {
             if (busy > 0) {
                 busy = pause(deadline, busy, "poll", pos);
             }
             long slot = slot(pos);
             MemorySegment buf = thread.buffer();
-            thread.read(slot, 0, SLOT_BYTES);
+            if (first) {
+                readChecked(slot, SLOT_BYTES);
+                first = false;
+            } else {
+                thread.read(slot, 0, SLOT_BYTES);
+            }
             long seq = buf.get(ValueLayout.JAVA_LONG, 0);
             if (seq == 2 * pos + 1) {
                 long value = buf.get(ValueLayout.JAVA_LONG, 8);
@@ -268,10 +359,10 @@ public final class MpmcBoundedQueue implements AutoCloseable {
                 pos = seen;
                 busy = 0;
             } else if (seq - (2 * pos + 1) > 0) {
-                pos = thread.read(ptr + HEAD);
+                pos = readRootWord(HEAD);
                 busy = 0;
             } else {
-                long t = thread.read(ptr + TAIL);
+                long t = readRootWord(TAIL);
                 tail = Math.max(tail, t);
                 if (t <= pos) {
                     head = pos;
@@ -344,15 +435,19 @@ public final class MpmcBoundedQueue implements AutoCloseable {
     }
 
     /**
-     * Frees the queue (the allocator's costs) and closes this handle. No other handle may be used after.
+     * Frees the queue in the life this handle knows (the allocator's costs:
+     * {@link io.remus.core.memory.RemoteAllocator#deallocate(long, long, long)}) and closes this handle. Of two
+     * handles that destroy the queue, in any processes, exactly one frees it. Calls of other handles that start
+     * after it returned throw {@link ClosedQueueException}; a call concurrent with it may complete before it.
      *
-     * @throws ClosedQueueException after {@link #close()}
+     * @throws ClosedQueueException after {@link #close()} or {@link #destroy()}, or when another handle destroyed
+     *                              the queue first (nothing is freed; this handle is closed)
      */
     public void destroy() {
         if (closed) {
             throw new ClosedQueueException("handle of queue " + RemotePtr.toString(ptr) + " is closed");
         }
         closed = true;
-        thread.allocator().deallocate(ptr, bytes(capacity));
+        identity.destroy(thread, bytes(capacity));
     }
 }

@@ -5,6 +5,9 @@ import io.remus.core.ComputeThread;
 import io.remus.core.CorruptedMemoryException;
 import io.remus.core.RemotePtr;
 import io.remus.core.memory.SizeClasses;
+import io.remus.ds.identity.StructureIdentity;
+import io.remus.ds.identity.StructureKind;
+import io.remus.ds.identity.WrongStructureException;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -46,24 +49,44 @@ import java.util.concurrent.locks.LockSupport;
  * cell it held, if any: it is never returned, and the queue has one spare cell fewer.
  *
  * <h2>Layout</h2>
- * One block on the creator's node: a 64-byte header (word 0: the capacity {@code n}; word 1: the number of
+ * One block on the creator's node: the queue's {@link StructureIdentity} in front of its root (the block's
+ * allocator header and the identity word, the 16 bytes before {@link #ptr()}), then, from {@link #ptr()}, a
+ * 64-byte header (word 0: the capacity {@code n}; word 1: the number of
  * cells {@code m = n + spare}; words 2 and 3: the allocated ring's tail and head; words 4 and 5: the free
  * ring's tail and head, all ticket counts), then the allocated ring's {@code n} entries, the free ring's
  * {@code m} entries, and the {@code m} cells of 8 bytes. The free ring starts holding every cell.
+ * <pre>
+ *  ptr - 16  allocator block header   ptr + 0   capacity, cells
+ *  ptr - 8   identity word            ptr + 16  allocated ring: tail, head
+ *                                     ptr + 32  free ring: tail, head
+ *                                     ptr + 64  allocated ring's entries, free ring's entries, cells
+ * </pre>
+ *
+ * <h2>Destroy</h2>
+ * {@link #destroy} frees the block in the life its handle knows: of two handles that destroy the queue, in any
+ * processes, one frees it and the other gets {@link ClosedQueueException}. A call learns of a destroy from the
+ * root block's header in its first doorbell: every offer and poll posts, with the READ of its first ring entry, an
+ * 8-byte READ of the block header (16 bytes before the queue; on the queue's own node, a CPU load after the
+ * entry's), and every READ of a ring's tail or head starts at the block header too; the header is checked before
+ * anything read with it is used. So a call that starts after any handle's destroy returned throws
+ * {@link ClosedQueueException} and returns nothing read from the freed block, also when the block was allocated
+ * again since (its incarnation changed); a call concurrent with a destroy may complete before it.
  *
  * <h2>Operations, costs and linearization points</h2>
- * {@link #offer}: take a free cell (READ the free ring's entry, compare-and-swap its head, compare-and-swap
- * the entry free for the next lap), WRITE the value into the cell, put the cell (READ the allocated ring's
- * entry, compare-and-swap its tail, compare-and-swap the entry to published): <b>7 round trips</b>
- * uncontended with current tickets; each stale ticket adds 2, each lost race 2, a poisoned publication 3.
- * Full: <b>9 round trips</b> when the allocated ring is full (its entry and head READ, then the cell given
- * back), <b>2</b> when no cell is free (the free ring's entry and tail READ). Linearizes at the tail compare-and-swap of the ticket whose publication succeeds; full at the
- * READ of the allocated ring's head, or of the free ring's tail.
- * {@link #poll}: take an index from the allocated ring (READ its entry, compare-and-swap its head,
- * compare-and-swap the entry free for the next lap), READ the cell, put the index on the free ring (READ,
- * compare-and-swap, compare-and-swap): <b>7 round trips</b> uncontended; empty: <b>2 round trips</b> (READ of
- * the entry and of the tail). Linearizes at the head compare-and-swap that takes a published cell; empty at
- * the READ of the tail.
+ * {@link #offer}: take a free cell (READ the free ring's entry with the block header in one doorbell,
+ * compare-and-swap its head, compare-and-swap the entry free for the next lap), WRITE the value into the cell,
+ * put the cell (READ the allocated ring's entry, compare-and-swap its tail, compare-and-swap the entry to
+ * published): <b>7 round trips</b> (3 READs, 1 WRITE, 4 compare-and-swaps) uncontended with current tickets;
+ * each stale ticket adds 2, each lost race 2, a poisoned publication 3. Full: <b>9 round trips</b> when the
+ * allocated ring is full (its entry and head READ, then the cell given back), <b>2</b> (3 READs) when no cell is
+ * free (the free ring's entry and the block header, then the free ring's tail). Linearizes at the tail
+ * compare-and-swap of the ticket whose publication succeeds; full at the READ of the allocated ring's head, or of
+ * the free ring's tail.
+ * {@link #poll}: take an index from the allocated ring (READ its entry with the block header in one doorbell,
+ * compare-and-swap its head, compare-and-swap the entry free for the next lap), READ the cell, put the index on
+ * the free ring (READ, compare-and-swap, compare-and-swap): <b>7 round trips</b> (4 READs, 4 compare-and-swaps)
+ * uncontended; empty: <b>2 round trips</b> (3 READs: the entry and the block header, then the tail). Linearizes
+ * at the head compare-and-swap that takes a published cell; empty at the READ of the tail.
  *
  * <h2>Full and empty</h2>
  * Empty is exact. Full is exact while no claimed ticket is poisoned and no more than {@code spare} cells are
@@ -80,7 +103,9 @@ import java.util.concurrent.locks.LockSupport;
  * full only while tickets claimed by calls in flight or poisoned fill it); after that the cell is lost and
  * counted by {@link #lostCells()}: the call still returns its value.
  *
- * <p>A call uses the first 8 bytes of the thread's registered buffer as scratch. A handle is confined to its
+ * <p>A call uses the first 16 bytes of the thread's registered buffer as scratch, and posts its first doorbell
+ * with the thread's {@link io.remus.core.DoorbellBatch}, which must be empty when the call starts. A handle is
+ * confined to its
  * compute thread's owner; each thread attaches its own. Tickets are 64-bit counts; an entry's state wraps
  * modulo 2<sup>48</sup>, which is safe while no caller's view of a ring is 2<sup>46</sup> tickets stale.
  */
@@ -89,8 +114,11 @@ public final class MpmcCrashTolerantQueue implements AutoCloseable {
     public static final int HEADER_BYTES = 64;
     /** The most cells: a cell index is 16 bits, and {@link #NONE} is reserved. */
     public static final int MAX_CELLS = 0xFFFF;
-    /** The largest capacity with no spare cells, so that the queue is one allocation of at most {@link SizeClasses#MAX}. */
-    public static final int MAX_CAPACITY = (int) ((SizeClasses.MAX - HEADER_BYTES) / 24);
+    /**
+     * The largest capacity with no spare cells, so that the queue, with its identity word, is one allocation of at
+     * most {@link SizeClasses#MAX}.
+     */
+    public static final int MAX_CAPACITY = (int) ((SizeClasses.MAX - StructureIdentity.blockBytes(HEADER_BYTES)) / 24);
     static final long CAPACITY = 0;
     static final long CELLS = 8;
     static final long ALLOC_TAIL = 16;
@@ -106,21 +134,30 @@ public final class MpmcCrashTolerantQueue implements AutoCloseable {
     static final long GIVE_BACK_FLOOR_NANOS = 10_000_000;
 
     private final ComputeThread thread;
+    private final StructureIdentity identity;
     private final long ptr;
     private final int capacity;
     private final int cells;
+    /** Whether the queue is on the thread's own node, where its first READs are CPU loads. */
+    private final boolean local;
     private final Ring allocated;
     private final Ring free;
+    /** Receives a READ of the block header, the identity word and the header's first six words. */
+    private final MemorySegment rootWords = MemorySegment.ofArray(new long[8]);
     private long poisoned;
     private long poisonedPublications;
     private long lostCells;
     private boolean closed;
 
-    private MpmcCrashTolerantQueue(ComputeThread thread, long ptr, int capacity, int cells, long[] tickets) {
+    private MpmcCrashTolerantQueue(ComputeThread thread, StructureIdentity identity, int capacity, int cells,
+                                   long[] tickets) {
         this.thread = thread;
+        this.identity = identity;
+        long ptr = identity.ptr();
         this.ptr = ptr;
         this.capacity = capacity;
         this.cells = cells;
+        this.local = RemotePtr.node(ptr) == thread.nodeId();
         this.allocated = new Ring("allocated", ptr + ALLOC_TAIL, ptr + ALLOC_HEAD, ptr + HEADER_BYTES, capacity,
                 tickets[0], tickets[1]);
         this.free = new Ring("free", ptr + FREE_TAIL, ptr + FREE_HEAD, ptr + HEADER_BYTES + 8L * capacity, cells,
@@ -129,13 +166,14 @@ public final class MpmcCrashTolerantQueue implements AutoCloseable {
 
     /**
      * Creates an empty queue on the caller's node and returns the caller's handle. No RDMA operation: the
-     * allocation, then CPU stores of the header, the entries and the free ring's cell indices, before anyone
-     * else can know the block.
+     * allocation, then CPU loads and stores on the caller's node of the block header, the identity word, the
+     * header, the entries and the free ring's cell indices, before anyone else can know the block.
      *
      * @param thread   the creator's compute thread: the queue is on its node
      * @param capacity the most words it holds, 1..{@link #MAX_CAPACITY}
      * @param spare    cells beyond the capacity, for calls in flight and dead callers: 0 or more, with
-     *                 {@code capacity + spare} at most {@link #MAX_CELLS} and the block at most {@link SizeClasses#MAX}
+     *                 {@code capacity + spare} at most {@link #MAX_CELLS} and the block, with the identity word,
+     *                 at most {@link SizeClasses#MAX}
      * @return the creator's handle
      * @throws BadArgumentException naming the value, for a capacity or spare out of range
      */
@@ -144,14 +182,18 @@ public final class MpmcCrashTolerantQueue implements AutoCloseable {
         if (capacity < 1 || capacity > MAX_CAPACITY) {
             throw new BadArgumentException("capacity must be 1.." + MAX_CAPACITY + ", got " + capacity);
         }
-        if (spare < 0 || (long) capacity + spare > MAX_CELLS || bytes(capacity, capacity + spare) > SizeClasses.MAX) {
+        if (spare < 0 || (long) capacity + spare > MAX_CELLS
+                || StructureIdentity.blockBytes(bytes(capacity, capacity + spare)) > SizeClasses.MAX) {
             throw new BadArgumentException("spare must be 0.." + Math.min(MAX_CELLS - capacity,
-                    (SizeClasses.MAX - HEADER_BYTES - 8L * capacity) / 16 - capacity) + " for capacity " + capacity
+                    (SizeClasses.MAX - StructureIdentity.blockBytes(HEADER_BYTES) - 8L * capacity) / 16 - capacity)
+                    + " for capacity " + capacity
                     + ", got " + spare);
         }
         int cells = capacity + spare;
         long bytes = bytes(capacity, cells);
-        long ptr = thread.allocator().allocate(bytes, thread.nodeId());
+        StructureIdentity identity = StructureIdentity.allocate(thread, StructureKind.MPMC_CRASH_TOLERANT_QUEUE, bytes,
+                thread.nodeId(), ClosedQueueException::new);
+        long ptr = identity.ptr();
         MemorySegment block = thread.localSegment(ptr, bytes);
         block.fill((byte) 0);
         block.set(ValueLayout.JAVA_LONG, CAPACITY, capacity);
@@ -164,22 +206,27 @@ public final class MpmcCrashTolerantQueue implements AutoCloseable {
             block.set(ValueLayout.JAVA_LONG, HEADER_BYTES + 8L * capacity + 8L * i, word(2L * i + 1, i));
         }
         VarHandle.releaseFence();
-        return new MpmcCrashTolerantQueue(thread, ptr, capacity, cells, new long[] {0, 0, cells, 0});
+        return new MpmcCrashTolerantQueue(thread, identity, capacity, cells, new long[] {0, 0, cells, 0});
     }
 
     /**
-     * Attaches a handle for {@code thread} to the queue at {@code ptr}: one RDMA READ of the header's first six
-     * words (1 round trip).
+     * Attaches a handle for {@code thread} to the queue at {@code ptr}: one RDMA READ of the block header, the
+     * identity word and the header's first six words (1 round trip).
      *
      * @param thread the caller's compute thread, on any node
      * @param ptr    the queue ({@link #ptr()})
      * @return the caller's handle
+     * @throws BadArgumentException     when the pointer is null or not 8-byte aligned
+     * @throws WrongStructureException  when no {@code MpmcCrashTolerantQueue} is at {@code ptr}: another kind of
+     *                                  structure, or none
+     * @throws ClosedQueueException     when the queue at {@code ptr} was destroyed
      * @throws CorruptedMemoryException when the header is not a queue's
      */
     public static MpmcCrashTolerantQueue attach(ComputeThread thread, long ptr) {
         Objects.requireNonNull(thread, "thread");
         MemorySegment header = MemorySegment.ofArray(new long[6]);
-        thread.read(ptr, header);
+        StructureIdentity identity = StructureIdentity.attach(thread, StructureKind.MPMC_CRASH_TOLERANT_QUEUE, ptr,
+                header, ClosedQueueException::new);
         long capacity = header.getAtIndex(ValueLayout.JAVA_LONG, 0);
         long cells = header.getAtIndex(ValueLayout.JAVA_LONG, 1);
         if (capacity < 1 || capacity > MAX_CAPACITY || cells < capacity || cells > MAX_CELLS) {
@@ -190,7 +237,7 @@ public final class MpmcCrashTolerantQueue implements AutoCloseable {
         for (int i = 0; i < 4; i++) {
             tickets[i] = header.getAtIndex(ValueLayout.JAVA_LONG, 2 + i);
         }
-        return new MpmcCrashTolerantQueue(thread, ptr, (int) capacity, (int) cells, tickets);
+        return new MpmcCrashTolerantQueue(thread, identity, (int) capacity, (int) cells, tickets);
     }
 
     static long bytes(int capacity, int cells) {
@@ -244,24 +291,58 @@ public final class MpmcCrashTolerantQueue implements AutoCloseable {
         return lostCells;
     }
 
+    /**
+     * Reads the header word at {@code word} (a ring's tail or head): one READ from the block header through that
+     * word, whose block header shows whether the queue was destroyed.
+     *
+     * @throws ClosedQueueException when the queue was destroyed
+     */
+    private long readRootWord(long word) {
+        int length = (int) (StructureIdentity.PREFIX_BYTES + (word - ptr) + 8);
+        thread.read(identity.headerAddress(), rootWords.asSlice(0, length));
+        identity.check(rootWords.get(ValueLayout.JAVA_LONG, 0));
+        return rootWords.get(ValueLayout.JAVA_LONG, length - 8);
+    }
+
+    /**
+     * A call's first READ: the word at {@code at} and, in the same doorbell (one round trip), the block header; on
+     * the queue's own node, CPU loads of the two in that order. Checks the header before the word is used.
+     *
+     * @return the word at {@code at}
+     * @throws ClosedQueueException when the queue was destroyed
+     */
+    private long readChecked(long at) {
+        if (local) {
+            long word = thread.read(at);
+            identity.check(thread.read(identity.headerAddress()));
+            return word;
+        }
+        thread.batch().read(at, 0, 8).read(identity.headerAddress(), 8, 8).execute();
+        MemorySegment buffer = thread.buffer();
+        identity.check(buffer.get(ValueLayout.JAVA_LONG, 8));
+        return buffer.get(ValueLayout.JAVA_LONG, 0);
+    }
+
     private long cell(int index) {
         return ptr + HEADER_BYTES + 8L * capacity + 8L * cells + 8L * index;
     }
 
     /**
      * Adds {@code value} at the tail unless the queue is full. Lock-free. 7 round trips uncontended (free ring:
-     * READ, compare-and-swap, compare-and-swap; WRITE; allocated ring: READ, compare-and-swap, compare-and-swap);
-     * full: 2 (READs) when no cell is free, otherwise 9 (the cell is taken, written, and given back: 4 READs, 1 WRITE,
-     * 4 compare-and-swaps); each stale ticket or lost race
-     * adds 2, a poisoned publication 3. Linearizes at the allocated ring's tail compare-and-swap of the ticket
-     * whose publication succeeds; full at the READ that shows it.
+     * the entry and the block header, 2 READs in one doorbell, compare-and-swap, compare-and-swap; WRITE; allocated
+     * ring: READ, compare-and-swap, compare-and-swap); full: 2 (3 READs) when no cell is free, otherwise 9 (the
+     * cell is taken, written, and given back: 5 READs, 1 WRITE, 4 compare-and-swaps); each stale ticket or lost
+     * race adds 2, a poisoned publication 3. Linearizes at the allocated ring's tail compare-and-swap of the ticket
+     * whose publication succeeds; full at the READ that shows it. A call that starts after any handle's destroy
+     * returned throws {@link ClosedQueueException}; a call concurrent with a destroy may complete before it.
      *
      * @param value    any word
      * @param patience how long to wait for a free-ring ticket whose cell a consumer is giving back before
      *                 poisoning it; zero poisons at once
      * @return true when added, false when the queue was full (see the class comment on early full answers)
      * @throws BadArgumentException     naming the value, for a negative patience
-     * @throws ClosedQueueException     after {@link #close()}
+     * @throws ClosedQueueException     after {@link #close()} or {@link #destroy()}, or when the queue was
+     *                                  destroyed: always when any handle's destroy returned before the call started
      * @throws CorruptedMemoryException when an entry or a cell index is no queue's
      */
     public boolean offer(long value, Duration patience) {
@@ -281,16 +362,18 @@ public final class MpmcCrashTolerantQueue implements AutoCloseable {
     /**
      * Removes and returns the word at the head, unless the queue is empty. Lock-free: a ticket claimed by a
      * producer that does not publish within {@code patience} is poisoned and skipped. 7 round trips uncontended
-     * (allocated ring: READ, compare-and-swap, compare-and-swap; READ of the cell; free ring: READ,
-     * compare-and-swap, compare-and-swap), 2 when empty; each stale ticket or lost race adds 2, a poisoned
-     * ticket 3. Linearizes at the head compare-and-swap that takes a published cell; empty at the READ of the
-     * tail.
+     * (allocated ring: the entry and the block header, 2 READs in one doorbell, compare-and-swap,
+     * compare-and-swap; READ of the cell; free ring: READ, compare-and-swap, compare-and-swap), 2 (3 READs) when
+     * empty; each stale ticket or lost race adds 2, a poisoned ticket 3. Linearizes at the head compare-and-swap
+     * that takes a published cell; empty at the READ of the tail. A call that starts after any handle's destroy
+     * returned throws {@link ClosedQueueException}; a call concurrent with a destroy may complete before it.
      *
      * @param patience how long to wait for a producer's claim in flight before poisoning its ticket; zero
      *                 poisons at once
      * @return the oldest word, or empty when the queue was empty
      * @throws BadArgumentException     naming the value, for a negative patience
-     * @throws ClosedQueueException     after {@link #close()}
+     * @throws ClosedQueueException     after {@link #close()} or {@link #destroy()}, or when the queue was
+     *                                  destroyed: always when any handle's destroy returned before the call started
      * @throws CorruptedMemoryException when an entry or a cell index is no queue's
      */
     public OptionalLong poll(Duration patience) {
@@ -347,16 +430,20 @@ public final class MpmcCrashTolerantQueue implements AutoCloseable {
     }
 
     /**
-     * Frees the queue (the allocator's costs) and closes this handle. No other handle may be used after.
+     * Frees the queue in the life this handle knows (the allocator's costs:
+     * {@link io.remus.core.memory.RemoteAllocator#deallocate(long, long, long)}) and closes this handle. Of two
+     * handles that destroy the queue, in any processes, exactly one frees it. Calls of other handles that start after
+     * it returned throw {@link ClosedQueueException}; a call concurrent with it may complete before it.
      *
-     * @throws ClosedQueueException after {@link #close()}
+     * @throws ClosedQueueException after {@link #close()} or {@link #destroy()}, or when another handle destroyed
+     *                              the queue first (nothing is freed; this handle is closed)
      */
     public void destroy() {
         if (closed) {
             throw new ClosedQueueException("handle of queue " + RemotePtr.toString(ptr) + " is closed");
         }
         closed = true;
-        thread.allocator().deallocate(ptr, bytes(capacity, cells));
+        identity.destroy(thread, bytes(capacity, cells));
     }
 
     /** One ring of cell indices: its tail and head words, its entries, and this handle's last view of both. */
@@ -385,14 +472,22 @@ public final class MpmcCrashTolerantQueue implements AutoCloseable {
 
         /**
          * Takes the oldest published cell index, skipping poisoned tickets; poisons a claimed ticket still
-         * unpublished at the deadline. Returns -1 when the ring is empty.
+         * unpublished at the deadline. Returns -1 when the ring is empty. A take is its call's first step: its
+         * first READ of an entry carries the block header's ({@link #readChecked}).
          */
         int take(long deadline) {
             long pos = head;
             long busy = 0;
+            boolean check = true;
             while (true) {
                 long at = entry(pos);
-                long e = thread.read(at);
+                long e;
+                if (check) {
+                    e = readChecked(at);
+                    check = false;
+                } else {
+                    e = thread.read(at);
+                }
                 long s = state(e);
                 long published = 2 * pos + 1;
                 if (s == (published & STATE_MASK)) {
@@ -416,10 +511,10 @@ public final class MpmcCrashTolerantQueue implements AutoCloseable {
                     pos++;
                     busy = 0;
                 } else if (after(s, published) > 0) {
-                    pos = thread.read(headWord);
+                    pos = readRootWord(headWord);
                     busy = 0;
                 } else {
-                    long t = thread.read(tailWord);
+                    long t = readRootWord(tailWord);
                     tail = Math.max(tail, t);
                     if (t <= pos) {
                         head = pos;
@@ -472,9 +567,9 @@ public final class MpmcCrashTolerantQueue implements AutoCloseable {
                     poisonedPublications++;
                     pos++;
                 } else if (after(s, freeState) > 0) {
-                    pos = thread.read(tailWord);
+                    pos = readRootWord(tailWord);
                 } else {
-                    long h = thread.read(headWord);
+                    long h = readRootWord(headWord);
                     head = Math.max(head, h);
                     long previous = 2 * (pos - size) + 1;
                     if (pos - h >= size) {

@@ -5,6 +5,9 @@ import io.remus.core.ComputeThread;
 import io.remus.core.CorruptedMemoryException;
 import io.remus.core.RemotePtr;
 import io.remus.core.memory.SizeClasses;
+import io.remus.ds.identity.StructureIdentity;
+import io.remus.ds.identity.StructureKind;
+import io.remus.ds.identity.WrongStructureException;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -49,10 +52,25 @@ import java.util.OptionalLong;
  * extra tickets burnt by polls of an empty queue before the threshold runs out.
  *
  * <h2>Layout</h2>
- * One block on the creator's node: a 64-byte header (word 0: the capacity {@code n}; words 1 to 3: the allocated
+ * One block on the creator's node: the queue's {@link StructureIdentity} in front of its root (the block's
+ * allocator header and the identity word, the 16 bytes before {@link #ptr()}), then, from {@link #ptr()}, a
+ * 64-byte header (word 0: the capacity {@code n}; words 1 to 3: the allocated
  * ring's tail, head and threshold; words 4 to 6: the free ring's), the allocated ring's {@code 2n} entries, the
  * free ring's {@code 2n} entries, and the {@code n} cells of 8 bytes: {@code 64 + 40n} bytes. Tickets start at
  * {@code 2n} (cycle 1) over entries of cycle 0; the free ring starts holding every cell.
+ * <pre>
+ *  ptr - 16  allocator block header   ptr + 0   capacity
+ *  ptr - 8   identity word            ptr + 8   allocated ring: tail, head, threshold
+ *                                     ptr + 32  free ring: tail, head, threshold
+ *                                     ptr + 64  allocated ring's entries, free ring's entries, cells
+ * </pre>
+ *
+ * <h2>Destroy</h2>
+ * {@link #destroy} frees the block in the life its handle knows: of two handles that destroy the queue, in any
+ * processes, one frees it and the other gets {@link ClosedQueueException}. The READ of a ring's threshold, the
+ * first operation of every {@link #offer} and {@link #poll}, starts at the block's header, 16 bytes before the
+ * queue, so every call on any handle of a destroyed queue throws {@link ClosedQueueException} before it changes
+ * anything, at no extra RDMA operation, also once the block was reused (its header then names another life).
  *
  * <h2>Operations and costs</h2>
  * {@link #offer}: take a cell from the free ring (READ of the threshold, fetch-and-add of the head, READ of the
@@ -101,8 +119,12 @@ public final class MpmcScqQueue implements AutoCloseable {
     public static final int HEADER_BYTES = 64;
     /** The index of an entry that holds no cell. */
     static final int NONE = 0xFFFF;
-    /** The largest capacity: a cell index is 16 bits with {@link #NONE} reserved, and the queue is one allocation. */
-    public static final int MAX_CAPACITY = (int) Math.min(NONE, (SizeClasses.MAX - HEADER_BYTES) / 40);
+    /**
+     * The largest capacity: a cell index is 16 bits with {@link #NONE} reserved, and the queue, with its identity
+     * word, is one allocation.
+     */
+    public static final int MAX_CAPACITY =
+            (int) Math.min(NONE, (SizeClasses.MAX - StructureIdentity.blockBytes(HEADER_BYTES)) / 40);
     static final long CAPACITY = 0;
     static final long ALLOC_RING = 8;
     static final long FREE_RING = 32;
@@ -116,16 +138,20 @@ public final class MpmcScqQueue implements AutoCloseable {
     static final long CYCLE_MASK = (1L << (64 - CYCLE_SHIFT)) - 1;
 
     private final ComputeThread thread;
+    private final StructureIdentity identity;
     private final long ptr;
     private final int capacity;
     private final Ring allocated;
     private final Ring free;
+    /** Receives a READ of the block header, the identity word and the header's first seven words. */
+    private final MemorySegment rootWords = MemorySegment.ofArray(new long[9]);
     private long retakes;
     private boolean closed;
 
-    private MpmcScqQueue(ComputeThread thread, long ptr, int capacity) {
+    private MpmcScqQueue(ComputeThread thread, StructureIdentity identity, int capacity) {
         this.thread = thread;
-        this.ptr = ptr;
+        this.identity = identity;
+        this.ptr = identity.ptr();
         this.capacity = capacity;
         long entries = ptr + HEADER_BYTES;
         this.allocated = new Ring("allocated", ptr + ALLOC_RING, entries);
@@ -134,8 +160,8 @@ public final class MpmcScqQueue implements AutoCloseable {
 
     /**
      * Creates an empty queue on the caller's node and returns the caller's handle. No RDMA operation: the
-     * allocation, then CPU stores of the header, the entries and the free ring's cell indices, before anyone else
-     * can know the block.
+     * allocation, then CPU loads and stores on the caller's node of the block header, the identity word, the
+     * header, the entries and the free ring's cell indices, before anyone else can know the block.
      *
      * @param thread   the creator's compute thread: the queue is on its node
      * @param capacity the most words it holds, 1..{@link #MAX_CAPACITY}
@@ -148,7 +174,9 @@ public final class MpmcScqQueue implements AutoCloseable {
             throw new BadArgumentException("capacity must be 1.." + MAX_CAPACITY + ", got " + capacity);
         }
         long bytes = bytes(capacity);
-        long ptr = thread.allocator().allocate(bytes, thread.nodeId());
+        StructureIdentity identity = StructureIdentity.allocate(thread, StructureKind.MPMC_SCQ_QUEUE, bytes,
+                thread.nodeId(), ClosedQueueException::new);
+        long ptr = identity.ptr();
         MemorySegment block = thread.localSegment(ptr, bytes);
         block.fill((byte) 0);
         long size = 2L * capacity;
@@ -165,25 +193,33 @@ public final class MpmcScqQueue implements AutoCloseable {
                     holdsCell ? entry(1, true, (int) (i - size)) : entry(0, true, NONE));
         }
         VarHandle.releaseFence();
-        return new MpmcScqQueue(thread, ptr, capacity);
+        return new MpmcScqQueue(thread, identity, capacity);
     }
 
     /**
-     * Attaches a handle for {@code thread} to the queue at {@code ptr}: one RDMA READ of the capacity (1 round trip).
+     * Attaches a handle for {@code thread} to the queue at {@code ptr}: one RDMA READ of the block header, the
+     * identity word and the capacity (1 round trip).
      *
      * @param thread the caller's compute thread, on any node
      * @param ptr    the queue ({@link #ptr()})
      * @return the caller's handle
+     * @throws BadArgumentException     when the pointer is null or not 8-byte aligned
+     * @throws WrongStructureException  when no {@code MpmcScqQueue} is at {@code ptr}: another kind of structure,
+     *                                  or none
+     * @throws ClosedQueueException     when the queue at {@code ptr} was destroyed
      * @throws CorruptedMemoryException when the header is not a queue's
      */
     public static MpmcScqQueue attach(ComputeThread thread, long ptr) {
         Objects.requireNonNull(thread, "thread");
-        long capacity = thread.read(ptr + CAPACITY);
+        MemorySegment header = MemorySegment.ofArray(new long[1]);
+        StructureIdentity identity = StructureIdentity.attach(thread, StructureKind.MPMC_SCQ_QUEUE, ptr, header,
+                ClosedQueueException::new);
+        long capacity = header.get(ValueLayout.JAVA_LONG, CAPACITY);
         if (capacity < 1 || capacity > MAX_CAPACITY) {
             throw new CorruptedMemoryException(ptr + CAPACITY, capacity, "queue " + RemotePtr.toString(ptr)
                     + ": header word " + capacity + " is no queue's capacity");
         }
-        return new MpmcScqQueue(thread, ptr, (int) capacity);
+        return new MpmcScqQueue(thread, identity, (int) capacity);
     }
 
     static long bytes(int capacity) {
@@ -234,6 +270,19 @@ public final class MpmcScqQueue implements AutoCloseable {
         return retakes;
     }
 
+    /**
+     * Reads the header word at {@code word}: one READ from the block header through that word, whose block header
+     * shows whether the queue was destroyed.
+     *
+     * @throws ClosedQueueException when the queue was destroyed
+     */
+    private long readRootWord(long word) {
+        int length = (int) (StructureIdentity.PREFIX_BYTES + (word - ptr) + 8);
+        thread.read(identity.headerAddress(), rootWords.asSlice(0, length));
+        identity.check(rootWords.get(ValueLayout.JAVA_LONG, 0));
+        return rootWords.get(ValueLayout.JAVA_LONG, length - 8);
+    }
+
     private long cell(int index) {
         return ptr + HEADER_BYTES + 32L * capacity + 8L * index;
     }
@@ -247,7 +296,8 @@ public final class MpmcScqQueue implements AutoCloseable {
      *
      * @param value any word
      * @return true when added, false when no cell was free (see the class comment on full)
-     * @throws ClosedQueueException     after {@link #close()}
+     * @throws ClosedQueueException     after {@link #close()} or {@link #destroy()}, or when another handle
+     *                                  destroyed the queue
      * @throws CorruptedMemoryException when an entry or a cell index is no queue's
      */
     public boolean offer(long value) {
@@ -272,7 +322,8 @@ public final class MpmcScqQueue implements AutoCloseable {
      * Takes effect when it takes an index from the allocated ring, or answers empty.
      *
      * @return the oldest word, or empty when the queue was empty
-     * @throws ClosedQueueException     after {@link #close()}
+     * @throws ClosedQueueException     after {@link #close()} or {@link #destroy()}, or when another handle
+     *                                  destroyed the queue
      * @throws CorruptedMemoryException when an entry or a cell index is no queue's
      */
     public OptionalLong poll() {
@@ -302,14 +353,18 @@ public final class MpmcScqQueue implements AutoCloseable {
     }
 
     /**
-     * Frees the queue (the allocator's costs) and closes this handle. No other handle may be used after.
+     * Frees the queue in the life this handle knows (the allocator's costs:
+     * {@link io.remus.core.memory.RemoteAllocator#deallocate(long, long, long)}) and closes this handle. Of two
+     * handles that destroy the queue, in any processes, exactly one frees it. Every later call on any handle of
+     * the queue throws {@link ClosedQueueException} (the first READ of each call sees the block's header).
      *
-     * @throws ClosedQueueException after {@link #close()}
+     * @throws ClosedQueueException after {@link #close()} or {@link #destroy()}, or when another handle destroyed
+     *                              the queue first (nothing is freed; this handle is closed)
      */
     public void destroy() {
         checkOpen();
         closed = true;
-        thread.allocator().deallocate(ptr, bytes(capacity));
+        identity.destroy(thread, bytes(capacity));
     }
 
     /** One ring of cell indices: its tail, head and threshold words and its {@code 2n} entries. */
@@ -365,7 +420,7 @@ public final class MpmcScqQueue implements AutoCloseable {
          * the ring is empty.
          */
         int take() {
-            if (thread.read(thresholdWord) < 0) {
+            if (readRootWord(thresholdWord) < 0) {
                 return -1;
             }
             while (true) {

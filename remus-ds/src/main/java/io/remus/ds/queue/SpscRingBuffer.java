@@ -7,6 +7,9 @@ import io.remus.core.DoorbellBatch;
 import io.remus.core.RemotePtr;
 import io.remus.core.WriteOrder;
 import io.remus.core.memory.SizeClasses;
+import io.remus.ds.identity.StructureIdentity;
+import io.remus.ds.identity.StructureKind;
+import io.remus.ds.identity.WrongStructureException;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -21,12 +24,20 @@ import java.util.Objects;
  * {@code SpscArrayQueue}, with the producer across the network).
  *
  * <h2>Layout</h2>
- * One block on the consumer's node: a 64-byte header (word 0: slot count and largest message;
+ * One block on the consumer's node: the ring's {@link StructureIdentity} in front of its root (the
+ * block's allocator header and the identity word, the 16 bytes before {@link Consumer#ptr()}), then, from
+ * {@link Consumer#ptr()}, a 64-byte header (word 0: slot count and largest message;
  * word 1: the producer's claim; word 2: the tail a closed producer left; word 3: the consumer's head,
  * the number of messages it consumed) and {@code slots} slots of {@code 24 + maxMessageBytes}
  * rounded up to 8 bytes:
  * <pre>
- *   [sequence][check: sequence &lt;&lt; 32 | length][message, padded to 8 bytes][check again]
+ *  ptr - 16  allocator block header   ptr + 0   slots &lt;&lt; 32 | largest message
+ *  ptr - 8   identity word            ptr + 8   claim
+ *                                     ptr + 16  tail a closed producer left
+ *                                     ptr + 24  head
+ *                                     ptr + 64  slot 0, slot 1 ...
+ *
+ *  a slot: [sequence][check: sequence &lt;&lt; 32 | length][message, padded to 8 bytes][check again]
  * </pre>
  * Message {@code i} goes to slot {@code i % slots} with sequence {@code i + 1}; the check word holds
  * the sequence's low 32 bits and the message's length, and is written both before and right after the
@@ -59,6 +70,18 @@ import java.util.Objects;
  * while one holds it gets {@link ProducerClaimedException}. {@link Producer#close} writes its tail
  * and releases the claim, so a later producer continues the sequence. A producer that dies without
  * closing keeps the claim: the ring then has no producer (documented, not recovered).
+ *
+ * <h2>Destroy</h2>
+ * {@link Consumer#destroy} frees the block in the life the consumer knows, and every later call on the
+ * consumer's end throws {@link ClosedQueueException}. A producer learns of it where its call reads the
+ * header: {@link #producer} (its READs start at the block's header, 16 bytes before the ring) and
+ * {@link Producer#offer} where it reads the head (a READ that starts there too, at no extra RDMA
+ * operation) throw {@link ClosedQueueException}. An offer that does not read the head (its cached head says
+ * the ring has room: it only WRITEs), and {@link Producer#close} (a WRITE of the tail word and a compare-and-swap
+ * of the claim word), are not checked. <b>The producer must be closed before the consumer destroys the ring.</b>
+ * Otherwise its later offers may still return true and write their message and sequence words into the freed
+ * block, which the allocator may have given to another structure since (its memory is then overwritten), and its
+ * close writes the tail word and may swap the claim word there too.
  */
 public final class SpscRingBuffer {
     /** Bytes of the header before the first slot. */
@@ -94,13 +117,13 @@ public final class SpscRingBuffer {
     }
 
     /**
-     * Creates a ring on the consumer's node and returns the consumer's end. Two RDMA-free steps and
-     * the allocation: the block is written with CPU stores, on this node.
+     * Creates a ring on the consumer's node and returns the consumer's end. No RDMA operation: the
+     * allocation, then CPU loads and stores on this node of the block header, the identity word and the ring.
      *
      * @param consumer        the consumer's compute thread: the ring is on its node, and only it polls
      * @param slots           the capacity in messages, 1..{@value #MAX_SLOTS}
-     * @param maxMessageBytes the largest message, at least 1; the ring (header and slots) must fit one
-     *                        allocation ({@link io.remus.core.memory.SizeClasses#MAX} bytes)
+     * @param maxMessageBytes the largest message, at least 1; the ring (identity word, header and slots) must
+     *                        fit one allocation ({@link io.remus.core.memory.SizeClasses#MAX} bytes)
      * @return the consumer's end
      * @throws BadArgumentException naming the value, for a slot count or message size out of range
      */
@@ -113,15 +136,17 @@ public final class SpscRingBuffer {
             throw new BadArgumentException("maxMessageBytes must be at least 1, got " + maxMessageBytes);
         }
         long bytes = HEADER_BYTES + slots * slotBytes(maxMessageBytes);
-        if (bytes > SizeClasses.MAX) {
+        if (StructureIdentity.blockBytes(bytes) > SizeClasses.MAX) {
             throw new BadArgumentException("a ring of " + slots + " slots of messages up to " + maxMessageBytes + " bytes takes "
-                    + bytes + " bytes, more than one allocation's " + SizeClasses.MAX);
+                    + StructureIdentity.blockBytes(bytes) + " bytes with its identity word, more than one allocation's "
+                    + SizeClasses.MAX);
         }
-        long ptr = consumer.allocator().allocate(bytes, consumer.nodeId());
-        MemorySegment ring = consumer.localSegment(ptr, bytes);
+        StructureIdentity identity = StructureIdentity.allocate(consumer, StructureKind.SPSC_RING_BUFFER, bytes,
+                consumer.nodeId(), ClosedQueueException::new);
+        MemorySegment ring = consumer.localSegment(identity.ptr(), bytes);
         ring.fill((byte) 0);
         WORD.setVolatile(ring, SHAPE, ((long) slots << 32) | maxMessageBytes);
-        return new Consumer(consumer, ptr, ring, slots, maxMessageBytes);
+        return new Consumer(consumer, identity, ring, slots, maxMessageBytes);
     }
 
     /**
@@ -132,17 +157,23 @@ public final class SpscRingBuffer {
      * @param ptr      the ring ({@link Consumer#ptr()})
      * @return the producer's end
      * @throws ProducerClaimedException when another producer holds the ring
+     * @throws WrongStructureException  when no {@code SpscRingBuffer} is at {@code ptr}: another kind of
+     *                                  structure, or none
+     * @throws ClosedQueueException     when the ring at {@code ptr} was destroyed
      * @throws CorruptedMemoryException when the header is not a ring's
-     * @throws BadArgumentException     when the thread's buffer cannot stage one slot
+     * @throws BadArgumentException     when the pointer is null or not 8-byte aligned, or the thread's buffer
+     *                                  cannot stage one slot
      */
     public static Producer producer(ComputeThread producer, long ptr) {
         return producer(producer, ptr, WriteOrder.ONE_DOORBELL);
     }
 
     /**
-     * Claims the ring for a producer and returns its end. One RDMA compare-and-swap (the claim), then
-     * one RDMA READ of the header: 2 round trips. The producer stages each offer in its compute
-     * thread's {@link ComputeThread#buffer()} bytes {@code [0, slot bytes)} while {@link Producer#offer}
+     * Claims the ring for a producer and returns its end. One RDMA READ of the block header, the identity
+     * word and the ring's header (the checks of the ring and of the thread's buffer, before anything is
+     * written), one RDMA compare-and-swap (the claim), then one RDMA READ from the block header through the
+     * ring's head (the tail and head the claim makes current): 3 round trips. The producer stages each
+     * offer in its compute thread's {@link ComputeThread#buffer()} bytes {@code [0, slot bytes)} while {@link Producer#offer}
      * runs, and no buffer bytes otherwise.
      *
      * @param producer the producer's compute thread, on any node
@@ -150,62 +181,81 @@ public final class SpscRingBuffer {
      * @param order    how each offer orders its message WRITE and its sequence WRITE (costs in the class comment)
      * @return the producer's end
      * @throws ProducerClaimedException when another producer holds the ring
-     * @throws CorruptedMemoryException when the header is not a ring's
-     * @throws BadArgumentException     when the thread's buffer cannot stage one slot (the claim is given back)
+     * @throws WrongStructureException  when no {@code SpscRingBuffer} is at {@code ptr}: another kind of
+     *                                  structure, or none (nothing is written)
+     * @throws ClosedQueueException     when the ring at {@code ptr} was destroyed
+     * @throws CorruptedMemoryException when the header is not a ring's (nothing is written)
+     * @throws BadArgumentException     when the pointer is null or not 8-byte aligned, or the thread's buffer
+     *                                  cannot stage one slot (nothing is written)
      */
     public static Producer producer(ComputeThread producer, long ptr, WriteOrder order) {
         Objects.requireNonNull(producer, "producer");
         Objects.requireNonNull(order, "order");
+        MemorySegment header = MemorySegment.ofArray(new long[1]);
+        StructureIdentity identity = StructureIdentity.attach(producer, StructureKind.SPSC_RING_BUFFER, ptr, header,
+                ClosedQueueException::new);
+        long shape = header.getAtIndex(ValueLayout.JAVA_LONG, 0);
+        int slots = (int) (shape >>> 32);
+        int max = (int) shape;
+        if (slots < 1 || slots > MAX_SLOTS || max < 1) {
+            throw new CorruptedMemoryException(ptr + SHAPE, shape, "ring " + RemotePtr.toString(ptr) + ": header word 0x"
+                    + Long.toHexString(shape) + " is no ring's shape");
+        }
+        if (producer.buffer().byteSize() < slotBytes(max)) {
+            throw new BadArgumentException("compute thread buffer of " + producer.buffer().byteSize() + " bytes cannot stage one "
+                    + slotBytes(max) + "-byte slot of ring " + RemotePtr.toString(ptr));
+        }
         long token = ((long) producer.nodeId() + 1) << 32 | (System.identityHashCode(producer) & 0xFFFF_FFFFL) | 1;
         long held = producer.compareAndSwap(ptr + CLAIM, 0, token);
         if (held != 0) {
             throw new ProducerClaimedException("ring " + RemotePtr.toString(ptr) + " has a producer already (claim 0x"
                     + Long.toHexString(held) + ")");
         }
-        MemorySegment header = MemorySegment.ofArray(new long[4]);
-        producer.read(ptr, header);
-        long shape = header.getAtIndex(ValueLayout.JAVA_LONG, 0);
-        int slots = (int) (shape >>> 32);
-        int max = (int) shape;
-        if (slots < 1 || slots > MAX_SLOTS || max < 1) {
-            producer.compareAndSwap(ptr + CLAIM, token, 0);
-            throw new CorruptedMemoryException(ptr + SHAPE, shape, "ring " + RemotePtr.toString(ptr) + ": header word 0x"
-                    + Long.toHexString(shape) + " is no ring's shape");
-        }
-        if (producer.buffer().byteSize() < slotBytes(max)) {
-            producer.compareAndSwap(ptr + CLAIM, token, 0);
-            throw new BadArgumentException("compute thread buffer of " + producer.buffer().byteSize() + " bytes cannot stage one "
-                    + slotBytes(max) + "-byte slot of ring " + RemotePtr.toString(ptr));
-        }
-        long tail = header.getAtIndex(ValueLayout.JAVA_LONG, 2);
-        long head = header.getAtIndex(ValueLayout.JAVA_LONG, 3);
-        return new Producer(producer, ptr, slots, max, token, tail, head, order);
+        Producer end = new Producer(producer, identity, slots, max, token, order);
+        end.head = end.readRootWord(HEAD);
+        end.tail = end.rootWords.get(ValueLayout.JAVA_LONG, StructureIdentity.PREFIX_BYTES + TAIL);
+        return end;
     }
 
     /** The producer's end: confined to its compute thread's owner. */
     public static final class Producer implements AutoCloseable {
         private final ComputeThread thread;
+        private final StructureIdentity identity;
         private final long ptr;
         private final int slots;
         private final int maxMessageBytes;
         private final long slotBytes;
         private final long token;
         private final WriteOrder order;
+        /** Receives a READ of the block header, the identity word and the ring header's first four words. */
+        private final MemorySegment rootWords = MemorySegment.ofArray(new long[6]);
         private long tail;
         private long head;
         private boolean closed;
 
-        private Producer(ComputeThread thread, long ptr, int slots, int maxMessageBytes, long token, long tail, long head,
+        private Producer(ComputeThread thread, StructureIdentity identity, int slots, int maxMessageBytes, long token,
                          WriteOrder order) {
             this.thread = thread;
-            this.ptr = ptr;
+            this.identity = identity;
+            this.ptr = identity.ptr();
             this.slots = slots;
             this.maxMessageBytes = maxMessageBytes;
             this.slotBytes = slotBytes(maxMessageBytes);
             this.token = token;
-            this.tail = tail;
-            this.head = head;
             this.order = order;
+        }
+
+        /**
+         * Reads the header word at {@code offset}: one READ from the block header through that word, whose block
+         * header shows whether the ring was destroyed.
+         *
+         * @throws ClosedQueueException when the ring was destroyed
+         */
+        private long readRootWord(long offset) {
+            int length = (int) (StructureIdentity.PREFIX_BYTES + offset + 8);
+            thread.read(identity.headerAddress(), rootWords.asSlice(0, length));
+            identity.check(rootWords.get(ValueLayout.JAVA_LONG, 0));
+            return rootWords.get(ValueLayout.JAVA_LONG, length - 8);
         }
 
         /** {@return how this producer orders a message's WRITE and its sequence word's} */
@@ -228,10 +278,16 @@ public final class SpscRingBuffer {
          * trip with {@link WriteOrder#ONE_DOORBELL}, 2 round trips with {@link WriteOrder#COMPLETION}; one
          * round trip more where the last head read says full (one RDMA READ of the head first).
          *
+         * <p>Close this producer before the consumer destroys the ring: an offer whose last head read says the
+         * ring has room READs nothing, so it does not see a destroy; it returns true and WRITEs the message into
+         * the freed block, overwriting whatever the allocator put there since. Only an offer that reads the head
+         * throws {@link ClosedQueueException} after a destroy.
+         *
          * @param message the message, 1..{@link #maxMessageBytes()} bytes
          * @return whether it was put; false when the ring is full
          * @throws BadArgumentException naming the size, for an empty or oversized message
-         * @throws ClosedQueueException  after {@link #close()}
+         * @throws ClosedQueueException  after {@link #close()}, or when it reads the head of a ring the consumer
+         *                               destroyed
          */
         public boolean offer(MemorySegment message) {
             Objects.requireNonNull(message, "message");
@@ -243,7 +299,7 @@ public final class SpscRingBuffer {
                 throw new BadArgumentException("message of " + length + " bytes; this ring takes 1.." + maxMessageBytes);
             }
             if (tail - head >= slots) {
-                head = thread.read(ptr + HEAD);
+                head = readRootWord(HEAD);
                 if (tail - head >= slots) {
                     return false;
                 }
@@ -272,7 +328,8 @@ public final class SpscRingBuffer {
 
         /**
          * Leaves the ring to a later producer: one RDMA WRITE of the tail and one compare-and-swap of
-         * the claim (2 round trips). Idempotent.
+         * the claim (2 round trips). Idempotent. Call it before the consumer destroys the ring: it does not check
+         * for a destroy, and after one it writes the tail word and may swap the claim word of the freed block.
          */
         @Override
         public void close() {
@@ -288,6 +345,7 @@ public final class SpscRingBuffer {
     /** The consumer's end: confined to its compute thread's owner, on the ring's node. */
     public static final class Consumer {
         private final ComputeThread thread;
+        private final StructureIdentity identity;
         private final long ptr;
         private final MemorySegment ring;
         private final int slots;
@@ -295,10 +353,13 @@ public final class SpscRingBuffer {
         private final long slotBytes;
         private long head;
         private long orderViolations;
+        private boolean closed;
 
-        private Consumer(ComputeThread thread, long ptr, MemorySegment ring, int slots, int maxMessageBytes) {
+        private Consumer(ComputeThread thread, StructureIdentity identity, MemorySegment ring, int slots,
+                         int maxMessageBytes) {
             this.thread = thread;
-            this.ptr = ptr;
+            this.identity = identity;
+            this.ptr = identity.ptr();
             this.ring = ring;
             this.slots = slots;
             this.maxMessageBytes = maxMessageBytes;
@@ -341,12 +402,14 @@ public final class SpscRingBuffer {
          * @param destination where the message goes, at least {@link #maxMessageBytes()} bytes
          * @return the message's length, or -1 when none has arrived
          * @throws BadArgumentException     naming the size, for a destination smaller than the largest message
+         * @throws ClosedQueueException     after {@link #destroy()}
          * @throws CorruptedMemoryException when the arrived slot's length is out of range (something
          *                                  else wrote the ring)
          */
         public int poll(MemorySegment destination) {
             Objects.requireNonNull(destination, "destination");
             thread.checkOwnerThread();
+            checkOpen();
             if (destination.byteSize() < maxMessageBytes) {
                 throw new BadArgumentException("destination of " + destination.byteSize() + " bytes; messages are up to "
                         + maxMessageBytes);
@@ -380,11 +443,25 @@ public final class SpscRingBuffer {
             return (int) length;
         }
 
+        private void checkOpen() {
+            if (closed) {
+                throw new ClosedQueueException("consumer of ring " + RemotePtr.toString(ptr) + " was destroyed");
+            }
+        }
+
         /**
-         * Frees the ring (the allocator's costs). Every producer must have closed, and no handle may be used after.
+         * Frees the ring in the life this end knows (the allocator's costs:
+         * {@link io.remus.core.memory.RemoteAllocator#deallocate(long, long, long)}) and closes this end: its later
+         * calls throw {@link ClosedQueueException}. The producer must have closed first: a producer's later calls
+         * that read the ring's header throw {@link ClosedQueueException}, but an offer whose cached head says the
+         * ring has room, and its close, are not checked and write into the freed block (see the class comment).
+         *
+         * @throws ClosedQueueException after {@link #destroy()}
          */
         public void destroy() {
-            thread.allocator().deallocate(ptr, HEADER_BYTES + slots * slotBytes);
+            checkOpen();
+            closed = true;
+            identity.destroy(thread, HEADER_BYTES + slots * slotBytes);
         }
     }
 }

@@ -66,7 +66,8 @@ class MpmcBoundedQueueFrozenThreadTest {
         try (TestCluster c = cluster()) {
             long ptr = create(c, 4);
             FrozenCaller<MpmcBoundedQueue, Boolean> frozen = producer(c, ptr);
-            SimFreeze freeze = frozen.freezeAfter(c, 1, Opcode.COMPARE_AND_SWAP);
+            // Before its 3rd work request: after the READs of the slot and the block header, before its claim.
+            SimFreeze freeze = frozen.freezeAfter(c, 2, Opcode.COMPARE_AND_SWAP);
             int perProducer = 200;
             AtomicInteger received = new AtomicInteger();
             List<Long> got = Collections.synchronizedList(new ArrayList<>());
@@ -106,7 +107,8 @@ class MpmcBoundedQueueFrozenThreadTest {
         try (TestCluster c = cluster()) {
             long ptr = create(c, capacity);
             FrozenCaller<MpmcBoundedQueue, Boolean> frozen = producer(c, ptr);
-            SimFreeze freeze = frozen.freezeAfter(c, 2, Opcode.WRITE);
+            // Before its 4th work request: after the READs of the slot and the block header and its claim.
+            SimFreeze freeze = frozen.freezeAfter(c, 3, Opcode.WRITE);
             int[] offered = new int[2];
             int[] timedOut = new int[2];
             c.runOnThreads(new int[] {0, 2, 0, 2}, (index, t) -> {
@@ -152,7 +154,8 @@ class MpmcBoundedQueueFrozenThreadTest {
                 assertTrue(q.offer(2, WAIT));
             }
             FrozenCaller<MpmcBoundedQueue, OptionalLong> frozen = consumer(c, ptr);
-            SimFreeze freeze = frozen.freezeAfter(c, 2, Opcode.COMPARE_AND_SWAP); // after its READ and its claim
+            // After the READs of the slot and the block header, and its claim.
+            SimFreeze freeze = frozen.freezeAfter(c, 3, Opcode.COMPARE_AND_SWAP);
             try (ComputeThread t = c.thread(2)) {
                 MpmcBoundedQueue q = MpmcBoundedQueue.attach(t, ptr);
                 assertEquals(OptionalLong.of(2), q.poll(WAIT), "later tickets' consumers are not held up");

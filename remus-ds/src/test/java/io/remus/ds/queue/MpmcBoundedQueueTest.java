@@ -16,6 +16,7 @@ import io.remus.core.sim.SimOptions;
 import io.remus.core.testing.Fabrics;
 import io.remus.core.testing.Straddles;
 import io.remus.core.testing.TestCluster;
+import io.remus.ds.identity.WrongStructureException;
 import io.remus.ds.object.BoundedContainerSpec;
 import org.junit.jupiter.api.Named;
 import org.junit.jupiter.api.Test;
@@ -38,6 +39,7 @@ import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -138,27 +140,40 @@ class MpmcBoundedQueueTest {
 
             before = Ops.of(ct);
             assertTrue(consumer.poll(PATIENCE).isEmpty());
-            assertEquals(new Ops(2, 2, 0, 0, 0), before.since(ct), "empty poll: READ of the sequence word and of the tail");
+            assertEquals(new Ops(2, 3, 0, 0, 0), before.since(ct),
+                    "empty poll: READ of the slot and of the block header in one doorbell, READ of the tail");
             for (int i = 0; i < 2; i++) {
                 before = Ops.of(pt);
+                long bytesRead = pt.bytesRead();
                 assertTrue(producer.offer(i, PATIENCE));
-                assertEquals(new Ops(4, 1, 1, 2, 0), before.since(pt), "offer: READ sequence, CAS tail, WRITE value, CAS sequence");
+                assertEquals(new Ops(4, 2, 1, 2, 0), before.since(pt),
+                        "offer: READ sequence and block header in one doorbell, CAS tail, WRITE value, CAS sequence");
+                assertEquals(16, pt.bytesRead() - bytesRead, "the sequence word and the block header");
             }
             before = Ops.of(pt);
             assertFalse(producer.offer(2, PATIENCE));
-            assertEquals(new Ops(2, 2, 0, 0, 0), before.since(pt), "full offer: READ of the sequence word and of the head");
+            assertEquals(new Ops(2, 3, 0, 0, 0), before.since(pt),
+                    "full offer: READ of the sequence word and of the block header in one doorbell, READ of the head");
             before = Ops.of(ct);
+            long bytesRead = ct.bytesRead();
             assertEquals(OptionalLong.of(0), consumer.poll(PATIENCE));
-            assertEquals(new Ops(3, 1, 0, 2, 0), before.since(ct), "poll: READ sequence and value, CAS head, CAS sequence");
+            assertEquals(new Ops(3, 2, 0, 2, 0), before.since(ct),
+                    "poll: READ sequence and value and the block header in one doorbell, CAS head, CAS sequence");
+            assertEquals(24, ct.bytesRead() - bytesRead, "the slot and the block header");
 
+            before = Ops.of(home);
             assertTrue(created.offer(2, PATIENCE), "another producer takes the free slot");
+            assertEquals(new Ops(3, 0, 1, 2, 0), before.since(home),
+                    "on the queue's own node the READs (slot, block header, tail) are CPU loads");
             assertEquals(OptionalLong.of(1), created.poll(PATIENCE), "another consumer takes the next value");
             before = Ops.of(pt);
             assertTrue(producer.offer(3, PATIENCE));
-            assertEquals(new Ops(6, 3, 1, 2, 0), before.since(pt), "offer with a stale tail: one more READ of the slot, one of the tail");
+            assertEquals(new Ops(6, 4, 1, 2, 0), before.since(pt),
+                    "offer with a stale tail: one more READ of the slot, one of the tail");
             before = Ops.of(ct);
             assertEquals(OptionalLong.of(2), consumer.poll(PATIENCE));
-            assertEquals(new Ops(5, 3, 0, 2, 0), before.since(ct), "poll with a stale head: one more READ of the slot, one of the head");
+            assertEquals(new Ops(5, 4, 0, 2, 0), before.since(ct),
+                    "poll with a stale head: one more READ of the slot, one of the head");
             assertEquals(OptionalLong.of(3), consumer.poll(PATIENCE));
         }
     }
@@ -185,7 +200,10 @@ class MpmcBoundedQueueTest {
             assertThrows(ClosedQueueException.class, remote::destroy);
             assertEquals(OptionalLong.of(7), q.poll(PATIENCE), "closing a handle leaves the queue to the others");
             long notAQueue = c.block(1, 64);
-            assertThrows(CorruptedMemoryException.class, () -> MpmcBoundedQueue.attach(home, notAQueue));
+            assertNull(assertThrows(WrongStructureException.class, () -> MpmcBoundedQueue.attach(home, notAQueue)).found());
+            MpmcBoundedQueue broken = MpmcBoundedQueue.create(home, 2);
+            c.raw(broken.ptr(), 8).set(ValueLayout.JAVA_LONG, 0, 0);
+            assertThrows(CorruptedMemoryException.class, () -> MpmcBoundedQueue.attach(other, broken.ptr()));
             q.destroy();
             assertThrows(ClosedQueueException.class, () -> q.poll(PATIENCE), "destroy closes the handle");
         }

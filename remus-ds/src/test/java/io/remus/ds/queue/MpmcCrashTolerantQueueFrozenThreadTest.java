@@ -70,8 +70,9 @@ class MpmcCrashTolerantQueueFrozenThreadTest {
             long ptr = create(c, 1);
             FrozenCaller<MpmcCrashTolerantQueue, Boolean> frozen = new FrozenCaller<>(c, t -> MpmcCrashTolerantQueue.attach(t, ptr),
                     q -> q.offer(FROZEN_VALUE, WAIT));
-            // Before its 7th work request: free ring READ, CAS, CAS; WRITE of the cell; allocated ring READ, CAS tail.
-            SimFreeze freeze = frozen.freezeAfter(c, 6, Opcode.COMPARE_AND_SWAP);
+            // Before its 8th work request: free ring and block header READs, CAS, CAS; WRITE of the cell; allocated ring
+            // READ, CAS tail.
+            SimFreeze freeze = frozen.freezeAfter(c, 7, Opcode.COMPARE_AND_SWAP);
             try (ComputeThread t = c.thread(2)) {
                 MpmcCrashTolerantQueue q = runLaps(t, ptr, 10);
                 assertEquals(1, q.poisoned(), "the live poll poisoned the frozen producer's ticket, once");
@@ -94,7 +95,8 @@ class MpmcCrashTolerantQueueFrozenThreadTest {
             long ptr = create(c, 1);
             FrozenCaller<MpmcCrashTolerantQueue, Boolean> frozen = new FrozenCaller<>(c, t -> MpmcCrashTolerantQueue.attach(t, ptr),
                     q -> q.offer(FROZEN_VALUE, WAIT));
-            SimFreeze freeze = frozen.freezeAfter(c, 3, Opcode.WRITE);
+            // Before its 5th work request: free ring and block header READs, CAS, CAS.
+            SimFreeze freeze = frozen.freezeAfter(c, 4, Opcode.WRITE);
             try (ComputeThread t = c.thread(2)) {
                 MpmcCrashTolerantQueue q = runLaps(t, ptr, 10);
                 assertEquals(0, q.poisoned(), "no claim was in flight");
@@ -117,8 +119,8 @@ class MpmcCrashTolerantQueueFrozenThreadTest {
             }
             FrozenCaller<MpmcCrashTolerantQueue, OptionalLong> frozen = new FrozenCaller<>(c, t -> MpmcCrashTolerantQueue.attach(t, ptr),
                     q -> q.poll(WAIT));
-            // Before its 3rd work request: after the READ of the entry and the claim of the head.
-            SimFreeze freeze = frozen.freezeAfter(c, 2, Opcode.COMPARE_AND_SWAP);
+            // Before its 4th work request: after the READs of the entry and the block header and the claim of the head.
+            SimFreeze freeze = frozen.freezeAfter(c, 3, Opcode.COMPARE_AND_SWAP);
             try (ComputeThread t = c.thread(2)) {
                 runLaps(t, ptr, 10);
             }

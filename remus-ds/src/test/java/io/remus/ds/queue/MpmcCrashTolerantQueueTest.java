@@ -15,6 +15,7 @@ import io.remus.core.sim.SimOptions;
 import io.remus.core.testing.Fabrics;
 import io.remus.core.testing.Straddles;
 import io.remus.core.testing.TestCluster;
+import io.remus.ds.identity.WrongStructureException;
 import io.remus.ds.object.BoundedContainerSpec;
 import io.remus.ds.queue.MpmcBoundedQueueTest.Ops;
 import org.junit.jupiter.api.Named;
@@ -23,6 +24,7 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
+import java.lang.foreign.ValueLayout;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -39,6 +41,7 @@ import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -123,26 +126,29 @@ class MpmcCrashTolerantQueueTest {
 
             before = Ops.of(ct);
             assertTrue(consumer.poll(PATIENCE).isEmpty());
-            assertEquals(new Ops(2, 2, 0, 0, 0), before.since(ct), "empty poll: READ of the entry and of the tail");
+            assertEquals(new Ops(2, 3, 0, 0, 0), before.since(ct),
+                    "empty poll: READ of the entry and of the block header in one doorbell, READ of the tail");
             for (int i = 0; i < 2; i++) {
                 before = Ops.of(pt);
                 assertTrue(producer.offer(i, PATIENCE));
-                assertEquals(new Ops(7, 2, 1, 4, 0), before.since(pt),
-                        "offer: free ring READ, CAS head, CAS entry; WRITE cell; allocated ring READ, CAS tail, CAS entry");
+                assertEquals(new Ops(7, 3, 1, 4, 0), before.since(pt), "offer: free ring READ with the block header in one"
+                        + " doorbell, CAS head, CAS entry; WRITE cell; allocated ring READ, CAS tail, CAS entry");
             }
             before = Ops.of(pt);
             assertFalse(producer.offer(2, PATIENCE));
-            assertEquals(new Ops(9, 4, 1, 4, 0), before.since(pt),
+            assertEquals(new Ops(9, 5, 1, 4, 0), before.since(pt),
                     "full offer: a cell taken and written, the allocated ring's entry and head READ, the cell given back");
             before = Ops.of(ct);
             assertEquals(OptionalLong.of(0), consumer.poll(PATIENCE));
-            assertEquals(new Ops(9, 5, 0, 4, 0), before.since(ct),
+            assertEquals(new Ops(9, 6, 0, 4, 0), before.since(ct),
                     "poll whose view of the free ring's tail is stale (the full offer gave a cell back): one more READ of"
                             + " the entry and one of the tail");
             before = Ops.of(ct);
+            long bytesRead = ct.bytesRead();
             assertEquals(OptionalLong.of(1), consumer.poll(PATIENCE));
-            assertEquals(new Ops(7, 3, 0, 4, 0), before.since(ct),
-                    "poll: allocated ring READ, CAS head, CAS entry; READ cell; free ring READ, CAS tail, CAS entry");
+            assertEquals(new Ops(7, 4, 0, 4, 0), before.since(ct), "poll: allocated ring READ with the block header in one"
+                    + " doorbell, CAS head, CAS entry; READ cell; free ring READ, CAS tail, CAS entry");
+            assertEquals(32, ct.bytesRead() - bytesRead, "the entry and the block header, the cell, the free ring's entry");
             assertTrue(consumer.poll(PATIENCE).isEmpty());
             created.destroy();
 
@@ -151,8 +157,12 @@ class MpmcCrashTolerantQueueTest {
             assertTrue(p1.offer(5, PATIENCE));
             before = Ops.of(pt);
             assertFalse(p1.offer(6, PATIENCE));
-            assertEquals(new Ops(2, 2, 0, 0, 0), before.since(pt), "no free cell: READ of the free ring's entry and tail");
+            assertEquals(new Ops(2, 3, 0, 0, 0), before.since(pt),
+                    "no free cell: READ of the free ring's entry and of the block header in one doorbell, READ of its tail");
+            before = Ops.of(home);
             assertEquals(OptionalLong.of(5), one.poll(PATIENCE));
+            assertEquals(new Ops(4, 0, 0, 4, 0), before.since(home),
+                    "on the queue's own node the READs (entries, block header, cell) are CPU loads");
         }
     }
 
@@ -183,7 +193,10 @@ class MpmcCrashTolerantQueueTest {
             assertThrows(ClosedQueueException.class, remote::destroy);
             assertEquals(OptionalLong.of(7), q.poll(PATIENCE), "closing a handle leaves the queue to the others");
             long notAQueue = c.block(1, 64);
-            assertThrows(CorruptedMemoryException.class, () -> MpmcCrashTolerantQueue.attach(home, notAQueue));
+            assertNull(assertThrows(WrongStructureException.class, () -> MpmcCrashTolerantQueue.attach(home, notAQueue)).found());
+            MpmcCrashTolerantQueue broken = MpmcCrashTolerantQueue.create(home, 2, 1);
+            c.raw(broken.ptr(), 8).set(ValueLayout.JAVA_LONG, 0, 0);
+            assertThrows(CorruptedMemoryException.class, () -> MpmcCrashTolerantQueue.attach(other, broken.ptr()));
             q.destroy();
             assertThrows(ClosedQueueException.class, () -> q.poll(PATIENCE), "destroy closes the handle");
         }

@@ -15,6 +15,7 @@ import io.remus.core.sim.SimOptions;
 import io.remus.core.testing.Fabrics;
 import io.remus.core.testing.Straddles;
 import io.remus.core.testing.TestCluster;
+import io.remus.ds.identity.WrongStructureException;
 import io.remus.ds.object.BoundedContainerSpec;
 import io.remus.ds.queue.MpmcBoundedQueueTest.Ops;
 import org.junit.jupiter.api.Named;
@@ -23,6 +24,7 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
+import java.lang.foreign.ValueLayout;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -39,6 +41,7 @@ import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -185,7 +188,10 @@ class MpmcScqQueueTest {
             assertThrows(ClosedQueueException.class, remote::destroy);
             assertEquals(OptionalLong.of(7), q.poll(), "closing a handle leaves the queue to the others");
             long notAQueue = c.block(1, 64);
-            CorruptedMemoryException e = assertThrows(CorruptedMemoryException.class, () -> MpmcScqQueue.attach(home, notAQueue));
+            assertNull(assertThrows(WrongStructureException.class, () -> MpmcScqQueue.attach(home, notAQueue)).found());
+            MpmcScqQueue broken = MpmcScqQueue.create(home, 2);
+            c.raw(broken.ptr(), 8).set(ValueLayout.JAVA_LONG, 0, 0);
+            CorruptedMemoryException e = assertThrows(CorruptedMemoryException.class, () -> MpmcScqQueue.attach(other, broken.ptr()));
             assertTrue(e.getMessage().contains("capacity"), e.getMessage());
             q.destroy();
             assertThrows(ClosedQueueException.class, q::poll, "destroy closes the handle");

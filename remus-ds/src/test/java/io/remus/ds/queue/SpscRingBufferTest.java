@@ -5,6 +5,7 @@ import io.remus.check.CheckResult;
 import io.remus.check.History;
 import io.remus.check.HistoryClock;
 import io.remus.check.LinearizabilityChecker;
+import io.remus.check.Operation;
 import io.remus.check.Verdict;
 import io.remus.core.BadArgumentException;
 import io.remus.core.ComputeThread;
@@ -27,10 +28,13 @@ import org.junit.jupiter.params.provider.MethodSource;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.BooleanSupplier;
 import java.util.function.Function;
 import java.util.stream.Stream;
 
@@ -62,6 +66,31 @@ class SpscRingBufferTest {
     /** Messages per history run. */
     int historyMessages() {
         return 300;
+    }
+
+    /**
+     * Empty polls in a row a race's consumer makes (and records) before it waits for the producer's next offer to
+     * return, where the race has millisecond windows (a poll every 50 us falls into each): with the full offers
+     * below, a history holds at most {@code (2 + EMPTY_POLLS_WITH_WINDOWS + FULL_OFFERS) * historyMessages()}
+     * operations however the host schedules the two threads.
+     */
+    private static final int EMPTY_POLLS_WITH_WINDOWS = 64;
+    /** Empty polls in a row before the consumer waits, where the race has no windows. */
+    private static final int EMPTY_POLLS = 8;
+    /** Full offers in a row a race's producer makes (and records) before it waits for the consumer's next take. */
+    private static final int FULL_OFFERS = 8;
+    /** The longest a race's thread waits for the other's next call to return. */
+    private static final Duration PEER_WAIT = Duration.ofSeconds(60);
+
+    /** Waits, parking, until {@code done}; fails past {@link #PEER_WAIT}. */
+    private static void awaitPeer(BooleanSupplier done, String what) {
+        long deadline = System.nanoTime() + PEER_WAIT.toNanos();
+        while (!done.getAsBoolean()) {
+            if (System.nanoTime() - deadline > 0) {
+                throw new AssertionError("waited " + PEER_WAIT + " for " + what);
+            }
+            LockSupport.parkNanos(50_000);
+        }
     }
 
     /** Torn 8-byte stores and yields inside transfers: what a poll racing an arriving message could see. */
@@ -297,8 +326,11 @@ class SpscRingBufferTest {
     /**
      * A producer thread on another node offers {@link #historyMessages()} distinct words (retrying while
      * full) while the consumer thread polls, both recording; the history is checked as a FIFO queue of
-     * {@link #SLOTS} words, whose full offers and empty polls are operations too. With {@code guardless},
-     * the consumer is {@link GuardlessConsumer}.
+     * {@link #SLOTS} words, whose full offers and empty polls are operations too. The history is bounded: after
+     * {@link #EMPTY_POLLS} ({@link #EMPTY_POLLS_WITH_WINDOWS}) empty polls in a row the consumer waits, unrecorded,
+     * until the producer's next offer returned, and after {@link #FULL_OFFERS} full offers in a row the producer
+     * waits until the consumer's next take returned; the call after such a wait finds the message or the room.
+     * With {@code guardless}, the consumer is {@link GuardlessConsumer}.
      */
     private Outcome raceAndCheck(Function<SimOptions, Fabric> make, SimOptions options, long seed, Producing producing,
                                  boolean guardless) throws InterruptedException {
@@ -309,6 +341,9 @@ class SpscRingBufferTest {
         History history = new History(HistoryClock.NANO_TIME);
         History.Recorder producingRecorder = history.recorder(0);
         History.Recorder consuming = history.recorder(1);
+        AtomicLong delivered = new AtomicLong();
+        AtomicLong taken = new AtomicLong();
+        int emptyPolls = windows ? EMPTY_POLLS_WITH_WINDOWS : EMPTY_POLLS;
         try (TestCluster c = new TestCluster(make, options, 2, b -> { })) {
             long[] ring = new long[1];
             c.runOnThreads(new int[] {CONSUMER_NODE, PRODUCER_NODE}, (index, t) -> {
@@ -321,8 +356,13 @@ class SpscRingBufferTest {
                     }
                     MemorySegment into = MemorySegment.ofArray(new byte[8]);
                     int received = 0;
+                    int emptyInARow = 0;
                     try {
                         while (received < messages) {
+                            if (emptyInARow >= emptyPolls) {
+                                long r = received;
+                                awaitPeer(() -> delivered.get() > r, "the producer's offer of message " + r);
+                            }
                             int op = consuming.invoke(BoundedContainerSpec.TAKE);
                             int n;
                             try {
@@ -333,6 +373,7 @@ class SpscRingBufferTest {
                             }
                             if (n < 0) {
                                 consuming.respond(op);
+                                emptyInARow++;
                                 if (windows) {
                                     // Millisecond windows: a poll every 50 us still falls into each, in a history
                                     // short enough to check.
@@ -341,6 +382,8 @@ class SpscRingBufferTest {
                             } else {
                                 consuming.respond(op, into.get(ValueLayout.JAVA_LONG_UNALIGNED, 0));
                                 received++;
+                                taken.set(received);
+                                emptyInARow = 0;
                             }
                             if (ThreadLocalRandom.current().nextInt(4) == 0) {
                                 Thread.yield();
@@ -366,13 +409,26 @@ class SpscRingBufferTest {
                         long v = seed * 1_000_000 + i;
                         m.set(ValueLayout.JAVA_LONG_UNALIGNED, 0, v);
                         boolean ok = false;
+                        int fullInARow = 0;
                         while (!ok && corruption.get() == null) {
+                            if (fullInARow >= FULL_OFFERS) {
+                                long sent = i;
+                                awaitPeer(() -> sent - taken.get() < SLOTS || corruption.get() != null,
+                                        "the consumer's take after " + (sent - SLOTS));
+                                if (corruption.get() != null) {
+                                    break;
+                                }
+                            }
                             int op = producingRecorder.invoke(BoundedContainerSpec.PUT, v);
                             ok = producer == null ? twin.offer(m) : producer.offer(m);
                             producingRecorder.respond(op, ok ? 1 : 0);
                             if (!ok) {
+                                fullInARow++;
                                 Thread.yield();
                             }
+                        }
+                        if (ok) {
+                            delivered.set(i + 1);
                         }
                     }
                     if (producer != null) {
@@ -385,7 +441,10 @@ class SpscRingBufferTest {
         if (corruption.get() != null) {
             return new Outcome(corruption.get(), null, violations[0]);
         }
-        return new Outcome(null, CHECKER.check(history.operations(), new BoundedContainerSpec(true, SLOTS)), violations[0]);
+        List<Operation> operations = history.operations();
+        assertTrue(operations.size() <= (long) (2 + emptyPolls + FULL_OFFERS) * messages,
+                "a history of " + operations.size() + " operations for " + messages + " messages");
+        return new Outcome(null, CHECKER.check(operations, new BoundedContainerSpec(true, SLOTS)), violations[0]);
     }
 
     /**
