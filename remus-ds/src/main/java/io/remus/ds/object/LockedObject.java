@@ -99,8 +99,13 @@ public final class LockedObject<S> {
     }
 
     /** {@return the lock word of the object at {@code root} whose states have {@code stateBytes} bytes} */
-    private static long lockWord(long root, int stateBytes) {
+    static long lockWord(long root, int stateBytes) {
         return LockWord.alignUp(RemotePtr.offset(root, STATE + padded(stateBytes)));
+    }
+
+    /** {@return where the state of the object at {@code root} starts} */
+    static long state(long root) {
+        return RemotePtr.offset(root, STATE);
     }
 
     /**
