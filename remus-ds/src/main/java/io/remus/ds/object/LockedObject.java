@@ -8,6 +8,9 @@ import io.remus.core.BadArgumentException;
 import io.remus.core.ComputeThread;
 import io.remus.core.RemotePtr;
 import io.remus.core.memory.SizeClasses;
+import io.remus.ds.identity.StructureIdentity;
+import io.remus.ds.identity.StructureKind;
+import io.remus.ds.identity.WrongStructureException;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -20,10 +23,13 @@ import java.util.Objects;
  * memory, WRITEs the block back when the operation changed it, and unlocks.
  *
  * <pre>
- *  root (on the object's node; ptr = the lock word, 64-byte aligned):
- *  +0        lock word   {@link LockWord#SIZE} bytes, owned by the lock kind
- *  +64       state       the sequential object's serialized state, s bytes (rounded up to 8)
- *  +64 + s8  block       the allocation the root lies in, for {@link #destroy}
+ *  root (on the object's node; ptr 8-byte aligned):
+ *  -16       the root block's allocator header
+ *  -8        the identity word ({@link StructureIdentity})
+ *  +0        bytes s     the sequential object's state size, written once before the pointer is known
+ *  +8        state       the sequential object's serialized state, s bytes (rounded up to 8: s8)
+ *  L         lock word   {@link LockWord#SIZE} bytes, owned by the lock kind, at the first 64-byte boundary
+ *                        L at or after ptr + 8 + s8
  * </pre>
  *
  * <p><b>Progress: blocking.</b> A thread that holds the lock and stalls (a GC pause, descheduling, a
@@ -35,7 +41,8 @@ import java.util.Objects;
  * <p><b>Cost</b> per {@link #apply} ({@code s} the state's bytes): the lock's acquire and release (ALock:
  * CPU atomics for a thread on the lock's node, RDMA compare-and-swaps and WRITEs for the others; spin:
  * one RDMA compare-and-swap per attempt, unbounded under contention, and one to release), plus 1 READ of
- * {@code s} bytes, plus 1 WRITE of {@code s} bytes when the operation changed the state (none for an
+ * {@code 24 + s} bytes (the root block's header, the identity word, the state size and the state), plus 1
+ * WRITE of {@code s} bytes when the operation changed the state (none for an
  * operation that returns the state unchanged: a read, a take from an empty container). Each is one round
  * trip; READs and WRITEs to the caller's own node are network operations too unless the compute thread
  * takes its CPU path for them. {@link #read} is the lock plus 1 READ.
@@ -43,30 +50,42 @@ import java.util.Objects;
  * <p><b>Linearizable</b> with respect to the sequential object: an operation takes effect while its
  * caller holds the lock, between its READ and its WRITE, which the lock orders with every other call's.
  *
- * <p><b>Creating and finding.</b> {@link #create} allocates the root with the thread's allocator and
- * writes a free lock word and the initial state in one WRITE before the pointer is known; others
- * {@link #attach} with {@link #ptr()}, the same lock kind and an equal sequential object. The thread's
- * registered buffer is scratch ({@link #bufferBytes} bytes from offset 0) during a call.
+ * <p><b>Creating and finding.</b> {@link #create} allocates the root, with its identity in front, with the
+ * thread's allocator and writes the state size, the initial state and a free lock word in one WRITE before the
+ * pointer is known; others {@link #attach} with {@link #ptr()}, the same lock kind and a sequential object
+ * equal to the creator's (an attach refuses a pointer to anything but a live locked object whose states have
+ * that object's size). The thread's registered buffer is scratch ({@link #bufferBytes} bytes from offset 0)
+ * during a call.
+ *
+ * <p><b>Destroying.</b> {@link #destroy} frees the object once no thread uses it and closes its handle. The
+ * other handles' calls learn of it from the READ of the state they do anyway ({@link ClosedObjectException}),
+ * but they take the lock first, in the freed block: no handle may call them after the object was destroyed.
  *
  * <p>One instance per compute thread, used by its owner, like the compute thread and the lock handle.
  *
  * @param <S> the sequential object's state type
  */
 public final class LockedObject<S> {
-    private static final long STATE = LockWord.SIZE;
+    private static final long BYTES = 0;
+    private static final long STATE = 8;
+    /** Where a call's READ puts the state in the buffer: behind the header, the identity word and the size. */
+    private static final long BUF_STATE = StructureIdentity.PREFIX_BYTES + STATE;
 
     private final ComputeThread thread;
+    private final StructureIdentity identity;
     private final Lock lock;
     private final SequentialObject<S> object;
-    private final long word;
+    private final long root;
     private final int stateBytes;
     private long status;
+    private boolean closed;
 
-    private LockedObject(ComputeThread thread, Lock lock, SequentialObject<S> object, long word) {
+    private LockedObject(ComputeThread thread, StructureIdentity identity, Lock lock, SequentialObject<S> object) {
         this.thread = thread;
+        this.identity = identity;
         this.lock = lock;
         this.object = object;
-        this.word = word;
+        this.root = identity.ptr();
         this.stateBytes = object.stateBytes();
     }
 
@@ -74,8 +93,19 @@ public final class LockedObject<S> {
         return (stateBytes + 7) & ~7;
     }
 
-    private static long allocationBytes(int stateBytes) {
-        return 2L * LockWord.SIZE + padded(stateBytes) + 8;
+    /** {@return the bytes of the root: size, state, up to 56 bytes to align the lock word, the lock word} */
+    private static long rootBytes(int stateBytes) {
+        return STATE + padded(stateBytes) + 2L * LockWord.SIZE - 8;
+    }
+
+    /** {@return the lock word of the object at {@code root} whose states have {@code stateBytes} bytes} */
+    static long lockWord(long root, int stateBytes) {
+        return LockWord.alignUp(RemotePtr.offset(root, STATE + padded(stateBytes)));
+    }
+
+    /** {@return where the state of the object at {@code root} starts} */
+    static long state(long root) {
+        return RemotePtr.offset(root, STATE);
     }
 
     /**
@@ -85,12 +115,13 @@ public final class LockedObject<S> {
      * @return the byte count, from offset 0
      */
     public static long bufferBytes(int stateBytes) {
-        return LockWord.SIZE + padded(stateBytes) + 8;
+        return rootBytes(stateBytes);
     }
 
     /**
      * Allocates an object on memory node {@code nodeId} in the sequential object's initial state, with a
-     * free lock: the allocation, then one WRITE of the lock word, the state and the block pointer.
+     * free lock: the allocation, the identity word (a CPU load and store on the thread's own node, else 1 READ
+     * and 1 WRITE), then one WRITE of the state size, the state and the lock word.
      *
      * @param context the creator's lock context (its compute thread's)
      * @param kind    the lock every handle of the object uses
@@ -106,20 +137,22 @@ public final class LockedObject<S> {
         Objects.requireNonNull(object, "object");
         ComputeThread thread = context.thread();
         int s = check(thread, object.stateBytes());
-        long block = thread.allocator().allocate(allocationBytes(s), nodeId);
-        long word = LockWord.alignUp(block);
+        StructureIdentity identity = StructureIdentity.allocate(thread, StructureKind.LOCKED_OBJECT, rootBytes(s), nodeId,
+                ClosedObjectException::new);
+        long root = identity.ptr();
+        long word = lockWord(root, s);
         MemorySegment buf = thread.buffer();
-        long length = bufferBytes(s);
+        long length = RemotePtr.address(word) + LockWord.SIZE - RemotePtr.address(root);
         buf.asSlice(0, length).fill((byte) 0);
+        buf.set(ValueLayout.JAVA_LONG, BYTES, s);
         object.store(object.initialState(), buf.asSlice(STATE, s));
-        buf.set(ValueLayout.JAVA_LONG, STATE + padded(s), block);
-        thread.write(word, 0, (int) length);
-        return new LockedObject<>(thread, kind.open(context, word), object, word);
+        thread.write(root, 0, (int) length);
+        return new LockedObject<>(thread, identity, kind.open(context, word), object);
     }
 
     /**
-     * A handle on an object another thread created. Reads nothing: the caller vouches that
-     * {@code ptr} is such an object, with this lock kind and an equal sequential object.
+     * A handle on an object another thread created: one READ (the root block's header, the identity word and
+     * the state size). The caller vouches that the creator used this lock kind and an equal sequential object.
      *
      * @param context the caller's lock context (its compute thread's)
      * @param kind    the lock kind the creator gave
@@ -127,20 +160,31 @@ public final class LockedObject<S> {
      * @param object  the sequential object, equal to the creator's
      * @param <S>     its state type
      * @return the handle
-     * @throws BadArgumentException when the pointer is null or not 64-byte aligned, or the state does not
-     *                              fit the thread's buffer
+     * @throws BadArgumentException    when the pointer is null or not 8-byte aligned, the state does not fit
+     *                                 the thread's buffer, or the object holds states of another size
+     * @throws WrongStructureException when no locked object is there (another kind of structure, or none)
+     * @throws ClosedObjectException   when the object there was destroyed
      */
     public static <S> LockedObject<S> attach(LockContext context, LockKind kind, long ptr, SequentialObject<S> object) {
         Objects.requireNonNull(context, "context");
         Objects.requireNonNull(kind, "kind");
         Objects.requireNonNull(object, "object");
-        LockWord.checkAligned(ptr);
-        check(context.thread(), object.stateBytes());
-        return new LockedObject<>(context.thread(), kind.open(context, ptr), object, ptr);
+        ComputeThread thread = context.thread();
+        RemoteCounter.requireWord(ptr);
+        int s = check(thread, object.stateBytes());
+        MemorySegment head = MemorySegment.ofArray(new long[1]);
+        StructureIdentity identity = StructureIdentity.attach(thread, StructureKind.LOCKED_OBJECT, ptr, head,
+                ClosedObjectException::new);
+        long bytes = head.get(ValueLayout.JAVA_LONG, BYTES);
+        if (bytes != s) {
+            throw new BadArgumentException("the locked object at " + RemotePtr.toString(ptr) + " holds states of " + bytes
+                    + " bytes, the sequential object given has " + s);
+        }
+        return new LockedObject<>(thread, identity, kind.open(context, lockWord(ptr, s)), object);
     }
 
     private static int check(ComputeThread thread, int stateBytes) {
-        if (stateBytes < 1 || allocationBytes(stateBytes) > SizeClasses.MAX
+        if (stateBytes < 1 || StructureIdentity.blockBytes(rootBytes(stateBytes)) > SizeClasses.MAX
                 || bufferBytes(stateBytes) > thread.config().bufferSizePerThread()) {
             throw new BadArgumentException("a locked object of " + stateBytes + "-byte states needs 1 byte or more, "
                     + bufferBytes(stateBytes) + " bytes of the thread's buffer (it has "
@@ -149,9 +193,9 @@ public final class LockedObject<S> {
         return stateBytes;
     }
 
-    /** {@return the object's root (its lock word), to hand to {@link #attach}} */
+    /** {@return the object's root, to hand to {@link #attach}} */
     public long ptr() {
-        return word;
+        return root;
     }
 
     /** {@return this handle's lock, for its counters and state} */
@@ -167,18 +211,20 @@ public final class LockedObject<S> {
      * @param argument  its argument
      * @return the response's value word
      * @throws io.remus.alock.LockTimeoutException when the lock was not acquired within the context's timeout
+     * @throws ClosedObjectException when the object was destroyed (by this handle or, found in the READ of the
+     *                               state, by another; then the operation took no effect)
      */
     public long apply(long operation, long argument) {
-        MemorySegment state = thread.buffer().asSlice(0, stateBytes);
-        long at = RemotePtr.offset(word, STATE);
+        requireOpen();
+        MemorySegment state = thread.buffer().asSlice(BUF_STATE, stateBytes);
         lock.lock();
         try {
-            thread.read(at, 0, stateBytes);
+            readState();
             S before = object.load(state);
             SequentialObject.Step<S> step = object.apply(before, operation, argument);
             if (step.state() != before) {
                 object.store(step.state(), state);
-                thread.write(at, 0, stateBytes);
+                thread.write(RemotePtr.offset(root, STATE), BUF_STATE, stateBytes);
             }
             status = step.status();
             return step.value();
@@ -193,26 +239,45 @@ public final class LockedObject<S> {
     }
 
     /**
-     * Reads the current state under the lock: the lock, 1 READ, the unlock. Blocking.
+     * Reads the current state under the lock: the lock, 1 READ (of the root block's header, the identity word,
+     * the state size and the state), the unlock. Blocking.
      *
      * @return the state
+     * @throws ClosedObjectException when the object was destroyed (by this handle or, found in the READ, by
+     *                               another)
      */
     public S read() {
+        requireOpen();
         lock.lock();
         try {
-            thread.read(RemotePtr.offset(word, STATE), 0, stateBytes);
-            return object.load(thread.buffer().asSlice(0, stateBytes));
+            readState();
+            return object.load(thread.buffer().asSlice(BUF_STATE, stateBytes));
         } finally {
             lock.unlock();
         }
     }
 
+    /** Reads the state with the root block's header, the identity word and the size in front, and checks the header. */
+    private void readState() {
+        thread.read(identity.headerAddress(), 0, (int) BUF_STATE + stateBytes);
+        identity.check(thread.buffer().get(ValueLayout.JAVA_LONG, 0));
+    }
+
     /**
-     * Frees the object's block with the thread's allocator (one READ of the block pointer). Only once no
-     * thread uses the object any more.
+     * Frees the object's block with the thread's allocator, in the life this handle knows
+     * ({@link StructureIdentity#destroy}: the allocator's free), and closes the handle. Only once no thread
+     * uses the object any more.
+     *
+     * @throws ClosedObjectException when the object was destroyed already (by this handle or another); then
+     *                               nothing is freed
      */
     public void destroy() {
-        long block = thread.read(RemotePtr.offset(word, STATE + padded(stateBytes)));
-        thread.allocator().deallocate(block, allocationBytes(stateBytes));
+        requireOpen();
+        closed = true;
+        identity.destroy(thread, rootBytes(stateBytes));
+    }
+
+    private void requireOpen() {
+        RemoteCounter.requireOpen(closed, identity);
     }
 }

@@ -3,7 +3,12 @@ package io.remus.ds.object;
 import io.remus.core.BadArgumentException;
 import io.remus.core.ComputeThread;
 import io.remus.core.RemotePtr;
+import io.remus.ds.identity.StructureIdentity;
+import io.remus.ds.identity.StructureKind;
+import io.remus.ds.identity.WrongStructureException;
 
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.util.Objects;
 
 /**
@@ -27,8 +32,10 @@ import java.util.Objects;
  *   <caption>per call</caption>
  *   <tr><th>method</th><th>progress</th><th>RDMA operations</th><th>round trips</th></tr>
  *   <tr><td>{@link #fetchAndAdd}</td><td>wait-free</td><td>1 fetch-and-add</td><td>1</td></tr>
- *   <tr><td>{@link #read}</td><td>wait-free</td><td>1 READ (none on the counter's node: a CPU load)</td><td>1 (0)</td></tr>
+ *   <tr><td>{@link #read}</td><td>wait-free</td><td>1 READ of 24 bytes: the root block's header, the identity
+ *       word and the value (none on the counter's node: a CPU copy)</td><td>1 (0)</td></tr>
  * </table>
+ * The thread's registered buffer is scratch (24 bytes from offset 0) during a {@link #read}.
  *
  * <p><b>Linearizable</b> with respect to fetch-and-add and read of a sequential counter: a
  * fetch-and-add takes effect when the NIC applies it, a read when the word is loaded. NIC atomics are
@@ -39,20 +46,24 @@ import java.util.Objects;
  * <p>One instance per compute thread, used by its owner, like the compute thread.
  */
 public final class RemoteCounter {
-    /** Bytes of the counter's block. */
+    /** Bytes of the counter's root (its value word), after its identity word. */
     public static final int BYTES = 8;
 
     private final ComputeThread thread;
+    private final StructureIdentity identity;
     private final long ptr;
+    private boolean closed;
 
-    private RemoteCounter(ComputeThread thread, long ptr) {
+    private RemoteCounter(ComputeThread thread, StructureIdentity identity) {
         this.thread = thread;
-        this.ptr = ptr;
+        this.identity = identity;
+        this.ptr = identity.ptr();
     }
 
     /**
-     * Allocates a counter on memory node {@code nodeId} holding {@code initial}: the allocation, then
-     * one WRITE of the word (before the pointer is known to anyone).
+     * Allocates a counter on memory node {@code nodeId} holding {@code initial}: the allocation, the
+     * identity word (a CPU load and store on the thread's own node, else 1 READ and 1 WRITE), then one
+     * WRITE of the value (before the pointer is known to anyone).
      *
      * @param thread  the creator's compute thread
      * @param nodeId  a memory node
@@ -61,23 +72,50 @@ public final class RemoteCounter {
      */
     public static RemoteCounter create(ComputeThread thread, int nodeId, long initial) {
         Objects.requireNonNull(thread, "thread");
-        long p = thread.allocator().allocate(BYTES, nodeId);
-        thread.write(p, initial);
-        return new RemoteCounter(thread, p);
+        StructureIdentity identity = StructureIdentity.allocate(thread, StructureKind.REMOTE_COUNTER, BYTES, nodeId,
+                ClosedObjectException::new);
+        thread.write(identity.ptr(), initial);
+        return new RemoteCounter(thread, identity);
     }
 
     /**
-     * A handle on a counter another thread created; no RDMA operation.
+     * A handle on a counter another thread created: one READ (the root block's header and the identity
+     * word, {@link StructureIdentity#attach}).
      *
      * @param thread the caller's compute thread
      * @param ptr    what {@link #ptr()} of the creator's handle returned
      * @return the handle
-     * @throws BadArgumentException when the pointer is null or not 8-byte aligned
+     * @throws BadArgumentException    when the pointer is null or not 8-byte aligned
+     * @throws WrongStructureException when no counter is there (another kind of structure, or none)
+     * @throws ClosedObjectException   when the counter there was destroyed
      */
     public static RemoteCounter attach(ComputeThread thread, long ptr) {
         Objects.requireNonNull(thread, "thread");
         requireWord(ptr);
-        return new RemoteCounter(thread, ptr);
+        return new RemoteCounter(thread, StructureIdentity.attach(thread, StructureKind.REMOTE_COUNTER, ptr,
+                MemorySegment.NULL, ClosedObjectException::new));
+    }
+
+    /**
+     * Reads the first word of a root with the root block's header and identity word in front, in one READ of
+     * 24 bytes into the thread's buffer (offsets 0 to 23; a CPU copy on the root's node), and checks the header
+     * against the life {@code identity} knows.
+     *
+     * @return the root's first word
+     * @throws ClosedObjectException when the structure was destroyed
+     */
+    static long readFirstWord(ComputeThread thread, StructureIdentity identity) {
+        thread.read(identity.headerAddress(), 0, StructureIdentity.PREFIX_BYTES + 8);
+        MemorySegment buf = thread.buffer();
+        identity.check(buf.get(ValueLayout.JAVA_LONG, 0));
+        return buf.get(ValueLayout.JAVA_LONG, StructureIdentity.PREFIX_BYTES);
+    }
+
+    /** Throws {@link ClosedObjectException} when the handle destroyed its object. */
+    static void requireOpen(boolean closed, StructureIdentity identity) {
+        if (closed) {
+            throw new ClosedObjectException("this handle destroyed the " + identity);
+        }
     }
 
     static void requireWord(long ptr) {
@@ -92,29 +130,43 @@ public final class RemoteCounter {
     }
 
     /**
-     * Adds {@code delta}: one RDMA fetch-and-add, one round trip, wait-free.
+     * Adds {@code delta}: one RDMA fetch-and-add, one round trip, wait-free. Reads no identity: not after
+     * the counter was destroyed, by any handle.
      *
      * @param delta what to add (wraps around on overflow, as the NIC does)
      * @return the value before
+     * @throws ClosedObjectException when this handle destroyed the counter
      */
     public long fetchAndAdd(long delta) {
+        requireOpen(closed, identity);
         return thread.fetchAndAdd(ptr, delta);
     }
 
     /**
-     * The current value: one READ, one round trip (a CPU load on the counter's node), wait-free.
+     * The current value: one READ of the value with the root block's header and identity word in front, one
+     * round trip (a CPU copy on the counter's node), wait-free.
      *
      * @return the value
+     * @throws ClosedObjectException when the counter was destroyed (by this handle or, found in the READ,
+     *                               by another)
      */
     public long read() {
-        return thread.read(ptr);
+        requireOpen(closed, identity);
+        return readFirstWord(thread, identity);
     }
 
     /**
-     * Frees the counter's word with the thread's allocator. Only once no thread uses the counter any
-     * more: a handle used afterwards reads and changes freed memory.
+     * Frees the counter's block with the thread's allocator, in the life this handle knows
+     * ({@link StructureIdentity#destroy}: the allocator's free, whose compare-and-swap of the block header
+     * expects that life), and closes the handle. Only once no thread uses the counter any more: a
+     * {@link #fetchAndAdd} of another handle afterwards changes freed memory.
+     *
+     * @throws ClosedObjectException when the counter was destroyed already (by this handle or another); then
+     *                               nothing is freed
      */
     public void destroy() {
-        thread.allocator().deallocate(ptr, BYTES);
+        requireOpen(closed, identity);
+        closed = true;
+        identity.destroy(thread, BYTES);
     }
 }

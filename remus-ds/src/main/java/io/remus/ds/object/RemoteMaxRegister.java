@@ -6,6 +6,10 @@ import io.remus.core.ComputeThread;
 import io.remus.core.CorruptedMemoryException;
 import io.remus.core.DoorbellBatch;
 import io.remus.core.RemotePtr;
+import io.remus.core.memory.SizeClasses;
+import io.remus.ds.identity.StructureIdentity;
+import io.remus.ds.identity.StructureKind;
+import io.remus.ds.identity.WrongStructureException;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -16,6 +20,7 @@ import java.util.Objects;
  * least its argument, {@link #read()} returns the largest value written (or the initial one).
  *
  * <pre>
+ *  ptr - 16: the root block's allocator header, ptr - 8: the identity word ({@link StructureIdentity})
  *  ptr +  0: value        changed only by RDMA compare-and-swap
  *  ptr +  8: capacity c   written once, before the pointer is known
  *  ptr + 16: claims       RDMA fetch-and-add; thread i's slot is the i-th claim
@@ -51,11 +56,11 @@ import java.util.Objects;
  *   <caption>per call, worst case</caption>
  *   <tr><th>method</th><th>progress</th><th>RDMA operations</th><th>round trips</th></tr>
  *   <tr><td>{@link #writeMax}</td><td>wait-free</td><td>1 compare-and-swap (announce) + {@code c + 1}
- *       READs in {@code ceil((c + 2) / b)} doorbell batches + at most {@code n} compare-and-swaps;
+ *       READs (the value's of 24 bytes) in {@code ceil((c + 2) / b)} doorbell batches + at most {@code n} compare-and-swaps;
  *       none when {@code v} is at most a value this handle already saw</td><td>{@code 1 + n}
  *       (2 without contention, 1 when the word already holds {@code v}, 0 for a known value)</td></tr>
- *   <tr><td>{@link #read}</td><td>wait-free</td><td>1 READ (a CPU load on the register's node)</td>
- *       <td>1 (0)</td></tr>
+ *   <tr><td>{@link #read}</td><td>wait-free</td><td>1 READ of 24 bytes: the root block's header, the identity
+ *       word and the value (a CPU copy on the register's node)</td><td>1 (0)</td></tr>
  * </table>
  *
  * <p><b>Linearizable</b> with respect to a sequential max register. The word only grows, and every value
@@ -64,11 +69,17 @@ import java.util.Objects;
  * when the word first reaches at least {@code v}, within its call (it returns only when it saw that), or
  * at its invocation when the word was there already; a read when the word is loaded.
  *
- * <p><b>Creating and finding.</b> {@link #create} allocates the register with the thread's allocator,
- * writes it whole before anyone knows the pointer, and claims slot 0; others {@link #attach} with the
- * pointer ({@link #ptr()}), each claiming the next slot. Slots are never given back: the capacity bounds
- * the handles attached over the register's life. The thread's registered buffer serves as scratch
- * ({@code 8 (c + 2)} bytes from offset 0) during a {@code writeMax}.
+ * <p><b>Creating and finding.</b> {@link #create} allocates the register, with its identity in front, with the
+ * thread's allocator, writes it whole before anyone knows the pointer, and claims slot 0; others
+ * {@link #attach} with the pointer ({@link #ptr()}), each claiming the next slot; an attach refuses a pointer to
+ * anything but a live max register. Slots are never given back: the capacity bounds the handles attached over
+ * the register's life. The thread's registered buffer serves as scratch ({@code 8 (c + 4)} bytes from offset 0)
+ * during a {@code writeMax} and a {@code read}.
+ *
+ * <p><b>Destroying.</b> {@link #destroy} frees the register once no thread uses it and closes its handle; the
+ * other handles' {@link #read} and {@link #writeMax} learn of it from the READ of the value they do anyway
+ * ({@link ClosedObjectException}), but a {@code writeMax} announces (a compare-and-swap of its slot) before that
+ * READ: no handle may call it after the register was destroyed.
  *
  * <p>One instance per compute thread, used by its owner, like the compute thread.
  */
@@ -79,20 +90,24 @@ public final class RemoteMaxRegister {
     private static final long SLOTS = 24;
     private static final long NONE = Long.MIN_VALUE;
     private static final long ANNOUNCE_RESULT = 0;
-    private static final long VALUE_READ = 8;
-    private static final long SLOT_READS = 16;
+    private static final long HEADER_READ = 8;
+    private static final long VALUE_READ = HEADER_READ + StructureIdentity.PREFIX_BYTES;
+    private static final long SLOT_READS = VALUE_READ + 8;
 
     private final ComputeThread thread;
+    private final StructureIdentity identity;
     private final long ptr;
     private final int capacity;
     private final int slot;
     private final long[] handles;
     private long announced = NONE;
     private long known = NONE;
+    private boolean closed;
 
-    private RemoteMaxRegister(ComputeThread thread, long ptr, int capacity, int slot) {
+    private RemoteMaxRegister(ComputeThread thread, StructureIdentity identity, int capacity, int slot) {
         this.thread = thread;
-        this.ptr = ptr;
+        this.identity = identity;
+        this.ptr = identity.ptr();
         this.capacity = capacity;
         this.slot = slot;
         int batch = thread.config().wrsPerBatch();
@@ -100,10 +115,11 @@ public final class RemoteMaxRegister {
     }
 
     /**
-     * Bytes of a register of {@code capacity} slots.
+     * Bytes of the root of a register of {@code capacity} slots (its block holds
+     * {@link StructureIdentity#BYTES} more: the identity word).
      *
      * @param capacity the slot count
-     * @return its block size
+     * @return its root's size
      */
     public static long bytes(int capacity) {
         return SLOTS + 8L * capacity;
@@ -111,8 +127,9 @@ public final class RemoteMaxRegister {
 
     /**
      * Allocates a register on memory node {@code nodeId} holding {@code initial}, with slots for
-     * {@code capacity} handles, and claims the first: the allocation, one WRITE of the block, one
-     * fetch-and-add (the claim).
+     * {@code capacity} handles, and claims the first: the allocation, the identity word (a CPU load and store
+     * on the thread's own node, else 1 READ and 1 WRITE), one WRITE of the root, then the attach (1 READ,
+     * 1 fetch-and-add).
      *
      * @param thread   the creator's compute thread
      * @param nodeId   a memory node
@@ -126,7 +143,9 @@ public final class RemoteMaxRegister {
         Objects.requireNonNull(thread, "thread");
         checkCapacity(thread, capacity);
         long bytes = bytes(capacity);
-        long p = thread.allocator().allocate(bytes, nodeId);
+        StructureIdentity identity = StructureIdentity.allocate(thread, StructureKind.REMOTE_MAX_REGISTER, bytes, nodeId,
+                ClosedObjectException::new);
+        long p = identity.ptr();
         MemorySegment buf = thread.buffer();
         buf.set(ValueLayout.JAVA_LONG, VALUE, initial);
         buf.set(ValueLayout.JAVA_LONG, CAPACITY, capacity);
@@ -139,19 +158,25 @@ public final class RemoteMaxRegister {
     }
 
     /**
-     * A handle on a register, claiming the next slot: one READ (the capacity) and one fetch-and-add.
+     * A handle on a register, claiming the next slot: one READ (the root block's header, the identity word,
+     * the value and the capacity) and one fetch-and-add.
      *
      * @param thread the caller's compute thread
      * @param ptr    what {@link #ptr()} returned
      * @return the handle
      * @throws BadArgumentException         when the pointer is null or misaligned, or the capacity
      *                                      stored there does not suit this thread's configuration
+     * @throws WrongStructureException      when no max register is there (another kind of structure, or none)
+     * @throws ClosedObjectException        when the register there was destroyed
      * @throws AllocationExhaustedException when every slot is claimed
      */
     public static RemoteMaxRegister attach(ComputeThread thread, long ptr) {
         Objects.requireNonNull(thread, "thread");
         RemoteCounter.requireWord(ptr);
-        long capacity = thread.read(RemotePtr.offset(ptr, CAPACITY));
+        MemorySegment root = MemorySegment.ofArray(new long[2]);
+        StructureIdentity identity = StructureIdentity.attach(thread, StructureKind.REMOTE_MAX_REGISTER, ptr, root,
+                ClosedObjectException::new);
+        long capacity = root.get(ValueLayout.JAVA_LONG, CAPACITY);
         if (capacity < 1 || capacity > Integer.MAX_VALUE) {
             throw new BadArgumentException(RemotePtr.toString(ptr) + " holds capacity " + capacity + ": not a max register");
         }
@@ -161,23 +186,25 @@ public final class RemoteMaxRegister {
             throw new AllocationExhaustedException("all " + capacity + " slots of the max register at "
                     + RemotePtr.toString(ptr) + " are claimed");
         }
-        return new RemoteMaxRegister(thread, ptr, (int) capacity, (int) claim);
+        return new RemoteMaxRegister(thread, identity, (int) capacity, (int) claim);
     }
 
     private static void checkCapacity(ComputeThread thread, int capacity) {
         int batch = thread.config().wrsPerBatch();
         long batches = ((long) capacity + 2 + batch - 1) / batch;
-        if (capacity < 1 || 8L * (capacity + 2) > thread.config().bufferSizePerThread()
-                || batches > thread.config().opsInFlightPerThread()) {
+        if (capacity < 1 || SLOT_READS + 8L * capacity > thread.config().bufferSizePerThread()
+                || batches > thread.config().opsInFlightPerThread()
+                || StructureIdentity.blockBytes(bytes(capacity)) > SizeClasses.MAX) {
             throw new BadArgumentException("max register capacity must be 1.." + maxCapacity(thread) + " for this thread's"
                     + " buffer and batches, got " + capacity);
         }
     }
 
     private static long maxCapacity(ComputeThread thread) {
-        long byBuffer = thread.config().bufferSizePerThread() / 8 - 2;
+        long byBuffer = (thread.config().bufferSizePerThread() - SLOT_READS) / 8;
         long byBatches = (long) thread.config().opsInFlightPerThread() * thread.config().wrsPerBatch() - 2;
-        return Math.min(byBuffer, byBatches);
+        long byBlock = (SizeClasses.MAX - StructureIdentity.blockBytes(SLOTS)) / 8;
+        return Math.min(byBlock, Math.min(byBuffer, byBatches));
     }
 
     /** {@return the register's block, to hand to {@link #attach}} */
@@ -200,8 +227,11 @@ public final class RemoteMaxRegister {
      * ({@code 1 + n} round trips, at most {@code n} compare-and-swaps on the value).
      *
      * @param value the value to write
+     * @throws ClosedObjectException when the register was destroyed (by this handle or, found in the READ of
+     *                               the value, by another)
      */
     public void writeMax(long value) {
+        RemoteCounter.requireOpen(closed, identity);
         if (value <= known) {
             thread.checkOwnerThread();
             return;
@@ -212,7 +242,7 @@ public final class RemoteMaxRegister {
         int perBatch = thread.config().wrsPerBatch();
         int posted = 0;
         batch.compareAndSwap(slotWord, announced, value, ANNOUNCE_RESULT);
-        batch.read(valueWord, VALUE_READ, 8);
+        batch.read(identity.headerAddress(), HEADER_READ, StructureIdentity.PREFIX_BYTES + 8);
         for (int i = 0; i < capacity; i++) {
             if (batch.size() == perBatch) {
                 handles[posted++] = batch.post();
@@ -224,6 +254,7 @@ public final class RemoteMaxRegister {
             thread.await(handles[i]);
         }
         MemorySegment buf = thread.buffer();
+        identity.check(buf.get(ValueLayout.JAVA_LONG, HEADER_READ));
         long was = buf.get(ValueLayout.JAVA_LONG, ANNOUNCE_RESULT);
         if (was != announced) {
             throw new CorruptedMemoryException(slotWord, was, "slot " + slot + " of the max register at " + RemotePtr.toString(ptr)
@@ -243,21 +274,31 @@ public final class RemoteMaxRegister {
     }
 
     /**
-     * The register's value: one READ (a CPU load on its node), one round trip, wait-free.
+     * The register's value: one READ of the value with the root block's header and identity word in front
+     * (a CPU copy on its node), one round trip, wait-free.
      *
      * @return the largest value written, or the initial value
+     * @throws ClosedObjectException when the register was destroyed (by this handle or, found in the READ, by
+     *                               another)
      */
     public long read() {
-        long v = thread.read(RemotePtr.offset(ptr, VALUE));
+        RemoteCounter.requireOpen(closed, identity);
+        long v = RemoteCounter.readFirstWord(thread, identity);
         known = Math.max(known, v);
         return v;
     }
 
     /**
-     * Frees the register's block with the thread's allocator. Only once no thread uses the register
-     * any more.
+     * Frees the register's block with the thread's allocator, in the life this handle knows
+     * ({@link StructureIdentity#destroy}), and closes the handle. Only once no thread uses the register any
+     * more.
+     *
+     * @throws ClosedObjectException when the register was destroyed already (by this handle or another); then
+     *                               nothing is freed
      */
     public void destroy() {
-        thread.allocator().deallocate(ptr, bytes(capacity));
+        RemoteCounter.requireOpen(closed, identity);
+        closed = true;
+        identity.destroy(thread, bytes(capacity));
     }
 }

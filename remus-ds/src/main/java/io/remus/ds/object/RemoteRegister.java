@@ -6,6 +6,9 @@ import io.remus.core.CorruptedMemoryException;
 import io.remus.core.RemotePtr;
 import io.remus.core.fabric.Opcode;
 import io.remus.core.memory.SizeClasses;
+import io.remus.ds.identity.StructureIdentity;
+import io.remus.ds.identity.StructureKind;
+import io.remus.ds.identity.WrongStructureException;
 import io.remus.ds.reclaim.Guard;
 import io.remus.ds.reclaim.LeaseExpiredException;
 import io.remus.ds.reclaim.Reclaimer;
@@ -19,6 +22,7 @@ import java.util.Objects;
  * bytes, chosen at creation): a read never returns a torn value, only one that some write wrote.
  *
  * <pre>
+ *  root - 16: the root block's allocator header, root - 8: the identity word ({@link StructureIdentity})
  *  root + 0: current   pointer to the current value block, changed only by RDMA compare-and-swap
  *  root + 8: size      the value's byte count, written once before the pointer is known
  *
@@ -64,7 +68,8 @@ import java.util.Objects;
  *       <td>an allocation; 1 WRITE of {@code s} bytes and at most 2 compare-and-swaps; a free of the
  *       new block when overwritten</td><td>2 besides the allocation (1 when uncontended)</td></tr>
  *   <tr><td>{@link #read}</td><td>wait-free while the thread's guard holds its lease</td>
- *       <td>2 READs ({@code 8 + s} bytes); CPU loads on the register's node</td><td>2 (0)</td></tr>
+ *       <td>2 READs ({@code 24 + s} bytes: the root block's header, the identity word and {@code current}, then
+ *       the value); CPU copies on the register's node</td><td>2 (0)</td></tr>
  * </table>
  * The reclaimer adds its costs ({@link io.remus.ds.reclaim.EpochReclaimer}: none for enter and exit on
  * a memory node and none for a retire inside a guard, plus passes amortized over many operations;
@@ -76,22 +81,28 @@ import java.util.Objects;
  * effect at its successful compare-and-swap (or just before the write that overwrote it), a read when
  * it loads {@code current}.
  *
- * <p><b>Creating and finding.</b> {@link #create} allocates the root and the first value block with the
- * thread's allocator and writes both before anyone knows the pointer; others {@link #attach} with
- * {@link #ptr()}. Each handle needs its thread's own reclaimer, and all handles of a register must use
+ * <p><b>Creating and finding.</b> {@link #create} allocates the root (with its identity in front) and the first
+ * value block with the thread's allocator and writes both before anyone knows the pointer; others
+ * {@link #attach} with {@link #ptr()}, which refuses a pointer to anything but a live register. Each handle needs its thread's own reclaimer, and all handles of a register must use
  * reclaimers of one kind (epoch-based ones share their announcements cluster-wide). The thread's
  * registered buffer is scratch ({@code s + 8} bytes from offset 0) during a call.
+ *
+ * <p><b>Destroying.</b> {@link #destroy} frees the register once no thread uses it and closes its handle; the
+ * other handles' {@link #read} learns of it from the READ of {@code current} it does anyway
+ * ({@link ClosedObjectException}). A {@link #write} reads no root word (it compare-and-swaps {@code current}): no
+ * handle may call it after the register was destroyed.
  *
  * <p>One instance per compute thread, used by its owner, like the compute thread.
  */
 public final class RemoteRegister {
     private static final long CURRENT = 0;
     private static final long SIZE = 8;
-    /** Bytes of the root block. */
+    /** Bytes of the root, after its identity word. */
     public static final int ROOT_BYTES = 16;
 
     private final ComputeThread thread;
     private final Reclaimer reclaimer;
+    private final StructureIdentity identity;
     private final long root;
     private final int size;
     private final int home;
@@ -99,11 +110,13 @@ public final class RemoteRegister {
     private long seen;
     private long allocatorRoundTrips;
     private long allocatorCompareAndSwaps;
+    private boolean closed;
 
-    private RemoteRegister(ComputeThread thread, Reclaimer reclaimer, long root, int size, long seen) {
+    private RemoteRegister(ComputeThread thread, Reclaimer reclaimer, StructureIdentity identity, int size, long seen) {
         this.thread = thread;
         this.reclaimer = reclaimer;
-        this.root = root;
+        this.identity = identity;
+        this.root = identity.ptr();
         this.size = size;
         this.home = RemotePtr.node(root);
         this.casResult = (size + 7L) & ~7L;
@@ -112,7 +125,8 @@ public final class RemoteRegister {
 
     /**
      * Allocates a register on memory node {@code nodeId} holding {@code initial}: two allocations (root
-     * and value) and two WRITEs.
+     * and value), the identity word (a CPU load and store on the thread's own node, else 1 READ and 1 WRITE)
+     * and two WRITEs.
      *
      * @param thread    the creator's compute thread
      * @param reclaimer the creator's reclaimer (its thread's)
@@ -126,14 +140,16 @@ public final class RemoteRegister {
         Objects.requireNonNull(reclaimer, "reclaimer");
         Objects.requireNonNull(initial, "initial");
         int size = checkSize(thread, initial.byteSize());
-        long r = thread.allocator().allocate(ROOT_BYTES, nodeId);
+        StructureIdentity identity = StructureIdentity.allocate(thread, StructureKind.REMOTE_REGISTER, ROOT_BYTES, nodeId,
+                ClosedObjectException::new);
+        long r = identity.ptr();
         long block = thread.allocator().allocate(size, nodeId);
         thread.write(block, initial);
         MemorySegment buf = thread.buffer();
         buf.set(ValueLayout.JAVA_LONG, CURRENT, block);
         buf.set(ValueLayout.JAVA_LONG, SIZE, size);
         thread.write(r, 0, ROOT_BYTES);
-        return new RemoteRegister(thread, reclaimer, r, size, block);
+        return new RemoteRegister(thread, reclaimer, identity, size, block);
     }
 
     /**
@@ -150,24 +166,27 @@ public final class RemoteRegister {
     }
 
     /**
-     * A handle on a register another thread created: one READ of the root.
+     * A handle on a register another thread created: one READ of the root with the root block's header and
+     * the identity word in front.
      *
      * @param thread    the caller's compute thread
      * @param reclaimer the caller's reclaimer (its thread's)
      * @param ptr       what {@link #ptr()} returned
      * @return the handle
-     * @throws BadArgumentException when the pointer is null or misaligned, or the size found there is
-     *                              not one this thread can move
+     * @throws BadArgumentException    when the pointer is null or misaligned, or the size found there is
+     *                                 not one this thread can move
+     * @throws WrongStructureException when no register is there (another kind of structure, or none)
+     * @throws ClosedObjectException   when the register there was destroyed
      */
     public static RemoteRegister attach(ComputeThread thread, Reclaimer reclaimer, long ptr) {
         Objects.requireNonNull(thread, "thread");
         Objects.requireNonNull(reclaimer, "reclaimer");
         RemoteCounter.requireWord(ptr);
-        thread.read(ptr, 0, ROOT_BYTES);
-        MemorySegment buf = thread.buffer();
-        long size = buf.get(ValueLayout.JAVA_LONG, SIZE);
-        int s = checkSize(thread, size);
-        return new RemoteRegister(thread, reclaimer, ptr, s, buf.get(ValueLayout.JAVA_LONG, CURRENT));
+        MemorySegment root = MemorySegment.ofArray(new long[ROOT_BYTES / 8]);
+        StructureIdentity identity = StructureIdentity.attach(thread, StructureKind.REMOTE_REGISTER, ptr, root,
+                ClosedObjectException::new);
+        int s = checkSize(thread, root.get(ValueLayout.JAVA_LONG, SIZE));
+        return new RemoteRegister(thread, reclaimer, identity, s, root.get(ValueLayout.JAVA_LONG, CURRENT));
     }
 
     private static int checkSize(ComputeThread thread, long size) {
@@ -193,10 +212,13 @@ public final class RemoteRegister {
      * apart from the allocation: at most two compare-and-swaps of the root.
      *
      * @param value exactly {@link #size()} bytes
-     * @throws BadArgumentException when the value has another size
+     * @throws BadArgumentException  when the value has another size
+     * @throws ClosedObjectException when this handle destroyed the register (a write reads no root word: not
+     *                               after another handle destroyed it)
      */
     public void write(MemorySegment value) {
         Objects.requireNonNull(value, "value");
+        RemoteCounter.requireOpen(closed, identity);
         requireSize(value.byteSize());
         try (Guard g = reclaimer.enter()) {
             long block = allocate();
@@ -269,9 +291,12 @@ public final class RemoteRegister {
      * @throws LeaseExpiredException when called inside an outer guard whose lease ran out (the guard is
      *                               found invalid as soon as the read starts over)
      * @throws CorruptedMemoryException when the current pointer, read whole, names no block of a segment
+     * @throws ClosedObjectException when the register was destroyed (by this handle or, found in the READ of
+     *                               {@code current}, by another)
      */
     public void read(MemorySegment destination) {
         Objects.requireNonNull(destination, "destination");
+        RemoteCounter.requireOpen(closed, identity);
         requireSize(destination.byteSize());
         long current = RemotePtr.offset(root, CURRENT);
         boolean again = false;
@@ -280,7 +305,7 @@ public final class RemoteRegister {
                 if (again) {
                     g.check();
                 }
-                long block = thread.read(current);
+                long block = RemoteCounter.readFirstWord(thread, identity);
                 if (!thread.isPublished(block, size)) {
                     block = pointerWhole(current);
                 }
@@ -312,7 +337,12 @@ public final class RemoteRegister {
         return block;
     }
 
-    /** {@return the value, in a new array (see {@link #read(MemorySegment)})} */
+    /**
+     * {@link #read(MemorySegment)} into a new array.
+     *
+     * @return the value
+     * @throws ClosedObjectException when the register was destroyed
+     */
     public byte[] read() {
         byte[] value = new byte[size];
         read(MemorySegment.ofArray(value));
@@ -326,12 +356,18 @@ public final class RemoteRegister {
     }
 
     /**
-     * Frees the register (its current value block and its root) with the thread's allocator: one READ
-     * and two frees. Only once no thread uses the register any more.
+     * Frees the register with the thread's allocator and closes the handle: one READ of {@code current}, the
+     * free of the root in the life this handle knows ({@link StructureIdentity#destroy}), then the free of the
+     * current value block. Only once no thread uses the register any more.
+     *
+     * @throws ClosedObjectException when the register was destroyed already (by this handle or another); then
+     *                               nothing is freed
      */
     public void destroy() {
+        RemoteCounter.requireOpen(closed, identity);
+        closed = true;
         long block = thread.read(RemotePtr.offset(root, CURRENT));
+        identity.destroy(thread, ROOT_BYTES);
         thread.allocator().deallocate(block, size);
-        thread.allocator().deallocate(root, ROOT_BYTES);
     }
 }

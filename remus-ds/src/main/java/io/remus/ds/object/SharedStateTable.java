@@ -5,6 +5,10 @@ import io.remus.core.BadArgumentException;
 import io.remus.core.ComputeThread;
 import io.remus.core.CorruptedMemoryException;
 import io.remus.core.RemotePtr;
+import io.remus.core.memory.SizeClasses;
+import io.remus.ds.identity.StructureIdentity;
+import io.remus.ds.identity.StructureKind;
+import io.remus.ds.identity.WrongStructureException;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -18,6 +22,7 @@ import java.util.Objects;
  * counters, membership, heartbeats), after Derecho's SST.
  *
  * <pre>
+ *  ptr - 16: the root block's allocator header, ptr - 8: the identity word ({@link StructureIdentity})
  *  ptr +  0: rows r        written once, before the pointer is known
  *  ptr +  8: rowBytes      written once
  *  ptr + 16: claims        RDMA fetch-and-add; the i-th claim owns row i
@@ -43,7 +48,8 @@ import java.util.Objects;
  *   <tr><td>{@link #readRow}</td><td>lock-free: an attempt fails only when it overlapped a write of the
  *       row</td><td>1 READ per attempt (a CPU copy on the table's node)</td><td>1 per attempt</td></tr>
  *   <tr><td>{@link #snapshot}</td><td>lock-free, as {@code readRow} per row</td><td>1 READ of all
- *       {@code r} rows (the table lives on one node: one doorbell per snapshot), plus one READ per row
+ *       {@code r} rows with the root block's header, the identity word and the table's first 24 bytes in front
+ *       (the table lives on one node: one doorbell per snapshot), plus one READ per row
  *       found torn, all torn rows of a round in flight together</td><td>1, plus 1 per round of
  *       re-reads</td></tr>
  * </table>
@@ -56,11 +62,17 @@ import java.util.Objects;
  * value its owner wrote that was current at some instant during the snapshot (the SST's semantics).
  * Versions grow by one per write, so a reader sees how many writes a row has had.
  *
- * <p><b>Creating and finding.</b> {@link #create} allocates the table with the thread's allocator,
- * writes every row with version 0 and zero data before anyone knows the pointer, and claims row 0;
- * others {@link #attach} with {@link #ptr()}, each claiming the next row, or {@link #attachReader} to
- * read only. Rows are never given back.
- * The thread's registered buffer is scratch (the whole table, from offset 0) during a call.
+ * <p><b>Creating and finding.</b> {@link #create} allocates the table, with its identity in front, with the
+ * thread's allocator, writes every row with version 0 and zero data before anyone knows the pointer, and claims
+ * row 0; others {@link #attach} with {@link #ptr()}, each claiming the next row, or {@link #attachReader} to
+ * read only; both refuse a pointer to anything but a live table. Rows are never given back.
+ * The thread's registered buffer is scratch (the whole table and the 16 bytes in front of it, from offset 0)
+ * during a call.
+ *
+ * <p><b>Destroying.</b> {@link #destroy} frees the table once no thread uses it and closes its handle; the
+ * other handles' {@link #snapshot} learns of it from the READ it does anyway ({@link ClosedObjectException}). A
+ * {@link #write} and a {@link #readRow} read no word in front of their row: no handle may call them after the
+ * table was destroyed.
  *
  * <p>One instance per compute thread, used by its owner, like the compute thread.
  */
@@ -69,9 +81,12 @@ public final class SharedStateTable {
     private static final long ROW_BYTES = 8;
     private static final long CLAIMS = 16;
     private static final long FIRST_ROW = 24;
+    /** Where a snapshot's READ puts the first row in the buffer: behind the header, the identity word and the shape. */
+    private static final long BUF_FIRST_ROW = StructureIdentity.PREFIX_BYTES + FIRST_ROW;
     private static final int NO_ROW = -1;
 
     private final ComputeThread thread;
+    private final StructureIdentity identity;
     private final long ptr;
     private final int rows;
     private final int rowBytes;
@@ -81,10 +96,12 @@ public final class SharedStateTable {
     private final long[] handles;
     private final boolean[] done;
     private long version;
+    private boolean closed;
 
-    private SharedStateTable(ComputeThread thread, long ptr, int rows, int rowBytes, int row) {
+    private SharedStateTable(ComputeThread thread, StructureIdentity identity, int rows, int rowBytes, int row) {
         this.thread = thread;
-        this.ptr = ptr;
+        this.identity = identity;
+        this.ptr = identity.ptr();
         this.rows = rows;
         this.rowBytes = rowBytes;
         this.padded = (rowBytes + 7) & ~7;
@@ -105,7 +122,7 @@ public final class SharedStateTable {
     }
 
     /**
-     * Sizes a table.
+     * Sizes a table (its block holds {@link StructureIdentity#BYTES} more: the identity word).
      *
      * @param rows     the row count
      * @param rowBytes a row's data size
@@ -117,12 +134,14 @@ public final class SharedStateTable {
 
     /**
      * Allocates a table of {@code rows} rows on memory node {@code nodeId} and claims row 0: the
-     * allocation, one WRITE of the table, one fetch-and-add.
+     * allocation, the identity word (a CPU load and store on the thread's own node, else 1 READ and 1 WRITE),
+     * one WRITE of the table, then the attach (1 READ, 1 fetch-and-add).
      *
      * @param thread   the creator's compute thread
      * @param nodeId   a memory node
      * @param rows     the row count, 1 or more
-     * @param rowBytes a row's data size, 1 or more; the whole table must fit the thread's buffer
+     * @param rowBytes a row's data size, 1 or more; the whole table and 16 bytes more must fit the thread's
+     *                 buffer
      * @return the creator's handle
      * @throws BadArgumentException when the sizes are out of range
      */
@@ -130,7 +149,9 @@ public final class SharedStateTable {
         Objects.requireNonNull(thread, "thread");
         checkShape(thread, rows, rowBytes);
         long bytes = bytes(rows, rowBytes);
-        long p = thread.allocator().allocate(bytes, nodeId);
+        StructureIdentity identity = StructureIdentity.allocate(thread, StructureKind.SHARED_STATE_TABLE, bytes, nodeId,
+                ClosedObjectException::new);
+        long p = identity.ptr();
         MemorySegment buf = thread.buffer();
         buf.asSlice(0, bytes).fill((byte) 0);
         buf.set(ValueLayout.JAVA_LONG, ROWS, rows);
@@ -146,14 +167,16 @@ public final class SharedStateTable {
     }
 
     /**
-     * A handle on a table, claiming the next row: one READ of the table's shape and one
-     * fetch-and-add.
+     * A handle on a table, claiming the next row: one READ of the table's shape (with the root block's header
+     * and the identity word in front) and one fetch-and-add.
      *
      * @param thread the caller's compute thread
      * @param ptr    what {@link #ptr()} returned
      * @return the handle
      * @throws BadArgumentException         when the pointer is null or misaligned, or the shape found
      *                                      there does not fit this thread's buffer
+     * @throws WrongStructureException      when no table is there (another kind of structure, or none)
+     * @throws ClosedObjectException        when the table there was destroyed
      * @throws AllocationExhaustedException when every row is claimed
      */
     public static SharedStateTable attach(ComputeThread thread, long ptr) {
@@ -162,13 +185,15 @@ public final class SharedStateTable {
 
     /**
      * A handle that reads the table and owns no row ({@link #write} refuses it): one READ of the
-     * table's shape.
+     * table's shape (with the root block's header and the identity word in front).
      *
      * @param thread the caller's compute thread
      * @param ptr    what {@link #ptr()} returned
      * @return the handle
-     * @throws BadArgumentException when the pointer is null or misaligned, or the shape found there
-     *                              does not fit this thread's buffer
+     * @throws BadArgumentException    when the pointer is null or misaligned, or the shape found there
+     *                                 does not fit this thread's buffer
+     * @throws WrongStructureException when no table is there (another kind of structure, or none)
+     * @throws ClosedObjectException   when the table there was destroyed
      */
     public static SharedStateTable attachReader(ComputeThread thread, long ptr) {
         return attach(thread, ptr, false);
@@ -177,28 +202,31 @@ public final class SharedStateTable {
     private static SharedStateTable attach(ComputeThread thread, long ptr, boolean owner) {
         Objects.requireNonNull(thread, "thread");
         RemoteCounter.requireWord(ptr);
-        thread.read(ptr, 0, 16);
-        MemorySegment buf = thread.buffer();
-        long rows = buf.get(ValueLayout.JAVA_LONG, ROWS);
-        long rowBytes = buf.get(ValueLayout.JAVA_LONG, ROW_BYTES);
+        MemorySegment shape = MemorySegment.ofArray(new long[2]);
+        StructureIdentity identity = StructureIdentity.attach(thread, StructureKind.SHARED_STATE_TABLE, ptr, shape,
+                ClosedObjectException::new);
+        long rows = shape.get(ValueLayout.JAVA_LONG, ROWS);
+        long rowBytes = shape.get(ValueLayout.JAVA_LONG, ROW_BYTES);
         if (rows < 1 || rows > Integer.MAX_VALUE || rowBytes < 1 || rowBytes > Integer.MAX_VALUE) {
             throw new BadArgumentException(RemotePtr.toString(ptr) + " holds " + rows + " rows of " + rowBytes + " bytes: not a table");
         }
         checkShape(thread, (int) rows, (int) rowBytes);
         if (!owner) {
-            return new SharedStateTable(thread, ptr, (int) rows, (int) rowBytes, NO_ROW);
+            return new SharedStateTable(thread, identity, (int) rows, (int) rowBytes, NO_ROW);
         }
         long claim = thread.fetchAndAdd(RemotePtr.offset(ptr, CLAIMS), 1);
         if (claim >= rows) {
             throw new AllocationExhaustedException("all " + rows + " rows of the table at " + RemotePtr.toString(ptr) + " are claimed");
         }
-        return new SharedStateTable(thread, ptr, (int) rows, (int) rowBytes, (int) claim);
+        return new SharedStateTable(thread, identity, (int) rows, (int) rowBytes, (int) claim);
     }
 
     private static void checkShape(ComputeThread thread, int rows, int rowBytes) {
-        if (rows < 1 || rowBytes < 1 || bytes(rows, rowBytes) > thread.config().bufferSizePerThread()) {
+        if (rows < 1 || rowBytes < 1 || StructureIdentity.PREFIX_BYTES + bytes(rows, rowBytes) > thread.config().bufferSizePerThread()
+                || StructureIdentity.blockBytes(bytes(rows, rowBytes)) > SizeClasses.MAX) {
             throw new BadArgumentException("a table of " + rows + " rows of " + rowBytes + " bytes does not fit the thread's buffer of "
-                    + thread.config().bufferSizePerThread() + " bytes");
+                    + thread.config().bufferSizePerThread() + " bytes (with " + StructureIdentity.PREFIX_BYTES
+                    + " bytes in front) or a block of " + SizeClasses.MAX + " bytes");
         }
     }
 
@@ -227,10 +255,13 @@ public final class SharedStateTable {
      *
      * @param data exactly {@link #rowBytes()} bytes
      * @return the row's new version
-     * @throws BadArgumentException when the data has another size, or the handle owns no row
+     * @throws BadArgumentException  when the data has another size, or the handle owns no row
+     * @throws ClosedObjectException when this handle destroyed the table (a write reads nothing: not after
+     *                               another handle destroyed it)
      */
     public long write(MemorySegment data) {
         Objects.requireNonNull(data, "data");
+        requireOpen();
         requireRowSize(data.byteSize());
         if (row == NO_ROW) {
             throw new BadArgumentException("this handle of the table at " + RemotePtr.toString(ptr) + " reads only: it owns no row");
@@ -257,9 +288,12 @@ public final class SharedStateTable {
      * @return the row's version (0: never written by its owner)
      * @throws BadArgumentException     when the row or the destination size is out of range
      * @throws CorruptedMemoryException when the row stays torn for the operation timeout
+     * @throws ClosedObjectException    when this handle destroyed the table (a row read reads no word in front
+     *                                  of the row: not after another handle destroyed it)
      */
     public long readRow(int index, MemorySegment destination) {
         Objects.requireNonNull(destination, "destination");
+        requireOpen();
         requireRowSize(destination.byteSize());
         int r = index;
         if (r < 0 || r >= rows) {
@@ -286,17 +320,20 @@ public final class SharedStateTable {
      * @param versions    {@code rows()} entries, or null when not wanted
      * @throws BadArgumentException     when a size does not match
      * @throws CorruptedMemoryException when a row stays torn for the operation timeout
+     * @throws ClosedObjectException    when the table was destroyed (by this handle or, found in the first
+     *                                  READ, by another)
      */
     public void snapshot(MemorySegment destination, long[] versions) {
         Objects.requireNonNull(destination, "destination");
+        requireOpen();
         if (destination.byteSize() != (long) rows * rowBytes || (versions != null && versions.length != rows)) {
             throw new BadArgumentException("a snapshot of " + rows + " rows of " + rowBytes + " bytes needs " + (long) rows * rowBytes
                     + " bytes and " + rows + " versions, got " + destination.byteSize() + " and "
                     + (versions == null ? "none" : versions.length));
         }
         MemorySegment buf = thread.buffer();
-        long first = RemotePtr.offset(ptr, FIRST_ROW);
-        thread.read(first, FIRST_ROW, rows * stride);
+        thread.read(identity.headerAddress(), 0, (int) BUF_FIRST_ROW + rows * stride);
+        identity.check(buf.get(ValueLayout.JAVA_LONG, 0));
         long deadline = 0;
         int torn = -1;
         Arrays.fill(done, false);
@@ -304,7 +341,7 @@ public final class SharedStateTable {
             int pending = 0;
             int posted = 0;
             for (int i = 0; i < rows; i++) {
-                long at = FIRST_ROW + (long) i * stride;
+                long at = BUF_FIRST_ROW + (long) i * stride;
                 if (done[i]) {
                     continue;
                 }
@@ -324,7 +361,7 @@ public final class SharedStateTable {
             }
             deadline = tornDeadline(deadline, torn);
             for (int i = 0; i < rows; i++) {
-                long at = FIRST_ROW + (long) i * stride;
+                long at = BUF_FIRST_ROW + (long) i * stride;
                 if (!done[i]) {
                     if (posted == handles.length) {
                         break;
@@ -349,6 +386,24 @@ public final class SharedStateTable {
         }
         Thread.onSpinWait();
         return deadline;
+    }
+
+    /**
+     * Frees the table with the thread's allocator, in the life this handle knows
+     * ({@link StructureIdentity#destroy}: the allocator's free), and closes the handle. Only once no thread
+     * uses the table any more.
+     *
+     * @throws ClosedObjectException when the table was destroyed already (by this handle or another); then
+     *                               nothing is freed
+     */
+    public void destroy() {
+        requireOpen();
+        closed = true;
+        identity.destroy(thread, bytes(rows, rowBytes));
+    }
+
+    private void requireOpen() {
+        RemoteCounter.requireOpen(closed, identity);
     }
 
     private void requireRowSize(long bytes) {

@@ -7,12 +7,16 @@ import io.remus.core.CorruptedMemoryException;
 import io.remus.core.RemotePtr;
 import io.remus.core.fabric.Opcode;
 import io.remus.core.memory.SizeClasses;
+import io.remus.ds.identity.StructureIdentity;
+import io.remus.ds.identity.StructureKind;
+import io.remus.ds.identity.WrongStructureException;
 import io.remus.ds.reclaim.Guard;
 import io.remus.ds.reclaim.Reclaimer;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.Objects;
+import java.util.function.IntFunction;
 
 /**
  * A universal construction: any {@link SequentialObject} as a linearizable, wait-free shared object
@@ -20,6 +24,8 @@ import java.util.Objects;
  *
  * <pre>
  *  root (on the object's node):
+ *  -16              the root block's allocator header
+ *  -8               the identity word ({@link StructureIdentity})
  *  +0               state      pointer to the current state block, changed only by RDMA compare-and-swap
  *  +8               capacity c written once, before the root is known
  *  +16              claims     RDMA fetch-and-add; handle i owns announce slot i
@@ -43,7 +49,8 @@ import java.util.Objects;
  * <ol>
  *   <li><b>Announce</b> (one doorbell batch, one round trip): WRITE (operation, argument) into
  *       {@code record[i][k mod 2]}, compare-and-swap {@code seq[i]} from {@code k - 1} to {@code k}, and,
- *       fenced behind it, READ the state pointer {@code p}.</li>
+ *       fenced behind it, READ the state pointer {@code p} (with the root block's header and the identity
+ *       word in front of it, so that a destroyed object is found).</li>
  *   <li><b>Read</b> (one batch): READ the block at {@code p}, READ all {@code seq} words, and, fenced
  *       behind that READ, all records. When the block's {@code applied[i]} is {@code k}, a helper already
  *       applied the operation: return its {@code status[i]} and {@code value[i]}.</li>
@@ -88,15 +95,16 @@ import java.util.Objects;
  *   <caption>per call, worst case, besides the allocator's and the reclaimer's own work</caption>
  *   <tr><th>method</th><th>progress</th><th>RDMA operations</th><th>round trips</th></tr>
  *   <tr><td>{@link #apply}</td><td>wait-free (bounded independently of {@code n}); lock-free when the sequential step throws (see below)</td>
- *       <td>announce: 1 WRITE (16 bytes), 1 compare-and-swap, 1 READ (8 bytes);
+ *       <td>announce: 1 WRITE (16 bytes), 1 compare-and-swap, 1 READ (24 bytes);
  *       at most 3 reads of the state: 3 READs each ({@code B + 8c + 32c} bytes);
  *       at most 2 publishes: 1 WRITE ({@code B} bytes) and 1 compare-and-swap each;
- *       so at most {@code 3 + 9 + 4 = 16} operations, {@code 8 + 3 (B + 40c)} bytes read and
+ *       so at most {@code 3 + 9 + 4 = 16} operations, {@code 24 + 3 (B + 40c)} bytes read and
  *       {@code 16 + 2B} bytes written;
  *       at most 1 allocation (none while a spare is kept)</td>
  *       <td>at most {@code 1 + 3 + 2 = 6} (3 uncontended; 2 when already helped)</td></tr>
  *   <tr><td>{@link #read}</td><td>wait-free while the thread's guard holds its lease</td>
- *       <td>2 READs ({@code 8 + B} bytes)</td><td>2</td></tr>
+ *       <td>2 READs ({@code 24 + B} bytes: the root block's header, the identity word and the state
+ *       pointer, then the state block)</td><td>2</td></tr>
  * </table>
  * The bound holds as long as the calling thread's own guard keeps its lease (see below). Reads and
  * round trips to the object's node are network operations from every node, the object's own included
@@ -126,10 +134,18 @@ import java.util.Objects;
  * The other calls keep the bound above. An operation whose step throws and whose thread stopped for good
  * stays announced: every helper calls the step for it again, and skips it again.
  *
- * <p><b>Creating and finding.</b> {@link #create} allocates the root and the first state block and writes
- * both before the root is known; others {@link #attach} with {@link #ptr()}, each claiming the next
- * announce slot (slots are never given back). All handles of an object use reclaimers of one kind. The
- * thread's registered buffer is scratch ({@link #bufferBytes} bytes from offset 0) during a call.
+ * <p><b>Creating and finding.</b> {@link #create} allocates the root (with its identity in front) and the first
+ * state block and writes both before the root is known; others {@link #attach} with {@link #ptr()}, each
+ * claiming the next announce slot (slots are never given back); an attach refuses a pointer to anything but a
+ * live object of its kind ({@link WaitFreeQueue} and {@link WaitFreeStack} roots are kinds of their own). All
+ * handles of an object use reclaimers of one kind. The thread's registered buffer is scratch
+ * ({@link #bufferBytes} bytes from offset 0) during a call.
+ *
+ * <p><b>Destroying.</b> {@link #destroy} frees the object once no thread uses it and closes its handle. Every
+ * call of the other handles reads the state pointer together with the root block's header and learns of the
+ * destroy there ({@link ClosedObjectException}); an {@link #apply} announces (a WRITE of its record and a
+ * compare-and-swap of its sequence word, into the root) before that READ, so no handle may call it after the
+ * object was destroyed: those words may belong to another structure by then.
  *
  * <p>One instance per compute thread, used by its owner, like the compute thread.
  *
@@ -150,8 +166,10 @@ public final class WaitFreeObject<S> {
 
     private static final long BUF_RECORD = 0;
     private static final long BUF_ANNOUNCED = 16;
-    private static final long BUF_POINTER = 24;
-    private static final long BUF_PUBLISHED = 32;
+    /** The root block's header, the identity word and the state pointer, read together. */
+    private static final long BUF_HEADER = 24;
+    private static final long BUF_POINTER = BUF_HEADER + StructureIdentity.PREFIX_BYTES;
+    private static final long BUF_PUBLISHED = BUF_POINTER + 8;
     private static final long BUF_SEQS = 64;
 
     /** Which announced operations a thread applies: only {@link #SEQUENCED} is the construction. */
@@ -168,6 +186,7 @@ public final class WaitFreeObject<S> {
     private final Reclaimer reclaimer;
     private final SequentialObject<S> object;
     private final Helping helping;
+    private final StructureIdentity identity;
     private final long root;
     private final int home;
     private final int capacity;
@@ -185,14 +204,16 @@ public final class WaitFreeObject<S> {
     private long failedSequence;
     private long allocatorRoundTrips;
     private long allocatorCompareAndSwaps;
+    private boolean closed;
 
     private WaitFreeObject(ComputeThread thread, Reclaimer reclaimer, SequentialObject<S> object, Helping helping,
-                           long root, int capacity, int slot, long sequence) {
+                           StructureIdentity identity, int capacity, int slot, long sequence) {
         this.thread = thread;
         this.reclaimer = reclaimer;
         this.object = object;
         this.helping = helping;
-        this.root = root;
+        this.identity = identity;
+        this.root = identity.ptr();
         this.home = RemotePtr.node(root);
         this.capacity = capacity;
         this.slot = slot;
@@ -235,8 +256,9 @@ public final class WaitFreeObject<S> {
 
     /**
      * Allocates an object on memory node {@code nodeId} in the sequential object's initial state, with
-     * {@code capacity} announce slots, and claims the first: two allocations, two WRITEs, one READ and
-     * one fetch-and-add (the attach).
+     * {@code capacity} announce slots, and claims the first: two allocations, the identity word (a CPU load
+     * and store on the thread's own node, else 1 READ and 1 WRITE), two WRITEs, one READ and one
+     * fetch-and-add (the attach).
      *
      * @param thread    the creator's compute thread
      * @param reclaimer the creator's reclaimer (its thread's)
@@ -255,13 +277,20 @@ public final class WaitFreeObject<S> {
 
     static <S> WaitFreeObject<S> create(ComputeThread thread, Reclaimer reclaimer, int nodeId, int capacity,
                                         SequentialObject<S> object, Helping helping) {
+        return create(thread, reclaimer, nodeId, capacity, object, StructureKind.WAIT_FREE_OBJECT, helping);
+    }
+
+    /** {@link #create} of an object whose root names {@code kind} (a {@link WaitFreeQueue}'s, a {@link WaitFreeStack}'s). */
+    static <S> WaitFreeObject<S> create(ComputeThread thread, Reclaimer reclaimer, int nodeId, int capacity,
+                                        SequentialObject<S> object, StructureKind kind, Helping helping) {
         Objects.requireNonNull(thread, "thread");
         Objects.requireNonNull(reclaimer, "reclaimer");
         Objects.requireNonNull(object, "object");
         check(thread, capacity, object.stateBytes());
         int block = blockBytes(capacity, object.stateBytes());
         long rootBytes = rootBytes(capacity);
-        long r = thread.allocator().allocate(rootBytes, nodeId);
+        StructureIdentity identity = StructureIdentity.allocate(thread, kind, rootBytes, nodeId, ClosedObjectException::new);
+        long r = identity.ptr();
         long first = thread.allocator().allocate(block, nodeId);
         MemorySegment buf = thread.buffer();
         buf.asSlice(0, block).fill((byte) 0);
@@ -273,12 +302,12 @@ public final class WaitFreeObject<S> {
         buf.set(ValueLayout.JAVA_LONG, CAPACITY, capacity);
         buf.set(ValueLayout.JAVA_LONG, BYTES, object.stateBytes());
         thread.write(r, 0, (int) rootBytes);
-        return attach(thread, reclaimer, r, object, helping);
+        return attach(thread, reclaimer, r, kind, bytes -> object, helping);
     }
 
     /**
-     * A handle on an object another thread created, claiming the next announce slot: one READ (the root's
-     * header) and one fetch-and-add.
+     * A handle on an object another thread created, claiming the next announce slot: one READ (the root
+     * block's header, the identity word and the root's first 32 bytes) and one fetch-and-add.
      *
      * @param thread    the caller's compute thread
      * @param reclaimer the caller's reclaimer (its thread's)
@@ -288,6 +317,9 @@ public final class WaitFreeObject<S> {
      * @return the handle
      * @throws BadArgumentException         when the pointer is null or misaligned, or the root holds
      *                                      another state size or a capacity this thread cannot serve
+     * @throws WrongStructureException      when no wait-free object is there (another kind of structure, a
+     *                                      {@link WaitFreeQueue} or {@link WaitFreeStack} included, or none)
+     * @throws ClosedObjectException        when the object there was destroyed
      * @throws AllocationExhaustedException when every slot is claimed
      */
     public static <S> WaitFreeObject<S> attach(ComputeThread thread, Reclaimer reclaimer, long ptr,
@@ -297,17 +329,27 @@ public final class WaitFreeObject<S> {
 
     static <S> WaitFreeObject<S> attach(ComputeThread thread, Reclaimer reclaimer, long ptr, SequentialObject<S> object,
                                         Helping helping) {
+        Objects.requireNonNull(object, "object");
+        return attach(thread, reclaimer, ptr, StructureKind.WAIT_FREE_OBJECT, bytes -> object, helping);
+    }
+
+    /**
+     * {@link #attach} of an object whose root names {@code kind}, with the sequential object made from the
+     * state size the root records ({@code objectOf}, called once): one READ and one fetch-and-add.
+     */
+    static <S> WaitFreeObject<S> attach(ComputeThread thread, Reclaimer reclaimer, long ptr, StructureKind kind,
+                                        IntFunction<SequentialObject<S>> objectOf, Helping helping) {
         Objects.requireNonNull(thread, "thread");
         Objects.requireNonNull(reclaimer, "reclaimer");
-        Objects.requireNonNull(object, "object");
         RemoteCounter.requireWord(ptr);
-        thread.read(ptr, 0, (int) SEQS);
-        MemorySegment buf = thread.buffer();
-        long capacity = buf.get(ValueLayout.JAVA_LONG, CAPACITY);
-        long bytes = buf.get(ValueLayout.JAVA_LONG, BYTES);
+        MemorySegment head = MemorySegment.ofArray(new long[(int) (SEQS / 8)]);
+        StructureIdentity identity = StructureIdentity.attach(thread, kind, ptr, head, ClosedObjectException::new);
+        long capacity = head.get(ValueLayout.JAVA_LONG, CAPACITY);
+        long bytes = requireStateBytes(head.get(ValueLayout.JAVA_LONG, BYTES), ptr);
         if (capacity < 1 || capacity > Integer.MAX_VALUE) {
             throw new BadArgumentException(RemotePtr.toString(ptr) + " holds capacity " + capacity + ": not a wait-free object");
         }
+        SequentialObject<S> object = Objects.requireNonNull(objectOf.apply((int) bytes), "object");
         if (bytes != object.stateBytes()) {
             throw new BadArgumentException("the wait-free object at " + RemotePtr.toString(ptr) + " holds states of " + bytes
                     + " bytes, the sequential object given has " + object.stateBytes());
@@ -318,26 +360,34 @@ public final class WaitFreeObject<S> {
             throw new AllocationExhaustedException("all " + capacity + " announce slots of the wait-free object at "
                     + RemotePtr.toString(ptr) + " are claimed");
         }
-        return new WaitFreeObject<>(thread, reclaimer, object, helping, ptr, (int) capacity, (int) claim, 0);
+        return new WaitFreeObject<>(thread, reclaimer, object, helping, identity, (int) capacity, (int) claim, 0);
+    }
+
+    private static long requireStateBytes(long bytes, long ptr) {
+        if (bytes < 1 || bytes > SizeClasses.MAX) {
+            throw new BadArgumentException(RemotePtr.toString(ptr) + " holds state size " + bytes + ": not a wait-free object");
+        }
+        return bytes;
     }
 
     /**
-     * The state size an object's root records, for a handle whose sequential object is sized from it
-     * ({@link WaitFreeQueue#attach}): one READ.
+     * The state size an object's root records, for a handle whose sequential object is sized from it: one
+     * READ (the root block's header, the identity word and the root's first 32 bytes).
      *
      * @param thread the caller's compute thread
      * @param ptr    what {@link #ptr()} returned
      * @return the state size in bytes
-     * @throws BadArgumentException when the pointer is null or misaligned, or the size is out of range
+     * @throws BadArgumentException    when the pointer is null or misaligned, or the size is out of range
+     * @throws WrongStructureException when no wait-free object is there (another kind of structure, a
+     *                                 {@link WaitFreeQueue} or {@link WaitFreeStack} included, or none)
+     * @throws ClosedObjectException   when the object there was destroyed
      */
     public static int stateBytes(ComputeThread thread, long ptr) {
         Objects.requireNonNull(thread, "thread");
         RemoteCounter.requireWord(ptr);
-        long bytes = thread.read(RemotePtr.offset(ptr, BYTES));
-        if (bytes < 1 || bytes > SizeClasses.MAX) {
-            throw new BadArgumentException(RemotePtr.toString(ptr) + " holds state size " + bytes + ": not a wait-free object");
-        }
-        return (int) bytes;
+        MemorySegment head = MemorySegment.ofArray(new long[(int) (SEQS / 8)]);
+        StructureIdentity.attach(thread, StructureKind.WAIT_FREE_OBJECT, ptr, head, ClosedObjectException::new);
+        return (int) requireStateBytes(head.get(ValueLayout.JAVA_LONG, BYTES), ptr);
     }
 
     private static void check(ComputeThread thread, int capacity, int stateBytes) {
@@ -348,7 +398,7 @@ public final class WaitFreeObject<S> {
             throw new BadArgumentException("a wait-free object's capacity must be 1 or more, got " + capacity);
         }
         long need = bufferBytes(capacity, stateBytes);
-        if (need > thread.config().bufferSizePerThread() || rootBytes(capacity) > SizeClasses.MAX
+        if (need > thread.config().bufferSizePerThread() || StructureIdentity.blockBytes(rootBytes(capacity)) > SizeClasses.MAX
                 || blockBytes(capacity, stateBytes) > SizeClasses.MAX) {
             throw new BadArgumentException("a wait-free object of capacity " + capacity + " and " + stateBytes
                     + "-byte states needs " + need + " bytes of the thread's buffer (it has "
@@ -359,6 +409,11 @@ public final class WaitFreeObject<S> {
     /** {@return the object's root, to hand to {@link #attach}} */
     public long ptr() {
         return root;
+    }
+
+    /** {@return the sequential object this handle applies operations with} */
+    SequentialObject<S> sequential() {
+        return object;
     }
 
     /** {@return the announce slot this handle claimed} */
@@ -391,8 +446,11 @@ public final class WaitFreeObject<S> {
      *                                  out (found invalid when the attempt starts over)
      * @throws SequentialOperationException when the sequential object threw applying the operation: it took
      *                                  no effect, and the object goes on working (see the class)
+     * @throws ClosedObjectException    when the object was destroyed (by this handle or, found in the READ of
+     *                                  the state pointer, by another)
      */
     public long apply(long operation, long argument) {
+        requireOpen();
         if (pending) {
             try {
                 complete(sequence, false);
@@ -425,7 +483,7 @@ public final class WaitFreeObject<S> {
                     pending = true;
                 } else {
                     g.check();
-                    p = t.read(RemotePtr.offset(root, STATE));
+                    p = readStatePointer();
                     whole = false;
                 }
                 while (true) {
@@ -477,14 +535,25 @@ public final class WaitFreeObject<S> {
         }
     }
 
+    /**
+     * The state pointer, read with the root block's header and the identity word in front of it (one READ of
+     * 24 bytes), and the header checked.
+     */
+    private long readStatePointer() {
+        thread.read(identity.headerAddress(), BUF_HEADER, StructureIdentity.PREFIX_BYTES + 8);
+        identity.check(thread.buffer().get(ValueLayout.JAVA_LONG, BUF_HEADER));
+        return thread.buffer().get(ValueLayout.JAVA_LONG, BUF_POINTER);
+    }
+
     /** Step 1: the announcement, in one batch; returns the state pointer read behind it. */
     private long announce(long k, long seqWord, long recordsBase) {
         MemorySegment buf = thread.buffer();
         thread.batch()
                 .write(RemotePtr.offset(root, recordsBase + RECORD_BYTES * (2L * slot + (k & 1))), BUF_RECORD, RECORD_BYTES)
                 .compareAndSwap(seqWord, k - 1, k, BUF_ANNOUNCED)
-                .fence().read(RemotePtr.offset(root, STATE), BUF_POINTER, 8)
+                .fence().read(identity.headerAddress(), BUF_HEADER, StructureIdentity.PREFIX_BYTES + 8)
                 .execute();
+        identity.check(buf.get(ValueLayout.JAVA_LONG, BUF_HEADER));
         long was = buf.get(ValueLayout.JAVA_LONG, BUF_ANNOUNCED);
         if (was != k - 1) {
             throw new CorruptedMemoryException(seqWord, was, "announce slot " + slot + " of the wait-free object at "
@@ -592,13 +661,17 @@ public final class WaitFreeObject<S> {
     }
 
     /**
-     * Reads the current state without changing it: one READ of the state pointer and one of its block,
-     * inside a guard (again in a fresh guard when this thread's lease ran out meanwhile). Wait-free while
-     * the guard holds its lease; linearized when the pointer is loaded.
+     * Reads the current state without changing it: one READ of the state pointer (with the root block's
+     * header and the identity word) and one of its block, inside a guard (again in a fresh guard when this
+     * thread's lease ran out meanwhile). Wait-free while the guard holds its lease; linearized when the
+     * pointer is loaded.
      *
      * @return the state
+     * @throws ClosedObjectException when the object was destroyed (by this handle or, found in the READ of the
+     *                               state pointer, by another)
      */
     public S read() {
+        requireOpen();
         readBlock();
         return object.load(thread.buffer().asSlice(slotAt(bufOld, capacity), stateBytes));
     }
@@ -606,14 +679,16 @@ public final class WaitFreeObject<S> {
     /**
      * How many operations of announce slot {@code i} the current state has applied (its last applied
      * sequence number; an operation whose sequential step threw counts, without effect): one READ of the
-     * state pointer and one of its block. With the handle's {@link #announced()} count, shows that every
-     * operation took effect exactly once.
+     * state pointer (with the root block's header and the identity word) and one of its block. With the
+     * handle's {@link #announced()} count, shows that every operation took effect exactly once.
      *
      * @param i an announce slot
      * @return the count
-     * @throws BadArgumentException when {@code i} is not a slot
+     * @throws BadArgumentException  when {@code i} is not a slot
+     * @throws ClosedObjectException when the object was destroyed
      */
     public long applied(int i) {
+        requireOpen();
         if (i < 0 || i >= capacity) {
             throw new BadArgumentException("announce slot must be 0.." + (capacity - 1) + ", got " + i);
         }
@@ -627,7 +702,7 @@ public final class WaitFreeObject<S> {
         while (true) {
             try (Guard g = reclaimer.enter()) {
                 if (!whole) {
-                    p = thread.read(RemotePtr.offset(root, STATE));
+                    p = readStatePointer();
                 }
                 if (!thread.isPublished(p, blockBytes)) {
                     p = pointerWhole(p, whole);
@@ -664,16 +739,29 @@ public final class WaitFreeObject<S> {
     }
 
     /**
-     * Frees the object (its current state block, this handle's spare block and its root) with the
-     * thread's allocator. Only once no thread uses the object any more.
+     * Frees the object with the thread's allocator and closes the handle: one READ of the state pointer, the
+     * free of the root in the life this handle knows ({@link StructureIdentity#destroy}), then the frees of the
+     * current state block and of this handle's spare block. Only once no thread uses the object any more.
+     *
+     * @throws ClosedObjectException when the object was destroyed already (by this handle or another); then
+     *                               nothing of the object is freed (only this handle's own spare block)
      */
     public void destroy() {
-        long block = thread.read(RemotePtr.offset(root, STATE));
-        thread.allocator().deallocate(block, blockBytes);
-        if (spare != RemotePtr.NULL) {
-            thread.allocator().deallocate(spare, blockBytes);
-            spare = RemotePtr.NULL;
+        requireOpen();
+        closed = true;
+        try {
+            long block = thread.read(RemotePtr.offset(root, STATE));
+            identity.destroy(thread, rootBytes(capacity));
+            thread.allocator().deallocate(block, blockBytes);
+        } finally {
+            if (spare != RemotePtr.NULL) {
+                thread.allocator().deallocate(spare, blockBytes);
+                spare = RemotePtr.NULL;
+            }
         }
-        thread.allocator().deallocate(root, rootBytes(capacity));
+    }
+
+    private void requireOpen() {
+        RemoteCounter.requireOpen(closed, identity);
     }
 }

@@ -5,6 +5,8 @@ import io.remus.core.BadArgumentException;
 import io.remus.core.ComputeThread;
 import io.remus.core.RemotePtr;
 import io.remus.core.memory.SizeClasses;
+import io.remus.ds.identity.StructureKind;
+import io.remus.ds.identity.WrongStructureException;
 import io.remus.ds.reclaim.Reclaimer;
 
 import java.lang.foreign.MemorySegment;
@@ -76,18 +78,22 @@ public final class WaitFreeQueue {
     static WaitFreeQueue create(ComputeThread thread, Reclaimer reclaimer, int nodeId, int threads, int elements,
                                 WaitFreeObject.Helping helping) {
         Ring ring = new Ring(checkElements(elements));
-        return new WaitFreeQueue(WaitFreeObject.create(thread, reclaimer, nodeId, threads, ring, helping), elements);
+        return new WaitFreeQueue(WaitFreeObject.create(thread, reclaimer, nodeId, threads, ring, StructureKind.WAIT_FREE_QUEUE,
+                helping), elements);
     }
 
     /**
-     * A handle on a queue another thread created, claiming the next announce slot: two READs and one
-     * fetch-and-add.
+     * A handle on a queue another thread created, claiming the next announce slot: one READ (the root block's
+     * header, the identity word and the root's first 32 bytes) and one fetch-and-add.
      *
      * @param thread    the caller's compute thread
      * @param reclaimer the caller's reclaimer (its thread's)
      * @param ptr       what {@link #ptr()} returned
      * @return the handle
      * @throws BadArgumentException         when the pointer does not lead to a queue this thread can serve
+     * @throws WrongStructureException      when no wait-free queue is there (another kind of structure, a
+     *                                      {@link WaitFreeStack} or a plain {@link WaitFreeObject} included, or none)
+     * @throws ClosedObjectException        when the queue there was destroyed
      * @throws AllocationExhaustedException when every announce slot is claimed
      */
     public static WaitFreeQueue attach(ComputeThread thread, Reclaimer reclaimer, long ptr) {
@@ -97,8 +103,9 @@ public final class WaitFreeQueue {
     }
 
     static WaitFreeQueue attach(ComputeThread thread, Reclaimer reclaimer, long ptr, WaitFreeObject.Helping helping) {
-        int elements = elementsOf(WaitFreeObject.stateBytes(thread, ptr), ptr);
-        return new WaitFreeQueue(WaitFreeObject.attach(thread, reclaimer, ptr, new Ring(elements), helping), elements);
+        WaitFreeObject<long[]> object = WaitFreeObject.attach(thread, reclaimer, ptr, StructureKind.WAIT_FREE_QUEUE,
+                bytes -> new Ring(elementsOf(bytes, ptr)), helping);
+        return new WaitFreeQueue(object, ((Ring) object.sequential()).elements());
     }
 
     private static int checkElements(int elements) {
@@ -148,6 +155,8 @@ public final class WaitFreeQueue {
      *
      * @param v the element
      * @return whether it was appended (false: the queue was full)
+     * @throws ClosedObjectException when the object was destroyed (by this handle or, found in its READ of the
+     *                               state pointer, by another)
      */
     public boolean enqueue(long v) {
         object.apply(ENQUEUE, v);
@@ -159,6 +168,8 @@ public final class WaitFreeQueue {
      * (see the class for the bound).
      *
      * @return whether an element was removed (false: the queue was empty)
+     * @throws ClosedObjectException when the object was destroyed (by this handle or, found in its READ of the
+     *                               state pointer, by another)
      */
     public boolean dequeue() {
         long v = object.apply(DEQUEUE, 0);
@@ -178,6 +189,7 @@ public final class WaitFreeQueue {
      * The elements, oldest first, as of one moment (2 READs; see {@link WaitFreeObject#read}).
      *
      * @return a new array
+     * @throws ClosedObjectException when the queue was destroyed
      */
     public long[] contents() {
         long[] s = object.read();
@@ -188,7 +200,13 @@ public final class WaitFreeQueue {
         return out;
     }
 
-    /** Frees the queue (see {@link WaitFreeObject#destroy}). Only once no thread uses it any more. */
+    /**
+     * Frees the queue and closes the handle (see {@link WaitFreeObject#destroy}). Only once no thread uses it
+     * any more.
+     *
+     * @throws ClosedObjectException when the queue was destroyed already (by this handle or another); then
+     *                               nothing is freed
+     */
     public void destroy() {
         object.destroy();
     }

@@ -5,6 +5,8 @@ import io.remus.core.BadArgumentException;
 import io.remus.core.ComputeThread;
 import io.remus.core.RemotePtr;
 import io.remus.core.memory.SizeClasses;
+import io.remus.ds.identity.StructureKind;
+import io.remus.ds.identity.WrongStructureException;
 import io.remus.ds.reclaim.Reclaimer;
 
 import java.lang.foreign.MemorySegment;
@@ -75,7 +77,7 @@ public final class WaitFreeStack {
     static WaitFreeStack create(ComputeThread thread, Reclaimer reclaimer, int nodeId, int threads, int elements,
                                 WaitFreeObject.Helping helping) {
         return new WaitFreeStack(WaitFreeObject.create(thread, reclaimer, nodeId, threads, new Array(checkElements(elements)),
-                helping), elements);
+                StructureKind.WAIT_FREE_STACK, helping), elements);
     }
 
     private static int checkElements(int elements) {
@@ -86,14 +88,17 @@ public final class WaitFreeStack {
     }
 
     /**
-     * A handle on a stack another thread created, claiming the next announce slot: two READs and one
-     * fetch-and-add.
+     * A handle on a stack another thread created, claiming the next announce slot: one READ (the root block's
+     * header, the identity word and the root's first 32 bytes) and one fetch-and-add.
      *
      * @param thread    the caller's compute thread
      * @param reclaimer the caller's reclaimer (its thread's)
      * @param ptr       what {@link #ptr()} returned
      * @return the handle
      * @throws BadArgumentException         when the pointer does not lead to a stack this thread can serve
+     * @throws WrongStructureException      when no wait-free stack is there (another kind of structure, a
+     *                                      {@link WaitFreeQueue} or a plain {@link WaitFreeObject} included, or none)
+     * @throws ClosedObjectException        when the stack there was destroyed
      * @throws AllocationExhaustedException when every announce slot is claimed
      */
     public static WaitFreeStack attach(ComputeThread thread, Reclaimer reclaimer, long ptr) {
@@ -103,12 +108,13 @@ public final class WaitFreeStack {
     }
 
     static WaitFreeStack attach(ComputeThread thread, Reclaimer reclaimer, long ptr, WaitFreeObject.Helping helping) {
-        int bytes = WaitFreeObject.stateBytes(thread, ptr);
-        if (bytes < 16 || bytes % 8 != 0) {
-            throw new BadArgumentException("a " + bytes + "-byte state at " + RemotePtr.toString(ptr) + " is no stack of words");
-        }
-        int elements = (bytes - 8) / 8;
-        return new WaitFreeStack(WaitFreeObject.attach(thread, reclaimer, ptr, new Array(elements), helping), elements);
+        WaitFreeObject<long[]> object = WaitFreeObject.attach(thread, reclaimer, ptr, StructureKind.WAIT_FREE_STACK, bytes -> {
+            if (bytes < 16 || bytes % 8 != 0) {
+                throw new BadArgumentException("a " + bytes + "-byte state at " + RemotePtr.toString(ptr) + " is no stack of words");
+            }
+            return new Array((bytes - 8) / 8);
+        }, helping);
+        return new WaitFreeStack(object, ((Array) object.sequential()).elements());
     }
 
     /**
@@ -143,6 +149,8 @@ public final class WaitFreeStack {
      *
      * @param v the element
      * @return whether it was pushed (false: the stack was full)
+     * @throws ClosedObjectException when the object was destroyed (by this handle or, found in its READ of the
+     *                               state pointer, by another)
      */
     public boolean push(long v) {
         object.apply(PUSH, v);
@@ -154,6 +162,8 @@ public final class WaitFreeStack {
      * the class for the bound).
      *
      * @return whether an element was removed (false: the stack was empty)
+     * @throws ClosedObjectException when the object was destroyed (by this handle or, found in its READ of the
+     *                               state pointer, by another)
      */
     public boolean pop() {
         long v = object.apply(POP, 0);
@@ -173,13 +183,20 @@ public final class WaitFreeStack {
      * The elements, bottom first, as of one moment (2 READs; see {@link WaitFreeObject#read}).
      *
      * @return a new array
+     * @throws ClosedObjectException when the stack was destroyed
      */
     public long[] contents() {
         long[] s = object.read();
         return Arrays.copyOfRange(s, 1, 1 + (int) s[0]);
     }
 
-    /** Frees the stack (see {@link WaitFreeObject#destroy}). Only once no thread uses it any more. */
+    /**
+     * Frees the stack and closes the handle (see {@link WaitFreeObject#destroy}). Only once no thread uses it
+     * any more.
+     *
+     * @throws ClosedObjectException when the stack was destroyed already (by this handle or another); then
+     *                               nothing is freed
+     */
     public void destroy() {
         object.destroy();
     }

@@ -14,7 +14,12 @@
  * it whole before its pointer is known, and returns the creator's handle; the creator hands
  * {@code handle.ptr()} to the others (through a root word, a message, a known slot), and each thread,
  * in this process or another, calls {@code X.attach(thread, ptr, ...)} with its own compute thread.
- * Handles are confined to their compute thread's owner. Each class states per method its progress
+ * Each object's root carries an {@link io.remus.ds.identity.StructureIdentity} in front of it: an
+ * {@code attach} refuses a pointer to another kind of structure or to no structure
+ * ({@link io.remus.ds.identity.WrongStructureException}) and to a destroyed object
+ * ({@link io.remus.ds.object.ClosedObjectException}); {@code destroy} frees an object once, whichever of its
+ * handles calls it, and closes the handle that called it; and the operations that read the root anyway learn
+ * of a destroy by any handle in that READ. Handles are confined to their compute thread's owner. Each class states per method its progress
  * guarantee, its RDMA operations and round trips per call (asserted in the tests with the compute
  * thread's counters), what it is linearizable with respect to, and the idea it follows (ROMe,
  * "Wait-free objects for RDMA", SPAA 2024; LOCO for the SST).

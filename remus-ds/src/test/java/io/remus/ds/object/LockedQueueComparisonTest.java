@@ -6,13 +6,11 @@ import io.remus.alock.LockContext;
 import io.remus.alock.LockKind;
 import io.remus.alock.LockOptions;
 import io.remus.alock.LockTimeoutException;
-import io.remus.alock.LockWord;
 import io.remus.check.Budget;
 import io.remus.check.History;
 import io.remus.check.HistoryClock;
 import io.remus.check.LinearizabilityChecker;
 import io.remus.core.ComputeThread;
-import io.remus.core.RemotePtr;
 import io.remus.core.fabric.Opcode;
 import io.remus.core.sim.SimFabric;
 import io.remus.core.sim.SimFreeze;
@@ -169,12 +167,14 @@ class LockedQueueComparisonTest {
     @Test
     void shouldStopEveryOtherThreadWhenTheLockHolderIsFrozenWhereTheWaitFreeQueueGoesOn() throws Exception {
         try (TestCluster c = cluster()) {
+            long root;
             long word;
             long block;
             long queuePtr;
             try (ComputeThread t = c.thread(2); NeverReclaimer r = new NeverReclaimer(t)) {
-                word = LockedQueue.create(t, HOME, ELEMENTS);
-                block = RemotePtr.offset(word, LockWord.SIZE);
+                root = LockedQueue.create(t, HOME, ELEMENTS);
+                word = LockedObject.lockWord(root, WaitFreeQueue.sequential(ELEMENTS).stateBytes());
+                block = LockedObject.state(root);
                 queuePtr = WaitFreeQueue.create(t, r, HOME, NODES.length + 2, ELEMENTS).ptr();
             }
             CountDownLatch locked = new CountDownLatch(1);
@@ -208,7 +208,7 @@ class LockedQueueComparisonTest {
             AtomicInteger waitFreeDone = new AtomicInteger();
             c.runOnThreads(NODES, (index, t) -> {
                 LockedQueue q = LockedQueue.attach(new LockContext(t, LockOptions.defaults()
-                        .withAcquireTimeout(Duration.ofMillis(300))), word, ELEMENTS);
+                        .withAcquireTimeout(Duration.ofMillis(300))), root, ELEMENTS);
                 assertThrows(LockTimeoutException.class, () -> q.enqueue(index),
                         "no locked operation completes while the holder is frozen");
                 timedOut.incrementAndGet();

@@ -9,6 +9,7 @@ import io.remus.core.fabric.Fabric;
 import io.remus.core.sim.SimOptions;
 import io.remus.core.testing.Fabrics;
 import io.remus.core.testing.TestCluster;
+import io.remus.ds.identity.StructureIdentity;
 import org.junit.jupiter.api.Named;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -60,7 +61,8 @@ class RemoteCounterTest {
                     long seen = counter.read();
                     Counts read = before.since(t);
                     long expected = t.nodeId() == 1 ? 0 : 1;
-                    assertEquals(new Counts(expected, expected, 0, 0, 0, 8 * expected, 0), read, "read: one READ, none on the counter's node");
+                    assertEquals(new Counts(expected, expected, 0, 0, 0, (StructureIdentity.PREFIX_BYTES + 8) * expected, 0), read,
+                            "read: one READ (the header and identity word in front of the value), none on the counter's node");
                     assertTrue(seen > got[index][i], "a read after an add sees it");
                 }
             });

@@ -9,6 +9,7 @@ import io.remus.core.fabric.Fabric;
 import io.remus.core.sim.SimOptions;
 import io.remus.core.testing.Fabrics;
 import io.remus.core.testing.TestCluster;
+import io.remus.ds.identity.StructureIdentity;
 import org.junit.jupiter.api.Named;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -97,7 +98,8 @@ class RemoteMaxRegisterTest {
             assertEquals(1, mb.slot());
             Counts before = Counts.of(a);
             ma.writeMax(5);
-            assertEquals(new Counts(2, 5, 0, 2, 0, 40, 0), before.since(a), "one batch (announce, value, 4 slots), one swap");
+            assertEquals(new Counts(2, 5, 0, 2, 0, StructureIdentity.PREFIX_BYTES + 40, 0), before.since(a),
+                    "one batch (announce, value with the header and identity word in front, 4 slots), one swap");
             before = Counts.of(a);
             ma.writeMax(3);
             assertEquals(0, before.since(a).operations(), "a value below one the handle saw needs nothing");

@@ -13,6 +13,7 @@ import io.remus.ds.reclaim.EpochReclaimer;
 import io.remus.ds.reclaim.Guard;
 import io.remus.ds.reclaim.LeaseExpiredException;
 import io.remus.ds.reclaim.NeverReclaimer;
+import io.remus.ds.identity.StructureIdentity;
 import org.junit.jupiter.api.Named;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -153,7 +154,8 @@ class RemoteRegisterTest {
                         reg.read(value);
                         Counts r = before.since(t);
                         long remote = t.nodeId() == 1 ? 0 : 1;
-                        assertEquals(new Counts(2 * remote, 2 * remote, 0, 0, 0, (8 + SIZE) * remote, 0), r, "read: two READs");
+                        assertEquals(new Counts(2 * remote, 2 * remote, 0, 0, 0, (StructureIdentity.PREFIX_BYTES + 8 + SIZE) * remote, 0), r,
+                                "read: two READs (the header and identity word in front of the pointer)");
                     }
                 }
             });

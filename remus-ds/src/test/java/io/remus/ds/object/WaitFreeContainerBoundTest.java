@@ -8,6 +8,7 @@ import io.remus.core.sim.SimOptions;
 import io.remus.core.testing.Fabrics;
 import io.remus.core.testing.TestCluster;
 import io.remus.ds.reclaim.NeverReclaimer;
+import io.remus.ds.identity.StructureIdentity;
 import org.junit.jupiter.api.Named;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -77,7 +78,7 @@ class WaitFreeContainerBoundTest {
      */
     static String violation(Call call, int blockBytes, int capacity) {
         Counts w = call.counts();
-        long maxBytesRead = 8 + 3L * (blockBytes + 40L * capacity);
+        long maxBytesRead = StructureIdentity.PREFIX_BYTES + 8 + 3L * (blockBytes + 40L * capacity);
         long maxBytesWritten = 16 + 2L * blockBytes;
         if (call.ownRoundTrips() < 2 || call.ownRoundTrips() > 6) {
             return "2 to 1 + 3 + 2 round trips " + call;

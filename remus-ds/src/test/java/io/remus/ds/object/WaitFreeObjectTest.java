@@ -15,6 +15,7 @@ import io.remus.ds.reclaim.EpochReclaimer;
 import io.remus.ds.reclaim.Guard;
 import io.remus.ds.reclaim.LeaseExpiredException;
 import io.remus.ds.reclaim.NeverReclaimer;
+import io.remus.ds.identity.StructureIdentity;
 import org.junit.jupiter.api.Named;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -134,7 +135,8 @@ class WaitFreeObjectTest {
             }
             Counts before = Counts.of(main);
             creator.read();
-            assertEquals(new Counts(2, 2, 0, 0, 0, 8 + creator.blockBytes(), 0), before.since(main), "read: two READs");
+            assertEquals(new Counts(2, 2, 0, 0, 0, StructureIdentity.PREFIX_BYTES + 8 + creator.blockBytes(), 0), before.since(main),
+                    "read: two READs");
             main.close();
         }
     }
