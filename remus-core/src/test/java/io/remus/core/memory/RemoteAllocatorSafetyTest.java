@@ -235,7 +235,7 @@ class RemoteAllocatorSafetyTest {
     }
 
     /**
-     * A block is handed out again by a WRITE of its header; a free through a stale pointer that
+     * A block is handed out again by a compare-and-swap of its header; a free through a stale pointer that
      * races it reads the header as free (refused), torn (refused) or as the reused block's (then it
      * frees that block: a stale pointer is not detectable). Whichever, the header stays a valid header
      * of the block, in the state the outcome says. In even rounds the stale free starts 0 to 3 ms
@@ -292,6 +292,52 @@ class RemoteAllocatorSafetyTest {
                 assertTrue(BlockHeader.isHeaderOf(blocks[r], h), "round " + r + ": header 0x" + Long.toHexString(h));
                 assertEquals(staleFreed[r] ? BlockHeader.FREE : BlockHeader.ALLOCATED, BlockHeader.state(h),
                         "round " + r + ": " + BlockHeader.describe(h) + ", stale free " + (staleFreed[r] ? "succeeded" : "refused"));
+            }
+        }
+    }
+
+    /**
+     * Of two racing frees of one block, the winner hands the block out again at once, while the loser's failed
+     * compare-and-swap of its header may still be in flight: the simulator's NIC atomics yield between their load and
+     * their store, and a failed one stores back the word it loaded. The reuse is a compare-and-swap too, so it is
+     * ordered with that store and never undone: after every round the header is the reused block's, allocated.
+     */
+    @ParameterizedTest
+    @MethodSource("fabrics")
+    void shouldNeverLoseAReuseToTheFailedCompareAndSwapOfARacingFree(Function<SimOptions, Fabric> make) throws Exception {
+        int rounds = 300;
+        SimOptions hostile = SimOptions.defaults().withYieldInsideNicAtomics(true);
+        try (TestCluster c = new TestCluster(make, hostile, 3, b -> b.threadsPerNode(2))) {
+            long[] blocks = new long[rounds];
+            long[] headers = new long[rounds];
+            AtomicIntegerArray winners = new AtomicIntegerArray(rounds);
+            CyclicBarrier together = new CyclicBarrier(2);
+            c.runOnThreads(new int[] {0, 2}, (i, t) -> {
+                RemoteAllocator a = new RemoteAllocator(t);
+                for (int r = 0; r < rounds; r++) {
+                    if (i == 0) {
+                        blocks[r] = a.allocate(16, 1);
+                    }
+                    together.await(30, TimeUnit.SECONDS);
+                    try {
+                        a.deallocate(blocks[r], 16);
+                        winners.incrementAndGet(r);
+                        assertEquals(blocks[r], a.allocate(16, 1), "the winner's cache hands the block back at once");
+                    } catch (DoubleFreeException lost) {
+                        // the other thread freed it
+                    }
+                    together.await(30, TimeUnit.SECONDS);
+                    if (i == 0) {
+                        headers[r] = t.read(BlockHeader.address(blocks[r]));
+                    }
+                }
+            });
+            for (int r = 0; r < rounds; r++) {
+                assertEquals(1, winners.get(r), "round " + r + ": one free succeeded");
+                long h = headers[r];
+                assertTrue(BlockHeader.isHeaderOf(blocks[r], h), "round " + r + ": header 0x" + Long.toHexString(h));
+                assertEquals(BlockHeader.ALLOCATED, BlockHeader.state(h), "round " + r + ": " + BlockHeader.describe(h)
+                        + ", but the winner holds the block");
             }
         }
     }

@@ -255,11 +255,9 @@ class ObjectIdentityTest {
 
     /**
      * Two handles on two nodes destroy at once (the simulator yields inside NIC atomics, to widen the race): one
-     * frees, the other gets {@link ClosedObjectException}. Both
-     * destroys finish before either thread closes its compute thread, whose allocator then pushes the freed root
-     * block to its node's pool: a push that WRITEs the block's header while the losing destroy's compare-and-swap
-     * of that header is in flight can lose that WRITE (a failed compare-and-swap stores back what it loaded), a
-     * hazard of the allocator's pool that this test leaves out.
+     * frees, the other gets {@link ClosedObjectException}. Each thread closes its compute thread right after its
+     * destroy, so the winner's allocator pushes the freed root block to its node's pool while the loser's failed
+     * compare-and-swap of the block's header may still be in flight.
      */
     @ParameterizedTest(name = "{0}: {1}")
     @MethodSource("cases")
@@ -270,7 +268,6 @@ class ObjectIdentityTest {
                 ptr = s.ptr().applyAsLong(s.create().apply(creator, HOME));
             }
             CyclicBarrier start = new CyclicBarrier(2);
-            CyclicBarrier finish = new CyclicBarrier(2);
             AtomicInteger freed = new AtomicInteger();
             AtomicInteger refused = new AtomicInteger();
             c.runOnThreads(new int[]{0, 2}, (index, t) -> {
@@ -282,7 +279,6 @@ class ObjectIdentityTest {
                 } catch (ClosedObjectException e) {
                     refused.incrementAndGet();
                 }
-                finish.await(60, TimeUnit.SECONDS);
             });
             assertEquals(1, freed.get(), "destroys that freed the object");
             assertEquals(1, refused.get(), "destroys refused with ClosedObjectException");
