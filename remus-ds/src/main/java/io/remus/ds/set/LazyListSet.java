@@ -11,6 +11,9 @@ import io.remus.core.BadArgumentException;
 import io.remus.core.ComputeThread;
 import io.remus.core.CorruptedMemoryException;
 import io.remus.core.RemotePtr;
+import io.remus.ds.identity.StructureIdentity;
+import io.remus.ds.identity.StructureKind;
+import io.remus.ds.identity.WrongStructureException;
 import io.remus.ds.reclaim.Guard;
 import io.remus.ds.reclaim.LeaseExpiredException;
 import io.remus.ds.reclaim.Reclaimer;
@@ -28,8 +31,10 @@ import java.util.Objects;
  * field.
  *
  * <pre>
- *  root (40 bytes, written once before its pointer is known):
- *  +0 tag (which set)   +8 head   +16 tail   +24 the tail's block   +32 lock kind (LazyListSet)
+ *  root block (written once before its pointer is known):
+ *  -16 the allocator's block header   -8 the identity word ({@link StructureIdentity}: kind, layout version, life)
+ *  root (32 bytes; the set's pointer points here):
+ *  +0 head   +8 tail   +16 the tail's block   +24 lock kind (the ordinal of its nodes' LockKind)
  *
  *  node data (32 bytes; a node pointer points here):
  *  +0  self    the node pointer itself: a node read through a torn pointer shows another value
@@ -168,9 +173,10 @@ import java.util.Objects;
  * unaffected. ({@code LazyListLockLeaseTest}
  * shows this on the simulator; {@code StructuresKilledProcessOnVerbsTest} kills a process on rxe.)
  *
- * <p><b>Creating and finding.</b> {@link #create} allocates the root and both sentinels on one memory node
- * and writes them before the root is known; others {@link #attach} with {@link #ptr()} (one READ, which also
- * gives the lock kind). Lock handles are opened as nodes are locked and kept in a small cache per handle. All
+ * <p><b>Creating and finding.</b> {@link #create} allocates the root (with its identity word in front) and both
+ * sentinels on one memory node and writes them before the root is known; others {@link #attach} with
+ * {@link #ptr()} (one READ, which also gives the lock kind, and refuses another kind's root and a destroyed set).
+ * {@link #destroy} frees the root through its identity first, so that of two destroys exactly one frees the set. Lock handles are opened as nodes are locked and kept in a small cache per handle. All
  * handles of a set use reclaimers of one kind. The thread's registered buffer is scratch ({@link #BUFFER_BYTES}
  * bytes from offset 0) during a call. One instance per compute thread, used by its owner, like the lock
  * context.
@@ -216,16 +222,17 @@ public final class LazyListSet implements RemoteSet {
     private long foundCurr;
     private long foundCurrBlock;
 
-    private LazyListSet(LockContext context, Reclaimer reclaimer, LockKind kind, long root, long head, long tail, long tailBlock) {
+    private LazyListSet(LockContext context, Reclaimer reclaimer, LockKind kind, StructureIdentity identity, long head,
+                        long tail, long tailBlock) {
         this.context = context;
         this.thread = context.thread();
         this.reclaimer = reclaimer;
         this.kind = kind;
-        this.root = root;
+        this.root = identity.ptr();
         this.head = head;
         this.tail = tail;
         this.tailBlock = tailBlock;
-        this.nodes = new ListNodes(thread, "LazyListSet", root, head, NODE_BYTES);
+        this.nodes = new ListNodes(thread, identity, head, NODE_BYTES);
     }
 
     /**
@@ -253,7 +260,8 @@ public final class LazyListSet implements RemoteSet {
 
     /**
      * Allocates an empty set on memory node {@code nodeId} whose nodes carry locks of {@code kind}: three
-     * allocations (root, head, tail) and three WRITEs. Every node of the set is allocated on that node.
+     * allocations (root, head, tail), the root's identity word (a CPU load and store on the creator's own node,
+     * else 1 READ and 1 WRITE) and three WRITEs. Every node of the set is allocated on that node.
      *
      * @param context   the creator's lock context (its compute thread's)
      * @param reclaimer the creator's reclaimer (its thread's)
@@ -268,39 +276,45 @@ public final class LazyListSet implements RemoteSet {
         Objects.requireNonNull(kind, "kind");
         ComputeThread thread = context.thread();
         ListLayout.requireBuffer(thread, BUFFER_BYTES);
-        long r = thread.allocator().allocate(ListLayout.ROOT_BYTES, nodeId);
+        StructureIdentity identity = ListLayout.allocateRoot(thread, StructureKind.LAZY_LIST_SET, nodeId);
         long tb = thread.allocator().allocate(NODE_BYTES, nodeId);
         long hb = thread.allocator().allocate(NODE_BYTES, nodeId);
         long t = dataOf(tb);
         long h = dataOf(hb);
         writeNode(thread, tb, Long.MAX_VALUE, RemotePtr.NULL);
         writeNode(thread, hb, Long.MIN_VALUE, t);
-        ListLayout.writeRoot(thread, r, ListLayout.LAZY_TAG, h, t, tb, kind.ordinal());
-        return new LazyListSet(context, reclaimer, kind, r, h, t, tb);
+        ListLayout.writeRoot(thread, identity.ptr(), h, t, tb, kind.ordinal());
+        return new LazyListSet(context, reclaimer, kind, identity, h, t, tb);
     }
 
     /**
-     * A handle on a set another thread created: one READ of the root, which names the lock kind.
+     * A handle on a set another thread created: one READ of the root, with the block header and identity word in
+     * front of it (48 bytes); the root names the lock kind.
      *
      * @param context   the caller's lock context (its compute thread's)
      * @param reclaimer the caller's reclaimer (its thread's), of the same kind as the other handles'
      * @param ptr       what {@link #ptr()} returned
      * @return the handle
-     * @throws BadArgumentException when the pointer is null, misaligned or no such set's root, or the thread's
-     *                              buffer is smaller than {@link #BUFFER_BYTES}
+     * @throws WrongStructureException when the pointer is another kind of structure's root, or no structure's
+     * @throws ClosedSetException      when the set there was destroyed
+     * @throws BadArgumentException    when the pointer is null or misaligned, the root names no lock kind, or the
+     *                                 thread's buffer is smaller than {@link #BUFFER_BYTES}
      */
     public static LazyListSet attach(LockContext context, Reclaimer reclaimer, long ptr) {
         Objects.requireNonNull(context, "context");
         Objects.requireNonNull(reclaimer, "reclaimer");
         ComputeThread thread = context.thread();
         ListLayout.requireBuffer(thread, BUFFER_BYTES);
-        long[] w = ListLayout.readRoot(thread, ptr, ListLayout.LAZY_TAG, "LazyListSet");
+        long[] w = new long[ListLayout.ROOT_BYTES / 8];
+        StructureIdentity identity = ListLayout.attachRoot(thread, StructureKind.LAZY_LIST_SET, ptr, w);
+        long lockKind = ListLayout.word(w, ListLayout.LOCK_KIND);
         LockKind[] kinds = LockKind.values();
-        if (w[4] < 0 || w[4] >= kinds.length) {
-            throw new BadArgumentException("the LazyListSet root at " + RemotePtr.toString(ptr) + " names lock kind " + w[4]
+        if (lockKind < 0 || lockKind >= kinds.length) {
+            throw new BadArgumentException("the LazyListSet root at " + RemotePtr.toString(ptr) + " names lock kind " + lockKind
                     + ", not one of 0.." + (kinds.length - 1));
         }
-        return new LazyListSet(context, reclaimer, kinds[(int) w[4]], ptr, w[1], w[2], w[3]);
+        return new LazyListSet(context, reclaimer, kinds[(int) lockKind], identity, ListLayout.word(w, ListLayout.HEAD),
+                ListLayout.word(w, ListLayout.TAIL), ListLayout.word(w, ListLayout.TAIL_BLOCK));
     }
 
     /** Builds a node image in the buffer (free lock word, data) and WRITEs it whole into {@code block}. */
@@ -689,12 +703,18 @@ public final class LazyListSet implements RemoteSet {
     }
 
     /**
-     * Frees the whole set (every node still linked, and the root) with the thread's allocator: one READ per
-     * node. Only once no thread uses the set any more; the handle is closed after.
+     * Frees the whole set with the thread's allocator: first the root, in the life this handle knows
+     * ({@link StructureIdentity#destroy}: the allocator's READ and compare-and-swap of its header), then every
+     * node still linked (one READ and one free per node). The handle is closed after. Of two destroys of one
+     * set, in any handles and processes, exactly one frees it; the other throws {@link ClosedSetException} and
+     * frees nothing. Only once no thread uses the set any more: later attaches throw {@link ClosedSetException},
+     * but {@link #insert}, {@link #remove} and {@link #contains} do not read the root, so another handle used
+     * after the destroy reads freed memory.
+     *
+     * @throws ClosedSetException when this handle is closed, or another handle destroyed the set first
      */
     public void destroy() {
-        nodes.requireOpen();
-        nodes.close();
+        nodes.destroyRoot();
         long node = head;
         MemorySegment buf = thread.buffer();
         while (node != RemotePtr.NULL) {
@@ -703,6 +723,5 @@ public final class LazyListSet implements RemoteSet {
             thread.allocator().deallocate(buf.get(ValueLayout.JAVA_LONG, BUF_READ + ListLayout.BLOCK), NODE_BYTES);
             node = next;
         }
-        thread.allocator().deallocate(root, ListLayout.ROOT_BYTES);
     }
 }

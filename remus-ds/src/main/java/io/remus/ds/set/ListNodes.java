@@ -3,13 +3,15 @@ package io.remus.ds.set;
 import io.remus.core.ComputeThread;
 import io.remus.core.CorruptedMemoryException;
 import io.remus.core.RemotePtr;
+import io.remus.ds.identity.StructureIdentity;
 
 /**
  * What a handle of a list-based set ({@link LockFreeListSet}, {@link LockFreeSkipListSet}, {@link LazyListSet}) does with
  * the nodes themselves, apart from its algorithm: it allocates them on the set's home node, keeping one spare
  * node between inserts and counting the allocator's round trips apart from the set's; it checks each node a
  * walk READs against the pointer it was read by (the torn-pointer rule below); it frees its spare node when
- * closed, and (for the lock-free sets) every node and the root when the set is destroyed. One per handle, used by the handle's owner.
+ * closed; it keeps the handle's {@link StructureIdentity} of the root, and frees the root through it when the set
+ * is destroyed (for the lock-free sets, every node after it). One per handle, used by the handle's owner.
  *
  * <p><b>Torn pointers.</b> A node whose {@code self} word is not the pointer it was read by was read through a
  * pointer that an RDMA READ returned half old and half new, racing a compare-and-swap; the walk starts over
@@ -23,6 +25,7 @@ import io.remus.core.RemotePtr;
 final class ListNodes {
     private final ComputeThread thread;
     private final String kind;
+    private final StructureIdentity identity;
     private final long root;
     private final int home;
     private final int nodeBytes;
@@ -34,15 +37,15 @@ final class ListNodes {
 
     /**
      * @param thread    the handle's compute thread
-     * @param kind      the set's class name, for messages
-     * @param root      the set's root
+     * @param identity  the handle's identity of the set's root
      * @param head      the head sentinel (its node is the home node)
      * @param nodeBytes bytes of every node's block
      */
-    ListNodes(ComputeThread thread, String kind, long root, long head, int nodeBytes) {
+    ListNodes(ComputeThread thread, StructureIdentity identity, long head, int nodeBytes) {
         this.thread = thread;
-        this.kind = kind;
-        this.root = root;
+        this.kind = identity.kind().typeName();
+        this.identity = identity;
+        this.root = identity.ptr();
         this.home = RemotePtr.node(head);
         this.nodeBytes = nodeBytes;
     }
@@ -139,21 +142,36 @@ final class ListNodes {
     }
 
     /**
-     * Closes the handle and frees every node linked at level 0 from {@code head} (marked ones included) and the
-     * root: one 8-byte READ per node.
+     * Frees the root block in the life this handle knows ({@link StructureIdentity#destroy}) and closes the
+     * handle, whether or not the root was freed: the first step of a set's destroy. Only a caller that returns
+     * from here may free the set's nodes.
+     *
+     * @throws ClosedSetException when the handle is closed, or another handle destroyed the set first (this
+     *                            handle is closed after, and nothing of the set was freed)
+     */
+    void destroyRoot() {
+        requireOpen();
+        try {
+            identity.destroy(thread, ListLayout.ROOT_BYTES);
+        } finally {
+            close();
+        }
+    }
+
+    /**
+     * Destroys the set: {@link #destroyRoot()}, then frees every node linked at level 0 from {@code head} (marked
+     * ones included): one 8-byte READ per node.
      *
      * @param nextOffset the offset of a node's level-0 {@code next} word
-     * @throws ClosedSetException when the handle is closed
+     * @throws ClosedSetException as {@link #destroyRoot()}, freeing nothing
      */
     void destroy(long head, long nextOffset) {
-        requireOpen();
-        close();
+        destroyRoot();
         long node = head;
         while (node != RemotePtr.NULL) {
             long next = ListLayout.unmarked(thread.read(RemotePtr.offset(node, nextOffset)));
             thread.allocator().deallocate(node, nodeBytes);
             node = next;
         }
-        thread.allocator().deallocate(root, ListLayout.ROOT_BYTES);
     }
 }

@@ -4,6 +4,9 @@ import io.remus.core.BadArgumentException;
 import io.remus.core.ComputeThread;
 import io.remus.core.CorruptedMemoryException;
 import io.remus.core.RemotePtr;
+import io.remus.ds.identity.StructureIdentity;
+import io.remus.ds.identity.StructureKind;
+import io.remus.ds.identity.WrongStructureException;
 import io.remus.ds.reclaim.Guard;
 import io.remus.ds.reclaim.LeaseExpiredException;
 import io.remus.ds.reclaim.Reclaimer;
@@ -19,8 +22,10 @@ import java.util.Objects;
  * reclamation: the thread whose compare-and-swap unlinks a node retires it.
  *
  * <pre>
- *  root (40 bytes, written once before its pointer is known):
- *  +0 tag (which set)   +8 head   +16 tail   +24 the tail's block   +32 lock kind (LazyListSet)
+ *  root block (written once before its pointer is known):
+ *  -16 the allocator's block header   -8 the identity word ({@link StructureIdentity}: kind, layout version, life)
+ *  root (32 bytes; the set's pointer points here):
+ *  +0 head   +8 tail   +16 the tail's block   +24 0 (LazyListSet: lock kind; LockFreeSkipListSet: maxLevel)
  *
  *  node data (32 bytes; a node pointer points here):
  *  +0  self    the node pointer itself: a node read through a torn pointer shows another value
@@ -93,8 +98,10 @@ import java.util.Objects;
  * {@link LeaseExpiredException} (a remove whose mark already took effect returns true instead). Unlinked nodes
  * are retired through the reclaimer by the thread whose compare-and-swap unlinked them.
  *
- * <p><b>Creating and finding.</b> {@link #create} allocates the root and both sentinels on one memory node
- * and writes them before the root is known; others {@link #attach} with {@link #ptr()} (one READ). All
+ * <p><b>Creating and finding.</b> {@link #create} allocates the root (with its identity word in front) and both
+ * sentinels on one memory node and writes them before the root is known; others {@link #attach} with
+ * {@link #ptr()} (one READ, which refuses another kind's root and a destroyed set). {@link #destroy} frees the
+ * root through its identity first, so that of two destroys exactly one frees the set. All
  * handles of a set use reclaimers of one kind. The thread's registered buffer is scratch ({@link #BUFFER_BYTES}
  * bytes from offset 0) during a call. One instance per compute thread, used by its owner.
  */
@@ -122,18 +129,19 @@ public final class LockFreeListSet implements RemoteSet {
     private long foundKey;
     private long foundNext;
 
-    private LockFreeListSet(ComputeThread thread, Reclaimer reclaimer, long root, long head, long tail) {
+    private LockFreeListSet(ComputeThread thread, Reclaimer reclaimer, StructureIdentity identity, long head, long tail) {
         this.thread = thread;
         this.reclaimer = reclaimer;
-        this.root = root;
+        this.root = identity.ptr();
         this.head = head;
         this.tail = tail;
-        this.nodes = new ListNodes(thread, "LockFreeListSet", root, head, NODE_BYTES);
+        this.nodes = new ListNodes(thread, identity, head, NODE_BYTES);
     }
 
     /**
-     * Allocates an empty set on memory node {@code nodeId}: three allocations (root, head, tail) and three
-     * WRITEs. Every node of the set is allocated on that node.
+     * Allocates an empty set on memory node {@code nodeId}: three allocations (root, head, tail), the root's
+     * identity word (a CPU load and store on the creator's own node, else 1 READ and 1 WRITE) and three WRITEs.
+     * Every node of the set is allocated on that node.
      *
      * @param thread    the creator's compute thread
      * @param reclaimer the creator's reclaimer (its thread's)
@@ -145,7 +153,7 @@ public final class LockFreeListSet implements RemoteSet {
         Objects.requireNonNull(thread, "thread");
         Objects.requireNonNull(reclaimer, "reclaimer");
         ListLayout.requireBuffer(thread, BUFFER_BYTES);
-        long r = thread.allocator().allocate(ListLayout.ROOT_BYTES, nodeId);
+        StructureIdentity identity = ListLayout.allocateRoot(thread, StructureKind.LOCK_FREE_LIST_SET, nodeId);
         long h = thread.allocator().allocate(NODE_BYTES, nodeId);
         long t = thread.allocator().allocate(NODE_BYTES, nodeId);
         MemorySegment buf = thread.buffer();
@@ -153,26 +161,31 @@ public final class LockFreeListSet implements RemoteSet {
         thread.write(t, BUF_NEW, NODE_BYTES);
         ListLayout.putData(buf, BUF_NEW, h, Long.MIN_VALUE, t, h);
         thread.write(h, BUF_NEW, NODE_BYTES);
-        ListLayout.writeRoot(thread, r, ListLayout.LOCK_FREE_TAG, h, t, t, 0);
-        return new LockFreeListSet(thread, reclaimer, r, h, t);
+        ListLayout.writeRoot(thread, identity.ptr(), h, t, t, 0);
+        return new LockFreeListSet(thread, reclaimer, identity, h, t);
     }
 
     /**
-     * A handle on a set another thread created: one READ of the root.
+     * A handle on a set another thread created: one READ of the root, with the block header and identity word in
+     * front of it (48 bytes).
      *
      * @param thread    the caller's compute thread
      * @param reclaimer the caller's reclaimer (its thread's), of the same kind as the other handles'
      * @param ptr       what {@link #ptr()} returned
      * @return the handle
-     * @throws BadArgumentException when the pointer is null, misaligned or no such set's root, or the thread's
-     *                              buffer is smaller than {@link #BUFFER_BYTES}
+     * @throws WrongStructureException when the pointer is another kind of structure's root, or no structure's
+     * @throws ClosedSetException      when the set there was destroyed
+     * @throws BadArgumentException    when the pointer is null or misaligned, or the thread's buffer is smaller
+     *                                 than {@link #BUFFER_BYTES}
      */
     public static LockFreeListSet attach(ComputeThread thread, Reclaimer reclaimer, long ptr) {
         Objects.requireNonNull(thread, "thread");
         Objects.requireNonNull(reclaimer, "reclaimer");
         ListLayout.requireBuffer(thread, BUFFER_BYTES);
-        long[] w = ListLayout.readRoot(thread, ptr, ListLayout.LOCK_FREE_TAG, "LockFreeListSet");
-        return new LockFreeListSet(thread, reclaimer, ptr, w[1], w[2]);
+        long[] w = new long[ListLayout.ROOT_BYTES / 8];
+        StructureIdentity identity = ListLayout.attachRoot(thread, StructureKind.LOCK_FREE_LIST_SET, ptr, w);
+        return new LockFreeListSet(thread, reclaimer, identity, ListLayout.word(w, ListLayout.HEAD),
+                ListLayout.word(w, ListLayout.TAIL));
     }
 
     @Override
@@ -414,8 +427,15 @@ public final class LockFreeListSet implements RemoteSet {
     }
 
     /**
-     * Frees the whole set (every node still linked, marked ones included, and the root) with the thread's
-     * allocator: one READ per node. Only once no thread uses the set any more; the handle is closed after.
+     * Frees the whole set with the thread's allocator: first the root, in the life this handle knows
+     * ({@link StructureIdentity#destroy}: the allocator's READ and compare-and-swap of its header), then every
+     * node still linked, marked ones included (one READ and one free per node). The handle is closed after.
+     * Of two destroys of one set, in any handles and processes, exactly one frees it; the other throws
+     * {@link ClosedSetException} and frees nothing. Only once no thread uses the set any more: later attaches
+     * throw {@link ClosedSetException}, but {@link #insert}, {@link #remove} and {@link #contains} do not read
+     * the root, so another handle used after the destroy reads freed memory.
+     *
+     * @throws ClosedSetException when this handle is closed, or another handle destroyed the set first
      */
     public void destroy() {
         nodes.destroy(head, ListLayout.NEXT);

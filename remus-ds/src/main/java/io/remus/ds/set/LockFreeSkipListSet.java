@@ -4,6 +4,9 @@ import io.remus.core.BadArgumentException;
 import io.remus.core.ComputeThread;
 import io.remus.core.CorruptedMemoryException;
 import io.remus.core.RemotePtr;
+import io.remus.ds.identity.StructureIdentity;
+import io.remus.ds.identity.StructureKind;
+import io.remus.ds.identity.WrongStructureException;
 import io.remus.ds.reclaim.Guard;
 import io.remus.ds.reclaim.LeaseExpiredException;
 import io.remus.ds.reclaim.Reclaimer;
@@ -26,8 +29,10 @@ import java.util.SplittableRandom;
  * of its own (versions, or validation READs), besides the tree's locks.
  *
  * <pre>
- *  root (ListLayout's 40 bytes, written once before its pointer is known):
- *  +0 tag (ListLayout.SKIP_TAG)   +8 head   +16 tail   +24 the tail's block   +32 maxLevel
+ *  root block (written once before its pointer is known):
+ *  -16 the allocator's block header   -8 the identity word ({@link StructureIdentity}: kind, layout version, life)
+ *  root (ListLayout's 32 bytes; the set's pointer points here):
+ *  +0 head   +8 tail   +16 the tail's block   +24 maxLevel
  *
  *  node data (32 + 8 * maxLevel bytes; a node pointer points here):
  *  +0       self     the node pointer itself: a node read through a torn pointer shows another value
@@ -140,8 +145,10 @@ import java.util.SplittableRandom;
  * freed). An insert whose lease runs out while linking upper levels stops linking (the node stays in the set
  * with fewer levels), which is safe while leases outlast calls, as every guard assumes.
  *
- * <p><b>Creating and finding.</b> {@link #create} allocates the root and both sentinels on one memory node
- * and writes them before the root is known; others {@link #attach} with {@link #ptr()} (one READ). All
+ * <p><b>Creating and finding.</b> {@link #create} allocates the root (with its identity word in front) and both
+ * sentinels on one memory node and writes them before the root is known; others {@link #attach} with
+ * {@link #ptr()} (one READ, which refuses another kind's root and a destroyed set). {@link #destroy} frees the
+ * root through its identity first, so that of two destroys exactly one frees the set. All
  * handles of a set use reclaimers of one kind. The thread's registered buffer is scratch ({@link #BUFFER_BYTES}
  * bytes from offset 0) during a call. One instance per compute thread, used by its owner.
  */
@@ -192,15 +199,16 @@ public final class LockFreeSkipListSet implements RemoteSet {
     /** The new node's own next words while its upper levels are linked. */
     private final long[] linked;
 
-    private LockFreeSkipListSet(ComputeThread thread, Reclaimer reclaimer, long root, long head, long tail, int maxLevel) {
+    private LockFreeSkipListSet(ComputeThread thread, Reclaimer reclaimer, StructureIdentity identity, long head, long tail,
+                                int maxLevel) {
         this.thread = thread;
         this.reclaimer = reclaimer;
-        this.root = root;
+        this.root = identity.ptr();
         this.head = head;
         this.tail = tail;
         this.maxLevel = maxLevel;
         this.nodeBytes = nodeBytes(maxLevel);
-        this.nodes = new ListNodes(thread, "LockFreeSkipListSet", root, head, nodeBytes);
+        this.nodes = new ListNodes(thread, identity, head, nodeBytes);
         this.preds = new long[maxLevel];
         this.succs = new long[maxLevel];
         this.succKeys = new long[maxLevel];
@@ -242,7 +250,8 @@ public final class LockFreeSkipListSet implements RemoteSet {
 
     /**
      * Allocates an empty set of {@code maxLevel} levels on memory node {@code nodeId}: three allocations
-     * (root, head, tail) and three WRITEs. Every node of the set is allocated on that node.
+     * (root, head, tail), the root's identity word (a CPU load and store on the creator's own node, else 1 READ
+     * and 1 WRITE) and three WRITEs. Every node of the set is allocated on that node.
      *
      * @param thread    the creator's compute thread
      * @param reclaimer the creator's reclaimer (its thread's)
@@ -258,7 +267,7 @@ public final class LockFreeSkipListSet implements RemoteSet {
         Objects.requireNonNull(reclaimer, "reclaimer");
         int bytes = nodeBytes(maxLevel);
         ListLayout.requireBuffer(thread, BUFFER_BYTES);
-        long r = thread.allocator().allocate(ListLayout.ROOT_BYTES, nodeId);
+        StructureIdentity identity = ListLayout.allocateRoot(thread, StructureKind.LOCK_FREE_SKIP_LIST_SET, nodeId);
         long h = thread.allocator().allocate(bytes, nodeId);
         long t = thread.allocator().allocate(bytes, nodeId);
         MemorySegment buf = thread.buffer();
@@ -272,26 +281,31 @@ public final class LockFreeSkipListSet implements RemoteSet {
             buf.set(ValueLayout.JAVA_LONG, BUF_NEW + NEXT + 8L * i, t);
         }
         thread.write(h, BUF_NEW, bytes);
-        ListLayout.writeRoot(thread, r, ListLayout.SKIP_TAG, h, t, t, maxLevel);
-        return new LockFreeSkipListSet(thread, reclaimer, r, h, t, maxLevel);
+        ListLayout.writeRoot(thread, identity.ptr(), h, t, t, maxLevel);
+        return new LockFreeSkipListSet(thread, reclaimer, identity, h, t, maxLevel);
     }
 
     /**
-     * A handle on a set another thread created: one READ of the root.
+     * A handle on a set another thread created: one READ of the root, with the block header and identity word in
+     * front of it (48 bytes).
      *
      * @param thread    the caller's compute thread
      * @param reclaimer the caller's reclaimer (its thread's), of the same kind as the other handles'
      * @param ptr       what {@link #ptr()} returned
      * @return the handle
-     * @throws BadArgumentException when the pointer is null, misaligned or no such set's root, or the thread's
-     *                              buffer is smaller than {@link #BUFFER_BYTES}
+     * @throws WrongStructureException when the pointer is another kind of structure's root, or no structure's
+     * @throws ClosedSetException      when the set there was destroyed
+     * @throws BadArgumentException    when the pointer is null or misaligned, the root's maxLevel is out of range,
+     *                                 or the thread's buffer is smaller than {@link #BUFFER_BYTES}
      */
     public static LockFreeSkipListSet attach(ComputeThread thread, Reclaimer reclaimer, long ptr) {
         Objects.requireNonNull(thread, "thread");
         Objects.requireNonNull(reclaimer, "reclaimer");
         ListLayout.requireBuffer(thread, BUFFER_BYTES);
-        long[] w = ListLayout.readRoot(thread, ptr, ListLayout.SKIP_TAG, "LockFreeSkipListSet");
-        return new LockFreeSkipListSet(thread, reclaimer, ptr, w[1], w[2], checkMaxLevel(w[4]));
+        long[] w = new long[ListLayout.ROOT_BYTES / 8];
+        StructureIdentity identity = ListLayout.attachRoot(thread, StructureKind.LOCK_FREE_SKIP_LIST_SET, ptr, w);
+        return new LockFreeSkipListSet(thread, reclaimer, identity, ListLayout.word(w, ListLayout.HEAD),
+                ListLayout.word(w, ListLayout.TAIL), checkMaxLevel(ListLayout.word(w, ListLayout.LOCK_KIND)));
     }
 
     private static void putHeader(MemorySegment buf, long node, long key, int height) {
@@ -723,9 +737,15 @@ public final class LockFreeSkipListSet implements RemoteSet {
     }
 
     /**
-     * Frees the whole set (every node still linked at level 0, marked ones included, and the root) with the
-     * thread's allocator: one READ per node. Only once no thread uses the set any more; the handle is closed
-     * after.
+     * Frees the whole set with the thread's allocator: first the root, in the life this handle knows
+     * ({@link StructureIdentity#destroy}: the allocator's READ and compare-and-swap of its header), then every
+     * node still linked at level 0, marked ones included (one READ and one free per node). The handle is closed
+     * after. Of two destroys of one set, in any handles and processes, exactly one frees it; the other throws
+     * {@link ClosedSetException} and frees nothing. Only once no thread uses the set any more: later attaches
+     * throw {@link ClosedSetException}, but {@link #insert}, {@link #remove} and {@link #contains} do not read
+     * the root, so another handle used after the destroy reads freed memory.
+     *
+     * @throws ClosedSetException when this handle is closed, or another handle destroyed the set first
      */
     public void destroy() {
         nodes.destroy(head, NEXT);
