@@ -187,7 +187,10 @@ public final class RemoteHashMap implements AutoCloseable {
     private static final int STALE_ENTRIES = 3;
     /** Bytes of a bucket. */
     public static final int BUCKET_BYTES = SLOTS_PER_BUCKET * 8;
-    /** Bytes of the root block. */
+    /**
+     * Bytes of the root, from the map's pointer on; its block holds the identity word in front of it
+     * ({@link StructureIdentity#blockBytes}).
+     */
     public static final int ROOT_BYTES = 24;
     /** Bytes of a key-value block's header word (key length and value length). */
     public static final int HEADER_BYTES = 8;
@@ -1175,8 +1178,8 @@ public final class RemoteHashMap implements AutoCloseable {
     /**
      * Frees the map with the thread's allocator: first the root, in the life this handle knows
      * ({@link StructureIdentity#destroy}: the allocator's READ and compare-and-swap of its header), then every
-     * key-value block and the table (READs of the table, one free per block). Closes this handle, whether or
-     * not it freed the map. Of two destroys of one map, in any handles and processes, exactly one frees it; the
+     * key-value block and the table (READs of the table, one free per block). Closes this handle, also when
+     * another handle destroyed the map first. Of two destroys of one map, in any handles and processes, exactly one frees it; the
      * other throws {@link ClosedMapException} and frees nothing. Only once no thread uses the map any more:
      * later attaches throw {@link ClosedMapException}, but the calls of other handles ({@code get},
      * {@code containsKey}, {@code put}, {@code remove}) do not read the root, so a handle used after the
@@ -1188,9 +1191,11 @@ public final class RemoteHashMap implements AutoCloseable {
         requireOpen();
         try {
             identity.destroy(thread, ROOT_BYTES);
-        } finally {
+        } catch (ClosedMapException e) {
             closed = true;
+            throw e;
         }
+        closed = true;
         int perRead = Math.max(1, (int) (thread.config().bufferSizePerThread() - blockAt) / BUCKET_BYTES);
         for (int b = 0; b < buckets; b += perRead) {
             int count = Math.min(perRead, buckets - b);

@@ -143,8 +143,7 @@ final class ListNodes {
 
     /**
      * Frees the root block in the life this handle knows ({@link StructureIdentity#destroy}) and closes the
-     * handle, whether or not the root was freed: the first step of a set's destroy. Only a caller that returns
-     * from here may free the set's nodes.
+     * handle: the first step of a set's destroy. Only a caller that returns from here may free the set's nodes.
      *
      * @throws ClosedSetException when the handle is closed, or another handle destroyed the set first (this
      *                            handle is closed after, and nothing of the set was freed)
@@ -153,9 +152,11 @@ final class ListNodes {
         requireOpen();
         try {
             identity.destroy(thread, ListLayout.ROOT_BYTES);
-        } finally {
+        } catch (ClosedSetException e) {
             close();
+            throw e;
         }
+        close();
     }
 
     /**
