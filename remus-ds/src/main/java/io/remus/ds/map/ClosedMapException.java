@@ -4,7 +4,7 @@ import io.remus.core.BadArgumentException;
 
 /**
  * A call on a {@link RemoteHashMap} handle (or a {@link TypedRemoteHashMap} over it) that was closed, or whose
- * map was destroyed, through this handle or another; or an attach to a destroyed map. The message names the map
+ * map was destroyed, through this handle or another before the call started; or an attach to a destroyed map. The message names the map
  * and its root. Nothing was changed.
  */
 public class ClosedMapException extends BadArgumentException {

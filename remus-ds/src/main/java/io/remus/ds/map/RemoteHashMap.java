@@ -128,22 +128,28 @@ import java.util.Objects;
  *   <caption>per call</caption>
  *   <tr><th>method</th><th>progress</th><th>RDMA operations (expected)</th><th>round trips: expected, worst</th></tr>
  *   <tr><td>{@link #get}</td><td>wait-free while the guard holds its lease</td>
- *       <td>2 READs of 128 bytes (the combined buckets; 64 below 4 buckets) in one batch, 1 READ of the block
- *       (with fingerprint twins, one batch of READs of their blocks)</td>
+ *       <td>2 READs of 128 bytes (the combined buckets; 64 below 4 buckets) and 1 READ of 8 bytes (the root
+ *       block's header) in one batch, 1 READ of the block (with fingerprint twins, one batch of READs of their
+ *       blocks)</td>
  *       <td>2 (1 when absent); 1 + committed fingerprint matches (at most 33) when their blocks do not fit
  *       the buffer side by side</td></tr>
  *   <tr><td>{@link #put} of a new key</td><td>lock-free, but only obstruction-free between concurrent first
  *       inserts of one key (see below)</td>
- *       <td>an allocation; a batch of 1 WRITE of {@code 8 + k + n} bytes and 2 READs; a batch of 1
- *       compare-and-swap and 2 READs; 1 compare-and-swap</td><td>3; unbounded under contention</td></tr>
+ *       <td>an allocation; a batch of 1 WRITE of {@code 8 + k + n} bytes, 2 READs and the root header's
+ *       8-byte READ; a batch of 1 compare-and-swap and 2 READs; 1 compare-and-swap</td><td>3; unbounded under contention</td></tr>
  *   <tr><td>{@link #put} of a present key</td><td>lock-free</td>
  *       <td>an allocation; the first batch; 1 READ of {@code 8 + k} bytes (the old block's header and key);
  *       1 compare-and-swap</td>
  *       <td>3; unbounded under contention</td></tr>
- *   <tr><td>{@link #remove}</td><td>lock-free</td><td>a batch of 2 READs; 1 READ of {@code 8 + k} bytes; 1 compare-and-swap</td>
+ *   <tr><td>{@link #remove}</td><td>lock-free</td><td>a batch of 2 READs and the root header's 8-byte READ; 1 READ of {@code 8 + k} bytes; 1
+ *       compare-and-swap</td>
  *       <td>3 (1 when absent); unbounded under contention</td></tr>
  * </table>
  * Here {@code k} is the key's length rounded up to 8 (8 for a {@code long} key) and {@code n} the value's.
+ * A call learns of a destroy from the root block's header, READ behind the buckets in its first doorbell batch
+ * and checked before any data of that batch is used ({@link StructureIdentity#check}): one READ of 8 bytes per
+ * call, no round trip. A call that starts after any handle's destroy returned throws {@link ClosedMapException};
+ * a call concurrent with a destroy may complete before it.
  * Reads of fingerprint twins' headers and keys are batched (one more round trip for up to 16 of them). A put or
  * remove goes round again (one batch READ of the buckets, then as before) only after a compare-and-swap failed because
  * another operation changed the slot, so some operation made progress, except between two first inserts
@@ -223,8 +229,13 @@ public final class RemoteHashMap implements AutoCloseable {
      * READs, which come only after the result is read.
      */
     private static final long RESULT = 4L * BUCKET_BYTES;
+    /**
+     * Where the READ of the root block's header word lands in a call's first batch: behind both combined
+     * buckets (the claim's result comes only in later batches).
+     */
+    private static final long HEADER = RESULT;
     private static final long MIN_BLOCK = 512;
-    private static final int MIN_BATCH = 3;
+    private static final int MIN_BATCH = 4;
     /** The destination of a lookup that copies the value nowhere. */
     private static final MemorySegment NOWHERE = MemorySegment.ofArray(new byte[0]);
 
@@ -329,7 +340,7 @@ public final class RemoteHashMap implements AutoCloseable {
      * @param maxValueBytes the largest value a put accepts, 0..65,456 and at most {@code bufferSizePerThread - 528}
      * @return the creator's handle
      * @throws BadArgumentException when a count is out of range, or the thread's doorbell batches hold
-     *                              fewer than 3 work requests
+     *                              fewer than 4 work requests
      */
     public static RemoteHashMap create(ComputeThread thread, Reclaimer reclaimer, int nodeId, int buckets, int maxValueBytes) {
         return create(thread, reclaimer, nodeId, buckets, LONG_KEY_BYTES, maxValueBytes);
@@ -350,7 +361,7 @@ public final class RemoteHashMap implements AutoCloseable {
      *                      8 bytes) and what the thread's buffer holds beside the scratch
      * @return the creator's handle
      * @throws BadArgumentException when a count is out of range, naming it and its limits, or the thread's
-     *                              doorbell batches hold fewer than 3 work requests
+     *                              doorbell batches hold fewer than 4 work requests
      */
     public static RemoteHashMap create(ComputeThread thread, Reclaimer reclaimer, int nodeId, int buckets, int maxKeyBytes,
                                        int maxValueBytes) {
@@ -568,7 +579,7 @@ public final class RemoteHashMap implements AutoCloseable {
      * @param key         any key: its 8 little-endian bytes (the map's keys must be allowed 8 bytes)
      * @param destination where the value goes, at least its length
      * @return the value's length, or -1 when the key is absent
-     * @throws ClosedMapException   when the handle is closed, or its map was destroyed through it
+     * @throws ClosedMapException   when the handle is closed, or the map was destroyed (through any handle) before the call
      * @throws BadArgumentException  when the handle is closed, the map's keys are shorter than 8 bytes, or the
      *                               value is longer than {@code destination}
      * @throws LeaseExpiredException when called inside an outer guard whose lease ran out
@@ -584,7 +595,7 @@ public final class RemoteHashMap implements AutoCloseable {
      * @param key         1..{@link #maxKeyBytes()} bytes
      * @param destination where the value goes, at least its length
      * @return the value's length, or -1 when the key is absent
-     * @throws ClosedMapException   when the handle is closed, or its map was destroyed through it
+     * @throws ClosedMapException   when the handle is closed, or the map was destroyed (through any handle) before the call
      * @throws BadArgumentException  when the handle is closed, the key's length is out of range (naming it
      *                               and the limit), or the value is longer than {@code destination}
      * @throws LeaseExpiredException when called inside an outer guard whose lease ran out
@@ -600,7 +611,7 @@ public final class RemoteHashMap implements AutoCloseable {
      *
      * @param key any key
      * @return the value, or {@code null} when the key is absent
-     * @throws ClosedMapException   when the handle is closed, or its map was destroyed through it
+     * @throws ClosedMapException   when the handle is closed, or the map was destroyed (through any handle) before the call
      * @throws BadArgumentException when the handle is closed
      */
     public byte[] get(long key) {
@@ -612,7 +623,7 @@ public final class RemoteHashMap implements AutoCloseable {
      *
      * @param key 1..{@link #maxKeyBytes()} bytes
      * @return the value, or {@code null} when the key is absent
-     * @throws ClosedMapException   when the handle is closed, or its map was destroyed through it
+     * @throws ClosedMapException   when the handle is closed, or the map was destroyed (through any handle) before the call
      * @throws BadArgumentException when the handle is closed or the key's length is out of range
      */
     public byte[] get(byte[] key) {
@@ -624,7 +635,7 @@ public final class RemoteHashMap implements AutoCloseable {
      *
      * @param key any key
      * @return whether the key is present (a {@link #get} that keeps the value in the thread's buffer)
-     * @throws ClosedMapException   when the handle is closed, or its map was destroyed through it
+     * @throws ClosedMapException   when the handle is closed, or the map was destroyed (through any handle) before the call
      * @throws BadArgumentException when the handle is closed
      */
     public boolean containsKey(long key) {
@@ -636,7 +647,7 @@ public final class RemoteHashMap implements AutoCloseable {
      *
      * @param key 1..{@link #maxKeyBytes()} bytes
      * @return whether the key is present (a {@link #get} that keeps the value in the thread's buffer)
-     * @throws ClosedMapException   when the handle is closed, or its map was destroyed through it
+     * @throws ClosedMapException   when the handle is closed, or the map was destroyed (through any handle) before the call
      * @throws BadArgumentException when the handle is closed or the key's length is out of range
      */
     public boolean containsKey(MemorySegment key) {
@@ -649,7 +660,7 @@ public final class RemoteHashMap implements AutoCloseable {
      *
      * @param key 1..{@link #maxKeyBytes()} bytes
      * @return whether the key is present (a {@link #get} that keeps the value in the thread's buffer)
-     * @throws ClosedMapException   when the handle is closed, or its map was destroyed through it
+     * @throws ClosedMapException   when the handle is closed, or the map was destroyed (through any handle) before the call
      * @throws BadArgumentException when the handle is closed or the key's length is out of range
      */
     public boolean containsKey(byte[] key) {
@@ -686,7 +697,11 @@ public final class RemoteHashMap implements AutoCloseable {
                     }
                     continue;
                 }
-                readBuckets();
+                if (again) {
+                    readBuckets();
+                } else {
+                    readBucketsChecked();
+                }
                 long n;
                 long valueAt = 0;
                 while (true) {
@@ -859,7 +874,7 @@ public final class RemoteHashMap implements AutoCloseable {
      * @param key   any key: its 8 little-endian bytes (the map's keys must be allowed 8 bytes)
      * @param value 0..{@link #maxValueBytes()} bytes
      * @return true when the key was absent (inserted), false when its value was replaced
-     * @throws ClosedMapException   when the handle is closed, or its map was destroyed through it
+     * @throws ClosedMapException   when the handle is closed, or the map was destroyed (through any handle) before the call
      * @throws BadArgumentException  when the handle is closed, the map's keys are shorter than 8 bytes, or the
      *                               value is larger than {@link #maxValueBytes()}
      * @throws MapFullException      when the key is absent and every slot of its two combined buckets is taken
@@ -877,7 +892,7 @@ public final class RemoteHashMap implements AutoCloseable {
      * @param key   1..{@link #maxKeyBytes()} bytes
      * @param value 0..{@link #maxValueBytes()} bytes
      * @return true when the key was absent (inserted), false when its value was replaced
-     * @throws ClosedMapException   when the handle is closed, or its map was destroyed through it
+     * @throws ClosedMapException   when the handle is closed, or the map was destroyed (through any handle) before the call
      * @throws BadArgumentException  when the handle is closed, or the key's or the value's length is out of
      *                               range (naming it and the limit)
      * @throws MapFullException      when the key is absent and every slot of its two combined buckets is taken
@@ -895,7 +910,7 @@ public final class RemoteHashMap implements AutoCloseable {
      * @param key   1..{@link #maxKeyBytes()} bytes
      * @param value 0..{@link #maxValueBytes()} bytes
      * @return true when the key was absent (inserted), false when its value was replaced
-     * @throws ClosedMapException   when the handle is closed, or its map was destroyed through it
+     * @throws ClosedMapException   when the handle is closed, or the map was destroyed (through any handle) before the call
      * @throws BadArgumentException when the handle is closed, or the key's or the value's length is out of range
      * @throws MapFullException     when the key is absent and every slot of its two combined buckets is taken
      */
@@ -939,7 +954,9 @@ public final class RemoteHashMap implements AutoCloseable {
                     readBuckets();
                 } else {
                     thread.batch().write(block, blockAt, (int) (valueOffset + n))
-                            .read(firstBucket, FIRST, combinedBytes).read(secondBucket, combinedBytes, combinedBytes).execute();
+                            .read(firstBucket, FIRST, combinedBytes).read(secondBucket, combinedBytes, combinedBytes)
+                            .read(identity.headerAddress(), HEADER, 8).execute();
+                    checkHeader(block, blockBytes);
                     loadView();
                     written = true;
                 }
@@ -1099,7 +1116,7 @@ public final class RemoteHashMap implements AutoCloseable {
      *
      * @param key any key: its 8 little-endian bytes (the map's keys must be allowed 8 bytes)
      * @return whether the key was present
-     * @throws ClosedMapException   when the handle is closed, or its map was destroyed through it
+     * @throws ClosedMapException   when the handle is closed, or the map was destroyed (through any handle) before the call
      * @throws BadArgumentException  when the handle is closed or the map's keys are shorter than 8 bytes
      * @throws LeaseExpiredException when called inside an outer guard whose lease ran out
      */
@@ -1112,7 +1129,7 @@ public final class RemoteHashMap implements AutoCloseable {
      *
      * @param key 1..{@link #maxKeyBytes()} bytes
      * @return whether the key was present
-     * @throws ClosedMapException   when the handle is closed, or its map was destroyed through it
+     * @throws ClosedMapException   when the handle is closed, or the map was destroyed (through any handle) before the call
      * @throws BadArgumentException  when the handle is closed or the key's length is out of range
      * @throws LeaseExpiredException when called inside an outer guard whose lease ran out
      */
@@ -1126,7 +1143,7 @@ public final class RemoteHashMap implements AutoCloseable {
      *
      * @param key 1..{@link #maxKeyBytes()} bytes
      * @return whether the key was present
-     * @throws ClosedMapException   when the handle is closed, or its map was destroyed through it
+     * @throws ClosedMapException   when the handle is closed, or the map was destroyed (through any handle) before the call
      * @throws BadArgumentException when the handle is closed or the key's length is out of range
      */
     public boolean remove(byte[] key) {
@@ -1146,7 +1163,11 @@ public final class RemoteHashMap implements AutoCloseable {
                     }
                     continue;
                 }
-                readBuckets();
+                if (again) {
+                    readBuckets();
+                } else {
+                    readBucketsChecked();
+                }
                 while (true) {
                     int s = committedSlotOf(fp);
                     if (!g.valid()) {
@@ -1180,10 +1201,10 @@ public final class RemoteHashMap implements AutoCloseable {
      * ({@link StructureIdentity#destroy}: the allocator's READ and compare-and-swap of its header), then every
      * key-value block and the table (READs of the table, one free per block). Closes this handle, also when
      * another handle destroyed the map first. Of two destroys of one map, in any handles and processes, exactly one frees it; the
-     * other throws {@link ClosedMapException} and frees nothing. Only once no thread uses the map any more:
-     * later attaches throw {@link ClosedMapException}, but the calls of other handles ({@code get},
-     * {@code containsKey}, {@code put}, {@code remove}) do not read the root, so a handle used after the
-     * destroy reads and writes freed memory.
+     * other throws {@link ClosedMapException} and frees nothing. Later attaches throw {@link ClosedMapException},
+     * and so does every call of another handle, in any process, that starts after this destroy returned (its
+     * first batch READs the root block's header); a call concurrent with the destroy may complete before it, so
+     * destroy a map only once no thread may still be in a call on it.
      *
      * @throws ClosedMapException when this handle is closed, or another handle destroyed the map first
      */
@@ -1242,6 +1263,35 @@ public final class RemoteHashMap implements AutoCloseable {
     private void readBuckets() {
         thread.batch().read(firstBucket, FIRST, combinedBytes).read(secondBucket, combinedBytes, combinedBytes).execute();
         loadView();
+    }
+
+    /**
+     * A call's first doorbell batch: a READ of each combined bucket of the current key, then a READ of the root
+     * block's header word, checked ({@link #checkHeader}) before the view is loaded.
+     */
+    private void readBucketsChecked() {
+        thread.batch().read(firstBucket, FIRST, combinedBytes).read(secondBucket, combinedBytes, combinedBytes)
+                .read(identity.headerAddress(), HEADER, 8).execute();
+        checkHeader(RemotePtr.NULL, 0);
+        loadView();
+    }
+
+    /**
+     * Checks the root block's header word that a call's first batch READ behind its buckets: while the map lives
+     * it is the word this handle saw at create or attach, so a call that starts after any handle's destroy
+     * returned finds another one. A put's new block ({@code block}, not {@link RemotePtr#NULL}), which no
+     * other thread can know yet, goes back to the allocator then.
+     *
+     * @throws ClosedMapException when the map was destroyed
+     */
+    private void checkHeader(long block, int blockBytes) {
+        long header = thread.buffer().get(ValueLayout.JAVA_LONG, HEADER);
+        if (header != identity.blockHeader()) {
+            if (block != RemotePtr.NULL) {
+                thread.allocator().deallocate(block, blockBytes);
+            }
+            identity.check(header);
+        }
     }
 
     private void loadView() {

@@ -132,7 +132,7 @@ public final class TypedRemoteHashMap<K, V> implements AutoCloseable {
      *
      * @param key the key
      * @return the value, or {@code null} when the key is absent
-     * @throws ClosedMapException   when the handle is closed, or its map was destroyed through it
+     * @throws ClosedMapException   when the handle is closed, or the map was destroyed (through any handle) before the call
      * @throws BadArgumentException  when the handle is closed or the key's encoding is out of range
      * @throws LeaseExpiredException when called inside an outer guard whose lease ran out
      */
@@ -147,7 +147,7 @@ public final class TypedRemoteHashMap<K, V> implements AutoCloseable {
      *
      * @param key the key
      * @return whether it is present
-     * @throws ClosedMapException   when the handle is closed, or its map was destroyed through it
+     * @throws ClosedMapException   when the handle is closed, or the map was destroyed (through any handle) before the call
      * @throws BadArgumentException  when the handle is closed or the key's encoding is out of range
      * @throws LeaseExpiredException when called inside an outer guard whose lease ran out
      */
@@ -163,7 +163,7 @@ public final class TypedRemoteHashMap<K, V> implements AutoCloseable {
      * @param key   the key
      * @param value the value
      * @return true when the key was absent (inserted), false when its value was replaced
-     * @throws ClosedMapException   when the handle is closed, or its map was destroyed through it
+     * @throws ClosedMapException   when the handle is closed, or the map was destroyed (through any handle) before the call
      * @throws BadArgumentException  when the handle is closed or an encoding is out of range
      * @throws MapFullException      when the key is absent and every slot of its two combined buckets is taken
      * @throws LeaseExpiredException when called inside an outer guard whose lease ran out
@@ -185,7 +185,7 @@ public final class TypedRemoteHashMap<K, V> implements AutoCloseable {
      *
      * @param key the key
      * @return whether the key was present
-     * @throws ClosedMapException   when the handle is closed, or its map was destroyed through it
+     * @throws ClosedMapException   when the handle is closed, or the map was destroyed (through any handle) before the call
      * @throws BadArgumentException  when the handle is closed or the key's encoding is out of range
      * @throws LeaseExpiredException when called inside an outer guard whose lease ran out
      */

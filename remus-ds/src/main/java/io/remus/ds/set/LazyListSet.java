@@ -79,10 +79,12 @@ import java.util.Objects;
  *   <caption>per call, besides the allocator's, the reclaimer's and the locks' own work</caption>
  *   <tr><th>method</th><th>progress</th><th>RDMA operations</th><th>round trips</th></tr>
  *   <tr><td>{@link #contains}</td><td>wait-free while the guard holds its lease (visits each node once, keys
- *       rising)</td><td>{@code v} READs of 32 bytes, nothing else</td><td>{@code v}</td></tr>
+ *       rising)</td><td>{@code v} READs of 32 bytes and the root header's READ of 8 bytes (in one batch with the
+ *       head's), nothing else</td><td>{@code v}</td></tr>
  *   <tr><td>{@link #insert}</td><td>blocking (deadlock-free; a spin lock's wait bounded by half the lease
  *       left, the whole call by the lock context's acquire timeout; see leases below)</td>
- *       <td>per attempt: {@code v} READs, 2 lock acquires and releases, 1 batch of 2 READs (1 when the node
+ *       <td>per attempt: {@code v} READs (the first attempt's head READ batched with the root header's), 2 lock
+ *       acquires and releases, 1 batch of 2 READs (1 when the node
  *       found is the tail); when the key is absent, 1 batch of a WRITE (128 bytes) and a compare-and-swap, and
  *       an allocation unless a spare node is kept</td>
  *       <td>expected (validation passes) {@code v + 2} when it links a node, {@code v + 1} when the key is
@@ -97,6 +99,14 @@ import java.util.Objects;
  * On the home node the READs of a walk are CPU loads; batches and compare-and-swaps use the loopback queue
  * pair. The reclaimer adds its own cost ({@link io.remus.ds.reclaim.EpochReclaimer}: none on a memory node for
  * enter and exit, none for a retire inside a guard).
+ *
+ * <p><b>Destroyed sets.</b> Every call READs the root block's header word (8 bytes) in one batch with its first
+ * READ, the head sentinel's, the header's posted after the head's, and checks it
+ * ({@link StructureIdentity#check}) before it uses anything that batch read: 1 READ more per call, no round trip
+ * (on the home node a CPU load after the head's). The word is the one the handle saw at create or attach until
+ * the root block is freed, so a call that starts after any handle's destroy returned throws
+ * {@link ClosedSetException}, never an answer read from freed memory, also once the block was reused; a call
+ * concurrent with a destroy may complete before it.
  *
  * <p><b>Linearizable</b> with respect to a set ({@code io.remus.check.spec.SetSpec}), as in the paper: a
  * successful insert at its linking compare-and-swap, a successful remove at its marking compare-and-swap, a
@@ -187,6 +197,8 @@ public final class LazyListSet implements RemoteSet {
     /** Scratch bytes of the thread's buffer a call uses, from offset 0. */
     public static final int BUFFER_BYTES = 384;
 
+    /** Where the root block's header word lands, read with the head ({@link ListNodes#readHead}). */
+    private static final long BUF_HEADER = 0;
     private static final long BUF_READ = 64;
     private static final long BUF_PRED = 96;
     private static final long BUF_CURR = 128;
@@ -340,8 +352,9 @@ public final class LazyListSet implements RemoteSet {
     }
 
     /**
-     * Adds {@code key} when absent (blocking; see the class for the cost): expected {@code v} READs, two locks,
-     * one batch of READs and, when absent, one batch of a WRITE and a compare-and-swap.
+     * Adds {@code key} when absent (blocking; see the class for the cost): expected {@code v} READs (and the root
+     * header's, with the head's), two locks, one batch of READs and, when absent, one batch of a WRITE and a
+     * compare-and-swap.
      *
      * @throws LockTimeoutException when the locks were not acquired within the context's acquire timeout from
      *                              the call's start (restarts included)
@@ -352,8 +365,8 @@ public final class LazyListSet implements RemoteSet {
     }
 
     /**
-     * Removes {@code key} when present (blocking; see the class for the cost): expected {@code v} READs, two
-     * locks, one batch of READs and, when present, one batch of two compare-and-swaps.
+     * Removes {@code key} when present (blocking; see the class for the cost): expected {@code v} READs (and the root
+     * header's, with the head's), two locks, one batch of READs and, when present, one batch of two compare-and-swaps.
      *
      * @throws LockTimeoutException as {@link #insert}
      */
@@ -364,7 +377,7 @@ public final class LazyListSet implements RemoteSet {
 
     private boolean run(long key, boolean insert) {
         ListLayout.checkKey(key);
-        nodes.requireOpen();
+        nodes.startCall();
         if (insert) {
             nodes.spare();
         }
@@ -391,12 +404,13 @@ public final class LazyListSet implements RemoteSet {
 
     /**
      * Tells whether {@code key} is present (wait-free while the guard holds its lease; see the class): {@code v}
-     * READs, at most {@code n + 1} in a list of {@code n} nodes, and nothing else.
+     * READs, at most {@code n + 1} in a list of {@code n} nodes, the root header's READ in the head's batch, and
+     * nothing else.
      */
     @Override
     public boolean contains(long key) {
         ListLayout.checkKey(key);
-        nodes.requireOpen();
+        nodes.startCall();
         boolean again = false;
         while (true) {
             try (Guard g = reclaimer.enter()) {
@@ -427,7 +441,7 @@ public final class LazyListSet implements RemoteSet {
         walk:
         while (true) {
             long pred = head;
-            thread.read(head, BUF_READ, ListLayout.DATA_BYTES);
+            nodes.readHead(head, BUF_READ, ListLayout.DATA_BYTES, BUF_HEADER);
             long predBlock = buf.get(ValueLayout.JAVA_LONG, BUF_READ + ListLayout.BLOCK);
             long curr = ListLayout.unmarked(buf.get(ValueLayout.JAVA_LONG, BUF_READ + ListLayout.NEXT));
             while (true) {
@@ -707,9 +721,9 @@ public final class LazyListSet implements RemoteSet {
      * ({@link StructureIdentity#destroy}: the allocator's READ and compare-and-swap of its header), then every
      * node still linked (one READ and one free per node). The handle is closed after. Of two destroys of one
      * set, in any handles and processes, exactly one frees it; the other throws {@link ClosedSetException} and
-     * frees nothing. Only once no thread uses the set any more: later attaches throw {@link ClosedSetException},
-     * but {@link #insert}, {@link #remove} and {@link #contains} do not read the root, so another handle used
-     * after the destroy reads freed memory.
+     * frees nothing. Later attaches throw {@link ClosedSetException}, and so does every call of another handle,
+     * in any process, that starts after this destroy returned; a call concurrent with the destroy may complete
+     * before it, so destroy a set only once no thread may still be in a call on it.
      *
      * @throws ClosedSetException when this handle is closed, or another handle destroyed the set first
      */

@@ -5,6 +5,8 @@ import io.remus.core.CorruptedMemoryException;
 import io.remus.core.RemotePtr;
 import io.remus.ds.identity.StructureIdentity;
 
+import java.lang.foreign.ValueLayout;
+
 /**
  * What a handle of a list-based set ({@link LockFreeListSet}, {@link LockFreeSkipListSet}, {@link LazyListSet}) does with
  * the nodes themselves, apart from its algorithm: it allocates them on the set's home node, keeping one spare
@@ -34,6 +36,8 @@ final class ListNodes {
     private long allocatorRoundTrips;
     private int torn;
     private long tornPtr;
+    /** Whether the current call has yet to check the root block's header ({@link #readHead}). */
+    private boolean headerDue;
 
     /**
      * @param thread    the handle's compute thread
@@ -120,6 +124,43 @@ final class ListNodes {
             throw new CorruptedMemoryException(node, value, "a node pointer of the " + kind + " at " + RemotePtr.toString(root)
                     + ", " + RemotePtr.toString(node) + ", " + what + ", " + ListLayout.MAX_TORN + " times in a row");
         }
+    }
+
+    /**
+     * Starts a call of the set: checks that the handle is open, and makes the call's first {@link #readHead}
+     * check the root block's header.
+     *
+     * @throws ClosedSetException when the handle is closed
+     */
+    void startCall() {
+        requireOpen();
+        headerDue = true;
+    }
+
+    /**
+     * READs {@code length} bytes of the head sentinel into the thread's buffer at {@code bufferOffset}; the
+     * first time in a call ({@link #startCall()}) together with the root block's header word, into the buffer at
+     * {@code headerOffset}, and checks it ({@link StructureIdentity#check}) before the head's bytes are used. Off
+     * the home node that is one doorbell batch of two READs, the header's posted after the head's (one round
+     * trip, as the head's READ alone); on the home node two CPU loads, the header's after the head's. The header
+     * word is the one this handle saw at create or attach until the root block is freed: a call that starts after
+     * any handle's destroy returned gets {@link ClosedSetException} here, before it uses any data it read.
+     *
+     * @throws ClosedSetException when the set was destroyed
+     */
+    void readHead(long head, long bufferOffset, int length, long headerOffset) {
+        if (!headerDue) {
+            thread.read(head, bufferOffset, length);
+            return;
+        }
+        headerDue = false;
+        if (RemotePtr.node(head) == thread.nodeId()) {
+            thread.read(head, bufferOffset, length);
+            identity.check(thread.read(identity.headerAddress()));
+            return;
+        }
+        thread.batch().read(head, bufferOffset, length).read(identity.headerAddress(), headerOffset, 8).execute();
+        identity.check(thread.buffer().get(ValueLayout.JAVA_LONG, headerOffset));
     }
 
     /** @throws ClosedSetException when the handle is closed */

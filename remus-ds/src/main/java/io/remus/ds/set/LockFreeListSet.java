@@ -68,21 +68,31 @@ import java.util.Objects;
  *   <caption>per call, besides the allocator's and the reclaimer's own work</caption>
  *   <tr><th>method</th><th>progress</th><th>RDMA operations</th><th>round trips</th></tr>
  *   <tr><td>{@link #contains}</td><td>wait-free while the guard holds its lease (visits each node once, keys
- *       rising)</td><td>{@code v} READs of 32 bytes, nothing else</td><td>{@code v}</td></tr>
+ *       rising)</td><td>{@code v} READs of 32 bytes and the root header's READ of 8 bytes (in one batch with the
+ *       head's), nothing else</td><td>{@code v}</td></tr>
  *   <tr><td>{@link #insert}</td><td>lock-free</td>
- *       <td>expected (uncontended): {@code v} READs, then 1 WRITE (32 bytes) and 1 compare-and-swap in one batch;
+ *       <td>expected (uncontended): {@code v} READs and the root header's, then 1 WRITE (32 bytes) and 1
+ *       compare-and-swap in one batch;
  *       an allocation unless a spare node is kept. Each failed compare-and-swap (another thread changed the
  *       predecessor) adds a {@code find}: {@code v'} READs and one compare-and-swap per marked node it unlinks</td>
  *       <td>expected {@code v + 1}; worst case unbounded ({@code sum of (v_i + 1)} over the attempts, each
  *       failed attempt caused by another thread's success)</td></tr>
  *   <tr><td>{@link #remove}</td><td>lock-free</td>
- *       <td>expected: {@code v} READs, 2 compare-and-swaps (mark, unlink); when the unlink fails, one more
+ *       <td>expected: {@code v} READs and the root header's, 2 compare-and-swaps (mark, unlink); when the unlink fails, one more
  *       {@code find}; retries as for insert</td><td>expected {@code v + 2}; worst case unbounded as for insert</td></tr>
  * </table>
  * A call to the home node is a network operation from every node but the home node, where the READs of a
  * walk are CPU loads (batches and compare-and-swaps go through the loopback queue pair). The reclaimer adds its
  * own cost ({@link io.remus.ds.reclaim.EpochReclaimer}: none on a memory node for enter and exit, none for a
  * retire inside a guard).
+ *
+ * <p><b>Destroyed sets.</b> Every call READs the root block's header word (8 bytes) in one batch with its first
+ * READ, the head sentinel's, the header's posted after the head's, and checks it
+ * ({@link StructureIdentity#check}) before it uses anything that batch read: 1 READ more per call, no round trip
+ * (on the home node a CPU load after the head's). The word is the one the handle saw at create or attach until
+ * the root block is freed, so a call that starts after any handle's destroy returned throws
+ * {@link ClosedSetException}, never an answer read from freed memory, also once the block was reused; a call
+ * concurrent with a destroy may complete before it.
  *
  * <p><b>Linearizable</b> with respect to a set ({@code io.remus.check.spec.SetSpec}): a successful insert at
  * its linking compare-and-swap; a successful remove at its marking compare-and-swap; an insert that finds
@@ -111,6 +121,8 @@ public final class LockFreeListSet implements RemoteSet {
     /** Scratch bytes of the thread's buffer a call uses, from offset 0. */
     public static final int BUFFER_BYTES = 256;
 
+    /** Where the root block's header word lands, read with the head ({@link ListNodes#readHead}). */
+    private static final long BUF_HEADER = 0;
     private static final long BUF_READ = 64;
     private static final long BUF_NEW = 128;
     private static final long BUF_CAS = 192;
@@ -194,14 +206,14 @@ public final class LockFreeListSet implements RemoteSet {
     }
 
     /**
-     * Adds {@code key} when absent (lock-free; see the class for the cost): expected {@code v} READs, one
-     * batch of a WRITE and a compare-and-swap. The new node is allocated before the walk when the handle keeps
-     * no spare, and kept as its spare when the key was present.
+     * Adds {@code key} when absent (lock-free; see the class for the cost): expected {@code v} READs (and the root
+     * header's, with the head's), one batch of a WRITE and a compare-and-swap. The new node is allocated before the
+     * walk when the handle keeps no spare, and kept as its spare when the key was present.
      */
     @Override
     public boolean insert(long key) {
         ListLayout.checkKey(key);
-        nodes.requireOpen();
+        nodes.startCall();
         long node = nodes.spare();
         boolean again = false;
         while (true) {
@@ -219,13 +231,13 @@ public final class LockFreeListSet implements RemoteSet {
     }
 
     /**
-     * Removes {@code key} when present (lock-free; see the class for the cost): expected {@code v} READs and
-     * two compare-and-swaps.
+     * Removes {@code key} when present (lock-free; see the class for the cost): expected {@code v} READs (and the root
+     * header's, with the head's) and two compare-and-swaps.
      */
     @Override
     public boolean remove(long key) {
         ListLayout.checkKey(key);
-        nodes.requireOpen();
+        nodes.startCall();
         boolean again = false;
         while (true) {
             try (Guard g = reclaimer.enter()) {
@@ -243,12 +255,13 @@ public final class LockFreeListSet implements RemoteSet {
 
     /**
      * Tells whether {@code key} is present (wait-free while the guard holds its lease; see the class): {@code v}
-     * READs, at most {@code n + 1} in a list of {@code n} keys without marked nodes, and nothing else.
+     * READs, at most {@code n + 1} in a list of {@code n} keys without marked nodes, the root header's READ in
+     * the head's batch, and nothing else.
      */
     @Override
     public boolean contains(long key) {
         ListLayout.checkKey(key);
-        nodes.requireOpen();
+        nodes.startCall();
         boolean again = false;
         while (true) {
             try (Guard g = reclaimer.enter()) {
@@ -406,7 +419,7 @@ public final class LockFreeListSet implements RemoteSet {
 
     /** READs the head sentinel and returns its successor (the head is never marked). */
     private long readNext(long node) {
-        thread.read(node, BUF_READ, NODE_BYTES);
+        nodes.readHead(node, BUF_READ, NODE_BYTES, BUF_HEADER);
         return ListLayout.unmarked(thread.buffer().get(ValueLayout.JAVA_LONG, BUF_READ + ListLayout.NEXT));
     }
 
@@ -431,9 +444,9 @@ public final class LockFreeListSet implements RemoteSet {
      * ({@link StructureIdentity#destroy}: the allocator's READ and compare-and-swap of its header), then every
      * node still linked, marked ones included (one READ and one free per node). The handle is closed after.
      * Of two destroys of one set, in any handles and processes, exactly one frees it; the other throws
-     * {@link ClosedSetException} and frees nothing. Only once no thread uses the set any more: later attaches
-     * throw {@link ClosedSetException}, but {@link #insert}, {@link #remove} and {@link #contains} do not read
-     * the root, so another handle used after the destroy reads freed memory.
+     * {@link ClosedSetException} and frees nothing. Later attaches throw {@link ClosedSetException}, and so does
+     * every call of another handle, in any process, that starts after this destroy returned; a call concurrent
+     * with the destroy may complete before it, so destroy a set only once no thread may still be in a call on it.
      *
      * @throws ClosedSetException when this handle is closed, or another handle destroyed the set first
      */

@@ -85,23 +85,33 @@ import java.util.SplittableRandom;
  *   <caption>per call, besides the allocator's and the reclaimer's own work</caption>
  *   <tr><th>method</th><th>progress</th><th>RDMA operations</th><th>round trips</th></tr>
  *   <tr><td>{@link #contains}</td><td>wait-free while the guard holds its lease (keys rise along every
- *       level, and each node is read once)</td><td>{@code v} READs of a whole node, nothing else</td>
+ *       level, and each node is read once)</td><td>{@code v} READs of a whole node and the root header's READ of
+ *       8 bytes (in one batch with the head's), nothing else</td>
  *       <td>{@code v}</td></tr>
  *   <tr><td>{@link #insert}</td><td>lock-free</td>
- *       <td>expected (uncontended): {@code v} READs, then 1 WRITE of the node and 1 compare-and-swap in one
- *       batch, then 2 compare-and-swaps per level above 0, and when {@code h > 1} one 8-byte READ of the
- *       node's {@code next[0]}; an allocation unless a spare node is kept. Each failed link adds a
- *       {@code find} ({@code v'} READs, one compare-and-swap per marked node it unlinks), as does an upper
+ *       <td>expected (uncontended): {@code v} READs and the root header's, then 1 WRITE of the node and 1
+ *       compare-and-swap in one batch, then 2 compare-and-swaps per level above 0, and when {@code h > 1} one
+ *       8-byte READ of the node's {@code next[0]}; an allocation unless a spare node is kept. Each failed link
+ *       adds a {@code find} ({@code v'} READs, one compare-and-swap per marked node it unlinks), as does an upper
  *       level whose successor first found was a removed node of the same key</td>
  *       <td>expected {@code v + 1 + 2(h - 1) + (h > 1 ? 1 : 0)}; worst case unbounded (each failed attempt
  *       caused by another thread's success)</td></tr>
  *   <tr><td>{@link #remove}</td><td>lock-free</td>
- *       <td>expected: {@code v} READs, {@code h} compare-and-swaps (the marks), then the second {@code find}:
- *       about {@code v} READs and {@code h} compare-and-swaps (the unlinks); retries as for insert</td>
+ *       <td>expected: {@code v} READs and the root header's, {@code h} compare-and-swaps (the marks), then the
+ *       second {@code find}: about {@code v} READs and {@code h} compare-and-swaps (the unlinks); retries as for
+ *       insert</td>
  *       <td>expected about {@code 2v + 2h}; worst case unbounded as for insert</td></tr>
  * </table>
  * A call to the home node is a network operation from every node but the home node, where the READs of a
  * walk are CPU loads (batches and compare-and-swaps go through the loopback queue pair).
+ *
+ * <p><b>Destroyed sets.</b> Every call READs the root block's header word (8 bytes) in one batch with its first
+ * READ, the head sentinel's, the header's posted after the head's, and checks it
+ * ({@link StructureIdentity#check}) before it uses anything that batch read: 1 READ more per call, no round trip
+ * (on the home node a CPU load after the head's). The word is the one the handle saw at create or attach until
+ * the root block is freed, so a call that starts after any handle's destroy returned throws
+ * {@link ClosedSetException}, never an answer read from freed memory, also once the block was reused; a call
+ * concurrent with a destroy may complete before it.
  *
  * <p><b>Linearizable</b> with respect to a set ({@code io.remus.check.spec.SetSpec}): a successful insert at
  * its level-0 linking compare-and-swap; a successful remove at its level-0 marking compare-and-swap; a remove
@@ -166,6 +176,8 @@ public final class LockFreeSkipListSet implements RemoteSet {
     static final long BLOCK = 24;
     static final long NEXT = 32;
 
+    /** Where the root block's header word lands, read with the head ({@link ListNodes#readHead}). */
+    private static final long BUF_HEADER = 0;
     /** Where a walk READs a node in the thread's buffer (package-private for tests that watch a walk). */
     static final long BUF_READ = 64;
     private static final long BUF_NEW = BUF_READ + 32 + 8 * MAX_LEVEL_LIMIT;
@@ -331,15 +343,15 @@ public final class LockFreeSkipListSet implements RemoteSet {
     }
 
     /**
-     * Adds {@code key} when absent (lock-free; see the class for the cost): expected {@code v} READs, one
-     * batch of a WRITE and a compare-and-swap, 2 compare-and-swaps per level above 0 and, for a node of more
-     * than one level, an 8-byte READ. The new node is allocated before the walk when the handle keeps no
-     * spare, and kept as its spare when the key was present.
+     * Adds {@code key} when absent (lock-free; see the class for the cost): expected {@code v} READs (and the root
+     * header's, with the head's), one batch of a WRITE and a compare-and-swap, 2 compare-and-swaps per level above 0
+     * and, for a node of more than one level, an 8-byte READ. The new node is allocated before the walk when the
+     * handle keeps no spare, and kept as its spare when the key was present.
      */
     @Override
     public boolean insert(long key) {
         ListLayout.checkKey(key);
-        nodes.requireOpen();
+        nodes.startCall();
         long node = nodes.spare();
         int height = randomHeight();
         boolean again = false;
@@ -358,14 +370,14 @@ public final class LockFreeSkipListSet implements RemoteSet {
     }
 
     /**
-     * Removes {@code key} when present (lock-free; see the class for the cost): expected {@code v} READs and
-     * {@code h} compare-and-swaps to find and mark the node, then about {@code v} READs and {@code h}
-     * compare-and-swaps to unlink it.
+     * Removes {@code key} when present (lock-free; see the class for the cost): expected {@code v} READs (and the root
+     * header's, with the head's) and {@code h} compare-and-swaps to find and mark the node, then about {@code v} READs
+     * and {@code h} compare-and-swaps to unlink it.
      */
     @Override
     public boolean remove(long key) {
         ListLayout.checkKey(key);
-        nodes.requireOpen();
+        nodes.startCall();
         boolean again = false;
         boolean marked = false;
         while (true) {
@@ -393,12 +405,13 @@ public final class LockFreeSkipListSet implements RemoteSet {
 
     /**
      * Tells whether {@code key} is present (wait-free while the guard holds its lease; see the class): {@code v}
-     * READs, expected about {@code 2 log2 n} in a set of {@code n} keys, and nothing else.
+     * READs, expected about {@code 2 log2 n} in a set of {@code n} keys, the root header's READ in the head's
+     * batch, and nothing else.
      */
     @Override
     public boolean contains(long key) {
         ListLayout.checkKey(key);
-        nodes.requireOpen();
+        nodes.startCall();
         boolean again = false;
         while (true) {
             try (Guard g = reclaimer.enter()) {
@@ -687,7 +700,7 @@ public final class LockFreeSkipListSet implements RemoteSet {
 
     /** READs the head whole into {@code into}'s next words; false when the lease ran out. */
     private boolean readInto(Guard g, long node, long[] into) {
-        thread.read(node, BUF_READ, nodeBytes);
+        nodes.readHead(node, BUF_READ, nodeBytes, BUF_HEADER);
         if (!g.valid()) {
             return false;
         }
@@ -741,9 +754,9 @@ public final class LockFreeSkipListSet implements RemoteSet {
      * ({@link StructureIdentity#destroy}: the allocator's READ and compare-and-swap of its header), then every
      * node still linked at level 0, marked ones included (one READ and one free per node). The handle is closed
      * after. Of two destroys of one set, in any handles and processes, exactly one frees it; the other throws
-     * {@link ClosedSetException} and frees nothing. Only once no thread uses the set any more: later attaches
-     * throw {@link ClosedSetException}, but {@link #insert}, {@link #remove} and {@link #contains} do not read
-     * the root, so another handle used after the destroy reads freed memory.
+     * {@link ClosedSetException} and frees nothing. Later attaches throw {@link ClosedSetException}, and so does
+     * every call of another handle, in any process, that starts after this destroy returned; a call concurrent
+     * with the destroy may complete before it, so destroy a set only once no thread may still be in a call on it.
      *
      * @throws ClosedSetException when this handle is closed, or another handle destroyed the set first
      */

@@ -19,6 +19,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.util.Map;
 import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.TimeUnit;
@@ -37,7 +38,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * The identity of {@link RemoteHashMap}'s root (and so {@link TypedRemoteHashMap}'s): attach refuses a set's root
  * and a block that holds no structure with a {@link WrongStructureException}, and a destroyed map with a
  * {@link ClosedMapException}; of two destroys, in any handles, exactly one frees the map, and the allocator
- * serves new maps after; a destroyed or closed handle refuses every call with {@link ClosedMapException}. The
+ * serves new maps after; a destroyed or closed handle refuses every call with {@link ClosedMapException}, and so
+ * do the other handles of a destroyed map, on its home node and off it, also once its root block holds a new map. The
  * map lives on {@link #HOME}, its handles on the other nodes. {@link MapIdentityOnVerbsTest} runs the same
  * cases on the verbs fabric.
  */
@@ -227,5 +229,69 @@ class MapIdentityTest {
             RemoteHashMap other = RemoteHashMap.attach(t, r, map.ptr());
             assertArrayEquals(value(1), other.get(1), "closing a handle leaves the map");
         }
+    }
+
+    @Test
+    void shouldRefuseEveryCallOfAnotherHandleWhenTheMapWasDestroyedAndItsRootReused() {
+        try (TestCluster c = cluster(); ComputeThread h = c.thread(CREATOR); NeverReclaimer rh = new NeverReclaimer(h);
+             ComputeThread t = c.thread(OTHER); NeverReclaimer r = new NeverReclaimer(t);
+             ComputeThread home = c.thread(HOME); NeverReclaimer rHome = new NeverReclaimer(home)) {
+            RemoteHashMap map = RemoteHashMap.create(h, rh, HOME, BUCKETS, MAX_VALUE);
+            long ptr = map.ptr();
+            RemoteHashMap remote = RemoteHashMap.attach(t, r, ptr);
+            RemoteHashMap local = RemoteHashMap.attach(home, rHome, ptr);
+            use(remote);
+            assertArrayEquals(value(4), local.get(4), "the home node's handle sees the map");
+            map.destroy();
+            for (RemoteHashMap other : new RemoteHashMap[] {remote, local}) {
+                refuseEveryCall(other, ptr);
+            }
+            RemoteHashMap reused = null;
+            for (int i = 0; i < 64 && reused == null; i++) {
+                RemoteHashMap fresh = RemoteHashMap.create(h, rh, HOME, BUCKETS, MAX_VALUE);
+                reused = fresh.ptr() == ptr ? fresh : null;
+            }
+            assertTrue(reused != null, "the creator's allocator hands the freed root block out again");
+            for (long k = 1; k <= 5; k++) {
+                assertTrue(reused.put(k, value(k + 100)));
+            }
+            for (RemoteHashMap other : new RemoteHashMap[] {remote, local}) {
+                refuseEveryCall(other, ptr);
+                other.close();
+            }
+            for (long k = 1; k <= 5; k++) {
+                assertArrayEquals(value(k + 100), reused.get(k), "the new map is untouched");
+            }
+            assertNull(reused.get(9));
+            reused.destroy();
+        }
+    }
+
+    /** Every call of a handle on the destroyed map at {@code ptr} throws {@link ClosedMapException}, naming the map. */
+    private static void refuseEveryCall(RemoteHashMap map, long ptr) {
+        TypedRemoteHashMap<Long, String> typed = TypedRemoteHashMap.of(map, Codec.LONG, Codec.UTF8);
+        byte[] key4 = MemorySegment.ofArray(new long[] {4}).toArray(ValueLayout.JAVA_BYTE);
+        ClosedMapException e = assertThrows(ClosedMapException.class, () -> map.get(4), "get of a key it held");
+        assertTrue(e.getMessage().contains(RemotePtr.toString(ptr)), e.getMessage());
+        assertThrows(ClosedMapException.class, () -> map.get(9), "get of a key it did not hold");
+        assertThrows(ClosedMapException.class, () -> map.get(4, MemorySegment.ofArray(new byte[MAX_VALUE])));
+        assertThrows(ClosedMapException.class, () -> map.get(MemorySegment.ofArray(key4), MemorySegment.ofArray(new byte[MAX_VALUE])));
+        assertThrows(ClosedMapException.class, () -> map.get(key4));
+        assertThrows(ClosedMapException.class, () -> map.containsKey(4));
+        assertThrows(ClosedMapException.class, () -> map.containsKey(key4));
+        assertThrows(ClosedMapException.class, () -> map.containsKey(MemorySegment.ofArray(key4)));
+        assertThrows(ClosedMapException.class, () -> map.put(4, value(4)), "put of a key it held");
+        assertThrows(ClosedMapException.class, () -> map.put(9, value(9)), "put of a key it did not hold");
+        assertThrows(ClosedMapException.class, () -> map.put(4, MemorySegment.ofArray(value(4))));
+        assertThrows(ClosedMapException.class, () -> map.put(key4, value(4)));
+        assertThrows(ClosedMapException.class, () -> map.put(MemorySegment.ofArray(key4), MemorySegment.ofArray(value(4))));
+        assertThrows(ClosedMapException.class, () -> map.remove(4), "remove of a key it held");
+        assertThrows(ClosedMapException.class, () -> map.remove(9), "remove of a key it did not hold");
+        assertThrows(ClosedMapException.class, () -> map.remove(key4));
+        assertThrows(ClosedMapException.class, () -> map.remove(MemorySegment.ofArray(key4)));
+        assertThrows(ClosedMapException.class, () -> typed.get(4L));
+        assertThrows(ClosedMapException.class, () -> typed.containsKey(4L));
+        assertThrows(ClosedMapException.class, () -> typed.put(4L, "four"));
+        assertThrows(ClosedMapException.class, () -> typed.remove(4L));
     }
 }

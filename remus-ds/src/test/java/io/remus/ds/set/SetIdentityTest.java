@@ -34,7 +34,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * The identity of the sets' roots ({@link LazyListSet}, {@link LockFreeListSet}, {@link LockFreeSkipListSet}):
  * attach refuses another kind's root and a block that holds no structure with a {@link WrongStructureException},
  * and a destroyed set with a {@link ClosedSetException}; of two destroys, in any handles, exactly one frees the
- * set, and the allocator serves new sets after; a destroyed handle refuses every call. The set lives on
+ * set, and the allocator serves new sets after; a destroyed handle refuses every call, and so do the other handles,
+ * on the home node and off it, also once the root block holds a new set. The set lives on
  * {@link #HOME}, its handles on the other nodes. {@link SetIdentityOnVerbsTest} runs the same cases on the
  * verbs fabric.
  */
@@ -257,5 +258,50 @@ class SetIdentityTest {
             assertThrows(ClosedSetException.class, () -> kind.destroy(set));
             set.close();
         }
+    }
+
+    @ParameterizedTest
+    @EnumSource(Kind.class)
+    void shouldRefuseEveryCallOfAnotherHandleWhenTheSetWasDestroyedAndItsRootReused(Kind kind) {
+        try (TestCluster c = cluster(); ComputeThread h = c.thread(CREATOR); NeverReclaimer rh = new NeverReclaimer(h);
+             ComputeThread t = c.thread(OTHER); NeverReclaimer r = new NeverReclaimer(t);
+             ComputeThread home = c.thread(HOME); NeverReclaimer rHome = new NeverReclaimer(home)) {
+            RemoteSet set = kind.create(h, rh, HOME);
+            long ptr = set.ptr();
+            RemoteSet remote = kind.attach(t, r, ptr);
+            RemoteSet local = kind.attach(home, rHome, ptr);
+            use(remote);
+            assertTrue(local.contains(40), "the home node's handle sees the set");
+            kind.destroy(set);
+            for (RemoteSet other : new RemoteSet[] {remote, local}) {
+                refuseEveryCall(other, ptr);
+            }
+            RemoteSet reused = null;
+            for (int i = 0; i < 64 && reused == null; i++) {
+                RemoteSet fresh = kind.create(h, rh, HOME);
+                reused = fresh.ptr() == ptr ? fresh : null;
+            }
+            assertTrue(reused != null, "the creator's allocator hands the freed root block out again");
+            for (long k = 10; k <= 50; k += 10) {
+                reused.insert(k);
+            }
+            for (RemoteSet other : new RemoteSet[] {remote, local}) {
+                refuseEveryCall(other, ptr);
+                other.close();
+            }
+            assertTrue(reused.contains(30) && reused.contains(40), "the new set is untouched");
+            kind.destroy(reused);
+        }
+    }
+
+    /** Every call of a handle on the destroyed set at {@code ptr} throws {@link ClosedSetException}, naming the set. */
+    private static void refuseEveryCall(RemoteSet set, long ptr) {
+        ClosedSetException e = assertThrows(ClosedSetException.class, () -> set.contains(40), "contains of a key it held");
+        assertTrue(e.getMessage().contains(RemotePtr.toString(ptr)), e.getMessage());
+        assertThrows(ClosedSetException.class, () -> set.contains(35), "contains of a key it did not hold");
+        assertThrows(ClosedSetException.class, () -> set.insert(40), "insert of a key it held");
+        assertThrows(ClosedSetException.class, () -> set.insert(35), "insert of a key it did not hold");
+        assertThrows(ClosedSetException.class, () -> set.remove(40), "remove of a key it held");
+        assertThrows(ClosedSetException.class, () -> set.remove(35), "remove of a key it did not hold");
     }
 }
