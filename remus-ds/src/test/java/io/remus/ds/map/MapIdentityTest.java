@@ -40,7 +40,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * {@link ClosedMapException}; of two destroys, in any handles, exactly one frees the map, and the allocator
  * serves new maps after; a destroyed or closed handle refuses every call with {@link ClosedMapException}, and so
  * do the other handles of a destroyed map, on its home node and off it, also once its root block holds a new map. The
- * map lives on {@link #HOME}, its handles on the other nodes. {@link MapIdentityOnVerbsTest} runs the same
+ * map lives on {@link #HOME}, its handles on the other nodes (and on the home node where it says so). {@link MapIdentityOnVerbsTest} runs the same
  * cases on the verbs fabric.
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)

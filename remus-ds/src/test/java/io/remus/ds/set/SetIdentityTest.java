@@ -36,7 +36,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * and a destroyed set with a {@link ClosedSetException}; of two destroys, in any handles, exactly one frees the
  * set, and the allocator serves new sets after; a destroyed handle refuses every call, and so do the other handles,
  * on the home node and off it, also once the root block holds a new set. The set lives on
- * {@link #HOME}, its handles on the other nodes. {@link SetIdentityOnVerbsTest} runs the same cases on the
+ * {@link #HOME}, its handles on the other nodes (and on the home node where it says so). {@link SetIdentityOnVerbsTest} runs the same cases on the
  * verbs fabric.
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
