@@ -6,6 +6,9 @@ import io.remus.core.CorruptedMemoryException;
 import io.remus.core.DoorbellBatch;
 import io.remus.core.RemotePtr;
 import io.remus.core.memory.SizeClasses;
+import io.remus.ds.identity.StructureIdentity;
+import io.remus.ds.identity.StructureKind;
+import io.remus.ds.identity.WrongStructureException;
 import io.remus.ds.reclaim.Guard;
 import io.remus.ds.reclaim.LeaseExpiredException;
 import io.remus.ds.reclaim.Reclaimer;
@@ -23,6 +26,8 @@ import java.util.Objects;
  * compare-and-swap of a slot. Fixed capacity, no resizing (RACE's extendible directory is left out).
  *
  * <pre>
+ *  root block:        -16 the allocator's block header | -8 the identity word ({@link StructureIdentity}:
+ *                     kind, layout version, the block's life) | then the root, where the map's pointer points
  *  root (24 bytes):   0 bucket count | 8 longest key (high 32 bits) and largest value (low 32 bits), in
  *                     bytes | 16 pointer to the table
  *  table:             bucket count x 64 bytes; a bucket is 8 slots of 8 bytes (the slot word:
@@ -123,22 +128,28 @@ import java.util.Objects;
  *   <caption>per call</caption>
  *   <tr><th>method</th><th>progress</th><th>RDMA operations (expected)</th><th>round trips: expected, worst</th></tr>
  *   <tr><td>{@link #get}</td><td>wait-free while the guard holds its lease</td>
- *       <td>2 READs of 128 bytes (the combined buckets; 64 below 4 buckets) in one batch, 1 READ of the block
- *       (with fingerprint twins, one batch of READs of their blocks)</td>
+ *       <td>2 READs of 128 bytes (the combined buckets; 64 below 4 buckets) and 1 READ of 8 bytes (the root
+ *       block's header) in one batch, 1 READ of the block (with fingerprint twins, one batch of READs of their
+ *       blocks)</td>
  *       <td>2 (1 when absent); 1 + committed fingerprint matches (at most 33) when their blocks do not fit
  *       the buffer side by side</td></tr>
  *   <tr><td>{@link #put} of a new key</td><td>lock-free, but only obstruction-free between concurrent first
  *       inserts of one key (see below)</td>
- *       <td>an allocation; a batch of 1 WRITE of {@code 8 + k + n} bytes and 2 READs; a batch of 1
- *       compare-and-swap and 2 READs; 1 compare-and-swap</td><td>3; unbounded under contention</td></tr>
+ *       <td>an allocation; a batch of 1 WRITE of {@code 8 + k + n} bytes, 2 READs and the root header's
+ *       8-byte READ; a batch of 1 compare-and-swap and 2 READs; 1 compare-and-swap</td><td>3; unbounded under contention</td></tr>
  *   <tr><td>{@link #put} of a present key</td><td>lock-free</td>
  *       <td>an allocation; the first batch; 1 READ of {@code 8 + k} bytes (the old block's header and key);
  *       1 compare-and-swap</td>
  *       <td>3; unbounded under contention</td></tr>
- *   <tr><td>{@link #remove}</td><td>lock-free</td><td>a batch of 2 READs; 1 READ of {@code 8 + k} bytes; 1 compare-and-swap</td>
+ *   <tr><td>{@link #remove}</td><td>lock-free</td><td>a batch of 2 READs and the root header's 8-byte READ; 1 READ of {@code 8 + k} bytes; 1
+ *       compare-and-swap</td>
  *       <td>3 (1 when absent); unbounded under contention</td></tr>
  * </table>
  * Here {@code k} is the key's length rounded up to 8 (8 for a {@code long} key) and {@code n} the value's.
+ * A call learns of a destroy from the root block's header, READ behind the buckets in its first doorbell batch
+ * and checked before any data of that batch is used ({@link StructureIdentity#check}): one READ of 8 bytes per
+ * call, no round trip. A call that starts after any handle's destroy returned throws {@link ClosedMapException};
+ * a call concurrent with a destroy may complete before it.
  * Reads of fingerprint twins' headers and keys are batched (one more round trip for up to 16 of them). A put or
  * remove goes round again (one batch READ of the buckets, then as before) only after a compare-and-swap failed because
  * another operation changed the slot, so some operation made progress, except between two first inserts
@@ -159,14 +170,17 @@ import java.util.Objects;
  * two combined buckets taken throws {@link MapFullException} (the table never resizes; see <b>Buckets</b> for
  * the load random keys reach first).
  *
- * <p><b>Creating and finding.</b> {@link #create} allocates the root and the zeroed table on a memory node
- * and returns the creator's handle; others {@link #attach} with {@link #ptr()}. Each handle needs its
+ * <p><b>Creating and finding.</b> {@link #create} allocates the root (with its identity word in front) and the
+ * zeroed table on a memory node and returns the creator's handle; others {@link #attach} with {@link #ptr()},
+ * which refuses another kind's root ({@link WrongStructureException}) and a destroyed map
+ * ({@link ClosedMapException}). Each handle needs its
  * thread's own reclaimer, and all handles of a map use reclaimers of one kind. The thread's registered
  * buffer is scratch during a call, from offset 0: {@code 512 + } the block bytes for keys of up to 8 bytes,
  * more for longer keys (room for 16 header-and-key READs of {@code 8 + k} bytes, see
  * {@link #create(ComputeThread, Reclaimer, int, int, int, int)}); a lookup that meets fingerprint twins READs
  * their blocks side by side behind the first, up to the buffer's end. One instance per compute thread, used by
- * its owner; {@link #close()} ends the handle's use, {@link #destroy()} frees the map.
+ * its owner; {@link #close()} ends the handle's use, {@link #destroy()} frees the map (exactly once, whatever the
+ * handles that try), and a call on a closed or destroyed handle throws {@link ClosedMapException}.
  */
 public final class RemoteHashMap implements AutoCloseable {
     /** Slots per bucket. */
@@ -179,7 +193,10 @@ public final class RemoteHashMap implements AutoCloseable {
     private static final int STALE_ENTRIES = 3;
     /** Bytes of a bucket. */
     public static final int BUCKET_BYTES = SLOTS_PER_BUCKET * 8;
-    /** Bytes of the root block. */
+    /**
+     * Bytes of the root, from the map's pointer on; its block holds the identity word in front of it
+     * ({@link StructureIdentity#blockBytes}).
+     */
     public static final int ROOT_BYTES = 24;
     /** Bytes of a key-value block's header word (key length and value length). */
     public static final int HEADER_BYTES = 8;
@@ -212,13 +229,19 @@ public final class RemoteHashMap implements AutoCloseable {
      * READs, which come only after the result is read.
      */
     private static final long RESULT = 4L * BUCKET_BYTES;
+    /**
+     * Where the READ of the root block's header word lands in a call's first batch: behind both combined
+     * buckets (the claim's result comes only in later batches).
+     */
+    private static final long HEADER = RESULT;
     private static final long MIN_BLOCK = 512;
-    private static final int MIN_BATCH = 3;
+    private static final int MIN_BATCH = 4;
     /** The destination of a lookup that copies the value nowhere. */
     private static final MemorySegment NOWHERE = MemorySegment.ofArray(new byte[0]);
 
     private final ComputeThread thread;
     private final Reclaimer reclaimer;
+    private final StructureIdentity identity;
     private final long root;
     private final long table;
     private final int home;
@@ -271,11 +294,12 @@ public final class RemoteHashMap implements AutoCloseable {
     private byte[] found;
     private boolean closed;
 
-    private RemoteHashMap(ComputeThread thread, Reclaimer reclaimer, long root, long table, int buckets, int maxKey,
-                          int maxValue) {
+    private RemoteHashMap(ComputeThread thread, Reclaimer reclaimer, StructureIdentity identity, long table, int buckets,
+                          int maxKey, int maxValue) {
         this.thread = thread;
         this.reclaimer = reclaimer;
-        this.root = root;
+        this.identity = identity;
+        this.root = identity.ptr();
         this.table = table;
         this.home = RemotePtr.node(root);
         this.buckets = buckets;
@@ -316,15 +340,16 @@ public final class RemoteHashMap implements AutoCloseable {
      * @param maxValueBytes the largest value a put accepts, 0..65,456 and at most {@code bufferSizePerThread - 528}
      * @return the creator's handle
      * @throws BadArgumentException when a count is out of range, or the thread's doorbell batches hold
-     *                              fewer than 3 work requests
+     *                              fewer than 4 work requests
      */
     public static RemoteHashMap create(ComputeThread thread, Reclaimer reclaimer, int nodeId, int buckets, int maxValueBytes) {
         return create(thread, reclaimer, nodeId, buckets, LONG_KEY_BYTES, maxValueBytes);
     }
 
     /**
-     * Allocates a map on memory node {@code nodeId}: its root and its table (zeroed with WRITEs of at
-     * most the thread's buffer each).
+     * Allocates a map on memory node {@code nodeId}: its table (zeroed with WRITEs of at most the thread's
+     * buffer each) and its root, with the root's identity word (a CPU load and store on the creator's own node,
+     * else 1 READ and 1 WRITE) and one WRITE of the root.
      *
      * @param thread        the creator's compute thread
      * @param reclaimer     the creator's reclaimer (its thread's)
@@ -336,7 +361,7 @@ public final class RemoteHashMap implements AutoCloseable {
      *                      8 bytes) and what the thread's buffer holds beside the scratch
      * @return the creator's handle
      * @throws BadArgumentException when a count is out of range, naming it and its limits, or the thread's
-     *                              doorbell batches hold fewer than 3 work requests
+     *                              doorbell batches hold fewer than 4 work requests
      */
     public static RemoteHashMap create(ComputeThread thread, Reclaimer reclaimer, int nodeId, int buckets, int maxKeyBytes,
                                        int maxValueBytes) {
@@ -353,46 +378,48 @@ public final class RemoteHashMap implements AutoCloseable {
         for (long done = 0; done < tableBytes; done += chunk) {
             thread.write(RemotePtr.offset(t, done), 0, (int) Math.min(chunk, tableBytes - done));
         }
-        long r = thread.allocator().allocate(ROOT_BYTES, nodeId);
+        StructureIdentity identity = StructureIdentity.allocate(thread, StructureKind.REMOTE_HASH_MAP, ROOT_BYTES, nodeId,
+                ClosedMapException::new);
         MemorySegment buf = thread.buffer();
         buf.set(ValueLayout.JAVA_LONG, ROOT_BUCKETS, buckets);
         buf.set(ValueLayout.JAVA_LONG, ROOT_LIMITS, ((long) maxKeyBytes << 32) | maxValueBytes);
         buf.set(ValueLayout.JAVA_LONG, ROOT_TABLE, t);
-        thread.write(r, 0, ROOT_BYTES);
-        return new RemoteHashMap(thread, reclaimer, r, t, buckets, maxKeyBytes, maxValueBytes);
+        thread.write(identity.ptr(), 0, ROOT_BYTES);
+        return new RemoteHashMap(thread, reclaimer, identity, t, buckets, maxKeyBytes, maxValueBytes);
     }
 
     /**
-     * A handle on a map another thread created: one READ of the root.
+     * A handle on a map another thread created: one READ of the root, with the block header and identity word
+     * in front of it (40 bytes).
      *
      * @param thread    the caller's compute thread
      * @param reclaimer the caller's reclaimer (its thread's)
      * @param ptr       what {@link #ptr()} returned
      * @return the handle
+     * @throws WrongStructureException  when the pointer is another kind of structure's root, or no structure's
+     * @throws ClosedMapException       when the map there was destroyed
      * @throws BadArgumentException     when the pointer is null or misaligned, or the longest key and the
      *                                  largest value do not fit this thread's buffer
-     * @throws CorruptedMemoryException when the root holds no map
+     * @throws CorruptedMemoryException when the root's words hold no map
      */
     public static RemoteHashMap attach(ComputeThread thread, Reclaimer reclaimer, long ptr) {
         Objects.requireNonNull(thread, "thread");
         Objects.requireNonNull(reclaimer, "reclaimer");
-        if (RemotePtr.isNull(ptr) || (ptr & 7) != 0) {
-            throw new BadArgumentException("a map root is a non-null, 8-byte aligned pointer, got " + RemotePtr.toString(ptr));
-        }
-        thread.read(ptr, 0, ROOT_BYTES);
-        MemorySegment buf = thread.buffer();
-        long b = buf.get(ValueLayout.JAVA_LONG, ROOT_BUCKETS);
-        long limits = buf.get(ValueLayout.JAVA_LONG, ROOT_LIMITS);
+        long[] words = new long[ROOT_BYTES / 8];
+        StructureIdentity identity = StructureIdentity.attach(thread, StructureKind.REMOTE_HASH_MAP, ptr,
+                MemorySegment.ofArray(words), ClosedMapException::new);
+        long b = words[(int) (ROOT_BUCKETS / 8)];
+        long limits = words[(int) (ROOT_LIMITS / 8)];
         long max = limits & 0xFFFF_FFFFL;
         long maxKey = limits >>> 32;
-        long t = buf.get(ValueLayout.JAVA_LONG, ROOT_TABLE);
+        long t = words[(int) (ROOT_TABLE / 8)];
         if (b < 2 || b > MAX_BUCKETS || max > Integer.MAX_VALUE || maxKey < 1 || maxKey > MAX_KEY_BYTES
                 || RemotePtr.node(t) != RemotePtr.node(ptr)) {
             throw new CorruptedMemoryException(ptr, b, "no map root at " + RemotePtr.toString(ptr) + ": buckets " + b
                     + ", largest value " + max + ", longest key " + maxKey + ", table " + RemotePtr.toString(t));
         }
         checkLimits(thread, (int) maxKey, (int) max);
-        return new RemoteHashMap(thread, reclaimer, ptr, t, (int) b, (int) maxKey, (int) max);
+        return new RemoteHashMap(thread, reclaimer, identity, t, (int) b, (int) maxKey, (int) max);
     }
 
     private static void checkLimits(ComputeThread thread, int maxKeyBytes, int maxValueBytes) {
@@ -552,6 +579,7 @@ public final class RemoteHashMap implements AutoCloseable {
      * @param key         any key: its 8 little-endian bytes (the map's keys must be allowed 8 bytes)
      * @param destination where the value goes, at least its length
      * @return the value's length, or -1 when the key is absent
+     * @throws ClosedMapException   when the handle is closed, or the map was destroyed (through any handle) before the call
      * @throws BadArgumentException  when the handle is closed, the map's keys are shorter than 8 bytes, or the
      *                               value is longer than {@code destination}
      * @throws LeaseExpiredException when called inside an outer guard whose lease ran out
@@ -567,6 +595,7 @@ public final class RemoteHashMap implements AutoCloseable {
      * @param key         1..{@link #maxKeyBytes()} bytes
      * @param destination where the value goes, at least its length
      * @return the value's length, or -1 when the key is absent
+     * @throws ClosedMapException   when the handle is closed, or the map was destroyed (through any handle) before the call
      * @throws BadArgumentException  when the handle is closed, the key's length is out of range (naming it
      *                               and the limit), or the value is longer than {@code destination}
      * @throws LeaseExpiredException when called inside an outer guard whose lease ran out
@@ -582,6 +611,7 @@ public final class RemoteHashMap implements AutoCloseable {
      *
      * @param key any key
      * @return the value, or {@code null} when the key is absent
+     * @throws ClosedMapException   when the handle is closed, or the map was destroyed (through any handle) before the call
      * @throws BadArgumentException when the handle is closed
      */
     public byte[] get(long key) {
@@ -593,6 +623,7 @@ public final class RemoteHashMap implements AutoCloseable {
      *
      * @param key 1..{@link #maxKeyBytes()} bytes
      * @return the value, or {@code null} when the key is absent
+     * @throws ClosedMapException   when the handle is closed, or the map was destroyed (through any handle) before the call
      * @throws BadArgumentException when the handle is closed or the key's length is out of range
      */
     public byte[] get(byte[] key) {
@@ -604,6 +635,7 @@ public final class RemoteHashMap implements AutoCloseable {
      *
      * @param key any key
      * @return whether the key is present (a {@link #get} that keeps the value in the thread's buffer)
+     * @throws ClosedMapException   when the handle is closed, or the map was destroyed (through any handle) before the call
      * @throws BadArgumentException when the handle is closed
      */
     public boolean containsKey(long key) {
@@ -615,6 +647,7 @@ public final class RemoteHashMap implements AutoCloseable {
      *
      * @param key 1..{@link #maxKeyBytes()} bytes
      * @return whether the key is present (a {@link #get} that keeps the value in the thread's buffer)
+     * @throws ClosedMapException   when the handle is closed, or the map was destroyed (through any handle) before the call
      * @throws BadArgumentException when the handle is closed or the key's length is out of range
      */
     public boolean containsKey(MemorySegment key) {
@@ -627,6 +660,7 @@ public final class RemoteHashMap implements AutoCloseable {
      *
      * @param key 1..{@link #maxKeyBytes()} bytes
      * @return whether the key is present (a {@link #get} that keeps the value in the thread's buffer)
+     * @throws ClosedMapException   when the handle is closed, or the map was destroyed (through any handle) before the call
      * @throws BadArgumentException when the handle is closed or the key's length is out of range
      */
     public boolean containsKey(byte[] key) {
@@ -663,7 +697,11 @@ public final class RemoteHashMap implements AutoCloseable {
                     }
                     continue;
                 }
-                readBuckets();
+                if (again) {
+                    readBuckets();
+                } else {
+                    readBucketsChecked();
+                }
                 long n;
                 long valueAt = 0;
                 while (true) {
@@ -836,6 +874,7 @@ public final class RemoteHashMap implements AutoCloseable {
      * @param key   any key: its 8 little-endian bytes (the map's keys must be allowed 8 bytes)
      * @param value 0..{@link #maxValueBytes()} bytes
      * @return true when the key was absent (inserted), false when its value was replaced
+     * @throws ClosedMapException   when the handle is closed, or the map was destroyed (through any handle) before the call
      * @throws BadArgumentException  when the handle is closed, the map's keys are shorter than 8 bytes, or the
      *                               value is larger than {@link #maxValueBytes()}
      * @throws MapFullException      when the key is absent and every slot of its two combined buckets is taken
@@ -853,6 +892,7 @@ public final class RemoteHashMap implements AutoCloseable {
      * @param key   1..{@link #maxKeyBytes()} bytes
      * @param value 0..{@link #maxValueBytes()} bytes
      * @return true when the key was absent (inserted), false when its value was replaced
+     * @throws ClosedMapException   when the handle is closed, or the map was destroyed (through any handle) before the call
      * @throws BadArgumentException  when the handle is closed, or the key's or the value's length is out of
      *                               range (naming it and the limit)
      * @throws MapFullException      when the key is absent and every slot of its two combined buckets is taken
@@ -870,6 +910,7 @@ public final class RemoteHashMap implements AutoCloseable {
      * @param key   1..{@link #maxKeyBytes()} bytes
      * @param value 0..{@link #maxValueBytes()} bytes
      * @return true when the key was absent (inserted), false when its value was replaced
+     * @throws ClosedMapException   when the handle is closed, or the map was destroyed (through any handle) before the call
      * @throws BadArgumentException when the handle is closed, or the key's or the value's length is out of range
      * @throws MapFullException     when the key is absent and every slot of its two combined buckets is taken
      */
@@ -913,7 +954,9 @@ public final class RemoteHashMap implements AutoCloseable {
                     readBuckets();
                 } else {
                     thread.batch().write(block, blockAt, (int) (valueOffset + n))
-                            .read(firstBucket, FIRST, combinedBytes).read(secondBucket, combinedBytes, combinedBytes).execute();
+                            .read(firstBucket, FIRST, combinedBytes).read(secondBucket, combinedBytes, combinedBytes)
+                            .read(identity.headerAddress(), HEADER, 8).execute();
+                    checkHeader(block, blockBytes);
                     loadView();
                     written = true;
                 }
@@ -1073,6 +1116,7 @@ public final class RemoteHashMap implements AutoCloseable {
      *
      * @param key any key: its 8 little-endian bytes (the map's keys must be allowed 8 bytes)
      * @return whether the key was present
+     * @throws ClosedMapException   when the handle is closed, or the map was destroyed (through any handle) before the call
      * @throws BadArgumentException  when the handle is closed or the map's keys are shorter than 8 bytes
      * @throws LeaseExpiredException when called inside an outer guard whose lease ran out
      */
@@ -1085,6 +1129,7 @@ public final class RemoteHashMap implements AutoCloseable {
      *
      * @param key 1..{@link #maxKeyBytes()} bytes
      * @return whether the key was present
+     * @throws ClosedMapException   when the handle is closed, or the map was destroyed (through any handle) before the call
      * @throws BadArgumentException  when the handle is closed or the key's length is out of range
      * @throws LeaseExpiredException when called inside an outer guard whose lease ran out
      */
@@ -1098,6 +1143,7 @@ public final class RemoteHashMap implements AutoCloseable {
      *
      * @param key 1..{@link #maxKeyBytes()} bytes
      * @return whether the key was present
+     * @throws ClosedMapException   when the handle is closed, or the map was destroyed (through any handle) before the call
      * @throws BadArgumentException when the handle is closed or the key's length is out of range
      */
     public boolean remove(byte[] key) {
@@ -1117,7 +1163,11 @@ public final class RemoteHashMap implements AutoCloseable {
                     }
                     continue;
                 }
-                readBuckets();
+                if (again) {
+                    readBuckets();
+                } else {
+                    readBucketsChecked();
+                }
                 while (true) {
                     int s = committedSlotOf(fp);
                     if (!g.valid()) {
@@ -1140,18 +1190,33 @@ public final class RemoteHashMap implements AutoCloseable {
 
     // ---------------------------------------------------------------- lifecycle
 
-    /** Ends this handle's use; later calls throw {@link BadArgumentException}. The map stays. Idempotent. */
+    /** Ends this handle's use; later calls throw {@link ClosedMapException}. The map stays. Idempotent. */
     @Override
     public void close() {
         closed = true;
     }
 
     /**
-     * Frees the map: every key-value block, the table and the root, with the thread's allocator (READs
-     * of the table, one free per block). Only once no thread uses the map any more; closes this handle.
+     * Frees the map with the thread's allocator: first the root, in the life this handle knows
+     * ({@link StructureIdentity#destroy}: the allocator's READ and compare-and-swap of its header), then every
+     * key-value block and the table (READs of the table, one free per block). Closes this handle, also when
+     * another handle destroyed the map first. Of two destroys of one map, in any handles and processes, exactly one frees it; the
+     * other throws {@link ClosedMapException} and frees nothing. Later attaches throw {@link ClosedMapException},
+     * and so does every call of another handle, in any process, that starts after this destroy returned (its
+     * first batch READs the root block's header); a call concurrent with the destroy may complete before it, so
+     * destroy a map only once no thread may still be in a call on it.
+     *
+     * @throws ClosedMapException when this handle is closed, or another handle destroyed the map first
      */
     public void destroy() {
         requireOpen();
+        try {
+            identity.destroy(thread, ROOT_BYTES);
+        } catch (ClosedMapException e) {
+            closed = true;
+            throw e;
+        }
+        closed = true;
         int perRead = Math.max(1, (int) (thread.config().bufferSizePerThread() - blockAt) / BUCKET_BYTES);
         for (int b = 0; b < buckets; b += perRead) {
             int count = Math.min(perRead, buckets - b);
@@ -1167,8 +1232,6 @@ public final class RemoteHashMap implements AutoCloseable {
             }
         }
         thread.allocator().deallocate(table, (long) buckets * BUCKET_BYTES);
-        thread.allocator().deallocate(root, ROOT_BYTES);
-        closed = true;
     }
 
     // ---------------------------------------------------------------- internals
@@ -1176,7 +1239,7 @@ public final class RemoteHashMap implements AutoCloseable {
     private void requireOpen() {
         thread.checkOwnerThread();
         if (closed) {
-            throw new BadArgumentException("this RemoteHashMap handle (root " + RemotePtr.toString(root) + ") is closed");
+            throw new ClosedMapException("this RemoteHashMap handle (root " + RemotePtr.toString(root) + ") is closed");
         }
     }
 
@@ -1200,6 +1263,35 @@ public final class RemoteHashMap implements AutoCloseable {
     private void readBuckets() {
         thread.batch().read(firstBucket, FIRST, combinedBytes).read(secondBucket, combinedBytes, combinedBytes).execute();
         loadView();
+    }
+
+    /**
+     * A call's first doorbell batch: a READ of each combined bucket of the current key, then a READ of the root
+     * block's header word, checked ({@link #checkHeader}) before the view is loaded.
+     */
+    private void readBucketsChecked() {
+        thread.batch().read(firstBucket, FIRST, combinedBytes).read(secondBucket, combinedBytes, combinedBytes)
+                .read(identity.headerAddress(), HEADER, 8).execute();
+        checkHeader(RemotePtr.NULL, 0);
+        loadView();
+    }
+
+    /**
+     * Checks the root block's header word that a call's first batch READ behind its buckets: while the map lives
+     * it is the word this handle saw at create or attach, so a call that starts after any handle's destroy
+     * returned finds another one. A put's new block ({@code block}, not {@link RemotePtr#NULL}), which no
+     * other thread can know yet, goes back to the allocator then.
+     *
+     * @throws ClosedMapException when the map was destroyed
+     */
+    private void checkHeader(long block, int blockBytes) {
+        long header = thread.buffer().get(ValueLayout.JAVA_LONG, HEADER);
+        if (header != identity.blockHeader()) {
+            if (block != RemotePtr.NULL) {
+                thread.allocator().deallocate(block, blockBytes);
+            }
+            identity.check(header);
+        }
     }
 
     private void loadView() {

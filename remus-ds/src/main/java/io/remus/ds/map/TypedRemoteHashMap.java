@@ -82,7 +82,8 @@ public final class TypedRemoteHashMap<K, V> implements AutoCloseable {
     }
 
     /**
-     * A handle on a map another thread created: {@link RemoteHashMap#attach} (one READ of the root), typed.
+     * A handle on a map another thread created: {@link RemoteHashMap#attach} (one READ of the root, with the block
+     * header and identity word in front of it), typed.
      *
      * @param thread    the caller's compute thread
      * @param reclaimer the caller's reclaimer (its thread's)
@@ -92,7 +93,10 @@ public final class TypedRemoteHashMap<K, V> implements AutoCloseable {
      * @param <K>       the key type
      * @param <V>       the value type
      * @return the handle
-     * @throws BadArgumentException as {@link RemoteHashMap#attach}
+     * @throws io.remus.ds.identity.WrongStructureException when the pointer is another kind of structure's root, or
+     *                                                       no structure's
+     * @throws ClosedMapException                            when the map there was destroyed
+     * @throws BadArgumentException                          otherwise as {@link RemoteHashMap#attach}
      */
     public static <K, V> TypedRemoteHashMap<K, V> attach(ComputeThread thread, Reclaimer reclaimer, long ptr, Codec<K> keys,
                                                          Codec<V> values) {
@@ -128,6 +132,7 @@ public final class TypedRemoteHashMap<K, V> implements AutoCloseable {
      *
      * @param key the key
      * @return the value, or {@code null} when the key is absent
+     * @throws ClosedMapException   when the handle is closed, or the map was destroyed (through any handle) before the call
      * @throws BadArgumentException  when the handle is closed or the key's encoding is out of range
      * @throws LeaseExpiredException when called inside an outer guard whose lease ran out
      */
@@ -142,6 +147,7 @@ public final class TypedRemoteHashMap<K, V> implements AutoCloseable {
      *
      * @param key the key
      * @return whether it is present
+     * @throws ClosedMapException   when the handle is closed, or the map was destroyed (through any handle) before the call
      * @throws BadArgumentException  when the handle is closed or the key's encoding is out of range
      * @throws LeaseExpiredException when called inside an outer guard whose lease ran out
      */
@@ -157,6 +163,7 @@ public final class TypedRemoteHashMap<K, V> implements AutoCloseable {
      * @param key   the key
      * @param value the value
      * @return true when the key was absent (inserted), false when its value was replaced
+     * @throws ClosedMapException   when the handle is closed, or the map was destroyed (through any handle) before the call
      * @throws BadArgumentException  when the handle is closed or an encoding is out of range
      * @throws MapFullException      when the key is absent and every slot of its two combined buckets is taken
      * @throws LeaseExpiredException when called inside an outer guard whose lease ran out
@@ -178,6 +185,7 @@ public final class TypedRemoteHashMap<K, V> implements AutoCloseable {
      *
      * @param key the key
      * @return whether the key was present
+     * @throws ClosedMapException   when the handle is closed, or the map was destroyed (through any handle) before the call
      * @throws BadArgumentException  when the handle is closed or the key's encoding is out of range
      * @throws LeaseExpiredException when called inside an outer guard whose lease ran out
      */

@@ -12,7 +12,12 @@
  * {@code RemoteHashMap.create(thread, reclaimer, node, buckets, maxValueBytes)} (or with
  * {@code maxKeyBytes} before {@code maxValueBytes}) and hands
  * {@code map.ptr()} to the others, each of which calls {@code RemoteHashMap.attach(thread, reclaimer, ptr)}
- * with its own compute thread and reclaimer. Handles are confined to their compute thread's owner.
+ * with its own compute thread and reclaimer. Handles are confined to their compute thread's owner. The root
+ * carries a {@link io.remus.ds.identity.StructureIdentity}: {@code attach} refuses another kind's root with
+ * {@link io.remus.ds.identity.WrongStructureException} and a destroyed map with
+ * {@link io.remus.ds.map.ClosedMapException}, which is also what every call on a closed or destroyed handle
+ * throws, and every call of any handle that starts after any handle's destroy returned (its first doorbell
+ * batch READs the root block's header behind the buckets, at no extra round trip); of two {@code destroy()} calls on one map, in any handles, exactly one frees it.
  *
  * <h2>Nulls</h2>
  * A {@code null} passed where an object is required is a {@link java.lang.NullPointerException} whose

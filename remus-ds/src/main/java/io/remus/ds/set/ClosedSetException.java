@@ -3,7 +3,11 @@ package io.remus.ds.set;
 import io.remus.core.BadArgumentException;
 import io.remus.core.RemotePtr;
 
-/** A call on a {@link RemoteSet} handle after its {@link RemoteSet#close()}. The message names the set. */
+/**
+ * A call on a {@link RemoteSet} handle after its {@link RemoteSet#close()} or its set's {@code destroy()}, a
+ * {@code destroy()} of a set that another handle destroyed first, or an {@code attach} to a destroyed set. The
+ * message names the set and its root. Nothing was changed.
+ */
 public class ClosedSetException extends BadArgumentException {
     private static final long serialVersionUID = 1L;
 
@@ -15,5 +19,14 @@ public class ClosedSetException extends BadArgumentException {
      */
     public ClosedSetException(String kind, long root) {
         super("this handle on the " + kind + " at " + RemotePtr.toString(root) + " is closed");
+    }
+
+    /**
+     * Creates the exception with its whole message.
+     *
+     * @param message what was refused, naming the set and its root
+     */
+    public ClosedSetException(String message) {
+        super(message);
     }
 }

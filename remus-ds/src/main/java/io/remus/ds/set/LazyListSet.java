@@ -11,6 +11,9 @@ import io.remus.core.BadArgumentException;
 import io.remus.core.ComputeThread;
 import io.remus.core.CorruptedMemoryException;
 import io.remus.core.RemotePtr;
+import io.remus.ds.identity.StructureIdentity;
+import io.remus.ds.identity.StructureKind;
+import io.remus.ds.identity.WrongStructureException;
 import io.remus.ds.reclaim.Guard;
 import io.remus.ds.reclaim.LeaseExpiredException;
 import io.remus.ds.reclaim.Reclaimer;
@@ -28,8 +31,10 @@ import java.util.Objects;
  * field.
  *
  * <pre>
- *  root (40 bytes, written once before its pointer is known):
- *  +0 tag (which set)   +8 head   +16 tail   +24 the tail's block   +32 lock kind (LazyListSet)
+ *  root block (written once before its pointer is known):
+ *  -16 the allocator's block header   -8 the identity word ({@link StructureIdentity}: kind, layout version, life)
+ *  root (32 bytes; the set's pointer points here):
+ *  +0 head   +8 tail   +16 the tail's block   +24 lock kind (the ordinal of its nodes' LockKind)
  *
  *  node data (32 bytes; a node pointer points here):
  *  +0  self    the node pointer itself: a node read through a torn pointer shows another value
@@ -74,10 +79,12 @@ import java.util.Objects;
  *   <caption>per call, besides the allocator's, the reclaimer's and the locks' own work</caption>
  *   <tr><th>method</th><th>progress</th><th>RDMA operations</th><th>round trips</th></tr>
  *   <tr><td>{@link #contains}</td><td>wait-free while the guard holds its lease (visits each node once, keys
- *       rising)</td><td>{@code v} READs of 32 bytes, nothing else</td><td>{@code v}</td></tr>
+ *       rising)</td><td>{@code v} READs of 32 bytes and the root header's READ of 8 bytes (in one batch with the
+ *       head's), nothing else</td><td>{@code v}</td></tr>
  *   <tr><td>{@link #insert}</td><td>blocking (deadlock-free; a spin lock's wait bounded by half the lease
  *       left, the whole call by the lock context's acquire timeout; see leases below)</td>
- *       <td>per attempt: {@code v} READs, 2 lock acquires and releases, 1 batch of 2 READs (1 when the node
+ *       <td>per attempt: {@code v} READs (the first attempt's head READ batched with the root header's), 2 lock
+ *       acquires and releases, 1 batch of 2 READs (1 when the node
  *       found is the tail); when the key is absent, 1 batch of a WRITE (128 bytes) and a compare-and-swap, and
  *       an allocation unless a spare node is kept</td>
  *       <td>expected (validation passes) {@code v + 2} when it links a node, {@code v + 1} when the key is
@@ -92,6 +99,14 @@ import java.util.Objects;
  * On the home node the READs of a walk are CPU loads; batches and compare-and-swaps use the loopback queue
  * pair. The reclaimer adds its own cost ({@link io.remus.ds.reclaim.EpochReclaimer}: none on a memory node for
  * enter and exit, none for a retire inside a guard).
+ *
+ * <p><b>Destroyed sets.</b> Every call READs the root block's header word (8 bytes) in one batch with its first
+ * READ, the head sentinel's, the header's posted after the head's, and checks it
+ * ({@link StructureIdentity#check}) before it uses anything that batch read: 1 READ more per call, no round trip
+ * (on the home node a CPU load after the head's). The word is the one the handle saw at create or attach until
+ * the root block is freed, so a call that starts after any handle's destroy returned throws
+ * {@link ClosedSetException}, never an answer read from freed memory, also once the block was reused; a call
+ * concurrent with a destroy may complete before it.
  *
  * <p><b>Linearizable</b> with respect to a set ({@code io.remus.check.spec.SetSpec}), as in the paper: a
  * successful insert at its linking compare-and-swap, a successful remove at its marking compare-and-swap, a
@@ -168,9 +183,10 @@ import java.util.Objects;
  * unaffected. ({@code LazyListLockLeaseTest}
  * shows this on the simulator; {@code StructuresKilledProcessOnVerbsTest} kills a process on rxe.)
  *
- * <p><b>Creating and finding.</b> {@link #create} allocates the root and both sentinels on one memory node
- * and writes them before the root is known; others {@link #attach} with {@link #ptr()} (one READ, which also
- * gives the lock kind). Lock handles are opened as nodes are locked and kept in a small cache per handle. All
+ * <p><b>Creating and finding.</b> {@link #create} allocates the root (with its identity word in front) and both
+ * sentinels on one memory node and writes them before the root is known; others {@link #attach} with
+ * {@link #ptr()} (one READ, which also gives the lock kind, and refuses another kind's root and a destroyed set).
+ * {@link #destroy} frees the root through its identity first, so that of two destroys exactly one frees the set. Lock handles are opened as nodes are locked and kept in a small cache per handle. All
  * handles of a set use reclaimers of one kind. The thread's registered buffer is scratch ({@link #BUFFER_BYTES}
  * bytes from offset 0) during a call. One instance per compute thread, used by its owner, like the lock
  * context.
@@ -181,6 +197,8 @@ public final class LazyListSet implements RemoteSet {
     /** Scratch bytes of the thread's buffer a call uses, from offset 0. */
     public static final int BUFFER_BYTES = 384;
 
+    /** Where the root block's header word lands, read with the head ({@link ListNodes#readHead}). */
+    private static final long BUF_HEADER = 0;
     private static final long BUF_READ = 64;
     private static final long BUF_PRED = 96;
     private static final long BUF_CURR = 128;
@@ -216,16 +234,17 @@ public final class LazyListSet implements RemoteSet {
     private long foundCurr;
     private long foundCurrBlock;
 
-    private LazyListSet(LockContext context, Reclaimer reclaimer, LockKind kind, long root, long head, long tail, long tailBlock) {
+    private LazyListSet(LockContext context, Reclaimer reclaimer, LockKind kind, StructureIdentity identity, long head,
+                        long tail, long tailBlock) {
         this.context = context;
         this.thread = context.thread();
         this.reclaimer = reclaimer;
         this.kind = kind;
-        this.root = root;
+        this.root = identity.ptr();
         this.head = head;
         this.tail = tail;
         this.tailBlock = tailBlock;
-        this.nodes = new ListNodes(thread, "LazyListSet", root, head, NODE_BYTES);
+        this.nodes = new ListNodes(thread, identity, head, NODE_BYTES);
     }
 
     /**
@@ -253,7 +272,8 @@ public final class LazyListSet implements RemoteSet {
 
     /**
      * Allocates an empty set on memory node {@code nodeId} whose nodes carry locks of {@code kind}: three
-     * allocations (root, head, tail) and three WRITEs. Every node of the set is allocated on that node.
+     * allocations (root, head, tail), the root's identity word (a CPU load and store on the creator's own node,
+     * else 1 READ and 1 WRITE) and three WRITEs. Every node of the set is allocated on that node.
      *
      * @param context   the creator's lock context (its compute thread's)
      * @param reclaimer the creator's reclaimer (its thread's)
@@ -268,39 +288,45 @@ public final class LazyListSet implements RemoteSet {
         Objects.requireNonNull(kind, "kind");
         ComputeThread thread = context.thread();
         ListLayout.requireBuffer(thread, BUFFER_BYTES);
-        long r = thread.allocator().allocate(ListLayout.ROOT_BYTES, nodeId);
+        StructureIdentity identity = ListLayout.allocateRoot(thread, StructureKind.LAZY_LIST_SET, nodeId);
         long tb = thread.allocator().allocate(NODE_BYTES, nodeId);
         long hb = thread.allocator().allocate(NODE_BYTES, nodeId);
         long t = dataOf(tb);
         long h = dataOf(hb);
         writeNode(thread, tb, Long.MAX_VALUE, RemotePtr.NULL);
         writeNode(thread, hb, Long.MIN_VALUE, t);
-        ListLayout.writeRoot(thread, r, ListLayout.LAZY_TAG, h, t, tb, kind.ordinal());
-        return new LazyListSet(context, reclaimer, kind, r, h, t, tb);
+        ListLayout.writeRoot(thread, identity.ptr(), h, t, tb, kind.ordinal());
+        return new LazyListSet(context, reclaimer, kind, identity, h, t, tb);
     }
 
     /**
-     * A handle on a set another thread created: one READ of the root, which names the lock kind.
+     * A handle on a set another thread created: one READ of the root, with the block header and identity word in
+     * front of it (48 bytes); the root names the lock kind.
      *
      * @param context   the caller's lock context (its compute thread's)
      * @param reclaimer the caller's reclaimer (its thread's), of the same kind as the other handles'
      * @param ptr       what {@link #ptr()} returned
      * @return the handle
-     * @throws BadArgumentException when the pointer is null, misaligned or no such set's root, or the thread's
-     *                              buffer is smaller than {@link #BUFFER_BYTES}
+     * @throws WrongStructureException when the pointer is another kind of structure's root, or no structure's
+     * @throws ClosedSetException      when the set there was destroyed
+     * @throws BadArgumentException    when the pointer is null or misaligned, the root names no lock kind, or the
+     *                                 thread's buffer is smaller than {@link #BUFFER_BYTES}
      */
     public static LazyListSet attach(LockContext context, Reclaimer reclaimer, long ptr) {
         Objects.requireNonNull(context, "context");
         Objects.requireNonNull(reclaimer, "reclaimer");
         ComputeThread thread = context.thread();
         ListLayout.requireBuffer(thread, BUFFER_BYTES);
-        long[] w = ListLayout.readRoot(thread, ptr, ListLayout.LAZY_TAG, "LazyListSet");
+        long[] w = new long[ListLayout.ROOT_BYTES / 8];
+        StructureIdentity identity = ListLayout.attachRoot(thread, StructureKind.LAZY_LIST_SET, ptr, w);
+        long lockKind = ListLayout.word(w, ListLayout.LOCK_KIND);
         LockKind[] kinds = LockKind.values();
-        if (w[4] < 0 || w[4] >= kinds.length) {
-            throw new BadArgumentException("the LazyListSet root at " + RemotePtr.toString(ptr) + " names lock kind " + w[4]
+        if (lockKind < 0 || lockKind >= kinds.length) {
+            throw new BadArgumentException("the LazyListSet root at " + RemotePtr.toString(ptr) + " names lock kind " + lockKind
                     + ", not one of 0.." + (kinds.length - 1));
         }
-        return new LazyListSet(context, reclaimer, kinds[(int) w[4]], ptr, w[1], w[2], w[3]);
+        return new LazyListSet(context, reclaimer, kinds[(int) lockKind], identity, ListLayout.word(w, ListLayout.HEAD),
+                ListLayout.word(w, ListLayout.TAIL), ListLayout.word(w, ListLayout.TAIL_BLOCK));
     }
 
     /** Builds a node image in the buffer (free lock word, data) and WRITEs it whole into {@code block}. */
@@ -326,8 +352,9 @@ public final class LazyListSet implements RemoteSet {
     }
 
     /**
-     * Adds {@code key} when absent (blocking; see the class for the cost): expected {@code v} READs, two locks,
-     * one batch of READs and, when absent, one batch of a WRITE and a compare-and-swap.
+     * Adds {@code key} when absent (blocking; see the class for the cost): expected {@code v} READs (and the root
+     * header's, with the head's), two locks, one batch of READs and, when absent, one batch of a WRITE and a
+     * compare-and-swap.
      *
      * @throws LockTimeoutException when the locks were not acquired within the context's acquire timeout from
      *                              the call's start (restarts included)
@@ -338,8 +365,8 @@ public final class LazyListSet implements RemoteSet {
     }
 
     /**
-     * Removes {@code key} when present (blocking; see the class for the cost): expected {@code v} READs, two
-     * locks, one batch of READs and, when present, one batch of two compare-and-swaps.
+     * Removes {@code key} when present (blocking; see the class for the cost): expected {@code v} READs (and the root
+     * header's, with the head's), two locks, one batch of READs and, when present, one batch of two compare-and-swaps.
      *
      * @throws LockTimeoutException as {@link #insert}
      */
@@ -350,7 +377,7 @@ public final class LazyListSet implements RemoteSet {
 
     private boolean run(long key, boolean insert) {
         ListLayout.checkKey(key);
-        nodes.requireOpen();
+        nodes.startCall();
         if (insert) {
             nodes.spare();
         }
@@ -377,12 +404,13 @@ public final class LazyListSet implements RemoteSet {
 
     /**
      * Tells whether {@code key} is present (wait-free while the guard holds its lease; see the class): {@code v}
-     * READs, at most {@code n + 1} in a list of {@code n} nodes, and nothing else.
+     * READs, at most {@code n + 1} in a list of {@code n} nodes, the root header's READ in the head's batch, and
+     * nothing else.
      */
     @Override
     public boolean contains(long key) {
         ListLayout.checkKey(key);
-        nodes.requireOpen();
+        nodes.startCall();
         boolean again = false;
         while (true) {
             try (Guard g = reclaimer.enter()) {
@@ -413,7 +441,7 @@ public final class LazyListSet implements RemoteSet {
         walk:
         while (true) {
             long pred = head;
-            thread.read(head, BUF_READ, ListLayout.DATA_BYTES);
+            nodes.readHead(head, BUF_READ, ListLayout.DATA_BYTES, BUF_HEADER);
             long predBlock = buf.get(ValueLayout.JAVA_LONG, BUF_READ + ListLayout.BLOCK);
             long curr = ListLayout.unmarked(buf.get(ValueLayout.JAVA_LONG, BUF_READ + ListLayout.NEXT));
             while (true) {
@@ -689,12 +717,18 @@ public final class LazyListSet implements RemoteSet {
     }
 
     /**
-     * Frees the whole set (every node still linked, and the root) with the thread's allocator: one READ per
-     * node. Only once no thread uses the set any more; the handle is closed after.
+     * Frees the whole set with the thread's allocator: first the root, in the life this handle knows
+     * ({@link StructureIdentity#destroy}: the allocator's READ and compare-and-swap of its header), then every
+     * node still linked (one READ and one free per node). The handle is closed after. Of two destroys of one
+     * set, in any handles and processes, exactly one frees it; the other throws {@link ClosedSetException} and
+     * frees nothing. Later attaches throw {@link ClosedSetException}, and so does every call of another handle,
+     * in any process, that starts after this destroy returned; a call concurrent with the destroy may complete
+     * before it, so destroy a set only once no thread may still be in a call on it.
+     *
+     * @throws ClosedSetException when this handle is closed, or another handle destroyed the set first
      */
     public void destroy() {
-        nodes.requireOpen();
-        nodes.close();
+        nodes.destroyRoot();
         long node = head;
         MemorySegment buf = thread.buffer();
         while (node != RemotePtr.NULL) {
@@ -703,6 +737,5 @@ public final class LazyListSet implements RemoteSet {
             thread.allocator().deallocate(buf.get(ValueLayout.JAVA_LONG, BUF_READ + ListLayout.BLOCK), NODE_BYTES);
             node = next;
         }
-        thread.allocator().deallocate(root, ListLayout.ROOT_BYTES);
     }
 }

@@ -2,7 +2,8 @@ package io.remus.ds.set;
 
 import io.remus.core.BadArgumentException;
 import io.remus.core.ComputeThread;
-import io.remus.core.RemotePtr;
+import io.remus.ds.identity.StructureIdentity;
+import io.remus.ds.identity.StructureKind;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -12,12 +13,14 @@ import java.lang.foreign.ValueLayout;
  * nodes whose data is four words read whole with one RDMA READ.
  *
  * <pre>
- *  root (ROOT_BYTES, on the set's home node; written once before its pointer is known):
- *  +0   tag        which set this is ({@link #LAZY_TAG}, {@link #LOCK_FREE_TAG} or {@link #SKIP_TAG})
- *  +8   head       the head sentinel's node pointer (key Long.MIN_VALUE, never removed)
- *  +16  tail       the tail sentinel's node pointer (key Long.MAX_VALUE, never removed)
- *  +24  tailBlock  the block the tail sentinel lies in
- *  +32  lockKind   LazyListSet: the ordinal of its nodes' LockKind; LockFreeSkipListSet: its maxLevel;
+ *  root block (on the set's home node; written once before its pointer is known):
+ *  -16  the allocator's block header
+ *  -8   the identity word ({@link StructureIdentity}): which set this is, its layout version, the block's life
+ *  root (ROOT_BYTES; the set's pointer points here):
+ *  +0   head       the head sentinel's node pointer (key Long.MIN_VALUE, never removed)
+ *  +8   tail       the tail sentinel's node pointer (key Long.MAX_VALUE, never removed)
+ *  +16  tailBlock  the block the tail sentinel lies in
+ *  +24  lockKind   LazyListSet: the ordinal of its nodes' LockKind; LockFreeSkipListSet: its maxLevel;
  *                  0 otherwise
  *
  *  node data (DATA_BYTES; a node pointer points here; 8-byte aligned, so bit 0 of a pointer is free):
@@ -29,12 +32,11 @@ import java.lang.foreign.ValueLayout;
  * </pre>
  */
 final class ListLayout {
-    static final long TAG = 0;
-    static final long HEAD = 8;
-    static final long TAIL = 16;
-    static final long TAIL_BLOCK = 24;
-    static final long LOCK_KIND = 32;
-    static final int ROOT_BYTES = 40;
+    static final long HEAD = 0;
+    static final long TAIL = 8;
+    static final long TAIL_BLOCK = 16;
+    static final long LOCK_KIND = 24;
+    static final int ROOT_BYTES = 32;
 
     static final long SELF = 0;
     static final long KEY = 8;
@@ -43,12 +45,6 @@ final class ListLayout {
     static final int DATA_BYTES = 32;
 
     static final long MARK = 1;
-    /** The root tag of a {@link LazyListSet} ("LazyList" in ASCII). */
-    static final long LAZY_TAG = 0x4C617A794C697374L;
-    /** The root tag of a {@link LockFreeListSet} ("HarrisML" in ASCII). */
-    static final long LOCK_FREE_TAG = 0x4861727269734D4CL;
-    /** The root tag of a {@link LockFreeSkipListSet} ("SkipList" in ASCII). */
-    static final long SKIP_TAG = 0x536B69704C697374L;
     /** Self words in a row that were not the pointer they were read by before the list counts as corrupted. */
     static final int MAX_TORN = 3;
 
@@ -70,12 +66,6 @@ final class ListLayout {
         return key;
     }
 
-    static void requireRoot(long ptr) {
-        if (RemotePtr.isNull(ptr) || (RemotePtr.address(ptr) & 7) != 0) {
-            throw new BadArgumentException("a set's root must be non-null and 8-byte aligned, got " + RemotePtr.toString(ptr));
-        }
-    }
-
     /** Checks that the thread's buffer holds {@code bytes} of scratch. */
     static void requireBuffer(ComputeThread thread, long bytes) {
         if (thread.config().bufferSizePerThread() < bytes) {
@@ -93,29 +83,38 @@ final class ListLayout {
     }
 
     /**
-     * Reads a root and checks its tag.
+     * Allocates a root block of {@link #ROOT_BYTES} with the identity of a set of {@code kind} in front
+     * ({@link StructureIdentity#allocate}: a CPU load and store on the thread's own node, else 1 READ and 1 WRITE,
+     * besides the allocation).
      *
-     * @return the root's words (tag, head, tail, tailBlock, lockKind)
+     * @return the creator's identity; its {@link StructureIdentity#ptr()} is the root
      */
-    static long[] readRoot(ComputeThread thread, long ptr, long tag, String kind) {
-        requireRoot(ptr);
-        thread.read(ptr, 0, ROOT_BYTES);
-        MemorySegment buf = thread.buffer();
-        long[] words = new long[ROOT_BYTES / 8];
-        for (int i = 0; i < words.length; i++) {
-            words[i] = buf.get(ValueLayout.JAVA_LONG, 8L * i);
-        }
-        if (words[0] != tag) {
-            throw new BadArgumentException(RemotePtr.toString(ptr) + " is not the root of a " + kind + " (its tag is 0x"
-                    + Long.toHexString(words[0]) + ")");
-        }
-        return words;
+    static StructureIdentity allocateRoot(ComputeThread thread, StructureKind kind, int nodeId) {
+        return StructureIdentity.allocate(thread, kind, ROOT_BYTES, nodeId, ClosedSetException::new);
+    }
+
+    /**
+     * Checks that {@code ptr} is the root of a live set of {@code kind} and reads its words: one READ of the
+     * block header, the identity word and the root ({@link StructureIdentity#attach}).
+     *
+     * @param words receives the root's words, {@link #ROOT_BYTES}{@code / 8} of them; {@link #word} reads one
+     * @return the caller's identity of the set
+     * @throws io.remus.ds.identity.WrongStructureException when no live set of {@code kind} is there
+     * @throws ClosedSetException                           when the set there was destroyed
+     * @throws BadArgumentException                         when the pointer is null or misaligned
+     */
+    static StructureIdentity attachRoot(ComputeThread thread, StructureKind kind, long ptr, long[] words) {
+        return StructureIdentity.attach(thread, kind, ptr, MemorySegment.ofArray(words), ClosedSetException::new);
+    }
+
+    /** {@return the root word at {@code offset} among {@code words} as {@link #attachRoot} read them} */
+    static long word(long[] words, long offset) {
+        return words[(int) (offset / 8)];
     }
 
     /** Writes a root from the buffer's first {@link #ROOT_BYTES} bytes. */
-    static void writeRoot(ComputeThread thread, long root, long tag, long head, long tail, long tailBlock, long lockKind) {
+    static void writeRoot(ComputeThread thread, long root, long head, long tail, long tailBlock, long lockKind) {
         MemorySegment buf = thread.buffer();
-        buf.set(ValueLayout.JAVA_LONG, TAG, tag);
         buf.set(ValueLayout.JAVA_LONG, HEAD, head);
         buf.set(ValueLayout.JAVA_LONG, TAIL, tail);
         buf.set(ValueLayout.JAVA_LONG, TAIL_BLOCK, tailBlock);

@@ -3,13 +3,17 @@ package io.remus.ds.set;
 import io.remus.core.ComputeThread;
 import io.remus.core.CorruptedMemoryException;
 import io.remus.core.RemotePtr;
+import io.remus.ds.identity.StructureIdentity;
+
+import java.lang.foreign.ValueLayout;
 
 /**
  * What a handle of a list-based set ({@link LockFreeListSet}, {@link LockFreeSkipListSet}, {@link LazyListSet}) does with
  * the nodes themselves, apart from its algorithm: it allocates them on the set's home node, keeping one spare
  * node between inserts and counting the allocator's round trips apart from the set's; it checks each node a
  * walk READs against the pointer it was read by (the torn-pointer rule below); it frees its spare node when
- * closed, and (for the lock-free sets) every node and the root when the set is destroyed. One per handle, used by the handle's owner.
+ * closed; it keeps the handle's {@link StructureIdentity} of the root, and frees the root through it when the set
+ * is destroyed (for the lock-free sets, every node after it). One per handle, used by the handle's owner.
  *
  * <p><b>Torn pointers.</b> A node whose {@code self} word is not the pointer it was read by was read through a
  * pointer that an RDMA READ returned half old and half new, racing a compare-and-swap; the walk starts over
@@ -23,6 +27,7 @@ import io.remus.core.RemotePtr;
 final class ListNodes {
     private final ComputeThread thread;
     private final String kind;
+    private final StructureIdentity identity;
     private final long root;
     private final int home;
     private final int nodeBytes;
@@ -31,18 +36,20 @@ final class ListNodes {
     private long allocatorRoundTrips;
     private int torn;
     private long tornPtr;
+    /** Whether the current call has yet to check the root block's header ({@link #readHead}). */
+    private boolean headerDue;
 
     /**
      * @param thread    the handle's compute thread
-     * @param kind      the set's class name, for messages
-     * @param root      the set's root
+     * @param identity  the handle's identity of the set's root
      * @param head      the head sentinel (its node is the home node)
      * @param nodeBytes bytes of every node's block
      */
-    ListNodes(ComputeThread thread, String kind, long root, long head, int nodeBytes) {
+    ListNodes(ComputeThread thread, StructureIdentity identity, long head, int nodeBytes) {
         this.thread = thread;
-        this.kind = kind;
-        this.root = root;
+        this.kind = identity.kind().typeName();
+        this.identity = identity;
+        this.root = identity.ptr();
         this.home = RemotePtr.node(head);
         this.nodeBytes = nodeBytes;
     }
@@ -119,6 +126,43 @@ final class ListNodes {
         }
     }
 
+    /**
+     * Starts a call of the set: checks that the handle is open, and makes the call's first {@link #readHead}
+     * check the root block's header.
+     *
+     * @throws ClosedSetException when the handle is closed
+     */
+    void startCall() {
+        requireOpen();
+        headerDue = true;
+    }
+
+    /**
+     * READs {@code length} bytes of the head sentinel into the thread's buffer at {@code bufferOffset}; the
+     * first time in a call ({@link #startCall()}) together with the root block's header word, into the buffer at
+     * {@code headerOffset}, and checks it ({@link StructureIdentity#check}) before the head's bytes are used. Off
+     * the home node that is one doorbell batch of two READs, the header's posted after the head's (one round
+     * trip, as the head's READ alone); on the home node two CPU loads, the header's after the head's. The header
+     * word is the one this handle saw at create or attach until the root block is freed: a call that starts after
+     * any handle's destroy returned gets {@link ClosedSetException} here, before it uses any data it read.
+     *
+     * @throws ClosedSetException when the set was destroyed
+     */
+    void readHead(long head, long bufferOffset, int length, long headerOffset) {
+        if (!headerDue) {
+            thread.read(head, bufferOffset, length);
+            return;
+        }
+        headerDue = false;
+        if (RemotePtr.node(head) == thread.nodeId()) {
+            thread.read(head, bufferOffset, length);
+            identity.check(thread.read(identity.headerAddress()));
+            return;
+        }
+        thread.batch().read(head, bufferOffset, length).read(identity.headerAddress(), headerOffset, 8).execute();
+        identity.check(thread.buffer().get(ValueLayout.JAVA_LONG, headerOffset));
+    }
+
     /** @throws ClosedSetException when the handle is closed */
     void requireOpen() {
         if (closed) {
@@ -139,21 +183,37 @@ final class ListNodes {
     }
 
     /**
-     * Closes the handle and frees every node linked at level 0 from {@code head} (marked ones included) and the
-     * root: one 8-byte READ per node.
+     * Frees the root block in the life this handle knows ({@link StructureIdentity#destroy}) and closes the
+     * handle: the first step of a set's destroy. Only a caller that returns from here may free the set's nodes.
+     *
+     * @throws ClosedSetException when the handle is closed, or another handle destroyed the set first (this
+     *                            handle is closed after, and nothing of the set was freed)
+     */
+    void destroyRoot() {
+        requireOpen();
+        try {
+            identity.destroy(thread, ListLayout.ROOT_BYTES);
+        } catch (ClosedSetException e) {
+            close();
+            throw e;
+        }
+        close();
+    }
+
+    /**
+     * Destroys the set: {@link #destroyRoot()}, then frees every node linked at level 0 from {@code head} (marked
+     * ones included): one 8-byte READ per node.
      *
      * @param nextOffset the offset of a node's level-0 {@code next} word
-     * @throws ClosedSetException when the handle is closed
+     * @throws ClosedSetException as {@link #destroyRoot()}, freeing nothing
      */
     void destroy(long head, long nextOffset) {
-        requireOpen();
-        close();
+        destroyRoot();
         long node = head;
         while (node != RemotePtr.NULL) {
             long next = ListLayout.unmarked(thread.read(RemotePtr.offset(node, nextOffset)));
             thread.allocator().deallocate(node, nodeBytes);
             node = next;
         }
-        thread.allocator().deallocate(root, ListLayout.ROOT_BYTES);
     }
 }

@@ -4,6 +4,9 @@ import io.remus.core.BadArgumentException;
 import io.remus.core.ComputeThread;
 import io.remus.core.CorruptedMemoryException;
 import io.remus.core.RemotePtr;
+import io.remus.ds.identity.StructureIdentity;
+import io.remus.ds.identity.StructureKind;
+import io.remus.ds.identity.WrongStructureException;
 import io.remus.ds.reclaim.Guard;
 import io.remus.ds.reclaim.LeaseExpiredException;
 import io.remus.ds.reclaim.Reclaimer;
@@ -19,8 +22,10 @@ import java.util.Objects;
  * reclamation: the thread whose compare-and-swap unlinks a node retires it.
  *
  * <pre>
- *  root (40 bytes, written once before its pointer is known):
- *  +0 tag (which set)   +8 head   +16 tail   +24 the tail's block   +32 lock kind (LazyListSet)
+ *  root block (written once before its pointer is known):
+ *  -16 the allocator's block header   -8 the identity word ({@link StructureIdentity}: kind, layout version, life)
+ *  root (32 bytes; the set's pointer points here):
+ *  +0 head   +8 tail   +16 the tail's block   +24 0 (LazyListSet: lock kind; LockFreeSkipListSet: maxLevel)
  *
  *  node data (32 bytes; a node pointer points here):
  *  +0  self    the node pointer itself: a node read through a torn pointer shows another value
@@ -63,21 +68,31 @@ import java.util.Objects;
  *   <caption>per call, besides the allocator's and the reclaimer's own work</caption>
  *   <tr><th>method</th><th>progress</th><th>RDMA operations</th><th>round trips</th></tr>
  *   <tr><td>{@link #contains}</td><td>wait-free while the guard holds its lease (visits each node once, keys
- *       rising)</td><td>{@code v} READs of 32 bytes, nothing else</td><td>{@code v}</td></tr>
+ *       rising)</td><td>{@code v} READs of 32 bytes and the root header's READ of 8 bytes (in one batch with the
+ *       head's), nothing else</td><td>{@code v}</td></tr>
  *   <tr><td>{@link #insert}</td><td>lock-free</td>
- *       <td>expected (uncontended): {@code v} READs, then 1 WRITE (32 bytes) and 1 compare-and-swap in one batch;
+ *       <td>expected (uncontended): {@code v} READs and the root header's, then 1 WRITE (32 bytes) and 1
+ *       compare-and-swap in one batch;
  *       an allocation unless a spare node is kept. Each failed compare-and-swap (another thread changed the
  *       predecessor) adds a {@code find}: {@code v'} READs and one compare-and-swap per marked node it unlinks</td>
  *       <td>expected {@code v + 1}; worst case unbounded ({@code sum of (v_i + 1)} over the attempts, each
  *       failed attempt caused by another thread's success)</td></tr>
  *   <tr><td>{@link #remove}</td><td>lock-free</td>
- *       <td>expected: {@code v} READs, 2 compare-and-swaps (mark, unlink); when the unlink fails, one more
+ *       <td>expected: {@code v} READs and the root header's, 2 compare-and-swaps (mark, unlink); when the unlink fails, one more
  *       {@code find}; retries as for insert</td><td>expected {@code v + 2}; worst case unbounded as for insert</td></tr>
  * </table>
  * A call to the home node is a network operation from every node but the home node, where the READs of a
  * walk are CPU loads (batches and compare-and-swaps go through the loopback queue pair). The reclaimer adds its
  * own cost ({@link io.remus.ds.reclaim.EpochReclaimer}: none on a memory node for enter and exit, none for a
  * retire inside a guard).
+ *
+ * <p><b>Destroyed sets.</b> Every call READs the root block's header word (8 bytes) in one batch with its first
+ * READ, the head sentinel's, the header's posted after the head's, and checks it
+ * ({@link StructureIdentity#check}) before it uses anything that batch read: 1 READ more per call, no round trip
+ * (on the home node a CPU load after the head's). The word is the one the handle saw at create or attach until
+ * the root block is freed, so a call that starts after any handle's destroy returned throws
+ * {@link ClosedSetException}, never an answer read from freed memory, also once the block was reused; a call
+ * concurrent with a destroy may complete before it.
  *
  * <p><b>Linearizable</b> with respect to a set ({@code io.remus.check.spec.SetSpec}): a successful insert at
  * its linking compare-and-swap; a successful remove at its marking compare-and-swap; an insert that finds
@@ -93,8 +108,10 @@ import java.util.Objects;
  * {@link LeaseExpiredException} (a remove whose mark already took effect returns true instead). Unlinked nodes
  * are retired through the reclaimer by the thread whose compare-and-swap unlinked them.
  *
- * <p><b>Creating and finding.</b> {@link #create} allocates the root and both sentinels on one memory node
- * and writes them before the root is known; others {@link #attach} with {@link #ptr()} (one READ). All
+ * <p><b>Creating and finding.</b> {@link #create} allocates the root (with its identity word in front) and both
+ * sentinels on one memory node and writes them before the root is known; others {@link #attach} with
+ * {@link #ptr()} (one READ, which refuses another kind's root and a destroyed set). {@link #destroy} frees the
+ * root through its identity first, so that of two destroys exactly one frees the set. All
  * handles of a set use reclaimers of one kind. The thread's registered buffer is scratch ({@link #BUFFER_BYTES}
  * bytes from offset 0) during a call. One instance per compute thread, used by its owner.
  */
@@ -104,6 +121,8 @@ public final class LockFreeListSet implements RemoteSet {
     /** Scratch bytes of the thread's buffer a call uses, from offset 0. */
     public static final int BUFFER_BYTES = 256;
 
+    /** Where the root block's header word lands, read with the head ({@link ListNodes#readHead}). */
+    private static final long BUF_HEADER = 0;
     private static final long BUF_READ = 64;
     private static final long BUF_NEW = 128;
     private static final long BUF_CAS = 192;
@@ -122,18 +141,19 @@ public final class LockFreeListSet implements RemoteSet {
     private long foundKey;
     private long foundNext;
 
-    private LockFreeListSet(ComputeThread thread, Reclaimer reclaimer, long root, long head, long tail) {
+    private LockFreeListSet(ComputeThread thread, Reclaimer reclaimer, StructureIdentity identity, long head, long tail) {
         this.thread = thread;
         this.reclaimer = reclaimer;
-        this.root = root;
+        this.root = identity.ptr();
         this.head = head;
         this.tail = tail;
-        this.nodes = new ListNodes(thread, "LockFreeListSet", root, head, NODE_BYTES);
+        this.nodes = new ListNodes(thread, identity, head, NODE_BYTES);
     }
 
     /**
-     * Allocates an empty set on memory node {@code nodeId}: three allocations (root, head, tail) and three
-     * WRITEs. Every node of the set is allocated on that node.
+     * Allocates an empty set on memory node {@code nodeId}: three allocations (root, head, tail), the root's
+     * identity word (a CPU load and store on the creator's own node, else 1 READ and 1 WRITE) and three WRITEs.
+     * Every node of the set is allocated on that node.
      *
      * @param thread    the creator's compute thread
      * @param reclaimer the creator's reclaimer (its thread's)
@@ -145,7 +165,7 @@ public final class LockFreeListSet implements RemoteSet {
         Objects.requireNonNull(thread, "thread");
         Objects.requireNonNull(reclaimer, "reclaimer");
         ListLayout.requireBuffer(thread, BUFFER_BYTES);
-        long r = thread.allocator().allocate(ListLayout.ROOT_BYTES, nodeId);
+        StructureIdentity identity = ListLayout.allocateRoot(thread, StructureKind.LOCK_FREE_LIST_SET, nodeId);
         long h = thread.allocator().allocate(NODE_BYTES, nodeId);
         long t = thread.allocator().allocate(NODE_BYTES, nodeId);
         MemorySegment buf = thread.buffer();
@@ -153,26 +173,31 @@ public final class LockFreeListSet implements RemoteSet {
         thread.write(t, BUF_NEW, NODE_BYTES);
         ListLayout.putData(buf, BUF_NEW, h, Long.MIN_VALUE, t, h);
         thread.write(h, BUF_NEW, NODE_BYTES);
-        ListLayout.writeRoot(thread, r, ListLayout.LOCK_FREE_TAG, h, t, t, 0);
-        return new LockFreeListSet(thread, reclaimer, r, h, t);
+        ListLayout.writeRoot(thread, identity.ptr(), h, t, t, 0);
+        return new LockFreeListSet(thread, reclaimer, identity, h, t);
     }
 
     /**
-     * A handle on a set another thread created: one READ of the root.
+     * A handle on a set another thread created: one READ of the root, with the block header and identity word in
+     * front of it (48 bytes).
      *
      * @param thread    the caller's compute thread
      * @param reclaimer the caller's reclaimer (its thread's), of the same kind as the other handles'
      * @param ptr       what {@link #ptr()} returned
      * @return the handle
-     * @throws BadArgumentException when the pointer is null, misaligned or no such set's root, or the thread's
-     *                              buffer is smaller than {@link #BUFFER_BYTES}
+     * @throws WrongStructureException when the pointer is another kind of structure's root, or no structure's
+     * @throws ClosedSetException      when the set there was destroyed
+     * @throws BadArgumentException    when the pointer is null or misaligned, or the thread's buffer is smaller
+     *                                 than {@link #BUFFER_BYTES}
      */
     public static LockFreeListSet attach(ComputeThread thread, Reclaimer reclaimer, long ptr) {
         Objects.requireNonNull(thread, "thread");
         Objects.requireNonNull(reclaimer, "reclaimer");
         ListLayout.requireBuffer(thread, BUFFER_BYTES);
-        long[] w = ListLayout.readRoot(thread, ptr, ListLayout.LOCK_FREE_TAG, "LockFreeListSet");
-        return new LockFreeListSet(thread, reclaimer, ptr, w[1], w[2]);
+        long[] w = new long[ListLayout.ROOT_BYTES / 8];
+        StructureIdentity identity = ListLayout.attachRoot(thread, StructureKind.LOCK_FREE_LIST_SET, ptr, w);
+        return new LockFreeListSet(thread, reclaimer, identity, ListLayout.word(w, ListLayout.HEAD),
+                ListLayout.word(w, ListLayout.TAIL));
     }
 
     @Override
@@ -181,14 +206,14 @@ public final class LockFreeListSet implements RemoteSet {
     }
 
     /**
-     * Adds {@code key} when absent (lock-free; see the class for the cost): expected {@code v} READs, one
-     * batch of a WRITE and a compare-and-swap. The new node is allocated before the walk when the handle keeps
-     * no spare, and kept as its spare when the key was present.
+     * Adds {@code key} when absent (lock-free; see the class for the cost): expected {@code v} READs (and the root
+     * header's, with the head's), one batch of a WRITE and a compare-and-swap. The new node is allocated before the
+     * walk when the handle keeps no spare, and kept as its spare when the key was present.
      */
     @Override
     public boolean insert(long key) {
         ListLayout.checkKey(key);
-        nodes.requireOpen();
+        nodes.startCall();
         long node = nodes.spare();
         boolean again = false;
         while (true) {
@@ -206,13 +231,13 @@ public final class LockFreeListSet implements RemoteSet {
     }
 
     /**
-     * Removes {@code key} when present (lock-free; see the class for the cost): expected {@code v} READs and
-     * two compare-and-swaps.
+     * Removes {@code key} when present (lock-free; see the class for the cost): expected {@code v} READs (and the root
+     * header's, with the head's) and two compare-and-swaps.
      */
     @Override
     public boolean remove(long key) {
         ListLayout.checkKey(key);
-        nodes.requireOpen();
+        nodes.startCall();
         boolean again = false;
         while (true) {
             try (Guard g = reclaimer.enter()) {
@@ -230,12 +255,13 @@ public final class LockFreeListSet implements RemoteSet {
 
     /**
      * Tells whether {@code key} is present (wait-free while the guard holds its lease; see the class): {@code v}
-     * READs, at most {@code n + 1} in a list of {@code n} keys without marked nodes, and nothing else.
+     * READs, at most {@code n + 1} in a list of {@code n} keys without marked nodes, the root header's READ in
+     * the head's batch, and nothing else.
      */
     @Override
     public boolean contains(long key) {
         ListLayout.checkKey(key);
-        nodes.requireOpen();
+        nodes.startCall();
         boolean again = false;
         while (true) {
             try (Guard g = reclaimer.enter()) {
@@ -393,7 +419,7 @@ public final class LockFreeListSet implements RemoteSet {
 
     /** READs the head sentinel and returns its successor (the head is never marked). */
     private long readNext(long node) {
-        thread.read(node, BUF_READ, NODE_BYTES);
+        nodes.readHead(node, BUF_READ, NODE_BYTES, BUF_HEADER);
         return ListLayout.unmarked(thread.buffer().get(ValueLayout.JAVA_LONG, BUF_READ + ListLayout.NEXT));
     }
 
@@ -414,8 +440,15 @@ public final class LockFreeListSet implements RemoteSet {
     }
 
     /**
-     * Frees the whole set (every node still linked, marked ones included, and the root) with the thread's
-     * allocator: one READ per node. Only once no thread uses the set any more; the handle is closed after.
+     * Frees the whole set with the thread's allocator: first the root, in the life this handle knows
+     * ({@link StructureIdentity#destroy}: the allocator's READ and compare-and-swap of its header), then every
+     * node still linked, marked ones included (one READ and one free per node). The handle is closed after.
+     * Of two destroys of one set, in any handles and processes, exactly one frees it; the other throws
+     * {@link ClosedSetException} and frees nothing. Later attaches throw {@link ClosedSetException}, and so does
+     * every call of another handle, in any process, that starts after this destroy returned; a call concurrent
+     * with the destroy may complete before it, so destroy a set only once no thread may still be in a call on it.
+     *
+     * @throws ClosedSetException when this handle is closed, or another handle destroyed the set first
      */
     public void destroy() {
         nodes.destroy(head, ListLayout.NEXT);

@@ -4,6 +4,9 @@ import io.remus.core.BadArgumentException;
 import io.remus.core.ComputeThread;
 import io.remus.core.CorruptedMemoryException;
 import io.remus.core.RemotePtr;
+import io.remus.ds.identity.StructureIdentity;
+import io.remus.ds.identity.StructureKind;
+import io.remus.ds.identity.WrongStructureException;
 import io.remus.ds.reclaim.Guard;
 import io.remus.ds.reclaim.LeaseExpiredException;
 import io.remus.ds.reclaim.Reclaimer;
@@ -26,8 +29,10 @@ import java.util.SplittableRandom;
  * of its own (versions, or validation READs), besides the tree's locks.
  *
  * <pre>
- *  root (ListLayout's 40 bytes, written once before its pointer is known):
- *  +0 tag (ListLayout.SKIP_TAG)   +8 head   +16 tail   +24 the tail's block   +32 maxLevel
+ *  root block (written once before its pointer is known):
+ *  -16 the allocator's block header   -8 the identity word ({@link StructureIdentity}: kind, layout version, life)
+ *  root (ListLayout's 32 bytes; the set's pointer points here):
+ *  +0 head   +8 tail   +16 the tail's block   +24 maxLevel
  *
  *  node data (32 + 8 * maxLevel bytes; a node pointer points here):
  *  +0       self     the node pointer itself: a node read through a torn pointer shows another value
@@ -80,23 +85,33 @@ import java.util.SplittableRandom;
  *   <caption>per call, besides the allocator's and the reclaimer's own work</caption>
  *   <tr><th>method</th><th>progress</th><th>RDMA operations</th><th>round trips</th></tr>
  *   <tr><td>{@link #contains}</td><td>wait-free while the guard holds its lease (keys rise along every
- *       level, and each node is read once)</td><td>{@code v} READs of a whole node, nothing else</td>
+ *       level, and each node is read once)</td><td>{@code v} READs of a whole node and the root header's READ of
+ *       8 bytes (in one batch with the head's), nothing else</td>
  *       <td>{@code v}</td></tr>
  *   <tr><td>{@link #insert}</td><td>lock-free</td>
- *       <td>expected (uncontended): {@code v} READs, then 1 WRITE of the node and 1 compare-and-swap in one
- *       batch, then 2 compare-and-swaps per level above 0, and when {@code h > 1} one 8-byte READ of the
- *       node's {@code next[0]}; an allocation unless a spare node is kept. Each failed link adds a
- *       {@code find} ({@code v'} READs, one compare-and-swap per marked node it unlinks), as does an upper
+ *       <td>expected (uncontended): {@code v} READs and the root header's, then 1 WRITE of the node and 1
+ *       compare-and-swap in one batch, then 2 compare-and-swaps per level above 0, and when {@code h > 1} one
+ *       8-byte READ of the node's {@code next[0]}; an allocation unless a spare node is kept. Each failed link
+ *       adds a {@code find} ({@code v'} READs, one compare-and-swap per marked node it unlinks), as does an upper
  *       level whose successor first found was a removed node of the same key</td>
  *       <td>expected {@code v + 1 + 2(h - 1) + (h > 1 ? 1 : 0)}; worst case unbounded (each failed attempt
  *       caused by another thread's success)</td></tr>
  *   <tr><td>{@link #remove}</td><td>lock-free</td>
- *       <td>expected: {@code v} READs, {@code h} compare-and-swaps (the marks), then the second {@code find}:
- *       about {@code v} READs and {@code h} compare-and-swaps (the unlinks); retries as for insert</td>
+ *       <td>expected: {@code v} READs and the root header's, {@code h} compare-and-swaps (the marks), then the
+ *       second {@code find}: about {@code v} READs and {@code h} compare-and-swaps (the unlinks); retries as for
+ *       insert</td>
  *       <td>expected about {@code 2v + 2h}; worst case unbounded as for insert</td></tr>
  * </table>
  * A call to the home node is a network operation from every node but the home node, where the READs of a
  * walk are CPU loads (batches and compare-and-swaps go through the loopback queue pair).
+ *
+ * <p><b>Destroyed sets.</b> Every call READs the root block's header word (8 bytes) in one batch with its first
+ * READ, the head sentinel's, the header's posted after the head's, and checks it
+ * ({@link StructureIdentity#check}) before it uses anything that batch read: 1 READ more per call, no round trip
+ * (on the home node a CPU load after the head's). The word is the one the handle saw at create or attach until
+ * the root block is freed, so a call that starts after any handle's destroy returned throws
+ * {@link ClosedSetException}, never an answer read from freed memory, also once the block was reused; a call
+ * concurrent with a destroy may complete before it.
  *
  * <p><b>Linearizable</b> with respect to a set ({@code io.remus.check.spec.SetSpec}): a successful insert at
  * its level-0 linking compare-and-swap; a successful remove at its level-0 marking compare-and-swap; a remove
@@ -140,8 +155,10 @@ import java.util.SplittableRandom;
  * freed). An insert whose lease runs out while linking upper levels stops linking (the node stays in the set
  * with fewer levels), which is safe while leases outlast calls, as every guard assumes.
  *
- * <p><b>Creating and finding.</b> {@link #create} allocates the root and both sentinels on one memory node
- * and writes them before the root is known; others {@link #attach} with {@link #ptr()} (one READ). All
+ * <p><b>Creating and finding.</b> {@link #create} allocates the root (with its identity word in front) and both
+ * sentinels on one memory node and writes them before the root is known; others {@link #attach} with
+ * {@link #ptr()} (one READ, which refuses another kind's root and a destroyed set). {@link #destroy} frees the
+ * root through its identity first, so that of two destroys exactly one frees the set. All
  * handles of a set use reclaimers of one kind. The thread's registered buffer is scratch ({@link #BUFFER_BYTES}
  * bytes from offset 0) during a call. One instance per compute thread, used by its owner.
  */
@@ -159,6 +176,8 @@ public final class LockFreeSkipListSet implements RemoteSet {
     static final long BLOCK = 24;
     static final long NEXT = 32;
 
+    /** Where the root block's header word lands, read with the head ({@link ListNodes#readHead}). */
+    private static final long BUF_HEADER = 0;
     /** Where a walk READs a node in the thread's buffer (package-private for tests that watch a walk). */
     static final long BUF_READ = 64;
     private static final long BUF_NEW = BUF_READ + 32 + 8 * MAX_LEVEL_LIMIT;
@@ -192,15 +211,16 @@ public final class LockFreeSkipListSet implements RemoteSet {
     /** The new node's own next words while its upper levels are linked. */
     private final long[] linked;
 
-    private LockFreeSkipListSet(ComputeThread thread, Reclaimer reclaimer, long root, long head, long tail, int maxLevel) {
+    private LockFreeSkipListSet(ComputeThread thread, Reclaimer reclaimer, StructureIdentity identity, long head, long tail,
+                                int maxLevel) {
         this.thread = thread;
         this.reclaimer = reclaimer;
-        this.root = root;
+        this.root = identity.ptr();
         this.head = head;
         this.tail = tail;
         this.maxLevel = maxLevel;
         this.nodeBytes = nodeBytes(maxLevel);
-        this.nodes = new ListNodes(thread, "LockFreeSkipListSet", root, head, nodeBytes);
+        this.nodes = new ListNodes(thread, identity, head, nodeBytes);
         this.preds = new long[maxLevel];
         this.succs = new long[maxLevel];
         this.succKeys = new long[maxLevel];
@@ -242,7 +262,8 @@ public final class LockFreeSkipListSet implements RemoteSet {
 
     /**
      * Allocates an empty set of {@code maxLevel} levels on memory node {@code nodeId}: three allocations
-     * (root, head, tail) and three WRITEs. Every node of the set is allocated on that node.
+     * (root, head, tail), the root's identity word (a CPU load and store on the creator's own node, else 1 READ
+     * and 1 WRITE) and three WRITEs. Every node of the set is allocated on that node.
      *
      * @param thread    the creator's compute thread
      * @param reclaimer the creator's reclaimer (its thread's)
@@ -258,7 +279,7 @@ public final class LockFreeSkipListSet implements RemoteSet {
         Objects.requireNonNull(reclaimer, "reclaimer");
         int bytes = nodeBytes(maxLevel);
         ListLayout.requireBuffer(thread, BUFFER_BYTES);
-        long r = thread.allocator().allocate(ListLayout.ROOT_BYTES, nodeId);
+        StructureIdentity identity = ListLayout.allocateRoot(thread, StructureKind.LOCK_FREE_SKIP_LIST_SET, nodeId);
         long h = thread.allocator().allocate(bytes, nodeId);
         long t = thread.allocator().allocate(bytes, nodeId);
         MemorySegment buf = thread.buffer();
@@ -272,26 +293,31 @@ public final class LockFreeSkipListSet implements RemoteSet {
             buf.set(ValueLayout.JAVA_LONG, BUF_NEW + NEXT + 8L * i, t);
         }
         thread.write(h, BUF_NEW, bytes);
-        ListLayout.writeRoot(thread, r, ListLayout.SKIP_TAG, h, t, t, maxLevel);
-        return new LockFreeSkipListSet(thread, reclaimer, r, h, t, maxLevel);
+        ListLayout.writeRoot(thread, identity.ptr(), h, t, t, maxLevel);
+        return new LockFreeSkipListSet(thread, reclaimer, identity, h, t, maxLevel);
     }
 
     /**
-     * A handle on a set another thread created: one READ of the root.
+     * A handle on a set another thread created: one READ of the root, with the block header and identity word in
+     * front of it (48 bytes).
      *
      * @param thread    the caller's compute thread
      * @param reclaimer the caller's reclaimer (its thread's), of the same kind as the other handles'
      * @param ptr       what {@link #ptr()} returned
      * @return the handle
-     * @throws BadArgumentException when the pointer is null, misaligned or no such set's root, or the thread's
-     *                              buffer is smaller than {@link #BUFFER_BYTES}
+     * @throws WrongStructureException when the pointer is another kind of structure's root, or no structure's
+     * @throws ClosedSetException      when the set there was destroyed
+     * @throws BadArgumentException    when the pointer is null or misaligned, the root's maxLevel is out of range,
+     *                                 or the thread's buffer is smaller than {@link #BUFFER_BYTES}
      */
     public static LockFreeSkipListSet attach(ComputeThread thread, Reclaimer reclaimer, long ptr) {
         Objects.requireNonNull(thread, "thread");
         Objects.requireNonNull(reclaimer, "reclaimer");
         ListLayout.requireBuffer(thread, BUFFER_BYTES);
-        long[] w = ListLayout.readRoot(thread, ptr, ListLayout.SKIP_TAG, "LockFreeSkipListSet");
-        return new LockFreeSkipListSet(thread, reclaimer, ptr, w[1], w[2], checkMaxLevel(w[4]));
+        long[] w = new long[ListLayout.ROOT_BYTES / 8];
+        StructureIdentity identity = ListLayout.attachRoot(thread, StructureKind.LOCK_FREE_SKIP_LIST_SET, ptr, w);
+        return new LockFreeSkipListSet(thread, reclaimer, identity, ListLayout.word(w, ListLayout.HEAD),
+                ListLayout.word(w, ListLayout.TAIL), checkMaxLevel(ListLayout.word(w, ListLayout.LOCK_KIND)));
     }
 
     private static void putHeader(MemorySegment buf, long node, long key, int height) {
@@ -317,15 +343,15 @@ public final class LockFreeSkipListSet implements RemoteSet {
     }
 
     /**
-     * Adds {@code key} when absent (lock-free; see the class for the cost): expected {@code v} READs, one
-     * batch of a WRITE and a compare-and-swap, 2 compare-and-swaps per level above 0 and, for a node of more
-     * than one level, an 8-byte READ. The new node is allocated before the walk when the handle keeps no
-     * spare, and kept as its spare when the key was present.
+     * Adds {@code key} when absent (lock-free; see the class for the cost): expected {@code v} READs (and the root
+     * header's, with the head's), one batch of a WRITE and a compare-and-swap, 2 compare-and-swaps per level above 0
+     * and, for a node of more than one level, an 8-byte READ. The new node is allocated before the walk when the
+     * handle keeps no spare, and kept as its spare when the key was present.
      */
     @Override
     public boolean insert(long key) {
         ListLayout.checkKey(key);
-        nodes.requireOpen();
+        nodes.startCall();
         long node = nodes.spare();
         int height = randomHeight();
         boolean again = false;
@@ -344,14 +370,14 @@ public final class LockFreeSkipListSet implements RemoteSet {
     }
 
     /**
-     * Removes {@code key} when present (lock-free; see the class for the cost): expected {@code v} READs and
-     * {@code h} compare-and-swaps to find and mark the node, then about {@code v} READs and {@code h}
-     * compare-and-swaps to unlink it.
+     * Removes {@code key} when present (lock-free; see the class for the cost): expected {@code v} READs (and the root
+     * header's, with the head's) and {@code h} compare-and-swaps to find and mark the node, then about {@code v} READs
+     * and {@code h} compare-and-swaps to unlink it.
      */
     @Override
     public boolean remove(long key) {
         ListLayout.checkKey(key);
-        nodes.requireOpen();
+        nodes.startCall();
         boolean again = false;
         boolean marked = false;
         while (true) {
@@ -379,12 +405,13 @@ public final class LockFreeSkipListSet implements RemoteSet {
 
     /**
      * Tells whether {@code key} is present (wait-free while the guard holds its lease; see the class): {@code v}
-     * READs, expected about {@code 2 log2 n} in a set of {@code n} keys, and nothing else.
+     * READs, expected about {@code 2 log2 n} in a set of {@code n} keys, the root header's READ in the head's
+     * batch, and nothing else.
      */
     @Override
     public boolean contains(long key) {
         ListLayout.checkKey(key);
-        nodes.requireOpen();
+        nodes.startCall();
         boolean again = false;
         while (true) {
             try (Guard g = reclaimer.enter()) {
@@ -673,7 +700,7 @@ public final class LockFreeSkipListSet implements RemoteSet {
 
     /** READs the head whole into {@code into}'s next words; false when the lease ran out. */
     private boolean readInto(Guard g, long node, long[] into) {
-        thread.read(node, BUF_READ, nodeBytes);
+        nodes.readHead(node, BUF_READ, nodeBytes, BUF_HEADER);
         if (!g.valid()) {
             return false;
         }
@@ -723,9 +750,15 @@ public final class LockFreeSkipListSet implements RemoteSet {
     }
 
     /**
-     * Frees the whole set (every node still linked at level 0, marked ones included, and the root) with the
-     * thread's allocator: one READ per node. Only once no thread uses the set any more; the handle is closed
-     * after.
+     * Frees the whole set with the thread's allocator: first the root, in the life this handle knows
+     * ({@link StructureIdentity#destroy}: the allocator's READ and compare-and-swap of its header), then every
+     * node still linked at level 0, marked ones included (one READ and one free per node). The handle is closed
+     * after. Of two destroys of one set, in any handles and processes, exactly one frees it; the other throws
+     * {@link ClosedSetException} and frees nothing. Later attaches throw {@link ClosedSetException}, and so does
+     * every call of another handle, in any process, that starts after this destroy returned; a call concurrent
+     * with the destroy may complete before it, so destroy a set only once no thread may still be in a call on it.
+     *
+     * @throws ClosedSetException when this handle is closed, or another handle destroyed the set first
      */
     public void destroy() {
         nodes.destroy(head, NEXT);

@@ -7,8 +7,14 @@ package io.remus.ds.set;
  *
  * <p>Keys are the {@code long} values {@link #MIN_KEY}..{@link #MAX_KEY}: {@link Long#MIN_VALUE} and
  * {@link Long#MAX_VALUE} are the head and tail sentinels' keys, and a call with either throws
- * {@link SetKeyException} naming the key before anything is done. A call on a closed handle
- * throws {@link ClosedSetException}. Each implementation states per method its progress guarantee, its
+ * {@link SetKeyException} naming the key before anything is done. A call on a closed handle, or on one
+ * through which the set was destroyed, throws {@link ClosedSetException}, and so does a call on any handle, in
+ * any process, that starts after any handle's destroy of the set returned: the call's first doorbell READs the
+ * root block's header along with the head sentinel and checks it before it uses what it read. A call concurrent
+ * with a destroy may complete before it. Each implementation's {@code attach}
+ * refuses a pointer to another kind of structure, or to none, with
+ * {@link io.remus.ds.identity.WrongStructureException}, and one to a destroyed set with
+ * {@link ClosedSetException}. Each implementation states per method its progress guarantee, its
  * RDMA operations and round trips, and its linearization points.
  *
  * <p>A handle is confined to its compute thread's owner, like the compute thread.

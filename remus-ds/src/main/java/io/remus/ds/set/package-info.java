@@ -18,6 +18,12 @@
  * <p>Created as the objects of {@code io.remus.ds.object} are: a creator calls {@code X.create(...)}, which
  * allocates and writes the root and the head and tail sentinels before the root's pointer is known, and
  * hands {@code ptr()} to the others, each of which calls {@code X.attach(...)} with its own compute thread.
+ * The root carries a {@link io.remus.ds.identity.StructureIdentity}: {@code attach} refuses another kind's
+ * root with {@link io.remus.ds.identity.WrongStructureException} and a destroyed set with
+ * {@link io.remus.ds.set.ClosedSetException}, and of two {@code destroy()} calls on one set, in any handles,
+ * exactly one frees it. Every call READs the root block's header in the doorbell of its first READ (the head
+ * sentinel's), at no extra round trip, so a call that starts after any handle's destroy returned throws
+ * {@link io.remus.ds.set.ClosedSetException} instead of reading freed memory.
  *
  * <h2>Nulls</h2>
  * A {@code null} passed where an object is required is a {@link java.lang.NullPointerException}

@@ -114,8 +114,9 @@ class LazyListLockLeaseTest {
 
             Waiter w = new Waiter(c, ptr, set -> set.insert(25) ? 1 : 0);
             assertTrue(w.ready.await(WAIT.toSeconds(), TimeUnit.SECONDS));
-            // The waiter's walk READs the head and keys 10, 20, 30; it is parked before locking node 20, its predecessor.
-            SimFreeze f = ((SimFabric) c.fabric()).freeze(w.thread, Opcode.READ, 4, MAX_FROZEN);
+            // The waiter's walk READs the head (with the root block's header) and keys 10, 20, 30; it is parked before
+            // locking node 20, its predecessor.
+            SimFreeze f = ((SimFabric) c.fabric()).freeze(w.thread, Opcode.READ, 5, MAX_FROZEN);
             w.go.countDown();
             assertTrue(f.awaitFrozen(WAIT), "the waiter reached node 20's lock");
             assertEquals(Opcode.COMPARE_AND_SWAP, f.frozenAt());
