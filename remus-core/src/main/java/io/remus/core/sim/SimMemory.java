@@ -90,16 +90,19 @@ final class SimMemory {
     }
 
     /**
-     * {@link SimOptions#poisonFreedBlocks()}: when {@code stored}, just stored at {@code offset} of
-     * {@code target} (node {@code nodeId}, address {@code address}) by a successful compare-and-swap,
-     * is the free header of the block behind it, fills that block's payload with
-     * {@link SimOptions#POISON}, up to the end of the segment.
+     * {@link SimOptions#poisonFreedBlocks()}: when a successful compare-and-swap at {@code offset} of
+     * {@code target} (node {@code nodeId}, address {@code address}) changed the allocated header
+     * {@code previous} of the block behind it to the free header {@code stored} (the block was just
+     * freed), fills that block's payload with {@link SimOptions#POISON}, up to the end of the segment.
+     * A free header changed to another free header (an allocator's pool push bumping its tag) is no free:
+     * the block's payload, the pool's link among it, is left alone.
      *
-     * @return the bytes poisoned, 0 when the word is no free header of its block
+     * @return the bytes poisoned, 0 when the swap freed no block
      */
-    static long poisonIfFreed(MemorySegment target, long offset, int nodeId, long address, long stored) {
+    static long poisonIfFreed(MemorySegment target, long offset, int nodeId, long address, long previous, long stored) {
         long block = RemotePtr.of(nodeId, address + BlockHeader.SIZE);
-        if (BlockHeader.state(stored) != BlockHeader.FREE || !BlockHeader.isHeaderOf(block, stored)) {
+        if (BlockHeader.state(stored) != BlockHeader.FREE || !BlockHeader.isHeaderOf(block, stored)
+                || BlockHeader.state(previous) != BlockHeader.ALLOCATED || !BlockHeader.isHeaderOf(block, previous)) {
             return 0;
         }
         long start = offset + BlockHeader.SIZE;

@@ -18,14 +18,15 @@ import io.remus.core.memory.BlockHeader;
  *                               low half first, as Soft-RoCE's responder can (its memcpy): a CPU reading
  *                               the word meanwhile sees the new low half beside the old high half (with
  *                               {@code yieldWhileTearing}, the transfer yields between the halves too)
- * @param poisonFreedBlocks      when a compare-and-swap succeeds and stores a valid {@link BlockHeader}
- *                               in state {@link BlockHeader#FREE} (the allocator freeing the block behind
- *                               the word), fill the block's payload with {@link #POISON}, before the
- *                               compare-and-swap completes: a reader of freed memory then sees the pattern
- *                               instead of plausible stale data. The payload is the block's size class's
- *                               bytes after the header, cut at the end of the registration. Memory that an
- *                               allocator links into a free list must be written after the header turned
- *                               free, or the poison overwrites it.
+ * @param poisonFreedBlocks      when a compare-and-swap succeeds and changes a valid {@link BlockHeader}
+ *                               from state {@link BlockHeader#ALLOCATED} to {@link BlockHeader#FREE} (the
+ *                               allocator freeing the block behind the word), fill the block's payload with
+ *                               {@link #POISON}, before the compare-and-swap completes: a reader of freed
+ *                               memory then sees the pattern instead of plausible stale data. The payload is
+ *                               the block's size class's bytes after the header, cut at the end of the
+ *                               registration. Memory that an allocator links into a free list must be
+ *                               written after the header turned free, or the poison overwrites it; a free
+ *                               header swapped for another (a pool push's tag) poisons nothing.
  * @param tearReads              load each aligned 8-byte piece of an RDMA READ as two 4-byte halves, low
  *                               half first (with {@code yieldWhileTearing}, yielding between them), as
  *                               Soft-RoCE's responder can: a READ racing a compare-and-swap or a WRITE of

@@ -242,7 +242,7 @@ final class SimQueuePair implements QueuePair {
                     long old = SimMemory.nicAtomic(target.nicAtomicLock(), theirs.segment(), remoteOffset,
                             opcode[i] == Opcode.FETCH_AND_ADD, operand[i], swap[i], options.yieldInsideNicAtomics());
                     if (options.poisonFreedBlocks() && opcode[i] == Opcode.COMPARE_AND_SWAP && old == operand[i]) {
-                        SimMemory.poisonIfFreed(theirs.segment(), remoteOffset, target.nodeId(), remoteAddress[i], swap[i]);
+                        SimMemory.poisonIfFreed(theirs.segment(), remoteOffset, target.nodeId(), remoteAddress[i], old, swap[i]);
                     }
                     SimMemory.storeResult(mine.segment(), localOffset, old);
                 }
