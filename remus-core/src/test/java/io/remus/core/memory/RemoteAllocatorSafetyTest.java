@@ -297,7 +297,8 @@ class RemoteAllocatorSafetyTest {
     }
 
     /**
-     * Of two racing frees of one block, the winner hands the block out again at once, while the loser's failed
+     * Of two racing frees of one block's life (each names the life by its header, so a free that comes after the
+     * block's reuse is refused), the winner hands the block out again at once, while the loser's failed
      * compare-and-swap of its header may still be in flight: the simulator's NIC atomics yield between their load and
      * their store, and a failed one stores back the word it loaded. The reuse is a compare-and-swap too, so it is
      * ordered with that store and never undone: after every round the header is the reused block's, allocated.
@@ -310,6 +311,7 @@ class RemoteAllocatorSafetyTest {
         try (TestCluster c = new TestCluster(make, hostile, 3, b -> b.threadsPerNode(2))) {
             long[] blocks = new long[rounds];
             long[] headers = new long[rounds];
+            long[] lives = new long[rounds];
             AtomicIntegerArray winners = new AtomicIntegerArray(rounds);
             CyclicBarrier together = new CyclicBarrier(2);
             c.runOnThreads(new int[] {0, 2}, (i, t) -> {
@@ -317,10 +319,11 @@ class RemoteAllocatorSafetyTest {
                 for (int r = 0; r < rounds; r++) {
                     if (i == 0) {
                         blocks[r] = a.allocate(16, 1);
+                        lives[r] = t.read(BlockHeader.address(blocks[r]));
                     }
                     together.await(30, TimeUnit.SECONDS);
                     try {
-                        a.deallocate(blocks[r], 16);
+                        a.deallocate(blocks[r], 16, lives[r]);
                         winners.incrementAndGet(r);
                         assertEquals(blocks[r], a.allocate(16, 1), "the winner's cache hands the block back at once");
                     } catch (DoubleFreeException lost) {
