@@ -214,6 +214,51 @@ public final class StructureIdentity {
     }
 
     /**
+     * Reads the root's word at {@code offset}: one READ from the root block's header through that word into
+     * {@code scratch} (1 round trip), checked ({@link #check}) before the word is returned.
+     *
+     * @param thread  the handle's compute thread
+     * @param offset  the word's offset in the root, 8-byte aligned
+     * @param scratch receives the READ: {@value #PREFIX_BYTES}{@code  + offset + 8} bytes at least
+     * @return the word
+     * @throws RuntimeException the structure's closed exception, when it was destroyed
+     */
+    public long readRootWord(ComputeThread thread, long offset, MemorySegment scratch) {
+        int length = (int) (PREFIX_BYTES + offset + 8);
+        thread.read(headerAddress(), scratch.asSlice(0, length));
+        check(scratch.get(ValueLayout.JAVA_LONG, 0));
+        return scratch.get(ValueLayout.JAVA_LONG, length - 8);
+    }
+
+    /**
+     * A call's first READ with the root block's header in the same doorbell: {@code length} bytes at {@code at} into
+     * the thread's buffer at {@code bufferOffset} and, after them, the header word into the buffer at
+     * {@code headerOffset}, as one doorbell batch of two READs (1 round trip, as the first READ alone); on the
+     * thread's own node, CPU loads of the two in that order (8 bytes as one word). The header is checked
+     * ({@link #check}) before the caller uses the bytes. Uses the thread's doorbell batch, which must be empty.
+     *
+     * @param thread       the handle's compute thread
+     * @param at           the bytes to read, on the root's node
+     * @param bufferOffset where they go in the thread's buffer
+     * @param length       how many, 8 or more
+     * @param headerOffset where the header word goes in the thread's buffer, apart from the bytes
+     * @throws RuntimeException the structure's closed exception, when it was destroyed
+     */
+    public void readWithHeader(ComputeThread thread, long at, long bufferOffset, int length, long headerOffset) {
+        if (RemotePtr.node(at) == thread.nodeId()) {
+            if (length == Long.BYTES) {
+                thread.buffer().set(ValueLayout.JAVA_LONG, bufferOffset, thread.read(at));
+            } else {
+                thread.read(at, bufferOffset, length);
+            }
+            check(thread.read(headerAddress()));
+            return;
+        }
+        thread.batch().read(at, bufferOffset, length).read(headerAddress(), headerOffset, 8).execute();
+        check(thread.buffer().get(ValueLayout.JAVA_LONG, headerOffset));
+    }
+
+    /**
      * Checks that the structure was not destroyed: one READ of the root block's header (1 round trip).
      *
      * @param thread the handle's compute thread

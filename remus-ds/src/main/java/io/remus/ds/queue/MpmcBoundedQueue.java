@@ -129,8 +129,6 @@ public final class MpmcBoundedQueue implements AutoCloseable {
     private final StructureIdentity identity;
     private final long ptr;
     private final int capacity;
-    /** Whether the queue is on the thread's own node, where its first READs are CPU loads. */
-    private final boolean local;
     /** Receives a READ of the block header, the identity word and the header's first three words. */
     private final MemorySegment rootWords = MemorySegment.ofArray(new long[5]);
     private long tail;
@@ -142,7 +140,6 @@ public final class MpmcBoundedQueue implements AutoCloseable {
         this.identity = identity;
         this.ptr = identity.ptr();
         this.capacity = capacity;
-        this.local = RemotePtr.node(ptr) == thread.nodeId();
         this.tail = tail;
         this.head = head;
     }
@@ -224,10 +221,7 @@ public final class MpmcBoundedQueue implements AutoCloseable {
      * @throws ClosedQueueException when the queue was destroyed
      */
     private long readRootWord(long offset) {
-        int length = (int) (StructureIdentity.PREFIX_BYTES + offset + 8);
-        thread.read(identity.headerAddress(), rootWords.asSlice(0, length));
-        identity.check(rootWords.get(ValueLayout.JAVA_LONG, 0));
-        return rootWords.get(ValueLayout.JAVA_LONG, length - 8);
+        return identity.readRootWord(thread, offset, rootWords);
     }
 
     /**
@@ -238,17 +232,7 @@ public final class MpmcBoundedQueue implements AutoCloseable {
      * @throws ClosedQueueException when the queue was destroyed
      */
     private void readChecked(long at, int length) {
-        if (local) {
-            if (length == Long.BYTES) {
-                thread.buffer().set(ValueLayout.JAVA_LONG, 0, thread.read(at));
-            } else {
-                thread.read(at, 0, length);
-            }
-            identity.check(thread.read(identity.headerAddress()));
-        } else {
-            thread.batch().read(at, 0, length).read(identity.headerAddress(), length, 8).execute();
-            identity.check(thread.buffer().get(ValueLayout.JAVA_LONG, length));
-        }
+        identity.readWithHeader(thread, at, 0, length, length);
     }
 
     private long slot(long ticket) {

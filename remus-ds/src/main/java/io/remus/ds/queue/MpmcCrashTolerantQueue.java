@@ -138,8 +138,6 @@ public final class MpmcCrashTolerantQueue implements AutoCloseable {
     private final long ptr;
     private final int capacity;
     private final int cells;
-    /** Whether the queue is on the thread's own node, where its first READs are CPU loads. */
-    private final boolean local;
     private final Ring allocated;
     private final Ring free;
     /** Receives a READ of the block header, the identity word and the header's first six words. */
@@ -157,7 +155,6 @@ public final class MpmcCrashTolerantQueue implements AutoCloseable {
         this.ptr = ptr;
         this.capacity = capacity;
         this.cells = cells;
-        this.local = RemotePtr.node(ptr) == thread.nodeId();
         this.allocated = new Ring("allocated", ptr + ALLOC_TAIL, ptr + ALLOC_HEAD, ptr + HEADER_BYTES, capacity,
                 tickets[0], tickets[1]);
         this.free = new Ring("free", ptr + FREE_TAIL, ptr + FREE_HEAD, ptr + HEADER_BYTES + 8L * capacity, cells,
@@ -298,10 +295,7 @@ public final class MpmcCrashTolerantQueue implements AutoCloseable {
      * @throws ClosedQueueException when the queue was destroyed
      */
     private long readRootWord(long word) {
-        int length = (int) (StructureIdentity.PREFIX_BYTES + (word - ptr) + 8);
-        thread.read(identity.headerAddress(), rootWords.asSlice(0, length));
-        identity.check(rootWords.get(ValueLayout.JAVA_LONG, 0));
-        return rootWords.get(ValueLayout.JAVA_LONG, length - 8);
+        return identity.readRootWord(thread, word - ptr, rootWords);
     }
 
     /**
@@ -312,15 +306,8 @@ public final class MpmcCrashTolerantQueue implements AutoCloseable {
      * @throws ClosedQueueException when the queue was destroyed
      */
     private long readChecked(long at) {
-        if (local) {
-            long word = thread.read(at);
-            identity.check(thread.read(identity.headerAddress()));
-            return word;
-        }
-        thread.batch().read(at, 0, 8).read(identity.headerAddress(), 8, 8).execute();
-        MemorySegment buffer = thread.buffer();
-        identity.check(buffer.get(ValueLayout.JAVA_LONG, 8));
-        return buffer.get(ValueLayout.JAVA_LONG, 0);
+        identity.readWithHeader(thread, at, 0, 8, 8);
+        return thread.buffer().get(ValueLayout.JAVA_LONG, 0);
     }
 
     private long cell(int index) {

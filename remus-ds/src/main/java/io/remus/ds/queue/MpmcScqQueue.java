@@ -277,10 +277,7 @@ public final class MpmcScqQueue implements AutoCloseable {
      * @throws ClosedQueueException when the queue was destroyed
      */
     private long readRootWord(long word) {
-        int length = (int) (StructureIdentity.PREFIX_BYTES + (word - ptr) + 8);
-        thread.read(identity.headerAddress(), rootWords.asSlice(0, length));
-        identity.check(rootWords.get(ValueLayout.JAVA_LONG, 0));
-        return rootWords.get(ValueLayout.JAVA_LONG, length - 8);
+        return identity.readRootWord(thread, word - ptr, rootWords);
     }
 
     private long cell(int index) {

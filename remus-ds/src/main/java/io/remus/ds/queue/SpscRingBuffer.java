@@ -252,10 +252,7 @@ public final class SpscRingBuffer {
          * @throws ClosedQueueException when the ring was destroyed
          */
         private long readRootWord(long offset) {
-            int length = (int) (StructureIdentity.PREFIX_BYTES + offset + 8);
-            thread.read(identity.headerAddress(), rootWords.asSlice(0, length));
-            identity.check(rootWords.get(ValueLayout.JAVA_LONG, 0));
-            return rootWords.get(ValueLayout.JAVA_LONG, length - 8);
+            return identity.readRootWord(thread, offset, rootWords);
         }
 
         /** {@return how this producer orders a message's WRITE and its sequence word's} */

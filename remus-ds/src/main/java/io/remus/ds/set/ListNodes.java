@@ -5,8 +5,6 @@ import io.remus.core.CorruptedMemoryException;
 import io.remus.core.RemotePtr;
 import io.remus.ds.identity.StructureIdentity;
 
-import java.lang.foreign.ValueLayout;
-
 /**
  * What a handle of a list-based set ({@link LockFreeListSet}, {@link LockFreeSkipListSet}, {@link LazyListSet}) does with
  * the nodes themselves, apart from its algorithm: it allocates them on the set's home node, keeping one spare
@@ -154,13 +152,7 @@ final class ListNodes {
             return;
         }
         headerDue = false;
-        if (RemotePtr.node(head) == thread.nodeId()) {
-            thread.read(head, bufferOffset, length);
-            identity.check(thread.read(identity.headerAddress()));
-            return;
-        }
-        thread.batch().read(head, bufferOffset, length).read(identity.headerAddress(), headerOffset, 8).execute();
-        identity.check(thread.buffer().get(ValueLayout.JAVA_LONG, headerOffset));
+        identity.readWithHeader(thread, head, bufferOffset, length, headerOffset);
     }
 
     /** @throws ClosedSetException when the handle is closed */
