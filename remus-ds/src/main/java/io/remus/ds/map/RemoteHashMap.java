@@ -26,8 +26,9 @@ import java.util.Objects;
  * compare-and-swap of a slot. Fixed capacity, no resizing (RACE's extendible directory is left out).
  *
  * <pre>
- *  root block:        -16 the allocator's block header | -8 the identity word ({@link StructureIdentity}:
- *                     kind, layout version, the block's life) | then the root, where the map's pointer points
+ *  root block:        -24 the allocator's block header | -16 the handles word | -8 the identity word
+ *                     ({@link StructureIdentity}: kind, layout version, the block's life, open handles) | then
+ *                     the root, where the map's pointer points
  *  root (24 bytes):   0 bucket count | 8 longest key (high 32 bits) and largest value (low 32 bits), in
  *                     bytes | 16 pointer to the table
  *  table:             bucket count x 64 bytes; a bucket is 8 slots of 8 bytes (the slot word:
@@ -146,7 +147,7 @@ import java.util.Objects;
  *       <td>3 (1 when absent); unbounded under contention</td></tr>
  * </table>
  * Here {@code k} is the key's length rounded up to 8 (8 for a {@code long} key) and {@code n} the value's.
- * A call learns of a destroy from the root block's header, READ behind the buckets in its first doorbell batch
+ * A call learns of a destroy from the root's handles word, READ behind the buckets in its first doorbell batch
  * and checked before any data of that batch is used ({@link StructureIdentity#check}): one READ of 8 bytes per
  * call, no round trip. A call that starts after any handle's destroy returned throws {@link ClosedMapException};
  * a call concurrent with a destroy may complete before it.
@@ -170,7 +171,7 @@ import java.util.Objects;
  * two combined buckets taken throws {@link MapFullException} (the table never resizes; see <b>Buckets</b> for
  * the load random keys reach first).
  *
- * <p><b>Creating and finding.</b> {@link #create} allocates the root (with its identity word in front) and the
+ * <p><b>Creating and finding.</b> {@link #create} allocates the root (with its handles and identity words in front) and the
  * zeroed table on a memory node and returns the creator's handle; others {@link #attach} with {@link #ptr()},
  * which refuses another kind's root ({@link WrongStructureException}) and a destroyed map
  * ({@link ClosedMapException}). Each handle needs its
@@ -179,8 +180,9 @@ import java.util.Objects;
  * more for longer keys (room for 16 header-and-key READs of {@code 8 + k} bytes, see
  * {@link #create(ComputeThread, Reclaimer, int, int, int, int)}); a lookup that meets fingerprint twins READs
  * their blocks side by side behind the first, up to the buffer's end. One instance per compute thread, used by
- * its owner; {@link #close()} ends the handle's use, {@link #destroy()} frees the map (exactly once, whatever the
- * handles that try), and a call on a closed or destroyed handle throws {@link ClosedMapException}.
+ * its owner; {@link #close()} ends the handle's use, {@link #destroy()} marks the map destroyed (exactly once, whatever
+ * the handles that try) and the last handle to close frees it, and a call on a closed or destroyed handle throws
+ * {@link ClosedMapException}.
  */
 public final class RemoteHashMap implements AutoCloseable {
     /** Slots per bucket. */
@@ -230,7 +232,7 @@ public final class RemoteHashMap implements AutoCloseable {
      */
     private static final long RESULT = 4L * BUCKET_BYTES;
     /**
-     * Where the READ of the root block's header word lands in a call's first batch: behind both combined
+     * Where the READ of the root's handles word lands in a call's first batch: behind both combined
      * buckets (the claim's result comes only in later batches).
      */
     private static final long HEADER = RESULT;
@@ -389,8 +391,9 @@ public final class RemoteHashMap implements AutoCloseable {
     }
 
     /**
-     * A handle on a map another thread created: one READ of the root, with the block header and identity word
-     * in front of it (40 bytes).
+     * A handle on a map another thread created: one READ of the root, with the block header, the handles word and
+     * the identity word in front of it (48 bytes), and one compare-and-swap of the handles word
+     * ({@link StructureIdentity#attach}).
      *
      * @param thread    the caller's compute thread
      * @param reclaimer the caller's reclaimer (its thread's)
@@ -407,18 +410,24 @@ public final class RemoteHashMap implements AutoCloseable {
         Objects.requireNonNull(reclaimer, "reclaimer");
         long[] words = new long[ROOT_BYTES / 8];
         StructureIdentity identity = StructureIdentity.attach(thread, StructureKind.REMOTE_HASH_MAP, ptr,
-                MemorySegment.ofArray(words), ClosedMapException::new);
+                MemorySegment.ofArray(words), ClosedMapException::new, copy -> {
+                    long b = copy.getAtIndex(ValueLayout.JAVA_LONG, ROOT_BUCKETS / 8);
+                    long limits = copy.getAtIndex(ValueLayout.JAVA_LONG, ROOT_LIMITS / 8);
+                    long max = limits & 0xFFFF_FFFFL;
+                    long maxKey = limits >>> 32;
+                    long t = copy.getAtIndex(ValueLayout.JAVA_LONG, ROOT_TABLE / 8);
+                    if (b < 2 || b > MAX_BUCKETS || max > Integer.MAX_VALUE || maxKey < 1 || maxKey > MAX_KEY_BYTES
+                            || RemotePtr.node(t) != RemotePtr.node(ptr)) {
+                        throw new CorruptedMemoryException(ptr, b, "no map root at " + RemotePtr.toString(ptr) + ": buckets "
+                                + b + ", largest value " + max + ", longest key " + maxKey + ", table " + RemotePtr.toString(t));
+                    }
+                    checkLimits(thread, (int) maxKey, (int) max);
+                });
         long b = words[(int) (ROOT_BUCKETS / 8)];
         long limits = words[(int) (ROOT_LIMITS / 8)];
         long max = limits & 0xFFFF_FFFFL;
         long maxKey = limits >>> 32;
         long t = words[(int) (ROOT_TABLE / 8)];
-        if (b < 2 || b > MAX_BUCKETS || max > Integer.MAX_VALUE || maxKey < 1 || maxKey > MAX_KEY_BYTES
-                || RemotePtr.node(t) != RemotePtr.node(ptr)) {
-            throw new CorruptedMemoryException(ptr, b, "no map root at " + RemotePtr.toString(ptr) + ": buckets " + b
-                    + ", largest value " + max + ", longest key " + maxKey + ", table " + RemotePtr.toString(t));
-        }
-        checkLimits(thread, (int) maxKey, (int) max);
         return new RemoteHashMap(thread, reclaimer, identity, t, (int) b, (int) maxKey, (int) max);
     }
 
@@ -1190,33 +1199,41 @@ public final class RemoteHashMap implements AutoCloseable {
 
     // ---------------------------------------------------------------- lifecycle
 
-    /** Ends this handle's use; later calls throw {@link ClosedMapException}. The map stays. Idempotent. */
+    /**
+     * Ends this handle's use; later calls throw {@link ClosedMapException}. Idempotent. Drops the handle from the
+     * map's root (one fetch-and-add, {@link StructureIdentity#close}): the map stays, unless it was destroyed and
+     * this was its last open handle; then this frees it, as {@link #destroy()} describes.
+     */
     @Override
     public void close() {
+        if (closed) {
+            return;
+        }
+        thread.checkOwnerThread();
         closed = true;
+        identity.close(thread, ROOT_BYTES, this::freeBlocks);
     }
 
     /**
-     * Frees the map with the thread's allocator: first the root, in the life this handle knows
-     * ({@link StructureIdentity#destroy}: the allocator's READ and compare-and-swap of its header), then every
-     * key-value block and the table (READs of the table, one free per block). Closes this handle, also when
-     * another handle destroyed the map first. Of two destroys of one map, in any handles and processes, exactly one frees it; the
-     * other throws {@link ClosedMapException} and frees nothing. Later attaches throw {@link ClosedMapException},
-     * and so does every call of another handle, in any process, that starts after this destroy returned (its
-     * first batch READs the root block's header); a call concurrent with the destroy may complete before it, so
-     * destroy a map only once no thread may still be in a call on it.
+     * Destroys the map and closes this handle: one compare-and-swap of the root's handles word marks the map
+     * destroyed ({@link StructureIdentity#destroy}). When no other handle is open the map is freed here: every
+     * key-value block and the table (READs of the table, one free per block), then the root; else the last other
+     * handle to {@link #close()} frees it, so no handle ever reads a freed block. Of two destroys of one map, in
+     * any handles and processes, exactly one marks it; the other closes its handle and throws
+     * {@link ClosedMapException}. Later attaches throw {@link ClosedMapException}, and so does every call of another
+     * handle, in any process, that starts after this destroy returned (its first batch READs the root's handles
+     * word); a call concurrent with the destroy completes on the map's memory, intact, before or after it.
      *
      * @throws ClosedMapException when this handle is closed, or another handle destroyed the map first
      */
     public void destroy() {
         requireOpen();
-        try {
-            identity.destroy(thread, ROOT_BYTES);
-        } catch (ClosedMapException e) {
-            closed = true;
-            throw e;
-        }
         closed = true;
+        identity.destroy(thread, ROOT_BYTES, this::freeBlocks);
+    }
+
+    /** Frees every key-value block and the table: the last handle of a destroyed map. */
+    private void freeBlocks() {
         int perRead = Math.max(1, (int) (thread.config().bufferSizePerThread() - blockAt) / BUCKET_BYTES);
         for (int b = 0; b < buckets; b += perRead) {
             int count = Math.min(perRead, buckets - b);
@@ -1277,16 +1294,15 @@ public final class RemoteHashMap implements AutoCloseable {
     }
 
     /**
-     * Checks the root block's header word that a call's first batch READ behind its buckets: while the map lives
-     * it is the word this handle saw at create or attach, so a call that starts after any handle's destroy
-     * returned finds another one. A put's new block ({@code block}, not {@link RemotePtr#NULL}), which no
+     * Checks the root's handles word that a call's first batch READ behind its buckets
+     * ({@link StructureIdentity#check}): a call that starts after any handle's destroy returned finds it marked. A put's new block ({@code block}, not {@link RemotePtr#NULL}), which no
      * other thread can know yet, goes back to the allocator then.
      *
      * @throws ClosedMapException when the map was destroyed
      */
     private void checkHeader(long block, int blockBytes) {
         long header = thread.buffer().get(ValueLayout.JAVA_LONG, HEADER);
-        if (header != identity.blockHeader()) {
+        if (!identity.isLive(header)) {
             if (block != RemotePtr.NULL) {
                 thread.allocator().deallocate(block, blockBytes);
             }

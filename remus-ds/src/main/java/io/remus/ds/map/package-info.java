@@ -17,7 +17,8 @@
  * {@link io.remus.ds.identity.WrongStructureException} and a destroyed map with
  * {@link io.remus.ds.map.ClosedMapException}, which is also what every call on a closed or destroyed handle
  * throws, and every call of any handle that starts after any handle's destroy returned (its first doorbell
- * batch READs the root block's header behind the buckets, at no extra round trip); of two {@code destroy()} calls on one map, in any handles, exactly one frees it.
+ * batch READs the root's handles word behind the buckets, at no extra round trip); of two {@code destroy()}
+ * calls on one map, in any handles, exactly one marks it destroyed, and the last handle to {@code close()} frees it.
  *
  * <h2>Nulls</h2>
  * A {@code null} passed where an object is required is a {@link java.lang.NullPointerException} whose

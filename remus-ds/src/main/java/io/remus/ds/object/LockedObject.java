@@ -24,8 +24,9 @@ import java.util.Objects;
  *
  * <pre>
  *  root (on the object's node; ptr 8-byte aligned):
- *  -16       the root block's allocator header
- *  -8        the identity word ({@link StructureIdentity})
+ *  -24       the root block's allocator header
+ *  -16       the handles word ({@link StructureIdentity})
+ *  -8        the identity word
  *  +0        bytes s     the sequential object's state size, written once before the pointer is known
  *  +8        state       the sequential object's serialized state, s bytes (rounded up to 8: s8)
  *  L         lock word   {@link LockWord#SIZE} bytes, owned by the lock kind, at the first 64-byte boundary
@@ -41,7 +42,7 @@ import java.util.Objects;
  * <p><b>Cost</b> per {@link #apply} ({@code s} the state's bytes): the lock's acquire and release (ALock:
  * CPU atomics for a thread on the lock's node, RDMA compare-and-swaps and WRITEs for the others; spin:
  * one RDMA compare-and-swap per attempt, unbounded under contention, and one to release), plus 1 READ of
- * {@code 24 + s} bytes (the root block's header, the identity word, the state size and the state), plus 1
+ * {@code 24 + s} bytes (the handles word, the identity word, the state size and the state), plus 1
  * WRITE of {@code s} bytes when the operation changed the state (none for an
  * operation that returns the state unchanged: a read, a take from an empty container). Each is one round
  * trip; READs and WRITEs to the caller's own node are network operations too unless the compute thread
@@ -57,15 +58,17 @@ import java.util.Objects;
  * that object's size). The thread's registered buffer is scratch ({@link #bufferBytes} bytes from offset 0)
  * during a call.
  *
- * <p><b>Destroying.</b> {@link #destroy} frees the object once no thread uses it and closes its handle. The
- * other handles' calls learn of it from the READ of the state they do anyway ({@link ClosedObjectException}),
- * but they take the lock first, in the freed block: no handle may call them after the object was destroyed.
+ * <p><b>Closing and destroying.</b> Each handle is closed when its thread is done ({@link #close()});
+ * {@link #destroy} marks the object destroyed, and its block is freed when the last handle is closed (see
+ * {@link StructureIdentity}). The other handles' calls learn of a destroy from the READ of the state they do
+ * anyway, which starts at the handles word ({@link ClosedObjectException}); the lock they took first is in the
+ * destroyed block, which stays allocated while they are open.
  *
  * <p>One instance per compute thread, used by its owner, like the compute thread and the lock handle.
  *
  * @param <S> the sequential object's state type
  */
-public final class LockedObject<S> {
+public final class LockedObject<S> implements AutoCloseable {
     private static final long BYTES = 0;
     private static final long STATE = 8;
     /** Where a call's READ puts the state in the buffer: behind the header, the identity word and the size. */
@@ -151,8 +154,9 @@ public final class LockedObject<S> {
     }
 
     /**
-     * A handle on an object another thread created: one READ (the root block's header, the identity word and
-     * the state size). The caller vouches that the creator used this lock kind and an equal sequential object.
+     * A handle on an object another thread created: one READ (the root block's header, the handles and
+     * identity words and the state size) and one compare-and-swap of the handles word
+     * ({@link StructureIdentity#attach}). The caller vouches that the creator used this lock kind and an equal sequential object.
      *
      * @param context the caller's lock context (its compute thread's)
      * @param kind    the lock kind the creator gave
@@ -174,12 +178,13 @@ public final class LockedObject<S> {
         int s = check(thread, object.stateBytes());
         MemorySegment head = MemorySegment.ofArray(new long[1]);
         StructureIdentity identity = StructureIdentity.attach(thread, StructureKind.LOCKED_OBJECT, ptr, head,
-                ClosedObjectException::new);
-        long bytes = head.get(ValueLayout.JAVA_LONG, BYTES);
-        if (bytes != s) {
-            throw new BadArgumentException("the locked object at " + RemotePtr.toString(ptr) + " holds states of " + bytes
-                    + " bytes, the sequential object given has " + s);
-        }
+                ClosedObjectException::new, copy -> {
+                    long bytes = copy.get(ValueLayout.JAVA_LONG, BYTES);
+                    if (bytes != s) {
+                        throw new BadArgumentException("the locked object at " + RemotePtr.toString(ptr) + " holds states of "
+                                + bytes + " bytes, the sequential object given has " + s);
+                    }
+                });
         return new LockedObject<>(thread, identity, kind.open(context, lockWord(ptr, s)), object);
     }
 
@@ -239,7 +244,7 @@ public final class LockedObject<S> {
     }
 
     /**
-     * Reads the current state under the lock: the lock, 1 READ (of the root block's header, the identity word,
+     * Reads the current state under the lock: the lock, 1 READ (of the handles word, the identity word,
      * the state size and the state), the unlock. Blocking.
      *
      * @return the state
@@ -257,24 +262,37 @@ public final class LockedObject<S> {
         }
     }
 
-    /** Reads the state with the root block's header, the identity word and the size in front, and checks the header. */
+    /** Reads the state with the handles word, the identity word and the size in front, and checks the handles word. */
     private void readState() {
         thread.read(identity.headerAddress(), 0, (int) BUF_STATE + stateBytes);
         identity.check(thread.buffer().get(ValueLayout.JAVA_LONG, 0));
     }
 
     /**
-     * Frees the object's block with the thread's allocator, in the life this handle knows
-     * ({@link StructureIdentity#destroy}: the allocator's free), and closes the handle. Only once no thread
-     * uses the object any more.
+     * Closes this handle: one fetch-and-add of the handles word ({@link StructureIdentity#close}); idempotent. When
+     * the object was destroyed and this was its last open handle, frees it.
+     */
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        identity.close(thread, rootBytes(stateBytes), () -> { });
+    }
+
+    /**
+     * Destroys the object and closes this handle ({@link StructureIdentity#destroy}: one compare-and-swap of the
+     * handles word); the block is freed here when no other handle is open, else by the last other handle's
+     * {@link #close()}. Every call of any handle that starts after this returned throws {@link ClosedObjectException}.
      *
-     * @throws ClosedObjectException when the object was destroyed already (by this handle or another); then
-     *                               nothing is freed
+     * @throws ClosedObjectException when this handle is closed, or another handle destroyed the object first (this
+     *                               handle is closed after)
      */
     public void destroy() {
         requireOpen();
         closed = true;
-        identity.destroy(thread, rootBytes(stateBytes));
+        identity.destroy(thread, rootBytes(stateBytes), () -> { });
     }
 
     private void requireOpen() {

@@ -25,17 +25,19 @@ import java.util.Objects;
  * {@link ComputeThread#allocator()} on a memory node and stores the initial value before anyone can
  * know the pointer; the creator hands {@link #ptr()} to the others (a root word, a message, a
  * known slot), and each thread that uses the counter calls {@link #attach} with its own compute
- * thread. The counter lives until {@link #destroy()}, which its creator calls once no thread uses it.
+ * thread. Each handle is closed when its thread is done ({@link #close()}); the counter lives until one handle
+ * calls {@link #destroy()}, and its memory until the last handle is closed (see {@link StructureIdentity}).
  *
  * <p><b>Progress and cost</b> (n = number of threads, which none of them depends on):
  * <table>
  *   <caption>per call</caption>
  *   <tr><th>method</th><th>progress</th><th>RDMA operations</th><th>round trips</th></tr>
- *   <tr><td>{@link #fetchAndAdd}</td><td>wait-free</td><td>1 fetch-and-add</td><td>1</td></tr>
- *   <tr><td>{@link #read}</td><td>wait-free</td><td>1 READ of 24 bytes: the root block's header, the identity
+ *   <tr><td>{@link #fetchAndAdd}</td><td>wait-free</td><td>1 fetch-and-add and an 8-byte READ of the handles
+ *       word, in one doorbell</td><td>1</td></tr>
+ *   <tr><td>{@link #read}</td><td>wait-free</td><td>1 READ of 24 bytes: the handles word, the identity
  *       word and the value (none on the counter's node: a CPU copy)</td><td>1 (0)</td></tr>
  * </table>
- * The thread's registered buffer is scratch (24 bytes from offset 0) during a {@link #read}.
+ * The thread's registered buffer is scratch (24 bytes from offset 0) during a call.
  *
  * <p><b>Linearizable</b> with respect to fetch-and-add and read of a sequential counter: a
  * fetch-and-add takes effect when the NIC applies it, a read when the word is loaded. NIC atomics are
@@ -45,8 +47,8 @@ import java.util.Objects;
  *
  * <p>One instance per compute thread, used by its owner, like the compute thread.
  */
-public final class RemoteCounter {
-    /** Bytes of the counter's root (its value word), after its identity word. */
+public final class RemoteCounter implements AutoCloseable {
+    /** Bytes of the counter's root (its value word), after its handles and identity words. */
     public static final int BYTES = 8;
 
     private final ComputeThread thread;
@@ -79,8 +81,8 @@ public final class RemoteCounter {
     }
 
     /**
-     * A handle on a counter another thread created: one READ (the root block's header and the identity
-     * word, {@link StructureIdentity#attach}).
+     * A handle on a counter another thread created: one READ (the root block's header, the handles word and the
+     * identity word) and one compare-and-swap of the handles word ({@link StructureIdentity#attach}).
      *
      * @param thread the caller's compute thread
      * @param ptr    what {@link #ptr()} of the creator's handle returned
@@ -97,9 +99,9 @@ public final class RemoteCounter {
     }
 
     /**
-     * Reads the first word of a root with the root block's header and identity word in front, in one READ of
-     * 24 bytes into the thread's buffer (offsets 0 to 23; a CPU copy on the root's node), and checks the header
-     * against the life {@code identity} knows.
+     * Reads the first word of a root with the handles word and identity word in front, in one READ of 24 bytes
+     * into the thread's buffer (offsets 0 to 23; a CPU copy on the root's node), and checks the handles word
+     * ({@link StructureIdentity#check}).
      *
      * @return the root's first word
      * @throws ClosedObjectException when the structure was destroyed
@@ -111,10 +113,10 @@ public final class RemoteCounter {
         return buf.get(ValueLayout.JAVA_LONG, StructureIdentity.PREFIX_BYTES);
     }
 
-    /** Throws {@link ClosedObjectException} when the handle destroyed its object. */
+    /** Throws {@link ClosedObjectException} when the handle is closed or destroyed its object. */
     static void requireOpen(boolean closed, StructureIdentity identity) {
         if (closed) {
-            throw new ClosedObjectException("this handle destroyed the " + identity);
+            throw new ClosedObjectException("this handle on the " + identity + " is closed");
         }
     }
 
@@ -130,20 +132,23 @@ public final class RemoteCounter {
     }
 
     /**
-     * Adds {@code delta}: one RDMA fetch-and-add, one round trip, wait-free. Reads no identity: not after
-     * the counter was destroyed, by any handle.
+     * Adds {@code delta}: one RDMA fetch-and-add, with an 8-byte READ of the handles word in the same doorbell
+     * (is the counter destroyed?): one round trip, wait-free.
      *
      * @param delta what to add (wraps around on overflow, as the NIC does)
      * @return the value before
-     * @throws ClosedObjectException when this handle destroyed the counter
+     * @throws ClosedObjectException when the counter was destroyed (by this handle or, found in the READ, by
+     *                               another; the add then went to the destroyed counter, which nobody reads)
      */
     public long fetchAndAdd(long delta) {
         requireOpen(closed, identity);
-        return thread.fetchAndAdd(ptr, delta);
+        thread.batch().read(identity.headerAddress(), 0, 8).fetchAndAdd(ptr, delta, 8).execute();
+        identity.check(thread.buffer().get(ValueLayout.JAVA_LONG, 0));
+        return thread.buffer().get(ValueLayout.JAVA_LONG, 8);
     }
 
     /**
-     * The current value: one READ of the value with the root block's header and identity word in front, one
+     * The current value: one READ of the value with the root's handles word and identity word in front, one
      * round trip (a CPU copy on the counter's node), wait-free.
      *
      * @return the value
@@ -156,17 +161,29 @@ public final class RemoteCounter {
     }
 
     /**
-     * Frees the counter's block with the thread's allocator, in the life this handle knows
-     * ({@link StructureIdentity#destroy}: the allocator's free, whose compare-and-swap of the block header
-     * expects that life), and closes the handle. Only once no thread uses the counter any more: a
-     * {@link #fetchAndAdd} of another handle afterwards changes freed memory.
+     * Closes this handle: one fetch-and-add of the handles word ({@link StructureIdentity#close}); idempotent. When
+     * the counter was destroyed and this was its last open handle, frees it.
+     */
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        identity.close(thread, BYTES, () -> { });
+    }
+
+    /**
+     * Destroys the counter and closes this handle ({@link StructureIdentity#destroy}: one compare-and-swap of the
+     * handles word); the block is freed here when no other handle is open, else by the last other handle's
+     * {@link #close()}. Every call of any handle that starts after this returned throws {@link ClosedObjectException}.
      *
-     * @throws ClosedObjectException when the counter was destroyed already (by this handle or another); then
-     *                               nothing is freed
+     * @throws ClosedObjectException when this handle is closed, or another handle destroyed the counter first
+     *                               (this handle is closed after)
      */
     public void destroy() {
         requireOpen(closed, identity);
         closed = true;
-        identity.destroy(thread, BYTES);
+        identity.destroy(thread, BYTES, () -> { });
     }
 }

@@ -20,7 +20,7 @@ import java.util.Objects;
  * least its argument, {@link #read()} returns the largest value written (or the initial one).
  *
  * <pre>
- *  ptr - 16: the root block's allocator header, ptr - 8: the identity word ({@link StructureIdentity})
+ *  ptr - 16: the handles word, ptr - 8: the identity word ({@link StructureIdentity})
  *  ptr +  0: value        changed only by RDMA compare-and-swap
  *  ptr +  8: capacity c   written once, before the pointer is known
  *  ptr + 16: claims       RDMA fetch-and-add; thread i's slot is the i-th claim
@@ -59,7 +59,7 @@ import java.util.Objects;
  *       READs (the value's of 24 bytes) in {@code ceil((c + 2) / b)} doorbell batches + at most {@code n} compare-and-swaps;
  *       none when {@code v} is at most a value this handle already saw</td><td>{@code 1 + n}
  *       (2 without contention, 1 when the word already holds {@code v}, 0 for a known value)</td></tr>
- *   <tr><td>{@link #read}</td><td>wait-free</td><td>1 READ of 24 bytes: the root block's header, the identity
+ *   <tr><td>{@link #read}</td><td>wait-free</td><td>1 READ of 24 bytes: the handles word, the identity
  *       word and the value (a CPU copy on the register's node)</td><td>1 (0)</td></tr>
  * </table>
  *
@@ -76,14 +76,16 @@ import java.util.Objects;
  * the register's life. The thread's registered buffer serves as scratch ({@code 8 (c + 4)} bytes from offset 0)
  * during a {@code writeMax} and a {@code read}.
  *
- * <p><b>Destroying.</b> {@link #destroy} frees the register once no thread uses it and closes its handle; the
- * other handles' {@link #read} and {@link #writeMax} learn of it from the READ of the value they do anyway
- * ({@link ClosedObjectException}), but a {@code writeMax} announces (a compare-and-swap of its slot) before that
- * READ: no handle may call it after the register was destroyed.
+ * <p><b>Closing and destroying.</b> Each handle is closed when its thread is done ({@link #close()});
+ * {@link #destroy} marks the register destroyed, and its block is freed when the last handle is closed (see
+ * {@link StructureIdentity}). The other handles' {@link #read} and {@link #writeMax} learn of a destroy from the
+ * READ of the value they do anyway, which starts at the handles word ({@link ClosedObjectException}); a
+ * {@code writeMax}'s announcement, in the same doorbell, lands in the destroyed register, which nobody reads. A
+ * {@code writeMax} of a value this handle already saw does no RDMA operation, and returns without looking.
  *
  * <p>One instance per compute thread, used by its owner, like the compute thread.
  */
-public final class RemoteMaxRegister {
+public final class RemoteMaxRegister implements AutoCloseable {
     private static final long VALUE = 0;
     private static final long CAPACITY = 8;
     private static final long CLAIMS = 16;
@@ -116,7 +118,7 @@ public final class RemoteMaxRegister {
 
     /**
      * Bytes of the root of a register of {@code capacity} slots (its block holds
-     * {@link StructureIdentity#BYTES} more: the identity word).
+     * {@link StructureIdentity#BYTES} more: the handles and identity words).
      *
      * @param capacity the slot count
      * @return its root's size
@@ -129,7 +131,8 @@ public final class RemoteMaxRegister {
      * Allocates a register on memory node {@code nodeId} holding {@code initial}, with slots for
      * {@code capacity} handles, and claims the first: the allocation, the identity word (a CPU load and store
      * on the thread's own node, else 1 READ and 1 WRITE), one WRITE of the root, then the attach (1 READ,
-     * 1 fetch-and-add).
+     * 1 compare-and-swap, 1 fetch-and-add) and one fetch-and-add of the handles word (the allocation's handle,
+     * given up for the attach's).
      *
      * @param thread   the creator's compute thread
      * @param nodeId   a memory node
@@ -154,12 +157,15 @@ public final class RemoteMaxRegister {
             buf.set(ValueLayout.JAVA_LONG, SLOTS + 8L * i, NONE);
         }
         thread.write(p, 0, (int) bytes);
-        return attach(thread, p);
+        RemoteMaxRegister handle = attach(thread, p);
+        identity.close(thread, bytes, () -> { });
+        return handle;
     }
 
     /**
-     * A handle on a register, claiming the next slot: one READ (the root block's header, the identity word,
-     * the value and the capacity) and one fetch-and-add.
+     * A handle on a register, claiming the next slot: one READ (the root block's header, the handles and
+     * identity words, the value and the capacity), one compare-and-swap of the handles word
+     * ({@link StructureIdentity#attach}) and one fetch-and-add of the claims.
      *
      * @param thread the caller's compute thread
      * @param ptr    what {@link #ptr()} returned
@@ -175,14 +181,18 @@ public final class RemoteMaxRegister {
         RemoteCounter.requireWord(ptr);
         MemorySegment root = MemorySegment.ofArray(new long[2]);
         StructureIdentity identity = StructureIdentity.attach(thread, StructureKind.REMOTE_MAX_REGISTER, ptr, root,
-                ClosedObjectException::new);
+                ClosedObjectException::new, copy -> {
+                    long capacity = copy.get(ValueLayout.JAVA_LONG, CAPACITY);
+                    if (capacity < 1 || capacity > Integer.MAX_VALUE) {
+                        throw new BadArgumentException(RemotePtr.toString(ptr) + " holds capacity " + capacity
+                                + ": not a max register");
+                    }
+                    checkCapacity(thread, (int) capacity);
+                });
         long capacity = root.get(ValueLayout.JAVA_LONG, CAPACITY);
-        if (capacity < 1 || capacity > Integer.MAX_VALUE) {
-            throw new BadArgumentException(RemotePtr.toString(ptr) + " holds capacity " + capacity + ": not a max register");
-        }
-        checkCapacity(thread, (int) capacity);
         long claim = thread.fetchAndAdd(RemotePtr.offset(ptr, CLAIMS), 1);
         if (claim >= capacity) {
+            identity.close(thread, bytes((int) capacity), () -> { });
             throw new AllocationExhaustedException("all " + capacity + " slots of the max register at "
                     + RemotePtr.toString(ptr) + " are claimed");
         }
@@ -274,7 +284,7 @@ public final class RemoteMaxRegister {
     }
 
     /**
-     * The register's value: one READ of the value with the root block's header and identity word in front
+     * The register's value: one READ of the value with the root's handles word and identity word in front
      * (a CPU copy on its node), one round trip, wait-free.
      *
      * @return the largest value written, or the initial value
@@ -289,16 +299,30 @@ public final class RemoteMaxRegister {
     }
 
     /**
-     * Frees the register's block with the thread's allocator, in the life this handle knows
-     * ({@link StructureIdentity#destroy}), and closes the handle. Only once no thread uses the register any
-     * more.
+     * Closes this handle: one fetch-and-add of the handles word ({@link StructureIdentity#close}); idempotent. Its
+     * slot stays claimed. When the register was destroyed and this was its last open handle, frees it.
+     */
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        identity.close(thread, bytes(capacity), () -> { });
+    }
+
+    /**
+     * Destroys the register and closes this handle ({@link StructureIdentity#destroy}: one compare-and-swap of the
+     * handles word); the block is freed here when no other handle is open, else by the last other handle's
+     * {@link #close()}. Every call of any handle that starts after this returned and does an RDMA operation throws
+     * {@link ClosedObjectException}.
      *
-     * @throws ClosedObjectException when the register was destroyed already (by this handle or another); then
-     *                               nothing is freed
+     * @throws ClosedObjectException when this handle is closed, or another handle destroyed the register first
+     *                               (this handle is closed after)
      */
     public void destroy() {
         RemoteCounter.requireOpen(closed, identity);
         closed = true;
-        identity.destroy(thread, bytes(capacity));
+        identity.destroy(thread, bytes(capacity), () -> { });
     }
 }

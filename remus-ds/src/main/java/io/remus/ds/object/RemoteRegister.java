@@ -18,11 +18,11 @@ import java.lang.foreign.ValueLayout;
 import java.util.Objects;
 
 /**
- * An atomic register for values of a fixed size larger than a word (1..{@code bufferSizePerThread - 8}
+ * An atomic register for values of a fixed size larger than a word (1..{@code bufferSizePerThread - 16}
  * bytes, chosen at creation): a read never returns a torn value, only one that some write wrote.
  *
  * <pre>
- *  root - 16: the root block's allocator header, root - 8: the identity word ({@link StructureIdentity})
+ *  root - 16: the handles word, root - 8: the identity word ({@link StructureIdentity})
  *  root + 0: current   pointer to the current value block, changed only by RDMA compare-and-swap
  *  root + 8: size      the value's byte count, written once before the pointer is known
  *
@@ -65,10 +65,10 @@ import java.util.Objects;
  *   <tr><th>method</th><th>progress</th><th>RDMA operations</th><th>round trips</th></tr>
  *   <tr><td>{@link #write}</td><td>wait-free apart from the allocation (the allocator is lock-free, every call bounded or
  *       an exception)</td>
- *       <td>an allocation; 1 WRITE of {@code s} bytes and at most 2 compare-and-swaps; a free of the
- *       new block when overwritten</td><td>2 besides the allocation (1 when uncontended)</td></tr>
+ *       <td>an allocation; 1 WRITE of {@code s} bytes, an 8-byte READ of the handles word and at most 2
+ *       compare-and-swaps; a free of the new block when overwritten</td><td>2 besides the allocation (1 when uncontended)</td></tr>
  *   <tr><td>{@link #read}</td><td>wait-free while the thread's guard holds its lease</td>
- *       <td>2 READs ({@code 24 + s} bytes: the root block's header, the identity word and {@code current}, then
+ *       <td>2 READs ({@code 24 + s} bytes: the handles word, the identity word and {@code current}, then
  *       the value); CPU copies on the register's node</td><td>2 (0)</td></tr>
  * </table>
  * The reclaimer adds its costs ({@link io.remus.ds.reclaim.EpochReclaimer}: none for enter and exit on
@@ -85,19 +85,20 @@ import java.util.Objects;
  * value block with the thread's allocator and writes both before anyone knows the pointer; others
  * {@link #attach} with {@link #ptr()}, which refuses a pointer to anything but a live register. Each handle needs its thread's own reclaimer, and all handles of a register must use
  * reclaimers of one kind (epoch-based ones share their announcements cluster-wide). The thread's
- * registered buffer is scratch ({@code s + 8} bytes from offset 0) during a call.
+ * registered buffer is scratch ({@code s + 16} bytes from offset 0) during a call.
  *
- * <p><b>Destroying.</b> {@link #destroy} frees the register once no thread uses it and closes its handle; the
- * other handles' {@link #read} learns of it from the READ of {@code current} it does anyway
- * ({@link ClosedObjectException}). A {@link #write} reads no root word (it compare-and-swaps {@code current}): no
- * handle may call it after the register was destroyed.
+ * <p><b>Closing and destroying.</b> Each handle is closed when its thread is done ({@link #close()});
+ * {@link #destroy} marks the register destroyed, and its memory is freed when the last handle is closed (see
+ * {@link StructureIdentity}). The other handles' {@link #read} learns of a destroy from the READ of
+ * {@code current} it does anyway, a {@link #write} from an 8-byte READ of the handles word in the doorbell of its
+ * compare-and-swap ({@link ClosedObjectException}).
  *
  * <p>One instance per compute thread, used by its owner, like the compute thread.
  */
-public final class RemoteRegister {
+public final class RemoteRegister implements AutoCloseable {
     private static final long CURRENT = 0;
     private static final long SIZE = 8;
-    /** Bytes of the root, after its identity word. */
+    /** Bytes of the root, after its handles and identity words. */
     public static final int ROOT_BYTES = 16;
 
     private final ComputeThread thread;
@@ -107,6 +108,7 @@ public final class RemoteRegister {
     private final int size;
     private final int home;
     private final long casResult;
+    private final long handlesResult;
     private long seen;
     private long allocatorRoundTrips;
     private long allocatorCompareAndSwaps;
@@ -120,6 +122,7 @@ public final class RemoteRegister {
         this.size = size;
         this.home = RemotePtr.node(root);
         this.casResult = (size + 7L) & ~7L;
+        this.handlesResult = casResult + 8;
         this.seen = seen;
     }
 
@@ -166,8 +169,9 @@ public final class RemoteRegister {
     }
 
     /**
-     * A handle on a register another thread created: one READ of the root with the root block's header and
-     * the identity word in front.
+     * A handle on a register another thread created: one READ of the root with the root block's header, the
+     * handles word and the identity word in front, and one compare-and-swap of the handles word
+     * ({@link StructureIdentity#attach}).
      *
      * @param thread    the caller's compute thread
      * @param reclaimer the caller's reclaimer (its thread's)
@@ -184,13 +188,13 @@ public final class RemoteRegister {
         RemoteCounter.requireWord(ptr);
         MemorySegment root = MemorySegment.ofArray(new long[ROOT_BYTES / 8]);
         StructureIdentity identity = StructureIdentity.attach(thread, StructureKind.REMOTE_REGISTER, ptr, root,
-                ClosedObjectException::new);
-        int s = checkSize(thread, root.get(ValueLayout.JAVA_LONG, SIZE));
+                ClosedObjectException::new, copy -> checkSize(thread, copy.get(ValueLayout.JAVA_LONG, SIZE)));
+        int s = (int) root.get(ValueLayout.JAVA_LONG, SIZE);
         return new RemoteRegister(thread, reclaimer, identity, s, root.get(ValueLayout.JAVA_LONG, CURRENT));
     }
 
     private static int checkSize(ComputeThread thread, long size) {
-        long max = Math.min(SizeClasses.MAX, thread.config().bufferSizePerThread() - 8L);
+        long max = Math.min(SizeClasses.MAX, thread.config().bufferSizePerThread() - 16L);
         if (size < 1 || size > max) {
             throw new BadArgumentException("a register value must be 1.." + max + " bytes for this thread's buffer, got " + size);
         }
@@ -213,8 +217,8 @@ public final class RemoteRegister {
      *
      * @param value exactly {@link #size()} bytes
      * @throws BadArgumentException  when the value has another size
-     * @throws ClosedObjectException when this handle destroyed the register (a write reads no root word: not
-     *                               after another handle destroyed it)
+     * @throws ClosedObjectException when the register was destroyed (by this handle or, found in the READ of the
+     *                               handles word in the doorbell of the compare-and-swap, by another)
      */
     public void write(MemorySegment value) {
         Objects.requireNonNull(value, "value");
@@ -225,8 +229,14 @@ public final class RemoteRegister {
             MemorySegment.copy(value, 0, thread.buffer(), 0, size);
             long current = RemotePtr.offset(root, CURRENT);
             long expected = seen;
-            thread.batch().write(block, 0, size).compareAndSwap(current, expected, block, casResult).execute();
+            thread.batch().read(identity.headerAddress(), handlesResult, 8).write(block, 0, size)
+                    .compareAndSwap(current, expected, block, casResult).execute();
             long old = thread.buffer().get(ValueLayout.JAVA_LONG, casResult);
+            long handles = thread.buffer().get(ValueLayout.JAVA_LONG, handlesResult);
+            if (old != expected && !identity.isLive(handles)) {
+                free(block);
+                identity.check(handles);
+            }
             if (old != expected) {
                 expected = old;
                 old = thread.compareAndSwap(current, expected, block);
@@ -238,6 +248,7 @@ public final class RemoteRegister {
                 seen = old;
                 free(block);
             }
+            identity.check(handles);
         }
     }
 
@@ -356,18 +367,35 @@ public final class RemoteRegister {
     }
 
     /**
-     * Frees the register with the thread's allocator and closes the handle: one READ of {@code current}, the
-     * free of the root in the life this handle knows ({@link StructureIdentity#destroy}), then the free of the
-     * current value block. Only once no thread uses the register any more.
+     * Closes this handle: one fetch-and-add of the handles word ({@link StructureIdentity#close}); idempotent. When
+     * the register was destroyed and this was its last open handle, frees it (one READ of {@code current}, the
+     * frees of the current value block and of the root).
+     */
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        identity.close(thread, ROOT_BYTES, this::freeValue);
+    }
+
+    /**
+     * Destroys the register and closes this handle ({@link StructureIdentity#destroy}: one compare-and-swap of the
+     * handles word). When no other handle is open it is freed here (one READ of {@code current}, the frees of the
+     * current value block and of the root), else by the last other handle's {@link #close()}. Every call of any
+     * handle that starts after this returned throws {@link ClosedObjectException}.
      *
-     * @throws ClosedObjectException when the register was destroyed already (by this handle or another); then
-     *                               nothing is freed
+     * @throws ClosedObjectException when this handle is closed, or another handle destroyed the register first
+     *                               (this handle is closed after)
      */
     public void destroy() {
         RemoteCounter.requireOpen(closed, identity);
         closed = true;
-        long block = thread.read(RemotePtr.offset(root, CURRENT));
-        identity.destroy(thread, ROOT_BYTES);
-        thread.allocator().deallocate(block, size);
+        identity.destroy(thread, ROOT_BYTES, this::freeValue);
+    }
+
+    private void freeValue() {
+        thread.allocator().deallocate(thread.read(RemotePtr.offset(root, CURRENT)), size);
     }
 }

@@ -22,7 +22,7 @@ import java.util.Objects;
  * counters, membership, heartbeats), after Derecho's SST.
  *
  * <pre>
- *  ptr - 16: the root block's allocator header, ptr - 8: the identity word ({@link StructureIdentity})
+ *  ptr - 16: the handles word, ptr - 8: the identity word ({@link StructureIdentity})
  *  ptr +  0: rows r        written once, before the pointer is known
  *  ptr +  8: rowBytes      written once
  *  ptr + 16: claims        RDMA fetch-and-add; the i-th claim owns row i
@@ -44,11 +44,13 @@ import java.util.Objects;
  * <table>
  *   <caption>per call</caption>
  *   <tr><th>method</th><th>progress</th><th>RDMA operations</th><th>round trips</th></tr>
- *   <tr><td>{@link #write}</td><td>wait-free</td><td>1 WRITE of {@code stride} bytes</td><td>1</td></tr>
+ *   <tr><td>{@link #write}</td><td>wait-free</td><td>1 WRITE of {@code stride} bytes and an 8-byte READ of
+ *       the handles word, in one doorbell</td><td>1</td></tr>
  *   <tr><td>{@link #readRow}</td><td>lock-free: an attempt fails only when it overlapped a write of the
- *       row</td><td>1 READ per attempt (a CPU copy on the table's node)</td><td>1 per attempt</td></tr>
+ *       row</td><td>per attempt, 1 READ of the row and an 8-byte READ of the handles word, in one doorbell (CPU
+ *       copies on the table's node)</td><td>1 per attempt</td></tr>
  *   <tr><td>{@link #snapshot}</td><td>lock-free, as {@code readRow} per row</td><td>1 READ of all
- *       {@code r} rows with the root block's header, the identity word and the table's first 24 bytes in front
+ *       {@code r} rows with the handles word, the identity word and the table's first 24 bytes in front
  *       (the table lives on one node: one doorbell per snapshot), plus one READ per row
  *       found torn, all torn rows of a round in flight together</td><td>1, plus 1 per round of
  *       re-reads</td></tr>
@@ -69,14 +71,15 @@ import java.util.Objects;
  * The thread's registered buffer is scratch (the whole table and the 16 bytes in front of it, from offset 0)
  * during a call.
  *
- * <p><b>Destroying.</b> {@link #destroy} frees the table once no thread uses it and closes its handle; the
- * other handles' {@link #snapshot} learns of it from the READ it does anyway ({@link ClosedObjectException}). A
- * {@link #write} and a {@link #readRow} read no word in front of their row: no handle may call them after the
- * table was destroyed.
+ * <p><b>Closing and destroying.</b> Each handle is closed when its thread is done ({@link #close()}); its
+ * row stays claimed. {@link #destroy} marks the table destroyed, and its block is freed when the last handle is
+ * closed (see {@link StructureIdentity}). The other handles learn of a destroy from the handles word: the
+ * {@link #snapshot} READ starts at it, and a {@link #write} and a {@link #readRow} READ it in the doorbell of
+ * their row's WRITE or READ ({@link ClosedObjectException}).
  *
  * <p>One instance per compute thread, used by its owner, like the compute thread.
  */
-public final class SharedStateTable {
+public final class SharedStateTable implements AutoCloseable {
     private static final long ROWS = 0;
     private static final long ROW_BYTES = 8;
     private static final long CLAIMS = 16;
@@ -122,7 +125,7 @@ public final class SharedStateTable {
     }
 
     /**
-     * Sizes a table (its block holds {@link StructureIdentity#BYTES} more: the identity word).
+     * Sizes a table (its block holds {@link StructureIdentity#BYTES} more: the handles and identity words).
      *
      * @param rows     the row count
      * @param rowBytes a row's data size
@@ -135,7 +138,8 @@ public final class SharedStateTable {
     /**
      * Allocates a table of {@code rows} rows on memory node {@code nodeId} and claims row 0: the
      * allocation, the identity word (a CPU load and store on the thread's own node, else 1 READ and 1 WRITE),
-     * one WRITE of the table, then the attach (1 READ, 1 fetch-and-add).
+     * one WRITE of the table, then the attach (1 READ, 1 compare-and-swap, 1 fetch-and-add) and one fetch-and-add
+     * of the handles word (the allocation's handle, given up for the attach's).
      *
      * @param thread   the creator's compute thread
      * @param nodeId   a memory node
@@ -163,12 +167,15 @@ public final class SharedStateTable {
             buf.set(ValueLayout.JAVA_LONG, at + 8 + padded, check(rowPtr(p, i, stride), buf, at, padded));
         }
         thread.write(p, 0, (int) bytes);
-        return attach(thread, p);
+        SharedStateTable handle = attach(thread, p);
+        identity.close(thread, bytes, () -> { });
+        return handle;
     }
 
     /**
-     * A handle on a table, claiming the next row: one READ of the table's shape (with the root block's header
-     * and the identity word in front) and one fetch-and-add.
+     * A handle on a table, claiming the next row: one READ of the table's shape (with the root block's header,
+     * the handles word and the identity word in front), one compare-and-swap of the handles word
+     * ({@link StructureIdentity#attach}) and one fetch-and-add of the claims.
      *
      * @param thread the caller's compute thread
      * @param ptr    what {@link #ptr()} returned
@@ -185,7 +192,8 @@ public final class SharedStateTable {
 
     /**
      * A handle that reads the table and owns no row ({@link #write} refuses it): one READ of the
-     * table's shape (with the root block's header and the identity word in front).
+     * table's shape (with the root block's header, the handles word and the identity word in front) and one
+     * compare-and-swap of the handles word ({@link StructureIdentity#attach}).
      *
      * @param thread the caller's compute thread
      * @param ptr    what {@link #ptr()} returned
@@ -204,18 +212,23 @@ public final class SharedStateTable {
         RemoteCounter.requireWord(ptr);
         MemorySegment shape = MemorySegment.ofArray(new long[2]);
         StructureIdentity identity = StructureIdentity.attach(thread, StructureKind.SHARED_STATE_TABLE, ptr, shape,
-                ClosedObjectException::new);
+                ClosedObjectException::new, copy -> {
+                    long rows = copy.get(ValueLayout.JAVA_LONG, ROWS);
+                    long rowBytes = copy.get(ValueLayout.JAVA_LONG, ROW_BYTES);
+                    if (rows < 1 || rows > Integer.MAX_VALUE || rowBytes < 1 || rowBytes > Integer.MAX_VALUE) {
+                        throw new BadArgumentException(RemotePtr.toString(ptr) + " holds " + rows + " rows of " + rowBytes
+                                + " bytes: not a table");
+                    }
+                    checkShape(thread, (int) rows, (int) rowBytes);
+                });
         long rows = shape.get(ValueLayout.JAVA_LONG, ROWS);
         long rowBytes = shape.get(ValueLayout.JAVA_LONG, ROW_BYTES);
-        if (rows < 1 || rows > Integer.MAX_VALUE || rowBytes < 1 || rowBytes > Integer.MAX_VALUE) {
-            throw new BadArgumentException(RemotePtr.toString(ptr) + " holds " + rows + " rows of " + rowBytes + " bytes: not a table");
-        }
-        checkShape(thread, (int) rows, (int) rowBytes);
         if (!owner) {
             return new SharedStateTable(thread, identity, (int) rows, (int) rowBytes, NO_ROW);
         }
         long claim = thread.fetchAndAdd(RemotePtr.offset(ptr, CLAIMS), 1);
         if (claim >= rows) {
+            identity.close(thread, bytes((int) rows, (int) rowBytes), () -> { });
             throw new AllocationExhaustedException("all " + rows + " rows of the table at " + RemotePtr.toString(ptr) + " are claimed");
         }
         return new SharedStateTable(thread, identity, (int) rows, (int) rowBytes, (int) claim);
@@ -251,13 +264,14 @@ public final class SharedStateTable {
     }
 
     /**
-     * Writes this handle's row: one WRITE, one round trip, wait-free.
+     * Writes this handle's row: one WRITE, with an 8-byte READ of the handles word in its doorbell, one round
+     * trip, wait-free.
      *
      * @param data exactly {@link #rowBytes()} bytes
      * @return the row's new version
      * @throws BadArgumentException  when the data has another size, or the handle owns no row
-     * @throws ClosedObjectException when this handle destroyed the table (a write reads nothing: not after
-     *                               another handle destroyed it)
+     * @throws ClosedObjectException when the table was destroyed (by this handle or, found in the READ of the
+     *                               handles word in the WRITE's doorbell, by another)
      */
     public long write(MemorySegment data) {
         Objects.requireNonNull(data, "data");
@@ -275,7 +289,7 @@ public final class SharedStateTable {
         }
         long at = rowPtr(ptr, row, stride);
         buf.set(ValueLayout.JAVA_LONG, 8 + padded, check(at, buf, 0, padded));
-        thread.write(at, 0, stride);
+        identity.writeWithHeader(thread, at, 0, stride, stride);
         version = next;
         return next;
     }
@@ -288,8 +302,8 @@ public final class SharedStateTable {
      * @return the row's version (0: never written by its owner)
      * @throws BadArgumentException     when the row or the destination size is out of range
      * @throws CorruptedMemoryException when the row stays torn for the operation timeout
-     * @throws ClosedObjectException    when this handle destroyed the table (a row read reads no word in front
-     *                                  of the row: not after another handle destroyed it)
+     * @throws ClosedObjectException    when the table was destroyed (by this handle or, found in the READ of the
+     *                                  handles word in the row READ's doorbell, by another)
      */
     public long readRow(int index, MemorySegment destination) {
         Objects.requireNonNull(destination, "destination");
@@ -303,7 +317,7 @@ public final class SharedStateTable {
         long deadline = 0;
         MemorySegment buf = thread.buffer();
         while (true) {
-            thread.read(at, 0, stride);
+            identity.readWithHeader(thread, at, 0, stride, stride);
             if (buf.get(ValueLayout.JAVA_LONG, 8 + padded) == check(at, buf, 0, padded)) {
                 MemorySegment.copy(buf, 8, destination, 0, rowBytes);
                 return buf.get(ValueLayout.JAVA_LONG, 0);
@@ -389,17 +403,30 @@ public final class SharedStateTable {
     }
 
     /**
-     * Frees the table with the thread's allocator, in the life this handle knows
-     * ({@link StructureIdentity#destroy}: the allocator's free), and closes the handle. Only once no thread
-     * uses the table any more.
+     * Closes this handle: one fetch-and-add of the handles word ({@link StructureIdentity#close}); idempotent. Its
+     * row stays claimed. When the table was destroyed and this was its last open handle, frees it.
+     */
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        identity.close(thread, bytes(rows, rowBytes), () -> { });
+    }
+
+    /**
+     * Destroys the table and closes this handle ({@link StructureIdentity#destroy}: one compare-and-swap of the
+     * handles word); the block is freed here when no other handle is open, else by the last other handle's
+     * {@link #close()}. Every call of any handle that starts after this returned throws {@link ClosedObjectException}.
      *
-     * @throws ClosedObjectException when the table was destroyed already (by this handle or another); then
-     *                               nothing is freed
+     * @throws ClosedObjectException when this handle is closed, or another handle destroyed the table first (this
+     *                               handle is closed after)
      */
     public void destroy() {
         requireOpen();
         closed = true;
-        identity.destroy(thread, bytes(rows, rowBytes));
+        identity.destroy(thread, bytes(rows, rowBytes), () -> { });
     }
 
     private void requireOpen() {

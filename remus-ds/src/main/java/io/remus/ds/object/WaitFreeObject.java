@@ -15,6 +15,8 @@ import io.remus.ds.reclaim.Reclaimer;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Objects;
 import java.util.function.IntFunction;
 
@@ -24,8 +26,9 @@ import java.util.function.IntFunction;
  *
  * <pre>
  *  root (on the object's node):
- *  -16              the root block's allocator header
- *  -8               the identity word ({@link StructureIdentity})
+ *  -24              the root block's allocator header
+ *  -16              the handles word ({@link StructureIdentity})
+ *  -8               the identity word
  *  +0               state      pointer to the current state block, changed only by RDMA compare-and-swap
  *  +8               capacity c written once, before the root is known
  *  +16              claims     RDMA fetch-and-add; handle i owns announce slot i
@@ -49,7 +52,7 @@ import java.util.function.IntFunction;
  * <ol>
  *   <li><b>Announce</b> (one doorbell batch, one round trip): WRITE (operation, argument) into
  *       {@code record[i][k mod 2]}, compare-and-swap {@code seq[i]} from {@code k - 1} to {@code k}, and,
- *       fenced behind it, READ the state pointer {@code p} (with the root block's header and the identity
+ *       fenced behind it, READ the state pointer {@code p} (with the root's handles word and the identity
  *       word in front of it, so that a destroyed object is found).</li>
  *   <li><b>Read</b> (one batch): READ the block at {@code p}, READ all {@code seq} words, and, fenced
  *       behind that READ, all records. When the block's {@code applied[i]} is {@code k}, a helper already
@@ -103,7 +106,7 @@ import java.util.function.IntFunction;
  *       at most 1 allocation (none while a spare is kept)</td>
  *       <td>at most {@code 1 + 3 + 2 = 6} (3 uncontended; 2 when already helped)</td></tr>
  *   <tr><td>{@link #read}</td><td>wait-free while the thread's guard holds its lease</td>
- *       <td>2 READs ({@code 24 + B} bytes: the root block's header, the identity word and the state
+ *       <td>2 READs ({@code 24 + B} bytes: the root's handles word, the identity word and the state
  *       pointer, then the state block)</td><td>2</td></tr>
  * </table>
  * The bound holds as long as the calling thread's own guard keeps its lease (see below). Reads and
@@ -142,7 +145,7 @@ import java.util.function.IntFunction;
  * ({@link #bufferBytes} bytes from offset 0) during a call.
  *
  * <p><b>Destroying.</b> {@link #destroy} frees the object once no thread uses it and closes its handle. Every
- * call of the other handles reads the state pointer together with the root block's header and learns of the
+ * call of the other handles reads the state pointer together with the root's handles word and learns of the
  * destroy there ({@link ClosedObjectException}); an {@link #apply} announces (a WRITE of its record and a
  * compare-and-swap of its sequence word, into the root) before that READ, so no handle may call it after the
  * object was destroyed: those words may belong to another structure by then.
@@ -151,7 +154,7 @@ import java.util.function.IntFunction;
  *
  * @param <S> the sequential object's state type
  */
-public final class WaitFreeObject<S> {
+public final class WaitFreeObject<S> implements AutoCloseable {
     private static final long STATE = 0;
     private static final long CAPACITY = 8;
     private static final long CLAIMS = 16;
@@ -166,7 +169,7 @@ public final class WaitFreeObject<S> {
 
     private static final long BUF_RECORD = 0;
     private static final long BUF_ANNOUNCED = 16;
-    /** The root block's header, the identity word and the state pointer, read together. */
+    /** The root's handles word, the identity word and the state pointer, read together. */
     private static final long BUF_HEADER = 24;
     private static final long BUF_POINTER = BUF_HEADER + StructureIdentity.PREFIX_BYTES;
     private static final long BUF_PUBLISHED = BUF_POINTER + 8;
@@ -302,7 +305,9 @@ public final class WaitFreeObject<S> {
         buf.set(ValueLayout.JAVA_LONG, CAPACITY, capacity);
         buf.set(ValueLayout.JAVA_LONG, BYTES, object.stateBytes());
         thread.write(r, 0, (int) rootBytes);
-        return attach(thread, reclaimer, r, kind, bytes -> object, helping);
+        WaitFreeObject<S> handle = attach(thread, reclaimer, r, kind, bytes -> object, helping);
+        identity.close(thread, rootBytes, () -> { });
+        return handle;
     }
 
     /**
@@ -343,20 +348,27 @@ public final class WaitFreeObject<S> {
         Objects.requireNonNull(reclaimer, "reclaimer");
         RemoteCounter.requireWord(ptr);
         MemorySegment head = MemorySegment.ofArray(new long[(int) (SEQS / 8)]);
-        StructureIdentity identity = StructureIdentity.attach(thread, kind, ptr, head, ClosedObjectException::new);
+        List<SequentialObject<S>> made = new ArrayList<>(1);
+        StructureIdentity identity = StructureIdentity.attach(thread, kind, ptr, head, ClosedObjectException::new, copy -> {
+            long capacity = copy.get(ValueLayout.JAVA_LONG, CAPACITY);
+            long bytes = requireStateBytes(copy.get(ValueLayout.JAVA_LONG, BYTES), ptr);
+            if (capacity < 1 || capacity > Integer.MAX_VALUE) {
+                throw new BadArgumentException(RemotePtr.toString(ptr) + " holds capacity " + capacity
+                        + ": not a wait-free object");
+            }
+            SequentialObject<S> object = Objects.requireNonNull(objectOf.apply((int) bytes), "object");
+            if (bytes != object.stateBytes()) {
+                throw new BadArgumentException("the wait-free object at " + RemotePtr.toString(ptr) + " holds states of "
+                        + bytes + " bytes, the sequential object given has " + object.stateBytes());
+            }
+            check(thread, (int) capacity, object.stateBytes());
+            made.add(object);
+        });
         long capacity = head.get(ValueLayout.JAVA_LONG, CAPACITY);
-        long bytes = requireStateBytes(head.get(ValueLayout.JAVA_LONG, BYTES), ptr);
-        if (capacity < 1 || capacity > Integer.MAX_VALUE) {
-            throw new BadArgumentException(RemotePtr.toString(ptr) + " holds capacity " + capacity + ": not a wait-free object");
-        }
-        SequentialObject<S> object = Objects.requireNonNull(objectOf.apply((int) bytes), "object");
-        if (bytes != object.stateBytes()) {
-            throw new BadArgumentException("the wait-free object at " + RemotePtr.toString(ptr) + " holds states of " + bytes
-                    + " bytes, the sequential object given has " + object.stateBytes());
-        }
-        check(thread, (int) capacity, object.stateBytes());
+        SequentialObject<S> object = made.get(0);
         long claim = thread.fetchAndAdd(RemotePtr.offset(ptr, CLAIMS), 1);
         if (claim >= capacity) {
+            new WaitFreeObject<>(thread, reclaimer, object, helping, identity, (int) capacity, 0, 0).close();
             throw new AllocationExhaustedException("all " + capacity + " announce slots of the wait-free object at "
                     + RemotePtr.toString(ptr) + " are claimed");
         }
@@ -372,7 +384,7 @@ public final class WaitFreeObject<S> {
 
     /**
      * The state size an object's root records, for a handle whose sequential object is sized from it: one
-     * READ (the root block's header, the identity word and the root's first 32 bytes).
+     * READ (the root's handles word, the identity word and the root's first 32 bytes).
      *
      * @param thread the caller's compute thread
      * @param ptr    what {@link #ptr()} returned
@@ -386,7 +398,7 @@ public final class WaitFreeObject<S> {
         Objects.requireNonNull(thread, "thread");
         RemoteCounter.requireWord(ptr);
         MemorySegment head = MemorySegment.ofArray(new long[(int) (SEQS / 8)]);
-        StructureIdentity.attach(thread, StructureKind.WAIT_FREE_OBJECT, ptr, head, ClosedObjectException::new);
+        StructureIdentity.inspect(thread, StructureKind.WAIT_FREE_OBJECT, ptr, head, ClosedObjectException::new);
         return (int) requireStateBytes(head.get(ValueLayout.JAVA_LONG, BYTES), ptr);
     }
 
@@ -536,7 +548,7 @@ public final class WaitFreeObject<S> {
     }
 
     /**
-     * The state pointer, read with the root block's header and the identity word in front of it (one READ of
+     * The state pointer, read with the root's handles word and the identity word in front of it (one READ of
      * 24 bytes), and the header checked.
      */
     private long readStatePointer() {
@@ -679,7 +691,7 @@ public final class WaitFreeObject<S> {
     /**
      * How many operations of announce slot {@code i} the current state has applied (its last applied
      * sequence number; an operation whose sequential step threw counts, without effect): one READ of the
-     * state pointer (with the root block's header and the identity word) and one of its block. With the
+     * state pointer (with the root's handles word and the identity word) and one of its block. With the
      * handle's {@link #announced()} count, shows that every operation took effect exactly once.
      *
      * @param i an announce slot
@@ -739,26 +751,54 @@ public final class WaitFreeObject<S> {
     }
 
     /**
-     * Frees the object with the thread's allocator and closes the handle: one READ of the state pointer, the
-     * free of the root in the life this handle knows ({@link StructureIdentity#destroy}), then the frees of the
-     * current state block and of this handle's spare block. Only once no thread uses the object any more.
+     * Closes this handle: frees its spare state block, if it keeps one, and drops the handle from the root (one
+     * fetch-and-add, {@link StructureIdentity#close}); idempotent. Its announce slot stays claimed. When the object
+     * was destroyed and this was its last open handle, frees it (one READ of the state pointer, the frees of the
+     * current state block and of the root).
+     */
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        try {
+            freeSpare();
+        } finally {
+            identity.close(thread, rootBytes(capacity), this::freeState);
+        }
+    }
+
+    /**
+     * Destroys the object and closes this handle: frees its spare state block, if it keeps one, and marks the
+     * object destroyed ({@link StructureIdentity#destroy}: one compare-and-swap of the handles word). When no other
+     * handle is open the object is freed here (one READ of the state pointer, the frees of the current state block
+     * and of the root), else by the last other handle's {@link #close()}. Every call of any handle that starts
+     * after this returned throws {@link ClosedObjectException}.
      *
-     * @throws ClosedObjectException when the object was destroyed already (by this handle or another); then
-     *                               nothing of the object is freed (only this handle's own spare block)
+     * @throws ClosedObjectException when this handle is closed, or another handle destroyed the object first
+     *                               (this handle is closed after)
      */
     public void destroy() {
         requireOpen();
         closed = true;
         try {
-            long block = thread.read(RemotePtr.offset(root, STATE));
-            identity.destroy(thread, rootBytes(capacity));
-            thread.allocator().deallocate(block, blockBytes);
+            freeSpare();
         } finally {
-            if (spare != RemotePtr.NULL) {
-                thread.allocator().deallocate(spare, blockBytes);
-                spare = RemotePtr.NULL;
-            }
+            identity.destroy(thread, rootBytes(capacity), this::freeState);
         }
+    }
+
+    private void freeSpare() {
+        if (spare != RemotePtr.NULL) {
+            long block = spare;
+            spare = RemotePtr.NULL;
+            thread.allocator().deallocate(block, blockBytes);
+        }
+    }
+
+    private void freeState() {
+        thread.allocator().deallocate(thread.read(RemotePtr.offset(root, STATE)), blockBytes);
     }
 
     private void requireOpen() {

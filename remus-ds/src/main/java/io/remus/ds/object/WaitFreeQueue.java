@@ -36,7 +36,7 @@ import java.util.Objects;
  *
  * <p>One instance per compute thread, used by its owner, like the compute thread.
  */
-public final class WaitFreeQueue {
+public final class WaitFreeQueue implements AutoCloseable {
     /** The operation code of an enqueue of the argument. */
     public static final long ENQUEUE = 1;
     /** The operation code of a dequeue; its response's value is the element. */
@@ -200,12 +200,17 @@ public final class WaitFreeQueue {
         return out;
     }
 
+    /** Closes this handle (see {@link WaitFreeObject#close}); idempotent. */
+    @Override
+    public void close() {
+        object.close();
+    }
+
     /**
-     * Frees the queue and closes the handle (see {@link WaitFreeObject#destroy}). Only once no thread uses it
-     * any more.
+     * Destroys the queue and closes this handle (see {@link WaitFreeObject#destroy}): its memory is freed when the
+     * last handle is closed.
      *
-     * @throws ClosedObjectException when the queue was destroyed already (by this handle or another); then
-     *                               nothing is freed
+     * @throws ClosedObjectException when this handle is closed, or another handle destroyed the queue first
      */
     public void destroy() {
         object.destroy();

@@ -35,7 +35,7 @@ import java.util.Objects;
  *
  * <p>One instance per compute thread, used by its owner, like the compute thread.
  */
-public final class WaitFreeStack {
+public final class WaitFreeStack implements AutoCloseable {
     /** The operation code of a push of the argument. */
     public static final long PUSH = 1;
     /** The operation code of a pop; its response's value is the element. */
@@ -190,12 +190,17 @@ public final class WaitFreeStack {
         return Arrays.copyOfRange(s, 1, 1 + (int) s[0]);
     }
 
+    /** Closes this handle (see {@link WaitFreeObject#close}); idempotent. */
+    @Override
+    public void close() {
+        object.close();
+    }
+
     /**
-     * Frees the stack and closes the handle (see {@link WaitFreeObject#destroy}). Only once no thread uses it
-     * any more.
+     * Destroys the stack and closes this handle (see {@link WaitFreeObject#destroy}): its memory is freed when the
+     * last handle is closed.
      *
-     * @throws ClosedObjectException when the stack was destroyed already (by this handle or another); then
-     *                               nothing is freed
+     * @throws ClosedObjectException when this handle is closed, or another handle destroyed the stack first
      */
     public void destroy() {
         object.destroy();

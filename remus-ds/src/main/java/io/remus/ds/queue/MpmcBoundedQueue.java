@@ -49,24 +49,26 @@ import java.util.concurrent.locks.LockSupport;
  * queue is shared); the value word only by RDMA WRITE, and only by the producer that claimed its
  * ticket, before it publishes the sequence word; it is read only after that.
  * <pre>
- *  ptr - 16  allocator block header      ptr + 0   capacity
+ *  ptr - 24  allocator block header
+ *  ptr - 16  handles word                ptr + 0   capacity
  *  ptr - 8   identity word               ptr + 8   tail
  *                                        ptr + 16  head
  *                                        ptr + 64  slot 0: sequence, value; slot 1 ...
  * </pre>
  *
  * <h2>Destroy</h2>
- * {@link #destroy} frees the block in the life its handle knows: of two handles that destroy the queue, in
- * any processes, one frees it and the other gets {@link ClosedQueueException}. A call learns of a destroy from
- * the root block's header in its first doorbell: every offer and poll posts, with the READ of its first slot,
- * an 8-byte READ of the block header (16 bytes before the queue; on the queue's own node, a CPU load after the
- * slot's), and every READ of the tail or the head starts at the block header too; the header is checked before
- * anything read with it is used. So a call that starts after any handle's destroy returned throws
- * {@link ClosedQueueException} and returns nothing read from the freed block, also when the block was
- * allocated again since (its incarnation changed); a call concurrent with a destroy may complete before it.
+ * {@link #destroy} marks the queue destroyed; its block is freed when the last handle is closed (each handle is
+ * counted in the root's handles word, {@link StructureIdentity}), so no handle ever touches freed memory. Of two
+ * handles that destroy the queue, in any processes, one marks it and the other gets {@link ClosedQueueException}.
+ * A call learns of a destroy from the root's handles word in its first doorbell: every offer and poll posts, with
+ * the READ of its first slot, an 8-byte READ of the handles word (16 bytes before the queue; on the queue's own
+ * node, a CPU load after the slot's), and every READ of the tail or the head starts at the handles word too; the
+ * word is checked before anything read with it is used. So a call that starts after any handle's destroy returned
+ * throws {@link ClosedQueueException}; a call concurrent with a destroy completes on the queue's memory, intact,
+ * before or after it.
  *
  * <h2>Operations, costs and linearization points</h2>
- * {@link #offer}: READ the sequence word of the slot of the tail this handle last saw, and the block header
+ * {@link #offer}: READ the sequence word of the slot of the tail this handle last saw, and the handles word
  * in the same doorbell; when the slot is free for that ticket, compare-and-swap the tail to claim it, WRITE
  * the value, compare-and-swap the sequence word to published. <b>4 round trips</b> (2 READs in the first
  * doorbell, 1 WRITE, 2 compare-and-swaps) when this handle's tail is current; 6 when another handle moved the
@@ -75,7 +77,7 @@ import java.util.concurrent.locks.LockSupport;
  * ({@code tail - head == capacity}: <b>2 round trips</b>, 3 READs); if so, the consumer already holds the
  * value, and the offer frees the slot for it (one compare-and-swap; 2 more round trips) instead of waiting.
  * Linearizes at the successful tail compare-and-swap; full linearizes at the READ of the head.
- * {@link #poll}: READ the head's slot, sequence and value words in one READ of 16 bytes, and the block header
+ * {@link #poll}: READ the head's slot, sequence and value words in one READ of 16 bytes, and the handles word
  * in the same doorbell; when published, compare-and-swap the head to claim the ticket, which makes the value
  * read the caller's, then compare-and-swap the sequence word to free. <b>3 round trips</b> (2 READs in one
  * doorbell, 2 compare-and-swaps); 5 when another handle moved the head; empty: a READ of the tail confirms
@@ -117,7 +119,7 @@ public final class MpmcBoundedQueue implements AutoCloseable {
     public static final int HEADER_BYTES = 64;
     /** Bytes of a slot: its sequence word and its value word. */
     public static final int SLOT_BYTES = 16;
-    /** The largest capacity: the queue, with its identity word, is one allocation of {@link SizeClasses#MAX} bytes at most. */
+    /** The largest capacity: the queue, with its handles and identity words, is one allocation of {@link SizeClasses#MAX} bytes at most. */
     public static final int MAX_CAPACITY =
             (int) ((SizeClasses.MAX - StructureIdentity.blockBytes(HEADER_BYTES)) / SLOT_BYTES);
     static final long CAPACITY = 0;
@@ -129,7 +131,7 @@ public final class MpmcBoundedQueue implements AutoCloseable {
     private final StructureIdentity identity;
     private final long ptr;
     private final int capacity;
-    /** Receives a READ of the block header, the identity word and the header's first three words. */
+    /** Receives a READ of the handles word, the identity word and the header's first three words. */
     private final MemorySegment rootWords = MemorySegment.ofArray(new long[5]);
     private long tail;
     private long head;
@@ -146,7 +148,7 @@ public final class MpmcBoundedQueue implements AutoCloseable {
 
     /**
      * Creates an empty queue on the caller's node and returns the caller's handle. No RDMA operation:
-     * the allocation, then CPU loads and stores on the caller's node of the block header, the identity
+     * the allocation, then CPU loads and stores on the caller's node of the handles word, the identity
      * word, the header and the slots' sequence words, before anyone else can know the block.
      *
      * @param thread   the creator's compute thread: the queue is on its node
@@ -175,7 +177,8 @@ public final class MpmcBoundedQueue implements AutoCloseable {
 
     /**
      * Attaches a handle for {@code thread} to the queue at {@code ptr}: one RDMA READ of the block header,
-     * the identity word and the header's first three words (1 round trip).
+     * the handles and identity words and the header's first three words, and one compare-and-swap of the handles
+     * word ({@link StructureIdentity#attach}): 2 round trips.
      *
      * @param thread the caller's compute thread, on any node
      * @param ptr    the queue ({@link #ptr()})
@@ -190,12 +193,14 @@ public final class MpmcBoundedQueue implements AutoCloseable {
         Objects.requireNonNull(thread, "thread");
         MemorySegment header = MemorySegment.ofArray(new long[3]);
         StructureIdentity identity = StructureIdentity.attach(thread, StructureKind.MPMC_BOUNDED_QUEUE, ptr, header,
-                ClosedQueueException::new);
+                ClosedQueueException::new, copy -> {
+                    long capacity = copy.getAtIndex(ValueLayout.JAVA_LONG, 0);
+                    if (capacity < 1 || capacity > MAX_CAPACITY) {
+                        throw new CorruptedMemoryException(ptr + CAPACITY, capacity, "queue " + RemotePtr.toString(ptr)
+                                + ": header word " + capacity + " is no queue's capacity");
+                    }
+                });
         long capacity = header.getAtIndex(ValueLayout.JAVA_LONG, 0);
-        if (capacity < 1 || capacity > MAX_CAPACITY) {
-            throw new CorruptedMemoryException(ptr + CAPACITY, capacity, "queue " + RemotePtr.toString(ptr)
-                    + ": header word " + capacity + " is no queue's capacity");
-        }
         return new MpmcBoundedQueue(thread, identity, (int) capacity, header.getAtIndex(ValueLayout.JAVA_LONG, 1),
                 header.getAtIndex(ValueLayout.JAVA_LONG, 2));
     }
@@ -215,8 +220,8 @@ public final class MpmcBoundedQueue implements AutoCloseable {
     }
 
     /**
-     * Reads the header word at {@code offset} ({@link #TAIL} or {@link #HEAD}): one READ from the block header
-     * through that word, whose block header shows whether the queue was destroyed.
+     * Reads the header word at {@code offset} ({@link #TAIL} or {@link #HEAD}): one READ from the handles word
+     * through that word, whose handles word shows whether the queue was destroyed.
      *
      * @throws ClosedQueueException when the queue was destroyed
      */
@@ -226,7 +231,7 @@ public final class MpmcBoundedQueue implements AutoCloseable {
 
     /**
      * A call's first READ: {@code length} bytes at {@code at} into the thread's buffer at 0 and, in the same
-     * doorbell (one round trip), the block header into the buffer at {@code length}; on the queue's own node, CPU
+     * doorbell (one round trip), the handles word into the buffer at {@code length}; on the queue's own node, CPU
      * loads of the two in that order. Checks the header before anything uses the bytes.
      *
      * @throws ClosedQueueException when the queue was destroyed
@@ -242,7 +247,7 @@ public final class MpmcBoundedQueue implements AutoCloseable {
     /**
      * Adds {@code value} at the tail unless the queue is full. Lock-free: it never waits for another caller (a
      * slot whose previous consumer claimed its ticket but has not freed it is freed by this offer). 4 round
-     * trips (the slot's sequence word and the block header, 2 READs in one doorbell; compare-and-swap, WRITE,
+     * trips (the slot's sequence word and the handles word, 2 READs in one doorbell; compare-and-swap, WRITE,
      * compare-and-swap) when this handle's tail is current, 6 when another handle moved it, 2 (3 READs) when
      * full, 2 more when it frees a slot; each lost race adds at most 2. Linearizes at the tail compare-and-swap
      * that claims the ticket, or (full) at the READ of the head. A call that starts after any handle's destroy
@@ -300,7 +305,7 @@ public final class MpmcBoundedQueue implements AutoCloseable {
     /**
      * Removes and returns the word at the head, unless the queue is empty. Lock-free while no claim holder
      * stalls; blocking, up to {@code patience}, on a producer that claimed this ticket and has not published
-     * its value. 3 round trips (the slot's 16 bytes and the block header, 2 READs in one doorbell;
+     * its value. 3 round trips (the slot's 16 bytes and the handles word, 2 READs in one doorbell;
      * compare-and-swap, compare-and-swap) when this handle's head is current, 5 when another handle moved it, 2
      * (3 READs) when empty; each lost race adds at most 2. Linearizes at the head compare-and-swap that claims
      * the ticket, or (empty) at the READ of the slot. A call that starts after any handle's destroy returned
@@ -412,26 +417,37 @@ public final class MpmcBoundedQueue implements AutoCloseable {
         return busy;
     }
 
-    /** Ends this handle: later calls throw {@link ClosedQueueException}. No RDMA operation; idempotent. */
+    /**
+     * Ends this handle: later calls throw {@link ClosedQueueException}; idempotent. Drops the handle from the
+     * queue's root (one fetch-and-add, {@link StructureIdentity#close}); when the queue was destroyed and this was
+     * its last open handle, frees it (the allocator's costs).
+     */
     @Override
     public void close() {
+        if (closed) {
+            return;
+        }
         closed = true;
+        identity.close(thread, bytes(capacity), () -> { });
     }
 
     /**
-     * Frees the queue in the life this handle knows (the allocator's costs:
-     * {@link io.remus.core.memory.RemoteAllocator#deallocate(long, long, long)}) and closes this handle. Of two
-     * handles that destroy the queue, in any processes, exactly one frees it. Calls of other handles that start
-     * after it returned throw {@link ClosedQueueException}; a call concurrent with it may complete before it.
+     * Destroys the queue and closes this handle: one compare-and-swap of the root's handles word marks it destroyed
+     * ({@link StructureIdentity#destroy}); when no other handle is open it is freed here (the allocator's costs:
+     * {@link io.remus.core.memory.RemoteAllocator#deallocate(long, long, long)}), else by the last other handle to
+     * {@link #close()}, so no handle ever touches freed memory. Of two destroys of one queue, in any handles and
+     * processes, exactly one marks it; the other closes its handle and throws. Every call of any handle that starts
+     * after it returned throws {@link ClosedQueueException} (the first READ of each call sees the handles word); a
+     * call concurrent with it completes on the queue's memory, intact, before or after it.
      *
      * @throws ClosedQueueException after {@link #close()} or {@link #destroy()}, or when another handle destroyed
-     *                              the queue first (nothing is freed; this handle is closed)
+     *                              the queue first (this handle is closed after)
      */
     public void destroy() {
         if (closed) {
             throw new ClosedQueueException("handle of queue " + RemotePtr.toString(ptr) + " is closed");
         }
         closed = true;
-        identity.destroy(thread, bytes(capacity));
+        identity.destroy(thread, bytes(capacity), () -> { });
     }
 }

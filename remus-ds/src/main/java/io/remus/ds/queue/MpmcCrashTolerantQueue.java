@@ -56,36 +56,38 @@ import java.util.concurrent.locks.LockSupport;
  * ring's tail and head, all ticket counts), then the allocated ring's {@code n} entries, the free ring's
  * {@code m} entries, and the {@code m} cells of 8 bytes. The free ring starts holding every cell.
  * <pre>
- *  ptr - 16  allocator block header   ptr + 0   capacity, cells
+ *  ptr - 24  allocator block header
+ *  ptr - 16  handles word             ptr + 0   capacity, cells
  *  ptr - 8   identity word            ptr + 16  allocated ring: tail, head
  *                                     ptr + 32  free ring: tail, head
  *                                     ptr + 64  allocated ring's entries, free ring's entries, cells
  * </pre>
  *
  * <h2>Destroy</h2>
- * {@link #destroy} frees the block in the life its handle knows: of two handles that destroy the queue, in any
- * processes, one frees it and the other gets {@link ClosedQueueException}. A call learns of a destroy from the
- * root block's header in its first doorbell: every offer and poll posts, with the READ of its first ring entry, an
- * 8-byte READ of the block header (16 bytes before the queue; on the queue's own node, a CPU load after the
- * entry's), and every READ of a ring's tail or head starts at the block header too; the header is checked before
- * anything read with it is used. So a call that starts after any handle's destroy returned throws
- * {@link ClosedQueueException} and returns nothing read from the freed block, also when the block was allocated
- * again since (its incarnation changed); a call concurrent with a destroy may complete before it.
+ * {@link #destroy} marks the queue destroyed; its block is freed when the last handle is closed (each handle is
+ * counted in the root's handles word, {@link StructureIdentity}), so no handle ever touches freed memory. Of two
+ * handles that destroy the queue, in any processes, one marks it and the other gets {@link ClosedQueueException}.
+ * A call learns of a destroy from the root's handles word in its first doorbell: every offer and poll posts, with
+ * the READ of its first ring entry, an 8-byte READ of the handles word (16 bytes before the queue; on the queue's
+ * own node, a CPU load after the entry's), and every READ of a ring's tail or head starts at the handles word too;
+ * the word is checked before anything read with it is used. So a call that starts after any handle's destroy
+ * returned throws {@link ClosedQueueException}; a call concurrent with a destroy completes on the queue's memory,
+ * intact, before or after it.
  *
  * <h2>Operations, costs and linearization points</h2>
- * {@link #offer}: take a free cell (READ the free ring's entry with the block header in one doorbell,
+ * {@link #offer}: take a free cell (READ the free ring's entry with the handles word in one doorbell,
  * compare-and-swap its head, compare-and-swap the entry free for the next lap), WRITE the value into the cell,
  * put the cell (READ the allocated ring's entry, compare-and-swap its tail, compare-and-swap the entry to
  * published): <b>7 round trips</b> (3 READs, 1 WRITE, 4 compare-and-swaps) uncontended with current tickets;
  * each stale ticket adds 2, each lost race 2, a poisoned publication 3. Full: <b>9 round trips</b> when the
  * allocated ring is full (its entry and head READ, then the cell given back), <b>2</b> (3 READs) when no cell is
- * free (the free ring's entry and the block header, then the free ring's tail). Linearizes at the tail
+ * free (the free ring's entry and the handles word, then the free ring's tail). Linearizes at the tail
  * compare-and-swap of the ticket whose publication succeeds; full at the READ of the allocated ring's head, or of
  * the free ring's tail.
- * {@link #poll}: take an index from the allocated ring (READ its entry with the block header in one doorbell,
+ * {@link #poll}: take an index from the allocated ring (READ its entry with the handles word in one doorbell,
  * compare-and-swap its head, compare-and-swap the entry free for the next lap), READ the cell, put the index on
  * the free ring (READ, compare-and-swap, compare-and-swap): <b>7 round trips</b> (4 READs, 4 compare-and-swaps)
- * uncontended; empty: <b>2 round trips</b> (3 READs: the entry and the block header, then the tail). Linearizes
+ * uncontended; empty: <b>2 round trips</b> (3 READs: the entry and the handles word, then the tail). Linearizes
  * at the head compare-and-swap that takes a published cell; empty at the READ of the tail.
  *
  * <h2>Full and empty</h2>
@@ -115,7 +117,7 @@ public final class MpmcCrashTolerantQueue implements AutoCloseable {
     /** The most cells: a cell index is 16 bits, and {@link #NONE} is reserved. */
     public static final int MAX_CELLS = 0xFFFF;
     /**
-     * The largest capacity with no spare cells, so that the queue, with its identity word, is one allocation of at
+     * The largest capacity with no spare cells, so that the queue, with its handles and identity words, is one allocation of at
      * most {@link SizeClasses#MAX}.
      */
     public static final int MAX_CAPACITY = (int) ((SizeClasses.MAX - StructureIdentity.blockBytes(HEADER_BYTES)) / 24);
@@ -140,7 +142,7 @@ public final class MpmcCrashTolerantQueue implements AutoCloseable {
     private final int cells;
     private final Ring allocated;
     private final Ring free;
-    /** Receives a READ of the block header, the identity word and the header's first six words. */
+    /** Receives a READ of the handles word, the identity word and the header's first six words. */
     private final MemorySegment rootWords = MemorySegment.ofArray(new long[8]);
     private long poisoned;
     private long poisonedPublications;
@@ -163,7 +165,7 @@ public final class MpmcCrashTolerantQueue implements AutoCloseable {
 
     /**
      * Creates an empty queue on the caller's node and returns the caller's handle. No RDMA operation: the
-     * allocation, then CPU loads and stores on the caller's node of the block header, the identity word, the
+     * allocation, then CPU loads and stores on the caller's node of the handles word, the identity word, the
      * header, the entries and the free ring's cell indices, before anyone else can know the block.
      *
      * @param thread   the creator's compute thread: the queue is on its node
@@ -208,7 +210,8 @@ public final class MpmcCrashTolerantQueue implements AutoCloseable {
 
     /**
      * Attaches a handle for {@code thread} to the queue at {@code ptr}: one RDMA READ of the block header, the
-     * identity word and the header's first six words (1 round trip).
+     * handles and identity words and the header's first six words, and one compare-and-swap of the handles word
+     * ({@link StructureIdentity#attach}): 2 round trips.
      *
      * @param thread the caller's compute thread, on any node
      * @param ptr    the queue ({@link #ptr()})
@@ -223,13 +226,16 @@ public final class MpmcCrashTolerantQueue implements AutoCloseable {
         Objects.requireNonNull(thread, "thread");
         MemorySegment header = MemorySegment.ofArray(new long[6]);
         StructureIdentity identity = StructureIdentity.attach(thread, StructureKind.MPMC_CRASH_TOLERANT_QUEUE, ptr,
-                header, ClosedQueueException::new);
+                header, ClosedQueueException::new, copy -> {
+                    long capacity = copy.getAtIndex(ValueLayout.JAVA_LONG, 0);
+                    long cells = copy.getAtIndex(ValueLayout.JAVA_LONG, 1);
+                    if (capacity < 1 || capacity > MAX_CAPACITY || cells < capacity || cells > MAX_CELLS) {
+                        throw new CorruptedMemoryException(ptr + CAPACITY, capacity, "queue " + RemotePtr.toString(ptr)
+                                + ": header words " + capacity + ", " + cells + " are no queue's capacity and cells");
+                    }
+                });
         long capacity = header.getAtIndex(ValueLayout.JAVA_LONG, 0);
         long cells = header.getAtIndex(ValueLayout.JAVA_LONG, 1);
-        if (capacity < 1 || capacity > MAX_CAPACITY || cells < capacity || cells > MAX_CELLS) {
-            throw new CorruptedMemoryException(ptr + CAPACITY, capacity, "queue " + RemotePtr.toString(ptr)
-                    + ": header words " + capacity + ", " + cells + " are no queue's capacity and cells");
-        }
         long[] tickets = new long[4];
         for (int i = 0; i < 4; i++) {
             tickets[i] = header.getAtIndex(ValueLayout.JAVA_LONG, 2 + i);
@@ -289,8 +295,8 @@ public final class MpmcCrashTolerantQueue implements AutoCloseable {
     }
 
     /**
-     * Reads the header word at {@code word} (a ring's tail or head): one READ from the block header through that
-     * word, whose block header shows whether the queue was destroyed.
+     * Reads the header word at {@code word} (a ring's tail or head): one READ from the handles word through that
+     * word, whose handles word shows whether the queue was destroyed.
      *
      * @throws ClosedQueueException when the queue was destroyed
      */
@@ -299,7 +305,7 @@ public final class MpmcCrashTolerantQueue implements AutoCloseable {
     }
 
     /**
-     * A call's first READ: the word at {@code at} and, in the same doorbell (one round trip), the block header; on
+     * A call's first READ: the word at {@code at} and, in the same doorbell (one round trip), the handles word; on
      * the queue's own node, CPU loads of the two in that order. Checks the header before the word is used.
      *
      * @return the word at {@code at}
@@ -316,7 +322,7 @@ public final class MpmcCrashTolerantQueue implements AutoCloseable {
 
     /**
      * Adds {@code value} at the tail unless the queue is full. Lock-free. 7 round trips uncontended (free ring:
-     * the entry and the block header, 2 READs in one doorbell, compare-and-swap, compare-and-swap; WRITE; allocated
+     * the entry and the handles word, 2 READs in one doorbell, compare-and-swap, compare-and-swap; WRITE; allocated
      * ring: READ, compare-and-swap, compare-and-swap); full: 2 (3 READs) when no cell is free, otherwise 9 (the
      * cell is taken, written, and given back: 5 READs, 1 WRITE, 4 compare-and-swaps); each stale ticket or lost
      * race adds 2, a poisoned publication 3. Linearizes at the allocated ring's tail compare-and-swap of the ticket
@@ -349,7 +355,7 @@ public final class MpmcCrashTolerantQueue implements AutoCloseable {
     /**
      * Removes and returns the word at the head, unless the queue is empty. Lock-free: a ticket claimed by a
      * producer that does not publish within {@code patience} is poisoned and skipped. 7 round trips uncontended
-     * (allocated ring: the entry and the block header, 2 READs in one doorbell, compare-and-swap,
+     * (allocated ring: the entry and the handles word, 2 READs in one doorbell, compare-and-swap,
      * compare-and-swap; READ of the cell; free ring: READ, compare-and-swap, compare-and-swap), 2 (3 READs) when
      * empty; each stale ticket or lost race adds 2, a poisoned ticket 3. Linearizes at the head compare-and-swap
      * that takes a published cell; empty at the READ of the tail. A call that starts after any handle's destroy
@@ -410,27 +416,38 @@ public final class MpmcCrashTolerantQueue implements AutoCloseable {
         return busy;
     }
 
-    /** Ends this handle: later calls throw {@link ClosedQueueException}. No RDMA operation; idempotent. */
+    /**
+     * Ends this handle: later calls throw {@link ClosedQueueException}; idempotent. Drops the handle from the
+     * queue's root (one fetch-and-add, {@link StructureIdentity#close}); when the queue was destroyed and this was
+     * its last open handle, frees it (the allocator's costs).
+     */
     @Override
     public void close() {
+        if (closed) {
+            return;
+        }
         closed = true;
+        identity.close(thread, bytes(capacity, cells), () -> { });
     }
 
     /**
-     * Frees the queue in the life this handle knows (the allocator's costs:
-     * {@link io.remus.core.memory.RemoteAllocator#deallocate(long, long, long)}) and closes this handle. Of two
-     * handles that destroy the queue, in any processes, exactly one frees it. Calls of other handles that start after
-     * it returned throw {@link ClosedQueueException}; a call concurrent with it may complete before it.
+     * Destroys the queue and closes this handle: one compare-and-swap of the root's handles word marks it destroyed
+     * ({@link StructureIdentity#destroy}); when no other handle is open it is freed here (the allocator's costs:
+     * {@link io.remus.core.memory.RemoteAllocator#deallocate(long, long, long)}), else by the last other handle to
+     * {@link #close()}, so no handle ever touches freed memory. Of two destroys of one queue, in any handles and
+     * processes, exactly one marks it; the other closes its handle and throws. Every call of any handle that starts
+     * after it returned throws {@link ClosedQueueException} (the first READ of each call sees the handles word); a
+     * call concurrent with it completes on the queue's memory, intact, before or after it.
      *
      * @throws ClosedQueueException after {@link #close()} or {@link #destroy()}, or when another handle destroyed
-     *                              the queue first (nothing is freed; this handle is closed)
+     *                              the queue first (this handle is closed after)
      */
     public void destroy() {
         if (closed) {
             throw new ClosedQueueException("handle of queue " + RemotePtr.toString(ptr) + " is closed");
         }
         closed = true;
-        identity.destroy(thread, bytes(capacity, cells));
+        identity.destroy(thread, bytes(capacity, cells), () -> { });
     }
 
     /** One ring of cell indices: its tail and head words, its entries, and this handle's last view of both. */
@@ -460,7 +477,7 @@ public final class MpmcCrashTolerantQueue implements AutoCloseable {
         /**
          * Takes the oldest published cell index, skipping poisoned tickets; poisons a claimed ticket still
          * unpublished at the deadline. Returns -1 when the ring is empty. A take is its call's first step: its
-         * first READ of an entry carries the block header's ({@link #readChecked}).
+         * first READ of an entry carries the handles word's ({@link #readChecked}).
          */
         int take(long deadline) {
             long pos = head;

@@ -59,18 +59,20 @@ import java.util.OptionalLong;
  * free ring's {@code 2n} entries, and the {@code n} cells of 8 bytes: {@code 64 + 40n} bytes. Tickets start at
  * {@code 2n} (cycle 1) over entries of cycle 0; the free ring starts holding every cell.
  * <pre>
- *  ptr - 16  allocator block header   ptr + 0   capacity
+ *  ptr - 24  allocator block header
+ *  ptr - 16  handles word             ptr + 0   capacity
  *  ptr - 8   identity word            ptr + 8   allocated ring: tail, head, threshold
  *                                     ptr + 32  free ring: tail, head, threshold
  *                                     ptr + 64  allocated ring's entries, free ring's entries, cells
  * </pre>
  *
  * <h2>Destroy</h2>
- * {@link #destroy} frees the block in the life its handle knows: of two handles that destroy the queue, in any
- * processes, one frees it and the other gets {@link ClosedQueueException}. The READ of a ring's threshold, the
- * first operation of every {@link #offer} and {@link #poll}, starts at the block's header, 16 bytes before the
- * queue, so every call on any handle of a destroyed queue throws {@link ClosedQueueException} before it changes
- * anything, at no extra RDMA operation, also once the block was reused (its header then names another life).
+ * {@link #destroy} marks the queue destroyed; its block is freed when the last handle is closed (each handle is
+ * counted in the root's handles word, {@link StructureIdentity}), so no handle ever touches freed memory. Of two
+ * handles that destroy the queue, in any processes, one marks it and the other gets {@link ClosedQueueException}.
+ * The READ of a ring's threshold, the first operation of every {@link #offer} and {@link #poll}, starts at the
+ * handles word, 16 bytes before the queue, so every call on any handle of a destroyed queue throws
+ * {@link ClosedQueueException} before it changes anything, at no extra RDMA operation.
  *
  * <h2>Operations and costs</h2>
  * {@link #offer}: take a cell from the free ring (READ of the threshold, fetch-and-add of the head, READ of the
@@ -143,7 +145,7 @@ public final class MpmcScqQueue implements AutoCloseable {
     private final int capacity;
     private final Ring allocated;
     private final Ring free;
-    /** Receives a READ of the block header, the identity word and the header's first seven words. */
+    /** Receives a READ of the handles word, the identity word and the header's first seven words. */
     private final MemorySegment rootWords = MemorySegment.ofArray(new long[9]);
     private long retakes;
     private boolean closed;
@@ -160,7 +162,7 @@ public final class MpmcScqQueue implements AutoCloseable {
 
     /**
      * Creates an empty queue on the caller's node and returns the caller's handle. No RDMA operation: the
-     * allocation, then CPU loads and stores on the caller's node of the block header, the identity word, the
+     * allocation, then CPU loads and stores on the caller's node of the handles word, the identity word, the
      * header, the entries and the free ring's cell indices, before anyone else can know the block.
      *
      * @param thread   the creator's compute thread: the queue is on its node
@@ -198,7 +200,8 @@ public final class MpmcScqQueue implements AutoCloseable {
 
     /**
      * Attaches a handle for {@code thread} to the queue at {@code ptr}: one RDMA READ of the block header, the
-     * identity word and the capacity (1 round trip).
+     * handles and identity words and the capacity, and one compare-and-swap of the handles word
+     * ({@link StructureIdentity#attach}): 2 round trips.
      *
      * @param thread the caller's compute thread, on any node
      * @param ptr    the queue ({@link #ptr()})
@@ -213,12 +216,14 @@ public final class MpmcScqQueue implements AutoCloseable {
         Objects.requireNonNull(thread, "thread");
         MemorySegment header = MemorySegment.ofArray(new long[1]);
         StructureIdentity identity = StructureIdentity.attach(thread, StructureKind.MPMC_SCQ_QUEUE, ptr, header,
-                ClosedQueueException::new);
+                ClosedQueueException::new, copy -> {
+                    long capacity = copy.get(ValueLayout.JAVA_LONG, CAPACITY);
+                    if (capacity < 1 || capacity > MAX_CAPACITY) {
+                        throw new CorruptedMemoryException(ptr + CAPACITY, capacity, "queue " + RemotePtr.toString(ptr)
+                                + ": header word " + capacity + " is no queue's capacity");
+                    }
+                });
         long capacity = header.get(ValueLayout.JAVA_LONG, CAPACITY);
-        if (capacity < 1 || capacity > MAX_CAPACITY) {
-            throw new CorruptedMemoryException(ptr + CAPACITY, capacity, "queue " + RemotePtr.toString(ptr)
-                    + ": header word " + capacity + " is no queue's capacity");
-        }
         return new MpmcScqQueue(thread, identity, (int) capacity);
     }
 
@@ -271,7 +276,7 @@ public final class MpmcScqQueue implements AutoCloseable {
     }
 
     /**
-     * Reads the header word at {@code word}: one READ from the block header through that word, whose block header
+     * Reads the header word at {@code word}: one READ from the handles word through that word, whose handles word
      * shows whether the queue was destroyed.
      *
      * @throws ClosedQueueException when the queue was destroyed
@@ -343,25 +348,36 @@ public final class MpmcScqQueue implements AutoCloseable {
         }
     }
 
-    /** Ends this handle: later calls throw {@link ClosedQueueException}. No RDMA operation; idempotent. */
+    /**
+     * Ends this handle: later calls throw {@link ClosedQueueException}; idempotent. Drops the handle from the
+     * queue's root (one fetch-and-add, {@link StructureIdentity#close}); when the queue was destroyed and this was
+     * its last open handle, frees it (the allocator's costs).
+     */
     @Override
     public void close() {
+        if (closed) {
+            return;
+        }
         closed = true;
+        identity.close(thread, bytes(capacity), () -> { });
     }
 
     /**
-     * Frees the queue in the life this handle knows (the allocator's costs:
-     * {@link io.remus.core.memory.RemoteAllocator#deallocate(long, long, long)}) and closes this handle. Of two
-     * handles that destroy the queue, in any processes, exactly one frees it. Every later call on any handle of
-     * the queue throws {@link ClosedQueueException} (the first READ of each call sees the block's header).
+     * Destroys the queue and closes this handle: one compare-and-swap of the root's handles word marks it destroyed
+     * ({@link StructureIdentity#destroy}); when no other handle is open it is freed here (the allocator's costs:
+     * {@link io.remus.core.memory.RemoteAllocator#deallocate(long, long, long)}), else by the last other handle to
+     * {@link #close()}, so no handle ever touches freed memory. Of two destroys of one queue, in any handles and
+     * processes, exactly one marks it; the other closes its handle and throws. Every call of any handle that starts
+     * after it returned throws {@link ClosedQueueException} (the first READ of each call sees the handles word); a
+     * call concurrent with it completes on the queue's memory, intact, before or after it.
      *
      * @throws ClosedQueueException after {@link #close()} or {@link #destroy()}, or when another handle destroyed
-     *                              the queue first (nothing is freed; this handle is closed)
+     *                              the queue first (this handle is closed after)
      */
     public void destroy() {
         checkOpen();
         closed = true;
-        identity.destroy(thread, bytes(capacity));
+        identity.destroy(thread, bytes(capacity), () -> { });
     }
 
     /** One ring of cell indices: its tail, head and threshold words and its {@code 2n} entries. */

@@ -25,14 +25,16 @@ import java.util.Objects;
  *
  * <h2>Layout</h2>
  * One block on the consumer's node: the ring's {@link StructureIdentity} in front of its root (the
- * block's allocator header and the identity word, the 16 bytes before {@link Consumer#ptr()}), then, from
+ * handles word and the identity word, the 16 bytes before {@link Consumer#ptr()}, behind the block's
+ * allocator header), then, from
  * {@link Consumer#ptr()}, a 64-byte header (word 0: slot count and largest message;
  * word 1: the producer's claim; word 2: the tail a closed producer left; word 3: the consumer's head,
  * the number of messages it consumed) and {@code slots} slots of {@code 24 + maxMessageBytes}
  * rounded up to 8 bytes:
  * <pre>
- *  ptr - 16  allocator block header   ptr + 0   slots &lt;&lt; 32 | largest message
- *  ptr - 8   identity word            ptr + 8   claim
+ *  ptr - 24  allocator block header   ptr + 0   slots &lt;&lt; 32 | largest message
+ *  ptr - 16  handles word             ptr + 8   claim
+ *  ptr - 8   identity word
  *                                     ptr + 16  tail a closed producer left
  *                                     ptr + 24  head
  *                                     ptr + 64  slot 0, slot 1 ...
@@ -46,10 +48,11 @@ import java.util.Objects;
  * <h2>Protocol and costs</h2>
  * The ring follows the library's ordering rule for WRITEs (docs/DATA-STRUCTURES.md, "Ordering rule
  * for WRITEs"). {@link Producer#offer}: where the head it last read says the ring is full, one RDMA
- * READ of the head; then one RDMA WRITE of check, message and check, and one RDMA WRITE of the
- * sequence word. With {@link WriteOrder#ONE_DOORBELL} (the default) both go in one doorbell: <b>1
- * round trip</b> (2 WRITEs), <b>2</b> where it reads the head. With {@link WriteOrder#COMPLETION} the
- * sequence WRITE is posted once the message's completed: <b>2 round trips</b>, 3 with the head READ.
+ * READ of the head; then one 8-byte RDMA READ of the handles word (is the ring destroyed?), one RDMA WRITE
+ * of check, message and check, and one RDMA WRITE of the sequence word. With {@link WriteOrder#ONE_DOORBELL}
+ * (the default) all three go in one doorbell: <b>1 round trip</b> (1 READ, 2 WRITEs), <b>2</b> where it reads
+ * the head. With {@link WriteOrder#COMPLETION} the
+ * sequence WRITE is posted once the READ's and the message's completed: <b>2 round trips</b>, 3 with the head READ.
  * The head is read at most once every {@code slots} messages while the consumer keeps up. Wait-free.
  * Linearizes when the consumer can take the message: the later of the sequence word and the trailing
  * check word landing (a full ring: when the head READ returned).
@@ -72,16 +75,13 @@ import java.util.Objects;
  * closing keeps the claim: the ring then has no producer (documented, not recovered).
  *
  * <h2>Destroy</h2>
- * {@link Consumer#destroy} frees the block in the life the consumer knows, and every later call on the
- * consumer's end throws {@link ClosedQueueException}. A producer learns of it where its call reads the
- * header: {@link #producer} (its READs start at the block's header, 16 bytes before the ring) and
- * {@link Producer#offer} where it reads the head (a READ that starts there too, at no extra RDMA
- * operation) throw {@link ClosedQueueException}. An offer that does not read the head (its cached head says
- * the ring has room: it only WRITEs), and {@link Producer#close} (a WRITE of the tail word and a compare-and-swap
- * of the claim word), are not checked. <b>The producer must be closed before the consumer destroys the ring.</b>
- * Otherwise its later offers may still return true and write their message and sequence words into the freed
- * block, which the allocator may have given to another structure since (its memory is then overwritten), and its
- * close writes the tail word and may swap the claim word there too.
+ * The consumer's end and each producer's end are handles on the ring ({@link StructureIdentity}): the ring's
+ * block is freed only once {@link Consumer#destroy} was called and every producer that attached closed. So no
+ * producer ever writes into a block another owner reuses. Every later call on the consumer's end throws
+ * {@link ClosedQueueException}; a producer learns of the destroy in the handles word that each
+ * {@link Producer#offer} READs in the doorbell of its message WRITE (no extra round trip), and throws
+ * {@link ClosedQueueException} (the message it wrote lands in the destroyed ring, which nobody reads).
+ * {@link Producer#close} after a destroy frees the ring when it is the last handle.
  */
 public final class SpscRingBuffer {
     /** Bytes of the header before the first slot. */
@@ -118,7 +118,7 @@ public final class SpscRingBuffer {
 
     /**
      * Creates a ring on the consumer's node and returns the consumer's end. No RDMA operation: the
-     * allocation, then CPU loads and stores on this node of the block header, the identity word and the ring.
+     * allocation, then CPU loads and stores on this node of the handles word, the identity word and the ring.
      *
      * @param consumer        the consumer's compute thread: the ring is on its node, and only it polls
      * @param slots           the capacity in messages, 1..{@value #MAX_SLOTS}
@@ -138,7 +138,7 @@ public final class SpscRingBuffer {
         long bytes = HEADER_BYTES + slots * slotBytes(maxMessageBytes);
         if (StructureIdentity.blockBytes(bytes) > SizeClasses.MAX) {
             throw new BadArgumentException("a ring of " + slots + " slots of messages up to " + maxMessageBytes + " bytes takes "
-                    + StructureIdentity.blockBytes(bytes) + " bytes with its identity word, more than one allocation's "
+                    + StructureIdentity.blockBytes(bytes) + " bytes with its handles and identity words, more than one allocation's "
                     + SizeClasses.MAX);
         }
         StructureIdentity identity = StructureIdentity.allocate(consumer, StructureKind.SPSC_RING_BUFFER, bytes,
@@ -169,11 +169,12 @@ public final class SpscRingBuffer {
     }
 
     /**
-     * Claims the ring for a producer and returns its end. One RDMA READ of the block header, the identity
-     * word and the ring's header (the checks of the ring and of the thread's buffer, before anything is
-     * written), one RDMA compare-and-swap (the claim), then one RDMA READ from the block header through the
-     * ring's head (the tail and head the claim makes current): 3 round trips. The producer stages each
-     * offer in its compute thread's {@link ComputeThread#buffer()} bytes {@code [0, slot bytes)} while {@link Producer#offer}
+     * Claims the ring for a producer and returns its end. One RDMA READ of the block header, the handles and
+     * identity words and the ring's header (the checks of the ring and of the thread's buffer, before anything is
+     * written), one compare-and-swap of the handles word (the producer's handle, {@link StructureIdentity#attach}),
+     * one RDMA compare-and-swap (the claim), then one RDMA READ from the handles word through the ring's head (the
+     * tail and head the claim makes current): 4 round trips. The producer stages each
+     * offer in its compute thread's {@link ComputeThread#buffer()} bytes {@code [0, slot bytes + 8)} while {@link Producer#offer}
      * runs, and no buffer bytes otherwise.
      *
      * @param producer the producer's compute thread, on any node
@@ -193,21 +194,27 @@ public final class SpscRingBuffer {
         Objects.requireNonNull(order, "order");
         MemorySegment header = MemorySegment.ofArray(new long[1]);
         StructureIdentity identity = StructureIdentity.attach(producer, StructureKind.SPSC_RING_BUFFER, ptr, header,
-                ClosedQueueException::new);
+                ClosedQueueException::new, root -> {
+                    long shape = root.getAtIndex(ValueLayout.JAVA_LONG, 0);
+                    int slots = (int) (shape >>> 32);
+                    int max = (int) shape;
+                    if (slots < 1 || slots > MAX_SLOTS || max < 1) {
+                        throw new CorruptedMemoryException(ptr + SHAPE, shape, "ring " + RemotePtr.toString(ptr)
+                                + ": header word 0x" + Long.toHexString(shape) + " is no ring's shape");
+                    }
+                    if (producer.buffer().byteSize() < slotBytes(max) + 8) {
+                        throw new BadArgumentException("compute thread buffer of " + producer.buffer().byteSize()
+                                + " bytes cannot stage one " + slotBytes(max) + "-byte slot of ring "
+                                + RemotePtr.toString(ptr) + " and the ring's handles word");
+                    }
+                });
         long shape = header.getAtIndex(ValueLayout.JAVA_LONG, 0);
         int slots = (int) (shape >>> 32);
         int max = (int) shape;
-        if (slots < 1 || slots > MAX_SLOTS || max < 1) {
-            throw new CorruptedMemoryException(ptr + SHAPE, shape, "ring " + RemotePtr.toString(ptr) + ": header word 0x"
-                    + Long.toHexString(shape) + " is no ring's shape");
-        }
-        if (producer.buffer().byteSize() < slotBytes(max)) {
-            throw new BadArgumentException("compute thread buffer of " + producer.buffer().byteSize() + " bytes cannot stage one "
-                    + slotBytes(max) + "-byte slot of ring " + RemotePtr.toString(ptr));
-        }
         long token = ((long) producer.nodeId() + 1) << 32 | (System.identityHashCode(producer) & 0xFFFF_FFFFL) | 1;
         long held = producer.compareAndSwap(ptr + CLAIM, 0, token);
         if (held != 0) {
+            identity.close(producer, HEADER_BYTES + slots * slotBytes(max), () -> { });
             throw new ProducerClaimedException("ring " + RemotePtr.toString(ptr) + " has a producer already (claim 0x"
                     + Long.toHexString(held) + ")");
         }
@@ -227,7 +234,7 @@ public final class SpscRingBuffer {
         private final long slotBytes;
         private final long token;
         private final WriteOrder order;
-        /** Receives a READ of the block header, the identity word and the ring header's first four words. */
+        /** Receives a READ of the handles word, the identity word and the ring header's first four words. */
         private final MemorySegment rootWords = MemorySegment.ofArray(new long[6]);
         private long tail;
         private long head;
@@ -246,8 +253,8 @@ public final class SpscRingBuffer {
         }
 
         /**
-         * Reads the header word at {@code offset}: one READ from the block header through that word, whose block
-         * header shows whether the ring was destroyed.
+         * Reads the header word at {@code offset}: one READ from the handles word through that word, whose
+         * handles word shows whether the ring was destroyed.
          *
          * @throws ClosedQueueException when the ring was destroyed
          */
@@ -271,20 +278,17 @@ public final class SpscRingBuffer {
         }
 
         /**
-         * Puts a message at the ring's tail, unless the ring is full. Wait-free: 2 RDMA WRITEs in 1 round
-         * trip with {@link WriteOrder#ONE_DOORBELL}, 2 round trips with {@link WriteOrder#COMPLETION}; one
-         * round trip more where the last head read says full (one RDMA READ of the head first).
-         *
-         * <p>Close this producer before the consumer destroys the ring: an offer whose last head read says the
-         * ring has room READs nothing, so it does not see a destroy; it returns true and WRITEs the message into
-         * the freed block, overwriting whatever the allocator put there since. Only an offer that reads the head
-         * throws {@link ClosedQueueException} after a destroy.
+         * Puts a message at the ring's tail, unless the ring is full. Wait-free: an 8-byte READ of the ring's
+         * handles word and 2 RDMA WRITEs in 1 round trip with {@link WriteOrder#ONE_DOORBELL}, 2 round trips
+         * with {@link WriteOrder#COMPLETION}; one round trip more where the last head read says full (one RDMA
+         * READ of the head first). After the consumer destroyed the ring it throws {@link ClosedQueueException}
+         * (the ring stays allocated while this producer is open, so its WRITEs never land in another owner's
+         * memory).
          *
          * @param message the message, 1..{@link #maxMessageBytes()} bytes
          * @return whether it was put; false when the ring is full
          * @throws BadArgumentException naming the size, for an empty or oversized message
-         * @throws ClosedQueueException  after {@link #close()}, or when it reads the head of a ring the consumer
-         *                               destroyed
+         * @throws ClosedQueueException  after {@link #close()}, or when the consumer destroyed the ring
          */
         public boolean offer(MemorySegment message) {
             Objects.requireNonNull(message, "message");
@@ -314,19 +318,23 @@ public final class SpscRingBuffer {
             }
             buffer.set(ValueLayout.JAVA_LONG, trailer, check);
             DoorbellBatch batch = thread.batch();
-            batch.write(slot + 8, 8, (int) trailer);
+            batch.read(identity.headerAddress(), trailer + 8, 8).write(slot + 8, 8, (int) trailer);
             if (order == WriteOrder.COMPLETION) {
                 batch.execute();
+                identity.check(buffer.get(ValueLayout.JAVA_LONG, trailer + 8));
+                batch.write(slot, 0, 8).execute();
+            } else {
+                batch.write(slot, 0, 8).execute();
+                identity.check(buffer.get(ValueLayout.JAVA_LONG, trailer + 8));
             }
-            batch.write(slot, 0, 8).execute();
             tail = sequence;
             return true;
         }
 
         /**
-         * Leaves the ring to a later producer: one RDMA WRITE of the tail and one compare-and-swap of
-         * the claim (2 round trips). Idempotent. Call it before the consumer destroys the ring: it does not check
-         * for a destroy, and after one it writes the tail word and may swap the claim word of the freed block.
+         * Leaves the ring to a later producer: one RDMA WRITE of the tail, one compare-and-swap of the claim and
+         * one fetch-and-add of the handles word (3 round trips; {@link StructureIdentity#close}). Idempotent. When
+         * the consumer destroyed the ring, this producer was its last handle and frees it.
          */
         @Override
         public void close() {
@@ -336,6 +344,7 @@ public final class SpscRingBuffer {
             closed = true;
             thread.write(ptr + TAIL, tail);
             thread.compareAndSwap(ptr + CLAIM, token, 0);
+            identity.close(thread, HEADER_BYTES + slots * slotBytes, () -> { });
         }
     }
 
@@ -447,18 +456,17 @@ public final class SpscRingBuffer {
         }
 
         /**
-         * Frees the ring in the life this end knows (the allocator's costs:
-         * {@link io.remus.core.memory.RemoteAllocator#deallocate(long, long, long)}) and closes this end: its later
-         * calls throw {@link ClosedQueueException}. The producer must have closed first: a producer's later calls
-         * that read the ring's header throw {@link ClosedQueueException}, but an offer whose cached head says the
-         * ring has room, and its close, are not checked and write into the freed block (see the class comment).
+         * Destroys the ring and closes this end: its later calls throw {@link ClosedQueueException}, and so do a
+         * producer's later offers. One compare-and-swap of the handles word ({@link StructureIdentity#destroy});
+         * the ring is freed here when no producer is attached (the allocator's costs:
+         * {@link io.remus.core.memory.RemoteAllocator#deallocate(long, long, long)}), else by the producer's close.
          *
          * @throws ClosedQueueException after {@link #destroy()}
          */
         public void destroy() {
             checkOpen();
             closed = true;
-            identity.destroy(thread, HEADER_BYTES + slots * slotBytes);
+            identity.destroy(thread, HEADER_BYTES + slots * slotBytes, () -> { });
         }
     }
 }

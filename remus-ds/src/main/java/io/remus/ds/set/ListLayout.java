@@ -14,7 +14,8 @@ import java.lang.foreign.ValueLayout;
  *
  * <pre>
  *  root block (on the set's home node; written once before its pointer is known):
- *  -16  the allocator's block header
+ *  -24  the allocator's block header
+ *  -16  the handles word ({@link StructureIdentity}): the block's life, destroyed or not, open handles
  *  -8   the identity word ({@link StructureIdentity}): which set this is, its layout version, the block's life
  *  root (ROOT_BYTES; the set's pointer points here):
  *  +0   head       the head sentinel's node pointer (key Long.MIN_VALUE, never removed)
@@ -94,17 +95,21 @@ final class ListLayout {
     }
 
     /**
-     * Checks that {@code ptr} is the root of a live set of {@code kind} and reads its words: one READ of the
-     * block header, the identity word and the root ({@link StructureIdentity#attach}).
+     * Checks that {@code ptr} is the root of a live set of {@code kind}, reads its words and opens a handle: one
+     * READ of the handles word, the handles and identity words and the root, and one compare-and-swap of the
+     * handles word ({@link StructureIdentity#attach}).
      *
-     * @param words receives the root's words, {@link #ROOT_BYTES}{@code / 8} of them; {@link #word} reads one
+     * @param words     receives the root's words, {@link #ROOT_BYTES}{@code / 8} of them; {@link #word} reads one
+     * @param checkRoot checks the words before the handle is opened; throws to refuse the set
      * @return the caller's identity of the set
      * @throws io.remus.ds.identity.WrongStructureException when no live set of {@code kind} is there
      * @throws ClosedSetException                           when the set there was destroyed
      * @throws BadArgumentException                         when the pointer is null or misaligned
      */
-    static StructureIdentity attachRoot(ComputeThread thread, StructureKind kind, long ptr, long[] words) {
-        return StructureIdentity.attach(thread, kind, ptr, MemorySegment.ofArray(words), ClosedSetException::new);
+    static StructureIdentity attachRoot(ComputeThread thread, StructureKind kind, long ptr, long[] words,
+                                        Runnable checkRoot) {
+        return StructureIdentity.attach(thread, kind, ptr, MemorySegment.ofArray(words), ClosedSetException::new,
+                copy -> checkRoot.run());
     }
 
     /** {@return the root word at {@code offset} among {@code words} as {@link #attachRoot} read them} */

@@ -10,8 +10,8 @@ import io.remus.ds.identity.StructureIdentity;
  * the nodes themselves, apart from its algorithm: it allocates them on the set's home node, keeping one spare
  * node between inserts and counting the allocator's round trips apart from the set's; it checks each node a
  * walk READs against the pointer it was read by (the torn-pointer rule below); it frees its spare node when
- * closed; it keeps the handle's {@link StructureIdentity} of the root, and frees the root through it when the set
- * is destroyed (for the lock-free sets, every node after it). One per handle, used by the handle's owner.
+ * closed; it keeps the handle's {@link StructureIdentity} of the root, through which the last handle of a destroyed
+ * set frees the set. One per handle, used by the handle's owner.
  *
  * <p><b>Torn pointers.</b> A node whose {@code self} word is not the pointer it was read by was read through a
  * pointer that an RDMA READ returned half old and half new, racing a compare-and-swap; the walk starts over
@@ -34,7 +34,7 @@ final class ListNodes {
     private long allocatorRoundTrips;
     private int torn;
     private long tornPtr;
-    /** Whether the current call has yet to check the root block's header ({@link #readHead}). */
+    /** Whether the current call has yet to check the root's handles word ({@link #readHead}). */
     private boolean headerDue;
 
     /**
@@ -126,7 +126,7 @@ final class ListNodes {
 
     /**
      * Starts a call of the set: checks that the handle is open, and makes the call's first {@link #readHead}
-     * check the root block's header.
+     * check the root's handles word.
      *
      * @throws ClosedSetException when the handle is closed
      */
@@ -137,12 +137,12 @@ final class ListNodes {
 
     /**
      * READs {@code length} bytes of the head sentinel into the thread's buffer at {@code bufferOffset}; the
-     * first time in a call ({@link #startCall()}) together with the root block's header word, into the buffer at
+     * first time in a call ({@link #startCall()}) together with the root's handles word, into the buffer at
      * {@code headerOffset}, and checks it ({@link StructureIdentity#check}) before the head's bytes are used. Off
      * the home node that is one doorbell batch of two READs, the header's posted after the head's (one round
-     * trip, as the head's READ alone); on the home node two CPU loads, the header's after the head's. The header
-     * word is the one this handle saw at create or attach until the root block is freed: a call that starts after
-     * any handle's destroy returned gets {@link ClosedSetException} here, before it uses any data it read.
+     * trip, as the head's READ alone); on the home node two CPU loads, the header's after the head's. No block of
+     * the set is freed while this handle is open: a call that starts after any handle's destroy returned gets
+     * {@link ClosedSetException} here, before it uses any data it read.
      *
      * @throws ClosedSetException when the set was destroyed
      */
@@ -162,12 +162,39 @@ final class ListNodes {
         }
     }
 
-    /** Closes the handle (again: nothing) and frees its spare node, if it keeps one. */
-    void close() {
+    /**
+     * Closes the handle (again: nothing): frees its spare node, if it keeps one, and drops the handle from the
+     * root's handles word ({@link StructureIdentity#close}); when the set was destroyed and this was its last
+     * handle, {@code freeNodes} then the root are freed.
+     *
+     * @param freeNodes frees the set's nodes (see {@link #freeLevel0})
+     */
+    void close(Runnable freeNodes) {
         if (closed) {
             return;
         }
         closed = true;
+        freeSpare();
+        identity.close(thread, ListLayout.ROOT_BYTES, freeNodes);
+    }
+
+    /**
+     * Destroys the set and closes the handle ({@link StructureIdentity#destroy}): frees the spare node, marks the
+     * set destroyed, and when no other handle is open frees {@code freeNodes} then the root; else the last other
+     * handle to close does.
+     *
+     * @param freeNodes frees the set's nodes (see {@link #freeLevel0})
+     * @throws ClosedSetException when the handle is closed, or another handle destroyed the set first (this
+     *                            handle is closed after)
+     */
+    void destroy(Runnable freeNodes) {
+        requireOpen();
+        closed = true;
+        freeSpare();
+        identity.destroy(thread, ListLayout.ROOT_BYTES, freeNodes);
+    }
+
+    private void freeSpare() {
         if (spare != RemotePtr.NULL) {
             thread.allocator().deallocate(spare, nodeBytes);
             spare = RemotePtr.NULL;
@@ -175,32 +202,12 @@ final class ListNodes {
     }
 
     /**
-     * Frees the root block in the life this handle knows ({@link StructureIdentity#destroy}) and closes the
-     * handle: the first step of a set's destroy. Only a caller that returns from here may free the set's nodes.
-     *
-     * @throws ClosedSetException when the handle is closed, or another handle destroyed the set first (this
-     *                            handle is closed after, and nothing of the set was freed)
-     */
-    void destroyRoot() {
-        requireOpen();
-        try {
-            identity.destroy(thread, ListLayout.ROOT_BYTES);
-        } catch (ClosedSetException e) {
-            close();
-            throw e;
-        }
-        close();
-    }
-
-    /**
-     * Destroys the set: {@link #destroyRoot()}, then frees every node linked at level 0 from {@code head} (marked
-     * ones included): one 8-byte READ per node.
+     * Frees every node linked at level 0 from {@code head} (marked ones included): one 8-byte READ and one free
+     * per node. Only for the last handle of a destroyed set, from {@link #close} or {@link #destroy}.
      *
      * @param nextOffset the offset of a node's level-0 {@code next} word
-     * @throws ClosedSetException as {@link #destroyRoot()}, freeing nothing
      */
-    void destroy(long head, long nextOffset) {
-        destroyRoot();
+    void freeLevel0(long head, long nextOffset) {
         long node = head;
         while (node != RemotePtr.NULL) {
             long next = ListLayout.unmarked(thread.read(RemotePtr.offset(node, nextOffset)));

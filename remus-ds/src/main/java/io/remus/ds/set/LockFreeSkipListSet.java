@@ -30,7 +30,7 @@ import java.util.SplittableRandom;
  *
  * <pre>
  *  root block (written once before its pointer is known):
- *  -16 the allocator's block header   -8 the identity word ({@link StructureIdentity}: kind, layout version, life)
+ *  -24 the allocator's block header   -16 the handles word   -8 the identity word ({@link StructureIdentity})
  *  root (ListLayout's 32 bytes; the set's pointer points here):
  *  +0 head   +8 tail   +16 the tail's block   +24 maxLevel
  *
@@ -105,13 +105,13 @@ import java.util.SplittableRandom;
  * A call to the home node is a network operation from every node but the home node, where the READs of a
  * walk are CPU loads (batches and compare-and-swaps go through the loopback queue pair).
  *
- * <p><b>Destroyed sets.</b> Every call READs the root block's header word (8 bytes) in one batch with its first
+ * <p><b>Destroyed sets.</b> Every call READs the root's handles word (8 bytes) in one batch with its first
  * READ, the head sentinel's, the header's posted after the head's, and checks it
  * ({@link StructureIdentity#check}) before it uses anything that batch read: 1 READ more per call, no round trip
- * (on the home node a CPU load after the head's). The word is the one the handle saw at create or attach until
- * the root block is freed, so a call that starts after any handle's destroy returned throws
- * {@link ClosedSetException}, never an answer read from freed memory, also once the block was reused; a call
- * concurrent with a destroy may complete before it.
+ * (on the home node a CPU load after the head's). No block of the set is freed while any handle on
+ * it is open ({@link StructureIdentity}: the last handle of a destroyed set frees it), so a call that starts after
+ * any handle's destroy returned throws {@link ClosedSetException} and a call concurrent with a destroy completes on
+ * the set's memory, intact, before or after it.
  *
  * <p><b>Linearizable</b> with respect to a set ({@code io.remus.check.spec.SetSpec}): a successful insert at
  * its level-0 linking compare-and-swap; a successful remove at its level-0 marking compare-and-swap; a remove
@@ -155,10 +155,10 @@ import java.util.SplittableRandom;
  * freed). An insert whose lease runs out while linking upper levels stops linking (the node stays in the set
  * with fewer levels), which is safe while leases outlast calls, as every guard assumes.
  *
- * <p><b>Creating and finding.</b> {@link #create} allocates the root (with its identity word in front) and both
+ * <p><b>Creating and finding.</b> {@link #create} allocates the root (with its handles and identity words in front) and both
  * sentinels on one memory node and writes them before the root is known; others {@link #attach} with
- * {@link #ptr()} (one READ, which refuses another kind's root and a destroyed set). {@link #destroy} frees the
- * root through its identity first, so that of two destroys exactly one frees the set. All
+ * {@link #ptr()} (one READ, which refuses another kind's root and a destroyed set). {@link #destroy} marks the
+ * set destroyed, and the last handle to close frees it ({@link #close()}). All
  * handles of a set use reclaimers of one kind. The thread's registered buffer is scratch ({@link #BUFFER_BYTES}
  * bytes from offset 0) during a call. One instance per compute thread, used by its owner.
  */
@@ -176,7 +176,7 @@ public final class LockFreeSkipListSet implements RemoteSet {
     static final long BLOCK = 24;
     static final long NEXT = 32;
 
-    /** Where the root block's header word lands, read with the head ({@link ListNodes#readHead}). */
+    /** Where the root's handles word lands, read with the head ({@link ListNodes#readHead}). */
     private static final long BUF_HEADER = 0;
     /** Where a walk READs a node in the thread's buffer (package-private for tests that watch a walk). */
     static final long BUF_READ = 64;
@@ -298,8 +298,9 @@ public final class LockFreeSkipListSet implements RemoteSet {
     }
 
     /**
-     * A handle on a set another thread created: one READ of the root, with the block header and identity word in
-     * front of it (48 bytes).
+     * A handle on a set another thread created: one READ of the root, with the block header, the handles word and
+     * the identity word in front of it (56 bytes), and one compare-and-swap of the handles word
+     * ({@link StructureIdentity#attach}).
      *
      * @param thread    the caller's compute thread
      * @param reclaimer the caller's reclaimer (its thread's), of the same kind as the other handles'
@@ -315,9 +316,10 @@ public final class LockFreeSkipListSet implements RemoteSet {
         Objects.requireNonNull(reclaimer, "reclaimer");
         ListLayout.requireBuffer(thread, BUFFER_BYTES);
         long[] w = new long[ListLayout.ROOT_BYTES / 8];
-        StructureIdentity identity = ListLayout.attachRoot(thread, StructureKind.LOCK_FREE_SKIP_LIST_SET, ptr, w);
+        StructureIdentity identity = ListLayout.attachRoot(thread, StructureKind.LOCK_FREE_SKIP_LIST_SET, ptr, w,
+                () -> checkMaxLevel(ListLayout.word(w, ListLayout.LOCK_KIND)));
         return new LockFreeSkipListSet(thread, reclaimer, identity, ListLayout.word(w, ListLayout.HEAD),
-                ListLayout.word(w, ListLayout.TAIL), checkMaxLevel(ListLayout.word(w, ListLayout.LOCK_KIND)));
+                ListLayout.word(w, ListLayout.TAIL), (int) ListLayout.word(w, ListLayout.LOCK_KIND));
     }
 
     private static void putHeader(MemorySegment buf, long node, long key, int height) {
@@ -743,24 +745,29 @@ public final class LockFreeSkipListSet implements RemoteSet {
         return nodes.allocatorRoundTrips();
     }
 
-    /** Frees this handle's spare node, if it keeps one. */
+    /**
+     * Closes this handle (again: nothing): frees its spare node, if it keeps one, and drops the handle from the
+     * set's root (one fetch-and-add, {@link StructureIdentity#close}). When the set was destroyed and this was its
+     * last open handle, frees the set: every node still linked (one READ and one free per node), then the root.
+     */
     @Override
     public void close() {
-        nodes.close();
+        nodes.close(() -> nodes.freeLevel0(head, NEXT));
     }
 
     /**
-     * Frees the whole set with the thread's allocator: first the root, in the life this handle knows
-     * ({@link StructureIdentity#destroy}: the allocator's READ and compare-and-swap of its header), then every
-     * node still linked at level 0, marked ones included (one READ and one free per node). The handle is closed
-     * after. Of two destroys of one set, in any handles and processes, exactly one frees it; the other throws
-     * {@link ClosedSetException} and frees nothing. Later attaches throw {@link ClosedSetException}, and so does
-     * every call of another handle, in any process, that starts after this destroy returned; a call concurrent
-     * with the destroy may complete before it, so destroy a set only once no thread may still be in a call on it.
+     * Destroys the set and closes this handle: one compare-and-swap of the root's handles word marks the set
+     * destroyed ({@link StructureIdentity#destroy}). When no other handle is open the set is freed here: every node
+     * still linked, marked ones included (one READ and one free per node), then the root; else the last other
+     * handle to {@link #close()} frees it, so no handle ever reads a freed node. Of two destroys of one set, in any
+     * handles and processes, exactly one marks it; the other closes its handle and throws
+     * {@link ClosedSetException}. Later attaches throw {@link ClosedSetException}, and so does every call of
+     * another handle, in any process, that starts after this destroy returned; a call concurrent with the
+     * destroy completes on the set's memory, intact, before or after it.
      *
      * @throws ClosedSetException when this handle is closed, or another handle destroyed the set first
      */
     public void destroy() {
-        nodes.destroy(head, NEXT);
+        nodes.destroy(() -> nodes.freeLevel0(head, NEXT));
     }
 }

@@ -10,8 +10,9 @@ package io.remus.ds.set;
  * {@link SetKeyException} naming the key before anything is done. A call on a closed handle, or on one
  * through which the set was destroyed, throws {@link ClosedSetException}, and so does a call on any handle, in
  * any process, that starts after any handle's destroy of the set returned: the call's first doorbell READs the
- * root block's header along with the head sentinel and checks it before it uses what it read. A call concurrent
- * with a destroy may complete before it. Each implementation's {@code attach}
+ * root's handles word along with the head sentinel and checks it before it uses what it read. A call concurrent
+ * with a destroy completes on the set's memory, intact, before or after it: a destroyed set is freed by the last
+ * of its handles to {@link #close()}. Each implementation's {@code attach}
  * refuses a pointer to another kind of structure, or to none, with
  * {@link io.remus.ds.identity.WrongStructureException}, and one to a destroyed set with
  * {@link ClosedSetException}. Each implementation states per method its progress guarantee, its

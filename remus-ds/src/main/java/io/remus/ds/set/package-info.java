@@ -20,8 +20,8 @@
  * hands {@code ptr()} to the others, each of which calls {@code X.attach(...)} with its own compute thread.
  * The root carries a {@link io.remus.ds.identity.StructureIdentity}: {@code attach} refuses another kind's
  * root with {@link io.remus.ds.identity.WrongStructureException} and a destroyed set with
- * {@link io.remus.ds.set.ClosedSetException}, and of two {@code destroy()} calls on one set, in any handles,
- * exactly one frees it. Every call READs the root block's header in the doorbell of its first READ (the head
+ * {@link io.remus.ds.set.ClosedSetException}; of two {@code destroy()} calls on one set, in any handles,
+ * exactly one marks it destroyed, and the last handle to {@code close()} frees it. Every call READs the root's handles word in the doorbell of its first READ (the head
  * sentinel's), at no extra round trip, so a call that starts after any handle's destroy returned throws
  * {@link io.remus.ds.set.ClosedSetException} instead of reading freed memory.
  *

@@ -3,9 +3,11 @@ package io.remus.ds.map;
 import io.remus.core.ComputeThread;
 import io.remus.core.RemotePtr;
 import io.remus.core.fabric.Fabric;
+import io.remus.core.memory.BlockHeader;
 import io.remus.core.sim.SimFabric;
 import io.remus.core.sim.SimOptions;
 import io.remus.core.testing.TestCluster;
+import io.remus.ds.identity.StructureIdentity;
 import io.remus.ds.identity.StructureKind;
 import io.remus.ds.identity.WrongStructureException;
 import io.remus.ds.reclaim.NeverReclaimer;
@@ -232,12 +234,14 @@ class MapIdentityTest {
     }
 
     @Test
-    void shouldRefuseEveryCallOfAnotherHandleWhenTheMapWasDestroyedAndItsRootReused() {
+    void shouldRefuseEveryCallOfAnotherHandleAndKeepTheMapUntilItsLastHandleCloses() {
         try (TestCluster c = cluster(); ComputeThread h = c.thread(CREATOR); NeverReclaimer rh = new NeverReclaimer(h);
              ComputeThread t = c.thread(OTHER); NeverReclaimer r = new NeverReclaimer(t);
              ComputeThread home = c.thread(HOME); NeverReclaimer rHome = new NeverReclaimer(home)) {
             RemoteHashMap map = RemoteHashMap.create(h, rh, HOME, BUCKETS, MAX_VALUE);
             long ptr = map.ptr();
+            long headerAt = BlockHeader.address(RemotePtr.offset(ptr, -StructureIdentity.BYTES));
+            long header = h.read(headerAt);
             RemoteHashMap remote = RemoteHashMap.attach(t, r, ptr);
             RemoteHashMap local = RemoteHashMap.attach(home, rHome, ptr);
             use(remote);
@@ -246,18 +250,24 @@ class MapIdentityTest {
             for (RemoteHashMap other : new RemoteHashMap[] {remote, local}) {
                 refuseEveryCall(other, ptr);
             }
+            for (int i = 0; i < 8; i++) {
+                RemoteHashMap fresh = RemoteHashMap.create(h, rh, HOME, BUCKETS, MAX_VALUE);
+                assertTrue(fresh.ptr() != ptr, "the destroyed map's root block is not handed out while handles are open");
+                fresh.destroy();
+            }
+            assertEquals(header, h.read(headerAt), "two handles are open: the root block stays allocated");
+            remote.close();
+            assertEquals(header, h.read(headerAt), "one handle is open: the root block stays allocated");
+            local.close();
+            assertEquals(BlockHeader.FREE, BlockHeader.state(h.read(headerAt)), "the last close freed the map");
             RemoteHashMap reused = null;
             for (int i = 0; i < 64 && reused == null; i++) {
-                RemoteHashMap fresh = RemoteHashMap.create(h, rh, HOME, BUCKETS, MAX_VALUE);
+                RemoteHashMap fresh = RemoteHashMap.create(home, rHome, HOME, BUCKETS, MAX_VALUE);
                 reused = fresh.ptr() == ptr ? fresh : null;
             }
-            assertTrue(reused != null, "the creator's allocator hands the freed root block out again");
+            assertTrue(reused != null, "the last closer's allocator hands the freed root block out again");
             for (long k = 1; k <= 5; k++) {
                 assertTrue(reused.put(k, value(k + 100)));
-            }
-            for (RemoteHashMap other : new RemoteHashMap[] {remote, local}) {
-                refuseEveryCall(other, ptr);
-                other.close();
             }
             for (long k = 1; k <= 5; k++) {
                 assertArrayEquals(value(k + 100), reused.get(k), "the new map is untouched");

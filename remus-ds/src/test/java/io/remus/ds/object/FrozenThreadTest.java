@@ -144,7 +144,7 @@ class FrozenThreadTest {
                 RemoteCounter counter = RemoteCounter.attach(t, ptr);
                 return () -> counter.fetchAndAdd(delta);
             });
-            SimFreeze freeze = frozen.freezeAfter(c, 0, Opcode.FETCH_AND_ADD);
+            SimFreeze freeze = frozen.freezeAfter(c, 1, Opcode.FETCH_AND_ADD);
             long[][] got = new long[LIVE][OPS];
             c.runOnThreads(LIVE_NODES, (index, t) -> {
                 RemoteCounter counter = RemoteCounter.attach(t, ptr);
@@ -152,7 +152,8 @@ class FrozenThreadTest {
                     Contention.maybeYield();
                     Counts before = Counts.of(t);
                     got[index][i] = counter.fetchAndAdd(1);
-                    assertEquals(new Counts(1, 0, 0, 0, 1, 0, 0), before.since(t), "fetchAndAdd: one fetch-and-add, one round trip");
+                    assertEquals(new Counts(1, 1, 0, 0, 1, 8, 0), before.since(t),
+                            "fetchAndAdd: one fetch-and-add and the handles word's READ, one round trip");
                     before = Counts.of(t);
                     long seen = counter.read();
                     assertEquals(new Counts(1, 1, 0, 0, 0, StructureIdentity.PREFIX_BYTES + 8, 0), before.since(t), "read: one READ");
@@ -381,7 +382,7 @@ class FrozenThreadTest {
                 assertEquals(1, sst.write(row(((long) sst.row() << 32) | 1)));
                 return () -> sst.write(row(((long) sst.row() << 32) | 2));
             });
-            SimFreeze freeze = frozen.freezeAfter(c, 0, Opcode.WRITE);
+            SimFreeze freeze = frozen.freezeAfter(c, 1, Opcode.WRITE);
             int stuck = frozenRow.get();
             int stride = SharedStateTable.stride(ROW_BYTES);
             c.runOnThreads(LIVE_NODES, (index, t) -> {
@@ -395,11 +396,11 @@ class FrozenThreadTest {
                     Contention.maybeYield();
                     Counts before = Counts.of(t);
                     assertEquals(i, sst.write(row(((long) mine << 32) | i)));
-                    assertEquals(new Counts(1, 0, 1, 0, 0, 0, stride), before.since(t), "write: one WRITE of the row");
+                    assertEquals(new Counts(1, 1, 1, 0, 0, 8, stride), before.since(t), "write: one WRITE of the row, the handles word's READ");
                     before = Counts.of(t);
                     assertEquals(1, sst.readRow(stuck, one), "the frozen row keeps its last completed write");
-                    assertEquals(new Counts(1, 1, 0, 0, 0, stride, 0), before.since(t),
-                            "readRow of the frozen row: one READ, nothing in flight can tear it");
+                    assertEquals(new Counts(1, 2, 0, 0, 0, stride + 8, 0), before.since(t),
+                            "readRow of the frozen row: one READ and the handles word's, nothing in flight can tear it");
                     assertEquals(((long) stuck << 32) | 1, rowWord(one, 0));
                     sst.snapshot(all, versions);
                     for (int r = 0; r < rows; r++) {

@@ -6,9 +6,11 @@ import io.remus.alock.LockOptions;
 import io.remus.core.ComputeThread;
 import io.remus.core.RemotePtr;
 import io.remus.core.fabric.Fabric;
+import io.remus.core.memory.BlockHeader;
 import io.remus.core.sim.SimOptions;
 import io.remus.core.testing.Fabrics;
 import io.remus.core.testing.TestCluster;
+import io.remus.ds.identity.StructureIdentity;
 import io.remus.ds.identity.StructureKind;
 import io.remus.ds.identity.WrongStructureException;
 import io.remus.ds.reclaim.NeverReclaimer;
@@ -31,15 +33,15 @@ import java.util.function.ToLongFunction;
 import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.fail;
 
 /**
  * The identity of every object of this package: {@code attach} refuses another kind's root and a block that is
  * no object ({@link WrongStructureException}) and a destroyed object ({@link ClosedObjectException}); of two
- * destroys the second frees nothing; the destroying handle is closed; and another handle's operations that read
- * the root learn of the destroy instead of returning freed memory as data. The objects live on node 1; the
+ * destroys the second is refused; the destroying handle is closed; another handle's operations, in any node, learn
+ * of the destroy; and the object's memory stays allocated until its last handle is closed. The objects live on node 1; the
  * creator's thread is on node 0, the other handles' on node 2 (and node 1, the object's own, where its reads
  * take the CPU path).
  */
@@ -301,9 +303,10 @@ class ObjectIdentityTest {
         }
     }
 
+    /** Every call of another handle, in any node, that starts after a destroy returned is refused, its blind ones included. */
     @ParameterizedTest(name = "{0}: {1}")
     @MethodSource("cases")
-    void shouldRefuseRootReadsOfOtherHandlesAfterDestroy(Function<SimOptions, Fabric> make, Subject s) {
+    void shouldRefuseEveryCallOfOtherHandlesAfterDestroy(Function<SimOptions, Fabric> make, Subject s) {
         try (TestCluster c = TestCluster.of(make); ComputeThread creator = c.thread(0);
              ComputeThread remote = c.thread(2); ComputeThread local = c.thread(HOME)) {
             Object h = s.create().apply(creator, HOME);
@@ -311,7 +314,7 @@ class ObjectIdentityTest {
             List<Object> others = List.of(s.attach().apply(remote, ptr), s.attach().apply(local, ptr));
             s.destroy().accept(h);
             for (Object other : others) {
-                for (Call call : s.rootReads()) {
+                for (Call call : s.everyCall()) {
                     assertThrows(ClosedObjectException.class, () -> call.run().accept(other), call.name() + " after destroy");
                 }
             }
@@ -319,31 +322,58 @@ class ObjectIdentityTest {
     }
 
     /**
-     * The old handles' root reads find the root block in another life, whether the next object took it or it is
-     * still free. The next object is not used after them: a {@code writeMax} or an {@code apply} announces into
-     * the root before its READ, which the classes document as a use after destroy that no handle may make.
+     * A destroyed object's memory stays allocated while another handle is open, so that handle's calls, blind
+     * ones (a fetch-and-add, an announcement, a row's WRITE) included, never land in a block another owner
+     * reuses; the last handle's close frees it, and a second close does nothing.
      */
     @ParameterizedTest(name = "{0}: {1}")
     @MethodSource("cases")
-    void shouldRefuseRootReadsOfOtherHandlesWhenTheRootBlockWasReused(Function<SimOptions, Fabric> make, Subject s) {
+    void shouldKeepADestroyedObjectsMemoryUntilItsLastHandleCloses(Function<SimOptions, Fabric> make, Subject s) throws Exception {
         try (TestCluster c = TestCluster.of(make); ComputeThread creator = c.thread(0);
              ComputeThread remote = c.thread(2); ComputeThread local = c.thread(HOME)) {
             Object h = s.create().apply(creator, HOME);
             long ptr = s.ptr().applyAsLong(h);
-            List<Object> others = List.of(s.attach().apply(remote, ptr), s.attach().apply(local, ptr));
+            long headerAt = BlockHeader.address(RemotePtr.offset(ptr, -StructureIdentity.BYTES));
+            long header = creator.read(headerAt);
+            Object first = s.attach().apply(remote, ptr);
+            Object second = s.attach().apply(local, ptr);
             s.destroy().accept(h);
-            Object next = s.create().apply(creator, HOME);
-            for (Object other : others) {
-                for (Call call : s.rootReads()) {
-                    try {
-                        call.run().accept(other);
-                        fail(call.name() + " of a handle on a destroyed object returned, its root block "
-                                + (s.ptr().applyAsLong(next) == ptr ? "reused by the next object" : "free"));
-                    } catch (ClosedObjectException expected) {
-                        // the operation found the root block in another life
-                    }
-                }
+            long nextPtr = s.ptr().applyAsLong(s.create().apply(creator, HOME));
+            assertNotEquals(ptr, nextPtr, "the destroyed object's root block was not handed out again");
+            for (Call call : Stream.concat(s.rootReads().stream(), s.otherCalls().stream()).toList()) {
+                assertThrows(ClosedObjectException.class, () -> call.run().accept(first), call.name() + " after destroy");
             }
+            assertEquals(header, creator.read(headerAt), "two handles are open: the root block stays allocated");
+            ((AutoCloseable) second).close();
+            assertEquals(header, creator.read(headerAt), "one handle is open: the root block stays allocated");
+            ((AutoCloseable) first).close();
+            long after = creator.read(headerAt);
+            assertNotEquals(header, after, "the last close freed the root block");
+            assertEquals(BlockHeader.FREE, BlockHeader.state(after));
+            ((AutoCloseable) first).close();
+            ((AutoCloseable) second).close();
+            assertEquals(after, creator.read(headerAt), "a second close does nothing");
+            assertThrows(ClosedObjectException.class, () -> s.attach().apply(remote, ptr));
+        }
+    }
+
+    /** Handles closed without a destroy leave the object to the others; a destroy by the last one frees it at once. */
+    @ParameterizedTest(name = "{0}: {1}")
+    @MethodSource("cases")
+    void shouldLeaveALiveObjectWhenHandlesCloseAndFreeItAtTheLastHandlesDestroy(Function<SimOptions, Fabric> make, Subject s)
+            throws Exception {
+        try (TestCluster c = TestCluster.of(make); ComputeThread creator = c.thread(0); ComputeThread remote = c.thread(2)) {
+            Object h = s.create().apply(creator, HOME);
+            long ptr = s.ptr().applyAsLong(h);
+            long headerAt = BlockHeader.address(RemotePtr.offset(ptr, -StructureIdentity.BYTES));
+            long header = creator.read(headerAt);
+            ((AutoCloseable) h).close();
+            Object other = s.attach().apply(remote, ptr);
+            s.use().accept(other);
+            assertThrows(ClosedObjectException.class, () -> s.everyCall().get(0).run().accept(h), "a closed handle");
+            s.destroy().accept(other);
+            assertEquals(BlockHeader.FREE, BlockHeader.state(creator.read(headerAt)), "the only open handle's destroy freed it");
+            assertNotEquals(header, creator.read(headerAt));
         }
     }
 }

@@ -54,7 +54,8 @@ class RemoteCounterTest {
                     Contention.maybeYield();
                     Counts before = Counts.of(t);
                     got[index][i] = counter.fetchAndAdd(1);
-                    assertEquals(new Counts(1, 0, 0, 0, 1, 0, 0), before.since(t), "fetchAndAdd: one fetch-and-add, one round trip");
+                    assertEquals(new Counts(1, 1, 0, 0, 1, 8, 0), before.since(t),
+                            "fetchAndAdd: one fetch-and-add and the handles word's READ, one round trip");
                     assertTrue(got[index][i] > last, "a thread's own adds are ordered");
                     last = got[index][i];
                     before = Counts.of(t);

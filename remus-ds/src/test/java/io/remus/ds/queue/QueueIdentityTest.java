@@ -3,9 +3,11 @@ package io.remus.ds.queue;
 import io.remus.core.ComputeThread;
 import io.remus.core.RemotePtr;
 import io.remus.core.fabric.Fabric;
+import io.remus.core.memory.BlockHeader;
 import io.remus.core.sim.SimOptions;
 import io.remus.core.testing.Fabrics;
 import io.remus.core.testing.TestCluster;
+import io.remus.ds.identity.StructureIdentity;
 import io.remus.ds.identity.StructureKind;
 import io.remus.ds.identity.WrongStructureException;
 import org.junit.jupiter.api.Named;
@@ -22,8 +24,6 @@ import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
-import java.util.function.Supplier;
-import java.util.function.ToLongFunction;
 import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
@@ -79,15 +79,16 @@ class QueueIdentityTest {
                 "the calls changed no word at " + RemotePtr.toString(ptr));
     }
 
-    /** Creates queues until one lands on {@code ptr}, a freed queue's block, at most 64; the others stay allocated. */
-    private static <Q> Q reuse(long ptr, Supplier<Q> create, ToLongFunction<Q> ptrOf) {
-        for (int i = 0; i < 64; i++) {
-            Q q = create.get();
-            if (ptrOf.applyAsLong(q) == ptr) {
-                return q;
-            }
-        }
-        throw new AssertionError("no new queue landed on the freed block " + RemotePtr.toString(ptr));
+    /**
+     * The destroyed queue at {@code ptr} keeps its block while its last handle is open; {@code closeLast} closes that
+     * handle, which frees it.
+     */
+    private static void assertKeptUntilTheLastHandleCloses(ComputeThread t, long ptr, Runnable closeLast) {
+        long headerAt = BlockHeader.address(RemotePtr.offset(ptr, -StructureIdentity.BYTES));
+        long header = t.read(headerAt);
+        assertEquals(BlockHeader.ALLOCATED, BlockHeader.state(header), "a handle is open: the block stays allocated");
+        closeLast.run();
+        assertEquals(BlockHeader.FREE, BlockHeader.state(t.read(headerAt)), "the last handle's close freed it");
     }
 
     /** Two threads on nodes 1 and 2 attach to the queue {@code create} made and destroy it at once: exactly one wins. */
@@ -173,11 +174,11 @@ class QueueIdentityTest {
     /**
      * A handle whose tail and head are current, on a queue neither empty nor full, reads only slots in its offer
      * and poll: once another handle destroyed the queue, both are closed and write nothing, on node 1 and on the
-     * queue's own node; also once the block is a new queue's, whose values they neither take nor add to.
+     * queue's own node; the queue's block stays allocated until that handle closes, which frees it.
      */
     @ParameterizedTest
     @MethodSource("fabrics")
-    void boundedQueueIsClosedForAHandleWithCurrentTicketsAlsoOnceItsBlockIsReused(Function<SimOptions, Fabric> make) {
+    void boundedQueueIsClosedForAHandleWithCurrentTicketsAndKeptUntilItCloses(Function<SimOptions, Fabric> make) {
         try (TestCluster c = cluster(make); ComputeThread home = c.thread(HOME); ComputeThread one = c.thread(1);
              ComputeThread near = c.thread(HOME)) {
             for (ComputeThread t : new ComputeThread[] {one, near}) {
@@ -190,13 +191,8 @@ class QueueIdentityTest {
                 q.destroy();
                 assertClosedAndUntouched(c, q.ptr(), bytes, () -> h.offer(3, PATIENCE), () -> h.poll(Duration.ZERO));
 
-                MpmcBoundedQueue reused = reuse(q.ptr(), () -> MpmcBoundedQueue.create(home, 4), MpmcBoundedQueue::ptr);
-                assertTrue(reused.offer(100, PATIENCE));
-                assertTrue(reused.offer(200, PATIENCE));
+                assertKeptUntilTheLastHandleCloses(home, q.ptr(), h::close);
                 assertClosedAndUntouched(c, q.ptr(), bytes, () -> h.poll(Duration.ZERO), () -> h.offer(3, PATIENCE));
-                assertEquals(OptionalLong.of(100), reused.poll(PATIENCE));
-                assertEquals(OptionalLong.of(200), reused.poll(PATIENCE));
-                assertEquals(OptionalLong.empty(), reused.poll(Duration.ZERO));
             }
         }
     }
@@ -322,12 +318,12 @@ class QueueIdentityTest {
     /**
      * A handle whose tickets on both rings are current, on a queue neither empty nor full, reads only entries and
      * cells in its offer and poll: once another handle destroyed the queue, both are closed and write nothing, on
-     * node 1 and on the queue's own node; also once the block is a new queue's, whose values they neither take
-     * nor add to.
+     * node 1 and on the queue's own node; the queue's block stays allocated until that handle closes, which frees
+     * it.
      */
     @ParameterizedTest
     @MethodSource("fabrics")
-    void crashTolerantQueueIsClosedForAHandleWithCurrentTicketsAlsoOnceItsBlockIsReused(
+    void crashTolerantQueueIsClosedForAHandleWithCurrentTicketsAndKeptUntilItCloses(
             Function<SimOptions, Fabric> make) {
         try (TestCluster c = cluster(make); ComputeThread home = c.thread(HOME); ComputeThread one = c.thread(1);
              ComputeThread near = c.thread(HOME)) {
@@ -341,17 +337,8 @@ class QueueIdentityTest {
                 q.destroy();
                 assertClosedAndUntouched(c, q.ptr(), bytes, () -> h.offer(3, PATIENCE), () -> h.poll(Duration.ZERO));
 
-                MpmcCrashTolerantQueue reused = reuse(q.ptr(), () -> MpmcCrashTolerantQueue.create(home, 4, 0),
-                        MpmcCrashTolerantQueue::ptr);
-                assertTrue(reused.offer(100, PATIENCE));
-                assertTrue(reused.offer(200, PATIENCE));
+                assertKeptUntilTheLastHandleCloses(home, q.ptr(), h::close);
                 assertClosedAndUntouched(c, q.ptr(), bytes, () -> h.poll(Duration.ZERO), () -> h.offer(3, PATIENCE));
-                assertEquals(OptionalLong.of(100), reused.poll(PATIENCE));
-                assertEquals(OptionalLong.of(200), reused.poll(PATIENCE));
-                assertEquals(OptionalLong.empty(), reused.poll(Duration.ZERO));
-                for (int i = 0; i < 4; i++) {
-                    assertTrue(reused.offer(300 + i, PATIENCE), "every cell of the new queue is still its own");
-                }
             }
         }
     }
@@ -389,13 +376,14 @@ class QueueIdentityTest {
             assertEquals(8, consumer.poll(destination));
             MpmcBoundedQueueTest.Ops before = MpmcBoundedQueueTest.Ops.of(two);
             SpscRingBuffer.Producer next = SpscRingBuffer.producer(two, consumer.ptr());
-            assertEquals(new MpmcBoundedQueueTest.Ops(3, 2, 0, 1, 0), before.since(two),
-                    "producer: READ of the identity and the header, compare-and-swap of the claim, READ through the head");
+            assertEquals(new MpmcBoundedQueueTest.Ops(4, 2, 0, 2, 0), before.since(two),
+                    "producer: READ of the identity and the header, compare-and-swap of the handles word, compare-and-swap"
+                            + " of the claim, READ through the head");
             assertEquals(2, next.offered(), "the tail the first producer left");
             before = MpmcBoundedQueueTest.Ops.of(two);
             assertTrue(next.offer(MemorySegment.ofArray(new long[] {3})));
-            assertEquals(new MpmcBoundedQueueTest.Ops(1, 0, 2, 0, 0), before.since(two),
-                    "the head read after the claim says the ring has room: no READ of the head");
+            assertEquals(new MpmcBoundedQueueTest.Ops(1, 1, 2, 0, 0), before.since(two),
+                    "the head read after the claim says the ring has room: no READ of the head, only the handles word's");
             next.close();
             assertEquals(8, consumer.poll(destination));
             assertEquals(3L, destination.getAtIndex(ValueLayout.JAVA_LONG, 0));
@@ -405,7 +393,7 @@ class QueueIdentityTest {
 
     @ParameterizedTest
     @MethodSource("fabrics")
-    void ringIsClosedForTheConsumerAndTheProducerOnceDestroyed(Function<SimOptions, Fabric> make) {
+    void ringIsClosedForTheConsumerAndTheProducerOnceDestroyedAndKeptUntilTheProducerCloses(Function<SimOptions, Fabric> make) {
         try (TestCluster c = cluster(make); ComputeThread home = c.thread(HOME); ComputeThread one = c.thread(1);
              ComputeThread two = c.thread(2)) {
             SpscRingBuffer.Consumer consumer = SpscRingBuffer.create(home, 1, 8);
@@ -419,6 +407,14 @@ class QueueIdentityTest {
             assertClosed(() -> consumer.poll(destination), consumer.ptr());
             assertEquals(0L, destination.getAtIndex(ValueLayout.JAVA_LONG, 0), "no old message");
             assertClosed(consumer::destroy, consumer.ptr());
+            assertKeptUntilTheLastHandleCloses(home, consumer.ptr(), producer::close);
+
+            SpscRingBuffer.Consumer roomy = SpscRingBuffer.create(home, 4, 8);
+            SpscRingBuffer.Producer cached = SpscRingBuffer.producer(one, roomy.ptr());
+            assertTrue(cached.offer(message));
+            roomy.destroy();
+            assertClosed(() -> cached.offer(message), roomy.ptr());
+            assertKeptUntilTheLastHandleCloses(home, roomy.ptr(), cached::close);
 
             SpscRingBuffer.Consumer next = SpscRingBuffer.create(home, 2, 8);
             try (SpscRingBuffer.Producer p = SpscRingBuffer.producer(one, next.ptr())) {

@@ -5,9 +5,11 @@ import io.remus.alock.LockKind;
 import io.remus.core.ComputeThread;
 import io.remus.core.RemotePtr;
 import io.remus.core.fabric.Fabric;
+import io.remus.core.memory.BlockHeader;
 import io.remus.core.sim.SimFabric;
 import io.remus.core.sim.SimOptions;
 import io.remus.core.testing.TestCluster;
+import io.remus.ds.identity.StructureIdentity;
 import io.remus.ds.identity.StructureKind;
 import io.remus.ds.identity.WrongStructureException;
 import io.remus.ds.map.RemoteHashMap;
@@ -262,12 +264,14 @@ class SetIdentityTest {
 
     @ParameterizedTest
     @EnumSource(Kind.class)
-    void shouldRefuseEveryCallOfAnotherHandleWhenTheSetWasDestroyedAndItsRootReused(Kind kind) {
+    void shouldRefuseEveryCallOfAnotherHandleAndKeepTheSetUntilItsLastHandleCloses(Kind kind) {
         try (TestCluster c = cluster(); ComputeThread h = c.thread(CREATOR); NeverReclaimer rh = new NeverReclaimer(h);
              ComputeThread t = c.thread(OTHER); NeverReclaimer r = new NeverReclaimer(t);
              ComputeThread home = c.thread(HOME); NeverReclaimer rHome = new NeverReclaimer(home)) {
             RemoteSet set = kind.create(h, rh, HOME);
             long ptr = set.ptr();
+            long headerAt = BlockHeader.address(RemotePtr.offset(ptr, -StructureIdentity.BYTES));
+            long header = h.read(headerAt);
             RemoteSet remote = kind.attach(t, r, ptr);
             RemoteSet local = kind.attach(home, rHome, ptr);
             use(remote);
@@ -276,18 +280,29 @@ class SetIdentityTest {
             for (RemoteSet other : new RemoteSet[] {remote, local}) {
                 refuseEveryCall(other, ptr);
             }
+            for (int i = 0; i < 8; i++) {
+                RemoteSet fresh = kind.create(h, rh, HOME);
+                assertTrue(fresh.ptr() != ptr, "the destroyed set's root block is not handed out while handles are open");
+                kind.destroy(fresh);
+            }
+            assertEquals(header, h.read(headerAt), "two handles are open: the root block stays allocated");
+            remote.close();
+            assertEquals(header, h.read(headerAt), "one handle is open: the root block stays allocated");
+            refuseEveryCall(local, ptr);
+            local.close();
+            assertEquals(BlockHeader.FREE, BlockHeader.state(h.read(headerAt)), "the last close freed the set");
+            local.close();
             RemoteSet reused = null;
             for (int i = 0; i < 64 && reused == null; i++) {
-                RemoteSet fresh = kind.create(h, rh, HOME);
+                RemoteSet fresh = kind.create(home, rHome, HOME);
                 reused = fresh.ptr() == ptr ? fresh : null;
             }
-            assertTrue(reused != null, "the creator's allocator hands the freed root block out again");
+            assertTrue(reused != null, "the last closer's allocator hands the freed root block out again");
             for (long k = 10; k <= 50; k += 10) {
                 reused.insert(k);
             }
             for (RemoteSet other : new RemoteSet[] {remote, local}) {
                 refuseEveryCall(other, ptr);
-                other.close();
             }
             assertTrue(reused.contains(30) && reused.contains(40), "the new set is untouched");
             kind.destroy(reused);
