@@ -20,6 +20,7 @@ import io.remus.core.memory.Root;
 import io.remus.core.sim.SimFabric;
 import io.remus.core.sim.SimOptions;
 import io.remus.core.testing.ClusterProcess;
+import io.remus.core.testing.Straddles;
 import io.remus.core.testing.TestCluster;
 import io.remus.core.verbs.VerbsFabricOptions;
 import io.remus.ds.map.RemoteHashMap;
@@ -43,6 +44,8 @@ import io.remus.verbs.testing.ClusterTests;
 import io.remus.verbs.testing.DeviceTests;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -161,6 +164,23 @@ public class DataStructuresClusterTest {
     void shouldCheckEveryStructureWhenSimulatedNodesPlayTheClusterScenario() throws Exception {
         Path dir = Files.createTempDirectory("ds-cluster-sim");
         try (TestCluster c = new TestCluster(SimFabric::new, HOSTILE, SIM_NODES,
+                b -> b.segmentSize(1 << 20).threadsPerNode(WORKERS + 2), Duration.ofSeconds(55))) {
+            c.runOnThreads(new int[] {0, 1, 2}, (index, t) ->
+                    System.out.println(run(c.node(index), t, SIM_NODES, Files.createDirectories(dir.resolve("node" + index)))));
+        }
+    }
+
+    /**
+     * The same scenario with every node's segment across a 4 GiB boundary ({@link Straddles}), so that a pointer
+     * READ torn between two blocks on either side names no segment: the structures re-read it rather than fail.
+     */
+    @ParameterizedTest(name = "seed {0}")
+    @ValueSource(longs = {0, 5, 11})
+    @Timeout(value = 60, unit = TimeUnit.SECONDS)
+    void shouldCheckEveryStructureWhenSimulatedNodesPlayTheClusterScenarioOnSegmentsAcrossA4GiBBoundary(long seed)
+            throws Exception {
+        Path dir = Files.createTempDirectory("ds-cluster-straddled");
+        try (TestCluster c = new TestCluster(SimFabric::new, Straddles.across(HOSTILE, seed, SIM_NODES), SIM_NODES,
                 b -> b.segmentSize(1 << 20).threadsPerNode(WORKERS + 2), Duration.ofSeconds(55))) {
             c.runOnThreads(new int[] {0, 1, 2}, (index, t) ->
                     System.out.println(run(c.node(index), t, SIM_NODES, Files.createDirectories(dir.resolve("node" + index)))));
