@@ -89,8 +89,12 @@ public final class ObjectProcessMain {
     static final String IN_FLIGHT = "in-flight";
     /** The reclaimers' lease: the bound is stated for calls of a thread whose lease holds. */
     static final Duration LEASE = Duration.ofSeconds(2);
-    private static final EpochOptions EPOCH = EpochOptions.defaults().withLease(LEASE).withBytes(4096, 16384)
-            .withLimitWait(Duration.ofSeconds(30));
+    /**
+     * The library's defaults but for a short lease: no byte limit, so that no call waits for the stopped process
+     * (the objects' wait-freedom as their Javadoc states it, with the defaults); garbage stays bounded by the
+     * lease and the passes.
+     */
+    private static final EpochOptions EPOCH = EpochOptions.defaults().withLease(LEASE);
     private static final Duration RUN_BOUND = Duration.ofMinutes(4);
     private static final Duration CONNECT = Duration.ofMinutes(4);
     private static final long POLL_MILLIS = 20;

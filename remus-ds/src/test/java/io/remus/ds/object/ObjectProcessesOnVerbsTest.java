@@ -57,6 +57,10 @@ import static org.junit.jupiter.api.Assertions.fail;
  * process while it was stopped, an operation of it spanning the stop, and each live process's operations
  * completed wholly within it.
  *
+ * <p>The reclaimers run with the library's defaults but for a short lease ({@link ObjectProcessMain#LEASE}): no
+ * byte limit, so the live processes' progress shows the objects' wait-freedom with the defaults, a stopped
+ * process delaying nobody.
+ *
  * <p>The bound is checked on the live processes' calls of a thread whose reclaimer's lease held (calls shorter than the
  * lease, {@link ObjectProcessMain#LEASE}) and during which its reclaimer ran no pass: the bounds are
  * stated besides the reclaimer's own work and for a thread that keeps its lease. The rest are counted.
