@@ -12,6 +12,4 @@ module io.remus.alock {
     exports io.remus.alock.asymmetric;
     exports io.remus.alock.queue;
     exports io.remus.alock.table;
-    // The lock benchmark's engine, for the remus tool's `bench lock` command; not a user API.
-    exports io.remus.alock.bench to io.remus.tools;
 }

@@ -17,12 +17,4 @@ module io.remus.ds {
     exports io.remus.ds.queue;
     exports io.remus.ds.reclaim;
     exports io.remus.ds.set;
-    // The reclamation benchmark's engine, for the remus tool's `bench reclaim` command; not a user API.
-    exports io.remus.ds.reclaim.bench to io.remus.tools;
-    // The wait-free objects benchmark's engine, for the remus tool's `bench object` command; not a user API.
-    exports io.remus.ds.object.bench to io.remus.tools;
-    // The set and map benchmark's engine, for the remus tool's `bench ds` command; not a user API.
-    exports io.remus.ds.bench.structure to io.remus.tools;
-    // io.remus.ds.reclaim.churn (the use-after-free churn workload) is not exported: only the
-    // benchmark engine above and this module's tests run it.
 }

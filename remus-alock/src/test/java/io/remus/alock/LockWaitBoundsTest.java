@@ -1,6 +1,5 @@
 package io.remus.alock;
 
-import io.remus.alock.bench.LockBenchmarkConfig;
 import io.remus.core.BadArgumentException;
 import io.remus.core.config.Timeouts;
 import io.remus.core.sim.SimFabric;
@@ -45,14 +44,6 @@ class LockWaitBoundsTest {
         assertTrue(e.getMessage().contains(timeout.toString()), e.getMessage());
     }
 
-    @ParameterizedTest
-    @MethodSource("unusableTimeouts")
-    void shouldRefuseBenchmarkDurationNamingItsValueWhenUnusable(Duration duration) {
-        BadArgumentException e = assertThrows(BadArgumentException.class,
-                () -> new LockBenchmarkConfig(LockKind.SPIN, 1, 1, 1, 1, 1, 1, duration, 1));
-        assertTrue(e.getMessage().contains("duration " + duration), e.getMessage());
-    }
-
     @Test
     void shouldThrowNullPointerNamingTheParameterWhenNull() {
         NullPointerException e = assertThrows(NullPointerException.class,
@@ -60,12 +51,6 @@ class LockWaitBoundsTest {
         assertEquals("acquireTimeout", e.getMessage());
         e = assertThrows(NullPointerException.class, () -> new SpinBound(null));
         assertEquals("timeout", e.getMessage());
-        e = assertThrows(NullPointerException.class,
-                () -> new LockBenchmarkConfig(LockKind.SPIN, 1, 1, 1, 1, 1, 1, null, 1));
-        assertEquals("duration", e.getMessage());
-        e = assertThrows(NullPointerException.class,
-                () -> new LockBenchmarkConfig(null, 1, 1, 1, 1, 1, 1, Duration.ofSeconds(1), 1));
-        assertEquals("kind", e.getMessage());
         e = assertThrows(NullPointerException.class, () -> new LockContext(null, LockOptions.defaults()));
         assertEquals("thread", e.getMessage());
     }

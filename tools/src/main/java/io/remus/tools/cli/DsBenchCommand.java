@@ -1,17 +1,17 @@
 package io.remus.tools.cli;
 
 import io.remus.alock.LockKind;
+import io.remus.bench.structure.ClusterDsBenchmark;
+import io.remus.bench.structure.DsBenchmark;
+import io.remus.bench.structure.DsBenchmarkConfig;
+import io.remus.bench.structure.RemusMetrics;
+import io.remus.bench.structure.StructureKind;
+import io.remus.bench.structure.Ycsb;
 import io.remus.core.BadArgumentException;
 import io.remus.core.RemusCluster;
 import io.remus.core.fabric.Fabric;
 import io.remus.core.sim.SimCostModel;
 import io.remus.core.sim.SimOptions;
-import io.remus.ds.bench.structure.ClusterDsBenchmark;
-import io.remus.ds.bench.structure.DsBenchmark;
-import io.remus.ds.bench.structure.DsBenchmarkConfig;
-import io.remus.ds.bench.structure.RemusMetrics;
-import io.remus.ds.bench.structure.StructureKind;
-import io.remus.ds.bench.structure.Ycsb;
 import io.remus.tools.bench.FabricKind;
 import io.remus.tools.ds.DsHumanFormat;
 import io.remus.tools.ds.DsJsonFormat;
@@ -43,7 +43,7 @@ import java.util.function.UnaryOperator;
 
 /**
  * {@code remus bench ds}: the sets and the hash map of remus-ds under Remus' integer-set microbenchmark
- * or a YCSB workload (remus-ds's {@link DsBenchmark}): throughput, latency percentiles per operation type,
+ * or a YCSB workload (bench-engines' {@link DsBenchmark}): throughput, latency percentiles per operation type,
  * and the compute threads' RDMA operations, bytes and round trips per operation; as a table, as JSON
  * ({@code --json FILE}) and as Remus' {@code metrics.txt} ({@code --metrics FILE}). Every node runs in
  * this process, or, by {@link ClusterOptions}' rule, this process is one node of a cluster and node 0

@@ -1,13 +1,13 @@
 package io.remus.tools.cli;
 
+import io.remus.bench.object.ClusterKvExperiment;
+import io.remus.bench.object.KvConfig;
+import io.remus.bench.object.KvResult;
+import io.remus.bench.object.KvWay;
+import io.remus.bench.structure.Ycsb;
 import io.remus.core.BadArgumentException;
 import io.remus.core.RemusCluster;
 import io.remus.core.fabric.Fabric;
-import io.remus.ds.bench.structure.Ycsb;
-import io.remus.ds.object.bench.ClusterKvExperiment;
-import io.remus.ds.object.bench.KvConfig;
-import io.remus.ds.object.bench.KvResult;
-import io.remus.ds.object.bench.KvWay;
 import io.remus.tools.bench.FabricKind;
 import io.remus.tools.experiment.KvPlot;
 import io.remus.tools.experiment.KvRun;
@@ -45,7 +45,7 @@ import static io.remus.tools.report.JsonText.strings;
 /**
  * {@code remus experiment kv}: a key-value store of word-sized values under YCSB A and B, three ways side
  * by side on one fabric: the one-sided hash map, delegation to each node's trustee, and an
- * ALock-protected table ({@link io.remus.ds.object.bench.KvExperiment}). Every read is checked against
+ * ALock-protected table ({@link io.remus.bench.object.KvExperiment}). Every read is checked against
  * the run's updates. By default every node runs in this process: on the simulator (default, with the
  * ConnectX-5 cost model) or on verbs, where each node has its own memory and queue pairs on the device.
  * <b>One process per node</b> ({@link ClusterKvExperiment}), by the rule of {@link ClusterOptions}: this

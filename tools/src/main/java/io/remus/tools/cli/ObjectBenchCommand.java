@@ -1,12 +1,12 @@
 package io.remus.tools.cli;
 
+import io.remus.bench.object.ImplKind;
+import io.remus.bench.object.ObjectBenchmarkConfig;
+import io.remus.bench.object.ObjectKind;
 import io.remus.core.BadArgumentException;
 import io.remus.core.fabric.Fabric;
 import io.remus.core.sim.SimCostModel;
 import io.remus.core.sim.SimOptions;
-import io.remus.ds.object.bench.ImplKind;
-import io.remus.ds.object.bench.ObjectBenchmarkConfig;
-import io.remus.ds.object.bench.ObjectKind;
 import io.remus.tools.bench.FabricKind;
 import io.remus.tools.object.ObjectHumanFormat;
 import io.remus.tools.object.ObjectJsonFormat;
@@ -33,7 +33,7 @@ import java.util.function.Supplier;
 
 /**
  * {@code remus bench object}: the wait-free objects of remus-ds against the same objects under a lock
- * (remus-ds's {@link io.remus.ds.object.bench.ObjectBenchmark}): throughput, the live workers' latency
+ * (bench-engines' {@link io.remus.bench.object.ObjectBenchmark}): throughput, the live workers' latency
  * percentiles, RDMA operations per operation, and, with {@code --stall}, how many operations the other
  * workers complete while one stands still in the middle of an operation (a locked one holding the
  * lock). Every object, implementation and stall mode given runs on a fresh fabric, side by side in one

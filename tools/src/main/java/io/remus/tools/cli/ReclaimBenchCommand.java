@@ -1,24 +1,24 @@
 package io.remus.tools.cli;
 
+import io.remus.bench.reclaim.ClusterReclaimBenchmark;
+import io.remus.bench.reclaim.ReclaimBenchmark;
+import io.remus.bench.reclaim.ReclaimBenchmarkConfig;
+import io.remus.bench.reclaim.ReclaimBenchmarkResult;
+import io.remus.bench.reclaim.ReclaimerKind;
 import io.remus.core.BadArgumentException;
 import io.remus.core.RemusCluster;
 import io.remus.core.fabric.Fabric;
 import io.remus.core.sim.SimCostModel;
 import io.remus.core.sim.SimOptions;
 import io.remus.ds.reclaim.EpochOptions;
-import io.remus.ds.reclaim.bench.ClusterReclaimBenchmark;
-import io.remus.ds.reclaim.bench.ReclaimBenchmark;
-import io.remus.ds.reclaim.bench.ReclaimBenchmarkConfig;
-import io.remus.ds.reclaim.bench.ReclaimBenchmarkResult;
-import io.remus.ds.reclaim.bench.ReclaimerKind;
 import io.remus.tools.bench.FabricKind;
 import io.remus.tools.plot.ReclaimPlot;
 import io.remus.tools.reclaim.ReclaimHumanFormat;
 import io.remus.tools.reclaim.ReclaimJsonFormat;
 import io.remus.tools.reclaim.ReclaimReport;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
@@ -37,7 +37,7 @@ import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
 
 /**
- * {@code remus bench reclaim}: remote memory reclamation under churn (remus-ds's
+ * {@code remus bench reclaim}: remote memory reclamation under churn (bench-engines'
  * {@link ReclaimBenchmark}): throughput, unreclaimed memory over time and RDMA operations per churn
  * operation of the never-free, barrier (Remus) and epoch-with-lease reclaimers, side by side in one
  * invocation, each on a fresh fabric, optionally with one thread stalled inside a guard for the whole

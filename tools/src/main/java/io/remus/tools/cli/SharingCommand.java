@@ -1,12 +1,12 @@
 package io.remus.tools.cli;
 
+import io.remus.bench.object.ClusterSharingExperiment;
+import io.remus.bench.object.SharingConfig;
+import io.remus.bench.object.SharingResult;
+import io.remus.bench.object.SharingWay;
 import io.remus.core.BadArgumentException;
 import io.remus.core.RemusCluster;
 import io.remus.core.fabric.Fabric;
-import io.remus.ds.object.bench.ClusterSharingExperiment;
-import io.remus.ds.object.bench.SharingConfig;
-import io.remus.ds.object.bench.SharingResult;
-import io.remus.ds.object.bench.SharingWay;
 import io.remus.tools.bench.FabricKind;
 import io.remus.tools.experiment.SharingPlot;
 import io.remus.tools.experiment.SharingRun;
@@ -43,7 +43,7 @@ import static io.remus.tools.report.JsonText.strings;
  * {@code remus experiment sharing}: Gossamer's shared-counter microbenchmark (Trust&lt;T&gt; / Gossamer,
  * UIC 2025) over every way of sharing a counter that Remus has, side by side on one simulated fabric:
  * RDMA fetch-and-add, ALock, the spin lock, MCS, delegation to the counter's trustee, and the wait-free
- * universal construction ({@link io.remus.ds.object.bench.SharingExperiment}). One run per thread count,
+ * universal construction ({@link io.remus.bench.object.SharingExperiment}). One run per thread count,
  * each way in turn on its own counters; every counter's final value is checked against the increments
  * applied to it. By default every node runs in this process: on the simulator (default, with the ConnectX-5
  * cost model) or on verbs, where each node has its own memory and queue pairs on the device. <b>One process per

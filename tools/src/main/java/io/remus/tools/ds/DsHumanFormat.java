@@ -1,9 +1,9 @@
 package io.remus.tools.ds;
 
-import io.remus.ds.bench.structure.Cost;
-import io.remus.ds.bench.structure.DsBenchmarkConfig;
-import io.remus.ds.bench.structure.DsBenchmarkResult;
-import io.remus.ds.bench.structure.OpType;
+import io.remus.bench.structure.Cost;
+import io.remus.bench.structure.DsBenchmarkConfig;
+import io.remus.bench.structure.DsBenchmarkResult;
+import io.remus.bench.structure.OpType;
 import io.remus.tools.stats.LatencySummary;
 
 import java.io.PrintWriter;

@@ -1,7 +1,7 @@
 package io.remus.tools.ds;
 
-import io.remus.ds.bench.structure.DsLatencySinks;
-import io.remus.ds.bench.structure.OpType;
+import io.remus.bench.structure.DsLatencySinks;
+import io.remus.bench.structure.OpType;
 import io.remus.tools.stats.LatencyHistograms;
 import io.remus.tools.stats.LatencySummary;
 import org.HdrHistogram.Histogram;
@@ -141,7 +141,7 @@ public final class DsLatencies {
      * @param merged the latency histograms by type
      * @return the run
      */
-    public static DsRun run(io.remus.ds.bench.structure.DsBenchmarkResult result, Map<OpType, Histogram> merged) {
+    public static DsRun run(io.remus.bench.structure.DsBenchmarkResult result, Map<OpType, Histogram> merged) {
         return new DsRun(result, summaries(merged), overall(merged));
     }
 }

@@ -1,7 +1,7 @@
 package io.remus.tools.ds;
 
-import io.remus.ds.bench.structure.DsBenchmarkResult;
-import io.remus.ds.bench.structure.OpType;
+import io.remus.bench.structure.DsBenchmarkResult;
+import io.remus.bench.structure.OpType;
 import io.remus.tools.stats.LatencySummary;
 
 import java.util.EnumMap;

@@ -1,12 +1,12 @@
 package io.remus.tools.ds;
 
+import io.remus.bench.structure.ClusterDsBenchmark;
+import io.remus.bench.structure.DsBenchmark;
+import io.remus.bench.structure.DsBenchmarkConfig;
+import io.remus.bench.structure.DsBenchmarkResult;
+import io.remus.bench.structure.OpType;
 import io.remus.core.BadArgumentException;
 import io.remus.core.fabric.Fabric;
-import io.remus.ds.bench.structure.ClusterDsBenchmark;
-import io.remus.ds.bench.structure.DsBenchmark;
-import io.remus.ds.bench.structure.DsBenchmarkConfig;
-import io.remus.ds.bench.structure.DsBenchmarkResult;
-import io.remus.ds.bench.structure.OpType;
 import org.HdrHistogram.Histogram;
 
 import java.util.ArrayList;

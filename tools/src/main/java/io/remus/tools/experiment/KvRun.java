@@ -1,6 +1,6 @@
 package io.remus.tools.experiment;
 
-import io.remus.ds.object.bench.KvResult;
+import io.remus.bench.object.KvResult;
 import io.remus.tools.stats.LatencySummary;
 
 import java.util.Objects;

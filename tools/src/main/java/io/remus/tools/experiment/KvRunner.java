@@ -1,13 +1,13 @@
 package io.remus.tools.experiment;
 
+import io.remus.bench.object.ClusterKvExperiment;
+import io.remus.bench.object.KvConfig;
+import io.remus.bench.object.KvExperiment;
+import io.remus.bench.object.KvResult;
+import io.remus.bench.object.KvWay;
+import io.remus.bench.structure.Ycsb;
 import io.remus.core.RemusException;
 import io.remus.core.fabric.Fabric;
-import io.remus.ds.bench.structure.Ycsb;
-import io.remus.ds.object.bench.ClusterKvExperiment;
-import io.remus.ds.object.bench.KvConfig;
-import io.remus.ds.object.bench.KvExperiment;
-import io.remus.ds.object.bench.KvResult;
-import io.remus.ds.object.bench.KvWay;
 import io.remus.tools.stats.LatencyHistograms;
 import io.remus.tools.stats.LatencySummary;
 import org.HdrHistogram.Histogram;

@@ -1,6 +1,6 @@
 package io.remus.tools.experiment;
 
-import io.remus.ds.object.bench.SharingResult;
+import io.remus.bench.object.SharingResult;
 import io.remus.tools.stats.LatencySummary;
 
 import java.util.Objects;

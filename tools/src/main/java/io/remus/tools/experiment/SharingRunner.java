@@ -1,12 +1,12 @@
 package io.remus.tools.experiment;
 
+import io.remus.bench.object.ClusterSharingExperiment;
+import io.remus.bench.object.SharingConfig;
+import io.remus.bench.object.SharingExperiment;
+import io.remus.bench.object.SharingResult;
+import io.remus.bench.object.SharingWay;
 import io.remus.core.RemusException;
 import io.remus.core.fabric.Fabric;
-import io.remus.ds.object.bench.ClusterSharingExperiment;
-import io.remus.ds.object.bench.SharingConfig;
-import io.remus.ds.object.bench.SharingExperiment;
-import io.remus.ds.object.bench.SharingResult;
-import io.remus.ds.object.bench.SharingWay;
 import io.remus.tools.stats.LatencyHistograms;
 import io.remus.tools.stats.LatencySummary;
 import org.HdrHistogram.Histogram;

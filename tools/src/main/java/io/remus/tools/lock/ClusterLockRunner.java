@@ -1,9 +1,9 @@
 package io.remus.tools.lock;
 
-import io.remus.alock.bench.ClusterLockBenchmark;
-import io.remus.alock.bench.LockBenchmarkConfig;
-import io.remus.alock.bench.LockBenchmarkResult;
-import io.remus.alock.bench.NodeLockResult;
+import io.remus.bench.lock.ClusterLockBenchmark;
+import io.remus.bench.lock.LockBenchmarkConfig;
+import io.remus.bench.lock.LockBenchmarkResult;
+import io.remus.bench.lock.NodeLockResult;
 import io.remus.core.RemusException;
 import io.remus.tools.stats.LatencyHistograms;
 import io.remus.tools.stats.LatencySummary;

@@ -1,6 +1,6 @@
 package io.remus.tools.lock;
 
-import io.remus.alock.bench.LockBenchmarkConfig;
+import io.remus.bench.lock.LockBenchmarkConfig;
 import io.remus.tools.stats.LatencySummary;
 
 /**

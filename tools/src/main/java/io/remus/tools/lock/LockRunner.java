@@ -1,8 +1,8 @@
 package io.remus.tools.lock;
 
-import io.remus.alock.bench.LockBenchmark;
-import io.remus.alock.bench.LockBenchmarkConfig;
-import io.remus.alock.bench.LockBenchmarkResult;
+import io.remus.bench.lock.LockBenchmark;
+import io.remus.bench.lock.LockBenchmarkConfig;
+import io.remus.bench.lock.LockBenchmarkResult;
 import io.remus.core.fabric.Fabric;
 import io.remus.tools.stats.LatencyHistograms;
 import io.remus.tools.stats.LatencySummary;

@@ -1,7 +1,7 @@
 package io.remus.tools.object;
 
+import io.remus.bench.object.ObjectBenchmarkResult;
 import io.remus.core.fabric.Opcode;
-import io.remus.ds.object.bench.ObjectBenchmarkResult;
 import io.remus.tools.stats.LatencySummary;
 
 import java.io.PrintWriter;

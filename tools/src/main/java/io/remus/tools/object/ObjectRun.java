@@ -1,6 +1,6 @@
 package io.remus.tools.object;
 
-import io.remus.ds.object.bench.ObjectBenchmarkResult;
+import io.remus.bench.object.ObjectBenchmarkResult;
 import io.remus.tools.stats.LatencySummary;
 
 import java.util.Objects;

@@ -1,9 +1,9 @@
 package io.remus.tools.object;
 
+import io.remus.bench.object.ObjectBenchmark;
+import io.remus.bench.object.ObjectBenchmarkConfig;
+import io.remus.bench.object.ObjectBenchmarkResult;
 import io.remus.core.fabric.Fabric;
-import io.remus.ds.object.bench.ObjectBenchmark;
-import io.remus.ds.object.bench.ObjectBenchmarkConfig;
-import io.remus.ds.object.bench.ObjectBenchmarkResult;
 import io.remus.tools.stats.LatencyHistograms;
 import io.remus.tools.stats.LatencySummary;
 import org.HdrHistogram.Histogram;

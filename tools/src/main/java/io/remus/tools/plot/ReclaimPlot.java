@@ -1,8 +1,8 @@
 package io.remus.tools.plot;
 
+import io.remus.bench.reclaim.ReclaimBenchmarkResult;
+import io.remus.bench.reclaim.ReclaimerKind;
 import io.remus.core.BadArgumentException;
-import io.remus.ds.reclaim.bench.ReclaimBenchmarkResult;
-import io.remus.ds.reclaim.bench.ReclaimerKind;
 import org.knowm.xchart.XYChart;
 import org.knowm.xchart.XYChartBuilder;
 import org.knowm.xchart.XYSeries;

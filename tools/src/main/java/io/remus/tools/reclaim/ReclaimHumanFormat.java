@@ -1,7 +1,7 @@
 package io.remus.tools.reclaim;
 
+import io.remus.bench.reclaim.ReclaimBenchmarkResult;
 import io.remus.core.fabric.Opcode;
-import io.remus.ds.reclaim.bench.ReclaimBenchmarkResult;
 
 import java.io.PrintWriter;
 import java.util.Locale;

@@ -1,6 +1,6 @@
 package io.remus.tools.reclaim;
 
-import io.remus.ds.reclaim.bench.ReclaimBenchmarkResult;
+import io.remus.bench.reclaim.ReclaimBenchmarkResult;
 
 import java.io.PrintWriter;
 

@@ -1,6 +1,6 @@
 package io.remus.tools.cli;
 
-import io.remus.ds.bench.structure.RemusMetrics;
+import io.remus.bench.structure.RemusMetrics;
 import io.remus.tools.Remus;
 import io.remus.verbs.testing.ChildJvm;
 import io.remus.verbs.testing.DeviceTest;

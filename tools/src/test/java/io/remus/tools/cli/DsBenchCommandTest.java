@@ -1,10 +1,10 @@
 package io.remus.tools.cli;
 
 import io.remus.alock.LockKind;
+import io.remus.bench.structure.DsBenchmarkConfig;
+import io.remus.bench.structure.StructureKind;
+import io.remus.bench.structure.Ycsb;
 import io.remus.core.sim.SimFabric;
-import io.remus.ds.bench.structure.DsBenchmarkConfig;
-import io.remus.ds.bench.structure.StructureKind;
-import io.remus.ds.bench.structure.Ycsb;
 import io.remus.tools.Remus;
 import io.remus.tools.RemusRun;
 import org.junit.jupiter.api.Test;

@@ -1,8 +1,8 @@
 package io.remus.tools.cli;
 
-import io.remus.ds.bench.structure.Ycsb;
-import io.remus.ds.object.bench.KvConfig;
-import io.remus.ds.object.bench.KvWay;
+import io.remus.bench.object.KvConfig;
+import io.remus.bench.object.KvWay;
+import io.remus.bench.structure.Ycsb;
 import io.remus.tools.Remus;
 import io.remus.tools.RemusRun;
 import io.remus.tools.plot.BarChart;

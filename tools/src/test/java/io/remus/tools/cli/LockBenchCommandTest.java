@@ -1,7 +1,7 @@
 package io.remus.tools.cli;
 
 import io.remus.alock.LockKind;
-import io.remus.alock.bench.LockBenchmarkConfig;
+import io.remus.bench.lock.LockBenchmarkConfig;
 import io.remus.tools.Remus;
 import io.remus.tools.RemusRun;
 import io.remus.tools.lock.LockCsv;

@@ -1,8 +1,8 @@
 package io.remus.tools.cli;
 
-import io.remus.ds.object.bench.ImplKind;
-import io.remus.ds.object.bench.ObjectBenchmarkConfig;
-import io.remus.ds.object.bench.ObjectKind;
+import io.remus.bench.object.ImplKind;
+import io.remus.bench.object.ObjectBenchmarkConfig;
+import io.remus.bench.object.ObjectKind;
 import io.remus.tools.Remus;
 import io.remus.tools.RemusRun;
 import io.remus.tools.plot.BarChart;

@@ -1,7 +1,7 @@
 package io.remus.tools.cli;
 
-import io.remus.ds.reclaim.bench.ReclaimBenchmarkConfig;
-import io.remus.ds.reclaim.bench.ReclaimerKind;
+import io.remus.bench.reclaim.ReclaimBenchmarkConfig;
+import io.remus.bench.reclaim.ReclaimerKind;
 import io.remus.tools.Remus;
 import io.remus.tools.RemusRun;
 import io.remus.tools.plot.PngCharts;

@@ -1,7 +1,7 @@
 package io.remus.tools.cli;
 
-import io.remus.ds.object.bench.SharingConfig;
-import io.remus.ds.object.bench.SharingWay;
+import io.remus.bench.object.SharingConfig;
+import io.remus.bench.object.SharingWay;
 import io.remus.tools.Remus;
 import io.remus.tools.RemusRun;
 import io.remus.tools.plot.BarChart;

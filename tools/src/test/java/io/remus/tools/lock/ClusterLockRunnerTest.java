@@ -1,8 +1,8 @@
 package io.remus.tools.lock;
 
 import io.remus.alock.LockKind;
-import io.remus.alock.bench.ClusterLockBenchmark;
-import io.remus.alock.bench.LockBenchmarkConfig;
+import io.remus.bench.lock.ClusterLockBenchmark;
+import io.remus.bench.lock.LockBenchmarkConfig;
 import io.remus.core.RemusCluster;
 import io.remus.core.sim.SimFabric;
 import org.junit.jupiter.api.Test;

@@ -1,12 +1,12 @@
 package io.remus.tools.plot;
 
 import io.remus.alock.LockKind;
+import io.remus.bench.structure.Cost;
+import io.remus.bench.structure.DsBenchmarkConfig;
+import io.remus.bench.structure.DsBenchmarkResult;
+import io.remus.bench.structure.OpType;
+import io.remus.bench.structure.StructureKind;
 import io.remus.core.BadArgumentException;
-import io.remus.ds.bench.structure.Cost;
-import io.remus.ds.bench.structure.DsBenchmarkConfig;
-import io.remus.ds.bench.structure.DsBenchmarkResult;
-import io.remus.ds.bench.structure.OpType;
-import io.remus.ds.bench.structure.StructureKind;
 import io.remus.tools.ds.DsRun;
 import io.remus.tools.stats.LatencySummary;
 import org.junit.jupiter.api.Test;

@@ -1,6 +1,6 @@
 package io.remus.tools.report;
 
-import io.remus.ds.bench.structure.RemusMetrics;
+import io.remus.bench.structure.RemusMetrics;
 import io.remus.tools.RemusRun;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;

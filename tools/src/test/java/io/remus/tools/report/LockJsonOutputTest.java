@@ -1,7 +1,7 @@
 package io.remus.tools.report;
 
 import io.remus.alock.LockKind;
-import io.remus.alock.bench.LockBenchmarkConfig;
+import io.remus.bench.lock.LockBenchmarkConfig;
 import io.remus.tools.lock.LockJsonFormat;
 import io.remus.tools.lock.LockReport;
 import io.remus.tools.lock.LockRun;

@@ -1,0 +1,45 @@
+package io.remus.bench.engines;
+
+import io.remus.core.RemoteTimeoutException;
+import io.remus.core.RemusException;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * The end of a benchmark run that the engines share ({@code io.remus.bench.object},
+ * {@code io.remus.bench.structure}, {@code io.remus.bench.reclaim}): joining the run's threads after they were told to stop, within
+ * one bound for all of them, and handing on the first failure a worker recorded. Not exported.
+ */
+public final class BenchWorkers {
+    private BenchWorkers() {
+    }
+
+    /**
+     * Joins every thread within {@code bound} in all, then throws the first failure a worker recorded.
+     *
+     * @param threads the run's threads, already told to stop
+     * @param bound   how long all of them together may take to stop
+     * @param failure the first failure a worker recorded, or null in it
+     * @param what    the benchmark, for the message ("an object benchmark")
+     * @throws RemoteTimeoutException when a thread is still running once the bound has passed (naming it)
+     * @throws RemusException         when a worker failed, with that failure as its cause
+     * @throws InterruptedException   when the calling thread is interrupted while it waits
+     */
+    public static void joinAll(List<Thread> threads, Duration bound, AtomicReference<Throwable> failure, String what)
+            throws InterruptedException {
+        long deadline = System.nanoTime() + bound.toNanos();
+        for (Thread t : threads) {
+            t.join(Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime())));
+            if (t.isAlive()) {
+                throw new RemoteTimeoutException(t.getName() + " did not stop within " + bound
+                        + (failure.get() != null ? " after " + failure.get() : ""));
+            }
+        }
+        if (failure.get() != null) {
+            throw new RemusException(what + " worker failed: " + failure.get(), failure.get());
+        }
+    }
+}

@@ -1,0 +1,252 @@
+package io.remus.bench.lock;
+
+import io.remus.alock.LockContext;
+import io.remus.alock.LockOptions;
+import io.remus.alock.table.LockTable;
+import io.remus.alock.table.TableLocks;
+import io.remus.core.ComputeThread;
+import io.remus.core.RemotePtr;
+import io.remus.core.RemoteTimeoutException;
+import io.remus.core.RemusException;
+import io.remus.core.RemusNode;
+import io.remus.core.config.ClusterConfig;
+import io.remus.core.config.NodeRange;
+import io.remus.core.fabric.Fabric;
+import io.remus.core.memory.ControlBlock;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.SplittableRandom;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.IntFunction;
+
+/**
+ * The lock benchmark: starts {@code nodes} nodes on a fabric, creates a {@link LockTable} of
+ * {@code keys} locks spread over them, and runs {@code threadsPerNode} workers per node that
+ * acquire and release random keys (local with probability {@code pLocal}) for {@code duration}, each
+ * critical section making {@code criticalSectionOps} RDMA READs and WRITEs of a word the worker allocated on
+ * the next node (none by default).
+ * Latency is recorded per lock/unlock pair into a log2 histogram and, when the caller supplies
+ * {@link LatencySink}s, passed to the worker's sink as an exact value. The caller owns the fabric.
+ *
+ * <p>Its waits: the run itself lasts the caller's {@code duration}; every remote operation is bounded
+ * by a 10 s operation timeout and every lock wait by {@link LockOptions#defaults()}' 10 s acquire
+ * timeout; the workers must all be ready within {@link #START_BOUND} and, once told to stop, finish
+ * their last lock and unlock (two bounded waits) within {@link #STOP_BOUND}, or the run fails with
+ * a {@link RemusException} naming the bound.
+ *
+ * <p>Before it is ready, each worker allocates its queue nodes and connects its compute thread to
+ * every node (a fetch-and-add of 0 to each node's segment-0 watermark, which changes nothing and
+ * is atomic with the allocators' compare-and-swaps on it), so that neither the allocation nor the
+ * connection set-up, which takes seconds on a slow host, falls into the measured time.
+ */
+public final class LockBenchmark {
+    /** How long the workers may take to open their compute threads and locks before the run starts. */
+    public static final Duration START_BOUND = Duration.ofSeconds(30);
+    /** How long the workers may take to stop: more than a lock and an unlock at the acquire timeout. */
+    public static final Duration STOP_BOUND = Duration.ofSeconds(30);
+
+    private LockBenchmark() {
+    }
+
+    /**
+     * Runs the benchmark.
+     *
+     * @param fabric a fresh fabric with no nodes open
+     * @param config what to run
+     * @return the measurements
+     * @throws RemusException when a worker failed or did not stop in time
+     */
+    public static LockBenchmarkResult run(Fabric fabric, LockBenchmarkConfig config) throws InterruptedException {
+        return run(fabric, config, worker -> LatencySink.NONE);
+    }
+
+    /**
+     * Runs the benchmark and hands every lock/unlock latency to the worker's sink.
+     *
+     * @param fabric a fresh fabric with no nodes open
+     * @param config what to run
+     * @param sinks  the sink of each worker, by worker index {@code 0..nodes*threadsPerNode-1}
+     *               (worker {@code w} runs on node {@code w / threadsPerNode}); asked once per
+     *               worker on the calling thread before the workers start
+     * @return the measurements
+     * @throws RemusException when a worker failed or did not stop in time
+     */
+    public static LockBenchmarkResult run(Fabric fabric, LockBenchmarkConfig config, IntFunction<LatencySink> sinks)
+            throws InterruptedException {
+        Objects.requireNonNull(sinks, "sinks");
+        int n = config.nodes();
+        long segment = Math.max(1L << 20, Long.highestOneBit((long) config.keys() * 128 / n + 1) << 2);
+        ClusterConfig base = ClusterConfig.builder().nodeCount(n)
+                .memoryNodes(new NodeRange(0, n - 1)).computeNodes(new NodeRange(0, n - 1))
+                .segmentSize(segment).segmentCount(1).threadsPerNode(config.threadsPerNode() + 1)
+                .operationTimeout(Duration.ofSeconds(10)).build();
+        RemusNode[] nodes = new RemusNode[n];
+        try {
+            for (int i = 0; i < n; i++) {
+                nodes[i] = RemusNode.start(fabric, base.withNodeId(i));
+            }
+            LockTable table;
+            try (ComputeThread creator = nodes[0].newComputeThread()) {
+                table = LockTable.create(creator, config.kind(), config.keys());
+            }
+            return measure(nodes, table, config, sinks);
+        } finally {
+            for (RemusNode node : nodes) {
+                if (node != null) {
+                    node.close();
+                }
+            }
+        }
+    }
+
+    private static LockBenchmarkResult measure(RemusNode[] nodes, LockTable table, LockBenchmarkConfig config,
+                                               IntFunction<LatencySink> sinks) throws InterruptedException {
+        Measured m = measure(nodes, 0, nodes.length - 1, table, config, sinks, () -> {
+        });
+        if (m.failure() != null) {
+            throw m.failure() instanceof RemoteTimeoutException e ? e
+                    : new RemusException("a lock benchmark worker failed: " + m.failure(), m.failure());
+        }
+        return m.result();
+    }
+
+    /** What {@link #measure(RemusNode[], int, int, LockTable, LockBenchmarkConfig, IntFunction, StartGate)} measured, or why it failed. */
+    record Measured(LockBenchmarkResult result, Throwable failure) {
+    }
+
+    /** Runs on the calling thread once every worker of this JVM is ready, before any starts; may throw to abort. */
+    @FunctionalInterface
+    interface StartGate {
+        /** Opens the gate, or throws when the run must not start. */
+        void open() throws InterruptedException;
+    }
+
+    /**
+     * Runs the workers of nodes {@code first..last}, which {@code nodes} holds at their ids, for the
+     * configured duration. A failure of the start (a worker not ready within {@link #START_BOUND},
+     * or the gate) is thrown; a failure after the start (a worker that failed, or did not stop
+     * within {@link #STOP_BOUND}) comes back in the result, so that a cluster run can report it.
+     *
+     * @param sinks by worker index relative to the first worker of node {@code first}
+     */
+    static Measured measure(RemusNode[] nodes, int first, int last, LockTable table, LockBenchmarkConfig config,
+                            IntFunction<LatencySink> sinks, StartGate gate) throws InterruptedException {
+        int n = config.nodes();
+        int perNode = config.threadsPerNode();
+        int firstWorker = first * perNode;
+        int workers = (last - first + 1) * perNode;
+        LockOptions options = LockOptions.defaults().withBudgets(config.localBudget(), config.remoteBudget());
+        CyclicBarrier ready = new CyclicBarrier(workers + 1);
+        CyclicBarrier go = new CyclicBarrier(workers + 1);
+        AtomicBoolean stop = new AtomicBoolean();
+        AtomicReference<Throwable> failure = new AtomicReference<>();
+        long[][] histograms = new long[workers][64];
+        long[] ops = new long[workers];
+        long[] localOps = new long[workers];
+        List<Thread> threads = new ArrayList<>();
+        for (int i = 0; i < workers; i++) {
+            int slot = i;
+            int worker = firstWorker + i;
+            int node = worker / perNode;
+            LatencySink sink = Objects.requireNonNull(sinks.apply(i), "sink of worker " + i);
+            Thread t = new Thread(() -> {
+                try (ComputeThread ct = nodes[node].newComputeThread()) {
+                    LockContext context = new LockContext(ct, options);
+                    context.queueNodes();
+                    for (int peer = 0; peer < n; peer++) {
+                        ct.fetchAndAdd(RemotePtr.offset(ct.segmentBase(peer, 0), ControlBlock.WATERMARK), 0);
+                    }
+                    TableLocks locks = table.open(context);
+                    int csOps = config.criticalSectionOps();
+                    long csWord = csOps == 0 ? 0 : ct.allocator().allocate(8, (node + 1) % n);
+                    SplittableRandom random = new SplittableRandom(config.seed() * 31 + worker);
+                    long[] histogram = histograms[slot];
+                    ready.await(START_BOUND.toNanos(), TimeUnit.NANOSECONDS);
+                    go.await(START_BOUND.toNanos(), TimeUnit.NANOSECONDS);
+                    while (!stop.get()) {
+                        boolean local = n == 1 || random.nextDouble() < config.pLocal();
+                        int home = local ? node : (node + 1 + random.nextInt(n - 1)) % n;
+                        long key = pickKey(random, table.size(), n, home);
+                        long t0 = System.nanoTime();
+                        locks.lock(key);
+                        for (int op = 0; op < csOps; op++) {
+                            ct.write(csWord, ct.read(csWord) + 1);
+                        }
+                        locks.unlock(key);
+                        long took = Math.max(0, System.nanoTime() - t0);
+                        sink.record(took);
+                        histogram[64 - Long.numberOfLeadingZeros(took)]++;
+                        ops[slot]++;
+                        if (local) {
+                            localOps[slot]++;
+                        }
+                    }
+                    if (csWord != 0) {
+                        ct.allocator().deallocate(csWord, 8);
+                    }
+                } catch (Throwable e) {
+                    failure.compareAndSet(null, e);
+                    stop.set(true);
+                }
+            }, "lock-bench-" + worker + "@node" + node);
+            t.setDaemon(true);
+            threads.add(t);
+            t.start();
+        }
+        try {
+            ready.await(START_BOUND.toNanos(), TimeUnit.NANOSECONDS);
+        } catch (Exception e) {
+            stop.set(true);
+            ready.reset();
+            go.reset();
+            throw new RemusException("lock benchmark workers of node(s) " + first + ".." + last
+                    + " were not all ready within " + START_BOUND, failure.get() != null ? failure.get() : e);
+        }
+        try {
+            gate.open();
+            go.await(START_BOUND.toNanos(), TimeUnit.NANOSECONDS);
+        } catch (InterruptedException | RuntimeException e) {
+            stop.set(true);
+            go.reset();
+            throw e;
+        } catch (Exception e) {
+            stop.set(true);
+            go.reset();
+            throw new RemusException("lock benchmark workers of node(s) " + first + ".." + last
+                    + " did not start within " + START_BOUND, failure.get() != null ? failure.get() : e);
+        }
+        long begin = System.nanoTime();
+        Thread.sleep(config.duration().toMillis(), config.duration().toNanosPart() % 1_000_000);
+        stop.set(true);
+        long elapsed = System.nanoTime() - begin;
+        long joinDeadline = System.nanoTime() + STOP_BOUND.toNanos();
+        for (Thread t : threads) {
+            t.join(Math.max(1, TimeUnit.NANOSECONDS.toMillis(joinDeadline - System.nanoTime())));
+            if (t.isAlive()) {
+                failure.compareAndSet(null, new RemoteTimeoutException(t.getName() + " did not stop within " + STOP_BOUND));
+            }
+        }
+        long[] merged = new long[64];
+        long total = 0;
+        long local = 0;
+        for (int w = 0; w < workers; w++) {
+            for (int i = 0; i < 64; i++) {
+                merged[i] += histograms[w][i];
+            }
+            total += ops[w];
+            local += localOps[w];
+        }
+        return new Measured(new LockBenchmarkResult(table.kind(), total, local, elapsed, merged), failure.get());
+    }
+
+    private static long pickKey(SplittableRandom random, int size, int nodes, int home) {
+        int perNode = (size - home + nodes - 1) / nodes;
+        return home + (long) nodes * random.nextInt(perNode);
+    }
+}

@@ -1,0 +1,36 @@
+package io.remus.bench.reclaim;
+
+import io.remus.core.BadArgumentException;
+
+import java.util.Arrays;
+import java.util.Locale;
+
+/** The reclaimers {@link ReclaimBenchmark} compares. */
+public enum ReclaimerKind {
+    /** {@link io.remus.ds.reclaim.NeverReclaimer}: keeps every retired block (the cost floor, and the garbage ceiling). */
+    NEVER,
+    /** {@link io.remus.ds.reclaim.BarrierReclaimer}: frees after a cluster-wide barrier (Remus parity). */
+    BARRIER,
+    /** {@link io.remus.ds.reclaim.EpochReclaimer}: epochs with leases. */
+    EPOCH;
+
+    /**
+     * @param name {@code never}, {@code barrier} or {@code epoch}, any case
+     * @return the kind
+     * @throws BadArgumentException naming the value and the accepted ones
+     */
+    public static ReclaimerKind parse(String name) {
+        for (ReclaimerKind k : values()) {
+            if (k.flagName().equalsIgnoreCase(name)) {
+                return k;
+            }
+        }
+        throw new BadArgumentException("unknown reclaimer '" + name + "', expected one of "
+                + Arrays.stream(values()).map(ReclaimerKind::flagName).toList());
+    }
+
+    /** {@return the name as the tool's flag spells it} */
+    public String flagName() {
+        return name().toLowerCase(Locale.ROOT);
+    }
+}
