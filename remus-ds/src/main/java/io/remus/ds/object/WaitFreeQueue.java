@@ -3,15 +3,10 @@ package io.remus.ds.object;
 import io.remus.core.AllocationExhaustedException;
 import io.remus.core.BadArgumentException;
 import io.remus.core.ComputeThread;
-import io.remus.core.RemotePtr;
-import io.remus.core.memory.SizeClasses;
 import io.remus.ds.identity.StructureKind;
 import io.remus.ds.identity.WrongStructureException;
 import io.remus.ds.reclaim.Reclaimer;
 
-import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
-import java.util.Arrays;
 import java.util.Objects;
 
 /**
@@ -36,26 +31,16 @@ import java.util.Objects;
  *
  * <p>One instance per compute thread, used by its owner, like the compute thread.
  */
-public final class WaitFreeQueue implements AutoCloseable {
+public final class WaitFreeQueue extends WaitFreeWordContainer implements AutoCloseable {
     /** The operation code of an enqueue of the argument. */
-    public static final long ENQUEUE = 1;
+    public static final long ENQUEUE = PUT;
     /** The operation code of a dequeue; its response's value is the element. */
-    public static final long DEQUEUE = 2;
-    /** The status of an operation that took effect. */
-    public static final long OK = 0;
-    /** The status of a put on a full queue (nothing changed). */
-    public static final long FULL = 1;
-    /** The status of a take from an empty queue (nothing changed). */
-    public static final long EMPTY = 2;
-    private static final long UNKNOWN = 3;
+    public static final long DEQUEUE = TAKE;
+    /** Words of the state in front of the ring: head, size. */
+    private static final int HEADER_WORDS = 2;
 
-    private final WaitFreeObject<long[]> object;
-    private final int elements;
-    private long value;
-
-    private WaitFreeQueue(WaitFreeObject<long[]> object, int elements) {
-        this.object = object;
-        this.elements = elements;
+    private WaitFreeQueue(WaitFreeObject<long[]> object) {
+        super(object);
     }
 
     /**
@@ -77,9 +62,8 @@ public final class WaitFreeQueue implements AutoCloseable {
 
     static WaitFreeQueue create(ComputeThread thread, Reclaimer reclaimer, int nodeId, int threads, int elements,
                                 WaitFreeObject.Helping helping) {
-        Ring ring = new Ring(checkElements(elements));
-        return new WaitFreeQueue(WaitFreeObject.create(thread, reclaimer, nodeId, threads, ring, StructureKind.WAIT_FREE_QUEUE,
-                helping), elements);
+        return new WaitFreeQueue(WaitFreeObject.create(thread, reclaimer, nodeId, threads, sequential(elements),
+                StructureKind.WAIT_FREE_QUEUE, helping));
     }
 
     /**
@@ -103,24 +87,8 @@ public final class WaitFreeQueue implements AutoCloseable {
     }
 
     static WaitFreeQueue attach(ComputeThread thread, Reclaimer reclaimer, long ptr, WaitFreeObject.Helping helping) {
-        WaitFreeObject<long[]> object = WaitFreeObject.attach(thread, reclaimer, ptr, StructureKind.WAIT_FREE_QUEUE,
-                bytes -> new Ring(elementsOf(bytes, ptr)), helping);
-        return new WaitFreeQueue(object, ((Ring) object.sequential()).elements());
-    }
-
-    private static int checkElements(int elements) {
-        if (elements < 1 || 16L + 8L * elements > SizeClasses.MAX) {
-            throw new BadArgumentException("element capacity must be 1.." + (SizeClasses.MAX - 16) / 8 + ", got " + elements);
-        }
-        return elements;
-    }
-
-    private static int elementsOf(int stateBytes, long ptr) {
-        if (stateBytes < 24 || stateBytes % 8 != 0) {
-            throw new BadArgumentException("a " + stateBytes + "-byte state at " + RemotePtr.toString(ptr)
-                    + " is no queue of words");
-        }
-        return (stateBytes - 16) / 8;
+        return new WaitFreeQueue(attach(thread, reclaimer, ptr, StructureKind.WAIT_FREE_QUEUE, HEADER_WORDS, "queue",
+                Ring::new, helping));
     }
 
     /**
@@ -132,22 +100,7 @@ public final class WaitFreeQueue implements AutoCloseable {
      * @throws BadArgumentException when the size does not fit a block
      */
     public static SequentialObject<long[]> sequential(int elements) {
-        return new Ring(checkElements(elements));
-    }
-
-    /** {@return the queue's root, to hand to {@link #attach}} */
-    public long ptr() {
-        return object.ptr();
-    }
-
-    /** {@return the most elements the queue holds} */
-    public int elements() {
-        return elements;
-    }
-
-    /** {@return the construction's handle, for its counters and {@link WaitFreeObject#applied}} */
-    public WaitFreeObject<?> object() {
-        return object;
+        return new Ring(checkElements(HEADER_WORDS, elements));
     }
 
     /**
@@ -159,8 +112,7 @@ public final class WaitFreeQueue implements AutoCloseable {
      *                               state pointer, by another)
      */
     public boolean enqueue(long v) {
-        object.apply(ENQUEUE, v);
-        return object.status() == OK;
+        return put(v);
     }
 
     /**
@@ -172,17 +124,7 @@ public final class WaitFreeQueue implements AutoCloseable {
      *                               state pointer, by another)
      */
     public boolean dequeue() {
-        long v = object.apply(DEQUEUE, 0);
-        if (object.status() != OK) {
-            return false;
-        }
-        value = v;
-        return true;
-    }
-
-    /** {@return the element the last successful {@link #dequeue()} removed} */
-    public long value() {
-        return value;
+        return take();
     }
 
     /**
@@ -192,7 +134,8 @@ public final class WaitFreeQueue implements AutoCloseable {
      * @throws ClosedObjectException when the queue was destroyed
      */
     public long[] contents() {
-        long[] s = object.read();
+        long[] s = state();
+        int elements = elements();
         long[] out = new long[(int) s[1]];
         for (int i = 0; i < out.length; i++) {
             out[i] = s[2 + (int) ((s[0] + i) % elements)];
@@ -200,69 +143,32 @@ public final class WaitFreeQueue implements AutoCloseable {
         return out;
     }
 
-    /** Closes this handle (see {@link WaitFreeObject#close}); idempotent. */
-    @Override
-    public void close() {
-        object.close();
-    }
-
-    /**
-     * Destroys the queue and closes this handle (see {@link WaitFreeObject#destroy}): its memory is freed when the
-     * last handle is closed.
-     *
-     * @throws ClosedObjectException when this handle is closed, or another handle destroyed the queue first
-     */
-    public void destroy() {
-        object.destroy();
-    }
-
-    /** The sequential ring buffer: state words {head, size, ring...}, copied on every change. */
-    private record Ring(int elements) implements SequentialObject<long[]> {
-        @Override
-        public int stateBytes() {
-            return 16 + 8 * elements;
+    /** The sequential ring buffer: state words {head, size, ring...}. */
+    private static final class Ring extends Words {
+        Ring(int elements) {
+            super(HEADER_WORDS, elements);
         }
 
         @Override
-        public long[] initialState() {
-            return new long[2 + elements];
+        long size(long[] state) {
+            return state[1];
         }
 
         @Override
-        public void store(long[] state, MemorySegment to) {
-            MemorySegment.copy(state, 0, to, ValueLayout.JAVA_LONG_UNALIGNED, 0, state.length);
+        void put(long[] next, long v) {
+            long size = next[1];
+            next[2 + (int) ((next[0] + size) % elements())] = v;
+            next[1] = size + 1;
         }
 
         @Override
-        public long[] load(MemorySegment from) {
-            return from.toArray(ValueLayout.JAVA_LONG_UNALIGNED);
-        }
-
-        @Override
-        public Step<long[]> apply(long[] state, long operation, long argument) {
-            long head = state[0];
-            long size = state[1];
-            if (operation == ENQUEUE) {
-                if (size == elements) {
-                    return new Step<>(state, FULL, 0);
-                }
-                long[] next = Arrays.copyOf(state, state.length);
-                next[2 + (int) ((head + size) % elements)] = argument;
-                next[1] = size + 1;
-                return new Step<>(next, OK, 0);
-            }
-            if (operation == DEQUEUE) {
-                if (size == 0) {
-                    return new Step<>(state, EMPTY, 0);
-                }
-                long[] next = Arrays.copyOf(state, state.length);
-                long v = next[2 + (int) head];
-                next[2 + (int) head] = 0;
-                next[0] = (head + 1) % elements;
-                next[1] = size - 1;
-                return new Step<>(next, OK, v);
-            }
-            return new Step<>(state, UNKNOWN, 0);
+        long take(long[] next) {
+            long head = next[0];
+            long v = next[2 + (int) head];
+            next[2 + (int) head] = 0;
+            next[0] = (head + 1) % elements();
+            next[1] = next[1] - 1;
+            return v;
         }
     }
 }

@@ -3,14 +3,10 @@ package io.remus.ds.object;
 import io.remus.core.AllocationExhaustedException;
 import io.remus.core.BadArgumentException;
 import io.remus.core.ComputeThread;
-import io.remus.core.RemotePtr;
-import io.remus.core.memory.SizeClasses;
 import io.remus.ds.identity.StructureKind;
 import io.remus.ds.identity.WrongStructureException;
 import io.remus.ds.reclaim.Reclaimer;
 
-import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
 import java.util.Arrays;
 import java.util.Objects;
 
@@ -35,26 +31,16 @@ import java.util.Objects;
  *
  * <p>One instance per compute thread, used by its owner, like the compute thread.
  */
-public final class WaitFreeStack implements AutoCloseable {
+public final class WaitFreeStack extends WaitFreeWordContainer implements AutoCloseable {
     /** The operation code of a push of the argument. */
-    public static final long PUSH = 1;
+    public static final long PUSH = PUT;
     /** The operation code of a pop; its response's value is the element. */
-    public static final long POP = 2;
-    /** The status of an operation that took effect. */
-    public static final long OK = 0;
-    /** The status of a put on a full stack (nothing changed). */
-    public static final long FULL = 1;
-    /** The status of a take from an empty stack (nothing changed). */
-    public static final long EMPTY = 2;
-    private static final long UNKNOWN = 3;
+    public static final long POP = TAKE;
+    /** Words of the state in front of the items: size. */
+    private static final int HEADER_WORDS = 1;
 
-    private final WaitFreeObject<long[]> object;
-    private final int elements;
-    private long value;
-
-    private WaitFreeStack(WaitFreeObject<long[]> object, int elements) {
-        this.object = object;
-        this.elements = elements;
+    private WaitFreeStack(WaitFreeObject<long[]> object) {
+        super(object);
     }
 
     /**
@@ -76,15 +62,8 @@ public final class WaitFreeStack implements AutoCloseable {
 
     static WaitFreeStack create(ComputeThread thread, Reclaimer reclaimer, int nodeId, int threads, int elements,
                                 WaitFreeObject.Helping helping) {
-        return new WaitFreeStack(WaitFreeObject.create(thread, reclaimer, nodeId, threads, new Array(checkElements(elements)),
-                StructureKind.WAIT_FREE_STACK, helping), elements);
-    }
-
-    private static int checkElements(int elements) {
-        if (elements < 1 || 8L + 8L * elements > SizeClasses.MAX) {
-            throw new BadArgumentException("element capacity must be 1.." + (SizeClasses.MAX - 8) / 8 + ", got " + elements);
-        }
-        return elements;
+        return new WaitFreeStack(WaitFreeObject.create(thread, reclaimer, nodeId, threads, sequential(elements),
+                StructureKind.WAIT_FREE_STACK, helping));
     }
 
     /**
@@ -108,13 +87,8 @@ public final class WaitFreeStack implements AutoCloseable {
     }
 
     static WaitFreeStack attach(ComputeThread thread, Reclaimer reclaimer, long ptr, WaitFreeObject.Helping helping) {
-        WaitFreeObject<long[]> object = WaitFreeObject.attach(thread, reclaimer, ptr, StructureKind.WAIT_FREE_STACK, bytes -> {
-            if (bytes < 16 || bytes % 8 != 0) {
-                throw new BadArgumentException("a " + bytes + "-byte state at " + RemotePtr.toString(ptr) + " is no stack of words");
-            }
-            return new Array((bytes - 8) / 8);
-        }, helping);
-        return new WaitFreeStack(object, ((Array) object.sequential()).elements());
+        return new WaitFreeStack(attach(thread, reclaimer, ptr, StructureKind.WAIT_FREE_STACK, HEADER_WORDS, "stack",
+                Array::new, helping));
     }
 
     /**
@@ -126,22 +100,7 @@ public final class WaitFreeStack implements AutoCloseable {
      * @throws BadArgumentException when the size does not fit a block
      */
     public static SequentialObject<long[]> sequential(int elements) {
-        return new Array(checkElements(elements));
-    }
-
-    /** {@return the stack's root, to hand to {@link #attach}} */
-    public long ptr() {
-        return object.ptr();
-    }
-
-    /** {@return the most elements the stack holds} */
-    public int elements() {
-        return elements;
-    }
-
-    /** {@return the construction's handle, for its counters and {@link WaitFreeObject#applied}} */
-    public WaitFreeObject<?> object() {
-        return object;
+        return new Array(checkElements(HEADER_WORDS, elements));
     }
 
     /**
@@ -153,8 +112,7 @@ public final class WaitFreeStack implements AutoCloseable {
      *                               state pointer, by another)
      */
     public boolean push(long v) {
-        object.apply(PUSH, v);
-        return object.status() == OK;
+        return put(v);
     }
 
     /**
@@ -166,17 +124,7 @@ public final class WaitFreeStack implements AutoCloseable {
      *                               state pointer, by another)
      */
     public boolean pop() {
-        long v = object.apply(POP, 0);
-        if (object.status() != OK) {
-            return false;
-        }
-        value = v;
-        return true;
-    }
-
-    /** {@return the element the last successful {@link #pop()} removed} */
-    public long value() {
-        return value;
+        return take();
     }
 
     /**
@@ -186,71 +134,35 @@ public final class WaitFreeStack implements AutoCloseable {
      * @throws ClosedObjectException when the stack was destroyed
      */
     public long[] contents() {
-        long[] s = object.read();
+        long[] s = state();
         return Arrays.copyOfRange(s, 1, 1 + (int) s[0]);
     }
 
-    /** Closes this handle (see {@link WaitFreeObject#close}); idempotent. */
-    @Override
-    public void close() {
-        object.close();
-    }
-
-    /**
-     * Destroys the stack and closes this handle (see {@link WaitFreeObject#destroy}): its memory is freed when the
-     * last handle is closed.
-     *
-     * @throws ClosedObjectException when this handle is closed, or another handle destroyed the stack first
-     */
-    public void destroy() {
-        object.destroy();
-    }
-
-    /** The sequential array stack: state words {size, items...}, copied on every change. */
-    private record Array(int elements) implements SequentialObject<long[]> {
-        @Override
-        public int stateBytes() {
-            return 8 + 8 * elements;
+    /** The sequential array stack: state words {size, items...}, items[size - 1] the top. */
+    private static final class Array extends Words {
+        Array(int elements) {
+            super(HEADER_WORDS, elements);
         }
 
         @Override
-        public long[] initialState() {
-            return new long[1 + elements];
+        long size(long[] state) {
+            return state[0];
         }
 
         @Override
-        public void store(long[] state, MemorySegment to) {
-            MemorySegment.copy(state, 0, to, ValueLayout.JAVA_LONG_UNALIGNED, 0, state.length);
+        void put(long[] next, long v) {
+            long size = next[0];
+            next[1 + (int) size] = v;
+            next[0] = size + 1;
         }
 
         @Override
-        public long[] load(MemorySegment from) {
-            return from.toArray(ValueLayout.JAVA_LONG_UNALIGNED);
-        }
-
-        @Override
-        public Step<long[]> apply(long[] state, long operation, long argument) {
-            long size = state[0];
-            if (operation == PUSH) {
-                if (size == elements) {
-                    return new Step<>(state, FULL, 0);
-                }
-                long[] next = Arrays.copyOf(state, state.length);
-                next[1 + (int) size] = argument;
-                next[0] = size + 1;
-                return new Step<>(next, OK, 0);
-            }
-            if (operation == POP) {
-                if (size == 0) {
-                    return new Step<>(state, EMPTY, 0);
-                }
-                long[] next = Arrays.copyOf(state, state.length);
-                long v = next[(int) size];
-                next[(int) size] = 0;
-                next[0] = size - 1;
-                return new Step<>(next, OK, v);
-            }
-            return new Step<>(state, UNKNOWN, 0);
+        long take(long[] next) {
+            long size = next[0];
+            long v = next[(int) size];
+            next[(int) size] = 0;
+            next[0] = size - 1;
+            return v;
         }
     }
 }

@@ -22,6 +22,10 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.Objects;
 
+import static io.remus.ds.set.GuardedCall.FALSE;
+import static io.remus.ds.set.GuardedCall.RESTART;
+import static io.remus.ds.set.GuardedCall.TRUE;
+
 /**
  * The lazy list over one-sided RDMA: a sorted linked list of {@code long} keys with a remus-alock lock per
  * node, wait-free {@link #contains}, and inserts and removes that lock two nodes (S. Heller, M. Herlihy,
@@ -205,10 +209,8 @@ public final class LazyListSet implements RemoteSet {
     private static final long BUF_CAS = 160;
     private static final long BUF_NEW = 256;
     private static final int LOCK_CACHE = 64;
-    private static final int TRUE = 1;
-    private static final int FALSE = 0;
-    private static final int RESTART = -1;
-    private static final int RETRY = -2;
+    /** A locked attempt's validation failed: the next one walks again in the same guard. */
+    private static final int RETRY = -3;
 
     private final LockContext context;
     private final ComputeThread thread;
@@ -220,6 +222,9 @@ public final class LazyListSet implements RemoteSet {
     private final long tailBlock;
     private final Lock[] locks = new Lock[LOCK_CACHE];
     private final ListNodes nodes;
+    private final GuardedCall.Attempt insertAttempt = (g, key) -> tryLocked(g, key, true);
+    private final GuardedCall.Attempt removeAttempt = (g, key) -> tryLocked(g, key, false);
+    private final GuardedCall.Attempt containsAttempt = this::tryContains;
     private long callDeadline;
     private long leaseCuts;
     private long lateLocks;
@@ -385,24 +390,7 @@ public final class LazyListSet implements RemoteSet {
             nodes.spare();
         }
         callDeadline = System.nanoTime() + context.options().acquireTimeout().toNanos();
-        boolean again = false;
-        while (true) {
-            try (Guard g = reclaimer.enter()) {
-                if (again) {
-                    g.check();
-                }
-                while (true) {
-                    int r = attempt(g, key, insert);
-                    if (r == TRUE || r == FALSE) {
-                        return r == TRUE;
-                    }
-                    if (r == RESTART) {
-                        break;
-                    }
-                }
-            }
-            again = true;
-        }
+        return GuardedCall.run(reclaimer, insert ? insertAttempt : removeAttempt, key);
     }
 
     /**
@@ -414,22 +402,28 @@ public final class LazyListSet implements RemoteSet {
     public boolean contains(long key) {
         ListLayout.checkKey(key);
         nodes.startCall();
-        boolean again = false;
+        return GuardedCall.run(reclaimer, containsAttempt, key);
+    }
+
+    private int tryContains(Guard g, long key) {
+        if (!locate(g, key)) {
+            return RESTART;
+        }
+        if (foundCurr == tail) {
+            return FALSE;
+        }
+        MemorySegment buf = thread.buffer();
+        return buf.get(ValueLayout.JAVA_LONG, BUF_READ + ListLayout.KEY) == key
+                && !ListLayout.marked(buf.get(ValueLayout.JAVA_LONG, BUF_READ + ListLayout.NEXT)) ? TRUE : FALSE;
+    }
+
+    /** Locked attempts in one guard until one is done or the lease runs out: TRUE, FALSE or RESTART. */
+    private int tryLocked(Guard g, long key, boolean insert) {
         while (true) {
-            try (Guard g = reclaimer.enter()) {
-                if (again) {
-                    g.check();
-                }
-                if (locate(g, key)) {
-                    if (foundCurr == tail) {
-                        return false;
-                    }
-                    MemorySegment buf = thread.buffer();
-                    return buf.get(ValueLayout.JAVA_LONG, BUF_READ + ListLayout.KEY) == key
-                            && !ListLayout.marked(buf.get(ValueLayout.JAVA_LONG, BUF_READ + ListLayout.NEXT));
-                }
+            int r = attempt(g, key, insert);
+            if (r != RETRY) {
+                return r;
             }
-            again = true;
         }
     }
 

@@ -15,6 +15,10 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.Objects;
 
+import static io.remus.ds.set.GuardedCall.FALSE;
+import static io.remus.ds.set.GuardedCall.RESTART;
+import static io.remus.ds.set.GuardedCall.TRUE;
+
 /**
  * A lock-free sorted linked list of {@code long} keys over one-sided RDMA: the Harris-Michael list (T. Harris,
  * "A Pragmatic Implementation of Non-Blocking Linked-Lists", DISC 2001; M. Michael, "High Performance Dynamic
@@ -126,9 +130,6 @@ public final class LockFreeListSet implements RemoteSet {
     private static final long BUF_READ = 64;
     private static final long BUF_NEW = 128;
     private static final long BUF_CAS = 192;
-    private static final int TRUE = 1;
-    private static final int FALSE = 0;
-    private static final int RESTART = -1;
 
     private final ComputeThread thread;
     private final Reclaimer reclaimer;
@@ -136,6 +137,9 @@ public final class LockFreeListSet implements RemoteSet {
     private final long head;
     private final long tail;
     private final ListNodes nodes;
+    private final GuardedCall.Attempt insertAttempt = this::tryInsert;
+    private final GuardedCall.Attempt removeAttempt = this::tryRemove;
+    private final GuardedCall.Attempt containsAttempt = this::tryContains;
     private long foundPred;
     private long foundCurr;
     private long foundKey;
@@ -215,20 +219,8 @@ public final class LockFreeListSet implements RemoteSet {
     public boolean insert(long key) {
         ListLayout.checkKey(key);
         nodes.startCall();
-        long node = nodes.spare();
-        boolean again = false;
-        while (true) {
-            try (Guard g = reclaimer.enter()) {
-                if (again) {
-                    g.check();
-                }
-                int r = tryInsert(g, key, node);
-                if (r != RESTART) {
-                    return r == TRUE;
-                }
-            }
-            again = true;
-        }
+        nodes.spare();
+        return GuardedCall.run(reclaimer, insertAttempt, key);
     }
 
     /**
@@ -239,19 +231,7 @@ public final class LockFreeListSet implements RemoteSet {
     public boolean remove(long key) {
         ListLayout.checkKey(key);
         nodes.startCall();
-        boolean again = false;
-        while (true) {
-            try (Guard g = reclaimer.enter()) {
-                if (again) {
-                    g.check();
-                }
-                int r = tryRemove(g, key);
-                if (r != RESTART) {
-                    return r == TRUE;
-                }
-            }
-            again = true;
-        }
+        return GuardedCall.run(reclaimer, removeAttempt, key);
     }
 
     /**
@@ -263,19 +243,7 @@ public final class LockFreeListSet implements RemoteSet {
     public boolean contains(long key) {
         ListLayout.checkKey(key);
         nodes.startCall();
-        boolean again = false;
-        while (true) {
-            try (Guard g = reclaimer.enter()) {
-                if (again) {
-                    g.check();
-                }
-                int r = tryContains(g, key);
-                if (r != RESTART) {
-                    return r == TRUE;
-                }
-            }
-            again = true;
-        }
+        return GuardedCall.run(reclaimer, containsAttempt, key);
     }
 
     private int tryContains(Guard g, long key) {
@@ -310,8 +278,10 @@ public final class LockFreeListSet implements RemoteSet {
         }
     }
 
-    private int tryInsert(Guard g, long key, long node) {
+    /** Links the spare node ({@link ListNodes#spare()}, allocated before the call's first guard). */
+    private int tryInsert(Guard g, long key) {
         MemorySegment buf = thread.buffer();
+        long node = nodes.spare();
         while (true) {
             if (!find(g, key)) {
                 return RESTART;

@@ -16,6 +16,11 @@ import java.lang.foreign.ValueLayout;
 import java.util.Objects;
 import java.util.SplittableRandom;
 
+import static io.remus.ds.set.GuardedCall.FALSE;
+import static io.remus.ds.set.GuardedCall.RESTART;
+import static io.remus.ds.set.GuardedCall.RESTART_TOOK_EFFECT;
+import static io.remus.ds.set.GuardedCall.TRUE;
+
 /**
  * A lock-free ordered set of {@code long} keys over one-sided RDMA with logarithmic expected search: the
  * lock-free skip list of M. Herlihy and N. Shavit ("The Art of Multiprocessor Programming", section 14.4),
@@ -182,11 +187,6 @@ public final class LockFreeSkipListSet implements RemoteSet {
     static final long BUF_READ = 64;
     private static final long BUF_NEW = BUF_READ + 32 + 8 * MAX_LEVEL_LIMIT;
     private static final long BUF_CAS = BUF_NEW + 32 + 8 * MAX_LEVEL_LIMIT;
-    private static final int TRUE = 1;
-    private static final int FALSE = 0;
-    private static final int RESTART = -1;
-    /** A remove whose level-0 mark took effect but whose unlinking find did not complete. */
-    private static final int MARKED = 2;
 
     private final ComputeThread thread;
     private final Reclaimer reclaimer;
@@ -203,7 +203,13 @@ public final class LockFreeSkipListSet implements RemoteSet {
     private long[] predNext;
     private long[] currNext;
     private final ListNodes nodes;
+    private final GuardedCall.Attempt insertAttempt = this::tryInsert;
+    private final GuardedCall.Attempt removeAttempt = this::tryRemove;
+    private final GuardedCall.Attempt containsAttempt = this::tryContains;
     private int lastHeight;
+    /** The height drawn for the node the current insert links. */
+    private int newHeight;
+    /** The node the current remove marked at level 0, until it is retired. */
     private long markedNode;
     private long foundKey;
     private int foundHeight;
@@ -354,21 +360,9 @@ public final class LockFreeSkipListSet implements RemoteSet {
     public boolean insert(long key) {
         ListLayout.checkKey(key);
         nodes.startCall();
-        long node = nodes.spare();
-        int height = randomHeight();
-        boolean again = false;
-        while (true) {
-            try (Guard g = reclaimer.enter()) {
-                if (again) {
-                    g.check();
-                }
-                int r = tryInsert(g, key, node, height);
-                if (r != RESTART) {
-                    return r == TRUE;
-                }
-            }
-            again = true;
-        }
+        nodes.spare();
+        newHeight = randomHeight();
+        return GuardedCall.run(reclaimer, insertAttempt, key);
     }
 
     /**
@@ -380,29 +374,8 @@ public final class LockFreeSkipListSet implements RemoteSet {
     public boolean remove(long key) {
         ListLayout.checkKey(key);
         nodes.startCall();
-        boolean again = false;
-        boolean marked = false;
-        while (true) {
-            try (Guard g = reclaimer.enter()) {
-                if (again) {
-                    try {
-                        g.check();
-                    } catch (LeaseExpiredException e) {
-                        if (marked) {
-                            return true;
-                        }
-                        throw e;
-                    }
-                }
-                int r = marked ? unlinkAndRetire(g, key) : tryRemove(g, key);
-                if (r == MARKED) {
-                    marked = true;
-                } else if (r != RESTART) {
-                    return r == TRUE;
-                }
-            }
-            again = true;
-        }
+        markedNode = RemotePtr.NULL;
+        return GuardedCall.run(reclaimer, removeAttempt, key);
     }
 
     /**
@@ -414,19 +387,7 @@ public final class LockFreeSkipListSet implements RemoteSet {
     public boolean contains(long key) {
         ListLayout.checkKey(key);
         nodes.startCall();
-        boolean again = false;
-        while (true) {
-            try (Guard g = reclaimer.enter()) {
-                if (again) {
-                    g.check();
-                }
-                int r = tryContains(g, key);
-                if (r != RESTART) {
-                    return r == TRUE;
-                }
-            }
-            again = true;
-        }
+        return GuardedCall.run(reclaimer, containsAttempt, key);
     }
 
     private int randomHeight() {
@@ -480,8 +441,11 @@ public final class LockFreeSkipListSet implements RemoteSet {
         }
     }
 
-    private int tryInsert(Guard g, long key, long node, int height) {
+    /** Links the spare node ({@link ListNodes#spare()}, allocated before the call's first guard) with {@code newHeight} levels. */
+    private int tryInsert(Guard g, long key) {
         MemorySegment buf = thread.buffer();
+        long node = nodes.spare();
+        int height = newHeight;
         while (true) {
             if (!find(g, key)) {
                 return RESTART;
@@ -567,7 +531,11 @@ public final class LockFreeSkipListSet implements RemoteSet {
         find(g, key);
     }
 
+    /** One attempt of a remove: unlinks and retires the node this call marked, or else finds the key's node and marks it. */
     private int tryRemove(Guard g, long key) {
+        if (markedNode != RemotePtr.NULL) {
+            return unlinkAndRetire(g, key);
+        }
         while (true) {
             if (!find(g, key)) {
                 return RESTART;
@@ -608,10 +576,13 @@ public final class LockFreeSkipListSet implements RemoteSet {
         }
     }
 
-    /** After a won level-0 mark of {@code markedNode}: find(k), which unlinks it at every level, then retire it. */
+    /**
+     * After a won level-0 mark of {@code markedNode}: find(k), which unlinks it at every level, then retire it. When
+     * the lease runs out first, the remove has taken effect and goes on in a fresh guard.
+     */
     private int unlinkAndRetire(Guard g, long key) {
         if (!find(g, key)) {
-            return MARKED;
+            return RESTART_TOOK_EFFECT;
         }
         reclaimer.retire(markedNode, nodeBytes);
         markedNode = RemotePtr.NULL;
