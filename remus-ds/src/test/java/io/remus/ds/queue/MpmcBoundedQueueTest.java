@@ -8,56 +8,37 @@ import io.remus.check.LinearizabilityChecker;
 import io.remus.check.Verdict;
 import io.remus.core.BadArgumentException;
 import io.remus.core.ComputeThread;
-import io.remus.core.CorruptedMemoryException;
 import io.remus.core.fabric.Fabric;
-import io.remus.core.fabric.Opcode;
-import io.remus.core.sim.SimFabric;
 import io.remus.core.sim.SimOptions;
-import io.remus.core.testing.Fabrics;
-import io.remus.core.testing.Straddles;
 import io.remus.core.testing.TestCluster;
-import io.remus.ds.identity.WrongStructureException;
+import io.remus.ds.identity.StructureKind;
 import io.remus.ds.object.BoundedContainerSpec;
-import org.junit.jupiter.api.Named;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 import java.lang.foreign.ValueLayout;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.OptionalLong;
 import java.util.SplittableRandom;
 import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Function;
-import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * {@link MpmcBoundedQueue}: FIFO order across many wraps, exact full and empty, every value out exactly
- * once with several producers and consumers on several nodes, the per-call RDMA operations, typed
- * errors, and linearizable histories of two producers and two consumers on three nodes on a hostile
- * simulator, with three broken twins the same check catches.
+ * {@link MpmcBoundedQueue}: the MPMC queue contract ({@link MpmcQueueContractTest}), the per-call RDMA operations,
+ * typed errors for negative patience, and linearizable histories of two producers and two consumers on three nodes
+ * on a hostile simulator, with three broken twins the same check catches.
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
-class MpmcBoundedQueueTest {
-    static final int HOME = 0;
-    static final Duration PATIENCE = Duration.ofSeconds(20);
+class MpmcBoundedQueueTest extends MpmcQueueContractTest<MpmcBoundedQueue> {
     private static final LinearizabilityChecker CHECKER = new LinearizabilityChecker(Budget.of(Duration.ofSeconds(20)));
-
-    static Stream<Named<Function<SimOptions, Fabric>>> fabrics() {
-        return Fabrics.all();
-    }
 
     /** Seeds of the history checks. */
     int historySeeds() {
@@ -69,62 +50,76 @@ class MpmcBoundedQueueTest {
         return 160;
     }
 
-    /** Values each producer offers in the exactly-once run. */
+    @Override
     int valuesPerProducer() {
         return 300;
     }
 
-    /** Torn 8-byte stores and yields inside transfers and NIC atomics. */
-    static SimOptions hostile() {
-        return SimOptions.defaults().withTearReads(true).withTearWords(true).withYieldWhileTearing(true).withYieldInsideNicAtomics(true);
+    @Override
+    StructureKind kind() {
+        return StructureKind.MPMC_BOUNDED_QUEUE;
     }
 
-    /** What a thread's operation counters moved by over one call. */
-    record Ops(long roundTrips, long reads, long writes, long compareAndSwaps, long fetchAndAdds) {
-        static Ops of(ComputeThread t) {
-            return new Ops(t.roundTrips(), t.postedOperations(Opcode.READ), t.postedOperations(Opcode.WRITE),
-                    t.postedOperations(Opcode.COMPARE_AND_SWAP), t.postedOperations(Opcode.FETCH_AND_ADD));
-        }
-
-        Ops since(ComputeThread t) {
-            Ops now = of(t);
-            return new Ops(now.roundTrips - roundTrips, now.reads - reads, now.writes - writes,
-                    now.compareAndSwaps - compareAndSwaps, now.fetchAndAdds - fetchAndAdds);
-        }
+    @Override
+    int maxCapacity() {
+        return MpmcBoundedQueue.MAX_CAPACITY;
     }
 
-    @ParameterizedTest
-    @MethodSource("fabrics")
-    void shouldKeepFifoOrderWhenTheQueueWrapsManyTimes(Function<SimOptions, Fabric> make) {
-        try (TestCluster c = new TestCluster(make, SimOptions.defaults(), 3, b -> { });
-             ComputeThread home = c.thread(HOME); ComputeThread pt = c.thread(1); ComputeThread ct = c.thread(2)) {
-            for (int capacity : new int[] {1, 4}) {
-                MpmcBoundedQueue created = MpmcBoundedQueue.create(home, capacity);
-                MpmcBoundedQueue producer = MpmcBoundedQueue.attach(pt, created.ptr());
-                MpmcBoundedQueue consumer = MpmcBoundedQueue.attach(ct, created.ptr());
-                assertEquals(capacity, consumer.capacity());
-                assertTrue(consumer.poll(Duration.ZERO).isEmpty(), "a new queue is empty");
-                long sent = 0;
-                long received = 0;
-                while (received < 60) {
-                    while (producer.offer(1000 + sent, Duration.ZERO)) {
-                        sent++;
-                    }
-                    assertEquals(received + capacity, sent, "the queue takes exactly its capacity before it is full");
-                    for (long k = 0; k < 1 + received % capacity; k++) {
-                        assertEquals(OptionalLong.of(1000 + received), consumer.poll(Duration.ZERO), "value " + received);
-                        received++;
-                    }
-                }
-                while (received < sent) {
-                    assertEquals(OptionalLong.of(1000 + received), consumer.poll(Duration.ZERO));
-                    received++;
-                }
-                assertTrue(consumer.poll(Duration.ZERO).isEmpty(), "drained");
-                assertEquals(OptionalLong.empty(), created.poll(Duration.ZERO), "another handle sees it empty too");
-                created.destroy();
-            }
-        }
+    @Override
+    MpmcBoundedQueue create(ComputeThread t, int capacity, int spareCells) {
+        return MpmcBoundedQueue.create(t, capacity);
+    }
+
+    @Override
+    MpmcBoundedQueue attach(ComputeThread t, long ptr) {
+        return MpmcBoundedQueue.attach(t, ptr);
+    }
+
+    @Override
+    long bytes(int capacity, int spareCells) {
+        return MpmcBoundedQueue.bytes(capacity);
+    }
+
+    @Override
+    long ptr(MpmcBoundedQueue q) {
+        return q.ptr();
+    }
+
+    @Override
+    int capacity(MpmcBoundedQueue q) {
+        return q.capacity();
+    }
+
+    @Override
+    boolean offer(MpmcBoundedQueue q, long value, Duration patience) {
+        return q.offer(value, patience);
+    }
+
+    @Override
+    OptionalLong poll(MpmcBoundedQueue q, Duration patience) {
+        return q.poll(patience);
+    }
+
+    @Override
+    void close(MpmcBoundedQueue q) {
+        q.close();
+    }
+
+    @Override
+    void destroy(MpmcBoundedQueue q) {
+        q.destroy();
+    }
+
+    @Override
+    CheckResult checkedHistory(Function<SimOptions, Fabric> make, long seed) throws InterruptedException {
+        return raceAndCheck(make, seed, Twin.NONE);
+    }
+
+    @Override
+    void refuseOwnBadArguments(ComputeThread home, MpmcBoundedQueue remote) {
+        Duration negative = Duration.ofMillis(-5);
+        assertTrue(assertThrows(BadArgumentException.class, () -> remote.offer(1, negative)).getMessage().contains("PT-0.005S"));
+        assertTrue(assertThrows(BadArgumentException.class, () -> remote.poll(negative)).getMessage().contains("PT-0.005S"));
     }
 
     @ParameterizedTest
@@ -175,113 +170,6 @@ class MpmcBoundedQueueTest {
             assertEquals(new Ops(5, 4, 0, 2, 0), before.since(ct),
                     "poll with a stale head: one more READ of the slot, one of the head");
             assertEquals(OptionalLong.of(3), consumer.poll(PATIENCE));
-        }
-    }
-
-    @ParameterizedTest
-    @MethodSource("fabrics")
-    void shouldRefuseBadInputAndUseAfterCloseWithTypedErrors(Function<SimOptions, Fabric> make) {
-        try (TestCluster c = new TestCluster(make, SimOptions.defaults(), 2, b -> { });
-             ComputeThread home = c.thread(HOME); ComputeThread other = c.thread(1)) {
-            for (int bad : new int[] {0, -3, MpmcBoundedQueue.MAX_CAPACITY + 1}) {
-                BadArgumentException e = assertThrows(BadArgumentException.class, () -> MpmcBoundedQueue.create(home, bad));
-                assertTrue(e.getMessage().contains("got " + bad), e.getMessage());
-            }
-            MpmcBoundedQueue q = MpmcBoundedQueue.create(home, 3);
-            MpmcBoundedQueue remote = MpmcBoundedQueue.attach(other, q.ptr());
-            Duration negative = Duration.ofMillis(-5);
-            assertTrue(assertThrows(BadArgumentException.class, () -> remote.offer(1, negative)).getMessage().contains("PT-0.005S"));
-            assertTrue(assertThrows(BadArgumentException.class, () -> remote.poll(negative)).getMessage().contains("PT-0.005S"));
-            assertTrue(remote.offer(7, PATIENCE));
-            remote.close();
-            remote.close();
-            assertThrows(ClosedQueueException.class, () -> remote.offer(8, PATIENCE));
-            assertThrows(ClosedQueueException.class, () -> remote.poll(PATIENCE));
-            assertThrows(ClosedQueueException.class, remote::destroy);
-            assertEquals(OptionalLong.of(7), q.poll(PATIENCE), "closing a handle leaves the queue to the others");
-            long notAQueue = c.block(1, 64);
-            assertNull(assertThrows(WrongStructureException.class, () -> MpmcBoundedQueue.attach(home, notAQueue)).found());
-            MpmcBoundedQueue broken = MpmcBoundedQueue.create(home, 2);
-            c.raw(broken.ptr(), 8).set(ValueLayout.JAVA_LONG, 0, 0);
-            assertThrows(CorruptedMemoryException.class, () -> MpmcBoundedQueue.attach(other, broken.ptr()));
-            q.destroy();
-            assertThrows(ClosedQueueException.class, () -> q.poll(PATIENCE), "destroy closes the handle");
-        }
-    }
-
-    @ParameterizedTest
-    @MethodSource("fabrics")
-    void shouldHandOutEveryValueExactlyOnceInEachProducersOrderWithThreeProducersAndThreeConsumers(
-            Function<SimOptions, Fabric> make) throws InterruptedException {
-        int producers = 3;
-        int perProducer = valuesPerProducer();
-        long total = (long) producers * perProducer;
-        try (TestCluster c = new TestCluster(make, hostile(), 3, b -> { })) {
-            long ptr;
-            try (ComputeThread t = c.thread(HOME)) {
-                ptr = MpmcBoundedQueue.create(t, 4).ptr();
-            }
-            AtomicInteger received = new AtomicInteger();
-            List<List<Long>> got = new ArrayList<>();
-            for (int i = 0; i < producers; i++) {
-                got.add(new ArrayList<>());
-            }
-            c.runOnThreads(new int[] {0, 1, 2, 1, 2, 0}, (index, t) -> {
-                MpmcBoundedQueue q = MpmcBoundedQueue.attach(t, ptr);
-                if (index < producers) {
-                    for (int i = 0; i < perProducer; i++) {
-                        long v = (long) index << 32 | i;
-                        while (!q.offer(v, PATIENCE)) {
-                            Thread.yield();
-                        }
-                    }
-                } else {
-                    List<Long> mine = got.get(index - producers);
-                    while (received.get() < total) {
-                        OptionalLong v = q.poll(PATIENCE);
-                        if (v.isPresent()) {
-                            mine.add(v.getAsLong());
-                            received.incrementAndGet();
-                        } else {
-                            Thread.yield();
-                        }
-                    }
-                }
-            });
-            boolean[][] seen = new boolean[producers][perProducer];
-            for (List<Long> consumer : got) {
-                int[] last = new int[producers];
-                java.util.Arrays.fill(last, -1);
-                for (long v : consumer) {
-                    int p = (int) (v >>> 32);
-                    int i = (int) v;
-                    assertFalse(seen[p][i], "value " + p + "/" + i + " taken twice");
-                    seen[p][i] = true;
-                    assertTrue(i > last[p], "a consumer sees producer " + p + "'s values in the order offered");
-                    last[p] = i;
-                }
-            }
-            assertEquals(total, got.stream().mapToLong(List::size).sum(), "every value taken");
-            try (ComputeThread t = c.thread(1)) {
-                assertTrue(MpmcBoundedQueue.attach(t, ptr).poll(PATIENCE).isEmpty(), "nothing left, nothing duplicated");
-            }
-        }
-    }
-
-    /**
-     * The simulator with segments across a 4 GiB boundary where the seed's history allocates ({@link Straddles}),
-     * so that a word READ torn between two pointers points outside every segment (the queue follows no pointer read
-     * from shared memory: its histories check as on any placement).
-     */
-    private static Function<SimOptions, Fabric> straddled(long seed) {
-        return options -> new SimFabric(Straddles.across(options, seed, 3));
-    }
-
-    @Test
-    void shouldCheckAsLinearizableWhenSegmentsCrossA4GiBBoundary() throws InterruptedException {
-        for (long seed = 1; seed <= 4; seed++) {
-            CheckResult r = raceAndCheck(straddled(seed), seed, Twin.NONE);
-            assertEquals(Verdict.LINEARIZABLE, r.verdict(), "seed " + seed + ": " + r);
         }
     }
 

@@ -8,59 +8,38 @@ import io.remus.check.LinearizabilityChecker;
 import io.remus.check.Verdict;
 import io.remus.core.BadArgumentException;
 import io.remus.core.ComputeThread;
-import io.remus.core.CorruptedMemoryException;
 import io.remus.core.fabric.Fabric;
-import io.remus.core.sim.SimFabric;
 import io.remus.core.sim.SimOptions;
-import io.remus.core.testing.Fabrics;
-import io.remus.core.testing.Straddles;
 import io.remus.core.testing.TestCluster;
-import io.remus.ds.identity.WrongStructureException;
+import io.remus.ds.identity.StructureKind;
 import io.remus.ds.object.BoundedContainerSpec;
-import io.remus.ds.queue.MpmcBoundedQueueTest.Ops;
-import org.junit.jupiter.api.Named;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
-import java.lang.foreign.ValueLayout;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.List;
 import java.util.OptionalLong;
 import java.util.SplittableRandom;
 import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Function;
-import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * {@link MpmcCrashTolerantQueue}: FIFO order across many wraps with exact full and empty, the per-call RDMA
- * operations, typed errors, every value out exactly once with three producers and three consumers whose polls
- * poison every claim in flight, and linearizable histories of two producers and two consumers on three nodes on
- * a hostile simulator, both with patient polls (full exact) and with polls that poison at once (full may come
+ * {@link MpmcCrashTolerantQueue}: the MPMC queue contract ({@link MpmcQueueContractTest}) with its exactly-once run
+ * by producers and consumers of zero patience whose polls poison every claim in flight, the spare cells, the
+ * per-call RDMA operations, and linearizable histories of two producers and two consumers on three nodes on a
+ * hostile simulator, both with patient polls (full exact) and with polls that poison at once (full may come
  * early), with two broken twins the same check catches.
  */
 @Timeout(value = 180, unit = TimeUnit.SECONDS)
-class MpmcCrashTolerantQueueTest {
-    static final int HOME = 0;
-    static final Duration PATIENCE = Duration.ofSeconds(20);
+class MpmcCrashTolerantQueueTest extends MpmcQueueContractTest<MpmcCrashTolerantQueue> {
     private static final LinearizabilityChecker CHECKER = new LinearizabilityChecker(Budget.of(Duration.ofSeconds(20)));
-
-    static Stream<Named<Function<SimOptions, Fabric>>> fabrics() {
-        return Fabrics.all();
-    }
 
     /** Seeds of each history check. */
     int historySeeds() {
@@ -72,45 +51,114 @@ class MpmcCrashTolerantQueueTest {
         return 160;
     }
 
-    /** Values each producer offers in the exactly-once run. */
-    int valuesPerProducer() {
-        return 200;
+    @Override
+    StructureKind kind() {
+        return StructureKind.MPMC_CRASH_TOLERANT_QUEUE;
     }
 
-    @ParameterizedTest
-    @MethodSource("fabrics")
-    void shouldKeepFifoOrderWhenTheQueueWrapsManyTimes(Function<SimOptions, Fabric> make) {
-        try (TestCluster c = new TestCluster(make, SimOptions.defaults(), 3, b -> { });
-             ComputeThread home = c.thread(HOME); ComputeThread pt = c.thread(1); ComputeThread ct = c.thread(2)) {
-            for (int capacity : new int[] {1, 4}) {
-                MpmcCrashTolerantQueue created = MpmcCrashTolerantQueue.create(home, capacity, 1);
-                MpmcCrashTolerantQueue producer = MpmcCrashTolerantQueue.attach(pt, created.ptr());
-                MpmcCrashTolerantQueue consumer = MpmcCrashTolerantQueue.attach(ct, created.ptr());
-                assertEquals(capacity, consumer.capacity());
-                assertEquals(capacity + 1, consumer.cells());
-                assertTrue(consumer.poll(Duration.ZERO).isEmpty(), "a new queue is empty");
-                long sent = 0;
-                long received = 0;
-                while (received < 60) {
-                    while (producer.offer(1000 + sent, Duration.ZERO)) {
-                        sent++;
-                    }
-                    assertEquals(received + capacity, sent, "the queue takes exactly its capacity before it is full");
-                    for (long k = 0; k < 1 + received % capacity; k++) {
-                        assertEquals(OptionalLong.of(1000 + received), consumer.poll(Duration.ZERO), "value " + received);
-                        received++;
-                    }
-                }
-                while (received < sent) {
-                    assertEquals(OptionalLong.of(1000 + received), consumer.poll(Duration.ZERO));
-                    received++;
-                }
-                assertTrue(consumer.poll(Duration.ZERO).isEmpty(), "drained");
-                assertEquals(OptionalLong.empty(), created.poll(Duration.ZERO), "another handle sees it empty too");
-                assertEquals(0, producer.poisonedPublications() + consumer.poisoned() + consumer.lostCells());
-                created.destroy();
-            }
+    @Override
+    int maxCapacity() {
+        return MpmcCrashTolerantQueue.MAX_CAPACITY;
+    }
+
+    @Override
+    MpmcCrashTolerantQueue create(ComputeThread t, int capacity, int spareCells) {
+        return MpmcCrashTolerantQueue.create(t, capacity, spareCells);
+    }
+
+    @Override
+    MpmcCrashTolerantQueue attach(ComputeThread t, long ptr) {
+        return MpmcCrashTolerantQueue.attach(t, ptr);
+    }
+
+    @Override
+    long bytes(int capacity, int spareCells) {
+        return MpmcCrashTolerantQueue.bytes(capacity, capacity + spareCells);
+    }
+
+    @Override
+    long ptr(MpmcCrashTolerantQueue q) {
+        return q.ptr();
+    }
+
+    @Override
+    int capacity(MpmcCrashTolerantQueue q) {
+        return q.capacity();
+    }
+
+    @Override
+    boolean offer(MpmcCrashTolerantQueue q, long value, Duration patience) {
+        return q.offer(value, patience);
+    }
+
+    @Override
+    OptionalLong poll(MpmcCrashTolerantQueue q, Duration patience) {
+        return q.poll(patience);
+    }
+
+    @Override
+    void close(MpmcCrashTolerantQueue q) {
+        q.close();
+    }
+
+    @Override
+    void destroy(MpmcCrashTolerantQueue q) {
+        q.destroy();
+    }
+
+    @Override
+    CheckResult checkedHistory(Function<SimOptions, Fabric> make, long seed) throws InterruptedException {
+        return raceAndCheck(make, seed, PATIENCE, Twin.NONE);
+    }
+
+    @Override
+    void checkFifoRun(MpmcCrashTolerantQueue producer, MpmcCrashTolerantQueue consumer) {
+        assertEquals(consumer.capacity() + 1, consumer.cells());
+        assertEquals(0, producer.poisonedPublications() + consumer.poisoned() + consumer.lostCells());
+    }
+
+    @Override
+    void refuseOwnBadArguments(ComputeThread home, MpmcCrashTolerantQueue remote) {
+        for (int bad : new int[] {-1, MpmcCrashTolerantQueue.MAX_CELLS}) {
+            BadArgumentException e = assertThrows(BadArgumentException.class, () -> MpmcCrashTolerantQueue.create(home, 4, bad));
+            assertTrue(e.getMessage().contains("got " + bad), e.getMessage());
         }
+        Duration negative = Duration.ofMillis(-5);
+        assertTrue(assertThrows(BadArgumentException.class, () -> remote.offer(1, negative)).getMessage().contains("PT-0.005S"));
+        assertTrue(assertThrows(BadArgumentException.class, () -> remote.poll(negative)).getMessage().contains("PT-0.005S"));
+        assertThrows(NullPointerException.class, () -> remote.poll(null));
+    }
+
+    /** Offers and polls with zero patience: polls poison every claim in flight. */
+    @Override
+    Duration raceOfferPatience() {
+        return Duration.ZERO;
+    }
+
+    @Override
+    Duration racePollPatience() {
+        return Duration.ZERO;
+    }
+
+    @Override
+    int raceRounds() {
+        return 8;
+    }
+
+    @Override
+    long[] raceCounters(MpmcCrashTolerantQueue q) {
+        return new long[] {q.poisoned(), q.poisonedPublications()};
+    }
+
+    @Override
+    boolean raced(long[] counters) {
+        assertTrue(counters[1] <= counters[0], "a publication fails only on a poisoned ticket");
+        return counters[0] > 0;
+    }
+
+    @Override
+    String raceGoal() {
+        return "polls with zero patience poisoned claims in flight";
     }
 
     @ParameterizedTest
@@ -163,137 +211,6 @@ class MpmcCrashTolerantQueueTest {
             assertEquals(OptionalLong.of(5), one.poll(PATIENCE));
             assertEquals(new Ops(4, 0, 0, 4, 0), before.since(home),
                     "on the queue's own node the READs (entries, block header, cell) are CPU loads");
-        }
-    }
-
-    @ParameterizedTest
-    @MethodSource("fabrics")
-    void shouldRefuseBadInputAndUseAfterCloseWithTypedErrors(Function<SimOptions, Fabric> make) {
-        try (TestCluster c = new TestCluster(make, SimOptions.defaults(), 2, b -> { });
-             ComputeThread home = c.thread(HOME); ComputeThread other = c.thread(1)) {
-            for (int bad : new int[] {0, -3, MpmcCrashTolerantQueue.MAX_CAPACITY + 1}) {
-                BadArgumentException e = assertThrows(BadArgumentException.class, () -> MpmcCrashTolerantQueue.create(home, bad, 0));
-                assertTrue(e.getMessage().contains("got " + bad), e.getMessage());
-            }
-            for (int bad : new int[] {-1, MpmcCrashTolerantQueue.MAX_CELLS}) {
-                BadArgumentException e = assertThrows(BadArgumentException.class, () -> MpmcCrashTolerantQueue.create(home, 4, bad));
-                assertTrue(e.getMessage().contains("got " + bad), e.getMessage());
-            }
-            MpmcCrashTolerantQueue q = MpmcCrashTolerantQueue.create(home, 3, 2);
-            MpmcCrashTolerantQueue remote = MpmcCrashTolerantQueue.attach(other, q.ptr());
-            Duration negative = Duration.ofMillis(-5);
-            assertTrue(assertThrows(BadArgumentException.class, () -> remote.offer(1, negative)).getMessage().contains("PT-0.005S"));
-            assertTrue(assertThrows(BadArgumentException.class, () -> remote.poll(negative)).getMessage().contains("PT-0.005S"));
-            assertThrows(NullPointerException.class, () -> remote.poll(null));
-            assertTrue(remote.offer(7, PATIENCE));
-            remote.close();
-            remote.close();
-            assertThrows(ClosedQueueException.class, () -> remote.offer(8, PATIENCE));
-            assertThrows(ClosedQueueException.class, () -> remote.poll(PATIENCE));
-            assertThrows(ClosedQueueException.class, remote::destroy);
-            assertEquals(OptionalLong.of(7), q.poll(PATIENCE), "closing a handle leaves the queue to the others");
-            long notAQueue = c.block(1, 64);
-            assertNull(assertThrows(WrongStructureException.class, () -> MpmcCrashTolerantQueue.attach(home, notAQueue)).found());
-            MpmcCrashTolerantQueue broken = MpmcCrashTolerantQueue.create(home, 2, 1);
-            c.raw(broken.ptr(), 8).set(ValueLayout.JAVA_LONG, 0, 0);
-            assertThrows(CorruptedMemoryException.class, () -> MpmcCrashTolerantQueue.attach(other, broken.ptr()));
-            q.destroy();
-            assertThrows(ClosedQueueException.class, () -> q.poll(PATIENCE), "destroy closes the handle");
-        }
-    }
-
-    @ParameterizedTest
-    @MethodSource("fabrics")
-    void shouldHandOutEveryValueExactlyOnceInEachProducersOrderWhenPollsPoisonEveryClaimInFlight(
-            Function<SimOptions, Fabric> make) throws InterruptedException {
-        // Whether a zero-patience poll meets a claim still in flight depends on thread timing: rounds run
-        // until one has poisoned a claim, each checked in full.
-        long poisoned = 0;
-        for (int round = 0; round < POISON_ROUNDS && poisoned == 0; round++) {
-            poisoned = raceProducersAgainstImpatientPolls(make);
-        }
-        assertTrue(poisoned > 0, "polls with zero patience poisoned claims in flight in " + POISON_ROUNDS + " rounds");
-    }
-
-    private static final int POISON_ROUNDS = 8;
-
-    /** One round: 3 producers against 3 zero-patience consumers, checked; returns the claims poisoned. */
-    private long raceProducersAgainstImpatientPolls(Function<SimOptions, Fabric> make) throws InterruptedException {
-        int producers = 3;
-        int perProducer = valuesPerProducer();
-        long total = (long) producers * perProducer;
-        try (TestCluster c = new TestCluster(make, MpmcBoundedQueueTest.hostile(), 3, b -> { })) {
-            long ptr;
-            try (ComputeThread t = c.thread(HOME)) {
-                ptr = MpmcCrashTolerantQueue.create(t, 4, 6).ptr();
-            }
-            AtomicInteger received = new AtomicInteger();
-            AtomicLong poisoned = new AtomicLong();
-            AtomicLong poisonedPublications = new AtomicLong();
-            List<List<Long>> got = new ArrayList<>();
-            for (int i = 0; i < producers; i++) {
-                got.add(new ArrayList<>());
-            }
-            c.runOnThreads(new int[] {0, 1, 2, 1, 2, 0}, (index, t) -> {
-                MpmcCrashTolerantQueue q = MpmcCrashTolerantQueue.attach(t, ptr);
-                if (index < producers) {
-                    for (int i = 0; i < perProducer; i++) {
-                        long v = (long) index << 32 | i;
-                        while (!q.offer(v, Duration.ZERO)) {
-                            Thread.yield();
-                        }
-                    }
-                } else {
-                    List<Long> mine = got.get(index - producers);
-                    while (received.get() < total) {
-                        OptionalLong v = q.poll(Duration.ZERO);
-                        if (v.isPresent()) {
-                            mine.add(v.getAsLong());
-                            received.incrementAndGet();
-                        } else {
-                            Thread.yield();
-                        }
-                    }
-                }
-                poisoned.addAndGet(q.poisoned());
-                poisonedPublications.addAndGet(q.poisonedPublications());
-            });
-            boolean[][] seen = new boolean[producers][perProducer];
-            for (List<Long> consumer : got) {
-                int[] last = new int[producers];
-                Arrays.fill(last, -1);
-                for (long v : consumer) {
-                    int p = (int) (v >>> 32);
-                    int i = (int) v;
-                    assertFalse(seen[p][i], "value " + p + "/" + i + " taken twice");
-                    seen[p][i] = true;
-                    assertTrue(i > last[p], "a consumer sees producer " + p + "'s values in the order offered");
-                    last[p] = i;
-                }
-            }
-            assertEquals(total, got.stream().mapToLong(List::size).sum(), "every value taken");
-            assertTrue(poisonedPublications.get() <= poisoned.get(), "a publication fails only on a poisoned ticket");
-            try (ComputeThread t = c.thread(1)) {
-                assertTrue(MpmcCrashTolerantQueue.attach(t, ptr).poll(PATIENCE).isEmpty(), "nothing left, nothing duplicated");
-            }
-            return poisoned.get();
-        }
-    }
-
-    /**
-     * The simulator with segments across a 4 GiB boundary where the seed's history allocates ({@link Straddles}),
-     * so that a word READ torn between two pointers points outside every segment (the queue follows no pointer read
-     * from shared memory: its histories check as on any placement).
-     */
-    private static Function<SimOptions, Fabric> straddled(long seed) {
-        return options -> new SimFabric(Straddles.across(options, seed, 3));
-    }
-
-    @Test
-    void shouldCheckAsLinearizableWhenSegmentsCrossA4GiBBoundary() throws InterruptedException {
-        for (long seed = 1; seed <= 4; seed++) {
-            CheckResult r = raceAndCheck(straddled(seed), seed, PATIENCE, Twin.NONE);
-            assertEquals(Verdict.LINEARIZABLE, r.verdict(), "seed " + seed + ": " + r);
         }
     }
 
@@ -365,8 +282,8 @@ class MpmcCrashTolerantQueueTest {
         for (int i = 0; i < recorders.length; i++) {
             recorders[i] = history.recorder(i);
         }
-        SimOptions options = twin == Twin.NONE ? MpmcBoundedQueueTest.hostile()
-                : MpmcBoundedQueueTest.hostile().withTearReads(false);
+        SimOptions options = twin == Twin.NONE ? hostile()
+                : hostile().withTearReads(false);
         try (TestCluster c = new TestCluster(make, options, 3, b -> { })) {
             long ptr;
             try (ComputeThread t = c.thread(HOME)) {

@@ -6,60 +6,40 @@ import io.remus.check.History;
 import io.remus.check.HistoryClock;
 import io.remus.check.LinearizabilityChecker;
 import io.remus.check.Verdict;
-import io.remus.core.BadArgumentException;
 import io.remus.core.ComputeThread;
 import io.remus.core.CorruptedMemoryException;
 import io.remus.core.fabric.Fabric;
-import io.remus.core.sim.SimFabric;
 import io.remus.core.sim.SimOptions;
-import io.remus.core.testing.Fabrics;
-import io.remus.core.testing.Straddles;
 import io.remus.core.testing.TestCluster;
-import io.remus.ds.identity.WrongStructureException;
+import io.remus.ds.identity.StructureKind;
 import io.remus.ds.object.BoundedContainerSpec;
-import io.remus.ds.queue.MpmcBoundedQueueTest.Ops;
-import org.junit.jupiter.api.Named;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
-import java.lang.foreign.ValueLayout;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.List;
 import java.util.OptionalLong;
 import java.util.SplittableRandom;
 import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Function;
-import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * {@link MpmcScqQueue}: FIFO order across many wraps with exact full and empty, the per-call RDMA operations
- * (fetch-and-add tickets; the threshold that makes empty and full cost one READ), typed errors, every value out
- * exactly once with three producers and three consumers crossing tickets, and linearizable histories of two
+ * {@link MpmcScqQueue}: the MPMC queue contract ({@link MpmcQueueContractTest}) with rounds of its exactly-once
+ * run until puts and takes of one ticket cross and no cell lost after each, the per-call RDMA operations
+ * (fetch-and-add tickets; the threshold that makes empty and full cost one READ), and linearizable histories of two
  * producers and two consumers on three nodes on a hostile simulator, with a broken twin (takes that do not mark
  * the tickets they pass) the same check catches.
  */
 @Timeout(value = 180, unit = TimeUnit.SECONDS)
-class MpmcScqQueueTest {
-    static final int HOME = 0;
+class MpmcScqQueueTest extends MpmcQueueContractTest<MpmcScqQueue> {
     private static final LinearizabilityChecker CHECKER = new LinearizabilityChecker(Budget.of(Duration.ofSeconds(20)));
-
-    static Stream<Named<Function<SimOptions, Fabric>>> fabrics() {
-        return Fabrics.all();
-    }
 
     /** Seeds of the history check. */
     int historySeeds() {
@@ -71,43 +51,103 @@ class MpmcScqQueueTest {
         return 160;
     }
 
-    /** Values each producer offers in the exactly-once run. */
-    int valuesPerProducer() {
-        return 200;
+    @Override
+    StructureKind kind() {
+        return StructureKind.MPMC_SCQ_QUEUE;
     }
 
-    @ParameterizedTest
-    @MethodSource("fabrics")
-    void shouldKeepFifoOrderWhenTheQueueWrapsManyTimes(Function<SimOptions, Fabric> make) {
-        try (TestCluster c = new TestCluster(make, SimOptions.defaults(), 3, b -> { });
-             ComputeThread home = c.thread(HOME); ComputeThread pt = c.thread(1); ComputeThread ct = c.thread(2)) {
-            for (int capacity : new int[] {1, 4}) {
-                MpmcScqQueue created = MpmcScqQueue.create(home, capacity);
-                MpmcScqQueue producer = MpmcScqQueue.attach(pt, created.ptr());
-                MpmcScqQueue consumer = MpmcScqQueue.attach(ct, created.ptr());
-                assertEquals(capacity, consumer.capacity());
-                assertTrue(consumer.poll().isEmpty(), "a new queue is empty");
-                long sent = 0;
-                long received = 0;
-                while (received < 60) {
-                    while (producer.offer(1000 + sent)) {
-                        sent++;
-                    }
-                    assertEquals(received + capacity, sent, "the queue takes exactly its capacity before it is full");
-                    for (long k = 0; k < 1 + received % capacity; k++) {
-                        assertEquals(OptionalLong.of(1000 + received), consumer.poll(), "value " + received);
-                        received++;
-                    }
-                }
-                while (received < sent) {
-                    assertEquals(OptionalLong.of(1000 + received), consumer.poll());
-                    received++;
-                }
-                assertTrue(consumer.poll().isEmpty(), "drained");
-                assertEquals(OptionalLong.empty(), created.poll(), "another handle sees it empty too");
-                created.destroy();
-            }
+    @Override
+    int maxCapacity() {
+        return MpmcScqQueue.MAX_CAPACITY;
+    }
+
+    @Override
+    MpmcScqQueue create(ComputeThread t, int capacity, int spareCells) {
+        return MpmcScqQueue.create(t, capacity);
+    }
+
+    @Override
+    MpmcScqQueue attach(ComputeThread t, long ptr) {
+        return MpmcScqQueue.attach(t, ptr);
+    }
+
+    @Override
+    long bytes(int capacity, int spareCells) {
+        return MpmcScqQueue.bytes(capacity);
+    }
+
+    @Override
+    long ptr(MpmcScqQueue q) {
+        return q.ptr();
+    }
+
+    @Override
+    int capacity(MpmcScqQueue q) {
+        return q.capacity();
+    }
+
+    @Override
+    boolean offer(MpmcScqQueue q, long value, Duration patience) {
+        return q.offer(value);
+    }
+
+    @Override
+    OptionalLong poll(MpmcScqQueue q, Duration patience) {
+        return q.poll();
+    }
+
+    @Override
+    void close(MpmcScqQueue q) {
+        q.close();
+    }
+
+    @Override
+    void destroy(MpmcScqQueue q) {
+        q.destroy();
+    }
+
+    @Override
+    CheckResult checkedHistory(Function<SimOptions, Fabric> make, long seed) throws InterruptedException {
+        return raceAndCheck(make, seed, false);
+    }
+
+    @Override
+    void refuseOwnBadArguments(ComputeThread home, MpmcScqQueue remote) {
+        assertThrows(NullPointerException.class, () -> MpmcScqQueue.create(null, 2));
+    }
+
+    @Override
+    void checkCorruption(CorruptedMemoryException e) {
+        assertTrue(e.getMessage().contains("capacity"), e.getMessage());
+    }
+
+    @Override
+    int raceRounds() {
+        return 8;
+    }
+
+    @Override
+    long[] raceCounters(MpmcScqQueue q) {
+        return new long[] {q.retakes()};
+    }
+
+    @Override
+    boolean raced(long[] counters) {
+        return counters[0] > 0;
+    }
+
+    @Override
+    String raceGoal() {
+        return "puts and takes of one ticket crossed, and the loser took another,";
+    }
+
+    @Override
+    void checkDrained(MpmcScqQueue q) {
+        int fit = 0;
+        while (q.offer(fit)) {
+            fit++;
         }
+        assertEquals(4, fit, "no cell was lost");
     }
 
     @ParameterizedTest
@@ -170,135 +210,6 @@ class MpmcScqQueueTest {
 
     @ParameterizedTest
     @MethodSource("fabrics")
-    void shouldRefuseBadInputAndUseAfterCloseWithTypedErrors(Function<SimOptions, Fabric> make) {
-        try (TestCluster c = new TestCluster(make, SimOptions.defaults(), 2, b -> { });
-             ComputeThread home = c.thread(HOME); ComputeThread other = c.thread(1)) {
-            for (int bad : new int[] {0, -3, MpmcScqQueue.MAX_CAPACITY + 1}) {
-                BadArgumentException e = assertThrows(BadArgumentException.class, () -> MpmcScqQueue.create(home, bad));
-                assertTrue(e.getMessage().contains("got " + bad), e.getMessage());
-            }
-            assertThrows(NullPointerException.class, () -> MpmcScqQueue.create(null, 2));
-            MpmcScqQueue q = MpmcScqQueue.create(home, 3);
-            MpmcScqQueue remote = MpmcScqQueue.attach(other, q.ptr());
-            assertTrue(remote.offer(7));
-            remote.close();
-            remote.close();
-            assertThrows(ClosedQueueException.class, () -> remote.offer(8));
-            assertThrows(ClosedQueueException.class, remote::poll);
-            assertThrows(ClosedQueueException.class, remote::destroy);
-            assertEquals(OptionalLong.of(7), q.poll(), "closing a handle leaves the queue to the others");
-            long notAQueue = c.block(1, 64);
-            assertNull(assertThrows(WrongStructureException.class, () -> MpmcScqQueue.attach(home, notAQueue)).found());
-            MpmcScqQueue broken = MpmcScqQueue.create(home, 2);
-            c.raw(broken.ptr(), 8).set(ValueLayout.JAVA_LONG, 0, 0);
-            CorruptedMemoryException e = assertThrows(CorruptedMemoryException.class, () -> MpmcScqQueue.attach(other, broken.ptr()));
-            assertTrue(e.getMessage().contains("capacity"), e.getMessage());
-            q.destroy();
-            assertThrows(ClosedQueueException.class, q::poll, "destroy closes the handle");
-        }
-    }
-
-    @ParameterizedTest
-    @MethodSource("fabrics")
-    void shouldHandOutEveryValueExactlyOnceInEachProducersOrderWhileTicketsCross(Function<SimOptions, Fabric> make)
-            throws InterruptedException {
-        // Whether a put and a take of one ticket cross depends on thread timing: rounds run until one has
-        // seen a retake, each checked in full.
-        long retakes = 0;
-        for (int round = 0; round < RETAKE_ROUNDS && retakes == 0; round++) {
-            retakes = raceProducersAgainstConsumers(make);
-        }
-        assertTrue(retakes > 0, "puts and takes of one ticket crossed, and the loser took another, in " + RETAKE_ROUNDS
-                + " rounds");
-    }
-
-    private static final int RETAKE_ROUNDS = 8;
-
-    /** One round: 3 producers against 3 consumers on a 4-cell queue, checked; returns the retakes. */
-    private long raceProducersAgainstConsumers(Function<SimOptions, Fabric> make) throws InterruptedException {
-        int producers = 3;
-        int perProducer = valuesPerProducer();
-        long total = (long) producers * perProducer;
-        try (TestCluster c = new TestCluster(make, MpmcBoundedQueueTest.hostile(), 3, b -> { })) {
-            long ptr;
-            try (ComputeThread t = c.thread(HOME)) {
-                ptr = MpmcScqQueue.create(t, 4).ptr();
-            }
-            AtomicInteger received = new AtomicInteger();
-            AtomicLong retakes = new AtomicLong();
-            List<List<Long>> got = new ArrayList<>();
-            for (int i = 0; i < producers; i++) {
-                got.add(new ArrayList<>());
-            }
-            c.runOnThreads(new int[] {0, 1, 2, 1, 2, 0}, (index, t) -> {
-                MpmcScqQueue q = MpmcScqQueue.attach(t, ptr);
-                if (index < producers) {
-                    for (int i = 0; i < perProducer; i++) {
-                        long v = (long) index << 32 | i;
-                        while (!q.offer(v)) {
-                            Thread.yield();
-                        }
-                    }
-                } else {
-                    List<Long> mine = got.get(index - producers);
-                    while (received.get() < total) {
-                        OptionalLong v = q.poll();
-                        if (v.isPresent()) {
-                            mine.add(v.getAsLong());
-                            received.incrementAndGet();
-                        } else {
-                            Thread.yield();
-                        }
-                    }
-                }
-                retakes.addAndGet(q.retakes());
-            });
-            boolean[][] seen = new boolean[producers][perProducer];
-            for (List<Long> consumer : got) {
-                int[] last = new int[producers];
-                Arrays.fill(last, -1);
-                for (long v : consumer) {
-                    int p = (int) (v >>> 32);
-                    int i = (int) v;
-                    assertFalse(seen[p][i], "value " + p + "/" + i + " taken twice");
-                    seen[p][i] = true;
-                    assertTrue(i > last[p], "a consumer sees producer " + p + "'s values in the order offered");
-                    last[p] = i;
-                }
-            }
-            assertEquals(total, got.stream().mapToLong(List::size).sum(), "every value taken");
-            try (ComputeThread t = c.thread(1)) {
-                MpmcScqQueue q = MpmcScqQueue.attach(t, ptr);
-                assertTrue(q.poll().isEmpty(), "nothing left, nothing duplicated");
-                int fit = 0;
-                while (q.offer(fit)) {
-                    fit++;
-                }
-                assertEquals(4, fit, "no cell was lost");
-            }
-            return retakes.get();
-        }
-    }
-
-    /**
-     * The simulator with segments across a 4 GiB boundary where the seed's history allocates ({@link Straddles}),
-     * so that a word READ torn between two pointers points outside every segment (the queue follows no pointer read
-     * from shared memory: its histories check as on any placement).
-     */
-    private static Function<SimOptions, Fabric> straddled(long seed) {
-        return options -> new SimFabric(Straddles.across(options, seed, 3));
-    }
-
-    @Test
-    void shouldCheckAsLinearizableWhenSegmentsCrossA4GiBBoundary() throws InterruptedException {
-        for (long seed = 1; seed <= 4; seed++) {
-            CheckResult r = raceAndCheck(straddled(seed), seed, false);
-            assertEquals(Verdict.LINEARIZABLE, r.verdict(), "seed " + seed + ": " + r);
-        }
-    }
-
-    @ParameterizedTest
-    @MethodSource("fabrics")
     void shouldCheckAsLinearizable(Function<SimOptions, Fabric> make) throws InterruptedException {
         for (long seed = 1; seed <= historySeeds(); seed++) {
             CheckResult r = raceAndCheck(make, seed, false);
@@ -333,7 +244,7 @@ class MpmcScqQueueTest {
         for (int i = 0; i < recorders.length; i++) {
             recorders[i] = history.recorder(i);
         }
-        SimOptions options = twin ? MpmcBoundedQueueTest.hostile().withTearReads(false) : MpmcBoundedQueueTest.hostile();
+        SimOptions options = twin ? hostile().withTearReads(false) : hostile();
         try (TestCluster c = new TestCluster(make, options, 3, b -> { })) {
             long ptr;
             try (ComputeThread t = c.thread(HOME)) {

@@ -13,7 +13,8 @@ import java.util.stream.Stream;
 /**
  * {@link QueueIdentityTest} on the verbs fabric (device {@code REMUS_TEST_DEVICE}, all three nodes in this
  * process), run in the Soft-RoCE suite: the identity word and the root block's header read by rxe in the same
- * READ as the queue's own words, and the root freed by the allocator's compare-and-swap of one block life.
+ * READ as the ring's own words, and the root freed by the allocator's compare-and-swap of one block life. The MPMC
+ * queues' identity cases run in their own twins ({@link MpmcQueueContractTest}).
  */
 @Tag(DeviceTests.TAG)
 class QueueIdentityOnVerbsTest extends QueueIdentityTest {

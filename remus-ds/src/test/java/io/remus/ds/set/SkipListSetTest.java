@@ -8,11 +8,13 @@ import io.remus.core.CorruptedMemoryException;
 import io.remus.core.sim.SimFabric;
 import io.remus.core.sim.SimOptions;
 import io.remus.core.testing.TestCluster;
+import io.remus.ds.identity.StructureKind;
 import io.remus.ds.reclaim.EpochOptions;
 import io.remus.ds.reclaim.EpochReclaimer;
 import io.remus.ds.reclaim.Guard;
 import io.remus.ds.reclaim.LeaseExpiredException;
 import io.remus.ds.reclaim.NeverReclaimer;
+import io.remus.ds.reclaim.Reclaimer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -35,23 +37,52 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * {@link LockFreeSkipListSet} alone: the RDMA operations per call counted with the compute thread's counters on
- * an uncontended set (a search READs about {@code 2 log2 n} nodes, not {@code n}), its levels, a lease that runs
- * out during a walk, and its broken twin whose remove frees a node still linked
- * ({@link BrokenSkipListSet.Flaw#RETIRE_LINKED}), caught by the torn-pointer check on a poisoned block, and
- * the race of an inserter and a remover of one key at an upper level, played step by step. Set
- * behaviour shared with the lists is in {@link ListSetsTest}, histories in {@link ListSetHistoriesTest}.
+ * {@link LockFreeSkipListSet}: the set contract ({@link RemoteSetContractTest}), and on its own: the RDMA
+ * operations per call counted with the compute thread's counters on an uncontended set (a search READs about
+ * {@code 2 log2 n} nodes, not {@code n}), its levels, a lease that runs out during a walk, and its broken twin
+ * whose remove frees a node still linked ({@link BrokenSkipListSet.Flaw#RETIRE_LINKED}), caught by the torn-pointer
+ * check on a poisoned block, and the race of an inserter and a remover of one key at an upper level, played step by
+ * step. Histories are in {@link ListSetHistoriesTest}.
  */
-@Timeout(value = 60, unit = TimeUnit.SECONDS)
-class SkipListSetTest {
-    private static final int HOME = SetHistories.HOME;
-    private static final int REMOTE = 0;
+class SkipListSetTest extends RemoteSetContractTest {
+    @Override
+    StructureKind kind() {
+        return StructureKind.LOCK_FREE_SKIP_LIST_SET;
+    }
 
-    private static TestCluster cluster() {
-        return new TestCluster(SimFabric::new, SimOptions.defaults(), 3, b -> b.segmentSize(4 << 20));
+    @Override
+    SetMaker maker() {
+        return SetMaker.skipList();
+    }
+
+    /** One level: the corrupted pointer is on the one list every walk follows. */
+    @Override
+    SetMaker walkingMaker() {
+        return SetMaker.skipList(1);
+    }
+
+    @Override
+    long nextOffset() {
+        return LockFreeSkipListSet.NEXT;
+    }
+
+    @Override
+    RemoteSet create(ComputeThread t, Reclaimer r, int home) {
+        return LockFreeSkipListSet.create(t, r, home, 4);
+    }
+
+    @Override
+    RemoteSet attach(ComputeThread t, Reclaimer r, long ptr) {
+        return LockFreeSkipListSet.attach(t, r, ptr);
+    }
+
+    @Override
+    void destroy(RemoteSet set) {
+        ((LockFreeSkipListSet) set).destroy();
     }
 
     @Test
+    @Timeout(value = 60, unit = TimeUnit.SECONDS)
     void shouldCostTheWalkPlusOneBatchAndTwoCompareAndSwapsPerUpperLevelWhenInsertIsUncontended() {
         try (TestCluster c = cluster(); ComputeThread t = c.thread(REMOTE); NeverReclaimer r = new NeverReclaimer(t);
              LockFreeSkipListSet s = LockFreeSkipListSet.create(t, r, HOME)) {
@@ -86,6 +117,7 @@ class SkipListSetTest {
     }
 
     @Test
+    @Timeout(value = 60, unit = TimeUnit.SECONDS)
     void shouldUnlinkTheNodeAtEveryLevelWhenRemoveIsUncontended() {
         try (TestCluster c = cluster(); ComputeThread t = c.thread(REMOTE); NeverReclaimer r = new NeverReclaimer(t);
              LockFreeSkipListSet s = LockFreeSkipListSet.create(t, r, HOME)) {
@@ -117,6 +149,7 @@ class SkipListSetTest {
     }
 
     @Test
+    @Timeout(value = 60, unit = TimeUnit.SECONDS)
     void shouldReadFarFewerNodesThanTheSetHoldsWhenContainsSearchesAThousandKeys() {
         int n = 1000;
         int maxLevel = LockFreeSkipListSet.DEFAULT_MAX_LEVEL;
@@ -145,6 +178,7 @@ class SkipListSetTest {
     }
 
     @Test
+    @Timeout(value = 60, unit = TimeUnit.SECONDS)
     void shouldRefuseALevelCountNamingItWhenOutOfRange() {
         try (TestCluster c = cluster(); ComputeThread t = c.thread(REMOTE); NeverReclaimer r = new NeverReclaimer(t)) {
             for (int bad : new int[]{0, -1, LockFreeSkipListSet.MAX_LEVEL_LIMIT + 1}) {
@@ -156,6 +190,7 @@ class SkipListSetTest {
     }
 
     @Test
+    @Timeout(value = 60, unit = TimeUnit.SECONDS)
     void shouldKeepItsLevelCountInTheRootWhenAnotherThreadAttaches() {
         try (TestCluster c = cluster(); ComputeThread t = c.thread(REMOTE); NeverReclaimer r = new NeverReclaimer(t);
              LockFreeSkipListSet created = LockFreeSkipListSet.create(t, r, HOME, 1);
@@ -173,6 +208,7 @@ class SkipListSetTest {
     }
 
     @Test
+    @Timeout(value = 60, unit = TimeUnit.SECONDS)
     void shouldStartContainsOverInAFreshGuardWhenTheLeaseRunsOutDuringAWalk() {
         AtomicLong clock = new AtomicLong(1_000_000);
         AtomicBoolean jump = new AtomicBoolean();
@@ -243,11 +279,13 @@ class SkipListSetTest {
     }
 
     @Test
+    @Timeout(value = 60, unit = TimeUnit.SECONDS)
     void shouldFreeOnlyUnlinkedNodesWhenRemoveRetiresAfterItsFind() {
         removeFreeAndWalk(SetMaker.skipList());
     }
 
     @Test
+    @Timeout(value = 60, unit = TimeUnit.SECONDS)
     void shouldCatchTheTwinWhenItsRemoveRetiresANodeStillLinked() {
         CorruptedMemoryException e = assertThrows(CorruptedMemoryException.class,
                 () -> removeFreeAndWalk(SetMaker.brokenSkipList(BrokenSkipListSet.Flaw.RETIRE_LINKED)));
@@ -265,6 +303,7 @@ class SkipListSetTest {
      * scenario is played until it does.
      */
     @Test
+    @Timeout(value = 60, unit = TimeUnit.SECONDS)
     void shouldNotLinkAnUpperLevelInFrontOfARemovedNodeOfTheSameKey() throws Exception {
         boolean played = false;
         for (int attempt = 0; attempt < 40 && !played; attempt++) {

@@ -1,0 +1,13 @@
+package io.remus.ds.set;
+
+import io.remus.alock.LockKind;
+
+/**
+ * {@link LazyListSet} with ALocks: the set contract ({@link LazyListSetTest}).
+ */
+class LazyListSetWithALocksTest extends LazyListSetTest {
+    @Override
+    LockKind lockKind() {
+        return LockKind.ALOCK;
+    }
+}
