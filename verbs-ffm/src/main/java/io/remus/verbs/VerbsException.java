@@ -6,7 +6,7 @@ package io.remus.verbs;
  *
  * <p>When a C function failed, {@link #function()} names it and {@link #errno()} carries the
  * error number it reported (0 when the failure is not errno-based); the message includes the
- * errno's text. Subclasses name the kind of failure so that callers can catch what they can
+ * errno's name and text, e.g. {@code mbind failed: errno 22 (EINVAL: Invalid argument): ...}. Subclasses name the kind of failure so that callers can catch what they can
  * handle.
  */
 public class VerbsException extends RuntimeException {
@@ -67,7 +67,8 @@ public class VerbsException extends RuntimeException {
         StringBuilder sb = new StringBuilder();
         sb.append(function).append(" failed");
         if (errno != 0) {
-            sb.append(": errno ").append(errno).append(" (").append(io.remus.verbs.ffi.Errno.describe(errno)).append(')');
+            sb.append(": errno ").append(errno).append(" (").append(io.remus.verbs.ffi.Errno.name(errno)).append(": ")
+                    .append(io.remus.verbs.ffi.Errno.describe(errno)).append(')');
         }
         if (message != null && !message.isEmpty()) {
             sb.append(": ").append(message);

@@ -33,6 +33,9 @@
  *       for a refused remote access). What the device finds outside a completion (a completion
  *       queue overrun, a queue pair error on the serving side, a port going down) arrives as an
  *       {@link io.remus.verbs.AsyncEvent}: {@link io.remus.verbs.Context#pollAsyncEvent}.</li>
+ *   <li>Placement: {@link io.remus.verbs.NumaPlacement} maps memory bound to a NUMA node and pins
+ *       the calling thread to CPUs (Linux {@code mmap}, {@code mbind}, {@code move_pages},
+ *       {@code sched_setaffinity}), with the same checks and errors.</li>
  * </ul>
  *
  * <h2>Loopback READ</h2>

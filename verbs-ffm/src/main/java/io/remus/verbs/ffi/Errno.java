@@ -10,7 +10,8 @@ import java.lang.invoke.MethodHandle;
 import java.lang.invoke.VarHandle;
 
 /**
- * errno: capturing it after a downcall, and its text ({@code strerror}).
+ * errno: capturing it after a downcall, its symbolic name ({@link #name(int)}) and its text
+ * ({@code strerror}).
  *
  * <p>Functions declared with {@link NativeFunction#capturesErrno()} take a call-state segment
  * as their first argument; allocate one with {@link #allocate(Arena)} and read it with
@@ -54,6 +55,38 @@ public final class Errno {
      */
     public static int get(MemorySegment callState) {
         return (int) ERRNO.get(callState, 0L);
+    }
+
+    /**
+     * The symbolic name of the error numbers the project's native calls report (Linux values).
+     *
+     * @param errno an error number
+     * @return its name, e.g. {@code "EINVAL"}, or {@code "errno N"} for a number not in the table
+     */
+    public static String name(int errno) {
+        return switch (errno) {
+            case 1 -> "EPERM";
+            case 2 -> "ENOENT";
+            case 3 -> "ESRCH";
+            case 4 -> "EINTR";
+            case 5 -> "EIO";
+            case 9 -> "EBADF";
+            case EAGAIN -> "EAGAIN";
+            case ENOMEM -> "ENOMEM";
+            case 13 -> "EACCES";
+            case 14 -> "EFAULT";
+            case 16 -> "EBUSY";
+            case 17 -> "EEXIST";
+            case 19 -> "ENODEV";
+            case EINVAL -> "EINVAL";
+            case 28 -> "ENOSPC";
+            case ENOSYS -> "ENOSYS";
+            case 95 -> "EOPNOTSUPP";
+            case 104 -> "ECONNRESET";
+            case ETIMEDOUT -> "ETIMEDOUT";
+            case 111 -> "ECONNREFUSED";
+            default -> "errno " + errno;
+        };
     }
 
     /**

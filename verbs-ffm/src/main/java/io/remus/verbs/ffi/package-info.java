@@ -1,5 +1,6 @@
 /**
- * The raw layer: libibverbs and librdmacm in C names, in jextract's output shape.
+ * The raw layer: libibverbs, librdmacm and the few C library and Linux calls the project needs
+ * ({@link io.remus.verbs.ffi.LibC}) in C names, in jextract's output shape.
  *
  * <h2>Conventions (the conformance test relies on them)</h2>
  * <ul>

@@ -1,8 +1,9 @@
 package io.remus.tools.experiment.numa;
 
 import io.remus.core.BadArgumentException;
+import io.remus.verbs.NumaPlacement;
+import io.remus.verbs.VerbsException;
 
-import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 
@@ -11,20 +12,19 @@ import java.lang.foreign.ValueLayout;
  * {@code MPOL_MF_STRICT | MPOL_MF_MOVE}, then every page touched so that it is allocated there.
  * {@link #pagesOnNode()} asks the kernel ({@code move_pages} without moving) where the pages
  * really are, so that a report states the placement it measured rather than the one it asked for.
- * Arguments are checked before any call. Unmapped on {@link #close()}; not thread-safe.
+ * Arguments are checked before any call; the system calls are {@link NumaPlacement}'s. Unmapped on
+ * {@link #close()}; not thread-safe.
  */
 public final class BoundMemory implements AutoCloseable {
     private static final long MAX_BYTES = 1L << 40;
 
     private final MemorySegment segment;
     private final int node;
-    private final long pageSize;
     private boolean closed;
 
-    private BoundMemory(MemorySegment segment, int node, long pageSize) {
+    private BoundMemory(MemorySegment segment, int node) {
         this.segment = segment;
         this.node = node;
-        this.pageSize = pageSize;
     }
 
     /**
@@ -33,7 +33,7 @@ public final class BoundMemory implements AutoCloseable {
      * @param topology this machine's nodes
      * @return the bound, touched memory
      * @throws BadArgumentException when the length or node is out of range
-     * @throws NumaCallException    when the kernel refuses
+     * @throws VerbsException      when the kernel refuses, naming the call and errno
      */
     public static BoundMemory allocate(long bytes, int node, NumaTopology topology) {
         if (bytes < 1 || bytes > MAX_BYTES) {
@@ -42,26 +42,20 @@ public final class BoundMemory implements AutoCloseable {
         if (!topology.node(node).hasMemory()) {
             throw new BadArgumentException("NUMA node " + node + " has no memory to bind to");
         }
-        if (!LinuxCalls.supported()) {
+        if (!NumaPlacement.supported()) {
             throw new UnsupportedOperationException("binding memory to a NUMA node needs Linux on x86_64 or aarch64");
         }
-        long page = LinuxCalls.pageSize();
+        long page = NumaPlacement.pageSize();
         long length = (bytes + page - 1) / page * page;
-        MemorySegment region = LinuxCalls.mmap(length);
+        MemorySegment region = NumaPlacement.map(length);
         try {
-            long words = topology.maxNodeId() / 64 + 1;
-            try (Arena a = Arena.ofConfined()) {
-                MemorySegment mask = a.allocate(ValueLayout.JAVA_LONG, words);
-                mask.setAtIndex(ValueLayout.JAVA_LONG, node / 64, 1L << (node % 64));
-                LinuxCalls.mbind(region, LinuxCalls.MPOL_BIND, mask, words * 64 + 1,
-                        LinuxCalls.MPOL_MF_STRICT | LinuxCalls.MPOL_MF_MOVE);
-            }
+            NumaPlacement.bind(region, node, topology.maxNodeId());
             for (long off = 0; off < length; off += page) {
                 region.set(ValueLayout.JAVA_LONG, off, 0L);
             }
-            return new BoundMemory(region, node, page);
+            return new BoundMemory(region, node);
         } catch (RuntimeException e) {
-            LinuxCalls.munmap(region);
+            NumaPlacement.unmap(region);
             throw e;
         }
     }
@@ -83,19 +77,9 @@ public final class BoundMemory implements AutoCloseable {
      * @return pages per node id; index {@code nodes} counts pages the kernel could not place
      */
     public long[] pagesOnNode(int nodes) {
-        long count = segment.byteSize() / pageSize;
         long[] counts = new long[nodes + 1];
-        try (Arena a = Arena.ofConfined()) {
-            MemorySegment pages = a.allocate(ValueLayout.ADDRESS, count);
-            MemorySegment status = a.allocate(ValueLayout.JAVA_INT, count);
-            for (long i = 0; i < count; i++) {
-                pages.setAtIndex(ValueLayout.ADDRESS, i, MemorySegment.ofAddress(segment.address() + i * pageSize));
-            }
-            LinuxCalls.movePagesQuery(count, pages, status);
-            for (long i = 0; i < count; i++) {
-                int where = status.getAtIndex(ValueLayout.JAVA_INT, i);
-                counts[where >= 0 && where < nodes ? where : nodes]++;
-            }
+        for (int where : NumaPlacement.pageNodes(segment)) {
+            counts[where >= 0 && where < nodes ? where : nodes]++;
         }
         return counts;
     }
@@ -106,6 +90,6 @@ public final class BoundMemory implements AutoCloseable {
             return;
         }
         closed = true;
-        LinuxCalls.munmap(segment);
+        NumaPlacement.unmap(segment);
     }
 }

@@ -1,14 +1,13 @@
 package io.remus.tools.experiment.numa;
 
 import io.remus.core.BadArgumentException;
-
-import java.lang.foreign.Arena;
-import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
+import io.remus.verbs.NumaPlacement;
+import io.remus.verbs.VerbsException;
 
 /**
  * Pins the calling platform thread to one NUMA node's CPUs with {@code sched_setaffinity} (pid 0:
- * this thread only), and reads back where it runs with {@code sched_getcpu}.
+ * this thread only), and reads back where it runs with {@code sched_getcpu}, through
+ * {@link NumaPlacement}.
  */
 public final class CpuPinning {
     private CpuPinning() {
@@ -18,7 +17,7 @@ public final class CpuPinning {
      * @param node     the node whose CPUs the calling thread may run on
      * @param topology this machine's nodes
      * @throws BadArgumentException when the node is not online or has no CPUs
-     * @throws NumaCallException    when the kernel refuses
+     * @throws VerbsException      when the kernel refuses, naming the call and errno
      */
     public static void pinTo(int node, NumaTopology topology) {
         NumaNode n = topology.node(node);
@@ -28,20 +27,11 @@ public final class CpuPinning {
         if (Thread.currentThread().isVirtual()) {
             throw new BadArgumentException("a virtual thread cannot be pinned to a CPU");
         }
-        int max = n.cpus().getLast();
-        long words = max / 64 + 1;
-        try (Arena a = Arena.ofConfined()) {
-            MemorySegment mask = a.allocate(ValueLayout.JAVA_LONG, words);
-            for (int cpu : n.cpus()) {
-                long i = cpu / 64;
-                mask.setAtIndex(ValueLayout.JAVA_LONG, i, mask.getAtIndex(ValueLayout.JAVA_LONG, i) | 1L << (cpu % 64));
-            }
-            LinuxCalls.setAffinity(mask);
-        }
+        NumaPlacement.pinCurrentThread(n.cpus());
     }
 
     /** @return the CPU the calling thread runs on now */
     public static int currentCpu() {
-        return LinuxCalls.currentCpu();
+        return NumaPlacement.currentCpu();
     }
 }

@@ -3,7 +3,8 @@ package io.remus.verbs.ffi.conformance;
 import java.util.List;
 
 /**
- * Renders the C probe: one program that includes the rdma-core and libc headers and prints,
+ * Renders the C probe: one program that includes the rdma-core and libc headers (with
+ * {@code _GNU_SOURCE}, which declares {@code sched_setaffinity} and {@code sched_getcpu}) and prints,
  * for check {@code i}, one line {@code i v1 v2 ...} with the values of its C expressions. A
  * {@code #line} directive before each check makes gcc name the check in its error messages
  * (e.g. {@code ibv_sge.nope:1:5: error: 'struct ibv_sge' has no member named 'nope'}).
@@ -11,7 +12,8 @@ import java.util.List;
 public final class ProbeSource {
     /** The headers every probe includes. */
     public static final List<String> HEADERS = List.of("stddef.h", "stdio.h", "errno.h", "poll.h", "fcntl.h",
-            "unistd.h", "sys/socket.h", "netinet/in.h", "netdb.h", "infiniband/verbs.h", "rdma/rdma_cma.h");
+            "unistd.h", "sched.h", "sys/mman.h", "sys/syscall.h", "linux/mempolicy.h", "sys/socket.h",
+            "netinet/in.h", "netdb.h", "infiniband/verbs.h", "rdma/rdma_cma.h");
 
     private ProbeSource() {
     }
@@ -21,7 +23,7 @@ public final class ProbeSource {
      * @return the C source text
      */
     public static String render(List<ProbeCheck> checks) {
-        StringBuilder c = new StringBuilder();
+        StringBuilder c = new StringBuilder("#define _GNU_SOURCE\n");
         for (String header : HEADERS) {
             c.append("#include <").append(header).append(">\n");
         }
