@@ -12,7 +12,7 @@ import io.remus.core.RemusCluster;
 import io.remus.core.fabric.Fabric;
 import io.remus.core.sim.SimCostModel;
 import io.remus.core.sim.SimOptions;
-import io.remus.tools.bench.FabricKind;
+import io.remus.bench.perftest.FabricKind;
 import io.remus.tools.ds.DsHumanFormat;
 import io.remus.tools.ds.DsJsonFormat;
 import io.remus.tools.ds.DsReport;

@@ -9,7 +9,7 @@ import io.remus.core.RemusCluster;
 import io.remus.core.fabric.Fabric;
 import io.remus.core.sim.SimCostModel;
 import io.remus.core.sim.SimOptions;
-import io.remus.tools.bench.FabricKind;
+import io.remus.bench.perftest.FabricKind;
 import io.remus.tools.lock.ClusterLockRunner;
 import io.remus.tools.lock.LockCsv;
 import io.remus.tools.lock.LockHumanFormat;

@@ -7,7 +7,7 @@ import io.remus.core.BadArgumentException;
 import io.remus.core.fabric.Fabric;
 import io.remus.core.sim.SimCostModel;
 import io.remus.core.sim.SimOptions;
-import io.remus.tools.bench.FabricKind;
+import io.remus.bench.perftest.FabricKind;
 import io.remus.tools.object.ObjectHumanFormat;
 import io.remus.tools.object.ObjectJsonFormat;
 import io.remus.tools.object.ObjectReport;

@@ -4,7 +4,7 @@ import io.remus.bench.structure.Cost;
 import io.remus.bench.structure.DsBenchmarkConfig;
 import io.remus.bench.structure.DsBenchmarkResult;
 import io.remus.bench.structure.OpType;
-import io.remus.tools.stats.LatencySummary;
+import io.remus.bench.stats.LatencySummary;
 
 import java.io.PrintWriter;
 

@@ -2,8 +2,8 @@ package io.remus.tools.ds;
 
 import io.remus.bench.structure.DsLatencySinks;
 import io.remus.bench.structure.OpType;
-import io.remus.tools.stats.LatencyHistograms;
-import io.remus.tools.stats.LatencySummary;
+import io.remus.bench.stats.LatencyHistograms;
+import io.remus.bench.stats.LatencySummary;
 import org.HdrHistogram.Histogram;
 
 import java.nio.ByteBuffer;

@@ -2,7 +2,7 @@ package io.remus.tools.ds;
 
 import io.remus.bench.structure.DsBenchmarkResult;
 import io.remus.bench.structure.OpType;
-import io.remus.tools.stats.LatencySummary;
+import io.remus.bench.stats.LatencySummary;
 
 import java.util.EnumMap;
 import java.util.Map;

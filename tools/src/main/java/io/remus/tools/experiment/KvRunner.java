@@ -8,8 +8,8 @@ import io.remus.bench.object.KvWay;
 import io.remus.bench.structure.Ycsb;
 import io.remus.core.RemusException;
 import io.remus.core.fabric.Fabric;
-import io.remus.tools.stats.LatencyHistograms;
-import io.remus.tools.stats.LatencySummary;
+import io.remus.bench.stats.LatencyHistograms;
+import io.remus.bench.stats.LatencySummary;
 import org.HdrHistogram.Histogram;
 
 import java.nio.ByteBuffer;

@@ -1,7 +1,7 @@
 package io.remus.tools.experiment;
 
 import io.remus.core.fabric.Opcode;
-import io.remus.tools.stats.LatencySummary;
+import io.remus.bench.stats.LatencySummary;
 
 /**
  * One line of the loopback experiment.

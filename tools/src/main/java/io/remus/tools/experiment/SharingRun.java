@@ -1,7 +1,7 @@
 package io.remus.tools.experiment;
 
 import io.remus.bench.object.SharingResult;
-import io.remus.tools.stats.LatencySummary;
+import io.remus.bench.stats.LatencySummary;
 
 import java.util.Objects;
 

@@ -5,8 +5,8 @@ import io.remus.bench.lock.LockBenchmarkConfig;
 import io.remus.bench.lock.LockBenchmarkResult;
 import io.remus.bench.lock.NodeLockResult;
 import io.remus.core.RemusException;
-import io.remus.tools.stats.LatencyHistograms;
-import io.remus.tools.stats.LatencySummary;
+import io.remus.bench.stats.LatencyHistograms;
+import io.remus.bench.stats.LatencySummary;
 import org.HdrHistogram.Histogram;
 
 import java.util.List;

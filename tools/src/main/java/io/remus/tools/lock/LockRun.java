@@ -1,7 +1,7 @@
 package io.remus.tools.lock;
 
 import io.remus.bench.lock.LockBenchmarkConfig;
-import io.remus.tools.stats.LatencySummary;
+import io.remus.bench.stats.LatencySummary;
 
 /**
  * One measured point of the lock benchmark.

@@ -4,8 +4,8 @@ import io.remus.bench.lock.LockBenchmark;
 import io.remus.bench.lock.LockBenchmarkConfig;
 import io.remus.bench.lock.LockBenchmarkResult;
 import io.remus.core.fabric.Fabric;
-import io.remus.tools.stats.LatencyHistograms;
-import io.remus.tools.stats.LatencySummary;
+import io.remus.bench.stats.LatencyHistograms;
+import io.remus.bench.stats.LatencySummary;
 import org.HdrHistogram.Histogram;
 
 import java.util.function.Supplier;

@@ -4,8 +4,8 @@ import io.remus.bench.object.ObjectBenchmark;
 import io.remus.bench.object.ObjectBenchmarkConfig;
 import io.remus.bench.object.ObjectBenchmarkResult;
 import io.remus.core.fabric.Fabric;
-import io.remus.tools.stats.LatencyHistograms;
-import io.remus.tools.stats.LatencySummary;
+import io.remus.bench.stats.LatencyHistograms;
+import io.remus.bench.stats.LatencySummary;
 import org.HdrHistogram.Histogram;
 
 import java.util.function.Supplier;

@@ -8,7 +8,7 @@ import io.remus.bench.structure.OpType;
 import io.remus.bench.structure.StructureKind;
 import io.remus.core.BadArgumentException;
 import io.remus.tools.ds.DsRun;
-import io.remus.tools.stats.LatencySummary;
+import io.remus.bench.stats.LatencySummary;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.knowm.xchart.CategoryChart;
