@@ -1,13 +1,14 @@
 /**
- * The benchmark and experiment engines that the {@code remus} command runs: the lock benchmark
- * ({@code io.remus.bench.lock}), the wait-free objects benchmark with the sharing and key-value
- * experiments ({@code io.remus.bench.object}), the set and map benchmark with YCSB
- * ({@code io.remus.bench.structure}), and the reclamation benchmark ({@code io.remus.bench.reclaim})
- * over the churn workload that checks for use after free ({@code io.remus.bench.churn}); the
- * perftest-style read, write, send and atomic latency and bandwidth runs on the verbs fabric or the
- * simulator ({@code io.remus.bench.perftest}, its transports in {@code .sim} and {@code .verbs}), and
- * the HdrHistogram latency and bandwidth statistics the engines share ({@code io.remus.bench.stats}). Not a
- * library: a user's program calls remus-ds and remus-alock, not these.
+ * The benchmark and experiment engines that the {@code remus} command runs, with what they measure
+ * for it to print: the perftest-style read, write, send and atomic latency and bandwidth runs
+ * ({@code io.remus.bench.perftest}, on the simulator or verbs: {@code .sim}, {@code .verbs}), the lock
+ * benchmark ({@code io.remus.bench.lock}), the wait-free objects benchmark with the sharing and
+ * key-value experiments ({@code io.remus.bench.object}), the set and map benchmark with YCSB
+ * ({@code io.remus.bench.structure}), the reclamation benchmark ({@code io.remus.bench.reclaim}) over
+ * the churn workload that checks for use after free ({@code io.remus.bench.churn}), the loopback
+ * experiment ({@code io.remus.bench.loopback}), and the HdrHistogram latency and bandwidth statistics
+ * they record ({@code io.remus.bench.stats}). Not a library: a user's program calls remus-ds and
+ * remus-alock, not these.
  */
 module io.remus.bench.engines {
     // The engines' configurations and results name types of io.remus.ds, io.remus.alock and io.remus.core.
@@ -20,6 +21,7 @@ module io.remus.bench.engines {
     requires jdk.management;
 
     exports io.remus.bench.lock;
+    exports io.remus.bench.loopback;
     exports io.remus.bench.object;
     exports io.remus.bench.perftest;
     exports io.remus.bench.perftest.sim;

@@ -1,5 +1,6 @@
 package io.remus.tools.ds;
 
+import io.remus.bench.structure.DsRun;
 import io.remus.bench.structure.Cost;
 import io.remus.bench.structure.DsBenchmarkConfig;
 import io.remus.bench.structure.DsBenchmarkResult;

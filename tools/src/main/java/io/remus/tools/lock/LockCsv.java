@@ -1,5 +1,6 @@
 package io.remus.tools.lock;
 
+import io.remus.bench.lock.LockRun;
 import io.remus.core.BadArgumentException;
 import io.remus.bench.stats.LatencySummary;
 

@@ -1,5 +1,6 @@
 package io.remus.tools.lock;
 
+import io.remus.bench.lock.LockRun;
 import io.remus.bench.stats.LatencySummary;
 
 import static io.remus.tools.report.JsonText.field;

@@ -1,5 +1,6 @@
 package io.remus.tools.object;
 
+import io.remus.bench.object.ObjectRun;
 import io.remus.bench.object.ObjectBenchmarkResult;
 import io.remus.core.fabric.Opcode;
 import io.remus.bench.stats.LatencySummary;

@@ -7,7 +7,7 @@ import io.remus.bench.structure.DsBenchmarkResult;
 import io.remus.bench.structure.OpType;
 import io.remus.bench.structure.StructureKind;
 import io.remus.core.BadArgumentException;
-import io.remus.tools.ds.DsRun;
+import io.remus.bench.structure.DsRun;
 import io.remus.bench.stats.LatencySummary;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

@@ -1,6 +1,5 @@
-package io.remus.tools.experiment;
+package io.remus.bench.object;
 
-import io.remus.bench.object.KvResult;
 import io.remus.bench.stats.LatencySummary;
 
 import java.util.Objects;

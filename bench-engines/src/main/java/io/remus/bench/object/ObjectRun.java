@@ -1,6 +1,5 @@
-package io.remus.tools.object;
+package io.remus.bench.object;
 
-import io.remus.bench.object.ObjectBenchmarkResult;
 import io.remus.bench.stats.LatencySummary;
 
 import java.util.Objects;

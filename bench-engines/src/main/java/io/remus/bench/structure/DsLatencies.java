@@ -1,7 +1,5 @@
-package io.remus.tools.ds;
+package io.remus.bench.structure;
 
-import io.remus.bench.structure.DsLatencySinks;
-import io.remus.bench.structure.OpType;
 import io.remus.bench.stats.LatencyHistograms;
 import io.remus.bench.stats.LatencySummary;
 import org.HdrHistogram.Histogram;

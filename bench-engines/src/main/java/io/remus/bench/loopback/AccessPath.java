@@ -1,4 +1,4 @@
-package io.remus.tools.experiment;
+package io.remus.bench.loopback;
 
 /** How an experiment reaches an 8-byte word. */
 public enum AccessPath {

@@ -1,9 +1,5 @@
-package io.remus.tools.lock;
+package io.remus.bench.lock;
 
-import io.remus.bench.lock.ClusterLockBenchmark;
-import io.remus.bench.lock.LockBenchmarkConfig;
-import io.remus.bench.lock.LockBenchmarkResult;
-import io.remus.bench.lock.NodeLockResult;
 import io.remus.core.RemusException;
 import io.remus.bench.stats.LatencyHistograms;
 import io.remus.bench.stats.LatencySummary;

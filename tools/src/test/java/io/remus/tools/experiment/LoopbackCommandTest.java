@@ -1,7 +1,5 @@
 package io.remus.tools.experiment;
 
-import io.remus.core.fabric.Opcode;
-import io.remus.core.sim.SimFabric;
 import io.remus.tools.RemusRun;
 import io.remus.tools.plot.BarChart;
 import io.remus.tools.plot.PngCharts;
@@ -12,30 +10,13 @@ import javax.imageio.ImageIO;
 import java.awt.image.BufferedImage;
 import java.io.IOException;
 import java.nio.file.Path;
-import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-class LoopbackExperimentTest {
-    @Test
-    void shouldMeasureEveryOperationOnEveryPathWhenRunOnSim() {
-        List<LoopbackRow> rows;
-        try (SimFabric fabric = new SimFabric()) {
-            rows = new LoopbackExperiment(200, 4, 10_000_000_000L).run(fabric);
-        }
-        assertEquals(9, rows.size());
-        for (Opcode op : List.of(Opcode.READ, Opcode.WRITE, Opcode.COMPARE_AND_SWAP)) {
-            for (AccessPath path : AccessPath.values()) {
-                LoopbackRow row = rows.stream().filter(r -> r.operation() == op && r.path() == path).findFirst()
-                        .orElseThrow();
-                assertEquals(200, row.latency().count());
-                assertTrue(row.opsPerSecond() > 0);
-            }
-        }
-    }
-
+/** {@code remus experiment loopback}: its table, its plot and its usage errors. */
+class LoopbackCommandTest {
     @Test
     void shouldPrintSideBySideTableWhenLoopbackCommandRuns() {
         RemusRun run = RemusRun.of("experiment", "loopback", "-n", "200");

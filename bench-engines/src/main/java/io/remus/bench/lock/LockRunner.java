@@ -1,8 +1,5 @@
-package io.remus.tools.lock;
+package io.remus.bench.lock;
 
-import io.remus.bench.lock.LockBenchmark;
-import io.remus.bench.lock.LockBenchmarkConfig;
-import io.remus.bench.lock.LockBenchmarkResult;
 import io.remus.core.fabric.Fabric;
 import io.remus.bench.stats.LatencyHistograms;
 import io.remus.bench.stats.LatencySummary;

@@ -1,7 +1,5 @@
-package io.remus.tools.ds;
+package io.remus.bench.structure;
 
-import io.remus.bench.structure.DsBenchmarkResult;
-import io.remus.bench.structure.OpType;
 import io.remus.bench.stats.LatencySummary;
 
 import java.util.EnumMap;

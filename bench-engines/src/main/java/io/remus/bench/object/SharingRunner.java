@@ -1,10 +1,5 @@
-package io.remus.tools.experiment;
+package io.remus.bench.object;
 
-import io.remus.bench.object.ClusterSharingExperiment;
-import io.remus.bench.object.SharingConfig;
-import io.remus.bench.object.SharingExperiment;
-import io.remus.bench.object.SharingResult;
-import io.remus.bench.object.SharingWay;
 import io.remus.core.RemusException;
 import io.remus.core.fabric.Fabric;
 import io.remus.bench.stats.LatencyHistograms;

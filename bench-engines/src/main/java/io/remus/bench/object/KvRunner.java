@@ -1,10 +1,5 @@
-package io.remus.tools.experiment;
+package io.remus.bench.object;
 
-import io.remus.bench.object.ClusterKvExperiment;
-import io.remus.bench.object.KvConfig;
-import io.remus.bench.object.KvExperiment;
-import io.remus.bench.object.KvResult;
-import io.remus.bench.object.KvWay;
 import io.remus.bench.structure.Ycsb;
 import io.remus.core.RemusException;
 import io.remus.core.fabric.Fabric;

@@ -1,10 +1,5 @@
-package io.remus.tools.ds;
+package io.remus.bench.structure;
 
-import io.remus.bench.structure.ClusterDsBenchmark;
-import io.remus.bench.structure.DsBenchmark;
-import io.remus.bench.structure.DsBenchmarkConfig;
-import io.remus.bench.structure.DsBenchmarkResult;
-import io.remus.bench.structure.OpType;
 import io.remus.core.BadArgumentException;
 import io.remus.core.fabric.Fabric;
 import org.HdrHistogram.Histogram;

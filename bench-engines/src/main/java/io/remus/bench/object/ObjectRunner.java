@@ -1,8 +1,5 @@
-package io.remus.tools.object;
+package io.remus.bench.object;
 
-import io.remus.bench.object.ObjectBenchmark;
-import io.remus.bench.object.ObjectBenchmarkConfig;
-import io.remus.bench.object.ObjectBenchmarkResult;
 import io.remus.core.fabric.Fabric;
 import io.remus.bench.stats.LatencyHistograms;
 import io.remus.bench.stats.LatencySummary;

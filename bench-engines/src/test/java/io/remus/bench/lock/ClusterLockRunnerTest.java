@@ -1,8 +1,6 @@
-package io.remus.tools.lock;
+package io.remus.bench.lock;
 
 import io.remus.alock.LockKind;
-import io.remus.bench.lock.ClusterLockBenchmark;
-import io.remus.bench.lock.LockBenchmarkConfig;
 import io.remus.core.RemusCluster;
 import io.remus.core.sim.SimFabric;
 import org.junit.jupiter.api.Test;

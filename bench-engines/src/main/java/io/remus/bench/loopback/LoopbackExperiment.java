@@ -1,4 +1,4 @@
-package io.remus.tools.experiment;
+package io.remus.bench.loopback;
 
 import io.remus.core.fabric.CompletionQueue;
 import io.remus.core.fabric.CompletionStatus;
