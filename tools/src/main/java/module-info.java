@@ -16,11 +16,7 @@ module io.remus.tools {
     requires org.knowm.xchart;
 
     exports io.remus.tools;
-    exports io.remus.tools.stats;
     exports io.remus.tools.report;
-    exports io.remus.tools.bench;
-    exports io.remus.tools.bench.sim;
-    exports io.remus.tools.bench.verbs;
     exports io.remus.tools.devices;
     exports io.remus.tools.experiment;
     exports io.remus.tools.experiment.numa;

@@ -1,6 +1,6 @@
 package io.remus.tools.cli;
 
-import io.remus.tools.bench.BenchTest;
+import io.remus.bench.perftest.BenchTest;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 

@@ -4,7 +4,7 @@ import io.remus.core.BadArgumentException;
 import io.remus.core.RemusCluster;
 import io.remus.core.config.ClusterConfig;
 import io.remus.core.config.ConfigSources;
-import io.remus.tools.bench.FabricKind;
+import io.remus.bench.perftest.FabricKind;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;

@@ -1,11 +1,11 @@
 package io.remus.tools.cli;
 
 import io.remus.core.fabric.Fabric;
-import io.remus.tools.bench.FabricKind;
-import io.remus.tools.experiment.LoopbackExperiment;
+import io.remus.bench.perftest.FabricKind;
+import io.remus.bench.loopback.LoopbackExperiment;
 import io.remus.tools.experiment.LoopbackPlot;
-import io.remus.tools.experiment.LoopbackRow;
-import io.remus.tools.stats.LatencySummary;
+import io.remus.bench.loopback.LoopbackRow;
+import io.remus.bench.stats.LatencySummary;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;

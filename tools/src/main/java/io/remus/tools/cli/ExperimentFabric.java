@@ -3,8 +3,8 @@ package io.remus.tools.cli;
 import io.remus.core.fabric.Fabric;
 import io.remus.core.sim.SimFabric;
 import io.remus.core.verbs.VerbsFabric;
-import io.remus.tools.bench.BenchFailedException;
-import io.remus.tools.bench.FabricKind;
+import io.remus.bench.perftest.BenchFailedException;
+import io.remus.bench.perftest.FabricKind;
 import io.remus.verbs.Device;
 import io.remus.verbs.DeviceInfo;
 

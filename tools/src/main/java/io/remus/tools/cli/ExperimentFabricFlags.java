@@ -3,7 +3,7 @@ package io.remus.tools.cli;
 import io.remus.core.fabric.Fabric;
 import io.remus.core.sim.SimCostModel;
 import io.remus.core.sim.SimOptions;
-import io.remus.tools.bench.FabricKind;
+import io.remus.bench.perftest.FabricKind;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 

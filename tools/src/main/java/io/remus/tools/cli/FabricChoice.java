@@ -1,7 +1,7 @@
 package io.remus.tools.cli;
 
-import io.remus.tools.bench.BenchFailedException;
-import io.remus.tools.bench.FabricKind;
+import io.remus.bench.perftest.BenchFailedException;
+import io.remus.bench.perftest.FabricKind;
 import io.remus.verbs.DeviceInfo;
 import io.remus.verbs.VerbsException;
 import picocli.CommandLine;

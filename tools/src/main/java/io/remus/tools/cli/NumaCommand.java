@@ -1,7 +1,7 @@
 package io.remus.tools.cli;
 
 import io.remus.core.fabric.Fabric;
-import io.remus.tools.bench.FabricKind;
+import io.remus.bench.perftest.FabricKind;
 import io.remus.tools.experiment.numa.NumaExperiment;
 import io.remus.tools.experiment.numa.NumaNode;
 import io.remus.tools.experiment.numa.NumaPlot;

@@ -11,7 +11,7 @@ import io.remus.core.fabric.Fabric;
 import io.remus.core.sim.SimCostModel;
 import io.remus.core.sim.SimOptions;
 import io.remus.ds.reclaim.EpochOptions;
-import io.remus.tools.bench.FabricKind;
+import io.remus.bench.perftest.FabricKind;
 import io.remus.tools.plot.ReclaimPlot;
 import io.remus.tools.reclaim.ReclaimHumanFormat;
 import io.remus.tools.reclaim.ReclaimJsonFormat;

@@ -5,7 +5,7 @@ import io.remus.core.rpc.RpcEndpoint;
 import io.remus.core.rpc.RpcPingPong;
 import io.remus.core.sim.SimCostModel;
 import io.remus.core.sim.SimOptions;
-import io.remus.tools.bench.FabricKind;
+import io.remus.bench.perftest.FabricKind;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;

@@ -1,10 +1,11 @@
 package io.remus.tools.ds;
 
+import io.remus.bench.structure.DsRun;
 import io.remus.bench.structure.Cost;
 import io.remus.bench.structure.DsBenchmarkConfig;
 import io.remus.bench.structure.DsBenchmarkResult;
 import io.remus.bench.structure.OpType;
-import io.remus.tools.stats.LatencySummary;
+import io.remus.bench.stats.LatencySummary;
 
 import java.io.PrintWriter;
 

@@ -1,5 +1,6 @@
 package io.remus.tools.ds;
 
+import io.remus.bench.structure.DsRun;
 import java.util.List;
 
 /**

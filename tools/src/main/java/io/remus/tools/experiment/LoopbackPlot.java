@@ -1,5 +1,7 @@
 package io.remus.tools.experiment;
 
+import io.remus.bench.loopback.LoopbackRow;
+import io.remus.bench.loopback.AccessPath;
 import io.remus.core.fabric.Opcode;
 import io.remus.tools.plot.BarChart;
 import io.remus.tools.plot.BarPanel;

@@ -1,5 +1,6 @@
 package io.remus.tools.experiment;
 
+import io.remus.bench.object.SharingRun;
 import io.remus.core.BadArgumentException;
 import io.remus.tools.plot.BarChart;
 import io.remus.tools.plot.BarPanel;

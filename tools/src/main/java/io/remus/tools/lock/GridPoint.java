@@ -1,5 +1,6 @@
 package io.remus.tools.lock;
 
+import io.remus.bench.lock.LockRun;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;

@@ -1,6 +1,7 @@
 package io.remus.tools.lock;
 
-import io.remus.tools.stats.LatencySummary;
+import io.remus.bench.lock.LockRun;
+import io.remus.bench.stats.LatencySummary;
 
 import static io.remus.tools.report.JsonText.field;
 import static io.remus.tools.report.JsonText.num;

@@ -1,8 +1,8 @@
 /**
- * The lock benchmark of the {@code remus} tool ({@code remus bench lock}): runs bench-engines'
- * {@link io.remus.bench.lock.LockBenchmark} with HdrHistogram latency recording (or, one process per
- * node, {@link io.remus.bench.lock.ClusterLockBenchmark} through {@link io.remus.tools.lock.ClusterLockRunner},
- * node 0 merging every node's histogram), reports runs as a
- * table, JSON or CSV rows, and plots the ALock paper's grid ({@code remus plot lock-grid}).
+ * The reports of the lock benchmark of the {@code remus} tool ({@code remus bench lock}), whose runs
+ * bench-engines' {@link io.remus.bench.lock.LockRunner} measures with HdrHistogram latency recording
+ * (or, one process per node, {@link io.remus.bench.lock.ClusterLockRunner}, node 0 merging every
+ * node's histogram): the runs as a table, JSON or CSV rows, and the ALock paper's grid as a plot
+ * ({@code remus plot lock-grid}).
  */
 package io.remus.tools.lock;

@@ -1,8 +1,9 @@
 package io.remus.tools.object;
 
+import io.remus.bench.object.ObjectRun;
 import io.remus.bench.object.ObjectBenchmarkResult;
 import io.remus.core.fabric.Opcode;
-import io.remus.tools.stats.LatencySummary;
+import io.remus.bench.stats.LatencySummary;
 
 import java.io.PrintWriter;
 import java.util.Locale;

@@ -1,7 +1,8 @@
 package io.remus.tools.object;
 
+import io.remus.bench.object.ObjectRun;
 import io.remus.bench.object.ObjectBenchmarkResult;
-import io.remus.tools.stats.LatencySummary;
+import io.remus.bench.stats.LatencySummary;
 
 import java.io.PrintWriter;
 

@@ -1,5 +1,6 @@
 package io.remus.tools.object;
 
+import io.remus.bench.object.ObjectRun;
 import java.util.List;
 
 /**

@@ -1,7 +1,7 @@
 package io.remus.tools.plot;
 
 import io.remus.core.BadArgumentException;
-import io.remus.tools.stats.LatencyHistograms;
+import io.remus.bench.stats.LatencyHistograms;
 import org.HdrHistogram.Histogram;
 import org.HdrHistogram.HistogramIterationValue;
 

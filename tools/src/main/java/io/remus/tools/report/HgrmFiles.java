@@ -1,6 +1,6 @@
 package io.remus.tools.report;
 
-import io.remus.tools.stats.LatencyResult;
+import io.remus.bench.stats.LatencyResult;
 
 import java.io.IOException;
 import java.io.PrintStream;

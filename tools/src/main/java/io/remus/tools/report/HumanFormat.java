@@ -1,8 +1,8 @@
 package io.remus.tools.report;
 
-import io.remus.tools.stats.BandwidthSummary;
-import io.remus.tools.stats.LatencyResult;
-import io.remus.tools.stats.LatencySummary;
+import io.remus.bench.stats.BandwidthSummary;
+import io.remus.bench.stats.LatencyResult;
+import io.remus.bench.stats.LatencySummary;
 
 import java.io.PrintWriter;
 

@@ -5,9 +5,9 @@ import static io.remus.tools.report.JsonText.num;
 import static io.remus.tools.report.JsonText.str;
 import static io.remus.tools.report.JsonText.strings;
 
-import io.remus.tools.stats.BandwidthSummary;
-import io.remus.tools.stats.LatencyResult;
-import io.remus.tools.stats.LatencySummary;
+import io.remus.bench.stats.BandwidthSummary;
+import io.remus.bench.stats.LatencyResult;
+import io.remus.bench.stats.LatencySummary;
 
 import java.io.PrintWriter;
 import java.util.List;

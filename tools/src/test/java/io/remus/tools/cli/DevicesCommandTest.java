@@ -1,7 +1,7 @@
 package io.remus.tools.cli;
 
 import io.remus.tools.RemusRun;
-import io.remus.tools.bench.FabricKind;
+import io.remus.bench.perftest.FabricKind;
 import io.remus.verbs.Device;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;

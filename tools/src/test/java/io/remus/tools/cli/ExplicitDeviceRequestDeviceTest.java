@@ -37,6 +37,6 @@ class ExplicitDeviceRequestDeviceTest {
     @DeviceTest
     void shouldChooseVerbsByDefaultWhenTheHostListsADevice() {
         FabricChoice c = FabricChoice.detect(Device::list);
-        assertEquals(io.remus.tools.bench.FabricKind.VERBS, c.kind(), c.reason());
+        assertEquals(io.remus.bench.perftest.FabricKind.VERBS, c.kind(), c.reason());
     }
 }

@@ -1,8 +1,8 @@
 package io.remus.tools.cli;
 
 import io.remus.tools.RemusRun;
-import io.remus.tools.bench.BenchFailedException;
-import io.remus.tools.bench.FabricKind;
+import io.remus.bench.perftest.BenchFailedException;
+import io.remus.bench.perftest.FabricKind;
 import io.remus.verbs.DeviceInfo;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;

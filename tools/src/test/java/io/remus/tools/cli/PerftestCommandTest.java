@@ -2,11 +2,11 @@ package io.remus.tools.cli;
 
 import io.remus.tools.Remus;
 import io.remus.tools.RemusRun;
-import io.remus.tools.bench.AtomicType;
-import io.remus.tools.bench.BenchSettings;
-import io.remus.tools.bench.BenchTest;
-import io.remus.tools.bench.FabricKind;
-import io.remus.tools.bench.verbs.VerbsBenchOptions;
+import io.remus.bench.perftest.AtomicType;
+import io.remus.bench.perftest.BenchSettings;
+import io.remus.bench.perftest.BenchTest;
+import io.remus.bench.perftest.FabricKind;
+import io.remus.bench.perftest.verbs.VerbsBenchOptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;

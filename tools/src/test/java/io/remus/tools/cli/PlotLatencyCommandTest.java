@@ -22,7 +22,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class PlotLatencyCommandTest {
     private static Path hgrm(Path dir) throws IOException {
-        org.HdrHistogram.Histogram h = io.remus.tools.stats.LatencyHistograms.create();
+        org.HdrHistogram.Histogram h = io.remus.bench.stats.LatencyHistograms.create();
         for (int i = 1; i <= 500; i++) {
             h.recordValue(2000 + i * 7L);
         }

@@ -2,8 +2,8 @@ package io.remus.tools.cli;
 
 import io.remus.tools.Remus;
 import io.remus.tools.RemusRun;
-import io.remus.tools.bench.BenchSettings;
-import io.remus.tools.bench.FabricKind;
+import io.remus.bench.perftest.BenchSettings;
+import io.remus.bench.perftest.FabricKind;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;

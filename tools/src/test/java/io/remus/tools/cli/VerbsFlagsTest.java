@@ -2,7 +2,7 @@ package io.remus.tools.cli;
 
 import io.remus.tools.Remus;
 import io.remus.tools.RemusRun;
-import io.remus.tools.bench.BenchSettings;
+import io.remus.bench.perftest.BenchSettings;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
 

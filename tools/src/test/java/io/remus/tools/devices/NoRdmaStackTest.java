@@ -1,7 +1,7 @@
 package io.remus.tools.devices;
 
 import io.remus.tools.RemusRun;
-import io.remus.tools.bench.FabricKind;
+import io.remus.bench.perftest.FabricKind;
 import io.remus.tools.cli.DevicesCommand;
 import io.remus.tools.cli.FabricChoice;
 import io.remus.verbs.Device;

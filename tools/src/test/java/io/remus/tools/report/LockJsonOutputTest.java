@@ -4,8 +4,8 @@ import io.remus.alock.LockKind;
 import io.remus.bench.lock.LockBenchmarkConfig;
 import io.remus.tools.lock.LockJsonFormat;
 import io.remus.tools.lock.LockReport;
-import io.remus.tools.lock.LockRun;
-import io.remus.tools.stats.LatencySummary;
+import io.remus.bench.lock.LockRun;
+import io.remus.bench.stats.LatencySummary;
 import org.junit.jupiter.api.Test;
 
 import java.io.PrintWriter;

@@ -9,10 +9,10 @@ import io.remus.core.fabric.FabricNode;
 import io.remus.core.fabric.QueuePair;
 import io.remus.core.fabric.RegisteredMemory;
 import io.remus.core.fabric.WorkRequests;
-import io.remus.tools.bench.BenchFailedException;
-import io.remus.tools.bench.BenchTimeoutException;
-import io.remus.tools.stats.LatencyHistograms;
-import io.remus.tools.stats.LatencySummary;
+import io.remus.bench.perftest.BenchFailedException;
+import io.remus.bench.perftest.BenchTimeoutException;
+import io.remus.bench.stats.LatencyHistograms;
+import io.remus.bench.stats.LatencySummary;
 import org.HdrHistogram.Histogram;
 
 import java.lang.foreign.MemorySegment;

@@ -1,6 +1,6 @@
 package io.remus.tools.experiment.numa;
 
-import io.remus.tools.stats.LatencySummary;
+import io.remus.bench.stats.LatencySummary;
 
 /**
  * One placement of the NUMA experiment.

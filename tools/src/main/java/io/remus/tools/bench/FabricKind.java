@@ -1,9 +1,0 @@
-package io.remus.tools.bench;
-
-/** Which fabric a benchmark runs on ({@code --fabric}). */
-public enum FabricKind {
-    /** Real RDMA through libibverbs (hardware or Soft-RoCE). */
-    VERBS,
-    /** The embedded simulator: every node in this JVM, no RDMA needed. */
-    SIM
-}
