@@ -139,8 +139,8 @@ public final class KvCommand implements Callable<Integer> {
     @Mixin
     ExperimentFabricFlags fabricFlags;
 
-    @Option(names = "--json", paramLabel = "FILE", description = "Also write the report as one JSON object to FILE.")
-    Path json;
+    @Mixin
+    JsonFileOption jsonOption;
 
     @Option(names = "--plot", paramLabel = "FILE", description = "Draw throughput, p50 and p99 as grouped bars in a PNG.")
     Path plot;
@@ -153,7 +153,7 @@ public final class KvCommand implements Callable<Integer> {
         clusterOptions.refuseJoinArgs(joinArgs);
         KvConfig config = config();
         FabricKind kind = fabricFlags.kind(this::usage);
-        new OutputFiles().add("--json", json).add("--plot", plot).check();
+        new OutputFiles().add("--json", jsonOption.json).add("--plot", plot).check();
         List<String> notes = new ArrayList<>();
         Supplier<Fabric> fabrics = fabricFlags.fabrics(kind, this::usage, notes);
         List<KvRun> runs = KvRunner.run(fabrics, config);
@@ -169,10 +169,10 @@ public final class KvCommand implements Callable<Integer> {
         }
         boolean simAsked = spec.commandLine().getParseResult().hasMatchedOption("--fabric")
                 && fabricFlags.kind(this::usage) == FabricKind.SIM;
-        ClusterOptions.Join join = clusterOptions.prepare(joinArgs, simAsked ? FabricKind.SIM : null, fabricFlags.device,
+        ClusterOptions.Join join = clusterOptions.prepare(joinArgs, simAsked ? FabricKind.SIM : null, fabricFlags.deviceOption.device,
                 environment, joinSetup, nodes);
         KvConfig config = config(join.size());
-        new OutputFiles().add("--json", json).add("--plot", plot).check();
+        new OutputFiles().add("--json", jsonOption.json).add("--plot", plot).check();
         try (RemusCluster joined = join.join()) {
             List<String> notes = join.notes(joined, "counts and latency histograms");
             Optional<List<KvRun>> runs = KvRunner.runAsNode(new ClusterKvExperiment(joined, join.timeout()), config);
@@ -198,9 +198,9 @@ public final class KvCommand implements Callable<Integer> {
         notes.add("check: every read returned a whole value written for its key, never older than the reader's own update");
         PrintWriter out = spec.commandLine().getOut();
         table(out, config, notes, runs);
-        if (json != null) {
-            Files.writeString(json, json(config, kind, cost, notes, runs) + System.lineSeparator(), StandardCharsets.UTF_8);
-            spec.commandLine().getErr().println("wrote " + json);
+        if (jsonOption.json != null) {
+            Files.writeString(jsonOption.json, json(config, kind, cost, notes, runs) + System.lineSeparator(), StandardCharsets.UTF_8);
+            spec.commandLine().getErr().println("wrote " + jsonOption.json);
         }
         if (plot != null) {
             KvPlot.write("remus experiment kv, " + title + ", " + config.nodes() + " nodes x "

@@ -15,6 +15,7 @@ import io.remus.tools.object.ObjectRun;
 import io.remus.tools.object.ObjectRunner;
 import io.remus.tools.plot.ObjectPlot;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -87,17 +88,17 @@ public final class ObjectBenchCommand implements Callable<Integer> {
     @Option(names = "--seed", paramLabel = "SEED", defaultValue = "1", description = "Seed of the workers' choices (default ${DEFAULT-VALUE}).")
     long seed;
 
-    @Option(names = "--sim-cost", paramLabel = "MODEL", description = "Sim fabric: cost model of the simulated NIC, none or connectx5 (default none: no cost; see SimCostModel). Its times are lower bounds; compare ratios.")
-    String simCost;
+    @Mixin
+    SimCostOption simCostOption;
 
-    @Option(names = "--fabric", paramLabel = "FABRIC", description = "verbs or sim (default: verbs when this host has an RDMA device, else sim).")
-    FabricKind fabric;
+    @Mixin
+    FabricOption fabricOption;
 
-    @Option(names = {"-d", "--ib-dev"}, paramLabel = "DEVICE", description = "RDMA device for --fabric verbs (default: the first one libibverbs lists).")
-    String device;
+    @Mixin
+    DeviceOption deviceOption;
 
-    @Option(names = "--json", description = "Print the report as one JSON object.")
-    boolean json;
+    @Mixin
+    JsonOption jsonOption;
 
     @Option(names = "--plot", paramLabel = "FILE", description = "Draw throughput, p99.9 and largest latency as grouped bars in a PNG.")
     Path plot;
@@ -110,16 +111,16 @@ public final class ObjectBenchCommand implements Callable<Integer> {
     @Override
     public Integer call() throws IOException, InterruptedException {
         List<ObjectBenchmarkConfig> configs = configs();
-        FabricChoice choice = FabricChoice.choose(spec.commandLine(), fabric, FabricChoice.given("-d", device),
-                SimFlags.simOnly(0, simCost), hostFabric);
-        SimCostModel cost = SimFlags.costModel(simCost, this::usage);
+        FabricChoice choice = FabricChoice.choose(spec.commandLine(), fabricOption.fabric, FabricChoice.given("-d", deviceOption.device),
+                SimFlags.simOnly(0, simCostOption.simCost), hostFabric);
+        SimCostModel cost = simCostOption.costModel(this::usage);
         new OutputFiles().add("--plot", plot).check();
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         choice.announce(err);
         List<String> notes = new ArrayList<>();
         notes.add("fabric " + choice.name() + " (" + choice.reason() + ")");
-        Supplier<Fabric> fabrics = InProcessFabrics.of(choice.kind(), device, SimOptions.defaults().withCostModel(cost), notes);
+        Supplier<Fabric> fabrics = InProcessFabrics.of(choice.kind(), deviceOption.device, SimOptions.defaults().withCostModel(cost), notes);
         if (choice.kind() == FabricKind.SIM && !cost.isFree()) {
             notes.add("sim cost model " + cost.describe() + " (times are lower bounds)");
         }
@@ -143,7 +144,7 @@ public final class ObjectBenchCommand implements Callable<Integer> {
             runs.add(ObjectRunner.run(fabrics, config));
         }
         ObjectReport report = new ObjectReport(choice.name(), notes, runs);
-        if (json) {
+        if (jsonOption.json) {
             ObjectJsonFormat.write(report, out);
         } else {
             ObjectHumanFormat.write(report, out);

@@ -128,8 +128,8 @@ public final class SharingCommand implements Callable<Integer> {
     @Mixin
     ExperimentFabricFlags fabricFlags;
 
-    @Option(names = "--json", description = "Print the report as one JSON object.")
-    boolean json;
+    @Mixin
+    JsonOption jsonOption;
 
     @Option(names = "--plot", paramLabel = "FILE", description = "Draw throughput, p50 and p99 as grouped bars in a PNG.")
     Path plot;
@@ -162,7 +162,7 @@ public final class SharingCommand implements Callable<Integer> {
         }
         boolean simAsked = spec.commandLine().getParseResult().hasMatchedOption("--fabric")
                 && fabricFlags.kind(this::usage) == FabricKind.SIM;
-        ClusterOptions.Join join = clusterOptions.prepare(joinArgs, simAsked ? FabricKind.SIM : null, fabricFlags.device,
+        ClusterOptions.Join join = clusterOptions.prepare(joinArgs, simAsked ? FabricKind.SIM : null, fabricFlags.deviceOption.device,
                 environment, joinSetup, nodes);
         List<SharingConfig> configs = configs(join.size());
         new OutputFiles().add("--plot", plot).check();
@@ -190,7 +190,7 @@ public final class SharingCommand implements Callable<Integer> {
         notes.add("delegated: one trustee per node on its own thread; its response WRITEs count with the way's RDMA");
         notes.add("check: every counter of every way ended at exactly the increments applied to it");
         PrintWriter out = spec.commandLine().getOut();
-        if (json) {
+        if (jsonOption.json) {
             json(out, first, kind, notes, runs);
         } else {
             table(out, first, notes, runs);
