@@ -127,11 +127,11 @@ public final class DsBenchCommand implements java.util.concurrent.Callable<Integ
             description = "Whether node 0, which holds the structure, runs workers too (default ${DEFAULT-VALUE}); --no-home-workers: every operation is remote.")
     boolean homeWorkers;
 
-    @Option(names = "--segment-mib", paramLabel = "MIB", defaultValue = "64", description = "Memory per node in MiB (default ${DEFAULT-VALUE}).")
-    long segmentMib;
+    @Mixin
+    SegmentMibOption segmentMibOption;
 
-    @Option(names = "--seed", paramLabel = "SEED", defaultValue = "1", description = "Seed of the workers' choices (default ${DEFAULT-VALUE}).")
-    long seed;
+    @Mixin
+    WorkerSeedOption seedOption;
 
     @Mixin
     SimCostOption simCostOption;
@@ -208,7 +208,7 @@ public final class DsBenchCommand implements java.util.concurrent.Callable<Integ
         ClusterOptions.Join join = clusterOptions.prepare(joinArgs, fabricOption.fabric, deviceOption.device, environment, joinSetup, nodes);
         List<DsBenchmarkConfig> configs = configs(join.size());
         outputFiles().check();
-        join.ensureSegment(segmentMib << 20);
+        join.ensureSegment(segmentMibOption.segmentMib << 20);
         try (RemusCluster joined = join.join()) {
             List<String> notes = join.notes(joined, "counts, RDMA counts and latency histograms");
             ClusterDsBenchmark bench = new ClusterDsBenchmark(joined, join.timeout());
@@ -323,14 +323,14 @@ public final class DsBenchCommand implements java.util.concurrent.Callable<Integ
                 }
             }
         }
-        if (segmentMib < 1 || segmentMib > 1024) {
-            throw usage("--segment-mib must be 1..1024, got " + segmentMib);
+        if (segmentMibOption.segmentMib < 1 || segmentMibOption.segmentMib > 1024) {
+            throw usage("--segment-mib must be 1..1024, got " + segmentMibOption.segmentMib);
         }
         Duration duration = durationSeconds == null ? null : Duration.ofNanos(Math.round(durationSeconds * 1e9));
         try {
             return new DsBenchmarkConfig(s, l, nodeCount, threadCount, homeWorkers, duration,
                     duration == null ? numOps : 0, prefill, insert, remove, keyLb, keyUb, zipf, y, valueSize,
-                    segmentMib << 20, seed);
+                    segmentMibOption.segmentMib << 20, seedOption.seed);
         } catch (BadArgumentException e) {
             throw usage(flagNames(e.getMessage()));
         }

@@ -78,8 +78,8 @@ public final class LockBenchCommand implements Callable<Integer> {
             description = "alock, spin, mcs, alock-remote-only or alock-parking (ALock whose local waiters park after spinning); a comma list runs each (default ${DEFAULT-VALUE}).")
     List<String> locks;
 
-    @Option(names = "--nodes", paramLabel = "N", defaultValue = "2", description = "Nodes, each a memory and compute node (default ${DEFAULT-VALUE}).")
-    int nodes;
+    @Mixin
+    NodeCountOption nodeCountOption;
 
     @Option(names = "--threads", paramLabel = "T", defaultValue = "2", description = "Worker threads per node (default ${DEFAULT-VALUE}).")
     int threads;
@@ -182,7 +182,7 @@ public final class LockBenchCommand implements Callable<Integer> {
         notes.add("fabric " + fabricName + " (" + choice.reason() + ")");
         Supplier<Fabric> fabrics = fabrics(choice.kind(), notes);
         notes.add(ClusterOptions.hostLoad());
-        if (pLocal.stream().anyMatch(p -> p < 1) && nodes == 1) {
+        if (pLocal.stream().anyMatch(p -> p < 1) && nodeCountOption.nodes == 1) {
             notes.add("one node: every lock is local whatever --p-local says");
         }
         warmUp(configs, fabricName, fabrics, notes);
@@ -220,7 +220,7 @@ public final class LockBenchCommand implements Callable<Integer> {
         if (simCostOption.simCost != null) {
             throw usage("--sim-cost is for the simulator, in one JVM; not with one process per node");
         }
-        ClusterOptions.Join join = clusterOptions.prepare(joinArgs, fabricOption.fabric, deviceOption.device, environment, joinSetup, nodes);
+        ClusterOptions.Join join = clusterOptions.prepare(joinArgs, fabricOption.fabric, deviceOption.device, environment, joinSetup, nodeCountOption.nodes);
         List<LockBenchmarkConfig> configs = configs(join.size());
         new OutputFiles().add("--csv", csv).check();
         join.ensureSegment(segmentBytesNeeded(configs));
@@ -339,11 +339,11 @@ public final class LockBenchCommand implements Callable<Integer> {
      * @return whether it warned
      */
     boolean warnIfOversubscribed(PrintWriter err, int cpus) {
-        int total = nodes * threads;
+        int total = nodeCountOption.nodes * threads;
         if (total <= 2 * cpus) {
             return false;
         }
-        err.println("remus: warning: --nodes " + nodes + " x --threads " + threads + " = " + total
+        err.println("remus: warning: --nodes " + nodeCountOption.nodes + " x --threads " + threads + " = " + total
                 + " spinning worker threads on " + cpus + " CPU(s): waiters spin through the time slices of "
                 + "descheduled lock holders, so progress is slow and the figures measure the scheduler");
         err.flush();
@@ -357,7 +357,7 @@ public final class LockBenchCommand implements Callable<Integer> {
      * @throws ParameterException for flags out of range
      */
     List<LockBenchmarkConfig> configs() {
-        return configs(nodes);
+        return configs(nodeCountOption.nodes);
     }
 
     /**

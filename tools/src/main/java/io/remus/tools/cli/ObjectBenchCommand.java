@@ -82,11 +82,11 @@ public final class ObjectBenchCommand implements Callable<Integer> {
     @Option(names = "--value-bytes", paramLabel = "B", defaultValue = "64", description = "Register value and SST row size, a multiple of 8 (default ${DEFAULT-VALUE}).")
     int valueBytes;
 
-    @Option(names = "--segment-mib", paramLabel = "MIB", defaultValue = "64", description = "Memory per node in MiB (default ${DEFAULT-VALUE}).")
-    long segmentMib;
+    @Mixin
+    SegmentMibOption segmentMibOption;
 
-    @Option(names = "--seed", paramLabel = "SEED", defaultValue = "1", description = "Seed of the workers' choices (default ${DEFAULT-VALUE}).")
-    long seed;
+    @Mixin
+    WorkerSeedOption seedOption;
 
     @Mixin
     SimCostOption simCostOption;
@@ -195,8 +195,8 @@ public final class ObjectBenchCommand implements Callable<Integer> {
         if (!(warmupSeconds >= 0) || warmupSeconds > 600) {
             throw usage("--warmup must be in [0, 600] seconds, got " + warmupSeconds);
         }
-        if (segmentMib < 1 || segmentMib > 1024) {
-            throw usage("--segment-mib must be 1..1024, got " + segmentMib);
+        if (segmentMibOption.segmentMib < 1 || segmentMibOption.segmentMib > 1024) {
+            throw usage("--segment-mib must be 1..1024, got " + segmentMibOption.segmentMib);
         }
         Duration duration = Duration.ofNanos(Math.round(durationSeconds * 1e9));
         List<ObjectBenchmarkConfig> configs = new ArrayList<>();
@@ -205,7 +205,7 @@ public final class ObjectBenchCommand implements Callable<Integer> {
                 for (ImplKind i : implKinds) {
                     try {
                         configs.add(new ObjectBenchmarkConfig(o, i, nodes, threads, duration, s, elements, valueBytes,
-                                segmentMib << 20, seed));
+                                segmentMibOption.segmentMib << 20, seedOption.seed));
                     } catch (BadArgumentException e) {
                         throw usage(flagNames(e.getMessage()));
                     }

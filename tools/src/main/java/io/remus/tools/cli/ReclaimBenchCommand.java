@@ -79,8 +79,8 @@ public final class ReclaimBenchCommand implements Callable<Integer> {
                     + "reclaimer runs without and with it; no (default). --stall alone means yes.")
     String stall;
 
-    @Option(names = "--nodes", paramLabel = "N", defaultValue = "2", description = "Nodes, each a memory and compute node (default ${DEFAULT-VALUE}).")
-    int nodes;
+    @Mixin
+    NodeCountOption nodeCountOption;
 
     @Option(names = "--threads", paramLabel = "T", defaultValue = "2", description = "Churn threads per node (default ${DEFAULT-VALUE}).")
     int threads;
@@ -116,8 +116,8 @@ public final class ReclaimBenchCommand implements Callable<Integer> {
     @Option(names = "--segment-mib", paramLabel = "MIB", defaultValue = "256", description = "Memory per node in MiB; never-free keeps every retired block in it (default ${DEFAULT-VALUE}).")
     long segmentMib;
 
-    @Option(names = "--seed", paramLabel = "SEED", defaultValue = "1", description = "Seed of the workers' choices (default ${DEFAULT-VALUE}).")
-    long seed;
+    @Mixin
+    WorkerSeedOption seedOption;
 
     @Mixin
     SimCostOption simCostOption;
@@ -217,7 +217,7 @@ public final class ReclaimBenchCommand implements Callable<Integer> {
         if (simCostOption.simCost != null) {
             throw usage("--sim-cost is for the simulator, in one JVM; not with one process per node");
         }
-        ClusterOptions.Join join = clusterOptions.prepare(joinArgs, fabricOption.fabric, deviceOption.device, environment, joinSetup, nodes);
+        ClusterOptions.Join join = clusterOptions.prepare(joinArgs, fabricOption.fabric, deviceOption.device, environment, joinSetup, nodeCountOption.nodes);
         List<ReclaimBenchmarkConfig> configs = configs(join.size(), EpochOptions.defaults().clockSkew());
         new OutputFiles().add("--plot", plot).check();
         join.ensureSegment(segmentMib << 20);
@@ -297,7 +297,7 @@ public final class ReclaimBenchCommand implements Callable<Integer> {
      * @throws ParameterException naming the flag and its value when one is out of range
      */
     List<ReclaimBenchmarkConfig> configs() {
-        return configs(nodes, ReclaimBenchmarkConfig.benchEpochOptions().clockSkew());
+        return configs(nodeCountOption.nodes, ReclaimBenchmarkConfig.benchEpochOptions().clockSkew());
     }
 
     /**
@@ -360,7 +360,7 @@ public final class ReclaimBenchCommand implements Callable<Integer> {
             for (boolean s : stalls) {
                 try {
                     configs.add(new ReclaimBenchmarkConfig(k, nodes, threads, duration, ops == null ? 0 : ops, s, slots,
-                            readPercent, epoch, barrierEvery, Duration.ofMillis(sampleMillis), segmentMib << 20, seed));
+                            readPercent, epoch, barrierEvery, Duration.ofMillis(sampleMillis), segmentMib << 20, seedOption.seed));
                 } catch (BadArgumentException e) {
                     throw usage(flagNames(e.getMessage()));
                 }
