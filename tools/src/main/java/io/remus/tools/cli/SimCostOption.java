@@ -9,7 +9,7 @@ import java.util.function.Function;
 /**
  * {@code --sim-cost}, a picocli mixin shared by the benchmarks whose simulator runs without a cost model
  * unless one is named ({@code remus bench ...}); the experiments, whose default is another, declare their
- * own in {@link ExperimentFabricFlags}.
+ * own.
  */
 public final class SimCostOption {
     @Option(names = "--sim-cost", paramLabel = "MODEL", description = "Sim fabric: cost model of the simulated NIC, none or connectx5 (default none: no cost; see SimCostModel). Its times are lower bounds; compare ratios.")
