@@ -22,6 +22,9 @@ public final class JsonReportWriter {
     }
 
     /**
+     * {@link #reportObject(String, String, Consumer, List, String, List, BiConsumer, Consumer)} with the runs under
+     * {@code runs}.
+     *
      * @param test   the value of {@code test}
      * @param fabric the value of {@code fabric}
      * @param fields appends the report's own fields after {@code fabric}, each with its trailing comma
@@ -33,14 +36,32 @@ public final class JsonReportWriter {
      * @return the object, on one line
      */
     public static <R> String reportObject(String test, String fabric, Consumer<StringBuilder> fields, List<String> notes,
-                                    List<R> runs, BiConsumer<StringBuilder, R> run, Consumer<StringBuilder> tail) {
+                                          List<R> runs, BiConsumer<StringBuilder, R> run, Consumer<StringBuilder> tail) {
+        return reportObject(test, fabric, fields, notes, "runs", runs, run, tail);
+    }
+
+    /**
+     * @param test    the value of {@code test}
+     * @param fabric  the value of {@code fabric}
+     * @param fields  appends the report's own fields after {@code fabric}, each with its trailing comma
+     * @param notes   the value of {@code notes}
+     * @param runsKey the key of the array of runs ({@code runs}, or {@code results} in the perftest-style report)
+     * @param runs    the runs, in order
+     * @param run     appends one run's object
+     * @param tail    appends fields after the runs, each with its leading comma
+     * @param <R>     the run type
+     * @return the object, on one line
+     */
+    public static <R> String reportObject(String test, String fabric, Consumer<StringBuilder> fields, List<String> notes,
+                                          String runsKey, List<R> runs, BiConsumer<StringBuilder, R> run,
+                                          Consumer<StringBuilder> tail) {
         StringBuilder b = new StringBuilder(4096).append('{');
         field(b, "tool", str("remus"));
         field(b, "test", str(test));
         field(b, "fabric", str(fabric));
         fields.accept(b);
         field(b, "notes", strings(notes));
-        b.append("\"runs\":[");
+        b.append(str(runsKey)).append(":[");
         for (int i = 0; i < runs.size(); i++) {
             run.accept(b.append(i == 0 ? "" : ","), runs.get(i));
         }
