@@ -127,23 +127,23 @@ public final class DsBenchCommand implements java.util.concurrent.Callable<Integ
             description = "Whether node 0, which holds the structure, runs workers too (default ${DEFAULT-VALUE}); --no-home-workers: every operation is remote.")
     boolean homeWorkers;
 
-    @Option(names = "--segment-mib", paramLabel = "MIB", defaultValue = "64", description = "Memory per node in MiB (default ${DEFAULT-VALUE}).")
-    long segmentMib;
+    @Mixin
+    SegmentMibOption segmentMibOption;
 
-    @Option(names = "--seed", paramLabel = "SEED", defaultValue = "1", description = "Seed of the workers' choices (default ${DEFAULT-VALUE}).")
-    long seed;
+    @Mixin
+    WorkerSeedOption seedOption;
 
-    @Option(names = "--sim-cost", paramLabel = "MODEL", description = "Sim fabric: cost model of the simulated NIC, none or connectx5 (default none: no cost; see SimCostModel). Its times are lower bounds; compare ratios.")
-    String simCost;
+    @Mixin
+    SimCostOption simCostOption;
 
-    @Option(names = "--fabric", paramLabel = "FABRIC", description = "verbs or sim (default: verbs when this host has an RDMA device, else sim).")
-    FabricKind fabric;
+    @Mixin
+    FabricOption fabricOption;
 
-    @Option(names = {"-d", "--ib-dev"}, paramLabel = "DEVICE", description = "RDMA device for --fabric verbs (default: the first one libibverbs lists).")
-    String device;
+    @Mixin
+    DeviceOption deviceOption;
 
-    @Option(names = "--json", paramLabel = "FILE", description = "Also write the report as one JSON object to FILE.")
-    Path json;
+    @Mixin
+    JsonFileOption jsonOption;
 
     @Option(names = "--metrics", paramLabel = "FILE", description = "Also write Remus' metrics.txt keys (duration in us, get_t, ..., cas) to FILE; one run only.")
     Path metrics;
@@ -184,14 +184,14 @@ public final class DsBenchCommand implements java.util.concurrent.Callable<Integ
         }
         clusterOptions.refuseJoinArgs(joinArgs);
         List<DsBenchmarkConfig> configs = configs(nodes);
-        FabricChoice choice = FabricChoice.choose(spec.commandLine(), fabric, FabricChoice.given("-d", device),
-                SimFlags.simOnly(0, simCost), hostFabric);
-        SimCostModel cost = SimFlags.costModel(simCost, this::usage);
+        FabricChoice choice = FabricChoice.choose(spec.commandLine(), fabricOption.fabric, FabricChoice.given("-d", deviceOption.device),
+                SimFlags.simOnly(0, simCostOption.simCost), hostFabric);
+        SimCostModel cost = simCostOption.costModel(this::usage);
         outputFiles().check();
         choice.announce(spec.commandLine().getErr());
         List<String> notes = new ArrayList<>();
         notes.add("fabric " + choice.name() + " (" + choice.reason() + ")");
-        Supplier<Fabric> fabrics = InProcessFabrics.of(choice.kind(), device, SimOptions.defaults().withCostModel(cost), notes);
+        Supplier<Fabric> fabrics = InProcessFabrics.of(choice.kind(), deviceOption.device, SimOptions.defaults().withCostModel(cost), notes);
         if (choice.kind() == FabricKind.SIM && !cost.isFree()) {
             notes.add("sim cost model " + cost.describe() + " (times are lower bounds)");
         }
@@ -202,13 +202,13 @@ public final class DsBenchCommand implements java.util.concurrent.Callable<Integ
 
     /** One process per node: joins, runs with the other processes, and reports on node 0. */
     private int callAsNode() throws IOException, InterruptedException {
-        if (simCost != null) {
+        if (simCostOption.simCost != null) {
             throw usage("--sim-cost is for the simulator, in one JVM; not with one process per node");
         }
-        ClusterOptions.Join join = clusterOptions.prepare(joinArgs, fabric, device, environment, joinSetup, nodes);
+        ClusterOptions.Join join = clusterOptions.prepare(joinArgs, fabricOption.fabric, deviceOption.device, environment, joinSetup, nodes);
         List<DsBenchmarkConfig> configs = configs(join.size());
         outputFiles().check();
-        join.ensureSegment(segmentMib << 20);
+        join.ensureSegment(segmentMibOption.segmentMib << 20);
         try (RemusCluster joined = join.join()) {
             List<String> notes = join.notes(joined, "counts, RDMA counts and latency histograms");
             ClusterDsBenchmark bench = new ClusterDsBenchmark(joined, join.timeout());
@@ -221,7 +221,7 @@ public final class DsBenchCommand implements java.util.concurrent.Callable<Integ
     }
 
     private OutputFiles outputFiles() {
-        return new OutputFiles().add("--json", json).add("--metrics", metrics).add("--plot", plot);
+        return new OutputFiles().add("--json", jsonOption.json).add("--metrics", metrics).add("--plot", plot);
     }
 
     private void report(DsReport report) throws IOException {
@@ -231,9 +231,9 @@ public final class DsBenchCommand implements java.util.concurrent.Callable<Integ
         } else {
             DsSweepFormat.write(report, spec.commandLine().getOut());
         }
-        if (json != null) {
-            writeFile(json, out -> DsJsonFormat.write(report, out));
-            err.println("wrote " + json);
+        if (jsonOption.json != null) {
+            writeFile(jsonOption.json, out -> DsJsonFormat.write(report, out));
+            err.println("wrote " + jsonOption.json);
         }
         if (metrics != null) {
             writeFile(metrics, out -> RemusMetrics.write(report.runs().getFirst().result(), out));
@@ -323,14 +323,14 @@ public final class DsBenchCommand implements java.util.concurrent.Callable<Integ
                 }
             }
         }
-        if (segmentMib < 1 || segmentMib > 1024) {
-            throw usage("--segment-mib must be 1..1024, got " + segmentMib);
+        if (segmentMibOption.segmentMib < 1 || segmentMibOption.segmentMib > 1024) {
+            throw usage("--segment-mib must be 1..1024, got " + segmentMibOption.segmentMib);
         }
         Duration duration = durationSeconds == null ? null : Duration.ofNanos(Math.round(durationSeconds * 1e9));
         try {
             return new DsBenchmarkConfig(s, l, nodeCount, threadCount, homeWorkers, duration,
                     duration == null ? numOps : 0, prefill, insert, remove, keyLb, keyUb, zipf, y, valueSize,
-                    segmentMib << 20, seed);
+                    segmentMibOption.segmentMib << 20, seedOption.seed);
         } catch (BadArgumentException e) {
             throw usage(flagNames(e.getMessage()));
         }

@@ -8,6 +8,7 @@ import io.remus.bench.loopback.LoopbackRow;
 import io.remus.bench.stats.LatencySummary;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -15,7 +16,6 @@ import picocli.CommandLine.Spec;
 
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
@@ -48,14 +48,11 @@ public final class ExperimentCommand {
         @Spec
         CommandSpec spec;
 
-        @Option(names = "--fabric", paramLabel = "FABRIC", description = "verbs or sim (default: verbs when this host has an RDMA device, else sim).")
-        FabricKind fabric;
+        @Mixin
+        FabricOption fabricOption;
 
-        @Option(names = {"-d", "--ib-dev"}, paramLabel = "DEVICE", description = "RDMA device (verbs; default: the first).")
-        String device;
-
-        @Option(names = "--plot", paramLabel = "FILE", description = "Also draw the results as a PNG.")
-        Path plot;
+        @Mixin
+        ProbeOptions probeOptions;
 
         /** @param hostFabric the fabric without {@code --fabric} ({@link FabricChoice#detect}) */
         public Loopback(Supplier<FabricChoice> hostFabric) {
@@ -82,13 +79,13 @@ public final class ExperimentCommand {
             if (timeoutSeconds < 1 || timeoutSeconds > 3600) {
                 throw new ParameterException(spec.commandLine(), "--timeout must be 1..3600 seconds, got " + timeoutSeconds);
             }
-            FabricChoice choice = FabricChoice.choose(spec.commandLine(), fabric, FabricChoice.given("-d", device),
+            FabricChoice choice = FabricChoice.choose(spec.commandLine(), fabricOption.fabric, FabricChoice.given("-d", probeOptions.device),
                     List.of(), hostFabric);
-            new OutputFiles().add("--plot", plot).check();
+            new OutputFiles().add("--plot", probeOptions.plot).check();
             choice.announce(spec.commandLine().getErr());
             List<LoopbackRow> rows;
             String name;
-            try (Fabric f = ExperimentFabric.open(choice.kind(), device)) {
+            try (Fabric f = ExperimentFabric.open(choice.kind(), probeOptions.device)) {
                 name = f.name();
                 rows = new LoopbackExperiment(iterations, depth, TimeUnit.SECONDS.toNanos(timeoutSeconds)).run(f);
             }
@@ -111,9 +108,9 @@ public final class ExperimentCommand {
                 out.printf("%-18s %-12s %12d %12d %12.1f %16.3f%n", r.operation(), r.path().words(), l.median(), l.p99(),
                         l.mean(), r.opsPerSecond() / 1e6);
             }
-            if (plot != null) {
-                LoopbackPlot.write(rows, "remus experiment loopback, " + name + " fabric, 8-byte operations", plot);
-                out.println("plot: " + plot);
+            if (probeOptions.plot != null) {
+                LoopbackPlot.write(rows, "remus experiment loopback, " + name + " fabric, 8-byte operations", probeOptions.plot);
+                out.println("plot: " + probeOptions.plot);
             }
             out.flush();
             return 0;

@@ -4,6 +4,7 @@ import io.remus.core.fabric.Fabric;
 import io.remus.core.sim.SimCostModel;
 import io.remus.core.sim.SimOptions;
 import io.remus.bench.perftest.FabricKind;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 
@@ -27,9 +28,8 @@ final class ExperimentFabricFlags {
                     + "own memory and queue pairs on -d's device.")
     String fabric;
 
-    @Option(names = {"-d", "--ib-dev"}, paramLabel = "DEVICE",
-            description = "RDMA device for --fabric verbs (default: the first one libibverbs lists).")
-    String device;
+    @Mixin
+    DeviceOption deviceOption;
 
     @Option(names = "--sim-cost", paramLabel = "MODEL",
             description = "Sim fabric: cost model of the simulated NIC, none or connectx5 (default " + DEFAULT_SIM_COST
@@ -57,8 +57,8 @@ final class ExperimentFabricFlags {
         if (kind == FabricKind.VERBS && simCost != null) {
             throw usage.apply("--sim-cost " + simCost + " is for --fabric sim only; this run is on verbs");
         }
-        if (kind == FabricKind.SIM && device != null) {
-            throw usage.apply("-d " + device + " is for --fabric verbs only; this run is on sim");
+        if (kind == FabricKind.SIM && deviceOption.device != null) {
+            throw usage.apply("-d " + deviceOption.device + " is for --fabric verbs only; this run is on sim");
         }
         if (kind == FabricKind.SIM) {
             costModel(usage);
@@ -88,7 +88,7 @@ final class ExperimentFabricFlags {
                     + (cost.isFree() ? " (no cost: the Java data path only)" : "; times are lower bounds, compare ratios"));
             return InProcessFabrics.of(kind, null, SimOptions.defaults().withCostModel(cost), notes);
         }
-        resolvedDevice = device != null ? device : InProcessFabrics.firstDevice();
+        resolvedDevice = deviceOption.device != null ? deviceOption.device : InProcessFabrics.firstDevice();
         return InProcessFabrics.of(kind, resolvedDevice, SimOptions.defaults(), notes);
     }
 

@@ -25,7 +25,6 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -36,11 +35,11 @@ import java.util.concurrent.Callable;
 import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
 
+import static io.remus.tools.report.JsonReportWriter.reportObject;
 import static io.remus.tools.report.JsonText.field;
 import static io.remus.tools.report.JsonText.num;
 import static io.remus.tools.report.JsonText.rdmaPerOp;
 import static io.remus.tools.report.JsonText.str;
-import static io.remus.tools.report.JsonText.strings;
 
 /**
  * {@code remus experiment kv}: a key-value store of word-sized values under YCSB A and B, three ways side
@@ -100,8 +99,8 @@ public final class KvCommand implements Callable<Integer> {
             description = "YCSB workloads, A (50%% reads, 50%% updates) and B (95%% reads) (default ${DEFAULT-VALUE}).")
     String workloads;
 
-    @Option(names = "--nodes", paramLabel = "N", defaultValue = "2", description = "Nodes, 1..16 (default ${DEFAULT-VALUE}).")
-    int nodes;
+    @Mixin
+    ExperimentRunOptions runOptions;
 
     @Option(names = "--threads", paramLabel = "T", defaultValue = "2",
             description = "Workers per node, 1..32 (default ${DEFAULT-VALUE}).")
@@ -124,26 +123,16 @@ public final class KvCommand implements Callable<Integer> {
             description = "Seconds per way and workload, in [0.01, 3600] (default ${DEFAULT-VALUE}).")
     double durationSeconds;
 
-    @Option(names = "--seed", paramLabel = "N", defaultValue = "1", description = "Seed of the picks (default ${DEFAULT-VALUE}).")
-    long seed;
-
     @Option(names = "--value-size", paramLabel = "BYTES", defaultValue = "8",
             description = "Bytes per value, a multiple of 8 in 8..4096; larger values travel as the trustees' payloads"
                     + " (default ${DEFAULT-VALUE}).")
     int valueSize;
 
-    @Option(names = "--segment-mib", paramLabel = "MIB", defaultValue = "64",
-            description = "Memory per node, MiB, 1..1024 (default ${DEFAULT-VALUE}).")
-    long segmentMib;
-
     @Mixin
     ExperimentFabricFlags fabricFlags;
 
-    @Option(names = "--json", paramLabel = "FILE", description = "Also write the report as one JSON object to FILE.")
-    Path json;
-
-    @Option(names = "--plot", paramLabel = "FILE", description = "Draw throughput, p50 and p99 as grouped bars in a PNG.")
-    Path plot;
+    @Mixin
+    JsonFileOption jsonOption;
 
     @Override
     public Integer call() throws IOException, InterruptedException {
@@ -153,7 +142,7 @@ public final class KvCommand implements Callable<Integer> {
         clusterOptions.refuseJoinArgs(joinArgs);
         KvConfig config = config();
         FabricKind kind = fabricFlags.kind(this::usage);
-        new OutputFiles().add("--json", json).add("--plot", plot).check();
+        new OutputFiles().add("--json", jsonOption.json).add("--plot", runOptions.plot).check();
         List<String> notes = new ArrayList<>();
         Supplier<Fabric> fabrics = fabricFlags.fabrics(kind, this::usage, notes);
         List<KvRun> runs = KvRunner.run(fabrics, config);
@@ -169,10 +158,10 @@ public final class KvCommand implements Callable<Integer> {
         }
         boolean simAsked = spec.commandLine().getParseResult().hasMatchedOption("--fabric")
                 && fabricFlags.kind(this::usage) == FabricKind.SIM;
-        ClusterOptions.Join join = clusterOptions.prepare(joinArgs, simAsked ? FabricKind.SIM : null, fabricFlags.device,
-                environment, joinSetup, nodes);
+        ClusterOptions.Join join = clusterOptions.prepare(joinArgs, simAsked ? FabricKind.SIM : null, fabricFlags.deviceOption.device,
+                environment, joinSetup, runOptions.nodes);
         KvConfig config = config(join.size());
-        new OutputFiles().add("--json", json).add("--plot", plot).check();
+        new OutputFiles().add("--json", jsonOption.json).add("--plot", runOptions.plot).check();
         try (RemusCluster joined = join.join()) {
             List<String> notes = join.notes(joined, "counts and latency histograms");
             Optional<List<KvRun>> runs = KvRunner.runAsNode(new ClusterKvExperiment(joined, join.timeout()), config);
@@ -198,16 +187,16 @@ public final class KvCommand implements Callable<Integer> {
         notes.add("check: every read returned a whole value written for its key, never older than the reader's own update");
         PrintWriter out = spec.commandLine().getOut();
         table(out, config, notes, runs);
-        if (json != null) {
-            Files.writeString(json, json(config, kind, cost, notes, runs) + System.lineSeparator(), StandardCharsets.UTF_8);
-            spec.commandLine().getErr().println("wrote " + json);
+        if (jsonOption.json != null) {
+            Files.writeString(jsonOption.json, json(config, kind, cost, notes, runs) + System.lineSeparator(), StandardCharsets.UTF_8);
+            spec.commandLine().getErr().println("wrote " + jsonOption.json);
         }
-        if (plot != null) {
+        if (runOptions.plot != null) {
             KvPlot.write("remus experiment kv, " + title + ", " + config.nodes() + " nodes x "
                     + config.threadsPerNode() + " threads, " + config.keys() + " keys of " + config.valueBytes() + " B, "
                     + (config.zipfTheta() == 0 ? "uniform" : "zipf " + config.zipfTheta())
-                    + (config.usesPLocal() ? ", p-local " + config.pLocal() : "") + ", " + durationSeconds + " s", runs, plot);
-            spec.commandLine().getErr().println("wrote " + plot);
+                    + (config.usesPLocal() ? ", p-local " + config.pLocal() : "") + ", " + durationSeconds + " s", runs, runOptions.plot);
+            spec.commandLine().getErr().println("wrote " + runOptions.plot);
         }
         spec.commandLine().getErr().flush();
     }
@@ -240,39 +229,34 @@ public final class KvCommand implements Callable<Integer> {
      * {@code round_trips_per_read}, {@code round_trips_per_update} and {@code memory_round_trips_per_update}.
      */
     private String json(KvConfig c, FabricKind kind, String cost, List<String> notes, List<KvRun> runs) {
-        StringBuilder b = new StringBuilder(4096).append('{');
-        field(b, "tool", str("remus"));
-        field(b, "test", str("kv"));
-        field(b, "fabric", str(kind.name().toLowerCase(Locale.ROOT)));
-        field(b, "cost_model", cost == null ? "null" : str(cost));
-        field(b, "nodes", Integer.toString(c.nodes()));
-        field(b, "threads_per_node", Integer.toString(c.threadsPerNode()));
-        field(b, "keys", Integer.toString(c.keys()));
-        field(b, "value_bytes", Integer.toString(c.valueBytes()));
-        field(b, "zipf", num(c.zipfTheta()));
-        field(b, "p_local", c.usesPLocal() ? num(c.pLocal()) : "null");
-        field(b, "seconds", num(durationSeconds));
-        field(b, "notes", strings(notes));
-        b.append("\"runs\":[");
-        for (int i = 0; i < runs.size(); i++) {
-            KvRun run = runs.get(i);
-            KvResult r = run.result();
-            b.append(i == 0 ? "{" : ",{");
-            field(b, "workload", str(r.workload().name()));
-            field(b, "way", str(r.way().flagName()));
-            field(b, "reads", Long.toString(r.reads()));
-            field(b, "updates", Long.toString(r.updates()));
-            field(b, "local_picks", Long.toString(r.localPicks()));
-            field(b, "ops_per_sec", num(r.opsPerSecond()));
-            latency(b, "read_latency_ns", run.reads());
-            latency(b, "update_latency_ns", run.updates());
-            field(b, "rdma_per_op", rdmaPerOp(r::postedPerOp, r.postedPerOp()));
-            field(b, "round_trips_per_op", num(r.roundTripsPerOp()));
-            field(b, "round_trips_per_read", num(r.roundTripsPerRead()));
-            field(b, "round_trips_per_update", num(r.roundTripsPerUpdate()));
-            b.append("\"memory_round_trips_per_update\":").append(num(r.memoryRoundTripsPerUpdate())).append('}');
-        }
-        return b.append("]}").toString();
+        return reportObject("kv", kind.name().toLowerCase(Locale.ROOT), b -> {
+            field(b, "cost_model", cost == null ? "null" : str(cost));
+            field(b, "nodes", Integer.toString(c.nodes()));
+            field(b, "threads_per_node", Integer.toString(c.threadsPerNode()));
+            field(b, "keys", Integer.toString(c.keys()));
+            field(b, "value_bytes", Integer.toString(c.valueBytes()));
+            field(b, "zipf", num(c.zipfTheta()));
+            field(b, "p_local", c.usesPLocal() ? num(c.pLocal()) : "null");
+            field(b, "seconds", num(durationSeconds));
+        }, notes, runs, KvCommand::jsonRun, b -> { });
+    }
+
+    private static void jsonRun(StringBuilder b, KvRun run) {
+        KvResult r = run.result();
+        b.append('{');
+        field(b, "workload", str(r.workload().name()));
+        field(b, "way", str(r.way().flagName()));
+        field(b, "reads", Long.toString(r.reads()));
+        field(b, "updates", Long.toString(r.updates()));
+        field(b, "local_picks", Long.toString(r.localPicks()));
+        field(b, "ops_per_sec", num(r.opsPerSecond()));
+        latency(b, "read_latency_ns", run.reads());
+        latency(b, "update_latency_ns", run.updates());
+        field(b, "rdma_per_op", rdmaPerOp(r::postedPerOp, r.postedPerOp()));
+        field(b, "round_trips_per_op", num(r.roundTripsPerOp()));
+        field(b, "round_trips_per_read", num(r.roundTripsPerRead()));
+        field(b, "round_trips_per_update", num(r.roundTripsPerUpdate()));
+        b.append("\"memory_round_trips_per_update\":").append(num(r.memoryRoundTripsPerUpdate())).append('}');
     }
 
     private static void latency(StringBuilder b, String name, LatencySummary l) {
@@ -291,7 +275,7 @@ public final class KvCommand implements Callable<Integer> {
      * @throws ParameterException naming the flag and its value when one is bad
      */
     KvConfig config() {
-        return config(nodes);
+        return config(runOptions.nodes);
     }
 
     /**
@@ -317,13 +301,13 @@ public final class KvCommand implements Callable<Integer> {
         if (!(durationSeconds >= 0.01) || durationSeconds > 3600) {
             throw usage("--duration must be in [0.01, 3600] seconds, got " + durationSeconds);
         }
-        if (segmentMib < 1 || segmentMib > 1024) {
-            throw usage("--segment-mib must be 1..1024, got " + segmentMib);
+        if (runOptions.segmentMib < 1 || runOptions.segmentMib > 1024) {
+            throw usage("--segment-mib must be 1..1024, got " + runOptions.segmentMib);
         }
         Duration duration = Duration.ofNanos(Math.round(durationSeconds * 1e9));
         try {
             return new KvConfig(wayList, workloadList, nodeCount, threads, keys, zipf, pLocal == null ? Double.NaN : pLocal,
-                    duration, segmentMib << 20, seed, valueSize);
+                    duration, runOptions.segmentMib << 20, runOptions.seed, valueSize);
         } catch (BadArgumentException e) {
             throw usage(flagNames(e.getMessage()));
         }

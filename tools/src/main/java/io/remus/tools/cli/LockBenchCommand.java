@@ -78,8 +78,8 @@ public final class LockBenchCommand implements Callable<Integer> {
             description = "alock, spin, mcs, alock-remote-only or alock-parking (ALock whose local waiters park after spinning); a comma list runs each (default ${DEFAULT-VALUE}).")
     List<String> locks;
 
-    @Option(names = "--nodes", paramLabel = "N", defaultValue = "2", description = "Nodes, each a memory and compute node (default ${DEFAULT-VALUE}).")
-    int nodes;
+    @Mixin
+    NodeCountOption nodeCountOption;
 
     @Option(names = "--threads", paramLabel = "T", defaultValue = "2", description = "Worker threads per node (default ${DEFAULT-VALUE}).")
     int threads;
@@ -112,20 +112,20 @@ public final class LockBenchCommand implements Callable<Integer> {
     @Option(names = "--seed", paramLabel = "SEED", defaultValue = "1", description = "Seed of the key choice (default ${DEFAULT-VALUE}).")
     long seed;
 
-    @Option(names = "--fabric", paramLabel = "FABRIC", description = "verbs or sim (default: verbs when this host has an RDMA device, else sim).")
-    FabricKind fabric;
+    @Mixin
+    FabricOption fabricOption;
 
-    @Option(names = {"-d", "--ib-dev"}, paramLabel = "DEVICE", description = "RDMA device for --fabric verbs (default: the first one libibverbs lists).")
-    String device;
+    @Mixin
+    DeviceOption deviceOption;
 
-    @Option(names = "--sim-latency-ns", paramLabel = "NANOS", defaultValue = "0", description = "Sim fabric: injected execution latency per work request (default ${DEFAULT-VALUE}).")
-    long simLatencyNanos;
+    @Mixin
+    SimLatencyOption simLatencyOption;
 
-    @Option(names = "--sim-cost", paramLabel = "MODEL", description = "Sim fabric: cost model of the simulated NIC, none or connectx5 (default none: no cost; see SimCostModel). Its times are lower bounds; compare ratios.")
-    String simCost;
+    @Mixin
+    SimCostOption simCostOption;
 
-    @Option(names = "--json", description = "Print the report as one JSON object.")
-    boolean json;
+    @Mixin
+    JsonOption jsonOption;
 
     @Option(names = "--csv", paramLabel = "FILE", description = "Append one header-less CSV row per run to FILE (columns: see LockCsv, or --csv-columns).")
     Path csv;
@@ -182,7 +182,7 @@ public final class LockBenchCommand implements Callable<Integer> {
         notes.add("fabric " + fabricName + " (" + choice.reason() + ")");
         Supplier<Fabric> fabrics = fabrics(choice.kind(), notes);
         notes.add(ClusterOptions.hostLoad());
-        if (pLocal.stream().anyMatch(p -> p < 1) && nodes == 1) {
+        if (pLocal.stream().anyMatch(p -> p < 1) && nodeCountOption.nodes == 1) {
             notes.add("one node: every lock is local whatever --p-local says");
         }
         warmUp(configs, fabricName, fabrics, notes);
@@ -196,7 +196,7 @@ public final class LockBenchCommand implements Callable<Integer> {
             }
         }
         LockReport report = new LockReport(fabricName, notes, runs);
-        if (json) {
+        if (jsonOption.json) {
             LockJsonFormat.write(report, out);
         } else {
             LockHumanFormat.write(report, out);
@@ -214,13 +214,13 @@ public final class LockBenchCommand implements Callable<Integer> {
 
     /** The cluster mode: joins, runs every point with the other processes, and prints node 0's report on node 0. */
     private int callAsNode(PrintWriter out) throws IOException, InterruptedException {
-        if (simLatencyNanos > 0) {
+        if (simLatencyOption.simLatencyNanos > 0) {
             throw usage("--sim-latency-ns is for the simulator, in one JVM; not with one process per node");
         }
-        if (simCost != null) {
+        if (simCostOption.simCost != null) {
             throw usage("--sim-cost is for the simulator, in one JVM; not with one process per node");
         }
-        ClusterOptions.Join join = clusterOptions.prepare(joinArgs, fabric, device, environment, joinSetup, nodes);
+        ClusterOptions.Join join = clusterOptions.prepare(joinArgs, fabricOption.fabric, deviceOption.device, environment, joinSetup, nodeCountOption.nodes);
         List<LockBenchmarkConfig> configs = configs(join.size());
         new OutputFiles().add("--csv", csv).check();
         join.ensureSegment(segmentBytesNeeded(configs));
@@ -252,7 +252,7 @@ public final class LockBenchCommand implements Callable<Integer> {
             }
             if (joined.nodeId() == 0) {
                 LockReport report = new LockReport(fabricName, notes, runs);
-                if (json) {
+                if (jsonOption.json) {
                     LockJsonFormat.write(report, out);
                 } else {
                     LockHumanFormat.write(report, out);
@@ -309,15 +309,15 @@ public final class LockBenchCommand implements Callable<Integer> {
     }
 
     private Supplier<Fabric> fabrics(FabricKind kind, List<String> notes) {
-        if (kind == FabricKind.SIM && simLatencyNanos > 0) {
-            notes.add("sim execution latency injected: " + simLatencyNanos + " ns per work request");
+        if (kind == FabricKind.SIM && simLatencyOption.simLatencyNanos > 0) {
+            notes.add("sim execution latency injected: " + simLatencyOption.simLatencyNanos + " ns per work request");
         }
         SimCostModel cost = simCostModel();
         if (kind == FabricKind.SIM && !cost.isFree()) {
             notes.add("sim cost model " + cost.describe() + " (times are lower bounds)");
         }
-        return InProcessFabrics.of(kind, device,
-                SimOptions.defaults().withExecutionLatencyNanos(simLatencyNanos).withCostModel(cost), notes);
+        return InProcessFabrics.of(kind, deviceOption.device,
+                SimOptions.defaults().withExecutionLatencyNanos(simLatencyOption.simLatencyNanos).withCostModel(cost), notes);
     }
 
     /**
@@ -325,7 +325,7 @@ public final class LockBenchCommand implements Callable<Integer> {
      *         and {@code --sim-cost} for sim
      */
     private FabricChoice fabricChoice() {
-        return FabricChoice.choose(spec.commandLine(), fabric, FabricChoice.given("-d", device),
+        return FabricChoice.choose(spec.commandLine(), fabricOption.fabric, FabricChoice.given("-d", deviceOption.device),
                 simOnlyFlags(), hostFabric);
     }
 
@@ -339,11 +339,11 @@ public final class LockBenchCommand implements Callable<Integer> {
      * @return whether it warned
      */
     boolean warnIfOversubscribed(PrintWriter err, int cpus) {
-        int total = nodes * threads;
+        int total = nodeCountOption.nodes * threads;
         if (total <= 2 * cpus) {
             return false;
         }
-        err.println("remus: warning: --nodes " + nodes + " x --threads " + threads + " = " + total
+        err.println("remus: warning: --nodes " + nodeCountOption.nodes + " x --threads " + threads + " = " + total
                 + " spinning worker threads on " + cpus + " CPU(s): waiters spin through the time slices of "
                 + "descheduled lock holders, so progress is slow and the figures measure the scheduler");
         err.flush();
@@ -357,7 +357,7 @@ public final class LockBenchCommand implements Callable<Integer> {
      * @throws ParameterException for flags out of range
      */
     List<LockBenchmarkConfig> configs() {
-        return configs(nodes);
+        return configs(nodeCountOption.nodes);
     }
 
     /**
@@ -384,8 +384,8 @@ public final class LockBenchCommand implements Callable<Integer> {
         if (!(warmupSeconds >= 0) || warmupSeconds > 600) {
             throw usage("--warmup must be in [0, 600] seconds, got " + warmupSeconds);
         }
-        if (simLatencyNanos < 0) {
-            throw usage("--sim-latency-ns must not be negative, got " + simLatencyNanos);
+        if (simLatencyOption.simLatencyNanos < 0) {
+            throw usage("--sim-latency-ns must not be negative, got " + simLatencyOption.simLatencyNanos);
         }
         simCostModel();
         LockOptions defaults = LockOptions.defaults();
@@ -434,11 +434,11 @@ public final class LockBenchCommand implements Callable<Integer> {
 
     /** @return {@code --sim-cost}'s preset, {@link SimCostModel#NONE} when not given */
     private SimCostModel simCostModel() {
-        return SimFlags.costModel(simCost, this::usage);
+        return simCostOption.costModel(this::usage);
     }
 
     /** @return the given flags that only the simulator honours */
     private List<String> simOnlyFlags() {
-        return SimFlags.simOnly(simLatencyNanos, simCost);
+        return SimFlags.simOnly(simLatencyOption.simLatencyNanos, simCostOption.simCost);
     }
 }

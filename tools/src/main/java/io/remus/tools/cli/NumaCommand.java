@@ -8,6 +8,7 @@ import io.remus.tools.experiment.numa.NumaPlot;
 import io.remus.tools.experiment.numa.NumaRow;
 import io.remus.tools.experiment.numa.NumaTopology;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -15,7 +16,6 @@ import picocli.CommandLine.Spec;
 
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
@@ -57,11 +57,8 @@ public final class NumaCommand implements Callable<Integer> {
     @Option(names = "--no-rdma", description = "Measure CPU access only.")
     boolean noRdma;
 
-    @Option(names = {"-d", "--ib-dev"}, paramLabel = "DEVICE", description = "RDMA device (verbs; default: the first).")
-    String device;
-
-    @Option(names = "--plot", paramLabel = "FILE", description = "Also draw the results as a PNG.")
-    Path plot;
+    @Mixin
+    ProbeOptions probeOptions;
 
     @Option(names = "--timeout", paramLabel = "SECONDS", defaultValue = "30", description = "Longest wait for one RDMA completion (default ${DEFAULT-VALUE}).")
     int timeoutSeconds;
@@ -75,7 +72,7 @@ public final class NumaCommand implements Callable<Integer> {
     public Integer call() throws IOException {
         check();
         FabricChoice choice = noRdma ? null : fabricChoice();
-        new OutputFiles().add("--plot", plot).check();
+        new OutputFiles().add("--plot", probeOptions.plot).check();
         NumaTopology topology = NumaTopology.read();
         PrintWriter out = spec.commandLine().getOut();
         out.println("remus experiment numa: " + sizeMib + " MiB bound per memory node, " + steps
@@ -97,7 +94,7 @@ public final class NumaCommand implements Callable<Integer> {
             rows = experiment.run(topology, null);
         } else {
             choice.announce(spec.commandLine().getErr());
-            try (Fabric f = ExperimentFabric.open(choice.kind(), device)) {
+            try (Fabric f = ExperimentFabric.open(choice.kind(), probeOptions.device)) {
                 rdmaWords = rdmaBytes + "-byte READs through node 0's loopback QP on the " + f.name() + " fabric ("
                         + choice.reason() + ")" + (choice.kind() == FabricKind.SIM
                         ? "; the simulator copies in Java, so this is not a NIC's placement cost" : "");
@@ -113,9 +110,9 @@ public final class NumaCommand implements Callable<Integer> {
                     r.sequentialGBps(), r.rdmaRead() == null ? "-"
                             : String.format(Locale.ROOT, "%.2f", r.rdmaRead().median() / 1000.0));
         }
-        if (plot != null) {
-            NumaPlot.write(rows, "remus experiment numa: thread node x memory node", plot);
-            out.println("plot: " + plot);
+        if (probeOptions.plot != null) {
+            NumaPlot.write(rows, "remus experiment numa: thread node x memory node", probeOptions.plot);
+            out.println("plot: " + probeOptions.plot);
         }
         out.flush();
         return 0;
@@ -137,13 +134,13 @@ public final class NumaCommand implements Callable<Integer> {
         if (timeoutSeconds < 1 || timeoutSeconds > 3600) {
             throw usage("--timeout must be 1..3600 seconds, got " + timeoutSeconds);
         }
-        if (noRdma && (fabric != null || device != null)) {
+        if (noRdma && (fabric != null || probeOptions.device != null)) {
             throw usage("--no-rdma excludes --fabric and -d");
         }
     }
 
     private FabricChoice fabricChoice() {
-        return FabricChoice.choose(spec.commandLine(), fabric, FabricChoice.given("-d", device), List.of(), hostFabric);
+        return FabricChoice.choose(spec.commandLine(), fabric, FabricChoice.given("-d", probeOptions.device), List.of(), hostFabric);
     }
 
     private ParameterException usage(String message) {

@@ -15,6 +15,7 @@ import io.remus.bench.object.ObjectRun;
 import io.remus.bench.object.ObjectRunner;
 import io.remus.tools.plot.ObjectPlot;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -81,23 +82,23 @@ public final class ObjectBenchCommand implements Callable<Integer> {
     @Option(names = "--value-bytes", paramLabel = "B", defaultValue = "64", description = "Register value and SST row size, a multiple of 8 (default ${DEFAULT-VALUE}).")
     int valueBytes;
 
-    @Option(names = "--segment-mib", paramLabel = "MIB", defaultValue = "64", description = "Memory per node in MiB (default ${DEFAULT-VALUE}).")
-    long segmentMib;
+    @Mixin
+    SegmentMibOption segmentMibOption;
 
-    @Option(names = "--seed", paramLabel = "SEED", defaultValue = "1", description = "Seed of the workers' choices (default ${DEFAULT-VALUE}).")
-    long seed;
+    @Mixin
+    WorkerSeedOption seedOption;
 
-    @Option(names = "--sim-cost", paramLabel = "MODEL", description = "Sim fabric: cost model of the simulated NIC, none or connectx5 (default none: no cost; see SimCostModel). Its times are lower bounds; compare ratios.")
-    String simCost;
+    @Mixin
+    SimCostOption simCostOption;
 
-    @Option(names = "--fabric", paramLabel = "FABRIC", description = "verbs or sim (default: verbs when this host has an RDMA device, else sim).")
-    FabricKind fabric;
+    @Mixin
+    FabricOption fabricOption;
 
-    @Option(names = {"-d", "--ib-dev"}, paramLabel = "DEVICE", description = "RDMA device for --fabric verbs (default: the first one libibverbs lists).")
-    String device;
+    @Mixin
+    DeviceOption deviceOption;
 
-    @Option(names = "--json", description = "Print the report as one JSON object.")
-    boolean json;
+    @Mixin
+    JsonOption jsonOption;
 
     @Option(names = "--plot", paramLabel = "FILE", description = "Draw throughput, p99.9 and largest latency as grouped bars in a PNG.")
     Path plot;
@@ -110,16 +111,16 @@ public final class ObjectBenchCommand implements Callable<Integer> {
     @Override
     public Integer call() throws IOException, InterruptedException {
         List<ObjectBenchmarkConfig> configs = configs();
-        FabricChoice choice = FabricChoice.choose(spec.commandLine(), fabric, FabricChoice.given("-d", device),
-                SimFlags.simOnly(0, simCost), hostFabric);
-        SimCostModel cost = SimFlags.costModel(simCost, this::usage);
+        FabricChoice choice = FabricChoice.choose(spec.commandLine(), fabricOption.fabric, FabricChoice.given("-d", deviceOption.device),
+                SimFlags.simOnly(0, simCostOption.simCost), hostFabric);
+        SimCostModel cost = simCostOption.costModel(this::usage);
         new OutputFiles().add("--plot", plot).check();
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         choice.announce(err);
         List<String> notes = new ArrayList<>();
         notes.add("fabric " + choice.name() + " (" + choice.reason() + ")");
-        Supplier<Fabric> fabrics = InProcessFabrics.of(choice.kind(), device, SimOptions.defaults().withCostModel(cost), notes);
+        Supplier<Fabric> fabrics = InProcessFabrics.of(choice.kind(), deviceOption.device, SimOptions.defaults().withCostModel(cost), notes);
         if (choice.kind() == FabricKind.SIM && !cost.isFree()) {
             notes.add("sim cost model " + cost.describe() + " (times are lower bounds)");
         }
@@ -143,7 +144,7 @@ public final class ObjectBenchCommand implements Callable<Integer> {
             runs.add(ObjectRunner.run(fabrics, config));
         }
         ObjectReport report = new ObjectReport(choice.name(), notes, runs);
-        if (json) {
+        if (jsonOption.json) {
             ObjectJsonFormat.write(report, out);
         } else {
             ObjectHumanFormat.write(report, out);
@@ -194,8 +195,8 @@ public final class ObjectBenchCommand implements Callable<Integer> {
         if (!(warmupSeconds >= 0) || warmupSeconds > 600) {
             throw usage("--warmup must be in [0, 600] seconds, got " + warmupSeconds);
         }
-        if (segmentMib < 1 || segmentMib > 1024) {
-            throw usage("--segment-mib must be 1..1024, got " + segmentMib);
+        if (segmentMibOption.segmentMib < 1 || segmentMibOption.segmentMib > 1024) {
+            throw usage("--segment-mib must be 1..1024, got " + segmentMibOption.segmentMib);
         }
         Duration duration = Duration.ofNanos(Math.round(durationSeconds * 1e9));
         List<ObjectBenchmarkConfig> configs = new ArrayList<>();
@@ -204,7 +205,7 @@ public final class ObjectBenchCommand implements Callable<Integer> {
                 for (ImplKind i : implKinds) {
                     try {
                         configs.add(new ObjectBenchmarkConfig(o, i, nodes, threads, duration, s, elements, valueBytes,
-                                segmentMib << 20, seed));
+                                segmentMibOption.segmentMib << 20, seedOption.seed));
                     } catch (BadArgumentException e) {
                         throw usage(flagNames(e.getMessage()));
                     }

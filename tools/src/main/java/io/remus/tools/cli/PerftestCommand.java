@@ -33,6 +33,7 @@ import io.remus.verbs.ConnectionOptions;
 import org.HdrHistogram.HistogramLogWriter;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -160,14 +161,14 @@ public final class PerftestCommand implements Callable<Integer> {
     @Option(names = {"--report-gbits", "--report_gbits"}, description = "Report bandwidth in Gb/s (10^9 bits).")
     boolean reportGbits;
 
-    @Option(names = "--fabric", paramLabel = "FABRIC", description = "verbs or sim (default: verbs when this host has an RDMA device, else sim).")
-    FabricKind fabric;
+    @Mixin
+    FabricOption fabricOption;
 
     @Option(names = "--perftest-format", description = "Print perftest's result table.")
     boolean perftestFormat;
 
-    @Option(names = "--json", description = "Print the report as one JSON object.")
-    boolean json;
+    @Mixin
+    JsonOption jsonOption;
 
     @Option(names = "--hgrm", paramLabel = "FILE", description = "Write the latency histogram (HdrHistogram percentile distribution, usec); one file per size with -a.")
     Path hgrm;
@@ -190,11 +191,11 @@ public final class PerftestCommand implements Callable<Integer> {
     @Option(names = "--progress", negatable = true, defaultValue = "true", fallbackValue = "true", description = "Print a progress line on long runs (default on).")
     boolean progress;
 
-    @Option(names = "--sim-latency-ns", paramLabel = "NANOS", defaultValue = "0", description = "Sim fabric: injected execution latency per work request (default ${DEFAULT-VALUE}).")
-    long simLatencyNanos;
+    @Mixin
+    SimLatencyOption simLatencyOption;
 
-    @Option(names = "--sim-cost", paramLabel = "MODEL", description = "Sim fabric: cost model of the simulated NIC, none or connectx5 (default none: no cost; see SimCostModel). Its times are lower bounds; compare ratios.")
-    String simCost;
+    @Mixin
+    SimCostOption simCostOption;
 
     /**
      * @param test        the benchmark this command runs
@@ -235,7 +236,7 @@ public final class PerftestCommand implements Callable<Integer> {
             return serveVerbs(settings, err);
         }
         try (BenchTransport transport = open(choice.kind(), settings, notes)) {
-            ProgressLine line = new ProgressLine(err, progress && !json);
+            ProgressLine line = new ProgressLine(err, progress && !jsonOption.json);
             BenchReport report;
             if (test.isLatency()) {
                 long clockCost = ClockCost.measureNanos(CLOCK_SAMPLES);
@@ -263,7 +264,7 @@ public final class PerftestCommand implements Callable<Integer> {
                 report = new BenchReport(settings, transport.fabricName(), transport.description(), notes, List.of(),
                         results, reportGbits);
             }
-            if (json) {
+            if (jsonOption.json) {
                 JsonFormat.write(report, out);
             } else if (perftestFormat) {
                 PerftestFormat.write(report, out);
@@ -386,7 +387,7 @@ public final class PerftestCommand implements Callable<Integer> {
         if (matched("--idle-timeout")) {
             verbsOnly.add("--idle-timeout " + idleTimeoutSeconds);
         }
-        return FabricChoice.choose(spec.commandLine(), fabric, verbsOnly, simOnlyFlags(), hostFabric);
+        return FabricChoice.choose(spec.commandLine(), fabricOption.fabric, verbsOnly, simOnlyFlags(), hostFabric);
     }
 
     /** @return the files this run will write, by option, to check before it runs */
@@ -521,8 +522,8 @@ public final class PerftestCommand implements Callable<Integer> {
             return new VerbsBenchTransport(verbsOptions(s), bufferBytes(s), s.queuePairs(),
                     s.inFlightPerQueuePair(), s.outstandingReads(), signature(s), s.timeout());
         }
-        if (simLatencyNanos > 0) {
-            notes.add("sim execution latency injected: " + simLatencyNanos + " ns per work request");
+        if (simLatencyOption.simLatencyNanos > 0) {
+            notes.add("sim execution latency injected: " + simLatencyOption.simLatencyNanos + " ns per work request");
         }
         long buffer = bufferBytes(s);
         SimCostModel cost = simCostModel();
@@ -530,7 +531,7 @@ public final class PerftestCommand implements Callable<Integer> {
             notes.add("sim cost model " + cost.describe() + " (times are lower bounds)");
         }
         // perftest's QPs retry a receiver-not-ready peer forever (rnr_retry 7): so do the simulated ones here.
-        SimOptions options = SimOptions.defaults().withExecutionLatencyNanos(simLatencyNanos).withCostModel(cost)
+        SimOptions options = SimOptions.defaults().withExecutionLatencyNanos(simLatencyOption.simLatencyNanos).withCostModel(cost)
                 .withRnrRetries(SimOptions.RNR_RETRY_FOREVER);
         return new SimBenchTransport(options, buffer, s.queuePairs(), Math.max(s.txDepth(), 1),
                 test.operation() == BenchOperation.SEND ? rxDepth : 0);
@@ -545,7 +546,7 @@ public final class PerftestCommand implements Callable<Integer> {
     BenchSettings settings() {
         settingNotes.clear();
         boolean atomic = test.operation() == BenchOperation.ATOMIC;
-        if (json && perftestFormat) {
+        if (jsonOption.json && perftestFormat) {
             throw usage("--json and --perftest-format exclude each other");
         }
         if (size != null && all) {
@@ -620,11 +621,11 @@ public final class PerftestCommand implements Callable<Integer> {
         if (rdmaCm && matched("-u")) {
             throw usage("-u and -R exclude each other: with -R rdma_cm chooses the QPs' ACK timeout");
         }
-        if (simLatencyNanos < 0) {
-            throw usage("--sim-latency-ns must not be negative, got " + simLatencyNanos);
+        if (simLatencyOption.simLatencyNanos < 0) {
+            throw usage("--sim-latency-ns must not be negative, got " + simLatencyOption.simLatencyNanos);
         }
-        if (simLatencyNanos > timeoutSeconds * 1e9) {
-            throw usage("--sim-latency-ns " + simLatencyNanos + " is longer than --timeout " + timeoutSeconds
+        if (simLatencyOption.simLatencyNanos > timeoutSeconds * 1e9) {
+            throw usage("--sim-latency-ns " + simLatencyOption.simLatencyNanos + " is longer than --timeout " + timeoutSeconds
                     + " s: every work request would time out");
         }
         simCostModel();
@@ -707,11 +708,11 @@ public final class PerftestCommand implements Callable<Integer> {
 
     /** @return {@code --sim-cost}'s preset, {@link SimCostModel#NONE} when not given */
     private SimCostModel simCostModel() {
-        return SimFlags.costModel(simCost, this::usage);
+        return simCostOption.costModel(this::usage);
     }
 
     /** @return the given flags that only the simulator honours */
     private List<String> simOnlyFlags() {
-        return SimFlags.simOnly(simLatencyNanos, simCost);
+        return SimFlags.simOnly(simLatencyOption.simLatencyNanos, simCostOption.simCost);
     }
 }

@@ -79,8 +79,8 @@ public final class ReclaimBenchCommand implements Callable<Integer> {
                     + "reclaimer runs without and with it; no (default). --stall alone means yes.")
     String stall;
 
-    @Option(names = "--nodes", paramLabel = "N", defaultValue = "2", description = "Nodes, each a memory and compute node (default ${DEFAULT-VALUE}).")
-    int nodes;
+    @Mixin
+    NodeCountOption nodeCountOption;
 
     @Option(names = "--threads", paramLabel = "T", defaultValue = "2", description = "Churn threads per node (default ${DEFAULT-VALUE}).")
     int threads;
@@ -116,17 +116,17 @@ public final class ReclaimBenchCommand implements Callable<Integer> {
     @Option(names = "--segment-mib", paramLabel = "MIB", defaultValue = "256", description = "Memory per node in MiB; never-free keeps every retired block in it (default ${DEFAULT-VALUE}).")
     long segmentMib;
 
-    @Option(names = "--seed", paramLabel = "SEED", defaultValue = "1", description = "Seed of the workers' choices (default ${DEFAULT-VALUE}).")
-    long seed;
+    @Mixin
+    WorkerSeedOption seedOption;
 
-    @Option(names = "--sim-cost", paramLabel = "MODEL", description = "Sim fabric: cost model of the simulated NIC, none or connectx5 (default none: no cost; see SimCostModel). Its times are lower bounds; compare ratios.")
-    String simCost;
+    @Mixin
+    SimCostOption simCostOption;
 
-    @Option(names = "--fabric", paramLabel = "FABRIC", description = "verbs or sim (default: verbs when this host has an RDMA device, else sim).")
-    FabricKind fabric;
+    @Mixin
+    FabricOption fabricOption;
 
-    @Option(names = {"-d", "--ib-dev"}, paramLabel = "DEVICE", description = "RDMA device for --fabric verbs (default: the first one libibverbs lists).")
-    String device;
+    @Mixin
+    DeviceOption deviceOption;
 
     @Option(names = "--json", description = "Print the report as one JSON object (with every run's samples).")
     boolean json;
@@ -167,16 +167,16 @@ public final class ReclaimBenchCommand implements Callable<Integer> {
         }
         clusterOptions.refuseJoinArgs(joinArgs);
         List<ReclaimBenchmarkConfig> configs = configs();
-        FabricChoice choice = FabricChoice.choose(spec.commandLine(), fabric, FabricChoice.given("-d", device),
-                SimFlags.simOnly(0, simCost), hostFabric);
-        SimCostModel cost = SimFlags.costModel(simCost, this::usage);
+        FabricChoice choice = FabricChoice.choose(spec.commandLine(), fabricOption.fabric, FabricChoice.given("-d", deviceOption.device),
+                SimFlags.simOnly(0, simCostOption.simCost), hostFabric);
+        SimCostModel cost = simCostOption.costModel(this::usage);
         new OutputFiles().add("--plot", plot).check();
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         choice.announce(err);
         List<String> notes = new ArrayList<>();
         notes.add("fabric " + choice.name() + " (" + choice.reason() + ")");
-        Supplier<Fabric> fabrics = InProcessFabrics.of(choice.kind(), device, SimOptions.defaults().withCostModel(cost), notes);
+        Supplier<Fabric> fabrics = InProcessFabrics.of(choice.kind(), deviceOption.device, SimOptions.defaults().withCostModel(cost), notes);
         if (choice.kind() == FabricKind.SIM && !cost.isFree()) {
             notes.add("sim cost model " + cost.describe() + " (times are lower bounds)");
         }
@@ -214,10 +214,10 @@ public final class ReclaimBenchCommand implements Callable<Integer> {
      * nodes do not wait for the drawing (minutes in an emulated guest) within their shutdown timeout.
      */
     private int callAsNode() throws IOException, InterruptedException {
-        if (simCost != null) {
+        if (simCostOption.simCost != null) {
             throw usage("--sim-cost is for the simulator, in one JVM; not with one process per node");
         }
-        ClusterOptions.Join join = clusterOptions.prepare(joinArgs, fabric, device, environment, joinSetup, nodes);
+        ClusterOptions.Join join = clusterOptions.prepare(joinArgs, fabricOption.fabric, deviceOption.device, environment, joinSetup, nodeCountOption.nodes);
         List<ReclaimBenchmarkConfig> configs = configs(join.size(), EpochOptions.defaults().clockSkew());
         new OutputFiles().add("--plot", plot).check();
         join.ensureSegment(segmentMib << 20);
@@ -297,7 +297,7 @@ public final class ReclaimBenchCommand implements Callable<Integer> {
      * @throws ParameterException naming the flag and its value when one is out of range
      */
     List<ReclaimBenchmarkConfig> configs() {
-        return configs(nodes, ReclaimBenchmarkConfig.benchEpochOptions().clockSkew());
+        return configs(nodeCountOption.nodes, ReclaimBenchmarkConfig.benchEpochOptions().clockSkew());
     }
 
     /**
@@ -360,7 +360,7 @@ public final class ReclaimBenchCommand implements Callable<Integer> {
             for (boolean s : stalls) {
                 try {
                     configs.add(new ReclaimBenchmarkConfig(k, nodes, threads, duration, ops == null ? 0 : ops, s, slots,
-                            readPercent, epoch, barrierEvery, Duration.ofMillis(sampleMillis), segmentMib << 20, seed));
+                            readPercent, epoch, barrierEvery, Duration.ofMillis(sampleMillis), segmentMib << 20, seedOption.seed));
                 } catch (BadArgumentException e) {
                     throw usage(flagNames(e.getMessage()));
                 }

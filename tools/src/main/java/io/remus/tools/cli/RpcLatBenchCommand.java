@@ -7,6 +7,7 @@ import io.remus.core.sim.SimCostModel;
 import io.remus.core.sim.SimOptions;
 import io.remus.bench.perftest.FabricKind;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -47,14 +48,14 @@ public final class RpcLatBenchCommand implements Callable<Integer> {
     @Option(names = "--warmup", paramLabel = "N", defaultValue = "200", description = "Unmeasured calls first (default ${DEFAULT-VALUE}).")
     int warmup;
 
-    @Option(names = "--sim-cost", paramLabel = "MODEL", description = "Sim fabric: cost model of the simulated NIC, none or connectx5 (default none: no cost; see SimCostModel). Its times are lower bounds; compare ratios.")
-    String simCost;
+    @Mixin
+    SimCostOption simCostOption;
 
-    @Option(names = "--fabric", paramLabel = "FABRIC", description = "verbs or sim (default: verbs when this host has an RDMA device, else sim).")
-    FabricKind fabric;
+    @Mixin
+    FabricOption fabricOption;
 
-    @Option(names = {"-d", "--ib-dev"}, paramLabel = "DEVICE", description = "RDMA device for --fabric verbs (default: the first one libibverbs lists).")
-    String device;
+    @Mixin
+    DeviceOption deviceOption;
 
     /** @param hostFabric the fabric without {@code --fabric} ({@link FabricChoice#detect}) */
     public RpcLatBenchCommand(Supplier<FabricChoice> hostFabric) {
@@ -72,14 +73,14 @@ public final class RpcLatBenchCommand implements Callable<Integer> {
         if (warmup < 0 || warmup > 100_000_000) {
             throw usage("--warmup must be 0..100000000, got " + warmup);
         }
-        FabricChoice choice = FabricChoice.choose(spec.commandLine(), fabric, FabricChoice.given("-d", device),
-                SimFlags.simOnly(0, simCost), hostFabric);
-        SimCostModel cost = SimFlags.costModel(simCost, this::usage);
+        FabricChoice choice = FabricChoice.choose(spec.commandLine(), fabricOption.fabric, FabricChoice.given("-d", deviceOption.device),
+                SimFlags.simOnly(0, simCostOption.simCost), hostFabric);
+        SimCostModel cost = simCostOption.costModel(this::usage);
         PrintWriter out = spec.commandLine().getOut();
         choice.announce(spec.commandLine().getErr());
         List<String> notes = new ArrayList<>();
         notes.add("fabric " + choice.name() + " (" + choice.reason() + ")");
-        Supplier<Fabric> fabrics = InProcessFabrics.of(choice.kind(), device, SimOptions.defaults().withCostModel(cost), notes);
+        Supplier<Fabric> fabrics = InProcessFabrics.of(choice.kind(), deviceOption.device, SimOptions.defaults().withCostModel(cost), notes);
         if (choice.kind() == FabricKind.SIM && !cost.isFree()) {
             notes.add("sim cost model " + cost.describe() + " (times are lower bounds)");
         }

@@ -22,7 +22,6 @@ import picocli.CommandLine.Unmatched;
 
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -33,11 +32,11 @@ import java.util.concurrent.Callable;
 import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
 
+import static io.remus.tools.report.JsonReportWriter.reportObject;
 import static io.remus.tools.report.JsonText.field;
 import static io.remus.tools.report.JsonText.num;
 import static io.remus.tools.report.JsonText.rdmaPerOp;
 import static io.remus.tools.report.JsonText.str;
-import static io.remus.tools.report.JsonText.strings;
 
 /**
  * {@code remus experiment sharing}: Gossamer's shared-counter microbenchmark (Trust&lt;T&gt; / Gossamer,
@@ -94,8 +93,8 @@ public final class SharingCommand implements Callable<Integer> {
             description = "Ways to run, in order (default ${DEFAULT-VALUE}).")
     String ways;
 
-    @Option(names = "--nodes", paramLabel = "N", defaultValue = "2", description = "Nodes, 1..16 (default ${DEFAULT-VALUE}).")
-    int nodes;
+    @Mixin
+    ExperimentRunOptions runOptions;
 
     @Option(names = "--threads", paramLabel = "T[,T...]", defaultValue = "2",
             description = "Workers per node, 1..32; a list runs each (default ${DEFAULT-VALUE}).")
@@ -118,21 +117,11 @@ public final class SharingCommand implements Callable<Integer> {
             description = "Seconds per way and thread count, in [0.01, 3600] (default ${DEFAULT-VALUE}).")
     double durationSeconds;
 
-    @Option(names = "--seed", paramLabel = "N", defaultValue = "1", description = "Seed of the picks (default ${DEFAULT-VALUE}).")
-    long seed;
-
-    @Option(names = "--segment-mib", paramLabel = "MIB", defaultValue = "64",
-            description = "Memory per node, MiB, 1..1024 (default ${DEFAULT-VALUE}).")
-    long segmentMib;
-
     @Mixin
     ExperimentFabricFlags fabricFlags;
 
-    @Option(names = "--json", description = "Print the report as one JSON object.")
-    boolean json;
-
-    @Option(names = "--plot", paramLabel = "FILE", description = "Draw throughput, p50 and p99 as grouped bars in a PNG.")
-    Path plot;
+    @Mixin
+    JsonOption jsonOption;
 
     @Override
     public Integer call() throws IOException, InterruptedException {
@@ -142,7 +131,7 @@ public final class SharingCommand implements Callable<Integer> {
         clusterOptions.refuseJoinArgs(joinArgs);
         List<SharingConfig> configs = configs();
         FabricKind kind = fabricFlags.kind(this::usage);
-        new OutputFiles().add("--plot", plot).check();
+        new OutputFiles().add("--plot", runOptions.plot).check();
         List<String> notes = new ArrayList<>();
         Supplier<Fabric> fabrics = fabricFlags.fabrics(kind, this::usage, notes);
         List<SharingRun> runs = new ArrayList<>();
@@ -162,10 +151,10 @@ public final class SharingCommand implements Callable<Integer> {
         }
         boolean simAsked = spec.commandLine().getParseResult().hasMatchedOption("--fabric")
                 && fabricFlags.kind(this::usage) == FabricKind.SIM;
-        ClusterOptions.Join join = clusterOptions.prepare(joinArgs, simAsked ? FabricKind.SIM : null, fabricFlags.device,
-                environment, joinSetup, nodes);
+        ClusterOptions.Join join = clusterOptions.prepare(joinArgs, simAsked ? FabricKind.SIM : null, fabricFlags.deviceOption.device,
+                environment, joinSetup, runOptions.nodes);
         List<SharingConfig> configs = configs(join.size());
-        new OutputFiles().add("--plot", plot).check();
+        new OutputFiles().add("--plot", runOptions.plot).check();
         try (RemusCluster joined = join.join()) {
             List<String> notes = join.notes(joined, "counts, per-counter increments and latency histograms");
             ClusterSharingExperiment experiment = new ClusterSharingExperiment(joined, join.timeout());
@@ -190,15 +179,15 @@ public final class SharingCommand implements Callable<Integer> {
         notes.add("delegated: one trustee per node on its own thread; its response WRITEs count with the way's RDMA");
         notes.add("check: every counter of every way ended at exactly the increments applied to it");
         PrintWriter out = spec.commandLine().getOut();
-        if (json) {
+        if (jsonOption.json) {
             json(out, first, kind, notes, runs);
         } else {
             table(out, first, notes, runs);
         }
-        if (plot != null) {
+        if (runOptions.plot != null) {
             SharingPlot.write("remus experiment sharing, " + title + ", " + first.nodes()
-                    + " nodes, " + first.counters() + " counters, " + durationSeconds + " s", runs, plot);
-            spec.commandLine().getErr().println("wrote " + plot);
+                    + " nodes, " + first.counters() + " counters, " + durationSeconds + " s", runs, runOptions.plot);
+            spec.commandLine().getErr().println("wrote " + runOptions.plot);
             spec.commandLine().getErr().flush();
         }
     }
@@ -228,42 +217,36 @@ public final class SharingCommand implements Callable<Integer> {
      * lower case, and {@code total}) and {@code round_trips_per_increment}.
      */
     private void json(PrintWriter out, SharingConfig c, FabricKind kind, List<String> notes, List<SharingRun> runs) {
-        StringBuilder b = new StringBuilder(4096).append('{');
-        field(b, "tool", str("remus"));
-        field(b, "test", str("sharing"));
-        field(b, "fabric", str(kind.name().toLowerCase(Locale.ROOT)));
         String cost = kind == FabricKind.SIM && clusterOptions.on(environment, joinArgs) ? null
                 : fabricFlags.costName(kind, this::usage);
-        field(b, "cost_model", cost == null ? "null" : str(cost));
-        field(b, "nodes", Integer.toString(c.nodes()));
-        field(b, "counters", Integer.toString(c.counters()));
-        field(b, "zipf", num(c.zipfTheta()));
-        field(b, "p_local", c.usesPLocal() ? num(c.pLocal()) : "null");
-        field(b, "seconds", num(durationSeconds));
-        field(b, "notes", strings(notes));
-        b.append("\"runs\":[");
-        for (int i = 0; i < runs.size(); i++) {
-            SharingRun run = runs.get(i);
-            SharingResult r = run.result();
-            LatencySummary l = run.latency();
-            b.append(i == 0 ? "{" : ",{");
-            field(b, "way", str(r.way().flagName()));
-            field(b, "threads_per_node", Integer.toString(run.threadsPerNode()));
-            field(b, "increments", Long.toString(r.increments()));
-            field(b, "local_picks", Long.toString(r.localPicks()));
-            field(b, "ops_per_sec", num(r.opsPerSecond()));
-            b.append("\"latency_ns\":{");
-            field(b, "count", Long.toString(l.count()));
-            field(b, "p50", Long.toString(l.median()));
-            field(b, "p99", Long.toString(l.p99()));
-            field(b, "max", Long.toString(l.max()));
-            b.append("\"mean\":").append(num(l.mean())).append("},");
-            field(b, "rdma_per_increment", rdmaPerOp(r::postedPerIncrement, r.postedPerIncrement()));
-            b.append("\"round_trips_per_increment\":").append(num(r.roundTripsPerIncrement())).append('}');
-        }
-        b.append("]}");
-        out.println(b);
+        out.println(reportObject("sharing", kind.name().toLowerCase(Locale.ROOT), b -> {
+            field(b, "cost_model", cost == null ? "null" : str(cost));
+            field(b, "nodes", Integer.toString(c.nodes()));
+            field(b, "counters", Integer.toString(c.counters()));
+            field(b, "zipf", num(c.zipfTheta()));
+            field(b, "p_local", c.usesPLocal() ? num(c.pLocal()) : "null");
+            field(b, "seconds", num(durationSeconds));
+        }, notes, runs, SharingCommand::jsonRun, b -> { }));
         out.flush();
+    }
+
+    private static void jsonRun(StringBuilder b, SharingRun run) {
+        SharingResult r = run.result();
+        LatencySummary l = run.latency();
+        b.append('{');
+        field(b, "way", str(r.way().flagName()));
+        field(b, "threads_per_node", Integer.toString(run.threadsPerNode()));
+        field(b, "increments", Long.toString(r.increments()));
+        field(b, "local_picks", Long.toString(r.localPicks()));
+        field(b, "ops_per_sec", num(r.opsPerSecond()));
+        b.append("\"latency_ns\":{");
+        field(b, "count", Long.toString(l.count()));
+        field(b, "p50", Long.toString(l.median()));
+        field(b, "p99", Long.toString(l.p99()));
+        field(b, "max", Long.toString(l.max()));
+        b.append("\"mean\":").append(num(l.mean())).append("},");
+        field(b, "rdma_per_increment", rdmaPerOp(r::postedPerIncrement, r.postedPerIncrement()));
+        b.append("\"round_trips_per_increment\":").append(num(r.roundTripsPerIncrement())).append('}');
     }
 
     /**
@@ -273,7 +256,7 @@ public final class SharingCommand implements Callable<Integer> {
      * @throws ParameterException naming the flag and its value when one is bad
      */
     List<SharingConfig> configs() {
-        return configs(nodes);
+        return configs(runOptions.nodes);
     }
 
     /**
@@ -299,15 +282,15 @@ public final class SharingCommand implements Callable<Integer> {
         if (!(durationSeconds >= 0.01) || durationSeconds > 3600) {
             throw usage("--duration must be in [0.01, 3600] seconds, got " + durationSeconds);
         }
-        if (segmentMib < 1 || segmentMib > 1024) {
-            throw usage("--segment-mib must be 1..1024, got " + segmentMib);
+        if (runOptions.segmentMib < 1 || runOptions.segmentMib > 1024) {
+            throw usage("--segment-mib must be 1..1024, got " + runOptions.segmentMib);
         }
         Duration duration = Duration.ofNanos(Math.round(durationSeconds * 1e9));
         List<SharingConfig> configs = new ArrayList<>();
         for (int t : threadList) {
             try {
                 configs.add(new SharingConfig(wayList, nodeCount, t, counters, zipf, pLocal == null ? Double.NaN : pLocal,
-                        duration, segmentMib << 20, seed));
+                        duration, runOptions.segmentMib << 20, runOptions.seed));
             } catch (BadArgumentException e) {
                 throw usage(flagNames(e.getMessage()));
             }

@@ -10,10 +10,10 @@ import io.remus.bench.stats.LatencySummary;
 import java.io.PrintWriter;
 import java.util.function.ToDoubleFunction;
 
+import static io.remus.tools.report.JsonReportWriter.printReport;
 import static io.remus.tools.report.JsonText.field;
 import static io.remus.tools.report.JsonText.num;
 import static io.remus.tools.report.JsonText.str;
-import static io.remus.tools.report.JsonText.strings;
 
 /**
  * {@code remus bench ds --json FILE}: one JSON object with keys {@code tool}, {@code test} ({@code "ds"}),
@@ -36,18 +36,7 @@ public final class DsJsonFormat {
      * @param out    where the object goes, as one line
      */
     public static void write(DsReport report, PrintWriter out) {
-        StringBuilder b = new StringBuilder(4096).append('{');
-        field(b, "tool", str("remus"));
-        field(b, "test", str("ds"));
-        field(b, "fabric", str(report.fabric()));
-        field(b, "notes", strings(report.notes()));
-        b.append("\"runs\":[");
-        for (int i = 0; i < report.runs().size(); i++) {
-            run(b.append(i == 0 ? "" : ","), report.runs().get(i));
-        }
-        b.append("]}");
-        out.println(b);
-        out.flush();
+        printReport(out, "ds", report.fabric(), report.notes(), report.runs(), DsJsonFormat::run);
     }
 
     private static void run(StringBuilder b, DsRun run) {

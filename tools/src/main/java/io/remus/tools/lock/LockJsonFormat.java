@@ -3,10 +3,10 @@ package io.remus.tools.lock;
 import io.remus.bench.lock.LockRun;
 import io.remus.bench.stats.LatencySummary;
 
+import static io.remus.tools.report.JsonReportWriter.reportObject;
 import static io.remus.tools.report.JsonText.field;
 import static io.remus.tools.report.JsonText.num;
 import static io.remus.tools.report.JsonText.str;
-import static io.remus.tools.report.JsonText.strings;
 
 import java.io.PrintWriter;
 import java.util.List;
@@ -30,17 +30,13 @@ public final class LockJsonFormat {
      * @param out    where the object goes, as one line
      */
     public static void write(LockReport report, PrintWriter out) {
-        StringBuilder b = new StringBuilder(1024).append('{');
-        field(b, "tool", str("remus"));
-        field(b, "test", str("lock"));
-        field(b, "fabric", str(report.fabric()));
-        field(b, "unit", str("usec"));
-        field(b, "notes", strings(report.notes()));
-        b.append("\"runs\":[");
-        for (int i = 0; i < report.runs().size(); i++) {
-            run(b.append(i == 0 ? "" : ","), report.runs().get(i));
-        }
-        b.append("],\"speedups\":[");
+        out.println(reportObject("lock", report.fabric(), b -> field(b, "unit", str("usec")), report.notes(), report.runs(),
+                LockJsonFormat::run, b -> speedups(b, report)));
+        out.flush();
+    }
+
+    private static void speedups(StringBuilder b, LockReport report) {
+        b.append(",\"speedups\":[");
         List<GridPoint> points = GridPoint.of(report);
         for (int i = 0; i < points.size(); i++) {
             GridPoint p = points.get(i);
@@ -50,9 +46,7 @@ public final class LockJsonFormat {
             field(b, "vs_spin", ratio(report.alockSpeedup("spin", p.pLocal(), p.keys())));
             b.append("\"vs_mcs\":").append(ratio(report.alockSpeedup("mcs", p.pLocal(), p.keys()))).append('}');
         }
-        b.append("]}");
-        out.println(b);
-        out.flush();
+        b.append(']');
     }
 
     private static void run(StringBuilder b, LockRun r) {

@@ -4,11 +4,11 @@ import io.remus.bench.reclaim.ReclaimBenchmarkResult;
 
 import java.io.PrintWriter;
 
+import static io.remus.tools.report.JsonReportWriter.printReport;
 import static io.remus.tools.report.JsonText.field;
 import static io.remus.tools.report.JsonText.num;
 import static io.remus.tools.report.JsonText.rdmaPerOp;
 import static io.remus.tools.report.JsonText.str;
-import static io.remus.tools.report.JsonText.strings;
 
 /**
  * {@code remus bench reclaim --json}: one JSON object with keys {@code tool}, {@code test}
@@ -28,18 +28,7 @@ public final class ReclaimJsonFormat {
      * @param out    where the object goes, as one line
      */
     public static void write(ReclaimReport report, PrintWriter out) {
-        StringBuilder b = new StringBuilder(4096).append('{');
-        field(b, "tool", str("remus"));
-        field(b, "test", str("reclaim"));
-        field(b, "fabric", str(report.fabric()));
-        field(b, "notes", strings(report.notes()));
-        b.append("\"runs\":[");
-        for (int i = 0; i < report.runs().size(); i++) {
-            run(b.append(i == 0 ? "" : ","), report.runs().get(i));
-        }
-        b.append("]}");
-        out.println(b);
-        out.flush();
+        printReport(out, "reclaim", report.fabric(), report.notes(), report.runs(), ReclaimJsonFormat::run);
     }
 
     private static void run(StringBuilder b, ReclaimBenchmarkResult r) {

@@ -1,9 +1,9 @@
 package io.remus.tools.report;
 
+import static io.remus.tools.report.JsonReportWriter.reportObject;
 import static io.remus.tools.report.JsonText.field;
 import static io.remus.tools.report.JsonText.num;
 import static io.remus.tools.report.JsonText.str;
-import static io.remus.tools.report.JsonText.strings;
 
 import io.remus.bench.stats.BandwidthSummary;
 import io.remus.bench.stats.LatencyResult;
@@ -12,6 +12,7 @@ import io.remus.bench.stats.LatencySummary;
 import java.io.PrintWriter;
 import java.util.List;
 import java.util.Locale;
+import java.util.function.Consumer;
 
 /**
  * The report as one JSON object ({@code --json}), written by hand. Top-level keys: {@code tool},
@@ -34,38 +35,28 @@ public final class JsonFormat {
     public static void write(BenchReport r, PrintWriter out) {
         var s = r.settings();
         boolean latency = s.test().isLatency();
-        StringBuilder b = new StringBuilder(512).append('{');
-        field(b, "tool", str("remus"));
-        field(b, "test", str(s.test().commandName()));
-        field(b, "fabric", str(r.fabric()));
-        field(b, "transport", str(r.transport()));
-        field(b, "measures", str(r.measures()));
-        if (latency) {
-            field(b, "latency_kind", str(s.test().latencyKind().key()));
-        }
-        field(b, "unit", str(latency ? "usec" : r.reportGbits() ? "Gb/sec" : "MB/sec"));
-        field(b, "iterations", Long.toString(s.iterations()));
-        field(b, "warmup_iterations", Long.toString(s.durationMode() ? 0 : s.warmupIterations()));
-        field(b, "duration_seconds", s.durationMode() ? num(s.duration().toMillis() / 1000.0) : "null");
-        field(b, "margin_seconds", s.durationMode() ? num(s.margin().toMillis() / 1000.0) : "null");
-        field(b, "queue_pairs", Integer.toString(s.queuePairs()));
-        field(b, "tx_depth", Integer.toString(s.txDepth()));
-        if (!latency) {
-            field(b, "cq_moderation", Integer.toString(s.cqModeration()));
-        }
-        field(b, "notes", strings(r.notes()));
-        b.append("\"results\":[");
-        if (latency) {
-            for (int i = 0; i < r.latency().size(); i++) {
-                latencyResult(b.append(i == 0 ? "" : ","), r.latency().get(i));
+        Consumer<StringBuilder> fields = b -> {
+            field(b, "transport", str(r.transport()));
+            field(b, "measures", str(r.measures()));
+            if (latency) {
+                field(b, "latency_kind", str(s.test().latencyKind().key()));
             }
-        } else {
-            for (int i = 0; i < r.bandwidth().size(); i++) {
-                bandwidthResult(b.append(i == 0 ? "" : ","), r.bandwidth().get(i), r.reportGbits());
+            field(b, "unit", str(latency ? "usec" : r.reportGbits() ? "Gb/sec" : "MB/sec"));
+            field(b, "iterations", Long.toString(s.iterations()));
+            field(b, "warmup_iterations", Long.toString(s.durationMode() ? 0 : s.warmupIterations()));
+            field(b, "duration_seconds", s.durationMode() ? num(s.duration().toMillis() / 1000.0) : "null");
+            field(b, "margin_seconds", s.durationMode() ? num(s.margin().toMillis() / 1000.0) : "null");
+            field(b, "queue_pairs", Integer.toString(s.queuePairs()));
+            field(b, "tx_depth", Integer.toString(s.txDepth()));
+            if (!latency) {
+                field(b, "cq_moderation", Integer.toString(s.cqModeration()));
             }
-        }
-        b.append("]}");
-        out.println(b);
+        };
+        String test = s.test().commandName();
+        out.println(latency
+                ? reportObject(test, r.fabric(), fields, r.notes(), "results", r.latency(), JsonFormat::latencyResult, b -> { })
+                : reportObject(test, r.fabric(), fields, r.notes(), "results", r.bandwidth(),
+                        (b, result) -> bandwidthResult(b, result, r.reportGbits()), b -> { }));
         out.flush();
     }
 

@@ -1,0 +1,13 @@
+package io.remus.tools.cli;
+
+import picocli.CommandLine.Option;
+
+/**
+ * {@code --sim-latency-ns}, a picocli mixin shared by {@code bench lock} and the perftest-style commands:
+ * the latency the simulator adds to every work request. Each command checks the value against its own
+ * bounds.
+ */
+public final class SimLatencyOption {
+    @Option(names = "--sim-latency-ns", paramLabel = "NANOS", defaultValue = "0", description = "Sim fabric: injected execution latency per work request (default ${DEFAULT-VALUE}).")
+    long simLatencyNanos;
+}
