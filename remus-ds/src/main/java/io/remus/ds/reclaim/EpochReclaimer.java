@@ -20,8 +20,8 @@ import java.util.concurrent.locks.LockSupport;
  * Epoch-based reclamation over RDMA with leases: Fraser's epochs (K. Fraser, "Practical
  * lock-freedom", PhD thesis, Cambridge, 2004) with the announcements in each node's own memory, a
  * global epoch in the first memory node's memory, and a lease on every announcement so that a
- * stalled or dead thread stops holding reclamation back once its lease runs out. Issue 25 names
- * this the open problem of Remus, whose authors free only after a cluster-wide barrier
+ * stalled or dead thread stops holding reclamation back once its lease runs out. Remus itself
+ * leaves reclamation open and frees only after a cluster-wide barrier
  * ({@link BarrierReclaimer}).
  *
  * <h2>Where things live</h2>
