@@ -2,6 +2,7 @@ package io.remus.bench.lock;
 
 import io.remus.alock.LockKind;
 import io.remus.alock.table.LockTable;
+import io.remus.bench.stats.LatencySink;
 import io.remus.core.BadArgumentException;
 import io.remus.core.ComputeThread;
 import io.remus.core.RemoteTimeoutException;

@@ -4,6 +4,7 @@ import io.remus.alock.LockContext;
 import io.remus.alock.LockOptions;
 import io.remus.alock.table.LockTable;
 import io.remus.alock.table.TableLocks;
+import io.remus.bench.stats.LatencySink;
 import io.remus.core.ComputeThread;
 import io.remus.core.RemotePtr;
 import io.remus.core.RemoteTimeoutException;

@@ -6,6 +6,7 @@ import io.remus.alock.LockKind;
 import io.remus.alock.LockOptions;
 import io.remus.alock.LockWord;
 import io.remus.bench.reclaim.ReclaimBenchmarkConfig;
+import io.remus.bench.stats.LatencySink;
 import io.remus.bench.structure.Ycsb;
 import io.remus.core.ComputeThread;
 import io.remus.core.RemotePtr;

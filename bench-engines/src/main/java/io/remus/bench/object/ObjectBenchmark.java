@@ -4,6 +4,7 @@ import io.remus.alock.LockContext;
 import io.remus.alock.LockOptions;
 import io.remus.bench.engines.BenchWorkers;
 import io.remus.bench.reclaim.ReclaimBenchmarkConfig;
+import io.remus.bench.stats.LatencySink;
 import io.remus.core.ComputeThread;
 import io.remus.core.RemoteTimeoutException;
 import io.remus.core.RemusException;

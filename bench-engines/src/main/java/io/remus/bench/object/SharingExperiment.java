@@ -3,6 +3,7 @@ package io.remus.bench.object;
 import io.remus.alock.LockContext;
 import io.remus.alock.LockOptions;
 import io.remus.bench.reclaim.ReclaimBenchmarkConfig;
+import io.remus.bench.stats.LatencySink;
 import io.remus.bench.structure.KeyChooser;
 import io.remus.core.ComputeThread;
 import io.remus.core.RemusException;

@@ -1,6 +1,6 @@
 package io.remus.bench.structure;
 
-import io.remus.bench.object.LatencySink;
+import io.remus.bench.stats.LatencySink;
 
 /** Hands {@link DsBenchmark} one {@link LatencySink} per worker and operation type. */
 @FunctionalInterface

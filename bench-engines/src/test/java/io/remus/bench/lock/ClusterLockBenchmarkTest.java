@@ -1,6 +1,7 @@
 package io.remus.bench.lock;
 
 import io.remus.alock.LockKind;
+import io.remus.bench.stats.LatencySink;
 import io.remus.core.BadArgumentException;
 import io.remus.core.RemoteTimeoutException;
 import io.remus.core.RemusCluster;
