@@ -1,6 +1,7 @@
 /**
- * The {@code remus} command: RDMA devices, perftest-style benchmarks with HdrHistogram statistics,
- * and experiments, on the verbs fabric or the embedded simulator.
+ * The {@code remus} command: lists RDMA devices, and runs the benchmarks and experiments of
+ * {@code io.remus.bench.engines} on the verbs fabric or the embedded simulator, printing or plotting their
+ * results. Its commands parse, validate and print; the engines do the measuring.
  */
 module io.remus.tools {
     requires io.remus.core;
