@@ -38,7 +38,7 @@ import java.lang.invoke.VarHandle;
  * {@code localWaitersPark}, it parks after {@value #SPINS_BEFORE_PARKING} pauses until its predecessor, which
  * hands over by CPU store, unparks it ({@link ParkedWaiters}), so that waiters that outnumber the cores leave
  * them to the holder; on Soft-RoCE in an emulated guest that measured no faster than spinning
- * (docs/PERFORMANCE.md, "Locks"), so spinning is the default. Remote waiters and the cohort leaders'
+ * (docs/locks/README.md, "Soft-RoCE with work inside the lock"), so spinning is the default. Remote waiters and the cohort leaders'
  * arbitration always spin, since their wakers store through the NIC.
  *
  * <p>A waiter that times out leaves its cohort's queue, the handle and the word staying usable, and a release
