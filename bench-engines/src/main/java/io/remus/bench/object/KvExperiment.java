@@ -35,6 +35,7 @@ import java.util.concurrent.BrokenBarrierException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLongArray;
+import java.util.function.Consumer;
 import java.util.function.UnaryOperator;
 
 /**
@@ -126,7 +127,7 @@ public final class KvExperiment {
     }
 
     /** One worker's access to a way's store; not thread-safe. */
-    interface Store {
+    interface Store extends AutoCloseable {
         /** {@return the value of {@code key}} */
         long read(int key);
 
@@ -139,6 +140,11 @@ public final class KvExperiment {
          */
         default long memoryRoundTrips() {
             return 0;
+        }
+
+        /** Closes the handles the store opened; a store that opened none does nothing. */
+        @Override
+        default void close() {
         }
     }
 
@@ -173,6 +179,15 @@ public final class KvExperiment {
     /** {@link #run(Fabric, KvConfig, Sinks)} with every worker's store passed through {@code twist} (tests). */
     static List<KvResult> run(Fabric fabric, KvConfig config, Sinks sinks, UnaryOperator<Store> twist)
             throws InterruptedException {
+        return run(fabric, config, sinks, twist, run -> { });
+    }
+
+    /**
+     * {@link #run(Fabric, KvConfig, Sinks, UnaryOperator)} handing each measured run to {@code measured} while its
+     * nodes are still open (tests).
+     */
+    static List<KvResult> run(Fabric fabric, KvConfig config, Sinks sinks, UnaryOperator<Store> twist,
+                              Consumer<Run> measured) throws InterruptedException {
         Objects.requireNonNull(fabric, "fabric");
         Objects.requireNonNull(config, "config");
         Objects.requireNonNull(sinks, "sinks");
@@ -190,8 +205,10 @@ public final class KvExperiment {
             List<KvResult> results = new ArrayList<>();
             for (Ycsb workload : config.workloads()) {
                 for (KvWay way : config.ways()) {
-                    results.add(new Run(nodes, 0, n - 1, config, way, workload, zeta, sinks, twist,
-                            SharingExperiment.Steps.IN_PROCESS).measure());
+                    Run run = new Run(nodes, 0, n - 1, config, way, workload, zeta, sinks, twist,
+                            SharingExperiment.Steps.IN_PROCESS);
+                    results.add(run.measure());
+                    measured.accept(run);
                 }
             }
             return results;
@@ -366,6 +383,16 @@ public final class KvExperiment {
                 }
                 return p.result();
             }
+        }
+
+        /** {@return the node {@code id} this run runs on} */
+        RemusNode node(int id) {
+            return nodes[id];
+        }
+
+        /** {@return the way this run measures} */
+        KvWay way() {
+            return way;
         }
 
         /** {@return each node's root: its map, or its ALock way's value array (after {@link #load})} */
@@ -570,8 +597,13 @@ public final class KvExperiment {
             return switch (way) {
                 case ONE_SIDED -> {
                     RemoteHashMap[] maps = new RemoteHashMap[n];
-                    for (int node = 0; node < n; node++) {
-                        maps[node] = RemoteHashMap.attach(ct, reclaimer, roots[node]);
+                    try {
+                        for (int node = 0; node < n; node++) {
+                            maps[node] = RemoteHashMap.attach(ct, reclaimer, roots[node]);
+                        }
+                    } catch (RuntimeException | Error e) {
+                        closeAll(maps);
+                        throw e;
                     }
                     MemorySegment value = MemorySegment.ofArray(new long[words]);
                     yield new Store() {
@@ -598,6 +630,11 @@ public final class KvExperiment {
                                 sum += m.allocatorRoundTrips();
                             }
                             return sum;
+                        }
+
+                        @Override
+                        public void close() {
+                            closeAll(maps);
                         }
                     };
                 }
@@ -679,11 +716,34 @@ public final class KvExperiment {
             };
         }
 
+        /** Closes every handle in {@code maps} that is not null, the first failure thrown after the others closed. */
+        private static void closeAll(RemoteHashMap[] maps) {
+            RuntimeException failure = null;
+            for (RemoteHashMap m : maps) {
+                if (m == null) {
+                    continue;
+                }
+                try {
+                    m.close();
+                } catch (RuntimeException e) {
+                    if (failure == null) {
+                        failure = e;
+                    } else {
+                        failure.addSuppressed(e);
+                    }
+                }
+            }
+            if (failure != null) {
+                throw failure;
+            }
+        }
+
         private void work(int worker, int node) {
             try (ComputeThread ct = nodes[node].newComputeThread();
                  EpochReclaimer r = way == KvWay.ONE_SIDED
-                         ? new EpochReclaimer(ct, ct.allocator(), ReclaimBenchmarkConfig.benchEpochOptions()) : null) {
-                Store store = twist.apply(open(ct, r));
+                         ? new EpochReclaimer(ct, ct.allocator(), ReclaimBenchmarkConfig.benchEpochOptions()) : null;
+                 Store opened = open(ct, r)) {
+                Store store = twist.apply(opened);
                 LatencySink readSink = sinks.sink(way, workload, worker, false);
                 LatencySink updateSink = sinks.sink(way, workload, worker, true);
                 SplittableRandom rnd = new SplittableRandom(config.seed() * 31 + worker);
