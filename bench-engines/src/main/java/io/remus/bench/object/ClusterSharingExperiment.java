@@ -151,7 +151,11 @@ public final class ClusterSharingExperiment {
                         partial.postedOperations(), partial.roundTrips()), List.of(extra));
             }
             List<byte[]> blobs = round.collect(config.duration().plus(SharingExperiment.STOP_BOUND).plus(rounds.peerTimeout()));
-            return combine(config, way, blobs, run, handles, round.serial());
+            try {
+                return combine(config, way, blobs, run, handles, round.serial());
+            } finally {
+                run.destroy(handles);
+            }
         }
     }
 
