@@ -30,8 +30,8 @@ import java.util.function.Supplier;
  * cluster's key generator beside it, which names the structure: one READ per node at the start); every worker node prefills
  * its share and runs its {@code threadsPerNode} workers ({@link DsBenchmark}'s, node 0's only with
  * {@code homeWorkers}), released together once every node has prefilled; after the run each node sends
- * node 0 its result and the caller's bytes (e.g. its encoded latency histograms), and node 0 returns
- * every node's. {@link #aggregate} adds the results up.
+ * node 0 its result and the caller's bytes (e.g. its encoded latency histograms), having closed its workers'
+ * handles, and node 0 destroys the structure and returns every node's. {@link #aggregate} adds the results up.
  *
  * <p>Its waits: those of {@link ClusterRounds} (the structure by the peer timeout, the start by the peer
  * timeout plus {@link DsBenchmark#PREFILL_BOUND}, the results by the run's time,
@@ -136,6 +136,7 @@ public final class ClusterDsBenchmark {
         }
         Duration runTime = config.duration() != null ? config.duration() : DsBenchmark.RUN_BOUND;
         List<byte[]> blobs = round.collect(runTime.plus(DsBenchmark.STOP_BOUND).plus(rounds.peerTimeout()));
+        Target.destroy(config, main, ptr);
         List<NodeRun> results = new ArrayList<>();
         StringBuilder failures = new StringBuilder();
         for (byte[] blob : blobs) {
