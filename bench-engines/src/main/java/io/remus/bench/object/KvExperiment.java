@@ -5,6 +5,7 @@ import io.remus.alock.LockContext;
 import io.remus.alock.LockKind;
 import io.remus.alock.LockOptions;
 import io.remus.alock.LockWord;
+import io.remus.bench.engines.Handles;
 import io.remus.bench.reclaim.ReclaimBenchmarkConfig;
 import io.remus.bench.stats.LatencySink;
 import io.remus.bench.structure.Ycsb;
@@ -28,6 +29,7 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
 import java.util.SplittableRandom;
@@ -602,7 +604,7 @@ public final class KvExperiment {
                             maps[node] = RemoteHashMap.attach(ct, reclaimer, roots[node]);
                         }
                     } catch (RuntimeException | Error e) {
-                        closeAll(maps);
+                        Handles.closeAll(Arrays.asList(maps));
                         throw e;
                     }
                     MemorySegment value = MemorySegment.ofArray(new long[words]);
@@ -634,7 +636,7 @@ public final class KvExperiment {
 
                         @Override
                         public void close() {
-                            closeAll(maps);
+                            Handles.closeAll(Arrays.asList(maps));
                         }
                     };
                 }
@@ -714,28 +716,6 @@ public final class KvExperiment {
                     };
                 }
             };
-        }
-
-        /** Closes every handle in {@code maps} that is not null, the first failure thrown after the others closed. */
-        private static void closeAll(RemoteHashMap[] maps) {
-            RuntimeException failure = null;
-            for (RemoteHashMap m : maps) {
-                if (m == null) {
-                    continue;
-                }
-                try {
-                    m.close();
-                } catch (RuntimeException e) {
-                    if (failure == null) {
-                        failure = e;
-                    } else {
-                        failure.addSuppressed(e);
-                    }
-                }
-            }
-            if (failure != null) {
-                throw failure;
-            }
         }
 
         private void work(int worker, int node) {

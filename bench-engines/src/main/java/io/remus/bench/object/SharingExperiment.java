@@ -2,6 +2,7 @@ package io.remus.bench.object;
 
 import io.remus.alock.LockContext;
 import io.remus.alock.LockOptions;
+import io.remus.bench.engines.Handles;
 import io.remus.bench.reclaim.ReclaimBenchmarkConfig;
 import io.remus.bench.stats.LatencySink;
 import io.remus.bench.structure.KeyChooser;
@@ -189,28 +190,13 @@ public final class SharingExperiment {
         long apply(int c);
     }
 
-    /** The handles a worker opened, each closed when the worker is done; closes every one, then throws the first failure. */
-    private static final class Handles implements AutoCloseable {
+    /** The handles a worker opened, each closed when the worker is done. */
+    private static final class Opened implements AutoCloseable {
         final List<AutoCloseable> list = new ArrayList<>();
 
         @Override
         public void close() {
-            RuntimeException failure = null;
-            for (AutoCloseable h : list) {
-                try {
-                    h.close();
-                } catch (Exception e) {
-                    RuntimeException unchecked = e instanceof RuntimeException r ? r : new IllegalStateException(e);
-                    if (failure == null) {
-                        failure = unchecked;
-                    } else {
-                        failure.addSuppressed(unchecked);
-                    }
-                }
-            }
-            if (failure != null) {
-                throw failure;
-            }
+            Handles.closeAll(list);
         }
     }
 
@@ -400,26 +386,16 @@ public final class SharingExperiment {
          * the last worker's handle on it is closed too. Destroys every one, then throws the first failure.
          */
         void destroy(List<Object> handles) {
-            RuntimeException failure = null;
+            List<AutoCloseable> destroys = new ArrayList<>();
             for (Object h : handles) {
-                try {
-                    switch (h) {
-                        case RemoteCounter c -> c.destroy();
-                        case LockedObject<?> o -> o.destroy();
-                        case WaitFreeObject<?> o -> o.destroy();
-                        default -> throw new IllegalStateException("not a counter handle: " + h);
-                    }
-                } catch (RuntimeException e) {
-                    if (failure == null) {
-                        failure = e;
-                    } else {
-                        failure.addSuppressed(e);
-                    }
-                }
+                destroys.add(switch (h) {
+                    case RemoteCounter c -> c::destroy;
+                    case LockedObject<?> o -> o::destroy;
+                    case WaitFreeObject<?> o -> o::destroy;
+                    default -> throw new IllegalStateException("not a counter handle: " + h);
+                });
             }
-            if (failure != null) {
-                throw failure;
-            }
+            Handles.closeAll(destroys);
         }
 
         /** {@return the node {@code id} this run runs on} */
@@ -555,7 +531,7 @@ public final class SharingExperiment {
             try (ComputeThread ct = nodes[node].newComputeThread();
                  Reclaimer r = way == SharingWay.WAITFREE
                          ? new EpochReclaimer(ct, ct.allocator(), ReclaimBenchmarkConfig.benchEpochOptions()) : null;
-                 Handles opened = new Handles()) {
+                 Opened opened = new Opened()) {
                 Increment inc = open(ct, r, new LockContext(ct, lockOptions()), opened.list);
                 LatencySink sink = sinks.sink(way, worker);
                 HomePicker picker = new HomePicker(config.counters(), config.nodes(), config.pLocal(), config.zipfTheta(),
