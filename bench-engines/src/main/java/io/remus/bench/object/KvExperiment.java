@@ -62,7 +62,8 @@ import java.util.function.UnaryOperator;
  *       {@link RemoteHashMap#put(long, MemorySegment)} over a present key: 3 round trips expected besides
  *       memory management (the new block's allocation, the old one's retirement through the worker's
  *       {@link EpochReclaimer}), lock-free.
- *       Each linearizes where the map says.</li>
+ *       Each linearizes where the map says. Each worker closes its handles on the maps when it is done, and
+ *       node 0 then destroys the maps, which frees them.</li>
  *   <li>{@link KvWay#DELEGATED}: one {@link Trustee} per node, serving on its own thread, owns a plain
  *       {@code long[]} of its node's keys; operation {@code GET} (argument: the key) returns a key's value,
  *       {@code PUT} (argument: the value, which names its key) stores it. A worker calls

@@ -40,6 +40,7 @@ import java.util.function.ObjLongConsumer;
  * put and a take for the queue and stack; see {@link ObjectKind}). Every worker has its own compute
  * thread, an {@link EpochReclaimer} with {@link ReclaimBenchmarkConfig#benchEpochOptions()} (200 ms
  * leases) for the objects that retire blocks, and a lock context whose acquire timeout outlasts the run.
+ * Each worker closes its handle when it is done, and node 0's creator then destroys the object, which frees it.
  *
  * <p><b>The stall.</b> With {@code stall}, worker 0 (on node 0) stops for half of the run, from its first
  * operation after a quarter of the run (or until the run ends, when that is sooner), in the middle of an operation where the implementation has one: a locked implementation stops

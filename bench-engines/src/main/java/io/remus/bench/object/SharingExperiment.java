@@ -65,7 +65,8 @@ import java.util.function.Consumer;
  * <p><b>Counting.</b> RDMA operations and round trips are the differences of {@link ComputeThread}'s
  * counters around each worker's run (after its handles were opened), plus the trustees' for the
  * delegated way. Handles are opened on every counter before the run starts (for the wait-free way one
- * READ and one fetch-and-add each), so setup is not measured.
+ * READ and one fetch-and-add each), so setup is not measured. Each worker closes its handles when it is done,
+ * and node 0 then destroys the counters, which frees them.
  *
  * <p>Its waits: the workers (and trustees) must be ready within {@link #START_BOUND} and stop within
  * {@link #STOP_BOUND} of the run's end; remote operations time out after 10 s. The caller owns the fabric.
