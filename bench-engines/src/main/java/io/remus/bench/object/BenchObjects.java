@@ -24,8 +24,8 @@ final class BenchObjects {
     private BenchObjects() {
     }
 
-    /** One worker's handle: one operation per call. */
-    interface Handle {
+    /** One worker's handle: one operation per call; {@link #close()} closes the object handle it opened. */
+    interface Handle extends AutoCloseable {
         /**
          * @param update whether to update (put) or read (take)
          * @param value  the value to write, growing per worker (the max register's writes)
@@ -34,24 +34,53 @@ final class BenchObjects {
 
         /** {@return whether the handle stops a stalled worker inside its operations (else between two)} */
         boolean stallsInside();
+
+        /** Closes the object handle: the object's memory is freed once every handle on it is closed or destroyed. */
+        @Override
+        void close();
+    }
+
+    /**
+     * The creator's handle on the object.
+     *
+     * @param ptr     the object's pointer
+     * @param destroy destroys the object through the creator's handle
+     */
+    record Created(long ptr, Runnable destroy) {
     }
 
     /**
      * Creates the object on node 0, empty or zero.
      *
-     * @return its pointer
+     * @return its pointer, and the creator's handle's destroy
      */
-    static long create(ObjectBenchmarkConfig c, ComputeThread t, Reclaimer r, LockContext context) {
+    static Created create(ObjectBenchmarkConfig c, ComputeThread t, Reclaimer r, LockContext context) {
         int handles = c.workers() + 1;
         if (c.impl().lock() != null) {
-            return LockedObject.create(context, c.impl().lock(), 0, sequential(c)).ptr();
+            LockedObject<?> o = LockedObject.create(context, c.impl().lock(), 0, sequential(c));
+            return new Created(o.ptr(), o::destroy);
         }
         return switch (c.object()) {
-            case COUNTER -> RemoteCounter.create(t, 0, 0).ptr();
-            case MAX -> RemoteMaxRegister.create(t, 0, handles, 0).ptr();
-            case REGISTER -> RemoteRegister.create(t, r, 0, new byte[c.valueBytes()]).ptr();
-            case SST -> SharedStateTable.create(t, 0, handles, c.valueBytes()).ptr();
-            case QUEUE, STACK -> WaitFreeObject.create(t, r, 0, handles, sequential(c)).ptr();
+            case COUNTER -> {
+                RemoteCounter o = RemoteCounter.create(t, 0, 0);
+                yield new Created(o.ptr(), o::destroy);
+            }
+            case MAX -> {
+                RemoteMaxRegister o = RemoteMaxRegister.create(t, 0, handles, 0);
+                yield new Created(o.ptr(), o::destroy);
+            }
+            case REGISTER -> {
+                RemoteRegister o = RemoteRegister.create(t, r, 0, new byte[c.valueBytes()]);
+                yield new Created(o.ptr(), o::destroy);
+            }
+            case SST -> {
+                SharedStateTable o = SharedStateTable.create(t, 0, handles, c.valueBytes());
+                yield new Created(o.ptr(), o::destroy);
+            }
+            case QUEUE, STACK -> {
+                WaitFreeObject<?> o = WaitFreeObject.create(t, r, 0, handles, sequential(c));
+                yield new Created(o.ptr(), o::destroy);
+            }
         };
     }
 
@@ -75,7 +104,7 @@ final class BenchObjects {
                 case STACK -> WaitFreeStack.POP;
                 default -> WordObjects.READ;
             };
-            return handle((update, value) -> o.apply(update ? updateOp : readOp, value), true);
+            return handle((update, value) -> o.apply(update ? updateOp : readOp, value), true, o::close);
         }
         MemorySegment value = MemorySegment.ofArray(new long[c.valueBytes() / 8]);
         return switch (c.object()) {
@@ -87,7 +116,7 @@ final class BenchObjects {
                     } else {
                         counter.read();
                     }
-                }, false);
+                }, false, counter::close);
             }
             case MAX -> {
                 RemoteMaxRegister max = RemoteMaxRegister.attach(t, ptr);
@@ -97,7 +126,7 @@ final class BenchObjects {
                     } else {
                         max.read();
                     }
-                }, false);
+                }, false, max::close);
             }
             case REGISTER -> {
                 RemoteRegister register = RemoteRegister.attach(t, r, ptr);
@@ -108,7 +137,7 @@ final class BenchObjects {
                     } else {
                         register.read(value);
                     }
-                }, false);
+                }, false, register::close);
             }
             case SST -> {
                 SharedStateTable table = SharedStateTable.attach(t, ptr);
@@ -120,13 +149,13 @@ final class BenchObjects {
                     } else {
                         table.snapshot(all, null);
                     }
-                }, false);
+                }, false, table::close);
             }
             case QUEUE, STACK -> {
                 WaitFreeObject<?> o = WaitFreeObject.attach(t, r, ptr, stalling(sequential(c), stall));
                 long put = c.object() == ObjectKind.QUEUE ? WaitFreeQueue.ENQUEUE : WaitFreeStack.PUSH;
                 long take = c.object() == ObjectKind.QUEUE ? WaitFreeQueue.DEQUEUE : WaitFreeStack.POP;
-                yield handle((update, v) -> o.apply(update ? put : take, v), true);
+                yield handle((update, v) -> o.apply(update ? put : take, v), true, o::close);
             }
         };
     }
@@ -151,7 +180,7 @@ final class BenchObjects {
         void run(boolean update, long value);
     }
 
-    private static Handle handle(Op op, boolean inside) {
+    private static Handle handle(Op op, boolean inside, Runnable close) {
         return new Handle() {
             @Override
             public void op(boolean update, long value) {
@@ -161,6 +190,11 @@ final class BenchObjects {
             @Override
             public boolean stallsInside() {
                 return inside;
+            }
+
+            @Override
+            public void close() {
+                close.run();
             }
         };
     }

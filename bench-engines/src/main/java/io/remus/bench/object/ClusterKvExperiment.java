@@ -14,11 +14,9 @@ import io.remus.core.memory.RemoteBlob;
 import io.remus.ds.map.RemoteHashMap;
 import io.remus.ds.reclaim.NeverReclaimer;
 
-import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.function.Supplier;
@@ -124,92 +122,61 @@ public final class ClusterKvExperiment {
                 UnaryOperator.identity(), steps);
         try (NeverReclaimer never = new NeverReclaimer(main)) {
             List<RemoteHashMap> maps = List.of();
-            long[] roots;
-            long[] locks;
-            ClusterRounds.Round round;
+            ClusterSteps.Published published;
             if (self == 0) {
                 maps = run.load(main, never);
-                roots = run.roots();
-                locks = run.locks();
-                long dir = main.allocator().allocate(8 * n, 0);
-                main.write(dir, MemorySegment.ofArray(new long[n]));
+                long[] roots = run.roots();
+                long[] locks = run.locks();
                 int lockCount = locks == null ? 0 : locks.length;
-                long[] words = new long[2 + n + lockCount];
-                words[0] = dir;
-                words[1] = lockCount;
-                System.arraycopy(roots, 0, words, 2, n);
+                long[] words = new long[1 + n + lockCount];
+                words[0] = lockCount;
+                System.arraycopy(roots, 0, words, 1, n);
                 if (locks != null) {
-                    System.arraycopy(locks, 0, words, 2 + n, lockCount);
+                    System.arraycopy(locks, 0, words, 1 + n, lockCount);
                 }
-                round = rounds.publish(configWords(config, workload, way), RemoteBlob.write(main, main.allocator(), 0, ClusterSteps.toBytes(words)));
-                steps.words(dir);
+                published = steps.publish(rounds, main, configWords(config, workload, way), words);
             } else {
-                round = rounds.await(configWords(config, workload, way), "store", ClusterKvExperiment::describe);
-                long[] words = ClusterSteps.fromBytes(RemoteBlob.read(main, round.payload()));
-                steps.words(words[0]);
-                int lockCount = (int) words[1];
-                roots = new long[n];
-                System.arraycopy(words, 2, roots, 0, n);
-                locks = lockCount == 0 ? null : new long[lockCount];
-                if (locks != null) {
-                    System.arraycopy(words, 2 + n, locks, 0, lockCount);
-                }
+                published = steps.await(rounds, main, configWords(config, workload, way), "store",
+                        ClusterKvExperiment::describe);
             }
+            long[] words = published.payload();
+            int lockCount = (int) words[0];
+            long[] roots = new long[n];
+            System.arraycopy(words, 1, roots, 0, n);
+            long[] locks = lockCount == 0 ? null : new long[lockCount];
+            if (locks != null) {
+                System.arraycopy(words, 1 + n, locks, 0, lockCount);
+            }
+            ClusterRounds.Round round = published.round();
             steps.open(main, round, cluster::barrier, rounds.peerTimeout().plus(KvExperiment.START_BOUND));
-            KvExperiment.Partial partial;
-            try {
-                partial = run.runLocal(roots, locks);
-            } catch (RuntimeException e) {
-                if (!steps.passedReady()) {
-                    round.markFailed();
-                } else {
-                    round.publishResult(ClusterSteps.failure(self, e));
-                }
-                throw e;
-            }
-            byte[] extra = attachment.get();
-            round.publishResult(encode(partial.result(), extra));
+            ClusterSteps.Reported<KvExperiment.Partial> mine = steps.runAndReport(self, () -> run.runLocal(roots, locks),
+                    attachment, (partial, extra) -> encode(partial.result(), extra));
             if (self != 0) {
-                return new NodeRun(partial.result(), List.of(extra));
+                return new NodeRun(mine.partial().result(), List.of(mine.attachment()));
             }
             List<byte[]> blobs = round.collect(config.duration().plus(KvExperiment.STOP_BOUND).plus(rounds.peerTimeout()));
-            NodeRun all = combine(way, workload, blobs, round.serial());
-            for (RemoteHashMap m : maps) {
-                m.destroy();
+            try {
+                return combine(way, workload, blobs, round.serial());
+            } finally {
+                for (RemoteHashMap m : maps) {
+                    m.destroy();
+                }
             }
-            return all;
         }
     }
 
     private static NodeRun combine(KvWay way, Ycsb workload, List<byte[]> blobs, long serial) {
         long[] sums = new long[7];
-        long elapsed = 0;
+        long[] elapsed = new long[1];
         long[] posted = new long[Opcode.values().length];
-        List<byte[]> attachments = new ArrayList<>();
-        StringBuilder failures = new StringBuilder();
-        for (byte[] blob : blobs) {
-            ByteBuffer b = ByteBuffer.wrap(blob).order(ByteOrder.nativeOrder());
-            if (!ClusterSteps.ok(b, failures)) {
-                attachments.add(new byte[0]);
-                continue;
-            }
+        List<byte[]> attachments = ClusterSteps.combine(blobs, (b, node) -> {
             for (int i = 0; i < sums.length; i++) {
                 sums[i] += b.getLong();
             }
-            elapsed = Math.max(elapsed, b.getLong());
-            int kinds = b.getInt();
-            for (int k = 0; k < kinds; k++) {
-                posted[k] += b.getLong();
-            }
-            byte[] extra = new byte[b.getInt()];
-            b.get(extra);
-            attachments.add(extra);
-        }
-        if (!failures.isEmpty()) {
-            throw new RemusException("key-value experiment run " + serial + " (" + way.flagName() + " under YCSB "
-                    + workload + ") failed: " + failures);
-        }
-        return new NodeRun(new KvResult(way, workload, sums[0], sums[1], sums[2], elapsed, posted, sums[3], sums[4],
+            elapsed[0] = Math.max(elapsed[0], b.getLong());
+            ClusterSteps.addPosted(b, posted);
+        }, () -> "key-value experiment run " + serial + " (" + way.flagName() + " under YCSB " + workload + ")");
+        return new NodeRun(new KvResult(way, workload, sums[0], sums[1], sums[2], elapsed[0], posted, sums[3], sums[4],
                 sums[5], sums[6]), attachments);
     }
 
@@ -219,10 +186,7 @@ public final class ClusterKvExperiment {
         b.putInt(ClusterSteps.OK).putLong(r.reads()).putLong(r.updates()).putLong(r.localPicks()).putLong(r.roundTrips())
                 .putLong(r.readRoundTrips()).putLong(r.updateRoundTrips()).putLong(r.memoryRoundTrips())
                 .putLong(r.elapsedNanos());
-        b.putInt(posted.length);
-        for (long v : posted) {
-            b.putLong(v);
-        }
+        ClusterSteps.putPosted(b, posted);
         b.putInt(extra.length).put(extra);
         return b.array();
     }

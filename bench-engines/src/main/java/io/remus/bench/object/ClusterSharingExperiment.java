@@ -12,11 +12,9 @@ import io.remus.core.memory.ClusterRounds;
 import io.remus.core.memory.RemoteBlob;
 import io.remus.ds.reclaim.NeverReclaimer;
 
-import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.function.Supplier;
@@ -113,74 +111,46 @@ public final class ClusterSharingExperiment {
         SharingExperiment.Run run = new SharingExperiment.Run(nodes, self, self, config, way, zeta, sinks, directory);
         try (NeverReclaimer never = new NeverReclaimer(main)) {
             List<Object> handles = List.of();
-            long[] ptrs;
-            ClusterRounds.Round round;
+            ClusterSteps.Published published;
             if (self == 0) {
                 handles = run.create(main, never, new LockContext(main, run.lockOptions()));
-                ptrs = run.counterPtrs();
-                long dir = main.allocator().allocate(8 * n, 0);
-                main.write(dir, MemorySegment.ofArray(new long[n]));
-                long[] words = new long[1 + ptrs.length];
-                words[0] = dir;
-                System.arraycopy(ptrs, 0, words, 1, ptrs.length);
-                round = rounds.publish(configWords(config, way), RemoteBlob.write(main, main.allocator(), 0, ClusterSteps.toBytes(words)));
-                directory.words(dir);
+                published = directory.publish(rounds, main, configWords(config, way), run.counterPtrs());
             } else {
-                round = rounds.await(configWords(config, way), "counters", ClusterSharingExperiment::describe);
-                long[] words = ClusterSteps.fromBytes(RemoteBlob.read(main, round.payload()));
-                directory.words(words[0]);
-                ptrs = new long[words.length - 1];
-                System.arraycopy(words, 1, ptrs, 0, ptrs.length);
+                published = directory.await(rounds, main, configWords(config, way), "counters",
+                        ClusterSharingExperiment::describe);
             }
+            long[] ptrs = published.payload();
+            ClusterRounds.Round round = published.round();
             directory.open(main, round, cluster::barrier, rounds.peerTimeout().plus(SharingExperiment.START_BOUND));
-            SharingExperiment.Partial partial;
-            try {
-                partial = run.runLocal(ptrs);
-            } catch (RuntimeException e) {
-                if (!directory.passedReady()) {
-                    round.markFailed();
-                } else {
-                    round.publishResult(ClusterSteps.failure(self, e));
-                }
-                throw e;
-            }
-            byte[] extra = attachment.get();
-            round.publishResult(encode(partial, extra));
+            ClusterSteps.Reported<SharingExperiment.Partial> mine = directory.runAndReport(self, () -> run.runLocal(ptrs),
+                    attachment, ClusterSharingExperiment::encode);
             if (self != 0) {
+                SharingExperiment.Partial partial = mine.partial();
                 return new NodeRun(new SharingResult(way, partial.increments(), partial.localPicks(), partial.elapsedNanos(),
-                        partial.postedOperations(), partial.roundTrips()), List.of(extra));
+                        partial.postedOperations(), partial.roundTrips()), List.of(mine.attachment()));
             }
             List<byte[]> blobs = round.collect(config.duration().plus(SharingExperiment.STOP_BOUND).plus(rounds.peerTimeout()));
-            return combine(config, way, blobs, run, handles, round.serial());
+            try {
+                return combine(config, way, blobs, run, handles, round.serial());
+            } finally {
+                run.destroy(handles);
+            }
         }
     }
 
     private static NodeRun combine(SharingConfig config, SharingWay way, List<byte[]> blobs, SharingExperiment.Run run,
                                    List<Object> handles, long serial) {
-        int n = blobs.size();
-        long increments = 0;
-        long locals = 0;
-        long elapsed = 0;
-        long trips = 0;
+        long[] sums = new long[3];
+        long[] elapsed = new long[1];
         long[] posted = new long[Opcode.values().length];
-        int[][] applied = new int[n][];
+        int[][] applied = new int[blobs.size()][];
         long[] trusteeValues = new long[config.counters()];
-        List<byte[]> attachments = new ArrayList<>();
-        StringBuilder failures = new StringBuilder();
-        for (int node = 0; node < n; node++) {
-            ByteBuffer b = ByteBuffer.wrap(blobs.get(node)).order(ByteOrder.nativeOrder());
-            if (!ClusterSteps.ok(b, failures)) {
-                attachments.add(new byte[0]);
-                continue;
-            }
-            increments += b.getLong();
-            locals += b.getLong();
-            elapsed = Math.max(elapsed, b.getLong());
-            trips += b.getLong();
-            int kinds = b.getInt();
-            for (int k = 0; k < kinds; k++) {
-                posted[k] += b.getLong();
-            }
+        List<byte[]> attachments = ClusterSteps.combine(blobs, (b, node) -> {
+            sums[0] += b.getLong();
+            sums[1] += b.getLong();
+            elapsed[0] = Math.max(elapsed[0], b.getLong());
+            sums[2] += b.getLong();
+            ClusterSteps.addPosted(b, posted);
             applied[node] = new int[b.getInt()];
             b.asIntBuffer().get(applied[node]);
             b.position(b.position() + 4 * applied[node].length);
@@ -188,16 +158,11 @@ public final class ClusterSharingExperiment {
             for (int c = 0; c < values; c++) {
                 trusteeValues[c] += b.getLong();
             }
-            byte[] extra = new byte[b.getInt()];
-            b.get(extra);
-            attachments.add(extra);
-        }
-        if (!failures.isEmpty()) {
-            throw new RemusException("sharing experiment run " + serial + " (" + way.flagName() + ") failed: " + failures);
-        }
+        }, () -> "sharing experiment run " + serial + " (" + way.flagName() + ")");
+        long increments = sums[0];
         long[] finals = way == SharingWay.DELEGATED ? trusteeValues : run.readFinal(handles);
         SharingExperiment.checkTotals(way, finals, applied, increments);
-        return new NodeRun(new SharingResult(way, increments, locals, elapsed, posted, trips), attachments);
+        return new NodeRun(new SharingResult(way, increments, sums[1], elapsed[0], posted, sums[2]), attachments);
     }
 
     private static byte[] encode(SharingExperiment.Partial p, byte[] extra) {
@@ -205,10 +170,7 @@ public final class ClusterSharingExperiment {
         ByteBuffer b = ByteBuffer.allocate(4 + 8 * 4 + 4 + 8 * posted.length + 4 + 4 * p.applied().length + 4
                         + 8 * p.trusteeValues().length + 4 + extra.length).order(ByteOrder.nativeOrder());
         b.putInt(ClusterSteps.OK).putLong(p.increments()).putLong(p.localPicks()).putLong(p.elapsedNanos()).putLong(p.roundTrips());
-        b.putInt(posted.length);
-        for (long v : posted) {
-            b.putLong(v);
-        }
+        ClusterSteps.putPosted(b, posted);
         b.putInt(p.applied().length);
         for (int v : p.applied()) {
             b.putInt(v);

@@ -5,6 +5,7 @@ import io.remus.alock.LockContext;
 import io.remus.alock.LockKind;
 import io.remus.alock.LockOptions;
 import io.remus.alock.LockWord;
+import io.remus.bench.engines.Handles;
 import io.remus.bench.reclaim.ReclaimBenchmarkConfig;
 import io.remus.bench.stats.LatencySink;
 import io.remus.bench.structure.Ycsb;
@@ -28,6 +29,7 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
 import java.util.SplittableRandom;
@@ -35,6 +37,7 @@ import java.util.concurrent.BrokenBarrierException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLongArray;
+import java.util.function.Consumer;
 import java.util.function.UnaryOperator;
 
 /**
@@ -59,7 +62,8 @@ import java.util.function.UnaryOperator;
  *       {@link RemoteHashMap#put(long, MemorySegment)} over a present key: 3 round trips expected besides
  *       memory management (the new block's allocation, the old one's retirement through the worker's
  *       {@link EpochReclaimer}), lock-free.
- *       Each linearizes where the map says.</li>
+ *       Each linearizes where the map says. Each worker closes its handles on the maps when it is done, and
+ *       node 0 then destroys the maps, which frees them.</li>
  *   <li>{@link KvWay#DELEGATED}: one {@link Trustee} per node, serving on its own thread, owns a plain
  *       {@code long[]} of its node's keys; operation {@code GET} (argument: the key) returns a key's value,
  *       {@code PUT} (argument: the value, which names its key) stores it. A worker calls
@@ -126,7 +130,7 @@ public final class KvExperiment {
     }
 
     /** One worker's access to a way's store; not thread-safe. */
-    interface Store {
+    interface Store extends AutoCloseable {
         /** {@return the value of {@code key}} */
         long read(int key);
 
@@ -139,6 +143,11 @@ public final class KvExperiment {
          */
         default long memoryRoundTrips() {
             return 0;
+        }
+
+        /** Closes the handles the store opened; a store that opened none does nothing. */
+        @Override
+        default void close() {
         }
     }
 
@@ -173,6 +182,15 @@ public final class KvExperiment {
     /** {@link #run(Fabric, KvConfig, Sinks)} with every worker's store passed through {@code twist} (tests). */
     static List<KvResult> run(Fabric fabric, KvConfig config, Sinks sinks, UnaryOperator<Store> twist)
             throws InterruptedException {
+        return run(fabric, config, sinks, twist, run -> { });
+    }
+
+    /**
+     * {@link #run(Fabric, KvConfig, Sinks, UnaryOperator)} handing each measured run to {@code measured} while its
+     * nodes are still open (tests).
+     */
+    static List<KvResult> run(Fabric fabric, KvConfig config, Sinks sinks, UnaryOperator<Store> twist,
+                              Consumer<Run> measured) throws InterruptedException {
         Objects.requireNonNull(fabric, "fabric");
         Objects.requireNonNull(config, "config");
         Objects.requireNonNull(sinks, "sinks");
@@ -190,8 +208,10 @@ public final class KvExperiment {
             List<KvResult> results = new ArrayList<>();
             for (Ycsb workload : config.workloads()) {
                 for (KvWay way : config.ways()) {
-                    results.add(new Run(nodes, 0, n - 1, config, way, workload, zeta, sinks, twist,
-                            SharingExperiment.Steps.IN_PROCESS).measure());
+                    Run run = new Run(nodes, 0, n - 1, config, way, workload, zeta, sinks, twist,
+                            SharingExperiment.Steps.IN_PROCESS);
+                    results.add(run.measure());
+                    measured.accept(run);
                 }
             }
             return results;
@@ -366,6 +386,16 @@ public final class KvExperiment {
                 }
                 return p.result();
             }
+        }
+
+        /** {@return the node {@code id} this run runs on} */
+        RemusNode node(int id) {
+            return nodes[id];
+        }
+
+        /** {@return the way this run measures} */
+        KvWay way() {
+            return way;
         }
 
         /** {@return each node's root: its map, or its ALock way's value array (after {@link #load})} */
@@ -570,8 +600,13 @@ public final class KvExperiment {
             return switch (way) {
                 case ONE_SIDED -> {
                     RemoteHashMap[] maps = new RemoteHashMap[n];
-                    for (int node = 0; node < n; node++) {
-                        maps[node] = RemoteHashMap.attach(ct, reclaimer, roots[node]);
+                    try {
+                        for (int node = 0; node < n; node++) {
+                            maps[node] = RemoteHashMap.attach(ct, reclaimer, roots[node]);
+                        }
+                    } catch (RuntimeException | Error e) {
+                        Handles.closeAll(Arrays.asList(maps));
+                        throw e;
                     }
                     MemorySegment value = MemorySegment.ofArray(new long[words]);
                     yield new Store() {
@@ -598,6 +633,11 @@ public final class KvExperiment {
                                 sum += m.allocatorRoundTrips();
                             }
                             return sum;
+                        }
+
+                        @Override
+                        public void close() {
+                            Handles.closeAll(Arrays.asList(maps));
                         }
                     };
                 }
@@ -682,8 +722,9 @@ public final class KvExperiment {
         private void work(int worker, int node) {
             try (ComputeThread ct = nodes[node].newComputeThread();
                  EpochReclaimer r = way == KvWay.ONE_SIDED
-                         ? new EpochReclaimer(ct, ct.allocator(), ReclaimBenchmarkConfig.benchEpochOptions()) : null) {
-                Store store = twist.apply(open(ct, r));
+                         ? new EpochReclaimer(ct, ct.allocator(), ReclaimBenchmarkConfig.benchEpochOptions()) : null;
+                 Store opened = open(ct, r)) {
+                Store store = twist.apply(opened);
                 LatencySink readSink = sinks.sink(way, workload, worker, false);
                 LatencySink updateSink = sinks.sink(way, workload, worker, true);
                 SplittableRandom rnd = new SplittableRandom(config.seed() * 31 + worker);

@@ -31,6 +31,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.IntFunction;
+import java.util.function.ObjLongConsumer;
 
 /**
  * The wait-free objects benchmark: starts {@code nodes} nodes on a fabric, creates one object of the
@@ -39,6 +40,7 @@ import java.util.function.IntFunction;
  * put and a take for the queue and stack; see {@link ObjectKind}). Every worker has its own compute
  * thread, an {@link EpochReclaimer} with {@link ReclaimBenchmarkConfig#benchEpochOptions()} (200 ms
  * leases) for the objects that retire blocks, and a lock context whose acquire timeout outlasts the run.
+ * Each worker closes its handle when it is done, and node 0's creator then destroys the object, which frees it.
  *
  * <p><b>The stall.</b> With {@code stall}, worker 0 (on node 0) stops for half of the run, from its first
  * operation after a quarter of the run (or until the run ends, when that is sooner), in the middle of an operation where the implementation has one: a locked implementation stops
@@ -88,6 +90,15 @@ public final class ObjectBenchmark {
      */
     public static ObjectBenchmarkResult run(Fabric fabric, ObjectBenchmarkConfig config, IntFunction<LatencySink> sinks)
             throws InterruptedException {
+        return run(fabric, config, sinks, (node, ptr) -> { });
+    }
+
+    /**
+     * {@link #run(Fabric, ObjectBenchmarkConfig, IntFunction)} handing node 0 and the object's pointer to
+     * {@code measured} once the object is destroyed, while the nodes are open (tests).
+     */
+    static ObjectBenchmarkResult run(Fabric fabric, ObjectBenchmarkConfig config, IntFunction<LatencySink> sinks,
+                                     ObjLongConsumer<RemusNode> measured) throws InterruptedException {
         Objects.requireNonNull(fabric, "fabric");
         Objects.requireNonNull(config, "config");
         Objects.requireNonNull(sinks, "sinks");
@@ -101,11 +112,18 @@ public final class ObjectBenchmark {
             for (int i = 0; i < n; i++) {
                 nodes[i] = RemusNode.start(fabric, base.withNodeId(i));
             }
-            long ptr;
             try (ComputeThread creator = nodes[0].newComputeThread(); NeverReclaimer r = new NeverReclaimer(creator)) {
-                ptr = BenchObjects.create(config, creator, r, new LockContext(creator, LockOptions.defaults()));
+                BenchObjects.Created object = BenchObjects.create(config, creator, r,
+                        new LockContext(creator, LockOptions.defaults()));
+                ObjectBenchmarkResult result;
+                try {
+                    result = new Run(nodes, object.ptr(), config, sinks).measure();
+                } finally {
+                    object.destroy().run();
+                }
+                measured.accept(nodes[0], object.ptr());
+                return result;
             }
-            return new Run(nodes, ptr, config, sinks).measure();
         } finally {
             for (RemusNode node : nodes) {
                 if (node != null) {
@@ -223,9 +241,9 @@ public final class ObjectBenchmark {
             boolean stalls = stall != null && worker == 0;
             LockOptions lockOptions = LockOptions.defaults().withAcquireTimeout(config.duration().plus(STOP_BOUND));
             try (ComputeThread ct = nodes[node].newComputeThread();
-                 Reclaimer r = new EpochReclaimer(ct, ct.allocator(), ReclaimBenchmarkConfig.benchEpochOptions())) {
-                BenchObjects.Handle h = BenchObjects.open(config, ct, r, new LockContext(ct, lockOptions), ptr, worker,
-                        stalls ? stall : null);
+                 Reclaimer r = new EpochReclaimer(ct, ct.allocator(), ReclaimBenchmarkConfig.benchEpochOptions());
+                 BenchObjects.Handle h = BenchObjects.open(config, ct, r, new LockContext(ct, lockOptions), ptr, worker,
+                         stalls ? stall : null)) {
                 LatencySink sink = stalls ? LatencySink.NONE : sinks.apply(worker);
                 SplittableRandom rnd = new SplittableRandom(config.seed() * 31 + worker);
                 long[] before = posted(ct);

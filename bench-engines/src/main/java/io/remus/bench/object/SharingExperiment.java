@@ -2,6 +2,7 @@ package io.remus.bench.object;
 
 import io.remus.alock.LockContext;
 import io.remus.alock.LockOptions;
+import io.remus.bench.engines.Handles;
 import io.remus.bench.reclaim.ReclaimBenchmarkConfig;
 import io.remus.bench.stats.LatencySink;
 import io.remus.bench.structure.KeyChooser;
@@ -30,6 +31,7 @@ import java.util.SplittableRandom;
 import java.util.concurrent.BrokenBarrierException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Consumer;
 
 /**
  * Gossamer's shared-counter microbenchmark (Trust&lt;T&gt; / Gossamer, UIC 2025) over one-sided RDMA:
@@ -63,7 +65,8 @@ import java.util.concurrent.TimeoutException;
  * <p><b>Counting.</b> RDMA operations and round trips are the differences of {@link ComputeThread}'s
  * counters around each worker's run (after its handles were opened), plus the trustees' for the
  * delegated way. Handles are opened on every counter before the run starts (for the wait-free way one
- * READ and one fetch-and-add each), so setup is not measured.
+ * READ and one fetch-and-add each), so setup is not measured. Each worker closes its handles when it is done,
+ * and node 0 then destroys the counters, which frees them.
  *
  * <p>Its waits: the workers (and trustees) must be ready within {@link #START_BOUND} and stop within
  * {@link #STOP_BOUND} of the run's end; remote operations time out after 10 s. The caller owns the fabric.
@@ -117,6 +120,12 @@ public final class SharingExperiment {
      * @throws RemusException           when a worker failed or did not stop in time
      */
     public static List<SharingResult> run(Fabric fabric, SharingConfig config, Sinks sinks) throws InterruptedException {
+        return run(fabric, config, sinks, run -> { });
+    }
+
+    /** {@link #run(Fabric, SharingConfig, Sinks)} handing each measured run to {@code measured} while its nodes are open (tests). */
+    static List<SharingResult> run(Fabric fabric, SharingConfig config, Sinks sinks, Consumer<Run> measured)
+            throws InterruptedException {
         Objects.requireNonNull(fabric, "fabric");
         Objects.requireNonNull(config, "config");
         Objects.requireNonNull(sinks, "sinks");
@@ -133,7 +142,9 @@ public final class SharingExperiment {
             double zeta = HomePicker.zeta(config.counters(), n, config.pLocal(), config.zipfTheta());
             List<SharingResult> results = new ArrayList<>();
             for (SharingWay way : config.ways()) {
-                results.add(new Run(nodes, 0, n - 1, config, way, zeta, sinks, Steps.IN_PROCESS).measure());
+                Run run = new Run(nodes, 0, n - 1, config, way, zeta, sinks, Steps.IN_PROCESS);
+                results.add(run.measure());
+                measured.accept(run);
             }
             return results;
         } finally {
@@ -178,6 +189,16 @@ public final class SharingExperiment {
     @FunctionalInterface
     private interface Increment {
         long apply(int c);
+    }
+
+    /** The handles a worker opened, each closed when the worker is done. */
+    private static final class Opened implements AutoCloseable {
+        final List<AutoCloseable> list = new ArrayList<>();
+
+        @Override
+        public void close() {
+            Handles.closeAll(list);
+        }
     }
 
     /**
@@ -286,11 +307,15 @@ public final class SharingExperiment {
             try (ComputeThread creator = nodes[0].newComputeThread();
                  NeverReclaimer never = new NeverReclaimer(creator)) {
                 List<Object> handles = create(creator, never, new LockContext(creator, lockOptions()));
-                Partial p = runLocal(ptrs);
-                long[] values = way == SharingWay.DELEGATED ? p.trusteeValues() : readFinal(handles);
-                checkTotals(way, values, new int[][]{p.applied()}, p.increments());
-                return new SharingResult(way, p.increments(), p.localPicks(), p.elapsedNanos(), p.postedOperations(),
-                        p.roundTrips());
+                try {
+                    Partial p = runLocal(ptrs);
+                    long[] values = way == SharingWay.DELEGATED ? p.trusteeValues() : readFinal(handles);
+                    checkTotals(way, values, new int[][]{p.applied()}, p.increments());
+                    return new SharingResult(way, p.increments(), p.localPicks(), p.elapsedNanos(),
+                            p.postedOperations(), p.roundTrips());
+                } finally {
+                    destroy(handles);
+                }
             }
         }
 
@@ -355,6 +380,28 @@ public final class SharingExperiment {
                 }
             }
             return handles;
+        }
+
+        /**
+         * Destroys the counters through the handles {@link #create} returned: each counter's memory is freed once
+         * the last worker's handle on it is closed too. Destroys every one, then throws the first failure.
+         */
+        void destroy(List<Object> handles) {
+            List<AutoCloseable> destroys = new ArrayList<>();
+            for (Object h : handles) {
+                destroys.add(switch (h) {
+                    case RemoteCounter c -> c::destroy;
+                    case LockedObject<?> o -> o::destroy;
+                    case WaitFreeObject<?> o -> o::destroy;
+                    default -> throw new IllegalStateException("not a counter handle: " + h);
+                });
+            }
+            Handles.closeAll(destroys);
+        }
+
+        /** {@return the node {@code id} this run runs on} */
+        RemusNode node(int id) {
+            return nodes[id];
         }
 
         /** {@return every counter's pointer, once {@link #create} made them} */
@@ -442,13 +489,14 @@ public final class SharingExperiment {
         }
 
         @SuppressWarnings("unchecked")
-        private Increment open(ComputeThread ct, Reclaimer r, LockContext context) {
+        private Increment open(ComputeThread ct, Reclaimer r, LockContext context, List<AutoCloseable> opened) {
             int counters = config.counters();
             return switch (way) {
                 case FAA -> {
                     RemoteCounter[] c = new RemoteCounter[counters];
                     for (int i = 0; i < counters; i++) {
                         c[i] = RemoteCounter.attach(ct, ptrs[i]);
+                        opened.add(c[i]);
                     }
                     yield i -> c[i].fetchAndAdd(1) + 1;
                 }
@@ -456,6 +504,7 @@ public final class SharingExperiment {
                     LockedObject<long[]>[] o = new LockedObject[counters];
                     for (int i = 0; i < counters; i++) {
                         o[i] = LockedObject.attach(context, way.lock(), ptrs[i], WordObjects.counter());
+                        opened.add(o[i]);
                     }
                     yield i -> o[i].apply(WordObjects.UPDATE, 1) + 1;
                 }
@@ -463,6 +512,7 @@ public final class SharingExperiment {
                     WaitFreeObject<long[]>[] o = new WaitFreeObject[counters];
                     for (int i = 0; i < counters; i++) {
                         o[i] = WaitFreeObject.attach(ct, r, ptrs[i], WordObjects.counter());
+                        opened.add(o[i]);
                     }
                     yield i -> o[i].apply(WordObjects.UPDATE, 1) + 1;
                 }
@@ -481,8 +531,9 @@ public final class SharingExperiment {
         private void work(int worker, int node) {
             try (ComputeThread ct = nodes[node].newComputeThread();
                  Reclaimer r = way == SharingWay.WAITFREE
-                         ? new EpochReclaimer(ct, ct.allocator(), ReclaimBenchmarkConfig.benchEpochOptions()) : null) {
-                Increment inc = open(ct, r, new LockContext(ct, lockOptions()));
+                         ? new EpochReclaimer(ct, ct.allocator(), ReclaimBenchmarkConfig.benchEpochOptions()) : null;
+                 Opened opened = new Opened()) {
+                Increment inc = open(ct, r, new LockContext(ct, lockOptions()), opened.list);
                 LatencySink sink = sinks.sink(way, worker);
                 HomePicker picker = new HomePicker(config.counters(), config.nodes(), config.pLocal(), config.zipfTheta(),
                         zeta, node, new SplittableRandom(config.seed() * 31 + worker));

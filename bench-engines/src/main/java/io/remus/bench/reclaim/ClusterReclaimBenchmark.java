@@ -1,6 +1,7 @@
 package io.remus.bench.reclaim;
 
 import io.remus.bench.churn.ChurnWorkload;
+import io.remus.bench.engines.ClusterResults;
 import io.remus.core.BadArgumentException;
 import io.remus.core.ComputeThread;
 import io.remus.core.RemotePtr;
@@ -96,39 +97,15 @@ public final class ClusterReclaimBenchmark {
         nodes[self] = cluster.node();
         long lastRound = config.reclaimer() == ReclaimerKind.BARRIER ? RemotePtr.offset(block, 8) : 0;
         ReclaimBenchmark.Run run = new ReclaimBenchmark.Run(nodes, new int[]{self}, array, lastRound, config);
-        ReclaimBenchmarkResult mine;
-        try {
-            mine = run.measure(() -> round.ready(ReclaimBenchmark.START_BOUND));
-        } catch (RuntimeException e) {
-            round.markFailed();
-            try {
-                round.publishResult(encodeFailure("node " + self + ": " + e));
-            } catch (RuntimeException notSent) {
-                e.addSuppressed(notSent);
-            }
-            throw e;
-        }
-        round.publishResult(encode(mine));
+        ReclaimBenchmarkResult mine = ClusterResults.report(round, self,
+                () -> run.measure(() -> round.ready(ReclaimBenchmark.START_BOUND)), ClusterReclaimBenchmark::encode);
         if (self != 0) {
             return List.of(mine);
         }
         Duration runTime = config.duration() != null ? config.duration() : ReclaimBenchmark.RUN_BOUND;
         List<byte[]> blobs = round.collect(runTime.plus(ReclaimBenchmark.STOP_BOUND).plus(rounds.peerTimeout()));
-        List<ReclaimBenchmarkResult> results = new ArrayList<>();
-        StringBuilder failures = new StringBuilder();
-        for (int node = 0; node < blobs.size(); node++) {
-            ByteBuffer b = ByteBuffer.wrap(blobs.get(node)).order(ByteOrder.nativeOrder());
-            String failure = string(b);
-            if (failure != null) {
-                failures.append(failures.isEmpty() ? "" : "; ").append(failure);
-            } else {
-                results.add(decode(b, config));
-            }
-        }
-        if (!failures.isEmpty()) {
-            throw new RemusException("reclamation benchmark run " + round.serial() + " failed: " + failures);
-        }
-        return results;
+        return ClusterResults.decodeAll(blobs, b -> decode(b, config),
+                () -> "reclamation benchmark run " + round.serial());
     }
 
     /**
@@ -221,7 +198,7 @@ public final class ClusterReclaimBenchmark {
         long[] posted = r.postedOperations();
         ByteBuffer b = ByteBuffer.allocate(4 + 8 * 10 + 4 + 8 * posted.length + 4 + 24 * sent.size() + 4
                 + (violation == null ? 0 : violation.length)).order(ByteOrder.nativeOrder());
-        b.putInt(-1);
+        b.putInt(ClusterResults.OK);
         b.putLong(r.ops()).putLong(r.elapsedNanos()).putLong(r.reads()).putLong(r.replaces()).putLong(r.restarts())
                 .putLong(r.violations()).putLong(r.retiredBytes()).putLong(r.peakUnreclaimedBytes())
                 .putLong(r.finalUnreclaimedBytes()).putLong(r.limitTimeouts());
@@ -234,13 +211,6 @@ public final class ClusterReclaimBenchmark {
             b.putLong(s.millis()).putLong(s.unreclaimedBytes()).putLong(s.ops());
         }
         putString(b, violation);
-        return b.array();
-    }
-
-    private static byte[] encodeFailure(String failure) {
-        byte[] bytes = failure.getBytes(StandardCharsets.UTF_8);
-        ByteBuffer b = ByteBuffer.allocate(4 + bytes.length).order(ByteOrder.nativeOrder());
-        putString(b, bytes);
         return b.array();
     }
 

@@ -1,6 +1,7 @@
 package io.remus.bench.structure;
 
 import io.remus.alock.LockOptions;
+import io.remus.bench.engines.ClusterResults;
 import io.remus.bench.reclaim.ReclaimBenchmarkConfig;
 import io.remus.core.BadArgumentException;
 import io.remus.core.ComputeThread;
@@ -15,9 +16,7 @@ import io.remus.ds.reclaim.NeverReclaimer;
 
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.function.Supplier;
@@ -30,8 +29,8 @@ import java.util.function.Supplier;
  * cluster's key generator beside it, which names the structure: one READ per node at the start); every worker node prefills
  * its share and runs its {@code threadsPerNode} workers ({@link DsBenchmark}'s, node 0's only with
  * {@code homeWorkers}), released together once every node has prefilled; after the run each node sends
- * node 0 its result and the caller's bytes (e.g. its encoded latency histograms), and node 0 returns
- * every node's. {@link #aggregate} adds the results up.
+ * node 0 its result and the caller's bytes (e.g. its encoded latency histograms), having closed its workers'
+ * handles, and node 0 destroys the structure and returns every node's. {@link #aggregate} adds the results up.
  *
  * <p>Its waits: those of {@link ClusterRounds} (the structure by the peer timeout, the start by the peer
  * timeout plus {@link DsBenchmark#PREFILL_BOUND}, the results by the run's time,
@@ -117,42 +116,17 @@ public final class ClusterDsBenchmark {
         int[] local = self >= config.firstWorkerNode() ? new int[]{self} : new int[0];
         DsBenchmark.Run run = new DsBenchmark.Run(nodes, local, ptr, block, config, sinks,
                 ReclaimBenchmarkConfig.benchEpochOptions().withClockSkew(EpochOptions.defaults().clockSkew()));
-        NodeRun mine;
-        try {
-            DsBenchmarkResult result = run.measure(() -> round.ready(DsBenchmark.PREFILL_BOUND));
-            mine = new NodeRun(result, extra.get());
-        } catch (RuntimeException e) {
-            round.markFailed();
-            try {
-                round.publishResult(encodeFailure("node " + self + ": " + e));
-            } catch (RuntimeException notSent) {
-                e.addSuppressed(notSent);
-            }
-            throw e;
-        }
-        round.publishResult(encode(mine));
+        NodeRun mine = ClusterResults.report(round, self,
+                () -> new NodeRun(run.measure(() -> round.ready(DsBenchmark.PREFILL_BOUND)), extra.get()),
+                ClusterDsBenchmark::encode);
         if (self != 0) {
             return List.of(mine);
         }
         Duration runTime = config.duration() != null ? config.duration() : DsBenchmark.RUN_BOUND;
         List<byte[]> blobs = round.collect(runTime.plus(DsBenchmark.STOP_BOUND).plus(rounds.peerTimeout()));
-        List<NodeRun> results = new ArrayList<>();
-        StringBuilder failures = new StringBuilder();
-        for (byte[] blob : blobs) {
-            ByteBuffer b = ByteBuffer.wrap(blob).order(ByteOrder.nativeOrder());
-            int length = b.getInt();
-            if (length >= 0) {
-                byte[] bytes = new byte[length];
-                b.get(bytes);
-                failures.append(failures.isEmpty() ? "" : "; ").append(new String(bytes, StandardCharsets.UTF_8));
-            } else {
-                results.add(decode(b, config));
-            }
-        }
-        if (!failures.isEmpty()) {
-            throw new RemusException("data structure benchmark run " + round.serial() + " failed: " + failures);
-        }
-        return results;
+        Target.destroy(config, main, ptr);
+        return ClusterResults.decodeAll(blobs, b -> decode(b, config),
+                () -> "data structure benchmark run " + round.serial());
     }
 
     /**
@@ -193,7 +167,7 @@ public final class ClusterDsBenchmark {
         byte[] extra = run.extra();
         ByteBuffer b = ByteBuffer.allocate(4 + 16 + 8 * (o.length + c.length) + 4 + extra.length)
                 .order(ByteOrder.nativeOrder());
-        b.putInt(-1).putLong(r.elapsedNanos()).putLong(r.prefilled());
+        b.putInt(ClusterResults.OK).putLong(r.elapsedNanos()).putLong(r.prefilled());
         for (long v : o) {
             b.putLong(v);
         }
@@ -202,12 +176,6 @@ public final class ClusterDsBenchmark {
         }
         b.putInt(extra.length).put(extra);
         return b.array();
-    }
-
-    private static byte[] encodeFailure(String failure) {
-        byte[] bytes = failure.getBytes(StandardCharsets.UTF_8);
-        return ByteBuffer.allocate(4 + bytes.length).order(ByteOrder.nativeOrder()).putInt(bytes.length).put(bytes)
-                .array();
     }
 
     private static NodeRun decode(ByteBuffer b, DsBenchmarkConfig config) {

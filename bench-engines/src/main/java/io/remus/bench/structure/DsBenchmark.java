@@ -37,7 +37,8 @@ import java.util.concurrent.atomic.AtomicReference;
  * (worker {@code g} of {@code W} inserts the {@code i}-th of the evenly spaced keys when
  * {@code i mod W == g}), then are released together and run their operations; each operation's latency
  * goes to the caller's sink of its type, and the compute thread's counters are read around it so that
- * the result holds each type's RDMA operations, bytes and round trips.
+ * the result holds each type's RDMA operations, bytes and round trips. Each worker closes its handle when it is
+ * done, and node 0 then destroys the structure, which frees its memory.
  *
  * <p>YCSB D's inserts and reads go through {@code LatestKeys}, YCSB's generator for the whole cluster
  * (across threads and processes), in a block on node 0 that node 0 creates beside the map and that names
@@ -100,6 +101,15 @@ public final class DsBenchmark {
     /** {@link #run(Fabric, DsBenchmarkConfig, DsLatencySinks)}, then {@code after} on node 0. */
     static DsBenchmarkResult run(Fabric fabric, DsBenchmarkConfig config, DsLatencySinks sinks, AfterRun after)
             throws InterruptedException {
+        return run(fabric, config, sinks, after, (t, ptr, latest) -> { });
+    }
+
+    /**
+     * {@link #run(Fabric, DsBenchmarkConfig, DsLatencySinks, AfterRun)}, then {@code destroyed} on node 0 once the
+     * structure is destroyed, while the nodes are open (tests).
+     */
+    static DsBenchmarkResult run(Fabric fabric, DsBenchmarkConfig config, DsLatencySinks sinks, AfterRun after,
+                                 AfterRun destroyed) throws InterruptedException {
         Objects.requireNonNull(fabric, "fabric");
         Objects.requireNonNull(config, "config");
         Objects.requireNonNull(sinks, "sinks");
@@ -129,7 +139,12 @@ public final class DsBenchmark {
                     ReclaimBenchmarkConfig.benchEpochOptions()).measure(() -> {
             });
             try (ComputeThread inspector = nodes[0].newComputeThread()) {
-                after.inspect(inspector, ptr, latest);
+                try {
+                    after.inspect(inspector, ptr, latest);
+                } finally {
+                    Target.destroy(config, inspector, ptr);
+                }
+                destroyed.inspect(inspector, ptr, latest);
             }
             return result;
         } finally {

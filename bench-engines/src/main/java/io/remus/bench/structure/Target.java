@@ -4,6 +4,7 @@ import io.remus.alock.LockContext;
 import io.remus.alock.LockOptions;
 import io.remus.core.ComputeThread;
 import io.remus.ds.map.RemoteHashMap;
+import io.remus.ds.reclaim.NeverReclaimer;
 import io.remus.ds.reclaim.Reclaimer;
 import io.remus.ds.set.LazyListSet;
 import io.remus.ds.set.LockFreeListSet;
@@ -81,6 +82,23 @@ abstract sealed class Target implements AutoCloseable {
     @Override
     public abstract void close();
 
+    /** Destroys the structure through this handle: its memory is freed once every other handle on it is closed. */
+    abstract void destroy();
+
+    /**
+     * Destroys the structure at the end of a run, through a handle of its own on {@code t}: the memory is freed once
+     * every worker's handle is closed, the creator's having been closed after the create.
+     *
+     * @param c   the configuration
+     * @param t   a compute thread
+     * @param ptr what {@link #create} returned
+     */
+    static void destroy(DsBenchmarkConfig c, ComputeThread t, long ptr) {
+        try (NeverReclaimer r = new NeverReclaimer(t)) {
+            attach(c, t, r, LockOptions.defaults(), ptr).destroy();
+        }
+    }
+
     /** A set: lookup, insert, remove. */
     static final class SetTarget extends Target {
         private final RemoteSet set;
@@ -111,6 +129,15 @@ abstract sealed class Target implements AutoCloseable {
         @Override
         public void close() {
             set.close();
+        }
+
+        @Override
+        void destroy() {
+            switch (set) {
+                case LazyListSet l -> l.destroy();
+                case LockFreeSkipListSet s -> s.destroy();
+                default -> ((LockFreeListSet) set).destroy();
+            }
         }
     }
 
@@ -156,6 +183,11 @@ abstract sealed class Target implements AutoCloseable {
         @Override
         public void close() {
             map.close();
+        }
+
+        @Override
+        void destroy() {
+            map.destroy();
         }
     }
 }

@@ -2,6 +2,10 @@ package io.remus.bench.object;
 
 import io.remus.bench.structure.Ycsb;
 import io.remus.core.BadArgumentException;
+import io.remus.core.ComputeThread;
+import io.remus.core.RemotePtr;
+import io.remus.core.memory.BlockHeader;
+import io.remus.ds.identity.StructureIdentity;
 import io.remus.core.fabric.Opcode;
 import io.remus.core.sim.SimFabric;
 import io.remus.core.sim.SimOptions;
@@ -96,6 +100,26 @@ class KvExperimentTest {
                 }
                 case ALOCK -> assertEquals(5, Math.round(r.roundTripsPerRead()), what);
             }
+        }
+    }
+
+    @Test
+    void shouldFreeEveryMapWhenTheOneSidedRunEnds() throws InterruptedException {
+        List<Long> states = new java.util.ArrayList<>();
+        try (SimFabric fabric = new SimFabric(SimOptions.defaults())) {
+            KvExperiment.run(fabric, config(List.of(KvWay.ONE_SIDED), 2, 2, 16, 0, Double.NaN), KvExperiment.Sinks.NONE,
+                    UnaryOperator.identity(), run -> {
+                        try (ComputeThread t = run.node(0).newComputeThread()) {
+                            for (long root : run.roots()) {
+                                states.add((long) BlockHeader.state(t.read(
+                                        BlockHeader.address(RemotePtr.offset(root, -StructureIdentity.BYTES)))));
+                            }
+                        }
+                    });
+        }
+        assertEquals(2 * 2, states.size(), "a map per node, under YCSB A and B");
+        for (long state : states) {
+            assertEquals(BlockHeader.FREE, state, "the creator's destroy after the workers closed freed the map");
         }
     }
 

@@ -1,6 +1,10 @@
 package io.remus.bench.object;
 
 import io.remus.core.BadArgumentException;
+import io.remus.core.ComputeThread;
+import io.remus.core.RemotePtr;
+import io.remus.core.memory.BlockHeader;
+import io.remus.ds.identity.StructureIdentity;
 import io.remus.core.sim.SimFabric;
 import io.remus.core.sim.SimOptions;
 import org.junit.jupiter.api.Test;
@@ -52,6 +56,25 @@ class ObjectBenchmarkTest {
             assertTrue(r.postedPerOp() > 0, "the workers of node 1 post RDMA operations: " + what);
             assertEquals(0, r.stallNanos(), what);
             assertTrue(r.opsPerSecond() > 0, what);
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(ObjectKind.class)
+    void shouldFreeTheObjectWhenTheRunEnds(ObjectKind object) throws InterruptedException {
+        for (ImplKind impl : ImplKind.values()) {
+            int[] state = new int[1];
+            try (SimFabric fabric = new SimFabric(SimOptions.defaults())) {
+                ObjectBenchmark.run(fabric, config(object, impl, Duration.ofMillis(30), false), worker -> nanos -> { },
+                        (node, ptr) -> {
+                            try (ComputeThread t = node.newComputeThread()) {
+                                state[0] = BlockHeader.state(t.read(
+                                        BlockHeader.address(RemotePtr.offset(ptr, -StructureIdentity.BYTES))));
+                            }
+                        });
+            }
+            assertEquals(BlockHeader.FREE, state[0], object + " " + impl.flagName()
+                    + ": the creator's destroy after the workers closed freed the object");
         }
     }
 

@@ -1,6 +1,10 @@
 package io.remus.bench.object;
 
 import io.remus.core.BadArgumentException;
+import io.remus.core.ComputeThread;
+import io.remus.core.RemotePtr;
+import io.remus.core.memory.BlockHeader;
+import io.remus.ds.identity.StructureIdentity;
 import io.remus.core.fabric.Opcode;
 import io.remus.core.sim.SimFabric;
 import io.remus.core.sim.SimOptions;
@@ -10,6 +14,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLongArray;
@@ -53,6 +58,26 @@ class SharingExperimentTest {
             assertEquals(r.increments(), recorded.get(r.way().ordinal()), "every latency reached a sink: " + what);
             assertTrue(r.localPicks() <= r.increments(), what);
             assertTrue(r.opsPerSecond() > 0, what);
+        }
+    }
+
+    @ParameterizedTest
+    @CsvSource({"FAA", "ALOCK", "SPIN", "MCS", "WAITFREE"})
+    void shouldFreeEveryCounterWhenTheRunEnds(SharingWay way) throws InterruptedException {
+        List<Integer> states = new ArrayList<>();
+        try (SimFabric fabric = new SimFabric(SimOptions.defaults())) {
+            SharingExperiment.run(fabric, config(List.of(way), 2, 2, 4, 0, 0.5), SharingExperiment.Sinks.NONE, run -> {
+                try (ComputeThread t = run.node(0).newComputeThread()) {
+                    for (long ptr : run.counterPtrs()) {
+                        states.add(BlockHeader.state(t.read(
+                                BlockHeader.address(RemotePtr.offset(ptr, -StructureIdentity.BYTES)))));
+                    }
+                }
+            });
+        }
+        assertEquals(4, states.size(), "a root per counter");
+        for (int state : states) {
+            assertEquals(BlockHeader.FREE, state, "the creator's destroy after the workers closed freed the counter");
         }
     }
 

@@ -2,9 +2,12 @@ package io.remus.bench.structure;
 
 import io.remus.alock.LockKind;
 import io.remus.core.BadArgumentException;
+import io.remus.core.RemotePtr;
 import io.remus.core.RemusCluster;
+import io.remus.core.memory.BlockHeader;
 import io.remus.core.sim.SimFabric;
 import io.remus.core.sim.SimOptions;
+import io.remus.ds.identity.StructureIdentity;
 import io.remus.ds.map.RemoteHashMap;
 import io.remus.ds.reclaim.NeverReclaimer;
 import org.junit.jupiter.api.Test;
@@ -84,6 +87,18 @@ class DsBenchmarkTest {
         assertEquals(r.ops(), r.ops(OpType.LOOKUP));
         assertShare(0.4, r.succeeded(OpType.LOOKUP), r.ops(), "lookups that find a prefilled key");
         assertEquals(0, r.total(Cost.WRITES) + r.total(Cost.COMPARE_AND_SWAPS), "lookups write nothing");
+    }
+
+    @ParameterizedTest
+    @EnumSource(StructureKind.class)
+    void shouldFreeTheStructureWhenTheRunEnds(StructureKind kind) throws InterruptedException {
+        int[] state = new int[1];
+        try (SimFabric fabric = new SimFabric(SimOptions.defaults())) {
+            DsBenchmark.run(fabric, config(kind, 2, 2, true, 200, 64, 25, 25, 255, null), DsLatencySinks.NONE,
+                    (t, ptr, latest) -> { }, (t, ptr, latest) -> state[0] = BlockHeader.state(
+                            t.read(BlockHeader.address(RemotePtr.offset(ptr, -StructureIdentity.BYTES)))));
+        }
+        assertEquals(BlockHeader.FREE, state[0], kind + ": the destroy after the workers closed freed the structure");
     }
 
     @Test
