@@ -150,7 +150,6 @@ public final class StructureIdentity {
         long handlesAt = id.headerAddress();
         long seen = handles[0];
         while (true) {
-            id.check(seen);
             if ((seen & COUNT_MASK) == COUNT_MASK) {
                 throw new BadArgumentException("the " + id + " has " + COUNT_MASK + " open handles, as many as its"
                         + " handles word counts");
@@ -160,6 +159,7 @@ public final class StructureIdentity {
                 return id;
             }
             seen = was;
+            id.check(seen);
         }
     }
 
