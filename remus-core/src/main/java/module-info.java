@@ -1,12 +1,16 @@
 /**
  * Remus core: one-sided remote memory operations over a {@link io.remus.core.fabric.Fabric}.
  *
- * <p>{@code io.remus.core} holds {@code RemotePtr}, {@code ComputeThread} and the exception
- * family; {@code io.remus.core.fabric} the fabric SPI that the verbs and simulated fabrics
- * implement; {@code io.remus.core.sim} the embedded simulated fabric; {@code io.remus.core.memory}
- * memory nodes, remote allocation, root and barrier; {@code io.remus.core.config} the cluster
- * configuration; {@code io.remus.core.verbs} the fabric over the verbs API. How the verbs
- * fabric's processes find each other ({@code io.remus.core.verbs.bootstrap}) is internal.
+ * <p>Its packages read top to bottom. {@code io.remus.core} is the user's API: {@code ComputeThread}
+ * and its handles, {@code RemusCluster}, {@code RemusNode}, and what is built on
+ * {@code ComputeThread}: remote allocation, the root pointer, the barrier, memory nodes.
+ * {@code io.remus.core.rpc} (request/response over SEND) sits beside it. Below them are the fabrics,
+ * {@code io.remus.core.verbs} (with its internal {@code io.remus.core.verbs.bootstrap}) and the
+ * embedded simulator {@code io.remus.core.sim}; then the fabric SPI {@code io.remus.core.fabric};
+ * then the cluster configuration {@code io.remus.core.config} (and the internal
+ * {@code io.remus.core.net}); then the remote memory layout {@code io.remus.core.memory}
+ * ({@code RemotePtr}, block headers, size classes, the control block); and at the bottom
+ * {@code io.remus.core.error}, the exception family every layer throws.
  *
  * <p>The downcalls are made by {@code io.remus.verbs}: an application on the module path grants
  * native access to that module alone ({@code --enable-native-access=io.remus.verbs}).
@@ -17,6 +21,7 @@ module io.remus.core {
 
     exports io.remus.core;
     exports io.remus.core.config;
+    exports io.remus.core.error;
     exports io.remus.core.memory;
     exports io.remus.core.rpc;
     // The SPI is exported: RemusNode.start takes a Fabric, and a user may implement one. Its

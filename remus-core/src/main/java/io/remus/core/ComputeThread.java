@@ -2,17 +2,26 @@ package io.remus.core;
 
 import io.remus.core.config.ClusterConfig;
 import io.remus.core.config.LanePolicy;
+import io.remus.core.error.BadArgumentException;
+import io.remus.core.error.ClosedComputeThreadException;
+import io.remus.core.error.CompletionStatus;
+import io.remus.core.error.PeerUnreachableException;
+import io.remus.core.error.RemoteAccessException;
+import io.remus.core.error.RemoteOperationException;
+import io.remus.core.error.RemoteTimeoutException;
+import io.remus.core.error.RemusException;
+import io.remus.core.error.StaleHandleException;
+import io.remus.core.error.ThreadConfinementException;
 import io.remus.core.fabric.CompletionQueue;
-import io.remus.core.fabric.CompletionStatus;
 import io.remus.core.fabric.Completions;
 import io.remus.core.fabric.Fabric;
-import io.remus.core.memory.RemoteAllocator;
 import io.remus.core.fabric.FabricNode;
 import io.remus.core.fabric.Opcode;
 import io.remus.core.fabric.QueuePair;
 import io.remus.core.fabric.RegisteredMemory;
 import io.remus.core.fabric.RemoteRegion;
 import io.remus.core.fabric.WorkRequests;
+import io.remus.core.memory.RemotePtr;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;

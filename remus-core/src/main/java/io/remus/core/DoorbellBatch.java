@@ -1,6 +1,11 @@
 package io.remus.core;
 
+import io.remus.core.error.BadArgumentException;
+import io.remus.core.error.RemoteOperationException;
+import io.remus.core.error.RemoteTimeoutException;
+import io.remus.core.error.ThreadConfinementException;
 import io.remus.core.fabric.WorkRequests;
+import io.remus.core.memory.RemotePtr;
 
 /**
  * A doorbell batch: reads, writes and atomics to ONE node, posted with one call, only the last

@@ -1,5 +1,8 @@
 package io.remus.core;
 
+import io.remus.core.error.StaleHandleException;
+import io.remus.core.memory.RemotePtr;
+
 /**
  * The handle of one asynchronous operation (or one doorbell batch) of a {@link ComputeThread}: a
  * plain {@code long}, so issuing and awaiting allocate nothing, with the static helpers that take

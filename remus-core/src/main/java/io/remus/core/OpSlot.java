@@ -1,6 +1,6 @@
 package io.remus.core;
 
-import io.remus.core.fabric.CompletionStatus;
+import io.remus.core.error.CompletionStatus;
 
 /**
  * The state of one of a {@link ComputeThread}'s operation slots: one per operation it may have in

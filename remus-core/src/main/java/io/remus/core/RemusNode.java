@@ -1,10 +1,10 @@
 package io.remus.core;
 
 import io.remus.core.config.ClusterConfig;
+import io.remus.core.error.BadArgumentException;
 import io.remus.core.fabric.Fabric;
 import io.remus.core.fabric.FabricNode;
 import io.remus.core.fabric.RegisteredMemory;
-import io.remus.core.memory.MemoryNode;
 
 import java.util.List;
 import java.util.Optional;

@@ -1,10 +1,15 @@
 /**
- * Remus' programming model: {@link io.remus.core.RemotePtr} (node id and address in one word),
- * {@link io.remus.core.ComputeThread} (one-sided READ, WRITE, compare-and-swap and fetch-and-add,
- * synchronous, asynchronous and in doorbell batches), {@link io.remus.core.RemusNode},
- * {@link io.remus.core.RemusCluster} (a process's membership in a cluster, from joining to the
- * shutdown handshake, which a program's {@code main} calls once), and the
- * one unchecked exception family rooted at {@link io.remus.core.RemusException}.
+ * Remus' programming model, the user's API: {@link io.remus.core.ComputeThread} (one-sided READ,
+ * WRITE, compare-and-swap and fetch-and-add, synchronous, asynchronous and in doorbell batches),
+ * {@link io.remus.core.RemusNode}, {@link io.remus.core.RemusCluster} (a process's membership in a
+ * cluster, from joining to the shutdown handshake, which a program's {@code main} calls once), and
+ * what is built on {@code ComputeThread}: {@link io.remus.core.MemoryNode} (a node's registered
+ * segments and control block), {@link io.remus.core.RemoteAllocator} (size classes, blocks carved
+ * from a watermark by RDMA compare-and-swap, freed blocks shared through thread caches and per-node
+ * pools, {@link io.remus.core.FreeBlockPool}), {@link io.remus.core.RemoteBlob},
+ * {@link io.remus.core.Root} and {@link io.remus.core.ClusterBarrier}. Remote pointers are
+ * {@link io.remus.core.memory.RemotePtr} words; every failure is a
+ * {@link io.remus.core.error.RemusException}.
  *
  * <h2>Nulls</h2>
  * A {@code null} passed where an object is required is a {@link java.lang.NullPointerException}

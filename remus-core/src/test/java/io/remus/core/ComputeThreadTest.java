@@ -2,8 +2,16 @@ package io.remus.core;
 
 import io.remus.core.config.ClusterConfig;
 import io.remus.core.config.NodeRange;
-import io.remus.core.fabric.CompletionStatus;
+import io.remus.core.error.BadArgumentException;
+import io.remus.core.error.ClosedComputeThreadException;
+import io.remus.core.error.CompletionStatus;
+import io.remus.core.error.PeerUnreachableException;
+import io.remus.core.error.RemoteAccessException;
+import io.remus.core.error.RemoteOperationException;
+import io.remus.core.error.RemoteTimeoutException;
+import io.remus.core.error.ThreadConfinementException;
 import io.remus.core.fabric.Fabric;
+import io.remus.core.memory.RemotePtr;
 import io.remus.core.sim.SimFabric;
 import io.remus.core.sim.SimOptions;
 import io.remus.core.testing.Fabrics;

@@ -1,5 +1,6 @@
 package io.remus.core;
 
+import io.remus.core.error.BadArgumentException;
 import io.remus.core.fabric.CompletionQueue;
 import io.remus.core.fabric.Completions;
 import io.remus.core.fabric.FabricNode;

@@ -42,7 +42,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class NullRuleTest {
     private static final Set<String> PACKAGES = Set.of("io.remus.core", "io.remus.core.fabric", "io.remus.core.sim",
-            "io.remus.core.memory", "io.remus.core.config", "io.remus.core.verbs", "io.remus.core.verbs.bootstrap");
+            "io.remus.core.memory", "io.remus.core.config", "io.remus.core.error", "io.remus.core.verbs",
+            "io.remus.core.verbs.bootstrap");
 
     private static Map<Class<?>, Object> samples() {
         Map<Class<?>, Object> samples = new HashMap<>(NullRule.jdkSamples());

@@ -1,6 +1,8 @@
 package io.remus.core;
 
+import io.remus.core.error.BadArgumentException;
 import io.remus.core.fabric.RemoteRegion;
+import io.remus.core.memory.RemotePtr;
 import org.junit.jupiter.api.Test;
 
 

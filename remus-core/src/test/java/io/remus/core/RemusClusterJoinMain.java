@@ -1,5 +1,7 @@
 package io.remus.core;
 
+import io.remus.core.memory.RemotePtr;
+
 /**
  * A child JVM of {@link RemusClusterDeviceTest}: a user's {@code main} as the README shows it. It
  * joins with its arguments passed to {@link RemusCluster#join} unchanged, writes {@code 1000 + id}

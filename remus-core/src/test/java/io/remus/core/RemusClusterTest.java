@@ -1,6 +1,10 @@
 package io.remus.core;
 
 import io.remus.core.config.ClusterConfig;
+import io.remus.core.error.BadArgumentException;
+import io.remus.core.error.RemoteTimeoutException;
+import io.remus.core.error.RemusException;
+import io.remus.core.memory.RemotePtr;
 import io.remus.core.sim.SimFabric;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;

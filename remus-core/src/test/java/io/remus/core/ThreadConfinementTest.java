@@ -1,6 +1,8 @@
 package io.remus.core;
 
+import io.remus.core.error.ThreadConfinementException;
 import io.remus.core.fabric.Fabric;
+import io.remus.core.memory.RemotePtr;
 import io.remus.core.sim.SimOptions;
 import io.remus.core.testing.Fabrics;
 import io.remus.core.testing.TestCluster;

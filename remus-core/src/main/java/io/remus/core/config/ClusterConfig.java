@@ -1,7 +1,8 @@
 package io.remus.core.config;
 
-import io.remus.core.BadArgumentException;
-import io.remus.core.RemotePtr;
+import io.remus.core.error.BadArgumentException;
+import io.remus.core.memory.ControlBlock;
+import io.remus.core.memory.RemotePtr;
 
 import java.time.Duration;
 import java.util.List;
@@ -86,9 +87,9 @@ public record ClusterConfig(int nodeId, List<String> nodes, NodeRange memoryNode
         require(computeNodes.last() < nodes.size(), "computeNodes (compute.nodes) " + computeNodes + " exceed the node list of " + nodes.size());
         require(segmentSize >= MIN_SEGMENT_SIZE && segmentSize % 8 == 0 && segmentSize <= MAX_SEGMENT_SIZE,
                 "segmentSize (segment.size) must be a multiple of 8 in 4 KiB..1 TiB, got " + segmentSize);
-        require(segmentSize > io.remus.core.memory.ControlBlock.heapStart(0, nodes.size()),
+        require(segmentSize > ControlBlock.heapStart(0, nodes.size()),
                 "segmentSize (segment.size) " + segmentSize + " leaves no heap in segment 0, whose control words take "
-                        + io.remus.core.memory.ControlBlock.heapStart(0, nodes.size()) + " bytes for " + nodes.size() + " nodes");
+                        + ControlBlock.heapStart(0, nodes.size()) + " bytes for " + nodes.size() + " nodes");
         require(segmentCount > 0 && segmentCount <= MAX_SEGMENT_COUNT,
                 "segmentCount (segment.count) must be 1.." + MAX_SEGMENT_COUNT + ", got " + segmentCount);
         require(qpLanesPerPeer > 0 && qpLanesPerPeer <= MAX_QP_LANES,

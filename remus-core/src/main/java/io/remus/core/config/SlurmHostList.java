@@ -1,6 +1,6 @@
 package io.remus.core.config;
 
-import io.remus.core.BadArgumentException;
+import io.remus.core.error.BadArgumentException;
 
 import java.util.ArrayList;
 import java.util.List;

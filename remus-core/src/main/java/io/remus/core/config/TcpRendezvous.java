@@ -1,7 +1,7 @@
 package io.remus.core.config;
 
-import io.remus.core.BadArgumentException;
-import io.remus.core.RemoteTimeoutException;
+import io.remus.core.error.BadArgumentException;
+import io.remus.core.error.RemoteTimeoutException;
 
 import io.remus.core.net.ExchangeDeadline;
 

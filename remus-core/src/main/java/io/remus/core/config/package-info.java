@@ -7,7 +7,7 @@
  *
  * <h2>Limits</h2>
  * Values no component can use are refused where they enter, by a
- * {@link io.remus.core.BadArgumentException} naming the builder method, the configuration key and
+ * {@link io.remus.core.error.BadArgumentException} naming the builder method, the configuration key and
  * the value: sizes beyond what an {@code int} or a segment can hold, more nodes than 16-bit node
  * ids allow (checked before any node is named), timeouts beyond
  * {@link io.remus.core.config.Timeouts#MAX_FINITE}. Waiting without end is the explicit

@@ -1,6 +1,6 @@
 package io.remus.core.fabric;
 
-import io.remus.core.BadArgumentException;
+import io.remus.core.error.BadArgumentException;
 
 import java.time.Duration;
 import java.util.Objects;
@@ -59,7 +59,7 @@ public interface CompletionQueue extends AutoCloseable {
     /**
      * Destroys the queue. Idempotent. The node destroys its queues when it closes, whoever uses them.
      *
-     * @throws io.remus.core.ResourceInUseException while a queue pair created with it is open, or, for
+     * @throws io.remus.core.error.ResourceInUseException while a queue pair created with it is open, or, for
      *                                              the queue of the node's {@link ReceiveQueue}, once a
      *                                              peer has connected to the node (the connection
      *                                              delivers into it until the node closes); nothing is

@@ -16,7 +16,7 @@ public interface Fabric extends AutoCloseable {
      *
      * @param nodeId the node, 0 to 65535
      * @return the node, owned by the caller
-     * @throws io.remus.core.BadArgumentException when the id is out of range or already open
+     * @throws io.remus.core.error.BadArgumentException when the id is out of range or already open
      */
     FabricNode open(int nodeId);
 

@@ -1,6 +1,7 @@
 package io.remus.core.fabric;
 
 import io.remus.core.config.Timeouts;
+import io.remus.core.error.CompletionStatus;
 
 import java.lang.foreign.MemorySegment;
 import java.time.Duration;
@@ -26,9 +27,9 @@ public interface FabricNode extends AutoCloseable {
      *
      * @param segment a native segment
      * @return the registration (closing it deregisters, it does not free the memory)
-     * @throws io.remus.core.BadArgumentException when the segment is not native, is empty, or
+     * @throws io.remus.core.error.BadArgumentException when the segment is not native, is empty, or
      *                                            reaches past the 48-bit address space a
-     *                                            {@link io.remus.core.RemotePtr} carries (checked
+     *                                            {@link io.remus.core.memory.RemotePtr} carries (checked
      *                                            before the NIC is asked)
      */
     RegisteredMemory register(MemorySegment segment);
@@ -45,7 +46,7 @@ public interface FabricNode extends AutoCloseable {
      *
      * @param capacity completions it can hold
      * @return the queue
-     * @throws io.remus.core.BadArgumentException when the capacity is not positive or exceeds what the
+     * @throws io.remus.core.error.BadArgumentException when the capacity is not positive or exceeds what the
      *                                            device allows ({@code max_cqe}), before anything is created
      */
     CompletionQueue createCompletionQueue(int capacity);
@@ -62,7 +63,7 @@ public interface FabricNode extends AutoCloseable {
      *                       request waiting for earlier READs and atomics); the compute thread's
      *                       operation timeout
      * @return the connected QP
-     * @throws io.remus.core.BadArgumentException when the peer is unknown or the timeout is not positive
+     * @throws io.remus.core.error.BadArgumentException when the peer is unknown or the timeout is not positive
      */
     QueuePair connect(int peerNodeId, CompletionQueue cq, int sendQueueDepth, Duration waitTimeout);
 
@@ -77,7 +78,7 @@ public interface FabricNode extends AutoCloseable {
      * @param cq    this node's completion queue for the receive completions
      * @param depth the most receives outstanding at once (posted and not yet polled), positive
      * @return the receive queue
-     * @throws io.remus.core.BadArgumentException when {@code cq} is not this node's, {@code depth}
+     * @throws io.remus.core.error.BadArgumentException when {@code cq} is not this node's, {@code depth}
      *                                            is out of range (verbs: above the device's
      *                                            {@code max_srq_wr}), the node already has a receive
      *                                            queue or is closed
@@ -90,7 +91,7 @@ public interface FabricNode extends AutoCloseable {
      * @param waitTimeout the timeout given to {@code connect}
      * @return {@code waitTimeout}
      * @throws NullPointerException               when it is null
-     * @throws io.remus.core.BadArgumentException when it is zero, negative or beyond
+     * @throws io.remus.core.error.BadArgumentException when it is zero, negative or beyond
      *                                            {@link Timeouts#MAX_FINITE} without being {@link Timeouts#FOREVER}
      */
     static Duration checkWaitTimeout(Duration waitTimeout) {

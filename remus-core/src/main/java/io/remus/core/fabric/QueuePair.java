@@ -20,7 +20,7 @@ public interface QueuePair extends AutoCloseable {
      * completions.
      *
      * @param requests the list, unchanged by the call
-     * @throws io.remus.core.BadArgumentException when the send queue has no room for all of them
+     * @throws io.remus.core.error.BadArgumentException when the send queue has no room for all of them
      */
     void post(WorkRequests requests);
 

@@ -1,5 +1,7 @@
 package io.remus.core.fabric;
 
+import io.remus.core.error.CompletionStatus;
+
 /**
  * A node's receive queue (a verbs shared receive queue, {@code ibv_srq}): the receive buffers that
  * peers' {@link Opcode#SEND} and {@link Opcode#WRITE_WITH_IMMEDIATE} requests consume, oldest
@@ -20,7 +22,7 @@ public interface ReceiveQueue {
      * operation (the buffers are only handed to the NIC).
      *
      * @param requests the list, unchanged by the call
-     * @throws io.remus.core.BadArgumentException when a buffer is not covered by a registration of
+     * @throws io.remus.core.error.BadArgumentException when a buffer is not covered by a registration of
      *                                            this node with the entry's lkey, or when the queue
      *                                            has no room for all of them (see {@link #depth()})
      */

@@ -1,6 +1,6 @@
 package io.remus.core.fabric;
 
-import io.remus.core.BadArgumentException;
+import io.remus.core.error.BadArgumentException;
 
 /**
  * A reusable list of receive work requests posted together with one

@@ -1,7 +1,7 @@
 package io.remus.core.fabric;
 
-import io.remus.core.BadArgumentException;
-import io.remus.core.RemusException;
+import io.remus.core.error.BadArgumentException;
+import io.remus.core.error.RemusException;
 
 import java.io.IOException;
 import java.lang.foreign.Arena;

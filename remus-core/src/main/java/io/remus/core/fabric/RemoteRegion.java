@@ -12,14 +12,14 @@ public record RemoteRegion(int nodeId, long address, long length, int rkey) {
     /**
      * Validates the region.
      *
-     * @throws io.remus.core.BadArgumentException naming the value when the node id does not fit a
-     *                                            {@link io.remus.core.RemotePtr}, or the range is
+     * @throws io.remus.core.error.BadArgumentException naming the value when the node id does not fit a
+     *                                            {@link io.remus.core.memory.RemotePtr}, or the range is
      *                                            empty, past 2<sup>48</sup> or wraps
-     *                                            ({@link io.remus.core.RemotePtr#requireRange})
+     *                                            ({@link io.remus.core.memory.RemotePtr#requireRange})
      */
     public RemoteRegion {
-        io.remus.core.RemotePtr.requireNodeId(nodeId);
-        io.remus.core.RemotePtr.requireRange(address, length);
+        io.remus.core.memory.RemotePtr.requireNodeId(nodeId);
+        io.remus.core.memory.RemotePtr.requireRange(address, length);
     }
 
     /**

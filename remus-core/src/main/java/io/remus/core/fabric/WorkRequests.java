@@ -1,6 +1,7 @@
 package io.remus.core.fabric;
 
-import io.remus.core.BadArgumentException;
+import io.remus.core.error.BadArgumentException;
+import io.remus.core.error.CompletionStatus;
 
 /**
  * A reusable list of work requests (one-sided, and the messaging operations {@link Opcode#SEND}

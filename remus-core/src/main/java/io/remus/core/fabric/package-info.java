@@ -25,17 +25,17 @@
  * ({@link io.remus.core.fabric.Opcode#RECEIVE} or
  * {@link io.remus.core.fabric.Opcode#RECEIVE_WITH_IMMEDIATE}) with its byte length, immediate and
  * wr_id. Errors are verbs': no receive posted gives the sender
- * {@link io.remus.core.fabric.CompletionStatus#RECEIVER_NOT_READY}; a message longer than the
- * receive's buffer gives the receive {@link io.remus.core.fabric.CompletionStatus#LOCAL_LENGTH_ERROR}
- * and the sender {@link io.remus.core.fabric.CompletionStatus#REMOTE_INVALID_REQUEST}; a closed or
- * silent peer gives {@link io.remus.core.fabric.CompletionStatus#RETRY_EXCEEDED} as for one-sided
+ * {@link io.remus.core.error.CompletionStatus#RECEIVER_NOT_READY}; a message longer than the
+ * receive's buffer gives the receive {@link io.remus.core.error.CompletionStatus#LOCAL_LENGTH_ERROR}
+ * and the sender {@link io.remus.core.error.CompletionStatus#REMOTE_INVALID_REQUEST}; a closed or
+ * silent peer gives {@link io.remus.core.error.CompletionStatus#RETRY_EXCEEDED} as for one-sided
  * requests. {@link io.remus.core.fabric.CompletionQueue#poll(Completions, java.time.Duration)} waits
  * for completions up to a caller-chosen timeout.
  *
  * <p>Semantics every implementation keeps (those of RC verbs): work requests on one QP execute in
  * order; a signalled request yields exactly one completion; a request that fails yields an error
  * completion even when unsignalled, moves its QP to the error state and flushes every later request
- * on it ({@link io.remus.core.fabric.CompletionStatus#FLUSHED}); {@link
+ * on it ({@link io.remus.core.error.CompletionStatus#FLUSHED}); {@link
  * io.remus.core.fabric.QueuePair#reset()} returns an errored QP to service. QPs and CQs belong to
  * one thread at a time.
  *

@@ -1,9 +1,7 @@
 package io.remus.core.memory;
 
-import io.remus.core.RemotePtr;
-
 /**
- * The 8-byte header in front of every block that {@link RemoteAllocator} hands out: the block's
+ * The 8-byte header in front of every block that {@link io.remus.core.RemoteAllocator} hands out: the block's
  * size class, its state and its incarnation, with a check over all three and the block's own
  * address.
  *
@@ -18,7 +16,7 @@ import io.remus.core.RemotePtr;
  * <p>A block {@code p} of class {@code c} occupies {@code [p - 8, p + SizeClasses.size(c))}; its
  * header is the word at {@code p - 8}. The incarnation is 0 when the block is first carved from
  * its segment and grows by one on every free, every reuse, and every push onto a pool as a batch's
- * first block ({@link FreeBlockPool}, whose head tag it is), so a reader that remembers it can tell
+ * first block ({@link io.remus.core.FreeBlockPool}, whose head tag it is), so a reader that remembers it can tell
  * that a block was freed or reused since. The check is 24 bits of a hash of the block's
  * pointer (node included) and the other 40 bits: a word that is not the header written for this
  * very block (zeroed memory, user data inside another block, a header copied from elsewhere) passes
@@ -33,7 +31,7 @@ import io.remus.core.RemotePtr;
  * the winner reuses or pushes the block, its failed compare-and-swap storing back the word it read (as a
  * NIC may, and the simulator's does); a WRITE could be lost to that store, another compare-and-swap is
  * ordered with it. A reader sees the old word, the new one, or (a torn READ) a word that fails the check.
- * In the pool a block's first payload word is the pool's link ({@link FreeBlockPool}), which is
+ * In the pool a block's first payload word is the pool's link ({@link io.remus.core.FreeBlockPool}), which is
  * why the smallest class is one word.
  */
 public final class BlockHeader {

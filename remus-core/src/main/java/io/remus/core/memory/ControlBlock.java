@@ -1,7 +1,5 @@
 package io.remus.core.memory;
 
-import io.remus.core.config.ClusterConfig;
-
 /**
  * Where a memory node keeps its shared words. Every segment starts with a 64-byte header holding
  * its allocation watermark; segment 0 follows it with the node's control block, one word per
@@ -28,16 +26,17 @@ import io.remus.core.config.ClusterConfig;
  * heap's start ({@link #heapStart(int, int)}), only grows, by compare-and-swap, and never passes the
  * segment's end. Below it the heap is a sequence of blocks, each behind its {@link BlockHeader}.
  *
- * <p>The barrier word is {@link ClusterBarrier}'s: the generation of released rounds, the
+ * <p>The barrier word is {@link io.remus.core.ClusterBarrier}'s: the generation of released rounds, the
  * participant count of the round in progress and its arrivals (layout in its Javadoc); the arrival
  * bitmap is its too: a barrier of compute nodes flips node {@code id}'s bit (bit {@code id % 64} of
  * word {@code id / 64}) by fetch-and-add when the node enters a round. The
  * reclaimer table pointer is 0 until a reclaimer publishes, by compare-and-swap, where this node's
  * threads announce their epochs. The pool heads are the heads of the node's shared free pools,
  * one per size class, changed only by RDMA atomics. The shutdown count and bitmap are
- * {@link ClusterShutdown}'s: each compute node adds 1 to the count and its own bit
- * ({@code 1 << (id % 64)} to word {@code id / 64}) with fetch-and-adds, so a memory node that
- * times out waiting can name the nodes that did not announce.
+ * the shutdown handshake's ({@link io.remus.core.RemusCluster#close()}): each compute node adds 1
+ * to the count and its own bit ({@code 1 << (id % 64)} to word {@code id / 64}) with
+ * fetch-and-adds, so a memory node that times out waiting can name the nodes that did not
+ * announce.
  */
 public final class ControlBlock {
     /** Offset of each segment's watermark. */
@@ -69,7 +68,7 @@ public final class ControlBlock {
     /**
      * Sizes the shutdown bitmap.
      *
-     * @param nodeCount the cluster's node count, 1..{@link ClusterConfig#MAX_NODES}
+     * @param nodeCount the cluster's node count, 1..{@link RemotePtr#MAX_NODE_ID}{@code  + 1}
      * @return the bytes of the shutdown bitmap: one bit per node, whole words
      */
     public static long shutdownBitmapBytes(int nodeCount) {
@@ -79,7 +78,7 @@ public final class ControlBlock {
     /**
      * Locates the barrier's arrival bitmap.
      *
-     * @param nodeCount the cluster's node count, 1..{@link ClusterConfig#MAX_NODES}
+     * @param nodeCount the cluster's node count, 1..{@link RemotePtr#MAX_NODE_ID}{@code  + 1}
      * @return the offset in segment 0 of the barrier's arrival bitmap (one bit per node, whole
      *         words), right behind the shutdown bitmap
      */

@@ -1,6 +1,6 @@
 package io.remus.core.memory;
 
-import io.remus.core.BadArgumentException;
+import io.remus.core.error.BadArgumentException;
 
 /**
  * Allocation size classes: powers of two from {@value #MIN} bytes to {@value #MAX} bytes. A request

@@ -1,10 +1,12 @@
 /**
- * Memory nodes and what lives in their segments: {@link io.remus.core.memory.MemoryNode} (the
- * registered segments and their control block), {@link io.remus.core.memory.RemoteAllocator}
- * (size classes, blocks carved from a watermark by RDMA compare-and-swap, freed blocks shared
- * through thread caches and per-node pools, {@link io.remus.core.memory.FreeBlockPool}),
- * {@link io.remus.core.memory.Root}, {@link io.remus.core.memory.ClusterBarrier} and
- * {@link io.remus.core.memory.ClusterShutdown}.
+ * The layout of remote memory, shared by every layer that reads or writes it:
+ * {@link io.remus.core.memory.RemotePtr} (node id and address in one 64-bit word),
+ * {@link io.remus.core.memory.BlockHeader} (the header in front of every allocated block),
+ * {@link io.remus.core.memory.SizeClasses} (the allocator's block sizes) and
+ * {@link io.remus.core.memory.ControlBlock} (where a memory node keeps its shared words). These are
+ * static helpers and constants over words and offsets: they perform no remote operation. What
+ * allocates, publishes the root and waits at the barrier through a {@code ComputeThread} is in
+ * {@code io.remus.core}.
  *
  * <h2>Nulls</h2>
  * A {@code null} passed where an object is required is a {@link java.lang.NullPointerException}

@@ -1,7 +1,7 @@
 package io.remus.core.rpc;
 
-import io.remus.core.RemoteTimeoutException;
 import io.remus.core.config.Timeouts;
+import io.remus.core.error.RemoteTimeoutException;
 
 import java.time.Duration;
 
@@ -107,7 +107,7 @@ public final class PendingCall {
      * @throws RemoteTimeoutException when no response arrived within {@code timeout}
      * @throws RpcUnknownMethodException when the peer has no such method
      * @throws RpcMethodFailedException when the peer's method failed
-     * @throws io.remus.core.PeerUnreachableException when the peer is gone
+     * @throws io.remus.core.error.PeerUnreachableException when the peer is gone
      */
     public byte[] await(Duration timeout) {
         Timeouts.require(timeout, "timeout");

@@ -1,12 +1,12 @@
 package io.remus.core.rpc;
 
-import io.remus.core.BadArgumentException;
-import io.remus.core.PeerUnreachableException;
-import io.remus.core.RemoteTimeoutException;
-import io.remus.core.ThreadConfinementException;
 import io.remus.core.config.Timeouts;
+import io.remus.core.error.BadArgumentException;
+import io.remus.core.error.CompletionStatus;
+import io.remus.core.error.PeerUnreachableException;
+import io.remus.core.error.RemoteTimeoutException;
+import io.remus.core.error.ThreadConfinementException;
 import io.remus.core.fabric.CompletionQueue;
-import io.remus.core.fabric.CompletionStatus;
 import io.remus.core.fabric.Completions;
 import io.remus.core.fabric.FabricNode;
 import io.remus.core.fabric.Opcode;

@@ -1,6 +1,6 @@
 package io.remus.core.rpc;
 
-import io.remus.core.RemusException;
+import io.remus.core.error.RemusException;
 
 /**
  * The called method threw, or returned more than {@link RpcEndpoint#MAX_PAYLOAD} bytes; the message

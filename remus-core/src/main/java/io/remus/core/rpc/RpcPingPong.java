@@ -1,7 +1,7 @@
 package io.remus.core.rpc;
 
-import io.remus.core.BadArgumentException;
-import io.remus.core.RemusException;
+import io.remus.core.error.BadArgumentException;
+import io.remus.core.error.RemusException;
 import io.remus.core.fabric.Fabric;
 import io.remus.core.fabric.FabricNode;
 

@@ -1,6 +1,6 @@
 package io.remus.core.rpc;
 
-import io.remus.core.RemusException;
+import io.remus.core.error.RemusException;
 
 /** A call named a method id that the called endpoint has not registered. */
 public class RpcUnknownMethodException extends RemusException {

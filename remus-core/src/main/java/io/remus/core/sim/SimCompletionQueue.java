@@ -1,10 +1,10 @@
 package io.remus.core.sim;
 
-import io.remus.core.BadArgumentException;
-import io.remus.core.RemusException;
-import io.remus.core.ResourceInUseException;
+import io.remus.core.error.BadArgumentException;
+import io.remus.core.error.CompletionStatus;
+import io.remus.core.error.RemusException;
+import io.remus.core.error.ResourceInUseException;
 import io.remus.core.fabric.CompletionQueue;
-import io.remus.core.fabric.CompletionStatus;
 import io.remus.core.fabric.Completions;
 import io.remus.core.fabric.Opcode;
 

@@ -1,6 +1,6 @@
 package io.remus.core.sim;
 
-import io.remus.core.BadArgumentException;
+import io.remus.core.error.BadArgumentException;
 import io.remus.core.fabric.Opcode;
 
 import java.util.List;

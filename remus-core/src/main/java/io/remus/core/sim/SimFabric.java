@@ -1,10 +1,10 @@
 package io.remus.core.sim;
 
-import io.remus.core.BadArgumentException;
-import io.remus.core.RemotePtr;
+import io.remus.core.error.BadArgumentException;
 import io.remus.core.fabric.Fabric;
 import io.remus.core.fabric.FabricNode;
 import io.remus.core.fabric.RemoteRegion;
+import io.remus.core.memory.RemotePtr;
 
 import io.remus.core.fabric.Opcode;
 

@@ -1,7 +1,7 @@
 package io.remus.core.sim;
 
-import io.remus.core.RemotePtr;
 import io.remus.core.memory.BlockHeader;
+import io.remus.core.memory.RemotePtr;
 import io.remus.core.memory.SizeClasses;
 
 import java.lang.foreign.MemorySegment;

@@ -1,6 +1,6 @@
 package io.remus.core.sim;
 
-import io.remus.core.BadArgumentException;
+import io.remus.core.error.BadArgumentException;
 import io.remus.core.fabric.CompletionQueue;
 import io.remus.core.fabric.FabricNode;
 import io.remus.core.fabric.QueuePair;
@@ -123,7 +123,7 @@ final class SimNode implements FabricNode {
         if (!segment.isNative() || segment.byteSize() == 0) {
             throw new BadArgumentException("only non-empty native memory can be registered, got " + segment);
         }
-        io.remus.core.RemotePtr.requireRange(segment.address(), segment.byteSize());
+        io.remus.core.memory.RemotePtr.requireRange(segment.address(), segment.byteSize());
         return add(new SimRegion(this, segment, fabric.place(segment), null, fabric.nextKey(), fabric.nextKey()));
     }
 

@@ -1,7 +1,7 @@
 package io.remus.core.sim;
 
-import io.remus.core.BadArgumentException;
-import io.remus.core.fabric.CompletionStatus;
+import io.remus.core.error.BadArgumentException;
+import io.remus.core.error.CompletionStatus;
 import io.remus.core.fabric.Opcode;
 import io.remus.core.fabric.QueuePair;
 import io.remus.core.fabric.WorkRequests;

@@ -1,9 +1,9 @@
 package io.remus.core.verbs;
 
-import io.remus.core.BadArgumentException;
-import io.remus.core.PeerUnreachableException;
-import io.remus.core.RemusException;
-import io.remus.core.fabric.CompletionStatus;
+import io.remus.core.error.BadArgumentException;
+import io.remus.core.error.CompletionStatus;
+import io.remus.core.error.PeerUnreachableException;
+import io.remus.core.error.RemusException;
 import io.remus.core.fabric.RemoteRegion;
 import io.remus.core.verbs.bootstrap.BootstrapProtocolException;
 import io.remus.core.verbs.bootstrap.RegionTable;

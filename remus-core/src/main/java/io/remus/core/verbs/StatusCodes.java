@@ -1,6 +1,6 @@
 package io.remus.core.verbs;
 
-import io.remus.core.fabric.CompletionStatus;
+import io.remus.core.error.CompletionStatus;
 import io.remus.core.fabric.Opcode;
 import io.remus.verbs.CompletionOpcode;
 

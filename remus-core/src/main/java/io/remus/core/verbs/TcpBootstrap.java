@@ -1,6 +1,6 @@
 package io.remus.core.verbs;
 
-import io.remus.core.RemusException;
+import io.remus.core.error.RemusException;
 import io.remus.core.fabric.RemoteRegion;
 import io.remus.core.verbs.bootstrap.BootstrapClient;
 import io.remus.core.verbs.bootstrap.BootstrapMessage;

@@ -1,9 +1,9 @@
 package io.remus.core.verbs;
 
-import io.remus.core.RemusException;
-import io.remus.core.ResourceInUseException;
+import io.remus.core.error.CompletionStatus;
+import io.remus.core.error.RemusException;
+import io.remus.core.error.ResourceInUseException;
 import io.remus.core.fabric.CompletionQueue;
-import io.remus.core.fabric.CompletionStatus;
 import io.remus.core.fabric.Completions;
 import io.remus.core.fabric.Opcode;
 import io.remus.verbs.CompletionOpcode;

@@ -1,13 +1,13 @@
 package io.remus.core.verbs;
 
-import io.remus.core.BadArgumentException;
-import io.remus.core.RemotePtr;
-import io.remus.core.RemoteTimeoutException;
-import io.remus.core.RemusException;
 import io.remus.core.config.Timeouts;
+import io.remus.core.error.BadArgumentException;
+import io.remus.core.error.RemoteTimeoutException;
+import io.remus.core.error.RemusException;
 import io.remus.core.fabric.Fabric;
 import io.remus.core.fabric.FabricNode;
 import io.remus.core.fabric.RemoteRegion;
+import io.remus.core.memory.RemotePtr;
 import io.remus.verbs.Context;
 import io.remus.verbs.VerbsException;
 

@@ -1,9 +1,9 @@
 package io.remus.core.verbs;
 
-import io.remus.core.BadArgumentException;
 import io.remus.core.config.ClusterConfig;
 import io.remus.core.config.NodeAddress;
 import io.remus.core.config.Timeouts;
+import io.remus.core.error.BadArgumentException;
 
 import java.net.InetSocketAddress;
 import java.time.Duration;

@@ -1,7 +1,7 @@
 package io.remus.core.verbs;
 
-import io.remus.core.BadArgumentException;
-import io.remus.core.RemusException;
+import io.remus.core.error.BadArgumentException;
+import io.remus.core.error.RemusException;
 import io.remus.core.fabric.CompletionQueue;
 import io.remus.core.fabric.FabricNode;
 import io.remus.core.fabric.QueuePair;
@@ -11,8 +11,8 @@ import io.remus.core.fabric.RegistrationChecks;
 import io.remus.core.fabric.RemoteRegion;
 import io.remus.verbs.Access;
 import io.remus.verbs.CmConnection;
-import io.remus.verbs.ConnectionOptions;
 import io.remus.verbs.ConnectedQueuePair;
+import io.remus.verbs.ConnectionOptions;
 import io.remus.verbs.Endpoint;
 import io.remus.verbs.PreparedQueuePair;
 import io.remus.verbs.ProtectionDomain;
@@ -99,7 +99,7 @@ final class VerbsNode implements FabricNode {
         if (!segment.isNative() || segment.byteSize() == 0 || segment.isReadOnly()) {
             throw new BadArgumentException("only non-empty, writable native memory can be registered, got " + segment);
         }
-        io.remus.core.RemotePtr.requireRange(segment.address(), segment.byteSize());
+        io.remus.core.memory.RemotePtr.requireRange(segment.address(), segment.byteSize());
         return add(segment, null);
     }
 

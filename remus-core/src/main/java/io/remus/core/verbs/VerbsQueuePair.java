@@ -1,9 +1,9 @@
 package io.remus.core.verbs;
 
-import io.remus.core.BadArgumentException;
-import io.remus.core.RemoteTimeoutException;
-import io.remus.core.RemusException;
-import io.remus.core.fabric.CompletionStatus;
+import io.remus.core.error.BadArgumentException;
+import io.remus.core.error.CompletionStatus;
+import io.remus.core.error.RemoteTimeoutException;
+import io.remus.core.error.RemusException;
 import io.remus.core.fabric.Opcode;
 import io.remus.core.fabric.QueuePair;
 import io.remus.core.fabric.WorkRequests;

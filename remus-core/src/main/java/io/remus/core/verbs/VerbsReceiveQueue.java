@@ -1,7 +1,7 @@
 package io.remus.core.verbs;
 
-import io.remus.core.BadArgumentException;
-import io.remus.core.RemusException;
+import io.remus.core.error.BadArgumentException;
+import io.remus.core.error.RemusException;
 import io.remus.core.fabric.ReceiveQueue;
 import io.remus.core.fabric.ReceiveRequests;
 import io.remus.verbs.ReceiveBatch;

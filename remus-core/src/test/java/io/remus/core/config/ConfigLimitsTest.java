@@ -1,6 +1,6 @@
 package io.remus.core.config;
 
-import io.remus.core.BadArgumentException;
+import io.remus.core.error.BadArgumentException;
 import io.remus.core.fabric.Fabric;
 import io.remus.core.fabric.FabricNode;
 import io.remus.core.fabric.RegistrationChecks;

@@ -1,7 +1,7 @@
 package io.remus.core.config;
 
-import io.remus.core.BadArgumentException;
 import io.remus.core.RemusCluster;
+import io.remus.core.error.BadArgumentException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

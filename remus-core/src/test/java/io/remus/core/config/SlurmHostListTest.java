@@ -1,6 +1,6 @@
 package io.remus.core.config;
 
-import io.remus.core.BadArgumentException;
+import io.remus.core.error.BadArgumentException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;

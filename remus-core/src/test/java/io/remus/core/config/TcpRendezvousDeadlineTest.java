@@ -1,6 +1,6 @@
 package io.remus.core.config;
 
-import io.remus.core.RemoteTimeoutException;
+import io.remus.core.error.RemoteTimeoutException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 

@@ -1,6 +1,7 @@
 package io.remus.core.fabric;
 
-import io.remus.core.BadArgumentException;
+import io.remus.core.error.BadArgumentException;
+import io.remus.core.error.CompletionStatus;
 import io.remus.core.sim.SimOptions;
 import io.remus.core.testing.CompletionPolls;
 import io.remus.core.testing.Fabrics;
@@ -164,7 +165,7 @@ class FabricContractTest {
     void shouldRefuseToRegisterMemoryPastTheAddressSpaceOfAPointer(Function<SimOptions, Fabric> make) {
         try (Fabric fabric = make.apply(SimOptions.defaults())) {
             FabricNode a = fabric.open(0);
-            long top = 1L << io.remus.core.RemotePtr.ADDRESS_BITS;
+            long top = 1L << io.remus.core.memory.RemotePtr.ADDRESS_BITS;
             for (long[] range : new long[][] {{top - 4096, 8192}, {top, 4096}, {0x7fff_ffff_f000L, Long.MAX_VALUE - 4096}}) {
                 java.lang.foreign.MemorySegment fake = java.lang.foreign.MemorySegment.ofAddress(range[0]).reinterpret(range[1]);
                 BadArgumentException e = assertThrows(BadArgumentException.class, () -> a.register(fake));

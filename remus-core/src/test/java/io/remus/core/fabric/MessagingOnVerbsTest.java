@@ -1,5 +1,6 @@
 package io.remus.core.fabric;
 
+import io.remus.core.error.CompletionStatus;
 import io.remus.core.sim.SimOptions;
 import io.remus.core.testing.Fabrics;
 import io.remus.verbs.testing.DeviceTests;

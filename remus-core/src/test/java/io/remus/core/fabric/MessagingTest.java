@@ -1,7 +1,8 @@
 package io.remus.core.fabric;
 
-import io.remus.core.BadArgumentException;
-import io.remus.core.ResourceInUseException;
+import io.remus.core.error.BadArgumentException;
+import io.remus.core.error.CompletionStatus;
+import io.remus.core.error.ResourceInUseException;
 import io.remus.core.sim.SimOptions;
 import io.remus.core.testing.Fabrics;
 import org.junit.jupiter.api.Named;

@@ -1,6 +1,6 @@
 package io.remus.core.memory;
 
-import io.remus.core.BadArgumentException;
+import io.remus.core.error.BadArgumentException;
 import org.junit.jupiter.api.Test;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;

@@ -1,9 +1,9 @@
 package io.remus.core.rpc;
 
-import io.remus.core.BadArgumentException;
-import io.remus.core.PeerUnreachableException;
-import io.remus.core.RemoteTimeoutException;
-import io.remus.core.ThreadConfinementException;
+import io.remus.core.error.BadArgumentException;
+import io.remus.core.error.PeerUnreachableException;
+import io.remus.core.error.RemoteTimeoutException;
+import io.remus.core.error.ThreadConfinementException;
 import io.remus.core.fabric.Fabric;
 import io.remus.core.fabric.FabricNode;
 import io.remus.core.fabric.RemoteRegion;

@@ -1,6 +1,6 @@
 package io.remus.core.rpc;
 
-import io.remus.core.BadArgumentException;
+import io.remus.core.error.BadArgumentException;
 import io.remus.core.fabric.Fabric;
 import io.remus.core.sim.SimFabric;
 import io.remus.core.sim.SimOptions;

@@ -1,9 +1,9 @@
 package io.remus.core.sim;
 
 import io.remus.core.ComputeThread;
-import io.remus.core.RemotePtr;
+import io.remus.core.RemoteAllocator;
 import io.remus.core.memory.BlockHeader;
-import io.remus.core.memory.RemoteAllocator;
+import io.remus.core.memory.RemotePtr;
 import io.remus.core.memory.SizeClasses;
 import io.remus.core.testing.TestCluster;
 import org.junit.jupiter.api.Test;

@@ -1,8 +1,8 @@
 package io.remus.core.sim;
 
-import io.remus.core.BadArgumentException;
+import io.remus.core.error.BadArgumentException;
+import io.remus.core.error.CompletionStatus;
 import io.remus.core.fabric.CompletionQueue;
-import io.remus.core.fabric.CompletionStatus;
 import io.remus.core.fabric.Completions;
 import io.remus.core.fabric.Fabric;
 import io.remus.core.fabric.FabricNode;

@@ -1,11 +1,11 @@
 package io.remus.core.sim;
 
-import io.remus.core.BadArgumentException;
 import io.remus.core.ComputeThread;
-import io.remus.core.RemotePtr;
 import io.remus.core.config.NodeRange;
+import io.remus.core.error.BadArgumentException;
 import io.remus.core.fabric.FabricNode;
 import io.remus.core.fabric.RegisteredMemory;
+import io.remus.core.memory.RemotePtr;
 import io.remus.core.testing.TestCluster;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;

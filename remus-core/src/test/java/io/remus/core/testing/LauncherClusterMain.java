@@ -1,8 +1,8 @@
 package io.remus.core.testing;
 
 import io.remus.core.ComputeThread;
-import io.remus.core.RemotePtr;
 import io.remus.core.RemusCluster;
+import io.remus.core.memory.RemotePtr;
 
 /**
  * One process of a launcher run ({@code mpirun}, {@code srun}) that joins one Remus cluster with

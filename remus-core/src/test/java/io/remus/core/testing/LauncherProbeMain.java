@@ -1,8 +1,8 @@
 package io.remus.core.testing;
 
-import io.remus.core.BadArgumentException;
 import io.remus.core.config.ClusterConfig;
 import io.remus.core.config.ConfigSources;
+import io.remus.core.error.BadArgumentException;
 
 import io.remus.verbs.Access;
 import io.remus.verbs.Context;

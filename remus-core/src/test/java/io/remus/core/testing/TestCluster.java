@@ -1,11 +1,11 @@
 package io.remus.core.testing;
 
 import io.remus.core.ComputeThread;
-import io.remus.core.RemotePtr;
 import io.remus.core.RemusNode;
 import io.remus.core.config.ClusterConfig;
 import io.remus.core.config.NodeRange;
 import io.remus.core.fabric.Fabric;
+import io.remus.core.memory.RemotePtr;
 import io.remus.core.sim.SimOptions;
 
 import java.lang.foreign.MemorySegment;

@@ -1,12 +1,12 @@
 package io.remus.core.verbs;
 
+import io.remus.core.ClusterBarrier;
 import io.remus.core.ComputeThread;
 import io.remus.core.DoorbellBatch;
-import io.remus.core.RemotePtr;
-import io.remus.core.RemusException;
 import io.remus.core.RemusCluster;
 import io.remus.core.config.ClusterConfig;
-import io.remus.core.memory.ClusterBarrier;
+import io.remus.core.error.RemusException;
+import io.remus.core.memory.RemotePtr;
 import io.remus.core.testing.ClusterProcess;
 
 import java.lang.foreign.MemorySegment;

@@ -1,8 +1,8 @@
 package io.remus.core.verbs;
 
 import io.remus.core.config.ClusterConfig;
+import io.remus.core.error.CompletionStatus;
 import io.remus.core.fabric.CompletionQueue;
-import io.remus.core.fabric.CompletionStatus;
 import io.remus.core.fabric.Completions;
 import io.remus.core.fabric.FabricNode;
 import io.remus.core.fabric.QueuePair;

@@ -1,18 +1,18 @@
 package io.remus.core.verbs;
 
-import io.remus.core.BadArgumentException;
-import io.remus.core.PeerUnreachableException;
 import io.remus.core.ComputeThread;
-import io.remus.core.RemotePtr;
-import io.remus.core.RemoteTimeoutException;
-import io.remus.core.RemusException;
+import io.remus.core.error.BadArgumentException;
+import io.remus.core.error.CompletionStatus;
+import io.remus.core.error.PeerUnreachableException;
+import io.remus.core.error.RemoteTimeoutException;
+import io.remus.core.error.RemusException;
 import io.remus.core.fabric.CompletionQueue;
-import io.remus.core.fabric.CompletionStatus;
 import io.remus.core.fabric.Completions;
 import io.remus.core.fabric.FabricNode;
 import io.remus.core.fabric.QueuePair;
 import io.remus.core.fabric.RegisteredMemory;
 import io.remus.core.fabric.WorkRequests;
+import io.remus.core.memory.RemotePtr;
 import io.remus.core.sim.SimOptions;
 import io.remus.core.testing.CompletionPolls;
 import io.remus.core.testing.Fabrics;

@@ -1,6 +1,6 @@
 package io.remus.core.verbs.bootstrap;
 
-import io.remus.core.RemoteTimeoutException;
+import io.remus.core.error.RemoteTimeoutException;
 import io.remus.core.net.ExchangeDeadline;
 
 import java.io.IOException;

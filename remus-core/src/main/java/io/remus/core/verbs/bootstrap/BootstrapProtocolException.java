@@ -1,6 +1,6 @@
 package io.remus.core.verbs.bootstrap;
 
-import io.remus.core.RemusException;
+import io.remus.core.error.RemusException;
 
 /**
  * A bootstrap message was malformed (wrong magic, unsupported version, unknown type, a length

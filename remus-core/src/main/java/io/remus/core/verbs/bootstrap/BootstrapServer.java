@@ -1,6 +1,6 @@
 package io.remus.core.verbs.bootstrap;
 
-import io.remus.core.RemusException;
+import io.remus.core.error.RemusException;
 import io.remus.core.net.ExchangeDeadline;
 
 import java.io.IOException;

@@ -1,8 +1,8 @@
 package io.remus.core.verbs.bootstrap;
 
-import io.remus.core.BadArgumentException;
-import io.remus.core.RemotePtr;
+import io.remus.core.error.BadArgumentException;
 import io.remus.core.fabric.RemoteRegion;
+import io.remus.core.memory.RemotePtr;
 
 import java.nio.ByteBuffer;
 import java.util.ArrayList;

@@ -1,6 +1,6 @@
 package io.remus.core.verbs.bootstrap;
 
-import io.remus.core.BadArgumentException;
+import io.remus.core.error.BadArgumentException;
 import io.remus.core.fabric.RemoteRegion;
 import org.junit.jupiter.api.Test;
 
@@ -68,7 +68,7 @@ class RegionTableCodecTest {
 
     @Test
     void shouldRejectAnEntryPastTwoToTheFortyEighthOrWrapping() {
-        long top = 1L << io.remus.core.RemotePtr.ADDRESS_BITS;
+        long top = 1L << io.remus.core.memory.RemotePtr.ADDRESS_BITS;
         assertEquals(top - 4096, RegionTableCodec.decode(withEntry(top - 4096, 4096)).regions().get(0).address());
         for (long[] entry : new long[][] {{top, 4096}, {top - 4096, 8192}, {Long.MAX_VALUE - 8, 16}, {-4096, 4096}, {4096, -1}}) {
             BootstrapProtocolException e = assertThrows(BootstrapProtocolException.class,

@@ -1,0 +1,467 @@
+package io.remus.core;
+
+import io.remus.core.config.AllocationPolicy;
+import io.remus.core.config.NodeRange;
+import io.remus.core.error.AllocationExhaustedException;
+import io.remus.core.error.BadArgumentException;
+import io.remus.core.error.CorruptedControlBlockException;
+import io.remus.core.error.CorruptedMemoryException;
+import io.remus.core.error.DoubleFreeException;
+import io.remus.core.error.InvalidFreeException;
+import io.remus.core.error.PoolContentionException;
+import io.remus.core.memory.BlockHeader;
+import io.remus.core.memory.ControlBlock;
+import io.remus.core.memory.RemotePtr;
+import io.remus.core.memory.SizeClasses;
+
+import java.util.SplittableRandom;
+
+/**
+ * Remote memory allocation for one compute thread. Every block carries a {@link BlockHeader} (size
+ * class, allocated or free, incarnation) in the 8 bytes before it, so a block of class {@code c}
+ * takes {@code 8 + SizeClasses.size(c)} bytes of its segment and is 8-byte aligned.
+ *
+ * <p><b>Where blocks come from.</b> A freed block becomes reusable by every thread of every node. The
+ * allocator keeps a cache per memory node and size class of at most {@value #CACHE_CAPACITY} free
+ * blocks ({@code 2 * }{@link FreeBlockPool#BATCH}). An allocation takes a block from the cache of its
+ * node and class; an empty cache is refilled with one batch (up to {@link FreeBlockPool#BATCH} blocks)
+ * from the node's shared pool of the class ({@link FreeBlockPool}, in the node's registered memory,
+ * changed only by RDMA atomics); when the pool is empty too, the block is carved from one of the
+ * node's segments by advancing the segment's watermark ({@link ControlBlock}) with an RDMA
+ * compare-and-swap. A free puts the block in the cache of its own node and class; a free that finds
+ * that cache full first drains one batch of it to the node's pool. {@link #flush()} drains every cache.
+ *
+ * <p>The watermark never passes its segment's end: a segment too full for a block is left alone, and
+ * its tail still serves smaller classes. Before it is used, every watermark value read is checked:
+ * one outside its segment's heap, not 8-byte aligned, or lower than one this allocator saw before is a
+ * {@link CorruptedControlBlockException} naming it, and nothing is handed out from it. A pool head or
+ * a pooled block that holds what the pool never writes is a {@link CorruptedMemoryException} naming
+ * it, and the pool is left as it is.
+ *
+ * <p><b>Checks.</b> Frees are checked against the block's header: a null, foreign-node or misaligned
+ * pointer, one outside every segment's heap (the control words among them), one whose preceding word
+ * is not its header (never allocated), one of another size class, or one already free is refused
+ * with a typed exception ({@link BadArgumentException}, {@link InvalidFreeException},
+ * {@link DoubleFreeException}) before anything changes. The free itself is a compare-and-swap of the
+ * header from allocated to free (incarnation + 1), so of two racing frees of one block exactly one
+ * succeeds, and a block in a cache or a pool is refused by every free. Handing a free block out again
+ * is a compare-and-swap of its header from free to allocated (incarnation + 1), not a WRITE, which the
+ * failed compare-and-swap of a losing racing free could undo ({@link BlockHeader}): the block is this
+ * allocator's alone while it is cached, and no free changes a free header; a stray store into the header
+ * of a cached block is found there, as one into a pooled block's is by the refill, which reads every
+ * header it takes. A free through a
+ * stale pointer to a block that was freed and reused since is not detectable here (the pointer does not
+ * carry the incarnation); reclamation is what prevents it.
+ *
+ * <p><b>Cost, amortised.</b> Every allocation of a cached block costs one RDMA compare-and-swap (its
+ * header); every free one READ (a CPU read on the thread's own node) and one compare-and-swap (its
+ * header). The pool adds one compare-and-swap per batch moved: a refill of {@code n} blocks costs
+ * at most {@code 2 + 2n} READs and one compare-and-swap, a drain of {@link FreeBlockPool#BATCH} blocks
+ * that many WRITEs (the links), one READ and two compare-and-swaps (the first block's header, the head),
+ * plus one compare-and-swap (and a walk or a WRITE) per attempt lost to another thread. Without
+ * contention, blocks that go round through the pools cost at most {@code 1 + 1/BATCH} = 1.0625 RDMA
+ * atomics per allocation and {@code 1 + 2/BATCH} = 1.125 per free (the header's compare-and-swap, which
+ * the double-free check needs, and 2/16 for the pool): over as many allocations as frees, at most
+ * {@code 1 + 1.5/BATCH} = 1.09375 per operation. A block a thread frees and reuses itself costs exactly
+ * two atomics, its free's and its reuse's. {@code RemoteAllocatorPoolTest}
+ * measures these bounds with {@link ComputeThread#postedOperations}. A carved block, once in the life
+ * of a segment, costs one READ of the pool's head (not posted on the thread's own node), one
+ * compare-and-swap on the watermark (plus one per block others carved since this allocator saw it) and
+ * one on its header (0 to allocated, which finds a watermark moved back into allocated memory).
+ *
+ * <p><b>Progress.</b> Every call ends after a bounded number of steps: a pool operation tries at most
+ * {@link FreeBlockPool#MAX_ATTEMPTS} compare-and-swaps ({@link PoolContentionException}), carving
+ * makes at most one attempt per block carved from the segment meanwhile, and a node whose pool and
+ * segments have no block of the class is an {@link AllocationExhaustedException}, never a loop. Free
+ * blocks in other threads' caches are not found by an allocation: up to {@value #CACHE_CAPACITY}
+ * blocks per memory node and class per thread are out of others' reach until that thread flushes.
+ *
+ * <p><b>Crash.</b> A process that dies loses the blocks in its allocators' caches: per allocator (one
+ * per thread) at most {@value #CACHE_CAPACITY} blocks of each size class on each memory node, that is
+ * {@code SizeClasses.COUNT * CACHE_CAPACITY * memoryNodes} = 18 x 32 x nodes blocks, plus what it
+ * allocated and did not free. It never corrupts a pool: a push or pop it did not finish either
+ * published its batch with its one compare-and-swap of the pool's head or left the pool as it was
+ * ({@link FreeBlockPool}).
+ *
+ * <p><b>Lifecycle.</b> Not thread-safe: one per compute thread, used by that compute thread's owner.
+ * The owner calls {@link #flush()} (or {@link #close()}) before it drops the allocator or closes the
+ * compute thread, so that the blocks its caches hold go back to the pools; an allocator dropped
+ * without it leaks them. A short-lived allocator that only allocates leaks what its last refill
+ * brought and it did not use (fewer than {@link FreeBlockPool#BATCH} blocks per class), unless closed.
+ */
+public final class RemoteAllocator implements AutoCloseable {
+    /** Most free blocks one cache (one memory node, one size class) of an allocator holds. */
+    public static final int CACHE_CAPACITY = 2 * FreeBlockPool.BATCH;
+
+    private final ComputeThread thread;
+    private final AllocationPolicy policy;
+    private final NodeRange memoryNodes;
+    private final int nodeCount;
+    private final FreeBlockPool pool;
+    private final long[][][] cachedBlocks;
+    private final long[][][] cachedHeaders;
+    private final int[][] cachedCounts;
+    private final long[][] watermarks;
+    private final SplittableRandom random;
+    private int nextNode;
+
+    /**
+     * An allocator for the calling compute thread.
+     *
+     * @param thread the calling thread's compute thread; the policy comes from its configuration
+     */
+    public RemoteAllocator(ComputeThread thread) {
+        this.thread = thread;
+        this.policy = thread.config().allocationPolicy();
+        this.memoryNodes = thread.config().memoryNodes();
+        this.nodeCount = thread.config().nodes().size();
+        this.pool = new FreeBlockPool(thread, nodeCount);
+        this.cachedBlocks = new long[memoryNodes.size()][SizeClasses.COUNT][];
+        this.cachedHeaders = new long[memoryNodes.size()][SizeClasses.COUNT][];
+        this.cachedCounts = new int[memoryNodes.size()][SizeClasses.COUNT];
+        this.watermarks = new long[memoryNodes.size()][];
+        this.random = new SplittableRandom(thread.nodeId() * 0x9E3779B97F4A7C15L ^ System.nanoTime());
+        this.nextNode = thread.nodeId() % memoryNodes.size();
+    }
+
+    /**
+     * Allocates {@code size} bytes on the memory node the policy picks; see
+     * {@link #allocate(long, int)} for its cost.
+     *
+     * @param size bytes, 1..{@link SizeClasses#MAX}
+     * @return the block, 8-byte aligned
+     * @throws AllocationExhaustedException   when the picked node's pool of the class is empty and its segments have no room
+     * @throws BadArgumentException           when the size is bad
+     * @throws CorruptedControlBlockException when a watermark or the pool head of the node holds a value no allocator writes
+     * @throws CorruptedMemoryException       when the block's header, or a block in the pool, was changed by something else
+     *                                        than this allocator
+     * @throws PoolContentionException        when the refill lost {@link FreeBlockPool#MAX_ATTEMPTS} compare-and-swaps in a row
+     */
+    public long allocate(long size) {
+        return allocate(size, pickNode());
+    }
+
+    /**
+     * Allocates {@code size} bytes on memory node {@code nodeId}: from this allocator's cache of the
+     * node and class, refilled with one batch from the node's pool when empty, or else carved from a
+     * segment.
+     *
+     * <p>RDMA operations: a cached block costs one compare-and-swap (its header, free to allocated). A
+     * refill of {@code n} blocks adds one READ of the pool's head, {@code 2n} READs (each block's header
+     * and link) and one compare-and-swap of the head, plus a walk and a compare-and-swap per attempt
+     * lost to another thread (READs of this thread's own node take the CPU path and are not posted). A
+     * carved block costs the READ of the empty pool's head, one compare-and-swap on the watermark, plus
+     * at most one more for each block that other threads carved from the segment since this allocator
+     * last saw its watermark (a failed compare-and-swap returns the current watermark, which the retry
+     * expects), and one on the new block's header (0 to allocated); a segment this allocator already saw
+     * too full for the block costs nothing, one it finds too full costs the compare-and-swaps that showed
+     * it. Lock-free: a refill tries at most {@link FreeBlockPool#MAX_ATTEMPTS} compare-and-swaps, carving
+     * makes at most one attempt per block carved from the segment meanwhile, and exhaustion is an
+     * exception, never a loop.
+     *
+     * @param size   bytes, 1..{@link SizeClasses#MAX}
+     * @param nodeId a memory node
+     * @return the block, 8-byte aligned
+     * @throws AllocationExhaustedException   when the node's pool of the class is empty and its segments have no room
+     * @throws BadArgumentException           when the size is bad or the node is not a memory node
+     * @throws CorruptedControlBlockException when a watermark or the pool head of the node holds a value no allocator writes
+     * @throws CorruptedMemoryException       when the block's header, or a block in the pool, was changed by something else
+     *                                        than this allocator
+     * @throws PoolContentionException        when the refill lost {@link FreeBlockPool#MAX_ATTEMPTS} compare-and-swaps in a row
+     */
+    public long allocate(long size, int nodeId) {
+        int sizeClass = SizeClasses.classOf(size);
+        checkMemoryNode(nodeId);
+        int m = nodeId - memoryNodes.first();
+        int n = cachedCounts[m][sizeClass];
+        if (n == 0) {
+            long[] blocks = blocksOf(m, sizeClass);
+            n = pool.pop(nodeId, sizeClass, blocks, cachedHeaders[m][sizeClass]);
+        }
+        if (n > 0) {
+            cachedCounts[m][sizeClass] = n - 1;
+            return reuse(cachedBlocks[m][sizeClass][n - 1], cachedHeaders[m][sizeClass][n - 1]);
+        }
+        long footprint = BlockHeader.SIZE + SizeClasses.size(sizeClass);
+        int segments = thread.segmentCount(nodeId);
+        long[] seen = watermarksOf(nodeId, segments);
+        for (int s = 0; s < segments; s++) {
+            long header = carve(nodeId, s, seen, footprint);
+            if (header != RemotePtr.NULL) {
+                return claim(RemotePtr.offset(header, BlockHeader.SIZE), sizeClass);
+            }
+        }
+        throw new AllocationExhaustedException("memory node " + nodeId + " has no room for a block of "
+                + SizeClasses.size(sizeClass) + " bytes (its pool of the class is empty, " + segments + " segments full)");
+    }
+
+    /**
+     * Frees a block, after checking that it is a live block of the size's class, into this
+     * allocator's cache of the block's node and class; a full cache first drains one batch
+     * ({@link FreeBlockPool#BATCH} blocks) to the node's pool. Any thread of any node may then reuse it.
+     *
+     * <p>RDMA operations: one READ of the block's header (a CPU read when the block is on this
+     * thread's node) and one compare-and-swap on it; a drain adds {@link FreeBlockPool#BATCH} WRITEs
+     * (the blocks' links), a compare-and-swap of the first block's header, one READ and one compare-and-swap
+     * of the pool's head, plus a WRITE and a
+     * compare-and-swap per attempt lost to another thread. A refused free changes nothing; a drain that
+     * fails ({@link PoolContentionException}, a fabric error) leaves the block allocated and the cache
+     * as it was.
+     *
+     * @param ptr  a block from {@link #allocate}, not freed since
+     * @param size the size it was allocated with (any size of the same size class)
+     * @throws BadArgumentException           when the pointer is null or not on a memory node, or the size is bad
+     * @throws InvalidFreeException           when the pointer is not a live block of the size's class: misaligned,
+     *                                        outside every segment's heap, never allocated, or of another class
+     * @throws DoubleFreeException            when the block is already free, or another thread freed it meanwhile
+     * @throws CorruptedControlBlockException when a drain finds the pool head holding a value no allocator writes
+     * @throws PoolContentionException        when a drain lost {@link FreeBlockPool#MAX_ATTEMPTS} compare-and-swaps in a row
+     */
+    public void deallocate(long ptr, long size) {
+        free(ptr, size, 0);
+    }
+
+    /**
+     * Frees one life of a block: as {@link #deallocate(long, long)}, but only while the block's header is still
+     * {@code expectedHeader}, the word its owner read when it took the block (a {@link BlockHeader} word, whose
+     * incarnation names the life). A block that was freed, or freed and reused, since that word was read is
+     * refused: a stale owner never frees another owner's block. The same RDMA operations as
+     * {@link #deallocate(long, long)}: the header's compare-and-swap expects exactly that word.
+     *
+     * @param ptr            a block from {@link #allocate}
+     * @param size           the size it was allocated with (any size of the same size class)
+     * @param expectedHeader the block's header word in the life to free (allocated state)
+     * @throws BadArgumentException           when the pointer is null or not on a memory node, the size is bad, or
+     *                                        {@code expectedHeader} is not an allocated header of this block
+     * @throws InvalidFreeException           as {@link #deallocate(long, long)}
+     * @throws DoubleFreeException            when the block's header is any other word: that life was freed already
+     * @throws CorruptedControlBlockException as {@link #deallocate(long, long)}
+     * @throws PoolContentionException        as {@link #deallocate(long, long)}
+     */
+    public void deallocate(long ptr, long size, long expectedHeader) {
+        if (!RemotePtr.isNull(ptr) && (!BlockHeader.isHeaderOf(ptr, expectedHeader)
+                || BlockHeader.state(expectedHeader) != BlockHeader.ALLOCATED)) {
+            throw new BadArgumentException("0x" + Long.toHexString(expectedHeader) + " is not an allocated header of block "
+                    + RemotePtr.toString(ptr));
+        }
+        free(ptr, size, expectedHeader);
+    }
+
+    private void free(long ptr, long size, long expectedHeader) {
+        if (RemotePtr.isNull(ptr)) {
+            throw new BadArgumentException("cannot deallocate the null pointer");
+        }
+        int nodeId = RemotePtr.node(ptr);
+        checkMemoryNode(nodeId);
+        int sizeClass = SizeClasses.classOf(size);
+        checkInHeap(ptr, sizeClass);
+        long header = BlockHeader.address(ptr);
+        long word = thread.read(header);
+        if (expectedHeader != 0 && word != expectedHeader) {
+            String now = BlockHeader.isHeaderOf(ptr, word) ? BlockHeader.describe(word) : "0x" + Long.toHexString(word);
+            throw new DoubleFreeException(ptr, "block " + RemotePtr.toString(ptr) + " was freed (and maybe reused) since"
+                    + " its owner took it: its header went from " + BlockHeader.describe(expectedHeader) + " to " + now);
+        }
+        checkAllocated(ptr, word, sizeClass, size);
+        int m = nodeId - memoryNodes.first();
+        long[] blocks = blocksOf(m, sizeClass);
+        int n = cachedCounts[m][sizeClass];
+        if (n == CACHE_CAPACITY) {
+            pool.push(nodeId, sizeClass, blocks, cachedHeaders[m][sizeClass], n - FreeBlockPool.BATCH, FreeBlockPool.BATCH);
+            n -= FreeBlockPool.BATCH;
+            cachedCounts[m][sizeClass] = n;
+        }
+        long freed = BlockHeader.encode(ptr, BlockHeader.FREE, sizeClass, BlockHeader.incarnation(word) + 1);
+        long was = thread.compareAndSwap(header, word, freed);
+        if (was != word) {
+            if (BlockHeader.isHeaderOf(ptr, was)) {
+                throw new DoubleFreeException(ptr, "block " + RemotePtr.toString(ptr) + " was freed by another thread"
+                        + " while this one freed it: its header went from " + BlockHeader.describe(word) + " to "
+                        + BlockHeader.describe(was));
+            }
+            throw new InvalidFreeException(ptr, "the header of block " + RemotePtr.toString(ptr) + " was overwritten"
+                    + " while it was freed: expected " + BlockHeader.describe(word) + ", found 0x" + Long.toHexString(was));
+        }
+        blocks[n] = ptr;
+        cachedHeaders[m][sizeClass][n] = freed;
+        cachedCounts[m][sizeClass] = n + 1;
+    }
+
+    /**
+     * Drains every cache of this allocator to the pools of the blocks' nodes, in batches of up to
+     * {@link FreeBlockPool#BATCH} blocks, so that other threads can reuse them. The allocator stays
+     * usable. Its owner calls it before dropping the allocator or closing its compute thread, and may
+     * call it any time to hand its cached blocks to the other threads.
+     *
+     * <p>RDMA operations: per batch of {@code n} blocks, {@code n} WRITEs, a compare-and-swap of the first
+     * block's header, one READ and one compare-and-swap of a pool's head (plus a WRITE and a compare-and-swap
+     * per attempt lost).
+     *
+     * @throws CorruptedControlBlockException when a pool head holds a value no allocator writes
+     * @throws PoolContentionException        when a push lost {@link FreeBlockPool#MAX_ATTEMPTS} compare-and-swaps in a
+     *                                        row; the blocks not pushed stay cached, and a later flush pushes them
+     */
+    public void flush() {
+        for (int m = 0; m < cachedCounts.length; m++) {
+            int nodeId = memoryNodes.first() + m;
+            for (int c = 0; c < SizeClasses.COUNT; c++) {
+                int n = cachedCounts[m][c];
+                while (n > 0) {
+                    int k = Math.min(n, FreeBlockPool.BATCH);
+                    pool.push(nodeId, c, cachedBlocks[m][c], cachedHeaders[m][c], n - k, k);
+                    n -= k;
+                    cachedCounts[m][c] = n;
+                }
+            }
+        }
+    }
+
+    /**
+     * {@link #flush()}: the allocator stays usable, and a later close flushes again. For
+     * try-with-resources around a compute thread's use of the allocator.
+     */
+    @Override
+    public void close() {
+        flush();
+    }
+
+    /** {@return how many free blocks this allocator's caches hold, for tests and diagnostics} */
+    public int cachedBlockCount() {
+        int total = 0;
+        for (int[] counts : cachedCounts) {
+            for (int n : counts) {
+                total += n;
+            }
+        }
+        return total;
+    }
+
+    private long[] blocksOf(int m, int sizeClass) {
+        long[] blocks = cachedBlocks[m][sizeClass];
+        if (blocks == null) {
+            blocks = new long[CACHE_CAPACITY];
+            cachedBlocks[m][sizeClass] = blocks;
+            cachedHeaders[m][sizeClass] = new long[CACHE_CAPACITY];
+        }
+        return blocks;
+    }
+
+    /**
+     * Hands a cached block out: a compare-and-swap of its header from the free word it was cached with to allocated
+     * (incarnation + 1). Not a WRITE: a NIC's atomics are atomic only among themselves, and the losing free of two
+     * racing frees of this block may still be in flight, its failed compare-and-swap storing back the word it read
+     * (as a NIC may, and the simulator's does); against that store a WRITE could be lost, another atomic cannot.
+     */
+    private long reuse(long block, long freeHeader) {
+        long header = BlockHeader.address(block);
+        long allocated = BlockHeader.encode(block, BlockHeader.ALLOCATED, BlockHeader.sizeClass(freeHeader),
+                BlockHeader.incarnation(freeHeader) + 1);
+        long was = thread.compareAndSwap(header, freeHeader, allocated);
+        if (was != freeHeader) {
+            throw new CorruptedMemoryException(header, was, "the header of block " + RemotePtr.toString(block) + " changed"
+                    + " while this allocator held it free: expected " + BlockHeader.describe(freeHeader) + ", found 0x"
+                    + Long.toHexString(was) + "; the block is not handed out");
+        }
+        return block;
+    }
+
+    private long claim(long block, int sizeClass) {
+        long header = BlockHeader.address(block);
+        long was = thread.compareAndSwap(header, 0, BlockHeader.encode(block, BlockHeader.ALLOCATED, sizeClass, 0));
+        if (was != 0) {
+            throw new CorruptedMemoryException(header, was, "block " + RemotePtr.toString(block) + ", just carved below"
+                    + " the watermark, already has header 0x" + Long.toHexString(was) + ": the watermark was moved back"
+                    + " into allocated memory, or memory above it was written; the block is not handed out");
+        }
+        return block;
+    }
+
+    /** {@return the header pointer of a block of {@code footprint} bytes carved from segment s, or NULL when it is too full} */
+    private long carve(int nodeId, int s, long[] seen, long footprint) {
+        long base = thread.segmentBase(nodeId, s);
+        long end = thread.segmentLength(nodeId, s);
+        long word = RemotePtr.offset(base, ControlBlock.WATERMARK);
+        long expected = seen[s];
+        while (expected <= end - footprint) {
+            long was = thread.compareAndSwap(word, expected, expected + footprint);
+            if (was == expected) {
+                seen[s] = expected + footprint;
+                return RemotePtr.offset(base, expected);
+            }
+            checkWatermark(word, was, ControlBlock.heapStart(s, nodeCount), end, seen[s], nodeId, s);
+            seen[s] = was;
+            expected = was;
+        }
+        return RemotePtr.NULL;
+    }
+
+    private static void checkWatermark(long word, long value, long heap, long end, long seen, int nodeId, int s) {
+        String which = "the watermark of segment " + s + " of memory node " + nodeId + " (" + RemotePtr.toString(word) + ")";
+        if (value < heap || value > end) {
+            throw new CorruptedControlBlockException(word, value, which + " holds " + value + ", outside the segment's heap ["
+                    + heap + ", " + end + "]");
+        }
+        if ((value & 7) != 0) {
+            throw new CorruptedControlBlockException(word, value, which + " holds " + value + ", which is not 8-byte aligned");
+        }
+        if (value < seen) {
+            throw new CorruptedControlBlockException(word, value, which + " moved backwards, from " + seen + " to " + value);
+        }
+    }
+
+    private void checkInHeap(long ptr, int sizeClass) {
+        String why = HeapBounds.misplacement(thread, nodeCount, ptr, SizeClasses.size(sizeClass));
+        if (why != null) {
+            throw new InvalidFreeException(ptr, why);
+        }
+    }
+
+    private static void checkAllocated(long ptr, long word, int sizeClass, long size) {
+        if (!BlockHeader.isHeaderOf(ptr, word)) {
+            throw new InvalidFreeException(ptr, RemotePtr.toString(ptr) + " was never allocated: the word before it holds 0x"
+                    + Long.toHexString(word) + ", which is not its block header");
+        }
+        if (BlockHeader.state(word) == BlockHeader.FREE) {
+            throw new DoubleFreeException(ptr, "block " + RemotePtr.toString(ptr) + " is already free: its header is "
+                    + BlockHeader.describe(word));
+        }
+        if (BlockHeader.sizeClass(word) != sizeClass) {
+            throw new InvalidFreeException(ptr, "block " + RemotePtr.toString(ptr) + " is a block of "
+                    + SizeClasses.size(BlockHeader.sizeClass(word)) + " bytes, freed with size " + size + " (class of "
+                    + SizeClasses.size(sizeClass) + " bytes)");
+        }
+    }
+
+    private long[] watermarksOf(int nodeId, int segments) {
+        long[] seen = watermarks[nodeId - memoryNodes.first()];
+        if (seen == null) {
+            seen = new long[segments];
+            for (int s = 0; s < segments; s++) {
+                seen[s] = ControlBlock.heapStart(s, nodeCount);
+            }
+            watermarks[nodeId - memoryNodes.first()] = seen;
+        }
+        return seen;
+    }
+
+    private void checkMemoryNode(int nodeId) {
+        if (!memoryNodes.contains(nodeId)) {
+            throw new BadArgumentException("node " + nodeId + " is not a memory node (" + memoryNodes + ")");
+        }
+    }
+
+    private int pickNode() {
+        int count = memoryNodes.size();
+        return switch (policy) {
+            case RANDOM -> memoryNodes.first() + random.nextInt(count);
+            case LOCAL_FIRST -> memoryNodes.contains(thread.nodeId()) ? thread.nodeId() : roundRobin(count);
+            case ROUND_ROBIN -> roundRobin(count);
+        };
+    }
+
+    private int roundRobin(int count) {
+        int n = memoryNodes.first() + nextNode;
+        nextNode = nextNode + 1 == count ? 0 : nextNode + 1;
+        return n;
+    }
+}

@@ -1,0 +1,22 @@
+package io.remus.core;
+
+import io.remus.core.fabric.Fabric;
+import io.remus.core.sim.SimOptions;
+import io.remus.core.testing.Fabrics;
+import io.remus.verbs.testing.DeviceTests;
+import org.junit.jupiter.api.Named;
+import org.junit.jupiter.api.Tag;
+
+import java.util.function.Function;
+import java.util.stream.Stream;
+
+/**
+ * {@link RootAndShutdownTest} on the verbs fabric (device {@code REMUS_TEST_DEVICE}, all nodes in this
+ * process).
+ */
+@Tag(DeviceTests.TAG)
+class RootAndShutdownOnVerbsTest extends RootAndShutdownTest {
+    static Stream<Named<Function<SimOptions, Fabric>>> fabrics() {
+        return Fabrics.verbs();
+    }
+}
