@@ -4,18 +4,18 @@ package io.remus.alock;
  * One compute thread's handle on one shared lock word. Handles are not thread-safe: each belongs
  * to the Java thread that owns the compute thread of the {@link LockContext} that opened it, and
  * {@link #lock()} and {@link #unlock()} from any other Java thread throw
- * {@link io.remus.core.ThreadConfinementException} naming both threads, before anything changes.
+ * {@link io.remus.core.error.ThreadConfinementException} naming both threads, before anything changes.
  * A handle is not reentrant.
  */
 public interface Lock {
-    /** {@return the shared lock word (a {@link io.remus.core.RemotePtr})} */
+    /** {@return the shared lock word (a {@link io.remus.core.memory.RemotePtr})} */
     long word();
 
     /**
      * Acquires the lock for this handle, waiting at most the context's acquire timeout.
      *
      * @throws LockUsageException   when this handle already holds it, or the compute thread is closed
-     * @throws io.remus.core.ThreadConfinementException when called from a Java thread other than the owner
+     * @throws io.remus.core.error.ThreadConfinementException when called from a Java thread other than the owner
      * @throws LockTimeoutException when the wait ran out; the handle holds nothing and stays usable (a queue
      *                              lock's waiter has left the queue, {@link io.remus.alock.queue.QueueLock})
      */
@@ -30,7 +30,7 @@ public interface Lock {
      *
      * @param deadlineNanos an instant of {@link System#nanoTime()}
      * @throws LockUsageException   when this handle already holds it, or the compute thread is closed
-     * @throws io.remus.core.ThreadConfinementException when called from a Java thread other than the owner
+     * @throws io.remus.core.error.ThreadConfinementException when called from a Java thread other than the owner
      * @throws LockTimeoutException when a wait ran out, at the deadline or the timeout
      */
     void lock(long deadlineNanos);
@@ -43,7 +43,7 @@ public interface Lock {
      * @param deadline asked from this thread on every pause; must not block
      * @throws NullPointerException when {@code deadline} is null
      * @throws LockUsageException   when this handle already holds it, or the compute thread is closed
-     * @throws io.remus.core.ThreadConfinementException when called from a Java thread other than the owner
+     * @throws io.remus.core.error.ThreadConfinementException when called from a Java thread other than the owner
      * @throws LockTimeoutException when a wait ran out, at the deadline or the timeout
      */
     void lock(WaitDeadline deadline);
@@ -52,7 +52,7 @@ public interface Lock {
      * Releases the lock this handle holds, without waiting for anyone.
      *
      * @throws LockUsageException   when this handle does not hold it (never acquired, or already released)
-     * @throws io.remus.core.ThreadConfinementException when called from a Java thread other than the owner
+     * @throws io.remus.core.error.ThreadConfinementException when called from a Java thread other than the owner
      */
     void unlock();
 

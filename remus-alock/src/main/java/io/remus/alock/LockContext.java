@@ -52,7 +52,7 @@ public final class LockContext {
 
     /**
      * {@return the pool of queue nodes on this thread's node, allocated on first use}
-     * @throws io.remus.core.BadArgumentException when this thread's node is not a memory node
+     * @throws io.remus.core.error.BadArgumentException when this thread's node is not a memory node
      */
     public QueueNodePool queueNodes() {
         if (queueNodes == null) {
@@ -80,7 +80,7 @@ public final class LockContext {
      * comparison once the owner is bound.
      *
      * @throws LockUsageException                              when the compute thread is closed
-     * @throws io.remus.core.ThreadConfinementException when another Java thread owns the compute thread
+     * @throws io.remus.core.error.ThreadConfinementException when another Java thread owns the compute thread
      */
     public void checkOpen() {
         if (thread.isClosed()) {

@@ -1,7 +1,7 @@
 package io.remus.alock;
 
 import io.remus.core.ComputeThread;
-import io.remus.core.RemotePtr;
+import io.remus.core.memory.RemotePtr;
 
 import java.util.Objects;
 
@@ -26,7 +26,7 @@ public abstract class LockHandle implements Lock {
      * @param context the thread's lock context
      * @param word    a zeroed {@link LockWord}
      * @param kind    the lock's name in messages, e.g. {@code "MCS lock"}
-     * @throws io.remus.core.BadArgumentException when the word is null or misaligned
+     * @throws io.remus.core.error.BadArgumentException when the word is null or misaligned
      */
     protected LockHandle(LockContext context, long word, String kind) {
         this.context = Objects.requireNonNull(context, "context");

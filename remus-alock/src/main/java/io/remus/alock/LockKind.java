@@ -3,7 +3,7 @@ package io.remus.alock;
 import io.remus.alock.asymmetric.ALock;
 import io.remus.alock.mcs.RdmaMcsLock;
 import io.remus.alock.spin.RdmaSpinLock;
-import io.remus.core.BadArgumentException;
+import io.remus.core.error.BadArgumentException;
 
 import java.util.Objects;
 

@@ -1,6 +1,6 @@
 package io.remus.alock;
 
-import io.remus.core.RemoteTimeoutException;
+import io.remus.core.error.RemoteTimeoutException;
 
 /**
  * A lock's bounded wait ran out. The handle holds nothing and stays usable, and so does the lock word: a

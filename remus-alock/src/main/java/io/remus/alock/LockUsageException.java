@@ -1,6 +1,6 @@
 package io.remus.alock;
 
-import io.remus.core.RemusException;
+import io.remus.core.error.RemusException;
 
 /**
  * A lock was used against its contract: unlocked by a handle that does not hold it, locked again

@@ -1,8 +1,8 @@
 package io.remus.alock;
 
 import io.remus.core.ComputeThread;
-import io.remus.core.RemotePtr;
-import io.remus.core.memory.RemoteAllocator;
+import io.remus.core.RemoteAllocator;
+import io.remus.core.memory.RemotePtr;
 
 import java.lang.foreign.MemorySegment;
 import java.util.Objects;
@@ -51,11 +51,11 @@ public final class LockWord {
      *
      * @param word a pointer
      * @return it
-     * @throws io.remus.core.BadArgumentException when it is not {@value #SIZE}-byte aligned
+     * @throws io.remus.core.error.BadArgumentException when it is not {@value #SIZE}-byte aligned
      */
     public static long checkAligned(long word) {
         if ((RemotePtr.address(word) & (SIZE - 1)) != 0 || RemotePtr.isNull(word)) {
-            throw new io.remus.core.BadArgumentException("lock word " + RemotePtr.toString(word)
+            throw new io.remus.core.error.BadArgumentException("lock word " + RemotePtr.toString(word)
                     + " must be non-null and " + SIZE + "-byte aligned");
         }
         return word;

@@ -32,7 +32,7 @@ public final class SpinBound {
      * @param timeout the bound of each wait: positive, at most {@link Timeouts#MAX_FINITE}, or
      *                {@link Timeouts#FOREVER}
      * @throws NullPointerException when {@code timeout} is null
-     * @throws io.remus.core.BadArgumentException naming the value when it is out of that range
+     * @throws io.remus.core.error.BadArgumentException naming the value when it is out of that range
      */
     public SpinBound(Duration timeout) {
         Objects.requireNonNull(timeout, "timeout");

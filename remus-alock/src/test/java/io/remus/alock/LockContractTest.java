@@ -1,7 +1,7 @@
 package io.remus.alock;
 
 import io.remus.core.ComputeThread;
-import io.remus.core.ThreadConfinementException;
+import io.remus.core.error.ThreadConfinementException;
 import io.remus.core.fabric.Fabric;
 import io.remus.core.sim.SimOptions;
 import io.remus.core.testing.Fabrics;
@@ -195,8 +195,8 @@ class LockContractTest {
         try (TestCluster c = LockClusters.start(make, SimOptions.defaults(), 2, 1); ComputeThread t = c.thread(0)) {
             long word = LockClusters.lockWord(c, 1);
             LockContext ctx = new LockContext(t, LockOptions.defaults());
-            assertThrows(io.remus.core.BadArgumentException.class, () -> kind.open(ctx, io.remus.core.RemotePtr.offset(word, 8)));
-            assertThrows(io.remus.core.BadArgumentException.class, () -> kind.open(ctx, 0));
+            assertThrows(io.remus.core.error.BadArgumentException.class, () -> kind.open(ctx, io.remus.core.memory.RemotePtr.offset(word, 8)));
+            assertThrows(io.remus.core.error.BadArgumentException.class, () -> kind.open(ctx, 0));
         }
     }
 }

@@ -8,7 +8,7 @@ import io.remus.alock.queue.QueueNodePool;
 import io.remus.alock.spin.RdmaSpinLock;
 import io.remus.alock.table.LockTable;
 import io.remus.core.ComputeThread;
-import io.remus.core.memory.RemoteAllocator;
+import io.remus.core.RemoteAllocator;
 import io.remus.core.sim.SimFabric;
 import io.remus.core.testing.TestCluster;
 import io.remus.verbs.testing.NullRule;

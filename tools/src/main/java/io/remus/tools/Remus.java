@@ -1,7 +1,7 @@
 package io.remus.tools;
 
-import io.remus.core.RemusException;
 import io.remus.bench.perftest.BenchFailedException;
+import io.remus.core.error.RemusException;
 import io.remus.tools.cli.BenchCommand;
 import io.remus.tools.cli.DevicesCommand;
 import io.remus.tools.cli.ExperimentCommand;

@@ -1,10 +1,10 @@
 package io.remus.bench.churn;
 
-import io.remus.core.BadArgumentException;
 import io.remus.core.ComputeThread;
-import io.remus.core.RemotePtr;
+import io.remus.core.RemoteAllocator;
+import io.remus.core.error.BadArgumentException;
 import io.remus.core.memory.BlockHeader;
-import io.remus.core.memory.RemoteAllocator;
+import io.remus.core.memory.RemotePtr;
 import io.remus.core.sim.SimOptions;
 import io.remus.ds.reclaim.Guard;
 import io.remus.ds.reclaim.NeverReclaimer;

@@ -1,7 +1,7 @@
 package io.remus.bench.engines;
 
-import io.remus.core.RemoteTimeoutException;
-import io.remus.core.RemusException;
+import io.remus.core.error.RemoteTimeoutException;
+import io.remus.core.error.RemusException;
 
 import java.time.Duration;
 import java.util.List;

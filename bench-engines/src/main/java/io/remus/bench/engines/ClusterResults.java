@@ -1,7 +1,6 @@
 package io.remus.bench.engines;
 
-import io.remus.core.RemusException;
-import io.remus.core.memory.ClusterRounds;
+import io.remus.core.error.RemusException;
 
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;

@@ -2,16 +2,16 @@ package io.remus.bench.lock;
 
 import io.remus.alock.LockKind;
 import io.remus.alock.table.LockTable;
+import io.remus.bench.engines.ClusterRounds;
 import io.remus.bench.stats.LatencySink;
-import io.remus.core.BadArgumentException;
 import io.remus.core.ComputeThread;
-import io.remus.core.RemoteTimeoutException;
+import io.remus.core.RemoteBlob;
 import io.remus.core.RemusCluster;
-import io.remus.core.RemusException;
 import io.remus.core.RemusNode;
 import io.remus.core.config.Timeouts;
-import io.remus.core.memory.ClusterRounds;
-import io.remus.core.memory.RemoteBlob;
+import io.remus.core.error.BadArgumentException;
+import io.remus.core.error.RemoteTimeoutException;
+import io.remus.core.error.RemusException;
 
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;

@@ -1,8 +1,8 @@
 package io.remus.bench.lock;
 
-import io.remus.core.RemusException;
 import io.remus.bench.stats.LatencyHistograms;
 import io.remus.bench.stats.LatencySummary;
+import io.remus.core.error.RemusException;
 import org.HdrHistogram.Histogram;
 
 import java.util.List;

@@ -6,14 +6,14 @@ import io.remus.alock.table.LockTable;
 import io.remus.alock.table.TableLocks;
 import io.remus.bench.stats.LatencySink;
 import io.remus.core.ComputeThread;
-import io.remus.core.RemotePtr;
-import io.remus.core.RemoteTimeoutException;
-import io.remus.core.RemusException;
 import io.remus.core.RemusNode;
 import io.remus.core.config.ClusterConfig;
 import io.remus.core.config.NodeRange;
+import io.remus.core.error.RemoteTimeoutException;
+import io.remus.core.error.RemusException;
 import io.remus.core.fabric.Fabric;
 import io.remus.core.memory.ControlBlock;
+import io.remus.core.memory.RemotePtr;
 
 import java.time.Duration;
 import java.util.ArrayList;

@@ -1,8 +1,8 @@
 package io.remus.bench.lock;
 
 import io.remus.alock.LockKind;
-import io.remus.core.BadArgumentException;
 import io.remus.core.config.Timeouts;
+import io.remus.core.error.BadArgumentException;
 
 import java.time.Duration;
 import java.util.Objects;

@@ -1,7 +1,11 @@
 package io.remus.bench.loopback;
 
+import io.remus.bench.perftest.BenchFailedException;
+import io.remus.bench.perftest.BenchTimeoutException;
+import io.remus.bench.stats.LatencyHistograms;
+import io.remus.bench.stats.LatencySummary;
+import io.remus.core.error.CompletionStatus;
 import io.remus.core.fabric.CompletionQueue;
-import io.remus.core.fabric.CompletionStatus;
 import io.remus.core.fabric.Completions;
 import io.remus.core.fabric.Fabric;
 import io.remus.core.fabric.FabricNode;
@@ -10,10 +14,6 @@ import io.remus.core.fabric.QueuePair;
 import io.remus.core.fabric.RegisteredMemory;
 import io.remus.core.fabric.RemoteRegion;
 import io.remus.core.fabric.WorkRequests;
-import io.remus.bench.perftest.BenchFailedException;
-import io.remus.bench.perftest.BenchTimeoutException;
-import io.remus.bench.stats.LatencyHistograms;
-import io.remus.bench.stats.LatencySummary;
 import org.HdrHistogram.Histogram;
 
 import java.lang.foreign.MemorySegment;

@@ -1,15 +1,15 @@
 package io.remus.bench.object;
 
 import io.remus.alock.LockContext;
-import io.remus.core.BadArgumentException;
+import io.remus.bench.engines.ClusterRounds;
 import io.remus.core.ComputeThread;
+import io.remus.core.RemoteBlob;
 import io.remus.core.RemusCluster;
-import io.remus.core.RemusException;
 import io.remus.core.RemusNode;
 import io.remus.core.config.Timeouts;
+import io.remus.core.error.BadArgumentException;
+import io.remus.core.error.RemusException;
 import io.remus.core.fabric.Opcode;
-import io.remus.core.memory.ClusterRounds;
-import io.remus.core.memory.RemoteBlob;
 import io.remus.ds.reclaim.NeverReclaimer;
 
 import java.nio.ByteBuffer;

@@ -1,12 +1,12 @@
 package io.remus.bench.object;
 
+import io.remus.bench.engines.ClusterRounds;
+import io.remus.core.ClusterBarrier;
 import io.remus.core.ComputeThread;
-import io.remus.core.RemotePtr;
-import io.remus.core.RemoteTimeoutException;
-import io.remus.core.RemusException;
-import io.remus.core.memory.ClusterBarrier;
-import io.remus.core.memory.ClusterRounds;
-import io.remus.core.memory.RemoteBlob;
+import io.remus.core.RemoteBlob;
+import io.remus.core.error.RemoteTimeoutException;
+import io.remus.core.error.RemusException;
+import io.remus.core.memory.RemotePtr;
 
 import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;

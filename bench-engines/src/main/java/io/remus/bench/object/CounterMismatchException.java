@@ -1,6 +1,6 @@
 package io.remus.bench.object;
 
-import io.remus.core.RemusException;
+import io.remus.core.error.RemusException;
 
 /**
  * A {@link SharingExperiment} counter returned or held a value that its increments rule out: an

@@ -1,7 +1,7 @@
 package io.remus.bench.object;
 
 import io.remus.alock.LockKind;
-import io.remus.core.BadArgumentException;
+import io.remus.core.error.BadArgumentException;
 
 import java.util.Arrays;
 

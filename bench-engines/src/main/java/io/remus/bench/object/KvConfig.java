@@ -1,7 +1,7 @@
 package io.remus.bench.object;
 
 import io.remus.bench.structure.Ycsb;
-import io.remus.core.BadArgumentException;
+import io.remus.core.error.BadArgumentException;
 import io.remus.core.memory.SizeClasses;
 import io.remus.ds.delegate.Trustee;
 

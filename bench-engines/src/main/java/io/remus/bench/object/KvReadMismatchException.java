@@ -1,6 +1,6 @@
 package io.remus.bench.object;
 
-import io.remus.core.RemusException;
+import io.remus.core.error.RemusException;
 
 /**
  * A {@link KvExperiment} read returned a value that the run's updates rule out: a value of another key, a

@@ -1,10 +1,10 @@
 package io.remus.bench.object;
 
-import io.remus.bench.structure.Ycsb;
-import io.remus.core.RemusException;
-import io.remus.core.fabric.Fabric;
 import io.remus.bench.stats.LatencyHistograms;
 import io.remus.bench.stats.LatencySummary;
+import io.remus.bench.structure.Ycsb;
+import io.remus.core.error.RemusException;
+import io.remus.core.fabric.Fabric;
 import org.HdrHistogram.Histogram;
 
 import java.nio.ByteBuffer;

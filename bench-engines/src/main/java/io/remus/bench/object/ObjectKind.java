@@ -1,6 +1,6 @@
 package io.remus.bench.object;
 
-import io.remus.core.BadArgumentException;
+import io.remus.core.error.BadArgumentException;
 
 import java.util.Arrays;
 import java.util.Locale;

@@ -2,8 +2,8 @@ package io.remus.bench.object;
 
 import io.remus.bench.engines.BenchWorkers;
 import io.remus.core.ComputeThread;
-import io.remus.core.RemoteTimeoutException;
-import io.remus.core.RemusException;
+import io.remus.core.error.RemoteTimeoutException;
+import io.remus.core.error.RemusException;
 
 import java.time.Duration;
 import java.util.ArrayList;

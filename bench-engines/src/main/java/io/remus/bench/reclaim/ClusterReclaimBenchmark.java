@@ -2,17 +2,17 @@ package io.remus.bench.reclaim;
 
 import io.remus.bench.churn.ChurnWorkload;
 import io.remus.bench.engines.ClusterResults;
-import io.remus.core.BadArgumentException;
+import io.remus.bench.engines.ClusterRounds;
 import io.remus.core.ComputeThread;
-import io.remus.core.RemotePtr;
-import io.remus.core.RemoteTimeoutException;
+import io.remus.core.RemoteBlob;
 import io.remus.core.RemusCluster;
-import io.remus.core.RemusException;
 import io.remus.core.RemusNode;
 import io.remus.core.config.Timeouts;
+import io.remus.core.error.BadArgumentException;
+import io.remus.core.error.RemoteTimeoutException;
+import io.remus.core.error.RemusException;
 import io.remus.core.fabric.Opcode;
-import io.remus.core.memory.ClusterRounds;
-import io.remus.core.memory.RemoteBlob;
+import io.remus.core.memory.RemotePtr;
 
 import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;

@@ -2,15 +2,15 @@ package io.remus.bench.reclaim;
 
 import io.remus.bench.churn.ChurnWorkload;
 import io.remus.bench.engines.BenchWorkers;
+import io.remus.core.ClusterBarrier;
 import io.remus.core.ComputeThread;
-import io.remus.core.RemoteTimeoutException;
-import io.remus.core.RemusException;
 import io.remus.core.RemusNode;
 import io.remus.core.config.ClusterConfig;
 import io.remus.core.config.NodeRange;
+import io.remus.core.error.RemoteTimeoutException;
+import io.remus.core.error.RemusException;
 import io.remus.core.fabric.Fabric;
 import io.remus.core.fabric.Opcode;
-import io.remus.core.memory.ClusterBarrier;
 import io.remus.ds.reclaim.BarrierReclaimer;
 import io.remus.ds.reclaim.EpochReclaimer;
 import io.remus.ds.reclaim.Guard;

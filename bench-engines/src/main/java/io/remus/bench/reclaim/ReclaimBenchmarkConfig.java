@@ -1,8 +1,8 @@
 package io.remus.bench.reclaim;
 
 import io.remus.bench.churn.ChurnWorkload;
-import io.remus.core.BadArgumentException;
 import io.remus.core.config.Timeouts;
+import io.remus.core.error.BadArgumentException;
 import io.remus.ds.reclaim.EpochOptions;
 
 import java.time.Duration;

@@ -2,15 +2,15 @@ package io.remus.bench.structure;
 
 import io.remus.alock.LockOptions;
 import io.remus.bench.engines.ClusterResults;
+import io.remus.bench.engines.ClusterRounds;
 import io.remus.bench.reclaim.ReclaimBenchmarkConfig;
-import io.remus.core.BadArgumentException;
 import io.remus.core.ComputeThread;
-import io.remus.core.RemoteTimeoutException;
 import io.remus.core.RemusCluster;
-import io.remus.core.RemusException;
 import io.remus.core.RemusNode;
 import io.remus.core.config.Timeouts;
-import io.remus.core.memory.ClusterRounds;
+import io.remus.core.error.BadArgumentException;
+import io.remus.core.error.RemoteTimeoutException;
+import io.remus.core.error.RemusException;
 import io.remus.ds.reclaim.EpochOptions;
 import io.remus.ds.reclaim.NeverReclaimer;
 

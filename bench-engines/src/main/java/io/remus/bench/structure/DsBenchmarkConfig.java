@@ -1,8 +1,8 @@
 package io.remus.bench.structure;
 
 import io.remus.alock.LockKind;
-import io.remus.core.BadArgumentException;
 import io.remus.core.config.Timeouts;
+import io.remus.core.error.BadArgumentException;
 import io.remus.ds.map.RemoteHashMap;
 
 import java.time.Duration;

@@ -1,10 +1,10 @@
 package io.remus.bench.structure;
 
-import io.remus.core.BadArgumentException;
 import io.remus.core.ComputeThread;
-import io.remus.core.RemotePtr;
-import io.remus.core.RemoteTimeoutException;
-import io.remus.core.RemusException;
+import io.remus.core.error.BadArgumentException;
+import io.remus.core.error.RemoteTimeoutException;
+import io.remus.core.error.RemusException;
+import io.remus.core.memory.RemotePtr;
 
 import java.lang.foreign.MemorySegment;
 import java.time.Duration;

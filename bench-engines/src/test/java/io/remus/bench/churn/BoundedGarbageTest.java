@@ -1,8 +1,8 @@
 package io.remus.bench.churn;
 
 import io.remus.core.ComputeThread;
+import io.remus.core.RemoteAllocator;
 import io.remus.core.config.Timeouts;
-import io.remus.core.memory.RemoteAllocator;
 import io.remus.core.testing.TestCluster;
 import io.remus.ds.reclaim.EpochOptions;
 import io.remus.ds.reclaim.EpochReclaimer;

@@ -1,9 +1,8 @@
 package io.remus.bench.churn;
 
-import io.remus.bench.churn.ChurnWorkload;
 import io.remus.core.ComputeThread;
+import io.remus.core.RemoteAllocator;
 import io.remus.core.config.NodeRange;
-import io.remus.core.memory.RemoteAllocator;
 import io.remus.core.sim.SimFabric;
 import io.remus.core.sim.SimOptions;
 import io.remus.core.testing.TestCluster;

@@ -1,6 +1,6 @@
 package io.remus.bench.churn;
 
-import io.remus.core.memory.ClusterBarrier;
+import io.remus.core.ClusterBarrier;
 import io.remus.core.testing.TestCluster;
 import io.remus.ds.reclaim.BarrierReclaimer;
 import io.remus.ds.reclaim.EpochOptions;

@@ -1,6 +1,5 @@
 package io.remus.bench.churn;
 
-import io.remus.bench.churn.ChurnWorkload;
 import io.remus.core.ComputeThread;
 import io.remus.core.fabric.Fabric;
 import io.remus.core.sim.SimOptions;

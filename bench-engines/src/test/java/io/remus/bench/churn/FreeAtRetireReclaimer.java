@@ -1,7 +1,7 @@
 package io.remus.bench.churn;
 
 import io.remus.core.ComputeThread;
-import io.remus.core.memory.RemoteAllocator;
+import io.remus.core.RemoteAllocator;
 import io.remus.ds.reclaim.Guard;
 import io.remus.ds.reclaim.NeverReclaimer;
 import io.remus.ds.reclaim.Reclaimer;

@@ -1,13 +1,12 @@
 package io.remus.bench.churn;
 
-import io.remus.bench.churn.ChurnWorkload;
+import io.remus.core.ClusterBarrier;
 import io.remus.core.ComputeThread;
 import io.remus.core.RemusCluster;
-import io.remus.core.RemusException;
+import io.remus.core.Root;
 import io.remus.core.config.ClusterConfig;
 import io.remus.core.config.NodeRange;
-import io.remus.core.memory.ClusterBarrier;
-import io.remus.core.memory.Root;
+import io.remus.core.error.RemusException;
 import io.remus.core.testing.ClusterProcess;
 import io.remus.core.verbs.VerbsFabricOptions;
 import io.remus.ds.reclaim.EpochOptions;

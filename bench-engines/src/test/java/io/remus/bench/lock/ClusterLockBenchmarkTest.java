@@ -2,10 +2,10 @@ package io.remus.bench.lock;
 
 import io.remus.alock.LockKind;
 import io.remus.bench.stats.LatencySink;
-import io.remus.core.BadArgumentException;
-import io.remus.core.RemoteTimeoutException;
 import io.remus.core.RemusCluster;
-import io.remus.core.RemusException;
+import io.remus.core.error.BadArgumentException;
+import io.remus.core.error.RemoteTimeoutException;
+import io.remus.core.error.RemusException;
 import io.remus.core.sim.SimFabric;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;

@@ -1,8 +1,8 @@
 package io.remus.bench.lock;
 
 import io.remus.alock.LockKind;
-import io.remus.core.BadArgumentException;
 import io.remus.core.config.Timeouts;
+import io.remus.core.error.BadArgumentException;
 import io.remus.core.fabric.Fabric;
 import io.remus.core.sim.SimCostModel;
 import io.remus.core.sim.SimFabric;

@@ -1,8 +1,8 @@
 package io.remus.bench.object;
 
 import io.remus.bench.structure.Ycsb;
-import io.remus.core.BadArgumentException;
 import io.remus.core.RemusCluster;
+import io.remus.core.error.BadArgumentException;
 import io.remus.core.sim.SimFabric;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;

@@ -1,14 +1,14 @@
 package io.remus.bench.object;
 
 import io.remus.bench.structure.Ycsb;
-import io.remus.core.BadArgumentException;
 import io.remus.core.ComputeThread;
-import io.remus.core.RemotePtr;
-import io.remus.core.memory.BlockHeader;
-import io.remus.ds.identity.StructureIdentity;
+import io.remus.core.error.BadArgumentException;
 import io.remus.core.fabric.Opcode;
+import io.remus.core.memory.BlockHeader;
+import io.remus.core.memory.RemotePtr;
 import io.remus.core.sim.SimFabric;
 import io.remus.core.sim.SimOptions;
+import io.remus.ds.identity.StructureIdentity;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;

@@ -1,7 +1,7 @@
 package io.remus.bench.reclaim;
 
-import io.remus.core.BadArgumentException;
 import io.remus.core.RemusCluster;
+import io.remus.core.error.BadArgumentException;
 import io.remus.core.fabric.Opcode;
 import io.remus.core.sim.SimFabric;
 import org.junit.jupiter.api.Test;

@@ -1,10 +1,6 @@
 package io.remus.bench.reclaim;
 
 import io.remus.bench.churn.ChurnWorkload;
-import io.remus.bench.reclaim.ReclaimBenchmark;
-import io.remus.bench.reclaim.ReclaimBenchmarkConfig;
-import io.remus.bench.reclaim.ReclaimBenchmarkResult;
-import io.remus.bench.reclaim.ReclaimerKind;
 import io.remus.core.verbs.VerbsFabric;
 import io.remus.verbs.testing.DeviceTest;
 import io.remus.verbs.testing.DeviceTests;

@@ -1,7 +1,7 @@
 package io.remus.bench.reclaim;
 
 import io.remus.bench.churn.ChurnWorkload;
-import io.remus.core.BadArgumentException;
+import io.remus.core.error.BadArgumentException;
 import io.remus.core.fabric.Opcode;
 import io.remus.core.sim.SimFabric;
 import io.remus.core.sim.SimOptions;

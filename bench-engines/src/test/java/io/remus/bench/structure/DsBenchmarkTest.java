@@ -1,10 +1,10 @@
 package io.remus.bench.structure;
 
 import io.remus.alock.LockKind;
-import io.remus.core.BadArgumentException;
-import io.remus.core.RemotePtr;
 import io.remus.core.RemusCluster;
+import io.remus.core.error.BadArgumentException;
 import io.remus.core.memory.BlockHeader;
+import io.remus.core.memory.RemotePtr;
 import io.remus.core.sim.SimFabric;
 import io.remus.core.sim.SimOptions;
 import io.remus.ds.identity.StructureIdentity;

@@ -1,12 +1,12 @@
 package io.remus.bench.structure;
 
 import io.remus.alock.LockKind;
-import io.remus.core.BadArgumentException;
 import io.remus.core.ComputeThread;
-import io.remus.core.RemoteTimeoutException;
 import io.remus.core.RemusNode;
 import io.remus.core.config.ClusterConfig;
 import io.remus.core.config.NodeRange;
+import io.remus.core.error.BadArgumentException;
+import io.remus.core.error.RemoteTimeoutException;
 import io.remus.core.fabric.Opcode;
 import io.remus.core.sim.SimFabric;
 import io.remus.core.sim.SimOptions;

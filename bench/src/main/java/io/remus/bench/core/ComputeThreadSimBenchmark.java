@@ -2,11 +2,11 @@ package io.remus.bench.core;
 
 import io.remus.core.ComputeThread;
 import io.remus.core.DoorbellBatch;
-import io.remus.core.RemotePtr;
+import io.remus.core.RemoteAllocator;
 import io.remus.core.RemusNode;
 import io.remus.core.config.ClusterConfig;
 import io.remus.core.config.NodeRange;
-import io.remus.core.memory.RemoteAllocator;
+import io.remus.core.memory.RemotePtr;
 import io.remus.core.sim.SimFabric;
 import io.remus.core.sim.SimOptions;
 import org.openjdk.jmh.annotations.Benchmark;

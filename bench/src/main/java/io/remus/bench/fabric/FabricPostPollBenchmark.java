@@ -1,7 +1,7 @@
 package io.remus.bench.fabric;
 
+import io.remus.core.error.CompletionStatus;
 import io.remus.core.fabric.CompletionQueue;
-import io.remus.core.fabric.CompletionStatus;
 import io.remus.core.fabric.Completions;
 import io.remus.core.fabric.FabricNode;
 import io.remus.core.fabric.QueuePair;

@@ -1,6 +1,6 @@
 package io.remus.bench.pointer;
 
-import io.remus.core.RemotePtr;
+import io.remus.core.memory.RemotePtr;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Mode;

@@ -2,8 +2,8 @@ package io.remus.example;
 
 import io.remus.core.ComputeThread;
 import io.remus.core.RemusNode;
+import io.remus.core.Root;
 import io.remus.core.config.ClusterConfig;
-import io.remus.core.memory.Root;
 import io.remus.core.sim.SimFabric;
 
 /**

@@ -1,7 +1,7 @@
 package io.remus.example;
 
 import io.remus.core.ComputeThread;
-import io.remus.core.RemotePtr;
+import io.remus.core.memory.RemotePtr;
 import io.remus.core.sim.SimFabric;
 import io.remus.core.verbs.VerbsFabric;
 import org.junit.jupiter.api.Test;

@@ -6,7 +6,7 @@ import io.remus.alock.LockWord;
 import io.remus.alock.queue.ParkedWaiters;
 import io.remus.alock.queue.QueueLock;
 import io.remus.alock.queue.QueueNode;
-import io.remus.core.RemotePtr;
+import io.remus.core.memory.RemotePtr;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;

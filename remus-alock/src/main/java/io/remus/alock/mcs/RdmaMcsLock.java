@@ -5,7 +5,7 @@ import io.remus.alock.LockTimeoutException;
 import io.remus.alock.LockWord;
 import io.remus.alock.queue.QueueLock;
 import io.remus.alock.queue.QueueNode;
-import io.remus.core.RemotePtr;
+import io.remus.core.memory.RemotePtr;
 
 /**
  * The baseline RDMA MCS lock (Mellor-Crummey and Scott, "Algorithms for scalable synchronization on

@@ -1,7 +1,7 @@
 package io.remus.alock.queue;
 
 import io.remus.core.ComputeThread;
-import io.remus.core.RemotePtr;
+import io.remus.core.memory.RemotePtr;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;

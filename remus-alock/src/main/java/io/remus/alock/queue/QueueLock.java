@@ -4,7 +4,7 @@ import io.remus.alock.LockContext;
 import io.remus.alock.LockHandle;
 import io.remus.alock.LockTimeoutException;
 import io.remus.alock.LockUsageException;
-import io.remus.core.RemotePtr;
+import io.remus.core.memory.RemotePtr;
 
 /**
  * A queue lock handle (MCS, ALock): each acquire takes a {@link QueueNode} from the thread's

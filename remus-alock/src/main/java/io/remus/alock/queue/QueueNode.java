@@ -20,7 +20,7 @@ package io.remus.alock.queue;
  * handed over within the cohort (that many passes are left), 0 when the cohort's budget is
  * spent and the owner must re-arbitrate before entering, {@value #ABANDONED} once the owner gave up waiting,
  * and {@value #PASSED} once a releaser went past the abandoned node and no longer touches it. {@code next} is
- * the successor's node ({@link io.remus.core.RemotePtr}) or 0, or {@value #RELEASED} when the lock was passed
+ * the successor's node ({@link io.remus.core.memory.RemotePtr}) or 0, or {@value #RELEASED} when the lock was passed
  * on from this node before its successor linked, and {@value #ACKNOWLEDGED} once that successor found it so
  * (neither is a node pointer: those are {@value #SIZE}-byte aligned and not null). {@code parked} is the owner's
  * {@link ParkedWaiters} token while it may be parked waiting for a hand-over by CPU store (ALock's local cohort),

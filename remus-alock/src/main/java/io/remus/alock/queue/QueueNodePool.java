@@ -2,7 +2,7 @@ package io.remus.alock.queue;
 
 import io.remus.alock.LockUsageException;
 import io.remus.core.ComputeThread;
-import io.remus.core.RemotePtr;
+import io.remus.core.memory.RemotePtr;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -38,7 +38,7 @@ public final class QueueNodePool {
      *
      * @param thread the owning compute thread
      * @param size   how many may be in use at once
-     * @throws io.remus.core.BadArgumentException when the thread's node is not a memory node
+     * @throws io.remus.core.error.BadArgumentException when the thread's node is not a memory node
      */
     public QueueNodePool(ComputeThread thread, int size) {
         this.thread = Objects.requireNonNull(thread, "thread");

@@ -3,11 +3,11 @@ package io.remus.alock.table;
 import io.remus.alock.LockContext;
 import io.remus.alock.LockKind;
 import io.remus.alock.LockWord;
-import io.remus.core.BadArgumentException;
 import io.remus.core.ComputeThread;
-import io.remus.core.RemotePtr;
+import io.remus.core.RemoteAllocator;
 import io.remus.core.config.NodeRange;
-import io.remus.core.memory.RemoteAllocator;
+import io.remus.core.error.BadArgumentException;
+import io.remus.core.memory.RemotePtr;
 
 import java.util.Objects;
 

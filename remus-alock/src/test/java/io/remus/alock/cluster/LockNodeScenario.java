@@ -7,13 +7,13 @@ import io.remus.alock.LockKind;
 import io.remus.alock.LockOptions;
 import io.remus.alock.table.LockTable;
 import io.remus.alock.table.TableLocks;
+import io.remus.core.ClusterBarrier;
 import io.remus.core.ComputeThread;
-import io.remus.core.RemotePtr;
+import io.remus.core.RemoteAllocator;
 import io.remus.core.RemusNode;
+import io.remus.core.Root;
 import io.remus.core.config.ClusterConfig;
-import io.remus.core.memory.ClusterBarrier;
-import io.remus.core.memory.RemoteAllocator;
-import io.remus.core.memory.Root;
+import io.remus.core.memory.RemotePtr;
 import io.remus.core.testing.ClusterProcess;
 import io.remus.core.verbs.VerbsFabricOptions;
 

@@ -1,7 +1,7 @@
 package io.remus.check.sim;
 
 import io.remus.core.ComputeThread;
-import io.remus.core.RemotePtr;
+import io.remus.core.memory.RemotePtr;
 import io.remus.core.sim.SimFabric;
 import io.remus.core.sim.SimOptions;
 import io.remus.core.testing.TestCluster;

@@ -9,7 +9,7 @@ import io.remus.check.Operation;
 import io.remus.check.Verdict;
 import io.remus.check.spec.RegisterSpec;
 import io.remus.core.ComputeThread;
-import io.remus.core.RemotePtr;
+import io.remus.core.memory.RemotePtr;
 import io.remus.core.sim.SimFabric;
 import io.remus.core.sim.SimOptions;
 import io.remus.core.testing.TestCluster;

@@ -1,6 +1,6 @@
 package io.remus.ds.delegate;
 
-import io.remus.core.RemusException;
+import io.remus.core.error.RemusException;
 
 /**
  * The trustee refused or failed a request: the operation id or property id is not registered on it,

@@ -1,8 +1,8 @@
 package io.remus.ds.delegate;
 
-import io.remus.core.BadArgumentException;
-import io.remus.core.RemotePtr;
-import io.remus.core.StaleHandleException;
+import io.remus.core.error.BadArgumentException;
+import io.remus.core.error.StaleHandleException;
+import io.remus.core.memory.RemotePtr;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;

@@ -1,7 +1,7 @@
 package io.remus.ds.delegate;
 
-import io.remus.core.BadArgumentException;
-import io.remus.core.RemotePtr;
+import io.remus.core.error.BadArgumentException;
+import io.remus.core.memory.RemotePtr;
 
 import java.lang.foreign.MemorySegment;
 import java.time.Duration;

@@ -1,12 +1,12 @@
 package io.remus.ds.delegate;
 
-import io.remus.core.BadArgumentException;
 import io.remus.core.ComputeThread;
 import io.remus.core.DoorbellBatch;
-import io.remus.core.RemoteOperationException;
-import io.remus.core.RemotePtr;
-import io.remus.core.RemoteTimeoutException;
 import io.remus.core.WriteOrder;
+import io.remus.core.error.BadArgumentException;
+import io.remus.core.error.RemoteOperationException;
+import io.remus.core.error.RemoteTimeoutException;
+import io.remus.core.memory.RemotePtr;
 import io.remus.core.memory.SizeClasses;
 
 import java.lang.foreign.MemorySegment;

@@ -1,11 +1,11 @@
 package io.remus.ds.delegate;
 
-import io.remus.core.BadArgumentException;
 import io.remus.core.ComputeThread;
-import io.remus.core.CorruptedMemoryException;
 import io.remus.core.DoorbellBatch;
-import io.remus.core.RemotePtr;
 import io.remus.core.WriteOrder;
+import io.remus.core.error.BadArgumentException;
+import io.remus.core.error.CorruptedMemoryException;
+import io.remus.core.memory.RemotePtr;
 
 import java.lang.foreign.MemorySegment;
 import java.time.Duration;

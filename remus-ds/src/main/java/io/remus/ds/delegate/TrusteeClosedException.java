@@ -1,6 +1,6 @@
 package io.remus.ds.delegate;
 
-import io.remus.core.RemusException;
+import io.remus.core.error.RemusException;
 
 /**
  * The trustee was closed: it serves no request any more. A request pending when it closed, and

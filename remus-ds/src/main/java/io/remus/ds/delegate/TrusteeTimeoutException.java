@@ -1,6 +1,6 @@
 package io.remus.ds.delegate;
 
-import io.remus.core.RemoteTimeoutException;
+import io.remus.core.error.RemoteTimeoutException;
 
 /**
  * A delegated operation's response did not arrive by the caller's deadline: the trustee stopped

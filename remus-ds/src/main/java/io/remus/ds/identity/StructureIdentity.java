@@ -1,10 +1,10 @@
 package io.remus.ds.identity;
 
-import io.remus.core.BadArgumentException;
 import io.remus.core.ComputeThread;
-import io.remus.core.DoubleFreeException;
-import io.remus.core.RemotePtr;
+import io.remus.core.error.BadArgumentException;
+import io.remus.core.error.DoubleFreeException;
 import io.remus.core.memory.BlockHeader;
+import io.remus.core.memory.RemotePtr;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -402,7 +402,7 @@ public final class StructureIdentity {
      * Closes this handle: one fetch-and-add of -1 on the handles word (1 round trip). When the structure was
      * destroyed and this was its last open handle, frees the structure: {@code freeBlocks} frees every block but
      * the root (the caller's walk), then the root block is freed in the life this handle knows (the allocator's
-     * costs, {@link io.remus.core.memory.RemoteAllocator#deallocate(long, long, long)}). A second close does
+     * costs, {@link io.remus.core.RemoteAllocator#deallocate(long, long, long)}). A second close does
      * nothing.
      *
      * @param thread     the handle's compute thread

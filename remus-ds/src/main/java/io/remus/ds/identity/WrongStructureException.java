@@ -1,7 +1,7 @@
 package io.remus.ds.identity;
 
-import io.remus.core.BadArgumentException;
-import io.remus.core.RemotePtr;
+import io.remus.core.error.BadArgumentException;
+import io.remus.core.memory.RemotePtr;
 
 /**
  * A pointer handed to a structure's {@code attach} names something else: another kind of structure, the

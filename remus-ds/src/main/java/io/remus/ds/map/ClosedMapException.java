@@ -1,6 +1,6 @@
 package io.remus.ds.map;
 
-import io.remus.core.BadArgumentException;
+import io.remus.core.error.BadArgumentException;
 
 /**
  * A call on a {@link RemoteHashMap} handle (or a {@link TypedRemoteHashMap} over it) that was closed, or whose

@@ -1,6 +1,6 @@
 package io.remus.ds.map;
 
-import io.remus.core.BadArgumentException;
+import io.remus.core.error.BadArgumentException;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;

@@ -1,6 +1,6 @@
 package io.remus.ds.map;
 
-import io.remus.core.RemusException;
+import io.remus.core.error.RemusException;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;

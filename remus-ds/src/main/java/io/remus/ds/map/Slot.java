@@ -1,6 +1,6 @@
 package io.remus.ds.map;
 
-import io.remus.core.RemotePtr;
+import io.remus.core.memory.RemotePtr;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;

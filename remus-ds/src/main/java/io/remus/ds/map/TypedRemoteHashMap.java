@@ -1,7 +1,7 @@
 package io.remus.ds.map;
 
-import io.remus.core.BadArgumentException;
 import io.remus.core.ComputeThread;
+import io.remus.core.error.BadArgumentException;
 import io.remus.ds.reclaim.LeaseExpiredException;
 import io.remus.ds.reclaim.Reclaimer;
 

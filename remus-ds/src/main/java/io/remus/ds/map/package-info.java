@@ -23,7 +23,7 @@
  * <h2>Nulls</h2>
  * A {@code null} passed where an object is required is a {@link java.lang.NullPointerException} whose
  * message is the parameter's name, thrown before anything is done; the typed exceptions
- * ({@link io.remus.core.BadArgumentException}, {@link io.remus.ds.map.MapFullException}) are for values
+ * ({@link io.remus.core.error.BadArgumentException}, {@link io.remus.ds.map.MapFullException}) are for values
  * that are present but wrong.
  */
 package io.remus.ds.map;

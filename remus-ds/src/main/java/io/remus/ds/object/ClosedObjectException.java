@@ -1,6 +1,6 @@
 package io.remus.ds.object;
 
-import io.remus.core.BadArgumentException;
+import io.remus.core.error.BadArgumentException;
 
 /**
  * An object of this package was used after it was destroyed: a call on the handle that destroyed it, an

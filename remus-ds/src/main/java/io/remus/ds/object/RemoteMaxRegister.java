@@ -1,11 +1,11 @@
 package io.remus.ds.object;
 
-import io.remus.core.AllocationExhaustedException;
-import io.remus.core.BadArgumentException;
 import io.remus.core.ComputeThread;
-import io.remus.core.CorruptedMemoryException;
 import io.remus.core.DoorbellBatch;
-import io.remus.core.RemotePtr;
+import io.remus.core.error.AllocationExhaustedException;
+import io.remus.core.error.BadArgumentException;
+import io.remus.core.error.CorruptedMemoryException;
+import io.remus.core.memory.RemotePtr;
 import io.remus.core.memory.SizeClasses;
 import io.remus.ds.identity.StructureIdentity;
 import io.remus.ds.identity.StructureKind;

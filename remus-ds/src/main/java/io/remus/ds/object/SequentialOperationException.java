@@ -1,6 +1,6 @@
 package io.remus.ds.object;
 
-import io.remus.core.RemusException;
+import io.remus.core.error.RemusException;
 
 /**
  * The sequential object threw when {@link WaitFreeObject#apply} applied this call's operation: the call

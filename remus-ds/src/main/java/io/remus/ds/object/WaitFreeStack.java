@@ -1,8 +1,8 @@
 package io.remus.ds.object;
 
-import io.remus.core.AllocationExhaustedException;
-import io.remus.core.BadArgumentException;
 import io.remus.core.ComputeThread;
+import io.remus.core.error.AllocationExhaustedException;
+import io.remus.core.error.BadArgumentException;
 import io.remus.ds.identity.StructureKind;
 import io.remus.ds.identity.WrongStructureException;
 import io.remus.ds.reclaim.Reclaimer;

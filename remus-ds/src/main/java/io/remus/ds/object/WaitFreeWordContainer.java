@@ -1,8 +1,8 @@
 package io.remus.ds.object;
 
-import io.remus.core.BadArgumentException;
 import io.remus.core.ComputeThread;
-import io.remus.core.RemotePtr;
+import io.remus.core.error.BadArgumentException;
+import io.remus.core.memory.RemotePtr;
 import io.remus.core.memory.SizeClasses;
 import io.remus.ds.identity.StructureKind;
 import io.remus.ds.reclaim.Reclaimer;

@@ -10,7 +10,7 @@
  * objects kept in place under one remus-alock lock.
  *
  * <p>Every object is created the same way: a creator calls {@code X.create(thread, node, ...)}, which
- * allocates the object's block with the thread's {@link io.remus.core.memory.RemoteAllocator}, writes
+ * allocates the object's block with the thread's {@link io.remus.core.RemoteAllocator}, writes
  * it whole before its pointer is known, and returns the creator's handle; the creator hands
  * {@code handle.ptr()} to the others (through a root word, a message, a known slot), and each thread,
  * in this process or another, calls {@code X.attach(thread, ptr, ...)} with its own compute thread.

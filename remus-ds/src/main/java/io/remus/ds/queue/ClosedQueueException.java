@@ -1,6 +1,6 @@
 package io.remus.ds.queue;
 
-import io.remus.core.RemusException;
+import io.remus.core.error.RemusException;
 
 /** A queue handle was used after it was closed. */
 public class ClosedQueueException extends RemusException {

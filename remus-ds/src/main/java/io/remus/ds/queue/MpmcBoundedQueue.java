@@ -1,9 +1,9 @@
 package io.remus.ds.queue;
 
-import io.remus.core.BadArgumentException;
 import io.remus.core.ComputeThread;
-import io.remus.core.CorruptedMemoryException;
-import io.remus.core.RemotePtr;
+import io.remus.core.error.BadArgumentException;
+import io.remus.core.error.CorruptedMemoryException;
+import io.remus.core.memory.RemotePtr;
 import io.remus.core.memory.SizeClasses;
 import io.remus.ds.identity.StructureIdentity;
 import io.remus.ds.identity.StructureKind;
@@ -183,7 +183,7 @@ public final class MpmcBoundedQueue implements AutoCloseable {
      * @param thread the caller's compute thread, on any node
      * @param ptr    the queue ({@link #ptr()})
      * @return the caller's handle
-     * @throws io.remus.core.BadArgumentException when the pointer is null or not 8-byte aligned
+     * @throws io.remus.core.error.BadArgumentException when the pointer is null or not 8-byte aligned
      * @throws WrongStructureException  when no {@code MpmcBoundedQueue} is at {@code ptr}: another kind of
      *                                  structure, or none
      * @throws ClosedQueueException     when the queue at {@code ptr} was destroyed
@@ -434,7 +434,7 @@ public final class MpmcBoundedQueue implements AutoCloseable {
     /**
      * Destroys the queue and closes this handle: one compare-and-swap of the root's handles word marks it destroyed
      * ({@link StructureIdentity#destroy}); when no other handle is open it is freed here (the allocator's costs:
-     * {@link io.remus.core.memory.RemoteAllocator#deallocate(long, long, long)}), else by the last other handle to
+     * {@link io.remus.core.RemoteAllocator#deallocate(long, long, long)}), else by the last other handle to
      * {@link #close()}, so no handle ever touches freed memory. Of two destroys of one queue, in any handles and
      * processes, exactly one marks it; the other closes its handle and throws. Every call of any handle that starts
      * after it returned throws {@link ClosedQueueException} (the first READ of each call sees the handles word); a

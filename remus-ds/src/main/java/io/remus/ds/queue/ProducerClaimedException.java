@@ -1,6 +1,6 @@
 package io.remus.ds.queue;
 
-import io.remus.core.RemusException;
+import io.remus.core.error.RemusException;
 
 /** A single-producer queue already has its producer: a second one was refused before it wrote anything. */
 public class ProducerClaimedException extends RemusException {

@@ -1,6 +1,6 @@
 package io.remus.ds.queue;
 
-import io.remus.core.RemoteTimeoutException;
+import io.remus.core.error.RemoteTimeoutException;
 
 /**
  * A queue operation's caller-chosen patience ran out while the slot it needed was held by another

@@ -1,11 +1,11 @@
 package io.remus.ds.queue;
 
-import io.remus.core.BadArgumentException;
 import io.remus.core.ComputeThread;
-import io.remus.core.CorruptedMemoryException;
 import io.remus.core.DoorbellBatch;
-import io.remus.core.RemotePtr;
 import io.remus.core.WriteOrder;
+import io.remus.core.error.BadArgumentException;
+import io.remus.core.error.CorruptedMemoryException;
+import io.remus.core.memory.RemotePtr;
 import io.remus.core.memory.SizeClasses;
 import io.remus.ds.identity.StructureIdentity;
 import io.remus.ds.identity.StructureKind;
@@ -459,7 +459,7 @@ public final class SpscRingBuffer {
          * Destroys the ring and closes this end: its later calls throw {@link ClosedQueueException}, and so do a
          * producer's later offers. One compare-and-swap of the handles word ({@link StructureIdentity#destroy});
          * the ring is freed here when no producer is attached (the allocator's costs:
-         * {@link io.remus.core.memory.RemoteAllocator#deallocate(long, long, long)}), else by the producer's close.
+         * {@link io.remus.core.RemoteAllocator#deallocate(long, long, long)}), else by the producer's close.
          *
          * @throws ClosedQueueException after {@link #destroy()}
          */

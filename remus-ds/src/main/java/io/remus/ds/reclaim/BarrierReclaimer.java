@@ -1,9 +1,9 @@
 package io.remus.ds.reclaim;
 
+import io.remus.core.ClusterBarrier;
 import io.remus.core.ComputeThread;
-import io.remus.core.RemoteTimeoutException;
-import io.remus.core.memory.ClusterBarrier;
-import io.remus.core.memory.RemoteAllocator;
+import io.remus.core.RemoteAllocator;
+import io.remus.core.error.RemoteTimeoutException;
 
 import java.util.Objects;
 

@@ -1,7 +1,7 @@
 package io.remus.ds.reclaim;
 
-import io.remus.core.BadArgumentException;
 import io.remus.core.ComputeThread;
+import io.remus.core.error.BadArgumentException;
 import io.remus.core.memory.BlockHeader;
 
 /** What every reclaimer's guard shares: nesting depth and the header reads of {@link Guard}. */

@@ -1,7 +1,7 @@
 package io.remus.ds.reclaim;
 
-import io.remus.core.BadArgumentException;
 import io.remus.core.config.Timeouts;
+import io.remus.core.error.BadArgumentException;
 
 import java.time.Duration;
 import java.util.Objects;

@@ -1,14 +1,14 @@
 package io.remus.ds.reclaim;
 
-import io.remus.core.AllocationExhaustedException;
-import io.remus.core.BadArgumentException;
 import io.remus.core.ComputeThread;
-import io.remus.core.CorruptedControlBlockException;
-import io.remus.core.CorruptedMemoryException;
-import io.remus.core.RemotePtr;
+import io.remus.core.RemoteAllocator;
 import io.remus.core.config.NodeRange;
+import io.remus.core.error.AllocationExhaustedException;
+import io.remus.core.error.BadArgumentException;
+import io.remus.core.error.CorruptedControlBlockException;
+import io.remus.core.error.CorruptedMemoryException;
 import io.remus.core.memory.ControlBlock;
-import io.remus.core.memory.RemoteAllocator;
+import io.remus.core.memory.RemotePtr;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -39,7 +39,7 @@ import java.util.concurrent.locks.LockSupport;
  *
  * <p>A dead compute-only node's threads stop holding reclamation back once their leases run out:
  * their slots live on a memory node. A memory node that stops answering makes every pass fail with
- * the compute thread's {@link io.remus.core.RemoteOperationException} (its table cannot be read, and
+ * the compute thread's {@link io.remus.core.error.RemoteOperationException} (its table cannot be read, and
  * the blocks in its memory are lost with it); a deployment that must survive a node's death keeps
  * memory on nodes that outlive the compute processes.
  *

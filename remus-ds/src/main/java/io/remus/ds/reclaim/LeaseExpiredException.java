@@ -1,6 +1,6 @@
 package io.remus.ds.reclaim;
 
-import io.remus.core.RemusException;
+import io.remus.core.error.RemusException;
 
 /**
  * A guard's lease ran out ({@link Guard#check()}): other threads may have freed, and reused, blocks

@@ -1,6 +1,6 @@
 package io.remus.ds.reclaim;
 
-import io.remus.core.BadArgumentException;
+import io.remus.core.error.BadArgumentException;
 
 /**
  * Decides when a block that a data structure removed is freed: an operation runs inside a

@@ -1,9 +1,9 @@
 package io.remus.ds.reclaim;
 
-import io.remus.core.BadArgumentException;
-import io.remus.core.RemotePtr;
-import io.remus.core.RemusException;
-import io.remus.core.memory.RemoteAllocator;
+import io.remus.core.RemoteAllocator;
+import io.remus.core.error.BadArgumentException;
+import io.remus.core.error.RemusException;
+import io.remus.core.memory.RemotePtr;
 import io.remus.core.memory.SizeClasses;
 
 import java.util.Arrays;

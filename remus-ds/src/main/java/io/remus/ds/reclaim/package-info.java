@@ -4,7 +4,7 @@
  * <p>A data structure runs each operation inside a {@link io.remus.ds.reclaim.Guard}
  * ({@code try (Guard g = reclaimer.enter()) { ... }}) and hands every block it unlinked to
  * {@link io.remus.ds.reclaim.Reclaimer#retire(long, long)}; the reclaimer frees the block with the
- * thread's {@link io.remus.core.memory.RemoteAllocator} once no thread can still hold a reference
+ * thread's {@link io.remus.core.RemoteAllocator} once no thread can still hold a reference
  * to it. Three reclaimers share that interface, so that they can be compared in one run:
  * <ul>
  *   <li>{@link io.remus.ds.reclaim.EpochReclaimer}: epoch-based reclamation (Fraser, "Practical

@@ -1,7 +1,7 @@
 package io.remus.ds.set;
 
-import io.remus.core.BadArgumentException;
-import io.remus.core.RemotePtr;
+import io.remus.core.error.BadArgumentException;
+import io.remus.core.memory.RemotePtr;
 
 /**
  * A call on a {@link RemoteSet} handle after its {@link RemoteSet#close()} or its set's {@code destroy()}, a

@@ -1,7 +1,7 @@
 package io.remus.ds.set;
 
-import io.remus.core.BadArgumentException;
 import io.remus.core.ComputeThread;
+import io.remus.core.error.BadArgumentException;
 import io.remus.ds.identity.StructureIdentity;
 import io.remus.ds.identity.StructureKind;
 

@@ -1,9 +1,9 @@
 package io.remus.ds.set;
 
-import io.remus.core.BadArgumentException;
 import io.remus.core.ComputeThread;
-import io.remus.core.CorruptedMemoryException;
-import io.remus.core.RemotePtr;
+import io.remus.core.error.BadArgumentException;
+import io.remus.core.error.CorruptedMemoryException;
+import io.remus.core.memory.RemotePtr;
 import io.remus.ds.identity.StructureIdentity;
 import io.remus.ds.identity.StructureKind;
 import io.remus.ds.identity.WrongStructureException;

@@ -1,6 +1,6 @@
 package io.remus.ds.set;
 
-import io.remus.core.BadArgumentException;
+import io.remus.core.error.BadArgumentException;
 
 /** A key that a {@link RemoteSet} cannot hold: one of the sentinels' keys. The message names it. */
 public class SetKeyException extends BadArgumentException {

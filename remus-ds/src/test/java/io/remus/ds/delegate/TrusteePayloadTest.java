@@ -1,8 +1,8 @@
 package io.remus.ds.delegate;
 
-import io.remus.core.BadArgumentException;
 import io.remus.core.ComputeThread;
 import io.remus.core.config.NodeRange;
+import io.remus.core.error.BadArgumentException;
 import io.remus.core.fabric.Fabric;
 import io.remus.core.sim.SimOptions;
 import io.remus.core.testing.Fabrics;

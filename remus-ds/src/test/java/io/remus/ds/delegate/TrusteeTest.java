@@ -1,15 +1,15 @@
 package io.remus.ds.delegate;
 
-import io.remus.ds.testing.Counts;
-import io.remus.core.BadArgumentException;
 import io.remus.core.ComputeThread;
-import io.remus.core.StaleHandleException;
 import io.remus.core.config.NodeRange;
+import io.remus.core.error.BadArgumentException;
+import io.remus.core.error.StaleHandleException;
 import io.remus.core.fabric.Fabric;
 import io.remus.core.sim.SimFabric;
 import io.remus.core.sim.SimOptions;
 import io.remus.core.testing.Fabrics;
 import io.remus.core.testing.TestCluster;
+import io.remus.ds.testing.Counts;
 import org.junit.jupiter.api.Named;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;

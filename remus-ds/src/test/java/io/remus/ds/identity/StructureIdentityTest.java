@@ -1,10 +1,10 @@
 package io.remus.ds.identity;
 
-import io.remus.core.BadArgumentException;
 import io.remus.core.ComputeThread;
-import io.remus.core.RemotePtr;
+import io.remus.core.error.BadArgumentException;
 import io.remus.core.fabric.Fabric;
 import io.remus.core.memory.BlockHeader;
+import io.remus.core.memory.RemotePtr;
 import io.remus.core.sim.SimOptions;
 import io.remus.core.testing.Fabrics;
 import io.remus.core.testing.TestCluster;

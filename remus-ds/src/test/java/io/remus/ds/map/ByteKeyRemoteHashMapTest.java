@@ -1,7 +1,7 @@
 package io.remus.ds.map;
 
-import io.remus.core.BadArgumentException;
 import io.remus.core.ComputeThread;
+import io.remus.core.error.BadArgumentException;
 import io.remus.core.sim.SimFabric;
 import io.remus.core.sim.SimOptions;
 import io.remus.core.testing.TestCluster;

@@ -1,9 +1,12 @@
 package io.remus.ds.map;
 
+import io.remus.alock.LockContext;
+import io.remus.alock.LockKind;
+import io.remus.alock.LockOptions;
 import io.remus.core.ComputeThread;
-import io.remus.core.RemotePtr;
 import io.remus.core.fabric.Fabric;
 import io.remus.core.memory.BlockHeader;
+import io.remus.core.memory.RemotePtr;
 import io.remus.core.sim.SimFabric;
 import io.remus.core.sim.SimOptions;
 import io.remus.core.testing.TestCluster;
@@ -14,9 +17,6 @@ import io.remus.ds.reclaim.NeverReclaimer;
 import io.remus.ds.set.LazyListSet;
 import io.remus.ds.set.LockFreeListSet;
 import io.remus.ds.set.LockFreeSkipListSet;
-import io.remus.alock.LockContext;
-import io.remus.alock.LockKind;
-import io.remus.alock.LockOptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 

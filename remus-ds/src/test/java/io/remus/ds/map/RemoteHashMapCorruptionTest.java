@@ -1,9 +1,9 @@
 package io.remus.ds.map;
 
 import io.remus.core.ComputeThread;
-import io.remus.core.CorruptedMemoryException;
-import io.remus.core.RemotePtr;
+import io.remus.core.error.CorruptedMemoryException;
 import io.remus.core.fabric.Fabric;
+import io.remus.core.memory.RemotePtr;
 import io.remus.core.sim.SimOptions;
 import io.remus.core.testing.Fabrics;
 import io.remus.core.testing.TestCluster;

@@ -1,16 +1,16 @@
 package io.remus.ds.object;
 
-import io.remus.ds.testing.Counts;
-import io.remus.ds.testing.Contention;
 import io.remus.core.ComputeThread;
-import io.remus.core.RemotePtr;
 import io.remus.core.fabric.Opcode;
+import io.remus.core.memory.RemotePtr;
 import io.remus.core.sim.SimFabric;
 import io.remus.core.sim.SimFreeze;
 import io.remus.core.sim.SimOptions;
 import io.remus.core.testing.TestCluster;
-import io.remus.ds.reclaim.NeverReclaimer;
 import io.remus.ds.identity.StructureIdentity;
+import io.remus.ds.reclaim.NeverReclaimer;
+import io.remus.ds.testing.Contention;
+import io.remus.ds.testing.Counts;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 

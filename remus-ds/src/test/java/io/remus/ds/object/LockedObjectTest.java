@@ -1,7 +1,5 @@
 package io.remus.ds.object;
 
-import io.remus.ds.testing.Counts;
-import io.remus.ds.testing.Contention;
 import io.remus.alock.LockContext;
 import io.remus.alock.LockKind;
 import io.remus.alock.LockOptions;
@@ -9,12 +7,14 @@ import io.remus.check.Budget;
 import io.remus.check.History;
 import io.remus.check.HistoryClock;
 import io.remus.check.LinearizabilityChecker;
-import io.remus.core.BadArgumentException;
 import io.remus.core.ComputeThread;
+import io.remus.core.error.BadArgumentException;
 import io.remus.core.sim.SimFabric;
 import io.remus.core.sim.SimOptions;
 import io.remus.core.testing.Straddles;
 import io.remus.core.testing.TestCluster;
+import io.remus.ds.testing.Contention;
+import io.remus.ds.testing.Counts;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;

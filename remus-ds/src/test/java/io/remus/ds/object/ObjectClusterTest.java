@@ -1,6 +1,5 @@
 package io.remus.ds.object;
 
-import io.remus.ds.testing.Contention;
 import io.remus.check.Budget;
 import io.remus.check.CheckResult;
 import io.remus.check.History;
@@ -12,11 +11,11 @@ import io.remus.check.Verdict;
 import io.remus.check.spec.CounterSpec;
 import io.remus.check.spec.MaxRegisterSpec;
 import io.remus.check.spec.RegisterSpec;
+import io.remus.core.ClusterBarrier;
 import io.remus.core.ComputeThread;
 import io.remus.core.RemusNode;
+import io.remus.core.Root;
 import io.remus.core.config.ClusterConfig;
-import io.remus.core.memory.ClusterBarrier;
-import io.remus.core.memory.Root;
 import io.remus.core.testing.ClusterProcess;
 import io.remus.core.verbs.VerbsFabricOptions;
 import io.remus.ds.object.ObjectProcessMain.Target;
@@ -25,6 +24,7 @@ import io.remus.ds.reclaim.EpochReclaimer;
 import io.remus.ds.reclaim.NeverReclaimer;
 import io.remus.ds.testing.ClusterHistories;
 import io.remus.ds.testing.ClusterWorkers;
+import io.remus.ds.testing.Contention;
 import io.remus.verbs.testing.ClusterNode;
 import io.remus.verbs.testing.ClusterTest;
 import io.remus.verbs.testing.ClusterTests;

@@ -1,26 +1,26 @@
 package io.remus.ds.object;
 
-import io.remus.ds.testing.ChildMain;
-import io.remus.ds.testing.Counts;
-import io.remus.ds.testing.Contention;
 import io.remus.check.History;
 import io.remus.check.HistoryClock;
 import io.remus.check.HistoryFiles;
 import io.remus.check.spec.CounterSpec;
 import io.remus.check.spec.MaxRegisterSpec;
 import io.remus.check.spec.RegisterSpec;
+import io.remus.core.ClusterBarrier;
 import io.remus.core.ComputeThread;
 import io.remus.core.RemusCluster;
-import io.remus.core.RemusException;
+import io.remus.core.Root;
 import io.remus.core.config.ClusterConfig;
 import io.remus.core.config.NodeRange;
-import io.remus.core.memory.ClusterBarrier;
-import io.remus.core.memory.Root;
+import io.remus.core.error.RemusException;
 import io.remus.core.testing.ClusterProcess;
 import io.remus.core.verbs.VerbsFabricOptions;
 import io.remus.ds.reclaim.EpochOptions;
 import io.remus.ds.reclaim.EpochReclaimer;
 import io.remus.ds.reclaim.NeverReclaimer;
+import io.remus.ds.testing.ChildMain;
+import io.remus.ds.testing.Contention;
+import io.remus.ds.testing.Counts;
 import io.remus.verbs.testing.DeviceAddress;
 
 import java.io.IOException;

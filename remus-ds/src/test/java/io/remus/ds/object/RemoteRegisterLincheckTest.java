@@ -1,7 +1,7 @@
 package io.remus.ds.object;
 
 import io.remus.core.ComputeThread;
-import io.remus.core.RemotePtr;
+import io.remus.core.memory.RemotePtr;
 import org.jetbrains.lincheck.datastructures.LongGen;
 import org.jetbrains.lincheck.datastructures.Operation;
 import org.jetbrains.lincheck.datastructures.Param;

@@ -1,6 +1,5 @@
 package io.remus.ds.object;
 
-import io.remus.ds.testing.Contention;
 import io.remus.check.Budget;
 import io.remus.check.CheckResult;
 import io.remus.check.History;
@@ -8,9 +7,9 @@ import io.remus.check.HistoryClock;
 import io.remus.check.LinearizabilityChecker;
 import io.remus.check.Operation;
 import io.remus.check.Verdict;
-import io.remus.core.AllocationExhaustedException;
-import io.remus.core.BadArgumentException;
 import io.remus.core.ComputeThread;
+import io.remus.core.error.AllocationExhaustedException;
+import io.remus.core.error.BadArgumentException;
 import io.remus.core.sim.SimFabric;
 import io.remus.core.sim.SimOptions;
 import io.remus.core.testing.Straddles;
@@ -18,6 +17,7 @@ import io.remus.core.testing.TestCluster;
 import io.remus.ds.reclaim.EpochReclaimer;
 import io.remus.ds.reclaim.NeverReclaimer;
 import io.remus.ds.reclaim.Reclaimer;
+import io.remus.ds.testing.Contention;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;

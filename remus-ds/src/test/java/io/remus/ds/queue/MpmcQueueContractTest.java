@@ -2,9 +2,9 @@ package io.remus.ds.queue;
 
 import io.remus.check.CheckResult;
 import io.remus.check.Verdict;
-import io.remus.core.BadArgumentException;
 import io.remus.core.ComputeThread;
-import io.remus.core.CorruptedMemoryException;
+import io.remus.core.error.BadArgumentException;
+import io.remus.core.error.CorruptedMemoryException;
 import io.remus.core.fabric.Fabric;
 import io.remus.core.fabric.Opcode;
 import io.remus.core.sim.SimFabric;

@@ -7,7 +7,7 @@ import io.remus.check.HistoryClock;
 import io.remus.check.LinearizabilityChecker;
 import io.remus.check.Verdict;
 import io.remus.core.ComputeThread;
-import io.remus.core.CorruptedMemoryException;
+import io.remus.core.error.CorruptedMemoryException;
 import io.remus.core.fabric.Fabric;
 import io.remus.core.sim.SimOptions;
 import io.remus.core.testing.TestCluster;

@@ -1,8 +1,8 @@
 package io.remus.ds.queue;
 
 import io.remus.core.ComputeThread;
-import io.remus.core.RemotePtr;
 import io.remus.core.memory.BlockHeader;
+import io.remus.core.memory.RemotePtr;
 import io.remus.core.testing.TestCluster;
 import io.remus.ds.identity.StructureIdentity;
 import io.remus.ds.identity.StructureKind;

@@ -1,7 +1,7 @@
 package io.remus.ds.reclaim;
 
 import io.remus.core.ComputeThread;
-import io.remus.core.memory.RemoteAllocator;
+import io.remus.core.RemoteAllocator;
 import io.remus.core.sim.SimFabric;
 import io.remus.core.sim.SimOptions;
 import io.remus.core.testing.TestCluster;

@@ -1,9 +1,9 @@
 package io.remus.ds.reclaim;
 
 import io.remus.core.ComputeThread;
-import io.remus.core.CorruptedControlBlockException;
-import io.remus.core.RemotePtr;
+import io.remus.core.error.CorruptedControlBlockException;
 import io.remus.core.memory.ControlBlock;
+import io.remus.core.memory.RemotePtr;
 import io.remus.core.sim.SimFabric;
 import io.remus.core.sim.SimOptions;
 import io.remus.core.testing.TestCluster;

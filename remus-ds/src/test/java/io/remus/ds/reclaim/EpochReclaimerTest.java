@@ -1,13 +1,13 @@
 package io.remus.ds.reclaim;
 
-import io.remus.core.AllocationExhaustedException;
-import io.remus.core.BadArgumentException;
 import io.remus.core.ComputeThread;
+import io.remus.core.RemoteAllocator;
 import io.remus.core.config.NodeRange;
 import io.remus.core.config.Timeouts;
+import io.remus.core.error.AllocationExhaustedException;
+import io.remus.core.error.BadArgumentException;
 import io.remus.core.fabric.Opcode;
 import io.remus.core.memory.BlockHeader;
-import io.remus.core.memory.RemoteAllocator;
 import io.remus.core.sim.SimFabric;
 import io.remus.core.sim.SimOptions;
 import io.remus.core.testing.TestCluster;

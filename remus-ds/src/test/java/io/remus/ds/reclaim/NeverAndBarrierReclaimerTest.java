@@ -1,10 +1,10 @@
 package io.remus.ds.reclaim;
 
-import io.remus.core.BadArgumentException;
+import io.remus.core.ClusterBarrier;
 import io.remus.core.ComputeThread;
+import io.remus.core.RemoteAllocator;
+import io.remus.core.error.BadArgumentException;
 import io.remus.core.memory.BlockHeader;
-import io.remus.core.memory.ClusterBarrier;
-import io.remus.core.memory.RemoteAllocator;
 import io.remus.core.sim.SimFabric;
 import io.remus.core.sim.SimOptions;
 import io.remus.core.testing.TestCluster;

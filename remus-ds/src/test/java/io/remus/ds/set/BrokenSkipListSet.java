@@ -1,10 +1,10 @@
 package io.remus.ds.set;
 
-import io.remus.ds.testing.Contention;
 import io.remus.core.ComputeThread;
-import io.remus.core.RemotePtr;
+import io.remus.core.memory.RemotePtr;
 import io.remus.ds.reclaim.Guard;
 import io.remus.ds.reclaim.Reclaimer;
+import io.remus.ds.testing.Contention;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -26,7 +26,7 @@ final class BrokenSkipListSet implements RemoteSet {
         /**
          * Remove marks the node at every level and retires it at once, without the {@code find} that unlinks it
          * (Fraser's rule broken): the node is freed while still linked. Caught by the torn-pointer check
-         * ({@link io.remus.core.CorruptedMemoryException}) once poison fills the freed block.
+         * ({@link io.remus.core.error.CorruptedMemoryException}) once poison fills the freed block.
          */
         RETIRE_LINKED
     }

@@ -1,10 +1,9 @@
 package io.remus.ds.set;
 
-import io.remus.ds.testing.Counts;
-import io.remus.core.BadArgumentException;
 import io.remus.core.ComputeThread;
-import io.remus.core.RemotePtr;
-import io.remus.core.CorruptedMemoryException;
+import io.remus.core.error.BadArgumentException;
+import io.remus.core.error.CorruptedMemoryException;
+import io.remus.core.memory.RemotePtr;
 import io.remus.core.sim.SimFabric;
 import io.remus.core.sim.SimOptions;
 import io.remus.core.testing.TestCluster;
@@ -15,6 +14,7 @@ import io.remus.ds.reclaim.Guard;
 import io.remus.ds.reclaim.LeaseExpiredException;
 import io.remus.ds.reclaim.NeverReclaimer;
 import io.remus.ds.reclaim.Reclaimer;
+import io.remus.ds.testing.Counts;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 

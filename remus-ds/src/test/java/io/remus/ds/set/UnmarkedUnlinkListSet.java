@@ -1,9 +1,9 @@
 package io.remus.ds.set;
 
-import io.remus.ds.testing.Contention;
 import io.remus.core.ComputeThread;
-import io.remus.core.RemotePtr;
+import io.remus.core.memory.RemotePtr;
 import io.remus.ds.reclaim.Reclaimer;
+import io.remus.ds.testing.Contention;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;

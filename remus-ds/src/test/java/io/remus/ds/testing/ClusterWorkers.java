@@ -1,8 +1,8 @@
 package io.remus.ds.testing;
 
+import io.remus.core.ClusterBarrier;
 import io.remus.core.ComputeThread;
 import io.remus.core.RemusNode;
-import io.remus.core.memory.ClusterBarrier;
 
 import java.time.Duration;
 import java.util.ArrayList;

@@ -1,10 +1,10 @@
 package io.remus.tools.cli;
 
-import io.remus.core.BadArgumentException;
+import io.remus.bench.perftest.FabricKind;
 import io.remus.core.RemusCluster;
 import io.remus.core.config.ClusterConfig;
 import io.remus.core.config.ConfigSources;
-import io.remus.bench.perftest.FabricKind;
+import io.remus.core.error.BadArgumentException;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -180,7 +180,7 @@ public final class ClusterOptions {
          * Joins the cluster.
          *
          * @return the joined cluster
-         * @throws io.remus.core.RemusException naming the peers when the join fails or times out
+         * @throws io.remus.core.error.RemusException naming the peers when the join fails or times out
          */
         RemusCluster join() {
             return builder().join();

@@ -1,23 +1,23 @@
 package io.remus.tools.cli;
 
 import io.remus.alock.LockKind;
+import io.remus.bench.perftest.FabricKind;
 import io.remus.bench.structure.ClusterDsBenchmark;
 import io.remus.bench.structure.DsBenchmark;
 import io.remus.bench.structure.DsBenchmarkConfig;
+import io.remus.bench.structure.DsRun;
+import io.remus.bench.structure.DsSweep;
 import io.remus.bench.structure.RemusMetrics;
 import io.remus.bench.structure.StructureKind;
 import io.remus.bench.structure.Ycsb;
-import io.remus.core.BadArgumentException;
 import io.remus.core.RemusCluster;
+import io.remus.core.error.BadArgumentException;
 import io.remus.core.fabric.Fabric;
 import io.remus.core.sim.SimCostModel;
 import io.remus.core.sim.SimOptions;
-import io.remus.bench.perftest.FabricKind;
 import io.remus.tools.ds.DsHumanFormat;
 import io.remus.tools.ds.DsJsonFormat;
 import io.remus.tools.ds.DsReport;
-import io.remus.bench.structure.DsRun;
-import io.remus.bench.structure.DsSweep;
 import io.remus.tools.ds.DsSweepFormat;
 import io.remus.tools.plot.DsThreadsPlot;
 import picocli.CommandLine.Command;

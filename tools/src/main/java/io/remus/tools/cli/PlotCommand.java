@@ -1,6 +1,6 @@
 package io.remus.tools.cli;
 
-import io.remus.core.BadArgumentException;
+import io.remus.core.error.BadArgumentException;
 import io.remus.tools.lock.LockCsv;
 import io.remus.tools.lock.LockGridPlot;
 import io.remus.tools.plot.LatencyFiles;

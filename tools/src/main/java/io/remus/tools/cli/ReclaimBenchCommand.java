@@ -1,17 +1,17 @@
 package io.remus.tools.cli;
 
+import io.remus.bench.perftest.FabricKind;
 import io.remus.bench.reclaim.ClusterReclaimBenchmark;
 import io.remus.bench.reclaim.ReclaimBenchmark;
 import io.remus.bench.reclaim.ReclaimBenchmarkConfig;
 import io.remus.bench.reclaim.ReclaimBenchmarkResult;
 import io.remus.bench.reclaim.ReclaimerKind;
-import io.remus.core.BadArgumentException;
 import io.remus.core.RemusCluster;
+import io.remus.core.error.BadArgumentException;
 import io.remus.core.fabric.Fabric;
 import io.remus.core.sim.SimCostModel;
 import io.remus.core.sim.SimOptions;
 import io.remus.ds.reclaim.EpochOptions;
-import io.remus.bench.perftest.FabricKind;
 import io.remus.tools.plot.ReclaimPlot;
 import io.remus.tools.reclaim.ReclaimHumanFormat;
 import io.remus.tools.reclaim.ReclaimJsonFormat;

@@ -1,6 +1,6 @@
 package io.remus.tools.cli;
 
-import io.remus.core.BadArgumentException;
+import io.remus.core.error.BadArgumentException;
 import io.remus.core.sim.SimCostModel;
 import picocli.CommandLine.ParameterException;
 

@@ -1,7 +1,7 @@
 package io.remus.tools.experiment;
 
 import io.remus.bench.object.SharingRun;
-import io.remus.core.BadArgumentException;
+import io.remus.core.error.BadArgumentException;
 import io.remus.tools.plot.BarChart;
 import io.remus.tools.plot.BarPanel;
 import io.remus.tools.plot.PngCharts;

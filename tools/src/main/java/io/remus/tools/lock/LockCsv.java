@@ -1,8 +1,8 @@
 package io.remus.tools.lock;
 
 import io.remus.bench.lock.LockRun;
-import io.remus.core.BadArgumentException;
 import io.remus.bench.stats.LatencySummary;
+import io.remus.core.error.BadArgumentException;
 
 import java.util.ArrayList;
 import java.util.List;

@@ -1,6 +1,6 @@
 package io.remus.tools.lock;
 
-import io.remus.core.BadArgumentException;
+import io.remus.core.error.BadArgumentException;
 import io.remus.tools.plot.PngCharts;
 import org.knowm.xchart.CategoryChart;
 import org.knowm.xchart.CategoryChartBuilder;

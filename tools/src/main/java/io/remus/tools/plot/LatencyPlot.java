@@ -1,7 +1,7 @@
 package io.remus.tools.plot;
 
-import io.remus.core.BadArgumentException;
 import io.remus.bench.stats.LatencyResult;
+import io.remus.core.error.BadArgumentException;
 import org.knowm.xchart.XYChart;
 import org.knowm.xchart.XYChartBuilder;
 import org.knowm.xchart.XYSeries;

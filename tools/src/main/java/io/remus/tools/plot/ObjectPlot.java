@@ -1,7 +1,7 @@
 package io.remus.tools.plot;
 
-import io.remus.core.BadArgumentException;
 import io.remus.bench.object.ObjectRun;
+import io.remus.core.error.BadArgumentException;
 import org.knowm.xchart.CategoryChart;
 
 import java.io.IOException;

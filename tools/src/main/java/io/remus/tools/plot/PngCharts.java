@@ -1,6 +1,6 @@
 package io.remus.tools.plot;
 
-import io.remus.core.BadArgumentException;
+import io.remus.core.error.BadArgumentException;
 import org.knowm.xchart.BitmapEncoder;
 import org.knowm.xchart.internal.chartpart.Chart;
 import org.knowm.xchart.style.AxesChartStyler;

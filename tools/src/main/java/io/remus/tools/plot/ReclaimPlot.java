@@ -2,7 +2,7 @@ package io.remus.tools.plot;
 
 import io.remus.bench.reclaim.ReclaimBenchmarkResult;
 import io.remus.bench.reclaim.ReclaimerKind;
-import io.remus.core.BadArgumentException;
+import io.remus.core.error.BadArgumentException;
 import org.knowm.xchart.XYChart;
 import org.knowm.xchart.XYChartBuilder;
 import org.knowm.xchart.XYSeries;

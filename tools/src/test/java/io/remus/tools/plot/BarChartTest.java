@@ -1,6 +1,6 @@
 package io.remus.tools.plot;
 
-import io.remus.core.BadArgumentException;
+import io.remus.core.error.BadArgumentException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.knowm.xchart.CategoryChart;

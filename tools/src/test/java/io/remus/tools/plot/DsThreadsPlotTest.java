@@ -1,14 +1,14 @@
 package io.remus.tools.plot;
 
 import io.remus.alock.LockKind;
+import io.remus.bench.stats.LatencySummary;
 import io.remus.bench.structure.Cost;
 import io.remus.bench.structure.DsBenchmarkConfig;
 import io.remus.bench.structure.DsBenchmarkResult;
+import io.remus.bench.structure.DsRun;
 import io.remus.bench.structure.OpType;
 import io.remus.bench.structure.StructureKind;
-import io.remus.core.BadArgumentException;
-import io.remus.bench.structure.DsRun;
-import io.remus.bench.stats.LatencySummary;
+import io.remus.core.error.BadArgumentException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.knowm.xchart.CategoryChart;

@@ -1,7 +1,7 @@
 package io.remus.tools.plot;
 
-import io.remus.core.BadArgumentException;
 import io.remus.bench.stats.LatencyResult;
+import io.remus.core.error.BadArgumentException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.knowm.xchart.XYChart;

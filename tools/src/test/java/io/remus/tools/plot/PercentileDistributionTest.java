@@ -1,7 +1,7 @@
 package io.remus.tools.plot;
 
-import io.remus.core.BadArgumentException;
 import io.remus.bench.stats.LatencyHistograms;
+import io.remus.core.error.BadArgumentException;
 import org.HdrHistogram.Histogram;
 import org.junit.jupiter.api.Test;
 

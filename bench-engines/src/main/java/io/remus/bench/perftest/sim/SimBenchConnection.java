@@ -1,7 +1,10 @@
 package io.remus.bench.perftest.sim;
 
+import io.remus.bench.perftest.AtomicType;
+import io.remus.bench.perftest.BenchConnection;
+import io.remus.bench.perftest.BenchFailedException;
+import io.remus.core.error.CompletionStatus;
 import io.remus.core.fabric.CompletionQueue;
-import io.remus.core.fabric.CompletionStatus;
 import io.remus.core.fabric.Completions;
 import io.remus.core.fabric.FabricNode;
 import io.remus.core.fabric.QueuePair;
@@ -10,9 +13,6 @@ import io.remus.core.fabric.ReceiveRequests;
 import io.remus.core.fabric.RegisteredMemory;
 import io.remus.core.fabric.RemoteRegion;
 import io.remus.core.fabric.WorkRequests;
-import io.remus.bench.perftest.AtomicType;
-import io.remus.bench.perftest.BenchConnection;
-import io.remus.bench.perftest.BenchFailedException;
 
 import java.lang.foreign.MemorySegment;
 import java.time.Duration;

@@ -1,6 +1,6 @@
 package io.remus.tools.experiment.numa;
 
-import io.remus.core.BadArgumentException;
+import io.remus.core.error.BadArgumentException;
 import io.remus.verbs.NumaPlacement;
 import io.remus.verbs.VerbsException;
 

@@ -1,6 +1,6 @@
 package io.remus.tools.experiment.numa;
 
-import io.remus.core.BadArgumentException;
+import io.remus.core.error.BadArgumentException;
 
 import java.io.IOException;
 import java.nio.file.Files;
