@@ -47,8 +47,8 @@ class ReadmeExampleOnModulePathTest {
     void shouldExportTheUsersPackagesAndNotTheBootstrapWireFormatWhenResolved() {
         Module core = ComputeThread.class.getModule();
 
-        for (String api : new String[] {"io.remus.core", "io.remus.core.config", "io.remus.core.memory",
-                "io.remus.core.fabric", "io.remus.core.sim", "io.remus.core.verbs"}) {
+        for (String api : new String[] {"io.remus.core", "io.remus.core.config", "io.remus.core.error",
+                "io.remus.core.memory", "io.remus.core.fabric", "io.remus.core.sim", "io.remus.core.verbs"}) {
             assertTrue(core.isExported(api), api + " is not exported");
         }
         assertFalse(core.isExported("io.remus.core.verbs.bootstrap"));
