@@ -84,6 +84,10 @@ public abstract class QueueLock extends LockHandle {
             throw new LockUsageException(describe() + " is already held by this handle");
         }
         long me = context.queueNodes().take();
+        if (me == 0) {
+            throw new LockUsageException("this thread already holds or waits for " + context.queueNodes().size()
+                    + " queue locks (LockOptions.maxHeldLocks)");
+        }
         node = me;
         try {
             acquire(me);
