@@ -1,6 +1,6 @@
 /**
  * The lock API: {@link io.remus.alock.Lock} (one compute thread's handle on one shared lock),
- * {@link io.remus.alock.LockKind} (which algorithm), {@link io.remus.alock.LockContext} (a thread's
+ * {@link io.remus.alock.kind.LockKind} (which algorithm), {@link io.remus.alock.LockContext} (a thread's
  * lock state), {@link io.remus.alock.LockOptions}, {@link io.remus.alock.LockWord} and the typed
  * errors of bad use and of waits that ran out.
  *

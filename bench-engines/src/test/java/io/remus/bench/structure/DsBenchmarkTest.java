@@ -1,6 +1,6 @@
 package io.remus.bench.structure;
 
-import io.remus.alock.LockKind;
+import io.remus.alock.kind.LockKind;
 import io.remus.core.BadArgumentException;
 import io.remus.core.RemotePtr;
 import io.remus.core.RemusCluster;

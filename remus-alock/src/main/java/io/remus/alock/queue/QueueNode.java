@@ -1,5 +1,7 @@
 package io.remus.alock.queue;
 
+import io.remus.alock.mcs.QueueLock;
+
 /**
  * Layout of a queue node (MCS "qnode", ALock "descriptor"): {@value #SIZE} bytes,
  * {@value #SIZE}-byte aligned, on its owner's node, where the owner spins on it with CPU reads and

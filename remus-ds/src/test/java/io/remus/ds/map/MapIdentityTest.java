@@ -1,5 +1,6 @@
 package io.remus.ds.map;
 
+import io.remus.alock.kind.LockKind;
 import io.remus.core.ComputeThread;
 import io.remus.core.RemotePtr;
 import io.remus.core.fabric.Fabric;
@@ -15,7 +16,6 @@ import io.remus.ds.set.LazyListSet;
 import io.remus.ds.set.LockFreeListSet;
 import io.remus.ds.set.LockFreeSkipListSet;
 import io.remus.alock.LockContext;
-import io.remus.alock.LockKind;
 import io.remus.alock.LockOptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;

@@ -1,9 +1,9 @@
 package io.remus.ds.set;
 
+import io.remus.alock.kind.LockKind;
 import io.remus.ds.testing.Contention;
 import io.remus.alock.Lock;
 import io.remus.alock.LockContext;
-import io.remus.alock.LockKind;
 import io.remus.core.ComputeThread;
 import io.remus.core.RemotePtr;
 import io.remus.ds.reclaim.Reclaimer;

@@ -1,9 +1,12 @@
-package io.remus.alock.queue;
+package io.remus.alock.mcs;
 
 import io.remus.alock.LockContext;
 import io.remus.alock.LockHandle;
 import io.remus.alock.LockTimeoutException;
 import io.remus.alock.LockUsageException;
+import io.remus.alock.queue.ParkedWaiters;
+import io.remus.alock.queue.QueueNode;
+import io.remus.alock.queue.QueueNodePool;
 import io.remus.core.RemotePtr;
 
 /**
