@@ -1,7 +1,5 @@
 package io.remus.alock.queue;
 
-import io.remus.alock.mcs.QueueLock;
-
 /**
  * Layout of a queue node (MCS "qnode", ALock "descriptor"): {@value #SIZE} bytes,
  * {@value #SIZE}-byte aligned, on its owner's node, where the owner spins on it with CPU reads and
@@ -9,7 +7,7 @@ import io.remus.alock.mcs.QueueLock;
  * one node and only its CPUs touch it (ALock's local cohort), RDMA compare-and-swap otherwise (MCS, ALock's
  * remote cohort), through loopback from the owner's own node too, never by RDMA WRITE, which Soft-RoCE stores in
  * pieces. The owner resets it by CPU before it queues, when no neighbour can be touching it, so CPU stores and
- * NIC atomics never race on it. {@link QueueLock} describes the protocol.
+ * NIC atomics never race on it. {@link io.remus.alock.mcs.QueueLock} describes the protocol.
  *
  * <pre>
  *  0        8        16       24                 64
