@@ -16,5 +16,5 @@ module io.remus.verbs {
     exports io.remus.verbs;
 
     uses io.remus.verbs.ffi.MissingLibraryReport;
-    provides io.remus.verbs.ffi.MissingLibraryReport with io.remus.verbs.NativeLibraryMissingException.Report;
+    provides io.remus.verbs.ffi.MissingLibraryReport with io.remus.verbs.internal.MissingLibraryReports;
 }

@@ -1,7 +1,5 @@
 package io.remus.verbs;
 
-import io.remus.verbs.ffi.MissingLibraryReport;
-
 /**
  * A native library the binding needs (libibverbs or librdmacm) could not be loaded.
  *
@@ -19,20 +17,5 @@ public final class NativeLibraryMissingException extends VerbsException {
      */
     public NativeLibraryMissingException(String message, Throwable cause) {
         super(message, cause);
-    }
-
-    /**
-     * Builds this exception for the raw layer, which reports a missing library or symbol through
-     * the {@link MissingLibraryReport} service this module provides; applications have no use for it.
-     */
-    public static final class Report implements MissingLibraryReport {
-        /** Creates the provider (the service loader calls this). */
-        public Report() {
-        }
-
-        @Override
-        public RuntimeException exception(String message, Throwable cause) {
-            return new NativeLibraryMissingException(message, cause);
-        }
     }
 }
