@@ -7,6 +7,7 @@ module io.remus.alock {
     requires transitive io.remus.core;
 
     exports io.remus.alock;
+    exports io.remus.alock.kind;
     exports io.remus.alock.spin;
     exports io.remus.alock.mcs;
     exports io.remus.alock.asymmetric;

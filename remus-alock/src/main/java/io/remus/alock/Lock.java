@@ -17,7 +17,7 @@ public interface Lock {
      * @throws LockUsageException   when this handle already holds it, or the compute thread is closed
      * @throws io.remus.core.error.ThreadConfinementException when called from a Java thread other than the owner
      * @throws LockTimeoutException when the wait ran out; the handle holds nothing and stays usable (a queue
-     *                              lock's waiter has left the queue, {@link io.remus.alock.queue.QueueLock})
+     *                              lock's waiter has left the queue, {@link io.remus.alock.mcs.QueueLock})
      */
     void lock();
 

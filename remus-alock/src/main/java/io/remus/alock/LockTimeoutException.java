@@ -4,7 +4,7 @@ import io.remus.core.error.RemoteTimeoutException;
 
 /**
  * A lock's bounded wait ran out. The handle holds nothing and stays usable, and so does the lock word: a
- * queue lock's (MCS, ALock) waiter has left the queue ({@link io.remus.alock.queue.QueueLock}).
+ * queue lock's (MCS, ALock) waiter has left the queue ({@link io.remus.alock.mcs.QueueLock}).
  */
 public class LockTimeoutException extends RemoteTimeoutException {
     private static final long serialVersionUID = 1L;

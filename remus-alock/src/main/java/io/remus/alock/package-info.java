@@ -1,8 +1,12 @@
 /**
  * The lock API: {@link io.remus.alock.Lock} (one compute thread's handle on one shared lock),
- * {@link io.remus.alock.LockKind} (which algorithm), {@link io.remus.alock.LockContext} (a thread's
+ * {@link io.remus.alock.kind.LockKind} (which algorithm), {@link io.remus.alock.LockContext} (a thread's
  * lock state), {@link io.remus.alock.LockOptions}, {@link io.remus.alock.LockWord} and the typed
  * errors of bad use and of waits that ran out.
+ *
+ * <p>Packages read top to bottom: {@code table} (locks by key) over {@code kind} (which algorithm) over the
+ * implementations ({@code asymmetric} over {@code mcs}, and {@code spin}) over this package, the vocabulary
+ * they share, over {@code queue} (the queue nodes a lock context keeps).
  *
  * <p>Every lock word is 64 bytes, 64-byte aligned, zero when free, on its home node. Words that
  * RDMA atomics touch are never touched by CPU atomics and vice versa: on a NIC reporting

@@ -2,6 +2,7 @@ package io.remus.alock;
 
 import io.remus.alock.asymmetric.ALock;
 import io.remus.alock.asymmetric.ALockWord;
+import io.remus.alock.kind.LockKind;
 import io.remus.core.fabric.Fabric;
 import io.remus.core.sim.SimOptions;
 import io.remus.core.testing.Fabrics;

@@ -13,15 +13,15 @@ import java.util.function.Function;
 import java.util.stream.Stream;
 
 /**
- * {@link ALockTest} on the verbs fabric (device {@code REMUS_TEST_DEVICE}, all nodes in this
+ * {@link ALockTest} (ALock's lock contract and its specifics) on the verbs fabric (device {@code REMUS_TEST_DEVICE}, all nodes in this
  * process). The hazard test is {@link MixedAtomicsHazardTest} (sim only); on a device,
  * {@link ALockHazardLayoutOnVerbsTest} runs ALock's half in that layout.
  */
 @Tag(DeviceTests.TAG)
 @Timeout(value = 600, unit = TimeUnit.SECONDS)
 class ALockOnVerbsTest extends ALockTest {
-    static Stream<Named<Function<SimOptions, Fabric>>> fabrics() {
+    @Override
+    protected Stream<Named<Function<SimOptions, Fabric>>> fabrics() {
         return Fabrics.verbs();
     }
-
 }

@@ -2,13 +2,12 @@ package io.remus.alock;
 
 import io.remus.alock.asymmetric.ALock;
 import io.remus.alock.asymmetric.ALockWord;
+import io.remus.alock.kind.LockKind;
 import io.remus.alock.queue.QueueNode;
 import io.remus.core.ComputeThread;
 import io.remus.core.fabric.Fabric;
 import io.remus.core.sim.SimOptions;
-import io.remus.core.testing.Fabrics;
 import io.remus.core.testing.TestCluster;
-import org.junit.jupiter.api.Named;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -27,13 +26,17 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** ALock specifics: its cohorts and the budgets' starvation bound (the hazard it avoids: {@link MixedAtomicsHazardTest}). */
+/**
+ * ALock's {@link LockContractTest} (its three kinds), and its specifics: its cohorts and the budgets' starvation
+ * bound (the hazard it avoids: {@link MixedAtomicsHazardTest}).
+ */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
-class ALockTest {
+class ALockTest extends LockContractTest {
     private static final VarHandle WORD = ValueLayout.JAVA_LONG.varHandle();
 
-    static Stream<Named<Function<SimOptions, Fabric>>> fabrics() {
-        return Fabrics.all();
+    @Override
+    protected Stream<LockKind> kinds() {
+        return Stream.of(LockKind.ALOCK, LockKind.ALOCK_REMOTE_ONLY, LockKind.ALOCK_PARKING);
     }
 
     @ParameterizedTest

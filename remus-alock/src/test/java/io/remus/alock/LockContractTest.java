@@ -1,11 +1,14 @@
 package io.remus.alock;
 
+import io.remus.alock.kind.LockKind;
 import io.remus.core.ComputeThread;
 import io.remus.core.error.ThreadConfinementException;
 import io.remus.core.fabric.Fabric;
 import io.remus.core.sim.SimOptions;
 import io.remus.core.testing.Fabrics;
 import io.remus.core.testing.TestCluster;
+import org.junit.jupiter.api.Named;
+import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -23,16 +26,31 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** What every lock kind must do, on every fabric: mutual exclusion under stress, and typed errors for bad use. */
+/**
+ * What every {@link Lock} must do, on every fabric: mutual exclusion under stress, and typed errors for bad use
+ * (unlock without holding, reentrant lock, unlock by a non-owner, use from another Java thread, use after the
+ * compute thread closed, a wait that runs out, a misaligned word). One subclass per implementation names its
+ * {@link #kinds()} and holds the cases only that implementation has; its {@code ...OnVerbsTest} subclass runs
+ * them all on a device by overriding {@link #fabrics()}.
+ */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
-class LockContractTest {
-    static Stream<Arguments> fabricsAndKinds() {
-        return Fabrics.all().flatMap(f -> Stream.of(LockKind.values()).map(k -> Arguments.of(f, k)));
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+public abstract class LockContractTest {
+    /** {@return the lock kinds of the implementation under test} */
+    protected abstract Stream<LockKind> kinds();
+
+    /** {@return the fabrics every case runs on: the simulator; a device in the verbs twins} */
+    protected Stream<Named<Function<SimOptions, Fabric>>> fabrics() {
+        return Fabrics.all();
+    }
+
+    Stream<Arguments> fabricsAndKinds() {
+        return fabrics().flatMap(f -> kinds().map(k -> Arguments.of(f, k)));
     }
 
     @ParameterizedTest(name = "{0} {1}")
     @MethodSource("fabricsAndKinds")
-    void shouldNeverOverlapWhenLocalAndRemoteThreadsContend(Function<SimOptions, Fabric> make, LockKind kind) throws Exception {
+    protected void shouldNeverOverlapWhenLocalAndRemoteThreadsContend(Function<SimOptions, Fabric> make, LockKind kind) throws Exception {
         // NIC atomics that take a while between their load and their store, as a device's do: a lock that changes
         // its word by anything but atomics loses that change now and then (RdmaSpinLock's release by WRITE did)
         contend(make, kind, SimOptions.defaults().withYieldInsideNicAtomics(true), new int[] {1, 1, 0, 2, 2});
@@ -45,7 +63,7 @@ class LockContractTest {
      */
     @ParameterizedTest(name = "{0} {1}")
     @MethodSource("fabricsAndKinds")
-    void shouldNeverOverlapWhenRdmaWritesLandInHalves(Function<SimOptions, Fabric> make, LockKind kind) throws Exception {
+    protected void shouldNeverOverlapWhenRdmaWritesLandInHalves(Function<SimOptions, Fabric> make, LockKind kind) throws Exception {
         contend(make, kind, SimOptions.defaults().withTearWords(true).withYieldWhileTearing(true),
                 new int[] {1, 0, 2, 2, 0, 1});
     }
@@ -81,7 +99,7 @@ class LockContractTest {
 
     @ParameterizedTest(name = "{0} {1}")
     @MethodSource("fabricsAndKinds")
-    void shouldThrowLockUsageExceptionWhenUnlockedWithoutHoldingOrTwice(Function<SimOptions, Fabric> make, LockKind kind) {
+    protected void shouldThrowLockUsageExceptionWhenUnlockedWithoutHoldingOrTwice(Function<SimOptions, Fabric> make, LockKind kind) {
         try (TestCluster c = LockClusters.start(make, SimOptions.defaults(), 2, 1); ComputeThread t = c.thread(1)) {
             long word = LockClusters.lockWord(c, 1);
             Lock lock = kind.open(new LockContext(t, LockOptions.defaults()), word);
@@ -98,7 +116,7 @@ class LockContractTest {
 
     @ParameterizedTest(name = "{0} {1}")
     @MethodSource("fabricsAndKinds")
-    void shouldThrowLockUsageExceptionWhenANonOwnerUnlocks(Function<SimOptions, Fabric> make, LockKind kind) throws Exception {
+    protected void shouldThrowLockUsageExceptionWhenANonOwnerUnlocks(Function<SimOptions, Fabric> make, LockKind kind) throws Exception {
         try (TestCluster c = LockClusters.start(make, SimOptions.defaults(), 2, 2)) {
             long word = LockClusters.lockWord(c, 0);
             CountDownLatch held = new CountDownLatch(1);
@@ -128,7 +146,7 @@ class LockContractTest {
      */
     @ParameterizedTest(name = "{0} {1}")
     @MethodSource("fabricsAndKinds")
-    void shouldRefuseAHandleUsedFromAnotherJavaThread(Function<SimOptions, Fabric> make, LockKind kind) throws Exception {
+    protected void shouldRefuseAHandleUsedFromAnotherJavaThread(Function<SimOptions, Fabric> make, LockKind kind) throws Exception {
         try (TestCluster c = LockClusters.start(make, SimOptions.defaults(), 2, 1); ComputeThread t = c.thread(0)) {
             long word = LockClusters.lockWord(c, 0);
             Lock lock = kind.open(new LockContext(t, LockOptions.defaults()), word);
@@ -156,7 +174,7 @@ class LockContractTest {
 
     @ParameterizedTest(name = "{0} {1}")
     @MethodSource("fabricsAndKinds")
-    void shouldThrowLockUsageExceptionWhenTheComputeThreadIsClosed(Function<SimOptions, Fabric> make, LockKind kind) {
+    protected void shouldThrowLockUsageExceptionWhenTheComputeThreadIsClosed(Function<SimOptions, Fabric> make, LockKind kind) {
         try (TestCluster c = LockClusters.start(make, SimOptions.defaults(), 2, 1)) {
             long word = LockClusters.lockWord(c, 0);
             ComputeThread t = c.thread(0);
@@ -168,7 +186,7 @@ class LockContractTest {
 
     @ParameterizedTest(name = "{0} {1}")
     @MethodSource("fabricsAndKinds")
-    void shouldThrowLockTimeoutExceptionWhenTheHolderNeverReleases(Function<SimOptions, Fabric> make, LockKind kind) throws Exception {
+    protected void shouldThrowLockTimeoutExceptionWhenTheHolderNeverReleases(Function<SimOptions, Fabric> make, LockKind kind) throws Exception {
         try (TestCluster c = LockClusters.start(make, SimOptions.defaults(), 2, 2)) {
             long word = LockClusters.lockWord(c, 0);
             CountDownLatch held = new CountDownLatch(1);
@@ -191,7 +209,7 @@ class LockContractTest {
 
     @ParameterizedTest(name = "{0} {1}")
     @MethodSource("fabricsAndKinds")
-    void shouldRejectAMisalignedWordWhenOpened(Function<SimOptions, Fabric> make, LockKind kind) {
+    protected void shouldRejectAMisalignedWordWhenOpened(Function<SimOptions, Fabric> make, LockKind kind) {
         try (TestCluster c = LockClusters.start(make, SimOptions.defaults(), 2, 1); ComputeThread t = c.thread(0)) {
             long word = LockClusters.lockWord(c, 1);
             LockContext ctx = new LockContext(t, LockOptions.defaults());

@@ -1,5 +1,6 @@
 package io.remus.alock;
 
+import io.remus.alock.kind.LockKind;
 import io.remus.core.config.Timeouts;
 import io.remus.core.error.BadArgumentException;
 import io.remus.core.sim.SimFabric;

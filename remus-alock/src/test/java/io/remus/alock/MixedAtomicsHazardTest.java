@@ -1,5 +1,6 @@
 package io.remus.alock;
 
+import io.remus.alock.kind.LockKind;
 import io.remus.core.ComputeThread;
 import io.remus.core.sim.SimFabric;
 import io.remus.core.sim.SimOptions;

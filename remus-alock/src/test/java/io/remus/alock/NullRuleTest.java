@@ -2,6 +2,7 @@ package io.remus.alock;
 
 import io.remus.alock.asymmetric.ALock;
 import io.remus.alock.asymmetric.ALockWord;
+import io.remus.alock.kind.LockKind;
 import io.remus.alock.mcs.RdmaMcsLock;
 import io.remus.alock.queue.QueueNode;
 import io.remus.alock.queue.QueueNodePool;

@@ -1,5 +1,6 @@
 package io.remus.alock;
 
+import io.remus.alock.kind.LockKind;
 import io.remus.alock.queue.QueueNode;
 import io.remus.core.fabric.Opcode;
 import io.remus.core.sim.SimFabric;

@@ -1,6 +1,6 @@
 package io.remus.bench.lock;
 
-import io.remus.alock.LockKind;
+import io.remus.alock.kind.LockKind;
 import io.remus.alock.table.LockTable;
 import io.remus.bench.engines.ClusterRounds;
 import io.remus.bench.stats.LatencySink;

@@ -1,6 +1,7 @@
 package io.remus.bench.lock;
 
-import io.remus.alock.LockKind;
+import io.remus.alock.kind.LockKind;
+
 
 /**
  * What {@link LockBenchmark} measured.

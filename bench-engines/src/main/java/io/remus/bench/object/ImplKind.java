@@ -1,6 +1,6 @@
 package io.remus.bench.object;
 
-import io.remus.alock.LockKind;
+import io.remus.alock.kind.LockKind;
 import io.remus.core.error.BadArgumentException;
 
 import java.util.Arrays;

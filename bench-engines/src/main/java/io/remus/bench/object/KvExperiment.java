@@ -2,9 +2,9 @@ package io.remus.bench.object;
 
 import io.remus.alock.Lock;
 import io.remus.alock.LockContext;
-import io.remus.alock.LockKind;
 import io.remus.alock.LockOptions;
 import io.remus.alock.LockWord;
+import io.remus.alock.kind.LockKind;
 import io.remus.bench.engines.Handles;
 import io.remus.bench.reclaim.ReclaimBenchmarkConfig;
 import io.remus.bench.stats.LatencySink;

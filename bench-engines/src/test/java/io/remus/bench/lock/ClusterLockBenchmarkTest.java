@@ -1,6 +1,6 @@
 package io.remus.bench.lock;
 
-import io.remus.alock.LockKind;
+import io.remus.alock.kind.LockKind;
 import io.remus.bench.stats.LatencySink;
 import io.remus.core.RemusCluster;
 import io.remus.core.error.BadArgumentException;

@@ -1,6 +1,6 @@
 package io.remus.bench.lock;
 
-import io.remus.alock.LockKind;
+import io.remus.alock.kind.LockKind;
 import io.remus.core.config.Timeouts;
 import io.remus.core.error.BadArgumentException;
 import io.remus.core.fabric.Fabric;

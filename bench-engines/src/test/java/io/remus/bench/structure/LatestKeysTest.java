@@ -1,6 +1,6 @@
 package io.remus.bench.structure;
 
-import io.remus.alock.LockKind;
+import io.remus.alock.kind.LockKind;
 import io.remus.core.ComputeThread;
 import io.remus.core.RemusNode;
 import io.remus.core.config.ClusterConfig;

@@ -3,8 +3,8 @@ package io.remus.alock.asymmetric;
 import io.remus.alock.LockContext;
 import io.remus.alock.LockTimeoutException;
 import io.remus.alock.LockWord;
+import io.remus.alock.mcs.QueueLock;
 import io.remus.alock.queue.ParkedWaiters;
-import io.remus.alock.queue.QueueLock;
 import io.remus.alock.queue.QueueNode;
 import io.remus.core.memory.RemotePtr;
 

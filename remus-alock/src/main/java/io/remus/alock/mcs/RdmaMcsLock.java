@@ -3,7 +3,6 @@ package io.remus.alock.mcs;
 import io.remus.alock.LockContext;
 import io.remus.alock.LockTimeoutException;
 import io.remus.alock.LockWord;
-import io.remus.alock.queue.QueueLock;
 import io.remus.alock.queue.QueueNode;
 import io.remus.core.memory.RemotePtr;
 

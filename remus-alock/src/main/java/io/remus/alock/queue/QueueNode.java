@@ -7,7 +7,7 @@ package io.remus.alock.queue;
  * one node and only its CPUs touch it (ALock's local cohort), RDMA compare-and-swap otherwise (MCS, ALock's
  * remote cohort), through loopback from the owner's own node too, never by RDMA WRITE, which Soft-RoCE stores in
  * pieces. The owner resets it by CPU before it queues, when no neighbour can be touching it, so CPU stores and
- * NIC atomics never race on it. {@link QueueLock} describes the protocol.
+ * NIC atomics never race on it. {@link io.remus.alock.mcs.QueueLock} describes the protocol.
  *
  * <pre>
  *  0        8        16       24                 64

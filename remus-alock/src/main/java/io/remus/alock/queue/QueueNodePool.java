@@ -1,6 +1,5 @@
 package io.remus.alock.queue;
 
-import io.remus.alock.LockUsageException;
 import io.remus.core.ComputeThread;
 import io.remus.core.memory.RemotePtr;
 
@@ -74,13 +73,12 @@ public final class QueueNodePool {
      * Takes a free queue node, reclaiming deferred ones the lock has passed, or allocating more, when none is
      * free.
      *
-     * @return the node
-     * @throws LockUsageException when {@code size} nodes are in use (too many locks held or awaited at once)
+     * @return the node, or 0 (never a node) when {@code size} nodes are in use: too many locks held or awaited
+     *         at once, which the queue lock reports as {@link io.remus.alock.LockUsageException}
      */
     public long take() {
         if (inUse == size) {
-            throw new LockUsageException("this thread already holds or waits for " + size
-                    + " queue locks (LockOptions.maxHeldLocks)");
+            return 0;
         }
         if (count == 0) {
             reclaim();
@@ -107,6 +105,11 @@ public final class QueueNodePool {
             }
         }
         throw new IllegalArgumentException("queue node " + RemotePtr.toString(node) + " is not of this pool");
+    }
+
+    /** {@return how many nodes may be in use at once} */
+    public int size() {
+        return size;
     }
 
     /** {@return CPU atomics on words of this thread's node, for queue nodes of its other threads} */

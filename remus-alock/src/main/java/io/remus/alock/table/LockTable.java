@@ -1,8 +1,8 @@
 package io.remus.alock.table;
 
 import io.remus.alock.LockContext;
-import io.remus.alock.LockKind;
 import io.remus.alock.LockWord;
+import io.remus.alock.kind.LockKind;
 import io.remus.core.ComputeThread;
 import io.remus.core.RemoteAllocator;
 import io.remus.core.config.NodeRange;

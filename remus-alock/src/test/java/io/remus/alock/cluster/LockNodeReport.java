@@ -1,6 +1,7 @@
 package io.remus.alock.cluster;
 
-import io.remus.alock.LockKind;
+
+import io.remus.alock.kind.LockKind;
 
 import java.util.ArrayList;
 import java.util.List;

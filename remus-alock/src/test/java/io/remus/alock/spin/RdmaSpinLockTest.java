@@ -2,15 +2,15 @@ package io.remus.alock.spin;
 
 import io.remus.alock.LockClusters;
 import io.remus.alock.LockContext;
+import io.remus.alock.LockContractTest;
 import io.remus.alock.LockOptions;
 import io.remus.alock.LockTimeoutException;
 import io.remus.alock.LockUsageException;
+import io.remus.alock.kind.LockKind;
 import io.remus.core.ComputeThread;
 import io.remus.core.fabric.Fabric;
 import io.remus.core.sim.SimOptions;
-import io.remus.core.testing.Fabrics;
 import io.remus.core.testing.TestCluster;
-import org.junit.jupiter.api.Named;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -27,15 +27,16 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * What the spin lock's timeout says (who held the word, so a stuck lock can be traced to its owner), and what its
- * release says when the word is not this thread's.
+ * The spin lock's {@link LockContractTest}, and what its timeout says (who held the word, so a stuck lock can be
+ * traced to its owner), and what its release says when the word is not this thread's.
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
-class RdmaSpinLockTest {
+class RdmaSpinLockTest extends LockContractTest {
     private static final LockOptions QUICK = LockOptions.defaults().withAcquireTimeout(Duration.ofMillis(200));
 
-    static Stream<Named<Function<SimOptions, Fabric>>> fabrics() {
-        return Fabrics.all();
+    @Override
+    protected Stream<LockKind> kinds() {
+        return Stream.of(LockKind.SPIN);
     }
 
     @ParameterizedTest(name = "{0}")

@@ -1,6 +1,6 @@
 package io.remus.alock.table;
 
-import io.remus.alock.LockKind;
+import io.remus.alock.kind.LockKind;
 import io.remus.core.testing.Fabrics;
 import io.remus.verbs.testing.DeviceTests;
 import org.junit.jupiter.api.Tag;

@@ -2,9 +2,9 @@ package io.remus.alock.table;
 
 import io.remus.alock.LockClusters;
 import io.remus.alock.LockContext;
-import io.remus.alock.LockKind;
 import io.remus.alock.LockOptions;
 import io.remus.alock.LockUsageException;
+import io.remus.alock.kind.LockKind;
 import io.remus.core.ComputeThread;
 import io.remus.core.error.BadArgumentException;
 import io.remus.core.fabric.Fabric;

@@ -2,8 +2,8 @@ package io.remus.ds.object;
 
 import io.remus.alock.Lock;
 import io.remus.alock.LockContext;
-import io.remus.alock.LockKind;
 import io.remus.alock.LockWord;
+import io.remus.alock.kind.LockKind;
 import io.remus.core.ComputeThread;
 import io.remus.core.error.BadArgumentException;
 import io.remus.core.memory.RemotePtr;

@@ -2,11 +2,11 @@ package io.remus.ds.set;
 
 import io.remus.alock.Lock;
 import io.remus.alock.LockContext;
-import io.remus.alock.LockKind;
 import io.remus.alock.LockTimeoutException;
 import io.remus.alock.LockUsageException;
 import io.remus.alock.LockWord;
 import io.remus.alock.WaitDeadline;
+import io.remus.alock.kind.LockKind;
 import io.remus.core.ComputeThread;
 import io.remus.core.error.BadArgumentException;
 import io.remus.core.error.CorruptedMemoryException;
@@ -161,7 +161,7 @@ import static io.remus.ds.set.GuardedCall.TRUE;
  * lock context's acquire timeout has passed since the call began; then the call throws
  * {@link LockTimeoutException}. A holder that resumes completes or starts over as above. A holder that died
  * leaves its locks held for good: the calls that need them time out. A queue lock's (MCS, ALock) waiter cut
- * short by the timeout leaves the queue ({@link io.remus.alock.queue.QueueLock}): the lock word and the handle
+ * short by the timeout leaves the queue ({@link io.remus.alock.mcs.QueueLock}): the lock word and the handle
  * stay usable, and every kind recovers as soon as the holder releases.
  *
  * <p><b>A process that dies holding a node's lock</b> (killed between its lock acquires and its releases)

@@ -1,9 +1,9 @@
 package io.remus.ds.cluster;
 
 import io.remus.alock.LockContext;
-import io.remus.alock.LockKind;
 import io.remus.alock.LockOptions;
 import io.remus.alock.LockTimeoutException;
+import io.remus.alock.kind.LockKind;
 import io.remus.check.HistoryClock;
 import io.remus.check.HistoryJournal;
 import io.remus.check.spec.MapSpec;

@@ -1,9 +1,9 @@
 package io.remus.ds.object;
 
+import io.remus.alock.kind.LockKind;
 import io.remus.ds.testing.Contention;
 import io.remus.alock.Lock;
 import io.remus.alock.LockContext;
-import io.remus.alock.LockKind;
 import io.remus.alock.LockOptions;
 import io.remus.alock.LockTimeoutException;
 import io.remus.check.Budget;

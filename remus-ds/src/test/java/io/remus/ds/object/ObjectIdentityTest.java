@@ -1,8 +1,8 @@
 package io.remus.ds.object;
 
 import io.remus.alock.LockContext;
-import io.remus.alock.LockKind;
 import io.remus.alock.LockOptions;
+import io.remus.alock.kind.LockKind;
 import io.remus.core.ComputeThread;
 import io.remus.core.fabric.Fabric;
 import io.remus.core.memory.BlockHeader;

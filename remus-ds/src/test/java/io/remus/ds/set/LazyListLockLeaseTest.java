@@ -2,10 +2,10 @@ package io.remus.ds.set;
 
 import io.remus.alock.Lock;
 import io.remus.alock.LockContext;
-import io.remus.alock.LockKind;
 import io.remus.alock.LockOptions;
 import io.remus.alock.LockTimeoutException;
 import io.remus.alock.LockUsageException;
+import io.remus.alock.kind.LockKind;
 import io.remus.core.ComputeThread;
 import io.remus.core.fabric.Opcode;
 import io.remus.core.sim.SimFabric;

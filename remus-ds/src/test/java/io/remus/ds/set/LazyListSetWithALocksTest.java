@@ -1,6 +1,7 @@
 package io.remus.ds.set;
 
-import io.remus.alock.LockKind;
+import io.remus.alock.kind.LockKind;
+
 
 /**
  * {@link LazyListSet} with ALocks: the set contract ({@link LazyListSetTest}).

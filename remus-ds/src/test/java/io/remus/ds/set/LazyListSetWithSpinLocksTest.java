@@ -1,7 +1,7 @@
 package io.remus.ds.set;
 
 import io.remus.alock.LockContext;
-import io.remus.alock.LockKind;
+import io.remus.alock.kind.LockKind;
 import io.remus.core.ComputeThread;
 import io.remus.core.testing.TestCluster;
 import io.remus.ds.reclaim.NeverReclaimer;

@@ -1,6 +1,6 @@
 package io.remus.ds.set;
 
-import io.remus.alock.LockKind;
+import io.remus.alock.kind.LockKind;
 import io.remus.check.CheckResult;
 import io.remus.check.Verdict;
 import io.remus.core.sim.SimFabric;

@@ -1,7 +1,7 @@
 package io.remus.ds.set;
 
+import io.remus.alock.kind.LockKind;
 import io.remus.ds.testing.Counts;
-import io.remus.alock.LockKind;
 import io.remus.core.ComputeThread;
 import io.remus.core.sim.SimFabric;
 import io.remus.core.testing.TestCluster;

@@ -1,9 +1,9 @@
 package io.remus.ds.set;
 
 import io.remus.alock.LockContext;
-import io.remus.alock.LockKind;
 import io.remus.alock.LockOptions;
 import io.remus.alock.LockTimeoutException;
+import io.remus.alock.kind.LockKind;
 import io.remus.core.ComputeThread;
 import io.remus.core.fabric.Opcode;
 import io.remus.core.sim.SimFabric;

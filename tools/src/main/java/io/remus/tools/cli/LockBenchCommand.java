@@ -1,7 +1,7 @@
 package io.remus.tools.cli;
 
-import io.remus.alock.LockKind;
 import io.remus.alock.LockOptions;
+import io.remus.alock.kind.LockKind;
 import io.remus.bench.lock.ClusterLockBenchmark;
 import io.remus.bench.lock.ClusterLockRunner;
 import io.remus.bench.lock.LockBenchmarkConfig;

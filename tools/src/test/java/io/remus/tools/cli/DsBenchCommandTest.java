@@ -1,6 +1,6 @@
 package io.remus.tools.cli;
 
-import io.remus.alock.LockKind;
+import io.remus.alock.kind.LockKind;
 import io.remus.bench.structure.DsBenchmarkConfig;
 import io.remus.bench.structure.StructureKind;
 import io.remus.bench.structure.Ycsb;

@@ -1,6 +1,6 @@
 package io.remus.tools.cli;
 
-import io.remus.alock.LockKind;
+import io.remus.alock.kind.LockKind;
 import io.remus.bench.lock.LockBenchmarkConfig;
 import io.remus.tools.Remus;
 import io.remus.tools.RemusRun;

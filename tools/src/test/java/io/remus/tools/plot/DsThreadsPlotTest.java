@@ -1,6 +1,6 @@
 package io.remus.tools.plot;
 
-import io.remus.alock.LockKind;
+import io.remus.alock.kind.LockKind;
 import io.remus.bench.stats.LatencySummary;
 import io.remus.bench.structure.Cost;
 import io.remus.bench.structure.DsBenchmarkConfig;

@@ -1,6 +1,6 @@
 package io.remus.tools.report;
 
-import io.remus.alock.LockKind;
+import io.remus.alock.kind.LockKind;
 import io.remus.bench.lock.LockBenchmarkConfig;
 import io.remus.tools.lock.LockJsonFormat;
 import io.remus.tools.lock.LockReport;

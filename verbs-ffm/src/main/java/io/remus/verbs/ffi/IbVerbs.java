@@ -17,7 +17,8 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
  *
  * <p>Each function is declared by a {@link NativeFunction} constant (upper-case C name) and
  * linked lazily by a holder class on first call ({@link NativeFunction#link()}: a missing library
- * or symbol makes every call throw {@link io.remus.verbs.NativeLibraryMissingException}).
+ * or symbol makes every call throw the {@link MissingLibraryReport}'s exception, the verbs layer's
+ * {@code NativeLibraryMissingException}).
  *
  * <p>Where the header's name is not an exported symbol (rdma-core 44):
  * <ul>

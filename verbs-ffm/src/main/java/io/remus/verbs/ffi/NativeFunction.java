@@ -1,7 +1,5 @@
 package io.remus.verbs.ffi;
 
-import io.remus.verbs.NativeLibraryMissingException;
-
 import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.Linker;
 import java.lang.foreign.MemorySegment;
@@ -95,36 +93,41 @@ public record NativeFunction(String name, String cPrototype, FunctionDescriptor 
      * Links the exported symbol.
      *
      * @return a handle taking the call-state segment first when {@link #capturesErrno()}
-     * @throws NativeLibraryMissingException if the library cannot be loaded or lacks the symbol
+     * @throws RuntimeException the {@link MissingLibraryReport}'s exception if the library cannot
+     *                          be loaded or lacks the symbol
      */
     public MethodHandle downcall() {
         if (isPointer()) {
             throw new IllegalStateException(name + " is a function pointer: use downcallUnbound()");
         }
-        MemorySegment address;
-        if (library instanceof NativeLibraries.Library lib) {
-            address = lib.find(name);
-        } else {
-            address = library.get().find(name).orElseThrow(() -> new NativeLibraryMissingException(
-                    "the C library has no symbol " + name, null));
+        NativeLibraries.Missing missing = missing();
+        if (missing != null) {
+            throw missing.exception();
         }
+        MemorySegment address = library.get().find(name).orElseThrow();
         return Linker.nativeLinker().downcallHandle(address, descriptor, options());
+    }
+
+    /** {@return why the exported symbol cannot be linked, or {@code null}} */
+    private NativeLibraries.Missing missing() {
+        if (library instanceof NativeLibraries.Library lib) {
+            return lib.missing(name);
+        }
+        return library.get().find(name).isPresent() ? null
+                : new NativeLibraries.Missing("the C library has no symbol " + name, null);
     }
 
     /**
      * Links the exported symbol for a header class's holder, whose static initializer must not
      * fail: where the library or the symbol is missing, the handle returned has the downcall's
-     * type and throws a new {@link NativeLibraryMissingException} (same message) on every call.
-     * The handle is stored in a {@code static final} field either way, so the JIT folds it.
+     * type and throws a new exception (the {@link MissingLibraryReport}'s, same message) on every
+     * call. The handle is stored in a {@code static final} field either way, so the JIT folds it.
      *
      * @return the downcall, or a handle of its type that throws the typed failure
      */
     public MethodHandle link() {
-        try {
-            return downcall();
-        } catch (NativeLibraryMissingException e) {
-            return failing(e);
-        }
+        NativeLibraries.Missing missing = isPointer() ? null : missing();
+        return missing == null ? downcall() : failing(missing);
     }
 
     /** {@return the Java type of {@link #downcall()}'s handle, without linking anything} */
@@ -133,9 +136,9 @@ public record NativeFunction(String name, String cPrototype, FunctionDescriptor 
         return capturesErrno ? type.insertParameterTypes(0, MemorySegment.class) : type;
     }
 
-    private MethodHandle failing(NativeLibraryMissingException failure) {
+    private MethodHandle failing(NativeLibraries.Missing failure) {
         MethodType type = type();
-        MethodHandle thrower = MethodHandles.throwException(type.returnType(), NativeLibraryMissingException.class);
+        MethodHandle thrower = MethodHandles.throwException(type.returnType(), RuntimeException.class);
         MethodHandle fresh = MethodHandles.collectArguments(thrower, 0, FRESH_FAILURE.bindTo(failure));
         return MethodHandles.dropArguments(fresh, 0, type.parameterList());
     }
@@ -145,14 +148,14 @@ public record NativeFunction(String name, String cPrototype, FunctionDescriptor 
     static {
         try {
             FRESH_FAILURE = MethodHandles.lookup().findStatic(NativeFunction.class, "freshFailure",
-                    MethodType.methodType(NativeLibraryMissingException.class, NativeLibraryMissingException.class));
+                    MethodType.methodType(RuntimeException.class, NativeLibraries.Missing.class));
         } catch (ReflectiveOperationException e) {
             throw new AssertionError(e);
         }
     }
 
-    private static NativeLibraryMissingException freshFailure(NativeLibraryMissingException failure) {
-        return new NativeLibraryMissingException(failure.getMessage(), failure.getCause());
+    private static RuntimeException freshFailure(NativeLibraries.Missing failure) {
+        return failure.exception();
     }
 
     /** {@return a handle whose first argument is the function's address (for function pointers)} */

@@ -1,11 +1,9 @@
 package io.remus.verbs.ffi;
 
-import io.remus.verbs.NativeLibraryMissingException;
-
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.SymbolLookup;
-import java.util.Optional;
+import java.util.ServiceLoader;
 import java.util.function.Supplier;
 
 /**
@@ -17,7 +15,8 @@ import java.util.function.Supplier;
  * (read on first use).
  *
  * <p>Nothing here runs in a static initializer that can fail. A library that cannot be loaded,
- * or that loads but lacks a symbol the binding needs, is a {@link NativeLibraryMissingException}
+ * or that loads but lacks a symbol the binding needs, is an exception built by the
+ * {@link MissingLibraryReport} the verbs layer provides (its {@code NativeLibraryMissingException})
  * naming the library, the override and the Debian package; the failure is remembered, and every
  * later call gets a new exception with the same message (never {@code ExceptionInInitializerError}
  * or {@code NoClassDefFoundError}).
@@ -49,25 +48,40 @@ public final class NativeLibraries {
     /**
      * Checks that libibverbs loads and exports the verbs (its {@code ibv_get_device_list}).
      *
-     * @throws NativeLibraryMissingException if not, naming the library and the package
+     * @throws RuntimeException the {@link MissingLibraryReport}'s exception if not, naming the
+     *                          library and the package
      */
     public static void requireIbverbs() {
-        IBVERBS.requireProbeSymbol();
+        IBVERBS.find(IBVERBS.probeSymbol);
     }
 
     /** {@return whether libibverbs can be loaded on this host and exports the verbs} */
     public static boolean ibverbsAvailable() {
-        try {
-            requireIbverbs();
-            return true;
-        } catch (NativeLibraryMissingException e) {
-            return false;
+        return IBVERBS.missing(IBVERBS.probeSymbol) == null;
+    }
+
+    /**
+     * Why a library or one of its symbols cannot be used: the message and the loader's failure
+     * ({@code null} where the library loaded but lacks the symbol).
+     */
+    record Missing(String message, Throwable cause) {
+        /** {@return a new exception for it, built by the {@link MissingLibraryReport}} */
+        RuntimeException exception() {
+            return Report.REPORT.exception(message, cause);
         }
+    }
+
+    /** The {@link MissingLibraryReport} provided by the verbs layer, found on first failure. */
+    private static final class Report {
+        static final MissingLibraryReport REPORT = ServiceLoader
+                .load(MissingLibraryReport.class, NativeLibraries.class.getClassLoader())
+                .findFirst()
+                .orElse(IllegalStateException::new);
     }
 
     /**
      * One native library, loaded on first use. A failure is remembered and each later call
-     * throws a new {@link NativeLibraryMissingException} with the same message and cause.
+     * throws a new exception (the {@link MissingLibraryReport}'s) with the same message and cause.
      */
     public static final class Library implements Supplier<SymbolLookup> {
         private final String property;
@@ -76,7 +90,7 @@ public final class NativeLibraries {
         private final String probeSymbol;
         private SymbolLookup lookup;
         private String loadedName;
-        private NativeLibraryMissingException failure;
+        private Missing failure;
 
         Library(String property, String soname, String debianPackage, String probeSymbol) {
             this.property = property;
@@ -87,21 +101,14 @@ public final class NativeLibraries {
 
         /**
          * {@return the library's symbols}
-         * @throws NativeLibraryMissingException if it cannot be loaded (every time, not only the first)
+         * @throws RuntimeException the {@link MissingLibraryReport}'s exception if it cannot be
+         *                          loaded (every time, not only the first)
          */
         @Override
         public synchronized SymbolLookup get() {
-            if (lookup == null && failure == null) {
-                String name = System.getProperty(property, soname);
-                try {
-                    lookup = SymbolLookup.libraryLookup(name, Arena.global());
-                    loadedName = name;
-                } catch (IllegalArgumentException | UnsatisfiedLinkError e) {
-                    failure = new NativeLibraryMissingException("cannot load " + name + advice(), e);
-                }
-            }
-            if (failure != null) {
-                throw new NativeLibraryMissingException(failure.getMessage(), failure.getCause());
+            Missing missing = load();
+            if (missing != null) {
+                throw missing.exception();
             }
             return lookup;
         }
@@ -109,14 +116,27 @@ public final class NativeLibraries {
         /**
          * @param symbol a C symbol
          * @return its address
-         * @throws NativeLibraryMissingException if the library cannot be loaded or lacks the symbol
+         * @throws RuntimeException the {@link MissingLibraryReport}'s exception if the library
+         *                          cannot be loaded or lacks the symbol
          */
         public MemorySegment find(String symbol) {
-            Optional<MemorySegment> address = get().find(symbol);
-            if (address.isEmpty()) {
-                throw missingSymbol(symbol);
+            Missing missing = missing(symbol);
+            if (missing != null) {
+                throw missing.exception();
             }
-            return address.get();
+            return get().find(symbol).orElseThrow();
+        }
+
+        /**
+         * @param symbol a C symbol
+         * @return why it cannot be used, or {@code null} where the library loads and exports it
+         */
+        Missing missing(String symbol) {
+            Missing missing = load();
+            if (missing != null) {
+                return missing;
+            }
+            return get().find(symbol).isPresent() ? null : missingSymbol(symbol);
         }
 
         @Override
@@ -124,14 +144,24 @@ public final class NativeLibraries {
             return soname;
         }
 
-        private void requireProbeSymbol() {
-            find(probeSymbol);
+        /** Loads the library on first use; {@return why it cannot be loaded, or {@code null}} */
+        private synchronized Missing load() {
+            if (lookup == null && failure == null) {
+                String name = System.getProperty(property, soname);
+                try {
+                    lookup = SymbolLookup.libraryLookup(name, Arena.global());
+                    loadedName = name;
+                } catch (IllegalArgumentException | UnsatisfiedLinkError e) {
+                    failure = new Missing("cannot load " + name + advice(), e);
+                }
+            }
+            return failure;
         }
 
-        private synchronized NativeLibraryMissingException missingSymbol(String symbol) {
+        private synchronized Missing missingSymbol(String symbol) {
             String name = loadedName == null ? soname : loadedName;
             String what = name.equals(soname) ? name : name + " (loaded as " + soname + ")";
-            return new NativeLibraryMissingException(what + " has no symbol " + symbol
+            return new Missing(what + " has no symbol " + symbol
                     + ": it is not " + soname + " or it is too old" + advice(), null);
         }
 

@@ -1,9 +1,12 @@
-package io.remus.alock.queue;
+package io.remus.alock.mcs;
 
 import io.remus.alock.LockContext;
 import io.remus.alock.LockHandle;
 import io.remus.alock.LockTimeoutException;
 import io.remus.alock.LockUsageException;
+import io.remus.alock.queue.ParkedWaiters;
+import io.remus.alock.queue.QueueNode;
+import io.remus.alock.queue.QueueNodePool;
 import io.remus.core.memory.RemotePtr;
 
 /**
@@ -84,6 +87,10 @@ public abstract class QueueLock extends LockHandle {
             throw new LockUsageException(describe() + " is already held by this handle");
         }
         long me = context.queueNodes().take();
+        if (me == 0) {
+            throw new LockUsageException("this thread already holds or waits for " + context.queueNodes().size()
+                    + " queue locks (LockOptions.maxHeldLocks)");
+        }
         node = me;
         try {
             acquire(me);

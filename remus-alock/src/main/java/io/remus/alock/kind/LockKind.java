@@ -1,5 +1,8 @@
-package io.remus.alock;
+package io.remus.alock.kind;
 
+import io.remus.alock.Lock;
+import io.remus.alock.LockContext;
+import io.remus.alock.LockWord;
 import io.remus.alock.asymmetric.ALock;
 import io.remus.alock.mcs.RdmaMcsLock;
 import io.remus.alock.spin.RdmaSpinLock;

@@ -1,0 +1,23 @@
+package io.remus.alock.mcs;
+
+import io.remus.core.fabric.Fabric;
+import io.remus.core.sim.SimOptions;
+import io.remus.core.testing.Fabrics;
+import io.remus.verbs.testing.DeviceTests;
+import org.junit.jupiter.api.Named;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Timeout;
+
+import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
+import java.util.stream.Stream;
+
+/** {@link RdmaMcsLockTest} (the MCS lock's lock contract) on the verbs fabric (device {@code REMUS_TEST_DEVICE}, all nodes in this process). */
+@Tag(DeviceTests.TAG)
+@Timeout(value = 600, unit = TimeUnit.SECONDS)
+class RdmaMcsLockOnVerbsTest extends RdmaMcsLockTest {
+    @Override
+    protected Stream<Named<Function<SimOptions, Fabric>>> fabrics() {
+        return Fabrics.verbs();
+    }
+}
