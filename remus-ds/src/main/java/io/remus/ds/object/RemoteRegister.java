@@ -112,12 +112,13 @@ public final class RemoteRegister implements AutoCloseable {
     private long seen;
     private long allocatorRoundTrips;
     private long allocatorCompareAndSwaps;
-    private boolean closed;
+    private final ObjectHandle handle;
 
     private RemoteRegister(ComputeThread thread, Reclaimer reclaimer, StructureIdentity identity, int size, long seen) {
         this.thread = thread;
         this.reclaimer = reclaimer;
         this.identity = identity;
+        this.handle = new ObjectHandle(thread, identity);
         this.root = identity.ptr();
         this.size = size;
         this.home = RemotePtr.node(root);
@@ -222,7 +223,7 @@ public final class RemoteRegister implements AutoCloseable {
      */
     public void write(MemorySegment value) {
         Objects.requireNonNull(value, "value");
-        RemoteCounter.requireOpen(closed, identity);
+        handle.requireOpen();
         requireSize(value.byteSize());
         try (Guard g = reclaimer.enter()) {
             long block = allocate();
@@ -307,7 +308,7 @@ public final class RemoteRegister implements AutoCloseable {
      */
     public void read(MemorySegment destination) {
         Objects.requireNonNull(destination, "destination");
-        RemoteCounter.requireOpen(closed, identity);
+        handle.requireOpen();
         requireSize(destination.byteSize());
         long current = RemotePtr.offset(root, CURRENT);
         boolean again = false;
@@ -373,11 +374,7 @@ public final class RemoteRegister implements AutoCloseable {
      */
     @Override
     public void close() {
-        if (closed) {
-            return;
-        }
-        closed = true;
-        identity.close(thread, ROOT_BYTES, this::freeValue);
+        handle.close(ROOT_BYTES, this::freeValue);
     }
 
     /**
@@ -390,9 +387,7 @@ public final class RemoteRegister implements AutoCloseable {
      *                               (this handle is closed after)
      */
     public void destroy() {
-        RemoteCounter.requireOpen(closed, identity);
-        closed = true;
-        identity.destroy(thread, ROOT_BYTES, this::freeValue);
+        handle.destroy(ROOT_BYTES, this::freeValue);
     }
 
     private void freeValue() {

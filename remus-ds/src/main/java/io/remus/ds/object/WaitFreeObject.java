@@ -207,7 +207,7 @@ public final class WaitFreeObject<S> implements AutoCloseable {
     private long failedSequence;
     private long allocatorRoundTrips;
     private long allocatorCompareAndSwaps;
-    private boolean closed;
+    private final ObjectHandle handle;
 
     private WaitFreeObject(ComputeThread thread, Reclaimer reclaimer, SequentialObject<S> object, Helping helping,
                            StructureIdentity identity, int capacity, int slot, long sequence) {
@@ -216,6 +216,7 @@ public final class WaitFreeObject<S> implements AutoCloseable {
         this.object = object;
         this.helping = helping;
         this.identity = identity;
+        this.handle = new ObjectHandle(thread, identity);
         this.root = identity.ptr();
         this.home = RemotePtr.node(root);
         this.capacity = capacity;
@@ -462,7 +463,7 @@ public final class WaitFreeObject<S> implements AutoCloseable {
      *                                  the state pointer, by another)
      */
     public long apply(long operation, long argument) {
-        requireOpen();
+        handle.requireOpen();
         if (pending) {
             try {
                 complete(sequence, false);
@@ -683,7 +684,7 @@ public final class WaitFreeObject<S> implements AutoCloseable {
      *                               state pointer, by another)
      */
     public S read() {
-        requireOpen();
+        handle.requireOpen();
         readBlock();
         return object.load(thread.buffer().asSlice(slotAt(bufOld, capacity), stateBytes));
     }
@@ -700,7 +701,7 @@ public final class WaitFreeObject<S> implements AutoCloseable {
      * @throws ClosedObjectException when the object was destroyed
      */
     public long applied(int i) {
-        requireOpen();
+        handle.requireOpen();
         if (i < 0 || i >= capacity) {
             throw new BadArgumentException("announce slot must be 0.." + (capacity - 1) + ", got " + i);
         }
@@ -758,10 +759,9 @@ public final class WaitFreeObject<S> implements AutoCloseable {
      */
     @Override
     public void close() {
-        if (closed) {
+        if (!handle.closeOnce()) {
             return;
         }
-        closed = true;
         try {
             freeSpare();
         } finally {
@@ -780,8 +780,7 @@ public final class WaitFreeObject<S> implements AutoCloseable {
      *                               (this handle is closed after)
      */
     public void destroy() {
-        requireOpen();
-        closed = true;
+        handle.closeToDestroy();
         try {
             freeSpare();
         } finally {
@@ -799,9 +798,5 @@ public final class WaitFreeObject<S> implements AutoCloseable {
 
     private void freeState() {
         thread.allocator().deallocate(thread.read(RemotePtr.offset(root, STATE)), blockBytes);
-    }
-
-    private void requireOpen() {
-        RemoteCounter.requireOpen(closed, identity);
     }
 }

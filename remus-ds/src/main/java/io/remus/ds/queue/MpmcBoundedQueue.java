@@ -135,13 +135,14 @@ public final class MpmcBoundedQueue implements AutoCloseable {
     private final MemorySegment rootWords = MemorySegment.ofArray(new long[5]);
     private long tail;
     private long head;
-    private boolean closed;
+    private final QueueHandle handle;
 
     private MpmcBoundedQueue(ComputeThread thread, StructureIdentity identity, int capacity, long tail, long head) {
         this.thread = thread;
         this.identity = identity;
         this.ptr = identity.ptr();
         this.capacity = capacity;
+        this.handle = new QueueHandle(thread, identity, bytes(capacity));
         this.tail = tail;
         this.head = head;
     }
@@ -262,7 +263,7 @@ public final class MpmcBoundedQueue implements AutoCloseable {
      * @throws CorruptedMemoryException when the slot's sequence word changed under the claim holder
      */
     public boolean offer(long value, Duration patience) {
-        deadline(patience);
+        handle.deadline(patience);
         long pos = tail;
         boolean first = true;
         while (true) {
@@ -320,7 +321,7 @@ public final class MpmcBoundedQueue implements AutoCloseable {
      * @throws CorruptedMemoryException when the slot's sequence word went back under the claim holder
      */
     public OptionalLong poll(Duration patience) {
-        long deadline = deadline(patience);
+        long deadline = handle.deadline(patience);
         long pos = head;
         long busy = 0;
         boolean first = true;
@@ -386,18 +387,6 @@ public final class MpmcBoundedQueue implements AutoCloseable {
         }
     }
 
-    private long deadline(Duration patience) {
-        Objects.requireNonNull(patience, "patience");
-        if (closed) {
-            throw new ClosedQueueException("handle of queue " + RemotePtr.toString(ptr) + " is closed");
-        }
-        if (patience.isNegative()) {
-            throw new BadArgumentException("patience must not be negative, got " + patience);
-        }
-        long now = System.nanoTime();
-        long nanos = patience.compareTo(Duration.ofDays(365)) > 0 ? Duration.ofDays(365).toNanos() : patience.toNanos();
-        return now + nanos;
-    }
 
     /**
      * Waits before re-reading a slot held by a claim in flight ({@code busy} consecutive times so far),
@@ -424,11 +413,7 @@ public final class MpmcBoundedQueue implements AutoCloseable {
      */
     @Override
     public void close() {
-        if (closed) {
-            return;
-        }
-        closed = true;
-        identity.close(thread, bytes(capacity), () -> { });
+        handle.close();
     }
 
     /**
@@ -444,10 +429,6 @@ public final class MpmcBoundedQueue implements AutoCloseable {
      *                              the queue first (this handle is closed after)
      */
     public void destroy() {
-        if (closed) {
-            throw new ClosedQueueException("handle of queue " + RemotePtr.toString(ptr) + " is closed");
-        }
-        closed = true;
-        identity.destroy(thread, bytes(capacity), () -> { });
+        handle.destroy();
     }
 }

@@ -147,7 +147,7 @@ public final class MpmcCrashTolerantQueue implements AutoCloseable {
     private long poisoned;
     private long poisonedPublications;
     private long lostCells;
-    private boolean closed;
+    private final QueueHandle handle;
 
     private MpmcCrashTolerantQueue(ComputeThread thread, StructureIdentity identity, int capacity, int cells,
                                    long[] tickets) {
@@ -157,6 +157,7 @@ public final class MpmcCrashTolerantQueue implements AutoCloseable {
         this.ptr = ptr;
         this.capacity = capacity;
         this.cells = cells;
+        this.handle = new QueueHandle(thread, identity, bytes(capacity, cells));
         this.allocated = new Ring("allocated", ptr + ALLOC_TAIL, ptr + ALLOC_HEAD, ptr + HEADER_BYTES, capacity,
                 tickets[0], tickets[1]);
         this.free = new Ring("free", ptr + FREE_TAIL, ptr + FREE_HEAD, ptr + HEADER_BYTES + 8L * capacity, cells,
@@ -339,7 +340,7 @@ public final class MpmcCrashTolerantQueue implements AutoCloseable {
      * @throws CorruptedMemoryException when an entry or a cell index is no queue's
      */
     public boolean offer(long value, Duration patience) {
-        long deadline = deadline(patience);
+        long deadline = handle.deadline(patience);
         int index = free.take(deadline);
         if (index < 0) {
             return false;
@@ -370,7 +371,7 @@ public final class MpmcCrashTolerantQueue implements AutoCloseable {
      * @throws CorruptedMemoryException when an entry or a cell index is no queue's
      */
     public OptionalLong poll(Duration patience) {
-        long deadline = deadline(patience);
+        long deadline = handle.deadline(patience);
         int index = allocated.take(deadline);
         if (index < 0) {
             return OptionalLong.empty();
@@ -393,17 +394,6 @@ public final class MpmcCrashTolerantQueue implements AutoCloseable {
         }
     }
 
-    private long deadline(Duration patience) {
-        Objects.requireNonNull(patience, "patience");
-        if (closed) {
-            throw new ClosedQueueException("handle of queue " + RemotePtr.toString(ptr) + " is closed");
-        }
-        if (patience.isNegative()) {
-            throw new BadArgumentException("patience must not be negative, got " + patience);
-        }
-        long nanos = patience.compareTo(Duration.ofDays(365)) > 0 ? Duration.ofDays(365).toNanos() : patience.toNanos();
-        return System.nanoTime() + nanos;
-    }
 
     /** Spins, then parks, longer with each consecutive busy round, never past the deadline. */
     private static long pause(long deadline, long busy) {
@@ -423,11 +413,7 @@ public final class MpmcCrashTolerantQueue implements AutoCloseable {
      */
     @Override
     public void close() {
-        if (closed) {
-            return;
-        }
-        closed = true;
-        identity.close(thread, bytes(capacity, cells), () -> { });
+        handle.close();
     }
 
     /**
@@ -443,11 +429,7 @@ public final class MpmcCrashTolerantQueue implements AutoCloseable {
      *                              the queue first (this handle is closed after)
      */
     public void destroy() {
-        if (closed) {
-            throw new ClosedQueueException("handle of queue " + RemotePtr.toString(ptr) + " is closed");
-        }
-        closed = true;
-        identity.destroy(thread, bytes(capacity, cells), () -> { });
+        handle.destroy();
     }
 
     /** One ring of cell indices: its tail and head words, its entries, and this handle's last view of both. */

@@ -148,13 +148,14 @@ public final class MpmcScqQueue implements AutoCloseable {
     /** Receives a READ of the handles word, the identity word and the header's first seven words. */
     private final MemorySegment rootWords = MemorySegment.ofArray(new long[9]);
     private long retakes;
-    private boolean closed;
+    private final QueueHandle handle;
 
     private MpmcScqQueue(ComputeThread thread, StructureIdentity identity, int capacity) {
         this.thread = thread;
         this.identity = identity;
         this.ptr = identity.ptr();
         this.capacity = capacity;
+        this.handle = new QueueHandle(thread, identity, bytes(capacity));
         long entries = ptr + HEADER_BYTES;
         this.allocated = new Ring("allocated", ptr + ALLOC_RING, entries);
         this.free = new Ring("free", ptr + FREE_RING, entries + 16L * capacity);
@@ -303,7 +304,7 @@ public final class MpmcScqQueue implements AutoCloseable {
      * @throws CorruptedMemoryException when an entry or a cell index is no queue's
      */
     public boolean offer(long value) {
-        checkOpen();
+        handle.requireOpen();
         int index = free.take();
         if (index < 0) {
             return false;
@@ -329,7 +330,7 @@ public final class MpmcScqQueue implements AutoCloseable {
      * @throws CorruptedMemoryException when an entry or a cell index is no queue's
      */
     public OptionalLong poll() {
-        checkOpen();
+        handle.requireOpen();
         int index = allocated.take();
         if (index < 0) {
             return OptionalLong.empty();
@@ -342,11 +343,6 @@ public final class MpmcScqQueue implements AutoCloseable {
         return OptionalLong.of(value);
     }
 
-    private void checkOpen() {
-        if (closed) {
-            throw new ClosedQueueException("handle of queue " + RemotePtr.toString(ptr) + " is closed");
-        }
-    }
 
     /**
      * Ends this handle: later calls throw {@link ClosedQueueException}; idempotent. Drops the handle from the
@@ -355,11 +351,7 @@ public final class MpmcScqQueue implements AutoCloseable {
      */
     @Override
     public void close() {
-        if (closed) {
-            return;
-        }
-        closed = true;
-        identity.close(thread, bytes(capacity), () -> { });
+        handle.close();
     }
 
     /**
@@ -375,9 +367,7 @@ public final class MpmcScqQueue implements AutoCloseable {
      *                              the queue first (this handle is closed after)
      */
     public void destroy() {
-        checkOpen();
-        closed = true;
-        identity.destroy(thread, bytes(capacity), () -> { });
+        handle.destroy();
     }
 
     /** One ring of cell indices: its tail, head and threshold words and its {@code 2n} entries. */
