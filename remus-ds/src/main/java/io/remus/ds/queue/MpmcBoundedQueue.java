@@ -114,7 +114,7 @@ import java.util.concurrent.locks.LockSupport;
  * <p>A handle is confined to its compute thread's owner; each thread attaches its own. Tickets are
  * 63-bit counts that would overflow after 2<sup>62</sup> operations.
  */
-public final class MpmcBoundedQueue implements AutoCloseable {
+public final class MpmcBoundedQueue extends MpmcQueueHandle {
     /** Bytes of the header before the first slot. */
     public static final int HEADER_BYTES = 64;
     /** Bytes of a slot: its sequence word and its value word. */
@@ -135,14 +135,13 @@ public final class MpmcBoundedQueue implements AutoCloseable {
     private final MemorySegment rootWords = MemorySegment.ofArray(new long[5]);
     private long tail;
     private long head;
-    private final QueueHandle handle;
 
     private MpmcBoundedQueue(ComputeThread thread, StructureIdentity identity, int capacity, long tail, long head) {
+        super(thread, identity, bytes(capacity));
         this.thread = thread;
         this.identity = identity;
         this.ptr = identity.ptr();
         this.capacity = capacity;
-        this.handle = new QueueHandle(thread, identity, bytes(capacity));
         this.tail = tail;
         this.head = head;
     }
@@ -263,7 +262,7 @@ public final class MpmcBoundedQueue implements AutoCloseable {
      * @throws CorruptedMemoryException when the slot's sequence word changed under the claim holder
      */
     public boolean offer(long value, Duration patience) {
-        handle.deadline(patience);
+        deadline(patience);
         long pos = tail;
         boolean first = true;
         while (true) {
@@ -321,7 +320,7 @@ public final class MpmcBoundedQueue implements AutoCloseable {
      * @throws CorruptedMemoryException when the slot's sequence word went back under the claim holder
      */
     public OptionalLong poll(Duration patience) {
-        long deadline = handle.deadline(patience);
+        long deadline = deadline(patience);
         long pos = head;
         long busy = 0;
         boolean first = true;
@@ -404,31 +403,5 @@ public final class MpmcBoundedQueue implements AutoCloseable {
             LockSupport.parkNanos(Math.min(Math.min(1_000L << Math.min(busy - 4, 10), MAX_BACKOFF_NANOS), left));
         }
         return busy;
-    }
-
-    /**
-     * Ends this handle: later calls throw {@link ClosedQueueException}; idempotent. Drops the handle from the
-     * queue's root (one fetch-and-add, {@link StructureIdentity#close}); when the queue was destroyed and this was
-     * its last open handle, frees it (the allocator's costs).
-     */
-    @Override
-    public void close() {
-        handle.close();
-    }
-
-    /**
-     * Destroys the queue and closes this handle: one compare-and-swap of the root's handles word marks it destroyed
-     * ({@link StructureIdentity#destroy}); when no other handle is open it is freed here (the allocator's costs:
-     * {@link io.remus.core.memory.RemoteAllocator#deallocate(long, long, long)}), else by the last other handle to
-     * {@link #close()}, so no handle ever touches freed memory. Of two destroys of one queue, in any handles and
-     * processes, exactly one marks it; the other closes its handle and throws. Every call of any handle that starts
-     * after it returned throws {@link ClosedQueueException} (the first READ of each call sees the handles word); a
-     * call concurrent with it completes on the queue's memory, intact, before or after it.
-     *
-     * @throws ClosedQueueException after {@link #close()} or {@link #destroy()}, or when another handle destroyed
-     *                              the queue first (this handle is closed after)
-     */
-    public void destroy() {
-        handle.destroy();
     }
 }

@@ -111,7 +111,7 @@ import java.util.concurrent.locks.LockSupport;
  * compute thread's owner; each thread attaches its own. Tickets are 64-bit counts; an entry's state wraps
  * modulo 2<sup>48</sup>, which is safe while no caller's view of a ring is 2<sup>46</sup> tickets stale.
  */
-public final class MpmcCrashTolerantQueue implements AutoCloseable {
+public final class MpmcCrashTolerantQueue extends MpmcQueueHandle {
     /** Bytes of the header before the first entry. */
     public static final int HEADER_BYTES = 64;
     /** The most cells: a cell index is 16 bits, and {@link #NONE} is reserved. */
@@ -147,17 +147,16 @@ public final class MpmcCrashTolerantQueue implements AutoCloseable {
     private long poisoned;
     private long poisonedPublications;
     private long lostCells;
-    private final QueueHandle handle;
 
     private MpmcCrashTolerantQueue(ComputeThread thread, StructureIdentity identity, int capacity, int cells,
                                    long[] tickets) {
+        super(thread, identity, bytes(capacity, cells));
         this.thread = thread;
         this.identity = identity;
         long ptr = identity.ptr();
         this.ptr = ptr;
         this.capacity = capacity;
         this.cells = cells;
-        this.handle = new QueueHandle(thread, identity, bytes(capacity, cells));
         this.allocated = new Ring("allocated", ptr + ALLOC_TAIL, ptr + ALLOC_HEAD, ptr + HEADER_BYTES, capacity,
                 tickets[0], tickets[1]);
         this.free = new Ring("free", ptr + FREE_TAIL, ptr + FREE_HEAD, ptr + HEADER_BYTES + 8L * capacity, cells,
@@ -340,7 +339,7 @@ public final class MpmcCrashTolerantQueue implements AutoCloseable {
      * @throws CorruptedMemoryException when an entry or a cell index is no queue's
      */
     public boolean offer(long value, Duration patience) {
-        long deadline = handle.deadline(patience);
+        long deadline = deadline(patience);
         int index = free.take(deadline);
         if (index < 0) {
             return false;
@@ -371,7 +370,7 @@ public final class MpmcCrashTolerantQueue implements AutoCloseable {
      * @throws CorruptedMemoryException when an entry or a cell index is no queue's
      */
     public OptionalLong poll(Duration patience) {
-        long deadline = handle.deadline(patience);
+        long deadline = deadline(patience);
         int index = allocated.take(deadline);
         if (index < 0) {
             return OptionalLong.empty();
@@ -404,32 +403,6 @@ public final class MpmcCrashTolerantQueue implements AutoCloseable {
             LockSupport.parkNanos(Math.min(Math.min(1_000L << Math.min(busy - 4, 10), MAX_BACKOFF_NANOS), left));
         }
         return busy;
-    }
-
-    /**
-     * Ends this handle: later calls throw {@link ClosedQueueException}; idempotent. Drops the handle from the
-     * queue's root (one fetch-and-add, {@link StructureIdentity#close}); when the queue was destroyed and this was
-     * its last open handle, frees it (the allocator's costs).
-     */
-    @Override
-    public void close() {
-        handle.close();
-    }
-
-    /**
-     * Destroys the queue and closes this handle: one compare-and-swap of the root's handles word marks it destroyed
-     * ({@link StructureIdentity#destroy}); when no other handle is open it is freed here (the allocator's costs:
-     * {@link io.remus.core.memory.RemoteAllocator#deallocate(long, long, long)}), else by the last other handle to
-     * {@link #close()}, so no handle ever touches freed memory. Of two destroys of one queue, in any handles and
-     * processes, exactly one marks it; the other closes its handle and throws. Every call of any handle that starts
-     * after it returned throws {@link ClosedQueueException} (the first READ of each call sees the handles word); a
-     * call concurrent with it completes on the queue's memory, intact, before or after it.
-     *
-     * @throws ClosedQueueException after {@link #close()} or {@link #destroy()}, or when another handle destroyed
-     *                              the queue first (this handle is closed after)
-     */
-    public void destroy() {
-        handle.destroy();
     }
 
     /** One ring of cell indices: its tail and head words, its entries, and this handle's last view of both. */

@@ -116,7 +116,7 @@ import java.util.OptionalLong;
  * cycles wrap modulo 2<sup>47</sup>, which is safe while no caller's READ of an entry is 2<sup>46</sup> cycles
  * stale.
  */
-public final class MpmcScqQueue implements AutoCloseable {
+public final class MpmcScqQueue extends MpmcQueueHandle {
     /** Bytes of the header before the first entry. */
     public static final int HEADER_BYTES = 64;
     /** The index of an entry that holds no cell. */
@@ -148,14 +148,13 @@ public final class MpmcScqQueue implements AutoCloseable {
     /** Receives a READ of the handles word, the identity word and the header's first seven words. */
     private final MemorySegment rootWords = MemorySegment.ofArray(new long[9]);
     private long retakes;
-    private final QueueHandle handle;
 
     private MpmcScqQueue(ComputeThread thread, StructureIdentity identity, int capacity) {
+        super(thread, identity, bytes(capacity));
         this.thread = thread;
         this.identity = identity;
         this.ptr = identity.ptr();
         this.capacity = capacity;
-        this.handle = new QueueHandle(thread, identity, bytes(capacity));
         long entries = ptr + HEADER_BYTES;
         this.allocated = new Ring("allocated", ptr + ALLOC_RING, entries);
         this.free = new Ring("free", ptr + FREE_RING, entries + 16L * capacity);
@@ -304,7 +303,7 @@ public final class MpmcScqQueue implements AutoCloseable {
      * @throws CorruptedMemoryException when an entry or a cell index is no queue's
      */
     public boolean offer(long value) {
-        handle.requireOpen();
+        requireOpen();
         int index = free.take();
         if (index < 0) {
             return false;
@@ -330,7 +329,7 @@ public final class MpmcScqQueue implements AutoCloseable {
      * @throws CorruptedMemoryException when an entry or a cell index is no queue's
      */
     public OptionalLong poll() {
-        handle.requireOpen();
+        requireOpen();
         int index = allocated.take();
         if (index < 0) {
             return OptionalLong.empty();
@@ -341,33 +340,6 @@ public final class MpmcScqQueue implements AutoCloseable {
         long value = thread.await(read);
         free.put(index);
         return OptionalLong.of(value);
-    }
-
-
-    /**
-     * Ends this handle: later calls throw {@link ClosedQueueException}; idempotent. Drops the handle from the
-     * queue's root (one fetch-and-add, {@link StructureIdentity#close}); when the queue was destroyed and this was
-     * its last open handle, frees it (the allocator's costs).
-     */
-    @Override
-    public void close() {
-        handle.close();
-    }
-
-    /**
-     * Destroys the queue and closes this handle: one compare-and-swap of the root's handles word marks it destroyed
-     * ({@link StructureIdentity#destroy}); when no other handle is open it is freed here (the allocator's costs:
-     * {@link io.remus.core.memory.RemoteAllocator#deallocate(long, long, long)}), else by the last other handle to
-     * {@link #close()}, so no handle ever touches freed memory. Of two destroys of one queue, in any handles and
-     * processes, exactly one marks it; the other closes its handle and throws. Every call of any handle that starts
-     * after it returned throws {@link ClosedQueueException} (the first READ of each call sees the handles word); a
-     * call concurrent with it completes on the queue's memory, intact, before or after it.
-     *
-     * @throws ClosedQueueException after {@link #close()} or {@link #destroy()}, or when another handle destroyed
-     *                              the queue first (this handle is closed after)
-     */
-    public void destroy() {
-        handle.destroy();
     }
 
     /** One ring of cell indices: its tail, head and threshold words and its {@code 2n} entries. */
