@@ -127,9 +127,6 @@ public final class MpmcBoundedQueue extends MpmcQueueHandle {
     static final long HEAD = 16;
     private static final long MAX_BACKOFF_NANOS = 1_000_000;
 
-    private final ComputeThread thread;
-    private final StructureIdentity identity;
-    private final long ptr;
     private final int capacity;
     /** Receives a READ of the handles word, the identity word and the header's first three words. */
     private final MemorySegment rootWords = MemorySegment.ofArray(new long[5]);
@@ -138,9 +135,6 @@ public final class MpmcBoundedQueue extends MpmcQueueHandle {
 
     private MpmcBoundedQueue(ComputeThread thread, StructureIdentity identity, int capacity, long tail, long head) {
         super(thread, identity, bytes(capacity));
-        this.thread = thread;
-        this.identity = identity;
-        this.ptr = identity.ptr();
         this.capacity = capacity;
         this.tail = tail;
         this.head = head;
@@ -157,17 +151,10 @@ public final class MpmcBoundedQueue extends MpmcQueueHandle {
      * @throws BadArgumentException naming the value, for a capacity out of range
      */
     public static MpmcBoundedQueue create(ComputeThread thread, int capacity) {
-        Objects.requireNonNull(thread, "thread");
-        if (capacity < 1 || capacity > MAX_CAPACITY) {
-            throw new BadArgumentException("capacity must be 1.." + MAX_CAPACITY + ", got " + capacity);
-        }
+        checkCreate(thread, capacity, MAX_CAPACITY);
         long bytes = bytes(capacity);
-        StructureIdentity identity = StructureIdentity.allocate(thread, StructureKind.MPMC_BOUNDED_QUEUE, bytes,
-                thread.nodeId(), ClosedQueueException::new);
-        long ptr = identity.ptr();
-        MemorySegment block = thread.localSegment(ptr, bytes);
-        block.fill((byte) 0);
-        block.set(ValueLayout.JAVA_LONG, CAPACITY, capacity);
+        StructureIdentity identity = allocateRoot(thread, StructureKind.MPMC_BOUNDED_QUEUE, bytes, capacity);
+        MemorySegment block = thread.localSegment(identity.ptr(), bytes);
         for (int i = 0; i < capacity; i++) {
             block.set(ValueLayout.JAVA_LONG, HEADER_BYTES + (long) i * SLOT_BYTES, 2L * i);
         }

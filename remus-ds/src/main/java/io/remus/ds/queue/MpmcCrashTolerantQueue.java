@@ -135,9 +135,6 @@ public final class MpmcCrashTolerantQueue extends MpmcQueueHandle {
     /** The least time a call spends trying to give a cell back to a full free ring before the cell is lost. */
     static final long GIVE_BACK_FLOOR_NANOS = 10_000_000;
 
-    private final ComputeThread thread;
-    private final StructureIdentity identity;
-    private final long ptr;
     private final int capacity;
     private final int cells;
     private final Ring allocated;
@@ -151,10 +148,6 @@ public final class MpmcCrashTolerantQueue extends MpmcQueueHandle {
     private MpmcCrashTolerantQueue(ComputeThread thread, StructureIdentity identity, int capacity, int cells,
                                    long[] tickets) {
         super(thread, identity, bytes(capacity, cells));
-        this.thread = thread;
-        this.identity = identity;
-        long ptr = identity.ptr();
-        this.ptr = ptr;
         this.capacity = capacity;
         this.cells = cells;
         this.allocated = new Ring("allocated", ptr + ALLOC_TAIL, ptr + ALLOC_HEAD, ptr + HEADER_BYTES, capacity,
@@ -177,10 +170,7 @@ public final class MpmcCrashTolerantQueue extends MpmcQueueHandle {
      * @throws BadArgumentException naming the value, for a capacity or spare out of range
      */
     public static MpmcCrashTolerantQueue create(ComputeThread thread, int capacity, int spare) {
-        Objects.requireNonNull(thread, "thread");
-        if (capacity < 1 || capacity > MAX_CAPACITY) {
-            throw new BadArgumentException("capacity must be 1.." + MAX_CAPACITY + ", got " + capacity);
-        }
+        checkCreate(thread, capacity, MAX_CAPACITY);
         if (spare < 0 || (long) capacity + spare > MAX_CELLS
                 || StructureIdentity.blockBytes(bytes(capacity, capacity + spare)) > SizeClasses.MAX) {
             throw new BadArgumentException("spare must be 0.." + Math.min(MAX_CELLS - capacity,
@@ -190,12 +180,8 @@ public final class MpmcCrashTolerantQueue extends MpmcQueueHandle {
         }
         int cells = capacity + spare;
         long bytes = bytes(capacity, cells);
-        StructureIdentity identity = StructureIdentity.allocate(thread, StructureKind.MPMC_CRASH_TOLERANT_QUEUE, bytes,
-                thread.nodeId(), ClosedQueueException::new);
-        long ptr = identity.ptr();
-        MemorySegment block = thread.localSegment(ptr, bytes);
-        block.fill((byte) 0);
-        block.set(ValueLayout.JAVA_LONG, CAPACITY, capacity);
+        StructureIdentity identity = allocateRoot(thread, StructureKind.MPMC_CRASH_TOLERANT_QUEUE, bytes, capacity);
+        MemorySegment block = thread.localSegment(identity.ptr(), bytes);
         block.set(ValueLayout.JAVA_LONG, CELLS, cells);
         block.set(ValueLayout.JAVA_LONG, FREE_TAIL, cells);
         for (int i = 0; i < capacity; i++) {

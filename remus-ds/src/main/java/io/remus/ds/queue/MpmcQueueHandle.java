@@ -4,7 +4,10 @@ import io.remus.core.BadArgumentException;
 import io.remus.core.ComputeThread;
 import io.remus.core.RemotePtr;
 import io.remus.ds.identity.StructureIdentity;
+import io.remus.ds.identity.StructureKind;
 
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.time.Duration;
 import java.util.Objects;
 
@@ -15,8 +18,12 @@ import java.util.Objects;
  * Used by the handle's owner only, like its compute thread.
  */
 abstract class MpmcQueueHandle implements AutoCloseable {
-    private final ComputeThread owner;
-    private final StructureIdentity root;
+    /** The handle's compute thread. */
+    final ComputeThread thread;
+    /** The handle's identity of the queue's root. */
+    final StructureIdentity identity;
+    /** The queue's root. */
+    final long ptr;
     private final long rootBytes;
     private boolean closed;
 
@@ -26,15 +33,41 @@ abstract class MpmcQueueHandle implements AutoCloseable {
      * @param rootBytes bytes of the queue's root, as given to {@link StructureIdentity#allocate}
      */
     MpmcQueueHandle(ComputeThread thread, StructureIdentity identity, long rootBytes) {
-        this.owner = thread;
-        this.root = identity;
+        this.thread = thread;
+        this.identity = identity;
+        this.ptr = identity.ptr();
         this.rootBytes = rootBytes;
+    }
+
+    /**
+     * Checks a create's arguments, in this order: the thread given ({@link NullPointerException}), the capacity
+     * {@code 1..max} ({@link BadArgumentException} naming it).
+     */
+    static void checkCreate(ComputeThread thread, int capacity, int max) {
+        Objects.requireNonNull(thread, "thread");
+        if (capacity < 1 || capacity > max) {
+            throw new BadArgumentException("capacity must be 1.." + max + ", got " + capacity);
+        }
+    }
+
+    /**
+     * A new root of {@code bytes} for a queue of {@code kind} on the caller's node ({@link StructureIdentity#allocate}),
+     * zeroed by CPU stores but for its first word, the {@code capacity}, before anyone else can know the block: the
+     * creator's identity of it.
+     */
+    static StructureIdentity allocateRoot(ComputeThread thread, StructureKind kind, long bytes, int capacity) {
+        StructureIdentity identity = StructureIdentity.allocate(thread, kind, bytes, thread.nodeId(),
+                ClosedQueueException::new);
+        MemorySegment block = thread.localSegment(identity.ptr(), bytes);
+        block.fill((byte) 0);
+        block.set(ValueLayout.JAVA_LONG, 0, capacity);
+        return identity;
     }
 
     /** Throws {@link ClosedQueueException} when the handle is closed or destroyed its queue. */
     final void requireOpen() {
         if (closed) {
-            throw new ClosedQueueException("handle of queue " + RemotePtr.toString(root.ptr()) + " is closed");
+            throw new ClosedQueueException("handle of queue " + RemotePtr.toString(ptr) + " is closed");
         }
     }
 
@@ -64,7 +97,7 @@ abstract class MpmcQueueHandle implements AutoCloseable {
             return;
         }
         closed = true;
-        root.close(owner, rootBytes, () -> { });
+        identity.close(thread, rootBytes, () -> { });
     }
 
     /**
@@ -82,6 +115,6 @@ abstract class MpmcQueueHandle implements AutoCloseable {
     public final void destroy() {
         requireOpen();
         closed = true;
-        root.destroy(owner, rootBytes, () -> { });
+        identity.destroy(thread, rootBytes, () -> { });
     }
 }

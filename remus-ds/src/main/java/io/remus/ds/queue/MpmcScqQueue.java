@@ -139,9 +139,6 @@ public final class MpmcScqQueue extends MpmcQueueHandle {
     static final int CYCLE_SHIFT = INDEX_BITS + 1;
     static final long CYCLE_MASK = (1L << (64 - CYCLE_SHIFT)) - 1;
 
-    private final ComputeThread thread;
-    private final StructureIdentity identity;
-    private final long ptr;
     private final int capacity;
     private final Ring allocated;
     private final Ring free;
@@ -151,9 +148,6 @@ public final class MpmcScqQueue extends MpmcQueueHandle {
 
     private MpmcScqQueue(ComputeThread thread, StructureIdentity identity, int capacity) {
         super(thread, identity, bytes(capacity));
-        this.thread = thread;
-        this.identity = identity;
-        this.ptr = identity.ptr();
         this.capacity = capacity;
         long entries = ptr + HEADER_BYTES;
         this.allocated = new Ring("allocated", ptr + ALLOC_RING, entries);
@@ -171,18 +165,11 @@ public final class MpmcScqQueue extends MpmcQueueHandle {
      * @throws BadArgumentException naming the value, for a capacity out of range
      */
     public static MpmcScqQueue create(ComputeThread thread, int capacity) {
-        Objects.requireNonNull(thread, "thread");
-        if (capacity < 1 || capacity > MAX_CAPACITY) {
-            throw new BadArgumentException("capacity must be 1.." + MAX_CAPACITY + ", got " + capacity);
-        }
+        checkCreate(thread, capacity, MAX_CAPACITY);
         long bytes = bytes(capacity);
-        StructureIdentity identity = StructureIdentity.allocate(thread, StructureKind.MPMC_SCQ_QUEUE, bytes,
-                thread.nodeId(), ClosedQueueException::new);
-        long ptr = identity.ptr();
-        MemorySegment block = thread.localSegment(ptr, bytes);
-        block.fill((byte) 0);
+        StructureIdentity identity = allocateRoot(thread, StructureKind.MPMC_SCQ_QUEUE, bytes, capacity);
+        MemorySegment block = thread.localSegment(identity.ptr(), bytes);
         long size = 2L * capacity;
-        block.set(ValueLayout.JAVA_LONG, CAPACITY, capacity);
         block.set(ValueLayout.JAVA_LONG, ALLOC_RING + TAIL, size);
         block.set(ValueLayout.JAVA_LONG, ALLOC_RING + HEAD, size);
         block.set(ValueLayout.JAVA_LONG, ALLOC_RING + THRESHOLD, -1);
