@@ -4,7 +4,6 @@ import io.remus.core.BadArgumentException;
 import io.remus.core.ComputeThread;
 import io.remus.core.CorruptedMemoryException;
 import io.remus.core.RemotePtr;
-import io.remus.core.fabric.Opcode;
 import io.remus.core.memory.SizeClasses;
 import io.remus.ds.identity.StructureIdentity;
 import io.remus.ds.identity.StructureKind;
@@ -110,8 +109,7 @@ public final class RemoteRegister implements AutoCloseable {
     private final long casResult;
     private final long handlesResult;
     private long seen;
-    private long allocatorRoundTrips;
-    private long allocatorCompareAndSwaps;
+    private final AllocatorCosts allocations;
     private final ObjectHandle handle;
 
     private RemoteRegister(ComputeThread thread, Reclaimer reclaimer, StructureIdentity identity, int size, long seen) {
@@ -119,6 +117,7 @@ public final class RemoteRegister implements AutoCloseable {
         this.reclaimer = reclaimer;
         this.identity = identity;
         this.handle = new ObjectHandle(thread, identity);
+        this.allocations = new AllocatorCosts(thread);
         this.root = identity.ptr();
         this.size = size;
         this.home = RemotePtr.node(root);
@@ -254,20 +253,11 @@ public final class RemoteRegister implements AutoCloseable {
     }
 
     private long allocate() {
-        long rt = thread.roundTrips();
-        long cas = thread.postedOperations(Opcode.COMPARE_AND_SWAP);
-        long block = thread.allocator().allocate(size, home);
-        allocatorRoundTrips += thread.roundTrips() - rt;
-        allocatorCompareAndSwaps += thread.postedOperations(Opcode.COMPARE_AND_SWAP) - cas;
-        return block;
+        return allocations.allocate(size, home);
     }
 
     private void free(long block) {
-        long rt = thread.roundTrips();
-        long cas = thread.postedOperations(Opcode.COMPARE_AND_SWAP);
-        thread.allocator().deallocate(block, size);
-        allocatorRoundTrips += thread.roundTrips() - rt;
-        allocatorCompareAndSwaps += thread.postedOperations(Opcode.COMPARE_AND_SWAP) - cas;
+        allocations.deallocate(block, size);
     }
 
     /**
@@ -277,12 +267,12 @@ public final class RemoteRegister implements AutoCloseable {
      * @return the count
      */
     public long allocatorRoundTrips() {
-        return allocatorRoundTrips;
+        return allocations.roundTrips();
     }
 
     /** {@return compare-and-swaps this handle's writes spent in the allocator (see {@link #allocatorRoundTrips()})} */
     public long allocatorCompareAndSwaps() {
-        return allocatorCompareAndSwaps;
+        return allocations.compareAndSwaps();
     }
 
     /**

@@ -5,7 +5,6 @@ import io.remus.core.BadArgumentException;
 import io.remus.core.ComputeThread;
 import io.remus.core.CorruptedMemoryException;
 import io.remus.core.RemotePtr;
-import io.remus.core.fabric.Opcode;
 import io.remus.core.memory.SizeClasses;
 import io.remus.ds.identity.StructureIdentity;
 import io.remus.ds.identity.StructureKind;
@@ -205,8 +204,7 @@ public final class WaitFreeObject<S> implements AutoCloseable {
     private long status;
     private RuntimeException failure;
     private long failedSequence;
-    private long allocatorRoundTrips;
-    private long allocatorCompareAndSwaps;
+    private final AllocatorCosts allocations;
     private final ObjectHandle handle;
 
     private WaitFreeObject(ComputeThread thread, Reclaimer reclaimer, SequentialObject<S> object, Helping helping,
@@ -217,6 +215,7 @@ public final class WaitFreeObject<S> implements AutoCloseable {
         this.helping = helping;
         this.identity = identity;
         this.handle = new ObjectHandle(thread, identity);
+        this.allocations = new AllocatorCosts(thread);
         this.root = identity.ptr();
         this.home = RemotePtr.node(root);
         this.capacity = capacity;
@@ -640,12 +639,7 @@ public final class WaitFreeObject<S> implements AutoCloseable {
     }
 
     private long allocate() {
-        long rt = thread.roundTrips();
-        long cas = thread.postedOperations(Opcode.COMPARE_AND_SWAP);
-        long block = thread.allocator().allocate(blockBytes, home);
-        allocatorRoundTrips += thread.roundTrips() - rt;
-        allocatorCompareAndSwaps += thread.postedOperations(Opcode.COMPARE_AND_SWAP) - cas;
-        return block;
+        return allocations.allocate(blockBytes, home);
     }
 
     /** {@return the status word of the response to this handle's last {@link #apply}} */
@@ -665,12 +659,12 @@ public final class WaitFreeObject<S> implements AutoCloseable {
      * @return the count
      */
     public long allocatorRoundTrips() {
-        return allocatorRoundTrips;
+        return allocations.roundTrips();
     }
 
     /** {@return compare-and-swaps this handle's calls spent in the allocator (see {@link #allocatorRoundTrips()})} */
     public long allocatorCompareAndSwaps() {
-        return allocatorCompareAndSwaps;
+        return allocations.compareAndSwaps();
     }
 
     /**
