@@ -196,11 +196,6 @@ public final class MpmcBoundedQueue extends MpmcQueueHandle {
         return HEADER_BYTES + (long) capacity * SLOT_BYTES;
     }
 
-    /** {@return the queue, for {@link #attach}} */
-    public long ptr() {
-        return ptr;
-    }
-
     /** {@return the most words the queue holds} */
     public int capacity() {
         return capacity;

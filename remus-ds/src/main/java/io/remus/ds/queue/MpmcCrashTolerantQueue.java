@@ -250,11 +250,6 @@ public final class MpmcCrashTolerantQueue extends MpmcQueueHandle {
         return ((a - b) << INDEX_BITS) >> INDEX_BITS;
     }
 
-    /** {@return the queue, for {@link #attach}} */
-    public long ptr() {
-        return ptr;
-    }
-
     /** {@return the most words the queue holds} */
     public int capacity() {
         return capacity;

@@ -86,6 +86,11 @@ abstract class MpmcQueueHandle implements AutoCloseable {
         return now + nanos;
     }
 
+    /** {@return the queue, for its class's {@code attach}} */
+    public final long ptr() {
+        return ptr;
+    }
+
     /**
      * Ends this handle: later calls throw {@link ClosedQueueException}; idempotent. Drops the handle from the
      * queue's root (one fetch-and-add, {@link StructureIdentity#close}); when the queue was destroyed and this was

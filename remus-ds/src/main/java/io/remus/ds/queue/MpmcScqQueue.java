@@ -244,11 +244,6 @@ public final class MpmcScqQueue extends MpmcQueueHandle {
         return ((a - b) << CYCLE_SHIFT) >> CYCLE_SHIFT;
     }
 
-    /** {@return the queue, for {@link #attach}} */
-    public long ptr() {
-        return ptr;
-    }
-
     /** {@return the most words the queue holds (less one per cell a dead caller kept)} */
     public int capacity() {
         return capacity;
