@@ -289,6 +289,8 @@ public final class RemoteHashMap implements AutoCloseable {
     /** Set by {@link #keyMatches}: the slot of {@link #suspectWord}. */
     private int suspectSlot;
     private long lastYield;
+    /** The current get's or remove's guards in a row found invalid as it started over ({@link #readView}). */
+    private int staleGuards;
     private long firstBucket;
     private long secondBucket;
     private long allocatorRoundTrips;
@@ -697,19 +699,11 @@ public final class RemoteHashMap implements AutoCloseable {
         MemorySegment buf = thread.buffer();
         long keyBytes = HEADER_BYTES + pad8(keyLength);
         boolean again = false;
-        int staleEntries = 0;
+        staleGuards = 0;
         while (true) {
             try (Guard g = reclaimer.enter()) {
-                if (again && !g.valid()) {
-                    if (++staleEntries >= STALE_ENTRIES) {
-                        g.check();
-                    }
+                if (!readView(g, again)) {
                     continue;
-                }
-                if (again) {
-                    readBuckets();
-                } else {
-                    readBucketsChecked();
                 }
                 long n;
                 long valueAt = 0;
@@ -1163,19 +1157,11 @@ public final class RemoteHashMap implements AutoCloseable {
         int fp = Slot.fingerprintOf(digest);
         buckets(digest);
         boolean again = false;
-        int staleEntries = 0;
+        staleGuards = 0;
         while (true) {
             try (Guard g = reclaimer.enter()) {
-                if (again && !g.valid()) {
-                    if (++staleEntries >= STALE_ENTRIES) {
-                        g.check();
-                    }
+                if (!readView(g, again)) {
                     continue;
-                }
-                if (again) {
-                    readBuckets();
-                } else {
-                    readBucketsChecked();
                 }
                 while (true) {
                     int s = committedSlotOf(fp);
@@ -1286,6 +1272,28 @@ public final class RemoteHashMap implements AutoCloseable {
      * A call's first doorbell batch: a READ of each combined bucket of the current key, then a READ of the root
      * block's header word, checked ({@link #checkHeader}) before the view is loaded.
      */
+    /**
+     * A get's or remove's start in guard {@code g}: the first time ({@code again} false) the batch READ of both
+     * buckets with the root's handles word ({@link #readBucketsChecked()}); after a restart, a READ of both buckets
+     * unless {@code g} is already invalid: then false (enter a fresh guard), and the {@value #STALE_ENTRIES}th such
+     * guard in a row of the call is checked ({@link Guard#check()}: a {@link LeaseExpiredException} from an outer
+     * guard whose lease ran out).
+     */
+    private boolean readView(Guard g, boolean again) {
+        if (again && !g.valid()) {
+            if (++staleGuards >= STALE_ENTRIES) {
+                g.check();
+            }
+            return false;
+        }
+        if (again) {
+            readBuckets();
+        } else {
+            readBucketsChecked();
+        }
+        return true;
+    }
+
     private void readBucketsChecked() {
         thread.batch().read(firstBucket, FIRST, combinedBytes).read(secondBucket, combinedBytes, combinedBytes)
                 .read(identity.headerAddress(), HEADER, 8).execute();

@@ -81,11 +81,12 @@ public final class LockedObject<S> implements AutoCloseable {
     private final long root;
     private final int stateBytes;
     private long status;
-    private boolean closed;
+    private final ObjectHandle handle;
 
     private LockedObject(ComputeThread thread, StructureIdentity identity, Lock lock, SequentialObject<S> object) {
         this.thread = thread;
         this.identity = identity;
+        this.handle = new ObjectHandle(thread, identity);
         this.lock = lock;
         this.object = object;
         this.root = identity.ptr();
@@ -220,7 +221,7 @@ public final class LockedObject<S> implements AutoCloseable {
      *                               state, by another; then the operation took no effect)
      */
     public long apply(long operation, long argument) {
-        requireOpen();
+        handle.requireOpen();
         MemorySegment state = thread.buffer().asSlice(BUF_STATE, stateBytes);
         lock.lock();
         try {
@@ -252,7 +253,7 @@ public final class LockedObject<S> implements AutoCloseable {
      *                               another)
      */
     public S read() {
-        requireOpen();
+        handle.requireOpen();
         lock.lock();
         try {
             readState();
@@ -274,11 +275,7 @@ public final class LockedObject<S> implements AutoCloseable {
      */
     @Override
     public void close() {
-        if (closed) {
-            return;
-        }
-        closed = true;
-        identity.close(thread, rootBytes(stateBytes), () -> { });
+        handle.close(rootBytes(stateBytes), () -> { });
     }
 
     /**
@@ -290,12 +287,6 @@ public final class LockedObject<S> implements AutoCloseable {
      *                               handle is closed after)
      */
     public void destroy() {
-        requireOpen();
-        closed = true;
-        identity.destroy(thread, rootBytes(stateBytes), () -> { });
-    }
-
-    private void requireOpen() {
-        RemoteCounter.requireOpen(closed, identity);
+        handle.destroy(rootBytes(stateBytes), () -> { });
     }
 }

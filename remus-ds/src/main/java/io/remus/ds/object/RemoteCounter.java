@@ -54,11 +54,12 @@ public final class RemoteCounter implements AutoCloseable {
     private final ComputeThread thread;
     private final StructureIdentity identity;
     private final long ptr;
-    private boolean closed;
+    private final ObjectHandle handle;
 
     private RemoteCounter(ComputeThread thread, StructureIdentity identity) {
         this.thread = thread;
         this.identity = identity;
+        this.handle = new ObjectHandle(thread, identity);
         this.ptr = identity.ptr();
     }
 
@@ -113,13 +114,6 @@ public final class RemoteCounter implements AutoCloseable {
         return buf.get(ValueLayout.JAVA_LONG, StructureIdentity.PREFIX_BYTES);
     }
 
-    /** Throws {@link ClosedObjectException} when the handle is closed or destroyed its object. */
-    static void requireOpen(boolean closed, StructureIdentity identity) {
-        if (closed) {
-            throw new ClosedObjectException("this handle on the " + identity + " is closed");
-        }
-    }
-
     static void requireWord(long ptr) {
         if (RemotePtr.isNull(ptr) || (RemotePtr.address(ptr) & 7) != 0) {
             throw new BadArgumentException("an object pointer must be non-null and 8-byte aligned, got " + RemotePtr.toString(ptr));
@@ -141,7 +135,7 @@ public final class RemoteCounter implements AutoCloseable {
      *                               another; the add then went to the destroyed counter, which nobody reads)
      */
     public long fetchAndAdd(long delta) {
-        requireOpen(closed, identity);
+        handle.requireOpen();
         thread.batch().read(identity.headerAddress(), 0, 8).fetchAndAdd(ptr, delta, 8).execute();
         identity.check(thread.buffer().get(ValueLayout.JAVA_LONG, 0));
         return thread.buffer().get(ValueLayout.JAVA_LONG, 8);
@@ -156,7 +150,7 @@ public final class RemoteCounter implements AutoCloseable {
      *                               by another)
      */
     public long read() {
-        requireOpen(closed, identity);
+        handle.requireOpen();
         return readFirstWord(thread, identity);
     }
 
@@ -166,11 +160,7 @@ public final class RemoteCounter implements AutoCloseable {
      */
     @Override
     public void close() {
-        if (closed) {
-            return;
-        }
-        closed = true;
-        identity.close(thread, BYTES, () -> { });
+        handle.close(BYTES, () -> { });
     }
 
     /**
@@ -182,8 +172,6 @@ public final class RemoteCounter implements AutoCloseable {
      *                               (this handle is closed after)
      */
     public void destroy() {
-        requireOpen(closed, identity);
-        closed = true;
-        identity.destroy(thread, BYTES, () -> { });
+        handle.destroy(BYTES, () -> { });
     }
 }

@@ -104,11 +104,12 @@ public final class RemoteMaxRegister implements AutoCloseable {
     private final long[] handles;
     private long announced = NONE;
     private long known = NONE;
-    private boolean closed;
+    private final ObjectHandle handle;
 
     private RemoteMaxRegister(ComputeThread thread, StructureIdentity identity, int capacity, int slot) {
         this.thread = thread;
         this.identity = identity;
+        this.handle = new ObjectHandle(thread, identity);
         this.ptr = identity.ptr();
         this.capacity = capacity;
         this.slot = slot;
@@ -241,7 +242,7 @@ public final class RemoteMaxRegister implements AutoCloseable {
      *                               the value, by another)
      */
     public void writeMax(long value) {
-        RemoteCounter.requireOpen(closed, identity);
+        handle.requireOpen();
         if (value <= known) {
             thread.checkOwnerThread();
             return;
@@ -292,7 +293,7 @@ public final class RemoteMaxRegister implements AutoCloseable {
      *                               another)
      */
     public long read() {
-        RemoteCounter.requireOpen(closed, identity);
+        handle.requireOpen();
         long v = RemoteCounter.readFirstWord(thread, identity);
         known = Math.max(known, v);
         return v;
@@ -304,11 +305,7 @@ public final class RemoteMaxRegister implements AutoCloseable {
      */
     @Override
     public void close() {
-        if (closed) {
-            return;
-        }
-        closed = true;
-        identity.close(thread, bytes(capacity), () -> { });
+        handle.close(bytes(capacity), () -> { });
     }
 
     /**
@@ -321,8 +318,6 @@ public final class RemoteMaxRegister implements AutoCloseable {
      *                               (this handle is closed after)
      */
     public void destroy() {
-        RemoteCounter.requireOpen(closed, identity);
-        closed = true;
-        identity.destroy(thread, bytes(capacity), () -> { });
+        handle.destroy(bytes(capacity), () -> { });
     }
 }

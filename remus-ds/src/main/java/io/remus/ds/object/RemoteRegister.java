@@ -3,7 +3,6 @@ package io.remus.ds.object;
 import io.remus.core.ComputeThread;
 import io.remus.core.error.BadArgumentException;
 import io.remus.core.error.CorruptedMemoryException;
-import io.remus.core.fabric.Opcode;
 import io.remus.core.memory.RemotePtr;
 import io.remus.core.memory.SizeClasses;
 import io.remus.ds.identity.StructureIdentity;
@@ -110,14 +109,15 @@ public final class RemoteRegister implements AutoCloseable {
     private final long casResult;
     private final long handlesResult;
     private long seen;
-    private long allocatorRoundTrips;
-    private long allocatorCompareAndSwaps;
-    private boolean closed;
+    private final AllocatorCosts allocations;
+    private final ObjectHandle handle;
 
     private RemoteRegister(ComputeThread thread, Reclaimer reclaimer, StructureIdentity identity, int size, long seen) {
         this.thread = thread;
         this.reclaimer = reclaimer;
         this.identity = identity;
+        this.handle = new ObjectHandle(thread, identity);
+        this.allocations = new AllocatorCosts(thread);
         this.root = identity.ptr();
         this.size = size;
         this.home = RemotePtr.node(root);
@@ -222,7 +222,7 @@ public final class RemoteRegister implements AutoCloseable {
      */
     public void write(MemorySegment value) {
         Objects.requireNonNull(value, "value");
-        RemoteCounter.requireOpen(closed, identity);
+        handle.requireOpen();
         requireSize(value.byteSize());
         try (Guard g = reclaimer.enter()) {
             long block = allocate();
@@ -253,20 +253,11 @@ public final class RemoteRegister implements AutoCloseable {
     }
 
     private long allocate() {
-        long rt = thread.roundTrips();
-        long cas = thread.postedOperations(Opcode.COMPARE_AND_SWAP);
-        long block = thread.allocator().allocate(size, home);
-        allocatorRoundTrips += thread.roundTrips() - rt;
-        allocatorCompareAndSwaps += thread.postedOperations(Opcode.COMPARE_AND_SWAP) - cas;
-        return block;
+        return allocations.allocate(size, home);
     }
 
     private void free(long block) {
-        long rt = thread.roundTrips();
-        long cas = thread.postedOperations(Opcode.COMPARE_AND_SWAP);
-        thread.allocator().deallocate(block, size);
-        allocatorRoundTrips += thread.roundTrips() - rt;
-        allocatorCompareAndSwaps += thread.postedOperations(Opcode.COMPARE_AND_SWAP) - cas;
+        allocations.deallocate(block, size);
     }
 
     /**
@@ -276,12 +267,12 @@ public final class RemoteRegister implements AutoCloseable {
      * @return the count
      */
     public long allocatorRoundTrips() {
-        return allocatorRoundTrips;
+        return allocations.roundTrips();
     }
 
     /** {@return compare-and-swaps this handle's writes spent in the allocator (see {@link #allocatorRoundTrips()})} */
     public long allocatorCompareAndSwaps() {
-        return allocatorCompareAndSwaps;
+        return allocations.compareAndSwaps();
     }
 
     /**
@@ -307,7 +298,7 @@ public final class RemoteRegister implements AutoCloseable {
      */
     public void read(MemorySegment destination) {
         Objects.requireNonNull(destination, "destination");
-        RemoteCounter.requireOpen(closed, identity);
+        handle.requireOpen();
         requireSize(destination.byteSize());
         long current = RemotePtr.offset(root, CURRENT);
         boolean again = false;
@@ -373,11 +364,7 @@ public final class RemoteRegister implements AutoCloseable {
      */
     @Override
     public void close() {
-        if (closed) {
-            return;
-        }
-        closed = true;
-        identity.close(thread, ROOT_BYTES, this::freeValue);
+        handle.close(ROOT_BYTES, this::freeValue);
     }
 
     /**
@@ -390,9 +377,7 @@ public final class RemoteRegister implements AutoCloseable {
      *                               (this handle is closed after)
      */
     public void destroy() {
-        RemoteCounter.requireOpen(closed, identity);
-        closed = true;
-        identity.destroy(thread, ROOT_BYTES, this::freeValue);
+        handle.destroy(ROOT_BYTES, this::freeValue);
     }
 
     private void freeValue() {

@@ -99,11 +99,12 @@ public final class SharedStateTable implements AutoCloseable {
     private final long[] handles;
     private final boolean[] done;
     private long version;
-    private boolean closed;
+    private final ObjectHandle handle;
 
     private SharedStateTable(ComputeThread thread, StructureIdentity identity, int rows, int rowBytes, int row) {
         this.thread = thread;
         this.identity = identity;
+        this.handle = new ObjectHandle(thread, identity);
         this.ptr = identity.ptr();
         this.rows = rows;
         this.rowBytes = rowBytes;
@@ -275,7 +276,7 @@ public final class SharedStateTable implements AutoCloseable {
      */
     public long write(MemorySegment data) {
         Objects.requireNonNull(data, "data");
-        requireOpen();
+        handle.requireOpen();
         requireRowSize(data.byteSize());
         if (row == NO_ROW) {
             throw new BadArgumentException("this handle of the table at " + RemotePtr.toString(ptr) + " reads only: it owns no row");
@@ -307,7 +308,7 @@ public final class SharedStateTable implements AutoCloseable {
      */
     public long readRow(int index, MemorySegment destination) {
         Objects.requireNonNull(destination, "destination");
-        requireOpen();
+        handle.requireOpen();
         requireRowSize(destination.byteSize());
         int r = index;
         if (r < 0 || r >= rows) {
@@ -339,7 +340,7 @@ public final class SharedStateTable implements AutoCloseable {
      */
     public void snapshot(MemorySegment destination, long[] versions) {
         Objects.requireNonNull(destination, "destination");
-        requireOpen();
+        handle.requireOpen();
         if (destination.byteSize() != (long) rows * rowBytes || (versions != null && versions.length != rows)) {
             throw new BadArgumentException("a snapshot of " + rows + " rows of " + rowBytes + " bytes needs " + (long) rows * rowBytes
                     + " bytes and " + rows + " versions, got " + destination.byteSize() + " and "
@@ -408,11 +409,7 @@ public final class SharedStateTable implements AutoCloseable {
      */
     @Override
     public void close() {
-        if (closed) {
-            return;
-        }
-        closed = true;
-        identity.close(thread, bytes(rows, rowBytes), () -> { });
+        handle.close(bytes(rows, rowBytes), () -> { });
     }
 
     /**
@@ -424,13 +421,7 @@ public final class SharedStateTable implements AutoCloseable {
      *                               handle is closed after)
      */
     public void destroy() {
-        requireOpen();
-        closed = true;
-        identity.destroy(thread, bytes(rows, rowBytes), () -> { });
-    }
-
-    private void requireOpen() {
-        RemoteCounter.requireOpen(closed, identity);
+        handle.destroy(bytes(rows, rowBytes), () -> { });
     }
 
     private void requireRowSize(long bytes) {

@@ -4,7 +4,6 @@ import io.remus.core.ComputeThread;
 import io.remus.core.error.AllocationExhaustedException;
 import io.remus.core.error.BadArgumentException;
 import io.remus.core.error.CorruptedMemoryException;
-import io.remus.core.fabric.Opcode;
 import io.remus.core.memory.RemotePtr;
 import io.remus.core.memory.SizeClasses;
 import io.remus.ds.identity.StructureIdentity;
@@ -205,9 +204,8 @@ public final class WaitFreeObject<S> implements AutoCloseable {
     private long status;
     private RuntimeException failure;
     private long failedSequence;
-    private long allocatorRoundTrips;
-    private long allocatorCompareAndSwaps;
-    private boolean closed;
+    private final AllocatorCosts allocations;
+    private final ObjectHandle handle;
 
     private WaitFreeObject(ComputeThread thread, Reclaimer reclaimer, SequentialObject<S> object, Helping helping,
                            StructureIdentity identity, int capacity, int slot, long sequence) {
@@ -216,6 +214,8 @@ public final class WaitFreeObject<S> implements AutoCloseable {
         this.object = object;
         this.helping = helping;
         this.identity = identity;
+        this.handle = new ObjectHandle(thread, identity);
+        this.allocations = new AllocatorCosts(thread);
         this.root = identity.ptr();
         this.home = RemotePtr.node(root);
         this.capacity = capacity;
@@ -462,7 +462,7 @@ public final class WaitFreeObject<S> implements AutoCloseable {
      *                                  the state pointer, by another)
      */
     public long apply(long operation, long argument) {
-        requireOpen();
+        handle.requireOpen();
         if (pending) {
             try {
                 complete(sequence, false);
@@ -639,12 +639,7 @@ public final class WaitFreeObject<S> implements AutoCloseable {
     }
 
     private long allocate() {
-        long rt = thread.roundTrips();
-        long cas = thread.postedOperations(Opcode.COMPARE_AND_SWAP);
-        long block = thread.allocator().allocate(blockBytes, home);
-        allocatorRoundTrips += thread.roundTrips() - rt;
-        allocatorCompareAndSwaps += thread.postedOperations(Opcode.COMPARE_AND_SWAP) - cas;
-        return block;
+        return allocations.allocate(blockBytes, home);
     }
 
     /** {@return the status word of the response to this handle's last {@link #apply}} */
@@ -664,12 +659,12 @@ public final class WaitFreeObject<S> implements AutoCloseable {
      * @return the count
      */
     public long allocatorRoundTrips() {
-        return allocatorRoundTrips;
+        return allocations.roundTrips();
     }
 
     /** {@return compare-and-swaps this handle's calls spent in the allocator (see {@link #allocatorRoundTrips()})} */
     public long allocatorCompareAndSwaps() {
-        return allocatorCompareAndSwaps;
+        return allocations.compareAndSwaps();
     }
 
     /**
@@ -683,7 +678,7 @@ public final class WaitFreeObject<S> implements AutoCloseable {
      *                               state pointer, by another)
      */
     public S read() {
-        requireOpen();
+        handle.requireOpen();
         readBlock();
         return object.load(thread.buffer().asSlice(slotAt(bufOld, capacity), stateBytes));
     }
@@ -700,7 +695,7 @@ public final class WaitFreeObject<S> implements AutoCloseable {
      * @throws ClosedObjectException when the object was destroyed
      */
     public long applied(int i) {
-        requireOpen();
+        handle.requireOpen();
         if (i < 0 || i >= capacity) {
             throw new BadArgumentException("announce slot must be 0.." + (capacity - 1) + ", got " + i);
         }
@@ -758,10 +753,9 @@ public final class WaitFreeObject<S> implements AutoCloseable {
      */
     @Override
     public void close() {
-        if (closed) {
+        if (!handle.closeOnce()) {
             return;
         }
-        closed = true;
         try {
             freeSpare();
         } finally {
@@ -780,8 +774,7 @@ public final class WaitFreeObject<S> implements AutoCloseable {
      *                               (this handle is closed after)
      */
     public void destroy() {
-        requireOpen();
-        closed = true;
+        handle.closeToDestroy();
         try {
             freeSpare();
         } finally {
@@ -799,9 +792,5 @@ public final class WaitFreeObject<S> implements AutoCloseable {
 
     private void freeState() {
         thread.allocator().deallocate(thread.read(RemotePtr.offset(root, STATE)), blockBytes);
-    }
-
-    private void requireOpen() {
-        RemoteCounter.requireOpen(closed, identity);
     }
 }

@@ -7,8 +7,6 @@ import io.remus.ds.identity.StructureKind;
 import io.remus.ds.identity.WrongStructureException;
 import io.remus.ds.reclaim.Reclaimer;
 
-import java.util.Objects;
-
 /**
  * A bounded FIFO queue of 64-bit words, linearizable and wait-free: {@link WaitFreeObject}'s universal
  * construction over a sequential ring buffer.
@@ -55,14 +53,12 @@ public final class WaitFreeQueue extends WaitFreeWordContainer implements AutoCl
      * @throws BadArgumentException when the sizes do not fit a block or the thread's buffer
      */
     public static WaitFreeQueue create(ComputeThread thread, Reclaimer reclaimer, int nodeId, int threads, int elements) {
-        Objects.requireNonNull(thread, "thread");
-        Objects.requireNonNull(reclaimer, "reclaimer");
         return create(thread, reclaimer, nodeId, threads, elements, WaitFreeObject.Helping.SEQUENCED);
     }
 
     static WaitFreeQueue create(ComputeThread thread, Reclaimer reclaimer, int nodeId, int threads, int elements,
                                 WaitFreeObject.Helping helping) {
-        return new WaitFreeQueue(WaitFreeObject.create(thread, reclaimer, nodeId, threads, sequential(elements),
+        return new WaitFreeQueue(create(thread, reclaimer, nodeId, threads, elements, WaitFreeQueue::sequential,
                 StructureKind.WAIT_FREE_QUEUE, helping));
     }
 
@@ -81,8 +77,6 @@ public final class WaitFreeQueue extends WaitFreeWordContainer implements AutoCl
      * @throws AllocationExhaustedException when every announce slot is claimed
      */
     public static WaitFreeQueue attach(ComputeThread thread, Reclaimer reclaimer, long ptr) {
-        Objects.requireNonNull(thread, "thread");
-        Objects.requireNonNull(reclaimer, "reclaimer");
         return attach(thread, reclaimer, ptr, WaitFreeObject.Helping.SEQUENCED);
     }
 

@@ -8,7 +8,6 @@ import io.remus.ds.identity.WrongStructureException;
 import io.remus.ds.reclaim.Reclaimer;
 
 import java.util.Arrays;
-import java.util.Objects;
 
 /**
  * A bounded LIFO stack of 64-bit words, linearizable and wait-free: {@link WaitFreeObject}'s universal
@@ -55,14 +54,12 @@ public final class WaitFreeStack extends WaitFreeWordContainer implements AutoCl
      * @throws BadArgumentException when the sizes do not fit a block or the thread's buffer
      */
     public static WaitFreeStack create(ComputeThread thread, Reclaimer reclaimer, int nodeId, int threads, int elements) {
-        Objects.requireNonNull(thread, "thread");
-        Objects.requireNonNull(reclaimer, "reclaimer");
         return create(thread, reclaimer, nodeId, threads, elements, WaitFreeObject.Helping.SEQUENCED);
     }
 
     static WaitFreeStack create(ComputeThread thread, Reclaimer reclaimer, int nodeId, int threads, int elements,
                                 WaitFreeObject.Helping helping) {
-        return new WaitFreeStack(WaitFreeObject.create(thread, reclaimer, nodeId, threads, sequential(elements),
+        return new WaitFreeStack(create(thread, reclaimer, nodeId, threads, elements, WaitFreeStack::sequential,
                 StructureKind.WAIT_FREE_STACK, helping));
     }
 
@@ -81,8 +78,6 @@ public final class WaitFreeStack extends WaitFreeWordContainer implements AutoCl
      * @throws AllocationExhaustedException when every announce slot is claimed
      */
     public static WaitFreeStack attach(ComputeThread thread, Reclaimer reclaimer, long ptr) {
-        Objects.requireNonNull(thread, "thread");
-        Objects.requireNonNull(reclaimer, "reclaimer");
         return attach(thread, reclaimer, ptr, WaitFreeObject.Helping.SEQUENCED);
     }
 

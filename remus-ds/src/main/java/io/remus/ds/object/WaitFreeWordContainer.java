@@ -10,6 +10,7 @@ import io.remus.ds.reclaim.Reclaimer;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.Arrays;
+import java.util.Objects;
 import java.util.function.IntFunction;
 
 /**
@@ -58,13 +59,27 @@ abstract class WaitFreeWordContainer implements AutoCloseable {
     }
 
     /**
-     * {@link WaitFreeObject#attach} for a container of {@code kind} whose state has {@code headerWords} words in front
+     * {@link WaitFreeObject#create} for a container of {@code kind} holding {@code elements}, {@code sequential} its
+     * sequential object of a given capacity, after checking that the thread and the reclaimer are given.
+     */
+    static WaitFreeObject<long[]> create(ComputeThread thread, Reclaimer reclaimer, int nodeId, int threads,
+                                         int elements, IntFunction<SequentialObject<long[]>> sequential,
+                                         StructureKind kind, WaitFreeObject.Helping helping) {
+        Objects.requireNonNull(thread, "thread");
+        Objects.requireNonNull(reclaimer, "reclaimer");
+        return WaitFreeObject.create(thread, reclaimer, nodeId, threads, sequential.apply(elements), kind, helping);
+    }
+
+    /**
+     * {@link WaitFreeObject#attach} (after checking that the thread and the reclaimer are given) for a container of {@code kind} whose state has {@code headerWords} words in front
      * of its elements, and {@code words} its sequential object of a given capacity; a state whose size fits no such
      * container is a {@link BadArgumentException} that calls the container {@code noun}.
      */
     static WaitFreeObject<long[]> attach(ComputeThread thread, Reclaimer reclaimer, long ptr, StructureKind kind,
                                          int headerWords, String noun, IntFunction<Words> words,
                                          WaitFreeObject.Helping helping) {
+        Objects.requireNonNull(thread, "thread");
+        Objects.requireNonNull(reclaimer, "reclaimer");
         return WaitFreeObject.attach(thread, reclaimer, ptr, kind, bytes -> {
             if (bytes < 8 * (headerWords + 1) || bytes % 8 != 0) {
                 throw new BadArgumentException("a " + bytes + "-byte state at " + RemotePtr.toString(ptr) + " is no "

@@ -114,7 +114,7 @@ import java.util.concurrent.locks.LockSupport;
  * <p>A handle is confined to its compute thread's owner; each thread attaches its own. Tickets are
  * 63-bit counts that would overflow after 2<sup>62</sup> operations.
  */
-public final class MpmcBoundedQueue implements AutoCloseable {
+public final class MpmcBoundedQueue extends MpmcQueueHandle {
     /** Bytes of the header before the first slot. */
     public static final int HEADER_BYTES = 64;
     /** Bytes of a slot: its sequence word and its value word. */
@@ -127,20 +127,14 @@ public final class MpmcBoundedQueue implements AutoCloseable {
     static final long HEAD = 16;
     private static final long MAX_BACKOFF_NANOS = 1_000_000;
 
-    private final ComputeThread thread;
-    private final StructureIdentity identity;
-    private final long ptr;
     private final int capacity;
     /** Receives a READ of the handles word, the identity word and the header's first three words. */
     private final MemorySegment rootWords = MemorySegment.ofArray(new long[5]);
     private long tail;
     private long head;
-    private boolean closed;
 
     private MpmcBoundedQueue(ComputeThread thread, StructureIdentity identity, int capacity, long tail, long head) {
-        this.thread = thread;
-        this.identity = identity;
-        this.ptr = identity.ptr();
+        super(thread, identity, bytes(capacity));
         this.capacity = capacity;
         this.tail = tail;
         this.head = head;
@@ -157,17 +151,10 @@ public final class MpmcBoundedQueue implements AutoCloseable {
      * @throws BadArgumentException naming the value, for a capacity out of range
      */
     public static MpmcBoundedQueue create(ComputeThread thread, int capacity) {
-        Objects.requireNonNull(thread, "thread");
-        if (capacity < 1 || capacity > MAX_CAPACITY) {
-            throw new BadArgumentException("capacity must be 1.." + MAX_CAPACITY + ", got " + capacity);
-        }
+        checkCreate(thread, capacity, MAX_CAPACITY);
         long bytes = bytes(capacity);
-        StructureIdentity identity = StructureIdentity.allocate(thread, StructureKind.MPMC_BOUNDED_QUEUE, bytes,
-                thread.nodeId(), ClosedQueueException::new);
-        long ptr = identity.ptr();
-        MemorySegment block = thread.localSegment(ptr, bytes);
-        block.fill((byte) 0);
-        block.set(ValueLayout.JAVA_LONG, CAPACITY, capacity);
+        StructureIdentity identity = allocateRoot(thread, StructureKind.MPMC_BOUNDED_QUEUE, bytes, capacity);
+        MemorySegment block = thread.localSegment(identity.ptr(), bytes);
         for (int i = 0; i < capacity; i++) {
             block.set(ValueLayout.JAVA_LONG, HEADER_BYTES + (long) i * SLOT_BYTES, 2L * i);
         }
@@ -207,11 +194,6 @@ public final class MpmcBoundedQueue implements AutoCloseable {
 
     static long bytes(int capacity) {
         return HEADER_BYTES + (long) capacity * SLOT_BYTES;
-    }
-
-    /** {@return the queue, for {@link #attach}} */
-    public long ptr() {
-        return ptr;
     }
 
     /** {@return the most words the queue holds} */
@@ -386,18 +368,6 @@ public final class MpmcBoundedQueue implements AutoCloseable {
         }
     }
 
-    private long deadline(Duration patience) {
-        Objects.requireNonNull(patience, "patience");
-        if (closed) {
-            throw new ClosedQueueException("handle of queue " + RemotePtr.toString(ptr) + " is closed");
-        }
-        if (patience.isNegative()) {
-            throw new BadArgumentException("patience must not be negative, got " + patience);
-        }
-        long now = System.nanoTime();
-        long nanos = patience.compareTo(Duration.ofDays(365)) > 0 ? Duration.ofDays(365).toNanos() : patience.toNanos();
-        return now + nanos;
-    }
 
     /**
      * Waits before re-reading a slot held by a claim in flight ({@code busy} consecutive times so far),
@@ -415,39 +385,5 @@ public final class MpmcBoundedQueue implements AutoCloseable {
             LockSupport.parkNanos(Math.min(Math.min(1_000L << Math.min(busy - 4, 10), MAX_BACKOFF_NANOS), left));
         }
         return busy;
-    }
-
-    /**
-     * Ends this handle: later calls throw {@link ClosedQueueException}; idempotent. Drops the handle from the
-     * queue's root (one fetch-and-add, {@link StructureIdentity#close}); when the queue was destroyed and this was
-     * its last open handle, frees it (the allocator's costs).
-     */
-    @Override
-    public void close() {
-        if (closed) {
-            return;
-        }
-        closed = true;
-        identity.close(thread, bytes(capacity), () -> { });
-    }
-
-    /**
-     * Destroys the queue and closes this handle: one compare-and-swap of the root's handles word marks it destroyed
-     * ({@link StructureIdentity#destroy}); when no other handle is open it is freed here (the allocator's costs:
-     * {@link io.remus.core.RemoteAllocator#deallocate(long, long, long)}), else by the last other handle to
-     * {@link #close()}, so no handle ever touches freed memory. Of two destroys of one queue, in any handles and
-     * processes, exactly one marks it; the other closes its handle and throws. Every call of any handle that starts
-     * after it returned throws {@link ClosedQueueException} (the first READ of each call sees the handles word); a
-     * call concurrent with it completes on the queue's memory, intact, before or after it.
-     *
-     * @throws ClosedQueueException after {@link #close()} or {@link #destroy()}, or when another handle destroyed
-     *                              the queue first (this handle is closed after)
-     */
-    public void destroy() {
-        if (closed) {
-            throw new ClosedQueueException("handle of queue " + RemotePtr.toString(ptr) + " is closed");
-        }
-        closed = true;
-        identity.destroy(thread, bytes(capacity), () -> { });
     }
 }

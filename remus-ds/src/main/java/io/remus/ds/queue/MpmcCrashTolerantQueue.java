@@ -111,7 +111,7 @@ import java.util.concurrent.locks.LockSupport;
  * compute thread's owner; each thread attaches its own. Tickets are 64-bit counts; an entry's state wraps
  * modulo 2<sup>48</sup>, which is safe while no caller's view of a ring is 2<sup>46</sup> tickets stale.
  */
-public final class MpmcCrashTolerantQueue implements AutoCloseable {
+public final class MpmcCrashTolerantQueue extends MpmcQueueHandle {
     /** Bytes of the header before the first entry. */
     public static final int HEADER_BYTES = 64;
     /** The most cells: a cell index is 16 bits, and {@link #NONE} is reserved. */
@@ -135,9 +135,6 @@ public final class MpmcCrashTolerantQueue implements AutoCloseable {
     /** The least time a call spends trying to give a cell back to a full free ring before the cell is lost. */
     static final long GIVE_BACK_FLOOR_NANOS = 10_000_000;
 
-    private final ComputeThread thread;
-    private final StructureIdentity identity;
-    private final long ptr;
     private final int capacity;
     private final int cells;
     private final Ring allocated;
@@ -147,14 +144,10 @@ public final class MpmcCrashTolerantQueue implements AutoCloseable {
     private long poisoned;
     private long poisonedPublications;
     private long lostCells;
-    private boolean closed;
 
     private MpmcCrashTolerantQueue(ComputeThread thread, StructureIdentity identity, int capacity, int cells,
                                    long[] tickets) {
-        this.thread = thread;
-        this.identity = identity;
-        long ptr = identity.ptr();
-        this.ptr = ptr;
+        super(thread, identity, bytes(capacity, cells));
         this.capacity = capacity;
         this.cells = cells;
         this.allocated = new Ring("allocated", ptr + ALLOC_TAIL, ptr + ALLOC_HEAD, ptr + HEADER_BYTES, capacity,
@@ -177,10 +170,7 @@ public final class MpmcCrashTolerantQueue implements AutoCloseable {
      * @throws BadArgumentException naming the value, for a capacity or spare out of range
      */
     public static MpmcCrashTolerantQueue create(ComputeThread thread, int capacity, int spare) {
-        Objects.requireNonNull(thread, "thread");
-        if (capacity < 1 || capacity > MAX_CAPACITY) {
-            throw new BadArgumentException("capacity must be 1.." + MAX_CAPACITY + ", got " + capacity);
-        }
+        checkCreate(thread, capacity, MAX_CAPACITY);
         if (spare < 0 || (long) capacity + spare > MAX_CELLS
                 || StructureIdentity.blockBytes(bytes(capacity, capacity + spare)) > SizeClasses.MAX) {
             throw new BadArgumentException("spare must be 0.." + Math.min(MAX_CELLS - capacity,
@@ -190,12 +180,8 @@ public final class MpmcCrashTolerantQueue implements AutoCloseable {
         }
         int cells = capacity + spare;
         long bytes = bytes(capacity, cells);
-        StructureIdentity identity = StructureIdentity.allocate(thread, StructureKind.MPMC_CRASH_TOLERANT_QUEUE, bytes,
-                thread.nodeId(), ClosedQueueException::new);
-        long ptr = identity.ptr();
-        MemorySegment block = thread.localSegment(ptr, bytes);
-        block.fill((byte) 0);
-        block.set(ValueLayout.JAVA_LONG, CAPACITY, capacity);
+        StructureIdentity identity = allocateRoot(thread, StructureKind.MPMC_CRASH_TOLERANT_QUEUE, bytes, capacity);
+        MemorySegment block = thread.localSegment(identity.ptr(), bytes);
         block.set(ValueLayout.JAVA_LONG, CELLS, cells);
         block.set(ValueLayout.JAVA_LONG, FREE_TAIL, cells);
         for (int i = 0; i < capacity; i++) {
@@ -262,11 +248,6 @@ public final class MpmcCrashTolerantQueue implements AutoCloseable {
     /** {@code a - b} of two states, as a signed 48-bit difference. */
     static long after(long a, long b) {
         return ((a - b) << INDEX_BITS) >> INDEX_BITS;
-    }
-
-    /** {@return the queue, for {@link #attach}} */
-    public long ptr() {
-        return ptr;
     }
 
     /** {@return the most words the queue holds} */
@@ -393,17 +374,6 @@ public final class MpmcCrashTolerantQueue implements AutoCloseable {
         }
     }
 
-    private long deadline(Duration patience) {
-        Objects.requireNonNull(patience, "patience");
-        if (closed) {
-            throw new ClosedQueueException("handle of queue " + RemotePtr.toString(ptr) + " is closed");
-        }
-        if (patience.isNegative()) {
-            throw new BadArgumentException("patience must not be negative, got " + patience);
-        }
-        long nanos = patience.compareTo(Duration.ofDays(365)) > 0 ? Duration.ofDays(365).toNanos() : patience.toNanos();
-        return System.nanoTime() + nanos;
-    }
 
     /** Spins, then parks, longer with each consecutive busy round, never past the deadline. */
     private static long pause(long deadline, long busy) {
@@ -414,40 +384,6 @@ public final class MpmcCrashTolerantQueue implements AutoCloseable {
             LockSupport.parkNanos(Math.min(Math.min(1_000L << Math.min(busy - 4, 10), MAX_BACKOFF_NANOS), left));
         }
         return busy;
-    }
-
-    /**
-     * Ends this handle: later calls throw {@link ClosedQueueException}; idempotent. Drops the handle from the
-     * queue's root (one fetch-and-add, {@link StructureIdentity#close}); when the queue was destroyed and this was
-     * its last open handle, frees it (the allocator's costs).
-     */
-    @Override
-    public void close() {
-        if (closed) {
-            return;
-        }
-        closed = true;
-        identity.close(thread, bytes(capacity, cells), () -> { });
-    }
-
-    /**
-     * Destroys the queue and closes this handle: one compare-and-swap of the root's handles word marks it destroyed
-     * ({@link StructureIdentity#destroy}); when no other handle is open it is freed here (the allocator's costs:
-     * {@link io.remus.core.RemoteAllocator#deallocate(long, long, long)}), else by the last other handle to
-     * {@link #close()}, so no handle ever touches freed memory. Of two destroys of one queue, in any handles and
-     * processes, exactly one marks it; the other closes its handle and throws. Every call of any handle that starts
-     * after it returned throws {@link ClosedQueueException} (the first READ of each call sees the handles word); a
-     * call concurrent with it completes on the queue's memory, intact, before or after it.
-     *
-     * @throws ClosedQueueException after {@link #close()} or {@link #destroy()}, or when another handle destroyed
-     *                              the queue first (this handle is closed after)
-     */
-    public void destroy() {
-        if (closed) {
-            throw new ClosedQueueException("handle of queue " + RemotePtr.toString(ptr) + " is closed");
-        }
-        closed = true;
-        identity.destroy(thread, bytes(capacity, cells), () -> { });
     }
 
     /** One ring of cell indices: its tail and head words, its entries, and this handle's last view of both. */

@@ -116,7 +116,7 @@ import java.util.OptionalLong;
  * cycles wrap modulo 2<sup>47</sup>, which is safe while no caller's READ of an entry is 2<sup>46</sup> cycles
  * stale.
  */
-public final class MpmcScqQueue implements AutoCloseable {
+public final class MpmcScqQueue extends MpmcQueueHandle {
     /** Bytes of the header before the first entry. */
     public static final int HEADER_BYTES = 64;
     /** The index of an entry that holds no cell. */
@@ -139,21 +139,15 @@ public final class MpmcScqQueue implements AutoCloseable {
     static final int CYCLE_SHIFT = INDEX_BITS + 1;
     static final long CYCLE_MASK = (1L << (64 - CYCLE_SHIFT)) - 1;
 
-    private final ComputeThread thread;
-    private final StructureIdentity identity;
-    private final long ptr;
     private final int capacity;
     private final Ring allocated;
     private final Ring free;
     /** Receives a READ of the handles word, the identity word and the header's first seven words. */
     private final MemorySegment rootWords = MemorySegment.ofArray(new long[9]);
     private long retakes;
-    private boolean closed;
 
     private MpmcScqQueue(ComputeThread thread, StructureIdentity identity, int capacity) {
-        this.thread = thread;
-        this.identity = identity;
-        this.ptr = identity.ptr();
+        super(thread, identity, bytes(capacity));
         this.capacity = capacity;
         long entries = ptr + HEADER_BYTES;
         this.allocated = new Ring("allocated", ptr + ALLOC_RING, entries);
@@ -171,18 +165,11 @@ public final class MpmcScqQueue implements AutoCloseable {
      * @throws BadArgumentException naming the value, for a capacity out of range
      */
     public static MpmcScqQueue create(ComputeThread thread, int capacity) {
-        Objects.requireNonNull(thread, "thread");
-        if (capacity < 1 || capacity > MAX_CAPACITY) {
-            throw new BadArgumentException("capacity must be 1.." + MAX_CAPACITY + ", got " + capacity);
-        }
+        checkCreate(thread, capacity, MAX_CAPACITY);
         long bytes = bytes(capacity);
-        StructureIdentity identity = StructureIdentity.allocate(thread, StructureKind.MPMC_SCQ_QUEUE, bytes,
-                thread.nodeId(), ClosedQueueException::new);
-        long ptr = identity.ptr();
-        MemorySegment block = thread.localSegment(ptr, bytes);
-        block.fill((byte) 0);
+        StructureIdentity identity = allocateRoot(thread, StructureKind.MPMC_SCQ_QUEUE, bytes, capacity);
+        MemorySegment block = thread.localSegment(identity.ptr(), bytes);
         long size = 2L * capacity;
-        block.set(ValueLayout.JAVA_LONG, CAPACITY, capacity);
         block.set(ValueLayout.JAVA_LONG, ALLOC_RING + TAIL, size);
         block.set(ValueLayout.JAVA_LONG, ALLOC_RING + HEAD, size);
         block.set(ValueLayout.JAVA_LONG, ALLOC_RING + THRESHOLD, -1);
@@ -257,11 +244,6 @@ public final class MpmcScqQueue implements AutoCloseable {
         return ((a - b) << CYCLE_SHIFT) >> CYCLE_SHIFT;
     }
 
-    /** {@return the queue, for {@link #attach}} */
-    public long ptr() {
-        return ptr;
-    }
-
     /** {@return the most words the queue holds (less one per cell a dead caller kept)} */
     public int capacity() {
         return capacity;
@@ -303,7 +285,7 @@ public final class MpmcScqQueue implements AutoCloseable {
      * @throws CorruptedMemoryException when an entry or a cell index is no queue's
      */
     public boolean offer(long value) {
-        checkOpen();
+        requireOpen();
         int index = free.take();
         if (index < 0) {
             return false;
@@ -329,7 +311,7 @@ public final class MpmcScqQueue implements AutoCloseable {
      * @throws CorruptedMemoryException when an entry or a cell index is no queue's
      */
     public OptionalLong poll() {
-        checkOpen();
+        requireOpen();
         int index = allocated.take();
         if (index < 0) {
             return OptionalLong.empty();
@@ -340,44 +322,6 @@ public final class MpmcScqQueue implements AutoCloseable {
         long value = thread.await(read);
         free.put(index);
         return OptionalLong.of(value);
-    }
-
-    private void checkOpen() {
-        if (closed) {
-            throw new ClosedQueueException("handle of queue " + RemotePtr.toString(ptr) + " is closed");
-        }
-    }
-
-    /**
-     * Ends this handle: later calls throw {@link ClosedQueueException}; idempotent. Drops the handle from the
-     * queue's root (one fetch-and-add, {@link StructureIdentity#close}); when the queue was destroyed and this was
-     * its last open handle, frees it (the allocator's costs).
-     */
-    @Override
-    public void close() {
-        if (closed) {
-            return;
-        }
-        closed = true;
-        identity.close(thread, bytes(capacity), () -> { });
-    }
-
-    /**
-     * Destroys the queue and closes this handle: one compare-and-swap of the root's handles word marks it destroyed
-     * ({@link StructureIdentity#destroy}); when no other handle is open it is freed here (the allocator's costs:
-     * {@link io.remus.core.RemoteAllocator#deallocate(long, long, long)}), else by the last other handle to
-     * {@link #close()}, so no handle ever touches freed memory. Of two destroys of one queue, in any handles and
-     * processes, exactly one marks it; the other closes its handle and throws. Every call of any handle that starts
-     * after it returned throws {@link ClosedQueueException} (the first READ of each call sees the handles word); a
-     * call concurrent with it completes on the queue's memory, intact, before or after it.
-     *
-     * @throws ClosedQueueException after {@link #close()} or {@link #destroy()}, or when another handle destroyed
-     *                              the queue first (this handle is closed after)
-     */
-    public void destroy() {
-        checkOpen();
-        closed = true;
-        identity.destroy(thread, bytes(capacity), () -> { });
     }
 
     /** One ring of cell indices: its tail, head and threshold words and its {@code 2n} entries. */

@@ -28,10 +28,9 @@ import java.util.Objects;
  * allocator's per freed block. <b>Progress:</b> enter, exit and retire are wait-free;
  * {@link #reclaim()} blocks until every thread arrived, up to the barrier's timeout.
  */
-public final class BarrierReclaimer implements Reclaimer {
+public final class BarrierReclaimer extends ListReclaimer {
     private final RemoteAllocator allocator;
     private final ClusterBarrier barrier;
-    private final RetiredList retired = new RetiredList();
     private final NeverReclaimer.PlainGuard guard;
 
     /**
@@ -60,8 +59,7 @@ public final class BarrierReclaimer implements Reclaimer {
 
     @Override
     public Guard enter() {
-        guard.open();
-        return guard;
+        return guard.entered();
     }
 
     /** Keeps the block until the next {@link #reclaim()}. */
@@ -82,21 +80,6 @@ public final class BarrierReclaimer implements Reclaimer {
         guard.requireOutside("reclaim");
         barrier.await();
         retired.freeUpTo(0, allocator);
-    }
-
-    @Override
-    public long unreclaimedBytes() {
-        return retired.bytes();
-    }
-
-    @Override
-    public long unreclaimedBlocks() {
-        return retired.count();
-    }
-
-    @Override
-    public long retiredBytes() {
-        return retired.retiredBytes();
     }
 
     /** Keeps what is unreclaimed (freeing it needs a barrier round, which the others may not join). */

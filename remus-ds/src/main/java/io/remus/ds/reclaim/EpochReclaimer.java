@@ -133,7 +133,7 @@ import java.util.concurrent.locks.LockSupport;
  * <p>One instance per {@link ComputeThread}, created and used by the thread that owns it. It claims
  * a slot when created and gives it back in {@link #close()}.
  */
-public final class EpochReclaimer implements Reclaimer {
+public final class EpochReclaimer extends ListReclaimer {
     private static final VarHandle WORD = ValueLayout.JAVA_LONG.varHandle();
     /** READs of the global epoch before two in a row must have agreed (it changes once per advance). */
     private static final int STABLE_READ_ATTEMPTS = 64;
@@ -154,7 +154,6 @@ public final class EpochReclaimer implements Reclaimer {
     private final int home;
     private final int slot;
     private final long token;
-    private final RetiredList retired = new RetiredList();
     private final EpochGuard guard;
     private long[] scratch = new long[0];
     private long[] again = new long[0];
@@ -293,21 +292,6 @@ public final class EpochReclaimer implements Reclaimer {
         long rt = thread.roundTrips();
         pass();
         ownRoundTrips += thread.roundTrips() - rt;
-    }
-
-    @Override
-    public long unreclaimedBytes() {
-        return retired.bytes();
-    }
-
-    @Override
-    public long unreclaimedBlocks() {
-        return retired.count();
-    }
-
-    @Override
-    public long retiredBytes() {
-        return retired.retiredBytes();
     }
 
     /**

@@ -31,8 +31,7 @@ public final class NeverReclaimer implements Reclaimer {
 
     @Override
     public Guard enter() {
-        guard.open();
-        return guard;
+        return guard.entered();
     }
 
     /** Counts the block as unreclaimed, for ever. */
@@ -73,6 +72,12 @@ public final class NeverReclaimer implements Reclaimer {
     static final class PlainGuard extends BaseGuard {
         PlainGuard(ComputeThread thread) {
             super(thread);
+        }
+
+        /** Opens this guard (one nesting level deeper) and returns it: what a reclaimer's enter does. */
+        PlainGuard entered() {
+            open();
+            return this;
         }
 
         @Override

@@ -400,9 +400,7 @@ public final class LazyListSet implements RemoteSet {
      */
     @Override
     public boolean contains(long key) {
-        ListLayout.checkKey(key);
-        nodes.startCall();
-        return GuardedCall.run(reclaimer, containsAttempt, key);
+        return nodes.call(reclaimer, containsAttempt, key, false);
     }
 
     private int tryContains(Guard g, long key) {

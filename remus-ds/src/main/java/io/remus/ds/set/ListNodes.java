@@ -4,6 +4,7 @@ import io.remus.core.ComputeThread;
 import io.remus.core.error.CorruptedMemoryException;
 import io.remus.core.memory.RemotePtr;
 import io.remus.ds.identity.StructureIdentity;
+import io.remus.ds.reclaim.Reclaimer;
 
 /**
  * What a handle of a list-based set ({@link LockFreeListSet}, {@link LockFreeSkipListSet}, {@link LazyListSet}) does with
@@ -133,6 +134,20 @@ final class ListNodes {
     void startCall() {
         requireOpen();
         headerDue = true;
+    }
+
+    /**
+     * One set call on {@code key}: checks the key ({@link ListLayout#checkKey}), starts the call
+     * ({@link #startCall()}), for an insert ({@code insert}) takes the spare node ({@link #spare()}) before any
+     * guard, then runs {@code attempt} under the reclaimer's guards ({@link GuardedCall#run}).
+     */
+    boolean call(Reclaimer reclaimer, GuardedCall.Attempt attempt, long key, boolean insert) {
+        ListLayout.checkKey(key);
+        startCall();
+        if (insert) {
+            spare();
+        }
+        return GuardedCall.run(reclaimer, attempt, key);
     }
 
     /**

@@ -217,10 +217,7 @@ public final class LockFreeListSet implements RemoteSet {
      */
     @Override
     public boolean insert(long key) {
-        ListLayout.checkKey(key);
-        nodes.startCall();
-        nodes.spare();
-        return GuardedCall.run(reclaimer, insertAttempt, key);
+        return nodes.call(reclaimer, insertAttempt, key, true);
     }
 
     /**
@@ -229,9 +226,7 @@ public final class LockFreeListSet implements RemoteSet {
      */
     @Override
     public boolean remove(long key) {
-        ListLayout.checkKey(key);
-        nodes.startCall();
-        return GuardedCall.run(reclaimer, removeAttempt, key);
+        return nodes.call(reclaimer, removeAttempt, key, false);
     }
 
     /**
@@ -241,41 +236,11 @@ public final class LockFreeListSet implements RemoteSet {
      */
     @Override
     public boolean contains(long key) {
-        ListLayout.checkKey(key);
-        nodes.startCall();
-        return GuardedCall.run(reclaimer, containsAttempt, key);
+        return nodes.call(reclaimer, containsAttempt, key, false);
     }
 
     private int tryContains(Guard g, long key) {
-        MemorySegment buf = thread.buffer();
-        nodes.startWalk();
-        walk:
-        while (true) {
-            long curr = readNext(head);
-            while (true) {
-                if (!g.valid()) {
-                    return RESTART;
-                }
-                if (curr == tail) {
-                    return FALSE;
-                }
-                if (!nodes.read(curr, BUF_READ, NODE_BYTES)) {
-                    continue walk;
-                }
-                if (!g.valid()) {
-                    return RESTART;
-                }
-                if (!nodes.selfCheck(curr, buf.get(ValueLayout.JAVA_LONG, BUF_READ + ListLayout.SELF))) {
-                    continue walk;
-                }
-                long k = buf.get(ValueLayout.JAVA_LONG, BUF_READ + ListLayout.KEY);
-                long next = buf.get(ValueLayout.JAVA_LONG, BUF_READ + ListLayout.NEXT);
-                if (k >= key) {
-                    return k == key && !ListLayout.marked(next) ? TRUE : FALSE;
-                }
-                curr = ListLayout.unmarked(next);
-            }
-        }
+        return walk(g, key, false);
     }
 
     /** Links the spare node ({@link ListNodes#spare()}, allocated before the call's first guard). */
@@ -337,6 +302,19 @@ public final class LockFreeListSet implements RemoteSet {
      * its successor. Returns false when the guard's lease ran out.
      */
     private boolean find(Guard g, long key) {
+        return walk(g, key, true) != RESTART;
+    }
+
+    /**
+     * One walk from the head to the first node whose key is {@code >= key}, READing each node whole; it records
+     * that node and its predecessor ({@code found*}). With {@code help} (a {@link #find}) it unlinks every marked
+     * node it meets (one compare-and-swap each, from the start when that fails) and stops only at an unmarked one;
+     * without it (a {@link #contains}) it passes over marked nodes and changes nothing.
+     *
+     * @return {@code TRUE} when the node stopped at holds {@code key} unmarked, else {@code FALSE};
+     *         {@code RESTART} when the guard's lease ran out
+     */
+    private int walk(Guard g, long key, boolean help) {
         MemorySegment buf = thread.buffer();
         nodes.startWalk();
         walk:
@@ -345,24 +323,24 @@ public final class LockFreeListSet implements RemoteSet {
             long curr = readNext(head);
             while (true) {
                 if (!g.valid()) {
-                    return false;
+                    return RESTART;
                 }
                 if (curr == tail) {
                     found(pred, tail, Long.MAX_VALUE, RemotePtr.NULL);
-                    return true;
+                    return FALSE;
                 }
                 if (!nodes.read(curr, BUF_READ, NODE_BYTES)) {
                     continue walk;
                 }
                 if (!g.valid()) {
-                    return false;
+                    return RESTART;
                 }
                 if (!nodes.selfCheck(curr, buf.get(ValueLayout.JAVA_LONG, BUF_READ + ListLayout.SELF))) {
                     continue walk;
                 }
                 long k = buf.get(ValueLayout.JAVA_LONG, BUF_READ + ListLayout.KEY);
                 long next = buf.get(ValueLayout.JAVA_LONG, BUF_READ + ListLayout.NEXT);
-                if (ListLayout.marked(next)) {
+                if (help && ListLayout.marked(next)) {
                     long succ = ListLayout.unmarked(next);
                     if (thread.compareAndSwap(RemotePtr.offset(pred, ListLayout.NEXT), curr, succ) != curr) {
                         continue walk;
@@ -373,10 +351,10 @@ public final class LockFreeListSet implements RemoteSet {
                 }
                 if (k >= key) {
                     found(pred, curr, k, next);
-                    return true;
+                    return k == key && !ListLayout.marked(next) ? TRUE : FALSE;
                 }
                 pred = curr;
-                curr = next;
+                curr = ListLayout.unmarked(next);
             }
         }
     }

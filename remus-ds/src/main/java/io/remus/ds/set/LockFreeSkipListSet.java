@@ -358,11 +358,8 @@ public final class LockFreeSkipListSet implements RemoteSet {
      */
     @Override
     public boolean insert(long key) {
-        ListLayout.checkKey(key);
-        nodes.startCall();
-        nodes.spare();
         newHeight = randomHeight();
-        return GuardedCall.run(reclaimer, insertAttempt, key);
+        return nodes.call(reclaimer, insertAttempt, key, true);
     }
 
     /**
@@ -372,10 +369,8 @@ public final class LockFreeSkipListSet implements RemoteSet {
      */
     @Override
     public boolean remove(long key) {
-        ListLayout.checkKey(key);
-        nodes.startCall();
         markedNode = RemotePtr.NULL;
-        return GuardedCall.run(reclaimer, removeAttempt, key);
+        return nodes.call(reclaimer, removeAttempt, key, false);
     }
 
     /**
@@ -385,9 +380,7 @@ public final class LockFreeSkipListSet implements RemoteSet {
      */
     @Override
     public boolean contains(long key) {
-        ListLayout.checkKey(key);
-        nodes.startCall();
-        return GuardedCall.run(reclaimer, containsAttempt, key);
+        return nodes.call(reclaimer, containsAttempt, key, false);
     }
 
     private int randomHeight() {
@@ -395,50 +388,7 @@ public final class LockFreeSkipListSet implements RemoteSet {
     }
 
     private int tryContains(Guard g, long key) {
-        MemorySegment buf = thread.buffer();
-        nodes.startWalk();
-        walk:
-        while (true) {
-            if (!readInto(g, head, predNext)) {
-                return RESTART;
-            }
-            long curr = RemotePtr.NULL;
-            long currKey = Long.MAX_VALUE;
-            boolean have = false;
-            for (int level = maxLevel - 1; level >= 0; level--) {
-                long c = ListLayout.unmarked(predNext[level]);
-                if (!have || c != curr) {
-                    curr = c;
-                    have = false;
-                }
-                while (curr != tail) {
-                    if (!have) {
-                        int r = readNode(g, curr);
-                        if (r == RESTART) {
-                            return RESTART;
-                        }
-                        if (r == FALSE) {
-                            continue walk;
-                        }
-                        currKey = buf.get(ValueLayout.JAVA_LONG, BUF_READ + KEY);
-                        have = true;
-                    }
-                    long next = currNext[level];
-                    if (ListLayout.marked(next)) {
-                        curr = ListLayout.unmarked(next);
-                        have = false;
-                        continue;
-                    }
-                    if (currKey >= key) {
-                        break;
-                    }
-                    swapPredCurr();
-                    curr = next;
-                    have = false;
-                }
-            }
-            return curr != tail && currKey == key ? TRUE : FALSE;
-        }
+        return walk(g, key, false);
     }
 
     /** Links the spare node ({@link ListNodes#spare()}, allocated before the call's first guard) with {@code newHeight} levels. */
@@ -597,12 +547,25 @@ public final class LockFreeSkipListSet implements RemoteSet {
      * guard's lease ran out.
      */
     private boolean find(Guard g, long key) {
+        return walk(g, key, true) != RESTART;
+    }
+
+    /**
+     * One walk down the levels to the first node whose key is {@code >= key}, READing each node whole once. With
+     * {@code help} (a {@link #find}) it unlinks every marked node it meets at a level (one compare-and-swap each,
+     * from the head again when that fails); without it (a {@link #contains}) it passes over them and changes
+     * nothing. Either way it records what {@link #find} documents.
+     *
+     * @return {@code TRUE} when that node holds {@code key}, else {@code FALSE}; {@code RESTART} when the
+     *         guard's lease ran out
+     */
+    private int walk(Guard g, long key, boolean help) {
         MemorySegment buf = thread.buffer();
         nodes.startWalk();
         walk:
         while (true) {
             if (!readInto(g, head, predNext)) {
-                return false;
+                return RESTART;
             }
             long pred = head;
             long curr = RemotePtr.NULL;
@@ -619,7 +582,7 @@ public final class LockFreeSkipListSet implements RemoteSet {
                     if (!have) {
                         int r = readNode(g, curr);
                         if (r == RESTART) {
-                            return false;
+                            return RESTART;
                         }
                         if (r == FALSE) {
                             continue walk;
@@ -631,13 +594,15 @@ public final class LockFreeSkipListSet implements RemoteSet {
                     long next = currNext[level];
                     if (ListLayout.marked(next)) {
                         long succ = ListLayout.unmarked(next);
-                        if (!g.valid()) {
-                            return false;
+                        if (help) {
+                            if (!g.valid()) {
+                                return RESTART;
+                            }
+                            if (thread.compareAndSwap(nextWord(pred, level), curr, succ) != curr) {
+                                continue walk;
+                            }
+                            predNext[level] = succ;
                         }
-                        if (thread.compareAndSwap(nextWord(pred, level), curr, succ) != curr) {
-                            continue walk;
-                        }
-                        predNext[level] = succ;
                         curr = succ;
                         have = false;
                         continue;
@@ -661,7 +626,7 @@ public final class LockFreeSkipListSet implements RemoteSet {
             } else {
                 foundKey = Long.MAX_VALUE;
             }
-            return true;
+            return curr != tail && currKey == key ? TRUE : FALSE;
         }
     }
 

@@ -13,6 +13,8 @@ import io.remus.core.sim.SimFabric;
 import io.remus.core.sim.SimOptions;
 import io.remus.core.testing.Straddles;
 import io.remus.core.testing.TestCluster;
+import io.remus.ds.identity.StructureKind;
+import io.remus.ds.reclaim.NeverReclaimer;
 import io.remus.ds.testing.Contention;
 import io.remus.ds.testing.Counts;
 import org.junit.jupiter.api.Test;
@@ -21,6 +23,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -33,11 +36,11 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
  * {@link LockedObject} on the simulator, under the spin lock and ALock: a counter from threads on three
  * nodes loses no increment, a stack's history checks as linearizable, and a call costs the lock's
  * operations plus 1 READ and at most 1 WRITE (none when the operation changes nothing), the lock's own
- * measured after its first use (ALock allocates its queue nodes then).
+ * measured after its first use (ALock allocates its queue nodes then); and the object contract
+ * ({@link ObjectContractTest}) under the spin lock.
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
-class LockedObjectTest {
-    private static final int HOME = 1;
+class LockedObjectTest extends ObjectContractTest<LockedObject<Long>> {
     private static final long ADD = 1;
     private static final int[] NODES = {0, 1, 2, 0};
     private static final int ELEMENTS = 4;
@@ -56,6 +59,52 @@ class LockedObjectTest {
 
     private static LockContext context(ComputeThread t) {
         return new LockContext(t, LockOptions.defaults().withAcquireTimeout(Duration.ofSeconds(60)));
+    }
+
+    @Override
+    StructureKind structureKind() {
+        return StructureKind.LOCKED_OBJECT;
+    }
+
+    @Override
+    LockedObject<Long> create(ComputeThread t, int node) {
+        return LockedObject.create(context(t), LockKind.SPIN, node, new WaitFreeObjectTest.Counter());
+    }
+
+    @Override
+    LockedObject<Long> attach(ComputeThread t, long ptr) {
+        return LockedObject.attach(context(t), LockKind.SPIN, ptr, new WaitFreeObjectTest.Counter());
+    }
+
+    @Override
+    long ptr(LockedObject<Long> handle) {
+        return handle.ptr();
+    }
+
+    @Override
+    void destroy(LockedObject<Long> handle) {
+        handle.destroy();
+    }
+
+    @Override
+    StructureKind otherKind() {
+        return StructureKind.WAIT_FREE_OBJECT;
+    }
+
+    @Override
+    long createOther(ComputeThread t, int node) {
+        return WaitFreeObject.create(t, new NeverReclaimer(t), node, 4, new WaitFreeObjectTest.Counter()).ptr();
+    }
+
+    @Override
+    List<Call<LockedObject<Long>>> rootReads() {
+        return List.of(new Call<>("apply", h -> h.apply(ADD, 1)), new Call<>("read", LockedObject::read));
+    }
+
+    @Override
+    void use(LockedObject<Long> handle) {
+        assertEquals(0, handle.apply(ADD, 5));
+        assertEquals(5L, handle.read());
     }
 
     @ParameterizedTest

@@ -4,16 +4,9 @@ import io.remus.core.ComputeThread;
 import org.jetbrains.lincheck.datastructures.LongGen;
 import org.jetbrains.lincheck.datastructures.Operation;
 import org.jetbrains.lincheck.datastructures.Param;
-import org.jetbrains.lincheck.datastructures.StressOptions;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 import java.util.concurrent.TimeUnit;
-
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Lincheck in stress mode over {@link RemoteCounter} on the simulator ({@link LincheckWorkers}): the
@@ -21,7 +14,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * a READ and a WRITE of the same word, must be caught losing an add.
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
-class RemoteCounterLincheckTest {
+class RemoteCounterLincheckTest extends ObjectLincheckTest {
     /** The counter, created on the object's node, attached once per Lincheck worker. */
     public static final class Counter {
         private final long ptr = RemoteCounter.create(LincheckWorkers.thread(), LincheckWorkers.HOME, 0).ptr();
@@ -79,36 +72,18 @@ class RemoteCounterLincheckTest {
         }
     }
 
-    private static StressOptions options() {
-        return new StressOptions()
-                .iterations(10)
-                .invocationsPerIteration(100)
-                .threads(3)
-                .actorsPerThread(3)
-                .actorsBefore(1)
-                .actorsAfter(1)
-                .sequentialSpecification(SequentialCounter.class);
+    @Override
+    Class<?> object() {
+        return Counter.class;
     }
 
-    @BeforeAll
-    static void startCluster() {
-        LincheckWorkers.start();
+    @Override
+    Class<?> brokenTwin() {
+        return ReadThenWriteCounter.class;
     }
 
-    @AfterAll
-    static void stopCluster() {
-        LincheckWorkers.stop();
-    }
-
-    @Test
-    void shouldFindCounterLinearizable() {
-        options().check(Counter.class);
-    }
-
-    @Test
-    void shouldFindReadThenWriteCounterNotLinearizable() {
-        AssertionError e = assertThrows(AssertionError.class,
-                () -> options().minimizeFailedScenario(false).check(ReadThenWriteCounter.class));
-        assertTrue(e.getMessage().contains("Invalid execution results"), e.getMessage());
+    @Override
+    Class<?> sequential() {
+        return SequentialCounter.class;
     }
 }

@@ -4,16 +4,9 @@ import io.remus.core.ComputeThread;
 import org.jetbrains.lincheck.datastructures.LongGen;
 import org.jetbrains.lincheck.datastructures.Operation;
 import org.jetbrains.lincheck.datastructures.Param;
-import org.jetbrains.lincheck.datastructures.StressOptions;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 import java.util.concurrent.TimeUnit;
-
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Lincheck in stress mode over {@link RemoteMaxRegister} on the simulator ({@link LincheckWorkers}):
@@ -22,7 +15,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * value overwrite a larger one. Values are few (1 to 6) so that writes of different values overlap.
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
-class RemoteMaxRegisterLincheckTest {
+class RemoteMaxRegisterLincheckTest extends ObjectLincheckTest {
     /** Handles: the creator's and one per worker thread, with room to spare. */
     private static final int CAPACITY = 6;
 
@@ -81,36 +74,18 @@ class RemoteMaxRegisterLincheckTest {
         }
     }
 
-    private static StressOptions options() {
-        return new StressOptions()
-                .iterations(10)
-                .invocationsPerIteration(100)
-                .threads(3)
-                .actorsPerThread(3)
-                .actorsBefore(1)
-                .actorsAfter(1)
-                .sequentialSpecification(SequentialMaxRegister.class);
+    @Override
+    Class<?> object() {
+        return MaxRegister.class;
     }
 
-    @BeforeAll
-    static void startCluster() {
-        LincheckWorkers.start();
+    @Override
+    Class<?> brokenTwin() {
+        return ReadThenWriteMaxRegister.class;
     }
 
-    @AfterAll
-    static void stopCluster() {
-        LincheckWorkers.stop();
-    }
-
-    @Test
-    void shouldFindMaxRegisterLinearizable() {
-        options().check(MaxRegister.class);
-    }
-
-    @Test
-    void shouldFindReadThenWriteMaxRegisterNotLinearizable() {
-        AssertionError e = assertThrows(AssertionError.class,
-                () -> options().minimizeFailedScenario(false).check(ReadThenWriteMaxRegister.class));
-        assertTrue(e.getMessage().contains("Invalid execution results"), e.getMessage());
+    @Override
+    Class<?> sequential() {
+        return SequentialMaxRegister.class;
     }
 }

@@ -5,23 +5,22 @@ import io.remus.core.error.AllocationExhaustedException;
 import io.remus.core.error.BadArgumentException;
 import io.remus.core.fabric.Fabric;
 import io.remus.core.sim.SimOptions;
-import io.remus.core.testing.Fabrics;
 import io.remus.core.testing.TestCluster;
 import io.remus.ds.identity.StructureIdentity;
+import io.remus.ds.identity.StructureKind;
 import io.remus.ds.testing.Contention;
 import io.remus.ds.testing.Counts;
-import org.junit.jupiter.api.Named;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
+import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
-import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -29,9 +28,52 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** {@link RemoteMaxRegister}: its values under contention and its wait-free per-call bound. */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
-class RemoteMaxRegisterTest {
-    static Stream<Named<Function<SimOptions, Fabric>>> fabrics() {
-        return Fabrics.all();
+class RemoteMaxRegisterTest extends ObjectContractTest<RemoteMaxRegister> {
+    @Override
+    StructureKind structureKind() {
+        return StructureKind.REMOTE_MAX_REGISTER;
+    }
+
+    @Override
+    RemoteMaxRegister create(ComputeThread t, int node) {
+        return RemoteMaxRegister.create(t, node, 4, 7);
+    }
+
+    @Override
+    RemoteMaxRegister attach(ComputeThread t, long ptr) {
+        return RemoteMaxRegister.attach(t, ptr);
+    }
+
+    @Override
+    long ptr(RemoteMaxRegister handle) {
+        return handle.ptr();
+    }
+
+    @Override
+    void destroy(RemoteMaxRegister handle) {
+        handle.destroy();
+    }
+
+    @Override
+    StructureKind otherKind() {
+        return StructureKind.SHARED_STATE_TABLE;
+    }
+
+    @Override
+    long createOther(ComputeThread t, int node) {
+        return SharedStateTable.create(t, node, 4, 8).ptr();
+    }
+
+    @Override
+    List<Call<RemoteMaxRegister>> rootReads() {
+        return List.of(new Call<>("read", RemoteMaxRegister::read), new Call<>("writeMax", h -> h.writeMax(1000)));
+    }
+
+    @Override
+    void use(RemoteMaxRegister handle) {
+        assertEquals(7, handle.read());
+        handle.writeMax(9);
+        assertEquals(9, handle.read());
     }
 
     int operationsPerThread() {

@@ -5,19 +5,12 @@ import io.remus.core.memory.RemotePtr;
 import org.jetbrains.lincheck.datastructures.LongGen;
 import org.jetbrains.lincheck.datastructures.Operation;
 import org.jetbrains.lincheck.datastructures.Param;
-import org.jetbrains.lincheck.datastructures.StressOptions;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Lincheck in stress mode over a 16-byte {@link RemoteRegister} on the simulator
@@ -27,7 +20,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * half of each of two values.
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
-class RemoteRegisterLincheckTest {
+class RemoteRegisterLincheckTest extends ObjectLincheckTest {
     private static final int BYTES = 16;
 
     private static MemorySegment value(long v) {
@@ -104,36 +97,18 @@ class RemoteRegisterLincheckTest {
         }
     }
 
-    private static StressOptions options() {
-        return new StressOptions()
-                .iterations(10)
-                .invocationsPerIteration(100)
-                .threads(3)
-                .actorsPerThread(3)
-                .actorsBefore(1)
-                .actorsAfter(1)
-                .sequentialSpecification(SequentialRegister.class);
+    @Override
+    Class<?> object() {
+        return Register.class;
     }
 
-    @BeforeAll
-    static void startCluster() {
-        LincheckWorkers.start();
+    @Override
+    Class<?> brokenTwin() {
+        return HalvesRegister.class;
     }
 
-    @AfterAll
-    static void stopCluster() {
-        LincheckWorkers.stop();
-    }
-
-    @Test
-    void shouldFindRegisterLinearizable() {
-        options().check(Register.class);
-    }
-
-    @Test
-    void shouldFindHalvesRegisterNotLinearizable() {
-        AssertionError e = assertThrows(AssertionError.class,
-                () -> options().minimizeFailedScenario(false).check(HalvesRegister.class));
-        assertTrue(e.getMessage().contains("Invalid execution results"), e.getMessage());
+    @Override
+    Class<?> sequential() {
+        return SequentialRegister.class;
     }
 }

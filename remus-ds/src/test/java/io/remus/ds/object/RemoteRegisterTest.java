@@ -4,9 +4,9 @@ import io.remus.core.ComputeThread;
 import io.remus.core.error.BadArgumentException;
 import io.remus.core.fabric.Fabric;
 import io.remus.core.sim.SimOptions;
-import io.remus.core.testing.Fabrics;
 import io.remus.core.testing.TestCluster;
 import io.remus.ds.identity.StructureIdentity;
+import io.remus.ds.identity.StructureKind;
 import io.remus.ds.reclaim.EpochOptions;
 import io.remus.ds.reclaim.EpochReclaimer;
 import io.remus.ds.reclaim.Guard;
@@ -14,7 +14,6 @@ import io.remus.ds.reclaim.LeaseExpiredException;
 import io.remus.ds.reclaim.NeverReclaimer;
 import io.remus.ds.testing.Contention;
 import io.remus.ds.testing.Counts;
-import org.junit.jupiter.api.Named;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -22,13 +21,13 @@ import org.junit.jupiter.params.provider.MethodSource;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.function.Function;
-import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -37,12 +36,60 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** {@link RemoteRegister}: never torn under racing writers, reclaimed, and its per-call cost. */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
-class RemoteRegisterTest {
+class RemoteRegisterTest extends ObjectContractTest<RemoteRegister> {
     private static final int SIZE = 64;
     private static final int THREADS = 6;
 
-    static Stream<Named<Function<SimOptions, Fabric>>> fabrics() {
-        return Fabrics.all();
+    @Override
+    StructureKind structureKind() {
+        return StructureKind.REMOTE_REGISTER;
+    }
+
+    @Override
+    RemoteRegister create(ComputeThread t, int node) {
+        return RemoteRegister.create(t, new NeverReclaimer(t), node, new byte[]{1, 2, 3, 4, 5, 6, 7, 8, 9});
+    }
+
+    @Override
+    RemoteRegister attach(ComputeThread t, long ptr) {
+        return RemoteRegister.attach(t, new NeverReclaimer(t), ptr);
+    }
+
+    @Override
+    long ptr(RemoteRegister handle) {
+        return handle.ptr();
+    }
+
+    @Override
+    void destroy(RemoteRegister handle) {
+        handle.destroy();
+    }
+
+    @Override
+    StructureKind otherKind() {
+        return StructureKind.REMOTE_COUNTER;
+    }
+
+    @Override
+    long createOther(ComputeThread t, int node) {
+        return RemoteCounter.create(t, node, 16).ptr();
+    }
+
+    @Override
+    List<Call<RemoteRegister>> rootReads() {
+        return List.of(new Call<>("read", RemoteRegister::read));
+    }
+
+    @Override
+    List<Call<RemoteRegister>> otherCalls() {
+        return List.of(new Call<>("write", h -> h.write(new byte[9])));
+    }
+
+    @Override
+    void use(RemoteRegister handle) {
+        assertEquals(9, handle.read().length);
+        handle.write(new byte[]{9, 8, 7, 6, 5, 4, 3, 2, 1});
+        assertEquals(9, handle.read()[0]);
     }
 
     int operationsPerThread() {

@@ -8,13 +8,12 @@ import io.remus.core.fabric.Fabric;
 import io.remus.core.memory.RemotePtr;
 import io.remus.core.sim.SimFabric;
 import io.remus.core.sim.SimOptions;
-import io.remus.core.testing.Fabrics;
 import io.remus.core.testing.Straddles;
 import io.remus.core.testing.TestCluster;
 import io.remus.ds.identity.StructureIdentity;
+import io.remus.ds.identity.StructureKind;
 import io.remus.ds.testing.Contention;
 import io.remus.ds.testing.Counts;
-import org.junit.jupiter.api.Named;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -23,12 +22,12 @@ import org.junit.jupiter.params.provider.MethodSource;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.function.Function;
-import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -37,13 +36,63 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** {@link SharedStateTable}: rows never torn, snapshots consistent per row, and the per-call cost. */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
-class SharedStateTableTest {
+class SharedStateTableTest extends ObjectContractTest<SharedStateTable> {
     private static final int THREADS = 6;
     private static final int ROW_BYTES = 40;
     private static final ValueLayout.OfLong WORD = ValueLayout.JAVA_LONG_UNALIGNED;
 
-    static Stream<Named<Function<SimOptions, Fabric>>> fabrics() {
-        return Fabrics.all();
+    @Override
+    StructureKind structureKind() {
+        return StructureKind.SHARED_STATE_TABLE;
+    }
+
+    @Override
+    SharedStateTable create(ComputeThread t, int node) {
+        return SharedStateTable.create(t, node, 4, 8);
+    }
+
+    @Override
+    SharedStateTable attach(ComputeThread t, long ptr) {
+        return SharedStateTable.attach(t, ptr);
+    }
+
+    @Override
+    long ptr(SharedStateTable handle) {
+        return handle.ptr();
+    }
+
+    @Override
+    void destroy(SharedStateTable handle) {
+        handle.destroy();
+    }
+
+    @Override
+    StructureKind otherKind() {
+        return StructureKind.REMOTE_MAX_REGISTER;
+    }
+
+    @Override
+    long createOther(ComputeThread t, int node) {
+        return RemoteMaxRegister.create(t, node, 4, 8).ptr();
+    }
+
+    @Override
+    List<Call<SharedStateTable>> rootReads() {
+        return List.of(new Call<>("snapshot", h -> h.snapshot(MemorySegment.ofArray(new byte[32]), null)));
+    }
+
+    @Override
+    List<Call<SharedStateTable>> otherCalls() {
+        return List.of(new Call<>("write", h -> h.write(MemorySegment.ofArray(new byte[8]))),
+                new Call<>("readRow", h -> h.readRow(0, MemorySegment.ofArray(new byte[8]))));
+    }
+
+    @Override
+    void use(SharedStateTable handle) {
+        assertEquals(1, handle.write(MemorySegment.ofArray(new byte[]{1, 2, 3, 4, 5, 6, 7, 8})));
+        long[] versions = new long[4];
+        handle.snapshot(MemorySegment.ofArray(new byte[32]), versions);
+        assertEquals(1, versions[handle.row()]);
     }
 
     int operationsPerThread() {

@@ -45,14 +45,26 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * histories over several threads on several nodes check as linearizable (remus-check's checker) and
  * apply every operation exactly once, over many seeds; and the two deliberately broken variants of the
  * construction are caught (without sequence numbers by the checker and the exactly-once check, without
- * helping by the bound of {@link WaitFreeContainerBoundTest}). One subclass per container.
+ * helping by the bound of {@link WaitFreeContainerBoundTest}). One subclass per container, which also runs the
+ * object contract ({@link ObjectContractTest}).
+ *
+ * @param <C> the container's handle type
  */
 @Timeout(value = 300, unit = TimeUnit.SECONDS)
-abstract class WaitFreeContainerTestBase {
-    static final int HOME = 1;
+abstract class WaitFreeContainerTestBase<C extends WaitFreeWordContainer> extends ObjectContractTest<C> {
     private static final LinearizabilityChecker CHECKER = new LinearizabilityChecker(Budget.of(Duration.ofSeconds(60)));
 
     abstract WaitFreeContainer.Kind kind();
+
+    @Override
+    long ptr(C handle) {
+        return handle.ptr();
+    }
+
+    @Override
+    void destroy(C handle) {
+        handle.destroy();
+    }
 
     static TestCluster cluster(SimOptions options) {
         return new TestCluster(SimFabric::new, options, 3, b -> b.segmentSize(32 << 20));

@@ -6,9 +6,9 @@ import io.remus.core.error.CorruptedMemoryException;
 import io.remus.core.fabric.Fabric;
 import io.remus.core.memory.RemotePtr;
 import io.remus.core.sim.SimOptions;
-import io.remus.core.testing.Fabrics;
 import io.remus.core.testing.TestCluster;
 import io.remus.ds.identity.StructureIdentity;
+import io.remus.ds.identity.StructureKind;
 import io.remus.ds.reclaim.EpochOptions;
 import io.remus.ds.reclaim.EpochReclaimer;
 import io.remus.ds.reclaim.Guard;
@@ -16,7 +16,6 @@ import io.remus.ds.reclaim.LeaseExpiredException;
 import io.remus.ds.reclaim.NeverReclaimer;
 import io.remus.ds.testing.Contention;
 import io.remus.ds.testing.Counts;
-import org.junit.jupiter.api.Named;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -25,12 +24,12 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.time.Duration;
 import java.util.Arrays;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
-import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -43,12 +42,54 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * and bad arguments refused.
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
-class WaitFreeObjectTest {
-    private static final int HOME = 1;
+class WaitFreeObjectTest extends ObjectContractTest<WaitFreeObject<Long>> {
     private static final long ADD = 1;
 
-    static Stream<Named<Function<SimOptions, Fabric>>> fabrics() {
-        return Fabrics.all();
+    @Override
+    StructureKind structureKind() {
+        return StructureKind.WAIT_FREE_OBJECT;
+    }
+
+    @Override
+    WaitFreeObject<Long> create(ComputeThread t, int node) {
+        return WaitFreeObject.create(t, new NeverReclaimer(t), node, 4, new Counter());
+    }
+
+    @Override
+    WaitFreeObject<Long> attach(ComputeThread t, long ptr) {
+        return WaitFreeObject.attach(t, new NeverReclaimer(t), ptr, new Counter());
+    }
+
+    @Override
+    long ptr(WaitFreeObject<Long> handle) {
+        return handle.ptr();
+    }
+
+    @Override
+    void destroy(WaitFreeObject<Long> handle) {
+        handle.destroy();
+    }
+
+    @Override
+    StructureKind otherKind() {
+        return StructureKind.WAIT_FREE_QUEUE;
+    }
+
+    @Override
+    long createOther(ComputeThread t, int node) {
+        return WaitFreeQueue.create(t, new NeverReclaimer(t), node, 4, 1).ptr();
+    }
+
+    @Override
+    List<Call<WaitFreeObject<Long>>> rootReads() {
+        return List.of(new Call<>("apply", h -> h.apply(ADD, 1)), new Call<>("read", WaitFreeObject::read),
+                new Call<>("applied", h -> h.applied(0)));
+    }
+
+    @Override
+    void use(WaitFreeObject<Long> handle) {
+        assertEquals(0, handle.apply(ADD, 5));
+        assertEquals(5L, handle.read());
     }
 
     int operationsPerThread() {

@@ -3,17 +3,10 @@ package io.remus.ds.object;
 import org.jetbrains.lincheck.datastructures.LongGen;
 import org.jetbrains.lincheck.datastructures.Operation;
 import org.jetbrains.lincheck.datastructures.Param;
-import org.jetbrains.lincheck.datastructures.StressOptions;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 import java.util.ArrayDeque;
 import java.util.concurrent.TimeUnit;
-
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Lincheck in stress mode over a {@link WaitFreeQueue} of {@value #ELEMENTS} elements on the simulator
@@ -23,7 +16,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * caught.
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
-class WaitFreeQueueLincheckTest {
+class WaitFreeQueueLincheckTest extends ObjectLincheckTest {
     private static final int ELEMENTS = 2;
     /** Announce slots: the creator's and one per worker thread, with room to spare. */
     private static final int HANDLES = 6;
@@ -83,36 +76,23 @@ class WaitFreeQueueLincheckTest {
         }
     }
 
-    private static StressOptions options() {
-        return new StressOptions()
-                .iterations(10)
-                .invocationsPerIteration(50)
-                .threads(3)
-                .actorsPerThread(3)
-                .actorsBefore(1)
-                .actorsAfter(1)
-                .sequentialSpecification(SequentialQueue.class);
+    @Override
+    Class<?> object() {
+        return SequencedQueue.class;
     }
 
-    @BeforeAll
-    static void startCluster() {
-        LincheckWorkers.start();
+    @Override
+    Class<?> brokenTwin() {
+        return UnsequencedQueue.class;
     }
 
-    @AfterAll
-    static void stopCluster() {
-        LincheckWorkers.stop();
+    @Override
+    Class<?> sequential() {
+        return SequentialQueue.class;
     }
 
-    @Test
-    void shouldFindQueueLinearizable() {
-        options().check(SequencedQueue.class);
-    }
-
-    @Test
-    void shouldFindUnsequencedQueueNotLinearizable() {
-        AssertionError e = assertThrows(AssertionError.class,
-                () -> options().minimizeFailedScenario(false).check(UnsequencedQueue.class));
-        assertTrue(e.getMessage().contains("Invalid execution results"), e.getMessage());
+    @Override
+    int invocationsPerIteration() {
+        return 50;
     }
 }

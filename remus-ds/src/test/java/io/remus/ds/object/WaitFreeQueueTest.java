@@ -3,19 +3,63 @@ package io.remus.ds.object;
 import io.remus.core.ComputeThread;
 import io.remus.core.sim.SimOptions;
 import io.remus.core.testing.TestCluster;
+import io.remus.ds.identity.StructureKind;
 import io.remus.ds.reclaim.NeverReclaimer;
 import org.junit.jupiter.api.Test;
+
+import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** {@link WaitFreeQueue}: FIFO order, full and empty, across handles on two nodes, and the shared tests. */
-class WaitFreeQueueTest extends WaitFreeContainerTestBase {
+/** {@link WaitFreeQueue}: FIFO order, full and empty, across handles on two nodes, the shared tests and the object contract. */
+class WaitFreeQueueTest extends WaitFreeContainerTestBase<WaitFreeQueue> {
     @Override
     WaitFreeContainer.Kind kind() {
         return WaitFreeContainer.QUEUE;
+    }
+
+    @Override
+    StructureKind structureKind() {
+        return StructureKind.WAIT_FREE_QUEUE;
+    }
+
+    @Override
+    WaitFreeQueue create(ComputeThread t, int node) {
+        return WaitFreeQueue.create(t, new NeverReclaimer(t), node, 4, 4);
+    }
+
+    @Override
+    WaitFreeQueue attach(ComputeThread t, long ptr) {
+        return WaitFreeQueue.attach(t, new NeverReclaimer(t), ptr);
+    }
+
+    @Override
+    StructureKind otherKind() {
+        return StructureKind.WAIT_FREE_STACK;
+    }
+
+    @Override
+    long createOther(ComputeThread t, int node) {
+        return WaitFreeStack.create(t, new NeverReclaimer(t), node, 4, 4).ptr();
+    }
+
+    @Override
+    List<Call<WaitFreeQueue>> rootReads() {
+        return List.of(new Call<>("enqueue", h -> h.enqueue(1)), new Call<>("dequeue", WaitFreeQueue::dequeue),
+                new Call<>("contents", WaitFreeQueue::contents));
+    }
+
+    @Override
+    void use(WaitFreeQueue handle) {
+        handle.enqueue(3);
+        handle.enqueue(4);
+        handle.dequeue();
+        assertEquals(3, handle.value());
+        assertEquals(1, handle.contents().length);
+        assertEquals(4, handle.contents()[0]);
     }
 
     @Test
