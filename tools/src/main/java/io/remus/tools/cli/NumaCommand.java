@@ -2,11 +2,11 @@ package io.remus.tools.cli;
 
 import io.remus.core.fabric.Fabric;
 import io.remus.bench.perftest.FabricKind;
-import io.remus.tools.experiment.numa.NumaExperiment;
-import io.remus.tools.experiment.numa.NumaNode;
+import io.remus.bench.numa.NumaExperiment;
+import io.remus.bench.numa.NumaNode;
 import io.remus.tools.experiment.numa.NumaPlot;
-import io.remus.tools.experiment.numa.NumaRow;
-import io.remus.tools.experiment.numa.NumaTopology;
+import io.remus.bench.numa.NumaRow;
+import io.remus.bench.numa.NumaTopology;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
