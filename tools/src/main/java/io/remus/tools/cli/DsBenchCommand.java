@@ -85,9 +85,8 @@ public final class DsBenchCommand implements java.util.concurrent.Callable<Integ
             description = "Operations per thread (default ${DEFAULT-VALUE}); not with -D.")
     long numOps;
 
-    @Option(names = {"-D", "--duration"}, paramLabel = "SECONDS",
-            description = "Run for this long instead of --num-ops operations per thread.")
-    Double durationSeconds;
+    @Mixin
+    SharedOptions.DurationOption durationOption;
 
     @Option(names = "--prefill", paramLabel = "P", defaultValue = "50",
             description = "Percent of the key range inserted before the run (default ${DEFAULT-VALUE}); not with --ycsb, which loads every key.")
@@ -106,18 +105,17 @@ public final class DsBenchCommand implements java.util.concurrent.Callable<Integ
     @Option(names = "--key-ub", paramLabel = "K", defaultValue = "1024", description = "Largest key, included (default ${DEFAULT-VALUE}).")
     long keyUb;
 
-    @Option(names = "--zipf", paramLabel = "THETA", defaultValue = "0",
-            description = "Zipfian keys with this constant in (0, 1); 0: uniform (default ${DEFAULT-VALUE}; with --ycsb 0 means YCSB's 0.99).")
-    double zipf;
+    @Mixin
+    SharedOptions.ZipfOption zipfOption;
 
     @Option(names = "--ycsb", paramLabel = "W", description = "A YCSB workload on the hash map: A, B, C, D or F (not with --insert/--remove/--prefill, which it replaces).")
     String ycsb;
 
-    @Option(names = "--value-size", paramLabel = "BYTES", defaultValue = "64", description = "Hash-map value size (default ${DEFAULT-VALUE}).")
-    int valueSize;
+    @Mixin
+    SharedOptions.ValueSizeOption valueSizeOption = new SharedOptions.ValueSizeOption(64);
 
-    @Option(names = "--nodes", paramLabel = "N", defaultValue = "2", description = "Nodes, each a memory and compute node; the structure lives on node 0 (default ${DEFAULT-VALUE}).")
-    int nodes;
+    @Mixin
+    NodeCountOption nodeCountOption;
 
     @Option(names = "--threads", paramLabel = "T", defaultValue = "2",
             description = "Workers per node; a comma list runs each (default ${DEFAULT-VALUE}).")
@@ -148,8 +146,8 @@ public final class DsBenchCommand implements java.util.concurrent.Callable<Integ
     @Option(names = "--metrics", paramLabel = "FILE", description = "Also write Remus' metrics.txt keys (duration in us, get_t, ..., cas) to FILE; one run only.")
     Path metrics;
 
-    @Option(names = "--plot", paramLabel = "FILE", description = "Also draw throughput against --threads as a PNG, one series per --structure.")
-    Path plot;
+    @Mixin
+    SharedOptions.PlotOption plotOption;
 
     @Mixin
     ClusterOptions clusterOptions;
@@ -183,7 +181,7 @@ public final class DsBenchCommand implements java.util.concurrent.Callable<Integ
             return callAsNode();
         }
         clusterOptions.refuseJoinArgs(joinArgs);
-        List<DsBenchmarkConfig> configs = configs(nodes);
+        List<DsBenchmarkConfig> configs = configs(nodeCountOption.nodes);
         FabricChoice choice = FabricChoice.choose(spec.commandLine(), fabricOption.fabric, FabricChoice.given("-d", deviceOption.device),
                 SimFlags.simOnly(0, simCostOption.simCost), hostFabric);
         SimCostModel cost = simCostOption.costModel(this::usage);
@@ -205,7 +203,7 @@ public final class DsBenchCommand implements java.util.concurrent.Callable<Integ
         if (simCostOption.simCost != null) {
             throw usage("--sim-cost is for the simulator, in one JVM; not with one process per node");
         }
-        ClusterOptions.Join join = clusterOptions.prepare(joinArgs, fabricOption.fabric, deviceOption.device, environment, joinSetup, nodes);
+        ClusterOptions.Join join = clusterOptions.prepare(joinArgs, fabricOption.fabric, deviceOption.device, environment, joinSetup, nodeCountOption.nodes);
         List<DsBenchmarkConfig> configs = configs(join.size());
         outputFiles().check();
         join.ensureSegment(segmentMibOption.segmentMib << 20);
@@ -221,7 +219,7 @@ public final class DsBenchCommand implements java.util.concurrent.Callable<Integ
     }
 
     private OutputFiles outputFiles() {
-        return new OutputFiles().add("--json", jsonOption.json).add("--metrics", metrics).add("--plot", plot);
+        return new OutputFiles().add("--json", jsonOption.json).add("--metrics", metrics).add("--plot", plotOption.plot);
     }
 
     private void report(DsReport report) throws IOException {
@@ -239,12 +237,12 @@ public final class DsBenchCommand implements java.util.concurrent.Callable<Integ
             writeFile(metrics, out -> RemusMetrics.write(report.runs().getFirst().result(), out));
             err.println("wrote " + metrics);
         }
-        if (plot != null) {
+        if (plotOption.plot != null) {
             DsBenchmarkConfig first = report.runs().getFirst().result().config();
             DsThreadsPlot.write("remus bench ds, " + report.fabric() + " fabric, " + first.nodes() + " nodes, "
                     + (first.ycsb() != null ? "YCSB " + first.ycsb() : "insert " + first.insertPercent() + "% remove "
-                    + first.removePercent() + "%") + ", keys " + first.keyLb() + ".." + first.keyUb(), report.runs(), plot);
-            err.println("wrote " + plot);
+                    + first.removePercent() + "%") + ", keys " + first.keyLb() + ".." + first.keyUb(), report.runs(), plotOption.plot);
+            err.println("wrote " + plotOption.plot);
         }
         err.flush();
     }
@@ -265,7 +263,7 @@ public final class DsBenchCommand implements java.util.concurrent.Callable<Integ
      * @throws ParameterException naming the flag and its value when one is out of range
      */
     DsBenchmarkConfig config() {
-        return configs(nodes).getFirst();
+        return configs(nodeCountOption.nodes).getFirst();
     }
 
     /**
@@ -275,7 +273,7 @@ public final class DsBenchCommand implements java.util.concurrent.Callable<Integ
      * @throws ParameterException as {@link #configs(int)}
      */
     List<DsBenchmarkConfig> configs() {
-        return configs(nodes);
+        return configs(nodeCountOption.nodes);
     }
 
     /**
@@ -306,14 +304,14 @@ public final class DsBenchCommand implements java.util.concurrent.Callable<Integ
     private DsBenchmarkConfig config(int nodeCount, StructureKind s, int threadCount) {
         LockKind l = parse(() -> LockKind.parse(lock.strip()), "--lock");
         Ycsb y = ycsb == null ? null : parse(() -> Ycsb.parse(ycsb.strip()), "--ycsb");
-        if (durationSeconds != null && (!(durationSeconds >= 0.01) || durationSeconds > 3600)) {
-            throw usage("-D must be in [0.01, 3600] seconds, got " + durationSeconds);
+        if (durationOption.seconds != null && (!(durationOption.seconds >= 0.01) || durationOption.seconds > 3600)) {
+            throw usage("-D must be in [0.01, 3600] seconds, got " + durationOption.seconds);
         }
-        if (durationSeconds == null && numOps < 1) {
+        if (durationOption.seconds == null && numOps < 1) {
             throw usage("--num-ops must be at least 1, got " + numOps);
         }
-        if (durationSeconds != null && matched("--num-ops")) {
-            throw usage("--num-ops " + numOps + " and -D " + durationSeconds + " exclude each other: a run is bounded by one");
+        if (durationOption.seconds != null && matched("--num-ops")) {
+            throw usage("--num-ops " + numOps + " and -D " + durationOption.seconds + " exclude each other: a run is bounded by one");
         }
         if (ycsb != null) {
             for (String replaced : List.of("--prefill", "--insert", "--remove")) {
@@ -326,10 +324,10 @@ public final class DsBenchCommand implements java.util.concurrent.Callable<Integ
         if (segmentMibOption.segmentMib < 1 || segmentMibOption.segmentMib > 1024) {
             throw usage("--segment-mib must be 1..1024, got " + segmentMibOption.segmentMib);
         }
-        Duration duration = durationSeconds == null ? null : Duration.ofNanos(Math.round(durationSeconds * 1e9));
+        Duration duration = durationOption.seconds == null ? null : Duration.ofNanos(Math.round(durationOption.seconds * 1e9));
         try {
             return new DsBenchmarkConfig(s, l, nodeCount, threadCount, homeWorkers, duration,
-                    duration == null ? numOps : 0, prefill, insert, remove, keyLb, keyUb, zipf, y, valueSize,
+                    duration == null ? numOps : 0, prefill, insert, remove, keyLb, keyUb, zipfOption.zipf, y, valueSizeOption.valueSize,
                     segmentMibOption.segmentMib << 20, seedOption.seed);
         } catch (BadArgumentException e) {
             throw usage(flagNames(e.getMessage()));

@@ -79,13 +79,13 @@ public final class ExperimentCommand {
             if (timeoutSeconds < 1 || timeoutSeconds > 3600) {
                 throw new ParameterException(spec.commandLine(), "--timeout must be 1..3600 seconds, got " + timeoutSeconds);
             }
-            FabricChoice choice = FabricChoice.choose(spec.commandLine(), fabricOption.fabric, FabricChoice.given("-d", probeOptions.device),
+            FabricChoice choice = FabricChoice.choose(spec.commandLine(), fabricOption.fabric, FabricChoice.given("-d", probeOptions.device.device),
                     List.of(), hostFabric);
-            new OutputFiles().add("--plot", probeOptions.plot).check();
+            new OutputFiles().add("--plot", probeOptions.plot.plot).check();
             choice.announce(spec.commandLine().getErr());
             List<LoopbackRow> rows;
             String name;
-            try (Fabric f = ExperimentFabric.open(choice.kind(), probeOptions.device)) {
+            try (Fabric f = ExperimentFabric.open(choice.kind(), probeOptions.device.device)) {
                 name = f.name();
                 rows = new LoopbackExperiment(iterations, depth, TimeUnit.SECONDS.toNanos(timeoutSeconds)).run(f);
             }
@@ -108,9 +108,9 @@ public final class ExperimentCommand {
                 out.printf("%-18s %-12s %12d %12d %12.1f %16.3f%n", r.operation(), r.path().words(), l.median(), l.p99(),
                         l.mean(), r.opsPerSecond() / 1e6);
             }
-            if (probeOptions.plot != null) {
-                LoopbackPlot.write(rows, "remus experiment loopback, " + name + " fabric, 8-byte operations", probeOptions.plot);
-                out.println("plot: " + probeOptions.plot);
+            if (probeOptions.plot.plot != null) {
+                LoopbackPlot.write(rows, "remus experiment loopback, " + name + " fabric, 8-byte operations", probeOptions.plot.plot);
+                out.println("plot: " + probeOptions.plot.plot);
             }
             out.flush();
             return 0;

@@ -102,15 +102,14 @@ public final class LockBenchCommand implements Callable<Integer> {
             description = "In each critical section, N RDMA READs and N WRITEs of a word on the next node (default ${DEFAULT-VALUE}: an empty critical section, the ALock paper's workload).")
     int criticalSectionOps;
 
-    @Option(names = {"-D", "--duration"}, paramLabel = "SECONDS", defaultValue = "2", description = "Measured time per run (default ${DEFAULT-VALUE}).")
-    double durationSeconds;
+    @Mixin
+    SharedOptions.DurationOption durationOption = new SharedOptions.DurationOption(2);
 
-    @Option(names = "--warmup", paramLabel = "SECONDS", defaultValue = "0.5",
-            description = "Before measuring, run each lock kind this long at the first point, unreported, so the JIT has compiled every kind's paths (default ${DEFAULT-VALUE}; 0: none).")
-    double warmupSeconds;
+    @Mixin
+    SharedOptions.WarmupSecondsOption warmupOption;
 
-    @Option(names = "--seed", paramLabel = "SEED", defaultValue = "1", description = "Seed of the key choice (default ${DEFAULT-VALUE}).")
-    long seed;
+    @Mixin
+    WorkerSeedOption seedOption;
 
     @Mixin
     FabricOption fabricOption;
@@ -228,12 +227,12 @@ public final class LockBenchCommand implements Callable<Integer> {
             String fabricName = joined.fabric().name();
             List<String> notes = join.notes(joined, "counts and latency histograms");
             ClusterLockBenchmark bench = new ClusterLockBenchmark(joined, join.timeout());
-            if (warmupSeconds > 0) {
-                Duration warmup = Duration.ofNanos(Math.round(warmupSeconds * 1e9));
+            if (warmupOption.warmupSeconds > 0) {
+                Duration warmup = Duration.ofNanos(Math.round(warmupOption.warmupSeconds * 1e9));
                 for (LockBenchmarkConfig w : warmUpConfigs(configs, warmup)) {
                     ClusterLockRunner.run(fabricName, bench, w);
                 }
-                notes.add("warm-up: each lock kind ran " + warmupSeconds + " s unreported before the measured runs");
+                notes.add("warm-up: each lock kind ran " + warmupOption.warmupSeconds + " s unreported before the measured runs");
             }
             List<LockRun> runs = new ArrayList<>();
             for (LockBenchmarkConfig config : configs) {
@@ -298,14 +297,14 @@ public final class LockBenchCommand implements Callable<Integer> {
 
     private void warmUp(List<LockBenchmarkConfig> configs, String fabricName, Supplier<Fabric> fabrics,
                         List<String> notes) throws InterruptedException {
-        if (warmupSeconds == 0) {
+        if (warmupOption.warmupSeconds == 0) {
             return;
         }
-        Duration warmup = Duration.ofNanos(Math.round(warmupSeconds * 1e9));
+        Duration warmup = Duration.ofNanos(Math.round(warmupOption.warmupSeconds * 1e9));
         for (LockBenchmarkConfig w : warmUpConfigs(configs, warmup)) {
             LockRunner.run(fabricName, fabrics, w);
         }
-        notes.add("warm-up: each lock kind ran " + warmupSeconds + " s unreported before the measured runs");
+        notes.add("warm-up: each lock kind ran " + warmupOption.warmupSeconds + " s unreported before the measured runs");
     }
 
     private Supplier<Fabric> fabrics(FabricKind kind, List<String> notes) {
@@ -378,11 +377,11 @@ public final class LockBenchCommand implements Callable<Integer> {
             throw usage("--nodes " + nodes + " x --threads " + threads + " = " + nodes * threads
                     + " worker threads, each spinning while it waits: at most " + MAX_TOTAL_THREADS);
         }
-        if (!(durationSeconds > 0) || durationSeconds > 3600) {
-            throw usage("-D must be in (0, 3600] seconds, got " + durationSeconds);
+        if (!(durationOption.seconds > 0) || durationOption.seconds > 3600) {
+            throw usage("-D must be in (0, 3600] seconds, got " + durationOption.seconds);
         }
-        if (!(warmupSeconds >= 0) || warmupSeconds > 600) {
-            throw usage("--warmup must be in [0, 600] seconds, got " + warmupSeconds);
+        if (!(warmupOption.warmupSeconds >= 0) || warmupOption.warmupSeconds > 600) {
+            throw usage("--warmup must be in [0, 600] seconds, got " + warmupOption.warmupSeconds);
         }
         if (simLatencyOption.simLatencyNanos < 0) {
             throw usage("--sim-latency-ns must not be negative, got " + simLatencyOption.simLatencyNanos);
@@ -415,12 +414,12 @@ public final class LockBenchCommand implements Callable<Integer> {
         if (criticalSectionOps < 0 || criticalSectionOps > LockBenchmarkConfig.MAX_CRITICAL_SECTION_OPS) {
             throw usage("--cs-ops must be 0.." + LockBenchmarkConfig.MAX_CRITICAL_SECTION_OPS + ", got " + criticalSectionOps);
         }
-        Duration duration = Duration.ofNanos(Math.round(durationSeconds * 1e9));
+        Duration duration = Duration.ofNanos(Math.round(durationOption.seconds * 1e9));
         List<LockBenchmarkConfig> configs = new ArrayList<>();
         for (double p : pLocal) {
             for (int k : keys) {
                 for (LockKind kind : kinds) {
-                    configs.add(new LockBenchmarkConfig(kind, nodes, threads, p, k, local, remote, duration, seed,
+                    configs.add(new LockBenchmarkConfig(kind, nodes, threads, p, k, local, remote, duration, seedOption.seed,
                             criticalSectionOps));
                 }
             }

@@ -63,18 +63,17 @@ public final class ObjectBenchCommand implements Callable<Integer> {
                     + "without and with it.")
     String stall;
 
-    @Option(names = "--nodes", paramLabel = "N", defaultValue = "2", description = "Nodes, each a memory and compute node; the object lives on node 0 (default ${DEFAULT-VALUE}).")
-    int nodes;
+    @Mixin
+    NodeCountOption nodeCountOption;
 
     @Option(names = "--threads", paramLabel = "T", defaultValue = "2", description = "Workers per node (default ${DEFAULT-VALUE}).")
     int threads;
 
-    @Option(names = {"-D", "--duration"}, paramLabel = "SECONDS", defaultValue = "2", description = "Run time of each run (default ${DEFAULT-VALUE}).")
-    double durationSeconds;
+    @Mixin
+    SharedOptions.DurationOption durationOption = new SharedOptions.DurationOption(2);
 
-    @Option(names = "--warmup", paramLabel = "SECONDS", defaultValue = "0.5",
-            description = "Before measuring, run each object and implementation this long, unreported (default ${DEFAULT-VALUE}; 0: none).")
-    double warmupSeconds;
+    @Mixin
+    SharedOptions.WarmupSecondsOption warmupOption;
 
     @Option(names = "--elements", paramLabel = "M", defaultValue = "64", description = "Queue and stack capacity in words (default ${DEFAULT-VALUE}).")
     int elements;
@@ -100,8 +99,8 @@ public final class ObjectBenchCommand implements Callable<Integer> {
     @Mixin
     JsonOption jsonOption;
 
-    @Option(names = "--plot", paramLabel = "FILE", description = "Draw throughput, p99.9 and largest latency as grouped bars in a PNG.")
-    Path plot;
+    @Mixin
+    SharedOptions.PlotOption plotOption;
 
     /** @param hostFabric the fabric without {@code --fabric} ({@link FabricChoice#detect}) */
     public ObjectBenchCommand(Supplier<FabricChoice> hostFabric) {
@@ -114,7 +113,7 @@ public final class ObjectBenchCommand implements Callable<Integer> {
         FabricChoice choice = FabricChoice.choose(spec.commandLine(), fabricOption.fabric, FabricChoice.given("-d", deviceOption.device),
                 SimFlags.simOnly(0, simCostOption.simCost), hostFabric);
         SimCostModel cost = simCostOption.costModel(this::usage);
-        new OutputFiles().add("--plot", plot).check();
+        new OutputFiles().add("--plot", plotOption.plot).check();
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         choice.announce(err);
@@ -133,11 +132,11 @@ public final class ObjectBenchCommand implements Callable<Integer> {
                     + "queue/stack: after announcing and reading, before its compare-and-swap); counter, max, register "
                     + "and sst have no such step and stop between two operations");
         }
-        if (warmupSeconds > 0) {
+        if (warmupOption.warmupSeconds > 0) {
             for (ObjectBenchmarkConfig w : warmUpConfigs(configs)) {
                 ObjectRunner.run(fabrics, w);
             }
-            notes.add("warm-up: each object and implementation ran " + warmupSeconds + " s unreported before the measured runs");
+            notes.add("warm-up: each object and implementation ran " + warmupOption.warmupSeconds + " s unreported before the measured runs");
         }
         List<ObjectRun> runs = new ArrayList<>();
         for (ObjectBenchmarkConfig config : configs) {
@@ -149,11 +148,11 @@ public final class ObjectBenchCommand implements Callable<Integer> {
         } else {
             ObjectHumanFormat.write(report, out);
         }
-        if (plot != null) {
+        if (plotOption.plot != null) {
             ObjectBenchmarkConfig first = configs.getFirst();
             ObjectPlot.write("remus bench object, " + report.fabric() + " fabric, " + first.nodes() + " nodes x "
-                    + first.threadsPerNode() + " threads, " + durationSeconds + " s", runs, plot);
-            err.println("wrote " + plot);
+                    + first.threadsPerNode() + " threads, " + durationOption.seconds + " s", runs, plotOption.plot);
+            err.println("wrote " + plotOption.plot);
             err.flush();
         }
         return 0;
@@ -161,7 +160,7 @@ public final class ObjectBenchCommand implements Callable<Integer> {
 
     /** @return one unreported run of {@code --warmup} per object and implementation, without the stall */
     private List<ObjectBenchmarkConfig> warmUpConfigs(List<ObjectBenchmarkConfig> configs) {
-        Duration warmup = Duration.ofNanos(Math.max(10_000_000L, Math.round(warmupSeconds * 1e9)));
+        Duration warmup = Duration.ofNanos(Math.max(10_000_000L, Math.round(warmupOption.warmupSeconds * 1e9)));
         List<ObjectBenchmarkConfig> out = new ArrayList<>();
         for (ObjectBenchmarkConfig c : configs) {
             ObjectBenchmarkConfig w = new ObjectBenchmarkConfig(c.object(), c.impl(), c.nodes(), c.threadsPerNode(), warmup,
@@ -189,22 +188,22 @@ public final class ObjectBenchCommand implements Callable<Integer> {
             case "both" -> List.of(false, true);
             default -> throw usage("--stall must be none, one or both, got '" + stall + "'");
         };
-        if (!(durationSeconds >= 0.01) || durationSeconds > 3600) {
-            throw usage("-D must be in [0.01, 3600] seconds, got " + durationSeconds);
+        if (!(durationOption.seconds >= 0.01) || durationOption.seconds > 3600) {
+            throw usage("-D must be in [0.01, 3600] seconds, got " + durationOption.seconds);
         }
-        if (!(warmupSeconds >= 0) || warmupSeconds > 600) {
-            throw usage("--warmup must be in [0, 600] seconds, got " + warmupSeconds);
+        if (!(warmupOption.warmupSeconds >= 0) || warmupOption.warmupSeconds > 600) {
+            throw usage("--warmup must be in [0, 600] seconds, got " + warmupOption.warmupSeconds);
         }
         if (segmentMibOption.segmentMib < 1 || segmentMibOption.segmentMib > 1024) {
             throw usage("--segment-mib must be 1..1024, got " + segmentMibOption.segmentMib);
         }
-        Duration duration = Duration.ofNanos(Math.round(durationSeconds * 1e9));
+        Duration duration = Duration.ofNanos(Math.round(durationOption.seconds * 1e9));
         List<ObjectBenchmarkConfig> configs = new ArrayList<>();
         for (ObjectKind o : objectKinds) {
             for (boolean s : stalls) {
                 for (ImplKind i : implKinds) {
                     try {
-                        configs.add(new ObjectBenchmarkConfig(o, i, nodes, threads, duration, s, elements, valueBytes,
+                        configs.add(new ObjectBenchmarkConfig(o, i, nodeCountOption.nodes, threads, duration, s, elements, valueBytes,
                                 segmentMibOption.segmentMib << 20, seedOption.seed));
                     } catch (BadArgumentException e) {
                         throw usage(flagNames(e.getMessage()));

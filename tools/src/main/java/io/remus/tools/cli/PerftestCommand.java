@@ -99,8 +99,8 @@ public final class PerftestCommand implements Callable<Integer> {
             description = "Server address: run as the client. Without it, run as the server (perftest's rule).")
     String server;
 
-    @Option(names = {"-d", "--ib-dev"}, paramLabel = "DEVICE", description = "RDMA device (verbs), e.g. mlx5_0.")
-    String device;
+    @Mixin
+    DeviceOption deviceOption;
 
     @Option(names = {"-i", "--ib-port"}, paramLabel = "PORT", defaultValue = "1", description = "Device port (verbs; default ${DEFAULT-VALUE}).")
     int ibPort;
@@ -173,8 +173,8 @@ public final class PerftestCommand implements Callable<Integer> {
     @Option(names = "--hgrm", paramLabel = "FILE", description = "Write the latency histogram (HdrHistogram percentile distribution, usec); one file per size with -a.")
     Path hgrm;
 
-    @Option(names = "--plot", paramLabel = "FILE", description = "Latency tests: draw the latency percentile distribution as a PNG (HdrHistogram's percentile spectrum; one series per size and run).")
-    Path plot;
+    @Mixin
+    SharedOptions.PlotOption plotOption;
 
     @Option(names = "--interval-log", paramLabel = "FILE", description = "Write one-second latency interval histograms (HdrHistogram log format).")
     Path intervalLog;
@@ -230,7 +230,7 @@ public final class PerftestCommand implements Callable<Integer> {
         checkSimulatorBounds(settings, choice.kind());
         warnIfLong(settings, err);
         if (choice.kind() == FabricKind.VERBS) {
-            checkPort(ibPort, device, VerbsSide.queryDevice(device).physicalPortCount());
+            checkPort(ibPort, deviceOption.device, VerbsSide.queryDevice(deviceOption.device).physicalPortCount());
         }
         if (choice.kind() == FabricKind.VERBS && server == null) {
             return serveVerbs(settings, err);
@@ -276,11 +276,11 @@ public final class PerftestCommand implements Callable<Integer> {
                     err.println("wrote " + written);
                 }
             }
-            if (plot != null) {
+            if (plotOption.plot != null) {
                 LatencyPlot.write("remus bench " + test.commandName() + ", " + report.fabric() + " fabric",
                         "latency, " + test.latencyKind().words() + " [us]", LatencyPlot.ofResults(report.latency(), repeat),
-                        plot);
-                err.println("wrote " + plot);
+                        plotOption.plot);
+                err.println("wrote " + plotOption.plot);
             }
         }
         return 0;
@@ -315,7 +315,7 @@ public final class PerftestCommand implements Callable<Integer> {
 
     /** @return how the verbs transport reaches its peer (package-private for tests) */
     VerbsBenchOptions verbsOptions(BenchSettings s) {
-        return new VerbsBenchOptions(device, ibPort, gidIndex == null ? -1 : gidIndex, tcpPort,
+        return new VerbsBenchOptions(deviceOption.device, ibPort, gidIndex == null ? -1 : gidIndex, tcpPort,
                 inline().bytes(), rdmaCm, server, s.timeout(),
                 test.operation() == BenchOperation.SEND ? rxDepth : 0, qpTimeout);
     }
@@ -330,7 +330,7 @@ public final class PerftestCommand implements Callable<Integer> {
                 inlineChoice = new PerftestInline.Choice(inlineSize, "-I " + inlineSize);
             } else {
                 inlineChoice = PerftestInline.choose(test,
-                        PerftestInline.dependsOnDevice(test) ? VerbsSide.queryDevice(device) : null);
+                        PerftestInline.dependsOnDevice(test) ? VerbsSide.queryDevice(deviceOption.device) : null);
             }
         }
         return inlineChoice;
@@ -360,8 +360,8 @@ public final class PerftestCommand implements Callable<Integer> {
         if (server != null) {
             verbsOnly.add("server address " + server);
         }
-        if (device != null) {
-            verbsOnly.add("-d " + device);
+        if (deviceOption.device != null) {
+            verbsOnly.add("-d " + deviceOption.device);
         }
         if (matched("-i")) {
             verbsOnly.add("-i " + ibPort);
@@ -392,7 +392,7 @@ public final class PerftestCommand implements Callable<Integer> {
 
     /** @return the files this run will write, by option, to check before it runs */
     OutputFiles outputFiles() {
-        return new OutputFiles().add("--hgrm", hgrm).add("--interval-log", intervalLog).add("--plot", plot);
+        return new OutputFiles().add("--hgrm", hgrm).add("--interval-log", intervalLog).add("--plot", plotOption.plot);
     }
 
     private boolean matched(String option) {
@@ -632,7 +632,7 @@ public final class PerftestCommand implements Callable<Integer> {
         if (!test.isLatency() && (hgrm != null || intervalLog != null)) {
             throw usage("--hgrm and --interval-log apply to latency tests");
         }
-        if (!test.isLatency() && plot != null) {
+        if (!test.isLatency() && plotOption.plot != null) {
             throw usage("--plot applies to latency tests");
         }
         List<Integer> sizes = repeated(sizes(atomic));

@@ -85,12 +85,11 @@ public final class ReclaimBenchCommand implements Callable<Integer> {
     @Option(names = "--threads", paramLabel = "T", defaultValue = "2", description = "Churn threads per node (default ${DEFAULT-VALUE}).")
     int threads;
 
-    @Option(names = {"-D", "--duration"}, paramLabel = "SECONDS", defaultValue = "2", description = "Run time of each run (default ${DEFAULT-VALUE}); not with --ops.")
-    double durationSeconds;
+    @Mixin
+    SharedOptions.DurationOption durationOption = new SharedOptions.DurationOption(2);
 
-    @Option(names = "--warmup", paramLabel = "SECONDS", defaultValue = "0.5",
-            description = "Before measuring, run each reclaimer this long, unreported, so the JIT has compiled its paths (default ${DEFAULT-VALUE}; 0: none).")
-    double warmupSeconds;
+    @Mixin
+    SharedOptions.WarmupSecondsOption warmupOption;
 
     @Option(names = "--ops", paramLabel = "N", description = "Operations per thread instead of a duration (not with -D, nor with a stalled barrier run).")
     Long ops;
@@ -113,8 +112,8 @@ public final class ReclaimBenchCommand implements Callable<Integer> {
     @Option(names = "--sample-ms", paramLabel = "MS", defaultValue = "20", description = "Sampling period of the unreclaimed bytes (default ${DEFAULT-VALUE}).")
     long sampleMillis;
 
-    @Option(names = "--segment-mib", paramLabel = "MIB", defaultValue = "256", description = "Memory per node in MiB; never-free keeps every retired block in it (default ${DEFAULT-VALUE}).")
-    long segmentMib;
+    @Mixin
+    SegmentMibOption segmentMibOption = new SegmentMibOption(256);
 
     @Mixin
     WorkerSeedOption seedOption;
@@ -128,11 +127,11 @@ public final class ReclaimBenchCommand implements Callable<Integer> {
     @Mixin
     DeviceOption deviceOption;
 
-    @Option(names = "--json", description = "Print the report as one JSON object (with every run's samples).")
-    boolean json;
+    @Mixin
+    JsonOption jsonOption;
 
-    @Option(names = "--plot", paramLabel = "FILE", description = "Draw unreclaimed memory over time as a PNG, one series per run.")
-    Path plot;
+    @Mixin
+    SharedOptions.PlotOption plotOption;
 
     @Mixin
     ClusterOptions clusterOptions;
@@ -170,7 +169,7 @@ public final class ReclaimBenchCommand implements Callable<Integer> {
         FabricChoice choice = FabricChoice.choose(spec.commandLine(), fabricOption.fabric, FabricChoice.given("-d", deviceOption.device),
                 SimFlags.simOnly(0, simCostOption.simCost), hostFabric);
         SimCostModel cost = simCostOption.costModel(this::usage);
-        new OutputFiles().add("--plot", plot).check();
+        new OutputFiles().add("--plot", plotOption.plot).check();
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         choice.announce(err);
@@ -181,13 +180,13 @@ public final class ReclaimBenchCommand implements Callable<Integer> {
             notes.add("sim cost model " + cost.describe() + " (times are lower bounds)");
         }
         notes.add(ClusterOptions.hostLoad());
-        if (warmupSeconds > 0) {
+        if (warmupOption.warmupSeconds > 0) {
             for (ReclaimBenchmarkConfig w : warmUpConfigs(configs)) {
                 try (Fabric f = fabrics.get()) {
                     ReclaimBenchmark.run(f, w);
                 }
             }
-            notes.add("warm-up: each reclaimer ran " + warmupSeconds + " s unreported before the measured runs");
+            notes.add("warm-up: each reclaimer ran " + warmupOption.warmupSeconds + " s unreported before the measured runs");
         }
         List<ReclaimBenchmarkResult> runs = new ArrayList<>();
         for (ReclaimBenchmarkConfig config : configs) {
@@ -219,19 +218,19 @@ public final class ReclaimBenchCommand implements Callable<Integer> {
         }
         ClusterOptions.Join join = clusterOptions.prepare(joinArgs, fabricOption.fabric, deviceOption.device, environment, joinSetup, nodeCountOption.nodes);
         List<ReclaimBenchmarkConfig> configs = configs(join.size(), EpochOptions.defaults().clockSkew());
-        new OutputFiles().add("--plot", plot).check();
-        join.ensureSegment(segmentMib << 20);
+        new OutputFiles().add("--plot", plotOption.plot).check();
+        join.ensureSegment(segmentMibOption.segmentMib << 20);
         ReclaimReport report = null;
         try (RemusCluster joined = join.join()) {
             List<String> notes = join.notes(joined, "counts, RDMA operations and unreclaimed-memory samples");
             notes.add("peak: the largest sum of the nodes' unreclaimed bytes sampled in the same --sample-ms period; "
                     + "final and retired: sums over the nodes");
             ClusterReclaimBenchmark bench = new ClusterReclaimBenchmark(joined, join.timeout());
-            if (warmupSeconds > 0) {
+            if (warmupOption.warmupSeconds > 0) {
                 for (ReclaimBenchmarkConfig w : warmUpConfigs(configs)) {
                     bench.run(w);
                 }
-                notes.add("warm-up: each reclaimer ran " + warmupSeconds + " s unreported before the measured runs");
+                notes.add("warm-up: each reclaimer ran " + warmupOption.warmupSeconds + " s unreported before the measured runs");
             }
             List<ReclaimBenchmarkResult> runs = new ArrayList<>();
             for (ReclaimBenchmarkConfig config : configs) {
@@ -256,7 +255,7 @@ public final class ReclaimBenchCommand implements Callable<Integer> {
     }
 
     private void print(ReclaimReport report, PrintWriter out) {
-        if (json) {
+        if (jsonOption.json) {
             ReclaimJsonFormat.write(report, out);
         } else {
             ReclaimHumanFormat.write(report, out);
@@ -264,18 +263,18 @@ public final class ReclaimBenchCommand implements Callable<Integer> {
     }
 
     private void plot(ReclaimReport report, PrintWriter err) throws IOException {
-        if (plot != null) {
+        if (plotOption.plot != null) {
             ReclaimBenchmarkConfig first = report.runs().getFirst().config();
             ReclaimPlot.write("remus bench reclaim, " + report.fabric() + " fabric, " + first.nodes() + " nodes x "
-                    + first.threadsPerNode() + " threads", report.runs(), ReclaimReport::label, plot);
-            err.println("wrote " + plot);
+                    + first.threadsPerNode() + " threads", report.runs(), ReclaimReport::label, plotOption.plot);
+            err.println("wrote " + plotOption.plot);
             err.flush();
         }
     }
 
     /** @return one unreported run of {@code --warmup} per reclaimer, without the stalled thread */
     private List<ReclaimBenchmarkConfig> warmUpConfigs(List<ReclaimBenchmarkConfig> configs) {
-        Duration warmup = Duration.ofNanos(Math.round(warmupSeconds * 1e9));
+        Duration warmup = Duration.ofNanos(Math.round(warmupOption.warmupSeconds * 1e9));
         List<ReclaimerKind> done = new ArrayList<>();
         List<ReclaimBenchmarkConfig> warmUps = new ArrayList<>();
         for (ReclaimBenchmarkConfig c : configs) {
@@ -327,17 +326,17 @@ public final class ReclaimBenchCommand implements Callable<Integer> {
             case "both" -> List.of(false, true);
             default -> throw usage("--stall must be no, yes or both, got '" + stall + "'");
         };
-        if (!(durationSeconds > 0) || durationSeconds > 3600) {
-            throw usage("-D must be in (0, 3600] seconds, got " + durationSeconds);
+        if (!(durationOption.seconds > 0) || durationOption.seconds > 3600) {
+            throw usage("-D must be in (0, 3600] seconds, got " + durationOption.seconds);
         }
-        if (!(warmupSeconds >= 0) || warmupSeconds > 600) {
-            throw usage("--warmup must be in [0, 600] seconds, got " + warmupSeconds);
+        if (!(warmupOption.warmupSeconds >= 0) || warmupOption.warmupSeconds > 600) {
+            throw usage("--warmup must be in [0, 600] seconds, got " + warmupOption.warmupSeconds);
         }
         if (ops != null && ops < 1) {
             throw usage("--ops must be at least 1, got " + ops);
         }
         if (ops != null && matched("-D")) {
-            throw usage("--ops " + ops + " and -D " + durationSeconds + " exclude each other: a run is bounded by one");
+            throw usage("--ops " + ops + " and -D " + durationOption.seconds + " exclude each other: a run is bounded by one");
         }
         if (leaseMillis < 1 || leaseMillis > 3_600_000) {
             throw usage("--lease-ms must be 1..3600000, got " + leaseMillis);
@@ -348,19 +347,19 @@ public final class ReclaimBenchCommand implements Callable<Integer> {
         if (sampleMillis < 1 || sampleMillis > 60_000) {
             throw usage("--sample-ms must be 1..60000, got " + sampleMillis);
         }
-        if (segmentMib < 1 || segmentMib > 1024) {
-            throw usage("--segment-mib must be 1..1024, got " + segmentMib);
+        if (segmentMibOption.segmentMib < 1 || segmentMibOption.segmentMib > 1024) {
+            throw usage("--segment-mib must be 1..1024, got " + segmentMibOption.segmentMib);
         }
         long limit = limitKib << 10;
         EpochOptions epoch = ReclaimBenchmarkConfig.benchEpochOptions().withLease(Duration.ofMillis(leaseMillis))
                 .withClockSkew(clockSkew).withBytes(Math.max(1, limit / 4), limit);
-        Duration duration = ops == null ? Duration.ofNanos(Math.round(durationSeconds * 1e9)) : null;
+        Duration duration = ops == null ? Duration.ofNanos(Math.round(durationOption.seconds * 1e9)) : null;
         List<ReclaimBenchmarkConfig> configs = new ArrayList<>();
         for (ReclaimerKind k : kinds) {
             for (boolean s : stalls) {
                 try {
                     configs.add(new ReclaimBenchmarkConfig(k, nodes, threads, duration, ops == null ? 0 : ops, s, slots,
-                            readPercent, epoch, barrierEvery, Duration.ofMillis(sampleMillis), segmentMib << 20, seedOption.seed));
+                            readPercent, epoch, barrierEvery, Duration.ofMillis(sampleMillis), segmentMibOption.segmentMib << 20, seedOption.seed));
                 } catch (BadArgumentException e) {
                     throw usage(flagNames(e.getMessage()));
                 }

@@ -89,9 +89,8 @@ public final class SharingCommand implements Callable<Integer> {
         this.joinSetup = joinSetup;
     }
 
-    @Option(names = "--ways", paramLabel = "WAY[,WAY...]", defaultValue = "faa,alock,spin,mcs,delegated,waitfree",
-            description = "Ways to run, in order (default ${DEFAULT-VALUE}).")
-    String ways;
+    @Mixin
+    SharedOptions.WaysOption waysOption = new SharedOptions.WaysOption("faa,alock,spin,mcs,delegated,waitfree");
 
     @Mixin
     ExperimentRunOptions runOptions;
@@ -104,18 +103,14 @@ public final class SharingCommand implements Callable<Integer> {
             description = "Counters, 1..1048576, counter i on node i mod nodes (default ${DEFAULT-VALUE}).")
     int counters;
 
-    @Option(names = "--zipf", paramLabel = "THETA", defaultValue = "0",
-            description = "Zipfian constant of the picks, in [0, 1); 0 is uniform (default ${DEFAULT-VALUE}).")
-    double zipf;
+    @Mixin
+    SharedOptions.ZipfOption zipfOption;
 
-    @Option(names = "--p-local", paramLabel = "P",
-            description = "Fraction of picks on a counter of the worker's own node, in [0, 1], as bench lock "
-                    + "(default: pick over all counters).")
-    Double pLocal;
+    @Mixin
+    SharedOptions.LocalPickOption localPickOption;
 
-    @Option(names = {"-D", "--duration"}, paramLabel = "SECONDS", defaultValue = "2",
-            description = "Seconds per way and thread count, in [0.01, 3600] (default ${DEFAULT-VALUE}).")
-    double durationSeconds;
+    @Mixin
+    SharedOptions.DurationOption durationOption = new SharedOptions.DurationOption(2);
 
     @Mixin
     ExperimentFabricFlags fabricFlags;
@@ -131,7 +126,7 @@ public final class SharingCommand implements Callable<Integer> {
         clusterOptions.refuseJoinArgs(joinArgs);
         List<SharingConfig> configs = configs();
         FabricKind kind = fabricFlags.kind(this::usage);
-        new OutputFiles().add("--plot", runOptions.plot).check();
+        new OutputFiles().add("--plot", runOptions.plot.plot).check();
         List<String> notes = new ArrayList<>();
         Supplier<Fabric> fabrics = fabricFlags.fabrics(kind, this::usage, notes);
         List<SharingRun> runs = new ArrayList<>();
@@ -146,15 +141,15 @@ public final class SharingCommand implements Callable<Integer> {
 
     /** The cluster mode: joins, runs every thread count and way with the other processes, and reports on node 0. */
     private int callAsNode() throws IOException, InterruptedException {
-        if (fabricFlags.simCost != null) {
+        if (fabricFlags.simCostOption.simCost != null) {
             throw usage("--sim-cost is for the simulator, in one JVM; not with one process per node");
         }
         boolean simAsked = spec.commandLine().getParseResult().hasMatchedOption("--fabric")
                 && fabricFlags.kind(this::usage) == FabricKind.SIM;
         ClusterOptions.Join join = clusterOptions.prepare(joinArgs, simAsked ? FabricKind.SIM : null, fabricFlags.deviceOption.device,
-                environment, joinSetup, runOptions.nodes);
+                environment, joinSetup, runOptions.nodeCount.nodes);
         List<SharingConfig> configs = configs(join.size());
-        new OutputFiles().add("--plot", runOptions.plot).check();
+        new OutputFiles().add("--plot", runOptions.plot.plot).check();
         try (RemusCluster joined = join.join()) {
             List<String> notes = join.notes(joined, "counts, per-counter increments and latency histograms");
             ClusterSharingExperiment experiment = new ClusterSharingExperiment(joined, join.timeout());
@@ -184,10 +179,10 @@ public final class SharingCommand implements Callable<Integer> {
         } else {
             table(out, first, notes, runs);
         }
-        if (runOptions.plot != null) {
+        if (runOptions.plot.plot != null) {
             SharingPlot.write("remus experiment sharing, " + title + ", " + first.nodes()
-                    + " nodes, " + first.counters() + " counters, " + durationSeconds + " s", runs, runOptions.plot);
-            spec.commandLine().getErr().println("wrote " + runOptions.plot);
+                    + " nodes, " + first.counters() + " counters, " + durationOption.seconds + " s", runs, runOptions.plot.plot);
+            spec.commandLine().getErr().println("wrote " + runOptions.plot.plot);
             spec.commandLine().getErr().flush();
         }
     }
@@ -225,7 +220,7 @@ public final class SharingCommand implements Callable<Integer> {
             field(b, "counters", Integer.toString(c.counters()));
             field(b, "zipf", num(c.zipfTheta()));
             field(b, "p_local", c.usesPLocal() ? num(c.pLocal()) : "null");
-            field(b, "seconds", num(durationSeconds));
+            field(b, "seconds", num(durationOption.seconds));
         }, notes, runs, SharingCommand::jsonRun, b -> { }));
         out.flush();
     }
@@ -256,7 +251,7 @@ public final class SharingCommand implements Callable<Integer> {
      * @throws ParameterException naming the flag and its value when one is bad
      */
     List<SharingConfig> configs() {
-        return configs(runOptions.nodes);
+        return configs(runOptions.nodeCount.nodes);
     }
 
     /**
@@ -270,7 +265,7 @@ public final class SharingCommand implements Callable<Integer> {
         List<SharingWay> wayList;
         List<Integer> threadList;
         try {
-            wayList = CommaList.parse(ways, SharingWay::parse);
+            wayList = CommaList.parse(waysOption.ways, SharingWay::parse);
         } catch (BadArgumentException e) {
             throw usage("--ways: " + e.getMessage());
         }
@@ -279,18 +274,19 @@ public final class SharingCommand implements Callable<Integer> {
         } catch (BadArgumentException e) {
             throw usage("--threads: " + e.getMessage());
         }
-        if (!(durationSeconds >= 0.01) || durationSeconds > 3600) {
-            throw usage("--duration must be in [0.01, 3600] seconds, got " + durationSeconds);
+        if (!(durationOption.seconds >= 0.01) || durationOption.seconds > 3600) {
+            throw usage("--duration must be in [0.01, 3600] seconds, got " + durationOption.seconds);
         }
-        if (runOptions.segmentMib < 1 || runOptions.segmentMib > 1024) {
-            throw usage("--segment-mib must be 1..1024, got " + runOptions.segmentMib);
+        if (runOptions.segment.segmentMib < 1 || runOptions.segment.segmentMib > 1024) {
+            throw usage("--segment-mib must be 1..1024, got " + runOptions.segment.segmentMib);
         }
-        Duration duration = Duration.ofNanos(Math.round(durationSeconds * 1e9));
+        Duration duration = Duration.ofNanos(Math.round(durationOption.seconds * 1e9));
         List<SharingConfig> configs = new ArrayList<>();
         for (int t : threadList) {
             try {
-                configs.add(new SharingConfig(wayList, nodeCount, t, counters, zipf, pLocal == null ? Double.NaN : pLocal,
-                        duration, runOptions.segmentMib << 20, runOptions.seed));
+                configs.add(new SharingConfig(wayList, nodeCount, t, counters, zipfOption.zipf,
+                        localPickOption.pLocal == null ? Double.NaN : localPickOption.pLocal,
+                        duration, runOptions.segment.segmentMib << 20, runOptions.seed.seed));
             } catch (BadArgumentException e) {
                 throw usage(flagNames(e.getMessage()));
             }

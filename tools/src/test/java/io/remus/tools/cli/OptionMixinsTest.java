@@ -9,6 +9,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Model.OptionSpec;
 
+import java.lang.reflect.Member;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -54,6 +55,32 @@ class OptionMixinsTest {
         assertEquals(List.of(), repeated);
     }
 
+    /**
+     * The names that several classes declare: each names options that differ between commands in type or in the
+     * values they take (a comma list or one value, seconds or iterations, MiB or bytes, a flag or a file, an
+     * enum or a string with the command's own message, a count or a whole-second duration).
+     */
+    private static final Set<String> SAME_NAME_OTHER_TYPE = new TreeSet<>(List.of("-D", "--duration", "-n", "--iters",
+            "-s", "--size", "-t", "--tx-depth", "--fabric", "--json", "--keys", "--lock", "--p-local", "--stall",
+            "--threads", "--timeout", "--warmup"));
+
+    @Test
+    void shouldDeclareEveryOptionNameInOneClass() {
+        Map<String, Set<String>> declarers = new LinkedHashMap<>();
+        for (Declared d : declared()) {
+            for (String name : d.option().names()) {
+                declarers.computeIfAbsent(name, k -> new TreeSet<>()).add(declaringClass(d).getSimpleName());
+            }
+        }
+        Map<String, Set<String>> repeated = new java.util.TreeMap<>();
+        declarers.forEach((name, classes) -> {
+            if (classes.size() > 1) {
+                repeated.put(name, classes);
+            }
+        });
+        assertEquals(SAME_NAME_OTHER_TYPE, repeated.keySet(), repeated.toString());
+    }
+
     @Test
     void shouldTakeFabricDeviceSimAndJsonOptionsFromTheirMixins() {
         Map<Class<?>, Set<String>> users = new LinkedHashMap<>();
@@ -81,8 +108,11 @@ class OptionMixinsTest {
         assertTrue(users.get(JsonOption.class).containsAll(List.of("bench object --json", "bench lock --json",
                 "bench send-lat --json", "experiment sharing --json")), users.get(JsonOption.class).toString());
         assertEquals(Set.of("bench ds --json", "experiment kv --json"), users.get(JsonFileOption.class));
-        assertEquals(Set.of("experiment loopback --ib-dev", "experiment loopback --plot", "experiment numa --ib-dev",
-                "experiment numa --plot"), users.get(ProbeOptions.class));
+        assertTrue(device.containsAll(List.of("experiment loopback --ib-dev", "experiment numa --ib-dev", "devices --ib-dev",
+                "bench read-lat --ib-dev")), device.toString());
+        assertTrue(users.get(SharedOptions.PlotOption.class).containsAll(List.of("experiment loopback --plot",
+                "experiment numa --plot", "bench ds --plot", "bench reclaim --plot", "experiment kv --plot")),
+                users.get(SharedOptions.PlotOption.class).toString());
     }
 
     @ParameterizedTest
@@ -125,6 +155,11 @@ class OptionMixinsTest {
         for (var sub : command.subcommands().values()) {
             collect(sub.getCommandSpec(), into);
         }
+    }
+
+    /** @return the class whose field or method carries the option's annotation */
+    private static Class<?> declaringClass(Declared d) {
+        return d.option().userObject() instanceof Member m ? m.getDeclaringClass() : d.owner();
     }
 
     /** @return the class of the innermost mixin that holds {@code option}, or the command's own class */
