@@ -77,9 +77,8 @@ public final class DsBenchCommand implements java.util.concurrent.Callable<Integ
             description = "lazy-list, lock-free-list, hash-map or skip-list (default ${DEFAULT-VALUE}).")
     String structure;
 
-    @Option(names = "--lock", paramLabel = "LOCK", defaultValue = "alock",
-            description = "The lazy list's lock: alock, spin or mcs (default ${DEFAULT-VALUE}).")
-    String lock;
+    @Mixin
+    SharedOptions.LockOption lockOption;
 
     @Option(names = "--num-ops", paramLabel = "N", defaultValue = "8192",
             description = "Operations per thread (default ${DEFAULT-VALUE}); not with -D.")
@@ -117,9 +116,8 @@ public final class DsBenchCommand implements java.util.concurrent.Callable<Integ
     @Mixin
     NodeCountOption nodeCountOption;
 
-    @Option(names = "--threads", paramLabel = "T", defaultValue = "2",
-            description = "Workers per node; a comma list runs each (default ${DEFAULT-VALUE}).")
-    String threads;
+    @Mixin
+    SharedOptions.ThreadsOption threadsOption;
 
     @Option(names = "--home-workers", negatable = true, defaultValue = "true", fallbackValue = "true",
             description = "Whether node 0, which holds the structure, runs workers too (default ${DEFAULT-VALUE}); --no-home-workers: every operation is remote.")
@@ -182,19 +180,11 @@ public final class DsBenchCommand implements java.util.concurrent.Callable<Integ
         }
         clusterOptions.refuseJoinArgs(joinArgs);
         List<DsBenchmarkConfig> configs = configs(nodeCountOption.nodes);
-        FabricChoice choice = FabricChoice.choose(spec.commandLine(), fabricOption.fabric, FabricChoice.given("-d", deviceOption.device),
-                SimFlags.simOnly(0, simCostOption.simCost), hostFabric);
-        SimCostModel cost = simCostOption.costModel(this::usage);
-        outputFiles().check();
-        choice.announce(spec.commandLine().getErr());
-        List<String> notes = new ArrayList<>();
-        notes.add("fabric " + choice.name() + " (" + choice.reason() + ")");
-        Supplier<Fabric> fabrics = InProcessFabrics.of(choice.kind(), deviceOption.device, SimOptions.defaults().withCostModel(cost), notes);
-        if (choice.kind() == FabricKind.SIM && !cost.isFree()) {
-            notes.add("sim cost model " + cost.describe() + " (times are lower bounds)");
-        }
-        notes.add(ClusterOptions.hostLoad());
-        report(new DsReport(choice.name(), notes, DsSweep.run(fabrics, configs)));
+        InProcessFabrics.Chosen chosen = InProcessFabrics.choose(spec.commandLine(), fabricOption, deviceOption, simCostOption,
+                hostFabric, outputFiles(), this::usage);
+        List<String> notes = chosen.notes();
+        Supplier<Fabric> fabrics = chosen.fabrics();
+        report(new DsReport(chosen.name(), notes, DsSweep.run(fabrics, configs)));
         return 0;
     }
 
@@ -287,7 +277,7 @@ public final class DsBenchCommand implements java.util.concurrent.Callable<Integ
      */
     private List<DsBenchmarkConfig> configs(int nodeCount) {
         List<StructureKind> structures = parse(() -> CommaList.parse(structure, StructureKind::parse), "--structure");
-        List<Integer> threadCounts = parse(() -> CommaList.parse(threads, CommaList::wholeNumber), "--threads");
+        List<Integer> threadCounts = parse(() -> CommaList.parse(threadsOption.threads, CommaList::wholeNumber), "--threads");
         List<DsBenchmarkConfig> configs = new ArrayList<>();
         for (StructureKind s : structures) {
             for (int t : threadCounts) {
@@ -296,13 +286,13 @@ public final class DsBenchCommand implements java.util.concurrent.Callable<Integ
         }
         if (metrics != null && configs.size() > 1) {
             throw usage("--metrics writes one run's metrics.txt: not with " + configs.size() + " runs (--structure "
-                    + structure + " --threads " + threads + ")");
+                    + structure + " --threads " + threadsOption.threads + ")");
         }
         return configs;
     }
 
     private DsBenchmarkConfig config(int nodeCount, StructureKind s, int threadCount) {
-        LockKind l = parse(() -> LockKind.parse(lock.strip()), "--lock");
+        LockKind l = parse(() -> LockKind.parse(lockOption.lock.strip()), "--lock");
         Ycsb y = ycsb == null ? null : parse(() -> Ycsb.parse(ycsb.strip()), "--ycsb");
         if (durationOption.seconds != null && (!(durationOption.seconds >= 0.01) || durationOption.seconds > 3600)) {
             throw usage("-D must be in [0.01, 3600] seconds, got " + durationOption.seconds);

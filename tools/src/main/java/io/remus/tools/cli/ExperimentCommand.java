@@ -18,7 +18,6 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.util.List;
 import java.util.concurrent.Callable;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
 /** {@code remus experiment}: measurements that explain design choices ({@code loopback}, {@code numa}, {@code sharing}, {@code kv}). */
@@ -59,17 +58,20 @@ public final class ExperimentCommand {
             this.hostFabric = hostFabric;
         }
 
-        @Option(names = {"-n", "--iters"}, paramLabel = "N", defaultValue = "100000", description = "Operations per measurement (default ${DEFAULT-VALUE}).")
-        long iterations;
+        @Mixin
+        SharedOptions.IterationsOption iterationsOption = new SharedOptions.IterationsOption(100_000);
 
-        @Option(names = {"-t", "--tx-depth"}, paramLabel = "DEPTH", defaultValue = "16", description = "RDMA operations in flight for throughput (default ${DEFAULT-VALUE}).")
-        int depth;
+        @Mixin
+        SharedOptions.TxDepthOption txDepthOption = new SharedOptions.TxDepthOption(16);
 
-        @Option(names = "--timeout", paramLabel = "SECONDS", defaultValue = "10", description = "Longest wait for one RDMA completion, 1..3600 (default ${DEFAULT-VALUE}).")
-        int timeoutSeconds;
+        @Mixin
+        SharedOptions.TimeoutOption timeoutOption = new SharedOptions.TimeoutOption(10);
 
         @Override
         public Integer call() throws IOException {
+            long iterations = iterationsOption.iterations;
+            int depth = txDepthOption.depth;
+            double timeoutSeconds = timeoutOption.seconds;
             if (iterations < 1) {
                 throw new ParameterException(spec.commandLine(), "-n must be positive, got " + iterations);
             }
@@ -77,7 +79,7 @@ public final class ExperimentCommand {
                 throw new ParameterException(spec.commandLine(), "-t must be 1..16384, got " + depth);
             }
             if (timeoutSeconds < 1 || timeoutSeconds > 3600) {
-                throw new ParameterException(spec.commandLine(), "--timeout must be 1..3600 seconds, got " + timeoutSeconds);
+                throw new ParameterException(spec.commandLine(), "--timeout must be 1..3600 seconds, got " + timeoutOption.text());
             }
             FabricChoice choice = FabricChoice.choose(spec.commandLine(), fabricOption.fabric, FabricChoice.given("-d", probeOptions.device.device),
                     List.of(), hostFabric);
@@ -87,7 +89,7 @@ public final class ExperimentCommand {
             String name;
             try (Fabric f = ExperimentFabric.open(choice.kind(), probeOptions.device.device)) {
                 name = f.name();
-                rows = new LoopbackExperiment(iterations, depth, TimeUnit.SECONDS.toNanos(timeoutSeconds)).run(f);
+                rows = new LoopbackExperiment(iterations, depth, Math.round(timeoutSeconds * 1e9)).run(f);
             }
             PrintWriter out = spec.commandLine().getOut();
             out.println("remus experiment loopback on the " + name + " fabric (" + choice.reason()

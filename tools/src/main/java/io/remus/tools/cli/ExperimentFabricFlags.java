@@ -17,7 +17,8 @@ import java.util.function.Supplier;
  * The fabric flags of {@code experiment sharing} and {@code experiment kv}: {@code --fabric sim} (the
  * default, with {@code --sim-cost}, default {@code connectx5}) or {@code --fabric verbs} on {@code -d}'s
  * device; either way every node runs in this process, each with its own memory and, on verbs, its own
- * queue pairs to every other node through the device.
+ * queue pairs to every other node through the device. Its {@code --fabric} is text, not {@link FabricOption}'s
+ * enum: these experiments default to sim and refuse another value with their own message.
  */
 final class ExperimentFabricFlags {
     /** The cost model the experiments use on the simulator unless {@code --sim-cost} names another. */

@@ -101,13 +101,11 @@ public final class KvCommand implements Callable<Integer> {
     @Mixin
     ExperimentRunOptions runOptions;
 
-    @Option(names = "--threads", paramLabel = "T", defaultValue = "2",
-            description = "Workers per node, 1..32 (default ${DEFAULT-VALUE}).")
-    int threads;
+    @Mixin
+    SharedOptions.ThreadsOption threadsOption;
 
-    @Option(names = "--keys", paramLabel = "N", defaultValue = "1000",
-            description = "Keys, nodes..65536, key k on node k mod nodes, all loaded before the run (default ${DEFAULT-VALUE}).")
-    int keys;
+    @Mixin
+    SharedOptions.KeysOption keysOption = new SharedOptions.KeysOption("1000");
 
     @Mixin
     SharedOptions.ZipfOption zipfOption;
@@ -299,8 +297,7 @@ public final class KvCommand implements Callable<Integer> {
         }
         Duration duration = Duration.ofNanos(Math.round(durationOption.seconds * 1e9));
         try {
-            return new KvConfig(wayList, workloadList, nodeCount, threads, keys, zipfOption.zipf,
-                    localPickOption.pLocal == null ? Double.NaN : localPickOption.pLocal,
+            return new KvConfig(wayList, workloadList, nodeCount, threadsOption.one(), keysOption.one(), zipfOption.zipf, localPickOption.oneOrNaN(),
                     duration, runOptions.segment.segmentMib << 20, runOptions.seed.seed, valueSizeOption.valueSize);
         } catch (BadArgumentException e) {
             throw usage(flagNames(e.getMessage()));

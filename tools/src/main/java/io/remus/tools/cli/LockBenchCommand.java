@@ -74,23 +74,20 @@ public final class LockBenchCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Option(names = "--lock", split = ",", paramLabel = "KIND", defaultValue = "alock",
-            description = "alock, spin, mcs, alock-remote-only or alock-parking (ALock whose local waiters park after spinning); a comma list runs each (default ${DEFAULT-VALUE}).")
-    List<String> locks;
+    @Mixin
+    SharedOptions.LockOption lockOption;
 
     @Mixin
     NodeCountOption nodeCountOption;
 
-    @Option(names = "--threads", paramLabel = "T", defaultValue = "2", description = "Worker threads per node (default ${DEFAULT-VALUE}).")
-    int threads;
+    @Mixin
+    SharedOptions.ThreadsOption threadsOption;
 
-    @Option(names = "--p-local", split = ",", paramLabel = "P", defaultValue = "0.9",
-            description = "Probability 0..1 that a pair locks a key homed on the worker's node; a comma list runs each (default ${DEFAULT-VALUE}).")
-    List<Double> pLocal;
+    @Mixin
+    SharedOptions.LocalPickOption localPickOption = new SharedOptions.LocalPickOption("0.9");
 
-    @Option(names = "--keys", split = ",", paramLabel = "K", defaultValue = "100",
-            description = "Locks in the table, at least --nodes (fewer = more contention); a comma list runs each (default ${DEFAULT-VALUE}).")
-    List<Integer> keys;
+    @Mixin
+    SharedOptions.KeysOption keysOption = new SharedOptions.KeysOption("100");
 
     @Option(names = "--local-budget", paramLabel = "B", description = "ALock local cohort budget (default: LockOptions' 8).")
     Long localBudget;
@@ -106,7 +103,7 @@ public final class LockBenchCommand implements Callable<Integer> {
     SharedOptions.DurationOption durationOption = new SharedOptions.DurationOption(2);
 
     @Mixin
-    SharedOptions.WarmupSecondsOption warmupOption;
+    SharedOptions.WarmupOption warmupOption = new SharedOptions.WarmupOption("0.5");
 
     @Mixin
     WorkerSeedOption seedOption;
@@ -181,7 +178,7 @@ public final class LockBenchCommand implements Callable<Integer> {
         notes.add("fabric " + fabricName + " (" + choice.reason() + ")");
         Supplier<Fabric> fabrics = fabrics(choice.kind(), notes);
         notes.add(ClusterOptions.hostLoad());
-        if (pLocal.stream().anyMatch(p -> p < 1) && nodeCountOption.nodes == 1) {
+        if (localPickOption.list().stream().anyMatch(p -> p < 1) && nodeCountOption.nodes == 1) {
             notes.add("one node: every lock is local whatever --p-local says");
         }
         warmUp(configs, fabricName, fabrics, notes);
@@ -227,12 +224,12 @@ public final class LockBenchCommand implements Callable<Integer> {
             String fabricName = joined.fabric().name();
             List<String> notes = join.notes(joined, "counts and latency histograms");
             ClusterLockBenchmark bench = new ClusterLockBenchmark(joined, join.timeout());
-            if (warmupOption.warmupSeconds > 0) {
-                Duration warmup = Duration.ofNanos(Math.round(warmupOption.warmupSeconds * 1e9));
+            if (warmupOption.seconds() > 0) {
+                Duration warmup = Duration.ofNanos(Math.round(warmupOption.seconds() * 1e9));
                 for (LockBenchmarkConfig w : warmUpConfigs(configs, warmup)) {
                     ClusterLockRunner.run(fabricName, bench, w);
                 }
-                notes.add("warm-up: each lock kind ran " + warmupOption.warmupSeconds + " s unreported before the measured runs");
+                notes.add("warm-up: each lock kind ran " + warmupOption.seconds() + " s unreported before the measured runs");
             }
             List<LockRun> runs = new ArrayList<>();
             for (LockBenchmarkConfig config : configs) {
@@ -297,14 +294,14 @@ public final class LockBenchCommand implements Callable<Integer> {
 
     private void warmUp(List<LockBenchmarkConfig> configs, String fabricName, Supplier<Fabric> fabrics,
                         List<String> notes) throws InterruptedException {
-        if (warmupOption.warmupSeconds == 0) {
+        if (warmupOption.seconds() == 0) {
             return;
         }
-        Duration warmup = Duration.ofNanos(Math.round(warmupOption.warmupSeconds * 1e9));
+        Duration warmup = Duration.ofNanos(Math.round(warmupOption.seconds() * 1e9));
         for (LockBenchmarkConfig w : warmUpConfigs(configs, warmup)) {
             LockRunner.run(fabricName, fabrics, w);
         }
-        notes.add("warm-up: each lock kind ran " + warmupOption.warmupSeconds + " s unreported before the measured runs");
+        notes.add("warm-up: each lock kind ran " + warmupOption.seconds() + " s unreported before the measured runs");
     }
 
     private Supplier<Fabric> fabrics(FabricKind kind, List<String> notes) {
@@ -338,6 +335,7 @@ public final class LockBenchCommand implements Callable<Integer> {
      * @return whether it warned
      */
     boolean warnIfOversubscribed(PrintWriter err, int cpus) {
+        int threads = threadsOption.one();
         int total = nodeCountOption.nodes * threads;
         if (total <= 2 * cpus) {
             return false;
@@ -367,6 +365,10 @@ public final class LockBenchCommand implements Callable<Integer> {
      * @throws ParameterException for flags out of range
      */
     private List<LockBenchmarkConfig> configs(int nodes) {
+        int threads = threadsOption.one();
+        List<String> locks = lockOption.list();
+        List<Double> pLocal = localPickOption.list();
+        List<Integer> keys = keysOption.list();
         if (nodes < 1 || nodes > MAX_NODES) {
             throw usage("--nodes must be 1.." + MAX_NODES + ", got " + nodes);
         }
@@ -380,8 +382,8 @@ public final class LockBenchCommand implements Callable<Integer> {
         if (!(durationOption.seconds > 0) || durationOption.seconds > 3600) {
             throw usage("-D must be in (0, 3600] seconds, got " + durationOption.seconds);
         }
-        if (!(warmupOption.warmupSeconds >= 0) || warmupOption.warmupSeconds > 600) {
-            throw usage("--warmup must be in [0, 600] seconds, got " + warmupOption.warmupSeconds);
+        if (!(warmupOption.seconds() >= 0) || warmupOption.seconds() > 600) {
+            throw usage("--warmup must be in [0, 600] seconds, got " + warmupOption.seconds());
         }
         if (simLatencyOption.simLatencyNanos < 0) {
             throw usage("--sim-latency-ns must not be negative, got " + simLatencyOption.simLatencyNanos);

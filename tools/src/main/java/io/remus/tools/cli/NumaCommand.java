@@ -60,8 +60,8 @@ public final class NumaCommand implements Callable<Integer> {
     @Mixin
     ProbeOptions probeOptions;
 
-    @Option(names = "--timeout", paramLabel = "SECONDS", defaultValue = "30", description = "Longest wait for one RDMA completion (default ${DEFAULT-VALUE}).")
-    int timeoutSeconds;
+    @Mixin
+    SharedOptions.TimeoutOption timeoutOption = new SharedOptions.TimeoutOption(30);
 
     /** @param hostFabric the fabric without {@code --fabric} ({@link FabricChoice#detect}) */
     public NumaCommand(Supplier<FabricChoice> hostFabric) {
@@ -88,7 +88,7 @@ public final class NumaCommand implements Callable<Integer> {
         List<NumaRow> rows;
         String rdmaWords;
         NumaExperiment experiment = new NumaExperiment(sizeMib * MIB, steps, rdmaIterations, rdmaBytes,
-                Duration.ofSeconds(timeoutSeconds));
+                Duration.ofNanos(Math.round(timeoutOption.seconds * 1e9)));
         if (noRdma) {
             rdmaWords = "none (--no-rdma)";
             rows = experiment.run(topology, null);
@@ -131,8 +131,8 @@ public final class NumaCommand implements Callable<Integer> {
         if (rdmaBytes < 1 || rdmaBytes > 65536) {
             throw usage("--rdma-size must be 1..65536, got " + rdmaBytes);
         }
-        if (timeoutSeconds < 1 || timeoutSeconds > 3600) {
-            throw usage("--timeout must be 1..3600 seconds, got " + timeoutSeconds);
+        if (timeoutOption.seconds < 1 || timeoutOption.seconds > 3600) {
+            throw usage("--timeout must be 1..3600 seconds, got " + timeoutOption.text());
         }
         if (noRdma && (fabricOption.fabric != null || probeOptions.device.device != null)) {
             throw usage("--no-rdma excludes --fabric and -d");

@@ -74,22 +74,20 @@ public final class ReclaimBenchCommand implements Callable<Integer> {
             description = "never, barrier or epoch; a comma list runs each, side by side (default ${DEFAULT-VALUE}).")
     List<String> reclaimers;
 
-    @Option(names = "--stall", paramLabel = "MODE", arity = "0..1", fallbackValue = "yes", defaultValue = "no",
-            description = "yes: one more thread on node 0 stays inside a guard for the whole run; both: every "
-                    + "reclaimer runs without and with it; no (default). --stall alone means yes.")
-    String stall;
+    @Mixin
+    SharedOptions.StallOption stallOption = new SharedOptions.StallOption("no");
 
     @Mixin
     NodeCountOption nodeCountOption;
 
-    @Option(names = "--threads", paramLabel = "T", defaultValue = "2", description = "Churn threads per node (default ${DEFAULT-VALUE}).")
-    int threads;
+    @Mixin
+    SharedOptions.ThreadsOption threadsOption;
 
     @Mixin
     SharedOptions.DurationOption durationOption = new SharedOptions.DurationOption(2);
 
     @Mixin
-    SharedOptions.WarmupSecondsOption warmupOption;
+    SharedOptions.WarmupOption warmupOption = new SharedOptions.WarmupOption("0.5");
 
     @Option(names = "--ops", paramLabel = "N", description = "Operations per thread instead of a duration (not with -D, nor with a stalled barrier run).")
     Long ops;
@@ -166,27 +164,19 @@ public final class ReclaimBenchCommand implements Callable<Integer> {
         }
         clusterOptions.refuseJoinArgs(joinArgs);
         List<ReclaimBenchmarkConfig> configs = configs();
-        FabricChoice choice = FabricChoice.choose(spec.commandLine(), fabricOption.fabric, FabricChoice.given("-d", deviceOption.device),
-                SimFlags.simOnly(0, simCostOption.simCost), hostFabric);
-        SimCostModel cost = simCostOption.costModel(this::usage);
-        new OutputFiles().add("--plot", plotOption.plot).check();
+        InProcessFabrics.Chosen chosen = InProcessFabrics.choose(spec.commandLine(), fabricOption, deviceOption, simCostOption,
+                hostFabric, new OutputFiles().add("--plot", plotOption.plot), this::usage);
+        List<String> notes = chosen.notes();
+        Supplier<Fabric> fabrics = chosen.fabrics();
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
-        choice.announce(err);
-        List<String> notes = new ArrayList<>();
-        notes.add("fabric " + choice.name() + " (" + choice.reason() + ")");
-        Supplier<Fabric> fabrics = InProcessFabrics.of(choice.kind(), deviceOption.device, SimOptions.defaults().withCostModel(cost), notes);
-        if (choice.kind() == FabricKind.SIM && !cost.isFree()) {
-            notes.add("sim cost model " + cost.describe() + " (times are lower bounds)");
-        }
-        notes.add(ClusterOptions.hostLoad());
-        if (warmupOption.warmupSeconds > 0) {
+        if (warmupOption.seconds() > 0) {
             for (ReclaimBenchmarkConfig w : warmUpConfigs(configs)) {
                 try (Fabric f = fabrics.get()) {
                     ReclaimBenchmark.run(f, w);
                 }
             }
-            notes.add("warm-up: each reclaimer ran " + warmupOption.warmupSeconds + " s unreported before the measured runs");
+            notes.add("warm-up: each reclaimer ran " + warmupOption.seconds() + " s unreported before the measured runs");
         }
         List<ReclaimBenchmarkResult> runs = new ArrayList<>();
         for (ReclaimBenchmarkConfig config : configs) {
@@ -194,7 +184,7 @@ public final class ReclaimBenchCommand implements Callable<Integer> {
                 runs.add(ReclaimBenchmark.run(f, config));
             }
         }
-        ReclaimReport report = new ReclaimReport(choice.name(), notes, runs);
+        ReclaimReport report = new ReclaimReport(chosen.name(), notes, runs);
         print(report, out);
         plot(report, err);
         return 0;
@@ -226,11 +216,11 @@ public final class ReclaimBenchCommand implements Callable<Integer> {
             notes.add("peak: the largest sum of the nodes' unreclaimed bytes sampled in the same --sample-ms period; "
                     + "final and retired: sums over the nodes");
             ClusterReclaimBenchmark bench = new ClusterReclaimBenchmark(joined, join.timeout());
-            if (warmupOption.warmupSeconds > 0) {
+            if (warmupOption.seconds() > 0) {
                 for (ReclaimBenchmarkConfig w : warmUpConfigs(configs)) {
                     bench.run(w);
                 }
-                notes.add("warm-up: each reclaimer ran " + warmupOption.warmupSeconds + " s unreported before the measured runs");
+                notes.add("warm-up: each reclaimer ran " + warmupOption.seconds() + " s unreported before the measured runs");
             }
             List<ReclaimBenchmarkResult> runs = new ArrayList<>();
             for (ReclaimBenchmarkConfig config : configs) {
@@ -274,7 +264,7 @@ public final class ReclaimBenchCommand implements Callable<Integer> {
 
     /** @return one unreported run of {@code --warmup} per reclaimer, without the stalled thread */
     private List<ReclaimBenchmarkConfig> warmUpConfigs(List<ReclaimBenchmarkConfig> configs) {
-        Duration warmup = Duration.ofNanos(Math.round(warmupOption.warmupSeconds * 1e9));
+        Duration warmup = Duration.ofNanos(Math.round(warmupOption.seconds() * 1e9));
         List<ReclaimerKind> done = new ArrayList<>();
         List<ReclaimBenchmarkConfig> warmUps = new ArrayList<>();
         for (ReclaimBenchmarkConfig c : configs) {
@@ -320,17 +310,17 @@ public final class ReclaimBenchCommand implements Callable<Integer> {
                 throw usage("--reclaimer: " + e.getMessage());
             }
         }
-        List<Boolean> stalls = switch (stall.strip().toLowerCase(Locale.ROOT)) {
+        List<Boolean> stalls = switch (stallOption.stall.strip().toLowerCase(Locale.ROOT)) {
             case "no" -> List.of(false);
             case "yes" -> List.of(true);
             case "both" -> List.of(false, true);
-            default -> throw usage("--stall must be no, yes or both, got '" + stall + "'");
+            default -> throw usage("--stall must be no, yes or both, got '" + stallOption.stall + "'");
         };
         if (!(durationOption.seconds > 0) || durationOption.seconds > 3600) {
             throw usage("-D must be in (0, 3600] seconds, got " + durationOption.seconds);
         }
-        if (!(warmupOption.warmupSeconds >= 0) || warmupOption.warmupSeconds > 600) {
-            throw usage("--warmup must be in [0, 600] seconds, got " + warmupOption.warmupSeconds);
+        if (!(warmupOption.seconds() >= 0) || warmupOption.seconds() > 600) {
+            throw usage("--warmup must be in [0, 600] seconds, got " + warmupOption.seconds());
         }
         if (ops != null && ops < 1) {
             throw usage("--ops must be at least 1, got " + ops);
@@ -358,7 +348,7 @@ public final class ReclaimBenchCommand implements Callable<Integer> {
         for (ReclaimerKind k : kinds) {
             for (boolean s : stalls) {
                 try {
-                    configs.add(new ReclaimBenchmarkConfig(k, nodes, threads, duration, ops == null ? 0 : ops, s, slots,
+                    configs.add(new ReclaimBenchmarkConfig(k, nodes, threadsOption.one(), duration, ops == null ? 0 : ops, s, slots,
                             readPercent, epoch, barrierEvery, Duration.ofMillis(sampleMillis), segmentMibOption.segmentMib << 20, seedOption.seed));
                 } catch (BadArgumentException e) {
                     throw usage(flagNames(e.getMessage()));

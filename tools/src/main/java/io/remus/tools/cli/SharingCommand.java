@@ -95,9 +95,8 @@ public final class SharingCommand implements Callable<Integer> {
     @Mixin
     ExperimentRunOptions runOptions;
 
-    @Option(names = "--threads", paramLabel = "T[,T...]", defaultValue = "2",
-            description = "Workers per node, 1..32; a list runs each (default ${DEFAULT-VALUE}).")
-    String threads;
+    @Mixin
+    SharedOptions.ThreadsOption threadsOption;
 
     @Option(names = "--counters", paramLabel = "N", defaultValue = "64",
             description = "Counters, 1..1048576, counter i on node i mod nodes (default ${DEFAULT-VALUE}).")
@@ -270,7 +269,7 @@ public final class SharingCommand implements Callable<Integer> {
             throw usage("--ways: " + e.getMessage());
         }
         try {
-            threadList = CommaList.parse(threads, CommaList::wholeNumber);
+            threadList = CommaList.parse(threadsOption.threads, CommaList::wholeNumber);
         } catch (BadArgumentException e) {
             throw usage("--threads: " + e.getMessage());
         }
@@ -284,8 +283,7 @@ public final class SharingCommand implements Callable<Integer> {
         List<SharingConfig> configs = new ArrayList<>();
         for (int t : threadList) {
             try {
-                configs.add(new SharingConfig(wayList, nodeCount, t, counters, zipfOption.zipf,
-                        localPickOption.pLocal == null ? Double.NaN : localPickOption.pLocal,
+                configs.add(new SharingConfig(wayList, nodeCount, t, counters, zipfOption.zipf, localPickOption.oneOrNaN(),
                         duration, runOptions.segment.segmentMib << 20, runOptions.seed.seed));
             } catch (BadArgumentException e) {
                 throw usage(flagNames(e.getMessage()));

@@ -56,13 +56,14 @@ class OptionMixinsTest {
     }
 
     /**
-     * The names that several classes declare: each names options that differ between commands in type or in the
-     * values they take (a comma list or one value, seconds or iterations, MiB or bytes, a flag or a file, an
-     * enum or a string with the command's own message, a count or a whole-second duration).
+     * The names that two classes declare, each for two different options: {@code --json} is a flag that prints
+     * JSON instead of text, or {@code --json FILE} that also writes it (a flag that took an optional file would
+     * swallow the perftest-style client's server address); {@code experiment numa}'s {@code --size} is MiB of
+     * memory per node, and its {@code -n} is {@code --steps}, not {@code --iters}; {@code experiment sharing}'s and
+     * {@code kv}'s {@code --fabric} defaults to sim and refuses another value with their own message, where the
+     * other commands' is an enum that picocli checks as it parses (before it refuses a repeated option).
      */
-    private static final Set<String> SAME_NAME_OTHER_TYPE = new TreeSet<>(List.of("-D", "--duration", "-n", "--iters",
-            "-s", "--size", "-t", "--tx-depth", "--fabric", "--json", "--keys", "--lock", "--p-local", "--stall",
-            "--threads", "--timeout", "--warmup"));
+    private static final Set<String> SAME_NAME_OTHER_OPTION = new TreeSet<>(List.of("--fabric", "--json", "--size", "-n"));
 
     @Test
     void shouldDeclareEveryOptionNameInOneClass() {
@@ -78,7 +79,7 @@ class OptionMixinsTest {
                 repeated.put(name, classes);
             }
         });
-        assertEquals(SAME_NAME_OTHER_TYPE, repeated.keySet(), repeated.toString());
+        assertEquals(SAME_NAME_OTHER_OPTION, repeated.keySet(), repeated.toString());
     }
 
     @Test
