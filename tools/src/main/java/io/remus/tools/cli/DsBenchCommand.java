@@ -22,11 +22,8 @@ import io.remus.tools.ds.DsSweepFormat;
 import io.remus.tools.plot.DsThreadsPlot;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
-import picocli.CommandLine.Spec;
-import picocli.CommandLine.Unmatched;
 
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -65,13 +62,8 @@ import java.util.function.UnaryOperator;
                         + "(structure, threads) pair runs in turn, and the runs print as one table; --plot FILE draws "
                         + "their throughput against threads, one series per structure.",
                 ""})
-public final class DsBenchCommand implements java.util.concurrent.Callable<Integer> {
+public final class DsBenchCommand extends ClusterCapableCommand {
     private final Supplier<FabricChoice> hostFabric;
-    private final Map<String, String> environment;
-    private final UnaryOperator<RemusCluster.Builder> joinSetup;
-
-    @Spec
-    CommandSpec spec;
 
     @Option(names = "--structure", paramLabel = "S", defaultValue = "lazy-list",
             description = "lazy-list, lock-free-list, hash-map or skip-list (default ${DEFAULT-VALUE}).")
@@ -130,13 +122,7 @@ public final class DsBenchCommand implements java.util.concurrent.Callable<Integ
     WorkerSeedOption seedOption;
 
     @Mixin
-    SimCostOption simCostOption;
-
-    @Mixin
-    FabricOption fabricOption;
-
-    @Mixin
-    DeviceOption deviceOption;
+    BenchFabricOptions fabricFlags;
 
     @Mixin
     JsonFileOption jsonOption;
@@ -150,38 +136,32 @@ public final class DsBenchCommand implements java.util.concurrent.Callable<Integ
     @Mixin
     ClusterOptions clusterOptions;
 
-    @Unmatched
-    List<String> joinArgs = new ArrayList<>();
+    @Override
+    ClusterOptions clusterOptions() {
+        return clusterOptions;
+    }
+
 
     /** @param hostFabric the fabric without {@code --fabric} ({@link FabricChoice#detect}) */
     public DsBenchCommand(Supplier<FabricChoice> hostFabric) {
         this(hostFabric, System.getenv(), UnaryOperator.identity());
     }
 
-    /**
-     * A command with its own environment and join settings: tests run several in one JVM as the
-     * processes of one cluster.
-     *
-     * @param hostFabric  the fabric without {@code --fabric} ({@link FabricChoice#detect})
-     * @param environment the environment the launcher rule and {@link RemusCluster} read
-     * @param joinSetup   applied to the join's builder last (e.g. a shared simulator fabric)
-     */
-    DsBenchCommand(Supplier<FabricChoice> hostFabric, Map<String, String> environment,
-                   UnaryOperator<RemusCluster.Builder> joinSetup) {
+    /** A command with its own environment and join settings ({@link ClusterCapableCommand}). */
+    DsBenchCommand(Supplier<FabricChoice> hostFabric, Map<String, String> environment, UnaryOperator<RemusCluster.Builder> joinSetup) {
+        super(environment, joinSetup);
         this.hostFabric = hostFabric;
-        this.environment = Map.copyOf(environment);
-        this.joinSetup = joinSetup;
     }
 
     @Override
     public Integer call() throws IOException, InterruptedException {
-        if (clusterOptions.on(environment, joinArgs)) {
+        if (clusterMode()) {
             return callAsNode();
         }
         clusterOptions.refuseJoinArgs(joinArgs);
         List<DsBenchmarkConfig> configs = configs(nodeCountOption.nodes);
-        InProcessFabrics.Chosen chosen = InProcessFabrics.choose(spec.commandLine(), fabricOption, deviceOption, simCostOption,
-                hostFabric, outputFiles(), this::usage);
+        InProcessFabrics.Chosen chosen = InProcessFabrics.choose(spec.commandLine(), fabricFlags, hostFabric,
+                outputFiles(), this::usage);
         List<String> notes = chosen.notes();
         Supplier<Fabric> fabrics = chosen.fabrics();
         report(new DsReport(chosen.name(), notes, DsSweep.run(fabrics, configs)));
@@ -190,10 +170,10 @@ public final class DsBenchCommand implements java.util.concurrent.Callable<Integ
 
     /** One process per node: joins, runs with the other processes, and reports on node 0. */
     private int callAsNode() throws IOException, InterruptedException {
-        if (simCostOption.simCost != null) {
+        if (fabricFlags.simCostOption.simCost != null) {
             throw usage("--sim-cost is for the simulator, in one JVM; not with one process per node");
         }
-        ClusterOptions.Join join = clusterOptions.prepare(joinArgs, fabricOption.fabric, deviceOption.device, environment, joinSetup, nodeCountOption.nodes);
+        ClusterOptions.Join join = clusterOptions.prepare(joinArgs, fabricFlags.fabricOption.fabric, fabricFlags.deviceOption.device, environment, joinSetup, nodeCountOption.nodes);
         List<DsBenchmarkConfig> configs = configs(join.size());
         outputFiles().check();
         join.ensureSegment(segmentMibOption.segmentMib << 20);

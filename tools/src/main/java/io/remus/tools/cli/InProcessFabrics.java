@@ -72,9 +72,7 @@ final class InProcessFabrics {
      * the output files, says on standard error which fabric runs, and starts the report's notes.
      *
      * @param cmd        the command
-     * @param fabric     {@code --fabric}
-     * @param device     {@code -d}
-     * @param simCost    {@code --sim-cost}
+     * @param flags      {@code --fabric}, {@code -d} and {@code --sim-cost}
      * @param hostFabric the fabric without {@code --fabric}
      * @param files      the command's output files, checked before anything runs
      * @param usage      the command's usage error for a message
@@ -82,17 +80,17 @@ final class InProcessFabrics {
      * @throws ParameterException     for flags that do not fit the fabric
      * @throws UnwritableFileException naming an output file that cannot be written
      */
-    static Chosen choose(CommandLine cmd, FabricOption fabric, DeviceOption device, SimCostOption simCost,
-                         Supplier<FabricChoice> hostFabric, OutputFiles files, Function<String, ParameterException> usage)
+    static Chosen choose(CommandLine cmd, BenchFabricOptions flags, Supplier<FabricChoice> hostFabric, OutputFiles files,
+                         Function<String, ParameterException> usage)
             throws UnwritableFileException {
-        FabricChoice choice = FabricChoice.choose(cmd, fabric.fabric, FabricChoice.given("-d", device.device),
-                SimFlags.simOnly(0, simCost.simCost), hostFabric);
-        SimCostModel cost = simCost.costModel(usage);
+        FabricChoice choice = FabricChoice.choose(cmd, flags.fabricOption.fabric, FabricChoice.given("-d", flags.deviceOption.device),
+                SimFlags.simOnly(0, flags.simCostOption.simCost), hostFabric);
+        SimCostModel cost = flags.simCostOption.costModel(usage);
         files.check();
         choice.announce(cmd.getErr());
         List<String> notes = new ArrayList<>();
         notes.add("fabric " + choice.name() + " (" + choice.reason() + ")");
-        Supplier<Fabric> fabrics = of(choice.kind(), device.device, SimOptions.defaults().withCostModel(cost), notes);
+        Supplier<Fabric> fabrics = of(choice.kind(), flags.deviceOption.device, SimOptions.defaults().withCostModel(cost), notes);
         if (choice.kind() == FabricKind.SIM && !cost.isFree()) {
             notes.add("sim cost model " + cost.describe() + " (times are lower bounds)");
         }

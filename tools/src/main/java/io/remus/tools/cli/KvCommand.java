@@ -15,11 +15,8 @@ import io.remus.bench.object.KvRunner;
 import io.remus.bench.stats.LatencySummary;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
-import picocli.CommandLine.Spec;
-import picocli.CommandLine.Unmatched;
 
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -31,7 +28,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.Callable;
 import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
 
@@ -61,34 +57,25 @@ import static io.remus.tools.report.JsonText.str;
                         + "over every node's counts and latency histograms; the other nodes print nothing. Give every "
                         + "process the same flags.",
                 ""})
-public final class KvCommand implements Callable<Integer> {
-    private final Map<String, String> environment;
-    private final UnaryOperator<RemusCluster.Builder> joinSetup;
-
-    @Spec
-    CommandSpec spec;
+public final class KvCommand extends ClusterCapableCommand {
 
     @Mixin
     ClusterOptions clusterOptions;
 
-    @Unmatched
-    List<String> joinArgs = new ArrayList<>();
+    @Override
+    ClusterOptions clusterOptions() {
+        return clusterOptions;
+    }
+
 
     /** The command as the {@code remus} tool makes it: the process's environment, the join as its arguments say. */
     public KvCommand() {
         this(System.getenv(), UnaryOperator.identity());
     }
 
-    /**
-     * A command with its own environment and join settings: tests run several in one JVM as the processes of
-     * one cluster.
-     *
-     * @param environment the environment the launcher rule and {@link RemusCluster} read
-     * @param joinSetup   applied to the join's builder last (e.g. a shared simulator fabric)
-     */
+    /** A command with its own environment and join settings ({@link ClusterCapableCommand}). */
     KvCommand(Map<String, String> environment, UnaryOperator<RemusCluster.Builder> joinSetup) {
-        this.environment = Map.copyOf(environment);
-        this.joinSetup = joinSetup;
+        super(environment, joinSetup);
     }
 
     @Mixin
@@ -127,7 +114,7 @@ public final class KvCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException, InterruptedException {
-        if (clusterOptions.on(environment, joinArgs)) {
+        if (clusterMode()) {
             return callAsNode();
         }
         clusterOptions.refuseJoinArgs(joinArgs);

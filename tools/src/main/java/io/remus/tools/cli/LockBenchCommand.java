@@ -19,11 +19,8 @@ import io.remus.bench.lock.LockRun;
 import io.remus.bench.lock.LockRunner;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
-import picocli.CommandLine.Spec;
-import picocli.CommandLine.Unmatched;
 
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -36,7 +33,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.Callable;
 import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
 
@@ -60,7 +56,7 @@ import java.util.function.UnaryOperator;
                         + "every node's counts and latency histograms; the other nodes print nothing. Give every process "
                         + "the same flags.",
                 ""})
-public final class LockBenchCommand implements Callable<Integer> {
+public final class LockBenchCommand extends ClusterCapableCommand {
     private static final int MAX_NODES = 64;
     private static final int MAX_THREADS = 256;
     private static final int MAX_KEYS = 1 << 20;
@@ -68,11 +64,6 @@ public final class LockBenchCommand implements Callable<Integer> {
     static final int MAX_TOTAL_THREADS = 1024;
 
     private final Supplier<FabricChoice> hostFabric;
-    private final Map<String, String> environment;
-    private final UnaryOperator<RemusCluster.Builder> joinSetup;
-
-    @Spec
-    CommandSpec spec;
 
     @Mixin
     SharedOptions.LockOption lockOption;
@@ -132,27 +123,21 @@ public final class LockBenchCommand implements Callable<Integer> {
     @Mixin
     ClusterOptions clusterOptions;
 
-    @Unmatched
-    List<String> joinArgs = new ArrayList<>();
+    @Override
+    ClusterOptions clusterOptions() {
+        return clusterOptions;
+    }
+
 
     /** @param hostFabric the fabric without {@code --fabric} ({@link FabricChoice#detect}) */
     public LockBenchCommand(Supplier<FabricChoice> hostFabric) {
         this(hostFabric, System.getenv(), UnaryOperator.identity());
     }
 
-    /**
-     * A command with its own environment and join settings: tests run several in one JVM as the
-     * processes of one cluster.
-     *
-     * @param hostFabric  the fabric without {@code --fabric} ({@link FabricChoice#detect})
-     * @param environment the environment the launcher rule and {@link RemusCluster} read
-     * @param joinSetup   applied to the join's builder last (e.g. a shared simulator fabric)
-     */
-    LockBenchCommand(Supplier<FabricChoice> hostFabric, Map<String, String> environment,
-                     UnaryOperator<RemusCluster.Builder> joinSetup) {
+    /** A command with its own environment and join settings ({@link ClusterCapableCommand}). */
+    LockBenchCommand(Supplier<FabricChoice> hostFabric, Map<String, String> environment, UnaryOperator<RemusCluster.Builder> joinSetup) {
+        super(environment, joinSetup);
         this.hostFabric = hostFabric;
-        this.environment = Map.copyOf(environment);
-        this.joinSetup = joinSetup;
     }
 
     @Override
@@ -200,13 +185,6 @@ public final class LockBenchCommand implements Callable<Integer> {
         return 0;
     }
 
-    /**
-     * @return whether this process runs as one node of a cluster of processes: {@code --cluster}, or
-     *         (without {@code --no-cluster}) join arguments, or a launcher's rank with a size above 1
-     */
-    boolean clusterMode() {
-        return clusterOptions.on(environment, joinArgs);
-    }
 
     /** The cluster mode: joins, runs every point with the other processes, and prints node 0's report on node 0. */
     private int callAsNode(PrintWriter out) throws IOException, InterruptedException {

@@ -85,13 +85,7 @@ public final class ObjectBenchCommand implements Callable<Integer> {
     WorkerSeedOption seedOption;
 
     @Mixin
-    SimCostOption simCostOption;
-
-    @Mixin
-    FabricOption fabricOption;
-
-    @Mixin
-    DeviceOption deviceOption;
+    BenchFabricOptions fabricFlags;
 
     @Mixin
     JsonOption jsonOption;
@@ -107,8 +101,8 @@ public final class ObjectBenchCommand implements Callable<Integer> {
     @Override
     public Integer call() throws IOException, InterruptedException {
         List<ObjectBenchmarkConfig> configs = configs();
-        InProcessFabrics.Chosen chosen = InProcessFabrics.choose(spec.commandLine(), fabricOption, deviceOption, simCostOption,
-                hostFabric, new OutputFiles().add("--plot", plotOption.plot), this::usage);
+        InProcessFabrics.Chosen chosen = InProcessFabrics.choose(spec.commandLine(), fabricFlags, hostFabric,
+                new OutputFiles().add("--plot", plotOption.plot), this::usage);
         List<String> notes = chosen.notes();
         Supplier<Fabric> fabrics = chosen.fabrics();
         PrintWriter out = spec.commandLine().getOut();

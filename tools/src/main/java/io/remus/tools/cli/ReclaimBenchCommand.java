@@ -18,11 +18,8 @@ import io.remus.tools.reclaim.ReclaimJsonFormat;
 import io.remus.tools.reclaim.ReclaimReport;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
-import picocli.CommandLine.Spec;
-import picocli.CommandLine.Unmatched;
 
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -32,7 +29,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.concurrent.Callable;
 import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
 
@@ -62,13 +58,8 @@ import java.util.function.UnaryOperator;
                         + "unreclaimed bytes sampled in the same --sample-ms period (every node's own peak in the notes); "
                         + "the other nodes print nothing. Give every process the same flags.",
                 ""})
-public final class ReclaimBenchCommand implements Callable<Integer> {
+public final class ReclaimBenchCommand extends ClusterCapableCommand {
     private final Supplier<FabricChoice> hostFabric;
-    private final Map<String, String> environment;
-    private final UnaryOperator<RemusCluster.Builder> joinSetup;
-
-    @Spec
-    CommandSpec spec;
 
     @Option(names = "--reclaimer", split = ",", paramLabel = "KIND", defaultValue = "never,barrier,epoch",
             description = "never, barrier or epoch; a comma list runs each, side by side (default ${DEFAULT-VALUE}).")
@@ -117,13 +108,7 @@ public final class ReclaimBenchCommand implements Callable<Integer> {
     WorkerSeedOption seedOption;
 
     @Mixin
-    SimCostOption simCostOption;
-
-    @Mixin
-    FabricOption fabricOption;
-
-    @Mixin
-    DeviceOption deviceOption;
+    BenchFabricOptions fabricFlags;
 
     @Mixin
     JsonOption jsonOption;
@@ -134,27 +119,21 @@ public final class ReclaimBenchCommand implements Callable<Integer> {
     @Mixin
     ClusterOptions clusterOptions;
 
-    @Unmatched
-    List<String> joinArgs = new ArrayList<>();
+    @Override
+    ClusterOptions clusterOptions() {
+        return clusterOptions;
+    }
+
 
     /** @param hostFabric the fabric without {@code --fabric} ({@link FabricChoice#detect}) */
     public ReclaimBenchCommand(Supplier<FabricChoice> hostFabric) {
         this(hostFabric, System.getenv(), UnaryOperator.identity());
     }
 
-    /**
-     * A command with its own environment and join settings: tests run several in one JVM as the
-     * processes of one cluster.
-     *
-     * @param hostFabric  the fabric without {@code --fabric} ({@link FabricChoice#detect})
-     * @param environment the environment the launcher rule and {@link RemusCluster} read
-     * @param joinSetup   applied to the join's builder last (e.g. a shared simulator fabric)
-     */
-    ReclaimBenchCommand(Supplier<FabricChoice> hostFabric, Map<String, String> environment,
-                        UnaryOperator<RemusCluster.Builder> joinSetup) {
+    /** A command with its own environment and join settings ({@link ClusterCapableCommand}). */
+    ReclaimBenchCommand(Supplier<FabricChoice> hostFabric, Map<String, String> environment, UnaryOperator<RemusCluster.Builder> joinSetup) {
+        super(environment, joinSetup);
         this.hostFabric = hostFabric;
-        this.environment = Map.copyOf(environment);
-        this.joinSetup = joinSetup;
     }
 
     @Override
@@ -164,8 +143,8 @@ public final class ReclaimBenchCommand implements Callable<Integer> {
         }
         clusterOptions.refuseJoinArgs(joinArgs);
         List<ReclaimBenchmarkConfig> configs = configs();
-        InProcessFabrics.Chosen chosen = InProcessFabrics.choose(spec.commandLine(), fabricOption, deviceOption, simCostOption,
-                hostFabric, new OutputFiles().add("--plot", plotOption.plot), this::usage);
+        InProcessFabrics.Chosen chosen = InProcessFabrics.choose(spec.commandLine(), fabricFlags, hostFabric,
+                new OutputFiles().add("--plot", plotOption.plot), this::usage);
         List<String> notes = chosen.notes();
         Supplier<Fabric> fabrics = chosen.fabrics();
         PrintWriter out = spec.commandLine().getOut();
@@ -190,12 +169,6 @@ public final class ReclaimBenchCommand implements Callable<Integer> {
         return 0;
     }
 
-    /**
-     * @return whether this process runs as one node of a cluster of processes (the rule of {@link ClusterOptions})
-     */
-    boolean clusterMode() {
-        return clusterOptions.on(environment, joinArgs);
-    }
 
     /**
      * The cluster mode: joins, runs every configuration with the other processes, and prints node 0's
@@ -203,10 +176,10 @@ public final class ReclaimBenchCommand implements Callable<Integer> {
      * nodes do not wait for the drawing (minutes in an emulated guest) within their shutdown timeout.
      */
     private int callAsNode() throws IOException, InterruptedException {
-        if (simCostOption.simCost != null) {
+        if (fabricFlags.simCostOption.simCost != null) {
             throw usage("--sim-cost is for the simulator, in one JVM; not with one process per node");
         }
-        ClusterOptions.Join join = clusterOptions.prepare(joinArgs, fabricOption.fabric, deviceOption.device, environment, joinSetup, nodeCountOption.nodes);
+        ClusterOptions.Join join = clusterOptions.prepare(joinArgs, fabricFlags.fabricOption.fabric, fabricFlags.deviceOption.device, environment, joinSetup, nodeCountOption.nodes);
         List<ReclaimBenchmarkConfig> configs = configs(join.size(), EpochOptions.defaults().clockSkew());
         new OutputFiles().add("--plot", plotOption.plot).check();
         join.ensureSegment(segmentMibOption.segmentMib << 20);

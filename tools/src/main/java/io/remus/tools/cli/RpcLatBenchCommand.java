@@ -49,13 +49,7 @@ public final class RpcLatBenchCommand implements Callable<Integer> {
     SharedOptions.WarmupOption warmupOption = new SharedOptions.WarmupOption("200");
 
     @Mixin
-    SimCostOption simCostOption;
-
-    @Mixin
-    FabricOption fabricOption;
-
-    @Mixin
-    DeviceOption deviceOption;
+    BenchFabricOptions fabricFlags;
 
     /** @param hostFabric the fabric without {@code --fabric} ({@link FabricChoice#detect}) */
     public RpcLatBenchCommand(Supplier<FabricChoice> hostFabric) {
@@ -76,8 +70,8 @@ public final class RpcLatBenchCommand implements Callable<Integer> {
         if (warmup < 0 || warmup > 100_000_000) {
             throw usage("--warmup must be 0..100000000, got " + warmup);
         }
-        InProcessFabrics.Chosen chosen = InProcessFabrics.choose(spec.commandLine(), fabricOption, deviceOption, simCostOption,
-                hostFabric, new OutputFiles(), this::usage);
+        InProcessFabrics.Chosen chosen = InProcessFabrics.choose(spec.commandLine(), fabricFlags, hostFabric,
+                new OutputFiles(), this::usage);
         List<String> notes = chosen.notes();
         Supplier<Fabric> fabrics = chosen.fabrics();
         PrintWriter out = spec.commandLine().getOut();

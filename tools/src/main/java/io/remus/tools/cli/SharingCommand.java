@@ -14,11 +14,8 @@ import io.remus.bench.object.SharingRunner;
 import io.remus.bench.stats.LatencySummary;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
-import picocli.CommandLine.Spec;
-import picocli.CommandLine.Unmatched;
 
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -28,7 +25,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.Callable;
 import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
 
@@ -59,34 +55,25 @@ import static io.remus.tools.report.JsonText.str;
                         + "every node's counts and latency histograms; the other nodes print nothing. Give every process "
                         + "the same flags.",
                 ""})
-public final class SharingCommand implements Callable<Integer> {
-    private final Map<String, String> environment;
-    private final UnaryOperator<RemusCluster.Builder> joinSetup;
-
-    @Spec
-    CommandSpec spec;
+public final class SharingCommand extends ClusterCapableCommand {
 
     @Mixin
     ClusterOptions clusterOptions;
 
-    @Unmatched
-    List<String> joinArgs = new ArrayList<>();
+    @Override
+    ClusterOptions clusterOptions() {
+        return clusterOptions;
+    }
+
 
     /** The command as the {@code remus} tool makes it: the process's environment, the join as its arguments say. */
     public SharingCommand() {
         this(System.getenv(), UnaryOperator.identity());
     }
 
-    /**
-     * A command with its own environment and join settings: tests run several in one JVM as the processes of
-     * one cluster.
-     *
-     * @param environment the environment the launcher rule and {@link RemusCluster} read
-     * @param joinSetup   applied to the join's builder last (e.g. a shared simulator fabric)
-     */
+    /** A command with its own environment and join settings ({@link ClusterCapableCommand}). */
     SharingCommand(Map<String, String> environment, UnaryOperator<RemusCluster.Builder> joinSetup) {
-        this.environment = Map.copyOf(environment);
-        this.joinSetup = joinSetup;
+        super(environment, joinSetup);
     }
 
     @Mixin
@@ -119,7 +106,7 @@ public final class SharingCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException, InterruptedException {
-        if (clusterOptions.on(environment, joinArgs)) {
+        if (clusterMode()) {
             return callAsNode();
         }
         clusterOptions.refuseJoinArgs(joinArgs);
@@ -211,7 +198,7 @@ public final class SharingCommand implements Callable<Integer> {
      * lower case, and {@code total}) and {@code round_trips_per_increment}.
      */
     private void json(PrintWriter out, SharingConfig c, FabricKind kind, List<String> notes, List<SharingRun> runs) {
-        String cost = kind == FabricKind.SIM && clusterOptions.on(environment, joinArgs) ? null
+        String cost = kind == FabricKind.SIM && clusterMode() ? null
                 : fabricFlags.costName(kind, this::usage);
         out.println(reportObject("sharing", kind.name().toLowerCase(Locale.ROOT), b -> {
             field(b, "cost_model", cost == null ? "null" : str(cost));
