@@ -31,7 +31,7 @@ final class SharedOptions {
     /** {@code -D}/{@code --duration}: the measured seconds of each run, or null where a count of operations bounds the run. */
     static final class DurationOption {
         @Option(names = {"-D", "--duration"}, paramLabel = "SECONDS",
-                description = "Measured time of each run in seconds (default ${DEFAULT-VALUE}; null: a count of operations bounds each run instead).")
+                description = "Measured time of each run in seconds (default 2; bench ds and the perftest-style tests: none, --num-ops or -n operations bound each run).")
         Double seconds;
 
         DurationOption() {
@@ -79,7 +79,7 @@ final class SharedOptions {
         CommandSpec mixee;
 
         @Option(names = "--p-local", paramLabel = "P[,P...]",
-                description = "Fraction 0..1 of picks (bench lock: of lock pairs) on a counter, key or lock homed on the worker's node (default ${DEFAULT-VALUE}; null: pick over all of them); bench lock runs each of a comma list.")
+                description = "Fraction 0..1 of picks on a counter, key or lock homed on the worker's node (default: pick over all of them; bench lock: of lock pairs, default 0.9, and a comma list runs each).")
         String pLocal;
 
         LocalPickOption() {
@@ -94,6 +94,7 @@ final class SharedOptions {
             return pLocal == null ? Double.NaN : SharedOptions.one(mixee, "--p-local", pLocal, Double::valueOf, "a double");
         }
 
+        /** @return every fraction of the comma list */
         List<Double> list() {
             return SharedOptions.list(mixee, "--p-local", pLocal, Double::valueOf, "a double");
         }
@@ -108,8 +109,8 @@ final class SharedOptions {
         CommandSpec mixee;
 
         @Option(names = "--warmup", paramLabel = "N|SECONDS",
-                description = "Unmeasured warm-up before measuring (default ${DEFAULT-VALUE}). bench object, lock and reclaim: seconds each kind runs unreported, so the JIT has compiled its paths (0: none). "
-                        + "bench rpc-lat: calls. The perftest-style benchmarks: iterations before each size (default: a tenth of -n); then, once per JVM, more run (latency tests: in rounds of at most the larger of -n and --warmup) until no JIT compilation finished for 1 s (at most 60 s).")
+                description = "Unmeasured warm-up before measuring. bench object, lock and reclaim: seconds each kind runs unreported, so the JIT has compiled its paths (default 0.5; 0: none). "
+                        + "bench rpc-lat: calls (default 200). The perftest-style benchmarks: iterations before each size (default: a tenth of -n); then, once per JVM, more run (latency tests: in rounds of at most the larger of -n and --warmup) until no JIT compilation finished for 1 s (at most 60 s).")
         String warmup;
 
         WarmupOption() {
@@ -133,7 +134,7 @@ final class SharedOptions {
     /** {@code -n}/{@code --iters}: measured iterations, or null for the command's own count. */
     static final class IterationsOption {
         @Option(names = {"-n", "--iters"}, paramLabel = "N",
-                description = "Measured iterations: operations per measurement, calls, or per size (default ${DEFAULT-VALUE}; the perftest-style tests: 1000 latency, 5000 bandwidth; on sim a run of -n moves at most 128 GiB, all sizes and --warmup included, and -D bounds a longer one).")
+                description = "Measured iterations: experiment loopback's operations per measurement (default 100000), bench rpc-lat's calls (default 1000), the perftest-style tests' per size (default 1000 latency, 5000 bandwidth; on sim a run of -n moves at most 128 GiB, all sizes and --warmup included, and -D bounds a longer one).")
         Long iterations;
 
         IterationsOption() {
@@ -161,7 +162,7 @@ final class SharedOptions {
     /** {@code -t}/{@code --tx-depth}: RDMA operations in flight, or null for the test's own depth. */
     static final class TxDepthOption {
         @Option(names = {"-t", "--tx-depth"}, paramLabel = "DEPTH",
-                description = "RDMA operations in flight (default ${DEFAULT-VALUE}; the perftest-style bandwidth tests: work requests per QP, default 128, at most -n, as perftest; on sim -q x -t is at most 65536 and -q x -t x -s at most 4 GiB).")
+                description = "RDMA operations in flight: experiment loopback's for throughput (default 16); the perftest-style bandwidth tests' work requests per QP (default 128, at most -n, as perftest; on sim -q x -t is at most 65536 and -q x -t x -s at most 4 GiB).")
         Integer depth;
 
         TxDepthOption() {
@@ -216,10 +217,12 @@ final class SharedOptions {
             this.keys = keys;
         }
 
+        /** @return the one count this command takes */
         int one() {
             return SharedOptions.one(mixee, "--keys", keys, Integer::valueOf, "an int");
         }
 
+        /** @return every count of the comma list */
         List<Integer> list() {
             return SharedOptions.list(mixee, "--keys", keys, Integer::valueOf, "an int");
         }
@@ -231,6 +234,7 @@ final class SharedOptions {
                 description = "Lock kind: alock, spin or mcs; bench lock also alock-remote-only or alock-parking (ALock whose local waiters park after spinning), and a comma list runs each (default ${DEFAULT-VALUE}).")
         String lock = "alock";
 
+        /** @return every kind of the comma list, as given */
         List<String> list() {
             return List.of(lock.split(","));
         }
