@@ -171,20 +171,11 @@ public final class LockBenchCommand extends ClusterCapableCommand {
         for (LockBenchmarkConfig config : configs) {
             LockRun run = LockRunner.run(fabricName, fabrics, config);
             runs.add(run);
-            if (csv != null) {
-                Files.writeString(csv, LockCsv.row(run) + "\n", StandardCharsets.UTF_8,
-                        StandardOpenOption.CREATE, StandardOpenOption.APPEND);
-            }
+            appendCsv(run);
         }
-        LockReport report = new LockReport(fabricName, notes, runs);
-        if (jsonOption.json) {
-            LockJsonFormat.write(report, out);
-        } else {
-            LockHumanFormat.write(report, out);
-        }
+        print(new LockReport(fabricName, notes, runs), out);
         return 0;
     }
-
 
     /** The cluster mode: joins, runs every point with the other processes, and prints node 0's report on node 0. */
     private int callAsNode(PrintWriter out) throws IOException, InterruptedException {
@@ -218,22 +209,31 @@ public final class LockBenchCommand extends ClusterCapableCommand {
                     notes.add(config.kind().cliName() + ", p-local " + config.pLocal() + ", " + config.keys()
                             + " keys: pairs by node: " + String.join(", ",
                             run.nodeOperations().stream().map(String::valueOf).toList()));
-                    if (csv != null) {
-                        Files.writeString(csv, LockCsv.row(all.get()) + "\n", StandardCharsets.UTF_8,
-                                StandardOpenOption.CREATE, StandardOpenOption.APPEND);
-                    }
+                    appendCsv(all.get());
                 }
             }
             if (joined.nodeId() == 0) {
-                LockReport report = new LockReport(fabricName, notes, runs);
-                if (jsonOption.json) {
-                    LockJsonFormat.write(report, out);
-                } else {
-                    LockHumanFormat.write(report, out);
-                }
+                print(new LockReport(fabricName, notes, runs), out);
             }
         }
         return 0;
+    }
+
+    /** Appends the run's row to {@code --csv}'s file, when given. */
+    private void appendCsv(LockRun run) throws IOException {
+        if (csv != null) {
+            Files.writeString(csv, LockCsv.row(run) + "\n", StandardCharsets.UTF_8,
+                    StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+        }
+    }
+
+    /** Prints the report as a table, or as JSON with {@code --json}. */
+    private void print(LockReport report, PrintWriter out) {
+        if (jsonOption.json) {
+            LockJsonFormat.write(report, out);
+        } else {
+            LockHumanFormat.write(report, out);
+        }
     }
 
     /**
@@ -286,7 +286,7 @@ public final class LockBenchCommand extends ClusterCapableCommand {
         if (kind == FabricKind.SIM && simLatencyOption.simLatencyNanos > 0) {
             notes.add("sim execution latency injected: " + simLatencyOption.simLatencyNanos + " ns per work request");
         }
-        SimCostModel cost = simCostModel();
+        SimCostModel cost = simCostOption.costModel(this::usage);
         if (kind == FabricKind.SIM && !cost.isFree()) {
             notes.add("sim cost model " + cost.describe() + " (times are lower bounds)");
         }
@@ -300,7 +300,7 @@ public final class LockBenchCommand extends ClusterCapableCommand {
      */
     private FabricChoice fabricChoice() {
         return FabricChoice.choose(spec.commandLine(), fabricOption.fabric, FabricChoice.given("-d", deviceOption.device),
-                simOnlyFlags(), hostFabric);
+                simLatencyOption.simOnly(simCostOption), hostFabric);
     }
 
     /**
@@ -366,7 +366,7 @@ public final class LockBenchCommand extends ClusterCapableCommand {
         if (simLatencyOption.simLatencyNanos < 0) {
             throw usage("--sim-latency-ns must not be negative, got " + simLatencyOption.simLatencyNanos);
         }
-        simCostModel();
+        simCostOption.costModel(this::usage);
         LockOptions defaults = LockOptions.defaults();
         long local = localBudget != null ? localBudget : defaults.localBudget();
         long remote = remoteBudget != null ? remoteBudget : defaults.remoteBudget();
@@ -409,15 +409,5 @@ public final class LockBenchCommand extends ClusterCapableCommand {
 
     private ParameterException usage(String message) {
         return new ParameterException(spec.commandLine(), message);
-    }
-
-    /** @return {@code --sim-cost}'s preset, {@link SimCostModel#NONE} when not given */
-    private SimCostModel simCostModel() {
-        return simCostOption.costModel(this::usage);
-    }
-
-    /** @return the given flags that only the simulator honours */
-    private List<String> simOnlyFlags() {
-        return SimFlags.simOnly(simLatencyOption.simLatencyNanos, simCostOption.simCost);
     }
 }

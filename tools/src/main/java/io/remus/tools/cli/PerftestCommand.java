@@ -387,7 +387,7 @@ public final class PerftestCommand implements Callable<Integer> {
         if (matched("--idle-timeout")) {
             verbsOnly.add("--idle-timeout " + idleTimeoutSeconds);
         }
-        return FabricChoice.choose(spec.commandLine(), fabricOption.fabric, verbsOnly, simOnlyFlags(), hostFabric);
+        return FabricChoice.choose(spec.commandLine(), fabricOption.fabric, verbsOnly, simLatencyOption.simOnly(simCostOption), hostFabric);
     }
 
     /** @return the files this run will write, by option, to check before it runs */
@@ -526,7 +526,7 @@ public final class PerftestCommand implements Callable<Integer> {
             notes.add("sim execution latency injected: " + simLatencyOption.simLatencyNanos + " ns per work request");
         }
         long buffer = bufferBytes(s);
-        SimCostModel cost = simCostModel();
+        SimCostModel cost = simCostOption.costModel(this::usage);
         if (!cost.isFree()) {
             notes.add("sim cost model " + cost.describe() + " (times are lower bounds)");
         }
@@ -634,7 +634,7 @@ public final class PerftestCommand implements Callable<Integer> {
             throw usage("--sim-latency-ns " + simLatencyOption.simLatencyNanos + " is longer than --timeout " + timeoutOption.seconds
                     + " s: every work request would time out");
         }
-        simCostModel();
+        simCostOption.costModel(this::usage);
         if (!test.isLatency() && (hgrm != null || intervalLog != null)) {
             throw usage("--hgrm and --interval-log apply to latency tests");
         }
@@ -710,15 +710,5 @@ public final class PerftestCommand implements Callable<Integer> {
 
     private ParameterException usage(String message) {
         return new ParameterException(spec.commandLine(), message);
-    }
-
-    /** @return {@code --sim-cost}'s preset, {@link SimCostModel#NONE} when not given */
-    private SimCostModel simCostModel() {
-        return simCostOption.costModel(this::usage);
-    }
-
-    /** @return the given flags that only the simulator honours */
-    private List<String> simOnlyFlags() {
-        return SimFlags.simOnly(simLatencyOption.simLatencyNanos, simCostOption.simCost);
     }
 }
