@@ -188,14 +188,14 @@ public final class LockBenchCommand extends ClusterCapableCommand {
         ClusterOptions.Join join = clusterOptions.prepare(joinArgs, fabricOption.fabric, deviceOption.device, environment, joinSetup, nodeCountOption.nodes);
         List<LockBenchmarkConfig> configs = configs(join.size());
         new OutputFiles().add("--csv", csv).check();
-        join.ensureSegment(segmentBytesNeeded(configs));
+        join.ensureSegment(LockBenchmarkConfig.clusterSegmentBytes(configs));
         try (RemusCluster joined = join.join()) {
             String fabricName = joined.fabric().name();
             List<String> notes = join.notes(joined, "counts and latency histograms");
             ClusterLockBenchmark bench = new ClusterLockBenchmark(joined, join.timeout());
             if (warmupOption.seconds() > 0) {
                 Duration warmup = Duration.ofNanos(Math.round(warmupOption.seconds() * 1e9));
-                for (LockBenchmarkConfig w : warmUpConfigs(configs, warmup)) {
+                for (LockBenchmarkConfig w : LockBenchmarkConfig.warmUps(configs, warmup)) {
                     ClusterLockRunner.run(fabricName, bench, w);
                 }
                 notes.add("warm-up: each lock kind ran " + warmupOption.seconds() + " s unreported before the measured runs");
@@ -236,47 +236,13 @@ public final class LockBenchCommand extends ClusterCapableCommand {
         }
     }
 
-    /**
-     * Memory node 0 gives a cluster run of these points, warm-ups included (the runs' tables stay
-     * allocated until the cluster closes): per point the table's words and its index (16 bytes a key),
-     * node 0's share of the lock words (136 bytes each), the results and the queue nodes, on a 1 MiB
-     * base, rounded up to a power of two.
-     *
-     * @param configs the measured points
-     * @return the segment size to ask for when the join arguments name none
-     */
-    static long segmentBytesNeeded(List<LockBenchmarkConfig> configs) {
-        long total = 1 << 20;
-        for (LockBenchmarkConfig c : configs) {
-            long perPoint = 16L * c.keys() + 136L * ((c.keys() + c.nodes() - 1) / c.nodes())
-                    + (c.threadsPerNode() + 2L) * (64 << 10);
-            total += 2 * perPoint;
-        }
-        return Long.highestOneBit(total - 1) << 1;
-    }
-
-    private static List<LockBenchmarkConfig> warmUpConfigs(List<LockBenchmarkConfig> configs, Duration warmup) {
-        LockBenchmarkConfig first = configs.getFirst();
-        List<LockKind> done = new ArrayList<>();
-        List<LockBenchmarkConfig> warmUps = new ArrayList<>();
-        for (LockBenchmarkConfig c : configs) {
-            if (!done.contains(c.kind())) {
-                done.add(c.kind());
-                warmUps.add(new LockBenchmarkConfig(c.kind(), first.nodes(), first.threadsPerNode(), first.pLocal(),
-                        first.keys(), first.localBudget(), first.remoteBudget(), warmup, first.seed() + 1,
-                        first.criticalSectionOps()));
-            }
-        }
-        return warmUps;
-    }
-
     private void warmUp(List<LockBenchmarkConfig> configs, String fabricName, Supplier<Fabric> fabrics,
                         List<String> notes) throws InterruptedException {
         if (warmupOption.seconds() == 0) {
             return;
         }
         Duration warmup = Duration.ofNanos(Math.round(warmupOption.seconds() * 1e9));
-        for (LockBenchmarkConfig w : warmUpConfigs(configs, warmup)) {
+        for (LockBenchmarkConfig w : LockBenchmarkConfig.warmUps(configs, warmup)) {
             LockRunner.run(fabricName, fabrics, w);
         }
         notes.add("warm-up: each lock kind ran " + warmupOption.seconds() + " s unreported before the measured runs");

@@ -5,9 +5,6 @@ import io.remus.bench.object.ObjectBenchmarkConfig;
 import io.remus.bench.object.ObjectKind;
 import io.remus.core.BadArgumentException;
 import io.remus.core.fabric.Fabric;
-import io.remus.core.sim.SimCostModel;
-import io.remus.core.sim.SimOptions;
-import io.remus.bench.perftest.FabricKind;
 import io.remus.tools.object.ObjectHumanFormat;
 import io.remus.tools.object.ObjectJsonFormat;
 import io.remus.tools.object.ObjectReport;
@@ -23,7 +20,6 @@ import picocli.CommandLine.Spec;
 
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -116,7 +112,8 @@ public final class ObjectBenchCommand implements Callable<Integer> {
                     + "and sst have no such step and stop between two operations");
         }
         if (warmupOption.seconds() > 0) {
-            for (ObjectBenchmarkConfig w : warmUpConfigs(configs)) {
+            Duration warmup = Duration.ofNanos(Math.max(10_000_000L, Math.round(warmupOption.seconds() * 1e9)));
+            for (ObjectBenchmarkConfig w : ObjectBenchmarkConfig.warmUps(configs, warmup)) {
                 ObjectRunner.run(fabrics, w);
             }
             notes.add("warm-up: each object and implementation ran " + warmupOption.seconds() + " s unreported before the measured runs");
@@ -139,20 +136,6 @@ public final class ObjectBenchCommand implements Callable<Integer> {
             err.flush();
         }
         return 0;
-    }
-
-    /** @return one unreported run of {@code --warmup} per object and implementation, without the stall */
-    private List<ObjectBenchmarkConfig> warmUpConfigs(List<ObjectBenchmarkConfig> configs) {
-        Duration warmup = Duration.ofNanos(Math.max(10_000_000L, Math.round(warmupOption.seconds() * 1e9)));
-        List<ObjectBenchmarkConfig> out = new ArrayList<>();
-        for (ObjectBenchmarkConfig c : configs) {
-            ObjectBenchmarkConfig w = new ObjectBenchmarkConfig(c.object(), c.impl(), c.nodes(), c.threadsPerNode(), warmup,
-                    false, c.elements(), c.valueBytes(), c.segmentBytes(), c.seed() + 1);
-            if (!out.contains(w)) {
-                out.add(w);
-            }
-        }
-        return out;
     }
 
     /**

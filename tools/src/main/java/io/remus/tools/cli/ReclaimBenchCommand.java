@@ -8,10 +8,7 @@ import io.remus.bench.reclaim.ReclaimerKind;
 import io.remus.core.BadArgumentException;
 import io.remus.core.RemusCluster;
 import io.remus.core.fabric.Fabric;
-import io.remus.core.sim.SimCostModel;
-import io.remus.core.sim.SimOptions;
 import io.remus.ds.reclaim.EpochOptions;
-import io.remus.bench.perftest.FabricKind;
 import io.remus.tools.plot.ReclaimPlot;
 import io.remus.tools.reclaim.ReclaimHumanFormat;
 import io.remus.tools.reclaim.ReclaimJsonFormat;
@@ -23,7 +20,6 @@ import picocli.CommandLine.ParameterException;
 
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -150,7 +146,7 @@ public final class ReclaimBenchCommand extends ClusterCapableCommand {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         if (warmupOption.seconds() > 0) {
-            for (ReclaimBenchmarkConfig w : warmUpConfigs(configs)) {
+            for (ReclaimBenchmarkConfig w : ReclaimBenchmarkConfig.warmUps(configs, warmup())) {
                 try (Fabric f = fabrics.get()) {
                     ReclaimBenchmark.run(f, w);
                 }
@@ -190,7 +186,7 @@ public final class ReclaimBenchCommand extends ClusterCapableCommand {
                     + "final and retired: sums over the nodes");
             ClusterReclaimBenchmark bench = new ClusterReclaimBenchmark(joined, join.timeout());
             if (warmupOption.seconds() > 0) {
-                for (ReclaimBenchmarkConfig w : warmUpConfigs(configs)) {
+                for (ReclaimBenchmarkConfig w : ReclaimBenchmarkConfig.warmUps(configs, warmup())) {
                     bench.run(w);
                 }
                 notes.add("warm-up: each reclaimer ran " + warmupOption.seconds() + " s unreported before the measured runs");
@@ -233,22 +229,6 @@ public final class ReclaimBenchCommand extends ClusterCapableCommand {
             err.println("wrote " + plotOption.plot);
             err.flush();
         }
-    }
-
-    /** @return one unreported run of {@code --warmup} per reclaimer, without the stalled thread */
-    private List<ReclaimBenchmarkConfig> warmUpConfigs(List<ReclaimBenchmarkConfig> configs) {
-        Duration warmup = Duration.ofNanos(Math.round(warmupOption.seconds() * 1e9));
-        List<ReclaimerKind> done = new ArrayList<>();
-        List<ReclaimBenchmarkConfig> warmUps = new ArrayList<>();
-        for (ReclaimBenchmarkConfig c : configs) {
-            if (!done.contains(c.reclaimer())) {
-                done.add(c.reclaimer());
-                warmUps.add(new ReclaimBenchmarkConfig(c.reclaimer(), c.nodes(), c.threadsPerNode(), warmup, 0, false,
-                        c.slots(), c.readPercent(), c.epoch(), c.barrierEvery(), c.sampleEvery(), c.segmentBytes(),
-                        c.seed() + 1));
-            }
-        }
-        return warmUps;
     }
 
     /**
@@ -346,5 +326,10 @@ public final class ReclaimBenchCommand extends ClusterCapableCommand {
 
     private ParameterException usage(String message) {
         return new ParameterException(spec.commandLine(), message);
+    }
+
+    /** @return {@code --warmup} as a duration */
+    private Duration warmup() {
+        return Duration.ofNanos(Math.round(warmupOption.seconds() * 1e9));
     }
 }
