@@ -6,9 +6,9 @@
  * key-value experiments ({@code io.remus.bench.object}), the set and map benchmark with YCSB
  * ({@code io.remus.bench.structure}), the reclamation benchmark ({@code io.remus.bench.reclaim}) over
  * the churn workload that checks for use after free ({@code io.remus.bench.churn}), the loopback
- * experiment ({@code io.remus.bench.loopback}), and the HdrHistogram latency and bandwidth statistics
- * they record ({@code io.remus.bench.stats}). Not a library: a user's program calls remus-ds and
- * remus-alock, not these.
+ * experiment ({@code io.remus.bench.loopback}), the NUMA experiment ({@code io.remus.bench.numa}),
+ * and the HdrHistogram latency and bandwidth statistics they record ({@code io.remus.bench.stats}).
+ * Not a library: a user's program calls remus-ds and remus-alock, not these.
  */
 module io.remus.bench.engines {
     // The engines' configurations and results name types of io.remus.ds, io.remus.alock and io.remus.core.
@@ -22,6 +22,7 @@ module io.remus.bench.engines {
 
     exports io.remus.bench.lock;
     exports io.remus.bench.loopback;
+    exports io.remus.bench.numa;
     exports io.remus.bench.object;
     exports io.remus.bench.perftest;
     exports io.remus.bench.perftest.sim;

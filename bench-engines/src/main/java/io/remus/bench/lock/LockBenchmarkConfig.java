@@ -5,6 +5,8 @@ import io.remus.core.config.Timeouts;
 import io.remus.core.error.BadArgumentException;
 
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -55,5 +57,47 @@ public record LockBenchmarkConfig(LockKind kind, int nodes, int threadsPerNode, 
     public LockBenchmarkConfig(LockKind kind, int nodes, int threadsPerNode, double pLocal, int keys, long localBudget,
                                long remoteBudget, Duration duration, long seed) {
         this(kind, nodes, threadsPerNode, pLocal, keys, localBudget, remoteBudget, duration, seed, 0);
+    }
+
+    /**
+     * Memory node 0 gives a cluster run of these points, warm-ups included (the runs' tables stay
+     * allocated until the cluster closes): per point the table's words and its index (16 bytes a key),
+     * node 0's share of the lock words (136 bytes each), the results and the queue nodes, on a 1 MiB
+     * base, rounded up to a power of two.
+     *
+     * @param configs the measured points
+     * @return the segment size to ask for when the join arguments name none
+     */
+    public static long clusterSegmentBytes(List<LockBenchmarkConfig> configs) {
+        long total = 1 << 20;
+        for (LockBenchmarkConfig c : configs) {
+            long perPoint = 16L * c.keys() + 136L * ((c.keys() + c.nodes() - 1) / c.nodes())
+                    + (c.threadsPerNode() + 2L) * (64 << 10);
+            total += 2 * perPoint;
+        }
+        return Long.highestOneBit(total - 1) << 1;
+    }
+
+    /**
+     * One unreported run per lock kind before the measured ones, so the JIT has compiled every kind's paths:
+     * in the order the kinds first appear, at the first point's parameters, with the next seed.
+     *
+     * @param configs the measured points, at least one
+     * @param warmup  how long each warm-up runs
+     * @return the warm-up runs
+     */
+    public static List<LockBenchmarkConfig> warmUps(List<LockBenchmarkConfig> configs, Duration warmup) {
+        LockBenchmarkConfig first = configs.getFirst();
+        List<LockKind> done = new ArrayList<>();
+        List<LockBenchmarkConfig> warmUps = new ArrayList<>();
+        for (LockBenchmarkConfig c : configs) {
+            if (!done.contains(c.kind())) {
+                done.add(c.kind());
+                warmUps.add(new LockBenchmarkConfig(c.kind(), first.nodes(), first.threadsPerNode(), first.pLocal(),
+                        first.keys(), first.localBudget(), first.remoteBudget(), warmup, first.seed() + 1,
+                        first.criticalSectionOps()));
+            }
+        }
+        return warmUps;
     }
 }

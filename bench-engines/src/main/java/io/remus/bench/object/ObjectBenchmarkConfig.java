@@ -3,6 +3,8 @@ package io.remus.bench.object;
 import io.remus.core.error.BadArgumentException;
 
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -89,5 +91,25 @@ public record ObjectBenchmarkConfig(ObjectKind object, ImplKind impl, int nodes,
         if (!ok) {
             throw new BadArgumentException("bad object benchmark configuration: " + message);
         }
+    }
+
+    /**
+     * One unreported run per object and implementation before the measured ones, so the JIT has compiled their
+     * paths: in the order they first appear, without the stall, with the next seed.
+     *
+     * @param configs the measured runs
+     * @param warmup  how long each warm-up runs
+     * @return the warm-up runs
+     */
+    public static List<ObjectBenchmarkConfig> warmUps(List<ObjectBenchmarkConfig> configs, Duration warmup) {
+        List<ObjectBenchmarkConfig> out = new ArrayList<>();
+        for (ObjectBenchmarkConfig c : configs) {
+            ObjectBenchmarkConfig w = new ObjectBenchmarkConfig(c.object(), c.impl(), c.nodes(), c.threadsPerNode(), warmup,
+                    false, c.elements(), c.valueBytes(), c.segmentBytes(), c.seed() + 1);
+            if (!out.contains(w)) {
+                out.add(w);
+            }
+        }
+        return out;
     }
 }

@@ -6,6 +6,8 @@ import io.remus.core.error.BadArgumentException;
 import io.remus.ds.reclaim.EpochOptions;
 
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -148,5 +150,27 @@ public record ReclaimBenchmarkConfig(ReclaimerKind reclaimer, int nodes, int thr
         if (!ok) {
             throw new BadArgumentException("bad reclamation benchmark configuration: " + message);
         }
+    }
+
+    /**
+     * One unreported run per reclaimer before the measured ones, so the JIT has compiled its paths: in the order
+     * the reclaimers first appear, without the stalled thread, bounded by time, with the next seed.
+     *
+     * @param configs the measured runs
+     * @param warmup  how long each warm-up runs
+     * @return the warm-up runs
+     */
+    public static List<ReclaimBenchmarkConfig> warmUps(List<ReclaimBenchmarkConfig> configs, Duration warmup) {
+        List<ReclaimerKind> done = new ArrayList<>();
+        List<ReclaimBenchmarkConfig> warmUps = new ArrayList<>();
+        for (ReclaimBenchmarkConfig c : configs) {
+            if (!done.contains(c.reclaimer())) {
+                done.add(c.reclaimer());
+                warmUps.add(new ReclaimBenchmarkConfig(c.reclaimer(), c.nodes(), c.threadsPerNode(), warmup, 0, false,
+                        c.slots(), c.readPercent(), c.epoch(), c.barrierEvery(), c.sampleEvery(), c.segmentBytes(),
+                        c.seed() + 1));
+            }
+        }
+        return warmUps;
     }
 }

@@ -9,7 +9,7 @@ import io.remus.verbs.NativeLibraryMissingException;
 import io.remus.verbs.VerbsException;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Option;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Spec;
 
 import java.util.ArrayList;
@@ -32,8 +32,8 @@ public final class DevicesCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Option(names = {"-d", "--ib-dev"}, paramLabel = "DEVICE", description = "Show only this device.")
-    String device;
+    @Mixin
+    DeviceOption deviceOption;
 
     /** Lists the devices of this host through libibverbs. */
     public DevicesCommand() {
@@ -52,19 +52,19 @@ public final class DevicesCommand implements Callable<Integer> {
         try {
             devices = lister.get();
         } catch (NativeLibraryMissingException e) {
-            if (device != null) {
-                throw new VerbsException("no RDMA device called '" + device + "': " + DeviceFormat.noStack(e), e);
+            if (deviceOption.device != null) {
+                throw new VerbsException("no RDMA device called '" + deviceOption.device + "': " + DeviceFormat.noStack(e), e);
             }
             DeviceFormat.writeNoStack(e, spec.commandLine().getOut());
             return 0;
         }
         for (DeviceInfo info : devices) {
-            if (device == null || device.equals(info.name())) {
+            if (deviceOption.device == null || deviceOption.device.equals(info.name())) {
                 reports.add(DeviceProbe.probe(info));
             }
         }
-        if (device != null && reports.isEmpty()) {
-            throw new VerbsException("no RDMA device called '" + device + "' (this host has "
+        if (deviceOption.device != null && reports.isEmpty()) {
+            throw new VerbsException("no RDMA device called '" + deviceOption.device + "' (this host has "
                     + (devices.isEmpty() ? "none" : devices.stream().map(DeviceInfo::name).toList()) + ")");
         }
         DeviceFormat.write(reports, spec.commandLine().getOut());

@@ -1,7 +1,6 @@
 package io.remus.tools.cli;
 
 import io.remus.alock.kind.LockKind;
-import io.remus.bench.perftest.FabricKind;
 import io.remus.bench.structure.ClusterDsBenchmark;
 import io.remus.bench.structure.DsBenchmark;
 import io.remus.bench.structure.DsBenchmarkConfig;
@@ -13,8 +12,6 @@ import io.remus.bench.structure.Ycsb;
 import io.remus.core.RemusCluster;
 import io.remus.core.error.BadArgumentException;
 import io.remus.core.fabric.Fabric;
-import io.remus.core.sim.SimCostModel;
-import io.remus.core.sim.SimOptions;
 import io.remus.tools.ds.DsHumanFormat;
 import io.remus.tools.ds.DsJsonFormat;
 import io.remus.tools.ds.DsReport;
@@ -22,11 +19,8 @@ import io.remus.tools.ds.DsSweepFormat;
 import io.remus.tools.plot.DsThreadsPlot;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
-import picocli.CommandLine.Spec;
-import picocli.CommandLine.Unmatched;
 
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -65,29 +59,22 @@ import java.util.function.UnaryOperator;
                         + "(structure, threads) pair runs in turn, and the runs print as one table; --plot FILE draws "
                         + "their throughput against threads, one series per structure.",
                 ""})
-public final class DsBenchCommand implements java.util.concurrent.Callable<Integer> {
+public final class DsBenchCommand extends ClusterCapableCommand {
     private final Supplier<FabricChoice> hostFabric;
-    private final Map<String, String> environment;
-    private final UnaryOperator<RemusCluster.Builder> joinSetup;
-
-    @Spec
-    CommandSpec spec;
 
     @Option(names = "--structure", paramLabel = "S", defaultValue = "lazy-list",
             description = "lazy-list, lock-free-list, hash-map or skip-list (default ${DEFAULT-VALUE}).")
     String structure;
 
-    @Option(names = "--lock", paramLabel = "LOCK", defaultValue = "alock",
-            description = "The lazy list's lock: alock, spin or mcs (default ${DEFAULT-VALUE}).")
-    String lock;
+    @Mixin
+    SharedOptions.LockOption lockOption;
 
     @Option(names = "--num-ops", paramLabel = "N", defaultValue = "8192",
             description = "Operations per thread (default ${DEFAULT-VALUE}); not with -D.")
     long numOps;
 
-    @Option(names = {"-D", "--duration"}, paramLabel = "SECONDS",
-            description = "Run for this long instead of --num-ops operations per thread.")
-    Double durationSeconds;
+    @Mixin
+    SharedOptions.DurationOption durationOption;
 
     @Option(names = "--prefill", paramLabel = "P", defaultValue = "50",
             description = "Percent of the key range inserted before the run (default ${DEFAULT-VALUE}); not with --ycsb, which loads every key.")
@@ -106,22 +93,20 @@ public final class DsBenchCommand implements java.util.concurrent.Callable<Integ
     @Option(names = "--key-ub", paramLabel = "K", defaultValue = "1024", description = "Largest key, included (default ${DEFAULT-VALUE}).")
     long keyUb;
 
-    @Option(names = "--zipf", paramLabel = "THETA", defaultValue = "0",
-            description = "Zipfian keys with this constant in (0, 1); 0: uniform (default ${DEFAULT-VALUE}; with --ycsb 0 means YCSB's 0.99).")
-    double zipf;
+    @Mixin
+    SharedOptions.ZipfOption zipfOption;
 
     @Option(names = "--ycsb", paramLabel = "W", description = "A YCSB workload on the hash map: A, B, C, D or F (not with --insert/--remove/--prefill, which it replaces).")
     String ycsb;
 
-    @Option(names = "--value-size", paramLabel = "BYTES", defaultValue = "64", description = "Hash-map value size (default ${DEFAULT-VALUE}).")
-    int valueSize;
+    @Mixin
+    SharedOptions.ValueSizeOption valueSizeOption = new SharedOptions.ValueSizeOption(64);
 
-    @Option(names = "--nodes", paramLabel = "N", defaultValue = "2", description = "Nodes, each a memory and compute node; the structure lives on node 0 (default ${DEFAULT-VALUE}).")
-    int nodes;
+    @Mixin
+    NodeCountOption nodeCountOption;
 
-    @Option(names = "--threads", paramLabel = "T", defaultValue = "2",
-            description = "Workers per node; a comma list runs each (default ${DEFAULT-VALUE}).")
-    String threads;
+    @Mixin
+    SharedOptions.ThreadsOption threadsOption;
 
     @Option(names = "--home-workers", negatable = true, defaultValue = "true", fallbackValue = "true",
             description = "Whether node 0, which holds the structure, runs workers too (default ${DEFAULT-VALUE}); --no-home-workers: every operation is remote.")
@@ -134,13 +119,7 @@ public final class DsBenchCommand implements java.util.concurrent.Callable<Integ
     WorkerSeedOption seedOption;
 
     @Mixin
-    SimCostOption simCostOption;
-
-    @Mixin
-    FabricOption fabricOption;
-
-    @Mixin
-    DeviceOption deviceOption;
+    BenchFabricOptions fabricFlags;
 
     @Mixin
     JsonFileOption jsonOption;
@@ -148,64 +127,50 @@ public final class DsBenchCommand implements java.util.concurrent.Callable<Integ
     @Option(names = "--metrics", paramLabel = "FILE", description = "Also write Remus' metrics.txt keys (duration in us, get_t, ..., cas) to FILE; one run only.")
     Path metrics;
 
-    @Option(names = "--plot", paramLabel = "FILE", description = "Also draw throughput against --threads as a PNG, one series per --structure.")
-    Path plot;
+    @Mixin
+    SharedOptions.PlotOption plotOption;
 
     @Mixin
     ClusterOptions clusterOptions;
 
-    @Unmatched
-    List<String> joinArgs = new ArrayList<>();
+    @Override
+    ClusterOptions clusterOptions() {
+        return clusterOptions;
+    }
+
 
     /** @param hostFabric the fabric without {@code --fabric} ({@link FabricChoice#detect}) */
     public DsBenchCommand(Supplier<FabricChoice> hostFabric) {
         this(hostFabric, System.getenv(), UnaryOperator.identity());
     }
 
-    /**
-     * A command with its own environment and join settings: tests run several in one JVM as the
-     * processes of one cluster.
-     *
-     * @param hostFabric  the fabric without {@code --fabric} ({@link FabricChoice#detect})
-     * @param environment the environment the launcher rule and {@link RemusCluster} read
-     * @param joinSetup   applied to the join's builder last (e.g. a shared simulator fabric)
-     */
-    DsBenchCommand(Supplier<FabricChoice> hostFabric, Map<String, String> environment,
-                   UnaryOperator<RemusCluster.Builder> joinSetup) {
+    /** A command with its own environment and join settings ({@link ClusterCapableCommand}). */
+    DsBenchCommand(Supplier<FabricChoice> hostFabric, Map<String, String> environment, UnaryOperator<RemusCluster.Builder> joinSetup) {
+        super(environment, joinSetup);
         this.hostFabric = hostFabric;
-        this.environment = Map.copyOf(environment);
-        this.joinSetup = joinSetup;
     }
 
     @Override
     public Integer call() throws IOException, InterruptedException {
-        if (clusterOptions.on(environment, joinArgs)) {
+        if (clusterMode()) {
             return callAsNode();
         }
         clusterOptions.refuseJoinArgs(joinArgs);
-        List<DsBenchmarkConfig> configs = configs(nodes);
-        FabricChoice choice = FabricChoice.choose(spec.commandLine(), fabricOption.fabric, FabricChoice.given("-d", deviceOption.device),
-                SimFlags.simOnly(0, simCostOption.simCost), hostFabric);
-        SimCostModel cost = simCostOption.costModel(this::usage);
-        outputFiles().check();
-        choice.announce(spec.commandLine().getErr());
-        List<String> notes = new ArrayList<>();
-        notes.add("fabric " + choice.name() + " (" + choice.reason() + ")");
-        Supplier<Fabric> fabrics = InProcessFabrics.of(choice.kind(), deviceOption.device, SimOptions.defaults().withCostModel(cost), notes);
-        if (choice.kind() == FabricKind.SIM && !cost.isFree()) {
-            notes.add("sim cost model " + cost.describe() + " (times are lower bounds)");
-        }
-        notes.add(ClusterOptions.hostLoad());
-        report(new DsReport(choice.name(), notes, DsSweep.run(fabrics, configs)));
+        List<DsBenchmarkConfig> configs = configs(nodeCountOption.nodes);
+        InProcessFabrics.Chosen chosen = InProcessFabrics.choose(spec.commandLine(), fabricFlags, hostFabric,
+                outputFiles(), this::usage);
+        List<String> notes = chosen.notes();
+        Supplier<Fabric> fabrics = chosen.fabrics();
+        report(new DsReport(chosen.name(), notes, DsSweep.run(fabrics, configs)));
         return 0;
     }
 
     /** One process per node: joins, runs with the other processes, and reports on node 0. */
     private int callAsNode() throws IOException, InterruptedException {
-        if (simCostOption.simCost != null) {
+        if (fabricFlags.simCostOption.simCost != null) {
             throw usage("--sim-cost is for the simulator, in one JVM; not with one process per node");
         }
-        ClusterOptions.Join join = clusterOptions.prepare(joinArgs, fabricOption.fabric, deviceOption.device, environment, joinSetup, nodes);
+        ClusterOptions.Join join = clusterOptions.prepare(joinArgs, fabricFlags.fabricOption.fabric, fabricFlags.deviceOption.device, environment, joinSetup, nodeCountOption.nodes);
         List<DsBenchmarkConfig> configs = configs(join.size());
         outputFiles().check();
         join.ensureSegment(segmentMibOption.segmentMib << 20);
@@ -221,7 +186,7 @@ public final class DsBenchCommand implements java.util.concurrent.Callable<Integ
     }
 
     private OutputFiles outputFiles() {
-        return new OutputFiles().add("--json", jsonOption.json).add("--metrics", metrics).add("--plot", plot);
+        return new OutputFiles().add("--json", jsonOption.json).add("--metrics", metrics).add("--plot", plotOption.plot);
     }
 
     private void report(DsReport report) throws IOException {
@@ -239,12 +204,12 @@ public final class DsBenchCommand implements java.util.concurrent.Callable<Integ
             writeFile(metrics, out -> RemusMetrics.write(report.runs().getFirst().result(), out));
             err.println("wrote " + metrics);
         }
-        if (plot != null) {
+        if (plotOption.plot != null) {
             DsBenchmarkConfig first = report.runs().getFirst().result().config();
             DsThreadsPlot.write("remus bench ds, " + report.fabric() + " fabric, " + first.nodes() + " nodes, "
                     + (first.ycsb() != null ? "YCSB " + first.ycsb() : "insert " + first.insertPercent() + "% remove "
-                    + first.removePercent() + "%") + ", keys " + first.keyLb() + ".." + first.keyUb(), report.runs(), plot);
-            err.println("wrote " + plot);
+                    + first.removePercent() + "%") + ", keys " + first.keyLb() + ".." + first.keyUb(), report.runs(), plotOption.plot);
+            err.println("wrote " + plotOption.plot);
         }
         err.flush();
     }
@@ -265,7 +230,7 @@ public final class DsBenchCommand implements java.util.concurrent.Callable<Integ
      * @throws ParameterException naming the flag and its value when one is out of range
      */
     DsBenchmarkConfig config() {
-        return configs(nodes).getFirst();
+        return configs(nodeCountOption.nodes).getFirst();
     }
 
     /**
@@ -275,7 +240,7 @@ public final class DsBenchCommand implements java.util.concurrent.Callable<Integ
      * @throws ParameterException as {@link #configs(int)}
      */
     List<DsBenchmarkConfig> configs() {
-        return configs(nodes);
+        return configs(nodeCountOption.nodes);
     }
 
     /**
@@ -289,7 +254,7 @@ public final class DsBenchCommand implements java.util.concurrent.Callable<Integ
      */
     private List<DsBenchmarkConfig> configs(int nodeCount) {
         List<StructureKind> structures = parse(() -> CommaList.parse(structure, StructureKind::parse), "--structure");
-        List<Integer> threadCounts = parse(() -> CommaList.parse(threads, CommaList::wholeNumber), "--threads");
+        List<Integer> threadCounts = parse(() -> CommaList.parse(threadsOption.threads, CommaList::wholeNumber), "--threads");
         List<DsBenchmarkConfig> configs = new ArrayList<>();
         for (StructureKind s : structures) {
             for (int t : threadCounts) {
@@ -298,22 +263,22 @@ public final class DsBenchCommand implements java.util.concurrent.Callable<Integ
         }
         if (metrics != null && configs.size() > 1) {
             throw usage("--metrics writes one run's metrics.txt: not with " + configs.size() + " runs (--structure "
-                    + structure + " --threads " + threads + ")");
+                    + structure + " --threads " + threadsOption.threads + ")");
         }
         return configs;
     }
 
     private DsBenchmarkConfig config(int nodeCount, StructureKind s, int threadCount) {
-        LockKind l = parse(() -> LockKind.parse(lock.strip()), "--lock");
+        LockKind l = parse(() -> LockKind.parse(lockOption.lock.strip()), "--lock");
         Ycsb y = ycsb == null ? null : parse(() -> Ycsb.parse(ycsb.strip()), "--ycsb");
-        if (durationSeconds != null && (!(durationSeconds >= 0.01) || durationSeconds > 3600)) {
-            throw usage("-D must be in [0.01, 3600] seconds, got " + durationSeconds);
+        if (durationOption.seconds != null && (!(durationOption.seconds >= 0.01) || durationOption.seconds > 3600)) {
+            throw usage("-D must be in [0.01, 3600] seconds, got " + durationOption.seconds);
         }
-        if (durationSeconds == null && numOps < 1) {
+        if (durationOption.seconds == null && numOps < 1) {
             throw usage("--num-ops must be at least 1, got " + numOps);
         }
-        if (durationSeconds != null && matched("--num-ops")) {
-            throw usage("--num-ops " + numOps + " and -D " + durationSeconds + " exclude each other: a run is bounded by one");
+        if (durationOption.seconds != null && matched("--num-ops")) {
+            throw usage("--num-ops " + numOps + " and -D " + durationOption.seconds + " exclude each other: a run is bounded by one");
         }
         if (ycsb != null) {
             for (String replaced : List.of("--prefill", "--insert", "--remove")) {
@@ -326,10 +291,10 @@ public final class DsBenchCommand implements java.util.concurrent.Callable<Integ
         if (segmentMibOption.segmentMib < 1 || segmentMibOption.segmentMib > 1024) {
             throw usage("--segment-mib must be 1..1024, got " + segmentMibOption.segmentMib);
         }
-        Duration duration = durationSeconds == null ? null : Duration.ofNanos(Math.round(durationSeconds * 1e9));
+        Duration duration = durationOption.seconds == null ? null : Duration.ofNanos(Math.round(durationOption.seconds * 1e9));
         try {
             return new DsBenchmarkConfig(s, l, nodeCount, threadCount, homeWorkers, duration,
-                    duration == null ? numOps : 0, prefill, insert, remove, keyLb, keyUb, zipf, y, valueSize,
+                    duration == null ? numOps : 0, prefill, insert, remove, keyLb, keyUb, zipfOption.zipf, y, valueSizeOption.valueSize,
                     segmentMibOption.segmentMib << 20, seedOption.seed);
         } catch (BadArgumentException e) {
             throw usage(flagNames(e.getMessage()));

@@ -10,7 +10,6 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
@@ -18,7 +17,6 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.util.List;
 import java.util.concurrent.Callable;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
 /** {@code remus experiment}: measurements that explain design choices ({@code loopback}, {@code numa}, {@code sharing}, {@code kv}). */
@@ -59,17 +57,20 @@ public final class ExperimentCommand {
             this.hostFabric = hostFabric;
         }
 
-        @Option(names = {"-n", "--iters"}, paramLabel = "N", defaultValue = "100000", description = "Operations per measurement (default ${DEFAULT-VALUE}).")
-        long iterations;
+        @Mixin
+        SharedOptions.IterationsOption iterationsOption = new SharedOptions.IterationsOption(100_000);
 
-        @Option(names = {"-t", "--tx-depth"}, paramLabel = "DEPTH", defaultValue = "16", description = "RDMA operations in flight for throughput (default ${DEFAULT-VALUE}).")
-        int depth;
+        @Mixin
+        SharedOptions.TxDepthOption txDepthOption = new SharedOptions.TxDepthOption(16);
 
-        @Option(names = "--timeout", paramLabel = "SECONDS", defaultValue = "10", description = "Longest wait for one RDMA completion, 1..3600 (default ${DEFAULT-VALUE}).")
-        int timeoutSeconds;
+        @Mixin
+        SharedOptions.TimeoutOption timeoutOption = new SharedOptions.TimeoutOption(10);
 
         @Override
         public Integer call() throws IOException {
+            long iterations = iterationsOption.iterations;
+            int depth = txDepthOption.depth;
+            double timeoutSeconds = timeoutOption.seconds;
             if (iterations < 1) {
                 throw new ParameterException(spec.commandLine(), "-n must be positive, got " + iterations);
             }
@@ -77,17 +78,17 @@ public final class ExperimentCommand {
                 throw new ParameterException(spec.commandLine(), "-t must be 1..16384, got " + depth);
             }
             if (timeoutSeconds < 1 || timeoutSeconds > 3600) {
-                throw new ParameterException(spec.commandLine(), "--timeout must be 1..3600 seconds, got " + timeoutSeconds);
+                throw new ParameterException(spec.commandLine(), "--timeout must be 1..3600 seconds, got " + timeoutOption.text());
             }
-            FabricChoice choice = FabricChoice.choose(spec.commandLine(), fabricOption.fabric, FabricChoice.given("-d", probeOptions.device),
+            FabricChoice choice = FabricChoice.choose(spec.commandLine(), fabricOption.fabric, FabricChoice.given("-d", probeOptions.device.device),
                     List.of(), hostFabric);
-            new OutputFiles().add("--plot", probeOptions.plot).check();
+            new OutputFiles().add("--plot", probeOptions.plot.plot).check();
             choice.announce(spec.commandLine().getErr());
             List<LoopbackRow> rows;
             String name;
-            try (Fabric f = ExperimentFabric.open(choice.kind(), probeOptions.device)) {
+            try (Fabric f = ExperimentFabric.open(choice.kind(), probeOptions.device.device)) {
                 name = f.name();
-                rows = new LoopbackExperiment(iterations, depth, TimeUnit.SECONDS.toNanos(timeoutSeconds)).run(f);
+                rows = new LoopbackExperiment(iterations, depth, Math.round(timeoutSeconds * 1e9)).run(f);
             }
             PrintWriter out = spec.commandLine().getOut();
             out.println("remus experiment loopback on the " + name + " fabric (" + choice.reason()
@@ -108,9 +109,9 @@ public final class ExperimentCommand {
                 out.printf("%-18s %-12s %12d %12d %12.1f %16.3f%n", r.operation(), r.path().words(), l.median(), l.p99(),
                         l.mean(), r.opsPerSecond() / 1e6);
             }
-            if (probeOptions.plot != null) {
-                LoopbackPlot.write(rows, "remus experiment loopback, " + name + " fabric, 8-byte operations", probeOptions.plot);
-                out.println("plot: " + probeOptions.plot);
+            if (probeOptions.plot.plot != null) {
+                LoopbackPlot.write(rows, "remus experiment loopback, " + name + " fabric, 8-byte operations", probeOptions.plot.plot);
+                out.println("plot: " + probeOptions.plot.plot);
             }
             out.flush();
             return 0;

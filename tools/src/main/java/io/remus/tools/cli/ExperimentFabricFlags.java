@@ -17,7 +17,8 @@ import java.util.function.Supplier;
  * The fabric flags of {@code experiment sharing} and {@code experiment kv}: {@code --fabric sim} (the
  * default, with {@code --sim-cost}, default {@code connectx5}) or {@code --fabric verbs} on {@code -d}'s
  * device; either way every node runs in this process, each with its own memory and, on verbs, its own
- * queue pairs to every other node through the device.
+ * queue pairs to every other node through the device. Its {@code --fabric} is text, not {@link FabricOption}'s
+ * enum: these experiments default to sim and refuse another value with their own message.
  */
 final class ExperimentFabricFlags {
     /** The cost model the experiments use on the simulator unless {@code --sim-cost} names another. */
@@ -31,10 +32,8 @@ final class ExperimentFabricFlags {
     @Mixin
     DeviceOption deviceOption;
 
-    @Option(names = "--sim-cost", paramLabel = "MODEL",
-            description = "Sim fabric: cost model of the simulated NIC, none or connectx5 (default " + DEFAULT_SIM_COST
-                    + "; see SimCostModel). Its times are lower bounds; compare ratios.")
-    String simCost;
+    @Mixin
+    SimCostOption simCostOption;
 
     /** The device {@link #fabrics} opens on verbs, once it was called. */
     private String resolvedDevice;
@@ -54,8 +53,8 @@ final class ExperimentFabricFlags {
             case "verbs" -> FabricKind.VERBS;
             default -> throw usage.apply("--fabric must be sim or verbs, got '" + fabric + "'");
         };
-        if (kind == FabricKind.VERBS && simCost != null) {
-            throw usage.apply("--sim-cost " + simCost + " is for --fabric sim only; this run is on verbs");
+        if (kind == FabricKind.VERBS && simCostOption.simCost != null) {
+            throw usage.apply("--sim-cost " + simCostOption.simCost + " is for --fabric sim only; this run is on verbs");
         }
         if (kind == FabricKind.SIM && deviceOption.device != null) {
             throw usage.apply("-d " + deviceOption.device + " is for --fabric verbs only; this run is on sim");
@@ -72,7 +71,7 @@ final class ExperimentFabricFlags {
      * @throws ParameterException when no preset has the given name
      */
     SimCostModel costModel(Function<String, ParameterException> usage) {
-        return SimFlags.costModel(simCost == null ? DEFAULT_SIM_COST : simCost, usage);
+        return SimFlags.costModel(simCostOption.simCost == null ? DEFAULT_SIM_COST : simCostOption.simCost, usage);
     }
 
     /**

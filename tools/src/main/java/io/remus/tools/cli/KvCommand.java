@@ -15,11 +15,8 @@ import io.remus.core.fabric.Fabric;
 import io.remus.tools.experiment.KvPlot;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
-import picocli.CommandLine.Spec;
-import picocli.CommandLine.Unmatched;
 
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -31,7 +28,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.Callable;
 import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
 
@@ -61,39 +57,29 @@ import static io.remus.tools.report.JsonText.str;
                         + "over every node's counts and latency histograms; the other nodes print nothing. Give every "
                         + "process the same flags.",
                 ""})
-public final class KvCommand implements Callable<Integer> {
-    private final Map<String, String> environment;
-    private final UnaryOperator<RemusCluster.Builder> joinSetup;
-
-    @Spec
-    CommandSpec spec;
+public final class KvCommand extends ClusterCapableCommand {
 
     @Mixin
     ClusterOptions clusterOptions;
 
-    @Unmatched
-    List<String> joinArgs = new ArrayList<>();
+    @Override
+    ClusterOptions clusterOptions() {
+        return clusterOptions;
+    }
+
 
     /** The command as the {@code remus} tool makes it: the process's environment, the join as its arguments say. */
     public KvCommand() {
         this(System.getenv(), UnaryOperator.identity());
     }
 
-    /**
-     * A command with its own environment and join settings: tests run several in one JVM as the processes of
-     * one cluster.
-     *
-     * @param environment the environment the launcher rule and {@link RemusCluster} read
-     * @param joinSetup   applied to the join's builder last (e.g. a shared simulator fabric)
-     */
+    /** A command with its own environment and join settings ({@link ClusterCapableCommand}). */
     KvCommand(Map<String, String> environment, UnaryOperator<RemusCluster.Builder> joinSetup) {
-        this.environment = Map.copyOf(environment);
-        this.joinSetup = joinSetup;
+        super(environment, joinSetup);
     }
 
-    @Option(names = "--ways", paramLabel = "WAY[,WAY...]", defaultValue = "one-sided,delegated,alock",
-            description = "Ways to run, in order (default ${DEFAULT-VALUE}).")
-    String ways;
+    @Mixin
+    SharedOptions.WaysOption waysOption = new SharedOptions.WaysOption("one-sided,delegated,alock");
 
     @Option(names = "--workload", paramLabel = "W[,W...]", defaultValue = "A,B",
             description = "YCSB workloads, A (50%% reads, 50%% updates) and B (95%% reads) (default ${DEFAULT-VALUE}).")
@@ -102,31 +88,23 @@ public final class KvCommand implements Callable<Integer> {
     @Mixin
     ExperimentRunOptions runOptions;
 
-    @Option(names = "--threads", paramLabel = "T", defaultValue = "2",
-            description = "Workers per node, 1..32 (default ${DEFAULT-VALUE}).")
-    int threads;
+    @Mixin
+    SharedOptions.ThreadsOption threadsOption;
 
-    @Option(names = "--keys", paramLabel = "N", defaultValue = "1000",
-            description = "Keys, nodes..65536, key k on node k mod nodes, all loaded before the run (default ${DEFAULT-VALUE}).")
-    int keys;
+    @Mixin
+    SharedOptions.KeysOption keysOption = new SharedOptions.KeysOption("1000");
 
-    @Option(names = "--zipf", paramLabel = "THETA", defaultValue = "0",
-            description = "Zipfian constant of the picks, in [0, 1); 0 is uniform, YCSB's is 0.99 (default ${DEFAULT-VALUE}).")
-    double zipf;
+    @Mixin
+    SharedOptions.ZipfOption zipfOption;
 
-    @Option(names = "--p-local", paramLabel = "P",
-            description = "Fraction of picks on a key of the worker's own node, in [0, 1], as experiment sharing "
-                    + "(default: pick over all keys).")
-    Double pLocal;
+    @Mixin
+    SharedOptions.LocalPickOption localPickOption;
 
-    @Option(names = {"-D", "--duration"}, paramLabel = "SECONDS", defaultValue = "2",
-            description = "Seconds per way and workload, in [0.01, 3600] (default ${DEFAULT-VALUE}).")
-    double durationSeconds;
+    @Mixin
+    SharedOptions.DurationOption durationOption = new SharedOptions.DurationOption(2);
 
-    @Option(names = "--value-size", paramLabel = "BYTES", defaultValue = "8",
-            description = "Bytes per value, a multiple of 8 in 8..4096; larger values travel as the trustees' payloads"
-                    + " (default ${DEFAULT-VALUE}).")
-    int valueSize;
+    @Mixin
+    SharedOptions.ValueSizeOption valueSizeOption = new SharedOptions.ValueSizeOption(8);
 
     @Mixin
     ExperimentFabricFlags fabricFlags;
@@ -136,13 +114,13 @@ public final class KvCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException, InterruptedException {
-        if (clusterOptions.on(environment, joinArgs)) {
+        if (clusterMode()) {
             return callAsNode();
         }
         clusterOptions.refuseJoinArgs(joinArgs);
         KvConfig config = config();
         FabricKind kind = fabricFlags.kind(this::usage);
-        new OutputFiles().add("--json", jsonOption.json).add("--plot", runOptions.plot).check();
+        new OutputFiles().add("--json", jsonOption.json).add("--plot", runOptions.plot.plot).check();
         List<String> notes = new ArrayList<>();
         Supplier<Fabric> fabrics = fabricFlags.fabrics(kind, this::usage, notes);
         List<KvRun> runs = KvRunner.run(fabrics, config);
@@ -153,15 +131,15 @@ public final class KvCommand implements Callable<Integer> {
 
     /** The cluster mode: joins, runs every workload and way with the other processes, and reports on node 0. */
     private int callAsNode() throws IOException, InterruptedException {
-        if (fabricFlags.simCost != null) {
+        if (fabricFlags.simCostOption.simCost != null) {
             throw usage("--sim-cost is for the simulator, in one JVM; not with one process per node");
         }
         boolean simAsked = spec.commandLine().getParseResult().hasMatchedOption("--fabric")
                 && fabricFlags.kind(this::usage) == FabricKind.SIM;
         ClusterOptions.Join join = clusterOptions.prepare(joinArgs, simAsked ? FabricKind.SIM : null, fabricFlags.deviceOption.device,
-                environment, joinSetup, runOptions.nodes);
+                environment, joinSetup, runOptions.nodeCount.nodes);
         KvConfig config = config(join.size());
-        new OutputFiles().add("--json", jsonOption.json).add("--plot", runOptions.plot).check();
+        new OutputFiles().add("--json", jsonOption.json).add("--plot", runOptions.plot.plot).check();
         try (RemusCluster joined = join.join()) {
             List<String> notes = join.notes(joined, "counts and latency histograms");
             Optional<List<KvRun>> runs = KvRunner.runAsNode(new ClusterKvExperiment(joined, join.timeout()), config);
@@ -191,12 +169,12 @@ public final class KvCommand implements Callable<Integer> {
             Files.writeString(jsonOption.json, json(config, kind, cost, notes, runs) + System.lineSeparator(), StandardCharsets.UTF_8);
             spec.commandLine().getErr().println("wrote " + jsonOption.json);
         }
-        if (runOptions.plot != null) {
+        if (runOptions.plot.plot != null) {
             KvPlot.write("remus experiment kv, " + title + ", " + config.nodes() + " nodes x "
                     + config.threadsPerNode() + " threads, " + config.keys() + " keys of " + config.valueBytes() + " B, "
                     + (config.zipfTheta() == 0 ? "uniform" : "zipf " + config.zipfTheta())
-                    + (config.usesPLocal() ? ", p-local " + config.pLocal() : "") + ", " + durationSeconds + " s", runs, runOptions.plot);
-            spec.commandLine().getErr().println("wrote " + runOptions.plot);
+                    + (config.usesPLocal() ? ", p-local " + config.pLocal() : "") + ", " + durationOption.seconds + " s", runs, runOptions.plot.plot);
+            spec.commandLine().getErr().println("wrote " + runOptions.plot.plot);
         }
         spec.commandLine().getErr().flush();
     }
@@ -237,7 +215,7 @@ public final class KvCommand implements Callable<Integer> {
             field(b, "value_bytes", Integer.toString(c.valueBytes()));
             field(b, "zipf", num(c.zipfTheta()));
             field(b, "p_local", c.usesPLocal() ? num(c.pLocal()) : "null");
-            field(b, "seconds", num(durationSeconds));
+            field(b, "seconds", num(durationOption.seconds));
         }, notes, runs, KvCommand::jsonRun, b -> { });
     }
 
@@ -275,7 +253,7 @@ public final class KvCommand implements Callable<Integer> {
      * @throws ParameterException naming the flag and its value when one is bad
      */
     KvConfig config() {
-        return config(runOptions.nodes);
+        return config(runOptions.nodeCount.nodes);
     }
 
     /**
@@ -289,7 +267,7 @@ public final class KvCommand implements Callable<Integer> {
         List<KvWay> wayList;
         List<Ycsb> workloadList;
         try {
-            wayList = CommaList.parse(ways, KvWay::parse);
+            wayList = CommaList.parse(waysOption.ways, KvWay::parse);
         } catch (BadArgumentException e) {
             throw usage("--ways: " + e.getMessage());
         }
@@ -298,16 +276,16 @@ public final class KvCommand implements Callable<Integer> {
         } catch (BadArgumentException e) {
             throw usage("--workload: " + e.getMessage());
         }
-        if (!(durationSeconds >= 0.01) || durationSeconds > 3600) {
-            throw usage("--duration must be in [0.01, 3600] seconds, got " + durationSeconds);
+        if (!(durationOption.seconds >= 0.01) || durationOption.seconds > 3600) {
+            throw usage("--duration must be in [0.01, 3600] seconds, got " + durationOption.seconds);
         }
-        if (runOptions.segmentMib < 1 || runOptions.segmentMib > 1024) {
-            throw usage("--segment-mib must be 1..1024, got " + runOptions.segmentMib);
+        if (runOptions.segment.segmentMib < 1 || runOptions.segment.segmentMib > 1024) {
+            throw usage("--segment-mib must be 1..1024, got " + runOptions.segment.segmentMib);
         }
-        Duration duration = Duration.ofNanos(Math.round(durationSeconds * 1e9));
+        Duration duration = Duration.ofNanos(Math.round(durationOption.seconds * 1e9));
         try {
-            return new KvConfig(wayList, workloadList, nodeCount, threads, keys, zipf, pLocal == null ? Double.NaN : pLocal,
-                    duration, runOptions.segmentMib << 20, runOptions.seed, valueSize);
+            return new KvConfig(wayList, workloadList, nodeCount, threadsOption.one(), keysOption.one(), zipfOption.zipf, localPickOption.oneOrNaN(),
+                    duration, runOptions.segment.segmentMib << 20, runOptions.seed.seed, valueSizeOption.valueSize);
         } catch (BadArgumentException e) {
             throw usage(flagNames(e.getMessage()));
         }

@@ -19,11 +19,8 @@ import io.remus.tools.lock.LockJsonFormat;
 import io.remus.tools.lock.LockReport;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
-import picocli.CommandLine.Spec;
-import picocli.CommandLine.Unmatched;
 
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -36,7 +33,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.Callable;
 import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
 
@@ -60,7 +56,7 @@ import java.util.function.UnaryOperator;
                         + "every node's counts and latency histograms; the other nodes print nothing. Give every process "
                         + "the same flags.",
                 ""})
-public final class LockBenchCommand implements Callable<Integer> {
+public final class LockBenchCommand extends ClusterCapableCommand {
     private static final int MAX_NODES = 64;
     private static final int MAX_THREADS = 256;
     private static final int MAX_KEYS = 1 << 20;
@@ -68,29 +64,21 @@ public final class LockBenchCommand implements Callable<Integer> {
     static final int MAX_TOTAL_THREADS = 1024;
 
     private final Supplier<FabricChoice> hostFabric;
-    private final Map<String, String> environment;
-    private final UnaryOperator<RemusCluster.Builder> joinSetup;
 
-    @Spec
-    CommandSpec spec;
-
-    @Option(names = "--lock", split = ",", paramLabel = "KIND", defaultValue = "alock",
-            description = "alock, spin, mcs, alock-remote-only or alock-parking (ALock whose local waiters park after spinning); a comma list runs each (default ${DEFAULT-VALUE}).")
-    List<String> locks;
+    @Mixin
+    SharedOptions.LockOption lockOption;
 
     @Mixin
     NodeCountOption nodeCountOption;
 
-    @Option(names = "--threads", paramLabel = "T", defaultValue = "2", description = "Worker threads per node (default ${DEFAULT-VALUE}).")
-    int threads;
+    @Mixin
+    SharedOptions.ThreadsOption threadsOption;
 
-    @Option(names = "--p-local", split = ",", paramLabel = "P", defaultValue = "0.9",
-            description = "Probability 0..1 that a pair locks a key homed on the worker's node; a comma list runs each (default ${DEFAULT-VALUE}).")
-    List<Double> pLocal;
+    @Mixin
+    SharedOptions.LocalPickOption localPickOption = new SharedOptions.LocalPickOption("0.9");
 
-    @Option(names = "--keys", split = ",", paramLabel = "K", defaultValue = "100",
-            description = "Locks in the table, at least --nodes (fewer = more contention); a comma list runs each (default ${DEFAULT-VALUE}).")
-    List<Integer> keys;
+    @Mixin
+    SharedOptions.KeysOption keysOption = new SharedOptions.KeysOption("100");
 
     @Option(names = "--local-budget", paramLabel = "B", description = "ALock local cohort budget (default: LockOptions' 8).")
     Long localBudget;
@@ -102,15 +90,14 @@ public final class LockBenchCommand implements Callable<Integer> {
             description = "In each critical section, N RDMA READs and N WRITEs of a word on the next node (default ${DEFAULT-VALUE}: an empty critical section, the ALock paper's workload).")
     int criticalSectionOps;
 
-    @Option(names = {"-D", "--duration"}, paramLabel = "SECONDS", defaultValue = "2", description = "Measured time per run (default ${DEFAULT-VALUE}).")
-    double durationSeconds;
+    @Mixin
+    SharedOptions.DurationOption durationOption = new SharedOptions.DurationOption(2);
 
-    @Option(names = "--warmup", paramLabel = "SECONDS", defaultValue = "0.5",
-            description = "Before measuring, run each lock kind this long at the first point, unreported, so the JIT has compiled every kind's paths (default ${DEFAULT-VALUE}; 0: none).")
-    double warmupSeconds;
+    @Mixin
+    SharedOptions.WarmupOption warmupOption = new SharedOptions.WarmupOption("0.5");
 
-    @Option(names = "--seed", paramLabel = "SEED", defaultValue = "1", description = "Seed of the key choice (default ${DEFAULT-VALUE}).")
-    long seed;
+    @Mixin
+    WorkerSeedOption seedOption;
 
     @Mixin
     FabricOption fabricOption;
@@ -136,27 +123,21 @@ public final class LockBenchCommand implements Callable<Integer> {
     @Mixin
     ClusterOptions clusterOptions;
 
-    @Unmatched
-    List<String> joinArgs = new ArrayList<>();
+    @Override
+    ClusterOptions clusterOptions() {
+        return clusterOptions;
+    }
+
 
     /** @param hostFabric the fabric without {@code --fabric} ({@link FabricChoice#detect}) */
     public LockBenchCommand(Supplier<FabricChoice> hostFabric) {
         this(hostFabric, System.getenv(), UnaryOperator.identity());
     }
 
-    /**
-     * A command with its own environment and join settings: tests run several in one JVM as the
-     * processes of one cluster.
-     *
-     * @param hostFabric  the fabric without {@code --fabric} ({@link FabricChoice#detect})
-     * @param environment the environment the launcher rule and {@link RemusCluster} read
-     * @param joinSetup   applied to the join's builder last (e.g. a shared simulator fabric)
-     */
-    LockBenchCommand(Supplier<FabricChoice> hostFabric, Map<String, String> environment,
-                     UnaryOperator<RemusCluster.Builder> joinSetup) {
+    /** A command with its own environment and join settings ({@link ClusterCapableCommand}). */
+    LockBenchCommand(Supplier<FabricChoice> hostFabric, Map<String, String> environment, UnaryOperator<RemusCluster.Builder> joinSetup) {
+        super(environment, joinSetup);
         this.hostFabric = hostFabric;
-        this.environment = Map.copyOf(environment);
-        this.joinSetup = joinSetup;
     }
 
     @Override
@@ -182,7 +163,7 @@ public final class LockBenchCommand implements Callable<Integer> {
         notes.add("fabric " + fabricName + " (" + choice.reason() + ")");
         Supplier<Fabric> fabrics = fabrics(choice.kind(), notes);
         notes.add(ClusterOptions.hostLoad());
-        if (pLocal.stream().anyMatch(p -> p < 1) && nodeCountOption.nodes == 1) {
+        if (localPickOption.list().stream().anyMatch(p -> p < 1) && nodeCountOption.nodes == 1) {
             notes.add("one node: every lock is local whatever --p-local says");
         }
         warmUp(configs, fabricName, fabrics, notes);
@@ -190,26 +171,10 @@ public final class LockBenchCommand implements Callable<Integer> {
         for (LockBenchmarkConfig config : configs) {
             LockRun run = LockRunner.run(fabricName, fabrics, config);
             runs.add(run);
-            if (csv != null) {
-                Files.writeString(csv, LockCsv.row(run) + "\n", StandardCharsets.UTF_8,
-                        StandardOpenOption.CREATE, StandardOpenOption.APPEND);
-            }
+            appendCsv(run);
         }
-        LockReport report = new LockReport(fabricName, notes, runs);
-        if (jsonOption.json) {
-            LockJsonFormat.write(report, out);
-        } else {
-            LockHumanFormat.write(report, out);
-        }
+        print(new LockReport(fabricName, notes, runs), out);
         return 0;
-    }
-
-    /**
-     * @return whether this process runs as one node of a cluster of processes: {@code --cluster}, or
-     *         (without {@code --no-cluster}) join arguments, or a launcher's rank with a size above 1
-     */
-    boolean clusterMode() {
-        return clusterOptions.on(environment, joinArgs);
     }
 
     /** The cluster mode: joins, runs every point with the other processes, and prints node 0's report on node 0. */
@@ -223,17 +188,17 @@ public final class LockBenchCommand implements Callable<Integer> {
         ClusterOptions.Join join = clusterOptions.prepare(joinArgs, fabricOption.fabric, deviceOption.device, environment, joinSetup, nodeCountOption.nodes);
         List<LockBenchmarkConfig> configs = configs(join.size());
         new OutputFiles().add("--csv", csv).check();
-        join.ensureSegment(segmentBytesNeeded(configs));
+        join.ensureSegment(LockBenchmarkConfig.clusterSegmentBytes(configs));
         try (RemusCluster joined = join.join()) {
             String fabricName = joined.fabric().name();
             List<String> notes = join.notes(joined, "counts and latency histograms");
             ClusterLockBenchmark bench = new ClusterLockBenchmark(joined, join.timeout());
-            if (warmupSeconds > 0) {
-                Duration warmup = Duration.ofNanos(Math.round(warmupSeconds * 1e9));
-                for (LockBenchmarkConfig w : warmUpConfigs(configs, warmup)) {
+            if (warmupOption.seconds() > 0) {
+                Duration warmup = Duration.ofNanos(Math.round(warmupOption.seconds() * 1e9));
+                for (LockBenchmarkConfig w : LockBenchmarkConfig.warmUps(configs, warmup)) {
                     ClusterLockRunner.run(fabricName, bench, w);
                 }
-                notes.add("warm-up: each lock kind ran " + warmupSeconds + " s unreported before the measured runs");
+                notes.add("warm-up: each lock kind ran " + warmupOption.seconds() + " s unreported before the measured runs");
             }
             List<LockRun> runs = new ArrayList<>();
             for (LockBenchmarkConfig config : configs) {
@@ -244,75 +209,50 @@ public final class LockBenchCommand implements Callable<Integer> {
                     notes.add(config.kind().cliName() + ", p-local " + config.pLocal() + ", " + config.keys()
                             + " keys: pairs by node: " + String.join(", ",
                             run.nodeOperations().stream().map(String::valueOf).toList()));
-                    if (csv != null) {
-                        Files.writeString(csv, LockCsv.row(all.get()) + "\n", StandardCharsets.UTF_8,
-                                StandardOpenOption.CREATE, StandardOpenOption.APPEND);
-                    }
+                    appendCsv(all.get());
                 }
             }
             if (joined.nodeId() == 0) {
-                LockReport report = new LockReport(fabricName, notes, runs);
-                if (jsonOption.json) {
-                    LockJsonFormat.write(report, out);
-                } else {
-                    LockHumanFormat.write(report, out);
-                }
+                print(new LockReport(fabricName, notes, runs), out);
             }
         }
         return 0;
     }
 
-    /**
-     * Memory node 0 gives a cluster run of these points, warm-ups included (the runs' tables stay
-     * allocated until the cluster closes): per point the table's words and its index (16 bytes a key),
-     * node 0's share of the lock words (136 bytes each), the results and the queue nodes, on a 1 MiB
-     * base, rounded up to a power of two.
-     *
-     * @param configs the measured points
-     * @return the segment size to ask for when the join arguments name none
-     */
-    static long segmentBytesNeeded(List<LockBenchmarkConfig> configs) {
-        long total = 1 << 20;
-        for (LockBenchmarkConfig c : configs) {
-            long perPoint = 16L * c.keys() + 136L * ((c.keys() + c.nodes() - 1) / c.nodes())
-                    + (c.threadsPerNode() + 2L) * (64 << 10);
-            total += 2 * perPoint;
+    /** Appends the run's row to {@code --csv}'s file, when given. */
+    private void appendCsv(LockRun run) throws IOException {
+        if (csv != null) {
+            Files.writeString(csv, LockCsv.row(run) + "\n", StandardCharsets.UTF_8,
+                    StandardOpenOption.CREATE, StandardOpenOption.APPEND);
         }
-        return Long.highestOneBit(total - 1) << 1;
     }
 
-    private static List<LockBenchmarkConfig> warmUpConfigs(List<LockBenchmarkConfig> configs, Duration warmup) {
-        LockBenchmarkConfig first = configs.getFirst();
-        List<LockKind> done = new ArrayList<>();
-        List<LockBenchmarkConfig> warmUps = new ArrayList<>();
-        for (LockBenchmarkConfig c : configs) {
-            if (!done.contains(c.kind())) {
-                done.add(c.kind());
-                warmUps.add(new LockBenchmarkConfig(c.kind(), first.nodes(), first.threadsPerNode(), first.pLocal(),
-                        first.keys(), first.localBudget(), first.remoteBudget(), warmup, first.seed() + 1,
-                        first.criticalSectionOps()));
-            }
+    /** Prints the report as a table, or as JSON with {@code --json}. */
+    private void print(LockReport report, PrintWriter out) {
+        if (jsonOption.json) {
+            LockJsonFormat.write(report, out);
+        } else {
+            LockHumanFormat.write(report, out);
         }
-        return warmUps;
     }
 
     private void warmUp(List<LockBenchmarkConfig> configs, String fabricName, Supplier<Fabric> fabrics,
                         List<String> notes) throws InterruptedException {
-        if (warmupSeconds == 0) {
+        if (warmupOption.seconds() == 0) {
             return;
         }
-        Duration warmup = Duration.ofNanos(Math.round(warmupSeconds * 1e9));
-        for (LockBenchmarkConfig w : warmUpConfigs(configs, warmup)) {
+        Duration warmup = Duration.ofNanos(Math.round(warmupOption.seconds() * 1e9));
+        for (LockBenchmarkConfig w : LockBenchmarkConfig.warmUps(configs, warmup)) {
             LockRunner.run(fabricName, fabrics, w);
         }
-        notes.add("warm-up: each lock kind ran " + warmupSeconds + " s unreported before the measured runs");
+        notes.add("warm-up: each lock kind ran " + warmupOption.seconds() + " s unreported before the measured runs");
     }
 
     private Supplier<Fabric> fabrics(FabricKind kind, List<String> notes) {
         if (kind == FabricKind.SIM && simLatencyOption.simLatencyNanos > 0) {
             notes.add("sim execution latency injected: " + simLatencyOption.simLatencyNanos + " ns per work request");
         }
-        SimCostModel cost = simCostModel();
+        SimCostModel cost = simCostOption.costModel(this::usage);
         if (kind == FabricKind.SIM && !cost.isFree()) {
             notes.add("sim cost model " + cost.describe() + " (times are lower bounds)");
         }
@@ -326,7 +266,7 @@ public final class LockBenchCommand implements Callable<Integer> {
      */
     private FabricChoice fabricChoice() {
         return FabricChoice.choose(spec.commandLine(), fabricOption.fabric, FabricChoice.given("-d", deviceOption.device),
-                simOnlyFlags(), hostFabric);
+                simLatencyOption.simOnly(simCostOption), hostFabric);
     }
 
     /**
@@ -339,6 +279,7 @@ public final class LockBenchCommand implements Callable<Integer> {
      * @return whether it warned
      */
     boolean warnIfOversubscribed(PrintWriter err, int cpus) {
+        int threads = threadsOption.one();
         int total = nodeCountOption.nodes * threads;
         if (total <= 2 * cpus) {
             return false;
@@ -368,6 +309,10 @@ public final class LockBenchCommand implements Callable<Integer> {
      * @throws ParameterException for flags out of range
      */
     private List<LockBenchmarkConfig> configs(int nodes) {
+        int threads = threadsOption.one();
+        List<String> locks = lockOption.list();
+        List<Double> pLocal = localPickOption.list();
+        List<Integer> keys = keysOption.list();
         if (nodes < 1 || nodes > MAX_NODES) {
             throw usage("--nodes must be 1.." + MAX_NODES + ", got " + nodes);
         }
@@ -378,16 +323,16 @@ public final class LockBenchCommand implements Callable<Integer> {
             throw usage("--nodes " + nodes + " x --threads " + threads + " = " + nodes * threads
                     + " worker threads, each spinning while it waits: at most " + MAX_TOTAL_THREADS);
         }
-        if (!(durationSeconds > 0) || durationSeconds > 3600) {
-            throw usage("-D must be in (0, 3600] seconds, got " + durationSeconds);
+        if (!(durationOption.seconds > 0) || durationOption.seconds > 3600) {
+            throw usage("-D must be in (0, 3600] seconds, got " + durationOption.seconds);
         }
-        if (!(warmupSeconds >= 0) || warmupSeconds > 600) {
-            throw usage("--warmup must be in [0, 600] seconds, got " + warmupSeconds);
+        if (!(warmupOption.seconds() >= 0) || warmupOption.seconds() > 600) {
+            throw usage("--warmup must be in [0, 600] seconds, got " + warmupOption.seconds());
         }
         if (simLatencyOption.simLatencyNanos < 0) {
             throw usage("--sim-latency-ns must not be negative, got " + simLatencyOption.simLatencyNanos);
         }
-        simCostModel();
+        simCostOption.costModel(this::usage);
         LockOptions defaults = LockOptions.defaults();
         long local = localBudget != null ? localBudget : defaults.localBudget();
         long remote = remoteBudget != null ? remoteBudget : defaults.remoteBudget();
@@ -415,12 +360,12 @@ public final class LockBenchCommand implements Callable<Integer> {
         if (criticalSectionOps < 0 || criticalSectionOps > LockBenchmarkConfig.MAX_CRITICAL_SECTION_OPS) {
             throw usage("--cs-ops must be 0.." + LockBenchmarkConfig.MAX_CRITICAL_SECTION_OPS + ", got " + criticalSectionOps);
         }
-        Duration duration = Duration.ofNanos(Math.round(durationSeconds * 1e9));
+        Duration duration = Duration.ofNanos(Math.round(durationOption.seconds * 1e9));
         List<LockBenchmarkConfig> configs = new ArrayList<>();
         for (double p : pLocal) {
             for (int k : keys) {
                 for (LockKind kind : kinds) {
-                    configs.add(new LockBenchmarkConfig(kind, nodes, threads, p, k, local, remote, duration, seed,
+                    configs.add(new LockBenchmarkConfig(kind, nodes, threads, p, k, local, remote, duration, seedOption.seed,
                             criticalSectionOps));
                 }
             }
@@ -430,15 +375,5 @@ public final class LockBenchCommand implements Callable<Integer> {
 
     private ParameterException usage(String message) {
         return new ParameterException(spec.commandLine(), message);
-    }
-
-    /** @return {@code --sim-cost}'s preset, {@link SimCostModel#NONE} when not given */
-    private SimCostModel simCostModel() {
-        return simCostOption.costModel(this::usage);
-    }
-
-    /** @return the given flags that only the simulator honours */
-    private List<String> simOnlyFlags() {
-        return SimFlags.simOnly(simLatencyOption.simLatencyNanos, simCostOption.simCost);
     }
 }

@@ -3,7 +3,7 @@ package io.remus.tools.cli;
 import picocli.CommandLine.Option;
 
 /**
- * {@code --nodes}, a picocli mixin shared by {@code bench lock} and {@code bench reclaim}: the node count with every
+ * {@code --nodes}, a picocli mixin shared by the benchmarks and experiments that run several nodes: the node count with every
  * node in this JVM, or, with one process per node, the cluster's size when given ({@code ClusterOptions.prepare}).
  */
 public final class NodeCountOption {

@@ -2,11 +2,11 @@ package io.remus.tools.cli;
 
 import io.remus.core.fabric.Fabric;
 import io.remus.bench.perftest.FabricKind;
-import io.remus.tools.experiment.numa.NumaExperiment;
-import io.remus.tools.experiment.numa.NumaNode;
+import io.remus.bench.numa.NumaExperiment;
+import io.remus.bench.numa.NumaNode;
 import io.remus.tools.experiment.numa.NumaPlot;
-import io.remus.tools.experiment.numa.NumaRow;
-import io.remus.tools.experiment.numa.NumaTopology;
+import io.remus.bench.numa.NumaRow;
+import io.remus.bench.numa.NumaTopology;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -51,8 +51,8 @@ public final class NumaCommand implements Callable<Integer> {
     @Option(names = "--rdma-size", paramLabel = "BYTES", defaultValue = "64", description = "Bytes per RDMA READ, 1..65536 (default ${DEFAULT-VALUE}).")
     int rdmaBytes;
 
-    @Option(names = "--fabric", paramLabel = "FABRIC", description = "verbs or sim for the RDMA READs (default: verbs when this host has an RDMA device, else sim).")
-    FabricKind fabric;
+    @Mixin
+    FabricOption fabricOption;
 
     @Option(names = "--no-rdma", description = "Measure CPU access only.")
     boolean noRdma;
@@ -60,8 +60,8 @@ public final class NumaCommand implements Callable<Integer> {
     @Mixin
     ProbeOptions probeOptions;
 
-    @Option(names = "--timeout", paramLabel = "SECONDS", defaultValue = "30", description = "Longest wait for one RDMA completion (default ${DEFAULT-VALUE}).")
-    int timeoutSeconds;
+    @Mixin
+    SharedOptions.TimeoutOption timeoutOption = new SharedOptions.TimeoutOption(30);
 
     /** @param hostFabric the fabric without {@code --fabric} ({@link FabricChoice#detect}) */
     public NumaCommand(Supplier<FabricChoice> hostFabric) {
@@ -72,7 +72,7 @@ public final class NumaCommand implements Callable<Integer> {
     public Integer call() throws IOException {
         check();
         FabricChoice choice = noRdma ? null : fabricChoice();
-        new OutputFiles().add("--plot", probeOptions.plot).check();
+        new OutputFiles().add("--plot", probeOptions.plot.plot).check();
         NumaTopology topology = NumaTopology.read();
         PrintWriter out = spec.commandLine().getOut();
         out.println("remus experiment numa: " + sizeMib + " MiB bound per memory node, " + steps
@@ -88,13 +88,13 @@ public final class NumaCommand implements Callable<Integer> {
         List<NumaRow> rows;
         String rdmaWords;
         NumaExperiment experiment = new NumaExperiment(sizeMib * MIB, steps, rdmaIterations, rdmaBytes,
-                Duration.ofSeconds(timeoutSeconds));
+                Duration.ofNanos(Math.round(timeoutOption.seconds * 1e9)));
         if (noRdma) {
             rdmaWords = "none (--no-rdma)";
             rows = experiment.run(topology, null);
         } else {
             choice.announce(spec.commandLine().getErr());
-            try (Fabric f = ExperimentFabric.open(choice.kind(), probeOptions.device)) {
+            try (Fabric f = ExperimentFabric.open(choice.kind(), probeOptions.device.device)) {
                 rdmaWords = rdmaBytes + "-byte READs through node 0's loopback QP on the " + f.name() + " fabric ("
                         + choice.reason() + ")" + (choice.kind() == FabricKind.SIM
                         ? "; the simulator copies in Java, so this is not a NIC's placement cost" : "");
@@ -110,9 +110,9 @@ public final class NumaCommand implements Callable<Integer> {
                     r.sequentialGBps(), r.rdmaRead() == null ? "-"
                             : String.format(Locale.ROOT, "%.2f", r.rdmaRead().median() / 1000.0));
         }
-        if (probeOptions.plot != null) {
-            NumaPlot.write(rows, "remus experiment numa: thread node x memory node", probeOptions.plot);
-            out.println("plot: " + probeOptions.plot);
+        if (probeOptions.plot.plot != null) {
+            NumaPlot.write(rows, "remus experiment numa: thread node x memory node", probeOptions.plot.plot);
+            out.println("plot: " + probeOptions.plot.plot);
         }
         out.flush();
         return 0;
@@ -131,16 +131,16 @@ public final class NumaCommand implements Callable<Integer> {
         if (rdmaBytes < 1 || rdmaBytes > 65536) {
             throw usage("--rdma-size must be 1..65536, got " + rdmaBytes);
         }
-        if (timeoutSeconds < 1 || timeoutSeconds > 3600) {
-            throw usage("--timeout must be 1..3600 seconds, got " + timeoutSeconds);
+        if (timeoutOption.seconds < 1 || timeoutOption.seconds > 3600) {
+            throw usage("--timeout must be 1..3600 seconds, got " + timeoutOption.text());
         }
-        if (noRdma && (fabric != null || probeOptions.device != null)) {
+        if (noRdma && (fabricOption.fabric != null || probeOptions.device.device != null)) {
             throw usage("--no-rdma excludes --fabric and -d");
         }
     }
 
     private FabricChoice fabricChoice() {
-        return FabricChoice.choose(spec.commandLine(), fabric, FabricChoice.given("-d", probeOptions.device), List.of(), hostFabric);
+        return FabricChoice.choose(spec.commandLine(), fabricOption.fabric, FabricChoice.given("-d", probeOptions.device.device), List.of(), hostFabric);
     }
 
     private ParameterException usage(String message) {

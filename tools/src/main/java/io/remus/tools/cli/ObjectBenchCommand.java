@@ -5,11 +5,8 @@ import io.remus.bench.object.ObjectBenchmarkConfig;
 import io.remus.bench.object.ObjectKind;
 import io.remus.bench.object.ObjectRun;
 import io.remus.bench.object.ObjectRunner;
-import io.remus.bench.perftest.FabricKind;
 import io.remus.core.error.BadArgumentException;
 import io.remus.core.fabric.Fabric;
-import io.remus.core.sim.SimCostModel;
-import io.remus.core.sim.SimOptions;
 import io.remus.tools.object.ObjectHumanFormat;
 import io.remus.tools.object.ObjectJsonFormat;
 import io.remus.tools.object.ObjectReport;
@@ -23,7 +20,6 @@ import picocli.CommandLine.Spec;
 
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -57,24 +53,20 @@ public final class ObjectBenchCommand implements Callable<Integer> {
             description = "waitfree, alock or spin; a comma list runs each, side by side (default ${DEFAULT-VALUE}).")
     List<String> impls;
 
-    @Option(names = "--stall", paramLabel = "MODE", defaultValue = "none",
-            description = "none (default); one: worker 0 (node 0) stands still in the middle of an operation for half "
-                    + "of the run, from a quarter of it on (a locked one while holding the lock); both: each run "
-                    + "without and with it.")
-    String stall;
+    @Mixin
+    SharedOptions.StallOption stallOption = new SharedOptions.StallOption("none");
 
-    @Option(names = "--nodes", paramLabel = "N", defaultValue = "2", description = "Nodes, each a memory and compute node; the object lives on node 0 (default ${DEFAULT-VALUE}).")
-    int nodes;
+    @Mixin
+    NodeCountOption nodeCountOption;
 
-    @Option(names = "--threads", paramLabel = "T", defaultValue = "2", description = "Workers per node (default ${DEFAULT-VALUE}).")
-    int threads;
+    @Mixin
+    SharedOptions.ThreadsOption threadsOption;
 
-    @Option(names = {"-D", "--duration"}, paramLabel = "SECONDS", defaultValue = "2", description = "Run time of each run (default ${DEFAULT-VALUE}).")
-    double durationSeconds;
+    @Mixin
+    SharedOptions.DurationOption durationOption = new SharedOptions.DurationOption(2);
 
-    @Option(names = "--warmup", paramLabel = "SECONDS", defaultValue = "0.5",
-            description = "Before measuring, run each object and implementation this long, unreported (default ${DEFAULT-VALUE}; 0: none).")
-    double warmupSeconds;
+    @Mixin
+    SharedOptions.WarmupOption warmupOption = new SharedOptions.WarmupOption("0.5");
 
     @Option(names = "--elements", paramLabel = "M", defaultValue = "64", description = "Queue and stack capacity in words (default ${DEFAULT-VALUE}).")
     int elements;
@@ -89,19 +81,13 @@ public final class ObjectBenchCommand implements Callable<Integer> {
     WorkerSeedOption seedOption;
 
     @Mixin
-    SimCostOption simCostOption;
-
-    @Mixin
-    FabricOption fabricOption;
-
-    @Mixin
-    DeviceOption deviceOption;
+    BenchFabricOptions fabricFlags;
 
     @Mixin
     JsonOption jsonOption;
 
-    @Option(names = "--plot", paramLabel = "FILE", description = "Draw throughput, p99.9 and largest latency as grouped bars in a PNG.")
-    Path plot;
+    @Mixin
+    SharedOptions.PlotOption plotOption;
 
     /** @param hostFabric the fabric without {@code --fabric} ({@link FabricChoice#detect}) */
     public ObjectBenchCommand(Supplier<FabricChoice> hostFabric) {
@@ -111,20 +97,12 @@ public final class ObjectBenchCommand implements Callable<Integer> {
     @Override
     public Integer call() throws IOException, InterruptedException {
         List<ObjectBenchmarkConfig> configs = configs();
-        FabricChoice choice = FabricChoice.choose(spec.commandLine(), fabricOption.fabric, FabricChoice.given("-d", deviceOption.device),
-                SimFlags.simOnly(0, simCostOption.simCost), hostFabric);
-        SimCostModel cost = simCostOption.costModel(this::usage);
-        new OutputFiles().add("--plot", plot).check();
+        InProcessFabrics.Chosen chosen = InProcessFabrics.choose(spec.commandLine(), fabricFlags, hostFabric,
+                new OutputFiles().add("--plot", plotOption.plot), this::usage);
+        List<String> notes = chosen.notes();
+        Supplier<Fabric> fabrics = chosen.fabrics();
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
-        choice.announce(err);
-        List<String> notes = new ArrayList<>();
-        notes.add("fabric " + choice.name() + " (" + choice.reason() + ")");
-        Supplier<Fabric> fabrics = InProcessFabrics.of(choice.kind(), deviceOption.device, SimOptions.defaults().withCostModel(cost), notes);
-        if (choice.kind() == FabricKind.SIM && !cost.isFree()) {
-            notes.add("sim cost model " + cost.describe() + " (times are lower bounds)");
-        }
-        notes.add(ClusterOptions.hostLoad());
         notes.add("mix: half updates, half reads (queue and stack: half puts, half takes), chosen at random; "
                 + "the object on node 0");
         if (configs.stream().anyMatch(ObjectBenchmarkConfig::stall)) {
@@ -133,44 +111,31 @@ public final class ObjectBenchCommand implements Callable<Integer> {
                     + "queue/stack: after announcing and reading, before its compare-and-swap); counter, max, register "
                     + "and sst have no such step and stop between two operations");
         }
-        if (warmupSeconds > 0) {
-            for (ObjectBenchmarkConfig w : warmUpConfigs(configs)) {
+        if (warmupOption.seconds() > 0) {
+            Duration warmup = Duration.ofNanos(Math.max(10_000_000L, Math.round(warmupOption.seconds() * 1e9)));
+            for (ObjectBenchmarkConfig w : ObjectBenchmarkConfig.warmUps(configs, warmup)) {
                 ObjectRunner.run(fabrics, w);
             }
-            notes.add("warm-up: each object and implementation ran " + warmupSeconds + " s unreported before the measured runs");
+            notes.add("warm-up: each object and implementation ran " + warmupOption.seconds() + " s unreported before the measured runs");
         }
         List<ObjectRun> runs = new ArrayList<>();
         for (ObjectBenchmarkConfig config : configs) {
             runs.add(ObjectRunner.run(fabrics, config));
         }
-        ObjectReport report = new ObjectReport(choice.name(), notes, runs);
+        ObjectReport report = new ObjectReport(chosen.name(), notes, runs);
         if (jsonOption.json) {
             ObjectJsonFormat.write(report, out);
         } else {
             ObjectHumanFormat.write(report, out);
         }
-        if (plot != null) {
+        if (plotOption.plot != null) {
             ObjectBenchmarkConfig first = configs.getFirst();
             ObjectPlot.write("remus bench object, " + report.fabric() + " fabric, " + first.nodes() + " nodes x "
-                    + first.threadsPerNode() + " threads, " + durationSeconds + " s", runs, plot);
-            err.println("wrote " + plot);
+                    + first.threadsPerNode() + " threads, " + durationOption.seconds + " s", runs, plotOption.plot);
+            err.println("wrote " + plotOption.plot);
             err.flush();
         }
         return 0;
-    }
-
-    /** @return one unreported run of {@code --warmup} per object and implementation, without the stall */
-    private List<ObjectBenchmarkConfig> warmUpConfigs(List<ObjectBenchmarkConfig> configs) {
-        Duration warmup = Duration.ofNanos(Math.max(10_000_000L, Math.round(warmupSeconds * 1e9)));
-        List<ObjectBenchmarkConfig> out = new ArrayList<>();
-        for (ObjectBenchmarkConfig c : configs) {
-            ObjectBenchmarkConfig w = new ObjectBenchmarkConfig(c.object(), c.impl(), c.nodes(), c.threadsPerNode(), warmup,
-                    false, c.elements(), c.valueBytes(), c.segmentBytes(), c.seed() + 1);
-            if (!out.contains(w)) {
-                out.add(w);
-            }
-        }
-        return out;
     }
 
     /**
@@ -183,28 +148,28 @@ public final class ObjectBenchCommand implements Callable<Integer> {
     List<ObjectBenchmarkConfig> configs() {
         List<ObjectKind> objectKinds = parseAll("--object", objects, ObjectKind::parse);
         List<ImplKind> implKinds = parseAll("--impl", impls, ImplKind::parse);
-        List<Boolean> stalls = switch (stall.strip().toLowerCase(Locale.ROOT)) {
+        List<Boolean> stalls = switch (stallOption.stall.strip().toLowerCase(Locale.ROOT)) {
             case "none" -> List.of(false);
             case "one" -> List.of(true);
             case "both" -> List.of(false, true);
-            default -> throw usage("--stall must be none, one or both, got '" + stall + "'");
+            default -> throw usage("--stall must be none, one or both, got '" + stallOption.stall + "'");
         };
-        if (!(durationSeconds >= 0.01) || durationSeconds > 3600) {
-            throw usage("-D must be in [0.01, 3600] seconds, got " + durationSeconds);
+        if (!(durationOption.seconds >= 0.01) || durationOption.seconds > 3600) {
+            throw usage("-D must be in [0.01, 3600] seconds, got " + durationOption.seconds);
         }
-        if (!(warmupSeconds >= 0) || warmupSeconds > 600) {
-            throw usage("--warmup must be in [0, 600] seconds, got " + warmupSeconds);
+        if (!(warmupOption.seconds() >= 0) || warmupOption.seconds() > 600) {
+            throw usage("--warmup must be in [0, 600] seconds, got " + warmupOption.seconds());
         }
         if (segmentMibOption.segmentMib < 1 || segmentMibOption.segmentMib > 1024) {
             throw usage("--segment-mib must be 1..1024, got " + segmentMibOption.segmentMib);
         }
-        Duration duration = Duration.ofNanos(Math.round(durationSeconds * 1e9));
+        Duration duration = Duration.ofNanos(Math.round(durationOption.seconds * 1e9));
         List<ObjectBenchmarkConfig> configs = new ArrayList<>();
         for (ObjectKind o : objectKinds) {
             for (boolean s : stalls) {
                 for (ImplKind i : implKinds) {
                     try {
-                        configs.add(new ObjectBenchmarkConfig(o, i, nodes, threads, duration, s, elements, valueBytes,
+                        configs.add(new ObjectBenchmarkConfig(o, i, nodeCountOption.nodes, threadsOption.one(), duration, s, elements, valueBytes,
                                 segmentMibOption.segmentMib << 20, seedOption.seed));
                     } catch (BadArgumentException e) {
                         throw usage(flagNames(e.getMessage()));

@@ -99,8 +99,8 @@ public final class PerftestCommand implements Callable<Integer> {
             description = "Server address: run as the client. Without it, run as the server (perftest's rule).")
     String server;
 
-    @Option(names = {"-d", "--ib-dev"}, paramLabel = "DEVICE", description = "RDMA device (verbs), e.g. mlx5_0.")
-    String device;
+    @Mixin
+    DeviceOption deviceOption;
 
     @Option(names = {"-i", "--ib-port"}, paramLabel = "PORT", defaultValue = "1", description = "Device port (verbs; default ${DEFAULT-VALUE}).")
     int ibPort;
@@ -111,8 +111,8 @@ public final class PerftestCommand implements Callable<Integer> {
     @Option(names = {"-p", "--port"}, paramLabel = "TCP_PORT", defaultValue = "18515", description = "TCP port for the connection exchange (verbs; default ${DEFAULT-VALUE}).")
     int tcpPort;
 
-    @Option(names = {"-s", "--size"}, paramLabel = "BYTES", description = "Message size (default: 2 for latency, 65536 for bandwidth, 8 for atomics).")
-    Integer size;
+    @Mixin
+    SharedOptions.MessageSizeOption sizeOption;
 
     @Option(names = {"-a", "--all"}, description = "Run all sizes from 2 to 2^23 bytes.")
     boolean all;
@@ -120,17 +120,17 @@ public final class PerftestCommand implements Callable<Integer> {
     @Option(names = "--repeat", paramLabel = "N", defaultValue = "1", description = "Run each size N times in a row on the same connection and report every run: repetitions without a JVM start-up between them (verbs: give the server the same N; default ${DEFAULT-VALUE}).")
     int repeat;
 
-    @Option(names = {"-n", "--iters"}, paramLabel = "N", description = "Measured iterations per size (default: 1000 latency, 5000 bandwidth). On sim a run of -n moves at most 128 GiB, all sizes and --warmup included; -D bounds a longer one.")
-    Long iterations;
+    @Mixin
+    SharedOptions.IterationsOption iterationsOption;
 
-    @Option(names = {"-D", "--duration"}, paramLabel = "SECONDS", description = "Run each size this long instead of -n iterations; once per JVM the warm-up also waits for a quiet JIT (no compilation for 1 s, at most 60 s: latency tests at the end of the leading margin, bandwidth tests in short rehearsal runs before it), so a run may last longer.")
-    Integer durationSeconds;
+    @Mixin
+    SharedOptions.DurationOption durationOption;
 
     @Option(names = "--margin", paramLabel = "SECONDS", description = "With -D: time at each end not measured (default: the smaller of 2 s and a quarter of -D).")
     Double marginSeconds;
 
-    @Option(names = {"-t", "--tx-depth"}, paramLabel = "DEPTH", description = "Work requests in flight per QP, bandwidth tests (default 128; at most -n, as perftest). On sim -q x -t is at most 65536 and -q x -t x -s at most 4 GiB.")
-    Integer txDepth;
+    @Mixin
+    SharedOptions.TxDepthOption txDepthOption;
 
     @Option(names = {"-q", "--qp"}, paramLabel = "QPS", defaultValue = "1", description = "Queue pairs, bandwidth tests (default ${DEFAULT-VALUE}).")
     int queuePairs;
@@ -173,17 +173,17 @@ public final class PerftestCommand implements Callable<Integer> {
     @Option(names = "--hgrm", paramLabel = "FILE", description = "Write the latency histogram (HdrHistogram percentile distribution, usec); one file per size with -a.")
     Path hgrm;
 
-    @Option(names = "--plot", paramLabel = "FILE", description = "Latency tests: draw the latency percentile distribution as a PNG (HdrHistogram's percentile spectrum; one series per size and run).")
-    Path plot;
+    @Mixin
+    SharedOptions.PlotOption plotOption;
 
     @Option(names = "--interval-log", paramLabel = "FILE", description = "Write one-second latency interval histograms (HdrHistogram log format).")
     Path intervalLog;
 
-    @Option(names = "--warmup", paramLabel = "N", description = "Unmeasured iterations before each size (default: a tenth of -n). Then, once per JVM, more run (latency tests: in rounds of at most the larger of -n and --warmup) until no JIT compilation finished for 1 s (at most 60 s).")
-    Long warmup;
+    @Mixin
+    SharedOptions.WarmupOption warmupOption;
 
-    @Option(names = "--timeout", paramLabel = "SECONDS", defaultValue = "10", description = "Longest wait for a completion or the peer (default ${DEFAULT-VALUE}).")
-    double timeoutSeconds;
+    @Mixin
+    SharedOptions.TimeoutOption timeoutOption = new SharedOptions.TimeoutOption(10);
 
     @Option(names = "--idle-timeout", paramLabel = "SECONDS", defaultValue = "3600", description = "Verbs server: longest wait for the client's next size or its end, up to 86400 (default ${DEFAULT-VALUE}).")
     double idleTimeoutSeconds;
@@ -230,7 +230,7 @@ public final class PerftestCommand implements Callable<Integer> {
         checkSimulatorBounds(settings, choice.kind());
         warnIfLong(settings, err);
         if (choice.kind() == FabricKind.VERBS) {
-            checkPort(ibPort, device, VerbsSide.queryDevice(device).physicalPortCount());
+            checkPort(ibPort, deviceOption.device, VerbsSide.queryDevice(deviceOption.device).physicalPortCount());
         }
         if (choice.kind() == FabricKind.VERBS && server == null) {
             return serveVerbs(settings, err);
@@ -276,11 +276,11 @@ public final class PerftestCommand implements Callable<Integer> {
                     err.println("wrote " + written);
                 }
             }
-            if (plot != null) {
+            if (plotOption.plot != null) {
                 LatencyPlot.write("remus bench " + test.commandName() + ", " + report.fabric() + " fabric",
                         "latency, " + test.latencyKind().words() + " [us]", LatencyPlot.ofResults(report.latency(), repeat),
-                        plot);
-                err.println("wrote " + plot);
+                        plotOption.plot);
+                err.println("wrote " + plotOption.plot);
             }
         }
         return 0;
@@ -315,7 +315,7 @@ public final class PerftestCommand implements Callable<Integer> {
 
     /** @return how the verbs transport reaches its peer (package-private for tests) */
     VerbsBenchOptions verbsOptions(BenchSettings s) {
-        return new VerbsBenchOptions(device, ibPort, gidIndex == null ? -1 : gidIndex, tcpPort,
+        return new VerbsBenchOptions(deviceOption.device, ibPort, gidIndex == null ? -1 : gidIndex, tcpPort,
                 inline().bytes(), rdmaCm, server, s.timeout(),
                 test.operation() == BenchOperation.SEND ? rxDepth : 0, qpTimeout);
     }
@@ -330,7 +330,7 @@ public final class PerftestCommand implements Callable<Integer> {
                 inlineChoice = new PerftestInline.Choice(inlineSize, "-I " + inlineSize);
             } else {
                 inlineChoice = PerftestInline.choose(test,
-                        PerftestInline.dependsOnDevice(test) ? VerbsSide.queryDevice(device) : null);
+                        PerftestInline.dependsOnDevice(test) ? VerbsSide.queryDevice(deviceOption.device) : null);
             }
         }
         return inlineChoice;
@@ -360,8 +360,8 @@ public final class PerftestCommand implements Callable<Integer> {
         if (server != null) {
             verbsOnly.add("server address " + server);
         }
-        if (device != null) {
-            verbsOnly.add("-d " + device);
+        if (deviceOption.device != null) {
+            verbsOnly.add("-d " + deviceOption.device);
         }
         if (matched("-i")) {
             verbsOnly.add("-i " + ibPort);
@@ -387,12 +387,12 @@ public final class PerftestCommand implements Callable<Integer> {
         if (matched("--idle-timeout")) {
             verbsOnly.add("--idle-timeout " + idleTimeoutSeconds);
         }
-        return FabricChoice.choose(spec.commandLine(), fabricOption.fabric, verbsOnly, simOnlyFlags(), hostFabric);
+        return FabricChoice.choose(spec.commandLine(), fabricOption.fabric, verbsOnly, simLatencyOption.simOnly(simCostOption), hostFabric);
     }
 
     /** @return the files this run will write, by option, to check before it runs */
     OutputFiles outputFiles() {
-        return new OutputFiles().add("--hgrm", hgrm).add("--interval-log", intervalLog).add("--plot", plot);
+        return new OutputFiles().add("--hgrm", hgrm).add("--interval-log", intervalLog).add("--plot", plotOption.plot);
     }
 
     private boolean matched(String option) {
@@ -446,7 +446,7 @@ public final class PerftestCommand implements Callable<Integer> {
         int qps = test.isLatency() ? 1 : s.queuePairs();
         int depth = test.isLatency() ? 1 : Math.max(1, s.txDepth());
         long requests = (long) qps * depth;
-        String t = !test.isLatency() && txDepth != null && txDepth != depth ? txDepth + " (" + depth + " after the cap at -n)"
+        String t = !test.isLatency() && txDepthOption.depth != null && txDepthOption.depth != depth ? txDepthOption.depth + " (" + depth + " after the cap at -n)"
                 : String.valueOf(depth);
         if (requests > SIM_MAX_IN_FLIGHT) {
             throw usage("-q " + qps + " x -t " + t + " = " + requests + " work requests in flight: the simulator "
@@ -526,7 +526,7 @@ public final class PerftestCommand implements Callable<Integer> {
             notes.add("sim execution latency injected: " + simLatencyOption.simLatencyNanos + " ns per work request");
         }
         long buffer = bufferBytes(s);
-        SimCostModel cost = simCostModel();
+        SimCostModel cost = simCostOption.costModel(this::usage);
         if (!cost.isFree()) {
             notes.add("sim cost model " + cost.describe() + " (times are lower bounds)");
         }
@@ -546,35 +546,41 @@ public final class PerftestCommand implements Callable<Integer> {
     BenchSettings settings() {
         settingNotes.clear();
         boolean atomic = test.operation() == BenchOperation.ATOMIC;
+        Double seconds = durationOption.seconds;
+        if (seconds != null && seconds != Math.rint(seconds)) {
+            throw usage("-D must be a whole number of seconds, got " + seconds);
+        }
+        Long durationSeconds = seconds == null ? null : seconds.longValue();
+        Long warmup = warmupOption.iterations();
         if (jsonOption.json && perftestFormat) {
             throw usage("--json and --perftest-format exclude each other");
         }
-        if (size != null && all) {
+        if (sizeOption.size != null && all) {
             throw usage("-s and -a exclude each other");
         }
-        if (size != null && (size < 1 || size > MAX_SIZE)) {
-            throw usage("-s must be 1.." + MAX_SIZE + ", got " + size);
+        if (sizeOption.size != null && (sizeOption.size < 1 || sizeOption.size > MAX_SIZE)) {
+            throw usage("-s must be 1.." + MAX_SIZE + ", got " + sizeOption.size);
         }
-        if (atomic && size != null && size != 8) {
-            throw usage("atomic tests use 8-byte messages, got -s " + size);
+        if (atomic && sizeOption.size != null && sizeOption.size != 8) {
+            throw usage("atomic tests use 8-byte messages, got -s " + sizeOption.size);
         }
         if (repeat < 1 || repeat > MAX_REPEAT) {
             throw usage("--repeat must be 1.." + MAX_REPEAT + ", got " + repeat);
         }
-        if (iterations != null && (iterations < 1 || iterations > MAX_ITERATIONS)) {
-            throw usage("-n must be 1.." + MAX_ITERATIONS + ", got " + iterations);
+        if (iterationsOption.iterations != null && (iterationsOption.iterations < 1 || iterationsOption.iterations > MAX_ITERATIONS)) {
+            throw usage("-n must be 1.." + MAX_ITERATIONS + ", got " + iterationsOption.iterations);
         }
         if (durationSeconds != null && durationSeconds < 1) {
             throw usage("-D must be at least 1 second, got " + durationSeconds);
         }
-        if (durationSeconds != null && iterations != null) {
+        if (durationSeconds != null && iterationsOption.iterations != null) {
             throw usage("-D and -n exclude each other");
         }
         if (marginSeconds != null && durationSeconds == null) {
             throw usage("--margin applies only with -D");
         }
-        if (txDepth != null && (txDepth < 1 || txDepth > 16384)) {
-            throw usage("-t must be 1..16384, got " + txDepth);
+        if (txDepthOption.depth != null && (txDepthOption.depth < 1 || txDepthOption.depth > 16384)) {
+            throw usage("-t must be 1..16384, got " + txDepthOption.depth);
         }
         if (queuePairs < 1 || queuePairs > 1024) {
             throw usage("-q must be 1..1024, got " + queuePairs);
@@ -588,7 +594,7 @@ public final class PerftestCommand implements Callable<Integer> {
         if (cqModeration != null && test.isLatency()) {
             throw usage("-Q applies to bandwidth tests (latency tests wait for every completion)");
         }
-        if (test.isLatency() && (queuePairs != 1 || (txDepth != null && txDepth != 1))) {
+        if (test.isLatency() && (queuePairs != 1 || (txDepthOption.depth != null && txDepthOption.depth != 1))) {
             throw usage("latency tests run one work request at a time on one QP (-q 1, -t 1), as in perftest");
         }
         if (rxDepth < 1 || rxDepth > 16384) {
@@ -606,8 +612,8 @@ public final class PerftestCommand implements Callable<Integer> {
         if (gidIndex != null && gidIndex < 0) {
             throw usage("-x must not be negative, got " + gidIndex);
         }
-        if (!(timeoutSeconds > 0) || timeoutSeconds > 3600) {
-            throw usage("--timeout must be in (0, 3600] seconds, got " + timeoutSeconds);
+        if (!(timeoutOption.seconds > 0) || timeoutOption.seconds > 3600) {
+            throw usage("--timeout must be in (0, 3600] seconds, got " + timeoutOption.seconds);
         }
         if (!(idleTimeoutSeconds > 0) || idleTimeoutSeconds > 86400) {
             throw usage("--idle-timeout must be in (0, 86400] seconds, got " + idleTimeoutSeconds);
@@ -624,19 +630,19 @@ public final class PerftestCommand implements Callable<Integer> {
         if (simLatencyOption.simLatencyNanos < 0) {
             throw usage("--sim-latency-ns must not be negative, got " + simLatencyOption.simLatencyNanos);
         }
-        if (simLatencyOption.simLatencyNanos > timeoutSeconds * 1e9) {
-            throw usage("--sim-latency-ns " + simLatencyOption.simLatencyNanos + " is longer than --timeout " + timeoutSeconds
+        if (simLatencyOption.simLatencyNanos > timeoutOption.seconds * 1e9) {
+            throw usage("--sim-latency-ns " + simLatencyOption.simLatencyNanos + " is longer than --timeout " + timeoutOption.seconds
                     + " s: every work request would time out");
         }
-        simCostModel();
+        simCostOption.costModel(this::usage);
         if (!test.isLatency() && (hgrm != null || intervalLog != null)) {
             throw usage("--hgrm and --interval-log apply to latency tests");
         }
-        if (!test.isLatency() && plot != null) {
+        if (!test.isLatency() && plotOption.plot != null) {
             throw usage("--plot applies to latency tests");
         }
         List<Integer> sizes = repeated(sizes(atomic));
-        long n = iterations != null ? iterations : test.defaultIterations();
+        long n = iterationsOption.iterations != null ? iterationsOption.iterations : test.defaultIterations();
         if (warmup != null && (warmup < 0 || warmup > MAX_ITERATIONS)) {
             throw usage("--warmup must be 0.." + MAX_ITERATIONS + ", got " + warmup);
         }
@@ -650,7 +656,7 @@ public final class PerftestCommand implements Callable<Integer> {
                 throw usage("--margin must be at least 0 and less than half of -D");
             }
         }
-        int depth = txDepth != null ? txDepth : test.defaultTxDepth();
+        int depth = txDepthOption.depth != null ? txDepthOption.depth : test.defaultTxDepth();
         if (duration == null && depth > n) {
             settingNotes.add("TX depth " + depth + " capped at -n " + n + " (as perftest: no more work requests in "
                     + "flight than the run has)");
@@ -658,7 +664,7 @@ public final class PerftestCommand implements Callable<Integer> {
         }
         return new BenchSettings(test, sizes, n, warm, duration, margin, depth, queuePairs,
                 outstanding == null ? BenchSettings.DEVICE_MOST_READS : outstanding,
-                cqModeration(sizes, depth), atomicType, Duration.ofNanos(Math.round(timeoutSeconds * 1e9)));
+                cqModeration(sizes, depth), atomicType, Duration.ofNanos(Math.round(timeoutOption.seconds * 1e9)));
     }
 
     /**
@@ -682,7 +688,7 @@ public final class PerftestCommand implements Callable<Integer> {
             return List.of(8);
         }
         if (!all) {
-            return List.of(size != null ? size : test.defaultSize());
+            return List.of(sizeOption.size != null ? sizeOption.size : test.defaultSize());
         }
         List<Integer> sizes = new ArrayList<>();
         for (int s = 2; s <= ALL_SIZES_MAX; s *= 2) {
@@ -704,15 +710,5 @@ public final class PerftestCommand implements Callable<Integer> {
 
     private ParameterException usage(String message) {
         return new ParameterException(spec.commandLine(), message);
-    }
-
-    /** @return {@code --sim-cost}'s preset, {@link SimCostModel#NONE} when not given */
-    private SimCostModel simCostModel() {
-        return simCostOption.costModel(this::usage);
-    }
-
-    /** @return the given flags that only the simulator honours */
-    private List<String> simOnlyFlags() {
-        return SimFlags.simOnly(simLatencyOption.simLatencyNanos, simCostOption.simCost);
     }
 }

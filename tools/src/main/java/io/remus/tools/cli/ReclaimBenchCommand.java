@@ -9,8 +9,6 @@ import io.remus.bench.reclaim.ReclaimerKind;
 import io.remus.core.RemusCluster;
 import io.remus.core.error.BadArgumentException;
 import io.remus.core.fabric.Fabric;
-import io.remus.core.sim.SimCostModel;
-import io.remus.core.sim.SimOptions;
 import io.remus.ds.reclaim.EpochOptions;
 import io.remus.tools.plot.ReclaimPlot;
 import io.remus.tools.reclaim.ReclaimHumanFormat;
@@ -18,21 +16,16 @@ import io.remus.tools.reclaim.ReclaimJsonFormat;
 import io.remus.tools.reclaim.ReclaimReport;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
-import picocli.CommandLine.Spec;
-import picocli.CommandLine.Unmatched;
 
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.concurrent.Callable;
 import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
 
@@ -62,35 +55,27 @@ import java.util.function.UnaryOperator;
                         + "unreclaimed bytes sampled in the same --sample-ms period (every node's own peak in the notes); "
                         + "the other nodes print nothing. Give every process the same flags.",
                 ""})
-public final class ReclaimBenchCommand implements Callable<Integer> {
+public final class ReclaimBenchCommand extends ClusterCapableCommand {
     private final Supplier<FabricChoice> hostFabric;
-    private final Map<String, String> environment;
-    private final UnaryOperator<RemusCluster.Builder> joinSetup;
-
-    @Spec
-    CommandSpec spec;
 
     @Option(names = "--reclaimer", split = ",", paramLabel = "KIND", defaultValue = "never,barrier,epoch",
             description = "never, barrier or epoch; a comma list runs each, side by side (default ${DEFAULT-VALUE}).")
     List<String> reclaimers;
 
-    @Option(names = "--stall", paramLabel = "MODE", arity = "0..1", fallbackValue = "yes", defaultValue = "no",
-            description = "yes: one more thread on node 0 stays inside a guard for the whole run; both: every "
-                    + "reclaimer runs without and with it; no (default). --stall alone means yes.")
-    String stall;
+    @Mixin
+    SharedOptions.StallOption stallOption = new SharedOptions.StallOption("no");
 
     @Mixin
     NodeCountOption nodeCountOption;
 
-    @Option(names = "--threads", paramLabel = "T", defaultValue = "2", description = "Churn threads per node (default ${DEFAULT-VALUE}).")
-    int threads;
+    @Mixin
+    SharedOptions.ThreadsOption threadsOption;
 
-    @Option(names = {"-D", "--duration"}, paramLabel = "SECONDS", defaultValue = "2", description = "Run time of each run (default ${DEFAULT-VALUE}); not with --ops.")
-    double durationSeconds;
+    @Mixin
+    SharedOptions.DurationOption durationOption = new SharedOptions.DurationOption(2);
 
-    @Option(names = "--warmup", paramLabel = "SECONDS", defaultValue = "0.5",
-            description = "Before measuring, run each reclaimer this long, unreported, so the JIT has compiled its paths (default ${DEFAULT-VALUE}; 0: none).")
-    double warmupSeconds;
+    @Mixin
+    SharedOptions.WarmupOption warmupOption = new SharedOptions.WarmupOption("0.5");
 
     @Option(names = "--ops", paramLabel = "N", description = "Operations per thread instead of a duration (not with -D, nor with a stalled barrier run).")
     Long ops;
@@ -113,51 +98,39 @@ public final class ReclaimBenchCommand implements Callable<Integer> {
     @Option(names = "--sample-ms", paramLabel = "MS", defaultValue = "20", description = "Sampling period of the unreclaimed bytes (default ${DEFAULT-VALUE}).")
     long sampleMillis;
 
-    @Option(names = "--segment-mib", paramLabel = "MIB", defaultValue = "256", description = "Memory per node in MiB; never-free keeps every retired block in it (default ${DEFAULT-VALUE}).")
-    long segmentMib;
+    @Mixin
+    SegmentMibOption segmentMibOption = new SegmentMibOption(256);
 
     @Mixin
     WorkerSeedOption seedOption;
 
     @Mixin
-    SimCostOption simCostOption;
+    BenchFabricOptions fabricFlags;
 
     @Mixin
-    FabricOption fabricOption;
+    JsonOption jsonOption;
 
     @Mixin
-    DeviceOption deviceOption;
-
-    @Option(names = "--json", description = "Print the report as one JSON object (with every run's samples).")
-    boolean json;
-
-    @Option(names = "--plot", paramLabel = "FILE", description = "Draw unreclaimed memory over time as a PNG, one series per run.")
-    Path plot;
+    SharedOptions.PlotOption plotOption;
 
     @Mixin
     ClusterOptions clusterOptions;
 
-    @Unmatched
-    List<String> joinArgs = new ArrayList<>();
+    @Override
+    ClusterOptions clusterOptions() {
+        return clusterOptions;
+    }
+
 
     /** @param hostFabric the fabric without {@code --fabric} ({@link FabricChoice#detect}) */
     public ReclaimBenchCommand(Supplier<FabricChoice> hostFabric) {
         this(hostFabric, System.getenv(), UnaryOperator.identity());
     }
 
-    /**
-     * A command with its own environment and join settings: tests run several in one JVM as the
-     * processes of one cluster.
-     *
-     * @param hostFabric  the fabric without {@code --fabric} ({@link FabricChoice#detect})
-     * @param environment the environment the launcher rule and {@link RemusCluster} read
-     * @param joinSetup   applied to the join's builder last (e.g. a shared simulator fabric)
-     */
-    ReclaimBenchCommand(Supplier<FabricChoice> hostFabric, Map<String, String> environment,
-                        UnaryOperator<RemusCluster.Builder> joinSetup) {
+    /** A command with its own environment and join settings ({@link ClusterCapableCommand}). */
+    ReclaimBenchCommand(Supplier<FabricChoice> hostFabric, Map<String, String> environment, UnaryOperator<RemusCluster.Builder> joinSetup) {
+        super(environment, joinSetup);
         this.hostFabric = hostFabric;
-        this.environment = Map.copyOf(environment);
-        this.joinSetup = joinSetup;
     }
 
     @Override
@@ -167,27 +140,19 @@ public final class ReclaimBenchCommand implements Callable<Integer> {
         }
         clusterOptions.refuseJoinArgs(joinArgs);
         List<ReclaimBenchmarkConfig> configs = configs();
-        FabricChoice choice = FabricChoice.choose(spec.commandLine(), fabricOption.fabric, FabricChoice.given("-d", deviceOption.device),
-                SimFlags.simOnly(0, simCostOption.simCost), hostFabric);
-        SimCostModel cost = simCostOption.costModel(this::usage);
-        new OutputFiles().add("--plot", plot).check();
+        InProcessFabrics.Chosen chosen = InProcessFabrics.choose(spec.commandLine(), fabricFlags, hostFabric,
+                new OutputFiles().add("--plot", plotOption.plot), this::usage);
+        List<String> notes = chosen.notes();
+        Supplier<Fabric> fabrics = chosen.fabrics();
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
-        choice.announce(err);
-        List<String> notes = new ArrayList<>();
-        notes.add("fabric " + choice.name() + " (" + choice.reason() + ")");
-        Supplier<Fabric> fabrics = InProcessFabrics.of(choice.kind(), deviceOption.device, SimOptions.defaults().withCostModel(cost), notes);
-        if (choice.kind() == FabricKind.SIM && !cost.isFree()) {
-            notes.add("sim cost model " + cost.describe() + " (times are lower bounds)");
-        }
-        notes.add(ClusterOptions.hostLoad());
-        if (warmupSeconds > 0) {
-            for (ReclaimBenchmarkConfig w : warmUpConfigs(configs)) {
+        if (warmupOption.seconds() > 0) {
+            for (ReclaimBenchmarkConfig w : ReclaimBenchmarkConfig.warmUps(configs, warmup())) {
                 try (Fabric f = fabrics.get()) {
                     ReclaimBenchmark.run(f, w);
                 }
             }
-            notes.add("warm-up: each reclaimer ran " + warmupSeconds + " s unreported before the measured runs");
+            notes.add("warm-up: each reclaimer ran " + warmupOption.seconds() + " s unreported before the measured runs");
         }
         List<ReclaimBenchmarkResult> runs = new ArrayList<>();
         for (ReclaimBenchmarkConfig config : configs) {
@@ -195,18 +160,12 @@ public final class ReclaimBenchCommand implements Callable<Integer> {
                 runs.add(ReclaimBenchmark.run(f, config));
             }
         }
-        ReclaimReport report = new ReclaimReport(choice.name(), notes, runs);
+        ReclaimReport report = new ReclaimReport(chosen.name(), notes, runs);
         print(report, out);
         plot(report, err);
         return 0;
     }
 
-    /**
-     * @return whether this process runs as one node of a cluster of processes (the rule of {@link ClusterOptions})
-     */
-    boolean clusterMode() {
-        return clusterOptions.on(environment, joinArgs);
-    }
 
     /**
      * The cluster mode: joins, runs every configuration with the other processes, and prints node 0's
@@ -214,24 +173,24 @@ public final class ReclaimBenchCommand implements Callable<Integer> {
      * nodes do not wait for the drawing (minutes in an emulated guest) within their shutdown timeout.
      */
     private int callAsNode() throws IOException, InterruptedException {
-        if (simCostOption.simCost != null) {
+        if (fabricFlags.simCostOption.simCost != null) {
             throw usage("--sim-cost is for the simulator, in one JVM; not with one process per node");
         }
-        ClusterOptions.Join join = clusterOptions.prepare(joinArgs, fabricOption.fabric, deviceOption.device, environment, joinSetup, nodeCountOption.nodes);
+        ClusterOptions.Join join = clusterOptions.prepare(joinArgs, fabricFlags.fabricOption.fabric, fabricFlags.deviceOption.device, environment, joinSetup, nodeCountOption.nodes);
         List<ReclaimBenchmarkConfig> configs = configs(join.size(), EpochOptions.defaults().clockSkew());
-        new OutputFiles().add("--plot", plot).check();
-        join.ensureSegment(segmentMib << 20);
+        new OutputFiles().add("--plot", plotOption.plot).check();
+        join.ensureSegment(segmentMibOption.segmentMib << 20);
         ReclaimReport report = null;
         try (RemusCluster joined = join.join()) {
             List<String> notes = join.notes(joined, "counts, RDMA operations and unreclaimed-memory samples");
             notes.add("peak: the largest sum of the nodes' unreclaimed bytes sampled in the same --sample-ms period; "
                     + "final and retired: sums over the nodes");
             ClusterReclaimBenchmark bench = new ClusterReclaimBenchmark(joined, join.timeout());
-            if (warmupSeconds > 0) {
-                for (ReclaimBenchmarkConfig w : warmUpConfigs(configs)) {
+            if (warmupOption.seconds() > 0) {
+                for (ReclaimBenchmarkConfig w : ReclaimBenchmarkConfig.warmUps(configs, warmup())) {
                     bench.run(w);
                 }
-                notes.add("warm-up: each reclaimer ran " + warmupSeconds + " s unreported before the measured runs");
+                notes.add("warm-up: each reclaimer ran " + warmupOption.seconds() + " s unreported before the measured runs");
             }
             List<ReclaimBenchmarkResult> runs = new ArrayList<>();
             for (ReclaimBenchmarkConfig config : configs) {
@@ -256,7 +215,7 @@ public final class ReclaimBenchCommand implements Callable<Integer> {
     }
 
     private void print(ReclaimReport report, PrintWriter out) {
-        if (json) {
+        if (jsonOption.json) {
             ReclaimJsonFormat.write(report, out);
         } else {
             ReclaimHumanFormat.write(report, out);
@@ -264,29 +223,13 @@ public final class ReclaimBenchCommand implements Callable<Integer> {
     }
 
     private void plot(ReclaimReport report, PrintWriter err) throws IOException {
-        if (plot != null) {
+        if (plotOption.plot != null) {
             ReclaimBenchmarkConfig first = report.runs().getFirst().config();
             ReclaimPlot.write("remus bench reclaim, " + report.fabric() + " fabric, " + first.nodes() + " nodes x "
-                    + first.threadsPerNode() + " threads", report.runs(), ReclaimReport::label, plot);
-            err.println("wrote " + plot);
+                    + first.threadsPerNode() + " threads", report.runs(), ReclaimReport::label, plotOption.plot);
+            err.println("wrote " + plotOption.plot);
             err.flush();
         }
-    }
-
-    /** @return one unreported run of {@code --warmup} per reclaimer, without the stalled thread */
-    private List<ReclaimBenchmarkConfig> warmUpConfigs(List<ReclaimBenchmarkConfig> configs) {
-        Duration warmup = Duration.ofNanos(Math.round(warmupSeconds * 1e9));
-        List<ReclaimerKind> done = new ArrayList<>();
-        List<ReclaimBenchmarkConfig> warmUps = new ArrayList<>();
-        for (ReclaimBenchmarkConfig c : configs) {
-            if (!done.contains(c.reclaimer())) {
-                done.add(c.reclaimer());
-                warmUps.add(new ReclaimBenchmarkConfig(c.reclaimer(), c.nodes(), c.threadsPerNode(), warmup, 0, false,
-                        c.slots(), c.readPercent(), c.epoch(), c.barrierEvery(), c.sampleEvery(), c.segmentBytes(),
-                        c.seed() + 1));
-            }
-        }
-        return warmUps;
     }
 
     /**
@@ -321,23 +264,23 @@ public final class ReclaimBenchCommand implements Callable<Integer> {
                 throw usage("--reclaimer: " + e.getMessage());
             }
         }
-        List<Boolean> stalls = switch (stall.strip().toLowerCase(Locale.ROOT)) {
+        List<Boolean> stalls = switch (stallOption.stall.strip().toLowerCase(Locale.ROOT)) {
             case "no" -> List.of(false);
             case "yes" -> List.of(true);
             case "both" -> List.of(false, true);
-            default -> throw usage("--stall must be no, yes or both, got '" + stall + "'");
+            default -> throw usage("--stall must be no, yes or both, got '" + stallOption.stall + "'");
         };
-        if (!(durationSeconds > 0) || durationSeconds > 3600) {
-            throw usage("-D must be in (0, 3600] seconds, got " + durationSeconds);
+        if (!(durationOption.seconds > 0) || durationOption.seconds > 3600) {
+            throw usage("-D must be in (0, 3600] seconds, got " + durationOption.seconds);
         }
-        if (!(warmupSeconds >= 0) || warmupSeconds > 600) {
-            throw usage("--warmup must be in [0, 600] seconds, got " + warmupSeconds);
+        if (!(warmupOption.seconds() >= 0) || warmupOption.seconds() > 600) {
+            throw usage("--warmup must be in [0, 600] seconds, got " + warmupOption.seconds());
         }
         if (ops != null && ops < 1) {
             throw usage("--ops must be at least 1, got " + ops);
         }
         if (ops != null && matched("-D")) {
-            throw usage("--ops " + ops + " and -D " + durationSeconds + " exclude each other: a run is bounded by one");
+            throw usage("--ops " + ops + " and -D " + durationOption.seconds + " exclude each other: a run is bounded by one");
         }
         if (leaseMillis < 1 || leaseMillis > 3_600_000) {
             throw usage("--lease-ms must be 1..3600000, got " + leaseMillis);
@@ -348,19 +291,19 @@ public final class ReclaimBenchCommand implements Callable<Integer> {
         if (sampleMillis < 1 || sampleMillis > 60_000) {
             throw usage("--sample-ms must be 1..60000, got " + sampleMillis);
         }
-        if (segmentMib < 1 || segmentMib > 1024) {
-            throw usage("--segment-mib must be 1..1024, got " + segmentMib);
+        if (segmentMibOption.segmentMib < 1 || segmentMibOption.segmentMib > 1024) {
+            throw usage("--segment-mib must be 1..1024, got " + segmentMibOption.segmentMib);
         }
         long limit = limitKib << 10;
         EpochOptions epoch = ReclaimBenchmarkConfig.benchEpochOptions().withLease(Duration.ofMillis(leaseMillis))
                 .withClockSkew(clockSkew).withBytes(Math.max(1, limit / 4), limit);
-        Duration duration = ops == null ? Duration.ofNanos(Math.round(durationSeconds * 1e9)) : null;
+        Duration duration = ops == null ? Duration.ofNanos(Math.round(durationOption.seconds * 1e9)) : null;
         List<ReclaimBenchmarkConfig> configs = new ArrayList<>();
         for (ReclaimerKind k : kinds) {
             for (boolean s : stalls) {
                 try {
-                    configs.add(new ReclaimBenchmarkConfig(k, nodes, threads, duration, ops == null ? 0 : ops, s, slots,
-                            readPercent, epoch, barrierEvery, Duration.ofMillis(sampleMillis), segmentMib << 20, seedOption.seed));
+                    configs.add(new ReclaimBenchmarkConfig(k, nodes, threadsOption.one(), duration, ops == null ? 0 : ops, s, slots,
+                            readPercent, epoch, barrierEvery, Duration.ofMillis(sampleMillis), segmentMibOption.segmentMib << 20, seedOption.seed));
                 } catch (BadArgumentException e) {
                     throw usage(flagNames(e.getMessage()));
                 }
@@ -384,5 +327,10 @@ public final class ReclaimBenchCommand implements Callable<Integer> {
 
     private ParameterException usage(String message) {
         return new ParameterException(spec.commandLine(), message);
+    }
+
+    /** @return {@code --warmup} as a duration */
+    private Duration warmup() {
+        return Duration.ofNanos(Math.round(warmupOption.seconds() * 1e9));
     }
 }

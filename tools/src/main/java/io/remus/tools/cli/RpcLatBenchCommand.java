@@ -3,19 +3,15 @@ package io.remus.tools.cli;
 import io.remus.core.fabric.Fabric;
 import io.remus.core.rpc.RpcEndpoint;
 import io.remus.core.rpc.RpcPingPong;
-import io.remus.core.sim.SimCostModel;
-import io.remus.core.sim.SimOptions;
-import io.remus.bench.perftest.FabricKind;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
@@ -38,24 +34,17 @@ public final class RpcLatBenchCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Option(names = {"-n", "--iters"}, paramLabel = "N", defaultValue = "1000", description = "Measured calls (default ${DEFAULT-VALUE}).")
-    int iters;
-
-    @Option(names = {"-s", "--size"}, paramLabel = "BYTES", defaultValue = "2",
-            description = "Payload of the request and of the response, 0.." + RpcEndpoint.MAX_PAYLOAD + " (default ${DEFAULT-VALUE}, send-lat's).")
-    int size;
-
-    @Option(names = "--warmup", paramLabel = "N", defaultValue = "200", description = "Unmeasured calls first (default ${DEFAULT-VALUE}).")
-    int warmup;
+    @Mixin
+    SharedOptions.IterationsOption iterationsOption = new SharedOptions.IterationsOption(1000);
 
     @Mixin
-    SimCostOption simCostOption;
+    SharedOptions.MessageSizeOption sizeOption = new SharedOptions.MessageSizeOption(2);
 
     @Mixin
-    FabricOption fabricOption;
+    SharedOptions.WarmupOption warmupOption = new SharedOptions.WarmupOption("200");
 
     @Mixin
-    DeviceOption deviceOption;
+    BenchFabricOptions fabricFlags;
 
     /** @param hostFabric the fabric without {@code --fabric} ({@link FabricChoice#detect}) */
     public RpcLatBenchCommand(Supplier<FabricChoice> hostFabric) {
@@ -63,7 +52,10 @@ public final class RpcLatBenchCommand implements Callable<Integer> {
     }
 
     @Override
-    public Integer call() throws InterruptedException {
+    public Integer call() throws InterruptedException, IOException {
+        long iters = iterationsOption.iterations;
+        int size = sizeOption.size;
+        long warmup = warmupOption.iterations();
         if (iters < 1 || iters > 100_000_000) {
             throw usage("-n must be 1..100000000, got " + iters);
         }
@@ -73,23 +65,16 @@ public final class RpcLatBenchCommand implements Callable<Integer> {
         if (warmup < 0 || warmup > 100_000_000) {
             throw usage("--warmup must be 0..100000000, got " + warmup);
         }
-        FabricChoice choice = FabricChoice.choose(spec.commandLine(), fabricOption.fabric, FabricChoice.given("-d", deviceOption.device),
-                SimFlags.simOnly(0, simCostOption.simCost), hostFabric);
-        SimCostModel cost = simCostOption.costModel(this::usage);
+        InProcessFabrics.Chosen chosen = InProcessFabrics.choose(spec.commandLine(), fabricFlags, hostFabric,
+                new OutputFiles(), this::usage);
+        List<String> notes = chosen.notes();
+        Supplier<Fabric> fabrics = chosen.fabrics();
         PrintWriter out = spec.commandLine().getOut();
-        choice.announce(spec.commandLine().getErr());
-        List<String> notes = new ArrayList<>();
-        notes.add("fabric " + choice.name() + " (" + choice.reason() + ")");
-        Supplier<Fabric> fabrics = InProcessFabrics.of(choice.kind(), deviceOption.device, SimOptions.defaults().withCostModel(cost), notes);
-        if (choice.kind() == FabricKind.SIM && !cost.isFree()) {
-            notes.add("sim cost model " + cost.describe() + " (times are lower bounds)");
-        }
-        notes.add(ClusterOptions.hostLoad());
         RpcPingPong.Result r;
         try (Fabric f = fabrics.get()) {
-            r = RpcPingPong.run(f, iters, warmup, size, CALL_TIMEOUT);
+            r = RpcPingPong.run(f, (int) iters, (int) warmup, size, CALL_TIMEOUT);
         }
-        out.println("remus bench rpc-lat on " + choice.name());
+        out.println("remus bench rpc-lat on " + chosen.name());
         for (String note : notes) {
             out.println("note: " + note);
         }

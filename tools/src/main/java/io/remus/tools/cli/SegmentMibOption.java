@@ -3,10 +3,19 @@ package io.remus.tools.cli;
 import picocli.CommandLine.Option;
 
 /**
- * {@code --segment-mib}, a picocli mixin shared by {@code bench object} and {@code bench ds}: each node's memory;
- * each command checks it against what its runs need.
+ * {@code --segment-mib}, a picocli mixin shared by the commands that give each node memory: each node's memory
+ * in MiB, 64 unless the command passes its own default to the constructor; each command checks it against what
+ * its runs need.
  */
 public final class SegmentMibOption {
-    @Option(names = "--segment-mib", paramLabel = "MIB", defaultValue = "64", description = "Memory per node in MiB (default ${DEFAULT-VALUE}).")
+    @Option(names = "--segment-mib", paramLabel = "MIB", description = "Memory per node in MiB (default ${DEFAULT-VALUE}).")
     long segmentMib;
+
+    SegmentMibOption() {
+        this(64);
+    }
+
+    SegmentMibOption(long segmentMib) {
+        this.segmentMib = segmentMib;
+    }
 }

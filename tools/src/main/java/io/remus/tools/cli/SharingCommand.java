@@ -14,11 +14,8 @@ import io.remus.core.fabric.Fabric;
 import io.remus.tools.experiment.SharingPlot;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
-import picocli.CommandLine.Spec;
-import picocli.CommandLine.Unmatched;
 
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -28,7 +25,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.Callable;
 import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
 
@@ -59,63 +55,48 @@ import static io.remus.tools.report.JsonText.str;
                         + "every node's counts and latency histograms; the other nodes print nothing. Give every process "
                         + "the same flags.",
                 ""})
-public final class SharingCommand implements Callable<Integer> {
-    private final Map<String, String> environment;
-    private final UnaryOperator<RemusCluster.Builder> joinSetup;
-
-    @Spec
-    CommandSpec spec;
+public final class SharingCommand extends ClusterCapableCommand {
 
     @Mixin
     ClusterOptions clusterOptions;
 
-    @Unmatched
-    List<String> joinArgs = new ArrayList<>();
+    @Override
+    ClusterOptions clusterOptions() {
+        return clusterOptions;
+    }
+
 
     /** The command as the {@code remus} tool makes it: the process's environment, the join as its arguments say. */
     public SharingCommand() {
         this(System.getenv(), UnaryOperator.identity());
     }
 
-    /**
-     * A command with its own environment and join settings: tests run several in one JVM as the processes of
-     * one cluster.
-     *
-     * @param environment the environment the launcher rule and {@link RemusCluster} read
-     * @param joinSetup   applied to the join's builder last (e.g. a shared simulator fabric)
-     */
+    /** A command with its own environment and join settings ({@link ClusterCapableCommand}). */
     SharingCommand(Map<String, String> environment, UnaryOperator<RemusCluster.Builder> joinSetup) {
-        this.environment = Map.copyOf(environment);
-        this.joinSetup = joinSetup;
+        super(environment, joinSetup);
     }
 
-    @Option(names = "--ways", paramLabel = "WAY[,WAY...]", defaultValue = "faa,alock,spin,mcs,delegated,waitfree",
-            description = "Ways to run, in order (default ${DEFAULT-VALUE}).")
-    String ways;
+    @Mixin
+    SharedOptions.WaysOption waysOption = new SharedOptions.WaysOption("faa,alock,spin,mcs,delegated,waitfree");
 
     @Mixin
     ExperimentRunOptions runOptions;
 
-    @Option(names = "--threads", paramLabel = "T[,T...]", defaultValue = "2",
-            description = "Workers per node, 1..32; a list runs each (default ${DEFAULT-VALUE}).")
-    String threads;
+    @Mixin
+    SharedOptions.ThreadsOption threadsOption;
 
     @Option(names = "--counters", paramLabel = "N", defaultValue = "64",
             description = "Counters, 1..1048576, counter i on node i mod nodes (default ${DEFAULT-VALUE}).")
     int counters;
 
-    @Option(names = "--zipf", paramLabel = "THETA", defaultValue = "0",
-            description = "Zipfian constant of the picks, in [0, 1); 0 is uniform (default ${DEFAULT-VALUE}).")
-    double zipf;
+    @Mixin
+    SharedOptions.ZipfOption zipfOption;
 
-    @Option(names = "--p-local", paramLabel = "P",
-            description = "Fraction of picks on a counter of the worker's own node, in [0, 1], as bench lock "
-                    + "(default: pick over all counters).")
-    Double pLocal;
+    @Mixin
+    SharedOptions.LocalPickOption localPickOption;
 
-    @Option(names = {"-D", "--duration"}, paramLabel = "SECONDS", defaultValue = "2",
-            description = "Seconds per way and thread count, in [0.01, 3600] (default ${DEFAULT-VALUE}).")
-    double durationSeconds;
+    @Mixin
+    SharedOptions.DurationOption durationOption = new SharedOptions.DurationOption(2);
 
     @Mixin
     ExperimentFabricFlags fabricFlags;
@@ -125,13 +106,13 @@ public final class SharingCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException, InterruptedException {
-        if (clusterOptions.on(environment, joinArgs)) {
+        if (clusterMode()) {
             return callAsNode();
         }
         clusterOptions.refuseJoinArgs(joinArgs);
         List<SharingConfig> configs = configs();
         FabricKind kind = fabricFlags.kind(this::usage);
-        new OutputFiles().add("--plot", runOptions.plot).check();
+        new OutputFiles().add("--plot", runOptions.plot.plot).check();
         List<String> notes = new ArrayList<>();
         Supplier<Fabric> fabrics = fabricFlags.fabrics(kind, this::usage, notes);
         List<SharingRun> runs = new ArrayList<>();
@@ -146,15 +127,15 @@ public final class SharingCommand implements Callable<Integer> {
 
     /** The cluster mode: joins, runs every thread count and way with the other processes, and reports on node 0. */
     private int callAsNode() throws IOException, InterruptedException {
-        if (fabricFlags.simCost != null) {
+        if (fabricFlags.simCostOption.simCost != null) {
             throw usage("--sim-cost is for the simulator, in one JVM; not with one process per node");
         }
         boolean simAsked = spec.commandLine().getParseResult().hasMatchedOption("--fabric")
                 && fabricFlags.kind(this::usage) == FabricKind.SIM;
         ClusterOptions.Join join = clusterOptions.prepare(joinArgs, simAsked ? FabricKind.SIM : null, fabricFlags.deviceOption.device,
-                environment, joinSetup, runOptions.nodes);
+                environment, joinSetup, runOptions.nodeCount.nodes);
         List<SharingConfig> configs = configs(join.size());
-        new OutputFiles().add("--plot", runOptions.plot).check();
+        new OutputFiles().add("--plot", runOptions.plot.plot).check();
         try (RemusCluster joined = join.join()) {
             List<String> notes = join.notes(joined, "counts, per-counter increments and latency histograms");
             ClusterSharingExperiment experiment = new ClusterSharingExperiment(joined, join.timeout());
@@ -184,10 +165,10 @@ public final class SharingCommand implements Callable<Integer> {
         } else {
             table(out, first, notes, runs);
         }
-        if (runOptions.plot != null) {
+        if (runOptions.plot.plot != null) {
             SharingPlot.write("remus experiment sharing, " + title + ", " + first.nodes()
-                    + " nodes, " + first.counters() + " counters, " + durationSeconds + " s", runs, runOptions.plot);
-            spec.commandLine().getErr().println("wrote " + runOptions.plot);
+                    + " nodes, " + first.counters() + " counters, " + durationOption.seconds + " s", runs, runOptions.plot.plot);
+            spec.commandLine().getErr().println("wrote " + runOptions.plot.plot);
             spec.commandLine().getErr().flush();
         }
     }
@@ -217,7 +198,7 @@ public final class SharingCommand implements Callable<Integer> {
      * lower case, and {@code total}) and {@code round_trips_per_increment}.
      */
     private void json(PrintWriter out, SharingConfig c, FabricKind kind, List<String> notes, List<SharingRun> runs) {
-        String cost = kind == FabricKind.SIM && clusterOptions.on(environment, joinArgs) ? null
+        String cost = kind == FabricKind.SIM && clusterMode() ? null
                 : fabricFlags.costName(kind, this::usage);
         out.println(reportObject("sharing", kind.name().toLowerCase(Locale.ROOT), b -> {
             field(b, "cost_model", cost == null ? "null" : str(cost));
@@ -225,7 +206,7 @@ public final class SharingCommand implements Callable<Integer> {
             field(b, "counters", Integer.toString(c.counters()));
             field(b, "zipf", num(c.zipfTheta()));
             field(b, "p_local", c.usesPLocal() ? num(c.pLocal()) : "null");
-            field(b, "seconds", num(durationSeconds));
+            field(b, "seconds", num(durationOption.seconds));
         }, notes, runs, SharingCommand::jsonRun, b -> { }));
         out.flush();
     }
@@ -256,7 +237,7 @@ public final class SharingCommand implements Callable<Integer> {
      * @throws ParameterException naming the flag and its value when one is bad
      */
     List<SharingConfig> configs() {
-        return configs(runOptions.nodes);
+        return configs(runOptions.nodeCount.nodes);
     }
 
     /**
@@ -270,27 +251,27 @@ public final class SharingCommand implements Callable<Integer> {
         List<SharingWay> wayList;
         List<Integer> threadList;
         try {
-            wayList = CommaList.parse(ways, SharingWay::parse);
+            wayList = CommaList.parse(waysOption.ways, SharingWay::parse);
         } catch (BadArgumentException e) {
             throw usage("--ways: " + e.getMessage());
         }
         try {
-            threadList = CommaList.parse(threads, CommaList::wholeNumber);
+            threadList = CommaList.parse(threadsOption.threads, CommaList::wholeNumber);
         } catch (BadArgumentException e) {
             throw usage("--threads: " + e.getMessage());
         }
-        if (!(durationSeconds >= 0.01) || durationSeconds > 3600) {
-            throw usage("--duration must be in [0.01, 3600] seconds, got " + durationSeconds);
+        if (!(durationOption.seconds >= 0.01) || durationOption.seconds > 3600) {
+            throw usage("--duration must be in [0.01, 3600] seconds, got " + durationOption.seconds);
         }
-        if (runOptions.segmentMib < 1 || runOptions.segmentMib > 1024) {
-            throw usage("--segment-mib must be 1..1024, got " + runOptions.segmentMib);
+        if (runOptions.segment.segmentMib < 1 || runOptions.segment.segmentMib > 1024) {
+            throw usage("--segment-mib must be 1..1024, got " + runOptions.segment.segmentMib);
         }
-        Duration duration = Duration.ofNanos(Math.round(durationSeconds * 1e9));
+        Duration duration = Duration.ofNanos(Math.round(durationOption.seconds * 1e9));
         List<SharingConfig> configs = new ArrayList<>();
         for (int t : threadList) {
             try {
-                configs.add(new SharingConfig(wayList, nodeCount, t, counters, zipf, pLocal == null ? Double.NaN : pLocal,
-                        duration, runOptions.segmentMib << 20, runOptions.seed));
+                configs.add(new SharingConfig(wayList, nodeCount, t, counters, zipfOption.zipf, localPickOption.oneOrNaN(),
+                        duration, runOptions.segment.segmentMib << 20, runOptions.seed.seed));
             } catch (BadArgumentException e) {
                 throw usage(flagNames(e.getMessage()));
             }

@@ -7,12 +7,12 @@ import picocli.CommandLine.ParameterException;
 import java.util.function.Function;
 
 /**
- * {@code --sim-cost}, a picocli mixin shared by the benchmarks whose simulator runs without a cost model
- * unless one is named ({@code remus bench ...}); the experiments, whose default is another, declare their
- * own.
+ * {@code --sim-cost}, a picocli mixin shared by the commands that run on the simulator: the benchmarks
+ * ({@code remus bench ...}) run without a cost model unless one is named ({@link #costModel}), the experiments
+ * with {@code connectx5} ({@code ExperimentFabricFlags}).
  */
 public final class SimCostOption {
-    @Option(names = "--sim-cost", paramLabel = "MODEL", description = "Sim fabric: cost model of the simulated NIC, none or connectx5 (default none: no cost; see SimCostModel). Its times are lower bounds; compare ratios.")
+    @Option(names = "--sim-cost", paramLabel = "MODEL", description = "Sim fabric: cost model of the simulated NIC, none or connectx5 (default: none, no cost, for bench; connectx5 for experiment sharing and kv; see SimCostModel). Its times are lower bounds; compare ratios.")
     String simCost;
 
     /**

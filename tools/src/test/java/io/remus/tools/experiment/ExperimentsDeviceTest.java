@@ -1,8 +1,8 @@
 package io.remus.tools.experiment;
 
 import io.remus.tools.RemusRun;
-import io.remus.tools.experiment.numa.NumaNode;
-import io.remus.tools.experiment.numa.NumaTopology;
+import io.remus.bench.numa.NumaNode;
+import io.remus.bench.numa.NumaTopology;
 import io.remus.verbs.testing.DeviceTest;
 import io.remus.verbs.testing.DeviceTests;
 import org.junit.jupiter.api.io.TempDir;

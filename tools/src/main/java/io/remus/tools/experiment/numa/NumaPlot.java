@@ -1,5 +1,6 @@
 package io.remus.tools.experiment.numa;
 
+import io.remus.bench.numa.NumaRow;
 import io.remus.tools.plot.BarChart;
 import io.remus.tools.plot.BarPanel;
 

@@ -1,5 +1,7 @@
 package io.remus.tools.experiment.numa;
 
+import io.remus.bench.numa.NumaNode;
+import io.remus.bench.numa.NumaTopology;
 import io.remus.tools.RemusRun;
 import io.remus.tools.plot.BarChart;
 import io.remus.tools.plot.PngCharts;

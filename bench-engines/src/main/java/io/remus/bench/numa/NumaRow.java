@@ -1,4 +1,4 @@
-package io.remus.tools.experiment.numa;
+package io.remus.bench.numa;
 
 import io.remus.bench.stats.LatencySummary;
 

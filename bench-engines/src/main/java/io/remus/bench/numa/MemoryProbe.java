@@ -1,4 +1,4 @@
-package io.remus.tools.experiment.numa;
+package io.remus.bench.numa;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;

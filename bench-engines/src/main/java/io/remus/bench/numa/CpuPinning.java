@@ -1,4 +1,4 @@
-package io.remus.tools.experiment.numa;
+package io.remus.bench.numa;
 
 import io.remus.core.error.BadArgumentException;
 import io.remus.verbs.NumaPlacement;

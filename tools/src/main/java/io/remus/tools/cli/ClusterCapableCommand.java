@@ -1,0 +1,51 @@
+package io.remus.tools.cli;
+
+import io.remus.core.RemusCluster;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Unmatched;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.function.UnaryOperator;
+
+/**
+ * A command that runs every node in this process or, by {@link ClusterOptions}' rule, this process as one node
+ * of a cluster ({@code bench ds}, {@code lock}, {@code reclaim}, {@code experiment sharing}, {@code kv}): what
+ * the rule and the join read. Each command declares its {@link ClusterOptions} mixin itself, after its own
+ * options (picocli lists a superclass's options first).
+ */
+abstract class ClusterCapableCommand implements Callable<Integer> {
+    /** The environment the launcher rule and {@link RemusCluster} read. */
+    final Map<String, String> environment;
+
+    /** Applied to the join's builder last (e.g. a shared simulator fabric in tests). */
+    final UnaryOperator<RemusCluster.Builder> joinSetup;
+
+    @Spec
+    CommandSpec spec;
+
+    /** The arguments the join takes (e.g. {@code --node-id}), which picocli leaves to {@link ClusterOptions}. */
+    @Unmatched
+    List<String> joinArgs = new ArrayList<>();
+
+    /**
+     * @param environment the environment the launcher rule and {@link RemusCluster} read (tests run several
+     *                    commands in one JVM as the processes of one cluster)
+     * @param joinSetup   applied to the join's builder last
+     */
+    ClusterCapableCommand(Map<String, String> environment, UnaryOperator<RemusCluster.Builder> joinSetup) {
+        this.environment = Map.copyOf(environment);
+        this.joinSetup = joinSetup;
+    }
+
+    /** @return the command's cluster flags */
+    abstract ClusterOptions clusterOptions();
+
+    /** @return whether this process runs as one node of a cluster of processes */
+    final boolean clusterMode() {
+        return clusterOptions().on(environment, joinArgs);
+    }
+}
