@@ -14,8 +14,7 @@ import io.remus.core.fabric.Fabric;
 import io.remus.core.sim.SimCostModel;
 import io.remus.core.sim.SimOptions;
 import io.remus.tools.lock.LockCsv;
-import io.remus.tools.lock.LockHumanFormat;
-import io.remus.tools.lock.LockJsonFormat;
+import io.remus.tools.lock.LockFormat;
 import io.remus.tools.lock.LockReport;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -230,9 +229,9 @@ public final class LockBenchCommand extends ClusterCapableCommand {
     /** Prints the report as a table, or as JSON with {@code --json}. */
     private void print(LockReport report, PrintWriter out) {
         if (jsonOption.json) {
-            LockJsonFormat.write(report, out);
+            LockFormat.writeJson(report, out);
         } else {
-            LockHumanFormat.write(report, out);
+            LockFormat.writeHuman(report, out);
         }
     }
 

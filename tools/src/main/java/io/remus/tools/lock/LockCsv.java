@@ -1,12 +1,10 @@
 package io.remus.tools.lock;
 
 import io.remus.bench.lock.LockRun;
-import io.remus.bench.stats.LatencySummary;
 import io.remus.core.error.BadArgumentException;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 
 /**
  * The lock benchmark's CSV: one header-less row per run, comma-separated, numbers in the ROOT
@@ -29,9 +27,7 @@ import java.util.Locale;
  */
 public final class LockCsv {
     /** The column names in order; the file itself has no header. */
-    public static final List<String> COLUMNS = List.of("fabric", "lock", "nodes", "threads_per_node", "p_local",
-            "keys", "local_budget", "remote_budget", "seconds", "operations", "local_operations", "ops_per_sec",
-            "min_us", "median_us", "mean_us", "p90_us", "p99_us", "p99_9_us", "max_us");
+    public static final List<String> COLUMNS = LockFormat.RUN.csvNames();
 
     private LockCsv() {
     }
@@ -41,13 +37,7 @@ public final class LockCsv {
      * @return its CSV row, without a line terminator
      */
     public static String row(LockRun run) {
-        var c = run.config();
-        LatencySummary l = run.latency();
-        return String.join(",", run.fabric(), c.kind().cliName(), Integer.toString(c.nodes()),
-                Integer.toString(c.threadsPerNode()), num(c.pLocal()), Integer.toString(c.keys()),
-                Long.toString(c.localBudget()), Long.toString(c.remoteBudget()), num(run.seconds()),
-                Long.toString(run.operations()), Long.toString(run.localOperations()), num(run.throughput()),
-                us(l.min()), us(l.median()), us(l.mean()), us(l.p90()), us(l.p99()), us(l.p999()), us(l.max()));
+        return LockFormat.RUN.csvRow(run);
     }
 
     /**
@@ -93,13 +83,5 @@ public final class LockCsv {
      */
     public record Row(String fabric, String lock, double pLocal, int keys, double opsPerSec, double medianUs,
                       double p99Us) {
-    }
-
-    private static String num(double v) {
-        return String.format(Locale.ROOT, "%.6f", v);
-    }
-
-    private static String us(double nanos) {
-        return num(LatencySummary.usec(nanos));
     }
 }

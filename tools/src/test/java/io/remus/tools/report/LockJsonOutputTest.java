@@ -2,7 +2,7 @@ package io.remus.tools.report;
 
 import io.remus.alock.kind.LockKind;
 import io.remus.bench.lock.LockBenchmarkConfig;
-import io.remus.tools.lock.LockJsonFormat;
+import io.remus.tools.lock.LockFormat;
 import io.remus.tools.lock.LockReport;
 import io.remus.bench.lock.LockRun;
 import io.remus.bench.stats.LatencySummary;
@@ -31,7 +31,7 @@ class LockJsonOutputTest {
         LockReport report = new LockReport("sim", List.of("a \"quoted\" note"), List.of(run(LockKind.ALOCK, 0.9, 1000),
                 run(LockKind.SPIN, 0.9, 100), run(LockKind.MCS, 0.9, 250), run(LockKind.ALOCK, 1.0, 10)));
         StringWriter text = new StringWriter();
-        LockJsonFormat.write(report, new PrintWriter(text));
+        LockFormat.writeJson(report, new PrintWriter(text));
         Map<String, Object> json = (Map<String, Object>) Json.parse(text.toString());
         assertEquals(Set.of("tool", "test", "fabric", "unit", "notes", "runs", "speedups"), json.keySet());
         assertEquals("lock", json.get("test"));

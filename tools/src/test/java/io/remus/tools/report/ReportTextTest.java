@@ -25,8 +25,7 @@ import io.remus.tools.ds.DsJsonFormat;
 import io.remus.tools.ds.DsReport;
 import io.remus.tools.ds.DsSweepFormat;
 import io.remus.tools.lock.LockCsv;
-import io.remus.tools.lock.LockHumanFormat;
-import io.remus.tools.lock.LockJsonFormat;
+import io.remus.tools.lock.LockFormat;
 import io.remus.tools.lock.LockReport;
 import io.remus.tools.object.ObjectHumanFormat;
 import io.remus.tools.object.ObjectJsonFormat;
@@ -159,8 +158,8 @@ class ReportTextTest {
 
     @Test
     void shouldWriteTheLockReportsAsPinned() {
-        assertAll(() -> assertText("lock-human", out -> LockHumanFormat.write(lockReport(), out)),
-                () -> assertText("lock-json", out -> LockJsonFormat.write(lockReport(), out)),
+        assertAll(() -> assertText("lock-human", out -> LockFormat.writeHuman(lockReport(), out)),
+                () -> assertText("lock-json", out -> LockFormat.writeJson(lockReport(), out)),
                 () -> assertText("lock-csv", out -> lockReport().runs().forEach(r -> out.println(LockCsv.row(r)))));
     }
 
