@@ -7,8 +7,7 @@ import io.remus.bench.object.ObjectRun;
 import io.remus.bench.object.ObjectRunner;
 import io.remus.core.error.BadArgumentException;
 import io.remus.core.fabric.Fabric;
-import io.remus.tools.object.ObjectHumanFormat;
-import io.remus.tools.object.ObjectJsonFormat;
+import io.remus.tools.object.ObjectFormat;
 import io.remus.tools.object.ObjectReport;
 import io.remus.tools.plot.ObjectPlot;
 import picocli.CommandLine.Command;
@@ -124,9 +123,9 @@ public final class ObjectBenchCommand implements Callable<Integer> {
         }
         ObjectReport report = new ObjectReport(chosen.name(), notes, runs);
         if (jsonOption.json) {
-            ObjectJsonFormat.write(report, out);
+            ObjectFormat.writeJson(report, out);
         } else {
-            ObjectHumanFormat.write(report, out);
+            ObjectFormat.writeHuman(report, out);
         }
         if (plotOption.plot != null) {
             ObjectBenchmarkConfig first = configs.getFirst();

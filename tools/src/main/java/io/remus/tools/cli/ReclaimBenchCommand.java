@@ -11,8 +11,7 @@ import io.remus.core.error.BadArgumentException;
 import io.remus.core.fabric.Fabric;
 import io.remus.ds.reclaim.EpochOptions;
 import io.remus.tools.plot.ReclaimPlot;
-import io.remus.tools.reclaim.ReclaimHumanFormat;
-import io.remus.tools.reclaim.ReclaimJsonFormat;
+import io.remus.tools.reclaim.ReclaimFormat;
 import io.remus.tools.reclaim.ReclaimReport;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -216,9 +215,9 @@ public final class ReclaimBenchCommand extends ClusterCapableCommand {
 
     private void print(ReclaimReport report, PrintWriter out) {
         if (jsonOption.json) {
-            ReclaimJsonFormat.write(report, out);
+            ReclaimFormat.writeJson(report, out);
         } else {
-            ReclaimHumanFormat.write(report, out);
+            ReclaimFormat.writeHuman(report, out);
         }
     }
 

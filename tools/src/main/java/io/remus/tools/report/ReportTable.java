@@ -1,9 +1,13 @@
 package io.remus.tools.report;
 
+import io.remus.core.fabric.Opcode;
+
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.function.Function;
+import java.util.function.ToDoubleFunction;
 
 import static io.remus.tools.report.JsonText.num;
 import static io.remus.tools.report.JsonText.str;
@@ -24,6 +28,7 @@ import static io.remus.tools.report.JsonText.str;
  * @param <R> the row type
  */
 public final class ReportTable<R> {
+    private static final List<String> SHORT_NAMES = List.of("READ", "WRITE", "CAS", "FAA");
     private final List<Column<R>> columns = new ArrayList<>();
 
     private record Column<R>(String key, boolean isJson, String csv, String header, String format,
@@ -93,6 +98,26 @@ public final class ReportTable<R> {
     public ReportTable<R> column(String header, String format, Function<? super R, ?> value) {
         columns.add(new Column<>(null, false, null, header, format, null, value));
         return this;
+    }
+
+    /**
+     * The object {@code rdma_per_op}: one field per {@link Opcode}, lower case, then {@code total}; READs,
+     * WRITEs, compare-and-swaps and fetch-and-adds shown too ({@code READ WRITE CAS FAA}, {@code %6.2f}).
+     * {@code total} is the last column, for {@link #shown} to follow.
+     *
+     * @param perOp posted operations of an opcode per benchmark operation
+     * @param total every posted operation per benchmark operation
+     * @return this table
+     */
+    public ReportTable<R> rdmaPerOp(Function<? super R, ToDoubleFunction<Opcode>> perOp,
+                                    Function<? super R, Double> total) {
+        for (Opcode op : Opcode.values()) {
+            field("rdma_per_op." + op.name().toLowerCase(Locale.ROOT), r -> perOp.apply(r).applyAsDouble(op));
+            if (op.ordinal() <= Opcode.FETCH_AND_ADD.ordinal()) {
+                shown(SHORT_NAMES.get(op.ordinal()), "%6.2f");
+            }
+        }
+        return field("rdma_per_op.total", total);
     }
 
     /**

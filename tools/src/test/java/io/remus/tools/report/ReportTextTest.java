@@ -27,11 +27,9 @@ import io.remus.tools.ds.DsSweepFormat;
 import io.remus.tools.lock.LockCsv;
 import io.remus.tools.lock.LockFormat;
 import io.remus.tools.lock.LockReport;
-import io.remus.tools.object.ObjectHumanFormat;
-import io.remus.tools.object.ObjectJsonFormat;
+import io.remus.tools.object.ObjectFormat;
 import io.remus.tools.object.ObjectReport;
-import io.remus.tools.reclaim.ReclaimHumanFormat;
-import io.remus.tools.reclaim.ReclaimJsonFormat;
+import io.remus.tools.reclaim.ReclaimFormat;
 import io.remus.tools.reclaim.ReclaimReport;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -165,14 +163,14 @@ class ReportTextTest {
 
     @Test
     void shouldWriteTheObjectReportsAsPinned() {
-        assertAll(() -> assertText("object-human", out -> ObjectHumanFormat.write(objectReport(), out)),
-                () -> assertText("object-json", out -> ObjectJsonFormat.write(objectReport(), out)));
+        assertAll(() -> assertText("object-human", out -> ObjectFormat.writeHuman(objectReport(), out)),
+                () -> assertText("object-json", out -> ObjectFormat.writeJson(objectReport(), out)));
     }
 
     @Test
     void shouldWriteTheReclaimReportsAsPinned() {
-        assertAll(() -> assertText("reclaim-human", out -> ReclaimHumanFormat.write(reclaimReport(), out)),
-                () -> assertText("reclaim-json", out -> ReclaimJsonFormat.write(reclaimReport(), out)));
+        assertAll(() -> assertText("reclaim-human", out -> ReclaimFormat.writeHuman(reclaimReport(), out)),
+                () -> assertText("reclaim-json", out -> ReclaimFormat.writeJson(reclaimReport(), out)));
     }
 
     private static void assertText(String name, Consumer<PrintWriter> write) throws IOException {
