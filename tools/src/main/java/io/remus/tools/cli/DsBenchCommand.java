@@ -12,10 +12,8 @@ import io.remus.bench.structure.Ycsb;
 import io.remus.core.RemusCluster;
 import io.remus.core.error.BadArgumentException;
 import io.remus.core.fabric.Fabric;
-import io.remus.tools.ds.DsHumanFormat;
-import io.remus.tools.ds.DsJsonFormat;
+import io.remus.tools.ds.DsFormat;
 import io.remus.tools.ds.DsReport;
-import io.remus.tools.ds.DsSweepFormat;
 import io.remus.tools.plot.DsThreadsPlot;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -44,7 +42,7 @@ import java.util.function.UnaryOperator;
  * reports the run added up over the nodes ({@link ClusterDsBenchmark#aggregate}, latency histograms
  * merged). {@code --structure} and {@code --threads} take comma lists: every (structure, threads) pair
  * runs in turn ({@link DsSweep}), structures outer, and the runs print as one table
- * ({@link DsSweepFormat}), as one JSON object whose {@code runs} hold every pair, and, with
+ * ({@link DsFormat#writeSweep}), as one JSON object whose {@code runs} hold every pair, and, with
  * {@code --plot FILE}, as throughput against threads, one series per structure ({@link DsThreadsPlot}).
  * Exit status 0 on success, 1 when the run fails, 2 for bad flags.
  */
@@ -192,12 +190,12 @@ public final class DsBenchCommand extends ClusterCapableCommand {
     private void report(DsReport report) throws IOException {
         PrintWriter err = spec.commandLine().getErr();
         if (report.runs().size() == 1) {
-            DsHumanFormat.write(report, spec.commandLine().getOut());
+            DsFormat.writeHuman(report, spec.commandLine().getOut());
         } else {
-            DsSweepFormat.write(report, spec.commandLine().getOut());
+            DsFormat.writeSweep(report, spec.commandLine().getOut());
         }
         if (jsonOption.json != null) {
-            writeFile(jsonOption.json, out -> DsJsonFormat.write(report, out));
+            writeFile(jsonOption.json, out -> DsFormat.writeJson(report, out));
             err.println("wrote " + jsonOption.json);
         }
         if (metrics != null) {

@@ -20,10 +20,8 @@ import io.remus.bench.structure.OpType;
 import io.remus.bench.structure.StructureKind;
 import io.remus.bench.structure.Ycsb;
 import io.remus.core.fabric.Opcode;
-import io.remus.tools.ds.DsHumanFormat;
-import io.remus.tools.ds.DsJsonFormat;
+import io.remus.tools.ds.DsFormat;
 import io.remus.tools.ds.DsReport;
-import io.remus.tools.ds.DsSweepFormat;
 import io.remus.tools.lock.LockCsv;
 import io.remus.tools.lock.LockFormat;
 import io.remus.tools.lock.LockReport;
@@ -149,9 +147,9 @@ class ReportTextTest {
 
     @Test
     void shouldWriteTheDsReportsAsPinned() {
-        assertAll(() -> assertText("ds-human", out -> DsHumanFormat.write(dsReport(), out)),
-                () -> assertText("ds-json", out -> DsJsonFormat.write(dsReport(), out)),
-                () -> assertText("ds-sweep", out -> DsSweepFormat.write(dsReport(), out)));
+        assertAll(() -> assertText("ds-human", out -> DsFormat.writeHuman(dsReport(), out)),
+                () -> assertText("ds-json", out -> DsFormat.writeJson(dsReport(), out)),
+                () -> assertText("ds-sweep", out -> DsFormat.writeSweep(dsReport(), out)));
     }
 
     @Test
