@@ -6,6 +6,9 @@ import io.remus.bench.stats.LatencySummary;
 import org.HdrHistogram.Histogram;
 
 import java.util.function.Supplier;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * Runs one object benchmark on a fresh fabric with one fixed-range HdrHistogram per worker
@@ -38,5 +41,29 @@ public final class ObjectRunner {
             merged.add(h);
         }
         return new ObjectRun(result, LatencySummary.of(merged));
+    }
+
+    /**
+     * Runs the warm-ups of {@code configs} ({@link ObjectBenchmarkConfig#warmUps}) unreported, then each
+     * configuration, every run on a fresh fabric.
+     *
+     * @param fabrics makes a fresh fabric for each run; closed after it
+     * @param configs what to measure, in order
+     * @param warmup  how long each warm-up runs; null for none
+     * @return one run per configuration, in order
+     * @throws InterruptedException when interrupted while the workers run
+     */
+    public static List<ObjectRun> run(Supplier<Fabric> fabrics, List<ObjectBenchmarkConfig> configs, Duration warmup)
+            throws InterruptedException {
+        if (warmup != null) {
+            for (ObjectBenchmarkConfig w : ObjectBenchmarkConfig.warmUps(configs, warmup)) {
+                run(fabrics, w);
+            }
+        }
+        List<ObjectRun> runs = new ArrayList<>();
+        for (ObjectBenchmarkConfig config : configs) {
+            runs.add(run(fabrics, config));
+        }
+        return runs;
     }
 }

@@ -92,4 +92,37 @@ public final class SharingRunner {
         }
         return experiment.nodeId() == 0 ? Optional.of(runs) : Optional.empty();
     }
+
+    /**
+     * {@link #run(Supplier, SharingConfig)} for each configuration in turn (one per thread count).
+     *
+     * @param fabrics makes a fresh fabric for each run; closed after it
+     * @param configs what to run, in order
+     * @return every configuration's runs, in order
+     * @throws InterruptedException when interrupted while the workers run
+     */
+    public static List<SharingRun> run(Supplier<Fabric> fabrics, List<SharingConfig> configs) throws InterruptedException {
+        List<SharingRun> runs = new ArrayList<>();
+        for (SharingConfig c : configs) {
+            runs.addAll(run(fabrics, c));
+        }
+        return runs;
+    }
+
+    /**
+     * {@link #runAsNode(ClusterSharingExperiment, SharingConfig)} for each configuration in turn.
+     *
+     * @param experiment this process's cluster experiment
+     * @param configs    what to run, in order: the same on every node
+     * @return on node 0 every configuration's runs, in order, over every node; empty on the other nodes
+     * @throws InterruptedException when interrupted while the workers run
+     */
+    public static List<SharingRun> runAsNode(ClusterSharingExperiment experiment, List<SharingConfig> configs)
+            throws InterruptedException {
+        List<SharingRun> runs = new ArrayList<>();
+        for (SharingConfig c : configs) {
+            runAsNode(experiment, c).ifPresent(runs::addAll);
+        }
+        return runs;
+    }
 }

@@ -266,4 +266,27 @@ public final class ClusterReclaimBenchmark {
                 + w[10] + "/" + w[11] + " bytes, barrier every " + w[12] + ", sample every " + Duration.ofNanos(w[13])
                 + ", seed " + w[14];
     }
+
+    /**
+     * Runs the warm-ups of {@code configs} ({@link ReclaimBenchmarkConfig#warmUps}) unreported, then each
+     * configuration, with the other processes, which pass the same.
+     *
+     * @param configs what to measure, in order
+     * @param warmup  how long each warm-up runs; null for none
+     * @return per configuration, in order, what {@link #run(ReclaimBenchmarkConfig)} returned
+     * @throws InterruptedException when interrupted while the workers run
+     */
+    public List<List<ReclaimBenchmarkResult>> run(List<ReclaimBenchmarkConfig> configs, Duration warmup)
+            throws InterruptedException {
+        if (warmup != null) {
+            for (ReclaimBenchmarkConfig w : ReclaimBenchmarkConfig.warmUps(configs, warmup)) {
+                run(w);
+            }
+        }
+        List<List<ReclaimBenchmarkResult>> runs = new ArrayList<>();
+        for (ReclaimBenchmarkConfig config : configs) {
+            runs.add(run(config));
+        }
+        return runs;
+    }
 }

@@ -29,6 +29,7 @@ import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.stream.IntStream;
+import java.util.function.Supplier;
 
 /**
  * The reclamation benchmark: starts {@code nodes} nodes on a fabric, creates one shared
@@ -432,5 +433,33 @@ public final class ReclaimBenchmark {
                 throw new RemusException("the other workers did not arrive within " + bound + " (" + e + ")", e);
             }
         }
+    }
+
+    /**
+     * Runs the warm-ups of {@code configs} ({@link ReclaimBenchmarkConfig#warmUps}) unreported, then each
+     * configuration, every run on a fresh fabric.
+     *
+     * @param fabrics makes a fresh fabric for each run; closed after it
+     * @param configs what to measure, in order
+     * @param warmup  how long each warm-up runs; null for none
+     * @return one result per configuration, in order
+     * @throws RemusException when a worker failed or did not stop in time
+     */
+    public static List<ReclaimBenchmarkResult> run(Supplier<Fabric> fabrics, List<ReclaimBenchmarkConfig> configs,
+                                                   Duration warmup) throws InterruptedException {
+        if (warmup != null) {
+            for (ReclaimBenchmarkConfig w : ReclaimBenchmarkConfig.warmUps(configs, warmup)) {
+                try (Fabric f = fabrics.get()) {
+                    run(f, w);
+                }
+            }
+        }
+        List<ReclaimBenchmarkResult> runs = new ArrayList<>();
+        for (ReclaimBenchmarkConfig config : configs) {
+            try (Fabric f = fabrics.get()) {
+                runs.add(run(f, config));
+            }
+        }
+        return runs;
     }
 }

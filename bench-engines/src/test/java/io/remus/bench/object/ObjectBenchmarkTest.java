@@ -13,6 +13,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -97,6 +98,21 @@ class ObjectBenchmarkTest {
                 assertTrue(r.ops() - r.stalledOps() > r.othersDuringStall(), "the others ran before and after: " + what);
             }
         }
+    }
+
+    @Test
+    void shouldWarmUpThenRunEveryConfigurationOnAFreshFabricWhenGivenSeveral() throws InterruptedException {
+        List<ObjectBenchmarkConfig> configs = List.of(config(ObjectKind.COUNTER, ImplKind.WAITFREE, Duration.ofMillis(50), false),
+                config(ObjectKind.COUNTER, ImplKind.SPIN, Duration.ofMillis(50), false));
+        int[] fabrics = {0};
+        List<ObjectRun> runs = ObjectRunner.run(() -> {
+            fabrics[0]++;
+            return new SimFabric(SimOptions.defaults());
+        }, configs, Duration.ofMillis(10));
+        assertEquals(configs, runs.stream().map(r -> r.result().config()).toList());
+        assertEquals(ObjectBenchmarkConfig.warmUps(configs, Duration.ofMillis(10)).size() + 2, fabrics[0],
+                "a fresh fabric per warm-up and per measured run");
+        assertTrue(runs.stream().allMatch(r -> r.result().ops() > 0 && r.latency().count() > 0), runs.toString());
     }
 
     @Test

@@ -82,6 +82,21 @@ class SharingExperimentTest {
     }
 
     @Test
+    void shouldRunEveryConfigurationOnAFreshFabricInOrderWhenGivenSeveral() throws InterruptedException {
+        List<SharingWay> ways = List.of(SharingWay.FAA, SharingWay.ALOCK);
+        int[] fabrics = {0};
+        List<SharingRun> runs = SharingRunner.run(() -> {
+            fabrics[0]++;
+            return new SimFabric(SimOptions.defaults());
+        }, List.of(config(ways, 2, 1, 8, 0, Double.NaN), config(ways, 2, 2, 8, 0, Double.NaN)));
+        assertEquals(List.of(1, 1, 2, 2), runs.stream().map(SharingRun::threadsPerNode).toList());
+        assertEquals(List.of(SharingWay.FAA, SharingWay.ALOCK, SharingWay.FAA, SharingWay.ALOCK),
+                runs.stream().map(r -> r.result().way()).toList());
+        assertEquals(2, fabrics[0], "one fabric per configuration");
+        assertTrue(runs.stream().allMatch(r -> r.result().increments() > 0), runs.toString());
+    }
+
+    @Test
     void shouldPostOneFetchAndAddInOneRoundTripPerIncrementWhenTheWayIsFaa() throws InterruptedException {
         SharingResult r = run(config(List.of(SharingWay.FAA), 2, 2, 8, 0, 0.5),
                 new AtomicLongArray(SharingWay.values().length)).getFirst();

@@ -10,6 +10,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -48,6 +49,22 @@ class ReclaimBenchmarkTest {
         assertTrue(r.samples().size() >= 2, "sampled at the start and at the end");
         assertTrue(r.postedPerOp(Opcode.COMPARE_AND_SWAP) > 0, "replaces swap remote slots: " + r.postedPerOp(Opcode.COMPARE_AND_SWAP));
         assertTrue(r.postedPerOp() >= r.postedPerOp(Opcode.READ));
+    }
+
+    @Test
+    void shouldWarmUpThenRunEveryConfigurationOnAFreshFabricWhenGivenSeveral() throws InterruptedException {
+        List<ReclaimBenchmarkConfig> configs = List.of(config(ReclaimerKind.NEVER, false, null),
+                config(ReclaimerKind.BARRIER, false, null));
+        int[] fabrics = {0};
+        List<ReclaimBenchmarkResult> runs = ReclaimBenchmark.run(() -> {
+            fabrics[0]++;
+            return new SimFabric(SimOptions.defaults().withPoisonFreedBlocks(true));
+        }, configs, Duration.ofMillis(20));
+        assertEquals(configs, runs.stream().map(ReclaimBenchmarkResult::config).toList());
+        assertEquals(ReclaimBenchmarkConfig.warmUps(configs, Duration.ofMillis(20)).size() + 2, fabrics[0],
+                "a fresh fabric per warm-up and per measured run");
+        runs.forEach(ReclaimBenchmarkTest::assertConsistent);
+        assertEquals(2, ReclaimBenchmark.run(() -> new SimFabric(SimOptions.defaults()), configs, null).size());
     }
 
     @Test

@@ -57,16 +57,7 @@ import static io.remus.tools.report.JsonText.str;
                         + "over every node's counts and latency histograms; the other nodes print nothing. Give every "
                         + "process the same flags.",
                 ""})
-public final class KvCommand extends ClusterCapableCommand {
-
-    @Mixin
-    ClusterOptions clusterOptions;
-
-    @Override
-    ClusterOptions clusterOptions() {
-        return clusterOptions;
-    }
-
+public final class KvCommand extends WorkloadExperimentCommand {
 
     /** The command as the {@code remus} tool makes it: the process's environment, the join as its arguments say. */
     public KvCommand() {
@@ -86,38 +77,16 @@ public final class KvCommand extends ClusterCapableCommand {
     String workloads;
 
     @Mixin
-    ExperimentRunOptions runOptions;
-
-    @Mixin
-    SharedOptions.ThreadsOption threadsOption;
-
-    @Mixin
     SharedOptions.KeysOption keysOption = new SharedOptions.KeysOption("1000");
-
-    @Mixin
-    SharedOptions.ZipfOption zipfOption;
-
-    @Mixin
-    SharedOptions.LocalPickOption localPickOption;
-
-    @Mixin
-    SharedOptions.DurationOption durationOption = new SharedOptions.DurationOption(2);
 
     @Mixin
     SharedOptions.ValueSizeOption valueSizeOption = new SharedOptions.ValueSizeOption(8);
 
     @Mixin
-    ExperimentFabricFlags fabricFlags;
-
-    @Mixin
     JsonFileOption jsonOption;
 
     @Override
-    public Integer call() throws IOException, InterruptedException {
-        if (clusterMode()) {
-            return callAsNode();
-        }
-        clusterOptions.refuseJoinArgs(joinArgs);
+    int callInProcess() throws IOException, InterruptedException {
         KvConfig config = config();
         FabricKind kind = fabricFlags.kind(this::usage);
         new OutputFiles().add("--json", jsonOption.json).add("--plot", runOptions.plot.plot).check();
@@ -129,22 +98,16 @@ public final class KvCommand extends ClusterCapableCommand {
         return 0;
     }
 
-    /** The cluster mode: joins, runs every workload and way with the other processes, and reports on node 0. */
-    private int callAsNode() throws IOException, InterruptedException {
-        if (fabricFlags.simCostOption.simCost != null) {
-            throw usage("--sim-cost is for the simulator, in one JVM; not with one process per node");
-        }
-        boolean simAsked = spec.commandLine().getParseResult().hasMatchedOption("--fabric")
-                && fabricFlags.kind(this::usage) == FabricKind.SIM;
-        ClusterOptions.Join join = clusterOptions.prepare(joinArgs, simAsked ? FabricKind.SIM : null, fabricFlags.deviceOption.device,
-                environment, joinSetup, runOptions.nodeCount.nodes);
+    /** The cluster mode: runs every workload and way with the other processes, and reports on node 0. */
+    @Override
+    int callAsNode(ClusterOptions.Join join) throws IOException, InterruptedException {
         KvConfig config = config(join.size());
         new OutputFiles().add("--json", jsonOption.json).add("--plot", runOptions.plot.plot).check();
         try (RemusCluster joined = join.join()) {
             List<String> notes = join.notes(joined, "counts and latency histograms");
             Optional<List<KvRun>> runs = KvRunner.runAsNode(new ClusterKvExperiment(joined, join.timeout()), config);
             if (runs.isPresent()) {
-                FabricKind kind = joined.fabric().name().startsWith("sim") ? FabricKind.SIM : FabricKind.VERBS;
+                FabricKind kind = kindOf(joined);
                 notes.add("check: a read of a value another process's worker wrote is checked for its key, its whole value "
                         + "and the reader's own updates, not against that worker's updates");
                 report(config, kind, notes, runs.get(), joined.fabric().name(), null);
@@ -276,13 +239,7 @@ public final class KvCommand extends ClusterCapableCommand {
         } catch (BadArgumentException e) {
             throw usage("--workload: " + e.getMessage());
         }
-        if (!(durationOption.seconds >= 0.01) || durationOption.seconds > 3600) {
-            throw usage("--duration must be in [0.01, 3600] seconds, got " + durationOption.seconds);
-        }
-        if (runOptions.segment.segmentMib < 1 || runOptions.segment.segmentMib > 1024) {
-            throw usage("--segment-mib must be 1..1024, got " + runOptions.segment.segmentMib);
-        }
-        Duration duration = Duration.ofNanos(Math.round(durationOption.seconds * 1e9));
+        Duration duration = duration();
         try {
             return new KvConfig(wayList, workloadList, nodeCount, threadsOption.one(), keysOption.one(), zipfOption.zipf, localPickOption.oneOrNaN(),
                     duration, runOptions.segment.segmentMib << 20, runOptions.seed.seed, valueSizeOption.valueSize);
@@ -292,13 +249,8 @@ public final class KvCommand extends ClusterCapableCommand {
     }
 
     private static String flagNames(String message) {
-        return message.replace("threadsPerNode", "--threads").replace("nodes must", "--nodes must")
-                .replace("keys must", "--keys must").replace("zipfTheta", "--zipf").replace("pLocal", "--p-local")
-                .replace("workloads must", "--workload must").replace(": keys ", ": --keys ")
-                .replace("< nodes", "< --nodes").replace("valueBytes", "--value-size");
+        return sharedFlagNames(message).replace("keys must", "--keys must").replace("workloads must", "--workload must")
+                .replace(": keys ", ": --keys ").replace("valueBytes", "--value-size");
     }
 
-    private ParameterException usage(String message) {
-        return new ParameterException(spec.commandLine(), message);
-    }
 }

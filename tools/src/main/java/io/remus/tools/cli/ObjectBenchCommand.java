@@ -110,16 +110,11 @@ public final class ObjectBenchCommand implements Callable<Integer> {
                     + "queue/stack: after announcing and reading, before its compare-and-swap); counter, max, register "
                     + "and sst have no such step and stop between two operations");
         }
-        if (warmupOption.seconds() > 0) {
-            Duration warmup = Duration.ofNanos(Math.max(10_000_000L, Math.round(warmupOption.seconds() * 1e9)));
-            for (ObjectBenchmarkConfig w : ObjectBenchmarkConfig.warmUps(configs, warmup)) {
-                ObjectRunner.run(fabrics, w);
-            }
+        Duration warmup = warmupOption.seconds() > 0
+                ? Duration.ofNanos(Math.max(10_000_000L, Math.round(warmupOption.seconds() * 1e9))) : null;
+        List<ObjectRun> runs = ObjectRunner.run(fabrics, configs, warmup);
+        if (warmup != null) {
             notes.add("warm-up: each object and implementation ran " + warmupOption.seconds() + " s unreported before the measured runs");
-        }
-        List<ObjectRun> runs = new ArrayList<>();
-        for (ObjectBenchmarkConfig config : configs) {
-            runs.add(ObjectRunner.run(fabrics, config));
         }
         ObjectReport report = new ObjectReport(chosen.name(), notes, runs);
         if (jsonOption.json) {

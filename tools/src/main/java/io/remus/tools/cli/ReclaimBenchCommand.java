@@ -1,6 +1,5 @@
 package io.remus.tools.cli;
 
-import io.remus.bench.perftest.FabricKind;
 import io.remus.bench.reclaim.ClusterReclaimBenchmark;
 import io.remus.bench.reclaim.ReclaimBenchmark;
 import io.remus.bench.reclaim.ReclaimBenchmarkConfig;
@@ -145,20 +144,8 @@ public final class ReclaimBenchCommand extends ClusterCapableCommand {
         Supplier<Fabric> fabrics = chosen.fabrics();
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
-        if (warmupOption.seconds() > 0) {
-            for (ReclaimBenchmarkConfig w : ReclaimBenchmarkConfig.warmUps(configs, warmup())) {
-                try (Fabric f = fabrics.get()) {
-                    ReclaimBenchmark.run(f, w);
-                }
-            }
-            notes.add("warm-up: each reclaimer ran " + warmupOption.seconds() + " s unreported before the measured runs");
-        }
-        List<ReclaimBenchmarkResult> runs = new ArrayList<>();
-        for (ReclaimBenchmarkConfig config : configs) {
-            try (Fabric f = fabrics.get()) {
-                runs.add(ReclaimBenchmark.run(f, config));
-            }
-        }
+        List<ReclaimBenchmarkResult> runs = ReclaimBenchmark.run(fabrics, configs, warmup());
+        noteWarmup(notes);
         ReclaimReport report = new ReclaimReport(chosen.name(), notes, runs);
         print(report, out);
         plot(report, err);
@@ -185,15 +172,10 @@ public final class ReclaimBenchCommand extends ClusterCapableCommand {
             notes.add("peak: the largest sum of the nodes' unreclaimed bytes sampled in the same --sample-ms period; "
                     + "final and retired: sums over the nodes");
             ClusterReclaimBenchmark bench = new ClusterReclaimBenchmark(joined, join.timeout());
-            if (warmupOption.seconds() > 0) {
-                for (ReclaimBenchmarkConfig w : ReclaimBenchmarkConfig.warmUps(configs, warmup())) {
-                    bench.run(w);
-                }
-                notes.add("warm-up: each reclaimer ran " + warmupOption.seconds() + " s unreported before the measured runs");
-            }
+            List<List<ReclaimBenchmarkResult>> byConfig = bench.run(configs, warmup());
+            noteWarmup(notes);
             List<ReclaimBenchmarkResult> runs = new ArrayList<>();
-            for (ReclaimBenchmarkConfig config : configs) {
-                List<ReclaimBenchmarkResult> byNode = bench.run(config);
+            for (List<ReclaimBenchmarkResult> byNode : byConfig) {
                 if (joined.nodeId() == 0) {
                     ReclaimBenchmarkResult all = ClusterReclaimBenchmark.aggregate(byNode);
                     runs.add(all);
@@ -328,8 +310,14 @@ public final class ReclaimBenchCommand extends ClusterCapableCommand {
         return new ParameterException(spec.commandLine(), message);
     }
 
-    /** @return {@code --warmup} as a duration */
+    private void noteWarmup(List<String> notes) {
+        if (warmup() != null) {
+            notes.add("warm-up: each reclaimer ran " + warmupOption.seconds() + " s unreported before the measured runs");
+        }
+    }
+
+    /** @return {@code --warmup} as a duration, or null without warm-ups */
     private Duration warmup() {
-        return Duration.ofNanos(Math.round(warmupOption.seconds() * 1e9));
+        return warmupOption.seconds() > 0 ? Duration.ofNanos(Math.round(warmupOption.seconds() * 1e9)) : null;
     }
 }

@@ -24,7 +24,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Optional;
 import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
 
@@ -55,16 +54,7 @@ import static io.remus.tools.report.JsonText.str;
                         + "every node's counts and latency histograms; the other nodes print nothing. Give every process "
                         + "the same flags.",
                 ""})
-public final class SharingCommand extends ClusterCapableCommand {
-
-    @Mixin
-    ClusterOptions clusterOptions;
-
-    @Override
-    ClusterOptions clusterOptions() {
-        return clusterOptions;
-    }
-
+public final class SharingCommand extends WorkloadExperimentCommand {
 
     /** The command as the {@code remus} tool makes it: the process's environment, the join as its arguments say. */
     public SharingCommand() {
@@ -79,74 +69,37 @@ public final class SharingCommand extends ClusterCapableCommand {
     @Mixin
     SharedOptions.WaysOption waysOption = new SharedOptions.WaysOption("faa,alock,spin,mcs,delegated,waitfree");
 
-    @Mixin
-    ExperimentRunOptions runOptions;
-
-    @Mixin
-    SharedOptions.ThreadsOption threadsOption;
-
     @Option(names = "--counters", paramLabel = "N", defaultValue = "64",
             description = "Counters, 1..1048576, counter i on node i mod nodes (default ${DEFAULT-VALUE}).")
     int counters;
 
     @Mixin
-    SharedOptions.ZipfOption zipfOption;
-
-    @Mixin
-    SharedOptions.LocalPickOption localPickOption;
-
-    @Mixin
-    SharedOptions.DurationOption durationOption = new SharedOptions.DurationOption(2);
-
-    @Mixin
-    ExperimentFabricFlags fabricFlags;
-
-    @Mixin
     JsonOption jsonOption;
 
     @Override
-    public Integer call() throws IOException, InterruptedException {
-        if (clusterMode()) {
-            return callAsNode();
-        }
-        clusterOptions.refuseJoinArgs(joinArgs);
+    int callInProcess() throws IOException, InterruptedException {
         List<SharingConfig> configs = configs();
         FabricKind kind = fabricFlags.kind(this::usage);
         new OutputFiles().add("--plot", runOptions.plot.plot).check();
         List<String> notes = new ArrayList<>();
         Supplier<Fabric> fabrics = fabricFlags.fabrics(kind, this::usage, notes);
-        List<SharingRun> runs = new ArrayList<>();
-        for (SharingConfig c : configs) {
-            runs.addAll(SharingRunner.run(fabrics, c));
-        }
+        List<SharingRun> runs = SharingRunner.run(fabrics, configs);
         SharingConfig first = configs.getFirst();
         notes.add(ClusterOptions.hostLoad());
         report(kind, first, notes, runs, fabricFlags.title(kind, this::usage));
         return 0;
     }
 
-    /** The cluster mode: joins, runs every thread count and way with the other processes, and reports on node 0. */
-    private int callAsNode() throws IOException, InterruptedException {
-        if (fabricFlags.simCostOption.simCost != null) {
-            throw usage("--sim-cost is for the simulator, in one JVM; not with one process per node");
-        }
-        boolean simAsked = spec.commandLine().getParseResult().hasMatchedOption("--fabric")
-                && fabricFlags.kind(this::usage) == FabricKind.SIM;
-        ClusterOptions.Join join = clusterOptions.prepare(joinArgs, simAsked ? FabricKind.SIM : null, fabricFlags.deviceOption.device,
-                environment, joinSetup, runOptions.nodeCount.nodes);
+    /** The cluster mode: runs every thread count and way with the other processes, and reports on node 0. */
+    @Override
+    int callAsNode(ClusterOptions.Join join) throws IOException, InterruptedException {
         List<SharingConfig> configs = configs(join.size());
         new OutputFiles().add("--plot", runOptions.plot.plot).check();
         try (RemusCluster joined = join.join()) {
             List<String> notes = join.notes(joined, "counts, per-counter increments and latency histograms");
-            ClusterSharingExperiment experiment = new ClusterSharingExperiment(joined, join.timeout());
-            List<SharingRun> runs = new ArrayList<>();
-            for (SharingConfig c : configs) {
-                Optional<List<SharingRun>> all = SharingRunner.runAsNode(experiment, c);
-                all.ifPresent(runs::addAll);
-            }
+            List<SharingRun> runs = SharingRunner.runAsNode(new ClusterSharingExperiment(joined, join.timeout()), configs);
             if (joined.nodeId() == 0) {
-                FabricKind kind = joined.fabric().name().startsWith("sim") ? FabricKind.SIM : FabricKind.VERBS;
-                report(kind, configs.getFirst(), notes, runs, joined.fabric().name());
+                report(kindOf(joined), configs.getFirst(), notes, runs, joined.fabric().name());
             }
         }
         return 0;
@@ -260,13 +213,7 @@ public final class SharingCommand extends ClusterCapableCommand {
         } catch (BadArgumentException e) {
             throw usage("--threads: " + e.getMessage());
         }
-        if (!(durationOption.seconds >= 0.01) || durationOption.seconds > 3600) {
-            throw usage("--duration must be in [0.01, 3600] seconds, got " + durationOption.seconds);
-        }
-        if (runOptions.segment.segmentMib < 1 || runOptions.segment.segmentMib > 1024) {
-            throw usage("--segment-mib must be 1..1024, got " + runOptions.segment.segmentMib);
-        }
-        Duration duration = Duration.ofNanos(Math.round(durationOption.seconds * 1e9));
+        Duration duration = duration();
         List<SharingConfig> configs = new ArrayList<>();
         for (int t : threadList) {
             try {
@@ -280,12 +227,7 @@ public final class SharingCommand extends ClusterCapableCommand {
     }
 
     private static String flagNames(String message) {
-        return message.replace("threadsPerNode", "--threads").replace("nodes must", "--nodes must")
-                .replace("counters must", "--counters must").replace("zipfTheta", "--zipf").replace("pLocal", "--p-local")
-                .replace(": counters ", ": --counters ").replace("< nodes", "< --nodes");
+        return sharedFlagNames(message).replace("counters must", "--counters must").replace(": counters ", ": --counters ");
     }
 
-    private ParameterException usage(String message) {
-        return new ParameterException(spec.commandLine(), message);
-    }
 }
