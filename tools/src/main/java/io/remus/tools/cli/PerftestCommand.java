@@ -1,10 +1,12 @@
 package io.remus.tools.cli;
 
+import io.remus.core.error.BadArgumentException;
 import io.remus.core.sim.SimCostModel;
 import io.remus.core.sim.SimOptions;
 import io.remus.bench.perftest.AtomicType;
 import io.remus.bench.perftest.Bandwidth;
 import io.remus.bench.perftest.BenchFailedException;
+import io.remus.bench.perftest.BenchFlags;
 import io.remus.bench.perftest.BenchOperation;
 import io.remus.bench.perftest.BenchRunner;
 import io.remus.bench.perftest.BenchSettings;
@@ -58,36 +60,9 @@ import java.util.function.Supplier;
  */
 @Command(mixinStandardHelpOptions = true, sortOptions = false, usageHelpAutoWidth = true)
 public final class PerftestCommand implements Callable<Integer> {
-    /** The largest message size accepted. */
-    public static final int MAX_SIZE = 1 << 28;
-    /** The most iterations {@code -n} and {@code --warmup} accept: a run of them is days at any message rate. */
-    public static final long MAX_ITERATIONS = 1_000_000_000_000L;
     /** Above this many bytes moved per run (all sizes, warm-up included) a run warns that it will take long. */
     static final long LONG_RUN_BYTES = 1L << 40;
-    /**
-     * On the simulator, the most bytes a run with {@code -n} may move: every size (and {@code --repeat}) times
-     * {@code -n} plus {@code --warmup}, times {@code -q} for bandwidth tests. The simulator copies every
-     * request's bytes word by word in this process, so a run near the cap lasts minutes; a larger one is
-     * refused before it starts, and {@code -D} bounds a run instead.
-     */
-    public static final long SIM_MAX_RUN_BYTES = 128L << 30;
-    /**
-     * On the simulator, the most bytes in flight at once: {@code -q} times {@code -t} times the largest size.
-     * The posting thread executes what it posts, so this bounds how far one round of posts may run past
-     * {@code -D} or {@code --timeout} (seconds, not minutes).
-     */
-    public static final long SIM_MAX_IN_FLIGHT_BYTES = 4L << 30;
-    /** On the simulator, the most work requests in flight at once ({@code -q} times {@code -t}). */
-    public static final int SIM_MAX_IN_FLIGHT = 1 << 16;
-    private static final int ALL_SIZES_MAX = 1 << 23;
     private static final int CLOCK_SAMPLES = 10_001;
-    /** The most runs of each size {@code --repeat} accepts. */
-    static final int MAX_REPEAT = 1000;
-    /** perftest's default CQ moderation ({@code DEF_CQ_MOD}). */
-    static final int DEFAULT_CQ_MODERATION = 100;
-    /** Above this message size perftest turns CQ moderation off unless asked ({@code MSG_SIZE_CQ_MOD_LIMIT}). */
-    static final int CQ_MODERATION_SIZE_LIMIT = 8192;
-
     private final BenchTest test;
     private final Supplier<FabricChoice> hostFabric;
     private final List<String> settingNotes = new ArrayList<>();
@@ -306,7 +281,7 @@ public final class PerftestCommand implements Callable<Integer> {
     }
 
     private int serveVerbs(BenchSettings s, PrintWriter err) {
-        int runs = VerbsBenchServer.serve(verbsOptions(s), s, bufferBytes(s), signature(s),
+        int runs = VerbsBenchServer.serve(verbsOptions(s), s, BenchFlags.bufferBytes(s), signature(s),
                 Duration.ofNanos(Math.round(idleTimeoutSeconds * 1e9)), err);
         err.println("remus bench server: the client ran " + runs + " run(s) (one per size and --repeat) and is done");
         err.flush();
@@ -334,10 +309,6 @@ public final class PerftestCommand implements Callable<Integer> {
             }
         }
         return inlineChoice;
-    }
-
-    private static long bufferBytes(BenchSettings s) {
-        return Bandwidth.bufferBytes(s.maxSize(), s.queuePairs(), s.test() == BenchTest.SEND_BW);
     }
 
     /**
@@ -421,57 +392,25 @@ public final class PerftestCommand implements Callable<Integer> {
      *                            the simulator holds both sides' buffers in this process
      */
     void checkBuffers(BenchSettings s, FabricKind kind, long memory) {
-        long bytes = bufferBytes(s) * (kind == FabricKind.SIM ? 2 : 1);
-        if (memory > 0 && bytes > memory) {
-            throw usage("-s " + s.maxSize() + " with -q " + s.queuePairs() + " needs " + (bytes >> 20)
-                    + " MiB of buffers" + (kind == FabricKind.SIM ? " (both sides, in this process)" : "")
-                    + ", more than this host's " + (memory >> 20) + " MiB of memory");
+        try {
+            BenchFlags.checkBuffers(s, kind, memory);
+        } catch (BadArgumentException e) {
+            throw usage(e.getMessage());
         }
     }
 
     /**
-     * The simulator's bounds on a run, checked before anything is allocated: at most
-     * {@link #SIM_MAX_IN_FLIGHT} work requests and {@link #SIM_MAX_IN_FLIGHT_BYTES} in flight, and, without
-     * {@code -D}, at most {@link #SIM_MAX_RUN_BYTES} moved. No bound applies on verbs, where the device
-     * limits the queues and moves the bytes.
+     * {@link BenchFlags#checkSimulatorBounds} for these flags.
      *
      * @param s    the settings
      * @param kind the fabric
      * @throws ParameterException naming the flags and the amount when a bound is passed
      */
     void checkSimulatorBounds(BenchSettings s, FabricKind kind) {
-        if (kind != FabricKind.SIM) {
-            return;
-        }
-        int qps = test.isLatency() ? 1 : s.queuePairs();
-        int depth = test.isLatency() ? 1 : Math.max(1, s.txDepth());
-        long requests = (long) qps * depth;
-        String t = !test.isLatency() && txDepthOption.depth != null && txDepthOption.depth != depth ? txDepthOption.depth + " (" + depth + " after the cap at -n)"
-                : String.valueOf(depth);
-        if (requests > SIM_MAX_IN_FLIGHT) {
-            throw usage("-q " + qps + " x -t " + t + " = " + requests + " work requests in flight: the simulator "
-                    + "holds at most " + SIM_MAX_IN_FLIGHT + " (it queues and executes each in this process); lower -q or -t");
-        }
-        long inFlight = requests * s.maxSize();
-        if (inFlight > SIM_MAX_IN_FLIGHT_BYTES) {
-            throw usage(String.format(java.util.Locale.ROOT, "-s %d with -q %d x -t %s puts %.1f GiB in flight: the "
-                    + "simulator copies at most %d GiB per round of posts, so that -D and --timeout bound the run; "
-                    + "lower -s, -q or -t", s.maxSize(), qps, t, inFlight / (double) (1L << 30),
-                    SIM_MAX_IN_FLIGHT_BYTES >> 30));
-        }
-        if (s.durationMode()) {
-            return;
-        }
-        double bytes = 0;
-        for (int size : s.sizes()) {
-            bytes += (double) size * ((double) s.iterations() + s.warmupIterations()) * qps;
-        }
-        if (bytes > SIM_MAX_RUN_BYTES) {
-            throw usage(String.format(java.util.Locale.ROOT, "on the simulator this run moves %.1f GiB (-s %d, -n %d, "
-                    + "--warmup %d%s), more than its cap of %d GiB per run (the simulator copies every byte in this "
-                    + "process); lower -n or -s, or bound the run with -D", bytes / (1L << 30),
-                    s.maxSize(), s.iterations(), s.warmupIterations(), test.isLatency() ? "" : ", -q " + qps,
-                    SIM_MAX_RUN_BYTES >> 30));
+        try {
+            flags().checkSimulatorBounds(s, kind);
+        } catch (BadArgumentException e) {
+            throw usage(e.getMessage());
         }
     }
 
@@ -519,13 +458,13 @@ public final class PerftestCommand implements Callable<Integer> {
             if (qpTimeout != ConnectionOptions.defaults().timeout()) {
                 notes.add("QP ACK timeout " + qpTimeout + " (4.096 us * 2^" + qpTimeout + ", -u)");
             }
-            return new VerbsBenchTransport(verbsOptions(s), bufferBytes(s), s.queuePairs(),
+            return new VerbsBenchTransport(verbsOptions(s), BenchFlags.bufferBytes(s), s.queuePairs(),
                     s.inFlightPerQueuePair(), s.outstandingReads(), signature(s), s.timeout());
         }
         if (simLatencyOption.simLatencyNanos > 0) {
             notes.add("sim execution latency injected: " + simLatencyOption.simLatencyNanos + " ns per work request");
         }
-        long buffer = bufferBytes(s);
+        long buffer = BenchFlags.bufferBytes(s);
         SimCostModel cost = simCostOption.costModel(this::usage);
         if (!cost.isFree()) {
             notes.add("sim cost model " + cost.describe() + " (times are lower bounds)");
@@ -545,167 +484,50 @@ public final class PerftestCommand implements Callable<Integer> {
      */
     BenchSettings settings() {
         settingNotes.clear();
-        boolean atomic = test.operation() == BenchOperation.ATOMIC;
-        Double seconds = durationOption.seconds;
-        if (seconds != null && seconds != Math.rint(seconds)) {
-            throw usage("-D must be a whole number of seconds, got " + seconds);
-        }
-        Long durationSeconds = seconds == null ? null : seconds.longValue();
-        Long warmup = warmupOption.iterations();
-        if (jsonOption.json && perftestFormat) {
-            throw usage("--json and --perftest-format exclude each other");
-        }
-        if (sizeOption.size != null && all) {
-            throw usage("-s and -a exclude each other");
-        }
-        if (sizeOption.size != null && (sizeOption.size < 1 || sizeOption.size > MAX_SIZE)) {
-            throw usage("-s must be 1.." + MAX_SIZE + ", got " + sizeOption.size);
-        }
-        if (atomic && sizeOption.size != null && sizeOption.size != 8) {
-            throw usage("atomic tests use 8-byte messages, got -s " + sizeOption.size);
-        }
-        if (repeat < 1 || repeat > MAX_REPEAT) {
-            throw usage("--repeat must be 1.." + MAX_REPEAT + ", got " + repeat);
-        }
-        if (iterationsOption.iterations != null && (iterationsOption.iterations < 1 || iterationsOption.iterations > MAX_ITERATIONS)) {
-            throw usage("-n must be 1.." + MAX_ITERATIONS + ", got " + iterationsOption.iterations);
-        }
-        if (durationSeconds != null && durationSeconds < 1) {
-            throw usage("-D must be at least 1 second, got " + durationSeconds);
-        }
-        if (durationSeconds != null && iterationsOption.iterations != null) {
-            throw usage("-D and -n exclude each other");
-        }
-        if (marginSeconds != null && durationSeconds == null) {
-            throw usage("--margin applies only with -D");
-        }
-        if (txDepthOption.depth != null && (txDepthOption.depth < 1 || txDepthOption.depth > 16384)) {
-            throw usage("-t must be 1..16384, got " + txDepthOption.depth);
-        }
-        if (queuePairs < 1 || queuePairs > 1024) {
-            throw usage("-q must be 1..1024, got " + queuePairs);
-        }
-        if (outstanding != null && (outstanding < 1 || outstanding > 255)) {
-            throw usage("-o must be 1..255, got " + outstanding);
-        }
-        if (cqModeration != null && (cqModeration < 1 || cqModeration > 1024)) {
-            throw usage("-Q must be 1..1024, got " + cqModeration);
-        }
-        if (cqModeration != null && test.isLatency()) {
-            throw usage("-Q applies to bandwidth tests (latency tests wait for every completion)");
-        }
-        if (test.isLatency() && (queuePairs != 1 || (txDepthOption.depth != null && txDepthOption.depth != 1))) {
-            throw usage("latency tests run one work request at a time on one QP (-q 1, -t 1), as in perftest");
-        }
-        if (rxDepth < 1 || rxDepth > 16384) {
-            throw usage("-r must be 1..16384, got " + rxDepth);
-        }
-        if (qpTimeout < 0 || qpTimeout > 31) {
-            throw usage("-u must be 0..31, got " + qpTimeout);
-        }
-        if (inlineSize != null && inlineSize < 0) {
-            throw usage("-I must not be negative, got " + inlineSize);
-        }
-        if (ibPort < 1 || ibPort > 255) {
-            throw usage("-i must be 1..255, got " + ibPort);
-        }
-        if (gidIndex != null && gidIndex < 0) {
-            throw usage("-x must not be negative, got " + gidIndex);
-        }
-        if (!(timeoutOption.seconds > 0) || timeoutOption.seconds > 3600) {
-            throw usage("--timeout must be in (0, 3600] seconds, got " + timeoutOption.seconds);
-        }
-        if (!(idleTimeoutSeconds > 0) || idleTimeoutSeconds > 86400) {
-            throw usage("--idle-timeout must be in (0, 86400] seconds, got " + idleTimeoutSeconds);
-        }
-        if (server != null && matched("--idle-timeout")) {
-            throw usage("--idle-timeout is the server's wait for its client: not for a client (server address " + server + ")");
-        }
-        if (tcpPort < 1 || tcpPort > 65535) {
-            throw usage("-p must be 1..65535, got " + tcpPort);
-        }
-        if (rdmaCm && matched("-u")) {
-            throw usage("-u and -R exclude each other: with -R rdma_cm chooses the QPs' ACK timeout");
-        }
-        if (simLatencyOption.simLatencyNanos < 0) {
-            throw usage("--sim-latency-ns must not be negative, got " + simLatencyOption.simLatencyNanos);
-        }
-        if (simLatencyOption.simLatencyNanos > timeoutOption.seconds * 1e9) {
-            throw usage("--sim-latency-ns " + simLatencyOption.simLatencyNanos + " is longer than --timeout " + timeoutOption.seconds
-                    + " s: every work request would time out");
-        }
-        simCostOption.costModel(this::usage);
-        if (!test.isLatency() && (hgrm != null || intervalLog != null)) {
-            throw usage("--hgrm and --interval-log apply to latency tests");
-        }
-        if (!test.isLatency() && plotOption.plot != null) {
-            throw usage("--plot applies to latency tests");
-        }
-        List<Integer> sizes = repeated(sizes(atomic));
-        long n = iterationsOption.iterations != null ? iterationsOption.iterations : test.defaultIterations();
-        if (warmup != null && (warmup < 0 || warmup > MAX_ITERATIONS)) {
-            throw usage("--warmup must be 0.." + MAX_ITERATIONS + ", got " + warmup);
-        }
-        long warm = warmup != null ? warmup : n / 10;
-        Duration duration = durationSeconds == null ? null : Duration.ofSeconds(durationSeconds);
-        Duration margin = null;
-        if (duration != null) {
-            margin = marginSeconds != null ? Duration.ofMillis(Math.round(marginSeconds * 1000))
-                    : Duration.ofMillis(Math.min(2000, duration.toMillis() / 4));
-            if (margin.isNegative() || margin.multipliedBy(2).compareTo(duration) >= 0) {
-                throw usage("--margin must be at least 0 and less than half of -D");
+        try {
+            BenchFlags.wholeSeconds(durationOption.seconds);
+            BenchFlags flags = flags();
+            if (jsonOption.json && perftestFormat) {
+                throw usage("--json and --perftest-format exclude each other");
             }
-        }
-        int depth = txDepthOption.depth != null ? txDepthOption.depth : test.defaultTxDepth();
-        if (duration == null && depth > n) {
-            settingNotes.add("TX depth " + depth + " capped at -n " + n + " (as perftest: no more work requests in "
-                    + "flight than the run has)");
-            depth = (int) n;
-        }
-        return new BenchSettings(test, sizes, n, warm, duration, margin, depth, queuePairs,
-                outstanding == null ? BenchSettings.DEVICE_MOST_READS : outstanding,
-                cqModeration(sizes, depth), atomicType, Duration.ofNanos(Math.round(timeoutOption.seconds * 1e9)));
-    }
-
-    /**
-     * perftest's rule: 100, or what {@code -Q} says; 1 for a single size above 8192 bytes unless {@code -Q}
-     * is given (there it buys nothing, and a completion per 100 large messages makes the last ones' time
-     * coarse); never more than the TX depth. Latency tests: 1.
-     */
-    private int cqModeration(List<Integer> sizes, int depth) {
-        if (test.isLatency()) {
-            return 1;
-        }
-        int q = cqModeration != null ? cqModeration : DEFAULT_CQ_MODERATION;
-        if (cqModeration == null && !all && sizes.getFirst() > CQ_MODERATION_SIZE_LIMIT) {
-            q = 1;
-        }
-        return Math.min(q, depth);
-    }
-
-    private List<Integer> sizes(boolean atomic) {
-        if (atomic) {
-            return List.of(8);
-        }
-        if (!all) {
-            return List.of(sizeOption.size != null ? sizeOption.size : test.defaultSize());
-        }
-        List<Integer> sizes = new ArrayList<>();
-        for (int s = 2; s <= ALL_SIZES_MAX; s *= 2) {
-            sizes.add(s);
-        }
-        return sizes;
-    }
-
-    /** @return each of {@code sizes} {@code repeat} times in a row */
-    private List<Integer> repeated(List<Integer> sizes) {
-        List<Integer> runs = new ArrayList<>(sizes.size() * repeat);
-        for (int s : sizes) {
-            for (int r = 0; r < repeat; r++) {
-                runs.add(s);
+            flags.check();
+            if (!(idleTimeoutSeconds > 0) || idleTimeoutSeconds > 86400) {
+                throw usage("--idle-timeout must be in (0, 86400] seconds, got " + idleTimeoutSeconds);
             }
+            if (server != null && matched("--idle-timeout")) {
+                throw usage("--idle-timeout is the server's wait for its client: not for a client (server address " + server + ")");
+            }
+            if (tcpPort < 1 || tcpPort > 65535) {
+                throw usage("-p must be 1..65535, got " + tcpPort);
+            }
+            if (rdmaCm && matched("-u")) {
+                throw usage("-u and -R exclude each other: with -R rdma_cm chooses the QPs' ACK timeout");
+            }
+            if (simLatencyOption.simLatencyNanos < 0) {
+                throw usage("--sim-latency-ns must not be negative, got " + simLatencyOption.simLatencyNanos);
+            }
+            if (simLatencyOption.simLatencyNanos > timeoutOption.seconds * 1e9) {
+                throw usage("--sim-latency-ns " + simLatencyOption.simLatencyNanos + " is longer than --timeout " + timeoutOption.seconds
+                        + " s: every work request would time out");
+            }
+            simCostOption.costModel(this::usage);
+            if (!test.isLatency() && (hgrm != null || intervalLog != null)) {
+                throw usage("--hgrm and --interval-log apply to latency tests");
+            }
+            if (!test.isLatency() && plotOption.plot != null) {
+                throw usage("--plot applies to latency tests");
+            }
+            return flags.settings(settingNotes);
+        } catch (BadArgumentException e) {
+            throw usage(e.getMessage());
         }
-        return runs;
+    }
+
+    /** @return the flags the engine's rules apply to, as given */
+    private BenchFlags flags() {
+        return new BenchFlags(test, sizeOption.size, all, repeat, iterationsOption.iterations, warmupOption.iterations(),
+                durationOption.seconds, marginSeconds, txDepthOption.depth, queuePairs, outstanding, cqModeration, rxDepth,
+                qpTimeout, inlineSize, ibPort, gidIndex, atomicType, timeoutOption.seconds);
     }
 
     private ParameterException usage(String message) {
