@@ -392,11 +392,7 @@ public final class PerftestCommand implements Callable<Integer> {
      *                            the simulator holds both sides' buffers in this process
      */
     void checkBuffers(BenchSettings s, FabricKind kind, long memory) {
-        try {
-            BenchFlags.checkBuffers(s, kind, memory);
-        } catch (BadArgumentException e) {
-            throw usage(e.getMessage());
-        }
+        engineRule(() -> BenchFlags.checkBuffers(s, kind, memory));
     }
 
     /**
@@ -407,8 +403,13 @@ public final class PerftestCommand implements Callable<Integer> {
      * @throws ParameterException naming the flags and the amount when a bound is passed
      */
     void checkSimulatorBounds(BenchSettings s, FabricKind kind) {
+        engineRule(() -> flags().checkSimulatorBounds(s, kind));
+    }
+
+    /** Runs an engine rule's check, its error a usage error. */
+    private void engineRule(Runnable check) {
         try {
-            flags().checkSimulatorBounds(s, kind);
+            check.run();
         } catch (BadArgumentException e) {
             throw usage(e.getMessage());
         }

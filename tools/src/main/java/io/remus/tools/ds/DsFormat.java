@@ -13,7 +13,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.function.ToDoubleFunction;
 
-import static io.remus.tools.report.JsonReportWriter.printReport;
 import static io.remus.tools.report.JsonText.str;
 
 /**
@@ -185,7 +184,7 @@ public final class DsFormat {
      * @param out    where the object goes, as one line
      */
     public static void writeJson(DsReport report, PrintWriter out) {
-        printReport(out, "ds", report.fabric(), report.notes(), report.runs(), (b, r) -> b.append(RUN.json(r)));
+        RUN.printJson(out, "ds", report.fabric(), report.notes(), report.runs());
     }
 
     /**

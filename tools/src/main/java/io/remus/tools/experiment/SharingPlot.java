@@ -4,15 +4,11 @@ import io.remus.bench.object.SharingRun;
 import io.remus.core.error.BadArgumentException;
 import io.remus.tools.plot.BarChart;
 import io.remus.tools.plot.BarPanel;
-import io.remus.tools.plot.PngCharts;
-import org.knowm.xchart.CategoryChart;
+import io.remus.tools.plot.GroupedBars;
 
 import java.io.IOException;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
-import java.util.function.ToDoubleFunction;
 
 /**
  * The runs of {@code remus experiment sharing} as grouped bars: one group per thread count, one bar per
@@ -31,39 +27,11 @@ public final class SharingPlot {
         if (runs.isEmpty()) {
             throw new BadArgumentException("no sharing run to plot");
         }
-        List<String> groups = new ArrayList<>();
-        List<String> ways = new ArrayList<>();
-        for (SharingRun r : runs) {
-            String g = group(r);
-            if (!groups.contains(g)) {
-                groups.add(g);
-            }
-            String way = r.result().way().flagName();
-            if (!ways.contains(way)) {
-                ways.add(way);
-            }
-        }
-        return List.of(
-                panel("throughput", "increments per second, all workers [log]", groups, ways, runs,
-                        r -> r.result().opsPerSecond()),
-                panel("median latency", "microseconds [log]", groups, ways, runs, r -> r.latency().median() / 1000.0),
-                panel("p99 latency", "microseconds [log]", groups, ways, runs, r -> r.latency().p99() / 1000.0));
-    }
-
-    private static String group(SharingRun r) {
-        return r.threadsPerNode() + " threads/node";
-    }
-
-    private static BarPanel panel(String title, String axis, List<String> groups, List<String> ways, List<SharingRun> runs,
-                                  ToDoubleFunction<SharingRun> value) {
-        double[][] values = new double[ways.size()][groups.size()];
-        for (double[] row : values) {
-            Arrays.fill(row, Double.NaN);
-        }
-        for (SharingRun r : runs) {
-            values[ways.indexOf(r.result().way().flagName())][groups.indexOf(group(r))] = value.applyAsDouble(r);
-        }
-        return new BarPanel(title, "workers per node", axis, groups, ways, values, true);
+        GroupedBars<SharingRun> bars = new GroupedBars<>(runs, "workers per node", r -> r.threadsPerNode() + " threads/node",
+                r -> r.result().way().flagName());
+        return List.of(bars.panel("throughput", "increments per second, all workers [log]", r -> r.result().opsPerSecond()),
+                bars.panel("median latency", "microseconds [log]", r -> r.latency().median() / 1000.0),
+                bars.panel("p99 latency", "microseconds [log]", r -> r.latency().p99() / 1000.0));
     }
 
     /**
@@ -75,10 +43,6 @@ public final class SharingPlot {
      * @throws IOException when it cannot be written
      */
     public static void write(String title, List<SharingRun> runs, Path png) throws IOException {
-        List<CategoryChart> charts = new ArrayList<>();
-        for (BarPanel panel : panels(runs)) {
-            charts.add(BarChart.chart(panel));
-        }
-        PngCharts.write(PngCharts.stack(title, charts, 1), png);
+        BarChart.write(title, panels(runs), png);
     }
 }

@@ -2,13 +2,11 @@ package io.remus.tools.object;
 
 import io.remus.bench.object.ObjectRun;
 import io.remus.bench.stats.LatencySummary;
-import io.remus.core.fabric.Opcode;
 import io.remus.tools.report.ReportTable;
 
 import java.io.PrintWriter;
+import java.util.List;
 import java.util.Locale;
-
-import static io.remus.tools.report.JsonReportWriter.printReport;
 
 /**
  * The outputs of {@code remus bench object}, from one declaration of a run's columns.
@@ -59,12 +57,10 @@ public final class ObjectFormat {
      * @param out    where they go
      */
     public static void writeHuman(ObjectReport report, PrintWriter out) {
-        ReportTable.title(out, "object", report.fabric(), report.notes());
-        RUN.print(out, "", report.runs());
-        out.println("(threads per node; latency of the live workers, the stalled one's left out; READ..total: posted "
-                + "RDMA operations per operation, the lock's included; stall ms: how long worker 0 stood still; "
-                + "others: operations the other workers completed meanwhile)");
-        out.flush();
+        RUN.printHuman(out, "object", report.fabric(), report.notes(), report.runs(), List.of("(threads per node; "
+                + "latency of the live workers, the stalled one's left out; READ..total: posted RDMA operations per "
+                + "operation, the lock's included; stall ms: how long worker 0 stood still; others: operations the "
+                + "other workers completed meanwhile)"));
     }
 
     /**
@@ -74,7 +70,7 @@ public final class ObjectFormat {
      * @param out    where the object goes, as one line
      */
     public static void writeJson(ObjectReport report, PrintWriter out) {
-        printReport(out, "object", report.fabric(), report.notes(), report.runs(), (b, r) -> b.append(RUN.json(r)));
+        RUN.printJson(out, "object", report.fabric(), report.notes(), report.runs());
     }
 
     private static double us(long nanos) {

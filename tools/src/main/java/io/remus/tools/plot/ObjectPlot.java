@@ -7,9 +7,7 @@ import org.knowm.xchart.CategoryChart;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
-import java.util.function.ToDoubleFunction;
 
 /**
  * The runs of {@code remus bench object} as grouped bars: one group per object (with and without the
@@ -31,37 +29,11 @@ public final class ObjectPlot {
         if (runs.isEmpty()) {
             throw new BadArgumentException("no object run to plot");
         }
-        List<String> groups = new ArrayList<>();
-        List<String> impls = new ArrayList<>();
-        for (ObjectRun r : runs) {
-            if (!groups.contains(r.group())) {
-                groups.add(r.group());
-            }
-            String impl = r.result().config().impl().flagName();
-            if (!impls.contains(impl)) {
-                impls.add(impl);
-            }
-        }
-        return List.of(
-                panel("throughput", "operations per second, all workers [log]", groups, impls, runs,
-                        r -> r.result().opsPerSecond()),
-                panel("p99.9 latency of the live workers", "microseconds [log]", groups, impls, runs,
-                        r -> r.latency().p999() / 1000.0),
-                panel("largest latency of the live workers", "microseconds [log]", groups, impls, runs,
-                        r -> r.latency().max() / 1000.0));
-    }
-
-    private static BarPanel panel(String title, String axis, List<String> groups, List<String> impls, List<ObjectRun> runs,
-                                  ToDoubleFunction<ObjectRun> value) {
-        double[][] values = new double[impls.size()][groups.size()];
-        for (double[] row : values) {
-            Arrays.fill(row, Double.NaN);
-        }
-        for (ObjectRun r : runs) {
-            values[impls.indexOf(r.result().config().impl().flagName())][groups.indexOf(r.group())] = value.applyAsDouble(r);
-        }
-        return new BarPanel(title, "object (+stall: worker 0 stood still for half of the run)", axis, groups, impls,
-                values, true);
+        GroupedBars<ObjectRun> bars = new GroupedBars<>(runs, "object (+stall: worker 0 stood still for half of the run)",
+                ObjectRun::group, r -> r.result().config().impl().flagName());
+        return List.of(bars.panel("throughput", "operations per second, all workers [log]", r -> r.result().opsPerSecond()),
+                bars.panel("p99.9 latency of the live workers", "microseconds [log]", r -> r.latency().p999() / 1000.0),
+                bars.panel("largest latency of the live workers", "microseconds [log]", r -> r.latency().max() / 1000.0));
     }
 
     /**

@@ -4,9 +4,9 @@ import io.remus.bench.reclaim.ReclaimBenchmarkResult;
 import io.remus.tools.report.ReportTable;
 
 import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
-
-import static io.remus.tools.report.JsonReportWriter.printReport;
 
 /**
  * The outputs of {@code remus bench reclaim}, from one declaration of a run's columns.
@@ -66,17 +66,16 @@ public final class ReclaimFormat {
      * @param out    where they go
      */
     public static void writeHuman(ReclaimReport report, PrintWriter out) {
-        ReportTable.title(out, "reclaim", report.fabric(), report.notes());
-        RUN.print(out, "", report.runs());
+        List<String> after = new ArrayList<>();
         for (ReclaimBenchmarkResult r : report.runs()) {
             if (r.firstViolation() != null) {
-                out.println(ReclaimReport.label(r) + ": a read found freed memory: " + r.firstViolation());
+                after.add(ReclaimReport.label(r) + ": a read found freed memory: " + r.firstViolation());
             }
         }
-        out.println("(threads per node; retired/peak/final: unreclaimed bytes summed over the workers; bound: the "
+        after.add("(threads per node; retired/peak/final: unreclaimed bytes summed over the workers; bound: the "
                 + "epoch reclaimer's documented limit; READ..FAA: posted RDMA operations per churn operation; "
                 + "uaf: reads that found freed memory)");
-        out.flush();
+        RUN.printHuman(out, "reclaim", report.fabric(), report.notes(), report.runs(), after);
     }
 
     /**
@@ -86,7 +85,7 @@ public final class ReclaimFormat {
      * @param out    where the object goes, as one line
      */
     public static void writeJson(ReclaimReport report, PrintWriter out) {
-        printReport(out, "reclaim", report.fabric(), report.notes(), report.runs(), (b, r) -> b.append(RUN.json(r)));
+        RUN.printJson(out, "reclaim", report.fabric(), report.notes(), report.runs());
     }
 
     /**

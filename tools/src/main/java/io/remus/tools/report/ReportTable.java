@@ -250,6 +250,37 @@ public final class ReportTable<R> {
     }
 
     /**
+     * Prints a human report: its title and notes ({@link #title}), the table of its rows, then the lines after.
+     *
+     * @param out    where it goes
+     * @param test   the bench command's name
+     * @param fabric the fabric's name
+     * @param notes  the report's notes
+     * @param rows   the rows
+     * @param after  lines after the table
+     */
+    public void printHuman(PrintWriter out, String test, String fabric, List<String> notes, List<? extends R> rows,
+                           List<String> after) {
+        title(out, test, fabric, notes);
+        print(out, "", rows);
+        after.forEach(out::println);
+        out.flush();
+    }
+
+    /**
+     * Prints the JSON report of the rows ({@link JsonReportWriter#printReport}), each row one object.
+     *
+     * @param out    where it goes, as one line
+     * @param test   the value of {@code test}
+     * @param fabric the value of {@code fabric}
+     * @param notes  the value of {@code notes}
+     * @param rows   the runs
+     */
+    public void printJson(PrintWriter out, String test, String fabric, List<String> notes, List<? extends R> rows) {
+        JsonReportWriter.printReport(out, test, fabric, notes, rows, (b, r) -> b.append(json(r)));
+    }
+
+    /**
      * Prints the title line of a human report, {@code remus bench TEST on FABRIC}, and a line per note.
      *
      * @param out    where they go
