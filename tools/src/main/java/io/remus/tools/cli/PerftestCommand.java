@@ -328,37 +328,23 @@ public final class PerftestCommand implements Callable<Integer> {
      */
     FabricChoice fabricChoice() {
         List<String> verbsOnly = new ArrayList<>();
-        if (server != null) {
-            verbsOnly.add("server address " + server);
-        }
-        if (deviceOption.device != null) {
-            verbsOnly.add("-d " + deviceOption.device);
-        }
-        if (matched("-i")) {
-            verbsOnly.add("-i " + ibPort);
-        }
-        if (gidIndex != null) {
-            verbsOnly.add("-x " + gidIndex);
-        }
-        if (matched("-p")) {
-            verbsOnly.add("-p " + tcpPort);
-        }
-        if (inlineSize != null) {
-            verbsOnly.add("-I " + inlineSize);
-        }
-        if (rdmaCm) {
-            verbsOnly.add("-R");
-        }
-        if (matched("-u")) {
-            verbsOnly.add("-u " + qpTimeout);
-        }
-        if (outstanding != null) {
-            verbsOnly.add("-o " + outstanding);
-        }
-        if (matched("--idle-timeout")) {
-            verbsOnly.add("--idle-timeout " + idleTimeoutSeconds);
-        }
+        given(verbsOnly, server != null, "server address " + server);
+        given(verbsOnly, deviceOption.device != null, "-d " + deviceOption.device);
+        given(verbsOnly, matched("-i"), "-i " + ibPort);
+        given(verbsOnly, gidIndex != null, "-x " + gidIndex);
+        given(verbsOnly, matched("-p"), "-p " + tcpPort);
+        given(verbsOnly, inlineSize != null, "-I " + inlineSize);
+        given(verbsOnly, rdmaCm, "-R");
+        given(verbsOnly, matched("-u"), "-u " + qpTimeout);
+        given(verbsOnly, outstanding != null, "-o " + outstanding);
+        given(verbsOnly, matched("--idle-timeout"), "--idle-timeout " + idleTimeoutSeconds);
         return FabricChoice.choose(spec.commandLine(), fabricOption.fabric, verbsOnly, simLatencyOption.simOnly(simCostOption), hostFabric);
+    }
+
+    private static void given(List<String> flags, boolean given, String flag) {
+        if (given) {
+            flags.add(flag);
+        }
     }
 
     /** @return the files this run will write, by option, to check before it runs */
