@@ -291,6 +291,19 @@ public final class StructureIdentity {
     }
 
     /**
+     * Checks that this handle is open: no RDMA operation. A handle is closed by {@link #close} and by
+     * {@link #destroy}, refused or not; this identity is the one record of it.
+     *
+     * @throws RuntimeException the structure's closed exception, when this handle was closed or destroyed the
+     *                          structure
+     */
+    public void requireOpen() {
+        if (closed) {
+            throw destroyed.apply("this handle on the " + this + " is closed");
+        }
+    }
+
+    /**
      * Checks a handles word read from {@link #headerAddress()} (in the same doorbell as data of the root): no RDMA
      * operation. The structure's memory is the structure's while this handle is open, so the data read with the
      * word was not another owner's; when the word says destroyed, the caller discards it.
@@ -414,6 +427,11 @@ public final class StructureIdentity {
             return;
         }
         closed = true;
+        release(thread, rootBytes, freeBlocks);
+    }
+
+    /** Drops this handle from the handles word (one fetch-and-add), freeing a destroyed structure's last handle's. */
+    private void release(ComputeThread thread, long rootBytes, Runnable freeBlocks) {
         long before = thread.fetchAndAdd(headerAddress(), -1);
         if (before == (handles(BlockHeader.incarnation(blockHeader), 1) | DESTROYED)) {
             free(thread, rootBytes, freeBlocks);
@@ -432,25 +450,24 @@ public final class StructureIdentity {
      * @param rootBytes  bytes of the root after the two words, as given to {@link #allocate}
      * @param freeBlocks frees the structure's other blocks; runs on this thread, at most once per structure
      * @throws RuntimeException the structure's closed exception, when this handle is closed or another handle
-     *                          destroyed the structure first (this handle is closed after)
+     *                          destroyed the structure first; this handle is closed from the start, whether the
+     *                          destroy is refused or not
      */
     public void destroy(ComputeThread thread, long rootBytes, Runnable freeBlocks) {
-        if (closed) {
-            throw destroyed.apply("this handle on the " + this + " is closed");
-        }
+        requireOpen();
+        closed = true;
         long handlesAt = headerAddress();
         long expected = handles(BlockHeader.incarnation(blockHeader), 1);
         while (true) {
             long seen = thread.compareAndSwap(handlesAt, expected, (expected - 1) | DESTROYED);
             if (seen == expected) {
-                closed = true;
                 if ((expected & COUNT_MASK) == 1) {
                     free(thread, rootBytes, freeBlocks);
                 }
                 return;
             }
             if ((seen & DESTROYED) != 0) {
-                close(thread, rootBytes, freeBlocks);
+                release(thread, rootBytes, freeBlocks);
                 throw destroyed.apply("the " + this + " was destroyed by another handle");
             }
             check(seen);

@@ -81,12 +81,10 @@ public final class LockedObject<S> implements AutoCloseable {
     private final long root;
     private final int stateBytes;
     private long status;
-    private final ObjectHandle handle;
 
     private LockedObject(ComputeThread thread, StructureIdentity identity, Lock lock, SequentialObject<S> object) {
         this.thread = thread;
         this.identity = identity;
-        this.handle = new ObjectHandle(thread, identity);
         this.lock = lock;
         this.object = object;
         this.root = identity.ptr();
@@ -221,7 +219,7 @@ public final class LockedObject<S> implements AutoCloseable {
      *                               state, by another; then the operation took no effect)
      */
     public long apply(long operation, long argument) {
-        handle.requireOpen();
+        identity.requireOpen();
         MemorySegment state = thread.buffer().asSlice(BUF_STATE, stateBytes);
         lock.lock();
         try {
@@ -253,7 +251,7 @@ public final class LockedObject<S> implements AutoCloseable {
      *                               another)
      */
     public S read() {
-        handle.requireOpen();
+        identity.requireOpen();
         lock.lock();
         try {
             readState();
@@ -275,7 +273,7 @@ public final class LockedObject<S> implements AutoCloseable {
      */
     @Override
     public void close() {
-        handle.close(rootBytes(stateBytes), () -> { });
+        identity.close(thread, rootBytes(stateBytes), () -> { });
     }
 
     /**
@@ -287,6 +285,6 @@ public final class LockedObject<S> implements AutoCloseable {
      *                               handle is closed after)
      */
     public void destroy() {
-        handle.destroy(rootBytes(stateBytes), () -> { });
+        identity.destroy(thread, rootBytes(stateBytes), () -> { });
     }
 }

@@ -54,12 +54,10 @@ public final class RemoteCounter implements AutoCloseable {
     private final ComputeThread thread;
     private final StructureIdentity identity;
     private final long ptr;
-    private final ObjectHandle handle;
 
     private RemoteCounter(ComputeThread thread, StructureIdentity identity) {
         this.thread = thread;
         this.identity = identity;
-        this.handle = new ObjectHandle(thread, identity);
         this.ptr = identity.ptr();
     }
 
@@ -135,7 +133,7 @@ public final class RemoteCounter implements AutoCloseable {
      *                               another; the add then went to the destroyed counter, which nobody reads)
      */
     public long fetchAndAdd(long delta) {
-        handle.requireOpen();
+        identity.requireOpen();
         thread.batch().read(identity.headerAddress(), 0, 8).fetchAndAdd(ptr, delta, 8).execute();
         identity.check(thread.buffer().get(ValueLayout.JAVA_LONG, 0));
         return thread.buffer().get(ValueLayout.JAVA_LONG, 8);
@@ -150,7 +148,7 @@ public final class RemoteCounter implements AutoCloseable {
      *                               by another)
      */
     public long read() {
-        handle.requireOpen();
+        identity.requireOpen();
         return readFirstWord(thread, identity);
     }
 
@@ -160,7 +158,7 @@ public final class RemoteCounter implements AutoCloseable {
      */
     @Override
     public void close() {
-        handle.close(BYTES, () -> { });
+        identity.close(thread, BYTES, () -> { });
     }
 
     /**
@@ -172,6 +170,6 @@ public final class RemoteCounter implements AutoCloseable {
      *                               (this handle is closed after)
      */
     public void destroy() {
-        handle.destroy(BYTES, () -> { });
+        identity.destroy(thread, BYTES, () -> { });
     }
 }

@@ -104,12 +104,10 @@ public final class RemoteMaxRegister implements AutoCloseable {
     private final long[] handles;
     private long announced = NONE;
     private long known = NONE;
-    private final ObjectHandle handle;
 
     private RemoteMaxRegister(ComputeThread thread, StructureIdentity identity, int capacity, int slot) {
         this.thread = thread;
         this.identity = identity;
-        this.handle = new ObjectHandle(thread, identity);
         this.ptr = identity.ptr();
         this.capacity = capacity;
         this.slot = slot;
@@ -242,7 +240,7 @@ public final class RemoteMaxRegister implements AutoCloseable {
      *                               the value, by another)
      */
     public void writeMax(long value) {
-        handle.requireOpen();
+        identity.requireOpen();
         if (value <= known) {
             thread.checkOwnerThread();
             return;
@@ -293,7 +291,7 @@ public final class RemoteMaxRegister implements AutoCloseable {
      *                               another)
      */
     public long read() {
-        handle.requireOpen();
+        identity.requireOpen();
         long v = RemoteCounter.readFirstWord(thread, identity);
         known = Math.max(known, v);
         return v;
@@ -305,7 +303,7 @@ public final class RemoteMaxRegister implements AutoCloseable {
      */
     @Override
     public void close() {
-        handle.close(bytes(capacity), () -> { });
+        identity.close(thread, bytes(capacity), () -> { });
     }
 
     /**
@@ -318,6 +316,6 @@ public final class RemoteMaxRegister implements AutoCloseable {
      *                               (this handle is closed after)
      */
     public void destroy() {
-        handle.destroy(bytes(capacity), () -> { });
+        identity.destroy(thread, bytes(capacity), () -> { });
     }
 }

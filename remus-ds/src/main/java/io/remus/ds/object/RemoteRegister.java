@@ -110,13 +110,11 @@ public final class RemoteRegister implements AutoCloseable {
     private final long handlesResult;
     private long seen;
     private final AllocatorCosts allocations;
-    private final ObjectHandle handle;
 
     private RemoteRegister(ComputeThread thread, Reclaimer reclaimer, StructureIdentity identity, int size, long seen) {
         this.thread = thread;
         this.reclaimer = reclaimer;
         this.identity = identity;
-        this.handle = new ObjectHandle(thread, identity);
         this.allocations = new AllocatorCosts(thread);
         this.root = identity.ptr();
         this.size = size;
@@ -222,7 +220,7 @@ public final class RemoteRegister implements AutoCloseable {
      */
     public void write(MemorySegment value) {
         Objects.requireNonNull(value, "value");
-        handle.requireOpen();
+        identity.requireOpen();
         requireSize(value.byteSize());
         try (Guard g = reclaimer.enter()) {
             long block = allocate();
@@ -298,7 +296,7 @@ public final class RemoteRegister implements AutoCloseable {
      */
     public void read(MemorySegment destination) {
         Objects.requireNonNull(destination, "destination");
-        handle.requireOpen();
+        identity.requireOpen();
         requireSize(destination.byteSize());
         long current = RemotePtr.offset(root, CURRENT);
         boolean again = false;
@@ -364,7 +362,7 @@ public final class RemoteRegister implements AutoCloseable {
      */
     @Override
     public void close() {
-        handle.close(ROOT_BYTES, this::freeValue);
+        identity.close(thread, ROOT_BYTES, this::freeValue);
     }
 
     /**
@@ -377,7 +375,7 @@ public final class RemoteRegister implements AutoCloseable {
      *                               (this handle is closed after)
      */
     public void destroy() {
-        handle.destroy(ROOT_BYTES, this::freeValue);
+        identity.destroy(thread, ROOT_BYTES, this::freeValue);
     }
 
     private void freeValue() {

@@ -99,12 +99,10 @@ public final class SharedStateTable implements AutoCloseable {
     private final long[] handles;
     private final boolean[] done;
     private long version;
-    private final ObjectHandle handle;
 
     private SharedStateTable(ComputeThread thread, StructureIdentity identity, int rows, int rowBytes, int row) {
         this.thread = thread;
         this.identity = identity;
-        this.handle = new ObjectHandle(thread, identity);
         this.ptr = identity.ptr();
         this.rows = rows;
         this.rowBytes = rowBytes;
@@ -276,7 +274,7 @@ public final class SharedStateTable implements AutoCloseable {
      */
     public long write(MemorySegment data) {
         Objects.requireNonNull(data, "data");
-        handle.requireOpen();
+        identity.requireOpen();
         requireRowSize(data.byteSize());
         if (row == NO_ROW) {
             throw new BadArgumentException("this handle of the table at " + RemotePtr.toString(ptr) + " reads only: it owns no row");
@@ -308,7 +306,7 @@ public final class SharedStateTable implements AutoCloseable {
      */
     public long readRow(int index, MemorySegment destination) {
         Objects.requireNonNull(destination, "destination");
-        handle.requireOpen();
+        identity.requireOpen();
         requireRowSize(destination.byteSize());
         int r = index;
         if (r < 0 || r >= rows) {
@@ -340,7 +338,7 @@ public final class SharedStateTable implements AutoCloseable {
      */
     public void snapshot(MemorySegment destination, long[] versions) {
         Objects.requireNonNull(destination, "destination");
-        handle.requireOpen();
+        identity.requireOpen();
         if (destination.byteSize() != (long) rows * rowBytes || (versions != null && versions.length != rows)) {
             throw new BadArgumentException("a snapshot of " + rows + " rows of " + rowBytes + " bytes needs " + (long) rows * rowBytes
                     + " bytes and " + rows + " versions, got " + destination.byteSize() + " and "
@@ -409,7 +407,7 @@ public final class SharedStateTable implements AutoCloseable {
      */
     @Override
     public void close() {
-        handle.close(bytes(rows, rowBytes), () -> { });
+        identity.close(thread, bytes(rows, rowBytes), () -> { });
     }
 
     /**
@@ -421,7 +419,7 @@ public final class SharedStateTable implements AutoCloseable {
      *                               handle is closed after)
      */
     public void destroy() {
-        handle.destroy(bytes(rows, rowBytes), () -> { });
+        identity.destroy(thread, bytes(rows, rowBytes), () -> { });
     }
 
     private void requireRowSize(long bytes) {

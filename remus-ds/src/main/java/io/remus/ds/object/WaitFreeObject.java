@@ -205,7 +205,6 @@ public final class WaitFreeObject<S> implements AutoCloseable {
     private RuntimeException failure;
     private long failedSequence;
     private final AllocatorCosts allocations;
-    private final ObjectHandle handle;
 
     private WaitFreeObject(ComputeThread thread, Reclaimer reclaimer, SequentialObject<S> object, Helping helping,
                            StructureIdentity identity, int capacity, int slot, long sequence) {
@@ -214,7 +213,6 @@ public final class WaitFreeObject<S> implements AutoCloseable {
         this.object = object;
         this.helping = helping;
         this.identity = identity;
-        this.handle = new ObjectHandle(thread, identity);
         this.allocations = new AllocatorCosts(thread);
         this.root = identity.ptr();
         this.home = RemotePtr.node(root);
@@ -462,7 +460,7 @@ public final class WaitFreeObject<S> implements AutoCloseable {
      *                                  the state pointer, by another)
      */
     public long apply(long operation, long argument) {
-        handle.requireOpen();
+        identity.requireOpen();
         if (pending) {
             try {
                 complete(sequence, false);
@@ -678,7 +676,7 @@ public final class WaitFreeObject<S> implements AutoCloseable {
      *                               state pointer, by another)
      */
     public S read() {
-        handle.requireOpen();
+        identity.requireOpen();
         readBlock();
         return object.load(thread.buffer().asSlice(slotAt(bufOld, capacity), stateBytes));
     }
@@ -695,7 +693,7 @@ public final class WaitFreeObject<S> implements AutoCloseable {
      * @throws ClosedObjectException when the object was destroyed
      */
     public long applied(int i) {
-        handle.requireOpen();
+        identity.requireOpen();
         if (i < 0 || i >= capacity) {
             throw new BadArgumentException("announce slot must be 0.." + (capacity - 1) + ", got " + i);
         }
@@ -753,7 +751,7 @@ public final class WaitFreeObject<S> implements AutoCloseable {
      */
     @Override
     public void close() {
-        if (!handle.closeOnce()) {
+        if (identity.isClosed()) {
             return;
         }
         try {
@@ -774,7 +772,7 @@ public final class WaitFreeObject<S> implements AutoCloseable {
      *                               (this handle is closed after)
      */
     public void destroy() {
-        handle.closeToDestroy();
+        identity.requireOpen();
         try {
             freeSpare();
         } finally {
