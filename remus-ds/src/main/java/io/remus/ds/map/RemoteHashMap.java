@@ -296,7 +296,6 @@ public final class RemoteHashMap implements AutoCloseable {
     private long allocatorRoundTrips;
     private long withdrawnClaims;
     private byte[] found;
-    private boolean closed;
 
     private RemoteHashMap(ComputeThread thread, Reclaimer reclaimer, StructureIdentity identity, long table, int buckets,
                           int maxKey, int maxValue) {
@@ -1192,11 +1191,10 @@ public final class RemoteHashMap implements AutoCloseable {
      */
     @Override
     public void close() {
-        if (closed) {
+        if (identity.isClosed()) {
             return;
         }
         thread.checkOwnerThread();
-        closed = true;
         identity.close(thread, ROOT_BYTES, this::freeBlocks);
     }
 
@@ -1213,8 +1211,7 @@ public final class RemoteHashMap implements AutoCloseable {
      * @throws ClosedMapException when this handle is closed, or another handle destroyed the map first
      */
     public void destroy() {
-        requireOpen();
-        closed = true;
+        thread.checkOwnerThread();
         identity.destroy(thread, ROOT_BYTES, this::freeBlocks);
     }
 
@@ -1241,9 +1238,7 @@ public final class RemoteHashMap implements AutoCloseable {
 
     private void requireOpen() {
         thread.checkOwnerThread();
-        if (closed) {
-            throw new ClosedMapException("this RemoteHashMap handle (root " + RemotePtr.toString(root) + ") is closed");
-        }
+        identity.requireOpen();
     }
 
     private void buckets(long digest) {

@@ -2,7 +2,6 @@ package io.remus.ds.queue;
 
 import io.remus.core.ComputeThread;
 import io.remus.core.error.BadArgumentException;
-import io.remus.core.memory.RemotePtr;
 import io.remus.ds.identity.StructureIdentity;
 import io.remus.ds.identity.StructureKind;
 
@@ -25,7 +24,6 @@ abstract class MpmcQueueHandle implements AutoCloseable {
     /** The queue's root. */
     final long ptr;
     private final long rootBytes;
-    private boolean closed;
 
     /**
      * @param thread    the handle's compute thread
@@ -66,9 +64,7 @@ abstract class MpmcQueueHandle implements AutoCloseable {
 
     /** Throws {@link ClosedQueueException} when the handle is closed or destroyed its queue. */
     final void requireOpen() {
-        if (closed) {
-            throw new ClosedQueueException("handle of queue " + RemotePtr.toString(ptr) + " is closed");
-        }
+        identity.requireOpen();
     }
 
     /**
@@ -98,10 +94,6 @@ abstract class MpmcQueueHandle implements AutoCloseable {
      */
     @Override
     public final void close() {
-        if (closed) {
-            return;
-        }
-        closed = true;
         identity.close(thread, rootBytes, () -> { });
     }
 
@@ -118,8 +110,6 @@ abstract class MpmcQueueHandle implements AutoCloseable {
      *                              the queue first (this handle is closed after)
      */
     public final void destroy() {
-        requireOpen();
-        closed = true;
         identity.destroy(thread, rootBytes, () -> { });
     }
 }

@@ -238,7 +238,6 @@ public final class SpscRingBuffer {
         private final MemorySegment rootWords = MemorySegment.ofArray(new long[6]);
         private long tail;
         private long head;
-        private boolean closed;
 
         private Producer(ComputeThread thread, StructureIdentity identity, int slots, int maxMessageBytes, long token,
                          WriteOrder order) {
@@ -292,9 +291,7 @@ public final class SpscRingBuffer {
          */
         public boolean offer(MemorySegment message) {
             Objects.requireNonNull(message, "message");
-            if (closed) {
-                throw new ClosedQueueException("producer of ring " + RemotePtr.toString(ptr) + " is closed");
-            }
+            identity.requireOpen();
             long length = message.byteSize();
             if (length < 1 || length > maxMessageBytes) {
                 throw new BadArgumentException("message of " + length + " bytes; this ring takes 1.." + maxMessageBytes);
@@ -338,10 +335,9 @@ public final class SpscRingBuffer {
          */
         @Override
         public void close() {
-            if (closed) {
+            if (identity.isClosed()) {
                 return;
             }
-            closed = true;
             thread.write(ptr + TAIL, tail);
             thread.compareAndSwap(ptr + CLAIM, token, 0);
             identity.close(thread, HEADER_BYTES + slots * slotBytes, () -> { });
@@ -359,7 +355,6 @@ public final class SpscRingBuffer {
         private final long slotBytes;
         private long head;
         private long orderViolations;
-        private boolean closed;
 
         private Consumer(ComputeThread thread, StructureIdentity identity, MemorySegment ring, int slots,
                          int maxMessageBytes) {
@@ -415,7 +410,7 @@ public final class SpscRingBuffer {
         public int poll(MemorySegment destination) {
             Objects.requireNonNull(destination, "destination");
             thread.checkOwnerThread();
-            checkOpen();
+            identity.requireOpen();
             if (destination.byteSize() < maxMessageBytes) {
                 throw new BadArgumentException("destination of " + destination.byteSize() + " bytes; messages are up to "
                         + maxMessageBytes);
@@ -449,12 +444,6 @@ public final class SpscRingBuffer {
             return (int) length;
         }
 
-        private void checkOpen() {
-            if (closed) {
-                throw new ClosedQueueException("consumer of ring " + RemotePtr.toString(ptr) + " was destroyed");
-            }
-        }
-
         /**
          * Destroys the ring and closes this end: its later calls throw {@link ClosedQueueException}, and so do a
          * producer's later offers. One compare-and-swap of the handles word ({@link StructureIdentity#destroy});
@@ -464,8 +453,6 @@ public final class SpscRingBuffer {
          * @throws ClosedQueueException after {@link #destroy()}
          */
         public void destroy() {
-            checkOpen();
-            closed = true;
             identity.destroy(thread, HEADER_BYTES + slots * slotBytes, () -> { });
         }
     }
