@@ -195,7 +195,7 @@ import static io.remus.ds.set.GuardedCall.TRUE;
  * bytes from offset 0) during a call. One instance per compute thread, used by its owner, like the lock
  * context.
  */
-public final class LazyListSet implements RemoteSet {
+public final class LazyListSet extends ListSetHandle {
     /** Bytes of a node's block (data and lock word). */
     public static final int NODE_BYTES = 128;
     /** Scratch bytes of the thread's buffer a call uses, from offset 0. */
@@ -213,15 +213,9 @@ public final class LazyListSet implements RemoteSet {
     private static final int RETRY = -3;
 
     private final LockContext context;
-    private final ComputeThread thread;
-    private final Reclaimer reclaimer;
     private final LockKind kind;
-    private final long root;
-    private final long head;
-    private final long tail;
     private final long tailBlock;
     private final Lock[] locks = new Lock[LOCK_CACHE];
-    private final ListNodes nodes;
     private final GuardedCall.Attempt insertAttempt = (g, key) -> tryLocked(g, key, true);
     private final GuardedCall.Attempt removeAttempt = (g, key) -> tryLocked(g, key, false);
     private final GuardedCall.Attempt containsAttempt = this::tryContains;
@@ -241,15 +235,10 @@ public final class LazyListSet implements RemoteSet {
 
     private LazyListSet(LockContext context, Reclaimer reclaimer, LockKind kind, StructureIdentity identity, long head,
                         long tail, long tailBlock) {
+        super(context.thread(), reclaimer, identity, head, tail, NODE_BYTES);
         this.context = context;
-        this.thread = context.thread();
-        this.reclaimer = reclaimer;
         this.kind = kind;
-        this.root = identity.ptr();
-        this.head = head;
-        this.tail = tail;
         this.tailBlock = tailBlock;
-        this.nodes = new ListNodes(thread, identity, head, NODE_BYTES);
     }
 
     /**
@@ -347,11 +336,6 @@ public final class LazyListSet implements RemoteSet {
         buf.asSlice(BUF_NEW, NODE_BYTES).fill((byte) 0);
         long data = dataOf(block);
         ListLayout.putData(buf, BUF_NEW + (RemotePtr.address(data) - RemotePtr.address(block)), data, key, next, block);
-    }
-
-    @Override
-    public long ptr() {
-        return root;
     }
 
     /** {@return the lock kind of the set's nodes} */
@@ -695,44 +679,9 @@ public final class LazyListSet implements RemoteSet {
         return lateLocks;
     }
 
-    /**
-     * Round trips this handle spent in the allocator (new nodes), so that tests and benchmarks can tell the
-     * set's own cost from the allocator's.
-     *
-     * @return the count
-     */
-    public long allocatorRoundTrips() {
-        return nodes.allocatorRoundTrips();
-    }
-
-    /**
-     * Closes this handle (again: nothing): frees its spare node, if it keeps one, and drops the handle from the
-     * set's root (one fetch-and-add, {@link StructureIdentity#close}). When the set was destroyed and this was its
-     * last open handle, frees the set: every node still linked (one READ and one free per node), then the root.
-     */
-    @Override
-    public void close() {
-        nodes.close(this::freeNodes);
-    }
-
-    /**
-     * Destroys the set and closes this handle: one compare-and-swap of the root's handles word marks the set
-     * destroyed ({@link StructureIdentity#destroy}). When no other handle is open the set is freed here: every node
-     * still linked, marked ones included (one READ and one free per node), then the root; else the last other
-     * handle to {@link #close()} frees it, so no handle ever reads a freed node. Of two destroys of one set, in any
-     * handles and processes, exactly one marks it; the other closes its handle and throws
-     * {@link ClosedSetException}. Later attaches throw {@link ClosedSetException}, and so does every call of
-     * another handle, in any process, that starts after this destroy returned; a call concurrent with the
-     * destroy completes on the set's memory, intact, before or after it.
-     *
-     * @throws ClosedSetException when this handle is closed, or another handle destroyed the set first
-     */
-    public void destroy() {
-        nodes.destroy(this::freeNodes);
-    }
-
     /** Frees every node linked from the head, marked ones included: one READ of a node's data and one free per node. */
-    private void freeNodes() {
+    @Override
+    void freeNodes() {
         long node = head;
         MemorySegment buf = thread.buffer();
         while (node != RemotePtr.NULL) {

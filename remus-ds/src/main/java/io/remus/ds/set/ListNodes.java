@@ -31,7 +31,6 @@ final class ListNodes {
     private final int home;
     private final int nodeBytes;
     private long spare = RemotePtr.NULL;
-    private boolean closed;
     private long allocatorRoundTrips;
     private int torn;
     private long tornPtr;
@@ -172,9 +171,7 @@ final class ListNodes {
 
     /** @throws ClosedSetException when the handle is closed */
     void requireOpen() {
-        if (closed) {
-            throw new ClosedSetException(kind, root);
-        }
+        identity.requireOpen();
     }
 
     /**
@@ -185,12 +182,14 @@ final class ListNodes {
      * @param freeNodes frees the set's nodes (see {@link #freeLevel0})
      */
     void close(Runnable freeNodes) {
-        if (closed) {
+        if (identity.isClosed()) {
             return;
         }
-        closed = true;
-        freeSpare();
-        identity.close(thread, ListLayout.ROOT_BYTES, freeNodes);
+        try {
+            freeSpare();
+        } finally {
+            identity.close(thread, ListLayout.ROOT_BYTES, freeNodes);
+        }
     }
 
     /**
@@ -204,9 +203,11 @@ final class ListNodes {
      */
     void destroy(Runnable freeNodes) {
         requireOpen();
-        closed = true;
-        freeSpare();
-        identity.destroy(thread, ListLayout.ROOT_BYTES, freeNodes);
+        try {
+            freeSpare();
+        } finally {
+            identity.destroy(thread, ListLayout.ROOT_BYTES, freeNodes);
+        }
     }
 
     private void freeSpare() {

@@ -119,7 +119,7 @@ import static io.remus.ds.set.GuardedCall.TRUE;
  * handles of a set use reclaimers of one kind. The thread's registered buffer is scratch ({@link #BUFFER_BYTES}
  * bytes from offset 0) during a call. One instance per compute thread, used by its owner.
  */
-public final class LockFreeListSet implements RemoteSet {
+public final class LockFreeListSet extends ListSetHandle {
     /** Bytes of a node's block. */
     public static final int NODE_BYTES = ListLayout.DATA_BYTES;
     /** Scratch bytes of the thread's buffer a call uses, from offset 0. */
@@ -131,12 +131,6 @@ public final class LockFreeListSet implements RemoteSet {
     private static final long BUF_NEW = 128;
     private static final long BUF_CAS = 192;
 
-    private final ComputeThread thread;
-    private final Reclaimer reclaimer;
-    private final long root;
-    private final long head;
-    private final long tail;
-    private final ListNodes nodes;
     private final GuardedCall.Attempt insertAttempt = this::tryInsert;
     private final GuardedCall.Attempt removeAttempt = this::tryRemove;
     private final GuardedCall.Attempt containsAttempt = this::tryContains;
@@ -146,12 +140,7 @@ public final class LockFreeListSet implements RemoteSet {
     private long foundNext;
 
     private LockFreeListSet(ComputeThread thread, Reclaimer reclaimer, StructureIdentity identity, long head, long tail) {
-        this.thread = thread;
-        this.reclaimer = reclaimer;
-        this.root = identity.ptr();
-        this.head = head;
-        this.tail = tail;
-        this.nodes = new ListNodes(thread, identity, head, NODE_BYTES);
+        super(thread, reclaimer, identity, head, tail, NODE_BYTES);
     }
 
     /**
@@ -203,11 +192,6 @@ public final class LockFreeListSet implements RemoteSet {
         StructureIdentity identity = ListLayout.attachRoot(thread, StructureKind.LOCK_FREE_LIST_SET, ptr, w, () -> { });
         return new LockFreeListSet(thread, reclaimer, identity, ListLayout.word(w, ListLayout.HEAD),
                 ListLayout.word(w, ListLayout.TAIL));
-    }
-
-    @Override
-    public long ptr() {
-        return root;
     }
 
     /**
@@ -372,39 +356,8 @@ public final class LockFreeListSet implements RemoteSet {
         return ListLayout.unmarked(thread.buffer().get(ValueLayout.JAVA_LONG, BUF_READ + ListLayout.NEXT));
     }
 
-    /**
-     * Round trips this handle spent in the allocator (new nodes), so that tests and benchmarks can tell the
-     * set's own cost from the allocator's.
-     *
-     * @return the count
-     */
-    public long allocatorRoundTrips() {
-        return nodes.allocatorRoundTrips();
-    }
-
-    /**
-     * Closes this handle (again: nothing): frees its spare node, if it keeps one, and drops the handle from the
-     * set's root (one fetch-and-add, {@link StructureIdentity#close}). When the set was destroyed and this was its
-     * last open handle, frees the set: every node still linked (one READ and one free per node), then the root.
-     */
     @Override
-    public void close() {
-        nodes.close(() -> nodes.freeLevel0(head, ListLayout.NEXT));
-    }
-
-    /**
-     * Destroys the set and closes this handle: one compare-and-swap of the root's handles word marks the set
-     * destroyed ({@link StructureIdentity#destroy}). When no other handle is open the set is freed here: every node
-     * still linked, marked ones included (one READ and one free per node), then the root; else the last other
-     * handle to {@link #close()} frees it, so no handle ever reads a freed node. Of two destroys of one set, in any
-     * handles and processes, exactly one marks it; the other closes its handle and throws
-     * {@link ClosedSetException}. Later attaches throw {@link ClosedSetException}, and so does every call of
-     * another handle, in any process, that starts after this destroy returned; a call concurrent with the
-     * destroy completes on the set's memory, intact, before or after it.
-     *
-     * @throws ClosedSetException when this handle is closed, or another handle destroyed the set first
-     */
-    public void destroy() {
-        nodes.destroy(() -> nodes.freeLevel0(head, ListLayout.NEXT));
+    void freeNodes() {
+        nodes.freeLevel0(head, ListLayout.NEXT);
     }
 }

@@ -167,7 +167,7 @@ import static io.remus.ds.set.GuardedCall.TRUE;
  * handles of a set use reclaimers of one kind. The thread's registered buffer is scratch ({@link #BUFFER_BYTES}
  * bytes from offset 0) during a call. One instance per compute thread, used by its owner.
  */
-public final class LockFreeSkipListSet implements RemoteSet {
+public final class LockFreeSkipListSet extends ListSetHandle {
     /** The levels a set has unless its creator chooses. */
     public static final int DEFAULT_MAX_LEVEL = 16;
     /** The most levels a set may have. */
@@ -188,11 +188,6 @@ public final class LockFreeSkipListSet implements RemoteSet {
     private static final long BUF_NEW = BUF_READ + 32 + 8 * MAX_LEVEL_LIMIT;
     private static final long BUF_CAS = BUF_NEW + 32 + 8 * MAX_LEVEL_LIMIT;
 
-    private final ComputeThread thread;
-    private final Reclaimer reclaimer;
-    private final long root;
-    private final long head;
-    private final long tail;
     private final int maxLevel;
     private final int nodeBytes;
     private final SplittableRandom random = new SplittableRandom();
@@ -202,7 +197,6 @@ public final class LockFreeSkipListSet implements RemoteSet {
     private final long[] succKeys;
     private long[] predNext;
     private long[] currNext;
-    private final ListNodes nodes;
     private final GuardedCall.Attempt insertAttempt = this::tryInsert;
     private final GuardedCall.Attempt removeAttempt = this::tryRemove;
     private final GuardedCall.Attempt containsAttempt = this::tryContains;
@@ -219,14 +213,9 @@ public final class LockFreeSkipListSet implements RemoteSet {
 
     private LockFreeSkipListSet(ComputeThread thread, Reclaimer reclaimer, StructureIdentity identity, long head, long tail,
                                 int maxLevel) {
-        this.thread = thread;
-        this.reclaimer = reclaimer;
-        this.root = identity.ptr();
-        this.head = head;
-        this.tail = tail;
+        super(thread, reclaimer, identity, head, tail, nodeBytes(maxLevel));
         this.maxLevel = maxLevel;
         this.nodeBytes = nodeBytes(maxLevel);
-        this.nodes = new ListNodes(thread, identity, head, nodeBytes);
         this.preds = new long[maxLevel];
         this.succs = new long[maxLevel];
         this.succKeys = new long[maxLevel];
@@ -333,11 +322,6 @@ public final class LockFreeSkipListSet implements RemoteSet {
         buf.set(ValueLayout.JAVA_LONG, BUF_NEW + KEY, key);
         buf.set(ValueLayout.JAVA_LONG, BUF_NEW + HEIGHT, height);
         buf.set(ValueLayout.JAVA_LONG, BUF_NEW + BLOCK, node);
-    }
-
-    @Override
-    public long ptr() {
-        return root;
     }
 
     /** {@return the set's levels, as its creator chose} */
@@ -671,39 +655,8 @@ public final class LockFreeSkipListSet implements RemoteSet {
         return RemotePtr.offset(node, NEXT + 8L * level);
     }
 
-    /**
-     * Round trips this handle spent in the allocator (new nodes), so that tests and benchmarks can tell the
-     * set's own cost from the allocator's.
-     *
-     * @return the count
-     */
-    public long allocatorRoundTrips() {
-        return nodes.allocatorRoundTrips();
-    }
-
-    /**
-     * Closes this handle (again: nothing): frees its spare node, if it keeps one, and drops the handle from the
-     * set's root (one fetch-and-add, {@link StructureIdentity#close}). When the set was destroyed and this was its
-     * last open handle, frees the set: every node still linked (one READ and one free per node), then the root.
-     */
     @Override
-    public void close() {
-        nodes.close(() -> nodes.freeLevel0(head, NEXT));
-    }
-
-    /**
-     * Destroys the set and closes this handle: one compare-and-swap of the root's handles word marks the set
-     * destroyed ({@link StructureIdentity#destroy}). When no other handle is open the set is freed here: every node
-     * still linked, marked ones included (one READ and one free per node), then the root; else the last other
-     * handle to {@link #close()} frees it, so no handle ever reads a freed node. Of two destroys of one set, in any
-     * handles and processes, exactly one marks it; the other closes its handle and throws
-     * {@link ClosedSetException}. Later attaches throw {@link ClosedSetException}, and so does every call of
-     * another handle, in any process, that starts after this destroy returned; a call concurrent with the
-     * destroy completes on the set's memory, intact, before or after it.
-     *
-     * @throws ClosedSetException when this handle is closed, or another handle destroyed the set first
-     */
-    public void destroy() {
-        nodes.destroy(() -> nodes.freeLevel0(head, NEXT));
+    void freeNodes() {
+        nodes.freeLevel0(head, NEXT);
     }
 }
