@@ -224,14 +224,37 @@ public final class SpscRingBuffer {
         return end;
     }
 
+    /** What both ends of a ring keep: their thread, their identity of the ring, and the ring's shape. */
+    private abstract static class End {
+        final ComputeThread thread;
+        final StructureIdentity identity;
+        final long ptr;
+        final int slots;
+        final int maxMessageBytes;
+        final long slotBytes;
+
+        End(ComputeThread thread, StructureIdentity identity, int slots, int maxMessageBytes) {
+            this.thread = thread;
+            this.identity = identity;
+            this.ptr = identity.ptr();
+            this.slots = slots;
+            this.maxMessageBytes = maxMessageBytes;
+            this.slotBytes = slotBytes(maxMessageBytes);
+        }
+
+        /** {@return the largest message this ring takes} */
+        public int maxMessageBytes() {
+            return maxMessageBytes;
+        }
+
+        /** {@return bytes of the ring's root, as given to {@link StructureIdentity#allocate}} */
+        final long rootBytes() {
+            return HEADER_BYTES + slots * slotBytes;
+        }
+    }
+
     /** The producer's end: confined to its compute thread's owner. */
-    public static final class Producer implements AutoCloseable {
-        private final ComputeThread thread;
-        private final StructureIdentity identity;
-        private final long ptr;
-        private final int slots;
-        private final int maxMessageBytes;
-        private final long slotBytes;
+    public static final class Producer extends End implements AutoCloseable {
         private final long token;
         private final WriteOrder order;
         /** Receives a READ of the handles word, the identity word and the ring header's first four words. */
@@ -241,12 +264,7 @@ public final class SpscRingBuffer {
 
         private Producer(ComputeThread thread, StructureIdentity identity, int slots, int maxMessageBytes, long token,
                          WriteOrder order) {
-            this.thread = thread;
-            this.identity = identity;
-            this.ptr = identity.ptr();
-            this.slots = slots;
-            this.maxMessageBytes = maxMessageBytes;
-            this.slotBytes = slotBytes(maxMessageBytes);
+            super(thread, identity, slots, maxMessageBytes);
             this.token = token;
             this.order = order;
         }
@@ -264,11 +282,6 @@ public final class SpscRingBuffer {
         /** {@return how this producer orders a message's WRITE and its sequence word's} */
         public WriteOrder writeOrder() {
             return order;
-        }
-
-        /** {@return the largest message this ring takes} */
-        public int maxMessageBytes() {
-            return maxMessageBytes;
         }
 
         /** {@return messages this producer's ring has been offered in all, by this and earlier producers} */
@@ -340,31 +353,20 @@ public final class SpscRingBuffer {
             }
             thread.write(ptr + TAIL, tail);
             thread.compareAndSwap(ptr + CLAIM, token, 0);
-            identity.close(thread, HEADER_BYTES + slots * slotBytes, () -> { });
+            identity.close(thread, rootBytes(), () -> { });
         }
     }
 
     /** The consumer's end: confined to its compute thread's owner, on the ring's node. */
-    public static final class Consumer {
-        private final ComputeThread thread;
-        private final StructureIdentity identity;
-        private final long ptr;
+    public static final class Consumer extends End {
         private final MemorySegment ring;
-        private final int slots;
-        private final int maxMessageBytes;
-        private final long slotBytes;
         private long head;
         private long orderViolations;
 
         private Consumer(ComputeThread thread, StructureIdentity identity, MemorySegment ring, int slots,
                          int maxMessageBytes) {
-            this.thread = thread;
-            this.identity = identity;
-            this.ptr = identity.ptr();
+            super(thread, identity, slots, maxMessageBytes);
             this.ring = ring;
-            this.slots = slots;
-            this.maxMessageBytes = maxMessageBytes;
-            this.slotBytes = slotBytes(maxMessageBytes);
         }
 
         /** {@return the ring, for {@link SpscRingBuffer#producer}} */
@@ -375,11 +377,6 @@ public final class SpscRingBuffer {
         /** {@return the capacity in messages} */
         public int slots() {
             return slots;
-        }
-
-        /** {@return the largest message} */
-        public int maxMessageBytes() {
-            return maxMessageBytes;
         }
 
         /** {@return messages consumed so far} */
@@ -453,7 +450,7 @@ public final class SpscRingBuffer {
          * @throws ClosedQueueException after {@link #destroy()}
          */
         public void destroy() {
-            identity.destroy(thread, HEADER_BYTES + slots * slotBytes, () -> { });
+            identity.destroy(thread, rootBytes(), () -> { });
         }
     }
 }
