@@ -133,8 +133,12 @@ class StructureIdentityTest {
             StructureIdentity third = StructureIdentity.attach(d, StructureKind.LOCK_FREE_LIST_SET, mine.ptr(), root(), Gone::new);
             assertEquals(3, handles(a, mine));
             int[] freed = new int[1];
+            theirs.requireOpen();
             mine.destroy(a, 40, () -> freed[0]++);
             assertTrue(mine.isClosed());
+            Gone closed = assertThrows(Gone.class, mine::requireOpen, "the destroying handle is closed");
+            assertTrue(closed.getMessage().contains("is closed"), closed.getMessage());
+            theirs.requireOpen();
             assertEquals(0, freed[0], "two handles are still open");
             assertEquals(DESTROYED | 2, handles(a, mine));
             long header = a.read(BlockHeader.address(RemotePtr.offset(mine.ptr(), -StructureIdentity.BYTES)));
@@ -147,6 +151,9 @@ class StructureIdentityTest {
             Gone twice = assertThrows(Gone.class, () -> theirs.destroy(b, 40, () -> freed[0]++));
             assertTrue(twice.getMessage().contains("destroyed by another handle"), twice.getMessage());
             assertTrue(theirs.isClosed(), "a refused destroy closes the handle");
+            assertThrows(Gone.class, theirs::requireOpen, "a refused destroy closes the handle");
+            assertThrows(Gone.class, () -> theirs.destroy(b, 40, () -> freed[0]++), "a closed handle destroys nothing");
+            assertEquals(DESTROYED | 1, handles(a, mine), "and drops no handle again");
             assertEquals(0, freed[0]);
             assertEquals(DESTROYED | 1, handles(a, mine));
             third.close(d, 40, () -> freed[0]++);
