@@ -1,9 +1,8 @@
 package io.remus.tools.experiment;
 
 import io.remus.bench.object.KvConfig;
-import io.remus.bench.object.KvResult;
 import io.remus.bench.object.KvRun;
-import io.remus.bench.stats.LatencySummary;
+import io.remus.tools.report.ReportTable;
 
 import java.io.PrintWriter;
 import java.util.List;
@@ -16,7 +15,7 @@ import static io.remus.tools.report.JsonText.rdmaPerOp;
 import static io.remus.tools.report.JsonText.str;
 
 /**
- * The outputs of {@code remus experiment kv}.
+ * The outputs of {@code remus experiment kv}, from one declaration of a run's columns.
  * <p>
  * The default output: a title, the notes, and one row per workload and way with throughput, read and update
  * latency p50/p99 in microseconds, RDMA operations and round trips per operation, and the share of local picks.
@@ -28,6 +27,23 @@ import static io.remus.tools.report.JsonText.str;
  * {@code round_trips_per_read}, {@code round_trips_per_update} and {@code memory_round_trips_per_update}.
  */
 public final class KvFormat {
+    private static final ReportTable<KvRun> RUN = new ReportTable<KvRun>(Locale.ROOT)
+            .field("workload", r -> r.result().workload().name()).shown("ycsb", "%-4s")
+            .field("way", r -> r.result().way().flagName()).shown("way", "%-10s")
+            .field("reads", r -> r.result().reads())
+            .field("updates", r -> r.result().updates())
+            .field("local_picks", r -> r.result().localPicks())
+            .field("ops_per_sec", r -> r.result().opsPerSecond()).shown("ops/s", "%12.0f")
+            .latencyNs("read_latency_ns", KvRun::reads, "rd-p50", "rd-p99", "%9.2f")
+            .latencyNs("update_latency_ns", KvRun::updates, "up-p50", "up-p99", "%9.2f")
+            .json("rdma_per_op", r -> rdmaPerOp(r.result()::postedPerOp, r.result().postedPerOp()))
+            .shown("rdma/op", "%8.2f", r -> r.result().postedPerOp())
+            .field("round_trips_per_op", r -> r.result().roundTripsPerOp()).shown("rtt/op", "%8.2f")
+            .field("round_trips_per_read", r -> r.result().roundTripsPerRead()).shown("rtt/rd", "%8.2f")
+            .field("round_trips_per_update", r -> r.result().roundTripsPerUpdate()).shown("rtt/up", "%8.2f")
+            .field("memory_round_trips_per_update", r -> r.result().memoryRoundTripsPerUpdate()).shown("mem/up", "%9.2f")
+            .column("local", "%6s", r -> percent(r.result().localPicks(), r.result().operations()));
+
     private KvFormat() {
     }
 
@@ -42,19 +58,8 @@ public final class KvFormat {
     public static void writeHuman(KvConfig c, List<String> notes, List<KvRun> runs, PrintWriter out) {
         out.println("remus experiment kv: " + c.nodes() + " nodes x " + c.threadsPerNode()
                 + " workers, each reads or updates a picked key");
-        for (String note : notes) {
-            out.println("note: " + note);
-        }
-        out.printf("%-4s %-10s %12s %9s %9s %9s %9s %8s %8s %8s %8s %9s %6s%n", "ycsb", "way", "ops/s", "rd-p50", "rd-p99",
-                "up-p50", "up-p99", "rdma/op", "rtt/op", "rtt/rd", "rtt/up", "mem/up", "local");
-        for (KvRun run : runs) {
-            KvResult r = run.result();
-            out.printf(Locale.ROOT, "%-4s %-10s %12.0f %9.2f %9.2f %9.2f %9.2f %8.2f %8.2f %8.2f %8.2f %9.2f %5.0f%%%n",
-                    r.workload(), r.way().flagName(), r.opsPerSecond(), run.reads().median() / 1000.0,
-                    run.reads().p99() / 1000.0, run.updates().median() / 1000.0, run.updates().p99() / 1000.0,
-                    r.postedPerOp(), r.roundTripsPerOp(), r.roundTripsPerRead(), r.roundTripsPerUpdate(),
-                    r.memoryRoundTripsPerUpdate(), r.operations() == 0 ? 0 : 100.0 * r.localPicks() / r.operations());
-        }
+        notes.forEach(note -> out.println("note: " + note));
+        RUN.print(out, "", runs);
         out.println("(latencies in microseconds)");
         out.flush();
     }
@@ -80,33 +85,15 @@ public final class KvFormat {
             field(b, "zipf", num(c.zipfTheta()));
             field(b, "p_local", c.usesPLocal() ? num(c.pLocal()) : "null");
             field(b, "seconds", num(seconds));
-        }, notes, runs, KvFormat::jsonRun, b -> { });
+        }, notes, runs, (b, r) -> b.append(RUN.json(r)), b -> { });
     }
 
-    private static void jsonRun(StringBuilder b, KvRun run) {
-        KvResult r = run.result();
-        b.append('{');
-        field(b, "workload", str(r.workload().name()));
-        field(b, "way", str(r.way().flagName()));
-        field(b, "reads", Long.toString(r.reads()));
-        field(b, "updates", Long.toString(r.updates()));
-        field(b, "local_picks", Long.toString(r.localPicks()));
-        field(b, "ops_per_sec", num(r.opsPerSecond()));
-        latency(b, "read_latency_ns", run.reads());
-        latency(b, "update_latency_ns", run.updates());
-        field(b, "rdma_per_op", rdmaPerOp(r::postedPerOp, r.postedPerOp()));
-        field(b, "round_trips_per_op", num(r.roundTripsPerOp()));
-        field(b, "round_trips_per_read", num(r.roundTripsPerRead()));
-        field(b, "round_trips_per_update", num(r.roundTripsPerUpdate()));
-        b.append("\"memory_round_trips_per_update\":").append(num(r.memoryRoundTripsPerUpdate())).append('}');
-    }
-
-    private static void latency(StringBuilder b, String name, LatencySummary l) {
-        b.append('"').append(name).append("\":{");
-        field(b, "count", Long.toString(l.count()));
-        field(b, "p50", Long.toString(l.median()));
-        field(b, "p99", Long.toString(l.p99()));
-        field(b, "max", Long.toString(l.max()));
-        b.append("\"mean\":").append(num(l.mean())).append("},");
+    /**
+     * @param part  the local picks
+     * @param whole the operations
+     * @return {@code part} as a whole percentage of {@code whole} with a percent sign, {@code 0%} of none
+     */
+    static String percent(long part, long whole) {
+        return String.format(Locale.ROOT, "%.0f%%", whole == 0 ? 0 : 100.0 * part / whole);
     }
 }

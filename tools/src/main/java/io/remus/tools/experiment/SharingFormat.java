@@ -1,9 +1,8 @@
 package io.remus.tools.experiment;
 
 import io.remus.bench.object.SharingConfig;
-import io.remus.bench.object.SharingResult;
 import io.remus.bench.object.SharingRun;
-import io.remus.bench.stats.LatencySummary;
+import io.remus.tools.report.ReportTable;
 
 import java.io.PrintWriter;
 import java.util.List;
@@ -16,7 +15,7 @@ import static io.remus.tools.report.JsonText.rdmaPerOp;
 import static io.remus.tools.report.JsonText.str;
 
 /**
- * The outputs of {@code remus experiment sharing}.
+ * The outputs of {@code remus experiment sharing}, from one declaration of a run's columns.
  * <p>
  * The default output: a title, the notes, and one row per thread count and way with throughput, latency
  * p50/p99 in microseconds, RDMA operations and round trips per increment, and the share of local picks.
@@ -27,6 +26,19 @@ import static io.remus.tools.report.JsonText.str;
  * lower case, and {@code total}) and {@code round_trips_per_increment}.
  */
 public final class SharingFormat {
+    private static final ReportTable<SharingRun> RUN = new ReportTable<SharingRun>(Locale.ROOT)
+            .field("way", r -> r.result().way().flagName())
+            .field("threads_per_node", SharingRun::threadsPerNode).shown("threads", "%-8d")
+            .field("increments", r -> r.result().increments())
+            .field("local_picks", r -> r.result().localPicks())
+            .column("way", "%-10s", r -> r.result().way().flagName())
+            .field("ops_per_sec", r -> r.result().opsPerSecond()).shown("ops/s", "%14.0f")
+            .latencyNs("latency_ns", SharingRun::latency, "p50[us]", "p99[us]", "%10.2f")
+            .json("rdma_per_increment", r -> rdmaPerOp(r.result()::postedPerIncrement, r.result().postedPerIncrement()))
+            .shown("rdma/inc", "%10.2f", r -> r.result().postedPerIncrement())
+            .field("round_trips_per_increment", r -> r.result().roundTripsPerIncrement()).shown("rtt/inc", "%10.2f")
+            .column("local", "%8s", r -> KvFormat.percent(r.result().localPicks(), r.result().increments()));
+
     private SharingFormat() {
     }
 
@@ -41,18 +53,8 @@ public final class SharingFormat {
     public static void writeHuman(SharingConfig c, List<String> notes, List<SharingRun> runs, PrintWriter out) {
         out.println("remus experiment sharing: " + c.nodes() + " nodes, each worker increments a picked counter "
                 + "and reads the result");
-        for (String note : notes) {
-            out.println("note: " + note);
-        }
-        out.printf("%-8s %-10s %14s %10s %10s %10s %10s %8s%n", "threads", "way", "ops/s", "p50[us]", "p99[us]",
-                "rdma/inc", "rtt/inc", "local");
-        for (SharingRun run : runs) {
-            SharingResult r = run.result();
-            LatencySummary l = run.latency();
-            out.printf(Locale.ROOT, "%-8d %-10s %14.0f %10.2f %10.2f %10.2f %10.2f %7.0f%%%n", run.threadsPerNode(),
-                    r.way().flagName(), r.opsPerSecond(), l.median() / 1000.0, l.p99() / 1000.0, r.postedPerIncrement(),
-                    r.roundTripsPerIncrement(), r.increments() == 0 ? 0 : 100.0 * r.localPicks() / r.increments());
-        }
+        notes.forEach(note -> out.println("note: " + note));
+        RUN.print(out, "", runs);
         out.flush();
     }
 
@@ -76,26 +78,7 @@ public final class SharingFormat {
             field(b, "zipf", num(c.zipfTheta()));
             field(b, "p_local", c.usesPLocal() ? num(c.pLocal()) : "null");
             field(b, "seconds", num(seconds));
-        }, notes, runs, SharingFormat::jsonRun, b -> { }));
+        }, notes, runs, (b, r) -> b.append(RUN.json(r)), b -> { }));
         out.flush();
-    }
-
-    private static void jsonRun(StringBuilder b, SharingRun run) {
-        SharingResult r = run.result();
-        LatencySummary l = run.latency();
-        b.append('{');
-        field(b, "way", str(r.way().flagName()));
-        field(b, "threads_per_node", Integer.toString(run.threadsPerNode()));
-        field(b, "increments", Long.toString(r.increments()));
-        field(b, "local_picks", Long.toString(r.localPicks()));
-        field(b, "ops_per_sec", num(r.opsPerSecond()));
-        b.append("\"latency_ns\":{");
-        field(b, "count", Long.toString(l.count()));
-        field(b, "p50", Long.toString(l.median()));
-        field(b, "p99", Long.toString(l.p99()));
-        field(b, "max", Long.toString(l.max()));
-        b.append("\"mean\":").append(num(l.mean())).append("},");
-        field(b, "rdma_per_increment", rdmaPerOp(r::postedPerIncrement, r.postedPerIncrement()));
-        b.append("\"round_trips_per_increment\":").append(num(r.roundTripsPerIncrement())).append('}');
     }
 }
