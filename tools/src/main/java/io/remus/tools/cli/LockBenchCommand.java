@@ -8,6 +8,7 @@ import io.remus.bench.lock.LockBenchmarkConfig;
 import io.remus.bench.lock.LockRun;
 import io.remus.bench.lock.LockRunner;
 import io.remus.bench.perftest.FabricKind;
+import io.remus.bench.perftest.InProcessFabric;
 import io.remus.core.RemusCluster;
 import io.remus.core.error.BadArgumentException;
 import io.remus.core.fabric.Fabric;
@@ -255,7 +256,7 @@ public final class LockBenchCommand extends ClusterCapableCommand {
         if (kind == FabricKind.SIM && !cost.isFree()) {
             notes.add("sim cost model " + cost.describe() + " (times are lower bounds)");
         }
-        return InProcessFabrics.of(kind, deviceOption.device,
+        return InProcessFabric.fresh(kind, deviceOption.device,
                 SimOptions.defaults().withExecutionLatencyNanos(simLatencyOption.simLatencyNanos).withCostModel(cost), notes);
     }
 
