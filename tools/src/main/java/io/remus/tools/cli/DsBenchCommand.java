@@ -1,6 +1,7 @@
 package io.remus.tools.cli;
 
 import io.remus.alock.kind.LockKind;
+import io.remus.bench.perftest.ClusterJoin;
 import io.remus.bench.structure.ClusterDsBenchmark;
 import io.remus.bench.structure.DsBenchmark;
 import io.remus.bench.structure.DsBenchmarkConfig;
@@ -168,7 +169,7 @@ public final class DsBenchCommand extends ClusterCapableCommand {
         if (fabricFlags.simCostOption.simCost != null) {
             throw usage("--sim-cost is for the simulator, in one JVM; not with one process per node");
         }
-        ClusterOptions.Join join = clusterOptions.prepare(joinArgs, fabricFlags.fabricOption.fabric, fabricFlags.deviceOption.device, environment, joinSetup, nodeCountOption.nodes);
+        ClusterJoin join = clusterOptions.prepare(joinArgs, fabricFlags.fabricOption.fabric, fabricFlags.deviceOption.device, environment, joinSetup, nodeCountOption.nodes);
         List<DsBenchmarkConfig> configs = configs(join.size());
         outputFiles().check();
         join.ensureSegment(segmentMibOption.segmentMib << 20);

@@ -2,6 +2,7 @@ package io.remus.tools.cli;
 
 import io.remus.core.fabric.Fabric;
 import io.remus.core.sim.SimOptions;
+import io.remus.bench.perftest.ClusterJoin;
 import io.remus.bench.perftest.FabricKind;
 import io.remus.bench.perftest.InProcessFabric;
 
@@ -60,7 +61,7 @@ final class InProcessFabrics {
         if (choice.kind() == FabricKind.SIM && !cost.isFree()) {
             notes.add("sim cost model " + cost.describe() + " (times are lower bounds)");
         }
-        notes.add(ClusterOptions.hostLoad());
+        notes.add(ClusterJoin.hostLoad());
         return new Chosen(choice.name(), fabrics, notes);
     }
 }

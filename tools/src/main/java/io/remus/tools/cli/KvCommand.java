@@ -5,6 +5,7 @@ import io.remus.bench.object.KvConfig;
 import io.remus.bench.object.KvRun;
 import io.remus.bench.object.KvRunner;
 import io.remus.bench.object.KvWay;
+import io.remus.bench.perftest.ClusterJoin;
 import io.remus.bench.perftest.FabricKind;
 import io.remus.bench.structure.Ycsb;
 import io.remus.core.RemusCluster;
@@ -85,14 +86,14 @@ public final class KvCommand extends WorkloadExperimentCommand {
         List<String> notes = new ArrayList<>();
         Supplier<Fabric> fabrics = fabricFlags.fabrics(kind, this::usage, notes);
         List<KvRun> runs = KvRunner.run(fabrics, config);
-        notes.add(ClusterOptions.hostLoad());
+        notes.add(ClusterJoin.hostLoad());
         report(config, kind, notes, runs, fabricFlags.title(kind, this::usage), fabricFlags.costName(kind, this::usage));
         return 0;
     }
 
     /** The cluster mode: runs every workload and way with the other processes, and reports on node 0. */
     @Override
-    int callAsNode(ClusterOptions.Join join) throws IOException, InterruptedException {
+    int callAsNode(ClusterJoin join) throws IOException, InterruptedException {
         KvConfig config = config(join.size());
         new OutputFiles().add("--json", jsonOption.json).add("--plot", runOptions.plot.plot).check();
         try (RemusCluster joined = join.join()) {

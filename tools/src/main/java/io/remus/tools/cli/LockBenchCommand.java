@@ -7,6 +7,7 @@ import io.remus.bench.lock.ClusterLockRunner;
 import io.remus.bench.lock.LockBenchmarkConfig;
 import io.remus.bench.lock.LockRun;
 import io.remus.bench.lock.LockRunner;
+import io.remus.bench.perftest.ClusterJoin;
 import io.remus.bench.perftest.FabricKind;
 import io.remus.bench.perftest.InProcessFabric;
 import io.remus.core.RemusCluster;
@@ -162,7 +163,7 @@ public final class LockBenchCommand extends ClusterCapableCommand {
         List<String> notes = new ArrayList<>();
         notes.add("fabric " + fabricName + " (" + choice.reason() + ")");
         Supplier<Fabric> fabrics = fabrics(choice.kind(), notes);
-        notes.add(ClusterOptions.hostLoad());
+        notes.add(ClusterJoin.hostLoad());
         if (localPickOption.list().stream().anyMatch(p -> p < 1) && nodeCountOption.nodes == 1) {
             notes.add("one node: every lock is local whatever --p-local says");
         }
@@ -185,7 +186,7 @@ public final class LockBenchCommand extends ClusterCapableCommand {
         if (simCostOption.simCost != null) {
             throw usage("--sim-cost is for the simulator, in one JVM; not with one process per node");
         }
-        ClusterOptions.Join join = clusterOptions.prepare(joinArgs, fabricOption.fabric, deviceOption.device, environment, joinSetup, nodeCountOption.nodes);
+        ClusterJoin join = clusterOptions.prepare(joinArgs, fabricOption.fabric, deviceOption.device, environment, joinSetup, nodeCountOption.nodes);
         List<LockBenchmarkConfig> configs = configs(join.size());
         new OutputFiles().add("--csv", csv).check();
         join.ensureSegment(LockBenchmarkConfig.clusterSegmentBytes(configs));

@@ -1,5 +1,6 @@
 package io.remus.tools.cli;
 
+import io.remus.bench.perftest.ClusterJoin;
 import io.remus.bench.reclaim.ClusterReclaimBenchmark;
 import io.remus.bench.reclaim.ReclaimBenchmark;
 import io.remus.bench.reclaim.ReclaimBenchmarkConfig;
@@ -162,7 +163,7 @@ public final class ReclaimBenchCommand extends ClusterCapableCommand {
         if (fabricFlags.simCostOption.simCost != null) {
             throw usage("--sim-cost is for the simulator, in one JVM; not with one process per node");
         }
-        ClusterOptions.Join join = clusterOptions.prepare(joinArgs, fabricFlags.fabricOption.fabric, fabricFlags.deviceOption.device, environment, joinSetup, nodeCountOption.nodes);
+        ClusterJoin join = clusterOptions.prepare(joinArgs, fabricFlags.fabricOption.fabric, fabricFlags.deviceOption.device, environment, joinSetup, nodeCountOption.nodes);
         List<ReclaimBenchmarkConfig> configs = configs(join.size(), EpochOptions.defaults().clockSkew());
         new OutputFiles().add("--plot", plotOption.plot).check();
         join.ensureSegment(segmentMibOption.segmentMib << 20);

@@ -5,6 +5,7 @@ import io.remus.bench.object.SharingConfig;
 import io.remus.bench.object.SharingRun;
 import io.remus.bench.object.SharingRunner;
 import io.remus.bench.object.SharingWay;
+import io.remus.bench.perftest.ClusterJoin;
 import io.remus.bench.perftest.FabricKind;
 import io.remus.core.RemusCluster;
 import io.remus.core.error.BadArgumentException;
@@ -78,14 +79,14 @@ public final class SharingCommand extends WorkloadExperimentCommand {
         Supplier<Fabric> fabrics = fabricFlags.fabrics(kind, this::usage, notes);
         List<SharingRun> runs = SharingRunner.run(fabrics, configs);
         SharingConfig first = configs.getFirst();
-        notes.add(ClusterOptions.hostLoad());
+        notes.add(ClusterJoin.hostLoad());
         report(kind, first, notes, runs, fabricFlags.title(kind, this::usage));
         return 0;
     }
 
     /** The cluster mode: runs every thread count and way with the other processes, and reports on node 0. */
     @Override
-    int callAsNode(ClusterOptions.Join join) throws IOException, InterruptedException {
+    int callAsNode(ClusterJoin join) throws IOException, InterruptedException {
         List<SharingConfig> configs = configs(join.size());
         new OutputFiles().add("--plot", runOptions.plot.plot).check();
         try (RemusCluster joined = join.join()) {

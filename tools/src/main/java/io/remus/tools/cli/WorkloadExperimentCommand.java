@@ -1,5 +1,6 @@
 package io.remus.tools.cli;
 
+import io.remus.bench.perftest.ClusterJoin;
 import io.remus.bench.perftest.FabricKind;
 import io.remus.core.RemusCluster;
 import picocli.CommandLine.Mixin;
@@ -74,9 +75,9 @@ abstract class WorkloadExperimentCommand extends ClusterCapableCommand {
      * @throws IOException          when an output file cannot be written
      * @throws InterruptedException when interrupted while the workers run
      */
-    abstract int callAsNode(ClusterOptions.Join join) throws IOException, InterruptedException;
+    abstract int callAsNode(ClusterJoin join) throws IOException, InterruptedException;
 
-    private ClusterOptions.Join prepareJoin() {
+    private ClusterJoin prepareJoin() {
         if (fabricFlags.simCostOption.simCost != null) {
             throw usage("--sim-cost is for the simulator, in one JVM; not with one process per node");
         }
