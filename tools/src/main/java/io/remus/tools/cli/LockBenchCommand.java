@@ -129,7 +129,6 @@ public final class LockBenchCommand extends ClusterCapableCommand {
         return clusterOptions;
     }
 
-
     /** @param hostFabric the fabric without {@code --fabric} ({@link FabricChoice#detect}) */
     public LockBenchCommand(Supplier<FabricChoice> hostFabric) {
         this(hostFabric, System.getenv(), UnaryOperator.identity());
@@ -183,9 +182,7 @@ public final class LockBenchCommand extends ClusterCapableCommand {
         if (simLatencyOption.simLatencyNanos > 0) {
             throw usage("--sim-latency-ns is for the simulator, in one JVM; not with one process per node");
         }
-        if (simCostOption.simCost != null) {
-            throw usage("--sim-cost is for the simulator, in one JVM; not with one process per node");
-        }
+        refuseSimCost(simCostOption.simCost);
         ClusterJoin join = clusterOptions.prepare(joinArgs, fabricOption.fabric, deviceOption.device, environment, joinSetup, nodeCountOption.nodes);
         List<LockBenchmarkConfig> configs = configs(join.size());
         new OutputFiles().add("--csv", csv).check();
@@ -372,9 +369,5 @@ public final class LockBenchCommand extends ClusterCapableCommand {
             }
         }
         return configs;
-    }
-
-    private ParameterException usage(String message) {
-        return new ParameterException(spec.commandLine(), message);
     }
 }

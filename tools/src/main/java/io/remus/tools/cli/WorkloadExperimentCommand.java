@@ -78,9 +78,7 @@ abstract class WorkloadExperimentCommand extends ClusterCapableCommand {
     abstract int callAsNode(ClusterJoin join) throws IOException, InterruptedException;
 
     private ClusterJoin prepareJoin() {
-        if (fabricFlags.simCostOption.simCost != null) {
-            throw usage("--sim-cost is for the simulator, in one JVM; not with one process per node");
-        }
+        refuseSimCost(fabricFlags.simCostOption.simCost);
         boolean simAsked = spec.commandLine().getParseResult().hasMatchedOption("--fabric")
                 && fabricFlags.kind(this::usage) == FabricKind.SIM;
         return clusterOptions.prepare(joinArgs, simAsked ? FabricKind.SIM : null, fabricFlags.deviceOption.device,
@@ -116,9 +114,5 @@ abstract class WorkloadExperimentCommand extends ClusterCapableCommand {
     static String sharedFlagNames(String message) {
         return message.replace("threadsPerNode", "--threads").replace("nodes must", "--nodes must")
                 .replace("zipfTheta", "--zipf").replace("pLocal", "--p-local").replace("< nodes", "< --nodes");
-    }
-
-    final ParameterException usage(String message) {
-        return new ParameterException(spec.commandLine(), message);
     }
 }
