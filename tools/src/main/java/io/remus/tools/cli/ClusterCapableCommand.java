@@ -2,6 +2,7 @@ package io.remus.tools.cli;
 
 import io.remus.core.RemusCluster;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 import picocli.CommandLine.Unmatched;
 
@@ -47,5 +48,26 @@ abstract class ClusterCapableCommand implements Callable<Integer> {
     /** @return whether this process runs as one node of a cluster of processes */
     final boolean clusterMode() {
         return clusterOptions().on(environment, joinArgs);
+    }
+
+    /**
+     * @param simCost {@code --sim-cost}, or null
+     * @throws ParameterException when it is given: it is for the simulator, in one JVM
+     */
+    final void refuseSimCost(String simCost) {
+        if (simCost != null) {
+            throw usage("--sim-cost is for the simulator, in one JVM; not with one process per node");
+        }
+    }
+
+    /** @param option a flag's name @return whether the command line gave it */
+    final boolean matched(String option) {
+        picocli.CommandLine.ParseResult parsed = spec.commandLine().getParseResult();
+        return parsed != null && parsed.hasMatchedOption(option);
+    }
+
+    /** @param message what is wrong @return the usage error of this command */
+    final ParameterException usage(String message) {
+        return new ParameterException(spec.commandLine(), message);
     }
 }

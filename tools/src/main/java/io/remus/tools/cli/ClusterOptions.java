@@ -1,20 +1,16 @@
 package io.remus.tools.cli;
 
+import io.remus.bench.perftest.ClusterJoin;
 import io.remus.bench.perftest.FabricKind;
 import io.remus.core.RemusCluster;
-import io.remus.core.config.ClusterConfig;
-import io.remus.core.config.ConfigSources;
 import io.remus.core.error.BadArgumentException;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
-import java.lang.management.ManagementFactory;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.function.UnaryOperator;
 
@@ -103,7 +99,7 @@ public final class ClusterOptions {
      * @throws ParameterException for {@code --fabric sim}, a bad {@code --join-timeout}, join arguments that
      *                            {@link RemusCluster} refuses, or {@code --nodes} other than the cluster's size
      */
-    Join prepare(List<String> joinArgs, FabricKind fabric, String device, Map<String, String> environment,
+    ClusterJoin prepare(List<String> joinArgs, FabricKind fabric, String device, Map<String, String> environment,
                  UnaryOperator<RemusCluster.Builder> setup, int nodes) {
         if (fabric == FabricKind.SIM) {
             throw usage("--fabric sim runs every node in this JVM; one process per node needs --fabric verbs (or --no-cluster)");
@@ -111,9 +107,9 @@ public final class ClusterOptions {
         if (!(joinTimeoutSeconds > 0) || joinTimeoutSeconds > 3600) {
             throw usage("--join-timeout must be in (0, 3600] seconds, got " + joinTimeoutSeconds);
         }
-        Join join = new Join(joinArgs, Duration.ofNanos(Math.round(joinTimeoutSeconds * 1e9)), device, environment, setup);
+        ClusterJoin join;
         try {
-            join.resolved = join.builder().resolveConfig();
+            join = new ClusterJoin(joinArgs, Duration.ofNanos(Math.round(joinTimeoutSeconds * 1e9)), device, environment, setup);
         } catch (BadArgumentException e) {
             throw usage("options bench " + mixee.name() + " does not know go to "
                     + "RemusCluster.join, which refuses " + joinArgs + ": " + e.getMessage());
@@ -125,103 +121,7 @@ public final class ClusterOptions {
         return join;
     }
 
-    /** @return this host's CPUs and load average, for a report's notes */
-    static String hostLoad() {
-        double load = ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
-        return String.format(Locale.ROOT, "host: %d CPUs, load average %.2f at start",
-                Runtime.getRuntime().availableProcessors(), load);
-    }
-
     private ParameterException usage(String message) {
         return new ParameterException(mixee.commandLine(), message);
-    }
-
-    /** A join of one process per node, resolved by {@link #prepare} and made by {@link #join()}. */
-    final class Join {
-        private final Duration timeout;
-        private final String device;
-        private final Map<String, String> environment;
-        private final UnaryOperator<RemusCluster.Builder> setup;
-        private final List<String> args;
-        private ClusterConfig resolved;
-
-        private Join(List<String> joinArgs, Duration timeout, String device, Map<String, String> environment,
-                     UnaryOperator<RemusCluster.Builder> setup) {
-            this.args = new ArrayList<>(joinArgs);
-            this.timeout = timeout;
-            this.device = device;
-            this.environment = environment;
-            this.setup = setup;
-        }
-
-        /** @return {@code --join-timeout}: the join's timeout and each wait for the other nodes during a run */
-        Duration timeout() {
-            return timeout;
-        }
-
-        /** @return the cluster's node count */
-        int size() {
-            return resolved.nodes().size();
-        }
-
-        /**
-         * Asks for at least {@code bytes} of memory per node when neither the join arguments nor the
-         * environment name a segment size, a segment count or a configuration file.
-         *
-         * @param bytes the memory a node needs
-         */
-        void ensureSegment(long bytes) {
-            if (!given("segment.size", "segment.count", "config") && resolved.segmentSize() * resolved.segmentCount() < bytes) {
-                args.add("--segment.size=" + bytes);
-            }
-        }
-
-        /**
-         * Joins the cluster.
-         *
-         * @return the joined cluster
-         * @throws io.remus.core.error.RemusException naming the peers when the join fails or times out
-         */
-        RemusCluster join() {
-            return builder().join();
-        }
-
-        /**
-         * @param joined the joined cluster
-         * @param what   what node 0 aggregates, e.g. "counts and latency histograms"
-         * @return the notes every report of one process per node starts with
-         */
-        List<String> notes(RemusCluster joined, String what) {
-            List<String> notes = new ArrayList<>();
-            notes.add("one process per node: " + joined.size() + " nodes, node 0 aggregates every node's " + what
-                    + ", sent over RDMA");
-            notes.add("fabric " + joined.fabric().name() + " (RemusCluster.join)");
-            notes.add(hostLoad() + " (node 0)");
-            return notes;
-        }
-
-        private RemusCluster.Builder builder() {
-            RemusCluster.Builder b = RemusCluster.builder().args(args.toArray(String[]::new)).environment(environment)
-                    .joinTimeout(timeout);
-            if (device != null) {
-                b.device(device);
-            }
-            return setup.apply(b);
-        }
-
-        private boolean given(String... keys) {
-            List<String> wanted = List.of(keys);
-            for (String a : args) {
-                if (a.startsWith("--") && wanted.contains(ConfigSources.canonicalKey(a.substring(2).split("=", 2)[0]))) {
-                    return true;
-                }
-            }
-            for (String key : keys) {
-                if (environment.containsKey("REMUS_" + key.replace('.', '_').toUpperCase(Locale.ROOT))) {
-                    return true;
-                }
-            }
-            return false;
-        }
     }
 }

@@ -1,6 +1,7 @@
 package io.remus.tools.cli;
 
 import io.remus.alock.kind.LockKind;
+import io.remus.bench.perftest.ClusterJoin;
 import io.remus.bench.structure.ClusterDsBenchmark;
 import io.remus.bench.structure.DsBenchmark;
 import io.remus.bench.structure.DsBenchmarkConfig;
@@ -136,7 +137,6 @@ public final class DsBenchCommand extends ClusterCapableCommand {
         return clusterOptions;
     }
 
-
     /** @param hostFabric the fabric without {@code --fabric} ({@link FabricChoice#detect}) */
     public DsBenchCommand(Supplier<FabricChoice> hostFabric) {
         this(hostFabric, System.getenv(), UnaryOperator.identity());
@@ -165,10 +165,8 @@ public final class DsBenchCommand extends ClusterCapableCommand {
 
     /** One process per node: joins, runs with the other processes, and reports on node 0. */
     private int callAsNode() throws IOException, InterruptedException {
-        if (fabricFlags.simCostOption.simCost != null) {
-            throw usage("--sim-cost is for the simulator, in one JVM; not with one process per node");
-        }
-        ClusterOptions.Join join = clusterOptions.prepare(joinArgs, fabricFlags.fabricOption.fabric, fabricFlags.deviceOption.device, environment, joinSetup, nodeCountOption.nodes);
+        refuseSimCost(fabricFlags.simCostOption.simCost);
+        ClusterJoin join = clusterOptions.prepare(joinArgs, fabricFlags.fabricOption.fabric, fabricFlags.deviceOption.device, environment, joinSetup, nodeCountOption.nodes);
         List<DsBenchmarkConfig> configs = configs(join.size());
         outputFiles().check();
         join.ensureSegment(segmentMibOption.segmentMib << 20);
@@ -313,14 +311,5 @@ public final class DsBenchCommand extends ClusterCapableCommand {
                 .replace("removePercent", "--remove").replace("keyLb", "--key-lb").replace("keyUb", "--key-ub")
                 .replace("zipfTheta", "--zipf").replace("valueBytes", "--value-size")
                 .replace("without workers on node 0", "--no-home-workers");
-    }
-
-    private boolean matched(String option) {
-        picocli.CommandLine.ParseResult parsed = spec.commandLine().getParseResult();
-        return parsed != null && parsed.hasMatchedOption(option);
-    }
-
-    private ParameterException usage(String message) {
-        return new ParameterException(spec.commandLine(), message);
     }
 }

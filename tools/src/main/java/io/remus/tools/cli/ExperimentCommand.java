@@ -2,6 +2,7 @@ package io.remus.tools.cli;
 
 import io.remus.core.fabric.Fabric;
 import io.remus.bench.perftest.FabricKind;
+import io.remus.bench.perftest.InProcessFabric;
 import io.remus.bench.loopback.LoopbackExperiment;
 import io.remus.tools.experiment.LoopbackPlot;
 import io.remus.bench.loopback.LoopbackRow;
@@ -86,7 +87,7 @@ public final class ExperimentCommand {
             choice.announce(spec.commandLine().getErr());
             List<LoopbackRow> rows;
             String name;
-            try (Fabric f = ExperimentFabric.open(choice.kind(), probeOptions.device.device)) {
+            try (Fabric f = InProcessFabric.open(choice.kind(), probeOptions.device.device)) {
                 name = f.name();
                 rows = new LoopbackExperiment(iterations, depth, Math.round(timeoutSeconds * 1e9)).run(f);
             }

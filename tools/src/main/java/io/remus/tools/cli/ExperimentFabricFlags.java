@@ -4,6 +4,7 @@ import io.remus.core.fabric.Fabric;
 import io.remus.core.sim.SimCostModel;
 import io.remus.core.sim.SimOptions;
 import io.remus.bench.perftest.FabricKind;
+import io.remus.bench.perftest.InProcessFabric;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -85,10 +86,10 @@ final class ExperimentFabricFlags {
             SimCostModel cost = costModel(usage);
             notes.add("fabric sim, cost model " + cost.describe()
                     + (cost.isFree() ? " (no cost: the Java data path only)" : "; times are lower bounds, compare ratios"));
-            return InProcessFabrics.of(kind, null, SimOptions.defaults().withCostModel(cost), notes);
+            return InProcessFabric.fresh(kind, null, SimOptions.defaults().withCostModel(cost), notes);
         }
-        resolvedDevice = deviceOption.device != null ? deviceOption.device : InProcessFabrics.firstDevice();
-        return InProcessFabrics.of(kind, resolvedDevice, SimOptions.defaults(), notes);
+        resolvedDevice = deviceOption.device != null ? deviceOption.device : InProcessFabric.firstDevice();
+        return InProcessFabric.fresh(kind, resolvedDevice, SimOptions.defaults(), notes);
     }
 
     /**

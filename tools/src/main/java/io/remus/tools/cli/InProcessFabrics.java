@@ -1,13 +1,10 @@
 package io.remus.tools.cli;
 
 import io.remus.core.fabric.Fabric;
-import io.remus.core.sim.SimFabric;
 import io.remus.core.sim.SimOptions;
-import io.remus.core.verbs.VerbsFabric;
-import io.remus.bench.perftest.BenchFailedException;
+import io.remus.bench.perftest.ClusterJoin;
 import io.remus.bench.perftest.FabricKind;
-import io.remus.verbs.Device;
-import io.remus.verbs.DeviceInfo;
+import io.remus.bench.perftest.InProcessFabric;
 
 import io.remus.core.sim.SimCostModel;
 import picocli.CommandLine;
@@ -20,41 +17,11 @@ import java.util.function.Supplier;
 
 /**
  * The fabric of a bench command that runs every node in this process (bench ds, lock, reclaim, object and
- * rpc-lat without a cluster): a fresh one per run, the simulator or verbs on {@code -d}, default the first
- * device libibverbs lists.
+ * rpc-lat without a cluster) as its flags choose it: a fresh one per run ({@link InProcessFabric#fresh}), the
+ * simulator or verbs on {@code -d}, default the first device libibverbs lists.
  */
 final class InProcessFabrics {
     private InProcessFabrics() {
-    }
-
-    /**
-     * @param kind    the fabric
-     * @param device  the RDMA device for verbs, or null for the first one listed
-     * @param sim     the simulator's options (sim only)
-     * @param notes   the report's notes, which get the device's name (verbs only)
-     * @return a supplier of one fresh fabric per run
-     * @throws BenchFailedException when verbs is asked and the host has no RDMA device
-     */
-    static Supplier<Fabric> of(FabricKind kind, String device, SimOptions sim, List<String> notes) {
-        if (kind == FabricKind.VERBS) {
-            String name = device != null ? device : firstDevice();
-            notes.add("device " + name + ", every node in this process (VerbsFabric.open)");
-            return () -> VerbsFabric.open(name);
-        }
-        return () -> new SimFabric(sim);
-    }
-
-    /**
-     * @return the first device libibverbs lists
-     * @throws BenchFailedException when the host has none
-     */
-    static String firstDevice() {
-        List<DeviceInfo> devices = Device.list();
-        if (devices.isEmpty()) {
-            throw new BenchFailedException("--fabric verbs: this host has no RDMA devices (see softroce/README.md "
-                    + "for Soft-RoCE in a guest); run with --fabric sim");
-        }
-        return devices.getFirst().name();
     }
 
     /**
@@ -90,11 +57,11 @@ final class InProcessFabrics {
         choice.announce(cmd.getErr());
         List<String> notes = new ArrayList<>();
         notes.add("fabric " + choice.name() + " (" + choice.reason() + ")");
-        Supplier<Fabric> fabrics = of(choice.kind(), flags.deviceOption.device, SimOptions.defaults().withCostModel(cost), notes);
+        Supplier<Fabric> fabrics = InProcessFabric.fresh(choice.kind(), flags.deviceOption.device, SimOptions.defaults().withCostModel(cost), notes);
         if (choice.kind() == FabricKind.SIM && !cost.isFree()) {
             notes.add("sim cost model " + cost.describe() + " (times are lower bounds)");
         }
-        notes.add(ClusterOptions.hostLoad());
+        notes.add(ClusterJoin.hostLoad());
         return new Chosen(choice.name(), fabrics, notes);
     }
 }

@@ -2,16 +2,16 @@ package io.remus.tools.cli;
 
 import io.remus.bench.object.ClusterKvExperiment;
 import io.remus.bench.object.KvConfig;
-import io.remus.bench.object.KvResult;
 import io.remus.bench.object.KvRun;
 import io.remus.bench.object.KvRunner;
 import io.remus.bench.object.KvWay;
+import io.remus.bench.perftest.ClusterJoin;
 import io.remus.bench.perftest.FabricKind;
-import io.remus.bench.stats.LatencySummary;
 import io.remus.bench.structure.Ycsb;
 import io.remus.core.RemusCluster;
 import io.remus.core.error.BadArgumentException;
 import io.remus.core.fabric.Fabric;
+import io.remus.tools.experiment.KvFormat;
 import io.remus.tools.experiment.KvPlot;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -19,7 +19,6 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 
 import java.io.IOException;
-import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.time.Duration;
@@ -30,12 +29,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
-
-import static io.remus.tools.report.JsonReportWriter.reportObject;
-import static io.remus.tools.report.JsonText.field;
-import static io.remus.tools.report.JsonText.num;
-import static io.remus.tools.report.JsonText.rdmaPerOp;
-import static io.remus.tools.report.JsonText.str;
 
 /**
  * {@code remus experiment kv}: a key-value store of word-sized values under YCSB A and B, three ways side
@@ -93,14 +86,14 @@ public final class KvCommand extends WorkloadExperimentCommand {
         List<String> notes = new ArrayList<>();
         Supplier<Fabric> fabrics = fabricFlags.fabrics(kind, this::usage, notes);
         List<KvRun> runs = KvRunner.run(fabrics, config);
-        notes.add(ClusterOptions.hostLoad());
+        notes.add(ClusterJoin.hostLoad());
         report(config, kind, notes, runs, fabricFlags.title(kind, this::usage), fabricFlags.costName(kind, this::usage));
         return 0;
     }
 
     /** The cluster mode: runs every workload and way with the other processes, and reports on node 0. */
     @Override
-    int callAsNode(ClusterOptions.Join join) throws IOException, InterruptedException {
+    int callAsNode(ClusterJoin join) throws IOException, InterruptedException {
         KvConfig config = config(join.size());
         new OutputFiles().add("--json", jsonOption.json).add("--plot", runOptions.plot.plot).check();
         try (RemusCluster joined = join.join()) {
@@ -126,10 +119,10 @@ public final class KvCommand extends WorkloadExperimentCommand {
         notes.add("alock: one ALock per key over an array of values on the key's node");
         notes.add("one-sided: rtt/up includes memory management (allocating the new block, the epoch reclaimer), shown as mem/up");
         notes.add("check: every read returned a whole value written for its key, never older than the reader's own update");
-        PrintWriter out = spec.commandLine().getOut();
-        table(out, config, notes, runs);
+        KvFormat.writeHuman(config, notes, runs, spec.commandLine().getOut());
         if (jsonOption.json != null) {
-            Files.writeString(jsonOption.json, json(config, kind, cost, notes, runs) + System.lineSeparator(), StandardCharsets.UTF_8);
+            Files.writeString(jsonOption.json, KvFormat.json(config, kind.name().toLowerCase(Locale.ROOT), cost, durationOption.seconds,
+                    notes, runs) + System.lineSeparator(), StandardCharsets.UTF_8);
             spec.commandLine().getErr().println("wrote " + jsonOption.json);
         }
         if (runOptions.plot.plot != null) {
@@ -140,73 +133,6 @@ public final class KvCommand extends WorkloadExperimentCommand {
             spec.commandLine().getErr().println("wrote " + runOptions.plot.plot);
         }
         spec.commandLine().getErr().flush();
-    }
-
-    private static void table(PrintWriter out, KvConfig c, List<String> notes, List<KvRun> runs) {
-        out.println("remus experiment kv: " + c.nodes() + " nodes x " + c.threadsPerNode()
-                + " workers, each reads or updates a picked key");
-        for (String note : notes) {
-            out.println("note: " + note);
-        }
-        out.printf("%-4s %-10s %12s %9s %9s %9s %9s %8s %8s %8s %8s %9s %6s%n", "ycsb", "way", "ops/s", "rd-p50", "rd-p99",
-                "up-p50", "up-p99", "rdma/op", "rtt/op", "rtt/rd", "rtt/up", "mem/up", "local");
-        for (KvRun run : runs) {
-            KvResult r = run.result();
-            out.printf(Locale.ROOT, "%-4s %-10s %12.0f %9.2f %9.2f %9.2f %9.2f %8.2f %8.2f %8.2f %8.2f %9.2f %5.0f%%%n",
-                    r.workload(), r.way().flagName(), r.opsPerSecond(), run.reads().median() / 1000.0,
-                    run.reads().p99() / 1000.0, run.updates().median() / 1000.0, run.updates().p99() / 1000.0,
-                    r.postedPerOp(), r.roundTripsPerOp(), r.roundTripsPerRead(), r.roundTripsPerUpdate(),
-                    r.memoryRoundTripsPerUpdate(), r.operations() == 0 ? 0 : 100.0 * r.localPicks() / r.operations());
-        }
-        out.println("(latencies in microseconds)");
-        out.flush();
-    }
-
-    /**
-     * {@code --json}: one object with keys {@code tool test fabric cost_model} (null on verbs) {@code nodes threads_per_node keys value_bytes zipf
-     * p_local seconds notes runs}; a run has {@code workload way reads updates local_picks ops_per_sec},
-     * {@code read_latency_ns} and {@code update_latency_ns} ({@code count p50 p99 max mean}),
-     * {@code rdma_per_op} (keyed by opcode, lower case, and {@code total}), {@code round_trips_per_op},
-     * {@code round_trips_per_read}, {@code round_trips_per_update} and {@code memory_round_trips_per_update}.
-     */
-    private String json(KvConfig c, FabricKind kind, String cost, List<String> notes, List<KvRun> runs) {
-        return reportObject("kv", kind.name().toLowerCase(Locale.ROOT), b -> {
-            field(b, "cost_model", cost == null ? "null" : str(cost));
-            field(b, "nodes", Integer.toString(c.nodes()));
-            field(b, "threads_per_node", Integer.toString(c.threadsPerNode()));
-            field(b, "keys", Integer.toString(c.keys()));
-            field(b, "value_bytes", Integer.toString(c.valueBytes()));
-            field(b, "zipf", num(c.zipfTheta()));
-            field(b, "p_local", c.usesPLocal() ? num(c.pLocal()) : "null");
-            field(b, "seconds", num(durationOption.seconds));
-        }, notes, runs, KvCommand::jsonRun, b -> { });
-    }
-
-    private static void jsonRun(StringBuilder b, KvRun run) {
-        KvResult r = run.result();
-        b.append('{');
-        field(b, "workload", str(r.workload().name()));
-        field(b, "way", str(r.way().flagName()));
-        field(b, "reads", Long.toString(r.reads()));
-        field(b, "updates", Long.toString(r.updates()));
-        field(b, "local_picks", Long.toString(r.localPicks()));
-        field(b, "ops_per_sec", num(r.opsPerSecond()));
-        latency(b, "read_latency_ns", run.reads());
-        latency(b, "update_latency_ns", run.updates());
-        field(b, "rdma_per_op", rdmaPerOp(r::postedPerOp, r.postedPerOp()));
-        field(b, "round_trips_per_op", num(r.roundTripsPerOp()));
-        field(b, "round_trips_per_read", num(r.roundTripsPerRead()));
-        field(b, "round_trips_per_update", num(r.roundTripsPerUpdate()));
-        b.append("\"memory_round_trips_per_update\":").append(num(r.memoryRoundTripsPerUpdate())).append('}');
-    }
-
-    private static void latency(StringBuilder b, String name, LatencySummary l) {
-        b.append('"').append(name).append("\":{");
-        field(b, "count", Long.toString(l.count()));
-        field(b, "p50", Long.toString(l.median()));
-        field(b, "p99", Long.toString(l.p99()));
-        field(b, "max", Long.toString(l.max()));
-        b.append("\"mean\":").append(num(l.mean())).append("},");
     }
 
     /**

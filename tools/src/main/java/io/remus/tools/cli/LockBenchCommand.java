@@ -7,7 +7,9 @@ import io.remus.bench.lock.ClusterLockRunner;
 import io.remus.bench.lock.LockBenchmarkConfig;
 import io.remus.bench.lock.LockRun;
 import io.remus.bench.lock.LockRunner;
+import io.remus.bench.perftest.ClusterJoin;
 import io.remus.bench.perftest.FabricKind;
+import io.remus.bench.perftest.InProcessFabric;
 import io.remus.core.RemusCluster;
 import io.remus.core.error.BadArgumentException;
 import io.remus.core.fabric.Fabric;
@@ -127,7 +129,6 @@ public final class LockBenchCommand extends ClusterCapableCommand {
         return clusterOptions;
     }
 
-
     /** @param hostFabric the fabric without {@code --fabric} ({@link FabricChoice#detect}) */
     public LockBenchCommand(Supplier<FabricChoice> hostFabric) {
         this(hostFabric, System.getenv(), UnaryOperator.identity());
@@ -161,7 +162,7 @@ public final class LockBenchCommand extends ClusterCapableCommand {
         List<String> notes = new ArrayList<>();
         notes.add("fabric " + fabricName + " (" + choice.reason() + ")");
         Supplier<Fabric> fabrics = fabrics(choice.kind(), notes);
-        notes.add(ClusterOptions.hostLoad());
+        notes.add(ClusterJoin.hostLoad());
         if (localPickOption.list().stream().anyMatch(p -> p < 1) && nodeCountOption.nodes == 1) {
             notes.add("one node: every lock is local whatever --p-local says");
         }
@@ -181,10 +182,8 @@ public final class LockBenchCommand extends ClusterCapableCommand {
         if (simLatencyOption.simLatencyNanos > 0) {
             throw usage("--sim-latency-ns is for the simulator, in one JVM; not with one process per node");
         }
-        if (simCostOption.simCost != null) {
-            throw usage("--sim-cost is for the simulator, in one JVM; not with one process per node");
-        }
-        ClusterOptions.Join join = clusterOptions.prepare(joinArgs, fabricOption.fabric, deviceOption.device, environment, joinSetup, nodeCountOption.nodes);
+        refuseSimCost(simCostOption.simCost);
+        ClusterJoin join = clusterOptions.prepare(joinArgs, fabricOption.fabric, deviceOption.device, environment, joinSetup, nodeCountOption.nodes);
         List<LockBenchmarkConfig> configs = configs(join.size());
         new OutputFiles().add("--csv", csv).check();
         join.ensureSegment(LockBenchmarkConfig.clusterSegmentBytes(configs));
@@ -255,7 +254,7 @@ public final class LockBenchCommand extends ClusterCapableCommand {
         if (kind == FabricKind.SIM && !cost.isFree()) {
             notes.add("sim cost model " + cost.describe() + " (times are lower bounds)");
         }
-        return InProcessFabrics.of(kind, deviceOption.device,
+        return InProcessFabric.fresh(kind, deviceOption.device,
                 SimOptions.defaults().withExecutionLatencyNanos(simLatencyOption.simLatencyNanos).withCostModel(cost), notes);
     }
 
@@ -370,9 +369,5 @@ public final class LockBenchCommand extends ClusterCapableCommand {
             }
         }
         return configs;
-    }
-
-    private ParameterException usage(String message) {
-        return new ParameterException(spec.commandLine(), message);
     }
 }

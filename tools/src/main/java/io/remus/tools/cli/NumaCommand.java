@@ -2,6 +2,7 @@ package io.remus.tools.cli;
 
 import io.remus.core.fabric.Fabric;
 import io.remus.bench.perftest.FabricKind;
+import io.remus.bench.perftest.InProcessFabric;
 import io.remus.bench.numa.NumaExperiment;
 import io.remus.bench.numa.NumaNode;
 import io.remus.tools.experiment.numa.NumaPlot;
@@ -94,7 +95,7 @@ public final class NumaCommand implements Callable<Integer> {
             rows = experiment.run(topology, null);
         } else {
             choice.announce(spec.commandLine().getErr());
-            try (Fabric f = ExperimentFabric.open(choice.kind(), probeOptions.device.device)) {
+            try (Fabric f = InProcessFabric.open(choice.kind(), probeOptions.device.device)) {
                 rdmaWords = rdmaBytes + "-byte READs through node 0's loopback QP on the " + f.name() + " fabric ("
                         + choice.reason() + ")" + (choice.kind() == FabricKind.SIM
                         ? "; the simulator copies in Java, so this is not a NIC's placement cost" : "");

@@ -1,5 +1,6 @@
 package io.remus.tools.cli;
 
+import io.remus.bench.perftest.ClusterJoin;
 import io.remus.bench.reclaim.ClusterReclaimBenchmark;
 import io.remus.bench.reclaim.ReclaimBenchmark;
 import io.remus.bench.reclaim.ReclaimBenchmarkConfig;
@@ -119,7 +120,6 @@ public final class ReclaimBenchCommand extends ClusterCapableCommand {
         return clusterOptions;
     }
 
-
     /** @param hostFabric the fabric without {@code --fabric} ({@link FabricChoice#detect}) */
     public ReclaimBenchCommand(Supplier<FabricChoice> hostFabric) {
         this(hostFabric, System.getenv(), UnaryOperator.identity());
@@ -152,17 +152,14 @@ public final class ReclaimBenchCommand extends ClusterCapableCommand {
         return 0;
     }
 
-
     /**
      * The cluster mode: joins, runs every configuration with the other processes, and prints node 0's
      * report on node 0. Node 0 draws {@code --plot} after the shutdown handshake, so that the other
      * nodes do not wait for the drawing (minutes in an emulated guest) within their shutdown timeout.
      */
     private int callAsNode() throws IOException, InterruptedException {
-        if (fabricFlags.simCostOption.simCost != null) {
-            throw usage("--sim-cost is for the simulator, in one JVM; not with one process per node");
-        }
-        ClusterOptions.Join join = clusterOptions.prepare(joinArgs, fabricFlags.fabricOption.fabric, fabricFlags.deviceOption.device, environment, joinSetup, nodeCountOption.nodes);
+        refuseSimCost(fabricFlags.simCostOption.simCost);
+        ClusterJoin join = clusterOptions.prepare(joinArgs, fabricFlags.fabricOption.fabric, fabricFlags.deviceOption.device, environment, joinSetup, nodeCountOption.nodes);
         List<ReclaimBenchmarkConfig> configs = configs(join.size(), EpochOptions.defaults().clockSkew());
         new OutputFiles().add("--plot", plotOption.plot).check();
         join.ensureSegment(segmentMibOption.segmentMib << 20);
@@ -299,15 +296,6 @@ public final class ReclaimBenchCommand extends ClusterCapableCommand {
                 .replace("barrierEvery", "--barrier-every")
                 .replace("epoch.slots", "announcement slots per table").replace("a duration or an operation count",
                         "-D or --ops");
-    }
-
-    private boolean matched(String option) {
-        picocli.CommandLine.ParseResult parsed = spec.commandLine().getParseResult();
-        return parsed != null && parsed.hasMatchedOption(option);
-    }
-
-    private ParameterException usage(String message) {
-        return new ParameterException(spec.commandLine(), message);
     }
 
     private void noteWarmup(List<String> notes) {

@@ -2,15 +2,15 @@ package io.remus.tools.cli;
 
 import io.remus.bench.object.ClusterSharingExperiment;
 import io.remus.bench.object.SharingConfig;
-import io.remus.bench.object.SharingResult;
 import io.remus.bench.object.SharingRun;
 import io.remus.bench.object.SharingRunner;
 import io.remus.bench.object.SharingWay;
+import io.remus.bench.perftest.ClusterJoin;
 import io.remus.bench.perftest.FabricKind;
-import io.remus.bench.stats.LatencySummary;
 import io.remus.core.RemusCluster;
 import io.remus.core.error.BadArgumentException;
 import io.remus.core.fabric.Fabric;
+import io.remus.tools.experiment.SharingFormat;
 import io.remus.tools.experiment.SharingPlot;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -26,12 +26,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
-
-import static io.remus.tools.report.JsonReportWriter.reportObject;
-import static io.remus.tools.report.JsonText.field;
-import static io.remus.tools.report.JsonText.num;
-import static io.remus.tools.report.JsonText.rdmaPerOp;
-import static io.remus.tools.report.JsonText.str;
 
 /**
  * {@code remus experiment sharing}: Gossamer's shared-counter microbenchmark (Trust&lt;T&gt; / Gossamer,
@@ -85,14 +79,14 @@ public final class SharingCommand extends WorkloadExperimentCommand {
         Supplier<Fabric> fabrics = fabricFlags.fabrics(kind, this::usage, notes);
         List<SharingRun> runs = SharingRunner.run(fabrics, configs);
         SharingConfig first = configs.getFirst();
-        notes.add(ClusterOptions.hostLoad());
+        notes.add(ClusterJoin.hostLoad());
         report(kind, first, notes, runs, fabricFlags.title(kind, this::usage));
         return 0;
     }
 
     /** The cluster mode: runs every thread count and way with the other processes, and reports on node 0. */
     @Override
-    int callAsNode(ClusterOptions.Join join) throws IOException, InterruptedException {
+    int callAsNode(ClusterJoin join) throws IOException, InterruptedException {
         List<SharingConfig> configs = configs(join.size());
         new OutputFiles().add("--plot", runOptions.plot.plot).check();
         try (RemusCluster joined = join.join()) {
@@ -114,9 +108,10 @@ public final class SharingCommand extends WorkloadExperimentCommand {
         notes.add("check: every counter of every way ended at exactly the increments applied to it");
         PrintWriter out = spec.commandLine().getOut();
         if (jsonOption.json) {
-            json(out, first, kind, notes, runs);
+            String cost = kind == FabricKind.SIM && clusterMode() ? null : fabricFlags.costName(kind, this::usage);
+            SharingFormat.writeJson(first, kind.name().toLowerCase(Locale.ROOT), cost, durationOption.seconds, notes, runs, out);
         } else {
-            table(out, first, notes, runs);
+            SharingFormat.writeHuman(first, notes, runs, out);
         }
         if (runOptions.plot.plot != null) {
             SharingPlot.write("remus experiment sharing, " + title + ", " + first.nodes()
@@ -124,63 +119,6 @@ public final class SharingCommand extends WorkloadExperimentCommand {
             spec.commandLine().getErr().println("wrote " + runOptions.plot.plot);
             spec.commandLine().getErr().flush();
         }
-    }
-
-    private static void table(PrintWriter out, SharingConfig c, List<String> notes, List<SharingRun> runs) {
-        out.println("remus experiment sharing: " + c.nodes() + " nodes, each worker increments a picked counter "
-                + "and reads the result");
-        for (String note : notes) {
-            out.println("note: " + note);
-        }
-        out.printf("%-8s %-10s %14s %10s %10s %10s %10s %8s%n", "threads", "way", "ops/s", "p50[us]", "p99[us]",
-                "rdma/inc", "rtt/inc", "local");
-        for (SharingRun run : runs) {
-            SharingResult r = run.result();
-            LatencySummary l = run.latency();
-            out.printf(Locale.ROOT, "%-8d %-10s %14.0f %10.2f %10.2f %10.2f %10.2f %7.0f%%%n", run.threadsPerNode(),
-                    r.way().flagName(), r.opsPerSecond(), l.median() / 1000.0, l.p99() / 1000.0, r.postedPerIncrement(),
-                    r.roundTripsPerIncrement(), r.increments() == 0 ? 0 : 100.0 * r.localPicks() / r.increments());
-        }
-        out.flush();
-    }
-
-    /**
-     * {@code --json}: one object with keys {@code tool test fabric cost_model} (null on verbs) {@code nodes counters zipf p_local
-     * seconds notes runs}; a run has {@code way threads_per_node increments local_picks ops_per_sec},
-     * {@code latency_ns} ({@code count p50 p99 max mean}), {@code rdma_per_increment} (keyed by opcode,
-     * lower case, and {@code total}) and {@code round_trips_per_increment}.
-     */
-    private void json(PrintWriter out, SharingConfig c, FabricKind kind, List<String> notes, List<SharingRun> runs) {
-        String cost = kind == FabricKind.SIM && clusterMode() ? null
-                : fabricFlags.costName(kind, this::usage);
-        out.println(reportObject("sharing", kind.name().toLowerCase(Locale.ROOT), b -> {
-            field(b, "cost_model", cost == null ? "null" : str(cost));
-            field(b, "nodes", Integer.toString(c.nodes()));
-            field(b, "counters", Integer.toString(c.counters()));
-            field(b, "zipf", num(c.zipfTheta()));
-            field(b, "p_local", c.usesPLocal() ? num(c.pLocal()) : "null");
-            field(b, "seconds", num(durationOption.seconds));
-        }, notes, runs, SharingCommand::jsonRun, b -> { }));
-        out.flush();
-    }
-
-    private static void jsonRun(StringBuilder b, SharingRun run) {
-        SharingResult r = run.result();
-        LatencySummary l = run.latency();
-        b.append('{');
-        field(b, "way", str(r.way().flagName()));
-        field(b, "threads_per_node", Integer.toString(run.threadsPerNode()));
-        field(b, "increments", Long.toString(r.increments()));
-        field(b, "local_picks", Long.toString(r.localPicks()));
-        field(b, "ops_per_sec", num(r.opsPerSecond()));
-        b.append("\"latency_ns\":{");
-        field(b, "count", Long.toString(l.count()));
-        field(b, "p50", Long.toString(l.median()));
-        field(b, "p99", Long.toString(l.p99()));
-        field(b, "max", Long.toString(l.max()));
-        b.append("\"mean\":").append(num(l.mean())).append("},");
-        field(b, "rdma_per_increment", rdmaPerOp(r::postedPerIncrement, r.postedPerIncrement()));
-        b.append("\"round_trips_per_increment\":").append(num(r.roundTripsPerIncrement())).append('}');
     }
 
     /**

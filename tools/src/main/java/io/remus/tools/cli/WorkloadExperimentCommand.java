@@ -1,5 +1,6 @@
 package io.remus.tools.cli;
 
+import io.remus.bench.perftest.ClusterJoin;
 import io.remus.bench.perftest.FabricKind;
 import io.remus.core.RemusCluster;
 import picocli.CommandLine.Mixin;
@@ -74,12 +75,10 @@ abstract class WorkloadExperimentCommand extends ClusterCapableCommand {
      * @throws IOException          when an output file cannot be written
      * @throws InterruptedException when interrupted while the workers run
      */
-    abstract int callAsNode(ClusterOptions.Join join) throws IOException, InterruptedException;
+    abstract int callAsNode(ClusterJoin join) throws IOException, InterruptedException;
 
-    private ClusterOptions.Join prepareJoin() {
-        if (fabricFlags.simCostOption.simCost != null) {
-            throw usage("--sim-cost is for the simulator, in one JVM; not with one process per node");
-        }
+    private ClusterJoin prepareJoin() {
+        refuseSimCost(fabricFlags.simCostOption.simCost);
         boolean simAsked = spec.commandLine().getParseResult().hasMatchedOption("--fabric")
                 && fabricFlags.kind(this::usage) == FabricKind.SIM;
         return clusterOptions.prepare(joinArgs, simAsked ? FabricKind.SIM : null, fabricFlags.deviceOption.device,
@@ -115,9 +114,5 @@ abstract class WorkloadExperimentCommand extends ClusterCapableCommand {
     static String sharedFlagNames(String message) {
         return message.replace("threadsPerNode", "--threads").replace("nodes must", "--nodes must")
                 .replace("zipfTheta", "--zipf").replace("pLocal", "--p-local").replace("< nodes", "< --nodes");
-    }
-
-    final ParameterException usage(String message) {
-        return new ParameterException(spec.commandLine(), message);
     }
 }

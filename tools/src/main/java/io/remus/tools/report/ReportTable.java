@@ -1,5 +1,6 @@
 package io.remus.tools.report;
 
+import io.remus.bench.stats.LatencySummary;
 import io.remus.core.fabric.Opcode;
 
 import java.io.PrintWriter;
@@ -22,14 +23,29 @@ import static io.remus.tools.report.JsonText.str;
  * Values are written by type: in JSON a {@link String} as a string literal, a {@link Double} with six
  * decimals, {@code null} as {@code null}, anything else by {@code toString()} (a {@link #json} column is
  * JSON already); in CSV the same without quotes; in the human table with the column's {@code printf}
- * format, the header right- or left-aligned to the same width. Declared once, in a static initialiser, and
- * only read after.
+ * format (in the table's locale, the default format locale unless given), the header right- or left-aligned to
+ * the same width. Declared once, in a static initialiser, and only read after.
  *
  * @param <R> the row type
  */
 public final class ReportTable<R> {
     private static final List<String> SHORT_NAMES = List.of("READ", "WRITE", "CAS", "FAA");
     private final List<Column<R>> columns = new ArrayList<>();
+    private final Locale locale;
+
+    /** A table whose human rows are formatted in the default format locale. */
+    public ReportTable() {
+        this(null);
+    }
+
+    /**
+     * A table whose human rows are formatted in {@code locale}.
+     *
+     * @param locale the locale of the human rows, or null for the default format locale
+     */
+    public ReportTable(Locale locale) {
+        this.locale = locale;
+    }
 
     private record Column<R>(String key, boolean isJson, String csv, String header, String format,
                              Function<? super R, ?> value, Function<? super R, ?> human) {
@@ -121,6 +137,28 @@ public final class ReportTable<R> {
     }
 
     /**
+     * The object {@code group} of a latency summary in nanoseconds: {@code count p50 p99 max mean}, the median
+     * and p99 shown in microseconds.
+     *
+     * @param group     the object's key
+     * @param latency   the latency summary
+     * @param p50Header the median's header
+     * @param p99Header the p99's header
+     * @param format    their {@code printf} format
+     * @return this table
+     */
+    public ReportTable<R> latencyNs(String group, Function<? super R, LatencySummary> latency, String p50Header,
+                                    String p99Header, String format) {
+        return field(group + ".count", r -> latency.apply(r).count())
+                .field(group + ".p50", r -> latency.apply(r).median())
+                .shown(p50Header, format, r -> latency.apply(r).median() / 1000.0)
+                .field(group + ".p99", r -> latency.apply(r).p99())
+                .shown(p99Header, format, r -> latency.apply(r).p99() / 1000.0)
+                .field(group + ".max", r -> latency.apply(r).max())
+                .field(group + ".mean", r -> latency.apply(r).mean());
+    }
+
+    /**
      * Makes the last column a CSV column too.
      *
      * @param name its name in {@link #csvNames()}
@@ -180,7 +218,8 @@ public final class ReportTable<R> {
         StringBuilder b = new StringBuilder(indent);
         for (Column<R> c : columns) {
             if (c.header() != null) {
-                b.append(b.length() == indent.length() ? "" : " ").append(String.format(c.format(), c.human().apply(row)));
+                b.append(b.length() == indent.length() ? "" : " ").append(String.format(
+                        locale == null ? Locale.getDefault(Locale.Category.FORMAT) : locale, c.format(), c.human().apply(row)));
             }
         }
         return b.toString();

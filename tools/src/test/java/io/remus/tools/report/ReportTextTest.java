@@ -4,10 +4,18 @@ import io.remus.alock.kind.LockKind;
 import io.remus.bench.lock.LockBenchmarkConfig;
 import io.remus.bench.lock.LockRun;
 import io.remus.bench.object.ImplKind;
+import io.remus.bench.object.KvConfig;
+import io.remus.bench.object.KvResult;
+import io.remus.bench.object.KvRun;
+import io.remus.bench.object.KvWay;
 import io.remus.bench.object.ObjectBenchmarkConfig;
 import io.remus.bench.object.ObjectBenchmarkResult;
 import io.remus.bench.object.ObjectKind;
 import io.remus.bench.object.ObjectRun;
+import io.remus.bench.object.SharingConfig;
+import io.remus.bench.object.SharingResult;
+import io.remus.bench.object.SharingRun;
+import io.remus.bench.object.SharingWay;
 import io.remus.bench.reclaim.ReclaimBenchmarkConfig;
 import io.remus.bench.reclaim.ReclaimBenchmarkResult;
 import io.remus.bench.reclaim.ReclaimerKind;
@@ -22,6 +30,8 @@ import io.remus.bench.structure.Ycsb;
 import io.remus.core.fabric.Opcode;
 import io.remus.tools.ds.DsFormat;
 import io.remus.tools.ds.DsReport;
+import io.remus.tools.experiment.KvFormat;
+import io.remus.tools.experiment.SharingFormat;
 import io.remus.tools.lock.LockCsv;
 import io.remus.tools.lock.LockFormat;
 import io.remus.tools.lock.LockReport;
@@ -52,7 +62,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 
 /**
- * The human, JSON and CSV text of the ds, lock, object and reclaim reports, character for character, for
+ * The human, JSON and CSV text of the ds, lock, object and reclaim reports and the kv and sharing experiments, character for character, for
  * fixed runs: the expected text lies in {@code golden/NAME.txt} beside this class's resources (a mismatch
  * leaves the actual text in {@code target/golden-actual/NAME.txt}).
  */
@@ -143,6 +153,65 @@ class ReportTextTest {
                                 new ReclaimBenchmarkResult.Sample(40, 4096, 250))),
                 new ReclaimBenchmarkResult(never, 900, 1_000_000_000L, 600, 300, 0, 3, "key 7 \"freed\"", 700,
                         700, 700, posted, 0, List.of())));
+    }
+
+    private static final List<String> NOTES = List.of("a \"quoted\" note", "second note");
+
+    private static long[] posted(int scale) {
+        long[] posted = new long[Opcode.values().length];
+        for (int i = 0; i < posted.length; i++) {
+            posted[i] = scale * (i + 1L);
+        }
+        return posted;
+    }
+
+    private static KvConfig kvConfig() {
+        return new KvConfig(List.of(KvWay.ONE_SIDED, KvWay.DELEGATED, KvWay.ALOCK), List.of(Ycsb.A, Ycsb.B), 2, 3,
+                1000, 0.99, 0.75, Duration.ofSeconds(1), 64L << 20, 1, 16);
+    }
+
+    private static List<KvRun> kvRuns() {
+        return List.of(
+                new KvRun(new KvResult(KvWay.ONE_SIDED, Ycsb.A, 5000, 4000, 6000, 1_234_567_891L, posted(300), 27_000,
+                        12_000, 15_000, 3000), latency(1), latency(2)),
+                new KvRun(new KvResult(KvWay.DELEGATED, Ycsb.B, 9500, 500, 7000, 987_654_321L, posted(70), 20_000,
+                        19_000, 1000, 0), latency(30), latency(40)),
+                new KvRun(new KvResult(KvWay.ALOCK, Ycsb.A, 0, 0, 0, 1_000_000_000L, posted(0), 0, 0, 0, 0),
+                        latency(0), latency(0)));
+    }
+
+    private static SharingConfig sharingConfig(double pLocal) {
+        return new SharingConfig(List.of(SharingWay.FAA, SharingWay.MCS, SharingWay.WAITFREE), 3, 2, 64, 0, pLocal,
+                Duration.ofSeconds(1), 64L << 20, 1);
+    }
+
+    private static List<SharingRun> sharingRuns() {
+        return List.of(new SharingRun(1, new SharingResult(SharingWay.FAA, 12_345, 4000, 1_100_000_000L, posted(40),
+                        12_345), latency(3)),
+                new SharingRun(4, new SharingResult(SharingWay.MCS, 2_000, 1999, 900_000_000L, posted(90), 7000),
+                        latency(60)),
+                new SharingRun(4, new SharingResult(SharingWay.WAITFREE, 0, 0, 1_000_000_000L, posted(0), 0),
+                        latency(0)));
+    }
+
+    @Test
+    void shouldWriteTheKvReportsAsPinned() {
+        assertAll(() -> assertText("kv-human", out -> KvFormat.writeHuman(kvConfig(), NOTES, kvRuns(), out)),
+                () -> assertText("kv-json", out -> out.println(KvFormat.json(kvConfig(), "sim", "ConnectX-5", 2.5,
+                        NOTES, kvRuns()))),
+                () -> assertText("kv-json-verbs", out -> out.println(KvFormat.json(new KvConfig(List.of(KvWay.ALOCK),
+                        List.of(Ycsb.B), 1, 1, 8, 0, Double.NaN, Duration.ofSeconds(1), 64L << 20, 1), "verbs", null, 1,
+                        NOTES, kvRuns().subList(2, 3)))));
+    }
+
+    @Test
+    void shouldWriteTheSharingReportsAsPinned() {
+        assertAll(() -> assertText("sharing-human", out -> SharingFormat.writeHuman(sharingConfig(Double.NaN), NOTES,
+                        sharingRuns(), out)),
+                () -> assertText("sharing-json", out -> SharingFormat.writeJson(sharingConfig(Double.NaN), "sim",
+                        "ConnectX-5", 2, NOTES, sharingRuns(), out)),
+                () -> assertText("sharing-json-plocal", out -> SharingFormat.writeJson(sharingConfig(0.5), "verbs",
+                        null, 0.25, NOTES, sharingRuns().subList(0, 1), out)));
     }
 
     @Test

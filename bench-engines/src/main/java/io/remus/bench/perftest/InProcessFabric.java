@@ -1,0 +1,73 @@
+package io.remus.bench.perftest;
+
+import io.remus.core.fabric.Fabric;
+import io.remus.core.sim.SimFabric;
+import io.remus.core.sim.SimOptions;
+import io.remus.core.verbs.VerbsFabric;
+import io.remus.verbs.Device;
+import io.remus.verbs.DeviceInfo;
+
+import java.util.List;
+import java.util.function.Supplier;
+
+/**
+ * The fabric of a run with every node in this process: the simulator, or verbs on a named RDMA device,
+ * default the first device libibverbs lists. Opening a verbs fabric opens the device and its nodes' memory
+ * and queue pairs there; the simulator needs no device.
+ */
+public final class InProcessFabric {
+    private InProcessFabric() {
+    }
+
+    /**
+     * A fresh fabric per run.
+     *
+     * @param kind   the fabric
+     * @param device the RDMA device for verbs, or null for the first one listed
+     * @param sim    the simulator's options (sim only)
+     * @param notes  the report's notes, which get the device's name (verbs only)
+     * @return a supplier of one fresh fabric per run
+     * @throws BenchFailedException when verbs is asked and the host has no RDMA device
+     */
+    public static Supplier<Fabric> fresh(FabricKind kind, String device, SimOptions sim, List<String> notes) {
+        if (kind == FabricKind.VERBS) {
+            String name = device != null ? device : firstDevice();
+            notes.add("device " + name + ", every node in this process (VerbsFabric.open)");
+            return () -> VerbsFabric.open(name);
+        }
+        return () -> new SimFabric(sim);
+    }
+
+    /**
+     * One open fabric, the simulator with its default options or verbs.
+     *
+     * @param kind   the fabric
+     * @param device the RDMA device, or null for the first one listed (verbs only)
+     * @return the open fabric; its nodes all live in this process
+     * @throws BenchFailedException when verbs is asked and there is no device
+     */
+    public static Fabric open(FabricKind kind, String device) {
+        if (kind == FabricKind.SIM) {
+            return new SimFabric();
+        }
+        return VerbsFabric.open(device != null ? device
+                : firstDevice("no RDMA devices on this host: run with --fabric sim"));
+    }
+
+    /**
+     * @return the first device libibverbs lists
+     * @throws BenchFailedException when the host has none
+     */
+    public static String firstDevice() {
+        return firstDevice("--fabric verbs: this host has no RDMA devices (see softroce/README.md "
+                + "for Soft-RoCE in a guest); run with --fabric sim");
+    }
+
+    private static String firstDevice(String none) {
+        List<DeviceInfo> devices = Device.list();
+        if (devices.isEmpty()) {
+            throw new BenchFailedException(none);
+        }
+        return devices.getFirst().name();
+    }
+}
