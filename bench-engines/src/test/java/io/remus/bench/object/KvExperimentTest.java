@@ -138,8 +138,11 @@ class KvExperimentTest {
         for (KvResult r : run(config(List.of(KvWay.ONE_SIDED), 2, 1, 16, 0, 0.0))) {
             assertEquals(0, r.localPicks());
             assertEquals(2.0, r.roundTripsPerRead(), 1e-12, r.workload().toString());
-            assertEquals(3.0, r.roundTripsPerUpdate() - r.memoryRoundTripsPerUpdate(), 1e-12,
-                    "besides the allocator's and the reclaimer's: " + r.workload());
+            // Each node's worker puts into the same 16 keys: a put whose compare-and-swap lost to the other node's put on
+            // the same slot reads and tries again, so the average is 3 and sometimes a little above it.
+            double update = r.roundTripsPerUpdate() - r.memoryRoundTripsPerUpdate();
+            assertEquals(3, Math.round(update), "besides the allocator's and the reclaimer's: " + r.workload());
+            assertTrue(update >= 3.0, "never fewer than 3: " + update);
         }
     }
 
