@@ -83,9 +83,15 @@ class ObjectBenchmarkTest {
     @EnumSource(value = ObjectKind.class, names = {"QUEUE", "COUNTER"})
     void shouldCompleteOthersOperationsDuringAStallOnlyWhenWaitFree(ObjectKind object) throws InterruptedException {
         for (ImplKind impl : ImplKind.values()) {
-            AtomicLong recorded = new AtomicLong();
             ObjectBenchmarkConfig config = config(object, impl, Duration.ofMillis(1200), true);
+            // The stall is timed in real time: on a loaded host worker 0 may reach it too late to stand still for
+            // MIN_STALL before the run ends, and such a run shows nothing; up to three runs until one stalled.
+            AtomicLong recorded = new AtomicLong();
             ObjectBenchmarkResult r = run(config, recorded);
+            for (int retry = 0; retry < 2 && r.stallNanos() < MIN_STALL.toNanos(); retry++) {
+                recorded.set(0);
+                r = run(config, recorded);
+            }
             String what = object + " " + impl.flagName() + ": " + r;
             assertTrue(r.stallNanos() >= MIN_STALL.toNanos() && r.stallNanos() <= config.stallLength().toNanos() * 3 / 2,
                     "worker 0 stood still: " + what);
