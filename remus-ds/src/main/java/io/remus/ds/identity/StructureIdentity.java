@@ -450,26 +450,31 @@ public final class StructureIdentity {
      * @param rootBytes  bytes of the root after the two words, as given to {@link #allocate}
      * @param freeBlocks frees the structure's other blocks; runs on this thread, at most once per structure
      * @throws RuntimeException the structure's closed exception, when this handle is closed or another handle
-     *                          destroyed the structure first; this handle is closed from the start, whether the
-     *                          destroy is refused or not
+     *                          destroyed the structure first; this handle is closed once the destroy is decided,
+     *                          refused or not (a remote error such as a timeout leaves it open and counted)
      */
     public void destroy(ComputeThread thread, long rootBytes, Runnable freeBlocks) {
         requireOpen();
-        closed = true;
         long handlesAt = headerAddress();
         long expected = handles(BlockHeader.incarnation(blockHeader), 1);
         while (true) {
+            // A compare-and-swap that fails remotely (a timeout) leaves this handle open and counted, so that
+            // close() can still drop it.
             long seen = thread.compareAndSwap(handlesAt, expected, (expected - 1) | DESTROYED);
             if (seen == expected) {
+                closed = true;
                 if ((expected & COUNT_MASK) == 1) {
                     free(thread, rootBytes, freeBlocks);
                 }
                 return;
             }
             if ((seen & DESTROYED) != 0) {
+                closed = true;
                 release(thread, rootBytes, freeBlocks);
                 throw destroyed.apply("the " + this + " was destroyed by another handle");
             }
+            // A word of another incarnation: the block was freed and reused, and nothing there is this handle's.
+            closed = !isLive(seen);
             check(seen);
             expected = seen;
         }
