@@ -142,7 +142,8 @@ class KvExperimentTest {
             // the same slot reads and tries again, so the average is 3 and sometimes a little above it.
             double update = r.roundTripsPerUpdate() - r.memoryRoundTripsPerUpdate();
             assertEquals(3, Math.round(update), "besides the allocator's and the reclaimer's: " + r.workload());
-            assertTrue(update >= 3.0, "never fewer than 3: " + update);
+            // Two per-op averages subtracted: allow for the rounding of the division, not for a missing round trip.
+            assertTrue(update >= 3.0 - 1e-9, "never fewer than 3: " + update);
         }
     }
 
