@@ -8,7 +8,9 @@
  * from a watermark by RDMA compare-and-swap, freed blocks shared through thread caches and per-node
  * pools, {@link io.remus.core.FreeBlockPool}), {@link io.remus.core.RemoteBlob},
  * {@link io.remus.core.Root} and {@link io.remus.core.ClusterBarrier}. Remote pointers are
- * {@link io.remus.core.memory.RemotePtr} words; every failure is a
+ * {@link io.remus.core.memory.RemotePtr} words; {@link io.remus.core.RemoteStruct} declares a remote
+ * record's layout once and reads, writes, compares-and-swaps and fetches-and-adds its words by name,
+ * with the same RDMA operations as offset arithmetic on the pointer. Every failure is a
  * {@link io.remus.core.error.RemusException}.
  *
  * <h2>Nulls</h2>
