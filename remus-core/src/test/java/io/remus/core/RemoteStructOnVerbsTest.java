@@ -23,11 +23,11 @@ class RemoteStructOnVerbsTest extends RemoteStructTest {
     /** Fewer iterations: an operation through emulated Soft-RoCE costs about a thousand times more than in the simulator. */
     @Override
     int warmupIterations() {
-        return 4_000;
+        return 8_000;
     }
 
     @Override
     int measuredIterations() {
-        return 2_000;
+        return 4_000;
     }
 }
