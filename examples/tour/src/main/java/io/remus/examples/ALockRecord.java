@@ -21,9 +21,9 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * ALock, the asymmetric lock (SPAA 2024), guarding a record of two words that several threads update: two
- * threads on the lock's home node (the local cohort: CPU atomics only, no NIC) and two on another node (the
- * remote cohort: RDMA atomics). Each update reads both words and writes both back; without the lock, updates
- * would be lost and the two words would disagree.
+ * threads on the lock's home node (the local cohort, whose lock operations are CPU atomics, no NIC) and two on
+ * another node (the remote cohort, whose lock operations are RDMA atomics). Each update reads both words and
+ * writes both back; without the lock, updates would be lost.
  *
  * <p>Run (after {@code bin/mvn -q -pl examples/tour -am package -DskipTests}, see examples/tour/README.md):
  * {@code java --enable-native-access=ALL-UNNAMED -cp "examples/tour/target/classes:examples/tour/target/lib/*" io.remus.examples.ALockRecord}

@@ -61,7 +61,7 @@ public final class OneSidedOperations {
 
             // Remote memory is allocated with the thread's allocator, on a node of our choice. A remote pointer
             // is a long: the node id in the top 16 bits, the address in the low 48.
-            long words = t.allocator().allocate(32, 1);  // four 8-byte words on node 1
+            long words = t.allocator().allocate(32, node1.config().nodeId());  // four 8-byte words on node 1
             long a = words;
             long b = RemotePtr.offset(words, 8);
             long c = RemotePtr.offset(words, 16);

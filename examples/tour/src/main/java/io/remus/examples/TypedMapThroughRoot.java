@@ -74,7 +74,7 @@ public final class TypedMapThroughRoot {
             TypedRemoteHashMap<String, String> map1 = TypedRemoteHashMap.attach(t1, r1, new Root(t1).get(),
                     Codec.UTF8, Codec.UTF8);
             String foundByNode1 = map1.get("lehigh");      // 2 round trips: both candidate buckets, then the entry
-            String missing = map1.get("no such key");      // 1 round trip: no slot has the key's fingerprint
+            String missing = map1.get("no such key");      // 1 round trip when no slot has its fingerprint
             map1.put("remus", "C++");
             out.println("node 1 attached through the root and read lehigh=" + foundByNode1 + ", missing=" + missing);
 
