@@ -120,4 +120,15 @@ class TourExamplesTest {
         assertEquals(n * (n + 1) / 2, totals.get(0));
         assertTrue(printed().contains("node 2 of 3 read the counter: 6"), printed());
     }
+
+    @Test
+    void shouldUpdateAStructsFieldsByNameInOneRoundTripEachWhenTypedStructsRun() {
+        TypedStructs.Outcome o = TypedStructs.run(out);
+
+        assertEquals(70, o.balance());
+        assertEquals(2, o.version());
+        assertEquals(42, o.owner());
+        assertEquals(9, o.roundTrips(), "3 WRITEs, 3 fetch-and-adds, a READ and a compare-and-swap of words, one READ of the struct");
+        assertTrue(printed().contains("balance 70, version 2, owner 42, 9 round trips"), printed());
+    }
 }
