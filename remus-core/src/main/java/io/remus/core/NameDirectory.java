@@ -72,7 +72,7 @@ import java.util.concurrent.locks.LockSupport;
  *   <li>{@link #lookup}: 1 READ of the slots from the name's home when the name's slot, or the first empty
  *       one, is among them (1 round trip for a miss), plus 1 READ of the pointer word for a bound name (2 round
  *       trips); 1 READ more per further {@value #WINDOW_SLOTS} slots probed, and per slot read torn. Wait-free:
- *       each word of a slot is stored at most once, so a slot is read again at most {@value #MAX_REREADS}
+ *       each word of a slot is stored at most once, so a slot is read again at most 5
  *       times.</li>
  *   <li>{@link #publish}: the lookup's READs (without the pointer READ), then 1 compare-and-swap per name word
  *       not yet in the slot (1..4; none when the name is already there) and 1 compare-and-swap of the pointer

@@ -10,14 +10,18 @@ import io.remus.core.memory.RemotePtr;
 import io.remus.core.sim.SimOptions;
 import io.remus.core.testing.Fabrics;
 import io.remus.core.testing.TestCluster;
+import io.remus.verbs.testing.NullRule;
 import org.junit.jupiter.api.Named;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -259,6 +263,22 @@ class NameDirectoryTest {
                 }
             });
             assertEquals(4096, got.get(0));
+        }
+    }
+
+    /** The null rule of remus-core: a null argument is a NullPointerException naming the parameter, before anything. */
+    @ParameterizedTest
+    @MethodSource("fabrics")
+    void shouldThrowNullPointerNamingTheParameterWhenAnArgumentIsNull(Function<SimOptions, Fabric> make) {
+        try (TestCluster c = TestCluster.of(make); ComputeThread t = c.thread(1)) {
+            NameDirectory d = NameDirectory.open(t, 0);
+            Map<Class<?>, Object> samples = new HashMap<>(NullRule.jdkSamples());
+            samples.put(ComputeThread.class, t);
+            long roundTrips = t.roundTrips();
+            List<String> violations = new ArrayList<>(NullRule.checkStaticMethods(NameDirectory.class, samples, Set.of()));
+            violations.addAll(NullRule.checkInstanceMethods(d, samples, Set.of()));
+            assertEquals(List.of(), violations);
+            assertEquals(roundTrips, t.roundTrips(), "round trips of refused calls");
         }
     }
 

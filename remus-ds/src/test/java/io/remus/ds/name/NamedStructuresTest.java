@@ -20,21 +20,29 @@ import io.remus.ds.object.RemoteCounter;
 import io.remus.ds.object.RemoteMaxRegister;
 import io.remus.ds.queue.MpmcScqQueue;
 import io.remus.ds.reclaim.NeverReclaimer;
+import io.remus.ds.reclaim.Reclaimer;
+import io.remus.verbs.testing.NullRule;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLongArray;
+import java.util.function.Consumer;
 import java.util.function.Function;
+import java.util.function.LongFunction;
+import java.util.function.Supplier;
+import java.util.function.ToLongFunction;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -287,6 +295,28 @@ class NamedStructuresTest {
                 }
             });
             assertEquals(ptrs.get(1), ptrs.get(0));
+        }
+    }
+
+    /** The null rule of remus-ds: a null argument is a NullPointerException naming the parameter, before anything. */
+    @Test
+    void shouldThrowNullPointerNamingTheParameterWhenAnArgumentIsNull() {
+        try (TestCluster c = cluster(); ComputeThread t = c.thread(1); NeverReclaimer reclaimer = new NeverReclaimer(t)) {
+            NamedStructures names = NamedStructures.open(t);
+            Map<Class<?>, Object> samples = new HashMap<>(NullRule.jdkSamples());
+            samples.put(ComputeThread.class, t);
+            samples.put(NameDirectory.class, names.directory());
+            samples.put(Reclaimer.class, reclaimer);
+            samples.put(Codec.class, Codec.LONG);
+            samples.put(Supplier.class, (Supplier<Object>) () -> fail("created"));
+            samples.put(LongFunction.class, (LongFunction<Object>) ptr -> fail("attached"));
+            samples.put(ToLongFunction.class, (ToLongFunction<Object>) x -> 0L);
+            samples.put(Consumer.class, (Consumer<Object>) x -> fail("destroyed"));
+            long roundTrips = t.roundTrips();
+            List<String> violations = new ArrayList<>(NullRule.checkStaticMethods(NamedStructures.class, samples, Set.of()));
+            violations.addAll(NullRule.checkInstanceMethods(names, samples, Set.of()));
+            assertEquals(List.of(), violations);
+            assertEquals(roundTrips, t.roundTrips(), "round trips of refused calls");
         }
     }
 
