@@ -1,7 +1,8 @@
 /**
  * Remus data structures over one-sided RDMA, used through a {@link io.remus.core.ComputeThread}:
  * wait-free objects and their lock-based twins ({@code io.remus.ds.object}), sets (lists and a skip list)
- * ({@code io.remus.ds.set}), a hash map ({@code io.remus.ds.map}), queues ({@code io.remus.ds.queue}),
+ * ({@code io.remus.ds.set}), a hash map ({@code io.remus.ds.map}), queues ({@code io.remus.ds.queue}), structures
+ * found by name ({@code io.remus.ds.name}),
  * remote memory reclamation ({@code io.remus.ds.reclaim}) and delegation of objects to their owning
  * thread ({@code io.remus.ds.delegate}).
  */
@@ -13,6 +14,7 @@ module io.remus.ds {
     exports io.remus.ds.delegate;
     exports io.remus.ds.identity;
     exports io.remus.ds.map;
+    exports io.remus.ds.name;
     exports io.remus.ds.object;
     exports io.remus.ds.queue;
     exports io.remus.ds.reclaim;

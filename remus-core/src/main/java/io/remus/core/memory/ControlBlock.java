@@ -12,7 +12,8 @@ package io.remus.core.memory;
  * +-------+------------------------------------+     +-------+--------------------------+
  * |   0   | watermark                          |     |   0   | watermark                |
  * |  64   | root pointer (RemotePtr)           |     |  64   | heap: blocks             |
- * | 128   | barrier word                       |     +-------+--------------------------+
+ * |  72   | name directory pointer (RemotePtr) |     +-------+--------------------------+
+ * | 128   | barrier word                       |
  * | 192   | reclaimer table pointer            |
  * | 256   | shutdown count                     |
  * | 320   | pool heads, 8 bytes per size class |
@@ -25,6 +26,10 @@ package io.remus.core.memory;
  * <p>The watermark is the offset, within its segment, of the next unallocated byte: it starts at the
  * heap's start ({@link #heapStart(int, int)}), only grows, by compare-and-swap, and never passes the
  * segment's end. Below it the heap is a sequence of blocks, each behind its {@link BlockHeader}.
+ *
+ * <p>The name directory pointer is 0 until the first {@link io.remus.core.NameDirectory#open} of the
+ * node publishes, by compare-and-swap, the table of names it creates; it never changes after that. It
+ * shares the root pointer's line: both change rarely, and only by compare-and-swap.
  *
  * <p>The barrier word is {@link io.remus.core.ClusterBarrier}'s: the generation of released rounds, the
  * participant count of the round in progress and its arrivals (layout in its Javadoc); the arrival
@@ -43,6 +48,8 @@ public final class ControlBlock {
     public static final long WATERMARK = 0;
     /** Offset of the root pointer in segment 0. */
     public static final long ROOT = 64;
+    /** Offset in segment 0 of the pointer to the node's name directory ({@link io.remus.core.NameDirectory}; 0 when none). */
+    public static final long NAMES = 72;
     /** Offset of the barrier word (generation, participants, arrivals) in segment 0. */
     public static final long BARRIER_WORD = 128;
     /** Offset in segment 0 of the pointer to the reclaimer's announcement table of this node (0 when none). */
