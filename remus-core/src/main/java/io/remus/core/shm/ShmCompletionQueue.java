@@ -14,8 +14,10 @@ import java.util.List;
 /**
  * A completion queue of the shared-memory fabric: a ring of the completions its queue pairs
  * produced, handed out oldest first by {@link #poll}. It lives in this process (completions are
- * never seen by another one). Refuses to close while a queue pair created with it is open, as verbs
- * does. One owning thread.
+ * never seen by another one), then, when it serves its node's receive queue, the receive completions
+ * that senders left in that queue's file. As verbs does, it refuses to close while a queue pair created
+ * with it is open, or, when it serves the receive queue, once a queue pair connected to the node after
+ * the receive queue existed. One owning thread.
  */
 final class ShmCompletionQueue implements CompletionQueue {
     /** The most entries one holds, as a device's {@code max_cqe} limits a verbs one (what mlx5 devices report). */
@@ -26,6 +28,8 @@ final class ShmCompletionQueue implements CompletionQueue {
     private final Opcode[] opcode;
     private final CompletionStatus[] status;
     private final List<ShmQueuePair> queuePairs = new ArrayList<>();
+    /** The node's receive queue when it delivers here, or null. */
+    private volatile ShmReceiveQueue receives;
     private int head;
     private int count;
     private boolean closed;
@@ -42,6 +46,11 @@ final class ShmCompletionQueue implements CompletionQueue {
 
     synchronized void attach(ShmQueuePair qp) {
         queuePairs.add(qp);
+    }
+
+    /** Hands out {@code rq}'s receive completions too, after this queue's own. */
+    void attach(ShmReceiveQueue rq) {
+        receives = rq;
     }
 
     void add(long id, Opcode op, CompletionStatus result) {
@@ -65,6 +74,10 @@ final class ShmCompletionQueue implements CompletionQueue {
             head = head + 1 == wrId.length ? 0 : head + 1;
             count--;
         }
+        ShmReceiveQueue rq = receives;
+        if (rq != null && n < max) {
+            n = rq.drain(out, n);
+        }
         return n;
     }
 
@@ -80,9 +93,12 @@ final class ShmCompletionQueue implements CompletionQueue {
                 return;
             }
             long open = queuePairs.stream().filter(qp -> !qp.isClosed()).count();
-            if (open > 0) {
+            ShmReceiveQueue rq = receives;
+            long served = rq == null ? 0 : rq.connections();
+            if (open > 0 || served > 0) {
                 throw new ResourceInUseException("completion queue of node " + nodeId + " cannot close: " + open
-                        + " queue pair(s) created with it are open; close them first");
+                        + " queue pair(s) created with it are open, and " + served + " connection(s) of peers to the"
+                        + " node's receive queue deliver into it until the node closes; close them first");
             }
         }
         closeWithNode();
@@ -92,5 +108,6 @@ final class ShmCompletionQueue implements CompletionQueue {
     synchronized void closeWithNode() {
         closed = true;
         queuePairs.clear();
+        receives = null;
     }
 }

@@ -174,8 +174,8 @@ public final class ShmFabric implements Fabric {
     }
 
     /**
-     * Removes a cluster's files: its id, and every node's directory with its node file, region files
-     * and publications, whether the node closed or its process died; then {@code dir} itself when
+     * Removes a cluster's files: its id, and every node's directory with its node file, region files,
+     * publications and receive queue, whether the node closed or its process died; then {@code dir} itself when
      * nothing else is in it. Files of other names are left alone. Call it when no process of the
      * cluster runs any more: a process still running keeps the memory it mapped, but peers can no
      * longer find it.
@@ -220,8 +220,8 @@ public final class ShmFabric implements Fabric {
         try (DirectoryStream<Path> files = Files.newDirectoryStream(nodeDir)) {
             for (Path f : files) {
                 String name = f.getFileName().toString();
-                if (name.equals(ShmFiles.NODE) || name.equals(ShmFiles.PUBLISHED) || name.startsWith(ShmFiles.REGION_PREFIX)
-                        || name.endsWith(ShmFiles.TMP_SUFFIX)) {
+                if (name.equals(ShmFiles.NODE) || name.equals(ShmFiles.PUBLISHED) || name.equals(ShmReceiveQueue.FILE)
+                        || name.startsWith(ShmFiles.REGION_PREFIX) || name.endsWith(ShmFiles.TMP_SUFFIX)) {
                     removed += Files.deleteIfExists(f) ? 1 : 0;
                 } else {
                     foreign = true;

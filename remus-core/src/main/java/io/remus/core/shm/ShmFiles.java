@@ -21,6 +21,7 @@ import java.nio.file.StandardOpenOption;
  * DIR/node-N/node             node N's state (a header of {@link #NODE_FILE_BYTES} bytes)
  * DIR/node-N/region-K         one registration of node N with rkey K: a header page, then its bytes
  * DIR/node-N/published        node N's published registrations, one "rkey address length" line each
+ * DIR/node-N/receive          node N's receive queue ({@link ShmReceiveQueue}), once it made one
  * </pre>
  *
  * Node header and region header, 8-byte words:

@@ -44,6 +44,7 @@ final class ShmNode implements FabricNode {
     private final List<AutoCloseable> owned = new ArrayList<>();
     private volatile ShmRegion[] regions = new ShmRegion[0];
     private int nextKey = 0x1000;
+    private ShmReceiveQueue receiveQueue;
     private volatile boolean closed;
 
     private ShmNode(ShmFabric fabric, int nodeId, Path dir, Arena nodeArena, MemorySegment header) {
@@ -94,12 +95,7 @@ final class ShmNode implements FabricNode {
 
     @Override
     public RegisteredMemory allocate(long bytes) {
-        RegistrationChecks.requirePositiveLength(bytes);
-        long physical = RegistrationChecks.physicalMemory();
-        if (physical > 0 && bytes > physical) {
-            throw new BadArgumentException("cannot allocate " + bytes + " bytes of registered memory: this machine has "
-                    + physical + " bytes (check segment.size / segmentSize and buffer.size / bufferSizePerThread)");
-        }
+        RegistrationChecks.requireAllocatable(bytes);
         ShmFiles.requireSpace(dir, bytes + ShmFiles.PAGE);
         synchronized (this) {
             ensureOpen();
@@ -213,9 +209,10 @@ final class ShmNode implements FabricNode {
     }
 
     /**
-     * Not offered: the shared-memory fabric carries no messages.
+     * Creates the node's receive queue in its file {@code node-N/receive}, which senders map.
      *
-     * @throws RemusException always, after the arguments' checks
+     * @throws BadArgumentException when {@code cq} is not this node's, {@code depth} is outside
+     *                              1..{@value ShmReceiveQueue#MAX_DEPTH}, or the node already has one or is closed
      */
     @Override
     public synchronized ReceiveQueue createReceiveQueue(CompletionQueue cq, int depth) {
@@ -223,8 +220,20 @@ final class ShmNode implements FabricNode {
         if (!(cq instanceof ShmCompletionQueue own) || !owned.contains(own)) {
             throw new BadArgumentException("a receive queue of node " + nodeId + " needs a completion queue of that node");
         }
-        throw new RemusException("the shared-memory fabric carries no messages (SEND, WRITE_WITH_IMMEDIATE): node "
-                + nodeId + " cannot have a receive queue; use one-sided operations, or the sim or verbs fabric");
+        if (depth <= 0 || depth > ShmReceiveQueue.MAX_DEPTH) {
+            throw new BadArgumentException("receive queue depth must be 1.." + ShmReceiveQueue.MAX_DEPTH + ", got " + depth);
+        }
+        if (receiveQueue != null) {
+            throw new BadArgumentException("node " + nodeId + " already has a receive queue");
+        }
+        Path file = dir.resolve(ShmReceiveQueue.FILE);
+        Path tmp = ShmFiles.temporary(file);
+        MemorySegment mapped = ShmFiles.createAndMap(tmp, ShmReceiveQueue.fileBytes(depth), nodeArena);
+        ShmReceiveQueue rq = ShmReceiveQueue.create(this, mapped, depth);
+        move(tmp, file);
+        own.attach(rq);
+        receiveQueue = rq;
+        return rq;
     }
 
     @Override
@@ -243,7 +252,7 @@ final class ShmNode implements FabricNode {
             }
             peers.put(peerNodeId, peer);
         }
-        ShmQueuePair qp = new ShmQueuePair(this, peer, shmCq, sendQueueDepth);
+        ShmQueuePair qp = new ShmQueuePair(this, peer, shmCq, sendQueueDepth, waitTimeout);
         shmCq.attach(qp);
         owned.add(qp);
         return qp;
@@ -284,6 +293,7 @@ final class ShmNode implements FabricNode {
             }
         }
         deleteQuietly(dir.resolve(ShmFiles.PUBLISHED));
+        deleteQuietly(dir.resolve(ShmReceiveQueue.FILE));
         peers.clear();
         peerArena.close();
         nodeArena.close();

@@ -3,7 +3,7 @@ package io.remus.core.shm;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.nio.file.Path;
-import java.util.concurrent.ConcurrentHashMap;
+import java.util.Arrays;
 
 /**
  * A node as the queue pairs of one node of this process reach it: its node file and the region
@@ -16,7 +16,9 @@ final class ShmPeer {
     private final Path dir;
     private final MemorySegment header;
     private final Arena arena;
-    private final ConcurrentHashMap<Integer, ShmTarget> targets = new ConcurrentHashMap<>();
+    /** The registrations found so far, copied on every addition: looking one up allocates nothing. */
+    private volatile ShmTarget[] targets = new ShmTarget[0];
+    private ShmReceiveQueue receiveQueue;
 
     private ShmPeer(ShmFabric fabric, int nodeId, MemorySegment header, Arena arena) {
         this.fabric = fabric;
@@ -49,6 +51,16 @@ final class ShmPeer {
         return (long) ShmFiles.WORD.getVolatile(header, ShmFiles.NODE_STATE) == ShmFiles.OPEN;
     }
 
+    /** {@return the node's receive queue, mapped on first use, or null while the node has none} */
+    synchronized ShmReceiveQueue receiveQueue() {
+        if (receiveQueue == null) {
+            MemorySegment file = ShmFiles.mapExisting(ShmFiles.nodeDir(dir, nodeId).resolve(ShmReceiveQueue.FILE),
+                    ShmReceiveQueue.fileBytes(1), arena);
+            receiveQueue = file == null ? null : ShmReceiveQueue.mapForSender(file);
+        }
+        return receiveQueue;
+    }
+
     /**
      * Finds the registration with remote key {@code rkey}: its region file, mapped on first use, or a
      * caller-owned registration when the node lives in this process.
@@ -56,12 +68,12 @@ final class ShmPeer {
      * @return the registration, or null when the node has none with that rkey
      */
     ShmTarget target(int rkey) {
-        ShmTarget t = targets.get(rkey);
+        ShmTarget t = known(rkey);
         if (t != null) {
             return t;
         }
         synchronized (this) {
-            t = targets.get(rkey);
+            t = known(rkey);
             if (t != null) {
                 return t;
             }
@@ -73,10 +85,21 @@ final class ShmPeer {
                 t = own == null ? null : ShmTarget.ofLocal(own);
             }
             if (t != null && t.rkey() == rkey) {
-                targets.put(rkey, t);
+                ShmTarget[] more = Arrays.copyOf(targets, targets.length + 1);
+                more[more.length - 1] = t;
+                targets = more;
                 return t;
             }
             return null;
         }
+    }
+
+    private ShmTarget known(int rkey) {
+        for (ShmTarget t : targets) {
+            if (t.rkey() == rkey) {
+                return t;
+            }
+        }
+        return null;
     }
 }

@@ -1,5 +1,6 @@
 package io.remus.core.shm;
 
+import io.remus.core.config.Timeouts;
 import io.remus.core.error.BadArgumentException;
 import io.remus.core.error.CompletionStatus;
 import io.remus.core.fabric.Opcode;
@@ -9,6 +10,7 @@ import io.remus.core.fabric.WorkRequests;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.lang.invoke.VarHandle;
+import java.time.Duration;
 import java.util.Arrays;
 
 /**
@@ -17,20 +19,31 @@ import java.util.Arrays;
  * reports it only through the completion queue (a completion for each signalled request and for
  * each failure). Transfers copy aligned 8-byte pieces, each loaded (acquire) and stored (release)
  * whole; the transfer as a whole is not atomic. Atomics are the processor's compare-and-exchange
- * and fetch-and-add on the mapped word. One owning thread.
+ * and fetch-and-add on the mapped word. A {@code SEND} or {@code WRITE_WITH_IMMEDIATE} takes the
+ * oldest receive of the peer's receive queue as it was when this queue pair connected (none when the
+ * peer had none yet), waiting up to {@link #RNR_NANOS} for one to be posted, under that queue's lock
+ * (waited for at most the connect timeout, then {@code RETRY_EXCEEDED}). One owning thread.
  */
 final class ShmQueuePair implements QueuePair {
     private static final VarHandle WORD = ValueLayout.JAVA_LONG.varHandle();
+    /**
+     * How long a message waits for a posted receive before it fails with {@code RECEIVER_NOT_READY}: verbs'
+     * first try and 6 receiver-not-ready retries at its 0.64 ms timer.
+     */
+    static final long RNR_NANOS = 7 * 640_000L;
 
     private final ShmNode local;
     private final ShmPeer target;
     private final ShmCompletionQueue cq;
     private final int depth;
+    /** The peer's receive queue as it was when this queue pair connected, or null. */
+    private final ShmReceiveQueue receiver;
+    private final long lockNanos;
     private ShmTarget[] known = new ShmTarget[0];
     private boolean error;
     private volatile boolean closed;
 
-    ShmQueuePair(ShmNode local, ShmPeer target, ShmCompletionQueue cq, int depth) {
+    ShmQueuePair(ShmNode local, ShmPeer target, ShmCompletionQueue cq, int depth, Duration waitTimeout) {
         if (depth <= 0) {
             throw new BadArgumentException("send queue depth must be positive, got " + depth);
         }
@@ -38,6 +51,11 @@ final class ShmQueuePair implements QueuePair {
         this.target = target;
         this.cq = cq;
         this.depth = depth;
+        this.lockNanos = Timeouts.isForever(waitTimeout) ? Long.MAX_VALUE / 4 : waitTimeout.toNanos();
+        this.receiver = target.receiveQueue();
+        if (receiver != null) {
+            receiver.connected();
+        }
     }
 
     @Override
@@ -82,7 +100,16 @@ final class ShmQueuePair implements QueuePair {
             return CompletionStatus.LOCAL_PROTECTION_ERROR;
         }
         if (op == Opcode.SEND || op == Opcode.WRITE_WITH_IMMEDIATE) {
-            return CompletionStatus.RECEIVER_NOT_READY;
+            if (receiver == null) {
+                return CompletionStatus.RECEIVER_NOT_READY;
+            }
+            try {
+                return op == Opcode.SEND
+                        ? receiver.send(target, mine.segment(), r.localAddress(k) - mine.address(), len, lockNanos, RNR_NANOS)
+                        : receiver.writeWithImmediate(this, r, k, mine, lockNanos, RNR_NANOS);
+            } catch (IllegalStateException unmappedMeanwhile) {
+                return CompletionStatus.LOCAL_PROTECTION_ERROR;
+            }
         }
         long remote = r.remoteAddress(k);
         ShmTarget theirs = find(r.rkey(k));
@@ -113,6 +140,18 @@ final class ShmQueuePair implements QueuePair {
         } catch (IllegalStateException unmappedMeanwhile) {
             return CompletionStatus.REMOTE_ACCESS_ERROR;
         }
+        return CompletionStatus.SUCCESS;
+    }
+
+    /** The WRITE of request {@code k}, a WRITE_WITH_IMMEDIATE whose local buffer lies in {@code mine}. */
+    CompletionStatus write(WorkRequests r, int k, ShmRegion mine) {
+        long remote = r.remoteAddress(k);
+        int len = r.length(k);
+        ShmTarget theirs = find(r.rkey(k));
+        if (theirs == null || !theirs.contains(remote, len) || !theirs.registered()) {
+            return CompletionStatus.REMOTE_ACCESS_ERROR;
+        }
+        copy(mine.segment(), r.localAddress(k) - mine.address(), theirs.data(), remote - theirs.address(), len);
         return CompletionStatus.SUCCESS;
     }
 

@@ -37,8 +37,16 @@
  *     that such atomics change races with them as it does on RDMA, and the library's rule that such
  *     a word changes only by fabric atomics applies unchanged (on this fabric they happen to be
  *     atomic with CPU atomics too, which no RDMA fabric with {@code IBV_ATOMIC_HCA} promises).</li>
- * <li>Messaging is not offered: {@code createReceiveQueue} throws {@code RemusException}, and a
- *     {@code SEND} or {@code WRITE_WITH_IMMEDIATE} completes with {@code RECEIVER_NOT_READY}.</li>
+ * <li>Messaging: a node's receive queue is a file that senders map too. A {@code SEND} or
+ *     {@code WRITE_WITH_IMMEDIATE} takes the oldest posted receive under that file's lock word
+ *     (compare-and-swap), copies the message into the receive's buffer (mapped by its rkey) or runs
+ *     its WRITE, and leaves the receive completion in the file, where the receiver's completion queue
+ *     finds it when polled. With no receive posted it waits as verbs' receiver-not-ready retries do
+ *     (about 4.5 ms) and then fails with {@code RECEIVER_NOT_READY}; a message longer than the buffer
+ *     gives the receive {@code LOCAL_LENGTH_ERROR} and the sender {@code REMOTE_INVALID_REQUEST}; a
+ *     queue pair connected before the peer's receive queue existed has no receives. A process that
+ *     dies holding the lock stalls the queue: senders give up after their connect timeout
+ *     ({@code RETRY_EXCEEDED}), the receiver after 10 s ({@code RemoteTimeoutException}).</li>
  * </ul>
  *
  * <h2>The directory and the life of its files</h2>
@@ -47,6 +55,7 @@
  * DIR/node-N/node        node N's state: open, or closed by its process
  * DIR/node-N/region-K    a registration of node N with rkey K: a header page, then its bytes
  * DIR/node-N/published   the registrations node N published, one per line
+ * DIR/node-N/receive     node N's receive queue, once it made one
  * </pre>
  * Opening node N creates {@code node-N}, which must not exist: one directory serves one cluster, once.
  * Deregistering memory marks its file deregistered and removes it; closing a node closes its

@@ -340,16 +340,34 @@ class ShmFabricTest {
     }
 
     @Test
-    void shouldRefuseMessagingAndCloseACompletionQueueOnlyOnceItsQueuePairsClosed() {
-        RemusException e = assertThrows(RemusException.class, () -> a.createReceiveQueue(cq, 8));
-        assertTrue(e.getMessage().contains("carries no messages"), e.getMessage());
+    void shouldDeliverAMessageIntoTheReceiveOfThePeerProcess() {
+        CompletionQueue recv = b.createCompletionQueue(8);
+        io.remus.core.fabric.ReceiveQueue rq = b.createReceiveQueue(recv, 4);
+        assertTrue(Files.isRegularFile(dir.resolve("node-1").resolve("receive")));
         wrs.addSend(1, local.address(), 8, local.lkey(), WorkRequests.SIGNALED);
         qp.post(wrs);
         assertEquals(1, poll());
-        assertEquals(CompletionStatus.RECEIVER_NOT_READY, out.status(0));
-        assertThrows(ResourceInUseException.class, cq::close);
-        qp.close();
-        cq.close();
+        assertEquals(CompletionStatus.RECEIVER_NOT_READY, out.status(0), "connected before the receive queue existed");
+
+        QueuePair after = a.connect(1, cq, 4, Duration.ofSeconds(10));
+        io.remus.core.fabric.ReceiveRequests r = new io.remus.core.fabric.ReceiveRequests(1);
+        r.add(77, remote.address() + 1024, 64, remote.lkey());
+        rq.post(r);
+        assertEquals(1, rq.outstanding());
+        local.segment().set(LONG, 0, 4242L);
+        wrs.clear();
+        wrs.addSend(2, local.address(), 8, local.lkey(), WorkRequests.SIGNALED);
+        after.post(wrs);
+        assertEquals(1, poll());
+        assertEquals(CompletionStatus.SUCCESS, out.status(0));
+        Completions received = new Completions(2);
+        assertEquals(1, recv.poll(received));
+        assertEquals(77, received.wrId(0));
+        assertEquals(Opcode.RECEIVE, received.opcode(0));
+        assertEquals(8, received.byteLength(0));
+        assertEquals(4242L, remote.segment().get(LONG, 1024));
+        assertEquals(0, rq.outstanding());
+        assertThrows(ResourceInUseException.class, recv::close, "a peer's queue pair delivers into it");
     }
 
     @Test
