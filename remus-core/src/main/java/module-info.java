@@ -5,8 +5,9 @@
  * and its handles, {@code RemusCluster}, {@code RemusNode}, and what is built on
  * {@code ComputeThread}: remote allocation, the root pointer, the barrier, memory nodes.
  * {@code io.remus.core.rpc} (request/response over SEND) sits beside it. Below them are the fabrics,
- * {@code io.remus.core.verbs} (with its internal {@code io.remus.core.verbs.bootstrap}) and the
- * embedded simulator {@code io.remus.core.sim}; then the fabric SPI {@code io.remus.core.fabric};
+ * {@code io.remus.core.verbs} (with its internal {@code io.remus.core.verbs.bootstrap}), the
+ * embedded simulator {@code io.remus.core.sim} and the shared-memory fabric
+ * {@code io.remus.core.shm}; then the fabric SPI {@code io.remus.core.fabric};
  * then the cluster configuration {@code io.remus.core.config} (and the internal
  * {@code io.remus.core.net}); then the remote memory layout {@code io.remus.core.memory}
  * ({@code RemotePtr}, block headers, size classes, the control block); and at the bottom
@@ -31,6 +32,8 @@ module io.remus.core {
     exports io.remus.core.sim;
     // Public: VerbsFabric, VerbsFabricOptions and BootstrapKind; the rest is package-private.
     exports io.remus.core.verbs;
+    // Public: ShmFabric, the shared-memory fabric of several processes on one host; the rest is package-private.
+    exports io.remus.core.shm;
     // io.remus.core.verbs.bootstrap (the bootstrap wire formats) is not exported: only
     // io.remus.core.verbs uses it. Its BootstrapProtocolException reaches a user as a RemusException.
     // io.remus.core.net (the exchange deadline of the TCP rendezvous and bootstrap) is not exported either.

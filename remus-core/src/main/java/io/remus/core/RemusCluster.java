@@ -10,6 +10,7 @@ import io.remus.core.error.BadArgumentException;
 import io.remus.core.error.RemoteTimeoutException;
 import io.remus.core.error.RemusException;
 import io.remus.core.fabric.Fabric;
+import io.remus.core.shm.ShmFabric;
 import io.remus.core.sim.SimFabric;
 import io.remus.core.verbs.BootstrapKind;
 import io.remus.core.verbs.VerbsFabric;
@@ -66,7 +67,9 @@ import java.util.concurrent.locks.LockSupport;
  * in Remus' or the MPI form). Keys of the join itself, in the same sources (environment:
  * {@code REMUS_} and the key upper-cased, {@code .} as {@code _}):
  * <pre>
- * fabric              verbs (default) | sim
+ * fabric              verbs (default) | sim | shm
+ * shm.dir             fabric=shm: the cluster's directory of shared memory files, the same path in
+ *                     every process and fresh per cluster (default: the rendezvous directory)
  * device              the RDMA device (default: the first one libibverbs lists)
  * bootstrap           rdma_cm (default) | tcp
  * rendezvous          a shared directory for the address exchange, or tcp://host:port where
@@ -110,7 +113,15 @@ import java.util.concurrent.locks.LockSupport;
  * ({@link VerbsFabric}). {@code fabric=sim} runs on the embedded simulator, where the whole cluster
  * lives in this JVM: alone it is a one-node cluster ({@code node.count} 1); for several nodes in one
  * JVM, each joining thread passes the same {@link SimFabric} to {@link Builder#fabric} (which, given,
- * is used whatever {@code fabric} says, and is not closed by {@link #close()}).
+ * is used whatever {@code fabric} says, and is not closed by {@link #close()}). {@code fabric=shm}
+ * runs the nodes as processes of one host with no RDMA device ({@link ShmFabric}): each process
+ * opens its node in the directory {@code shm.dir} ({@link Builder#sharedMemory}), where every node
+ * keeps its memory as files that its peers map, and the peers find each other's memory there, so no
+ * address is exchanged (a {@code rendezvous} directory serves as {@code shm.dir} when that is not
+ * given; a {@code tcp://} rendezvous is refused). Rank and size come from the launcher as for verbs,
+ * e.g. {@code mpirun -np 4 java ... --fabric=shm --shm.dir=/dev/shm/job42}. The directory's files
+ * outlive the processes (a dead process's memory stays readable to its peers) until they are removed
+ * ({@link ShmFabric#removeFiles}).
  *
  * <h2>Waits</h2>
  * Every wait is bounded: the rendezvous and the wait for peers share the join timeout (a connection
@@ -129,7 +140,7 @@ public final class RemusCluster implements AutoCloseable {
     public static final Duration DEFAULT_SHUTDOWN_TIMEOUT = Duration.ofMinutes(2);
 
     private static final Set<String> JOIN_KEYS = Set.of("fabric", "device", "bootstrap", "rendezvous", "address",
-            "port.base", "join.timeout.ms", "shutdown.timeout.ms", "config");
+            "port.base", "join.timeout.ms", "shutdown.timeout.ms", "config", "shm.dir");
     private static final String TCP_SCHEME = "tcp://";
     private static final long POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(20);
 
@@ -350,6 +361,19 @@ public final class RemusCluster implements AutoCloseable {
         }
 
         /**
+         * Runs on the shared-memory fabric ({@code fabric=shm}) in {@code dir}.
+         *
+         * @param dir the cluster's directory of shared memory files ({@code shm.dir}): the same path in
+         *            every process of the cluster, fresh per cluster, e.g. under {@code /dev/shm}
+         * @return this builder
+         */
+        public Builder sharedMemory(Path dir) {
+            explicit.put("shm.dir", Objects.requireNonNull(dir, "dir").toString());
+            explicit.put("fabric", "shm");
+            return this;
+        }
+
+        /**
          * Sets the RDMA device.
          *
          * @param device the RDMA device, e.g. {@code rxe0}
@@ -443,17 +467,15 @@ public final class RemusCluster implements AutoCloseable {
             ClusterConfig c = r.config;
             Duration timeout = r.duration("join.timeout.ms", joinTimeout, DEFAULT_JOIN_TIMEOUT);
             Duration shutdown = r.duration("shutdown.timeout.ms", shutdownTimeout, DEFAULT_SHUTDOWN_TIMEOUT);
-            String kind = r.keys.getOrDefault("fabric", "verbs").strip().toLowerCase(Locale.ROOT);
-            if (!kind.equals("verbs") && !kind.equals("sim")) {
-                throw new BadArgumentException("fabric: '" + r.keys.get("fabric") + "' is not verbs or sim");
-            }
+            String kind = r.fabricKind();
             long deadline = System.nanoTime() + timeout.toNanos();
             boolean verbs = sharedFabric == null && kind.equals("verbs");
             String device = verbs && verbsOptions == null ? r.keys.getOrDefault("device", null) : null;
             if (verbs && verbsOptions == null && device == null) {
                 device = firstDevice();
             }
-            if (r.keys.containsKey("rendezvous")) {
+            boolean shm = sharedFabric == null && kind.equals("shm");
+            if (r.keys.containsKey("rendezvous") && !shm) {
                 String address = r.keys.get("address");
                 if (address == null) {
                     if (!verbs || device == null) {
@@ -476,6 +498,8 @@ public final class RemusCluster implements AutoCloseable {
             boolean owns = sharedFabric == null;
             if (sharedFabric != null) {
                 f = sharedFabric;
+            } else if (shm) {
+                f = ShmFabric.open(r.shmDirectory());
             } else if (!verbs) {
                 if (c.nodes().size() != 1) {
                     throw new BadArgumentException("fabric=sim without a shared SimFabric is a one-node cluster, but the "
@@ -607,9 +631,8 @@ public final class RemusCluster implements AutoCloseable {
         void validate() {
             duration("join.timeout.ms", null, DEFAULT_JOIN_TIMEOUT);
             duration("shutdown.timeout.ms", null, DEFAULT_SHUTDOWN_TIMEOUT);
-            String kind = keys.getOrDefault("fabric", "verbs").strip().toLowerCase(Locale.ROOT);
-            if (!kind.equals("verbs") && !kind.equals("sim")) {
-                throw new BadArgumentException("fabric: '" + keys.get("fabric") + "' is not verbs or sim");
+            if (fabricKind().equals("shm")) {
+                shmDirectory();
             }
             bootstrap();
             int base = portBase();
@@ -655,6 +678,42 @@ public final class RemusCluster implements AutoCloseable {
                 return Timeouts.require(Duration.ofMillis(millis), key);
             } catch (BadArgumentException e) {
                 throw new BadArgumentException(key + ": '" + v + "': " + e.getMessage());
+            }
+        }
+
+        /**
+         * {@return the fabric key, lower case}
+         * @throws BadArgumentException when it is not verbs, sim or shm
+         */
+        String fabricKind() {
+            String kind = keys.getOrDefault("fabric", "verbs").strip().toLowerCase(Locale.ROOT);
+            if (!kind.equals("verbs") && !kind.equals("sim") && !kind.equals("shm")) {
+                throw new BadArgumentException("fabric: '" + keys.get("fabric") + "' is not verbs, sim or shm");
+            }
+            return kind;
+        }
+
+        /**
+         * {@return the directory of fabric=shm: shm.dir, else the rendezvous directory}
+         * @throws BadArgumentException when neither names a directory
+         */
+        Path shmDirectory() {
+            String dir = keys.get("shm.dir");
+            if (dir == null) {
+                dir = keys.get("rendezvous");
+                if (dir != null && dir.startsWith(TCP_SCHEME)) {
+                    throw new BadArgumentException("fabric=shm: rendezvous '" + dir + "' is no directory; name the "
+                            + "cluster's shared memory directory with --shm.dir=DIR");
+                }
+            }
+            if (dir == null || dir.isBlank()) {
+                throw new BadArgumentException("fabric=shm needs the cluster's shared memory directory: --shm.dir=DIR "
+                        + "(REMUS_SHM_DIR), the same in every process and fresh per cluster, e.g. under /dev/shm");
+            }
+            try {
+                return Path.of(dir.strip());
+            } catch (java.nio.file.InvalidPathException e) {
+                throw new BadArgumentException("shm.dir: '" + dir + "' is not a path: " + e.getMessage());
             }
         }
 

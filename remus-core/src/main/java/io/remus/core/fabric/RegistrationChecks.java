@@ -33,18 +33,31 @@ public final class RegistrationChecks {
      * @throws RemusException       when the allocation fails for want of native memory
      */
     public static MemorySegment allocate(Arena arena, long bytes, long alignment) {
-        requirePositiveLength(bytes);
-        long physical = physicalMemory();
-        if (physical > 0 && bytes > physical) {
-            throw new BadArgumentException("cannot allocate " + bytes + " bytes of registered memory: this machine has "
-                    + physical + " bytes (check segment.size / segmentSize and buffer.size / bufferSizePerThread)");
-        }
+        requireAllocatable(bytes);
         try {
             return arena.allocate(bytes, alignment);
         } catch (OutOfMemoryError e) {
             throw new RemusException("cannot allocate " + bytes + " bytes of registered memory: " + e.getMessage()
                     + " (check segment.size / segmentSize and buffer.size / bufferSizePerThread)", e);
         }
+    }
+
+    /**
+     * Checks the length of memory a fabric node will allocate and register: positive, and no more
+     * than this machine's physical memory (registered memory is pinned and zeroed, so it must fit in RAM).
+     *
+     * @param bytes the length
+     * @return {@code bytes}
+     * @throws BadArgumentException when {@code bytes} is not positive or exceeds physical memory
+     */
+    public static long requireAllocatable(long bytes) {
+        requirePositiveLength(bytes);
+        long physical = physicalMemory();
+        if (physical > 0 && bytes > physical) {
+            throw new BadArgumentException("cannot allocate " + bytes + " bytes of registered memory: this machine has "
+                    + physical + " bytes (check segment.size / segmentSize and buffer.size / bufferSizePerThread)");
+        }
+        return bytes;
     }
 
     /** {@return this machine's physical memory in bytes (Linux {@code /proc/meminfo}), or 0 where unknown} */

@@ -1,12 +1,19 @@
 package io.remus.core.testing;
 
 import io.remus.core.fabric.Fabric;
+import io.remus.core.shm.ShmFabric;
 import io.remus.core.sim.SimFabric;
 import io.remus.core.sim.SimOptions;
 import io.remus.core.verbs.VerbsFabric;
 import io.remus.verbs.testing.DeviceTests;
 import org.junit.jupiter.api.Named;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Function;
 import java.util.stream.Stream;
 
@@ -17,7 +24,38 @@ import java.util.stream.Stream;
  * which the {@code device}-tagged subclasses ({@code ...OnVerbsTest}) run the same tests with.
  */
 public final class Fabrics {
+    /** The directories {@link #shm()} made, removed when the JVM exits. */
+    private static final List<Path> SHM_DIRS = new CopyOnWriteArrayList<>();
+
+    static {
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> SHM_DIRS.forEach(ShmFabric::removeFiles)));
+    }
+
     private Fabrics() {
+    }
+
+    /**
+     * @return the shared-memory fabric, every node in this process, each fabric in a fresh directory
+     *         ({@link #freshShmDirectory()}); the simulator's options do not apply to it
+     */
+    public static Stream<Named<Function<SimOptions, Fabric>>> shm() {
+        return Stream.of(Named.of("shm", options -> ShmFabric.open(freshShmDirectory())));
+    }
+
+    /**
+     * @return a new empty directory under {@code /dev/shm} (else the temporary directory), removed with
+     *         its shared-memory files when this JVM exits
+     */
+    public static Path freshShmDirectory() {
+        Path shm = Path.of("/dev/shm");
+        try {
+            Path dir = Files.isDirectory(shm) && Files.isWritable(shm)
+                    ? Files.createTempDirectory(shm, "remus-test-") : Files.createTempDirectory("remus-test-");
+            SHM_DIRS.add(dir);
+            return dir;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     /** @return the fabrics under test */

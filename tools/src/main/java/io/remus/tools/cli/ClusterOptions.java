@@ -90,7 +90,8 @@ public final class ClusterOptions {
      * Checks the flags of one process per node and resolves the join's configuration.
      *
      * @param joinArgs    the arguments the command does not know, for {@link RemusCluster}
-     * @param fabric      {@code --fabric}, or null
+     * @param fabric      {@code --fabric}, or null; {@link FabricKind#SHM} joins with {@code --fabric=shm}
+     *                    (its directory from the join argument {@code --shm.dir} or {@code REMUS_SHM_DIR})
      * @param device      {@code -d}, or null
      * @param environment what {@link RemusCluster} reads besides the arguments
      * @param setup       applied to the join's builder last (e.g. a shared simulator fabric)
@@ -106,6 +107,10 @@ public final class ClusterOptions {
         }
         if (!(joinTimeoutSeconds > 0) || joinTimeoutSeconds > 3600) {
             throw usage("--join-timeout must be in (0, 3600] seconds, got " + joinTimeoutSeconds);
+        }
+        if (fabric == FabricKind.SHM) {
+            joinArgs = new java.util.ArrayList<>(joinArgs);
+            joinArgs.add("--fabric=shm");
         }
         ClusterJoin join;
         try {

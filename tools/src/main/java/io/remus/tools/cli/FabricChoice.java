@@ -111,12 +111,18 @@ public record FabricChoice(FabricKind kind, String reason, boolean fellBack) {
      * @param simOnly     the flags given that only the simulator honours
      * @param hostDefault the host's default ({@link #detect}); asked only when {@code requested} is null
      * @return the choice
-     * @throws IllegalArgumentException when the flags ask for both fabrics, or {@code requested} excludes
-     *                                  one of them: the message names the flags (commands make it a usage error)
+     * @throws IllegalArgumentException when the flags ask for both fabrics, {@code requested} excludes
+     *                                  one of them, or {@code requested} is {@link FabricKind#SHM}, which has no
+     *                                  fabric in one process: the message names the flags (commands make it a usage
+     *                                  error)
      * @throws BenchFailedException     when a flag asks for verbs and this host cannot run it
      */
     public static FabricChoice choose(FabricKind requested, List<String> verbsOnly, List<String> simOnly,
                                       Supplier<FabricChoice> hostDefault) {
+        if (requested == FabricKind.SHM) {
+            throw new IllegalArgumentException("--fabric shm runs one process per node (under a launcher such as "
+                    + "mpirun, or with --cluster), not every node in this JVM");
+        }
         if (requested == FabricKind.SIM && !verbsOnly.isEmpty()) {
             throw new IllegalArgumentException(String.join(", ", verbsOnly) + ": verbs only; this run is on "
                     + "--fabric sim");

@@ -118,9 +118,9 @@ class OptionMixinsTest {
 
     @ParameterizedTest
     @CsvSource(delimiter = '|', value = {
-            "bench rpc-lat --fabric=ethernet|2|Invalid value for option '--fabric': expected one of [VERBS, SIM] (case-insensitive) but was 'ethernet'",
-            "bench lock --fabric=ethernet|2|Invalid value for option '--fabric': expected one of [VERBS, SIM] (case-insensitive) but was 'ethernet'",
-            "experiment loopback --fabric=ethernet|2|Invalid value for option '--fabric': expected one of [VERBS, SIM] (case-insensitive) but was 'ethernet'",
+            "bench rpc-lat --fabric=ethernet|2|Invalid value for option '--fabric': expected one of [VERBS, SIM, SHM] (case-insensitive) but was 'ethernet'",
+            "bench lock --fabric=ethernet|2|Invalid value for option '--fabric': expected one of [VERBS, SIM, SHM] (case-insensitive) but was 'ethernet'",
+            "experiment loopback --fabric=ethernet|2|Invalid value for option '--fabric': expected one of [VERBS, SIM, SHM] (case-insensitive) but was 'ethernet'",
             "bench object --fabric=sim -d mlx5_0|2|-d mlx5_0: verbs only; this run is on --fabric sim",
             "bench reclaim --fabric=sim -d mlx5_0|2|-d mlx5_0: verbs only; this run is on --fabric sim",
             "experiment sharing --fabric sim -d mlx5_0|2|-d mlx5_0 is for --fabric verbs only; this run is on sim",

@@ -1,0 +1,318 @@
+package io.remus.core.shm;
+
+import io.remus.core.error.BadArgumentException;
+import io.remus.core.error.RemusException;
+import io.remus.core.fabric.CompletionQueue;
+import io.remus.core.fabric.FabricNode;
+import io.remus.core.fabric.QueuePair;
+import io.remus.core.fabric.ReceiveQueue;
+import io.remus.core.fabric.RegisteredMemory;
+import io.remus.core.fabric.RegistrationChecks;
+import io.remus.core.fabric.RemoteRegion;
+import io.remus.core.memory.RemotePtr;
+
+import java.io.IOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+/**
+ * A node of the shared-memory fabric in this process: its directory {@code node-N}, its node file,
+ * its registrations (region files) and publications, and the peers its queue pairs reach.
+ */
+final class ShmNode implements FabricNode {
+    private final ShmFabric fabric;
+    private final int nodeId;
+    private final Path dir;
+    /** Owns the mapping of the node file. */
+    private final Arena nodeArena;
+    private final MemorySegment header;
+    /** Owns every peer file this node's queue pairs mapped; closed with the node. */
+    private final Arena peerArena = Arena.ofShared();
+    private final ConcurrentHashMap<Integer, ShmPeer> peers = new ConcurrentHashMap<>();
+    private final CopyOnWriteArrayList<RemoteRegion> published = new CopyOnWriteArrayList<>();
+    private final List<AutoCloseable> owned = new ArrayList<>();
+    private volatile ShmRegion[] regions = new ShmRegion[0];
+    private int nextKey = 0x1000;
+    private ShmReceiveQueue receiveQueue;
+    private volatile boolean closed;
+
+    private ShmNode(ShmFabric fabric, int nodeId, Path dir, Arena nodeArena, MemorySegment header) {
+        this.fabric = fabric;
+        this.nodeId = nodeId;
+        this.dir = dir;
+        this.nodeArena = nodeArena;
+        this.header = header;
+    }
+
+    /**
+     * Creates node {@code nodeId}'s directory and node file, state open.
+     *
+     * @throws BadArgumentException when the directory already has the node (a duplicate node id, a
+     *                              node that did not close, or a directory of an earlier run)
+     */
+    static ShmNode create(ShmFabric fabric, int nodeId) {
+        Path dir = ShmFiles.nodeDir(fabric.directory(), nodeId);
+        try {
+            Files.createDirectory(dir);
+        } catch (FileAlreadyExistsException e) {
+            throw new BadArgumentException("node " + nodeId + " already has files in " + fabric.directory()
+                    + " (a duplicate node id, or a directory of an earlier run: use a fresh directory per cluster)");
+        } catch (IOException e) {
+            throw new RemusException("cannot create " + dir + ": " + e, e);
+        }
+        Arena arena = Arena.ofShared();
+        Path file = dir.resolve(ShmFiles.NODE);
+        Path tmp = ShmFiles.temporary(file);
+        try {
+            MemorySegment header = ShmFiles.createAndMap(tmp, ShmFiles.NODE_FILE_BYTES, arena);
+            ShmFiles.WORD.setVolatile(header, ShmFiles.NODE_ID, (long) nodeId);
+            ShmFiles.WORD.setVolatile(header, ShmFiles.NODE_PID, ProcessHandle.current().pid());
+            ShmFiles.WORD.setVolatile(header, ShmFiles.NODE_STATE, ShmFiles.OPEN);
+            ShmFiles.WORD.setVolatile(header, ShmFiles.MAGIC, ShmFiles.NODE_MAGIC);
+            move(tmp, file);
+            return new ShmNode(fabric, nodeId, dir, arena, header);
+        } catch (RuntimeException e) {
+            arena.close();
+            throw e;
+        }
+    }
+
+    @Override
+    public int nodeId() {
+        return nodeId;
+    }
+
+    @Override
+    public RegisteredMemory allocate(long bytes) {
+        RegistrationChecks.requireAllocatable(bytes);
+        ShmFiles.requireSpace(dir, bytes + ShmFiles.PAGE);
+        synchronized (this) {
+            ensureOpen();
+            int lkey = nextKey++;
+            int rkey = nextKey++;
+            Path file = ShmFiles.regionFile(fabric.directory(), nodeId, rkey);
+            Path tmp = ShmFiles.temporary(file);
+            Arena arena = Arena.ofShared();
+            try {
+                MemorySegment whole = ShmFiles.createAndMap(tmp, ShmFiles.PAGE + bytes, arena);
+                MemorySegment data = whole.asSlice(ShmFiles.PAGE, bytes);
+                RemotePtr.requireRange(data.address(), bytes);
+                ShmFiles.WORD.setVolatile(whole, ShmFiles.NODE_ID, (long) nodeId);
+                ShmFiles.WORD.setVolatile(whole, ShmFiles.REGION_RKEY, (long) rkey);
+                ShmFiles.WORD.setVolatile(whole, ShmFiles.REGION_ADDRESS, data.address());
+                ShmFiles.WORD.setVolatile(whole, ShmFiles.REGION_LENGTH, bytes);
+                ShmFiles.WORD.setVolatile(whole, ShmFiles.REGION_STATE, ShmFiles.REGISTERED);
+                ShmFiles.WORD.setVolatile(whole, ShmFiles.MAGIC, ShmFiles.REGION_MAGIC);
+                move(tmp, file);
+                return add(new ShmRegion(this, data, whole, file, arena, lkey, rkey));
+            } catch (RuntimeException e) {
+                arena.close();
+                deleteQuietly(tmp);
+                throw e;
+            }
+        }
+    }
+
+    @Override
+    public synchronized RegisteredMemory register(MemorySegment segment) {
+        if (!segment.isNative() || segment.byteSize() == 0) {
+            throw new BadArgumentException("only non-empty native memory can be registered, got " + segment);
+        }
+        RemotePtr.requireRange(segment.address(), segment.byteSize());
+        ensureOpen();
+        int lkey = nextKey++;
+        int rkey = nextKey++;
+        return add(new ShmRegion(this, segment, null, null, null, lkey, rkey));
+    }
+
+    private ShmRegion add(ShmRegion region) {
+        ShmRegion[] now = Arrays.copyOf(regions, regions.length + 1);
+        now[now.length - 1] = region;
+        regions = now;
+        owned.add(region);
+        return region;
+    }
+
+    /** Forgets {@code region}, withdraws its publication and removes its file ({@code null}: none). */
+    synchronized void deregister(ShmRegion region, Path file) {
+        regions = Arrays.stream(regions).filter(r -> r != region).toArray(ShmRegion[]::new);
+        if (published.removeIf(r -> r.rkey() == region.rkey()) && !closed) {
+            writePublished();
+        }
+        if (file != null) {
+            deleteQuietly(file);
+        }
+    }
+
+    @Override
+    public synchronized void publish(RegisteredMemory memory) {
+        ensureOpen();
+        if (!(memory instanceof ShmRegion region) || region.node() != this || region.isClosed()) {
+            throw new BadArgumentException("node " + nodeId + " can only publish its own open registrations");
+        }
+        published.add(new RemoteRegion(nodeId, region.address(), region.length(), region.rkey()));
+        writePublished();
+    }
+
+    /** Replaces the {@code published} file with the current list, atomically. */
+    private void writePublished() {
+        StringBuilder text = new StringBuilder();
+        for (RemoteRegion r : published) {
+            text.append(Integer.toUnsignedString(r.rkey())).append(' ').append(r.address()).append(' ')
+                    .append(r.length()).append('\n');
+        }
+        Path file = dir.resolve(ShmFiles.PUBLISHED);
+        Path tmp = ShmFiles.temporary(file);
+        try {
+            Files.writeString(tmp, text, StandardCharsets.US_ASCII);
+            Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        } catch (IOException e) {
+            throw new RemusException("cannot write " + file + ": " + e, e);
+        }
+    }
+
+    List<RemoteRegion> published() {
+        return List.copyOf(published);
+    }
+
+    ShmRegion findByLkey(int lkey, long address, long length) {
+        return RegistrationChecks.coveringLocal(regions, lkey, address, length);
+    }
+
+    /** {@return the caller-owned registration with remote key {@code rkey}, or null} */
+    ShmRegion callerOwned(int rkey) {
+        for (ShmRegion r : regions) {
+            if (r.rkey() == rkey && !r.shared()) {
+                return r;
+            }
+        }
+        return null;
+    }
+
+    @Override
+    public synchronized CompletionQueue createCompletionQueue(int capacity) {
+        ensureOpen();
+        ShmCompletionQueue cq = new ShmCompletionQueue(nodeId, capacity);
+        owned.add(cq);
+        return cq;
+    }
+
+    /**
+     * Creates the node's receive queue in its file {@code node-N/receive}, which senders map.
+     *
+     * @throws BadArgumentException when {@code cq} is not this node's, {@code depth} is outside
+     *                              1..{@value ShmReceiveQueue#MAX_DEPTH}, or the node already has one or is closed
+     */
+    @Override
+    public synchronized ReceiveQueue createReceiveQueue(CompletionQueue cq, int depth) {
+        ensureOpen();
+        if (!(cq instanceof ShmCompletionQueue own) || !owned.contains(own)) {
+            throw new BadArgumentException("a receive queue of node " + nodeId + " needs a completion queue of that node");
+        }
+        if (depth <= 0 || depth > ShmReceiveQueue.MAX_DEPTH) {
+            throw new BadArgumentException("receive queue depth must be 1.." + ShmReceiveQueue.MAX_DEPTH + ", got " + depth);
+        }
+        if (receiveQueue != null) {
+            throw new BadArgumentException("node " + nodeId + " already has a receive queue");
+        }
+        Path file = dir.resolve(ShmReceiveQueue.FILE);
+        Path tmp = ShmFiles.temporary(file);
+        MemorySegment mapped = ShmFiles.createAndMap(tmp, ShmReceiveQueue.fileBytes(depth), nodeArena);
+        ShmReceiveQueue rq = ShmReceiveQueue.create(this, mapped, depth);
+        move(tmp, file);
+        own.attach(rq);
+        receiveQueue = rq;
+        return rq;
+    }
+
+    @Override
+    public synchronized QueuePair connect(int peerNodeId, CompletionQueue cq, int sendQueueDepth, Duration waitTimeout) {
+        ensureOpen();
+        FabricNode.checkWaitTimeout(waitTimeout);
+        if (!(cq instanceof ShmCompletionQueue shmCq) || !owned.contains(shmCq)) {
+            throw new BadArgumentException("a queue pair of node " + nodeId + " needs a completion queue of that node");
+        }
+        RemotePtr.requireNodeId(peerNodeId);
+        ShmPeer peer = peers.get(peerNodeId);
+        if (peer == null) {
+            peer = ShmPeer.open(fabric, peerNodeId, peerArena);
+            if (peer == null) {
+                throw new BadArgumentException("node " + peerNodeId + " has not opened in " + fabric.directory());
+            }
+            peers.put(peerNodeId, peer);
+        }
+        ShmQueuePair qp = new ShmQueuePair(this, peer, shmCq, sendQueueDepth, waitTimeout);
+        shmCq.attach(qp);
+        owned.add(qp);
+        return qp;
+    }
+
+    private void ensureOpen() {
+        if (closed) {
+            throw new BadArgumentException("node " + nodeId + " is closed");
+        }
+    }
+
+    /**
+     * Closes the queue pairs, completion queues and registrations (removing their files), marks the
+     * node file closed (peers' requests then complete with {@code RETRY_EXCEEDED}) and unmaps the peers.
+     * The node's directory and node file stay until the cluster's files are removed. Idempotent.
+     */
+    @Override
+    public void close() {
+        List<AutoCloseable> toClose;
+        synchronized (this) {
+            if (closed) {
+                return;
+            }
+            closed = true;
+            toClose = new ArrayList<>(owned);
+            owned.clear();
+        }
+        ShmFiles.WORD.setVolatile(header, ShmFiles.NODE_STATE, ShmFiles.CLOSED);
+        for (AutoCloseable c : toClose) {
+            try {
+                if (c instanceof ShmCompletionQueue cq) {
+                    cq.closeWithNode();
+                    continue;
+                }
+                c.close();
+            } catch (Exception e) {
+                throw new IllegalStateException("closing a resource of node " + nodeId, e);
+            }
+        }
+        deleteQuietly(dir.resolve(ShmFiles.PUBLISHED));
+        deleteQuietly(dir.resolve(ShmReceiveQueue.FILE));
+        peers.clear();
+        peerArena.close();
+        nodeArena.close();
+        fabric.forget(this);
+    }
+
+    private static void move(Path tmp, Path file) {
+        try {
+            Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE);
+        } catch (IOException e) {
+            throw new RemusException("cannot create " + file + ": " + e, e);
+        }
+    }
+
+    private static void deleteQuietly(Path file) {
+        try {
+            Files.deleteIfExists(file);
+        } catch (IOException ignored) {
+            // a file left behind goes with the cluster's directory
+        }
+    }
+}

@@ -1,0 +1,16 @@
+package io.remus.core;
+
+import io.remus.core.fabric.Fabric;
+import io.remus.core.sim.SimOptions;
+import io.remus.core.testing.Fabrics;
+import org.junit.jupiter.api.Named;
+
+import java.util.function.Function;
+import java.util.stream.Stream;
+
+/** {@link AllocationFreeTest} on the shared-memory fabric (all nodes in this process, their memory in files of a fresh directory). */
+class AllocationFreeOnShmTest extends AllocationFreeTest {
+    static Stream<Named<Function<SimOptions, Fabric>>> fabrics() {
+        return Fabrics.shm();
+    }
+}
