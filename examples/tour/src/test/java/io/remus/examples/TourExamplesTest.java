@@ -131,4 +131,15 @@ class TourExamplesTest {
         assertEquals(9, o.roundTrips(), "3 WRITEs, 3 fetch-and-adds, a READ and a compare-and-swap of words, one READ of the struct");
         assertTrue(printed().contains("balance 70, version 2, owner 42, 9 round trips"), printed());
     }
+
+    @Test
+    void shouldShareOneStructurePerNameAndRefuseAnotherKindWhenNamedRootsRun() {
+        NamedRoots.Outcome o = NamedRoots.run(out);
+
+        assertTrue(o.sameCounter());
+        assertEquals(2, o.hits());
+        assertTrue(o.sameMap());
+        assertEquals("ada", o.user());
+        assertTrue(o.wrongKind().contains("hits"), o.wrongKind());
+    }
 }
