@@ -37,7 +37,9 @@ import java.util.concurrent.TimeUnit;
  *     io.remus.examples.ClusterMain --rendezvous=/shared/job-1 --seg-size=1M
  * </pre>
  * (with the JDK 22+ that {@code bin/find-jdk} prints, and {@code --device=rxe0} to pick a device other than the
- * first). Without a launcher, each process is given its id and the node list:
+ * first). On one host without an RDMA device, the same processes share memory through files instead
+ * ({@link io.remus.core.shm.ShmFabric}): replace {@code --rendezvous=...} with
+ * {@code --fabric=shm --shm.dir=/dev/shm/job-1}; {@code ClusterMainMpirunTest} runs it so under {@code mpirun -np 4}. Without a launcher, each process is given its id and the node list:
  * {@code ... ClusterMain --nodes=host0,host1,host2 --node-id=0}, and so on for 1 and 2.
  */
 public final class ClusterMain {
