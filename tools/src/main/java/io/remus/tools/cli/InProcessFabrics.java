@@ -1,5 +1,6 @@
 package io.remus.tools.cli;
 
+import io.remus.bench.perftest.FabricChoice;
 import io.remus.core.fabric.Fabric;
 import io.remus.core.sim.SimOptions;
 import io.remus.bench.perftest.ClusterJoin;
@@ -50,7 +51,7 @@ final class InProcessFabrics {
     static Chosen choose(CommandLine cmd, BenchFabricOptions flags, Supplier<FabricChoice> hostFabric, OutputFiles files,
                          Function<String, ParameterException> usage)
             throws UnwritableFileException {
-        FabricChoice choice = FabricChoice.choose(cmd, flags.fabricOption.fabric, FabricChoice.given("-d", flags.deviceOption.device),
+        FabricChoice choice = FabricOption.choose(cmd, flags.fabricOption.fabric, FabricChoice.given("-d", flags.deviceOption.device),
                 SimFlags.simOnly(0, flags.simCostOption.simCost), hostFabric);
         SimCostModel cost = flags.simCostOption.costModel(usage);
         files.check();

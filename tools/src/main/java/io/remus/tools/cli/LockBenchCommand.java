@@ -1,5 +1,6 @@
 package io.remus.tools.cli;
 
+import io.remus.bench.perftest.FabricChoice;
 import io.remus.alock.LockOptions;
 import io.remus.alock.kind.LockKind;
 import io.remus.bench.lock.ClusterLockBenchmark;
@@ -263,7 +264,7 @@ public final class LockBenchCommand extends ClusterCapableCommand {
      *         and {@code --sim-cost} for sim
      */
     private FabricChoice fabricChoice() {
-        return FabricChoice.choose(spec.commandLine(), fabricOption.fabric, FabricChoice.given("-d", deviceOption.device),
+        return FabricOption.choose(spec.commandLine(), fabricOption.fabric, FabricChoice.given("-d", deviceOption.device),
                 simLatencyOption.simOnly(simCostOption), hostFabric);
     }
 

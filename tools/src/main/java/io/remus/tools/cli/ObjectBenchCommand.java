@@ -1,5 +1,6 @@
 package io.remus.tools.cli;
 
+import io.remus.bench.perftest.FabricChoice;
 import io.remus.bench.object.ImplKind;
 import io.remus.bench.object.ObjectBenchmarkConfig;
 import io.remus.bench.object.ObjectKind;

@@ -1,5 +1,6 @@
 package io.remus.tools.cli;
 
+import io.remus.bench.perftest.FabricChoice;
 import io.remus.core.error.BadArgumentException;
 import io.remus.core.sim.SimCostModel;
 import io.remus.core.sim.SimOptions;
@@ -338,7 +339,7 @@ public final class PerftestCommand implements Callable<Integer> {
         given(verbsOnly, matched("-u"), "-u " + qpTimeout);
         given(verbsOnly, outstanding != null, "-o " + outstanding);
         given(verbsOnly, matched("--idle-timeout"), "--idle-timeout " + idleTimeoutSeconds);
-        return FabricChoice.choose(spec.commandLine(), fabricOption.fabric, verbsOnly, simLatencyOption.simOnly(simCostOption), hostFabric);
+        return FabricOption.choose(spec.commandLine(), fabricOption.fabric, verbsOnly, simLatencyOption.simOnly(simCostOption), hostFabric);
     }
 
     private static void given(List<String> flags, boolean given, String flag) {

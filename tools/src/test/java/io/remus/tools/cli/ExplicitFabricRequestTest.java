@@ -1,8 +1,8 @@
 package io.remus.tools.cli;
 
+import io.remus.bench.perftest.FabricChoice;
 import io.remus.tools.RemusRun;
 import io.remus.bench.perftest.BenchFailedException;
-import io.remus.bench.perftest.FabricKind;
 import io.remus.verbs.DeviceInfo;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -96,24 +96,6 @@ class ExplicitFabricRequestTest {
         assertEquals(1, run.exit(), run.err());
         assertTrue(run.err().startsWith("remus: -d mlx5_0 needs the verbs fabric"), run.err());
         assertEquals("", run.out());
-    }
-
-    @Test
-    void shouldChooseVerbsWhenAVerbsFlagIsGivenAndTheHostHasADevice() {
-        FabricChoice c = FabricChoice.choose(null, List.of("-d rxe0"), List.of(), ONE_DEVICE);
-        assertEquals(FabricKind.VERBS, c.kind());
-        assertFalse(c.fellBack());
-        assertTrue(c.reason().startsWith("-d rxe0 given"), c.reason());
-    }
-
-    @Test
-    void shouldNotAskTheHostWhenTheFabricIsGiven() {
-        Supplier<FabricChoice> never = () -> {
-            throw new AssertionError("the host was asked");
-        };
-        assertEquals(FabricKind.SIM, FabricChoice.choose(FabricKind.SIM, List.of(), List.of(), never).kind());
-        assertEquals(FabricKind.VERBS, FabricChoice.choose(FabricKind.VERBS, List.of("-d x"), List.of(), never).kind());
-        assertEquals(FabricKind.SIM, FabricChoice.choose(null, List.of(), List.of("--sim-latency-ns 5"), never).kind());
     }
 
     @Test
