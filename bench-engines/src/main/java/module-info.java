@@ -7,7 +7,8 @@
  * ({@code io.remus.bench.structure}), the reclamation benchmark ({@code io.remus.bench.reclaim}) over
  * the churn workload that checks for use after free ({@code io.remus.bench.churn}), the loopback
  * experiment ({@code io.remus.bench.loopback}), the NUMA experiment ({@code io.remus.bench.numa}),
- * and the HdrHistogram latency and bandwidth statistics they record ({@code io.remus.bench.stats}).
+ * the HdrHistogram latency and bandwidth statistics they record ({@code io.remus.bench.stats}), and the
+ * probe of this host's RDMA devices that {@code remus devices} prints ({@code io.remus.bench.devices}).
  * Not a library: a user's program calls remus-ds and remus-alock, not these.
  */
 module io.remus.bench.engines {
@@ -20,6 +21,7 @@ module io.remus.bench.engines {
     requires java.management;
     requires jdk.management;
 
+    exports io.remus.bench.devices;
     exports io.remus.bench.lock;
     exports io.remus.bench.loopback;
     exports io.remus.bench.numa;

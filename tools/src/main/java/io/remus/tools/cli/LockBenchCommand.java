@@ -1,5 +1,6 @@
 package io.remus.tools.cli;
 
+import io.remus.bench.lock.LockReport;
 import io.remus.bench.perftest.FabricChoice;
 import io.remus.alock.LockOptions;
 import io.remus.alock.kind.LockKind;
@@ -18,7 +19,6 @@ import io.remus.core.sim.SimCostModel;
 import io.remus.core.sim.SimOptions;
 import io.remus.tools.lock.LockCsv;
 import io.remus.tools.lock.LockFormat;
-import io.remus.tools.lock.LockReport;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;

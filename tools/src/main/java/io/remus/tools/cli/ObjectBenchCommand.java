@@ -1,5 +1,6 @@
 package io.remus.tools.cli;
 
+import io.remus.bench.object.ObjectReport;
 import io.remus.bench.perftest.FabricChoice;
 import io.remus.bench.object.ImplKind;
 import io.remus.bench.object.ObjectBenchmarkConfig;
@@ -9,7 +10,6 @@ import io.remus.bench.object.ObjectRunner;
 import io.remus.core.error.BadArgumentException;
 import io.remus.core.fabric.Fabric;
 import io.remus.tools.object.ObjectFormat;
-import io.remus.tools.object.ObjectReport;
 import io.remus.tools.plot.ObjectPlot;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;

@@ -1,5 +1,6 @@
 package io.remus.tools.cli;
 
+import io.remus.bench.perftest.BenchReport;
 import io.remus.bench.perftest.FabricChoice;
 import io.remus.core.error.BadArgumentException;
 import io.remus.core.sim.SimCostModel;
@@ -24,7 +25,6 @@ import io.remus.bench.perftest.verbs.VerbsBenchServer;
 import io.remus.bench.perftest.verbs.VerbsBenchTransport;
 import io.remus.bench.perftest.verbs.VerbsSide;
 import io.remus.tools.plot.LatencyPlot;
-import io.remus.tools.report.BenchReport;
 import io.remus.tools.report.HgrmFiles;
 import io.remus.tools.report.HumanFormat;
 import io.remus.tools.report.JsonFormat;

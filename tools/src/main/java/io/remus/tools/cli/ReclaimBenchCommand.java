@@ -1,5 +1,6 @@
 package io.remus.tools.cli;
 
+import io.remus.bench.reclaim.ReclaimReport;
 import io.remus.bench.perftest.FabricChoice;
 import io.remus.bench.perftest.ClusterJoin;
 import io.remus.bench.reclaim.ClusterReclaimBenchmark;
@@ -13,7 +14,6 @@ import io.remus.core.fabric.Fabric;
 import io.remus.ds.reclaim.EpochOptions;
 import io.remus.tools.plot.ReclaimPlot;
 import io.remus.tools.reclaim.ReclaimFormat;
-import io.remus.tools.reclaim.ReclaimReport;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
