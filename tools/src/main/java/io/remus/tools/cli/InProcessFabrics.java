@@ -2,9 +2,6 @@ package io.remus.tools.cli;
 
 import io.remus.bench.perftest.FabricChoice;
 import io.remus.core.fabric.Fabric;
-import io.remus.core.sim.SimOptions;
-import io.remus.bench.perftest.ClusterJoin;
-import io.remus.bench.perftest.FabricKind;
 import io.remus.bench.perftest.InProcessFabric;
 
 import io.remus.core.sim.SimCostModel;
@@ -57,12 +54,7 @@ final class InProcessFabrics {
         files.check();
         choice.announce(cmd.getErr());
         List<String> notes = new ArrayList<>();
-        notes.add("fabric " + choice.name() + " (" + choice.reason() + ")");
-        Supplier<Fabric> fabrics = InProcessFabric.fresh(choice.kind(), flags.deviceOption.device, SimOptions.defaults().withCostModel(cost), notes);
-        if (choice.kind() == FabricKind.SIM && !cost.isFree()) {
-            notes.add("sim cost model " + cost.describe() + " (times are lower bounds)");
-        }
-        notes.add(ClusterJoin.hostLoad());
+        Supplier<Fabric> fabrics = InProcessFabric.fresh(choice, flags.deviceOption.device, 0, cost, notes);
         return new Chosen(choice.name(), fabrics, notes);
     }
 }

@@ -6,11 +6,11 @@ import io.remus.bench.object.KvRun;
 import io.remus.bench.object.KvRunner;
 import io.remus.bench.object.KvWay;
 import io.remus.bench.perftest.ClusterJoin;
+import io.remus.bench.perftest.ExperimentFabric;
 import io.remus.bench.perftest.FabricKind;
 import io.remus.bench.structure.Ycsb;
 import io.remus.core.RemusCluster;
 import io.remus.core.error.BadArgumentException;
-import io.remus.core.fabric.Fabric;
 import io.remus.tools.experiment.KvFormat;
 import io.remus.tools.experiment.KvPlot;
 import picocli.CommandLine.Command;
@@ -27,7 +27,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
-import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
 
 /**
@@ -81,13 +80,12 @@ public final class KvCommand extends WorkloadExperimentCommand {
     @Override
     int callInProcess() throws IOException, InterruptedException {
         KvConfig config = config();
-        FabricKind kind = fabricFlags.kind(this::usage);
+        ExperimentFabric fabric = fabricFlags.fabric(this::usage);
         new OutputFiles().add("--json", jsonOption.json).add("--plot", runOptions.plot.plot).check();
         List<String> notes = new ArrayList<>();
-        Supplier<Fabric> fabrics = fabricFlags.fabrics(kind, this::usage, notes);
-        List<KvRun> runs = KvRunner.run(fabrics, config);
+        List<KvRun> runs = KvRunner.run(fabric.fabrics(notes), config);
         notes.add(ClusterJoin.hostLoad());
-        report(config, kind, notes, runs, fabricFlags.title(kind, this::usage), fabricFlags.costName(kind, this::usage));
+        report(config, fabric.kind(), notes, runs, fabric.title(), fabric.costName());
         return 0;
     }
 
@@ -152,7 +150,7 @@ public final class KvCommand extends WorkloadExperimentCommand {
      * @return the configuration
      */
     KvConfig config(int nodeCount) {
-        fabricFlags.kind(this::usage);
+        fabricFlags.fabric(this::usage);
         List<KvWay> wayList;
         List<Ycsb> workloadList;
         try {

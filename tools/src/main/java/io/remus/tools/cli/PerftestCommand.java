@@ -61,8 +61,6 @@ import java.util.function.Supplier;
  */
 @Command(mixinStandardHelpOptions = true, sortOptions = false, usageHelpAutoWidth = true)
 public final class PerftestCommand implements Callable<Integer> {
-    /** Above this many bytes moved per run (all sizes, warm-up included) a run warns that it will take long. */
-    static final long LONG_RUN_BYTES = 1L << 40;
     private static final int CLOCK_SAMPLES = 10_001;
     private final BenchTest test;
     private final Supplier<FabricChoice> hostFabric;
@@ -202,11 +200,11 @@ public final class PerftestCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         choice.announce(err);
-        checkBuffers(settings, choice.kind(), physicalMemoryBytes());
+        checkBuffers(settings, choice.kind(), BenchFlags.physicalMemoryBytes());
         checkSimulatorBounds(settings, choice.kind());
         warnIfLong(settings, err);
         if (choice.kind() == FabricKind.VERBS) {
-            checkPort(ibPort, deviceOption.device, VerbsSide.queryDevice(deviceOption.device).physicalPortCount());
+            BenchFlags.checkPort(ibPort, deviceOption.device, VerbsSide.queryDevice(deviceOption.device).physicalPortCount());
         }
         if (choice.kind() == FabricKind.VERBS && server == null) {
             return serveVerbs(settings, err);
@@ -282,7 +280,7 @@ public final class PerftestCommand implements Callable<Integer> {
     }
 
     private int serveVerbs(BenchSettings s, PrintWriter err) {
-        int runs = VerbsBenchServer.serve(verbsOptions(s), s, BenchFlags.bufferBytes(s), signature(s),
+        int runs = VerbsBenchServer.serve(verbsOptions(s), s, BenchFlags.bufferBytes(s), BenchFlags.signature(s),
                 Duration.ofNanos(Math.round(idleTimeoutSeconds * 1e9)), err);
         err.println("remus bench server: the client ran " + runs + " run(s) (one per size and --repeat) and is done");
         err.flush();
@@ -310,14 +308,6 @@ public final class PerftestCommand implements Callable<Integer> {
             }
         }
         return inlineChoice;
-    }
-
-    /**
-     * @return a digest of what both sides of a verbs run must agree on (stable across JVMs)
-     */
-    static int signature(BenchSettings s) {
-        return java.util.Objects.hash(s.test().commandName(), s.sizes(), s.iterations(), s.warmupIterations(),
-                s.duration(), s.margin(), s.queuePairs());
     }
 
     /**
@@ -359,19 +349,6 @@ public final class PerftestCommand implements Callable<Integer> {
     }
 
     /**
-     * @param port   {@code -i}
-     * @param device {@code -d}, or null for the first device
-     * @param ports  how many ports the device has
-     * @throws BenchFailedException when the device has no such port
-     */
-    static void checkPort(int port, String device, int ports) {
-        if (port > ports) {
-            throw new BenchFailedException("-i " + port + ": " + (device != null ? "device " + device
-                    : "the first RDMA device") + " has " + (ports == 1 ? "port 1 only" : "ports 1.." + ports));
-        }
-    }
-
-    /**
      * @param s      the settings
      * @param kind   the fabric
      * @param memory this host's physical memory in bytes, or a negative value when unknown
@@ -403,35 +380,18 @@ public final class PerftestCommand implements Callable<Integer> {
     }
 
     /**
-     * Warns, one line on standard error, before an iteration-mode run that moves more than
-     * {@link #LONG_RUN_BYTES} bytes (sizes times warm-up and measured iterations, times QPs).
+     * Warns, one line on standard error, before a run that moves more than {@link BenchFlags#LONG_RUN_BYTES} bytes
+     * ({@link BenchFlags#longRunWarning}).
      *
      * @return whether it warned
      */
     boolean warnIfLong(BenchSettings s, PrintWriter err) {
-        if (s.durationMode()) {
-            return false;
+        String warning = BenchFlags.longRunWarning(s);
+        if (warning != null) {
+            err.println("remus: warning: " + warning);
+            err.flush();
         }
-        double bytes = 0;
-        for (int size : s.sizes()) {
-            bytes += (double) size * (s.iterations() + s.warmupIterations()) * (test.isLatency() ? 1 : s.queuePairs());
-        }
-        if (bytes <= LONG_RUN_BYTES) {
-            return false;
-        }
-        err.println(String.format(java.util.Locale.ROOT, "remus: warning: this run moves %.1f TiB (-s %d, -n %d, "
-                + "--warmup %d%s): hours at 1 GB/s; lower -n or -s, or give -D", bytes / LONG_RUN_BYTES, s.maxSize(),
-                s.iterations(), s.warmupIterations(), test.isLatency() ? "" : ", -q " + s.queuePairs()));
-        err.flush();
-        return true;
-    }
-
-    private static long physicalMemoryBytes() {
-        if (java.lang.management.ManagementFactory.getOperatingSystemMXBean()
-                instanceof com.sun.management.OperatingSystemMXBean os) {
-            return os.getTotalMemorySize();
-        }
-        return -1;
+        return warning != null;
     }
 
     private BenchTransport open(FabricKind kind, BenchSettings s, List<String> notes) {
@@ -447,7 +407,7 @@ public final class PerftestCommand implements Callable<Integer> {
                 notes.add("QP ACK timeout " + qpTimeout + " (4.096 us * 2^" + qpTimeout + ", -u)");
             }
             return new VerbsBenchTransport(verbsOptions(s), BenchFlags.bufferBytes(s), s.queuePairs(),
-                    s.inFlightPerQueuePair(), s.outstandingReads(), signature(s), s.timeout());
+                    s.inFlightPerQueuePair(), s.outstandingReads(), BenchFlags.signature(s), s.timeout());
         }
         if (simLatencyOption.simLatencyNanos > 0) {
             notes.add("sim execution latency injected: " + simLatencyOption.simLatencyNanos + " ns per work request");
@@ -479,25 +439,8 @@ public final class PerftestCommand implements Callable<Integer> {
                 throw usage("--json and --perftest-format exclude each other");
             }
             flags.check();
-            if (!(idleTimeoutSeconds > 0) || idleTimeoutSeconds > 86400) {
-                throw usage("--idle-timeout must be in (0, 86400] seconds, got " + idleTimeoutSeconds);
-            }
-            if (server != null && matched("--idle-timeout")) {
-                throw usage("--idle-timeout is the server's wait for its client: not for a client (server address " + server + ")");
-            }
-            if (tcpPort < 1 || tcpPort > 65535) {
-                throw usage("-p must be 1..65535, got " + tcpPort);
-            }
-            if (rdmaCm && matched("-u")) {
-                throw usage("-u and -R exclude each other: with -R rdma_cm chooses the QPs' ACK timeout");
-            }
-            if (simLatencyOption.simLatencyNanos < 0) {
-                throw usage("--sim-latency-ns must not be negative, got " + simLatencyOption.simLatencyNanos);
-            }
-            if (simLatencyOption.simLatencyNanos > timeoutOption.seconds * 1e9) {
-                throw usage("--sim-latency-ns " + simLatencyOption.simLatencyNanos + " is longer than --timeout " + timeoutOption.seconds
-                        + " s: every work request would time out");
-            }
+            flags.checkConnection(server, idleTimeoutSeconds, matched("--idle-timeout"), tcpPort, rdmaCm, matched("-u"),
+                    simLatencyOption.simLatencyNanos);
             simCostOption.costModel(this::usage);
             if (!test.isLatency() && (hgrm != null || intervalLog != null)) {
                 throw usage("--hgrm and --interval-log apply to latency tests");

@@ -80,7 +80,7 @@ abstract class WorkloadExperimentCommand extends ClusterCapableCommand {
     private ClusterJoin prepareJoin() {
         refuseSimCost(fabricFlags.simCostOption.simCost);
         boolean simAsked = spec.commandLine().getParseResult().hasMatchedOption("--fabric")
-                && fabricFlags.kind(this::usage) == FabricKind.SIM;
+                && fabricFlags.fabric(this::usage).kind() == FabricKind.SIM;
         return clusterOptions.prepare(joinArgs, simAsked ? FabricKind.SIM : null, fabricFlags.deviceOption.device,
                 environment, joinSetup, runOptions.nodeCount.nodes);
     }

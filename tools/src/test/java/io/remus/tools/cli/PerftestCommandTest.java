@@ -1,5 +1,6 @@
 package io.remus.tools.cli;
 
+import io.remus.bench.perftest.BenchFlags;
 import io.remus.tools.Remus;
 import io.remus.tools.RemusRun;
 import io.remus.bench.perftest.AtomicType;
@@ -163,8 +164,8 @@ class PerftestCommandTest {
     @Test
     void shouldSignRepeatedRunsDifferentlyWhenTheRepeatsDiffer() {
         // a server given another --repeat than its client refuses it at the connection, as for -s
-        assertTrue(PerftestCommand.signature(parse("bench", "read-bw", "--repeat", "2"))
-                != PerftestCommand.signature(parse("bench", "read-bw", "--repeat", "3")));
+        assertTrue(BenchFlags.signature(parse("bench", "read-bw", "--repeat", "2"))
+                != BenchFlags.signature(parse("bench", "read-bw", "--repeat", "3")));
     }
 
     @Test
