@@ -11,7 +11,6 @@ import io.remus.bench.structure.DsSweep;
 import io.remus.bench.structure.RemusMetrics;
 import io.remus.bench.structure.StructureKind;
 import io.remus.core.RemusCluster;
-import io.remus.core.error.BadArgumentException;
 import io.remus.core.fabric.Fabric;
 import io.remus.tools.ds.DsFormat;
 import io.remus.tools.ds.DsReport;
@@ -248,34 +247,22 @@ public final class DsBenchCommand extends ClusterCapableCommand {
      *                            empty or given twice, or {@code --metrics} is given with more than one run
      */
     private List<DsBenchmarkConfig> configs(int nodeCount) {
-        List<StructureKind> structures = parse(() -> CommaList.parse(structure, StructureKind::parse), "--structure");
-        List<Integer> threadCounts = parse(() -> CommaList.parse(threadsOption.threads, CommaList::wholeNumber), "--threads");
+        List<StructureKind> structures = engineRule(() -> CommaList.parse(structure, StructureKind::parse), "--structure");
+        List<Integer> threadCounts = engineRule(() -> CommaList.parse(threadsOption.threads, CommaList::wholeNumber), "--threads");
         List<String> mixGiven = new ArrayList<>();
         for (String mix : List.of("--prefill", "--insert", "--remove")) {
             if (matched(mix)) {
                 mixGiven.add(mix);
             }
         }
-        List<DsBenchmarkConfig> configs;
-        try {
-            configs = new DsFlags(lockOption.lock, ycsb, durationOption.seconds, numOps, matched("--num-ops"), mixGiven,
-                    prefill, insert, remove, keyLb, keyUb, zipfOption.zipf, valueSizeOption.valueSize, homeWorkers,
-                    segmentMibOption.segmentMib, seedOption.seed).configs(nodeCount, structures, threadCounts);
-        } catch (BadArgumentException e) {
-            throw usage(e.getMessage());
-        }
+        DsFlags flags = new DsFlags(lockOption.lock, ycsb, durationOption.seconds, numOps, matched("--num-ops"), mixGiven,
+                prefill, insert, remove, keyLb, keyUb, zipfOption.zipf, valueSizeOption.valueSize, homeWorkers,
+                segmentMibOption.segmentMib, seedOption.seed);
+        List<DsBenchmarkConfig> configs = engineRule(() -> flags.configs(nodeCount, structures, threadCounts), null);
         if (metrics != null && configs.size() > 1) {
             throw usage("--metrics writes one run's metrics.txt: not with " + configs.size() + " runs (--structure "
                     + structure + " --threads " + threadsOption.threads + ")");
         }
         return configs;
-    }
-
-    private <T> T parse(Supplier<T> parser, String flag) {
-        try {
-            return parser.get();
-        } catch (BadArgumentException e) {
-            throw usage(flag + ": " + e.getMessage());
-        }
     }
 }

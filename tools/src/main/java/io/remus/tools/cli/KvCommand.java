@@ -1,6 +1,7 @@
 package io.remus.tools.cli;
 
 import io.remus.bench.object.ClusterKvExperiment;
+import io.remus.bench.object.ExperimentFlags;
 import io.remus.bench.object.KvConfig;
 import io.remus.bench.object.KvRun;
 import io.remus.bench.object.KvRunner;
@@ -10,7 +11,6 @@ import io.remus.bench.perftest.ExperimentFabric;
 import io.remus.bench.perftest.FabricKind;
 import io.remus.bench.structure.Ycsb;
 import io.remus.core.RemusCluster;
-import io.remus.core.error.BadArgumentException;
 import io.remus.tools.experiment.KvFormat;
 import io.remus.tools.experiment.KvPlot;
 import picocli.CommandLine.Command;
@@ -21,7 +21,6 @@ import picocli.CommandLine.ParameterException;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -151,30 +150,10 @@ public final class KvCommand extends WorkloadExperimentCommand {
      */
     KvConfig config(int nodeCount) {
         fabricFlags.fabric(this::usage);
-        List<KvWay> wayList;
-        List<Ycsb> workloadList;
-        try {
-            wayList = CommaList.parse(waysOption.ways, KvWay::parse);
-        } catch (BadArgumentException e) {
-            throw usage("--ways: " + e.getMessage());
-        }
-        try {
-            workloadList = CommaList.parse(workloads, Ycsb::parse);
-        } catch (BadArgumentException e) {
-            throw usage("--workload: " + e.getMessage());
-        }
-        Duration duration = duration();
-        try {
-            return new KvConfig(wayList, workloadList, nodeCount, threadsOption.one(), keysOption.one(), zipfOption.zipf, localPickOption.oneOrNaN(),
-                    duration, runOptions.segment.segmentMib << 20, runOptions.seed.seed, valueSizeOption.valueSize);
-        } catch (BadArgumentException e) {
-            throw usage(flagNames(e.getMessage()));
-        }
+        List<KvWay> wayList = engineRule(() -> CommaList.parse(waysOption.ways, KvWay::parse), "--ways");
+        List<Ycsb> workloadList = engineRule(() -> CommaList.parse(workloads, Ycsb::parse), "--workload");
+        ExperimentFlags flags = flags();
+        return engineRule(() -> flags.kv(wayList, workloadList, nodeCount, threadsOption.one(), keysOption.one(),
+                valueSizeOption.valueSize), null);
     }
-
-    private static String flagNames(String message) {
-        return sharedFlagNames(message).replace("keys must", "--keys must").replace("workloads must", "--workload must")
-                .replace(": keys ", ": --keys ").replace("valueBytes", "--value-size");
-    }
-
 }

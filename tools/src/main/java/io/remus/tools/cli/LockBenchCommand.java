@@ -12,7 +12,6 @@ import io.remus.bench.lock.LockRunner;
 import io.remus.bench.perftest.ClusterJoin;
 import io.remus.bench.perftest.InProcessFabric;
 import io.remus.core.RemusCluster;
-import io.remus.core.error.BadArgumentException;
 import io.remus.core.fabric.Fabric;
 import io.remus.tools.lock.LockCsv;
 import io.remus.tools.lock.LockFormat;
@@ -27,11 +26,9 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
 
@@ -157,13 +154,7 @@ public final class LockBenchCommand extends ClusterCapableCommand {
         if (localPickOption.list().stream().anyMatch(p -> p < 1) && nodeCountOption.nodes == 1) {
             notes.add("one node: every lock is local whatever --p-local says");
         }
-        warmUp(configs, fabricName, fabrics, notes);
-        List<LockRun> runs = new ArrayList<>();
-        for (LockBenchmarkConfig config : configs) {
-            LockRun run = LockRunner.run(fabricName, fabrics, config);
-            runs.add(run);
-            appendCsv(run);
-        }
+        List<LockRun> runs = LockRunner.runAll(fabricName, fabrics, configs, warmupOption.seconds(), notes, this::appendCsv);
         print(new LockReport(fabricName, notes, runs), out);
         return 0;
     }
@@ -182,25 +173,8 @@ public final class LockBenchCommand extends ClusterCapableCommand {
             String fabricName = joined.fabric().name();
             List<String> notes = join.notes(joined, "counts and latency histograms");
             ClusterLockBenchmark bench = new ClusterLockBenchmark(joined, join.timeout());
-            if (warmupOption.seconds() > 0) {
-                Duration warmup = Duration.ofNanos(Math.round(warmupOption.seconds() * 1e9));
-                for (LockBenchmarkConfig w : LockBenchmarkConfig.warmUps(configs, warmup)) {
-                    ClusterLockRunner.run(fabricName, bench, w);
-                }
-                notes.add("warm-up: each lock kind ran " + warmupOption.seconds() + " s unreported before the measured runs");
-            }
-            List<LockRun> runs = new ArrayList<>();
-            for (LockBenchmarkConfig config : configs) {
-                ClusterLockRunner.NodeRun run = ClusterLockRunner.run(fabricName, bench, config);
-                Optional<LockRun> all = run.aggregate();
-                if (all.isPresent()) {
-                    runs.add(all.get());
-                    notes.add(config.kind().cliName() + ", p-local " + config.pLocal() + ", " + config.keys()
-                            + " keys: pairs by node: " + String.join(", ",
-                            run.nodeOperations().stream().map(String::valueOf).toList()));
-                    appendCsv(all.get());
-                }
-            }
+            List<LockRun> runs = ClusterLockRunner.runAll(fabricName, bench, configs, warmupOption.seconds(), notes,
+                    this::appendCsv);
             if (joined.nodeId() == 0) {
                 print(new LockReport(fabricName, notes, runs), out);
             }
@@ -223,18 +197,6 @@ public final class LockBenchCommand extends ClusterCapableCommand {
         } else {
             LockFormat.writeHuman(report, out);
         }
-    }
-
-    private void warmUp(List<LockBenchmarkConfig> configs, String fabricName, Supplier<Fabric> fabrics,
-                        List<String> notes) throws InterruptedException {
-        if (warmupOption.seconds() == 0) {
-            return;
-        }
-        Duration warmup = Duration.ofNanos(Math.round(warmupOption.seconds() * 1e9));
-        for (LockBenchmarkConfig w : LockBenchmarkConfig.warmUps(configs, warmup)) {
-            LockRunner.run(fabricName, fabrics, w);
-        }
-        notes.add("warm-up: each lock kind ran " + warmupOption.seconds() + " s unreported before the measured runs");
     }
 
     /**
@@ -282,12 +244,7 @@ public final class LockBenchCommand extends ClusterCapableCommand {
      */
     private List<LockBenchmarkConfig> configs(int nodes) {
         LockFlags flags = flags();
-        List<LockBenchmarkConfig> configs;
-        try {
-            configs = flags.configs(nodes);
-        } catch (BadArgumentException e) {
-            throw usage(e.getMessage());
-        }
+        List<LockBenchmarkConfig> configs = engineRule(() -> flags.configs(nodes), null);
         if (simLatencyOption.simLatencyNanos < 0) {
             throw usage("--sim-latency-ns must not be negative, got " + simLatencyOption.simLatencyNanos);
         }

@@ -3,11 +3,8 @@ package io.remus.tools.cli;
 import io.remus.bench.perftest.BenchReport;
 import io.remus.bench.perftest.FabricChoice;
 import io.remus.core.error.BadArgumentException;
-import io.remus.core.sim.SimCostModel;
-import io.remus.core.sim.SimOptions;
 import io.remus.bench.perftest.AtomicType;
 import io.remus.bench.perftest.Bandwidth;
-import io.remus.bench.perftest.BenchFailedException;
 import io.remus.bench.perftest.BenchFlags;
 import io.remus.bench.perftest.BenchOperation;
 import io.remus.bench.perftest.BenchRunner;
@@ -15,9 +12,7 @@ import io.remus.bench.perftest.BenchSettings;
 import io.remus.bench.perftest.BenchTest;
 import io.remus.bench.perftest.BenchTransport;
 import io.remus.bench.perftest.FabricKind;
-import io.remus.bench.perftest.JitQuiet;
 import io.remus.bench.perftest.ProgressLine;
-import io.remus.bench.perftest.RoundTripLatency;
 import io.remus.bench.perftest.sim.SimBenchTransport;
 import io.remus.bench.perftest.verbs.PerftestInline;
 import io.remus.bench.perftest.verbs.VerbsBenchOptions;
@@ -32,7 +27,6 @@ import io.remus.tools.report.PerftestFormat;
 import io.remus.bench.stats.BandwidthSummary;
 import io.remus.bench.stats.ClockCost;
 import io.remus.bench.stats.LatencyResult;
-import io.remus.verbs.ConnectionOptions;
 import org.HdrHistogram.HistogramLogWriter;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -211,28 +205,21 @@ public final class PerftestCommand implements Callable<Integer> {
         }
         try (BenchTransport transport = open(choice.kind(), settings, notes)) {
             ProgressLine line = new ProgressLine(err, progress && !jsonOption.json);
+            String warmUp = BenchRunner.describeWarmUp(settings);
             BenchReport report;
             if (test.isLatency()) {
                 long clockCost = ClockCost.measureNanos(CLOCK_SAMPLES);
                 notes.add("clock: System.nanoTime costs " + clockCost + " ns per call here; that is subtracted from "
                         + "each sample (perftest reads the TSC, whose cost is negligible)");
-                if (test.operation() == BenchOperation.READ || test.operation() == BenchOperation.ATOMIC) {
-                    if (settings.durationMode() || settings.warmupIterations() > 0) {
-                        notes.add(RoundTripLatency.describeWarmUp(settings));
-                    }
-                } else if (settings.durationMode()) {
-                    notes.add(JitQuiet.describeMargin(settings.jitWait(), settings.margin()));
-                } else if (settings.warmupIterations() > 0) {
-                    notes.add(JitQuiet.describe(settings.jitWait(), settings.warmupIterations()));
+                if (warmUp != null) {
+                    notes.add(warmUp);
                 }
                 List<LatencyResult> results = runLatency(transport, settings, line, clockCost);
                 report = new BenchReport(settings, transport.fabricName(), transport.description(), notes, results,
                         List.of(), reportGbits);
             } else {
-                if (settings.durationMode()) {
-                    notes.add(Bandwidth.describeDurationWarmUp(settings.jitWait(), settings.margin()));
-                } else if (settings.warmupIterations() > 0) {
-                    notes.add(JitQuiet.describeBandwidth(settings.jitWait(), settings.warmupIterations()));
+                if (warmUp != null) {
+                    notes.add(warmUp);
                 }
                 List<BandwidthSummary> results = new BenchRunner(transport, settings, line, null).bandwidth();
                 report = new BenchReport(settings, transport.fabricName(), transport.description(), notes, List.of(),
@@ -396,32 +383,10 @@ public final class PerftestCommand implements Callable<Integer> {
 
     private BenchTransport open(FabricKind kind, BenchSettings s, List<String> notes) {
         if (kind == FabricKind.VERBS) {
-            PerftestInline.Choice inline = inline();
-            if (inline.bytes() == 0) {
-                notes.add("nothing is sent inline (" + inline.reason() + ")");
-            } else {
-                notes.add((test.operation() == BenchOperation.SEND ? "SENDs" : "WRITEs") + " of up to " + inline.bytes()
-                        + " bytes are sent inline (" + inline.reason() + ")");
-            }
-            if (qpTimeout != ConnectionOptions.defaults().timeout()) {
-                notes.add("QP ACK timeout " + qpTimeout + " (4.096 us * 2^" + qpTimeout + ", -u)");
-            }
-            return new VerbsBenchTransport(verbsOptions(s), BenchFlags.bufferBytes(s), s.queuePairs(),
-                    s.inFlightPerQueuePair(), s.outstandingReads(), BenchFlags.signature(s), s.timeout());
+            return VerbsBenchTransport.forRun(verbsOptions(s), s, inline(), qpTimeout, notes);
         }
-        if (simLatencyOption.simLatencyNanos > 0) {
-            notes.add("sim execution latency injected: " + simLatencyOption.simLatencyNanos + " ns per work request");
-        }
-        long buffer = BenchFlags.bufferBytes(s);
-        SimCostModel cost = simCostOption.costModel(this::usage);
-        if (!cost.isFree()) {
-            notes.add("sim cost model " + cost.describe() + " (times are lower bounds)");
-        }
-        // perftest's QPs retry a receiver-not-ready peer forever (rnr_retry 7): so do the simulated ones here.
-        SimOptions options = SimOptions.defaults().withExecutionLatencyNanos(simLatencyOption.simLatencyNanos).withCostModel(cost)
-                .withRnrRetries(SimOptions.RNR_RETRY_FOREVER);
-        return new SimBenchTransport(options, buffer, s.queuePairs(), Math.max(s.txDepth(), 1),
-                test.operation() == BenchOperation.SEND ? rxDepth : 0);
+        return SimBenchTransport.forRun(s, simLatencyOption.simLatencyNanos, simCostOption.costModel(this::usage), rxDepth,
+                notes);
     }
 
     /**

@@ -9,7 +9,6 @@ import io.remus.bench.reclaim.ReclaimBenchmarkConfig;
 import io.remus.bench.reclaim.ReclaimBenchmarkResult;
 import io.remus.bench.reclaim.ReclaimFlags;
 import io.remus.core.RemusCluster;
-import io.remus.core.error.BadArgumentException;
 import io.remus.core.fabric.Fabric;
 import io.remus.ds.reclaim.EpochOptions;
 import io.remus.tools.plot.ReclaimPlot;
@@ -230,11 +229,8 @@ public final class ReclaimBenchCommand extends ClusterCapableCommand {
      * @throws ParameterException naming the flag and its value when one is out of range
      */
     private List<ReclaimBenchmarkConfig> configs(int nodes, Duration clockSkew) {
-        try {
-            return flags().configs(nodes, clockSkew);
-        } catch (BadArgumentException e) {
-            throw usage(e.getMessage());
-        }
+        ReclaimFlags flags = flags();
+        return engineRule(() -> flags.configs(nodes, clockSkew), null);
     }
 
     /** @return the flags the engine's rules apply to, as given */

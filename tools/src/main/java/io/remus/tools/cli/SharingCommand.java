@@ -1,6 +1,7 @@
 package io.remus.tools.cli;
 
 import io.remus.bench.object.ClusterSharingExperiment;
+import io.remus.bench.object.ExperimentFlags;
 import io.remus.bench.object.SharingConfig;
 import io.remus.bench.object.SharingRun;
 import io.remus.bench.object.SharingRunner;
@@ -9,7 +10,6 @@ import io.remus.bench.perftest.ClusterJoin;
 import io.remus.bench.perftest.ExperimentFabric;
 import io.remus.bench.perftest.FabricKind;
 import io.remus.core.RemusCluster;
-import io.remus.core.error.BadArgumentException;
 import io.remus.tools.experiment.SharingFormat;
 import io.remus.tools.experiment.SharingPlot;
 import picocli.CommandLine.Command;
@@ -19,7 +19,6 @@ import picocli.CommandLine.ParameterException;
 
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -135,33 +134,9 @@ public final class SharingCommand extends WorkloadExperimentCommand {
      */
     List<SharingConfig> configs(int nodeCount) {
         fabricFlags.fabric(this::usage);
-        List<SharingWay> wayList;
-        List<Integer> threadList;
-        try {
-            wayList = CommaList.parse(waysOption.ways, SharingWay::parse);
-        } catch (BadArgumentException e) {
-            throw usage("--ways: " + e.getMessage());
-        }
-        try {
-            threadList = CommaList.parse(threadsOption.threads, CommaList::wholeNumber);
-        } catch (BadArgumentException e) {
-            throw usage("--threads: " + e.getMessage());
-        }
-        Duration duration = duration();
-        List<SharingConfig> configs = new ArrayList<>();
-        for (int t : threadList) {
-            try {
-                configs.add(new SharingConfig(wayList, nodeCount, t, counters, zipfOption.zipf, localPickOption.oneOrNaN(),
-                        duration, runOptions.segment.segmentMib << 20, runOptions.seed.seed));
-            } catch (BadArgumentException e) {
-                throw usage(flagNames(e.getMessage()));
-            }
-        }
-        return configs;
+        List<SharingWay> wayList = engineRule(() -> CommaList.parse(waysOption.ways, SharingWay::parse), "--ways");
+        List<Integer> threadList = engineRule(() -> CommaList.parse(threadsOption.threads, CommaList::wholeNumber), "--threads");
+        ExperimentFlags flags = flags();
+        return engineRule(() -> flags.sharing(wayList, threadList, nodeCount, counters), null);
     }
-
-    private static String flagNames(String message) {
-        return sharedFlagNames(message).replace("counters must", "--counters must").replace(": counters ", ": --counters ");
-    }
-
 }
