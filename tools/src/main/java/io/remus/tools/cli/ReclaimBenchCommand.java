@@ -21,7 +21,6 @@ import picocli.CommandLine.ParameterException;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
@@ -170,17 +169,8 @@ public final class ReclaimBenchCommand extends ClusterCapableCommand {
             ClusterReclaimBenchmark bench = new ClusterReclaimBenchmark(joined, join.timeout());
             List<List<ReclaimBenchmarkResult>> byConfig = bench.run(configs, warmup());
             noteWarmup(notes);
-            List<ReclaimBenchmarkResult> runs = new ArrayList<>();
-            for (List<ReclaimBenchmarkResult> byNode : byConfig) {
-                if (joined.nodeId() == 0) {
-                    ReclaimBenchmarkResult all = ClusterReclaimBenchmark.aggregate(byNode);
-                    runs.add(all);
-                    notes.add(ReclaimReport.label(all) + ": ops by node: " + String.join(", ", byNode.stream()
-                            .map(r -> String.valueOf(r.ops())).toList()) + "; peak unreclaimed bytes by node: "
-                            + String.join(", ", byNode.stream().map(r -> String.valueOf(r.peakUnreclaimedBytes())).toList()));
-                }
-            }
             if (joined.nodeId() == 0) {
+                List<ReclaimBenchmarkResult> runs = ClusterReclaimBenchmark.aggregateAll(byConfig, notes);
                 report = new ReclaimReport(joined.fabric().name(), notes, runs);
                 print(report, spec.commandLine().getOut());
             }
