@@ -14,8 +14,9 @@
 module io.remus.bench.engines {
     // The engines' configurations and results name types of io.remus.ds, io.remus.alock and io.remus.core.
     requires transitive io.remus.ds;
-    // The perftest engine's verbs transport; its results and the shared statistics name HdrHistogram types.
-    requires io.remus.verbs;
+    // The perftest engine's verbs transport; its inline choice, the fabric choice and the device probe name
+    // io.remus.verbs types (device attributes and list); its results and the shared statistics name HdrHistogram types.
+    requires transitive io.remus.verbs;
     requires transitive HdrHistogram;
     // The perftest engine's warm-up watches the JIT compiler (JitQuiet).
     requires java.management;

@@ -287,12 +287,7 @@ public final class PerftestCommand implements Callable<Integer> {
      */
     PerftestInline.Choice inline() {
         if (inlineChoice == null) {
-            if (inlineSize != null) {
-                inlineChoice = new PerftestInline.Choice(inlineSize, "-I " + inlineSize);
-            } else {
-                inlineChoice = PerftestInline.choose(test,
-                        PerftestInline.dependsOnDevice(test) ? VerbsSide.queryDevice(deviceOption.device) : null);
-            }
+            inlineChoice = PerftestInline.forFlags(test, inlineSize, deviceOption.device);
         }
         return inlineChoice;
     }
