@@ -7,19 +7,22 @@
  * ({@code io.remus.bench.structure}), the reclamation benchmark ({@code io.remus.bench.reclaim}) over
  * the churn workload that checks for use after free ({@code io.remus.bench.churn}), the loopback
  * experiment ({@code io.remus.bench.loopback}), the NUMA experiment ({@code io.remus.bench.numa}),
- * and the HdrHistogram latency and bandwidth statistics they record ({@code io.remus.bench.stats}).
+ * the HdrHistogram latency and bandwidth statistics they record ({@code io.remus.bench.stats}), and the
+ * probe of this host's RDMA devices that {@code remus devices} prints ({@code io.remus.bench.devices}).
  * Not a library: a user's program calls remus-ds and remus-alock, not these.
  */
 module io.remus.bench.engines {
     // The engines' configurations and results name types of io.remus.ds, io.remus.alock and io.remus.core.
     requires transitive io.remus.ds;
-    // The perftest engine's verbs transport; its results and the shared statistics name HdrHistogram types.
-    requires io.remus.verbs;
+    // The perftest engine's verbs transport; its inline choice, the fabric choice and the device probe name
+    // io.remus.verbs types (device attributes and list); its results and the shared statistics name HdrHistogram types.
+    requires transitive io.remus.verbs;
     requires transitive HdrHistogram;
     // The perftest engine's warm-up watches the JIT compiler (JitQuiet).
     requires java.management;
     requires jdk.management;
 
+    exports io.remus.bench.devices;
     exports io.remus.bench.lock;
     exports io.remus.bench.loopback;
     exports io.remus.bench.numa;

@@ -5,7 +5,7 @@ import io.remus.core.error.RemusException;
 import io.remus.tools.cli.BenchCommand;
 import io.remus.tools.cli.DevicesCommand;
 import io.remus.tools.cli.ExperimentCommand;
-import io.remus.tools.cli.FabricChoice;
+import io.remus.bench.perftest.FabricChoice;
 import io.remus.tools.cli.PlotCommand;
 import io.remus.verbs.Device;
 import io.remus.verbs.VerbsException;

@@ -1,6 +1,6 @@
 package io.remus.tools;
 
-import io.remus.tools.cli.FabricChoice;
+import io.remus.bench.perftest.FabricChoice;
 import picocli.CommandLine;
 
 import java.io.PrintWriter;

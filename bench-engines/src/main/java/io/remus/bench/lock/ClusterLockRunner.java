@@ -5,6 +5,9 @@ import io.remus.bench.stats.LatencySummary;
 import io.remus.core.error.RemusException;
 import org.HdrHistogram.Histogram;
 
+import java.io.IOException;
+import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.zip.DataFormatException;
@@ -33,6 +36,43 @@ public final class ClusterLockRunner {
         public NodeRun {
             nodeOperations = List.copyOf(nodeOperations);
         }
+    }
+
+    /**
+     * Runs every point in order with the other processes, after one unreported warm-up run of each lock kind
+     * ({@link LockBenchmarkConfig#warmUps}).
+     *
+     * @param fabricName    the fabric's name for the report
+     * @param bench         this process's cluster benchmark
+     * @param configs       the points, in run order, the same on every node
+     * @param warmupSeconds each warm-up run's length, or 0 for none
+     * @param notes         the report's notes, which get a line on the warm-up and, on node 0, each point's pairs by node
+     * @param each          receives each aggregate point as its run ends (node 0 only)
+     * @return on node 0 the aggregate points, in run order; empty on the other nodes
+     * @throws InterruptedException when interrupted while the workers run
+     * @throws IOException          when {@code each} cannot write a point
+     * @throws RemusException       naming the node that failed or did not come in time
+     */
+    public static List<LockRun> runAll(String fabricName, ClusterLockBenchmark bench, List<LockBenchmarkConfig> configs,
+                                       double warmupSeconds, List<String> notes, LockRunner.RunSink each)
+            throws InterruptedException, IOException {
+        if (warmupSeconds > 0) {
+            for (LockBenchmarkConfig w : LockBenchmarkConfig.warmUps(configs, Duration.ofNanos(Math.round(warmupSeconds * 1e9)))) {
+                run(fabricName, bench, w);
+            }
+            notes.add(LockRunner.warmUpNote(warmupSeconds));
+        }
+        List<LockRun> runs = new ArrayList<>();
+        for (LockBenchmarkConfig config : configs) {
+            NodeRun run = run(fabricName, bench, config);
+            if (run.aggregate().isPresent()) {
+                runs.add(run.aggregate().get());
+                notes.add(config.kind().cliName() + ", p-local " + config.pLocal() + ", " + config.keys()
+                        + " keys: pairs by node: " + String.join(", ", run.nodeOperations().stream().map(String::valueOf).toList()));
+                each.accept(run.aggregate().get());
+            }
+        }
+        return runs;
     }
 
     /**

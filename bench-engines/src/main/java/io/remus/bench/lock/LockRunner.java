@@ -5,6 +5,10 @@ import io.remus.bench.stats.LatencyHistograms;
 import io.remus.bench.stats.LatencySummary;
 import org.HdrHistogram.Histogram;
 
+import java.io.IOException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.function.Supplier;
 
 /**
@@ -13,6 +17,53 @@ import java.util.function.Supplier;
  */
 public final class LockRunner {
     private LockRunner() {
+    }
+
+    /** Receives each measured point as its run ends, e.g. to append it to a file before the next runs. */
+    @FunctionalInterface
+    public interface RunSink {
+        /**
+         * @param run the measured point
+         * @throws IOException when it cannot be written
+         */
+        void accept(LockRun run) throws IOException;
+    }
+
+    /**
+     * Runs every point in order, each on a fresh fabric, after one unreported warm-up run of each lock kind
+     * ({@link LockBenchmarkConfig#warmUps}).
+     *
+     * @param fabricName    the fabric's name for the report
+     * @param fabrics       makes a fresh fabric per run; each closed after its run
+     * @param configs       the points, in run order
+     * @param warmupSeconds each warm-up run's length, or 0 for none
+     * @param notes         the report's notes, which get a line on the warm-up
+     * @param each          receives each measured point as its run ends
+     * @return the measured points, in run order
+     * @throws InterruptedException when interrupted while the workers run
+     * @throws IOException          when {@code each} cannot write a point
+     */
+    public static List<LockRun> runAll(String fabricName, Supplier<Fabric> fabrics, List<LockBenchmarkConfig> configs,
+                                       double warmupSeconds, List<String> notes, RunSink each)
+            throws InterruptedException, IOException {
+        if (warmupSeconds > 0) {
+            for (LockBenchmarkConfig w : LockBenchmarkConfig.warmUps(configs, Duration.ofNanos(Math.round(warmupSeconds * 1e9)))) {
+                run(fabricName, fabrics, w);
+            }
+            notes.add(warmUpNote(warmupSeconds));
+        }
+        List<LockRun> runs = new ArrayList<>();
+        for (LockBenchmarkConfig config : configs) {
+            LockRun run = run(fabricName, fabrics, config);
+            runs.add(run);
+            each.accept(run);
+        }
+        return runs;
+    }
+
+    /** @param warmupSeconds each warm-up run's length @return the report's note on the warm-up */
+    static String warmUpNote(double warmupSeconds) {
+        return "warm-up: each lock kind ran " + warmupSeconds + " s unreported before the measured runs";
     }
 
     /**

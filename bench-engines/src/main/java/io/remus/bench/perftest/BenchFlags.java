@@ -64,6 +64,10 @@ public record BenchFlags(BenchTest test, Integer size, boolean all, int repeat, 
     /** Above this message size perftest turns CQ moderation off unless asked ({@code MSG_SIZE_CQ_MOD_LIMIT}). */
     public static final int CQ_MODERATION_SIZE_LIMIT = 8192;
     private static final int ALL_SIZES_MAX = 1 << 23;
+    /** Above this many bytes moved per run (all sizes, warm-up included) a run is warned about: hours at 1 GB/s. */
+    public static final long LONG_RUN_BYTES = 1L << 40;
+    /** The longest a verbs server waits for its client's next size or its end, in seconds. */
+    public static final double MAX_IDLE_TIMEOUT_SECONDS = 86400;
 
     /**
      * The first step.
@@ -204,6 +208,85 @@ public record BenchFlags(BenchTest test, Integer size, boolean all, int repeat, 
         require(memory <= 0 || bytes <= memory, "-s " + s.maxSize() + " with -q " + s.queuePairs() + " needs "
                 + (bytes >> 20) + " MiB of buffers" + (kind == FabricKind.SIM ? " (both sides, in this process)" : "")
                 + ", more than this host's " + (memory >> 20) + " MiB of memory");
+    }
+
+    /**
+     * The flags of the verbs connection and of the simulator's injected latency, checked after {@link #check()}.
+     *
+     * @param server             the server address, or null on the server
+     * @param idleTimeoutSeconds {@code --idle-timeout}
+     * @param idleTimeoutGiven   whether {@code --idle-timeout} was given
+     * @param tcpPort            {@code -p}
+     * @param rdmaCm             {@code -R}
+     * @param qpTimeoutGiven     whether {@code -u} was given
+     * @param simLatencyNanos    {@code --sim-latency-ns}
+     * @throws BadArgumentException naming the flag and its value when one is out of range, or flags that
+     *                              exclude each other
+     */
+    public void checkConnection(String server, double idleTimeoutSeconds, boolean idleTimeoutGiven, int tcpPort,
+                                boolean rdmaCm, boolean qpTimeoutGiven, long simLatencyNanos) {
+        require(idleTimeoutSeconds > 0 && idleTimeoutSeconds <= MAX_IDLE_TIMEOUT_SECONDS,
+                "--idle-timeout must be in (0, 86400] seconds, got " + idleTimeoutSeconds);
+        require(server == null || !idleTimeoutGiven, "--idle-timeout is the server's wait for its client: not for a "
+                + "client (server address " + server + ")");
+        require(tcpPort >= 1 && tcpPort <= 65535, "-p must be 1..65535, got " + tcpPort);
+        require(!rdmaCm || !qpTimeoutGiven, "-u and -R exclude each other: with -R rdma_cm chooses the QPs' ACK timeout");
+        require(simLatencyNanos >= 0, "--sim-latency-ns must not be negative, got " + simLatencyNanos);
+        require(simLatencyNanos <= timeout * 1e9, "--sim-latency-ns " + simLatencyNanos + " is longer than --timeout "
+                + timeout + " s: every work request would time out");
+    }
+
+    /**
+     * @param port   {@code -i}
+     * @param device {@code -d}, or null for the first device
+     * @param ports  how many ports the device has
+     * @throws BenchFailedException when the device has no such port
+     */
+    public static void checkPort(int port, String device, int ports) {
+        if (port > ports) {
+            throw new BenchFailedException("-i " + port + ": " + (device != null ? "device " + device
+                    : "the first RDMA device") + " has " + (ports == 1 ? "port 1 only" : "ports 1.." + ports));
+        }
+    }
+
+    /**
+     * @param s the settings
+     * @return a digest of what both sides of a verbs run must agree on (stable across JVMs)
+     */
+    public static int signature(BenchSettings s) {
+        return java.util.Objects.hash(s.test().commandName(), s.sizes(), s.iterations(), s.warmupIterations(),
+                s.duration(), s.margin(), s.queuePairs());
+    }
+
+    /**
+     * @param s the settings
+     * @return a warning, one line, when an iteration-mode run moves more than {@link #LONG_RUN_BYTES} bytes
+     *         (sizes times warm-up and measured iterations, times QPs), else null
+     */
+    public static String longRunWarning(BenchSettings s) {
+        if (s.durationMode()) {
+            return null;
+        }
+        boolean latency = s.test().isLatency();
+        double bytes = 0;
+        for (int size : s.sizes()) {
+            bytes += (double) size * (s.iterations() + s.warmupIterations()) * (latency ? 1 : s.queuePairs());
+        }
+        if (bytes <= LONG_RUN_BYTES) {
+            return null;
+        }
+        return String.format(Locale.ROOT, "this run moves %.1f TiB (-s %d, -n %d, --warmup %d%s): hours at 1 GB/s; "
+                + "lower -n or -s, or give -D", bytes / LONG_RUN_BYTES, s.maxSize(), s.iterations(),
+                s.warmupIterations(), latency ? "" : ", -q " + s.queuePairs());
+    }
+
+    /** @return this host's physical memory in bytes, or -1 when the JVM cannot tell ({@link #checkBuffers}'s) */
+    public static long physicalMemoryBytes() {
+        if (java.lang.management.ManagementFactory.getOperatingSystemMXBean()
+                instanceof com.sun.management.OperatingSystemMXBean os) {
+            return os.getTotalMemorySize();
+        }
+        return -1;
     }
 
     /**

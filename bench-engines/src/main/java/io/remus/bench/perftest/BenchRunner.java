@@ -31,6 +31,26 @@ public final class BenchRunner {
     private final long clockCostNanos;
 
     /**
+     * @param s the run's settings
+     * @return how the run warms up before it measures, in words for the report's notes, or null when it does not
+     */
+    public static String describeWarmUp(BenchSettings s) {
+        BenchTest test = s.test();
+        if (test.isLatency() && (test.operation() == BenchOperation.READ || test.operation() == BenchOperation.ATOMIC)) {
+            return s.durationMode() || s.warmupIterations() > 0 ? RoundTripLatency.describeWarmUp(s) : null;
+        }
+        if (s.durationMode()) {
+            return test.isLatency() ? JitQuiet.describeMargin(s.jitWait(), s.margin())
+                    : Bandwidth.describeDurationWarmUp(s.jitWait(), s.margin());
+        }
+        if (s.warmupIterations() > 0) {
+            return test.isLatency() ? JitQuiet.describe(s.jitWait(), s.warmupIterations())
+                    : JitQuiet.describeBandwidth(s.jitWait(), s.warmupIterations());
+        }
+        return null;
+    }
+
+    /**
      * @param transport   where operations go
      * @param settings    what to run
      * @param progress    the progress line

@@ -19,6 +19,9 @@ import java.util.function.UnaryOperator;
  * benchmark on the joined cluster.
  */
 public final class ClusterJoin {
+    /** The launchers' rank and size variables: Open MPI's, Slurm's, PMI's. */
+    private static final List<String[]> LAUNCHERS = List.of(new String[]{"OMPI_COMM_WORLD_RANK", "OMPI_COMM_WORLD_SIZE"},
+            new String[]{"SLURM_PROCID", "SLURM_NTASKS"}, new String[]{"PMI_RANK", "PMI_SIZE"});
     private final Duration timeout;
     private final String device;
     private final Map<String, String> environment;
@@ -44,6 +47,23 @@ public final class ClusterJoin {
         this.environment = environment;
         this.setup = setup;
         this.resolved = builder().resolveConfig();
+    }
+
+    /**
+     * @param environment a process's environment
+     * @return whether it holds a launcher's rank with a size above 1 ({@code OMPI_COMM_WORLD_RANK}/{@code _SIZE},
+     *         {@code SLURM_PROCID}/{@code SLURM_NTASKS}, {@code PMI_RANK}/{@code PMI_SIZE}): this process was
+     *         started as one of several
+     */
+    public static boolean launched(Map<String, String> environment) {
+        for (String[] launcher : LAUNCHERS) {
+            String size = environment.get(launcher[1]);
+            if (environment.containsKey(launcher[0]) && size != null && size.strip().matches("[0-9]{1,9}")
+                    && Integer.parseInt(size.strip()) > 1) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** @return the join's timeout and each wait for the other nodes during a run */

@@ -1,6 +1,7 @@
 package io.remus.bench.perftest;
 
 import io.remus.core.fabric.Fabric;
+import io.remus.core.sim.SimCostModel;
 import io.remus.core.sim.SimFabric;
 import io.remus.core.sim.SimOptions;
 import io.remus.core.verbs.VerbsFabric;
@@ -36,6 +37,34 @@ public final class InProcessFabric {
             return () -> VerbsFabric.open(name);
         }
         return () -> new SimFabric(sim);
+    }
+
+    /**
+     * A fresh fabric per run of a chosen fabric, and the report's notes on it, in this order: the fabric and why;
+     * on the simulator the injected latency and the cost model, when there are some; on verbs the device; the
+     * host's load.
+     *
+     * @param choice          the fabric and why
+     * @param device          the RDMA device for verbs, or null for the first one listed
+     * @param simLatencyNanos the simulator's injected execution latency per work request (sim only)
+     * @param cost            the simulator's cost model (sim only)
+     * @param notes           the report's notes, which get the lines above
+     * @return a supplier of one fresh fabric per run
+     * @throws BenchFailedException when verbs is asked and the host has no RDMA device
+     */
+    public static Supplier<Fabric> fresh(FabricChoice choice, String device, long simLatencyNanos, SimCostModel cost,
+                                         List<String> notes) {
+        notes.add("fabric " + choice.name() + " (" + choice.reason() + ")");
+        if (choice.kind() == FabricKind.SIM && simLatencyNanos > 0) {
+            notes.add("sim execution latency injected: " + simLatencyNanos + " ns per work request");
+        }
+        if (choice.kind() == FabricKind.SIM && !cost.isFree()) {
+            notes.add("sim cost model " + cost.describe() + " (times are lower bounds)");
+        }
+        Supplier<Fabric> fabrics = fresh(choice.kind(), device,
+                SimOptions.defaults().withExecutionLatencyNanos(simLatencyNanos).withCostModel(cost), notes);
+        notes.add(ClusterJoin.hostLoad());
+        return fabrics;
     }
 
     /**

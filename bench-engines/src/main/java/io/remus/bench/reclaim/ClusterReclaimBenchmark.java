@@ -109,6 +109,25 @@ public final class ClusterReclaimBenchmark {
     }
 
     /**
+     * Adds up every run over the nodes ({@link #aggregate}), on node 0.
+     *
+     * @param byConfig what {@link #run(List, Duration)} returned on node 0: every node's result of each configuration
+     * @param notes    the report's notes, which get each run's operations and own peak by node
+     * @return each configuration's run over every node, in run order
+     */
+    public static List<ReclaimBenchmarkResult> aggregateAll(List<List<ReclaimBenchmarkResult>> byConfig, List<String> notes) {
+        List<ReclaimBenchmarkResult> runs = new ArrayList<>();
+        for (List<ReclaimBenchmarkResult> byNode : byConfig) {
+            ReclaimBenchmarkResult all = aggregate(byNode);
+            runs.add(all);
+            notes.add(ReclaimReport.label(all) + ": ops by node: " + String.join(", ", byNode.stream()
+                    .map(r -> String.valueOf(r.ops())).toList()) + "; peak unreclaimed bytes by node: "
+                    + String.join(", ", byNode.stream().map(r -> String.valueOf(r.peakUnreclaimedBytes())).toList()));
+        }
+        return runs;
+    }
+
+    /**
      * Adds up every node's result of one run into the run of the whole cluster.
      * <ul>
      * <li>Operations, reads, replaces, restarts, violations, retired and final unreclaimed bytes,

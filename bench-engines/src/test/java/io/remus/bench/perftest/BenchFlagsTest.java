@@ -61,4 +61,13 @@ class BenchFlagsTest {
         assertTrue(message(() -> BenchFlags.checkBuffers(s, FabricKind.SIM, 1L << 20)).contains("MiB of buffers (both sides"));
         BenchFlags.checkBuffers(s, FabricKind.SIM, -1);
     }
+
+    @Test
+    void shouldNameTheDeviceAndItsPortsWhenThePortDoesNotExist() {
+        BenchFailedException e = assertThrows(BenchFailedException.class, () -> BenchFlags.checkPort(2, "rxe0", 1));
+        assertEquals("-i 2: device rxe0 has port 1 only", e.getMessage());
+        e = assertThrows(BenchFailedException.class, () -> BenchFlags.checkPort(99, null, 2));
+        assertEquals("-i 99: the first RDMA device has ports 1..2", e.getMessage());
+        BenchFlags.checkPort(2, "mlx5_0", 2);
+    }
 }

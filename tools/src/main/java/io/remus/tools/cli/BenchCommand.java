@@ -1,5 +1,6 @@
 package io.remus.tools.cli;
 
+import io.remus.bench.perftest.FabricChoice;
 import io.remus.bench.perftest.BenchTest;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;

@@ -1,6 +1,7 @@
 package io.remus.tools.cli;
 
 import io.remus.core.RemusCluster;
+import io.remus.core.error.BadArgumentException;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
@@ -10,6 +11,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
 
 /**
@@ -64,6 +66,21 @@ abstract class ClusterCapableCommand implements Callable<Integer> {
     final boolean matched(String option) {
         picocli.CommandLine.ParseResult parsed = spec.commandLine().getParseResult();
         return parsed != null && parsed.hasMatchedOption(option);
+    }
+
+    /**
+     * @param rule an engine's rule: a check, a parse or a configuration's construction
+     * @param flag the flag whose value it takes, named before the rule's message, or null where the message names it
+     * @param <T>  what the rule returns
+     * @return what it returns
+     * @throws ParameterException with the rule's message when it refuses ({@link BadArgumentException})
+     */
+    final <T> T engineRule(Supplier<T> rule, String flag) {
+        try {
+            return rule.get();
+        } catch (BadArgumentException e) {
+            throw usage(flag == null ? e.getMessage() : flag + ": " + e.getMessage());
+        }
     }
 
     /** @param message what is wrong @return the usage error of this command */

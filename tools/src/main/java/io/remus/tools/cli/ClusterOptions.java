@@ -34,9 +34,6 @@ public final class ClusterOptions {
             + "SLURM_PROCID/SLURM_NTASKS; PMI_RANK/PMI_SIZE). Then this process is one node: it joins the "
             + "cluster (RemusCluster.join with those arguments and the environment), runs --threads workers, ";
 
-    private static final List<String[]> LAUNCHERS = List.of(new String[]{"OMPI_COMM_WORLD_RANK", "OMPI_COMM_WORLD_SIZE"},
-            new String[]{"SLURM_PROCID", "SLURM_NTASKS"}, new String[]{"PMI_RANK", "PMI_SIZE"});
-
     @Spec(Spec.Target.MIXEE)
     CommandSpec mixee;
 
@@ -55,22 +52,10 @@ public final class ClusterOptions {
      * @param joinArgs    the arguments the command does not know
      * @return whether this process runs as one node of a cluster of processes: {@code --cluster}, or
      *         (without {@code --no-cluster}) join arguments, or a launcher's rank with a size above 1
+     *         ({@link ClusterJoin#launched})
      */
     boolean on(Map<String, String> environment, List<String> joinArgs) {
-        if (cluster != null) {
-            return cluster;
-        }
-        if (!joinArgs.isEmpty()) {
-            return true;
-        }
-        for (String[] launcher : LAUNCHERS) {
-            String size = environment.get(launcher[1]);
-            if (environment.containsKey(launcher[0]) && size != null && size.strip().matches("[0-9]{1,9}")
-                    && Integer.parseInt(size.strip()) > 1) {
-                return true;
-            }
-        }
-        return false;
+        return cluster != null ? cluster : !joinArgs.isEmpty() || ClusterJoin.launched(environment);
     }
 
     /**

@@ -1,8 +1,8 @@
 package io.remus.tools.cli;
 
 import io.remus.tools.devices.DeviceFormat;
-import io.remus.tools.devices.DeviceProbe;
-import io.remus.tools.devices.DeviceReport;
+import io.remus.bench.devices.DeviceProbe;
+import io.remus.bench.devices.DeviceReport;
 import io.remus.verbs.Device;
 import io.remus.verbs.DeviceInfo;
 import io.remus.verbs.NativeLibraryMissingException;

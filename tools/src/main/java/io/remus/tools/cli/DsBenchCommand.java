@@ -1,17 +1,16 @@
 package io.remus.tools.cli;
 
-import io.remus.alock.kind.LockKind;
+import io.remus.bench.perftest.FabricChoice;
 import io.remus.bench.perftest.ClusterJoin;
 import io.remus.bench.structure.ClusterDsBenchmark;
 import io.remus.bench.structure.DsBenchmark;
 import io.remus.bench.structure.DsBenchmarkConfig;
+import io.remus.bench.structure.DsFlags;
 import io.remus.bench.structure.DsRun;
 import io.remus.bench.structure.DsSweep;
 import io.remus.bench.structure.RemusMetrics;
 import io.remus.bench.structure.StructureKind;
-import io.remus.bench.structure.Ycsb;
 import io.remus.core.RemusCluster;
-import io.remus.core.error.BadArgumentException;
 import io.remus.core.fabric.Fabric;
 import io.remus.tools.ds.DsFormat;
 import io.remus.tools.ds.DsReport;
@@ -26,7 +25,6 @@ import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -249,67 +247,22 @@ public final class DsBenchCommand extends ClusterCapableCommand {
      *                            empty or given twice, or {@code --metrics} is given with more than one run
      */
     private List<DsBenchmarkConfig> configs(int nodeCount) {
-        List<StructureKind> structures = parse(() -> CommaList.parse(structure, StructureKind::parse), "--structure");
-        List<Integer> threadCounts = parse(() -> CommaList.parse(threadsOption.threads, CommaList::wholeNumber), "--threads");
-        List<DsBenchmarkConfig> configs = new ArrayList<>();
-        for (StructureKind s : structures) {
-            for (int t : threadCounts) {
-                configs.add(config(nodeCount, s, t));
+        List<StructureKind> structures = engineRule(() -> CommaList.parse(structure, StructureKind::parse), "--structure");
+        List<Integer> threadCounts = engineRule(() -> CommaList.parse(threadsOption.threads, CommaList::wholeNumber), "--threads");
+        List<String> mixGiven = new ArrayList<>();
+        for (String mix : List.of("--prefill", "--insert", "--remove")) {
+            if (matched(mix)) {
+                mixGiven.add(mix);
             }
         }
+        DsFlags flags = new DsFlags(lockOption.lock, ycsb, durationOption.seconds, numOps, matched("--num-ops"), mixGiven,
+                prefill, insert, remove, keyLb, keyUb, zipfOption.zipf, valueSizeOption.valueSize, homeWorkers,
+                segmentMibOption.segmentMib, seedOption.seed);
+        List<DsBenchmarkConfig> configs = engineRule(() -> flags.configs(nodeCount, structures, threadCounts), null);
         if (metrics != null && configs.size() > 1) {
             throw usage("--metrics writes one run's metrics.txt: not with " + configs.size() + " runs (--structure "
                     + structure + " --threads " + threadsOption.threads + ")");
         }
         return configs;
-    }
-
-    private DsBenchmarkConfig config(int nodeCount, StructureKind s, int threadCount) {
-        LockKind l = parse(() -> LockKind.parse(lockOption.lock.strip()), "--lock");
-        Ycsb y = ycsb == null ? null : parse(() -> Ycsb.parse(ycsb.strip()), "--ycsb");
-        if (durationOption.seconds != null && (!(durationOption.seconds >= 0.01) || durationOption.seconds > 3600)) {
-            throw usage("-D must be in [0.01, 3600] seconds, got " + durationOption.seconds);
-        }
-        if (durationOption.seconds == null && numOps < 1) {
-            throw usage("--num-ops must be at least 1, got " + numOps);
-        }
-        if (durationOption.seconds != null && matched("--num-ops")) {
-            throw usage("--num-ops " + numOps + " and -D " + durationOption.seconds + " exclude each other: a run is bounded by one");
-        }
-        if (ycsb != null) {
-            for (String replaced : List.of("--prefill", "--insert", "--remove")) {
-                if (matched(replaced)) {
-                    throw usage(replaced + " and --ycsb " + ycsb + " exclude each other: the YCSB workload sets the mix "
-                            + "and loads every key");
-                }
-            }
-        }
-        if (segmentMibOption.segmentMib < 1 || segmentMibOption.segmentMib > 1024) {
-            throw usage("--segment-mib must be 1..1024, got " + segmentMibOption.segmentMib);
-        }
-        Duration duration = durationOption.seconds == null ? null : Duration.ofNanos(Math.round(durationOption.seconds * 1e9));
-        try {
-            return new DsBenchmarkConfig(s, l, nodeCount, threadCount, homeWorkers, duration,
-                    duration == null ? numOps : 0, prefill, insert, remove, keyLb, keyUb, zipfOption.zipf, y, valueSizeOption.valueSize,
-                    segmentMibOption.segmentMib << 20, seedOption.seed);
-        } catch (BadArgumentException e) {
-            throw usage(flagNames(e.getMessage()));
-        }
-    }
-
-    private <T> T parse(Supplier<T> parser, String flag) {
-        try {
-            return parser.get();
-        } catch (BadArgumentException e) {
-            throw usage(flag + ": " + e.getMessage());
-        }
-    }
-
-    private static String flagNames(String message) {
-        return message.replace("threadsPerNode", "--threads").replace("nodes must", "--nodes must")
-                .replace("prefillPercent", "--prefill").replace("insertPercent", "--insert")
-                .replace("removePercent", "--remove").replace("keyLb", "--key-lb").replace("keyUb", "--key-ub")
-                .replace("zipfTheta", "--zipf").replace("valueBytes", "--value-size")
-                .replace("without workers on node 0", "--no-home-workers");
     }
 }

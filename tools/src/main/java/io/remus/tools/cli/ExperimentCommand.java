@@ -1,5 +1,6 @@
 package io.remus.tools.cli;
 
+import io.remus.bench.perftest.FabricChoice;
 import io.remus.core.fabric.Fabric;
 import io.remus.bench.perftest.FabricKind;
 import io.remus.bench.perftest.InProcessFabric;
@@ -81,7 +82,7 @@ public final class ExperimentCommand {
             if (timeoutSeconds < 1 || timeoutSeconds > 3600) {
                 throw new ParameterException(spec.commandLine(), "--timeout must be 1..3600 seconds, got " + timeoutOption.text());
             }
-            FabricChoice choice = FabricChoice.choose(spec.commandLine(), fabricOption.fabric, FabricChoice.given("-d", probeOptions.device.device),
+            FabricChoice choice = FabricOption.choose(spec.commandLine(), fabricOption.fabric, FabricChoice.given("-d", probeOptions.device.device),
                     List.of(), hostFabric);
             new OutputFiles().add("--plot", probeOptions.plot.plot).check();
             choice.announce(spec.commandLine().getErr());

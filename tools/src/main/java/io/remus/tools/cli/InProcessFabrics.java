@@ -1,9 +1,7 @@
 package io.remus.tools.cli;
 
+import io.remus.bench.perftest.FabricChoice;
 import io.remus.core.fabric.Fabric;
-import io.remus.core.sim.SimOptions;
-import io.remus.bench.perftest.ClusterJoin;
-import io.remus.bench.perftest.FabricKind;
 import io.remus.bench.perftest.InProcessFabric;
 
 import io.remus.core.sim.SimCostModel;
@@ -50,18 +48,13 @@ final class InProcessFabrics {
     static Chosen choose(CommandLine cmd, BenchFabricOptions flags, Supplier<FabricChoice> hostFabric, OutputFiles files,
                          Function<String, ParameterException> usage)
             throws UnwritableFileException {
-        FabricChoice choice = FabricChoice.choose(cmd, flags.fabricOption.fabric, FabricChoice.given("-d", flags.deviceOption.device),
+        FabricChoice choice = FabricOption.choose(cmd, flags.fabricOption.fabric, FabricChoice.given("-d", flags.deviceOption.device),
                 SimFlags.simOnly(0, flags.simCostOption.simCost), hostFabric);
         SimCostModel cost = flags.simCostOption.costModel(usage);
         files.check();
         choice.announce(cmd.getErr());
         List<String> notes = new ArrayList<>();
-        notes.add("fabric " + choice.name() + " (" + choice.reason() + ")");
-        Supplier<Fabric> fabrics = InProcessFabric.fresh(choice.kind(), flags.deviceOption.device, SimOptions.defaults().withCostModel(cost), notes);
-        if (choice.kind() == FabricKind.SIM && !cost.isFree()) {
-            notes.add("sim cost model " + cost.describe() + " (times are lower bounds)");
-        }
-        notes.add(ClusterJoin.hostLoad());
+        Supplier<Fabric> fabrics = InProcessFabric.fresh(choice, flags.deviceOption.device, 0, cost, notes);
         return new Chosen(choice.name(), fabrics, notes);
     }
 }

@@ -1,16 +1,16 @@
 package io.remus.tools.cli;
 
 import io.remus.bench.object.ClusterKvExperiment;
+import io.remus.bench.object.ExperimentFlags;
 import io.remus.bench.object.KvConfig;
 import io.remus.bench.object.KvRun;
 import io.remus.bench.object.KvRunner;
 import io.remus.bench.object.KvWay;
 import io.remus.bench.perftest.ClusterJoin;
+import io.remus.bench.perftest.ExperimentFabric;
 import io.remus.bench.perftest.FabricKind;
 import io.remus.bench.structure.Ycsb;
 import io.remus.core.RemusCluster;
-import io.remus.core.error.BadArgumentException;
-import io.remus.core.fabric.Fabric;
 import io.remus.tools.experiment.KvFormat;
 import io.remus.tools.experiment.KvPlot;
 import picocli.CommandLine.Command;
@@ -21,13 +21,11 @@ import picocli.CommandLine.ParameterException;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
-import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
 
 /**
@@ -81,13 +79,12 @@ public final class KvCommand extends WorkloadExperimentCommand {
     @Override
     int callInProcess() throws IOException, InterruptedException {
         KvConfig config = config();
-        FabricKind kind = fabricFlags.kind(this::usage);
+        ExperimentFabric fabric = fabricFlags.fabric(this::usage);
         new OutputFiles().add("--json", jsonOption.json).add("--plot", runOptions.plot.plot).check();
         List<String> notes = new ArrayList<>();
-        Supplier<Fabric> fabrics = fabricFlags.fabrics(kind, this::usage, notes);
-        List<KvRun> runs = KvRunner.run(fabrics, config);
+        List<KvRun> runs = KvRunner.run(fabric.fabrics(notes), config);
         notes.add(ClusterJoin.hostLoad());
-        report(config, kind, notes, runs, fabricFlags.title(kind, this::usage), fabricFlags.costName(kind, this::usage));
+        report(config, fabric.kind(), notes, runs, fabric.title(), fabric.costName());
         return 0;
     }
 
@@ -152,31 +149,11 @@ public final class KvCommand extends WorkloadExperimentCommand {
      * @return the configuration
      */
     KvConfig config(int nodeCount) {
-        fabricFlags.kind(this::usage);
-        List<KvWay> wayList;
-        List<Ycsb> workloadList;
-        try {
-            wayList = CommaList.parse(waysOption.ways, KvWay::parse);
-        } catch (BadArgumentException e) {
-            throw usage("--ways: " + e.getMessage());
-        }
-        try {
-            workloadList = CommaList.parse(workloads, Ycsb::parse);
-        } catch (BadArgumentException e) {
-            throw usage("--workload: " + e.getMessage());
-        }
-        Duration duration = duration();
-        try {
-            return new KvConfig(wayList, workloadList, nodeCount, threadsOption.one(), keysOption.one(), zipfOption.zipf, localPickOption.oneOrNaN(),
-                    duration, runOptions.segment.segmentMib << 20, runOptions.seed.seed, valueSizeOption.valueSize);
-        } catch (BadArgumentException e) {
-            throw usage(flagNames(e.getMessage()));
-        }
+        fabricFlags.fabric(this::usage);
+        List<KvWay> wayList = engineRule(() -> CommaList.parse(waysOption.ways, KvWay::parse), "--ways");
+        List<Ycsb> workloadList = engineRule(() -> CommaList.parse(workloads, Ycsb::parse), "--workload");
+        ExperimentFlags flags = flags();
+        return engineRule(() -> flags.kv(wayList, workloadList, nodeCount, threadsOption.one(), keysOption.one(),
+                valueSizeOption.valueSize), null);
     }
-
-    private static String flagNames(String message) {
-        return sharedFlagNames(message).replace("keys must", "--keys must").replace("workloads must", "--workload must")
-                .replace(": keys ", ": --keys ").replace("valueBytes", "--value-size");
-    }
-
 }

@@ -1,23 +1,20 @@
 package io.remus.tools.cli;
 
+import io.remus.bench.lock.LockReport;
+import io.remus.bench.perftest.FabricChoice;
 import io.remus.alock.LockOptions;
-import io.remus.alock.kind.LockKind;
 import io.remus.bench.lock.ClusterLockBenchmark;
 import io.remus.bench.lock.ClusterLockRunner;
 import io.remus.bench.lock.LockBenchmarkConfig;
+import io.remus.bench.lock.LockFlags;
 import io.remus.bench.lock.LockRun;
 import io.remus.bench.lock.LockRunner;
 import io.remus.bench.perftest.ClusterJoin;
-import io.remus.bench.perftest.FabricKind;
 import io.remus.bench.perftest.InProcessFabric;
 import io.remus.core.RemusCluster;
-import io.remus.core.error.BadArgumentException;
 import io.remus.core.fabric.Fabric;
-import io.remus.core.sim.SimCostModel;
-import io.remus.core.sim.SimOptions;
 import io.remus.tools.lock.LockCsv;
 import io.remus.tools.lock.LockFormat;
-import io.remus.tools.lock.LockReport;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -29,11 +26,9 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
 
@@ -58,12 +53,6 @@ import java.util.function.UnaryOperator;
                         + "the same flags.",
                 ""})
 public final class LockBenchCommand extends ClusterCapableCommand {
-    private static final int MAX_NODES = 64;
-    private static final int MAX_THREADS = 256;
-    private static final int MAX_KEYS = 1 << 20;
-    /** The most worker threads of a run, all nodes together: each spins while it waits for a lock. */
-    static final int MAX_TOTAL_THREADS = 1024;
-
     private final Supplier<FabricChoice> hostFabric;
 
     @Mixin
@@ -160,19 +149,12 @@ public final class LockBenchCommand extends ClusterCapableCommand {
         warnIfOversubscribed(err, Runtime.getRuntime().availableProcessors());
         String fabricName = choice.name();
         List<String> notes = new ArrayList<>();
-        notes.add("fabric " + fabricName + " (" + choice.reason() + ")");
-        Supplier<Fabric> fabrics = fabrics(choice.kind(), notes);
-        notes.add(ClusterJoin.hostLoad());
+        Supplier<Fabric> fabrics = InProcessFabric.fresh(choice, deviceOption.device, simLatencyOption.simLatencyNanos,
+                simCostOption.costModel(this::usage), notes);
         if (localPickOption.list().stream().anyMatch(p -> p < 1) && nodeCountOption.nodes == 1) {
             notes.add("one node: every lock is local whatever --p-local says");
         }
-        warmUp(configs, fabricName, fabrics, notes);
-        List<LockRun> runs = new ArrayList<>();
-        for (LockBenchmarkConfig config : configs) {
-            LockRun run = LockRunner.run(fabricName, fabrics, config);
-            runs.add(run);
-            appendCsv(run);
-        }
+        List<LockRun> runs = LockRunner.runAll(fabricName, fabrics, configs, warmupOption.seconds(), notes, this::appendCsv);
         print(new LockReport(fabricName, notes, runs), out);
         return 0;
     }
@@ -191,25 +173,8 @@ public final class LockBenchCommand extends ClusterCapableCommand {
             String fabricName = joined.fabric().name();
             List<String> notes = join.notes(joined, "counts and latency histograms");
             ClusterLockBenchmark bench = new ClusterLockBenchmark(joined, join.timeout());
-            if (warmupOption.seconds() > 0) {
-                Duration warmup = Duration.ofNanos(Math.round(warmupOption.seconds() * 1e9));
-                for (LockBenchmarkConfig w : LockBenchmarkConfig.warmUps(configs, warmup)) {
-                    ClusterLockRunner.run(fabricName, bench, w);
-                }
-                notes.add("warm-up: each lock kind ran " + warmupOption.seconds() + " s unreported before the measured runs");
-            }
-            List<LockRun> runs = new ArrayList<>();
-            for (LockBenchmarkConfig config : configs) {
-                ClusterLockRunner.NodeRun run = ClusterLockRunner.run(fabricName, bench, config);
-                Optional<LockRun> all = run.aggregate();
-                if (all.isPresent()) {
-                    runs.add(all.get());
-                    notes.add(config.kind().cliName() + ", p-local " + config.pLocal() + ", " + config.keys()
-                            + " keys: pairs by node: " + String.join(", ",
-                            run.nodeOperations().stream().map(String::valueOf).toList()));
-                    appendCsv(all.get());
-                }
-            }
+            List<LockRun> runs = ClusterLockRunner.runAll(fabricName, bench, configs, warmupOption.seconds(), notes,
+                    this::appendCsv);
             if (joined.nodeId() == 0) {
                 print(new LockReport(fabricName, notes, runs), out);
             }
@@ -234,59 +199,30 @@ public final class LockBenchCommand extends ClusterCapableCommand {
         }
     }
 
-    private void warmUp(List<LockBenchmarkConfig> configs, String fabricName, Supplier<Fabric> fabrics,
-                        List<String> notes) throws InterruptedException {
-        if (warmupOption.seconds() == 0) {
-            return;
-        }
-        Duration warmup = Duration.ofNanos(Math.round(warmupOption.seconds() * 1e9));
-        for (LockBenchmarkConfig w : LockBenchmarkConfig.warmUps(configs, warmup)) {
-            LockRunner.run(fabricName, fabrics, w);
-        }
-        notes.add("warm-up: each lock kind ran " + warmupOption.seconds() + " s unreported before the measured runs");
-    }
-
-    private Supplier<Fabric> fabrics(FabricKind kind, List<String> notes) {
-        if (kind == FabricKind.SIM && simLatencyOption.simLatencyNanos > 0) {
-            notes.add("sim execution latency injected: " + simLatencyOption.simLatencyNanos + " ns per work request");
-        }
-        SimCostModel cost = simCostOption.costModel(this::usage);
-        if (kind == FabricKind.SIM && !cost.isFree()) {
-            notes.add("sim cost model " + cost.describe() + " (times are lower bounds)");
-        }
-        return InProcessFabric.fresh(kind, deviceOption.device,
-                SimOptions.defaults().withExecutionLatencyNanos(simLatencyOption.simLatencyNanos).withCostModel(cost), notes);
-    }
-
     /**
      * @return the fabric, by {@link FabricChoice#choose}: {@code -d} asks for verbs, {@code --sim-latency-ns}
      *         and {@code --sim-cost} for sim
      */
     private FabricChoice fabricChoice() {
-        return FabricChoice.choose(spec.commandLine(), fabricOption.fabric, FabricChoice.given("-d", deviceOption.device),
+        return FabricOption.choose(spec.commandLine(), fabricOption.fabric, FabricChoice.given("-d", deviceOption.device),
                 simLatencyOption.simOnly(simCostOption), hostFabric);
     }
 
     /**
      * Warns, one line on standard error, when the run has more than twice as many worker threads as this
-     * host has CPUs: every worker spins while it waits, so a lock holder that is descheduled holds up its
-     * waiters for a time slice, and the run measures the scheduler more than the locks.
+     * host has CPUs ({@link LockFlags#oversubscribed}).
      *
      * @param err  standard error
      * @param cpus the CPUs this JVM may use
      * @return whether it warned
      */
     boolean warnIfOversubscribed(PrintWriter err, int cpus) {
-        int threads = threadsOption.one();
-        int total = nodeCountOption.nodes * threads;
-        if (total <= 2 * cpus) {
-            return false;
+        String warning = flags().oversubscribed(nodeCountOption.nodes, cpus);
+        if (warning != null) {
+            err.println("remus: warning: " + warning);
+            err.flush();
         }
-        err.println("remus: warning: --nodes " + nodeCountOption.nodes + " x --threads " + threads + " = " + total
-                + " spinning worker threads on " + cpus + " CPU(s): waiters spin through the time slices of "
-                + "descheduled lock holders, so progress is slow and the figures measure the scheduler");
-        err.flush();
-        return true;
+        return warning != null;
     }
 
     /**
@@ -307,67 +243,18 @@ public final class LockBenchCommand extends ClusterCapableCommand {
      * @throws ParameterException for flags out of range
      */
     private List<LockBenchmarkConfig> configs(int nodes) {
-        int threads = threadsOption.one();
-        List<String> locks = lockOption.list();
-        List<Double> pLocal = localPickOption.list();
-        List<Integer> keys = keysOption.list();
-        if (nodes < 1 || nodes > MAX_NODES) {
-            throw usage("--nodes must be 1.." + MAX_NODES + ", got " + nodes);
-        }
-        if (threads < 1 || threads > MAX_THREADS) {
-            throw usage("--threads must be 1.." + MAX_THREADS + ", got " + threads);
-        }
-        if (nodes * threads > MAX_TOTAL_THREADS) {
-            throw usage("--nodes " + nodes + " x --threads " + threads + " = " + nodes * threads
-                    + " worker threads, each spinning while it waits: at most " + MAX_TOTAL_THREADS);
-        }
-        if (!(durationOption.seconds > 0) || durationOption.seconds > 3600) {
-            throw usage("-D must be in (0, 3600] seconds, got " + durationOption.seconds);
-        }
-        if (!(warmupOption.seconds() >= 0) || warmupOption.seconds() > 600) {
-            throw usage("--warmup must be in [0, 600] seconds, got " + warmupOption.seconds());
-        }
+        LockFlags flags = flags();
+        List<LockBenchmarkConfig> configs = engineRule(() -> flags.configs(nodes), null);
         if (simLatencyOption.simLatencyNanos < 0) {
             throw usage("--sim-latency-ns must not be negative, got " + simLatencyOption.simLatencyNanos);
         }
         simCostOption.costModel(this::usage);
-        LockOptions defaults = LockOptions.defaults();
-        long local = localBudget != null ? localBudget : defaults.localBudget();
-        long remote = remoteBudget != null ? remoteBudget : defaults.remoteBudget();
-        if (local < 1 || remote < 1) {
-            throw usage("--local-budget and --remote-budget must be at least 1, got " + local + " and " + remote);
-        }
-        List<LockKind> kinds = new ArrayList<>();
-        for (String name : locks) {
-            try {
-                kinds.add(LockKind.parse(name.strip()));
-            } catch (BadArgumentException e) {
-                throw usage("--lock: " + e.getMessage());
-            }
-        }
-        for (double p : pLocal) {
-            if (!(p >= 0 && p <= 1)) {
-                throw usage("--p-local must be in [0, 1], got " + p);
-            }
-        }
-        for (int k : keys) {
-            if (k < nodes || k > MAX_KEYS) {
-                throw usage("--keys must be " + nodes + " (one per node).." + MAX_KEYS + ", got " + k);
-            }
-        }
-        if (criticalSectionOps < 0 || criticalSectionOps > LockBenchmarkConfig.MAX_CRITICAL_SECTION_OPS) {
-            throw usage("--cs-ops must be 0.." + LockBenchmarkConfig.MAX_CRITICAL_SECTION_OPS + ", got " + criticalSectionOps);
-        }
-        Duration duration = Duration.ofNanos(Math.round(durationOption.seconds * 1e9));
-        List<LockBenchmarkConfig> configs = new ArrayList<>();
-        for (double p : pLocal) {
-            for (int k : keys) {
-                for (LockKind kind : kinds) {
-                    configs.add(new LockBenchmarkConfig(kind, nodes, threads, p, k, local, remote, duration, seedOption.seed,
-                            criticalSectionOps));
-                }
-            }
-        }
         return configs;
+    }
+
+    /** @return the flags the engine's rules apply to, as given */
+    private LockFlags flags() {
+        return new LockFlags(threadsOption.one(), lockOption.list(), localPickOption.list(), keysOption.list(), localBudget,
+                remoteBudget, criticalSectionOps, durationOption.seconds, warmupOption.seconds(), seedOption.seed);
     }
 }

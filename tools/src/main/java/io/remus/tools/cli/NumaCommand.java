@@ -1,5 +1,6 @@
 package io.remus.tools.cli;
 
+import io.remus.bench.perftest.FabricChoice;
 import io.remus.core.fabric.Fabric;
 import io.remus.bench.perftest.FabricKind;
 import io.remus.bench.perftest.InProcessFabric;
@@ -141,7 +142,7 @@ public final class NumaCommand implements Callable<Integer> {
     }
 
     private FabricChoice fabricChoice() {
-        return FabricChoice.choose(spec.commandLine(), fabricOption.fabric, FabricChoice.given("-d", probeOptions.device.device), List.of(), hostFabric);
+        return FabricOption.choose(spec.commandLine(), fabricOption.fabric, FabricChoice.given("-d", probeOptions.device.device), List.of(), hostFabric);
     }
 
     private ParameterException usage(String message) {

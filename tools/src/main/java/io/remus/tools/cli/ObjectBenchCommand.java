@@ -1,14 +1,14 @@
 package io.remus.tools.cli;
 
-import io.remus.bench.object.ImplKind;
+import io.remus.bench.object.ObjectReport;
+import io.remus.bench.perftest.FabricChoice;
 import io.remus.bench.object.ObjectBenchmarkConfig;
-import io.remus.bench.object.ObjectKind;
+import io.remus.bench.object.ObjectFlags;
 import io.remus.bench.object.ObjectRun;
 import io.remus.bench.object.ObjectRunner;
 import io.remus.core.error.BadArgumentException;
 import io.remus.core.fabric.Fabric;
 import io.remus.tools.object.ObjectFormat;
-import io.remus.tools.object.ObjectReport;
 import io.remus.tools.plot.ObjectPlot;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -20,11 +20,8 @@ import picocli.CommandLine.Spec;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.concurrent.Callable;
-import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
@@ -140,60 +137,13 @@ public final class ObjectBenchCommand implements Callable<Integer> {
      * @throws ParameterException naming the flag and its value when one is out of range
      */
     List<ObjectBenchmarkConfig> configs() {
-        List<ObjectKind> objectKinds = parseAll("--object", objects, ObjectKind::parse);
-        List<ImplKind> implKinds = parseAll("--impl", impls, ImplKind::parse);
-        List<Boolean> stalls = switch (stallOption.stall.strip().toLowerCase(Locale.ROOT)) {
-            case "none" -> List.of(false);
-            case "one" -> List.of(true);
-            case "both" -> List.of(false, true);
-            default -> throw usage("--stall must be none, one or both, got '" + stallOption.stall + "'");
-        };
-        if (!(durationOption.seconds >= 0.01) || durationOption.seconds > 3600) {
-            throw usage("-D must be in [0.01, 3600] seconds, got " + durationOption.seconds);
+        try {
+            return new ObjectFlags(objects, impls, stallOption.stall, nodeCountOption.nodes, threadsOption.one(),
+                    durationOption.seconds, warmupOption.seconds(), elements, valueBytes, segmentMibOption.segmentMib,
+                    seedOption.seed).configs();
+        } catch (BadArgumentException e) {
+            throw usage(e.getMessage());
         }
-        if (!(warmupOption.seconds() >= 0) || warmupOption.seconds() > 600) {
-            throw usage("--warmup must be in [0, 600] seconds, got " + warmupOption.seconds());
-        }
-        if (segmentMibOption.segmentMib < 1 || segmentMibOption.segmentMib > 1024) {
-            throw usage("--segment-mib must be 1..1024, got " + segmentMibOption.segmentMib);
-        }
-        Duration duration = Duration.ofNanos(Math.round(durationOption.seconds * 1e9));
-        List<ObjectBenchmarkConfig> configs = new ArrayList<>();
-        for (ObjectKind o : objectKinds) {
-            for (boolean s : stalls) {
-                for (ImplKind i : implKinds) {
-                    try {
-                        configs.add(new ObjectBenchmarkConfig(o, i, nodeCountOption.nodes, threadsOption.one(), duration, s, elements, valueBytes,
-                                segmentMibOption.segmentMib << 20, seedOption.seed));
-                    } catch (BadArgumentException e) {
-                        throw usage(flagNames(e.getMessage()));
-                    }
-                }
-            }
-        }
-        return configs;
-    }
-
-    private <K> List<K> parseAll(String flag, List<String> names, Function<String, K> parse) {
-        List<K> kinds = new ArrayList<>();
-        for (String name : names) {
-            try {
-                K k = parse.apply(name.strip());
-                if (kinds.contains(k)) {
-                    throw usage(flag + " names " + name.strip() + " twice");
-                }
-                kinds.add(k);
-            } catch (BadArgumentException e) {
-                throw usage(flag + ": " + e.getMessage());
-            }
-        }
-        return kinds;
-    }
-
-    private static String flagNames(String message) {
-        return message.replace("threadsPerNode", "--threads").replace("nodes must", "--nodes must")
-                .replace("elements must", "--elements must").replace("valueBytes", "--value-bytes")
-                .replace("a stall needs 2 workers", "--stall needs 2 workers");
     }
 
     private ParameterException usage(String message) {

@@ -1,11 +1,10 @@
 package io.remus.tools.cli;
 
+import io.remus.bench.perftest.BenchReport;
+import io.remus.bench.perftest.FabricChoice;
 import io.remus.core.error.BadArgumentException;
-import io.remus.core.sim.SimCostModel;
-import io.remus.core.sim.SimOptions;
 import io.remus.bench.perftest.AtomicType;
 import io.remus.bench.perftest.Bandwidth;
-import io.remus.bench.perftest.BenchFailedException;
 import io.remus.bench.perftest.BenchFlags;
 import io.remus.bench.perftest.BenchOperation;
 import io.remus.bench.perftest.BenchRunner;
@@ -13,9 +12,7 @@ import io.remus.bench.perftest.BenchSettings;
 import io.remus.bench.perftest.BenchTest;
 import io.remus.bench.perftest.BenchTransport;
 import io.remus.bench.perftest.FabricKind;
-import io.remus.bench.perftest.JitQuiet;
 import io.remus.bench.perftest.ProgressLine;
-import io.remus.bench.perftest.RoundTripLatency;
 import io.remus.bench.perftest.sim.SimBenchTransport;
 import io.remus.bench.perftest.verbs.PerftestInline;
 import io.remus.bench.perftest.verbs.VerbsBenchOptions;
@@ -23,7 +20,6 @@ import io.remus.bench.perftest.verbs.VerbsBenchServer;
 import io.remus.bench.perftest.verbs.VerbsBenchTransport;
 import io.remus.bench.perftest.verbs.VerbsSide;
 import io.remus.tools.plot.LatencyPlot;
-import io.remus.tools.report.BenchReport;
 import io.remus.tools.report.HgrmFiles;
 import io.remus.tools.report.HumanFormat;
 import io.remus.tools.report.JsonFormat;
@@ -31,7 +27,6 @@ import io.remus.tools.report.PerftestFormat;
 import io.remus.bench.stats.BandwidthSummary;
 import io.remus.bench.stats.ClockCost;
 import io.remus.bench.stats.LatencyResult;
-import io.remus.verbs.ConnectionOptions;
 import org.HdrHistogram.HistogramLogWriter;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -60,8 +55,6 @@ import java.util.function.Supplier;
  */
 @Command(mixinStandardHelpOptions = true, sortOptions = false, usageHelpAutoWidth = true)
 public final class PerftestCommand implements Callable<Integer> {
-    /** Above this many bytes moved per run (all sizes, warm-up included) a run warns that it will take long. */
-    static final long LONG_RUN_BYTES = 1L << 40;
     private static final int CLOCK_SAMPLES = 10_001;
     private final BenchTest test;
     private final Supplier<FabricChoice> hostFabric;
@@ -201,39 +194,32 @@ public final class PerftestCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         choice.announce(err);
-        checkBuffers(settings, choice.kind(), physicalMemoryBytes());
+        checkBuffers(settings, choice.kind(), BenchFlags.physicalMemoryBytes());
         checkSimulatorBounds(settings, choice.kind());
         warnIfLong(settings, err);
         if (choice.kind() == FabricKind.VERBS) {
-            checkPort(ibPort, deviceOption.device, VerbsSide.queryDevice(deviceOption.device).physicalPortCount());
+            BenchFlags.checkPort(ibPort, deviceOption.device, VerbsSide.queryDevice(deviceOption.device).physicalPortCount());
         }
         if (choice.kind() == FabricKind.VERBS && server == null) {
             return serveVerbs(settings, err);
         }
         try (BenchTransport transport = open(choice.kind(), settings, notes)) {
             ProgressLine line = new ProgressLine(err, progress && !jsonOption.json);
+            String warmUp = BenchRunner.describeWarmUp(settings);
             BenchReport report;
             if (test.isLatency()) {
                 long clockCost = ClockCost.measureNanos(CLOCK_SAMPLES);
                 notes.add("clock: System.nanoTime costs " + clockCost + " ns per call here; that is subtracted from "
                         + "each sample (perftest reads the TSC, whose cost is negligible)");
-                if (test.operation() == BenchOperation.READ || test.operation() == BenchOperation.ATOMIC) {
-                    if (settings.durationMode() || settings.warmupIterations() > 0) {
-                        notes.add(RoundTripLatency.describeWarmUp(settings));
-                    }
-                } else if (settings.durationMode()) {
-                    notes.add(JitQuiet.describeMargin(settings.jitWait(), settings.margin()));
-                } else if (settings.warmupIterations() > 0) {
-                    notes.add(JitQuiet.describe(settings.jitWait(), settings.warmupIterations()));
+                if (warmUp != null) {
+                    notes.add(warmUp);
                 }
                 List<LatencyResult> results = runLatency(transport, settings, line, clockCost);
                 report = new BenchReport(settings, transport.fabricName(), transport.description(), notes, results,
                         List.of(), reportGbits);
             } else {
-                if (settings.durationMode()) {
-                    notes.add(Bandwidth.describeDurationWarmUp(settings.jitWait(), settings.margin()));
-                } else if (settings.warmupIterations() > 0) {
-                    notes.add(JitQuiet.describeBandwidth(settings.jitWait(), settings.warmupIterations()));
+                if (warmUp != null) {
+                    notes.add(warmUp);
                 }
                 List<BandwidthSummary> results = new BenchRunner(transport, settings, line, null).bandwidth();
                 report = new BenchReport(settings, transport.fabricName(), transport.description(), notes, List.of(),
@@ -281,7 +267,7 @@ public final class PerftestCommand implements Callable<Integer> {
     }
 
     private int serveVerbs(BenchSettings s, PrintWriter err) {
-        int runs = VerbsBenchServer.serve(verbsOptions(s), s, BenchFlags.bufferBytes(s), signature(s),
+        int runs = VerbsBenchServer.serve(verbsOptions(s), s, BenchFlags.bufferBytes(s), BenchFlags.signature(s),
                 Duration.ofNanos(Math.round(idleTimeoutSeconds * 1e9)), err);
         err.println("remus bench server: the client ran " + runs + " run(s) (one per size and --repeat) and is done");
         err.flush();
@@ -301,22 +287,9 @@ public final class PerftestCommand implements Callable<Integer> {
      */
     PerftestInline.Choice inline() {
         if (inlineChoice == null) {
-            if (inlineSize != null) {
-                inlineChoice = new PerftestInline.Choice(inlineSize, "-I " + inlineSize);
-            } else {
-                inlineChoice = PerftestInline.choose(test,
-                        PerftestInline.dependsOnDevice(test) ? VerbsSide.queryDevice(deviceOption.device) : null);
-            }
+            inlineChoice = PerftestInline.forFlags(test, inlineSize, deviceOption.device);
         }
         return inlineChoice;
-    }
-
-    /**
-     * @return a digest of what both sides of a verbs run must agree on (stable across JVMs)
-     */
-    static int signature(BenchSettings s) {
-        return java.util.Objects.hash(s.test().commandName(), s.sizes(), s.iterations(), s.warmupIterations(),
-                s.duration(), s.margin(), s.queuePairs());
     }
 
     /**
@@ -338,7 +311,7 @@ public final class PerftestCommand implements Callable<Integer> {
         given(verbsOnly, matched("-u"), "-u " + qpTimeout);
         given(verbsOnly, outstanding != null, "-o " + outstanding);
         given(verbsOnly, matched("--idle-timeout"), "--idle-timeout " + idleTimeoutSeconds);
-        return FabricChoice.choose(spec.commandLine(), fabricOption.fabric, verbsOnly, simLatencyOption.simOnly(simCostOption), hostFabric);
+        return FabricOption.choose(spec.commandLine(), fabricOption.fabric, verbsOnly, simLatencyOption.simOnly(simCostOption), hostFabric);
     }
 
     private static void given(List<String> flags, boolean given, String flag) {
@@ -355,19 +328,6 @@ public final class PerftestCommand implements Callable<Integer> {
     private boolean matched(String option) {
         CommandLine.ParseResult parsed = spec.commandLine().getParseResult();
         return parsed != null && parsed.hasMatchedOption(option);
-    }
-
-    /**
-     * @param port   {@code -i}
-     * @param device {@code -d}, or null for the first device
-     * @param ports  how many ports the device has
-     * @throws BenchFailedException when the device has no such port
-     */
-    static void checkPort(int port, String device, int ports) {
-        if (port > ports) {
-            throw new BenchFailedException("-i " + port + ": " + (device != null ? "device " + device
-                    : "the first RDMA device") + " has " + (ports == 1 ? "port 1 only" : "ports 1.." + ports));
-        }
     }
 
     /**
@@ -402,65 +362,26 @@ public final class PerftestCommand implements Callable<Integer> {
     }
 
     /**
-     * Warns, one line on standard error, before an iteration-mode run that moves more than
-     * {@link #LONG_RUN_BYTES} bytes (sizes times warm-up and measured iterations, times QPs).
+     * Warns, one line on standard error, before a run that moves more than {@link BenchFlags#LONG_RUN_BYTES} bytes
+     * ({@link BenchFlags#longRunWarning}).
      *
      * @return whether it warned
      */
     boolean warnIfLong(BenchSettings s, PrintWriter err) {
-        if (s.durationMode()) {
-            return false;
+        String warning = BenchFlags.longRunWarning(s);
+        if (warning != null) {
+            err.println("remus: warning: " + warning);
+            err.flush();
         }
-        double bytes = 0;
-        for (int size : s.sizes()) {
-            bytes += (double) size * (s.iterations() + s.warmupIterations()) * (test.isLatency() ? 1 : s.queuePairs());
-        }
-        if (bytes <= LONG_RUN_BYTES) {
-            return false;
-        }
-        err.println(String.format(java.util.Locale.ROOT, "remus: warning: this run moves %.1f TiB (-s %d, -n %d, "
-                + "--warmup %d%s): hours at 1 GB/s; lower -n or -s, or give -D", bytes / LONG_RUN_BYTES, s.maxSize(),
-                s.iterations(), s.warmupIterations(), test.isLatency() ? "" : ", -q " + s.queuePairs()));
-        err.flush();
-        return true;
-    }
-
-    private static long physicalMemoryBytes() {
-        if (java.lang.management.ManagementFactory.getOperatingSystemMXBean()
-                instanceof com.sun.management.OperatingSystemMXBean os) {
-            return os.getTotalMemorySize();
-        }
-        return -1;
+        return warning != null;
     }
 
     private BenchTransport open(FabricKind kind, BenchSettings s, List<String> notes) {
         if (kind == FabricKind.VERBS) {
-            PerftestInline.Choice inline = inline();
-            if (inline.bytes() == 0) {
-                notes.add("nothing is sent inline (" + inline.reason() + ")");
-            } else {
-                notes.add((test.operation() == BenchOperation.SEND ? "SENDs" : "WRITEs") + " of up to " + inline.bytes()
-                        + " bytes are sent inline (" + inline.reason() + ")");
-            }
-            if (qpTimeout != ConnectionOptions.defaults().timeout()) {
-                notes.add("QP ACK timeout " + qpTimeout + " (4.096 us * 2^" + qpTimeout + ", -u)");
-            }
-            return new VerbsBenchTransport(verbsOptions(s), BenchFlags.bufferBytes(s), s.queuePairs(),
-                    s.inFlightPerQueuePair(), s.outstandingReads(), signature(s), s.timeout());
+            return VerbsBenchTransport.forRun(verbsOptions(s), s, inline(), qpTimeout, notes);
         }
-        if (simLatencyOption.simLatencyNanos > 0) {
-            notes.add("sim execution latency injected: " + simLatencyOption.simLatencyNanos + " ns per work request");
-        }
-        long buffer = BenchFlags.bufferBytes(s);
-        SimCostModel cost = simCostOption.costModel(this::usage);
-        if (!cost.isFree()) {
-            notes.add("sim cost model " + cost.describe() + " (times are lower bounds)");
-        }
-        // perftest's QPs retry a receiver-not-ready peer forever (rnr_retry 7): so do the simulated ones here.
-        SimOptions options = SimOptions.defaults().withExecutionLatencyNanos(simLatencyOption.simLatencyNanos).withCostModel(cost)
-                .withRnrRetries(SimOptions.RNR_RETRY_FOREVER);
-        return new SimBenchTransport(options, buffer, s.queuePairs(), Math.max(s.txDepth(), 1),
-                test.operation() == BenchOperation.SEND ? rxDepth : 0);
+        return SimBenchTransport.forRun(s, simLatencyOption.simLatencyNanos, simCostOption.costModel(this::usage), rxDepth,
+                notes);
     }
 
     /**
@@ -478,25 +399,8 @@ public final class PerftestCommand implements Callable<Integer> {
                 throw usage("--json and --perftest-format exclude each other");
             }
             flags.check();
-            if (!(idleTimeoutSeconds > 0) || idleTimeoutSeconds > 86400) {
-                throw usage("--idle-timeout must be in (0, 86400] seconds, got " + idleTimeoutSeconds);
-            }
-            if (server != null && matched("--idle-timeout")) {
-                throw usage("--idle-timeout is the server's wait for its client: not for a client (server address " + server + ")");
-            }
-            if (tcpPort < 1 || tcpPort > 65535) {
-                throw usage("-p must be 1..65535, got " + tcpPort);
-            }
-            if (rdmaCm && matched("-u")) {
-                throw usage("-u and -R exclude each other: with -R rdma_cm chooses the QPs' ACK timeout");
-            }
-            if (simLatencyOption.simLatencyNanos < 0) {
-                throw usage("--sim-latency-ns must not be negative, got " + simLatencyOption.simLatencyNanos);
-            }
-            if (simLatencyOption.simLatencyNanos > timeoutOption.seconds * 1e9) {
-                throw usage("--sim-latency-ns " + simLatencyOption.simLatencyNanos + " is longer than --timeout " + timeoutOption.seconds
-                        + " s: every work request would time out");
-            }
+            flags.checkConnection(server, idleTimeoutSeconds, matched("--idle-timeout"), tcpPort, rdmaCm, matched("-u"),
+                    simLatencyOption.simLatencyNanos);
             simCostOption.costModel(this::usage);
             if (!test.isLatency() && (hgrm != null || intervalLog != null)) {
                 throw usage("--hgrm and --interval-log apply to latency tests");

@@ -1,18 +1,18 @@
 package io.remus.tools.cli;
 
+import io.remus.bench.reclaim.ReclaimReport;
+import io.remus.bench.perftest.FabricChoice;
 import io.remus.bench.perftest.ClusterJoin;
 import io.remus.bench.reclaim.ClusterReclaimBenchmark;
 import io.remus.bench.reclaim.ReclaimBenchmark;
 import io.remus.bench.reclaim.ReclaimBenchmarkConfig;
 import io.remus.bench.reclaim.ReclaimBenchmarkResult;
-import io.remus.bench.reclaim.ReclaimerKind;
+import io.remus.bench.reclaim.ReclaimFlags;
 import io.remus.core.RemusCluster;
-import io.remus.core.error.BadArgumentException;
 import io.remus.core.fabric.Fabric;
 import io.remus.ds.reclaim.EpochOptions;
 import io.remus.tools.plot.ReclaimPlot;
 import io.remus.tools.reclaim.ReclaimFormat;
-import io.remus.tools.reclaim.ReclaimReport;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -21,9 +21,7 @@ import picocli.CommandLine.ParameterException;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
@@ -171,17 +169,8 @@ public final class ReclaimBenchCommand extends ClusterCapableCommand {
             ClusterReclaimBenchmark bench = new ClusterReclaimBenchmark(joined, join.timeout());
             List<List<ReclaimBenchmarkResult>> byConfig = bench.run(configs, warmup());
             noteWarmup(notes);
-            List<ReclaimBenchmarkResult> runs = new ArrayList<>();
-            for (List<ReclaimBenchmarkResult> byNode : byConfig) {
-                if (joined.nodeId() == 0) {
-                    ReclaimBenchmarkResult all = ClusterReclaimBenchmark.aggregate(byNode);
-                    runs.add(all);
-                    notes.add(ReclaimReport.label(all) + ": ops by node: " + String.join(", ", byNode.stream()
-                            .map(r -> String.valueOf(r.ops())).toList()) + "; peak unreclaimed bytes by node: "
-                            + String.join(", ", byNode.stream().map(r -> String.valueOf(r.peakUnreclaimedBytes())).toList()));
-                }
-            }
             if (joined.nodeId() == 0) {
+                List<ReclaimBenchmarkResult> runs = ClusterReclaimBenchmark.aggregateAll(byConfig, notes);
                 report = new ReclaimReport(joined.fabric().name(), notes, runs);
                 print(report, spec.commandLine().getOut());
             }
@@ -230,72 +219,15 @@ public final class ReclaimBenchCommand extends ClusterCapableCommand {
      * @throws ParameterException naming the flag and its value when one is out of range
      */
     private List<ReclaimBenchmarkConfig> configs(int nodes, Duration clockSkew) {
-        List<ReclaimerKind> kinds = new ArrayList<>();
-        for (String name : reclaimers) {
-            try {
-                ReclaimerKind k = ReclaimerKind.parse(name.strip());
-                if (kinds.contains(k)) {
-                    throw usage("--reclaimer names " + k.flagName() + " twice");
-                }
-                kinds.add(k);
-            } catch (BadArgumentException e) {
-                throw usage("--reclaimer: " + e.getMessage());
-            }
-        }
-        List<Boolean> stalls = switch (stallOption.stall.strip().toLowerCase(Locale.ROOT)) {
-            case "no" -> List.of(false);
-            case "yes" -> List.of(true);
-            case "both" -> List.of(false, true);
-            default -> throw usage("--stall must be no, yes or both, got '" + stallOption.stall + "'");
-        };
-        if (!(durationOption.seconds > 0) || durationOption.seconds > 3600) {
-            throw usage("-D must be in (0, 3600] seconds, got " + durationOption.seconds);
-        }
-        if (!(warmupOption.seconds() >= 0) || warmupOption.seconds() > 600) {
-            throw usage("--warmup must be in [0, 600] seconds, got " + warmupOption.seconds());
-        }
-        if (ops != null && ops < 1) {
-            throw usage("--ops must be at least 1, got " + ops);
-        }
-        if (ops != null && matched("-D")) {
-            throw usage("--ops " + ops + " and -D " + durationOption.seconds + " exclude each other: a run is bounded by one");
-        }
-        if (leaseMillis < 1 || leaseMillis > 3_600_000) {
-            throw usage("--lease-ms must be 1..3600000, got " + leaseMillis);
-        }
-        if (limitKib < 1 || limitKib > (1L << 30)) {
-            throw usage("--limit-kib must be 1.." + (1L << 30) + ", got " + limitKib);
-        }
-        if (sampleMillis < 1 || sampleMillis > 60_000) {
-            throw usage("--sample-ms must be 1..60000, got " + sampleMillis);
-        }
-        if (segmentMibOption.segmentMib < 1 || segmentMibOption.segmentMib > 1024) {
-            throw usage("--segment-mib must be 1..1024, got " + segmentMibOption.segmentMib);
-        }
-        long limit = limitKib << 10;
-        EpochOptions epoch = ReclaimBenchmarkConfig.benchEpochOptions().withLease(Duration.ofMillis(leaseMillis))
-                .withClockSkew(clockSkew).withBytes(Math.max(1, limit / 4), limit);
-        Duration duration = ops == null ? Duration.ofNanos(Math.round(durationOption.seconds * 1e9)) : null;
-        List<ReclaimBenchmarkConfig> configs = new ArrayList<>();
-        for (ReclaimerKind k : kinds) {
-            for (boolean s : stalls) {
-                try {
-                    configs.add(new ReclaimBenchmarkConfig(k, nodes, threadsOption.one(), duration, ops == null ? 0 : ops, s, slots,
-                            readPercent, epoch, barrierEvery, Duration.ofMillis(sampleMillis), segmentMibOption.segmentMib << 20, seedOption.seed));
-                } catch (BadArgumentException e) {
-                    throw usage(flagNames(e.getMessage()));
-                }
-            }
-        }
-        return configs;
+        ReclaimFlags flags = flags();
+        return engineRule(() -> flags.configs(nodes, clockSkew), null);
     }
 
-    private static String flagNames(String message) {
-        return message.replace("threadsPerNode", "--threads").replace("nodes must", "--nodes must")
-                .replace("slots must", "--slots must").replace("readPercent", "--read-percent")
-                .replace("barrierEvery", "--barrier-every")
-                .replace("epoch.slots", "announcement slots per table").replace("a duration or an operation count",
-                        "-D or --ops");
+    /** @return the flags the engine's rules apply to, as given */
+    private ReclaimFlags flags() {
+        return new ReclaimFlags(reclaimers, stallOption.stall, threadsOption.one(), durationOption.seconds, matched("-D"),
+                warmupOption.seconds(), ops, slots, readPercent, leaseMillis, limitKib, barrierEvery, sampleMillis,
+                segmentMibOption.segmentMib, seedOption.seed);
     }
 
     private void noteWarmup(List<String> notes) {

@@ -1,5 +1,6 @@
 package io.remus.tools.cli;
 
+import io.remus.bench.perftest.FabricChoice;
 import io.remus.core.fabric.Fabric;
 import io.remus.core.rpc.RpcEndpoint;
 import io.remus.core.rpc.RpcPingPong;

@@ -1,15 +1,15 @@
 package io.remus.tools.cli;
 
 import io.remus.bench.object.ClusterSharingExperiment;
+import io.remus.bench.object.ExperimentFlags;
 import io.remus.bench.object.SharingConfig;
 import io.remus.bench.object.SharingRun;
 import io.remus.bench.object.SharingRunner;
 import io.remus.bench.object.SharingWay;
 import io.remus.bench.perftest.ClusterJoin;
+import io.remus.bench.perftest.ExperimentFabric;
 import io.remus.bench.perftest.FabricKind;
 import io.remus.core.RemusCluster;
-import io.remus.core.error.BadArgumentException;
-import io.remus.core.fabric.Fabric;
 import io.remus.tools.experiment.SharingFormat;
 import io.remus.tools.experiment.SharingPlot;
 import picocli.CommandLine.Command;
@@ -19,12 +19,10 @@ import picocli.CommandLine.ParameterException;
 
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
 
 /**
@@ -73,14 +71,12 @@ public final class SharingCommand extends WorkloadExperimentCommand {
     @Override
     int callInProcess() throws IOException, InterruptedException {
         List<SharingConfig> configs = configs();
-        FabricKind kind = fabricFlags.kind(this::usage);
+        ExperimentFabric fabric = fabricFlags.fabric(this::usage);
         new OutputFiles().add("--plot", runOptions.plot.plot).check();
         List<String> notes = new ArrayList<>();
-        Supplier<Fabric> fabrics = fabricFlags.fabrics(kind, this::usage, notes);
-        List<SharingRun> runs = SharingRunner.run(fabrics, configs);
-        SharingConfig first = configs.getFirst();
+        List<SharingRun> runs = SharingRunner.run(fabric.fabrics(notes), configs);
         notes.add(ClusterJoin.hostLoad());
-        report(kind, first, notes, runs, fabricFlags.title(kind, this::usage));
+        report(fabric.kind(), configs.getFirst(), notes, runs, fabric.title(), fabric.costName());
         return 0;
     }
 
@@ -93,14 +89,14 @@ public final class SharingCommand extends WorkloadExperimentCommand {
             List<String> notes = join.notes(joined, "counts, per-counter increments and latency histograms");
             List<SharingRun> runs = SharingRunner.runAsNode(new ClusterSharingExperiment(joined, join.timeout()), configs);
             if (joined.nodeId() == 0) {
-                report(kindOf(joined), configs.getFirst(), notes, runs, joined.fabric().name());
+                report(kindOf(joined), configs.getFirst(), notes, runs, joined.fabric().name(), null);
             }
         }
         return 0;
     }
 
-    private void report(FabricKind kind, SharingConfig first, List<String> notes, List<SharingRun> runs, String title)
-            throws IOException {
+    private void report(FabricKind kind, SharingConfig first, List<String> notes, List<SharingRun> runs, String title,
+                        String cost) throws IOException {
         notes.add(first.counters() + " counters, counter i on node i mod " + first.nodes() + "; picks "
                 + (first.zipfTheta() == 0 ? "uniform" : "zipfian, theta " + first.zipfTheta())
                 + (first.usesPLocal() ? ", p-local " + first.pLocal() : ", over all counters"));
@@ -108,7 +104,6 @@ public final class SharingCommand extends WorkloadExperimentCommand {
         notes.add("check: every counter of every way ended at exactly the increments applied to it");
         PrintWriter out = spec.commandLine().getOut();
         if (jsonOption.json) {
-            String cost = kind == FabricKind.SIM && clusterMode() ? null : fabricFlags.costName(kind, this::usage);
             SharingFormat.writeJson(first, kind.name().toLowerCase(Locale.ROOT), cost, durationOption.seconds, notes, runs, out);
         } else {
             SharingFormat.writeHuman(first, notes, runs, out);
@@ -138,34 +133,10 @@ public final class SharingCommand extends WorkloadExperimentCommand {
      * @return the configurations
      */
     List<SharingConfig> configs(int nodeCount) {
-        fabricFlags.kind(this::usage);
-        List<SharingWay> wayList;
-        List<Integer> threadList;
-        try {
-            wayList = CommaList.parse(waysOption.ways, SharingWay::parse);
-        } catch (BadArgumentException e) {
-            throw usage("--ways: " + e.getMessage());
-        }
-        try {
-            threadList = CommaList.parse(threadsOption.threads, CommaList::wholeNumber);
-        } catch (BadArgumentException e) {
-            throw usage("--threads: " + e.getMessage());
-        }
-        Duration duration = duration();
-        List<SharingConfig> configs = new ArrayList<>();
-        for (int t : threadList) {
-            try {
-                configs.add(new SharingConfig(wayList, nodeCount, t, counters, zipfOption.zipf, localPickOption.oneOrNaN(),
-                        duration, runOptions.segment.segmentMib << 20, runOptions.seed.seed));
-            } catch (BadArgumentException e) {
-                throw usage(flagNames(e.getMessage()));
-            }
-        }
-        return configs;
+        fabricFlags.fabric(this::usage);
+        List<SharingWay> wayList = engineRule(() -> CommaList.parse(waysOption.ways, SharingWay::parse), "--ways");
+        List<Integer> threadList = engineRule(() -> CommaList.parse(threadsOption.threads, CommaList::wholeNumber), "--threads");
+        ExperimentFlags flags = flags();
+        return engineRule(() -> flags.sharing(wayList, threadList, nodeCount, counters), null);
     }
-
-    private static String flagNames(String message) {
-        return sharedFlagNames(message).replace("counters must", "--counters must").replace(": counters ", ": --counters ");
-    }
-
 }

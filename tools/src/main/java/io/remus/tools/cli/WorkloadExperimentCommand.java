@@ -1,13 +1,12 @@
 package io.remus.tools.cli;
 
+import io.remus.bench.object.ExperimentFlags;
 import io.remus.bench.perftest.ClusterJoin;
 import io.remus.bench.perftest.FabricKind;
 import io.remus.core.RemusCluster;
 import picocli.CommandLine.Mixin;
-import picocli.CommandLine.ParameterException;
 
 import java.io.IOException;
-import java.time.Duration;
 import java.util.Map;
 import java.util.function.UnaryOperator;
 
@@ -80,23 +79,15 @@ abstract class WorkloadExperimentCommand extends ClusterCapableCommand {
     private ClusterJoin prepareJoin() {
         refuseSimCost(fabricFlags.simCostOption.simCost);
         boolean simAsked = spec.commandLine().getParseResult().hasMatchedOption("--fabric")
-                && fabricFlags.kind(this::usage) == FabricKind.SIM;
+                && fabricFlags.fabric(this::usage).kind() == FabricKind.SIM;
         return clusterOptions.prepare(joinArgs, simAsked ? FabricKind.SIM : null, fabricFlags.deviceOption.device,
                 environment, joinSetup, runOptions.nodeCount.nodes);
     }
 
-    /**
-     * @return {@code --duration}, checked together with {@code --segment-mib}
-     * @throws ParameterException naming the flag and its value when one is out of range
-     */
-    final Duration duration() {
-        if (!(durationOption.seconds >= 0.01) || durationOption.seconds > 3600) {
-            throw usage("--duration must be in [0.01, 3600] seconds, got " + durationOption.seconds);
-        }
-        if (runOptions.segment.segmentMib < 1 || runOptions.segment.segmentMib > 1024) {
-            throw usage("--segment-mib must be 1..1024, got " + runOptions.segment.segmentMib);
-        }
-        return Duration.ofNanos(Math.round(durationOption.seconds * 1e9));
+    /** @return the flags the experiments' rules apply to, as given */
+    final ExperimentFlags flags() {
+        return new ExperimentFlags(zipfOption.zipf, localPickOption.oneOrNaN(), durationOption.seconds,
+                runOptions.segment.segmentMib, runOptions.seed.seed);
     }
 
     /**
@@ -105,14 +96,5 @@ abstract class WorkloadExperimentCommand extends ClusterCapableCommand {
      */
     static FabricKind kindOf(RemusCluster joined) {
         return joined.fabric().name().startsWith("sim") ? FabricKind.SIM : FabricKind.VERBS;
-    }
-
-    /**
-     * @param message an engine configuration's message
-     * @return it with the shared parameters named by their flags
-     */
-    static String sharedFlagNames(String message) {
-        return message.replace("threadsPerNode", "--threads").replace("nodes must", "--nodes must")
-                .replace("zipfTheta", "--zipf").replace("pLocal", "--p-local").replace("< nodes", "< --nodes");
     }
 }

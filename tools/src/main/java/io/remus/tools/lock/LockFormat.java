@@ -1,5 +1,7 @@
 package io.remus.tools.lock;
 
+import io.remus.bench.lock.GridPoint;
+import io.remus.bench.lock.LockReport;
 import io.remus.bench.lock.LockRun;
 import io.remus.bench.stats.LatencySummary;
 import io.remus.tools.report.ReportTable;

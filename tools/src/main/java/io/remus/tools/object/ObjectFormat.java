@@ -1,5 +1,6 @@
 package io.remus.tools.object;
 
+import io.remus.bench.object.ObjectReport;
 import io.remus.bench.object.ObjectRun;
 import io.remus.bench.stats.LatencySummary;
 import io.remus.tools.report.ReportTable;

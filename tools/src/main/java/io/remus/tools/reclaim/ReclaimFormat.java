@@ -1,5 +1,6 @@
 package io.remus.tools.reclaim;
 
+import io.remus.bench.reclaim.ReclaimReport;
 import io.remus.bench.reclaim.ReclaimBenchmarkResult;
 import io.remus.tools.report.ReportTable;
 

@@ -1,5 +1,6 @@
 package io.remus.tools.report;
 
+import io.remus.bench.perftest.BenchReport;
 import io.remus.bench.stats.BandwidthSummary;
 import io.remus.bench.stats.LatencyResult;
 import io.remus.bench.stats.LatencySummary;

@@ -1,5 +1,6 @@
 package io.remus.tools.report;
 
+import io.remus.bench.perftest.BenchReport;
 import static io.remus.tools.report.JsonReportWriter.reportObject;
 import static io.remus.tools.report.JsonText.field;
 import static io.remus.tools.report.JsonText.num;

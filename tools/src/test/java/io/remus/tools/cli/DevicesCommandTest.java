@@ -1,5 +1,6 @@
 package io.remus.tools.cli;
 
+import io.remus.bench.perftest.FabricChoice;
 import io.remus.tools.RemusRun;
 import io.remus.bench.perftest.FabricKind;
 import io.remus.verbs.Device;
@@ -34,18 +35,6 @@ class DevicesCommandTest {
         RemusRun run = RemusRun.ofCommand(cmd, "-d", "mlx5_9");
         assertEquals(1, run.exit());
         assertTrue(run.err().contains("no RDMA device called 'mlx5_9'"), run.err());
-    }
-
-    @Test
-    void shouldChooseVerbsWhenADeviceExistsAndSimOtherwise() {
-        FabricChoice withDevice = FabricChoice.resolve(null, 1);
-        assertEquals(FabricKind.VERBS, withDevice.kind());
-        assertTrue(withDevice.reason().contains("1 RDMA device"), withDevice.reason());
-        FabricChoice without = FabricChoice.resolve(null, 0);
-        assertEquals(FabricKind.SIM, without.kind());
-        assertTrue(without.reason().contains("no RDMA devices"), without.reason());
-        assertEquals(FabricKind.SIM, FabricChoice.resolve(null, -1).kind());
-        assertEquals(FabricKind.VERBS, FabricChoice.resolve(FabricKind.VERBS, 0).kind());
     }
 
     @Test

@@ -1,5 +1,6 @@
 package io.remus.tools.cli;
 
+import io.remus.bench.perftest.FabricChoice;
 import io.remus.tools.RemusRun;
 import io.remus.verbs.Device;
 import io.remus.verbs.testing.DeviceTest;

@@ -1,8 +1,7 @@
 package io.remus.tools.cli;
 
+import io.remus.bench.perftest.FabricChoice;
 import io.remus.tools.RemusRun;
-import io.remus.bench.perftest.BenchFailedException;
-import io.remus.bench.perftest.FabricKind;
 import io.remus.verbs.DeviceInfo;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -15,7 +14,6 @@ import java.util.function.Supplier;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** An explicit request the host cannot honour is an error naming it; only the default falls back, and says so. */
@@ -96,32 +94,5 @@ class ExplicitFabricRequestTest {
         assertEquals(1, run.exit(), run.err());
         assertTrue(run.err().startsWith("remus: -d mlx5_0 needs the verbs fabric"), run.err());
         assertEquals("", run.out());
-    }
-
-    @Test
-    void shouldChooseVerbsWhenAVerbsFlagIsGivenAndTheHostHasADevice() {
-        FabricChoice c = FabricChoice.choose(null, List.of("-d rxe0"), List.of(), ONE_DEVICE);
-        assertEquals(FabricKind.VERBS, c.kind());
-        assertFalse(c.fellBack());
-        assertTrue(c.reason().startsWith("-d rxe0 given"), c.reason());
-    }
-
-    @Test
-    void shouldNotAskTheHostWhenTheFabricIsGiven() {
-        Supplier<FabricChoice> never = () -> {
-            throw new AssertionError("the host was asked");
-        };
-        assertEquals(FabricKind.SIM, FabricChoice.choose(FabricKind.SIM, List.of(), List.of(), never).kind());
-        assertEquals(FabricKind.VERBS, FabricChoice.choose(FabricKind.VERBS, List.of("-d x"), List.of(), never).kind());
-        assertEquals(FabricKind.SIM, FabricChoice.choose(null, List.of(), List.of("--sim-latency-ns 5"), never).kind());
-    }
-
-    @Test
-    void shouldNameTheDeviceAndItsPortsWhenThePortDoesNotExist() {
-        BenchFailedException e = assertThrows(BenchFailedException.class, () -> PerftestCommand.checkPort(2, "rxe0", 1));
-        assertEquals("-i 2: device rxe0 has port 1 only", e.getMessage());
-        e = assertThrows(BenchFailedException.class, () -> PerftestCommand.checkPort(99, null, 2));
-        assertEquals("-i 99: the first RDMA device has ports 1..2", e.getMessage());
-        PerftestCommand.checkPort(2, "mlx5_0", 2);
     }
 }

@@ -1,10 +1,9 @@
 package io.remus.tools.cli;
 
+import io.remus.bench.perftest.FabricChoice;
 import io.remus.tools.RemusRun;
-import io.remus.bench.perftest.FabricKind;
 import io.remus.verbs.DeviceInfo;
 import io.remus.verbs.NativeLibraryMissingException;
-import io.remus.verbs.VerbsException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -13,7 +12,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -32,56 +30,6 @@ class NoRdmaStackTest {
             }
             throw (Error) t;
         };
-    }
-
-    private static void assertFallsBackNaming(Throwable failure, String reason) {
-        FabricChoice c = FabricChoice.detect(throwing(failure));
-        assertEquals(FabricKind.SIM, c.kind());
-        assertTrue(c.fellBack());
-        assertEquals("default: no RDMA stack (" + reason + ")", c.reason());
-    }
-
-    @Test
-    void shouldFallBackNamingTheLibraryWhenTheTypedErrorIsThrown() {
-        assertFallsBackNaming(new NativeLibraryMissingException(MISSING, new IllegalArgumentException("x")), MISSING);
-    }
-
-    @Test
-    void shouldFallBackNamingTheLibraryWhenAStaticInitializerFailedWithTheTypedError() {
-        assertFallsBackNaming(new ExceptionInInitializerError(new NativeLibraryMissingException(MISSING, null)), MISSING);
-    }
-
-    @Test
-    void shouldFallBackWhenTheBindingClassCannotBeInitializedAgain() {
-        String again = "Could not initialize class io.remus.verbs.ffi.IbVerbs$ibv_get_device_list$";
-        assertFallsBackNaming(new NoClassDefFoundError(again), again);
-    }
-
-    @Test
-    void shouldFallBackWhenASymbolIsMissing() {
-        assertFallsBackNaming(new UnsatisfiedLinkError("unresolved symbol: ibv_get_device_list"),
-                "unresolved symbol: ibv_get_device_list");
-    }
-
-    @Test
-    void shouldFallBackWhenListingFails() {
-        assertFallsBackNaming(new VerbsException("ibv_get_device_list failed"), "ibv_get_device_list failed");
-    }
-
-    @Test
-    void shouldChooseVerbsWhenTheHostListsADevice() {
-        FabricChoice c = FabricChoice.detect(() -> List.of(new DeviceInfo("mlx5_0", 7, 1, 0)));
-        assertEquals(FabricKind.VERBS, c.kind());
-        assertFalse(c.fellBack());
-        assertTrue(c.reason().contains("mlx5_0"), c.reason());
-    }
-
-    @Test
-    void shouldFallBackWhenTheHostListsNoDevice() {
-        FabricChoice c = FabricChoice.detect(List::of);
-        assertEquals(FabricKind.SIM, c.kind());
-        assertTrue(c.fellBack());
-        assertEquals("no RDMA device found", c.why());
     }
 
     @Test

@@ -1,11 +1,11 @@
 package io.remus.tools.cli;
 
+import io.remus.bench.perftest.BenchFlags;
 import io.remus.tools.Remus;
 import io.remus.tools.RemusRun;
 import io.remus.bench.perftest.AtomicType;
 import io.remus.bench.perftest.BenchSettings;
 import io.remus.bench.perftest.BenchTest;
-import io.remus.bench.perftest.FabricKind;
 import io.remus.bench.perftest.verbs.VerbsBenchOptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -164,8 +164,8 @@ class PerftestCommandTest {
     @Test
     void shouldSignRepeatedRunsDifferentlyWhenTheRepeatsDiffer() {
         // a server given another --repeat than its client refuses it at the connection, as for -s
-        assertTrue(PerftestCommand.signature(parse("bench", "read-bw", "--repeat", "2"))
-                != PerftestCommand.signature(parse("bench", "read-bw", "--repeat", "3")));
+        assertTrue(BenchFlags.signature(parse("bench", "read-bw", "--repeat", "2"))
+                != BenchFlags.signature(parse("bench", "read-bw", "--repeat", "3")));
     }
 
     @Test
@@ -216,13 +216,5 @@ class PerftestCommandTest {
         RemusRun bw = RemusRun.of("bench", "send-bw", "--fabric", "sim", "-n", "500", "-s", "4096");
         assertEquals(0, bw.exit(), bw.err());
         assertTrue(bw.out().lines().anyMatch(l -> l.trim().startsWith("4096 ") && l.contains(" 500 ")), bw.out());
-    }
-
-    @Test
-    void shouldChooseSimWhenHostHasNoDevicesAndVerbsWhenItHasOne() {
-        assertEquals(FabricKind.SIM, FabricChoice.resolve(null, 0).kind());
-        assertEquals(FabricKind.VERBS, FabricChoice.resolve(null, 2).kind());
-        assertEquals(FabricKind.SIM, FabricChoice.resolve(FabricKind.SIM, 2).kind());
-        assertEquals(FabricKind.SIM, FabricChoice.resolve(null, -1).kind());
     }
 }

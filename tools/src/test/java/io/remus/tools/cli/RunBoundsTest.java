@@ -1,5 +1,6 @@
 package io.remus.tools.cli;
 
+import io.remus.bench.lock.LockFlags;
 import io.remus.tools.Remus;
 import io.remus.tools.RemusRun;
 import io.remus.bench.perftest.BenchSettings;
@@ -102,7 +103,7 @@ class RunBoundsTest {
         RemusRun run = RemusRun.of("bench", "lock", "--nodes", "64", "--threads", "256");
         assertEquals(2, run.exit(), run.err());
         assertTrue(run.err().contains("--nodes 64 x --threads 256 = 16384 worker threads"), run.err());
-        assertTrue(run.err().contains("at most " + LockBenchCommand.MAX_TOTAL_THREADS), run.err());
+        assertTrue(run.err().contains("at most " + LockFlags.MAX_TOTAL_THREADS), run.err());
     }
 
     @Test

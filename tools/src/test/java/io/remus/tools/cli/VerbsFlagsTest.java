@@ -1,5 +1,6 @@
 package io.remus.tools.cli;
 
+import io.remus.bench.perftest.BenchFlags;
 import io.remus.tools.Remus;
 import io.remus.tools.RemusRun;
 import io.remus.bench.perftest.BenchSettings;
@@ -34,15 +35,15 @@ class VerbsFlagsTest {
     void shouldGiveBothSidesTheSameSignatureWhenTheirFlagsMatch() {
         BenchSettings server = parse("bench", "write-lat", "-s", "64", "-n", "500", "-I", "32");
         BenchSettings client = parse("bench", "write-lat", "-s", "64", "-n", "500", "-I", "32", "10.0.0.1");
-        assertEquals(PerftestCommand.signature(server), PerftestCommand.signature(client));
+        assertEquals(BenchFlags.signature(server), BenchFlags.signature(client));
     }
 
     @Test
     void shouldGiveDifferentSignaturesWhenIterationsOrSizesDiffer() {
-        int base = PerftestCommand.signature(parse("bench", "write-lat", "-s", "64", "-n", "500"));
-        assertNotEquals(base, PerftestCommand.signature(parse("bench", "write-lat", "-s", "64", "-n", "501")));
-        assertNotEquals(base, PerftestCommand.signature(parse("bench", "write-lat", "-s", "128", "-n", "500")));
-        assertNotEquals(base, PerftestCommand.signature(parse("bench", "read-lat", "-s", "64", "-n", "500")));
+        int base = BenchFlags.signature(parse("bench", "write-lat", "-s", "64", "-n", "500"));
+        assertNotEquals(base, BenchFlags.signature(parse("bench", "write-lat", "-s", "64", "-n", "501")));
+        assertNotEquals(base, BenchFlags.signature(parse("bench", "write-lat", "-s", "128", "-n", "500")));
+        assertNotEquals(base, BenchFlags.signature(parse("bench", "read-lat", "-s", "64", "-n", "500")));
     }
 
     @Test

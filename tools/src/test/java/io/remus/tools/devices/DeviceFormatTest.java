@@ -1,5 +1,8 @@
 package io.remus.tools.devices;
 
+import io.remus.bench.devices.DeviceReport;
+import io.remus.bench.devices.PortReport;
+import io.remus.bench.devices.GidEntry;
 import io.remus.verbs.DeviceAttributes;
 import io.remus.verbs.DeviceInfo;
 import io.remus.verbs.Gid;

@@ -3,7 +3,7 @@ package io.remus.tools.devices;
 import io.remus.tools.RemusRun;
 import io.remus.bench.perftest.FabricKind;
 import io.remus.tools.cli.DevicesCommand;
-import io.remus.tools.cli.FabricChoice;
+import io.remus.bench.perftest.FabricChoice;
 import io.remus.verbs.Device;
 import io.remus.verbs.NativeLibraryMissingException;
 import org.junit.jupiter.api.Test;

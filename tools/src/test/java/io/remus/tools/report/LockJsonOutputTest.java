@@ -1,9 +1,9 @@
 package io.remus.tools.report;
 
+import io.remus.bench.lock.LockReport;
 import io.remus.alock.kind.LockKind;
 import io.remus.bench.lock.LockBenchmarkConfig;
 import io.remus.tools.lock.LockFormat;
-import io.remus.tools.lock.LockReport;
 import io.remus.bench.lock.LockRun;
 import io.remus.bench.stats.LatencySummary;
 import org.junit.jupiter.api.Test;

@@ -1,5 +1,8 @@
 package io.remus.tools.report;
 
+import io.remus.bench.object.ObjectReport;
+import io.remus.bench.reclaim.ReclaimReport;
+import io.remus.bench.lock.LockReport;
 import io.remus.alock.kind.LockKind;
 import io.remus.bench.lock.LockBenchmarkConfig;
 import io.remus.bench.lock.LockRun;
@@ -34,11 +37,8 @@ import io.remus.tools.experiment.KvFormat;
 import io.remus.tools.experiment.SharingFormat;
 import io.remus.tools.lock.LockCsv;
 import io.remus.tools.lock.LockFormat;
-import io.remus.tools.lock.LockReport;
 import io.remus.tools.object.ObjectFormat;
-import io.remus.tools.object.ObjectReport;
 import io.remus.tools.reclaim.ReclaimFormat;
-import io.remus.tools.reclaim.ReclaimReport;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;

@@ -6,8 +6,12 @@ import io.remus.core.fabric.ReceiveQueue;
 import io.remus.core.fabric.RegisteredMemory;
 import io.remus.core.fabric.RemoteRegion;
 import io.remus.core.sim.SimFabric;
+import io.remus.core.sim.SimCostModel;
 import io.remus.core.sim.SimOptions;
 import io.remus.bench.perftest.BenchConnection;
+import io.remus.bench.perftest.BenchFlags;
+import io.remus.bench.perftest.BenchOperation;
+import io.remus.bench.perftest.BenchSettings;
 import io.remus.bench.perftest.BenchTransport;
 
 import java.util.ArrayList;
@@ -39,6 +43,31 @@ public final class SimBenchTransport implements BenchTransport {
     private final ReceiveQueue clientReceives;
     private final List<SimBenchConnection> connections = new ArrayList<>();
     private boolean closed;
+
+    /**
+     * The simulated pair of a perftest-style run, its QPs retrying a receiver-not-ready peer forever as perftest's do
+     * ({@code rnr_retry 7}).
+     *
+     * @param s               the run's settings
+     * @param simLatencyNanos the execution latency injected per work request
+     * @param cost            the simulated NIC's cost model
+     * @param rxDepth         receives each QP holds posted (SEND tests only)
+     * @param notes           the report's notes, which get the injected latency and the cost model when there are some
+     * @return the transport
+     */
+    public static SimBenchTransport forRun(BenchSettings s, long simLatencyNanos, SimCostModel cost, int rxDepth,
+                                           List<String> notes) {
+        if (simLatencyNanos > 0) {
+            notes.add("sim execution latency injected: " + simLatencyNanos + " ns per work request");
+        }
+        if (!cost.isFree()) {
+            notes.add("sim cost model " + cost.describe() + " (times are lower bounds)");
+        }
+        SimOptions options = SimOptions.defaults().withExecutionLatencyNanos(simLatencyNanos).withCostModel(cost)
+                .withRnrRetries(SimOptions.RNR_RETRY_FOREVER);
+        return new SimBenchTransport(options, BenchFlags.bufferBytes(s), s.queuePairs(), Math.max(s.txDepth(), 1),
+                s.test().operation() == BenchOperation.SEND ? rxDepth : 0);
+    }
 
     /**
      * @param options     the simulator's knobs (injected latency, timeouts)

@@ -42,6 +42,20 @@ public final class PerftestInline {
     }
 
     /**
+     * @param test       the test
+     * @param inlineSize {@code -I}, or null when not given
+     * @param device     {@code -d}, or null for the first device
+     * @return {@code -I}, or, without it, what perftest chooses for this test on this device (write-lat and
+     *         send-lat ask the device)
+     */
+    public static Choice forFlags(BenchTest test, Integer inlineSize, String device) {
+        if (inlineSize != null) {
+            return new Choice(inlineSize, "-I " + inlineSize);
+        }
+        return choose(test, dependsOnDevice(test) ? VerbsSide.queryDevice(device) : null);
+    }
+
+    /**
      * @param test       the benchmark
      * @param attributes the device's attributes, or null when {@link #dependsOnDevice} is false
      * @return perftest's inline size for this test on this device

@@ -1,10 +1,16 @@
 package io.remus.bench.perftest.verbs;
 
 import io.remus.bench.perftest.BenchConnection;
+import io.remus.bench.perftest.BenchFlags;
+import io.remus.bench.perftest.BenchOperation;
+import io.remus.bench.perftest.BenchSettings;
 import io.remus.bench.perftest.BenchTimeoutException;
 import io.remus.bench.perftest.BenchTransport;
 
+import io.remus.verbs.ConnectionOptions;
+
 import java.time.Duration;
+import java.util.List;
 
 /**
  * The client side of a verbs benchmark: QPs to a {@link VerbsBenchServer} in another process (or
@@ -19,6 +25,31 @@ public final class VerbsBenchTransport implements BenchTransport {
     private final Duration timeout;
     private boolean handedOut;
     private boolean closed;
+
+    /**
+     * Connects to the server for a perftest-style run.
+     *
+     * @param options   how to reach it (must name the server's address)
+     * @param s         the run's settings
+     * @param inline    the inline size and why it was chosen
+     * @param qpTimeout the QPs' ACK timeout exponent ({@code -u})
+     * @param notes     the report's notes, which get the inline size and an ACK timeout other than the default
+     * @return the transport
+     */
+    public static VerbsBenchTransport forRun(VerbsBenchOptions options, BenchSettings s, PerftestInline.Choice inline,
+                                             int qpTimeout, List<String> notes) {
+        if (inline.bytes() == 0) {
+            notes.add("nothing is sent inline (" + inline.reason() + ")");
+        } else {
+            notes.add((s.test().operation() == BenchOperation.SEND ? "SENDs" : "WRITEs") + " of up to " + inline.bytes()
+                    + " bytes are sent inline (" + inline.reason() + ")");
+        }
+        if (qpTimeout != ConnectionOptions.defaults().timeout()) {
+            notes.add("QP ACK timeout " + qpTimeout + " (4.096 us * 2^" + qpTimeout + ", -u)");
+        }
+        return new VerbsBenchTransport(options, BenchFlags.bufferBytes(s), s.queuePairs(), s.inFlightPerQueuePair(),
+                s.outstandingReads(), BenchFlags.signature(s), s.timeout());
+    }
 
     /**
      * Connects to the server.

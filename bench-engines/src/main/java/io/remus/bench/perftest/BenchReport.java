@@ -1,6 +1,5 @@
-package io.remus.tools.report;
+package io.remus.bench.perftest;
 
-import io.remus.bench.perftest.BenchSettings;
 import io.remus.bench.stats.BandwidthSummary;
 import io.remus.bench.stats.LatencyResult;
 

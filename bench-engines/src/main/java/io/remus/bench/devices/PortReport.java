@@ -1,4 +1,4 @@
-package io.remus.tools.devices;
+package io.remus.bench.devices;
 
 import io.remus.verbs.PortAttributes;
 

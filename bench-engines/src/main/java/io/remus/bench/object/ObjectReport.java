@@ -1,6 +1,5 @@
-package io.remus.tools.object;
+package io.remus.bench.object;
 
-import io.remus.bench.object.ObjectRun;
 import java.util.List;
 
 /**

@@ -1,6 +1,5 @@
-package io.remus.tools.lock;
+package io.remus.bench.lock;
 
-import io.remus.bench.lock.LockRun;
 import java.util.List;
 import java.util.OptionalDouble;
 

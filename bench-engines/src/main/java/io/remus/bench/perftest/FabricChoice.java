@@ -1,11 +1,8 @@
-package io.remus.tools.cli;
+package io.remus.bench.perftest;
 
-import io.remus.bench.perftest.BenchFailedException;
-import io.remus.bench.perftest.FabricKind;
+import io.remus.core.error.BadArgumentException;
 import io.remus.verbs.DeviceInfo;
 import io.remus.verbs.VerbsException;
-import picocli.CommandLine;
-import picocli.CommandLine.ParameterException;
 
 import java.io.PrintWriter;
 import java.util.List;
@@ -111,28 +108,27 @@ public record FabricChoice(FabricKind kind, String reason, boolean fellBack) {
      * @param simOnly     the flags given that only the simulator honours
      * @param hostDefault the host's default ({@link #detect}); asked only when {@code requested} is null
      * @return the choice
-     * @throws IllegalArgumentException when the flags ask for both fabrics, {@code requested} excludes
-     *                                  one of them, or {@code requested} is {@link FabricKind#SHM}, which has no
-     *                                  fabric in one process: the message names the flags (commands make it a usage
-     *                                  error)
+     * @throws BadArgumentException when the flags ask for both fabrics, {@code requested} excludes one of
+     *                              them, or {@code requested} is {@link FabricKind#SHM}, which has no fabric in
+     *                              one process: the message names the flags (commands make it a usage error)
      * @throws BenchFailedException     when a flag asks for verbs and this host cannot run it
      */
     public static FabricChoice choose(FabricKind requested, List<String> verbsOnly, List<String> simOnly,
                                       Supplier<FabricChoice> hostDefault) {
         if (requested == FabricKind.SHM) {
-            throw new IllegalArgumentException("--fabric shm runs one process per node (under a launcher such as "
+            throw new BadArgumentException("--fabric shm runs one process per node (under a launcher such as "
                     + "mpirun, or with --cluster), not every node in this JVM");
         }
         if (requested == FabricKind.SIM && !verbsOnly.isEmpty()) {
-            throw new IllegalArgumentException(String.join(", ", verbsOnly) + ": verbs only; this run is on "
+            throw new BadArgumentException(String.join(", ", verbsOnly) + ": verbs only; this run is on "
                     + "--fabric sim");
         }
         if (requested == FabricKind.VERBS && !simOnly.isEmpty()) {
-            throw new IllegalArgumentException(String.join(", ", simOnly) + ": sim only; this run is on "
+            throw new BadArgumentException(String.join(", ", simOnly) + ": sim only; this run is on "
                     + "--fabric verbs");
         }
         if (!verbsOnly.isEmpty() && !simOnly.isEmpty()) {
-            throw new IllegalArgumentException(String.join(", ", verbsOnly) + " (verbs only) and "
+            throw new BadArgumentException(String.join(", ", verbsOnly) + " (verbs only) and "
                     + String.join(", ", simOnly) + " (sim only) exclude each other");
         }
         if (requested != null) {
@@ -151,28 +147,6 @@ public record FabricChoice(FabricKind kind, String reason, boolean fellBack) {
                     + " (without verbs flags the run falls back to the simulator)");
         }
         return new FabricChoice(FabricKind.VERBS, String.join(", ", verbsOnly) + " given; " + host.reason());
-    }
-
-    /**
-     * {@link #choose} for a command: flags that exclude each other are a usage error of {@code command}
-     * (exit status 2, with its usage), as every command reports them.
-     *
-     * @param command     the command whose flags these are
-     * @param requested   {@code --fabric}, or null when not given
-     * @param verbsOnly   the flags given that only verbs honours
-     * @param simOnly     the flags given that only the simulator honours
-     * @param hostDefault the host's default ({@link #detect})
-     * @return the choice
-     * @throws ParameterException   when the flags ask for both fabrics, or {@code requested} excludes one of them
-     * @throws BenchFailedException when a flag asks for verbs and this host cannot run it
-     */
-    public static FabricChoice choose(CommandLine command, FabricKind requested, List<String> verbsOnly,
-                                      List<String> simOnly, Supplier<FabricChoice> hostDefault) {
-        try {
-            return choose(requested, verbsOnly, simOnly, hostDefault);
-        } catch (IllegalArgumentException e) {
-            throw new ParameterException(command, e.getMessage());
-        }
     }
 
     /**

@@ -1,6 +1,5 @@
-package io.remus.tools.reclaim;
+package io.remus.bench.reclaim;
 
-import io.remus.bench.reclaim.ReclaimBenchmarkResult;
 
 import java.util.List;
 
