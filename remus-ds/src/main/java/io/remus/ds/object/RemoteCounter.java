@@ -47,18 +47,13 @@ import java.util.Objects;
  *
  * <p>One instance per compute thread, used by its owner, like the compute thread.
  */
-public final class RemoteCounter implements AutoCloseable {
+public final class RemoteCounter extends ObjectHandle {
     /** Bytes of the counter's root (its value word), after its handles and identity words. */
     public static final int BYTES = 8;
 
-    private final ComputeThread thread;
-    private final StructureIdentity identity;
-    private final long ptr;
 
     private RemoteCounter(ComputeThread thread, StructureIdentity identity) {
-        this.thread = thread;
-        this.identity = identity;
-        this.ptr = identity.ptr();
+        super(thread, identity, BYTES);
     }
 
     /**
@@ -118,11 +113,6 @@ public final class RemoteCounter implements AutoCloseable {
         }
     }
 
-    /** {@return the counter's word, to hand to {@link #attach}} */
-    public long ptr() {
-        return ptr;
-    }
-
     /**
      * Adds {@code delta}: one RDMA fetch-and-add, with an 8-byte READ of the handles word in the same doorbell
      * (is the counter destroyed?): one round trip, wait-free.
@@ -150,26 +140,5 @@ public final class RemoteCounter implements AutoCloseable {
     public long read() {
         identity.requireOpen();
         return readFirstWord(thread, identity);
-    }
-
-    /**
-     * Closes this handle: one fetch-and-add of the handles word ({@link StructureIdentity#close}); idempotent. When
-     * the counter was destroyed and this was its last open handle, frees it.
-     */
-    @Override
-    public void close() {
-        identity.close(thread, BYTES, () -> { });
-    }
-
-    /**
-     * Destroys the counter and closes this handle ({@link StructureIdentity#destroy}: one compare-and-swap of the
-     * handles word); the block is freed here when no other handle is open, else by the last other handle's
-     * {@link #close()}. Every call of any handle that starts after this returned throws {@link ClosedObjectException}.
-     *
-     * @throws ClosedObjectException when this handle is closed, or another handle destroyed the counter first
-     *                               (this handle is closed after)
-     */
-    public void destroy() {
-        identity.destroy(thread, BYTES, () -> { });
     }
 }

@@ -79,7 +79,7 @@ import java.util.Objects;
  *
  * <p>One instance per compute thread, used by its owner, like the compute thread.
  */
-public final class SharedStateTable implements AutoCloseable {
+public final class SharedStateTable extends ObjectHandle {
     private static final long ROWS = 0;
     private static final long ROW_BYTES = 8;
     private static final long CLAIMS = 16;
@@ -88,9 +88,6 @@ public final class SharedStateTable implements AutoCloseable {
     private static final long BUF_FIRST_ROW = StructureIdentity.PREFIX_BYTES + FIRST_ROW;
     private static final int NO_ROW = -1;
 
-    private final ComputeThread thread;
-    private final StructureIdentity identity;
-    private final long ptr;
     private final int rows;
     private final int rowBytes;
     private final int padded;
@@ -101,9 +98,7 @@ public final class SharedStateTable implements AutoCloseable {
     private long version;
 
     private SharedStateTable(ComputeThread thread, StructureIdentity identity, int rows, int rowBytes, int row) {
-        this.thread = thread;
-        this.identity = identity;
-        this.ptr = identity.ptr();
+        super(thread, identity, bytes(rows, rowBytes));
         this.rows = rows;
         this.rowBytes = rowBytes;
         this.padded = (rowBytes + 7) & ~7;
@@ -225,12 +220,9 @@ public final class SharedStateTable implements AutoCloseable {
         if (!owner) {
             return new SharedStateTable(thread, identity, (int) rows, (int) rowBytes, NO_ROW);
         }
-        long claim = thread.fetchAndAdd(RemotePtr.offset(ptr, CLAIMS), 1);
-        if (claim >= rows) {
-            identity.close(thread, bytes((int) rows, (int) rowBytes), () -> { });
-            throw new AllocationExhaustedException("all " + rows + " rows of the table at " + RemotePtr.toString(ptr) + " are claimed");
-        }
-        return new SharedStateTable(thread, identity, (int) rows, (int) rowBytes, (int) claim);
+        int row = claimSlot(thread, ptr, RemotePtr.offset(ptr, CLAIMS), rows, "rows of the table",
+                () -> identity.close(thread, bytes((int) rows, (int) rowBytes), () -> { }));
+        return new SharedStateTable(thread, identity, (int) rows, (int) rowBytes, row);
     }
 
     private static void checkShape(ComputeThread thread, int rows, int rowBytes) {
@@ -240,11 +232,6 @@ public final class SharedStateTable implements AutoCloseable {
                     + thread.config().bufferSizePerThread() + " bytes (with " + StructureIdentity.PREFIX_BYTES
                     + " bytes in front) or a block of " + SizeClasses.MAX + " bytes");
         }
-    }
-
-    /** {@return the table, to hand to {@link #attach}} */
-    public long ptr() {
-        return ptr;
     }
 
     /** {@return the row this handle owns, or -1 for a handle from {@link #attachReader}} */
@@ -399,27 +386,6 @@ public final class SharedStateTable implements AutoCloseable {
         }
         Thread.onSpinWait();
         return deadline;
-    }
-
-    /**
-     * Closes this handle: one fetch-and-add of the handles word ({@link StructureIdentity#close}); idempotent. Its
-     * row stays claimed. When the table was destroyed and this was its last open handle, frees it.
-     */
-    @Override
-    public void close() {
-        identity.close(thread, bytes(rows, rowBytes), () -> { });
-    }
-
-    /**
-     * Destroys the table and closes this handle ({@link StructureIdentity#destroy}: one compare-and-swap of the
-     * handles word); the block is freed here when no other handle is open, else by the last other handle's
-     * {@link #close()}. Every call of any handle that starts after this returned throws {@link ClosedObjectException}.
-     *
-     * @throws ClosedObjectException when this handle is closed, or another handle destroyed the table first (this
-     *                               handle is closed after)
-     */
-    public void destroy() {
-        identity.destroy(thread, bytes(rows, rowBytes), () -> { });
     }
 
     private void requireRowSize(long bytes) {

@@ -364,13 +364,10 @@ public final class WaitFreeObject<S> implements AutoCloseable {
         });
         long capacity = head.get(ValueLayout.JAVA_LONG, CAPACITY);
         SequentialObject<S> object = made.get(0);
-        long claim = thread.fetchAndAdd(RemotePtr.offset(ptr, CLAIMS), 1);
-        if (claim >= capacity) {
-            new WaitFreeObject<>(thread, reclaimer, object, helping, identity, (int) capacity, 0, 0).close();
-            throw new AllocationExhaustedException("all " + capacity + " announce slots of the wait-free object at "
-                    + RemotePtr.toString(ptr) + " are claimed");
-        }
-        return new WaitFreeObject<>(thread, reclaimer, object, helping, identity, (int) capacity, (int) claim, 0);
+        int slot = ObjectHandle.claimSlot(thread, ptr, RemotePtr.offset(ptr, CLAIMS), capacity,
+                "announce slots of the wait-free object",
+                () -> new WaitFreeObject<>(thread, reclaimer, object, helping, identity, (int) capacity, 0, 0).close());
+        return new WaitFreeObject<>(thread, reclaimer, object, helping, identity, (int) capacity, slot, 0);
     }
 
     private static long requireStateBytes(long bytes, long ptr) {

@@ -1,0 +1,93 @@
+package io.remus.ds.object;
+
+import io.remus.core.ComputeThread;
+import io.remus.core.error.AllocationExhaustedException;
+import io.remus.core.memory.RemotePtr;
+import io.remus.ds.identity.StructureIdentity;
+
+/**
+ * What a handle on each object with one root block ({@link RemoteCounter}, {@link RemoteMaxRegister},
+ * {@link RemoteRegister}, {@link SharedStateTable}, {@link LockedObject}) keeps and does the same way: its compute
+ * thread, its identity of the object's root, and its close and destroy through that identity. A slot or row the
+ * handle claimed stays claimed after its close. Used by the handle's owner only, like its compute thread.
+ */
+abstract class ObjectHandle implements AutoCloseable {
+    /** The handle's compute thread. */
+    final ComputeThread thread;
+    /** The handle's identity of the object's root. */
+    final StructureIdentity identity;
+    /** The object's root. */
+    final long ptr;
+    private final long rootBytes;
+
+    /**
+     * @param thread    the handle's compute thread
+     * @param identity  the handle's identity of the object's root
+     * @param rootBytes bytes of the object's root, as given to {@link StructureIdentity#allocate}
+     */
+    ObjectHandle(ComputeThread thread, StructureIdentity identity, long rootBytes) {
+        this.thread = thread;
+        this.identity = identity;
+        this.ptr = identity.ptr();
+        this.rootBytes = rootBytes;
+    }
+
+    /**
+     * Claims the next of an object's {@code slots} slots for a handle being attached: one fetch-and-add of the
+     * claims word at {@code claims}. When every slot is claimed already, runs {@code release} (which closes the
+     * handle's identity) and throws.
+     *
+     * @param thread  the attaching thread
+     * @param ptr     the object's root, for the message
+     * @param claims  the object's claims word
+     * @param slots   how many slots the object has
+     * @param what    the slots and the object in words, e.g. {@code "rows of the table"}
+     * @param release closes what the attach opened
+     * @return the slot claimed, {@code 0..slots-1}
+     * @throws AllocationExhaustedException when every slot is claimed
+     */
+    static int claimSlot(ComputeThread thread, long ptr, long claims, long slots, String what, Runnable release) {
+        long claim = thread.fetchAndAdd(claims, 1);
+        if (claim >= slots) {
+            release.run();
+            throw new AllocationExhaustedException("all " + slots + " " + what + " at " + RemotePtr.toString(ptr)
+                    + " are claimed");
+        }
+        return (int) claim;
+    }
+
+    /** {@return the object's root, to hand to its class's {@code attach}} */
+    public final long ptr() {
+        return ptr;
+    }
+
+    /**
+     * Frees what the object holds outside its root block, once, when the last handle of the destroyed object
+     * closes: nothing, unless the class says otherwise.
+     */
+    void freeOutsideRoot() {
+    }
+
+    /**
+     * Closes this handle: one fetch-and-add of the handles word ({@link StructureIdentity#close}); idempotent. Later
+     * calls of this handle throw {@link ClosedObjectException}. When the object was destroyed and this was its last
+     * open handle, frees it (the root block, and what the class says it holds outside it).
+     */
+    @Override
+    public final void close() {
+        identity.close(thread, rootBytes, this::freeOutsideRoot);
+    }
+
+    /**
+     * Destroys the object and closes this handle ({@link StructureIdentity#destroy}: one compare-and-swap of the
+     * handles word); the object is freed here when no other handle is open, else by the last other handle's
+     * {@link #close()}. Every call of any handle that starts after this returned throws {@link ClosedObjectException}
+     * (for a {@link RemoteMaxRegister}, every such call that does an RDMA operation).
+     *
+     * @throws ClosedObjectException when this handle is closed, or another handle destroyed the object first (this
+     *                               handle is closed after)
+     */
+    public final void destroy() {
+        identity.destroy(thread, rootBytes, this::freeOutsideRoot);
+    }
+}
