@@ -32,26 +32,36 @@ abstract class ObjectHandle implements AutoCloseable {
         this.rootBytes = rootBytes;
     }
 
+    /** The open-handles count in the low bits of a handles word ({@link StructureIdentity}'s layout). */
+    private static final long OPEN_HANDLES = 0x7FFF_FFFFL;
+
     /**
      * Claims the next of an object's {@code slots} slots for a handle being attached: one fetch-and-add of the
-     * claims word at {@code claims}. When every slot is claimed already, runs {@code release} (which closes the
-     * handle's identity) and throws.
+     * claims word at {@code claims}. When every slot is claimed already, reads the handles word (one READ), runs
+     * {@code release} (which closes the identity the attach opened) and throws, naming the create parameter that
+     * sized the object, its value, the handles open and how to size it.
      *
-     * @param thread  the attaching thread
-     * @param ptr     the object's root, for the message
-     * @param claims  the object's claims word
-     * @param slots   how many slots the object has
-     * @param what    the slots and the object in words, e.g. {@code "rows of the table"}
-     * @param release closes what the attach opened
+     * @param thread    the attaching thread
+     * @param identity  the attach's identity of the object's root
+     * @param claims    the object's claims word
+     * @param slots     how many slots the object has: the value of its create's {@code parameter}
+     * @param what      the slots and the object in words, e.g. {@code "rows of the SharedStateTable"}
+     * @param parameter the name of the create parameter that gave {@code slots}, e.g. {@code "handles"}
+     * @param release   closes the identity the attach opened
      * @return the slot claimed, {@code 0..slots-1}
      * @throws AllocationExhaustedException when every slot is claimed
      */
-    static int claimSlot(ComputeThread thread, long ptr, long claims, long slots, String what, Runnable release) {
+    static int claimSlot(ComputeThread thread, StructureIdentity identity, long claims, long slots, String what,
+                         String parameter, Runnable release) {
         long claim = thread.fetchAndAdd(claims, 1);
         if (claim >= slots) {
+            long open = (thread.read(identity.headerAddress()) & OPEN_HANDLES) - 1;
             release.run();
-            throw new AllocationExhaustedException("all " + slots + " " + what + " at " + RemotePtr.toString(ptr)
-                    + " are claimed");
+            throw new AllocationExhaustedException("all " + slots + " " + what + " at " + RemotePtr.toString(identity.ptr())
+                    + " are claimed: it was created with " + parameter + " = " + slots + ", which bounds the handles"
+                    + " that claim one over its whole life, the creator's included, and a closed handle keeps its claim; "
+                    + "handles open now: " + open + ". Create it with " + parameter + " at least the number of such handles"
+                    + " attached over its life");
         }
         return (int) claim;
     }

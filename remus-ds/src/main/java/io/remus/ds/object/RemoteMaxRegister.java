@@ -130,8 +130,9 @@ public final class RemoteMaxRegister extends ObjectHandle {
      *
      * @param thread   the creator's compute thread
      * @param nodeId   a memory node
-     * @param capacity the most handles ever attached, 1 or more, within what the thread's buffer and
-     *                 in-flight operations allow (see {@link #attach})
+     * @param capacity the most handles ever attached, 1 or more: each takes a slot for good, the creator's
+     *                 included and a closed one too, so count every attach over the register's life; within what
+     *                 the thread's buffer and in-flight operations allow (see {@link #attach})
      * @param initial  the first value
      * @return the creator's handle
      * @throws BadArgumentException when the capacity is out of range
@@ -184,8 +185,8 @@ public final class RemoteMaxRegister extends ObjectHandle {
                     checkCapacity(thread, (int) capacity);
                 });
         long capacity = root.get(ValueLayout.JAVA_LONG, CAPACITY);
-        int slot = claimSlot(thread, ptr, RemotePtr.offset(ptr, CLAIMS), capacity, "slots of the max register",
-                () -> identity.close(thread, bytes((int) capacity), () -> { }));
+        int slot = claimSlot(thread, identity, RemotePtr.offset(ptr, CLAIMS), capacity, "slots of the RemoteMaxRegister",
+                "capacity", () -> identity.close(thread, bytes((int) capacity), () -> { }));
         return new RemoteMaxRegister(thread, identity, (int) capacity, slot);
     }
 

@@ -137,7 +137,9 @@ public final class SharedStateTable extends ObjectHandle {
      *
      * @param thread   the creator's compute thread
      * @param nodeId   a memory node
-     * @param rows     the row count, 1 or more
+     * @param rows     the row count, 1 or more: the most handles ever attached with {@link #attach}, the
+     *                 creator's included; each takes a row for good, a closed one too ({@link #attachReader}'s
+     *                 take none)
      * @param rowBytes a row's data size, 1 or more; the whole table and 16 bytes more must fit the thread's
      *                 buffer
      * @return the creator's handle
@@ -220,7 +222,7 @@ public final class SharedStateTable extends ObjectHandle {
         if (!owner) {
             return new SharedStateTable(thread, identity, (int) rows, (int) rowBytes, NO_ROW);
         }
-        int row = claimSlot(thread, ptr, RemotePtr.offset(ptr, CLAIMS), rows, "rows of the table",
+        int row = claimSlot(thread, identity, RemotePtr.offset(ptr, CLAIMS), rows, "rows of the SharedStateTable", "rows",
                 () -> identity.close(thread, bytes((int) rows, (int) rowBytes), () -> { }));
         return new SharedStateTable(thread, identity, (int) rows, (int) rowBytes, row);
     }

@@ -264,7 +264,8 @@ public final class WaitFreeObject<S> implements AutoCloseable {
      * @param thread    the creator's compute thread
      * @param reclaimer the creator's reclaimer (its thread's)
      * @param nodeId    a memory node
-     * @param capacity  the most handles ever attached, 1 or more
+     * @param capacity  the most handles ever attached, 1 or more: each takes an announce slot for good, the
+     *                  creator's included and a closed one too, so count every attach over the object's life
      * @param object    the sequential object
      * @param <S>       its state type
      * @return the creator's handle
@@ -364,8 +365,8 @@ public final class WaitFreeObject<S> implements AutoCloseable {
         });
         long capacity = head.get(ValueLayout.JAVA_LONG, CAPACITY);
         SequentialObject<S> object = made.get(0);
-        int slot = ObjectHandle.claimSlot(thread, ptr, RemotePtr.offset(ptr, CLAIMS), capacity,
-                "announce slots of the wait-free object",
+        int slot = ObjectHandle.claimSlot(thread, identity, RemotePtr.offset(ptr, CLAIMS), capacity,
+                "announce slots of the " + kind.typeName(), kind == StructureKind.WAIT_FREE_OBJECT ? "capacity" : "handles",
                 () -> new WaitFreeObject<>(thread, reclaimer, object, helping, identity, (int) capacity, 0, 0).close());
         return new WaitFreeObject<>(thread, reclaimer, object, helping, identity, (int) capacity, slot, 0);
     }
