@@ -168,7 +168,7 @@ public final class LockedObject<S> extends ObjectHandle {
         Objects.requireNonNull(kind, "kind");
         Objects.requireNonNull(object, "object");
         ComputeThread thread = context.thread();
-        RemoteCounter.requireWord(ptr);
+        requireWord(ptr);
         int s = check(thread, object.stateBytes());
         MemorySegment head = MemorySegment.ofArray(new long[1]);
         StructureIdentity identity = StructureIdentity.attach(thread, StructureKind.LOCKED_OBJECT, ptr, head,

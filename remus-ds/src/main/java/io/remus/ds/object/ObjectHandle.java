@@ -2,8 +2,14 @@ package io.remus.ds.object;
 
 import io.remus.core.ComputeThread;
 import io.remus.core.error.AllocationExhaustedException;
+import io.remus.core.error.BadArgumentException;
 import io.remus.core.memory.RemotePtr;
 import io.remus.ds.identity.StructureIdentity;
+import io.remus.ds.identity.StructureKind;
+
+import java.lang.foreign.MemorySegment;
+import java.util.Objects;
+import java.util.function.Consumer;
 
 /**
  * What a handle on each object with one root block ({@link RemoteCounter}, {@link RemoteMaxRegister},
@@ -30,6 +36,29 @@ abstract class ObjectHandle implements AutoCloseable {
         this.identity = identity;
         this.ptr = identity.ptr();
         this.rootBytes = rootBytes;
+    }
+
+    /**
+     * Checks an object pointer handed to an {@code attach}: not null and 8-byte aligned.
+     *
+     * @throws BadArgumentException naming the pointer, when it is not
+     */
+    static void requireWord(long ptr) {
+        if (RemotePtr.isNull(ptr) || (RemotePtr.address(ptr) & 7) != 0) {
+            throw new BadArgumentException("an object pointer must be non-null and 8-byte aligned, got " + RemotePtr.toString(ptr));
+        }
+    }
+
+    /**
+     * {@link StructureIdentity#attach} of the object of {@code kind} at {@code ptr}, once the pointer is checked
+     * ({@link #requireWord}): the root's first {@code root.byteSize()} bytes land in {@code root}, where
+     * {@code checkRoot} checks them before the handle is counted in; an object destroyed there is a
+     * {@link ClosedObjectException}.
+     */
+    static StructureIdentity attachRoot(ComputeThread thread, StructureKind kind, long ptr, MemorySegment root,
+                                        Consumer<MemorySegment> checkRoot) {
+        requireWord(ptr);
+        return StructureIdentity.attach(thread, kind, ptr, root, ClosedObjectException::new, checkRoot);
     }
 
     /** The open-handles count in the low bits of a handles word ({@link StructureIdentity}'s layout). */
@@ -69,6 +98,24 @@ abstract class ObjectHandle implements AutoCloseable {
     /** {@return the object's root, to hand to its class's {@code attach}} */
     public final long ptr() {
         return ptr;
+    }
+
+    /**
+     * Checks a call's segment argument before anything is done, in this order: it is given
+     * ({@link NullPointerException} naming {@code name}), this handle is open ({@link ClosedObjectException}), and
+     * it is {@code bytes} long ({@link BadArgumentException}: {@code holds}, the size and the segment's size).
+     *
+     * @param segment the argument
+     * @param name    its parameter's name
+     * @param bytes   the size it must have
+     * @param holds   what holds {@code bytes} bytes, as the message starts, e.g. {@code "rows of this table hold"}
+     */
+    final void requireOpen(MemorySegment segment, String name, long bytes, String holds) {
+        Objects.requireNonNull(segment, name);
+        identity.requireOpen();
+        if (segment.byteSize() != bytes) {
+            throw new BadArgumentException(holds + " " + bytes + " bytes, got " + segment.byteSize());
+        }
     }
 
     /**

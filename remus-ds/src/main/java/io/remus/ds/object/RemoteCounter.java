@@ -87,9 +87,7 @@ public final class RemoteCounter extends ObjectHandle {
      */
     public static RemoteCounter attach(ComputeThread thread, long ptr) {
         Objects.requireNonNull(thread, "thread");
-        requireWord(ptr);
-        return new RemoteCounter(thread, StructureIdentity.attach(thread, StructureKind.REMOTE_COUNTER, ptr,
-                MemorySegment.NULL, ClosedObjectException::new));
+        return new RemoteCounter(thread, attachRoot(thread, StructureKind.REMOTE_COUNTER, ptr, MemorySegment.NULL, root -> { }));
     }
 
     /**
@@ -105,12 +103,6 @@ public final class RemoteCounter extends ObjectHandle {
         MemorySegment buf = thread.buffer();
         identity.check(buf.get(ValueLayout.JAVA_LONG, 0));
         return buf.get(ValueLayout.JAVA_LONG, StructureIdentity.PREFIX_BYTES);
-    }
-
-    static void requireWord(long ptr) {
-        if (RemotePtr.isNull(ptr) || (RemotePtr.address(ptr) & 7) != 0) {
-            throw new BadArgumentException("an object pointer must be non-null and 8-byte aligned, got " + RemotePtr.toString(ptr));
-        }
     }
 
     /**

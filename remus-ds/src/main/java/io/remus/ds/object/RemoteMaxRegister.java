@@ -173,17 +173,15 @@ public final class RemoteMaxRegister extends ObjectHandle {
      */
     public static RemoteMaxRegister attach(ComputeThread thread, long ptr) {
         Objects.requireNonNull(thread, "thread");
-        RemoteCounter.requireWord(ptr);
         MemorySegment root = MemorySegment.ofArray(new long[2]);
-        StructureIdentity identity = StructureIdentity.attach(thread, StructureKind.REMOTE_MAX_REGISTER, ptr, root,
-                ClosedObjectException::new, copy -> {
-                    long capacity = copy.get(ValueLayout.JAVA_LONG, CAPACITY);
-                    if (capacity < 1 || capacity > Integer.MAX_VALUE) {
-                        throw new BadArgumentException(RemotePtr.toString(ptr) + " holds capacity " + capacity
-                                + ": not a max register");
-                    }
-                    checkCapacity(thread, (int) capacity);
-                });
+        StructureIdentity identity = attachRoot(thread, StructureKind.REMOTE_MAX_REGISTER, ptr, root, copy -> {
+            long capacity = copy.get(ValueLayout.JAVA_LONG, CAPACITY);
+            if (capacity < 1 || capacity > Integer.MAX_VALUE) {
+                throw new BadArgumentException(RemotePtr.toString(ptr) + " holds capacity " + capacity
+                        + ": not a max register");
+            }
+            checkCapacity(thread, (int) capacity);
+        });
         long capacity = root.get(ValueLayout.JAVA_LONG, CAPACITY);
         int slot = claimSlot(thread, identity, RemotePtr.offset(ptr, CLAIMS), capacity, "slots of the RemoteMaxRegister",
                 "capacity", () -> identity.close(thread, bytes((int) capacity), () -> { }));

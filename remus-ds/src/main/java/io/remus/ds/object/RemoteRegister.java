@@ -178,10 +178,9 @@ public final class RemoteRegister extends ObjectHandle {
     public static RemoteRegister attach(ComputeThread thread, Reclaimer reclaimer, long ptr) {
         Objects.requireNonNull(thread, "thread");
         Objects.requireNonNull(reclaimer, "reclaimer");
-        RemoteCounter.requireWord(ptr);
         MemorySegment root = MemorySegment.ofArray(new long[ROOT_BYTES / 8]);
-        StructureIdentity identity = StructureIdentity.attach(thread, StructureKind.REMOTE_REGISTER, ptr, root,
-                ClosedObjectException::new, copy -> checkSize(thread, copy.get(ValueLayout.JAVA_LONG, SIZE)));
+        StructureIdentity identity = attachRoot(thread, StructureKind.REMOTE_REGISTER, ptr, root,
+                copy -> checkSize(thread, copy.get(ValueLayout.JAVA_LONG, SIZE)));
         int s = (int) root.get(ValueLayout.JAVA_LONG, SIZE);
         return new RemoteRegister(thread, reclaimer, identity, s, root.get(ValueLayout.JAVA_LONG, CURRENT));
     }
@@ -209,9 +208,7 @@ public final class RemoteRegister extends ObjectHandle {
      *                               handles word in the doorbell of the compare-and-swap, by another)
      */
     public void write(MemorySegment value) {
-        Objects.requireNonNull(value, "value");
-        identity.requireOpen();
-        requireSize(value.byteSize());
+        requireOpen(value, "value", size, "this register holds values of");
         try (Guard g = reclaimer.enter()) {
             long block = allocate();
             MemorySegment.copy(value, 0, thread.buffer(), 0, size);
@@ -285,9 +282,7 @@ public final class RemoteRegister extends ObjectHandle {
      *                               {@code current}, by another)
      */
     public void read(MemorySegment destination) {
-        Objects.requireNonNull(destination, "destination");
-        identity.requireOpen();
-        requireSize(destination.byteSize());
+        requireOpen(destination, "destination", size, "this register holds values of");
         long current = RemotePtr.offset(ptr, CURRENT);
         boolean again = false;
         while (true) {
@@ -337,12 +332,6 @@ public final class RemoteRegister extends ObjectHandle {
         byte[] value = new byte[size];
         read(MemorySegment.ofArray(value));
         return value;
-    }
-
-    private void requireSize(long bytes) {
-        if (bytes != size) {
-            throw new BadArgumentException("this register holds values of " + size + " bytes, got " + bytes);
-        }
     }
 
     /** The current value block, freed when the last handle of the destroyed register closes (one READ of {@code current}). */

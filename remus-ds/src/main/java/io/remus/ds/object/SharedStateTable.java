@@ -205,18 +205,16 @@ public final class SharedStateTable extends ObjectHandle {
 
     private static SharedStateTable attach(ComputeThread thread, long ptr, boolean owner) {
         Objects.requireNonNull(thread, "thread");
-        RemoteCounter.requireWord(ptr);
         MemorySegment shape = MemorySegment.ofArray(new long[2]);
-        StructureIdentity identity = StructureIdentity.attach(thread, StructureKind.SHARED_STATE_TABLE, ptr, shape,
-                ClosedObjectException::new, copy -> {
-                    long rows = copy.get(ValueLayout.JAVA_LONG, ROWS);
-                    long rowBytes = copy.get(ValueLayout.JAVA_LONG, ROW_BYTES);
-                    if (rows < 1 || rows > Integer.MAX_VALUE || rowBytes < 1 || rowBytes > Integer.MAX_VALUE) {
-                        throw new BadArgumentException(RemotePtr.toString(ptr) + " holds " + rows + " rows of " + rowBytes
-                                + " bytes: not a table");
-                    }
-                    checkShape(thread, (int) rows, (int) rowBytes);
-                });
+        StructureIdentity identity = attachRoot(thread, StructureKind.SHARED_STATE_TABLE, ptr, shape, copy -> {
+            long rows = copy.get(ValueLayout.JAVA_LONG, ROWS);
+            long rowBytes = copy.get(ValueLayout.JAVA_LONG, ROW_BYTES);
+            if (rows < 1 || rows > Integer.MAX_VALUE || rowBytes < 1 || rowBytes > Integer.MAX_VALUE) {
+                throw new BadArgumentException(RemotePtr.toString(ptr) + " holds " + rows + " rows of " + rowBytes
+                        + " bytes: not a table");
+            }
+            checkShape(thread, (int) rows, (int) rowBytes);
+        });
         long rows = shape.get(ValueLayout.JAVA_LONG, ROWS);
         long rowBytes = shape.get(ValueLayout.JAVA_LONG, ROW_BYTES);
         if (!owner) {
@@ -262,9 +260,7 @@ public final class SharedStateTable extends ObjectHandle {
      *                               handles word in the WRITE's doorbell, by another)
      */
     public long write(MemorySegment data) {
-        Objects.requireNonNull(data, "data");
-        identity.requireOpen();
-        requireRowSize(data.byteSize());
+        requireOpen(data, "data", rowBytes, "rows of this table hold");
         if (row == NO_ROW) {
             throw new BadArgumentException("this handle of the table at " + RemotePtr.toString(ptr) + " reads only: it owns no row");
         }
@@ -294,9 +290,7 @@ public final class SharedStateTable extends ObjectHandle {
      *                                  handles word in the row READ's doorbell, by another)
      */
     public long readRow(int index, MemorySegment destination) {
-        Objects.requireNonNull(destination, "destination");
-        identity.requireOpen();
-        requireRowSize(destination.byteSize());
+        requireOpen(destination, "destination", rowBytes, "rows of this table hold");
         int r = index;
         if (r < 0 || r >= rows) {
             throw new BadArgumentException("row " + r + " is not in the table of " + rows + " rows");
@@ -388,12 +382,6 @@ public final class SharedStateTable extends ObjectHandle {
         }
         Thread.onSpinWait();
         return deadline;
-    }
-
-    private void requireRowSize(long bytes) {
-        if (bytes != rowBytes) {
-            throw new BadArgumentException("rows of this table hold " + rowBytes + " bytes, got " + bytes);
-        }
     }
 
     private static long rowPtr(long table, int row, int stride) {

@@ -345,10 +345,9 @@ public final class WaitFreeObject<S> implements AutoCloseable {
                                         IntFunction<SequentialObject<S>> objectOf, Helping helping) {
         Objects.requireNonNull(thread, "thread");
         Objects.requireNonNull(reclaimer, "reclaimer");
-        RemoteCounter.requireWord(ptr);
         MemorySegment head = MemorySegment.ofArray(new long[(int) (SEQS / 8)]);
         List<SequentialObject<S>> made = new ArrayList<>(1);
-        StructureIdentity identity = StructureIdentity.attach(thread, kind, ptr, head, ClosedObjectException::new, copy -> {
+        StructureIdentity identity = ObjectHandle.attachRoot(thread, kind, ptr, head, copy -> {
             long capacity = copy.get(ValueLayout.JAVA_LONG, CAPACITY);
             long bytes = requireStateBytes(copy.get(ValueLayout.JAVA_LONG, BYTES), ptr);
             if (capacity < 1 || capacity > Integer.MAX_VALUE) {
@@ -392,7 +391,7 @@ public final class WaitFreeObject<S> implements AutoCloseable {
      */
     public static int stateBytes(ComputeThread thread, long ptr) {
         Objects.requireNonNull(thread, "thread");
-        RemoteCounter.requireWord(ptr);
+        ObjectHandle.requireWord(ptr);
         MemorySegment head = MemorySegment.ofArray(new long[(int) (SEQS / 8)]);
         StructureIdentity.inspect(thread, StructureKind.WAIT_FREE_OBJECT, ptr, head, ClosedObjectException::new);
         return (int) requireStateBytes(head.get(ValueLayout.JAVA_LONG, BYTES), ptr);
