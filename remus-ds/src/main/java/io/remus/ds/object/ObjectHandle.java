@@ -18,6 +18,9 @@ import java.util.function.Consumer;
  * handle claimed stays claimed after its close. Used by the handle's owner only, like its compute thread.
  */
 abstract class ObjectHandle implements AutoCloseable {
+    /** The open-handles count in the low bits of a handles word ({@link StructureIdentity}'s layout). */
+    private static final long OPEN_HANDLES = 0x7FFF_FFFFL;
+
     /** The handle's compute thread. */
     final ComputeThread thread;
     /** The handle's identity of the object's root. */
@@ -60,9 +63,6 @@ abstract class ObjectHandle implements AutoCloseable {
         requireWord(ptr);
         return StructureIdentity.attach(thread, kind, ptr, root, ClosedObjectException::new, checkRoot);
     }
-
-    /** The open-handles count in the low bits of a handles word ({@link StructureIdentity}'s layout). */
-    private static final long OPEN_HANDLES = 0x7FFF_FFFFL;
 
     /**
      * Claims the next of an object's {@code slots} slots for a handle being attached: one fetch-and-add of the

@@ -2,7 +2,6 @@ package io.remus.ds.object;
 
 import io.remus.core.ComputeThread;
 import io.remus.core.error.BadArgumentException;
-import io.remus.core.memory.RemotePtr;
 import io.remus.ds.identity.StructureIdentity;
 import io.remus.ds.identity.StructureKind;
 import io.remus.ds.identity.WrongStructureException;
@@ -50,7 +49,6 @@ import java.util.Objects;
 public final class RemoteCounter extends ObjectHandle {
     /** Bytes of the counter's root (its value word), after its handles and identity words. */
     public static final int BYTES = 8;
-
 
     private RemoteCounter(ComputeThread thread, StructureIdentity identity) {
         super(thread, identity, BYTES);
