@@ -58,4 +58,40 @@ public interface Lock {
 
     /** {@return whether this handle holds the lock} */
     boolean isHeld();
+
+    /**
+     * Acquires the lock as {@link #lock()} does (same waits, RDMA operations and exceptions) and returns a hold whose
+     * {@link Held#close()} releases it as {@link #unlock()} does, so that a block runs under the lock and releases it
+     * however it ends:
+     * <pre>{@code
+     * try (Lock.Held held = lock.acquire()) {
+     *     ... // the critical section
+     * }
+     * }</pre>
+     *
+     * @return the hold; close it once
+     * @throws LockUsageException   when this handle already holds it, or the compute thread is closed
+     * @throws io.remus.core.error.ThreadConfinementException when called from a Java thread other than the owner
+     * @throws LockTimeoutException when the wait ran out; nothing is held
+     */
+    default Held acquire() {
+        lock();
+        return this::unlock;
+    }
+
+    /**
+     * The lock held by one {@link #acquire()}, for a try-with-resources block: closing it releases the lock. It is
+     * the handle's {@link #unlock()}: a second close, with the lock no longer held, throws {@link LockUsageException}.
+     */
+    @FunctionalInterface
+    interface Held extends AutoCloseable {
+        /**
+         * Releases the lock ({@link Lock#unlock()}), without waiting for anyone.
+         *
+         * @throws LockUsageException when the handle does not hold the lock (already released)
+         * @throws io.remus.core.error.ThreadConfinementException when called from a Java thread other than the owner
+         */
+        @Override
+        void close();
+    }
 }

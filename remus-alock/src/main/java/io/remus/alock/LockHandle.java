@@ -19,6 +19,8 @@ public abstract class LockHandle implements Lock {
     /** The bound on each wait, from the context's acquire timeout. */
     protected final SpinBound spin;
     private final String description;
+    /** What {@link #acquire()} returns: this handle's {@link #unlock()}, made once. */
+    private final Held held = this::unlock;
 
     /**
      * Creates a handle on a lock word for the context's thread.
@@ -59,6 +61,13 @@ public abstract class LockHandle implements Lock {
         } finally {
             spin.uncap();
         }
+    }
+
+    /** As {@link Lock#acquire()}, returning the same hold each time (no allocation per acquire). */
+    @Override
+    public final Held acquire() {
+        lock();
+        return held;
     }
 
     /** {@return the lock's name and word, for messages (made once)} */

@@ -99,6 +99,30 @@ public abstract class LockContractTest {
 
     @ParameterizedTest(name = "{0} {1}")
     @MethodSource("fabricsAndKinds")
+    protected void shouldReleaseTheLockWhenATryWithResourcesBlockEnds(Function<SimOptions, Fabric> make, LockKind kind) {
+        try (TestCluster c = LockClusters.start(make, SimOptions.defaults(), 2, 1); ComputeThread t = c.thread(1)) {
+            long word = LockClusters.lockWord(c, 1);
+            Lock lock = kind.open(new LockContext(t, LockOptions.defaults()), word);
+            try (Lock.Held held = lock.acquire()) {
+                assertTrue(lock.isHeld(), "held inside the block");
+            }
+            assertFalse(lock.isHeld(), "the block's end released it");
+            IllegalStateException inside = assertThrows(IllegalStateException.class, () -> {
+                try (Lock.Held held = lock.acquire()) {
+                    throw new IllegalStateException("inside the block");
+                }
+            });
+            assertEquals("inside the block", inside.getMessage());
+            assertFalse(lock.isHeld(), "a block that throws releases it too");
+            Lock.Held again = lock.acquire();
+            again.close();
+            assertThrows(LockUsageException.class, again::close, "a second close is an unlock without holding");
+            assertEquals(0, c.raw(word, LockWord.SIZE).asByteBuffer().getLong(0), "the word is free again");
+        }
+    }
+
+    @ParameterizedTest(name = "{0} {1}")
+    @MethodSource("fabricsAndKinds")
     protected void shouldThrowLockUsageExceptionWhenUnlockedWithoutHoldingOrTwice(Function<SimOptions, Fabric> make, LockKind kind) {
         try (TestCluster c = LockClusters.start(make, SimOptions.defaults(), 2, 1); ComputeThread t = c.thread(1)) {
             long word = LockClusters.lockWord(c, 1);

@@ -97,7 +97,8 @@ public final class PendingApply {
      * client on a node without memory).
      *
      * @return whether {@link #await} would return without waiting
-     * @throws StaleHandleException when the request was awaited already
+     * @throws TrusteeClosedException when its client was closed
+     * @throws StaleHandleException   when the request was awaited already
      */
     public boolean poll() {
         check();
@@ -117,7 +118,7 @@ public final class PendingApply {
      * @throws BadArgumentException        naming the value, for a negative timeout
      * @throws TrusteeTimeoutException     when no response came by the deadline; the slot stays taken
      *                                     until the late response arrives, and the request may still run
-     * @throws TrusteeClosedException      when the trustee closed before answering
+     * @throws TrusteeClosedException      when the trustee closed before answering, or its client was closed
      * @throws DelegatedOperationException when the trustee knows no such operation or property, or the
      *                                     operation threw there
      * @throws StaleHandleException        when the request was awaited already
@@ -192,6 +193,7 @@ public final class PendingApply {
 
     private void check() {
         client.thread().checkOwnerThread();
+        client.requireOpen();
         if (state != State.STAGED && state != State.POSTED) {
             throw new StaleHandleException(sequence, "request " + sequence + " in slot " + slot + " of client " + client.index()
                     + " of trustee " + RemotePtr.toString(client.trustee()) + " was awaited already");

@@ -58,7 +58,8 @@ public final class Trust<T> {
      * @throws TrusteeTimeoutException     when the trustee did not answer by the deadline (the request stays
      *                                     posted: a trustee that serves it later drops the reference; the handle is
      *                                     released either way)
-     * @throws TrusteeClosedException      when the trustee is or becomes closed before answering
+     * @throws TrusteeClosedException      when the trustee is or becomes closed before answering, or the client
+     *                                     is closed
      * @throws DelegatedOperationException when the property's close threw on the trustee (the property is dropped)
      */
     public int release(Duration timeout) {
@@ -103,7 +104,8 @@ public final class Trust<T> {
      * @throws BadArgumentException        naming the value, for an op id out of range or a negative timeout, or
      *                                     when this handle was released
      * @throws TrusteeTimeoutException     when no response came by the deadline (the trustee stopped or died)
-     * @throws TrusteeClosedException      when the trustee is or becomes closed before answering
+     * @throws TrusteeClosedException      when the trustee is or becomes closed before answering, or the client
+     *                                     is closed
      * @throws DelegatedOperationException when the trustee knows no such operation or property, the property
      *                                     was released, or the operation threw there
      */
@@ -130,7 +132,8 @@ public final class Trust<T> {
      *                                     them, a trustee made without payloads, a negative timeout, or when this
      *                                     handle was released
      * @throws TrusteeTimeoutException     when no response came by the deadline (the trustee stopped or died)
-     * @throws TrusteeClosedException      when the trustee is or becomes closed before answering
+     * @throws TrusteeClosedException      when the trustee is or becomes closed before answering, or the client
+     *                                     is closed
      * @throws DelegatedOperationException when the trustee knows no such payload operation or property, the
      *                                     property was released, or the operation threw there or returned a length
      *                                     outside {@code 0..payloadBytes}
@@ -155,7 +158,7 @@ public final class Trust<T> {
      * @return the request's handle, reused by the slot's next request once awaited
      * @throws BadArgumentException   naming the value, as {@link #apply(int, MemorySegment, MemorySegment, Duration)}
      *                                does, or when every slot of the client is in flight
-     * @throws TrusteeClosedException when the trustee is closed
+     * @throws TrusteeClosedException when the trustee or the client is closed
      */
     public PendingApply applyAsync(int opId, MemorySegment request, MemorySegment response) {
         checkPayloadCall(opId, request, response);
@@ -193,7 +196,7 @@ public final class Trust<T> {
      * @return the request's handle, reused by the slot's next request once awaited
      * @throws BadArgumentException   naming the value, for an op id out of range, when every slot of the
      *                                client is in flight, or when this handle was released
-     * @throws TrusteeClosedException when the trustee is closed
+     * @throws TrusteeClosedException when the trustee or the client is closed
      */
     public PendingApply applyAsync(int opId, long arg) {
         checkUsable(opId);

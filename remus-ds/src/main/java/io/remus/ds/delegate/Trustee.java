@@ -308,7 +308,8 @@ public class Trustee<T> implements AutoCloseable {
      * entrusted yet.
      *
      * @param thread         the trustee's compute thread; its owner serves
-     * @param maxClients     client places, 1..{@value #MAX_CLIENTS}; a client thread takes one for good
+     * @param maxClients     client places, 1..{@value #MAX_CLIENTS}: every {@link TrusteeClient#connect} takes one for
+     *                       good, a closed client's too, so count every connect over the trustee's life
      * @param slotsPerClient requests each client may have in flight, 1..{@value #MAX_SLOTS_PER_CLIENT}
      * @param <T>            the type of the properties
      * @return the trustee
@@ -325,7 +326,8 @@ public class Trustee<T> implements AutoCloseable {
      * {@link #create(ComputeThread, int, int)}.
      *
      * @param thread         the trustee's compute thread; its owner serves
-     * @param maxClients     client places, 1..{@value #MAX_CLIENTS}; a client thread takes one for good
+     * @param maxClients     client places, 1..{@value #MAX_CLIENTS}: every {@link TrusteeClient#connect} takes one for
+     *                       good, a closed client's too, so count every connect over the trustee's life
      * @param slotsPerClient requests each client may have in flight, 1..{@value #MAX_SLOTS_PER_CLIENT}
      * @param payloadBytes   the largest payload of a request or a response: 0..{@value #MAX_PAYLOAD_BYTES}, a
      *                       multiple of 8; 0 makes a trustee of word operations only
@@ -346,7 +348,8 @@ public class Trustee<T> implements AutoCloseable {
      * other nodes instead of 1.
      *
      * @param thread         the trustee's compute thread; its owner serves
-     * @param maxClients     client places, 1..{@value #MAX_CLIENTS}; a client thread takes one for good
+     * @param maxClients     client places, 1..{@value #MAX_CLIENTS}: every {@link TrusteeClient#connect} takes one for
+     *                       good, a closed client's too, so count every connect over the trustee's life
      * @param slotsPerClient requests each client may have in flight, 1..{@value #MAX_SLOTS_PER_CLIENT}
      * @param payloadBytes   the largest payload of a request or a response: 0..{@value #MAX_PAYLOAD_BYTES}, a
      *                       multiple of 8; 0 makes a trustee of word operations only

@@ -55,7 +55,7 @@ import static io.remus.ds.delegate.Trustee.WORD;
  * block is never freed (the trustee may still write to it). The client's place at the trustee is never
  * given back (the trustee's {@code maxClients} bounds all clients over its life).
  */
-public final class TrusteeClient {
+public final class TrusteeClient implements AutoCloseable {
     private final ComputeThread thread;
     private final long trustee;
     private final int index;
@@ -75,6 +75,7 @@ public final class TrusteeClient {
     private final int[] staged;
     private final int batchRequests;
     private int stagedCount;
+    private boolean closed;
 
     private TrusteeClient(ComputeThread thread, long trustee, int index, int slots, int payloadBytes, long responsePtr,
                           MemorySegment responses, MemorySegment localRequests, WriteOrder order) {
@@ -125,7 +126,8 @@ public final class TrusteeClient {
      * @param trusteePtr {@link Trustee#ptr()}
      * @param order      how a request's body WRITE and its sequence WRITE are ordered
      * @return the client
-     * @throws BadArgumentException     when every client place is taken
+     * @throws BadArgumentException     when every client place is taken (the trustee's {@code maxClients}
+     *                                  counts every connect over its life; the message names the value)
      * @throws CorruptedMemoryException when {@code trusteePtr} holds no trustee
      * @throws TrusteeClosedException   when the trustee is closed
      */
@@ -149,7 +151,9 @@ public final class TrusteeClient {
         long index = thread.fetchAndAdd(trusteePtr + Trustee.CLAIMS, 1);
         if (index >= maxClients) {
             throw new BadArgumentException("trustee " + RemotePtr.toString(trusteePtr) + " has all " + maxClients
-                    + " client places taken");
+                    + " client places taken (this is connect number " + (index + 1) + "): it was created with maxClients = "
+                    + maxClients + ", which bounds the clients that ever connect, since each takes a place for good, a"
+                    + " closed one too. Create it with maxClients at least the number of connects over its life");
         }
         long bytes = Trustee.responseBlockBytes(slots, payloadBytes);
         boolean ownMemory = thread.config().memoryNodes().contains(thread.nodeId());
@@ -183,9 +187,11 @@ public final class TrusteeClient {
      * @param propertyId an id {@link Trustee#entrust} returned, not negative
      * @param <T>        the property's type on the trustee (not checked here: the client never holds it)
      * @return the handle
-     * @throws BadArgumentException naming the id, when it is negative
+     * @throws BadArgumentException   naming the id, when it is negative
+     * @throws TrusteeClosedException when this client is closed
      */
     public <T> Trust<T> trust(int propertyId) {
+        requireOpen();
         if (propertyId < 0) {
             throw new BadArgumentException("propertyId must not be negative, got " + propertyId);
         }
@@ -206,7 +212,8 @@ public final class TrusteeClient {
      * @throws DelegatedOperationException when the trustee holds no such property, or it was released
      * @throws TrusteeTimeoutException     when the trustee did not answer by the deadline (the reference may
      *                                     have been taken: the property then stays until the trustee closes)
-     * @throws TrusteeClosedException      when the trustee is or becomes closed before answering
+     * @throws TrusteeClosedException      when the trustee is or becomes closed before answering, or this client
+     *                                     is closed
      */
     public <T> Trust<T> share(int propertyId, Duration timeout) {
         if (propertyId < 0) {
@@ -307,9 +314,12 @@ public final class TrusteeClient {
     /**
      * Posts every staged request (see the class comment for the costs). Blocking until the WRITEs
      * completed, bounded by the compute thread's operation timeout.
+     *
+     * @throws TrusteeClosedException when this client is closed
      */
     public void flush() {
         thread.checkOwnerThread();
+        requireOpen();
         if (stagedCount == 0) {
             return;
         }
@@ -371,6 +381,7 @@ public final class TrusteeClient {
     PendingApply stage(int propertyId, int opId, long arg, MemorySegment request, MemorySegment response, long deadline,
                        boolean wait) {
         thread.checkOwnerThread();
+        requireOpen();
         if (closedMark()) {
             throw new TrusteeClosedException("trustee " + RemotePtr.toString(trustee) + " is closed; refused op " + opId
                     + " on property " + propertyId);
@@ -416,6 +427,37 @@ public final class TrusteeClient {
                         + " on property " + propertyId);
             }
             spins = PendingApply.backOff(spins);
+        }
+    }
+
+    /**
+     * Closes this client: the requests it staged and has not sent are dropped (they never reach the trustee), and
+     * later calls of this client, of its {@link Trust} handles and of its {@link PendingApply} requests throw
+     * {@link TrusteeClosedException}. A request already sent may still run at the trustee. No RDMA; idempotent.
+     * The client's place at the trustee and its response block stay taken, as the class says (the trustee may
+     * still write responses there).
+     */
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        for (int i = 0; i < stagedCount; i++) {
+            pending[staged[i]].request = null;
+        }
+        stagedCount = 0;
+    }
+
+    /** {@return whether {@link #close()} was called} */
+    public boolean isClosed() {
+        return closed;
+    }
+
+    /** Throws {@link TrusteeClosedException} when this client is closed. */
+    void requireOpen() {
+        if (closed) {
+            throw new TrusteeClosedException("client " + index + " of trustee " + RemotePtr.toString(trustee) + " is closed");
         }
     }
 

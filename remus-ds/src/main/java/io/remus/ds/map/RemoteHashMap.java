@@ -240,6 +240,15 @@ public final class RemoteHashMap implements AutoCloseable {
     private static final int MIN_BATCH = 4;
     /** The destination of a lookup that copies the value nowhere. */
     private static final MemorySegment NOWHERE = MemorySegment.ofArray(new byte[0]);
+    /** An attempt's answer ({@link ViewAttempt}): the guard's lease ran out; the call goes on in a fresh guard. */
+    private static final long AGAIN = Long.MIN_VALUE;
+
+    /** One attempt of a get or a remove of the current key, in one guard, the view of its buckets read. */
+    @FunctionalInterface
+    private interface ViewAttempt {
+        /** {@return the call's answer, or {@link #AGAIN} when the guard's lease ran out} */
+        long attempt(Guard g);
+    }
 
     private final ComputeThread thread;
     private final Reclaimer reclaimer;
@@ -291,6 +300,12 @@ public final class RemoteHashMap implements AutoCloseable {
     private long lastYield;
     /** The current get's or remove's guards in a row found invalid as it started over ({@link #readView}). */
     private int staleGuards;
+    /** The current key's fingerprint, for a get's or a remove's attempts. */
+    private int fingerprint;
+    /** Where the current get copies its value (see {@link #lookup}); null between calls. */
+    private MemorySegment lookupDestination;
+    private final ViewAttempt lookupAttempt = this::tryLookup;
+    private final ViewAttempt deleteAttempt = this::tryDelete;
     private long firstBucket;
     private long secondBucket;
     private long allocatorRoundTrips;
@@ -693,10 +708,89 @@ public final class RemoteHashMap implements AutoCloseable {
      * @return the value's length, or -1 when absent
      */
     private long lookup(long digest, MemorySegment destination) {
-        int fp = Slot.fingerprintOf(digest);
-        buckets(digest);
+        lookupDestination = destination;
+        try {
+            return inGuards(digest, lookupAttempt);
+        } finally {
+            lookupDestination = null;
+        }
+    }
+
+    /** One attempt of {@link #lookup} in guard {@code g}, the view read: the value's length, -1, or {@link #AGAIN}. */
+    private long tryLookup(Guard g) {
+        int fp = fingerprint;
         MemorySegment buf = thread.buffer();
         long keyBytes = HEADER_BYTES + pad8(keyLength);
+        long n;
+        long valueAt = 0;
+        while (true) {
+            n = -1;
+            boolean suspect = false;
+            long badWord = 0;
+            int badSlot = -1;
+            long badLength = 0;
+            for (int from = 0, to; from < candidates && n < 0; from = to) {
+                to = readBlocks(fp, from);
+                for (int i = from; i < to && n < 0; i++) {
+                    long w = view[i];
+                    if (!committedWith(w, fp)) {
+                        continue;
+                    }
+                    int bytes = Slot.blockBytes(w);
+                    long at = readAt[i];
+                    if (at < 0) {
+                        suspect = true;
+                        badWord = w;
+                        badSlot = i;
+                        continue;
+                    }
+                    if (!holdsKey(at, bytes)) {
+                        suspect = true;
+                        continue;
+                    }
+                    long length = buf.get(ValueLayout.JAVA_LONG, at) & 0xFFFF_FFFFL;
+                    if (length > bytes - keyBytes) {
+                        suspect = true;
+                        badWord = w;
+                        badSlot = i;
+                        badLength = length;
+                        continue;
+                    }
+                    n = length;
+                    valueAt = at + keyBytes;
+                }
+            }
+            if (n >= 0 || !suspect || !g.valid()) {
+                break;
+            }
+            if (stableAfterReRead() && g.valid()) {
+                if (badWord != 0) {
+                    if (!holdsWhole(badSlot, badWord)) {
+                        readBuckets();
+                        continue;
+                    }
+                    throw corrupted(badWord, badLength);
+                }
+                break;
+            }
+        }
+        if (!g.valid()) {
+            return AGAIN;
+        }
+        if (n >= 0) {
+            copyOut(valueAt, n, lookupDestination);
+        }
+        return n;
+    }
+
+    /**
+     * Runs {@code attempt} for the current key (its digest {@code digest}), each try in its own guard of the
+     * reclaimer with the view of the key's buckets read first ({@link #readView}), until it answers other than
+     * {@link #AGAIN}: how a get and a remove start over when the guard's lease ran out.
+     */
+    private long inGuards(long digest, ViewAttempt attempt) {
+        fingerprint = Slot.fingerprintOf(digest);
+        buckets(digest);
         boolean again = false;
         staleGuards = 0;
         while (true) {
@@ -704,64 +798,9 @@ public final class RemoteHashMap implements AutoCloseable {
                 if (!readView(g, again)) {
                     continue;
                 }
-                long n;
-                long valueAt = 0;
-                while (true) {
-                    n = -1;
-                    boolean suspect = false;
-                    long badWord = 0;
-                    int badSlot = -1;
-                    long badLength = 0;
-                    for (int from = 0, to; from < candidates && n < 0; from = to) {
-                        to = readBlocks(fp, from);
-                        for (int i = from; i < to && n < 0; i++) {
-                            long w = view[i];
-                            if (!committedWith(w, fp)) {
-                                continue;
-                            }
-                            int bytes = Slot.blockBytes(w);
-                            long at = readAt[i];
-                            if (at < 0) {
-                                suspect = true;
-                                badWord = w;
-                                badSlot = i;
-                                continue;
-                            }
-                            if (!holdsKey(at, bytes)) {
-                                suspect = true;
-                                continue;
-                            }
-                            long length = buf.get(ValueLayout.JAVA_LONG, at) & 0xFFFF_FFFFL;
-                            if (length > bytes - keyBytes) {
-                                suspect = true;
-                                badWord = w;
-                                badSlot = i;
-                                badLength = length;
-                                continue;
-                            }
-                            n = length;
-                            valueAt = at + keyBytes;
-                        }
-                    }
-                    if (n >= 0 || !suspect || !g.valid()) {
-                        break;
-                    }
-                    if (stableAfterReRead() && g.valid()) {
-                        if (badWord != 0) {
-                            if (!holdsWhole(badSlot, badWord)) {
-                                readBuckets();
-                                continue;
-                            }
-                            throw corrupted(badWord, badLength);
-                        }
-                        break;
-                    }
-                }
-                if (g.valid()) {
-                    if (n >= 0) {
-                        copyOut(valueAt, n, destination);
-                    }
-                    return n;
+                long r = attempt.attempt(g);
+                if (r != AGAIN) {
+                    return r;
                 }
             }
             again = true;
@@ -1153,32 +1192,25 @@ public final class RemoteHashMap implements AutoCloseable {
     }
 
     private boolean delete(long digest) {
-        int fp = Slot.fingerprintOf(digest);
-        buckets(digest);
-        boolean again = false;
-        staleGuards = 0;
+        return inGuards(digest, deleteAttempt) != 0;
+    }
+
+    /** One attempt of {@link #delete} in guard {@code g}, the view read: 1 (removed), 0 (absent) or {@link #AGAIN}. */
+    private long tryDelete(Guard g) {
         while (true) {
-            try (Guard g = reclaimer.enter()) {
-                if (!readView(g, again)) {
-                    continue;
-                }
-                while (true) {
-                    int s = committedSlotOf(fp);
-                    if (!g.valid()) {
-                        break;
-                    }
-                    if (s < 0) {
-                        return false;
-                    }
-                    long w = view[s];
-                    if (thread.compareAndSwap(slot(s), w, 0) == w) {
-                        reclaimer.retire(Slot.block(w, home), Slot.blockBytes(w));
-                        return true;
-                    }
-                    readBuckets();
-                }
+            int s = committedSlotOf(fingerprint);
+            if (!g.valid()) {
+                return AGAIN;
             }
-            again = true;
+            if (s < 0) {
+                return 0;
+            }
+            long w = view[s];
+            if (thread.compareAndSwap(slot(s), w, 0) == w) {
+                reclaimer.retire(Slot.block(w, home), Slot.blockBytes(w));
+                return 1;
+            }
+            readBuckets();
         }
     }
 

@@ -68,26 +68,21 @@ import java.util.Objects;
  *
  * @param <S> the sequential object's state type
  */
-public final class LockedObject<S> implements AutoCloseable {
+public final class LockedObject<S> extends ObjectHandle {
     private static final long BYTES = 0;
     private static final long STATE = 8;
     /** Where a call's READ puts the state in the buffer: behind the header, the identity word and the size. */
     private static final long BUF_STATE = StructureIdentity.PREFIX_BYTES + STATE;
 
-    private final ComputeThread thread;
-    private final StructureIdentity identity;
     private final Lock lock;
     private final SequentialObject<S> object;
-    private final long root;
     private final int stateBytes;
     private long status;
 
     private LockedObject(ComputeThread thread, StructureIdentity identity, Lock lock, SequentialObject<S> object) {
-        this.thread = thread;
-        this.identity = identity;
+        super(thread, identity, rootBytes(object.stateBytes()));
         this.lock = lock;
         this.object = object;
-        this.root = identity.ptr();
         this.stateBytes = object.stateBytes();
     }
 
@@ -173,7 +168,7 @@ public final class LockedObject<S> implements AutoCloseable {
         Objects.requireNonNull(kind, "kind");
         Objects.requireNonNull(object, "object");
         ComputeThread thread = context.thread();
-        RemoteCounter.requireWord(ptr);
+        requireWord(ptr);
         int s = check(thread, object.stateBytes());
         MemorySegment head = MemorySegment.ofArray(new long[1]);
         StructureIdentity identity = StructureIdentity.attach(thread, StructureKind.LOCKED_OBJECT, ptr, head,
@@ -195,11 +190,6 @@ public final class LockedObject<S> implements AutoCloseable {
                     + thread.config().bufferSizePerThread() + ") and a block of at most " + SizeClasses.MAX + " bytes");
         }
         return stateBytes;
-    }
-
-    /** {@return the object's root, to hand to {@link #attach}} */
-    public long ptr() {
-        return root;
     }
 
     /** {@return this handle's lock, for its counters and state} */
@@ -228,7 +218,7 @@ public final class LockedObject<S> implements AutoCloseable {
             SequentialObject.Step<S> step = object.apply(before, operation, argument);
             if (step.state() != before) {
                 object.store(step.state(), state);
-                thread.write(RemotePtr.offset(root, STATE), BUF_STATE, stateBytes);
+                thread.write(RemotePtr.offset(ptr, STATE), BUF_STATE, stateBytes);
             }
             status = step.status();
             return step.value();
@@ -265,26 +255,5 @@ public final class LockedObject<S> implements AutoCloseable {
     private void readState() {
         thread.read(identity.headerAddress(), 0, (int) BUF_STATE + stateBytes);
         identity.check(thread.buffer().get(ValueLayout.JAVA_LONG, 0));
-    }
-
-    /**
-     * Closes this handle: one fetch-and-add of the handles word ({@link StructureIdentity#close}); idempotent. When
-     * the object was destroyed and this was its last open handle, frees it.
-     */
-    @Override
-    public void close() {
-        identity.close(thread, rootBytes(stateBytes), () -> { });
-    }
-
-    /**
-     * Destroys the object and closes this handle ({@link StructureIdentity#destroy}: one compare-and-swap of the
-     * handles word); the block is freed here when no other handle is open, else by the last other handle's
-     * {@link #close()}. Every call of any handle that starts after this returned throws {@link ClosedObjectException}.
-     *
-     * @throws ClosedObjectException when this handle is closed, or another handle destroyed the object first (this
-     *                               handle is closed after)
-     */
-    public void destroy() {
-        identity.destroy(thread, rootBytes(stateBytes), () -> { });
     }
 }

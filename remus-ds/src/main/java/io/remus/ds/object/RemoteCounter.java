@@ -2,7 +2,6 @@ package io.remus.ds.object;
 
 import io.remus.core.ComputeThread;
 import io.remus.core.error.BadArgumentException;
-import io.remus.core.memory.RemotePtr;
 import io.remus.ds.identity.StructureIdentity;
 import io.remus.ds.identity.StructureKind;
 import io.remus.ds.identity.WrongStructureException;
@@ -47,18 +46,12 @@ import java.util.Objects;
  *
  * <p>One instance per compute thread, used by its owner, like the compute thread.
  */
-public final class RemoteCounter implements AutoCloseable {
+public final class RemoteCounter extends ObjectHandle {
     /** Bytes of the counter's root (its value word), after its handles and identity words. */
     public static final int BYTES = 8;
 
-    private final ComputeThread thread;
-    private final StructureIdentity identity;
-    private final long ptr;
-
     private RemoteCounter(ComputeThread thread, StructureIdentity identity) {
-        this.thread = thread;
-        this.identity = identity;
-        this.ptr = identity.ptr();
+        super(thread, identity, BYTES);
     }
 
     /**
@@ -92,9 +85,7 @@ public final class RemoteCounter implements AutoCloseable {
      */
     public static RemoteCounter attach(ComputeThread thread, long ptr) {
         Objects.requireNonNull(thread, "thread");
-        requireWord(ptr);
-        return new RemoteCounter(thread, StructureIdentity.attach(thread, StructureKind.REMOTE_COUNTER, ptr,
-                MemorySegment.NULL, ClosedObjectException::new));
+        return new RemoteCounter(thread, attachRoot(thread, StructureKind.REMOTE_COUNTER, ptr, MemorySegment.NULL, root -> { }));
     }
 
     /**
@@ -110,17 +101,6 @@ public final class RemoteCounter implements AutoCloseable {
         MemorySegment buf = thread.buffer();
         identity.check(buf.get(ValueLayout.JAVA_LONG, 0));
         return buf.get(ValueLayout.JAVA_LONG, StructureIdentity.PREFIX_BYTES);
-    }
-
-    static void requireWord(long ptr) {
-        if (RemotePtr.isNull(ptr) || (RemotePtr.address(ptr) & 7) != 0) {
-            throw new BadArgumentException("an object pointer must be non-null and 8-byte aligned, got " + RemotePtr.toString(ptr));
-        }
-    }
-
-    /** {@return the counter's word, to hand to {@link #attach}} */
-    public long ptr() {
-        return ptr;
     }
 
     /**
@@ -150,26 +130,5 @@ public final class RemoteCounter implements AutoCloseable {
     public long read() {
         identity.requireOpen();
         return readFirstWord(thread, identity);
-    }
-
-    /**
-     * Closes this handle: one fetch-and-add of the handles word ({@link StructureIdentity#close}); idempotent. When
-     * the counter was destroyed and this was its last open handle, frees it.
-     */
-    @Override
-    public void close() {
-        identity.close(thread, BYTES, () -> { });
-    }
-
-    /**
-     * Destroys the counter and closes this handle ({@link StructureIdentity#destroy}: one compare-and-swap of the
-     * handles word); the block is freed here when no other handle is open, else by the last other handle's
-     * {@link #close()}. Every call of any handle that starts after this returned throws {@link ClosedObjectException}.
-     *
-     * @throws ClosedObjectException when this handle is closed, or another handle destroyed the counter first
-     *                               (this handle is closed after)
-     */
-    public void destroy() {
-        identity.destroy(thread, BYTES, () -> { });
     }
 }

@@ -85,7 +85,7 @@ import java.util.Objects;
  *
  * <p>One instance per compute thread, used by its owner, like the compute thread.
  */
-public final class RemoteMaxRegister implements AutoCloseable {
+public final class RemoteMaxRegister extends ObjectHandle {
     private static final long VALUE = 0;
     private static final long CAPACITY = 8;
     private static final long CLAIMS = 16;
@@ -96,9 +96,6 @@ public final class RemoteMaxRegister implements AutoCloseable {
     private static final long VALUE_READ = HEADER_READ + StructureIdentity.PREFIX_BYTES;
     private static final long SLOT_READS = VALUE_READ + 8;
 
-    private final ComputeThread thread;
-    private final StructureIdentity identity;
-    private final long ptr;
     private final int capacity;
     private final int slot;
     private final long[] handles;
@@ -106,9 +103,7 @@ public final class RemoteMaxRegister implements AutoCloseable {
     private long known = NONE;
 
     private RemoteMaxRegister(ComputeThread thread, StructureIdentity identity, int capacity, int slot) {
-        this.thread = thread;
-        this.identity = identity;
-        this.ptr = identity.ptr();
+        super(thread, identity, bytes(capacity));
         this.capacity = capacity;
         this.slot = slot;
         int batch = thread.config().wrsPerBatch();
@@ -135,8 +130,9 @@ public final class RemoteMaxRegister implements AutoCloseable {
      *
      * @param thread   the creator's compute thread
      * @param nodeId   a memory node
-     * @param capacity the most handles ever attached, 1 or more, within what the thread's buffer and
-     *                 in-flight operations allow (see {@link #attach})
+     * @param capacity the most handles ever attached, 1 or more: each takes a slot for good, the creator's
+     *                 included and a closed one too, so count every attach over the register's life; within what
+     *                 the thread's buffer and in-flight operations allow (see {@link #attach})
      * @param initial  the first value
      * @return the creator's handle
      * @throws BadArgumentException when the capacity is out of range
@@ -177,25 +173,19 @@ public final class RemoteMaxRegister implements AutoCloseable {
      */
     public static RemoteMaxRegister attach(ComputeThread thread, long ptr) {
         Objects.requireNonNull(thread, "thread");
-        RemoteCounter.requireWord(ptr);
         MemorySegment root = MemorySegment.ofArray(new long[2]);
-        StructureIdentity identity = StructureIdentity.attach(thread, StructureKind.REMOTE_MAX_REGISTER, ptr, root,
-                ClosedObjectException::new, copy -> {
-                    long capacity = copy.get(ValueLayout.JAVA_LONG, CAPACITY);
-                    if (capacity < 1 || capacity > Integer.MAX_VALUE) {
-                        throw new BadArgumentException(RemotePtr.toString(ptr) + " holds capacity " + capacity
-                                + ": not a max register");
-                    }
-                    checkCapacity(thread, (int) capacity);
-                });
+        StructureIdentity identity = attachRoot(thread, StructureKind.REMOTE_MAX_REGISTER, ptr, root, copy -> {
+            long capacity = copy.get(ValueLayout.JAVA_LONG, CAPACITY);
+            if (capacity < 1 || capacity > Integer.MAX_VALUE) {
+                throw new BadArgumentException(RemotePtr.toString(ptr) + " holds capacity " + capacity
+                        + ": not a max register");
+            }
+            checkCapacity(thread, (int) capacity);
+        });
         long capacity = root.get(ValueLayout.JAVA_LONG, CAPACITY);
-        long claim = thread.fetchAndAdd(RemotePtr.offset(ptr, CLAIMS), 1);
-        if (claim >= capacity) {
-            identity.close(thread, bytes((int) capacity), () -> { });
-            throw new AllocationExhaustedException("all " + capacity + " slots of the max register at "
-                    + RemotePtr.toString(ptr) + " are claimed");
-        }
-        return new RemoteMaxRegister(thread, identity, (int) capacity, (int) claim);
+        int slot = claimSlot(thread, identity, RemotePtr.offset(ptr, CLAIMS), capacity, "slots of the RemoteMaxRegister",
+                "capacity", () -> identity.close(thread, bytes((int) capacity), () -> { }));
+        return new RemoteMaxRegister(thread, identity, (int) capacity, slot);
     }
 
     private static void checkCapacity(ComputeThread thread, int capacity) {
@@ -214,11 +204,6 @@ public final class RemoteMaxRegister implements AutoCloseable {
         long byBatches = (long) thread.config().opsInFlightPerThread() * thread.config().wrsPerBatch() - 2;
         long byBlock = (SizeClasses.MAX - StructureIdentity.blockBytes(SLOTS)) / 8;
         return Math.min(byBlock, Math.min(byBuffer, byBatches));
-    }
-
-    /** {@return the register's block, to hand to {@link #attach}} */
-    public long ptr() {
-        return ptr;
     }
 
     /** {@return the slot this handle claimed} */
@@ -295,27 +280,5 @@ public final class RemoteMaxRegister implements AutoCloseable {
         long v = RemoteCounter.readFirstWord(thread, identity);
         known = Math.max(known, v);
         return v;
-    }
-
-    /**
-     * Closes this handle: one fetch-and-add of the handles word ({@link StructureIdentity#close}); idempotent. Its
-     * slot stays claimed. When the register was destroyed and this was its last open handle, frees it.
-     */
-    @Override
-    public void close() {
-        identity.close(thread, bytes(capacity), () -> { });
-    }
-
-    /**
-     * Destroys the register and closes this handle ({@link StructureIdentity#destroy}: one compare-and-swap of the
-     * handles word); the block is freed here when no other handle is open, else by the last other handle's
-     * {@link #close()}. Every call of any handle that starts after this returned and does an RDMA operation throws
-     * {@link ClosedObjectException}.
-     *
-     * @throws ClosedObjectException when this handle is closed, or another handle destroyed the register first
-     *                               (this handle is closed after)
-     */
-    public void destroy() {
-        identity.destroy(thread, bytes(capacity), () -> { });
     }
 }

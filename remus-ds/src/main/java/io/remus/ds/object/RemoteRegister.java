@@ -94,16 +94,13 @@ import java.util.Objects;
  *
  * <p>One instance per compute thread, used by its owner, like the compute thread.
  */
-public final class RemoteRegister implements AutoCloseable {
+public final class RemoteRegister extends ObjectHandle {
     private static final long CURRENT = 0;
     private static final long SIZE = 8;
     /** Bytes of the root, after its handles and identity words. */
     public static final int ROOT_BYTES = 16;
 
-    private final ComputeThread thread;
     private final Reclaimer reclaimer;
-    private final StructureIdentity identity;
-    private final long root;
     private final int size;
     private final int home;
     private final long casResult;
@@ -112,13 +109,11 @@ public final class RemoteRegister implements AutoCloseable {
     private final AllocatorCosts allocations;
 
     private RemoteRegister(ComputeThread thread, Reclaimer reclaimer, StructureIdentity identity, int size, long seen) {
-        this.thread = thread;
+        super(thread, identity, ROOT_BYTES);
         this.reclaimer = reclaimer;
-        this.identity = identity;
         this.allocations = new AllocatorCosts(thread);
-        this.root = identity.ptr();
         this.size = size;
-        this.home = RemotePtr.node(root);
+        this.home = RemotePtr.node(ptr);
         this.casResult = (size + 7L) & ~7L;
         this.handlesResult = casResult + 8;
         this.seen = seen;
@@ -183,10 +178,9 @@ public final class RemoteRegister implements AutoCloseable {
     public static RemoteRegister attach(ComputeThread thread, Reclaimer reclaimer, long ptr) {
         Objects.requireNonNull(thread, "thread");
         Objects.requireNonNull(reclaimer, "reclaimer");
-        RemoteCounter.requireWord(ptr);
         MemorySegment root = MemorySegment.ofArray(new long[ROOT_BYTES / 8]);
-        StructureIdentity identity = StructureIdentity.attach(thread, StructureKind.REMOTE_REGISTER, ptr, root,
-                ClosedObjectException::new, copy -> checkSize(thread, copy.get(ValueLayout.JAVA_LONG, SIZE)));
+        StructureIdentity identity = attachRoot(thread, StructureKind.REMOTE_REGISTER, ptr, root,
+                copy -> checkSize(thread, copy.get(ValueLayout.JAVA_LONG, SIZE)));
         int s = (int) root.get(ValueLayout.JAVA_LONG, SIZE);
         return new RemoteRegister(thread, reclaimer, identity, s, root.get(ValueLayout.JAVA_LONG, CURRENT));
     }
@@ -197,11 +191,6 @@ public final class RemoteRegister implements AutoCloseable {
             throw new BadArgumentException("a register value must be 1.." + max + " bytes for this thread's buffer, got " + size);
         }
         return (int) size;
-    }
-
-    /** {@return the register's root, to hand to {@link #attach}} */
-    public long ptr() {
-        return root;
     }
 
     /** {@return the value size in bytes} */
@@ -219,13 +208,11 @@ public final class RemoteRegister implements AutoCloseable {
      *                               handles word in the doorbell of the compare-and-swap, by another)
      */
     public void write(MemorySegment value) {
-        Objects.requireNonNull(value, "value");
-        identity.requireOpen();
-        requireSize(value.byteSize());
+        requireOpen(value, "value", size, "this register holds values of");
         try (Guard g = reclaimer.enter()) {
             long block = allocate();
             MemorySegment.copy(value, 0, thread.buffer(), 0, size);
-            long current = RemotePtr.offset(root, CURRENT);
+            long current = RemotePtr.offset(ptr, CURRENT);
             long expected = seen;
             thread.batch().read(identity.headerAddress(), handlesResult, 8).write(block, 0, size)
                     .compareAndSwap(current, expected, block, casResult).execute();
@@ -295,10 +282,8 @@ public final class RemoteRegister implements AutoCloseable {
      *                               {@code current}, by another)
      */
     public void read(MemorySegment destination) {
-        Objects.requireNonNull(destination, "destination");
-        identity.requireOpen();
-        requireSize(destination.byteSize());
-        long current = RemotePtr.offset(root, CURRENT);
+        requireOpen(destination, "destination", size, "this register holds values of");
+        long current = RemotePtr.offset(ptr, CURRENT);
         boolean again = false;
         while (true) {
             try (Guard g = reclaimer.enter()) {
@@ -331,7 +316,7 @@ public final class RemoteRegister implements AutoCloseable {
         long block = thread.fetchAndAdd(current, 0);
         if (!thread.isPublished(block, size)) {
             throw new CorruptedMemoryException(current, block, "the current pointer of the register at "
-                    + RemotePtr.toString(root) + " was read whole as " + RemotePtr.toString(block) + ", which names no "
+                    + RemotePtr.toString(ptr) + " was read whole as " + RemotePtr.toString(block) + ", which names no "
                     + size + " bytes of a segment");
         }
         return block;
@@ -349,36 +334,9 @@ public final class RemoteRegister implements AutoCloseable {
         return value;
     }
 
-    private void requireSize(long bytes) {
-        if (bytes != size) {
-            throw new BadArgumentException("this register holds values of " + size + " bytes, got " + bytes);
-        }
-    }
-
-    /**
-     * Closes this handle: one fetch-and-add of the handles word ({@link StructureIdentity#close}); idempotent. When
-     * the register was destroyed and this was its last open handle, frees it (one READ of {@code current}, the
-     * frees of the current value block and of the root).
-     */
+    /** The current value block, freed when the last handle of the destroyed register closes (one READ of {@code current}). */
     @Override
-    public void close() {
-        identity.close(thread, ROOT_BYTES, this::freeValue);
-    }
-
-    /**
-     * Destroys the register and closes this handle ({@link StructureIdentity#destroy}: one compare-and-swap of the
-     * handles word). When no other handle is open it is freed here (one READ of {@code current}, the frees of the
-     * current value block and of the root), else by the last other handle's {@link #close()}. Every call of any
-     * handle that starts after this returned throws {@link ClosedObjectException}.
-     *
-     * @throws ClosedObjectException when this handle is closed, or another handle destroyed the register first
-     *                               (this handle is closed after)
-     */
-    public void destroy() {
-        identity.destroy(thread, ROOT_BYTES, this::freeValue);
-    }
-
-    private void freeValue() {
-        thread.allocator().deallocate(thread.read(RemotePtr.offset(root, CURRENT)), size);
+    void freeOutsideRoot() {
+        thread.allocator().deallocate(thread.read(RemotePtr.offset(ptr, CURRENT)), size);
     }
 }

@@ -79,7 +79,7 @@ import java.util.Objects;
  *
  * <p>One instance per compute thread, used by its owner, like the compute thread.
  */
-public final class SharedStateTable implements AutoCloseable {
+public final class SharedStateTable extends ObjectHandle {
     private static final long ROWS = 0;
     private static final long ROW_BYTES = 8;
     private static final long CLAIMS = 16;
@@ -88,9 +88,6 @@ public final class SharedStateTable implements AutoCloseable {
     private static final long BUF_FIRST_ROW = StructureIdentity.PREFIX_BYTES + FIRST_ROW;
     private static final int NO_ROW = -1;
 
-    private final ComputeThread thread;
-    private final StructureIdentity identity;
-    private final long ptr;
     private final int rows;
     private final int rowBytes;
     private final int padded;
@@ -101,9 +98,7 @@ public final class SharedStateTable implements AutoCloseable {
     private long version;
 
     private SharedStateTable(ComputeThread thread, StructureIdentity identity, int rows, int rowBytes, int row) {
-        this.thread = thread;
-        this.identity = identity;
-        this.ptr = identity.ptr();
+        super(thread, identity, bytes(rows, rowBytes));
         this.rows = rows;
         this.rowBytes = rowBytes;
         this.padded = (rowBytes + 7) & ~7;
@@ -142,7 +137,9 @@ public final class SharedStateTable implements AutoCloseable {
      *
      * @param thread   the creator's compute thread
      * @param nodeId   a memory node
-     * @param rows     the row count, 1 or more
+     * @param rows     the row count, 1 or more: the most handles ever attached with {@link #attach}, the
+     *                 creator's included; each takes a row for good, a closed one too ({@link #attachReader}'s
+     *                 take none)
      * @param rowBytes a row's data size, 1 or more; the whole table and 16 bytes more must fit the thread's
      *                 buffer
      * @return the creator's handle
@@ -208,29 +205,24 @@ public final class SharedStateTable implements AutoCloseable {
 
     private static SharedStateTable attach(ComputeThread thread, long ptr, boolean owner) {
         Objects.requireNonNull(thread, "thread");
-        RemoteCounter.requireWord(ptr);
         MemorySegment shape = MemorySegment.ofArray(new long[2]);
-        StructureIdentity identity = StructureIdentity.attach(thread, StructureKind.SHARED_STATE_TABLE, ptr, shape,
-                ClosedObjectException::new, copy -> {
-                    long rows = copy.get(ValueLayout.JAVA_LONG, ROWS);
-                    long rowBytes = copy.get(ValueLayout.JAVA_LONG, ROW_BYTES);
-                    if (rows < 1 || rows > Integer.MAX_VALUE || rowBytes < 1 || rowBytes > Integer.MAX_VALUE) {
-                        throw new BadArgumentException(RemotePtr.toString(ptr) + " holds " + rows + " rows of " + rowBytes
-                                + " bytes: not a table");
-                    }
-                    checkShape(thread, (int) rows, (int) rowBytes);
-                });
+        StructureIdentity identity = attachRoot(thread, StructureKind.SHARED_STATE_TABLE, ptr, shape, copy -> {
+            long rows = copy.get(ValueLayout.JAVA_LONG, ROWS);
+            long rowBytes = copy.get(ValueLayout.JAVA_LONG, ROW_BYTES);
+            if (rows < 1 || rows > Integer.MAX_VALUE || rowBytes < 1 || rowBytes > Integer.MAX_VALUE) {
+                throw new BadArgumentException(RemotePtr.toString(ptr) + " holds " + rows + " rows of " + rowBytes
+                        + " bytes: not a table");
+            }
+            checkShape(thread, (int) rows, (int) rowBytes);
+        });
         long rows = shape.get(ValueLayout.JAVA_LONG, ROWS);
         long rowBytes = shape.get(ValueLayout.JAVA_LONG, ROW_BYTES);
         if (!owner) {
             return new SharedStateTable(thread, identity, (int) rows, (int) rowBytes, NO_ROW);
         }
-        long claim = thread.fetchAndAdd(RemotePtr.offset(ptr, CLAIMS), 1);
-        if (claim >= rows) {
-            identity.close(thread, bytes((int) rows, (int) rowBytes), () -> { });
-            throw new AllocationExhaustedException("all " + rows + " rows of the table at " + RemotePtr.toString(ptr) + " are claimed");
-        }
-        return new SharedStateTable(thread, identity, (int) rows, (int) rowBytes, (int) claim);
+        int row = claimSlot(thread, identity, RemotePtr.offset(ptr, CLAIMS), rows, "rows of the SharedStateTable", "rows",
+                () -> identity.close(thread, bytes((int) rows, (int) rowBytes), () -> { }));
+        return new SharedStateTable(thread, identity, (int) rows, (int) rowBytes, row);
     }
 
     private static void checkShape(ComputeThread thread, int rows, int rowBytes) {
@@ -240,11 +232,6 @@ public final class SharedStateTable implements AutoCloseable {
                     + thread.config().bufferSizePerThread() + " bytes (with " + StructureIdentity.PREFIX_BYTES
                     + " bytes in front) or a block of " + SizeClasses.MAX + " bytes");
         }
-    }
-
-    /** {@return the table, to hand to {@link #attach}} */
-    public long ptr() {
-        return ptr;
     }
 
     /** {@return the row this handle owns, or -1 for a handle from {@link #attachReader}} */
@@ -273,9 +260,7 @@ public final class SharedStateTable implements AutoCloseable {
      *                               handles word in the WRITE's doorbell, by another)
      */
     public long write(MemorySegment data) {
-        Objects.requireNonNull(data, "data");
-        identity.requireOpen();
-        requireRowSize(data.byteSize());
+        requireOpen(data, "data", rowBytes, "rows of this table hold");
         if (row == NO_ROW) {
             throw new BadArgumentException("this handle of the table at " + RemotePtr.toString(ptr) + " reads only: it owns no row");
         }
@@ -305,9 +290,7 @@ public final class SharedStateTable implements AutoCloseable {
      *                                  handles word in the row READ's doorbell, by another)
      */
     public long readRow(int index, MemorySegment destination) {
-        Objects.requireNonNull(destination, "destination");
-        identity.requireOpen();
-        requireRowSize(destination.byteSize());
+        requireOpen(destination, "destination", rowBytes, "rows of this table hold");
         int r = index;
         if (r < 0 || r >= rows) {
             throw new BadArgumentException("row " + r + " is not in the table of " + rows + " rows");
@@ -399,33 +382,6 @@ public final class SharedStateTable implements AutoCloseable {
         }
         Thread.onSpinWait();
         return deadline;
-    }
-
-    /**
-     * Closes this handle: one fetch-and-add of the handles word ({@link StructureIdentity#close}); idempotent. Its
-     * row stays claimed. When the table was destroyed and this was its last open handle, frees it.
-     */
-    @Override
-    public void close() {
-        identity.close(thread, bytes(rows, rowBytes), () -> { });
-    }
-
-    /**
-     * Destroys the table and closes this handle ({@link StructureIdentity#destroy}: one compare-and-swap of the
-     * handles word); the block is freed here when no other handle is open, else by the last other handle's
-     * {@link #close()}. Every call of any handle that starts after this returned throws {@link ClosedObjectException}.
-     *
-     * @throws ClosedObjectException when this handle is closed, or another handle destroyed the table first (this
-     *                               handle is closed after)
-     */
-    public void destroy() {
-        identity.destroy(thread, bytes(rows, rowBytes), () -> { });
-    }
-
-    private void requireRowSize(long bytes) {
-        if (bytes != rowBytes) {
-            throw new BadArgumentException("rows of this table hold " + rowBytes + " bytes, got " + bytes);
-        }
     }
 
     private static long rowPtr(long table, int row, int stride) {

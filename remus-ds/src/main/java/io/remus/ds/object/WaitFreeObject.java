@@ -264,7 +264,8 @@ public final class WaitFreeObject<S> implements AutoCloseable {
      * @param thread    the creator's compute thread
      * @param reclaimer the creator's reclaimer (its thread's)
      * @param nodeId    a memory node
-     * @param capacity  the most handles ever attached, 1 or more
+     * @param capacity  the most handles ever attached, 1 or more: each takes an announce slot for good, the
+     *                  creator's included and a closed one too, so count every attach over the object's life
      * @param object    the sequential object
      * @param <S>       its state type
      * @return the creator's handle
@@ -344,10 +345,9 @@ public final class WaitFreeObject<S> implements AutoCloseable {
                                         IntFunction<SequentialObject<S>> objectOf, Helping helping) {
         Objects.requireNonNull(thread, "thread");
         Objects.requireNonNull(reclaimer, "reclaimer");
-        RemoteCounter.requireWord(ptr);
         MemorySegment head = MemorySegment.ofArray(new long[(int) (SEQS / 8)]);
         List<SequentialObject<S>> made = new ArrayList<>(1);
-        StructureIdentity identity = StructureIdentity.attach(thread, kind, ptr, head, ClosedObjectException::new, copy -> {
+        StructureIdentity identity = ObjectHandle.attachRoot(thread, kind, ptr, head, copy -> {
             long capacity = copy.get(ValueLayout.JAVA_LONG, CAPACITY);
             long bytes = requireStateBytes(copy.get(ValueLayout.JAVA_LONG, BYTES), ptr);
             if (capacity < 1 || capacity > Integer.MAX_VALUE) {
@@ -364,13 +364,10 @@ public final class WaitFreeObject<S> implements AutoCloseable {
         });
         long capacity = head.get(ValueLayout.JAVA_LONG, CAPACITY);
         SequentialObject<S> object = made.get(0);
-        long claim = thread.fetchAndAdd(RemotePtr.offset(ptr, CLAIMS), 1);
-        if (claim >= capacity) {
-            new WaitFreeObject<>(thread, reclaimer, object, helping, identity, (int) capacity, 0, 0).close();
-            throw new AllocationExhaustedException("all " + capacity + " announce slots of the wait-free object at "
-                    + RemotePtr.toString(ptr) + " are claimed");
-        }
-        return new WaitFreeObject<>(thread, reclaimer, object, helping, identity, (int) capacity, (int) claim, 0);
+        int slot = ObjectHandle.claimSlot(thread, identity, RemotePtr.offset(ptr, CLAIMS), capacity,
+                "announce slots of the " + kind.typeName(), kind == StructureKind.WAIT_FREE_OBJECT ? "capacity" : "handles",
+                () -> new WaitFreeObject<>(thread, reclaimer, object, helping, identity, (int) capacity, 0, 0).close());
+        return new WaitFreeObject<>(thread, reclaimer, object, helping, identity, (int) capacity, slot, 0);
     }
 
     private static long requireStateBytes(long bytes, long ptr) {
@@ -394,7 +391,7 @@ public final class WaitFreeObject<S> implements AutoCloseable {
      */
     public static int stateBytes(ComputeThread thread, long ptr) {
         Objects.requireNonNull(thread, "thread");
-        RemoteCounter.requireWord(ptr);
+        ObjectHandle.requireWord(ptr);
         MemorySegment head = MemorySegment.ofArray(new long[(int) (SEQS / 8)]);
         StructureIdentity.inspect(thread, StructureKind.WAIT_FREE_OBJECT, ptr, head, ClosedObjectException::new);
         return (int) requireStateBytes(head.get(ValueLayout.JAVA_LONG, BYTES), ptr);

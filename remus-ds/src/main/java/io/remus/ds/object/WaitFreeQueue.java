@@ -47,18 +47,20 @@ public final class WaitFreeQueue extends WaitFreeWordContainer implements AutoCl
      * @param thread    the creator's compute thread
      * @param reclaimer the creator's reclaimer (its thread's)
      * @param nodeId    a memory node
-     * @param threads   the most handles ever attached (the construction's capacity {@code c})
+     * @param handles   the most handles ever attached to the queue, 1 or more (the construction's capacity
+     *                  {@code c}): each takes an announce slot for good, the creator's own included and a closed
+     *                  one too, so a queue that {@code n} threads attach to beside its creator needs {@code n + 1}
      * @param elements  the most elements the queue holds ({@code m}), 1 or more
      * @return the creator's handle
      * @throws BadArgumentException when the sizes do not fit a block or the thread's buffer
      */
-    public static WaitFreeQueue create(ComputeThread thread, Reclaimer reclaimer, int nodeId, int threads, int elements) {
-        return create(thread, reclaimer, nodeId, threads, elements, WaitFreeObject.Helping.SEQUENCED);
+    public static WaitFreeQueue create(ComputeThread thread, Reclaimer reclaimer, int nodeId, int handles, int elements) {
+        return create(thread, reclaimer, nodeId, handles, elements, WaitFreeObject.Helping.SEQUENCED);
     }
 
-    static WaitFreeQueue create(ComputeThread thread, Reclaimer reclaimer, int nodeId, int threads, int elements,
+    static WaitFreeQueue create(ComputeThread thread, Reclaimer reclaimer, int nodeId, int handles, int elements,
                                 WaitFreeObject.Helping helping) {
-        return new WaitFreeQueue(create(thread, reclaimer, nodeId, threads, elements, WaitFreeQueue::sequential,
+        return new WaitFreeQueue(create(thread, reclaimer, nodeId, handles, elements, WaitFreeQueue::sequential,
                 StructureKind.WAIT_FREE_QUEUE, helping));
     }
 
@@ -74,7 +76,9 @@ public final class WaitFreeQueue extends WaitFreeWordContainer implements AutoCl
      * @throws WrongStructureException      when no wait-free queue is there (another kind of structure, a
      *                                      {@link WaitFreeStack} or a plain {@link WaitFreeObject} included, or none)
      * @throws ClosedObjectException        when the queue there was destroyed
-     * @throws AllocationExhaustedException when every announce slot is claimed
+     * @throws AllocationExhaustedException when every announce slot is claimed: the {@code handles} given to
+     *                                      {@link #create(ComputeThread, Reclaimer, int, int, int)} were all
+     *                                      attached (the message names the value and the handles open)
      */
     public static WaitFreeQueue attach(ComputeThread thread, Reclaimer reclaimer, long ptr) {
         return attach(thread, reclaimer, ptr, WaitFreeObject.Helping.SEQUENCED);

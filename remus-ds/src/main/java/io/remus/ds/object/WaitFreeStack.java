@@ -48,18 +48,20 @@ public final class WaitFreeStack extends WaitFreeWordContainer implements AutoCl
      * @param thread    the creator's compute thread
      * @param reclaimer the creator's reclaimer (its thread's)
      * @param nodeId    a memory node
-     * @param threads   the most handles ever attached (the construction's capacity {@code c})
+     * @param handles   the most handles ever attached to the stack, 1 or more (the construction's capacity
+     *                  {@code c}): each takes an announce slot for good, the creator's own included and a closed
+     *                  one too, so a stack that {@code n} threads attach to beside its creator needs {@code n + 1}
      * @param elements  the most elements the stack holds ({@code m}), 1 or more
      * @return the creator's handle
      * @throws BadArgumentException when the sizes do not fit a block or the thread's buffer
      */
-    public static WaitFreeStack create(ComputeThread thread, Reclaimer reclaimer, int nodeId, int threads, int elements) {
-        return create(thread, reclaimer, nodeId, threads, elements, WaitFreeObject.Helping.SEQUENCED);
+    public static WaitFreeStack create(ComputeThread thread, Reclaimer reclaimer, int nodeId, int handles, int elements) {
+        return create(thread, reclaimer, nodeId, handles, elements, WaitFreeObject.Helping.SEQUENCED);
     }
 
-    static WaitFreeStack create(ComputeThread thread, Reclaimer reclaimer, int nodeId, int threads, int elements,
+    static WaitFreeStack create(ComputeThread thread, Reclaimer reclaimer, int nodeId, int handles, int elements,
                                 WaitFreeObject.Helping helping) {
-        return new WaitFreeStack(create(thread, reclaimer, nodeId, threads, elements, WaitFreeStack::sequential,
+        return new WaitFreeStack(create(thread, reclaimer, nodeId, handles, elements, WaitFreeStack::sequential,
                 StructureKind.WAIT_FREE_STACK, helping));
     }
 
@@ -75,7 +77,9 @@ public final class WaitFreeStack extends WaitFreeWordContainer implements AutoCl
      * @throws WrongStructureException      when no wait-free stack is there (another kind of structure, a
      *                                      {@link WaitFreeQueue} or a plain {@link WaitFreeObject} included, or none)
      * @throws ClosedObjectException        when the stack there was destroyed
-     * @throws AllocationExhaustedException when every announce slot is claimed
+     * @throws AllocationExhaustedException when every announce slot is claimed: the {@code handles} given to
+     *                                      {@link #create(ComputeThread, Reclaimer, int, int, int)} were all
+     *                                      attached (the message names the value and the handles open)
      */
     public static WaitFreeStack attach(ComputeThread thread, Reclaimer reclaimer, long ptr) {
         return attach(thread, reclaimer, ptr, WaitFreeObject.Helping.SEQUENCED);

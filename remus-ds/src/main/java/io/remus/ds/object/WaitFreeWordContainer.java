@@ -62,12 +62,12 @@ abstract class WaitFreeWordContainer implements AutoCloseable {
      * {@link WaitFreeObject#create} for a container of {@code kind} holding {@code elements}, {@code sequential} its
      * sequential object of a given capacity, after checking that the thread and the reclaimer are given.
      */
-    static WaitFreeObject<long[]> create(ComputeThread thread, Reclaimer reclaimer, int nodeId, int threads,
+    static WaitFreeObject<long[]> create(ComputeThread thread, Reclaimer reclaimer, int nodeId, int handles,
                                          int elements, IntFunction<SequentialObject<long[]>> sequential,
                                          StructureKind kind, WaitFreeObject.Helping helping) {
         Objects.requireNonNull(thread, "thread");
         Objects.requireNonNull(reclaimer, "reclaimer");
-        return WaitFreeObject.create(thread, reclaimer, nodeId, threads, sequential.apply(elements), kind, helping);
+        return WaitFreeObject.create(thread, reclaimer, nodeId, handles, sequential.apply(elements), kind, helping);
     }
 
     /**

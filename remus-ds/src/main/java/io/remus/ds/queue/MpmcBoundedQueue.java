@@ -128,13 +128,11 @@ public final class MpmcBoundedQueue extends MpmcQueueHandle {
     private static final long MAX_BACKOFF_NANOS = 1_000_000;
 
     private final int capacity;
-    /** Receives a READ of the handles word, the identity word and the header's first three words. */
-    private final MemorySegment rootWords = MemorySegment.ofArray(new long[5]);
     private long tail;
     private long head;
 
     private MpmcBoundedQueue(ComputeThread thread, StructureIdentity identity, int capacity, long tail, long head) {
-        super(thread, identity, bytes(capacity));
+        super(thread, identity, bytes(capacity), 3);
         this.capacity = capacity;
         this.tail = tail;
         this.head = head;
@@ -201,27 +199,6 @@ public final class MpmcBoundedQueue extends MpmcQueueHandle {
         return capacity;
     }
 
-    /**
-     * Reads the header word at {@code offset} ({@link #TAIL} or {@link #HEAD}): one READ from the handles word
-     * through that word, whose handles word shows whether the queue was destroyed.
-     *
-     * @throws ClosedQueueException when the queue was destroyed
-     */
-    private long readRootWord(long offset) {
-        return identity.readRootWord(thread, offset, rootWords);
-    }
-
-    /**
-     * A call's first READ: {@code length} bytes at {@code at} into the thread's buffer at 0 and, in the same
-     * doorbell (one round trip), the handles word into the buffer at {@code length}; on the queue's own node, CPU
-     * loads of the two in that order. Checks the header before anything uses the bytes.
-     *
-     * @throws ClosedQueueException when the queue was destroyed
-     */
-    private void readChecked(long at, int length) {
-        identity.readWithHeader(thread, at, 0, length, length);
-    }
-
     private long slot(long ticket) {
         return ptr + HEADER_BYTES + Math.floorMod(ticket, capacity) * (long) SLOT_BYTES;
     }
@@ -249,14 +226,8 @@ public final class MpmcBoundedQueue extends MpmcQueueHandle {
         boolean first = true;
         while (true) {
             long slot = slot(pos);
-            long seq;
-            if (first) {
-                readChecked(slot, 8);
-                seq = thread.buffer().get(ValueLayout.JAVA_LONG, 0);
-                first = false;
-            } else {
-                seq = thread.read(slot);
-            }
+            long seq = readWord(slot, first);
+            first = false;
             if (seq == 2 * pos) {
                 long seen = thread.compareAndSwap(ptr + TAIL, pos, pos + 1);
                 if (seen == pos) {
@@ -267,9 +238,9 @@ public final class MpmcBoundedQueue extends MpmcQueueHandle {
                 }
                 pos = seen;
             } else if (seq - 2 * pos > 0) {
-                pos = readRootWord(TAIL);
+                pos = readRootWord(ptr + TAIL);
             } else {
-                long h = readRootWord(HEAD);
+                long h = readRootWord(ptr + HEAD);
                 head = Math.max(head, h);
                 if (pos - h >= capacity) {
                     tail = pos;
@@ -330,10 +301,10 @@ public final class MpmcBoundedQueue extends MpmcQueueHandle {
                 pos = seen;
                 busy = 0;
             } else if (seq - (2 * pos + 1) > 0) {
-                pos = readRootWord(HEAD);
+                pos = readRootWord(ptr + HEAD);
                 busy = 0;
             } else {
-                long t = readRootWord(TAIL);
+                long t = readRootWord(ptr + TAIL);
                 tail = Math.max(tail, t);
                 if (t <= pos) {
                     head = pos;

@@ -139,15 +139,13 @@ public final class MpmcCrashTolerantQueue extends MpmcQueueHandle {
     private final int cells;
     private final Ring allocated;
     private final Ring free;
-    /** Receives a READ of the handles word, the identity word and the header's first six words. */
-    private final MemorySegment rootWords = MemorySegment.ofArray(new long[8]);
     private long poisoned;
     private long poisonedPublications;
     private long lostCells;
 
     private MpmcCrashTolerantQueue(ComputeThread thread, StructureIdentity identity, int capacity, int cells,
                                    long[] tickets) {
-        super(thread, identity, bytes(capacity, cells));
+        super(thread, identity, bytes(capacity, cells), 6);
         this.capacity = capacity;
         this.cells = cells;
         this.allocated = new Ring("allocated", ptr + ALLOC_TAIL, ptr + ALLOC_HEAD, ptr + HEADER_BYTES, capacity,
@@ -275,28 +273,6 @@ public final class MpmcCrashTolerantQueue extends MpmcQueueHandle {
         return lostCells;
     }
 
-    /**
-     * Reads the header word at {@code word} (a ring's tail or head): one READ from the handles word through that
-     * word, whose handles word shows whether the queue was destroyed.
-     *
-     * @throws ClosedQueueException when the queue was destroyed
-     */
-    private long readRootWord(long word) {
-        return identity.readRootWord(thread, word - ptr, rootWords);
-    }
-
-    /**
-     * A call's first READ: the word at {@code at} and, in the same doorbell (one round trip), the handles word; on
-     * the queue's own node, CPU loads of the two in that order. Checks the header before the word is used.
-     *
-     * @return the word at {@code at}
-     * @throws ClosedQueueException when the queue was destroyed
-     */
-    private long readChecked(long at) {
-        identity.readWithHeader(thread, at, 0, 8, 8);
-        return thread.buffer().get(ValueLayout.JAVA_LONG, 0);
-    }
-
     private long cell(int index) {
         return ptr + HEADER_BYTES + 8L * capacity + 8L * cells + 8L * index;
     }
@@ -413,7 +389,7 @@ public final class MpmcCrashTolerantQueue extends MpmcQueueHandle {
         /**
          * Takes the oldest published cell index, skipping poisoned tickets; poisons a claimed ticket still
          * unpublished at the deadline. Returns -1 when the ring is empty. A take is its call's first step: its
-         * first READ of an entry carries the handles word's ({@link #readChecked}).
+         * first READ of an entry carries the handles word's ({@link #readWord}).
          */
         int take(long deadline) {
             long pos = head;
@@ -421,13 +397,8 @@ public final class MpmcCrashTolerantQueue extends MpmcQueueHandle {
             boolean check = true;
             while (true) {
                 long at = entry(pos);
-                long e;
-                if (check) {
-                    e = readChecked(at);
-                    check = false;
-                } else {
-                    e = thread.read(at);
-                }
+                long e = readWord(at, check);
+                check = false;
                 long s = state(e);
                 long published = 2 * pos + 1;
                 if (s == (published & STATE_MASK)) {

@@ -24,17 +24,21 @@ abstract class MpmcQueueHandle implements AutoCloseable {
     /** The queue's root. */
     final long ptr;
     private final long rootBytes;
+    /** Receives a READ of the handles word, the identity word and the header's words up to the one read. */
+    private final MemorySegment rootWords;
 
     /**
-     * @param thread    the handle's compute thread
-     * @param identity  the handle's identity of the queue's root
-     * @param rootBytes bytes of the queue's root, as given to {@link StructureIdentity#allocate}
+     * @param thread      the handle's compute thread
+     * @param identity    the handle's identity of the queue's root
+     * @param rootBytes   bytes of the queue's root, as given to {@link StructureIdentity#allocate}
+     * @param headerWords how many of the root's first words {@link #readRootWord} reads at the most
      */
-    MpmcQueueHandle(ComputeThread thread, StructureIdentity identity, long rootBytes) {
+    MpmcQueueHandle(ComputeThread thread, StructureIdentity identity, long rootBytes, int headerWords) {
         this.thread = thread;
         this.identity = identity;
         this.ptr = identity.ptr();
         this.rootBytes = rootBytes;
+        this.rootWords = MemorySegment.ofArray(new long[2 + headerWords]);
     }
 
     /**
@@ -60,6 +64,41 @@ abstract class MpmcQueueHandle implements AutoCloseable {
         block.fill((byte) 0);
         block.set(ValueLayout.JAVA_LONG, 0, capacity);
         return identity;
+    }
+
+    /**
+     * Reads the root's word at {@code word} (a header word such as a tail or a head): one READ from the handles
+     * word through that word, whose handles word shows whether the queue was destroyed.
+     *
+     * @throws ClosedQueueException when the queue was destroyed
+     */
+    final long readRootWord(long word) {
+        return identity.readRootWord(thread, word - ptr, rootWords);
+    }
+
+    /**
+     * A call's first READ: {@code length} bytes at {@code at} into the thread's buffer at 0 and, in the same
+     * doorbell (one round trip), the handles word into the buffer at {@code length}; on the queue's own node, CPU
+     * loads of the two in that order. Checks the header before anything uses the bytes.
+     *
+     * @throws ClosedQueueException when the queue was destroyed
+     */
+    final void readChecked(long at, int length) {
+        identity.readWithHeader(thread, at, 0, length, length);
+    }
+
+    /**
+     * The word at {@code at}: with {@code first}, a call's first READ, which carries the handles word's
+     * ({@link #readChecked}); else one plain READ (on the queue's own node, a CPU load).
+     *
+     * @throws ClosedQueueException when {@code first} and the queue was destroyed
+     */
+    final long readWord(long at, boolean first) {
+        if (first) {
+            readChecked(at, 8);
+            return thread.buffer().get(ValueLayout.JAVA_LONG, 0);
+        }
+        return thread.read(at);
     }
 
     /** Throws {@link ClosedQueueException} when the handle is closed or destroyed its queue. */

@@ -142,12 +142,10 @@ public final class MpmcScqQueue extends MpmcQueueHandle {
     private final int capacity;
     private final Ring allocated;
     private final Ring free;
-    /** Receives a READ of the handles word, the identity word and the header's first seven words. */
-    private final MemorySegment rootWords = MemorySegment.ofArray(new long[9]);
     private long retakes;
 
     private MpmcScqQueue(ComputeThread thread, StructureIdentity identity, int capacity) {
-        super(thread, identity, bytes(capacity));
+        super(thread, identity, bytes(capacity), 7);
         this.capacity = capacity;
         long entries = ptr + HEADER_BYTES;
         this.allocated = new Ring("allocated", ptr + ALLOC_RING, entries);
@@ -255,16 +253,6 @@ public final class MpmcScqQueue extends MpmcQueueHandle {
      */
     public long retakes() {
         return retakes;
-    }
-
-    /**
-     * Reads the header word at {@code word}: one READ from the handles word through that word, whose handles word
-     * shows whether the queue was destroyed.
-     *
-     * @throws ClosedQueueException when the queue was destroyed
-     */
-    private long readRootWord(long word) {
-        return identity.readRootWord(thread, word - ptr, rootWords);
     }
 
     private long cell(int index) {

@@ -76,7 +76,7 @@ import java.util.Objects;
  *
  * <h2>Destroy</h2>
  * The consumer's end and each producer's end are handles on the ring ({@link StructureIdentity}): the ring's
- * block is freed only once {@link Consumer#destroy} was called and every producer that attached closed. So no
+ * block is freed only once {@link Consumer#destroy} (or {@link Consumer#close}) was called and every producer that attached closed. So no
  * producer ever writes into a block another owner reuses. Every later call on the consumer's end throws
  * {@link ClosedQueueException}; a producer learns of the destroy in the handles word that each
  * {@link Producer#offer} READs in the doorbell of its message WRITE (no extra round trip), and throws
@@ -357,8 +357,11 @@ public final class SpscRingBuffer {
         }
     }
 
-    /** The consumer's end: confined to its compute thread's owner, on the ring's node. */
-    public static final class Consumer extends End {
+    /**
+     * The consumer's end: confined to its compute thread's owner, on the ring's node. It owns the ring: its
+     * {@link #close()} destroys it, so that a try-with-resources block over the consumer frees the ring.
+     */
+    public static final class Consumer extends End implements AutoCloseable {
         private final MemorySegment ring;
         private long head;
         private long orderViolations;
@@ -400,7 +403,7 @@ public final class SpscRingBuffer {
          * @param destination where the message goes, at least {@link #maxMessageBytes()} bytes
          * @return the message's length, or -1 when none has arrived
          * @throws BadArgumentException     naming the size, for a destination smaller than the largest message
-         * @throws ClosedQueueException     after {@link #destroy()}
+         * @throws ClosedQueueException     after {@link #destroy()} or {@link #close()}
          * @throws CorruptedMemoryException when the arrived slot's length is out of range (something
          *                                  else wrote the ring)
          */
@@ -447,10 +450,23 @@ public final class SpscRingBuffer {
          * the ring is freed here when no producer is attached (the allocator's costs:
          * {@link io.remus.core.RemoteAllocator#deallocate(long, long, long)}), else by the producer's close.
          *
-         * @throws ClosedQueueException after {@link #destroy()}
+         * @throws ClosedQueueException after {@link #destroy()} or {@link #close()}
          */
         public void destroy() {
             identity.destroy(thread, rootBytes(), () -> { });
+        }
+
+        /**
+         * Closes this end: the ring has one consumer, so nobody can poll it any more, and this destroys it as
+         * {@link #destroy()} does (one compare-and-swap of the handles word; freed here, or by the producer's close
+         * when a producer is attached). Idempotent: after a close or a destroy it does nothing. Later calls of this
+         * end throw {@link ClosedQueueException}, and so do a producer's later offers.
+         */
+        @Override
+        public void close() {
+            if (!identity.isClosed()) {
+                destroy();
+            }
         }
     }
 }

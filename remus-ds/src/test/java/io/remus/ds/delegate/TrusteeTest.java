@@ -294,6 +294,53 @@ class TrusteeTest {
 
     @ParameterizedTest
     @MethodSource("fabrics")
+    void shouldDropStagedRequestsAndRefuseLaterCallsWhenTheClientCloses(Function<SimOptions, Fabric> make) throws Exception {
+        try (TestCluster c = cluster(make); TrusteeRunner runner = new TrusteeRunner(c, TRUSTEE_NODE, 4, 4, 1)) {
+            long ptr = runner.ptr();
+            c.runOnThreads(new int[] {REMOTE_NODE}, (index, t) -> {
+                Trust<Delegated.Cell> counter;
+                PendingApply staged;
+                try (TrusteeClient client = TrusteeClient.connect(t, ptr)) {
+                    counter = client.trust(0);
+                    assertEquals(0, counter.apply(Delegated.FETCH_AND_ADD, 1, PATIENCE));
+                    staged = counter.applyAsync(Delegated.FETCH_AND_ADD, 100);
+                    client.close();
+                    client.close();
+                    assertThrows(TrusteeClosedException.class, () -> client.trust(0), "a trust after the close");
+                    assertThrows(TrusteeClosedException.class, client::flush, "a flush after the close");
+                }
+                assertThrows(TrusteeClosedException.class, () -> staged.await(PATIENCE), "a request staged, not sent");
+                assertThrows(TrusteeClosedException.class, staged::poll, "a poll of it");
+                assertThrows(TrusteeClosedException.class, () -> counter.apply(Delegated.READ, 0, PATIENCE));
+                assertThrows(TrusteeClosedException.class, () -> counter.applyAsync(Delegated.READ, 0));
+                try (TrusteeClient other = TrusteeClient.connect(t, ptr)) {
+                    assertEquals(1, other.<Delegated.Cell>trust(0).apply(Delegated.READ, 0, PATIENCE),
+                            "the staged request was dropped at the close, never sent");
+                }
+            });
+        }
+    }
+
+    @ParameterizedTest
+    @MethodSource("fabrics")
+    void shouldNameMaxClientsAndTheConnectsWhenOneClientTooManyConnects(Function<SimOptions, Fabric> make) throws Exception {
+        try (TestCluster c = cluster(make); TrusteeRunner runner = new TrusteeRunner(c, TRUSTEE_NODE, 2, 2, 1)) {
+            long ptr = runner.ptr();
+            c.runOnThreads(new int[] {REMOTE_NODE}, (index, t) -> {
+                TrusteeClient.connect(t, ptr).close();
+                try (TrusteeClient open = TrusteeClient.connect(t, ptr)) {
+                    BadArgumentException e = assertThrows(BadArgumentException.class, () -> TrusteeClient.connect(t, ptr),
+                            "maxClients = 2 counts the closed client: a third connect finds no place");
+                    assertTrue(e.getMessage().contains("maxClients = 2"), "names the parameter and its value: " + e.getMessage());
+                    assertTrue(e.getMessage().contains("connect number 3"), "says how many connects came: " + e.getMessage());
+                    assertEquals(0, open.<Delegated.Cell>trust(0).apply(Delegated.READ, 0, PATIENCE), "the open client works on");
+                }
+            });
+        }
+    }
+
+    @ParameterizedTest
+    @MethodSource("fabrics")
     void shouldThrowTypedErrorsWhenInputIsBad(Function<SimOptions, Fabric> make) throws Exception {
         try (TestCluster c = cluster(make); TrusteeRunner runner = new TrusteeRunner(c, TRUSTEE_NODE, 2, 2, 1)) {
             long ptr = runner.ptr();

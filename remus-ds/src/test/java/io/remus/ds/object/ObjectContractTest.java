@@ -206,6 +206,26 @@ abstract class ObjectContractTest<H extends AutoCloseable> {
         }
     }
 
+    /**
+     * A closed handle refuses every call with {@link ClosedObjectException}, and a second close does nothing, while
+     * the object lives on for its other handles.
+     */
+    @ParameterizedTest
+    @MethodSource("fabrics")
+    void shouldRefuseEveryCallOnAClosedHandleAndCloseAgainQuietly(Function<SimOptions, Fabric> make) throws Exception {
+        try (TestCluster c = TestCluster.of(make); ComputeThread creator = c.thread(2); ComputeThread t = c.thread(0)) {
+            H h = create(creator, HOME);
+            H other = attach(t, ptr(h));
+            h.close();
+            h.close();
+            for (Call<H> call : everyCall()) {
+                assertThrows(ClosedObjectException.class, () -> call.run().accept(h), call.name() + " after close");
+            }
+            use(other);
+            destroy(other);
+        }
+    }
+
     /** Every call of another handle, in any node, that starts after a destroy returned is refused, its blind ones included. */
     @ParameterizedTest
     @MethodSource("fabrics")

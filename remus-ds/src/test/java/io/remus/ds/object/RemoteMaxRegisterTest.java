@@ -163,7 +163,10 @@ class RemoteMaxRegisterTest extends ObjectContractTest<RemoteMaxRegister> {
     void shouldRefuseMoreHandlesThanSlotsAndABadCapacity(Function<SimOptions, Fabric> make) {
         try (TestCluster c = TestCluster.of(make); ComputeThread a = c.thread(0); ComputeThread b = c.thread(1)) {
             RemoteMaxRegister m = RemoteMaxRegister.create(a, 1, 1, 0);
-            assertThrows(AllocationExhaustedException.class, () -> RemoteMaxRegister.attach(b, m.ptr()));
+            AllocationExhaustedException full = assertThrows(AllocationExhaustedException.class,
+                    () -> RemoteMaxRegister.attach(b, m.ptr()));
+            assertTrue(full.getMessage().contains("capacity = 1") && full.getMessage().contains("handles open now: 1"),
+                    "names the parameter, its value and the handles open: " + full.getMessage());
             assertThrows(BadArgumentException.class, () -> RemoteMaxRegister.create(a, 1, 0, 0));
             assertThrows(BadArgumentException.class, () -> RemoteMaxRegister.create(a, 1, 1 << 20, 0));
             m.destroy();

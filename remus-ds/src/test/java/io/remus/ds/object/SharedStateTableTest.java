@@ -243,7 +243,10 @@ class SharedStateTableTest extends ObjectContractTest<SharedStateTable> {
     void shouldRefuseMoreOwnersThanRowsAndBadSizes(Function<SimOptions, Fabric> make) {
         try (TestCluster c = TestCluster.of(make); ComputeThread a = c.thread(0); ComputeThread b = c.thread(1)) {
             SharedStateTable s = SharedStateTable.create(a, 2, 1, 8);
-            assertThrows(AllocationExhaustedException.class, () -> SharedStateTable.attach(b, s.ptr()));
+            AllocationExhaustedException full = assertThrows(AllocationExhaustedException.class,
+                    () -> SharedStateTable.attach(b, s.ptr()));
+            assertTrue(full.getMessage().contains("rows = 1") && full.getMessage().contains("handles open now: 1"),
+                    "names the parameter, its value and the handles open: " + full.getMessage());
             assertThrows(BadArgumentException.class, () -> s.write(MemorySegment.ofArray(new byte[9])));
             assertThrows(BadArgumentException.class, () -> s.readRow(1, MemorySegment.ofArray(new byte[8])));
             assertThrows(BadArgumentException.class, () -> s.snapshot(MemorySegment.ofArray(new byte[16]), null));

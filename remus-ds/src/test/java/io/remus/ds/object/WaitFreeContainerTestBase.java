@@ -10,6 +10,7 @@ import io.remus.check.Verdict;
 import io.remus.core.ComputeThread;
 import io.remus.core.error.AllocationExhaustedException;
 import io.remus.core.error.BadArgumentException;
+import io.remus.core.fabric.Fabric;
 import io.remus.core.sim.SimFabric;
 import io.remus.core.sim.SimOptions;
 import io.remus.core.testing.Straddles;
@@ -21,6 +22,7 @@ import io.remus.ds.testing.Contention;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 import java.time.Duration;
@@ -34,6 +36,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Function;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -268,6 +271,27 @@ abstract class WaitFreeContainerTestBase<C extends WaitFreeWordContainer> extend
             WaitFreeContainer box = kind().create(a, ra, HOME, 2, 4, WaitFreeObject.Helping.SEQUENCED);
             kind().attach(b, rb, box.ptr(), WaitFreeObject.Helping.SEQUENCED);
             assertThrows(AllocationExhaustedException.class, () -> kind().attach(b, rb, box.ptr(), WaitFreeObject.Helping.SEQUENCED));
+        }
+    }
+
+    @ParameterizedTest
+    @MethodSource("fabrics")
+    void shouldNameTheHandlesBoundAndTheOpenHandlesWhenOneHandleTooManyAttaches(Function<SimOptions, Fabric> make) {
+        try (TestCluster c = TestCluster.of(make); ComputeThread a = c.thread(0); ComputeThread b = c.thread(2);
+             NeverReclaimer ra = new NeverReclaimer(a); NeverReclaimer rb = new NeverReclaimer(b)) {
+            WaitFreeContainer creator = kind().create(a, ra, HOME, 3, 4, WaitFreeObject.Helping.SEQUENCED);
+            WaitFreeContainer second = kind().attach(b, rb, creator.ptr(), WaitFreeObject.Helping.SEQUENCED);
+            kind().attach(b, rb, creator.ptr(), WaitFreeObject.Helping.SEQUENCED).object().close();
+            AllocationExhaustedException e = assertThrows(AllocationExhaustedException.class,
+                    () -> kind().attach(b, rb, creator.ptr(), WaitFreeObject.Helping.SEQUENCED),
+                    "handles = 3 counts the creator's handle and the closed one: a fourth attach finds no slot");
+            String message = e.getMessage();
+            assertTrue(message.contains("handles = 3"), "names the parameter and the value given: " + message);
+            assertTrue(message.contains("handles open now: 2"), "says how many handles are open: " + message);
+            assertTrue(message.contains("the creator's included"), "says how to size it: " + message);
+            assertTrue(second.put(7), "the handles already attached go on working");
+            second.object().close();
+            creator.object().destroy();
         }
     }
 

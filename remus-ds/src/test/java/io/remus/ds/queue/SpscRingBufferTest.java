@@ -136,6 +136,32 @@ class SpscRingBufferTest {
 
     @ParameterizedTest
     @MethodSource("fabrics")
+    void shouldDestroyTheRingAndRefuseLaterCallsWhenTheConsumerCloses(Function<SimOptions, Fabric> make) {
+        try (TestCluster c = new TestCluster(make, SimOptions.defaults(), 2, b -> { });
+             ComputeThread ct = c.thread(CONSUMER_NODE); ComputeThread pt = c.thread(PRODUCER_NODE)) {
+            MemorySegment into = MemorySegment.ofArray(new byte[8]);
+            SpscRingBuffer.Producer producer;
+            long ptr;
+            try (SpscRingBuffer.Consumer consumer = SpscRingBuffer.create(ct, 2, 8)) {
+                ptr = consumer.ptr();
+                producer = SpscRingBuffer.producer(pt, ptr);
+                assertTrue(producer.offer(message(8, 1)));
+                assertEquals(8, consumer.poll(into));
+                consumer.close();
+                consumer.close();
+                assertThrows(ClosedQueueException.class, () -> consumer.poll(into), "a poll after the close");
+                assertThrows(ClosedQueueException.class, consumer::destroy, "a destroy after the close");
+            }
+            assertThrows(ClosedQueueException.class, () -> producer.offer(message(8, 2)),
+                    "the producer learns that the consumer's close destroyed the ring");
+            producer.close();
+            assertThrows(ClosedQueueException.class, () -> SpscRingBuffer.producer(pt, ptr),
+                    "the producer's close, the ring's last handle, freed it");
+        }
+    }
+
+    @ParameterizedTest
+    @MethodSource("fabrics")
     void shouldCostTwoWritesInOneRoundTripPerOfferAndNoRdmaPerPoll(Function<SimOptions, Fabric> make) {
         assertOfferCosts(make, WriteOrder.ONE_DOORBELL, 1);
     }
