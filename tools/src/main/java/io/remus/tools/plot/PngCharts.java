@@ -162,6 +162,7 @@ public final class PngCharts {
         BufferedImage scratch = new BufferedImage(1, 1, BufferedImage.TYPE_INT_RGB);
         Graphics2D g = scratch.createGraphics();
         try {
+            g.setRenderingHint(RenderingHints.KEY_TEXT_ANTIALIASING, RenderingHints.VALUE_TEXT_ANTIALIAS_ON);
             g.setFont(TITLE_FONT);
             return titleLines(title, g.getFontMetrics(), width - 2 * TITLE_MARGIN);
         } finally {
