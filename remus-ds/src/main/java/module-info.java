@@ -1,10 +1,10 @@
 /**
  * Remus data structures over one-sided RDMA, used through a {@link io.remus.core.ComputeThread}:
  * wait-free objects and their lock-based twins ({@code io.remus.ds.object}), sets (lists and a skip list)
- * ({@code io.remus.ds.set}), a hash map ({@code io.remus.ds.map}), queues ({@code io.remus.ds.queue}), structures
- * found by name ({@code io.remus.ds.name}),
- * remote memory reclamation ({@code io.remus.ds.reclaim}) and delegation of objects to their owning
- * thread ({@code io.remus.ds.delegate}).
+ * ({@code io.remus.ds.set}), a hash map ({@code io.remus.ds.map}), queues ({@code io.remus.ds.queue}),
+ * structures found by name ({@code io.remus.ds.name}), delegation of objects to their owning thread
+ * ({@code io.remus.ds.delegate}), the remote memory reclamation they run on ({@code io.remus.ds.reclaim}), and
+ * the identity every structure's root carries ({@code io.remus.ds.identity}).
  */
 module io.remus.ds {
     requires transitive io.remus.core;

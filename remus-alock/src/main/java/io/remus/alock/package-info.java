@@ -4,6 +4,19 @@
  * lock state), {@link io.remus.alock.LockOptions}, {@link io.remus.alock.LockWord} and the typed
  * errors of bad use and of waits that ran out.
  *
+ * With {@code t} a compute thread of node 0 in a two-node cluster:
+ * {@snippet :
+ * LockContext context = new LockContext(t, LockOptions.defaults());   // one per compute thread
+ * long word = LockWord.allocate(t, t.allocator(), 1);                 // a zeroed lock word on node 1
+ * Lock lock = LockKind.ALOCK.open(context, word);
+ * lock.lock();
+ * try {
+ *     // the critical section
+ * } finally {
+ *     lock.unlock();
+ * }
+ * }
+ *
  * <p>Packages read top to bottom: {@code table} (locks by key) over {@code kind} (which algorithm) over the
  * implementations ({@code asymmetric} over {@code mcs}, and {@code spin}) over this package, the vocabulary
  * they share, over {@code queue} (the queue nodes a lock context keeps).

@@ -1,6 +1,17 @@
 /**
  * Linearizability checking for the tests of Remus objects: a history recorder and a checker.
  *
+ * With {@code counter} the object under test (here a remus-ds {@code RemoteCounter}):
+ * {@snippet :
+ * History history = new History(HistoryClock.NANO_TIME);
+ * History.Recorder r = history.recorder(0);                    // one per thread
+ * int op = r.invoke(CounterSpec.FETCH_AND_ADD, 1);
+ * r.respond(op, counter.fetchAndAdd(1));                       // the operation under test
+ * new LinearizabilityChecker(Budget.of(Duration.ofSeconds(10)))
+ *         .check(history.operations(), new CounterSpec())
+ *         .assertLinearizable();
+ * }
+ *
  * <h2>Use</h2>
  * A test records a {@link io.remus.check.History} (one {@link io.remus.check.History.Recorder}
  * per thread: invocation and response of every operation with its arguments, result and clock

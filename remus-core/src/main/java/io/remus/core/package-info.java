@@ -13,6 +13,19 @@
  * with the same RDMA operations as offset arithmetic on the pointer. Every failure is a
  * {@link io.remus.core.error.RemusException}.
  *
+ * {@snippet :
+ * ClusterConfig config = ClusterConfig.builder().nodeCount(2).build();
+ * try (SimFabric fabric = new SimFabric();
+ *      RemusNode node0 = RemusNode.start(fabric, config.withNodeId(0));
+ *      RemusNode node1 = RemusNode.start(fabric, config.withNodeId(1));
+ *      ComputeThread t = node0.newComputeThread()) {
+ *     long counter = t.allocator().allocate(8, 1);  // 8 bytes on node 1
+ *     t.write(counter, 41);                         // RDMA WRITE
+ *     long before = t.fetchAndAdd(counter, 1);      // RDMA FAA, returns 41
+ *     long now = t.read(counter);                   // RDMA READ, 42
+ * }
+ * }
+ *
  * <h2>Nulls</h2>
  * A {@code null} passed where an object is required is a {@link java.lang.NullPointerException}
  * whose message is the parameter's name (for a builder's setter, the setter's name), thrown by

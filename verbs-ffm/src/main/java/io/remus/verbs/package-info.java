@@ -2,6 +2,25 @@
  * The verbs API: RDMA devices, memory and reliable connections in plain English names, over
  * the raw layer {@code io.remus.verbs.ffi}.
  *
+ * An RDMA READ through a queue pair connected to itself:
+ * {@snippet :
+ * try (Context context = Context.open("rxe0");
+ *      ProtectionDomain pd = context.allocateProtectionDomain();
+ *      CompletionQueue cq = context.createCompletionQueue(64);
+ *      Arena arena = Arena.ofShared();
+ *      WorkCompletions wc = new WorkCompletions(8)) {
+ *     MemoryRegion mr = pd.registerMemory(arena.allocate(4096, 64), Access.all());
+ *     try (ConnectedQueuePair qp = pd.queuePair().completionQueue(cq).build().connectToSelf()) {
+ *         SendBatch batch = qp.sendBatch(4);
+ *         batch.read(1, mr, 0, 8, mr.address() + 64, mr.remoteKey(), true).post();
+ *         cq.pollUntilAny(wc, 1_000_000_000L);
+ *         wc.throwIfFailed(0);
+ *     } finally {
+ *         mr.close();
+ *     }
+ * }
+ * }
+ *
  * <h2>Shape</h2>
  * <ul>
  *   <li>Owners: {@link io.remus.verbs.Context} (an open device) &rarr;
@@ -37,25 +56,6 @@
  *       the calling thread to CPUs (Linux {@code mmap}, {@code mbind}, {@code move_pages},
  *       {@code sched_setaffinity}), with the same checks and errors.</li>
  * </ul>
- *
- * <h2>Loopback READ</h2>
- * {@snippet :
- * try (Context context = Context.open("rxe0");
- *      ProtectionDomain pd = context.allocateProtectionDomain();
- *      CompletionQueue cq = context.createCompletionQueue(64);
- *      Arena arena = Arena.ofShared();
- *      WorkCompletions wc = new WorkCompletions(8)) {
- *     MemoryRegion mr = pd.registerMemory(arena.allocate(4096, 64), Access.all());
- *     try (ConnectedQueuePair qp = pd.queuePair().completionQueue(cq).build().connectToSelf()) {
- *         SendBatch batch = qp.sendBatch(4);
- *         batch.read(1, mr, 0, 8, mr.address() + 64, mr.remoteKey(), true).post();
- *         cq.pollUntilAny(wc, 1_000_000_000L);
- *         wc.throwIfFailed(0);
- *     } finally {
- *         mr.close();
- *     }
- * }
- * }
  *
  * <h2>Nulls</h2>
  * A {@code null} passed where an object is required is a {@link java.lang.NullPointerException}

@@ -5,6 +5,15 @@
  * {@link io.remus.core.config.SlurmHostList}), and the address exchange of launchers that name
  * no peer hosts ({@link io.remus.core.config.Rendezvous}).
  *
+ * {@snippet :
+ * ClusterConfig config = ClusterConfig.builder()
+ *         .nodes(List.of("10.0.0.1", "10.0.0.2", "10.0.0.3"))
+ *         .segmentSize(64L << 20)
+ *         .build()
+ *         .withNodeId(0);
+ * ClusterConfig same = ConfigSources.fromArgs("--nodes=10.0.0.1,10.0.0.2,10.0.0.3", "--seg-size=64M", "--node-id=0");
+ * }
+ *
  * <h2>Limits</h2>
  * Values no component can use are refused where they enter, by a
  * {@link io.remus.core.error.BadArgumentException} naming the builder method, the configuration key and

@@ -2,6 +2,20 @@
  * The fabric SPI: what remus-core needs from an RDMA transport, shaped so that verbs satisfies it
  * directly.
  *
+ * {@snippet :
+ * try (Fabric fabric = new SimFabric();
+ *      FabricNode node = fabric.open(0)) {
+ *     RegisteredMemory memory = node.allocate(4096);
+ *     CompletionQueue cq = node.createCompletionQueue(16);
+ *     QueuePair loopback = node.connect(0, cq, 16, Duration.ofSeconds(1));
+ *     WorkRequests wrs = new WorkRequests(4);
+ *     wrs.addRead(1, memory.address(), 8, memory.lkey(), memory.address() + 64, memory.rkey(), WorkRequests.SIGNALED);
+ *     loopback.post(wrs);                                   // one post of the whole list
+ *     Completions done = new Completions(4);
+ *     int n = cq.poll(done, Duration.ofSeconds(1));         // 1: wrId 1, CompletionStatus.SUCCESS
+ * }
+ * }
+ *
  * <p>A {@link io.remus.core.fabric.Fabric} opens {@link io.remus.core.fabric.FabricNode}s; a node
  * registers memory ({@link io.remus.core.fabric.RegisteredMemory}: address, length, lkey, rkey,
  * like {@code ibv_reg_mr}), publishes some of it to peers

@@ -8,6 +8,13 @@
  * allocates, publishes the root and waits at the barrier through a {@code ComputeThread} is in
  * {@code io.remus.core}.
  *
+ * {@snippet :
+ * long ptr = RemotePtr.of(1, 0x1000);      // node 1, address 0x1000
+ * int node = RemotePtr.node(ptr);          // 1
+ * long address = RemotePtr.address(ptr);   // 0x1000
+ * long next = RemotePtr.offset(ptr, 8);    // 8 bytes further on node 1
+ * }
+ *
  * <h2>Nulls</h2>
  * A {@code null} passed where an object is required is a {@link java.lang.NullPointerException}
  * whose message is the parameter's name (for a builder's setter, the setter's name), thrown by

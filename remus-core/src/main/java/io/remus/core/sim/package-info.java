@@ -1,6 +1,16 @@
 /**
  * The embedded simulated fabric: several nodes in one JVM, pure Java, no RDMA needed.
  *
+ * {@snippet :
+ * SimOptions options = SimOptions.defaults().withCostModel(SimCostModel.CONNECTX5);
+ * try (SimFabric fabric = new SimFabric(options);
+ *      RemusNode node = RemusNode.start(fabric, ClusterConfig.builder().nodeCount(1).build());
+ *      ComputeThread t = node.newComputeThread()) {
+ *     long word = t.allocator().allocate(8, 0);
+ *     long old = t.compareAndSwap(word, 0, 1);   // a NIC atomic through the loopback queue pair: 0
+ * }
+ * }
+ *
  * <p>It models what code must survive on real RDMA. Work requests complete asynchronously through
  * completion queues (optionally after an injected execution latency and completion delay, and at the
  * costs of a named hardware cost model, below); rkeys,

@@ -2,6 +2,17 @@
  * The fabric over real RDMA: {@link io.remus.core.verbs.VerbsFabric} implements the fabric SPI
  * with the verbs API of {@code io.remus.verbs} (hardware NICs or Soft-RoCE).
  *
+ * In process 0 of two, on device {@code mlx5_0}:
+ * {@snippet :
+ * ClusterConfig config = ConfigSources.fromArgs("--nodes=10.0.0.1,10.0.0.2", "--node-id=0");
+ * try (VerbsFabric fabric = VerbsFabric.open(VerbsFabricOptions.cluster("mlx5_0", config, Duration.ofSeconds(30)));
+ *      RemusNode node = RemusNode.start(fabric, config);
+ *      ComputeThread t = node.newComputeThread()) {
+ *     long word = t.allocator().allocate(8, 1);   // on node 1, in the other process
+ *     t.write(word, 7);                           // an RDMA WRITE through mlx5_0
+ * }
+ * }
+ *
  * <p>One device context per process; each node a protection domain with its memory regions;
  * reliable connected queue pairs, one connection per compute-thread lane and peer (a loopback QP
  * for the node itself). Work request lists become one {@code ibv_post_send} of a preallocated

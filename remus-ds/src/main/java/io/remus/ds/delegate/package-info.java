@@ -15,6 +15,17 @@
  * reference, {@link io.remus.ds.delegate.Trust#release} drops it, and the trustee drops a property (closing it
  * when it is {@link java.lang.AutoCloseable}) with its last reference.
  *
+ * With {@code owner} the trustee's compute thread and {@code t} a client's:
+ * {@snippet :
+ * Trustee<long[]> trustee = Trustee.create(owner, 8, 4);       // 8 client places, 4 requests in flight each
+ * int total = trustee.entrust(new long[1]);
+ * trustee.register(1, (sum, delta) -> sum[0] += delta);         // operation 1: add, return the sum
+ * // owner's thread: while (running) trustee.serve(Duration.ofMillis(10));
+ * TrusteeClient client = TrusteeClient.connect(t, trustee.ptr());  // any thread, any node
+ * Trust<long[]> trust = client.trust(total);
+ * long sum = trust.apply(1, 5, Duration.ofSeconds(1));         // one round trip from another node
+ * }
+ *
  * <p>Costs per {@link io.remus.ds.delegate.Trust#apply}: from another node than the trustee's, 2 RDMA
  * WRITEs in one doorbell (1 round trip) and CPU polls of the client's own memory; from the trustee's
  * node, no RDMA operation; from a node without memory, 2 WRITEs and one READ per poll plus one. The

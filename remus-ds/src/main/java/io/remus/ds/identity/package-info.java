@@ -11,9 +11,9 @@
  * {@link io.remus.ds.identity.StructureIdentity#destroy}; a user meets this package as
  * {@link io.remus.ds.identity.WrongStructureException}:
  *
- * <pre>{@code
+ * {@snippet :
  * long ptr = MpmcScqQueue.create(thread, 64).ptr();
  * MpmcBoundedQueue.attach(other, ptr);   // WrongStructureException: ... is not a MpmcBoundedQueue: it is a MpmcScqQueue
- * }</pre>
+ * }
  */
 package io.remus.ds.identity;

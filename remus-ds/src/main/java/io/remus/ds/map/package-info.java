@@ -8,6 +8,16 @@
  * typed keys and values through {@link io.remus.ds.map.Codec}s (built in: {@code Long}, UTF-8
  * {@code String}, {@code byte[]}) at the same RDMA cost.
  *
+ * With {@code t} a compute thread of node 0 in a two-node cluster:
+ * {@snippet :
+ * try (EpochReclaimer reclaimer = new EpochReclaimer(t, t.allocator());
+ *      RemoteHashMap map = RemoteHashMap.create(t, reclaimer, 1, 1024, 64)) {  // node 1, 1024 buckets, values to 64 B
+ *     map.put(42L, "answer".getBytes(StandardCharsets.UTF_8));  // true: the key was new
+ *     byte[] value = map.get(42L);                               // 2 round trips; null when absent
+ *     map.remove(42L);
+ * }
+ * }
+ *
  * <p>A map is made like the objects of {@code io.remus.ds.object}: a creator calls
  * {@code RemoteHashMap.create(thread, reclaimer, node, buckets, maxValueBytes)} (or with
  * {@code maxKeyBytes} before {@code maxValueBytes}) and hands

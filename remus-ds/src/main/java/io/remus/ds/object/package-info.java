@@ -9,6 +9,16 @@
  * {@link io.remus.ds.object.LockedObject}, the blocking twin of the construction: the same sequential
  * objects kept in place under one remus-alock lock.
  *
+ * With {@code t} and {@code u} compute threads of nodes 0 and 1:
+ * {@snippet :
+ * try (RemoteCounter counter = RemoteCounter.create(t, 1, 0)) {   // on node 1, starting at 0
+ *     counter.fetchAndAdd(5);                                     // wait-free
+ *     long value = counter.read();                                // 5
+ *     RemoteCounter theirs = RemoteCounter.attach(u, counter.ptr());  // another thread's handle
+ *     theirs.close();
+ * }
+ * }
+ *
  * <p>Every object is created the same way: a creator calls {@code X.create(thread, node, ...)}, which
  * allocates the object's block with the thread's {@link io.remus.core.RemoteAllocator}, writes
  * it whole before its pointer is known, and returns the creator's handle; the creator hands

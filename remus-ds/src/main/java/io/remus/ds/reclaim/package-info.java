@@ -1,6 +1,18 @@
 /**
  * Remote memory reclamation: when a block that a data structure removed may be freed.
  *
+ * With {@code t} a compute thread of node 0 in a two-node cluster:
+ * {@snippet :
+ * try (Reclaimer reclaimer = new EpochReclaimer(t, t.allocator())) {
+ *     long block = t.allocator().allocate(64, 1);
+ *     try (Guard guard = reclaimer.enter()) {
+ *         // read the structure, unlink the block
+ *         reclaimer.retire(block, 64);    // freed once no guard that could have read it is open
+ *     }
+ *     reclaimer.reclaim();
+ * }
+ * }
+ *
  * <p>A data structure runs each operation inside a {@link io.remus.ds.reclaim.Guard}
  * ({@code try (Guard g = reclaimer.enter()) { ... }}) and hands every block it unlinked to
  * {@link io.remus.ds.reclaim.Reclaimer#retire(long, long)}; the reclaimer frees the block with the

@@ -15,6 +15,17 @@
  * home node the set was created on, and retire removed nodes through the thread's
  * {@link io.remus.ds.reclaim.Reclaimer}.
  *
+ * With {@code t} a compute thread of node 0 in a two-node cluster:
+ * {@snippet :
+ * try (EpochReclaimer reclaimer = new EpochReclaimer(t, t.allocator());
+ *      RemoteSet set = LockFreeSkipListSet.create(t, reclaimer, 1)) {   // on node 1
+ *     set.insert(42);      // true: it was absent
+ *     set.contains(42);    // true
+ *     set.remove(42);      // true: it was present
+ *     // another thread: LockFreeSkipListSet.attach(itsThread, itsReclaimer, set.ptr())
+ * }
+ * }
+ *
  * <p>Created as the objects of {@code io.remus.ds.object} are: a creator calls {@code X.create(...)}, which
  * allocates and writes the root and the head and tail sentinels before the root's pointer is known, and
  * hands {@code ptr()} to the others, each of which calls {@code X.attach(...)} with its own compute thread.

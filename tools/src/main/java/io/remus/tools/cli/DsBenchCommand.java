@@ -46,7 +46,7 @@ import java.util.function.UnaryOperator;
  * Exit status 0 on success, 1 when the run fails, 2 for bad flags.
  */
 @Command(name = "ds", mixinStandardHelpOptions = true, sortOptions = false, usageHelpAutoWidth = true,
-        description = {"Sets (lazy list, lock-free list) and the hash map under Remus' intset mix or YCSB A/B/C/D/F.",
+        description = {"Sets (lazy list, lock-free list, skip list) and the hash map under Remus' intset mix or YCSB A/B/C/D/F.",
                 "",
                 ClusterOptions.RULE + "on the structure node 0 creates, and node 0 prints one report and writes the "
                         + "files: counts and RDMA counts summed over the nodes, latency histograms merged; the other "

@@ -6,6 +6,7 @@ import io.remus.bench.structure.DsBenchmarkConfig;
 import io.remus.bench.structure.DsBenchmarkResult;
 import io.remus.bench.structure.DsRun;
 import io.remus.bench.structure.OpType;
+import io.remus.bench.structure.StructureKind;
 import io.remus.tools.report.ReportTable;
 
 import java.io.PrintWriter;
@@ -19,7 +20,7 @@ import static io.remus.tools.report.JsonText.str;
  * The outputs of {@code remus bench ds}, from one declaration of a run's and of an operation type's columns.
  * <p>
  * The default output: per run, its configuration and throughput, then one row per operation type (and one
- * for all of them) with counts, outcomes, latency percentiles and the compute threads' RDMA counts per
+ * for all of them) with counts, outcomes in words, latency percentiles and the compute threads' RDMA counts per
  * operation.
  * <p>
  * A sweep (a {@code --structure} or {@code --threads} list): the settings every run shares, then one row per
@@ -50,22 +51,47 @@ public final class DsFormat {
      * @param latency their latency
      * @param perOp   the compute threads' counts per operation
      */
-    private record OpRow(String name, long ops, long ok, LatencySummary latency, ToDoubleFunction<Cost> perOp) {
+    private record OpRow(String name, long ops, long ok, String outcomes, LatencySummary latency,
+                         ToDoubleFunction<Cost> perOp) {
         static List<OpRow> of(DsRun run) {
             DsBenchmarkResult r = run.result();
+            boolean map = r.config().structure() == StructureKind.HASH_MAP;
             List<OpRow> rows = new ArrayList<>();
             long ok = 0;
             for (OpType op : OpType.values()) {
                 ok += r.succeeded(op);
                 if (r.ops(op) > 0) {
                     LatencySummary l = run.latency().get(op);
-                    rows.add(new OpRow(op.label(), r.ops(op), r.succeeded(op), l == null ? NONE : l,
+                    rows.add(new OpRow(op.label(), r.ops(op), r.succeeded(op),
+                            inWords(op, map, r.succeeded(op), r.failed(op)), l == null ? NONE : l,
                             cost -> r.perOp(op, cost)));
                 }
             }
-            rows.add(new OpRow("all", r.ops(), ok, run.all() == null ? NONE : run.all(), r::perOp));
+            rows.add(new OpRow("all", r.ops(), ok, "-", run.all() == null ? NONE : run.all(), r::perOp));
             return rows;
         }
+    }
+
+    /**
+     * What an operation type's true and false results mean, in words: a lookup and a read-modify-write
+     * {@code found} or {@code missing} the key, an insert {@code inserted} it or found it {@code present}
+     * (a map's put {@code replaced} its value), a remove {@code removed} it or found it {@code absent}, an
+     * update {@code inserted} the key or {@code replaced} its value.
+     *
+     * @param op      the operation type
+     * @param map     whether the structure is the hash map
+     * @param trues   operations that returned true
+     * @param falses  operations that returned false
+     * @return the counts with their words, such as {@code 0 inserted, 37 replaced}
+     */
+    private static String inWords(OpType op, boolean map, long trues, long falses) {
+        String[] words = switch (op) {
+            case LOOKUP, RMW -> new String[] {"found", "missing"};
+            case INSERT -> new String[] {"inserted", map ? "replaced" : "present"};
+            case REMOVE -> new String[] {"removed", "absent"};
+            case UPDATE -> new String[] {"inserted", "replaced"};
+        };
+        return trues + " " + words[0] + ", " + falses + " " + words[1];
     }
 
     private static final ReportTable<OpRow> OP = opTable();
@@ -109,8 +135,8 @@ public final class DsFormat {
         ReportTable<OpRow> t = new ReportTable<OpRow>()
                 .column("op", "%-7s", OpRow::name)
                 .field("count", OpRow::ops).shown("ops", "%9d")
-                .field("true", OpRow::ok).shown("true", "%9d")
-                .field("false", o -> o.ops() - o.ok()).shown("false", "%9d")
+                .field("true", OpRow::ok).shown("outcomes", "%30s", OpRow::outcomes)
+                .field("false", o -> o.ops() - o.ok())
                 .field("latency_ns.p50", o -> o.latency().median()).shown("p50 us", "%9.1f", o -> us(o.latency().median()))
                 .field("latency_ns.p90", o -> o.latency().p90())
                 .field("latency_ns.p99", o -> o.latency().p99()).shown("p99 us", "%9.1f", o -> us(o.latency().p99()))

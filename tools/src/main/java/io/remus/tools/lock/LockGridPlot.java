@@ -13,6 +13,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -22,7 +23,8 @@ import java.util.TreeSet;
 /**
  * Draws the ALock paper's grid as a PNG with XChart: one panel per fabric and key count,
  * throughput (lock+unlock pairs/s, log scale) over p_local (falling left to right, as in the
- * paper), one line per lock kind. Repeated rows of a point are reduced to their median.
+ * paper), one line per lock kind. Repeated rows of a point are reduced to their median, which the title
+ * then says ({@link #title}).
  */
 public final class LockGridPlot {
     /** The height of one panel, in pixels. */
@@ -30,7 +32,7 @@ public final class LockGridPlot {
     /** Panels stack in one column up to this many, in two beyond. */
     public static final int ONE_COLUMN_MAX = 3;
     private static final List<String> KIND_ORDER = List.of("alock", "spin", "mcs", "alock-remote-only", "alock-parking");
-    private static final String TITLE = "lock+unlock throughput over p_local (median of repeated runs)";
+    private static final String TITLE = "lock+unlock throughput over p_local";
 
     private LockGridPlot() {
     }
@@ -57,7 +59,28 @@ public final class LockGridPlot {
      */
     public static BufferedImage draw(List<LockCsv.Row> rows) {
         List<CategoryChart> charts = panels(rows);
-        return PngCharts.stack(TITLE, charts, charts.size() > ONE_COLUMN_MAX ? 2 : 1);
+        return PngCharts.stack(title(rows), charts, charts.size() > ONE_COLUMN_MAX ? 2 : 1);
+    }
+
+    /**
+     * The grid's title: what it plots and, when a point (a fabric, key count, lock kind and p_local) has
+     * several rows, that each point is their median, with how many there were.
+     *
+     * @param rows rows of {@link LockCsv}
+     * @return {@code lock+unlock throughput over p_local}, then {@code (median of N runs per point)} when every
+     *         point has N rows, N above 1, or {@code (median of up to N runs per point)} when they differ
+     */
+    public static String title(List<LockCsv.Row> rows) {
+        Map<List<Object>, Integer> runs = new HashMap<>();
+        for (LockCsv.Row r : rows) {
+            runs.merge(List.of(r.fabric(), r.keys(), r.lock(), r.pLocal()), 1, Integer::sum);
+        }
+        int most = runs.values().stream().mapToInt(Integer::intValue).max().orElse(0);
+        int least = runs.values().stream().mapToInt(Integer::intValue).min().orElse(0);
+        if (most <= 1) {
+            return TITLE;
+        }
+        return TITLE + " (median of " + (least == most ? "" : "up to ") + most + " runs per point)";
     }
 
     /**

@@ -9,11 +9,13 @@ import org.knowm.xchart.style.Styler;
 import javax.imageio.ImageIO;
 import java.awt.Color;
 import java.awt.Font;
+import java.awt.FontMetrics;
 import java.awt.Graphics2D;
 import java.awt.RenderingHints;
 import java.awt.image.BufferedImage;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -29,9 +31,14 @@ public final class PngCharts {
     static final Color[] PALETTE = {new Color(0xd62728), new Color(0x1f77b4), new Color(0x2ca02c),
             new Color(0x9467bd), new Color(0x8c564b), new Color(0xff7f0e), new Color(0xe377c2), new Color(0x7f7f7f),
             new Color(0x17becf), new Color(0xbcbd22)};
-    /** The height of the title row above stacked charts, in pixels. */
+    /** The height of the title row above stacked charts when the title fits one line, in pixels. */
     public static final int TITLE_HEIGHT = 36;
+    /** The height of each further line of a title that {@link #stack} wraps, in pixels. */
+    public static final int TITLE_LINE_HEIGHT = 20;
     private static final String FONT = Font.SANS_SERIF;
+    private static final Font TITLE_FONT = new Font(FONT, Font.BOLD, 16);
+    /** The least room left and right of a stacked image's title, in pixels. */
+    private static final int TITLE_MARGIN = 4;
     /** Log-axis labels as plain numbers with thousands separators (XChart's default is 1E6 above 1000). */
     private static final String LOG_AXIS_PATTERN = "#,##0.###";
 
@@ -101,7 +108,9 @@ public final class PngCharts {
     }
 
     /**
-     * Stacks charts into one image: a title row, then the charts in {@code columns} columns, row by row.
+     * Stacks charts into one image: a title row, then the charts in {@code columns} columns, row by row. A title
+     * wider than the image is broken into lines ({@link #titleLines}), each adding {@link #TITLE_LINE_HEIGHT}
+     * pixels to the title row.
      *
      * @param title   the title above all charts, or null for none
      * @param charts  the charts, all of the same size
@@ -117,18 +126,20 @@ public final class PngCharts {
         int h = charts.getFirst().getHeight();
         int cols = Math.min(columns, charts.size());
         int rows = (charts.size() + cols - 1) / cols;
-        int top = title == null ? 0 : TITLE_HEIGHT;
+        List<String> lines = title == null ? List.of() : titleLines(title, cols * w);
+        int top = lines.isEmpty() ? 0 : TITLE_HEIGHT + (lines.size() - 1) * TITLE_LINE_HEIGHT;
         BufferedImage image = new BufferedImage(cols * w, top + rows * h, BufferedImage.TYPE_INT_RGB);
         Graphics2D g = image.createGraphics();
         try {
             g.setColor(Color.WHITE);
             g.fillRect(0, 0, image.getWidth(), image.getHeight());
-            if (title != null) {
-                g.setRenderingHint(RenderingHints.KEY_TEXT_ANTIALIASING, RenderingHints.VALUE_TEXT_ANTIALIAS_ON);
-                g.setFont(new Font(FONT, Font.BOLD, 16));
-                g.setColor(Color.BLACK);
-                int width = g.getFontMetrics().stringWidth(title);
-                g.drawString(title, Math.max(4, (image.getWidth() - width) / 2), TITLE_HEIGHT - 12);
+            g.setRenderingHint(RenderingHints.KEY_TEXT_ANTIALIASING, RenderingHints.VALUE_TEXT_ANTIALIAS_ON);
+            g.setFont(TITLE_FONT);
+            g.setColor(Color.BLACK);
+            for (int i = 0; i < lines.size(); i++) {
+                int width = g.getFontMetrics().stringWidth(lines.get(i));
+                g.drawString(lines.get(i), Math.max(TITLE_MARGIN, (image.getWidth() - width) / 2),
+                        TITLE_HEIGHT - 12 + i * TITLE_LINE_HEIGHT);
             }
             for (int i = 0; i < charts.size(); i++) {
                 g.drawImage(image(charts.get(i)), (i % cols) * w, top + (i / cols) * h, null);
@@ -137,6 +148,42 @@ public final class PngCharts {
             g.dispose();
         }
         return image;
+    }
+
+    /**
+     * Breaks a stacked image's title into lines that each fit {@code width} pixels in the title font, between
+     * words, filling each line as far as it goes; a word wider than the line stands on a line of its own.
+     *
+     * @param title the title
+     * @param width the image's width, in pixels
+     * @return the lines, top to bottom, at least one
+     */
+    public static List<String> titleLines(String title, int width) {
+        BufferedImage scratch = new BufferedImage(1, 1, BufferedImage.TYPE_INT_RGB);
+        Graphics2D g = scratch.createGraphics();
+        try {
+            g.setRenderingHint(RenderingHints.KEY_TEXT_ANTIALIASING, RenderingHints.VALUE_TEXT_ANTIALIAS_ON);
+            g.setFont(TITLE_FONT);
+            return titleLines(title, g.getFontMetrics(), width - 2 * TITLE_MARGIN);
+        } finally {
+            g.dispose();
+        }
+    }
+
+    private static List<String> titleLines(String title, FontMetrics metrics, int room) {
+        List<String> lines = new ArrayList<>();
+        String line = null;
+        for (String word : title.split(" ")) {
+            String longer = line == null ? word : line + " " + word;
+            if (line != null && metrics.stringWidth(longer) > room) {
+                lines.add(line);
+                line = word;
+            } else {
+                line = longer;
+            }
+        }
+        lines.add(line);
+        return lines;
     }
 
     /**

@@ -164,6 +164,32 @@ class DsBenchCommandTest {
     }
 
     @Test
+    void shouldNameEveryStructureInTheHelpDescription() {
+        RemusRun r = RemusRun.of("bench", "ds", "--help");
+        assertEquals(0, r.exit(), r.err());
+        String description = line(r.out(), "Sets ");
+        for (String structure : List.of("lazy list", "lock-free list", "skip list", "hash map")) {
+            assertTrue(description.contains(structure), structure + " in\n" + description);
+        }
+    }
+
+    @Test
+    void shouldSayInWordsWhatAnUpdateAndTheOtherOperationsDid() {
+        RemusRun r = RemusRun.of("bench", "ds", "--fabric", "sim", "--structure", "hash-map", "--ycsb", "A",
+                "--num-ops", "200", "--key-ub", "63", "--threads", "1");
+        assertEquals(0, r.exit(), r.err());
+        String update = line(r.out(), "  update ");
+        assertTrue(update.matches(".* 0 inserted, \\d+ replaced .*"), "every key was loaded: " + update);
+        assertTrue(line(r.out(), "  lookup ").matches(".* \\d+ found, 0 missing .*"), r.out());
+        assertFalse(r.out().contains(" true "), r.out());
+        assertTrue(line(r.out(), "  op ").contains("outcomes"), r.out());
+    }
+
+    private static String line(String out, String start) {
+        return out.lines().filter(l -> l.startsWith(start)).findFirst().orElseThrow(() -> new AssertionError(start + " in\n" + out));
+    }
+
+    @Test
     void shouldRefuseAnUnwritableMetricsFileBeforeRunning(@TempDir Path dir) {
         Path file = dir.resolve("missing").resolve("metrics.txt");
         RemusRun r = RemusRun.of("bench", "ds", "--fabric", "sim", "--metrics", file.toString());

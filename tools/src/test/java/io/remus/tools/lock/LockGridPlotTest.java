@@ -72,6 +72,17 @@ class LockGridPlotTest {
     }
 
     @Test
+    void shouldSayMedianInTheTitleOnlyWhenAPointHadSeveralRuns() {
+        String single = LockGridPlot.title(LockCsv.parse(List.of(row("alock", 1, 10, 7e6), row("spin", 1, 10, 3e5),
+                row("alock", 0.5, 10, 2e6))));
+        assertEquals("lock+unlock throughput over p_local", single);
+        assertEquals("lock+unlock throughput over p_local (median of up to 3 runs per point)",
+                LockGridPlot.title(LockCsv.parse(grid())));
+        assertEquals("lock+unlock throughput over p_local (median of 2 runs per point)",
+                LockGridPlot.title(LockCsv.parse(List.of(row("alock", 1, 10, 7e6), row("alock", 1, 10, 6e6)))));
+    }
+
+    @Test
     void shouldRejectARowWithTheWrongFieldCountNamingTheLine() {
         BadArgumentException e = assertThrows(BadArgumentException.class,
                 () -> LockCsv.parse(List.of("# comment", "sim,alock,2")));

@@ -51,4 +51,38 @@ class PngChartsTest {
         assertEquals(200, untitled.getHeight());
         assertThrows(BadArgumentException.class, () -> PngCharts.stack("t", List.of(), 1));
     }
+
+    /** A title as {@code remus experiment kv --plot} writes it. */
+    static final String KV_TITLE = "remus experiment kv, sim (connectx5), 2 nodes x 4 threads, 10000 keys of 64 B, "
+            + "zipf 0.99, p-local 0.75, 10.0 s";
+
+    @Test
+    void shouldWrapATitleWiderThanTheImageIntoLinesThatFitAndGrowTheTitleRow() {
+        BufferedImage image = PngCharts.stack(KV_TITLE, List.of(chart(PngCharts.WIDTH, 200)), 1);
+        int top = image.getHeight() - 200;
+        assertTrue(top > PngCharts.TITLE_HEIGHT, "a second line of title: " + top + " pixels");
+        for (int y = 0; y < top; y++) {
+            for (int x : new int[] {0, 1, 2, image.getWidth() - 3, image.getWidth() - 2, image.getWidth() - 1}) {
+                assertEquals(0xffffff, image.getRGB(x, y) & 0xffffff, "title ink at the image's edge, x " + x + " y " + y);
+            }
+        }
+        int inkRows = 0;
+        for (int y = PngCharts.TITLE_HEIGHT; y < top; y++) {
+            for (int x = 0; x < image.getWidth(); x++) {
+                if ((image.getRGB(x, y) & 0xffffff) != 0xffffff) {
+                    inkRows++;
+                    break;
+                }
+            }
+        }
+        assertTrue(inkRows > 5, "the second line is drawn: " + inkRows + " rows with ink");
+    }
+
+    @Test
+    void shouldBreakTheTitleBetweenWordsKeepingEveryWord() {
+        List<String> lines = PngCharts.titleLines(KV_TITLE, PngCharts.WIDTH);
+        assertTrue(lines.size() > 1, lines.toString());
+        assertEquals(KV_TITLE, String.join(" ", lines));
+        assertEquals(List.of("title"), PngCharts.titleLines("title", PngCharts.WIDTH));
+    }
 }

@@ -79,7 +79,7 @@ class NoNarrationTest {
 
     @Test
     void shouldFindNoNarrationWhenScanningTheRepository() throws IOException {
-        Path root = repositoryRoot();
+        Path root = Repository.root();
         List<String> hits = new ArrayList<>();
         List<Path> scanned = new ArrayList<>();
         Files.walkFileTree(root, new SimpleFileVisitor<>() {
@@ -139,20 +139,5 @@ class NoNarrationTest {
             byte[] head = in.readNBytes(2);
             return head.length == 2 && head[0] == '#' && head[1] == '!';
         }
-    }
-
-    /** Walks up from the working directory (maven runs tests in the module's) to the checkout's root. */
-    private static Path repositoryRoot() throws IOException {
-        for (Path dir = Path.of("").toAbsolutePath(); dir != null; dir = dir.getParent()) {
-            if (Files.exists(dir.resolve(".git"))) {
-                return dir;
-            }
-            Path pom = dir.resolve("pom.xml");
-            if (Files.isRegularFile(pom) && Files.readString(pom).contains("<module>tools</module>")) {
-                return dir;
-            }
-        }
-        throw new AssertionError("no repository root (a .git or the parent pom.xml) above "
-                + Path.of("").toAbsolutePath());
     }
 }
