@@ -4,6 +4,15 @@
  * with {@code RemusCluster} and {@code --fabric=shm --shm.dir=DIR} ({@code REMUS_FABRIC=shm},
  * {@code REMUS_SHM_DIR}).
  *
+ * {@snippet :
+ * // Each process, e.g. under mpirun -np 4 (rank and size from Open MPI), with one fresh directory per job:
+ * try (RemusCluster cluster = RemusCluster.join("--fabric=shm", "--shm.dir=/dev/shm/job-1")) {
+ *     ComputeThread t = cluster.computeThread();
+ *     long word = t.allocator().allocate(8, 0);   // in a file of node 0, mapped by every process that targets it
+ *     t.fetchAndAdd(word, 1);                      // the processor's atomic on the mapped word
+ * }
+ * }
+ *
  * <h2>Memory</h2>
  * Every registration that a node allocates ({@code FabricNode.allocate}) is a file of the cluster's
  * directory, mapped with {@link java.nio.channels.FileChannel#map(java.nio.channels.FileChannel.MapMode,

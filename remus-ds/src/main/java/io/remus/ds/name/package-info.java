@@ -9,7 +9,7 @@
  * {@link io.remus.core.error.NameDirectoryFullException}; a wait for a name that nobody publishes in time a
  * {@link io.remus.core.error.NameNotPublishedException}.
  *
- * <pre>{@code
+ * {@snippet :
  * NamedStructures names = NamedStructures.open(thread);        // the first memory node's directory
  * RemoteCounter hits = names.counter("hits", 0, 0);            // every process runs the same line
  * MpmcScqQueue jobs = names.scqQueue("jobs", 1024);
@@ -18,6 +18,6 @@
  *         ptr -> LockFreeListSet.attach(thread, reclaimer, ptr),
  *         LockFreeListSet::ptr, LockFreeListSet::destroy);
  * names.counter("jobs", 0, 0);   // WrongNamedStructureException: ... the name "jobs" is bound to a MpmcScqQueue
- * }</pre>
+ * }
  */
 package io.remus.ds.name;

@@ -49,6 +49,7 @@ class PackageExamplesTest {
             Map.entry("io.remus.ds.delegate", "io.remus.core.ComputeThread owner, " + T),
             Map.entry("io.remus.ds.identity", "io.remus.core.ComputeThread thread, io.remus.core.ComputeThread other"),
             Map.entry("io.remus.ds.map", T),
+            Map.entry("io.remus.ds.name", "io.remus.core.ComputeThread thread, io.remus.ds.reclaim.Reclaimer reclaimer"),
             Map.entry("io.remus.ds.object", T + ", io.remus.core.ComputeThread u"),
             Map.entry("io.remus.ds.queue", T + ", io.remus.core.ComputeThread u"),
             Map.entry("io.remus.ds.reclaim", T),
@@ -103,10 +104,10 @@ class PackageExamplesTest {
         List<String> packages = pkg.equals("io.remus.verbs") || pkg.equals("io.remus.core.fabric")
                 ? List.of(pkg, "io.remus.core.sim")
                 : List.of("io.remus.core", "io.remus.core.config", "io.remus.core.error", "io.remus.core.memory",
-                        "io.remus.core.rpc", "io.remus.core.sim", "io.remus.core.verbs", "io.remus.alock", "io.remus.alock.kind",
+                        "io.remus.core.rpc", "io.remus.core.shm", "io.remus.core.sim", "io.remus.core.verbs", "io.remus.alock", "io.remus.alock.kind",
                         "io.remus.alock.spin", "io.remus.alock.mcs", "io.remus.alock.asymmetric", "io.remus.alock.queue",
                         "io.remus.alock.table", "io.remus.check", "io.remus.check.spec", "io.remus.ds.delegate",
-                        "io.remus.ds.identity", "io.remus.ds.map", "io.remus.ds.object", "io.remus.ds.queue",
+                        "io.remus.ds.identity", "io.remus.ds.map", "io.remus.ds.name", "io.remus.ds.object", "io.remus.ds.queue",
                         "io.remus.ds.reclaim", "io.remus.ds.set");
         StringBuilder b = new StringBuilder();
         for (String p : packages) {
