@@ -20,8 +20,9 @@ import java.util.concurrent.locks.LockSupport;
 
 /**
  * The memory a node exposes: {@code segmentCount} registered, published segments of
- * {@code segmentSize} bytes, laid out as {@link ControlBlock} describes. Its CPU never touches the
- * shared words after setup except to watch the shutdown count.
+ * {@code segmentSize} bytes, laid out as {@link ControlBlock} describes. The segments are published
+ * together ({@link FabricNode#publishAll}): a peer sees none of them or all of them. Its CPU never
+ * touches the shared words after setup except to watch the shutdown count.
  */
 public final class MemoryNode implements AutoCloseable {
     private static final VarHandle WORD = ValueLayout.JAVA_LONG.varHandle();
@@ -30,7 +31,7 @@ public final class MemoryNode implements AutoCloseable {
     private final NodeRange computeNodes;
 
     /**
-     * Allocates, initializes and publishes the node's segments.
+     * Allocates and initializes the node's segments, then publishes them all in one publication.
      *
      * @param node   the fabric node
      * @param config the configuration (segment size and count)
@@ -42,9 +43,7 @@ public final class MemoryNode implements AutoCloseable {
             WORD.setVolatile(m.segment(), ControlBlock.WATERMARK, ControlBlock.heapStart(i, config.nodes().size()));
             list.add(m);
         }
-        for (RegisteredMemory m : list) {
-            node.publish(m);
-        }
+        node.publishAll(list);
         this.segments = List.copyOf(list);
         this.computeNodes = config.computeNodes();
     }
