@@ -2,6 +2,7 @@ package io.remus.core;
 
 import io.remus.core.config.ClusterConfig;
 import io.remus.core.config.NodeRange;
+import io.remus.core.error.BadArgumentException;
 import io.remus.core.fabric.Fabric;
 import io.remus.core.fabric.FabricNode;
 import io.remus.core.fabric.RegisteredMemory;
@@ -21,6 +22,8 @@ import java.util.function.Function;
 import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -106,6 +109,41 @@ class PeerSegmentsTest {
                 for (int i = 0; i < blocks; i++) {
                     t.allocator().allocate(8000, 0);
                 }
+            } finally {
+                node.close();
+            }
+        }
+    }
+
+    @ParameterizedTest
+    @MethodSource("fabrics")
+    void shouldRefuseAndLookAgainWhenMemoryNodeShowsSomeOfItsSegments(Function<SimOptions, Fabric> make) {
+        try (Fabric home = make.apply(SimOptions.defaults()); Fabric peer = peerView(home);
+             RemusNode computeNode = RemusNode.start(peer, config().withNodeId(1));
+             ComputeThread t = computeNode.newComputeThread()) {
+            FabricNode node = home.open(0);
+            try {
+                List<RegisteredMemory> segments = new ArrayList<>();
+                for (int i = 0; i < SEGMENTS; i++) {
+                    segments.add(node.allocate(config().segmentSize()));
+                }
+                long first = RemotePtr.of(0, segments.get(0).address() + 4096);
+                long last = RemotePtr.of(0, segments.get(SEGMENTS - 1).address() + 4096);
+                node.publish(segments.get(0));
+                BadArgumentException some = assertThrows(BadArgumentException.class, () -> t.segmentCount(0));
+                assertTrue(some.getMessage().contains("publishes 1 of its " + SEGMENTS + " segments"), some.getMessage());
+                assertFalse(t.isPublished(first, 8), "a node that shows some of its segments is not published yet");
+                assertThrows(BadArgumentException.class, () -> t.read(first));
+                for (int i = 1; i < SEGMENTS; i++) {
+                    node.publish(segments.get(i));
+                }
+                assertEquals(SEGMENTS, t.segmentCount(0), "the thread looks again once the node shows every segment");
+                assertTrue(t.isPublished(last, 8));
+                t.write(last, 7);
+                assertEquals(7, t.read(last));
+                BadArgumentException beyond = assertThrows(BadArgumentException.class, () -> t.segmentBase(0, SEGMENTS));
+                assertTrue(beyond.getMessage().contains("segment " + SEGMENTS + " of node 0"), beyond.getMessage());
+                assertThrows(BadArgumentException.class, () -> t.segmentLength(0, -1));
             } finally {
                 node.close();
             }
