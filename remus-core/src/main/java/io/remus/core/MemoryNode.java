@@ -35,15 +35,29 @@ public final class MemoryNode implements AutoCloseable {
      *
      * @param node   the fabric node
      * @param config the configuration (segment size and count)
+     * @throws RuntimeException what the fabric node threw when a segment could not be allocated or the
+     *                          segments could not be published, after closing the segments allocated
+     *                          so far: a refused memory node holds and publishes nothing
      */
     public MemoryNode(FabricNode node, ClusterConfig config) {
         List<RegisteredMemory> list = new ArrayList<>();
-        for (int i = 0; i < config.segmentCount(); i++) {
-            RegisteredMemory m = node.allocate(config.segmentSize());
-            WORD.setVolatile(m.segment(), ControlBlock.WATERMARK, ControlBlock.heapStart(i, config.nodes().size()));
-            list.add(m);
+        try {
+            for (int i = 0; i < config.segmentCount(); i++) {
+                RegisteredMemory m = node.allocate(config.segmentSize());
+                list.add(m);
+                WORD.setVolatile(m.segment(), ControlBlock.WATERMARK, ControlBlock.heapStart(i, config.nodes().size()));
+            }
+            node.publishAll(list);
+        } catch (RuntimeException e) {
+            for (RegisteredMemory m : list) {
+                try {
+                    m.close();
+                } catch (RuntimeException again) {
+                    e.addSuppressed(again);
+                }
+            }
+            throw e;
         }
-        node.publishAll(list);
         this.segments = List.copyOf(list);
         this.computeNodes = config.computeNodes();
     }
