@@ -666,10 +666,15 @@ public final class ComputeThread implements AutoCloseable {
     // ---------------------------------------------------------------- directory
 
     /**
-     * Counts the segments a node publishes.
+     * Counts the segments a node publishes. A node's published regions are read from the fabric on the
+     * thread's first look at the node and kept from then on; a memory node's only once they are all its
+     * {@code segmentCount} segments (it publishes them together, see {@link MemoryNode}). Allocates
+     * nothing and makes no RDMA operation after that first look.
      *
      * @param nodeId a node of the cluster
      * @return how many segments it publishes
+     * @throws BadArgumentException naming the node when it is outside the cluster, publishes no memory, or
+     *                              is a memory node that shows fewer than {@code segmentCount} segments
      */
     public int segmentCount(int nodeId) {
         return regionsOf(nodeId).length;
@@ -681,9 +686,11 @@ public final class ComputeThread implements AutoCloseable {
      * @param nodeId  a node of the cluster
      * @param segment a segment index below {@link #segmentCount(int)}
      * @return a pointer to the segment's first byte
+     * @throws BadArgumentException as {@link #segmentCount(int)} does, or naming {@code segment} when it is
+     *                              not below the node's segment count
      */
     public long segmentBase(int nodeId, int segment) {
-        return RemotePtr.of(nodeId, regionsOf(nodeId)[segment].address());
+        return RemotePtr.of(nodeId, segmentOf(nodeId, segment).address());
     }
 
     /**
@@ -692,9 +699,10 @@ public final class ComputeThread implements AutoCloseable {
      * @param nodeId  a node of the cluster
      * @param segment a segment index below {@link #segmentCount(int)}
      * @return the segment's length in bytes
+     * @throws BadArgumentException as {@link #segmentBase(int, int)} does
      */
     public long segmentLength(int nodeId, int segment) {
-        return regionsOf(nodeId)[segment].length();
+        return segmentOf(nodeId, segment).length();
     }
 
     /**
@@ -704,8 +712,9 @@ public final class ComputeThread implements AutoCloseable {
      *
      * @param ptr    any word
      * @param length bytes from {@code ptr}
-     * @return true when an operation on the range would be posted; false for a node outside the cluster or
-     *         publishing no memory, a range outside every published segment, or a length that is not positive
+     * @return true when an operation on the range would be posted; false for a node outside the cluster,
+     *         publishing no memory or (a memory node) fewer than {@code segmentCount} segments, a range outside
+     *         every published segment, or a length that is not positive
      */
     public boolean isPublished(long ptr, long length) {
         int nodeId = RemotePtr.node(ptr);
@@ -714,10 +723,10 @@ public final class ComputeThread implements AutoCloseable {
         }
         RemoteRegion[] rs = (RemoteRegion[]) REGIONS.getAcquire(regions, nodeId);
         if (rs == null) {
-            if (fabric.publishedRegions(nodeId).isEmpty()) {
+            rs = lookUpRegions(nodeId);
+            if (rs.length < expectedRegions(nodeId)) {
                 return false;
             }
-            rs = regionsOf(nodeId);
         }
         long address = RemotePtr.address(ptr);
         for (RemoteRegion r : rs) {
@@ -802,13 +811,44 @@ public final class ComputeThread implements AutoCloseable {
         }
         RemoteRegion[] rs = (RemoteRegion[]) REGIONS.getAcquire(regions, nodeId);
         if (rs == null) {
-            rs = fabric.publishedRegions(nodeId).toArray(RemoteRegion[]::new);
+            rs = lookUpRegions(nodeId);
             if (rs.length == 0) {
                 throw new BadArgumentException("node " + nodeId + " publishes no memory");
             }
+            if (rs.length < expectedRegions(nodeId)) {
+                throw new BadArgumentException("memory node " + nodeId + " publishes " + rs.length + " of its "
+                        + expectedRegions(nodeId) + " segments (segment.count): it has not published them yet, or its"
+                        + " segment.count differs from node " + self + "'s");
+            }
+        }
+        return rs;
+    }
+
+    private RemoteRegion segmentOf(int nodeId, int segment) {
+        RemoteRegion[] rs = regionsOf(nodeId);
+        if (segment < 0 || segment >= rs.length) {
+            throw new BadArgumentException("segment " + segment + " of node " + nodeId + " does not exist: it publishes "
+                    + rs.length + " segment(s)");
+        }
+        return rs[segment];
+    }
+
+    /**
+     * Reads what node {@code nodeId} publishes from the fabric, and keeps it for every later look when it is
+     * complete: at least {@link #expectedRegions} regions. An incomplete list is returned and not kept, so
+     * the next look reads the fabric again.
+     */
+    private RemoteRegion[] lookUpRegions(int nodeId) {
+        RemoteRegion[] rs = fabric.publishedRegions(nodeId).toArray(RemoteRegion[]::new);
+        if (rs.length > 0 && rs.length >= expectedRegions(nodeId)) {
             REGIONS.setRelease(regions, nodeId, rs);
         }
         return rs;
+    }
+
+    /** {@return the regions a complete view of node {@code nodeId} has: a memory node's segment count, else 1} */
+    private int expectedRegions(int nodeId) {
+        return config.memoryNodes().contains(nodeId) ? config.segmentCount() : 1;
     }
 
     void confined() {

@@ -20,8 +20,9 @@ import java.util.concurrent.locks.LockSupport;
 
 /**
  * The memory a node exposes: {@code segmentCount} registered, published segments of
- * {@code segmentSize} bytes, laid out as {@link ControlBlock} describes. Its CPU never touches the
- * shared words after setup except to watch the shutdown count.
+ * {@code segmentSize} bytes, laid out as {@link ControlBlock} describes. The segments are published
+ * together ({@link FabricNode#publishAll}): a peer sees none of them or all of them. Its CPU never
+ * touches the shared words after setup except to watch the shutdown count.
  */
 public final class MemoryNode implements AutoCloseable {
     private static final VarHandle WORD = ValueLayout.JAVA_LONG.varHandle();
@@ -30,20 +31,32 @@ public final class MemoryNode implements AutoCloseable {
     private final NodeRange computeNodes;
 
     /**
-     * Allocates, initializes and publishes the node's segments.
+     * Allocates and initializes the node's segments, then publishes them all in one publication.
      *
      * @param node   the fabric node
      * @param config the configuration (segment size and count)
+     * @throws RuntimeException what the fabric node threw when a segment could not be allocated or the
+     *                          segments could not be published, after closing the segments allocated
+     *                          so far: a refused memory node holds and publishes nothing
      */
     public MemoryNode(FabricNode node, ClusterConfig config) {
         List<RegisteredMemory> list = new ArrayList<>();
-        for (int i = 0; i < config.segmentCount(); i++) {
-            RegisteredMemory m = node.allocate(config.segmentSize());
-            WORD.setVolatile(m.segment(), ControlBlock.WATERMARK, ControlBlock.heapStart(i, config.nodes().size()));
-            list.add(m);
-        }
-        for (RegisteredMemory m : list) {
-            node.publish(m);
+        try {
+            for (int i = 0; i < config.segmentCount(); i++) {
+                RegisteredMemory m = node.allocate(config.segmentSize());
+                list.add(m);
+                WORD.setVolatile(m.segment(), ControlBlock.WATERMARK, ControlBlock.heapStart(i, config.nodes().size()));
+            }
+            node.publishAll(list);
+        } catch (RuntimeException e) {
+            for (RegisteredMemory m : list) {
+                try {
+                    m.close();
+                } catch (RuntimeException again) {
+                    e.addSuppressed(again);
+                }
+            }
+            throw e;
         }
         this.segments = List.copyOf(list);
         this.computeNodes = config.computeNodes();

@@ -744,7 +744,8 @@ public final class RemusCluster implements AutoCloseable {
     }
 
     /**
-     * Waits until every memory node of {@code config} published its memory on {@code fabric}.
+     * Waits until every memory node of {@code config} published its memory on {@code fabric}: all
+     * {@code segmentCount} segments, as {@link ComputeThread} needs to see them.
      *
      * @param left    what is left of the join timeout
      * @param timeout the join timeout, for the message
@@ -762,7 +763,7 @@ public final class RemusCluster implements AutoCloseable {
             for (var it = waiting.iterator(); it.hasNext(); ) {
                 int peer = it.next();
                 try {
-                    if (!fabric.publishedRegions(peer).isEmpty()) {
+                    if (fabric.publishedRegions(peer).size() >= config.segmentCount()) {
                         it.remove();
                         errors.remove(peer);
                     }

@@ -79,7 +79,7 @@ final class CountingFabricNode implements FabricNode {
     }
 
     @Override
-    public void publish(RegisteredMemory memory) {
+    public void publishAll(java.util.List<? extends RegisteredMemory> memories) {
         throw new UnsupportedOperationException();
     }
 

@@ -4,6 +4,7 @@ import io.remus.core.config.ClusterConfig;
 import io.remus.core.error.BadArgumentException;
 import io.remus.core.error.RemoteTimeoutException;
 import io.remus.core.error.RemusException;
+import io.remus.core.fabric.FabricNode;
 import io.remus.core.memory.RemotePtr;
 import io.remus.core.sim.SimFabric;
 import org.junit.jupiter.api.Test;
@@ -81,6 +82,18 @@ class RemusClusterTest {
                 assertTrue(e.getMessage().contains("node(s) [1, 2] of 3"), e.getMessage());
                 assertTrue(e.getMessage().contains("b:18516, c:18517"), e.getMessage());
             }
+        }
+    }
+
+    @Test
+    void shouldNotJoinWhileAMemoryNodeShowsSomeOfItsSegments() {
+        try (SimFabric fabric = new SimFabric()) {
+            FabricNode peer = fabric.open(1);
+            peer.publish(peer.allocate(64 << 10));
+            RemoteTimeoutException e = assertThrows(RemoteTimeoutException.class, () -> RemusCluster.builder().fabric(fabric)
+                    .args("--nodes=a,b", "--node-id=0", "--segment.size=64K", "--segment.count=2")
+                    .joinTimeout(Duration.ofMillis(200)).join());
+            assertTrue(e.getMessage().contains("node(s) [1] of 2"), e.getMessage());
         }
     }
 

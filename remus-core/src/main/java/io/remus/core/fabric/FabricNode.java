@@ -5,6 +5,7 @@ import io.remus.core.error.CompletionStatus;
 
 import java.lang.foreign.MemorySegment;
 import java.time.Duration;
+import java.util.List;
 
 /**
  * One node of a fabric: its NIC, protection domain and registered memory.
@@ -35,11 +36,30 @@ public interface FabricNode extends AutoCloseable {
     RegisteredMemory register(MemorySegment segment);
 
     /**
-     * Makes a registration reachable by peers through {@link Fabric#publishedRegions(int)}.
+     * Makes a registration reachable by peers through {@link Fabric#publishedRegions(int)}: as
+     * {@link #publishAll} of the one registration.
      *
      * @param memory a registration of this node
+     * @throws io.remus.core.error.BadArgumentException when it is not a registration of this node
      */
-    void publish(RegisteredMemory memory);
+    default void publish(RegisteredMemory memory) {
+        publishAll(List.of(memory));
+    }
+
+    /**
+     * Makes registrations reachable by peers through {@link Fabric#publishedRegions(int)} in one step: a
+     * peer, in this process or another, sees none of them or all of them, after the node's earlier
+     * publications and in list order, never some of them. Every registration is checked before any is
+     * published, so a refused call publishes nothing. Blocking only in the fabric's own set-up work (the
+     * shared-memory fabric rewrites a file, verbs its region table); no RDMA operation.
+     *
+     * @param memories registrations of this node; an empty list publishes nothing
+     * @throws NullPointerException               when the list is null
+     * @throws io.remus.core.error.BadArgumentException naming it when one is null or not a registration of this node (the
+     *                                            shared-memory fabric also refuses a closed one), or
+     *                                            (verbs) the region table has no room for them all
+     */
+    void publishAll(List<? extends RegisteredMemory> memories);
 
     /**
      * Creates a completion queue.

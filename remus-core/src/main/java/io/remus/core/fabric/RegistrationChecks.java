@@ -21,6 +21,21 @@ public final class RegistrationChecks {
     }
 
     /**
+     * Refuses a publication of a registration that is not the publishing node's own, naming it.
+     *
+     * @param nodeId the publishing node
+     * @param memory the registration refused, or null
+     * @param open   whether the node publishes only open registrations (the message says so)
+     * @return the exception to throw
+     */
+    public static BadArgumentException notOwnRegistration(int nodeId, RegisteredMemory memory, boolean open) {
+        String which = memory == null ? "null"
+                : "the registration [0x" + Long.toHexString(memory.address()) + ", +" + memory.length() + ")";
+        return new BadArgumentException("node " + nodeId + " can only publish its own " + (open ? "open " : "")
+                + "registrations, got " + which);
+    }
+
+    /**
      * Allocates memory that a fabric node will register: refused before allocating when it is
      * more than this machine's physical memory (registered memory is pinned, and the allocation
      * is zeroed, so it must fit in RAM), and a typed error where the allocation fails.

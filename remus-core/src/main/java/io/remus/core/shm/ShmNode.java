@@ -156,19 +156,33 @@ final class ShmNode implements FabricNode {
     }
 
     @Override
-    public synchronized void publish(RegisteredMemory memory) {
+    public synchronized void publishAll(List<? extends RegisteredMemory> memories) {
         ensureOpen();
-        if (!(memory instanceof ShmRegion region) || region.node() != this || region.isClosed()) {
-            throw new BadArgumentException("node " + nodeId + " can only publish its own open registrations");
+        List<RemoteRegion> more = new ArrayList<>(memories.size());
+        for (RegisteredMemory memory : memories) {
+            if (!(memory instanceof ShmRegion region) || region.node() != this || region.isClosed()) {
+                throw RegistrationChecks.notOwnRegistration(nodeId, memory, true);
+            }
+            more.add(new RemoteRegion(nodeId, region.address(), region.length(), region.rkey()));
         }
-        published.add(new RemoteRegion(nodeId, region.address(), region.length(), region.rkey()));
-        writePublished();
+        if (more.isEmpty()) {
+            return;
+        }
+        List<RemoteRegion> next = new ArrayList<>(published);
+        next.addAll(more);
+        writePublished(next);
+        published.addAll(more);
     }
 
     /** Replaces the {@code published} file with the current list, atomically. */
     private void writePublished() {
+        writePublished(published);
+    }
+
+    /** Replaces the {@code published} file with {@code regions}, atomically: a reader finds the old list or this one. */
+    private void writePublished(List<RemoteRegion> regions) {
         StringBuilder text = new StringBuilder();
-        for (RemoteRegion r : published) {
+        for (RemoteRegion r : regions) {
             text.append(Integer.toUnsignedString(r.rkey())).append(' ').append(r.address()).append(' ')
                     .append(r.length()).append('\n');
         }

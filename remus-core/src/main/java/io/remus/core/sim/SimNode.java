@@ -142,11 +142,15 @@ final class SimNode implements FabricNode {
     }
 
     @Override
-    public void publish(RegisteredMemory memory) {
-        if (!(memory instanceof SimRegion region) || region.node() != this) {
-            throw new BadArgumentException("node " + nodeId + " can only publish its own registrations");
+    public void publishAll(List<? extends RegisteredMemory> memories) {
+        List<RemoteRegion> more = new ArrayList<>(memories.size());
+        for (RegisteredMemory memory : memories) {
+            if (!(memory instanceof SimRegion region) || region.node() != this) {
+                throw RegistrationChecks.notOwnRegistration(nodeId, memory, false);
+            }
+            more.add(new RemoteRegion(nodeId, region.address(), region.length(), region.rkey()));
         }
-        published.add(new RemoteRegion(nodeId, region.address(), region.length(), region.rkey()));
+        published.addAll(more);
     }
 
     SimRegion findByRkey(int rkey, long address, long length) {

@@ -135,17 +135,20 @@ final class VerbsNode implements FabricNode {
     }
 
     @Override
-    public synchronized void publish(RegisteredMemory memory) {
-        if (!(memory instanceof VerbsMemory m) || m.node() != this) {
-            throw new BadArgumentException("node " + nodeId + " can only publish its own registrations");
+    public synchronized void publishAll(List<? extends RegisteredMemory> memories) {
+        List<RemoteRegion> more = new ArrayList<>(memories.size());
+        for (RegisteredMemory memory : memories) {
+            if (!(memory instanceof VerbsMemory m) || m.node() != this) {
+                throw RegistrationChecks.notOwnRegistration(nodeId, memory, false);
+            }
+            more.add(new RemoteRegion(nodeId, m.address(), m.length(), m.rkey()));
         }
-        RemoteRegion region = new RemoteRegion(nodeId, m.address(), m.length(), m.rkey());
-        if (directory != null) {
+        if (directory != null && !more.isEmpty()) {
             List<RemoteRegion> next = new ArrayList<>(published);
-            next.add(region);
+            next.addAll(more);
             directory.update(nodeId, next);
         }
-        published.add(region);
+        published.addAll(more);
     }
 
     /** {@return this node's region table as rdma_cm peers are offered it} */

@@ -12,6 +12,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 import java.lang.foreign.ValueLayout;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 
@@ -62,6 +63,31 @@ class FabricContractTest {
             assertEquals(42L, local.segment().get(ValueLayout.JAVA_LONG, 16));
             assertEquals(100L, local.segment().get(ValueLayout.JAVA_LONG, 24));
             assertEquals(100L, remote.segment().get(ValueLayout.JAVA_LONG, 64));
+        }
+    }
+
+    @ParameterizedTest
+    @MethodSource("fabrics")
+    void shouldPublishAllRegistrationsAtOnceAndNoneWhenOneIsRefused(Function<SimOptions, Fabric> make) {
+        try (Fabric fabric = make.apply(SimOptions.defaults())) {
+            FabricNode a = fabric.open(0);
+            FabricNode b = fabric.open(1);
+            RegisteredMemory first = b.allocate(4096);
+            RegisteredMemory second = b.allocate(8192);
+            RegisteredMemory foreign = a.allocate(4096);
+            BadArgumentException refused = assertThrows(BadArgumentException.class,
+                    () -> b.publishAll(List.of(first, foreign, second)));
+            assertTrue(refused.getMessage().contains("node 1"), refused.getMessage());
+            assertEquals(List.of(), fabric.publishedRegions(1), "a refused publication publishes none of its registrations");
+            b.publishAll(List.of());
+            assertEquals(List.of(), fabric.publishedRegions(1));
+            b.publishAll(List.of(first, second));
+            assertEquals(List.of(new RemoteRegion(1, first.address(), 4096, first.rkey()),
+                    new RemoteRegion(1, second.address(), 8192, second.rkey())), fabric.publishedRegions(1));
+            RegisteredMemory third = b.allocate(4096);
+            b.publish(third);
+            assertEquals(3, fabric.publishedRegions(1).size());
+            assertEquals(third.rkey(), fabric.publishedRegions(1).get(2).rkey(), "a later publication comes after");
         }
     }
 
