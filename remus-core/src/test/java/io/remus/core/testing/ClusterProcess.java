@@ -92,7 +92,14 @@ public final class ClusterProcess {
         return run(fabric.builder(config, connectTimeout), part);
     }
 
-    private static <T> T run(RemusCluster.Builder builder, Part<T> part) throws Exception {
+    /**
+     * As {@link #run(VerbsFabricOptions, ClusterConfig, Duration, Part)}, joining with {@code builder}.
+     *
+     * @param builder the join's settings: configuration, fabric and join timeout
+     * @param part    the work
+     * @return what {@code part} returned
+     */
+    public static <T> T run(RemusCluster.Builder builder, Part<T> part) throws Exception {
         try (RemusCluster cluster = builder.shutdownTimeout(Duration.ofMinutes(2)).join()) {
             return part.run(cluster.node(), cluster.computeThread());
         }
