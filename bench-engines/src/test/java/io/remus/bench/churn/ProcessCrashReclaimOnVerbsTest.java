@@ -1,5 +1,6 @@
 package io.remus.bench.churn;
 
+import io.remus.core.testing.ProcessFabric;
 import io.remus.verbs.testing.ChildJvm;
 import io.remus.verbs.testing.DeviceTest;
 import io.remus.verbs.testing.DeviceTests;
@@ -39,17 +40,22 @@ class ProcessCrashReclaimOnVerbsTest {
     /** Bytes each survivor worker retires after the kill: six times its limit. */
     private static final long POST_KILL_BYTES = 6 * ReclaimCrashNodeMain.LIMIT;
 
+    /** @return the fabric the children join: the verbs fabric on {@code REMUS_TEST_DEVICE} */
+    ProcessFabric fabric() {
+        return ProcessFabric.verbs(DeviceTests.deviceName());
+    }
+
     @DeviceTest
     void shouldKeepReclaimingAndLoseNoDataWhenAProcessIsKilledMidRun(@TempDir Path dir)
             throws InterruptedException, IOException {
-        String device = DeviceTests.deviceName();
+        ProcessFabric fabric = fabric();
         int port = 20000 + ThreadLocalRandom.current().nextInt(20000);
         Path ready = dir.resolve("victim-ready");
         Path killed = dir.resolve("victim-killed");
         List<ChildJvm> children = new ArrayList<>();
         try {
             for (int i = 0; i < NODES; i++) {
-                children.add(ChildJvm.start(ReclaimCrashNodeMain.class, device, Integer.toString(i),
+                children.add(ChildJvm.start(ReclaimCrashNodeMain.class, fabric.argument(), Integer.toString(i),
                         Integer.toString(NODES), Integer.toString(port), ready.toString(), killed.toString(),
                         Long.toString(POST_KILL_BYTES)));
             }

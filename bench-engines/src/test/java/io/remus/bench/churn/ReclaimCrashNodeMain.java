@@ -8,10 +8,9 @@ import io.remus.core.config.ClusterConfig;
 import io.remus.core.config.NodeRange;
 import io.remus.core.error.RemusException;
 import io.remus.core.testing.ClusterProcess;
-import io.remus.core.verbs.VerbsFabricOptions;
+import io.remus.core.testing.ProcessFabric;
 import io.remus.ds.reclaim.EpochOptions;
 import io.remus.ds.reclaim.EpochReclaimer;
-import io.remus.verbs.testing.DeviceAddress;
 
 import java.io.IOException;
 import java.nio.file.FileAlreadyExistsException;
@@ -31,7 +30,7 @@ import java.util.List;
  * it is killed. The survivors churn until {@code killedFile} exists and then until each worker has
  * retired {@code postKillBytes} more (at most {@link #POST_KILL_BOUND} longer), read every slot again with a read-only churn, and print one {@code WORKER} line per worker
  * and one {@code CHECK} line of {@code key=value} pairs. Arguments:
- * {@code device nodeId size basePort readyFile killedFile postKillBytes}.
+ * {@code fabric nodeId size basePort readyFile killedFile postKillBytes}.
  */
 public final class ReclaimCrashNodeMain {
     /** Churn threads per process. */
@@ -53,9 +52,9 @@ public final class ReclaimCrashNodeMain {
     private ReclaimCrashNodeMain() {
     }
 
-    /** @param args device, node id, size, base port, ready file, killed file, bytes each survivor worker retires after the kill */
+    /** @param args fabric ({@link ProcessFabric#parse}), node id, size, base port, ready file, killed file, bytes each survivor worker retires after the kill */
     public static void main(String[] args) throws Exception {
-        String device = args[0];
+        ProcessFabric fabric = ProcessFabric.parse(args[0]);
         int nodeId = Integer.parseInt(args[1]);
         int size = Integer.parseInt(args[2]);
         int basePort = Integer.parseInt(args[3]);
@@ -63,11 +62,10 @@ public final class ReclaimCrashNodeMain {
         Path killed = Path.of(args[5]);
         long postKill = Long.parseLong(args[6]);
         Duration connect = Duration.ofSeconds(120);
-        ClusterConfig config = ClusterProcess.builder(nodeId, Collections.nCopies(size, DeviceAddress.ipv4(device)), basePort)
+        ClusterConfig config = ClusterProcess.builder(nodeId, fabric.hosts(size), basePort)
                 .memoryNodes(new NodeRange(0, size - 2)).segmentSize(1 << 20).threadsPerNode(WORKERS + 2)
                 .operationTimeout(Duration.ofSeconds(30)).build();
-        VerbsFabricOptions options = VerbsFabricOptions.cluster(device, config, connect);
-        RemusCluster cluster = RemusCluster.builder().config(config).verbsOptions(options).joinTimeout(connect)
+        RemusCluster cluster = fabric.builder(config, connect)
                 .shutdownTimeout(Duration.ofSeconds(15)).join();
         boolean victim = nodeId == size - 1;
         List<String> lines = new ArrayList<>();

@@ -1,7 +1,7 @@
 package io.remus.alock.cluster;
 
 import io.remus.core.config.ClusterConfig;
-import io.remus.core.verbs.VerbsFabricOptions;
+import io.remus.core.testing.ProcessFabric;
 import io.remus.verbs.testing.ClusterNode;
 import io.remus.verbs.testing.ClusterTest;
 import io.remus.verbs.testing.ClusterTests;
@@ -30,8 +30,7 @@ class LockClusterTest {
         ClusterNode node = ClusterTests.node();
         Duration connect = Duration.ofMinutes(8);
         ClusterConfig config = LockNodeScenario.config(node.index(), node.addresses(), PORT);
-        VerbsFabricOptions options = VerbsFabricOptions.cluster(DeviceTests.deviceName(), config, connect);
-        List<LockNodeReport> reports = LockNodeScenario.run(options, config, connect, SLICE);
+        List<LockNodeReport> reports = LockNodeScenario.run(ProcessFabric.verbs(DeviceTests.deviceName()), config, connect, SLICE);
         assertEquals(LockNodeScenario.KINDS.size(), reports.size());
         for (LockNodeReport r : reports) {
             System.out.println(r.line());

@@ -15,7 +15,7 @@ import io.remus.core.Root;
 import io.remus.core.config.ClusterConfig;
 import io.remus.core.memory.RemotePtr;
 import io.remus.core.testing.ClusterProcess;
-import io.remus.core.verbs.VerbsFabricOptions;
+import io.remus.core.testing.ProcessFabric;
 
 import java.lang.foreign.MemorySegment;
 import java.time.Duration;
@@ -58,15 +58,15 @@ final class LockNodeScenario {
     /**
      * Runs this node's part.
      *
-     * @param options        fabric options
+     * @param fabric         the fabric
      * @param config         this node's configuration
      * @param connectTimeout how long to wait for peers
      * @param slice          how long each kind runs
      * @return this node's report per kind
      */
-    static List<LockNodeReport> run(VerbsFabricOptions options, ClusterConfig config, Duration connectTimeout,
+    static List<LockNodeReport> run(ProcessFabric fabric, ClusterConfig config, Duration connectTimeout,
                                     Duration slice) throws Exception {
-        return ClusterProcess.run(options, config, connectTimeout, (node, main) -> {
+        return ClusterProcess.run(fabric, config, connectTimeout, (node, main) -> {
             int size = config.nodes().size();
             int keys = KEYS_PER_NODE * size;
             ClusterBarrier barrier = new ClusterBarrier(main, config.totalComputeThreads(), connectTimeout);

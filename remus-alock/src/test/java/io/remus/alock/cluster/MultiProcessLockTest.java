@@ -1,5 +1,6 @@
 package io.remus.alock.cluster;
 
+import io.remus.core.testing.ProcessFabric;
 import io.remus.verbs.testing.ChildJvm;
 import io.remus.verbs.testing.DeviceTest;
 import io.remus.verbs.testing.DeviceTests;
@@ -26,14 +27,19 @@ class MultiProcessLockTest {
     private static final Duration SLICE = Duration.ofSeconds(5);
     private static final Duration CHILD_TIMEOUT = Duration.ofMinutes(6);
 
+    /** @return the fabric the children join: the verbs fabric on {@code REMUS_TEST_DEVICE} */
+    ProcessFabric fabric() {
+        return ProcessFabric.verbs(DeviceTests.deviceName());
+    }
+
     @DeviceTest
     void shouldKeepMutualExclusionWhenThreeProcessesLockKeysHomedOnEveryNode() throws InterruptedException {
-        String device = DeviceTests.deviceName();
+        ProcessFabric fabric = fabric();
         int port = 20000 + ThreadLocalRandom.current().nextInt(20000);
         List<ChildJvm> children = new ArrayList<>();
         try {
             for (int i = 0; i < NODES; i++) {
-                children.add(ChildJvm.start(LockNodeMain.class, device, Integer.toString(i), Integer.toString(NODES),
+                children.add(ChildJvm.start(LockNodeMain.class, fabric.argument(), Integer.toString(i), Integer.toString(NODES),
                         Integer.toString(port), Long.toString(SLICE.toMillis())));
             }
             for (int i = 0; i < NODES; i++) {

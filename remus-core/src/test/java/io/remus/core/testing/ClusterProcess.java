@@ -13,8 +13,9 @@ import java.util.List;
 
 /**
  * One node of a cluster whose nodes are separate processes on the verbs fabric (several JVMs on
- * one device, or one per host): its configuration from a host list, and its life from bootstrap
- * to the shutdown handshake. Every node is a memory node and a compute node.
+ * one device, or one per host) or on the shared-memory fabric (several JVMs of one host,
+ * {@link ProcessFabric}): its configuration from a host list, and its life from bootstrap to the
+ * shutdown handshake. Every node is a memory node and a compute node.
  */
 public final class ClusterProcess {
     private ClusterProcess() {
@@ -72,8 +73,34 @@ public final class ClusterProcess {
      */
     public static <T> T run(VerbsFabricOptions options, ClusterConfig config, Duration connectTimeout, Part<T> part)
             throws Exception {
-        try (RemusCluster cluster = RemusCluster.builder().config(config).verbsOptions(options)
-                .joinTimeout(connectTimeout).shutdownTimeout(Duration.ofMinutes(2)).join()) {
+        return run(RemusCluster.builder().config(config).verbsOptions(options).joinTimeout(connectTimeout), part);
+    }
+
+    /**
+     * As {@link #run(VerbsFabricOptions, ClusterConfig, Duration, Part)}, on the fabric a child's
+     * argument names: the verbs fabric with {@link VerbsFabricOptions#cluster}'s options, or the
+     * shared-memory fabric.
+     *
+     * @param fabric         the fabric
+     * @param config         the node's configuration
+     * @param connectTimeout how long to wait for each peer's memory
+     * @param part           the work
+     * @return what {@code part} returned
+     */
+    public static <T> T run(ProcessFabric fabric, ClusterConfig config, Duration connectTimeout, Part<T> part)
+            throws Exception {
+        return run(fabric.builder(config, connectTimeout), part);
+    }
+
+    /**
+     * As {@link #run(VerbsFabricOptions, ClusterConfig, Duration, Part)}, joining with {@code builder}.
+     *
+     * @param builder the join's settings: configuration, fabric and join timeout
+     * @param part    the work
+     * @return what {@code part} returned
+     */
+    public static <T> T run(RemusCluster.Builder builder, Part<T> part) throws Exception {
+        try (RemusCluster cluster = builder.shutdownTimeout(Duration.ofMinutes(2)).join()) {
             return part.run(cluster.node(), cluster.computeThread());
         }
     }

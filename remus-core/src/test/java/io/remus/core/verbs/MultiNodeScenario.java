@@ -47,9 +47,20 @@ final class MultiNodeScenario {
      */
     static String run(VerbsFabricOptions options, ClusterConfig config, int opsPerNode, Duration connectTimeout)
             throws Exception {
+        return run(RemusCluster.builder().config(config).verbsOptions(options).joinTimeout(connectTimeout), config, opsPerNode,
+                connectTimeout);
+    }
+
+    /**
+     * Runs this node's part, joining with {@code builder} (on any fabric).
+     *
+     * @return the line node 0 reports ({@code TOTALS faa=.. cas=.. slots=..}), or {@code DONE}
+     */
+    static String run(RemusCluster.Builder builder, ClusterConfig config, int opsPerNode, Duration connectTimeout)
+            throws Exception {
         int nodeId = config.nodeId();
         int size = config.nodes().size();
-        return ClusterProcess.run(options, config, connectTimeout, (node, t) -> {
+        return ClusterProcess.run(builder, (node, t) -> {
             ClusterBarrier barrier = new ClusterBarrier(t, t.config().totalComputeThreads(), connectTimeout);
             barrier.await();
             long counter = RemotePtr.offset(t.segmentBase(0, 1), COUNTER);
@@ -113,12 +124,11 @@ final class MultiNodeScenario {
      *
      * @return for survivors, {@code TYPED <exception class>} once an operation on the dead node failed
      */
-    static String runUntilPeerDies(VerbsFabricOptions options, ClusterConfig config, int opsBeforeDeath,
+    static String runUntilPeerDies(RemusCluster.Builder builder, ClusterConfig config, int opsBeforeDeath,
                                    Duration connectTimeout) {
         int nodeId = config.nodeId();
         int size = config.nodes().size();
-        RemusCluster cluster = RemusCluster.builder().config(config).verbsOptions(options).joinTimeout(connectTimeout)
-                .shutdownTimeout(Duration.ofSeconds(30)).join();
+        RemusCluster cluster = builder.shutdownTimeout(Duration.ofSeconds(30)).join();
         try {
             ComputeThread t = cluster.computeThread();
             new ClusterBarrier(t, t.config().totalComputeThreads(), connectTimeout).await();

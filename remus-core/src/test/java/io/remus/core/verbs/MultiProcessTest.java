@@ -1,5 +1,6 @@
 package io.remus.core.verbs;
 
+import io.remus.core.testing.ProcessFabric;
 import io.remus.verbs.testing.ChildJvm;
 import io.remus.verbs.testing.DeviceTest;
 import io.remus.verbs.testing.DeviceTests;
@@ -38,17 +39,22 @@ class MultiProcessTest {
         return 20000 + ThreadLocalRandom.current().nextInt(20000);
     }
 
-    private static List<ChildJvm> start(String scenario, String device, int ops, BootstrapKind kind) {
-        return start(scenario, device, ops, kind, basePort());
+    private static List<ChildJvm> start(String scenario, ProcessFabric fabric, int ops, BootstrapKind kind) {
+        return start(scenario, fabric, ops, kind, basePort());
     }
 
-    private static List<ChildJvm> start(String scenario, String device, int ops, BootstrapKind kind, int port) {
+    private static List<ChildJvm> start(String scenario, ProcessFabric fabric, int ops, BootstrapKind kind, int port) {
         List<ChildJvm> children = new ArrayList<>();
         for (int i = 0; i < NODES; i++) {
-            children.add(ChildJvm.start(MultiNodeMain.class, scenario, device, Integer.toString(i),
+            children.add(ChildJvm.start(MultiNodeMain.class, scenario, fabric.argument(), Integer.toString(i),
                     Integer.toString(NODES), Integer.toString(port), Integer.toString(ops), kind.name()));
         }
         return children;
+    }
+
+    /** @return the fabric the children join: the verbs fabric on {@code REMUS_TEST_DEVICE} */
+    ProcessFabric fabric() {
+        return ProcessFabric.verbs(DeviceTests.deviceName());
     }
 
     private static void closeAll(List<ChildJvm> children) {
@@ -104,13 +110,12 @@ class MultiProcessTest {
         }
     }
 
-    private static void countExactly(BootstrapKind kind, int ops) throws InterruptedException {
+    private void countExactly(BootstrapKind kind, int ops) throws InterruptedException {
         countExactly(kind, ops, basePort());
     }
 
-    private static void countExactly(BootstrapKind kind, int ops, int port) throws InterruptedException {
-        String device = DeviceTests.deviceName();
-        List<ChildJvm> children = start("counts", device, ops, kind, port);
+    private void countExactly(BootstrapKind kind, int ops, int port) throws InterruptedException {
+        List<ChildJvm> children = start("counts", fabric(), ops, kind, port);
         try {
             List<ChildJvm.Result> results = new ArrayList<>();
             for (ChildJvm c : children) {
@@ -129,8 +134,7 @@ class MultiProcessTest {
 
     @DeviceTest
     void shouldGiveSurvivorsTypedErrorsWhenPeerProcessDiesMidRun() throws Exception {
-        String device = DeviceTests.deviceName();
-        List<ChildJvm> children = start("kill", device, 200, BootstrapKind.RDMA_CM);
+        List<ChildJvm> children = start("kill", fabric(), 200, BootstrapKind.RDMA_CM);
         try {
             ChildJvm.Result victim = children.get(NODES - 1).await(CHILD_TIMEOUT);
             assertTrue(victim.output().contains("HALTING"), "the victim did not reach its halt:\n" + victim.output());

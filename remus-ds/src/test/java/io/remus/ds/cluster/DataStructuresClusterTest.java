@@ -20,9 +20,9 @@ import io.remus.core.config.ClusterConfig;
 import io.remus.core.sim.SimFabric;
 import io.remus.core.sim.SimOptions;
 import io.remus.core.testing.ClusterProcess;
+import io.remus.core.testing.ProcessFabric;
 import io.remus.core.testing.Straddles;
 import io.remus.core.testing.TestCluster;
-import io.remus.core.verbs.VerbsFabricOptions;
 import io.remus.ds.map.RemoteHashMap;
 import io.remus.ds.object.BoundedContainerSpec;
 import io.remus.ds.queue.MpmcBoundedQueue;
@@ -155,7 +155,7 @@ public class DataStructuresClusterTest {
     @ClusterTest
     void shouldCheckAsLinearizableWhenEveryHostUsesStructuresOfEveryHost() throws Exception {
         ClusterNode node = ClusterTests.node();
-        System.out.println(play(DeviceTests.deviceName(), node.index(), node.addresses(), PORT,
+        System.out.println(play(ProcessFabric.verbs(DeviceTests.deviceName()), node.index(), node.addresses(), PORT,
                 Files.createTempDirectory("ds-cluster")));
     }
 
@@ -264,7 +264,7 @@ public class DataStructuresClusterTest {
     /**
      * Plays one node: joins the cluster over rdma_cm, runs, and on node 0 checks every host's histories.
      *
-     * @param device   the RDMA device
+     * @param fabric   the fabric: the verbs fabric (over rdma_cm) or the shared-memory fabric
      * @param nodeId   this node
      * @param hosts    every node's host; node {@code i} listens at {@code hosts[i]:basePort+i}
      * @param basePort node 0's port
@@ -272,11 +272,10 @@ public class DataStructuresClusterTest {
      * @return what this node reports
      * @throws AssertionError when a check failed here or, for other nodes, on node 0
      */
-    static String play(String device, int nodeId, List<String> hosts, int basePort, Path dir) throws Exception {
+    static String play(ProcessFabric fabric, int nodeId, List<String> hosts, int basePort, Path dir) throws Exception {
         ClusterConfig config = ClusterProcess.builder(nodeId, hosts, basePort).segmentSize(1 << 20)
                 .threadsPerNode(WORKERS + 2).operationTimeout(Duration.ofSeconds(60)).build();
-        VerbsFabricOptions options = VerbsFabricOptions.cluster(device, config, CONNECT);
-        return ClusterProcess.run(options, config, CONNECT, (n, main) -> run(n, main, hosts.size(), dir));
+        return ClusterProcess.run(fabric, config, CONNECT, (n, main) -> run(n, main, hosts.size(), dir));
     }
 
     private static String run(RemusNode clusterNode, ComputeThread main, int size, Path dir) throws Exception {

@@ -1,31 +1,31 @@
 package io.remus.ds.cluster;
 
-import io.remus.verbs.testing.DeviceAddress;
+import io.remus.core.testing.ProcessFabric;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Collections;
 
 /**
  * A child JVM of {@link DataStructuresProcessesOnVerbsTest}: node {@code nodeId} of {@code size}
  * processes on one device, playing {@link DataStructuresClusterTest}'s node (the sets, the map, the MPMC
  * queue and the SPSC ring buffer). Prints {@code OK} and what
- * the node reports, or the failure, and exits 0 or 1. Arguments: {@code device nodeId size basePort}.
+ * the node reports, or the failure, and exits 0 or 1. Arguments: {@code fabric nodeId size basePort}, the fabric a device name or
+ * {@code shm:DIR} ({@link ProcessFabric}).
  */
 public final class DataStructuresProcessMain {
     private DataStructuresProcessMain() {
     }
 
-    /** @param args device, node id, size, base port */
+    /** @param args fabric ({@link ProcessFabric#parse}), node id, size, base port */
     public static void main(String[] args) {
-        String device = args[0];
+        ProcessFabric fabric = ProcessFabric.parse(args[0]);
         int nodeId = Integer.parseInt(args[1]);
         int size = Integer.parseInt(args[2]);
         int basePort = Integer.parseInt(args[3]);
         int status = 0;
         try {
             Path dir = Files.createTempDirectory("ds-processes-" + nodeId);
-            String report = DataStructuresClusterTest.play(device, nodeId, Collections.nCopies(size, DeviceAddress.ipv4(device)),
+            String report = DataStructuresClusterTest.play(fabric, nodeId, fabric.hosts(size),
                     basePort, dir);
             System.out.println("OK " + report);
         } catch (Throwable e) {

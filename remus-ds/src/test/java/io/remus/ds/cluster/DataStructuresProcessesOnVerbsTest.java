@@ -1,5 +1,6 @@
 package io.remus.ds.cluster;
 
+import io.remus.core.testing.ProcessFabric;
 import io.remus.verbs.testing.ChildJvm;
 import io.remus.verbs.testing.DeviceTest;
 import io.remus.verbs.testing.DeviceTests;
@@ -25,14 +26,19 @@ class DataStructuresProcessesOnVerbsTest {
     private static final int NODES = 3;
     private static final Duration CHILD_TIMEOUT = Duration.ofMinutes(8);
 
+    /** @return the fabric the children join: the verbs fabric on {@code REMUS_TEST_DEVICE} */
+    ProcessFabric fabric() {
+        return ProcessFabric.verbs(DeviceTests.deviceName());
+    }
+
     @DeviceTest
     void shouldCheckAsLinearizableWhenThreeProcessesShareEveryStructure() throws InterruptedException {
-        String device = DeviceTests.deviceName();
+        ProcessFabric fabric = fabric();
         int port = 20000 + ThreadLocalRandom.current().nextInt(20000);
         List<ChildJvm> children = new ArrayList<>();
         try {
             for (int i = 0; i < NODES; i++) {
-                children.add(ChildJvm.start(DataStructuresProcessMain.class, device, Integer.toString(i), Integer.toString(NODES),
+                children.add(ChildJvm.start(DataStructuresProcessMain.class, fabric.argument(), Integer.toString(i), Integer.toString(NODES),
                         Integer.toString(port)));
             }
             for (int i = 0; i < NODES; i++) {

@@ -16,7 +16,7 @@ import io.remus.core.config.ClusterConfig;
 import io.remus.core.config.NodeRange;
 import io.remus.core.error.RemusException;
 import io.remus.core.testing.ClusterProcess;
-import io.remus.core.verbs.VerbsFabricOptions;
+import io.remus.core.testing.ProcessFabric;
 import io.remus.ds.map.RemoteHashMap;
 import io.remus.ds.object.BoundedContainerSpec;
 import io.remus.ds.queue.MpmcCrashTolerantQueue;
@@ -26,7 +26,6 @@ import io.remus.ds.reclaim.EpochReclaimer;
 import io.remus.ds.reclaim.NeverReclaimer;
 import io.remus.ds.set.LazyListSet;
 import io.remus.ds.set.LockFreeListSet;
-import io.remus.verbs.testing.DeviceAddress;
 
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
@@ -87,7 +86,7 @@ import static io.remus.ds.testing.ChildMain.watch;
  * a {@code SWEEP} line and creates {@code swept}, for which node 1 waits before it leaves. Leaving, the memory
  * nodes' shutdown handshake waits for the dead compute node's announcement until {@link #SHUTDOWN} and
  * fails; that failure is printed as a {@code CLOSE} line and is expected. Arguments:
- * {@code device nodeId size basePort directory}.
+ * {@code fabric nodeId size basePort directory}.
  */
 public final class StructuresKilledProcessMain {
     /** Operating threads per process. */
@@ -137,20 +136,19 @@ public final class StructuresKilledProcessMain {
     private StructuresKilledProcessMain() {
     }
 
-    /** @param args device, node id, size, base port, directory */
+    /** @param args fabric ({@link ProcessFabric#parse}), node id, size, base port, directory */
     public static void main(String[] args) throws Exception {
-        String device = args[0];
+        ProcessFabric fabric = ProcessFabric.parse(args[0]);
         int nodeId = Integer.parseInt(args[1]);
         int size = Integer.parseInt(args[2]);
         int basePort = Integer.parseInt(args[3]);
         Path dir = Path.of(args[4]);
         boolean victim = nodeId == size - 1;
         progress("joining node=" + nodeId);
-        ClusterConfig config = ClusterProcess.builder(nodeId, Collections.nCopies(size, DeviceAddress.ipv4(device)), basePort)
+        ClusterConfig config = ClusterProcess.builder(nodeId, fabric.hosts(size), basePort)
                 .memoryNodes(new NodeRange(0, size - 2)).segmentSize(1 << 20).threadsPerNode(WORKERS + 2)
                 .operationTimeout(Duration.ofSeconds(20)).build();
-        VerbsFabricOptions options = VerbsFabricOptions.cluster(device, config, CONNECT);
-        RemusCluster cluster = RemusCluster.builder().config(config).verbsOptions(options).joinTimeout(CONNECT)
+        RemusCluster cluster = fabric.builder(config, CONNECT)
                 .shutdownTimeout(SHUTDOWN).join();
         progress("joined node=" + nodeId);
         List<String> lines = Collections.synchronizedList(new ArrayList<>());

@@ -8,6 +8,7 @@ import io.remus.check.Operation;
 import io.remus.check.Verdict;
 import io.remus.check.spec.MapSpec;
 import io.remus.check.spec.SetSpec;
+import io.remus.core.testing.ProcessFabric;
 import io.remus.ds.cluster.StructuresKilledProcessMain.Structure;
 import io.remus.ds.object.BoundedContainerSpec;
 import io.remus.ds.testing.ChildProcesses;
@@ -77,15 +78,20 @@ class StructuresKilledProcessOnVerbsTest {
     private static final Duration CHILD_TIMEOUT = Duration.ofMinutes(6);
     private static final LinearizabilityChecker CHECKER = new LinearizabilityChecker(Budget.of(Duration.ofSeconds(60)));
 
+    /** @return the fabric the children join: the verbs fabric on {@code REMUS_TEST_DEVICE} */
+    ProcessFabric fabric() {
+        return ProcessFabric.verbs(DeviceTests.deviceName());
+    }
+
     @DeviceTest
     void shouldKeepEveryStructureLinearizableAndUsableWhenAProcessIsKilledInTheMiddleOfAnOperation(@TempDir Path dir)
             throws InterruptedException, IOException {
-        String device = DeviceTests.deviceName();
+        ProcessFabric fabric = fabric();
         int port = 20000 + ThreadLocalRandom.current().nextInt(20000);
         List<ChildJvm> children = new ArrayList<>();
         try {
             for (int i = 0; i < NODES; i++) {
-                children.add(ChildJvm.start(StructuresKilledProcessMain.class, device, Integer.toString(i), Integer.toString(NODES),
+                children.add(ChildJvm.start(StructuresKilledProcessMain.class, fabric.argument(), Integer.toString(i), Integer.toString(NODES),
                         Integer.toString(port), dir.toString()));
             }
             ChildProcesses.Killed killed = killMidOperation(children, dir, dir.resolve(StructuresKilledProcessMain.IN_FLIGHT),

@@ -11,8 +11,7 @@ import io.remus.core.config.ClusterConfig;
 import io.remus.core.config.NodeRange;
 import io.remus.core.error.RemusException;
 import io.remus.core.testing.ClusterProcess;
-import io.remus.core.verbs.VerbsFabricOptions;
-import io.remus.verbs.testing.DeviceAddress;
+import io.remus.core.testing.ProcessFabric;
 
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
@@ -63,7 +62,7 @@ import static io.remus.ds.testing.ChildMain.watch;
  * {@code key=value} pairs and creates {@code done-<nodeId>}. Node 0 then, once node 1 is done, reads every
  * live counter once more on one more client, journaled as process {@code size}, and creates {@code swept}, for
  * which the others wait before they leave. Leaving fails (the dead node never announces its shutdown); the
- * failure is printed as a {@code CLOSE} line and expected. Arguments: {@code device nodeId size basePort
+ * failure is printed as a {@code CLOSE} line and expected. Arguments: {@code fabric nodeId size basePort
  * directory}.
  */
 public final class TrusteeKilledProcessMain {
@@ -97,20 +96,19 @@ public final class TrusteeKilledProcessMain {
         return "counter-" + trustee + "-" + process + ".journal";
     }
 
-    /** @param args device, node id, size, base port, directory */
+    /** @param args fabric ({@link ProcessFabric#parse}), node id, size, base port, directory */
     public static void main(String[] args) throws Exception {
-        String device = args[0];
+        ProcessFabric fabric = ProcessFabric.parse(args[0]);
         int nodeId = Integer.parseInt(args[1]);
         int size = Integer.parseInt(args[2]);
         int basePort = Integer.parseInt(args[3]);
         Path dir = Path.of(args[4]);
         boolean victim = nodeId == size - 1;
         progress("joining node=" + nodeId);
-        ClusterConfig config = ClusterProcess.builder(nodeId, Collections.nCopies(size, DeviceAddress.ipv4(device)), basePort)
+        ClusterConfig config = ClusterProcess.builder(nodeId, fabric.hosts(size), basePort)
                 .memoryNodes(new NodeRange(0, size - 1)).segmentSize(1 << 20).threadsPerNode(WORKERS + 3)
                 .operationTimeout(Duration.ofSeconds(20)).build();
-        VerbsFabricOptions options = VerbsFabricOptions.cluster(device, config, CONNECT);
-        RemusCluster cluster = RemusCluster.builder().config(config).verbsOptions(options).joinTimeout(CONNECT)
+        RemusCluster cluster = fabric.builder(config, CONNECT)
                 .shutdownTimeout(SHUTDOWN).join();
         progress("joined node=" + nodeId);
         List<String> lines = Collections.synchronizedList(new ArrayList<>());

@@ -7,6 +7,7 @@ import io.remus.check.LinearizabilityChecker;
 import io.remus.check.Operation;
 import io.remus.check.Verdict;
 import io.remus.check.spec.CounterSpec;
+import io.remus.core.testing.ProcessFabric;
 import io.remus.ds.testing.ChildProcesses;
 import io.remus.verbs.testing.ChildJvm;
 import io.remus.verbs.testing.DeviceTest;
@@ -64,15 +65,20 @@ class TrusteeKilledProcessOnVerbsTest {
     private static final Duration CHILD_TIMEOUT = Duration.ofMinutes(6);
     private static final LinearizabilityChecker CHECKER = new LinearizabilityChecker(Budget.of(Duration.ofSeconds(60)));
 
+    /** @return the fabric the children join: the verbs fabric on {@code REMUS_TEST_DEVICE} */
+    ProcessFabric fabric() {
+        return ProcessFabric.verbs(DeviceTests.deviceName());
+    }
+
     @DeviceTest
     void shouldKeepTheLiveTrusteesServingAndFailCallsToTheDeadOneTypedWhenAProcessIsKilledMidCall(@TempDir Path dir)
             throws InterruptedException, IOException {
-        String device = DeviceTests.deviceName();
+        ProcessFabric fabric = fabric();
         int port = 20000 + ThreadLocalRandom.current().nextInt(20000);
         List<ChildJvm> children = new ArrayList<>();
         try {
             for (int i = 0; i < NODES; i++) {
-                children.add(ChildJvm.start(TrusteeKilledProcessMain.class, device, Integer.toString(i), Integer.toString(NODES),
+                children.add(ChildJvm.start(TrusteeKilledProcessMain.class, fabric.argument(), Integer.toString(i), Integer.toString(NODES),
                         Integer.toString(port), dir.toString()));
             }
             ChildProcesses.Killed killed = killMidOperation(children, dir, dir.resolve(TrusteeKilledProcessMain.IN_FLIGHT),

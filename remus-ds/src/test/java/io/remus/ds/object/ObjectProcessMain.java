@@ -14,14 +14,13 @@ import io.remus.core.config.ClusterConfig;
 import io.remus.core.config.NodeRange;
 import io.remus.core.error.RemusException;
 import io.remus.core.testing.ClusterProcess;
-import io.remus.core.verbs.VerbsFabricOptions;
+import io.remus.core.testing.ProcessFabric;
 import io.remus.ds.reclaim.EpochOptions;
 import io.remus.ds.reclaim.EpochReclaimer;
 import io.remus.ds.reclaim.NeverReclaimer;
 import io.remus.ds.testing.ChildMain;
 import io.remus.ds.testing.Contention;
 import io.remus.ds.testing.Counts;
-import io.remus.verbs.testing.DeviceAddress;
 
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
@@ -66,7 +65,8 @@ import java.util.stream.Collectors;
  * creates {@code done-<nodeId>} and prints one {@code WORKER} line of {@code key=value} pairs per thread;
  * node 0 waits for every {@code done} file and prints the final contents of the queue and the stack in a
  * {@code CONTENTS} line. Long waits are on files, with sleeps: the guest's CPUs are few and slow.
- * Arguments: {@code device nodeId size basePort directory}.
+ * Arguments: {@code fabric nodeId size basePort directory}, the fabric a device name or {@code shm:DIR}
+ * ({@link ProcessFabric}).
  */
 public final class ObjectProcessMain {
     /** Operating threads per process. */
@@ -116,18 +116,17 @@ public final class ObjectProcessMain {
         return size * WORKERS + 1;
     }
 
-    /** @param args device, node id, size, base port, directory */
+    /** @param args fabric ({@link ProcessFabric#parse}), node id, size, base port, directory */
     public static void main(String[] args) throws Exception {
-        String device = args[0];
+        ProcessFabric fabric = ProcessFabric.parse(args[0]);
         int nodeId = Integer.parseInt(args[1]);
         int size = Integer.parseInt(args[2]);
         int basePort = Integer.parseInt(args[3]);
         Path dir = Path.of(args[4]);
         ChildMain.progress("joining node=" + nodeId);
-        ClusterConfig config = ClusterProcess.builder(nodeId, Collections.nCopies(size, DeviceAddress.ipv4(device)), basePort)
+        ClusterConfig config = ClusterProcess.builder(nodeId, fabric.hosts(size), basePort)
                 .memoryNodes(new NodeRange(0, size - 2)).segmentSize(1 << 20).threadsPerNode(WORKERS + 2).operationTimeout(Duration.ofSeconds(60)).build();
-        VerbsFabricOptions options = VerbsFabricOptions.cluster(device, config, CONNECT);
-        RemusCluster cluster = RemusCluster.builder().config(config).verbsOptions(options).joinTimeout(CONNECT)
+        RemusCluster cluster = fabric.builder(config, CONNECT)
                 .shutdownTimeout(Duration.ofMinutes(2)).join();
         ChildMain.progress("joined node=" + nodeId);
         List<String> lines = Collections.synchronizedList(new ArrayList<>());

@@ -11,6 +11,7 @@ import io.remus.check.Verdict;
 import io.remus.check.spec.CounterSpec;
 import io.remus.check.spec.MaxRegisterSpec;
 import io.remus.check.spec.RegisterSpec;
+import io.remus.core.testing.ProcessFabric;
 import io.remus.ds.object.ObjectProcessMain.Target;
 import io.remus.ds.testing.ChildProcesses;
 import io.remus.verbs.testing.ChildJvm;
@@ -81,17 +82,22 @@ class ObjectProcessesOnVerbsTest {
     private static final Duration CHILD_TIMEOUT = Duration.ofMinutes(4);
     private static final LinearizabilityChecker CHECKER = new LinearizabilityChecker(Budget.of(Duration.ofSeconds(60)));
 
+    /** @return the fabric the children join: the verbs fabric on {@code REMUS_TEST_DEVICE} */
+    ProcessFabric fabric() {
+        return ProcessFabric.verbs(DeviceTests.deviceName());
+    }
+
     @DeviceTest
     void shouldCheckAsLinearizableAndKeepTheOthersWithinTheirBoundWhileOneProcessIsStopped(@TempDir Path dir)
             throws InterruptedException, IOException {
-        String device = DeviceTests.deviceName();
+        ProcessFabric fabric = fabric();
         int port = 20000 + ThreadLocalRandom.current().nextInt(20000);
         List<ChildJvm> children = new ArrayList<>();
         long stoppedAt;
         long resumedAt;
         try {
             for (int i = 0; i < NODES; i++) {
-                children.add(ChildJvm.start(ObjectProcessMain.class, device, Integer.toString(i), Integer.toString(NODES),
+                children.add(ChildJvm.start(ObjectProcessMain.class, fabric.argument(), Integer.toString(i), Integer.toString(NODES),
                         Integer.toString(port), dir.toString()));
             }
             ChildJvm victim = children.get(VICTIM);
