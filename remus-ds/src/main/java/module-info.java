@@ -2,7 +2,8 @@
  * Remus data structures over one-sided RDMA, used through a {@link io.remus.core.ComputeThread}:
  * wait-free objects and their lock-based twins ({@code io.remus.ds.object}), sets (lists and a skip list)
  * ({@code io.remus.ds.set}), a hash map ({@code io.remus.ds.map}), queues ({@code io.remus.ds.queue}),
- * structures found by name ({@code io.remus.ds.name}), delegation of objects to their owning thread
+ * structures found by name ({@code io.remus.ds.name}), a worker's thread, reclaimer and lock context opened and
+ * closed together ({@code io.remus.ds.context}), delegation of objects to their owning thread
  * ({@code io.remus.ds.delegate}), the remote memory reclamation they run on ({@code io.remus.ds.reclaim}), and
  * the identity every structure's root carries ({@code io.remus.ds.identity}).
  */
@@ -11,6 +12,7 @@ module io.remus.ds {
     // LockedObject's and LazyListSet's locks, in their API (LockContext, LockKind).
     requires transitive io.remus.alock;
 
+    exports io.remus.ds.context;
     exports io.remus.ds.delegate;
     exports io.remus.ds.identity;
     exports io.remus.ds.map;

@@ -1,13 +1,13 @@
 package io.remus.examples;
 
 import io.remus.alock.LockContext;
-import io.remus.alock.LockOptions;
 import io.remus.alock.LockWord;
 import io.remus.alock.asymmetric.ALock;
 import io.remus.core.ComputeThread;
 import io.remus.core.RemusNode;
 import io.remus.core.config.ClusterConfig;
 import io.remus.core.sim.SimFabric;
+import io.remus.ds.context.WorkerContext;
 
 import java.io.PrintStream;
 import java.lang.foreign.MemorySegment;
@@ -104,9 +104,11 @@ public final class ALockRecord {
      * @return whether its lock handle took the local path
      */
     private static boolean update(RemusNode node, long lockWord, long record, long amount) {
-        try (ComputeThread t = node.newComputeThread()) {
+        // The worker's compute thread and its lock context (made by the first locks() call), closed together.
+        try (WorkerContext w = WorkerContext.open(node)) {
+            ComputeThread t = w.thread();
             // A lock context per compute thread, a handle per lock word. Neither is thread-safe.
-            LockContext context = new LockContext(t, LockOptions.defaults());
+            LockContext context = w.locks();
             ALock lock = new ALock(context, lockWord, false);  // false: home-node threads take the CPU path
             MemorySegment buf = t.buffer();
             for (int i = 0; i < UPDATES; i++) {

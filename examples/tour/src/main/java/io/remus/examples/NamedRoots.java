@@ -9,6 +9,7 @@ import io.remus.ds.map.TypedRemoteHashMap;
 import io.remus.ds.name.NamedStructures;
 import io.remus.ds.name.WrongNamedStructureException;
 import io.remus.ds.object.RemoteCounter;
+import io.remus.ds.context.WorkerContext;
 import io.remus.ds.reclaim.EpochReclaimer;
 
 import java.io.PrintStream;
@@ -49,10 +50,13 @@ public final class NamedRoots {
         try (SimFabric fabric = new SimFabric();
              RemusNode node0 = RemusNode.start(fabric, config.withNodeId(0));
              RemusNode node1 = RemusNode.start(fabric, config.withNodeId(1));
-             ComputeThread t0 = node0.newComputeThread();
-             ComputeThread t1 = node1.newComputeThread();
-             EpochReclaimer r0 = new EpochReclaimer(t0, t0.allocator());
-             EpochReclaimer r1 = new EpochReclaimer(t1, t1.allocator())) {
+             // One worker per node (a compute thread and its reclaimer), both driven by this Java thread.
+             WorkerContext w0 = WorkerContext.open(node0);
+             WorkerContext w1 = WorkerContext.open(node1)) {
+            ComputeThread t0 = w0.thread();
+            ComputeThread t1 = w1.thread();
+            EpochReclaimer r0 = w0.reclaimer();
+            EpochReclaimer r1 = w1.reclaimer();
             // Each thread opens the cluster's name directory (a table on the first memory node, found from its
             // control block); the first thread to open it creates it.
             NamedStructures names0 = NamedStructures.open(t0);

@@ -1,9 +1,9 @@
 package io.remus.examples;
 
-import io.remus.core.ComputeThread;
 import io.remus.core.RemusNode;
 import io.remus.core.config.ClusterConfig;
 import io.remus.core.sim.SimFabric;
+import io.remus.ds.context.WorkerContext;
 import io.remus.ds.reclaim.EpochReclaimer;
 import io.remus.ds.set.LockFreeSkipListSet;
 
@@ -19,7 +19,8 @@ import java.util.concurrent.TimeUnit;
  * A lock-free set with memory reclamation, used by two compute threads on two nodes: the Herlihy-Shavit skip
  * list ({@link LockFreeSkipListSet}) with the epoch-based reclaimer ({@link EpochReclaimer}). Remus leaves
  * reclamation to the user; here every removed node is retired to the reclaimer, which frees it once no thread
- * can still be reading it.
+ * can still be reading it. Each thread opens its compute thread and its reclaimer together with a
+ * {@link WorkerContext}, which closes them in order.
  *
  * <p>Run (after {@code bin/mvn -q -pl examples/tour -am package -DskipTests}, see examples/tour/README.md):
  * {@code java --enable-native-access=ALL-UNNAMED -cp "examples/tour/target/classes:examples/tour/target/lib/*" io.remus.examples.SkipListWithReclamation}
@@ -60,14 +61,13 @@ public final class SkipListWithReclamation {
             // The creator makes the set on memory node 1. Any thread may create it; the others attach to its
             // pointer (a real program hands the pointer over through the root: see TypedMapThroughRoot).
             long set;
-            try (ComputeThread t = node0.newComputeThread();
-                 EpochReclaimer r = new EpochReclaimer(t, t.allocator());
-                 LockFreeSkipListSet creator = LockFreeSkipListSet.create(t, r, 1)) {
+            try (WorkerContext w = WorkerContext.open(node0);
+                 LockFreeSkipListSet creator = LockFreeSkipListSet.create(w.thread(), w.reclaimer(), 1)) {
                 set = creator.ptr();
             }   // closing the creator's handle leaves the set alive: it lives until a handle destroys it
 
-            // Two application threads, one per node. Each has its own compute thread, its own reclaimer and its
-            // own handle on the set: none of them is thread-safe, all are cheap.
+            // Two application threads, one per node. Each has its own compute thread and reclaimer (its worker
+            // context) and its own handle on the set: none of them is thread-safe, all are cheap.
             CyclicBarrier bothDone = new CyclicBarrier(2);
             try (ExecutorService pool = Executors.newFixedThreadPool(2)) {
                 Future<ThreadOutcome> even = pool.submit(() -> work(node0, set, 0, bothDone));
@@ -80,9 +80,8 @@ public final class SkipListWithReclamation {
                 }
                 // Done with the set: one handle destroys it, and the last handle to close frees its memory
                 // (here the destroying one: every other handle is closed already).
-                try (ComputeThread t = node0.newComputeThread();
-                     EpochReclaimer r = new EpochReclaimer(t, t.allocator())) {
-                    LockFreeSkipListSet.attach(t, r, set).destroy();
+                try (WorkerContext w = WorkerContext.open(node0)) {
+                    LockFreeSkipListSet.attach(w.thread(), w.reclaimer(), set).destroy();
                 }
                 return outcomes;
             }
@@ -91,9 +90,11 @@ public final class SkipListWithReclamation {
 
     /** One application thread: inserts its keys, removes its multiples of 3, then counts what the set holds. */
     private static ThreadOutcome work(RemusNode node, long set, int parity, CyclicBarrier bothDone) throws Exception {
-        try (ComputeThread t = node.newComputeThread();
-             EpochReclaimer reclaimer = new EpochReclaimer(t, t.allocator());
-             LockFreeSkipListSet s = LockFreeSkipListSet.attach(t, reclaimer, set)) {
+        // Opened on this Java thread, which it is confined to; closed last: the handle, then the reclaimer (its
+        // last passes), then the compute thread.
+        try (WorkerContext w = WorkerContext.open(node);
+             LockFreeSkipListSet s = LockFreeSkipListSet.attach(w.thread(), w.reclaimer(), set)) {
+            EpochReclaimer reclaimer = w.reclaimer();
             int inserted = 0;
             int removed = 0;
             for (long k = parity; k < KEYS; k += 2) {
@@ -117,7 +118,7 @@ public final class SkipListWithReclamation {
             for (int pass = 0; pass < 8 && reclaimer.unreclaimedBytes() > 0; pass++) {
                 reclaimer.reclaim();
             }
-            return new ThreadOutcome(t.nodeId(), inserted, removed, present, reclaimer.retiredBytes(),
+            return new ThreadOutcome(w.thread().nodeId(), inserted, removed, present, reclaimer.retiredBytes(),
                     reclaimer.unreclaimedBytes());
         }
     }

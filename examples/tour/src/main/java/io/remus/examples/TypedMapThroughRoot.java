@@ -9,6 +9,7 @@ import io.remus.core.sim.SimFabric;
 import io.remus.ds.map.ClosedMapException;
 import io.remus.ds.map.Codec;
 import io.remus.ds.map.TypedRemoteHashMap;
+import io.remus.ds.context.WorkerContext;
 import io.remus.ds.reclaim.EpochReclaimer;
 
 import java.io.PrintStream;
@@ -50,13 +51,15 @@ public final class TypedMapThroughRoot {
         try (SimFabric fabric = new SimFabric();
              RemusNode node0 = RemusNode.start(fabric, config.withNodeId(0));
              RemusNode node1 = RemusNode.start(fabric, config.withNodeId(1));
-             // One thread per node. In a real cluster these are two processes (see ClusterMain); here one Java
-             // thread drives both compute threads in turn, which keeps the example's order plain.
-             ComputeThread t0 = node0.newComputeThread();
-             ComputeThread t1 = node1.newComputeThread();
-             // The map retires replaced and removed entries to the calling thread's reclaimer.
-             EpochReclaimer r0 = new EpochReclaimer(t0, t0.allocator());
-             EpochReclaimer r1 = new EpochReclaimer(t1, t1.allocator())) {
+             // One worker per node: a compute thread and its reclaimer. In a real cluster these are two processes
+             // (see ClusterMain); here one Java thread drives both in turn, which keeps the example's order plain.
+             WorkerContext w0 = WorkerContext.open(node0);
+             WorkerContext w1 = WorkerContext.open(node1)) {
+            ComputeThread t0 = w0.thread();
+            ComputeThread t1 = w1.thread();
+            // The map retires replaced and removed entries to the calling thread's reclaimer.
+            EpochReclaimer r0 = w0.reclaimer();
+            EpochReclaimer r1 = w1.reclaimer();
 
             // Node 0 creates the map on memory node 1: 64 buckets of 8 slots, keys up to 32 bytes of UTF-8,
             // values up to 64 bytes. The size is fixed at creation (the table does not grow).

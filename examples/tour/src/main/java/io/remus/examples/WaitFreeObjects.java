@@ -1,12 +1,11 @@
 package io.remus.examples;
 
-import io.remus.core.ComputeThread;
 import io.remus.core.RemusNode;
 import io.remus.core.config.ClusterConfig;
 import io.remus.core.sim.SimFabric;
 import io.remus.ds.object.RemoteCounter;
 import io.remus.ds.object.WaitFreeQueue;
-import io.remus.ds.reclaim.EpochReclaimer;
+import io.remus.ds.context.WorkerContext;
 
 import java.io.PrintStream;
 import java.util.ArrayList;
@@ -59,12 +58,11 @@ public final class WaitFreeObjects {
         try (SimFabric fabric = new SimFabric();
              RemusNode node0 = RemusNode.start(fabric, config.withNodeId(0));
              RemusNode node1 = RemusNode.start(fabric, config.withNodeId(1));
-             ComputeThread main = node1.newComputeThread();
-             EpochReclaimer reclaimer = new EpochReclaimer(main, main.allocator());
+             WorkerContext main = WorkerContext.open(node1);
              // Both objects live on memory node 1. The queue's handle count is fixed at creation: this handle and
              // the three threads'. It holds up to 64 values.
-             RemoteCounter counter = RemoteCounter.create(main, 1, 0);
-             WaitFreeQueue queue = WaitFreeQueue.create(main, reclaimer, 1, 1 + NODES.length, 64)) {
+             RemoteCounter counter = RemoteCounter.create(main.thread(), 1, 0);
+             WaitFreeQueue queue = WaitFreeQueue.create(main.thread(), main.reclaimer(), 1, 1 + NODES.length, 64)) {
             RemusNode[] nodes = {node0, node1};
             long counterPtr = counter.ptr();
             long queuePtr = queue.ptr();
@@ -106,10 +104,9 @@ public final class WaitFreeObjects {
 
     /** One thread: attaches its own handles, increments and enqueues {@link #PER_THREAD} times. */
     private static long[] work(RemusNode node, long counterPtr, long queuePtr, long id) {
-        try (ComputeThread t = node.newComputeThread();
-             EpochReclaimer reclaimer = new EpochReclaimer(t, t.allocator());
-             RemoteCounter counter = RemoteCounter.attach(t, counterPtr);
-             WaitFreeQueue queue = WaitFreeQueue.attach(t, reclaimer, queuePtr)) {
+        try (WorkerContext w = WorkerContext.open(node);
+             RemoteCounter counter = RemoteCounter.attach(w.thread(), counterPtr);
+             WaitFreeQueue queue = WaitFreeQueue.attach(w.thread(), w.reclaimer(), queuePtr)) {
             long[] olds = new long[PER_THREAD];
             for (int i = 0; i < PER_THREAD; i++) {
                 olds[i] = counter.fetchAndAdd(1);           // wait-free: one RDMA fetch-and-add

@@ -35,7 +35,33 @@ public final class BarrierReclaimer extends ListReclaimer {
 
     /**
      * A reclaimer whose barrier counts every compute thread of the cluster
-     * ({@code computeNodes x threadsPerNode}).
+     * ({@code computeNodes x threadsPerNode}), freeing with the thread's own {@link ComputeThread#allocator()}:
+     * the constructor to use.
+     *
+     * @param thread the calling thread's compute thread
+     * @throws NullPointerException when {@code thread} is null
+     */
+    public BarrierReclaimer(ComputeThread thread) {
+        this(thread, Objects.requireNonNull(thread, "thread").allocator());
+    }
+
+    /**
+     * A reclaimer whose passes meet at a given barrier, freeing with the thread's own
+     * {@link ComputeThread#allocator()}.
+     *
+     * @param thread  the calling thread's compute thread
+     * @param barrier the barrier every participating thread meets at in {@link #reclaim()} (this thread's)
+     * @throws NullPointerException when {@code thread} or {@code barrier} is null
+     */
+    public BarrierReclaimer(ComputeThread thread, ClusterBarrier barrier) {
+        this(thread, ownAllocator(thread, barrier), barrier);
+    }
+
+    /**
+     * A reclaimer whose barrier counts every compute thread of the cluster
+     * ({@code computeNodes x threadsPerNode}), with a given allocator. {@link #BarrierReclaimer(ComputeThread)} is the
+     * same with {@code thread.allocator()}: pass an allocator only when retired blocks must go to another one than
+     * the thread's.
      *
      * @param thread    the calling thread's compute thread
      * @param allocator the allocator retired blocks are freed with (the thread's)
@@ -45,7 +71,8 @@ public final class BarrierReclaimer extends ListReclaimer {
     }
 
     /**
-     * A reclaimer whose passes meet at a given barrier.
+     * A reclaimer whose passes meet at a given barrier, with a given allocator
+     * ({@link #BarrierReclaimer(ComputeThread, ClusterBarrier)} with the thread's own).
      *
      * @param thread    the calling thread's compute thread
      * @param allocator the allocator retired blocks are freed with (the thread's)
@@ -55,6 +82,12 @@ public final class BarrierReclaimer extends ListReclaimer {
         this.guard = new NeverReclaimer.PlainGuard(Objects.requireNonNull(thread, "thread"));
         this.allocator = Objects.requireNonNull(allocator, "allocator");
         this.barrier = Objects.requireNonNull(barrier, "barrier");
+    }
+
+    private static RemoteAllocator ownAllocator(ComputeThread thread, ClusterBarrier barrier) {
+        Objects.requireNonNull(thread, "thread");
+        Objects.requireNonNull(barrier, "barrier");
+        return thread.allocator();
     }
 
     @Override

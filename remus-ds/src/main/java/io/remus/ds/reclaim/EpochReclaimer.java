@@ -131,7 +131,10 @@ import java.util.concurrent.locks.LockSupport;
  * lock-free object used with the reclaimer blocking.
  *
  * <p>One instance per {@link ComputeThread}, created and used by the thread that owns it. It claims
- * a slot when created and gives it back in {@link #close()}.
+ * a slot when created and gives it back in {@link #close()}. Create it with {@link #EpochReclaimer(ComputeThread)}
+ * or {@link #EpochReclaimer(ComputeThread, EpochOptions)}, which free with the thread's own allocator; a worker
+ * that also needs locks opens its thread, reclaimer and lock context together with
+ * {@link io.remus.ds.context.WorkerContext}.
  */
 public final class EpochReclaimer extends ListReclaimer {
     private static final VarHandle WORD = ValueLayout.JAVA_LONG.varHandle();
@@ -170,7 +173,34 @@ public final class EpochReclaimer extends ListReclaimer {
     private long ownRoundTrips;
 
     /**
-     * A reclaimer with {@link EpochOptions#defaults()}.
+     * A reclaimer of a compute thread with {@link EpochOptions#defaults()}, freeing with the thread's own
+     * {@link ComputeThread#allocator()}: the constructor to use (see {@link #EpochReclaimer(ComputeThread,
+     * RemoteAllocator, EpochOptions)} for its RDMA operations and exceptions).
+     *
+     * @param thread the calling thread's compute thread
+     * @throws NullPointerException when {@code thread} is null
+     */
+    public EpochReclaimer(ComputeThread thread) {
+        this(thread, EpochOptions.defaults());
+    }
+
+    /**
+     * A reclaimer of a compute thread with options, freeing with the thread's own
+     * {@link ComputeThread#allocator()} (see {@link #EpochReclaimer(ComputeThread, RemoteAllocator, EpochOptions)}
+     * for its RDMA operations and exceptions).
+     *
+     * @param thread  the calling thread's compute thread
+     * @param options lease, clock and limits
+     * @throws NullPointerException when {@code thread} or {@code options} is null
+     */
+    public EpochReclaimer(ComputeThread thread, EpochOptions options) {
+        this(thread, ownAllocator(thread, options), options);
+    }
+
+    /**
+     * A reclaimer with {@link EpochOptions#defaults()} and a given allocator. {@link #EpochReclaimer(ComputeThread)}
+     * is the same with {@code thread.allocator()}: pass an allocator only when retired blocks must go to another
+     * one than the thread's.
      *
      * @param thread    the calling thread's compute thread
      * @param allocator the allocator retired blocks are freed with, and tables allocated with (the thread's)
@@ -180,7 +210,8 @@ public final class EpochReclaimer extends ListReclaimer {
     }
 
     /**
-     * Finds (or creates) the global epoch and this node's table, and claims a slot in it.
+     * Finds (or creates) the global epoch and this node's table, and claims a slot in it. With the thread's own
+     * allocator, {@link #EpochReclaimer(ComputeThread, EpochOptions)} says the same in fewer words.
      *
      * <p>RDMA operations: a READ of the first memory node's table pointer and of this node's, READs
      * of their headers, a READ of the owner words and one compare-and-swap per slot taken meanwhile;
@@ -622,6 +653,12 @@ public final class EpochReclaimer extends ListReclaimer {
             }
         }
         lastAnnouncement = value;
+    }
+
+    private static RemoteAllocator ownAllocator(ComputeThread thread, EpochOptions options) {
+        Objects.requireNonNull(thread, "thread");
+        Objects.requireNonNull(options, "options");
+        return thread.allocator();
     }
 
     private void requireOpen() {

@@ -289,6 +289,41 @@ class EpochReclaimerTest {
         }
     }
 
+    /**
+     * Given only the thread (and options), the reclaimer frees into the thread's own allocator: a block it freed
+     * lands in that allocator's cache. Null arguments are refused by name before anything is claimed.
+     */
+    @Test
+    void shouldFreeIntoTheThreadsOwnAllocatorWhenGivenOnlyTheThread() {
+        try (TestCluster c = cluster(2); ComputeThread t = c.thread(0)) {
+            assertEquals("thread", assertThrows(NullPointerException.class, () -> new EpochReclaimer(null)).getMessage());
+            assertEquals("thread", assertThrows(NullPointerException.class, () -> new EpochReclaimer(null, options)).getMessage());
+            assertEquals("options", assertThrows(NullPointerException.class,
+                    () -> new EpochReclaimer(t, (EpochOptions) null)).getMessage());
+            RemoteAllocator own = t.allocator();
+            try (EpochReclaimer r = new EpochReclaimer(t, options)) {
+                assertSame(options, r.options());
+                long p = own.allocate(BYTES, 1);
+                int cached = own.cachedBlockCount();
+                r.retire(p, BYTES);
+                passes(r, 3);
+                assertTrue(isFree(t, p));
+                assertEquals(0, r.unreclaimedBytes());
+                assertEquals(cached + 1, own.cachedBlockCount(), "freed into the thread's allocator");
+            }
+            try (EpochReclaimer r = new EpochReclaimer(t)) {
+                assertEquals(EpochOptions.defaults().lease(), r.options().lease());
+                assertEquals(EpochOptions.defaults().slots(), r.options().slots());
+                long p = own.allocate(BYTES, 1);
+                int cached = own.cachedBlockCount();
+                r.retire(p, BYTES);
+                passes(r, 3);
+                assertTrue(isFree(t, p));
+                assertEquals(cached + 1, own.cachedBlockCount(), "freed into the thread's allocator");
+            }
+        }
+    }
+
     private static Map<Opcode, Long> counts(ComputeThread t) {
         Map<Opcode, Long> m = new EnumMap<>(Opcode.class);
         for (Opcode op : Opcode.values()) {

@@ -75,6 +75,29 @@ class NeverAndBarrierReclaimerTest {
         }
     }
 
+    /** Given only the thread (and a barrier), the reclaimer frees into the thread's own allocator. */
+    @Test
+    void shouldFreeIntoTheThreadsOwnAllocatorWhenGivenOnlyTheThread() {
+        try (TestCluster c = cluster(); ComputeThread t = c.thread(0)) {
+            assertEquals("thread", assertThrows(NullPointerException.class, () -> new BarrierReclaimer(null)).getMessage());
+            assertEquals("barrier", assertThrows(NullPointerException.class,
+                    () -> new BarrierReclaimer(t, (ClusterBarrier) null)).getMessage());
+            RemoteAllocator own = t.allocator();
+            BarrierReclaimer r = new BarrierReclaimer(t, new ClusterBarrier(t, 1));
+            long p = own.allocate(BYTES, 1);
+            int cached = own.cachedBlockCount();
+            r.retire(p, BYTES);
+            r.reclaim();
+            assertTrue(isFree(t, p));
+            assertEquals(cached + 1, own.cachedBlockCount(), "freed into the thread's allocator");
+            r.close();
+            BarrierReclaimer all = new BarrierReclaimer(t);
+            all.retire(own.allocate(BYTES, 1), BYTES);
+            assertEquals(BYTES, all.unreclaimedBytes());
+            all.close();
+        }
+    }
+
     @Test
     void shouldWaitForEveryParticipantBeforeFreeing() throws InterruptedException {
         try (TestCluster c = cluster()) {

@@ -46,6 +46,7 @@ class PackageExamplesTest {
             Map.entry("io.remus.alock.table", CONTEXT),
             Map.entry("io.remus.check", "io.remus.ds.object.RemoteCounter counter"),
             Map.entry("io.remus.check.spec", "History history, io.remus.ds.set.RemoteSet set"),
+            Map.entry("io.remus.ds.context", "io.remus.core.RemusNode node"),
             Map.entry("io.remus.ds.delegate", "io.remus.core.ComputeThread owner, " + T),
             Map.entry("io.remus.ds.identity", "io.remus.core.ComputeThread thread, io.remus.core.ComputeThread other"),
             Map.entry("io.remus.ds.map", T),
@@ -106,7 +107,7 @@ class PackageExamplesTest {
                 : List.of("io.remus.core", "io.remus.core.config", "io.remus.core.error", "io.remus.core.memory",
                         "io.remus.core.rpc", "io.remus.core.shm", "io.remus.core.sim", "io.remus.core.verbs", "io.remus.alock", "io.remus.alock.kind",
                         "io.remus.alock.spin", "io.remus.alock.mcs", "io.remus.alock.asymmetric", "io.remus.alock.queue",
-                        "io.remus.alock.table", "io.remus.check", "io.remus.check.spec", "io.remus.ds.delegate",
+                        "io.remus.alock.table", "io.remus.check", "io.remus.check.spec", "io.remus.ds.context", "io.remus.ds.delegate",
                         "io.remus.ds.identity", "io.remus.ds.map", "io.remus.ds.name", "io.remus.ds.object", "io.remus.ds.queue",
                         "io.remus.ds.reclaim", "io.remus.ds.set");
         StringBuilder b = new StringBuilder();
