@@ -8,6 +8,7 @@ import io.remus.core.fabric.QueuePair;
 import io.remus.core.fabric.ReceiveQueue;
 import io.remus.core.fabric.RegisteredMemory;
 import io.remus.core.fabric.RegistrationChecks;
+import io.remus.core.fabric.Registrations;
 import io.remus.core.fabric.RemoteRegion;
 import io.remus.core.memory.RemotePtr;
 
@@ -21,7 +22,6 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -42,7 +42,7 @@ final class ShmNode implements FabricNode {
     private final ConcurrentHashMap<Integer, ShmPeer> peers = new ConcurrentHashMap<>();
     private final CopyOnWriteArrayList<RemoteRegion> published = new CopyOnWriteArrayList<>();
     private final List<AutoCloseable> owned = new ArrayList<>();
-    private volatile ShmRegion[] regions = new ShmRegion[0];
+    private final Registrations<ShmRegion> regions = new Registrations<>(new ShmRegion[0]);
     private int nextKey = 0x1000;
     private ShmReceiveQueue receiveQueue;
     private volatile boolean closed;
@@ -126,10 +126,7 @@ final class ShmNode implements FabricNode {
 
     @Override
     public synchronized RegisteredMemory register(MemorySegment segment) {
-        if (!segment.isNative() || segment.byteSize() == 0) {
-            throw new BadArgumentException("only non-empty native memory can be registered, got " + segment);
-        }
-        RemotePtr.requireRange(segment.address(), segment.byteSize());
+        RegistrationChecks.requireRegistrable(segment);
         ensureOpen();
         int lkey = nextKey++;
         int rkey = nextKey++;
@@ -137,16 +134,14 @@ final class ShmNode implements FabricNode {
     }
 
     private ShmRegion add(ShmRegion region) {
-        ShmRegion[] now = Arrays.copyOf(regions, regions.length + 1);
-        now[now.length - 1] = region;
-        regions = now;
+        regions.add(region);
         owned.add(region);
         return region;
     }
 
     /** Forgets {@code region}, withdraws its publication and removes its file ({@code null}: none). */
     synchronized void deregister(ShmRegion region, Path file) {
-        regions = Arrays.stream(regions).filter(r -> r != region).toArray(ShmRegion[]::new);
+        regions.remove(region);
         if (published.removeIf(r -> r.rkey() == region.rkey()) && !closed) {
             writePublished();
         }
@@ -158,13 +153,8 @@ final class ShmNode implements FabricNode {
     @Override
     public synchronized void publishAll(List<? extends RegisteredMemory> memories) {
         ensureOpen();
-        List<RemoteRegion> more = new ArrayList<>(memories.size());
-        for (RegisteredMemory memory : memories) {
-            if (!(memory instanceof ShmRegion region) || region.node() != this || region.isClosed()) {
-                throw RegistrationChecks.notOwnRegistration(nodeId, memory, true);
-            }
-            more.add(new RemoteRegion(nodeId, region.address(), region.length(), region.rkey()));
-        }
+        List<RemoteRegion> more = RegistrationChecks.publications(nodeId, memories,
+                m -> m instanceof ShmRegion region && region.node() == this && !region.isClosed(), true);
         if (more.isEmpty()) {
             return;
         }
@@ -201,12 +191,12 @@ final class ShmNode implements FabricNode {
     }
 
     ShmRegion findByLkey(int lkey, long address, long length) {
-        return RegistrationChecks.coveringLocal(regions, lkey, address, length);
+        return regions.coveringLocal(lkey, address, length);
     }
 
     /** {@return the caller-owned registration with remote key {@code rkey}, or null} */
     ShmRegion callerOwned(int rkey) {
-        for (ShmRegion r : regions) {
+        for (ShmRegion r : regions.snapshot()) {
             if (r.rkey() == rkey && !r.shared()) {
                 return r;
             }

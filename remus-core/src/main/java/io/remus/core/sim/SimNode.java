@@ -7,13 +7,13 @@ import io.remus.core.fabric.QueuePair;
 import io.remus.core.fabric.ReceiveQueue;
 import io.remus.core.fabric.RegisteredMemory;
 import io.remus.core.fabric.RegistrationChecks;
+import io.remus.core.fabric.Registrations;
 import io.remus.core.fabric.RemoteRegion;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -37,7 +37,7 @@ final class SimNode implements FabricNode {
     private final CopyOnWriteArrayList<RemoteRegion> published = new CopyOnWriteArrayList<>();
     private final List<AutoCloseable> owned = new ArrayList<>();
     private final AtomicInteger failNext = new AtomicInteger();
-    private volatile SimRegion[] regions = new SimRegion[0];
+    private final Registrations<SimRegion> regions = new Registrations<>(new SimRegion[0]);
     private volatile boolean answering = true;
     private volatile SimReceiveQueue receiveQueue;
     /** The completion queue {@link #receiveQueue} delivers into, set before it. */
@@ -120,45 +120,34 @@ final class SimNode implements FabricNode {
 
     @Override
     public RegisteredMemory register(MemorySegment segment) {
-        if (!segment.isNative() || segment.byteSize() == 0) {
-            throw new BadArgumentException("only non-empty native memory can be registered, got " + segment);
-        }
-        io.remus.core.memory.RemotePtr.requireRange(segment.address(), segment.byteSize());
+        RegistrationChecks.requireRegistrable(segment);
         return add(new SimRegion(this, segment, fabric.place(segment), null, fabric.nextKey(), fabric.nextKey()));
     }
 
     private synchronized SimRegion add(SimRegion region) {
         ensureOpen();
-        SimRegion[] now = Arrays.copyOf(regions, regions.length + 1);
-        now[now.length - 1] = region;
-        regions = now;
+        regions.add(region);
         owned.add(region);
         return region;
     }
 
     synchronized void deregister(SimRegion region) {
-        regions = Arrays.stream(regions).filter(r -> r != region).toArray(SimRegion[]::new);
+        regions.remove(region);
         published.removeIf(r -> r.rkey() == region.rkey());
     }
 
     @Override
     public void publishAll(List<? extends RegisteredMemory> memories) {
-        List<RemoteRegion> more = new ArrayList<>(memories.size());
-        for (RegisteredMemory memory : memories) {
-            if (!(memory instanceof SimRegion region) || region.node() != this) {
-                throw RegistrationChecks.notOwnRegistration(nodeId, memory, false);
-            }
-            more.add(new RemoteRegion(nodeId, region.address(), region.length(), region.rkey()));
-        }
-        published.addAll(more);
+        published.addAll(RegistrationChecks.publications(nodeId, memories,
+                m -> m instanceof SimRegion region && region.node() == this, false));
     }
 
     SimRegion findByRkey(int rkey, long address, long length) {
-        return RegistrationChecks.coveringRemote(regions, rkey, address, length);
+        return regions.coveringRemote(rkey, address, length);
     }
 
     SimRegion findByLkey(int lkey, long address, long length) {
-        return RegistrationChecks.coveringLocal(regions, lkey, address, length);
+        return regions.coveringLocal(lkey, address, length);
     }
 
     @Override

@@ -8,6 +8,7 @@ import io.remus.core.fabric.QueuePair;
 import io.remus.core.fabric.ReceiveQueue;
 import io.remus.core.fabric.RegisteredMemory;
 import io.remus.core.fabric.RegistrationChecks;
+import io.remus.core.fabric.Registrations;
 import io.remus.core.fabric.RemoteRegion;
 import io.remus.verbs.Access;
 import io.remus.verbs.CmConnection;
@@ -23,7 +24,6 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
@@ -55,7 +55,7 @@ final class VerbsNode implements FabricNode {
     private final ProtectionDomain pd;
     private final CopyOnWriteArrayList<RemoteRegion> published = new CopyOnWriteArrayList<>();
     private final List<AutoCloseable> owned = new ArrayList<>();
-    private volatile VerbsMemory[] regions = new VerbsMemory[0];
+    private final Registrations<VerbsMemory> regions = new Registrations<>(new VerbsMemory[0]);
     private final RegionDirectory directory;
     private io.remus.verbs.CompletionQueue responderCq;
     private volatile VerbsReceiveQueue receiveQueue;
@@ -111,15 +111,13 @@ final class VerbsNode implements FabricNode {
         } catch (VerbsException e) {
             throw new RemusException("registering " + segment.byteSize() + " bytes on node " + nodeId + " failed", e);
         }
-        VerbsMemory[] now = Arrays.copyOf(regions, regions.length + 1);
-        now[now.length - 1] = m;
-        regions = now;
+        regions.add(m);
         owned.add(m);
         return m;
     }
 
     synchronized void deregister(VerbsMemory m) {
-        regions = Arrays.stream(regions).filter(r -> r != m).toArray(VerbsMemory[]::new);
+        regions.remove(m);
         published.removeIf(r -> r.rkey() == m.rkey() && r.address() == m.address());
         if (directory != null && !closed) {
             directory.update(nodeId, published);
@@ -131,18 +129,13 @@ final class VerbsNode implements FabricNode {
      * {@return the registration with local key {@code lkey} covering the range, or {@code null}}
      */
     VerbsMemory findLocal(int lkey, long address, long length) {
-        return RegistrationChecks.coveringLocal(regions, lkey, address, length);
+        return regions.coveringLocal(lkey, address, length);
     }
 
     @Override
     public synchronized void publishAll(List<? extends RegisteredMemory> memories) {
-        List<RemoteRegion> more = new ArrayList<>(memories.size());
-        for (RegisteredMemory memory : memories) {
-            if (!(memory instanceof VerbsMemory m) || m.node() != this) {
-                throw RegistrationChecks.notOwnRegistration(nodeId, memory, false);
-            }
-            more.add(new RemoteRegion(nodeId, m.address(), m.length(), m.rkey()));
-        }
+        List<RemoteRegion> more = RegistrationChecks.publications(nodeId, memories,
+                memory -> memory instanceof VerbsMemory m && m.node() == this, false);
         if (directory != null && !more.isEmpty()) {
             List<RemoteRegion> next = new ArrayList<>(published);
             next.addAll(more);
