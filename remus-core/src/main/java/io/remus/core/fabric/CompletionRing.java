@@ -1,6 +1,7 @@
 package io.remus.core.fabric;
 
 import io.remus.core.error.CompletionStatus;
+import io.remus.core.error.ResourceInUseException;
 
 /**
  * A bounded first-in first-out ring of completions that a fabric implementation keeps until a
@@ -161,6 +162,22 @@ public final class CompletionRing {
             removeHead();
         }
         return n;
+    }
+
+    /**
+     * {@return the refusal of a completion queue's close while others still deliver into it} As verbs
+     * answers {@code EBUSY}: queue pairs created with it are open, or, when it serves the node's receive
+     * queue, peers connected to the node after the receive queue existed (their serving queue pairs
+     * deliver into it until the node closes).
+     *
+     * @param nodeId            the queue's node
+     * @param openQueuePairs    how many queue pairs created with it are open
+     * @param servedConnections how many connections of peers deliver into it through the receive queue
+     */
+    public static ResourceInUseException closeRefused(int nodeId, long openQueuePairs, long servedConnections) {
+        return new ResourceInUseException("completion queue of node " + nodeId + " cannot close: " + openQueuePairs
+                + " queue pair(s) created with it are open, and " + servedConnections + " connection(s) of peers to the"
+                + " node's receive queue deliver into it until the node closes; close them first");
     }
 
     private int put(long id, Opcode op, CompletionStatus result) {

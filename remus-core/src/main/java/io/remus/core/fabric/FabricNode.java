@@ -1,5 +1,6 @@
 package io.remus.core.fabric;
 
+import io.remus.core.error.BadArgumentException;
 import io.remus.core.config.Timeouts;
 import io.remus.core.error.CompletionStatus;
 
@@ -116,6 +117,41 @@ public interface FabricNode extends AutoCloseable {
      */
     static Duration checkWaitTimeout(Duration waitTimeout) {
         return Timeouts.require(waitTimeout, "waitTimeout");
+    }
+
+    /**
+     * The first check every {@link #createReceiveQueue} applies (for fabric implementations): the
+     * completion queue is the node's own.
+     *
+     * @param nodeId         the node creating the receive queue
+     * @param ownCompletionQueue whether the completion queue given is one of that node
+     * @throws io.remus.core.error.BadArgumentException when it is not
+     */
+    static void requireReceiveCompletionQueue(int nodeId, boolean ownCompletionQueue) {
+        if (!ownCompletionQueue) {
+            throw new BadArgumentException("a receive queue of node " + nodeId + " needs a completion queue of that node");
+        }
+    }
+
+    /**
+     * The checks every {@link #createReceiveQueue} applies after
+     * {@link #requireReceiveCompletionQueue} (for fabric implementations): the depth is in range and the
+     * node has no receive queue yet.
+     *
+     * @param nodeId   the node creating the receive queue
+     * @param depth    the depth asked for
+     * @param maxDepth the most the fabric allows
+     * @param hasOne   whether the node already has a receive queue
+     * @throws io.remus.core.error.BadArgumentException when {@code depth} is outside 1..{@code maxDepth} or
+     *                                            the node already has one
+     */
+    static void checkNewReceiveQueue(int nodeId, int depth, int maxDepth, boolean hasOne) {
+        if (depth <= 0 || depth > maxDepth) {
+            throw new BadArgumentException("receive queue depth must be 1.." + maxDepth + ", got " + depth);
+        }
+        if (hasOne) {
+            throw new BadArgumentException("node " + nodeId + " already has a receive queue");
+        }
     }
 
     /** Closes the node's QPs, CQs and registrations. Idempotent. */

@@ -10,6 +10,7 @@ import java.lang.foreign.MemorySegment;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.function.Predicate;
 
@@ -148,6 +149,39 @@ public final class RegistrationChecks {
             throw new BadArgumentException("registered memory length must be positive, got " + bytes);
         }
         return bytes;
+    }
+
+    /**
+     * {@return a copy of a node's registrations with {@code region} added at the end} Nodes keep their
+     * registrations in a volatile array replaced on each change, so that a work request's lookup
+     * allocates nothing.
+     *
+     * @param <M>     the fabric's registration type
+     * @param regions a node's registrations
+     * @param region  the new registration
+     */
+    public static <M extends RegisteredMemory> M[] adding(M[] regions, M region) {
+        M[] now = Arrays.copyOf(regions, regions.length + 1);
+        now[now.length - 1] = region;
+        return now;
+    }
+
+    /**
+     * {@return a copy of a node's registrations without {@code region}; {@code regions} itself when it is not there}
+     *
+     * @param <M>     the fabric's registration type
+     * @param regions a node's registrations
+     * @param region  the registration to leave out
+     */
+    public static <M extends RegisteredMemory> M[] removing(M[] regions, M region) {
+        for (int i = 0; i < regions.length; i++) {
+            if (regions[i] == region) {
+                M[] now = Arrays.copyOf(regions, regions.length - 1);
+                System.arraycopy(regions, i + 1, now, i, regions.length - i - 1);
+                return now;
+            }
+        }
+        return regions;
     }
 
     /**

@@ -3,7 +3,6 @@ package io.remus.core.shm;
 import io.remus.core.error.BadArgumentException;
 import io.remus.core.error.CompletionStatus;
 import io.remus.core.error.RemusException;
-import io.remus.core.error.ResourceInUseException;
 import io.remus.core.fabric.CompletionQueue;
 import io.remus.core.fabric.CompletionRing;
 import io.remus.core.fabric.Completions;
@@ -80,9 +79,7 @@ final class ShmCompletionQueue implements CompletionQueue {
             ShmReceiveQueue rq = receives;
             long served = rq == null ? 0 : rq.connections();
             if (open > 0 || served > 0) {
-                throw new ResourceInUseException("completion queue of node " + nodeId + " cannot close: " + open
-                        + " queue pair(s) created with it are open, and " + served + " connection(s) of peers to the"
-                        + " node's receive queue deliver into it until the node closes; close them first");
+                throw CompletionRing.closeRefused(nodeId, open, served);
             }
         }
         closeWithNode();

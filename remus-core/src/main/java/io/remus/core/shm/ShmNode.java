@@ -8,7 +8,6 @@ import io.remus.core.fabric.QueuePair;
 import io.remus.core.fabric.ReceiveQueue;
 import io.remus.core.fabric.RegisteredMemory;
 import io.remus.core.fabric.RegistrationChecks;
-import io.remus.core.fabric.Registrations;
 import io.remus.core.fabric.RemoteRegion;
 import io.remus.core.memory.RemotePtr;
 
@@ -42,7 +41,7 @@ final class ShmNode implements FabricNode {
     private final ConcurrentHashMap<Integer, ShmPeer> peers = new ConcurrentHashMap<>();
     private final CopyOnWriteArrayList<RemoteRegion> published = new CopyOnWriteArrayList<>();
     private final List<AutoCloseable> owned = new ArrayList<>();
-    private final Registrations<ShmRegion> regions = new Registrations<>(new ShmRegion[0]);
+    private volatile ShmRegion[] regions = new ShmRegion[0];
     private int nextKey = 0x1000;
     private ShmReceiveQueue receiveQueue;
     private volatile boolean closed;
@@ -134,14 +133,14 @@ final class ShmNode implements FabricNode {
     }
 
     private ShmRegion add(ShmRegion region) {
-        regions.add(region);
+        regions = RegistrationChecks.adding(regions, region);
         owned.add(region);
         return region;
     }
 
     /** Forgets {@code region}, withdraws its publication and removes its file ({@code null}: none). */
     synchronized void deregister(ShmRegion region, Path file) {
-        regions.remove(region);
+        regions = RegistrationChecks.removing(regions, region);
         if (published.removeIf(r -> r.rkey() == region.rkey()) && !closed) {
             writePublished();
         }
@@ -191,12 +190,12 @@ final class ShmNode implements FabricNode {
     }
 
     ShmRegion findByLkey(int lkey, long address, long length) {
-        return regions.coveringLocal(lkey, address, length);
+        return RegistrationChecks.coveringLocal(regions, lkey, address, length);
     }
 
     /** {@return the caller-owned registration with remote key {@code rkey}, or null} */
     ShmRegion callerOwned(int rkey) {
-        for (ShmRegion r : regions.snapshot()) {
+        for (ShmRegion r : regions) {
             if (r.rkey() == rkey && !r.shared()) {
                 return r;
             }
@@ -221,15 +220,9 @@ final class ShmNode implements FabricNode {
     @Override
     public synchronized ReceiveQueue createReceiveQueue(CompletionQueue cq, int depth) {
         ensureOpen();
-        if (!(cq instanceof ShmCompletionQueue own) || !owned.contains(own)) {
-            throw new BadArgumentException("a receive queue of node " + nodeId + " needs a completion queue of that node");
-        }
-        if (depth <= 0 || depth > ShmReceiveQueue.MAX_DEPTH) {
-            throw new BadArgumentException("receive queue depth must be 1.." + ShmReceiveQueue.MAX_DEPTH + ", got " + depth);
-        }
-        if (receiveQueue != null) {
-            throw new BadArgumentException("node " + nodeId + " already has a receive queue");
-        }
+        FabricNode.requireReceiveCompletionQueue(nodeId, cq instanceof ShmCompletionQueue mine && owned.contains(mine));
+        FabricNode.checkNewReceiveQueue(nodeId, depth, ShmReceiveQueue.MAX_DEPTH, receiveQueue != null);
+        ShmCompletionQueue own = (ShmCompletionQueue) cq;
         Path file = dir.resolve(ShmReceiveQueue.FILE);
         Path tmp = ShmFiles.temporary(file);
         MemorySegment mapped = ShmFiles.createAndMap(tmp, ShmReceiveQueue.fileBytes(depth), nodeArena);

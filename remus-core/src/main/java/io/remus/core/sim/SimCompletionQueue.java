@@ -100,9 +100,7 @@ final class SimCompletionQueue implements CompletionQueue {
                 }
             }
             if (open > 0 || servedConnections > 0) {
-                throw new ResourceInUseException("completion queue of node " + nodeId + " cannot close: " + open
-                        + " queue pair(s) created with it are open, and " + servedConnections + " connection(s) of peers"
-                        + " to the node's receive queue deliver into it until the node closes; close them first");
+                throw CompletionRing.closeRefused(nodeId, open, servedConnections);
             }
         }
         closeWithNode();

@@ -7,7 +7,6 @@ import io.remus.core.fabric.QueuePair;
 import io.remus.core.fabric.ReceiveQueue;
 import io.remus.core.fabric.RegisteredMemory;
 import io.remus.core.fabric.RegistrationChecks;
-import io.remus.core.fabric.Registrations;
 import io.remus.core.fabric.RemoteRegion;
 
 import java.lang.foreign.Arena;
@@ -37,7 +36,7 @@ final class SimNode implements FabricNode {
     private final CopyOnWriteArrayList<RemoteRegion> published = new CopyOnWriteArrayList<>();
     private final List<AutoCloseable> owned = new ArrayList<>();
     private final AtomicInteger failNext = new AtomicInteger();
-    private final Registrations<SimRegion> regions = new Registrations<>(new SimRegion[0]);
+    private volatile SimRegion[] regions = new SimRegion[0];
     private volatile boolean answering = true;
     private volatile SimReceiveQueue receiveQueue;
     /** The completion queue {@link #receiveQueue} delivers into, set before it. */
@@ -126,13 +125,13 @@ final class SimNode implements FabricNode {
 
     private synchronized SimRegion add(SimRegion region) {
         ensureOpen();
-        regions.add(region);
+        regions = RegistrationChecks.adding(regions, region);
         owned.add(region);
         return region;
     }
 
     synchronized void deregister(SimRegion region) {
-        regions.remove(region);
+        regions = RegistrationChecks.removing(regions, region);
         published.removeIf(r -> r.rkey() == region.rkey());
     }
 
@@ -143,11 +142,11 @@ final class SimNode implements FabricNode {
     }
 
     SimRegion findByRkey(int rkey, long address, long length) {
-        return regions.coveringRemote(rkey, address, length);
+        return RegistrationChecks.coveringRemote(regions, rkey, address, length);
     }
 
     SimRegion findByLkey(int lkey, long address, long length) {
-        return regions.coveringLocal(lkey, address, length);
+        return RegistrationChecks.coveringLocal(regions, lkey, address, length);
     }
 
     @Override
@@ -164,15 +163,9 @@ final class SimNode implements FabricNode {
     @Override
     public synchronized ReceiveQueue createReceiveQueue(CompletionQueue cq, int depth) {
         ensureOpen();
-        if (!(cq instanceof SimCompletionQueue simCq) || !owned.contains(simCq)) {
-            throw new BadArgumentException("a receive queue of node " + nodeId + " needs a completion queue of that node");
-        }
-        if (depth <= 0 || depth > MAX_RECEIVE_DEPTH) {
-            throw new BadArgumentException("receive queue depth must be 1.." + MAX_RECEIVE_DEPTH + ", got " + depth);
-        }
-        if (receiveQueue != null) {
-            throw new BadArgumentException("node " + nodeId + " already has a receive queue");
-        }
+        FabricNode.requireReceiveCompletionQueue(nodeId, cq instanceof SimCompletionQueue own && owned.contains(own));
+        FabricNode.checkNewReceiveQueue(nodeId, depth, MAX_RECEIVE_DEPTH, receiveQueue != null);
+        SimCompletionQueue simCq = (SimCompletionQueue) cq;
         SimReceiveQueue rq = new SimReceiveQueue(this, depth);
         simCq.attach(rq);
         receiveCq = simCq;

@@ -8,7 +8,6 @@ import io.remus.core.fabric.QueuePair;
 import io.remus.core.fabric.ReceiveQueue;
 import io.remus.core.fabric.RegisteredMemory;
 import io.remus.core.fabric.RegistrationChecks;
-import io.remus.core.fabric.Registrations;
 import io.remus.core.fabric.RemoteRegion;
 import io.remus.verbs.Access;
 import io.remus.verbs.CmConnection;
@@ -55,7 +54,7 @@ final class VerbsNode implements FabricNode {
     private final ProtectionDomain pd;
     private final CopyOnWriteArrayList<RemoteRegion> published = new CopyOnWriteArrayList<>();
     private final List<AutoCloseable> owned = new ArrayList<>();
-    private final Registrations<VerbsMemory> regions = new Registrations<>(new VerbsMemory[0]);
+    private volatile VerbsMemory[] regions = new VerbsMemory[0];
     private final RegionDirectory directory;
     private io.remus.verbs.CompletionQueue responderCq;
     private volatile VerbsReceiveQueue receiveQueue;
@@ -111,13 +110,13 @@ final class VerbsNode implements FabricNode {
         } catch (VerbsException e) {
             throw new RemusException("registering " + segment.byteSize() + " bytes on node " + nodeId + " failed", e);
         }
-        regions.add(m);
+        regions = RegistrationChecks.adding(regions, m);
         owned.add(m);
         return m;
     }
 
     synchronized void deregister(VerbsMemory m) {
-        regions.remove(m);
+        regions = RegistrationChecks.removing(regions, m);
         published.removeIf(r -> r.rkey() == m.rkey() && r.address() == m.address());
         if (directory != null && !closed) {
             directory.update(nodeId, published);
@@ -129,7 +128,7 @@ final class VerbsNode implements FabricNode {
      * {@return the registration with local key {@code lkey} covering the range, or {@code null}}
      */
     VerbsMemory findLocal(int lkey, long address, long length) {
-        return regions.coveringLocal(lkey, address, length);
+        return RegistrationChecks.coveringLocal(regions, lkey, address, length);
     }
 
     @Override
@@ -173,16 +172,10 @@ final class VerbsNode implements FabricNode {
     @Override
     public synchronized ReceiveQueue createReceiveQueue(CompletionQueue cq, int depth) {
         ensureOpen();
-        if (!(cq instanceof VerbsCompletionQueue verbsCq) || verbsCq.node() != this) {
-            throw new BadArgumentException("a receive queue of node " + nodeId + " needs a completion queue of that node");
-        }
+        FabricNode.requireReceiveCompletionQueue(nodeId, cq instanceof VerbsCompletionQueue own && own.node() == this);
         int max = fabric.context().queryDevice().maxSharedReceiveQueueWorkRequests();
-        if (depth <= 0 || depth > max) {
-            throw new BadArgumentException("receive queue depth must be 1.." + max + ", got " + depth);
-        }
-        if (receiveQueue != null) {
-            throw new BadArgumentException("node " + nodeId + " already has a receive queue");
-        }
+        FabricNode.checkNewReceiveQueue(nodeId, depth, max, receiveQueue != null);
+        VerbsCompletionQueue verbsCq = (VerbsCompletionQueue) cq;
         io.remus.verbs.SharedReceiveQueue srq;
         try {
             srq = pd.createSharedReceiveQueue(depth, 1);
