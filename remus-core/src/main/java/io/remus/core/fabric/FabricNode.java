@@ -7,6 +7,7 @@ import io.remus.core.error.CompletionStatus;
 import java.lang.foreign.MemorySegment;
 import java.time.Duration;
 import java.util.List;
+import java.util.function.Function;
 
 /**
  * One node of a fabric: its NIC, protection domain and registered memory.
@@ -151,6 +152,27 @@ public interface FabricNode extends AutoCloseable {
         }
         if (hasOne) {
             throw new BadArgumentException("node " + nodeId + " already has a receive queue");
+        }
+    }
+
+    /**
+     * Closes a closing node's resources in the order given (for fabric implementations), each through
+     * the action {@code atNodeClose} gives for it: the resource itself, or another way to close it (a
+     * completion queue that closes with its node whoever still uses it).
+     *
+     * @param nodeId      the closing node
+     * @param resources   its resources
+     * @param atNodeClose what closes a resource as its node closes
+     * @throws IllegalStateException when one fails to close (naming the node); the later ones are not closed
+     */
+    static void closeAll(int nodeId, List<? extends AutoCloseable> resources,
+                         Function<AutoCloseable, AutoCloseable> atNodeClose) {
+        for (AutoCloseable resource : resources) {
+            try {
+                atNodeClose.apply(resource).close();
+            } catch (Exception e) {
+                throw new IllegalStateException("closing a resource of node " + nodeId, e);
+            }
         }
     }
 

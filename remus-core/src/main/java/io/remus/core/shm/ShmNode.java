@@ -278,17 +278,7 @@ final class ShmNode implements FabricNode {
             owned.clear();
         }
         ShmFiles.WORD.setVolatile(header, ShmFiles.NODE_STATE, ShmFiles.CLOSED);
-        for (AutoCloseable c : toClose) {
-            try {
-                if (c instanceof ShmCompletionQueue cq) {
-                    cq.closeWithNode();
-                    continue;
-                }
-                c.close();
-            } catch (Exception e) {
-                throw new IllegalStateException("closing a resource of node " + nodeId, e);
-            }
-        }
+        FabricNode.closeAll(nodeId, toClose, c -> c instanceof ShmCompletionQueue cq ? cq::closeWithNode : c);
         deleteQuietly(dir.resolve(ShmFiles.PUBLISHED));
         deleteQuietly(dir.resolve(ShmReceiveQueue.FILE));
         peers.clear();

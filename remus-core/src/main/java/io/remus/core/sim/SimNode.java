@@ -222,17 +222,7 @@ final class SimNode implements FabricNode {
             toClose = new ArrayList<>(owned);
             owned.clear();
         }
-        for (AutoCloseable c : toClose) {
-            try {
-                if (c instanceof SimCompletionQueue cq) {
-                    cq.closeWithNode();
-                    continue;
-                }
-                c.close();
-            } catch (Exception e) {
-                throw new IllegalStateException("closing a resource of node " + nodeId, e);
-            }
-        }
+        FabricNode.closeAll(nodeId, toClose, c -> c instanceof SimCompletionQueue cq ? cq::closeWithNode : c);
         fabric.forget(this);
     }
 }
