@@ -22,6 +22,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -39,6 +40,7 @@ final class LockNodeScenario {
     static final List<LockKind> KINDS = List.of(LockKind.ALOCK, LockKind.SPIN, LockKind.MCS);
     private static final int KEYS_PER_NODE = 2;
     private static final int WORKERS = 3;
+    private static final Duration SETUP_TIMEOUT = Duration.ofMinutes(2);
     private static final int DATA_BYTES = 8 * (CheckedCriticalSection.STAMPS + 1);
     private static final LockOptions OPTIONS = LockOptions.defaults().withAcquireTimeout(Duration.ofSeconds(60));
 
@@ -132,8 +134,12 @@ final class LockNodeScenario {
         long[] remote = new long[WORKERS];
         AtomicInteger errors = new AtomicInteger();
         barrier.await();
-        long start = System.nanoTime();
-        long end = start + slice.toNanos();
+        // The slice starts once every worker has its compute thread, lock context and table handle: connecting
+        // them can take longer than the slice on an emulated device, and a worker that began only after the
+        // slice ended would count no lock at all.
+        CountDownLatch ready = new CountDownLatch(WORKERS);
+        CountDownLatch go = new CountDownLatch(1);
+        long[] endNanos = new long[1];
         List<Thread> threads = new ArrayList<>();
         for (int w = 0; w < WORKERS; w++) {
             int worker = w;
@@ -142,6 +148,11 @@ final class LockNodeScenario {
                     LockContext context = new LockContext(t, OPTIONS);
                     TableLocks locks = table.open(context);
                     SplittableRandom random = new SplittableRandom(me * 31L + worker);
+                    ready.countDown();
+                    if (!go.await(SETUP_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)) {
+                        throw new IllegalStateException("the slice never started");
+                    }
+                    long end = endNanos[0];
                     while (System.nanoTime() - end < 0) {
                         int key = pick(worker, random, table, me);
                         Lock lock = locks.lockFor(key);
@@ -156,6 +167,7 @@ final class LockNodeScenario {
                     }
                 } catch (Throwable e) {
                     errors.incrementAndGet();
+                    ready.countDown();
                     e.printStackTrace(System.out);
                 }
             }, kind.cliName() + "-worker-" + w);
@@ -163,6 +175,13 @@ final class LockNodeScenario {
             threads.add(th);
             th.start();
         }
+        if (!ready.await(SETUP_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)) {
+            errors.incrementAndGet();
+            System.out.println("workers not ready within " + SETUP_TIMEOUT);
+        }
+        long start = System.nanoTime();
+        endNanos[0] = start + slice.toNanos();
+        go.countDown();
         for (Thread th : threads) {
             th.join(slice.toMillis() + TimeUnit.MINUTES.toMillis(3));
             if (th.isAlive()) {
