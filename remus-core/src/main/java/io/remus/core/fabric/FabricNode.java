@@ -1,11 +1,13 @@
 package io.remus.core.fabric;
 
+import io.remus.core.error.BadArgumentException;
 import io.remus.core.config.Timeouts;
 import io.remus.core.error.CompletionStatus;
 
 import java.lang.foreign.MemorySegment;
 import java.time.Duration;
 import java.util.List;
+import java.util.function.Function;
 
 /**
  * One node of a fabric: its NIC, protection domain and registered memory.
@@ -116,6 +118,62 @@ public interface FabricNode extends AutoCloseable {
      */
     static Duration checkWaitTimeout(Duration waitTimeout) {
         return Timeouts.require(waitTimeout, "waitTimeout");
+    }
+
+    /**
+     * The first check every {@link #createReceiveQueue} applies (for fabric implementations): the
+     * completion queue is the node's own.
+     *
+     * @param nodeId         the node creating the receive queue
+     * @param ownCompletionQueue whether the completion queue given is one of that node
+     * @throws io.remus.core.error.BadArgumentException when it is not
+     */
+    static void requireReceiveCompletionQueue(int nodeId, boolean ownCompletionQueue) {
+        if (!ownCompletionQueue) {
+            throw new BadArgumentException("a receive queue of node " + nodeId + " needs a completion queue of that node");
+        }
+    }
+
+    /**
+     * The checks every {@link #createReceiveQueue} applies after
+     * {@link #requireReceiveCompletionQueue} (for fabric implementations): the depth is in range and the
+     * node has no receive queue yet.
+     *
+     * @param nodeId   the node creating the receive queue
+     * @param depth    the depth asked for
+     * @param maxDepth the most the fabric allows
+     * @param hasOne   whether the node already has a receive queue
+     * @throws io.remus.core.error.BadArgumentException when {@code depth} is outside 1..{@code maxDepth} or
+     *                                            the node already has one
+     */
+    static void checkNewReceiveQueue(int nodeId, int depth, int maxDepth, boolean hasOne) {
+        if (depth <= 0 || depth > maxDepth) {
+            throw new BadArgumentException("receive queue depth must be 1.." + maxDepth + ", got " + depth);
+        }
+        if (hasOne) {
+            throw new BadArgumentException("node " + nodeId + " already has a receive queue");
+        }
+    }
+
+    /**
+     * Closes a closing node's resources in the order given (for fabric implementations), each through
+     * the action {@code atNodeClose} gives for it: the resource itself, or another way to close it (a
+     * completion queue that closes with its node whoever still uses it).
+     *
+     * @param nodeId      the closing node
+     * @param resources   its resources
+     * @param atNodeClose what closes a resource as its node closes
+     * @throws IllegalStateException when one fails to close (naming the node); the later ones are not closed
+     */
+    static void closeAll(int nodeId, List<? extends AutoCloseable> resources,
+                         Function<AutoCloseable, AutoCloseable> atNodeClose) {
+        for (AutoCloseable resource : resources) {
+            try {
+                atNodeClose.apply(resource).close();
+            } catch (Exception e) {
+                throw new IllegalStateException("closing a resource of node " + nodeId, e);
+            }
+        }
     }
 
     /** Closes the node's QPs, CQs and registrations. Idempotent. */

@@ -107,4 +107,33 @@ public final class ReceiveRequests {
     public int lkey(int i) {
         return lkey[i];
     }
+
+    /**
+     * {@return the refusal of a post whose receive {@code i} lies in no registration of the node} (for
+     * fabric implementations)
+     *
+     * @param i      an index below {@link #size()}
+     * @param nodeId the node of the receive queue
+     */
+    public BadArgumentException notCovered(int i, int nodeId) {
+        return new BadArgumentException("receive buffer " + i + " (address " + address[i] + ", length " + length[i]
+                + ", lkey " + lkey[i] + ") is not covered by a registration of node " + nodeId);
+    }
+
+    /**
+     * The room check every {@link ReceiveQueue#post} applies (for fabric implementations). Allocates
+     * nothing unless it throws.
+     *
+     * @param nodeId      the node of the receive queue
+     * @param outstanding how many receives it holds (posted and not yet polled)
+     * @param more        how many the post adds
+     * @param depth       its depth
+     * @throws BadArgumentException when {@code outstanding + more} exceeds {@code depth}
+     */
+    public static void requireRoom(int nodeId, long outstanding, int more, int depth) {
+        if (outstanding + more > depth) {
+            throw new BadArgumentException("receive queue of node " + nodeId + " is full: " + outstanding
+                    + " outstanding, " + more + " more, depth " + depth);
+        }
+    }
 }

@@ -2,12 +2,17 @@ package io.remus.core.fabric;
 
 import io.remus.core.error.BadArgumentException;
 import io.remus.core.error.RemusException;
+import io.remus.core.memory.RemotePtr;
 
 import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.function.Predicate;
 
 /**
  * The checks both fabrics apply to registered memory: a new registration's length, and the key and
@@ -33,6 +38,41 @@ public final class RegistrationChecks {
                 : "the registration [0x" + Long.toHexString(memory.address()) + ", +" + memory.length() + ")";
         return new BadArgumentException("node " + nodeId + " can only publish its own " + (open ? "open " : "")
                 + "registrations, got " + which);
+    }
+
+    /**
+     * Checks a node's publication of registrations and describes them as peers see them.
+     *
+     * @param nodeId   the publishing node
+     * @param memories the registrations to publish
+     * @param own      whether a registration is the node's own (and, where {@code open}, not closed)
+     * @param open     whether the node publishes only open registrations (a refusal says so)
+     * @return one region per registration, in order
+     * @throws BadArgumentException when one of {@code memories} fails {@code own}; nothing was published
+     */
+    public static List<RemoteRegion> publications(int nodeId, List<? extends RegisteredMemory> memories,
+                                                  Predicate<RegisteredMemory> own, boolean open) {
+        List<RemoteRegion> regions = new ArrayList<>(memories.size());
+        for (RegisteredMemory memory : memories) {
+            if (!own.test(memory)) {
+                throw notOwnRegistration(nodeId, memory, open);
+            }
+            regions.add(new RemoteRegion(nodeId, memory.address(), memory.length(), memory.rkey()));
+        }
+        return regions;
+    }
+
+    /**
+     * Checks caller-owned memory to register: native, not empty, and inside the range a remote pointer addresses.
+     *
+     * @param segment the memory
+     * @throws BadArgumentException when it is not native or is empty, or lies outside that range
+     */
+    public static void requireRegistrable(MemorySegment segment) {
+        if (!segment.isNative() || segment.byteSize() == 0) {
+            throw new BadArgumentException("only non-empty native memory can be registered, got " + segment);
+        }
+        RemotePtr.requireRange(segment.address(), segment.byteSize());
     }
 
     /**
@@ -109,6 +149,39 @@ public final class RegistrationChecks {
             throw new BadArgumentException("registered memory length must be positive, got " + bytes);
         }
         return bytes;
+    }
+
+    /**
+     * {@return a copy of a node's registrations with {@code region} added at the end} Nodes keep their
+     * registrations in a volatile array replaced on each change, so that a work request's lookup
+     * allocates nothing.
+     *
+     * @param <M>     the fabric's registration type
+     * @param regions a node's registrations
+     * @param region  the new registration
+     */
+    public static <M extends RegisteredMemory> M[] adding(M[] regions, M region) {
+        M[] now = Arrays.copyOf(regions, regions.length + 1);
+        now[now.length - 1] = region;
+        return now;
+    }
+
+    /**
+     * {@return a copy of a node's registrations without {@code region}; {@code regions} itself when it is not there}
+     *
+     * @param <M>     the fabric's registration type
+     * @param regions a node's registrations
+     * @param region  the registration to leave out
+     */
+    public static <M extends RegisteredMemory> M[] removing(M[] regions, M region) {
+        for (int i = 0; i < regions.length; i++) {
+            if (regions[i] == region) {
+                M[] now = Arrays.copyOf(regions, regions.length - 1);
+                System.arraycopy(regions, i + 1, now, i, regions.length - i - 1);
+                return now;
+            }
+        }
+        return regions;
     }
 
     /**

@@ -186,6 +186,27 @@ public final class WorkRequests {
                 immediate & 0xFFFF_FFFFL, 0, flags);
     }
 
+    /**
+     * The checks every {@link QueuePair#post} applies before anything is posted (for fabric
+     * implementations). Allocates nothing unless it throws.
+     *
+     * @param peer   the queue pair's peer node
+     * @param closed whether the queue pair is closed
+     * @param posted how many requests its send queue holds
+     * @param more   how many the post adds
+     * @param depth  the send queue's depth
+     * @throws BadArgumentException when the queue pair is closed, or {@code posted + more} exceeds {@code depth}
+     */
+    public static void requirePostable(int peer, boolean closed, long posted, int more, int depth) {
+        if (closed) {
+            throw new BadArgumentException("queue pair to node " + peer + " is closed");
+        }
+        if (posted + more > depth) {
+            throw new BadArgumentException("send queue to node " + peer + " is full: " + posted + " posted, " + more
+                    + " more, depth " + depth);
+        }
+    }
+
     private static void requireLength(int length) {
         if (length < 0) {
             throw new BadArgumentException("message length must be 0 or more, got " + length);

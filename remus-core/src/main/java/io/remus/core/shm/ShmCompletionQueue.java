@@ -3,8 +3,8 @@ package io.remus.core.shm;
 import io.remus.core.error.BadArgumentException;
 import io.remus.core.error.CompletionStatus;
 import io.remus.core.error.RemusException;
-import io.remus.core.error.ResourceInUseException;
 import io.remus.core.fabric.CompletionQueue;
+import io.remus.core.fabric.CompletionRing;
 import io.remus.core.fabric.Completions;
 import io.remus.core.fabric.Opcode;
 
@@ -24,14 +24,10 @@ final class ShmCompletionQueue implements CompletionQueue {
     static final int MAX_ENTRIES = (1 << 22) - 1;
 
     private final int nodeId;
-    private final long[] wrId;
-    private final Opcode[] opcode;
-    private final CompletionStatus[] status;
+    private final CompletionRing ring;
     private final List<ShmQueuePair> queuePairs = new ArrayList<>();
     /** The node's receive queue when it delivers here, or null. */
     private volatile ShmReceiveQueue receives;
-    private int head;
-    private int count;
     private boolean closed;
 
     ShmCompletionQueue(int nodeId, int capacity) {
@@ -39,9 +35,7 @@ final class ShmCompletionQueue implements CompletionQueue {
             throw new BadArgumentException("completion queue capacity must be 1.." + MAX_ENTRIES + ", got " + capacity);
         }
         this.nodeId = nodeId;
-        wrId = new long[capacity];
-        opcode = new Opcode[capacity];
-        status = new CompletionStatus[capacity];
+        ring = CompletionRing.plain(capacity);
     }
 
     synchronized void attach(ShmQueuePair qp) {
@@ -54,28 +48,17 @@ final class ShmCompletionQueue implements CompletionQueue {
     }
 
     void add(long id, Opcode op, CompletionStatus result) {
-        if (count == wrId.length) {
-            throw new RemusException("completion queue of node " + nodeId + " overrun (capacity " + wrId.length + ")");
+        if (ring.isFull()) {
+            throw new RemusException("completion queue of node " + nodeId + " overrun (capacity " + ring.capacity() + ")");
         }
-        int i = (head + count) % wrId.length;
-        wrId[i] = id;
-        opcode[i] = op;
-        status[i] = result;
-        count++;
+        ring.add(id, op, result);
     }
 
     @Override
     public int poll(Completions out) {
-        int n = 0;
-        int max = out.capacity();
-        while (count > 0 && n < max) {
-            out.set(n++, wrId[head], opcode[head], status[head]);
-            status[head] = null;
-            head = head + 1 == wrId.length ? 0 : head + 1;
-            count--;
-        }
+        int n = ring.drain(out, 0);
         ShmReceiveQueue rq = receives;
-        if (rq != null && n < max) {
+        if (rq != null && n < out.capacity()) {
             n = rq.drain(out, n);
         }
         return n;
@@ -83,7 +66,7 @@ final class ShmCompletionQueue implements CompletionQueue {
 
     @Override
     public int capacity() {
-        return wrId.length;
+        return ring.capacity();
     }
 
     @Override
@@ -96,9 +79,7 @@ final class ShmCompletionQueue implements CompletionQueue {
             ShmReceiveQueue rq = receives;
             long served = rq == null ? 0 : rq.connections();
             if (open > 0 || served > 0) {
-                throw new ResourceInUseException("completion queue of node " + nodeId + " cannot close: " + open
-                        + " queue pair(s) created with it are open, and " + served + " connection(s) of peers to the"
-                        + " node's receive queue deliver into it until the node closes; close them first");
+                throw CompletionRing.closeRefused(nodeId, open, served);
             }
         }
         closeWithNode();

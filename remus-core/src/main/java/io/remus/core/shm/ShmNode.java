@@ -21,7 +21,6 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -126,10 +125,7 @@ final class ShmNode implements FabricNode {
 
     @Override
     public synchronized RegisteredMemory register(MemorySegment segment) {
-        if (!segment.isNative() || segment.byteSize() == 0) {
-            throw new BadArgumentException("only non-empty native memory can be registered, got " + segment);
-        }
-        RemotePtr.requireRange(segment.address(), segment.byteSize());
+        RegistrationChecks.requireRegistrable(segment);
         ensureOpen();
         int lkey = nextKey++;
         int rkey = nextKey++;
@@ -137,16 +133,14 @@ final class ShmNode implements FabricNode {
     }
 
     private ShmRegion add(ShmRegion region) {
-        ShmRegion[] now = Arrays.copyOf(regions, regions.length + 1);
-        now[now.length - 1] = region;
-        regions = now;
+        regions = RegistrationChecks.adding(regions, region);
         owned.add(region);
         return region;
     }
 
     /** Forgets {@code region}, withdraws its publication and removes its file ({@code null}: none). */
     synchronized void deregister(ShmRegion region, Path file) {
-        regions = Arrays.stream(regions).filter(r -> r != region).toArray(ShmRegion[]::new);
+        regions = RegistrationChecks.removing(regions, region);
         if (published.removeIf(r -> r.rkey() == region.rkey()) && !closed) {
             writePublished();
         }
@@ -158,13 +152,8 @@ final class ShmNode implements FabricNode {
     @Override
     public synchronized void publishAll(List<? extends RegisteredMemory> memories) {
         ensureOpen();
-        List<RemoteRegion> more = new ArrayList<>(memories.size());
-        for (RegisteredMemory memory : memories) {
-            if (!(memory instanceof ShmRegion region) || region.node() != this || region.isClosed()) {
-                throw RegistrationChecks.notOwnRegistration(nodeId, memory, true);
-            }
-            more.add(new RemoteRegion(nodeId, region.address(), region.length(), region.rkey()));
-        }
+        List<RemoteRegion> more = RegistrationChecks.publications(nodeId, memories,
+                m -> m instanceof ShmRegion region && region.node() == this && !region.isClosed(), true);
         if (more.isEmpty()) {
             return;
         }
@@ -231,15 +220,9 @@ final class ShmNode implements FabricNode {
     @Override
     public synchronized ReceiveQueue createReceiveQueue(CompletionQueue cq, int depth) {
         ensureOpen();
-        if (!(cq instanceof ShmCompletionQueue own) || !owned.contains(own)) {
-            throw new BadArgumentException("a receive queue of node " + nodeId + " needs a completion queue of that node");
-        }
-        if (depth <= 0 || depth > ShmReceiveQueue.MAX_DEPTH) {
-            throw new BadArgumentException("receive queue depth must be 1.." + ShmReceiveQueue.MAX_DEPTH + ", got " + depth);
-        }
-        if (receiveQueue != null) {
-            throw new BadArgumentException("node " + nodeId + " already has a receive queue");
-        }
+        FabricNode.requireReceiveCompletionQueue(nodeId, cq instanceof ShmCompletionQueue mine && owned.contains(mine));
+        FabricNode.checkNewReceiveQueue(nodeId, depth, ShmReceiveQueue.MAX_DEPTH, receiveQueue != null);
+        ShmCompletionQueue own = (ShmCompletionQueue) cq;
         Path file = dir.resolve(ShmReceiveQueue.FILE);
         Path tmp = ShmFiles.temporary(file);
         MemorySegment mapped = ShmFiles.createAndMap(tmp, ShmReceiveQueue.fileBytes(depth), nodeArena);
@@ -295,17 +278,7 @@ final class ShmNode implements FabricNode {
             owned.clear();
         }
         ShmFiles.WORD.setVolatile(header, ShmFiles.NODE_STATE, ShmFiles.CLOSED);
-        for (AutoCloseable c : toClose) {
-            try {
-                if (c instanceof ShmCompletionQueue cq) {
-                    cq.closeWithNode();
-                    continue;
-                }
-                c.close();
-            } catch (Exception e) {
-                throw new IllegalStateException("closing a resource of node " + nodeId, e);
-            }
-        }
+        FabricNode.closeAll(nodeId, toClose, c -> c instanceof ShmCompletionQueue cq ? cq::closeWithNode : c);
         deleteQuietly(dir.resolve(ShmFiles.PUBLISHED));
         deleteQuietly(dir.resolve(ShmReceiveQueue.FILE));
         peers.clear();

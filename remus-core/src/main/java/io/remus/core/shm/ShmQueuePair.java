@@ -71,13 +71,7 @@ final class ShmQueuePair implements QueuePair {
     @Override
     public void post(WorkRequests requests) {
         int n = requests.size();
-        if (closed) {
-            throw new BadArgumentException("queue pair to node " + target.nodeId() + " is closed");
-        }
-        if (n > depth) {
-            throw new BadArgumentException("send queue to node " + target.nodeId() + " is full: 0 posted, " + n
-                    + " more, depth " + depth);
-        }
+        WorkRequests.requirePostable(target.nodeId(), closed, 0, n, depth);
         for (int k = 0; k < n; k++) {
             CompletionStatus result = error ? CompletionStatus.FLUSHED : execute(requests, k);
             if (result != CompletionStatus.SUCCESS) {

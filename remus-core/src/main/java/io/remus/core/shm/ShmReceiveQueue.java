@@ -1,6 +1,5 @@
 package io.remus.core.shm;
 
-import io.remus.core.error.BadArgumentException;
 import io.remus.core.error.CompletionStatus;
 import io.remus.core.error.RemoteTimeoutException;
 import io.remus.core.fabric.Completions;
@@ -86,19 +85,14 @@ final class ShmReceiveQueue implements ReceiveQueue {
         int n = requests.size();
         for (int k = 0; k < n; k++) {
             if (node.findByLkey(requests.lkey(k), requests.address(k), requests.length(k)) == null) {
-                throw new BadArgumentException("receive buffer " + k + " (address " + requests.address(k) + ", length "
-                        + requests.length(k) + ", lkey " + requests.lkey(k) + ") is not covered by a registration of node "
-                        + node.nodeId());
+                throw requests.notCovered(k, node.nodeId());
             }
         }
         lockOrThrow();
         try {
             long tail = word(POSTED_TAIL);
             long outstanding = tail - word(POSTED_HEAD) + word(DONE_TAIL) - word(DONE_HEAD);
-            if (outstanding + n > depth) {
-                throw new BadArgumentException("receive queue of node " + node.nodeId() + " is full: " + outstanding
-                        + " outstanding, " + n + " more, depth " + depth);
-            }
+            ReceiveRequests.requireRoom(node.nodeId(), outstanding, n, depth);
             for (int k = 0; k < n; k++) {
                 long at = RINGS + ((tail + k) % depth) * POSTED_BYTES;
                 set(at, requests.wrId(k));

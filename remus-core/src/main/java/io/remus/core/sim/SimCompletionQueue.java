@@ -5,6 +5,7 @@ import io.remus.core.error.CompletionStatus;
 import io.remus.core.error.RemusException;
 import io.remus.core.error.ResourceInUseException;
 import io.remus.core.fabric.CompletionQueue;
+import io.remus.core.fabric.CompletionRing;
 import io.remus.core.fabric.Completions;
 import io.remus.core.fabric.Opcode;
 
@@ -21,18 +22,13 @@ import java.util.Arrays;
  * delivers into this queue and lives until the node closes. The node itself closes it in any case.
  */
 final class SimCompletionQueue implements CompletionQueue {
-    private final long[] wrId;
-    private final Opcode[] opcode;
-    private final CompletionStatus[] status;
-    private final long[] readyNanos;
+    private final CompletionRing ring;
     private final int nodeId;
     private volatile SimQueuePair[] queuePairs = new SimQueuePair[0];
     private volatile SimReceiveQueue receives;
     /** Connections peers made to the node after its receive queue, which delivers here, existed. */
     private int servedConnections;
     private boolean closed;
-    private int head;
-    private int count;
 
     /**
      * The most entries a simulated completion queue holds, as a device's {@code max_cqe} limits a
@@ -46,10 +42,7 @@ final class SimCompletionQueue implements CompletionQueue {
             throw new BadArgumentException("completion queue capacity must be 1.." + MAX_ENTRIES
                     + " (the simulated device's max_cqe), got " + capacity);
         }
-        wrId = new long[capacity];
-        opcode = new Opcode[capacity];
-        status = new CompletionStatus[capacity];
-        readyNanos = new long[capacity];
+        ring = CompletionRing.timed(capacity);
     }
 
     synchronized void attach(SimQueuePair qp) {
@@ -69,15 +62,10 @@ final class SimCompletionQueue implements CompletionQueue {
     }
 
     void add(long id, Opcode op, CompletionStatus result, long ready) {
-        if (count == wrId.length) {
-            throw new RemusException("simulated completion queue overrun (capacity " + wrId.length + ")");
+        if (ring.isFull()) {
+            throw new RemusException("simulated completion queue overrun (capacity " + ring.capacity() + ")");
         }
-        int i = (head + count) % wrId.length;
-        wrId[i] = id;
-        opcode[i] = op;
-        status[i] = result;
-        readyNanos[i] = ready;
-        count++;
+        ring.add(id, op, result, ready);
     }
 
     @Override
@@ -86,16 +74,9 @@ final class SimCompletionQueue implements CompletionQueue {
         for (SimQueuePair qp : queuePairs) {
             qp.progress(now);
         }
-        int n = 0;
-        int max = out.capacity();
-        while (count > 0 && n < max && readyNanos[head] - now <= 0) {
-            out.set(n++, wrId[head], opcode[head], status[head]);
-            status[head] = null;
-            head = (head + 1) % wrId.length;
-            count--;
-        }
+        int n = ring.drainReady(out, 0, now);
         SimReceiveQueue rq = receives;
-        if (rq != null && n < max) {
+        if (rq != null && n < out.capacity()) {
             n = rq.drain(out, n, now);
         }
         return n;
@@ -103,7 +84,7 @@ final class SimCompletionQueue implements CompletionQueue {
 
     @Override
     public int capacity() {
-        return wrId.length;
+        return ring.capacity();
     }
 
     @Override
@@ -119,9 +100,7 @@ final class SimCompletionQueue implements CompletionQueue {
                 }
             }
             if (open > 0 || servedConnections > 0) {
-                throw new ResourceInUseException("completion queue of node " + nodeId + " cannot close: " + open
-                        + " queue pair(s) created with it are open, and " + servedConnections + " connection(s) of peers"
-                        + " to the node's receive queue deliver into it until the node closes; close them first");
+                throw CompletionRing.closeRefused(nodeId, open, servedConnections);
             }
         }
         closeWithNode();

@@ -13,7 +13,6 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -120,37 +119,26 @@ final class SimNode implements FabricNode {
 
     @Override
     public RegisteredMemory register(MemorySegment segment) {
-        if (!segment.isNative() || segment.byteSize() == 0) {
-            throw new BadArgumentException("only non-empty native memory can be registered, got " + segment);
-        }
-        io.remus.core.memory.RemotePtr.requireRange(segment.address(), segment.byteSize());
+        RegistrationChecks.requireRegistrable(segment);
         return add(new SimRegion(this, segment, fabric.place(segment), null, fabric.nextKey(), fabric.nextKey()));
     }
 
     private synchronized SimRegion add(SimRegion region) {
         ensureOpen();
-        SimRegion[] now = Arrays.copyOf(regions, regions.length + 1);
-        now[now.length - 1] = region;
-        regions = now;
+        regions = RegistrationChecks.adding(regions, region);
         owned.add(region);
         return region;
     }
 
     synchronized void deregister(SimRegion region) {
-        regions = Arrays.stream(regions).filter(r -> r != region).toArray(SimRegion[]::new);
+        regions = RegistrationChecks.removing(regions, region);
         published.removeIf(r -> r.rkey() == region.rkey());
     }
 
     @Override
     public void publishAll(List<? extends RegisteredMemory> memories) {
-        List<RemoteRegion> more = new ArrayList<>(memories.size());
-        for (RegisteredMemory memory : memories) {
-            if (!(memory instanceof SimRegion region) || region.node() != this) {
-                throw RegistrationChecks.notOwnRegistration(nodeId, memory, false);
-            }
-            more.add(new RemoteRegion(nodeId, region.address(), region.length(), region.rkey()));
-        }
-        published.addAll(more);
+        published.addAll(RegistrationChecks.publications(nodeId, memories,
+                m -> m instanceof SimRegion region && region.node() == this, false));
     }
 
     SimRegion findByRkey(int rkey, long address, long length) {
@@ -175,15 +163,9 @@ final class SimNode implements FabricNode {
     @Override
     public synchronized ReceiveQueue createReceiveQueue(CompletionQueue cq, int depth) {
         ensureOpen();
-        if (!(cq instanceof SimCompletionQueue simCq) || !owned.contains(simCq)) {
-            throw new BadArgumentException("a receive queue of node " + nodeId + " needs a completion queue of that node");
-        }
-        if (depth <= 0 || depth > MAX_RECEIVE_DEPTH) {
-            throw new BadArgumentException("receive queue depth must be 1.." + MAX_RECEIVE_DEPTH + ", got " + depth);
-        }
-        if (receiveQueue != null) {
-            throw new BadArgumentException("node " + nodeId + " already has a receive queue");
-        }
+        FabricNode.requireReceiveCompletionQueue(nodeId, cq instanceof SimCompletionQueue own && owned.contains(own));
+        FabricNode.checkNewReceiveQueue(nodeId, depth, MAX_RECEIVE_DEPTH, receiveQueue != null);
+        SimCompletionQueue simCq = (SimCompletionQueue) cq;
         SimReceiveQueue rq = new SimReceiveQueue(this, depth);
         simCq.attach(rq);
         receiveCq = simCq;
@@ -240,17 +222,7 @@ final class SimNode implements FabricNode {
             toClose = new ArrayList<>(owned);
             owned.clear();
         }
-        for (AutoCloseable c : toClose) {
-            try {
-                if (c instanceof SimCompletionQueue cq) {
-                    cq.closeWithNode();
-                    continue;
-                }
-                c.close();
-            } catch (Exception e) {
-                throw new IllegalStateException("closing a resource of node " + nodeId, e);
-            }
-        }
+        FabricNode.closeAll(nodeId, toClose, c -> c instanceof SimCompletionQueue cq ? cq::closeWithNode : c);
         fabric.forget(this);
     }
 }

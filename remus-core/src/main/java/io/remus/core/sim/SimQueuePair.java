@@ -98,13 +98,7 @@ final class SimQueuePair implements QueuePair {
     @Override
     public void post(WorkRequests requests) {
         int n = requests.size();
-        if (closed) {
-            throw new BadArgumentException("queue pair to node " + target.nodeId() + " is closed");
-        }
-        if (count + n > opcode.length) {
-            throw new BadArgumentException("send queue to node " + target.nodeId() + " is full: "
-                    + count + " posted, " + n + " more, depth " + opcode.length);
-        }
+        WorkRequests.requirePostable(target.nodeId(), closed, count, n, opcode.length);
         long now = System.nanoTime();
         long due = now + options.executionLatencyNanos();
         for (int k = 0; k < n; k++) {

@@ -1,6 +1,5 @@
 package io.remus.core.sim;
 
-import io.remus.core.error.BadArgumentException;
 import io.remus.core.error.CompletionStatus;
 import io.remus.core.fabric.Completions;
 import io.remus.core.fabric.Opcode;
@@ -49,15 +48,10 @@ final class SimReceiveQueue implements ReceiveQueue {
     @Override
     public synchronized void post(ReceiveRequests requests) {
         int n = requests.size();
-        if (postedCount + doneCount + n > postedId.length) {
-            throw new BadArgumentException("receive queue of node " + node.nodeId() + " is full: " + (postedCount + doneCount)
-                    + " outstanding, " + n + " more, depth " + postedId.length);
-        }
+        ReceiveRequests.requireRoom(node.nodeId(), postedCount + doneCount, n, postedId.length);
         for (int k = 0; k < n; k++) {
             if (node.findByLkey(requests.lkey(k), requests.address(k), requests.length(k)) == null) {
-                throw new BadArgumentException("receive buffer " + k + " (address " + requests.address(k) + ", length "
-                        + requests.length(k) + ", lkey " + requests.lkey(k) + ") is not covered by a registration of node "
-                        + node.nodeId());
+                throw requests.notCovered(k, node.nodeId());
             }
         }
         for (int k = 0; k < n; k++) {

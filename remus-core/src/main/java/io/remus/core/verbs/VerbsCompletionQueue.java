@@ -4,6 +4,7 @@ import io.remus.core.error.CompletionStatus;
 import io.remus.core.error.RemusException;
 import io.remus.core.error.ResourceInUseException;
 import io.remus.core.fabric.CompletionQueue;
+import io.remus.core.fabric.CompletionRing;
 import io.remus.core.fabric.Completions;
 import io.remus.core.fabric.Opcode;
 import io.remus.verbs.CompletionOpcode;
@@ -30,15 +31,9 @@ final class VerbsCompletionQueue implements CompletionQueue {
     private final io.remus.verbs.CompletionQueue cq;
     private final WorkCompletions polled;
     private final int capacity;
-    private final long[] pendingId;
-    private final Opcode[] pendingOp;
-    private final CompletionStatus[] pendingStatus;
-    private final int[] pendingLength;
-    private final int[] pendingImmediate;
-    private final boolean[] pendingWithImmediate;
+    /** Completions made here or polled from the device that no poll has handed out yet. */
+    private final CompletionRing pending;
     private volatile VerbsReceiveQueue receives;
-    private int pendingHead;
-    private int pendingCount;
     private volatile VerbsQueuePair[] queuePairs = new VerbsQueuePair[0];
     private boolean closed;
 
@@ -47,13 +42,7 @@ final class VerbsCompletionQueue implements CompletionQueue {
         this.cq = cq;
         this.capacity = capacity;
         this.polled = new WorkCompletions(Math.min(POLL_BATCH, capacity));
-        int pending = capacity + POLL_BATCH;
-        pendingId = new long[pending];
-        pendingOp = new Opcode[pending];
-        pendingStatus = new CompletionStatus[pending];
-        pendingLength = new int[pending];
-        pendingImmediate = new int[pending];
-        pendingWithImmediate = new boolean[pending];
+        this.pending = CompletionRing.withReceiveFields(capacity + POLL_BATCH);
     }
 
     void attach(VerbsReceiveQueue rq) {
@@ -83,30 +72,16 @@ final class VerbsCompletionQueue implements CompletionQueue {
     }
 
     private void addMade(long wrId, Opcode op, CompletionStatus status, int length, int immediate, boolean withImmediate) {
-        if (pendingCount == pendingId.length) {
-            throw new RemusException("completion queue overrun: " + pendingCount + " completions not polled");
+        if (pending.isFull()) {
+            throw new RemusException("completion queue overrun: " + pending.size() + " completions not polled");
         }
-        int i = (pendingHead + pendingCount) % pendingId.length;
-        pendingId[i] = wrId;
-        pendingOp[i] = op;
-        pendingStatus[i] = status;
-        pendingLength[i] = length;
-        pendingImmediate[i] = immediate;
-        pendingWithImmediate[i] = withImmediate;
-        pendingCount++;
+        pending.add(wrId, op, status, length, immediate, withImmediate);
     }
 
     @Override
     public int poll(Completions out) {
         int max = out.capacity();
-        int n = 0;
-        while (pendingCount > 0 && n < max) {
-            out.set(n++, pendingId[pendingHead], pendingOp[pendingHead], pendingStatus[pendingHead],
-                    pendingLength[pendingHead], pendingImmediate[pendingHead], pendingWithImmediate[pendingHead]);
-            pendingStatus[pendingHead] = null;
-            pendingHead = (pendingHead + 1) % pendingId.length;
-            pendingCount--;
-        }
+        int n = pending.drain(out, 0);
         if (n > 0 || closed) {
             return n;
         }

@@ -23,7 +23,6 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
@@ -111,15 +110,13 @@ final class VerbsNode implements FabricNode {
         } catch (VerbsException e) {
             throw new RemusException("registering " + segment.byteSize() + " bytes on node " + nodeId + " failed", e);
         }
-        VerbsMemory[] now = Arrays.copyOf(regions, regions.length + 1);
-        now[now.length - 1] = m;
-        regions = now;
+        regions = RegistrationChecks.adding(regions, m);
         owned.add(m);
         return m;
     }
 
     synchronized void deregister(VerbsMemory m) {
-        regions = Arrays.stream(regions).filter(r -> r != m).toArray(VerbsMemory[]::new);
+        regions = RegistrationChecks.removing(regions, m);
         published.removeIf(r -> r.rkey() == m.rkey() && r.address() == m.address());
         if (directory != null && !closed) {
             directory.update(nodeId, published);
@@ -136,13 +133,8 @@ final class VerbsNode implements FabricNode {
 
     @Override
     public synchronized void publishAll(List<? extends RegisteredMemory> memories) {
-        List<RemoteRegion> more = new ArrayList<>(memories.size());
-        for (RegisteredMemory memory : memories) {
-            if (!(memory instanceof VerbsMemory m) || m.node() != this) {
-                throw RegistrationChecks.notOwnRegistration(nodeId, memory, false);
-            }
-            more.add(new RemoteRegion(nodeId, m.address(), m.length(), m.rkey()));
-        }
+        List<RemoteRegion> more = RegistrationChecks.publications(nodeId, memories,
+                memory -> memory instanceof VerbsMemory m && m.node() == this, false);
         if (directory != null && !more.isEmpty()) {
             List<RemoteRegion> next = new ArrayList<>(published);
             next.addAll(more);
@@ -180,16 +172,10 @@ final class VerbsNode implements FabricNode {
     @Override
     public synchronized ReceiveQueue createReceiveQueue(CompletionQueue cq, int depth) {
         ensureOpen();
-        if (!(cq instanceof VerbsCompletionQueue verbsCq) || verbsCq.node() != this) {
-            throw new BadArgumentException("a receive queue of node " + nodeId + " needs a completion queue of that node");
-        }
+        FabricNode.requireReceiveCompletionQueue(nodeId, cq instanceof VerbsCompletionQueue own && own.node() == this);
         int max = fabric.context().queryDevice().maxSharedReceiveQueueWorkRequests();
-        if (depth <= 0 || depth > max) {
-            throw new BadArgumentException("receive queue depth must be 1.." + max + ", got " + depth);
-        }
-        if (receiveQueue != null) {
-            throw new BadArgumentException("node " + nodeId + " already has a receive queue");
-        }
+        FabricNode.checkNewReceiveQueue(nodeId, depth, max, receiveQueue != null);
+        VerbsCompletionQueue verbsCq = (VerbsCompletionQueue) cq;
         io.remus.verbs.SharedReceiveQueue srq;
         try {
             srq = pd.createSharedReceiveQueue(depth, 1);

@@ -100,13 +100,7 @@ final class VerbsQueuePair implements QueuePair {
     @Override
     public void post(WorkRequests requests) {
         int n = requests.size();
-        if (closed) {
-            throw new BadArgumentException("queue pair to node " + peer + " is closed");
-        }
-        if (tail - head + n > depth) {
-            throw new BadArgumentException("send queue to node " + peer + " is full: " + (tail - head) + " posted, "
-                    + n + " more, depth " + depth);
-        }
+        WorkRequests.requirePostable(peer, closed, tail - head, n, depth);
         if (error) {
             refuse(requests, 0, CompletionStatus.FLUSHED);
             return;

@@ -50,19 +50,14 @@ final class VerbsReceiveQueue implements ReceiveQueue, AutoCloseable {
             throw new BadArgumentException("receive queue of node " + node.nodeId() + " is closed");
         }
         int now = outstanding.get();
-        if (now + n > depth) {
-            throw new BadArgumentException("receive queue of node " + node.nodeId() + " is full: " + now
-                    + " outstanding, " + n + " more, depth " + depth);
-        }
+        ReceiveRequests.requireRoom(node.nodeId(), now, n, depth);
         ReceiveBatch b = batch;
         b.clear();
         try {
             for (int k = 0; k < n; k++) {
                 VerbsMemory m = node.findLocal(requests.lkey(k), requests.address(k), requests.length(k));
                 if (m == null) {
-                    throw new BadArgumentException("receive buffer " + k + " (address " + requests.address(k)
-                            + ", length " + requests.length(k) + ", lkey " + requests.lkey(k)
-                            + ") is not covered by a registration of node " + node.nodeId());
+                    throw requests.notCovered(k, node.nodeId());
                 }
                 b.receive(requests.wrId(k), m.region(), requests.address(k) - m.address(), requests.length(k));
             }
