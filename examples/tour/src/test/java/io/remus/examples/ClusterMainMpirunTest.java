@@ -1,14 +1,14 @@
 package io.remus.examples;
 
 import io.remus.core.shm.ShmFabric;
+import io.remus.core.testing.Fabrics;
+import io.remus.core.testing.Mpirun;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
@@ -22,37 +22,18 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class ClusterMainMpirunTest {
     private static final int RANKS = 4;
-    private static final Path MPIRUN = Path.of("/usr/bin/mpirun");
 
     @Test
     @Timeout(value = 150, unit = TimeUnit.SECONDS)
     void shouldReadTheSameTotalOnEveryNodeWhenMpirunStartsFourProcessesOnSharedMemory() throws Exception {
-        Assumptions.assumeTrue(Files.isExecutable(MPIRUN), MPIRUN + " is not installed (Open MPI)");
-        Path shm = Path.of("/dev/shm");
-        Path dir = Files.isDirectory(shm) && Files.isWritable(shm)
-                ? Files.createTempDirectory(shm, "remus-example-") : Files.createTempDirectory("remus-example-");
+        Assumptions.assumeTrue(Mpirun.isInstalled(), Mpirun.MPIRUN + " is not installed (Open MPI)");
+        Path dir = Fabrics.freshShmDirectory();
         try {
-            List<String> command = new ArrayList<>(List.of(MPIRUN.toString()));
-            if ("root".equals(System.getProperty("user.name"))) {
-                command.add("--allow-run-as-root");
-            }
-            command.addAll(List.of("--oversubscribe", "-np", Integer.toString(RANKS),
-                    Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                    "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xmx128m", "--enable-native-access=ALL-UNNAMED",
-                    "-cp", System.getProperty("java.class.path"), ClusterMain.class.getName(),
-                    "--fabric=shm", "--shm.dir=" + dir, "--seg-size=1M"));
-            Path log = Files.createTempFile("remus-example-mpirun-", ".log");
-            Process mpirun = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile())
-                    .redirectInput(ProcessBuilder.Redirect.from(Path.of("/dev/null").toFile())).start();
-            boolean exited = mpirun.waitFor(120, TimeUnit.SECONDS);
-            if (!exited) {
-                mpirun.descendants().forEach(ProcessHandle::destroyForcibly);
-                mpirun.destroyForcibly();
-            }
-            String output = Files.readString(log, StandardCharsets.UTF_8);
-            Files.deleteIfExists(log);
-            assertTrue(exited, "mpirun ran past 120 s:\n" + output);
-            assertEquals(0, mpirun.exitValue(), "mpirun's exit status:\n" + output);
+            Mpirun.Result run = Mpirun.run(RANKS, List.of("--enable-native-access=ALL-UNNAMED"), ClusterMain.class,
+                    List.of("--fabric=shm", "--shm.dir=" + dir, "--seg-size=1M"), Duration.ofSeconds(120));
+            String output = run.output();
+            assertTrue(run.exited(), "mpirun ran past 120 s:\n" + output);
+            assertEquals(0, run.exitCode(), "mpirun's exit status:\n" + output);
             int total = RANKS * (RANKS + 1) / 2;
             for (int rank = 0; rank < RANKS; rank++) {
                 assertTrue(output.contains("node " + rank + " of " + RANKS + " read the counter: " + total), output);

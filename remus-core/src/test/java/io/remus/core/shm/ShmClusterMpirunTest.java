@@ -1,15 +1,15 @@
 package io.remus.core.shm;
 
 import io.remus.core.testing.Fabrics;
+import io.remus.core.testing.Mpirun;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
-import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
+import java.time.Duration;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
@@ -32,37 +32,20 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class ShmClusterMpirunTest {
     private static final int RANKS = 4;
-    private static final Path MPIRUN = Path.of("/usr/bin/mpirun");
     private static final Pattern LINE = Pattern.compile(
             "shm-cluster rank=(\\d+) size=(\\d+) fabric=(\\w+) cluster=(\\p{XDigit}+) published=\\[([\\d,]*)] counters=([\\d,]+)");
 
     @Test
     @Timeout(value = 150, unit = TimeUnit.SECONDS)
     void shouldCountEveryRanksFetchAndAddsWhenMpirunStartsFourProcesses() throws Exception {
-        Assumptions.assumeTrue(Files.isExecutable(MPIRUN), MPIRUN + " is not installed (Open MPI)");
+        Assumptions.assumeTrue(Mpirun.isInstalled(), Mpirun.MPIRUN + " is not installed (Open MPI)");
         Path dir = Fabrics.freshShmDirectory();
-        List<String> command = new ArrayList<>(List.of(MPIRUN.toString()));
-        if ("root".equals(System.getProperty("user.name"))) {
-            command.add("--allow-run-as-root");
-        }
-        command.addAll(List.of("--oversubscribe", "-np", Integer.toString(RANKS),
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xshare:auto", "-Xmx128m",
-                "-cp", System.getProperty("java.class.path"), ShmClusterMain.class.getName(),
-                "--fabric=shm", "--shm.dir=" + dir, "--segment.count=2", "--segment.size=64K", "--buffer.size=8K",
-                "--timeout.ms=30000", "--join.timeout.ms=60000"));
-        Path log = Files.createTempFile("remus-shm-mpirun-", ".log");
-        Process mpirun = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile())
-                .redirectInput(ProcessBuilder.Redirect.from(Path.of("/dev/null").toFile())).start();
-        boolean exited = mpirun.waitFor(120, TimeUnit.SECONDS);
-        if (!exited) {
-            mpirun.descendants().forEach(ProcessHandle::destroyForcibly);
-            mpirun.destroyForcibly();
-        }
-        String output = read(log);
-        Files.deleteIfExists(log);
-        assertTrue(exited, "mpirun ran past 120 s:\n" + output);
-        assertEquals(0, mpirun.exitValue(), "mpirun's exit status:\n" + output);
+        Mpirun.Result run = Mpirun.run(RANKS, List.of("-Xshare:auto"), ShmClusterMain.class,
+                List.of("--fabric=shm", "--shm.dir=" + dir, "--segment.count=2", "--segment.size=64K", "--buffer.size=8K",
+                        "--timeout.ms=30000", "--join.timeout.ms=60000"), Duration.ofSeconds(120));
+        String output = run.output();
+        assertTrue(run.exited(), "mpirun ran past 120 s:\n" + output);
+        assertEquals(0, run.exitCode(), "mpirun's exit status:\n" + output);
 
         Map<Integer, MatchResult> byRank = new TreeMap<>();
         Matcher m = LINE.matcher(output);
@@ -92,7 +75,4 @@ class ShmClusterMpirunTest {
         assertFalse(Files.exists(dir), "the cluster's directory is gone");
     }
 
-    private static String read(Path log) throws IOException {
-        return Files.readString(log, StandardCharsets.UTF_8);
-    }
 }
