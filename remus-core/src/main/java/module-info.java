@@ -11,7 +11,8 @@
  * then the cluster configuration {@code io.remus.core.config} (and the internal
  * {@code io.remus.core.net}); then the remote memory layout {@code io.remus.core.memory}
  * ({@code RemotePtr}, block headers, size classes, the control block); and at the bottom
- * {@code io.remus.core.error}, the exception family every layer throws.
+ * {@code io.remus.core.time}, the clock and the waits of a thread (real, or virtual under the simulator's
+ * scheduler), and {@code io.remus.core.error}, the exception family every layer throws.
  *
  * <p>The downcalls are made by {@code io.remus.verbs}: an application on the module path grants
  * native access to that module alone ({@code --enable-native-access=io.remus.verbs}).
@@ -25,6 +26,9 @@ module io.remus.core {
     exports io.remus.core.error;
     exports io.remus.core.memory;
     exports io.remus.core.rpc;
+    // The clock and waits of a thread, real or on the simulator's virtual-time scheduler: every layer above
+    // reads the clock and waits through it.
+    exports io.remus.core.time;
     // The SPI is exported: RemusNode.start takes a Fabric, and a user may implement one. Its
     // implementations keep their internals package-private in their own packages.
     exports io.remus.core.fabric;
