@@ -185,6 +185,24 @@ final class SimQueuePair implements QueuePair {
     }
 
     /**
+     * {@return the earliest time at which {@link #progress} can change anything: the oldest request's execution time
+     *          (after the transport timeout when its target does not answer), {@link Long#MAX_VALUE} when none is
+     *          posted, {@code now} when an error flushes the rest at once}
+     *
+     * @param now the current time
+     */
+    long nextEventNanos(long now) {
+        if (count == 0) {
+            return Long.MAX_VALUE;
+        }
+        if (error || appliedEarly[head] != null) {
+            return now;
+        }
+        long due = dueNanos[head];
+        return target.answering() ? due : Math.max(due, due + options.transportTimeoutNanos());
+    }
+
+    /**
      * With {@link SimOptions#reorderWrites()}: where the WRITE at slot {@code i} is followed by a due WRITE of the
      * same post, applies that one now and pauses {@link SimOptions#REORDER_WINDOW_NANOS} before slot {@code i} is.
      */

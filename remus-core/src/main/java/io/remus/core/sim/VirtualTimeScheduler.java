@@ -263,6 +263,12 @@ public final class VirtualTimeScheduler {
     }
 
     void spin(VirtualTimeThread me, String what) {
+        long idle = me.idleUntil;
+        me.idleUntil = 0;
+        if (idle != 0 && idle != Long.MAX_VALUE && idle - me.clock > options.spinNanos()) {
+            park(me, what == null ? "a completion" : what, idle - me.clock);
+            return;
+        }
         long step;
         synchronized (lock) {
             checkAborted();
@@ -294,6 +300,7 @@ public final class VirtualTimeScheduler {
     }
 
     void park(VirtualTimeThread me, Object what, long nanos) {
+        me.idleUntil = 0;
         VirtualTimeThread next;
         synchronized (lock) {
             checkAborted();
@@ -354,6 +361,7 @@ public final class VirtualTimeScheduler {
     }
 
     void charge(VirtualTimeThread me, long nanos) {
+        me.idleUntil = 0;
         synchronized (lock) {
             checkAborted();
             worked(me.clock);
@@ -550,6 +558,20 @@ public final class VirtualTimeScheduler {
     private static long saturatedAdd(long a, long b) {
         long sum = a + b;
         return sum < a ? VirtualTimeOptions.MAX_NANOS : Math.min(sum, VirtualTimeOptions.MAX_NANOS);
+    }
+
+    /**
+     * An empty completion-queue poll of the current thread, when it runs under a virtual-time scheduler: nothing it
+     * polled changes before {@code nanos} ({@link Long#MAX_VALUE}: nothing is pending), so its next wait-loop check
+     * parks until then instead of spinning; a delivery into the queue wakes it earlier. On a host thread it does
+     * nothing.
+     *
+     * @param nanos the earliest time at which the poll could find something
+     */
+    static void idleUntil(long nanos) {
+        if (Thread.currentThread() instanceof VirtualTimeThread t) {
+            t.idleUntil = nanos;
+        }
     }
 
     /**

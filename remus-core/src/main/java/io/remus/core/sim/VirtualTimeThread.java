@@ -31,6 +31,11 @@ final class VirtualTimeThread extends ScheduledThread {
     long quietChecks;
     /** The scheduler's work count at its last check. */
     long seenWork;
+    /**
+     * Set by an empty completion-queue poll: nothing it polled changes before this time, so its next wait-loop check
+     * may sleep until then; 0 when unset. Any other call into the scheduler clears it.
+     */
+    long idleUntil;
     /** Set by the thread that hands it the processor. */
     volatile boolean turn;
 
