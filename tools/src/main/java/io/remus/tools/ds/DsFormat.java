@@ -7,14 +7,14 @@ import io.remus.bench.structure.DsBenchmarkResult;
 import io.remus.bench.structure.DsRun;
 import io.remus.bench.structure.OpType;
 import io.remus.bench.structure.StructureKind;
-import io.remus.tools.report.ReportTable;
+import io.remus.bench.report.ReportTable;
 
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.ToDoubleFunction;
 
-import static io.remus.tools.report.JsonText.str;
+import static io.remus.bench.report.JsonText.str;
 
 /**
  * The outputs of {@code remus bench ds}, from one declaration of a run's and of an operation type's columns.

@@ -4,15 +4,15 @@ import io.remus.bench.lock.GridPoint;
 import io.remus.bench.lock.LockReport;
 import io.remus.bench.lock.LockRun;
 import io.remus.bench.stats.LatencySummary;
-import io.remus.tools.report.ReportTable;
+import io.remus.bench.report.ReportTable;
 
 import java.io.PrintWriter;
 import java.util.List;
 import java.util.OptionalDouble;
 
-import static io.remus.tools.report.JsonReportWriter.reportObject;
-import static io.remus.tools.report.JsonText.field;
-import static io.remus.tools.report.JsonText.str;
+import static io.remus.bench.report.JsonReportWriter.reportObject;
+import static io.remus.bench.report.JsonText.field;
+import static io.remus.bench.report.JsonText.str;
 
 /**
  * The outputs of {@code remus bench lock}, from one declaration of a run's columns ({@link #RUN}).
