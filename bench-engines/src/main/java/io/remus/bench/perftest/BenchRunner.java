@@ -61,31 +61,30 @@ public final class BenchRunner {
      * @param settings    what to run
      * @param progress    the progress line
      * @param intervalLog where one-second interval histograms go (latency tests), or null
-     * @param notes       the report's notes so far
+     * @param notes       the report's notes so far, which get the lines above
      * @param reportGbits whether bandwidth is reported in Gb/s instead of MB/s
      * @return the report
      * @throws BenchFailedException when an operation fails or times out
      */
     public static BenchReport report(BenchTransport transport, BenchSettings settings, ProgressLine progress,
                                      HistogramLogWriter intervalLog, List<String> notes, boolean reportGbits) {
-        List<String> all = new ArrayList<>(notes);
         String warmUp = describeWarmUp(settings);
         if (settings.test().isLatency()) {
             long clockCost = ClockCost.measureNanos(CLOCK_SAMPLES);
-            all.add("clock: System.nanoTime costs " + clockCost + " ns per call here; that is subtracted from "
+            notes.add("clock: System.nanoTime costs " + clockCost + " ns per call here; that is subtracted from "
                     + "each sample (perftest reads the TSC, whose cost is negligible)");
             if (warmUp != null) {
-                all.add(warmUp);
+                notes.add(warmUp);
             }
             List<LatencyResult> results = new BenchRunner(transport, settings, progress, intervalLog, clockCost).latency();
-            return new BenchReport(settings, transport.fabricName(), transport.description(), all, results, List.of(),
+            return new BenchReport(settings, transport.fabricName(), transport.description(), notes, results, List.of(),
                     reportGbits);
         }
         if (warmUp != null) {
-            all.add(warmUp);
+            notes.add(warmUp);
         }
         List<BandwidthSummary> results = new BenchRunner(transport, settings, progress, null).bandwidth();
-        return new BenchReport(settings, transport.fabricName(), transport.description(), all, List.of(), results,
+        return new BenchReport(settings, transport.fabricName(), transport.description(), notes, List.of(), results,
                 reportGbits);
     }
 
