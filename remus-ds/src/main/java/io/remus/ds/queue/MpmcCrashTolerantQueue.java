@@ -143,10 +143,8 @@ public final class MpmcCrashTolerantQueue extends MpmcQueueHandle {
                                    long[] tickets) {
         super(thread, identity, capacity, bytes(capacity, cells), 6);
         this.cells = cells;
-        this.allocated = new Ring("allocated", ptr + ALLOC_TAIL, ptr + ALLOC_HEAD, ptr + HEADER_BYTES, capacity,
-                tickets[0], tickets[1]);
-        this.free = new Ring("free", ptr + FREE_TAIL, ptr + FREE_HEAD, ptr + HEADER_BYTES + 8L * capacity, cells,
-                tickets[2], tickets[3]);
+        this.allocated = new Ring("allocated", ptr + ALLOC_TAIL, ptr + HEADER_BYTES, capacity, tickets[0], tickets[1]);
+        this.free = new Ring("free", ptr + FREE_TAIL, ptr + HEADER_BYTES + 8L * capacity, cells, tickets[2], tickets[3]);
     }
 
     /**
@@ -348,7 +346,10 @@ public final class MpmcCrashTolerantQueue extends MpmcQueueHandle {
         return busy;
     }
 
-    /** One ring of cell indices: its tail and head words, its entries, and this handle's last view of both. */
+    /**
+     * One ring of cell indices: its tail word, its head word the next one ({@link #ALLOC_HEAD}, {@link #FREE_HEAD}),
+     * its entries, and this handle's last view of both words.
+     */
     private final class Ring {
         private final String name;
         private final long tailWord;
@@ -358,10 +359,10 @@ public final class MpmcCrashTolerantQueue extends MpmcQueueHandle {
         private long tail;
         private long head;
 
-        Ring(String name, long tailWord, long headWord, long entries, int size, long tail, long head) {
+        Ring(String name, long tailWord, long entries, int size, long tail, long head) {
             this.name = name;
             this.tailWord = tailWord;
-            this.headWord = headWord;
+            this.headWord = tailWord + 8;
             this.entries = entries;
             this.size = size;
             this.tail = tail;
