@@ -100,18 +100,14 @@ public final class RemoteRegister extends AllocatingHandle {
     /** Bytes of the root, after its handles and identity words. */
     public static final int ROOT_BYTES = 16;
 
-    private final Reclaimer reclaimer;
     private final int size;
-    private final int home;
     private final long casResult;
     private final long handlesResult;
     private long seen;
 
     private RemoteRegister(ComputeThread thread, Reclaimer reclaimer, StructureIdentity identity, int size, long seen) {
-        super(thread, identity, ROOT_BYTES);
-        this.reclaimer = reclaimer;
+        super(thread, reclaimer, identity, ROOT_BYTES);
         this.size = size;
-        this.home = RemotePtr.node(ptr);
         this.casResult = (size + 7L) & ~7L;
         this.handlesResult = casResult + 8;
         this.seen = seen;

@@ -184,10 +184,8 @@ public final class WaitFreeObject<S> extends AllocatingHandle {
         UNSEQUENCED
     }
 
-    private final Reclaimer reclaimer;
     private final SequentialObject<S> object;
     private final Helping helping;
-    private final int home;
     private final int capacity;
     private final int slot;
     private final int stateBytes;
@@ -204,11 +202,9 @@ public final class WaitFreeObject<S> extends AllocatingHandle {
 
     private WaitFreeObject(ComputeThread thread, Reclaimer reclaimer, SequentialObject<S> object, Helping helping,
                            StructureIdentity identity, int capacity, int slot, long sequence) {
-        super(thread, identity, rootBytes(capacity));
-        this.reclaimer = reclaimer;
+        super(thread, reclaimer, identity, rootBytes(capacity));
         this.object = object;
         this.helping = helping;
-        this.home = RemotePtr.node(ptr);
         this.capacity = capacity;
         this.slot = slot;
         this.stateBytes = object.stateBytes();
