@@ -11,7 +11,7 @@ import io.remus.ds.reclaim.Reclaimer;
  * thread. Public so that code outside the package can name what the three have in common (a {@code var} or a
  * conditional expression over two of them has this type); only they extend it.
  */
-public abstract sealed class ListSetHandle implements RemoteSet permits LockFreeListSet, LockFreeSkipListSet, LazyListSet {
+public abstract sealed class ListSetHandle implements RemoteSet permits LockFreeSetHandle, LazyListSet {
     /** The handle's compute thread. */
     final ComputeThread thread;
     /** The reclaimer whose guards the handle's calls run under. */
