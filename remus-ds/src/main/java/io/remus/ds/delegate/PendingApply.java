@@ -40,13 +40,13 @@ public final class PendingApply {
     /** Where a payload request's response goes; null for a word request. */
     private MemorySegment response;
 
-    PendingApply(TrusteeClient client, int slot) {
+    PendingApply(TrusteeClient client, SlotLayout layout, int slot) {
         this.client = client;
         this.slot = slot;
-        this.payloadBytes = client.payloadBytes();
-        this.responseOffset = Trustee.RESPONSE_HEADER_BYTES + slot * Trustee.responseBytes(payloadBytes);
-        this.responseSequence = Trustee.responseSequence(payloadBytes);
-        this.responseCheck = Trustee.responseCheck(payloadBytes);
+        this.payloadBytes = layout.payloadBytes();
+        this.responseOffset = Trustee.RESPONSE_HEADER_BYTES + slot * layout.responseBytes();
+        this.responseSequence = layout.sequence();
+        this.responseCheck = layout.check();
     }
 
     void start(int propertyId, int opId, long arg, int issue, MemorySegment request, MemorySegment response) {

@@ -127,13 +127,11 @@ public final class MpmcBoundedQueue extends MpmcQueueHandle {
     static final long HEAD = 16;
     private static final long MAX_BACKOFF_NANOS = 1_000_000;
 
-    private final int capacity;
     private long tail;
     private long head;
 
     private MpmcBoundedQueue(ComputeThread thread, StructureIdentity identity, int capacity, long tail, long head) {
-        super(thread, identity, bytes(capacity), 3);
-        this.capacity = capacity;
+        super(thread, identity, capacity, bytes(capacity), 3);
         this.tail = tail;
         this.head = head;
     }
@@ -192,11 +190,6 @@ public final class MpmcBoundedQueue extends MpmcQueueHandle {
 
     static long bytes(int capacity) {
         return HEADER_BYTES + (long) capacity * SLOT_BYTES;
-    }
-
-    /** {@return the most words the queue holds} */
-    public int capacity() {
-        return capacity;
     }
 
     private long slot(long ticket) {

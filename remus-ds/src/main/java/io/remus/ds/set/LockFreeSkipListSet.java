@@ -167,7 +167,7 @@ import static io.remus.ds.set.GuardedCall.TRUE;
  * handles of a set use reclaimers of one kind. The thread's registered buffer is scratch ({@link #BUFFER_BYTES}
  * bytes from offset 0) during a call. One instance per compute thread, used by its owner.
  */
-public final class LockFreeSkipListSet extends ListSetHandle {
+public final class LockFreeSkipListSet extends LockFreeSetHandle {
     /** The levels a set has unless its creator chooses. */
     public static final int DEFAULT_MAX_LEVEL = 16;
     /** The most levels a set may have. */
@@ -199,7 +199,6 @@ public final class LockFreeSkipListSet extends ListSetHandle {
     private long[] currNext;
     private final GuardedCall.Attempt insertAttempt = this::tryInsert;
     private final GuardedCall.Attempt removeAttempt = this::tryRemove;
-    private final GuardedCall.Attempt containsAttempt = this::tryContains;
     private int lastHeight;
     /** The height drawn for the node the current insert links. */
     private int newHeight;
@@ -213,7 +212,7 @@ public final class LockFreeSkipListSet extends ListSetHandle {
 
     private LockFreeSkipListSet(ComputeThread thread, Reclaimer reclaimer, StructureIdentity identity, long head, long tail,
                                 int maxLevel) {
-        super(thread, reclaimer, identity, head, tail, nodeBytes(maxLevel));
+        super(thread, reclaimer, identity, head, tail, nodeBytes(maxLevel), NEXT);
         this.maxLevel = maxLevel;
         this.nodeBytes = nodeBytes(maxLevel);
         this.preds = new long[maxLevel];
@@ -371,10 +370,6 @@ public final class LockFreeSkipListSet extends ListSetHandle {
         return Math.min(maxLevel, 1 + Long.numberOfTrailingZeros(random.nextLong()));
     }
 
-    private int tryContains(Guard g, long key) {
-        return walk(g, key, false);
-    }
-
     /** Links the spare node ({@link ListNodes#spare()}, allocated before the call's first guard) with {@code newHeight} levels. */
     private int tryInsert(Guard g, long key) {
         MemorySegment buf = thread.buffer();
@@ -524,26 +519,19 @@ public final class LockFreeSkipListSet extends ListSetHandle {
     }
 
     /**
-     * Herlihy and Shavit's find: on return (true), for every level {@code i}, {@code preds[i]} had a key
-     * {@code < key} and pointed at level {@code i} to {@code succs[i]}, the first node there unmarked at that
-     * level with a key {@code >= key} (the tail when none); {@code foundKey}, {@code foundHeight} and
-     * {@code foundNext} are {@code succs[0]}'s, as READ (unless it is the tail). Returns false when the
-     * guard's lease ran out.
-     */
-    private boolean find(Guard g, long key) {
-        return walk(g, key, true) != RESTART;
-    }
-
-    /**
      * One walk down the levels to the first node whose key is {@code >= key}, READing each node whole once. With
-     * {@code help} (a {@link #find}) it unlinks every marked node it meets at a level (one compare-and-swap each,
-     * from the head again when that fails); without it (a {@link #contains}) it passes over them and changes
-     * nothing. Either way it records what {@link #find} documents.
+     * {@code help} (a {@link #find}: Herlihy and Shavit's find) it unlinks every marked node it meets at a level
+     * (one compare-and-swap each, from the head again when that fails); without it (a {@link #contains}) it passes
+     * over them and changes nothing. Either way, on return (true), for every level {@code i}, {@code preds[i]} had
+     * a key {@code < key} and pointed at level {@code i} to {@code succs[i]}, the first node there unmarked at that
+     * level with a key {@code >= key} (the tail when none); {@code foundKey}, {@code foundHeight} and
+     * {@code foundNext} are {@code succs[0]}'s, as READ (unless it is the tail).
      *
      * @return {@code TRUE} when that node holds {@code key}, else {@code FALSE}; {@code RESTART} when the
      *         guard's lease ran out
      */
-    private int walk(Guard g, long key, boolean help) {
+    @Override
+    int walk(Guard g, long key, boolean help) {
         MemorySegment buf = thread.buffer();
         nodes.startWalk();
         walk:
@@ -653,10 +641,5 @@ public final class LockFreeSkipListSet extends ListSetHandle {
 
     private static long nextWord(long node, int level) {
         return RemotePtr.offset(node, NEXT + 8L * level);
-    }
-
-    @Override
-    void freeNodes() {
-        nodes.freeLevel0(head, NEXT);
     }
 }
