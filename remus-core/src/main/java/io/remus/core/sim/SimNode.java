@@ -18,6 +18,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.ReentrantLock;
 
 /** A simulated node: its registrations, its NIC lock for atomics, and its fault switches. */
 final class SimNode implements FabricNode {
@@ -25,7 +26,7 @@ final class SimNode implements FabricNode {
 
     private final SimFabric fabric;
     private final int nodeId;
-    private final Object nicAtomicLock = new Object();
+    private final ReentrantLock nicAtomicLock = new ReentrantLock();
     /** Reservations between two sweeps of idle atomic units, when more than this many words have one. */
     private static final int UNIT_SWEEP_EVERY = 1 << 16;
     /** How long an atomic unit stays in the table after it fell idle; an idle unit is the same as none. */
@@ -61,7 +62,7 @@ final class SimNode implements FabricNode {
         return fabric.options();
     }
 
-    Object nicAtomicLock() {
+    ReentrantLock nicAtomicLock() {
         return nicAtomicLock;
     }
 
