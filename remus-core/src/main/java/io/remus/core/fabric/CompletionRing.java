@@ -165,6 +165,14 @@ public final class CompletionRing {
     }
 
     /**
+     * {@return when the oldest entry of a {@link #timed(int)} ring becomes ready, {@link Long#MAX_VALUE} when it holds
+     *          none} Nothing of the ring becomes ready before then.
+     */
+    public long headReadyNanos() {
+        return count == 0 ? Long.MAX_VALUE : readyNanos[head];
+    }
+
+    /**
      * {@return the refusal of a completion queue's close while others still deliver into it} As verbs
      * answers {@code EBUSY}: queue pairs created with it are open, or, when it serves the node's receive
      * queue, peers connected to the node after the receive queue existed (their serving queue pairs

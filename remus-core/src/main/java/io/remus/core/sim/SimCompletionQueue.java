@@ -1,5 +1,6 @@
 package io.remus.core.sim;
 
+import io.remus.core.time.ThreadTime;
 import io.remus.core.error.BadArgumentException;
 import io.remus.core.error.CompletionStatus;
 import io.remus.core.error.RemusException;
@@ -26,6 +27,8 @@ final class SimCompletionQueue implements CompletionQueue {
     private final int nodeId;
     private volatile SimQueuePair[] queuePairs = new SimQueuePair[0];
     private volatile SimReceiveQueue receives;
+    /** The thread of a virtual-time run that last found this queue empty. */
+    private volatile Thread waiter;
     /** Connections peers made to the node after its receive queue, which delivers here, existed. */
     private int servedConnections;
     private boolean closed;
@@ -54,6 +57,18 @@ final class SimCompletionQueue implements CompletionQueue {
     /** Hands out {@code rq}'s receive completions too, after this queue's own. */
     void attach(SimReceiveQueue rq) {
         receives = rq;
+        rq.deliversTo(this);
+    }
+
+    /**
+     * A receive completion was added: wakes the thread of a virtual-time run that waits on this queue, so that it
+     * polls again at the deliverer's time.
+     */
+    void delivered() {
+        Thread w = waiter;
+        if (w != null) {
+            ThreadTime.unpark(w);
+        }
     }
 
     /** A peer connected to the node whose receive queue delivers here; see the class. */
@@ -70,7 +85,7 @@ final class SimCompletionQueue implements CompletionQueue {
 
     @Override
     public int poll(Completions out) {
-        long now = System.nanoTime();
+        long now = ThreadTime.nanoTime();
         for (SimQueuePair qp : queuePairs) {
             qp.progress(now);
         }
@@ -79,7 +94,27 @@ final class SimCompletionQueue implements CompletionQueue {
         if (rq != null && n < out.capacity()) {
             n = rq.drain(out, n, now);
         }
+        if (n == 0 && ThreadTime.isScheduled()) {
+            idle(now, rq);
+        }
         return n;
+    }
+
+    /**
+     * An empty poll on a thread of a virtual-time run: tells the scheduler that nothing of this queue changes before
+     * the earliest of its queue pairs' next executions, its oldest completion and its oldest receive completion, so
+     * that the thread's next wait-loop check may sleep until then; a receive delivered meanwhile wakes it.
+     */
+    private void idle(long now, SimReceiveQueue rq) {
+        long next = ring.headReadyNanos();
+        for (SimQueuePair qp : queuePairs) {
+            next = Math.min(next, qp.nextEventNanos(now));
+        }
+        if (rq != null) {
+            next = Math.min(next, rq.headReadyNanos());
+        }
+        waiter = Thread.currentThread();
+        VirtualTimeScheduler.idleUntil(next);
     }
 
     @Override

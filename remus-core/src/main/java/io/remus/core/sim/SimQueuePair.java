@@ -1,12 +1,12 @@
 package io.remus.core.sim;
 
+import io.remus.core.time.ThreadTime;
 import io.remus.core.error.BadArgumentException;
 import io.remus.core.error.CompletionStatus;
 import io.remus.core.fabric.Opcode;
 import io.remus.core.fabric.QueuePair;
 import io.remus.core.fabric.WorkRequests;
 
-import java.util.concurrent.locks.LockSupport;
 
 /**
  * A simulated RC queue pair: a ring of posted work requests executed in order, by the posting or
@@ -99,7 +99,8 @@ final class SimQueuePair implements QueuePair {
     public void post(WorkRequests requests) {
         int n = requests.size();
         WorkRequests.requirePostable(target.nodeId(), closed, count, n, opcode.length);
-        long now = System.nanoTime();
+        VirtualTimeScheduler.onPost();
+        long now = ThreadTime.nanoTime();
         long due = now + options.executionLatencyNanos();
         for (int k = 0; k < n; k++) {
             int i = (head + count) % opcode.length;
@@ -184,6 +185,24 @@ final class SimQueuePair implements QueuePair {
     }
 
     /**
+     * {@return the earliest time at which {@link #progress} can change anything: the oldest request's execution time
+     *          (after the transport timeout when its target does not answer), {@link Long#MAX_VALUE} when none is
+     *          posted, {@code now} when an error flushes the rest at once}
+     *
+     * @param now the current time
+     */
+    long nextEventNanos(long now) {
+        if (count == 0) {
+            return Long.MAX_VALUE;
+        }
+        if (error || appliedEarly[head] != null) {
+            return now;
+        }
+        long due = dueNanos[head];
+        return target.answering() ? due : Math.max(due, due + options.transportTimeoutNanos());
+    }
+
+    /**
      * With {@link SimOptions#reorderWrites()}: where the WRITE at slot {@code i} is followed by a due WRITE of the
      * same post, applies that one now and pauses {@link SimOptions#REORDER_WINDOW_NANOS} before slot {@code i} is.
      */
@@ -195,7 +214,7 @@ final class SimQueuePair implements QueuePair {
         }
         fabric.beforeApply(opcode[j]);
         appliedEarly[j] = execute(j, now);
-        LockSupport.parkNanos(SimOptions.REORDER_WINDOW_NANOS);
+        ThreadTime.parkNanos(null, SimOptions.REORDER_WINDOW_NANOS);
     }
 
     private CompletionStatus execute(int i, long now) {
@@ -272,7 +291,7 @@ final class SimQueuePair implements QueuePair {
 
     @Override
     public void reset() {
-        progress(System.nanoTime());
+        progress(ThreadTime.nanoTime());
         error = false;
     }
 

@@ -15,6 +15,8 @@ import java.lang.foreign.MemorySegment;
  * the owner meet here); a receive holds its place until its completion is polled.
  */
 final class SimReceiveQueue implements ReceiveQueue {
+    /** The completion queue it delivers into, once attached. */
+    private volatile SimCompletionQueue cq;
     private final SimNode node;
     private final long[] postedId;
     private final long[] postedAddress;
@@ -137,6 +139,20 @@ final class SimReceiveQueue implements ReceiveQueue {
         doneImmediate[i] = immediate;
         doneReady[i] = ready;
         doneCount++;
+        SimCompletionQueue queue = cq;
+        if (queue != null) {
+            queue.delivered();
+        }
+    }
+
+    /** {@return when the oldest receive completion becomes ready, {@link Long#MAX_VALUE} when none is held} */
+    synchronized long headReadyNanos() {
+        return doneCount == 0 ? Long.MAX_VALUE : doneReady[doneHead];
+    }
+
+    /** The completion queue this queue delivers into, told of every receive completion. */
+    void deliversTo(SimCompletionQueue queue) {
+        cq = queue;
     }
 
     /**
