@@ -1,14 +1,17 @@
 package io.remus.ds;
 
 import io.remus.core.ComputeThread;
+import io.remus.core.error.CorruptedMemoryException;
 import io.remus.core.memory.RemotePtr;
 import io.remus.core.sim.SimFabric;
 import io.remus.core.sim.SimOptions;
 import io.remus.core.testing.TestCluster;
+import io.remus.core.time.ThreadTime;
 import io.remus.ds.delegate.Trust;
 import io.remus.ds.delegate.Trustee;
 import io.remus.ds.delegate.TrusteeClient;
 import io.remus.ds.delegate.TrusteeTimeoutException;
+import io.remus.ds.object.SharedStateTable;
 import io.remus.ds.queue.MpmcBoundedQueue;
 import io.remus.ds.queue.QueueTimeoutException;
 import io.remus.ds.reclaim.EpochOptions;
@@ -16,8 +19,6 @@ import io.remus.ds.reclaim.NeverReclaimer;
 import io.remus.ds.set.LockFreeSkipListSet;
 import io.remus.ds.testing.Counts;
 import io.remus.ds.testing.SteppedClockThread;
-import io.remus.ds.object.SharedStateTable;
-import io.remus.core.error.CorruptedMemoryException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -106,7 +107,7 @@ class ThreadTimeWaitsTest {
     void shouldMeasureEpochLeasesOnTheScheduledThreadsClockByDefault() throws Exception {
         SteppedClockThread t = SteppedClockThread.run(STEP, () -> {
             long before = EpochOptions.defaults().clock().getAsLong();
-            io.remus.core.time.ThreadTime.charge(5_000_000_000L);
+            ThreadTime.charge(5_000_000_000L);
             return EpochOptions.defaults().clock().getAsLong() - before;
         });
         assertEquals(5_000L, t.result(), "5 s charged are 5,000 ms of the lease clock");
