@@ -1,5 +1,6 @@
 package io.remus.core;
 
+import io.remus.core.time.ThreadTime;
 import io.remus.core.config.NodeRange;
 import io.remus.core.config.Timeouts;
 import io.remus.core.error.BadArgumentException;
@@ -10,7 +11,6 @@ import io.remus.core.memory.RemotePtr;
 
 import java.time.Duration;
 import java.util.Objects;
-import java.util.concurrent.locks.LockSupport;
 
 /**
  * A cluster-wide barrier over one word in the control block of the first memory node
@@ -205,19 +205,19 @@ public final class ClusterBarrier {
             entered = false;
             return;
         }
-        long deadline = System.nanoTime() + timeout.toNanos();
+        long deadline = ThreadTime.nanoTime() + timeout.toNanos();
         int spins = 0;
         while (generation(thread.read(word)) == generation) {
             spins++;
             if (spins > 64) {
-                if (System.nanoTime() - deadline > 0) {
+                if (ThreadTime.nanoTime() - deadline > 0) {
                     withdraw(generation);
                     entered = false;
                     return;
                 }
-                LockSupport.parkNanos(20_000);
+                ThreadTime.parkNanos(null, 20_000);
             } else {
-                Thread.onSpinWait();
+                ThreadTime.onSpinWait();
             }
         }
         entered = false;

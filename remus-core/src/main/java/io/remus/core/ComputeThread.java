@@ -1,5 +1,6 @@
 package io.remus.core;
 
+import io.remus.core.time.ThreadTime;
 import io.remus.core.config.ClusterConfig;
 import io.remus.core.config.LanePolicy;
 import io.remus.core.error.BadArgumentException;
@@ -31,7 +32,6 @@ import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.locks.LockSupport;
 
 /**
  * One application thread's access to the memory of the cluster (Remus' {@code cThread}): one-sided
@@ -1073,15 +1073,15 @@ public final class ComputeThread implements AutoCloseable {
     }
 
     private void recover(QueuePair qp, int node, int lane) {
-        long deadline = System.nanoTime() + timeoutNanos;
+        long deadline = ThreadTime.nanoTime() + timeoutNanos;
         while (outstanding[node][lane] > 0) {
             if (progress() == 0) {
-                if (System.nanoTime() - deadline > 0) {
+                if (ThreadTime.nanoTime() - deadline > 0) {
                     throw new RemoteTimeoutException("queue pair to node " + node + " is in error and its "
                             + outstanding[node][lane] + " outstanding operations did not drain within "
                             + config.operationTimeout());
                 }
-                Thread.onSpinWait();
+                ThreadTime.onSpinWait();
             }
         }
         qp.reset();
@@ -1131,16 +1131,16 @@ public final class ComputeThread implements AutoCloseable {
             }
             idle++;
             if (idle == 1) {
-                deadline = System.nanoTime() + timeoutNanos;
+                deadline = ThreadTime.nanoTime() + timeoutNanos;
             } else if ((idle & 0xFF) == 0) {
-                if (System.nanoTime() - deadline > 0) {
+                if (ThreadTime.nanoTime() - deadline > 0) {
                     h.state = OpSlot.State.ABANDONED;
                     throw new RemoteTimeoutException("operation on node " + h.node + " did not complete within "
                             + config.operationTimeout());
                 }
-                Thread.yield();
+                ThreadTime.yield();
             } else {
-                Thread.onSpinWait();
+                ThreadTime.onSpinWait("a completion");
             }
         }
         CompletionStatus result = h.status;
@@ -1218,10 +1218,10 @@ public final class ComputeThread implements AutoCloseable {
             }
         }
         closed = true;
-        long deadline = System.nanoTime() + timeoutNanos;
-        while (freeCount < handles.length && System.nanoTime() - deadline < 0) {
+        long deadline = ThreadTime.nanoTime() + timeoutNanos;
+        while (freeCount < handles.length && ThreadTime.nanoTime() - deadline < 0) {
             if (progress() == 0) {
-                LockSupport.parkNanos(TimeUnit.MICROSECONDS.toNanos(50));
+                ThreadTime.parkNanos(null, TimeUnit.MICROSECONDS.toNanos(50));
             }
             if (freeCount + countDone() == handles.length) {
                 break;

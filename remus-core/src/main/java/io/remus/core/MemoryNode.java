@@ -1,5 +1,6 @@
 package io.remus.core;
 
+import io.remus.core.time.ThreadTime;
 import io.remus.core.config.ClusterConfig;
 import io.remus.core.config.NodeRange;
 import io.remus.core.config.Timeouts;
@@ -16,7 +17,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
 
 /**
  * The memory a node exposes: {@code segmentCount} registered, published segments of
@@ -86,14 +86,14 @@ public final class MemoryNode implements AutoCloseable {
             throw new BadArgumentException("awaitShutdown needs at least one compute node, got " + computeNodes);
         }
         Timeouts.require(timeout, "shutdown timeout");
-        long deadline = System.nanoTime() + timeout.toNanos();
+        long deadline = ThreadTime.nanoTime() + timeout.toNanos();
         while ((long) WORD.getVolatile(segments.get(0).segment(), ControlBlock.SHUTDOWN) < computeNodes) {
-            if (System.nanoTime() - deadline > 0) {
+            if (ThreadTime.nanoTime() - deadline > 0) {
                 throw new RemoteTimeoutException("only " + WORD.getVolatile(segments.get(0).segment(), ControlBlock.SHUTDOWN)
                         + " of " + computeNodes + " compute nodes announced shutdown within " + timeout
                         + "; not announced: " + silentNodes());
             }
-            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
+            ThreadTime.parkNanos(null, TimeUnit.MILLISECONDS.toNanos(1));
         }
     }
 

@@ -1,5 +1,6 @@
 package io.remus.core;
 
+import io.remus.core.time.ThreadTime;
 import io.remus.core.error.BadArgumentException;
 import io.remus.core.error.BadNameException;
 import io.remus.core.error.CorruptedControlBlockException;
@@ -13,7 +14,6 @@ import java.lang.foreign.MemorySegment;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.Objects;
-import java.util.concurrent.locks.LockSupport;
 
 /**
  * A memory node's directory of named pointers, in the spirit of LITE's named memory regions: a program
@@ -333,7 +333,7 @@ public final class NameDirectory {
             throw new BadArgumentException("the timeout to wait for " + BadNameException.quote(name)
                     + " must not be negative, got " + timeout);
         }
-        long start = System.nanoTime();
+        long start = ThreadTime.nanoTime();
         long nanos = timeout.compareTo(Duration.ofDays(365)) > 0 ? Duration.ofDays(365).toNanos() : timeout.toNanos();
         long pause = FIRST_PAUSE_NANOS;
         while (true) {
@@ -341,13 +341,13 @@ public final class NameDirectory {
             if (ptr != RemotePtr.NULL) {
                 return ptr;
             }
-            long left = nanos - (System.nanoTime() - start);
+            long left = nanos - (ThreadTime.nanoTime() - start);
             if (left <= 0) {
                 throw new NameNotPublishedException(name, timeout, "no thread published " + BadNameException.quote(name)
                         + " in the name directory of memory node " + nodeId + " at " + RemotePtr.toString(table)
                         + " within " + timeout);
             }
-            LockSupport.parkNanos(Math.min(pause, left));
+            ThreadTime.parkNanos(null, Math.min(pause, left));
             pause = Math.min(2 * pause, LAST_PAUSE_NANOS);
         }
     }

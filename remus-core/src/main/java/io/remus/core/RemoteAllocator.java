@@ -1,5 +1,6 @@
 package io.remus.core;
 
+import io.remus.core.time.ThreadTime;
 import io.remus.core.config.AllocationPolicy;
 import io.remus.core.config.NodeRange;
 import io.remus.core.error.AllocationExhaustedException;
@@ -120,7 +121,7 @@ public final class RemoteAllocator implements AutoCloseable {
         this.cachedHeaders = new long[memoryNodes.size()][SizeClasses.COUNT][];
         this.cachedCounts = new int[memoryNodes.size()][SizeClasses.COUNT];
         this.watermarks = new long[memoryNodes.size()][];
-        this.random = new SplittableRandom(thread.nodeId() * 0x9E3779B97F4A7C15L ^ System.nanoTime());
+        this.random = new SplittableRandom(thread.nodeId() * 0x9E3779B97F4A7C15L ^ ThreadTime.nanoTime());
         this.nextNode = thread.nodeId() % memoryNodes.size();
     }
 

@@ -1,5 +1,6 @@
 package io.remus.core;
 
+import io.remus.core.time.ThreadTime;
 import io.remus.core.config.ClusterConfig;
 import io.remus.core.config.ConfigSources;
 import io.remus.core.config.NodeAddress;
@@ -39,7 +40,6 @@ import java.util.Properties;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
 
 /**
  * This process's membership in a Remus cluster, from joining to the shutdown handshake: what a
@@ -468,7 +468,7 @@ public final class RemusCluster implements AutoCloseable {
             Duration timeout = r.duration("join.timeout.ms", joinTimeout, DEFAULT_JOIN_TIMEOUT);
             Duration shutdown = r.duration("shutdown.timeout.ms", shutdownTimeout, DEFAULT_SHUTDOWN_TIMEOUT);
             String kind = r.fabricKind();
-            long deadline = System.nanoTime() + timeout.toNanos();
+            long deadline = ThreadTime.nanoTime() + timeout.toNanos();
             boolean verbs = sharedFabric == null && kind.equals("verbs");
             String device = verbs && verbsOptions == null ? r.keys.getOrDefault("device", null) : null;
             if (verbs && verbsOptions == null && device == null) {
@@ -540,7 +540,7 @@ public final class RemusCluster implements AutoCloseable {
          */
         private static Duration leftOf(Duration timeout, long deadline) {
             return Timeouts.isForever(timeout) ? timeout
-                    : Duration.ofNanos(Math.max(TimeUnit.MILLISECONDS.toNanos(1), deadline - System.nanoTime()));
+                    : Duration.ofNanos(Math.max(TimeUnit.MILLISECONDS.toNanos(1), deadline - ThreadTime.nanoTime()));
         }
 
         private Resolved resolve() {
@@ -758,7 +758,7 @@ public final class RemusCluster implements AutoCloseable {
             waiting.add(n);
         }
         Map<Integer, RuntimeException> errors = new TreeMap<>();
-        long deadline = System.nanoTime() + left.toNanos();
+        long deadline = ThreadTime.nanoTime() + left.toNanos();
         while (true) {
             for (var it = waiting.iterator(); it.hasNext(); ) {
                 int peer = it.next();
@@ -774,7 +774,7 @@ public final class RemusCluster implements AutoCloseable {
             if (waiting.isEmpty()) {
                 return;
             }
-            if (System.nanoTime() - deadline > 0) {
+            if (ThreadTime.nanoTime() - deadline > 0) {
                 StringBuilder why = new StringBuilder();
                 errors.forEach((peer, e) -> why.append("; node ").append(peer).append(": ").append(e.getMessage()));
                 RemoteTimeoutException t = new RemoteTimeoutException("node " + config.nodeId() + " joined no cluster: node(s) "
@@ -783,7 +783,7 @@ public final class RemusCluster implements AutoCloseable {
                 errors.values().forEach(t::addSuppressed);
                 throw t;
             }
-            LockSupport.parkNanos(POLL_NANOS);
+            ThreadTime.parkNanos(null, POLL_NANOS);
         }
     }
 

@@ -1,5 +1,6 @@
 package io.remus.core.fabric;
 
+import io.remus.core.time.ThreadTime;
 import io.remus.core.error.BadArgumentException;
 
 import java.time.Duration;
@@ -35,20 +36,20 @@ public interface CompletionQueue extends AutoCloseable {
             throw new BadArgumentException("timeout must be zero or positive, got " + timeout);
         }
         long budget = timeout.compareTo(Duration.ofDays(365)) > 0 ? Long.MAX_VALUE / 4 : timeout.toNanos();
-        long deadline = System.nanoTime() + budget;
+        long deadline = ThreadTime.nanoTime() + budget;
         int idle = 0;
         while (true) {
             int got = poll(out);
             if (got > 0) {
                 return got;
             }
-            if (System.nanoTime() - deadline >= 0) {
+            if (ThreadTime.nanoTime() - deadline >= 0) {
                 return 0;
             }
             if ((++idle & 0x3F) != 0) {
-                Thread.onSpinWait();
+                ThreadTime.onSpinWait();
             } else {
-                Thread.yield();
+                ThreadTime.yield();
             }
         }
     }

@@ -1,5 +1,6 @@
 package io.remus.core.rpc;
 
+import io.remus.core.time.ThreadTime;
 import io.remus.core.config.Timeouts;
 import io.remus.core.error.BadArgumentException;
 import io.remus.core.error.CompletionStatus;
@@ -514,7 +515,7 @@ public final class RpcEndpoint implements AutoCloseable {
         requireOpen();
         confined();
         long before = requestsServed;
-        long deadline = timeout.isZero() ? System.nanoTime() : deadline(Timeouts.require(timeout, "timeout"));
+        long deadline = timeout.isZero() ? ThreadTime.nanoTime() : deadline(Timeouts.require(timeout, "timeout"));
         progressUntil(null, null, deadline);
         return (int) (requestsServed - before);
     }
@@ -561,10 +562,10 @@ public final class RpcEndpoint implements AutoCloseable {
         long deadline = deadline(timeout);
         while (Arrays.stream(unreaped).anyMatch(u -> u > 0)) {
             reapSends();
-            if (System.nanoTime() - deadline >= 0) {
+            if (ThreadTime.nanoTime() - deadline >= 0) {
                 throw new RemoteTimeoutException("writes still in flight at the deadline");
             }
-            Thread.onSpinWait();
+            ThreadTime.onSpinWait();
         }
     }
 
@@ -593,13 +594,13 @@ public final class RpcEndpoint implements AutoCloseable {
                 idle = 0;
                 continue;
             }
-            if (System.nanoTime() - deadline >= 0) {
+            if (ThreadTime.nanoTime() - deadline >= 0) {
                 return;
             }
             if ((++idle & 0x3F) != 0) {
-                Thread.onSpinWait();
+                ThreadTime.onSpinWait();
             } else {
-                Thread.yield();
+                ThreadTime.yield();
             }
         }
     }
@@ -765,10 +766,10 @@ public final class RpcEndpoint implements AutoCloseable {
     private void awaitSendRoom(int peer, long deadline) {
         while (unreaped[peer] >= sendQueueDepth) {
             reapSends();
-            if (unreaped[peer] >= sendQueueDepth && System.nanoTime() - deadline >= 0) {
+            if (unreaped[peer] >= sendQueueDepth && ThreadTime.nanoTime() - deadline >= 0) {
                 throw new RemoteTimeoutException("send queue to node " + peer + " stayed full until the deadline");
             }
-            Thread.onSpinWait();
+            ThreadTime.onSpinWait();
         }
     }
 
@@ -836,6 +837,6 @@ public final class RpcEndpoint implements AutoCloseable {
 
 
     static long deadline(Duration timeout) {
-        return Timeouts.isForever(timeout) ? System.nanoTime() + Long.MAX_VALUE / 4 : System.nanoTime() + timeout.toNanos();
+        return Timeouts.isForever(timeout) ? ThreadTime.nanoTime() + Long.MAX_VALUE / 4 : ThreadTime.nanoTime() + timeout.toNanos();
     }
 }

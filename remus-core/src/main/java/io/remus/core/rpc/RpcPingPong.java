@@ -1,5 +1,6 @@
 package io.remus.core.rpc;
 
+import io.remus.core.time.ThreadTime;
 import io.remus.core.error.BadArgumentException;
 import io.remus.core.error.RemusException;
 import io.remus.core.fabric.Fabric;
@@ -109,7 +110,7 @@ public final class RpcPingPong {
             });
             AtomicBoolean stop = new AtomicBoolean();
             AtomicReference<Throwable> failure = new AtomicReference<>();
-            Thread serving = new Thread(() -> {
+            Thread serving = ThreadTime.newThread("rpc-ping-pong-server", () -> {
                 try {
                     while (!stop.get()) {
                         server.serve(Duration.ofMillis(10));
@@ -117,7 +118,7 @@ public final class RpcPingPong {
                 } catch (Throwable e) {
                     failure.set(e);
                 }
-            }, "rpc-ping-pong-server");
+            });
             serving.setDaemon(true);
             serving.start();
             MemorySegment payload = arena.allocate(payloadBytes);
@@ -128,9 +129,9 @@ public final class RpcPingPong {
                     if (payloadBytes > 0) {
                         payload.set(ValueLayout.JAVA_BYTE, 0, (byte) i);
                     }
-                    long start = System.nanoTime();
+                    long start = ThreadTime.nanoTime();
                     int n = caller.call(1, ECHO, payload, echoed, timeout);
-                    long took = System.nanoTime() - start;
+                    long took = ThreadTime.nanoTime() - start;
                     if (n != payloadBytes || payloadBytes > 0 && echoed.get(ValueLayout.JAVA_BYTE, 0) != (byte) i) {
                         throw new RpcMethodFailedException(1, ECHO, "echoed " + n + " bytes that are not call "
                                 + i + "'s payload");
@@ -141,7 +142,7 @@ public final class RpcPingPong {
                 }
             } finally {
                 stop.set(true);
-                serving.join(timeout.toMillis() + 1_000);
+                ThreadTime.join(serving, timeout.toNanos() + 1_000_000_000L);
             }
             if (failure.get() != null) {
                 throw new RemusException("the RPC server on node 1 failed: " + failure.get(), failure.get());

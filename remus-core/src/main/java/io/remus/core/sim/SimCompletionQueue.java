@@ -1,5 +1,6 @@
 package io.remus.core.sim;
 
+import io.remus.core.time.ThreadTime;
 import io.remus.core.error.BadArgumentException;
 import io.remus.core.error.CompletionStatus;
 import io.remus.core.error.RemusException;
@@ -70,7 +71,7 @@ final class SimCompletionQueue implements CompletionQueue {
 
     @Override
     public int poll(Completions out) {
-        long now = System.nanoTime();
+        long now = ThreadTime.nanoTime();
         for (SimQueuePair qp : queuePairs) {
             qp.progress(now);
         }

@@ -1,5 +1,6 @@
 package io.remus.core.sim;
 
+import io.remus.core.time.ThreadTime;
 import io.remus.core.fabric.Opcode;
 
 import java.time.Duration;
@@ -72,7 +73,7 @@ public final class SimFreeze {
      * @throws InterruptedException when the waiting thread is interrupted
      */
     public boolean awaitFrozen(Duration timeout) throws InterruptedException {
-        return frozen.await(timeout.toNanos(), TimeUnit.NANOSECONDS);
+        return await(frozen, timeout.toNanos());
     }
 
     /** {@return whether the thread is parked now} */
@@ -102,7 +103,29 @@ public final class SimFreeze {
      * @throws InterruptedException when the waiting thread is interrupted
      */
     public boolean awaitResumed(Duration timeout) throws InterruptedException {
-        return resumed.await(timeout.toNanos(), TimeUnit.NANOSECONDS);
+        return await(resumed, timeout.toNanos());
+    }
+
+    /** How often a scheduled thread checks a latch it waits on: 10 us of its clock. */
+    private static final long CHECK_NANOS = 10_000;
+
+    /**
+     * Waits for {@code latch} for at most {@code nanos}: in the JDK on a host thread, or checking it every
+     * {@link #CHECK_NANOS} of virtual time on a thread of the virtual-time scheduler, which must not block in the JDK.
+     */
+    private static boolean await(CountDownLatch latch, long nanos) throws InterruptedException {
+        if (!ThreadTime.isScheduled()) {
+            return latch.await(nanos, TimeUnit.NANOSECONDS);
+        }
+        long deadline = ThreadTime.nanoTime() + nanos;
+        while (latch.getCount() > 0) {
+            long left = deadline - ThreadTime.nanoTime();
+            if (left <= 0) {
+                return false;
+            }
+            ThreadTime.parkNanos(latch, Math.min(left, CHECK_NANOS));
+        }
+        return true;
     }
 
     /** {@return whether the thread resumed because the freeze's deadline passed before {@link #release()}} */
@@ -125,12 +148,12 @@ public final class SimFreeze {
         frozenAt = op;
         frozen.countDown();
         boolean interrupted = false;
-        long deadline = System.nanoTime() + maxFrozenNanos;
+        long deadline = ThreadTime.nanoTime() + maxFrozenNanos;
         try {
             while (true) {
                 try {
-                    long left = deadline - System.nanoTime();
-                    if (!released.await(Math.max(0, left), TimeUnit.NANOSECONDS)) {
+                    long left = deadline - ThreadTime.nanoTime();
+                    if (!await(released, Math.max(0, left))) {
                         expired = true;
                     }
                     break;

@@ -1,5 +1,6 @@
 package io.remus.core.sim;
 
+import io.remus.core.time.ThreadTime;
 import io.remus.core.memory.BlockHeader;
 import io.remus.core.memory.RemotePtr;
 import io.remus.core.memory.SizeClasses;
@@ -55,13 +56,13 @@ final class SimMemory {
                 long value = (long) WORD.getVolatile(src, srcOffset + done);
                 HALF.setVolatile(dst, dstOffset + done + LOW_HALF, (int) value);
                 if (yield) {
-                    Thread.yield();
+                    ThreadTime.yield();
                 }
                 HALF.setVolatile(dst, dstOffset + done + 4 - LOW_HALF, (int) (value >>> 32));
             } else if (aligned && piece == 8 && tearLoads) {
                 long low = (int) HALF.getVolatile(src, srcOffset + done + LOW_HALF) & 0xFFFF_FFFFL;
                 if (yield) {
-                    Thread.yield();
+                    ThreadTime.yield();
                 }
                 long high = (int) HALF.getVolatile(src, srcOffset + done + 4 - LOW_HALF);
                 WORD.setVolatile(dst, dstOffset + done, (high << 32) | low);
@@ -72,7 +73,7 @@ final class SimMemory {
             }
             done += piece;
             if (yield && done < length) {
-                Thread.yield();
+                ThreadTime.yield();
             }
         }
     }
@@ -82,7 +83,7 @@ final class SimMemory {
         synchronized (nicLock) {
             long old = (long) WORD.getVolatile(target, offset);
             if (yield) {
-                Thread.yield();
+                ThreadTime.yield();
             }
             WORD.setVolatile(target, offset, add ? old + operand : old == operand ? swap : old);
             return old;

@@ -1,12 +1,12 @@
 package io.remus.core.sim;
 
+import io.remus.core.time.ThreadTime;
 import io.remus.core.error.BadArgumentException;
 import io.remus.core.error.CompletionStatus;
 import io.remus.core.fabric.Opcode;
 import io.remus.core.fabric.QueuePair;
 import io.remus.core.fabric.WorkRequests;
 
-import java.util.concurrent.locks.LockSupport;
 
 /**
  * A simulated RC queue pair: a ring of posted work requests executed in order, by the posting or
@@ -99,7 +99,8 @@ final class SimQueuePair implements QueuePair {
     public void post(WorkRequests requests) {
         int n = requests.size();
         WorkRequests.requirePostable(target.nodeId(), closed, count, n, opcode.length);
-        long now = System.nanoTime();
+        VirtualTimeScheduler.onPost();
+        long now = ThreadTime.nanoTime();
         long due = now + options.executionLatencyNanos();
         for (int k = 0; k < n; k++) {
             int i = (head + count) % opcode.length;
@@ -202,7 +203,7 @@ final class SimQueuePair implements QueuePair {
         }
         fabric.beforeApply(opcode[j]);
         appliedEarly[j] = execute(j, now);
-        LockSupport.parkNanos(SimOptions.REORDER_WINDOW_NANOS);
+        ThreadTime.parkNanos(null, SimOptions.REORDER_WINDOW_NANOS);
     }
 
     private CompletionStatus execute(int i, long now) {
@@ -279,7 +280,7 @@ final class SimQueuePair implements QueuePair {
 
     @Override
     public void reset() {
-        progress(System.nanoTime());
+        progress(ThreadTime.nanoTime());
         error = false;
     }
 
