@@ -15,12 +15,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * ({@code 1e12 / picosPerByte} bytes per second). Arithmetic only: no simulation, no clock.
  */
 class SimCostModelPresetsTest {
-    private static final double TOLERANCE = 0.10;
+    private static final double TOLERANCE = PublishedFigures.TOLERANCE;
     private static final int READ_4K = 4096;
 
     private static void assertNear(double published, double modelled, String what) {
-        assertTrue(Math.abs(modelled - published) <= TOLERANCE * published,
-                what + ": the model gives " + modelled + ", the published figure is " + published);
+        String off = PublishedFigures.offBy(published, modelled, what);
+        assertTrue(off == null, off);
     }
 
     private static double readRoundTripNanos(SimCostModel m, int bytes) {
@@ -42,30 +42,37 @@ class SimCostModelPresetsTest {
 
     @Test
     void shouldReproduceConnectX3FiguresWhenComputedFromItsComponents() {
-        SimCostModel m = SimCostModel.CONNECTX3;
-        assertNear(2_000, readRoundTripNanos(m, 8), "8-byte READ round trip, ns (HERD/FaSST, about 2 us)");
-        assertNear(2.7e6, oneWordAtomicsPerSecond(m), "FETCH_AND_ADD on one word, per s (rdma_bench, ConnectX-3)");
-        assertNear(2.7e6, manyWordAtomicsPerSecond(m), "atomics across many words, per s (rdma_bench, ConnectX-3)");
-        assertNear(26e6, 1e12 / m.nicRequestPicos(), "inbound READs, per s (HERD)");
-        assertNear(56, readGigabitsPerSecond(m, READ_4K), "4 KiB READ bandwidth, Gb/s (FDR)");
+        PublishedFigures f = PublishedFigures.CONNECTX3;
+        SimCostModel m = f.model();
+        assertNear(f.readNanos(), readRoundTripNanos(m, 8), "8-byte READ round trip, ns (HERD/FaSST, about 2 us)");
+        assertNear(f.atomicNanos(), m.atomicRoundTripNanos(), "atomic round trip, ns (READ plus one unit, assumed)");
+        assertNear(f.oneWordAtomicsPerSec(), oneWordAtomicsPerSecond(m), "FETCH_AND_ADD on one word, per s (rdma_bench)");
+        assertNear(f.manyWordAtomicsPerSec(), manyWordAtomicsPerSecond(m), "atomics across many words, per s (rdma_bench)");
+        assertNear(f.readsPerSec(), 1e12 / m.nicRequestPicos(), "inbound READs, per s (HERD)");
+        assertNear(f.read4kGigabitsPerSec(), readGigabitsPerSecond(m, READ_4K), "4 KiB READ bandwidth, Gb/s (FDR)");
     }
 
     @Test
     void shouldReproduceConnectX6FiguresWhenComputedFromItsComponents() {
-        SimCostModel m = SimCostModel.CONNECTX6;
-        assertNear(1_600, readRoundTripNanos(m, 8), "8-byte READ round trip, ns (2 x the brief's 0.8 us)");
-        assertNear(2.7e6, oneWordAtomicsPerSecond(m), "FETCH_AND_ADD on one word, per s (assumed as ConnectX-3)");
-        assertNear(215e6, manyWordAtomicsPerSecond(m), "atomics across many words, per s (message rate)");
-        assertNear(215e6, 1e12 / m.nicRequestPicos(), "messages, per s (product brief)");
-        assertNear(200, readGigabitsPerSecond(m, READ_4K), "4 KiB READ bandwidth, Gb/s (product brief)");
+        PublishedFigures f = PublishedFigures.CONNECTX6;
+        SimCostModel m = f.model();
+        assertNear(f.readNanos(), readRoundTripNanos(m, 8), "8-byte READ round trip, ns (2 x the brief's 0.8 us)");
+        assertNear(f.atomicNanos(), m.atomicRoundTripNanos(), "atomic round trip, ns (READ plus one unit, assumed)");
+        assertNear(f.oneWordAtomicsPerSec(), oneWordAtomicsPerSecond(m), "FETCH_AND_ADD on one word, per s (assumed)");
+        assertNear(f.manyWordAtomicsPerSec(), manyWordAtomicsPerSecond(m), "atomics across many words, per s (message rate)");
+        assertNear(f.readsPerSec(), 1e12 / m.nicRequestPicos(), "messages, per s (product brief)");
+        assertNear(f.read4kGigabitsPerSec(), readGigabitsPerSecond(m, READ_4K), "4 KiB READ bandwidth, Gb/s (product brief)");
     }
 
     @Test
     void shouldKeepConnectX5ItsOwnFiguresWhenComputedFromItsComponents() {
-        SimCostModel m = SimCostModel.CONNECTX5;
-        assertNear(2_000, readRoundTripNanos(m, 8), "8-byte READ round trip, ns (its stated 2 us)");
-        assertNear(0.4e6, oneWordAtomicsPerSecond(m), "FETCH_AND_ADD on one word, per s (its stated 2.5 us unit)");
+        PublishedFigures f = PublishedFigures.CONNECTX5;
+        SimCostModel m = f.model();
+        assertNear(f.readNanos(), readRoundTripNanos(m, 8), "8-byte READ round trip, ns (its stated 2 us)");
+        assertNear(f.atomicNanos(), m.atomicRoundTripNanos(), "atomic round trip, ns (its stated 2.5 us)");
+        assertNear(f.oneWordAtomicsPerSec(), oneWordAtomicsPerSecond(m), "FETCH_AND_ADD on one word, per s (its 2.5 us unit)");
         assertEquals(100, 8_000.0 / m.picosPerByte(), 100 * TOLERANCE, "link, Gb/s (product brief)");
+        assertEquals(Double.POSITIVE_INFINITY, f.manyWordAtomicsPerSec());
         assertEquals(0, m.nicRequestPicos(), "no message rate: requests never queue for the NIC");
         assertEquals(0, m.nicAtomicPicos());
     }
