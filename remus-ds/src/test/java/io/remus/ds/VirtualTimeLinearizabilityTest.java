@@ -8,6 +8,9 @@ import io.remus.check.spec.CounterSpec;
 import io.remus.check.spec.MapSpec;
 import io.remus.check.spec.MaxRegisterSpec;
 import io.remus.check.spec.RegisterSpec;
+import io.remus.alock.LockContext;
+import io.remus.alock.LockOptions;
+import io.remus.alock.kind.LockKind;
 import io.remus.core.ComputeThread;
 import io.remus.core.sim.SimOptions;
 import io.remus.core.time.ThreadTime;
@@ -25,6 +28,7 @@ import io.remus.ds.queue.MpmcScqQueue;
 import io.remus.ds.reclaim.EpochOptions;
 import io.remus.ds.reclaim.EpochReclaimer;
 import io.remus.ds.reclaim.NeverReclaimer;
+import io.remus.ds.set.LazyListSet;
 import io.remus.ds.set.LockFreeListSet;
 import io.remus.ds.set.LockFreeSkipListSet;
 import io.remus.ds.testing.VirtualTimeHistories;
@@ -54,30 +58,29 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Linearizability histories run under the simulator's deterministic virtual-time scheduler
- * ({@link VirtualTimeHistories}) over many seeds: the lock-free list and skip list sets, the hash map, the three
+ * ({@link VirtualTimeHistories}) over 16 seeds each: the lock-free list and skip list sets, the lazy list with spin,
+ * MCS and ALock node locks, the hash map, the three
  * MPMC queues, the counter, the max register, the register and a delegated counter. Each runs on a fresh
- * simulated cluster with hostile options (torn 8-byte stores and READs, yields while tearing, poison in freed
+ * simulated cluster with hostile options (torn 8-byte stores and READs, yields while tearing and inside NIC
+ * atomics, poison in freed
  * blocks where the structure frees, segments at the seed's simulated addresses across a 4 GiB boundary), and each
  * history is checked by remus-check. The operation mixes are those of the host-time history tests: the sets' of
  * {@code SetHistories}, the map's of {@code RemoteHashMapHistoriesTest}, the queues' of {@code MpmcBoundedQueueTest}
  * and its siblings, the objects' of {@code ObjectHistoriesTest} and the delegated counter's of
  * {@code DelegatedHistoriesTest}. A failure names its seed; {@code -Dremus.vt.seed=N} reruns that seed alone. The
  * same seed gives the same history, virtual end time, thread switches and RDMA counts.
- *
- * <p>Left out: yields inside NIC atomics (the simulator takes them inside the NIC's monitor, where another
- * scheduled thread's atomic on that NIC blocks in the JDK and stalls the run), and the lazy list, whose locks
- * measure their deadlines on the host's clock ({@code SpinBound}) while the list measures its own on the thread's.
  */
 @Timeout(value = 300, unit = TimeUnit.SECONDS)
 class VirtualTimeLinearizabilityTest {
-    private static final long[] SEEDS = VirtualTimeHistories.seeds(20);
+    private static final long[] SEEDS = VirtualTimeHistories.seeds(16);
     private static final Duration PATIENCE = Duration.ofSeconds(20);
     private static final int MAP_OPS = 60;
     private static final int OBJECT_OPS = 50;
     private static final int DELEGATED_OPS = 50;
 
     static SimOptions hostile() {
-        return SimOptions.defaults().withTearReads(true).withTearWords(true).withYieldWhileTearing(true);
+        return SimOptions.defaults().withTearReads(true).withTearWords(true).withYieldWhileTearing(true)
+                .withYieldInsideNicAtomics(true);
     }
 
     static SimOptions hostileFreeing() {
@@ -105,6 +108,14 @@ class VirtualTimeLinearizabilityTest {
     static Scenario skipList() {
         return VirtualTimeHistories.setMix("LockFreeSkipListSet", hostileFreeing(), true,
                 (t, r, ptr, create) -> create ? LockFreeSkipListSet.create(t, r, 1) : LockFreeSkipListSet.attach(t, r, ptr));
+    }
+
+    /** The lazy list (Remus' intset), its node locks of {@code kind}. */
+    static Scenario lazyList(LockKind kind) {
+        return VirtualTimeHistories.setMix("LazyListSet/" + kind, hostileFreeing(), true,
+                (t, r, ptr, create) -> create
+                        ? LazyListSet.create(new LockContext(t, LockOptions.defaults()), r, kind, 1)
+                        : LazyListSet.attach(new LockContext(t, LockOptions.defaults()), r, ptr));
     }
 
     // ------------------------------------------------------------------------------------------------ map
@@ -570,7 +581,7 @@ class VirtualTimeLinearizabilityTest {
 
     static Stream<Named<Scenario>> scenarios() {
         return Stream.of(
-                lockFreeList(), skipList(), map(), boundedQueue(), crashTolerantQueue(), scqQueue(), counter(), maxRegister(), register(), delegatedCounter())
+                lockFreeList(), skipList(), lazyList(LockKind.SPIN), lazyList(LockKind.MCS), lazyList(LockKind.ALOCK), map(), boundedQueue(), crashTolerantQueue(), scqQueue(), counter(), maxRegister(), register(), delegatedCounter())
                 .map(s -> Named.of(s.name(), s));
     }
 
