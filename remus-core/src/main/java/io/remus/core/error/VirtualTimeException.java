@@ -11,7 +11,9 @@ import java.util.List;
 public class VirtualTimeException extends RemusException {
     private static final long serialVersionUID = 1L;
 
+    /** The run's seed. */
     private final long seed;
+    /** Per thread still running, its name and what it waits for. */
     private final List<String> waits;
 
     /**

@@ -87,6 +87,8 @@ public record VirtualTimeOptions(long seed, boolean randomTies, long spinNanos, 
     }
 
     /**
+     * Sets the seed.
+     *
      * @param value the seed
      * @return a copy with it
      */
@@ -95,6 +97,8 @@ public record VirtualTimeOptions(long seed, boolean randomTies, long spinNanos, 
     }
 
     /**
+     * Chooses whether ties are broken at random.
+     *
      * @param value whether ties are broken at random by the seed
      * @return a copy with it
      */
@@ -103,6 +107,8 @@ public record VirtualTimeOptions(long seed, boolean randomTies, long spinNanos, 
     }
 
     /**
+     * Sets the CPU time of one check of a wait loop.
+     *
      * @param value the CPU time of one check of a wait loop
      * @return a copy with it
      */
@@ -111,6 +117,8 @@ public record VirtualTimeOptions(long seed, boolean randomTies, long spinNanos, 
     }
 
     /**
+     * Sets the CPU time of one post.
+     *
      * @param value the CPU time of one post
      * @return a copy with it
      */
@@ -119,6 +127,8 @@ public record VirtualTimeOptions(long seed, boolean randomTies, long spinNanos, 
     }
 
     /**
+     * Sets the quiet limit.
+     *
      * @param value the quiet limit in virtual nanoseconds
      * @return a copy with it
      */
@@ -127,6 +137,8 @@ public record VirtualTimeOptions(long seed, boolean randomTies, long spinNanos, 
     }
 
     /**
+     * Sets the virtual-time budget.
+     *
      * @param value the virtual-time budget in nanoseconds
      * @return a copy with it
      */
@@ -135,6 +147,8 @@ public record VirtualTimeOptions(long seed, boolean randomTies, long spinNanos, 
     }
 
     /**
+     * Sets the host-time budget.
+     *
      * @param value the host-time budget
      * @return a copy with it
      */

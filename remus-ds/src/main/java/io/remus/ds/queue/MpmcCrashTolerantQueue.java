@@ -114,7 +114,7 @@ import java.util.OptionalLong;
 public final class MpmcCrashTolerantQueue extends MpmcQueueHandle {
     /** Bytes of the header before the first entry. */
     public static final int HEADER_BYTES = 64;
-    /** The most cells: a cell index is 16 bits, and {@link #NONE} is reserved. */
+    /** The most cells: a cell index is 16 bits, and 0xFFFF is reserved for no cell. */
     public static final int MAX_CELLS = 0xFFFF;
     /**
      * The largest capacity with no spare cells, so that the queue, with its handles and identity words, is one allocation of at

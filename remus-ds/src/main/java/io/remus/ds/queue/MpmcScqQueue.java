@@ -120,7 +120,7 @@ public final class MpmcScqQueue extends MpmcQueueHandle {
     /** Bytes of the header before the first entry. */
     public static final int HEADER_BYTES = 64;
     /**
-     * The largest capacity: a cell index is 16 bits with {@link #NONE} reserved, and the queue, with its identity
+     * The largest capacity: a cell index is 16 bits with 0xFFFF reserved for no cell, and the queue, with its identity
      * word, is one allocation.
      */
     public static final int MAX_CAPACITY =
