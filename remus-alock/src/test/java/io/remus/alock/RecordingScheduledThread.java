@@ -131,6 +131,10 @@ public final class RecordingScheduledThread extends ScheduledThread {
     }
 
     @Override
+    protected void localAccess() {
+    }
+
+    @Override
     protected Thread newSibling(String name, Runnable task) {
         throw new UnsupportedOperationException("a recording thread runs alone");
     }

@@ -167,6 +167,10 @@ class HistoryTest {
         }
 
         @Override
+        protected void localAccess() {
+        }
+
+        @Override
         protected Thread newSibling(String name, Runnable task) {
             throw new UnsupportedOperationException();
         }

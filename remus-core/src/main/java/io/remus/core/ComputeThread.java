@@ -390,6 +390,7 @@ public final class ComputeThread implements AutoCloseable {
         confinedOpen();
         RegisteredMemory m = localTarget(ptr, 8);
         long offset = RemotePtr.address(ptr) - m.address();
+        ThreadTime.onLocalAccess();
         if ((RemotePtr.address(ptr) & 7) == 0) {
             WORD.setVolatile(m.segment(), offset, value);
         } else {
@@ -410,6 +411,7 @@ public final class ComputeThread implements AutoCloseable {
         confinedOpen();
         RegisteredMemory m = localTarget(ptr, 8);
         long offset = RemotePtr.address(ptr) - m.address();
+        ThreadTime.onLocalAccess();
         if ((RemotePtr.address(ptr) & 7) == 0) {
             return (long) WORD.getVolatile(m.segment(), offset);
         }
@@ -428,6 +430,7 @@ public final class ComputeThread implements AutoCloseable {
         confinedOpen();
         checkBuffer(bufferOffset, length);
         RegisteredMemory m = localTarget(ptr, length);
+        ThreadTime.onLocalAccess();
         MemorySegment.copy(memory, bufferOffset, m.segment(), RemotePtr.address(ptr) - m.address(), length);
     }
 
@@ -742,6 +745,7 @@ public final class ComputeThread implements AutoCloseable {
     private long localWord(long ptr) {
         RegisteredMemory m = localTarget(ptr, 8);
         long offset = RemotePtr.address(ptr) - m.address();
+        ThreadTime.onLocalAccess();
         if ((RemotePtr.address(ptr) & 7) == 0) {
             return (long) WORD.getVolatile(m.segment(), offset);
         }

@@ -1,5 +1,6 @@
 package io.remus.alock.queue;
 
+import io.remus.core.time.ThreadTime;
 import io.remus.core.ComputeThread;
 import io.remus.core.memory.RemotePtr;
 
@@ -37,6 +38,7 @@ public final class LocalWords {
      */
     public long getVolatile(long ptr) {
         int i = indexOf(ptr);
+        ThreadTime.onLocalAccess();
         return (long) WORD.getVolatile(views[i], RemotePtr.address(ptr) - bases[i]);
     }
 
@@ -50,6 +52,7 @@ public final class LocalWords {
      */
     public long compareAndExchange(long ptr, long expected, long desired) {
         int i = indexOf(ptr);
+        ThreadTime.onLocalAccess();
         return (long) WORD.compareAndExchange(views[i], RemotePtr.address(ptr) - bases[i], expected, desired);
     }
 

@@ -12,9 +12,10 @@ import java.util.Objects;
  *                           same seed and the same code give the same interleaving
  * @param randomTies         among threads ready at the same virtual time, pick one at random by the seed; without,
  *                           the one that became ready first
- * @param spinNanos          the CPU time of one unsuccessful check in a wait loop (a load of local memory or a
- *                           completion-queue poll), charged per {@code ThreadTime.onSpinWait}/{@code yield}: the cost
- *                           model's {@link SimCostModel#localAccessNanos()} by {@link #withCpu}
+ * @param spinNanos          the CPU time of one access of local memory: a CPU load, store or atomic of the node's own
+ *                           memory ({@code ThreadTime.onLocalAccess}) or one unsuccessful check in a wait loop (a load
+ *                           or a completion-queue poll, {@code ThreadTime.onSpinWait}/{@code yield}): the cost model's
+ *                           {@link SimCostModel#localAccessNanos()} by {@link #withCpu}
  * @param postNanos          the CPU time of posting work requests (one doorbell), charged per post on the simulated
  *                           fabric
  * @param quietNanos         how long in virtual time every thread may wait with no work done anywhere (no post, no
@@ -157,9 +158,11 @@ public record VirtualTimeOptions(long seed, boolean randomTies, long spinNanos, 
     }
 
     /**
-     * {@return how CPU time is charged, in one line for a report: "CPU charged as model: 100 ns per check, 0 ns per post"}
+     * {@return how CPU time is charged, in one line for a report: "CPU charged as model: 100 ns per local access or
+     *          wait-loop check, 0 ns per post"}
      */
     public String describeCpu() {
-        return "CPU charged as model: " + spinNanos + " ns per wait-loop check, " + postNanos + " ns per post";
+        return "CPU charged as model: " + spinNanos + " ns per local access or wait-loop check, " + postNanos
+                + " ns per post";
     }
 }

@@ -369,6 +369,11 @@ public final class VirtualTimeScheduler {
         yieldAt(me, saturatedAdd(me.clock, nanos));
     }
 
+    /** A CPU access of the node's own memory by {@code me}: {@link VirtualTimeOptions#spinNanos()} passes. */
+    void localAccess(VirtualTimeThread me) {
+        charge(me, options.spinNanos());
+    }
+
     /** A post on the simulated fabric by {@code me}: work done, {@link VirtualTimeOptions#postNanos()} passes. */
     void posted(VirtualTimeThread me) {
         charge(me, options.postNanos());

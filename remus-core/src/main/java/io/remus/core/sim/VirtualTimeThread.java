@@ -96,6 +96,11 @@ final class VirtualTimeThread extends ScheduledThread {
     }
 
     @Override
+    protected void localAccess() {
+        scheduler.localAccess(this);
+    }
+
+    @Override
     protected Thread newSibling(String name, Runnable task) {
         return new VirtualTimeThread(scheduler, task, name, clock);
     }

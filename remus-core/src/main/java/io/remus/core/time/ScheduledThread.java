@@ -48,6 +48,9 @@ public abstract class ScheduledThread extends Thread {
      */
     protected abstract void charge(long nanos);
 
+    /** A CPU access (load, store or atomic) of the node's own memory passes on this thread's clock. */
+    protected abstract void localAccess();
+
     /**
      * Creates an unstarted thread that the same scheduler runs.
      *

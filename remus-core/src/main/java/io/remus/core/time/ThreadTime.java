@@ -123,6 +123,17 @@ public final class ThreadTime {
     }
 
     /**
+     * A CPU load, store or atomic of the node's own memory (not through the NIC) passes: nothing on a host thread; on
+     * a scheduled thread its clock moves on by the run's local-access time, so that locality shows in virtual time
+     * as it does on hardware. The library calls it where it touches its own node's memory with the CPU.
+     */
+    public static void onLocalAccess() {
+        if (Thread.currentThread() instanceof ScheduledThread s) {
+            s.localAccess();
+        }
+    }
+
+    /**
      * Creates an unstarted thread for {@code task}: a platform thread, or on a scheduled thread one the same
      * scheduler runs. The caller may set it daemon, then starts it.
      *

@@ -226,6 +226,22 @@ class VirtualTimeSchedulerTest {
     }
 
     @Test
+    void shouldChargeACpuAccessOfTheNodesOwnMemoryTheLocalAccessTime() {
+        VirtualTimeScheduler.run(VirtualTimeOptions.seed(1).withSpinNanos(100), () -> {
+            try (TestCluster c = new TestCluster(SimFabric::new, MODEL, 1, b -> { })) {
+                long word = c.block(0, 8);
+                ComputeThread t = c.thread(0);
+                long start = ThreadTime.nanoTime();
+                for (int i = 0; i < 10; i++) {
+                    t.writeLocal(word, i);
+                    t.readLocal(word);
+                }
+                assertEquals(20 * 100, ThreadTime.nanoTime() - start, "20 local accesses at 100 ns each");
+            }
+        });
+    }
+
+    @Test
     void shouldWakeAParkedThreadAtItsWakersTime() {
         VirtualTimeScheduler.run(VirtualTimeOptions.seed(9), () -> {
             Thread main = Thread.currentThread();

@@ -111,6 +111,10 @@ public final class SteppedClockThread extends ScheduledThread {
     }
 
     @Override
+    protected void localAccess() {
+    }
+
+    @Override
     protected Thread newSibling(String name, Runnable task) {
         throw new UnsupportedOperationException("a stepped-clock thread runs alone");
     }
