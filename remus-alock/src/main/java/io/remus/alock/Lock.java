@@ -28,7 +28,9 @@ public interface Lock {
      * the word lies in. A wait cut short throws {@link LockTimeoutException} like a timeout, with the
      * same consequences (none for the handle or the word).
      *
-     * @param deadlineNanos an instant of {@link System#nanoTime()}
+     * @param deadlineNanos an instant of {@link io.remus.core.time.ThreadTime#nanoTime()} (the calling thread's clock:
+     *                      {@link System#nanoTime()} on a host thread, virtual on the simulator's virtual-time
+     *                      scheduler)
      * @throws LockUsageException   when this handle already holds it, or the compute thread is closed
      * @throws io.remus.core.error.ThreadConfinementException when called from a Java thread other than the owner
      * @throws LockTimeoutException when a wait ran out, at the deadline or the timeout

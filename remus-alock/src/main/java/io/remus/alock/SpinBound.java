@@ -1,17 +1,20 @@
 package io.remus.alock;
 
 import io.remus.core.config.Timeouts;
+import io.remus.core.time.ThreadTime;
 
 import java.time.Duration;
 import java.util.Objects;
-import java.util.concurrent.locks.LockSupport;
 
 /**
  * A bounded spin wait, reused across waits: each {@link #pause(String)} calls
- * {@link Thread#onSpinWait()}, every 64th yields the processor and checks the deadline, and a wait
- * past the deadline throws {@link LockTimeoutException}; a waiter that someone will wake may
- * {@linkplain #park park} instead. Allocates nothing unless it throws. The
- * timeout is validated as {@link Timeouts#require} says, so {@code System.nanoTime()} plus it cannot
+ * {@link ThreadTime#onSpinWait(String)} with what it awaits, every 64th yields the processor
+ * ({@link ThreadTime#yield()}) and checks the deadline, and a wait past the deadline throws
+ * {@link LockTimeoutException}; a waiter that someone will wake may {@linkplain #park park} instead
+ * ({@link ThreadTime#parkNanos}). Every clock reading is {@link ThreadTime#nanoTime()}, so on a thread of the
+ * simulator's virtual-time scheduler the waits and deadlines are that thread's virtual ones, and on a host
+ * thread the JDK's. Allocates nothing unless it throws. The
+ * timeout is validated as {@link Timeouts#require} says, so {@code ThreadTime.nanoTime()} plus it cannot
  * overflow the comparison with the deadline; {@link Timeouts#FOREVER} waits without end. A
  * {@linkplain #cap(long) cap} ends every wait started while it is set no later than a given instant,
  * checked on every pause; a {@linkplain #cap(WaitDeadline) moving cap} is asked for that instant on every
@@ -43,7 +46,7 @@ public final class SpinBound {
     /** Starts a wait: it ends at the timeout from now, or at the cap when one is set and earlier. */
     public void start() {
         spins = 0;
-        deadline = System.nanoTime() + timeoutNanos;
+        deadline = ThreadTime.nanoTime() + timeoutNanos;
         if (capped && moving == null && cap - deadline < 0) {
             deadline = cap;
         }
@@ -53,7 +56,7 @@ public final class SpinBound {
      * Ends the waits started from now on no later than {@code deadlineNanos}, until {@link #uncap()};
      * while capped, every pause checks the deadline.
      *
-     * @param deadlineNanos an instant of {@link System#nanoTime()}
+     * @param deadlineNanos an instant of {@link ThreadTime#nanoTime()}
      */
     public void cap(long deadlineNanos) {
         cap = deadlineNanos;
@@ -86,28 +89,29 @@ public final class SpinBound {
 
     /**
      * One unsuccessful check of the awaited condition that parks the thread instead of spinning: until
-     * {@link LockSupport#unpark} (or a spurious return) and no later than the deadline, which it checks first.
-     * A moving cap is asked once, so a cap pushed back during the park ends it early and the caller's next
+     * {@link ThreadTime#unpark} (or a spurious return) and no later than the deadline, which it checks first: a
+     * park that would start at the deadline or later throws instead (so a wait never parks for no time, which on
+     * the virtual-time scheduler would not move the clock on). A moving cap is asked once, so a cap pushed back during the park ends it early and the caller's next
      * check parks again. The caller must make sure that whoever changes the awaited condition unparks it:
      * nothing else wakes it before the deadline.
      *
      * @param awaited what is awaited, e.g. {@code "hand-over of"}
      * @param lock    the lock it concerns, appended to {@code awaited} in the exception's message
-     * @throws LockTimeoutException when the wait is past its deadline
+     * @throws LockTimeoutException when the wait is at or past its deadline
      */
     public void park(String awaited, String lock) {
         Objects.requireNonNull(awaited, "awaited");
         Objects.requireNonNull(lock, "lock");
         spins++;
-        long now = System.nanoTime();
+        long now = ThreadTime.nanoTime();
         long end = moving != null ? moving.deadlineNanos(now) : deadline;
         if (moving != null && deadline - end < 0) {
             end = deadline;
         }
-        if (now - end > 0) {
+        if (now - end >= 0) {
             throw timeout(awaited, lock);
         }
-        LockSupport.parkNanos(this, end - now);
+        ThreadTime.parkNanos(this, end - now);
     }
 
     /**
@@ -134,15 +138,15 @@ public final class SpinBound {
         Objects.requireNonNull(lock, "lock");
         boolean every64th = (++spins & 0x3F) == 0;
         if (every64th || capped) {
-            long now = System.nanoTime();
+            long now = ThreadTime.nanoTime();
             if (now - deadline > 0 || moving != null && now - moving.deadlineNanos(now) > 0) {
                 throw timeout(awaited, lock);
             }
         }
         if (every64th) {
-            Thread.yield();
+            ThreadTime.yield();
         } else {
-            Thread.onSpinWait();
+            ThreadTime.onSpinWait(awaited);
         }
     }
 

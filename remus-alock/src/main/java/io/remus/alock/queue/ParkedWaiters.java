@@ -1,19 +1,22 @@
 package io.remus.alock.queue;
 
+import io.remus.core.time.ThreadTime;
+
 import java.lang.ref.WeakReference;
 import java.util.Arrays;
-import java.util.concurrent.locks.LockSupport;
 
 /**
  * The JVM's table of Java threads that may park in a queue lock while they wait for a hand-over by CPU
  * store, each under a small non-zero token: a waiter writes its token into its queue node's
  * {@link QueueNode#PARKED} word before it parks, and the releaser that stores the hand-over reads the word
- * and {@linkplain #unpark(long) unparks} the token's thread. Tokens are words in node memory, not
+ * and {@linkplain #unpark(long) unparks} the token's thread ({@link ThreadTime#unpark}: the JDK's unpark, or a wake
+ * through the virtual-time scheduler for one of its threads, which park through it). Tokens are words in node memory, not
  * references, because a queue node is memory that the CPU and the NIC address, not a Java object.
  *
  * <p>A thread {@linkplain #register(Thread) registers} once (its lock context keeps the token); the table
  * holds it weakly, and a slot whose thread was collected is reused. Registering takes a lock and allocates;
- * {@link #unpark(long)} neither.
+ * {@link #unpark(long)} neither. The lock is held for no wait, so a thread of the virtual-time scheduler never
+ * holds it while another of its threads runs.
  */
 public final class ParkedWaiters {
     private static final Object LOCK = new Object();
@@ -59,7 +62,7 @@ public final class ParkedWaiters {
         }
         WeakReference<?> ref = t[(int) token - 1];
         if (ref != null && ref.get() instanceof Thread thread) {
-            LockSupport.unpark(thread);
+            ThreadTime.unpark(thread);
         }
     }
 }
