@@ -13,7 +13,8 @@ import java.util.function.Function;
  * {@code --sim-time}, a picocli mixin for the commands that can run the simulator in virtual time: {@code host}
  * (the default: wall clock) or {@code virtual} (every simulated thread takes turns by virtual clock under the
  * simulator's virtual-time scheduler, whose ties the command's {@code --seed} breaks). A value other than these is
- * refused by picocli's enum conversion, naming the option and the value.
+ * refused by picocli's enum conversion, naming the option and the value. The default is the field's value, not a
+ * string that picocli converts, so that a command line that matches enum values by case parses without the flag.
  */
 public final class SimTimeOption {
     /** The values of {@code --sim-time}. */
@@ -24,10 +25,10 @@ public final class SimTimeOption {
         VIRTUAL
     }
 
-    @Option(names = "--sim-time", paramLabel = "CLOCK", defaultValue = "host",
+    @Option(names = "--sim-time", paramLabel = "CLOCK",
             description = "Sim fabric: host (wall clock) or virtual (the simulator's virtual-time scheduler: "
                     + "threads take turns by virtual clock, ties broken by --seed; --duration is virtual time; "
-                    + "needs a --sim-cost model) (default: ${DEFAULT-VALUE}).")
+                    + "needs a --sim-cost model) (default: host).")
     Clock clock = Clock.HOST;
 
     /** {@return whether virtual time is asked for} */
