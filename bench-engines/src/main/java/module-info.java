@@ -7,7 +7,8 @@
  * ({@code io.remus.bench.structure}), the reclamation benchmark ({@code io.remus.bench.reclaim}) over
  * the churn workload that checks for use after free ({@code io.remus.bench.churn}), the loopback
  * experiment ({@code io.remus.bench.loopback}), the NUMA experiment ({@code io.remus.bench.numa}),
- * the HdrHistogram latency and bandwidth statistics they record ({@code io.remus.bench.stats}), and the
+ * the HdrHistogram latency and bandwidth statistics they record ({@code io.remus.bench.stats}), the rows of
+ * their reports as JSON, CSV and text ({@code io.remus.bench.report}), and the
  * probe of this host's RDMA devices that {@code remus devices} prints ({@code io.remus.bench.devices}).
  * Not a library: a user's program calls remus-ds and remus-alock, not these.
  */
@@ -31,6 +32,7 @@ module io.remus.bench.engines {
     exports io.remus.bench.perftest.sim;
     exports io.remus.bench.perftest.verbs;
     exports io.remus.bench.reclaim;
+    exports io.remus.bench.report;
     exports io.remus.bench.stats;
     exports io.remus.bench.structure;
     // Not exported: io.remus.bench.churn (the churn workload: only the reclamation benchmark and this

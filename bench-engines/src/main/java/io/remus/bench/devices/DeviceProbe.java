@@ -39,6 +39,27 @@ public final class DeviceProbe {
         }
     }
 
+    /**
+     * @param devices this host's devices
+     * @param name    the one device to probe, or null for every one
+     * @return the reports of the devices probed, in the list's order
+     * @throws VerbsException naming {@code name} and the devices there are when none has that name, or when a
+     *                        device cannot be opened or queried
+     */
+    public static List<DeviceReport> probe(List<DeviceInfo> devices, String name) {
+        List<DeviceReport> reports = new ArrayList<>();
+        for (DeviceInfo info : devices) {
+            if (name == null || name.equals(info.name())) {
+                reports.add(probe(info));
+            }
+        }
+        if (name != null && reports.isEmpty()) {
+            throw new VerbsException("no RDMA device called '" + name + "' (this host has "
+                    + (devices.isEmpty() ? "none" : devices.stream().map(DeviceInfo::name).toList()) + ")");
+        }
+        return reports;
+    }
+
     private static PortReport port(Context context, int port) {
         PortAttributes attributes = context.queryPort(port);
         List<GidEntry> gids = new ArrayList<>();

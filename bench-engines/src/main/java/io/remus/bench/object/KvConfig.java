@@ -96,6 +96,21 @@ public record KvConfig(List<KvWay> ways, List<Ycsb> workloads, int nodes, int th
         return !Double.isNaN(pLocal);
     }
 
+    /**
+     * @return the report's notes on this configuration and the ways: the keys, their homes and values, the
+     *         picks, what each way's RDMA and round trips include, and what every read was checked against
+     */
+    public List<String> notes() {
+        return List.of(keys + " keys, key k on node k mod " + nodes + ", " + valueBytes + "-byte values ("
+                        + (valueBytes == Long.BYTES ? "the delegated way's argument word" : "the delegated way's payloads")
+                        + "); picks " + (zipfTheta == 0 ? "uniform" : "zipfian, theta " + zipfTheta)
+                        + (usesPLocal() ? ", p-local " + pLocal : ", over all keys"),
+                "delegated: one trustee per node on its own thread; its response WRITEs count with the way's RDMA",
+                "alock: one ALock per key over an array of values on the key's node",
+                "one-sided: rtt/up includes memory management (allocating the new block, the epoch reclaimer), shown as mem/up",
+                "check: every read returned a whole value written for its key, never older than the reader's own update");
+    }
+
     private static void check(boolean ok, String message) {
         if (!ok) {
             throw new BadArgumentException(message);

@@ -66,4 +66,33 @@ public final class ObjectRunner {
         }
         return runs;
     }
+
+    /**
+     * Runs {@code configs} as {@link #run(Supplier, List, Duration)} does and adds the report's notes: the mix and,
+     * where a configuration stalls, the stall before the runs; the warm-up after them.
+     *
+     * @param fabrics       makes a fresh fabric for each run; closed after it
+     * @param configs       what to measure, in order
+     * @param warmupSeconds how long each warm-up runs, in seconds (at least 10 ms); 0 for none
+     * @param notes         the report's notes, which get the lines above
+     * @return one run per configuration, in order
+     * @throws InterruptedException when interrupted while the workers run
+     */
+    public static List<ObjectRun> run(Supplier<Fabric> fabrics, List<ObjectBenchmarkConfig> configs, double warmupSeconds,
+                                      List<String> notes) throws InterruptedException {
+        notes.add("mix: half updates, half reads (queue and stack: half puts, half takes), chosen at random; "
+                + "the object on node 0");
+        if (configs.stream().anyMatch(ObjectBenchmarkConfig::stall)) {
+            notes.add("stall: worker 0 waits " + configs.getFirst().stallLength().toMillis() + " ms inside the "
+                    + "sequential step of its operation (locked: holding the lock, between its READ and WRITE; wait-free "
+                    + "queue/stack: after announcing and reading, before its compare-and-swap); counter, max, register "
+                    + "and sst have no such step and stop between two operations");
+        }
+        Duration warmup = warmupSeconds > 0 ? Duration.ofNanos(Math.max(10_000_000L, Math.round(warmupSeconds * 1e9))) : null;
+        List<ObjectRun> runs = run(fabrics, configs, warmup);
+        if (warmup != null) {
+            notes.add("warm-up: each object and implementation ran " + warmupSeconds + " s unreported before the measured runs");
+        }
+        return runs;
+    }
 }

@@ -65,6 +65,18 @@ public record SharingConfig(List<SharingWay> ways, int nodes, int threadsPerNode
         return !Double.isNaN(pLocal);
     }
 
+    /**
+     * @return the report's notes on this configuration and the ways: the counters, their homes, the picks, what
+     *         the delegated way's RDMA includes, and what every counter was checked against
+     */
+    public List<String> notes() {
+        return List.of(counters + " counters, counter i on node i mod " + nodes + "; picks "
+                        + (zipfTheta == 0 ? "uniform" : "zipfian, theta " + zipfTheta)
+                        + (usesPLocal() ? ", p-local " + pLocal : ", over all counters"),
+                "delegated: one trustee per node on its own thread; its response WRITEs count with the way's RDMA",
+                "check: every counter of every way ended at exactly the increments applied to it");
+    }
+
     private static void check(boolean ok, String message) {
         if (!ok) {
             throw new BadArgumentException(message);

@@ -1,6 +1,7 @@
 package io.remus.bench.perftest;
 
 import io.remus.bench.stats.BandwidthSummary;
+import io.remus.bench.stats.ClockCost;
 import io.remus.bench.stats.LatencyKind;
 import io.remus.bench.stats.LatencyRecorder;
 import io.remus.bench.stats.LatencyResult;
@@ -23,6 +24,7 @@ import java.util.concurrent.atomic.AtomicReference;
  */
 public final class BenchRunner {
     private static final long INTERVAL_NANOS = 1_000_000_000L;
+    private static final int CLOCK_SAMPLES = 10_001;
 
     private final BenchTransport transport;
     private final BenchSettings settings;
@@ -48,6 +50,42 @@ public final class BenchRunner {
                     : JitQuiet.describeBandwidth(s.jitWait(), s.warmupIterations());
         }
         return null;
+    }
+
+    /**
+     * Runs every size and assembles the report. A latency test first measures what one clock read costs
+     * ({@link ClockCost}) and subtracts it from each sample; the notes get that cost (latency tests) and how the
+     * run warms up ({@link #describeWarmUp}).
+     *
+     * @param transport   where operations go
+     * @param settings    what to run
+     * @param progress    the progress line
+     * @param intervalLog where one-second interval histograms go (latency tests), or null
+     * @param notes       the report's notes so far, which get the lines above
+     * @param reportGbits whether bandwidth is reported in Gb/s instead of MB/s
+     * @return the report
+     * @throws BenchFailedException when an operation fails or times out
+     */
+    public static BenchReport report(BenchTransport transport, BenchSettings settings, ProgressLine progress,
+                                     HistogramLogWriter intervalLog, List<String> notes, boolean reportGbits) {
+        String warmUp = describeWarmUp(settings);
+        if (settings.test().isLatency()) {
+            long clockCost = ClockCost.measureNanos(CLOCK_SAMPLES);
+            notes.add("clock: System.nanoTime costs " + clockCost + " ns per call here; that is subtracted from "
+                    + "each sample (perftest reads the TSC, whose cost is negligible)");
+            if (warmUp != null) {
+                notes.add(warmUp);
+            }
+            List<LatencyResult> results = new BenchRunner(transport, settings, progress, intervalLog, clockCost).latency();
+            return new BenchReport(settings, transport.fabricName(), transport.description(), notes, results, List.of(),
+                    reportGbits);
+        }
+        if (warmUp != null) {
+            notes.add(warmUp);
+        }
+        List<BandwidthSummary> results = new BenchRunner(transport, settings, progress, null).bandwidth();
+        return new BenchReport(settings, transport.fabricName(), transport.description(), notes, List.of(), results,
+                reportGbits);
     }
 
     /**

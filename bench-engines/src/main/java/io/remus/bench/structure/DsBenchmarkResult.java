@@ -82,6 +82,11 @@ public record DsBenchmarkResult(DsBenchmarkConfig config, long elapsedNanos, lon
         return ops == 0 ? 0 : (double) total(op, cost) / ops;
     }
 
+    /** {@return the compute threads' RDMA operations of every kind (READs, WRITEs, compare-and-swaps, fetch-and-adds) per operation} */
+    public double rdmaPerOp() {
+        return perOp(Cost.READS) + perOp(Cost.WRITES) + perOp(Cost.COMPARE_AND_SWAPS) + perOp(Cost.FETCH_AND_ADDS);
+    }
+
     /** {@return operations per second, all workers together} */
     public double opsPerSecond() {
         return elapsedNanos == 0 ? 0 : ops() * 1e9 / elapsedNanos;

@@ -71,18 +71,31 @@
  * Guidelines for High Performance RDMA Systems" (USENIX ATC 2016) and "FaSST" (OSDI 2016) for
  * ConnectX-class NICs (including the serialization of NIC atomics on one address inside the NIC),
  * and by Baran et al., "ALock: Asymmetric Lock Primitive for RDMA Systems" (SPAA 2024), whose
- * premise is that loopback through the NIC costs what a remote access costs. Costs add to
+ * premise is that loopback through the NIC costs what a remote access costs.
+ * {@link io.remus.core.sim.SimCostModel#CONNECTX3} (the ALock paper's CloudLab r320 NIC) and
+ * {@link io.remus.core.sim.SimCostModel#CONNECTX6} are calibrated to published figures, each named in
+ * their Javadoc, and add a NIC message rate (a node's NIC serves one request at a time, its link
+ * shared) and, for ConnectX-3, a NIC-wide atomic rate. Costs add to
  * {@link io.remus.core.sim.SimOptions#executionLatencyNanos()} and
  * {@link io.remus.core.sim.SimOptions#completionDelayNanos()}.
  *
- * <p>The simulator does not sleep for a cost: a cost sets the time from which a request may execute
- * and the time from which its completion may be polled, and the waiting thread spins and yields in
- * its own loop. Microsecond costs lie below {@code LockSupport.parkNanos}'s granularity on Linux
- * (about 50 to 100 us), so they are not parked for, and there is no virtual clock: polling late,
- * a descheduled thread or a loaded host only add time. The model's absolute times are therefore
- * lower bounds; what it is for is ratios between algorithms run on it (round trips, atomic
- * contention, local against remote).
+ * <p>On host threads the simulator does not sleep for a cost: a cost sets the time from which a request may
+ * execute and the time from which its completion may be polled, and the waiting thread spins and yields in its
+ * own loop. Microsecond costs lie below {@code LockSupport.parkNanos}'s granularity on Linux (about 50 to 100 us),
+ * so they are not parked for: polling late, a descheduled thread or a loaded host only add time, and the model's
+ * host-time figures are lower bounds, good for ratios between algorithms run on it.
  *
+ * <h2>Virtual time</h2>
+ * {@link io.remus.core.sim.VirtualTimeScheduler#run} runs a whole simulated run (the fabric, every worker, trustee
+ * and poller thread) one thread at a time in the order of their virtual clocks: a work request executes and
+ * completes at the virtual times the cost model gives, a wait costs virtual time instead of host time, and a
+ * thread that finds its completion queue empty sleeps until the queue's next event. The same seed gives the same
+ * interleaving, history, operation counts and virtual times on any host under any load; threads ready at the same
+ * virtual time are picked at random by the seed, which explores interleavings that real threads on a few cores
+ * rarely produce. Every clock reading and wait of the library goes through {@link io.remus.core.time.ThreadTime},
+ * which is what lets the scheduler take them over. Virtual-time figures are labelled as such
+ * ({@link io.remus.core.sim.VirtualTimeOptions#describeCpu()}) and never mixed with host-time ones.
+
  * <h2>Nulls</h2>
  * A {@code null} passed where an object is required is a {@link java.lang.NullPointerException}
  * whose message is the parameter's name (for a builder's setter, the setter's name), thrown by

@@ -3,7 +3,7 @@
  *
  * {@snippet :
  * long start = ThreadTime.nanoTime();          // System.nanoTime(), or a scheduled thread's virtual clock
- * ThreadTime.parkNanos(this, 1_000);           // a host park, or 1 us of virtual time while others run
+ * ThreadTime.parkNanos(null, 1_000);           // a host park, or 1 us of virtual time while others run
  * long waited = ThreadTime.nanoTime() - start;
  * }
  *

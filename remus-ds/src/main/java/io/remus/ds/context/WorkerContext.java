@@ -90,7 +90,8 @@ public final class WorkerContext implements AutoCloseable {
      */
     public static WorkerContext open(RemusNode node, EpochOptions epochOptions, LockOptions lockOptions) {
         Objects.requireNonNull(node, "node");
-        requireOptions(epochOptions, lockOptions);
+        Objects.requireNonNull(epochOptions, "epochOptions");
+        Objects.requireNonNull(lockOptions, "lockOptions");
         return open(node.newComputeThread(), epochOptions, lockOptions);
     }
 
@@ -124,14 +125,7 @@ public final class WorkerContext implements AutoCloseable {
      * @throws io.remus.core.error.AllocationExhaustedException when the node's reclaimer table has no free slot
      */
     public static WorkerContext open(RemusCluster cluster, EpochOptions epochOptions, LockOptions lockOptions) {
-        Objects.requireNonNull(cluster, "cluster");
-        requireOptions(epochOptions, lockOptions);
-        return open(cluster.newComputeThread(), epochOptions, lockOptions);
-    }
-
-    private static void requireOptions(EpochOptions epochOptions, LockOptions lockOptions) {
-        Objects.requireNonNull(epochOptions, "epochOptions");
-        Objects.requireNonNull(lockOptions, "lockOptions");
+        return open(Objects.requireNonNull(cluster, "cluster").node(), epochOptions, lockOptions);
     }
 
     private static WorkerContext open(ComputeThread thread, EpochOptions epochOptions, LockOptions lockOptions) {

@@ -8,6 +8,7 @@ import io.remus.core.error.RemoteOperationException;
 import io.remus.core.error.RemoteTimeoutException;
 import io.remus.core.memory.RemotePtr;
 import io.remus.core.memory.SizeClasses;
+import io.remus.core.time.ThreadTime;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -136,26 +137,19 @@ public class Trustee<T> implements AutoCloseable {
     static final long SHAPE = 0;
     static final long STATE = 8;
     static final long CLAIMS = 16;
-    /** A request slot without payload; a slot is {@link #requestBytes} long. */
+    /** A request slot without payload; a slot is {@link SlotLayout#requestBytes} long. */
     static final long REQUEST_BYTES = 32;
     static final long REQUEST_OP = 0;
     static final long REQUEST_ARG = 8;
     static final long REQUEST_PAYLOAD = 16;
-    /** The check word's offset in a request slot without payload; see {@link #requestCheck}. */
+    /** The check word's offset in a request or response slot without payload; see {@link SlotLayout#check}. */
     static final long REQUEST_CHECK = 16;
-    /** The sequence word's offset in a request slot without payload; see {@link #requestSequence}. */
+    /** The sequence word's offset in a request or response slot without payload; see {@link SlotLayout#sequence}. */
     static final long REQUEST_SEQUENCE = 24;
     static final long RESPONSE_HEADER_BYTES = 8;
-    /** A response slot without payload; a slot is {@link #responseBytes} long. */
-    static final long RESPONSE_BYTES = 40;
     static final long RESPONSE_RESULT = 0;
     static final long RESPONSE_STATUS = 8;
     static final long RESPONSE_PAYLOAD = 16;
-    /** The check word's offset in a response slot without payload; see {@link #responseCheck}. */
-    static final long RESPONSE_CHECK = 16;
-    /** The sequence word's offset in a response slot without payload; see {@link #responseSequence}. */
-    static final long RESPONSE_SEQUENCE = 24;
-    static final long RESPONSE_CLOSED = 32;
     static final long STATUS_OK = 0;
     static final long STATUS_UNKNOWN_OPERATION = 1;
     static final long STATUS_UNKNOWN_PROPERTY = 2;
@@ -172,6 +166,7 @@ public class Trustee<T> implements AutoCloseable {
     private final MemorySegment block;
     private final int maxClients;
     private final int slots;
+    private final SlotLayout layout;
     private final long clientBytes;
     private final int payloadBytes;
     private final long requestBytes;
@@ -231,13 +226,14 @@ public class Trustee<T> implements AutoCloseable {
         this.maxClients = maxClients;
         this.slots = slots;
         this.payloadBytes = payloadBytes;
-        this.clientBytes = clientBytes(slots, payloadBytes);
-        this.requestBytes = requestBytes(payloadBytes);
-        this.requestSequence = requestSequence(payloadBytes);
-        this.requestCheck = requestCheck(payloadBytes);
-        this.responseSequence = responseSequence(payloadBytes);
-        this.responseCheck = responseCheck(payloadBytes);
-        this.responseBytes = responseBytes(payloadBytes);
+        this.layout = new SlotLayout(slots, payloadBytes);
+        this.clientBytes = layout.clientBytes();
+        this.requestBytes = layout.requestBytes();
+        this.requestSequence = layout.sequence();
+        this.requestCheck = layout.check();
+        this.responseSequence = layout.sequence();
+        this.responseCheck = layout.check();
+        this.responseBytes = layout.responseBytes();
         this.responseScratch = MemorySegment.ofArray(new long[payloadBytes / 8]);
         this.outPayload = MemorySegment.ofArray(new long[maxClients * slots * (payloadBytes / 8)]);
         this.responseBlock = new long[maxClients];
@@ -262,44 +258,8 @@ public class Trustee<T> implements AutoCloseable {
         this.inFlightNode = new int[batchesInFlight];
     }
 
-    static long requestBytes(int payloadBytes) {
-        return REQUEST_BYTES + payloadBytes;
-    }
-
-    static long requestSequence(int payloadBytes) {
-        return REQUEST_SEQUENCE + payloadBytes;
-    }
-
-    static long requestCheck(int payloadBytes) {
-        return REQUEST_CHECK + payloadBytes;
-    }
-
-    static long responseCheck(int payloadBytes) {
-        return RESPONSE_CHECK + payloadBytes;
-    }
-
-    static long responseBytes(int payloadBytes) {
-        return RESPONSE_BYTES + payloadBytes;
-    }
-
-    static long responseSequence(int payloadBytes) {
-        return RESPONSE_SEQUENCE + payloadBytes;
-    }
-
-    static long responseClosed(int payloadBytes) {
-        return RESPONSE_CLOSED + payloadBytes;
-    }
-
-    static long clientBytes(int slots, int payloadBytes) {
-        return 8 + slots * requestBytes(payloadBytes);
-    }
-
     static long blockBytes(int maxClients, int slots, int payloadBytes) {
-        return HEADER_BYTES + maxClients * clientBytes(slots, payloadBytes);
-    }
-
-    static long responseBlockBytes(int slots, int payloadBytes) {
-        return RESPONSE_HEADER_BYTES + slots * responseBytes(payloadBytes);
+        return new SlotLayout(slots, payloadBytes).blockBytes(maxClients);
     }
 
     /**
@@ -398,11 +358,12 @@ public class Trustee<T> implements AutoCloseable {
                     + payloadBytes + " payload bytes stages " + staging + " bytes of responses, more than "
                     + MAX_PAYLOAD_STAGING_BYTES);
         }
-        if (thread.buffer().byteSize() < responseBytes(payloadBytes)) {
+        SlotLayout layout = new SlotLayout(slotsPerClient, payloadBytes);
+        if (thread.buffer().byteSize() < layout.responseBytes()) {
             throw new BadArgumentException("compute thread buffer of " + thread.buffer().byteSize() + " bytes cannot stage one "
-                    + responseBytes(payloadBytes) + "-byte response of " + payloadBytes + " payload bytes");
+                    + layout.responseBytes() + "-byte response of " + payloadBytes + " payload bytes");
         }
-        long bytes = blockBytes(maxClients, slotsPerClient, payloadBytes);
+        long bytes = layout.blockBytes(maxClients);
         if (bytes > SizeClasses.MAX) {
             throw new BadArgumentException("a trustee of " + maxClients + " clients with " + slotsPerClient + " slots"
                     + (payloadBytes == 0 ? "" : " of " + payloadBytes + " payload bytes") + " takes "
@@ -882,7 +843,7 @@ public class Trustee<T> implements AutoCloseable {
                 if (response != 0) {
                     responseBlock[c] = response;
                     if (RemotePtr.node(response) == thread.nodeId()) {
-                        localResponses[c] = thread.localSegment(response, responseBlockBytes(slots, payloadBytes));
+                        localResponses[c] = thread.localSegment(response, layout.responseBlockBytes());
                     }
                 }
             }
@@ -906,15 +867,15 @@ public class Trustee<T> implements AutoCloseable {
         if (duration.isNegative()) {
             throw new BadArgumentException("duration must not be negative, got " + duration);
         }
-        long deadline = System.nanoTime() + duration.toNanos();
+        long deadline = ThreadTime.nanoTime() + duration.toNanos();
         long served = 0;
         do {
             int n = serveOnce();
             served += n;
             if (n == 0) {
-                Thread.yield();
+                ThreadTime.yield();
             }
-        } while (System.nanoTime() - deadline < 0);
+        } while (ThreadTime.nanoTime() - deadline < 0);
         return served;
     }
 
@@ -939,7 +900,7 @@ public class Trustee<T> implements AutoCloseable {
             MemorySegment local = localResponses[c];
             if (local != null) {
                 for (int s = 0; s < slots; s++) {
-                    WORD.setVolatile(local, RESPONSE_HEADER_BYTES + s * responseBytes + responseClosed(payloadBytes), 1L);
+                    WORD.setVolatile(local, RESPONSE_HEADER_BYTES + s * responseBytes + layout.responseClosed(), 1L);
                 }
                 WORD.setVolatile(local, 0L, 1L);
             } else if (responseBlock[c] != 0 && responseBlock[c] != GONE) {

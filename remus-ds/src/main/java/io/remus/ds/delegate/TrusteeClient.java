@@ -6,6 +6,7 @@ import io.remus.core.WriteOrder;
 import io.remus.core.error.BadArgumentException;
 import io.remus.core.error.CorruptedMemoryException;
 import io.remus.core.memory.RemotePtr;
+import io.remus.core.time.ThreadTime;
 
 import java.lang.foreign.MemorySegment;
 import java.time.Duration;
@@ -77,24 +78,24 @@ public final class TrusteeClient implements AutoCloseable {
     private int stagedCount;
     private boolean closed;
 
-    private TrusteeClient(ComputeThread thread, long trustee, int index, int slots, int payloadBytes, long responsePtr,
+    private TrusteeClient(ComputeThread thread, long trustee, int index, SlotLayout layout, long responsePtr,
                           MemorySegment responses, MemorySegment localRequests, WriteOrder order) {
         this.thread = thread;
         this.order = order;
         this.trustee = trustee;
         this.index = index;
-        this.slots = slots;
-        this.payloadBytes = payloadBytes;
-        this.requestBytes = Trustee.requestBytes(payloadBytes);
-        this.requestSequence = Trustee.requestSequence(payloadBytes);
-        this.requestCheck = Trustee.requestCheck(payloadBytes);
-        this.requests = trustee + Trustee.HEADER_BYTES + index * Trustee.clientBytes(slots, payloadBytes) + 8;
+        this.slots = layout.slots();
+        this.payloadBytes = layout.payloadBytes();
+        this.requestBytes = layout.requestBytes();
+        this.requestSequence = layout.sequence();
+        this.requestCheck = layout.check();
+        this.requests = trustee + Trustee.HEADER_BYTES + index * layout.clientBytes() + 8;
         this.responsePtr = responsePtr;
         this.responses = responses;
         this.localRequests = localRequests;
         this.pending = new PendingApply[slots];
         for (int s = 0; s < slots; s++) {
-            pending[s] = new PendingApply(this, s);
+            pending[s] = new PendingApply(this, layout, s);
         }
         this.staged = new int[slots];
         this.batchRequests = (int) Math.max(1, Math.min(thread.config().wrsPerBatch() / 2,
@@ -144,9 +145,10 @@ public final class TrusteeClient implements AutoCloseable {
             throw new CorruptedMemoryException(trusteePtr, shape, RemotePtr.toString(trusteePtr) + " holds no trustee (shape 0x"
                     + Long.toHexString(shape) + ")");
         }
-        if (thread.buffer().byteSize() < Trustee.requestBytes(payloadBytes)) {
+        SlotLayout layout = new SlotLayout(slots, payloadBytes);
+        if (thread.buffer().byteSize() < layout.requestBytes()) {
             throw new BadArgumentException("compute thread buffer of " + thread.buffer().byteSize() + " bytes cannot stage one "
-                    + Trustee.requestBytes(payloadBytes) + "-byte request of trustee " + RemotePtr.toString(trusteePtr));
+                    + layout.requestBytes() + "-byte request of trustee " + RemotePtr.toString(trusteePtr));
         }
         long index = thread.fetchAndAdd(trusteePtr + Trustee.CLAIMS, 1);
         if (index >= maxClients) {
@@ -155,7 +157,7 @@ public final class TrusteeClient implements AutoCloseable {
                     + maxClients + ", which bounds the clients that ever connect, since each takes a place for good, a"
                     + " closed one too. Create it with maxClients at least the number of connects over its life");
         }
-        long bytes = Trustee.responseBlockBytes(slots, payloadBytes);
+        long bytes = layout.responseBlockBytes();
         boolean ownMemory = thread.config().memoryNodes().contains(thread.nodeId());
         int responseNode = ownMemory ? thread.nodeId() : RemotePtr.node(trusteePtr);
         long responsePtr = thread.allocator().allocate(bytes, responseNode);
@@ -167,13 +169,13 @@ public final class TrusteeClient implements AutoCloseable {
             zero(thread, responsePtr, bytes);
         }
         VarHandle.releaseFence();
-        long registration = trusteePtr + Trustee.HEADER_BYTES + index * Trustee.clientBytes(slots, payloadBytes);
+        long registration = trusteePtr + Trustee.HEADER_BYTES + index * layout.clientBytes();
         thread.compareAndSwap(registration, 0, responsePtr);
         MemorySegment localRequests = local
-                ? thread.localSegment(registration + 8, slots * Trustee.requestBytes(payloadBytes))
+                ? thread.localSegment(registration + 8, slots * layout.requestBytes())
                 : null;
-        TrusteeClient client = new TrusteeClient(thread, trusteePtr, (int) index, slots, payloadBytes, responsePtr, responses,
-                localRequests, order);
+        TrusteeClient client = new TrusteeClient(thread, trusteePtr, (int) index, layout, responsePtr, responses, localRequests,
+                order);
         if (thread.read(trusteePtr + Trustee.STATE) != 0) {
             throw new TrusteeClosedException("trustee " + RemotePtr.toString(trusteePtr) + " is closed");
         }
@@ -417,7 +419,7 @@ public final class TrusteeClient implements AutoCloseable {
                 throw new BadArgumentException("all " + slots + " request slots of client " + index + " of trustee "
                         + RemotePtr.toString(trustee) + " are in flight");
             }
-            if (System.nanoTime() - deadline >= 0) {
+            if (ThreadTime.nanoTime() - deadline >= 0) {
                 throw new TrusteeTimeoutException("no request slot of client " + index + " of trustee "
                         + RemotePtr.toString(trustee) + " came free for op " + opId + " on property " + propertyId
                         + " by the deadline: the trustee answers nothing");

@@ -13,9 +13,10 @@ import java.util.function.Consumer;
 
 /**
  * What a handle on each object with one root block ({@link RemoteCounter}, {@link RemoteMaxRegister},
- * {@link RemoteRegister}, {@link SharedStateTable}, {@link LockedObject}) keeps and does the same way: its compute
- * thread, its identity of the object's root, and its close and destroy through that identity. A slot or row the
- * handle claimed stays claimed after its close. Used by the handle's owner only, like its compute thread.
+ * {@link RemoteRegister}, {@link SharedStateTable}, {@link LockedObject}, {@link WaitFreeObject}) keeps and does the
+ * same way: its compute thread, its identity of the object's root, and its close and destroy through that identity.
+ * A slot or row the handle claimed stays claimed after its close. Used by the handle's owner only, like its compute
+ * thread.
  */
 abstract class ObjectHandle implements AutoCloseable {
     /** The open-handles count in the low bits of a handles word ({@link StructureIdentity}'s layout). */
@@ -126,18 +127,35 @@ abstract class ObjectHandle implements AutoCloseable {
     }
 
     /**
-     * Closes this handle: one fetch-and-add of the handles word ({@link StructureIdentity#close}); idempotent. Later
-     * calls of this handle throw {@link ClosedObjectException}. When the object was destroyed and this was its last
-     * open handle, frees it (the root block, and what the class says it holds outside it).
+     * Frees what this handle keeps for itself (a spare block), as it closes or destroys: nothing, unless the class
+     * says otherwise.
      */
-    @Override
-    public final void close() {
-        identity.close(thread, rootBytes, this::freeOutsideRoot);
+    void freeHandleBlocks() {
     }
 
     /**
-     * Destroys the object and closes this handle ({@link StructureIdentity#destroy}: one compare-and-swap of the
-     * handles word); the object is freed here when no other handle is open, else by the last other handle's
+     * Closes this handle: frees what the handle keeps for itself (a {@link WaitFreeObject}'s spare state block), then
+     * one fetch-and-add of the handles word ({@link StructureIdentity#close}); idempotent. Later calls of this handle
+     * throw {@link ClosedObjectException}. When the object was destroyed and this was its last open handle, frees it
+     * (the root block, and what the class says it holds outside it: a {@link RemoteRegister}'s value block, a
+     * {@link WaitFreeObject}'s state block, each after one READ of its pointer).
+     */
+    @Override
+    public final void close() {
+        if (identity.isClosed()) {
+            return;
+        }
+        try {
+            freeHandleBlocks();
+        } finally {
+            identity.close(thread, rootBytes, this::freeOutsideRoot);
+        }
+    }
+
+    /**
+     * Destroys the object and closes this handle: frees what the handle keeps for itself, as {@link #close()} does,
+     * then marks the object destroyed ({@link StructureIdentity#destroy}: one compare-and-swap of the handles word);
+     * the object is freed here when no other handle is open, else by the last other handle's
      * {@link #close()}. Every call of any handle that starts after this returned throws {@link ClosedObjectException}
      * (for a {@link RemoteMaxRegister}, every such call that does an RDMA operation).
      *
@@ -145,6 +163,11 @@ abstract class ObjectHandle implements AutoCloseable {
      *                               handle is closed after)
      */
     public final void destroy() {
-        identity.destroy(thread, rootBytes, this::freeOutsideRoot);
+        identity.requireOpen();
+        try {
+            freeHandleBlocks();
+        } finally {
+            identity.destroy(thread, rootBytes, this::freeOutsideRoot);
+        }
     }
 }

@@ -94,26 +94,20 @@ import java.util.Objects;
  *
  * <p>One instance per compute thread, used by its owner, like the compute thread.
  */
-public final class RemoteRegister extends ObjectHandle {
+public final class RemoteRegister extends AllocatingHandle {
     private static final long CURRENT = 0;
     private static final long SIZE = 8;
     /** Bytes of the root, after its handles and identity words. */
     public static final int ROOT_BYTES = 16;
 
-    private final Reclaimer reclaimer;
     private final int size;
-    private final int home;
     private final long casResult;
     private final long handlesResult;
     private long seen;
-    private final AllocatorCosts allocations;
 
     private RemoteRegister(ComputeThread thread, Reclaimer reclaimer, StructureIdentity identity, int size, long seen) {
-        super(thread, identity, ROOT_BYTES);
-        this.reclaimer = reclaimer;
-        this.allocations = new AllocatorCosts(thread);
+        super(thread, reclaimer, identity, ROOT_BYTES);
         this.size = size;
-        this.home = RemotePtr.node(ptr);
         this.casResult = (size + 7L) & ~7L;
         this.handlesResult = casResult + 8;
         this.seen = seen;
@@ -243,21 +237,6 @@ public final class RemoteRegister extends ObjectHandle {
 
     private void free(long block) {
         allocations.deallocate(block, size);
-    }
-
-    /**
-     * Round trips this handle's writes spent in the allocator (allocations, and frees of overwritten
-     * blocks), so that tests and benchmarks can tell the register's own cost from the allocator's.
-     *
-     * @return the count
-     */
-    public long allocatorRoundTrips() {
-        return allocations.roundTrips();
-    }
-
-    /** {@return compare-and-swaps this handle's writes spent in the allocator (see {@link #allocatorRoundTrips()})} */
-    public long allocatorCompareAndSwaps() {
-        return allocations.compareAndSwaps();
     }
 
     /**

@@ -153,7 +153,7 @@ import java.util.function.IntFunction;
  *
  * @param <S> the sequential object's state type
  */
-public final class WaitFreeObject<S> implements AutoCloseable {
+public final class WaitFreeObject<S> extends AllocatingHandle {
     private static final long STATE = 0;
     private static final long CAPACITY = 8;
     private static final long CLAIMS = 16;
@@ -184,13 +184,8 @@ public final class WaitFreeObject<S> implements AutoCloseable {
         UNSEQUENCED
     }
 
-    private final ComputeThread thread;
-    private final Reclaimer reclaimer;
     private final SequentialObject<S> object;
     private final Helping helping;
-    private final StructureIdentity identity;
-    private final long root;
-    private final int home;
     private final int capacity;
     private final int slot;
     private final int stateBytes;
@@ -204,18 +199,12 @@ public final class WaitFreeObject<S> implements AutoCloseable {
     private long status;
     private RuntimeException failure;
     private long failedSequence;
-    private final AllocatorCosts allocations;
 
     private WaitFreeObject(ComputeThread thread, Reclaimer reclaimer, SequentialObject<S> object, Helping helping,
                            StructureIdentity identity, int capacity, int slot, long sequence) {
-        this.thread = thread;
-        this.reclaimer = reclaimer;
+        super(thread, reclaimer, identity, rootBytes(capacity));
         this.object = object;
         this.helping = helping;
-        this.identity = identity;
-        this.allocations = new AllocatorCosts(thread);
-        this.root = identity.ptr();
-        this.home = RemotePtr.node(root);
         this.capacity = capacity;
         this.slot = slot;
         this.stateBytes = object.stateBytes();
@@ -413,11 +402,6 @@ public final class WaitFreeObject<S> implements AutoCloseable {
         }
     }
 
-    /** {@return the object's root, to hand to {@link #attach}} */
-    public long ptr() {
-        return root;
-    }
-
     /** {@return the sequential object this handle applies operations with} */
     SequentialObject<S> sequential() {
         return object;
@@ -478,7 +462,7 @@ public final class WaitFreeObject<S> implements AutoCloseable {
     private long complete(long k, boolean announcing) {
         final ComputeThread t = thread;
         final MemorySegment buf = t.buffer();
-        final long seqWord = RemotePtr.offset(root, SEQS + 8L * slot);
+        final long seqWord = RemotePtr.offset(ptr, SEQS + 8L * slot);
         final long recordsBase = SEQS + 8L * capacity;
         boolean whole = false;
         while (true) {
@@ -501,8 +485,8 @@ public final class WaitFreeObject<S> implements AutoCloseable {
                     }
                     t.batch()
                             .read(p, bufOld, blockBytes)
-                            .read(RemotePtr.offset(root, SEQS), BUF_SEQS, 8 * capacity)
-                            .fence().read(RemotePtr.offset(root, recordsBase), bufRecords, 2 * RECORD_BYTES * capacity)
+                            .read(RemotePtr.offset(ptr, SEQS), BUF_SEQS, 8 * capacity)
+                            .fence().read(RemotePtr.offset(ptr, recordsBase), bufRecords, 2 * RECORD_BYTES * capacity)
                             .execute();
                     if (!g.valid()) {
                         break;
@@ -527,7 +511,7 @@ public final class WaitFreeObject<S> implements AutoCloseable {
                     buf.set(ValueLayout.JAVA_LONG, bufNew + SELF, block);
                     t.batch()
                             .write(block, bufNew, blockBytes)
-                            .compareAndSwap(RemotePtr.offset(root, STATE), p, block, BUF_PUBLISHED)
+                            .compareAndSwap(RemotePtr.offset(ptr, STATE), p, block, BUF_PUBLISHED)
                             .execute();
                     long witness = buf.get(ValueLayout.JAVA_LONG, BUF_PUBLISHED);
                     if (witness == p) {
@@ -556,7 +540,7 @@ public final class WaitFreeObject<S> implements AutoCloseable {
     private long announce(long k, long seqWord, long recordsBase) {
         MemorySegment buf = thread.buffer();
         thread.batch()
-                .write(RemotePtr.offset(root, recordsBase + RECORD_BYTES * (2L * slot + (k & 1))), BUF_RECORD, RECORD_BYTES)
+                .write(RemotePtr.offset(ptr, recordsBase + RECORD_BYTES * (2L * slot + (k & 1))), BUF_RECORD, RECORD_BYTES)
                 .compareAndSwap(seqWord, k - 1, k, BUF_ANNOUNCED)
                 .fence().read(identity.headerAddress(), BUF_HEADER, StructureIdentity.PREFIX_BYTES + 8)
                 .execute();
@@ -564,7 +548,7 @@ public final class WaitFreeObject<S> implements AutoCloseable {
         long was = buf.get(ValueLayout.JAVA_LONG, BUF_ANNOUNCED);
         if (was != k - 1) {
             throw new CorruptedMemoryException(seqWord, was, "announce slot " + slot + " of the wait-free object at "
-                    + RemotePtr.toString(root) + " held sequence " + was + ", not the " + (k - 1)
+                    + RemotePtr.toString(ptr) + " held sequence " + was + ", not the " + (k - 1)
                     + " its owner left: another handle uses the slot");
         }
         sequence = k;
@@ -575,8 +559,8 @@ public final class WaitFreeObject<S> implements AutoCloseable {
         MemorySegment buf = thread.buffer();
         pending = false;
         if ((applied & ~FAILED) != k) {
-            throw new CorruptedMemoryException(RemotePtr.offset(root, STATE), applied, "the state of the wait-free object at "
-                    + RemotePtr.toString(root) + " applied operation " + applied + " of slot " + slot + ", whose owner is at " + k);
+            throw new CorruptedMemoryException(RemotePtr.offset(ptr, STATE), applied, "the state of the wait-free object at "
+                    + RemotePtr.toString(ptr) + " applied operation " + applied + " of slot " + slot + ", whose owner is at " + k);
         }
         RuntimeException cause = failedSequence == k ? failure : null;
         failure = null;
@@ -585,7 +569,7 @@ public final class WaitFreeObject<S> implements AutoCloseable {
             long operation = buf.get(ValueLayout.JAVA_LONG, record);
             long argument = buf.get(ValueLayout.JAVA_LONG, record + 8);
             throw new SequentialOperationException("the sequential object threw applying operation " + operation + " ("
-                    + argument + "), number " + k + " of slot " + slot + " of the wait-free object at " + RemotePtr.toString(root)
+                    + argument + "), number " + k + " of slot " + slot + " of the wait-free object at " + RemotePtr.toString(ptr)
                     + ": it took no effect", operation, argument, cause);
         }
         long at = slotAt(block, slot);
@@ -645,21 +629,6 @@ public final class WaitFreeObject<S> implements AutoCloseable {
     /** {@return how many operations this handle announced (its last sequence number)} */
     public long announced() {
         return sequence;
-    }
-
-    /**
-     * Round trips this handle's calls spent in the allocator, so that tests and benchmarks can tell the
-     * construction's own cost from the allocator's.
-     *
-     * @return the count
-     */
-    public long allocatorRoundTrips() {
-        return allocations.roundTrips();
-    }
-
-    /** {@return compare-and-swaps this handle's calls spent in the allocator (see {@link #allocatorRoundTrips()})} */
-    public long allocatorCompareAndSwaps() {
-        return allocations.compareAndSwaps();
     }
 
     /**
@@ -733,51 +702,16 @@ public final class WaitFreeObject<S> implements AutoCloseable {
      */
     private long pointerWhole(long p, boolean whole) {
         if (whole) {
-            throw new CorruptedMemoryException(RemotePtr.offset(root, STATE), p, "the state pointer of the wait-free object at "
-                    + RemotePtr.toString(root) + " was read whole as " + RemotePtr.toString(p) + ", a block that is not a state"
+            throw new CorruptedMemoryException(RemotePtr.offset(ptr, STATE), p, "the state pointer of the wait-free object at "
+                    + RemotePtr.toString(ptr) + " was read whole as " + RemotePtr.toString(p) + ", a block that is not a state"
                     + " block published there (outside every segment, or its self word is not its pointer)");
         }
-        return thread.fetchAndAdd(RemotePtr.offset(root, STATE), 0);
+        return thread.fetchAndAdd(RemotePtr.offset(ptr, STATE), 0);
     }
 
-    /**
-     * Closes this handle: frees its spare state block, if it keeps one, and drops the handle from the root (one
-     * fetch-and-add, {@link StructureIdentity#close}); idempotent. Its announce slot stays claimed. When the object
-     * was destroyed and this was its last open handle, frees it (one READ of the state pointer, the frees of the
-     * current state block and of the root).
-     */
+    /** Frees the spare state block, if this handle keeps one. */
     @Override
-    public void close() {
-        if (identity.isClosed()) {
-            return;
-        }
-        try {
-            freeSpare();
-        } finally {
-            identity.close(thread, rootBytes(capacity), this::freeState);
-        }
-    }
-
-    /**
-     * Destroys the object and closes this handle: frees its spare state block, if it keeps one, and marks the
-     * object destroyed ({@link StructureIdentity#destroy}: one compare-and-swap of the handles word). When no other
-     * handle is open the object is freed here (one READ of the state pointer, the frees of the current state block
-     * and of the root), else by the last other handle's {@link #close()}. Every call of any handle that starts
-     * after this returned throws {@link ClosedObjectException}.
-     *
-     * @throws ClosedObjectException when this handle is closed, or another handle destroyed the object first
-     *                               (this handle is closed after)
-     */
-    public void destroy() {
-        identity.requireOpen();
-        try {
-            freeSpare();
-        } finally {
-            identity.destroy(thread, rootBytes(capacity), this::freeState);
-        }
-    }
-
-    private void freeSpare() {
+    void freeHandleBlocks() {
         if (spare != RemotePtr.NULL) {
             long block = spare;
             spare = RemotePtr.NULL;
@@ -785,7 +719,9 @@ public final class WaitFreeObject<S> implements AutoCloseable {
         }
     }
 
-    private void freeState() {
-        thread.allocator().deallocate(thread.read(RemotePtr.offset(root, STATE)), blockBytes);
+    /** Frees the current state block (one READ of the state pointer): the last handle of a destroyed object. */
+    @Override
+    void freeOutsideRoot() {
+        thread.allocator().deallocate(thread.read(RemotePtr.offset(ptr, STATE)), blockBytes);
     }
 }

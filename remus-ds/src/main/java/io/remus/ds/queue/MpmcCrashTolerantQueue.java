@@ -5,6 +5,7 @@ import io.remus.core.error.BadArgumentException;
 import io.remus.core.error.CorruptedMemoryException;
 import io.remus.core.memory.RemotePtr;
 import io.remus.core.memory.SizeClasses;
+import io.remus.core.time.ThreadTime;
 import io.remus.ds.identity.StructureIdentity;
 import io.remus.ds.identity.StructureKind;
 import io.remus.ds.identity.WrongStructureException;
@@ -15,7 +16,6 @@ import java.lang.invoke.VarHandle;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.OptionalLong;
-import java.util.concurrent.locks.LockSupport;
 
 /**
  * A bounded multi-producer multi-consumer FIFO queue of {@code long} words in one node's memory, reached by
@@ -127,15 +127,11 @@ public final class MpmcCrashTolerantQueue extends MpmcQueueHandle {
     static final long ALLOC_HEAD = 24;
     static final long FREE_TAIL = 32;
     static final long FREE_HEAD = 40;
-    /** The cell index of a poisoned entry: published with no cell. */
-    static final int NONE = 0xFFFF;
-    static final int INDEX_BITS = 16;
     private static final long STATE_MASK = (1L << (64 - INDEX_BITS)) - 1;
     private static final long MAX_BACKOFF_NANOS = 1_000_000;
     /** The least time a call spends trying to give a cell back to a full free ring before the cell is lost. */
     static final long GIVE_BACK_FLOOR_NANOS = 10_000_000;
 
-    private final int capacity;
     private final int cells;
     private final Ring allocated;
     private final Ring free;
@@ -145,13 +141,10 @@ public final class MpmcCrashTolerantQueue extends MpmcQueueHandle {
 
     private MpmcCrashTolerantQueue(ComputeThread thread, StructureIdentity identity, int capacity, int cells,
                                    long[] tickets) {
-        super(thread, identity, bytes(capacity, cells), 6);
-        this.capacity = capacity;
+        super(thread, identity, capacity, bytes(capacity, cells), 6);
         this.cells = cells;
-        this.allocated = new Ring("allocated", ptr + ALLOC_TAIL, ptr + ALLOC_HEAD, ptr + HEADER_BYTES, capacity,
-                tickets[0], tickets[1]);
-        this.free = new Ring("free", ptr + FREE_TAIL, ptr + FREE_HEAD, ptr + HEADER_BYTES + 8L * capacity, cells,
-                tickets[2], tickets[3]);
+        this.allocated = new Ring("allocated", ptr + ALLOC_TAIL, ptr + HEADER_BYTES, capacity, tickets[0], tickets[1]);
+        this.free = new Ring("free", ptr + FREE_TAIL, ptr + HEADER_BYTES + 8L * capacity, cells, tickets[2], tickets[3]);
     }
 
     /**
@@ -239,18 +232,9 @@ public final class MpmcCrashTolerantQueue extends MpmcQueueHandle {
         return word >>> INDEX_BITS;
     }
 
-    static int index(long word) {
-        return (int) (word & NONE);
-    }
-
     /** {@code a - b} of two states, as a signed 48-bit difference. */
     static long after(long a, long b) {
         return ((a - b) << INDEX_BITS) >> INDEX_BITS;
-    }
-
-    /** {@return the most words the queue holds} */
-    public int capacity() {
-        return capacity;
     }
 
     /** {@return the cells: the capacity plus the spare ones} */
@@ -339,10 +323,10 @@ public final class MpmcCrashTolerantQueue extends MpmcQueueHandle {
 
     /** Puts {@code index} on the free ring, retrying while it is full until the deadline; then the cell is lost. */
     private void giveBack(int index, long deadline) {
-        long until = Math.max(deadline, System.nanoTime() + GIVE_BACK_FLOOR_NANOS);
+        long until = Math.max(deadline, ThreadTime.nanoTime() + GIVE_BACK_FLOOR_NANOS);
         long busy = 0;
         while (!free.put(index)) {
-            if (System.nanoTime() - until >= 0) {
+            if (ThreadTime.nanoTime() - until >= 0) {
                 lostCells++;
                 return;
             }
@@ -354,15 +338,19 @@ public final class MpmcCrashTolerantQueue extends MpmcQueueHandle {
     /** Spins, then parks, longer with each consecutive busy round, never past the deadline. */
     private static long pause(long deadline, long busy) {
         if (busy < 4) {
-            Thread.onSpinWait();
+            ThreadTime.onSpinWait("a busy ring of a crash-tolerant queue");
         } else {
-            long left = Math.max(deadline - System.nanoTime(), 1_000);
-            LockSupport.parkNanos(Math.min(Math.min(1_000L << Math.min(busy - 4, 10), MAX_BACKOFF_NANOS), left));
+            long left = Math.max(deadline - ThreadTime.nanoTime(), 1_000);
+            ThreadTime.parkNanos("a busy ring of a crash-tolerant queue",
+                    Math.min(Math.min(1_000L << Math.min(busy - 4, 10), MAX_BACKOFF_NANOS), left));
         }
         return busy;
     }
 
-    /** One ring of cell indices: its tail and head words, its entries, and this handle's last view of both. */
+    /**
+     * One ring of cell indices: its tail word, its head word the next one ({@link #ALLOC_HEAD}, {@link #FREE_HEAD}),
+     * its entries, and this handle's last view of both words.
+     */
     private final class Ring {
         private final String name;
         private final long tailWord;
@@ -372,10 +360,10 @@ public final class MpmcCrashTolerantQueue extends MpmcQueueHandle {
         private long tail;
         private long head;
 
-        Ring(String name, long tailWord, long headWord, long entries, int size, long tail, long head) {
+        Ring(String name, long tailWord, long entries, int size, long tail, long head) {
             this.name = name;
             this.tailWord = tailWord;
-            this.headWord = headWord;
+            this.headWord = tailWord + 8;
             this.entries = entries;
             this.size = size;
             this.tail = tail;
@@ -431,7 +419,7 @@ public final class MpmcCrashTolerantQueue extends MpmcQueueHandle {
                         head = pos;
                         return -1;
                     }
-                    if (s == ((2 * pos) & STATE_MASK) && System.nanoTime() - deadline >= 0) {
+                    if (s == ((2 * pos) & STATE_MASK) && ThreadTime.nanoTime() - deadline >= 0) {
                         // Claimed, unpublished past the patience: publish "no cell" in the claim holder's place.
                         long claimed = word(2 * pos, 0);
                         if (thread.compareAndSwap(at, claimed, word(published, NONE)) == claimed) {

@@ -2,6 +2,7 @@ package io.remus.ds.queue;
 
 import io.remus.core.ComputeThread;
 import io.remus.core.error.BadArgumentException;
+import io.remus.core.time.ThreadTime;
 import io.remus.ds.identity.StructureIdentity;
 import io.remus.ds.identity.StructureKind;
 
@@ -17,12 +18,22 @@ import java.util.Objects;
  * Used by the handle's owner only, like its compute thread.
  */
 abstract class MpmcQueueHandle implements AutoCloseable {
+    /**
+     * The cell index of a ring entry that holds no cell ({@link MpmcScqQueue}, {@link MpmcCrashTolerantQueue}: a
+     * cell index is the entry's low {@link #INDEX_BITS} bits, and this value is reserved).
+     */
+    static final int NONE = 0xFFFF;
+    /** Bits of a ring entry's cell index, the entry's low bits. */
+    static final int INDEX_BITS = 16;
+
     /** The handle's compute thread. */
     final ComputeThread thread;
     /** The handle's identity of the queue's root. */
     final StructureIdentity identity;
     /** The queue's root. */
     final long ptr;
+    /** The most values the queue holds, as created. */
+    final int capacity;
     private final long rootBytes;
     /** Receives a READ of the handles word, the identity word and the header's words up to the one read. */
     private final MemorySegment rootWords;
@@ -30,15 +41,22 @@ abstract class MpmcQueueHandle implements AutoCloseable {
     /**
      * @param thread      the handle's compute thread
      * @param identity    the handle's identity of the queue's root
+     * @param capacity    the most values the queue holds, as created
      * @param rootBytes   bytes of the queue's root, as given to {@link StructureIdentity#allocate}
      * @param headerWords how many of the root's first words {@link #readRootWord} reads at the most
      */
-    MpmcQueueHandle(ComputeThread thread, StructureIdentity identity, long rootBytes, int headerWords) {
+    MpmcQueueHandle(ComputeThread thread, StructureIdentity identity, int capacity, long rootBytes, int headerWords) {
         this.thread = thread;
         this.identity = identity;
         this.ptr = identity.ptr();
+        this.capacity = capacity;
         this.rootBytes = rootBytes;
         this.rootWords = MemorySegment.ofArray(new long[2 + headerWords]);
+    }
+
+    /** {@return the cell index of a ring entry: its low {@link #INDEX_BITS} bits, {@link #NONE} for no cell} */
+    static int index(long entry) {
+        return (int) (entry & NONE);
     }
 
     /**
@@ -116,7 +134,7 @@ abstract class MpmcQueueHandle implements AutoCloseable {
         if (patience.isNegative()) {
             throw new BadArgumentException("patience must not be negative, got " + patience);
         }
-        long now = System.nanoTime();
+        long now = ThreadTime.nanoTime();
         long nanos = patience.compareTo(Duration.ofDays(365)) > 0 ? Duration.ofDays(365).toNanos() : patience.toNanos();
         return now + nanos;
     }
@@ -124,6 +142,14 @@ abstract class MpmcQueueHandle implements AutoCloseable {
     /** {@return the queue, for its class's {@code attach}} */
     public final long ptr() {
         return ptr;
+    }
+
+    /**
+     * {@return the most words the queue holds, as created; an {@link MpmcScqQueue} holds one less per cell a dead
+     *          caller kept}
+     */
+    public final int capacity() {
+        return capacity;
     }
 
     /**

@@ -119,8 +119,6 @@ import java.util.OptionalLong;
 public final class MpmcScqQueue extends MpmcQueueHandle {
     /** Bytes of the header before the first entry. */
     public static final int HEADER_BYTES = 64;
-    /** The index of an entry that holds no cell. */
-    static final int NONE = 0xFFFF;
     /**
      * The largest capacity: a cell index is 16 bits with {@link #NONE} reserved, and the queue, with its identity
      * word, is one allocation.
@@ -134,19 +132,16 @@ public final class MpmcScqQueue extends MpmcQueueHandle {
     static final long TAIL = 0;
     static final long HEAD = 8;
     static final long THRESHOLD = 16;
-    static final int INDEX_BITS = 16;
     static final long SAFE = 1L << INDEX_BITS;
     static final int CYCLE_SHIFT = INDEX_BITS + 1;
     static final long CYCLE_MASK = (1L << (64 - CYCLE_SHIFT)) - 1;
 
-    private final int capacity;
     private final Ring allocated;
     private final Ring free;
     private long retakes;
 
     private MpmcScqQueue(ComputeThread thread, StructureIdentity identity, int capacity) {
-        super(thread, identity, bytes(capacity), 7);
-        this.capacity = capacity;
+        super(thread, identity, capacity, bytes(capacity), 7);
         long entries = ptr + HEADER_BYTES;
         this.allocated = new Ring("allocated", ptr + ALLOC_RING, entries);
         this.free = new Ring("free", ptr + FREE_RING, entries + 16L * capacity);
@@ -233,18 +228,9 @@ public final class MpmcScqQueue extends MpmcQueueHandle {
         return (entry & SAFE) != 0;
     }
 
-    static int index(long entry) {
-        return (int) (entry & NONE);
-    }
-
     /** {@code a - b} of two cycles, as a signed 47-bit difference. */
     static long after(long a, long b) {
         return ((a - b) << CYCLE_SHIFT) >> CYCLE_SHIFT;
-    }
-
-    /** {@return the most words the queue holds (less one per cell a dead caller kept)} */
-    public int capacity() {
-        return capacity;
     }
 
     /**

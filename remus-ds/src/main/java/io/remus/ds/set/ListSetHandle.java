@@ -9,9 +9,10 @@ import io.remus.ds.reclaim.Reclaimer;
  * keeps and does the same way: its compute thread and reclaimer, the set's root, head and tail sentinels, its
  * {@link ListNodes}, and its close and destroy through them. Used by the handle's owner only, like its compute
  * thread. Public so that code outside the package can name what the three have in common (a {@code var} or a
- * conditional expression over two of them has this type); only they extend it.
+ * conditional expression over two of them has this type); only they extend it, the two lock-free ones through
+ * {@link LockFreeSetHandle}.
  */
-public abstract sealed class ListSetHandle implements RemoteSet permits LockFreeListSet, LockFreeSkipListSet, LazyListSet {
+public abstract sealed class ListSetHandle implements RemoteSet permits LockFreeSetHandle, LazyListSet {
     /** The handle's compute thread. */
     final ComputeThread thread;
     /** The reclaimer whose guards the handle's calls run under. */

@@ -119,7 +119,7 @@ import static io.remus.ds.set.GuardedCall.TRUE;
  * handles of a set use reclaimers of one kind. The thread's registered buffer is scratch ({@link #BUFFER_BYTES}
  * bytes from offset 0) during a call. One instance per compute thread, used by its owner.
  */
-public final class LockFreeListSet extends ListSetHandle {
+public final class LockFreeListSet extends LockFreeSetHandle {
     /** Bytes of a node's block. */
     public static final int NODE_BYTES = ListLayout.DATA_BYTES;
     /** Scratch bytes of the thread's buffer a call uses, from offset 0. */
@@ -133,14 +133,13 @@ public final class LockFreeListSet extends ListSetHandle {
 
     private final GuardedCall.Attempt insertAttempt = this::tryInsert;
     private final GuardedCall.Attempt removeAttempt = this::tryRemove;
-    private final GuardedCall.Attempt containsAttempt = this::tryContains;
     private long foundPred;
     private long foundCurr;
     private long foundKey;
     private long foundNext;
 
     private LockFreeListSet(ComputeThread thread, Reclaimer reclaimer, StructureIdentity identity, long head, long tail) {
-        super(thread, reclaimer, identity, head, tail, NODE_BYTES);
+        super(thread, reclaimer, identity, head, tail, NODE_BYTES, ListLayout.NEXT);
     }
 
     /**
@@ -223,10 +222,6 @@ public final class LockFreeListSet extends ListSetHandle {
         return nodes.call(reclaimer, containsAttempt, key, false);
     }
 
-    private int tryContains(Guard g, long key) {
-        return walk(g, key, false);
-    }
-
     /** Links the spare node ({@link ListNodes#spare()}, allocated before the call's first guard). */
     private int tryInsert(Guard g, long key) {
         MemorySegment buf = thread.buffer();
@@ -281,24 +276,19 @@ public final class LockFreeListSet extends ListSetHandle {
     }
 
     /**
-     * Michael's search: on return (true), {@code foundPred} was unmarked and pointed to {@code foundCurr},
-     * which is unmarked with {@code foundKey >= key} (the tail when no such node), and {@code foundNext} is
-     * its successor. Returns false when the guard's lease ran out.
-     */
-    private boolean find(Guard g, long key) {
-        return walk(g, key, true) != RESTART;
-    }
-
-    /**
      * One walk from the head to the first node whose key is {@code >= key}, READing each node whole; it records
-     * that node and its predecessor ({@code found*}). With {@code help} (a {@link #find}) it unlinks every marked
-     * node it meets (one compare-and-swap each, from the start when that fails) and stops only at an unmarked one;
-     * without it (a {@link #contains}) it passes over marked nodes and changes nothing.
+     * that node and its predecessor ({@code found*}). With {@code help} (a {@link #find}: Michael's search) it
+     * unlinks every marked node it meets (one compare-and-swap each, from the start when that fails) and stops
+     * only at an unmarked one, so that on return (true) {@code foundPred} was unmarked and pointed to
+     * {@code foundCurr}, which is unmarked with {@code foundKey >= key} (the tail when no such node), and
+     * {@code foundNext} is its successor; without it (a {@link #contains}) it passes over marked nodes and changes
+     * nothing.
      *
      * @return {@code TRUE} when the node stopped at holds {@code key} unmarked, else {@code FALSE};
      *         {@code RESTART} when the guard's lease ran out
      */
-    private int walk(Guard g, long key, boolean help) {
+    @Override
+    int walk(Guard g, long key, boolean help) {
         MemorySegment buf = thread.buffer();
         nodes.startWalk();
         walk:
@@ -354,10 +344,5 @@ public final class LockFreeListSet extends ListSetHandle {
     private long readNext(long node) {
         nodes.readHead(node, BUF_READ, NODE_BYTES, BUF_HEADER);
         return ListLayout.unmarked(thread.buffer().get(ValueLayout.JAVA_LONG, BUF_READ + ListLayout.NEXT));
-    }
-
-    @Override
-    void freeNodes() {
-        nodes.freeLevel0(head, ListLayout.NEXT);
     }
 }

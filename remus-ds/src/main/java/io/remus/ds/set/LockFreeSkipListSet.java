@@ -4,6 +4,7 @@ import io.remus.core.ComputeThread;
 import io.remus.core.error.BadArgumentException;
 import io.remus.core.error.CorruptedMemoryException;
 import io.remus.core.memory.RemotePtr;
+import io.remus.core.time.ThreadTime;
 import io.remus.ds.identity.StructureIdentity;
 import io.remus.ds.identity.StructureKind;
 import io.remus.ds.identity.WrongStructureException;
@@ -49,8 +50,9 @@ import static io.remus.ds.set.GuardedCall.TRUE;
  * <p><b>Layout.</b> Every node has {@code maxLevel} {@code next} words, whatever its height, so that one RDMA
  * READ reads a whole node: key, height and every level's successor and mark. A node's height is drawn when
  * it is inserted, geometric with p = 1/2 (height h with probability 2<sup>-h</sup>, capped at
- * {@code maxLevel}), from the handle's own {@link SplittableRandom}. {@code maxLevel} is chosen at
- * {@link #create} ({@link #DEFAULT_MAX_LEVEL}: searches stay logarithmic up to about 2<sup>16</sup> keys) and
+ * {@code maxLevel}), from the handle's own {@link SplittableRandom} (on a thread of the simulator's virtual-time
+ * scheduler, seeded from the thread's name and virtual clock, so that a run's heights follow from its seed).
+ * {@code maxLevel} is chosen at {@link #create} ({@link #DEFAULT_MAX_LEVEL}: searches stay logarithmic up to about 2<sup>16</sup> keys) and
  * kept in the root. Every node lies on the home node chosen at {@link #create}, so that the WRITE of a new
  * node and the compare-and-swap that links it go in one doorbell batch (one round trip).
  *
@@ -167,7 +169,7 @@ import static io.remus.ds.set.GuardedCall.TRUE;
  * handles of a set use reclaimers of one kind. The thread's registered buffer is scratch ({@link #BUFFER_BYTES}
  * bytes from offset 0) during a call. One instance per compute thread, used by its owner.
  */
-public final class LockFreeSkipListSet extends ListSetHandle {
+public final class LockFreeSkipListSet extends LockFreeSetHandle {
     /** The levels a set has unless its creator chooses. */
     public static final int DEFAULT_MAX_LEVEL = 16;
     /** The most levels a set may have. */
@@ -190,7 +192,7 @@ public final class LockFreeSkipListSet extends ListSetHandle {
 
     private final int maxLevel;
     private final int nodeBytes;
-    private final SplittableRandom random = new SplittableRandom();
+    private final SplittableRandom random = heightRandom();
     private final long[] preds;
     private final long[] succs;
     /** The keys of {@code succs}, as READ ({@link Long#MAX_VALUE} for the tail). */
@@ -199,7 +201,6 @@ public final class LockFreeSkipListSet extends ListSetHandle {
     private long[] currNext;
     private final GuardedCall.Attempt insertAttempt = this::tryInsert;
     private final GuardedCall.Attempt removeAttempt = this::tryRemove;
-    private final GuardedCall.Attempt containsAttempt = this::tryContains;
     private int lastHeight;
     /** The height drawn for the node the current insert links. */
     private int newHeight;
@@ -213,7 +214,7 @@ public final class LockFreeSkipListSet extends ListSetHandle {
 
     private LockFreeSkipListSet(ComputeThread thread, Reclaimer reclaimer, StructureIdentity identity, long head, long tail,
                                 int maxLevel) {
-        super(thread, reclaimer, identity, head, tail, nodeBytes(maxLevel));
+        super(thread, reclaimer, identity, head, tail, nodeBytes(maxLevel), NEXT);
         this.maxLevel = maxLevel;
         this.nodeBytes = nodeBytes(maxLevel);
         this.preds = new long[maxLevel];
@@ -367,12 +368,19 @@ public final class LockFreeSkipListSet extends ListSetHandle {
         return nodes.call(reclaimer, containsAttempt, key, false);
     }
 
-    private int randomHeight() {
-        return Math.min(maxLevel, 1 + Long.numberOfTrailingZeros(random.nextLong()));
+    /**
+     * An unseeded generator on a host thread; on a virtual-time scheduled thread one seeded from the thread's
+     * name and virtual clock, so that a run of the same seed draws the same heights.
+     */
+    private static SplittableRandom heightRandom() {
+        if (!ThreadTime.isScheduled()) {
+            return new SplittableRandom();
+        }
+        return new SplittableRandom(Thread.currentThread().getName().hashCode() * 0x9E37_79B9_7F4A_7C15L ^ ThreadTime.nanoTime());
     }
 
-    private int tryContains(Guard g, long key) {
-        return walk(g, key, false);
+    private int randomHeight() {
+        return Math.min(maxLevel, 1 + Long.numberOfTrailingZeros(random.nextLong()));
     }
 
     /** Links the spare node ({@link ListNodes#spare()}, allocated before the call's first guard) with {@code newHeight} levels. */
@@ -524,26 +532,19 @@ public final class LockFreeSkipListSet extends ListSetHandle {
     }
 
     /**
-     * Herlihy and Shavit's find: on return (true), for every level {@code i}, {@code preds[i]} had a key
-     * {@code < key} and pointed at level {@code i} to {@code succs[i]}, the first node there unmarked at that
-     * level with a key {@code >= key} (the tail when none); {@code foundKey}, {@code foundHeight} and
-     * {@code foundNext} are {@code succs[0]}'s, as READ (unless it is the tail). Returns false when the
-     * guard's lease ran out.
-     */
-    private boolean find(Guard g, long key) {
-        return walk(g, key, true) != RESTART;
-    }
-
-    /**
      * One walk down the levels to the first node whose key is {@code >= key}, READing each node whole once. With
-     * {@code help} (a {@link #find}) it unlinks every marked node it meets at a level (one compare-and-swap each,
-     * from the head again when that fails); without it (a {@link #contains}) it passes over them and changes
-     * nothing. Either way it records what {@link #find} documents.
+     * {@code help} (a {@link #find}: Herlihy and Shavit's find) it unlinks every marked node it meets at a level
+     * (one compare-and-swap each, from the head again when that fails); without it (a {@link #contains}) it passes
+     * over them and changes nothing. Either way, on return (true), for every level {@code i}, {@code preds[i]} had
+     * a key {@code < key} and pointed at level {@code i} to {@code succs[i]}, the first node there unmarked at that
+     * level with a key {@code >= key} (the tail when none); {@code foundKey}, {@code foundHeight} and
+     * {@code foundNext} are {@code succs[0]}'s, as READ (unless it is the tail).
      *
      * @return {@code TRUE} when that node holds {@code key}, else {@code FALSE}; {@code RESTART} when the
      *         guard's lease ran out
      */
-    private int walk(Guard g, long key, boolean help) {
+    @Override
+    int walk(Guard g, long key, boolean help) {
         MemorySegment buf = thread.buffer();
         nodes.startWalk();
         walk:
@@ -653,10 +654,5 @@ public final class LockFreeSkipListSet extends ListSetHandle {
 
     private static long nextWord(long node, int level) {
         return RemotePtr.offset(node, NEXT + 8L * level);
-    }
-
-    @Override
-    void freeNodes() {
-        nodes.freeLevel0(head, NEXT);
     }
 }

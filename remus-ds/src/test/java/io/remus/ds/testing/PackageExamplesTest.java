@@ -105,7 +105,7 @@ class PackageExamplesTest {
         List<String> packages = pkg.equals("io.remus.verbs") || pkg.equals("io.remus.core.fabric")
                 ? List.of(pkg, "io.remus.core.sim")
                 : List.of("io.remus.core", "io.remus.core.config", "io.remus.core.error", "io.remus.core.memory",
-                        "io.remus.core.rpc", "io.remus.core.shm", "io.remus.core.sim", "io.remus.core.verbs", "io.remus.alock", "io.remus.alock.kind",
+                        "io.remus.core.rpc", "io.remus.core.shm", "io.remus.core.sim", "io.remus.core.time", "io.remus.core.verbs", "io.remus.alock", "io.remus.alock.kind",
                         "io.remus.alock.spin", "io.remus.alock.mcs", "io.remus.alock.asymmetric", "io.remus.alock.queue",
                         "io.remus.alock.table", "io.remus.check", "io.remus.check.spec", "io.remus.ds.context", "io.remus.ds.delegate",
                         "io.remus.ds.identity", "io.remus.ds.map", "io.remus.ds.name", "io.remus.ds.object", "io.remus.ds.queue",

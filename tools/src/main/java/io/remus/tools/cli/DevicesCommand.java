@@ -12,7 +12,6 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Spec;
 
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.function.Supplier;
@@ -47,7 +46,6 @@ public final class DevicesCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        List<DeviceReport> reports = new ArrayList<>();
         List<DeviceInfo> devices;
         try {
             devices = lister.get();
@@ -58,15 +56,7 @@ public final class DevicesCommand implements Callable<Integer> {
             DeviceFormat.writeNoStack(e, spec.commandLine().getOut());
             return 0;
         }
-        for (DeviceInfo info : devices) {
-            if (deviceOption.device == null || deviceOption.device.equals(info.name())) {
-                reports.add(DeviceProbe.probe(info));
-            }
-        }
-        if (deviceOption.device != null && reports.isEmpty()) {
-            throw new VerbsException("no RDMA device called '" + deviceOption.device + "' (this host has "
-                    + (devices.isEmpty() ? "none" : devices.stream().map(DeviceInfo::name).toList()) + ")");
-        }
+        List<DeviceReport> reports = DeviceProbe.probe(devices, deviceOption.device);
         DeviceFormat.write(reports, spec.commandLine().getOut());
         return 0;
     }

@@ -108,14 +108,7 @@ public final class KvCommand extends WorkloadExperimentCommand {
 
     private void report(KvConfig config, FabricKind kind, List<String> notes, List<KvRun> runs, String title, String cost)
             throws IOException {
-        notes.add(config.keys() + " keys, key k on node k mod " + config.nodes() + ", " + config.valueBytes() + "-byte values ("
-                + (config.valueBytes() == Long.BYTES ? "the delegated way's argument word" : "the delegated way's payloads")
-                + "); picks " + (config.zipfTheta() == 0 ? "uniform" : "zipfian, theta "
-                + config.zipfTheta()) + (config.usesPLocal() ? ", p-local " + config.pLocal() : ", over all keys"));
-        notes.add("delegated: one trustee per node on its own thread; its response WRITEs count with the way's RDMA");
-        notes.add("alock: one ALock per key over an array of values on the key's node");
-        notes.add("one-sided: rtt/up includes memory management (allocating the new block, the epoch reclaimer), shown as mem/up");
-        notes.add("check: every read returned a whole value written for its key, never older than the reader's own update");
+        notes.addAll(config.notes());
         KvFormat.writeHuman(config, notes, runs, spec.commandLine().getOut());
         if (jsonOption.json != null) {
             Files.writeString(jsonOption.json, KvFormat.json(config, kind.name().toLowerCase(Locale.ROOT), cost, durationOption.seconds,

@@ -19,7 +19,6 @@ import picocli.CommandLine.Spec;
 
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.function.Supplier;
@@ -99,20 +98,7 @@ public final class ObjectBenchCommand implements Callable<Integer> {
         Supplier<Fabric> fabrics = chosen.fabrics();
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
-        notes.add("mix: half updates, half reads (queue and stack: half puts, half takes), chosen at random; "
-                + "the object on node 0");
-        if (configs.stream().anyMatch(ObjectBenchmarkConfig::stall)) {
-            notes.add("stall: worker 0 waits " + configs.getFirst().stallLength().toMillis() + " ms inside the "
-                    + "sequential step of its operation (locked: holding the lock, between its READ and WRITE; wait-free "
-                    + "queue/stack: after announcing and reading, before its compare-and-swap); counter, max, register "
-                    + "and sst have no such step and stop between two operations");
-        }
-        Duration warmup = warmupOption.seconds() > 0
-                ? Duration.ofNanos(Math.max(10_000_000L, Math.round(warmupOption.seconds() * 1e9))) : null;
-        List<ObjectRun> runs = ObjectRunner.run(fabrics, configs, warmup);
-        if (warmup != null) {
-            notes.add("warm-up: each object and implementation ran " + warmupOption.seconds() + " s unreported before the measured runs");
-        }
+        List<ObjectRun> runs = ObjectRunner.run(fabrics, configs, warmupOption.seconds(), notes);
         ObjectReport report = new ObjectReport(chosen.name(), notes, runs);
         if (jsonOption.json) {
             ObjectFormat.writeJson(report, out);

@@ -24,9 +24,6 @@ import io.remus.tools.report.HgrmFiles;
 import io.remus.tools.report.HumanFormat;
 import io.remus.tools.report.JsonFormat;
 import io.remus.tools.report.PerftestFormat;
-import io.remus.bench.stats.BandwidthSummary;
-import io.remus.bench.stats.ClockCost;
-import io.remus.bench.stats.LatencyResult;
 import org.HdrHistogram.HistogramLogWriter;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -55,7 +52,6 @@ import java.util.function.Supplier;
  */
 @Command(mixinStandardHelpOptions = true, sortOptions = false, usageHelpAutoWidth = true)
 public final class PerftestCommand implements Callable<Integer> {
-    private static final int CLOCK_SAMPLES = 10_001;
     private final BenchTest test;
     private final Supplier<FabricChoice> hostFabric;
     private final List<String> settingNotes = new ArrayList<>();
@@ -204,27 +200,7 @@ public final class PerftestCommand implements Callable<Integer> {
             return serveVerbs(settings, err);
         }
         try (BenchTransport transport = open(choice.kind(), settings, notes)) {
-            ProgressLine line = new ProgressLine(err, progress && !jsonOption.json);
-            String warmUp = BenchRunner.describeWarmUp(settings);
-            BenchReport report;
-            if (test.isLatency()) {
-                long clockCost = ClockCost.measureNanos(CLOCK_SAMPLES);
-                notes.add("clock: System.nanoTime costs " + clockCost + " ns per call here; that is subtracted from "
-                        + "each sample (perftest reads the TSC, whose cost is negligible)");
-                if (warmUp != null) {
-                    notes.add(warmUp);
-                }
-                List<LatencyResult> results = runLatency(transport, settings, line, clockCost);
-                report = new BenchReport(settings, transport.fabricName(), transport.description(), notes, results,
-                        List.of(), reportGbits);
-            } else {
-                if (warmUp != null) {
-                    notes.add(warmUp);
-                }
-                List<BandwidthSummary> results = new BenchRunner(transport, settings, line, null).bandwidth();
-                report = new BenchReport(settings, transport.fabricName(), transport.description(), notes, List.of(),
-                        results, reportGbits);
-            }
+            BenchReport report = run(transport, settings, new ProgressLine(err, progress && !jsonOption.json), notes);
             if (jsonOption.json) {
                 JsonFormat.write(report, out);
             } else if (perftestFormat) {
@@ -247,10 +223,10 @@ public final class PerftestCommand implements Callable<Integer> {
         return 0;
     }
 
-    private List<LatencyResult> runLatency(BenchTransport transport, BenchSettings settings, ProgressLine line,
-                                           long clockCost) throws IOException {
+    private BenchReport run(BenchTransport transport, BenchSettings settings, ProgressLine line, List<String> notes)
+            throws IOException {
         if (intervalLog == null) {
-            return new BenchRunner(transport, settings, line, null, clockCost).latency();
+            return BenchRunner.report(transport, settings, line, null, notes, reportGbits);
         }
         try (PrintStream log = new PrintStream(Files.newOutputStream(intervalLog), true, "UTF-8")) {
             HistogramLogWriter writer = new HistogramLogWriter(log);
@@ -258,11 +234,11 @@ public final class PerftestCommand implements Callable<Integer> {
             writer.outputLogFormatVersion();
             writer.outputStartTime(System.currentTimeMillis());
             writer.outputLegend();
-            List<LatencyResult> results = new BenchRunner(transport, settings, line, writer, clockCost).latency();
+            BenchReport report = BenchRunner.report(transport, settings, line, writer, notes, reportGbits);
             if (log.checkError()) {
                 throw new IOException("--interval-log " + intervalLog + ": write failed (disk full or I/O error)");
             }
-            return results;
+            return report;
         }
     }
 

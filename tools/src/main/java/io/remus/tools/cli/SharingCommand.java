@@ -97,11 +97,7 @@ public final class SharingCommand extends WorkloadExperimentCommand {
 
     private void report(FabricKind kind, SharingConfig first, List<String> notes, List<SharingRun> runs, String title,
                         String cost) throws IOException {
-        notes.add(first.counters() + " counters, counter i on node i mod " + first.nodes() + "; picks "
-                + (first.zipfTheta() == 0 ? "uniform" : "zipfian, theta " + first.zipfTheta())
-                + (first.usesPLocal() ? ", p-local " + first.pLocal() : ", over all counters"));
-        notes.add("delegated: one trustee per node on its own thread; its response WRITEs count with the way's RDMA");
-        notes.add("check: every counter of every way ended at exactly the increments applied to it");
+        notes.addAll(first.notes());
         PrintWriter out = spec.commandLine().getOut();
         if (jsonOption.json) {
             SharingFormat.writeJson(first, kind.name().toLowerCase(Locale.ROOT), cost, durationOption.seconds, notes, runs, out);

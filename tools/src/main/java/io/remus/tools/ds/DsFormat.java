@@ -4,17 +4,14 @@ import io.remus.bench.stats.LatencySummary;
 import io.remus.bench.structure.Cost;
 import io.remus.bench.structure.DsBenchmarkConfig;
 import io.remus.bench.structure.DsBenchmarkResult;
+import io.remus.bench.structure.DsOpRow;
 import io.remus.bench.structure.DsRun;
-import io.remus.bench.structure.OpType;
-import io.remus.bench.structure.StructureKind;
-import io.remus.tools.report.ReportTable;
+import io.remus.bench.report.ReportTable;
 
 import java.io.PrintWriter;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.function.ToDoubleFunction;
 
-import static io.remus.tools.report.JsonText.str;
+import static io.remus.bench.report.JsonText.str;
 
 /**
  * The outputs of {@code remus bench ds}, from one declaration of a run's and of an operation type's columns.
@@ -40,61 +37,7 @@ import static io.remus.tools.report.JsonText.str;
  * {@code round_trips}).
  */
 public final class DsFormat {
-    private static final LatencySummary NONE = new LatencySummary(0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
-
-    /**
-     * The operations of one type, or of all types, in a run.
-     *
-     * @param name    the type's label, or {@code all}
-     * @param ops     operations
-     * @param ok      of them, those that returned true
-     * @param latency their latency
-     * @param perOp   the compute threads' counts per operation
-     */
-    private record OpRow(String name, long ops, long ok, String outcomes, LatencySummary latency,
-                         ToDoubleFunction<Cost> perOp) {
-        static List<OpRow> of(DsRun run) {
-            DsBenchmarkResult r = run.result();
-            boolean map = r.config().structure() == StructureKind.HASH_MAP;
-            List<OpRow> rows = new ArrayList<>();
-            long ok = 0;
-            for (OpType op : OpType.values()) {
-                ok += r.succeeded(op);
-                if (r.ops(op) > 0) {
-                    LatencySummary l = run.latency().get(op);
-                    rows.add(new OpRow(op.label(), r.ops(op), r.succeeded(op),
-                            inWords(op, map, r.succeeded(op), r.failed(op)), l == null ? NONE : l,
-                            cost -> r.perOp(op, cost)));
-                }
-            }
-            rows.add(new OpRow("all", r.ops(), ok, "-", run.all() == null ? NONE : run.all(), r::perOp));
-            return rows;
-        }
-    }
-
-    /**
-     * What an operation type's true and false results mean, in words: a lookup and a read-modify-write
-     * {@code found} or {@code missing} the key, an insert {@code inserted} it or found it {@code present}
-     * (a map's put {@code replaced} its value), a remove {@code removed} it or found it {@code absent}, an
-     * update {@code inserted} the key or {@code replaced} its value.
-     *
-     * @param op      the operation type
-     * @param map     whether the structure is the hash map
-     * @param trues   operations that returned true
-     * @param falses  operations that returned false
-     * @return the counts with their words, such as {@code 0 inserted, 37 replaced}
-     */
-    private static String inWords(OpType op, boolean map, long trues, long falses) {
-        String[] words = switch (op) {
-            case LOOKUP, RMW -> new String[] {"found", "missing"};
-            case INSERT -> new String[] {"inserted", map ? "replaced" : "present"};
-            case REMOVE -> new String[] {"removed", "absent"};
-            case UPDATE -> new String[] {"inserted", "replaced"};
-        };
-        return trues + " " + words[0] + ", " + falses + " " + words[1];
-    }
-
-    private static final ReportTable<OpRow> OP = opTable();
+    private static final ReportTable<DsOpRow> OP = opTable();
 
     private static final ReportTable<DsRun> RUN = new ReportTable<DsRun>()
             .field("structure", r -> config(r).structure().flagName())
@@ -115,8 +58,8 @@ public final class DsFormat {
             .field("prefilled", r -> r.result().prefilled())
             .field("operations", r -> r.result().ops())
             .field("ops_per_sec", r -> r.result().opsPerSecond())
-            .json("all", r -> OP.json(OpRow.of(r).getLast()))
-            .json("ops", r -> "{" + String.join(",", OpRow.of(r).stream().filter(o -> !o.name().equals("all"))
+            .json("all", r -> OP.json(DsOpRow.of(r).getLast()))
+            .json("ops", r -> "{" + String.join(",", DsOpRow.of(r).stream().filter(o -> !o.name().equals("all"))
                     .map(o -> str(o.name()) + ":" + OP.json(o)).toList()) + "}");
 
     private static final ReportTable<DsRun> SWEEP = new ReportTable<DsRun>()
@@ -125,17 +68,17 @@ public final class DsFormat {
             .column("ops/s", "%12.0f", r -> r.result().opsPerSecond())
             .column("p50 us", "%9.1f", r -> LatencySummary.usec(r.all().median()))
             .column("p99 us", "%9.1f", r -> LatencySummary.usec(r.all().p99()))
-            .column("RDMA/op", "%9.2f", r -> rdmaPerOp(r.result()))
+            .column("RDMA/op", "%9.2f", r -> r.result().rdmaPerOp())
             .column("RT/op", "%7.2f", r -> r.result().perOp(Cost.ROUND_TRIPS));
 
     private DsFormat() {
     }
 
-    private static ReportTable<OpRow> opTable() {
-        ReportTable<OpRow> t = new ReportTable<OpRow>()
-                .column("op", "%-7s", OpRow::name)
-                .field("count", OpRow::ops).shown("ops", "%9d")
-                .field("true", OpRow::ok).shown("outcomes", "%30s", OpRow::outcomes)
+    private static ReportTable<DsOpRow> opTable() {
+        ReportTable<DsOpRow> t = new ReportTable<DsOpRow>()
+                .column("op", "%-7s", DsOpRow::name)
+                .field("count", DsOpRow::ops).shown("ops", "%9d")
+                .field("true", DsOpRow::ok).shown("outcomes", "%30s", DsOpRow::outcomes)
                 .field("false", o -> o.ops() - o.ok())
                 .field("latency_ns.p50", o -> o.latency().median()).shown("p50 us", "%9.1f", o -> us(o.latency().median()))
                 .field("latency_ns.p90", o -> o.latency().p90())
@@ -175,7 +118,7 @@ public final class DsFormat {
                     c.label(), c.nodes(), c.threadsPerNode(), c.homeWorkers() ? "" : " (none on node 0)", c.keyLb(),
                     c.keyUb(), c.effectiveTheta() > 0 ? " zipf " + c.effectiveTheta() : " uniform", mix(c),
                     r.prefilled(), r.ops(), r.elapsedNanos() / 1e9, r.opsPerSecond());
-            OP.print(out, "  ", OpRow.of(run));
+            OP.print(out, "  ", DsOpRow.of(run));
         }
         out.println("(latency per operation of every worker; RT..B write: the compute threads' counts per operation: "
                 + "round trips, of them the allocator's, the epoch reclaimer's and YCSB D's key generator's, RDMA READs, WRITEs, compare-and-swaps, fetch-and-adds, bytes "
@@ -211,15 +154,6 @@ public final class DsFormat {
      */
     public static void writeJson(DsReport report, PrintWriter out) {
         RUN.printJson(out, "ds", report.fabric(), report.notes(), report.runs());
-    }
-
-    /**
-     * @param r a run
-     * @return the compute threads' RDMA operations of every kind per operation
-     */
-    public static double rdmaPerOp(DsBenchmarkResult r) {
-        return r.perOp(Cost.READS) + r.perOp(Cost.WRITES) + r.perOp(Cost.COMPARE_AND_SWAPS)
-                + r.perOp(Cost.FETCH_AND_ADDS);
     }
 
     private static String mix(DsBenchmarkConfig c) {

@@ -2,17 +2,17 @@ package io.remus.tools.experiment;
 
 import io.remus.bench.object.KvConfig;
 import io.remus.bench.object.KvRun;
-import io.remus.tools.report.ReportTable;
+import io.remus.bench.report.ReportTable;
 
 import java.io.PrintWriter;
 import java.util.List;
 import java.util.Locale;
 
-import static io.remus.tools.report.JsonReportWriter.reportObject;
-import static io.remus.tools.report.JsonText.field;
-import static io.remus.tools.report.JsonText.num;
-import static io.remus.tools.report.JsonText.rdmaPerOp;
-import static io.remus.tools.report.JsonText.str;
+import static io.remus.bench.report.JsonReportWriter.reportObject;
+import static io.remus.bench.report.JsonText.field;
+import static io.remus.bench.report.JsonText.num;
+import static io.remus.bench.report.JsonText.rdmaPerOp;
+import static io.remus.bench.report.JsonText.str;
 
 /**
  * The outputs of {@code remus experiment kv}, from one declaration of a run's columns.

@@ -1,18 +1,18 @@
 package io.remus.tools.lock;
 
-import io.remus.bench.lock.GridPoint;
 import io.remus.bench.lock.LockReport;
 import io.remus.bench.lock.LockRun;
+import io.remus.bench.lock.Speedup;
 import io.remus.bench.stats.LatencySummary;
-import io.remus.tools.report.ReportTable;
+import io.remus.bench.report.ReportTable;
 
 import java.io.PrintWriter;
 import java.util.List;
 import java.util.OptionalDouble;
 
-import static io.remus.tools.report.JsonReportWriter.reportObject;
-import static io.remus.tools.report.JsonText.field;
-import static io.remus.tools.report.JsonText.str;
+import static io.remus.bench.report.JsonReportWriter.reportObject;
+import static io.remus.bench.report.JsonText.field;
+import static io.remus.bench.report.JsonText.str;
 
 /**
  * The outputs of {@code remus bench lock}, from one declaration of a run's columns ({@link #RUN}).
@@ -58,21 +58,6 @@ public final class LockFormat {
             .field("latency.p99_9", r -> us(r.latency().p999())).csv("p99_9_us").shown("p99.9", "%9.3f")
             .field("latency.p99_99", r -> us(r.latency().p9999()))
             .field("latency.max", r -> us(r.latency().max())).csv("max_us").shown("max", "%10.3f");
-
-    /**
-     * ALock's throughput over the spin and MCS locks at a grid point.
-     *
-     * @param point the grid point
-     * @param spin  over the spin lock's, or empty when either did not run
-     * @param mcs   over the MCS lock's, or empty when either did not run
-     */
-    private record Speedup(GridPoint point, OptionalDouble spin, OptionalDouble mcs) {
-        static List<Speedup> of(LockReport report) {
-            return GridPoint.of(report).stream().map(p -> new Speedup(p,
-                    report.alockSpeedup("spin", p.pLocal(), p.keys()), report.alockSpeedup("mcs", p.pLocal(), p.keys())))
-                    .toList();
-        }
-    }
 
     private static final ReportTable<Speedup> SPEEDUP = new ReportTable<Speedup>()
             .field("p_local", s -> s.point().pLocal()).shown("p_local", "%6.3f")

@@ -3,7 +3,7 @@ package io.remus.tools.object;
 import io.remus.bench.object.ObjectReport;
 import io.remus.bench.object.ObjectRun;
 import io.remus.bench.stats.LatencySummary;
-import io.remus.tools.report.ReportTable;
+import io.remus.bench.report.ReportTable;
 
 import java.io.PrintWriter;
 import java.util.List;

@@ -1,6 +1,7 @@
 package io.remus.tools.plot;
 
 import io.remus.bench.stats.LatencyResult;
+import io.remus.bench.stats.PercentileDistribution;
 import io.remus.core.error.BadArgumentException;
 import org.knowm.xchart.XYChart;
 import org.knowm.xchart.XYChartBuilder;

@@ -2,7 +2,7 @@ package io.remus.tools.reclaim;
 
 import io.remus.bench.reclaim.ReclaimReport;
 import io.remus.bench.reclaim.ReclaimBenchmarkResult;
-import io.remus.tools.report.ReportTable;
+import io.remus.bench.report.ReportTable;
 
 import java.io.PrintWriter;
 import java.util.ArrayList;

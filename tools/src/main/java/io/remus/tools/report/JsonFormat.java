@@ -1,10 +1,10 @@
 package io.remus.tools.report;
 
 import io.remus.bench.perftest.BenchReport;
-import static io.remus.tools.report.JsonReportWriter.reportObject;
-import static io.remus.tools.report.JsonText.field;
-import static io.remus.tools.report.JsonText.num;
-import static io.remus.tools.report.JsonText.str;
+import static io.remus.bench.report.JsonReportWriter.reportObject;
+import static io.remus.bench.report.JsonText.field;
+import static io.remus.bench.report.JsonText.num;
+import static io.remus.bench.report.JsonText.str;
 
 import io.remus.bench.stats.BandwidthSummary;
 import io.remus.bench.stats.LatencyResult;

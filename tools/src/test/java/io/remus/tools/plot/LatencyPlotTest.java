@@ -1,7 +1,10 @@
 package io.remus.tools.plot;
 
+import io.remus.bench.stats.LatencyHistograms;
 import io.remus.bench.stats.LatencyResult;
+import io.remus.bench.stats.PercentileDistribution;
 import io.remus.core.error.BadArgumentException;
+import org.HdrHistogram.Histogram;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.knowm.xchart.XYChart;
@@ -22,8 +25,17 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class LatencyPlotTest {
+    /** @return one latency of each whole microsecond from 1 to 100, in nanoseconds */
+    private static Histogram oneToHundredUsec() {
+        Histogram h = LatencyHistograms.create();
+        for (int us = 1; us <= 100; us++) {
+            h.recordValue(us * 1000L);
+        }
+        return h;
+    }
+
     private static PercentileDistribution distribution(String label) {
-        return PercentileDistribution.of(label, PercentileDistributionTest.oneToHundredUsec(), 1000.0);
+        return PercentileDistribution.of(label, oneToHundredUsec(), 1000.0);
     }
 
     @Test
@@ -104,7 +116,7 @@ class LatencyPlotTest {
 
     @Test
     void shouldLabelBenchResultsBySizeAndRun() {
-        LatencyResult r = LatencyResult.of(64, PercentileDistributionTest.oneToHundredUsec());
+        LatencyResult r = LatencyResult.of(64, oneToHundredUsec());
         assertEquals(List.of("64 bytes"), LatencyPlot.ofResults(List.of(r), 1).stream()
                 .map(PercentileDistribution::label).toList());
         assertEquals(List.of("64 bytes, run 1", "64 bytes, run 2"), LatencyPlot.ofResults(List.of(r, r), 2).stream()

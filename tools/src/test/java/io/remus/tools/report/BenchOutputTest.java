@@ -1,5 +1,6 @@
 package io.remus.tools.report;
 
+import io.remus.bench.report.JsonText;
 import io.remus.tools.RemusRun;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

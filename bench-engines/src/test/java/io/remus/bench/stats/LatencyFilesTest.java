@@ -1,4 +1,4 @@
-package io.remus.tools.plot;
+package io.remus.bench.stats;
 
 import io.remus.core.error.BadArgumentException;
 import org.HdrHistogram.Histogram;

@@ -1,13 +1,13 @@
-package io.remus.tools.report;
+package io.remus.bench.report;
 
 import java.io.PrintWriter;
 import java.util.List;
 import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 
-import static io.remus.tools.report.JsonText.field;
-import static io.remus.tools.report.JsonText.str;
-import static io.remus.tools.report.JsonText.strings;
+import static io.remus.bench.report.JsonText.field;
+import static io.remus.bench.report.JsonText.str;
+import static io.remus.bench.report.JsonText.strings;
 
 /**
  * The one JSON object a report of runs is written as ({@code --json}), by hand, in this order:

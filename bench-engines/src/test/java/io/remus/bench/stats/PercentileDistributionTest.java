@@ -1,6 +1,5 @@
-package io.remus.tools.plot;
+package io.remus.bench.stats;
 
-import io.remus.bench.stats.LatencyHistograms;
 import io.remus.core.error.BadArgumentException;
 import org.HdrHistogram.Histogram;
 import org.junit.jupiter.api.Test;

@@ -1,4 +1,4 @@
-package io.remus.tools.report;
+package io.remus.bench.report;
 
 import io.remus.core.fabric.Opcode;
 

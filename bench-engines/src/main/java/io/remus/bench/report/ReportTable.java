@@ -1,4 +1,4 @@
-package io.remus.tools.report;
+package io.remus.bench.report;
 
 import io.remus.bench.stats.LatencySummary;
 import io.remus.core.fabric.Opcode;
@@ -10,8 +10,8 @@ import java.util.Locale;
 import java.util.function.Function;
 import java.util.function.ToDoubleFunction;
 
-import static io.remus.tools.report.JsonText.num;
-import static io.remus.tools.report.JsonText.str;
+import static io.remus.bench.report.JsonText.num;
+import static io.remus.bench.report.JsonText.str;
 
 /**
  * The columns of one kind of report row, declared once, in order, and written as a human table row, a
