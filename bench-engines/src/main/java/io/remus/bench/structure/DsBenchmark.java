@@ -12,6 +12,7 @@ import io.remus.core.config.NodeRange;
 import io.remus.core.error.RemoteTimeoutException;
 import io.remus.core.error.RemusException;
 import io.remus.core.fabric.Fabric;
+import io.remus.core.time.ThreadTime;
 import io.remus.ds.reclaim.EpochOptions;
 import io.remus.ds.reclaim.EpochReclaimer;
 import io.remus.ds.reclaim.NeverReclaimer;
@@ -21,10 +22,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.SplittableRandom;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.CyclicBarrier;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
@@ -59,6 +58,11 @@ import java.util.concurrent.atomic.AtomicReference;
  * out after 10 s; a YCSB D acknowledgment that finds the generator's window full (an insert
  * 1024 numbers below still in flight) waits at most the run's duration (or
  * {@link #RUN_BOUND}). The caller owns the fabric.
+ *
+ * <p>Every clock reading, wait, thread start and join goes through {@link ThreadTime}: on host threads these
+ * are the JDK's, and a run started on the simulator's virtual-time scheduler
+ * ({@link io.remus.core.sim.VirtualTimeScheduler}) runs its workers there, its elapsed time, latencies and
+ * bounds then being virtual time.
  */
 public final class DsBenchmark {
     /** How long the workers may take to open their handles and prefill before the run starts. */
@@ -67,6 +71,8 @@ public final class DsBenchmark {
     public static final Duration STOP_BOUND = Duration.ofSeconds(30);
     /** The longest an operation-count run may take. */
     public static final Duration RUN_BOUND = Duration.ofMinutes(10);
+    /** The longest park of a thread at the start gate or waiting for the workers between two checks. */
+    private static final long CHECK_NANOS = 1_000_000;
 
     private DsBenchmark() {
     }
@@ -175,9 +181,10 @@ public final class DsBenchmark {
         private final EpochOptions epoch;
         private final int workers;
         private final double zeta;
-        private final CountDownLatch ready;
-        private final CyclicBarrier start;
-        private final CountDownLatch done;
+        private final AtomicInteger ready = new AtomicInteger();
+        private final AtomicBoolean go = new AtomicBoolean();
+        private final AtomicInteger done = new AtomicInteger();
+        private volatile Thread measurer;
         private final AtomicBoolean stop = new AtomicBoolean();
         private final AtomicReference<Throwable> failure = new AtomicReference<>();
         private final long[][] outcomes;
@@ -206,9 +213,6 @@ public final class DsBenchmark {
             this.workers = local.length * config.threadsPerNode();
             double theta = config.effectiveTheta();
             this.zeta = theta > 0 ? KeyChooser.zeta(config.keys(), theta) : 0;
-            this.ready = new CountDownLatch(workers);
-            this.start = new CyclicBarrier(workers + 1);
-            this.done = new CountDownLatch(workers);
             this.outcomes = new long[workers][2 * OpType.values().length];
             this.costs = new long[workers][OpType.values().length * Cost.count()];
             this.prefilled = new long[workers];
@@ -224,6 +228,7 @@ public final class DsBenchmark {
          * @throws RemusException naming what failed or did not finish in time
          */
         DsBenchmarkResult measure(Runnable allReady) throws InterruptedException {
+            measurer = Thread.currentThread();
             List<Thread> threads = new ArrayList<>();
             for (int w = 0; w < workers; w++) {
                 int worker = w;
@@ -233,37 +238,37 @@ public final class DsBenchmark {
             }
             long begin;
             try {
-                long readyBy = System.nanoTime() + PREFILL_BOUND.toNanos();
-                while (!ready.await(10, TimeUnit.MILLISECONDS)) {
-                    if (failure.get() != null || System.nanoTime() - readyBy > 0) {
+                long readyBy = ThreadTime.nanoTime() + PREFILL_BOUND.toNanos();
+                while (ready.get() < workers) {
+                    if (failure.get() != null || ThreadTime.nanoTime() - readyBy > 0) {
                         throw new RemoteTimeoutException("not ready within " + PREFILL_BOUND);
                     }
+                    ThreadTime.parkNanos(ready, CHECK_NANOS);
                 }
                 allReady.run();
-                begin = System.nanoTime();
-                start.await(PREFILL_BOUND.toNanos(), TimeUnit.NANOSECONDS);
-            } catch (Exception e) {
+            } catch (RuntimeException e) {
                 stop.set(true);
-                start.reset();
-                if (e instanceof RuntimeException r && failure.get() == null) {
-                    throw r;
-                }
+                wakeAll(threads);
                 Throwable failed = failure.get();
-                if (failed != null) {
-                    throw new RemusException("a data structure benchmark worker failed before the run (prefill or start): "
-                            + failed, failed);
+                if (failed == null) {
+                    throw e;
                 }
-                throw new RemusException("data structure benchmark workers were not all ready within " + PREFILL_BOUND, e);
+                throw new RemusException("a data structure benchmark worker failed before the run (prefill or start): "
+                        + failed, failed);
             }
+            begin = ThreadTime.nanoTime();
+            go.set(true);
+            wakeAll(threads);
             if (config.duration() != null) {
                 long end = begin + config.duration().toNanos();
-                while (failure.get() == null && end - System.nanoTime() > 0) {
-                    Thread.sleep(Math.max(1, Math.min(10, TimeUnit.NANOSECONDS.toMillis(end - System.nanoTime()))));
+                for (long left = end - begin; failure.get() == null && left > 0; left = end - ThreadTime.nanoTime()) {
+                    ThreadTime.parkNanos(stop, Math.min(left, 10 * CHECK_NANOS));
                 }
             } else {
                 long by = begin + RUN_BOUND.toNanos();
-                while (failure.get() == null && !done.await(10, TimeUnit.MILLISECONDS)) {
-                    if (System.nanoTime() - by > 0) {
+                while (failure.get() == null && done.get() < workers) {
+                    ThreadTime.parkNanos(done, 10 * CHECK_NANOS);
+                    if (ThreadTime.nanoTime() - by > 0) {
                         stop.set(true);
                         BenchWorkers.joinAll(threads, STOP_BOUND, failure, "a data structure benchmark");
                         throw new RemoteTimeoutException("the workers did not finish " + config.opsPerThread()
@@ -291,18 +296,44 @@ public final class DsBenchmark {
         }
 
         private Thread start(Runnable body, String name) {
-            Thread t = new Thread(() -> {
+            Thread t = ThreadTime.newThread(name, () -> {
                 try {
                     body.run();
                 } catch (Throwable e) {
                     failure.compareAndSet(null, e);
                     stop.set(true);
-                    start.reset();
+                    ThreadTime.unpark(measurer);
                 }
-            }, name);
+            });
             t.setDaemon(true);
             t.start();
             return t;
+        }
+
+        private static void wakeAll(List<Thread> threads) {
+            for (Thread t : threads) {
+                ThreadTime.unpark(t);
+            }
+        }
+
+        /**
+         * Waits, parked between checks, until the run starts or stops.
+         *
+         * @return true when it started, false when it stopped first
+         * @throws RemusException when it did neither within {@link #PREFILL_BOUND}
+         */
+        private boolean awaitGo() {
+            long deadline = ThreadTime.nanoTime() + PREFILL_BOUND.toNanos();
+            while (!go.get()) {
+                if (stop.get()) {
+                    return false;
+                }
+                if (ThreadTime.nanoTime() - deadline > 0) {
+                    throw new RemusException("the other workers did not arrive within " + PREFILL_BOUND);
+                }
+                ThreadTime.parkNanos(go, CHECK_NANOS);
+            }
+            return true;
         }
 
         private void work(int worker, int global, int node) {
@@ -333,8 +364,11 @@ public final class DsBenchmark {
                 Ycsb y = config.ycsb();
                 long target0 = config.duration() == null ? config.opsPerThread() : Long.MAX_VALUE;
                 LatestKeys.Worker latestKeys = latest != 0 ? new LatestKeys.Worker(ct, latest, config, runTime) : null;
-                ready.countDown();
-                start.await(PREFILL_BOUND.toNanos(), TimeUnit.NANOSECONDS);
+                ready.incrementAndGet();
+                ThreadTime.unpark(measurer);
+                if (!awaitGo()) {
+                    return;
+                }
                 for (long n = 0; n < target0 && !stop.get(); n++) {
                     int p = keys.percent();
                     OpType op;
@@ -368,9 +402,9 @@ public final class DsBenchmark {
                         }
                         cost[at + Cost.KEY_GENERATOR_ROUND_TRIPS.ordinal()] += ct.roundTrips() - generated;
                     }
-                    long s = System.nanoTime();
+                    long s = ThreadTime.nanoTime();
                     boolean ok = target.run(op, key);
-                    long took = System.nanoTime() - s;
+                    long took = ThreadTime.nanoTime() - s;
                     if (sequence >= 0) {
                         long generated = ct.roundTrips();
                         latestKeys.acknowledge(sequence);
@@ -382,13 +416,9 @@ public final class DsBenchmark {
                     out[2 * op.ordinal() + (ok ? 0 : 1)]++;
                     sink[op.ordinal()].record(took);
                 }
-                finishedAt[worker] = System.nanoTime();
-                done.countDown();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new RemusException("interrupted while waiting for the other workers", e);
-            } catch (java.util.concurrent.BrokenBarrierException | java.util.concurrent.TimeoutException e) {
-                throw new RemusException("the other workers did not arrive within " + PREFILL_BOUND + " (" + e + ")", e);
+                finishedAt[worker] = ThreadTime.nanoTime();
+                done.incrementAndGet();
+                ThreadTime.unpark(measurer);
             }
         }
     }

@@ -1,5 +1,6 @@
 package io.remus.bench.structure;
 
+import io.remus.bench.lock.SimTime;
 import io.remus.core.error.BadArgumentException;
 import io.remus.core.fabric.Fabric;
 import org.HdrHistogram.Histogram;
@@ -30,14 +31,33 @@ public final class DsSweep {
      */
     public static List<DsRun> run(Supplier<Fabric> fabrics, List<DsBenchmarkConfig> configs)
             throws InterruptedException {
+        return run(fabrics, configs, SimTime.HOST);
+    }
+
+    /**
+     * Runs every configuration with all nodes in this JVM on the clock {@code time}, each on a fresh fabric from
+     * {@code fabrics} (closed after its run). In virtual time each configuration runs in a virtual-time run of its
+     * own, fabric and nodes included ({@link SimTime#call}), so that its counts follow from the model, the code
+     * and the seed alone, and its elapsed time and latencies are virtual time.
+     *
+     * @param fabrics makes a fresh fabric; in virtual time called on the run's first scheduled thread
+     * @param configs what to run, in order
+     * @param time    the host's clock or virtual time
+     * @return one run per configuration, in the same order
+     * @throws BadArgumentException when there is no configuration
+     * @throws InterruptedException when interrupted while the workers run
+     */
+    public static List<DsRun> run(Supplier<Fabric> fabrics, List<DsBenchmarkConfig> configs, SimTime time)
+            throws InterruptedException {
         require(configs);
         List<DsRun> runs = new ArrayList<>();
         for (DsBenchmarkConfig config : configs) {
             DsLatencies latencies = new DsLatencies(config.workers());
-            DsBenchmarkResult result;
-            try (Fabric f = fabrics.get()) {
-                result = DsBenchmark.run(f, config, latencies.sinks());
-            }
+            DsBenchmarkResult result = time.call(() -> {
+                try (Fabric f = fabrics.get()) {
+                    return DsBenchmark.run(f, config, latencies.sinks());
+                }
+            });
             runs.add(DsLatencies.run(result, latencies.merged()));
         }
         return runs;

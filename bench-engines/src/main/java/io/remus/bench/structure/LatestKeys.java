@@ -5,6 +5,7 @@ import io.remus.core.error.BadArgumentException;
 import io.remus.core.error.RemoteTimeoutException;
 import io.remus.core.error.RemusException;
 import io.remus.core.memory.RemotePtr;
+import io.remus.core.time.ThreadTime;
 
 import java.lang.foreign.MemorySegment;
 import java.time.Duration;
@@ -157,19 +158,19 @@ final class LatestKeys {
         void acknowledge(long sequence) {
             long slot = block + RING + 8 * Math.floorMod(sequence, SLOTS);
             long previous = sequence < SLOTS ? 0 : sequence - SLOTS + 1;
-            long deadline = System.nanoTime() + overflowWaitNanos;
+            long deadline = ThreadTime.nanoTime() + overflowWaitNanos;
             long seen;
             while ((seen = t.compareAndSwap(slot, previous, sequence + 1)) != previous) {
                 if (seen > previous || seen < 0) {
                     throw new RemusException("the key generator's slot of sequence number " + sequence
                             + " holds " + seen + ", expected " + previous);
                 }
-                if (System.nanoTime() - deadline > 0) {
+                if (ThreadTime.nanoTime() - deadline > 0) {
                     throw new RemoteTimeoutException("sequence number " + (sequence - SLOTS)
                             + " stayed unacknowledged for " + Duration.ofNanos(overflowWaitNanos)
                             + " while number " + sequence + " waited for its slot");
                 }
-                Thread.onSpinWait();
+                ThreadTime.onSpinWait("a free slot of the key generator's window");
             }
             long x = sequence;
             while (true) {

@@ -1,5 +1,6 @@
 package io.remus.tools.cli;
 
+import io.remus.bench.lock.SimTime;
 import io.remus.bench.perftest.FabricChoice;
 import io.remus.bench.perftest.ClusterJoin;
 import io.remus.bench.structure.ClusterDsBenchmark;
@@ -43,6 +44,9 @@ import java.util.function.UnaryOperator;
  * runs in turn ({@link DsSweep}), structures outer, and the runs print as one table
  * ({@link DsFormat#writeSweep}), as one JSON object whose {@code runs} hold every pair, and, with
  * {@code --plot FILE}, as throughput against threads, one series per structure ({@link DsThreadsPlot}).
+ * {@code --sim-time virtual} (one JVM, the simulator, a {@code --sim-cost} model) runs each configuration in the
+ * simulator's virtual time ({@link SimTime}): {@code -D} is virtual time, {@code --seed} also breaks the scheduler's
+ * ties, and the outputs state the clock ({@link DsReport#time()}).
  * Exit status 0 on success, 1 when the run fails, 2 for bad flags.
  */
 @Command(name = "ds", mixinStandardHelpOptions = true, sortOptions = false, usageHelpAutoWidth = true,
@@ -119,6 +123,9 @@ public final class DsBenchCommand extends ClusterCapableCommand {
     BenchFabricOptions fabricFlags;
 
     @Mixin
+    SimTimeOption simTimeOption;
+
+    @Mixin
     JsonFileOption jsonOption;
 
     @Option(names = "--metrics", paramLabel = "FILE", description = "Also write Remus' metrics.txt keys (duration in us, get_t, ..., cas) to FILE; one run only.")
@@ -153,17 +160,35 @@ public final class DsBenchCommand extends ClusterCapableCommand {
         }
         clusterOptions.refuseJoinArgs(joinArgs);
         List<DsBenchmarkConfig> configs = configs(nodeCountOption.nodes);
+        SimTime time = simTime();
         InProcessFabrics.Chosen chosen = InProcessFabrics.choose(spec.commandLine(), fabricFlags, hostFabric,
-                outputFiles(), this::usage);
+                outputFiles(), this::usage, simTimeOption.simOnly(), time::simOptions);
         List<String> notes = chosen.notes();
         Supplier<Fabric> fabrics = chosen.fabrics();
-        report(new DsReport(chosen.name(), notes, DsSweep.run(fabrics, configs)));
+        report(new DsReport(chosen.name(), notes, DsSweep.run(fabrics, configs, time), time.label()));
         return 0;
+    }
+
+    /**
+     * @return the runs' clock: the host's, or virtual time under {@code --sim-cost}'s model with {@code --seed}
+     * @throws ParameterException when virtual time is asked without a cost model, or with {@code --metrics} (Remus'
+     *                            metrics.txt does not say which clock timed it)
+     */
+    private SimTime simTime() {
+        SimTime time = simTimeOption.simTime(fabricFlags.simCostOption.costModel(this::usage), seedOption.seed,
+                this::usage);
+        if (time.isVirtual() && metrics != null) {
+            throw usage("--sim-time virtual: --metrics (Remus' metrics.txt) does not say which clock timed it; use --json");
+        }
+        return time;
     }
 
     /** One process per node: joins, runs with the other processes, and reports on node 0. */
     private int callAsNode() throws IOException, InterruptedException {
         refuseSimCost(fabricFlags.simCostOption.simCost);
+        if (simTimeOption.isVirtual()) {
+            throw usage("--sim-time virtual runs every node in this process; not with one process per node");
+        }
         ClusterJoin join = clusterOptions.prepare(joinArgs, fabricFlags.fabricOption.fabric, fabricFlags.deviceOption.device, environment, joinSetup, nodeCountOption.nodes);
         List<DsBenchmarkConfig> configs = configs(join.size());
         outputFiles().check();
@@ -202,7 +227,8 @@ public final class DsBenchCommand extends ClusterCapableCommand {
             DsBenchmarkConfig first = report.runs().getFirst().result().config();
             DsThreadsPlot.write("remus bench ds, " + report.fabric() + " fabric, " + first.nodes() + " nodes, "
                     + (first.ycsb() != null ? "YCSB " + first.ycsb() : "insert " + first.insertPercent() + "% remove "
-                    + first.removePercent() + "%") + ", keys " + first.keyLb() + ".." + first.keyUb(), report.runs(), plotOption.plot);
+                    + first.removePercent() + "%") + ", keys " + first.keyLb() + ".." + first.keyUb()
+                    + (report.time() != null ? ", " + report.time() : ""), report.runs(), plotOption.plot);
             err.println("wrote " + plotOption.plot);
         }
         err.flush();

@@ -11,6 +11,8 @@ import io.remus.bench.report.ReportTable;
 import java.io.PrintWriter;
 import java.util.List;
 
+import static io.remus.bench.report.JsonReportWriter.reportObject;
+import static io.remus.bench.report.JsonText.field;
 import static io.remus.bench.report.JsonText.str;
 
 /**
@@ -35,6 +37,10 @@ import static io.remus.bench.report.JsonText.str;
  * operation ({@code round_trips reads writes compare_and_swaps fetch_and_adds bytes_read bytes_written
  * allocator_round_trips reclaimer_round_trips key_generator_round_trips}; the last three are parts of
  * {@code round_trips}).
+ * <p>
+ * A report timed in virtual time ({@link DsReport#time()}) has {@code time} after {@code fabric}
+ * ({@code "virtual time, model connectx5, CPU charged as ..., seed 1"}): its seconds, throughputs and latencies are
+ * virtual time, and the default and sweep outputs say so above their tables.
  */
 public final class DsFormat {
     private static final ReportTable<DsOpRow> OP = opTable();
@@ -110,7 +116,7 @@ public final class DsFormat {
      * @param out    where they go
      */
     public static void writeHuman(DsReport report, PrintWriter out) {
-        ReportTable.title(out, "ds", report.fabric(), report.notes());
+        title(report, out);
         for (DsRun run : report.runs()) {
             DsBenchmarkResult r = run.result();
             DsBenchmarkConfig c = r.config();
@@ -120,7 +126,8 @@ public final class DsFormat {
                     r.prefilled(), r.ops(), r.elapsedNanos() / 1e9, r.opsPerSecond());
             OP.print(out, "  ", DsOpRow.of(run));
         }
-        out.println("(latency per operation of every worker; RT..B write: the compute threads' counts per operation: "
+        out.println("(latency per operation of every worker" + inVirtualTime(report)
+                + "; RT..B write: the compute threads' counts per operation: "
                 + "round trips, of them the allocator's, the epoch reclaimer's and YCSB D's key generator's, RDMA READs, WRITEs, compare-and-swaps, fetch-and-adds, bytes "
                 + "read and written; work on a worker's own node that takes the CPU path is not counted)");
         out.flush();
@@ -133,14 +140,14 @@ public final class DsFormat {
      * @param out    where they go
      */
     public static void writeSweep(DsReport report, PrintWriter out) {
-        ReportTable.title(out, "ds", report.fabric(), report.notes());
+        title(report, out);
         DsBenchmarkConfig c = config(report.runs().getFirst());
         out.printf("%d nodes%s, keys %d..%d%s, %s, %s%n", c.nodes(), c.homeWorkers() ? "" : " (no workers on node 0)",
                 c.keyLb(), c.keyUb(), c.effectiveTheta() > 0 ? " zipf " + c.effectiveTheta() : " uniform", mix(c),
                 c.duration() != null ? c.duration().toMillis() / 1000.0 + " s per run" : c.opsPerThread() + " ops per thread");
         SWEEP.print(out, "  ", report.runs());
         out.println("(threads: workers per node that runs workers; p50, p99: latency of every operation of every "
-                + "worker; RDMA/op: the compute threads' READs, WRITEs, compare-and-swaps and fetch-and-adds per "
+                + "worker" + inVirtualTime(report) + "; RDMA/op: the compute threads' READs, WRITEs, compare-and-swaps and fetch-and-adds per "
                 + "operation; RT/op: their round trips per operation; work on a worker's own node that takes the CPU "
                 + "path is not counted)");
         out.flush();
@@ -153,7 +160,23 @@ public final class DsFormat {
      * @param out    where the object goes, as one line
      */
     public static void writeJson(DsReport report, PrintWriter out) {
-        RUN.printJson(out, "ds", report.fabric(), report.notes(), report.runs());
+        out.println(reportObject("ds", report.fabric(), b -> {
+            if (report.time() != null) {
+                field(b, "time", str(report.time()));
+            }
+        }, report.notes(), report.runs(), (b, r) -> b.append(RUN.json(r)), b -> { }));
+        out.flush();
+    }
+
+    private static void title(DsReport report, PrintWriter out) {
+        ReportTable.title(out, "ds", report.fabric(), report.notes());
+        if (report.time() != null) {
+            out.println("every figure below is " + report.time());
+        }
+    }
+
+    private static String inVirtualTime(DsReport report) {
+        return report.time() == null ? "" : ", in usec of virtual time; ops/s: operations per second of virtual time";
     }
 
     private static String mix(DsBenchmarkConfig c) {
