@@ -3,6 +3,8 @@
  * See {@code io.remus.check}.
  */
 module io.remus.check {
+    requires io.remus.core;
+
     exports io.remus.check;
     exports io.remus.check.spec;
 }

@@ -8,7 +8,9 @@ import java.util.Objects;
  * linearized operations with a state) explored. A check that reaches either stops with
  * {@link Verdict#UNKNOWN}, never {@link Verdict#LINEARIZABLE}. The checker keeps every explored
  * configuration (that is the memoization), at roughly 100 to 200 bytes each plus its state, so
- * the configuration limit bounds its memory too.
+ * the configuration limit bounds its memory too. The wall-clock limit is the host's
+ * ({@link System#nanoTime()}) on every thread, a virtual-time scheduled one included: the search
+ * charges no virtual time, so a virtual clock would never reach the limit.
  *
  * @param time           the wall-clock limit
  * @param configurations the most configurations explored

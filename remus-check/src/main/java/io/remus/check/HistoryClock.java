@@ -1,5 +1,7 @@
 package io.remus.check;
 
+import io.remus.core.time.ThreadTime;
+
 import java.time.Clock;
 import java.time.Instant;
 
@@ -11,13 +13,16 @@ import java.time.Instant;
  */
 public enum HistoryClock {
     /**
-     * {@link System#nanoTime()}: nanosecond readings of a monotonic clock, comparable only within
-     * one JVM (its origin is arbitrary and differs between JVMs). For the threads of one process.
+     * {@link ThreadTime#nanoTime()}: nanosecond readings of a monotonic clock, comparable only within
+     * one JVM (its origin is arbitrary and differs between JVMs). For the threads of one process. On a
+     * host thread that is {@link System#nanoTime()}; on a thread of the simulator's virtual-time
+     * scheduler it is the thread's virtual clock, so that a history recorded there is the same on every
+     * run of the same seed.
      */
     NANO_TIME {
         @Override
         public long now() {
-            return System.nanoTime();
+            return ThreadTime.nanoTime();
         }
     },
     /**
@@ -30,7 +35,9 @@ public enum HistoryClock {
      * processes are on one host: clocks of different hosts differ by their synchronisation error,
      * which this clock does not bound, so histories of several hosts are comparable only where the
      * operations are further apart than that error. Each reading makes an {@link Instant}, which the
-     * JIT usually scalar-replaces; {@link #NANO_TIME} allocates nothing.
+     * JIT usually scalar-replaces; {@link #NANO_TIME} allocates nothing. It reads the host's clock on
+     * every thread, virtual-time scheduled ones included: a virtual-time run records with
+     * {@link #NANO_TIME}.
      */
     EPOCH_MICROS {
         @Override

@@ -2,10 +2,10 @@ package io.remus.bench.engines;
 
 import io.remus.core.error.RemoteTimeoutException;
 import io.remus.core.error.RemusException;
+import io.remus.core.time.ThreadTime;
 
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
@@ -18,7 +18,8 @@ public final class BenchWorkers {
     }
 
     /**
-     * Joins every thread within {@code bound} in all, then throws the first failure a worker recorded.
+     * Joins every thread within {@code bound} in all, then throws the first failure a worker recorded. The
+     * bound is the calling thread's {@link ThreadTime} clock: virtual time on the simulator's virtual-time scheduler.
      *
      * @param threads the run's threads, already told to stop
      * @param bound   how long all of them together may take to stop
@@ -30,10 +31,9 @@ public final class BenchWorkers {
      */
     public static void joinAll(List<Thread> threads, Duration bound, AtomicReference<Throwable> failure, String what)
             throws InterruptedException {
-        long deadline = System.nanoTime() + bound.toNanos();
+        long deadline = ThreadTime.nanoTime() + bound.toNanos();
         for (Thread t : threads) {
-            t.join(Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime())));
-            if (t.isAlive()) {
+            if (!ThreadTime.join(t, Math.max(1, deadline - ThreadTime.nanoTime()))) {
                 throw new RemoteTimeoutException(t.getName() + " did not stop within " + bound
                         + (failure.get() != null ? " after " + failure.get() : ""));
             }

@@ -14,15 +14,15 @@ import io.remus.core.error.RemusException;
 import io.remus.core.fabric.Fabric;
 import io.remus.core.memory.ControlBlock;
 import io.remus.core.memory.RemotePtr;
+import io.remus.core.time.ThreadTime;
 
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.SplittableRandom;
-import java.util.concurrent.CyclicBarrier;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.IntFunction;
 
@@ -45,12 +45,19 @@ import java.util.function.IntFunction;
  * every node (a fetch-and-add of 0 to each node's segment-0 watermark, which changes nothing and
  * is atomic with the allocators' compare-and-swaps on it), so that neither the allocation nor the
  * connection set-up, which takes seconds on a slow host, falls into the measured time.
+ *
+ * <p>Every clock reading, wait, thread start and join goes through {@link ThreadTime}: on host threads
+ * these are the JDK's, and a run started on the simulator's virtual-time scheduler
+ * ({@link io.remus.core.sim.VirtualTimeScheduler}) runs its workers there, its duration, latencies and
+ * bounds then being virtual time.
  */
 public final class LockBenchmark {
     /** How long the workers may take to open their compute threads and locks before the run starts. */
     public static final Duration START_BOUND = Duration.ofSeconds(30);
     /** How long the workers may take to stop: more than a lock and an unlock at the acquire timeout. */
     public static final Duration STOP_BOUND = Duration.ofSeconds(30);
+    /** The longest park of a thread waiting at the start gate between two checks; a wake-up ends it early. */
+    private static final long GATE_CHECK_NANOS = 1_000_000;
 
     private LockBenchmark() {
     }
@@ -143,8 +150,9 @@ public final class LockBenchmark {
         int firstWorker = first * perNode;
         int workers = (last - first + 1) * perNode;
         LockOptions options = LockOptions.defaults().withBudgets(config.localBudget(), config.remoteBudget());
-        CyclicBarrier ready = new CyclicBarrier(workers + 1);
-        CyclicBarrier go = new CyclicBarrier(workers + 1);
+        Thread starter = Thread.currentThread();
+        AtomicInteger ready = new AtomicInteger();
+        AtomicBoolean go = new AtomicBoolean();
         AtomicBoolean stop = new AtomicBoolean();
         AtomicReference<Throwable> failure = new AtomicReference<>();
         long[][] histograms = new long[workers][64];
@@ -156,7 +164,7 @@ public final class LockBenchmark {
             int worker = firstWorker + i;
             int node = worker / perNode;
             LatencySink sink = Objects.requireNonNull(sinks.apply(i), "sink of worker " + i);
-            Thread t = new Thread(() -> {
+            Thread t = ThreadTime.newThread("lock-bench-" + worker + "@node" + node, () -> {
                 try (ComputeThread ct = nodes[node].newComputeThread()) {
                     LockContext context = new LockContext(ct, options);
                     context.queueNodes();
@@ -168,19 +176,22 @@ public final class LockBenchmark {
                     long csWord = csOps == 0 ? 0 : ct.allocator().allocate(8, (node + 1) % n);
                     SplittableRandom random = new SplittableRandom(config.seed() * 31 + worker);
                     long[] histogram = histograms[slot];
-                    ready.await(START_BOUND.toNanos(), TimeUnit.NANOSECONDS);
-                    go.await(START_BOUND.toNanos(), TimeUnit.NANOSECONDS);
+                    ready.incrementAndGet();
+                    ThreadTime.unpark(starter);
+                    if (!awaitGo(go, stop)) {
+                        return;
+                    }
                     while (!stop.get()) {
                         boolean local = n == 1 || random.nextDouble() < config.pLocal();
                         int home = local ? node : (node + 1 + random.nextInt(n - 1)) % n;
                         long key = pickKey(random, table.size(), n, home);
-                        long t0 = System.nanoTime();
+                        long t0 = ThreadTime.nanoTime();
                         locks.lock(key);
                         for (int op = 0; op < csOps; op++) {
                             ct.write(csWord, ct.read(csWord) + 1);
                         }
                         locks.unlock(key);
-                        long took = Math.max(0, System.nanoTime() - t0);
+                        long took = Math.max(0, ThreadTime.nanoTime() - t0);
                         sink.record(took);
                         histogram[64 - Long.numberOfLeadingZeros(took)]++;
                         ops[slot]++;
@@ -195,41 +206,40 @@ public final class LockBenchmark {
                     failure.compareAndSet(null, e);
                     stop.set(true);
                 }
-            }, "lock-bench-" + worker + "@node" + node);
+            });
             t.setDaemon(true);
             threads.add(t);
             t.start();
         }
-        try {
-            ready.await(START_BOUND.toNanos(), TimeUnit.NANOSECONDS);
-        } catch (Exception e) {
-            stop.set(true);
-            ready.reset();
-            go.reset();
-            throw new RemusException("lock benchmark workers of node(s) " + first + ".." + last
-                    + " were not all ready within " + START_BOUND, failure.get() != null ? failure.get() : e);
+        long readyDeadline = ThreadTime.nanoTime() + START_BOUND.toNanos();
+        while (ready.get() < workers) {
+            if (failure.get() != null || ThreadTime.nanoTime() - readyDeadline > 0) {
+                stop.set(true);
+                wakeAll(threads);
+                throw new RemusException("lock benchmark workers of node(s) " + first + ".." + last
+                        + " were not all ready within " + START_BOUND, failure.get());
+            }
+            ThreadTime.parkNanos(ready, GATE_CHECK_NANOS);
         }
         try {
             gate.open();
-            go.await(START_BOUND.toNanos(), TimeUnit.NANOSECONDS);
         } catch (InterruptedException | RuntimeException e) {
             stop.set(true);
-            go.reset();
+            wakeAll(threads);
             throw e;
-        } catch (Exception e) {
-            stop.set(true);
-            go.reset();
-            throw new RemusException("lock benchmark workers of node(s) " + first + ".." + last
-                    + " did not start within " + START_BOUND, failure.get() != null ? failure.get() : e);
         }
-        long begin = System.nanoTime();
-        Thread.sleep(config.duration().toMillis(), config.duration().toNanosPart() % 1_000_000);
+        go.set(true);
+        wakeAll(threads);
+        long begin = ThreadTime.nanoTime();
+        long end = begin + config.duration().toNanos();
+        for (long left = end - begin; left > 0; left = end - ThreadTime.nanoTime()) {
+            ThreadTime.parkNanos(stop, left);
+        }
         stop.set(true);
-        long elapsed = System.nanoTime() - begin;
-        long joinDeadline = System.nanoTime() + STOP_BOUND.toNanos();
+        long elapsed = ThreadTime.nanoTime() - begin;
+        long joinDeadline = ThreadTime.nanoTime() + STOP_BOUND.toNanos();
         for (Thread t : threads) {
-            t.join(Math.max(1, TimeUnit.NANOSECONDS.toMillis(joinDeadline - System.nanoTime())));
-            if (t.isAlive()) {
+            if (!ThreadTime.join(t, Math.max(1, joinDeadline - ThreadTime.nanoTime()))) {
                 failure.compareAndSet(null, new RemoteTimeoutException(t.getName() + " did not stop within " + STOP_BOUND));
             }
         }
@@ -244,6 +254,33 @@ public final class LockBenchmark {
             local += localOps[w];
         }
         return new Measured(new LockBenchmarkResult(table.kind(), total, local, elapsed, merged), failure.get());
+    }
+
+    /**
+     * Waits, parked between checks, until the run starts or stops.
+     *
+     * @return true when it started, false when it stopped first
+     * @throws RemusException when it did neither within {@link #START_BOUND}
+     */
+    private static boolean awaitGo(AtomicBoolean go, AtomicBoolean stop) {
+        long deadline = ThreadTime.nanoTime() + START_BOUND.toNanos();
+        while (!go.get()) {
+            if (stop.get()) {
+                return false;
+            }
+            if (ThreadTime.nanoTime() - deadline > 0) {
+                throw new RemusException("lock benchmark worker " + Thread.currentThread().getName()
+                        + " was not started within " + START_BOUND);
+            }
+            ThreadTime.parkNanos(go, GATE_CHECK_NANOS);
+        }
+        return true;
+    }
+
+    private static void wakeAll(List<Thread> threads) {
+        for (Thread t : threads) {
+            ThreadTime.unpark(t);
+        }
     }
 
     private static long pickKey(SplittableRandom random, int size, int nodes, int home) {

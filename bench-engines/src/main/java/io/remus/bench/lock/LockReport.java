@@ -9,12 +9,26 @@ import java.util.OptionalDouble;
  * @param fabric the fabric every run used
  * @param notes  how the fabric was chosen, what was ignored, the host's load
  * @param runs   the measured points in the order they ran
+ * @param time   how the runs' seconds, throughputs and latencies were timed when not by the wall clock:
+ *               {@link SimTime#label()} ({@code "virtual time, model connectx5, CPU charged as ..., seed 1"}),
+ *               or null for the wall clock
  */
-public record LockReport(String fabric, List<String> notes, List<LockRun> runs) {
+public record LockReport(String fabric, List<String> notes, List<LockRun> runs, String time) {
     /** Copies the lists. */
     public LockReport {
         notes = List.copyOf(notes);
         runs = List.copyOf(runs);
+    }
+
+    /**
+     * A report of wall-clock runs.
+     *
+     * @param fabric the fabric every run used
+     * @param notes  how the fabric was chosen, what was ignored, the host's load
+     * @param runs   the measured points in the order they ran
+     */
+    public LockReport(String fabric, List<String> notes, List<LockRun> runs) {
+        this(fabric, notes, runs, null);
     }
 
     /**

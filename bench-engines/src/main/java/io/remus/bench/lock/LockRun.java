@@ -9,7 +9,8 @@ import io.remus.bench.stats.LatencySummary;
  * @param config          what ran
  * @param operations      completed lock/unlock pairs
  * @param localOperations of those, on locks homed on the worker's own node
- * @param seconds         wall time of the measured phase
+ * @param seconds         time of the measured phase: wall clock, or virtual time in a virtual-time run
+ *                        ({@link LockReport#time()})
  * @param latency         lock+unlock latency in nanoseconds, from every pair (HdrHistogram)
  */
 public record LockRun(String fabric, LockBenchmarkConfig config, long operations, long localOperations,

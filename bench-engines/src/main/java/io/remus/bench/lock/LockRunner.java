@@ -46,7 +46,35 @@ public final class LockRunner {
     public static List<LockRun> runAll(String fabricName, Supplier<Fabric> fabrics, List<LockBenchmarkConfig> configs,
                                        double warmupSeconds, List<String> notes, RunSink each)
             throws InterruptedException, IOException {
-        if (warmupSeconds > 0) {
+        return runAll(fabricName, fabrics, configs, warmupSeconds, notes, each, SimTime.HOST);
+    }
+
+    /**
+     * Runs every point in order, each on a fresh fabric, on the clock {@code time}. On the host's clock one
+     * unreported warm-up run of each lock kind comes first ({@link LockBenchmarkConfig#warmUps}); in virtual time
+     * none does (the JIT does not change virtual-time figures), and each point runs in a virtual-time run of its
+     * own, fabric and nodes included, so that each point's counts follow from its seed alone.
+     *
+     * @param fabricName    the fabric's name for the report
+     * @param fabrics       makes a fresh fabric per run; each closed after its run; in virtual time called on
+     *                      the run's first scheduled thread
+     * @param configs       the points, in run order
+     * @param warmupSeconds each warm-up run's length, or 0 for none (host clock only)
+     * @param notes         the report's notes, which get a line on the warm-up
+     * @param each          receives each measured point as its run ends
+     * @param time          the host's clock or virtual time
+     * @return the measured points, in run order
+     * @throws InterruptedException when interrupted while the workers run
+     * @throws IOException          when {@code each} cannot write a point
+     */
+    public static List<LockRun> runAll(String fabricName, Supplier<Fabric> fabrics, List<LockBenchmarkConfig> configs,
+                                       double warmupSeconds, List<String> notes, RunSink each, SimTime time)
+            throws InterruptedException, IOException {
+        if (time.isVirtual()) {
+            if (warmupSeconds > 0) {
+                notes.add("no warm-up: virtual-time figures do not depend on the host's JIT");
+            }
+        } else if (warmupSeconds > 0) {
             for (LockBenchmarkConfig w : LockBenchmarkConfig.warmUps(configs, Duration.ofNanos(Math.round(warmupSeconds * 1e9)))) {
                 run(fabricName, fabrics, w);
             }
@@ -54,7 +82,7 @@ public final class LockRunner {
         }
         List<LockRun> runs = new ArrayList<>();
         for (LockBenchmarkConfig config : configs) {
-            LockRun run = run(fabricName, fabrics, config);
+            LockRun run = run(fabricName, fabrics, config, time);
             runs.add(run);
             each.accept(run);
         }
@@ -75,18 +103,33 @@ public final class LockRunner {
      */
     public static LockRun run(String fabricName, Supplier<Fabric> fabrics, LockBenchmarkConfig config)
             throws InterruptedException {
+        return run(fabricName, fabrics, config, SimTime.HOST);
+    }
+
+    /**
+     * @param fabricName the fabric's name for the report
+     * @param fabrics    makes a fresh fabric; closed after the run; in virtual time called on the run's first
+     *                   scheduled thread
+     * @param config     what to run
+     * @param time       the host's clock or virtual time: the run's duration, seconds and latencies are on it
+     * @return the measured point
+     * @throws InterruptedException when interrupted while the workers run
+     */
+    public static LockRun run(String fabricName, Supplier<Fabric> fabrics, LockBenchmarkConfig config, SimTime time)
+            throws InterruptedException {
         int workers = config.nodes() * config.threadsPerNode();
         Histogram[] histograms = new Histogram[workers];
         for (int w = 0; w < workers; w++) {
             histograms[w] = LatencyHistograms.create();
         }
-        LockBenchmarkResult result;
-        try (Fabric fabric = fabrics.get()) {
-            result = LockBenchmark.run(fabric, config, w -> {
-                Histogram h = histograms[w];
-                return nanos -> LatencyHistograms.record(h, nanos);
-            });
-        }
+        LockBenchmarkResult result = time.call(() -> {
+            try (Fabric fabric = fabrics.get()) {
+                return LockBenchmark.run(fabric, config, w -> {
+                    Histogram h = histograms[w];
+                    return nanos -> LatencyHistograms.record(h, nanos);
+                });
+            }
+        });
         Histogram merged = LatencyHistograms.create();
         for (Histogram h : histograms) {
             merged.add(h);

@@ -10,6 +10,7 @@ import io.remus.verbs.DeviceInfo;
 
 import java.util.List;
 import java.util.function.Supplier;
+import java.util.function.UnaryOperator;
 
 /**
  * The fabric of a run with every node in this process: the simulator, or verbs on a named RDMA device,
@@ -54,6 +55,24 @@ public final class InProcessFabric {
      */
     public static Supplier<Fabric> fresh(FabricChoice choice, String device, long simLatencyNanos, SimCostModel cost,
                                          List<String> notes) {
+        return fresh(choice, device, simLatencyNanos, cost, UnaryOperator.identity(), notes);
+    }
+
+    /**
+     * As {@link #fresh(FabricChoice, String, long, SimCostModel, List)}, the simulator's options adjusted by
+     * {@code simSetup} (e.g. simulated addresses for a virtual-time run).
+     *
+     * @param choice          the fabric and why
+     * @param device          the RDMA device for verbs, or null for the first one listed
+     * @param simLatencyNanos the simulator's injected execution latency per work request (sim only)
+     * @param cost            the simulator's cost model (sim only)
+     * @param simSetup        adjusts the simulator's options built from the above (sim only)
+     * @param notes           the report's notes
+     * @return a supplier of one fresh fabric per run
+     * @throws BenchFailedException when verbs is asked and the host has no RDMA device
+     */
+    public static Supplier<Fabric> fresh(FabricChoice choice, String device, long simLatencyNanos, SimCostModel cost,
+                                         UnaryOperator<SimOptions> simSetup, List<String> notes) {
         notes.add("fabric " + choice.name() + " (" + choice.reason() + ")");
         if (choice.kind() == FabricKind.SIM && simLatencyNanos > 0) {
             notes.add("sim execution latency injected: " + simLatencyNanos + " ns per work request");
@@ -62,7 +81,7 @@ public final class InProcessFabric {
             notes.add("sim cost model " + cost.describe() + " (times are lower bounds)");
         }
         Supplier<Fabric> fabrics = fresh(choice.kind(), device,
-                SimOptions.defaults().withExecutionLatencyNanos(simLatencyNanos).withCostModel(cost), notes);
+                simSetup.apply(SimOptions.defaults().withExecutionLatencyNanos(simLatencyNanos).withCostModel(cost)), notes);
         notes.add(ClusterJoin.hostLoad());
         return fabrics;
     }

@@ -3,6 +3,7 @@ package io.remus.ds.delegate;
 import io.remus.core.error.BadArgumentException;
 import io.remus.core.error.StaleHandleException;
 import io.remus.core.memory.RemotePtr;
+import io.remus.core.time.ThreadTime;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -135,7 +136,7 @@ public final class PendingApply {
             throw new BadArgumentException("timeout must not be negative, got " + timeout);
         }
         long nanos = timeout.compareTo(Duration.ofDays(365)) > 0 ? Duration.ofDays(365).toNanos() : timeout.toNanos();
-        return System.nanoTime() + nanos;
+        return ThreadTime.nanoTime() + nanos;
     }
 
     long awaitUntil(long deadline, Duration timeout) {
@@ -152,7 +153,7 @@ public final class PendingApply {
                 throw new TrusteeClosedException("trustee " + RemotePtr.toString(client.trustee()) + " closed before it answered op "
                         + opId + " on property " + propertyId + " (client " + client.index() + ", slot " + slot + ")");
             }
-            if (System.nanoTime() - deadline >= 0) {
+            if (ThreadTime.nanoTime() - deadline >= 0) {
                 state = State.ABANDONED;
                 throw new TrusteeTimeoutException("trustee " + RemotePtr.toString(client.trustee()) + " did not answer op " + opId
                         + " on property " + propertyId + " within " + timeout + " (client " + client.index() + ", slot " + slot
@@ -203,9 +204,9 @@ public final class PendingApply {
     /** Spins briefly, then yields the processor, between polls of a response. */
     static int backOff(int spins) {
         if (spins < 64) {
-            Thread.onSpinWait();
+            ThreadTime.onSpinWait("a trustee's response");
         } else {
-            Thread.yield();
+            ThreadTime.yield();
         }
         return spins + 1;
     }

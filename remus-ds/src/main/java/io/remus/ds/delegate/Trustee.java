@@ -8,6 +8,7 @@ import io.remus.core.error.RemoteOperationException;
 import io.remus.core.error.RemoteTimeoutException;
 import io.remus.core.memory.RemotePtr;
 import io.remus.core.memory.SizeClasses;
+import io.remus.core.time.ThreadTime;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -866,15 +867,15 @@ public class Trustee<T> implements AutoCloseable {
         if (duration.isNegative()) {
             throw new BadArgumentException("duration must not be negative, got " + duration);
         }
-        long deadline = System.nanoTime() + duration.toNanos();
+        long deadline = ThreadTime.nanoTime() + duration.toNanos();
         long served = 0;
         do {
             int n = serveOnce();
             served += n;
             if (n == 0) {
-                Thread.yield();
+                ThreadTime.yield();
             }
-        } while (System.nanoTime() - deadline < 0);
+        } while (ThreadTime.nanoTime() - deadline < 0);
         return served;
     }
 

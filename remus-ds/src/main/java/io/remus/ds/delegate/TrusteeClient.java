@@ -6,6 +6,7 @@ import io.remus.core.WriteOrder;
 import io.remus.core.error.BadArgumentException;
 import io.remus.core.error.CorruptedMemoryException;
 import io.remus.core.memory.RemotePtr;
+import io.remus.core.time.ThreadTime;
 
 import java.lang.foreign.MemorySegment;
 import java.time.Duration;
@@ -418,7 +419,7 @@ public final class TrusteeClient implements AutoCloseable {
                 throw new BadArgumentException("all " + slots + " request slots of client " + index + " of trustee "
                         + RemotePtr.toString(trustee) + " are in flight");
             }
-            if (System.nanoTime() - deadline >= 0) {
+            if (ThreadTime.nanoTime() - deadline >= 0) {
                 throw new TrusteeTimeoutException("no request slot of client " + index + " of trustee "
                         + RemotePtr.toString(trustee) + " came free for op " + opId + " on property " + propertyId
                         + " by the deadline: the trustee answers nothing");

@@ -6,6 +6,7 @@ import io.remus.core.error.BadArgumentException;
 import io.remus.core.error.CorruptedMemoryException;
 import io.remus.core.memory.RemotePtr;
 import io.remus.core.memory.SizeClasses;
+import io.remus.core.time.ThreadTime;
 import io.remus.ds.identity.StructureIdentity;
 import io.remus.ds.identity.StructureKind;
 import io.remus.ds.identity.WrongStructureException;
@@ -372,7 +373,7 @@ public final class SharedStateTable extends ObjectHandle {
     }
 
     private long tornDeadline(long deadline, int r) {
-        long now = System.nanoTime();
+        long now = ThreadTime.nanoTime();
         if (deadline == 0) {
             return now + thread.config().operationTimeout().toNanos();
         }
@@ -380,7 +381,7 @@ public final class SharedStateTable extends ObjectHandle {
             throw new CorruptedMemoryException(rowPtr(ptr, r, stride), 0, "row " + r + " of the table at " + RemotePtr.toString(ptr)
                     + " stayed torn for " + thread.config().operationTimeout() + ": its owner's WRITE never finished");
         }
-        Thread.onSpinWait();
+        ThreadTime.onSpinWait("a torn row of a shared-state table");
         return deadline;
     }
 

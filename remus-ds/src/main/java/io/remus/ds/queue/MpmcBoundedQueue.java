@@ -5,6 +5,7 @@ import io.remus.core.error.BadArgumentException;
 import io.remus.core.error.CorruptedMemoryException;
 import io.remus.core.memory.RemotePtr;
 import io.remus.core.memory.SizeClasses;
+import io.remus.core.time.ThreadTime;
 import io.remus.ds.identity.StructureIdentity;
 import io.remus.ds.identity.StructureKind;
 import io.remus.ds.identity.WrongStructureException;
@@ -15,7 +16,6 @@ import java.lang.invoke.VarHandle;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.OptionalLong;
-import java.util.concurrent.locks.LockSupport;
 
 /**
  * A bounded multi-producer multi-consumer FIFO queue of {@code long} words in one node's memory,
@@ -338,15 +338,16 @@ public final class MpmcBoundedQueue extends MpmcQueueHandle {
      * the wait growing to {@link #MAX_BACKOFF_NANOS}; throws at the deadline.
      */
     private long pause(long deadline, long busy, String op, long ticket) {
-        long left = deadline - System.nanoTime();
+        long left = deadline - ThreadTime.nanoTime();
         if (left <= 0) {
             throw new QueueTimeoutException(op + " on queue " + RemotePtr.toString(ptr) + ": ticket " + ticket
                     + "'s slot stayed held by another caller's operation in flight past the deadline");
         }
         if (busy < 4) {
-            Thread.onSpinWait();
+            ThreadTime.onSpinWait("a bounded queue's slot held by a claim in flight");
         } else {
-            LockSupport.parkNanos(Math.min(Math.min(1_000L << Math.min(busy - 4, 10), MAX_BACKOFF_NANOS), left));
+            ThreadTime.parkNanos("a bounded queue's slot held by a claim in flight",
+                    Math.min(Math.min(1_000L << Math.min(busy - 4, 10), MAX_BACKOFF_NANOS), left));
         }
         return busy;
     }

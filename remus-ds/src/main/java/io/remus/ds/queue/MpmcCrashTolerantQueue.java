@@ -5,6 +5,7 @@ import io.remus.core.error.BadArgumentException;
 import io.remus.core.error.CorruptedMemoryException;
 import io.remus.core.memory.RemotePtr;
 import io.remus.core.memory.SizeClasses;
+import io.remus.core.time.ThreadTime;
 import io.remus.ds.identity.StructureIdentity;
 import io.remus.ds.identity.StructureKind;
 import io.remus.ds.identity.WrongStructureException;
@@ -15,7 +16,6 @@ import java.lang.invoke.VarHandle;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.OptionalLong;
-import java.util.concurrent.locks.LockSupport;
 
 /**
  * A bounded multi-producer multi-consumer FIFO queue of {@code long} words in one node's memory, reached by
@@ -323,10 +323,10 @@ public final class MpmcCrashTolerantQueue extends MpmcQueueHandle {
 
     /** Puts {@code index} on the free ring, retrying while it is full until the deadline; then the cell is lost. */
     private void giveBack(int index, long deadline) {
-        long until = Math.max(deadline, System.nanoTime() + GIVE_BACK_FLOOR_NANOS);
+        long until = Math.max(deadline, ThreadTime.nanoTime() + GIVE_BACK_FLOOR_NANOS);
         long busy = 0;
         while (!free.put(index)) {
-            if (System.nanoTime() - until >= 0) {
+            if (ThreadTime.nanoTime() - until >= 0) {
                 lostCells++;
                 return;
             }
@@ -338,10 +338,11 @@ public final class MpmcCrashTolerantQueue extends MpmcQueueHandle {
     /** Spins, then parks, longer with each consecutive busy round, never past the deadline. */
     private static long pause(long deadline, long busy) {
         if (busy < 4) {
-            Thread.onSpinWait();
+            ThreadTime.onSpinWait("a busy ring of a crash-tolerant queue");
         } else {
-            long left = Math.max(deadline - System.nanoTime(), 1_000);
-            LockSupport.parkNanos(Math.min(Math.min(1_000L << Math.min(busy - 4, 10), MAX_BACKOFF_NANOS), left));
+            long left = Math.max(deadline - ThreadTime.nanoTime(), 1_000);
+            ThreadTime.parkNanos("a busy ring of a crash-tolerant queue",
+                    Math.min(Math.min(1_000L << Math.min(busy - 4, 10), MAX_BACKOFF_NANOS), left));
         }
         return busy;
     }
@@ -418,7 +419,7 @@ public final class MpmcCrashTolerantQueue extends MpmcQueueHandle {
                         head = pos;
                         return -1;
                     }
-                    if (s == ((2 * pos) & STATE_MASK) && System.nanoTime() - deadline >= 0) {
+                    if (s == ((2 * pos) & STATE_MASK) && ThreadTime.nanoTime() - deadline >= 0) {
                         // Claimed, unpublished past the patience: publish "no cell" in the claim holder's place.
                         long claimed = word(2 * pos, 0);
                         if (thread.compareAndSwap(at, claimed, word(published, NONE)) == claimed) {

@@ -2,6 +2,7 @@ package io.remus.ds.queue;
 
 import io.remus.core.ComputeThread;
 import io.remus.core.error.BadArgumentException;
+import io.remus.core.time.ThreadTime;
 import io.remus.ds.identity.StructureIdentity;
 import io.remus.ds.identity.StructureKind;
 
@@ -133,7 +134,7 @@ abstract class MpmcQueueHandle implements AutoCloseable {
         if (patience.isNegative()) {
             throw new BadArgumentException("patience must not be negative, got " + patience);
         }
-        long now = System.nanoTime();
+        long now = ThreadTime.nanoTime();
         long nanos = patience.compareTo(Duration.ofDays(365)) > 0 ? Duration.ofDays(365).toNanos() : patience.toNanos();
         return now + nanos;
     }

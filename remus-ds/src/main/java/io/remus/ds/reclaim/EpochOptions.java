@@ -2,6 +2,7 @@ package io.remus.ds.reclaim;
 
 import io.remus.core.config.Timeouts;
 import io.remus.core.error.BadArgumentException;
+import io.remus.core.time.ThreadTime;
 
 import java.time.Duration;
 import java.util.Objects;
@@ -31,7 +32,9 @@ import java.util.function.LongSupplier;
  * @param slots      announcement slots per memory node's table (every thread of the nodes that share the
  *                   table takes one); read only by the reclaimer that creates a table
  * @param clock      the clock leases are measured with, in milliseconds, the same on every node up to
- *                   {@code clockSkew} and never stepped back ({@link System#currentTimeMillis()} by default)
+ *                   {@code clockSkew} and never stepped back ({@link System#currentTimeMillis()} by default; on a
+ *                   thread of the simulator's virtual-time scheduler, its virtual clock: {@link ThreadTime#nanoTime()}
+ *                   in milliseconds)
  */
 public record EpochOptions(Duration lease, Duration clockSkew, long passBytes, long limitBytes, Duration limitWait,
                            int slots, LongSupplier clock) {
@@ -65,11 +68,16 @@ public record EpochOptions(Duration lease, Duration clockSkew, long passBytes, l
      *
      * @return a 1 s lease, 50 ms clock skew, a pass at 64 KiB unreclaimed, no limit ({@link Long#MAX_VALUE};
      *         {@code limitWait} 3 s, for a limit set with {@link #withBytes}), 64 slots per table,
-     *         {@link System#currentTimeMillis()}
+     *         {@link System#currentTimeMillis()} (on a virtual-time scheduled thread, {@link ThreadTime#nanoTime()} in
+     *         milliseconds)
      */
     public static EpochOptions defaults() {
         return new EpochOptions(Duration.ofSeconds(1), Duration.ofMillis(50), 64 << 10, Long.MAX_VALUE, Duration.ofSeconds(3), 64,
-                System::currentTimeMillis);
+                EpochOptions::defaultClockMillis);
+    }
+
+    private static long defaultClockMillis() {
+        return ThreadTime.isScheduled() ? ThreadTime.nanoTime() / 1_000_000 : System.currentTimeMillis();
     }
 
     /**

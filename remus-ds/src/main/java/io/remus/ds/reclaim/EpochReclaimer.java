@@ -9,12 +9,12 @@ import io.remus.core.error.CorruptedControlBlockException;
 import io.remus.core.error.CorruptedMemoryException;
 import io.remus.core.memory.ControlBlock;
 import io.remus.core.memory.RemotePtr;
+import io.remus.core.time.ThreadTime;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.lang.invoke.VarHandle;
 import java.util.Objects;
-import java.util.concurrent.locks.LockSupport;
 
 /**
  * Epoch-based reclamation over RDMA with leases: Fraser's epochs (K. Fraser, "Practical
@@ -252,7 +252,7 @@ public final class EpochReclaimer extends ListReclaimer {
         this.globalWord = RemotePtr.offset(globalTable, EpochTable.GLOBAL);
         long homeTable = table(home, true);
         raiseHint(home - firstMemoryNode, readGlobal());
-        this.token = (((long) self + 1) << 40 ^ System.nanoTime() << 1) | 1;
+        this.token = (((long) self + 1) << 40 ^ ThreadTime.nanoTime() << 1) | 1;
         this.slot = claimSlot(homeTable);
         this.lastAnnouncement = thread.read(announcementWord());
         this.epoch = thread.read(RemotePtr.offset(homeTable, EpochTable.HINT));
@@ -432,14 +432,14 @@ public final class EpochReclaimer extends ListReclaimer {
         if (retired.bytes() < options.limitBytes()) {
             return;
         }
-        long end = System.nanoTime() + options.limitWait().toNanos();
+        long end = ThreadTime.nanoTime() + options.limitWait().toNanos();
         long park = 10_000;
         while (retired.bytes() >= options.limitBytes()) {
-            if (System.nanoTime() - end > 0) {
+            if (ThreadTime.nanoTime() - end > 0) {
                 limitTimeouts++;
                 return;
             }
-            LockSupport.parkNanos(park);
+            ThreadTime.parkNanos("unreclaimed memory below the limit", park);
             park = Math.min(park * 2, 1_000_000);
             pass();
         }

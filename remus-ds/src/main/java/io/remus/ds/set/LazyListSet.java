@@ -11,6 +11,7 @@ import io.remus.core.ComputeThread;
 import io.remus.core.error.BadArgumentException;
 import io.remus.core.error.CorruptedMemoryException;
 import io.remus.core.memory.RemotePtr;
+import io.remus.core.time.ThreadTime;
 import io.remus.ds.identity.StructureIdentity;
 import io.remus.ds.identity.StructureKind;
 import io.remus.ds.identity.WrongStructureException;
@@ -373,7 +374,7 @@ public final class LazyListSet extends ListSetHandle {
         if (insert) {
             nodes.spare();
         }
-        callDeadline = System.nanoTime() + context.options().acquireTimeout().toNanos();
+        callDeadline = ThreadTime.nanoTime() + context.options().acquireTimeout().toNanos();
         return GuardedCall.run(reclaimer, insert ? insertAttempt : removeAttempt, key);
     }
 

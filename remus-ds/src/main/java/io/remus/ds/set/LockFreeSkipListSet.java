@@ -4,6 +4,7 @@ import io.remus.core.ComputeThread;
 import io.remus.core.error.BadArgumentException;
 import io.remus.core.error.CorruptedMemoryException;
 import io.remus.core.memory.RemotePtr;
+import io.remus.core.time.ThreadTime;
 import io.remus.ds.identity.StructureIdentity;
 import io.remus.ds.identity.StructureKind;
 import io.remus.ds.identity.WrongStructureException;
@@ -49,8 +50,9 @@ import static io.remus.ds.set.GuardedCall.TRUE;
  * <p><b>Layout.</b> Every node has {@code maxLevel} {@code next} words, whatever its height, so that one RDMA
  * READ reads a whole node: key, height and every level's successor and mark. A node's height is drawn when
  * it is inserted, geometric with p = 1/2 (height h with probability 2<sup>-h</sup>, capped at
- * {@code maxLevel}), from the handle's own {@link SplittableRandom}. {@code maxLevel} is chosen at
- * {@link #create} ({@link #DEFAULT_MAX_LEVEL}: searches stay logarithmic up to about 2<sup>16</sup> keys) and
+ * {@code maxLevel}), from the handle's own {@link SplittableRandom} (on a thread of the simulator's virtual-time
+ * scheduler, seeded from the thread's name and virtual clock, so that a run's heights follow from its seed).
+ * {@code maxLevel} is chosen at {@link #create} ({@link #DEFAULT_MAX_LEVEL}: searches stay logarithmic up to about 2<sup>16</sup> keys) and
  * kept in the root. Every node lies on the home node chosen at {@link #create}, so that the WRITE of a new
  * node and the compare-and-swap that links it go in one doorbell batch (one round trip).
  *
@@ -190,7 +192,7 @@ public final class LockFreeSkipListSet extends LockFreeSetHandle {
 
     private final int maxLevel;
     private final int nodeBytes;
-    private final SplittableRandom random = new SplittableRandom();
+    private final SplittableRandom random = heightRandom();
     private final long[] preds;
     private final long[] succs;
     /** The keys of {@code succs}, as READ ({@link Long#MAX_VALUE} for the tail). */
@@ -364,6 +366,17 @@ public final class LockFreeSkipListSet extends LockFreeSetHandle {
     @Override
     public boolean contains(long key) {
         return nodes.call(reclaimer, containsAttempt, key, false);
+    }
+
+    /**
+     * An unseeded generator on a host thread; on a virtual-time scheduled thread one seeded from the thread's
+     * name and virtual clock, so that a run of the same seed draws the same heights.
+     */
+    private static SplittableRandom heightRandom() {
+        if (!ThreadTime.isScheduled()) {
+            return new SplittableRandom();
+        }
+        return new SplittableRandom(Thread.currentThread().getName().hashCode() * 0x9E37_79B9_7F4A_7C15L ^ ThreadTime.nanoTime());
     }
 
     private int randomHeight() {

@@ -9,6 +9,7 @@ import io.remus.bench.lock.LockBenchmarkConfig;
 import io.remus.bench.lock.LockFlags;
 import io.remus.bench.lock.LockRun;
 import io.remus.bench.lock.LockRunner;
+import io.remus.bench.lock.SimTime;
 import io.remus.bench.perftest.ClusterJoin;
 import io.remus.bench.perftest.InProcessFabric;
 import io.remus.core.RemusCluster;
@@ -44,6 +45,10 @@ import java.util.function.UnaryOperator;
  * joins a cluster with {@link RemusCluster#join}, runs its node's {@code --threads} workers against
  * one lock table shared by all nodes, and node 0 prints one report over every node's counts and
  * latency histograms. The cluster mode is on by the rule of {@link ClusterOptions}.
+ *
+ * <p>{@code --sim-time virtual} (one JVM, the simulator, a {@code --sim-cost} model) runs each point in the
+ * simulator's virtual time ({@link SimTime}): {@code --duration} is virtual time, {@code --seed} also breaks the
+ * scheduler's ties, no warm-up runs, and the report states the clock ({@link LockReport#time()}).
  */
 @Command(name = "lock", mixinStandardHelpOptions = true, sortOptions = false, usageHelpAutoWidth = true,
         description = {"Lock benchmark: ALock vs RDMA spin and MCS locks over a lock table (ALock paper's workload).",
@@ -102,6 +107,9 @@ public final class LockBenchCommand extends ClusterCapableCommand {
     SimCostOption simCostOption;
 
     @Mixin
+    SimTimeOption simTimeOption;
+
+    @Mixin
     JsonOption jsonOption;
 
     @Option(names = "--csv", paramLabel = "FILE", description = "Append one header-less CSV row per run to FILE (columns: see LockCsv, or --csv-columns).")
@@ -143,19 +151,23 @@ public final class LockBenchCommand extends ClusterCapableCommand {
         clusterOptions.refuseJoinArgs(joinArgs);
         List<LockBenchmarkConfig> configs = configs();
         FabricChoice choice = fabricChoice();
+        SimTime time = simTime();
         new OutputFiles().add("--csv", csv).check();
         PrintWriter err = spec.commandLine().getErr();
         choice.announce(err);
-        warnIfOversubscribed(err, Runtime.getRuntime().availableProcessors());
+        if (!time.isVirtual()) {
+            warnIfOversubscribed(err, Runtime.getRuntime().availableProcessors());
+        }
         String fabricName = choice.name();
         List<String> notes = new ArrayList<>();
         Supplier<Fabric> fabrics = InProcessFabric.fresh(choice, deviceOption.device, simLatencyOption.simLatencyNanos,
-                simCostOption.costModel(this::usage), notes);
+                simCostOption.costModel(this::usage), time::simOptions, notes);
         if (localPickOption.list().stream().anyMatch(p -> p < 1) && nodeCountOption.nodes == 1) {
             notes.add("one node: every lock is local whatever --p-local says");
         }
-        List<LockRun> runs = LockRunner.runAll(fabricName, fabrics, configs, warmupOption.seconds(), notes, this::appendCsv);
-        print(new LockReport(fabricName, notes, runs), out);
+        List<LockRun> runs = LockRunner.runAll(fabricName, fabrics, configs, warmupOption.seconds(), notes,
+                this::appendCsv, time);
+        print(new LockReport(fabricName, notes, runs, time.label()), out);
         return 0;
     }
 
@@ -165,6 +177,9 @@ public final class LockBenchCommand extends ClusterCapableCommand {
             throw usage("--sim-latency-ns is for the simulator, in one JVM; not with one process per node");
         }
         refuseSimCost(simCostOption.simCost);
+        if (simTimeOption.isVirtual()) {
+            throw usage("--sim-time virtual runs every node in this process; not with one process per node");
+        }
         ClusterJoin join = clusterOptions.prepare(joinArgs, fabricOption.fabric, deviceOption.device, environment, joinSetup, nodeCountOption.nodes);
         List<LockBenchmarkConfig> configs = configs(join.size());
         new OutputFiles().add("--csv", csv).check();
@@ -204,8 +219,23 @@ public final class LockBenchCommand extends ClusterCapableCommand {
      *         and {@code --sim-cost} for sim
      */
     private FabricChoice fabricChoice() {
+        List<String> simOnly = new ArrayList<>(simLatencyOption.simOnly(simCostOption));
+        simOnly.addAll(simTimeOption.simOnly());
         return FabricOption.choose(spec.commandLine(), fabricOption.fabric, FabricChoice.given("-d", deviceOption.device),
-                simLatencyOption.simOnly(simCostOption), hostFabric);
+                simOnly, hostFabric);
+    }
+
+    /**
+     * @return the runs' clock: the host's, or virtual time under {@code --sim-cost}'s model with {@code --seed}
+     * @throws ParameterException when virtual time is asked without a cost model, or with {@code --csv} (its rows
+     *                            do not say which clock timed them)
+     */
+    private SimTime simTime() {
+        SimTime time = simTimeOption.simTime(simCostOption.costModel(this::usage), seedOption.seed, this::usage);
+        if (time.isVirtual() && csv != null) {
+            throw usage("--sim-time virtual: --csv rows do not say which clock timed them; use --json");
+        }
+        return time;
     }
 
     /**

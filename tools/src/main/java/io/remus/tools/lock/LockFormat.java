@@ -25,6 +25,9 @@ import static io.remus.bench.report.JsonText.str;
  * threads_per_node p_local keys local_budget remote_budget seconds operations local_operations ops_per_sec}
  * and {@code latency} with {@code count min median mean stddev p90 p99 p99_9 p99_99 max}. A speedup has
  * {@code p_local keys vs_spin vs_mcs}: ALock's throughput over that lock's at the point, or null when not run.
+ * A report timed in virtual time ({@link LockReport#time()}) has {@code time} after {@code unit}
+ * ({@code "virtual time, model connectx5, CPU charged as ..., seed 1"}): its seconds, throughputs and latencies are
+ * virtual time, and the default output says so above its table.
  * <p>
  * The CSV rows of {@link LockCsv}.
  */
@@ -73,8 +76,13 @@ public final class LockFormat {
      */
     public static void writeHuman(LockReport report, PrintWriter out) {
         ReportTable.title(out, "lock", report.fabric(), report.notes());
+        if (report.time() != null) {
+            out.println("every figure below is " + report.time());
+        }
         RUN.print(out, "", report.runs());
-        out.println("(latency of one lock+unlock pair in usec; threads per node)");
+        out.println(report.time() == null ? "(latency of one lock+unlock pair in usec; threads per node)"
+                : "(latency of one lock+unlock pair in usec of virtual time, pairs per second of virtual time; "
+                + "threads per node)");
         List<Speedup> speedups = Speedup.of(report).stream().filter(s -> s.spin().isPresent() || s.mcs().isPresent())
                 .toList();
         if (!speedups.isEmpty()) {
@@ -91,7 +99,12 @@ public final class LockFormat {
      * @param out    where the object goes, as one line
      */
     public static void writeJson(LockReport report, PrintWriter out) {
-        out.println(reportObject("lock", report.fabric(), b -> field(b, "unit", str("usec")), report.notes(),
+        out.println(reportObject("lock", report.fabric(), b -> {
+            field(b, "unit", str("usec"));
+            if (report.time() != null) {
+                field(b, "time", str(report.time()));
+            }
+        }, report.notes(),
                 report.runs(), (b, r) -> b.append(RUN.json(r)), b -> b.append(",\"speedups\":[")
                         .append(String.join(",", Speedup.of(report).stream().map(SPEEDUP::json).toList())).append(']')));
         out.flush();

@@ -19,6 +19,7 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
@@ -69,7 +70,7 @@ class LockBenchCommandTest {
     @ValueSource(strings = {"--lock=ticket", "--nodes=0", "--nodes=65", "--threads=0", "--p-local=1.5",
             "--p-local=-0.1", "--p-local=NaN", "--keys=1", "--local-budget=0", "--remote-budget=0", "-D=0", "-D=-1",
             "--sim-latency-ns=-1", "--sim-cost=bogus", "--warmup=-1", "--fabric=ethernet", "--keys=abc", "--bogus",
-            "--cs-ops=-1", "--cs-ops=65"})
+            "--cs-ops=-1", "--cs-ops=65", "--sim-time=bogus", "--sim-time=virtual"})
     void shouldExitWithUsageWhenAFlagIsBad(String flag) {
         RemusRun r = RemusRun.of("bench", "lock", flag);
         assertEquals(2, r.exit(), r.err());
@@ -104,6 +105,51 @@ class LockBenchCommandTest {
         }
         assertEquals(1.0, rows.get(0).pLocal());
         assertEquals(0.5, rows.get(5).pLocal());
+    }
+
+    @Test
+    void shouldRefuseAnUnknownClockNamingTheValue() {
+        RemusRun r = RemusRun.of("bench", "lock", "--sim-time", "bogus", "--fabric", "sim", "-D", "0.1");
+        assertEquals(2, r.exit(), r.err());
+        assertTrue(r.err().contains("--sim-time") && r.err().contains("'bogus'"), r.err());
+        assertFalse(r.err().contains("Unknown option"), r.err());
+    }
+
+    @Test
+    void shouldRefuseVirtualTimeOnVerbsNamingTheValueBeforeTheRun() {
+        RemusRun r = RemusRun.of("bench", "lock", "--sim-time", "virtual", "--sim-cost", "connectx5", "--fabric", "verbs",
+                "-d", "no_such_dev0", "-D", "0.1");
+        assertEquals(2, r.exit(), r.err());
+        assertTrue(r.err().contains("--sim-time virtual") && r.err().contains("verbs"), r.err());
+        assertTrue(r.err().contains("Usage: remus bench lock"), r.err());
+    }
+
+    @Test
+    void shouldRefuseVirtualTimeWithoutACostModelNamingTheModel() {
+        RemusRun r = RemusRun.of("bench", "lock", "--sim-time", "virtual", "--fabric", "sim", "-D", "0.1");
+        assertEquals(2, r.exit(), r.err());
+        assertTrue(r.err().contains("--sim-time virtual") && r.err().contains("model none"), r.err());
+    }
+
+    @Test
+    void shouldRefuseVirtualTimeWithCsvRows(@TempDir Path dir) {
+        RemusRun r = RemusRun.of("bench", "lock", "--sim-time", "virtual", "--sim-cost", "connectx5", "--fabric", "sim",
+                "-D", "0.002", "--csv", dir.resolve("grid.csv").toString());
+        assertEquals(2, r.exit(), r.err());
+        assertTrue(r.err().contains("--csv"), r.err());
+        assertTrue(Files.notExists(dir.resolve("grid.csv")));
+    }
+
+    @Test
+    void shouldSayVirtualTimeAboveTheTableWhenRunInVirtualTime() {
+        RemusRun r = RemusRun.of("bench", "lock", "--sim-time", "virtual", "--sim-cost", "connectx5", "--fabric", "sim",
+                "--nodes", "2", "--threads", "2", "-D", "0.002", "--seed", "5");
+        assertEquals(0, r.exit(), r.err());
+        assertTrue(r.out().contains("every figure below is virtual time, model connectx5, CPU charged as model: "),
+                r.out());
+        assertTrue(r.out().contains(", seed 5"), r.out());
+        assertTrue(r.out().contains("usec of virtual time"), r.out());
+        assertFalse(r.out().contains("warm-up: each lock kind ran"), r.out());
     }
 
     @Test
