@@ -13,6 +13,7 @@ import io.remus.core.config.NodeRange;
 import io.remus.core.error.RemusException;
 import io.remus.core.fabric.Fabric;
 import io.remus.core.fabric.Opcode;
+import io.remus.core.time.ThreadTime;
 import io.remus.ds.delegate.Trust;
 import io.remus.ds.delegate.Trustee;
 import io.remus.ds.delegate.TrusteeClient;
@@ -468,7 +469,7 @@ public final class SharingExperiment {
                     ptr.complete(trustee.ptr());
                     while (phases.serving()) {
                         if (trustee.serveOnce() == 0) {
-                            Thread.yield();
+                            ThreadTime.yield();
                         }
                     }
                     long[] after = ObjectBenchmark.posted(ct);
@@ -547,9 +548,9 @@ public final class SharingExperiment {
                 long locals = 0;
                 while (phases.running()) {
                     int c = picker.next();
-                    long s = System.nanoTime();
+                    long s = ThreadTime.nanoTime();
                     long value = inc.apply(c);
-                    sink.record(System.nanoTime() - s);
+                    sink.record(ThreadTime.nanoTime() - s);
                     mine[c]++;
                     if (value < mine[c]) {
                         throw new CounterMismatchException(way.flagName() + ": counter " + c + " returned " + value
@@ -560,7 +561,7 @@ public final class SharingExperiment {
                         locals++;
                     }
                 }
-                finishedAt[worker] = System.nanoTime();
+                finishedAt[worker] = ThreadTime.nanoTime();
                 done[worker] = count;
                 local[worker] = locals;
                 long[] after = ObjectBenchmark.posted(ct);
