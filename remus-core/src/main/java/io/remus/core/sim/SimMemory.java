@@ -8,6 +8,7 @@ import io.remus.core.memory.SizeClasses;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.lang.invoke.VarHandle;
+import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * How the simulated NIC touches memory: transfers in 8-byte pieces (each aligned piece atomic,
@@ -78,15 +79,29 @@ final class SimMemory {
         }
     }
 
-    static long nicAtomic(Object nicLock, MemorySegment target, long offset, boolean add, long operand, long swap,
+    /**
+     * A NIC atomic: a load then a store under the target NIC's lock (atomic among NIC atomics only). With
+     * {@code yield} the thread yields between them while it holds the lock, so a thread of a virtual-time run
+     * waiting for the lock must not block in the JDK: it takes the lock by checking it in a wait loop instead.
+     */
+    static long nicAtomic(ReentrantLock nicLock, MemorySegment target, long offset, boolean add, long operand, long swap,
                           boolean yield) {
-        synchronized (nicLock) {
+        if (ThreadTime.isScheduled()) {
+            while (!nicLock.tryLock()) {
+                ThreadTime.onSpinWait("the NIC's atomic lock");
+            }
+        } else {
+            nicLock.lock();
+        }
+        try {
             long old = (long) WORD.getVolatile(target, offset);
             if (yield) {
                 ThreadTime.yield();
             }
             WORD.setVolatile(target, offset, add ? old + operand : old == operand ? swap : old);
             return old;
+        } finally {
+            nicLock.unlock();
         }
     }
 

@@ -18,6 +18,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.ReentrantLock;
 
 /** A simulated node: its registrations, its NIC lock for atomics, and its fault switches. */
 final class SimNode implements FabricNode {
@@ -25,13 +26,17 @@ final class SimNode implements FabricNode {
 
     private final SimFabric fabric;
     private final int nodeId;
-    private final Object nicAtomicLock = new Object();
+    private final ReentrantLock nicAtomicLock = new ReentrantLock();
     /** Reservations between two sweeps of idle atomic units, when more than this many words have one. */
     private static final int UNIT_SWEEP_EVERY = 1 << 16;
     /** How long an atomic unit stays in the table after it fell idle; an idle unit is the same as none. */
     private static final long UNIT_SWEEP_AGE_NANOS = 1_000_000_000L;
 
     private final ConcurrentHashMap<Long, Long> atomicUnitFree = new ConcurrentHashMap<>();
+    /** The NIC's request pipeline as responder ({@link SimCostModel#nicRequestPicos()}). */
+    private final SimPipeline nicPipeline = new SimPipeline();
+    /** The NIC's atomic engine across all words ({@link SimCostModel#nicAtomicPicos()}). */
+    private final SimPipeline nicAtomicEngine = new SimPipeline();
     private final AtomicLong reservations = new AtomicLong();
     private final CopyOnWriteArrayList<RemoteRegion> published = new CopyOnWriteArrayList<>();
     private final List<AutoCloseable> owned = new ArrayList<>();
@@ -61,7 +66,7 @@ final class SimNode implements FabricNode {
         return fabric.options();
     }
 
-    Object nicAtomicLock() {
+    ReentrantLock nicAtomicLock() {
         return nicAtomicLock;
     }
 
@@ -82,6 +87,26 @@ final class SimNode implements FabricNode {
             return s + busyNanos;
         });
         return start[0];
+    }
+
+    /**
+     * Reserves this node's NIC, as responder, for a request ready to execute at {@code arrival}: it
+     * executes when the NIC is free and keeps it busy for {@code busyPicos}.
+     *
+     * @return when the request executes, {@code arrival} or later
+     */
+    long reserveNic(long arrival, long busyPicos) {
+        return nicPipeline.reserve(arrival, busyPicos);
+    }
+
+    /**
+     * Reserves this node's NIC atomic engine, shared by the atomics on all words, for an atomic arriving
+     * at {@code arrival}: it starts when the engine is free and keeps it busy for {@code busyPicos}.
+     *
+     * @return when the atomic starts, {@code arrival} or later
+     */
+    long reserveAtomicEngine(long arrival, long busyPicos) {
+        return nicAtomicEngine.reserve(arrival, busyPicos);
     }
 
     boolean answering() {

@@ -131,9 +131,16 @@ final class SimQueuePair implements QueuePair {
     private void charge(int i, long sent) {
         Opcode op = opcode[i];
         long arrival = sent + cost.outboundNanos(op, length[i]);
-        if ((op == Opcode.COMPARE_AND_SWAP || op == Opcode.FETCH_AND_ADD) && cost.atomicUnitNanos() > 0
-                && (remoteAddress[i] & 7) == 0) {
-            arrival = target.reserveAtomicUnit(remoteAddress[i], arrival, cost.atomicUnitNanos());
+        if (cost.nicRequestPicos() > 0) {
+            arrival = target.reserveNic(arrival, cost.nicBusyPicos(length[i]));
+        }
+        if ((op == Opcode.COMPARE_AND_SWAP || op == Opcode.FETCH_AND_ADD) && (remoteAddress[i] & 7) == 0) {
+            if (cost.nicAtomicPicos() > 0) {
+                arrival = target.reserveAtomicEngine(arrival, cost.nicAtomicPicos());
+            }
+            if (cost.atomicUnitNanos() > 0) {
+                arrival = target.reserveAtomicUnit(remoteAddress[i], arrival, cost.atomicUnitNanos());
+            }
         }
         dueNanos[i] = arrival;
         returnNanos[i] = cost.returnNanos(op, length[i]);

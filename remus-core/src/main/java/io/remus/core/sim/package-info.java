@@ -71,7 +71,11 @@
  * Guidelines for High Performance RDMA Systems" (USENIX ATC 2016) and "FaSST" (OSDI 2016) for
  * ConnectX-class NICs (including the serialization of NIC atomics on one address inside the NIC),
  * and by Baran et al., "ALock: Asymmetric Lock Primitive for RDMA Systems" (SPAA 2024), whose
- * premise is that loopback through the NIC costs what a remote access costs. Costs add to
+ * premise is that loopback through the NIC costs what a remote access costs.
+ * {@link io.remus.core.sim.SimCostModel#CONNECTX3} (the ALock paper's CloudLab r320 NIC) and
+ * {@link io.remus.core.sim.SimCostModel#CONNECTX6} are calibrated to published figures, each named in
+ * their Javadoc, and add a NIC message rate (a node's NIC serves one request at a time, its link
+ * shared) and, for ConnectX-3, a NIC-wide atomic rate. Costs add to
  * {@link io.remus.core.sim.SimOptions#executionLatencyNanos()} and
  * {@link io.remus.core.sim.SimOptions#completionDelayNanos()}.
  *

@@ -20,6 +20,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLongArray;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -196,6 +197,88 @@ class SimCostModelTest {
     }
 
     @Test
+    void shouldServeRequestsOneAfterAnotherWhenTheNodesNicHasAMessageRate() {
+        try (SimFabric fabric = new SimFabric()) {
+            SimNode node = (SimNode) fabric.open(0);
+            assertEquals(1_000, node.reserveNic(1_000, 4_651));
+            assertEquals(1_005, node.reserveNic(1_000, 4_651), "behind the first: 4.651 ns rounded up");
+            assertEquals(1_010, node.reserveNic(1_000, 4_651), "9.302 ns after the first, rounded up");
+            assertEquals(1_014, node.reserveNic(1_000, 4_651), "13.953 ns: the picoseconds are kept, not rounded");
+            assertEquals(9_000, node.reserveNic(9_000, 4_651), "the NIC fell idle meanwhile");
+            assertEquals(1_000, node.reserveAtomicEngine(1_000, 370_370), "the atomic engine is its own stage");
+            assertEquals(1_371, node.reserveAtomicEngine(1_000, 370_370), "behind the first atomic, on any word");
+        }
+    }
+
+    @Test
+    void shouldExecuteReadsToOneNodeOneNicTimeApartWhenTheModelHasAMessageRate() {
+        long nicPicos = SimCostModel.MAX_NIC_PICOS;
+        SimCostModel model = new SimCostModel("rate", 0, 0, 0, 0, 0, nicPicos, 0);
+        assertFalse(model.isFree());
+        int reads = 10;
+        try (Pair p = Pair.open(SimOptions.defaults().withCostModel(model), false)) {
+            WorkRequests wrs = new WorkRequests(reads);
+            for (int i = 0; i < reads; i++) {
+                wrs.addRead(i, p.local.address() + 8L * i, 8, p.local.lkey(), p.remote.address() + 8L * i, p.remote.rkey(),
+                        WorkRequests.SIGNALED);
+            }
+            Completions out = new Completions(reads);
+            long start = System.nanoTime();
+            p.qp.post(wrs);
+            int seen = 0;
+            while (seen < reads) {
+                int n = CompletionPolls.pollSome(p.cq, out, WAIT);
+                for (int i = 0; i < n; i++) {
+                    assertEquals(CompletionStatus.SUCCESS, out.status(i));
+                }
+                seen += n;
+            }
+            long took = System.nanoTime() - start;
+            long modelled = (reads - 1) * nicPicos / 1000;
+            assertTrue(took >= modelled, reads + " READs took " + took + " ns, the NIC serves them in " + modelled);
+        }
+    }
+
+    @Test
+    void shouldQueueAtomicsOnManyWordsBehindTheNicsAtomicEngineWhenTheModelHasOne() {
+        long enginePicos = SimCostModel.MAX_NIC_PICOS;
+        SimCostModel model = new SimCostModel("engine", 0, 0, 0, 0, 0, 0, enginePicos);
+        int atomics = 10;
+        try (Pair p = Pair.open(SimOptions.defaults().withCostModel(model), false)) {
+            WorkRequests wrs = new WorkRequests(atomics);
+            for (int i = 0; i < atomics; i++) {
+                wrs.addFetchAndAdd(i, p.local.address() + 8L * i, p.local.lkey(), p.remote.address() + 64L * i,
+                        p.remote.rkey(), 1, WorkRequests.SIGNALED);
+            }
+            Completions out = new Completions(atomics);
+            long start = System.nanoTime();
+            p.qp.post(wrs);
+            int seen = 0;
+            while (seen < atomics) {
+                seen += CompletionPolls.pollSome(p.cq, out, WAIT);
+            }
+            long took = System.nanoTime() - start;
+            long modelled = (atomics - 1) * enginePicos / 1000;
+            assertTrue(took >= modelled, atomics + " atomics on as many words took " + took + " ns, the engine "
+                    + modelled);
+            for (int i = 0; i < atomics; i++) {
+                assertEquals(1L, p.remote.segment().get(ValueLayout.JAVA_LONG, 64L * i), "word " + i);
+            }
+        }
+    }
+
+    @Test
+    void shouldDescribeTheNicRatesWhenTheModelHasThemAndNotOtherwise() {
+        assertEquals("connectx5: READ/WRITE round trip 2000 ns, atomic 2500 ns holding its word's unit 2500 ns, 80 ps/byte",
+                SimCostModel.CONNECTX5.describe());
+        assertEquals("connectx3: READ/WRITE round trip 2000 ns, atomic 2370 ns holding its word's unit 370 ns, 143 ps/byte,"
+                + " NIC 38462 ps/request, NIC atomics 370370 ps each", SimCostModel.CONNECTX3.describe());
+        SimCostModel six = new SimCostModel("six", 1, 2, 3, 4, 5);
+        assertEquals(0, six.nicRequestPicos());
+        assertEquals(0, six.nicAtomicPicos());
+    }
+
+    @Test
     void shouldRefuseACostWhenItIsNegative() {
         BadArgumentException e = assertThrows(BadArgumentException.class,
                 () -> new SimCostModel("bad", -1, 0, 0, 0, 0));
@@ -207,6 +290,12 @@ class SimCostModelTest {
         assertThrows(BadArgumentException.class, () -> new SimCostModel("bad", 0, 0, 0, 0, -5));
         assertThrows(BadArgumentException.class, () -> new SimCostModel("bad", SimCostModel.MAX_NANOS + 1, 0, 0, 0, 0));
         assertThrows(BadArgumentException.class, () -> new SimCostModel(" ", 0, 0, 0, 0, 0));
+        e = assertThrows(BadArgumentException.class, () -> new SimCostModel("bad", 0, 0, 0, 0, 0, -6, 0));
+        assertTrue(e.getMessage().contains("nicRequestPicos") && e.getMessage().contains("-6"), e.getMessage());
+        e = assertThrows(BadArgumentException.class, () -> new SimCostModel("bad", 0, 0, 0, 0, 0, 0, -7));
+        assertTrue(e.getMessage().contains("nicAtomicPicos") && e.getMessage().contains("-7"), e.getMessage());
+        assertThrows(BadArgumentException.class,
+                () -> new SimCostModel("bad", 0, 0, 0, 0, 0, SimCostModel.MAX_NIC_PICOS + 1, 0));
         NullPointerException npe = assertThrows(NullPointerException.class,
                 () -> SimOptions.defaults().withCostModel(null));
         assertEquals("costModel", npe.getMessage());

@@ -198,6 +198,34 @@ class VirtualTimeSchedulerTest {
     }
 
     @Test
+    void shouldRunNicAtomicsThatYieldInsideTheNicWithoutBlockingTheRun() {
+        // No cost model: every atomic is due at once, so one yields inside the NIC while others wait for its lock.
+        SimOptions hostile = SimOptions.defaults().withStraddleOffset(0).withYieldInsideNicAtomics(true);
+        VirtualTimeScheduler.run(VirtualTimeOptions.seed(13).withHostBudget(Duration.ofSeconds(20)), () -> {
+            try (TestCluster c = new TestCluster(SimFabric::new, hostile, 2, b -> { })) {
+                long word = c.block(0, 8);
+                List<Thread> workers = new ArrayList<>();
+                for (int w = 0; w < 4; w++) {
+                    int node = w % 2;
+                    Thread t = ThreadTime.newThread("adder-" + w, () -> {
+                        try (ComputeThread ct = c.node(node).newComputeThread()) {
+                            for (int i = 0; i < 25; i++) {
+                                ct.fetchAndAdd(word, 1);
+                            }
+                        }
+                    });
+                    workers.add(t);
+                    t.start();
+                }
+                for (Thread t : workers) {
+                    assertTrue(ThreadTime.join(t, 10 * SECOND), t.getName() + " ended");
+                }
+                assertEquals(100, c.thread(0).read(word), "NIC atomics stay atomic among themselves");
+            }
+        });
+    }
+
+    @Test
     void shouldWakeAParkedThreadAtItsWakersTime() {
         VirtualTimeScheduler.run(VirtualTimeOptions.seed(9), () -> {
             Thread main = Thread.currentThread();

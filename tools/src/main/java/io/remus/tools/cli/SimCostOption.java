@@ -4,6 +4,7 @@ import io.remus.core.sim.SimCostModel;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 
+import java.util.Iterator;
 import java.util.function.Function;
 
 /**
@@ -12,8 +13,20 @@ import java.util.function.Function;
  * with {@code connectx5} ({@code ExperimentFabricFlags}).
  */
 public final class SimCostOption {
-    @Option(names = "--sim-cost", paramLabel = "MODEL", description = "Sim fabric: cost model of the simulated NIC, none or connectx5 (default: none, no cost, for bench; connectx5 for experiment sharing and kv; see SimCostModel). Its times are lower bounds; compare ratios.")
+    @Option(names = "--sim-cost", paramLabel = "MODEL", completionCandidates = Presets.class, description = "Sim fabric: cost model of the simulated NIC, one of ${COMPLETION-CANDIDATES} (default: none, no cost, for bench; connectx5 for experiment sharing and kv; see SimCostModel). Its times are lower bounds; compare ratios.")
     String simCost;
+
+    /** The names of {@link SimCostModel#PRESETS}, for the option's help and completion. */
+    public static final class Presets implements Iterable<String> {
+        /** Picocli creates it. */
+        public Presets() {
+        }
+
+        @Override
+        public Iterator<String> iterator() {
+            return SimCostModel.PRESETS.stream().map(SimCostModel::name).iterator();
+        }
+    }
 
     /**
      * @param usage the command's usage error for a message

@@ -36,6 +36,14 @@ class SimBenchCommandTest {
     }
 
     @Test
+    void shouldListEveryPresetInTheHelpWhenHelpIsAsked() {
+        RemusRun run = RemusRun.of("bench", "read-lat", "--help");
+        assertEquals(0, run.exit(), run.err());
+        String presets = String.join(", ", SimCostModel.PRESETS.stream().map(SimCostModel::name).toList());
+        assertTrue(run.out().replaceAll("\\s+", " ").contains("one of " + presets), run.out());
+    }
+
+    @Test
     void shouldRunForTheDurationWhenDurationModeIsAsked() {
         RemusRun run = RemusRun.of("bench", "read-lat", "--fabric", "sim", "-D", "1", "--json");
         assertEquals(0, run.exit(), run.err());
