@@ -71,6 +71,9 @@ import java.util.function.Consumer;
  *
  * <p>Its waits: the workers (and trustees) must be ready within {@link #START_BOUND} and stop within
  * {@link #STOP_BOUND} of the run's end; remote operations time out after 10 s. The caller owns the fabric.
+ * Every clock reading, wait, thread start and join goes through {@link ThreadTime}: called on the simulator's
+ * virtual-time scheduler ({@link io.remus.core.sim.VirtualTimeScheduler}) the run's threads, duration, bounds and
+ * latencies are virtual time; on a host thread they are the JDK's.
  */
 public final class SharingExperiment {
     /** How long the workers and trustees may take to open their compute threads and handles. */

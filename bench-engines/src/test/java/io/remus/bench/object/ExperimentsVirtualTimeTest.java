@@ -18,7 +18,7 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * {@link SharingRunner} and {@link KvRunner} in virtual time ({@link SimTime#virtual}) on 2 nodes x 2 workers for
+ * {@link SharingRunner} and {@link KvRunner} in virtual time ({@link SimTime#virtual}) on 2 nodes x 1 worker for
  * 10 ms of virtual time per way: the same seed gives the same counts per way, another seed other counts.
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
@@ -34,7 +34,7 @@ class ExperimentsVirtualTimeTest {
     /** {@return per way in order: increments, local picks, virtual nanoseconds, RDMA operations, round trips} */
     private static List<String> sharingCounts(long seed) throws Exception {
         SimTime time = SimTime.virtual(SimCostModel.CONNECTX5, seed);
-        SharingConfig config = new SharingConfig(SHARING_WAYS, 2, 2, 4, 0.99, Double.NaN, VIRTUAL_DURATION,
+        SharingConfig config = new SharingConfig(SHARING_WAYS, 2, 1, 4, 0.99, Double.NaN, VIRTUAL_DURATION,
                 16L << 20, seed);
         List<SharingRun> runs = SharingRunner.run(() -> fabric(time), config, time);
         assertEquals(SHARING_WAYS.size(), runs.size());
@@ -53,7 +53,7 @@ class ExperimentsVirtualTimeTest {
     /** {@return per workload and way in order: reads, updates, virtual nanoseconds, round trips} */
     private static List<String> kvCounts(long seed) throws Exception {
         SimTime time = SimTime.virtual(SimCostModel.CONNECTX5, seed);
-        KvConfig config = new KvConfig(List.of(KvWay.values()), List.of(Ycsb.A), 2, 2, 16, 0.99, Double.NaN,
+        KvConfig config = new KvConfig(List.of(KvWay.values()), List.of(Ycsb.A), 2, 1, 16, 0.99, Double.NaN,
                 VIRTUAL_DURATION, 16L << 20, seed, 8);
         List<KvRun> runs = KvRunner.run(() -> fabric(time), config, time);
         assertEquals(KvWay.values().length, runs.size());
