@@ -11,6 +11,7 @@ import io.remus.core.error.BadArgumentException;
 import io.remus.core.error.RemoteTimeoutException;
 import io.remus.core.error.RemusException;
 import io.remus.core.memory.RemotePtr;
+import io.remus.core.time.ThreadTime;
 
 import java.lang.foreign.MemorySegment;
 import java.time.Duration;
@@ -19,7 +20,6 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
 import java.util.function.Function;
 
 /**
@@ -169,7 +169,7 @@ public final class ClusterRounds {
         ComputeThread main = cluster.computeThread();
         int self = cluster.nodeId();
         Root root = new Root(main);
-        long deadline = System.nanoTime() + peerTimeout.toNanos();
+        long deadline = ThreadTime.nanoTime() + peerTimeout.toNanos();
         long pause = FIRST_POLL_NANOS;
         long directory;
         while (true) {
@@ -177,7 +177,7 @@ public final class ClusterRounds {
             if (!RemotePtr.isNull(directory) && main.read(directory) == serial) {
                 break;
             }
-            if (System.nanoTime() - deadline > 0) {
+            if (ThreadTime.nanoTime() - deadline > 0) {
                 throw new RemoteTimeoutException("node " + self + ": node 0 did not publish the " + published + " of run "
                         + serial + " within " + peerTimeout);
             }
@@ -199,7 +199,7 @@ public final class ClusterRounds {
 
     /** Parks for {@code nanos} and returns the next pause: twice as long, at most 10 ms. */
     private static long pause(long nanos) {
-        LockSupport.parkNanos(nanos);
+        ThreadTime.parkNanos(null, nanos);
         return Math.min(LONGEST_POLL_NANOS, 2 * nanos);
     }
 
@@ -239,7 +239,7 @@ public final class ClusterRounds {
             int n = cluster.size();
             main.compareAndSwap(startSlot(cluster.nodeId()), 0, READY);
             Duration bound = peerTimeout.plus(startBound);
-            long deadline = System.nanoTime() + bound.toNanos();
+            long deadline = ThreadTime.nanoTime() + bound.toNanos();
             List<Integer> waiting = everyNode(n);
             long pause = FIRST_POLL_NANOS;
             while (true) {
@@ -257,7 +257,7 @@ public final class ClusterRounds {
                 if (waiting.isEmpty()) {
                     return;
                 }
-                if (System.nanoTime() - deadline > 0) {
+                if (ThreadTime.nanoTime() - deadline > 0) {
                     throw new RemoteTimeoutException("node " + cluster.nodeId() + ": node(s) " + waiting + " of " + n
                             + " did not get their " + benchmark + " workers ready for run " + number + " within " + bound);
                 }
@@ -299,7 +299,7 @@ public final class ClusterRounds {
         public List<byte[]> collect(Duration bound) {
             ComputeThread main = cluster.computeThread();
             int n = cluster.size();
-            long deadline = System.nanoTime() + bound.toNanos();
+            long deadline = ThreadTime.nanoTime() + bound.toNanos();
             long[] blobs = new long[n];
             List<Integer> waiting = everyNode(n);
             long pause = FIRST_POLL_NANOS;
@@ -312,7 +312,7 @@ public final class ClusterRounds {
                     }
                 }
                 if (!waiting.isEmpty()) {
-                    if (System.nanoTime() - deadline > 0) {
+                    if (ThreadTime.nanoTime() - deadline > 0) {
                         throw new RemoteTimeoutException("node 0: node(s) " + waiting + " of " + n + " sent no result of run "
                                 + number + " within " + bound);
                     }

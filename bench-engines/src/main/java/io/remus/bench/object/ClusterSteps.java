@@ -7,6 +7,7 @@ import io.remus.core.RemoteBlob;
 import io.remus.core.error.RemoteTimeoutException;
 import io.remus.core.error.RemusException;
 import io.remus.core.memory.RemotePtr;
+import io.remus.core.time.ThreadTime;
 
 import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
@@ -16,7 +17,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
 import java.util.function.BiFunction;
 import java.util.function.Function;
 import java.util.function.ObjIntConsumer;
@@ -222,17 +222,17 @@ final class ClusterSteps implements SharingExperiment.Steps {
 
     @Override
     public long remoteTrustee(ComputeThread ct, int node) {
-        long deadline = System.nanoTime() + bound.toNanos();
+        long deadline = ThreadTime.nanoTime() + bound.toNanos();
         long pause = TimeUnit.MICROSECONDS.toNanos(500);
         while (true) {
             long ptr = ct.read(slot(node));
             if (ptr != 0) {
                 return ptr;
             }
-            if (System.nanoTime() - deadline > 0) {
+            if (ThreadTime.nanoTime() - deadline > 0) {
                 throw new RemoteTimeoutException("the trustee of node " + node + " did not start within " + bound);
             }
-            LockSupport.parkNanos(pause);
+            ThreadTime.parkNanos(this, pause);
             pause = Math.min(TimeUnit.MILLISECONDS.toNanos(10), 2 * pause);
         }
     }

@@ -17,6 +17,7 @@ import io.remus.core.error.RemusException;
 import io.remus.core.fabric.Fabric;
 import io.remus.core.fabric.Opcode;
 import io.remus.core.memory.RemotePtr;
+import io.remus.core.time.ThreadTime;
 import io.remus.ds.delegate.Trust;
 import io.remus.ds.delegate.Trustee;
 import io.remus.ds.delegate.TrusteeClient;
@@ -95,6 +96,9 @@ import java.util.function.UnaryOperator;
  *
  * <p>Its waits: the workers (and trustees) must be ready within {@link #START_BOUND} and stop within
  * {@link #STOP_BOUND} of the run's end; remote operations time out after 10 s. The caller owns the fabric.
+ * Every clock reading, wait, thread start and join goes through {@link ThreadTime}: called on the simulator's
+ * virtual-time scheduler ({@link io.remus.core.sim.VirtualTimeScheduler}) the run's threads, duration, bounds and
+ * latencies are virtual time; on a host thread they are the JDK's.
  */
 public final class KvExperiment {
     /** How long the workers and trustees may take to open their compute threads and handles. */
@@ -576,7 +580,7 @@ public final class KvExperiment {
                     ptr.complete(trustee.ptr());
                     while (phases.serving()) {
                         if (trustee.serveOnce() == 0) {
-                            Thread.yield();
+                            ThreadTime.yield();
                         }
                     }
                     long[] after = ObjectBenchmark.posted(ct);
@@ -752,18 +756,18 @@ public final class KvExperiment {
                         long v = value(key, worker + 1, sequence);
                         long t = ct.roundTrips();
                         long m = store.memoryRoundTrips();
-                        long s = System.nanoTime();
+                        long s = ThreadTime.nanoTime();
                         store.update(key, v);
-                        updateSink.record(System.nanoTime() - s);
+                        updateSink.record(ThreadTime.nanoTime() - s);
                         uTrips += ct.roundTrips() - t;
                         mTrips += store.memoryRoundTrips() - m;
                         mine[key] = sequence;
                         u0++;
                     } else {
                         long t = ct.roundTrips();
-                        long s = System.nanoTime();
+                        long s = ThreadTime.nanoTime();
                         long v = store.read(key);
-                        readSink.record(System.nanoTime() - s);
+                        readSink.record(ThreadTime.nanoTime() - s);
                         rTrips += ct.roundTrips() - t;
                         checkRead(what, worker, key, v, mine, issued);
                         r0++;
@@ -772,7 +776,7 @@ public final class KvExperiment {
                         locals++;
                     }
                 }
-                finishedAt[worker] = System.nanoTime();
+                finishedAt[worker] = ThreadTime.nanoTime();
                 reads[worker] = r0;
                 updates[worker] = u0;
                 readTrips[worker] = rTrips;

@@ -1,5 +1,6 @@
 package io.remus.bench.object;
 
+import io.remus.bench.lock.SimTime;
 import io.remus.bench.stats.LatencyHistograms;
 import io.remus.bench.stats.LatencySummary;
 import io.remus.bench.structure.Ycsb;
@@ -31,6 +32,18 @@ public final class KvRunner {
      * @throws InterruptedException when interrupted while the workers run
      */
     public static List<KvRun> run(Supplier<Fabric> fabrics, KvConfig config) throws InterruptedException {
+        return run(fabrics, config, SimTime.HOST);
+    }
+
+    /**
+     * @param fabrics makes a fresh fabric; closed after the run; in virtual time called on the run's first scheduled
+     *                thread
+     * @param config  what to run
+     * @param time    the host's clock or virtual time ({@link SimTime#call}): every workload and way is timed on it
+     * @return one run per workload and way, workload-major, in the configured orders
+     * @throws InterruptedException when interrupted while the workers run
+     */
+    public static List<KvRun> run(Supplier<Fabric> fabrics, KvConfig config, SimTime time) throws InterruptedException {
         int workers = config.workers();
         Histogram[][][][] h = new Histogram[KvWay.values().length][Ycsb.values().length][2][workers];
         for (KvWay way : config.ways()) {
@@ -42,13 +55,14 @@ public final class KvRunner {
                 }
             }
         }
-        List<KvResult> results;
-        try (Fabric fabric = fabrics.get()) {
-            results = KvExperiment.run(fabric, config, (way, workload, worker, update) -> {
-                Histogram mine = h[way.ordinal()][workload.ordinal()][update ? 1 : 0][worker];
-                return nanos -> LatencyHistograms.record(mine, nanos);
-            });
-        }
+        List<KvResult> results = time.call(() -> {
+            try (Fabric fabric = fabrics.get()) {
+                return KvExperiment.run(fabric, config, (way, workload, worker, update) -> {
+                    Histogram mine = h[way.ordinal()][workload.ordinal()][update ? 1 : 0][worker];
+                    return nanos -> LatencyHistograms.record(mine, nanos);
+                });
+            }
+        });
         List<KvRun> runs = new ArrayList<>();
         for (KvResult r : results) {
             Histogram[][] byType = h[r.way().ordinal()][r.workload().ordinal()];

@@ -13,6 +13,7 @@ import io.remus.core.config.NodeRange;
 import io.remus.core.error.RemusException;
 import io.remus.core.fabric.Fabric;
 import io.remus.core.fabric.Opcode;
+import io.remus.core.time.ThreadTime;
 import io.remus.ds.delegate.Trust;
 import io.remus.ds.delegate.Trustee;
 import io.remus.ds.delegate.TrusteeClient;
@@ -70,6 +71,9 @@ import java.util.function.Consumer;
  *
  * <p>Its waits: the workers (and trustees) must be ready within {@link #START_BOUND} and stop within
  * {@link #STOP_BOUND} of the run's end; remote operations time out after 10 s. The caller owns the fabric.
+ * Every clock reading, wait, thread start and join goes through {@link ThreadTime}: called on the simulator's
+ * virtual-time scheduler ({@link io.remus.core.sim.VirtualTimeScheduler}) the run's threads, duration, bounds and
+ * latencies are virtual time; on a host thread they are the JDK's.
  */
 public final class SharingExperiment {
     /** How long the workers and trustees may take to open their compute threads and handles. */
@@ -468,7 +472,7 @@ public final class SharingExperiment {
                     ptr.complete(trustee.ptr());
                     while (phases.serving()) {
                         if (trustee.serveOnce() == 0) {
-                            Thread.yield();
+                            ThreadTime.yield();
                         }
                     }
                     long[] after = ObjectBenchmark.posted(ct);
@@ -547,9 +551,9 @@ public final class SharingExperiment {
                 long locals = 0;
                 while (phases.running()) {
                     int c = picker.next();
-                    long s = System.nanoTime();
+                    long s = ThreadTime.nanoTime();
                     long value = inc.apply(c);
-                    sink.record(System.nanoTime() - s);
+                    sink.record(ThreadTime.nanoTime() - s);
                     mine[c]++;
                     if (value < mine[c]) {
                         throw new CounterMismatchException(way.flagName() + ": counter " + c + " returned " + value
@@ -560,7 +564,7 @@ public final class SharingExperiment {
                         locals++;
                     }
                 }
-                finishedAt[worker] = System.nanoTime();
+                finishedAt[worker] = ThreadTime.nanoTime();
                 done[worker] = count;
                 local[worker] = locals;
                 long[] after = ObjectBenchmark.posted(ct);

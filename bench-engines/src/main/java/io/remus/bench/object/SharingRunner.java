@@ -1,5 +1,6 @@
 package io.remus.bench.object;
 
+import io.remus.bench.lock.SimTime;
 import io.remus.bench.stats.LatencyHistograms;
 import io.remus.bench.stats.LatencySummary;
 import io.remus.core.error.RemusException;
@@ -30,6 +31,19 @@ public final class SharingRunner {
      * @throws InterruptedException when interrupted while the workers run
      */
     public static List<SharingRun> run(Supplier<Fabric> fabrics, SharingConfig config) throws InterruptedException {
+        return run(fabrics, config, SimTime.HOST);
+    }
+
+    /**
+     * @param fabrics makes a fresh fabric; closed after the run; in virtual time called on the run's first scheduled
+     *                thread
+     * @param config  what to run
+     * @param time    the host's clock or virtual time ({@link SimTime#call}): every way of the run is timed on it
+     * @return one run per way, in the configured order
+     * @throws InterruptedException when interrupted while the workers run
+     */
+    public static List<SharingRun> run(Supplier<Fabric> fabrics, SharingConfig config, SimTime time)
+            throws InterruptedException {
         int ways = SharingWay.values().length;
         Histogram[][] histograms = new Histogram[ways][config.workers()];
         for (SharingWay way : config.ways()) {
@@ -37,13 +51,14 @@ public final class SharingRunner {
                 histograms[way.ordinal()][w] = LatencyHistograms.create();
             }
         }
-        List<SharingResult> results;
-        try (Fabric fabric = fabrics.get()) {
-            results = SharingExperiment.run(fabric, config, (way, worker) -> {
-                Histogram h = histograms[way.ordinal()][worker];
-                return nanos -> LatencyHistograms.record(h, nanos);
-            });
-        }
+        List<SharingResult> results = time.call(() -> {
+            try (Fabric fabric = fabrics.get()) {
+                return SharingExperiment.run(fabric, config, (way, worker) -> {
+                    Histogram h = histograms[way.ordinal()][worker];
+                    return nanos -> LatencyHistograms.record(h, nanos);
+                });
+            }
+        });
         List<SharingRun> runs = new ArrayList<>();
         for (SharingResult r : results) {
             Histogram merged = LatencyHistograms.create();
@@ -102,9 +117,24 @@ public final class SharingRunner {
      * @throws InterruptedException when interrupted while the workers run
      */
     public static List<SharingRun> run(Supplier<Fabric> fabrics, List<SharingConfig> configs) throws InterruptedException {
+        return run(fabrics, configs, SimTime.HOST);
+    }
+
+    /**
+     * {@link #run(Supplier, SharingConfig, SimTime)} for each configuration in turn (one per thread count), each in a
+     * virtual-time run of its own when {@code time} is virtual.
+     *
+     * @param fabrics makes a fresh fabric for each run; closed after it
+     * @param configs what to run, in order
+     * @param time    the host's clock or virtual time
+     * @return every configuration's runs, in order
+     * @throws InterruptedException when interrupted while the workers run
+     */
+    public static List<SharingRun> run(Supplier<Fabric> fabrics, List<SharingConfig> configs, SimTime time)
+            throws InterruptedException {
         List<SharingRun> runs = new ArrayList<>();
         for (SharingConfig c : configs) {
-            runs.addAll(run(fabrics, c));
+            runs.addAll(run(fabrics, c, time));
         }
         return runs;
     }

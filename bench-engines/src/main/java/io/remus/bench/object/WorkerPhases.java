@@ -4,18 +4,17 @@ import io.remus.bench.engines.BenchWorkers;
 import io.remus.core.ComputeThread;
 import io.remus.core.error.RemoteTimeoutException;
 import io.remus.core.error.RemusException;
+import io.remus.core.time.ThreadTime;
 
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.BrokenBarrierException;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.CyclicBarrier;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
@@ -25,13 +24,26 @@ import java.util.concurrent.atomic.AtomicReference;
  * {@link #running()} for the duration; they stop; after the steps say every node's workers stopped
  * ({@link SharingExperiment.Steps#workersStopped}) the trustees, which serve while {@link #serving()}, stop too. The
  * first throwable of any thread stops the run and is reported.
+ *
+ * <p>Every clock reading, wait, thread start and join goes through {@link ThreadTime}: on host threads these are
+ * the JDK's, and phases run on the simulator's virtual-time scheduler
+ * ({@link io.remus.core.sim.VirtualTimeScheduler}) run their threads there, the duration and the bounds then
+ * being virtual time. The gates are flags checked between parks of at most {@link #GATE_CHECK_NANOS}, which a
+ * wake-up ends early; no thread blocks in the JDK.
  */
 final class WorkerPhases {
     private final String what;
     private final Duration startBound;
     private final Duration stopBound;
-    private final CountDownLatch ready;
-    private final CyclicBarrier start;
+    /** The longest park of a thread waiting at a gate between two checks. */
+    private static final long GATE_CHECK_NANOS = 1_000_000;
+    /** The longest park of the thread timing the run between two checks for a failure. */
+    private static final long SLEEP_CHECK_NANOS = 10_000_000;
+
+    private final int localWorkers;
+    private final Thread starter;
+    private final AtomicInteger ready = new AtomicInteger();
+    private final AtomicBoolean go = new AtomicBoolean();
     private final AtomicBoolean stop = new AtomicBoolean();
     private final AtomicBoolean trusteesStop = new AtomicBoolean();
     private final AtomicReference<Throwable> failure = new AtomicReference<>();
@@ -50,14 +62,15 @@ final class WorkerPhases {
      * @param what         the experiment, for messages, e.g. {@code "sharing experiment"}
      * @param localWorkers the workers this process starts
      * @param startBound   how long the workers may take to arrive
-     * @param stopBound    how long the threads may take to stop once told to
+     * @param stopBound    how long the threads may take to stop once told to; the calling thread is the one that
+     *                     calls {@link #run}
      */
     WorkerPhases(String what, int localWorkers, Duration startBound, Duration stopBound) {
         this.what = what;
         this.startBound = startBound;
         this.stopBound = stopBound;
-        this.ready = new CountDownLatch(localWorkers);
-        this.start = new CyclicBarrier(localWorkers + 1);
+        this.localWorkers = localWorkers;
+        this.starter = Thread.currentThread();
     }
 
     /** Starts a worker's thread. */
@@ -101,13 +114,18 @@ final class WorkerPhases {
     }
 
     private long localTrustee(int node) {
+        CompletableFuture<Long> ptr = trusteePtrs.get(node - firstTrustee);
+        long deadline = ThreadTime.nanoTime() + startBound.toNanos();
+        while (!ptr.isDone()) {
+            if (ThreadTime.nanoTime() - deadline > 0) {
+                throw new RemusException("the trustee of node " + node + " did not start within " + startBound);
+            }
+            ThreadTime.parkNanos(ptr, GATE_CHECK_NANOS);
+        }
         try {
-            return trusteePtrs.get(node - firstTrustee).get(startBound.toNanos(), TimeUnit.NANOSECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new RemusException("interrupted while waiting for the trustee of node " + node, e);
-        } catch (ExecutionException | TimeoutException e) {
-            throw new RemusException("the trustee of node " + node + " did not start within " + startBound, e);
+            return ptr.join();
+        } catch (CompletionException e) {
+            throw new RemusException("the trustee of node " + node + " did not start within " + startBound, e.getCause());
         }
     }
 
@@ -118,8 +136,18 @@ final class WorkerPhases {
      * @throws BrokenBarrierException when the run stopped before it started
      */
     void arrive() throws InterruptedException, BrokenBarrierException, TimeoutException {
-        ready.countDown();
-        start.await(startBound.toNanos(), TimeUnit.NANOSECONDS);
+        ready.incrementAndGet();
+        ThreadTime.unpark(starter);
+        long deadline = ThreadTime.nanoTime() + startBound.toNanos();
+        while (!go.get()) {
+            if (stop.get()) {
+                throw new BrokenBarrierException();
+            }
+            if (ThreadTime.nanoTime() - deadline > 0) {
+                throw new TimeoutException("the run did not start within " + startBound);
+            }
+            ThreadTime.parkNanos(go, GATE_CHECK_NANOS);
+        }
     }
 
     /** {@return whether a worker should go on} */
@@ -141,7 +169,6 @@ final class WorkerPhases {
     void abandon() {
         stop.set(true);
         trusteesStop.set(true);
-        start.reset();
     }
 
     /**
@@ -150,18 +177,19 @@ final class WorkerPhases {
      * @param duration          how long the workers run
      * @param steps             the steps across processes
      * @param trusteesWaitForAll whether the trustees serve until {@link SharingExperiment.Steps#workersStopped} returns
-     * @return when the workers were released, as {@link System#nanoTime()}
+     * @return when the workers were released, as {@link ThreadTime#nanoTime()}
      * @throws RemusException naming the first failure, or the steps' own exception when a step across processes failed
      */
     long run(Duration duration, SharingExperiment.Steps steps, boolean trusteesWaitForAll) throws InterruptedException {
         long begin;
         RuntimeException acrossNodes = null;
         try {
-            long readyBy = System.nanoTime() + startBound.toNanos();
-            while (!ready.await(10, TimeUnit.MILLISECONDS)) {
-                if (failure.get() != null || System.nanoTime() - readyBy > 0) {
+            long readyBy = ThreadTime.nanoTime() + startBound.toNanos();
+            while (ready.get() < localWorkers) {
+                if (failure.get() != null || ThreadTime.nanoTime() - readyBy > 0) {
                     throw new RemoteTimeoutException("not ready within " + startBound);
                 }
+                ThreadTime.parkNanos(ready, GATE_CHECK_NANOS);
             }
             try {
                 steps.ready();
@@ -169,12 +197,14 @@ final class WorkerPhases {
                 acrossNodes = e;
                 throw e;
             }
-            begin = System.nanoTime();
-            start.await(startBound.toNanos(), TimeUnit.NANOSECONDS);
-        } catch (RuntimeException | BrokenBarrierException | TimeoutException e) {
+            begin = ThreadTime.nanoTime();
+            go.set(true);
+            for (Thread t : workers) {
+                ThreadTime.unpark(t);
+            }
+        } catch (RuntimeException e) {
             stop.set(true);
             trusteesStop.set(true);
-            start.reset();
             List<Thread> all = new ArrayList<>(workers);
             all.addAll(trustees);
             if (acrossNodes != null) {
@@ -187,8 +217,8 @@ final class WorkerPhases {
                     failure.get() != null ? failure.get() : e);
         }
         long end = begin + duration.toNanos();
-        while (failure.get() == null && end - System.nanoTime() > 0) {
-            Thread.sleep(Math.max(1, Math.min(10, TimeUnit.NANOSECONDS.toMillis(end - System.nanoTime()))));
+        for (long left = end - ThreadTime.nanoTime(); failure.get() == null && left > 0; left = end - ThreadTime.nanoTime()) {
+            ThreadTime.parkNanos(stop, Math.min(SLEEP_CHECK_NANOS, left));
         }
         stop.set(true);
         try {
@@ -204,15 +234,14 @@ final class WorkerPhases {
     }
 
     private Thread thread(Runnable body, String name) {
-        Thread t = new Thread(() -> {
+        Thread t = ThreadTime.newThread(name, () -> {
             try {
                 body.run();
             } catch (Throwable e) {
                 failure.compareAndSet(null, e);
                 stop.set(true);
-                start.reset();
             }
-        }, name);
+        });
         t.setDaemon(true);
         t.start();
         return t;

@@ -8,6 +8,7 @@ import io.remus.core.sim.SimOptions;
 import java.util.List;
 import java.util.Locale;
 import java.util.function.Supplier;
+import java.util.function.UnaryOperator;
 
 /**
  * The fabric of {@code experiment sharing} and {@code experiment kv}: the simulator (the default, with a cost model,
@@ -73,10 +74,23 @@ public final class ExperimentFabric {
      * @throws BenchFailedException on verbs without {@code -d} when the host has no RDMA device
      */
     public Supplier<Fabric> fabrics(List<String> notes) {
+        return fabrics(notes, UnaryOperator.identity());
+    }
+
+    /**
+     * As {@link #fabrics(List)}, the simulator's options adjusted by {@code simSetup} (e.g. simulated addresses for a
+     * virtual-time run).
+     *
+     * @param notes    the report's notes, which get one line on the fabric
+     * @param simSetup adjusts the simulator's options (sim only)
+     * @return a supplier of one fresh fabric per run
+     * @throws BenchFailedException on verbs without {@code -d} when the host has no RDMA device
+     */
+    public Supplier<Fabric> fabrics(List<String> notes, UnaryOperator<SimOptions> simSetup) {
         if (kind == FabricKind.SIM) {
             notes.add("fabric sim, cost model " + cost.describe()
                     + (cost.isFree() ? " (no cost: the Java data path only)" : "; times are lower bounds, compare ratios"));
-            return InProcessFabric.fresh(kind, null, SimOptions.defaults().withCostModel(cost), notes);
+            return InProcessFabric.fresh(kind, null, simSetup.apply(SimOptions.defaults().withCostModel(cost)), notes);
         }
         openedDevice = device != null ? device : InProcessFabric.firstDevice();
         return InProcessFabric.fresh(kind, openedDevice, SimOptions.defaults(), notes);
@@ -85,6 +99,11 @@ public final class ExperimentFabric {
     /** @return for titles: {@code sim (MODEL)} or {@code verbs (DEVICE)} (after {@link #fabrics}) */
     public String title() {
         return kind == FabricKind.SIM ? "sim (" + cost.name() + ")" : "verbs (" + openedDevice + ")";
+    }
+
+    /** @return the simulator's cost model, null on verbs */
+    public SimCostModel costModel() {
+        return cost;
     }
 
     /** @return the cost model's name on sim, null on verbs (for JSON) */

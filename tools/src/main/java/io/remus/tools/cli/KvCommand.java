@@ -1,5 +1,6 @@
 package io.remus.tools.cli;
 
+import io.remus.bench.lock.SimTime;
 import io.remus.bench.object.ClusterKvExperiment;
 import io.remus.bench.object.ExperimentFlags;
 import io.remus.bench.object.KvConfig;
@@ -80,11 +81,12 @@ public final class KvCommand extends WorkloadExperimentCommand {
     int callInProcess() throws IOException, InterruptedException {
         KvConfig config = config();
         ExperimentFabric fabric = fabricFlags.fabric(this::usage);
+        SimTime time = simTime(fabric);
         new OutputFiles().add("--json", jsonOption.json).add("--plot", runOptions.plot.plot).check();
         List<String> notes = new ArrayList<>();
-        List<KvRun> runs = KvRunner.run(fabric.fabrics(notes), config);
+        List<KvRun> runs = KvRunner.run(fabric.fabrics(notes, time::simOptions), config, time);
         notes.add(ClusterJoin.hostLoad());
-        report(config, fabric.kind(), notes, runs, fabric.title(), fabric.costName());
+        report(config, fabric.kind(), notes, runs, fabric.title(), fabric.costName(), time.label());
         return 0;
     }
 
@@ -100,26 +102,28 @@ public final class KvCommand extends WorkloadExperimentCommand {
                 FabricKind kind = kindOf(joined);
                 notes.add("check: a read of a value another process's worker wrote is checked for its key, its whole value "
                         + "and the reader's own updates, not against that worker's updates");
-                report(config, kind, notes, runs.get(), joined.fabric().name(), null);
+                report(config, kind, notes, runs.get(), joined.fabric().name(), null, null);
             }
         }
         return 0;
     }
 
-    private void report(KvConfig config, FabricKind kind, List<String> notes, List<KvRun> runs, String title, String cost)
-            throws IOException {
+    /** @param time {@link SimTime#label()}: how the figures were timed, or null for the wall clock */
+    private void report(KvConfig config, FabricKind kind, List<String> notes, List<KvRun> runs, String title, String cost,
+                        String time) throws IOException {
         notes.addAll(config.notes());
-        KvFormat.writeHuman(config, notes, runs, spec.commandLine().getOut());
+        KvFormat.writeHuman(config, notes, runs, time, spec.commandLine().getOut());
         if (jsonOption.json != null) {
             Files.writeString(jsonOption.json, KvFormat.json(config, kind.name().toLowerCase(Locale.ROOT), cost, durationOption.seconds,
-                    notes, runs) + System.lineSeparator(), StandardCharsets.UTF_8);
+                    notes, runs, time) + System.lineSeparator(), StandardCharsets.UTF_8);
             spec.commandLine().getErr().println("wrote " + jsonOption.json);
         }
         if (runOptions.plot.plot != null) {
             KvPlot.write("remus experiment kv, " + title + ", " + config.nodes() + " nodes x "
                     + config.threadsPerNode() + " threads, " + config.keys() + " keys of " + config.valueBytes() + " B, "
                     + (config.zipfTheta() == 0 ? "uniform" : "zipf " + config.zipfTheta())
-                    + (config.usesPLocal() ? ", p-local " + config.pLocal() : "") + ", " + durationOption.seconds + " s", runs, runOptions.plot.plot);
+                    + (config.usesPLocal() ? ", p-local " + config.pLocal() : "") + ", " + durationOption.seconds + " s"
+                    + (time == null ? "" : ", " + time), runs, runOptions.plot.plot);
             spec.commandLine().getErr().println("wrote " + runOptions.plot.plot);
         }
         spec.commandLine().getErr().flush();

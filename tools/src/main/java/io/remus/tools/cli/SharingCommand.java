@@ -1,5 +1,6 @@
 package io.remus.tools.cli;
 
+import io.remus.bench.lock.SimTime;
 import io.remus.bench.object.ClusterSharingExperiment;
 import io.remus.bench.object.ExperimentFlags;
 import io.remus.bench.object.SharingConfig;
@@ -72,11 +73,12 @@ public final class SharingCommand extends WorkloadExperimentCommand {
     int callInProcess() throws IOException, InterruptedException {
         List<SharingConfig> configs = configs();
         ExperimentFabric fabric = fabricFlags.fabric(this::usage);
+        SimTime time = simTime(fabric);
         new OutputFiles().add("--plot", runOptions.plot.plot).check();
         List<String> notes = new ArrayList<>();
-        List<SharingRun> runs = SharingRunner.run(fabric.fabrics(notes), configs);
+        List<SharingRun> runs = SharingRunner.run(fabric.fabrics(notes, time::simOptions), configs, time);
         notes.add(ClusterJoin.hostLoad());
-        report(fabric.kind(), configs.getFirst(), notes, runs, fabric.title(), fabric.costName());
+        report(fabric.kind(), configs.getFirst(), notes, runs, fabric.title(), fabric.costName(), time.label());
         return 0;
     }
 
@@ -89,24 +91,27 @@ public final class SharingCommand extends WorkloadExperimentCommand {
             List<String> notes = join.notes(joined, "counts, per-counter increments and latency histograms");
             List<SharingRun> runs = SharingRunner.runAsNode(new ClusterSharingExperiment(joined, join.timeout()), configs);
             if (joined.nodeId() == 0) {
-                report(kindOf(joined), configs.getFirst(), notes, runs, joined.fabric().name(), null);
+                report(kindOf(joined), configs.getFirst(), notes, runs, joined.fabric().name(), null, null);
             }
         }
         return 0;
     }
 
+    /** @param time {@link SimTime#label()}: how the figures were timed, or null for the wall clock */
     private void report(FabricKind kind, SharingConfig first, List<String> notes, List<SharingRun> runs, String title,
-                        String cost) throws IOException {
+                        String cost, String time) throws IOException {
         notes.addAll(first.notes());
         PrintWriter out = spec.commandLine().getOut();
         if (jsonOption.json) {
-            SharingFormat.writeJson(first, kind.name().toLowerCase(Locale.ROOT), cost, durationOption.seconds, notes, runs, out);
+            SharingFormat.writeJson(first, kind.name().toLowerCase(Locale.ROOT), cost, durationOption.seconds, notes, runs,
+                    time, out);
         } else {
-            SharingFormat.writeHuman(first, notes, runs, out);
+            SharingFormat.writeHuman(first, notes, runs, time, out);
         }
         if (runOptions.plot.plot != null) {
             SharingPlot.write("remus experiment sharing, " + title + ", " + first.nodes()
-                    + " nodes, " + first.counters() + " counters, " + durationOption.seconds + " s", runs, runOptions.plot.plot);
+                    + " nodes, " + first.counters() + " counters, " + durationOption.seconds + " s"
+                    + (time == null ? "" : ", " + time), runs, runOptions.plot.plot);
             spec.commandLine().getErr().println("wrote " + runOptions.plot.plot);
             spec.commandLine().getErr().flush();
         }

@@ -1,10 +1,13 @@
 package io.remus.tools.cli;
 
+import io.remus.bench.lock.SimTime;
 import io.remus.bench.object.ExperimentFlags;
 import io.remus.bench.perftest.ClusterJoin;
+import io.remus.bench.perftest.ExperimentFabric;
 import io.remus.bench.perftest.FabricKind;
 import io.remus.core.RemusCluster;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.ParameterException;
 
 import java.io.IOException;
 import java.util.Map;
@@ -15,6 +18,10 @@ import java.util.function.UnaryOperator;
  * pick a key (uniform or zipfian, optionally p-local) for {@code --duration}, on the simulator or verbs,
  * every node in this process or, by the rule of {@link ClusterOptions}, one process per node; their common
  * flags, their validation, and the choice between the two modes.
+ *
+ * <p>{@code --sim-time virtual} (every node in this process, {@code --fabric sim}, a {@code --sim-cost} model that
+ * charges time) runs each thread count in the simulator's virtual time ({@link SimTime}): {@code --duration} is
+ * virtual time, {@code --seed} also breaks the scheduler's ties, and the report states the clock.
  */
 abstract class WorkloadExperimentCommand extends ClusterCapableCommand {
     @Mixin
@@ -37,6 +44,9 @@ abstract class WorkloadExperimentCommand extends ClusterCapableCommand {
 
     @Mixin
     ExperimentFabricFlags fabricFlags;
+
+    @Mixin
+    SimTimeOption simTimeOption;
 
     /** A command with its own environment and join settings ({@link ClusterCapableCommand}). */
     WorkloadExperimentCommand(Map<String, String> environment, UnaryOperator<RemusCluster.Builder> joinSetup) {
@@ -78,10 +88,27 @@ abstract class WorkloadExperimentCommand extends ClusterCapableCommand {
 
     private ClusterJoin prepareJoin() {
         refuseSimCost(fabricFlags.simCostOption.simCost);
+        if (simTimeOption.isVirtual()) {
+            throw usage("--sim-time virtual runs every node in this process; not with one process per node");
+        }
         boolean simAsked = spec.commandLine().getParseResult().hasMatchedOption("--fabric")
                 && fabricFlags.fabric(this::usage).kind() == FabricKind.SIM;
         return clusterOptions.prepare(joinArgs, simAsked ? FabricKind.SIM : null, fabricFlags.deviceOption.device,
                 environment, joinSetup, runOptions.nodeCount.nodes);
+    }
+
+    /**
+     * @param fabric the run's fabric, validated
+     * @return the runs' clock: the host's, or virtual time under the fabric's cost model with {@code --seed}
+     * @throws ParameterException naming {@code --sim-time virtual} and the value it cannot run with: a fabric other
+     *                            than sim, or a cost model that charges nothing
+     */
+    final SimTime simTime(ExperimentFabric fabric) {
+        if (simTimeOption.isVirtual() && fabric.kind() != FabricKind.SIM) {
+            throw usage("--sim-time virtual runs the simulator's threads in virtual time; not with --fabric "
+                    + fabricFlags.fabric);
+        }
+        return simTimeOption.simTime(fabric.costModel(), runOptions.seed.seed, this::usage);
     }
 
     /** @return the flags the experiments' rules apply to, as given */

@@ -56,11 +56,28 @@ public final class KvFormat {
      * @param out   where they go
      */
     public static void writeHuman(KvConfig c, List<String> notes, List<KvRun> runs, PrintWriter out) {
+        writeHuman(c, notes, runs, null, out);
+    }
+
+    /**
+     * Writes the default output, its figures timed as {@code time} says.
+     *
+     * @param c     the configuration
+     * @param notes the report's notes
+     * @param runs  the runs
+     * @param time  how the figures were timed ({@code "virtual time, model ..."}), or null for the wall clock
+     * @param out   where they go
+     */
+    public static void writeHuman(KvConfig c, List<String> notes, List<KvRun> runs, String time, PrintWriter out) {
         out.println("remus experiment kv: " + c.nodes() + " nodes x " + c.threadsPerNode()
                 + " workers, each reads or updates a picked key");
         notes.forEach(note -> out.println("note: " + note));
+        if (time != null) {
+            out.println("every figure below is " + time);
+        }
         RUN.print(out, "", runs);
-        out.println("(latencies in microseconds)");
+        out.println(time == null ? "(latencies in microseconds)"
+                : "(operations per second and latencies in microseconds of virtual time)");
         out.flush();
     }
 
@@ -76,8 +93,29 @@ public final class KvFormat {
      * @return the object, on one line
      */
     public static String json(KvConfig c, String fabric, String cost, double seconds, List<String> notes, List<KvRun> runs) {
+        return json(c, fabric, cost, seconds, notes, runs, null);
+    }
+
+    /**
+     * The {@code --json} object, with {@code time} after {@code cost_model} when the figures are not wall clock: its
+     * seconds, throughputs and latencies are then virtual time.
+     *
+     * @param c       the configuration
+     * @param fabric  the value of {@code fabric}
+     * @param cost    the value of {@code cost_model}, or null
+     * @param seconds the value of {@code seconds}
+     * @param notes   the report's notes
+     * @param runs    the runs
+     * @param time    the value of {@code time} ({@code "virtual time, model ..."}), or null for the wall clock (no key)
+     * @return the object, on one line
+     */
+    public static String json(KvConfig c, String fabric, String cost, double seconds, List<String> notes, List<KvRun> runs,
+                              String time) {
         return reportObject("kv", fabric, b -> {
             field(b, "cost_model", cost == null ? "null" : str(cost));
+            if (time != null) {
+                field(b, "time", str(time));
+            }
             field(b, "nodes", Integer.toString(c.nodes()));
             field(b, "threads_per_node", Integer.toString(c.threadsPerNode()));
             field(b, "keys", Integer.toString(c.keys()));

@@ -1,8 +1,10 @@
 package io.remus.tools.cli;
 
+import io.remus.bench.lock.SimTime;
 import io.remus.bench.object.KvConfig;
 import io.remus.bench.object.KvWay;
 import io.remus.bench.structure.Ycsb;
+import io.remus.core.sim.SimCostModel;
 import io.remus.tools.Remus;
 import io.remus.tools.RemusRun;
 import io.remus.tools.plot.BarChart;
@@ -85,7 +87,10 @@ class KvCommandTest {
             "--sim-cost=cx9|cx9",
             "--fabric=verbs --sim-cost=none|--sim-cost none is for --fabric sim only; this run is on verbs",
             "-d=rxe0|-d rxe0 is for --fabric verbs only; this run is on sim",
-            "--fabric=ethernet|--fabric must be sim or verbs, got 'ethernet'"})
+            "--fabric=ethernet|--fabric must be sim or verbs, got 'ethernet'",
+            "--sim-time=bogus|'bogus'",
+            "--sim-time=virtual --fabric=verbs|--sim-time virtual runs the simulator's threads in virtual time; not with --fabric verbs",
+            "--sim-time=virtual --sim-cost=none|--sim-time virtual: virtual time needs a cost model that charges time, got model none"})
     void shouldExitWithUsageNamingTheBadValue(String flag, String message) {
         RemusRun r = RemusRun.of(("experiment kv " + flag).split(" "));
         assertEquals(2, r.exit(), r.err());
@@ -130,5 +135,19 @@ class KvCommandTest {
         assertEquals(1, r.exit(), r.err());
         assertTrue(r.err().contains("--json"), r.err());
         assertFalse(Files.exists(file));
+    }
+    @Test
+    void shouldLabelEveryFigureAsVirtualTimeWithModelCpuChargeAndSeedWhenRunInVirtualTime(@TempDir Path dir)
+            throws IOException {
+        Path json = dir.resolve("kv.json");
+        RemusRun r = RemusRun.of("experiment", "kv", "--sim-time", "virtual", "--sim-cost", "connectx5", "--ways",
+                "delegated", "--workload", "A", "--threads", "1", "--keys", "8", "-D", "0.01", "--segment-mib", "16",
+                "--seed", "5", "--json", json.toString());
+        assertEquals(0, r.exit(), r.err());
+        String label = SimTime.virtual(SimCostModel.CONNECTX5, 5).label();
+        assertTrue(r.out().contains("every figure below is " + label), r.out());
+        assertTrue(r.out().contains("microseconds of virtual time"), r.out());
+        String text = Files.readString(json, StandardCharsets.UTF_8);
+        assertTrue(text.contains("\"cost_model\":\"connectx5\",\"time\":\"" + label + "\","), text);
     }
 }

@@ -1,7 +1,9 @@
 package io.remus.tools.cli;
 
+import io.remus.bench.lock.SimTime;
 import io.remus.bench.object.SharingConfig;
 import io.remus.bench.object.SharingWay;
+import io.remus.core.sim.SimCostModel;
 import io.remus.tools.Remus;
 import io.remus.tools.RemusRun;
 import io.remus.tools.plot.BarChart;
@@ -80,7 +82,10 @@ class SharingCommandTest {
             "--sim-cost=cx9|cx9",
             "--fabric=verbs --sim-cost=none|--sim-cost none is for --fabric sim only; this run is on verbs",
             "-d=rxe0|-d rxe0 is for --fabric verbs only; this run is on sim",
-            "--fabric=ethernet|--fabric must be sim or verbs, got 'ethernet'"})
+            "--fabric=ethernet|--fabric must be sim or verbs, got 'ethernet'",
+            "--sim-time=bogus|'bogus'",
+            "--sim-time=virtual --fabric=verbs|--sim-time virtual runs the simulator's threads in virtual time; not with --fabric verbs",
+            "--sim-time=virtual --sim-cost=none|--sim-time virtual: virtual time needs a cost model that charges time, got model none"})
     void shouldExitWithUsageNamingTheBadValue(String flag, String message) {
         RemusRun r = RemusRun.of(("experiment sharing " + flag).split(" "));
         assertEquals(2, r.exit(), r.err());
@@ -141,5 +146,28 @@ class SharingCommandTest {
         assertEquals(1, r.exit(), r.err());
         assertTrue(r.err().contains("--plot"), r.err());
         assertFalse(Files.exists(png));
+    }
+    @Test
+    void shouldLabelEveryFigureAsVirtualTimeWithModelCpuChargeAndSeedWhenRunInVirtualTime() {
+        String[] args = {"experiment", "sharing", "--sim-time", "virtual", "--sim-cost", "connectx5", "--ways",
+                "faa,delegated", "--threads", "1", "--counters", "2", "-D", "0.01", "--segment-mib", "16", "--seed", "5"};
+        RemusRun human = RemusRun.of(args);
+        assertEquals(0, human.exit(), human.err());
+        String label = SimTime.virtual(SimCostModel.CONNECTX5, 5).label();
+        assertTrue(human.out().contains("every figure below is " + label), human.out());
+        assertTrue(human.out().contains("usec of virtual time"), human.out());
+        String[] withJson = java.util.Arrays.copyOf(args, args.length + 1);
+        withJson[args.length] = "--json";
+        RemusRun json = RemusRun.of(withJson);
+        assertEquals(0, json.exit(), json.err());
+        assertTrue(json.out().contains("\"cost_model\":\"connectx5\",\"time\":\"" + label + "\","), json.out());
+    }
+
+    @Test
+    void shouldNotLabelWallClockFiguresAsVirtualTime() {
+        RemusRun r = RemusRun.of("experiment", "sharing", "--ways", "faa", "--threads", "1", "--counters", "2", "-D",
+                "0.05", "--segment-mib", "16", "--json");
+        assertEquals(0, r.exit(), r.err());
+        assertFalse(r.out().contains("\"time\":"), r.out());
     }
 }
