@@ -69,7 +69,10 @@ class KvExperimentTest {
             assertEquals(AB.get(i / ALL.size()), r.workload());
             assertEquals(ALL.get(i % ALL.size()), r.way());
             String what = r.way() + " " + r.workload() + ": " + r.reads() + " reads, " + r.updates() + " updates";
-            assertTrue(r.reads() > 0 && r.updates() > 0, what);
+            assertTrue(r.reads() > 0, what);
+            // YCSB B updates 5 % of its operations: a way that a loaded host let make only a few dozen operations in
+            // the run may make none, so only A (50 % updates) must have made some.
+            assertTrue(r.workload() == Ycsb.B || r.updates() > 0, what);
             if (r.workload() == Ycsb.B) {
                 assertTrue(r.reads() > 5 * r.updates(), what);
             }
