@@ -24,6 +24,8 @@ module io.remus.bench.engines {
     requires jdk.management;
 
     exports io.remus.bench.devices;
+    // Only SimTime, the clock a run is timed on, is meant for the command: it chooses and labels virtual time.
+    exports io.remus.bench.engines to io.remus.tools;
     exports io.remus.bench.lock;
     exports io.remus.bench.loopback;
     exports io.remus.bench.numa;

@@ -1,5 +1,6 @@
 package io.remus.bench.lock;
 
+import io.remus.bench.engines.SimTime;
 import java.util.List;
 import java.util.OptionalDouble;
 

@@ -1,5 +1,6 @@
 package io.remus.bench.lock;
 
+import io.remus.bench.engines.SimTime;
 import io.remus.core.fabric.Fabric;
 import io.remus.bench.stats.LatencyHistograms;
 import io.remus.bench.stats.LatencySummary;

@@ -1,6 +1,6 @@
 package io.remus.bench.object;
 
-import io.remus.bench.lock.SimTime;
+import io.remus.bench.engines.SimTime;
 import io.remus.bench.stats.LatencyHistograms;
 import io.remus.bench.stats.LatencySummary;
 import io.remus.bench.structure.Ycsb;

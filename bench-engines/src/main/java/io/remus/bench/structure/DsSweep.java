@@ -1,6 +1,6 @@
 package io.remus.bench.structure;
 
-import io.remus.bench.lock.SimTime;
+import io.remus.bench.engines.SimTime;
 import io.remus.core.error.BadArgumentException;
 import io.remus.core.fabric.Fabric;
 import org.HdrHistogram.Histogram;

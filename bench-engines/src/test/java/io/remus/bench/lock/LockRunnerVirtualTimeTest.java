@@ -1,5 +1,6 @@
 package io.remus.bench.lock;
 
+import io.remus.bench.engines.SimTime;
 import io.remus.alock.kind.LockKind;
 import io.remus.core.error.BadArgumentException;
 import io.remus.core.sim.SimCostModel;

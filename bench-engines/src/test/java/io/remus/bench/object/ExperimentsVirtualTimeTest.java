@@ -1,6 +1,6 @@
 package io.remus.bench.object;
 
-import io.remus.bench.lock.SimTime;
+import io.remus.bench.engines.SimTime;
 import io.remus.bench.structure.Ycsb;
 import io.remus.core.sim.SimCostModel;
 import io.remus.core.sim.SimFabric;

@@ -1,7 +1,7 @@
 package io.remus.bench.structure;
 
 import io.remus.alock.kind.LockKind;
-import io.remus.bench.lock.SimTime;
+import io.remus.bench.engines.SimTime;
 import io.remus.core.sim.SimCostModel;
 import io.remus.core.sim.SimFabric;
 import io.remus.core.sim.SimOptions;

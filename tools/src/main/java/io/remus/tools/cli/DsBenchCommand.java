@@ -1,6 +1,6 @@
 package io.remus.tools.cli;
 
-import io.remus.bench.lock.SimTime;
+import io.remus.bench.engines.SimTime;
 import io.remus.bench.perftest.FabricChoice;
 import io.remus.bench.perftest.ClusterJoin;
 import io.remus.bench.structure.ClusterDsBenchmark;

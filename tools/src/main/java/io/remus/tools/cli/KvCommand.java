@@ -1,6 +1,6 @@
 package io.remus.tools.cli;
 
-import io.remus.bench.lock.SimTime;
+import io.remus.bench.engines.SimTime;
 import io.remus.bench.object.ClusterKvExperiment;
 import io.remus.bench.object.ExperimentFlags;
 import io.remus.bench.object.KvConfig;

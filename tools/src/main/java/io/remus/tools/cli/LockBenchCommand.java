@@ -9,7 +9,7 @@ import io.remus.bench.lock.LockBenchmarkConfig;
 import io.remus.bench.lock.LockFlags;
 import io.remus.bench.lock.LockRun;
 import io.remus.bench.lock.LockRunner;
-import io.remus.bench.lock.SimTime;
+import io.remus.bench.engines.SimTime;
 import io.remus.bench.perftest.ClusterJoin;
 import io.remus.bench.perftest.InProcessFabric;
 import io.remus.core.RemusCluster;

@@ -1,6 +1,6 @@
 package io.remus.tools.cli;
 
-import io.remus.bench.lock.SimTime;
+import io.remus.bench.engines.SimTime;
 import io.remus.core.error.BadArgumentException;
 import io.remus.core.sim.SimCostModel;
 import picocli.CommandLine.Option;

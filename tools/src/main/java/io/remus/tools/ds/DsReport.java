@@ -10,7 +10,7 @@ import java.util.List;
  * @param notes  facts a reader needs to weigh the numbers (fabric choice, host load, cluster)
  * @param runs   the runs, in run order
  * @param time   how the runs' seconds, throughputs and latencies were timed when not by the wall clock:
- *               {@link io.remus.bench.lock.SimTime#label()} ({@code "virtual time, model connectx5, CPU charged as
+ *               {@link io.remus.bench.engines.SimTime#label()} ({@code "virtual time, model connectx5, CPU charged as
  *               ..., seed 1"}), or null for the wall clock
  */
 public record DsReport(String fabric, List<String> notes, List<DsRun> runs, String time) {

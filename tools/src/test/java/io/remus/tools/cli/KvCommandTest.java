@@ -1,6 +1,6 @@
 package io.remus.tools.cli;
 
-import io.remus.bench.lock.SimTime;
+import io.remus.bench.engines.SimTime;
 import io.remus.bench.object.KvConfig;
 import io.remus.bench.object.KvWay;
 import io.remus.bench.structure.Ycsb;

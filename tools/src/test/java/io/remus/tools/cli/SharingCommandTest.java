@@ -1,6 +1,6 @@
 package io.remus.tools.cli;
 
-import io.remus.bench.lock.SimTime;
+import io.remus.bench.engines.SimTime;
 import io.remus.bench.object.SharingConfig;
 import io.remus.bench.object.SharingWay;
 import io.remus.core.sim.SimCostModel;

@@ -1,4 +1,4 @@
-package io.remus.bench.lock;
+package io.remus.bench.engines;
 
 import io.remus.core.error.BadArgumentException;
 import io.remus.core.error.RemusException;
