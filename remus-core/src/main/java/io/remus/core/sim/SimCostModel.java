@@ -38,8 +38,8 @@ import java.util.Objects;
  * </ul>
  * Loopback (a node's request to its own memory) costs what a remote request costs: the simulator
  * does not tell them apart, as an RDMA NIC does not (the premise of the ALock paper). A CPU load or
- * store of a node's own memory does not pass through the fabric, so the simulator charges no cost
- * for it; {@link #localAccessNanos()} states the figure for code that models it itself.
+ * store of a node's own memory does not pass through the fabric: on host threads it costs what the host
+ * takes; under virtual time {@link VirtualTimeOptions#withCpu} charges it {@link #localAccessNanos()}.
  *
  * <p>The simulator never waits for a cost: a cost becomes the time at which a request executes and
  * the time from which its completion is pollable, and nothing executes before its time. The thread
@@ -66,7 +66,8 @@ import java.util.Objects;
  * @param atomicUnitNanos         how long one atomic keeps its word's NIC atomic unit busy; a later atomic
  *                                on that word starts no earlier
  * @param picosPerByte            transfer cost per payload byte, in picoseconds (from the link's bandwidth)
- * @param localAccessNanos        a CPU access of local memory; stated, not charged by the simulator
+ * @param localAccessNanos        a CPU access of local memory; charged only under virtual time
+ *                                ({@link VirtualTimeOptions#withCpu})
  * @param nicRequestPicos         how long one request keeps the responder NIC busy, in picoseconds
  *                                ({@code 1e12 /} its message rate); 0: no message rate and no shared link
  * @param nicAtomicPicos          how long one atomic keeps the responder NIC's atomic engine busy, across
@@ -190,7 +191,7 @@ public record SimCostModel(String name, long readWriteRoundTripNanos, long atomi
      * @param atomicRoundTripNanos    round trip of an atomic with no other atomic waiting on its word
      * @param atomicUnitNanos         how long one atomic keeps its word's NIC atomic unit busy
      * @param picosPerByte            transfer cost per payload byte, in picoseconds
-     * @param localAccessNanos        a CPU access of local memory; stated, not charged
+     * @param localAccessNanos        a CPU access of local memory; charged only under virtual time
      * @throws NullPointerException when {@code name} is null
      * @throws BadArgumentException as the canonical constructor
      */

@@ -64,8 +64,8 @@
  *   <tr><td>payload</td><td>80 ps/byte (100 Gb/s)</td>
  *       <td>on the leg that carries the data: a READ's return, a WRITE's way out</td></tr>
  *   <tr><td>loopback</td><td>as remote</td><td>a node's request to itself costs the same</td></tr>
- *   <tr><td>local CPU access</td><td>100 ns</td><td>stated only: CPU loads and stores do not pass
- *       through the fabric</td></tr>
+ *   <tr><td>local CPU access</td><td>100 ns</td><td>CPU loads and stores do not pass through the fabric;
+ *       charged only under virtual time</td></tr>
  * </table>
  * The figures are round numbers of the magnitude reported by Kalia, Kaminsky and Andersen, "Design
  * Guidelines for High Performance RDMA Systems" (USENIX ATC 2016) and "FaSST" (OSDI 2016) for
