@@ -215,14 +215,12 @@ public final class VirtualTimeScheduler {
     }
 
     private RuntimeException rethrown(Throwable f) {
-        RemusException seed = new RemusException("virtual-time run with seed " + options.seed()
-                + ": VirtualTimeOptions.seed(" + options.seed() + ") with the same options replays it");
         if (f instanceof BodyFailure wrapped) {
-            RemusException e = new RemusException("the body of the virtual-time run with seed " + options.seed()
-                    + " failed: " + wrapped.getCause(), wrapped.getCause());
-            return e;
+            return new RemusException("the body of the virtual-time run with seed " + options.seed() + " failed: "
+                    + wrapped.getCause(), wrapped.getCause());
         }
-        f.addSuppressed(seed);
+        f.addSuppressed(new RemusException("virtual-time run with seed " + options.seed()
+                + ": VirtualTimeOptions.seed(" + options.seed() + ") with the same options replays it"));
         if (f instanceof Error error) {
             throw error;
         }
