@@ -3,6 +3,7 @@ package io.remus.bench.object;
 import io.remus.alock.LockContext;
 import io.remus.alock.LockOptions;
 import io.remus.bench.engines.BenchWorkers;
+import io.remus.bench.engines.RunBarrier;
 import io.remus.bench.reclaim.ReclaimBenchmarkConfig;
 import io.remus.bench.stats.LatencySink;
 import io.remus.core.ComputeThread;
@@ -16,18 +17,15 @@ import io.remus.core.fabric.Opcode;
 import io.remus.ds.reclaim.EpochReclaimer;
 import io.remus.ds.reclaim.NeverReclaimer;
 import io.remus.ds.reclaim.Reclaimer;
+import io.remus.core.time.ThreadTime;
 
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.SplittableRandom;
-import java.util.concurrent.BrokenBarrierException;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.CyclicBarrier;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.IntFunction;
@@ -56,6 +54,11 @@ import java.util.function.ObjLongConsumer;
  *
  * <p>Its waits: the workers must be ready within {@link #START_BOUND} and stop within
  * {@link #STOP_BOUND} of the run's end; remote operations time out after 10 s. The caller owns the fabric.
+ *
+ * <p>Every clock reading, wait, thread start and join goes through {@link ThreadTime}: on host threads these
+ * are the JDK's, and a run started on the simulator's virtual-time scheduler
+ * ({@link io.remus.core.sim.VirtualTimeScheduler}) runs its workers there, its elapsed time, latencies, bounds
+ * and the stall's length then being virtual time.
  */
 public final class ObjectBenchmark {
     /** How long the workers may take to open their compute threads and handles before the run starts. */
@@ -63,6 +66,7 @@ public final class ObjectBenchmark {
     /** How long the workers may take to stop once told to. */
     public static final Duration STOP_BOUND = Duration.ofSeconds(30);
     private static final int STRIDE = 16;
+    private static final long CHECK_NANOS = 1_000_000;
 
     private ObjectBenchmark() {
     }
@@ -140,8 +144,8 @@ public final class ObjectBenchmark {
         private final ObjectBenchmarkConfig config;
         private final IntFunction<LatencySink> sinks;
         private final int workers;
-        private final CountDownLatch ready;
-        private final CyclicBarrier start;
+        private final AtomicInteger ready = new AtomicInteger();
+        private final RunBarrier start;
         private final AtomicBoolean stop = new AtomicBoolean();
         private final AtomicReference<Throwable> failure = new AtomicReference<>();
         private final AtomicLongArray progress;
@@ -149,6 +153,7 @@ public final class ObjectBenchmark {
         private final long[] done;
         private final long[] finishedAt;
         private final Stall stall;
+        private volatile Thread measurer;
 
         Run(RemusNode[] nodes, long ptr, ObjectBenchmarkConfig config, IntFunction<LatencySink> sinks) {
             this.nodes = nodes;
@@ -156,8 +161,7 @@ public final class ObjectBenchmark {
             this.config = config;
             this.sinks = sinks;
             this.workers = config.workers();
-            this.ready = new CountDownLatch(workers);
-            this.start = new CyclicBarrier(workers + 1);
+            this.start = new RunBarrier(workers + 1);
             this.progress = new AtomicLongArray(workers * STRIDE);
             this.posted = new long[workers][Opcode.values().length];
             this.done = new long[workers];
@@ -174,6 +178,7 @@ public final class ObjectBenchmark {
         }
 
         ObjectBenchmarkResult measure() throws InterruptedException {
+            measurer = Thread.currentThread();
             List<Thread> threads = new ArrayList<>();
             for (int w = 0; w < workers; w++) {
                 int worker = w;
@@ -182,23 +187,24 @@ public final class ObjectBenchmark {
             }
             long begin;
             try {
-                long readyBy = System.nanoTime() + START_BOUND.toNanos();
-                while (!ready.await(10, TimeUnit.MILLISECONDS)) {
-                    if (failure.get() != null || System.nanoTime() - readyBy > 0) {
+                long readyBy = ThreadTime.nanoTime() + START_BOUND.toNanos();
+                while (ready.get() < workers) {
+                    if (failure.get() != null || ThreadTime.nanoTime() - readyBy > 0) {
                         throw new RemoteTimeoutException("not ready within " + START_BOUND);
                     }
+                    ThreadTime.parkNanos(ready, CHECK_NANOS);
                 }
-                begin = System.nanoTime();
-                start.await(START_BOUND.toNanos(), TimeUnit.NANOSECONDS);
-            } catch (Exception e) {
+                begin = ThreadTime.nanoTime();
+                start.await(START_BOUND);
+            } catch (RuntimeException e) {
                 stop.set(true);
-                start.reset();
+                start.breakAll();
                 throw new RemusException("object benchmark workers were not all ready within " + START_BOUND,
                         failure.get() != null ? failure.get() : e);
             }
             long end = begin + config.duration().toNanos();
-            while (failure.get() == null && end - System.nanoTime() > 0) {
-                Thread.sleep(Math.max(1, Math.min(10, TimeUnit.NANOSECONDS.toMillis(end - System.nanoTime()))));
+            for (long left = end - begin; failure.get() == null && left > 0; left = end - ThreadTime.nanoTime()) {
+                ThreadTime.parkNanos(stop, Math.min(left, 10 * CHECK_NANOS));
             }
             stop.set(true);
             if (stall != null) {
@@ -220,18 +226,19 @@ public final class ObjectBenchmark {
         }
 
         private Thread start(Runnable body, String name) {
-            Thread t = new Thread(() -> {
+            Thread t = ThreadTime.newThread(name, () -> {
                 try {
                     body.run();
                 } catch (Throwable e) {
                     failure.compareAndSet(null, e);
                     stop.set(true);
-                    start.reset();
+                    start.breakAll();
                     if (stall != null) {
                         stall.release();
                     }
+                    ThreadTime.unpark(measurer);
                 }
-            }, name);
+            });
             t.setDaemon(true);
             t.start();
             return t;
@@ -247,14 +254,15 @@ public final class ObjectBenchmark {
                 LatencySink sink = stalls ? LatencySink.NONE : sinks.apply(worker);
                 SplittableRandom rnd = new SplittableRandom(config.seed() * 31 + worker);
                 long[] before = posted(ct);
-                ready.countDown();
-                start.await(START_BOUND.toNanos(), TimeUnit.NANOSECONDS);
-                long armAt = System.nanoTime() + config.stallStart().toNanos();
+                ready.incrementAndGet();
+                ThreadTime.unpark(measurer);
+                start.await(START_BOUND);
+                long armAt = ThreadTime.nanoTime() + config.stallStart().toNanos();
                 boolean armed = !stalls;
                 final long step = workers;
                 long n = 0;
                 while (!stop.get()) {
-                    if (!armed && System.nanoTime() - armAt >= 0) {
+                    if (!armed && ThreadTime.nanoTime() - armAt >= 0) {
                         armed = true;
                         stall.arm(config.stallLength().toNanos());
                         if (!h.stallsInside()) {
@@ -262,23 +270,18 @@ public final class ObjectBenchmark {
                         }
                     }
                     boolean update = rnd.nextBoolean();
-                    long s = System.nanoTime();
+                    long s = ThreadTime.nanoTime();
                     h.op(update, (n + 1) * step + worker);
-                    sink.record(System.nanoTime() - s);
+                    sink.record(ThreadTime.nanoTime() - s);
                     n++;
                     progress.lazySet(worker * STRIDE, n);
                 }
-                finishedAt[worker] = System.nanoTime();
+                finishedAt[worker] = ThreadTime.nanoTime();
                 done[worker] = n;
                 long[] after = posted(ct);
                 for (int k = 0; k < after.length; k++) {
                     posted[worker][k] = after[k] - before[k];
                 }
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new RemusException("interrupted while waiting for the other workers", e);
-            } catch (BrokenBarrierException | TimeoutException e) {
-                throw new RemusException("the other workers did not arrive within " + START_BOUND + " (" + e + ")", e);
             }
         }
 

@@ -1,7 +1,7 @@
 package io.remus.bench.object;
 
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
+import io.remus.core.time.ThreadTime;
+
 import java.util.function.LongSupplier;
 
 /**
@@ -9,10 +9,12 @@ import java.util.function.LongSupplier;
  * {@link #parkIfArmed()} (inside an operation, through {@link StallingObject}, or between two), where it
  * waits for the stall's length or until {@link #release()}, and records how long it stood still and how many
  * operations the others completed meanwhile. Used by its worker only, besides {@link #release()}; the
- * fields are read after the worker's thread is joined.
+ * fields are read after the worker's thread is joined. Its clock and wait are {@link ThreadTime}'s: under the
+ * simulator's virtual-time scheduler the stop lasts virtual time, while the other workers run.
  */
 final class Stall {
-    private final CountDownLatch released = new CountDownLatch(1);
+    private volatile boolean released;
+    private volatile Thread parked;
     private final LongSupplier others;
     private volatile boolean armed;
     private long length;
@@ -36,20 +38,21 @@ final class Stall {
             return;
         }
         armed = false;
-        long begin = System.nanoTime();
+        long begin = ThreadTime.nanoTime();
         long before = others.getAsLong();
-        try {
-            released.await(length, TimeUnit.NANOSECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
+        parked = Thread.currentThread();
+        for (long left = length; !released && left > 0; left = begin + length - ThreadTime.nanoTime()) {
+            ThreadTime.parkNanos(this, left);
         }
+        parked = null;
         othersDuring = others.getAsLong() - before;
-        nanos = System.nanoTime() - begin;
+        nanos = ThreadTime.nanoTime() - begin;
     }
 
     /** Ends the stop now (the run is over), or makes a later one end at once. */
     void release() {
-        released.countDown();
+        released = true;
+        ThreadTime.unpark(parked);
     }
 
     /** {@return how long the worker stood still, 0 when it never did} */

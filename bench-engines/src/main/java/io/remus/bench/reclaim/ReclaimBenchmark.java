@@ -2,6 +2,8 @@ package io.remus.bench.reclaim;
 
 import io.remus.bench.churn.ChurnWorkload;
 import io.remus.bench.engines.BenchWorkers;
+import io.remus.bench.engines.RunBarrier;
+import io.remus.bench.engines.SimTime;
 import io.remus.core.ClusterBarrier;
 import io.remus.core.ComputeThread;
 import io.remus.core.RemusNode;
@@ -16,12 +18,11 @@ import io.remus.ds.reclaim.EpochReclaimer;
 import io.remus.ds.reclaim.Guard;
 import io.remus.ds.reclaim.NeverReclaimer;
 import io.remus.ds.reclaim.Reclaimer;
+import io.remus.core.time.ThreadTime;
 
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -52,6 +53,11 @@ import java.util.function.Supplier;
  * {@link #RUN_BOUND}; the workers must be ready within {@link #START_BOUND} and stop within
  * {@link #STOP_BOUND} of being told to; the barrier waits up to the run's duration plus
  * {@link #STOP_BOUND}; remote operations time out after 10 s. The caller owns the fabric.
+ *
+ * <p>Every clock reading, wait, thread start and join goes through {@link ThreadTime}: on host threads these
+ * are the JDK's, and a run started on the simulator's virtual-time scheduler
+ * ({@link io.remus.core.sim.VirtualTimeScheduler}) runs its workers and its stalled thread there, its elapsed
+ * time, samples, leases, bounds and the stall then being virtual time.
  */
 public final class ReclaimBenchmark {
     /** How long the workers may take to open their compute threads and reclaimers before the run starts. */
@@ -61,6 +67,7 @@ public final class ReclaimBenchmark {
     /** The longest an operation-count run may take. */
     public static final Duration RUN_BOUND = Duration.ofMinutes(10);
     private static final int PUBLISH_EVERY = 64;
+    private static final long CHECK_NANOS = 1_000_000;
 
     private ReclaimBenchmark() {
     }
@@ -115,14 +122,17 @@ public final class ReclaimBenchmark {
         private final boolean barrier;
         private final int participants;
         private final Duration barrierTimeout;
-        private final CountDownLatch ready;
-        private final CyclicBarrier start;
-        private final CyclicBarrier round;
+        private final AtomicInteger ready = new AtomicInteger();
+        private final int here;
+        private final RunBarrier start;
+        private final RunBarrier round;
         private final AtomicBoolean stop = new AtomicBoolean();
         private final AtomicInteger reachedTarget = new AtomicInteger();
         private final AtomicReference<Throwable> failure = new AtomicReference<>();
-        private final CountDownLatch workersDone;
-        private final CountDownLatch stallReleased = new CountDownLatch(1);
+        private final AtomicInteger workersDone = new AtomicInteger();
+        private volatile boolean stallReleased;
+        private volatile Thread stalled;
+        private volatile Thread measurer;
         private final AtomicReferenceArray<Reclaimer> reclaimers;
         private final AtomicLongArray progress;
         private final long[][] posted;
@@ -151,14 +161,12 @@ public final class ReclaimBenchmark {
             this.stalls = config.stall() && local[0] == 0;
             this.barrier = config.reclaimer() == ReclaimerKind.BARRIER;
             this.participants = config.workers() + (config.stall() ? 1 : 0);
-            int here = workers + (stalls ? 1 : 0);
+            this.here = workers + (stalls ? 1 : 0);
             Duration runTime = config.duration() != null ? config.duration() : RUN_BOUND;
             this.barrierTimeout = runTime.plus(STOP_BOUND);
-            this.ready = new CountDownLatch(here);
-            this.start = new CyclicBarrier(here + 1);
-            this.round = new CyclicBarrier(barrier && lastRoundWord == 0 ? here : 1, () -> decidedStop = stop.get()
+            this.start = new RunBarrier(here + 1);
+            this.round = new RunBarrier(barrier && lastRoundWord == 0 ? here : 1, () -> decidedStop = stop.get()
                     || (config.duration() == null && reachedTarget.get() == workers));
-            this.workersDone = new CountDownLatch(workers);
             this.reclaimers = new AtomicReferenceArray<>(here);
             this.progress = new AtomicLongArray(workers);
             this.posted = new long[workers][Opcode.values().length];
@@ -176,6 +184,7 @@ public final class ReclaimBenchmark {
          * @throws RemusException naming what failed or did not finish in time
          */
         ReclaimBenchmarkResult measure(Runnable allReady) throws InterruptedException {
+            measurer = Thread.currentThread();
             List<Thread> threads = new ArrayList<>();
             for (int w = 0; w < workers; w++) {
                 int worker = w;
@@ -186,11 +195,12 @@ public final class ReclaimBenchmark {
                 threads.add(start(this::stall, "reclaim-bench-stalled@node0"));
             }
             try {
-                long readyBy = System.nanoTime() + START_BOUND.toNanos();
-                while (!ready.await(10, TimeUnit.MILLISECONDS)) {
-                    if (failure.get() != null || System.nanoTime() - readyBy > 0) {
+                long readyBy = ThreadTime.nanoTime() + START_BOUND.toNanos();
+                while (ready.get() < here) {
+                    if (failure.get() != null || ThreadTime.nanoTime() - readyBy > 0) {
                         throw new RemoteTimeoutException("not ready within " + START_BOUND);
                     }
+                    ThreadTime.parkNanos(ready, CHECK_NANOS);
                 }
             } catch (RuntimeException e) {
                 throw notStarted(e);
@@ -201,10 +211,10 @@ public final class ReclaimBenchmark {
                 abandonStart();
                 throw e;
             }
-            long begin = System.nanoTime();
+            long begin = ThreadTime.nanoTime();
             try {
-                start.await(START_BOUND.toNanos(), TimeUnit.NANOSECONDS);
-            } catch (Exception e) {
+                start.await(START_BOUND);
+            } catch (RuntimeException e) {
                 throw notStarted(e);
             }
             List<ReclaimBenchmarkResult.Sample> samples = new ArrayList<>();
@@ -212,15 +222,22 @@ public final class ReclaimBenchmark {
             long limit = config.duration() != null ? config.duration().toNanos() : RUN_BOUND.toNanos();
             long every = config.sampleEvery().toNanos();
             long next = begin + every;
-            while (!workersDone.await(Math.max(0, next - System.nanoTime()), TimeUnit.NANOSECONDS)) {
+            while (true) {
+                for (long left = next - ThreadTime.nanoTime(); left > 0 && workersDone.get() < workers
+                        && failure.get() == null; left = next - ThreadTime.nanoTime()) {
+                    ThreadTime.parkNanos(workersDone, left);
+                }
+                if (workersDone.get() == workers) {
+                    break;
+                }
                 peak = Math.max(peak, sample(samples, begin));
                 next += every;
-                if (System.nanoTime() - begin >= limit || failure.get() != null) {
+                if (ThreadTime.nanoTime() - begin >= limit || failure.get() != null) {
                     break;
                 }
             }
             stop.set(true);
-            stallReleased.countDown();
+            releaseStall();
             BenchWorkers.joinAll(threads, STOP_BOUND, failure, "a reclamation benchmark");
             if (config.duration() == null && reachedTarget.get() < workers) {
                 throw new RemoteTimeoutException("the workers did not finish " + config.opsPerThread()
@@ -238,21 +255,28 @@ public final class ReclaimBenchmark {
         /** Stops the workers and the stalled thread that wait to be released, and releases them. */
         private void abandonStart() {
             stop.set(true);
-            stallReleased.countDown();
-            start.reset();
+            releaseStall();
+            start.breakAll();
+        }
+
+        /** Lets the stalled thread leave its guard. */
+        private void releaseStall() {
+            stallReleased = true;
+            ThreadTime.unpark(stalled);
         }
 
         private Thread start(Runnable body, String name) {
-            Thread t = new Thread(() -> {
+            Thread t = ThreadTime.newThread(name, () -> {
                 try {
                     body.run();
                 } catch (Throwable e) {
                     failure.compareAndSet(null, e);
                     stop.set(true);
-                    start.reset();
-                    round.reset();
+                    start.breakAll();
+                    round.breakAll();
+                    ThreadTime.unpark(measurer);
                 }
-            }, name);
+            });
             t.setDaemon(true);
             t.start();
             return t;
@@ -266,8 +290,9 @@ public final class ReclaimBenchmark {
                 ChurnWorkload w = new ChurnWorkload(ct, ct.allocator(), r, array, config.slots(), config.readPercent(),
                         0, config.seed() * 31 + global);
                 long[] before = posted(ct);
-                ready.countDown();
-                await(start, START_BOUND);
+                ready.incrementAndGet();
+                ThreadTime.unpark(measurer);
+                start.await(START_BOUND);
                 long target = config.duration() == null ? config.opsPerThread() : Long.MAX_VALUE;
                 long done = 0;
                 long rounds = 0;
@@ -293,7 +318,7 @@ public final class ReclaimBenchmark {
                         break;
                     }
                 }
-                finishedAt[worker] = System.nanoTime();
+                finishedAt[worker] = ThreadTime.nanoTime();
                 progress.set(worker, done);
                 long[] after = posted(ct);
                 for (int k = 0; k < after.length; k++) {
@@ -309,7 +334,8 @@ public final class ReclaimBenchmark {
                 c[6] = r.unreclaimedBytes();
                 c[7] = r instanceof EpochReclaimer e ? e.limitTimeouts() : 0;
                 firstViolations[worker] = w.firstViolation();
-                workersDone.countDown();
+                workersDone.incrementAndGet();
+                ThreadTime.unpark(measurer);
                 r.close();
             }
         }
@@ -320,16 +346,18 @@ public final class ReclaimBenchmark {
                 reclaimers.set(workers, r);
                 Guard g = r.enter();
                 ct.read(array);
-                ready.countDown();
-                await(start, START_BOUND);
+                stalled = Thread.currentThread();
+                ready.incrementAndGet();
+                ThreadTime.unpark(measurer);
+                start.await(START_BOUND);
                 long bound = (config.duration() != null ? config.duration() : RUN_BOUND).plus(STOP_BOUND).toNanos();
-                try {
-                    if (!stallReleased.await(bound, TimeUnit.NANOSECONDS)) {
+                long deadline = ThreadTime.nanoTime() + bound;
+                while (!stallReleased) {
+                    long left = deadline - ThreadTime.nanoTime();
+                    if (left <= 0) {
                         throw new RemoteTimeoutException("the stalled thread was not released within " + Duration.ofNanos(bound));
                     }
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    throw new RemusException("the stalled thread was interrupted", e);
+                    ThreadTime.parkNanos(this, left);
                 }
                 g.close();
                 long rounds = 0;
@@ -355,7 +383,7 @@ public final class ReclaimBenchmark {
          */
         private boolean lastRound(ComputeThread ct, long rounds, boolean announcer, boolean reachedCount) {
             if (lastRoundWord == 0) {
-                await(round, barrierTimeout);
+                round.await(barrierTimeout);
                 return decidedStop;
             }
             if (config.duration() == null) {
@@ -388,7 +416,7 @@ public final class ReclaimBenchmark {
             for (int i = 0; i < workers; i++) {
                 ops += progress.get(i);
             }
-            samples.add(new ReclaimBenchmarkResult.Sample(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - begin), bytes, ops));
+            samples.add(new ReclaimBenchmarkResult.Sample(TimeUnit.NANOSECONDS.toMillis(ThreadTime.nanoTime() - begin), bytes, ops));
             return bytes;
         }
 
@@ -422,17 +450,6 @@ public final class ReclaimBenchmark {
             }
             return out;
         }
-
-        private static void await(CyclicBarrier b, Duration bound) {
-            try {
-                b.await(bound.toNanos(), TimeUnit.NANOSECONDS);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new RemusException("interrupted while waiting for the other workers", e);
-            } catch (Exception e) {
-                throw new RemusException("the other workers did not arrive within " + bound + " (" + e + ")", e);
-            }
-        }
     }
 
     /**
@@ -447,7 +464,26 @@ public final class ReclaimBenchmark {
      */
     public static List<ReclaimBenchmarkResult> run(Supplier<Fabric> fabrics, List<ReclaimBenchmarkConfig> configs,
                                                    Duration warmup) throws InterruptedException {
-        if (warmup != null) {
+        return run(fabrics, configs, warmup, SimTime.HOST);
+    }
+
+    /**
+     * {@link #run(Supplier, List, Duration)} on the clock {@code time}. In virtual time each configuration runs in
+     * a virtual-time run of its own, fabric and nodes included ({@link SimTime#call}), so that its counts and
+     * samples follow from the model, the code and the seed alone, and its elapsed time, sample times, leases and
+     * stall are virtual time; there are no warm-ups, whose only use is the host's JIT.
+     *
+     * @param fabrics makes a fresh fabric for each run; closed after it; in virtual time called on the run's first
+     *                scheduled thread
+     * @param configs what to measure, in order
+     * @param warmup  how long each warm-up runs; null for none; ignored in virtual time
+     * @param time    the host's clock or virtual time
+     * @return one result per configuration, in order
+     * @throws RemusException when a worker failed or did not stop in time
+     */
+    public static List<ReclaimBenchmarkResult> run(Supplier<Fabric> fabrics, List<ReclaimBenchmarkConfig> configs,
+                                                   Duration warmup, SimTime time) throws InterruptedException {
+        if (warmup != null && !time.isVirtual()) {
             for (ReclaimBenchmarkConfig w : ReclaimBenchmarkConfig.warmUps(configs, warmup)) {
                 try (Fabric f = fabrics.get()) {
                     run(f, w);
@@ -456,9 +492,11 @@ public final class ReclaimBenchmark {
         }
         List<ReclaimBenchmarkResult> runs = new ArrayList<>();
         for (ReclaimBenchmarkConfig config : configs) {
-            try (Fabric f = fabrics.get()) {
-                runs.add(run(f, config));
-            }
+            runs.add(time.call(() -> {
+                try (Fabric f = fabrics.get()) {
+                    return run(f, config);
+                }
+            }));
         }
         return runs;
     }
