@@ -171,24 +171,20 @@ public final class DsBenchCommand extends ClusterCapableCommand {
 
     /**
      * @return the runs' clock: the host's, or virtual time under {@code --sim-cost}'s model with {@code --seed}
-     * @throws ParameterException when virtual time is asked without a cost model, or with {@code --metrics} (Remus'
-     *                            metrics.txt does not say which clock timed it)
+     * @throws ParameterException what {@link SimTimeOption#clock} refuses: virtual time with another fabric than sim,
+     *                            without a cost model, or with {@code --metrics} (Remus' metrics.txt does not say which
+     *                            clock timed it)
      */
     private SimTime simTime() {
-        SimTime time = simTimeOption.simTime(fabricFlags.simCostOption.costModel(this::usage), seedOption.seed,
-                this::usage);
-        if (time.isVirtual() && metrics != null) {
-            throw usage("--sim-time virtual: --metrics (Remus' metrics.txt) does not say which clock timed it; use --json");
-        }
-        return time;
+        return simTimeOption.clock(false, SimTimeOption.given(fabricFlags.fabricOption.fabric),
+                fabricFlags.simCostOption.costModel(this::usage), seedOption.seed,
+                List.of(new SimTimeOption.Untimed("--metrics", metrics, "Remus' metrics.txt")), this::usage);
     }
 
     /** One process per node: joins, runs with the other processes, and reports on node 0. */
     private int callAsNode() throws IOException, InterruptedException {
         refuseSimCost(fabricFlags.simCostOption.simCost);
-        if (simTimeOption.isVirtual()) {
-            throw usage("--sim-time virtual runs every node in this process; not with one process per node");
-        }
+        simTimeOption.clock(true, null, null, seedOption.seed, List.of(), this::usage);
         ClusterJoin join = clusterOptions.prepare(joinArgs, fabricFlags.fabricOption.fabric, fabricFlags.deviceOption.device, environment, joinSetup, nodeCountOption.nodes);
         List<DsBenchmarkConfig> configs = configs(join.size());
         outputFiles().check();

@@ -177,9 +177,7 @@ public final class LockBenchCommand extends ClusterCapableCommand {
             throw usage("--sim-latency-ns is for the simulator, in one JVM; not with one process per node");
         }
         refuseSimCost(simCostOption.simCost);
-        if (simTimeOption.isVirtual()) {
-            throw usage("--sim-time virtual runs every node in this process; not with one process per node");
-        }
+        simTimeOption.clock(true, null, null, seedOption.seed, List.of(), this::usage);
         ClusterJoin join = clusterOptions.prepare(joinArgs, fabricOption.fabric, deviceOption.device, environment, joinSetup, nodeCountOption.nodes);
         List<LockBenchmarkConfig> configs = configs(join.size());
         new OutputFiles().add("--csv", csv).check();
@@ -227,15 +225,12 @@ public final class LockBenchCommand extends ClusterCapableCommand {
 
     /**
      * @return the runs' clock: the host's, or virtual time under {@code --sim-cost}'s model with {@code --seed}
-     * @throws ParameterException when virtual time is asked without a cost model, or with {@code --csv} (its rows
-     *                            do not say which clock timed them)
+     * @throws ParameterException what {@link SimTimeOption#clock} refuses: virtual time with another fabric than sim,
+     *                            without a cost model, or with {@code --csv} (its rows do not say which clock timed them)
      */
     private SimTime simTime() {
-        SimTime time = simTimeOption.simTime(simCostOption.costModel(this::usage), seedOption.seed, this::usage);
-        if (time.isVirtual() && csv != null) {
-            throw usage("--sim-time virtual: --csv rows do not say which clock timed them; use --json");
-        }
-        return time;
+        return simTimeOption.clock(false, SimTimeOption.given(fabricOption.fabric), simCostOption.costModel(this::usage),
+                seedOption.seed, List.of(new SimTimeOption.Untimed("--csv", csv, "its rows")), this::usage);
     }
 
     /**

@@ -1,5 +1,6 @@
 package io.remus.tools.cli;
 
+import io.remus.bench.engines.SimTime;
 import io.remus.bench.object.ObjectReport;
 import io.remus.bench.perftest.FabricChoice;
 import io.remus.bench.object.ObjectBenchmarkConfig;
@@ -30,6 +31,11 @@ import java.util.function.Supplier;
  * workers complete while one stands still in the middle of an operation (a locked one holding the
  * lock). Every object, implementation and stall mode given runs on a fresh fabric, side by side in one
  * table. Every node runs in this process. Exit status 0 on success, 1 when a run fails, 2 for bad flags.
+ *
+ * <p>{@code --sim-time virtual} (the simulator, a {@code --sim-cost} model that charges time) runs each object in the
+ * simulator's virtual time ({@link SimTime}): {@code --duration} and the stall are virtual time, {@code --seed} also
+ * breaks the scheduler's ties, there are no warm-ups, and the table, the JSON and the plot title say
+ * "virtual time, model X, CPU charged as ..., seed N". {@link SimTimeOption#clock} refuses what it cannot run with.
  */
 @Command(name = "object", mixinStandardHelpOptions = true, sortOptions = false, usageHelpAutoWidth = true,
         description = {"Wait-free objects vs the same objects under ALock or a spin lock, optionally with one thread "
@@ -79,6 +85,9 @@ public final class ObjectBenchCommand implements Callable<Integer> {
     BenchFabricOptions fabricFlags;
 
     @Mixin
+    SimTimeOption simTimeOption;
+
+    @Mixin
     JsonOption jsonOption;
 
     @Mixin
@@ -92,14 +101,16 @@ public final class ObjectBenchCommand implements Callable<Integer> {
     @Override
     public Integer call() throws IOException, InterruptedException {
         List<ObjectBenchmarkConfig> configs = configs();
+        SimTime time = simTimeOption.clock(false, SimTimeOption.given(fabricFlags.fabricOption.fabric),
+                fabricFlags.simCostOption.costModel(this::usage), seedOption.seed, List.of(), this::usage);
         InProcessFabrics.Chosen chosen = InProcessFabrics.choose(spec.commandLine(), fabricFlags, hostFabric,
-                new OutputFiles().add("--plot", plotOption.plot), this::usage);
+                new OutputFiles().add("--plot", plotOption.plot), this::usage, simTimeOption.simOnly(), time::simOptions);
         List<String> notes = chosen.notes();
         Supplier<Fabric> fabrics = chosen.fabrics();
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
-        List<ObjectRun> runs = ObjectRunner.run(fabrics, configs, warmupOption.seconds(), notes);
-        ObjectReport report = new ObjectReport(chosen.name(), notes, runs);
+        List<ObjectRun> runs = ObjectRunner.run(fabrics, configs, warmupOption.seconds(), notes, time);
+        ObjectReport report = new ObjectReport(chosen.name(), notes, runs, time.label());
         if (jsonOption.json) {
             ObjectFormat.writeJson(report, out);
         } else {
@@ -108,7 +119,8 @@ public final class ObjectBenchCommand implements Callable<Integer> {
         if (plotOption.plot != null) {
             ObjectBenchmarkConfig first = configs.getFirst();
             ObjectPlot.write("remus bench object, " + report.fabric() + " fabric, " + first.nodes() + " nodes x "
-                    + first.threadsPerNode() + " threads, " + durationOption.seconds + " s", runs, plotOption.plot);
+                    + first.threadsPerNode() + " threads, " + durationOption.seconds + " s"
+                    + (report.time() == null ? "" : ", " + report.time()), runs, plotOption.plot);
             err.println("wrote " + plotOption.plot);
             err.flush();
         }

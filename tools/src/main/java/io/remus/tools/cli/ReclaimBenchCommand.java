@@ -1,5 +1,6 @@
 package io.remus.tools.cli;
 
+import io.remus.bench.engines.SimTime;
 import io.remus.bench.reclaim.ReclaimReport;
 import io.remus.bench.perftest.FabricChoice;
 import io.remus.bench.perftest.ClusterJoin;
@@ -42,6 +43,12 @@ import java.util.function.UnaryOperator;
  * RDMA operations and retired and final bytes summed; the peak unreclaimed bytes the largest sum, over
  * sampling periods, of the nodes' samples in the same period (each node samples its own workers on its
  * own clock from the common start); and, in the notes, every node's operations and own peak.
+ *
+ * <p>{@code --sim-time virtual} (one JVM, the simulator, a {@code --sim-cost} model that charges time) runs each
+ * reclaimer in the simulator's virtual time ({@link SimTime}): {@code --duration}, {@code --sample-ms},
+ * {@code --lease-ms} and the stall are virtual time, {@code --seed} also breaks the scheduler's ties, there are no
+ * warm-ups, and the table, the JSON and the plot title say "virtual time, model X, CPU charged as ..., seed N".
+ * {@link SimTimeOption#clock} refuses what it cannot run with.
  */
 @Command(name = "reclaim", mixinStandardHelpOptions = true, sortOptions = false, usageHelpAutoWidth = true,
         description = {"Reclamation benchmark: never-free vs barrier (Remus) vs epochs with leases under churn, "
@@ -105,6 +112,9 @@ public final class ReclaimBenchCommand extends ClusterCapableCommand {
     BenchFabricOptions fabricFlags;
 
     @Mixin
+    SimTimeOption simTimeOption;
+
+    @Mixin
     JsonOption jsonOption;
 
     @Mixin
@@ -136,15 +146,23 @@ public final class ReclaimBenchCommand extends ClusterCapableCommand {
         }
         clusterOptions.refuseJoinArgs(joinArgs);
         List<ReclaimBenchmarkConfig> configs = configs();
+        SimTime time = simTimeOption.clock(false, SimTimeOption.given(fabricFlags.fabricOption.fabric),
+                fabricFlags.simCostOption.costModel(this::usage), seedOption.seed, List.of(), this::usage);
         InProcessFabrics.Chosen chosen = InProcessFabrics.choose(spec.commandLine(), fabricFlags, hostFabric,
-                new OutputFiles().add("--plot", plotOption.plot), this::usage);
+                new OutputFiles().add("--plot", plotOption.plot), this::usage, simTimeOption.simOnly(), time::simOptions);
         List<String> notes = chosen.notes();
         Supplier<Fabric> fabrics = chosen.fabrics();
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
-        List<ReclaimBenchmarkResult> runs = ReclaimBenchmark.run(fabrics, configs, warmup());
-        noteWarmup(notes);
-        ReclaimReport report = new ReclaimReport(chosen.name(), notes, runs);
+        List<ReclaimBenchmarkResult> runs = ReclaimBenchmark.run(fabrics, configs, warmup(), time);
+        if (time.isVirtual()) {
+            if (warmup() != null) {
+                notes.add("no warm-up: virtual-time figures do not depend on the host's JIT");
+            }
+        } else {
+            noteWarmup(notes);
+        }
+        ReclaimReport report = new ReclaimReport(chosen.name(), notes, runs, time.label());
         print(report, out);
         plot(report, err);
         return 0;
@@ -157,6 +175,7 @@ public final class ReclaimBenchCommand extends ClusterCapableCommand {
      */
     private int callAsNode() throws IOException, InterruptedException {
         refuseSimCost(fabricFlags.simCostOption.simCost);
+        simTimeOption.clock(true, null, null, seedOption.seed, List.of(), this::usage);
         ClusterJoin join = clusterOptions.prepare(joinArgs, fabricFlags.fabricOption.fabric, fabricFlags.deviceOption.device, environment, joinSetup, nodeCountOption.nodes);
         List<ReclaimBenchmarkConfig> configs = configs(join.size(), EpochOptions.defaults().clockSkew());
         new OutputFiles().add("--plot", plotOption.plot).check();
@@ -193,7 +212,8 @@ public final class ReclaimBenchCommand extends ClusterCapableCommand {
         if (plotOption.plot != null) {
             ReclaimBenchmarkConfig first = report.runs().getFirst().config();
             ReclaimPlot.write("remus bench reclaim, " + report.fabric() + " fabric, " + first.nodes() + " nodes x "
-                    + first.threadsPerNode() + " threads", report.runs(), ReclaimReport::label, plotOption.plot);
+                    + first.threadsPerNode() + " threads" + (report.time() == null ? "" : ", " + report.time()),
+                    report.runs(), ReclaimReport::label, plotOption.plot);
             err.println("wrote " + plotOption.plot);
             err.flush();
         }

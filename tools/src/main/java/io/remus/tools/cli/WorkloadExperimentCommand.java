@@ -10,6 +10,7 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.ParameterException;
 
 import java.io.IOException;
+import java.util.List;
 import java.util.Map;
 import java.util.function.UnaryOperator;
 
@@ -88,9 +89,7 @@ abstract class WorkloadExperimentCommand extends ClusterCapableCommand {
 
     private ClusterJoin prepareJoin() {
         refuseSimCost(fabricFlags.simCostOption.simCost);
-        if (simTimeOption.isVirtual()) {
-            throw usage("--sim-time virtual runs every node in this process; not with one process per node");
-        }
+        simTimeOption.clock(true, null, null, runOptions.seed.seed, List.of(), this::usage);
         boolean simAsked = spec.commandLine().getParseResult().hasMatchedOption("--fabric")
                 && fabricFlags.fabric(this::usage).kind() == FabricKind.SIM;
         return clusterOptions.prepare(joinArgs, simAsked ? FabricKind.SIM : null, fabricFlags.deviceOption.device,
@@ -104,11 +103,8 @@ abstract class WorkloadExperimentCommand extends ClusterCapableCommand {
      *                            than sim, or a cost model that charges nothing
      */
     final SimTime simTime(ExperimentFabric fabric) {
-        if (simTimeOption.isVirtual() && fabric.kind() != FabricKind.SIM) {
-            throw usage("--sim-time virtual runs the simulator's threads in virtual time; not with --fabric "
-                    + fabricFlags.fabric);
-        }
-        return simTimeOption.simTime(fabric.costModel(), runOptions.seed.seed, this::usage);
+        return simTimeOption.clock(false, fabric.kind().name(), fabric.costModel(), runOptions.seed.seed, List.of(),
+                this::usage);
     }
 
     /** @return the flags the experiments' rules apply to, as given */

@@ -9,6 +9,10 @@ import java.io.PrintWriter;
 import java.util.List;
 import java.util.Locale;
 
+import static io.remus.bench.report.JsonReportWriter.reportObject;
+import static io.remus.bench.report.JsonText.field;
+import static io.remus.bench.report.JsonText.str;
+
 /**
  * The outputs of {@code remus bench object}, from one declaration of a run's columns.
  * <p>
@@ -21,6 +25,10 @@ import java.util.Locale;
  * value_bytes seconds operations ops_per_sec}, {@code latency_ns} (an object: {@code count p50 p99 p999 max
  * mean} of the live workers), {@code rdma_per_op} (an object keyed by opcode, lower case, and {@code total}),
  * {@code stall_ms}, {@code others_during_stall} and {@code stalled_operations} (0 without a stall).
+ * <p>
+ * A report timed in virtual time ({@link ObjectReport#time()}) has {@code time} after {@code fabric}
+ * ({@code "virtual time, model connectx5, CPU charged as ..., seed 1"}): its seconds, throughputs, latencies and
+ * stalls are virtual time, and the default output says so above its table.
  */
 public final class ObjectFormat {
     private static final ReportTable<ObjectRun> RUN = new ReportTable<ObjectRun>()
@@ -58,10 +66,18 @@ public final class ObjectFormat {
      * @param out    where they go
      */
     public static void writeHuman(ObjectReport report, PrintWriter out) {
-        RUN.printHuman(out, "object", report.fabric(), report.notes(), report.runs(), List.of("(threads per node; "
-                + "latency of the live workers, the stalled one's left out; READ..total: posted RDMA operations per "
-                + "operation, the lock's included; stall ms: how long worker 0 stood still; others: operations the "
-                + "other workers completed meanwhile)"));
+        ReportTable.title(out, "object", report.fabric(), report.notes());
+        if (report.time() != null) {
+            out.println("every figure below is " + report.time());
+        }
+        RUN.print(out, "", report.runs());
+        String virtual = report.time() == null ? "" : " of virtual time";
+        out.println("(threads per node; " + (report.time() == null ? "" : "ops/s: operations per second of virtual "
+                + "time; ") + "latency" + virtual
+                + " of the live workers, the stalled one's left out; READ..total: posted RDMA operations per "
+                + "operation, the lock's included; stall ms: how long" + virtual + " worker 0 stood still; others: "
+                + "operations the other workers completed meanwhile)");
+        out.flush();
     }
 
     /**
@@ -71,7 +87,12 @@ public final class ObjectFormat {
      * @param out    where the object goes, as one line
      */
     public static void writeJson(ObjectReport report, PrintWriter out) {
-        RUN.printJson(out, "object", report.fabric(), report.notes(), report.runs());
+        out.println(reportObject("object", report.fabric(), b -> {
+            if (report.time() != null) {
+                field(b, "time", str(report.time()));
+            }
+        }, report.notes(), report.runs(), (b, r) -> b.append(RUN.json(r)), b -> { }));
+        out.flush();
     }
 
     private static double us(long nanos) {

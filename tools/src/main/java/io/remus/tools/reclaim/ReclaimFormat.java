@@ -9,6 +9,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 
+import static io.remus.bench.report.JsonReportWriter.reportObject;
+import static io.remus.bench.report.JsonText.field;
+import static io.remus.bench.report.JsonText.str;
+
 /**
  * The outputs of {@code remus bench reclaim}, from one declaration of a run's columns.
  * <p>
@@ -23,6 +27,10 @@ import java.util.Locale;
  * peak_unreclaimed_bytes final_unreclaimed_bytes unreclaimed_bound} (null when the reclaimer has none)
  * {@code limit_timeouts}, {@code rdma_per_op} (an object keyed by opcode, lower case, and {@code total}) and
  * {@code samples}, an array of {@code [millis, unreclaimed_bytes, operations]}.
+ * <p>
+ * A report timed in virtual time ({@link ReclaimReport#time()}) has {@code time} after {@code fabric}
+ * ({@code "virtual time, model connectx5, CPU charged as ..., seed 1"}): its seconds, throughputs, sample times and
+ * leases are virtual time, and the default output says so above its table.
  */
 public final class ReclaimFormat {
     private static final ReportTable<ReclaimBenchmarkResult> RUN = new ReportTable<ReclaimBenchmarkResult>()
@@ -73,10 +81,17 @@ public final class ReclaimFormat {
                 after.add(ReclaimReport.label(r) + ": a read found freed memory: " + r.firstViolation());
             }
         }
-        after.add("(threads per node; retired/peak/final: unreclaimed bytes summed over the workers; bound: the "
+        after.add("(threads per node; " + (report.time() == null ? "" : "ops/s: operations per second of virtual "
+                + "time; ") + "retired/peak/final: unreclaimed bytes summed over the workers; bound: the "
                 + "epoch reclaimer's documented limit; READ..FAA: posted RDMA operations per churn operation; "
                 + "uaf: reads that found freed memory)");
-        RUN.printHuman(out, "reclaim", report.fabric(), report.notes(), report.runs(), after);
+        ReportTable.title(out, "reclaim", report.fabric(), report.notes());
+        if (report.time() != null) {
+            out.println("every figure below is " + report.time());
+        }
+        RUN.print(out, "", report.runs());
+        after.forEach(out::println);
+        out.flush();
     }
 
     /**
@@ -86,7 +101,12 @@ public final class ReclaimFormat {
      * @param out    where the object goes, as one line
      */
     public static void writeJson(ReclaimReport report, PrintWriter out) {
-        RUN.printJson(out, "reclaim", report.fabric(), report.notes(), report.runs());
+        out.println(reportObject("reclaim", report.fabric(), b -> {
+            if (report.time() != null) {
+                field(b, "time", str(report.time()));
+            }
+        }, report.notes(), report.runs(), (b, r) -> b.append(RUN.json(r)), b -> { }));
+        out.flush();
     }
 
     /**
