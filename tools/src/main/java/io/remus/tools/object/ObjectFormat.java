@@ -71,11 +71,11 @@ public final class ObjectFormat {
             out.println("every figure below is " + report.time());
         }
         RUN.print(out, "", report.runs());
-        String virtual = report.time() == null ? "" : " of virtual time";
+        String virtual = report.time() == null ? "" : " in virtual time";
         out.println("(threads per node; " + (report.time() == null ? "" : "ops/s: operations per second of virtual "
                 + "time; ") + "latency" + virtual
                 + " of the live workers, the stalled one's left out; READ..total: posted RDMA operations per "
-                + "operation, the lock's included; stall ms: how long" + virtual + " worker 0 stood still; others: "
+                + "operation, the lock's included; stall ms: how long worker 0 stood still" + virtual + "; others: "
                 + "operations the other workers completed meanwhile)");
         out.flush();
     }
