@@ -23,6 +23,7 @@ import java.util.Objects;
 import java.util.SplittableRandom;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.IntFunction;
 
@@ -33,7 +34,10 @@ import java.util.function.IntFunction;
  * critical section making {@code criticalSectionOps} RDMA READs and WRITEs of a word the worker allocated on
  * the next node (none by default).
  * Latency is recorded per lock/unlock pair into a log2 histogram and, when the caller supplies
- * {@link LatencySink}s, passed to the worker's sink as an exact value. The caller owns the fabric.
+ * {@link LatencySink}s, passed to the worker's sink as an exact value. When the measured phase ends, it counts
+ * the workers inside a lock/unlock pair of each key and keeps the largest count
+ * ({@link LockBenchmarkResult#busiestLockWorkers()}): most of the workers on one lock mark a convoy. The caller owns
+ * the fabric.
  *
  * <p>Its waits: the run itself lasts the caller's {@code duration}; every remote operation is bounded
  * by a 10 s operation timeout and every lock wait by {@link LockOptions#defaults()}' 10 s acquire
@@ -158,6 +162,10 @@ public final class LockBenchmark {
         long[][] histograms = new long[workers][64];
         long[] ops = new long[workers];
         long[] localOps = new long[workers];
+        AtomicLongArray inPair = new AtomicLongArray(workers);
+        for (int i = 0; i < workers; i++) {
+            inPair.set(i, -1);
+        }
         List<Thread> threads = new ArrayList<>();
         for (int i = 0; i < workers; i++) {
             int slot = i;
@@ -185,6 +193,7 @@ public final class LockBenchmark {
                         boolean local = n == 1 || random.nextDouble() < config.pLocal();
                         int home = local ? node : (node + 1 + random.nextInt(n - 1)) % n;
                         long key = pickKey(random, table.size(), n, home);
+                        inPair.set(slot, key);
                         long t0 = ThreadTime.nanoTime();
                         locks.lock(key);
                         for (int op = 0; op < csOps; op++) {
@@ -198,6 +207,7 @@ public final class LockBenchmark {
                         if (local) {
                             localOps[slot]++;
                         }
+                        inPair.set(slot, -1);
                     }
                     if (csWord != 0) {
                         ct.allocator().deallocate(csWord, 8);
@@ -237,6 +247,16 @@ public final class LockBenchmark {
         }
         stop.set(true);
         long elapsed = ThreadTime.nanoTime() - begin;
+        int[] perKey = new int[table.size()];
+        int busiest = 0;
+        long busiestKey = -1;
+        for (int w = 0; w < workers; w++) {
+            long key = inPair.get(w);
+            if (key >= 0 && (++perKey[(int) key] > busiest || perKey[(int) key] == busiest && key < busiestKey)) {
+                busiest = perKey[(int) key];
+                busiestKey = key;
+            }
+        }
         long joinDeadline = ThreadTime.nanoTime() + STOP_BOUND.toNanos();
         for (Thread t : threads) {
             if (!ThreadTime.join(t, Math.max(1, joinDeadline - ThreadTime.nanoTime()))) {
@@ -253,7 +273,8 @@ public final class LockBenchmark {
             total += ops[w];
             local += localOps[w];
         }
-        return new Measured(new LockBenchmarkResult(table.kind(), total, local, elapsed, merged), failure.get());
+        return new Measured(new LockBenchmarkResult(table.kind(), total, local, elapsed, merged, busiest,
+                busiestKey), failure.get());
     }
 
     /**

@@ -12,9 +12,26 @@ import io.remus.alock.kind.LockKind;
  * @param elapsedNanos     wall time of the measured phase
  * @param latencyLog2Nanos histogram of lock+unlock latency: entry {@code i} counts pairs that took
  *                         {@code [2^(i-1), 2^i)} nanoseconds (entry 0: under 1 ns)
+ * @param busiestLockWorkers when the measured phase ended, the most workers inside a lock/unlock pair of one key
+ *                           (0 when not recorded)
+ * @param busiestLockKey   that key (the lowest of those with that many), or -1 when not recorded
  */
 public record LockBenchmarkResult(LockKind kind, long operations, long localOperations, long elapsedNanos,
-                                  long[] latencyLog2Nanos) {
+                                  long[] latencyLog2Nanos, int busiestLockWorkers, long busiestLockKey) {
+    /**
+     * A result without the end-of-run count of workers per lock.
+     *
+     * @param kind             the lock kind
+     * @param operations       completed lock/unlock pairs
+     * @param localOperations  of those, on locks on the worker's own node
+     * @param elapsedNanos     wall time of the measured phase
+     * @param latencyLog2Nanos histogram of lock+unlock latency, as the canonical constructor
+     */
+    public LockBenchmarkResult(LockKind kind, long operations, long localOperations, long elapsedNanos,
+                               long[] latencyLog2Nanos) {
+        this(kind, operations, localOperations, elapsedNanos, latencyLog2Nanos, 0, -1);
+    }
+
     /** {@return lock/unlock pairs per second} */
     public double throughputPerSecond() {
         return elapsedNanos == 0 ? 0 : operations * 1e9 / elapsedNanos;

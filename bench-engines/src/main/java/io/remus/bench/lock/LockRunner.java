@@ -50,6 +50,9 @@ public final class LockRunner {
         return runAll(fabricName, fabrics, configs, warmupSeconds, notes, each, SimTime.HOST);
     }
 
+    /** A lock with at least this many workers, and at least half of them, inside its pairs at the end gets a note. */
+    static final int CONVOY_MIN_WORKERS = 8;
+
     /**
      * Runs every point in order, each on a fresh fabric, on the clock {@code time}. On the host's clock one
      * unreported warm-up run of each lock kind comes first ({@link LockBenchmarkConfig#warmUps}); in virtual time
@@ -61,7 +64,8 @@ public final class LockRunner {
      *                      the run's first scheduled thread
      * @param configs       the points, in run order
      * @param warmupSeconds each warm-up run's length, or 0 for none (host clock only)
-     * @param notes         the report's notes, which get a line on the warm-up
+     * @param notes         the report's notes, which get a line on the warm-up, and one per point that ended with
+     *                      a convoy ({@link #convoyNote})
      * @param each          receives each measured point as its run ends
      * @param time          the host's clock or virtual time
      * @return the measured points, in run order
@@ -83,9 +87,13 @@ public final class LockRunner {
         }
         List<LockRun> runs = new ArrayList<>();
         for (LockBenchmarkConfig config : configs) {
-            LockRun run = run(fabricName, fabrics, config, time);
-            runs.add(run);
-            each.accept(run);
+            Measured m = measure(fabricName, fabrics, config, time);
+            runs.add(m.run());
+            String convoy = convoyNote(config, m.result());
+            if (convoy != null) {
+                notes.add(convoy);
+            }
+            each.accept(m.run());
         }
         return runs;
     }
@@ -118,6 +126,38 @@ public final class LockRunner {
      */
     public static LockRun run(String fabricName, Supplier<Fabric> fabrics, LockBenchmarkConfig config, SimTime time)
             throws InterruptedException {
+        return measure(fabricName, fabrics, config, time).run();
+    }
+
+    /**
+     * The note on a point whose run ended with a convoy: at least {@value #CONVOY_MIN_WORKERS} workers, and at least
+     * half of all, inside lock/unlock pairs of one key. Such a lock admits its waiters slowly (a compare-and-swap
+     * loop on one word admits about one of m looping threads per atomic time), a worker that leaves it soon picks it
+     * again, and the run's figures then depend on when the convoy formed, so on the run's length.
+     *
+     * @param config what ran
+     * @param result what it measured
+     * @return the note, naming the lock kind, the point, the key and the count; or null when there was no convoy
+     */
+    static String convoyNote(LockBenchmarkConfig config, LockBenchmarkResult result) {
+        int workers = config.nodes() * config.threadsPerNode();
+        int busiest = result.busiestLockWorkers();
+        if (busiest < CONVOY_MIN_WORKERS || 2 * busiest < workers) {
+            return null;
+        }
+        return "convoy: " + config.kind().cliName() + ", " + config.nodes()
+                + " nodes x " + config.threadsPerNode() + " threads, p_local " + config.pLocal() + ", " + config.keys()
+                + " keys: when the run ended, " + busiest + " of its " + workers
+                + " workers were inside lock/unlock pairs of key " + result.busiestLockKey()
+                + "; its figures depend on the run's length";
+    }
+
+    /** A measured point and what the benchmark returned for it. */
+    private record Measured(LockRun run, LockBenchmarkResult result) {
+    }
+
+    private static Measured measure(String fabricName, Supplier<Fabric> fabrics, LockBenchmarkConfig config,
+                                    SimTime time) throws InterruptedException {
         int workers = config.nodes() * config.threadsPerNode();
         Histogram[] histograms = new Histogram[workers];
         for (int w = 0; w < workers; w++) {
@@ -135,7 +175,7 @@ public final class LockRunner {
         for (Histogram h : histograms) {
             merged.add(h);
         }
-        return new LockRun(fabricName, config, result.operations(), result.localOperations(),
-                result.elapsedNanos() / 1e9, LatencySummary.of(merged));
+        return new Measured(new LockRun(fabricName, config, result.operations(), result.localOperations(),
+                result.elapsedNanos() / 1e9, LatencySummary.of(merged)), result);
     }
 }

@@ -12,7 +12,10 @@ import io.remus.core.memory.RemotePtr;
  * the {@link LockWord}) is swapped by an RDMA compare-and-swap loop (RDMA has no swap; the first
  * attempt expects an empty queue, so an uncontended swap is one NIC operation), a waiter links
  * itself into its predecessor's {@link QueueNode} and spins on its own queue node (on its own
- * node, so the spin reads memory locally), the releaser hands over or empties the queue. Linking
+ * node, so the spin reads memory locally), the releaser hands over or empties the queue. A thread
+ * resets its own queue node with CPU stores ({@code ComputeThread.writeLocal}) before the tail swap
+ * publishes it, as ALock's remote cohort does: nothing else touches the node until then, so the stores
+ * need neither the NIC nor its atomicity. Linking
  * and handing over are RDMA compare-and-swaps rather than the writes of the original, through loopback
  * where the neighbour's node is this thread's: Soft-RoCE stores a WRITE's 8 bytes in pieces, and the
  * spinning CPU could act on half of one ({@link QueueLock#link}), and a waiter that times out swaps its own
@@ -20,8 +23,8 @@ import io.remus.core.memory.RemotePtr;
  * loopback, as they must for the tail's atomicity.
  *
  * <p>A waiter that times out leaves the queue and a release never waits for a successor to link
- * ({@link QueueLock} describes the protocol). Per call: an uncontended lock is one compare-and-swap, a
- * contended one the tail swap (a loop), the link and the local spin; a release is one READ (local) and one
+ * ({@link QueueLock} describes the protocol). Per call: an uncontended lock is one compare-and-swap (and two
+ * CPU stores), a contended one the tail swap (a loop), the link and the local spin; a release is one READ (local) and one
  * compare-and-swap (two when its successor swapped the tail but has not linked yet), plus one READ and two
  * compare-and-swaps for each abandoned node it passes.
  *
@@ -53,8 +56,8 @@ public final class RdmaMcsLock extends QueueLock {
 
     @Override
     protected void acquire(long me) {
-        thread.write(RemotePtr.offset(me, QueueNode.BUDGET), QueueNode.WAITING);
-        thread.write(RemotePtr.offset(me, QueueNode.NEXT), 0);
+        thread.writeLocal(RemotePtr.offset(me, QueueNode.BUDGET), QueueNode.WAITING);
+        thread.writeLocal(RemotePtr.offset(me, QueueNode.NEXT), 0);
         long predecessor;
         try {
             predecessor = swapTail(me);
