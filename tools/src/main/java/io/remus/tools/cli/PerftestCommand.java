@@ -165,8 +165,9 @@ public final class PerftestCommand implements Callable<Integer> {
     @Mixin
     SimTimeOption simTimeOption;
 
-    @Option(names = "--seed", paramLabel = "SEED", description = "With --sim-time virtual: seed of the virtual-time scheduler's ties (default 1).")
-    Long seed;
+    /** {@code --seed}: with {@code --sim-time virtual}, the seed of the scheduler's ties; refused without it. */
+    @Mixin
+    WorkerSeedOption seedOption;
 
     @Option(names = "--words", paramLabel = "N", description = "atomic-bw: every QP's atomics go to N words (1.."
             + BenchSettings.MAX_ATOMIC_WORDS + ", 8 bytes apart) at the start of the server's buffer, in turn: 1 measures one word's atomic rate (default: perftest's spread, each QP's own 64 words, a cache line apart).")
@@ -268,8 +269,8 @@ public final class PerftestCommand implements Callable<Integer> {
      */
     SimTime simTime() {
         if (!simTimeOption.isVirtual()) {
-            if (seed != null) {
-                throw usage("--seed " + seed + " applies to --sim-time virtual (the scheduler's ties)");
+            if (matched("--seed")) {
+                throw usage("--seed " + seedOption.seed + " applies to --sim-time virtual (the scheduler's ties)");
             }
             return SimTime.HOST;
         }
@@ -277,7 +278,7 @@ public final class PerftestCommand implements Callable<Integer> {
             throw usage("--sim-time virtual: --interval-log " + intervalLog + " stamps its intervals with the wall clock; "
                     + "use --hgrm or --json");
         }
-        return simTimeOption.simTime(simCostOption.costModel(this::usage), seed == null ? 1 : seed, this::usage);
+        return simTimeOption.simTime(simCostOption.costModel(this::usage), seedOption.seed, this::usage);
     }
 
     private BenchReport run(BenchTransport transport, BenchSettings settings, ProgressLine line, List<String> notes)
