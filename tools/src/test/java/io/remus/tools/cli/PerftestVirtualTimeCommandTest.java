@@ -3,6 +3,8 @@ package io.remus.tools.cli;
 import io.remus.tools.RemusRun;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -37,6 +39,18 @@ class PerftestVirtualTimeCommandTest {
         assertTrue(first.out().contains("\"warmup_iterations\":0"), first.out());
         assertTrue(first.out().contains("\"mean\":2.000"), "connectx5's 2 us READ: " + first.out());
         assertFalse(first.out().contains("System.nanoTime costs"), first.out());
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"write-lat", "send-lat", "write-bw", "send-bw", "atomic-lat", "read-bw"})
+    void shouldReplayWhenTheOtherTestsRunTwiceWithTheSameSeed(String test) {
+        String[] args = test.equals("atomic-lat") ? new String[] {"sim", "--seed", "2", "-n", "200", "--json"}
+                : new String[] {"sim", "--seed", "2", "-n", "200", "-s", "64", "--json"};
+        RemusRun first = virtual(test, args);
+        RemusRun second = virtual(test, args);
+        assertEquals(0, first.exit(), first.err());
+        assertEquals(first.out(), second.out());
+        assertTrue(first.out().contains("\"time\":\"virtual time, model connectx5"), first.out());
     }
 
     @Test
