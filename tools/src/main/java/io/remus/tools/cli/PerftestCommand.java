@@ -49,7 +49,9 @@ import java.util.function.Supplier;
 /**
  * One perftest-style benchmark ({@code remus bench read-lat} and its siblings), with perftest's flags
  * and meaning: server when no address is given, client otherwise. Exit status 0 on success, 1 when
- * the run fails, 2 for bad flags.
+ * the run fails, 2 for bad flags. With {@code --sim-time virtual} (the simulator, a {@code --sim-cost} model) the run
+ * is built and measured on the simulator's virtual-time scheduler ({@link SimTime}): no warm-up, figures in virtual
+ * time, the same seed the same figures, and every output names the clock.
  */
 @Command(mixinStandardHelpOptions = true, sortOptions = false, usageHelpAutoWidth = true)
 public final class PerftestCommand implements Callable<Integer> {
@@ -198,7 +200,7 @@ public final class PerftestCommand implements Callable<Integer> {
         notes.addAll(settingNotes);
         if (repeat > 1) {
             notes.add("--repeat " + repeat + ": each size runs " + repeat + " times in a row on one connection, one row "
-                    + "per run; later runs wait for the JIT only while it is compiling");
+                    + "per run" + (simTimeOption.isVirtual() ? "" : "; later runs wait for the JIT only while it is compiling"));
         }
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
@@ -235,26 +237,24 @@ public final class PerftestCommand implements Callable<Integer> {
      * @param time how its figures were timed when not by the wall clock ({@link SimTime#label()}), or null
      */
     private void print(BenchReport report, String time, PrintWriter out, PrintWriter err) throws IOException {
-        {
-            if (jsonOption.json) {
-                JsonFormat.write(report, time, out);
-            } else if (perftestFormat) {
-                PerftestFormat.write(report, time, out);
-            } else {
-                HumanFormat.write(report, time, out);
+        if (jsonOption.json) {
+            JsonFormat.write(report, time, out);
+        } else if (perftestFormat) {
+            PerftestFormat.write(report, time, out);
+        } else {
+            HumanFormat.write(report, time, out);
+        }
+        if (hgrm != null) {
+            for (Path written : HgrmFiles.write(hgrm, report.latency(), repeat)) {
+                err.println("wrote " + written);
             }
-            if (hgrm != null) {
-                for (Path written : HgrmFiles.write(hgrm, report.latency(), repeat)) {
-                    err.println("wrote " + written);
-                }
-            }
-            if (plotOption.plot != null) {
-                LatencyPlot.write("remus bench " + test.commandName() + ", " + report.fabric() + " fabric"
-                        + (time != null ? ", " + time : ""),
-                        "latency, " + test.latencyKind().words() + " [us]", LatencyPlot.ofResults(report.latency(), repeat),
-                        plotOption.plot);
-                err.println("wrote " + plotOption.plot);
-            }
+        }
+        if (plotOption.plot != null) {
+            LatencyPlot.write("remus bench " + test.commandName() + ", " + report.fabric() + " fabric"
+                    + (time != null ? ", " + time : ""),
+                    "latency, " + test.latencyKind().words() + " [us]", LatencyPlot.ofResults(report.latency(), repeat),
+                    plotOption.plot);
+            err.println("wrote " + plotOption.plot);
         }
     }
 
