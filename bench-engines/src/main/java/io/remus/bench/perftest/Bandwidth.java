@@ -1,5 +1,6 @@
 package io.remus.bench.perftest;
 
+import io.remus.core.time.ThreadTime;
 import io.remus.bench.stats.BandwidthSummary;
 import io.remus.bench.stats.PeakRate;
 
@@ -30,7 +31,11 @@ import java.util.function.LongUnaryOperator;
  * a page by default); a larger message always uses the part's start. It busy-polls, as
  * perftest does, and yields the CPU between polls only after 65,536 empty polls in a row (a stall of
  * milliseconds, when something else must run for the transfer to go on): in a Soft-RoCE guest
- * yielding after 64 empty polls cost throughput (docs/FINDINGS.md).
+ * yielding after 64 empty polls cost throughput (docs/FINDINGS.md). With {@link BenchSettings#atomicWords()}
+ * atomics instead go to that many words at the start of the server's buffer, shared by every QP, in turn: one word
+ * measures a single word's atomic rate, 64 words what spreading them buys. Clocks and yields go through
+ * {@link ThreadTime}: under the simulator's virtual-time scheduler every empty poll is one charged check of the
+ * wait loop, no warm-up runs ({@link BenchSettings#warmsUp()}) and the figures are virtual time.
  */
 public final class Bandwidth {
     private static final int SPIN_CHECKS = 1 << 16;
@@ -60,17 +65,17 @@ public final class Bandwidth {
      * @return the result
      */
     public static BandwidthSummary run(BenchConnection c, BenchSettings s, int size, ProgressLine progress) {
-        return run(c, s, size, progress, new JitQuiet(System.nanoTime(), s.jitWait()));
+        return run(c, s, size, progress, new JitQuiet(ThreadTime.nanoTime(), s.jitWait()));
     }
 
     /** {@link #run(BenchConnection, BenchSettings, int, ProgressLine)} with the warm-up's JIT wait given (tests). */
     static BandwidthSummary run(BenchConnection c, BenchSettings s, int size, ProgressLine progress, JitQuiet jit) {
-        progress.begin(s.test().commandName() + " " + size + " B", System.nanoTime());
-        if (s.durationMode() || s.warmupIterations() > 0) {
+        progress.begin(s.test().commandName() + " " + size + " B", ThreadTime.nanoTime());
+        if (s.warmsUp()) {
             warmUp(c, s, size, progress, jit);
         }
         // a duration-mode run waited for the JIT in its rehearsals: its margin ends on time, as theirs did
-        RunClock clock = s.durationMode() ? RunClock.start(s, System.nanoTime(), null) : RunClock.start(s, System.nanoTime());
+        RunClock clock = s.durationMode() ? RunClock.start(s, ThreadTime.nanoTime(), null) : RunClock.start(s, ThreadTime.nanoTime());
         PeakRate peak = peakRate(c, s);
         if (!clock.durationMode()) {
             WindowMarks.begin(); // a duration-mode clock marks the end of its leading margin
@@ -107,7 +112,7 @@ public final class Bandwidth {
     private static void warmUp(BenchConnection c, BenchSettings s, int size, ProgressLine progress, JitQuiet jit) {
         long[] pollsWithCompletions = {0};
         LongUnaryOperator round = postedSoFar -> {
-            RunClock clock = s.durationMode() ? RunClock.rehearsal(System.nanoTime()) : null;
+            RunClock clock = s.durationMode() ? RunClock.rehearsal(ThreadTime.nanoTime()) : null;
             Pump p = pump(c, s, size, s.warmupIterations(), clock, peakRate(c, s), progress);
             pollsWithCompletions[0] += p.polls - p.emptyPolls;
             return p.posted;
@@ -115,7 +120,7 @@ public final class Bandwidth {
         jit.warmUpInRounds(0, s.durationMode(), round, () -> pollsWithCompletions[0]);
         if (jit.waitedForTheBenchmark() && !s.durationMode()) {
             callTheLoopUntilC2(c, s, size, progress);
-            new JitQuiet(System.nanoTime(), s.jitWait()).warmUpInRounds(0, false, round);
+            new JitQuiet(ThreadTime.nanoTime(), s.jitWait()).warmUpInRounds(0, false, round);
         }
     }
 
@@ -130,8 +135,8 @@ public final class Bandwidth {
      * {@link JitQuiet#MOST_NANOS}: thousands of runs of a message of hundreds of MiB would otherwise not end.
      */
     private static void callTheLoopUntilC2(BenchConnection c, BenchSettings s, int size, ProgressLine progress) {
-        long begin = System.nanoTime();
-        for (long i = 0; i < JitQuiet.C2_INVOCATIONS && System.nanoTime() - begin < JitQuiet.MOST_NANOS; i++) {
+        long begin = ThreadTime.nanoTime();
+        for (long i = 0; i < JitQuiet.C2_INVOCATIONS && ThreadTime.nanoTime() - begin < JitQuiet.MOST_NANOS; i++) {
             pump(c, s, size, 1, null, peakRate(c, s), progress);
         }
     }
@@ -199,10 +204,14 @@ public final class Bandwidth {
         private final long timeout;
         private final boolean duration;
         private final long total;
+        /** Whether it runs in virtual time ({@link ThreadTime#isScheduled()}): then every empty poll is one charged check. */
+        private final boolean scheduled = ThreadTime.isScheduled();
+        private final int words;
+        private int wordCursor;
         private long posted;
         private long outstanding;
         private long measured;
-        private long lastCompletion = System.nanoTime();
+        private long lastCompletion = ThreadTime.nanoTime();
         private int empty;
         private long polls;
         private long emptyPolls;
@@ -233,6 +242,7 @@ public final class Bandwidth {
             this.timeout = s.timeout().toNanos();
             this.duration = clock != null;
             this.total = iterations * qps;
+            this.words = s.atomicWords();
         }
 
         /**
@@ -241,7 +251,7 @@ public final class Bandwidth {
          * @return false when the run is done
          */
         boolean step() {
-            long now = System.nanoTime();
+            long now = ThreadTime.nanoTime();
             boolean posting = duration ? clock.continues(0, now) : posted < total;
             if (!posting && outstanding == 0) {
                 return false;
@@ -270,8 +280,8 @@ public final class Bandwidth {
             polls++;
             if (n == 0) {
                 emptyPolls++;
-                if (++empty > SPIN_CHECKS) {
-                    Thread.yield();
+                if (++empty > SPIN_CHECKS || scheduled) {
+                    ThreadTime.yield();
                     yields++;
                 }
                 if (now - lastCompletion > timeout) {
@@ -281,7 +291,7 @@ public final class Bandwidth {
                 return true;
             }
             empty = 0;
-            long t = System.nanoTime();
+            long t = ThreadTime.nanoTime();
             lastCompletion = t;
             boolean measure = !duration || clock.inWindow(t);
             for (int k = 0; k < n; k++) {
@@ -298,6 +308,13 @@ public final class Bandwidth {
             return true;
         }
 
+        /** @return the offset of the next of the {@link BenchSettings#atomicWords()} shared words, in posting order */
+        private long nextWord() {
+            long at = Long.BYTES * wordCursor;
+            wordCursor = wordCursor + 1 == words ? 0 : wordCursor + 1;
+            return at;
+        }
+
         /** Posts one request of QP {@code q} at its cursor, then moves the cursor on. */
         private void post(int q, long wrId, boolean signaled) {
             long at = q * region + cursor[q];
@@ -308,7 +325,7 @@ public final class Bandwidth {
             switch (s.test().operation()) {
                 case READ -> c.read(q, at, at, size, wrId, signaled);
                 case WRITE -> c.write(q, half + at, at, size, wrId, signaled);
-                case ATOMIC -> c.atomic(q, s.atomicType(), half + at, at,
+                case ATOMIC -> c.atomic(q, s.atomicType(), half + at, words == 0 ? at : nextWord(),
                         s.atomicType() == AtomicType.FETCH_AND_ADD ? 1 : 0, 0, wrId, signaled);
                 case SEND -> c.send(q, half + at, size, wrId, signaled);
             }

@@ -5,9 +5,9 @@ import io.remus.bench.stats.ClockCost;
 import io.remus.bench.stats.LatencyKind;
 import io.remus.bench.stats.LatencyRecorder;
 import io.remus.bench.stats.LatencyResult;
+import io.remus.core.time.ThreadTime;
 import org.HdrHistogram.HistogramLogWriter;
 
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -19,12 +19,15 @@ import java.util.concurrent.atomic.AtomicReference;
 /**
  * Runs a benchmark's sizes on a transport, client side, and collects the results. For the
  * ping-pong of write-lat on a transport whose server is in this process, it runs the responder on
- * a second thread. SEND tests post the client's receives once, before the first size. Each size
+ * a second thread ({@link ThreadTime#newThread}, so that it is scheduled in virtual time too). SEND tests post the client's receives once, before the first size. Each size
  * (each run, with {@code --repeat}) passes the {@link RunGate}, which is off unless a harness asks.
  */
 public final class BenchRunner {
     private static final long INTERVAL_NANOS = 1_000_000_000L;
     private static final int CLOCK_SAMPLES = 10_001;
+    /** The warm-up note of a run in virtual time. */
+    static final String VIRTUAL_WARM_UP = "warm-up: none; in virtual time the JIT's state changes no figure, so "
+            + "--warmup is ignored and every iteration is measured";
 
     private final BenchTransport transport;
     private final BenchSettings settings;
@@ -55,7 +58,9 @@ public final class BenchRunner {
     /**
      * Runs every size and assembles the report. A latency test first measures what one clock read costs
      * ({@link ClockCost}) and subtracts it from each sample; the notes get that cost (latency tests) and how the
-     * run warms up ({@link #describeWarmUp}).
+     * run warms up ({@link #describeWarmUp}). On a thread of the simulator's virtual-time scheduler
+     * ({@link ThreadTime#isScheduled()}) nothing reads the host: no warm-up runs ({@link BenchSettings#withoutWarmUp()},
+     * the report's settings say so) and no clock cost is measured or subtracted, and the notes say both.
      *
      * @param transport   where operations go
      * @param settings    what to run
@@ -68,10 +73,15 @@ public final class BenchRunner {
      */
     public static BenchReport report(BenchTransport transport, BenchSettings settings, ProgressLine progress,
                                      HistogramLogWriter intervalLog, List<String> notes, boolean reportGbits) {
-        String warmUp = describeWarmUp(settings);
+        boolean virtual = ThreadTime.isScheduled();
+        if (virtual) {
+            settings = settings.withoutWarmUp();
+        }
+        String warmUp = virtual ? VIRTUAL_WARM_UP : describeWarmUp(settings);
         if (settings.test().isLatency()) {
-            long clockCost = ClockCost.measureNanos(CLOCK_SAMPLES);
-            notes.add("clock: System.nanoTime costs " + clockCost + " ns per call here; that is subtracted from "
+            long clockCost = virtual ? 0 : ClockCost.measureNanos(CLOCK_SAMPLES);
+            notes.add(virtual ? "clock: virtual time, whose reads cost nothing; nothing is subtracted from the samples"
+                    : "clock: System.nanoTime costs " + clockCost + " ns per call here; that is subtracted from "
                     + "each sample (perftest reads the TSC, whose cost is negligible)");
             if (warmUp != null) {
                 notes.add(warmUp);
@@ -207,13 +217,14 @@ public final class BenchRunner {
     private void inProcess(String name, Consumer<BooleanSupplier> serve, Runnable measure) {
         AtomicReference<RuntimeException> failure = new AtomicReference<>();
         AtomicBoolean done = new AtomicBoolean();
-        Thread responder = Thread.ofPlatform().name("remus-" + name).daemon().unstarted(() -> {
+        Thread responder = ThreadTime.newThread("remus-" + name, () -> {
             try {
                 serve.accept(done::get);
             } catch (RuntimeException e) {
                 failure.set(e);
             }
         });
+        responder.setDaemon(true);
         responder.start();
         try {
             measure.run();
@@ -242,7 +253,7 @@ public final class BenchRunner {
 
     private void join(Thread responder) {
         try {
-            if (!responder.join(Duration.ofNanos(settings.timeout().toNanos() + TimeUnit.SECONDS.toNanos(1)))) {
+            if (!ThreadTime.join(responder, settings.timeout().toNanos() + TimeUnit.SECONDS.toNanos(1))) {
                 throw new BenchTimeoutException("the in-process responder did not stop");
             }
         } catch (InterruptedException e) {

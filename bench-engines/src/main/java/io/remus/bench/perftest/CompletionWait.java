@@ -1,5 +1,6 @@
 package io.remus.bench.perftest;
 
+import io.remus.core.time.ThreadTime;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.lang.invoke.VarHandle;
@@ -13,7 +14,9 @@ import java.util.function.BooleanSupplier;
  * makes that work wait for the scheduler tick, milliseconds per operation. Where nothing else
  * wants the CPU, a yield returns at once. The system property {@code remus.bench.spinChecks} sets
  * the number of empty checks before the first yield (default {@value #DEFAULT_SPIN_CHECKS}): a
- * large number spins without yielding, as perftest does.
+ * large number spins without yielding, as perftest does. Clocks, spins and yields go through
+ * {@link ThreadTime}: under the simulator's virtual-time scheduler every empty check is one charged
+ * check of a wait loop, which sleeps until the completion queue's next event, and timeouts are virtual time.
  */
 final class CompletionWait {
     private static final VarHandle BYTE = ValueLayout.JAVA_BYTE.varHandle();
@@ -42,7 +45,7 @@ final class CompletionWait {
         while (c.poll(ids) == 0) {
             idle(++empty, since, timeoutNanos, NEVER, "no completion of ", what, "");
         }
-        return System.nanoTime();
+        return ThreadTime.nanoTime();
     }
 
     /**
@@ -63,7 +66,7 @@ final class CompletionWait {
                 return -1;
             }
         }
-        return System.nanoTime();
+        return ThreadTime.nanoTime();
     }
 
     /**
@@ -85,13 +88,15 @@ final class CompletionWait {
             if (COUNTING) {
                 yields++;
             }
-            Thread.yield();
+            ThreadTime.yield();
+        } else if (ThreadTime.isScheduled()) {
+            ThreadTime.onSpinWait(what);
         }
         if (empty % SPINS_PER_CLOCK_CHECK == 0) {
             if (stop.getAsBoolean()) {
                 return true;
             }
-            if (System.nanoTime() - since > timeoutNanos) {
+            if (ThreadTime.nanoTime() - since > timeoutNanos) {
                 throw new BenchTimeoutException(before + what + after + " within " + timeoutNanos / 1_000_000 + " ms");
             }
         }

@@ -1,5 +1,6 @@
 package io.remus.bench.perftest;
 
+import io.remus.core.time.ThreadTime;
 import com.sun.management.HotSpotDiagnosticMXBean;
 
 import javax.management.JMException;
@@ -214,7 +215,7 @@ public final class JitQuiet {
     }
 
     /**
-     * @param now the caller's clock ({@link System#nanoTime()})
+     * @param now the caller's clock ({@link ThreadTime#nanoTime()})
      * @return whether no compilation finished during the last quiet time; always true when the JVM
      *         cannot tell or the wait is turned off; in a later warm-up of a benchmark, true unless the
      *         JIT is compiling or has compilations queued at the first question
@@ -328,7 +329,7 @@ public final class JitQuiet {
      * {@link #quiet(long)}, and, for the warm-up that waits in full for its benchmark, at least
      * {@link #C2_OPERATIONS} operations run.
      *
-     * @param now        the caller's clock ({@link System#nanoTime()})
+     * @param now        the caller's clock ({@link ThreadTime#nanoTime()})
      * @param operations the operations the warm-up has run so far
      * @return whether the warm-up may end
      */
@@ -342,7 +343,7 @@ public final class JitQuiet {
      * finished or was seen queued (not in all: C2's thresholds grow with its queue, and a polling path
      * that had its 5,000 calls while the queue was long was compiled runs later).
      *
-     * @param now        the caller's clock ({@link System#nanoTime()})
+     * @param now        the caller's clock ({@link ThreadTime#nanoTime()})
      * @param operations the operations the warm-up has run so far
      * @param calls      the warm-up's calls so far of what runs once per poll; negative: not counted
      * @return whether the warm-up may end
@@ -377,13 +378,13 @@ public final class JitQuiet {
      * @param calls     the warm-up's calls so far of what runs once per poll
      */
     void warmUpInRounds(long atLeast, boolean holdMarks, LongUnaryOperator round, LongSupplier calls) {
-        long begin = System.nanoTime();
+        long begin = ThreadTime.nanoTime();
         long done = 0;
         WindowMarks.hold(holdMarks);
         try {
             while (true) {
                 done += round.applyAsLong(done);
-                long now = System.nanoTime();
+                long now = ThreadTime.nanoTime();
                 if (done >= atLeast && quiet(now, done, calls.getAsLong())) {
                     return;
                 }

@@ -39,7 +39,7 @@ public final class ProgressLine {
      * Starts a run.
      *
      * @param what  what is running, e.g. {@code read-lat 64 B}
-     * @param now   a {@link System#nanoTime()} reading
+     * @param now   a {@link io.remus.core.time.ThreadTime#nanoTime()} reading
      */
     public void begin(String what, long now) {
         label = what;
@@ -51,7 +51,7 @@ public final class ProgressLine {
     /**
      * Reports progress; prints only when due.
      *
-     * @param now  a {@link System#nanoTime()} reading
+     * @param now  a {@link io.remus.core.time.ThreadTime#nanoTime()} reading
      * @param done iterations done so far
      */
     public void tick(long now, long done) {

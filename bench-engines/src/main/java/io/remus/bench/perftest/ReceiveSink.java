@@ -1,5 +1,6 @@
 package io.remus.bench.perftest;
 
+import io.remus.core.time.ThreadTime;
 import java.util.function.BooleanSupplier;
 
 /**
@@ -27,14 +28,14 @@ public final class ReceiveSink {
     public static long drain(BenchConnection c, PostedReceives receives, BooleanSupplier stop, long idleTimeout) {
         long[] ids = new long[c.completionCapacity()];
         long received = 0;
-        long last = System.nanoTime();
+        long last = ThreadTime.nanoTime();
         int empty = 0;
         while (true) {
             int n = take(c, receives, ids);
             if (n > 0) {
                 received += n;
                 empty = 0;
-                last = System.nanoTime();
+                last = ThreadTime.nanoTime();
             } else if (CompletionWait.idle(++empty, last, idleTimeout, stop, "no SEND arrived", "", "")) {
                 int more;
                 while ((more = take(c, receives, ids)) > 0) {

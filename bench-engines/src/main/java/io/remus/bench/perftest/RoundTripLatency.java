@@ -1,5 +1,6 @@
 package io.remus.bench.perftest;
 
+import io.remus.core.time.ThreadTime;
 import io.remus.bench.stats.LatencyRecorder;
 
 /**
@@ -24,11 +25,11 @@ public final class RoundTripLatency {
      */
     public static void run(BenchConnection c, BenchSettings s, int size, LatencyRecorder recorder,
                            ProgressLine progress) {
-        if (s.durationMode() || s.warmupIterations() > 0) {
-            TimedLoop.rehearse(s, recorder, new JitQuiet(System.nanoTime(), s.jitWait()),
+        if (s.warmsUp()) {
+            TimedLoop.rehearse(s, recorder, new JitQuiet(ThreadTime.nanoTime(), s.jitWait()),
                     (clock, throwaway) -> new Sampler(c, s, size, throwaway, progress.twin(), clock).run());
         }
-        new Sampler(c, s, size, recorder, progress, RunClock.measuredOnly(s, System.nanoTime())).measure();
+        new Sampler(c, s, size, recorder, progress, RunClock.measuredOnly(s, ThreadTime.nanoTime())).measure();
     }
 
     /**
@@ -64,7 +65,7 @@ public final class RoundTripLatency {
 
         @Override
         long iteration(long i) {
-            long t0 = System.nanoTime();
+            long t0 = ThreadTime.nanoTime();
             if (atomic) {
                 c.atomic(0, type, resultOffset, 0, type == AtomicType.FETCH_AND_ADD ? 1 : 0, 0, i, true);
             } else {

@@ -42,7 +42,7 @@ final class RunClock {
     }
 
     static RunClock start(BenchSettings s, long now) {
-        return start(s, now, s.durationMode() || s.warmupIterations() > 0 ? new JitQuiet(now, s.jitWait()) : null);
+        return start(s, now, s.warmsUp() ? new JitQuiet(now, s.jitWait()) : null);
     }
 
     /** A rehearsal round's leading and trailing margin ({@link #rehearsal}). */

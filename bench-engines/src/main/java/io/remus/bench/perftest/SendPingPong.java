@@ -1,5 +1,6 @@
 package io.remus.bench.perftest;
 
+import io.remus.core.time.ThreadTime;
 import io.remus.bench.stats.LatencyRecorder;
 
 import java.util.function.BooleanSupplier;
@@ -55,7 +56,7 @@ public final class SendPingPong {
         while (i < iterations && answer(c, receives, size, ids, counts, i, stop, timeout)) {
             i++;
         }
-        awaitSends(c, receives, ids, counts, i, System.nanoTime(), timeout);
+        awaitSends(c, receives, ids, counts, i, ThreadTime.nanoTime(), timeout);
         return i;
     }
 
@@ -66,7 +67,7 @@ public final class SendPingPong {
      */
     private static boolean answer(BenchConnection c, PostedReceives receives, int size, long[] ids, long[] counts,
                                   long i, BooleanSupplier stop, long timeout) {
-        long seen = awaitReceive(c, receives, ids, counts, i + 1, System.nanoTime(), timeout, stop, "a ping");
+        long seen = awaitReceive(c, receives, ids, counts, i + 1, ThreadTime.nanoTime(), timeout, stop, "a ping");
         if (seen < 0) {
             return false;
         }
@@ -92,7 +93,7 @@ public final class SendPingPong {
 
         @Override
         long iteration(long i) {
-            long t0 = System.nanoTime();
+            long t0 = ThreadTime.nanoTime();
             c.send(0, half, size, i, true);
             long now = awaitReceive(c, receives, ids, counts, i + 1, t0, timeout, () -> false, "the peer's SEND reply");
             record(i, t0, now, (now - t0) / 2);
@@ -116,7 +117,7 @@ public final class SendPingPong {
                 return -1;
             }
         }
-        return System.nanoTime();
+        return ThreadTime.nanoTime();
     }
 
     private static void awaitSends(BenchConnection c, PostedReceives posted, long[] ids, long[] counts, long sends,

@@ -1,5 +1,6 @@
 package io.remus.bench.perftest;
 
+import io.remus.core.time.ThreadTime;
 import io.remus.bench.stats.LatencyRecorder;
 
 /**
@@ -45,7 +46,7 @@ abstract class TimedLoop {
      * @param progress the progress line
      */
     TimedLoop(BenchConnection c, BenchSettings s, int size, LatencyRecorder recorder, ProgressLine progress) {
-        this(c, s, size, recorder, progress, RunClock.start(s, System.nanoTime()));
+        this(c, s, size, recorder, progress, RunClock.start(s, ThreadTime.nanoTime()));
     }
 
     /**
@@ -134,7 +135,7 @@ abstract class TimedLoop {
      */
     static void rehearse(BenchSettings s, LatencyRecorder like, JitQuiet jit, Round round) {
         jit.warmUpInRounds(s.durationMode() ? 0 : s.warmupIterations(), true, done -> {
-            long now = System.nanoTime();
+            long now = ThreadTime.nanoTime();
             // a round is whole, unless less than one is left of the warm-up asked for
             long left = s.warmupIterations() - done;
             long whole = roundIterations(s);

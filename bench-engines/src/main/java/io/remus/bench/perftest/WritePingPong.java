@@ -1,5 +1,6 @@
 package io.remus.bench.perftest;
 
+import io.remus.core.time.ThreadTime;
 import io.remus.bench.stats.LatencyRecorder;
 
 import java.lang.foreign.MemorySegment;
@@ -73,7 +74,7 @@ public final class WritePingPong {
             i++;
         }
         if (i > 0) {
-            CompletionWait.takeOne(c, ids, completed, System.nanoTime(), timeout, "RDMA WRITE");
+            CompletionWait.takeOne(c, ids, completed, ThreadTime.nanoTime(), timeout, "RDMA WRITE");
         }
     }
 
@@ -88,7 +89,7 @@ public final class WritePingPong {
         long half = c.bufferBytes() / 2;
         long last = size - 1;
         byte seq = sequence(i);
-        long seen = CompletionWait.forByte(c, buffer, ids, completed, last, seq, System.nanoTime(), timeout, stop,
+        long seen = CompletionWait.forByte(c, buffer, ids, completed, last, seq, ThreadTime.nanoTime(), timeout, stop,
                 "a ping");
         if (seen < 0) {
             return false;
@@ -121,7 +122,7 @@ public final class WritePingPong {
         long iteration(long i) {
             byte seq = sequence(i);
             CompletionWait.putByte(buffer, half + last, seq);
-            long t0 = System.nanoTime();
+            long t0 = ThreadTime.nanoTime();
             c.write(0, half, 0, size, i, true);
             long now = CompletionWait.forByte(c, buffer, ids, completed, last, seq, t0, timeout, () -> false,
                     "the peer's WRITE reply");

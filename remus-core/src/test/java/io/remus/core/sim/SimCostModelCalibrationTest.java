@@ -1,6 +1,7 @@
 package io.remus.core.sim;
 
 import io.remus.core.ComputeThread;
+import io.remus.core.testing.PublishedFigures;
 import io.remus.core.testing.TestCluster;
 import io.remus.core.time.ThreadTime;
 import org.junit.jupiter.api.Timeout;

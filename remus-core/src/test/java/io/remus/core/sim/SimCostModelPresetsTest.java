@@ -1,5 +1,6 @@
 package io.remus.core.sim;
 
+import io.remus.core.testing.PublishedFigures;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;

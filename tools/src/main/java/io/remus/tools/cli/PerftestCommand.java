@@ -1,5 +1,6 @@
 package io.remus.tools.cli;
 
+import io.remus.bench.engines.SimTime;
 import io.remus.bench.perftest.BenchReport;
 import io.remus.bench.perftest.FabricChoice;
 import io.remus.core.error.BadArgumentException;
@@ -48,7 +49,9 @@ import java.util.function.Supplier;
 /**
  * One perftest-style benchmark ({@code remus bench read-lat} and its siblings), with perftest's flags
  * and meaning: server when no address is given, client otherwise. Exit status 0 on success, 1 when
- * the run fails, 2 for bad flags.
+ * the run fails, 2 for bad flags. With {@code --sim-time virtual} (the simulator, a {@code --sim-cost} model) the run
+ * is built and measured on the simulator's virtual-time scheduler ({@link SimTime}): no warm-up, figures in virtual
+ * time, the same seed the same figures, and every output names the clock.
  */
 @Command(mixinStandardHelpOptions = true, sortOptions = false, usageHelpAutoWidth = true)
 public final class PerftestCommand implements Callable<Integer> {
@@ -161,6 +164,17 @@ public final class PerftestCommand implements Callable<Integer> {
     @Mixin
     SimCostOption simCostOption;
 
+    @Mixin
+    SimTimeOption simTimeOption;
+
+    /** {@code --seed}: with {@code --sim-time virtual}, the seed of the scheduler's ties; refused without it. */
+    @Mixin
+    WorkerSeedOption seedOption;
+
+    @Option(names = "--words", paramLabel = "N", description = "atomic-bw: every QP's atomics go to N words (1.."
+            + BenchSettings.MAX_ATOMIC_WORDS + ", 8 bytes apart) at the start of the server's buffer, in turn: 1 measures one word's atomic rate (default: perftest's spread, each QP's own 64 words, a cache line apart).")
+    Integer words;
+
     /**
      * @param test        the benchmark this command runs
      * @param hostFabric the fabric without {@code --fabric} ({@link FabricChoice#detect})
@@ -176,16 +190,17 @@ public final class PerftestCommand implements Callable<Integer> {
     }
 
     @Override
-    public Integer call() throws IOException {
+    public Integer call() throws IOException, InterruptedException {
         BenchSettings settings = settings();
         FabricChoice choice = fabricChoice();
+        SimTime time = simTime();
         outputFiles().check();
         List<String> notes = new ArrayList<>();
         notes.add("fabric " + choice.name() + " (" + choice.reason() + ")");
         notes.addAll(settingNotes);
         if (repeat > 1) {
             notes.add("--repeat " + repeat + ": each size runs " + repeat + " times in a row on one connection, one row "
-                    + "per run; later runs wait for the JIT only while it is compiling");
+                    + "per run" + (simTimeOption.isVirtual() ? "" : "; later runs wait for the JIT only while it is compiling"));
         }
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
@@ -199,28 +214,71 @@ public final class PerftestCommand implements Callable<Integer> {
         if (choice.kind() == FabricKind.VERBS && server == null) {
             return serveVerbs(settings, err);
         }
-        try (BenchTransport transport = open(choice.kind(), settings, notes)) {
-            BenchReport report = run(transport, settings, new ProgressLine(err, progress && !jsonOption.json), notes);
-            if (jsonOption.json) {
-                JsonFormat.write(report, out);
-            } else if (perftestFormat) {
-                PerftestFormat.write(report, out);
-            } else {
-                HumanFormat.write(report, out);
-            }
-            if (hgrm != null) {
-                for (Path written : HgrmFiles.write(hgrm, report.latency(), repeat)) {
-                    err.println("wrote " + written);
+        if (time.isVirtual()) {
+            // the fabric is built, run and closed on the scheduler's first thread; the progress line would count virtual seconds
+            BenchReport report = time.call(() -> {
+                try (BenchTransport transport = open(choice.kind(), settings, notes)) {
+                    return run(transport, settings, new ProgressLine(err, false), notes);
                 }
-            }
-            if (plotOption.plot != null) {
-                LatencyPlot.write("remus bench " + test.commandName() + ", " + report.fabric() + " fabric",
-                        "latency, " + test.latencyKind().words() + " [us]", LatencyPlot.ofResults(report.latency(), repeat),
-                        plotOption.plot);
-                err.println("wrote " + plotOption.plot);
-            }
+            });
+            print(report, time.label(), out, err);
+            return 0;
+        }
+        try (BenchTransport transport = open(choice.kind(), settings, notes)) {
+            print(run(transport, settings, new ProgressLine(err, progress && !jsonOption.json), notes), null, out, err);
         }
         return 0;
+    }
+
+    /**
+     * Prints the report as asked ({@code --json}, {@code --perftest-format} or the table) and writes {@code --hgrm}
+     * and {@code --plot}.
+     *
+     * @param time how its figures were timed when not by the wall clock ({@link SimTime#label()}), or null
+     */
+    private void print(BenchReport report, String time, PrintWriter out, PrintWriter err) throws IOException {
+        if (jsonOption.json) {
+            JsonFormat.write(report, time, out);
+        } else if (perftestFormat) {
+            PerftestFormat.write(report, time, out);
+        } else {
+            HumanFormat.write(report, time, out);
+        }
+        if (hgrm != null) {
+            for (Path written : HgrmFiles.write(hgrm, report.latency(), repeat)) {
+                err.println("wrote " + written);
+            }
+        }
+        if (plotOption.plot != null) {
+            LatencyPlot.write("remus bench " + test.commandName() + ", " + report.fabric() + " fabric"
+                    + (time != null ? ", " + time : ""),
+                    "latency, " + test.latencyKind().words() + " [us]", LatencyPlot.ofResults(report.latency(), repeat),
+                    plotOption.plot);
+            err.println("wrote " + plotOption.plot);
+        }
+    }
+
+    /**
+     * The clock of the run: the host's, or virtual time under {@code --sim-cost}'s model with {@code --seed}
+     * ({@link SimTimeOption}).
+     *
+     * @return the clock
+     * @throws ParameterException when virtual time is asked without a cost model that charges time, with a flag it cannot
+     *                            honour ({@code --interval-log}, whose stamps are wall clock), or
+     *                            when {@code --seed} is given without it
+     */
+    SimTime simTime() {
+        if (!simTimeOption.isVirtual()) {
+            if (matched("--seed")) {
+                throw usage("--seed " + seedOption.seed + " applies to --sim-time virtual (the scheduler's ties)");
+            }
+            return SimTime.HOST;
+        }
+        if (intervalLog != null) {
+            throw usage("--sim-time virtual: --interval-log " + intervalLog + " stamps its intervals with the wall clock; "
+                    + "use --hgrm or --json");
+        }
+        return simTimeOption.simTime(simCostOption.costModel(this::usage), seedOption.seed, this::usage);
     }
 
     private BenchReport run(BenchTransport transport, BenchSettings settings, ProgressLine line, List<String> notes)
@@ -287,7 +345,9 @@ public final class PerftestCommand implements Callable<Integer> {
         given(verbsOnly, matched("-u"), "-u " + qpTimeout);
         given(verbsOnly, outstanding != null, "-o " + outstanding);
         given(verbsOnly, matched("--idle-timeout"), "--idle-timeout " + idleTimeoutSeconds);
-        return FabricOption.choose(spec.commandLine(), fabricOption.fabric, verbsOnly, simLatencyOption.simOnly(simCostOption), hostFabric);
+        List<String> simOnly = new ArrayList<>(simLatencyOption.simOnly(simCostOption));
+        simOnly.addAll(simTimeOption.simOnly());
+        return FabricOption.choose(spec.commandLine(), fabricOption.fabric, verbsOnly, simOnly, hostFabric);
     }
 
     private static void given(List<String> flags, boolean given, String flag) {
@@ -384,7 +444,19 @@ public final class PerftestCommand implements Callable<Integer> {
             if (!test.isLatency() && plotOption.plot != null) {
                 throw usage("--plot applies to latency tests");
             }
-            return flags.settings(settingNotes);
+            BenchSettings settings = flags.settings(settingNotes);
+            if (words != null) {
+                if (test != BenchTest.ATOMIC_BW) {
+                    throw usage("--words " + words + " applies to atomic-bw, not " + test.commandName());
+                }
+                if (words < 1 || words > BenchSettings.MAX_ATOMIC_WORDS) {
+                    throw usage("--words must be 1.." + BenchSettings.MAX_ATOMIC_WORDS + ", got " + words);
+                }
+                settings = settings.withAtomicWords(words);
+                settingNotes.add("atomics go to " + words + (words == 1 ? " word" : " words")
+                        + " at the start of the server's buffer, shared by every QP, in turn (--words)");
+            }
+            return settings;
         } catch (BadArgumentException e) {
             throw usage(e.getMessage());
         }

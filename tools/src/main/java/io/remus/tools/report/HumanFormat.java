@@ -17,7 +17,20 @@ public final class HumanFormat {
      * @param out where it goes
      */
     public static void write(BenchReport r, PrintWriter out) {
+        write(r, null, out);
+    }
+
+    /**
+     * @param r    the report
+     * @param time how its figures were timed when not by the wall clock ({@link io.remus.bench.engines.SimTime#label()}):
+     *             a line {@code "every figure below is <time>"} after the header; null for the wall clock
+     * @param out  where it goes
+     */
+    public static void write(BenchReport r, String time, PrintWriter out) {
         out.println("remus bench " + r.settings().test().commandName() + " on " + r.transport());
+        if (time != null) {
+            out.println("every figure below is " + time);
+        }
         out.println(r.measures());
         out.println(r.runLength());
         for (String note : r.notes()) {

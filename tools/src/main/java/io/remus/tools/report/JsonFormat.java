@@ -21,7 +21,8 @@ import java.util.function.Consumer;
  * (latency tests: {@code round_trip} or {@code half_round_trip}), {@code unit}, {@code iterations},
  * {@code warmup_iterations}, {@code duration_seconds} and {@code margin_seconds} (null in iteration
  * mode), {@code queue_pairs}, {@code tx_depth}, {@code cq_moderation} (bandwidth tests: one work
- * request in this many is signalled), {@code notes}, {@code results}; {@code iterations} is per QP and
+ * request in this many is signalled), {@code atomic_words} (atomic-bw with {@code --words} only), {@code time}
+ * (virtual time only: how the figures were timed), {@code notes}, {@code results}; {@code iterations} is per QP and
  * size. A latency result has {@code bytes iterations min max median mean stddev p90 p99 p99_9 p99_99} (usec); a bandwidth result
  * {@code bytes iterations seconds bw_peak bw_average msg_rate_mpps}.
  */
@@ -34,10 +35,23 @@ public final class JsonFormat {
      * @param out where it goes
      */
     public static void write(BenchReport r, PrintWriter out) {
+        write(r, null, out);
+    }
+
+    /**
+     * @param r    the report
+     * @param time how its figures were timed when not by the wall clock ({@link io.remus.bench.engines.SimTime#label()}),
+     *             the key {@code time} after {@code transport}; null for the wall clock (no key)
+     * @param out  where it goes
+     */
+    public static void write(BenchReport r, String time, PrintWriter out) {
         var s = r.settings();
         boolean latency = s.test().isLatency();
         Consumer<StringBuilder> fields = b -> {
             field(b, "transport", str(r.transport()));
+            if (time != null) {
+                field(b, "time", str(time));
+            }
             field(b, "measures", str(r.measures()));
             if (latency) {
                 field(b, "latency_kind", str(s.test().latencyKind().key()));
@@ -51,6 +65,9 @@ public final class JsonFormat {
             field(b, "tx_depth", Integer.toString(s.txDepth()));
             if (!latency) {
                 field(b, "cq_moderation", Integer.toString(s.cqModeration()));
+            }
+            if (s.atomicWords() > 0) {
+                field(b, "atomic_words", Integer.toString(s.atomicWords()));
             }
         };
         String test = s.test().commandName();

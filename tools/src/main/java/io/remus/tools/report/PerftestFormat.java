@@ -25,9 +25,22 @@ public final class PerftestFormat {
      * @param out where it goes
      */
     public static void write(BenchReport r, PrintWriter out) {
+        write(r, null, out);
+    }
+
+    /**
+     * @param r    the report
+     * @param time how its figures were timed when not by the wall clock ({@link io.remus.bench.engines.SimTime#label()}):
+     *             a line {@code " every figure below is <time>"} under the title; null for the wall clock
+     * @param out  where it goes
+     */
+    public static void write(BenchReport r, String time, PrintWriter out) {
         out.println(RULE);
         out.println("                    " + r.settings().test().operation().words() + " "
                 + (r.settings().test().isLatency() ? "Latency" : "BW") + " Test (remus, " + r.fabric() + " fabric)");
+        if (time != null) {
+            out.println(" every figure below is " + time);
+        }
         out.println(" " + r.measures());
         out.println(RULE);
         if (r.settings().test().isLatency()) {

@@ -8,6 +8,7 @@ import io.remus.core.fabric.RemoteRegion;
 import io.remus.core.sim.SimFabric;
 import io.remus.core.sim.SimCostModel;
 import io.remus.core.sim.SimOptions;
+import io.remus.core.time.ThreadTime;
 import io.remus.bench.perftest.BenchConnection;
 import io.remus.bench.perftest.BenchFlags;
 import io.remus.bench.perftest.BenchOperation;
@@ -46,7 +47,8 @@ public final class SimBenchTransport implements BenchTransport {
 
     /**
      * The simulated pair of a perftest-style run, its QPs retrying a receiver-not-ready peer forever as perftest's do
-     * ({@code rnr_retry 7}).
+     * ({@code rnr_retry 7}). Called on a thread of the simulator's virtual-time scheduler, it gives the fabric simulated
+     * addresses ({@link SimOptions#withStraddleOffset(long)} 0), so that a seed replays the run.
      *
      * @param s               the run's settings
      * @param simLatencyNanos the execution latency injected per work request
@@ -65,6 +67,9 @@ public final class SimBenchTransport implements BenchTransport {
         }
         SimOptions options = SimOptions.defaults().withExecutionLatencyNanos(simLatencyNanos).withCostModel(cost)
                 .withRnrRetries(SimOptions.RNR_RETRY_FOREVER);
+        if (ThreadTime.isScheduled()) {
+            options = options.withStraddleOffset(0); // simulated addresses: no native address decides anything
+        }
         return new SimBenchTransport(options, BenchFlags.bufferBytes(s), s.queuePairs(), Math.max(s.txDepth(), 1),
                 s.test().operation() == BenchOperation.SEND ? rxDepth : 0);
     }
