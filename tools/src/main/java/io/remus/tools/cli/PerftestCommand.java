@@ -278,7 +278,7 @@ public final class PerftestCommand implements Callable<Integer> {
             throw usage("--sim-time virtual: --interval-log " + intervalLog + " stamps its intervals with the wall clock; "
                     + "use --hgrm or --json");
         }
-        return simTimeOption.simTime(simCostOption.costModel(this::usage), seedOption.seed, this::usage);
+        return simTimeOption.clock(false, null, simCostOption.costModel(this::usage), seedOption.seed, List.of(), this::usage);
     }
 
     private BenchReport run(BenchTransport transport, BenchSettings settings, ProgressLine line, List<String> notes)
