@@ -526,7 +526,7 @@ public final class VirtualTimeScheduler {
             endNanos = Math.max(endNanos, me.clock);
             worked(me.clock);
             for (VirtualTimeTask t : List.copyOf(ready)) {
-                if (t.parked && t.blocker == me) {
+                if (t.parked && t.blocker == me.thread) {
                     wake(t);
                 }
             }

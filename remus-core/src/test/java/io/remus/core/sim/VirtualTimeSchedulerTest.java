@@ -270,6 +270,16 @@ class VirtualTimeSchedulerTest {
     }
 
     @Test
+    void shouldReturnFromAJoinWhenTheJoinedThreadEnds() {
+        VirtualTimeScheduler.run(seed(17), () -> {
+            Thread worker = ThreadTime.newThread("worker", () -> ThreadTime.charge(5_000));
+            worker.start();
+            assertTrue(ThreadTime.join(worker, SECOND));
+            assertEquals(5_000, ThreadTime.nanoTime(), "the join returned when the worker ended, not at its timeout");
+        });
+    }
+
+    @Test
     void shouldGiveTheSameRunOnPlatformAndVirtualCarriers() {
         for (long seed = 1; seed <= 4; seed++) {
             Carriers mine = carriers();
@@ -319,6 +329,7 @@ class VirtualTimeSchedulerTest {
             Thread joined = ThreadTime.newThread("joined", () -> trace.add("joined at " + ThreadTime.nanoTime()));
             joined.start();
             assertTrue(ThreadTime.join(joined, SECOND));
+            trace.add("join returned at " + ThreadTime.nanoTime());
             assertTrue(!ThreadTime.join(never, 1_000), "a thread never started never ends");
             trace.add("never-started alive=" + never.isAlive());
             Thread last = ThreadTime.newThread("last", () -> trace.add("last at " + ThreadTime.nanoTime()));
