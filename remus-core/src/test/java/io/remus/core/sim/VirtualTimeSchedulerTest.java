@@ -3,6 +3,8 @@ package io.remus.core.sim;
 import io.remus.core.ComputeThread;
 import io.remus.core.error.VirtualTimeBudgetException;
 import io.remus.core.error.VirtualTimeDeadlockException;
+import io.remus.core.error.BadArgumentException;
+import io.remus.core.testing.FlagWait;
 import io.remus.core.testing.TestCluster;
 import io.remus.core.time.ThreadTime;
 import org.junit.jupiter.api.Test;
@@ -25,13 +27,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * {@link VirtualTimeScheduler}: one thread at a time, ordered by virtual clocks; the same seed gives the same
  * interleaving and figures, other seeds other interleavings; RDMA costs are the cost model's; a run whose threads
  * wait on each other, outlive the virtual budget or block outside the scheduler ends typed. These cases run on
- * {@link Carriers#VIRTUAL} carriers; {@link VirtualTimeSchedulerPlatformCarriersTest} runs them on platform ones.
+ * {@link Carriers#VIRTUAL} carriers (on JDK 24 or later); {@link VirtualTimeSchedulerPlatformCarriersTest} runs them on
+ * platform ones.
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class VirtualTimeSchedulerTest {
-    /** {@return the carriers the cases run on} */
+    /** {@return the carriers the cases run on: virtual where the JDK allows them (24 or later), else platform} */
     Carriers carriers() {
-        return Carriers.VIRTUAL;
+        return Carriers.virtualAllowed() ? Carriers.VIRTUAL : Carriers.PLATFORM;
     }
 
     /** {@return the default options for {@code seed} on {@link #carriers()}} */
@@ -280,6 +283,52 @@ class VirtualTimeSchedulerTest {
     }
 
     @Test
+    void shouldNameWhereEachThreadWaitsWhenTheyWaitOnEachOther() {
+        VirtualTimeDeadlockException e = assertThrows(VirtualTimeDeadlockException.class, () ->
+                VirtualTimeScheduler.run(seed(6).withQuietNanos(SECOND), () -> {
+                    boolean[] flags = new boolean[2];
+                    Thread a = ThreadTime.newThread("first", () -> FlagWait.await(flags, 1, "flag 1"));
+                    a.start();
+                    FlagWait.await(flags, 0, "flag 0");
+                }));
+        String m = e.getMessage();
+        assertTrue(m.contains("first") && m.contains("vt-main") && m.contains("flag 1") && m.contains("flag 0"), m);
+        assertEquals(2, m.split("FlagWait\\.await", -1).length - 1, "both threads' frames named: " + m);
+    }
+
+    @Test
+    void shouldRunItsThreadsOnTheCarriersAsked() {
+        boolean virtual = carriers() == Carriers.VIRTUAL;
+        List<Boolean> seen = Collections.synchronizedList(new ArrayList<>());
+        VirtualTimeScheduler.run(seed(8), () -> {
+            seen.add(Thread.currentThread().isVirtual());
+            seen.add(ThreadTime.isScheduled());
+            Thread t = ThreadTime.newThread("child", () -> {
+                seen.add(Thread.currentThread().isVirtual());
+                seen.add(ThreadTime.isScheduled());
+            });
+            seen.add(t.isVirtual());
+            t.start();
+            assertTrue(ThreadTime.join(t, SECOND));
+        });
+        assertEquals(List.of(virtual, true, virtual, virtual, true), seen);
+        assertTrue(!ThreadTime.isScheduled(), "the caller of run is a host thread");
+    }
+
+    @Test
+    void shouldRefuseCarriersItDoesNotKnow() {
+        BadArgumentException e = assertThrows(BadArgumentException.class, () -> Carriers.parse("green"));
+        assertTrue(e.getMessage().contains("green"), e.getMessage());
+        assertEquals(Carriers.VIRTUAL, Carriers.parse(" virtual "));
+        if (Runtime.version().feature() >= 24) {
+            assertEquals(Carriers.VIRTUAL, VirtualTimeOptions.seed(1).withCarriers(Carriers.VIRTUAL).carriers());
+        } else {
+            assertThrows(BadArgumentException.class, () -> VirtualTimeOptions.seed(1).withCarriers(Carriers.VIRTUAL),
+                    "virtual carriers before JDK 24");
+        }
+    }
+
+    @Test
     void shouldGiveTheSameRunOnPlatformAndVirtualCarriers() {
         for (long seed = 1; seed <= 4; seed++) {
             Carriers mine = carriers();
@@ -296,7 +345,7 @@ class VirtualTimeSchedulerTest {
     void shouldRegisterStartedThreadsAsPlatformCarriersDo() {
         // Threads started right before a join, an unpark, a spin and the body's end; one created and never started;
         // a thread that starts its own. Every start draws a tie; the trace must not depend on the carriers.
-        List<String> virtual = startTrace(Carriers.VIRTUAL);
+        List<String> virtual = startTrace(carriers());
         List<String> platform = startTrace(Carriers.PLATFORM);
         assertEquals(platform, virtual, "same trace on both carriers");
         assertTrue(virtual.contains("never-started alive=false"), virtual.toString());
