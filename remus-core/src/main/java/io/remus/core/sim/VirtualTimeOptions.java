@@ -26,9 +26,11 @@ import java.util.Objects;
  * @param virtualBudgetNanos the latest virtual time a run may reach
  * @param hostBudget         the longest host time a run may take, and the longest one thread may run (or block outside
  *                           the scheduler) without reaching a wait
+ * @param carriers           what the run's threads are, platform or virtual threads: host time only, the same seed
+ *                           gives the same run with either ({@link #withCarriers})
  */
 public record VirtualTimeOptions(long seed, boolean randomTies, long spinNanos, long postNanos, long quietNanos,
-                                 long virtualBudgetNanos, Duration hostBudget) {
+                                 long virtualBudgetNanos, Duration hostBudget, Carriers carriers) {
     /** Quiet checks of one thread after which its wait loop's checks space out. */
     public static final int QUIET_CHECKS = 10_000;
 
@@ -41,13 +43,20 @@ public record VirtualTimeOptions(long seed, boolean randomTies, long spinNanos, 
     /**
      * Validates the knobs.
      *
-     * @throws NullPointerException when {@code hostBudget} is null
+     * @throws NullPointerException when {@code hostBudget} or {@code carriers} is null
      * @throws BadArgumentException naming the value when {@code spinNanos} or {@code quietNanos} is not positive,
-     *                              {@code postNanos} is negative, the virtual budget is not positive, or the host
-     *                              budget is not positive
+     *                              {@code postNanos} is negative, the virtual budget is not positive, the host
+     *                              budget is not positive, or {@code carriers} is {@link Carriers#VIRTUAL} on a JDK
+     *                              before 24
      */
     public VirtualTimeOptions {
         Objects.requireNonNull(hostBudget, "hostBudget");
+        Objects.requireNonNull(carriers, "carriers");
+        if (carriers == Carriers.VIRTUAL && !Carriers.virtualAllowed()) {
+            throw new BadArgumentException("carriers VIRTUAL need JDK " + Carriers.VIRTUAL_SINCE_JDK
+                    + " or later (before it a wait inside synchronized pins a carrier), this is JDK "
+                    + Runtime.version().feature() + "; use PLATFORM");
+        }
         if (spinNanos <= 0 || spinNanos > MAX_NANOS) {
             throw new BadArgumentException("spinNanos must be 1.." + MAX_NANOS + ", got " + spinNanos);
         }
@@ -66,13 +75,32 @@ public record VirtualTimeOptions(long seed, boolean randomTies, long spinNanos, 
     }
 
     /**
+     * The knobs with the carriers of {@link Carriers#defaults()}.
+     *
+     * @param seed               see the record
+     * @param randomTies         see the record
+     * @param spinNanos          see the record
+     * @param postNanos          see the record
+     * @param quietNanos         see the record
+     * @param virtualBudgetNanos see the record
+     * @param hostBudget         see the record
+     * @throws BadArgumentException as the canonical constructor
+     */
+    public VirtualTimeOptions(long seed, boolean randomTies, long spinNanos, long postNanos, long quietNanos,
+                              long virtualBudgetNanos, Duration hostBudget) {
+        this(seed, randomTies, spinNanos, postNanos, quietNanos, virtualBudgetNanos, hostBudget, Carriers.defaults());
+    }
+
+    /**
      * {@return the defaults for {@code seed}: random ties, 100 ns per check, no post cost, 30 s quiet limit, 600 s
-     *          virtual budget, 300 s host budget}
+     *          virtual budget, 300 s host budget, the carriers of {@link Carriers#defaults()} (virtual threads on JDK
+     *          24 or later)}
      *
      * @param seed the run's seed
      */
     public static VirtualTimeOptions seed(long seed) {
-        return new VirtualTimeOptions(seed, true, 100, 0, 30_000_000_000L, 600_000_000_000L, Duration.ofSeconds(300));
+        return new VirtualTimeOptions(seed, true, 100, 0, 30_000_000_000L, 600_000_000_000L, Duration.ofSeconds(300),
+                Carriers.defaults());
     }
 
     /**
@@ -94,7 +122,8 @@ public record VirtualTimeOptions(long seed, boolean randomTies, long spinNanos, 
      * @return a copy with it
      */
     public VirtualTimeOptions withSeed(long value) {
-        return new VirtualTimeOptions(value, randomTies, spinNanos, postNanos, quietNanos, virtualBudgetNanos, hostBudget);
+        return new VirtualTimeOptions(value, randomTies, spinNanos, postNanos, quietNanos, virtualBudgetNanos,
+                hostBudget, carriers);
     }
 
     /**
@@ -104,7 +133,8 @@ public record VirtualTimeOptions(long seed, boolean randomTies, long spinNanos, 
      * @return a copy with it
      */
     public VirtualTimeOptions withRandomTies(boolean value) {
-        return new VirtualTimeOptions(seed, value, spinNanos, postNanos, quietNanos, virtualBudgetNanos, hostBudget);
+        return new VirtualTimeOptions(seed, value, spinNanos, postNanos, quietNanos, virtualBudgetNanos, hostBudget,
+                carriers);
     }
 
     /**
@@ -114,7 +144,8 @@ public record VirtualTimeOptions(long seed, boolean randomTies, long spinNanos, 
      * @return a copy with it
      */
     public VirtualTimeOptions withSpinNanos(long value) {
-        return new VirtualTimeOptions(seed, randomTies, value, postNanos, quietNanos, virtualBudgetNanos, hostBudget);
+        return new VirtualTimeOptions(seed, randomTies, value, postNanos, quietNanos, virtualBudgetNanos, hostBudget,
+                carriers);
     }
 
     /**
@@ -124,7 +155,8 @@ public record VirtualTimeOptions(long seed, boolean randomTies, long spinNanos, 
      * @return a copy with it
      */
     public VirtualTimeOptions withPostNanos(long value) {
-        return new VirtualTimeOptions(seed, randomTies, spinNanos, value, quietNanos, virtualBudgetNanos, hostBudget);
+        return new VirtualTimeOptions(seed, randomTies, spinNanos, value, quietNanos, virtualBudgetNanos, hostBudget,
+                carriers);
     }
 
     /**
@@ -134,7 +166,8 @@ public record VirtualTimeOptions(long seed, boolean randomTies, long spinNanos, 
      * @return a copy with it
      */
     public VirtualTimeOptions withQuietNanos(long value) {
-        return new VirtualTimeOptions(seed, randomTies, spinNanos, postNanos, value, virtualBudgetNanos, hostBudget);
+        return new VirtualTimeOptions(seed, randomTies, spinNanos, postNanos, value, virtualBudgetNanos, hostBudget,
+                carriers);
     }
 
     /**
@@ -144,7 +177,8 @@ public record VirtualTimeOptions(long seed, boolean randomTies, long spinNanos, 
      * @return a copy with it
      */
     public VirtualTimeOptions withVirtualBudgetNanos(long value) {
-        return new VirtualTimeOptions(seed, randomTies, spinNanos, postNanos, quietNanos, value, hostBudget);
+        return new VirtualTimeOptions(seed, randomTies, spinNanos, postNanos, quietNanos, value, hostBudget,
+                carriers);
     }
 
     /**
@@ -154,7 +188,23 @@ public record VirtualTimeOptions(long seed, boolean randomTies, long spinNanos, 
      * @return a copy with it
      */
     public VirtualTimeOptions withHostBudget(Duration value) {
-        return new VirtualTimeOptions(seed, randomTies, spinNanos, postNanos, quietNanos, virtualBudgetNanos, value);
+        return new VirtualTimeOptions(seed, randomTies, spinNanos, postNanos, quietNanos, virtualBudgetNanos, value,
+                carriers);
+    }
+
+    /**
+     * Chooses what the run's threads are. {@link Carriers#VIRTUAL} (the default on JDK 24 or later) makes a switch
+     * between threads a continuation yield instead of an OS context switch, several times cheaper in host time;
+     * {@link Carriers#PLATFORM} runs each thread on a platform thread. Either gives the same run for the same seed.
+     * {@link Carriers#VIRTUAL} is refused before JDK 24, where a wait inside {@code synchronized} pins a carrier.
+     *
+     * @param value the carriers
+     * @return a copy with them
+     * @throws BadArgumentException when {@code value} is {@link Carriers#VIRTUAL} on a JDK before 24
+     */
+    public VirtualTimeOptions withCarriers(Carriers value) {
+        return new VirtualTimeOptions(seed, randomTies, spinNanos, postNanos, quietNanos, virtualBudgetNanos,
+                hostBudget, value);
     }
 
     /**

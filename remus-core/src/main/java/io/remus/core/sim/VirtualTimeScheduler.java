@@ -10,7 +10,9 @@ import io.remus.core.time.ThreadTime;
 
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.PriorityQueue;
 import java.util.SplittableRandom;
@@ -55,6 +57,16 @@ import java.util.concurrent.locks.LockSupport;
  * thread blocked in the JDK outside {@link ThreadTime} holds the one running slot; the message names it and where it
  * is).
  *
+ * <p>The threads of a run are Java virtual threads or platform threads, as {@link VirtualTimeOptions#carriers()} says
+ * (virtual by default on JDK 24 or later): a switch from one to the next is then a continuation yield and resume, or
+ * an OS context switch. A platform thread registers with the scheduler when it is started; a virtual thread's
+ * {@code start()} cannot be overridden, so the running thread's next call into the scheduler registers, in the order
+ * they were created, the threads it started since its last call. Both give the same queue, the same draws of the seed
+ * and so the same run, except where a thread starts two or more threads in an order other than the one it created
+ * them in, with no call into the scheduler ({@link ThreadTime}'s waits, charges, joins, unparks,
+ * {@link ThreadTime#newThread}) between the starts: platform carriers register them in the order started, virtual
+ * ones in the order created. Either order is deterministic.
+ *
  * <p>Scheduled threads must wait only through {@link ThreadTime}; see there.
  */
 public final class VirtualTimeScheduler {
@@ -87,16 +99,24 @@ public final class VirtualTimeScheduler {
         }
     }
 
-    private static final Comparator<VirtualTimeThread> ORDER = Comparator.<VirtualTimeThread>comparingLong(t -> t.clock)
+    private static final Comparator<VirtualTimeTask> ORDER = Comparator.<VirtualTimeTask>comparingLong(t -> t.clock)
             .thenComparingLong(t -> t.tie).thenComparingLong(t -> t.sequence);
 
     private final VirtualTimeOptions options;
     private final SplittableRandom random;
     private final Object lock = new Object();
-    private final PriorityQueue<VirtualTimeThread> ready = new PriorityQueue<>(ORDER);
+    private final PriorityQueue<VirtualTimeTask> ready = new PriorityQueue<>(ORDER);
     /** Started and not ended, in the order they started. */
-    private final List<VirtualTimeThread> live = new ArrayList<>();
-    private VirtualTimeThread running;
+    private final List<VirtualTimeTask> live = new ArrayList<>();
+    /**
+     * Virtual carriers: threads created and not yet registered, in the order they were created. A virtual thread's
+     * {@code start()} cannot be overridden, so the running thread's next call into the scheduler registers those it
+     * started ({@link #registerStarted}).
+     */
+    private final List<VirtualTimeTask> created = new ArrayList<>();
+    /** Virtual carriers: every thread created, by its Java thread; looked up, never traversed. */
+    private final Map<Thread, VirtualTimeTask> byThread = new IdentityHashMap<>();
+    private VirtualTimeTask running;
     private long sequence;
     /** Work done anywhere: posts, charges, threads started, ended or woken. */
     private long work;
@@ -107,7 +127,7 @@ public final class VirtualTimeScheduler {
     private int threads;
     private long endNanos;
     private Throwable failure;
-    private VirtualTimeException aborted;
+    private volatile VirtualTimeException aborted;
     private boolean done;
 
     private VirtualTimeScheduler(VirtualTimeOptions options) {
@@ -141,7 +161,7 @@ public final class VirtualTimeScheduler {
     }
 
     private VirtualTimeRun execute(Body body) {
-        VirtualTimeThread first = new VirtualTimeThread(this, () -> {
+        Runnable main = () -> {
             try {
                 body.run();
             } catch (RuntimeException | Error e) {
@@ -149,7 +169,14 @@ public final class VirtualTimeScheduler {
             } catch (Exception e) {
                 throw new BodyFailure(e);
             }
-        }, "vt-main", 0);
+        };
+        VirtualTimeTask first = new VirtualTimeTask(this, 0);
+        if (options.carriers() == Carriers.PLATFORM) {
+            new VirtualTimeThread(first, main, "vt-main");
+        } else {
+            first.thread = Thread.ofVirtual().name("vt-main").unstarted(() -> first.runVirtual(main));
+            first.attachThread();
+        }
         synchronized (lock) {
             first.started = true;
             live.add(first);
@@ -159,7 +186,11 @@ public final class VirtualTimeScheduler {
         }
         long hostStart = System.nanoTime();
         long hostBudget = options.hostBudget().toNanos();
-        first.startFirst();
+        if (first.thread instanceof VirtualTimeThread platform) {
+            platform.startFirst();
+        } else {
+            first.thread.start();
+        }
         synchronized (lock) {
             while (!done) {
                 long left = hostBudget - (System.nanoTime() - hostStart);
@@ -181,27 +212,39 @@ public final class VirtualTimeScheduler {
         }
         if (aborted != null) {
             awaitUnwound(live());
+            detachCreated();
             if (failure != null && !(failure instanceof Aborted)) {
                 aborted.addSuppressed(failure);
             }
             throw aborted;
         }
+        detachCreated();
         if (failure != null) {
             throw rethrown(failure);
         }
         return new VirtualTimeRun(options.seed(), endNanos, switches, threads);
     }
 
-    private List<VirtualTimeThread> live() {
+    /** Virtual carriers: forgets, for {@code ThreadTime.unpark}, the threads created and never started. */
+    private void detachCreated() {
+        synchronized (lock) {
+            for (VirtualTimeTask t : created) {
+                t.detachThread();
+            }
+        }
+    }
+
+    private List<VirtualTimeTask> live() {
         synchronized (lock) {
             return List.copyOf(live);
         }
     }
 
     /** Gives the threads of an aborted run a moment to unwind, so that they do not outlive it by much. */
-    private static void awaitUnwound(List<VirtualTimeThread> threads) {
+    private static void awaitUnwound(List<VirtualTimeTask> tasks) {
         long end = System.nanoTime() + 5_000_000_000L;
-        for (VirtualTimeThread t : threads) {
+        for (VirtualTimeTask task : tasks) {
+            Thread t = task.thread;
             long left = end - System.nanoTime();
             if (left > 0) {
                 try {
@@ -229,38 +272,79 @@ public final class VirtualTimeScheduler {
 
     // --- called by the scheduled threads -------------------------------------------------------------------------
 
-    /** Registers a thread that a thread of this run starts: ready at its starter's clock. */
-    void register(VirtualTimeThread t) {
+    /** Platform carriers: registers a thread that a thread of this run starts, ready at its starter's clock. */
+    void register(VirtualTimeTask t) {
         synchronized (lock) {
-            if (!(Thread.currentThread() instanceof VirtualTimeThread me) || me.scheduler != this || me != running) {
+            VirtualTimeTask me = VirtualTimeTask.ofCurrentThread();
+            if (me == null || me.scheduler != this || me != running) {
                 throw new IllegalStateException("a thread of a virtual-time run is started by the running thread of "
                         + "that run, not by " + Thread.currentThread().getName());
             }
             if (t.started) {
-                throw new IllegalThreadStateException(t.getName() + " was already started");
+                throw new IllegalThreadStateException(t.name() + " was already started");
             }
             checkAborted();
-            t.started = true;
-            t.clock = me.clock;
-            live.add(t);
-            threads++;
-            worked(me.clock);
-            enqueue(t);
+            registerAt(t, me);
         }
     }
 
+    private void registerAt(VirtualTimeTask t, VirtualTimeTask me) {
+        t.started = true;
+        t.clock = me.clock;
+        live.add(t);
+        threads++;
+        worked(me.clock);
+        enqueue(t);
+    }
+
+    /**
+     * Virtual carriers: registers, in the order they were created, the threads created and started since the running
+     * thread {@code me}'s last call into the scheduler, ready at its clock, as {@link VirtualTimeThread#start()} does
+     * for a platform thread. Every call of the running thread into the scheduler makes it first: nothing runs between a
+     * {@code start()} and that call, so the queue and the seed's draws see the same as with platform carriers, as long
+     * as threads started between two calls start in the order they were created. Guarded by the lock.
+     */
+    private void registerStarted(VirtualTimeTask me) {
+        if (created.isEmpty() || aborted != null) {
+            return;
+        }
+        for (int i = 0; i < created.size(); i++) {
+            VirtualTimeTask t = created.get(i);
+            if (t.thread.getState() != Thread.State.NEW) {
+                created.remove(i--);
+                registerAt(t, me);
+            }
+        }
+    }
+
+    /** Creates an unstarted thread of this run for {@code me}: platform or virtual, as the options' carriers. */
+    Thread newThread(VirtualTimeTask me, String name, Runnable body) {
+        VirtualTimeTask t = new VirtualTimeTask(this, me.clock);
+        if (options.carriers() == Carriers.PLATFORM) {
+            return new VirtualTimeThread(t, body, name);
+        }
+        t.thread = Thread.ofVirtual().name(name).unstarted(() -> t.runVirtual(body));
+        t.attachThread();
+        synchronized (lock) {
+            if (me == running) {
+                registerStarted(me);
+            }
+            created.add(t);
+            byThread.put(t.thread, t);
+        }
+        return t.thread;
+    }
+
     /** Blocks the calling thread until the processor is handed to it. */
-    void awaitTurn(VirtualTimeThread me) {
+    void awaitTurn(VirtualTimeTask me) {
         while (!me.turn) {
             LockSupport.park(this);
         }
         me.turn = false;
-        synchronized (lock) {
-            checkAborted();
-        }
+        checkAborted();
     }
 
-    void spin(VirtualTimeThread me, String what) {
+    void spin(VirtualTimeTask me, String what) {
         long idle = me.idleUntil;
         me.idleUntil = 0;
         if (idle != 0 && idle != Long.MAX_VALUE && idle - me.clock > options.spinNanos()) {
@@ -270,6 +354,7 @@ public final class VirtualTimeScheduler {
         long step;
         synchronized (lock) {
             checkAborted();
+            registerStarted(me);
             if (me.seenWork != work) {
                 me.seenWork = work;
                 me.quietChecks = 0;
@@ -297,11 +382,12 @@ public final class VirtualTimeScheduler {
         }
     }
 
-    void park(VirtualTimeThread me, Object what, long nanos) {
+    void park(VirtualTimeTask me, Object what, long nanos) {
         me.idleUntil = 0;
-        VirtualTimeThread next;
+        VirtualTimeTask next;
         synchronized (lock) {
             checkAborted();
+            registerStarted(me);
             if (me.permit) {
                 me.permit = false;
                 return;
@@ -337,8 +423,12 @@ public final class VirtualTimeScheduler {
         }
     }
 
-    void wake(VirtualTimeThread t) {
+    void wake(VirtualTimeTask t) {
+        VirtualTimeTask me = VirtualTimeTask.ofCurrentThread();
         synchronized (lock) {
+            if (me != null && me == running) {
+                registerStarted(me);
+            }
             if (t.ended || !t.started) {
                 t.permit = !t.ended;
                 return;
@@ -346,7 +436,7 @@ public final class VirtualTimeScheduler {
             if (t.parked && t.queued) {
                 ready.remove(t);
                 t.queued = false;
-                long now = Thread.currentThread() instanceof VirtualTimeThread me && me.scheduler == this ? me.clock
+                long now = me != null && me.scheduler == this ? me.clock
                         : running != null ? running.clock : t.parkedAt;
                 t.clock = Math.max(t.parkedAt, Math.min(t.clock, now));
                 t.parked = false;
@@ -358,32 +448,43 @@ public final class VirtualTimeScheduler {
         }
     }
 
-    void charge(VirtualTimeThread me, long nanos) {
+    void charge(VirtualTimeTask me, long nanos) {
         me.idleUntil = 0;
         synchronized (lock) {
             checkAborted();
+            registerStarted(me);
             worked(me.clock);
         }
         yieldAt(me, saturatedAdd(me.clock, nanos));
     }
 
     /** A CPU access of the node's own memory by {@code me}: {@link VirtualTimeOptions#spinNanos()} passes. */
-    void localAccess(VirtualTimeThread me) {
+    void localAccess(VirtualTimeTask me) {
         charge(me, options.spinNanos());
     }
 
     /** A post on the simulated fabric by {@code me}: work done, {@link VirtualTimeOptions#postNanos()} passes. */
-    void posted(VirtualTimeThread me) {
+    void posted(VirtualTimeTask me) {
         charge(me, options.postNanos());
     }
 
-    boolean awaitEnd(VirtualTimeThread me, Thread other, long nanos) {
+    boolean awaitEnd(VirtualTimeTask me, Thread other, long nanos) {
         long deadline = saturatedAdd(me.clock, nanos);
+        VirtualTimeTask task = other instanceof VirtualTimeThread vt ? vt.task : null;
+        if (task == null && other.isVirtual()) {
+            synchronized (lock) {
+                task = byThread.get(other);
+            }
+        }
+        if (task != null && task.scheduler != this) {
+            task = null;
+        }
         while (true) {
-            if (other instanceof VirtualTimeThread vt && vt.scheduler == this) {
+            if (task != null) {
                 synchronized (lock) {
-                    if (vt.ended || !vt.started) {
-                        return vt.ended;
+                    registerStarted(me);
+                    if (task.ended || !task.started) {
+                        return task.ended;
                     }
                 }
             } else if (!other.isAlive()) {
@@ -392,7 +493,7 @@ public final class VirtualTimeScheduler {
             if (me.clock - deadline >= 0) {
                 return false;
             }
-            if (other instanceof VirtualTimeThread vt && vt.scheduler == this) {
+            if (task != null) {
                 park(me, other, deadline - me.clock);
             } else {
                 spin(me, "the end of host thread " + other.getName());
@@ -401,8 +502,11 @@ public final class VirtualTimeScheduler {
     }
 
     /** The thread's body returned or threw: it leaves the run, and the processor goes on. */
-    void end(VirtualTimeThread me, Throwable thrown) {
+    void end(VirtualTimeTask me, Throwable thrown) {
         synchronized (lock) {
+            if (me == running) {
+                registerStarted(me);
+            }
             me.ended = true;
             live.remove(me);
             if (me.queued) {
@@ -413,6 +517,7 @@ public final class VirtualTimeScheduler {
                 failure = thrown;
             }
             if (aborted != null) {
+                releaseCreated();
                 if (live.isEmpty()) {
                     lock.notifyAll();
                 }
@@ -420,8 +525,8 @@ public final class VirtualTimeScheduler {
             }
             endNanos = Math.max(endNanos, me.clock);
             worked(me.clock);
-            for (VirtualTimeThread t : List.copyOf(ready)) {
-                if (t.parked && t.blocker == me) {
+            for (VirtualTimeTask t : List.copyOf(ready)) {
+                if (t.parked && t.blocker == me.thread) {
                     wake(t);
                 }
             }
@@ -431,7 +536,7 @@ public final class VirtualTimeScheduler {
                 lock.notifyAll();
                 return;
             }
-            VirtualTimeThread next = ready.poll();
+            VirtualTimeTask next = ready.poll();
             next.queued = false;
             if (next.clock - options.virtualBudgetNanos() > 0) {
                 abort(budgetPassed(next));
@@ -444,8 +549,8 @@ public final class VirtualTimeScheduler {
     // --- the queue ---------------------------------------------------------------------------------------------
 
     /** Moves {@code me}'s clock to {@code clock} and lets the thread with the earliest clock run. */
-    private void yieldAt(VirtualTimeThread me, long clock) {
-        VirtualTimeThread next;
+    private void yieldAt(VirtualTimeTask me, long clock) {
+        VirtualTimeTask next;
         synchronized (lock) {
             checkAborted();
             me.clock = clock;
@@ -462,18 +567,18 @@ public final class VirtualTimeScheduler {
         awaitTurn(me);
     }
 
-    private void enqueue(VirtualTimeThread t) {
+    private void enqueue(VirtualTimeTask t) {
         t.sequence = sequence++;
         t.tie = options.randomTies() ? random.nextLong() : 0;
         t.queued = true;
         ready.add(t);
     }
 
-    private void handTo(VirtualTimeThread next) {
+    private void handTo(VirtualTimeTask next) {
         running = next;
         switches++;
         next.turn = true;
-        LockSupport.unpark(next);
+        LockSupport.unpark(next.thread);
     }
 
     private void worked(long now) {
@@ -488,19 +593,19 @@ public final class VirtualTimeScheduler {
     }
 
     /** Ends the run when the thread picked to run next, {@code next}, is past the virtual-time budget. */
-    private void checkBudget(VirtualTimeThread next) {
+    private void checkBudget(VirtualTimeTask next) {
         if (next.clock - options.virtualBudgetNanos() > 0) {
             abort(budgetPassed(next));
             throw new Aborted();
         }
     }
 
-    private VirtualTimeBudgetException budgetPassed(VirtualTimeThread next) {
-        return new VirtualTimeBudgetException("thread " + next.getName() + " passed the virtual-time budget of "
+    private VirtualTimeBudgetException budgetPassed(VirtualTimeTask next) {
+        return new VirtualTimeBudgetException("thread " + next.name() + " passed the virtual-time budget of "
                 + options.virtualBudgetNanos() + " ns", options.seed(), waits());
     }
 
-    private void checkQuiet(VirtualTimeThread me) {
+    private void checkQuiet(VirtualTimeTask me) {
         if (waiting == live.size() && me.clock - workNanos > options.quietNanos()) {
             abort(new VirtualTimeDeadlockException("every thread has waited with no work done for "
                     + (me.clock - workNanos) + " ns of virtual time (quiet limit " + options.quietNanos() + " ns)",
@@ -516,17 +621,29 @@ public final class VirtualTimeScheduler {
         aborted = e;
         done = true;
         lock.notifyAll();
-        for (VirtualTimeThread t : live) {
+        for (VirtualTimeTask t : live) {
             t.turn = true;
-            LockSupport.unpark(t);
+            LockSupport.unpark(t.thread);
+        }
+        releaseCreated();
+    }
+
+    /**
+     * Virtual carriers, in an aborted run: lets threads created and never registered unwind at once when they start,
+     * or now when they have started. Guarded by the lock.
+     */
+    private void releaseCreated() {
+        for (VirtualTimeTask t : created) {
+            t.turn = true;
+            LockSupport.unpark(t.thread);
         }
     }
 
     /** Per live thread: its name, clock, and what it waits for or where it is. */
     private List<String> waits() {
         List<String> out = new ArrayList<>();
-        for (VirtualTimeThread t : live) {
-            StringBuilder line = new StringBuilder(t.getName()).append(" at ").append(t.clock).append(" ns: ");
+        for (VirtualTimeTask t : live) {
+            StringBuilder line = new StringBuilder(t.name()).append(" at ").append(t.clock).append(" ns: ");
             if (t.awaited != null) {
                 line.append("waits for ").append(t.awaited);
             } else if (t.blocker != null) {
@@ -537,7 +654,7 @@ public final class VirtualTimeScheduler {
             } else {
                 line.append(t.waiting ? "waits" : "ready");
             }
-            StackTraceElement where = callerFrame(t);
+            StackTraceElement where = callerFrame(t.thread);
             if (where != null) {
                 line.append(", in ").append(where);
             }
@@ -572,7 +689,8 @@ public final class VirtualTimeScheduler {
      * @param nanos the earliest time at which the poll could find something
      */
     static void idleUntil(long nanos) {
-        if (Thread.currentThread() instanceof VirtualTimeThread t) {
+        VirtualTimeTask t = VirtualTimeTask.ofCurrentThread();
+        if (t != null) {
             t.idleUntil = nanos;
         }
     }
@@ -582,7 +700,8 @@ public final class VirtualTimeScheduler {
      * charged {@link VirtualTimeOptions#postNanos()}. On a host thread it does nothing.
      */
     static void onPost() {
-        if (Thread.currentThread() instanceof VirtualTimeThread t) {
+        VirtualTimeTask t = VirtualTimeTask.ofCurrentThread();
+        if (t != null) {
             t.scheduler.posted(t);
         }
     }

@@ -3,52 +3,22 @@ package io.remus.core.sim;
 import io.remus.core.time.ScheduledThread;
 
 /**
- * A thread of a {@link VirtualTimeScheduler} run: its virtual clock and its place in the scheduler's queue. Its
- * fields other than {@link #turn} are guarded by the scheduler's lock, or read by the thread itself while it runs.
+ * A thread of a {@link VirtualTimeScheduler} run on {@link Carriers#PLATFORM} carriers: a platform thread whose clock
+ * and waits are its {@link VirtualTimeTask}'s. Starting it registers it with the scheduler.
  */
 final class VirtualTimeThread extends ScheduledThread {
-    final VirtualTimeScheduler scheduler;
-    /** The virtual clock; while queued, the time at which it runs next. */
-    long clock;
-    /** Orders threads ready at the same time: random by the seed, or the order they became ready. */
-    long tie;
-    /** The order in which it became ready, the last tie-break. */
-    long sequence;
-    boolean queued;
-    boolean started;
-    boolean ended;
-    /** Inside a wait: a check of a wait loop or a park. */
-    boolean waiting;
-    /** Parked: {@link #wake()} moves it to the waker's time. */
-    boolean parked;
-    /** A {@link #wake()} came while it was not parked: its next park returns at once. */
-    boolean permit;
-    /** Where the current park started. */
-    long parkedAt;
-    String awaited;
-    Object blocker;
-    /** Checks of wait loops in a row with no work done anywhere. */
-    long quietChecks;
-    /** The scheduler's work count at its last check. */
-    long seenWork;
-    /**
-     * Set by an empty completion-queue poll: nothing it polled changes before this time, so its next wait-loop check
-     * may sleep until then; 0 when unset. Any other call into the scheduler clears it.
-     */
-    long idleUntil;
-    /** Set by the thread that hands it the processor. */
-    volatile boolean turn;
+    final VirtualTimeTask task;
 
-    VirtualTimeThread(VirtualTimeScheduler scheduler, Runnable task, String name, long clock) {
-        super(task, name);
-        this.scheduler = scheduler;
-        this.clock = clock;
+    VirtualTimeThread(VirtualTimeTask task, Runnable body, String name) {
+        super(body, name);
+        this.task = task;
+        task.thread = this;
         setDaemon(true);
     }
 
     @Override
     public void start() {
-        scheduler.register(this);
+        task.scheduler.register(task);
         super.start();
     }
 
@@ -61,52 +31,52 @@ final class VirtualTimeThread extends ScheduledThread {
     public void run() {
         Throwable failure = null;
         try {
-            scheduler.awaitTurn(this);
+            task.scheduler.awaitTurn(task);
             super.run();
         } catch (Throwable e) {
             failure = e;
         } finally {
-            scheduler.end(this, failure);
+            task.scheduler.end(task, failure);
         }
     }
 
     @Override
     protected long clockNanos() {
-        return clock;
+        return task.clock;
     }
 
     @Override
     protected void spin(String what) {
-        scheduler.spin(this, what);
+        task.spin(what);
     }
 
     @Override
     protected void park(Object what, long nanos) {
-        scheduler.park(this, what, nanos);
+        task.park(what, nanos);
     }
 
     @Override
     protected void wake() {
-        scheduler.wake(this);
+        task.wake();
     }
 
     @Override
     protected void charge(long nanos) {
-        scheduler.charge(this, nanos);
+        task.charge(nanos);
     }
 
     @Override
     protected void localAccess() {
-        scheduler.localAccess(this);
+        task.localAccess();
     }
 
     @Override
-    protected Thread newSibling(String name, Runnable task) {
-        return new VirtualTimeThread(scheduler, task, name, clock);
+    protected Thread newSibling(String name, Runnable body) {
+        return task.newSibling(name, body);
     }
 
     @Override
     protected boolean awaitEnd(Thread other, long nanos) {
-        return scheduler.awaitEnd(this, other, nanos);
+        return task.awaitEnd(other, nanos);
     }
 }

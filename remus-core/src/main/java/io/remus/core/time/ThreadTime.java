@@ -27,6 +27,10 @@ import java.util.concurrent.locks.LockSupport;
  * and must start the threads it needs with {@link #newThread}: a thread blocked by the JDK holds the
  * scheduler's one running slot, and the scheduler ends the run with a typed error naming it. Every
  * method is wait-free on a host thread and allocates nothing.
+ *
+ * <p>A scheduled thread is either a platform thread, a {@link ScheduledThread} (found by one type check), or a
+ * Java virtual thread with a {@link ScheduledHandle} bound to it (found by a thread-local lookup, made only when
+ * the current thread is virtual): a host platform thread pays a type check and {@link Thread#isVirtual()}.
  */
 public final class ThreadTime {
     private ThreadTime() {
@@ -34,12 +38,28 @@ public final class ThreadTime {
 
     /** {@return the current thread's clock in nanoseconds: {@link System#nanoTime()} or its virtual clock} */
     public static long nanoTime() {
-        return Thread.currentThread() instanceof ScheduledThread s ? s.clockNanos() : System.nanoTime();
+        Thread t = Thread.currentThread();
+        if (t instanceof ScheduledThread s) {
+            return s.clockNanos();
+        }
+        if (t.isVirtual()) {
+            ScheduledHandle h = ScheduledHandle.current();
+            if (h != null) {
+                return h.clockNanos();
+            }
+        }
+        return System.nanoTime();
     }
 
     /** {@return whether the current thread runs under a virtual-time scheduler} */
     public static boolean isScheduled() {
-        return Thread.currentThread() instanceof ScheduledThread;
+        Thread t = Thread.currentThread();
+        return t instanceof ScheduledThread || t.isVirtual() && ScheduledHandle.current() != null;
+    }
+
+    /** {@return the handle of the current thread when it is a scheduled virtual thread, else null} */
+    private static ScheduledHandle handle(Thread t) {
+        return t.isVirtual() ? ScheduledHandle.current() : null;
     }
 
     /**
@@ -47,8 +67,11 @@ public final class ThreadTime {
      * {@link Thread#onSpinWait()}, or on a scheduled thread the time of one check of local memory.
      */
     public static void onSpinWait() {
-        if (Thread.currentThread() instanceof ScheduledThread s) {
+        Thread t = Thread.currentThread();
+        if (t instanceof ScheduledThread s) {
             s.spin(null);
+        } else if (handle(t) instanceof ScheduledHandle h) {
+            h.spin(null);
         } else {
             Thread.onSpinWait();
         }
@@ -61,8 +84,11 @@ public final class ThreadTime {
      * @param awaited what is awaited, e.g. {@code "completion of work request 17"}
      */
     public static void onSpinWait(String awaited) {
-        if (Thread.currentThread() instanceof ScheduledThread s) {
+        Thread t = Thread.currentThread();
+        if (t instanceof ScheduledThread s) {
             s.spin(awaited);
+        } else if (handle(t) instanceof ScheduledHandle h) {
+            h.spin(awaited);
         } else {
             Thread.onSpinWait();
         }
@@ -70,8 +96,11 @@ public final class ThreadTime {
 
     /** Gives the processor to another thread: {@link Thread#yield()}, or on a scheduled thread one check's time. */
     public static void yield() {
-        if (Thread.currentThread() instanceof ScheduledThread s) {
+        Thread t = Thread.currentThread();
+        if (t instanceof ScheduledThread s) {
             s.spin(null);
+        } else if (handle(t) instanceof ScheduledHandle h) {
+            h.spin(null);
         } else {
             Thread.yield();
         }
@@ -86,8 +115,11 @@ public final class ThreadTime {
      * @param nanos   the longest wait; 0 or less returns at once
      */
     public static void parkNanos(Object blocker, long nanos) {
-        if (Thread.currentThread() instanceof ScheduledThread s) {
+        Thread t = Thread.currentThread();
+        if (t instanceof ScheduledThread s) {
             s.park(blocker, Math.max(0, nanos));
+        } else if (handle(t) instanceof ScheduledHandle h) {
+            h.park(blocker, Math.max(0, nanos));
         } else if (nanos > 0) {
             LockSupport.parkNanos(blocker, nanos);
         }
@@ -101,6 +133,8 @@ public final class ThreadTime {
     public static void unpark(Thread thread) {
         if (thread instanceof ScheduledThread s) {
             s.wake();
+        } else if (thread != null && thread.isVirtual() && ScheduledHandle.of(thread) instanceof ScheduledHandle h) {
+            h.wake();
         } else if (thread != null) {
             LockSupport.unpark(thread);
         }
@@ -117,8 +151,11 @@ public final class ThreadTime {
         if (nanos < 0) {
             throw new BadArgumentException("charged CPU time must be 0 or more nanoseconds, got " + nanos);
         }
-        if (Thread.currentThread() instanceof ScheduledThread s) {
+        Thread t = Thread.currentThread();
+        if (t instanceof ScheduledThread s) {
             s.charge(nanos);
+        } else if (handle(t) instanceof ScheduledHandle h) {
+            h.charge(nanos);
         }
     }
 
@@ -128,14 +165,18 @@ public final class ThreadTime {
      * as it does on hardware. The library calls it where it touches its own node's memory with the CPU.
      */
     public static void onLocalAccess() {
-        if (Thread.currentThread() instanceof ScheduledThread s) {
+        Thread t = Thread.currentThread();
+        if (t instanceof ScheduledThread s) {
             s.localAccess();
+        } else if (handle(t) instanceof ScheduledHandle h) {
+            h.localAccess();
         }
     }
 
     /**
      * Creates an unstarted thread for {@code task}: a platform thread, or on a scheduled thread one the same
-     * scheduler runs. The caller may set it daemon, then starts it.
+     * scheduler runs (a platform or a virtual thread, as the scheduler's carriers are). The caller may set it
+     * daemon, then starts it.
      *
      * @param name the thread's name
      * @param task what it runs
@@ -145,8 +186,12 @@ public final class ThreadTime {
     public static Thread newThread(String name, Runnable task) {
         Objects.requireNonNull(name, "name");
         Objects.requireNonNull(task, "task");
-        if (Thread.currentThread() instanceof ScheduledThread s) {
+        Thread t = Thread.currentThread();
+        if (t instanceof ScheduledThread s) {
             return s.newSibling(name, task);
+        }
+        if (handle(t) instanceof ScheduledHandle h) {
+            return h.newSibling(name, task);
         }
         return new Thread(task, name);
     }
@@ -165,8 +210,12 @@ public final class ThreadTime {
         if (timeoutNanos < 0) {
             throw new BadArgumentException("join timeout must be 0 or more nanoseconds, got " + timeoutNanos);
         }
-        if (Thread.currentThread() instanceof ScheduledThread s) {
+        Thread t = Thread.currentThread();
+        if (t instanceof ScheduledThread s) {
             return s.awaitEnd(thread, timeoutNanos);
+        }
+        if (handle(t) instanceof ScheduledHandle h) {
+            return h.awaitEnd(thread, timeoutNanos);
         }
         thread.join(java.time.Duration.ofNanos(Math.max(1, timeoutNanos)));
         return !thread.isAlive();

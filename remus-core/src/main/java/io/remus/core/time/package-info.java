@@ -10,6 +10,8 @@
  * <p>The library reads the clock and waits only through {@code ThreadTime}, so that the simulator's
  * virtual-time scheduler can run every thread of a run one at a time, in an order decided by virtual
  * time and a seed: the same seed then gives the same interleaving on any host under any load. On a host
- * thread each method is the JDK's own.
+ * thread each method is the JDK's own. A scheduled thread is a platform thread
+ * ({@link io.remus.core.time.ScheduledThread}) or a Java virtual thread with a
+ * {@link io.remus.core.time.ScheduledHandle} bound to it.
  */
 package io.remus.core.time;

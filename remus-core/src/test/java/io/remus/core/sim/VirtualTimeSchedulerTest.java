@@ -3,6 +3,8 @@ package io.remus.core.sim;
 import io.remus.core.ComputeThread;
 import io.remus.core.error.VirtualTimeBudgetException;
 import io.remus.core.error.VirtualTimeDeadlockException;
+import io.remus.core.error.BadArgumentException;
+import io.remus.core.testing.FlagWait;
 import io.remus.core.testing.TestCluster;
 import io.remus.core.time.ThreadTime;
 import org.junit.jupiter.api.Test;
@@ -24,10 +26,22 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * {@link VirtualTimeScheduler}: one thread at a time, ordered by virtual clocks; the same seed gives the same
  * interleaving and figures, other seeds other interleavings; RDMA costs are the cost model's; a run whose threads
- * wait on each other, outlive the virtual budget or block outside the scheduler ends typed.
+ * wait on each other, outlive the virtual budget or block outside the scheduler ends typed. These cases run on
+ * {@link Carriers#VIRTUAL} carriers (on JDK 24 or later); {@link VirtualTimeSchedulerPlatformCarriersTest} runs them on
+ * platform ones.
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class VirtualTimeSchedulerTest {
+    /** {@return the carriers the cases run on: virtual where the JDK allows them (24 or later), else platform} */
+    Carriers carriers() {
+        return Carriers.virtualAllowed() ? Carriers.VIRTUAL : Carriers.PLATFORM;
+    }
+
+    /** {@return the default options for {@code seed} on {@link #carriers()}} */
+    VirtualTimeOptions seed(long seed) {
+        return VirtualTimeOptions.seed(seed).withCarriers(carriers());
+    }
+
     private static final long SECOND = 1_000_000_000L;
     private static final SimOptions MODEL = SimOptions.defaults().withCostModel(SimCostModel.CONNECTX5)
             .withStraddleOffset(0);
@@ -37,9 +51,9 @@ class VirtualTimeSchedulerTest {
     }
 
     /** Three threads on three nodes take turns at fetch-and-add and compare-and-swap on one word of node 0. */
-    private static Outcome contend(long seed) {
+    Outcome contend(long seed) {
         List<String> order = Collections.synchronizedList(new ArrayList<>());
-        VirtualTimeRun run = VirtualTimeScheduler.run(VirtualTimeOptions.seed(seed), () -> {
+        VirtualTimeRun run = VirtualTimeScheduler.run(seed(seed), () -> {
             try (TestCluster c = new TestCluster(SimFabric::new, MODEL, 3, b -> { })) {
                 long word = c.block(0, 8);
                 List<Thread> workers = new ArrayList<>();
@@ -88,7 +102,7 @@ class VirtualTimeSchedulerTest {
     @Test
     void shouldChargeEachRoundTripTheCostModelsTimeInVirtualTime() {
         int reads = 50;
-        VirtualTimeRun run = VirtualTimeScheduler.run(VirtualTimeOptions.seed(1), () -> {
+        VirtualTimeRun run = VirtualTimeScheduler.run(seed(1), () -> {
             try (TestCluster c = new TestCluster(SimFabric::new, MODEL, 2, b -> { })) {
                 long word = c.block(1, 8);
                 ComputeThread t = c.thread(0);
@@ -100,7 +114,7 @@ class VirtualTimeSchedulerTest {
                 long roundTrip = SimCostModel.CONNECTX5.readWriteRoundTripNanos();
                 // Each READ completes a round trip after its post; its poller notices within one wait-loop check.
                 assertTrue(took >= reads * roundTrip, "took " + took + " ns of virtual time");
-                assertTrue(took <= reads * (roundTrip + 2 * VirtualTimeOptions.seed(1).spinNanos()),
+                assertTrue(took <= reads * (roundTrip + 2 * seed(1).spinNanos()),
                         "took " + took + " ns of virtual time");
             }
         });
@@ -110,7 +124,7 @@ class VirtualTimeSchedulerTest {
     @Test
     void shouldRunOneThreadAtATimeBetweenWaits() {
         int[] counter = new int[1];
-        VirtualTimeScheduler.run(VirtualTimeOptions.seed(3), () -> {
+        VirtualTimeScheduler.run(seed(3), () -> {
             List<Thread> threads = new ArrayList<>();
             for (int w = 0; w < 4; w++) {
                 Thread t = ThreadTime.newThread("incrementer-" + w, () -> {
@@ -136,7 +150,7 @@ class VirtualTimeSchedulerTest {
     @Test
     void shouldEndARunWhoseThreadsWaitOnEachOtherNamingThem() {
         VirtualTimeDeadlockException e = assertThrows(VirtualTimeDeadlockException.class, () ->
-                VirtualTimeScheduler.run(VirtualTimeOptions.seed(5).withQuietNanos(SECOND), () -> {
+                VirtualTimeScheduler.run(seed(5).withQuietNanos(SECOND), () -> {
                     boolean[] flags = new boolean[2];
                     Thread a = ThreadTime.newThread("waits-for-b", () -> {
                         while (!flags[1]) {
@@ -163,7 +177,7 @@ class VirtualTimeSchedulerTest {
     @Test
     void shouldEndARunPastItsVirtualBudget() {
         VirtualTimeBudgetException e = assertThrows(VirtualTimeBudgetException.class, () ->
-                VirtualTimeScheduler.run(VirtualTimeOptions.seed(2).withVirtualBudgetNanos(1_000_000), () -> {
+                VirtualTimeScheduler.run(seed(2).withVirtualBudgetNanos(1_000_000), () -> {
                     while (true) {
                         ThreadTime.charge(1_000);
                     }
@@ -175,7 +189,7 @@ class VirtualTimeSchedulerTest {
     void shouldEndARunWhoseThreadBlocksOutsideTheScheduler() {
         CountDownLatch never = new CountDownLatch(1);
         VirtualTimeBudgetException e = assertThrows(VirtualTimeBudgetException.class, () ->
-                VirtualTimeScheduler.run(VirtualTimeOptions.seed(4).withHostBudget(Duration.ofSeconds(2)), () -> {
+                VirtualTimeScheduler.run(seed(4).withHostBudget(Duration.ofSeconds(2)), () -> {
                     never.await();
                 }));
         assertTrue(e.getMessage().contains("host budget") && e.getMessage().contains("vt-main")
@@ -186,7 +200,7 @@ class VirtualTimeSchedulerTest {
     @Test
     void shouldRethrowAThreadsFailureWithTheSeed() {
         IllegalStateException e = assertThrows(IllegalStateException.class, () ->
-                VirtualTimeScheduler.run(VirtualTimeOptions.seed(11), () -> {
+                VirtualTimeScheduler.run(seed(11), () -> {
                     Thread t = ThreadTime.newThread("fails", () -> {
                         throw new IllegalStateException("boom");
                     });
@@ -201,7 +215,7 @@ class VirtualTimeSchedulerTest {
     void shouldRunNicAtomicsThatYieldInsideTheNicWithoutBlockingTheRun() {
         // No cost model: every atomic is due at once, so one yields inside the NIC while others wait for its lock.
         SimOptions hostile = SimOptions.defaults().withStraddleOffset(0).withYieldInsideNicAtomics(true);
-        VirtualTimeScheduler.run(VirtualTimeOptions.seed(13).withHostBudget(Duration.ofSeconds(20)), () -> {
+        VirtualTimeScheduler.run(seed(13).withHostBudget(Duration.ofSeconds(20)), () -> {
             try (TestCluster c = new TestCluster(SimFabric::new, hostile, 2, b -> { })) {
                 long word = c.block(0, 8);
                 List<Thread> workers = new ArrayList<>();
@@ -227,7 +241,7 @@ class VirtualTimeSchedulerTest {
 
     @Test
     void shouldChargeACpuAccessOfTheNodesOwnMemoryTheLocalAccessTime() {
-        VirtualTimeScheduler.run(VirtualTimeOptions.seed(1).withSpinNanos(100), () -> {
+        VirtualTimeScheduler.run(seed(1).withSpinNanos(100), () -> {
             try (TestCluster c = new TestCluster(SimFabric::new, MODEL, 1, b -> { })) {
                 long word = c.block(0, 8);
                 ComputeThread t = c.thread(0);
@@ -243,7 +257,7 @@ class VirtualTimeSchedulerTest {
 
     @Test
     void shouldWakeAParkedThreadAtItsWakersTime() {
-        VirtualTimeScheduler.run(VirtualTimeOptions.seed(9), () -> {
+        VirtualTimeScheduler.run(seed(9), () -> {
             Thread main = Thread.currentThread();
             long[] wokeAt = new long[1];
             Thread waker = ThreadTime.newThread("waker", () -> {
@@ -256,5 +270,127 @@ class VirtualTimeSchedulerTest {
             assertEquals(5_000, wokeAt[0], "woken when the waker unparked it, not at its timeout");
             assertTrue(ThreadTime.join(waker, SECOND));
         });
+    }
+
+    @Test
+    void shouldReturnFromAJoinWhenTheJoinedThreadEnds() {
+        VirtualTimeScheduler.run(seed(17), () -> {
+            Thread worker = ThreadTime.newThread("worker", () -> ThreadTime.charge(5_000));
+            worker.start();
+            assertTrue(ThreadTime.join(worker, SECOND));
+            assertEquals(5_000, ThreadTime.nanoTime(), "the join returned when the worker ended, not at its timeout");
+        });
+    }
+
+    @Test
+    void shouldNameWhereEachThreadWaitsWhenTheyWaitOnEachOther() {
+        VirtualTimeDeadlockException e = assertThrows(VirtualTimeDeadlockException.class, () ->
+                VirtualTimeScheduler.run(seed(6).withQuietNanos(SECOND), () -> {
+                    boolean[] flags = new boolean[2];
+                    Thread a = ThreadTime.newThread("first", () -> FlagWait.await(flags, 1, "flag 1"));
+                    a.start();
+                    FlagWait.await(flags, 0, "flag 0");
+                }));
+        String m = e.getMessage();
+        assertTrue(m.contains("first") && m.contains("vt-main") && m.contains("flag 1") && m.contains("flag 0"), m);
+        assertEquals(2, m.split("FlagWait\\.await", -1).length - 1, "both threads' frames named: " + m);
+    }
+
+    @Test
+    void shouldRunItsThreadsOnTheCarriersAsked() {
+        boolean virtual = carriers() == Carriers.VIRTUAL;
+        List<Boolean> seen = Collections.synchronizedList(new ArrayList<>());
+        VirtualTimeScheduler.run(seed(8), () -> {
+            seen.add(Thread.currentThread().isVirtual());
+            seen.add(ThreadTime.isScheduled());
+            Thread t = ThreadTime.newThread("child", () -> {
+                seen.add(Thread.currentThread().isVirtual());
+                seen.add(ThreadTime.isScheduled());
+            });
+            seen.add(t.isVirtual());
+            t.start();
+            assertTrue(ThreadTime.join(t, SECOND));
+        });
+        assertEquals(List.of(virtual, true, virtual, virtual, true), seen);
+        assertTrue(!ThreadTime.isScheduled(), "the caller of run is a host thread");
+    }
+
+    @Test
+    void shouldRefuseCarriersItDoesNotKnow() {
+        BadArgumentException e = assertThrows(BadArgumentException.class, () -> Carriers.parse("green"));
+        assertTrue(e.getMessage().contains("green"), e.getMessage());
+        assertEquals(Carriers.VIRTUAL, Carriers.parse(" virtual "));
+        if (Runtime.version().feature() >= 24) {
+            assertEquals(Carriers.VIRTUAL, VirtualTimeOptions.seed(1).withCarriers(Carriers.VIRTUAL).carriers());
+        } else {
+            assertThrows(BadArgumentException.class, () -> VirtualTimeOptions.seed(1).withCarriers(Carriers.VIRTUAL),
+                    "virtual carriers before JDK 24");
+        }
+    }
+
+    @Test
+    void shouldGiveTheSameRunOnPlatformAndVirtualCarriers() {
+        for (long seed = 1; seed <= 4; seed++) {
+            Carriers mine = carriers();
+            Carriers other = mine == Carriers.VIRTUAL ? Carriers.PLATFORM : Carriers.VIRTUAL;
+            Outcome a = contend(seed);
+            Outcome b = contendOn(seed, other);
+            assertEquals(a.order(), b.order(), "seed " + seed + ": same order on " + mine + " and " + other);
+            assertEquals(a.endNanos(), b.endNanos(), "seed " + seed + ": same virtual end time");
+            assertEquals(a.switches(), b.switches(), "seed " + seed + ": same number of switches");
+        }
+    }
+
+    @Test
+    void shouldRegisterStartedThreadsAsPlatformCarriersDo() {
+        // Threads started right before a join, an unpark, a spin and the body's end; one created and never started;
+        // a thread that starts its own. Every start draws a tie; the trace must not depend on the carriers.
+        List<String> virtual = startTrace(carriers());
+        List<String> platform = startTrace(Carriers.PLATFORM);
+        assertEquals(platform, virtual, "same trace on both carriers");
+        assertTrue(virtual.contains("never-started alive=false"), virtual.toString());
+    }
+
+    private List<String> startTrace(Carriers kind) {
+        List<String> trace = Collections.synchronizedList(new ArrayList<>());
+        VirtualTimeRun run = VirtualTimeScheduler.run(VirtualTimeOptions.seed(21).withCarriers(kind), () -> {
+            Thread never = ThreadTime.newThread("never-started", () -> trace.add("never ran"));
+            List<Thread> all = new ArrayList<>();
+            for (int w = 0; w < 6; w++) {
+                int id = w;
+                Thread t = ThreadTime.newThread("starter-" + w, () -> {
+                    ThreadTime.charge(10);
+                    if (id % 2 == 0) {
+                        Thread child = ThreadTime.newThread("child-" + id, () -> trace.add("child-" + id + " at "
+                                + ThreadTime.nanoTime()));
+                        child.start();
+                    }
+                    trace.add("starter-" + id + " at " + ThreadTime.nanoTime());
+                });
+                all.add(t);
+                t.start();
+                switch (w % 3) {
+                    case 0 -> ThreadTime.onSpinWait();
+                    case 1 -> ThreadTime.unpark(all.get(0));
+                    default -> ThreadTime.charge(0);
+                }
+            }
+            Thread joined = ThreadTime.newThread("joined", () -> trace.add("joined at " + ThreadTime.nanoTime()));
+            joined.start();
+            assertTrue(ThreadTime.join(joined, SECOND));
+            trace.add("join returned at " + ThreadTime.nanoTime());
+            assertTrue(!ThreadTime.join(never, 1_000), "a thread never started never ends");
+            trace.add("never-started alive=" + never.isAlive());
+            Thread last = ThreadTime.newThread("last", () -> trace.add("last at " + ThreadTime.nanoTime()));
+            last.start();
+        });
+        trace.add("end " + run.endNanos() + " switches " + run.switches() + " threads " + run.threads());
+        return List.copyOf(trace);
+    }
+
+    private static Outcome contendOn(long seed, Carriers kind) {
+        VirtualTimeSchedulerTest other = kind == Carriers.PLATFORM ? new VirtualTimeSchedulerPlatformCarriersTest()
+                : new VirtualTimeSchedulerTest();
+        return other.contend(seed);
     }
 }
