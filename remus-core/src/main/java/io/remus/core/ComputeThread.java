@@ -1185,10 +1185,10 @@ public final class ComputeThread implements AutoCloseable {
     }
 
     /**
-     * Hands the cached blocks of {@link #allocator()} (when it was used) back to the memory nodes'
-     * pools, waits (bounded) for operations still in flight, then releases the thread's QPs, CQ and
+     * Closes {@link #allocator()} (when it was used), which hands its cached and reserved blocks back to
+     * the memory nodes' pools, waits (bounded) for operations still in flight, then releases the thread's QPs, CQ and
      * buffer. When a pool cannot be reached the cached blocks stay out of use, at most
-     * {@link RemoteAllocator}'s documented cache bound, and the thread still closes.
+     * {@link RemoteAllocator}'s documented cache and run bounds, and the thread still closes.
      *
      * <p>Idempotent and safe to race: one compare-and-set picks the call that closes; any other call,
      * concurrent or later, returns at once. The closing call runs on the owner, or on any thread when
@@ -1215,10 +1215,10 @@ public final class ComputeThread implements AutoCloseable {
         }
         if (allocator != null) {
             try {
-                allocator.flush();
+                allocator.close();
             } catch (RemusException e) {
-                // A peer gone or a pool corrupted: the cached blocks stay out of use (at most
-                // RemoteAllocator's documented cache bound), and the thread still closes.
+                // A peer gone or a pool corrupted: the cached and reserved blocks stay out of use (at most
+                // RemoteAllocator's documented bounds), and the thread still closes.
             }
         }
         closed = true;

@@ -24,20 +24,45 @@ import java.util.SplittableRandom;
  *
  * <p><b>Where blocks come from.</b> A freed block becomes reusable by every thread of every node. The
  * allocator keeps a cache per memory node and size class of at most {@value #CACHE_CAPACITY} free
- * blocks ({@code 2 * }{@link FreeBlockPool#BATCH}). An allocation takes a block from the cache of its
- * node and class; an empty cache is refilled with one batch (up to {@link FreeBlockPool#BATCH} blocks)
- * from the node's shared pool of the class ({@link FreeBlockPool}, in the node's registered memory,
- * changed only by RDMA atomics); when the pool is empty too, the block is carved from one of the
- * node's segments by advancing the segment's watermark ({@link ControlBlock}) with an RDMA
- * compare-and-swap. A free puts the block in the cache of its own node and class; a free that finds
- * that cache full first drains one batch of it to the node's pool. {@link #flush()} drains every cache.
+ * blocks ({@code 2 * }{@link FreeBlockPool#BATCH}), and a run per memory node and size class: consecutive
+ * blocks of the class that it reserved from a segment and has not handed out yet. An allocation takes a
+ * block from the cache of its node and class, else from the run, else from the node's shared pool of the
+ * class ({@link FreeBlockPool}, in the node's registered memory, changed only by RDMA atomics), refilling
+ * the cache with one batch (up to {@link FreeBlockPool#BATCH} blocks); when the pool is empty too, it
+ * reserves a new run from one of the node's segments by advancing the segment's watermark
+ * ({@link ControlBlock}) with one RDMA atomic, and carves the run's blocks one by one with no atomic on the
+ * watermark. A run is up to {@value #RUN_BLOCKS} blocks and at most {@value #RUN_BYTES} bytes (one block
+ * where a block is larger): {@link #blocksPerRun}. So the watermark's atomics are per run, not per block,
+ * and the same whatever the number of allocators: the design of RACE hashing's client-side allocation
+ * from memory reserved in advance (Zuo, Sun, Hua, "One-sided RDMA-Conscious Extendible Hashing for
+ * Disaggregated Memory", USENIX ATC 2021), with the reservation itself one-sided. A free puts the block in
+ * the cache of its own node and class; a free that finds that cache full first drains one batch of it to
+ * the node's pool. {@link #flush()} drains every cache; {@link #close()} also returns the runs' blocks to
+ * the pools.
  *
- * <p>The watermark never passes its segment's end: a segment too full for a block is left alone, and
- * its tail still serves smaller classes. Before it is used, every watermark value read is checked:
- * one outside its segment's heap, not 8-byte aligned, or lower than one this allocator saw before is a
- * {@link CorruptedControlBlockException} naming it, and nothing is handed out from it. A pool head or
- * a pooled block that holds what the pool never writes is a {@link CorruptedMemoryException} naming
- * it, and the pool is left as it is.
+ * <p><b>The watermark's atomic.</b> Where this allocator last read the watermark with room for at least
+ * {@value #HEADROOM_RUNS} runs before the segment's end, it reserves with a fetch-and-add of the run's
+ * bytes, which never fails, so that however many allocators reserve at once each pays one atomic per run.
+ * Otherwise (near the end, and for its first reservation from a segment, whose watermark it has not read
+ * yet) it reserves with a compare-and-swap from the value it last saw to that value plus the run, the run
+ * capped at the blocks that fit before the segment's end; a failed compare-and-swap returns the watermark,
+ * which the retry expects. So a compare-and-swap never carries the watermark past the segment's end, and a
+ * segment too full for a block of one class still serves smaller classes from its tail. A fetch-and-add
+ * whose allocator saw the watermark long ago may find the segment full: it keeps what is left of the
+ * segment that fits blocks of its class, the watermark is then past the segment's end (the segment counts
+ * as full for every class: less than one block of that class at its end stays unused), and that allocator
+ * never adds to that watermark again. Before it is used, every watermark value returned is checked: one
+ * below its segment's heap, more than {@value #OVERSHOOT_LIMIT} bytes past its end, not 8-byte aligned, or
+ * lower than one this allocator saw before is a {@link CorruptedControlBlockException} naming it, and
+ * nothing is handed out from it. A pool head or a pooled block that holds what the pool never writes is a
+ * {@link CorruptedMemoryException} naming it, and the pool is left as it is.
+ *
+ * <p><b>Exhaustion.</b> A run's blocks are out of other allocators' reach until its allocator takes them
+ * or closes, so an allocation can fail while others' runs hold blocks of its class that it could have
+ * used: at most {@code blocksPerRun(c) - 1} (at most {@value #RUN_BLOCKS}{@code  - 1}, and at most
+ * {@value #RUN_BYTES} bytes) of class {@code c} per memory node per other allocator that has not closed.
+ * Near a segment's end runs are capped at what fits, and an allocation served from a run it reserved
+ * itself leaves the rest of that run to later allocations of this allocator.
  *
  * <p><b>Checks.</b> Frees are checked against the block's header: a null, foreign-node or misaligned
  * pointer, one outside every segment's heap (the control words among them), one whose preceding word
@@ -65,34 +90,56 @@ import java.util.SplittableRandom;
  * the double-free check needs, and 2/16 for the pool): over as many allocations as frees, at most
  * {@code 1 + 1.5/BATCH} = 1.09375 per operation. A block a thread frees and reuses itself costs exactly
  * two atomics, its free's and its reuse's. {@code RemoteAllocatorPoolTest}
- * measures these bounds with {@link ComputeThread#postedOperations}. A carved block, once in the life
- * of a segment, costs one READ of the pool's head (not posted on the thread's own node), one
- * compare-and-swap on the watermark (plus one per block others carved since this allocator saw it) and
- * one on its header (0 to allocated, which finds a watermark moved back into allocated memory).
+ * measures these bounds with {@link ComputeThread#postedOperations}. A carved block costs one compare-and-swap on
+ * its header (0 to allocated, which finds a watermark moved back into allocated memory), plus, once per run
+ * (once per {@link #blocksPerRun} blocks, 16 for classes up to 2 KiB), one READ of the pool's head (not
+ * posted on the thread's own node) and one atomic on the watermark: amortised, {@code 1 + 1/16} atomics and
+ * {@code 1/16} READs per carved block of those classes, whatever the number of allocators. Worst case, a
+ * reservation by compare-and-swap (near a segment's end, or an allocator's first from a segment) also costs
+ * one failed compare-and-swap per run others reserved from the segment since this allocator saw its
+ * watermark. {@code RemoteAllocatorContentionTest} measures the watermark's atomics with 8 and 32
+ * allocators at once.
  *
  * <p><b>Progress.</b> Every call ends after a bounded number of steps: a pool operation tries at most
- * {@link FreeBlockPool#MAX_ATTEMPTS} compare-and-swaps ({@link PoolContentionException}), carving
- * makes at most one attempt per block carved from the segment meanwhile, and a node whose pool and
- * segments have no block of the class is an {@link AllocationExhaustedException}, never a loop. Free
- * blocks in other threads' caches are not found by an allocation: up to {@value #CACHE_CAPACITY}
- * blocks per memory node and class per thread are out of others' reach until that thread flushes.
+ * {@link FreeBlockPool#MAX_ATTEMPTS} compare-and-swaps ({@link PoolContentionException}), a reservation
+ * is one fetch-and-add or makes at most one compare-and-swap per run reserved from the segment meanwhile,
+ * and a node whose pool and segments have no block of the class is an {@link AllocationExhaustedException},
+ * never a loop. Free blocks in other threads' caches are not found by an allocation: up to
+ * {@value #CACHE_CAPACITY} blocks per memory node and class per thread are out of others' reach until that
+ * thread flushes, and the blocks of its runs (see Exhaustion) until it closes.
  *
- * <p><b>Crash.</b> A process that dies loses the blocks in its allocators' caches: per allocator (one
- * per thread) at most {@value #CACHE_CAPACITY} blocks of each size class on each memory node, that is
- * {@code SizeClasses.COUNT * CACHE_CAPACITY * memoryNodes} = 18 x 32 x nodes blocks, plus what it
- * allocated and did not free. It never corrupts a pool: a push or pop it did not finish either
+ * <p><b>Crash.</b> A process that dies loses the blocks in its allocators' caches and runs: per allocator (one
+ * per thread) at most {@value #CACHE_CAPACITY} cached blocks and {@value #RUN_BLOCKS}{@code  - 1} reserved
+ * ones (at most {@value #RUN_BYTES} bytes) of each size class on each memory node, that is at most
+ * {@code SizeClasses.COUNT * (CACHE_CAPACITY + RUN_BLOCKS - 1) * memoryNodes} = 18 x 47 x nodes blocks, plus
+ * what it allocated and did not free. It never corrupts a pool: a push or pop it did not finish either
  * published its batch with its one compare-and-swap of the pool's head or left the pool as it was
  * ({@link FreeBlockPool}).
  *
  * <p><b>Lifecycle.</b> Not thread-safe: one per compute thread, used by that compute thread's owner.
- * The owner calls {@link #flush()} (or {@link #close()}) before it drops the allocator or closes the
- * compute thread, so that the blocks its caches hold go back to the pools; an allocator dropped
- * without it leaks them. A short-lived allocator that only allocates leaks what its last refill
- * brought and it did not use (fewer than {@link FreeBlockPool#BATCH} blocks per class), unless closed.
+ * The owner calls {@link #close()} before it drops the allocator or closes the compute thread (closing the
+ * compute thread closes {@link ComputeThread#allocator()}), so that the blocks its caches and runs hold go
+ * back to the pools; an allocator dropped without it leaks them, at most the Crash bound above.
+ * {@link #flush()} hands the cached blocks to the pools at any time and keeps the runs.
  */
 public final class RemoteAllocator implements AutoCloseable {
     /** Most free blocks one cache (one memory node, one size class) of an allocator holds. */
     public static final int CACHE_CAPACITY = 2 * FreeBlockPool.BATCH;
+    /** Most blocks one run (one memory node, one size class) holds: what one atomic on a watermark reserves. */
+    public static final int RUN_BLOCKS = FreeBlockPool.BATCH;
+    /** Most bytes one run reserves, headers included; a class whose block is larger has runs of one block. */
+    public static final long RUN_BYTES = 64 << 10;
+    /**
+     * Runs of room, as this allocator last saw the watermark, below which it claims with a compare-and-swap capped at
+     * the segment's end instead of a fetch-and-add.
+     */
+    public static final int HEADROOM_RUNS = 64;
+    /**
+     * How far past its segment's end a watermark may be, at most, before it counts as corrupted: fetch-and-adds of
+     * allocators that found the segment full carry it past the end, each at most once per segment by at most
+     * {@link #RUN_BYTES}, so this admits 2<sup>24</sup> of them.
+     */
+    public static final long OVERSHOOT_LIMIT = 1L << 40;
 
     private final ComputeThread thread;
     private final AllocationPolicy policy;
@@ -103,6 +150,9 @@ public final class RemoteAllocator implements AutoCloseable {
     private final long[][][] cachedHeaders;
     private final int[][] cachedCounts;
     private final long[][] watermarks;
+    private final boolean[][] watermarksRead;
+    private final long[][] runNext;
+    private final int[][] runLeft;
     private final SplittableRandom random;
     private int nextNode;
 
@@ -121,6 +171,9 @@ public final class RemoteAllocator implements AutoCloseable {
         this.cachedHeaders = new long[memoryNodes.size()][SizeClasses.COUNT][];
         this.cachedCounts = new int[memoryNodes.size()][SizeClasses.COUNT];
         this.watermarks = new long[memoryNodes.size()][];
+        this.watermarksRead = new boolean[memoryNodes.size()][];
+        this.runNext = new long[memoryNodes.size()][SizeClasses.COUNT];
+        this.runLeft = new int[memoryNodes.size()][SizeClasses.COUNT];
         this.random = new SplittableRandom(thread.nodeId() * 0x9E3779B97F4A7C15L ^ ThreadTime.nanoTime());
         this.nextNode = thread.nodeId() % memoryNodes.size();
     }
@@ -144,26 +197,28 @@ public final class RemoteAllocator implements AutoCloseable {
 
     /**
      * Allocates {@code size} bytes on memory node {@code nodeId}: from this allocator's cache of the
-     * node and class, refilled with one batch from the node's pool when empty, or else carved from a
-     * segment.
+     * node and class, else from its run of the node and class, else from the node's pool (one batch into
+     * the cache), or else from a new run reserved from a segment.
      *
-     * <p>RDMA operations: a cached block costs one compare-and-swap (its header, free to allocated). A
-     * refill of {@code n} blocks adds one READ of the pool's head, {@code 2n} READs (each block's header
-     * and link) and one compare-and-swap of the head, plus a walk and a compare-and-swap per attempt
-     * lost to another thread (READs of this thread's own node take the CPU path and are not posted). A
-     * carved block costs the READ of the empty pool's head, one compare-and-swap on the watermark, plus
-     * at most one more for each block that other threads carved from the segment since this allocator
-     * last saw its watermark (a failed compare-and-swap returns the current watermark, which the retry
-     * expects), and one on the new block's header (0 to allocated); a segment this allocator already saw
-     * too full for the block costs nothing, one it finds too full costs the compare-and-swaps that showed
-     * it. Lock-free: a refill tries at most {@link FreeBlockPool#MAX_ATTEMPTS} compare-and-swaps, carving
-     * makes at most one attempt per block carved from the segment meanwhile, and exhaustion is an
-     * exception, never a loop.
+     * <p>RDMA operations: a cached block, and a block of this allocator's run of the node and class, cost one
+     * compare-and-swap (its header: free to allocated, or 0 to allocated). A refill of {@code n} blocks from the
+     * pool adds one READ of the pool's head, {@code 2n} READs (each block's header and link) and one
+     * compare-and-swap of the head, plus a walk and a compare-and-swap per attempt lost to another thread (READs
+     * of this thread's own node take the CPU path and are not posted). Reserving a new run, once per
+     * {@link #blocksPerRun} blocks, adds the READ of the empty pool's head and one atomic on a segment's
+     * watermark: a fetch-and-add, or near the segment's end (and for this allocator's first run from the
+     * segment) a compare-and-swap plus at most one more for each run that others reserved from the segment since
+     * this allocator last saw its watermark; a segment this allocator already saw too full for the block costs
+     * nothing, one it finds too full costs the atomics that showed it. Amortised over a run, a carved block costs
+     * {@code 1 + 1/blocksPerRun} atomics whatever the number of allocators. Lock-free: a refill tries at most
+     * {@link FreeBlockPool#MAX_ATTEMPTS} compare-and-swaps, a reservation makes at most one attempt per run
+     * reserved from the segment meanwhile, and exhaustion is an exception, never a loop.
      *
      * @param size   bytes, 1..{@link SizeClasses#MAX}
      * @param nodeId a memory node
      * @return the block, 8-byte aligned
-     * @throws AllocationExhaustedException   when the node's pool of the class is empty and its segments have no room
+     * @throws AllocationExhaustedException   when this allocator's run of the class is empty, the node's pool of the class
+     *                                        is empty and its segments have no room (see the class's Exhaustion)
      * @throws BadArgumentException           when the size is bad or the node is not a memory node
      * @throws CorruptedControlBlockException when a watermark or the pool head of the node holds a value no allocator writes
      * @throws CorruptedMemoryException       when the block's header, or a block in the pool, was changed by something else
@@ -175,7 +230,7 @@ public final class RemoteAllocator implements AutoCloseable {
         checkMemoryNode(nodeId);
         int m = nodeId - memoryNodes.first();
         int n = cachedCounts[m][sizeClass];
-        if (n == 0) {
+        if (n == 0 && runLeft[m][sizeClass] == 0) {
             long[] blocks = blocksOf(m, sizeClass);
             n = pool.pop(nodeId, sizeClass, blocks, cachedHeaders[m][sizeClass]);
         }
@@ -184,16 +239,23 @@ public final class RemoteAllocator implements AutoCloseable {
             return reuse(cachedBlocks[m][sizeClass][n - 1], cachedHeaders[m][sizeClass][n - 1]);
         }
         long footprint = BlockHeader.SIZE + SizeClasses.size(sizeClass);
-        int segments = thread.segmentCount(nodeId);
-        long[] seen = watermarksOf(nodeId, segments);
-        for (int s = 0; s < segments; s++) {
-            long header = carve(nodeId, s, seen, footprint);
-            if (header != RemotePtr.NULL) {
-                return claim(RemotePtr.offset(header, BlockHeader.SIZE), sizeClass);
+        if (runLeft[m][sizeClass] == 0) {
+            int segments = thread.segmentCount(nodeId);
+            long[] seen = watermarksOf(nodeId, segments);
+            boolean[] read = watermarksRead[m];
+            int s = 0;
+            while (s < segments && !reserve(nodeId, m, s, seen, read, sizeClass, footprint)) {
+                s++;
+            }
+            if (s == segments) {
+                throw new AllocationExhaustedException("memory node " + nodeId + " has no room for a block of "
+                        + SizeClasses.size(sizeClass) + " bytes (its pool of the class is empty, " + segments + " segments full)");
             }
         }
-        throw new AllocationExhaustedException("memory node " + nodeId + " has no room for a block of "
-                + SizeClasses.size(sizeClass) + " bytes (its pool of the class is empty, " + segments + " segments full)");
+        long header = runNext[m][sizeClass];
+        runNext[m][sizeClass] = RemotePtr.offset(header, footprint);
+        runLeft[m][sizeClass]--;
+        return claim(RemotePtr.offset(header, BlockHeader.SIZE), sizeClass);
     }
 
     /**
@@ -318,12 +380,43 @@ public final class RemoteAllocator implements AutoCloseable {
     }
 
     /**
-     * {@link #flush()}: the allocator stays usable, and a later close flushes again. For
-     * try-with-resources around a compute thread's use of the allocator.
+     * {@link #flush()}, then hands the blocks left in this allocator's runs (reserved from the watermarks and not
+     * handed out: at most {@code RUN_BLOCKS - 1} per memory node and size class) to the pools of their nodes and
+     * classes, so that nothing this allocator took from the segments is left unusable. The allocator stays usable: a
+     * later allocation reserves a new run, and a later close returns it again. {@link ComputeThread#close()} closes
+     * the thread's {@link ComputeThread#allocator()}.
+     *
+     * <p>RDMA operations: those of {@link #flush()}; per run with {@code k} blocks left, {@code k} compare-and-swaps
+     * (each header, 0 to free) and one push of them as a batch: {@code k} WRITEs (the links), a compare-and-swap of
+     * the first block's header, one READ and one compare-and-swap of the pool's head (plus a WRITE and a
+     * compare-and-swap per attempt lost).
+     *
+     * @throws CorruptedControlBlockException when a pool head holds a value no allocator writes
+     * @throws CorruptedMemoryException       when a block of a run has a header although it was never handed out
+     *                                        (memory above the watermark was written); that block is not pooled
+     * @throws PoolContentionException        when a push lost {@link FreeBlockPool#MAX_ATTEMPTS} compare-and-swaps in a
+     *                                        row
      */
     @Override
     public void close() {
         flush();
+        for (int m = 0; m < runLeft.length; m++) {
+            for (int c = 0; c < SizeClasses.COUNT; c++) {
+                cacheRun(m, c);
+            }
+        }
+        flush();
+    }
+
+    /** {@return how many carved blocks this allocator's runs hold, reserved and not handed out yet, for tests and diagnostics} */
+    public int reservedBlockCount() {
+        int total = 0;
+        for (int[] left : runLeft) {
+            for (int n : left) {
+                total += n;
+            }
+        }
+        return total;
     }
 
     /** {@return how many free blocks this allocator's caches hold, for tests and diagnostics} */
@@ -377,30 +470,106 @@ public final class RemoteAllocator implements AutoCloseable {
         return block;
     }
 
-    /** {@return the header pointer of a block of {@code footprint} bytes carved from segment s, or NULL when it is too full} */
-    private long carve(int nodeId, int s, long[] seen, long footprint) {
+    /**
+     * Reserves a run of blocks of the class from segment {@code s}: up to {@link #blocksPerRun} of them, as many as
+     * fit. With room for {@link #HEADROOM_RUNS} runs above the watermark as this allocator last read it, one
+     * fetch-and-add, which never fails; otherwise (and before this allocator has read the watermark at all) a
+     * compare-and-swap of what it last saw to that plus the run, capped at the segment's end, retried with the value a
+     * failed one returns.
+     *
+     * @return whether the run holds at least one block; false when the segment is too full for one
+     */
+    private boolean reserve(int nodeId, int m, int s, long[] seen, boolean[] read, int sizeClass, long footprint) {
         long base = thread.segmentBase(nodeId, s);
         long end = thread.segmentLength(nodeId, s);
+        long heap = ControlBlock.heapStart(s, nodeCount);
         long word = RemotePtr.offset(base, ControlBlock.WATERMARK);
+        long run = blocksPerRun(sizeClass);
         long expected = seen[s];
         while (expected <= end - footprint) {
-            long was = thread.compareAndSwap(word, expected, expected + footprint);
-            if (was == expected) {
-                seen[s] = expected + footprint;
-                return RemotePtr.offset(base, expected);
+            if (read[s] && end - expected >= HEADROOM_RUNS * run * footprint) {
+                long was = thread.fetchAndAdd(word, run * footprint);
+                checkWatermark(word, was, heap, end, seen[s], nodeId, s);
+                seen[s] = was + run * footprint;
+                if (was > end - footprint) {
+                    return false;
+                }
+                startRun(m, sizeClass, RemotePtr.offset(base, was), Math.min(run, (end - was) / footprint));
+                return true;
             }
-            checkWatermark(word, was, ControlBlock.heapStart(s, nodeCount), end, seen[s], nodeId, s);
+            long blocks = Math.min(run, (end - expected) / footprint);
+            long was = thread.compareAndSwap(word, expected, expected + blocks * footprint);
+            read[s] = true;
+            if (was == expected) {
+                seen[s] = expected + blocks * footprint;
+                startRun(m, sizeClass, RemotePtr.offset(base, expected), blocks);
+                return true;
+            }
+            checkWatermark(word, was, heap, end, seen[s], nodeId, s);
             seen[s] = was;
             expected = was;
         }
-        return RemotePtr.NULL;
+        return false;
+    }
+
+    private void startRun(int m, int sizeClass, long firstHeader, long blocks) {
+        runNext[m][sizeClass] = firstHeader;
+        runLeft[m][sizeClass] = (int) blocks;
+    }
+
+    /**
+     * Sizes a run: {@value #RUN_BLOCKS} blocks for classes up to 2 KiB, 15 for 4 KiB, 7 for 8 KiB, 3 for 16 KiB, one
+     * from 32 KiB on.
+     *
+     * @param sizeClass a size class below {@link SizeClasses#COUNT}
+     * @return how many blocks of the class one reservation takes from a watermark: as many as {@value #RUN_BYTES}
+     *         bytes hold with their headers, 1..{@value #RUN_BLOCKS}
+     */
+    public static int blocksPerRun(int sizeClass) {
+        return (int) Math.clamp(RUN_BYTES / (BlockHeader.SIZE + SizeClasses.size(sizeClass)), 1, RUN_BLOCKS);
+    }
+
+    /**
+     * Moves the blocks left in a run into this allocator's cache of their node and class, which {@link #flush()}
+     * emptied: each header goes from 0 to free by compare-and-swap. A header that is not 0 (memory above the
+     * watermark was written) is a {@link CorruptedMemoryException} naming it; the blocks before it are cached, those
+     * after it stay in the run.
+     */
+    private void cacheRun(int m, int sizeClass) {
+        if (runLeft[m][sizeClass] == 0) {
+            return;
+        }
+        long footprint = BlockHeader.SIZE + SizeClasses.size(sizeClass);
+        long[] blocks = blocksOf(m, sizeClass);
+        long[] headers = cachedHeaders[m][sizeClass];
+        while (runLeft[m][sizeClass] > 0 && cachedCounts[m][sizeClass] < CACHE_CAPACITY) {
+            long header = runNext[m][sizeClass];
+            long block = RemotePtr.offset(header, BlockHeader.SIZE);
+            runNext[m][sizeClass] = RemotePtr.offset(header, footprint);
+            runLeft[m][sizeClass]--;
+            long free = BlockHeader.encode(block, BlockHeader.FREE, sizeClass, 0);
+            long was = thread.compareAndSwap(header, 0, free);
+            if (was != 0) {
+                throw new CorruptedMemoryException(header, was, "block " + RemotePtr.toString(block) + ", reserved below"
+                        + " the watermark and never handed out, has header 0x" + Long.toHexString(was) + ": memory above"
+                        + " the watermark was written; the block is not returned to the pool");
+            }
+            int n = cachedCounts[m][sizeClass];
+            blocks[n] = block;
+            headers[n] = free;
+            cachedCounts[m][sizeClass] = n + 1;
+        }
     }
 
     private static void checkWatermark(long word, long value, long heap, long end, long seen, int nodeId, int s) {
         String which = "the watermark of segment " + s + " of memory node " + nodeId + " (" + RemotePtr.toString(word) + ")";
-        if (value < heap || value > end) {
-            throw new CorruptedControlBlockException(word, value, which + " holds " + value + ", outside the segment's heap ["
+        if (value < heap) {
+            throw new CorruptedControlBlockException(word, value, which + " holds " + value + ", below the segment's heap ["
                     + heap + ", " + end + "]");
+        }
+        if (value - end > OVERSHOOT_LIMIT) {
+            throw new CorruptedControlBlockException(word, value, which + " holds " + value + ", more than " + OVERSHOOT_LIMIT
+                    + " bytes past the end of the segment's heap [" + heap + ", " + end + "]");
         }
         if ((value & 7) != 0) {
             throw new CorruptedControlBlockException(word, value, which + " holds " + value + ", which is not 8-byte aligned");
@@ -441,6 +610,7 @@ public final class RemoteAllocator implements AutoCloseable {
                 seen[s] = ControlBlock.heapStart(s, nodeCount);
             }
             watermarks[nodeId - memoryNodes.first()] = seen;
+            watermarksRead[nodeId - memoryNodes.first()] = new boolean[segments];
         }
         return seen;
     }

@@ -4,8 +4,8 @@
  * {@link io.remus.core.RemusNode}, {@link io.remus.core.RemusCluster} (a process's membership in a
  * cluster, from joining to the shutdown handshake, which a program's {@code main} calls once), and
  * what is built on {@code ComputeThread}: {@link io.remus.core.MemoryNode} (a node's registered
- * segments and control block), {@link io.remus.core.RemoteAllocator} (size classes, blocks carved
- * from a watermark by RDMA compare-and-swap, freed blocks shared through thread caches and per-node
+ * segments and control block), {@link io.remus.core.RemoteAllocator} (size classes, runs of blocks
+ * reserved from a watermark by one RDMA atomic each and carved locally, freed blocks shared through thread caches and per-node
  * pools, {@link io.remus.core.FreeBlockPool}), {@link io.remus.core.RemoteBlob},
  * {@link io.remus.core.Root} and {@link io.remus.core.ClusterBarrier}. Remote pointers are
  * {@link io.remus.core.memory.RemotePtr} words; {@link io.remus.core.RemoteStruct} declares a remote

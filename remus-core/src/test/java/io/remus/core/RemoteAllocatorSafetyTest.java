@@ -349,7 +349,7 @@ class RemoteAllocatorSafetyTest {
 
     static Stream<Long> badWatermarks() {
         return Stream.of(0L, 8L, -64L, HEAP_0 - 8, HEAP_0 + 3,
-                (64L << 10) + 8, Long.MAX_VALUE, Long.MIN_VALUE, -1L);
+                (64L << 10) + RemoteAllocator.OVERSHOOT_LIMIT + 8, Long.MAX_VALUE, Long.MIN_VALUE, -1L);
     }
 
     @ParameterizedTest
@@ -367,6 +367,13 @@ class RemoteAllocatorSafetyTest {
                 assertTrue(e.getMessage().contains(Long.toString(bad)), e.getMessage());
                 assertEquals(bad, word(c, watermark), "nothing was carved from a corrupted watermark");
             }
+            long pastTheEnd = (64L << 10) + 8 * RemoteAllocator.RUN_BYTES;
+            stray(c, watermark, pastTheEnd);
+            long next = new RemoteAllocator(t).allocate(8, 1);
+            assertEquals(t.segmentBase(1, 1), RemotePtr.offset(next, -(RemotePtr.address(next) - RemotePtr.address(t.segmentBase(1, 1)))),
+                    "a watermark that fetch-and-adds carried past the end is a full segment, not a corrupted one: the next"
+                    + " segment serves");
+            assertEquals(pastTheEnd, word(c, watermark), "a first look is a compare-and-swap, which changes nothing here");
             stray(c, watermark, HEAP_0);
             long p = new RemoteAllocator(t).allocate(8, 1);
             assertEquals(RemotePtr.offset(t.segmentBase(1, 0), HEAP_0 + BlockHeader.SIZE), p);
@@ -382,6 +389,9 @@ class RemoteAllocatorSafetyTest {
             a.allocate(64, 1);
             long watermark = RemotePtr.offset(t.segmentBase(1, 0), ControlBlock.WATERMARK);
             stray(c, watermark, HEAP_0);
+            while (a.reservedBlockCount() > 0) {
+                a.allocate(64, 1);
+            }
             CorruptedControlBlockException back = assertThrows(CorruptedControlBlockException.class, () -> a.allocate(64, 1),
                     "this allocator saw the watermark higher");
             assertTrue(back.getMessage().contains("backwards"), back.getMessage());

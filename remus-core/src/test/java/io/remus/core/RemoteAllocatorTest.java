@@ -169,12 +169,83 @@ class RemoteAllocatorTest {
     }
 
     private static void assertCost(ComputeThread t, long[] before, int reads, int writes, int compareAndSwaps, String what) {
+        assertCost(t, before, reads, writes, compareAndSwaps, 0, what);
+    }
+
+    private static void assertCost(ComputeThread t, long[] before, int reads, int writes, int compareAndSwaps, int fetchAndAdds,
+                                   String what) {
         long[] after = counts(t);
         assertEquals(reads, after[Opcode.READ.ordinal()] - before[Opcode.READ.ordinal()], what + ": READs");
         assertEquals(writes, after[Opcode.WRITE.ordinal()] - before[Opcode.WRITE.ordinal()], what + ": WRITEs");
         assertEquals(compareAndSwaps, after[Opcode.COMPARE_AND_SWAP.ordinal()] - before[Opcode.COMPARE_AND_SWAP.ordinal()],
                 what + ": compare-and-swaps");
-        assertEquals(0, after[Opcode.FETCH_AND_ADD.ordinal()] - before[Opcode.FETCH_AND_ADD.ordinal()], what + ": fetch-and-adds");
+        assertEquals(fetchAndAdds, after[Opcode.FETCH_AND_ADD.ordinal()] - before[Opcode.FETCH_AND_ADD.ordinal()],
+                what + ": fetch-and-adds");
+    }
+
+    @ParameterizedTest
+    @MethodSource("fabrics")
+    void shouldReserveARunPerFetchAndAddWhenTheSegmentHasRoomForManyRuns(Function<SimOptions, Fabric> make) {
+        try (TestCluster c = new TestCluster(make, SimOptions.defaults(), 3, b -> b.segmentSize(1 << 20));
+             ComputeThread t = c.thread(0)) {
+            RemoteAllocator a = new RemoteAllocator(t);
+            int run = (int) RemoteAllocator.blocksPerRun(SizeClasses.classOf(64));
+            assertEquals(RemoteAllocator.RUN_BLOCKS, run);
+            long[] before = counts(t);
+            long first = a.allocate(64, 1);
+            assertCost(t, before, 1, 0, 2, "a first look: the empty pool's head READ, a compare-and-swap of the watermark that"
+                    + " reserves a run, the header's");
+            for (int k = 0; k < 3; k++) {
+                before = counts(t);
+                for (int i = 1; i < run; i++) {
+                    assertEquals(RemotePtr.offset(first, (long) (k * run + i) * (BlockHeader.SIZE + 64)), a.allocate(64, 1),
+                            "a run's blocks lie one behind the other");
+                }
+                assertCost(t, before, 0, 0, run - 1, "blocks from the run: the header's CAS each");
+                before = counts(t);
+                a.allocate(64, 1);
+                assertCost(t, before, 1, 0, 1, 1, "the next run: the empty pool's head READ, one fetch-and-add, the header's CAS");
+            }
+            assertEquals(run - 1, a.reservedBlockCount());
+            a.flush();
+            assertEquals(run - 1, a.reservedBlockCount(), "a flush empties the caches only");
+            a.close();
+            assertEquals(0, a.reservedBlockCount(), "a close returns the run's blocks to the pool");
+            assertEquals(run - 1, FreeBlockPool.blocks(t, 1, SizeClasses.classOf(64)).length);
+        }
+    }
+
+    /**
+     * Reserved runs are what the Javadoc's exhaustion bound allows: blocks of another allocator's run are out of
+     * reach until it closes, at most {@code RUN_BLOCKS - 1} of a class; then they serve.
+     */
+    @ParameterizedTest
+    @MethodSource("fabrics")
+    void shouldFailOnlyForWantOfTheBlocksOthersRunsHoldAndServeThemOnceClosed(Function<SimOptions, Fabric> make) {
+        try (TestCluster c = new TestCluster(make, SimOptions.defaults(), 2, b -> b.segmentSize(4096).segmentCount(2));
+             ComputeThread t = c.thread(0); ComputeThread u = c.thread(1)) {
+            long footprint = BlockHeader.SIZE + 8;
+            long capacity = (4096 - ControlBlock.heapStart(0, 2)) / footprint + (4096 - ControlBlock.heapStart(1, 2)) / footprint;
+            RemoteAllocator a = new RemoteAllocator(t);
+            Set<Long> blocks = new HashSet<>();
+            blocks.add(a.allocate(8, 1));
+            assertEquals(RemoteAllocator.RUN_BLOCKS - 1, a.reservedBlockCount());
+            RemoteAllocator b = new RemoteAllocator(u);
+            assertThrows(AllocationExhaustedException.class, () -> {
+                while (true) {
+                    assertTrue(blocks.add(b.allocate(8, 1)));
+                }
+            });
+            assertEquals(capacity - (RemoteAllocator.RUN_BLOCKS - 1), blocks.size(), "b got every block but a's reserved ones");
+            assertEquals(0, b.reservedBlockCount(), "near the end runs are capped at what fits: b reserved no more than it used");
+            a.close();
+            for (int i = 1; i < RemoteAllocator.RUN_BLOCKS; i++) {
+                assertTrue(blocks.add(b.allocate(8, 1)));
+            }
+            assertEquals(capacity, blocks.size());
+            assertThrows(AllocationExhaustedException.class, () -> b.allocate(8, 1));
+            assertThrows(AllocationExhaustedException.class, () -> a.allocate(8, 1));
+        }
     }
 
     @ParameterizedTest
@@ -184,13 +255,25 @@ class RemoteAllocatorTest {
             RemoteAllocator a = new RemoteAllocator(t);
             long[] before = counts(t);
             long p = a.allocate(64, 1);
-            assertCost(t, before, 1, 0, 2, "a carved block: the empty pool's head READ, the watermark's CAS and the header's");
+            assertCost(t, before, 1, 0, 2, "a carved block: the empty pool's head READ, the watermark's CAS (a first look,"
+                    + " which reserves a run) and the header's");
             before = counts(t);
             a.allocate(64, 1);
-            assertCost(t, before, 1, 0, 2, "the next one, the watermark as this allocator saw it");
+            assertCost(t, before, 0, 0, 1, "the next one, from the run: the header's CAS alone");
             long[] uBefore = counts(u);
             long q = new RemoteAllocator(u).allocate(64, 1);
-            assertCost(u, uBefore, 1, 0, 3, "a block carved after 2 others' blocks: one failed guess of the watermark");
+            assertCost(u, uBefore, 1, 0, 3, "a block carved after another's run: one failed guess of the watermark, then a"
+                    + " compare-and-swap for a run (64 KiB segments have room for fewer than HEADROOM_RUNS runs) and the header's");
+            int run = (int) RemoteAllocator.blocksPerRun(SizeClasses.classOf(64));
+            assertEquals(run - 2, a.reservedBlockCount());
+            for (int i = 2; i < run; i++) {
+                a.allocate(64, 1);
+            }
+            before = counts(t);
+            a.allocate(64, 1);
+            assertCost(t, before, 1, 0, 3, "a block after the run: the empty pool's head READ, a failed compare-and-swap"
+                    + " of the watermark (u reserved since), the one that reserves the next run, and the header's");
+            assertEquals(run - 1, a.reservedBlockCount());
             before = counts(t);
             a.deallocate(p, 64);
             assertCost(t, before, 1, 0, 1, "a remote free: the header's READ and CAS");

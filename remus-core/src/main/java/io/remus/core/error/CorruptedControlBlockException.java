@@ -2,7 +2,8 @@ package io.remus.core.error;
 
 /**
  * A word of a memory node's control block holds a value no allocator or barrier ever writes, e.g. a
- * watermark outside its segment's heap or moved backwards. Nothing was allocated from it.
+ * watermark below its segment's heap, far past its end, misaligned or moved backwards. Nothing was allocated
+ * from it.
  */
 public class CorruptedControlBlockException extends CorruptedMemoryException {
     private static final long serialVersionUID = 1L;

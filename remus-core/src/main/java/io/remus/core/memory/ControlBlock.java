@@ -23,9 +23,14 @@ package io.remus.core.memory;
  * +-------+------------------------------------+
  * </pre>
  *
- * <p>The watermark is the offset, within its segment, of the next unallocated byte: it starts at the
- * heap's start ({@link #heapStart(int, int)}), only grows, by compare-and-swap, and never passes the
- * segment's end. Below it the heap is a sequence of blocks, each behind its {@link BlockHeader}.
+ * <p>The watermark is the offset, within its segment, of the next byte no allocator has reserved: it
+ * starts at the heap's start ({@link #heapStart(int, int)}) and only grows, by RDMA atomics alone: a
+ * fetch-and-add or a compare-and-swap of an allocator that reserves a run of blocks
+ * ({@link io.remus.core.RemoteAllocator}). A compare-and-swap never carries it past the segment's end; a
+ * fetch-and-add may, when the segment fills meanwhile, and a watermark at or past the end means a full
+ * segment (at most {@link io.remus.core.RemoteAllocator#OVERSHOOT_LIMIT} bytes past it; more is corruption).
+ * Below it the heap is a sequence of blocks, each behind its {@link BlockHeader}, or zeroed where an
+ * allocator reserved blocks and has not handed them out yet.
  *
  * <p>The name directory pointer is 0 until the first {@link io.remus.core.NameDirectory#open} of the
  * node publishes, by compare-and-swap, the table of names it creates; it never changes after that. It
