@@ -55,10 +55,12 @@ public final class ConnectedQueuePair implements AutoCloseable {
      *
      * @param access the remote accesses allowed ({@link Access#REMOTE_READ}, {@link Access#REMOTE_WRITE},
      *               {@link Access#REMOTE_ATOMIC}) and {@link Access#LOCAL_WRITE}
+     * @throws NullPointerException when {@code access} is null
      * @throws VerbsException if {@code ibv_modify_qp} fails (e.g. {@code EINVAL} in a state that takes no
      *                        access change, such as ERROR)
      */
     public void setAccess(java.util.Set<Access> access) {
+        java.util.Objects.requireNonNull(access, "access");
         handle.modifyAccess(Access.flags(access));
     }
 
