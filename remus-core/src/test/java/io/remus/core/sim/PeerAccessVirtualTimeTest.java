@@ -31,7 +31,7 @@ class PeerAccessVirtualTimeTest {
     private static final SimOptions MODEL = SimOptions.defaults().withCostModel(SimCostModel.CONNECTX5)
             .withTearWords(true).withYieldWhileTearing(true);
 
-    /** {@return 40 seeds, each also moving the switch by 97 ns: two of them revoke inside a WRITE's two halves} */
+    /** {@return 40 seeds, each also moving the switch by 97 ns: some of them revoke between the two halves of a WRITE} */
     static LongStream seeds() {
         return LongStream.rangeClosed(1, 40);
     }
