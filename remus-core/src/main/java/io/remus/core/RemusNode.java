@@ -4,6 +4,7 @@ import io.remus.core.config.ClusterConfig;
 import io.remus.core.error.BadArgumentException;
 import io.remus.core.fabric.Fabric;
 import io.remus.core.fabric.FabricNode;
+import io.remus.core.fabric.PeerAccess;
 import io.remus.core.fabric.RegisteredMemory;
 
 import java.util.List;
@@ -62,6 +63,23 @@ public final class RemusNode implements AutoCloseable {
         }
         List<RegisteredMemory> local = memoryNode == null ? List.of() : memoryNode.segments();
         return new ComputeThread(fabric, fabricNode, config, local);
+    }
+
+    /**
+     * Switches what node {@code peerNodeId}'s compute threads may do to this node's memory: Mu's permission
+     * switch (Aguilera et al., OSDI 2020), as {@link FabricNode#setPeerAccess}. A replica revokes a deposed
+     * leader's writes ({@link PeerAccess#READ_ONLY}) before it grants the new leader's
+     * ({@link PeerAccess#READ_WRITE}); once this returns, the peer's WRITEs and atomics on this node are
+     * refused (its compute thread throws {@link io.remus.core.error.RemoteAccessException} naming this node
+     * and goes on with its next operation) and its READs still succeed. No RDMA operation; on verbs one
+     * {@code ibv_modify_qp} per serving queue pair of that peer.
+     *
+     * @param peerNodeId another node of the cluster
+     * @param access     what it may do; every peer starts {@link PeerAccess#READ_WRITE}
+     * @throws BadArgumentException naming the peer when it is out of range or this node
+     */
+    public void setPeerAccess(int peerNodeId, PeerAccess access) {
+        fabricNode.setPeerAccess(peerNodeId, access);
     }
 
     /** {@return the node's fabric node, for tests in this package} */

@@ -129,6 +129,11 @@ final class CountingFabricNode implements FabricNode {
     }
 
     @Override
+    public void setPeerAccess(int peerNodeId, io.remus.core.fabric.PeerAccess access) {
+        node.setPeerAccess(peerNodeId, access);
+    }
+
+    @Override
     public void close() {
         node.close();
     }

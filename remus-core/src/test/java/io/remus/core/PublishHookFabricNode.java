@@ -61,6 +61,11 @@ final class PublishHookFabricNode implements FabricNode {
     }
 
     @Override
+    public void setPeerAccess(int peerNodeId, io.remus.core.fabric.PeerAccess access) {
+        node.setPeerAccess(peerNodeId, access);
+    }
+
+    @Override
     public void close() {
         node.close();
     }

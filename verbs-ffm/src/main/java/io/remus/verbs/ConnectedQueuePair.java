@@ -47,6 +47,23 @@ public final class ConnectedQueuePair implements AutoCloseable {
         return handle.state();
     }
 
+    /**
+     * Sets what the peer's requests may do on this queue pair as responder ({@code ibv_modify_qp} with
+     * {@code IBV_QP_ACCESS_FLAGS} only, which the device accepts in RTS): a peer's RDMA WRITE, WRITE with
+     * immediate or atomic that the new flags refuse completes at the peer with {@code IBV_WC_REM_ACCESS_ERR},
+     * and its queue pair goes to the error state. One verb call, no RDMA operation.
+     *
+     * @param access the remote accesses allowed ({@link Access#REMOTE_READ}, {@link Access#REMOTE_WRITE},
+     *               {@link Access#REMOTE_ATOMIC}) and {@link Access#LOCAL_WRITE}
+     * @throws NullPointerException when {@code access} is null
+     * @throws VerbsException if {@code ibv_modify_qp} fails (e.g. {@code EINVAL} in a state that takes no
+     *                        access change, such as ERROR)
+     */
+    public void setAccess(java.util.Set<Access> access) {
+        java.util.Objects.requireNonNull(access, "access");
+        handle.modifyAccess(Access.flags(access));
+    }
+
     /** {@return the QP number} */
     public int queuePairNumber() {
         return handle.number();

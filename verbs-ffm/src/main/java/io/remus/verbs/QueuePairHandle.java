@@ -164,6 +164,22 @@ final class QueuePairHandle extends NativeResource {
         }
     }
 
+    /** Sets the queue pair's access flags ({@code ibv_modify_qp} with {@code IBV_QP_ACCESS_FLAGS} only). */
+    void modifyAccess(int flags) {
+        requireOpen();
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment attr = arena.allocate(ibv_qp_attr.layout());
+            ibv_qp_attr.qp_access_flags(attr, flags);
+            enter();
+            try {
+                VerbResults.checkErrnoResult(IbVerbs.ibv_modify_qp(qp, attr, IbVerbs.IBV_QP_ACCESS_FLAGS), "ibv_modify_qp",
+                        "setting the access flags of queue pair " + ibv_qp.qp_num(qp) + " to 0x" + Integer.toHexString(flags));
+            } finally {
+                exit();
+            }
+        }
+    }
+
     private void modify(MemorySegment attr, int mask, String state) {
         enter();
         try {

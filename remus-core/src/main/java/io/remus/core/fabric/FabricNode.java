@@ -90,6 +90,65 @@ public interface FabricNode extends AutoCloseable {
     QueuePair connect(int peerNodeId, CompletionQueue cq, int sendQueueDepth, Duration waitTimeout);
 
     /**
+     * Switches what {@code peerNodeId}'s requests may do to this node's registered memory, for the
+     * queue pairs that peer has connected to this node and those it connects later: Mu's permission
+     * switch (Aguilera et al., "Microsecond Consensus for Microsecond Applications", OSDI 2020), by which a
+     * replica revokes a deposed leader's write access to its log before it grants the new leader's. Every
+     * peer starts {@link PeerAccess#READ_WRITE}.
+     *
+     * <p>After this returns, a WRITE, WRITE_WITH_IMMEDIATE, compare-and-swap or fetch-and-add of a peer
+     * switched to {@link PeerAccess#READ_ONLY} that this node executes is refused and changes nothing:
+     * the writer's request completes with {@link CompletionStatus#REMOTE_ACCESS_ERROR} (the simulator,
+     * shared memory) or, on verbs, with the error the device answers a request its queue pair's access
+     * flags refuse ({@link CompletionStatus#REMOTE_INVALID_REQUEST} on Soft-RoCE, whose responder sends an
+     * invalid-request NAK for it), and its queue pair goes to the error state (later requests complete
+     * {@link CompletionStatus#FLUSHED}) until {@link QueuePair#reset}. A request executed before the
+     * switch has landed. READs and SENDs are never refused by this switch. A {@code ComputeThread}
+     * whose request is refused throws {@link io.remus.core.error.RemoteAccessException} naming this node,
+     * and its next operation to this node resets the queue pair (verbs: a new connection) and goes on,
+     * refused again while the access stays {@code READ_ONLY}.
+     *
+     * <p>Cost: no RDMA operation. Verbs: one {@code ibv_query_qp} and one {@code ibv_modify_qp}
+     * ({@code IBV_QP_ACCESS_FLAGS}, allowed in RTS) per serving queue pair of that peer (one in the error
+     * state serves nothing and is left as it is); it returns when the device has taken the change. A
+     * serving queue pair of an rdma_cm connection does not know its requester's node id: while any peer
+     * is {@code READ_ONLY} such queue pairs serve reads only. The simulator: it waits for the node's WRITEs
+     * and atomics that are executing to finish. Shared memory: it marks the peer's slot in the access table
+     * of the node's file and waits for that peer's WRITEs and atomics that are executing to finish (at most
+     * 10 s, for a process that died inside one).
+     *
+     * @param peerNodeId the peer, another node than this one (a node always reaches its own memory)
+     * @param access     what the peer may do
+     * @throws NullPointerException               when {@code access} is null
+     * @throws io.remus.core.error.BadArgumentException naming the peer when it is outside the node ids
+     *                                            a {@link io.remus.core.memory.RemotePtr} carries or is this
+     *                                            node, or naming the node when it is closed (checked before
+     *                                            any native call)
+     * @throws io.remus.core.error.RemoteTimeoutException (shared memory) when the peer's WRITEs executing
+     *                                            did not end within 10 s; the peer stays {@code READ_ONLY}
+     * @throws io.remus.core.error.RemusException (verbs) when {@code ibv_modify_qp} fails, naming the peer
+     */
+    void setPeerAccess(int peerNodeId, PeerAccess access);
+
+    /**
+     * The checks every {@link #setPeerAccess} applies first (for fabric implementations).
+     *
+     * @param nodeId     the node switching
+     * @param peerNodeId the peer
+     * @param access     the access
+     * @throws NullPointerException               when {@code access} is null
+     * @throws io.remus.core.error.BadArgumentException when the peer id is out of range or is {@code nodeId}
+     */
+    static void checkPeerAccess(int nodeId, int peerNodeId, PeerAccess access) {
+        java.util.Objects.requireNonNull(access, "access");
+        io.remus.core.memory.RemotePtr.requireNodeId(peerNodeId);
+        if (peerNodeId == nodeId) {
+            throw new BadArgumentException("node " + nodeId + " cannot switch its own access (peer " + peerNodeId
+                    + "): a node always reaches its own memory");
+        }
+    }
+
+    /**
      * Creates this node's receive queue (verbs: a shared receive queue that every queue pair
      * connected to this node afterwards takes its receives from, the queue pairs created with
      * receive capacity): where peers' {@link Opcode#SEND} and {@link Opcode#WRITE_WITH_IMMEDIATE}

@@ -53,6 +53,35 @@
  * io.remus.core.fabric.QueuePair#reset()} returns an errored QP to service. QPs and CQs belong to
  * one thread at a time.
  *
+ * <h2>Per-peer access (permission switching)</h2>
+ * {@link io.remus.core.fabric.FabricNode#setPeerAccess} sets what one peer's requests may do to a node's
+ * memory, {@link io.remus.core.fabric.PeerAccess#READ_WRITE} (every peer's at first) or
+ * {@link io.remus.core.fabric.PeerAccess#READ_ONLY}: Mu's permission switch (Aguilera, Ben-David, Guerraoui,
+ * Marathe, Xygkis, Zablotchi, "Microsecond Consensus for Microsecond Applications", OSDI 2020), by which a
+ * replica revokes a deposed leader's writes to its log before it grants the new leader's, and keeps reads
+ * open. Once it returns, the peer's WRITEs, WRITE_WITH_IMMEDIATEs, compare-and-swaps and fetch-and-adds on
+ * the node change nothing and fail as verbs' do (an error completion, the writer's QP in the error state,
+ * later requests flushed until {@code reset}); READs and SENDs go on. The node's own id is refused (a node
+ * always reaches its own memory). The request runs no RDMA operation. Per fabric:
+ * <ul>
+ * <li>Simulator: the target checks the writer's access as the request executes, under a lock it holds
+ *     while the request changes memory; the switch takes that lock exclusively, so it waits for the
+ *     WRITEs and atomics executing and none lands after it returns. Refused with
+ *     {@code REMOTE_ACCESS_ERROR}.</li>
+ * <li>Shared memory: the node file carries an access table, one word per peer node id; a WRITE or atomic
+ *     counts itself into its writer's word, in whatever process it runs, then checks the read-only mark;
+ *     the switch sets the mark, then waits (at most 10 s) for the count to drain. Refused with
+ *     {@code REMOTE_ACCESS_ERROR}.</li>
+ * <li>Verbs: {@code ibv_modify_qp} with {@code IBV_QP_ACCESS_FLAGS} (allowed in RTS) on each of the node's
+ *     serving queue pairs of that peer, and the same access on those it serves later. The device refuses
+ *     the request; Soft-RoCE answers with an invalid-request NAK ({@code REMOTE_INVALID_REQUEST}). A
+ *     serving queue pair of a connection accepted through rdma_cm does not know its requester's node id:
+ *     while any peer is read-only, such queue pairs serve reads only.</li>
+ * </ul>
+ * {@code ComputeThread} turns either status into {@link io.remus.core.error.RemoteAccessException} naming
+ * the node, and its next operation to that node resets the queue pair (verbs: a new connection, served
+ * with the access then in force). Users call it through {@code RemusNode.setPeerAccess}.
+ *
  * <h2>Nulls</h2>
  * A {@code null} passed where an object is required is a {@link java.lang.NullPointerException}
  * whose message is the parameter's name (for a builder's setter, the setter's name), thrown by

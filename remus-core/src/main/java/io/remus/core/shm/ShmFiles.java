@@ -32,7 +32,7 @@ import java.nio.file.StandardOpenOption;
  *  +-------------+-------------+-------------+-------------+-------------+-------------+
  *  | magic       | node id     | rkey        | address     | length      | state       | region
  *  +-------------+-------------+-------------+-------------+-------------+-------------+
- *  region bytes start at {@link #PAGE}
+ *  region bytes start at {@link #PAGE}; a node file's access table starts at {@link #ACCESS_TABLE}
  * </pre>
  * A file appears under its final name only once complete (written under a {@code .tmp} name, then
  * renamed), and its state word changes only with volatile stores.
@@ -48,7 +48,16 @@ final class ShmFiles {
 
     static final long NODE_MAGIC = 0x52454D5553_4E4F44L;
     static final long REGION_MAGIC = 0x52454D5553_524547L;
-    static final long NODE_FILE_BYTES = 64;
+    /**
+     * Where a node file's access table starts: one word per peer node id ({@link #accessSlot}), the sign bit set
+     * while the node holds that peer {@code READ_ONLY}, the low bits counting the peer's writes and atomics
+     * executing on the node.
+     */
+    static final long ACCESS_TABLE = PAGE;
+    /** The node file: the header, then the access table (sparse: only its touched pages take memory). */
+    static final long NODE_FILE_BYTES = ACCESS_TABLE + 8L * (io.remus.core.memory.RemotePtr.MAX_NODE_ID + 1);
+    /** An access slot's mark of a peer held {@code READ_ONLY}. */
+    static final long READ_ONLY = Long.MIN_VALUE;
 
     static final long MAGIC = 0;
     static final long NODE_ID = 8;
@@ -71,6 +80,11 @@ final class ShmFiles {
     static final VarHandle WORD = ValueLayout.JAVA_LONG.varHandle();
 
     private ShmFiles() {
+    }
+
+    /** {@return the offset in a node file of peer {@code peerNodeId}'s access slot} */
+    static long accessSlot(int peerNodeId) {
+        return ACCESS_TABLE + 8L * peerNodeId;
     }
 
     static Path nodeDir(Path dir, int nodeId) {

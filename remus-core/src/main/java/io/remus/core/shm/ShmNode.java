@@ -1,9 +1,11 @@
 package io.remus.core.shm;
 
 import io.remus.core.error.BadArgumentException;
+import io.remus.core.error.RemoteTimeoutException;
 import io.remus.core.error.RemusException;
 import io.remus.core.fabric.CompletionQueue;
 import io.remus.core.fabric.FabricNode;
+import io.remus.core.fabric.PeerAccess;
 import io.remus.core.fabric.QueuePair;
 import io.remus.core.fabric.ReceiveQueue;
 import io.remus.core.fabric.RegisteredMemory;
@@ -253,6 +255,41 @@ final class ShmNode implements FabricNode {
         shmCq.attach(qp);
         owned.add(qp);
         return qp;
+    }
+
+    /** How long {@link #setPeerAccess} waits for the peer's writes executing on this node to end. */
+    static final Duration ACCESS_SWITCH_WAIT = Duration.ofSeconds(10);
+
+    /**
+     * Switches {@code peerNodeId}'s access in its slot of this node's access table, which every WRITE and
+     * atomic of that peer, in any process, counts itself into before it changes memory and checks: switching
+     * to {@code READ_ONLY} marks the slot, then waits until the writes counted before the mark have ended, so
+     * none lands after this returns.
+     *
+     * @throws io.remus.core.error.RemoteTimeoutException when the peer's writes counted before the mark have
+     *                                                   not ended within {@link #ACCESS_SWITCH_WAIT} (a process
+     *                                                   that died inside a write); the slot stays marked, so no
+     *                                                   later write of the peer lands
+     */
+    @Override
+    public void setPeerAccess(int peerNodeId, PeerAccess access) {
+        FabricNode.checkPeerAccess(nodeId, peerNodeId, access);
+        ensureOpen();
+        long slot = ShmFiles.accessSlot(peerNodeId);
+        if (access == PeerAccess.READ_WRITE) {
+            ShmFiles.WORD.getAndBitwiseAnd(header, slot, ~ShmFiles.READ_ONLY);
+            return;
+        }
+        ShmFiles.WORD.getAndBitwiseOr(header, slot, ShmFiles.READ_ONLY);
+        long deadline = System.nanoTime() + ACCESS_SWITCH_WAIT.toNanos();
+        long executing;
+        while ((executing = (long) ShmFiles.WORD.getVolatile(header, slot) & ~ShmFiles.READ_ONLY) != 0) {
+            if (System.nanoTime() - deadline > 0) {
+                throw new RemoteTimeoutException("node " + nodeId + " marked peer " + peerNodeId + " read-only but "
+                        + executing + " of its writes did not end within " + ACCESS_SWITCH_WAIT);
+            }
+            Thread.onSpinWait();
+        }
     }
 
     private void ensureOpen() {

@@ -51,6 +51,25 @@ final class ShmPeer {
         return (long) ShmFiles.WORD.getVolatile(header, ShmFiles.NODE_STATE) == ShmFiles.OPEN;
     }
 
+    /**
+     * Enters a WRITE or atomic of node {@code writer} on this node: counts it in the writer's access slot and
+     * returns whether the node lets the writer write; when true the caller changes memory and then calls
+     * {@link #endWrite}, else it has nothing to end.
+     */
+    boolean beginWrite(int writer) {
+        long slot = ShmFiles.accessSlot(writer);
+        if ((long) ShmFiles.WORD.getAndAdd(header, slot, 1L) < 0) {
+            ShmFiles.WORD.getAndAdd(header, slot, -1L);
+            return false;
+        }
+        return true;
+    }
+
+    /** Ends a write that {@link #beginWrite} let in. */
+    void endWrite(int writer) {
+        ShmFiles.WORD.getAndAdd(header, ShmFiles.accessSlot(writer), -1L);
+    }
+
     /** {@return the node's receive queue, mapped on first use, or null while the node has none} */
     synchronized ShmReceiveQueue receiveQueue() {
         if (receiveQueue == null) {

@@ -105,6 +105,24 @@ final class ShmQueuePair implements QueuePair {
                 return CompletionStatus.LOCAL_PROTECTION_ERROR;
             }
         }
+        if (op == Opcode.READ) {
+            return apply(r, k, mine);
+        }
+        int writer = local.nodeId();
+        if (!target.beginWrite(writer)) {
+            return CompletionStatus.REMOTE_ACCESS_ERROR;
+        }
+        try {
+            return apply(r, k, mine);
+        } finally {
+            target.endWrite(writer);
+        }
+    }
+
+    /** Executes READ, WRITE or atomic {@code k} against the target's memory, its local buffer in {@code mine}. */
+    private CompletionStatus apply(WorkRequests r, int k, ShmRegion mine) {
+        Opcode op = r.opcode(k);
+        int len = r.length(k);
         long remote = r.remoteAddress(k);
         ShmTarget theirs = find(r.rkey(k));
         if (theirs == null || !theirs.contains(remote, len) || !theirs.registered()) {
@@ -139,6 +157,18 @@ final class ShmQueuePair implements QueuePair {
 
     /** The WRITE of request {@code k}, a WRITE_WITH_IMMEDIATE whose local buffer lies in {@code mine}. */
     CompletionStatus write(WorkRequests r, int k, ShmRegion mine) {
+        int writer = local.nodeId();
+        if (!target.beginWrite(writer)) {
+            return CompletionStatus.REMOTE_ACCESS_ERROR;
+        }
+        try {
+            return writeAllowed(r, k, mine);
+        } finally {
+            target.endWrite(writer);
+        }
+    }
+
+    private CompletionStatus writeAllowed(WorkRequests r, int k, ShmRegion mine) {
         long remote = r.remoteAddress(k);
         int len = r.length(k);
         ShmTarget theirs = find(r.rkey(k));

@@ -3,11 +3,13 @@ package io.remus.core.sim;
 import io.remus.core.error.BadArgumentException;
 import io.remus.core.fabric.CompletionQueue;
 import io.remus.core.fabric.FabricNode;
+import io.remus.core.fabric.PeerAccess;
 import io.remus.core.fabric.QueuePair;
 import io.remus.core.fabric.ReceiveQueue;
 import io.remus.core.fabric.RegisteredMemory;
 import io.remus.core.fabric.RegistrationChecks;
 import io.remus.core.fabric.RemoteRegion;
+import io.remus.core.time.ThreadTime;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -18,7 +20,9 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.Lock;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
 
 /** A simulated node: its registrations, its NIC lock for atomics, and its fault switches. */
 final class SimNode implements FabricNode {
@@ -47,6 +51,10 @@ final class SimNode implements FabricNode {
     /** The completion queue {@link #receiveQueue} delivers into, set before it. */
     private volatile SimCompletionQueue receiveCq;
     private volatile boolean closed;
+    /** Held (read) by every WRITE and atomic while it checks its peer's access and changes memory; held (write) to switch. */
+    private final ReentrantReadWriteLock accessLock = new ReentrantReadWriteLock();
+    /** The peers switched to {@link PeerAccess#READ_ONLY}, changed under {@link #accessLock}'s write lock. */
+    private final java.util.Set<Integer> readOnlyPeers = ConcurrentHashMap.newKeySet();
 
     SimNode(SimFabric fabric, int nodeId) {
         this.fabric = fabric;
@@ -123,6 +131,61 @@ final class SimNode implements FabricNode {
 
     boolean consumeInjectedFailure() {
         return failNext.get() > 0 && failNext.getAndDecrement() > 0;
+    }
+
+    /**
+     * Enters the execution of a WRITE or atomic of {@code peer} against this node: returns whether the
+     * peer may write; when it returns true the caller changes memory and then calls {@link #endWrite}.
+     * A switch waits for every write entered before it to end, so none lands after the switch returns.
+     */
+    boolean beginWrite(int peer) {
+        lock(accessLock.readLock(), "a peer access switch of node " + nodeId);
+        if (readOnlyPeers.contains(peer)) {
+            accessLock.readLock().unlock();
+            return false;
+        }
+        return true;
+    }
+
+    /** Ends a write that {@link #beginWrite} let in. */
+    void endWrite() {
+        accessLock.readLock().unlock();
+    }
+
+    /**
+     * Takes {@code lock}; a thread of a virtual-time run takes it by trying in a wait loop, since its holder
+     * may be a simulated thread that yields while it holds it.
+     */
+    private static void lock(Lock lock, String awaited) {
+        if (ThreadTime.isScheduled()) {
+            while (!lock.tryLock()) {
+                ThreadTime.onSpinWait(awaited);
+            }
+        } else {
+            lock.lock();
+        }
+    }
+
+    /**
+     * Switches {@code peerNodeId}'s access: checked on every WRITE and atomic as it executes, under a
+     * read lock it holds while it changes memory, so the switch (under the write lock) waits for the
+     * writes executing and every later one sees it.
+     */
+    @Override
+    public void setPeerAccess(int peerNodeId, PeerAccess access) {
+        FabricNode.checkPeerAccess(nodeId, peerNodeId, access);
+        ensureOpen();
+        Lock write = accessLock.writeLock();
+        lock(write, "writes executing on node " + nodeId);
+        try {
+            if (access == PeerAccess.READ_ONLY) {
+                readOnlyPeers.add(peerNodeId);
+            } else {
+                readOnlyPeers.remove(peerNodeId);
+            }
+        } finally {
+            write.unlock();
+        }
     }
 
     List<RemoteRegion> published() {

@@ -243,6 +243,22 @@ final class SimQueuePair implements QueuePair {
                 return CompletionStatus.LOCAL_PROTECTION_ERROR;
             }
         }
+        if (opcode[i] == Opcode.READ) {
+            return apply(i, mine);
+        }
+        if (!target.beginWrite(local.nodeId())) {
+            return CompletionStatus.REMOTE_ACCESS_ERROR;
+        }
+        try {
+            return apply(i, mine);
+        } finally {
+            target.endWrite();
+        }
+    }
+
+    /** Executes the READ, WRITE or atomic at slot {@code i} against the target's memory, its local buffer in {@code mine}. */
+    private CompletionStatus apply(int i, SimRegion mine) {
+        int len = length[i];
         SimRegion theirs = target.findByRkey(rkey[i], remoteAddress[i], len);
         if (theirs == null) {
             return CompletionStatus.REMOTE_ACCESS_ERROR;
@@ -278,6 +294,17 @@ final class SimQueuePair implements QueuePair {
 
     /** The WRITE part of the WRITE_WITH_IMMEDIATE at ring slot {@code i}, its local buffer in {@code mine}. */
     CompletionStatus write(int i, SimRegion mine) {
+        if (!target.beginWrite(local.nodeId())) {
+            return CompletionStatus.REMOTE_ACCESS_ERROR;
+        }
+        try {
+            return writeAllowed(i, mine);
+        } finally {
+            target.endWrite();
+        }
+    }
+
+    private CompletionStatus writeAllowed(int i, SimRegion mine) {
         SimRegion theirs = target.findByRkey(rkey[i], remoteAddress[i], length[i]);
         if (theirs == null) {
             return CompletionStatus.REMOTE_ACCESS_ERROR;

@@ -1,7 +1,15 @@
 package io.remus.core.verbs;
 
 import io.remus.core.error.RemusException;
+import io.remus.core.fabric.PeerAccess;
+import io.remus.verbs.Access;
 import io.remus.verbs.CmConnection;
+import io.remus.verbs.ConnectedQueuePair;
+import io.remus.verbs.QueuePairState;
+import io.remus.verbs.VerbsException;
+
+import java.util.EnumSet;
+import java.util.Set;
 
 /**
  * The queue pair a node creates to serve one requester's queue pair: it posts nothing, it only
@@ -9,16 +17,62 @@ import io.remus.verbs.CmConnection;
  * and, when the node had a receive queue as it was created, deliver the requester's SENDs and
  * WRITE_WITH_IMMEDIATEs into that queue's receives.
  * It is either a hand-connected queue pair or an accepted rdma_cm connection; the node releases the
- * latter when its requester leaves ({@link VerbsNode#releaseLeftConnections()}).
+ * latter when its requester leaves ({@link VerbsNode#releaseLeftConnections()}). It knows its
+ * requester's node id when the requester connected in this process or through the TCP bootstrap; an
+ * rdma_cm connection does not name it ({@link #UNKNOWN_REQUESTER}).
  */
 final class ResponderQueuePair implements AutoCloseable {
+    /** The requester id of a serving queue pair whose requester's node id is not known (an rdma_cm connection). */
+    static final int UNKNOWN_REQUESTER = -1;
+    private static final Set<Access> READ_ONLY = EnumSet.of(Access.LOCAL_WRITE, Access.REMOTE_READ);
+    private static final Set<Access> READ_WRITE = EnumSet.of(Access.LOCAL_WRITE, Access.REMOTE_READ,
+            Access.REMOTE_WRITE, Access.REMOTE_ATOMIC);
+
     private final VerbsNode node;
     private final AutoCloseable queuePair;
+    private final ConnectedQueuePair connected;
+    private final int requester;
     private boolean closed;
 
-    ResponderQueuePair(VerbsNode node, AutoCloseable queuePair) {
+    ResponderQueuePair(VerbsNode node, ConnectedQueuePair queuePair, int requester) {
+        this(node, queuePair, queuePair, requester);
+    }
+
+    ResponderQueuePair(VerbsNode node, CmConnection connection) {
+        this(node, connection, connection.queuePair(), UNKNOWN_REQUESTER);
+    }
+
+    private ResponderQueuePair(VerbsNode node, AutoCloseable queuePair, ConnectedQueuePair connected, int requester) {
         this.node = node;
         this.queuePair = queuePair;
+        this.connected = connected;
+        this.requester = requester;
+    }
+
+    /** {@return the requester's node id, or {@link #UNKNOWN_REQUESTER}} */
+    int requester() {
+        return requester;
+    }
+
+    /**
+     * Sets what the requester may do ({@code ibv_query_qp}, then {@code ibv_modify_qp} with
+     * {@code IBV_QP_ACCESS_FLAGS}); a queue pair in the error or reset state serves nothing and is left
+     * as it is (its requester reconnects to a new one, made with the node's access for it then).
+     */
+    synchronized void setAccess(PeerAccess access) {
+        if (closed) {
+            return;
+        }
+        QueuePairState state = connected.state();
+        if (state == QueuePairState.ERROR || state == QueuePairState.RESET) {
+            return;
+        }
+        try {
+            connected.setAccess(access == PeerAccess.READ_ONLY ? READ_ONLY : READ_WRITE);
+        } catch (VerbsException e) {
+            throw new RemusException("node " + node.nodeId() + " could not switch the access of "
+                    + (requester == UNKNOWN_REQUESTER ? "an rdma_cm requester" : "peer " + requester) + " to " + access, e);
+        }
     }
 
     /** {@return whether this serves an rdma_cm connection whose requester has disconnected (or died)} */

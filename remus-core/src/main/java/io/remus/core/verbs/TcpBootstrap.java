@@ -79,7 +79,7 @@ final class TcpBootstrap implements PeerBootstrap {
             case BootstrapMessage.RegionsRequest r -> new BootstrapMessage.RegionsReply(r.nodeId(),
                     fabric.servedNode(r.nodeId()).published());
             case BootstrapMessage.ConnectRequest r -> new BootstrapMessage.ConnectReply(
-                    fabric.servedNode(r.toNode()).respond(r.endpoint()).endpoint());
+                    fabric.servedNode(r.toNode()).respond(r.fromNode(), r.endpoint()).endpoint());
             default -> new BootstrapMessage.ErrorReply("not a request: " + request);
         };
     }

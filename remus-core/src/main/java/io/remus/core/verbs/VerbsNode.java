@@ -4,6 +4,7 @@ import io.remus.core.error.BadArgumentException;
 import io.remus.core.error.RemusException;
 import io.remus.core.fabric.CompletionQueue;
 import io.remus.core.fabric.FabricNode;
+import io.remus.core.fabric.PeerAccess;
 import io.remus.core.fabric.QueuePair;
 import io.remus.core.fabric.ReceiveQueue;
 import io.remus.core.fabric.RegisteredMemory;
@@ -59,6 +60,8 @@ final class VerbsNode implements FabricNode {
     private io.remus.verbs.CompletionQueue responderCq;
     private volatile VerbsReceiveQueue receiveQueue;
     private boolean closed;
+    /** The peers this node holds {@link PeerAccess#READ_ONLY}, under this node's lock. */
+    private final java.util.Set<Integer> readOnlyPeers = new java.util.HashSet<>();
 
     VerbsNode(VerbsFabric fabric, int nodeId) {
         this.fabric = fabric;
@@ -195,15 +198,53 @@ final class VerbsNode implements FabricNode {
         return rq;
     }
 
-    /** Keeps an accepted rdma_cm connection as a serving queue pair until this node closes; closes it if the node did. */
+    /**
+     * Keeps an accepted rdma_cm connection as a serving queue pair until this node closes; closes it if the
+     * node did. Its requester is not named, so while this node holds any peer {@code READ_ONLY} it serves
+     * reads only.
+     */
     void adopt(CmConnection connection) {
         synchronized (this) {
             if (!closed) {
-                owned.add(new ResponderQueuePair(this, connection));
+                ResponderQueuePair r = new ResponderQueuePair(this, connection);
+                owned.add(r);
+                if (!readOnlyPeers.isEmpty()) {
+                    r.setAccess(PeerAccess.READ_ONLY);
+                }
                 return;
             }
         }
         connection.close();
+    }
+
+    /**
+     * Switches {@code peerNodeId}'s access on every serving queue pair of that peer ({@code ibv_query_qp}
+     * and {@code ibv_modify_qp} with {@code IBV_QP_ACCESS_FLAGS} each; one in the error state is left as it
+     * is), and on those it serves later (set as each is made). A serving queue pair of an rdma_cm
+     * connection does not name its requester: while any peer is {@code READ_ONLY} it serves reads only,
+     * so a deposed writer that connected over rdma_cm is refused too, and so is any other writer that did.
+     */
+    @Override
+    public void setPeerAccess(int peerNodeId, PeerAccess access) {
+        FabricNode.checkPeerAccess(nodeId, peerNodeId, access);
+        synchronized (this) {
+            ensureOpen();
+            if (access == PeerAccess.READ_ONLY) {
+                readOnlyPeers.add(peerNodeId);
+            } else {
+                readOnlyPeers.remove(peerNodeId);
+            }
+            PeerAccess unknown = readOnlyPeers.isEmpty() ? PeerAccess.READ_WRITE : PeerAccess.READ_ONLY;
+            for (AutoCloseable resource : owned) {
+                if (resource instanceof ResponderQueuePair r) {
+                    if (r.requester() == peerNodeId) {
+                        r.setAccess(access);
+                    } else if (r.requester() == ResponderQueuePair.UNKNOWN_REQUESTER) {
+                        r.setAccess(unknown);
+                    }
+                }
+            }
+        }
     }
 
     /**
@@ -292,7 +333,7 @@ final class VerbsNode implements FabricNode {
             if (peer == nodeId) {
                 return new PeerConnection(mine.connect(mine.localEndpoint(), CONNECTION_OPTIONS), null, null);
             }
-            Responder r = local.respond(mine.localEndpoint());
+            Responder r = local.respond(nodeId, mine.localEndpoint());
             peerSide = r.queuePair();
             return new PeerConnection(mine.connect(r.endpoint(), CONNECTION_OPTIONS), peerSide, null);
         } catch (VerbsException e) {
@@ -316,12 +357,14 @@ final class VerbsNode implements FabricNode {
     }
 
     /**
-     * Creates a queue pair that serves {@code requester}'s requests against this node's memory.
+     * Creates a queue pair that serves {@code requester}'s requests against this node's memory, with the
+     * access this node gives that node ({@link #setPeerAccess}).
      *
-     * @param requester the requester's endpoint
+     * @param requesterNode the requester's node id
+     * @param requester     the requester's endpoint
      * @return the serving queue pair, connected
      */
-    synchronized Responder respond(Endpoint requester) {
+    synchronized Responder respond(int requesterNode, Endpoint requester) {
         PreparedQueuePair prepared = responderBuilder().build();
         Endpoint endpoint = prepared.localEndpoint();
         ConnectedQueuePair connected;
@@ -331,8 +374,11 @@ final class VerbsNode implements FabricNode {
             prepared.close();
             throw e;
         }
-        ResponderQueuePair r = new ResponderQueuePair(this, connected);
+        ResponderQueuePair r = new ResponderQueuePair(this, connected, requesterNode);
         owned.add(r);
+        if (readOnlyPeers.contains(requesterNode)) {
+            r.setAccess(PeerAccess.READ_ONLY);
+        }
         return new Responder(r, endpoint);
     }
 
