@@ -53,12 +53,18 @@ final class SimNode implements FabricNode {
     private volatile boolean closed;
     /** Held (read) by every WRITE and atomic while it checks its peer's access and changes memory; held (write) to switch. */
     private final ReentrantReadWriteLock accessLock = new ReentrantReadWriteLock();
-    /** The peers switched to {@link PeerAccess#READ_ONLY}, changed under {@link #accessLock}'s write lock. */
-    private final java.util.Set<Integer> readOnlyPeers = ConcurrentHashMap.newKeySet();
+    /**
+     * The peers switched to {@link PeerAccess#READ_ONLY}, by node id: changed under {@link #accessLock}'s write lock,
+     * read under its read lock (a bit set, so that a WRITE's check boxes nothing).
+     */
+    private final java.util.BitSet readOnlyPeers = new java.util.BitSet();
+    /** What a WRITE waits for while a switch holds {@link #accessLock}, for virtual-time reports (built once). */
+    private final String awaitedSwitch;
 
     SimNode(SimFabric fabric, int nodeId) {
         this.fabric = fabric;
         this.nodeId = nodeId;
+        this.awaitedSwitch = "a peer access switch of node " + nodeId;
     }
 
     @Override
@@ -139,8 +145,8 @@ final class SimNode implements FabricNode {
      * A switch waits for every write entered before it to end, so none lands after the switch returns.
      */
     boolean beginWrite(int peer) {
-        lock(accessLock.readLock(), "a peer access switch of node " + nodeId);
-        if (readOnlyPeers.contains(peer)) {
+        lock(accessLock.readLock(), awaitedSwitch);
+        if (readOnlyPeers.get(peer)) {
             accessLock.readLock().unlock();
             return false;
         }
@@ -179,9 +185,9 @@ final class SimNode implements FabricNode {
         lock(write, "writes executing on node " + nodeId);
         try {
             if (access == PeerAccess.READ_ONLY) {
-                readOnlyPeers.add(peerNodeId);
+                readOnlyPeers.set(peerNodeId);
             } else {
-                readOnlyPeers.remove(peerNodeId);
+                readOnlyPeers.clear(peerNodeId);
             }
         } finally {
             write.unlock();
