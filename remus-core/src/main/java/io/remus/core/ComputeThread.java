@@ -131,6 +131,8 @@ public final class ComputeThread implements AutoCloseable {
     private final long[] postedAt;
     private long waitMark;
     private final int tag;
+    /** How many compute threads its node created before this one: {@link FreeBlockPool}'s home shard comes from it. */
+    private final int ordinal;
     private final int[] freeSlots;
     private int freeCount;
     private final WorkRequests single = new WorkRequests(1);
@@ -155,7 +157,16 @@ public final class ComputeThread implements AutoCloseable {
      *                              wrsPerBatch} entries exceeds what the fabric node allows
      */
     ComputeThread(Fabric fabric, FabricNode fabricNode, ClusterConfig config, List<RegisteredMemory> localMemory) {
+        this(fabric, fabricNode, config, localMemory, 0);
+    }
+
+    /**
+     * As {@link #ComputeThread(Fabric, FabricNode, ClusterConfig, List)}, for the node's {@code ordinal}-th thread.
+     */
+    ComputeThread(Fabric fabric, FabricNode fabricNode, ClusterConfig config, List<RegisteredMemory> localMemory,
+            int ordinal) {
         this.fabric = fabric;
+        this.ordinal = ordinal;
         this.fabricNode = fabricNode;
         this.config = config;
         this.self = fabricNode.nodeId();
@@ -193,6 +204,14 @@ public final class ComputeThread implements AutoCloseable {
         this.freeCount = ops;
         this.batch = new DoorbellBatch(this, config.wrsPerBatch());
         this.timeoutNanos = config.operationTimeout().toNanos();
+    }
+
+    /**
+     * {@return how many compute threads this thread's node created before it (0 for the first), deterministic
+     * wherever the node's threads are created in a deterministic order, as under the virtual-time scheduler}
+     */
+    int ordinal() {
+        return ordinal;
     }
 
     /** {@return this thread's node id} */

@@ -10,15 +10,31 @@ import io.remus.core.memory.ControlBlock;
 import io.remus.core.memory.RemotePtr;
 import io.remus.core.memory.SizeClasses;
 
+import java.lang.foreign.MemorySegment;
 import java.util.Arrays;
 
 /**
  * The shared free pools of the memory nodes: per node and size class, a lock-free stack of batches of
  * free blocks (Treiber's stack: R. K. Treiber, "Systems Programming: Coping with Parallelism", IBM
- * RJ 5118, 1986, with a tagged head against ABA, the tag taken from the top block's incarnation). Its head is the word at
- * {@link ControlBlock#POOL_HEADS}{@code + 8 * sizeClass} of the node's segment 0, changed only by RDMA
- * compare-and-swap; its links are the first payload word of the free blocks themselves, so the pool
- * takes no memory of its own.
+ * RJ 5118, 1986, with a tagged head against ABA, the tag taken from the top block's incarnation), sharded:
+ * each pool is {@value ControlBlock#POOL_SHARDS} such stacks, whose heads are the words
+ * {@link ControlBlock#POOL_HEADS}{@code + 64 * sizeClass + 8 * shard} of the node's segment 0, one 64-byte line
+ * per class, each changed only by RDMA compare-and-swap; its links are the first payload word of the free
+ * blocks themselves, so the pool takes no memory of its own.
+ *
+ * <p><b>Shards.</b> Every compute thread has a home shard, the same for every node and class:
+ * {@code (nodeId * threadsPerNode + ordinal) mod }{@value ControlBlock#POOL_SHARDS}, from its node's id and
+ * how many compute threads its node created before it, so that the threads of a run spread evenly over the
+ * shards, and a run replays under the virtual-time scheduler. A push goes to the pusher's home shard. A pop
+ * READs the class's whole line of heads at once (one 64-byte READ) and pops the first shard that is not
+ * empty, from its home shard on in shard order; only when its home shard is empty does it take from
+ * another's. So threads whose home shards differ never contend for a head, and as long as every thread
+ * pops what it pushes, each stack sees the contention of {@code 1/}{@value ControlBlock#POOL_SHARDS} of the
+ * threads. A pop reports the pool empty only when a READ of the line found every shard empty, so every
+ * free block is found by every thread, whichever shard holds it (the line's READ is no atomic snapshot: a
+ * block pushed while it runs may be missed, as a block pushed just after a READ of a single head would
+ * be). Each shard is a stack as below, and everything said below of "the pool" and "the head" holds of
+ * each shard and its head.
  *
  * <pre>
  * head word  63         45 44                                      0
@@ -48,8 +64,15 @@ import java.util.Arrays;
  * however many, bring the head back to a value a delayed operation read only if the same block is
  * on top again without having been pushed since, which means it stayed in the pool all along, and
  * then so did everything below it (a pool changes only at its top): the delayed operation's view of
- * the list is still true. *
- * <p><b>Pop</b> (a thread's cache of the class is empty): READ the head; walk the top batch, reading
+ * the list is still true. This holds shard by shard: a batch is pushed onto one shard and leaves it only
+ * by a pop of the whole batch, so a head only ever names the first block of a batch, and a block that
+ * is a shard's top again after it left, on that shard or on another, got there as the first block of
+ * a push, which added one to its incarnation; a pop's compare-and-swap is on the head of the shard
+ * whose value it read, so the argument never compares words of two shards.
+ *
+ * <p><b>Pop</b> (a thread's cache of the class is empty): READ the heads (the line; a shard's head thereafter
+ * is the value a failed compare-and-swap returns, and the line is READ again when the shard being popped
+ * turns out empty); walk the top batch of the first shard that is not empty, reading
  * each block's header and link (two READs per block), and the header of the next batch's first block
  * (one READ, none at the bottom), and check them; compare-and-swap the head from what was read to
  * (the next batch, its first block's incarnation). <b>Push</b> (a cache drains one batch): WRITE the
@@ -59,7 +82,9 @@ import java.util.Arrays;
  * retry rewrites the last link and tries again. So a pop of {@code n} blocks costs at most
  * {@code 2 + 2n} READs and one compare-and-swap, a push {@code n} WRITEs, one READ and two
  * compare-and-swaps, plus per failed compare-and-swap a walk (pop) or a WRITE (push) and one more
- * compare-and-swap. On the thread's own node the READs take the CPU path and are not posted.
+ * compare-and-swap, and per shard a pop finds emptied under it one more READ of the line; a pop that
+ * finds every shard empty costs that one READ. On the thread's own node the READs take the CPU path and
+ * are not posted.
  *
  * <p><b>Why it is correct.</b> A pooled block's header is its FREE header and its link is what its
  * pusher wrote before the compare-and-swap that published it; nobody writes either while it is in
@@ -78,8 +103,9 @@ import java.util.Arrays;
  * and came back a multiple of 2<sup>19</sup> pushes later could install a stale list. Head changes by
  * other blocks, however many, do not count toward it.
  *
- * <p><b>Progress.</b> Lock-free: a compare-and-swap fails only because another push or pop succeeded.
- * Each operation makes at most {@value #MAX_ATTEMPTS} attempts, then throws
+ * <p><b>Progress.</b> Lock-free: a compare-and-swap fails, or a shard a pop chose turns out empty, only
+ * because another push or pop succeeded. Each operation makes at most {@value #MAX_ATTEMPTS} attempts (a
+ * pop's READs of the line count as attempts), then throws
  * {@link PoolContentionException} with nothing done.
  *
  * <p><b>Crash.</b> A push writes only into blocks its thread owns until its compare-and-swap, which
@@ -107,9 +133,20 @@ public final class FreeBlockPool {
         }
     }
 
+    private static final int SHARDS = ControlBlock.POOL_SHARDS;
+
     private final ComputeThread thread;
     private final int nodeCount;
+    private final int home;
     private final Runnable beforePopCompareAndSwap;
+    /** The class's line of heads as this pool last READ it (or a failed compare-and-swap returned a shard's). */
+    private final long[] heads = new long[SHARDS];
+    private final MemorySegment line = MemorySegment.ofArray(heads);
+    private long pops;
+    private long popsEmpty;
+    private long popLosses;
+    private long pushes;
+    private long pushLosses;
     private long nextBatch;
     /** The tag a head naming {@link #nextBatch} carries, from its first block's header. */
     private long nextTag;
@@ -137,13 +174,47 @@ public final class FreeBlockPool {
     FreeBlockPool(ComputeThread thread, int nodeCount, Runnable beforePopCompareAndSwap) {
         this.thread = thread;
         this.nodeCount = nodeCount;
+        this.home = homeShard(thread);
         this.beforePopCompareAndSwap = beforePopCompareAndSwap;
     }
 
     /**
-     * The blocks in a pool, top first, for tests and diagnostics: a walk of the whole list that is
-     * exact only while no thread pushes or pops (at quiescence). Costs one READ of the head and two
-     * READs per block.
+     * @param thread a compute thread
+     * @return its home shard: {@code (nodeId * threadsPerNode + ordinal) mod }{@value ControlBlock#POOL_SHARDS}
+     */
+    static int homeShard(ComputeThread thread) {
+        return (int) Math.floorMod((long) thread.nodeId() * thread.config().threadsPerNode() + thread.ordinal(), SHARDS);
+    }
+
+    /** {@return the pops that took a batch, for tests and diagnostics} */
+    long pops() {
+        return pops;
+    }
+
+    /** {@return the pops that found every shard empty, for tests and diagnostics} */
+    long emptyPops() {
+        return popsEmpty;
+    }
+
+    /** {@return the compare-and-swaps of a head that pops lost, for tests and diagnostics} */
+    long popLosses() {
+        return popLosses;
+    }
+
+    /** {@return the pushes that published a batch, for tests and diagnostics} */
+    long pushes() {
+        return pushes;
+    }
+
+    /** {@return the compare-and-swaps of a head that pushes lost, for tests and diagnostics} */
+    long pushLosses() {
+        return pushLosses;
+    }
+
+    /**
+     * The blocks in a pool, shard by shard from shard 0, each top first, for tests and diagnostics: a walk
+     * of the whole lists that is exact only while no thread pushes or pops (at quiescence). Costs one READ
+     * of each shard's head and two READs per block.
      *
      * @param thread    a compute thread
      * @param nodeId    a memory node
@@ -166,55 +237,74 @@ public final class FreeBlockPool {
         for (int s = 0; s < thread.segmentCount(nodeId); s++) {
             capacity += thread.segmentLength(nodeId, s) / (BlockHeader.SIZE + SizeClasses.size(sizeClass));
         }
-        long headPtr = headPointer(thread, nodeId, sizeClass);
-        long next = pool.checkedTop(headPtr, thread.read(headPtr), nodeId, sizeClass);
         long[] found = new long[BATCH];
         long[] headers = new long[BATCH];
         long[] all = new long[64];
         int count = 0;
-        while (next != RemotePtr.NULL) {
-            int n = pool.walk(next, sizeClass, found, headers);
-            if (n < 0) {
-                throw pool.corrupted(nodeId, sizeClass);
+        for (int shard = 0; shard < SHARDS; shard++) {
+            long headPtr = headPointer(thread, nodeId, sizeClass, shard);
+            long next = pool.checkedTop(headPtr, thread.read(headPtr), nodeId, sizeClass);
+            while (next != RemotePtr.NULL) {
+                int n = pool.walk(next, sizeClass, found, headers);
+                if (n < 0) {
+                    throw pool.corrupted(nodeId, sizeClass);
+                }
+                if (count + n > capacity) {
+                    throw new CorruptedMemoryException(BlockHeader.address(next), headers[0], "the pool of " + SizeClasses.size(sizeClass)
+                            + "-byte blocks of node " + nodeId + " lists more than the " + capacity + " blocks its segments hold: its"
+                            + " links form a cycle");
+                }
+                if (count + n > all.length) {
+                    all = Arrays.copyOf(all, Math.max(all.length * 2, count + n));
+                }
+                System.arraycopy(found, 0, all, count, n);
+                count += n;
+                next = pool.nextBatch;
             }
-            if (count + n > capacity) {
-                throw new CorruptedMemoryException(BlockHeader.address(next), headers[0], "the pool of " + SizeClasses.size(sizeClass)
-                        + "-byte blocks of node " + nodeId + " lists more than the " + capacity + " blocks its segments hold: its"
-                        + " links form a cycle");
-            }
-            if (count + n > all.length) {
-                all = Arrays.copyOf(all, Math.max(all.length * 2, count + n));
-            }
-            System.arraycopy(found, 0, all, count, n);
-            count += n;
-            next = pool.nextBatch;
         }
         return Arrays.copyOf(all, count);
     }
 
     /**
-     * Pops the top batch of a pool into {@code blocks[0..n)}, with the FREE header word of each in
-     * {@code headers}. The blocks are then the caller's: their headers are FREE, and the caller's
+     * Pops the top batch of a shard of a pool, the home shard's unless it is empty, into {@code blocks[0..n)},
+     * with the FREE header word of each in {@code headers}. The blocks are then the caller's: their headers are FREE, and the caller's
      * compare-and-swap of a header from that word to allocated is what hands one out.
      *
      * @param nodeId    the memory node
      * @param sizeClass the class
      * @param blocks    at least {@link #BATCH} entries
      * @param headers   at least {@link #BATCH} entries
-     * @return how many blocks were popped, 0 when the pool is empty
+     * @return how many blocks were popped, 0 when a READ of the pool's heads found every shard empty
      * @throws CorruptedControlBlockException when the head holds what no push or pop writes
      * @throws CorruptedMemoryException       when a block of the top batch has no FREE header of the class or
      *                                        an inconsistent link while the head stays put
      * @throws PoolContentionException        when {@link #MAX_ATTEMPTS} compare-and-swaps failed
      */
     int pop(int nodeId, int sizeClass, long[] blocks, long[] headers) {
-        long headPtr = headPointer(thread, nodeId, sizeClass);
-        long head = thread.read(headPtr);
+        long linePtr = headPointer(thread, nodeId, sizeClass, 0);
+        readHeads(linePtr, nodeId);
+        int shard = -1;
+        long headPtr = 0;
+        long head = 0;
         for (int attempt = 1; ; attempt++) {
+            if (shard < 0) {
+                shard = firstNonEmpty();
+                if (shard < 0) {
+                    popsEmpty++;
+                    return 0;
+                }
+                headPtr = RemotePtr.offset(linePtr, 8L * shard);
+                head = heads[shard];
+            }
             long top = checkedTop(headPtr, head, nodeId, sizeClass);
             head = lastHead;
             if (top == RemotePtr.NULL) {
-                return 0;
+                readHeads(linePtr, nodeId);
+                shard = -1;
+                if (attempt == MAX_ATTEMPTS) {
+                    throw contention("pop from", nodeId, sizeClass);
+                }
+                continue;
             }
             int n = walk(top, sizeClass, blocks, headers);
             if (n > 0 && tagOf(headers[0]) != tag(head)) {
@@ -234,8 +324,10 @@ public final class FreeBlockPool {
                 }
                 long was = thread.compareAndSwap(headPtr, head, encode(nextBatch, nextTag));
                 if (was == head) {
+                    pops++;
                     return n;
                 }
+                popLosses++;
                 head = was;
             }
             if (attempt == MAX_ATTEMPTS) {
@@ -245,7 +337,7 @@ public final class FreeBlockPool {
     }
 
     /**
-     * Pushes {@code blocks[from..from+count)} as one batch. They must be the caller's: blocks of the
+     * Pushes {@code blocks[from..from+count)} as one batch onto this pool's home shard. They must be the caller's: blocks of the
      * class on the node, freed (FREE headers), in no pool and no cache of another thread. The first
      * block's header gets its incarnation + 1 (and {@code headers[from]} the new word) before the
      * batch is published.
@@ -277,7 +369,7 @@ public final class FreeBlockPool {
         }
         headers[from] = pushed;
         long newTag = tagOf(pushed);
-        long headPtr = headPointer(thread, nodeId, sizeClass);
+        long headPtr = headPointer(thread, nodeId, sizeClass, home);
         long head = thread.read(headPtr);
         for (int attempt = 1; ; attempt++) {
             long top = checkedTop(headPtr, head, nodeId, sizeClass);
@@ -285,8 +377,10 @@ public final class FreeBlockPool {
             thread.write(last, encode(top, 1));
             long was = thread.compareAndSwap(headPtr, head, encode(first, newTag));
             if (was == head) {
+                pushes++;
                 return;
             }
+            pushLosses++;
             head = was;
             if (attempt == MAX_ATTEMPTS) {
                 throw contention("push to", nodeId, sizeClass);
@@ -298,10 +392,40 @@ public final class FreeBlockPool {
      * @param thread    a compute thread, for the segment directory
      * @param nodeId    a memory node
      * @param sizeClass a class
-     * @return the pointer to the head word of the node's pool of that class
+     * @param shard     a shard, below {@link ControlBlock#POOL_SHARDS}
+     * @return the pointer to the head word of that shard of the node's pool of that class
      */
-    static long headPointer(ComputeThread thread, int nodeId, int sizeClass) {
-        return RemotePtr.offset(thread.segmentBase(nodeId, 0), ControlBlock.POOL_HEADS + 8L * sizeClass);
+    static long headPointer(ComputeThread thread, int nodeId, int sizeClass, int shard) {
+        return RemotePtr.offset(thread.segmentBase(nodeId, 0), ControlBlock.POOL_HEADS + 64L * sizeClass + 8L * shard);
+    }
+
+    /**
+     * Reads a class's line of heads into {@link #heads}: one 64-byte READ; on the thread's own node CPU reads of
+     * the heads from the home shard on, up to the first that is not empty (the heads after it are set to 0: a pop
+     * takes the first non-empty shard from the home shard on, so it never looks at them).
+     */
+    private void readHeads(long linePtr, int nodeId) {
+        if (nodeId != thread.nodeId()) {
+            thread.read(linePtr, line);
+            return;
+        }
+        boolean found = false;
+        for (int i = 0; i < SHARDS; i++) {
+            int shard = (home + i) & (SHARDS - 1);
+            heads[shard] = found ? 0 : thread.read(RemotePtr.offset(linePtr, 8L * shard));
+            found |= (heads[shard] & ADDRESS_MASK) != 0;
+        }
+    }
+
+    /** {@return the first shard, from the home shard on, whose head in {@link #heads} names a block; -1 when none does} */
+    private int firstNonEmpty() {
+        for (int i = 0; i < SHARDS; i++) {
+            int shard = (home + i) & (SHARDS - 1);
+            if ((heads[shard] & ADDRESS_MASK) != 0) {
+                return shard;
+            }
+        }
+        return -1;
     }
 
     /**

@@ -27,7 +27,8 @@ import java.util.SplittableRandom;
  * blocks ({@code 2 * }{@link FreeBlockPool#BATCH}), and a run per memory node and size class: consecutive
  * blocks of the class that it reserved from a segment and has not handed out yet. An allocation takes a
  * block from the cache of its node and class, else from the run, else from the node's shared pool of the
- * class ({@link FreeBlockPool}, in the node's registered memory, changed only by RDMA atomics), refilling
+ * class ({@link FreeBlockPool}, in the node's registered memory, changed only by RDMA atomics: the thread's home
+ * shard of the pool first, another shard only when that one is empty), refilling
  * the cache with one batch (up to {@link FreeBlockPool#BATCH} blocks); when the pool is empty too, it
  * reserves a new run from one of the node's segments by advancing the segment's watermark
  * ({@link ControlBlock}) with one RDMA atomic, and carves the run's blocks one by one with no atomic on the
@@ -84,7 +85,9 @@ import java.util.SplittableRandom;
  * header). The pool adds one compare-and-swap per batch moved: a refill of {@code n} blocks costs
  * at most {@code 2 + 2n} READs and one compare-and-swap, a drain of {@link FreeBlockPool#BATCH} blocks
  * that many WRITEs (the links), one READ and two compare-and-swaps (the first block's header, the head),
- * plus one compare-and-swap (and a walk or a WRITE) per attempt lost to another thread. Without
+ * plus one compare-and-swap (and a walk or a WRITE) per attempt lost to another thread, and per shard a refill
+ * finds emptied under it one more READ of the pool's heads. A drain pushes to the thread's home shard, and
+ * threads with different home shards never contend for a head ({@link FreeBlockPool}). Without
  * contention, blocks that go round through the pools cost at most {@code 1 + 1/BATCH} = 1.0625 RDMA
  * atomics per allocation and {@code 1 + 2/BATCH} = 1.125 per free (the header's compare-and-swap, which
  * the double-free check needs, and 2/16 for the pool): over as many allocations as frees, at most
@@ -92,8 +95,9 @@ import java.util.SplittableRandom;
  * two atomics, its free's and its reuse's. {@code RemoteAllocatorPoolTest}
  * measures these bounds with {@link ComputeThread#postedOperations}. A carved block costs one compare-and-swap on
  * its header (0 to allocated, which finds a watermark moved back into allocated memory), plus, once per run
- * (once per {@link #blocksPerRun} blocks, 16 for classes up to 2 KiB), one READ of the pool's head (not
- * posted on the thread's own node) and one atomic on the watermark: amortised, {@code 1 + 1/16} atomics and
+ * (once per {@link #blocksPerRun} blocks, 16 for classes up to 2 KiB), one READ of the pool's heads (one
+ * 64-byte READ of the class's line of {@value ControlBlock#POOL_SHARDS} shard heads; not posted on the thread's
+ * own node) and one atomic on the watermark: amortised, {@code 1 + 1/16} atomics and
  * {@code 1/16} READs per carved block of those classes, whatever the number of allocators. Worst case, a
  * reservation by compare-and-swap (near a segment's end, or an allocator's first from a segment) also costs
  * one failed compare-and-swap per run others reserved from the segment since this allocator saw its
@@ -202,10 +206,12 @@ public final class RemoteAllocator implements AutoCloseable {
      *
      * <p>RDMA operations: a cached block, and a block of this allocator's run of the node and class, cost one
      * compare-and-swap (its header: free to allocated, or 0 to allocated). A refill of {@code n} blocks from the
-     * pool adds one READ of the pool's head, {@code 2n} READs (each block's header and link) and one
-     * compare-and-swap of the head, plus a walk and a compare-and-swap per attempt lost to another thread (READs
+     * pool adds one READ of the pool's heads (one 64-byte READ of the class's line of shard heads), {@code 2n}
+     * READs (each block's header and link) and one compare-and-swap of the head of the first shard that is not
+     * empty, from this thread's home shard on, plus a walk and a compare-and-swap per attempt lost to another
+     * thread and one more READ of the heads per shard found emptied under it (READs
      * of this thread's own node take the CPU path and are not posted). Reserving a new run, once per
-     * {@link #blocksPerRun} blocks, adds the READ of the empty pool's head and one atomic on a segment's
+     * {@link #blocksPerRun} blocks, adds the READ of the empty pool's heads and one atomic on a segment's
      * watermark: a fetch-and-add, or near the segment's end (and for this allocator's first run from the
      * segment) a compare-and-swap plus at most one more for each run that others reserved from the segment since
      * this allocator last saw its watermark; a segment this allocator already saw too full for the block costs

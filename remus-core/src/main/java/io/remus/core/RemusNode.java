@@ -9,6 +9,7 @@ import io.remus.core.fabric.RegisteredMemory;
 
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * This process's node of a Remus cluster: its fabric node, its memory node when the configuration
@@ -20,6 +21,7 @@ public final class RemusNode implements AutoCloseable {
     private final ClusterConfig config;
     private final FabricNode fabricNode;
     private final MemoryNode memoryNode;
+    private final AtomicInteger computeThreads = new AtomicInteger();
 
     private RemusNode(Fabric fabric, ClusterConfig config) {
         this.fabric = fabric;
@@ -62,7 +64,7 @@ public final class RemusNode implements AutoCloseable {
             throw new BadArgumentException("node " + config.nodeId() + " is not a compute node (" + config.computeNodes() + ")");
         }
         List<RegisteredMemory> local = memoryNode == null ? List.of() : memoryNode.segments();
-        return new ComputeThread(fabric, fabricNode, config, local);
+        return new ComputeThread(fabric, fabricNode, config, local, computeThreads.getAndIncrement());
     }
 
     /**

@@ -38,7 +38,7 @@ class FreeBlockPoolTagTest {
             FreeBlockPool others = new FreeBlockPool(t, 2);
             others.push(NODE, sizeClass, new long[] {n}, new long[] {header(t, n)}, 0, 1);
             others.push(NODE, sizeClass, new long[] {x}, new long[] {header(t, x)}, 0, 1);
-            long headPtr = FreeBlockPool.headPointer(t, NODE, sizeClass);
+            long headPtr = FreeBlockPool.headPointer(t, NODE, sizeClass, FreeBlockPool.homeShard(t));
             long headSeen = t.read(headPtr);
 
             long[] changes = {0};

@@ -72,15 +72,15 @@ class RemoteAllocatorTest {
                     blocks++;
                 }
             } catch (AllocationExhaustedException expected) {
-                assertEquals(6, blocks, "segment 0 holds 3 blocks of 8 + 1024 bytes after its control block, segment 1 "
+                assertEquals(5, blocks, "segment 0 holds 2 blocks of 8 + 1024 bytes after its control block, segment 1 "
                         + "holds 3 after its watermark");
             }
             assertThrows(AllocationExhaustedException.class, () -> a.allocate(1024, 1));
             long heap0 = ControlBlock.heapStart(0, 2);
-            assertEquals(4096 - heap0 - 3 * 1032, 424, "segment 0's tail behind its control words and 3 blocks");
+            assertEquals(4096 - heap0 - 2 * 1032, 496, "segment 0's tail behind its control words and 2 blocks");
             assertEquals(1, RemotePtr.node(a.allocate(512, 1)), "segment 1's 936-byte tail serves a smaller class");
             assertThrows(AllocationExhaustedException.class, () -> a.allocate(512, 1));
-            assertEquals(1, RemotePtr.node(a.allocate(256, 1)), "segment 0's 424-byte tail serves a smaller one still");
+            assertEquals(1, RemotePtr.node(a.allocate(256, 1)), "segment 0's 496-byte tail serves a smaller one still");
             long watermark = RemotePtr.offset(t.segmentBase(1, 0), ControlBlock.WATERMARK);
             assertTrue(t.read(watermark) <= t.segmentLength(1, 0), "a segment too full leaves its watermark alone");
             assertEquals(0, RemotePtr.node(a.allocate(8, 0)), "other nodes are unaffected");

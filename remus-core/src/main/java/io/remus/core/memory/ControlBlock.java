@@ -4,8 +4,8 @@ package io.remus.core.memory;
  * Where a memory node keeps its shared words. Every segment starts with a 64-byte header holding
  * its allocation watermark; segment 0 follows it with the node's control block, one word per
  * 64-byte line where unrelated words are changed by different parties, then the pool heads (one
- * word per size class), the shutdown bitmap and the barrier's arrival bitmap (one bit per node of
- * the cluster each).
+ * 64-byte line per size class holding its {@value #POOL_SHARDS} shards' heads), the shutdown bitmap and the
+ * barrier's arrival bitmap (one bit per node of the cluster each).
  *
  * <pre>
  * segment 0                                          segment i &gt; 0
@@ -16,8 +16,9 @@ package io.remus.core.memory;
  * | 128   | barrier word                       |
  * | 192   | reclaimer table pointer            |
  * | 256   | shutdown count                     |
- * | 320   | pool heads, 8 bytes per size class |
- * | 512   | shutdown bitmap, ceil(nodes/64) words
+ * | 320   | pool heads: per size class c, the  |
+ * |       | line 320 + 64c, 8 shards' heads    |
+ * | 1472  | shutdown bitmap, ceil(nodes/64) words
  * |  b    | barrier arrival bitmap, ceil(nodes/64) words (b = barrierBitmap(nodes))
  * |  h    | heap: blocks (h = heapStart(0, nodes), 64-byte aligned)
  * +-------+------------------------------------+
@@ -42,7 +43,8 @@ package io.remus.core.memory;
  * word {@code id / 64}) by fetch-and-add when the node enters a round. The
  * reclaimer table pointer is 0 until a reclaimer publishes, by compare-and-swap, where this node's
  * threads announce their epochs. The pool heads are the heads of the node's shared free pools,
- * one per size class, changed only by RDMA atomics. The shutdown count and bitmap are
+ * {@value #POOL_SHARDS} per size class (the class's shards, side by side in one 64-byte line so that one READ
+ * returns them all; see {@link io.remus.core.FreeBlockPool}), changed only by RDMA atomics. The shutdown count and bitmap are
  * the shutdown handshake's ({@link io.remus.core.RemusCluster#close()}): each compute node adds 1
  * to the count and its own bit ({@code 1 << (id % 64)} to word {@code id / 64}) with
  * fetch-and-adds, so a memory node that times out waiting can name the nodes that did not
@@ -61,16 +63,21 @@ public final class ControlBlock {
     public static final long RECLAIMER_TABLE = 192;
     /** Offset of the shutdown count in segment 0. */
     public static final long SHUTDOWN = 256;
-    /** Offset in segment 0 of the first pool head; size class {@code c}'s head is at {@code POOL_HEADS + 8 * c}. */
+    /** Shards of the free pool of one node and size class: heads per class, a power of two that fills a 64-byte line. */
+    public static final int POOL_SHARDS = 8;
+    /**
+     * Offset in segment 0 of the first pool head; shard {@code k} of size class {@code c} has its head at
+     * {@code POOL_HEADS + 64 * c + 8 * k}.
+     */
     public static final long POOL_HEADS = 320;
     /** Offset in segment 0 of the shutdown bitmap: node {@code id}'s bit is bit {@code id % 64} of word {@code id / 64}. */
-    public static final long SHUTDOWN_NODES = 512;
+    public static final long SHUTDOWN_NODES = 1472;
     /** First allocatable offset (the first block's header) in the segments after the first. */
     public static final long FIRST_FREE = 64;
 
     static {
-        if (POOL_HEADS + 8L * SizeClasses.COUNT > SHUTDOWN_NODES) {
-            throw new ExceptionInInitializerError("pool heads overlap the shutdown bitmap");
+        if (8L * POOL_SHARDS != 64 || POOL_HEADS % 64 != 0 || POOL_HEADS + 64L * SizeClasses.COUNT > SHUTDOWN_NODES) {
+            throw new ExceptionInInitializerError("pool heads overlap the shutdown bitmap or leave their 64-byte lines");
         }
     }
 
