@@ -32,8 +32,9 @@ import java.util.SplittableRandom;
  * the cache with one batch (up to {@link FreeBlockPool#BATCH} blocks); when the pool is empty too, it
  * reserves a new run from one of the node's segments by advancing the segment's watermark
  * ({@link ControlBlock}) with one RDMA atomic, and carves the run's blocks one by one with no atomic on the
- * watermark. A run is up to {@value #RUN_BLOCKS} blocks and at most {@value #RUN_BYTES} bytes (one block
- * where a block is larger): {@link #blocksPerRun}. So the watermark's atomics are per run, not per block,
+ * watermark. A run is up to {@value #RUN_BLOCKS} blocks, at most {@value #RUN_BYTES} bytes and at most
+ * 1 / {@value #RUN_SEGMENT_SHARE} of its segment's heap (one block where a block is larger): {@link #blocksPerRun}.
+ * So the watermark's atomics are per run, not per block,
  * and the same whatever the number of allocators: the design of RACE hashing's client-side allocation
  * from memory reserved in advance (Zuo, Sun, Hua, "One-sided RDMA-Conscious Extendible Hashing for
  * Disaggregated Memory", USENIX ATC 2021), with the reservation itself one-sided. A free puts the block in
@@ -60,8 +61,9 @@ import java.util.SplittableRandom;
  *
  * <p><b>Exhaustion.</b> A run's blocks are out of other allocators' reach until its allocator takes them
  * or closes, so an allocation can fail while others' runs hold blocks of its class that it could have
- * used: at most {@code blocksPerRun(c) - 1} (at most {@value #RUN_BLOCKS}{@code  - 1}, and at most
- * {@value #RUN_BYTES} bytes) of class {@code c} per memory node per other allocator that has not closed.
+ * used: at most {@code blocksPerRun(c) - 1} (at most {@value #RUN_BLOCKS}{@code  - 1}, at most
+ * {@value #RUN_BYTES} bytes, and at most 1 / {@value #RUN_SEGMENT_SHARE} of a segment's heap) of class {@code c}
+ * per memory node per other allocator that has not closed.
  * Near a segment's end runs are capped at what fits, and an allocation served from a run it reserved
  * itself leaves the rest of that run to later allocations of this allocator.
  *
@@ -133,6 +135,12 @@ public final class RemoteAllocator implements AutoCloseable {
     public static final int RUN_BLOCKS = FreeBlockPool.BATCH;
     /** Most bytes one run reserves, headers included; a class whose block is larger has runs of one block. */
     public static final long RUN_BYTES = 64 << 10;
+    /**
+     * A run takes at most this share (1 / {@value}) of its segment's heap, and at least one block, so that on small
+     * segments runs shrink towards single blocks and the blocks other allocators' runs hold stay a small part of a
+     * segment.
+     */
+    public static final int RUN_SEGMENT_SHARE = 16;
     /**
      * Runs of room, as this allocator last saw the watermark, below which it claims with a compare-and-swap capped at
      * the segment's end instead of a fetch-and-add.
@@ -490,7 +498,7 @@ public final class RemoteAllocator implements AutoCloseable {
         long end = thread.segmentLength(nodeId, s);
         long heap = ControlBlock.heapStart(s, nodeCount);
         long word = RemotePtr.offset(base, ControlBlock.WATERMARK);
-        long run = blocksPerRun(sizeClass);
+        long run = runBlocks(sizeClass, end - heap, footprint);
         long expected = seen[s];
         while (expected <= end - footprint) {
             if (read[s] && end - expected >= HEADROOM_RUNS * run * footprint) {
@@ -533,6 +541,18 @@ public final class RemoteAllocator implements AutoCloseable {
      */
     public static int blocksPerRun(int sizeClass) {
         return (int) Math.clamp(RUN_BYTES / (BlockHeader.SIZE + SizeClasses.size(sizeClass)), 1, RUN_BLOCKS);
+    }
+
+    /**
+     * {@return the blocks of one run from a segment whose heap is {@code heapBytes}: {@link #blocksPerRun}, capped at
+     * 1 / {@value #RUN_SEGMENT_SHARE} of the heap, at least 1}
+     *
+     * @param sizeClass a size class below {@link SizeClasses#COUNT}
+     * @param heapBytes the segment's heap: its length less its control words
+     * @param footprint one block of the class with its header
+     */
+    static long runBlocks(int sizeClass, long heapBytes, long footprint) {
+        return Math.max(1, Math.min(blocksPerRun(sizeClass), heapBytes / ((long) RUN_SEGMENT_SHARE * footprint)));
     }
 
     /**
