@@ -20,5 +20,6 @@ module io.remus.ds {
     exports io.remus.ds.object;
     exports io.remus.ds.queue;
     exports io.remus.ds.reclaim;
+    exports io.remus.ds.replicate;
     exports io.remus.ds.set;
 }

@@ -1,0 +1,124 @@
+package io.remus.ds.replicate;
+
+import io.remus.core.error.BadArgumentException;
+import io.remus.core.memory.SizeClasses;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+
+/**
+ * The layout of one replica's log: one allocator block on the replica's own node, a 64-byte header and a
+ * circular array of fixed-size slots. Entry {@code i} lives in slot {@code i % slots}.
+ *
+ * <pre>
+ *  log + 0    shape: slots &lt;&lt; 32 | slot bytes             (written once, by the replica)
+ *  log + 8    applied: entries this replica applied         (CPU stores of the replica; the leader READs it)
+ *  log + 16   commit: entries the leader knows committed    (RDMA WRITE of {@link LogLeader#flushCommit})
+ *  log + 64   slot 0, slot 1 ... slot (slots - 1)
+ *
+ *  a slot:
+ *  +0   stamp: index + 1           +24  check: length &lt;&lt; 32 | low 32 bits of the stamp
+ *  +8   term of the leader         +32  checksum of words +0..+24 and the payload
+ *  +16  commit: entries committed  +40  payload, padded to 8 bytes with zeros
+ *       when the leader wrote it   +40 + padded length: canary = the checksum again
+ * </pre>
+ *
+ * A leader writes a whole slot with one RDMA WRITE, whose bytes land in address order, so the canary is the
+ * last word to land; its own copy it stores with the CPU, stamp last. A replica takes a slot only when the
+ * stamp is the one it expects, the check names the stamp and a length in range, the checksum it computes
+ * equals the checksum word and the canary: a slot whose WRITE is still landing (torn) or that holds an
+ * earlier lap's entry is not taken.
+ */
+public final class LogLayout {
+    /** Bytes of the log's header before slot 0. */
+    public static final int HEADER_BYTES = 64;
+    /** Offset of the shape word in the header. */
+    public static final int SHAPE = 0;
+    /** Offset of the replica's applied count in the header. */
+    public static final int APPLIED = 8;
+    /** Offset of the commit count a leader's {@link LogLeader#flushCommit} writes. */
+    public static final int COMMIT = 16;
+    /** Offset of a slot's stamp (index + 1). */
+    public static final int STAMP = 0;
+    /** Offset of a slot's leader term. */
+    public static final int TERM = 8;
+    /** Offset of a slot's piggybacked commit count. */
+    public static final int SLOT_COMMIT = 16;
+    /** Offset of a slot's check word. */
+    public static final int CHECK = 24;
+    /** Offset of a slot's checksum word. */
+    public static final int CHECKSUM = 32;
+    /** Offset of a slot's payload. */
+    public static final int PAYLOAD = 40;
+    /** Bytes of a slot besides its payload: five header words and the canary. */
+    public static final int OVERHEAD_BYTES = PAYLOAD + 8;
+    /** The most slots a log has. */
+    public static final int MAX_SLOTS = 1 << 16;
+
+    private LogLayout() {
+    }
+
+    /** {@return {@code length} rounded up to 8 bytes} */
+    static long padded(long length) {
+        return (length + 7L) & ~7L;
+    }
+
+    /** {@return the bytes of a slot for entries up to {@code maxEntryBytes}} */
+    static int slotBytes(int maxEntryBytes) {
+        return (int) (OVERHEAD_BYTES + padded(maxEntryBytes));
+    }
+
+    /** {@return the bytes of a whole log} */
+    static long logBytes(int slots, int maxEntryBytes) {
+        return HEADER_BYTES + (long) slots * slotBytes(maxEntryBytes);
+    }
+
+    /**
+     * Checks a log's shape.
+     *
+     * @throws BadArgumentException naming the value, for a slot count or entry size out of range or a log larger
+     *                              than one allocation
+     */
+    static void check(int slots, int maxEntryBytes) {
+        if (slots < 2 || slots > MAX_SLOTS) {
+            throw new BadArgumentException("slots must be 2.." + MAX_SLOTS + ", got " + slots);
+        }
+        if (maxEntryBytes < 1) {
+            throw new BadArgumentException("maxEntryBytes must be at least 1, got " + maxEntryBytes);
+        }
+        if (maxEntryBytes > SizeClasses.MAX || logBytes(slots, maxEntryBytes) > SizeClasses.MAX) {
+            throw new BadArgumentException("a log of " + slots + " slots of entries up to " + maxEntryBytes + " bytes takes "
+                    + logBytes(slots, Math.min(maxEntryBytes, (int) SizeClasses.MAX)) + " bytes, more than one allocation's "
+                    + SizeClasses.MAX);
+        }
+    }
+
+    /** {@return the check word of an entry} */
+    static long check(long stamp, long length) {
+        return length << 32 | (stamp & 0xFFFF_FFFFL);
+    }
+
+    /**
+     * The checksum of a slot image: its words +0..+24 and its padded payload, mixed word by word; never 0.
+     *
+     * @param slot   the slot's bytes, starting at its stamp
+     * @param length the payload's length
+     */
+    static long checksum(MemorySegment slot, long length) {
+        long h = 0x6A09E667F3BCC909L;
+        for (long off = 0; off < CHECKSUM; off += 8) {
+            h = mix(h, slot.get(ValueLayout.JAVA_LONG_UNALIGNED, off));
+        }
+        long end = PAYLOAD + padded(length);
+        for (long off = PAYLOAD; off < end; off += 8) {
+            h = mix(h, slot.get(ValueLayout.JAVA_LONG_UNALIGNED, off));
+        }
+        return h == 0 ? 1 : h;
+    }
+
+    private static long mix(long h, long word) {
+        h ^= word;
+        h *= 0x9E3779B97F4A7C15L;
+        return h ^ (h >>> 29);
+    }
+}

@@ -1,0 +1,265 @@
+package io.remus.ds.replicate;
+
+import io.remus.core.ComputeThread;
+import io.remus.core.NameDirectory;
+import io.remus.core.RemusNode;
+import io.remus.core.error.BadArgumentException;
+import io.remus.core.error.RemoteTimeoutException;
+import io.remus.core.fabric.PeerAccess;
+import io.remus.core.time.ThreadTime;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.lang.invoke.VarHandle;
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * One member's copy of a replicated log and the loop that applies it: Mu's replica (Aguilera et al.,
+ * "Microsecond Consensus for Microsecond Applications", OSDI 2020). The log is in this node's memory
+ * ({@link LogLayout}); the leader fills it with RDMA WRITEs, and this replica reads it with CPU loads only:
+ * <b>no call of this class makes an RDMA operation</b>, except that {@link #create} publishes the log's
+ * pointer in this node's {@link NameDirectory} (its RDMA compare-and-swaps on this node's own memory, through
+ * the loopback path).
+ *
+ * <p><b>Placement.</b> {@link #create} allocates the log with the node's allocator on this node
+ * ({@code RemoteAllocator.allocate(bytes, thisNode)}) and binds it under the log's name in this node's
+ * {@link NameDirectory}; a leader finds every member's log by that name ({@link LogLeader#open}).
+ *
+ * <p><b>Commit point.</b> Each entry's slot carries the number of entries its leader knew committed when it
+ * wrote the slot (Mu piggybacks the commit index on the next entry), and the header's commit word carries
+ * what {@link LogLeader#flushCommit} last wrote. The replica applies entry {@code i} once it has taken
+ * entry {@code i} and a commit count above {@code i} was seen in either place. It never applies an entry it
+ * has not taken whole (stamp, check, checksum and canary agree, see {@link LogLayout}), and never one that
+ * is not committed.
+ *
+ * <p><b>Fencing.</b> {@link #grantWriteTo} is Mu's permission switch: every other member but the leader
+ * loses write access to this node's memory ({@link RemusNode#setPeerAccess}), so a deposed leader's WRITEs
+ * are refused and never land here.
+ *
+ * <p>Confined to its compute thread's owner. {@link #applyCommitted()} is wait-free.
+ */
+public final class LogReplica {
+    private static final VarHandle WORD = ValueLayout.JAVA_LONG.varHandle();
+
+    private final RemusNode node;
+    private final ComputeThread thread;
+    private final ReplicaGroup group;
+    private final StateMachine machine;
+    private final long ptr;
+    private final MemorySegment log;
+    private final int slots;
+    private final int slotBytes;
+    private final int maxEntryBytes;
+    private long received;
+    private long applied;
+    private long commitSeen;
+    private long incompleteSlots;
+    private int grantedTo = -1;
+
+    private LogReplica(RemusNode node, ComputeThread thread, ReplicaGroup group, StateMachine machine, long ptr,
+                       MemorySegment log, int slots, int maxEntryBytes) {
+        this.node = node;
+        this.thread = thread;
+        this.group = group;
+        this.machine = machine;
+        this.ptr = ptr;
+        this.log = log;
+        this.slots = slots;
+        this.maxEntryBytes = maxEntryBytes;
+        this.slotBytes = LogLayout.slotBytes(maxEntryBytes);
+    }
+
+    /**
+     * Creates this member's log, empty, and publishes it under {@code name} in this node's
+     * {@link NameDirectory}. Costs: the allocation ({@code RemoteAllocator.allocate}), CPU stores clearing the
+     * log, and the directory's publish (RDMA atomics on this node's own memory). Every member of a group
+     * creates its log with the same name, slot count and entry size before a leader opens the group.
+     *
+     * @param node          this member's node, whose peer access {@link #grantWriteTo} switches
+     * @param thread        a compute thread of {@code node}; the replica is confined to its owner
+     * @param group         the replica group; {@code node} must be a member
+     * @param name          the log's name in every member's directory, 1..{@value NameDirectory#MAX_NAME_BYTES}
+     *                      printable ASCII characters
+     * @param slots         the log's capacity in entries, 2..{@value LogLayout#MAX_SLOTS}
+     * @param maxEntryBytes the largest entry, at least 1
+     * @param machine       what committed entries are applied to
+     * @return the replica
+     * @throws BadArgumentException naming the value, for a node that is not the thread's or not in the group, a
+     *                              slot count or entry size out of range, or a name already bound on this node
+     */
+    public static LogReplica create(RemusNode node, ComputeThread thread, ReplicaGroup group, String name, int slots,
+                                    int maxEntryBytes, StateMachine machine) {
+        Objects.requireNonNull(node, "node");
+        Objects.requireNonNull(thread, "thread");
+        Objects.requireNonNull(group, "group");
+        Objects.requireNonNull(name, "name");
+        Objects.requireNonNull(machine, "machine");
+        if (node.config().nodeId() != thread.nodeId()) {
+            throw new BadArgumentException("compute thread of node " + thread.nodeId() + " given for replica node "
+                    + node.config().nodeId());
+        }
+        group.requireMember(thread.nodeId(), "replica");
+        LogLayout.check(slots, maxEntryBytes);
+        long bytes = LogLayout.logBytes(slots, maxEntryBytes);
+        long ptr = thread.allocator().allocate(bytes, thread.nodeId());
+        MemorySegment log = thread.localSegment(ptr, bytes);
+        log.fill((byte) 0);
+        WORD.setVolatile(log, (long) LogLayout.SHAPE, (long) slots << 32 | LogLayout.slotBytes(maxEntryBytes));
+        long bound = NameDirectory.open(thread, thread.nodeId()).publish(name, ptr);
+        if (bound != ptr) {
+            thread.allocator().deallocate(ptr, bytes);
+            throw new BadArgumentException("log name \"" + name + "\" is bound on node " + thread.nodeId() + " already");
+        }
+        return new LogReplica(node, thread, group, machine, ptr, log, slots, maxEntryBytes);
+    }
+
+    /** {@return the log's pointer, on this node} */
+    public long ptr() {
+        return ptr;
+    }
+
+    /** {@return the largest entry this log takes} */
+    public int maxEntryBytes() {
+        return maxEntryBytes;
+    }
+
+    /** {@return the log's capacity in entries} */
+    public int slots() {
+        return slots;
+    }
+
+    /** {@return entries applied to the state machine so far} */
+    public long applied() {
+        return applied;
+    }
+
+    /** {@return entries taken whole from the log so far (applied or waiting for their commit)} */
+    public long received() {
+        return received;
+    }
+
+    /** {@return the highest commit count this replica has seen} */
+    public long commitSeen() {
+        return commitSeen;
+    }
+
+    /**
+     * {@return how many times a slot carried the expected stamp but was not whole yet (a WRITE still landing,
+     *          torn), and was left for a later look instead of being taken}
+     */
+    public long incompleteSlots() {
+        return incompleteSlots;
+    }
+
+    /** {@return the node this replica last granted write access to, or -1 before any grant} */
+    public int grantedTo() {
+        return grantedTo;
+    }
+
+    /**
+     * Mu's permission switch: revokes write access to this node's memory from every other member of the group
+     * but {@code leader}, then grants it to {@code leader} (when it is not this node). Once this returns, a
+     * revoked member's WRITEs and atomics on this node fail at that member (its leader's append throws
+     * {@link LeaderFencedException}) and nothing of theirs lands afterwards. No RDMA operation
+     * ({@link RemusNode#setPeerAccess}: on verbs, one {@code ibv_modify_qp} per serving queue pair of each peer).
+     *
+     * @param leader the member that may write this log from now on
+     * @throws BadArgumentException naming the node when it is not a member
+     */
+    public void grantWriteTo(int leader) {
+        thread.checkOwnerThread();
+        group.requireMember(leader, "leader");
+        int self = thread.nodeId();
+        for (int i = 0; i < group.size(); i++) {
+            int peer = group.member(i);
+            if (peer != self && peer != leader) {
+                node.setPeerAccess(peer, PeerAccess.READ_ONLY);
+            }
+        }
+        if (leader != self) {
+            node.setPeerAccess(leader, PeerAccess.READ_WRITE);
+        }
+        grantedTo = leader;
+    }
+
+    /**
+     * Takes every entry that has arrived whole, then applies every taken entry that is committed, in order,
+     * to the state machine, and stores the new applied count in the log's header for the leader to read.
+     * Wait-free, no RDMA operation: CPU loads of this node's log and one CPU store of the applied count.
+     *
+     * @return how many entries this call applied
+     */
+    public int applyCommitted() {
+        thread.checkOwnerThread();
+        ThreadTime.onLocalAccess();
+        long flushed = (long) WORD.getVolatile(log, (long) LogLayout.COMMIT);
+        if (flushed > commitSeen) {
+            commitSeen = flushed;
+        }
+        while (received - applied < slots && take(received)) {
+            received++;
+        }
+        int n = 0;
+        while (applied < received && applied < commitSeen) {
+            long slot = slotOffset(applied);
+            long length = (long) WORD.getVolatile(log, slot + LogLayout.CHECK) >>> 32;
+            machine.apply(applied, log.asSlice(slot + LogLayout.PAYLOAD, length).asReadOnly());
+            applied++;
+            n++;
+        }
+        if (n > 0) {
+            WORD.setVolatile(log, (long) LogLayout.APPLIED, applied);
+        }
+        return n;
+    }
+
+    /**
+     * Applies committed entries until {@code count} have been applied, polling the log. Bounded by the
+     * caller's timeout; every wait is a {@link ThreadTime} yield point. No RDMA operation.
+     *
+     * @param count   how many entries must have been applied
+     * @param timeout how long to wait
+     * @throws RemoteTimeoutException when fewer were applied when the timeout passed
+     */
+    public void awaitApplied(long count, Duration timeout) {
+        long deadline = ThreadTime.nanoTime() + timeout.toNanos();
+        while (applied < count) {
+            if (applyCommitted() == 0) {
+                if (ThreadTime.nanoTime() - deadline > 0) {
+                    throw new RemoteTimeoutException("replica on node " + thread.nodeId() + " applied " + applied + " of "
+                            + count + " entries within " + timeout + " (taken " + received + ", commit seen " + commitSeen + ")");
+                }
+                ThreadTime.onSpinWait("committed log entries");
+            }
+        }
+    }
+
+    private long slotOffset(long index) {
+        return LogLayout.HEADER_BYTES + (index % slots) * slotBytes;
+    }
+
+    /** Whether entry {@code index} is whole in its slot; on the way, the commit count it carries is noted. */
+    private boolean take(long index) {
+        long slot = slotOffset(index);
+        long stamp = index + 1;
+        if ((long) WORD.getVolatile(log, slot + LogLayout.STAMP) != stamp) {
+            return false;
+        }
+        long check = (long) WORD.getVolatile(log, slot + LogLayout.CHECK);
+        long length = check >>> 32;
+        long checksum = (long) WORD.getVolatile(log, slot + LogLayout.CHECKSUM);
+        if ((check & 0xFFFF_FFFFL) != (stamp & 0xFFFF_FFFFL) || length < 1 || length > maxEntryBytes
+                || (long) WORD.getVolatile(log, slot + LogLayout.PAYLOAD + LogLayout.padded(length)) != checksum
+                || LogLayout.checksum(log.asSlice(slot, slotBytes), length) != checksum
+                || (long) WORD.getVolatile(log, slot + LogLayout.STAMP) != stamp) {
+            incompleteSlots++;
+            return false;
+        }
+        long carried = (long) WORD.getVolatile(log, slot + LogLayout.SLOT_COMMIT);
+        if (carried > commitSeen) {
+            commitSeen = carried;
+        }
+        return true;
+    }
+}

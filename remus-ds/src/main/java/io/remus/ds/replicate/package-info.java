@@ -1,0 +1,30 @@
+/**
+ * State-machine replication after Mu (Aguilera, Ben-David, Guerraoui, Marathe, Xygkis, Zablotchi,
+ * "Microsecond Consensus for Microsecond Applications", OSDI 2020; "The Impact of RDMA on Agreement",
+ * PODC 2019): the replication plane of a replicated log over one-sided RDMA.
+ *
+ * <p>A {@link io.remus.ds.replicate.ReplicaGroup} names {@code 2f + 1} member nodes. Each member keeps its
+ * copy of the log in its own memory and applies committed entries to a deterministic
+ * {@link io.remus.ds.replicate.StateMachine} ({@link io.remus.ds.replicate.LogReplica}: CPU loads only, no
+ * RDMA). One {@link io.remus.ds.replicate.LogLeader} appends: one RDMA WRITE of the entry into each follower's
+ * log, committed once a majority holds it (one round trip, {@code 2f} WRITEs). Only the leader a member
+ * granted write access to can write its log ({@link io.remus.ds.replicate.LogReplica#grantWriteTo}, Mu's
+ * permission switch over {@link io.remus.core.RemusNode#setPeerAccess}); a deposed leader's append throws
+ * {@link io.remus.ds.replicate.LeaderFencedException}. The log's layout is {@link io.remus.ds.replicate.LogLayout}.
+ *
+ * <p>Leader election, recovery of a new leader's log, catch-up of a member that was detached or restarted,
+ * and snapshots are not implemented: a group runs with one leader, chosen by the program, from empty logs.
+ *
+ * <p>With a compute thread {@code t} on each member and {@code node} its {@code RemusNode}:
+ * <pre>{@code
+ * ReplicaGroup group = ReplicaGroup.of(0, 1, 2);
+ * LogReplica replica = LogReplica.create(node, t, group, "kv-log", 1024, 256, (index, entry) -> apply(entry));
+ * replica.grantWriteTo(0);                                     // every member: node 0 leads
+ * // on node 0:
+ * LogLeader leader = LogLeader.open(t, group, "kv-log", 1, Duration.ofSeconds(5));
+ * long index = leader.append(MemorySegment.ofArray(bytes), Duration.ofMillis(10));  // 2 WRITEs, 1 round trip
+ * // on every member, in its loop:
+ * replica.applyCommitted();                                    // CPU only
+ * }</pre>
+ */
+package io.remus.ds.replicate;
