@@ -1,0 +1,184 @@
+package io.remus.ds.replicate;
+
+import io.remus.core.ComputeThread;
+import io.remus.core.sim.SimFabric;
+import io.remus.core.sim.SimOptions;
+import io.remus.core.testing.TestCluster;
+import io.remus.core.time.ThreadTime;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicIntegerArray;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * A replica group on a simulated cluster, run inside a virtual-time run: one thread per member that creates its
+ * {@link LogReplica} and applies committed entries until stopped (recording what it applied), and a leader
+ * thread. Entry {@code v} is {@code 8 + v % 41} bytes: {@code v} then the bytes {@code v + j}; every replica's
+ * state machine checks them.
+ */
+final class ReplicaHarness implements AutoCloseable {
+    static final String NAME = "test-log";
+    static final long SECOND = 1_000_000_000L;
+
+    final TestCluster cluster;
+    final ReplicaGroup group;
+    final int slots;
+    final int maxEntryBytes;
+    final LogReplica[] replicas;
+    final List<List<Long>> applied = new ArrayList<>();
+    final AtomicIntegerArray frozen;
+    final AtomicIntegerArray grantTo;
+    final AtomicIntegerArray granted;
+    final AtomicBoolean stop = new AtomicBoolean();
+    final AtomicReference<Throwable> failure = new AtomicReference<>();
+    final List<Thread> threads = new ArrayList<>();
+    final AtomicIntegerArray created;
+
+    ReplicaHarness(SimOptions options, int nodes, ReplicaGroup group, int slots, int maxEntryBytes) {
+        this.cluster = new TestCluster(SimFabric::new, options, nodes, b -> { });
+        this.group = group;
+        this.slots = slots;
+        this.maxEntryBytes = maxEntryBytes;
+        int n = group.size();
+        this.replicas = new LogReplica[n];
+        this.frozen = new AtomicIntegerArray(n);
+        this.grantTo = new AtomicIntegerArray(n);
+        this.granted = new AtomicIntegerArray(n);
+        this.created = new AtomicIntegerArray(n);
+        for (int k = 0; k < n; k++) {
+            applied.add(new ArrayList<>());
+            grantTo.set(k, -1);
+            granted.set(k, -1);
+        }
+    }
+
+    /** {@return entry {@code v}'s bytes} */
+    static MemorySegment entry(long v) {
+        int length = (int) (8 + v % 41);
+        MemorySegment e = MemorySegment.ofArray(new byte[length]);
+        e.set(ValueLayout.JAVA_LONG_UNALIGNED, 0, v);
+        for (int j = 8; j < length; j++) {
+            e.set(ValueLayout.JAVA_BYTE, j, (byte) (v + j));
+        }
+        return e;
+    }
+
+    /** Starts every member's replica thread; each applies unless frozen, and switches its grant when asked. */
+    void startReplicas() {
+        for (int k = 0; k < group.size(); k++) {
+            int member = k;
+            int node = group.member(k);
+            Thread th = ThreadTime.newThread("replica-" + node, () -> {
+                try (ComputeThread t = cluster.thread(node)) {
+                    List<Long> mine = applied.get(member);
+                    LogReplica r = LogReplica.create(cluster.node(node), t, group, NAME, slots, maxEntryBytes, (index, e) -> {
+                        long v = e.get(ValueLayout.JAVA_LONG_UNALIGNED, 0);
+                        if (index != mine.size() || e.byteSize() != 8 + v % 41) {
+                            throw new AssertionError("replica " + node + " applied index " + index + " of " + e.byteSize()
+                                    + " bytes, value " + v + ", after " + mine.size() + " entries");
+                        }
+                        for (int j = 8; j < e.byteSize(); j++) {
+                            if (e.get(ValueLayout.JAVA_BYTE, j) != (byte) (v + j)) {
+                                throw new AssertionError("replica " + node + " applied a torn entry " + index);
+                            }
+                        }
+                        mine.add(v);
+                    });
+                    replicas[member] = r;
+                    created.set(member, 1);
+                    while (!stop.get()) {
+                        int g = grantTo.get(member);
+                        if (g >= 0) {
+                            r.grantWriteTo(g);
+                            grantTo.set(member, -1);
+                            granted.set(member, g);
+                        }
+                        if (frozen.get(member) == 0 && r.applyCommitted() > 0) {
+                            continue;
+                        }
+                        ThreadTime.parkNanos(null, 1_000);
+                    }
+                    if (frozen.get(member) == 0) {
+                        r.applyCommitted();
+                    }
+                } catch (Throwable e) {
+                    failure.compareAndSet(null, e);
+                }
+            });
+            threads.add(th);
+            th.start();
+        }
+    }
+
+    /** Waits until every replica has created its log. */
+    void awaitCreated() {
+        for (int k = 0; k < group.size(); k++) {
+            long deadline = ThreadTime.nanoTime() + 10 * SECOND;
+            while (created.get(k) == 0) {
+                if (ThreadTime.nanoTime() - deadline > 0) {
+                    throw new AssertionError("replica " + group.member(k) + " did not create its log");
+                }
+                ThreadTime.parkNanos(null, 1_000);
+            }
+        }
+    }
+
+    /** Asks member {@code k}'s thread to grant write access to {@code leader} and waits until it has. */
+    void switchGrant(int k, int leader) {
+        grantTo.set(k, leader);
+        long deadline = ThreadTime.nanoTime() + 10 * SECOND;
+        while (granted.get(k) != leader) {
+            if (ThreadTime.nanoTime() - deadline > 0) {
+                throw new AssertionError("replica " + group.member(k) + " did not switch its grant");
+            }
+            ThreadTime.parkNanos(null, 500);
+        }
+    }
+
+    /** Runs {@code body} on a thread with a compute thread of {@code node} and waits for it. */
+    void runOn(int node, ThreadBody body) throws InterruptedException {
+        AtomicReference<Throwable> ended = new AtomicReference<>();
+        Thread th = ThreadTime.newThread("leader-" + node, () -> {
+            try (ComputeThread t = cluster.thread(node)) {
+                body.run(t);
+            } catch (Throwable e) {
+                ended.set(e);
+            }
+        });
+        th.start();
+        if (!ThreadTime.join(th, 60 * SECOND)) {
+            throw new AssertionError("the leader thread did not finish");
+        }
+        if (ended.get() != null) {
+            throw new AssertionError("the leader thread failed", ended.get());
+        }
+    }
+
+    /** Lets replicas run {@code nanos} more, stops them and joins them; rethrows a replica's failure. */
+    void stopReplicas(long nanos) throws InterruptedException {
+        ThreadTime.parkNanos(null, nanos);
+        stop.set(true);
+        for (Thread th : threads) {
+            if (!ThreadTime.join(th, 10 * SECOND)) {
+                throw new AssertionError(th.getName() + " did not stop");
+            }
+        }
+        if (failure.get() != null) {
+            throw new AssertionError("a replica failed", failure.get());
+        }
+    }
+
+    @Override
+    public void close() {
+        cluster.close();
+    }
+
+    /** Work of the leader's thread. */
+    interface ThreadBody {
+        void run(ComputeThread t) throws Exception;
+    }
+}

@@ -1,0 +1,91 @@
+package io.remus.ds.replicate;
+
+import io.remus.core.ComputeThread;
+import io.remus.core.error.BadArgumentException;
+import io.remus.core.fabric.Opcode;
+import io.remus.core.sim.SimFabric;
+import io.remus.core.sim.SimOptions;
+import io.remus.core.testing.TestCluster;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.lang.foreign.MemorySegment;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** Bad input to the replicated log: each refused with a typed error naming the value, before any RDMA operation. */
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class ReplicatedLogBadInputTest {
+    private static final Duration TIMEOUT = Duration.ofSeconds(5);
+
+    private static void assertNames(BadArgumentException e, String... parts) {
+        for (String p : parts) {
+            assertTrue(e.getMessage().contains(p), "\"" + e.getMessage() + "\" names " + p);
+        }
+    }
+
+    @Test
+    void shouldRefuseGroupsThatAreNotTwoFPlusOneDistinctNodes() {
+        assertNames(assertThrows(BadArgumentException.class, () -> ReplicaGroup.of(0, 1)), "got 2 members");
+        assertNames(assertThrows(BadArgumentException.class, () -> ReplicaGroup.of(0)), "got 1 members");
+        assertNames(assertThrows(BadArgumentException.class, () -> ReplicaGroup.of()), "got 0 members");
+        assertNames(assertThrows(BadArgumentException.class, () -> ReplicaGroup.of(0, 1, 2, 3)), "got 4 members");
+        assertNames(assertThrows(BadArgumentException.class, () -> ReplicaGroup.of(0, 1, 1)), "node 1 appears twice");
+        assertNames(assertThrows(BadArgumentException.class, () -> ReplicaGroup.of(0, -3, 1)), "got -3");
+        ReplicaGroup g = ReplicaGroup.of(4, 2, 7, 1, 0);
+        assertEquals(5, g.size());
+        assertEquals(2, g.faultsTolerated());
+        assertEquals(3, g.majority());
+        assertEquals(-1, g.indexOf(3));
+    }
+
+    @Test
+    void shouldRefuseNodesOutsideTheGroupAndBadShapesAndOversizedEntries() throws InterruptedException {
+        ReplicaGroup group = ReplicaGroup.of(0, 1, 2);
+        try (TestCluster c = new TestCluster(SimFabric::new, SimOptions.defaults(), 4, b -> { })) {
+            ComputeThread[] threads = new ComputeThread[4];
+            LogReplica[] replicas = new LogReplica[3];
+            c.runOnThreads(new int[] {0}, (i, unused) -> {
+                for (int n = 0; n < 4; n++) {
+                    threads[n] = c.thread(n);
+                }
+                for (int n = 0; n < 3; n++) {
+                    replicas[n] = LogReplica.create(c.node(n), threads[n], group, "bad-input", 4, 32, (index, e) -> { });
+                }
+                assertNames(assertThrows(BadArgumentException.class, () -> LogReplica.create(c.node(3), threads[3], group,
+                        "bad-input", 4, 32, (index, e) -> { })), "replica node 3 is not in the replica group [0, 1, 2]");
+                assertNames(assertThrows(BadArgumentException.class, () -> LogReplica.create(c.node(1), threads[0], group,
+                        "other", 4, 32, (index, e) -> { })), "node 0 given for replica node 1");
+                assertNames(assertThrows(BadArgumentException.class, () -> LogReplica.create(c.node(0), threads[0], group,
+                        "other", 1, 32, (index, e) -> { })), "got 1");
+                assertNames(assertThrows(BadArgumentException.class, () -> LogReplica.create(c.node(0), threads[0], group,
+                        "other", 4, 0, (index, e) -> { })), "got 0");
+                assertNames(assertThrows(BadArgumentException.class, () -> LogReplica.create(c.node(0), threads[0], group,
+                        "bad-input", 4, 32, (index, e) -> { })), "bound on node 0 already");
+                assertNames(assertThrows(BadArgumentException.class, () -> replicas[1].grantWriteTo(3)),
+                        "leader node 3 is not in the replica group");
+                assertNames(assertThrows(BadArgumentException.class, () -> LogLeader.open(threads[3], group, "bad-input", 1,
+                        TIMEOUT)), "leader node 3 is not in the replica group");
+                try (LogLeader leader = LogLeader.open(threads[0], group, "bad-input", 1, TIMEOUT)) {
+                    assertEquals(32, leader.maxEntryBytes());
+                    long writes = threads[0].postedOperations(Opcode.WRITE);
+                    assertNames(assertThrows(BadArgumentException.class,
+                            () -> leader.append(MemorySegment.ofArray(new byte[33]), TIMEOUT)), "entry of 33 bytes", "1..32");
+                    assertNames(assertThrows(BadArgumentException.class,
+                            () -> leader.append(MemorySegment.ofArray(new byte[0]), TIMEOUT)), "entry of 0 bytes");
+                    assertNames(assertThrows(BadArgumentException.class, () -> leader.isAttached(3)),
+                            "follower node 3 is not in the replica group");
+                    assertEquals(writes, threads[0].postedOperations(Opcode.WRITE), "nothing was written");
+                    assertEquals(0, leader.append(MemorySegment.ofArray(new byte[32]), TIMEOUT));
+                }
+                for (ComputeThread t : threads) {
+                    t.close();
+                }
+            });
+        }
+    }
+}
