@@ -15,16 +15,15 @@
  * <p>Leader election, recovery of a new leader's log, catch-up of a member that was detached or restarted,
  * and snapshots are not implemented: a group runs with one leader, chosen by the program, from empty logs.
  *
- * <p>With a compute thread {@code t} on each member and {@code node} its {@code RemusNode}:
- * <pre>{@code
+ * <p>With a compute thread {@code t} of a member and {@code node}, that member's {@code RemusNode}:
+ * {@snippet :
  * ReplicaGroup group = ReplicaGroup.of(0, 1, 2);
- * LogReplica replica = LogReplica.create(node, t, group, "kv-log", 1024, 256, (index, entry) -> apply(entry));
- * replica.grantWriteTo(0);                                     // every member: node 0 leads
- * // on node 0:
- * LogLeader leader = LogLeader.open(t, group, "kv-log", 1, Duration.ofSeconds(5));
- * long index = leader.append(MemorySegment.ofArray(bytes), Duration.ofMillis(10));  // 2 WRITEs, 1 round trip
- * // on every member, in its loop:
- * replica.applyCommitted();                                    // CPU only
- * }</pre>
+ * LogReplica replica = LogReplica.create(node, t, group, "kv-log", 1024, 256,
+ *         (index, entry) -> System.out.println(index + ": " + entry.byteSize() + " bytes"));
+ * replica.grantWriteTo(0);                                         // on every member: node 0 leads
+ * LogLeader leader = LogLeader.open(t, group, "kv-log", 1, Duration.ofSeconds(5));   // on node 0
+ * long index = leader.append(MemorySegment.ofArray(new byte[] {1, 2, 3}), Duration.ofMillis(10)); // 2 WRITEs, 1 round trip
+ * replica.applyCommitted();                                        // on every member, in its loop: CPU only
+ * }
  */
 package io.remus.ds.replicate;

@@ -54,6 +54,7 @@ class PackageExamplesTest {
             Map.entry("io.remus.ds.object", T + ", io.remus.core.ComputeThread u"),
             Map.entry("io.remus.ds.queue", T + ", io.remus.core.ComputeThread u"),
             Map.entry("io.remus.ds.reclaim", T),
+            Map.entry("io.remus.ds.replicate", "io.remus.core.RemusNode node, " + T),
             Map.entry("io.remus.ds.set", T));
 
     private record Example(String pkg, String code) {
@@ -109,7 +110,7 @@ class PackageExamplesTest {
                         "io.remus.alock.spin", "io.remus.alock.mcs", "io.remus.alock.asymmetric", "io.remus.alock.queue",
                         "io.remus.alock.table", "io.remus.check", "io.remus.check.spec", "io.remus.ds.context", "io.remus.ds.delegate",
                         "io.remus.ds.identity", "io.remus.ds.map", "io.remus.ds.name", "io.remus.ds.object", "io.remus.ds.queue",
-                        "io.remus.ds.reclaim", "io.remus.ds.set");
+                        "io.remus.ds.reclaim", "io.remus.ds.replicate", "io.remus.ds.set");
         StringBuilder b = new StringBuilder();
         for (String p : packages) {
             b.append("import ").append(p).append(".*;\n");
