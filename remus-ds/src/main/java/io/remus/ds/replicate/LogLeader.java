@@ -58,6 +58,8 @@ import java.util.Objects;
  * leader is open.
  */
 public final class LogLeader implements AutoCloseable {
+    /** The tag of a pending READ of a follower's applied count. */
+    private static final long READ_TAG = Long.MIN_VALUE;
     private final ComputeThread thread;
     private final ReplicaGroup group;
     private final long term;
@@ -78,7 +80,8 @@ public final class LogLeader implements AutoCloseable {
     private final int[] pendingHead;
     private final int[] pendingCount;
     private final long[] scratch;
-    private final long[] reads;
+    private final boolean[] reading;
+    private final boolean[] answered;
     private long appended;
     private long committed;
     private long flushTicket;
@@ -111,7 +114,8 @@ public final class LogLeader implements AutoCloseable {
         this.pendingHead = new int[n];
         this.pendingCount = new int[n];
         this.scratch = new long[n];
-        this.reads = new long[n];
+        this.reading = new boolean[n];
+        this.answered = new boolean[n];
         Arrays.fill(attached, true);
         attached[self] = false;
     }
@@ -396,9 +400,15 @@ public final class LogLeader implements AutoCloseable {
         if (area >= 0) {
             areaUse[area]--;
         }
+        if (tag == READ_TAG) {
+            reading[i] = false;
+            answered[i] = true;
+        }
         try {
-            thread.await(pendingHandle[i][at]);
-            if (tag >= 0) {
+            long value = thread.await(pendingHandle[i][at]);
+            if (tag == READ_TAG) {
+                appliedSeen[i] = Math.max(appliedSeen[i], value);
+            } else if (tag >= 0) {
                 matched[i] = Math.max(matched[i], tag + 1);
                 recomputeCommit();
             } else {
@@ -409,7 +419,7 @@ public final class LogLeader implements AutoCloseable {
             if (deposedBy < 0) {
                 deposedBy = group.member(i);
             }
-        } catch (RemoteOperationException e) {
+        } catch (RemoteOperationException | RemoteTimeoutException e) {
             detach(i, true);
         }
     }
@@ -453,7 +463,12 @@ public final class LogLeader implements AutoCloseable {
         }
     }
 
-    /** Waits until slot {@code index % slots} is free: every attached member applied the entry it held. */
+    /**
+     * Waits until slot {@code index % slots} is free: every attached member applied the entry it held. READs the
+     * applied word of each attached follower last seen behind (one READ each, posted together, again while
+     * behind); once this node and a majority have applied the entry, a follower whose READ came back behind is
+     * detached, and so is one whose READ has not come back by the caller's deadline.
+     */
     private void awaitReusableSlot(long index, long deadline, Duration timeout) {
         if (index < slots) {
             return;
@@ -462,31 +477,19 @@ public final class LogLeader implements AutoCloseable {
         if (appliedSeen[self] >= needed && allAttachedApplied(needed)) {
             return;
         }
+        Arrays.fill(answered, false);
         while (true) {
             long local = thread.readLocal(logs[self] + LogLayout.APPLIED);
             appliedSeen[self] = local;
-            boolean behind = false;
             for (int i = 0; i < group.size(); i++) {
-                reads[i] = -1;
-                if (attached[i] && appliedSeen[i] < needed) {
-                    if (pendingCount[i] == window) {
-                        reap(i);
-                    }
-                    if (pendingCount[i] < window) {
-                        reads[i] = thread.readWordAsync(logs[i] + LogLayout.APPLIED, false);
-                    }
+                if (attached[i] && appliedSeen[i] < needed && !reading[i] && roomFor(i)) {
+                    push(i, thread.readWordAsync(logs[i] + LogLayout.APPLIED, false), READ_TAG, -1);
+                    reading[i] = true;
                 }
             }
-            for (int i = 0; i < group.size(); i++) {
-                if (reads[i] != -1) {
-                    try {
-                        appliedSeen[i] = Math.max(appliedSeen[i], thread.await(reads[i]));
-                    } catch (RemoteOperationException e) {
-                        detach(i, true);
-                    }
-                }
-            }
+            reapAll();
             int ready = local >= needed ? 1 : 0;
+            boolean behind = false;
             for (int i = 0; i < group.size(); i++) {
                 if (attached[i]) {
                     if (appliedSeen[i] >= needed) {
@@ -496,21 +499,31 @@ public final class LogLeader implements AutoCloseable {
                     }
                 }
             }
-            if (local >= needed && (!behind || ready >= group.majority())) {
-                for (int i = 0; i < group.size(); i++) {
-                    if (attached[i] && appliedSeen[i] < needed) {
-                        detach(i, false);
-                    }
-                }
+            if (local >= needed && !behind) {
                 return;
             }
-            if (ThreadTime.nanoTime() - deadline > 0) {
+            boolean late = ThreadTime.nanoTime() - deadline > 0;
+            if (local >= needed && ready >= group.majority()) {
+                boolean waiting = false;
+                for (int i = 0; i < group.size(); i++) {
+                    if (attached[i] && appliedSeen[i] < needed) {
+                        if ((answered[i] && !reading[i]) || late) {
+                            detach(i, false);
+                        } else {
+                            waiting = true;
+                        }
+                    }
+                }
+                if (!waiting) {
+                    return;
+                }
+            }
+            if (late) {
                 throw new RemoteTimeoutException("slot of entry " + index + " is not reusable within " + timeout
                         + ": entry " + (needed - 1) + " applied by " + ready + " of group " + group + " (this node: "
                         + (local >= needed) + ")");
             }
             ThreadTime.onSpinWait("replicas applying the log");
-            reapAll();
         }
     }
 

@@ -16,6 +16,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 import java.lang.foreign.MemorySegment;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -55,7 +56,7 @@ class ReplicatedLogTest {
      */
     private static long[] appendAndCheck(long seed, SimOptions options, ReplicaGroup group, int slots, int entries,
                                          long[] incomplete) {
-        long[] counts = new long[3];
+        long[] counts = new long[5];
         VirtualTimeScheduler.run(VirtualTimeOptions.seed(seed), () -> {
             try (ReplicaHarness h = new ReplicaHarness(options, group.size(), group, slots, 64)) {
                 h.startReplicas();
@@ -75,6 +76,9 @@ class ReplicatedLogTest {
                                 counts[2] = Math.max(counts[2], t.roundTrips() - trips);
                                 assertEquals(group.size() - 1, t.postedOperations(Opcode.WRITE) - writes, "WRITEs of append " + v);
                                 assertEquals(1, t.roundTrips() - trips, "round trips of append " + v);
+                            } else {
+                                counts[3] += t.postedOperations(Opcode.READ) - reads;
+                                counts[4] += t.roundTrips() - trips;
                             }
                             assertTrue(leader.committed() >= v + 1);
                         }
@@ -102,7 +106,10 @@ class ReplicatedLogTest {
     void shouldApplyEveryCommittedEntryInOrderOnEveryReplicaWhenThreeMembersWrapTheLog(long seed) {
         long[] incomplete = new long[1];
         long[] counts = appendAndCheck(seed, CONNECTX5, ReplicaGroup.of(0, 1, 2), 8, 40, incomplete);
-        assertArrayEquals(new long[] {2, 0, 1}, counts, "WRITEs, READs and round trips of an append before the log wraps");
+        assertArrayEquals(new long[] {2, 0, 1}, Arrays.copyOf(counts, 3), "WRITEs, READs and round trips of an append before the log wraps");
+        long looks = counts[4] - 32;
+        assertEquals(2 * looks, counts[3], "each look at the followers' applied counts READs both in one round trip");
+        assertTrue(looks >= 1 && looks <= 8, "after the wrap, 32 appends on 8 slots looked " + looks + " times (1 round trip each)");
     }
 
     @ParameterizedTest
@@ -110,7 +117,7 @@ class ReplicatedLogTest {
     void shouldApplyEveryCommittedEntryInOrderOnEveryReplicaOfFiveMembers(long seed) {
         long[] incomplete = new long[1];
         long[] counts = appendAndCheck(seed, CONNECTX5, ReplicaGroup.of(0, 1, 2, 3, 4), 16, 30, incomplete);
-        assertArrayEquals(new long[] {4, 0, 1}, counts, "WRITEs, READs and round trips of an append of a 2f+1 = 5 group");
+        assertArrayEquals(new long[] {4, 0, 1}, Arrays.copyOf(counts, 3), "WRITEs, READs and round trips of an append of a 2f+1 = 5 group");
     }
 
     /** Torn WRITEs: every word lands as two halves and the NIC yields between them, while replicas poll. */
