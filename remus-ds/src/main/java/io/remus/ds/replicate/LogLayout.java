@@ -79,7 +79,7 @@ public final class LogLayout {
      * @throws BadArgumentException naming the value, for a slot count or entry size out of range or a log larger
      *                              than one allocation
      */
-    static void check(int slots, int maxEntryBytes) {
+    static void checkShape(int slots, int maxEntryBytes) {
         if (slots < 2 || slots > MAX_SLOTS) {
             throw new BadArgumentException("slots must be 2.." + MAX_SLOTS + ", got " + slots);
         }

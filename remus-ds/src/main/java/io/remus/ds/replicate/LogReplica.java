@@ -100,7 +100,7 @@ public final class LogReplica {
                     + node.config().nodeId());
         }
         group.requireMember(thread.nodeId(), "replica");
-        LogLayout.check(slots, maxEntryBytes);
+        LogLayout.checkShape(slots, maxEntryBytes);
         long bytes = LogLayout.logBytes(slots, maxEntryBytes);
         long ptr = thread.allocator().allocate(bytes, thread.nodeId());
         MemorySegment log = thread.localSegment(ptr, bytes);
