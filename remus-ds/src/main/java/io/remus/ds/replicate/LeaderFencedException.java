@@ -11,9 +11,12 @@ import io.remus.core.error.RemusException;
 public class LeaderFencedException extends RemusException {
     private static final long serialVersionUID = 1L;
 
+    /** The replica that refused the WRITE. */
     private final int refusingNode;
 
     /**
+     * Creates the exception.
+     *
      * @param refusingNode the replica that refused the WRITE
      * @param message      what was being done
      */
