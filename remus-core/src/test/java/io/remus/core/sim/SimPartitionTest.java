@@ -4,6 +4,14 @@ import io.remus.core.ComputeThread;
 import io.remus.core.error.BadArgumentException;
 import io.remus.core.error.CompletionStatus;
 import io.remus.core.error.PeerUnreachableException;
+import io.remus.core.fabric.CompletionQueue;
+import io.remus.core.fabric.Completions;
+import io.remus.core.fabric.FabricNode;
+import io.remus.core.fabric.QueuePair;
+import io.remus.core.fabric.ReceiveQueue;
+import io.remus.core.fabric.ReceiveRequests;
+import io.remus.core.fabric.RegisteredMemory;
+import io.remus.core.fabric.WorkRequests;
 import io.remus.core.testing.TestCluster;
 import io.remus.core.time.ThreadTime;
 import org.junit.jupiter.api.Test;
@@ -11,6 +19,7 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.function.Executable;
 
 import java.lang.foreign.ValueLayout;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;
@@ -163,6 +172,79 @@ class SimPartitionTest {
                 reachableOperations(t, word);
             }
         }
+    }
+
+    /**
+     * On the fabric's own API: a SEND across the cut completes with {@code RETRY_EXCEEDED} and consumes no receive, a
+     * WRITE behind it is flushed, and after the heal a queue pair reset sends again; a WRITE posted across a cut that
+     * heals before its transport timeout passes executes.
+     */
+    @Test
+    void shouldFailMessagesAcrossTheCutAndExecuteARequestWhoseLinkHealsInTime() {
+        try (SimFabric fabric = new SimFabric(OPTIONS)) {
+            FabricNode a = fabric.open(0);
+            FabricNode b = fabric.open(1);
+            CompletionQueue receivedB = b.createCompletionQueue(8);
+            ReceiveQueue rqB = b.createReceiveQueue(receivedB, 4);
+            RegisteredMemory memA = a.allocate(4096);
+            RegisteredMemory memB = b.allocate(4096);
+            ReceiveRequests r = new ReceiveRequests(1);
+            r.add(7, memB.address(), 64, memB.lkey());
+            rqB.post(r);
+            CompletionQueue sendA = a.createCompletionQueue(8);
+            QueuePair ab = a.connect(1, sendA, 4, Duration.ofMinutes(1));
+            memA.segment().set(ValueLayout.JAVA_LONG, 0, 41L);
+            fabric.isolate(1);
+            assertFalse(fabric.linked(0, 1));
+            assertFalse(fabric.linked(1, 0));
+            WorkRequests w = new WorkRequests(2);
+            w.addSend(1, memA.address(), 8, memA.lkey(), WorkRequests.SIGNALED);
+            w.addWrite(2, memA.address(), 8, memA.lkey(), memB.address() + 512, memB.rkey(), WorkRequests.SIGNALED);
+            ab.post(w);
+            Completions out = new Completions(2);
+            assertEquals(2, pollAll(sendA, out, 2));
+            assertEquals(CompletionStatus.RETRY_EXCEEDED, out.status(0));
+            assertEquals(CompletionStatus.FLUSHED, out.status(1));
+            assertTrue(ab.inError());
+            assertEquals(0, receivedB.poll(new Completions(1), Duration.ZERO), "no receive was consumed");
+            assertEquals(0L, memB.segment().get(ValueLayout.JAVA_LONG, 512), "the flushed WRITE never landed");
+
+            fabric.heal();
+            ab.reset();
+            w.clear();
+            w.addSend(3, memA.address(), 8, memA.lkey(), WorkRequests.SIGNALED);
+            ab.post(w);
+            assertEquals(1, pollAll(sendA, out, 1));
+            assertEquals(CompletionStatus.SUCCESS, out.status(0));
+            assertEquals(1, receivedB.poll(new Completions(1), Duration.ofSeconds(10)), "the SEND after the heal was received");
+            assertEquals(41L, memB.segment().get(ValueLayout.JAVA_LONG, 0));
+        }
+        try (SimFabric fabric = new SimFabric(OPTIONS.withTransportTimeoutNanos(60_000_000_000L))) {
+            FabricNode a = fabric.open(0);
+            FabricNode b = fabric.open(1);
+            RegisteredMemory memA = a.allocate(4096);
+            RegisteredMemory memB = b.allocate(4096);
+            CompletionQueue cq = a.createCompletionQueue(8);
+            QueuePair ab = a.connect(1, cq, 4, Duration.ofMinutes(1));
+            memA.segment().set(ValueLayout.JAVA_LONG, 0, 43L);
+            fabric.partition(Set.of(0));
+            WorkRequests w = new WorkRequests(1);
+            w.addWrite(4, memA.address(), 8, memA.lkey(), memB.address(), memB.rkey(), WorkRequests.SIGNALED);
+            ab.post(w);
+            Completions out = new Completions(1);
+            assertEquals(0, cq.poll(out, Duration.ZERO), "the WRITE waits across the cut");
+            assertEquals(0L, memB.segment().get(ValueLayout.JAVA_LONG, 0));
+            fabric.heal();
+            assertEquals(1, pollAll(cq, out, 1));
+            assertEquals(CompletionStatus.SUCCESS, out.status(0));
+            assertEquals(43L, memB.segment().get(ValueLayout.JAVA_LONG, 0), "the WRITE executed once the link healed");
+        }
+    }
+
+    private static int pollAll(CompletionQueue cq, Completions out, int wanted) {
+        int got = cq.poll(out, Duration.ofSeconds(10));
+        assertEquals(wanted, got);
+        return got;
     }
 
     @Test
