@@ -112,7 +112,9 @@ public final class SimFabric implements Fabric {
      * timeout} has passed since it was due (the compute thread reports a
      * {@link io.remus.core.error.PeerUnreachableException}), the queue pair then in the error state; nothing of it
      * reaches the far side. Links within a side, and each node's loopback, carry on. A request whose link is healed
-     * before its transport timeout has passed executes as if it had not been cut. Queue pairs connect across a cut
+     * before its transport timeout has passed executes instead of failing: on host threads at its queue pair's next
+     * poll, and under {@link VirtualTimeScheduler} when the timeout would have passed (a waiting thread is not woken
+     * by the heal), as a retransmission would land. Queue pairs connect across a cut
      * (their requests fail), and a node's CPU access to its own memory is not affected.
      *
      * <p>The cut is kept by node id: a node closed and opened again stays on its side, and a node opened later is on

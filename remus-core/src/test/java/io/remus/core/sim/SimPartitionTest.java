@@ -337,6 +337,35 @@ class SimPartitionTest {
         return seen;
     }
 
+    /** Under virtual time, a WRITE blocked on a cut that heals within the transport timeout lands and returns. */
+    @Test
+    void shouldLandAWriteWhoseLinkHealsWithinTheTimeoutUnderVirtualTime() {
+        SimOptions model = OPTIONS.withCostModel(SimCostModel.CONNECTX5);
+        for (long seed = 1; seed <= 3; seed++) {
+            VirtualTimeScheduler.run(VirtualTimeOptions.seed(seed), () -> {
+                try (TestCluster c = new TestCluster(SimFabric::new, model, 2, b -> { })) {
+                    SimFabric sim = (SimFabric) c.fabric();
+                    long word = c.block(1, 8);
+                    AtomicReference<Throwable> failure = new AtomicReference<>();
+                    sim.isolate(1);
+                    Thread writer = ThreadTime.newThread("writer", () -> {
+                        try (ComputeThread t = c.thread(0)) {
+                            t.write(word, 5);
+                        } catch (Throwable e) {
+                            failure.set(e);
+                        }
+                    });
+                    writer.start();
+                    ThreadTime.parkNanos(null, OPTIONS.transportTimeoutNanos() / 20);
+                    sim.heal();
+                    assertTrue(ThreadTime.join(writer, 10_000_000_000L));
+                    assertEquals(null, failure.get(), "the WRITE returned");
+                    assertEquals(5, c.raw(word, 8).get(ValueLayout.JAVA_LONG, 0), "the WRITE landed");
+                }
+            });
+        }
+    }
+
     @Test
     void shouldReplayTheSameOutcomesFromTheSameSeedUnderVirtualTime() {
         for (long seed = 1; seed <= 5; seed++) {
