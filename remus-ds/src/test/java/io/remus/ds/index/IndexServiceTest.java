@@ -7,10 +7,14 @@ import io.remus.core.sim.SimOptions;
 import io.remus.core.sim.VirtualTimeOptions;
 import io.remus.core.sim.VirtualTimeScheduler;
 import io.remus.ds.replicate.ReplicaGroup;
+import io.remus.core.rpc.RpcEndpoint;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.HashMap;
@@ -204,7 +208,7 @@ class IndexServiceTest {
                 assertReplicasEqual(h, -1);
                 int leader = shards.group(shards.shardOf(key)).member(0);
                 assertEquals(4, h.appends[leader], "put, get, delete, get appended; the retries were not");
-                assertEquals(3, h.fromTable[leader], "three retries answered from the table");
+                assertEquals(4, h.fromTable[leader], "three retries and the stale request answered from the table");
                 assertEquals(4, h.applied[leader]);
             }
         });
@@ -248,6 +252,39 @@ class IndexServiceTest {
                 }
                 assertTrue(h.applied[2] < h.applied[0], "the silent follower applied less: " + h.applied[2] + " of "
                         + h.applied[0]);
+            }
+        });
+    }
+
+    /** Requests that skip the client's checks, sent as raw RPCs: the server answers BAD_REQUEST and appends nothing. */
+    @Test
+    void shouldAnswerBadRequestToAMalformedRequestWithoutAppending() {
+        IndexShards shards = twoShards();
+        VirtualTimeScheduler.run(VirtualTimeOptions.seed(1), () -> {
+            try (IndexHarness h = new IndexHarness(CONNECTX5, shards, 6, 1, 16)) {
+                h.startServers();
+                h.runClients(1, (c, index) -> {
+                    RpcEndpoint ep = h.endpoints[6];
+                    MemorySegment request = MemorySegment.ofArray(new byte[RpcEndpoint.MAX_PAYLOAD]);
+                    MemorySegment reply = MemorySegment.ofArray(new byte[RpcEndpoint.MAX_PAYLOAD]);
+                    int n = IndexFormat.writeRequest(request, IndexFormat.PUT, 1, 77, 1, bytes("k"), bytes("v"));
+                    ep.call(0, shards.methodId(0), request.asSlice(0, n), reply, DEADLINE);
+                    assertEquals(IndexStatus.BAD_REQUEST.code(), reply.get(ValueLayout.JAVA_BYTE, 0));
+                    byte[] detail = new byte[Short.toUnsignedInt(reply.get(IndexFormat.LE_SHORT, IndexFormat.REPLY_VALUE_LENGTH))];
+                    MemorySegment.copy(reply, ValueLayout.JAVA_BYTE, IndexFormat.REPLY_HEADER_BYTES, detail, 0, detail.length);
+                    assertEquals("shard 1 asked of the server of shard 0", new String(detail, StandardCharsets.UTF_8));
+                    n = IndexFormat.writeRequest(request, IndexFormat.GET, 0, 77, 1, bytes("k"), bytes("v"));
+                    ep.call(0, shards.methodId(0), request.asSlice(0, n), reply, DEADLINE);
+                    assertEquals(IndexStatus.BAD_REQUEST.code(), reply.get(ValueLayout.JAVA_BYTE, 0), "a GET with a value");
+                    n = IndexFormat.writeRequest(request, IndexFormat.GET, 0, 0, 1, bytes("k"), null);
+                    ep.call(0, shards.methodId(0), request.asSlice(0, n), reply, DEADLINE);
+                    assertEquals(IndexStatus.BAD_REQUEST.code(), reply.get(ValueLayout.JAVA_BYTE, 0), "client id 0");
+                    ep.call(0, shards.methodId(0), request.asSlice(0, 10), reply, DEADLINE);
+                    assertEquals(IndexStatus.BAD_REQUEST.code(), reply.get(ValueLayout.JAVA_BYTE, 0), "a short request");
+                });
+                h.stopServers(1_000_000);
+                assertEquals(0, h.appends[0], "nothing was appended");
+                assertEquals(0, h.applied[1]);
             }
         });
     }
