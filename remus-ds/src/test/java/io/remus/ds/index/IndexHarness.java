@@ -47,6 +47,8 @@ final class IndexHarness implements AutoCloseable {
     final AtomicBoolean stop = new AtomicBoolean();
     final AtomicReference<Throwable> failure = new AtomicReference<>();
     final List<Thread> threads = new ArrayList<>();
+    /** How long a client's attempt waits for an answer, for the clients {@link #runClients} makes from now on. */
+    volatile Duration attempt = ATTEMPT;
 
     IndexHarness(SimOptions options, IndexShards shards, int serverNodes, int clientNodes, int slots) {
         this.nodes = serverNodes + clientNodes;
@@ -146,7 +148,7 @@ final class IndexHarness implements AutoCloseable {
             int node = serverNodes + c;
             Thread th = ThreadTime.newThread("client-" + node, () -> {
                 try {
-                    body.run(index, new RemusIndex(endpoints[node], shards, 1000 + node, ATTEMPT));
+                    body.run(index, new RemusIndex(endpoints[node], shards, 1000 + node, attempt));
                 } catch (Throwable e) {
                     ended.compareAndSet(null, e);
                 }
