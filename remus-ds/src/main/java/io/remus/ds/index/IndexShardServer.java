@@ -210,7 +210,7 @@ public final class IndexShardServer implements AutoCloseable {
      * log ({@link IndexShards#logName}); the hook through which a leader chosen by the program, or later by an
      * election with recovery, starts serving. No RDMA operation.
      *
-     * @param logLeader the open leader of this shard's log, on this node
+     * @param logLeader the open leader of this shard's log, opened with this server's compute thread
      * @throws BadArgumentException when this server leads already, the leader is deposed, or its log's entries are
      *                              smaller than this index's requests
      */

@@ -11,7 +11,8 @@ import java.util.Arrays;
  * replicated log is named {@code name + "-" + s}; a key belongs to shard
  * {@code FNV-1a-64(key) mod shards} (Fowler, Noll, Vo), the same on every node and run. The servers of shard
  * {@code s} serve RPC method {@link #methodId(int) METHOD_BASE + s}, so that one node may serve several shards
- * from one {@link io.remus.core.rpc.RpcEndpoint}. Immutable; no RDMA operation.
+ * from one {@link io.remus.core.rpc.RpcEndpoint} (one server per shard, each with its own compute thread, since a
+ * leader stages its slots in its compute thread's buffer; all on the endpoint's Java thread). Immutable; no RDMA operation.
  */
 public final class IndexShards {
     /** The RPC method id of shard 0; shard {@code s} is served under {@code METHOD_BASE + s}. */
