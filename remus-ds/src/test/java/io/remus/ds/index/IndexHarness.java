@@ -14,6 +14,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
@@ -43,6 +44,9 @@ final class IndexHarness implements AutoCloseable {
     final long[] appends;
     final long[] fromTable;
     final long[] notLeader;
+    final boolean[] leading;
+    final AtomicIntegerArray grantTo;
+    final AtomicIntegerArray granted;
     final AtomicInteger ready = new AtomicInteger();
     final AtomicBoolean stop = new AtomicBoolean();
     final AtomicReference<Throwable> failure = new AtomicReference<>();
@@ -66,6 +70,13 @@ final class IndexHarness implements AutoCloseable {
         this.appends = new long[serverNodes];
         this.fromTable = new long[serverNodes];
         this.notLeader = new long[serverNodes];
+        this.leading = new boolean[serverNodes];
+        this.grantTo = new AtomicIntegerArray(serverNodes);
+        this.granted = new AtomicIntegerArray(serverNodes);
+        for (int n = 0; n < serverNodes; n++) {
+            grantTo.set(n, -1);
+            granted.set(n, -1);
+        }
         for (int i = 0; i < nodes; i++) {
             endpoints[i] = RpcEndpoint.create(cluster.node(i).fabricNode(), nodes, 8);
         }
@@ -108,6 +119,12 @@ final class IndexHarness implements AutoCloseable {
                     long trips = t.roundTrips();
                     ready.incrementAndGet();
                     while (!stop.get()) {
+                        int g = grantTo.get(node);
+                        if (g >= 0) {
+                            server.grantWriteTo(g);
+                            grantTo.set(node, -1);
+                            granted.set(node, g);
+                        }
                         server.runOnce(Duration.ofNanos(20_000));
                     }
                     server.runOnce(Duration.ZERO);
@@ -116,6 +133,7 @@ final class IndexHarness implements AutoCloseable {
                     appends[node] = server.appends();
                     fromTable[node] = server.answeredFromTable();
                     notLeader[node] = server.notLeaderAnswers();
+                    leading[node] = server.isLeader();
                     applied[node] = server.replica().applied();
                     duplicates[node] = server.machine().duplicates();
                     state[node] = server.machine().describe();
@@ -136,6 +154,18 @@ final class IndexHarness implements AutoCloseable {
                 throw new AssertionError(ready.get() + " of " + serverNodes + " servers started");
             }
             ThreadTime.parkNanos(null, 1_000);
+        }
+    }
+
+    /** Asks node {@code node}'s server thread to grant write access to {@code leader} and waits until it has. */
+    void switchGrant(int node, int leader) {
+        grantTo.set(node, leader);
+        long deadline = ThreadTime.nanoTime() + 10 * SECOND;
+        while (granted.get(node) != leader) {
+            if (ThreadTime.nanoTime() - deadline > 0) {
+                throw new AssertionError("node " + node + " did not switch its grant");
+            }
+            ThreadTime.parkNanos(null, 500);
         }
     }
 

@@ -256,6 +256,47 @@ class IndexServiceTest {
         });
     }
 
+    /**
+     * The followers of a shard switch their write access away from its leader (Mu's permission switch, as a leader
+     * change would): the leader's next append is fenced, it stops leading and answers NOT_LEADER, the fenced entry is
+     * never applied, and with no member leading the client's put ends typed at its deadline; the other shard serves.
+     */
+    @ParameterizedTest
+    @MethodSource("seeds")
+    void shouldStopLeadingWhenFencedAndNeverApplyTheFencedEntry(long seed) {
+        IndexShards shards = twoShards();
+        VirtualTimeScheduler.run(VirtualTimeOptions.seed(seed), () -> {
+            try (IndexHarness h = new IndexHarness(CONNECTX5, shards, 6, 1, 16)) {
+                h.startServers();
+                byte[] key = bytes("fenced");
+                int shard = shards.shardOf(key);
+                ReplicaGroup g = shards.group(shard);
+                h.runClients(1, (c, index) -> {
+                    assertFalse(index.put(key, bytes("kept"), DEADLINE));
+                    for (int k = 1; k < g.size(); k++) {
+                        h.switchGrant(g.member(k), g.member(1));
+                    }
+                    RemoteTimeoutException e = assertThrows(RemoteTimeoutException.class,
+                            () -> index.put(key, bytes("lost"), Duration.ofMillis(20)));
+                    assertTrue(e.getMessage().contains("shard " + shard), e.getMessage());
+                    assertTrue(index.notLeaderAnswers() >= 2, "not-leader answers: " + index.notLeaderAnswers());
+                    byte[] other = bytes("other");
+                    for (int i = 0; shards.shardOf(other) == shard; i++) {
+                        other = bytes("other" + i);
+                    }
+                    assertFalse(index.put(other, bytes("y"), DEADLINE), "the other shard still serves");
+                });
+                h.stopServers(1_000_000);
+                assertFalse(h.leading[g.member(0)], "the fenced leader stopped leading");
+                assertEquals(1, h.appends[g.member(0)], "the fenced append is not counted as appended");
+                for (int k = 0; k < g.size(); k++) {
+                    assertEquals(1, h.applied[g.member(k)], "node " + g.member(k) + " applied only the first put");
+                }
+                assertTrue(h.notLeader[g.member(0)] >= 1, "the deposed leader answered NOT_LEADER");
+            }
+        });
+    }
+
     /** Requests that skip the client's checks, sent as raw RPCs: the server answers BAD_REQUEST and appends nothing. */
     @Test
     void shouldAnswerBadRequestToAMalformedRequestWithoutAppending() {
