@@ -43,7 +43,8 @@ import java.time.Duration;
  * <p>Bad input is refused before any RDMA operation with a {@link BadArgumentException} naming the value: a null,
  * empty or longer than {@value IndexFormat#MAX_KEY_BYTES}-byte key, a null, empty or longer than
  * {@value IndexFormat#MAX_VALUE_BYTES}-byte value, a timeout that is not positive, a leader guess outside the
- * shard's group. Confined to the endpoint's thread.
+ * shard's group; an endpoint not connected to the member called throws the endpoint's {@link BadArgumentException}
+ * naming the node, before anything is sent. Confined to the endpoint's thread.
  */
 public final class RemusIndex {
     /** The longest pause after a round of members none of which led. */

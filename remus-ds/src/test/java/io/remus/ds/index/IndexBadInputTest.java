@@ -50,6 +50,8 @@ class IndexBadInputTest {
             assertEquals(0, index.sequence(), "no operation was numbered");
             assertEquals(0, index.attempts());
             assertEquals(0, ep.writesWithImmediate(), "nothing was sent");
+            refused("node 0 is not connected", () -> index.put(ok, ok, T));
+            assertEquals(0, ep.writesWithImmediate(), "a client whose endpoint does not reach the shard's members sends nothing");
             assertEquals(IndexFormat.MAX_ENTRY_BYTES, IndexFormat.HEADER_BYTES + IndexFormat.MAX_KEY_BYTES
                     + IndexFormat.MAX_VALUE_BYTES, "the largest request fills one RPC payload");
         }
