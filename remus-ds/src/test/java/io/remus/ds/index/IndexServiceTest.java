@@ -150,6 +150,34 @@ class IndexServiceTest {
         });
     }
 
+    /** One shard of 5 replicas ({@code f = 2}): 8 WRITEs per operation at the leader, one RPC per operation at the client. */
+    @ParameterizedTest
+    @MethodSource("seeds")
+    void shouldServeAShardOfFiveReplicas(long seed) {
+        IndexShards shards = IndexShards.of("five", ReplicaGroup.of(0, 1, 2, 3, 4));
+        VirtualTimeScheduler.run(VirtualTimeOptions.seed(seed), () -> {
+            try (IndexHarness h = new IndexHarness(CONNECTX5, shards, 5, 1, 64)) {
+                h.startServers();
+                long[] sent = new long[2];
+                h.runClients(1, (c, index) -> {
+                    for (int i = 0; i < 20; i++) {
+                        assertEquals(i >= 10, index.put(bytes("k" + i % 10), bytes("v" + i), DEADLINE));
+                        assertArrayEquals(bytes("v" + i), index.get(bytes("k" + i % 10), DEADLINE));
+                    }
+                    sent[0] = h.endpoints[5].writesWithImmediate();
+                    sent[1] = index.sequence();
+                });
+                h.stopServers(1_000_000);
+                assertEquals(40, sent[1]);
+                assertEquals(40, sent[0], "one request per operation from the client");
+                assertReplicasEqual(h, -1);
+                assertEquals(40, h.appends[0]);
+                assertEquals(8 * 40, h.leaderWrites[0], "the append's 4 WRITEs and the commit flush's 4, per operation");
+                assertEquals(2 * 40, h.leaderTrips[0], "2 round trips per operation (the log of 64 slots does not wrap)");
+            }
+        });
+    }
+
     @ParameterizedTest
     @MethodSource("seeds")
     void shouldFollowTheNotLeaderAnswerToTheLeader(long seed) {
