@@ -1,5 +1,6 @@
 package io.remus.core.testing;
 
+import io.remus.core.time.ScheduledHandle;
 import io.remus.core.time.ScheduledThread;
 
 import java.util.ArrayList;
@@ -22,13 +23,7 @@ public final class RecordingScheduledThread extends ScheduledThread {
     /** How far one spin moves the clock unless the thread is made with another step. */
     public static final long SPIN_NANOS = 100;
 
-    private final long stepNanos;
-    private final List<String> spins = Collections.synchronizedList(new ArrayList<>());
-    private final List<Long> parks = Collections.synchronizedList(new ArrayList<>());
-    private final List<Object> blockers = Collections.synchronizedList(new ArrayList<>());
-    private final AtomicInteger wakes = new AtomicInteger();
-    private volatile boolean permit;
-    private long clock;
+    private final Recorder recorder;
     private volatile Object result;
 
     /**
@@ -49,9 +44,12 @@ public final class RecordingScheduledThread extends ScheduledThread {
      * @param stepNanos  how far one spin or yield moves the clock
      */
     public RecordingScheduledThread(Runnable task, long startNanos, long stepNanos) {
-        super(task, "recording-scheduled");
-        this.clock = startNanos;
-        this.stepNanos = stepNanos;
+        this(task, new Recorder(startNanos, stepNanos));
+    }
+
+    private RecordingScheduledThread(Runnable task, Recorder recorder) {
+        super(task, "recording-scheduled", recorder);
+        this.recorder = recorder;
     }
 
     /**
@@ -108,33 +106,33 @@ public final class RecordingScheduledThread extends ScheduledThread {
 
     /** {@return this thread's clock now} */
     public long clock() {
-        return clock;
+        return recorder.clock;
     }
 
     /** {@return the label of every spin so far, in order (null for an unlabelled one)} */
     public List<String> spins() {
-        synchronized (spins) {
-            return new ArrayList<>(spins);
+        synchronized (recorder.spins) {
+            return new ArrayList<>(recorder.spins);
         }
     }
 
     /** {@return the length asked of every park so far, in order} */
     public List<Long> parks() {
-        synchronized (parks) {
-            return new ArrayList<>(parks);
+        synchronized (recorder.parks) {
+            return new ArrayList<>(recorder.parks);
         }
     }
 
     /** {@return the blocker of every park so far, in order} */
     public List<Object> blockers() {
-        synchronized (blockers) {
-            return new ArrayList<>(blockers);
+        synchronized (recorder.blockers) {
+            return new ArrayList<>(recorder.blockers);
         }
     }
 
     /** {@return how many wakes it received} */
     public int wakes() {
-        return wakes.get();
+        return recorder.wakes.get();
     }
 
     /** {@return every wait by what it awaited: a spin's label or a park's blocker as text ("null" when none)} */
@@ -158,51 +156,67 @@ public final class RecordingScheduledThread extends ScheduledThread {
         return waits().getOrDefault(awaited, 0L);
     }
 
-    @Override
-    protected long clockNanos() {
-        return clock;
-    }
+    /** The thread's clock and waits: a counter clock that records what the library asked of it. */
+    private static final class Recorder extends ScheduledHandle {
+        final long stepNanos;
+        final List<String> spins = Collections.synchronizedList(new ArrayList<>());
+        final List<Long> parks = Collections.synchronizedList(new ArrayList<>());
+        final List<Object> blockers = Collections.synchronizedList(new ArrayList<>());
+        final AtomicInteger wakes = new AtomicInteger();
+        volatile boolean permit;
+        long clock;
 
-    @Override
-    protected void spin(String awaited) {
-        spins.add(awaited);
-        clock += stepNanos;
-        Thread.onSpinWait();
-    }
-
-    @Override
-    protected void park(Object blocker, long nanos) {
-        parks.add(nanos);
-        blockers.add(blocker);
-        if (permit) {
-            permit = false;
-            return;
+        Recorder(long startNanos, long stepNanos) {
+            this.clock = startNanos;
+            this.stepNanos = stepNanos;
         }
-        clock += nanos;
-    }
 
-    @Override
-    protected void wake() {
-        wakes.incrementAndGet();
-        permit = true;
-    }
+        @Override
+        protected long clockNanos() {
+            return clock;
+        }
 
-    @Override
-    protected void charge(long nanos) {
-        clock += nanos;
-    }
+        @Override
+        protected void spin(String awaited) {
+            spins.add(awaited);
+            clock += stepNanos;
+            Thread.onSpinWait();
+        }
 
-    @Override
-    protected void localAccess() {
-    }
+        @Override
+        protected void park(Object blocker, long nanos) {
+            parks.add(nanos);
+            blockers.add(blocker);
+            if (permit) {
+                permit = false;
+                return;
+            }
+            clock += nanos;
+        }
 
-    @Override
-    protected Thread newSibling(String name, Runnable task) {
-        throw new UnsupportedOperationException("a recording thread runs alone");
-    }
+        @Override
+        protected void wake() {
+            wakes.incrementAndGet();
+            permit = true;
+        }
 
-    @Override
-    protected boolean awaitEnd(Thread other, long nanos) {
-        throw new UnsupportedOperationException("a recording thread runs alone");
+        @Override
+        protected void charge(long nanos) {
+            clock += nanos;
+        }
+
+        @Override
+        protected void localAccess() {
+        }
+
+        @Override
+        protected Thread newSibling(String name, Runnable task) {
+            throw new UnsupportedOperationException("a recording thread runs alone");
+        }
+
+        @Override
+        protected boolean awaitEnd(Thread other, long nanos) {
+            throw new UnsupportedOperationException("a recording thread runs alone");
+        }
     }
 }
