@@ -3,13 +3,13 @@ package io.remus.bench.object;
 import io.remus.alock.LockContext;
 import io.remus.alock.LockOptions;
 import io.remus.bench.engines.BenchWorkers;
+import io.remus.bench.engines.InProcessNodes;
 import io.remus.bench.engines.RunBarrier;
 import io.remus.bench.reclaim.ReclaimBenchmarkConfig;
 import io.remus.bench.stats.LatencySink;
 import io.remus.core.ComputeThread;
 import io.remus.core.RemusNode;
 import io.remus.core.config.ClusterConfig;
-import io.remus.core.config.NodeRange;
 import io.remus.core.error.RemoteTimeoutException;
 import io.remus.core.error.RemusException;
 import io.remus.core.fabric.Fabric;
@@ -107,15 +107,10 @@ public final class ObjectBenchmark {
         Objects.requireNonNull(config, "config");
         Objects.requireNonNull(sinks, "sinks");
         int n = config.nodes();
-        ClusterConfig base = ClusterConfig.builder().nodeCount(n)
-                .memoryNodes(new NodeRange(0, n - 1)).computeNodes(new NodeRange(0, n - 1))
-                .segmentSize(config.segmentBytes()).segmentCount(1).threadsPerNode(config.threadsPerNode() + 1)
-                .bufferSizePerThread(256 << 10).operationTimeout(Duration.ofSeconds(10)).build();
-        RemusNode[] nodes = new RemusNode[n];
-        try {
-            for (int i = 0; i < n; i++) {
-                nodes[i] = RemusNode.start(fabric, base.withNodeId(i));
-            }
+        ClusterConfig base = InProcessNodes.config(n, config.segmentBytes(), config.threadsPerNode() + 1)
+                .bufferSizePerThread(256 << 10).build();
+        try (InProcessNodes cluster = InProcessNodes.start(fabric, base)) {
+            RemusNode[] nodes = cluster.nodes();
             try (ComputeThread creator = nodes[0].newComputeThread(); NeverReclaimer r = new NeverReclaimer(creator)) {
                 BenchObjects.Created object = BenchObjects.create(config, creator, r,
                         new LockContext(creator, LockOptions.defaults()));
@@ -127,12 +122,6 @@ public final class ObjectBenchmark {
                 }
                 measured.accept(nodes[0], object.ptr());
                 return result;
-            }
-        } finally {
-            for (RemusNode node : nodes) {
-                if (node != null) {
-                    node.close();
-                }
             }
         }
     }
