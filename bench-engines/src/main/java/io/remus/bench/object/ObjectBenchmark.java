@@ -10,7 +10,6 @@ import io.remus.bench.stats.LatencySink;
 import io.remus.core.ComputeThread;
 import io.remus.core.RemusNode;
 import io.remus.core.config.ClusterConfig;
-import io.remus.core.error.RemoteTimeoutException;
 import io.remus.core.error.RemusException;
 import io.remus.core.fabric.Fabric;
 import io.remus.core.fabric.Opcode;
@@ -176,13 +175,7 @@ public final class ObjectBenchmark {
             }
             long begin;
             try {
-                long readyBy = ThreadTime.nanoTime() + START_BOUND.toNanos();
-                while (ready.get() < workers) {
-                    if (failure.get() != null || ThreadTime.nanoTime() - readyBy > 0) {
-                        throw new RemoteTimeoutException("not ready within " + START_BOUND);
-                    }
-                    ThreadTime.parkNanos(ready, CHECK_NANOS);
-                }
+                BenchWorkers.awaitReady(ready, workers, START_BOUND, failure, CHECK_NANOS);
                 begin = ThreadTime.nanoTime();
                 start.await(START_BOUND);
             } catch (RuntimeException e) {

@@ -183,13 +183,7 @@ public final class ReclaimBenchmark {
                 threads.add(start(this::stall, "reclaim-bench-stalled@node0"));
             }
             try {
-                long readyBy = ThreadTime.nanoTime() + START_BOUND.toNanos();
-                while (ready.get() < here) {
-                    if (failure.get() != null || ThreadTime.nanoTime() - readyBy > 0) {
-                        throw new RemoteTimeoutException("not ready within " + START_BOUND);
-                    }
-                    ThreadTime.parkNanos(ready, CHECK_NANOS);
-                }
+                BenchWorkers.awaitReady(ready, here, START_BOUND, failure, CHECK_NANOS);
             } catch (RuntimeException e) {
                 throw notStarted(e);
             }

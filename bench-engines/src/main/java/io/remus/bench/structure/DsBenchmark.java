@@ -226,13 +226,7 @@ public final class DsBenchmark {
             }
             long begin;
             try {
-                long readyBy = ThreadTime.nanoTime() + PREFILL_BOUND.toNanos();
-                while (ready.get() < workers) {
-                    if (failure.get() != null || ThreadTime.nanoTime() - readyBy > 0) {
-                        throw new RemoteTimeoutException("not ready within " + PREFILL_BOUND);
-                    }
-                    ThreadTime.parkNanos(ready, CHECK_NANOS);
-                }
+                BenchWorkers.awaitReady(ready, workers, PREFILL_BOUND, failure, CHECK_NANOS);
                 allReady.run();
             } catch (RuntimeException e) {
                 stop.set(true);
