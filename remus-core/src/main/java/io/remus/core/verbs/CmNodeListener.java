@@ -1,9 +1,11 @@
 package io.remus.core.verbs;
 
+import io.remus.core.verbs.bootstrap.BootstrapProtocolException;
 import io.remus.verbs.CmConnection;
 import io.remus.verbs.CmListener;
 import io.remus.verbs.CmPrivateData;
 import io.remus.verbs.Context;
+import io.remus.verbs.InvalidArgumentException;
 import io.remus.verbs.WaitTimeoutException;
 
 import java.time.Duration;
@@ -15,7 +17,8 @@ import java.util.concurrent.TimeUnit;
  * table and node id are offered in the private data ({@link CmPrivateData}). Each request's private
  * data names the requester's node id, which the node checks before the request is accepted
  * ({@link VerbsNode#admit}: a malformed request, or one that names this node or a node outside the node
- * list, is rejected) and serves with the access it gives that peer ({@link VerbsNode#setPeerAccess}).
+ * list, is rejected and logged as a warning) and serves with the access it gives that peer
+ * ({@link VerbsNode#setPeerAccess}).
  * While idle (every second at most) it releases the serving connections whose requester disconnected
  * or died. A request that fails to complete is dropped (the requester retries until its connect timeout).
  */
@@ -47,6 +50,11 @@ final class CmNodeListener implements AutoCloseable {
             } catch (WaitTimeoutException idle) {
                 releaseLeft();
                 continue;
+            } catch (BootstrapProtocolException | InvalidArgumentException refused) {
+                if (!stopping) {
+                    LOG.log(System.Logger.Level.WARNING, "node " + node.nodeId() + " rejected an rdma_cm connection request: "
+                            + refused.getMessage());
+                }
             } catch (RuntimeException e) {
                 if (!stopping) {
                     LOG.log(System.Logger.Level.DEBUG, "node " + node.nodeId() + " dropped a connection request", e);
