@@ -203,7 +203,11 @@ public final class LogReplica {
         int n = 0;
         while (applied < received && applied < commitSeen) {
             long slot = slotOffset(applied);
-            long length = (long) WORD.getVolatile(log, slot + LogLayout.CHECK) >>> 32;
+            long length = wholeLength(applied);
+            if (length < 0) {
+                incompleteSlots++;
+                break;
+            }
             machine.apply(applied, log.asSlice(slot + LogLayout.PAYLOAD, length).asReadOnly());
             applied++;
             n++;
@@ -242,17 +246,10 @@ public final class LogReplica {
     /** Whether entry {@code index} is whole in its slot; on the way, the commit count it carries is noted. */
     private boolean take(long index) {
         long slot = slotOffset(index);
-        long stamp = index + 1;
-        if ((long) WORD.getVolatile(log, slot + LogLayout.STAMP) != stamp) {
+        if ((long) WORD.getVolatile(log, slot + LogLayout.STAMP) != index + 1) {
             return false;
         }
-        long check = (long) WORD.getVolatile(log, slot + LogLayout.CHECK);
-        long length = check >>> 32;
-        long checksum = (long) WORD.getVolatile(log, slot + LogLayout.CHECKSUM);
-        if ((check & 0xFFFF_FFFFL) != (stamp & 0xFFFF_FFFFL) || length < 1 || length > maxEntryBytes
-                || (long) WORD.getVolatile(log, slot + LogLayout.PAYLOAD + LogLayout.padded(length)) != checksum
-                || LogLayout.checksum(log.asSlice(slot, slotBytes), length) != checksum
-                || (long) WORD.getVolatile(log, slot + LogLayout.STAMP) != stamp) {
+        if (wholeLength(index) < 0) {
             incompleteSlots++;
             return false;
         }
@@ -261,5 +258,68 @@ public final class LogReplica {
             commitSeen = carried;
         }
         return true;
+    }
+
+    /**
+     * The length of entry {@code index} when its slot holds it whole now (a new leader may be rewriting a
+     * taken slot under its own term: the entry is checked again when it is applied), else -1.
+     */
+    private long wholeLength(long index) {
+        long slot = slotOffset(index);
+        long stamp = index + 1;
+        if ((long) WORD.getVolatile(log, slot + LogLayout.STAMP) != stamp) {
+            return -1;
+        }
+        long check = (long) WORD.getVolatile(log, slot + LogLayout.CHECK);
+        long length = check >>> 32;
+        long checksum = (long) WORD.getVolatile(log, slot + LogLayout.CHECKSUM);
+        if ((check & 0xFFFF_FFFFL) != (stamp & 0xFFFF_FFFFL) || length < 1 || length > maxEntryBytes
+                || (long) WORD.getVolatile(log, slot + LogLayout.PAYLOAD + LogLayout.padded(length)) != checksum
+                || LogLayout.checksum(log.asSlice(slot, slotBytes), length) != checksum
+                || (long) WORD.getVolatile(log, slot + LogLayout.STAMP) != stamp) {
+            return -1;
+        }
+        return length;
+    }
+
+    /** Increments this member's heartbeat word (a CPU store), for the other members' agents to READ. */
+    void beat() {
+        ThreadTime.onLocalAccess();
+        WORD.setVolatile(log, (long) LogLayout.HEARTBEAT, (long) WORD.getVolatile(log, (long) LogLayout.HEARTBEAT) + 1);
+    }
+
+    /** {@return this member's candidate word: the term a leader on this node asked to lead with, 0 if none} */
+    long candidate() {
+        return (long) WORD.getVolatile(log, (long) LogLayout.CANDIDATE);
+    }
+
+    /** {@return the highest term this member granted write access to (0 before any), from its log's header} */
+    public long promised() {
+        return (long) WORD.getVolatile(log, (long) LogLayout.PROMISED);
+    }
+
+    /**
+     * Grants write access to {@code leader} for {@code term} ({@link #grantWriteTo}) and then publishes the
+     * term in the header's promised word: a leader that READs its own term there knows the switch has
+     * completed. No RDMA operation.
+     */
+    void promise(int leader, long term) {
+        grantWriteTo(leader);
+        WORD.setVolatile(log, (long) LogLayout.PROMISED, term);
+    }
+
+    /** {@return the node this replica is on} */
+    int nodeId() {
+        return thread.nodeId();
+    }
+
+    /** {@return the replica group} */
+    ReplicaGroup group() {
+        return group;
+    }
+
+    /** {@return the compute thread the replica is confined to} */
+    ComputeThread thread() {
+        return thread;
     }
 }

@@ -8,6 +8,7 @@ import io.remus.core.time.ThreadTime;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -37,6 +38,11 @@ final class ReplicaHarness implements AutoCloseable {
     final AtomicReference<Throwable> failure = new AtomicReference<>();
     final List<Thread> threads = new ArrayList<>();
     final AtomicIntegerArray created;
+    /** Each member's agent's leader after its last poll (agents run when {@link #suspectAfter} is positive). */
+    final AtomicIntegerArray leaderView;
+    final ReplicaAgent[] agents;
+    /** READs in a row without a heartbeat change before an agent suspects a member; 0: no agents. */
+    volatile int suspectAfter;
 
     ReplicaHarness(SimOptions options, int nodes, ReplicaGroup group, int slots, int maxEntryBytes) {
         this.cluster = new TestCluster(SimFabric::new, options, nodes, b -> { });
@@ -49,10 +55,13 @@ final class ReplicaHarness implements AutoCloseable {
         this.grantTo = new AtomicIntegerArray(n);
         this.granted = new AtomicIntegerArray(n);
         this.created = new AtomicIntegerArray(n);
+        this.leaderView = new AtomicIntegerArray(n);
+        this.agents = new ReplicaAgent[n];
         for (int k = 0; k < n; k++) {
             applied.add(new ArrayList<>());
             grantTo.set(k, -1);
             granted.set(k, -1);
+            leaderView.set(k, -1);
         }
     }
 
@@ -89,8 +98,13 @@ final class ReplicaHarness implements AutoCloseable {
                         mine.add(v);
                     });
                     replicas[member] = r;
+                    ReplicaAgent agent = suspectAfter > 0 ? ReplicaAgent.open(r, NAME, suspectAfter, Duration.ofSeconds(10)) : null;
+                    agents[member] = agent;
                     created.set(member, 1);
                     while (!stop.get()) {
+                        if (agent != null) {
+                            leaderView.set(member, agent.poll());
+                        }
                         int g = grantTo.get(member);
                         if (g >= 0) {
                             r.grantWriteTo(g);
@@ -104,6 +118,9 @@ final class ReplicaHarness implements AutoCloseable {
                     }
                     if (frozen.get(member) == 0) {
                         r.applyCommitted();
+                    }
+                    if (agent != null) {
+                        agent.close();
                     }
                 } catch (Throwable e) {
                     failure.compareAndSet(null, e);
@@ -124,6 +141,40 @@ final class ReplicaHarness implements AutoCloseable {
                 }
                 ThreadTime.parkNanos(null, 1_000);
             }
+        }
+    }
+
+    /** Waits until member {@code k}'s agent takes {@code leader} as leader. */
+    void awaitLeaderView(int k, int leader) {
+        long deadline = ThreadTime.nanoTime() + 10 * SECOND;
+        while (leaderView.get(k) != leader) {
+            if (ThreadTime.nanoTime() - deadline > 0) {
+                throw new AssertionError("member " + group.member(k) + " takes " + leaderView.get(k) + " as leader, not " + leader);
+            }
+            ThreadTime.parkNanos(null, 1_000);
+        }
+    }
+
+    /** Starts {@code body} on a thread with a compute thread of {@code node}; {@link #join} waits for it. */
+    Thread startOn(int node, AtomicReference<Throwable> ended, ThreadBody body) {
+        Thread th = ThreadTime.newThread("program-" + node, () -> {
+            try (ComputeThread t = cluster.thread(node)) {
+                body.run(t);
+            } catch (Throwable e) {
+                ended.set(e);
+            }
+        });
+        th.start();
+        return th;
+    }
+
+    /** Waits for a thread of {@link #startOn}; rethrows its failure. */
+    static void join(Thread th, AtomicReference<Throwable> ended) throws InterruptedException {
+        if (!ThreadTime.join(th, 60 * SECOND)) {
+            throw new AssertionError(th.getName() + " did not finish");
+        }
+        if (ended.get() != null) {
+            throw new AssertionError(th.getName() + " failed", ended.get());
         }
     }
 
