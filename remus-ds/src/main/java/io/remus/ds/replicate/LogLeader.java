@@ -39,8 +39,8 @@ import java.util.Objects;
  * in flight and buffer, {@link #window()}); each append leaves the acknowledgements beyond the majority in
  * flight and collects them on later calls. A follower whose WRITE fails (it stopped answering), whose
  * window is full, or whose applied count keeps a slot from being reused while a majority has applied it, is
- * <b>detached</b>: it gets no more WRITEs, so its log has a gap it never fills. Bringing it back (catch-up)
- * is not implemented.
+ * <b>detached</b>: it gets no more WRITEs, so its log has a gap until {@link #reattach} writes it the entries
+ * it lacks from this leader's own log (catch-up, while the ring still holds them).
  *
  * <h2>Fencing</h2>
  * Each member lets only its chosen leader write its log ({@link LogReplica#grantWriteTo}, Mu's permission
@@ -49,10 +49,15 @@ import java.util.Objects;
  * committed (no member applies it, since no later commit count covers it), and every later call throws
  * {@link LeaderFencedException} without an RDMA operation.
  *
+ * <h2>Leader change</h2>
+ * A leader from {@link #open} uses the term its program gives and starts at index 0 of empty logs; the
+ * program grants it write access. A leader from {@link #takeOver} is elected: the members'
+ * {@link ReplicaAgent}s grant it write access for a fresh term of its own, and it recovers the log from a
+ * majority before appending (Mu's leader change; see {@link #takeOver}).
+ *
  * <h2>What is not here</h2>
- * Leader election, a new leader's recovery of the log (reading the followers' logs and adopting the
- * highest-term values), catch-up of a detached or restarted member, and snapshots. A leader starts appending
- * at index 0 of empty logs.
+ * Snapshots: a follower further behind than the ring stays detached, and a new leader further behind than the
+ * other members' rings cannot take over ({@link ReplicaBehindException}).
  *
  * <p>Confined to its compute thread's owner; the thread's buffer is the leader's staging area while the
  * leader is open.

@@ -35,7 +35,8 @@ import java.util.Objects;
  * refused. Until the elected leader asks with a higher term, the grant stays where it was.
  *
  * <p>Wait-free: a poll does a bounded amount of work. Uses the first {@code 24 * (2f + 1)} bytes of its
- * compute thread's buffer for the READs. Confined to the owner of the replica's compute thread.
+ * compute thread's buffer for the READs, so a {@link LogLeader}, which stages slots in its thread's buffer,
+ * runs on another compute thread of the node. Confined to the owner of the replica's compute thread.
  */
 public final class ReplicaAgent implements AutoCloseable {
     private static final int WORDS = 24;
