@@ -47,11 +47,15 @@ class LeaderChangeTest {
     }
 
     private static ReplicaHarness start(int slots) {
-        ReplicaHarness h = new ReplicaHarness(OPTIONS, 3, ReplicaGroup.of(0, 1, 2), slots, 64);
+        return start(ReplicaGroup.of(0, 1, 2), slots);
+    }
+
+    private static ReplicaHarness start(ReplicaGroup group, int slots) {
+        ReplicaHarness h = new ReplicaHarness(OPTIONS, group.size(), group, slots, 64);
         h.suspectAfter = SUSPECT_AFTER;
         h.startReplicas();
         h.awaitCreated();
-        for (int k = 0; k < 3; k++) {
+        for (int k = 0; k < group.size(); k++) {
             h.awaitLeaderView(k, 0);
         }
         return h;
@@ -270,6 +274,56 @@ class LeaderChangeTest {
                 checkOneSequence(h, committed, Set.of());
                 assertEquals(committed, h.applied.get(1));
                 assertEquals(committed, h.applied.get(2));
+            }
+        });
+    }
+
+    /**
+     * Five members: node 0 leads and is killed, node 1 takes over and is killed, node 2 takes over with the
+     * last three; each leader catches up the followers it detached or that granted after its takeover
+     * ({@link LogLeader#reattach}); terms grow, and every entry any of them committed is applied once, in order,
+     * by the living.
+     */
+    @ParameterizedTest
+    @MethodSource("seeds")
+    void shouldChangeLeaderTwiceInAGroupOfFiveWithTwoMembersKilled(long seed) {
+        VirtualTimeScheduler.run(VirtualTimeOptions.seed(seed), () -> {
+            try (ReplicaHarness h = start(ReplicaGroup.of(0, 1, 2, 3, 4), 64)) {
+                SimFabric fabric = (SimFabric) h.cluster.fabric();
+                List<Long> committed = new ArrayList<>();
+                long[] terms = new long[3];
+                for (int lead = 0; lead < 3; lead++) {
+                    int node = lead;
+                    for (int k = lead; k < 5; k++) {
+                        h.awaitLeaderView(k, node);
+                    }
+                    h.runOn(node, t -> {
+                        LogLeader l = LogLeader.takeOver(t, h.group, ReplicaHarness.NAME, TIMEOUT);
+                        terms[node] = l.term();
+                        assertEquals(committed.size(), l.appended(), "node " + node + " recovered every committed entry");
+                        for (long v = 100L * node; v < 100L * node + 12 + seed; v++) {
+                            l.append(ReplicaHarness.entry(v), TIMEOUT);
+                            committed.add(v);
+                        }
+                        for (int k = 0; k < 5; k++) {
+                            if (k != node && !l.isAttached(k) && k > node) {
+                                assertTrue(l.reattach(k, TIMEOUT), "node " + k + " caught up from node " + node);
+                            }
+                        }
+                        if (node < 2) {
+                            fabric.stopAnswering(node);
+                        } else {
+                            l.flushCommit(TIMEOUT);
+                            l.close();
+                        }
+                    });
+                }
+                h.stopReplicas(1_000_000);
+                assertTrue(terms[0] < terms[1] && terms[1] < terms[2], "terms grow: " + java.util.Arrays.toString(terms));
+                checkOneSequence(h, committed, Set.of());
+                for (int k = 2; k < 5; k++) {
+                    assertEquals(committed, h.applied.get(k), "node " + k + " applied every committed entry");
+                }
             }
         });
     }
