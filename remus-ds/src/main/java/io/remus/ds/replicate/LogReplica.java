@@ -293,7 +293,10 @@ public final class LogReplica {
         return (long) WORD.getVolatile(log, (long) LogLayout.CANDIDATE);
     }
 
-    /** {@return the highest term this member granted write access to (0 before any), from its log's header} */
+    /**
+     * {@return the highest term this member granted write access to (0 before any), from its log's header; a CPU
+     *          load, no RDMA operation}
+     */
     public long promised() {
         return (long) WORD.getVolatile(log, (long) LogLayout.PROMISED);
     }

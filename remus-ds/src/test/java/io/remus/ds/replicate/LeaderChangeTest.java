@@ -47,11 +47,15 @@ class LeaderChangeTest {
     }
 
     private static ReplicaHarness start(int slots) {
-        return start(ReplicaGroup.of(0, 1, 2), slots);
+        return start(OPTIONS, ReplicaGroup.of(0, 1, 2), slots);
     }
 
     private static ReplicaHarness start(ReplicaGroup group, int slots) {
-        ReplicaHarness h = new ReplicaHarness(OPTIONS, group.size(), group, slots, 64);
+        return start(OPTIONS, group, slots);
+    }
+
+    private static ReplicaHarness start(SimOptions options, ReplicaGroup group, int slots) {
+        ReplicaHarness h = new ReplicaHarness(options, group.size(), group, slots, 64);
         h.suspectAfter = SUSPECT_AFTER;
         h.startReplicas();
         h.awaitCreated();
@@ -146,9 +150,23 @@ class LeaderChangeTest {
         runKill(seed, true);
     }
 
+    /**
+     * As above, with torn WRITEs (every word lands as two halves and the NIC yields between them): members take
+     * and apply only whole slots, also while the new leader rewrites slots they had taken.
+     */
+    @ParameterizedTest
+    @MethodSource("seeds")
+    void shouldKeepEveryCommittedEntryWhenWritesTearDuringALeaderChange(long seed) {
+        runKill(seed, true, OPTIONS.withTearWords(true).withYieldWhileTearing(true));
+    }
+
     private static void runKill(long seed, boolean midStream) {
+        runKill(seed, midStream, OPTIONS);
+    }
+
+    private static void runKill(long seed, boolean midStream, SimOptions options) {
         VirtualTimeScheduler.run(VirtualTimeOptions.seed(seed), () -> {
-            try (ReplicaHarness h = start(32)) {
+            try (ReplicaHarness h = start(options, ReplicaGroup.of(0, 1, 2), 32)) {
                 SimFabric fabric = (SimFabric) h.cluster.fabric();
                 List<Long> oldCommitted = Collections.synchronizedList(new ArrayList<>());
                 List<Long> newCommitted = Collections.synchronizedList(new ArrayList<>());
