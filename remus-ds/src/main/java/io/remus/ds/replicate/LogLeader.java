@@ -787,8 +787,10 @@ public final class LogLeader implements AutoCloseable {
             if (tag == READ_TAG) {
                 appliedSeen[i] = Math.max(appliedSeen[i], value);
             } else if (tag >= 0) {
-                matched[i] = Math.max(matched[i], tag + 1);
-                recomputeCommit();
+                if (attached[i]) {
+                    matched[i] = Math.max(matched[i], tag + 1);
+                    recomputeCommit();
+                }
             } else {
                 flushAcked[i] = Math.max(flushAcked[i], -tag);
             }
@@ -813,7 +815,11 @@ public final class LogLeader implements AutoCloseable {
         }
     }
 
-    /** The commit count: the majority-th largest of the members' matched counts. */
+    /**
+     * The commit count: the majority-th largest of the members' matched counts. A follower's matched count moves
+     * only while it is attached: after a failed WRITE detaches it, a later WRITE's acknowledgement does not count,
+     * so a matched count always covers a prefix the follower holds whole (a recovering leader relies on it).
+     */
     private void recomputeCommit() {
         System.arraycopy(matched, 0, scratch, 0, scratch.length);
         Arrays.sort(scratch);
