@@ -114,6 +114,55 @@ public final class LogReplica {
         return new LogReplica(node, thread, group, machine, ptr, log, slots, maxEntryBytes);
     }
 
+    /**
+     * Opens this member's log again after the member restarted with nothing but its memory: the log is found by
+     * name in this node's {@link NameDirectory} (its lookup's loopback READs), its entries and counts are cleared
+     * with CPU stores, and the replica starts from entry 0 with a state machine that starts empty too. The
+     * promised term is kept (as a Paxos acceptor keeps its promises), so the member never grants a term it
+     * refused before. The leader brings the member back with {@link LogLeader#reattach}, from the entries its own
+     * log still holds.
+     *
+     * @param node    this member's node
+     * @param thread  a compute thread of {@code node}; the replica is confined to its owner
+     * @param group   the replica group; {@code node} must be a member
+     * @param name    the log's name, as given to {@link #create}
+     * @param machine what committed entries are applied to, from entry 0
+     * @return the replica, with nothing taken or applied
+     * @throws BadArgumentException     naming the value, for a node that is not the thread's or not in the group, or
+     *                                  a name not bound on this node
+     * @throws io.remus.core.error.CorruptedMemoryException when the bound block's shape word is no log's
+     */
+    public static LogReplica restart(RemusNode node, ComputeThread thread, ReplicaGroup group, String name,
+                                     StateMachine machine) {
+        Objects.requireNonNull(node, "node");
+        Objects.requireNonNull(thread, "thread");
+        Objects.requireNonNull(group, "group");
+        Objects.requireNonNull(name, "name");
+        Objects.requireNonNull(machine, "machine");
+        if (node.config().nodeId() != thread.nodeId()) {
+            throw new BadArgumentException("compute thread of node " + thread.nodeId() + " given for replica node "
+                    + node.config().nodeId());
+        }
+        group.requireMember(thread.nodeId(), "replica");
+        long ptr = NameDirectory.open(thread, thread.nodeId()).lookup(name);
+        if (ptr == io.remus.core.memory.RemotePtr.NULL) {
+            throw new BadArgumentException("log name \"" + name + "\" is not bound on node " + thread.nodeId());
+        }
+        long shape = thread.readLocal(ptr + LogLayout.SHAPE);
+        int slots = (int) (shape >>> 32);
+        int slotBytes = (int) shape;
+        if (slots < 2 || slots > LogLayout.MAX_SLOTS || slotBytes <= LogLayout.OVERHEAD_BYTES || (slotBytes & 7) != 0) {
+            throw new io.remus.core.error.CorruptedMemoryException(ptr + LogLayout.SHAPE, shape, "log \"" + name
+                    + "\": shape word 0x" + Long.toHexString(shape) + " is no log's");
+        }
+        int maxEntryBytes = slotBytes - LogLayout.OVERHEAD_BYTES;
+        MemorySegment log = thread.localSegment(ptr, LogLayout.logBytes(slots, maxEntryBytes));
+        long promised = (long) WORD.getVolatile(log, (long) LogLayout.PROMISED);
+        log.asSlice(8).fill((byte) 0);
+        WORD.setVolatile(log, (long) LogLayout.PROMISED, promised);
+        return new LogReplica(node, thread, group, machine, ptr, log, slots, maxEntryBytes);
+    }
+
     /** {@return the log's pointer, on this node} */
     public long ptr() {
         return ptr;

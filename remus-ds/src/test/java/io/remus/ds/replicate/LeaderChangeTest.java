@@ -346,6 +346,59 @@ class LeaderChangeTest {
         });
     }
 
+    /**
+     * A follower stops answering, restarts with an empty log and state machine (its promise kept), answers again
+     * and is caught up from entry 0 by the leader, which still holds every entry in its ring.
+     */
+    @ParameterizedTest
+    @MethodSource("seeds")
+    void shouldCatchUpAFollowerRestartedWithAnEmptyLog(long seed) {
+        VirtualTimeScheduler.run(VirtualTimeOptions.seed(seed), () -> {
+            try (ReplicaHarness h = start(64)) {
+                SimFabric fabric = (SimFabric) h.cluster.fabric();
+                List<Long> committed = new ArrayList<>();
+                long[] writes = new long[1];
+                long[] term = new long[1];
+                h.runOn(0, t -> {
+                    LogLeader l = LogLeader.takeOver(t, h.group, ReplicaHarness.NAME, TIMEOUT);
+                    term[0] = l.term();
+                    for (long v = 0; v < 20; v++) {
+                        l.append(ReplicaHarness.entry(v), TIMEOUT);
+                        committed.add(v);
+                    }
+                    fabric.stopAnswering(2);
+                    h.restartReplica(2);
+                    assertEquals(term[0], h.replicas[2].promised(), "the restarted member kept its promise");
+                    for (long v = 20; v < 30; v++) {
+                        l.append(ReplicaHarness.entry(v), TIMEOUT);
+                        committed.add(v);
+                    }
+                    fabric.resumeAnswering(2);
+                    boolean back = false;
+                    for (int tries = 0; tries < 100 && !back; tries++) {
+                        back = l.reattach(2, TIMEOUT);
+                        if (!back) {
+                            ThreadTime.parkNanos(null, 100_000);
+                        }
+                    }
+                    assertTrue(back, "the restarted follower is attached");
+                    writes[0] = l.catchUpWrites();
+                    for (long v = 30; v < 40; v++) {
+                        l.append(ReplicaHarness.entry(v), TIMEOUT);
+                        committed.add(v);
+                    }
+                    l.flushCommit(TIMEOUT);
+                    l.close();
+                });
+                h.stopReplicas(1_000_000);
+                for (int k = 0; k < 3; k++) {
+                    assertEquals(committed, h.applied.get(k), "node " + k + " applied every committed entry");
+                }
+                assertEquals(30, writes[0], "entries 0..29 written to the empty log, one WRITE each");
+            }
+        });
+    }
+
     /** A follower stops answering while the leader appends, is detached, answers again and is caught up. */
     @ParameterizedTest
     @MethodSource("seeds")

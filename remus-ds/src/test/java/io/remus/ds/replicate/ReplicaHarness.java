@@ -41,6 +41,8 @@ final class ReplicaHarness implements AutoCloseable {
     /** Each member's agent's leader after its last poll (agents run when {@link #suspectAfter} is positive). */
     final AtomicIntegerArray leaderView;
     final ReplicaAgent[] agents;
+    /** 1: member's thread restarts its replica with an empty log and state machine (then sets 2). */
+    final AtomicIntegerArray restart;
     /** READs in a row without a heartbeat change before an agent suspects a member; 0: no agents. */
     volatile int suspectAfter;
 
@@ -57,6 +59,7 @@ final class ReplicaHarness implements AutoCloseable {
         this.created = new AtomicIntegerArray(n);
         this.leaderView = new AtomicIntegerArray(n);
         this.agents = new ReplicaAgent[n];
+        this.restart = new AtomicIntegerArray(n);
         for (int k = 0; k < n; k++) {
             applied.add(new ArrayList<>());
             grantTo.set(k, -1);
@@ -84,7 +87,7 @@ final class ReplicaHarness implements AutoCloseable {
             Thread th = ThreadTime.newThread("replica-" + node, () -> {
                 try (ComputeThread t = cluster.thread(node)) {
                     List<Long> mine = applied.get(member);
-                    LogReplica r = LogReplica.create(cluster.node(node), t, group, NAME, slots, maxEntryBytes, (index, e) -> {
+                    StateMachine machine = (index, e) -> {
                         long v = e.get(ValueLayout.JAVA_LONG_UNALIGNED, 0);
                         if (index != mine.size() || e.byteSize() != 8 + v % 41) {
                             throw new AssertionError("replica " + node + " applied index " + index + " of " + e.byteSize()
@@ -96,12 +99,24 @@ final class ReplicaHarness implements AutoCloseable {
                             }
                         }
                         mine.add(v);
-                    });
+                    };
+                    LogReplica r = LogReplica.create(cluster.node(node), t, group, NAME, slots, maxEntryBytes, machine);
                     replicas[member] = r;
                     ReplicaAgent agent = suspectAfter > 0 ? ReplicaAgent.open(r, NAME, suspectAfter, Duration.ofSeconds(10)) : null;
                     agents[member] = agent;
                     created.set(member, 1);
                     while (!stop.get()) {
+                        if (restart.get(member) == 1) {
+                            if (agent != null) {
+                                agent.close();
+                            }
+                            mine.clear();
+                            r = LogReplica.restart(cluster.node(node), t, group, NAME, machine);
+                            replicas[member] = r;
+                            agent = suspectAfter > 0 ? ReplicaAgent.open(r, NAME, suspectAfter, Duration.ofSeconds(10)) : null;
+                            agents[member] = agent;
+                            restart.set(member, 2);
+                        }
                         if (agent != null) {
                             leaderView.set(member, agent.poll());
                         }
@@ -141,6 +156,18 @@ final class ReplicaHarness implements AutoCloseable {
                 }
                 ThreadTime.parkNanos(null, 1_000);
             }
+        }
+    }
+
+    /** Restarts member {@code k}'s replica with an empty log and state machine, and waits until it has. */
+    void restartReplica(int k) {
+        restart.set(k, 1);
+        long deadline = ThreadTime.nanoTime() + 10 * SECOND;
+        while (restart.get(k) != 2) {
+            if (ThreadTime.nanoTime() - deadline > 0) {
+                throw new AssertionError("replica " + group.member(k) + " did not restart");
+            }
+            ThreadTime.parkNanos(null, 1_000);
         }
     }
 

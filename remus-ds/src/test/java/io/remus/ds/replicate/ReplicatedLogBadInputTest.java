@@ -70,6 +70,10 @@ class ReplicatedLogBadInputTest {
                         "leader node 3 is not in the replica group");
                 assertNames(assertThrows(BadArgumentException.class, () -> LogLeader.open(threads[3], group, "bad-input", 1,
                         TIMEOUT)), "leader node 3 is not in the replica group");
+                assertNames(assertThrows(BadArgumentException.class, () -> LogReplica.restart(c.node(0), threads[0], group,
+                        "never-created", (index, e) -> { })), "log name \"never-created\" is not bound on node 0");
+                assertNames(assertThrows(BadArgumentException.class, () -> LogReplica.restart(c.node(3), threads[3], group,
+                        "bad-input", (index, e) -> { })), "replica node 3 is not in the replica group");
                 long reads = threads[0].postedOperations(Opcode.READ);
                 assertNames(assertThrows(BadArgumentException.class, () -> ReplicaAgent.open(replicas[0], "bad-input", 0,
                         TIMEOUT)), "suspectAfter must be at least 1 READ, got 0");
