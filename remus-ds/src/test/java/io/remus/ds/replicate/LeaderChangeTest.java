@@ -97,9 +97,15 @@ class LeaderChangeTest {
             try (ReplicaHarness h = start(16)) {
                 long[] terms = new long[2];
                 h.runOn(0, t -> {
+                    long writes = t.postedOperations(Opcode.WRITE);
+                    long reads = t.postedOperations(Opcode.READ);
                     LogLeader l = LogLeader.takeOver(t, h.group, ReplicaHarness.NAME, TIMEOUT);
                     terms[0] = l.term();
                     assertEquals(0, l.appended(), "empty logs recover nothing");
+                    assertEquals(2, t.postedOperations(Opcode.WRITE) - writes, "no rewrite, one commit-flush WRITE per follower");
+                    long logReads = t.postedOperations(Opcode.READ) - reads;
+                    assertTrue(logReads >= 8, "2 shape, 2 term, at least 2 promise and 2 log READs, besides the lookups: " + logReads);
+                    assertEquals(0, l.rewriteWrites());
                     l.close();
                 });
                 assertEquals(LogLayout.nextTerm(0, 0, 3), terms[0]);
