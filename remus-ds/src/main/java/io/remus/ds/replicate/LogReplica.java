@@ -20,7 +20,12 @@ import java.util.Objects;
  * ({@link LogLayout}); the leader fills it with RDMA WRITEs, and this replica reads it with CPU loads only:
  * <b>no call of this class makes an RDMA operation</b>, except that {@link #create} publishes the log's
  * pointer in this node's {@link NameDirectory} (its RDMA compare-and-swaps on this node's own memory, through
- * the loopback path).
+ * the loopback path) and {@link #restart} looks it up there (the lookup's READs, through the same path).
+ *
+ * <p><b>Leader change.</b> The member's {@link ReplicaAgent}, on the same thread, increments the log header's
+ * heartbeat word and stores the header's promised word after each grant switch; a new leader reads them and the
+ * log ({@link LogLeader#takeOver}). A new leader may rewrite entries this replica has taken but not applied (with
+ * the same values when they were committed), so each entry's slot is checked whole again when it is applied.
  *
  * <p><b>Placement.</b> {@link #create} allocates the log with the node's allocator on this node
  * ({@code RemoteAllocator.allocate(bytes, thisNode)}) and binds it under the log's name in this node's
