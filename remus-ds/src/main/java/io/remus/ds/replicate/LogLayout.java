@@ -14,6 +14,12 @@ import java.lang.foreign.ValueLayout;
  *  log + 0    shape: slots &lt;&lt; 32 | slot bytes             (written once, by the replica)
  *  log + 8    applied: entries this replica applied         (CPU stores of the replica; the leader READs it)
  *  log + 16   commit: entries the leader knows committed    (RDMA WRITE of {@link LogLeader#flushCommit})
+ *  log + 24   heartbeat: a counter the member's own agent   (CPU stores of {@link ReplicaAgent#poll}; the
+ *             increments on each poll                        other members' agents READ it)
+ *  log + 32   candidate: the term this member asks to lead  (CPU store of {@link LogLeader#takeOver} on the
+ *             with, 0 when it never asked                    member's own node; the agents READ it)
+ *  log + 40   promised: the highest term this member        (CPU store of {@link ReplicaAgent#poll} after the
+ *             granted write access to (Mu's permission)      permission switch; a new leader READs it)
  *  log + 64   slot 0, slot 1 ... slot (slots - 1)
  *
  *  a slot:
@@ -38,6 +44,12 @@ public final class LogLayout {
     public static final int APPLIED = 8;
     /** Offset of the commit count a leader's {@link LogLeader#flushCommit} writes. */
     public static final int COMMIT = 16;
+    /** Offset of the member's heartbeat counter in the header. */
+    public static final int HEARTBEAT = 24;
+    /** Offset of the term the member asks to lead with (0: none) in the header. */
+    public static final int CANDIDATE = 32;
+    /** Offset of the highest term the member granted write access to (0: none) in the header. */
+    public static final int PROMISED = 40;
     /** Offset of a slot's stamp (index + 1). */
     public static final int STAMP = 0;
     /** Offset of a slot's leader term. */
@@ -114,6 +126,48 @@ public final class LogLayout {
             h = mix(h, slot.get(ValueLayout.JAVA_LONG_UNALIGNED, off));
         }
         return h == 0 ? 1 : h;
+    }
+
+    /**
+     * The payload length of a slot image that holds entry {@code index} whole, or -1: stamp, check, checksum
+     * (recomputed) and canary agree. For copies of a log (plain loads); a member's own log is checked with
+     * volatile loads by {@link LogReplica}.
+     *
+     * @param slot          the slot's bytes, starting at its stamp
+     * @param index         the entry the slot should hold
+     * @param maxEntryBytes the log's largest entry
+     */
+    static long wholeLength(MemorySegment slot, long index, int maxEntryBytes) {
+        long stamp = index + 1;
+        if (slot.get(ValueLayout.JAVA_LONG_UNALIGNED, STAMP) != stamp) {
+            return -1;
+        }
+        long check = slot.get(ValueLayout.JAVA_LONG_UNALIGNED, CHECK);
+        long length = check >>> 32;
+        if ((check & 0xFFFF_FFFFL) != (stamp & 0xFFFF_FFFFL) || length < 1 || length > maxEntryBytes) {
+            return -1;
+        }
+        long checksum = slot.get(ValueLayout.JAVA_LONG_UNALIGNED, CHECKSUM);
+        if (slot.get(ValueLayout.JAVA_LONG_UNALIGNED, PAYLOAD + padded(length)) != checksum
+                || checksum(slot, length) != checksum) {
+            return -1;
+        }
+        return length;
+    }
+
+    /**
+     * The smallest term above {@code seen} that belongs to member {@code memberIndex} of a group of
+     * {@code size}: terms are {@code round * size + memberIndex + 1}, so no two members ever use the same
+     * term.
+     *
+     * @param seen        the highest term seen so far
+     * @param memberIndex the member's index in its group
+     * @param size        the group's size
+     * @return the term
+     */
+    static long nextTerm(long seen, int memberIndex, int size) {
+        long round = Math.max(0, seen) / size + 1;
+        return round * size + memberIndex + 1;
     }
 
     private static long mix(long h, long word) {

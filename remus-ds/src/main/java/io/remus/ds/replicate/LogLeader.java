@@ -39,8 +39,8 @@ import java.util.Objects;
  * in flight and buffer, {@link #window()}); each append leaves the acknowledgements beyond the majority in
  * flight and collects them on later calls. A follower whose WRITE fails (it stopped answering), whose
  * window is full, or whose applied count keeps a slot from being reused while a majority has applied it, is
- * <b>detached</b>: it gets no more WRITEs, so its log has a gap it never fills. Bringing it back (catch-up)
- * is not implemented.
+ * <b>detached</b>: it gets no more WRITEs, so its log has a gap until {@link #reattach} writes it the entries
+ * it lacks from this leader's own log (catch-up, while the ring still holds them).
  *
  * <h2>Fencing</h2>
  * Each member lets only its chosen leader write its log ({@link LogReplica#grantWriteTo}, Mu's permission
@@ -49,10 +49,15 @@ import java.util.Objects;
  * committed (no member applies it, since no later commit count covers it), and every later call throws
  * {@link LeaderFencedException} without an RDMA operation.
  *
+ * <h2>Leader change</h2>
+ * A leader from {@link #open} uses the term its program gives and starts at index 0 of empty logs; the
+ * program grants it write access. A leader from {@link #takeOver} is elected: the members'
+ * {@link ReplicaAgent}s grant it write access for a fresh term of its own, and it recovers the log from a
+ * majority before appending (Mu's leader change; see {@link #takeOver}).
+ *
  * <h2>What is not here</h2>
- * Leader election, a new leader's recovery of the log (reading the followers' logs and adopting the
- * highest-term values), catch-up of a detached or restarted member, and snapshots. A leader starts appending
- * at index 0 of empty logs.
+ * Snapshots: a follower further behind than the ring stays detached, and a new leader further behind than the
+ * other members' rings cannot take over ({@link ReplicaBehindException}).
  *
  * <p>Confined to its compute thread's owner; the thread's buffer is the leader's staging area while the
  * leader is open.
@@ -90,6 +95,10 @@ public final class LogLeader implements AutoCloseable {
     private int detachedDown;
     private int deposedBy = -1;
     private boolean closed;
+    private boolean elected;
+    private long recovered;
+    private long rewritten;
+    private long caughtUp;
 
     private LogLeader(ComputeThread thread, ReplicaGroup group, long term, long[] logs, int slots, int maxEntryBytes,
                       int window) {
@@ -151,19 +160,28 @@ public final class LogLeader implements AutoCloseable {
         for (int i = 0; i < n; i++) {
             Duration left = timeout.minusNanos(ThreadTime.nanoTime() - start);
             logs[i] = NameDirectory.open(thread, group.member(i)).await(name, left.isNegative() ? Duration.ZERO : left);
-            long s = thread.read(logs[i] + LogLayout.SHAPE);
-            int slots = (int) (s >>> 32);
-            int bytes = (int) s;
-            if (slots < 2 || slots > LogLayout.MAX_SLOTS || bytes <= LogLayout.OVERHEAD_BYTES || (bytes & 7) != 0) {
-                throw new CorruptedMemoryException(logs[i] + LogLayout.SHAPE, s, "log \"" + name + "\" at "
-                        + RemotePtr.toString(logs[i]) + ": shape word 0x" + Long.toHexString(s) + " is no log's");
-            }
-            if (shape != -1 && s != shape) {
-                throw new BadArgumentException("log \"" + name + "\" of node " + group.member(i) + " has " + slots + " slots of "
-                        + bytes + " bytes, node " + group.member(0) + "'s " + (shape >>> 32) + " of " + (int) shape);
-            }
-            shape = s;
+            shape = checkShape(group, name, i, logs[i], thread.read(logs[i] + LogLayout.SHAPE), shape, 0);
         }
+        return create(thread, group, term, logs, shape);
+    }
+
+    /** Checks a member's shape word against the first one seen; returns it. */
+    private static long checkShape(ReplicaGroup group, String name, int i, long log, long s, long shape, int first) {
+        int slots = (int) (s >>> 32);
+        int bytes = (int) s;
+        if (slots < 2 || slots > LogLayout.MAX_SLOTS || bytes <= LogLayout.OVERHEAD_BYTES || (bytes & 7) != 0) {
+            throw new CorruptedMemoryException(log + LogLayout.SHAPE, s, "log \"" + name + "\" at "
+                    + RemotePtr.toString(log) + ": shape word 0x" + Long.toHexString(s) + " is no log's");
+        }
+        if (shape != -1 && s != shape) {
+            throw new BadArgumentException("log \"" + name + "\" of node " + group.member(i) + " has " + slots + " slots of "
+                    + bytes + " bytes, node " + group.member(first) + "'s " + (shape >>> 32) + " of " + (int) shape);
+        }
+        return s;
+    }
+
+    private static LogLeader create(ComputeThread thread, ReplicaGroup group, long term, long[] logs, long shape) {
+        int n = group.size();
         int slots = (int) (shape >>> 32);
         int slotBytes = (int) shape;
         int followers = n - 1;
@@ -176,6 +194,363 @@ public final class LogLeader implements AutoCloseable {
                     + slotBytes + " bytes; its compute thread has " + ops + " and " + buffer);
         }
         return new LogLeader(thread, group, term, logs, slots, slotBytes - LogLayout.OVERHEAD_BYTES, window);
+    }
+
+    /**
+     * Takes the group over as a new leader and recovers the log, after Mu's leader change (Aguilera et al.,
+     * OSDI 2020: the permission switch, then the new leader reads a majority's logs and re-proposes, under its
+     * own proposal number, the highest-numbered value of every slot not known decided, as Paxos does).
+     *
+     * <ol>
+     * <li>Finds each member's log by name ({@link NameDirectory#lookup}, its READs) and READs its shape; a member
+     *     that does not answer is left out (and not attached).</li>
+     * <li>READs the candidate and promised words of each member found (one 16-byte READ each) and picks a term
+     *     above all of them that belongs to this member ({@code round * (2f + 1) + index + 1}: terms of two
+     *     members never coincide). Publishes it in this node's candidate word (a CPU store); the members'
+     *     {@link ReplicaAgent}s grant this node write access for it once they elect this node.</li>
+     * <li>READs the members' promised words (one 8-byte READ per member not yet granted, per look) until a
+     *     majority (this member included) promised this term; a member that promised a higher term deposes this
+     *     leader ({@link LeaderFencedException}).</li>
+     * <li>READs the whole log of every member that granted (one READ per buffer-sized chunk, one after another)
+     *     and, for each index from the lowest applied count among them on, adopts the whole entry of the highest
+     *     term among them; the first index at or above the highest commit count seen that no member holds ends the
+     *     recovered log.</li>
+     * <li>Rewrites every recovered entry under the new term into its own log (CPU) and into each granted
+     *     follower from that follower's applied count on (one WRITE per entry and follower, in flight together up
+     *     to the window), waits until a majority holds them all, then flushes the commit count (one 8-byte WRITE
+     *     per attached follower, 1 round trip).</li>
+     * </ol>
+     *
+     * Costs, for {@code g} members granting and {@code r} entries rewritten per follower: {@code 2f} READs for the
+     * shapes and {@code 2f} for the terms (1 round trip each, after the directory's lookups), {@code g - 1} READs
+     * per look at the promises, {@code (g - 1) * ceil(log bytes / buffer bytes)} READs of the logs (as many round
+     * trips), about {@code r * (g - 1)} WRITEs in {@code ceil(r / window)} round trips, and the flush. Appends
+     * continue at the end of the recovered log. A member that granted but whose applied count is behind the
+     * entries the granting members still hold (further behind than the ring) is left detached; a node should
+     * hold one open leader at a time (a leader whose node's candidate word changed, by a later
+     * {@code takeOver} there, is deposed).
+     *
+     * @param thread  the new leader's compute thread; its node must be a member with its {@link LogReplica}
+     *                created and its {@link ReplicaAgent} polling
+     * @param group   the replica group
+     * @param name    the logs' name, as given to {@link LogReplica#create}
+     * @param timeout how long the takeover may wait, for the promises and for the recovered entries to commit
+     * @return the leader, with {@link #appended()} and {@link #committed()} at the end of the recovered log
+     * @throws BadArgumentException    naming the value, for a thread whose node is not a member, logs of different
+     *                                 shapes, or a compute thread too small (as {@link #open})
+     * @throws LeaderFencedException   when a member promised a higher term, or refused a rewrite
+     * @throws RemoteTimeoutException  when no majority promised, or held the recovered entries, within the timeout
+     * @throws ReplicaBehindException  when this node's own log is further behind than the entries the granting
+     *                                 members still hold, so it cannot recover them (a snapshot would be needed)
+     */
+    public static LogLeader takeOver(ComputeThread thread, ReplicaGroup group, String name, Duration timeout) {
+        Objects.requireNonNull(thread, "thread");
+        Objects.requireNonNull(group, "group");
+        Objects.requireNonNull(name, "name");
+        Objects.requireNonNull(timeout, "timeout");
+        int self = group.requireMember(thread.nodeId(), "leader");
+        long deadline = ThreadTime.nanoTime() + timeout.toNanos();
+        int n = group.size();
+        long[] logs = new long[n];
+        long shape = -1;
+        for (int i = 0; i < n; i++) {
+            try {
+                long ptr = NameDirectory.open(thread, group.member(i)).lookup(name);
+                if (ptr != RemotePtr.NULL) {
+                    shape = checkShape(group, name, i, ptr, thread.read(ptr + LogLayout.SHAPE), shape, self);
+                    logs[i] = ptr;
+                }
+            } catch (RemoteOperationException | RemoteTimeoutException e) {
+                logs[i] = RemotePtr.NULL;
+            }
+        }
+        if (logs[self] == RemotePtr.NULL) {
+            throw new BadArgumentException("log \"" + name + "\" is not published on the leader's node " + thread.nodeId());
+        }
+        MemorySegment words = MemorySegment.ofArray(new long[2]);
+        long seen = 0;
+        for (int i = 0; i < n; i++) {
+            if (logs[i] != RemotePtr.NULL) {
+                try {
+                    thread.read(logs[i] + LogLayout.CANDIDATE, words);
+                    seen = Math.max(seen, Math.max(words.get(ValueLayout.JAVA_LONG, 0), words.get(ValueLayout.JAVA_LONG, 8)));
+                } catch (RemoteOperationException | RemoteTimeoutException e) {
+                    logs[i] = RemotePtr.NULL;
+                }
+            }
+        }
+        long term = LogLayout.nextTerm(seen, self, n);
+        thread.writeLocal(logs[self] + LogLayout.CANDIDATE, term);
+        boolean[] granted = awaitPromises(thread, group, logs, term, deadline, timeout);
+        LogLeader leader = create(thread, group, term, logs, shape);
+        leader.elected = true;
+        leader.recover(granted, deadline, timeout);
+        return leader;
+    }
+
+    private static boolean[] awaitPromises(ComputeThread thread, ReplicaGroup group, long[] logs, long term, long deadline,
+                                           Duration timeout) {
+        int n = group.size();
+        boolean[] granted = new boolean[n];
+        int count = 0;
+        while (true) {
+            for (int i = 0; i < n; i++) {
+                if (logs[i] == RemotePtr.NULL || granted[i]) {
+                    continue;
+                }
+                long p;
+                try {
+                    p = thread.read(logs[i] + LogLayout.PROMISED);
+                } catch (RemoteOperationException | RemoteTimeoutException e) {
+                    logs[i] = RemotePtr.NULL;
+                    continue;
+                }
+                if (p == term) {
+                    granted[i] = true;
+                    count++;
+                } else if (p > term) {
+                    throw new LeaderFencedException(group.member(i), "node " + group.member(i) + " promised term " + p
+                            + ", above term " + term + " of the takeover on node " + thread.nodeId());
+                }
+            }
+            if (count >= group.majority()) {
+                return granted;
+            }
+            if (ThreadTime.nanoTime() - deadline > 0) {
+                throw new RemoteTimeoutException(count + " of group " + group + " promised term " + term + " to node "
+                        + thread.nodeId() + " within " + timeout + "; a majority is " + group.majority());
+            }
+            ThreadTime.onSpinWait("a majority's promises");
+        }
+    }
+
+    /** Steps 4 and 5 of {@link #takeOver}. */
+    private void recover(boolean[] granted, long deadline, Duration timeout) {
+        int n = group.size();
+        long logBytes = LogLayout.logBytes(slots, maxEntryBytes);
+        MemorySegment[] img = new MemorySegment[n];
+        long[] applied = new long[n];
+        long known = 0;
+        long lo = Long.MAX_VALUE;
+        long maxIndex = -1;
+        int chunk = (int) Math.min(thread.buffer().byteSize(), logBytes);
+        for (int i = 0; i < n; i++) {
+            if (!granted[i]) {
+                continue;
+            }
+            try {
+                img[i] = MemorySegment.ofArray(new long[(int) (logBytes / 8)]);
+                for (long off = 0; off < logBytes; off += chunk) {
+                    thread.read(logs[i] + off, img[i].asSlice(off, Math.min(chunk, logBytes - off)));
+                }
+            } catch (RemoteOperationException | RemoteTimeoutException e) {
+                granted[i] = false;
+                img[i] = null;
+                continue;
+            }
+            applied[i] = img[i].get(ValueLayout.JAVA_LONG, LogLayout.APPLIED);
+            known = Math.max(known, Math.max(applied[i], img[i].get(ValueLayout.JAVA_LONG, LogLayout.COMMIT)));
+            lo = Math.min(lo, applied[i]);
+            for (int k = 0; k < slots; k++) {
+                MemorySegment slot = img[i].asSlice(LogLayout.HEADER_BYTES + (long) k * slotBytes, slotBytes);
+                long stamp = slot.get(ValueLayout.JAVA_LONG, LogLayout.STAMP);
+                if (stamp > 0 && LogLayout.wholeLength(slot, stamp - 1, maxEntryBytes) > 0) {
+                    maxIndex = Math.max(maxIndex, stamp - 1);
+                    known = Math.max(known, slot.get(ValueLayout.JAVA_LONG, LogLayout.SLOT_COMMIT));
+                }
+            }
+        }
+        long from = Math.max(lo, maxIndex + 1 - slots);
+        int span = (int) Math.max(0, maxIndex + 1 - from);
+        int[] best = new int[span];
+        long[] bestTerm = new long[span];
+        Arrays.fill(best, -1);
+        for (int i = 0; i < n; i++) {
+            if (img[i] == null) {
+                continue;
+            }
+            for (int d = 0; d < span; d++) {
+                long index = from + d;
+                MemorySegment slot = slotOf(img[i], index);
+                if (LogLayout.wholeLength(slot, index, maxEntryBytes) > 0) {
+                    long t = slot.get(ValueLayout.JAVA_LONG, LogLayout.TERM);
+                    if (best[d] < 0 || t > bestTerm[d]) {
+                        best[d] = i;
+                        bestTerm[d] = t;
+                    }
+                }
+            }
+        }
+        if (known > from + span) {
+            throw new ReplicaBehindException(thread.nodeId(), applied[self], known, "the members that granted term "
+                    + term + " to node " + thread.nodeId() + " know " + known + " entries committed but hold entries up to "
+                    + maxIndex + " only");
+        }
+        long end = Math.max(from, known);
+        while (end - from < span && best[(int) (end - from)] >= 0) {
+            end++;
+        }
+        long servable = from;
+        for (long index = from; index < Math.min(known, end); index++) {
+            if (best[(int) (index - from)] < 0) {
+                servable = index + 1;
+            }
+        }
+        if (applied[self] < servable) {
+            throw new ReplicaBehindException(thread.nodeId(), applied[self], servable, "the new leader on node "
+                    + thread.nodeId() + " applied " + applied[self] + " entries; the members that granted term " + term
+                    + " hold entries from " + servable + " on only (a snapshot would be needed)");
+        }
+        for (int i = 0; i < n; i++) {
+            attached[i] = i != self && granted[i] && applied[i] >= servable;
+            if (granted[i]) {
+                appliedSeen[i] = applied[i];
+                matched[i] = Math.min(applied[i], end);
+            }
+        }
+        matched[self] = end;
+        appliedSeen[self] = applied[self];
+        committed = Math.min(known, end);
+        long start = applied[self];
+        for (int i = 0; i < n; i++) {
+            if (attached[i]) {
+                start = Math.min(start, applied[i]);
+            }
+        }
+        MemorySegment buffer = thread.buffer();
+        for (long index = start; index < end; index++) {
+            MemorySegment src = slotOf(img[best[(int) (index - from)]], index);
+            long length = LogLayout.wholeLength(src, index, maxEntryBytes);
+            int slotLength = LogLayout.slotBytes((int) length);
+            int area = awaitFreeArea(deadline, timeout);
+            long areaOffset = (long) area * slotBytes;
+            MemorySegment image = buffer.asSlice(areaOffset, slotLength);
+            MemorySegment.copy(src, 0, image, 0, slotLength);
+            image.set(ValueLayout.JAVA_LONG, LogLayout.TERM, term);
+            image.set(ValueLayout.JAVA_LONG, LogLayout.SLOT_COMMIT, Math.min(known, index));
+            long checksum = LogLayout.checksum(image, length);
+            image.set(ValueLayout.JAVA_LONG, LogLayout.CHECKSUM, checksum);
+            image.set(ValueLayout.JAVA_LONG, slotLength - 8, checksum);
+            long slotOffset = LogLayout.HEADER_BYTES + (index % slots) * slotBytes;
+            if (index >= applied[self]) {
+                thread.writeLocal(logs[self] + slotOffset + 8, areaOffset + 8, slotLength - 8);
+                thread.writeLocal(logs[self] + slotOffset, index + 1);
+            }
+            for (int i = 0; i < n; i++) {
+                if (attached[i] && applied[i] <= index && awaitRoom(i)) {
+                    push(i, thread.writeAsync(logs[i] + slotOffset, areaOffset, slotLength, false), index, area);
+                    rewritten++;
+                }
+            }
+        }
+        recovered = end - Math.min(start, end);
+        appended = end;
+        recomputeCommit();
+        long last = end;
+        awaitMajority(deadline, timeout, () -> committed >= last, "the recovered entries up to " + end);
+        long left = deadline - ThreadTime.nanoTime();
+        flushCommit(Duration.ofNanos(Math.max(1, left)));
+    }
+
+    private MemorySegment slotOf(MemorySegment log, long index) {
+        return log.asSlice(LogLayout.HEADER_BYTES + (index % slots) * slotBytes, slotBytes);
+    }
+
+    /** Waits (each wait bounded by the thread's operation timeout) until follower {@code i}'s window has room. */
+    private boolean awaitRoom(int i) {
+        while (attached[i] && pendingCount[i] == window) {
+            finishHead(i);
+        }
+        return attached[i];
+    }
+
+    /**
+     * Brings a detached follower back (catch-up): READs its applied count and promised term (one 40-byte READ,
+     * 1 round trip), and when it granted this leader's term (for a leader from {@link #open}: always) and this
+     * leader's own log still holds every entry from its applied count on, WRITEs it those entries from this
+     * node's log (one WRITE per entry, in flight together up to the window: {@code ceil(r / window)} round trips
+     * for {@code r} entries) and waits for them, then attaches it again. Before that, the follower's operations
+     * still in flight are collected (each wait bounded by the thread's operation timeout).
+     * The entries commit on the follower as later appends or {@link #flushCommit} reach it.
+     *
+     * @param nodeId  a follower of the group
+     * @param timeout how long the caller lets the call wait for staging areas
+     * @return whether the follower is attached again (true at once when it is attached)
+     * @throws BadArgumentException   naming the node when it is not a member or is this leader's own
+     * @throws LeaderFencedException  when a member refused a WRITE of this leader, now or earlier
+     * @throws RemoteTimeoutException when no staging area freed within the timeout
+     */
+    public boolean reattach(int nodeId, Duration timeout) {
+        Objects.requireNonNull(timeout, "timeout");
+        int i = group.requireMember(nodeId, "follower");
+        if (i == self) {
+            throw new BadArgumentException("node " + nodeId + " is the leader's own; it is never detached");
+        }
+        requireLeading();
+        if (attached[i]) {
+            return true;
+        }
+        long deadline = ThreadTime.nanoTime() + timeout.toNanos();
+        while (pendingCount[i] > 0) {
+            finishHead(i);
+        }
+        MemorySegment header = MemorySegment.ofArray(new long[5]);
+        try {
+            thread.read(logs[i] + LogLayout.APPLIED, header);
+        } catch (RemoteOperationException | RemoteTimeoutException e) {
+            return false;
+        }
+        long applied = header.get(ValueLayout.JAVA_LONG, 0);
+        long promised = header.get(ValueLayout.JAVA_LONG, LogLayout.PROMISED - LogLayout.APPLIED);
+        if ((elected && promised != term) || applied > appended || appended - applied > slots) {
+            return false;
+        }
+        MemorySegment own = thread.localSegment(logs[self], LogLayout.logBytes(slots, maxEntryBytes));
+        for (long index = applied; index < appended; index++) {
+            if (LogLayout.wholeLength(slotOf(own, index), index, maxEntryBytes) < 0) {
+                return false;
+            }
+        }
+        attached[i] = true;
+        matched[i] = applied;
+        appliedSeen[i] = applied;
+        MemorySegment buffer = thread.buffer();
+        for (long index = applied; index < appended && attached[i]; index++) {
+            MemorySegment src = slotOf(own, index);
+            int slotLength = LogLayout.slotBytes((int) LogLayout.wholeLength(src, index, maxEntryBytes));
+            int area = awaitFreeArea(deadline, timeout);
+            long areaOffset = (long) area * slotBytes;
+            MemorySegment.copy(src, 0, buffer, areaOffset, slotLength);
+            if (awaitRoom(i)) {
+                push(i, thread.writeAsync(logs[i] + LogLayout.HEADER_BYTES + (index % slots) * slotBytes, areaOffset,
+                        slotLength, false), index, area);
+                caughtUp++;
+            }
+        }
+        while (attached[i] && pendingCount[i] > 0) {
+            finishHead(i);
+        }
+        return attached[i];
+    }
+
+    /** {@return the term this leader writes into every slot} */
+    public long term() {
+        return term;
+    }
+
+    /** {@return entries a takeover rewrote under this leader's term (its recovered log past the lowest applied count)} */
+    public long recoveredEntries() {
+        return recovered;
+    }
+
+    /** {@return WRITEs of recovered entries a takeover sent to followers} */
+    public long rewriteWrites() {
+        return rewritten;
+    }
+
+    /** {@return WRITEs of entries that {@link #reattach} sent to followers catching up} */
+    public long catchUpWrites() {
+        return caughtUp;
     }
 
     /** {@return the largest entry the log takes} */
@@ -349,9 +724,12 @@ public final class LogLeader implements AutoCloseable {
         if (closed) {
             throw new BadArgumentException("the leader of group " + group + " is closed");
         }
+        if (deposedBy < 0 && elected && thread.readLocal(logs[self] + LogLayout.CANDIDATE) != term) {
+            deposedBy = thread.nodeId();
+        }
         if (deposedBy >= 0) {
             throw new LeaderFencedException(deposedBy, "leader on node " + thread.nodeId() + " (term " + term
-                    + ") was deposed: node " + deposedBy + " refused its WRITE");
+                    + ") was deposed: node " + deposedBy + " refused its WRITE or took over with a later term");
         }
     }
 
@@ -409,8 +787,10 @@ public final class LogLeader implements AutoCloseable {
             if (tag == READ_TAG) {
                 appliedSeen[i] = Math.max(appliedSeen[i], value);
             } else if (tag >= 0) {
-                matched[i] = Math.max(matched[i], tag + 1);
-                recomputeCommit();
+                if (attached[i]) {
+                    matched[i] = Math.max(matched[i], tag + 1);
+                    recomputeCommit();
+                }
             } else {
                 flushAcked[i] = Math.max(flushAcked[i], -tag);
             }
@@ -435,7 +815,11 @@ public final class LogLeader implements AutoCloseable {
         }
     }
 
-    /** The commit count: the majority-th largest of the members' matched counts. */
+    /**
+     * The commit count: the majority-th largest of the members' matched counts. A follower's matched count moves
+     * only while it is attached: after a failed WRITE detaches it, a later WRITE's acknowledgement does not count,
+     * so a matched count always covers a prefix the follower holds whole (a recovering leader relies on it).
+     */
     private void recomputeCommit() {
         System.arraycopy(matched, 0, scratch, 0, scratch.length);
         Arrays.sort(scratch);

@@ -20,7 +20,12 @@ import java.util.Objects;
  * ({@link LogLayout}); the leader fills it with RDMA WRITEs, and this replica reads it with CPU loads only:
  * <b>no call of this class makes an RDMA operation</b>, except that {@link #create} publishes the log's
  * pointer in this node's {@link NameDirectory} (its RDMA compare-and-swaps on this node's own memory, through
- * the loopback path).
+ * the loopback path) and {@link #restart} looks it up there (the lookup's READs, through the same path).
+ *
+ * <p><b>Leader change.</b> The member's {@link ReplicaAgent}, on the same thread, increments the log header's
+ * heartbeat word and stores the header's promised word after each grant switch; a new leader reads them and the
+ * log ({@link LogLeader#takeOver}). A new leader may rewrite entries this replica has taken but not applied (with
+ * the same values when they were committed), so each entry's slot is checked whole again when it is applied.
  *
  * <p><b>Placement.</b> {@link #create} allocates the log with the node's allocator on this node
  * ({@code RemoteAllocator.allocate(bytes, thisNode)}) and binds it under the log's name in this node's
@@ -114,6 +119,55 @@ public final class LogReplica {
         return new LogReplica(node, thread, group, machine, ptr, log, slots, maxEntryBytes);
     }
 
+    /**
+     * Opens this member's log again after the member restarted with nothing but its memory: the log is found by
+     * name in this node's {@link NameDirectory} (its lookup's loopback READs), its entries and counts are cleared
+     * with CPU stores, and the replica starts from entry 0 with a state machine that starts empty too. The
+     * promised term is kept (as a Paxos acceptor keeps its promises), so the member never grants a term it
+     * refused before. The leader brings the member back with {@link LogLeader#reattach}, from the entries its own
+     * log still holds.
+     *
+     * @param node    this member's node
+     * @param thread  a compute thread of {@code node}; the replica is confined to its owner
+     * @param group   the replica group; {@code node} must be a member
+     * @param name    the log's name, as given to {@link #create}
+     * @param machine what committed entries are applied to, from entry 0
+     * @return the replica, with nothing taken or applied
+     * @throws BadArgumentException     naming the value, for a node that is not the thread's or not in the group, or
+     *                                  a name not bound on this node
+     * @throws io.remus.core.error.CorruptedMemoryException when the bound block's shape word is no log's
+     */
+    public static LogReplica restart(RemusNode node, ComputeThread thread, ReplicaGroup group, String name,
+                                     StateMachine machine) {
+        Objects.requireNonNull(node, "node");
+        Objects.requireNonNull(thread, "thread");
+        Objects.requireNonNull(group, "group");
+        Objects.requireNonNull(name, "name");
+        Objects.requireNonNull(machine, "machine");
+        if (node.config().nodeId() != thread.nodeId()) {
+            throw new BadArgumentException("compute thread of node " + thread.nodeId() + " given for replica node "
+                    + node.config().nodeId());
+        }
+        group.requireMember(thread.nodeId(), "replica");
+        long ptr = NameDirectory.open(thread, thread.nodeId()).lookup(name);
+        if (ptr == io.remus.core.memory.RemotePtr.NULL) {
+            throw new BadArgumentException("log name \"" + name + "\" is not bound on node " + thread.nodeId());
+        }
+        long shape = thread.readLocal(ptr + LogLayout.SHAPE);
+        int slots = (int) (shape >>> 32);
+        int slotBytes = (int) shape;
+        if (slots < 2 || slots > LogLayout.MAX_SLOTS || slotBytes <= LogLayout.OVERHEAD_BYTES || (slotBytes & 7) != 0) {
+            throw new io.remus.core.error.CorruptedMemoryException(ptr + LogLayout.SHAPE, shape, "log \"" + name
+                    + "\": shape word 0x" + Long.toHexString(shape) + " is no log's");
+        }
+        int maxEntryBytes = slotBytes - LogLayout.OVERHEAD_BYTES;
+        MemorySegment log = thread.localSegment(ptr, LogLayout.logBytes(slots, maxEntryBytes));
+        long promised = (long) WORD.getVolatile(log, (long) LogLayout.PROMISED);
+        log.asSlice(8).fill((byte) 0);
+        WORD.setVolatile(log, (long) LogLayout.PROMISED, promised);
+        return new LogReplica(node, thread, group, machine, ptr, log, slots, maxEntryBytes);
+    }
+
     /** {@return the log's pointer, on this node} */
     public long ptr() {
         return ptr;
@@ -203,7 +257,11 @@ public final class LogReplica {
         int n = 0;
         while (applied < received && applied < commitSeen) {
             long slot = slotOffset(applied);
-            long length = (long) WORD.getVolatile(log, slot + LogLayout.CHECK) >>> 32;
+            long length = wholeLength(applied);
+            if (length < 0) {
+                incompleteSlots++;
+                break;
+            }
             machine.apply(applied, log.asSlice(slot + LogLayout.PAYLOAD, length).asReadOnly());
             applied++;
             n++;
@@ -242,17 +300,10 @@ public final class LogReplica {
     /** Whether entry {@code index} is whole in its slot; on the way, the commit count it carries is noted. */
     private boolean take(long index) {
         long slot = slotOffset(index);
-        long stamp = index + 1;
-        if ((long) WORD.getVolatile(log, slot + LogLayout.STAMP) != stamp) {
+        if ((long) WORD.getVolatile(log, slot + LogLayout.STAMP) != index + 1) {
             return false;
         }
-        long check = (long) WORD.getVolatile(log, slot + LogLayout.CHECK);
-        long length = check >>> 32;
-        long checksum = (long) WORD.getVolatile(log, slot + LogLayout.CHECKSUM);
-        if ((check & 0xFFFF_FFFFL) != (stamp & 0xFFFF_FFFFL) || length < 1 || length > maxEntryBytes
-                || (long) WORD.getVolatile(log, slot + LogLayout.PAYLOAD + LogLayout.padded(length)) != checksum
-                || LogLayout.checksum(log.asSlice(slot, slotBytes), length) != checksum
-                || (long) WORD.getVolatile(log, slot + LogLayout.STAMP) != stamp) {
+        if (wholeLength(index) < 0) {
             incompleteSlots++;
             return false;
         }
@@ -261,5 +312,71 @@ public final class LogReplica {
             commitSeen = carried;
         }
         return true;
+    }
+
+    /**
+     * The length of entry {@code index} when its slot holds it whole now (a new leader may be rewriting a
+     * taken slot under its own term: the entry is checked again when it is applied), else -1.
+     */
+    private long wholeLength(long index) {
+        long slot = slotOffset(index);
+        long stamp = index + 1;
+        if ((long) WORD.getVolatile(log, slot + LogLayout.STAMP) != stamp) {
+            return -1;
+        }
+        long check = (long) WORD.getVolatile(log, slot + LogLayout.CHECK);
+        long length = check >>> 32;
+        long checksum = (long) WORD.getVolatile(log, slot + LogLayout.CHECKSUM);
+        if ((check & 0xFFFF_FFFFL) != (stamp & 0xFFFF_FFFFL) || length < 1 || length > maxEntryBytes
+                || (long) WORD.getVolatile(log, slot + LogLayout.PAYLOAD + LogLayout.padded(length)) != checksum
+                || LogLayout.checksum(log.asSlice(slot, slotBytes), length) != checksum
+                || (long) WORD.getVolatile(log, slot + LogLayout.STAMP) != stamp) {
+            return -1;
+        }
+        return length;
+    }
+
+    /** Increments this member's heartbeat word (a CPU store), for the other members' agents to READ. */
+    void beat() {
+        ThreadTime.onLocalAccess();
+        WORD.setVolatile(log, (long) LogLayout.HEARTBEAT, (long) WORD.getVolatile(log, (long) LogLayout.HEARTBEAT) + 1);
+    }
+
+    /** {@return this member's candidate word: the term a leader on this node asked to lead with, 0 if none} */
+    long candidate() {
+        return (long) WORD.getVolatile(log, (long) LogLayout.CANDIDATE);
+    }
+
+    /**
+     * {@return the highest term this member granted write access to (0 before any), from its log's header; a CPU
+     *          load, no RDMA operation}
+     */
+    public long promised() {
+        return (long) WORD.getVolatile(log, (long) LogLayout.PROMISED);
+    }
+
+    /**
+     * Grants write access to {@code leader} for {@code term} ({@link #grantWriteTo}) and then publishes the
+     * term in the header's promised word: a leader that READs its own term there knows the switch has
+     * completed. No RDMA operation.
+     */
+    void promise(int leader, long term) {
+        grantWriteTo(leader);
+        WORD.setVolatile(log, (long) LogLayout.PROMISED, term);
+    }
+
+    /** {@return the node this replica is on} */
+    int nodeId() {
+        return thread.nodeId();
+    }
+
+    /** {@return the replica group} */
+    ReplicaGroup group() {
+        return group;
+    }
+
+    /** {@return the compute thread the replica is confined to} */
+    ComputeThread thread() {
+        return thread;
     }
 }

@@ -6,7 +6,8 @@ import java.lang.foreign.MemorySegment;
  * The deterministic state machine a replica applies committed log entries to, in log order. Every replica
  * applies the same entries in the same order, so replicas whose machines are deterministic (the state after
  * an entry depends only on the state before it and the entry) stay identical. Snapshots and restoring a
- * machine from one are not part of this interface yet: a replica starts from the empty log.
+ * machine from one are not part of this interface yet: a replica starts from the empty log, and one further
+ * behind than the other members' rings cannot be brought back.
  */
 @FunctionalInterface
 public interface StateMachine {

@@ -12,8 +12,13 @@
  * permission switch over {@link io.remus.core.RemusNode#setPeerAccess}); a deposed leader's append throws
  * {@link io.remus.ds.replicate.LeaderFencedException}. The log's layout is {@link io.remus.ds.replicate.LogLayout}.
  *
- * <p>Leader election, recovery of a new leader's log, catch-up of a member that was detached or restarted,
- * and snapshots are not implemented: a group runs with one leader, chosen by the program, from empty logs.
+ * <p>Leader change after Mu: each member's {@link io.remus.ds.replicate.ReplicaAgent}, polled by the member's
+ * thread, READs the other members' heartbeat words, suspects the ones that stop advancing and grants write
+ * access to the lowest trusted node once it asks with a higher term; that node's
+ * {@link io.remus.ds.replicate.LogLeader#takeOver} waits for a majority's promises, reads their logs, adopts
+ * the highest-term entry of every unfinished index and rewrites them under its own term.
+ * {@link io.remus.ds.replicate.LogLeader#reattach} catches a detached follower up from the leader's log.
+ * Snapshots are not implemented: a member further behind than the ring cannot be brought back.
  *
  * <p>With a compute thread {@code t} of a member and {@code node}, that member's {@code RemusNode}:
  * {@snippet :

@@ -8,6 +8,7 @@ import io.remus.core.time.ThreadTime;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -37,6 +38,13 @@ final class ReplicaHarness implements AutoCloseable {
     final AtomicReference<Throwable> failure = new AtomicReference<>();
     final List<Thread> threads = new ArrayList<>();
     final AtomicIntegerArray created;
+    /** Each member's agent's leader after its last poll (agents run when {@link #suspectAfter} is positive). */
+    final AtomicIntegerArray leaderView;
+    final ReplicaAgent[] agents;
+    /** 1: member's thread restarts its replica with an empty log and state machine (then sets 2). */
+    final AtomicIntegerArray restart;
+    /** READs in a row without a heartbeat change before an agent suspects a member; 0: no agents. */
+    volatile int suspectAfter;
 
     ReplicaHarness(SimOptions options, int nodes, ReplicaGroup group, int slots, int maxEntryBytes) {
         this.cluster = new TestCluster(SimFabric::new, options, nodes, b -> { });
@@ -49,10 +57,14 @@ final class ReplicaHarness implements AutoCloseable {
         this.grantTo = new AtomicIntegerArray(n);
         this.granted = new AtomicIntegerArray(n);
         this.created = new AtomicIntegerArray(n);
+        this.leaderView = new AtomicIntegerArray(n);
+        this.agents = new ReplicaAgent[n];
+        this.restart = new AtomicIntegerArray(n);
         for (int k = 0; k < n; k++) {
             applied.add(new ArrayList<>());
             grantTo.set(k, -1);
             granted.set(k, -1);
+            leaderView.set(k, -1);
         }
     }
 
@@ -75,7 +87,7 @@ final class ReplicaHarness implements AutoCloseable {
             Thread th = ThreadTime.newThread("replica-" + node, () -> {
                 try (ComputeThread t = cluster.thread(node)) {
                     List<Long> mine = applied.get(member);
-                    LogReplica r = LogReplica.create(cluster.node(node), t, group, NAME, slots, maxEntryBytes, (index, e) -> {
+                    StateMachine machine = (index, e) -> {
                         long v = e.get(ValueLayout.JAVA_LONG_UNALIGNED, 0);
                         if (index != mine.size() || e.byteSize() != 8 + v % 41) {
                             throw new AssertionError("replica " + node + " applied index " + index + " of " + e.byteSize()
@@ -87,10 +99,27 @@ final class ReplicaHarness implements AutoCloseable {
                             }
                         }
                         mine.add(v);
-                    });
+                    };
+                    LogReplica r = LogReplica.create(cluster.node(node), t, group, NAME, slots, maxEntryBytes, machine);
                     replicas[member] = r;
+                    ReplicaAgent agent = suspectAfter > 0 ? ReplicaAgent.open(r, NAME, suspectAfter, Duration.ofSeconds(10)) : null;
+                    agents[member] = agent;
                     created.set(member, 1);
                     while (!stop.get()) {
+                        if (restart.get(member) == 1) {
+                            if (agent != null) {
+                                agent.close();
+                            }
+                            mine.clear();
+                            r = LogReplica.restart(cluster.node(node), t, group, NAME, machine);
+                            replicas[member] = r;
+                            agent = suspectAfter > 0 ? ReplicaAgent.open(r, NAME, suspectAfter, Duration.ofSeconds(10)) : null;
+                            agents[member] = agent;
+                            restart.set(member, 2);
+                        }
+                        if (agent != null) {
+                            leaderView.set(member, agent.poll());
+                        }
                         int g = grantTo.get(member);
                         if (g >= 0) {
                             r.grantWriteTo(g);
@@ -104,6 +133,9 @@ final class ReplicaHarness implements AutoCloseable {
                     }
                     if (frozen.get(member) == 0) {
                         r.applyCommitted();
+                    }
+                    if (agent != null) {
+                        agent.close();
                     }
                 } catch (Throwable e) {
                     failure.compareAndSet(null, e);
@@ -124,6 +156,52 @@ final class ReplicaHarness implements AutoCloseable {
                 }
                 ThreadTime.parkNanos(null, 1_000);
             }
+        }
+    }
+
+    /** Restarts member {@code k}'s replica with an empty log and state machine, and waits until it has. */
+    void restartReplica(int k) {
+        restart.set(k, 1);
+        long deadline = ThreadTime.nanoTime() + 10 * SECOND;
+        while (restart.get(k) != 2) {
+            if (ThreadTime.nanoTime() - deadline > 0) {
+                throw new AssertionError("replica " + group.member(k) + " did not restart");
+            }
+            ThreadTime.parkNanos(null, 1_000);
+        }
+    }
+
+    /** Waits until member {@code k}'s agent takes {@code leader} as leader. */
+    void awaitLeaderView(int k, int leader) {
+        long deadline = ThreadTime.nanoTime() + 10 * SECOND;
+        while (leaderView.get(k) != leader) {
+            if (ThreadTime.nanoTime() - deadline > 0) {
+                throw new AssertionError("member " + group.member(k) + " takes " + leaderView.get(k) + " as leader, not " + leader);
+            }
+            ThreadTime.parkNanos(null, 1_000);
+        }
+    }
+
+    /** Starts {@code body} on a thread with a compute thread of {@code node}; {@link #join} waits for it. */
+    Thread startOn(int node, AtomicReference<Throwable> ended, ThreadBody body) {
+        Thread th = ThreadTime.newThread("program-" + node, () -> {
+            try (ComputeThread t = cluster.thread(node)) {
+                body.run(t);
+            } catch (Throwable e) {
+                ended.set(e);
+            }
+        });
+        th.start();
+        return th;
+    }
+
+    /** Waits for a thread of {@link #startOn}; rethrows its failure. */
+    static void join(Thread th, AtomicReference<Throwable> ended) throws InterruptedException {
+        if (!ThreadTime.join(th, 60 * SECOND)) {
+            throw new AssertionError(th.getName() + " did not finish");
+        }
+        if (ended.get() != null) {
+            throw new AssertionError(th.getName() + " failed", ended.get());
         }
     }
 

@@ -70,7 +70,29 @@ class ReplicatedLogBadInputTest {
                         "leader node 3 is not in the replica group");
                 assertNames(assertThrows(BadArgumentException.class, () -> LogLeader.open(threads[3], group, "bad-input", 1,
                         TIMEOUT)), "leader node 3 is not in the replica group");
+                assertNames(assertThrows(BadArgumentException.class, () -> LogReplica.restart(c.node(0), threads[0], group,
+                        "never-created", (index, e) -> { })), "log name \"never-created\" is not bound on node 0");
+                assertNames(assertThrows(BadArgumentException.class, () -> LogReplica.restart(c.node(3), threads[3], group,
+                        "bad-input", (index, e) -> { })), "replica node 3 is not in the replica group");
+                long reads = threads[0].postedOperations(Opcode.READ);
+                assertNames(assertThrows(BadArgumentException.class, () -> ReplicaAgent.open(replicas[0], "bad-input", 0,
+                        TIMEOUT)), "suspectAfter must be at least 1 READ, got 0");
+                assertNames(assertThrows(BadArgumentException.class, () -> LogLeader.takeOver(threads[3], group, "bad-input",
+                        TIMEOUT)), "leader node 3 is not in the replica group");
+                assertEquals(reads, threads[0].postedOperations(Opcode.READ), "nothing was read");
+                try (ReplicaAgent agent = ReplicaAgent.open(replicas[0], "bad-input", 4, TIMEOUT)) {
+                    assertNames(assertThrows(BadArgumentException.class, () -> agent.isSuspected(3)),
+                            "member node 3 is not in the replica group");
+                    assertEquals(0, agent.leader(), "before any poll every member is trusted");
+                }
                 try (LogLeader leader = LogLeader.open(threads[0], group, "bad-input", 1, TIMEOUT)) {
+                    long before = threads[0].postedOperations(Opcode.READ);
+                    assertNames(assertThrows(BadArgumentException.class, () -> leader.reattach(3, TIMEOUT)),
+                            "follower node 3 is not in the replica group");
+                    assertNames(assertThrows(BadArgumentException.class, () -> leader.reattach(0, TIMEOUT)),
+                            "node 0 is the leader's own");
+                    assertEquals(before, threads[0].postedOperations(Opcode.READ), "nothing was read");
+                    assertTrue(leader.reattach(1, TIMEOUT), "an attached follower is attached");
                     assertEquals(32, leader.maxEntryBytes());
                     long writes = threads[0].postedOperations(Opcode.WRITE);
                     assertNames(assertThrows(BadArgumentException.class,

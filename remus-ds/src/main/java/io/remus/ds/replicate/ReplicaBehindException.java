@@ -1,0 +1,49 @@
+package io.remus.ds.replicate;
+
+import io.remus.core.error.RemusException;
+
+/**
+ * A member's log is further behind than the entries the other members' logs still hold (their rings were
+ * reused past it), so it cannot be brought up to date from them; a snapshot of the state machine would be
+ * needed, which this package does not have.
+ */
+public class ReplicaBehindException extends RemusException {
+    private static final long serialVersionUID = 1L;
+
+    /** The member that is behind. */
+    private final int nodeId;
+    /** The entries it applied. */
+    private final long applied;
+    /** The first entry the other members still hold. */
+    private final long firstHeld;
+
+    /**
+     * Creates the exception.
+     *
+     * @param nodeId    the member that is behind
+     * @param applied   the entries it applied
+     * @param firstHeld the first entry the other members still hold
+     * @param message   what was being done
+     */
+    public ReplicaBehindException(int nodeId, long applied, long firstHeld, String message) {
+        super(message);
+        this.nodeId = nodeId;
+        this.applied = applied;
+        this.firstHeld = firstHeld;
+    }
+
+    /** {@return the member that is behind} */
+    public int nodeId() {
+        return nodeId;
+    }
+
+    /** {@return the entries it applied} */
+    public long applied() {
+        return applied;
+    }
+
+    /** {@return the first entry the other members still hold} */
+    public long firstHeld() {
+        return firstHeld;
+    }
+}
