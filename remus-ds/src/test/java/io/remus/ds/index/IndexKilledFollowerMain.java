@@ -48,9 +48,9 @@ import static io.remus.ds.testing.ChildMain.watch;
  * the file {@code swept} appears; then it writes its applied count to {@code leader-done}, its state
  * ({@link IndexStateMachine#describe()}) to {@code state-0} and prints a {@code LEADER} line. The followers serve on
  * one thread each, which is also the thread of their endpoint's client ({@link RemusIndex}, id {@code 1000 + nodeId}):
- * between two operations they serve and apply. No member switches its grant: over rdma_cm a node cannot tell which
- * peer a serving connection belongs to, and fencing one peer there fences them all (see
- * {@code VerbsNode.setPeerAccess}); the clients find the leader as the group's first member.
+ * between two operations they serve and apply. No member switches its grant ({@link IndexShardServer#grantWriteTo}):
+ * the leader is fixed for the whole run, the clients find it as the group's first member, and a follower asked
+ * answers {@code NOT_LEADER} naming no node.
  *
  * <p>The clients' workload: over {@value #KEYS} keys, 40 % put of a value unique to the put, 40 % get, 20 % delete,
  * each operation journaled ({@link HistoryJournal}, {@code map-<nodeId>.journal}, as {@link MapSpec} operations:
