@@ -26,6 +26,12 @@ class IndexOnShmTest extends IndexOnVerbsTest {
 
     @Test
     @Override
+    void shouldBeLinearizablePerKeyWithTwoConcurrentClientsOnSharedKeys() throws InterruptedException {
+        super.shouldBeLinearizablePerKeyWithTwoConcurrentClientsOnSharedKeys();
+    }
+
+    @Test
+    @Override
     void shouldApplyAResentRequestOnce() throws InterruptedException {
         super.shouldApplyAResentRequestOnce();
     }

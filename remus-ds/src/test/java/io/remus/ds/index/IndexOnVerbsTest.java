@@ -1,5 +1,10 @@
 package io.remus.ds.index;
 
+import io.remus.check.Budget;
+import io.remus.check.History;
+import io.remus.check.HistoryClock;
+import io.remus.check.LinearizabilityChecker;
+import io.remus.check.spec.MapSpec;
 import io.remus.core.ComputeThread;
 import io.remus.core.error.BadArgumentException;
 import io.remus.core.fabric.Fabric;
@@ -13,12 +18,14 @@ import io.remus.verbs.testing.DeviceTest;
 import io.remus.verbs.testing.DeviceTests;
 import org.junit.jupiter.api.Timeout;
 
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
+import java.util.SplittableRandom;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
@@ -48,7 +55,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  *
  * <p>Checks, on counts and contents: every result against a model, every replica of each shard ending in the same
  * map and session table, each leader's map equal to the model, one append per operation and 4 WRITEs per append at
- * each leader, every operation at its first attempt; a request resent with the same client id and sequence answered
+ * each leader, every operation at its first attempt; two clients' concurrent histories on shared keys linearizable
+ * per key (remus-check); a request resent with the same client id and sequence answered
  * from the session table and applied once. Run in the Soft-RoCE suite, where an operation costs 20 to 100 times
  * what it costs on a host, so every wait is bounded in minutes.
  */
@@ -141,6 +149,56 @@ class IndexOnVerbsTest {
             }
             assertEquals(ops[0] + ops[1], total, "one append per operation");
         }
+    }
+
+    /**
+     * Two clients at once on four shared keys (40 % put of a value unique to the put, 40 % get, 20 % delete), each
+     * operation recorded with remus-check: every key's history is linearizable against {@link MapSpec}, every replica
+     * of each shard ends equal, and each operation was appended once.
+     */
+    @DeviceTest
+    void shouldBeLinearizablePerKeyWithTwoConcurrentClientsOnSharedKeys() throws InterruptedException {
+        int opsPerClient = 40;
+        History history = new History(HistoryClock.NANO_TIME);
+        try (Servers h = new Servers(fabric())) {
+            h.start();
+            h.runClients(CLIENTS, (c, index) -> {
+                History.Recorder r = history.recorder(c);
+                SplittableRandom rnd = new SplittableRandom(31 + c);
+                for (int i = 0; i < opsPerClient; i++) {
+                    long k = 1 + rnd.nextInt(4);
+                    byte[] key = bytes("shared" + k);
+                    int pick = rnd.nextInt(10);
+                    if (pick < 4) {
+                        long word = ((c + 1L) << 32) | (i + 1);
+                        int op = r.invoke(MapSpec.PUT, k, word);
+                        boolean replaced = index.put(key, ByteBuffer.allocate(8).putLong(word).array(), WAIT);
+                        r.respond(op, replaced ? 0 : 1);
+                    } else if (pick < 8) {
+                        int op = r.invoke(MapSpec.GET, k);
+                        byte[] v = index.get(key, WAIT);
+                        if (v == null) {
+                            r.respond(op, 0);
+                        } else {
+                            r.respond(op, 1, ByteBuffer.wrap(v).getLong());
+                        }
+                    } else {
+                        int op = r.invoke(MapSpec.REMOVE, k);
+                        r.respond(op, index.delete(key, WAIT) ? 1 : 0);
+                    }
+                }
+            });
+            h.stop();
+            h.assertReplicasEqual();
+            long appended = 0;
+            for (int s = 0; s < SHARDS.count(); s++) {
+                appended += h.appends(SHARDS.group(s).member(0), s);
+            }
+            assertEquals((long) CLIENTS * opsPerClient, appended, "each operation appended once");
+        }
+        assertEquals(CLIENTS * opsPerClient, history.operations().size());
+        new LinearizabilityChecker(Budget.of(Duration.ofSeconds(60))).checkByKey(history.operations(), new MapSpec())
+                .assertLinearizable();
     }
 
     /**
