@@ -27,6 +27,7 @@ module io.remus.bench.engines {
     exports io.remus.bench.devices;
     // Only SimTime, the clock a run is timed on, is meant for the command: it chooses and labels virtual time.
     exports io.remus.bench.engines to io.remus.tools;
+    exports io.remus.bench.index;
     exports io.remus.bench.lock;
     exports io.remus.bench.loopback;
     exports io.remus.bench.numa;

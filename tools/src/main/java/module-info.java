@@ -27,6 +27,7 @@ module io.remus.tools {
     exports io.remus.tools.reclaim;
     exports io.remus.tools.object;
     exports io.remus.tools.log;
+    exports io.remus.tools.index;
     exports io.remus.tools.ds;
 
     opens io.remus.tools to info.picocli;

@@ -357,14 +357,8 @@ public final class DsBenchmark {
                     if (y == null) {
                         op = p < config.insertPercent() ? OpType.INSERT
                                 : p < config.insertPercent() + config.removePercent() ? OpType.REMOVE : OpType.LOOKUP;
-                    } else if (p < y.readPercent()) {
-                        op = OpType.LOOKUP;
-                    } else if (p < y.readPercent() + y.updatePercent()) {
-                        op = OpType.UPDATE;
-                    } else if (p < y.readPercent() + y.updatePercent() + y.insertPercent()) {
-                        op = OpType.INSERT;
                     } else {
-                        op = OpType.RMW;
+                        op = y.operation(p);
                     }
                     int at = op.ordinal() * costs;
                     Cost.add(ct, cost, at, -1);

@@ -77,8 +77,11 @@ public final class KeyChooser {
         return Math.min(n - 1, (long) (n * Math.pow(eta * u - eta + 1, alpha)));
     }
 
-    /** {@return a uniform draw in {@code 0..99} from the same source} */
-    int percent() {
+    /**
+     * {@return a uniform draw in {@code 0..99} from the same source: the benchmarks draw it before each key to
+     *          choose the operation ({@link Ycsb#operation})}
+     */
+    public int percent() {
         return rnd.nextInt(100);
     }
 

@@ -73,6 +73,25 @@ public enum Ycsb {
         return rmw;
     }
 
+    /**
+     * {@return the operation of a draw {@code percent} in {@code 0..99}: a read below {@link #readPercent()}, then
+     *          an update, an insert and a read-modify-write, each for as many percent as the workload gives it}
+     *
+     * @param percent a uniform draw in {@code 0..99} ({@link KeyChooser#percent()})
+     */
+    public OpType operation(int percent) {
+        if (percent < read) {
+            return OpType.LOOKUP;
+        }
+        if (percent < read + update) {
+            return OpType.UPDATE;
+        }
+        if (percent < read + update + insert) {
+            return OpType.INSERT;
+        }
+        return OpType.RMW;
+    }
+
     /** {@return whether reads prefer the cluster's latest acknowledged inserts (D) rather than zipfian over the loaded keys} */
     public boolean readsLatest() {
         return latest;

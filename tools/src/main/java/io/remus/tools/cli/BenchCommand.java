@@ -36,6 +36,7 @@ public final class BenchCommand {
         bench.addSubcommand("ds", new CommandLine(new DsBenchCommand(hostFabric)));
         bench.addSubcommand("rpc-lat", new CommandLine(new RpcLatBenchCommand(hostFabric)));
         bench.addSubcommand("log", new CommandLine(new LogBenchCommand()));
+        bench.addSubcommand("index", new CommandLine(new IndexBenchCommand()));
         top.addSubcommand("bench", bench);
     }
 }

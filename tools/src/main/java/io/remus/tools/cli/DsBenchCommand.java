@@ -70,9 +70,8 @@ public final class DsBenchCommand extends ClusterCapableCommand {
     @Mixin
     SharedOptions.LockOption lockOption;
 
-    @Option(names = "--num-ops", paramLabel = "N", defaultValue = "8192",
-            description = "Operations per thread (default ${DEFAULT-VALUE}); not with -D.")
-    long numOps;
+    @Mixin
+    SharedOptions.NumOpsOption numOpsOption = new SharedOptions.NumOpsOption(8192);
 
     @Mixin
     SharedOptions.DurationOption durationOption;
@@ -97,8 +96,8 @@ public final class DsBenchCommand extends ClusterCapableCommand {
     @Mixin
     SharedOptions.ZipfOption zipfOption;
 
-    @Option(names = "--ycsb", paramLabel = "W", description = "A YCSB workload on the hash map: A, B, C, D or F (not with --insert/--remove/--prefill, which it replaces).")
-    String ycsb;
+    @Mixin
+    SharedOptions.YcsbOption ycsbOption = new SharedOptions.YcsbOption(null);
 
     @Mixin
     SharedOptions.ValueSizeOption valueSizeOption = new SharedOptions.ValueSizeOption(64);
@@ -277,7 +276,7 @@ public final class DsBenchCommand extends ClusterCapableCommand {
                 mixGiven.add(mix);
             }
         }
-        DsFlags flags = new DsFlags(lockOption.lock, ycsb, durationOption.seconds, numOps, matched("--num-ops"), mixGiven,
+        DsFlags flags = new DsFlags(lockOption.lock, ycsbOption.ycsb, durationOption.seconds, numOpsOption.numOps, matched("--num-ops"), mixGiven,
                 prefill, insert, remove, keyLb, keyUb, zipfOption.zipf, valueSizeOption.valueSize, homeWorkers,
                 segmentMibOption.segmentMib, seedOption.seed);
         List<DsBenchmarkConfig> configs = engineRule(() -> flags.configs(nodeCount, structures, threadCounts), null);

@@ -39,9 +39,8 @@ public final class LogBenchCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Option(names = "--replicas", split = ",", paramLabel = "N", defaultValue = "3",
-            description = "Members of the group, an odd 2f + 1 in 3..15; a comma list runs each (default ${DEFAULT-VALUE}).")
-    List<Integer> replicas;
+    @Mixin
+    SharedOptions.ReplicasOption replicasOption;
 
     @Option(names = "--entry-bytes", split = ",", paramLabel = "B", defaultValue = "64",
             description = "Bytes of every entry; a comma list runs each (default ${DEFAULT-VALUE}).")
@@ -51,9 +50,8 @@ public final class LogBenchCommand implements Callable<Integer> {
             description = "Appends measured per run, one at a time (default ${DEFAULT-VALUE}).")
     long appends;
 
-    @Option(names = "--log-slots", paramLabel = "S", defaultValue = "256",
-            description = "Slots of each member's log; past them the log wraps and slots are reused (default ${DEFAULT-VALUE}).")
-    int slots;
+    @Mixin
+    SharedOptions.LogSlotsOption slotsOption;
 
     @Mixin
     SimCostOption simCostOption;
@@ -107,9 +105,9 @@ public final class LogBenchCommand implements Callable<Integer> {
     List<LogBenchmarkConfig> configs() {
         List<LogBenchmarkConfig> configs = new ArrayList<>();
         try {
-            for (int n : replicas) {
+            for (int n : replicasOption.replicas) {
                 for (int bytes : entryBytes) {
-                    configs.add(new LogBenchmarkConfig(n, bytes, appends, slots));
+                    configs.add(new LogBenchmarkConfig(n, bytes, appends, slotsOption.slots));
                 }
             }
         } catch (BadArgumentException e) {

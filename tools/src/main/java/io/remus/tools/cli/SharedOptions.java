@@ -45,14 +45,50 @@ final class SharedOptions {
     /** {@code --zipf}: the Zipfian constant of the workers' key picks; 0 is uniform. */
     static final class ZipfOption {
         @Option(names = "--zipf", paramLabel = "THETA", defaultValue = "0",
-                description = "Zipfian constant of the key picks, in [0, 1); 0 is uniform (default ${DEFAULT-VALUE}; YCSB's is 0.99, which bench ds --ycsb takes for 0).")
+                description = "Zipfian constant of the key picks, in [0, 1); 0 is uniform (default ${DEFAULT-VALUE}; YCSB's is 0.99, which bench ds --ycsb and bench index take for 0).")
         double zipf;
+    }
+
+    /** {@code --ycsb}: a YCSB workload by letter; each command checks the letters it runs. */
+    static final class YcsbOption {
+        @Option(names = "--ycsb", paramLabel = "W",
+                description = "A YCSB workload: bench ds runs A, B, C, D or F on the hash map (not with --insert/--remove/--prefill, which it replaces); bench index runs A, B or C (default there: A).")
+        String ycsb;
+
+        YcsbOption(String ycsb) {
+            this.ycsb = ycsb;
+        }
+    }
+
+    /** {@code --num-ops}: operations per worker thread. */
+    static final class NumOpsOption {
+        @Option(names = "--num-ops", paramLabel = "N",
+                description = "Operations per worker thread, bench index: per client (default ${DEFAULT-VALUE}); bench ds: not with -D.")
+        long numOps;
+
+        NumOpsOption(long numOps) {
+            this.numOps = numOps;
+        }
+    }
+
+    /** {@code --replicas}: members of each replica group, a comma list run in order. */
+    static final class ReplicasOption {
+        @Option(names = "--replicas", split = ",", paramLabel = "N", defaultValue = "3",
+                description = "Members of each replica group, an odd 2f + 1 in 3..15; a comma list runs each (default ${DEFAULT-VALUE}).")
+        List<Integer> replicas;
+    }
+
+    /** {@code --log-slots}: slots of each member's replicated log. */
+    static final class LogSlotsOption {
+        @Option(names = "--log-slots", paramLabel = "S", defaultValue = "256",
+                description = "Slots of each member's log; past them the log wraps and slots are reused (default ${DEFAULT-VALUE}).")
+        int slots;
     }
 
     /** {@code --value-size}: bytes per stored value. */
     static final class ValueSizeOption {
         @Option(names = "--value-size", paramLabel = "BYTES",
-                description = "Bytes per value (default ${DEFAULT-VALUE}; experiment kv: a multiple of 8 in 8..4096, larger values travel as the trustees' payloads).")
+                description = "Bytes per value (default ${DEFAULT-VALUE}; experiment kv: a multiple of 8 in 8..4096, larger values travel as the trustees' payloads; bench index: 1..168, so that a request fills at most one RPC payload).")
         int valueSize;
 
         ValueSizeOption(int valueSize) {
@@ -210,7 +246,7 @@ final class SharedOptions {
         CommandSpec mixee;
 
         @Option(names = "--keys", paramLabel = "K[,K...]",
-                description = "Keys: bench lock's locks in the table, at least --nodes (fewer = more contention), a comma list runs each; experiment kv's keys, nodes..65536, key k on node k mod nodes, all loaded before the run (default ${DEFAULT-VALUE}).")
+                description = "Keys: bench lock's locks in the table, at least --nodes (fewer = more contention), a comma list runs each; experiment kv's keys, nodes..65536, key k on node k mod nodes, all loaded before the run; bench index's keys 0..K-1, 8 bytes each, all loaded before the run (default ${DEFAULT-VALUE}).")
         String keys;
 
         KeysOption(String keys) {
