@@ -118,7 +118,11 @@ public final class ReplicatedLogKilledFollowerMain {
         System.exit(0);
     }
 
-    private static Thread thread(String name, List<Throwable> failures, Work work) {
+    /**
+     * {@return a daemon thread named {@code name} that runs {@code work}; what it throws is printed and added to
+     *          {@code failures}}
+     */
+    static Thread thread(String name, List<Throwable> failures, Work work) {
         Thread t = new Thread(() -> {
             try {
                 work.run();
@@ -144,20 +148,8 @@ public final class ReplicatedLogKilledFollowerMain {
         try (ComputeThread t = cluster.node().newComputeThread();
              FileChannel out = FileChannel.open(dir.resolve("applied-" + nodeId), StandardOpenOption.CREATE_NEW,
                      StandardOpenOption.WRITE)) {
-            ByteBuffer word = ByteBuffer.allocate(8).order(ByteOrder.nativeOrder());
-            long[] count = new long[1];
-            LogReplica r = LogReplica.create(cluster.node(), t, group, NAME, SLOTS, NumberedEntries.MAX_BYTES, (index, e) -> {
-                long v = NumberedEntries.check(nodeId, index, e, count[0]);
-                word.clear().putLong(0, v);
-                try {
-                    while (word.hasRemaining()) {
-                        out.write(word);
-                    }
-                } catch (IOException io) {
-                    throw new UncheckedIOException(io);
-                }
-                count[0]++;
-            });
+            LogReplica r = LogReplica.create(cluster.node(), t, group, NAME, SLOTS, NumberedEntries.MAX_BYTES,
+                    recording(nodeId, out));
             progress("replica created node=" + nodeId);
             boolean ready = false;
             long wanted = -1;
@@ -185,7 +177,7 @@ public final class ReplicatedLogKilledFollowerMain {
     }
 
     /** The count in {@code leader-done}, or -1 while there is none. */
-    private static long doneCount(Path dir) throws IOException {
+    static long doneCount(Path dir) throws IOException {
         Path done = dir.resolve("leader-done");
         return Files.exists(done) ? Long.parseLong(Files.readString(done).strip()) : -1;
     }
@@ -235,6 +227,27 @@ public final class ReplicatedLogKilledFollowerMain {
         }
     }
 
+    /**
+     * {@return a state machine that checks each entry ({@link NumberedEntries#check}) and appends its value to
+     *          {@code out}, eight native-order bytes in one write, so what a killed process applied stays there}
+     */
+    static StateMachine recording(int nodeId, FileChannel out) {
+        ByteBuffer word = ByteBuffer.allocate(8).order(ByteOrder.nativeOrder());
+        long[] count = new long[1];
+        return (index, e) -> {
+            long v = NumberedEntries.check(nodeId, index, e, count[0]);
+            word.clear().putLong(0, v);
+            try {
+                while (word.hasRemaining()) {
+                    out.write(word);
+                }
+            } catch (IOException io) {
+                throw new UncheckedIOException(io);
+            }
+            count[0]++;
+        };
+    }
+
     /** {@return the values in a member's {@code applied-<nodeId>} file, in order; a torn last value is left out} */
     static List<Long> applied(Path dir, int nodeId) throws IOException {
         ByteBuffer b = ByteBuffer.wrap(Files.readAllBytes(dir.resolve("applied-" + nodeId))).order(ByteOrder.nativeOrder());
@@ -247,7 +260,7 @@ public final class ReplicatedLogKilledFollowerMain {
 
     /** A thread's work. */
     @FunctionalInterface
-    private interface Work {
+    interface Work {
         void run() throws Exception;
     }
 }

@@ -116,7 +116,7 @@ class ReplicatedLogKilledFollowerOnVerbsTest {
     }
 
     /** {@return the pairs of the first line of {@code output} that starts with {@code prefix}} */
-    private static Map<String, String> line(String output, String prefix) {
+    static Map<String, String> line(String output, String prefix) {
         return ChildProcesses.fields(output.lines().filter(l -> l.startsWith(prefix)).findFirst()
                 .orElseGet(() -> fail("no " + prefix.strip() + " line in:\n" + output)));
     }
