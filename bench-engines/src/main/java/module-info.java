@@ -5,7 +5,8 @@
  * benchmark ({@code io.remus.bench.lock}), the wait-free objects benchmark with the sharing and
  * key-value experiments ({@code io.remus.bench.object}), the set and map benchmark with YCSB
  * ({@code io.remus.bench.structure}), the reclamation benchmark ({@code io.remus.bench.reclaim}) over
- * the churn workload that checks for use after free ({@code io.remus.bench.churn}), the loopback
+ * the churn workload that checks for use after free ({@code io.remus.bench.churn}), the replicated-log
+ * benchmark ({@code io.remus.bench.replicate}), the loopback
  * experiment ({@code io.remus.bench.loopback}), the NUMA experiment ({@code io.remus.bench.numa}),
  * the HdrHistogram latency and bandwidth statistics they record ({@code io.remus.bench.stats}), the rows of
  * their reports as JSON, CSV and text ({@code io.remus.bench.report}), and the
@@ -34,6 +35,7 @@ module io.remus.bench.engines {
     exports io.remus.bench.perftest.sim;
     exports io.remus.bench.perftest.verbs;
     exports io.remus.bench.reclaim;
+    exports io.remus.bench.replicate;
     exports io.remus.bench.report;
     exports io.remus.bench.stats;
     exports io.remus.bench.structure;

@@ -5,7 +5,8 @@
  * structures found by name ({@code io.remus.ds.name}), a worker's thread, reclaimer and lock context opened and
  * closed together ({@code io.remus.ds.context}), delegation of objects to their owning thread
  * ({@code io.remus.ds.delegate}), the remote memory reclamation they run on ({@code io.remus.ds.reclaim}), and
- * the identity every structure's root carries ({@code io.remus.ds.identity}).
+ * the identity every structure's root carries ({@code io.remus.ds.identity}), and a replicated, sharded key-value index
+ * on the replicated log ({@code io.remus.ds.index} over {@code io.remus.ds.replicate}).
  */
 module io.remus.ds {
     requires transitive io.remus.core;
@@ -15,6 +16,7 @@ module io.remus.ds {
     exports io.remus.ds.context;
     exports io.remus.ds.delegate;
     exports io.remus.ds.identity;
+    exports io.remus.ds.index;
     exports io.remus.ds.map;
     exports io.remus.ds.name;
     exports io.remus.ds.object;

@@ -26,6 +26,7 @@ module io.remus.tools {
     exports io.remus.tools.lock;
     exports io.remus.tools.reclaim;
     exports io.remus.tools.object;
+    exports io.remus.tools.log;
     exports io.remus.tools.ds;
 
     opens io.remus.tools to info.picocli;

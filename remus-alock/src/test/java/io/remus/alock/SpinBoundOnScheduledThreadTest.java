@@ -1,5 +1,6 @@
 package io.remus.alock;
 
+import io.remus.core.testing.RecordingScheduledThread;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 

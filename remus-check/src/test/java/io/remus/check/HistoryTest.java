@@ -1,7 +1,7 @@
 package io.remus.check;
 
 import io.remus.check.spec.CounterSpec;
-import io.remus.core.time.ScheduledThread;
+import io.remus.core.testing.RecordingScheduledThread;
 import io.remus.core.time.ThreadTime;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -125,59 +125,12 @@ class HistoryTest {
     @Test
     void shouldReadTheVirtualClockOfAScheduledThreadWithNanoTime() throws Exception {
         long[] read = new long[2];
-        FixedClockThread t = new FixedClockThread(7_000_000_000L, () -> {
+        RecordingScheduledThread.run(7_000_000_000L, () -> {
             read[0] = HistoryClock.NANO_TIME.now();
             ThreadTime.charge(5);
             read[1] = HistoryClock.NANO_TIME.now();
+            return null;
         });
-        t.start();
-        t.join(10_000);
         assertArrayEquals(new long[] {7_000_000_000L, 7_000_000_005L}, read, "the scheduled thread's clock, not the host's");
-    }
-
-    /** A scheduled thread whose clock moves only when charged. */
-    private static final class FixedClockThread extends ScheduledThread {
-        private long clock;
-
-        FixedClockThread(long clock, Runnable task) {
-            super(task, "fixed-clock");
-            this.clock = clock;
-        }
-
-        @Override
-        protected long clockNanos() {
-            return clock;
-        }
-
-        @Override
-        protected void spin(String awaited) {
-        }
-
-        @Override
-        protected void park(Object blocker, long nanos) {
-        }
-
-        @Override
-        protected void wake() {
-        }
-
-        @Override
-        protected void charge(long nanos) {
-            clock += nanos;
-        }
-
-        @Override
-        protected void localAccess() {
-        }
-
-        @Override
-        protected Thread newSibling(String name, Runnable task) {
-            throw new UnsupportedOperationException();
-        }
-
-        @Override
-        protected boolean awaitEnd(Thread other, long nanos) {
-            throw new UnsupportedOperationException();
-        }
     }
 }

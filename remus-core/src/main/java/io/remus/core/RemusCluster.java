@@ -78,7 +78,8 @@ import java.util.concurrent.TimeUnit;
  *                     address; the port, when not given, port.base + node id)
  * port.base           the rendezvous's port of node 0 (default 18515; node i gets port.base + i,
  *                     which must not pass 65535)
- * join.timeout.ms     how long join waits for peers (default 60000; "forever" waits without end)
+ * join.timeout.ms     how long join waits for peers, counted once this node knows its own address
+ *                     (default 60000; "forever" waits without end)
  * shutdown.timeout.ms how long close waits for the other nodes' shutdown (default 120000)
  * config              a properties file with configuration and join keys
  * </pre>
@@ -124,9 +125,11 @@ import java.util.concurrent.TimeUnit;
  * ({@link ShmFabric#removeFiles}).
  *
  * <h2>Waits</h2>
- * Every wait is bounded: the rendezvous and the wait for peers share the join timeout (a connection
- * attempt to a peer that started before the deadline runs to its own end, the same timeout, so
- * join gives up within about twice the timeout at worst), {@link #barrier()} by the join timeout,
+ * Every wait is bounded. The rendezvous and the wait for peers share the join timeout, which starts
+ * once this node knows its own address (on verbs that means opening its device, which is not spent
+ * from the time left for the peers). A connection attempt to a peer that started before the
+ * deadline runs to its own end, the same timeout, so join gives up within about twice the timeout
+ * at worst. {@link #barrier()} is bounded by the join timeout,
  * the shutdown handshake by the shutdown timeout. A timeout is a {@link RemoteTimeoutException}
  * naming the nodes it still waited for.
  *
@@ -468,13 +471,13 @@ public final class RemusCluster implements AutoCloseable {
             Duration timeout = r.duration("join.timeout.ms", joinTimeout, DEFAULT_JOIN_TIMEOUT);
             Duration shutdown = r.duration("shutdown.timeout.ms", shutdownTimeout, DEFAULT_SHUTDOWN_TIMEOUT);
             String kind = r.fabricKind();
-            long deadline = ThreadTime.nanoTime() + timeout.toNanos();
             boolean verbs = sharedFabric == null && kind.equals("verbs");
             String device = verbs && verbsOptions == null ? r.keys.getOrDefault("device", null) : null;
             if (verbs && verbsOptions == null && device == null) {
                 device = firstDevice();
             }
             boolean shm = sharedFabric == null && kind.equals("shm");
+            long deadline = ThreadTime.nanoTime() + timeout.toNanos();
             if (r.keys.containsKey("rendezvous") && !shm) {
                 String address = r.keys.get("address");
                 if (address == null) {
@@ -487,6 +490,8 @@ public final class RemusCluster implements AutoCloseable {
                     address = address + ":" + (r.portBase() + c.nodeId());
                 }
                 String where = r.keys.get("rendezvous");
+                // the join timeout counts from here: this node's own device is open and its address known
+                deadline = ThreadTime.nanoTime() + timeout.toNanos();
                 Duration rendezvousLeft = leftOf(timeout, deadline);
                 List<String> nodes = where.startsWith(TCP_SCHEME)
                         ? TcpRendezvous.exchange(tcpRoot(where), c.nodeId(), c.nodes().size(), address, rendezvousLeft)

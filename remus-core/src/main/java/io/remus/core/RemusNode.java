@@ -84,8 +84,12 @@ public final class RemusNode implements AutoCloseable {
         fabricNode.setPeerAccess(peerNodeId, access);
     }
 
-    /** {@return the node's fabric node, for tests in this package} */
-    FabricNode fabricNode() {
+    /**
+     * {@return the node's fabric node: what an {@link io.remus.core.rpc.RpcEndpoint} of this node is created on
+     *          ({@code RpcEndpoint.create(node.fabricNode(), ...)}, which takes the node's one receive queue), so that
+     *          the node's messages and its compute threads' one-sided operations share one fabric node}
+     */
+    public FabricNode fabricNode() {
         return fabricNode;
     }
 

@@ -5,6 +5,7 @@ import io.remus.core.error.CorruptedMemoryException;
 import io.remus.core.memory.RemotePtr;
 import io.remus.core.sim.SimFabric;
 import io.remus.core.sim.SimOptions;
+import io.remus.core.testing.RecordingScheduledThread;
 import io.remus.core.testing.TestCluster;
 import io.remus.core.time.ThreadTime;
 import io.remus.ds.delegate.Trust;
@@ -18,7 +19,6 @@ import io.remus.ds.reclaim.EpochOptions;
 import io.remus.ds.reclaim.NeverReclaimer;
 import io.remus.ds.set.LockFreeSkipListSet;
 import io.remus.ds.testing.Counts;
-import io.remus.ds.testing.SteppedClockThread;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -35,7 +35,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The structures read the clock and wait through {@link io.remus.core.time.ThreadTime}: on a scheduled thread
- * ({@link SteppedClockThread}, whose clock moves only when it waits) a deadline of many seconds passes on that
+ * ({@link RecordingScheduledThread}, whose clock moves only when it waits) a deadline of many seconds passes on that
  * thread's clock in a few thousand counted waits, and randomness that shapes a structure follows from the
  * thread, not from the host.
  */
@@ -53,7 +53,7 @@ class ThreadTimeWaitsTest {
     @Test
     void shouldTimeAnUnansweredDelegatedRequestOutOnTheCallersClock() throws Exception {
         try (TestCluster c = cluster(LONG)) {
-            SteppedClockThread t = SteppedClockThread.run(STEP, () -> {
+            RecordingScheduledThread t = RecordingScheduledThread.run(0, STEP, () -> {
                 try (ComputeThread home = c.thread(1); ComputeThread caller = c.thread(0)) {
                     Trustee<Object> trustee = Trustee.create(home, 2, 1);
                     Trust<Object> trust = TrusteeClient.connect(caller, trustee.ptr()).trust(0);
@@ -72,7 +72,7 @@ class ThreadTimeWaitsTest {
     void shouldTimeAPollOutOnTheCallersClockWhileASlotIsClaimedAndNeverPublished() throws Exception {
         try (TestCluster c = cluster(LONG)) {
             String label = "a bounded queue's slot held by a claim in flight";
-            SteppedClockThread t = SteppedClockThread.run(STEP, () -> {
+            RecordingScheduledThread t = RecordingScheduledThread.run(0, STEP, () -> {
                 try (ComputeThread th = c.thread(0)) {
                     MpmcBoundedQueue q = MpmcBoundedQueue.create(th, 4);
                     c.raw(RemotePtr.offset(q.ptr(), 8), 8).set(ValueLayout.JAVA_LONG, 0, 1);
@@ -88,7 +88,7 @@ class ThreadTimeWaitsTest {
     @Test
     void shouldRefuseATornRowAtTheOperationTimeoutOfTheCallersClock() throws Exception {
         try (TestCluster c = cluster(LONG)) {
-            SteppedClockThread t = SteppedClockThread.run(STEP, () -> {
+            RecordingScheduledThread t = RecordingScheduledThread.run(0, STEP, () -> {
                 try (ComputeThread th = c.thread(0)) {
                     SharedStateTable table = SharedStateTable.create(th, 1, 2, 13);
                     table.write(MemorySegment.ofArray(new byte[13]));
@@ -105,7 +105,7 @@ class ThreadTimeWaitsTest {
 
     @Test
     void shouldMeasureEpochLeasesOnTheScheduledThreadsClockByDefault() throws Exception {
-        SteppedClockThread t = SteppedClockThread.run(STEP, () -> {
+        RecordingScheduledThread t = RecordingScheduledThread.run(0, STEP, () -> {
             long before = EpochOptions.defaults().clock().getAsLong();
             ThreadTime.charge(5_000_000_000L);
             return EpochOptions.defaults().clock().getAsLong() - before;
@@ -121,7 +121,7 @@ class ThreadTimeWaitsTest {
     /** The round trips of each of 64 inserts into a new skip list: they follow from the nodes' drawn heights. */
     private static Object skipListInsertCosts() throws Exception {
         try (TestCluster c = cluster(Duration.ofSeconds(60))) {
-            return SteppedClockThread.run(STEP, () -> {
+            return RecordingScheduledThread.run(0, STEP, () -> {
                 List<Long> costs = new ArrayList<>();
                 try (ComputeThread th = c.thread(0); NeverReclaimer r = new NeverReclaimer(th)) {
                     LockFreeSkipListSet set = LockFreeSkipListSet.create(th, r, 1);

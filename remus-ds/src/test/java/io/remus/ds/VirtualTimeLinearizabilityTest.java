@@ -50,6 +50,9 @@ import java.util.OptionalLong;
 import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
+import java.util.function.LongPredicate;
+import java.util.function.Supplier;
+import java.util.function.ToLongFunction;
 import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -216,17 +219,18 @@ class VirtualTimeLinearizabilityTest {
 
     // ------------------------------------------------------------------------------------------------ queues
 
-    /** One queue's handle. */
-    interface QueueHandle {
-        boolean offer(long value);
-
-        OptionalLong poll();
+    /**
+     * One queue's handle: its offer and its poll.
+     *
+     * @param offer offers a value, returns whether the queue took it
+     * @param poll  takes the oldest value, empty when there is none
+     */
+    record QueueHandle(LongPredicate offer, Supplier<OptionalLong> poll) {
     }
 
-    /** How to make one queue and its handles. */
-    interface QueueCalls {
-        long create(ComputeThread t);
-
+    /** How to attach a handle of one queue. */
+    @FunctionalInterface
+    interface QueueAttach {
         QueueHandle attach(ComputeThread t, long ptr);
     }
 
@@ -235,7 +239,7 @@ class VirtualTimeLinearizabilityTest {
      * and 1) poll 40 times each, on a queue of capacity 2 on node 0, checked as a FIFO of 2 words whose full
      * offers and empty polls are operations too.
      */
-    static Scenario queue(String name, boolean earlyFull, QueueCalls calls) {
+    static Scenario queue(String name, boolean earlyFull, ToLongFunction<ComputeThread> create, QueueAttach attach) {
         return new Scenario() {
             @Override
             public String name() {
@@ -264,18 +268,18 @@ class VirtualTimeLinearizabilityTest {
 
             @Override
             public long create(ComputeThread home) {
-                return calls.create(home);
+                return create.applyAsLong(home);
             }
 
             @Override
             public void work(int index, ComputeThread t, long ptr, History.Recorder r, SplittableRandom rnd) {
-                QueueHandle q = calls.attach(t, ptr);
+                QueueHandle q = attach.attach(t, ptr);
                 if (index < 2) {
                     for (int i = 0; i < 30; i++) {
                         long v = index * 1000L + i + 1;
                         maybeYield(rnd);
                         int op = r.invoke(BoundedContainerSpec.PUT, v);
-                        boolean ok = q.offer(v);
+                        boolean ok = q.offer().test(v);
                         r.respond(op, ok ? 1 : 0);
                         if (!ok) {
                             ThreadTime.yield();
@@ -285,7 +289,7 @@ class VirtualTimeLinearizabilityTest {
                     for (int i = 0; i < 40; i++) {
                         maybeYield(rnd);
                         int op = r.invoke(BoundedContainerSpec.TAKE);
-                        OptionalLong v = q.poll();
+                        OptionalLong v = q.poll().get();
                         if (v.isPresent()) {
                             r.respond(op, v.getAsLong());
                         } else {
@@ -299,77 +303,23 @@ class VirtualTimeLinearizabilityTest {
     }
 
     static Scenario boundedQueue() {
-        return queue("MpmcBoundedQueue", false, new QueueCalls() {
-            @Override
-            public long create(ComputeThread t) {
-                return MpmcBoundedQueue.create(t, 2).ptr();
-            }
-
-            @Override
-            public QueueHandle attach(ComputeThread t, long ptr) {
-                MpmcBoundedQueue q = MpmcBoundedQueue.attach(t, ptr);
-                return new QueueHandle() {
-                    @Override
-                    public boolean offer(long value) {
-                        return q.offer(value, PATIENCE);
-                    }
-
-                    @Override
-                    public OptionalLong poll() {
-                        return q.poll(PATIENCE);
-                    }
-                };
-            }
+        return queue("MpmcBoundedQueue", false, t -> MpmcBoundedQueue.create(t, 2).ptr(), (t, ptr) -> {
+            MpmcBoundedQueue q = MpmcBoundedQueue.attach(t, ptr);
+            return new QueueHandle(v -> q.offer(v, PATIENCE), () -> q.poll(PATIENCE));
         });
     }
 
     static Scenario crashTolerantQueue() {
-        return queue("MpmcCrashTolerantQueue", false, new QueueCalls() {
-            @Override
-            public long create(ComputeThread t) {
-                return MpmcCrashTolerantQueue.create(t, 2, 4).ptr();
-            }
-
-            @Override
-            public QueueHandle attach(ComputeThread t, long ptr) {
-                MpmcCrashTolerantQueue q = MpmcCrashTolerantQueue.attach(t, ptr);
-                return new QueueHandle() {
-                    @Override
-                    public boolean offer(long value) {
-                        return q.offer(value, PATIENCE);
-                    }
-
-                    @Override
-                    public OptionalLong poll() {
-                        return q.poll(PATIENCE);
-                    }
-                };
-            }
+        return queue("MpmcCrashTolerantQueue", false, t -> MpmcCrashTolerantQueue.create(t, 2, 4).ptr(), (t, ptr) -> {
+            MpmcCrashTolerantQueue q = MpmcCrashTolerantQueue.attach(t, ptr);
+            return new QueueHandle(v -> q.offer(v, PATIENCE), () -> q.poll(PATIENCE));
         });
     }
 
     static Scenario scqQueue() {
-        return queue("MpmcScqQueue", true, new QueueCalls() {
-            @Override
-            public long create(ComputeThread t) {
-                return MpmcScqQueue.create(t, 2).ptr();
-            }
-
-            @Override
-            public QueueHandle attach(ComputeThread t, long ptr) {
-                MpmcScqQueue q = MpmcScqQueue.attach(t, ptr);
-                return new QueueHandle() {
-                    @Override
-                    public boolean offer(long value) {
-                        return q.offer(value);
-                    }
-
-                    @Override
-                    public OptionalLong poll() {
-                        return q.poll();
-                    }
-                };
-            }
+        return queue("MpmcScqQueue", true, t -> MpmcScqQueue.create(t, 2).ptr(), (t, ptr) -> {
+            MpmcScqQueue q = MpmcScqQueue.attach(t, ptr);
+            return new QueueHandle(q::offer, q::poll);
         });
     }
 

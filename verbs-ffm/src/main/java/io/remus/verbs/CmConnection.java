@@ -9,7 +9,8 @@ import java.time.Duration;
 
 /**
  * A reliable connection set up through the RDMA connection manager ({@link CmListener#accept},
- * {@link CmConnector#connect}): its connected queue pair and the region the peer offered.
+ * {@link CmConnector#connect}): its connected queue pair, the region the peer offered and the
+ * identifier it named, if any ({@link CmPrivateData}).
  * Closing it disconnects and destroys the queue pair, the id and its event channel.
  */
 public final class CmConnection implements AutoCloseable {
@@ -17,16 +18,16 @@ public final class CmConnection implements AutoCloseable {
     private final MemorySegment id;
     private final QueuePairHandle handle;
     private final ConnectedQueuePair queuePair;
-    private final RemoteRegion peerRegion;
+    private final CmPrivateData peer;
     private boolean closed;
     private boolean peerGone;
 
-    CmConnection(CmEventChannel channel, MemorySegment id, QueuePairHandle handle, RemoteRegion peerRegion) {
+    CmConnection(CmEventChannel channel, MemorySegment id, QueuePairHandle handle, CmPrivateData peer) {
         this.channel = channel;
         this.id = id;
         this.handle = handle;
         this.queuePair = new ConnectedQueuePair(handle);
-        this.peerRegion = peerRegion;
+        this.peer = peer;
     }
 
     /** {@return the connected queue pair (closed with this connection)} */
@@ -82,7 +83,15 @@ public final class CmConnection implements AutoCloseable {
 
     /** {@return the region the peer offered in its private data} */
     public RemoteRegion peerRegion() {
-        return peerRegion;
+        return peer.region();
+    }
+
+    /**
+     * {@return the identifier the peer named in its private data ({@link CmPrivateData#senderId()}), or
+     *          {@link CmPrivateData#NO_SENDER} where it named none}
+     */
+    public int peerId() {
+        return peer.senderId();
     }
 
     /**

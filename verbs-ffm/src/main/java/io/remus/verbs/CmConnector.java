@@ -10,9 +10,10 @@ import java.util.Objects;
 
 /**
  * The active side of the RDMA connection manager: resolves the peer's address and route,
- * builds the queue pair, connects with the offered region as private data and waits for the
- * connection to be established, retrying (a fresh id each time) while the peer rejects or is
- * unreachable, until the timeout.
+ * builds the queue pair, connects with the offered region (and, optionally, this side's identifier)
+ * as private data ({@link CmPrivateData}) and waits for the connection to be established, retrying
+ * (a fresh id each time) while the peer rejects or is unreachable, until the timeout. A listener that
+ * refuses the identifier rejects the request, which looks to this side like any other rejection.
  */
 public final class CmConnector {
     private static final int RESOLVE_TIMEOUT_MS = 5000;
@@ -59,6 +60,31 @@ public final class CmConnector {
      */
     public static CmConnection connect(QueuePairBuilder builder, String address, int port, RemoteRegion offer,
                                        Duration timeout, ConnectionOptions options) throws InterruptedException {
+        return connect(builder, address, port, CmPrivateData.anonymous(Objects.requireNonNull(offer, "offer")), timeout,
+                options);
+    }
+
+    /**
+     * {@link #connect(QueuePairBuilder, String, int, RemoteRegion, Duration, ConnectionOptions)} with
+     * private data that may name this side ({@link CmPrivateData#senderId()}), so that the listener
+     * knows which peer the connection serves.
+     *
+     * @param builder the queue pair's settings; its protection domain must be on a context from
+     *                {@link Context#openForRdmaCm(String)} of the device that reaches {@code address}
+     * @param address the listener's IPv4 address literal
+     * @param port    the listener's TCP port
+     * @param offer   the region offered to the peer and this side's identifier, if any
+     * @param timeout how long to keep trying
+     * @param options READs/atomics in flight each way (capped by the device) and retry counts
+     * @return the established connection; {@link CmConnection#peerId()} is what the listener named
+     * @throws WaitTimeoutException     if no attempt succeeded in time
+     * @throws ConnectionException      for the last failed attempt's event when the time ran out (a
+     *                                  listener that refuses the request rejects it)
+     * @throws InvalidArgumentException if the listener's reply is not a {@link CmPrivateData} encoding
+     * @throws InterruptedException     if interrupted between attempts
+     */
+    public static CmConnection connect(QueuePairBuilder builder, String address, int port, CmPrivateData offer,
+                                       Duration timeout, ConnectionOptions options) throws InterruptedException {
         Objects.requireNonNull(builder, "builder");
         Objects.requireNonNull(address, "address");
         Objects.requireNonNull(offer, "offer");
@@ -81,7 +107,7 @@ public final class CmConnector {
         }
     }
 
-    private static CmConnection attempt(QueuePairBuilder builder, String address, int port, RemoteRegion offer,
+    private static CmConnection attempt(QueuePairBuilder builder, String address, int port, CmPrivateData offer,
                                         long deadline, ConnectionOptions options) {
         CmEventChannel channel = new CmEventChannel();
         MemorySegment id = null;
@@ -103,7 +129,7 @@ public final class CmConnector {
                     callState, "rdma_connect", "connecting to " + address + ":" + port);
             CmEventChannel.Event established = channel.expect(deadline, RdmaCm.RDMA_CM_EVENT_ESTABLISHED,
                     "connecting to " + address + ":" + port);
-            return new CmConnection(channel, id, handle, RemoteRegion.fromBytes(established.privateData()));
+            return new CmConnection(channel, id, handle, CmPrivateData.fromAccept(established.privateData()));
         } catch (RuntimeException e) {
             try {
                 if (handle != null) {

@@ -84,15 +84,19 @@ final class CmIds {
     /**
      * @param arena   where to allocate it
      * @param context the device context (for its read/atomic limits)
-     * @param offer   the region offered to the peer as private data
+     * @param offer   the private data: the region offered to the peer and, optionally, this side's id
      * @param options the READs/atomics this side issues and serves (capped by the device) and the
      *                retry counts; rdma_cm chooses the rest (MTU, ACK timeout, RNR timer, hop limit)
      * @return a {@code struct rdma_conn_param}
      */
-    static MemorySegment connectionParameters(Arena arena, Context context, RemoteRegion offer,
+    static MemorySegment connectionParameters(Arena arena, Context context, CmPrivateData offer,
                                               ConnectionOptions options) {
         MemorySegment p = arena.allocate(rdma_conn_param.layout());
         byte[] data = offer.toBytes();
+        if (data.length > CmPrivateData.CONNECT_REQUEST_LIMIT) {
+            throw new InvalidArgumentException("private data of " + data.length + " bytes is over rdma_cm's limit of "
+                    + CmPrivateData.CONNECT_REQUEST_LIMIT + " for a connect request");
+        }
         MemorySegment privateData = arena.allocate(data.length);
         MemorySegment.copy(MemorySegment.ofArray(data), 0, privateData, 0, data.length);
         rdma_conn_param.private_data(p, privateData);

@@ -13,9 +13,11 @@ import java.util.Objects;
 /**
  * The passive side of the RDMA connection manager: bound to a local IPv4 address and port,
  * listening; {@link #accept} takes one connection request, builds its queue pair on the
- * listener's device, exchanges region information as private data and waits until the
- * connection is established. Requests that arrive while one is being established are kept for
- * the next {@code accept}. Every wait has a timeout. One thread at a time.
+ * listener's device, exchanges region information (and, optionally, each side's identifier) as
+ * private data ({@link CmPrivateData}) and waits until the connection is established. A request
+ * whose private data is malformed, or that the caller's {@link Admission} refuses, is rejected
+ * ({@code rdma_reject}) before anything is accepted. Requests that arrive while one is being
+ * established are kept for the next {@code accept}. Every wait has a timeout. One thread at a time.
  */
 public final class CmListener implements AutoCloseable {
     private final CmEventChannel channel;
@@ -23,6 +25,26 @@ public final class CmListener implements AutoCloseable {
     private final Context context;
     private final ArrayDeque<CmEventChannel.Event> pendingRequests = new ArrayDeque<>();
     private boolean closed;
+
+    /**
+     * Decides, from a connection request's private data, whether to accept it and what its queue pair
+     * lets the requester do. Called on the accepting thread before {@code rdma_accept}; the access it
+     * returns is set on the queue pair ({@code ibv_modify_qp} with {@code IBV_QP_ACCESS_FLAGS}) as soon as
+     * {@code rdma_accept} returns, before the listener waits for establishment ({@code rdma_accept}
+     * applies rdma_cm's own access flags, so they cannot be set earlier).
+     */
+    @FunctionalInterface
+    public interface Admission {
+        /**
+         * Admits or refuses a connection request.
+         *
+         * @param request the request's decoded private data
+         * @return the access its queue pair serves the requester with ({@link Access#LOCAL_WRITE} and any
+         *         of {@link Access#REMOTE_READ}, {@link Access#REMOTE_WRITE}, {@link Access#REMOTE_ATOMIC})
+         * @throws RuntimeException to refuse it: the listener rejects the request and rethrows
+         */
+        java.util.Set<Access> admit(CmPrivateData request);
+    }
 
     private CmListener(CmEventChannel channel, MemorySegment id, Context context) {
         this.channel = channel;
@@ -84,7 +106,7 @@ public final class CmListener implements AutoCloseable {
      * @throws ConnectionException  if an unexpected event came
      */
     public CmConnection accept(QueuePairBuilder builder, RemoteRegion offer, Duration timeout) {
-        return acceptWithin(builder, offer, timeout, null, ConnectionOptions.defaults());
+        return acceptWithin(builder, anonymous(offer), timeout, null, ConnectionOptions.defaults(), null);
     }
 
     /**
@@ -102,7 +124,7 @@ public final class CmListener implements AutoCloseable {
      */
     public CmConnection accept(QueuePairBuilder builder, RemoteRegion offer, Duration timeout,
                                ConnectionOptions options) {
-        return acceptWithin(builder, offer, timeout, null, Objects.requireNonNull(options, "options"));
+        return acceptWithin(builder, anonymous(offer), timeout, null, Objects.requireNonNull(options, "options"), null);
     }
 
     /**
@@ -120,12 +142,41 @@ public final class CmListener implements AutoCloseable {
      */
     public CmConnection accept(QueuePairBuilder builder, RemoteRegion offer, Duration requestTimeout,
                                Duration establishTimeout) {
-        return acceptWithin(builder, offer, requestTimeout, Objects.requireNonNull(establishTimeout, "establishTimeout"),
-                ConnectionOptions.defaults());
+        return acceptWithin(builder, anonymous(offer), requestTimeout,
+                Objects.requireNonNull(establishTimeout, "establishTimeout"), ConnectionOptions.defaults(), null);
     }
 
-    private synchronized CmConnection acceptWithin(QueuePairBuilder builder, RemoteRegion offer, Duration requestTimeout,
-                                                   Duration establishTimeout, ConnectionOptions options) {
+    /**
+     * {@link #accept(QueuePairBuilder, RemoteRegion, Duration, Duration)} that may name this side in its
+     * private data and lets {@code admission} accept or refuse each request by the requester's private
+     * data, and choose the access the requester is served with. A refused request is rejected with
+     * {@code rdma_reject} and nothing of it is kept.
+     *
+     * @param builder          the queue pair's settings (its protection domain must be on this listener's context)
+     * @param offer            the region offered to the peer and this side's identifier, if any
+     * @param requestTimeout   how long to wait for a request
+     * @param establishTimeout how long, from the request, to wait for establishment
+     * @param admission        admits or refuses the request and names the access of its queue pair
+     * @return the established connection; {@link CmConnection#peerId()} is the identifier the requester named
+     * @throws WaitTimeoutException     if no request came, or the connection was not established, in time
+     * @throws ConnectionException      if an unexpected event came
+     * @throws InvalidArgumentException if the request's private data is not a {@link CmPrivateData}
+     *                                  encoding (the request is rejected)
+     * @throws RuntimeException         what {@code admission} threw to refuse the request (it is rejected)
+     */
+    public CmConnection accept(QueuePairBuilder builder, CmPrivateData offer, Duration requestTimeout,
+                               Duration establishTimeout, Admission admission) {
+        return acceptWithin(builder, offer, requestTimeout, Objects.requireNonNull(establishTimeout, "establishTimeout"),
+                ConnectionOptions.defaults(), Objects.requireNonNull(admission, "admission"));
+    }
+
+    private static CmPrivateData anonymous(RemoteRegion offer) {
+        return CmPrivateData.anonymous(Objects.requireNonNull(offer, "offer"));
+    }
+
+    private synchronized CmConnection acceptWithin(QueuePairBuilder builder, CmPrivateData offer, Duration requestTimeout,
+                                                   Duration establishTimeout, ConnectionOptions options,
+                                                   Admission admission) {
         Objects.requireNonNull(builder, "builder");
         Objects.requireNonNull(requestTimeout, "requestTimeout");
         if (closed) {
@@ -141,13 +192,20 @@ public final class CmListener implements AutoCloseable {
         MemorySegment child = request.id().reinterpret(rdma_cm_id.sizeof());
         QueuePairHandle handle = null;
         CmEventChannel own = null;
+        boolean accepted = false;
         try (Arena arena = Arena.ofConfined()) {
-            RemoteRegion peer = RemoteRegion.fromBytes(request.privateData());
+            CmPrivateData peer = CmPrivateData.fromConnectRequest(request.privateData());
+            java.util.Set<Access> access = admission == null ? null
+                    : Objects.requireNonNull(admission.admit(peer), "the admission's access");
             CmIds.checkSameContext(child, builder);
             handle = new QueuePairHandle(builder, child);
             MemorySegment callState = Errno.allocate(arena);
             VerbResults.checkMinusOne(RdmaCm.rdma_accept(callState, child, CmIds.connectionParameters(arena, context, offer, options)),
                     callState, "rdma_accept", "accepting a connection");
+            accepted = true;
+            if (access != null) {
+                handle.modifyAccess(Access.flags(access));
+            }
             CmEventChannel.Event established = channel.next(deadline);
             while (established.type() == RdmaCm.RDMA_CM_EVENT_CONNECT_REQUEST) {
                 pendingRequests.add(established);
@@ -166,6 +224,9 @@ public final class CmListener implements AutoCloseable {
             return new CmConnection(own, child, handle, peer);
         } catch (RuntimeException e) {
             try {
+                if (!accepted) {
+                    reject(child, e);
+                }
                 if (handle != null) {
                     handle.close();
                 }
@@ -176,6 +237,17 @@ public final class CmListener implements AutoCloseable {
                 }
             }
             throw e;
+        }
+    }
+
+    /** Rejects a request that was not accepted; a failure to reject is added to {@code cause}. */
+    private static void reject(MemorySegment child, RuntimeException cause) {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment callState = Errno.allocate(arena);
+            VerbResults.checkMinusOne(RdmaCm.rdma_reject(callState, child, MemorySegment.NULL, (byte) 0), callState,
+                    "rdma_reject", "rejecting a connection request");
+        } catch (RuntimeException e) {
+            cause.addSuppressed(e);
         }
     }
 

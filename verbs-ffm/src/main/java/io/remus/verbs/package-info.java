@@ -37,7 +37,9 @@
  *       {@link io.remus.verbs.PreparedQueuePair} (INIT, exposes its {@link io.remus.verbs.Endpoint})
  *       &rarr; {@link io.remus.verbs.ConnectedQueuePair} (RTS), by hand, to itself (loopback), or
  *       through the connection manager ({@link io.remus.verbs.CmListener},
- *       {@link io.remus.verbs.CmConnector}).</li>
+ *       {@link io.remus.verbs.CmConnector}), whose private data ({@link io.remus.verbs.CmPrivateData})
+ *       carries the region each side offers and, optionally, the sender's identifier, checked by the
+ *       listener before it accepts ({@link io.remus.verbs.CmListener.Admission}).</li>
  *   <li>Data path: {@link io.remus.verbs.SendBatch} and {@link io.remus.verbs.ReceiveBatch} fill
  *       preallocated native work requests and post a chain with one call;
  *       {@link io.remus.verbs.CompletionQueue#poll} fills a reusable

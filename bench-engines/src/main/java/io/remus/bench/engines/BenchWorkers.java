@@ -6,15 +6,41 @@ import io.remus.core.time.ThreadTime;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
- * The end of a benchmark run that the engines share ({@code io.remus.bench.object},
- * {@code io.remus.bench.structure}, {@code io.remus.bench.reclaim}): joining the run's threads after they were told to stop, within
- * one bound for all of them, and handing on the first failure a worker recorded. Not exported.
+ * The start and the end of a benchmark run that the engines share ({@code io.remus.bench.object},
+ * {@code io.remus.bench.structure}, {@code io.remus.bench.reclaim}): waiting until the run's workers are ready within
+ * a bound, joining the run's threads after they were told to stop, within one bound for all of them, and handing on
+ * the first failure a worker recorded. Not exported.
  */
 public final class BenchWorkers {
     private BenchWorkers() {
+    }
+
+    /**
+     * Waits until {@code ready} counts {@code workers}, checking it between parks of at most {@code checkNanos} (a
+     * worker need not unpark the caller). The bound is the calling thread's {@link ThreadTime} clock: virtual time on
+     * the simulator's virtual-time scheduler.
+     *
+     * @param ready      how many workers are ready
+     * @param workers    how many must be
+     * @param bound      how long they may take
+     * @param failure    the first failure a worker recorded, or null in it
+     * @param checkNanos the longest park between two checks
+     * @throws RemoteTimeoutException "not ready within" the bound, when a worker recorded a failure or the bound passed
+     *                                first
+     */
+    public static void awaitReady(AtomicInteger ready, int workers, Duration bound, AtomicReference<Throwable> failure,
+                                  long checkNanos) {
+        long readyBy = ThreadTime.nanoTime() + bound.toNanos();
+        while (ready.get() < workers) {
+            if (failure.get() != null || ThreadTime.nanoTime() - readyBy > 0) {
+                throw new RemoteTimeoutException("not ready within " + bound);
+            }
+            ThreadTime.parkNanos(ready, checkNanos);
+        }
     }
 
     /**

@@ -4,11 +4,11 @@ import io.remus.alock.LockContext;
 import io.remus.alock.LockOptions;
 import io.remus.alock.table.LockTable;
 import io.remus.alock.table.TableLocks;
+import io.remus.bench.engines.InProcessNodes;
 import io.remus.bench.stats.LatencySink;
 import io.remus.core.ComputeThread;
 import io.remus.core.RemusNode;
 import io.remus.core.config.ClusterConfig;
-import io.remus.core.config.NodeRange;
 import io.remus.core.error.RemoteTimeoutException;
 import io.remus.core.error.RemusException;
 import io.remus.core.fabric.Fabric;
@@ -94,26 +94,14 @@ public final class LockBenchmark {
         Objects.requireNonNull(sinks, "sinks");
         int n = config.nodes();
         long segment = Math.max(1L << 20, Long.highestOneBit((long) config.keys() * 128 / n + 1) << 2);
-        ClusterConfig base = ClusterConfig.builder().nodeCount(n)
-                .memoryNodes(new NodeRange(0, n - 1)).computeNodes(new NodeRange(0, n - 1))
-                .segmentSize(segment).segmentCount(1).threadsPerNode(config.threadsPerNode() + 1)
-                .operationTimeout(Duration.ofSeconds(10)).build();
-        RemusNode[] nodes = new RemusNode[n];
-        try {
-            for (int i = 0; i < n; i++) {
-                nodes[i] = RemusNode.start(fabric, base.withNodeId(i));
-            }
+        ClusterConfig base = InProcessNodes.config(n, segment, config.threadsPerNode() + 1).build();
+        try (InProcessNodes cluster = InProcessNodes.start(fabric, base)) {
+            RemusNode[] nodes = cluster.nodes();
             LockTable table;
             try (ComputeThread creator = nodes[0].newComputeThread()) {
                 table = LockTable.create(creator, config.kind(), config.keys());
             }
             return measure(nodes, table, config, sinks);
-        } finally {
-            for (RemusNode node : nodes) {
-                if (node != null) {
-                    node.close();
-                }
-            }
         }
     }
 

@@ -1,9 +1,8 @@
 package io.remus.bench.object;
 
 import io.remus.alock.kind.LockKind;
+import io.remus.bench.engines.FlagNames;
 import io.remus.core.error.BadArgumentException;
-
-import java.util.Arrays;
 
 /** How {@link ObjectBenchmark} implements an object: wait-free, or a {@link io.remus.ds.object.LockedObject} under a lock. */
 public enum ImplKind {
@@ -38,12 +37,6 @@ public enum ImplKind {
      * @throws BadArgumentException naming the value and the accepted ones
      */
     public static ImplKind parse(String name) {
-        for (ImplKind k : values()) {
-            if (k.flagName.equalsIgnoreCase(name)) {
-                return k;
-            }
-        }
-        throw new BadArgumentException("unknown implementation '" + name + "', expected one of "
-                + Arrays.stream(values()).map(ImplKind::flagName).toList());
+        return FlagNames.parse(values(), ImplKind::flagName, "implementation", name);
     }
 }

@@ -6,13 +6,13 @@ import io.remus.alock.LockOptions;
 import io.remus.alock.LockWord;
 import io.remus.alock.kind.LockKind;
 import io.remus.bench.engines.Handles;
+import io.remus.bench.engines.InProcessNodes;
 import io.remus.bench.reclaim.ReclaimBenchmarkConfig;
 import io.remus.bench.stats.LatencySink;
 import io.remus.bench.structure.Ycsb;
 import io.remus.core.ComputeThread;
 import io.remus.core.RemusNode;
 import io.remus.core.config.ClusterConfig;
-import io.remus.core.config.NodeRange;
 import io.remus.core.error.RemusException;
 import io.remus.core.fabric.Fabric;
 import io.remus.core.fabric.Opcode;
@@ -199,15 +199,10 @@ public final class KvExperiment {
         Objects.requireNonNull(config, "config");
         Objects.requireNonNull(sinks, "sinks");
         int n = config.nodes();
-        ClusterConfig base = ClusterConfig.builder().nodeCount(n)
-                .memoryNodes(new NodeRange(0, n - 1)).computeNodes(new NodeRange(0, n - 1))
-                .segmentSize(config.segmentBytes()).segmentCount(1).threadsPerNode(config.threadsPerNode() + 2)
-                .bufferSizePerThread(256 << 10).operationTimeout(Duration.ofSeconds(10)).build();
-        RemusNode[] nodes = new RemusNode[n];
-        try {
-            for (int i = 0; i < n; i++) {
-                nodes[i] = RemusNode.start(fabric, base.withNodeId(i));
-            }
+        ClusterConfig base = InProcessNodes.config(n, config.segmentBytes(), config.threadsPerNode() + 2)
+                .bufferSizePerThread(256 << 10).build();
+        try (InProcessNodes cluster = InProcessNodes.start(fabric, base)) {
+            RemusNode[] nodes = cluster.nodes();
             double zeta = HomePicker.zeta(config.keys(), n, config.pLocal(), config.zipfTheta());
             List<KvResult> results = new ArrayList<>();
             for (Ycsb workload : config.workloads()) {
@@ -219,12 +214,6 @@ public final class KvExperiment {
                 }
             }
             return results;
-        } finally {
-            for (RemusNode node : nodes) {
-                if (node != null) {
-                    node.close();
-                }
-            }
         }
     }
 

@@ -1,8 +1,7 @@
 package io.remus.bench.object;
 
+import io.remus.bench.engines.FlagNames;
 import io.remus.core.error.BadArgumentException;
-
-import java.util.Arrays;
 
 /**
  * How {@link KvExperiment} implements its key-value store of word-sized values, each way on its own
@@ -43,12 +42,6 @@ public enum KvWay {
      * @throws BadArgumentException naming the value and the accepted ones
      */
     public static KvWay parse(String name) {
-        for (KvWay w : values()) {
-            if (w.flagName.equalsIgnoreCase(name)) {
-                return w;
-            }
-        }
-        throw new BadArgumentException("unknown way '" + name + "', expected one of "
-                + Arrays.stream(values()).map(KvWay::flagName).toList());
+        return FlagNames.parse(values(), KvWay::flagName, "way", name);
     }
 }

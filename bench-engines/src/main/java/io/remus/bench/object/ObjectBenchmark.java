@@ -3,14 +3,13 @@ package io.remus.bench.object;
 import io.remus.alock.LockContext;
 import io.remus.alock.LockOptions;
 import io.remus.bench.engines.BenchWorkers;
+import io.remus.bench.engines.InProcessNodes;
 import io.remus.bench.engines.RunBarrier;
 import io.remus.bench.reclaim.ReclaimBenchmarkConfig;
 import io.remus.bench.stats.LatencySink;
 import io.remus.core.ComputeThread;
 import io.remus.core.RemusNode;
 import io.remus.core.config.ClusterConfig;
-import io.remus.core.config.NodeRange;
-import io.remus.core.error.RemoteTimeoutException;
 import io.remus.core.error.RemusException;
 import io.remus.core.fabric.Fabric;
 import io.remus.core.fabric.Opcode;
@@ -107,15 +106,10 @@ public final class ObjectBenchmark {
         Objects.requireNonNull(config, "config");
         Objects.requireNonNull(sinks, "sinks");
         int n = config.nodes();
-        ClusterConfig base = ClusterConfig.builder().nodeCount(n)
-                .memoryNodes(new NodeRange(0, n - 1)).computeNodes(new NodeRange(0, n - 1))
-                .segmentSize(config.segmentBytes()).segmentCount(1).threadsPerNode(config.threadsPerNode() + 1)
-                .bufferSizePerThread(256 << 10).operationTimeout(Duration.ofSeconds(10)).build();
-        RemusNode[] nodes = new RemusNode[n];
-        try {
-            for (int i = 0; i < n; i++) {
-                nodes[i] = RemusNode.start(fabric, base.withNodeId(i));
-            }
+        ClusterConfig base = InProcessNodes.config(n, config.segmentBytes(), config.threadsPerNode() + 1)
+                .bufferSizePerThread(256 << 10).build();
+        try (InProcessNodes cluster = InProcessNodes.start(fabric, base)) {
+            RemusNode[] nodes = cluster.nodes();
             try (ComputeThread creator = nodes[0].newComputeThread(); NeverReclaimer r = new NeverReclaimer(creator)) {
                 BenchObjects.Created object = BenchObjects.create(config, creator, r,
                         new LockContext(creator, LockOptions.defaults()));
@@ -127,12 +121,6 @@ public final class ObjectBenchmark {
                 }
                 measured.accept(nodes[0], object.ptr());
                 return result;
-            }
-        } finally {
-            for (RemusNode node : nodes) {
-                if (node != null) {
-                    node.close();
-                }
             }
         }
     }
@@ -187,13 +175,7 @@ public final class ObjectBenchmark {
             }
             long begin;
             try {
-                long readyBy = ThreadTime.nanoTime() + START_BOUND.toNanos();
-                while (ready.get() < workers) {
-                    if (failure.get() != null || ThreadTime.nanoTime() - readyBy > 0) {
-                        throw new RemoteTimeoutException("not ready within " + START_BOUND);
-                    }
-                    ThreadTime.parkNanos(ready, CHECK_NANOS);
-                }
+                BenchWorkers.awaitReady(ready, workers, START_BOUND, failure, CHECK_NANOS);
                 begin = ThreadTime.nanoTime();
                 start.await(START_BOUND);
             } catch (RuntimeException e) {

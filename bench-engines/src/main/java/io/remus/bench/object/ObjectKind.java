@@ -1,8 +1,8 @@
 package io.remus.bench.object;
 
+import io.remus.bench.engines.FlagNames;
 import io.remus.core.error.BadArgumentException;
 
-import java.util.Arrays;
 import java.util.Locale;
 
 /**
@@ -44,13 +44,7 @@ public enum ObjectKind {
      * @throws BadArgumentException naming the value and the accepted ones
      */
     public static ObjectKind parse(String name) {
-        for (ObjectKind k : values()) {
-            if (k.flagName.equalsIgnoreCase(name)) {
-                return k;
-            }
-        }
-        throw new BadArgumentException("unknown object '" + name + "', expected one of "
-                + Arrays.stream(values()).map(ObjectKind::flagName).toList());
+        return FlagNames.parse(values(), ObjectKind::flagName, "object", name);
     }
 
     /** {@return the name in lower case, for labels} */

@@ -3,13 +3,13 @@ package io.remus.bench.object;
 import io.remus.alock.LockContext;
 import io.remus.alock.LockOptions;
 import io.remus.bench.engines.Handles;
+import io.remus.bench.engines.InProcessNodes;
 import io.remus.bench.reclaim.ReclaimBenchmarkConfig;
 import io.remus.bench.stats.LatencySink;
 import io.remus.bench.structure.KeyChooser;
 import io.remus.core.ComputeThread;
 import io.remus.core.RemusNode;
 import io.remus.core.config.ClusterConfig;
-import io.remus.core.config.NodeRange;
 import io.remus.core.error.RemusException;
 import io.remus.core.fabric.Fabric;
 import io.remus.core.fabric.Opcode;
@@ -134,15 +134,10 @@ public final class SharingExperiment {
         Objects.requireNonNull(config, "config");
         Objects.requireNonNull(sinks, "sinks");
         int n = config.nodes();
-        ClusterConfig base = ClusterConfig.builder().nodeCount(n)
-                .memoryNodes(new NodeRange(0, n - 1)).computeNodes(new NodeRange(0, n - 1))
-                .segmentSize(config.segmentBytes()).segmentCount(1).threadsPerNode(config.threadsPerNode() + 2)
-                .bufferSizePerThread(256 << 10).operationTimeout(Duration.ofSeconds(10)).build();
-        RemusNode[] nodes = new RemusNode[n];
-        try {
-            for (int i = 0; i < n; i++) {
-                nodes[i] = RemusNode.start(fabric, base.withNodeId(i));
-            }
+        ClusterConfig base = InProcessNodes.config(n, config.segmentBytes(), config.threadsPerNode() + 2)
+                .bufferSizePerThread(256 << 10).build();
+        try (InProcessNodes cluster = InProcessNodes.start(fabric, base)) {
+            RemusNode[] nodes = cluster.nodes();
             double zeta = HomePicker.zeta(config.counters(), n, config.pLocal(), config.zipfTheta());
             List<SharingResult> results = new ArrayList<>();
             for (SharingWay way : config.ways()) {
@@ -151,12 +146,6 @@ public final class SharingExperiment {
                 measured.accept(run);
             }
             return results;
-        } finally {
-            for (RemusNode node : nodes) {
-                if (node != null) {
-                    node.close();
-                }
-            }
         }
     }
 

@@ -1,9 +1,8 @@
 package io.remus.bench.object;
 
 import io.remus.alock.kind.LockKind;
+import io.remus.bench.engines.FlagNames;
 import io.remus.core.error.BadArgumentException;
-
-import java.util.Arrays;
 
 /**
  * How {@link SharingExperiment} implements a shared counter: the ways Gossamer's counter microbenchmark
@@ -47,12 +46,6 @@ public enum SharingWay {
      * @throws BadArgumentException naming the value and the accepted ones
      */
     public static SharingWay parse(String name) {
-        for (SharingWay w : values()) {
-            if (w.flagName.equalsIgnoreCase(name)) {
-                return w;
-            }
-        }
-        throw new BadArgumentException("unknown way '" + name + "', expected one of "
-                + Arrays.stream(values()).map(SharingWay::flagName).toList());
+        return FlagNames.parse(values(), SharingWay::flagName, "way", name);
     }
 }

@@ -2,7 +2,6 @@ package io.remus.bench.object;
 
 import io.remus.bench.engines.BenchWorkers;
 import io.remus.core.ComputeThread;
-import io.remus.core.error.RemoteTimeoutException;
 import io.remus.core.error.RemusException;
 import io.remus.core.time.ThreadTime;
 
@@ -184,13 +183,7 @@ final class WorkerPhases {
         long begin;
         RuntimeException acrossNodes = null;
         try {
-            long readyBy = ThreadTime.nanoTime() + startBound.toNanos();
-            while (ready.get() < localWorkers) {
-                if (failure.get() != null || ThreadTime.nanoTime() - readyBy > 0) {
-                    throw new RemoteTimeoutException("not ready within " + startBound);
-                }
-                ThreadTime.parkNanos(ready, GATE_CHECK_NANOS);
-            }
+            BenchWorkers.awaitReady(ready, localWorkers, startBound, failure, GATE_CHECK_NANOS);
             try {
                 steps.ready();
             } catch (RuntimeException e) {

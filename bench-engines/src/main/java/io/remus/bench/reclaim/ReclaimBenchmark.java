@@ -2,13 +2,13 @@ package io.remus.bench.reclaim;
 
 import io.remus.bench.churn.ChurnWorkload;
 import io.remus.bench.engines.BenchWorkers;
+import io.remus.bench.engines.InProcessNodes;
 import io.remus.bench.engines.RunBarrier;
 import io.remus.bench.engines.SimTime;
 import io.remus.core.ClusterBarrier;
 import io.remus.core.ComputeThread;
 import io.remus.core.RemusNode;
 import io.remus.core.config.ClusterConfig;
-import io.remus.core.config.NodeRange;
 import io.remus.core.error.RemoteTimeoutException;
 import io.remus.core.error.RemusException;
 import io.remus.core.fabric.Fabric;
@@ -83,27 +83,15 @@ public final class ReclaimBenchmark {
      */
     public static ReclaimBenchmarkResult run(Fabric fabric, ReclaimBenchmarkConfig config) throws InterruptedException {
         int n = config.nodes();
-        ClusterConfig base = ClusterConfig.builder().nodeCount(n)
-                .memoryNodes(new NodeRange(0, n - 1)).computeNodes(new NodeRange(0, n - 1))
-                .segmentSize(config.segmentBytes()).segmentCount(1).threadsPerNode(config.threadsPerNode() + 2)
-                .operationTimeout(Duration.ofSeconds(10)).build();
-        RemusNode[] nodes = new RemusNode[n];
-        try {
-            for (int i = 0; i < n; i++) {
-                nodes[i] = RemusNode.start(fabric, base.withNodeId(i));
-            }
+        ClusterConfig base = InProcessNodes.config(n, config.segmentBytes(), config.threadsPerNode() + 2).build();
+        try (InProcessNodes cluster = InProcessNodes.start(fabric, base)) {
+            RemusNode[] nodes = cluster.nodes();
             long array;
             try (ComputeThread creator = nodes[0].newComputeThread()) {
                 array = ChurnWorkload.createArray(creator, creator.allocator(), config.slots(), 0);
             }
             return new Run(nodes, IntStream.range(0, n).toArray(), array, 0, config).measure(() -> {
             });
-        } finally {
-            for (RemusNode node : nodes) {
-                if (node != null) {
-                    node.close();
-                }
-            }
         }
     }
 
@@ -195,13 +183,7 @@ public final class ReclaimBenchmark {
                 threads.add(start(this::stall, "reclaim-bench-stalled@node0"));
             }
             try {
-                long readyBy = ThreadTime.nanoTime() + START_BOUND.toNanos();
-                while (ready.get() < here) {
-                    if (failure.get() != null || ThreadTime.nanoTime() - readyBy > 0) {
-                        throw new RemoteTimeoutException("not ready within " + START_BOUND);
-                    }
-                    ThreadTime.parkNanos(ready, CHECK_NANOS);
-                }
+                BenchWorkers.awaitReady(ready, here, START_BOUND, failure, CHECK_NANOS);
             } catch (RuntimeException e) {
                 throw notStarted(e);
             }

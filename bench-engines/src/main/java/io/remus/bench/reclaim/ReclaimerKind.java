@@ -1,8 +1,8 @@
 package io.remus.bench.reclaim;
 
+import io.remus.bench.engines.FlagNames;
 import io.remus.core.error.BadArgumentException;
 
-import java.util.Arrays;
 import java.util.Locale;
 
 /** The reclaimers {@link ReclaimBenchmark} compares. */
@@ -20,13 +20,7 @@ public enum ReclaimerKind {
      * @throws BadArgumentException naming the value and the accepted ones
      */
     public static ReclaimerKind parse(String name) {
-        for (ReclaimerKind k : values()) {
-            if (k.flagName().equalsIgnoreCase(name)) {
-                return k;
-            }
-        }
-        throw new BadArgumentException("unknown reclaimer '" + name + "', expected one of "
-                + Arrays.stream(values()).map(ReclaimerKind::flagName).toList());
+        return FlagNames.parse(values(), ReclaimerKind::flagName, "reclaimer", name);
     }
 
     /** {@return the name as the tool's flag spells it} */

@@ -3,12 +3,12 @@ package io.remus.bench.structure;
 import io.remus.alock.LockContext;
 import io.remus.alock.LockOptions;
 import io.remus.bench.engines.BenchWorkers;
+import io.remus.bench.engines.InProcessNodes;
 import io.remus.bench.reclaim.ReclaimBenchmarkConfig;
 import io.remus.bench.stats.LatencySink;
 import io.remus.core.ComputeThread;
 import io.remus.core.RemusNode;
 import io.remus.core.config.ClusterConfig;
-import io.remus.core.config.NodeRange;
 import io.remus.core.error.RemoteTimeoutException;
 import io.remus.core.error.RemusException;
 import io.remus.core.fabric.Fabric;
@@ -120,15 +120,9 @@ public final class DsBenchmark {
         Objects.requireNonNull(config, "config");
         Objects.requireNonNull(sinks, "sinks");
         int n = config.nodes();
-        ClusterConfig base = ClusterConfig.builder().nodeCount(n)
-                .memoryNodes(new NodeRange(0, n - 1)).computeNodes(new NodeRange(0, n - 1))
-                .segmentSize(config.segmentBytes()).segmentCount(1).threadsPerNode(config.threadsPerNode() + 1)
-                .operationTimeout(Duration.ofSeconds(10)).build();
-        RemusNode[] nodes = new RemusNode[n];
-        try {
-            for (int i = 0; i < n; i++) {
-                nodes[i] = RemusNode.start(fabric, base.withNodeId(i));
-            }
+        ClusterConfig base = InProcessNodes.config(n, config.segmentBytes(), config.threadsPerNode() + 1).build();
+        try (InProcessNodes cluster = InProcessNodes.start(fabric, base)) {
+            RemusNode[] nodes = cluster.nodes();
             long ptr;
             long latest = 0;
             try (ComputeThread creator = nodes[0].newComputeThread(); NeverReclaimer r = new NeverReclaimer(creator)) {
@@ -153,12 +147,6 @@ public final class DsBenchmark {
                 destroyed.inspect(inspector, ptr, latest);
             }
             return result;
-        } finally {
-            for (RemusNode node : nodes) {
-                if (node != null) {
-                    node.close();
-                }
-            }
         }
     }
 
@@ -238,13 +226,7 @@ public final class DsBenchmark {
             }
             long begin;
             try {
-                long readyBy = ThreadTime.nanoTime() + PREFILL_BOUND.toNanos();
-                while (ready.get() < workers) {
-                    if (failure.get() != null || ThreadTime.nanoTime() - readyBy > 0) {
-                        throw new RemoteTimeoutException("not ready within " + PREFILL_BOUND);
-                    }
-                    ThreadTime.parkNanos(ready, CHECK_NANOS);
-                }
+                BenchWorkers.awaitReady(ready, workers, PREFILL_BOUND, failure, CHECK_NANOS);
                 allReady.run();
             } catch (RuntimeException e) {
                 stop.set(true);

@@ -1,8 +1,8 @@
 package io.remus.bench.structure;
 
+import io.remus.bench.engines.FlagNames;
 import io.remus.core.error.BadArgumentException;
 
-import java.util.Arrays;
 import java.util.Locale;
 
 /** The structures {@link DsBenchmark} drives. */
@@ -22,13 +22,7 @@ public enum StructureKind {
      * @throws BadArgumentException naming the value and the accepted ones
      */
     public static StructureKind parse(String name) {
-        for (StructureKind k : values()) {
-            if (k.flagName().equalsIgnoreCase(name)) {
-                return k;
-            }
-        }
-        throw new BadArgumentException("unknown structure '" + name + "', expected one of "
-                + Arrays.stream(values()).map(StructureKind::flagName).toList());
+        return FlagNames.parse(values(), StructureKind::flagName, "structure", name);
     }
 
     /** {@return the name as the tool's flag spells it} */

@@ -1,10 +1,9 @@
 package io.remus.bench.lock;
 
 import io.remus.alock.kind.LockKind;
+import io.remus.bench.engines.SimFabrics;
 import io.remus.bench.engines.SimTime;
 import io.remus.core.sim.SimCostModel;
-import io.remus.core.sim.SimFabric;
-import io.remus.core.sim.SimOptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -36,7 +35,7 @@ class LockRunnerConvoyNoteTest {
         SimTime time = SimTime.virtual(SimCostModel.CONNECTX5, 1);
         List<String> notes = new ArrayList<>();
         LockRunner.runAll("sim",
-                () -> new SimFabric(time.simOptions(SimOptions.defaults().withCostModel(SimCostModel.CONNECTX5))),
+                () -> SimFabrics.connectx5(time),
                 List.of(config(1, 8, 1)), 0, notes, run -> { }, time);
         assertEquals(List.of("convoy: spin, 1 nodes x 8 threads, p_local 0.9, 1 keys: when the run ended, 8 of its 8"
                 + " workers were inside lock/unlock pairs of key 0; its figures depend on the run's length"), notes);

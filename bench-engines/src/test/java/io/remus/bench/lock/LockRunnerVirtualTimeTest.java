@@ -1,11 +1,10 @@
 package io.remus.bench.lock;
 
+import io.remus.bench.engines.SimFabrics;
 import io.remus.bench.engines.SimTime;
 import io.remus.alock.kind.LockKind;
 import io.remus.core.error.BadArgumentException;
 import io.remus.core.sim.SimCostModel;
-import io.remus.core.sim.SimFabric;
-import io.remus.core.sim.SimOptions;
 import io.remus.core.sim.VirtualTimeOptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -38,7 +37,7 @@ class LockRunnerVirtualTimeTest {
         }
         List<String> notes = new ArrayList<>();
         List<LockRun> runs = LockRunner.runAll("sim",
-                () -> new SimFabric(time.simOptions(SimOptions.defaults().withCostModel(SimCostModel.CONNECTX5))),
+                () -> SimFabrics.connectx5(time),
                 configs, 0.5, notes, run -> { }, time);
         List<String> counts = new ArrayList<>();
         for (LockRun run : runs) {

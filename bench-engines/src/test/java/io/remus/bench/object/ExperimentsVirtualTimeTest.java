@@ -1,10 +1,9 @@
 package io.remus.bench.object;
 
+import io.remus.bench.engines.SimFabrics;
 import io.remus.bench.engines.SimTime;
 import io.remus.bench.structure.Ycsb;
 import io.remus.core.sim.SimCostModel;
-import io.remus.core.sim.SimFabric;
-import io.remus.core.sim.SimOptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -27,16 +26,12 @@ class ExperimentsVirtualTimeTest {
     private static final List<SharingWay> SHARING_WAYS =
             List.of(SharingWay.FAA, SharingWay.ALOCK, SharingWay.SPIN, SharingWay.MCS, SharingWay.DELEGATED);
 
-    private static SimFabric fabric(SimTime time) {
-        return new SimFabric(time.simOptions(SimOptions.defaults().withCostModel(SimCostModel.CONNECTX5)));
-    }
-
     /** {@return per way in order: increments, local picks, virtual nanoseconds, RDMA operations, round trips} */
     private static List<String> sharingCounts(long seed) throws Exception {
         SimTime time = SimTime.virtual(SimCostModel.CONNECTX5, seed);
         SharingConfig config = new SharingConfig(SHARING_WAYS, 2, 1, 4, 0.99, Double.NaN, VIRTUAL_DURATION,
                 16L << 20, seed);
-        List<SharingRun> runs = SharingRunner.run(() -> fabric(time), config, time);
+        List<SharingRun> runs = SharingRunner.run(() -> SimFabrics.connectx5(time), config, time);
         assertEquals(SHARING_WAYS.size(), runs.size());
         List<String> counts = new ArrayList<>();
         for (SharingRun run : runs) {
@@ -55,7 +50,7 @@ class ExperimentsVirtualTimeTest {
         SimTime time = SimTime.virtual(SimCostModel.CONNECTX5, seed);
         KvConfig config = new KvConfig(List.of(KvWay.values()), List.of(Ycsb.A), 2, 1, 16, 0.99, Double.NaN,
                 VIRTUAL_DURATION, 16L << 20, seed, 8);
-        List<KvRun> runs = KvRunner.run(() -> fabric(time), config, time);
+        List<KvRun> runs = KvRunner.run(() -> SimFabrics.connectx5(time), config, time);
         assertEquals(KvWay.values().length, runs.size());
         List<String> counts = new ArrayList<>();
         for (KvRun run : runs) {

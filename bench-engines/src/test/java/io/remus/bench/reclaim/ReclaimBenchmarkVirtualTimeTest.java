@@ -1,9 +1,8 @@
 package io.remus.bench.reclaim;
 
+import io.remus.bench.engines.SimFabrics;
 import io.remus.bench.engines.SimTime;
 import io.remus.core.sim.SimCostModel;
-import io.remus.core.sim.SimFabric;
-import io.remus.core.sim.SimOptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -40,17 +39,13 @@ class ReclaimBenchmarkVirtualTimeTest {
                 config(ReclaimerKind.EPOCH, STALLED_RUN, 0, true));
     }
 
-    private static SimFabric fabric(SimTime time) {
-        return new SimFabric(time.simOptions(SimOptions.defaults().withCostModel(SimCostModel.CONNECTX5)));
-    }
-
     /**
      * @param schedulerSeed the virtual-time scheduler's seed (the workers' choices keep seed 7)
      * @return per run: its reclaimer, counts, bytes, RDMA counts, virtual elapsed nanoseconds and samples
      */
     private static List<String> fingerprints(long schedulerSeed) throws InterruptedException {
         SimTime time = SimTime.virtual(SimCostModel.CONNECTX5, schedulerSeed);
-        List<ReclaimBenchmarkResult> runs = ReclaimBenchmark.run(() -> fabric(time), configs(), Duration.ofMillis(10), time);
+        List<ReclaimBenchmarkResult> runs = ReclaimBenchmark.run(() -> SimFabrics.connectx5(time), configs(), Duration.ofMillis(10), time);
         List<String> prints = new ArrayList<>();
         for (ReclaimBenchmarkResult r : runs) {
             ReclaimBenchmarkConfig c = r.config();
@@ -84,7 +79,7 @@ class ReclaimBenchmarkVirtualTimeTest {
     void shouldKeepTheWallClockOnHostThreads() throws InterruptedException {
         ReclaimBenchmarkConfig epoch = config(ReclaimerKind.EPOCH, Duration.ofMillis(100), 0, true);
         long before = System.nanoTime();
-        List<ReclaimBenchmarkResult> runs = ReclaimBenchmark.run(() -> fabric(SimTime.HOST), List.of(epoch), null,
+        List<ReclaimBenchmarkResult> runs = ReclaimBenchmark.run(() -> SimFabrics.connectx5(SimTime.HOST), List.of(epoch), null,
                 SimTime.HOST);
         long wall = System.nanoTime() - before;
         ReclaimBenchmarkResult r = runs.getFirst();

@@ -1,10 +1,9 @@
 package io.remus.bench.structure;
 
 import io.remus.alock.kind.LockKind;
+import io.remus.bench.engines.SimFabrics;
 import io.remus.bench.engines.SimTime;
 import io.remus.core.sim.SimCostModel;
-import io.remus.core.sim.SimFabric;
-import io.remus.core.sim.SimOptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -46,7 +45,7 @@ class DsSweepVirtualTimeTest {
         SimTime time = SimTime.virtual(SimCostModel.CONNECTX5, schedulerSeed);
         List<DsBenchmarkConfig> configs = configs();
         List<DsRun> runs = DsSweep.run(
-                () -> new SimFabric(time.simOptions(SimOptions.defaults().withCostModel(SimCostModel.CONNECTX5))),
+                () -> SimFabrics.connectx5(time),
                 configs, time);
         List<String> prints = new ArrayList<>();
         for (DsRun run : runs) {

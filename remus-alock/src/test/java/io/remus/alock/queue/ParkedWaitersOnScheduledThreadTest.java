@@ -1,6 +1,6 @@
 package io.remus.alock.queue;
 
-import io.remus.alock.RecordingScheduledThread;
+import io.remus.core.testing.RecordingScheduledThread;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 

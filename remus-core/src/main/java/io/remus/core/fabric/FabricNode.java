@@ -110,9 +110,9 @@ public interface FabricNode extends AutoCloseable {
      *
      * <p>Cost: no RDMA operation. Verbs: one {@code ibv_query_qp} and one {@code ibv_modify_qp}
      * ({@code IBV_QP_ACCESS_FLAGS}, allowed in RTS) per serving queue pair of that peer (one in the error
-     * state serves nothing and is left as it is); it returns when the device has taken the change. A
-     * serving queue pair of an rdma_cm connection does not know its requester's node id: while any peer
-     * is {@code READ_ONLY} such queue pairs serve reads only. The simulator: it waits for the node's WRITEs
+     * state serves nothing and is left as it is); it returns when the device has taken the change and
+     * when a connection this node is accepting over rdma_cm (whose connect request names its requester's
+     * node id) is kept with the access then in force. The simulator: it waits for the node's WRITEs
      * and atomics that are executing to finish. Shared memory: it marks the peer's slot in the access table
      * of the node's file and waits for that peer's WRITEs and atomics that are executing to finish (at most
      * 10 s, for a process that died inside one).
@@ -125,7 +125,10 @@ public interface FabricNode extends AutoCloseable {
      *                                            node, or naming the node when it is closed (checked before
      *                                            any native call)
      * @throws io.remus.core.error.RemoteTimeoutException (shared memory) when the peer's WRITEs executing
-     *                                            did not end within 10 s; the peer stays {@code READ_ONLY}
+     *                                            did not end within 10 s; the peer stays {@code READ_ONLY};
+     *                                            (verbs) when an rdma_cm connection being accepted was
+     *                                            neither kept nor dropped within the fabric's connect timeout
+     *                                            (every other queue pair of the peer is switched)
      * @throws io.remus.core.error.RemusException (verbs) when {@code ibv_modify_qp} fails, naming the peer
      */
     void setPeerAccess(int peerNodeId, PeerAccess access);

@@ -74,9 +74,13 @@
  *     {@code REMOTE_ACCESS_ERROR}.</li>
  * <li>Verbs: {@code ibv_modify_qp} with {@code IBV_QP_ACCESS_FLAGS} (allowed in RTS) on each of the node's
  *     serving queue pairs of that peer, and the same access on those it serves later. The device refuses
- *     the request; Soft-RoCE answers with an invalid-request NAK ({@code REMOTE_INVALID_REQUEST}). A
- *     serving queue pair of a connection accepted through rdma_cm does not know its requester's node id:
- *     while any peer is read-only, such queue pairs serve reads only.</li>
+ *     the request; Soft-RoCE answers with an invalid-request NAK ({@code REMOTE_INVALID_REQUEST}). Every
+ *     serving queue pair knows its requester's node id: a connection accepted through rdma_cm names it in
+ *     its connect request's private data, which the node checks before accepting (a malformed id, the
+ *     node's own, or one outside the node list is rejected), so the switch changes exactly that peer's
+ *     queue pairs, and a connection being accepted as it runs is waited for and switched too. Only the
+ *     connection another process reads a node's region table through names no node (it only READs): it
+ *     serves reads only while any peer is read-only.</li>
  * </ul>
  * {@code ComputeThread} turns either status into {@link io.remus.core.error.RemoteAccessException} naming
  * the node, and its next operation to that node resets the queue pair (verbs: a new connection, served

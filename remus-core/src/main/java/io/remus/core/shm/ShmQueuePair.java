@@ -105,18 +105,7 @@ final class ShmQueuePair implements QueuePair {
                 return CompletionStatus.LOCAL_PROTECTION_ERROR;
             }
         }
-        if (op == Opcode.READ) {
-            return apply(r, k, mine);
-        }
-        int writer = local.nodeId();
-        if (!target.beginWrite(writer)) {
-            return CompletionStatus.REMOTE_ACCESS_ERROR;
-        }
-        try {
-            return apply(r, k, mine);
-        } finally {
-            target.endWrite(writer);
-        }
+        return op == Opcode.READ ? apply(r, k, mine) : write(r, k, mine);
     }
 
     /** Executes READ, WRITE or atomic {@code k} against the target's memory, its local buffer in {@code mine}. */
@@ -155,14 +144,18 @@ final class ShmQueuePair implements QueuePair {
         return CompletionStatus.SUCCESS;
     }
 
-    /** The WRITE of request {@code k}, a WRITE_WITH_IMMEDIATE whose local buffer lies in {@code mine}. */
+    /**
+     * Request {@code k}, a WRITE, an atomic or the WRITE of a WRITE_WITH_IMMEDIATE, whose local buffer lies in
+     * {@code mine}, inside the target's write guard ({@link ShmPeer#beginWrite}): refused with
+     * {@code REMOTE_ACCESS_ERROR} while the target revokes this node's writes.
+     */
     CompletionStatus write(WorkRequests r, int k, ShmRegion mine) {
         int writer = local.nodeId();
         if (!target.beginWrite(writer)) {
             return CompletionStatus.REMOTE_ACCESS_ERROR;
         }
         try {
-            return writeAllowed(r, k, mine);
+            return r.opcode(k) == Opcode.WRITE_WITH_IMMEDIATE ? writeAllowed(r, k, mine) : apply(r, k, mine);
         } finally {
             target.endWrite(writer);
         }

@@ -10,8 +10,13 @@ import io.remus.core.fabric.Opcode;
 
 import java.lang.foreign.MemorySegment;
 import java.time.Duration;
+import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
@@ -28,6 +33,16 @@ public final class SimFabric implements Fabric {
     private final AtomicReference<SimFreeze> freeze = new AtomicReference<>();
     /** The next free 4 GiB slot of the simulated address space ({@link SimOptions#straddleOffset()}). */
     private long nextSlot = 1;
+    /**
+     * The side of every cut by node id: two nodes reach each other when their entries are equal (an id past the
+     * end is on side 0, as is every node no partition named); null while no link is cut. Replaced whole, under
+     * {@link #cutLock}.
+     */
+    private volatile int[] sides;
+    /** Serializes {@link #partition} and {@link #heal}; guards {@link #nextSide}. */
+    private final Object cutLock = new Object();
+    /** The next side number a partition hands out; side numbers are never reused until {@link #heal}. */
+    private int nextSide = 1;
 
     /** A fabric with {@link SimOptions#defaults()}. */
     public SimFabric() {
@@ -71,7 +86,8 @@ public final class SimFabric implements Fabric {
 
     /**
      * Fault injection: node {@code nodeId} stops answering; requests to it complete with
-     * {@code RETRY_EXCEEDED} after the transport timeout.
+     * {@code RETRY_EXCEEDED} after the transport timeout. Its own requests to other nodes still execute; to cut a
+     * node off in both directions, see {@link #isolate(int)}.
      *
      * @param nodeId an open node
      */
@@ -86,6 +102,107 @@ public final class SimFabric implements Fabric {
      */
     public void resumeAnswering(int nodeId) {
         node(nodeId).answering(true);
+    }
+
+    /**
+     * Fault injection: a network partition. Cuts every link between the nodes of {@code side} and every other node,
+     * in both directions, on top of the links already cut: a READ, WRITE, atomic, SEND or WRITE_WITH_IMMEDIATE that
+     * a queue pair posts across a cut link completes, as a request to a node that {@linkplain #stopAnswering stopped
+     * answering} does, with {@code RETRY_EXCEEDED} once the {@linkplain SimOptions#transportTimeoutNanos() transport
+     * timeout} has passed since it was due (the compute thread reports a
+     * {@link io.remus.core.error.PeerUnreachableException}), the queue pair then in the error state; nothing of it
+     * reaches the far side. Links within a side, and each node's loopback, carry on. A request whose link is healed
+     * before its transport timeout has passed executes instead of failing: on host threads at its queue pair's next
+     * poll, and under {@link VirtualTimeScheduler} when the timeout would have passed (a waiting thread is not woken
+     * by the heal), as a retransmission would land. Queue pairs connect across a cut
+     * (their requests fail), and a node's CPU access to its own memory is not affected.
+     *
+     * <p>The cut is kept by node id: a node closed and opened again stays on its side, and a node opened later is on
+     * the side of the nodes no partition named. Two partitions compose: {@code partition({0, 1})} then
+     * {@code partition({1, 2})} leaves nodes 0, 1 and 2 each cut from the other two, and {@link #isolate} of two
+     * nodes one after the other isolates both. Under {@link VirtualTimeScheduler} a partition takes effect at the
+     * virtual time of the thread that makes it, and every request's outcome follows from the virtual times alone, so
+     * a seed replays it. Independent of {@link #stopAnswering}: a node that stopped answering stays silent across
+     * a {@link #heal()}.
+     *
+     * <p>Cost: a queue pair checks its link each time it looks at its oldest request, one volatile load, and two
+     * array reads more while links are cut.
+     *
+     * @param side the nodes on one side, each open on this fabric; at least one, and not every open node
+     * @throws BadArgumentException when {@code side} is empty, names a node id outside a pointer's range or one not
+     *                              open on this fabric, or holds every open node (there would be no other side);
+     *                              nothing is cut then
+     */
+    public void partition(Set<Integer> side) {
+        Objects.requireNonNull(side, "side");
+        TreeSet<Integer> ids = new TreeSet<>();
+        for (Integer id : side) {
+            ids.add(Objects.requireNonNull(id, "side"));
+        }
+        if (ids.isEmpty()) {
+            throw new BadArgumentException("a partition needs at least one node on its side, got none");
+        }
+        for (int id : ids) {
+            RemotePtr.requireNodeId(id);
+            node(id);
+        }
+        synchronized (cutLock) {
+            TreeSet<Integer> open = new TreeSet<>(nodes.keySet());
+            if (ids.containsAll(open)) {
+                throw new BadArgumentException("a partition's side " + ids + " holds every open node " + open
+                        + ": at least one must stay on the other side");
+            }
+            int[] now = sides;
+            int[] next = Arrays.copyOf(now == null ? new int[0] : now, Math.max(now == null ? 0 : now.length, ids.last() + 1));
+            Map<Integer, Integer> renamed = new HashMap<>();
+            for (int id : ids) {
+                next[id] = renamed.computeIfAbsent(next[id], old -> nextSide++);
+            }
+            sides = next;
+        }
+    }
+
+    /**
+     * Fault injection: cuts every link between node {@code nodeId} and the other nodes, both directions;
+     * {@link #partition(Set)} of that one node, with its semantics.
+     *
+     * @param nodeId an open node, not the only one
+     * @throws BadArgumentException when {@code nodeId} is not open on this fabric or is its only open node
+     */
+    public void isolate(int nodeId) {
+        partition(Set.of(nodeId));
+    }
+
+    /**
+     * Restores every link that {@link #partition} or {@link #isolate} cut; a request already posted across a cut and
+     * not yet completed then executes (see {@link #partition}). Nodes that {@linkplain #stopAnswering stopped
+     * answering} stay silent. Idempotent.
+     */
+    public void heal() {
+        synchronized (cutLock) {
+            sides = null;
+            nextSide = 1;
+        }
+    }
+
+    /**
+     * {@return whether node {@code from}'s requests reach node {@code to}: false while a {@link #partition} cuts the
+     *          link between them; a node always reaches itself. Says nothing of {@link #stopAnswering}}
+     *
+     * @param from a node id
+     * @param to   a node id
+     * @throws BadArgumentException when either id is outside a pointer's range
+     */
+    public boolean linked(int from, int to) {
+        RemotePtr.requireNodeId(from);
+        RemotePtr.requireNodeId(to);
+        return !cut(from, to);
+    }
+
+    /** {@return whether a partition cuts the link between nodes {@code a} and {@code b}} */
+    boolean cut(int a, int b) {
+        int[] s = sides;
+        return s != null && a != b && (a < s.length ? s[a] : 0) != (b < s.length ? s[b] : 0);
     }
 
     /**

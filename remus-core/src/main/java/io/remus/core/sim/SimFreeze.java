@@ -21,8 +21,8 @@ import java.util.concurrent.TimeUnit;
  * until the freeze's own deadline passes, whichever comes first: a test that forgets to release never
  * hangs. So {@code skip} 1 counting {@code WRITE} parks a thread that posts a WRITE and a
  * compare-and-swap in one batch after the WRITE landed and before the compare-and-swap. A request that
- * completes with an error instead of being applied (a node that stopped answering, an injected failure,
- * a flushed queue pair) neither counts nor parks.
+ * completes with an error instead of being applied (a node that stopped answering, a link a partition
+ * cut, an injected failure, a flushed queue pair) neither counts nor parks.
  *
  * <p>The simulator executes a queue pair's work on the thread that owns it (the one that posts and
  * polls), so freezing a compute thread's Java thread stops exactly that compute thread's operations,

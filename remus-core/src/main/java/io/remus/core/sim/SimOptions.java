@@ -8,8 +8,9 @@ import io.remus.core.memory.BlockHeader;
  *
  * @param executionLatencyNanos  delay between posting a work request and its execution at the target
  * @param completionDelayNanos   delay between execution and the completion becoming pollable
- * @param transportTimeoutNanos  how long a request to a node that stopped answering waits before
- *                               it completes with {@code RETRY_EXCEEDED}
+ * @param transportTimeoutNanos  how long a request to a node that stopped answering, or across a link a
+ *                               {@linkplain SimFabric#partition partition} cut, waits before it completes with
+ *                               {@code RETRY_EXCEEDED}
  * @param yieldWhileTearing      yield the executing thread between the 8-byte pieces of a transfer
  * @param yieldInsideNicAtomics  yield between the load and the store of a NIC atomic, widening the
  *                               window in which a CPU atomic, a CPU store or an RDMA WRITE on the

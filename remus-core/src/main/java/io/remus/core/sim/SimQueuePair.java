@@ -154,7 +154,7 @@ final class SimQueuePair implements QueuePair {
                 result = CompletionStatus.FLUSHED;
             } else if (dueNanos[i] - now > 0) {
                 return;
-            } else if (!target.answering()) {
+            } else if (!reachable()) {
                 if (now - dueNanos[i] < options.transportTimeoutNanos()) {
                     return;
                 }
@@ -206,7 +206,12 @@ final class SimQueuePair implements QueuePair {
             return now;
         }
         long due = dueNanos[head];
-        return target.answering() ? due : Math.max(due, due + options.transportTimeoutNanos());
+        return reachable() ? due : Math.max(due, due + options.transportTimeoutNanos());
+    }
+
+    /** {@return whether the target answers and no partition cuts the link to it ({@link SimFabric#partition})} */
+    private boolean reachable() {
+        return target.answering() && !fabric.cut(local.nodeId(), target.nodeId());
     }
 
     /**

@@ -5,7 +5,7 @@ import io.remus.core.time.ScheduledHandle;
 /**
  * A thread of a {@link VirtualTimeScheduler} run as the scheduler sees it: its virtual clock and its place in the
  * scheduler's queue, whichever {@link Carriers} run it. {@link #thread} is the Java thread: a {@link VirtualTimeThread}
- * (platform carriers), which delegates to this task, or a virtual thread bound to this task (virtual carriers). Its
+ * (platform carriers), which carries this task, or a virtual thread bound to this task (virtual carriers). Its
  * fields other than {@link #turn} are guarded by the scheduler's lock, or read by the thread itself while it runs.
  */
 final class VirtualTimeTask extends ScheduledHandle {
@@ -50,11 +50,7 @@ final class VirtualTimeTask extends ScheduledHandle {
 
     /** {@return the task of the current thread when it is a thread of some virtual-time run, else null} */
     static VirtualTimeTask ofCurrentThread() {
-        Thread t = Thread.currentThread();
-        if (t instanceof VirtualTimeThread vt) {
-            return vt.task;
-        }
-        return t.isVirtual() && ScheduledHandle.current() instanceof VirtualTimeTask task ? task : null;
+        return ScheduledHandle.current() instanceof VirtualTimeTask task ? task : null;
     }
 
     /** {@return the Java thread's name} */

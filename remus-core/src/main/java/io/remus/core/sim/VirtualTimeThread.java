@@ -3,14 +3,14 @@ package io.remus.core.sim;
 import io.remus.core.time.ScheduledThread;
 
 /**
- * A thread of a {@link VirtualTimeScheduler} run on {@link Carriers#PLATFORM} carriers: a platform thread whose clock
- * and waits are its {@link VirtualTimeTask}'s. Starting it registers it with the scheduler.
+ * A thread of a {@link VirtualTimeScheduler} run on {@link Carriers#PLATFORM} carriers: a platform thread that carries
+ * its {@link VirtualTimeTask} as its clock and waits. Starting it registers it with the scheduler.
  */
 final class VirtualTimeThread extends ScheduledThread {
     final VirtualTimeTask task;
 
     VirtualTimeThread(VirtualTimeTask task, Runnable body, String name) {
-        super(body, name);
+        super(body, name, task);
         this.task = task;
         task.thread = this;
         setDaemon(true);
@@ -38,45 +38,5 @@ final class VirtualTimeThread extends ScheduledThread {
         } finally {
             task.scheduler.end(task, failure);
         }
-    }
-
-    @Override
-    protected long clockNanos() {
-        return task.clock;
-    }
-
-    @Override
-    protected void spin(String what) {
-        task.spin(what);
-    }
-
-    @Override
-    protected void park(Object what, long nanos) {
-        task.park(what, nanos);
-    }
-
-    @Override
-    protected void wake() {
-        task.wake();
-    }
-
-    @Override
-    protected void charge(long nanos) {
-        task.charge(nanos);
-    }
-
-    @Override
-    protected void localAccess() {
-        task.localAccess();
-    }
-
-    @Override
-    protected Thread newSibling(String name, Runnable body) {
-        return task.newSibling(name, body);
-    }
-
-    @Override
-    protected boolean awaitEnd(Thread other, long nanos) {
-        return task.awaitEnd(other, nanos);
     }
 }

@@ -27,7 +27,10 @@
  * outside every segment; with {@link io.remus.core.sim.SimOptions#reorderWrites()} the later of two
  * WRITEs in one post lands first and the earlier a millisecond later, as a NIC that breaks the order the
  * library's ordering rule for WRITEs assumes would); a node can be told to stop answering (retry-exceeded completions after the
- * transport timeout) or to fail its next operations; freed blocks can be poisoned
+ * transport timeout) or to fail its next operations; the network can be partitioned
+ * ({@link io.remus.core.sim.SimFabric#partition}, {@link io.remus.core.sim.SimFabric#isolate},
+ * {@link io.remus.core.sim.SimFabric#heal}): requests across a cut link, either way, complete as requests to a node
+ * that stopped answering do, while each side's own traffic goes on; freed blocks can be poisoned
  * ({@link io.remus.core.sim.SimOptions#poisonFreedBlocks()}), so that a use after free reads a
  * pattern instead of plausible stale data. A test can freeze one thread between two of its work
  * requests ({@link io.remus.core.sim.SimFabric#freeze}, {@link io.remus.core.sim.SimFreeze}) to show

@@ -4,12 +4,12 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * The scheduler's side of a scheduled thread that is a Java virtual thread: its clock and its waits, as
- * {@link ScheduledThread} has them for a platform thread. A virtual thread cannot be subclassed, so the
- * scheduler keeps its state here and binds the handle to the thread: {@link ThreadTime} finds the handle of
- * the current virtual thread through a thread-local variable, and {@link ThreadTime#unpark(Thread)} finds the
- * handle of another thread through a lookup by that thread (never a traversal, so no identity hash code
- * decides anything).
+ * The scheduler's side of a scheduled thread: its clock and its waits, the hooks {@link ThreadTime} routes the
+ * current thread's clock readings and waits to. A platform thread carries its handle (a {@link ScheduledThread});
+ * a Java virtual thread cannot be subclassed, so the scheduler binds the handle to it instead: {@link ThreadTime}
+ * finds the handle of the current virtual thread through a thread-local variable, and
+ * {@link ThreadTime#unpark(Thread)} finds the handle of another virtual thread through a lookup by that thread
+ * (never a traversal, so no identity hash code decides anything).
  *
  * <p>A user never subclasses it: it is public only so that the simulator, in another package, can.
  */
@@ -53,53 +53,65 @@ public abstract class ScheduledHandle {
         BY_THREAD.remove(thread, this);
     }
 
-    /** {@return the handle bound to the current thread, or null; call only on a virtual thread} */
+    /**
+     * {@return the handle of the current thread: the one a {@link ScheduledThread} carries, or the one bound to a
+     *          virtual thread; null on any other thread}
+     */
     protected static ScheduledHandle current() {
-        return CURRENT.get();
+        Thread t = Thread.currentThread();
+        if (t instanceof ScheduledThread s) {
+            return s.handle;
+        }
+        return t.isVirtual() ? CURRENT.get() : null;
     }
 
     /**
-     * {@return the handle attached to {@code thread}, or null}
+     * {@return the handle of {@code thread}: the one a {@link ScheduledThread} carries, or the one attached to a
+     *          virtual thread; null on any other thread}
      *
-     * @param thread a virtual thread
+     * @param thread a thread
      */
     static ScheduledHandle of(Thread thread) {
-        return BY_THREAD.get(thread);
+        if (thread instanceof ScheduledThread s) {
+            return s.handle;
+        }
+        return thread.isVirtual() ? BY_THREAD.get(thread) : null;
     }
 
     /** {@return the thread's clock, in nanoseconds} */
     protected abstract long clockNanos();
 
     /**
-     * As {@link ScheduledThread#spin(String)}.
+     * One unsuccessful check of a condition another thread or the fabric will change: the time of one
+     * check passes and the other threads run.
      *
      * @param awaited what is awaited, for a report of threads that wait on each other; may be null
      */
     protected abstract void spin(String awaited);
 
     /**
-     * As {@link ScheduledThread#park(Object, long)}.
+     * Waits until {@link #wake()} or for {@code nanos} of the thread's clock, whichever comes first.
      *
      * @param blocker what it waits for, for reports; may be null
      * @param nanos   the longest wait, 0 or more
      */
     protected abstract void park(Object blocker, long nanos);
 
-    /** As {@link ScheduledThread#wake()}. Callable from any thread. */
+    /** Ends the thread's {@link #park}, or makes its next one return at once. Callable from any thread. */
     protected abstract void wake();
 
     /**
-     * As {@link ScheduledThread#charge(long)}.
+     * CPU work of {@code nanos} passes on the thread's clock.
      *
      * @param nanos the work's time, 0 or more
      */
     protected abstract void charge(long nanos);
 
-    /** As {@link ScheduledThread#localAccess()}. */
+    /** A CPU access (load, store or atomic) of the node's own memory passes on the thread's clock. */
     protected abstract void localAccess();
 
     /**
-     * As {@link ScheduledThread#newSibling(String, Runnable)}.
+     * Creates an unstarted thread that the same scheduler runs.
      *
      * @param name its name
      * @param task what it runs
@@ -108,7 +120,7 @@ public abstract class ScheduledHandle {
     protected abstract Thread newSibling(String name, Runnable task);
 
     /**
-     * As {@link ScheduledThread#awaitEnd(Thread, long)}.
+     * Waits until {@code other} ends, for at most {@code nanos} of the thread's clock.
      *
      * @param other a thread
      * @param nanos the longest wait, 0 or more

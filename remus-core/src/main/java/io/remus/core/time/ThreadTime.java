@@ -9,7 +9,7 @@ import java.util.concurrent.locks.LockSupport;
  * The clock and the waits of the current thread, real or virtual: every clock reading and every wait
  * of the library goes through here. On a host thread they are the JDK's ({@link System#nanoTime()},
  * {@link Thread#onSpinWait()}, {@link Thread#yield()}, {@link LockSupport#parkNanos(Object, long)}); on a
- * {@link ScheduledThread} of the simulator's virtual-time scheduler they are that scheduler's: the clock is
+ * scheduled thread of the simulator's virtual-time scheduler they are that scheduler's: the clock is
  * the thread's virtual clock, and a wait lets the other scheduled threads run while virtual time passes.
  *
  * {@snippet :
@@ -28,9 +28,10 @@ import java.util.concurrent.locks.LockSupport;
  * scheduler's one running slot, and the scheduler ends the run with a typed error naming it. Every
  * method is wait-free on a host thread and allocates nothing.
  *
- * <p>A scheduled thread is either a platform thread, a {@link ScheduledThread} (found by one type check), or a
- * Java virtual thread with a {@link ScheduledHandle} bound to it (found by a thread-local lookup, made only when
- * the current thread is virtual): a host platform thread pays a type check and {@link Thread#isVirtual()}.
+ * <p>A scheduled thread's clock and waits are its {@link ScheduledHandle}: a platform thread, a
+ * {@link ScheduledThread}, carries it (found by one type check); a Java virtual thread has it bound (found by a
+ * thread-local lookup, made only when the current thread is virtual): a host platform thread pays a type check
+ * and {@link Thread#isVirtual()}.
  */
 public final class ThreadTime {
     private ThreadTime() {
@@ -38,28 +39,13 @@ public final class ThreadTime {
 
     /** {@return the current thread's clock in nanoseconds: {@link System#nanoTime()} or its virtual clock} */
     public static long nanoTime() {
-        Thread t = Thread.currentThread();
-        if (t instanceof ScheduledThread s) {
-            return s.clockNanos();
-        }
-        if (t.isVirtual()) {
-            ScheduledHandle h = ScheduledHandle.current();
-            if (h != null) {
-                return h.clockNanos();
-            }
-        }
-        return System.nanoTime();
+        ScheduledHandle h = ScheduledHandle.current();
+        return h != null ? h.clockNanos() : System.nanoTime();
     }
 
     /** {@return whether the current thread runs under a virtual-time scheduler} */
     public static boolean isScheduled() {
-        Thread t = Thread.currentThread();
-        return t instanceof ScheduledThread || t.isVirtual() && ScheduledHandle.current() != null;
-    }
-
-    /** {@return the handle of the current thread when it is a scheduled virtual thread, else null} */
-    private static ScheduledHandle handle(Thread t) {
-        return t.isVirtual() ? ScheduledHandle.current() : null;
+        return ScheduledHandle.current() != null;
     }
 
     /**
@@ -67,10 +53,8 @@ public final class ThreadTime {
      * {@link Thread#onSpinWait()}, or on a scheduled thread the time of one check of local memory.
      */
     public static void onSpinWait() {
-        Thread t = Thread.currentThread();
-        if (t instanceof ScheduledThread s) {
-            s.spin(null);
-        } else if (handle(t) instanceof ScheduledHandle h) {
+        ScheduledHandle h = ScheduledHandle.current();
+        if (h != null) {
             h.spin(null);
         } else {
             Thread.onSpinWait();
@@ -84,10 +68,8 @@ public final class ThreadTime {
      * @param awaited what is awaited, e.g. {@code "completion of work request 17"}
      */
     public static void onSpinWait(String awaited) {
-        Thread t = Thread.currentThread();
-        if (t instanceof ScheduledThread s) {
-            s.spin(awaited);
-        } else if (handle(t) instanceof ScheduledHandle h) {
+        ScheduledHandle h = ScheduledHandle.current();
+        if (h != null) {
             h.spin(awaited);
         } else {
             Thread.onSpinWait();
@@ -96,10 +78,8 @@ public final class ThreadTime {
 
     /** Gives the processor to another thread: {@link Thread#yield()}, or on a scheduled thread one check's time. */
     public static void yield() {
-        Thread t = Thread.currentThread();
-        if (t instanceof ScheduledThread s) {
-            s.spin(null);
-        } else if (handle(t) instanceof ScheduledHandle h) {
+        ScheduledHandle h = ScheduledHandle.current();
+        if (h != null) {
             h.spin(null);
         } else {
             Thread.yield();
@@ -115,10 +95,8 @@ public final class ThreadTime {
      * @param nanos   the longest wait; 0 or less returns at once
      */
     public static void parkNanos(Object blocker, long nanos) {
-        Thread t = Thread.currentThread();
-        if (t instanceof ScheduledThread s) {
-            s.park(blocker, Math.max(0, nanos));
-        } else if (handle(t) instanceof ScheduledHandle h) {
+        ScheduledHandle h = ScheduledHandle.current();
+        if (h != null) {
             h.park(blocker, Math.max(0, nanos));
         } else if (nanos > 0) {
             LockSupport.parkNanos(blocker, nanos);
@@ -131,11 +109,13 @@ public final class ThreadTime {
      * @param thread the thread to wake; null does nothing
      */
     public static void unpark(Thread thread) {
-        if (thread instanceof ScheduledThread s) {
-            s.wake();
-        } else if (thread != null && thread.isVirtual() && ScheduledHandle.of(thread) instanceof ScheduledHandle h) {
+        if (thread == null) {
+            return;
+        }
+        ScheduledHandle h = ScheduledHandle.of(thread);
+        if (h != null) {
             h.wake();
-        } else if (thread != null) {
+        } else {
             LockSupport.unpark(thread);
         }
     }
@@ -151,10 +131,8 @@ public final class ThreadTime {
         if (nanos < 0) {
             throw new BadArgumentException("charged CPU time must be 0 or more nanoseconds, got " + nanos);
         }
-        Thread t = Thread.currentThread();
-        if (t instanceof ScheduledThread s) {
-            s.charge(nanos);
-        } else if (handle(t) instanceof ScheduledHandle h) {
+        ScheduledHandle h = ScheduledHandle.current();
+        if (h != null) {
             h.charge(nanos);
         }
     }
@@ -165,10 +143,8 @@ public final class ThreadTime {
      * as it does on hardware. The library calls it where it touches its own node's memory with the CPU.
      */
     public static void onLocalAccess() {
-        Thread t = Thread.currentThread();
-        if (t instanceof ScheduledThread s) {
-            s.localAccess();
-        } else if (handle(t) instanceof ScheduledHandle h) {
+        ScheduledHandle h = ScheduledHandle.current();
+        if (h != null) {
             h.localAccess();
         }
     }
@@ -186,14 +162,8 @@ public final class ThreadTime {
     public static Thread newThread(String name, Runnable task) {
         Objects.requireNonNull(name, "name");
         Objects.requireNonNull(task, "task");
-        Thread t = Thread.currentThread();
-        if (t instanceof ScheduledThread s) {
-            return s.newSibling(name, task);
-        }
-        if (handle(t) instanceof ScheduledHandle h) {
-            return h.newSibling(name, task);
-        }
-        return new Thread(task, name);
+        ScheduledHandle h = ScheduledHandle.current();
+        return h != null ? h.newSibling(name, task) : new Thread(task, name);
     }
 
     /**
@@ -210,11 +180,8 @@ public final class ThreadTime {
         if (timeoutNanos < 0) {
             throw new BadArgumentException("join timeout must be 0 or more nanoseconds, got " + timeoutNanos);
         }
-        Thread t = Thread.currentThread();
-        if (t instanceof ScheduledThread s) {
-            return s.awaitEnd(thread, timeoutNanos);
-        }
-        if (handle(t) instanceof ScheduledHandle h) {
+        ScheduledHandle h = ScheduledHandle.current();
+        if (h != null) {
             return h.awaitEnd(thread, timeoutNanos);
         }
         thread.join(java.time.Duration.ofNanos(Math.max(1, timeoutNanos)));

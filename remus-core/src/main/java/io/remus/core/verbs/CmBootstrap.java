@@ -11,6 +11,7 @@ import io.remus.core.verbs.bootstrap.RegionTableCodec;
 import io.remus.verbs.Access;
 import io.remus.verbs.CmConnection;
 import io.remus.verbs.CmConnector;
+import io.remus.verbs.CmPrivateData;
 import io.remus.verbs.CompletionQueue;
 import io.remus.verbs.MemoryRegion;
 import io.remus.verbs.ProtectionDomain;
@@ -34,10 +35,14 @@ import static java.lang.foreign.ValueLayout.JAVA_BYTE;
 /**
  * {@link BootstrapKind#RDMA_CM}: each served node listens with the RDMA connection manager on its
  * address ({@link CmNodeListener}); every queue pair a requester keeps to it (each lane) is one
- * rdma_cm connection. The listener's private data names its {@link RegionDirectory}; to learn a
- * node's published regions, this process keeps one rdma_cm connection to it from a small domain of
- * its own and RDMA READs the table ({@link RegionTableCodec}), re-reading a table that changed
- * under the READ (its checksum tells).
+ * rdma_cm connection, whose connect request's private data ({@link CmPrivateData}) names the
+ * requesting node, so that the served node knows whose queue pair it serves
+ * ({@link VerbsNode#setPeerAccess}). The listener's private data names its node (checked against
+ * the node dialled) and its {@link RegionDirectory}; to learn a node's published regions, this
+ * process keeps one rdma_cm connection to it from a small domain of its own and RDMA READs the table
+ * ({@link RegionTableCodec}), re-reading a table that changed under the READ (its checksum tells).
+ * That connection names no requesting node (the domain is the process', not a node's): the served
+ * node serves it reads only while it holds any peer read-only, and it only READs.
  */
 final class CmBootstrap implements PeerBootstrap {
     private static final int TABLE_READS = 5;
@@ -105,7 +110,7 @@ final class CmBootstrap implements PeerBootstrap {
 
     @Override
     public PeerConnection connect(VerbsNode from, int peer, QueuePairBuilder builder) {
-        CmConnection c = dial(peer, builder, from.directoryOffer());
+        CmConnection c = dial(peer, builder, new CmPrivateData(from.directoryOffer(), from.nodeId()));
         return new PeerConnection(c.queuePair(), null, c);
     }
 
@@ -151,7 +156,7 @@ final class CmBootstrap implements PeerBootstrap {
         }
         QueuePairBuilder builder = domain.pd().queuePair().completionQueue(domain.cq()).maxSendWorkRequests(1)
                 .maxReceiveWorkRequests(1).maxInlineData(0);
-        CmConnection c = dial(nodeId, builder, domain.buffer().toRemoteRegion());
+        CmConnection c = dial(nodeId, builder, CmPrivateData.anonymous(domain.buffer().toRemoteRegion()));
         try {
             r = new TableReader(c, c.queuePair().sendBatch(1));
         } catch (RuntimeException e) {
@@ -178,11 +183,23 @@ final class CmBootstrap implements PeerBootstrap {
         }
     }
 
-    private CmConnection dial(int peer, QueuePairBuilder builder, io.remus.verbs.RemoteRegion offer) {
+    /**
+     * Connects to {@code peer}'s listener and checks that the listener names {@code peer}.
+     *
+     * @throws BootstrapProtocolException if the node listening at {@code peer}'s address names another node
+     *                                    (the connection is closed)
+     */
+    private CmConnection dial(int peer, QueuePairBuilder builder, CmPrivateData offer) {
         InetSocketAddress address = fabric.options().bootstrapAddresses().get(peer);
         try {
-            return CmConnector.connect(builder, ipv4(peer, address), address.getPort(), offer,
+            CmConnection c = CmConnector.connect(builder, ipv4(peer, address), address.getPort(), offer,
                     fabric.options().connectTimeout(), VerbsNode.CONNECTION_OPTIONS);
+            if (c.peerId() != peer) {
+                c.close();
+                throw new BootstrapProtocolException("the rdma_cm listener at node " + peer + "'s address " + address
+                        + " is node " + c.peerId() + "'s: check the node list");
+            }
+            return c;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new RemusException("interrupted while connecting to node " + peer + " at " + address, e);

@@ -1,8 +1,11 @@
 package io.remus.core.verbs;
 
+import io.remus.core.verbs.bootstrap.BootstrapProtocolException;
 import io.remus.verbs.CmConnection;
 import io.remus.verbs.CmListener;
+import io.remus.verbs.CmPrivateData;
 import io.remus.verbs.Context;
+import io.remus.verbs.InvalidArgumentException;
 import io.remus.verbs.WaitTimeoutException;
 
 import java.time.Duration;
@@ -11,9 +14,13 @@ import java.util.concurrent.TimeUnit;
 /**
  * One node's rdma_cm listener and the daemon thread that accepts connections for it: each accepted
  * connection's queue pair serves the requester against the node's memory, and the node's region
- * table is offered in the private data. While idle (every second at most) it releases the serving
- * connections whose requester disconnected or died. A request that fails to complete is dropped (the requester
- * retries).
+ * table and node id are offered in the private data ({@link CmPrivateData}). Each request's private
+ * data names the requester's node id, which the node checks before the request is accepted
+ * ({@link VerbsNode#admit}: a malformed request, or one that names this node or a node outside the node
+ * list, is rejected and logged as a warning) and serves with the access it gives that peer
+ * ({@link VerbsNode#setPeerAccess}).
+ * While idle (every second at most) it releases the serving connections whose requester disconnected
+ * or died. A request that fails to complete is dropped (the requester retries until its connect timeout).
  */
 final class CmNodeListener implements AutoCloseable {
     private static final Duration ACCEPT_SLICE = Duration.ofSeconds(1);
@@ -36,17 +43,25 @@ final class CmNodeListener implements AutoCloseable {
     private void run() {
         while (!stopping) {
             try {
-                CmConnection c = listener.accept(node.responderBuilder(), node.directoryOffer(), ACCEPT_SLICE, establishTimeout);
+                CmConnection c = listener.accept(node.responderBuilder(),
+                        new CmPrivateData(node.directoryOffer(), node.nodeId()), ACCEPT_SLICE, establishTimeout, node::admit);
                 node.adopt(c);
                 releaseLeft();
             } catch (WaitTimeoutException idle) {
                 releaseLeft();
                 continue;
+            } catch (BootstrapProtocolException | InvalidArgumentException refused) {
+                if (!stopping) {
+                    LOG.log(System.Logger.Level.WARNING, "node " + node.nodeId() + " rejected an rdma_cm connection request: "
+                            + refused.getMessage());
+                }
             } catch (RuntimeException e) {
                 if (!stopping) {
                     LOG.log(System.Logger.Level.DEBUG, "node " + node.nodeId() + " dropped a connection request", e);
                     java.util.concurrent.locks.LockSupport.parkNanos(RETRY_PAUSE_NANOS);
                 }
+            } finally {
+                node.endAdmission();
             }
         }
     }

@@ -18,11 +18,16 @@ import java.util.Set;
  * WRITE_WITH_IMMEDIATEs into that queue's receives.
  * It is either a hand-connected queue pair or an accepted rdma_cm connection; the node releases the
  * latter when its requester leaves ({@link VerbsNode#releaseLeftConnections()}). It knows its
- * requester's node id when the requester connected in this process or through the TCP bootstrap; an
- * rdma_cm connection does not name it ({@link #UNKNOWN_REQUESTER}).
+ * requester's node id when the requester connected in this process, through the TCP bootstrap, or over
+ * rdma_cm with its node id in the connect request's private data ({@link io.remus.verbs.CmPrivateData},
+ * checked by {@link VerbsNode#admit} before the request is accepted). A connection whose requester names
+ * no node (this process' region-table reader, which only READs) serves {@link #UNKNOWN_REQUESTER}.
  */
 final class ResponderQueuePair implements AutoCloseable {
-    /** The requester id of a serving queue pair whose requester's node id is not known (an rdma_cm connection). */
+    /**
+     * The requester id of a serving queue pair whose requester named no node id (an rdma_cm connection made
+     * without one): it serves reads only while its node holds any peer {@link PeerAccess#READ_ONLY}.
+     */
     static final int UNKNOWN_REQUESTER = -1;
     private static final Set<Access> READ_ONLY = EnumSet.of(Access.LOCAL_WRITE, Access.REMOTE_READ);
     private static final Set<Access> READ_WRITE = EnumSet.of(Access.LOCAL_WRITE, Access.REMOTE_READ,
@@ -38,8 +43,13 @@ final class ResponderQueuePair implements AutoCloseable {
         this(node, queuePair, queuePair, requester);
     }
 
-    ResponderQueuePair(VerbsNode node, CmConnection connection) {
-        this(node, connection, connection.queuePair(), UNKNOWN_REQUESTER);
+    ResponderQueuePair(VerbsNode node, CmConnection connection, int requester) {
+        this(node, connection, connection.queuePair(), requester);
+    }
+
+    /** {@return the queue pair access flags that give a requester {@code access}} */
+    static Set<Access> flags(PeerAccess access) {
+        return access == PeerAccess.READ_ONLY ? READ_ONLY : READ_WRITE;
     }
 
     private ResponderQueuePair(VerbsNode node, AutoCloseable queuePair, ConnectedQueuePair connected, int requester) {
@@ -68,7 +78,7 @@ final class ResponderQueuePair implements AutoCloseable {
             return;
         }
         try {
-            connected.setAccess(access == PeerAccess.READ_ONLY ? READ_ONLY : READ_WRITE);
+            connected.setAccess(flags(access));
         } catch (VerbsException e) {
             throw new RemusException("node " + node.nodeId() + " could not switch the access of "
                     + (requester == UNKNOWN_REQUESTER ? "an rdma_cm requester" : "peer " + requester) + " to " + access, e);

@@ -1,6 +1,7 @@
 package io.remus.core.verbs;
 
 import io.remus.core.error.BadArgumentException;
+import io.remus.core.error.RemoteTimeoutException;
 import io.remus.core.error.RemusException;
 import io.remus.core.fabric.CompletionQueue;
 import io.remus.core.fabric.FabricNode;
@@ -10,8 +11,10 @@ import io.remus.core.fabric.ReceiveQueue;
 import io.remus.core.fabric.RegisteredMemory;
 import io.remus.core.fabric.RegistrationChecks;
 import io.remus.core.fabric.RemoteRegion;
+import io.remus.core.verbs.bootstrap.BootstrapProtocolException;
 import io.remus.verbs.Access;
 import io.remus.verbs.CmConnection;
+import io.remus.verbs.CmPrivateData;
 import io.remus.verbs.ConnectedQueuePair;
 import io.remus.verbs.ConnectionOptions;
 import io.remus.verbs.Endpoint;
@@ -62,6 +65,11 @@ final class VerbsNode implements FabricNode {
     private boolean closed;
     /** The peers this node holds {@link PeerAccess#READ_ONLY}, under this node's lock. */
     private final java.util.Set<Integer> readOnlyPeers = new java.util.HashSet<>();
+    /**
+     * The access given to the rdma_cm connection request this node's listener admitted and has not yet
+     * adopted ({@link #admit}, {@link #adopt}), or {@code null} when none is in flight; under this node's lock.
+     */
+    private PeerAccess admitted;
 
     VerbsNode(VerbsFabric fabric, int nodeId) {
         this.fabric = fabric;
@@ -199,30 +207,126 @@ final class VerbsNode implements FabricNode {
     }
 
     /**
-     * Keeps an accepted rdma_cm connection as a serving queue pair until this node closes; closes it if the
-     * node did. Its requester is not named, so while this node holds any peer {@code READ_ONLY} it serves
-     * reads only.
+     * Admits an rdma_cm connection request to this node ({@link io.remus.verbs.CmListener.Admission}, on the
+     * listener's thread, before {@code rdma_accept}): checks the node id the requester named in its private
+     * data and returns the access its serving queue pair starts with, the access this node gives that peer
+     * now ({@link #setPeerAccess}). Until the connection is {@linkplain #adopt adopted} (or its accept fails,
+     * {@link #endAdmission()}), {@link #setPeerAccess} waits for it, so a switch that returned also holds for
+     * a connection being established as it was made. A request that names no node is served as an unknown
+     * requester: reads only while this node holds any peer {@code READ_ONLY}.
+     *
+     * @param request the request's private data
+     * @return the queue pair access flags of the connection
+     * @throws BootstrapProtocolException if the requester names this node itself or a node that has no
+     *                                    address in this fabric's node list (the listener rejects the request)
+     * @throws BadArgumentException       if this node is closed
+     */
+    synchronized java.util.Set<Access> admit(CmPrivateData request) {
+        ensureOpen();
+        PeerAccess access = accessFor(requesterOf(request.senderId()));
+        admitted = access;
+        return ResponderQueuePair.flags(access);
+    }
+
+    /** Ends the admission in flight, if any ({@link #admit}): its connection was adopted or failed. */
+    synchronized void endAdmission() {
+        if (admitted != null) {
+            admitted = null;
+            notifyAll();
+        }
+    }
+
+    /**
+     * Keeps an accepted rdma_cm connection as a serving queue pair of the requester its private data names
+     * ({@link CmConnection#peerId()}, checked again here) until this node closes; closes it if the node did.
+     * Its access is the access this node gives that requester now, switched ({@code ibv_modify_qp}) if
+     * {@link #setPeerAccess} changed it since {@link #admit}; a connection whose requester named no node
+     * serves reads only while this node holds any peer {@code READ_ONLY}. Ends the admission in flight.
+     *
+     * @param connection an accepted connection
+     * @throws BootstrapProtocolException if the connection names this node or a node with no address (it is closed)
+     * @throws RemusException             if its access could not be switched (it is closed)
      */
     void adopt(CmConnection connection) {
         synchronized (this) {
-            if (!closed) {
-                ResponderQueuePair r = new ResponderQueuePair(this, connection);
-                owned.add(r);
-                if (!readOnlyPeers.isEmpty()) {
-                    r.setAccess(PeerAccess.READ_ONLY);
+            try {
+                if (!closed) {
+                    int requester = requesterOf(connection.peerId());
+                    ResponderQueuePair r = new ResponderQueuePair(this, connection, requester);
+                    owned.add(r);
+                    PeerAccess access = accessFor(requester);
+                    if (access != admitted) {
+                        try {
+                            r.setAccess(access);
+                        } catch (RuntimeException e) {
+                            r.close();
+                            throw e;
+                        }
+                    }
+                    return;
                 }
-                return;
+            } catch (RuntimeException e) {
+                connection.close();
+                throw e;
+            } finally {
+                endAdmission();
             }
         }
         connection.close();
     }
 
     /**
+     * @param senderId the node id an rdma_cm requester named, or {@link CmPrivateData#NO_SENDER}
+     * @return the requester of its serving queue pair
+     * @throws BootstrapProtocolException if it names this node or one with no address in the node list
+     */
+    private int requesterOf(int senderId) {
+        return requesterOf(nodeId, senderId, fabric.options().bootstrapAddresses().size());
+    }
+
+    /**
+     * Checks the node id an rdma_cm connect request names before the request is accepted.
+     *
+     * @param self      the node the request is for
+     * @param senderId  the node id the requester named, or {@link CmPrivateData#NO_SENDER}
+     * @param nodeCount how many nodes the fabric's node list holds (ids {@code 0} to {@code nodeCount - 1})
+     * @return {@code senderId}, or {@link ResponderQueuePair#UNKNOWN_REQUESTER} where it names none
+     * @throws BootstrapProtocolException naming {@code senderId} if it is {@code self} or outside the node list
+     */
+    static int requesterOf(int self, int senderId, int nodeCount) {
+        if (senderId == CmPrivateData.NO_SENDER) {
+            return ResponderQueuePair.UNKNOWN_REQUESTER;
+        }
+        if (senderId == self || senderId < 0 || senderId >= nodeCount) {
+            throw new BootstrapProtocolException("node " + self + " refused an rdma_cm connection request from node "
+                    + senderId + ": " + (senderId == self ? "that is this node itself"
+                    : "it is outside the node list of " + nodeCount + " nodes"));
+        }
+        return senderId;
+    }
+
+    /** {@return the access this node gives {@code requester} now; under this node's lock} */
+    private PeerAccess accessFor(int requester) {
+        if (requester == ResponderQueuePair.UNKNOWN_REQUESTER) {
+            return readOnlyPeers.isEmpty() ? PeerAccess.READ_WRITE : PeerAccess.READ_ONLY;
+        }
+        return readOnlyPeers.contains(requester) ? PeerAccess.READ_ONLY : PeerAccess.READ_WRITE;
+    }
+
+    /**
      * Switches {@code peerNodeId}'s access on every serving queue pair of that peer ({@code ibv_query_qp}
      * and {@code ibv_modify_qp} with {@code IBV_QP_ACCESS_FLAGS} each; one in the error state is left as it
-     * is), and on those it serves later (set as each is made). A serving queue pair of an rdma_cm
-     * connection does not name its requester: while any peer is {@code READ_ONLY} it serves reads only,
-     * so a deposed writer that connected over rdma_cm is refused too, and so is any other writer that did.
+     * is), and on those it serves later (set as each is made). Every serving queue pair knows its requester:
+     * one connected in this process or through the TCP bootstrap by construction, one accepted over rdma_cm
+     * by the node id in the connect request's private data (checked before it is accepted), so exactly that
+     * peer's queue pairs switch. A connection being accepted over rdma_cm as this is called is waited for
+     * (at most the fabric's connect timeout) and switched too. The serving queue pairs that name no
+     * requester, those through which another process' fabric READs this node's region table (one per
+     * process, not a node's), serve reads only while this node holds any peer {@code READ_ONLY}.
+     * <p>Blocking (the node's lock, one {@code ibv_modify_qp} per queue pair of the peer); no RDMA operation.
+     *
+     * @throws RemoteTimeoutException if a connection being accepted was neither adopted nor dropped within the
+     *                                fabric's connect timeout (the switch is made on every other queue pair)
      */
     @Override
     public void setPeerAccess(int peerNodeId, PeerAccess access) {
@@ -234,7 +338,7 @@ final class VerbsNode implements FabricNode {
             } else {
                 readOnlyPeers.remove(peerNodeId);
             }
-            PeerAccess unknown = readOnlyPeers.isEmpty() ? PeerAccess.READ_WRITE : PeerAccess.READ_ONLY;
+            PeerAccess unknown = accessFor(ResponderQueuePair.UNKNOWN_REQUESTER);
             for (AutoCloseable resource : owned) {
                 if (resource instanceof ResponderQueuePair r) {
                     if (r.requester() == peerNodeId) {
@@ -243,6 +347,35 @@ final class VerbsNode implements FabricNode {
                         r.setAccess(unknown);
                     }
                 }
+            }
+            awaitNoAdmission();
+        }
+    }
+
+    /** Waits, releasing this node's lock, until no rdma_cm admission is in flight; under this node's lock. */
+    private void awaitNoAdmission() {
+        if (admitted == null) {
+            return;
+        }
+        Duration bound = fabric.options().connectTimeout();
+        long deadline = System.nanoTime() + bound.toNanos();
+        boolean interrupted = false;
+        try {
+            while (admitted != null) {
+                long left = deadline - System.nanoTime();
+                if (left <= 0) {
+                    throw new RemoteTimeoutException("node " + nodeId + " switched its peers' access, but an rdma_cm"
+                            + " connection it was accepting was neither kept nor dropped within " + bound);
+                }
+                try {
+                    wait(Math.max(1, java.util.concurrent.TimeUnit.NANOSECONDS.toMillis(left)));
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                }
+            }
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
             }
         }
     }

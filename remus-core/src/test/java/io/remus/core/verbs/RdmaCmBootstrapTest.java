@@ -11,11 +11,22 @@ import io.remus.core.fabric.RegisteredMemory;
 import io.remus.core.fabric.RemoteRegion;
 import io.remus.core.fabric.WorkRequests;
 import io.remus.core.testing.CompletionPolls;
+import io.remus.verbs.Access;
+import io.remus.verbs.CmConnection;
+import io.remus.verbs.CmConnector;
+import io.remus.verbs.CmPrivateData;
+import io.remus.verbs.ConnectionOptions;
+import io.remus.verbs.Context;
+import io.remus.verbs.MemoryRegion;
+import io.remus.verbs.ProtectionDomain;
+import io.remus.verbs.QueuePairBuilder;
 import io.remus.verbs.testing.DeviceAddress;
 import io.remus.verbs.testing.DeviceTest;
 import io.remus.verbs.testing.DeviceTests;
 import org.junit.jupiter.api.Timeout;
 
+import java.lang.foreign.Arena;
+import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
@@ -29,7 +40,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * The rdma_cm bootstrap between two fabrics of one process (each its own "process" as far as the
  * fabric knows: the peer node is reached only through its address): region tables read over
- * rdma_cm as they change, several lanes per pair, each its own connection, and the loopback QP.
+ * rdma_cm as they change, several lanes per pair, each its own connection, and the loopback QP; a
+ * connect request that names this node or a node outside the node list is rejected.
  */
 @Timeout(value = 5, unit = TimeUnit.MINUTES)
 class RdmaCmBootstrapTest {
@@ -113,6 +125,41 @@ class RdmaCmBootstrapTest {
             assertEquals(9L, m1.segment().get(JAVA_LONG, 256));
             m0.close();
             assertEquals(List.of(), b.publishedRegions(0));
+        }
+    }
+
+    @DeviceTest
+    void shouldRejectConnectRequestsThatNameThisNodeOrANodeOutsideTheNodeListAndServeTheOthers()
+            throws InterruptedException {
+        String device = DeviceTests.deviceName();
+        VerbsFabricOptions options = VerbsFabricOptions.cluster(device, twoNodes(DeviceAddress.ipv4(device)),
+                Duration.ofSeconds(60));
+        InetSocketAddress home = options.bootstrapAddresses().get(0);
+        String ip = home.getAddress().getHostAddress();
+        try (VerbsFabric a = VerbsFabric.open(options);
+             Context context = Context.openForRdmaCm(device);
+             ProtectionDomain pd = context.allocateProtectionDomain();
+             io.remus.verbs.CompletionQueue cq = context.createCompletionQueue(4);
+             Arena arena = Arena.ofShared();
+             MemoryRegion mr = pd.registerMemory(arena.allocate(4096, 64), Access.LOCAL_WRITE)) {
+            VerbsNode n0 = (VerbsNode) a.open(0);
+            int idle = n0.servingQueuePairs();
+            QueuePairBuilder builder = pd.queuePair().completionQueue(cq).maxSendWorkRequests(1).maxReceiveWorkRequests(1);
+            for (int id : new int[] {0, 2, CmPrivateData.MAX_SENDER_ID}) {
+                CmPrivateData offer = new CmPrivateData(mr.toRemoteRegion(), id);
+                assertThrows(io.remus.verbs.VerbsException.class, () -> CmConnector.connect(builder, ip, home.getPort(), offer,
+                        Duration.ofSeconds(2), ConnectionOptions.defaults()), "a request that names node " + id);
+            }
+            assertEquals(idle, n0.servingQueuePairs(), "nothing of a rejected request is kept");
+            try (CmConnection named = CmConnector.connect(builder, ip, home.getPort(),
+                    new CmPrivateData(mr.toRemoteRegion(), 1), Duration.ofSeconds(60), ConnectionOptions.defaults())) {
+                assertEquals(0, named.peerId(), "the listener names its node");
+                long deadline = System.nanoTime() + WAIT_NANOS;
+                while (n0.servingQueuePairs() == idle && System.nanoTime() - deadline < 0) {
+                    java.util.concurrent.locks.LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(20));
+                }
+                assertEquals(idle + 1, n0.servingQueuePairs(), "a request that names node 1 is served");
+            }
         }
     }
 

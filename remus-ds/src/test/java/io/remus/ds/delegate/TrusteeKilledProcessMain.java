@@ -78,8 +78,8 @@ public final class TrusteeKilledProcessMain {
     static final int DEAD_CALLS = 3;
     /** The victim's file of one word per client: 1 while a call is in flight, else 0. */
     static final String IN_FLIGHT = "in-flight";
-    /** Each call's timeout. */
-    static final Duration CALL_TIMEOUT = Duration.ofSeconds(10);
+    /** Each call's timeout: a live trustee's answer takes seconds in an emulated guest beside other work. */
+    static final Duration CALL_TIMEOUT = Duration.ofSeconds(20);
     /** The longest any live call may take: past it the process fails. */
     static final Duration CALL_BOUND = CALL_TIMEOUT.multipliedBy(3);
     private static final Duration SHUTDOWN = Duration.ofSeconds(15);

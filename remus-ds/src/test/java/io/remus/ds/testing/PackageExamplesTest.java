@@ -48,6 +48,8 @@ class PackageExamplesTest {
             Map.entry("io.remus.check.spec", "History history, io.remus.ds.set.RemoteSet set"),
             Map.entry("io.remus.ds.context", "io.remus.core.RemusNode node"),
             Map.entry("io.remus.ds.delegate", "io.remus.core.ComputeThread owner, " + T),
+            Map.entry("io.remus.ds.index", "io.remus.core.RemusNode node, " + T
+                    + ", io.remus.core.rpc.RpcEndpoint endpoint, io.remus.core.rpc.RpcEndpoint clientEndpoint"),
             Map.entry("io.remus.ds.identity", "io.remus.core.ComputeThread thread, io.remus.core.ComputeThread other"),
             Map.entry("io.remus.ds.map", T),
             Map.entry("io.remus.ds.name", "io.remus.core.ComputeThread thread, io.remus.ds.reclaim.Reclaimer reclaimer"),
@@ -109,7 +111,7 @@ class PackageExamplesTest {
                         "io.remus.core.rpc", "io.remus.core.shm", "io.remus.core.sim", "io.remus.core.time", "io.remus.core.verbs", "io.remus.alock", "io.remus.alock.kind",
                         "io.remus.alock.spin", "io.remus.alock.mcs", "io.remus.alock.asymmetric", "io.remus.alock.queue",
                         "io.remus.alock.table", "io.remus.check", "io.remus.check.spec", "io.remus.ds.context", "io.remus.ds.delegate",
-                        "io.remus.ds.identity", "io.remus.ds.map", "io.remus.ds.name", "io.remus.ds.object", "io.remus.ds.queue",
+                        "io.remus.ds.identity", "io.remus.ds.index", "io.remus.ds.map", "io.remus.ds.name", "io.remus.ds.object", "io.remus.ds.queue",
                         "io.remus.ds.reclaim", "io.remus.ds.replicate", "io.remus.ds.set");
         StringBuilder b = new StringBuilder();
         for (String p : packages) {

@@ -35,6 +35,7 @@ public final class BenchCommand {
         bench.addSubcommand("object", new CommandLine(new ObjectBenchCommand(hostFabric)));
         bench.addSubcommand("ds", new CommandLine(new DsBenchCommand(hostFabric)));
         bench.addSubcommand("rpc-lat", new CommandLine(new RpcLatBenchCommand(hostFabric)));
+        bench.addSubcommand("log", new CommandLine(new LogBenchCommand()));
         top.addSubcommand("bench", bench);
     }
 }
