@@ -504,7 +504,8 @@ public final class LogLeader implements AutoCloseable {
      *
      * @param nodeId  a follower of the group
      * @param timeout how long the caller lets the call wait for staging areas
-     * @return whether the follower is attached again (true at once when it is attached)
+     * @return whether the follower is attached again (true at once when it is attached; false at once for a
+     *         member whose log {@link #takeOver} could not find, when it did not answer then)
      * @throws BadArgumentException   naming the node when it is not a member or is this leader's own
      * @throws LeaderFencedException  when a member refused a WRITE of this leader, now or earlier
      * @throws RemoteTimeoutException when no staging area freed within the timeout
@@ -518,6 +519,9 @@ public final class LogLeader implements AutoCloseable {
         requireLeading();
         if (attached[i]) {
             return true;
+        }
+        if (logs[i] == RemotePtr.NULL) {
+            return false;
         }
         long deadline = ThreadTime.nanoTime() + timeout.toNanos();
         while (pendingCount[i] > 0) {
