@@ -28,7 +28,8 @@ import java.util.Objects;
  * node's {@link RpcEndpoint} (LITE-style messaging, {@link IndexShards#methodId}) through which clients reach it.
  *
  * <p><b>Leader and followers.</b> The shard's leader is the member whose server currently holds an open
- * {@link LogLeader} ({@link #lead(LogLeader)}); the program (later, an election) decides which. The leader's
+ * {@link LogLeader}: the member its group elects, with fail-over on ({@link #enableFailover}), or the one the
+ * program appoints ({@link #lead(LogLeader)}, {@link #grantWriteTo}). The leader's
  * thread serves each request in turn: it appends the request, unchanged, as a log entry
  * ({@link LogLeader#append}), writes the new commit count to the followers ({@link LogLeader#flushCommit}),
  * applies its own log up to that entry ({@link LogReplica#awaitApplied}) and answers with the entry's result
@@ -53,12 +54,25 @@ import java.util.Objects;
  * {@link LogLeader#append}'s occasional READ round trip. Requests are served one at a time; the leader does not
  * batch appends.
  *
- * <p><b>Until recovery exists</b> (see {@code io.remus.ds.replicate}): a group is led once, by a leader whose
- * {@link LogLeader} starts at index 0 of empty logs; a new leader of a group whose logs hold entries needs the
- * replicate package's recovery before it is handed to {@link #lead(LogLeader)}.
+ * <p><b>Leader change</b> ({@link #enableFailover}, after Mu's leader election and change). Each
+ * {@link #runOnce} first polls this member's {@link ReplicaAgent}. A member that elects another node names it in
+ * its {@code NOT_LEADER} answers. A member that elects itself and does not lead takes the shard over
+ * ({@link LogLeader#takeOver}: a higher term, a majority's promises, the log recovered from that majority and
+ * committed under the new term), applies its own log up to the recovered end, so that its session table holds
+ * every request an earlier leader committed, and only then serves: a resent request whose entry survived is
+ * answered from the table, one whose entry reached no majority is appended afresh, so each takes effect once. A
+ * leader catches its detached followers up ({@link LogLeader#reattach}). A deposed leader cannot answer a stale
+ * read: its appends are refused by the members that granted a higher term ({@link #fencedWrites()}), or miss a
+ * majority; either way it stops leading. Cost of a takeover, on the new leader's compute thread: the log's name
+ * lookups, {@code 2f} shape and {@code 2f} term READs, one READ per member not yet promised per look at the
+ * promises, one READ per buffer-sized chunk of each granting follower's log, one WRITE per recovered entry a
+ * follower lacks and the commit flush's WRITEs, each READ a round trip of its own ({@link #lastTakeoverReads()},
+ * {@link #lastTakeoverWrites()}, {@link #lastTakeoverRoundTrips()}); detection costs a failed heartbeat READ (the
+ * transport timeout) or {@code suspectAfter} READs of an unchanged heartbeat.
  *
- * <p>Confined to its thread: the one that owns the compute thread and serves the endpoint. Progress: every call
- * is blocking and bounded by its caller's timeout, or by the server's commit timeout while it serves a request.
+ * <p>Confined to its thread: the one that owns the compute thread (and the leader's, with fail-over on) and serves
+ * the endpoint; the server starts no thread. Progress: every call is blocking and bounded by its caller's timeout,
+ * or by the server's commit timeout while it serves a request, or by the takeover timeout while it takes over.
  */
 public final class IndexShardServer implements AutoCloseable {
     private final ComputeThread thread;
