@@ -6,6 +6,7 @@ import io.remus.check.HistoryClock;
 import io.remus.check.LinearizabilityChecker;
 import io.remus.check.spec.MapSpec;
 import io.remus.core.ComputeThread;
+import io.remus.core.error.BadArgumentException;
 import io.remus.core.sim.SimCostModel;
 import io.remus.core.sim.SimFabric;
 import io.remus.core.sim.SimOptions;
@@ -13,6 +14,7 @@ import io.remus.core.sim.VirtualTimeOptions;
 import io.remus.core.sim.VirtualTimeScheduler;
 import io.remus.core.time.ThreadTime;
 import io.remus.ds.replicate.ReplicaGroup;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -30,6 +32,8 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.LongStream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -416,5 +420,37 @@ class IndexFailoverTest {
         });
         assertEquals(CLIENTS * OPS + 10 + KEYS, history.operations().size());
         CHECKER.checkByKey(history.operations(), new MapSpec()).assertLinearizable();
+    }
+
+    /**
+     * Fail-over's bad input is refused typed, naming the value, before any RDMA operation: the server's own compute
+     * thread or another node's as the leader's, a {@code suspectAfter} below 1, and a timeout that is not positive.
+     */
+    @Test
+    void shouldRefuseBadFailoverArguments() {
+        IndexShards shards = IndexShards.of("fb", ReplicaGroup.of(0, 1, 2));
+        VirtualTimeScheduler.run(VirtualTimeOptions.seed(1), () -> {
+            try (IndexHarness h = new IndexHarness(OPTIONS, shards, 3, 0, 8);
+                 ComputeThread t = h.cluster.thread(0);
+                 ComputeThread lt = h.cluster.thread(0);
+                 ComputeThread other = h.cluster.thread(1)) {
+                IndexShardServer server = IndexShardServer.create(h.cluster.node(0), t, h.endpoints[0], shards, 0, 8,
+                        IndexHarness.COMMIT);
+                long reads = t.postedOperations(io.remus.core.fabric.Opcode.READ);
+                BadArgumentException own = assertThrows(BadArgumentException.class,
+                        () -> server.enableFailover(t, 4, TAKEOVER));
+                assertTrue(own.getMessage().contains("the server's own"), own.getMessage());
+                BadArgumentException node = assertThrows(BadArgumentException.class,
+                        () -> server.enableFailover(other, 4, TAKEOVER));
+                assertTrue(node.getMessage().contains("node 1"), node.getMessage());
+                BadArgumentException suspect = assertThrows(BadArgumentException.class,
+                        () -> server.enableFailover(lt, 0, TAKEOVER));
+                assertTrue(suspect.getMessage().contains("0"), suspect.getMessage());
+                assertThrows(BadArgumentException.class, () -> server.enableFailover(lt, 4, Duration.ZERO));
+                assertEquals(reads, t.postedOperations(io.remus.core.fabric.Opcode.READ), "nothing READ");
+                assertFalse(server.hasFailover());
+                server.close();
+            }
+        });
     }
 }
