@@ -5,10 +5,14 @@ import io.remus.core.RemusNode;
 import io.remus.core.config.Timeouts;
 import io.remus.core.error.BadArgumentException;
 import io.remus.core.error.RemoteTimeoutException;
+import io.remus.core.error.RemusException;
+import io.remus.core.fabric.Opcode;
 import io.remus.core.rpc.RpcEndpoint;
+import io.remus.core.time.ThreadTime;
 import io.remus.ds.replicate.LeaderFencedException;
 import io.remus.ds.replicate.LogLeader;
 import io.remus.ds.replicate.LogReplica;
+import io.remus.ds.replicate.ReplicaAgent;
 import io.remus.ds.replicate.ReplicaGroup;
 
 import java.lang.foreign.MemorySegment;
@@ -24,7 +28,8 @@ import java.util.Objects;
  * node's {@link RpcEndpoint} (LITE-style messaging, {@link IndexShards#methodId}) through which clients reach it.
  *
  * <p><b>Leader and followers.</b> The shard's leader is the member whose server currently holds an open
- * {@link LogLeader} ({@link #lead(LogLeader)}); the program (later, an election) decides which. The leader's
+ * {@link LogLeader}: the member its group elects, with fail-over on ({@link #enableFailover}), or the one the
+ * program appoints ({@link #lead(LogLeader)}, {@link #grantWriteTo}). The leader's
  * thread serves each request in turn: it appends the request, unchanged, as a log entry
  * ({@link LogLeader#append}), writes the new commit count to the followers ({@link LogLeader#flushCommit}),
  * applies its own log up to that entry ({@link LogReplica#awaitApplied}) and answers with the entry's result
@@ -49,12 +54,25 @@ import java.util.Objects;
  * {@link LogLeader#append}'s occasional READ round trip. Requests are served one at a time; the leader does not
  * batch appends.
  *
- * <p><b>Until recovery exists</b> (see {@code io.remus.ds.replicate}): a group is led once, by a leader whose
- * {@link LogLeader} starts at index 0 of empty logs; a new leader of a group whose logs hold entries needs the
- * replicate package's recovery before it is handed to {@link #lead(LogLeader)}.
+ * <p><b>Leader change</b> ({@link #enableFailover}, after Mu's leader election and change). Each
+ * {@link #runOnce} first polls this member's {@link ReplicaAgent}. A member that elects another node names it in
+ * its {@code NOT_LEADER} answers. A member that elects itself and does not lead takes the shard over
+ * ({@link LogLeader#takeOver}: a higher term, a majority's promises, the log recovered from that majority and
+ * committed under the new term), applies its own log up to the recovered end, so that its session table holds
+ * every request an earlier leader committed, and only then serves: a resent request whose entry survived is
+ * answered from the table, one whose entry reached no majority is appended afresh, so each takes effect once. A
+ * leader catches its detached followers up ({@link LogLeader#reattach}). A deposed leader cannot answer a stale
+ * read: its appends are refused by the members that granted a higher term ({@link #fencedWrites()}), or miss a
+ * majority; either way it stops leading. Cost of a takeover, on the new leader's compute thread: the log's name
+ * lookups, {@code 2f} shape and {@code 2f} term READs, one READ per member not yet promised per look at the
+ * promises, one READ per buffer-sized chunk of each granting follower's log, one WRITE per recovered entry a
+ * follower lacks and the commit flush's WRITEs, each READ a round trip of its own ({@link #lastTakeoverReads()},
+ * {@link #lastTakeoverWrites()}, {@link #lastTakeoverRoundTrips()}); detection costs a failed heartbeat READ (the
+ * transport timeout) or {@code suspectAfter} READs of an unchanged heartbeat.
  *
- * <p>Confined to its thread: the one that owns the compute thread and serves the endpoint. Progress: every call
- * is blocking and bounded by its caller's timeout, or by the server's commit timeout while it serves a request.
+ * <p>Confined to its thread: the one that owns the compute thread (and the leader's, with fail-over on) and serves
+ * the endpoint; the server starts no thread. Progress: every call is blocking and bounded by its caller's timeout,
+ * or by the server's commit timeout while it serves a request, or by the takeover timeout while it takes over.
  */
 public final class IndexShardServer implements AutoCloseable {
     private final ComputeThread thread;
@@ -67,6 +85,22 @@ public final class IndexShardServer implements AutoCloseable {
     private final Duration commitTimeout;
     private LogLeader leader;
     private int knownLeader = -1;
+    private ReplicaAgent agent;
+    private ComputeThread leaderThread;
+    private Duration takeoverTimeout;
+    private long nextTakeoverAt;
+    private int pollsSinceCatchUp;
+    private long takeovers;
+    private long failedTakeovers;
+    private long recoveredEntries;
+    private long fencedWrites;
+    private long caughtUp;
+    private long takeoverReads;
+    private long takeoverWrites;
+    private long takeoverRoundTrips;
+    /** Test hooks: run on the leader's thread right before and right after each append of a request. */
+    volatile Runnable beforeAppend;
+    volatile Runnable afterAppend;
     private long requests;
     private long notLeaderAnswers;
     private long retryAnswers;
@@ -187,6 +221,112 @@ public final class IndexShardServer implements AutoCloseable {
         return appends;
     }
 
+    /** {@return whether {@link #enableFailover} was called: this server's own polls elect and take over} */
+    public boolean hasFailover() {
+        return agent != null;
+    }
+
+    /** {@return this member's failure detector and elector, or null before {@link #enableFailover}} */
+    public ReplicaAgent agent() {
+        return agent;
+    }
+
+    /** {@return the term this server leads in, or 0 when it does not lead} */
+    public long term() {
+        return leader == null ? 0 : leader.term();
+    }
+
+    /** {@return takeovers that made this server the leader ({@link LogLeader#takeOver})} */
+    public long takeovers() {
+        return takeovers;
+    }
+
+    /**
+     * {@return takeovers that failed: no majority promised or held the recovered log in time, a member had
+     *          promised a higher term, or this member's log was too far behind}
+     */
+    public long failedTakeovers() {
+        return failedTakeovers;
+    }
+
+    /** {@return entries this server's takeovers recovered and rewrote ({@link LogLeader#recoveredEntries})} */
+    public long recoveredEntries() {
+        return recoveredEntries;
+    }
+
+    /**
+     * {@return WRITEs of this server's leaders that members refused ({@link LogLeader#fencedWrites}), summed over
+     *          the leaders it held and closed}
+     */
+    public long fencedWrites() {
+        return fencedWrites + (leader == null ? 0 : leader.fencedWrites());
+    }
+
+    /**
+     * {@return the READs this server's last successful takeover posted on its leader's compute thread (the name
+     *          lookups', the terms', the promises', the logs'); the agent's polls during it not counted}
+     */
+    public long lastTakeoverReads() {
+        return takeoverReads;
+    }
+
+    /** {@return the WRITEs this server's last successful takeover posted (the rewrite and the commit flush)} */
+    public long lastTakeoverWrites() {
+        return takeoverWrites;
+    }
+
+    /** {@return the round trips this server's last successful takeover waited for on its leader's compute thread} */
+    public long lastTakeoverRoundTrips() {
+        return takeoverRoundTrips;
+    }
+
+    /** {@return detached followers this server, leading, caught up and attached again ({@link LogLeader#reattach})} */
+    public long caughtUpFollowers() {
+        return caughtUp;
+    }
+
+    /**
+     * Turns on leader change driven by this server's own thread (Mu's leader election and change: Aguilera et al.,
+     * OSDI 2020). Opens this member's {@link ReplicaAgent} (the name lookups of the shard's logs on the other
+     * members); from then on each {@link #runOnce} first {@linkplain ReplicaAgent#poll polls} it: a member that
+     * elects another node names it in its {@code NOT_LEADER} answers; a member that elects itself and does not
+     * lead takes the shard over ({@link LogLeader#takeOver} on {@code leaderThread}, polling the agent while it
+     * waits for the promises), applies the recovered log to its state machine, so that its session table holds
+     * every request the old leaders committed, and serves; a leader catches up, every 32 polls, each detached
+     * follower its agent does not suspect ({@link LogLeader#reattach}). A failed takeover is tried again after
+     * {@code takeoverTimeout}. A leader whose append is refused or misses its majority within the commit timeout
+     * stops leading; the next poll takes over again if the agent still elects this node. The group's lowest live
+     * node leads, so when every member enables fail-over, the lowest member takes the group over at its first
+     * poll, with no {@link #lead} or {@link #grantWriteTo} call.
+     *
+     * @param leaderThread    a second compute thread of this node owned by this server's thread, for the
+     *                        {@link LogLeader} (the agent READs into the server's thread's buffer)
+     * @param suspectAfter    READs in a row showing a member's heartbeat unchanged before it is suspected
+     *                        (a failed READ suspects at once); pick it against the server's poll rate
+     * @param takeoverTimeout how long a takeover may wait, and the pause before a failed one is tried again
+     * @throws BadArgumentException naming the value, for fail-over already on, a leader thread of another node or
+     *                              this server's own, a bad {@code suspectAfter} or timeout
+     * @throws io.remus.core.error.NameNotPublishedException when a member's log is not published within the timeout
+     */
+    public void enableFailover(ComputeThread leaderThread, int suspectAfter, Duration takeoverTimeout) {
+        requireOpen();
+        Objects.requireNonNull(leaderThread, "leaderThread");
+        Timeouts.require(takeoverTimeout, "takeoverTimeout");
+        if (agent != null) {
+            throw new BadArgumentException("the server of shard " + shard + " on node " + thread.nodeId()
+                    + " has fail-over on already");
+        }
+        if (leaderThread == thread || leaderThread.nodeId() != thread.nodeId()) {
+            throw new BadArgumentException("the leader's compute thread of the server on node " + thread.nodeId()
+                    + " must be another compute thread of that node; got "
+                    + (leaderThread == thread ? "the server's own" : "one of node " + leaderThread.nodeId()));
+        }
+        leaderThread.checkOwnerThread();
+        agent = ReplicaAgent.open(replica, shards.logName(shard), suspectAfter, takeoverTimeout);
+        this.leaderThread = leaderThread;
+        this.takeoverTimeout = takeoverTimeout;
+    }
+
     /**
      * Makes this member's log writable only by {@code leaderNode} (Mu's permission switch,
      * {@link LogReplica#grantWriteTo}) and names it in later {@code NOT_LEADER} answers. When this server led and
@@ -243,20 +383,25 @@ public final class IndexShardServer implements AutoCloseable {
         if (leader != null) {
             throw new BadArgumentException("the server of shard " + shard + " on node " + thread.nodeId() + " leads already");
         }
-        lead(LogLeader.open(thread, group, shards.logName(shard), term, timeout));
+        lead(LogLeader.open(leaderThread != null ? leaderThread : thread, group, shards.logName(shard), term, timeout));
     }
 
     /**
-     * Serves the requests that arrive within {@code timeout} (returning after the first message or at the
-     * deadline, as {@link RpcEndpoint#serve}), then applies every committed entry of this member's log. Blocking,
-     * bounded by {@code timeout} plus, per request served as leader, the commit timeout. RDMA: per request served,
-     * as the class comment says; none to apply.
+     * With fail-over on, first polls this member's agent and acts on what it elects ({@link #enableFailover}: a
+     * takeover, bounded by its timeout, or a catch-up of detached followers); then serves the requests that arrive
+     * within {@code timeout} (returning after the first message or at the deadline, as {@link RpcEndpoint#serve}),
+     * then applies every committed entry of this member's log. Blocking, bounded by {@code timeout} plus, per
+     * request served as leader, the commit timeout, plus a takeover's timeout. RDMA: the poll's at most {@code 2f}
+     * READs; per request served, as the class comment says; none to apply.
      *
      * @param timeout the longest wait for a request, zero or positive
      * @return the requests served
      */
     public int runOnce(Duration timeout) {
         requireOpen();
+        if (agent != null) {
+            failOverStep();
+        }
         int served = endpoint.serve(timeout);
         replica.applyCommitted();
         return served;
@@ -268,6 +413,9 @@ public final class IndexShardServer implements AutoCloseable {
         if (!closed) {
             closed = true;
             stopLeading();
+            if (agent != null) {
+                agent.close();
+            }
         }
     }
 
@@ -276,6 +424,79 @@ public final class IndexShardServer implements AutoCloseable {
             LogLeader l = leader;
             leader = null;
             l.close();
+            fencedWrites += l.fencedWrites();
+        }
+    }
+
+    /** One poll of the agent and what follows from it; see {@link #enableFailover}. */
+    private void failOverStep() {
+        int self = thread.nodeId();
+        int elected = agent.poll();
+        if (leader != null && leader.isDeposed()) {
+            stopLeading();
+        }
+        if (leader != null) {
+            if (++pollsSinceCatchUp >= 32) {
+                pollsSinceCatchUp = 0;
+                catchUp();
+            }
+            return;
+        }
+        if (elected != self) {
+            knownLeader = elected;
+            return;
+        }
+        knownLeader = -1;
+        if (ThreadTime.nanoTime() - nextTakeoverAt < 0) {
+            return;
+        }
+        LogLeader l = null;
+        long reads = leaderThread.postedOperations(Opcode.READ);
+        long writes = leaderThread.postedOperations(Opcode.WRITE);
+        long trips = leaderThread.roundTrips();
+        try {
+            l = LogLeader.takeOver(leaderThread, group, shards.logName(shard), takeoverTimeout, agent);
+            replica.awaitApplied(l.appended(), takeoverTimeout);
+            leader = l;
+            knownLeader = self;
+            takeovers++;
+            takeoverReads = leaderThread.postedOperations(Opcode.READ) - reads;
+            takeoverWrites = leaderThread.postedOperations(Opcode.WRITE) - writes;
+            takeoverRoundTrips = leaderThread.roundTrips() - trips;
+            recoveredEntries += l.recoveredEntries();
+            pollsSinceCatchUp = 0;
+        } catch (BadArgumentException e) {
+            throw e;
+        } catch (RemusException e) {
+            if (l != null) {
+                l.close();
+                fencedWrites += l.fencedWrites();
+            }
+            failedTakeovers++;
+            nextTakeoverAt = ThreadTime.nanoTime() + takeoverTimeout.toNanos();
+        }
+    }
+
+    /**
+     * Attaches again each detached follower the agent trusts, when its log lets the leader catch it up, and then
+     * flushes the commit count, so a caught-up follower applies its entries without waiting for the next request.
+     */
+    private void catchUp() {
+        boolean any = false;
+        try {
+            for (int i = 0; i < group.size() && leader != null; i++) {
+                int node = group.member(i);
+                if (node != thread.nodeId() && !leader.isAttached(node) && !agent.isSuspected(node)
+                        && leader.reattach(node, commitTimeout)) {
+                    caughtUp++;
+                    any = true;
+                }
+            }
+            if (any && leader != null) {
+                leader.flushCommit(commitTimeout);
+            }
+        } catch (LeaderFencedException | RemoteTimeoutException e) {
+            stopLeading();
         }
     }
 
@@ -313,16 +534,28 @@ public final class IndexShardServer implements AutoCloseable {
             return known;
         }
         try {
+            Runnable hook = beforeAppend;
+            if (hook != null) {
+                hook.run();
+            }
             long index = leader.append(request.asSlice(0, length), commitTimeout);
             appends++;
+            hook = afterAppend;
+            if (hook != null) {
+                hook.run();
+            }
             leader.flushCommit(commitTimeout);
             replica.awaitApplied(index + 1, commitTimeout);
         } catch (LeaderFencedException e) {
             stopLeading();
-            knownLeader = -1;
+            int elected = agent == null ? -1 : agent.leader();
+            knownLeader = elected == self ? -1 : elected;
             notLeaderAnswers++;
-            return IndexFormat.writeReply(reply, IndexStatus.NOT_LEADER, -1, null);
+            return IndexFormat.writeReply(reply, IndexStatus.NOT_LEADER, knownLeader, null);
         } catch (RemoteTimeoutException e) {
+            if (agent != null) {
+                stopLeading();
+            }
             retryAnswers++;
             return IndexFormat.writeReply(reply, IndexStatus.RETRY, self, null);
         }

@@ -244,7 +244,33 @@ public final class LogLeader implements AutoCloseable {
      *                                 members still hold, so it cannot recover them (a snapshot would be needed)
      */
     public static LogLeader takeOver(ComputeThread thread, ReplicaGroup group, String name, Duration timeout) {
+        return takeOver(thread, group, name, timeout, null);
+    }
+
+    /**
+     * As {@link #takeOver(ComputeThread, ReplicaGroup, String, Duration)}, for a caller whose own thread also
+     * drives this member's {@link ReplicaAgent} (its compute thread another of the same owner): while it waits
+     * for the promises, each look also {@linkplain ReplicaAgent#poll polls} {@code agent}, so this member grants
+     * its own term and its heartbeat goes on. Costs as that method, plus each poll's READs.
+     *
+     * @param thread  the new leader's compute thread, not the agent's
+     * @param group   the replica group
+     * @param name    the logs' name, as given to {@link LogReplica#create}
+     * @param timeout how long the takeover may wait, for the promises and for the recovered entries to commit
+     * @param agent   this member's agent, owned by the calling thread; null: none polled
+     * @return the leader, with {@link #appended()} and {@link #committed()} at the end of the recovered log
+     * @throws BadArgumentException    as the other overload, or for an agent of another node
+     * @throws LeaderFencedException   when a member promised a higher term, or refused a rewrite
+     * @throws RemoteTimeoutException  when no majority promised, or held the recovered entries, within the timeout
+     * @throws ReplicaBehindException  as the other overload
+     */
+    public static LogLeader takeOver(ComputeThread thread, ReplicaGroup group, String name, Duration timeout,
+                                     ReplicaAgent agent) {
         Objects.requireNonNull(thread, "thread");
+        if (agent != null && agent.nodeId() != thread.nodeId()) {
+            throw new BadArgumentException("the agent of node " + agent.nodeId() + " given to a takeover on node "
+                    + thread.nodeId());
+        }
         Objects.requireNonNull(group, "group");
         Objects.requireNonNull(name, "name");
         Objects.requireNonNull(timeout, "timeout");
@@ -281,7 +307,7 @@ public final class LogLeader implements AutoCloseable {
         }
         long term = LogLayout.nextTerm(seen, self, n);
         thread.writeLocal(logs[self] + LogLayout.CANDIDATE, term);
-        boolean[] granted = awaitPromises(thread, group, logs, term, deadline, timeout);
+        boolean[] granted = awaitPromises(thread, group, logs, term, deadline, timeout, agent);
         LogLeader leader = create(thread, group, term, logs, shape);
         leader.elected = true;
         leader.recover(granted, deadline, timeout);
@@ -289,11 +315,14 @@ public final class LogLeader implements AutoCloseable {
     }
 
     private static boolean[] awaitPromises(ComputeThread thread, ReplicaGroup group, long[] logs, long term, long deadline,
-                                           Duration timeout) {
+                                           Duration timeout, ReplicaAgent agent) {
         int n = group.size();
         boolean[] granted = new boolean[n];
         int count = 0;
         while (true) {
+            if (agent != null) {
+                agent.poll();
+            }
             for (int i = 0; i < n; i++) {
                 if (logs[i] == RemotePtr.NULL || granted[i]) {
                     continue;
@@ -475,7 +504,8 @@ public final class LogLeader implements AutoCloseable {
      *
      * @param nodeId  a follower of the group
      * @param timeout how long the caller lets the call wait for staging areas
-     * @return whether the follower is attached again (true at once when it is attached)
+     * @return whether the follower is attached again (true at once when it is attached; false at once for a
+     *         member whose log {@link #takeOver} could not find, when it did not answer then)
      * @throws BadArgumentException   naming the node when it is not a member or is this leader's own
      * @throws LeaderFencedException  when a member refused a WRITE of this leader, now or earlier
      * @throws RemoteTimeoutException when no staging area freed within the timeout
@@ -489,6 +519,9 @@ public final class LogLeader implements AutoCloseable {
         requireLeading();
         if (attached[i]) {
             return true;
+        }
+        if (logs[i] == RemotePtr.NULL) {
+            return false;
         }
         long deadline = ThreadTime.nanoTime() + timeout.toNanos();
         while (pendingCount[i] > 0) {

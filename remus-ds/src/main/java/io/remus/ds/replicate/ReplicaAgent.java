@@ -184,6 +184,11 @@ public final class ReplicaAgent implements AutoCloseable {
         return best;
     }
 
+    /** {@return this member's node} */
+    public int nodeId() {
+        return thread.nodeId();
+    }
+
     /** {@return the node the last poll took as leader: the trusted member of the lowest node id} */
     public int leader() {
         return leader;
