@@ -48,7 +48,7 @@ class PackageExamplesTest {
             Map.entry("io.remus.check.spec", "History history, io.remus.ds.set.RemoteSet set"),
             Map.entry("io.remus.ds.context", "io.remus.core.RemusNode node"),
             Map.entry("io.remus.ds.delegate", "io.remus.core.ComputeThread owner, " + T),
-            Map.entry("io.remus.ds.index", "io.remus.core.RemusNode node, " + T
+            Map.entry("io.remus.ds.index", "io.remus.core.RemusNode node, " + T + ", io.remus.core.ComputeThread t2"
                     + ", io.remus.core.rpc.RpcEndpoint endpoint, io.remus.core.rpc.RpcEndpoint clientEndpoint"),
             Map.entry("io.remus.ds.identity", "io.remus.core.ComputeThread thread, io.remus.core.ComputeThread other"),
             Map.entry("io.remus.ds.map", T),
