@@ -23,14 +23,19 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 @Timeout(value = 600, unit = TimeUnit.SECONDS)
 class RemusClusterDeviceTest {
-    private static final Duration CHILD_TIMEOUT = Duration.ofMinutes(4);
+    /**
+     * How long a child may take: its JVM's start and device open (minutes in a loaded emulated guest), then a join
+     * that gives up within about twice its timeout at worst (a connection attempt to a peer that published its
+     * address runs to its own end).
+     */
+    private static final Duration CHILD_TIMEOUT = Duration.ofMinutes(7);
     /**
      * The join timeout of the tests where a rank is missing: every live rank must publish its address within it of
      * the first, or the error names a live rank too. Each join's timeout starts once its own device is open, but two
      * JVMs starting together in an emulated guest beside another one still drift apart by tens of seconds; the joins
      * wait it out in full, since the missing rank never comes.
      */
-    private static final int LIVE_RANKS_JOIN_MILLIS = 120_000;
+    private static final int LIVE_RANKS_JOIN_MILLIS = 90_000;
 
     private static ChildJvm start(String device, Path dir, int rank, int size, int basePort, int joinMillis) {
         return ChildJvm.start(RemusClusterJoinMain.class, "--device=" + device, "--rendezvous", dir.toString(),

@@ -65,8 +65,12 @@ public final class ReclaimCrashNodeMain {
         ClusterConfig config = ClusterProcess.builder(nodeId, fabric.hosts(size), basePort)
                 .memoryNodes(new NodeRange(0, size - 2)).segmentSize(1 << 20).threadsPerNode(WORKERS + 2)
                 .operationTimeout(Duration.ofSeconds(30)).build();
+        System.out.println("PROGRESS joining node=" + nodeId);
+        System.out.flush();
         RemusCluster cluster = fabric.builder(config, connect)
                 .shutdownTimeout(Duration.ofSeconds(15)).join();
+        System.out.println("PROGRESS joined node=" + nodeId);
+        System.out.flush();
         boolean victim = nodeId == size - 1;
         List<String> lines = new ArrayList<>();
         try {
