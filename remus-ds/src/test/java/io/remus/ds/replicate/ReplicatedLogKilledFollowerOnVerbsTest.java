@@ -5,6 +5,7 @@ import io.remus.ds.testing.ChildProcesses;
 import io.remus.verbs.testing.ChildJvm;
 import io.remus.verbs.testing.DeviceTest;
 import io.remus.verbs.testing.DeviceTests;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -43,6 +44,7 @@ import static org.junit.jupiter.api.Assertions.fail;
  * kept the living one. Waits are in minutes: an emulated guest is 20 to 100 times slower than a host.
  */
 @Timeout(value = 900, unit = TimeUnit.SECONDS)
+@Tag(DeviceTests.SLOW_TAG) // CI's device suite kills a follower under the index (IndexKilledFollowerOnVerbsTest)
 class ReplicatedLogKilledFollowerOnVerbsTest {
     private static final int NODES = 3;
     private static final Duration READY_BOUND = Duration.ofMinutes(7);
