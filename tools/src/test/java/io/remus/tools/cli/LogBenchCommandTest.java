@@ -109,6 +109,92 @@ class LogBenchCommandTest {
         assertTrue(r.out().contains("p50 us"), r.out());
     }
 
+    /**
+     * {@code --fail-over}: the same seed gives the same JSON; the phases are ordered and positive; a silent node is
+     * detected at the transport timeout whatever the suspicion count, a stopped process after more READs the larger
+     * the count; the takeover of 3 members WRITEs its rewrites and one commit flush, one operation per round trip.
+     */
+    @Test
+    void shouldReplayAFailOverFromItsSeedWithItsPhasesInOrder() {
+        String[] args = {"--fail-over", "--crash", "node,process", "--suspect-after", "8,32", "--appends", "20",
+                "--log-slots", "32", "--transport-timeout-us", "500", "--seed", "3", "--json"};
+        RemusRun a = run(args);
+        RemusRun b = run(args);
+        assertEquals(0, a.exit(), a.err());
+        assertEquals(a.out(), b.out(), "the same seed, the same report");
+        assertTrue(a.out().contains("\"mode\":\"fail-over\""), a.out());
+        assertTrue(a.out().contains(", seed 3\""), a.out());
+        String[] crash = {"node", "node", "process", "process"};
+        int[] suspect = {8, 32, 8, 32};
+        double[] detection = new double[4];
+        for (int i = 0; i < 4; i++) {
+            String what = crash[i] + ", suspect-after " + suspect[i] + ": ";
+            assertEquals(suspect[i], number(a.out(), i, "suspect_after"), what);
+            detection[i] = number(a.out(), i, "detection_ns");
+            double detected = number(a.out(), i, "detected_ns");
+            double tookOver = number(a.out(), i, "took_over_ns");
+            double firstCommit = number(a.out(), i, "first_commit_ns");
+            assertTrue(detected > 0 && tookOver > detected && firstCommit > tookOver, what + a.out());
+            assertEquals(detected, detection[i], what);
+            assertEquals(tookOver - detected, number(a.out(), i, "takeover_ns"), what);
+            assertEquals(firstCommit - tookOver, number(a.out(), i, "first_append_ns"), what);
+            double writes = number(a.out(), i, "write");
+            assertEquals(number(a.out(), i, "rewrite_writes") + 1, writes, what + "rewrites and one commit-flush WRITE");
+            assertEquals(number(a.out(), i, "read") + writes, number(a.out(), i, "takeover_round_trips"),
+                    what + "one operation per round trip");
+            assertEquals(20, number(a.out(), i, "recovered"), what);
+            assertEquals(21, number(a.out(), i, "min_applied"), what);
+            assertEquals(0, number(a.out(), i, "false_suspicions"), what);
+        }
+        assertEquals(detection[0], detection[1], "a silent node: the transport timeout, whatever the count");
+        assertTrue(detection[0] >= 500_000, "a silent node: at least the transport timeout: " + detection[0]);
+        assertTrue(detection[2] < detection[3], "a stopped process: more READs, later: " + detection[2] + " " + detection[3]);
+        assertTrue(detection[3] < 500_000, "a stopped process: no transport timeout: " + detection[3]);
+    }
+
+    @Test
+    void shouldRunEveryCrashAndSuspicionCountForEachGroupAndEntrySizeInOrder() {
+        CommandLine top = Remus.commandLine(() -> 0);
+        CommandLine.ParseResult parsed = top.parseArgs("bench", "log", "--fail-over", "--replicas", "3,5", "--crash",
+                "node,process", "--suspect-after", "4,8");
+        LogBenchCommand c = (LogBenchCommand) parsed.subcommand().subcommand().commandSpec().commandLine().getCommand();
+        List<String> runs = c.failOverConfigs().stream().map(x -> x.replicas() + " " + x.crash().flag() + " " + x.suspectAfter()
+                + " " + x.appends() + " " + x.transportTimeoutNanos()).toList();
+        assertEquals(List.of("3 node 4 100 1000000", "3 node 8 100 1000000", "3 process 4 100 1000000",
+                "3 process 8 100 1000000", "5 node 4 100 1000000", "5 node 8 100 1000000", "5 process 4 100 1000000",
+                "5 process 8 100 1000000"), runs);
+    }
+
+    @Test
+    void shouldShowTheFailOverPhasesInTheTable() {
+        RemusRun r = run("--fail-over", "--crash", "process", "--appends", "5", "--log-slots", "8");
+        assertEquals(0, r.exit(), r.err());
+        assertTrue(r.out().contains("every figure below is virtual time, model connectx5, "), r.out());
+        assertTrue(r.out().contains("detect us takeover us 1st commit us"), r.out());
+    }
+
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+            "bench log --sim-time virtual --sim-cost connectx5 --fail-over --suspect-after 0|--suspect-after must be 1..1000000 READs, got 0",
+            "bench log --sim-time virtual --sim-cost connectx5 --fail-over --suspect-after 4,-1|--suspect-after must be 1..1000000 READs, got -1",
+            "bench log --sim-time virtual --sim-cost connectx5 --fail-over --crash fire|--crash must be node or process, got 'fire'",
+            "bench log --sim-time virtual --sim-cost connectx5 --fail-over --transport-timeout-us 0|--transport-timeout-us must be 1..1000000, got 0",
+            "bench log --sim-time virtual --sim-cost connectx5 --fail-over --transport-timeout-us 9000000000000000|--transport-timeout-us must be 1..1000000, got 9000000000000000",
+            "bench log --sim-time virtual --sim-cost connectx5 --fail-over --appends 256|--appends 256 with --fail-over needs --log-slots above it (the new leader recovers the log from the survivors' rings), got --log-slots 256",
+            "bench log --sim-time virtual --sim-cost connectx5 --fail-over --entry-bytes 4|--entry-bytes must be at least 8 with --fail-over (an entry carries its number), got 4",
+            "bench log --sim-time virtual --sim-cost connectx5 --fail-over --replicas 4|--replicas must be an odd group of 2f + 1 members, 3..15, got 4",
+            "bench log --sim-time host --sim-cost connectx5 --fail-over|bench log runs in virtual time only; not with --sim-time host (give --sim-time virtual --sim-cost connectx5)",
+            "bench log --sim-time virtual --sim-cost connectx5 --suspect-after 8|--suspect-after is for --fail-over runs only; give --fail-over",
+            "bench log --sim-time virtual --sim-cost connectx5 --crash node|--crash is for --fail-over runs only; give --fail-over",
+            "bench log --sim-time virtual --sim-cost connectx5 --transport-timeout-us 100|--transport-timeout-us is for --fail-over runs only; give --fail-over"})
+    void shouldRefuseABadFailOverFlagNamingItsValueBeforeAnythingRuns(String args, String firstLine) {
+        RemusRun r = RemusRun.of(args.split(" "));
+        assertEquals(2, r.exit(), r.err());
+        assertEquals(firstLine, r.errLines().getFirst(), r.err());
+        assertTrue(r.err().contains("Usage: remus bench log"), r.err());
+        assertEquals("", r.out());
+    }
+
     @ParameterizedTest
     @CsvSource(delimiter = '|', value = {
             "bench log --sim-time virtual --sim-cost connectx5 --replicas 4|--replicas must be an odd group of 2f + 1 members, 3..15, got 4",
