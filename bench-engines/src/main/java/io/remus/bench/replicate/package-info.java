@@ -4,7 +4,10 @@
  * Guerraoui, Marathe, Xygkis, Zablotchi, "Microsecond Consensus for Microsecond Applications", OSDI 2020)
  * on a group of {@code 2f + 1} simulated nodes, in the simulator's virtual time: the replication latency of
  * each append, the RDMA operations, round trips and bytes per append from the leader's compute thread, and
- * the commit throughput of one leader appending one entry at a time. The {@code remus bench log} command of
- * the tools module runs it and reports the results.
+ * the commit throughput of one leader appending one entry at a time. And the fail-over engine
+ * ({@link io.remus.bench.replicate.LogFailOverBenchmark}): the elected leader crashes, and the run reports in
+ * virtual time the survivors' detection, the new leader's election and takeover, and its first commit, with the
+ * takeover's RDMA operations and round trips. The {@code remus bench log} command of the tools module runs both
+ * ({@code --fail-over} the second) and reports the results.
  */
 package io.remus.bench.replicate;
