@@ -55,9 +55,14 @@ import java.util.Objects;
  * {@link ReplicaAgent}s grant it write access for a fresh term of its own, and it recovers the log from a
  * majority before appending (Mu's leader change; see {@link #takeOver}).
  *
- * <h2>What is not here</h2>
- * Snapshots: a follower further behind than the ring stays detached, and a new leader further behind than the
- * other members' rings cannot take over ({@link ReplicaBehindException}).
+ * <h2>Snapshots</h2>
+ * After Raft's InstallSnapshot (Ongaro, "Consensus: Bridging Theory and Practice", PhD thesis, Stanford 2014,
+ * ch. 5): each member stores images of its own state machine in its snapshot region
+ * ({@link LogReplica#takeSnapshot}); {@link #reattach} brings a follower further behind than the ring back by
+ * WRITEing this node's latest image into the follower's region, then the entries after it, and the follower
+ * restores it by itself; {@link #takeOver} on a member behind the granting members' rings first READs a granting
+ * member's image into its own region. A member without a region, or with no image the ring follows, still
+ * cannot be brought back ({@code reattach} returns false, {@code takeOver} throws {@link ReplicaBehindException}).
  *
  * <p>Confined to its compute thread's owner; the thread's buffer is the leader's staging area while the
  * leader is open.
@@ -219,7 +224,12 @@ public final class LogLeader implements AutoCloseable {
      * <li>READs the whole log of every member that granted (one READ per buffer-sized chunk, one after another)
      *     and, for each index from the lowest applied count among them on, adopts the whole entry of the highest
      *     term among them; the first index at or above the highest commit count seen that no member holds ends the
-     *     recovered log.</li>
+     *     recovered log. When this member's own applied count is behind the entries the granting members still
+     *     hold, it first restores from the image of a granting follower's snapshot region that covers the most
+     *     entries the rings still follow: one 24-byte READ of each such follower's descriptor, then one READ per
+     *     buffer-sized chunk of the chosen image and one of its descriptor again, the checksum checked over the
+     *     copy, which it stores into this node's own region (CPU stores, covers word last) for this member's
+     *     {@link LogReplica#applyCommitted} to restore; it then recovers the entries after the image.</li>
      * <li>Rewrites every recovered entry under the new term into its own log (CPU) and into each granted
      *     follower from that follower's applied count on (one WRITE per entry and follower, in flight together up
      *     to the window), waits until a majority holds them all, then flushes the commit count (one 8-byte WRITE
@@ -231,7 +241,8 @@ public final class LogLeader implements AutoCloseable {
      * per look at the promises, {@code (g - 1) * ceil(log bytes / buffer bytes)} READs of the logs (as many round
      * trips), about {@code r * (g - 1)} WRITEs in {@code ceil(r / window)} round trips, and the flush. Appends
      * continue at the end of the recovered log. A member that granted but whose applied count is behind the
-     * entries the granting members still hold (further behind than the ring) is left detached; a node should
+     * entries the granting members still hold (further behind than the ring) is left detached, for
+     * {@link #reattach} to bring back from a snapshot; a node should
      * hold one open leader at a time (a leader whose node's candidate word changed, by a later
      * {@code takeOver} there, is deposed).
      *
@@ -246,7 +257,8 @@ public final class LogLeader implements AutoCloseable {
      * @throws LeaderFencedException   when a member promised a higher term, or refused a rewrite
      * @throws RemoteTimeoutException  when no majority promised, or held the recovered entries, within the timeout
      * @throws ReplicaBehindException  when this node's own log is further behind than the entries the granting
-     *                                 members still hold, so it cannot recover them (a snapshot would be needed)
+     *                                 members still hold and no granting follower has a whole snapshot image,
+     *                                 fitting this node's region, that covers entries the rings still follow
      */
     public static LogLeader takeOver(ComputeThread thread, ReplicaGroup group, String name, Duration timeout) {
         return takeOver(thread, group, name, timeout, null);
@@ -583,21 +595,36 @@ public final class LogLeader implements AutoCloseable {
     }
 
     /**
-     * Brings a detached follower back (catch-up): READs its applied count and promised term (one 40-byte READ,
-     * 1 round trip), and when it granted this leader's term (for a leader from {@link #open}: always) and this
-     * leader's own log still holds every entry from its applied count on, WRITEs it those entries from this
-     * node's log (one WRITE per entry, in flight together up to the window: {@code ceil(r / window)} round trips
-     * for {@code r} entries) and waits for them, then attaches it again. Before that, the follower's operations
-     * still in flight are collected (each wait bounded by the thread's operation timeout).
-     * The entries commit on the follower as later appends or {@link #flushCommit} reach it.
+     * Brings a detached follower back (catch-up): READs its applied count, promised term and snapshot region
+     * (one 56-byte READ of its header, 1 round trip), and when it granted this leader's term (for a leader from
+     * {@link #open}: always) and this leader's own log still holds every entry from its applied count on, WRITEs
+     * it those entries from this node's log (one WRITE per entry, in flight together up to the window:
+     * {@code ceil(r / window)} round trips for {@code r} entries) and waits for them, then attaches it again.
+     *
+     * <p>When the follower is further behind than this leader's ring (Raft's InstallSnapshot, Ongaro's thesis
+     * ch. 5), the leader installs the image in its own member's snapshot region, when that image covers more than
+     * the follower applied and the ring holds every entry after it: it copies the image (CPU loads, checked whole
+     * against its checksum), waits for every follower's operations in flight, then WRITEs into the follower's
+     * region one 8-byte WRITE clearing the covers word and one WRITE per chunk of {@code buffer / window} bytes,
+     * in flight together up to the window ({@code ceil((1 + chunks) / window)} round trips), and, once all
+     * completed, the 24-byte descriptor (1 round trip); then the entries after the image as above. The follower's
+     * {@link LogReplica#applyCommitted} restores the image, checking it whole on its own copy, and applies on from
+     * there. A follower without a region, or a leader whose member has no such image (its program takes snapshots
+     * with {@link LogReplica#takeSnapshot}), returns false.
+     *
+     * <p>Before that, the follower's operations still in flight are collected (each wait bounded by the thread's
+     * operation timeout). The entries commit on the follower as later appends or {@link #flushCommit} reach it.
+     * Blocking, bounded by the caller's timeout.
      *
      * @param nodeId  a follower of the group
      * @param timeout how long the caller lets the call wait for staging areas
      * @return whether the follower is attached again (true at once when it is attached; false at once for a
      *         member whose log {@link #takeOver} could not find, when it did not answer then)
-     * @throws BadArgumentException   naming the node when it is not a member or is this leader's own
+     * @throws BadArgumentException   naming the node when it is not a member or is this leader's own, or naming
+     *                                the sizes when this node's image is larger than the follower's region
      * @throws LeaderFencedException  when a member refused a WRITE of this leader, now or earlier
-     * @throws RemoteTimeoutException when no staging area freed within the timeout
+     * @throws RemoteTimeoutException when no staging area freed within the timeout, or the image's chunks were not
+     *                                written by then (its descriptor is then never written: it is never restored)
      */
     public boolean reattach(int nodeId, Duration timeout) {
         Objects.requireNonNull(timeout, "timeout");

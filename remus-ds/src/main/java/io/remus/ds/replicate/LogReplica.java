@@ -42,6 +42,13 @@ import java.util.Objects;
  * loses write access to this node's memory ({@link RemusNode#setPeerAccess}), so a deposed leader's WRITEs
  * are refused and never land here.
  *
+ * <p><b>Snapshots.</b> With a snapshot region ({@link #create(RemusNode, ComputeThread, ReplicaGroup, String, int,
+ * int, int, StateMachine)}), {@link #takeSnapshot} stores an image of the state machine there (CPU stores), and
+ * {@link #applyCommitted} restores an image that covers more entries than this member applied (installed by a
+ * leader, {@link LogLeader#reattach}, or kept over a {@link #restart}) once its checksum holds over a copy, then
+ * applies the entries after it: Raft's InstallSnapshot receiver (Ongaro's thesis, ch. 5), whose state and log
+ * position are replaced by the image's. An image that is torn, still landing or unfinished is never restored.
+ *
  * <p>Confined to its compute thread's owner. {@link #applyCommitted()} is wait-free.
  */
 public final class LogReplica {
@@ -298,8 +305,11 @@ public final class LogReplica {
 
     /**
      * Takes every entry that has arrived whole, then applies every taken entry that is committed, in order,
-     * to the state machine, and stores the new applied count in the log's header for the leader to read.
-     * Wait-free, no RDMA operation: CPU loads of this node's log and one CPU store of the applied count.
+     * to the state machine, and stores the new applied count in the log's header for the leader to read. First,
+     * when the snapshot region holds an image covering more entries than this member applied, copies it, checks
+     * its checksum over the copy and restores it ({@link StateMachine#restore}; applied and taken counts become
+     * the entries it covers); an image that fails is left and counted ({@link #snapshotsRejected}).
+     * Wait-free, no RDMA operation: CPU loads of this node's log and region, one CPU store of the applied count.
      *
      * @return how many entries this call applied
      */
