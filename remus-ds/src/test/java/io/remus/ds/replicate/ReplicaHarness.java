@@ -264,7 +264,8 @@ final class ReplicaHarness implements AutoCloseable {
     /**
      * The members' state machine: the values of the entries applied, in order, each checked whole at its index.
      * A snapshot image is the count, the values, then {@code ballast} bytes {@code count + j}; a restore checks
-     * all of it (so a torn image restored would fail the run) and replaces the values.
+     * all of it (so a torn image restored would fail the run; the values must equal their indexes, as the snapshot
+     * tests append them) and replaces the values.
      */
     static final class Machine implements StateMachine {
         private final int node;
