@@ -163,6 +163,65 @@ class ReplicatedLogSnapshotTest {
     }
 
     /**
+     * An install cut short: follower 2 stops answering while the chunks of a 16 KiB image land (after the clear of
+     * its covers word), so the descriptor is never written; the part-written image is never restored, the
+     * reattach returns false, and once the follower answers again a whole install brings it back, restored once.
+     */
+    @ParameterizedTest
+    @MethodSource("seeds")
+    void shouldNeverRestoreAnImageWhoseInstallWasCutShort(long seed) {
+        VirtualTimeScheduler.run(VirtualTimeOptions.seed(seed), () -> {
+            try (ReplicaHarness h = start(OPTIONS, 16 << 10, 24 << 10, b -> b.bufferSizePerThread(2048))) {
+                SimFabric fabric = (SimFabric) h.cluster.fabric();
+                List<Long> committed = new ArrayList<>();
+                long[] seen = new long[3];
+                h.runOn(0, t -> {
+                    LogLeader l = LogLeader.takeOver(t, h.group, ReplicaHarness.NAME, TIMEOUT);
+                    append(l, committed, 0, 10);
+                    fabric.stopAnswering(2);
+                    append(l, committed, 10, 50);
+                    l.flushCommit(TIMEOUT);
+                    long deadline = ThreadTime.nanoTime() + 5 * ReplicaHarness.SECOND;
+                    while (h.replicas[0].snapshotCovers() <= 50 - SLOTS && ThreadTime.nanoTime() - deadline < 0) {
+                        ThreadTime.parkNanos(null, 10_000);
+                    }
+                    fabric.resumeAnswering(2);
+                    java.lang.foreign.MemorySegment covers = h.cluster.raw(h.replicas[2].snapshotPtr(), 64);
+                    Thread cutter = ThreadTime.newThread("cutter", () -> {
+                        while (covers.get(java.lang.foreign.ValueLayout.JAVA_LONG, LogLayout.SNAP_COVERS) != 0) {
+                            ThreadTime.parkNanos(null, 200);
+                        }
+                        ThreadTime.parkNanos(null, 3_000);
+                        fabric.stopAnswering(2);
+                    });
+                    cutter.start();
+                    assertFalse(l.reattach(2, TIMEOUT), "the install was cut short");
+                    ThreadTime.join(cutter, 10 * ReplicaHarness.SECOND);
+                    seen[0] = l.snapshotInstalls();
+                    seen[1] = l.snapshotWrites();
+                    ThreadTime.parkNanos(null, 1_000_000);
+                    seen[2] = h.restoredCovers.get(2).size();
+                    fabric.resumeAnswering(2);
+                    assertTrue(reattach(l, 2), "a whole install brings the follower back");
+                    assertEquals(1, l.snapshotInstalls());
+                    append(l, committed, 50, 60);
+                    l.flushCommit(TIMEOUT);
+                    l.close();
+                });
+                h.stopReplicas(1_000_000);
+                assertEquals(0, seen[0], "no install completed while the follower stopped answering");
+                assertTrue(seen[1] >= 2, "the clear and some chunks were written: " + seen[1]);
+                assertEquals(0, seen[2], "the part-written image was not restored");
+                for (int k = 0; k < 3; k++) {
+                    assertEquals(committed, h.applied.get(k), "node " + k + " ends with every committed value");
+                }
+                assertEquals(1, h.restoredCovers.get(2).size(), "member 2 restored the whole image once");
+                assertEquals(0, h.replicas[2].snapshotsRejected(), "a cleared covers word is not even looked at");
+            }
+        });
+    }
+
+    /**
      * Follower 2 restarts ({@link LogReplica#restart}) while down: it restores its own image first; the leader
      * appends until the ring is past it, then installs its own image and the entries after it.
      */
