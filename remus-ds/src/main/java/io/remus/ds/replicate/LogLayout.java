@@ -20,6 +20,9 @@ import java.lang.foreign.ValueLayout;
  *             with, 0 when it never asked                    member's own node; the agents READ it)
  *  log + 40   promised: the highest term this member        (CPU store of {@link ReplicaAgent#poll} after the
  *             granted write access to (Mu's permission)      permission switch; a new leader READs it)
+ *  log + 48   snapshot: the pointer of this member's        (written once, by the replica; 0: the log has no
+ *             snapshot region                                snapshot region)
+ *  log + 56   snapshot capacity: bytes its image may take   (written once, by the replica)
  *  log + 64   slot 0, slot 1 ... slot (slots - 1)
  *
  *  a slot:
@@ -34,6 +37,24 @@ import java.lang.foreign.ValueLayout;
  * stamp is the one it expects, the check names the stamp and a length in range, the checksum it computes
  * equals the checksum word and the canary: a slot whose WRITE is still landing (torn) or that holds an
  * earlier lap's entry is not taken.
+ *
+ * <p>A member's snapshot region (from {@link LogReplica#create(io.remus.core.RemusNode, io.remus.core.ComputeThread,
+ * ReplicaGroup, String, int, int, int, StateMachine)} with a positive capacity) is a second allocator block on
+ * the member's node, named by the log header's snapshot word:
+ *
+ * <pre>
+ *  snap + 0    capacity: bytes the image may take            (written once, by the replica)
+ *  snap + 8    covers: entries the image's state includes    \
+ *  snap + 16   length: the image's bytes                      | the descriptor: one 24-byte WRITE, last
+ *  snap + 24   checksum of covers, length and padded image   /
+ *  snap + 64   the image, padded to 8 bytes with zeros
+ * </pre>
+ *
+ * Whoever writes an image (the member's own {@link LogReplica#takeSnapshot}, or a leader installing its image
+ * with RDMA WRITEs) first clears the covers word, then writes the image, then the descriptor. A member restores
+ * an image only when its covers word is above its applied count and the checksum it computes over its own copy
+ * of the image equals the checksum word: an image whose WRITEs are still landing, torn, or mixed with another
+ * writer's is never restored.
  */
 public final class LogLayout {
     /** Bytes of the log's header before slot 0. */
@@ -50,6 +71,22 @@ public final class LogLayout {
     public static final int CANDIDATE = 32;
     /** Offset of the highest term the member granted write access to (0: none) in the header. */
     public static final int PROMISED = 40;
+    /** Offset of the pointer of the member's snapshot region (0: none) in the header. */
+    public static final int SNAPSHOT = 48;
+    /** Offset of the capacity of the member's snapshot region in the header. */
+    public static final int SNAPSHOT_CAPACITY = 56;
+    /** Offset of a snapshot region's capacity word. */
+    public static final int SNAP_CAPACITY = 0;
+    /** Offset of a snapshot region's covers word: the entries its image's state includes (0: no image). */
+    public static final int SNAP_COVERS = 8;
+    /** Offset of a snapshot region's image length. */
+    public static final int SNAP_LENGTH = 16;
+    /** Offset of a snapshot region's checksum word. */
+    public static final int SNAP_CHECKSUM = 24;
+    /** Bytes of the descriptor (covers, length, checksum), written last with one WRITE. */
+    public static final int SNAP_DESCRIPTOR_BYTES = 24;
+    /** Offset of a snapshot region's image. */
+    public static final int SNAP_IMAGE = 64;
     /** Offset of a slot's stamp (index + 1). */
     public static final int STAMP = 0;
     /** Offset of a slot's leader term. */
@@ -168,6 +205,40 @@ public final class LogLayout {
     static long nextTerm(long seen, int memberIndex, int size) {
         long round = Math.max(0, seen) / size + 1;
         return round * size + memberIndex + 1;
+    }
+
+    /** {@return the bytes of a snapshot region for images up to {@code capacity} bytes} */
+    static long snapshotRegionBytes(long capacity) {
+        return SNAP_IMAGE + padded(capacity);
+    }
+
+    /**
+     * Checks a snapshot region's capacity.
+     *
+     * @throws BadArgumentException naming the value, for a negative capacity or a region larger than one allocation
+     */
+    static void checkSnapshotCapacity(long capacity) {
+        if (capacity < 0 || snapshotRegionBytes(capacity) > SizeClasses.MAX) {
+            throw new BadArgumentException("snapshotBytes must be 0.." + (SizeClasses.MAX - SNAP_IMAGE)
+                    + " (one allocation with its 64-byte descriptor), got " + capacity);
+        }
+    }
+
+    /**
+     * The checksum of a snapshot image: its covers count, its length and its padded bytes, mixed word by word;
+     * never 0.
+     *
+     * @param covers the entries the image's state includes
+     * @param length the image's length
+     * @param image  at least {@code padded(length)} bytes, the padding zeros
+     */
+    static long snapshotChecksum(long covers, long length, MemorySegment image) {
+        long h = mix(mix(0xBB67AE8584CAA73BL, covers), length);
+        long end = padded(length);
+        for (long off = 0; off < end; off += 8) {
+            h = mix(h, image.get(ValueLayout.JAVA_LONG_UNALIGNED, off));
+        }
+        return h == 0 ? 1 : h;
     }
 
     private static long mix(long h, long word) {

@@ -55,14 +55,20 @@ import java.util.Objects;
  * {@link ReplicaAgent}s grant it write access for a fresh term of its own, and it recovers the log from a
  * majority before appending (Mu's leader change; see {@link #takeOver}).
  *
- * <h2>What is not here</h2>
- * Snapshots: a follower further behind than the ring stays detached, and a new leader further behind than the
- * other members' rings cannot take over ({@link ReplicaBehindException}).
+ * <h2>Snapshots</h2>
+ * After Raft's InstallSnapshot (Ongaro, "Consensus: Bridging Theory and Practice", PhD thesis, Stanford 2014,
+ * ch. 5): each member stores images of its own state machine in its snapshot region
+ * ({@link LogReplica#takeSnapshot}); {@link #reattach} brings a follower further behind than the ring back by
+ * WRITEing this node's latest image into the follower's region, then the entries after it, and the follower
+ * restores it by itself; {@link #takeOver} on a member behind the granting members' rings first READs a granting
+ * member's image into its own region. A member without a region, or with no image the ring follows, still
+ * cannot be brought back ({@code reattach} returns false, {@code takeOver} throws {@link ReplicaBehindException}).
  *
  * <p>Confined to its compute thread's owner; the thread's buffer is the leader's staging area while the
  * leader is open.
  */
 public final class LogLeader implements AutoCloseable {
+    private static final java.lang.invoke.VarHandle WORD = ValueLayout.JAVA_LONG.varHandle();
     /** The tag of a pending READ of a follower's applied count. */
     private static final long READ_TAG = Long.MIN_VALUE;
     private final ComputeThread thread;
@@ -99,6 +105,10 @@ public final class LogLeader implements AutoCloseable {
     private long recovered;
     private long rewritten;
     private long caughtUp;
+    private long snapshotInstalls;
+    private long snapshotWrites;
+    private long snapshotRestoredFrom = -1;
+    private long snapshotReads;
 
     private LogLeader(ComputeThread thread, ReplicaGroup group, long term, long[] logs, int slots, int maxEntryBytes,
                       int window) {
@@ -214,7 +224,12 @@ public final class LogLeader implements AutoCloseable {
      * <li>READs the whole log of every member that granted (one READ per buffer-sized chunk, one after another)
      *     and, for each index from the lowest applied count among them on, adopts the whole entry of the highest
      *     term among them; the first index at or above the highest commit count seen that no member holds ends the
-     *     recovered log.</li>
+     *     recovered log. When this member's own applied count is behind the entries the granting members still
+     *     hold, it first restores from the image of a granting follower's snapshot region that covers the most
+     *     entries the rings still follow: one 24-byte READ of each such follower's descriptor, then one READ per
+     *     buffer-sized chunk of the chosen image and one of its descriptor again, the checksum checked over the
+     *     copy, which it stores into this node's own region (CPU stores, covers word last) for this member's
+     *     {@link LogReplica#applyCommitted} to restore; it then recovers the entries after the image.</li>
      * <li>Rewrites every recovered entry under the new term into its own log (CPU) and into each granted
      *     follower from that follower's applied count on (one WRITE per entry and follower, in flight together up
      *     to the window), waits until a majority holds them all, then flushes the commit count (one 8-byte WRITE
@@ -226,7 +241,8 @@ public final class LogLeader implements AutoCloseable {
      * per look at the promises, {@code (g - 1) * ceil(log bytes / buffer bytes)} READs of the logs (as many round
      * trips), about {@code r * (g - 1)} WRITEs in {@code ceil(r / window)} round trips, and the flush. Appends
      * continue at the end of the recovered log. A member that granted but whose applied count is behind the
-     * entries the granting members still hold (further behind than the ring) is left detached; a node should
+     * entries the granting members still hold (further behind than the ring) is left detached, for
+     * {@link #reattach} to bring back from a snapshot; a node should
      * hold one open leader at a time (a leader whose node's candidate word changed, by a later
      * {@code takeOver} there, is deposed).
      *
@@ -241,7 +257,8 @@ public final class LogLeader implements AutoCloseable {
      * @throws LeaderFencedException   when a member promised a higher term, or refused a rewrite
      * @throws RemoteTimeoutException  when no majority promised, or held the recovered entries, within the timeout
      * @throws ReplicaBehindException  when this node's own log is further behind than the entries the granting
-     *                                 members still hold, so it cannot recover them (a snapshot would be needed)
+     *                                 members still hold and no granting follower has a whole snapshot image,
+     *                                 fitting this node's region, that covers entries the rings still follow
      */
     public static LogLeader takeOver(ComputeThread thread, ReplicaGroup group, String name, Duration timeout) {
         return takeOver(thread, group, name, timeout, null);
@@ -426,9 +443,16 @@ public final class LogLeader implements AutoCloseable {
             }
         }
         if (applied[self] < servable) {
+            long covers = restoreFromMember(img, granted, servable, end);
+            if (covers >= 0) {
+                applied[self] = covers;
+            }
+        }
+        if (applied[self] < servable) {
             throw new ReplicaBehindException(thread.nodeId(), applied[self], servable, "the new leader on node "
                     + thread.nodeId() + " applied " + applied[self] + " entries; the members that granted term " + term
-                    + " hold entries from " + servable + " on only (a snapshot would be needed)");
+                    + " hold entries from " + servable + " on only, and none of them has a snapshot image covering "
+                    + servable + " to " + end + " entries that fits this member's snapshot region");
         }
         for (int i = 0; i < n; i++) {
             attached[i] = i != self && granted[i] && applied[i] >= servable;
@@ -481,6 +505,83 @@ public final class LogLeader implements AutoCloseable {
         flushCommit(Duration.ofNanos(Math.max(1, left)));
     }
 
+    /**
+     * Restores this member, behind the granting members' rings, from a granting member's snapshot: READs the
+     * snapshot descriptors of the granting followers that have a region (one 24-byte READ each), picks the image
+     * covering the most entries between {@code servable} and {@code end}, READs it (one READ per buffer-sized
+     * chunk, one after another) and its descriptor again, checks its checksum over the copy, and stores it into
+     * this node's own region with CPU stores (covers word cleared first, descriptor last); this member's
+     * {@link LogReplica#applyCommitted} restores it. Returns the entries it covers, or -1 when no granting member
+     * has such an image (or its READs failed, or it changed while read).
+     */
+    private long restoreFromMember(MemorySegment[] img, boolean[] granted, long servable, long end) {
+        long ownPtr = img[self].get(ValueLayout.JAVA_LONG, LogLayout.SNAPSHOT);
+        long ownCapacity = img[self].get(ValueLayout.JAVA_LONG, LogLayout.SNAPSHOT_CAPACITY);
+        if (ownPtr == 0) {
+            return -1;
+        }
+        MemorySegment descriptor = MemorySegment.ofArray(new long[3]);
+        int best = -1;
+        long bestCovers = -1;
+        for (int i = 0; i < group.size(); i++) {
+            if (i == self || !granted[i] || img[i].get(ValueLayout.JAVA_LONG, LogLayout.SNAPSHOT) == 0) {
+                continue;
+            }
+            try {
+                snapshotReads++;
+                thread.read(img[i].get(ValueLayout.JAVA_LONG, LogLayout.SNAPSHOT) + LogLayout.SNAP_COVERS, descriptor);
+            } catch (RemoteOperationException | RemoteTimeoutException e) {
+                continue;
+            }
+            long covers = descriptor.get(ValueLayout.JAVA_LONG, 0);
+            long length = descriptor.get(ValueLayout.JAVA_LONG, 8);
+            if (covers >= servable && covers <= end && covers > bestCovers && length >= 0 && length <= ownCapacity) {
+                best = i;
+                bestCovers = covers;
+            }
+        }
+        if (best < 0) {
+            return -1;
+        }
+        long region = img[best].get(ValueLayout.JAVA_LONG, LogLayout.SNAPSHOT);
+        try {
+            snapshotReads++;
+            thread.read(region + LogLayout.SNAP_COVERS, descriptor);
+            long covers = descriptor.get(ValueLayout.JAVA_LONG, 0);
+            long length = descriptor.get(ValueLayout.JAVA_LONG, 8);
+            long checksum = descriptor.get(ValueLayout.JAVA_LONG, 16);
+            if (covers != bestCovers || length < 0 || length > ownCapacity) {
+                return -1;
+            }
+            long padded = LogLayout.padded(length);
+            MemorySegment copy = MemorySegment.ofArray(new long[(int) (padded / 8)]);
+            long chunk = thread.buffer().byteSize() & ~7L;
+            for (long off = 0; off < padded; off += chunk) {
+                thread.read(region + LogLayout.SNAP_IMAGE + off, copy.asSlice(off, Math.min(chunk, padded - off)));
+                snapshotReads++;
+            }
+            MemorySegment again = MemorySegment.ofArray(new long[3]);
+            thread.read(region + LogLayout.SNAP_COVERS, again);
+            snapshotReads++;
+            if (again.get(ValueLayout.JAVA_LONG, 0) != covers || again.get(ValueLayout.JAVA_LONG, 8) != length
+                    || again.get(ValueLayout.JAVA_LONG, 16) != checksum
+                    || LogLayout.snapshotChecksum(covers, length, copy) != checksum) {
+                return -1;
+            }
+            MemorySegment own = thread.localSegment(ownPtr, LogLayout.snapshotRegionBytes(ownCapacity));
+            ThreadTime.onLocalAccess();
+            WORD.setVolatile(own, (long) LogLayout.SNAP_COVERS, 0L);
+            MemorySegment.copy(copy, 0, own, LogLayout.SNAP_IMAGE, padded);
+            WORD.setVolatile(own, (long) LogLayout.SNAP_LENGTH, length);
+            WORD.setVolatile(own, (long) LogLayout.SNAP_CHECKSUM, checksum);
+            WORD.setVolatile(own, (long) LogLayout.SNAP_COVERS, covers);
+            snapshotRestoredFrom = group.member(best);
+            return covers;
+        } catch (RemoteOperationException | RemoteTimeoutException e) {
+            return -1;
+        }
+    }
+
     private MemorySegment slotOf(MemorySegment log, long index) {
         return log.asSlice(LogLayout.HEADER_BYTES + (index % slots) * slotBytes, slotBytes);
     }
@@ -494,21 +595,36 @@ public final class LogLeader implements AutoCloseable {
     }
 
     /**
-     * Brings a detached follower back (catch-up): READs its applied count and promised term (one 40-byte READ,
-     * 1 round trip), and when it granted this leader's term (for a leader from {@link #open}: always) and this
-     * leader's own log still holds every entry from its applied count on, WRITEs it those entries from this
-     * node's log (one WRITE per entry, in flight together up to the window: {@code ceil(r / window)} round trips
-     * for {@code r} entries) and waits for them, then attaches it again. Before that, the follower's operations
-     * still in flight are collected (each wait bounded by the thread's operation timeout).
-     * The entries commit on the follower as later appends or {@link #flushCommit} reach it.
+     * Brings a detached follower back (catch-up): READs its applied count, promised term and snapshot region
+     * (one 56-byte READ of its header, 1 round trip), and when it granted this leader's term (for a leader from
+     * {@link #open}: always) and this leader's own log still holds every entry from its applied count on, WRITEs
+     * it those entries from this node's log (one WRITE per entry, in flight together up to the window:
+     * {@code ceil(r / window)} round trips for {@code r} entries) and waits for them, then attaches it again.
+     *
+     * <p>When the follower is further behind than this leader's ring (Raft's InstallSnapshot, Ongaro's thesis
+     * ch. 5), the leader installs the image in its own member's snapshot region, when that image covers more than
+     * the follower applied and the ring holds every entry after it: it copies the image (CPU loads, checked whole
+     * against its checksum), waits for every follower's operations in flight, then WRITEs into the follower's
+     * region one 8-byte WRITE clearing the covers word and one WRITE per chunk of {@code buffer / window} bytes,
+     * in flight together up to the window ({@code ceil((1 + chunks) / window)} round trips), and, once all
+     * completed, the 24-byte descriptor (1 round trip); then the entries after the image as above. The follower's
+     * {@link LogReplica#applyCommitted} restores the image, checking it whole on its own copy, and applies on from
+     * there. A follower without a region, or a leader whose member has no such image (its program takes snapshots
+     * with {@link LogReplica#takeSnapshot}), returns false.
+     *
+     * <p>Before that, the follower's operations still in flight are collected (each wait bounded by the thread's
+     * operation timeout). The entries commit on the follower as later appends or {@link #flushCommit} reach it.
+     * Blocking, bounded by the caller's timeout.
      *
      * @param nodeId  a follower of the group
      * @param timeout how long the caller lets the call wait for staging areas
      * @return whether the follower is attached again (true at once when it is attached; false at once for a
      *         member whose log {@link #takeOver} could not find, when it did not answer then)
-     * @throws BadArgumentException   naming the node when it is not a member or is this leader's own
+     * @throws BadArgumentException   naming the node when it is not a member or is this leader's own, or naming
+     *                                the sizes when this node's image is larger than the follower's region
      * @throws LeaderFencedException  when a member refused a WRITE of this leader, now or earlier
-     * @throws RemoteTimeoutException when no staging area freed within the timeout
+     * @throws RemoteTimeoutException when no staging area freed within the timeout, or the image's chunks were not
+     *                                written by then (its descriptor is then never written: it is never restored)
      */
     public boolean reattach(int nodeId, Duration timeout) {
         Objects.requireNonNull(timeout, "timeout");
@@ -527,7 +643,7 @@ public final class LogLeader implements AutoCloseable {
         while (pendingCount[i] > 0) {
             finishHead(i);
         }
-        MemorySegment header = MemorySegment.ofArray(new long[5]);
+        MemorySegment header = MemorySegment.ofArray(new long[(LogLayout.HEADER_BYTES - LogLayout.APPLIED) / 8]);
         try {
             thread.read(logs[i] + LogLayout.APPLIED, header);
         } catch (RemoteOperationException | RemoteTimeoutException e) {
@@ -535,14 +651,18 @@ public final class LogLeader implements AutoCloseable {
         }
         long applied = header.get(ValueLayout.JAVA_LONG, 0);
         long promised = header.get(ValueLayout.JAVA_LONG, LogLayout.PROMISED - LogLayout.APPLIED);
-        if ((elected && promised != term) || applied > appended || appended - applied > slots) {
+        long snapPtr = header.get(ValueLayout.JAVA_LONG, LogLayout.SNAPSHOT - LogLayout.APPLIED);
+        long snapCapacity = header.get(ValueLayout.JAVA_LONG, LogLayout.SNAPSHOT_CAPACITY - LogLayout.APPLIED);
+        if ((elected && promised != term) || applied > appended) {
             return false;
         }
         MemorySegment own = thread.localSegment(logs[self], LogLayout.logBytes(slots, maxEntryBytes));
-        for (long index = applied; index < appended; index++) {
-            if (LogLayout.wholeLength(slotOf(own, index), index, maxEntryBytes) < 0) {
+        if (!holdsFrom(own, applied)) {
+            long covers = installSnapshot(i, applied, snapPtr, snapCapacity, own, deadline, timeout);
+            if (covers < 0) {
                 return false;
             }
+            applied = covers;
         }
         attached[i] = true;
         matched[i] = applied;
@@ -564,6 +684,178 @@ public final class LogLeader implements AutoCloseable {
             finishHead(i);
         }
         return attached[i];
+    }
+
+    /** Whether this leader's own log holds every entry from {@code from} to {@link #appended} whole. */
+    private boolean holdsFrom(MemorySegment own, long from) {
+        if (from > appended || appended - from > slots) {
+            return false;
+        }
+        for (long index = from; index < appended; index++) {
+            if (LogLayout.wholeLength(slotOf(own, index), index, maxEntryBytes) < 0) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * Raft's InstallSnapshot over one-sided RDMA: copies this node's latest snapshot image (its own member's
+     * region, CPU loads, checked whole against its checksum) and WRITEs it into follower {@code i}'s region: one
+     * 8-byte WRITE clearing the covers word, one WRITE per staging chunk ({@code buffer / window} bytes), in flight
+     * together up to the window, then, once all completed, one 24-byte WRITE of the descriptor. Returns the entries
+     * the image covers, or -1 when this node has no image that helps (none, not above the follower's applied count,
+     * or one whose following entries the ring no longer holds), the follower has no region, or a WRITE failed.
+     */
+    private long installSnapshot(int i, long applied, long snapPtr, long snapCapacity, MemorySegment own, long deadline,
+                                 Duration timeout) {
+        long ownPtr = thread.readLocal(logs[self] + LogLayout.SNAPSHOT);
+        if (ownPtr == 0 || snapPtr == 0) {
+            return -1;
+        }
+        MemorySegment image = copyOwnSnapshot(ownPtr);
+        if (image == null) {
+            return -1;
+        }
+        long covers = image.get(ValueLayout.JAVA_LONG, 0);
+        long length = image.get(ValueLayout.JAVA_LONG, 8);
+        if (covers <= applied || !holdsFrom(own, covers)) {
+            return -1;
+        }
+        if (length > snapCapacity) {
+            throw new BadArgumentException("snapshot image of " + length + " bytes on node " + thread.nodeId()
+                    + "; the snapshot region of node " + group.member(i) + " takes 0.." + snapCapacity
+                    + " (members of a group give the same snapshotBytes)");
+        }
+        for (int j = 0; j < group.size(); j++) {
+            while (pendingCount[j] > 0) {
+                finishHead(j);
+            }
+        }
+        if (deposedBy >= 0) {
+            requireLeading();
+        }
+        MemorySegment buffer = thread.buffer();
+        int parts = window;
+        long chunk = (buffer.byteSize() / parts) & ~7L;
+        long padded = LogLayout.padded(length);
+        long[] handles = new long[parts];
+        int head = 0;
+        int inFlight = 0;
+        long writes = 0;
+        boolean timedOut = false;
+        try {
+            handles[0] = thread.writeWordAsync(snapPtr + LogLayout.SNAP_COVERS, 0, false);
+            inFlight = 1;
+            writes++;
+            int part = 1 % parts;
+            for (long off = 0; off < padded && !timedOut; off += chunk) {
+                if (inFlight == parts) {
+                    long h = handles[head];
+                    head = (head + 1) % parts;
+                    inFlight--;
+                    thread.await(h);
+                }
+                int len = (int) Math.min(chunk, padded - off);
+                MemorySegment.copy(image, 24 + off, buffer, (long) part * chunk, len);
+                handles[part] = thread.writeAsync(snapPtr + LogLayout.SNAP_IMAGE + off, (long) part * chunk, len, false);
+                part = (part + 1) % parts;
+                inFlight++;
+                writes++;
+                timedOut = ThreadTime.nanoTime() - deadline > 0;
+            }
+            while (inFlight > 0) {
+                long h = handles[head];
+                head = (head + 1) % parts;
+                inFlight--;
+                thread.await(h);
+            }
+            if (!timedOut) {
+                MemorySegment.copy(image, 0, buffer, 0, LogLayout.SNAP_DESCRIPTOR_BYTES);
+                writes++;
+                thread.await(thread.writeAsync(snapPtr + LogLayout.SNAP_COVERS, 0, LogLayout.SNAP_DESCRIPTOR_BYTES, false));
+            }
+        } catch (RemoteAccessException e) {
+            drain(handles, head, inFlight);
+            snapshotWrites += writes;
+            fencedWrites++;
+            if (deposedBy < 0) {
+                deposedBy = group.member(i);
+            }
+            throw new LeaderFencedException(deposedBy, "leader on node " + thread.nodeId() + " (term " + term + "): node "
+                    + group.member(i) + " refused a WRITE of the snapshot image");
+        } catch (RemoteOperationException | RemoteTimeoutException e) {
+            drain(handles, head, inFlight);
+            snapshotWrites += writes;
+            return -1;
+        }
+        snapshotWrites += writes;
+        if (timedOut) {
+            throw new RemoteTimeoutException("the snapshot image of " + length + " bytes for node " + group.member(i)
+                    + " was not written within " + timeout + " (its descriptor was not written: it is never restored)");
+        }
+        snapshotInstalls++;
+        return covers;
+    }
+
+    /** Collects operations still in flight after a failure (each bounded by the thread's operation timeout). */
+    private void drain(long[] handles, int head, int inFlight) {
+        for (int k = 0; k < inFlight; k++) {
+            try {
+                thread.await(handles[(head + k) % handles.length]);
+            } catch (RemoteOperationException | RemoteTimeoutException e) {
+                // already failed: the install is abandoned
+            }
+        }
+    }
+
+    /**
+     * A whole copy of the snapshot in this node's own region (CPU loads): the descriptor (covers, length, checksum)
+     * in words 0..2, the padded image from byte 24; null when the region holds none or its image is not whole (a
+     * snapshot being taken).
+     */
+    private MemorySegment copyOwnSnapshot(long ownPtr) {
+        long capacity = thread.readLocal(ownPtr + LogLayout.SNAP_CAPACITY);
+        long covers = thread.readLocal(ownPtr + LogLayout.SNAP_COVERS);
+        long length = thread.readLocal(ownPtr + LogLayout.SNAP_LENGTH);
+        long checksum = thread.readLocal(ownPtr + LogLayout.SNAP_CHECKSUM);
+        if (covers <= 0 || length < 0 || length > capacity) {
+            return null;
+        }
+        long padded = LogLayout.padded(length);
+        MemorySegment copy = MemorySegment.ofArray(new long[(int) (3 + padded / 8)]);
+        MemorySegment.copy(thread.localSegment(ownPtr + LogLayout.SNAP_IMAGE, Math.max(8, padded)), 0, copy, 24, padded);
+        if (thread.readLocal(ownPtr + LogLayout.SNAP_COVERS) != covers
+                || LogLayout.snapshotChecksum(covers, length, copy.asSlice(24)) != checksum) {
+            return null;
+        }
+        copy.set(ValueLayout.JAVA_LONG, 0, covers);
+        copy.set(ValueLayout.JAVA_LONG, 8, length);
+        copy.set(ValueLayout.JAVA_LONG, 16, checksum);
+        return copy;
+    }
+
+    /** {@return the READs a {@link #takeOver} made of granting members' snapshot descriptors and images} */
+    public long snapshotReads() {
+        return snapshotReads;
+    }
+
+    /** {@return the snapshot images {@link #reattach} installed in followers} */
+    public long snapshotInstalls() {
+        return snapshotInstalls;
+    }
+
+    /** {@return the WRITEs of snapshot images {@link #reattach} sent (clearing word, chunks, descriptors)} */
+    public long snapshotWrites() {
+        return snapshotWrites;
+    }
+
+    /**
+     * {@return the node whose snapshot a {@link #takeOver} restored this member from (it was behind the granting
+     *          members' rings), or -1}
+     */
+    public int snapshotRestoredFrom() {
+        return (int) snapshotRestoredFrom;
     }
 
     /** {@return the term this leader writes into every slot} */

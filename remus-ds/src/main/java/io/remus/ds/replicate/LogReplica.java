@@ -42,6 +42,13 @@ import java.util.Objects;
  * loses write access to this node's memory ({@link RemusNode#setPeerAccess}), so a deposed leader's WRITEs
  * are refused and never land here.
  *
+ * <p><b>Snapshots.</b> With a snapshot region ({@link #create(RemusNode, ComputeThread, ReplicaGroup, String, int,
+ * int, int, StateMachine)}), {@link #takeSnapshot} stores an image of the state machine there (CPU stores), and
+ * {@link #applyCommitted} restores an image that covers more entries than this member applied (installed by a
+ * leader, {@link LogLeader#reattach}, or kept over a {@link #restart}) once its checksum holds over a copy, then
+ * applies the entries after it: Raft's InstallSnapshot receiver (Ongaro's thesis, ch. 5), whose state and log
+ * position are replaced by the image's. An image that is torn, still landing or unfinished is never restored.
+ *
  * <p>Confined to its compute thread's owner. {@link #applyCommitted()} is wait-free.
  */
 public final class LogReplica {
@@ -61,6 +68,12 @@ public final class LogReplica {
     private long commitSeen;
     private long incompleteSlots;
     private int grantedTo = -1;
+    private final long snapPtr;
+    private final MemorySegment snap;
+    private final long snapCapacity;
+    private long snapshotsTaken;
+    private long snapshotsRestored;
+    private long snapshotsRejected;
 
     private LogReplica(RemusNode node, ComputeThread thread, ReplicaGroup group, StateMachine machine, long ptr,
                        MemorySegment log, int slots, int maxEntryBytes) {
@@ -73,6 +86,9 @@ public final class LogReplica {
         this.slots = slots;
         this.maxEntryBytes = maxEntryBytes;
         this.slotBytes = LogLayout.slotBytes(maxEntryBytes);
+        this.snapPtr = (long) WORD.getVolatile(log, (long) LogLayout.SNAPSHOT);
+        this.snapCapacity = snapPtr == 0 ? 0 : (long) WORD.getVolatile(log, (long) LogLayout.SNAPSHOT_CAPACITY);
+        this.snap = snapPtr == 0 ? null : thread.localSegment(snapPtr, LogLayout.snapshotRegionBytes(snapCapacity));
     }
 
     /**
@@ -95,6 +111,31 @@ public final class LogReplica {
      */
     public static LogReplica create(RemusNode node, ComputeThread thread, ReplicaGroup group, String name, int slots,
                                     int maxEntryBytes, StateMachine machine) {
+        return create(node, thread, group, name, slots, maxEntryBytes, 0, machine);
+    }
+
+    /**
+     * As {@link #create(RemusNode, ComputeThread, ReplicaGroup, String, int, int, StateMachine)}, with a snapshot
+     * region for images of up to {@code snapshotBytes} bytes: a second block from the node's allocator
+     * ({@link LogLayout}: a 64-byte descriptor and the image), named by the log header's snapshot word, into
+     * which {@link #takeSnapshot} stores this member's images and a leader WRITEs its own
+     * ({@link LogLeader#reattach}). Every member of a group gives the same capacity; 0 makes none (as the other
+     * overload). Costs as the other overload plus the region's allocation and CPU stores clearing it.
+     *
+     * @param node          this member's node, whose peer access {@link #grantWriteTo} switches
+     * @param thread        a compute thread of {@code node}; the replica is confined to its owner
+     * @param group         the replica group; {@code node} must be a member
+     * @param name          the log's name in every member's directory
+     * @param slots         the log's capacity in entries, 2..{@value LogLayout#MAX_SLOTS}
+     * @param maxEntryBytes the largest entry, at least 1
+     * @param snapshotBytes the largest snapshot image, 0 (no region) up to one allocation less 64 bytes
+     * @param machine       what committed entries are applied to; with a region, it should implement
+     *                      {@link StateMachine#snapshot} and {@link StateMachine#restore}
+     * @return the replica
+     * @throws BadArgumentException naming the value, as the other overload, or for a snapshot capacity out of range
+     */
+    public static LogReplica create(RemusNode node, ComputeThread thread, ReplicaGroup group, String name, int slots,
+                                    int maxEntryBytes, int snapshotBytes, StateMachine machine) {
         Objects.requireNonNull(node, "node");
         Objects.requireNonNull(thread, "thread");
         Objects.requireNonNull(group, "group");
@@ -106,14 +147,28 @@ public final class LogReplica {
         }
         group.requireMember(thread.nodeId(), "replica");
         LogLayout.checkShape(slots, maxEntryBytes);
+        LogLayout.checkSnapshotCapacity(snapshotBytes);
         long bytes = LogLayout.logBytes(slots, maxEntryBytes);
         long ptr = thread.allocator().allocate(bytes, thread.nodeId());
         MemorySegment log = thread.localSegment(ptr, bytes);
         log.fill((byte) 0);
+        long snapPtr = 0;
+        long snapBytes = LogLayout.snapshotRegionBytes(snapshotBytes);
+        if (snapshotBytes > 0) {
+            snapPtr = thread.allocator().allocate(snapBytes, thread.nodeId());
+            MemorySegment region = thread.localSegment(snapPtr, snapBytes);
+            region.fill((byte) 0);
+            WORD.setVolatile(region, (long) LogLayout.SNAP_CAPACITY, (long) snapshotBytes);
+            WORD.setVolatile(log, (long) LogLayout.SNAPSHOT_CAPACITY, (long) snapshotBytes);
+            WORD.setVolatile(log, (long) LogLayout.SNAPSHOT, snapPtr);
+        }
         WORD.setVolatile(log, (long) LogLayout.SHAPE, (long) slots << 32 | LogLayout.slotBytes(maxEntryBytes));
         long bound = NameDirectory.open(thread, thread.nodeId()).publish(name, ptr);
         if (bound != ptr) {
             thread.allocator().deallocate(ptr, bytes);
+            if (snapPtr != 0) {
+                thread.allocator().deallocate(snapPtr, snapBytes);
+            }
             throw new BadArgumentException("log name \"" + name + "\" is bound on node " + thread.nodeId() + " already");
         }
         return new LogReplica(node, thread, group, machine, ptr, log, slots, maxEntryBytes);
@@ -124,8 +179,10 @@ public final class LogReplica {
      * name in this node's {@link NameDirectory} (its lookup's loopback READs), its entries and counts are cleared
      * with CPU stores, and the replica starts from entry 0 with a state machine that starts empty too. The
      * promised term is kept (as a Paxos acceptor keeps its promises), so the member never grants a term it
-     * refused before. The leader brings the member back with {@link LogLeader#reattach}, from the entries its own
-     * log still holds.
+     * refused before. A snapshot region is kept with its image: the first {@link #applyCommitted} restores the
+     * image when it is whole (the member starts from the entries it covers, not from 0). The leader brings the
+     * member back with {@link LogLeader#reattach}, from the entries its own log still holds, or from its own
+     * snapshot and the entries after it.
      *
      * @param node    this member's node
      * @param thread  a compute thread of {@code node}; the replica is confined to its owner
@@ -163,8 +220,17 @@ public final class LogReplica {
         int maxEntryBytes = slotBytes - LogLayout.OVERHEAD_BYTES;
         MemorySegment log = thread.localSegment(ptr, LogLayout.logBytes(slots, maxEntryBytes));
         long promised = (long) WORD.getVolatile(log, (long) LogLayout.PROMISED);
+        long snapPtr = (long) WORD.getVolatile(log, (long) LogLayout.SNAPSHOT);
+        long snapCapacity = (long) WORD.getVolatile(log, (long) LogLayout.SNAPSHOT_CAPACITY);
+        if (snapPtr != 0 && (snapCapacity <= 0 || LogLayout.snapshotRegionBytes(snapCapacity) > io.remus.core.memory.SizeClasses.MAX
+                || thread.readLocal(snapPtr + LogLayout.SNAP_CAPACITY) != snapCapacity)) {
+            throw new io.remus.core.error.CorruptedMemoryException(ptr + LogLayout.SNAPSHOT_CAPACITY, snapCapacity, "log \""
+                    + name + "\": snapshot capacity word " + snapCapacity + " disagrees with its region's");
+        }
         log.asSlice(8).fill((byte) 0);
         WORD.setVolatile(log, (long) LogLayout.PROMISED, promised);
+        WORD.setVolatile(log, (long) LogLayout.SNAPSHOT_CAPACITY, snapCapacity);
+        WORD.setVolatile(log, (long) LogLayout.SNAPSHOT, snapPtr);
         return new LogReplica(node, thread, group, machine, ptr, log, slots, maxEntryBytes);
     }
 
@@ -239,14 +305,20 @@ public final class LogReplica {
 
     /**
      * Takes every entry that has arrived whole, then applies every taken entry that is committed, in order,
-     * to the state machine, and stores the new applied count in the log's header for the leader to read.
-     * Wait-free, no RDMA operation: CPU loads of this node's log and one CPU store of the applied count.
+     * to the state machine, and stores the new applied count in the log's header for the leader to read. First,
+     * when the snapshot region holds an image covering more entries than this member applied, copies it, checks
+     * its checksum over the copy and restores it ({@link StateMachine#restore}; applied and taken counts become
+     * the entries it covers); an image that fails is left and counted ({@link #snapshotsRejected}).
+     * Wait-free, no RDMA operation: CPU loads of this node's log and region, one CPU store of the applied count.
      *
      * @return how many entries this call applied
      */
     public int applyCommitted() {
         thread.checkOwnerThread();
         ThreadTime.onLocalAccess();
+        if (snap != null && (long) WORD.getVolatile(snap, (long) LogLayout.SNAP_COVERS) > applied) {
+            restoreSnapshot();
+        }
         long flushed = (long) WORD.getVolatile(log, (long) LogLayout.COMMIT);
         if (flushed > commitSeen) {
             commitSeen = flushed;
@@ -291,6 +363,115 @@ public final class LogReplica {
                 ThreadTime.onSpinWait("committed log entries");
             }
         }
+    }
+
+    /**
+     * Stores an image of the state machine ({@link StateMachine#snapshot}) covering the entries applied so far in
+     * this member's snapshot region: CPU stores only, no RDMA operation; the covers word cleared first, the image,
+     * then the descriptor (length, checksum, covers last), so a leader copying it and a reader checking it never
+     * take a mix. Not when the region holds an image covering more than this member applied (a leader installed
+     * it and {@link #applyCommitted} has not restored it yet): then nothing is stored. Wait-free.
+     *
+     * @return the entries the stored image covers, or -1 when the region holds a newer image not restored yet
+     * @throws BadArgumentException naming the value, when this replica has no snapshot region, the machine takes no
+     *                              snapshots ({@link StateMachine#snapshot} returned null), or the image is larger
+     *                              than the region's capacity (the region is left as it was)
+     */
+    public long takeSnapshot() {
+        thread.checkOwnerThread();
+        if (snap == null) {
+            throw new BadArgumentException("the log on node " + thread.nodeId() + " has no snapshot region (created with "
+                    + "snapshotBytes 0)");
+        }
+        ThreadTime.onLocalAccess();
+        if ((long) WORD.getVolatile(snap, (long) LogLayout.SNAP_COVERS) > applied) {
+            return -1;
+        }
+        MemorySegment image = machine.snapshot();
+        if (image == null) {
+            throw new BadArgumentException("the state machine of node " + thread.nodeId() + " takes no snapshots "
+                    + "(snapshot() returned null)");
+        }
+        long length = image.byteSize();
+        if (length > snapCapacity) {
+            throw new BadArgumentException("snapshot image of " + length + " bytes; the snapshot region of node "
+                    + thread.nodeId() + " takes 0.." + snapCapacity);
+        }
+        long covers = applied;
+        WORD.setVolatile(snap, (long) LogLayout.SNAP_COVERS, 0L);
+        MemorySegment dst = snap.asSlice(LogLayout.SNAP_IMAGE, LogLayout.padded(length));
+        dst.fill((byte) 0);
+        MemorySegment.copy(image, 0, dst, 0, length);
+        long checksum = LogLayout.snapshotChecksum(covers, length, dst);
+        WORD.setVolatile(snap, (long) LogLayout.SNAP_LENGTH, length);
+        WORD.setVolatile(snap, (long) LogLayout.SNAP_CHECKSUM, checksum);
+        WORD.setVolatile(snap, (long) LogLayout.SNAP_COVERS, covers);
+        snapshotsTaken++;
+        return covers;
+    }
+
+    /**
+     * Restores the image in the snapshot region when it covers more than this member applied and is whole: copied
+     * out first, its checksum computed over the copy; an image that fails is left (counted) for a later look.
+     */
+    private void restoreSnapshot() {
+        long covers = (long) WORD.getVolatile(snap, (long) LogLayout.SNAP_COVERS);
+        long length = (long) WORD.getVolatile(snap, (long) LogLayout.SNAP_LENGTH);
+        long checksum = (long) WORD.getVolatile(snap, (long) LogLayout.SNAP_CHECKSUM);
+        if (length < 0 || length > snapCapacity) {
+            snapshotsRejected++;
+            return;
+        }
+        MemorySegment copy = MemorySegment.ofArray(new long[(int) (LogLayout.padded(length) / 8)]);
+        MemorySegment.copy(snap, LogLayout.SNAP_IMAGE, copy, 0, copy.byteSize());
+        VarHandle.acquireFence();
+        if (LogLayout.snapshotChecksum(covers, length, copy) != checksum
+                || (long) WORD.getVolatile(snap, (long) LogLayout.SNAP_COVERS) != covers
+                || (long) WORD.getVolatile(snap, (long) LogLayout.SNAP_CHECKSUM) != checksum) {
+            snapshotsRejected++;
+            return;
+        }
+        machine.restore(copy.asSlice(0, length).asReadOnly(), covers);
+        applied = covers;
+        received = covers;
+        if (covers > commitSeen) {
+            commitSeen = covers;
+        }
+        snapshotsRestored++;
+        WORD.setVolatile(log, (long) LogLayout.APPLIED, applied);
+    }
+
+    /** {@return the pointer of this member's snapshot region, 0 when it has none} */
+    public long snapshotPtr() {
+        return snapPtr;
+    }
+
+    /** {@return the largest snapshot image this member's region takes, 0 when it has none} */
+    public long snapshotCapacity() {
+        return snapCapacity;
+    }
+
+    /** {@return the entries the image in the snapshot region covers, 0 when it holds none (a CPU load)} */
+    public long snapshotCovers() {
+        return snap == null ? 0 : (long) WORD.getVolatile(snap, (long) LogLayout.SNAP_COVERS);
+    }
+
+    /** {@return the images {@link #takeSnapshot} stored} */
+    public long snapshotsTaken() {
+        return snapshotsTaken;
+    }
+
+    /** {@return the images restored into the state machine (installed by a leader, or found by {@link #restart})} */
+    public long snapshotsRestored() {
+        return snapshotsRestored;
+    }
+
+    /**
+     * {@return how many times an image covering more than this member applied was not whole (its checksum, over
+     *          this member's copy, disagreed: WRITEs still landing, torn or mixed) and was left for a later look}
+     */
+    public long snapshotsRejected() {
+        return snapshotsRejected;
     }
 
     private long slotOffset(long index) {

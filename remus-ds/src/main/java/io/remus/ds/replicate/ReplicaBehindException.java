@@ -4,8 +4,11 @@ import io.remus.core.error.RemusException;
 
 /**
  * A member's log is further behind than the entries the other members' logs still hold (their rings were
- * reused past it), so it cannot be brought up to date from them; a snapshot of the state machine would be
- * needed, which this package does not have.
+ * reused past it), and no snapshot could bring it up to date: {@link LogLeader#takeOver} on such a member first
+ * looks for a whole image, in a granting follower's snapshot region, that covers entries the rings still follow
+ * and fits the member's own region ({@link LogReplica#takeSnapshot}, {@link StateMachine#snapshot}); this is
+ * thrown when there is none (the logs have no snapshot regions, their programs took no snapshot recent enough,
+ * or the image changed while it was read).
  */
 public class ReplicaBehindException extends RemusException {
     private static final long serialVersionUID = 1L;

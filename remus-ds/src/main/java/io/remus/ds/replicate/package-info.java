@@ -18,7 +18,15 @@
  * {@link io.remus.ds.replicate.LogLeader#takeOver} waits for a majority's promises, reads their logs, adopts
  * the highest-term entry of every unfinished index and rewrites them under its own term.
  * {@link io.remus.ds.replicate.LogLeader#reattach} catches a detached follower up from the leader's log.
- * Snapshots are not implemented: a member further behind than the ring cannot be brought back.
+ *
+ * <p>Snapshots after Raft's InstallSnapshot (Ongaro, "Consensus: Bridging Theory and Practice", PhD thesis,
+ * Stanford 2014, ch. 5): a log created with a snapshot capacity has a snapshot region beside it, named in its
+ * header; a member stores checksummed images of its {@link io.remus.ds.replicate.StateMachine} there
+ * ({@link io.remus.ds.replicate.LogReplica#takeSnapshot}); a leader brings back a follower further behind than
+ * its ring by WRITEing its own member's image into the follower's region and then the entries after it
+ * ({@code reattach}); a new leader behind the ring READs a granting member's image first ({@code takeOver}); a
+ * restarted member starts from the image in its region. A member restores only an image whose checksum holds
+ * over its own copy, never a torn or partial one.
  *
  * <p>With a compute thread {@code t} of a member and {@code node}, that member's {@code RemusNode}:
  * {@snippet :

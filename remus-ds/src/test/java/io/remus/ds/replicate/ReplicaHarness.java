@@ -45,9 +45,22 @@ final class ReplicaHarness implements AutoCloseable {
     final AtomicIntegerArray restart;
     /** READs in a row without a heartbeat change before an agent suspects a member; 0: no agents. */
     volatile int suspectAfter;
+    /** The capacity of each member's snapshot region; 0: none (the machines take no snapshots). */
+    volatile int snapshotBytes;
+    /** A member takes a snapshot once it applied this many entries past its region's image; 0: never. */
+    volatile int snapshotEvery;
+    /** Bytes of padding each snapshot image carries after the values (a large state). */
+    volatile int ballast;
+    /** Each member's restores, with the entries each restored image covered. */
+    final List<List<Long>> restoredCovers = new ArrayList<>();
 
     ReplicaHarness(SimOptions options, int nodes, ReplicaGroup group, int slots, int maxEntryBytes) {
-        this.cluster = new TestCluster(SimFabric::new, options, nodes, b -> { });
+        this(options, nodes, group, slots, maxEntryBytes, b -> { });
+    }
+
+    ReplicaHarness(SimOptions options, int nodes, ReplicaGroup group, int slots, int maxEntryBytes,
+                   java.util.function.Consumer<io.remus.core.config.ClusterConfig.Builder> tweak) {
+        this.cluster = new TestCluster(SimFabric::new, options, nodes, tweak);
         this.group = group;
         this.slots = slots;
         this.maxEntryBytes = maxEntryBytes;
@@ -62,6 +75,7 @@ final class ReplicaHarness implements AutoCloseable {
         this.restart = new AtomicIntegerArray(n);
         for (int k = 0; k < n; k++) {
             applied.add(new ArrayList<>());
+            restoredCovers.add(java.util.Collections.synchronizedList(new ArrayList<>()));
             grantTo.set(k, -1);
             granted.set(k, -1);
             leaderView.set(k, -1);
@@ -87,20 +101,9 @@ final class ReplicaHarness implements AutoCloseable {
             Thread th = ThreadTime.newThread("replica-" + node, () -> {
                 try (ComputeThread t = cluster.thread(node)) {
                     List<Long> mine = applied.get(member);
-                    StateMachine machine = (index, e) -> {
-                        long v = e.get(ValueLayout.JAVA_LONG_UNALIGNED, 0);
-                        if (index != mine.size() || e.byteSize() != 8 + v % 41) {
-                            throw new AssertionError("replica " + node + " applied index " + index + " of " + e.byteSize()
-                                    + " bytes, value " + v + ", after " + mine.size() + " entries");
-                        }
-                        for (int j = 8; j < e.byteSize(); j++) {
-                            if (e.get(ValueLayout.JAVA_BYTE, j) != (byte) (v + j)) {
-                                throw new AssertionError("replica " + node + " applied a torn entry " + index);
-                            }
-                        }
-                        mine.add(v);
-                    };
-                    LogReplica r = LogReplica.create(cluster.node(node), t, group, NAME, slots, maxEntryBytes, machine);
+                    StateMachine machine = new Machine(node, mine, restoredCovers.get(member), ballast);
+                    LogReplica r = LogReplica.create(cluster.node(node), t, group, NAME, slots, maxEntryBytes, snapshotBytes,
+                            machine);
                     replicas[member] = r;
                     ReplicaAgent agent = suspectAfter > 0 ? ReplicaAgent.open(r, NAME, suspectAfter, Duration.ofSeconds(10)) : null;
                     agents[member] = agent;
@@ -127,6 +130,9 @@ final class ReplicaHarness implements AutoCloseable {
                             granted.set(member, g);
                         }
                         if (frozen.get(member) == 0 && r.applyCommitted() > 0) {
+                            if (snapshotEvery > 0 && r.applied() - r.snapshotCovers() >= snapshotEvery) {
+                                r.takeSnapshot();
+                            }
                             continue;
                         }
                         ThreadTime.parkNanos(null, 1_000);
@@ -152,7 +158,7 @@ final class ReplicaHarness implements AutoCloseable {
             long deadline = ThreadTime.nanoTime() + 10 * SECOND;
             while (created.get(k) == 0) {
                 if (ThreadTime.nanoTime() - deadline > 0) {
-                    throw new AssertionError("replica " + group.member(k) + " did not create its log");
+                    throw new AssertionError("replica " + group.member(k) + " did not create its log", failure.get());
                 }
                 ThreadTime.parkNanos(null, 1_000);
             }
@@ -253,6 +259,80 @@ final class ReplicaHarness implements AutoCloseable {
     @Override
     public void close() {
         cluster.close();
+    }
+
+    /**
+     * The members' state machine: the values of the entries applied, in order, each checked whole at its index.
+     * A snapshot image is the count, the values, then {@code ballast} bytes {@code count + j}; a restore checks
+     * all of it (so a torn image restored would fail the run; the values must equal their indexes, as the snapshot
+     * tests append them) and replaces the values.
+     */
+    static final class Machine implements StateMachine {
+        private final int node;
+        private final List<Long> mine;
+        private final List<Long> restores;
+        private final int ballast;
+
+        Machine(int node, List<Long> mine, List<Long> restores, int ballast) {
+            this.node = node;
+            this.mine = mine;
+            this.restores = restores;
+            this.ballast = ballast;
+        }
+
+        @Override
+        public void apply(long index, MemorySegment e) {
+            long v = e.get(ValueLayout.JAVA_LONG_UNALIGNED, 0);
+            if (index != mine.size() || e.byteSize() != 8 + v % 41) {
+                throw new AssertionError("replica " + node + " applied index " + index + " of " + e.byteSize()
+                        + " bytes, value " + v + ", after " + mine.size() + " entries");
+            }
+            for (int j = 8; j < e.byteSize(); j++) {
+                if (e.get(ValueLayout.JAVA_BYTE, j) != (byte) (v + j)) {
+                    throw new AssertionError("replica " + node + " applied a torn entry " + index);
+                }
+            }
+            mine.add(v);
+        }
+
+        @Override
+        public MemorySegment snapshot() {
+            int n = mine.size();
+            MemorySegment image = MemorySegment.ofArray(new byte[8 + 8 * n + ballast]);
+            image.set(ValueLayout.JAVA_LONG_UNALIGNED, 0, n);
+            for (int k = 0; k < n; k++) {
+                image.set(ValueLayout.JAVA_LONG_UNALIGNED, 8 + 8L * k, mine.get(k));
+            }
+            for (int j = 0; j < ballast; j++) {
+                image.set(ValueLayout.JAVA_BYTE, 8 + 8L * n + j, (byte) (n + j));
+            }
+            return image;
+        }
+
+        @Override
+        public void restore(MemorySegment image, long covers) {
+            long n = image.get(ValueLayout.JAVA_LONG_UNALIGNED, 0);
+            if (n != covers || image.byteSize() != 8 + 8 * n + ballast) {
+                throw new AssertionError("replica " + node + " restored an image of " + image.byteSize() + " bytes holding "
+                        + n + " values as covering " + covers + " entries");
+            }
+            for (int j = 0; j < ballast; j++) {
+                if (image.get(ValueLayout.JAVA_BYTE, 8 + 8 * n + j) != (byte) (n + j)) {
+                    throw new AssertionError("replica " + node + " restored a torn image (ballast byte " + j + ")");
+                }
+            }
+            List<Long> values = new ArrayList<>();
+            for (int k = 0; k < n; k++) {
+                long v = image.get(ValueLayout.JAVA_LONG_UNALIGNED, 8 + 8L * k);
+                if (v != k) {
+                    throw new AssertionError("replica " + node + " restored value " + v + " at " + k + " (a torn image)");
+                }
+                values.add(v);
+            }
+            mine.clear();
+            mine.addAll(values);
+            restores.add(covers);
+        }
     }
 
     /** Work of the leader's thread. */
