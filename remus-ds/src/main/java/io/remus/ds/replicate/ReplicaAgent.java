@@ -125,7 +125,9 @@ public final class ReplicaAgent implements AutoCloseable {
      * heartbeat, collects completed READs, posts a READ of the heartbeat, candidate and promised words to every
      * other member whose READ is not in flight, elects the lowest trusted node, and switches this member's grant
      * to it when it asks with a term above this member's promise. At most {@code 2f} 8-to-24-byte READs posted,
-     * no wait; a grant switch is {@link LogReplica#grantWriteTo} (no RDMA operation). Wait-free.
+     * no wait; a grant switch is {@link LogReplica#grantWriteTo} (no RDMA operation). Wait-free on the simulator
+     * and shm; on verbs a READ posted to a member whose queue pair is in error first reconnects it, which waits
+     * up to the fabric's connect timeout for a dead member (a failed post counts as a failed READ).
      *
      * @return the node this member now takes as leader
      */
@@ -160,8 +162,14 @@ public final class ReplicaAgent implements AutoCloseable {
                 }
             }
             if (handle[i] < 0) {
-                handle[i] = thread.readAsync(logs[i] + LogLayout.HEARTBEAT, (long) i * WORDS, WORDS, false);
-                reads++;
+                try {
+                    handle[i] = thread.readAsync(logs[i] + LogLayout.HEARTBEAT, (long) i * WORDS, WORDS, false);
+                    reads++;
+                } catch (RemoteOperationException | RemoteTimeoutException e) {
+                    // the post itself failed: on verbs, reconnecting a queue pair in error to a dead peer
+                    failedReads++;
+                    suspected[i] = true;
+                }
             }
         }
         leader = lowestTrusted();
