@@ -1,12 +1,12 @@
 package io.remus.bench.replicate;
 
+import io.remus.bench.engines.InProcessNodes;
 import io.remus.bench.engines.SimTime;
 import io.remus.bench.stats.LatencyHistograms;
 import io.remus.bench.stats.LatencySummary;
 import io.remus.core.ComputeThread;
 import io.remus.core.RemusNode;
 import io.remus.core.config.ClusterConfig;
-import io.remus.core.config.NodeRange;
 import io.remus.core.error.BadArgumentException;
 import io.remus.core.error.RemoteTimeoutException;
 import io.remus.core.error.RemusException;
@@ -95,9 +95,19 @@ public final class LogBenchmark {
     }
 
     /** The state of one run, shared by the leader's, the appliers' and the run's own threads. */
+    /** {@return the operations {@code t} posted so far, by {@link Opcode} ordinal} */
+    static long[] posted(ComputeThread t) {
+        long[] counts = new long[Opcode.values().length];
+        for (Opcode op : Opcode.values()) {
+            counts[op.ordinal()] = t.postedOperations(op);
+        }
+        return counts;
+    }
+
     private static final class Run {
         private final LogBenchmarkConfig config;
         private final ReplicaGroup group;
+        private final InProcessNodes cluster;
         private final RemusNode[] nodes;
         private final AtomicIntegerArray created;
         private final AtomicLongArray applied;
@@ -117,19 +127,10 @@ public final class LogBenchmark {
             long slot = LogBenchmarkConfig.slotBytes(config.entryBytes());
             int buffer = (int) Math.max(256 << 10, (4L * config.followers() + 2) * slot);
             long segment = Math.max(8L << 20, 4 * LogBenchmarkConfig.logBytes(config.slots(), config.entryBytes()));
-            ClusterConfig base = ClusterConfig.builder().nodeCount(n)
-                    .memoryNodes(new NodeRange(0, n - 1)).computeNodes(new NodeRange(0, n - 1))
-                    .segmentSize(segment).segmentCount(1).threadsPerNode(2).opsInFlightPerThread(32)
+            ClusterConfig base = InProcessNodes.config(n, segment, 2).opsInFlightPerThread(32)
                     .bufferSizePerThread(buffer).operationTimeout(CALL_TIMEOUT).build();
-            this.nodes = new RemusNode[n];
-            try {
-                for (int i = 0; i < n; i++) {
-                    nodes[i] = RemusNode.start(fabric, base.withNodeId(i));
-                }
-            } catch (RuntimeException e) {
-                close();
-                throw e;
-            }
+            this.cluster = InProcessNodes.start(fabric, base);
+            this.nodes = cluster.nodes();
         }
 
         LogBenchmarkResult measure() throws InterruptedException {
@@ -234,14 +235,6 @@ public final class LogBenchmark {
             }
         }
 
-        private static long[] posted(ComputeThread t) {
-            long[] counts = new long[Opcode.values().length];
-            for (Opcode op : Opcode.values()) {
-                counts[op.ordinal()] = t.postedOperations(op);
-            }
-            return counts;
-        }
-
         private void awaitCreated() {
             long deadline = ThreadTime.nanoTime() + START_BOUND.toNanos();
             for (int k = 0; k < group.size(); k++) {
@@ -284,11 +277,7 @@ public final class LogBenchmark {
         }
 
         private void close() {
-            for (RemusNode node : nodes) {
-                if (node != null) {
-                    node.close();
-                }
-            }
+            cluster.close();
         }
     }
 }

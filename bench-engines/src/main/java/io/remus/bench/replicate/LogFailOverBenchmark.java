@@ -1,14 +1,13 @@
 package io.remus.bench.replicate;
 
+import io.remus.bench.engines.InProcessNodes;
 import io.remus.bench.engines.SimTime;
 import io.remus.core.ComputeThread;
 import io.remus.core.RemusNode;
 import io.remus.core.config.ClusterConfig;
-import io.remus.core.config.NodeRange;
 import io.remus.core.error.BadArgumentException;
 import io.remus.core.error.RemoteTimeoutException;
 import io.remus.core.error.RemusException;
-import io.remus.core.fabric.Opcode;
 import io.remus.core.sim.SimCostModel;
 import io.remus.core.sim.SimFabric;
 import io.remus.core.sim.SimOptions;
@@ -112,6 +111,7 @@ public final class LogFailOverBenchmark {
         private final SimFabric fabric;
         private final LogFailOverConfig config;
         private final ReplicaGroup group;
+        private final InProcessNodes cluster;
         private final RemusNode[] nodes;
         private final AtomicIntegerArray created;
         private final AtomicIntegerArray leaderView;
@@ -144,19 +144,10 @@ public final class LogFailOverBenchmark {
             long logBytes = LogBenchmarkConfig.logBytes(config.slots(), config.entryBytes());
             int buffer = (int) Math.max(256 << 10, Math.max((4L * n + 2) * slot, 64L * n));
             long segment = Math.max(8L << 20, 4 * logBytes);
-            ClusterConfig base = ClusterConfig.builder().nodeCount(n)
-                    .memoryNodes(new NodeRange(0, n - 1)).computeNodes(new NodeRange(0, n - 1))
-                    .segmentSize(segment).segmentCount(1).threadsPerNode(2).opsInFlightPerThread(32)
+            ClusterConfig base = InProcessNodes.config(n, segment, 2).opsInFlightPerThread(32)
                     .bufferSizePerThread(buffer).operationTimeout(CALL_TIMEOUT).build();
-            this.nodes = new RemusNode[n];
-            try {
-                for (int i = 0; i < n; i++) {
-                    nodes[i] = RemusNode.start(fabric, base.withNodeId(i));
-                }
-            } catch (RuntimeException e) {
-                close();
-                throw e;
-            }
+            this.cluster = InProcessNodes.start(fabric, base);
+            this.nodes = cluster.nodes();
         }
 
         LogFailOverResult measure() throws InterruptedException {
@@ -283,13 +274,13 @@ public final class LogFailOverBenchmark {
             long crash = crashAt.get();
             try (ComputeThread t = nodes[NEW_LEADER].newComputeThread()) {
                 long detected = suspectedAt.get(NEW_LEADER) - crash;
-                long[] before = posted(t);
+                long[] before = LogBenchmark.posted(t);
                 long trips = t.roundTrips();
                 long read = t.bytesRead();
                 long written = t.bytesWritten();
                 try (LogLeader leader = LogLeader.takeOver(t, group, NAME, START_BOUND)) {
                     long tookOver = ThreadTime.nanoTime() - crash;
-                    long[] after = posted(t);
+                    long[] after = LogBenchmark.posted(t);
                     for (int op = 0; op < after.length; op++) {
                         after[op] -= before[op];
                     }
@@ -333,14 +324,6 @@ public final class LogFailOverBenchmark {
             return true;
         }
 
-        private static long[] posted(ComputeThread t) {
-            long[] counts = new long[Opcode.values().length];
-            for (Opcode op : Opcode.values()) {
-                counts[op.ordinal()] = t.postedOperations(op);
-            }
-            return counts;
-        }
-
         private void await(java.util.function.BooleanSupplier done, String what) {
             await(done, START_BOUND, what);
         }
@@ -376,11 +359,7 @@ public final class LogFailOverBenchmark {
         }
 
         private void close() {
-            for (RemusNode node : nodes) {
-                if (node != null) {
-                    node.close();
-                }
-            }
+            cluster.close();
         }
     }
 }
