@@ -27,7 +27,6 @@ import static io.remus.ds.replicate.ReplicatedLogKilledFollowerMain.SURVIVOR;
 import static io.remus.ds.replicate.ReplicatedLogKilledFollowerMain.VICTIM;
 import static io.remus.ds.testing.ChildProcesses.num;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
@@ -73,9 +72,7 @@ class ReplicatedLogKilledFollowerOnVerbsTest {
             }
             ChildProcesses.awaitFile(dir.resolve("ready"), READY_BOUND, children);
             ChildJvm victim = children.get(VICTIM);
-            ChildProcesses.signal("KILL", victim.pid());
-            ChildJvm.Result dead = victim.await(Duration.ofSeconds(60));
-            assertFalse(dead.succeeded() || dead.timedOut(), "the victim died of the kill: " + dead);
+            ChildJvm.Result dead = ChildProcesses.kill(victim, "the victim");
             Files.createFile(dir.resolve("killed"));
             List<String> outputs = new ArrayList<>();
             for (int i = 0; i < VICTIM; i++) {

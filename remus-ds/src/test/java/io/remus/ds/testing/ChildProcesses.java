@@ -166,9 +166,7 @@ public final class ChildProcesses {
         ChildJvm victim = children.getLast();
         awaitFile(dir.resolve("ready"), readyBound, children);
         Set<Integer> busy = stopWithAnOperationInFlight(victim, inFlight, threads, maxStops);
-        signal("KILL", victim.pid());
-        ChildJvm.Result dead = victim.await(Duration.ofSeconds(60));
-        assertFalse(dead.succeeded() || dead.timedOut(), "the victim died of the kill: " + dead);
+        kill(victim, "the victim");
         long killedAt = HistoryClock.EPOCH_MICROS.now();
         Files.createFile(dir.resolve("killed"));
         System.out.println("killed the victim with threads " + busy + " in flight");
@@ -180,6 +178,21 @@ public final class ChildProcesses {
             outputs.add(r.output());
         }
         return new Killed(busy, killedAt, outputs);
+    }
+
+    /**
+     * SIGKILLs {@code victim} and waits (60 s) until it is gone.
+     *
+     * @param victim the child to kill
+     * @param who    how the failure message names it
+     * @return what it left
+     * @throws AssertionError when it exited by itself or did not die in time
+     */
+    public static ChildJvm.Result kill(ChildJvm victim, String who) throws IOException, InterruptedException {
+        signal("KILL", victim.pid());
+        ChildJvm.Result dead = victim.await(Duration.ofSeconds(60));
+        assertFalse(dead.succeeded() || dead.timedOut(), who + " died of the kill: " + dead);
+        return dead;
     }
 
     /**
