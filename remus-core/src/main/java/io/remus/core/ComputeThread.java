@@ -862,7 +862,7 @@ public final class ComputeThread implements AutoCloseable {
      * the next look reads the fabric again.
      */
     private RemoteRegion[] lookUpRegions(int nodeId) {
-        RemoteRegion[] rs = fabric.publishedRegions(nodeId).toArray(RemoteRegion[]::new);
+        RemoteRegion[] rs = fabric.publishedRegions(nodeId, config.operationTimeout()).toArray(RemoteRegion[]::new);
         if (rs.length > 0 && rs.length >= expectedRegions(nodeId)) {
             REGIONS.setRelease(regions, nodeId, rs);
         }

@@ -85,6 +85,38 @@ public final class CmConnector {
      */
     public static CmConnection connect(QueuePairBuilder builder, String address, int port, CmPrivateData offer,
                                        Duration timeout, ConnectionOptions options) throws InterruptedException {
+        return connect(builder, address, port, offer, timeout, options, true);
+    }
+
+    /**
+     * One attempt of {@link #connect(QueuePairBuilder, String, int, CmPrivateData, Duration, ConnectionOptions)}:
+     * a rejection or an unreachable peer ends it at once instead of being retried, for a peer that is known
+     * to have been running (one whose listener is gone is not starting).
+     *
+     * @param builder the queue pair's settings; its protection domain must be on a context from
+     *                {@link Context#openForRdmaCm(String)} of the device that reaches {@code address}
+     * @param address the listener's IPv4 address literal
+     * @param port    the listener's TCP port
+     * @param offer   the region offered to the peer and this side's identifier, if any
+     * @param timeout the bound on the attempt (address and route resolution, then the connection)
+     * @param options READs/atomics in flight each way (capped by the device) and retry counts
+     * @return the established connection; {@link CmConnection#peerId()} is what the listener named
+     * @throws WaitTimeoutException     if the attempt did not end in time
+     * @throws ConnectionException      for the attempt's failing event (a rejection, an unreachable peer)
+     * @throws InvalidArgumentException if the listener's reply is not a {@link CmPrivateData} encoding
+     */
+    public static CmConnection connectOnce(QueuePairBuilder builder, String address, int port, CmPrivateData offer,
+                                           Duration timeout, ConnectionOptions options) {
+        try {
+            return connect(builder, address, port, offer, timeout, options, false);
+        } catch (InterruptedException e) {
+            throw new AssertionError("one attempt does not sleep", e);
+        }
+    }
+
+    private static CmConnection connect(QueuePairBuilder builder, String address, int port, CmPrivateData offer,
+                                        Duration timeout, ConnectionOptions options, boolean retry)
+            throws InterruptedException {
         Objects.requireNonNull(builder, "builder");
         Objects.requireNonNull(address, "address");
         Objects.requireNonNull(offer, "offer");
@@ -99,7 +131,7 @@ public final class CmConnector {
             try {
                 return attempt(builder, address, port, offer, deadline, options);
             } catch (ConnectionException e) {
-                if (deadline - System.nanoTime() <= RETRY_PAUSE_MS * 1_000_000) {
+                if (!retry || deadline - System.nanoTime() <= RETRY_PAUSE_MS * 1_000_000) {
                     throw e;
                 }
                 Thread.sleep(RETRY_PAUSE_MS);

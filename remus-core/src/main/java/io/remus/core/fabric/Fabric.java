@@ -1,5 +1,6 @@
 package io.remus.core.fabric;
 
+import java.time.Duration;
 import java.util.List;
 
 /**
@@ -27,6 +28,18 @@ public interface Fabric extends AutoCloseable {
      * @return its published regions; empty when the node is unknown or published nothing
      */
     List<RemoteRegion> publishedRegions(int nodeId);
+
+    /**
+     * {@link #publishedRegions(int)} with the caller's bound on reaching a node it reached before and
+     * lost (a fabric whose look-ups do not wait ignores it).
+     *
+     * @param nodeId  any node id
+     * @param timeout how long reaching a node of another process that was reached before may take
+     * @return its published regions; empty when the node is unknown or published nothing
+     */
+    default List<RemoteRegion> publishedRegions(int nodeId, Duration timeout) {
+        return publishedRegions(nodeId);
+    }
 
     /** Closes every node this fabric opened. Idempotent. */
     @Override

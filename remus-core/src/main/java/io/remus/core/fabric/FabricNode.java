@@ -81,9 +81,10 @@ public interface FabricNode extends AutoCloseable {
      * @param peerNodeId     the peer
      * @param cq             this node's completion queue for the QP's send side
      * @param sendQueueDepth work requests the QP can hold posted and not yet completed
-     * @param waitTimeout    the bound on any wait inside {@link QueuePair#post} (verbs: a fenced
-     *                       request waiting for earlier READs and atomics); the compute thread's
-     *                       operation timeout
+     * @param waitTimeout    the bound on any wait inside {@link QueuePair#post} and {@link QueuePair#reset}
+     *                       (verbs: a fenced request waiting for earlier READs and atomics, and the one
+     *                       attempt to reconnect a queue pair in error to a peer of another process);
+     *                       the compute thread's operation timeout
      * @return the connected QP
      * @throws io.remus.core.error.BadArgumentException when the peer is unknown or the timeout is not positive
      */

@@ -28,8 +28,13 @@ public interface QueuePair extends AutoCloseable {
     boolean inError();
 
     /**
-     * Returns an errored QP to service (verbs: RESET, INIT, RTR, RTS). Call it only after every
+     * Returns an errored QP to service (verbs: a new queue pair, connected again). Call it only after every
      * request posted before the error has completed.
+     *
+     * @throws io.remus.core.error.PeerUnreachableException when the peer cannot be reached again (verbs: one
+     *                                                       attempt bounded by the queue pair's wait timeout, or
+     *                                                       none while the peer's back-off lasts); the QP stays in
+     *                                                       error and a later call tries again
      */
     void reset();
 

@@ -24,6 +24,7 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.net.Inet4Address;
 import java.net.InetSocketAddress;
+import java.time.Duration;
 import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.List;
@@ -109,24 +110,24 @@ final class CmBootstrap implements PeerBootstrap {
     }
 
     @Override
-    public PeerConnection connect(VerbsNode from, int peer, QueuePairBuilder builder) {
-        CmConnection c = dial(peer, builder, new CmPrivateData(from.directoryOffer(), from.nodeId()));
+    public PeerConnection connect(VerbsNode from, int peer, QueuePairBuilder builder, Duration attemptTimeout) {
+        CmConnection c = dial(peer, builder, new CmPrivateData(from.directoryOffer(), from.nodeId()), attemptTimeout);
         return new PeerConnection(c.queuePair(), null, c);
     }
 
     @Override
-    public synchronized List<RemoteRegion> publishedRegions(int nodeId) {
+    public synchronized List<RemoteRegion> publishedRegions(int nodeId, Duration attemptTimeout) {
         if (closed) {
             throw new BadArgumentException("the fabric is closed");
         }
-        TableReader reader = reader(nodeId);
+        TableReader reader = reader(nodeId, attemptTimeout);
         io.remus.verbs.RemoteRegion table = reader.connection().peerRegion();
         int length = (int) Math.min(table.length(), RegionDirectory.BYTES);
         BootstrapProtocolException last = null;
         for (int attempt = 0; attempt < TABLE_READS; attempt++) {
             try {
                 reader.batch().read(TABLE_WR_ID, domain.buffer(), 0, length, table.address(), table.remoteKey(), true).post();
-                awaitRead();
+                awaitRead(attemptTimeout);
             } catch (VerbsException | RemusException e) {
                 forget(nodeId);
                 throw e instanceof RemusException r ? r : new PeerUnreachableException(CompletionStatus.RETRY_EXCEEDED,
@@ -146,7 +147,7 @@ final class CmBootstrap implements PeerBootstrap {
         throw last;
     }
 
-    private TableReader reader(int nodeId) {
+    private TableReader reader(int nodeId, Duration attemptTimeout) {
         TableReader r = readers.get(nodeId);
         if (r != null) {
             return r;
@@ -156,7 +157,7 @@ final class CmBootstrap implements PeerBootstrap {
         }
         QueuePairBuilder builder = domain.pd().queuePair().completionQueue(domain.cq()).maxSendWorkRequests(1)
                 .maxReceiveWorkRequests(1).maxInlineData(0);
-        CmConnection c = dial(nodeId, builder, CmPrivateData.anonymous(domain.buffer().toRemoteRegion()));
+        CmConnection c = dial(nodeId, builder, CmPrivateData.anonymous(domain.buffer().toRemoteRegion()), attemptTimeout);
         try {
             r = new TableReader(c, c.queuePair().sendBatch(1));
         } catch (RuntimeException e) {
@@ -167,8 +168,8 @@ final class CmBootstrap implements PeerBootstrap {
         return r;
     }
 
-    private void awaitRead() {
-        domain.cq().pollUntilAny(domain.completions(), fabric.options().connectTimeout().toNanos());
+    private void awaitRead(Duration timeout) {
+        domain.cq().pollUntilAny(domain.completions(), timeout.toNanos());
         domain.completions().throwIfFailed(0);
     }
 
@@ -184,29 +185,42 @@ final class CmBootstrap implements PeerBootstrap {
     }
 
     /**
-     * Connects to {@code peer}'s listener and checks that the listener names {@code peer}.
+     * Connects to {@code peer}'s listener and checks that the listener names {@code peer}: for a peer this
+     * process never reached, retrying for the connect timeout (it may still be starting); for one reached
+     * before, one attempt bounded by {@code attemptTimeout}, or at once {@link PeerUnreachableException}
+     * while its back-off lasts ({@link PeerReachability}).
      *
      * @throws BootstrapProtocolException if the node listening at {@code peer}'s address names another node
      *                                    (the connection is closed)
+     * @throws PeerUnreachableException   when no connection was made
      */
-    private CmConnection dial(int peer, QueuePairBuilder builder, CmPrivateData offer) {
+    private CmConnection dial(int peer, QueuePairBuilder builder, CmPrivateData offer, Duration attemptTimeout) {
         InetSocketAddress address = fabric.options().bootstrapAddresses().get(peer);
+        PeerReachability.Budget budget = fabric.reachability().budget(peer, fabric.options().connectTimeout(),
+                attemptTimeout);
+        CmConnection c;
         try {
-            CmConnection c = CmConnector.connect(builder, ipv4(peer, address), address.getPort(), offer,
-                    fabric.options().connectTimeout(), VerbsNode.CONNECTION_OPTIONS);
-            if (c.peerId() != peer) {
-                c.close();
-                throw new BootstrapProtocolException("the rdma_cm listener at node " + peer + "'s address " + address
-                        + " is node " + c.peerId() + "'s: check the node list");
-            }
-            return c;
+            c = budget.retry()
+                    ? CmConnector.connect(builder, ipv4(peer, address), address.getPort(), offer, budget.timeout(),
+                    VerbsNode.CONNECTION_OPTIONS)
+                    : CmConnector.connectOnce(builder, ipv4(peer, address), address.getPort(), offer, budget.timeout(),
+                    VerbsNode.CONNECTION_OPTIONS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new RemusException("interrupted while connecting to node " + peer + " at " + address, e);
         } catch (VerbsException e) {
+            fabric.reachability().failed(peer, budget, e);
             throw new PeerUnreachableException(CompletionStatus.RETRY_EXCEEDED, peer, "no rdma_cm connection to node "
-                    + peer + " at " + address + " within " + fabric.options().connectTimeout() + ": " + e.getMessage());
+                    + peer + " at " + address + (budget.retry() ? " within " : " in one attempt bounded by ")
+                    + budget.timeout() + ": " + e.getMessage());
         }
+        if (c.peerId() != peer) {
+            c.close();
+            throw new BootstrapProtocolException("the rdma_cm listener at node " + peer + "'s address " + address
+                    + " is node " + c.peerId() + "'s: check the node list");
+        }
+        fabric.reachability().reached(peer);
+        return c;
     }
 
     private static String ipv4(int nodeId, InetSocketAddress address) {

@@ -3,6 +3,7 @@ package io.remus.core.verbs;
 import io.remus.core.fabric.RemoteRegion;
 import io.remus.verbs.QueuePairBuilder;
 
+import java.time.Duration;
 import java.util.List;
 
 /** How a {@link VerbsFabric} reaches nodes of other processes: one per {@link BootstrapKind}. */
@@ -13,16 +14,23 @@ interface PeerBootstrap extends AutoCloseable {
     /** Stops answering for {@code node}; waits (bounded) until no request is being served for it. */
     void stopServing(VerbsNode node);
 
-    /** {@return the regions node {@code nodeId} of another process publishes now} */
-    List<RemoteRegion> publishedRegions(int nodeId);
+    /**
+     * @param nodeId         a node of another process
+     * @param attemptTimeout the bound on connecting and reading when that node was reached before
+     *                       ({@link PeerReachability}); a node never reached gets the connect timeout
+     * @return the regions node {@code nodeId} publishes now
+     */
+    List<RemoteRegion> publishedRegions(int nodeId, Duration attemptTimeout);
 
     /**
-     * @param from    the requesting node of this process
-     * @param peer    a node of another process
-     * @param builder the requester's queue pair settings
+     * @param from           the requesting node of this process
+     * @param peer           a node of another process
+     * @param builder        the requester's queue pair settings
+     * @param attemptTimeout the bound on one attempt when {@code peer} was reached before
+     *                       ({@link PeerReachability}); a peer never reached gets the connect timeout
      * @return a queue pair of {@code from} connected to one that {@code peer} serves
      */
-    PeerConnection connect(VerbsNode from, int peer, QueuePairBuilder builder);
+    PeerConnection connect(VerbsNode from, int peer, QueuePairBuilder builder, Duration attemptTimeout);
 
     /** Stops every service and closes what the bootstrap holds. Idempotent. */
     @Override

@@ -12,6 +12,7 @@ import io.remus.verbs.QueuePairBuilder;
 import io.remus.verbs.VerbsException;
 
 import java.net.InetSocketAddress;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -44,9 +45,8 @@ final class TcpBootstrap implements PeerBootstrap {
     }
 
     @Override
-    public List<RemoteRegion> publishedRegions(int nodeId) {
-        BootstrapMessage reply = BootstrapClient.exchange(fabric.options().bootstrapAddresses().get(nodeId),
-                new BootstrapMessage.RegionsRequest(nodeId), fabric.options().connectTimeout());
+    public List<RemoteRegion> publishedRegions(int nodeId, Duration attemptTimeout) {
+        BootstrapMessage reply = exchange(nodeId, new BootstrapMessage.RegionsRequest(nodeId), attemptTimeout);
         if (!(reply instanceof BootstrapMessage.RegionsReply regions) || regions.nodeId() != nodeId) {
             throw new BootstrapProtocolException("node " + nodeId + " answered a region request with " + reply);
         }
@@ -54,12 +54,11 @@ final class TcpBootstrap implements PeerBootstrap {
     }
 
     @Override
-    public PeerConnection connect(VerbsNode from, int peer, QueuePairBuilder builder) {
+    public PeerConnection connect(VerbsNode from, int peer, QueuePairBuilder builder, Duration attemptTimeout) {
         PreparedQueuePair mine = builder.build();
         try {
-            BootstrapMessage reply = BootstrapClient.exchange(fabric.options().bootstrapAddresses().get(peer),
-                    new BootstrapMessage.ConnectRequest(from.nodeId(), peer, mine.localEndpoint()),
-                    fabric.options().connectTimeout());
+            BootstrapMessage reply = exchange(peer, new BootstrapMessage.ConnectRequest(from.nodeId(), peer,
+                    mine.localEndpoint()), attemptTimeout);
             if (!(reply instanceof BootstrapMessage.ConnectReply connected)) {
                 throw new BootstrapProtocolException("node " + peer + " answered a connect request with " + reply);
             }
@@ -72,6 +71,25 @@ final class TcpBootstrap implements PeerBootstrap {
             mine.close();
             throw e;
         }
+    }
+
+    /**
+     * One exchange with {@code peer}'s bootstrap server: for a peer this process never reached, for up to
+     * the connect timeout; for one reached before, bounded by {@code attemptTimeout} and refused at once
+     * while its back-off lasts ({@link PeerReachability}).
+     */
+    private BootstrapMessage exchange(int peer, BootstrapMessage request, Duration attemptTimeout) {
+        PeerReachability.Budget budget = fabric.reachability().budget(peer, fabric.options().connectTimeout(),
+                attemptTimeout);
+        BootstrapMessage reply;
+        try {
+            reply = BootstrapClient.exchange(fabric.options().bootstrapAddresses().get(peer), request, budget.timeout());
+        } catch (RuntimeException e) {
+            fabric.reachability().failed(peer, budget, e);
+            throw e;
+        }
+        fabric.reachability().reached(peer);
+        return reply;
     }
 
     private BootstrapMessage handle(BootstrapMessage request) {

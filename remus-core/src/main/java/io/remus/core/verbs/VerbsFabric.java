@@ -37,6 +37,15 @@ import java.util.concurrent.locks.LockSupport;
  * node whose process is stopped waits, up to {@link VerbsFabricOptions#connectTimeout()}, for a
  * connection that process cannot accept until it runs again.
  *
+ * <p>The connect timeout is for a peer's start: it covers connections to a node of another process until
+ * this process has reached that node once. A connection needed later (a queue pair the device put in the
+ * error state is replaced, a region table is read again) is to a peer that was running, so it makes one
+ * attempt, bounded by its caller's timeout (a compute thread's operation timeout); after a failed attempt,
+ * connections to that node fail at once with {@link io.remus.core.error.PeerUnreachableException} until a
+ * back-off passes (the attempt's bound, doubling with each further failure up to 16 times it). So a thread that
+ * keeps posting to a node whose process died or whose host stopped learns it within one attempt, and then
+ * at once, instead of waiting out the connect timeout on every post.
+ *
  * <p>Posting and polling allocate nothing; connecting, registering and bootstrap are control path.
  */
 public final class VerbsFabric implements Fabric {
@@ -46,6 +55,7 @@ public final class VerbsFabric implements Fabric {
     private final Context context;
     private final ConcurrentHashMap<Integer, VerbsNode> nodes = new ConcurrentHashMap<>();
     private final PeerBootstrap bootstrap;
+    private final PeerReachability reachability = new PeerReachability();
 
     private VerbsFabric(VerbsFabricOptions options) {
         this.options = options;
@@ -136,8 +146,31 @@ public final class VerbsFabric implements Fabric {
         return node;
     }
 
+    /**
+     * {@inheritDoc}
+     *
+     * <p>For a node of another process: reading its region table connects to it first, waiting up to the
+     * connect timeout for a node this process never reached and, for one reached before, bounded as
+     * {@link #publishedRegions(int, Duration)} with the connect timeout.
+     *
+     * @throws io.remus.core.error.PeerUnreachableException when a node of another process cannot be reached
+     */
     @Override
     public List<RemoteRegion> publishedRegions(int nodeId) {
+        return publishedRegions(nodeId, options.connectTimeout());
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * <p>A node of another process that this process reached before and cannot reach now (its process died,
+     * its host stopped) gets one attempt bounded by {@code timeout}; after a failed attempt, look-ups and
+     * connections to it fail at once until a back-off passes (see the class overview).
+     *
+     * @throws io.remus.core.error.PeerUnreachableException when a node of another process cannot be reached
+     */
+    @Override
+    public List<RemoteRegion> publishedRegions(int nodeId, Duration timeout) {
         VerbsNode node = nodes.get(nodeId);
         if (node != null) {
             return node.published();
@@ -145,7 +178,12 @@ public final class VerbsFabric implements Fabric {
         if (!options.hasAddress(nodeId)) {
             return List.of();
         }
-        return bootstrap.publishedRegions(nodeId);
+        return bootstrap.publishedRegions(nodeId, Timeouts.require(timeout, "timeout"));
+    }
+
+    /** {@return what this process knows about reaching the nodes of other processes} */
+    PeerReachability reachability() {
+        return reachability;
     }
 
     /**

@@ -448,15 +448,16 @@ final class VerbsNode implements FabricNode {
     /**
      * Creates a queue pair in this node's domain and connects it to {@code peer}: to itself for the
      * loopback QP, to a new serving QP of the peer when it lives in this process, else through the
-     * fabric's {@link PeerBootstrap} (an rdma_cm connection by default).
+     * fabric's {@link PeerBootstrap} (an rdma_cm connection by default), bounded by {@code attemptTimeout}
+     * when this process reached that peer before ({@link PeerReachability}).
      */
-    PeerConnection link(int peer, VerbsCompletionQueue cq, int depth) {
+    PeerConnection link(int peer, VerbsCompletionQueue cq, int depth, Duration attemptTimeout) {
         QueuePairBuilder builder = withReceives(pd.queuePair().completionQueue(cq.verbs()).maxSendWorkRequests(depth)
                 .maxReceiveWorkRequests(1).maxInlineData(0).port(fabric.options().port()));
         VerbsNode local = fabric.localNode(peer);
         if (peer != nodeId && local == null) {
             try {
-                return fabric.bootstrap().connect(this, peer, builder);
+                return fabric.bootstrap().connect(this, peer, builder, attemptTimeout);
             } catch (VerbsException e) {
                 throw new RemusException("connecting node " + nodeId + " to node " + peer + " failed", e);
             }

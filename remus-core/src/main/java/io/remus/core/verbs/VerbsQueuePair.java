@@ -22,7 +22,10 @@ import java.time.Duration;
  * local range no registration of this node covers ({@code LOCAL_PROTECTION_ERROR}), a misaligned
  * atomic ({@code REMOTE_INVALID_REQUEST}); the rest of that list, and everything posted while in
  * the error state, completes {@code FLUSHED}. {@link #reset()} replaces a queue pair the device put
- * in the error state by a new one (verbs queue pairs do not leave it), reconnected to the peer.
+ * in the error state by a new one (verbs queue pairs do not leave it), reconnected to the peer: to a peer
+ * of another process, one attempt bounded by the wait timeout, or none while that peer's back-off lasts
+ * ({@link PeerReachability}); a failed reset leaves this queue pair in the error state, without a device
+ * queue pair, and a later reset tries again.
  *
  * <p>{@link WorkRequests#FENCE} is applied here, in software, not passed to the device as
  * {@code IBV_SEND_FENCE} (Soft-RoCE stalls the queue pair for good on it; see the package overview):
@@ -41,6 +44,7 @@ final class VerbsQueuePair implements QueuePair {
     private final int peer;
     private final VerbsCompletionQueue cq;
     private final int depth;
+    private final Duration waitTimeout;
     private final long fenceWaitNanos;
     private final long[] ringId;
     private final Opcode[] ringOp;
@@ -62,6 +66,7 @@ final class VerbsQueuePair implements QueuePair {
         this.peer = peer;
         this.cq = cq;
         this.depth = depth;
+        this.waitTimeout = fenceWait;
         this.fenceWaitNanos = fenceWait.toNanos();
         this.ringId = new long[depth];
         this.ringOp = new Opcode[depth];
@@ -72,7 +77,7 @@ final class VerbsQueuePair implements QueuePair {
     }
 
     private void connect() {
-        PeerConnection c = node.link(peer, cq, depth);
+        PeerConnection c = node.link(peer, cq, depth, waitTimeout);
         try {
             batch = c.queuePair().sendBatch(depth);
         } catch (RuntimeException e) {
@@ -269,7 +274,12 @@ final class VerbsQueuePair implements QueuePair {
             throw new BadArgumentException("queue pair to node " + peer + " is closed");
         }
         if (deviceError) {
-            connection.close();
+            if (connection != null) {
+                connection.close();
+                connection = null;
+                batch = null;
+                queuePairNumber = -1;
+            }
             connect();
         }
         head = 0;
@@ -288,7 +298,9 @@ final class VerbsQueuePair implements QueuePair {
             closed = true;
         }
         cq.detach(this);
-        connection.close();
+        if (connection != null) {
+            connection.close();
+        }
         node.forget(this);
     }
 }

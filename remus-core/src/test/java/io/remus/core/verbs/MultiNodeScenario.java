@@ -5,6 +5,7 @@ import io.remus.core.ComputeThread;
 import io.remus.core.DoorbellBatch;
 import io.remus.core.RemusCluster;
 import io.remus.core.config.ClusterConfig;
+import io.remus.core.error.PeerUnreachableException;
 import io.remus.core.error.RemusException;
 import io.remus.core.memory.RemotePtr;
 import io.remus.core.testing.ClusterProcess;
@@ -118,11 +119,18 @@ final class MultiNodeScenario {
                 + unfencedStale + " of " + FENCE_ROUNDS + " times");
     }
 
+    /** Operations each survivor tries on the dead node after its first failure. */
+    static final int AFTER_DEATH = 5;
+
     /**
      * The killed-peer part: every node runs fetch-and-adds on the counter of node 0 and of the last
-     * node; the last node halts abruptly (no cleanup, like a crash) after {@code opsBeforeDeath}.
+     * node; the last node halts abruptly (no cleanup, like a crash) after {@code opsBeforeDeath}. After its
+     * first failed operation, a survivor goes on {@value #AFTER_DEATH} times with one fetch-and-add on node 0
+     * (alive: it must succeed) and one on the dead node (it must fail with {@link PeerUnreachableException},
+     * each without waiting out the connect timeout: its queue pair's reconnect makes one attempt, then backs off).
      *
-     * @return for survivors, {@code TYPED <exception class>} once an operation on the dead node failed
+     * @return for survivors, {@code TYPED <exception class>: <message> THEN <n> OF <AFTER_DEATH> UNREACHABLE}
+     *         once an operation on the dead node failed
      */
     static String runUntilPeerDies(RemusCluster.Builder builder, ClusterConfig config, int opsBeforeDeath,
                                    Duration connectTimeout) {
@@ -145,7 +153,17 @@ final class MultiNodeScenario {
                     t.fetchAndAdd(first, 1);
                     t.fetchAndAdd(last, 1);
                 } catch (RemusException e) {
-                    return "TYPED " + e.getClass().getSimpleName() + ": " + e.getMessage();
+                    int unreachable = 0;
+                    for (int i = 0; i < AFTER_DEATH; i++) {
+                        t.fetchAndAdd(first, 1);
+                        try {
+                            t.fetchAndAdd(last, 1);
+                        } catch (PeerUnreachableException u) {
+                            unreachable++;
+                        }
+                    }
+                    return "TYPED " + e.getClass().getSimpleName() + ": " + e.getMessage() + " THEN " + unreachable
+                            + " OF " + AFTER_DEATH + " UNREACHABLE";
                 }
             }
             return "NO ERROR";

@@ -143,6 +143,10 @@ class MultiProcessTest {
                 ChildJvm.Result r = children.get(i).await(Duration.ofMinutes(2));
                 assertTrue(r.succeeded(), "survivor " + i + " did not end with a typed error:\n" + r.output());
                 assertTrue(r.output().contains("RESULT TYPED "), r.output());
+                int n = MultiNodeScenario.AFTER_DEATH;
+                assertTrue(r.output().contains(" THEN " + n + " OF " + n + " UNREACHABLE"),
+                        "survivor " + i + ": every later operation on the dead node fails as unreachable, and those on"
+                                + " a live node succeed:\n" + r.output());
             }
         } finally {
             closeAll(children);

@@ -5,7 +5,6 @@ import io.remus.ds.testing.ChildProcesses;
 import io.remus.verbs.testing.ChildJvm;
 import io.remus.verbs.testing.DeviceTest;
 import io.remus.verbs.testing.DeviceTests;
-import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -46,9 +45,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * need a heartbeat standing still for 20 s (see {@link ReplicatedLogKilledLeaderMain}).
  */
 @Timeout(value = 1200, unit = TimeUnit.SECONDS)
-// Not in CI's device suite yet: on verbs a survivor's heartbeat READ of the killed leader reconnects its queue
-// pair in error and waits out the fabric's connect timeout (docs/REPLICATION.md, "What does not exist yet").
-@Tag(DeviceTests.SLOW_TAG)
 class ReplicatedLogKilledLeaderOnVerbsTest {
     private static final int NODES = 3;
     private static final Duration READY_BOUND = Duration.ofMinutes(7);
