@@ -137,7 +137,7 @@ public final class IndexKilledFollowerMain {
         List<Throwable> failures = Collections.synchronizedList(new ArrayList<>());
         try {
             RpcEndpoint endpoint = RpcEndpoint.create(cluster.node().fabricNode(), NODES, RING_SLOTS);
-            connect(endpoint, dir, nodeId);
+            connect(endpoint, dir, nodeId, NODES);
             progress("connected node=" + nodeId);
             AtomicLongArray callStarted = new AtomicLongArray(1);
             MemorySegment inFlight = nodeId == VICTIM ? mapInFlight(dir.resolve(IN_FLIGHT), 1) : null;
@@ -171,11 +171,14 @@ public final class IndexKilledFollowerMain {
         System.exit(0);
     }
 
-    /** Publishes this endpoint's rings in {@code rings-<nodeId>}, connects to every other's, and waits until all are connected. */
-    private static void connect(RpcEndpoint endpoint, Path dir, int nodeId) throws IOException, InterruptedException {
+    /**
+     * Publishes this endpoint's rings in {@code rings-<nodeId>}, connects to those of every other of the {@code nodes}
+     * processes, and waits until all are connected.
+     */
+    static void connect(RpcEndpoint endpoint, Path dir, int nodeId, int nodes) throws IOException, InterruptedException {
         RemoteRegion mine = endpoint.rings();
         writeAtomically(dir, "rings-" + nodeId, mine.nodeId() + " " + mine.address() + " " + mine.length() + " " + mine.rkey());
-        for (int p = 0; p < NODES; p++) {
+        for (int p = 0; p < nodes; p++) {
             if (p != nodeId) {
                 Path file = dir.resolve("rings-" + p);
                 awaitFile(file, CONNECT);
@@ -185,12 +188,13 @@ public final class IndexKilledFollowerMain {
             }
         }
         writeAtomically(dir, "connected-" + nodeId, "");
-        for (int p = 0; p < NODES; p++) {
+        for (int p = 0; p < nodes; p++) {
             awaitFile(dir.resolve("connected-" + p), CONNECT);
         }
     }
 
-    private static void writeAtomically(Path dir, String name, String text) throws IOException {
+    /** Writes {@code text} to the file {@code name} in {@code dir} so that a reader sees all of it or no file. */
+    static void writeAtomically(Path dir, String name, String text) throws IOException {
         Path tmp = dir.resolve(name + ".tmp");
         Files.writeString(tmp, text);
         Files.move(tmp, dir.resolve(name), StandardCopyOption.ATOMIC_MOVE);
@@ -246,7 +250,7 @@ public final class IndexKilledFollowerMain {
         while (!Files.exists(leading)) {
             server.runOnce(Duration.ofMillis(20));
         }
-        Workload w = new Workload(endpoint, dir, nodeId, callStarted, inFlight);
+        Workload w = new Workload(endpoint, SHARDS, ATTEMPT, OP_TIMEOUT, dir, nodeId, callStarted, inFlight);
         if (nodeId == VICTIM) {
             long deadline = System.nanoTime() + RUN_BOUND.toNanos();
             for (int i = 0; System.nanoTime() - deadline < 0; i++) {
@@ -261,7 +265,7 @@ public final class IndexKilledFollowerMain {
             }
             return "VICTIM ran out of time";
         }
-        String line = w.runLive(server);
+        String line = w.runLive(server, PAUSE_MILLIS, BEFORE_CAP, AFTER);
         w.close();
         writeAtomically(dir, "done-" + nodeId, "");
         Path done = dir.resolve("leader-done");
@@ -288,17 +292,33 @@ public final class IndexKilledFollowerMain {
     /** The client-only process: its operations, then, once the survivor is done, one read of every key. */
     private static String clientOnly(RpcEndpoint endpoint, Path dir, AtomicLongArray callStarted)
             throws IOException, InterruptedException {
-        Workload w = new Workload(endpoint, dir, CLIENT, callStarted, null);
-        String line = w.runLive(null);
+        Workload w = new Workload(endpoint, SHARDS, ATTEMPT, OP_TIMEOUT, dir, CLIENT, callStarted, null);
+        String line = w.runLive(null, PAUSE_MILLIS, BEFORE_CAP, AFTER);
         w.close();
         awaitFile(dir.resolve("done-" + SURVIVOR), RUN_BOUND);
-        RemusIndex sweeper = new RemusIndex(endpoint, SHARDS, SWEEP_CLIENT, ATTEMPT);
+        String sweep = sweep(endpoint, SHARDS, ATTEMPT, OP_TIMEOUT, SWEEP_CLIENT, NODES, SHARDS.group(0).member(0), dir,
+                callStarted);
+        writeAtomically(dir, "swept", "");
+        return line + "\n" + sweep;
+    }
+
+    /**
+     * Reads every key once as client {@code clientId}, first guessing {@code leaderGuess} leads, journaled as process
+     * {@code process} in {@code map-sweep.journal}, each read's attempts waiting {@code attempt} and the read
+     * {@code opTimeout}.
+     *
+     * @return a {@code SWEEP} line: {@code keyK=WORD} per key, {@code -} for an absent one
+     */
+    static String sweep(RpcEndpoint endpoint, IndexShards shards, Duration attempt, Duration opTimeout, long clientId,
+                        int process, int leaderGuess, Path dir, AtomicLongArray callStarted) {
+        RemusIndex sweeper = new RemusIndex(endpoint, shards, clientId, attempt);
+        sweeper.expectLeader(0, leaderGuess);
         StringBuilder sweep = new StringBuilder("SWEEP");
-        try (HistoryJournal j = HistoryJournal.create(dir.resolve("map-sweep.journal"), HistoryClock.EPOCH_MICROS, NODES)) {
+        try (HistoryJournal j = HistoryJournal.create(dir.resolve("map-sweep.journal"), HistoryClock.EPOCH_MICROS, process)) {
             for (long k = 1; k <= KEYS; k++) {
                 int op = j.invoke(0, MapSpec.GET, k);
                 callStarted.set(0, System.nanoTime());
-                byte[] v = sweeper.get(key(k), OP_TIMEOUT);
+                byte[] v = sweeper.get(key(k), opTimeout);
                 callStarted.set(0, 0);
                 if (v == null) {
                     j.respond(op, 0);
@@ -308,13 +328,16 @@ public final class IndexKilledFollowerMain {
                 sweep.append(" key").append(k).append('=').append(v == null ? "-" : Long.toString(ByteBuffer.wrap(v).getLong()));
             }
         }
-        writeAtomically(dir, "swept", "");
-        return line + "\n" + sweep;
+        return sweep.toString();
     }
 
-    /** One client's journaled operations. */
-    private static final class Workload {
+    /**
+     * One client's journaled operations (client id {@code 1000 + nodeId}, journal {@code map-<nodeId>.journal}) over
+     * {@value #KEYS} keys, each waiting at most {@code opTimeout}.
+     */
+    static final class Workload {
         private final RemusIndex index;
+        private final Duration opTimeout;
         private final Path dir;
         private final int nodeId;
         private final AtomicLongArray callStarted;
@@ -323,8 +346,10 @@ public final class IndexKilledFollowerMain {
         private final SplittableRandom rnd;
         private long ops;
 
-        Workload(RpcEndpoint endpoint, Path dir, int nodeId, AtomicLongArray callStarted, MemorySegment inFlight) {
-            this.index = new RemusIndex(endpoint, SHARDS, 1000 + nodeId, ATTEMPT);
+        Workload(RpcEndpoint endpoint, IndexShards shards, Duration attempt, Duration opTimeout, Path dir, int nodeId,
+                 AtomicLongArray callStarted, MemorySegment inFlight) {
+            this.index = new RemusIndex(endpoint, shards, 1000 + nodeId, attempt);
+            this.opTimeout = opTimeout;
             this.dir = dir;
             this.nodeId = nodeId;
             this.callStarted = callStarted;
@@ -334,10 +359,13 @@ public final class IndexKilledFollowerMain {
         }
 
         /**
-         * A live client's run: operations until the kill (at most {@value #BEFORE_CAP}), then {@value #AFTER}
-         * more; {@code server}, when not null, serves and applies between operations.
+         * A live client's run: operations {@code pauseMillis} ms apart until the kill (at most {@code beforeCap}, then
+         * it only waits), then {@code after} more; {@code server}, when not null, serves and applies between
+         * operations.
+         *
+         * @return a {@code CLIENT} line of {@code key=value} pairs
          */
-        String runLive(IndexShardServer server) throws InterruptedException {
+        String runLive(IndexShardServer server, long pauseMillis, int beforeCap, int after) throws InterruptedException {
             Path killed = dir.resolve("killed");
             long deadline = System.nanoTime() + RUN_BOUND.toNanos();
             long before = 0;
@@ -345,29 +373,36 @@ public final class IndexKilledFollowerMain {
                 if (System.nanoTime() - deadline > 0) {
                     throw new AssertionError("node " + nodeId + " saw no kill within " + RUN_BOUND);
                 }
-                if (before < BEFORE_CAP) {
+                boolean ran = before < beforeCap;
+                if (ran) {
                     next();
                     before++;
                 }
-                long pauseEnd = System.nanoTime() + PAUSE_MILLIS * 1_000_000;
-                do {
+                long pauseEnd = System.nanoTime() + pauseMillis * 1_000_000;
+                while (!ran || System.nanoTime() - pauseEnd < 0) {
+                    ran = true;
                     if (server != null) {
                         server.runOnce(Duration.ofMillis(1));
                     } else {
                         Thread.sleep(1);
                     }
-                } while (System.nanoTime() - pauseEnd < 0);
+                }
             }
             progress("kill seen node=" + nodeId + " before=" + before);
-            for (int i = 0; i < AFTER; i++) {
+            for (int i = 0; i < after; i++) {
                 next();
                 if (server != null) {
                     server.runOnce(Duration.ZERO);
                 }
             }
-            return "CLIENT node=" + nodeId + " client=" + index.clientId() + " before=" + before + " after=" + AFTER
+            return "CLIENT node=" + nodeId + " client=" + index.clientId() + " before=" + before + " after=" + after
                     + " sequence=" + index.sequence() + " attempts=" + index.attempts() + " failedAttempts="
                     + index.failedAttempts() + " notLeader=" + index.notLeaderAnswers() + " retries=" + index.retryAnswers();
+        }
+
+        /** {@return the node this client last found, or first guesses, leads shard 0} */
+        int leaderGuess() {
+            return index.leaderGuess(0);
         }
 
         /** One journaled operation: put of a value unique to it (4 in 10), get (4 in 10) or delete. */
@@ -379,13 +414,13 @@ public final class IndexKilledFollowerMain {
                 long word = ((long) nodeId << 32) | ops;
                 int op = journal.invoke(0, MapSpec.PUT, k, word);
                 mark(1);
-                boolean replaced = index.put(key(k), ByteBuffer.allocate(8).putLong(word).array(), OP_TIMEOUT);
+                boolean replaced = index.put(key(k), ByteBuffer.allocate(8).putLong(word).array(), opTimeout);
                 mark(0);
                 journal.respond(op, replaced ? 0 : 1);
             } else if (pick < 8) {
                 int op = journal.invoke(0, MapSpec.GET, k);
                 mark(1);
-                byte[] v = index.get(key(k), OP_TIMEOUT);
+                byte[] v = index.get(key(k), opTimeout);
                 mark(0);
                 if (v == null) {
                     journal.respond(op, 0);
@@ -395,7 +430,7 @@ public final class IndexKilledFollowerMain {
             } else {
                 int op = journal.invoke(0, MapSpec.REMOVE, k);
                 mark(1);
-                boolean removed = index.delete(key(k), OP_TIMEOUT);
+                boolean removed = index.delete(key(k), opTimeout);
                 mark(0);
                 journal.respond(op, removed ? 1 : 0);
             }

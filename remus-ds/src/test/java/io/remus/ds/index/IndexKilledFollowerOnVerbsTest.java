@@ -143,12 +143,12 @@ class IndexKilledFollowerOnVerbsTest {
     }
 
     /** {@return the map part of {@link IndexStateMachine#describe()}: its session entries left out} */
-    private static String mapPart(String describe) {
+    static String mapPart(String describe) {
         return describe.replaceAll(", c:[^,}]*", "").replaceAll("\\{c:[^,}]*(, )?", "{");
     }
 
     /** {@return what {@link #mapPart} shows for the values of the {@code SWEEP} line ({@code keyK=WORD} or {@code -})} */
-    private static String expectedMap(Map<String, String> sweep) {
+    static String expectedMap(Map<String, String> sweep) {
         TreeMap<String, String> out = new TreeMap<>();
         HexFormat hex = HexFormat.of();
         for (long k = 1; k <= KEYS; k++) {
@@ -163,7 +163,7 @@ class IndexKilledFollowerOnVerbsTest {
     }
 
     /** {@return the pairs of the first line of {@code output} that starts with {@code prefix}} */
-    private static Map<String, String> line(String output, String prefix) {
+    static Map<String, String> line(String output, String prefix) {
         return ChildProcesses.fields(output.lines().filter(l -> l.startsWith(prefix)).findFirst()
                 .orElseGet(() -> fail("no " + prefix.strip() + " line in:\n" + output)));
     }

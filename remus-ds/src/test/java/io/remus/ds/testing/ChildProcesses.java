@@ -136,42 +136,60 @@ public final class ChildProcesses {
     }
 
     /**
-     * What {@link #killMidOperation} leaves.
+     * What {@link #killMidOperation(List, int, Path, Path, int, Duration, int, Duration)} leaves.
      *
      * @param inFlight the victim's threads that were in the middle of an operation when it was killed, never empty
      * @param killedAt when the victim was dead, on {@link HistoryClock#EPOCH_MICROS}
-     * @param outputs  the live children's outputs, in their order
+     * @param outputs  the children's outputs, in their order: every live child's, and the victim's only when it is
+     *                 not the last child
      */
     public record Killed(Set<Integer> inFlight, long killedAt, List<String> outputs) {
     }
 
     /**
-     * The kill tests' sequence: waits for the file {@code ready} in {@code dir}, stops the last child (the
-     * victim) with an operation in flight ({@link #stopWithAnOperationInFlight}), kills it with
-     * {@code SIGKILL}, creates the file {@code killed} once it is dead, and waits for the other children,
-     * printing each one's output.
+     * The kill tests' sequence with the last child as the victim: {@link #killMidOperation(List, int, Path, Path,
+     * int, Duration, int, Duration)} of child {@code children.size() - 1}.
+     */
+    public static Killed killMidOperation(List<ChildJvm> children, Path dir, Path inFlight, int threads, Duration readyBound,
+                                          int maxStops, Duration liveBound) throws IOException, InterruptedException {
+        return killMidOperation(children, children.size() - 1, dir, inFlight, threads, readyBound, maxStops, liveBound);
+    }
+
+    /**
+     * The kill tests' sequence: waits for the file {@code ready} in {@code dir}, stops the victim with an
+     * operation in flight ({@link #stopWithAnOperationInFlight}), kills it with {@code SIGKILL}, creates the file
+     * {@code killed} once it is dead, and waits for the other children, printing each one's output.
      *
-     * @param children   the children, the victim last
+     * @param children   the children
+     * @param victim     the index in {@code children} of the child to kill
      * @param inFlight   the victim's in-flight file
      * @param threads    its threads, one word each in that file
      * @param readyBound how long to wait for {@code ready}
      * @param maxStops   stops to try
      * @param liveBound  how long to wait for each live child
-     * @return what happened
+     * @return what happened; its outputs hold the live children's in their order, and, when the victim is not the
+     *         last child, the victim's own (what it printed before the kill) at its index
      * @throws AssertionError when a step does not happen in time, the victim did not die of the kill, or a
      *                        live child failed
      */
-    public static Killed killMidOperation(List<ChildJvm> children, Path dir, Path inFlight, int threads, Duration readyBound,
-                                          int maxStops, Duration liveBound) throws IOException, InterruptedException {
-        ChildJvm victim = children.getLast();
+    public static Killed killMidOperation(List<ChildJvm> children, int victim, Path dir, Path inFlight, int threads,
+                                          Duration readyBound, int maxStops, Duration liveBound)
+            throws IOException, InterruptedException {
+        ChildJvm killedChild = children.get(victim);
         awaitFile(dir.resolve("ready"), readyBound, children);
-        Set<Integer> busy = stopWithAnOperationInFlight(victim, inFlight, threads, maxStops);
-        kill(victim, "the victim");
+        Set<Integer> busy = stopWithAnOperationInFlight(killedChild, inFlight, threads, maxStops);
+        ChildJvm.Result dead = kill(killedChild, "the victim");
         long killedAt = HistoryClock.EPOCH_MICROS.now();
         Files.createFile(dir.resolve("killed"));
         System.out.println("killed the victim with threads " + busy + " in flight");
         List<String> outputs = new ArrayList<>();
-        for (int i = 0; i < children.size() - 1; i++) {
+        for (int i = 0; i < children.size(); i++) {
+            if (i == victim) {
+                if (i < children.size() - 1) {
+                    outputs.add(dead.output());
+                }
+                continue;
+            }
             ChildJvm.Result r = children.get(i).await(liveBound);
             System.out.println("---- node " + i + "\n" + r.output());
             assertTrue(r.succeeded(), "node " + i + " failed:\n" + r.output());
