@@ -268,10 +268,12 @@ public final class RemusCluster implements AutoCloseable {
      * <li>{@link #barrier()} again: every compute node is connected to every other, so a call made after
      *     this method returns finds its callee connected.</li>
      * </ol>
-     * Each wait is bounded by the join timeout, counted from the call: the barriers, the directory's
-     * {@link NameDirectory#await} and the connections share it. Blocking; the endpoint belongs to the
+     * Every wait is bounded by the join timeout: each barrier by its own, and the directory's
+     * {@link NameDirectory#await}s and the connections together by one counted from the call, so the
+     * call gives up within about three join timeouts at worst. Blocking; the endpoint belongs to the
      * first Java thread that calls or serves on it (see {@link RpcEndpoint}). It is this cluster's:
-     * {@link #close()} closes it before it closes the node; its user does not close it.
+     * {@link #close()} closes it before it closes the node; its user does not close it. The block of
+     * three words stays allocated for the cluster's life.
      *
      * <p><b>Memory-only nodes</b> take no part: they have no compute thread, so they can neither meet the
      * barrier nor call, and this method refuses them. The compute nodes' endpoints address every node id

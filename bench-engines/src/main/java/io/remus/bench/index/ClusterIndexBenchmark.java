@@ -75,6 +75,8 @@ public final class ClusterIndexBenchmark {
     private boolean ran;
 
     /**
+     * The benchmark on this process's node of {@code cluster}.
+     *
      * @param cluster     the joined cluster: nodes {@code 0..size-1}, each a memory and a compute node
      * @param peerTimeout how long a node waits for the others at each step of the run, and for each operation (see
      *                    {@link Timeouts#require})

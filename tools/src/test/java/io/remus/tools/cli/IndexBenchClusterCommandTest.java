@@ -44,6 +44,21 @@ class IndexBenchClusterCommandTest {
     }
 
     @Test
+    void shouldPrintTheTableOnNodeZeroWithoutJson() throws Exception {
+        try (SimFabric fabric = new SimFabric()) {
+            List<LauncherRanks.Run> runs = LauncherRanks.onRanks(COMMANDS, fabric, 3, "--ycsb", "C", "--shards", "3",
+                    "--keys", "16", "--num-ops", "10", "--join-timeout", "60");
+            assertEquals(List.of(0, 0, 0), runs.stream().map(LauncherRanks.Run::exit).toList(),
+                    runs.stream().map(LauncherRanks.Run::err).toList().toString());
+            String out = runs.get(0).out();
+            assertTrue(out.startsWith("remus bench index on sim"), out);
+            assertTrue(out.contains("every figure below is timed by each process's clock"), out);
+            assertTrue(out.contains("index op/s"), out);
+            assertTrue(runs.get(1).out().isBlank() && runs.get(2).out().isBlank(), "the other nodes print nothing");
+        }
+    }
+
+    @Test
     void shouldRefuseClientsAndSeveralGroupSizesWithOneProcessPerNode() {
         try (SimFabric fabric = new SimFabric()) {
             Map<String, String> rank = Map.of("OMPI_COMM_WORLD_RANK", "0", "OMPI_COMM_WORLD_SIZE", "3",
