@@ -24,7 +24,12 @@
 #      RENDEZVOUS_PORT + 1: one lock kind, one worker per process, BENCH_SECONDS; node 0 prints one
 #      JSON report over every node's counts and latency histograms (out/mpirun-bench.json; every
 #      process's standard error, after its "placement rank=R host=H" line, in out/mpirun-bench.err).
-#   4. Only with EXPERIMENT_SECONDS above 0: `remus experiment sharing` and `remus experiment kv` as the same
+#   4. `remus bench index` as the same three processes, rendezvous on RENDEZVOUS_PORT + 4: three
+#      shards of three replicas, every node a replica and a client, YCSB A with zipfian keys over 64
+#      keys, INDEX_OPS operations per process; node 0 prints one JSON report over every node's counts
+#      and latency histograms (out/mpirun-index.json; standard error as for bench lock, in
+#      out/mpirun-index.err).
+#   5. Only with EXPERIMENT_SECONDS above 0: `remus experiment sharing` and `remus experiment kv` as the same
 #      three processes (rendezvous on RENDEZVOUS_PORT + 2 and + 3, extra flags SHARING_ARGS and KV_ARGS), node
 #      0's JSON reports in out/mpirun-sharing.json and out/mpirun-kv.json.
 # Open MPI settings (environment, OMPI_MCA_*): plm_rsh_agent=ssh with plm_rsh_args "-F FILE" (an
@@ -112,6 +117,11 @@ bench="bench lock --json --lock alock --threads 1 --keys 6 -D $BENCH_SECONDS --w
 mpi "$BENCH_STEP_TIMEOUT" "echo \"placement rank=\$OMPI_COMM_WORLD_RANK host=\$(hostname)\" >&2;
   exec '$JAVA' --enable-native-access=ALL-UNNAMED -cp '$TOOLS_CLASSPATH' io.remus.tools.Remus $bench" \
   > "$OUT/mpirun-bench.json" 2> "$OUT/mpirun-bench.err" || { say "mpirun (bench lock) failed"; status=1; }
+say "mpirun --host $MPI_HOSTS -np $PROCS (remus bench index)"
+index="bench index --json --ycsb A --shards 3 --replicas 3 --keys 64 --num-ops $INDEX_OPS --join-timeout $BENCH_JOIN_SECONDS --device=rxe0 --rendezvous=tcp://$ADDR:$((RENDEZVOUS_PORT + 4)) --timeout.ms=20000"
+mpi "$INDEX_STEP_TIMEOUT" "echo \"placement rank=\$OMPI_COMM_WORLD_RANK host=\$(hostname)\" >&2;
+  exec '$JAVA' --enable-native-access=ALL-UNNAMED -cp '$TOOLS_CLASSPATH' io.remus.tools.Remus $index" \
+  > "$OUT/mpirun-index.json" 2> "$OUT/mpirun-index.err" || { say "mpirun (bench index) failed"; status=1; }
 if [ "${EXPERIMENT_SECONDS:-0}" != 0 ]; then
   common_exp="--fabric verbs -D $EXPERIMENT_SECONDS --join-timeout $BENCH_JOIN_SECONDS --device=rxe0 --seg-size=16M --buffer.size=256K --timeout.ms=20000"
   say "mpirun --host $MPI_HOSTS -np $PROCS (remus experiment sharing)"

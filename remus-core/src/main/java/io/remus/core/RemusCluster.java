@@ -11,6 +11,8 @@ import io.remus.core.error.BadArgumentException;
 import io.remus.core.error.RemoteTimeoutException;
 import io.remus.core.error.RemusException;
 import io.remus.core.fabric.Fabric;
+import io.remus.core.fabric.RemoteRegion;
+import io.remus.core.rpc.RpcEndpoint;
 import io.remus.core.shm.ShmFabric;
 import io.remus.core.sim.SimFabric;
 import io.remus.core.verbs.BootstrapKind;
@@ -25,6 +27,7 @@ import io.remus.verbs.VerbsException;
 
 import java.io.IOException;
 import java.io.Reader;
+import java.lang.foreign.MemorySegment;
 import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -154,6 +157,8 @@ public final class RemusCluster implements AutoCloseable {
     private final Duration barrierTimeout;
     private final Duration shutdownTimeout;
     private ClusterBarrier barrier;
+    private RpcEndpoint rpcEndpoint;
+    private boolean rpcOpened;
     private boolean closed;
 
     private RemusCluster(Fabric fabric, boolean ownsFabric, RemusNode node, ComputeThread main, Duration barrierTimeout,
@@ -245,6 +250,134 @@ public final class RemusCluster implements AutoCloseable {
     }
 
     /**
+     * Opens this node's {@link RpcEndpoint} and connects it to every compute node's, this node's own
+     * included (a call to this node loops back through the NIC): the set-up every compute node of the
+     * cluster calls once, together, before any of them calls or serves. In order:
+     * <ol>
+     * <li>{@link RpcEndpoint#create} on this node's {@link RemusNode#fabricNode()} for node ids
+     *     {@code 0..size()-1} with {@code ringSlots} slots per ring; no RDMA operation.</li>
+     * <li>Publishes the endpoint's {@link RpcEndpoint#rings()} in the cluster's {@link NameDirectory}
+     *     (the first memory node's) under {@code remus.rpc.rings.<nodeId>}: a block of three words
+     *     (address, length, rkey) from {@link ComputeThread#allocator()}, written with 1 RDMA WRITE, then
+     *     bound by the directory's {@link NameDirectory#publish} (its READs and compare-and-swaps: 3 round
+     *     trips for a new name, plus the directory's {@link NameDirectory#open} on first use).</li>
+     * <li>{@link #barrier()}: every compute node has published.</li>
+     * <li>For each compute node {@code p}: {@link NameDirectory#await} of its name (its lookup's READs, 2
+     *     round trips), 1 RDMA READ of its three words, and {@link RpcEndpoint#connect} (the fabric's
+     *     queue-pair set-up, no RDMA operation).</li>
+     * <li>{@link #barrier()} again: every compute node is connected to every other, so a call made after
+     *     this method returns finds its callee connected.</li>
+     * </ol>
+     * Every wait is bounded by the join timeout: each barrier by its own, and the directory's
+     * {@link NameDirectory#await}s and the connections together by one counted from the call, so the
+     * call gives up within about three join timeouts at worst. Blocking; the endpoint belongs to the
+     * first Java thread that calls or serves on it (see {@link RpcEndpoint}). It is this cluster's:
+     * {@link #close()} closes it before it closes the node; its user does not close it. The block of
+     * three words stays allocated for the cluster's life.
+     *
+     * <p><b>Memory-only nodes</b> take no part: they have no compute thread, so they can neither meet the
+     * barrier nor call, and this method refuses them. The compute nodes' endpoints address every node id
+     * but connect only to compute nodes; a call to a memory-only node is refused as unconnected.
+     *
+     * @param ringSlots slots per ring, the credits a caller holds towards each peer: 1 to
+     *                  {@value RpcEndpoint#MAX_RING_SLOTS}
+     * @return this node's endpoint, connected to every compute node's
+     * @throws BadArgumentException   naming {@code ringSlots} when it is out of range, naming this node when
+     *                                it is not a compute node or when it called this method before (even
+     *                                if that call failed: a node's rings are published once)
+     * @throws RemoteTimeoutException naming the node that did not publish its rings, or the compute nodes
+     *                                that did not reach a barrier, within the join timeout
+     * @throws RemusException         naming the node whose endpoint could not be connected
+     */
+    public RpcEndpoint openRpcEndpoint(int ringSlots) {
+        if (ringSlots < 1 || ringSlots > RpcEndpoint.MAX_RING_SLOTS) {
+            throw new BadArgumentException("ringSlots must be 1 to " + RpcEndpoint.MAX_RING_SLOTS + ", got " + ringSlots);
+        }
+        if (main == null) {
+            throw new BadArgumentException("node " + nodeId() + " is a memory-only node (compute nodes "
+                    + config().computeNodes() + "): it has no RPC endpoint");
+        }
+        if (closed) {
+            throw new BadArgumentException("node " + nodeId() + "'s cluster membership is closed");
+        }
+        if (rpcOpened) {
+            throw new BadArgumentException("node " + nodeId() + " already opened its RPC endpoint: a node's rings are "
+                    + "published once per cluster");
+        }
+        rpcOpened = true;
+        long start = ThreadTime.nanoTime();
+        RpcEndpoint endpoint = RpcEndpoint.create(node.fabricNode(), size(), ringSlots);
+        try {
+            NameDirectory names = NameDirectory.open(main);
+            publishRings(names, endpoint.rings());
+            barrier().await();
+            for (int p = config().computeNodes().first(); p <= config().computeNodes().last(); p++) {
+                connect(endpoint, awaitRings(names, p, left(start, p)), left(start, p));
+            }
+            barrier().await();
+        } catch (RuntimeException e) {
+            endpoint.close();
+            throw e;
+        }
+        rpcEndpoint = endpoint;
+        return endpoint;
+    }
+
+    private static String ringsName(int nodeId) {
+        return "remus.rpc.rings." + nodeId;
+    }
+
+    private void publishRings(NameDirectory names, RemoteRegion rings) {
+        long block = main.allocator().allocate(3 * Long.BYTES);
+        MemorySegment words = MemorySegment.ofArray(new long[] {rings.address(), rings.length(), rings.rkey()});
+        main.write(block, words);
+        long bound = names.publish(ringsName(nodeId()), block);
+        if (bound != block) {
+            throw new BadArgumentException("node " + nodeId() + "'s RPC rings are already published in this cluster's "
+                    + "name directory (" + ringsName(nodeId()) + "): a node opens its RPC endpoint once per cluster");
+        }
+    }
+
+    private RemoteRegion awaitRings(NameDirectory names, int peer, Duration timeout) {
+        long block;
+        try {
+            block = names.await(ringsName(peer), timeout);
+        } catch (RemoteTimeoutException e) {
+            RemoteTimeoutException named = new RemoteTimeoutException("node " + nodeId() + ": node " + peer
+                    + " did not publish its RPC rings within the join timeout (" + barrierTimeout + ")");
+            named.initCause(e);
+            throw named;
+        }
+        long[] words = new long[3];
+        main.read(block, MemorySegment.ofArray(words));
+        return new RemoteRegion(peer, words[0], words[1], (int) words[2]);
+    }
+
+    private void connect(RpcEndpoint endpoint, RemoteRegion peer, Duration timeout) {
+        String what = "node " + nodeId() + ": connecting its RPC endpoint to node " + peer.nodeId() + ": ";
+        try {
+            endpoint.connect(peer, timeout);
+        } catch (RemoteTimeoutException e) {
+            RemoteTimeoutException named = new RemoteTimeoutException(what + e.getMessage());
+            named.initCause(e);
+            throw named;
+        } catch (BadArgumentException e) {
+            throw e;
+        } catch (RemusException e) {
+            throw new RemusException(what + e.getMessage(), e);
+        }
+    }
+
+    private Duration left(long start, int peer) {
+        long left = barrierTimeout.toNanos() - (ThreadTime.nanoTime() - start);
+        if (left <= 0) {
+            throw new RemoteTimeoutException("node " + nodeId() + ": the join timeout (" + barrierTimeout
+                    + ") ran out before the RPC endpoint of node " + peer + " was connected");
+        }
+        return Duration.ofNanos(left);
+    }
+
+    /**
      * Leaves the cluster: announces that this node no longer reads remote memory (when it is a
      * compute node), waits until every compute node announced the same (when it is a memory node),
      * so no peer still reads memory this node frees, then closes the compute thread, the node and,
@@ -263,6 +396,9 @@ public final class RemusCluster implements AutoCloseable {
         closed = true;
         RuntimeException failure = null;
         try {
+            if (rpcEndpoint != null) {
+                rpcEndpoint.close();
+            }
             if (main != null) {
                 ClusterShutdown.announce(main);
             }

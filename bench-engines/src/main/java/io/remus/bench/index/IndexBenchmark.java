@@ -165,6 +165,11 @@ public final class IndexBenchmark {
         }
     }
 
+    /** {@return key {@code k}'s bytes: the long, big-endian} */
+    static byte[] key(long k) {
+        return Run.key(k);
+    }
+
     /** The state of one run of the index, shared by the servers', the clients' and the run's own threads. */
     private static final class Run {
         private final IndexBenchmarkConfig config;

@@ -1,5 +1,6 @@
 package io.remus.tools.index;
 
+import io.remus.bench.index.ClusterIndexBenchmarkResult;
 import io.remus.bench.index.IndexBenchmarkResult;
 import io.remus.bench.report.ReportTable;
 import io.remus.bench.stats.LatencySummary;
@@ -36,6 +37,10 @@ import static io.remus.bench.report.JsonText.str;
  * {@code read write compare_and_swap fetch_and_add total}), {@code map_round_trips_per_op}; and
  * {@code map_over_index_throughput}, {@code index_over_map_p50}. Every time is virtual time; the same command line
  * and seed give the same object.
+ * <p>
+ * With one process per node ({@link #writeClusterJson}): the same keys with {@code fabric} the cluster's and
+ * {@code time} {@code "each process's clock"}, and a run without the hash map's keys; a run's {@code clients} is the
+ * cluster's node count, {@code seconds} the longest of the nodes' measured times.
  */
 public final class IndexBenchFormat {
     private static final ReportTable<IndexBenchmarkResult> RUN = latency(latency(latency(
@@ -85,12 +90,42 @@ public final class IndexBenchFormat {
             .field("map_over_index_throughput", r -> r.mapOverIndexThroughput()).shown("map/idx", "%7.2f")
             .field("index_over_map_p50", r -> r.indexOverMapMedian());
 
+    private static final ReportTable<ClusterIndexBenchmarkResult> CLUSTER_RUN = latency(latency(latency(
+            new ReportTable<ClusterIndexBenchmarkResult>(Locale.ROOT)
+                    .field("shards", r -> r.config().shards()).shown("shards", "%6d")
+                    .field("replicas", r -> r.config().replicas()).shown("replicas", "%8d")
+                    .field("clients", r -> r.config().clients()).shown("clients", "%7d")
+                    .field("ycsb", r -> r.config().ycsb().name()).shown("ycsb", "%4s")
+                    .field("zipf", r -> r.config().effectiveTheta())
+                    .field("keys", r -> r.config().keys())
+                    .field("value_bytes", r -> r.config().valueBytes())
+                    .field("ops_per_client", r -> r.config().opsPerClient())
+                    .field("log_slots", r -> r.config().logSlots())
+                    .field("ops", r -> r.ops())
+                    .field("seconds", r -> r.elapsedNanos() / 1e9)
+                    .field("ops_per_sec", r -> r.opsPerSecond()).shown("index op/s", "%10.0f"),
+            "latency_ns", ClusterIndexBenchmarkResult::allLatency, true), "read_latency_ns",
+            ClusterIndexBenchmarkResult::readLatency, false), "update_latency_ns",
+            ClusterIndexBenchmarkResult::updateLatency, false)
+            .field("reads", r -> r.reads())
+            .field("found", r -> r.found())
+            .field("updates", r -> r.updates())
+            .field("replaced", r -> r.replaced())
+            .rdmaPerOp(r -> r::leaderPostedPerOp, r -> r.leaderPostedPerOp())
+            .field("leader_round_trips_per_op", r -> r.leaderRoundTripsPerOp()).shown("ldr RT", "%6.2f")
+            .field("leader_bytes_written_per_op", r -> r.leaderBytesWrittenPerOp())
+            .field("appends_per_op", r -> r.appendsPerOp())
+            .field("rpcs_per_op", r -> r.rpcsPerOp()).shown("RPC", "%5.2f")
+            .field("network_round_trips_per_op", r -> r.networkRoundTripsPerOp()).shown("net RT", "%6.2f")
+            .field("not_leader_answers", r -> r.notLeaderAnswers())
+            .field("retry_answers", r -> r.retryAnswers());
+    private static final String CLUSTER_TIME = "each process's clock";
+
     private IndexBenchFormat() {
     }
 
-    private static ReportTable<IndexBenchmarkResult> latency(ReportTable<IndexBenchmarkResult> table, String group,
-                                                             Function<IndexBenchmarkResult, LatencySummary> latency,
-                                                             boolean shown) {
+    private static <R> ReportTable<R> latency(ReportTable<R> table, String group, Function<R, LatencySummary> latency,
+                                              boolean shown) {
         table.field(group + ".count", r -> latency.apply(r).count())
                 .field(group + ".p50", r -> latency.apply(r).median());
         if (shown) {
@@ -137,6 +172,41 @@ public final class IndexBenchFormat {
     public static void writeJson(String time, List<String> notes, List<IndexBenchmarkResult> runs, PrintWriter out) {
         out.println(reportObject("index", "sim", b -> field(b, "time", str(time)), notes, runs,
                 (b, r) -> b.append(RUN.json(r)), b -> { }));
+        out.flush();
+    }
+
+    /**
+     * Writes the default output of one process per node.
+     *
+     * @param fabric the cluster's fabric
+     * @param notes  the report's notes
+     * @param runs   the runs
+     * @param out    where they go
+     */
+    public static void writeClusterHuman(String fabric, List<String> notes, List<ClusterIndexBenchmarkResult> runs,
+                                         PrintWriter out) {
+        ReportTable.title(out, "index", fabric, notes);
+        out.println("every figure below is timed by " + CLUSTER_TIME);
+        CLUSTER_RUN.print(out, "", runs);
+        out.println("(index op/s, p50/p99: the index's throughput, all clients together, and each operation's latency at "
+                + "its client; READ..total: RDMA operations the shard leaders posted per index operation; ldr RT: the "
+                + "leaders' round trips per operation; RPC: the clients' requests per operation; net RT: network round "
+                + "trips per operation, the two added)");
+        out.flush();
+    }
+
+    /**
+     * Writes the {@code --json} object of one process per node.
+     *
+     * @param fabric the cluster's fabric
+     * @param notes  the report's notes
+     * @param runs   the runs
+     * @param out    where the object goes, as one line
+     */
+    public static void writeClusterJson(String fabric, List<String> notes, List<ClusterIndexBenchmarkResult> runs,
+                                        PrintWriter out) {
+        out.println(reportObject("index", fabric, b -> field(b, "time", str(CLUSTER_TIME)), notes, runs,
+                (b, r) -> b.append(CLUSTER_RUN.json(r)), b -> { }));
         out.flush();
     }
 }
