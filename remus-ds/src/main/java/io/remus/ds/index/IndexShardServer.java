@@ -82,6 +82,9 @@ public final class IndexShardServer implements AutoCloseable {
     private final ReplicaGroup group;
     private final LogReplica replica;
     private final IndexStateMachine machine;
+    private int snapshotEvery;
+    private long nextSnapshotAt;
+    private long snapshotsRefused;
     private final Duration commitTimeout;
     private LogLeader leader;
     private int knownLeader = -1;
@@ -142,6 +145,40 @@ public final class IndexShardServer implements AutoCloseable {
      */
     public static IndexShardServer create(RemusNode node, ComputeThread thread, RpcEndpoint endpoint, IndexShards shards,
                                           int shard, int slots, Duration commitTimeout) {
+        return create(node, thread, endpoint, shards, shard, slots, 0, 0, commitTimeout);
+    }
+
+    /**
+     * As {@link #create(RemusNode, ComputeThread, RpcEndpoint, IndexShards, int, int, Duration)}, with snapshots:
+     * the log gets a snapshot region for images of up to {@code snapshotBytes} bytes
+     * ({@link LogReplica#create(RemusNode, ComputeThread, ReplicaGroup, String, int, int, int,
+     * io.remus.ds.replicate.StateMachine)}), and each {@link #runOnce}, after applying, stores an image of the state
+     * machine there ({@link LogReplica#takeSnapshot}, CPU stores, no RDMA operation) once {@code snapshotEvery}
+     * entries were applied since the last one. A leader installs its member's latest image in a follower further
+     * behind than the ring ({@link LogLeader#reattach}), which needs the ring to still hold every entry after
+     * the image: hence {@code snapshotEvery} is at most half the ring. An image larger than the region is refused
+     * and counted ({@link #snapshotsRefused}); the region keeps its older image and the server serves on. Every
+     * member of a shard gives the same sizes.
+     *
+     * @param node          this member's node
+     * @param thread        a compute thread of {@code node}, owned by the calling Java thread
+     * @param endpoint      {@code node}'s RPC endpoint, connected to the clients (and served only by this thread)
+     * @param shards        the index's shard map
+     * @param shard         the shard this server serves
+     * @param slots         the log's capacity in entries, 2..{@value io.remus.ds.replicate.LogLayout#MAX_SLOTS}
+     * @param snapshotBytes the largest image ({@link IndexStateMachine} lays it out), 0 for no snapshots
+     * @param snapshotEvery entries applied between two images, 1..{@code slots / 2}; 0 with no snapshots
+     * @param commitTimeout how long a leader waits for a majority per request before answering
+     *                      {@link IndexStatus#RETRY}
+     * @return the server, following no leader yet
+     * @throws BadArgumentException naming the value, as the other overload, for a snapshot capacity out of range
+     *                              ({@link LogReplica#create(RemusNode, ComputeThread, ReplicaGroup, String, int,
+     *                              int, int, io.remus.ds.replicate.StateMachine)}), or a {@code snapshotEvery} out of
+     *                              range
+     */
+    public static IndexShardServer create(RemusNode node, ComputeThread thread, RpcEndpoint endpoint, IndexShards shards,
+                                          int shard, int slots, int snapshotBytes, int snapshotEvery,
+                                          Duration commitTimeout) {
         if (node == null || thread == null || endpoint == null || shards == null) {
             throw new BadArgumentException("a server needs a node, a compute thread, an endpoint and a shard map");
         }
@@ -153,12 +190,50 @@ public final class IndexShardServer implements AutoCloseable {
             throw new BadArgumentException("server of node " + self + " given the compute thread of node " + thread.nodeId()
                     + " and the RPC endpoint of node " + endpoint.nodeId());
         }
+        if (snapshotBytes == 0 ? snapshotEvery != 0 : snapshotEvery < 1 || snapshotEvery > slots / 2) {
+            throw new BadArgumentException("snapshotEvery " + snapshotEvery + " with snapshotBytes " + snapshotBytes
+                    + " and " + slots + " slots; it must be 1..slots / 2 with a snapshot region, 0 without");
+        }
         IndexStateMachine machine = new IndexStateMachine();
         LogReplica replica = LogReplica.create(node, thread, group, shards.logName(shard), slots,
-                IndexFormat.MAX_ENTRY_BYTES, machine);
+                IndexFormat.MAX_ENTRY_BYTES, snapshotBytes, machine);
         IndexShardServer server = new IndexShardServer(thread, endpoint, shards, shard, replica, machine, commitTimeout);
+        server.snapshotEvery = snapshotEvery;
+        server.nextSnapshotAt = snapshotEvery;
         endpoint.register(shards.methodId(shard), server::serve);
         return server;
+    }
+
+    /** {@return entries applied between two snapshot images, 0 when this server takes none} */
+    public int snapshotEvery() {
+        return snapshotEvery;
+    }
+
+    /**
+     * {@return images this server's policy did not store because they were larger than the snapshot region
+     *          ({@link LogReplica#takeSnapshot} refused them; the region kept its older image)}
+     */
+    public long snapshotsRefused() {
+        return snapshotsRefused;
+    }
+
+    /**
+     * Stores an image when {@code snapshotEvery} entries were applied since the last one, on this server's thread
+     * between two applies; an image larger than the region is counted and the next try comes
+     * {@code snapshotEvery} entries later. A region holding a newer image not yet restored is left alone.
+     */
+    private void snapshotWhenDue() {
+        if (snapshotEvery == 0 || replica.applied() < nextSnapshotAt) {
+            return;
+        }
+        try {
+            if (replica.takeSnapshot() < 0) {
+                return;
+            }
+        } catch (BadArgumentException e) {
+            snapshotsRefused++;
+        }
+        nextSnapshotAt = replica.applied() + snapshotEvery;
     }
 
     /** {@return the shard this server serves} */
@@ -404,6 +479,7 @@ public final class IndexShardServer implements AutoCloseable {
         }
         int served = endpoint.serve(timeout);
         replica.applyCommitted();
+        snapshotWhenDue();
         return served;
     }
 
