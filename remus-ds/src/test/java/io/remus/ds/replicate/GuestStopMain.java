@@ -35,13 +35,11 @@ import static io.remus.ds.replicate.ReplicatedLogKilledLeaderMain.READY_COMMITTE
  * <p>Two modes:
  * <ul>
  *   <li>{@code node DEVICE NODE_ID HOSTS BASE_PORT DIR CONNECT_MILLIS}: one process; {@code HOSTS} is every node's
- *       host, comma-separated, by node id; the verbs fabric's connect timeout is {@code CONNECT_MILLIS}, which is
- *       also how long a survivor's first operation on the stopped node waits (its queue pair in error is
- *       reconnected before the post fails), so the survivors want it short; joining waits up to
- *       {@value #JOIN_MINUTES} minutes for the other guest to boot. Each leader thread connects to every other
- *       member before it leads, retrying ({@link ReplicatedLogKilledLeaderMain#run} with {@code connectFirst}): a
- *       connection across the guests of a loaded host can take longer than a short connect timeout, and a takeover
- *       leaves out a member whose lookup fails.</li>
+ *       host, comma-separated, by node id; the verbs fabric's connect timeout is {@code CONNECT_MILLIS}: it covers
+ *       reaching a peer the process never reached (the other guest may still be booting); a survivor's operation on
+ *       the stopped node, reached before, reconnects in one attempt bounded by the operation timeout and then backs
+ *       off (see {@link io.remus.core.verbs.VerbsFabric}); joining waits up to {@value #JOIN_MINUTES} minutes for
+ *       the other guest to boot.</li>
  *   <li>{@code verdict DIR}: after nodes 1 and 2 ended, in the survivors' guest; reads {@code acked},
  *       {@code leader-done}, {@code applied-1}, {@code applied-2} and the report lines in {@code node1.log} and
  *       {@code node2.log}, prints one line {@code VERDICT PASSED ...} or {@code VERDICT FAILED <reason>}, writes it to
@@ -79,7 +77,7 @@ public final class GuestStopMain {
                 dumper.setDaemon(true);
                 dumper.start();
             }
-            ReplicatedLogKilledLeaderMain.run(nodeId, dir, builder, true);
+            ReplicatedLogKilledLeaderMain.run(nodeId, dir, builder, false);
         } else if (args.length == 2 && args[0].equals("verdict")) {
             Path dir = Path.of(args[1]);
             String verdict;
