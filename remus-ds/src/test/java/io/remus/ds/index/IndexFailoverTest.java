@@ -7,6 +7,7 @@ import io.remus.check.LinearizabilityChecker;
 import io.remus.check.spec.MapSpec;
 import io.remus.core.ComputeThread;
 import io.remus.core.error.BadArgumentException;
+import io.remus.core.rpc.RpcEndpoint;
 import io.remus.core.sim.SimCostModel;
 import io.remus.core.sim.SimFabric;
 import io.remus.core.sim.SimOptions;
@@ -58,6 +59,8 @@ class IndexFailoverTest {
     private static final Duration DEADLINE = Duration.ofSeconds(2);
     private static final int CLIENTS = 3;
     private static final int OPS = 30;
+    /** Operations client 0 makes once node 0 leads again after a partition. */
+    private static final int LATE_OPS = 5;
     private static final int KEYS = 4;
 
     static LongStream seeds() {
@@ -345,6 +348,8 @@ class IndexFailoverTest {
      * calls node 0, whose append is refused by the members that granted node 1 (counted as fenced WRITEs): node 0
      * stops leading and answers {@code NOT_LEADER}, and the client moves on. Node 0, elected again as the lowest live
      * node, then takes over with a higher term, so every member ends up applying the same operations exactly once.
+     * Once node 0 leads again, client 0, whose endpoint lost node 0 while it was cut off, is sent there and served
+     * by it: its endpoint probes node 0 and calls it again.
      */
     @ParameterizedTest
     @MethodSource("seeds")
@@ -362,6 +367,7 @@ class IndexFailoverTest {
                 AtomicInteger phase = new AtomicInteger();
                 AtomicInteger arrived = new AtomicInteger();
                 List<Long> fencedBefore = new ArrayList<>();
+                boolean[] lostThenServed = new boolean[3];
                 h.runClients(clients, (c, index) -> {
                     History.Recorder r = history.recorder(c);
                     SplittableRandom rnd = new SplittableRandom(seed * 31 + c);
@@ -387,6 +393,19 @@ class IndexFailoverTest {
                             fabric.heal();
                             phase.set(2);
                         }
+                        if (c == 0) {
+                            RpcEndpoint mine = h.endpoints[6 + c];
+                            lostThenServed[0] = mine.isLost(0);
+                            while (phase.get() < 3) {
+                                ThreadTime.parkNanos(null, 5_000);
+                            }
+                            long revivals = mine.revivals();
+                            for (int i = 0; i < LATE_OPS; i++) {
+                                operate(index, r, rnd, c, OPS + i, 1 + rnd.nextInt(KEYS), sent, shards);
+                            }
+                            lostThenServed[1] = index.leaderGuess(0) == 0;
+                            lostThenServed[2] = mine.revivals() > revivals;
+                        }
                         return;
                     }
                     while (phase.get() < 2) {
@@ -407,6 +426,10 @@ class IndexFailoverTest {
                     }
                     late[0] = index.notLeaderAnswers();
                     late[1] = index.failedAttempts();
+                    for (int i = 0; i < 2_000 && !h.servers[0].isLeader(); i++) {
+                        ThreadTime.parkNanos(null, 20_000);
+                    }
+                    phase.set(3);
                 });
                 h.stopServers(1_000_000);
                 Final f0 = servers.ended[0];
@@ -415,10 +438,13 @@ class IndexFailoverTest {
                 assertTrue(f0.fenced() >= 1, "the old leader's append was refused and counted: " + f0.fenced());
                 assertTrue(f1.takeovers() >= 1, "node 1 took over while node 0 was cut off");
                 assertTrue(late[0] >= 1, "the new client was told node 0 does not lead: " + late[0]);
+                assertTrue(lostThenServed[0], "client 0's endpoint lost node 0 while it was cut off");
+                assertTrue(lostThenServed[1], "client 0 was served by node 0, leading again");
+                assertTrue(lostThenServed[2], "client 0's endpoint probed node 0 and called it again");
                 checkExactlyOnce(h, servers.ended, sent, clients, -1);
             }
         });
-        assertEquals(CLIENTS * OPS + 10 + KEYS, history.operations().size());
+        assertEquals(CLIENTS * OPS + LATE_OPS + 10 + KEYS, history.operations().size());
         CHECKER.checkByKey(history.operations(), new MapSpec()).assertLinearizable();
     }
 
