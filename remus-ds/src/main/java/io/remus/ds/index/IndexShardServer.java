@@ -19,7 +19,9 @@ import java.lang.foreign.MemorySegment;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Arrays;
+import java.util.Map;
 import java.util.Objects;
+import java.util.WeakHashMap;
 
 /**
  * One member's server of one shard of the index: its copy of the shard's replicated log
@@ -75,6 +77,9 @@ import java.util.Objects;
  * or by the server's commit timeout while it serves a request, or by the takeover timeout while it takes over.
  */
 public final class IndexShardServer implements AutoCloseable {
+    /** Per node's endpoint, its server with fail-over on: a grant is the node's, so at most one per node. */
+    private static final Map<RpcEndpoint, IndexShardServer> FAILING_OVER = new WeakHashMap<>();
+
     private final ComputeThread thread;
     private final RpcEndpoint endpoint;
     private final IndexShards shards;
@@ -305,7 +310,11 @@ public final class IndexShardServer implements AutoCloseable {
      *                        (a failed READ suspects at once); pick it against the server's poll rate
      * @param takeoverTimeout how long a takeover may wait, and the pause before a failed one is tried again
      * @throws BadArgumentException naming the value, for fail-over already on, a leader thread of another node or
-     *                              this server's own, a bad {@code suspectAfter} or timeout
+     *                              this server's own, a bad {@code suspectAfter} or timeout; naming the node and both
+     *                              shards, when another shard's server on this node's endpoint has fail-over on (a
+     *                              grant is the node's, not a log's), with nothing READ; naming the node and both
+     *                              logs, when another log on this node granted a leader
+     *                              ({@link ReplicaAgent#open})
      * @throws io.remus.core.error.NameNotPublishedException when a member's log is not published within the timeout
      */
     public void enableFailover(ComputeThread leaderThread, int suspectAfter, Duration takeoverTimeout) {
@@ -322,7 +331,19 @@ public final class IndexShardServer implements AutoCloseable {
                     + (leaderThread == thread ? "the server's own" : "one of node " + leaderThread.nodeId()));
         }
         leaderThread.checkOwnerThread();
+        synchronized (FAILING_OVER) {
+            IndexShardServer other = FAILING_OVER.get(endpoint);
+            if (other != null && other != this && !other.closed) {
+                throw new BadArgumentException("node " + thread.nodeId() + " serves shard " + other.shard + " of "
+                        + other.shards.logName(other.shard) + " with fail-over already; shard " + shard + " of "
+                        + shards.logName(shard) + " cannot fail over on the same node: a grant (setPeerAccess) is the"
+                        + " node's, not a log's, so the two shards' leaders would fence each other");
+            }
+        }
         agent = ReplicaAgent.open(replica, shards.logName(shard), suspectAfter, takeoverTimeout);
+        synchronized (FAILING_OVER) {
+            FAILING_OVER.put(endpoint, this);
+        }
         this.leaderThread = leaderThread;
         this.takeoverTimeout = takeoverTimeout;
     }
@@ -415,6 +436,9 @@ public final class IndexShardServer implements AutoCloseable {
             stopLeading();
             if (agent != null) {
                 agent.close();
+                synchronized (FAILING_OVER) {
+                    FAILING_OVER.remove(endpoint, this);
+                }
             }
         }
     }

@@ -89,7 +89,9 @@ public final class ReplicaAgent implements AutoCloseable {
      *                     suspected, at least 1
      * @param timeout      how long to wait for the members' logs to be published
      * @return the agent; until its first poll it trusts every member
-     * @throws BadArgumentException naming the value, for {@code suspectAfter} below 1 or a thread buffer smaller
+     * @throws BadArgumentException naming the node and both logs, when another log on the replica's node has an
+     *                              agent or granted a leader (a grant is the node's: one fail-over log per node),
+     *                              with nothing READ; naming the value, for {@code suspectAfter} below 1 or a thread buffer smaller
      *                              than one READ per member
      * @throws io.remus.core.error.NameNotPublishedException when a member's log is not published in time
      */
@@ -107,15 +109,21 @@ public final class ReplicaAgent implements AutoCloseable {
             throw new BadArgumentException("an agent of " + group.size() + " members needs " + WORDS * group.size()
                     + " bytes of its thread's buffer, it has " + thread.buffer().byteSize());
         }
+        NodeGrants.claimForAgent(replica.node(), thread.nodeId(), replica.name());
         long[] logs = new long[group.size()];
         long start = io.remus.core.time.ThreadTime.nanoTime();
-        for (int i = 0; i < group.size(); i++) {
-            if (group.member(i) == thread.nodeId()) {
-                logs[i] = replica.ptr();
-            } else {
-                Duration left = timeout.minusNanos(io.remus.core.time.ThreadTime.nanoTime() - start);
-                logs[i] = NameDirectory.open(thread, group.member(i)).await(name, left.isNegative() ? Duration.ZERO : left);
+        try {
+            for (int i = 0; i < group.size(); i++) {
+                if (group.member(i) == thread.nodeId()) {
+                    logs[i] = replica.ptr();
+                } else {
+                    Duration left = timeout.minusNanos(io.remus.core.time.ThreadTime.nanoTime() - start);
+                    logs[i] = NameDirectory.open(thread, group.member(i)).await(name, left.isNegative() ? Duration.ZERO : left);
+                }
             }
+        } catch (RuntimeException e) {
+            NodeGrants.release(replica.node(), replica.name());
+            throw e;
         }
         return new ReplicaAgent(replica, logs, suspectAfter);
     }
@@ -261,5 +269,6 @@ public final class ReplicaAgent implements AutoCloseable {
                 handle[i] = -1;
             }
         }
+        NodeGrants.release(replica.node(), replica.name());
     }
 }

@@ -449,6 +449,52 @@ class IndexFailoverTest {
     }
 
     /**
+     * A grant is a node's, not a log's: with shard 0's server on node 0 failing over, shard 1's server on the same
+     * node may neither fail over (refused naming the node and both shards, before anything is READ) nor switch the
+     * node's grant (refused naming both logs); once shard 0's server closes, shard 1's grants are its own again.
+     */
+    @Test
+    void shouldRefuseASecondShardFailingOverOnOneNode() {
+        IndexShards shards = IndexShards.of("fg", ReplicaGroup.of(0, 1, 2), ReplicaGroup.of(1, 2, 0));
+        VirtualTimeScheduler.run(VirtualTimeOptions.seed(1), () -> {
+            try (IndexHarness h = new IndexHarness(OPTIONS, shards, 3, 0, 8);
+                 ComputeThread t0 = h.cluster.thread(0);
+                 ComputeThread lt0 = h.cluster.thread(0);
+                 ComputeThread u0 = h.cluster.thread(0);
+                 ComputeThread lu0 = h.cluster.thread(0);
+                 ComputeThread t1 = h.cluster.thread(1);
+                 ComputeThread t2 = h.cluster.thread(2)) {
+                IndexShardServer first = IndexShardServer.create(h.cluster.node(0), t0, h.endpoints[0], shards, 0, 8,
+                        IndexHarness.COMMIT);
+                IndexShardServer on1 = IndexShardServer.create(h.cluster.node(1), t1, h.endpoints[1], shards, 0, 8,
+                        IndexHarness.COMMIT);
+                IndexShardServer on2 = IndexShardServer.create(h.cluster.node(2), t2, h.endpoints[2], shards, 0, 8,
+                        IndexHarness.COMMIT);
+                IndexShardServer second = IndexShardServer.create(h.cluster.node(0), u0, h.endpoints[0], shards, 1, 8,
+                        IndexHarness.COMMIT);
+                first.enableFailover(lt0, 4, TAKEOVER);
+                long reads = u0.postedOperations(io.remus.core.fabric.Opcode.READ);
+                BadArgumentException twice = assertThrows(BadArgumentException.class,
+                        () -> second.enableFailover(lu0, 4, TAKEOVER));
+                String m = twice.getMessage();
+                assertTrue(m.contains("node 0") && m.contains("shard 0") && m.contains("shard 1"), m);
+                assertEquals(reads, u0.postedOperations(io.remus.core.fabric.Opcode.READ), "nothing READ");
+                assertFalse(second.hasFailover());
+                BadArgumentException grant = assertThrows(BadArgumentException.class, () -> second.grantWriteTo(1));
+                String g = grant.getMessage();
+                assertTrue(g.contains("node 0") && g.contains(shards.logName(0)) && g.contains(shards.logName(1)), g);
+                assertEquals(-1, second.replica().grantedTo(), "nothing switched");
+                first.close();
+                second.grantWriteTo(1);
+                assertEquals(1, second.replica().grantedTo());
+                second.close();
+                on1.close();
+                on2.close();
+            }
+        });
+    }
+
+    /**
      * Fail-over's bad input is refused typed, naming the value, before any RDMA operation: the server's own compute
      * thread or another node's as the leader's, a {@code suspectAfter} below 1, and a timeout that is not positive.
      */
