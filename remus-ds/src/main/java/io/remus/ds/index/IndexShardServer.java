@@ -103,6 +103,8 @@ public final class IndexShardServer implements AutoCloseable {
     private long takeoverReads;
     private long takeoverWrites;
     private long takeoverRoundTrips;
+    private long takeoverNanos;
+    private int takeoverSkipped;
     /** Test hooks: run on the leader's thread right before and right after each append of a request. */
     volatile Runnable beforeAppend;
     volatile Runnable afterAppend;
@@ -283,6 +285,19 @@ public final class IndexShardServer implements AutoCloseable {
     /** {@return the round trips this server's last successful takeover waited for on its leader's compute thread} */
     public long lastTakeoverRoundTrips() {
         return takeoverRoundTrips;
+    }
+
+    /**
+     * {@return how long the last takeover that made this server the leader took, from its start until the
+     *          recovered log was applied, in nanoseconds of the (possibly virtual) clock}
+     */
+    public long lastTakeoverNanos() {
+        return takeoverNanos;
+    }
+
+    /** {@return members the last takeover did not look up because this member's agent suspected them} */
+    public int lastTakeoverSuspectsSkipped() {
+        return takeoverSkipped;
     }
 
     /** {@return detached followers this server, leading, caught up and attached again ({@link LogLeader#reattach})} */
@@ -478,6 +493,7 @@ public final class IndexShardServer implements AutoCloseable {
         long reads = leaderThread.postedOperations(Opcode.READ);
         long writes = leaderThread.postedOperations(Opcode.WRITE);
         long trips = leaderThread.roundTrips();
+        long start = ThreadTime.nanoTime();
         try {
             l = LogLeader.takeOver(leaderThread, group, shards.logName(shard), takeoverTimeout, agent);
             replica.awaitApplied(l.appended(), takeoverTimeout);
@@ -487,6 +503,8 @@ public final class IndexShardServer implements AutoCloseable {
             takeoverReads = leaderThread.postedOperations(Opcode.READ) - reads;
             takeoverWrites = leaderThread.postedOperations(Opcode.WRITE) - writes;
             takeoverRoundTrips = leaderThread.roundTrips() - trips;
+            takeoverNanos = ThreadTime.nanoTime() - start;
+            takeoverSkipped = l.suspectsSkipped();
             recoveredEntries += l.recoveredEntries();
             pollsSinceCatchUp = 0;
         } catch (BadArgumentException e) {

@@ -50,8 +50,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 @Timeout(value = 300, unit = TimeUnit.SECONDS)
 class IndexFailoverTest {
+    private static final long TRANSPORT_TIMEOUT_NANOS = 1_000_000;
     private static final SimOptions OPTIONS = SimOptions.defaults().withCostModel(SimCostModel.CONNECTX5)
-            .withTransportTimeoutNanos(1_000_000);
+            .withTransportTimeoutNanos(IndexFailoverTest.TRANSPORT_TIMEOUT_NANOS);
     private static final LinearizabilityChecker CHECKER = new LinearizabilityChecker(Budget.of(Duration.ofSeconds(20)));
     private static final int SLOTS = 64;
     private static final int SUSPECT_AFTER = 64;
@@ -74,7 +75,8 @@ class IndexFailoverTest {
     /** What a server thread left when it stopped. */
     record Final(boolean leading, long takeovers, long failedTakeovers, long fenced, long recovered, long caughtUp,
                  long applied, long duplicates, String state, long[] lastSequence, long takeoverReads,
-                 long takeoverWrites, long takeoverRoundTrips, long fromTable) {
+                 long takeoverWrites, long takeoverRoundTrips, long fromTable, long takeoverNanos,
+                 int takeoverSkipped) {
     }
 
     /** The servers of every shard with fail-over on, and what each ended with. */
@@ -114,7 +116,8 @@ class IndexFailoverTest {
                         ended[node] = new Final(server.isLeader(), server.takeovers(), server.failedTakeovers(),
                                 server.fencedWrites(), server.recoveredEntries(), server.caughtUpFollowers(), m.applied(),
                                 m.duplicates(), m.describe(), last, server.lastTakeoverReads(), server.lastTakeoverWrites(),
-                                server.lastTakeoverRoundTrips(), server.answeredFromTable());
+                                server.lastTakeoverRoundTrips(), server.answeredFromTable(), server.lastTakeoverNanos(),
+                                server.lastTakeoverSuspectsSkipped());
                         server.close();
                     } catch (Throwable e) {
                         h.failure.compareAndSet(null, e);
@@ -328,6 +331,9 @@ class IndexFailoverTest {
                 assertTrue(f1.takeoverReads() >= 6 && f1.takeoverRoundTrips() >= f1.takeoverReads(),
                         "lookups, shapes, terms, promises and logs READ one at a time: " + f1.takeoverReads() + " READs, "
                                 + f1.takeoverRoundTrips() + " round trips");
+                assertEquals(1, f1.takeoverSkipped(), "the takeover did not look the suspected old leader up");
+                assertTrue(f1.takeoverNanos() < TRANSPORT_TIMEOUT_NANOS, "no transport timeout in the takeover: "
+                        + f1.takeoverNanos() + " ns of virtual time");
                 if (how > 0) {
                     assertTrue(unanswered.get() >= 1, "the request in flight at the cut went unanswered and was resent");
                     assertTrue(servers.ended[0].failedTakeovers() >= 1, "the cut-off node's own takeover found no majority");
