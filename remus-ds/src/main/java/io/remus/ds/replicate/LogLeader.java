@@ -214,10 +214,11 @@ public final class LogLeader implements AutoCloseable {
      *
      * <ol>
      * <li>Finds each member's log by name ({@link NameDirectory#lookup}, its READs) and READs its shape; a member
-     *     that does not answer is left out (and not attached). With an agent, members it suspects are left out
-     *     first, so that a silent node costs no transport timeout here; they are looked up after the others only
-     *     when those found are fewer than a majority (the majority rule of step 3 is unchanged: a member left out
-     *     never counts towards it).</li>
+     *     that does not answer is left out (and not attached). This member's own log is looked up first; then
+     *     the members that this member's agent suspects (the agent given, or else the open agent of this node's
+     *     log, read as a hint from the thread that polls it) are left out, so that a silent node costs no
+     *     transport timeout here, and are looked up after the others only when those found are fewer than a
+     *     majority (the majority rule of step 3 is unchanged: a member left out never counts towards it).</li>
      * <li>READs the candidate and promised words of each member found (one 16-byte READ each) and picks a term
      *     above all of them that belongs to this member ({@code round * (2f + 1) + index + 1}: terms of two
      *     members never coincide). Publishes it in this node's candidate word (a CPU store); the members'
@@ -303,9 +304,14 @@ public final class LogLeader implements AutoCloseable {
         int found = 0;
         int skipped = 0;
         long shape = -1;
+        ReplicaAgent hint = agent;
         for (int pass = 0; pass < 2; pass++) {
-            for (int i = 0; i < n; i++) {
-                if (pass == 0 && i != self && agent != null && agent.isSuspected(group.member(i))) {
+            for (int k = 0; k < n; k++) {
+                int i = k == 0 ? self : k <= self ? k - 1 : k;
+                if (pass == 0 && k == 1 && hint == null && logs[self] != RemotePtr.NULL) {
+                    hint = ReplicaAgent.ofLog(logs[self]);
+                }
+                if (pass == 0 && i != self && hint != null && hint.isSuspected(group.member(i))) {
                     suspected[i] = true;
                     skipped++;
                     continue;

@@ -8,7 +8,10 @@ import io.remus.core.error.RemoteTimeoutException;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.lang.ref.WeakReference;
 import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.Objects;
 
 /**
@@ -39,6 +42,9 @@ import java.util.Objects;
  * runs on another compute thread of the node. Confined to the owner of the replica's compute thread.
  */
 public final class ReplicaAgent implements AutoCloseable {
+    /** Open agents by their member's own log pointer; see {@link #ofLog}. */
+    private static final Map<Long, WeakReference<ReplicaAgent>> BY_LOG = new HashMap<>();
+
     private static final int WORDS = 24;
 
     private final ComputeThread thread;
@@ -125,7 +131,22 @@ public final class ReplicaAgent implements AutoCloseable {
             NodeGrants.release(replica.node(), replica.name());
             throw e;
         }
-        return new ReplicaAgent(replica, logs, suspectAfter);
+        ReplicaAgent agent = new ReplicaAgent(replica, logs, suspectAfter);
+        synchronized (BY_LOG) {
+            BY_LOG.put(replica.ptr(), new WeakReference<>(agent));
+        }
+        return agent;
+    }
+
+    /**
+     * {@return the open agent of the member whose own log is at {@code log}, or null}: a hint for
+     * {@link LogLeader#takeOver} on another thread of the same node, which reads its suspicions racily.
+     */
+    static ReplicaAgent ofLog(long log) {
+        synchronized (BY_LOG) {
+            WeakReference<ReplicaAgent> ref = BY_LOG.get(log);
+            return ref == null ? null : ref.get();
+        }
     }
 
     /**
@@ -270,5 +291,11 @@ public final class ReplicaAgent implements AutoCloseable {
             }
         }
         NodeGrants.release(replica.node(), replica.name());
+        synchronized (BY_LOG) {
+            WeakReference<ReplicaAgent> ref = BY_LOG.get(replica.ptr());
+            if (ref != null && ref.get() == this) {
+                BY_LOG.remove(replica.ptr());
+            }
+        }
     }
 }
