@@ -107,7 +107,7 @@ public final class PendingCall {
      * @throws RemoteTimeoutException when no response arrived within {@code timeout}
      * @throws RpcUnknownMethodException when the peer has no such method
      * @throws RpcMethodFailedException when the peer's method failed
-     * @throws io.remus.core.error.PeerUnreachableException when the peer is gone
+     * @throws io.remus.core.error.PeerUnreachableException when the peer is lost
      */
     public byte[] await(Duration timeout) {
         Timeouts.require(timeout, "timeout");

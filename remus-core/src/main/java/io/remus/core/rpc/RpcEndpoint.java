@@ -59,8 +59,8 @@ import java.util.function.LongUnaryOperator;
  * never overwrites an unserved request. A caller without credit serves and drains its own queue until
  * its deadline, then fails with {@link RemoteTimeoutException}. A call that timed out keeps its slot
  * until its response comes, so a peer that never answers ends with every credit held. The receive queue holds
- * {@code 2 * ringSlots * maxNodes} receives, the most messages the credits let be in flight towards
- * one endpoint, so a WRITE_WITH_IMMEDIATE never meets a receiver-not-ready peer.
+ * {@code (2 * ringSlots + 1) * maxNodes} receives, the most messages the credits and the probes (below) let be in
+ * flight towards one endpoint, so a WRITE_WITH_IMMEDIATE never meets a receiver-not-ready peer.
  *
  * <p><b>Round trips.</b> A call costs one WRITE_WITH_IMMEDIATE from caller to callee and one back: one
  * network round trip, expected and worst case (waiting for credit adds waiting, not operations). The
@@ -79,10 +79,29 @@ import java.util.function.LongUnaryOperator;
  * <p><b>Ordering and linearization.</b> Calls from one caller to one callee are served in the order
  * they were made (one queue pair, in-order delivery, one receive queue served in completion order). A
  * call takes effect when the callee's method runs, between the request's arrival and the response's
- * send. <b>Failures.</b> A write to a peer that completes in error (a closed peer: retry exceeded or
- * remote access error) marks that peer gone: its unanswered calls and every later call to it fail with
- * {@link PeerUnreachableException}, at the latest at the caller's deadline (the fabric's transport
- * timeout bounds when the error completion comes).
+ * send.
+ *
+ * <p><b>Lost peers and their return.</b> A write to a peer that completes in error (retry exceeded,
+ * remote access error) marks that peer lost: its unanswered calls fail with {@link PeerUnreachableException}
+ * at once (the fabric's transport timeout bounds when the error completion comes; a call's own deadline
+ * bounds its wait in any case), and so does every call to it for the next {@link #retryLostPeersAfter retry
+ * interval} (default {@link #DEFAULT_RETRY_INTERVAL}). The first call after the interval revives the queue
+ * pair, as a compute thread recovers one: it waits until every write posted to the peer has completed, resets
+ * the queue pair, and posts a <em>probe</em>, a zero-length WRITE_WITH_IMMEDIATE that names no ring slot and
+ * that the peer drops; the call waits for the probe's completion within its own deadline. A probe that
+ * completes makes the peer callable again; one that fails (or a deadline reached first) fails the call with
+ * {@link PeerUnreachableException} and starts a new interval. A request or probe that arrives from a lost
+ * peer revives it at once on the serving side, so that its responses go out again. Probes take no ring slot,
+ * so a peer that stays away costs no credit however often it is retried.
+ *
+ * <p>The slots of a lost peer's unanswered calls stay held (their calls are failed, not freed), since
+ * their requests may have reached the peer and be served, and answered into the slot, later. A held slot is
+ * freed by its own response, or when a response comes to a call made after the revival: the peer serves
+ * its receive queue in order, and every request that reached it before the revival reached it before that
+ * call's, so its response, if any, was sent first on the same queue pair and has landed; none can land
+ * after. (A method that serves nested calls while it runs can answer out of order; a nested answer of that
+ * kind frees a held slot whose response may still come and then be counted in {@link #unmatchedResponses}.)
+ * A peer all of whose slots a loss left held has no credit until one of them is answered.
  *
  * <p>Setting up: each node creates its endpoint ({@link #create}, which creates the node's receive
  * queue, so the node must not have one yet), exchanges {@link #rings()} with its peers out of band, and
@@ -95,8 +114,10 @@ public final class RpcEndpoint implements AutoCloseable {
     public static final int SLOT_BYTES = 16 + MAX_PAYLOAD;
     /** The most node ids an endpoint addresses (15 bits of the immediate). */
     public static final int MAX_NODES = 1 << 15;
-    /** The most slots a ring holds (16 bits of the immediate). */
-    public static final int MAX_RING_SLOTS = 1 << 16;
+    /** The most slots a ring holds (16 bits of the immediate, the last value marking a probe). */
+    public static final int MAX_RING_SLOTS = (1 << 16) - 1;
+    /** How long a lost peer is failed at once before a call probes it again: 10 milliseconds. */
+    public static final Duration DEFAULT_RETRY_INTERVAL = Duration.ofMillis(10);
 
     private static final int RESPONSE_BIT = 1 << 31;
     private static final int STATUS_OK = 0;
@@ -108,6 +129,12 @@ public final class RpcEndpoint implements AutoCloseable {
     private static final int OUT_REQUESTS = 2;
     private static final int OUT_RESPONSES = 3;
     private static final int BATCH = 16;
+    /** The immediate's slot field of a probe: no ring slot. */
+    private static final int PROBE_SLOT = 0xFFFF;
+    /** Set in a work request id whose write is a probe; the low 32 bits are the peer. */
+    private static final long PROBE_WR = 1L << 32;
+    /** Set in a work request id whose write is a response; bits 40 and up are its slot, the low 32 the peer. */
+    private static final long RESPONSE_WR = 1L << 33;
     private static final byte[] NO_BYTES = new byte[0];
     private static final ValueLayout.OfLong LE_LONG = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
     private static final ValueLayout.OfInt LE_INT = ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
@@ -127,8 +154,22 @@ public final class RpcEndpoint implements AutoCloseable {
     private final RemoteRegion[] peerRings;
     private final PendingCall[][] inFlight;
     private final int[] unreaped;
+    /** Per peer: the status that lost it, or null while it is callable. */
     private final CompletionStatus[] gone;
+    /** Per lost peer: when it was lost or its last probe failed. */
+    private final long[] lostAt;
+    /** Per lost peer: whether a probe is posted and has not completed. */
+    private final boolean[] probing;
+    /** Per peer: the first call id after its last revival; a response to such a call frees older held slots. */
+    private final long[] revivedAt;
+    /** Per peer: slots held by calls a loss failed. */
+    private final int[] heldByLost;
+    /** Per caller, made when one of its responses first fails: which staged responses are yet to reach it. */
+    private final boolean[][] undeliveredResponses;
     private final int[] nextSlot;
+    private long retryNanos = DEFAULT_RETRY_INTERVAL.toNanos();
+    private long probes;
+    private long revivals;
     /** Registered method ids, ascending, and beside each its {@link RpcMethod} or {@link RpcSegmentMethod}. */
     private int[] methodIds = new int[0];
     private Object[] methods = new Object[0];
@@ -158,8 +199,8 @@ public final class RpcEndpoint implements AutoCloseable {
         this.ringSlots = ringSlots;
         this.credits = credits;
         long bytes = (long) AREAS * maxNodes * ringSlots * SLOT_BYTES;
-        int receives = Math.multiplyExact(2 * ringSlots, maxNodes);
-        this.sendQueueDepth = 2 * ringSlots;
+        int receives = Math.multiplyExact(2 * ringSlots + 1, maxNodes);
+        this.sendQueueDepth = 2 * ringSlots + 1;
         this.memory = node.allocate(bytes);
         this.seg = memory.segment();
         this.receiveCq = node.createCompletionQueue(receives);
@@ -172,6 +213,11 @@ public final class RpcEndpoint implements AutoCloseable {
         this.blockingCalls = new PendingCall[maxNodes][];
         this.unreaped = new int[maxNodes];
         this.gone = new CompletionStatus[maxNodes];
+        this.lostAt = new long[maxNodes];
+        this.probing = new boolean[maxNodes];
+        this.revivedAt = new long[maxNodes];
+        this.heldByLost = new int[maxNodes];
+        this.undeliveredResponses = new boolean[maxNodes][];
         this.nextSlot = new int[maxNodes];
         ReceiveRequests all = new ReceiveRequests(receives);
         for (int i = 0; i < receives; i++) {
@@ -218,6 +264,63 @@ public final class RpcEndpoint implements AutoCloseable {
     /** {@return slots per ring: the credits a caller holds towards each peer} */
     public int ringSlots() {
         return ringSlots;
+    }
+
+    /**
+     * Sets how long calls to a lost peer fail at once before the next call probes it (see the class
+     * comment, "Lost peers and their return"). Wait-free, no RDMA operation.
+     *
+     * @param interval zero (probe at the next call) or positive; {@link Timeouts#FOREVER} never probes, so
+     *                 a lost peer stays lost unless it calls this endpoint
+     * @throws BadArgumentException naming a negative interval or one above {@link Timeouts#MAX_FINITE}
+     *                              that is not {@link Timeouts#FOREVER}
+     */
+    public void retryLostPeersAfter(Duration interval) {
+        Objects.requireNonNull(interval, "interval");
+        if (!interval.isZero()) {
+            Timeouts.require(interval, "interval");
+        }
+        retryNanos = Timeouts.isForever(interval) ? Long.MAX_VALUE : interval.toNanos();
+    }
+
+    /** {@return the interval of {@link #retryLostPeersAfter}} */
+    public Duration retryInterval() {
+        return retryNanos == Long.MAX_VALUE ? Timeouts.FOREVER : Duration.ofNanos(retryNanos);
+    }
+
+    /** {@return probes this endpoint posted to lost peers} */
+    public long probes() {
+        return probes;
+    }
+
+    /** {@return lost peers made callable again by a completed probe} */
+    public long revivals() {
+        return revivals;
+    }
+
+    /** {@return whether {@code peer} is lost: calls to it fail or probe it; wait-free, no RDMA operation} */
+    public boolean isLost(int peer) {
+        requirePeerId(peer);
+        return gone[peer] != null;
+    }
+
+    /**
+     * {@return the credits this endpoint holds towards {@code peer}: its request slots that no call holds,
+     *          neither one in flight nor one that a loss failed before it was answered; wait-free, no RDMA
+     *          operation}
+     *
+     * @param peer a node id below {@code maxNodes}
+     * @throws BadArgumentException naming a bad peer id
+     */
+    public int freeCredits(int peer) {
+        requirePeerId(peer);
+        int free = 0;
+        for (PendingCall call : inFlight[peer]) {
+            if (call == null) {
+                free++;
+            }
+        }
+        return free;
     }
 
     /** {@return where this endpoint's rings are, for peers' {@link #connect}; wait-free} */
@@ -343,7 +446,7 @@ public final class RpcEndpoint implements AutoCloseable {
      * @throws RemoteTimeoutException when no credit or no response came within {@code timeout}
      * @throws RpcUnknownMethodException when the peer has no such method
      * @throws RpcMethodFailedException when the peer's method failed
-     * @throws PeerUnreachableException when the peer is gone
+     * @throws PeerUnreachableException when the peer is lost (see "Lost peers and their return")
      */
     public byte[] call(int peer, int methodId, byte[] payload, Duration timeout) {
         Timeouts.require(timeout, "timeout");
@@ -387,7 +490,7 @@ public final class RpcEndpoint implements AutoCloseable {
      * @throws RemoteTimeoutException as {@link #call(int, int, byte[], Duration)}
      * @throws RpcUnknownMethodException when the peer has no such method
      * @throws RpcMethodFailedException when the peer's method failed
-     * @throws PeerUnreachableException when the peer is gone
+     * @throws PeerUnreachableException when the peer is lost (see "Lost peers and their return")
      */
     public int call(int peer, int methodId, MemorySegment request, MemorySegment response, Duration timeout) {
         Objects.requireNonNull(request, "request");
@@ -449,7 +552,7 @@ public final class RpcEndpoint implements AutoCloseable {
      * @return the call, to {@link PendingCall#await}
      * @throws BadArgumentException as {@link #call}
      * @throws RemoteTimeoutException when no credit came within {@code timeout}
-     * @throws PeerUnreachableException when the peer is gone
+     * @throws PeerUnreachableException when the peer is lost (see "Lost peers and their return")
      */
     public PendingCall callAsync(int peer, int methodId, byte[] payload, Duration timeout) {
         Timeouts.require(timeout, "timeout");
@@ -484,11 +587,13 @@ public final class RpcEndpoint implements AutoCloseable {
         if (length > MAX_PAYLOAD) {
             throw new BadArgumentException("payload of " + length + " bytes exceeds " + MAX_PAYLOAD);
         }
-        requireNotGone(peer);
+        requireCallable(peer, deadline);
         int slot = credits ? freeSlot(peer) : nextSlot[peer]++ % ringSlots;
         if (slot < 0) {
             progressUntil(() -> gone[peer] != null || freeSlot(peer) >= 0, null, deadline);
-            requireNotGone(peer);
+            if (gone[peer] != null) {
+                throw unreachable(peer, gone[peer]);
+            }
             slot = freeSlot(peer);
             if (slot < 0) {
                 throw new RemoteTimeoutException("no credit for node " + peer + " before the deadline: all "
@@ -623,7 +728,16 @@ public final class RpcEndpoint implements AutoCloseable {
             int imm = received.immediate(k);
             int sender = (imm >>> 16) & 0x7FFF;
             int slot = imm & 0xFFFF;
-            if (sender >= maxNodes || slot >= ringSlots) {
+            if (sender >= maxNodes) {
+                continue;
+            }
+            if (slot == PROBE_SLOT) {
+                if ((imm & RESPONSE_BIT) == 0) {
+                    reviveServing(sender);
+                }
+                continue;
+            }
+            if (slot >= ringSlots) {
                 continue;
             }
             if ((imm & RESPONSE_BIT) != 0) {
@@ -682,11 +796,7 @@ public final class RpcEndpoint implements AutoCloseable {
             }
         }
         requestsServed++;
-        if (qps[caller] == null || gone[caller] != null) {
-            return;
-        }
-        awaitSendRoom(caller, Long.MAX_VALUE);
-        if (gone[caller] != null) {
+        if (qps[caller] == null) {
             return;
         }
         long stage = offset(OUT_RESPONSES, caller, slot);
@@ -699,8 +809,37 @@ public final class RpcEndpoint implements AutoCloseable {
             n = out.length;
             writeSlot(stage, callId, status, out);
         }
+        reviveServing(caller);
+        if (gone[caller] == null || probing[caller]) {
+            awaitSendRoom(caller, Long.MAX_VALUE);
+        }
+        if (gone[caller] != null && !probing[caller]) {
+            undelivered(caller)[slot] = true;
+            return;
+        }
+        postResponse(caller, slot, 16 + n);
+    }
+
+    /** Posts the response staged for {@code caller}'s request slot {@code slot}, {@code length} bytes with its header. */
+    private void postResponse(int caller, int slot, int length) {
         long remote = peerRings[caller].address() + offset(IN_RESPONSES, nodeId, slot);
-        post(caller, stage, 16 + n, remote, RESPONSE_BIT | (nodeId << 16) | slot);
+        work.clear();
+        work.addWriteWithImmediate(RESPONSE_WR | ((long) slot << 40) | caller, memory.address() + offset(OUT_RESPONSES, caller, slot),
+                length, memory.lkey(), remote, peerRings[caller].rkey(), RESPONSE_BIT | (nodeId << 16) | slot,
+                WorkRequests.SIGNALED);
+        unreaped[caller]++;
+        writesWithImmediate++;
+        qps[caller].post(work);
+    }
+
+    /** {@return per request slot of {@code caller}, whether its staged response is yet to reach it; made on first use} */
+    private boolean[] undelivered(int caller) {
+        boolean[] u = undeliveredResponses[caller];
+        if (u == null) {
+            u = new boolean[ringSlots];
+            undeliveredResponses[caller] = u;
+        }
+        return u;
     }
 
     private void takeResponse(int callee, int slot) {
@@ -714,6 +853,13 @@ public final class RpcEndpoint implements AutoCloseable {
             return;
         }
         inFlight[callee][slot] = null;
+        if (call.isDone()) {
+            heldByLost[callee]--;
+            return;
+        }
+        if (heldByLost[callee] > 0 && call.callId() >= revivedAt[callee]) {
+            releaseHeld(callee);
+        }
         if (status == STATUS_OK && call.inRing()) {
             call.completeInRing(length);
             return;
@@ -732,34 +878,127 @@ public final class RpcEndpoint implements AutoCloseable {
         int n;
         while ((n = sendCq.poll(sent)) > 0) {
             for (int k = 0; k < n; k++) {
-                int peer = (int) sent.wrId(k);
+                long id = sent.wrId(k);
+                int peer = (int) id;
+                CompletionStatus status = sent.status(k);
                 unreaped[peer]--;
-                if (sent.status(k) != CompletionStatus.SUCCESS && gone[peer] == null) {
-                    markGone(peer, sent.status(k));
+                if ((id & PROBE_WR) != 0) {
+                    probing[peer] = false;
+                    if (status == CompletionStatus.SUCCESS) {
+                        gone[peer] = null;
+                        revivals++;
+                    } else {
+                        gone[peer] = status;
+                        lostAt[peer] = ThreadTime.nanoTime();
+                    }
+                } else {
+                    if ((id & RESPONSE_WR) != 0 && (status != CompletionStatus.SUCCESS || undeliveredResponses[peer] != null)) {
+                        undelivered(peer)[(int) (id >>> 40)] = status != CompletionStatus.SUCCESS;
+                    }
+                    if (status != CompletionStatus.SUCCESS && gone[peer] == null) {
+                        markGone(peer, status);
+                    }
                 }
             }
         }
     }
 
+    /** Fails every unanswered call to {@code peer}; their slots stay held (see the class comment). */
     private void markGone(int peer, CompletionStatus status) {
         gone[peer] = status;
+        lostAt[peer] = ThreadTime.nanoTime();
+        int held = 0;
         for (int s = 0; s < ringSlots; s++) {
             PendingCall call = inFlight[peer][s];
             if (call != null) {
-                inFlight[peer][s] = null;
+                held++;
                 call.fail(unreachable(peer, status));
             }
         }
+        heldByLost[peer] = held;
+    }
+
+    /**
+     * A response came from {@code peer} to a call made after its last revival: frees every slot that a loss
+     * left held (a call in flight that is done), none of which can be answered any more.
+     */
+    private void releaseHeld(int peer) {
+        PendingCall[] slots = inFlight[peer];
+        for (int s = 0; s < slots.length; s++) {
+            if (slots[s] != null && slots[s].isDone()) {
+                slots[s] = null;
+            }
+        }
+        heldByLost[peer] = 0;
     }
 
     private static PeerUnreachableException unreachable(int peer, CompletionStatus status) {
-        return new PeerUnreachableException(status, peer, "node " + peer + " is gone: a write to it completed with " + status);
+        return new PeerUnreachableException(status, peer, "node " + peer + " is lost: a write to it completed with " + status);
     }
 
-    private void requireNotGone(int peer) {
+    /**
+     * Returns when {@code peer} is callable; probes it first when it is lost and its retry interval has passed,
+     * waiting for the probe until {@code deadline}.
+     *
+     * @throws PeerUnreachableException when the peer is lost and not revived by the deadline
+     */
+    private void requireCallable(int peer, long deadline) {
         reapSends();
+        if (gone[peer] == null) {
+            return;
+        }
+        if (!probing[peer] && retryNanos != Long.MAX_VALUE && ThreadTime.nanoTime() - lostAt[peer] >= retryNanos) {
+            progressUntil(() -> unreaped[peer] == 0, null, deadline);
+            if (unreaped[peer] == 0) {
+                probe(peer);
+            }
+        }
+        if (probing[peer]) {
+            progressUntil(() -> !probing[peer], null, deadline);
+        }
         if (gone[peer] != null) {
             throw unreachable(peer, gone[peer]);
+        }
+    }
+
+    /** A request or probe arrived from {@code peer}: probes it now if it is lost and its writes have drained. */
+    private void reviveServing(int peer) {
+        if (gone[peer] == null || probing[peer] || qps[peer] == null) {
+            return;
+        }
+        reapSends();
+        if (gone[peer] != null && !probing[peer] && unreaped[peer] == 0) {
+            probe(peer);
+        }
+    }
+
+    /**
+     * Resets the lost peer's queue pair, whose writes have all completed, and posts a probe to it, then each
+     * response to it that did not arrive (a late response of a call it may still hold a slot for: a duplicate of
+     * one that did arrive matches no call and is counted in {@link #unmatchedResponses}).
+     */
+    private void probe(int peer) {
+        if (qps[peer].inError()) {
+            qps[peer].reset();
+        }
+        revivedAt[peer] = nextCallId;
+        probing[peer] = true;
+        probes++;
+        work.clear();
+        work.addWriteWithImmediate(PROBE_WR | peer, memory.address(), 0, memory.lkey(), peerRings[peer].address(),
+                peerRings[peer].rkey(), (nodeId << 16) | PROBE_SLOT, WorkRequests.SIGNALED);
+        unreaped[peer]++;
+        writesWithImmediate++;
+        qps[peer].post(work);
+        boolean[] u = undeliveredResponses[peer];
+        if (u != null) {
+            for (int s = 0; s < u.length; s++) {
+                if (u[s]) {
+                    u[s] = false;
+                    postResponse(peer, s, 16 + Math.max(0, Math.min(MAX_PAYLOAD,
+                            seg.get(LE_INT, offset(OUT_RESPONSES, peer, s) + 12))));
+                }
+            }
         }
     }
 

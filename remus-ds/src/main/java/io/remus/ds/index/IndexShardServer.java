@@ -19,7 +19,9 @@ import java.lang.foreign.MemorySegment;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Arrays;
+import java.util.Map;
 import java.util.Objects;
+import java.util.WeakHashMap;
 
 /**
  * One member's server of one shard of the index: its copy of the shard's replicated log
@@ -75,6 +77,9 @@ import java.util.Objects;
  * or by the server's commit timeout while it serves a request, or by the takeover timeout while it takes over.
  */
 public final class IndexShardServer implements AutoCloseable {
+    /** Per node's endpoint, its server with fail-over on: a grant is the node's, so at most one per node. */
+    private static final Map<RpcEndpoint, IndexShardServer> FAILING_OVER = new WeakHashMap<>();
+
     private final ComputeThread thread;
     private final RpcEndpoint endpoint;
     private final IndexShards shards;
@@ -101,6 +106,8 @@ public final class IndexShardServer implements AutoCloseable {
     private long takeoverReads;
     private long takeoverWrites;
     private long takeoverRoundTrips;
+    private long takeoverNanos;
+    private int takeoverSkipped;
     /** Test hooks: run on the leader's thread right before and right after each append of a request. */
     volatile Runnable beforeAppend;
     volatile Runnable afterAppend;
@@ -355,6 +362,19 @@ public final class IndexShardServer implements AutoCloseable {
         return takeoverRoundTrips;
     }
 
+    /**
+     * {@return how long the last takeover that made this server the leader took, from its start until the
+     *          recovered log was applied, in nanoseconds of the (possibly virtual) clock}
+     */
+    public long lastTakeoverNanos() {
+        return takeoverNanos;
+    }
+
+    /** {@return members the last takeover did not look up because this member's agent suspected them} */
+    public int lastTakeoverSuspectsSkipped() {
+        return takeoverSkipped;
+    }
+
     /** {@return detached followers this server, leading, caught up and attached again ({@link LogLeader#reattach})} */
     public long caughtUpFollowers() {
         return caughtUp;
@@ -380,7 +400,11 @@ public final class IndexShardServer implements AutoCloseable {
      *                        (a failed READ suspects at once); pick it against the server's poll rate
      * @param takeoverTimeout how long a takeover may wait, and the pause before a failed one is tried again
      * @throws BadArgumentException naming the value, for fail-over already on, a leader thread of another node or
-     *                              this server's own, a bad {@code suspectAfter} or timeout
+     *                              this server's own, a bad {@code suspectAfter} or timeout; naming the node and both
+     *                              shards, when another shard's server on this node's endpoint has fail-over on (a
+     *                              grant is the node's, not a log's), with nothing READ; naming the node and both
+     *                              logs, when another log on this node granted a leader
+     *                              ({@link ReplicaAgent#open})
      * @throws io.remus.core.error.NameNotPublishedException when a member's log is not published within the timeout
      */
     public void enableFailover(ComputeThread leaderThread, int suspectAfter, Duration takeoverTimeout) {
@@ -397,7 +421,19 @@ public final class IndexShardServer implements AutoCloseable {
                     + (leaderThread == thread ? "the server's own" : "one of node " + leaderThread.nodeId()));
         }
         leaderThread.checkOwnerThread();
+        synchronized (FAILING_OVER) {
+            IndexShardServer other = FAILING_OVER.get(endpoint);
+            if (other != null && other != this && !other.closed) {
+                throw new BadArgumentException("node " + thread.nodeId() + " serves shard " + other.shard + " of "
+                        + other.shards.logName(other.shard) + " with fail-over already; shard " + shard + " of "
+                        + shards.logName(shard) + " cannot fail over on the same node: a grant (setPeerAccess) is the"
+                        + " node's, not a log's, so the two shards' leaders would fence each other");
+            }
+        }
         agent = ReplicaAgent.open(replica, shards.logName(shard), suspectAfter, takeoverTimeout);
+        synchronized (FAILING_OVER) {
+            FAILING_OVER.put(endpoint, this);
+        }
         this.leaderThread = leaderThread;
         this.takeoverTimeout = takeoverTimeout;
     }
@@ -491,6 +527,9 @@ public final class IndexShardServer implements AutoCloseable {
             stopLeading();
             if (agent != null) {
                 agent.close();
+                synchronized (FAILING_OVER) {
+                    FAILING_OVER.remove(endpoint, this);
+                }
             }
         }
     }
@@ -530,6 +569,7 @@ public final class IndexShardServer implements AutoCloseable {
         long reads = leaderThread.postedOperations(Opcode.READ);
         long writes = leaderThread.postedOperations(Opcode.WRITE);
         long trips = leaderThread.roundTrips();
+        long start = ThreadTime.nanoTime();
         try {
             l = LogLeader.takeOver(leaderThread, group, shards.logName(shard), takeoverTimeout, agent);
             replica.awaitApplied(l.appended(), takeoverTimeout);
@@ -539,6 +579,8 @@ public final class IndexShardServer implements AutoCloseable {
             takeoverReads = leaderThread.postedOperations(Opcode.READ) - reads;
             takeoverWrites = leaderThread.postedOperations(Opcode.WRITE) - writes;
             takeoverRoundTrips = leaderThread.roundTrips() - trips;
+            takeoverNanos = ThreadTime.nanoTime() - start;
+            takeoverSkipped = l.suspectsSkipped();
             recoveredEntries += l.recoveredEntries();
             pollsSinceCatchUp = 0;
         } catch (BadArgumentException e) {

@@ -102,6 +102,7 @@ public final class LogLeader implements AutoCloseable {
     private int deposedBy = -1;
     private boolean closed;
     private boolean elected;
+    private int suspectsSkipped;
     private long recovered;
     private long rewritten;
     private long caughtUp;
@@ -213,7 +214,11 @@ public final class LogLeader implements AutoCloseable {
      *
      * <ol>
      * <li>Finds each member's log by name ({@link NameDirectory#lookup}, its READs) and READs its shape; a member
-     *     that does not answer is left out (and not attached).</li>
+     *     that does not answer is left out (and not attached). This member's own log is looked up first; then
+     *     the members that this member's agent suspects (the agent given, or else the open agent of this node's
+     *     log, read as a hint from the thread that polls it) are left out, so that a silent node costs no
+     *     transport timeout here, and are looked up after the others only when those found are fewer than a
+     *     majority (the majority rule of step 3 is unchanged: a member left out never counts towards it).</li>
      * <li>READs the candidate and promised words of each member found (one 16-byte READ each) and picks a term
      *     above all of them that belongs to this member ({@code round * (2f + 1) + index + 1}: terms of two
      *     members never coincide). Publishes it in this node's candidate word (a CPU store); the members'
@@ -295,17 +300,40 @@ public final class LogLeader implements AutoCloseable {
         long deadline = ThreadTime.nanoTime() + timeout.toNanos();
         int n = group.size();
         long[] logs = new long[n];
+        boolean[] suspected = new boolean[n];
+        int found = 0;
+        int skipped = 0;
         long shape = -1;
-        for (int i = 0; i < n; i++) {
-            try {
-                long ptr = NameDirectory.open(thread, group.member(i)).lookup(name);
-                if (ptr != RemotePtr.NULL) {
-                    shape = checkShape(group, name, i, ptr, thread.read(ptr + LogLayout.SHAPE), shape, self);
-                    logs[i] = ptr;
+        ReplicaAgent hint = agent;
+        for (int pass = 0; pass < 2; pass++) {
+            for (int k = 0; k < n; k++) {
+                int i = k == 0 ? self : k <= self ? k - 1 : k;
+                if (pass == 0 && k == 1 && hint == null && logs[self] != RemotePtr.NULL) {
+                    hint = ReplicaAgent.ofLog(logs[self]);
                 }
-            } catch (RemoteOperationException | RemoteTimeoutException e) {
-                logs[i] = RemotePtr.NULL;
+                if (pass == 0 && i != self && hint != null && hint.isSuspected(group.member(i))) {
+                    suspected[i] = true;
+                    skipped++;
+                    continue;
+                }
+                if (pass == 1 && !suspected[i]) {
+                    continue;
+                }
+                try {
+                    long ptr = NameDirectory.open(thread, group.member(i)).lookup(name);
+                    if (ptr != RemotePtr.NULL) {
+                        shape = checkShape(group, name, i, ptr, thread.read(ptr + LogLayout.SHAPE), shape, self);
+                        logs[i] = ptr;
+                        found++;
+                    }
+                } catch (RemoteOperationException | RemoteTimeoutException e) {
+                    logs[i] = RemotePtr.NULL;
+                }
             }
+            if (found >= group.majority() || skipped == 0) {
+                break;
+            }
+            skipped = 0;
         }
         if (logs[self] == RemotePtr.NULL) {
             throw new BadArgumentException("log \"" + name + "\" is not published on the leader's node " + thread.nodeId());
@@ -327,6 +355,7 @@ public final class LogLeader implements AutoCloseable {
         boolean[] granted = awaitPromises(thread, group, logs, term, deadline, timeout, agent);
         LogLeader leader = create(thread, group, term, logs, shape);
         leader.elected = true;
+        leader.suspectsSkipped = skipped;
         leader.recover(granted, deadline, timeout);
         return leader;
     }
@@ -866,6 +895,14 @@ public final class LogLeader implements AutoCloseable {
     /** {@return entries a takeover rewrote under this leader's term (its recovered log past the lowest applied count)} */
     public long recoveredEntries() {
         return recovered;
+    }
+
+    /**
+     * {@return members the {@link #takeOver} that made this leader did not look up because its agent suspected
+     *          them and the others were a majority (0 for a leader from {@link #open})}
+     */
+    public int suspectsSkipped() {
+        return suspectsSkipped;
     }
 
     /** {@return WRITEs of recovered entries a takeover sent to followers} */

@@ -55,6 +55,7 @@ public final class LogReplica {
     private static final VarHandle WORD = ValueLayout.JAVA_LONG.varHandle();
 
     private final RemusNode node;
+    private final String name;
     private final ComputeThread thread;
     private final ReplicaGroup group;
     private final StateMachine machine;
@@ -75,9 +76,10 @@ public final class LogReplica {
     private long snapshotsRestored;
     private long snapshotsRejected;
 
-    private LogReplica(RemusNode node, ComputeThread thread, ReplicaGroup group, StateMachine machine, long ptr,
-                       MemorySegment log, int slots, int maxEntryBytes) {
+    private LogReplica(RemusNode node, ComputeThread thread, ReplicaGroup group, String name, StateMachine machine,
+                       long ptr, MemorySegment log, int slots, int maxEntryBytes) {
         this.node = node;
+        this.name = name;
         this.thread = thread;
         this.group = group;
         this.machine = machine;
@@ -171,7 +173,7 @@ public final class LogReplica {
             }
             throw new BadArgumentException("log name \"" + name + "\" is bound on node " + thread.nodeId() + " already");
         }
-        return new LogReplica(node, thread, group, machine, ptr, log, slots, maxEntryBytes);
+        return new LogReplica(node, thread, group, name, machine, ptr, log, slots, maxEntryBytes);
     }
 
     /**
@@ -231,7 +233,7 @@ public final class LogReplica {
         WORD.setVolatile(log, (long) LogLayout.PROMISED, promised);
         WORD.setVolatile(log, (long) LogLayout.SNAPSHOT_CAPACITY, snapCapacity);
         WORD.setVolatile(log, (long) LogLayout.SNAPSHOT, snapPtr);
-        return new LogReplica(node, thread, group, machine, ptr, log, slots, maxEntryBytes);
+        return new LogReplica(node, thread, group, name, machine, ptr, log, slots, maxEntryBytes);
     }
 
     /** {@return the log's pointer, on this node} */
@@ -284,12 +286,17 @@ public final class LogReplica {
      * {@link LeaderFencedException}) and nothing of theirs lands afterwards. No RDMA operation
      * ({@link RemusNode#setPeerAccess}: on verbs, one {@code ibv_modify_qp} per serving queue pair of each peer).
      *
+     * <p>A grant is the node's, not the log's: this refuses, before any switch, a grant on a node where another
+     * log has a {@link ReplicaAgent} or granted another leader (whose leader the switch would fence).
+     *
      * @param leader the member that may write this log from now on
-     * @throws BadArgumentException naming the node when it is not a member
+     * @throws BadArgumentException naming the node when it is not a member; naming the node, both logs and the
+     *                              other leader when another log on this node has an agent or granted another leader
      */
     public void grantWriteTo(int leader) {
         thread.checkOwnerThread();
         group.requireMember(leader, "leader");
+        NodeGrants.grant(node, thread.nodeId(), name, leader);
         int self = thread.nodeId();
         for (int i = 0; i < group.size(); i++) {
             int peer = group.member(i);
@@ -549,6 +556,16 @@ public final class LogReplica {
     /** {@return the node this replica is on} */
     int nodeId() {
         return thread.nodeId();
+    }
+
+    /** {@return the log's name} */
+    String name() {
+        return name;
+    }
+
+    /** {@return this member's node} */
+    RemusNode node() {
+        return node;
     }
 
     /** {@return the replica group} */

@@ -8,7 +8,10 @@ import io.remus.core.error.RemoteTimeoutException;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.lang.ref.WeakReference;
 import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.Objects;
 
 /**
@@ -39,6 +42,9 @@ import java.util.Objects;
  * runs on another compute thread of the node. Confined to the owner of the replica's compute thread.
  */
 public final class ReplicaAgent implements AutoCloseable {
+    /** Open agents by their member's own log pointer; see {@link #ofLog}. */
+    private static final Map<Long, WeakReference<ReplicaAgent>> BY_LOG = new HashMap<>();
+
     private static final int WORDS = 24;
 
     private final ComputeThread thread;
@@ -89,7 +95,9 @@ public final class ReplicaAgent implements AutoCloseable {
      *                     suspected, at least 1
      * @param timeout      how long to wait for the members' logs to be published
      * @return the agent; until its first poll it trusts every member
-     * @throws BadArgumentException naming the value, for {@code suspectAfter} below 1 or a thread buffer smaller
+     * @throws BadArgumentException naming the node and both logs, when another log on the replica's node has an
+     *                              agent or granted a leader (a grant is the node's: one fail-over log per node),
+     *                              with nothing READ; naming the value, for {@code suspectAfter} below 1 or a thread buffer smaller
      *                              than one READ per member
      * @throws io.remus.core.error.NameNotPublishedException when a member's log is not published in time
      */
@@ -107,17 +115,38 @@ public final class ReplicaAgent implements AutoCloseable {
             throw new BadArgumentException("an agent of " + group.size() + " members needs " + WORDS * group.size()
                     + " bytes of its thread's buffer, it has " + thread.buffer().byteSize());
         }
+        NodeGrants.claimForAgent(replica.node(), thread.nodeId(), replica.name());
         long[] logs = new long[group.size()];
         long start = io.remus.core.time.ThreadTime.nanoTime();
-        for (int i = 0; i < group.size(); i++) {
-            if (group.member(i) == thread.nodeId()) {
-                logs[i] = replica.ptr();
-            } else {
-                Duration left = timeout.minusNanos(io.remus.core.time.ThreadTime.nanoTime() - start);
-                logs[i] = NameDirectory.open(thread, group.member(i)).await(name, left.isNegative() ? Duration.ZERO : left);
+        try {
+            for (int i = 0; i < group.size(); i++) {
+                if (group.member(i) == thread.nodeId()) {
+                    logs[i] = replica.ptr();
+                } else {
+                    Duration left = timeout.minusNanos(io.remus.core.time.ThreadTime.nanoTime() - start);
+                    logs[i] = NameDirectory.open(thread, group.member(i)).await(name, left.isNegative() ? Duration.ZERO : left);
+                }
             }
+        } catch (RuntimeException e) {
+            NodeGrants.release(replica.node(), replica.name());
+            throw e;
         }
-        return new ReplicaAgent(replica, logs, suspectAfter);
+        ReplicaAgent agent = new ReplicaAgent(replica, logs, suspectAfter);
+        synchronized (BY_LOG) {
+            BY_LOG.put(replica.ptr(), new WeakReference<>(agent));
+        }
+        return agent;
+    }
+
+    /**
+     * {@return the open agent of the member whose own log is at {@code log}, or null}: a hint for
+     * {@link LogLeader#takeOver} on another thread of the same node, which reads its suspicions racily.
+     */
+    static ReplicaAgent ofLog(long log) {
+        synchronized (BY_LOG) {
+            WeakReference<ReplicaAgent> ref = BY_LOG.get(log);
+            return ref == null ? null : ref.get();
+        }
     }
 
     /**
@@ -259,6 +288,13 @@ public final class ReplicaAgent implements AutoCloseable {
                     failedReads++;
                 }
                 handle[i] = -1;
+            }
+        }
+        NodeGrants.release(replica.node(), replica.name());
+        synchronized (BY_LOG) {
+            WeakReference<ReplicaAgent> ref = BY_LOG.get(replica.ptr());
+            if (ref != null && ref.get() == this) {
+                BY_LOG.remove(replica.ptr());
             }
         }
     }

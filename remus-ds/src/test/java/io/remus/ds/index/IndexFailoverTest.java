@@ -7,6 +7,7 @@ import io.remus.check.LinearizabilityChecker;
 import io.remus.check.spec.MapSpec;
 import io.remus.core.ComputeThread;
 import io.remus.core.error.BadArgumentException;
+import io.remus.core.rpc.RpcEndpoint;
 import io.remus.core.sim.SimCostModel;
 import io.remus.core.sim.SimFabric;
 import io.remus.core.sim.SimOptions;
@@ -49,8 +50,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 @Timeout(value = 300, unit = TimeUnit.SECONDS)
 class IndexFailoverTest {
+    private static final long TRANSPORT_TIMEOUT_NANOS = 1_000_000;
     private static final SimOptions OPTIONS = SimOptions.defaults().withCostModel(SimCostModel.CONNECTX5)
-            .withTransportTimeoutNanos(1_000_000);
+            .withTransportTimeoutNanos(IndexFailoverTest.TRANSPORT_TIMEOUT_NANOS);
     private static final LinearizabilityChecker CHECKER = new LinearizabilityChecker(Budget.of(Duration.ofSeconds(20)));
     private static final int SLOTS = 64;
     private static final int SUSPECT_AFTER = 64;
@@ -58,6 +60,8 @@ class IndexFailoverTest {
     private static final Duration DEADLINE = Duration.ofSeconds(2);
     private static final int CLIENTS = 3;
     private static final int OPS = 30;
+    /** Operations client 0 makes once node 0 leads again after a partition. */
+    private static final int LATE_OPS = 5;
     private static final int KEYS = 4;
 
     static LongStream seeds() {
@@ -71,7 +75,8 @@ class IndexFailoverTest {
     /** What a server thread left when it stopped. */
     record Final(boolean leading, long takeovers, long failedTakeovers, long fenced, long recovered, long caughtUp,
                  long applied, long duplicates, String state, long[] lastSequence, long takeoverReads,
-                 long takeoverWrites, long takeoverRoundTrips, long fromTable) {
+                 long takeoverWrites, long takeoverRoundTrips, long fromTable, long takeoverNanos,
+                 int takeoverSkipped) {
     }
 
     /** The servers of every shard with fail-over on, and what each ended with. */
@@ -111,7 +116,8 @@ class IndexFailoverTest {
                         ended[node] = new Final(server.isLeader(), server.takeovers(), server.failedTakeovers(),
                                 server.fencedWrites(), server.recoveredEntries(), server.caughtUpFollowers(), m.applied(),
                                 m.duplicates(), m.describe(), last, server.lastTakeoverReads(), server.lastTakeoverWrites(),
-                                server.lastTakeoverRoundTrips(), server.answeredFromTable());
+                                server.lastTakeoverRoundTrips(), server.answeredFromTable(), server.lastTakeoverNanos(),
+                                server.lastTakeoverSuspectsSkipped());
                         server.close();
                     } catch (Throwable e) {
                         h.failure.compareAndSet(null, e);
@@ -325,6 +331,9 @@ class IndexFailoverTest {
                 assertTrue(f1.takeoverReads() >= 6 && f1.takeoverRoundTrips() >= f1.takeoverReads(),
                         "lookups, shapes, terms, promises and logs READ one at a time: " + f1.takeoverReads() + " READs, "
                                 + f1.takeoverRoundTrips() + " round trips");
+                assertEquals(1, f1.takeoverSkipped(), "the takeover did not look the suspected old leader up");
+                assertTrue(f1.takeoverNanos() < TRANSPORT_TIMEOUT_NANOS, "no transport timeout in the takeover: "
+                        + f1.takeoverNanos() + " ns of virtual time");
                 if (how > 0) {
                     assertTrue(unanswered.get() >= 1, "the request in flight at the cut went unanswered and was resent");
                     assertTrue(servers.ended[0].failedTakeovers() >= 1, "the cut-off node's own takeover found no majority");
@@ -345,6 +354,8 @@ class IndexFailoverTest {
      * calls node 0, whose append is refused by the members that granted node 1 (counted as fenced WRITEs): node 0
      * stops leading and answers {@code NOT_LEADER}, and the client moves on. Node 0, elected again as the lowest live
      * node, then takes over with a higher term, so every member ends up applying the same operations exactly once.
+     * Once node 0 leads again, client 0, whose endpoint lost node 0 while it was cut off, is sent there and served
+     * by it: its endpoint probes node 0 and calls it again.
      */
     @ParameterizedTest
     @MethodSource("seeds")
@@ -362,6 +373,7 @@ class IndexFailoverTest {
                 AtomicInteger phase = new AtomicInteger();
                 AtomicInteger arrived = new AtomicInteger();
                 List<Long> fencedBefore = new ArrayList<>();
+                boolean[] lostThenServed = new boolean[3];
                 h.runClients(clients, (c, index) -> {
                     History.Recorder r = history.recorder(c);
                     SplittableRandom rnd = new SplittableRandom(seed * 31 + c);
@@ -387,6 +399,19 @@ class IndexFailoverTest {
                             fabric.heal();
                             phase.set(2);
                         }
+                        if (c == 0) {
+                            RpcEndpoint mine = h.endpoints[6 + c];
+                            lostThenServed[0] = mine.isLost(0);
+                            while (phase.get() < 3) {
+                                ThreadTime.parkNanos(null, 5_000);
+                            }
+                            long revivals = mine.revivals();
+                            for (int i = 0; i < LATE_OPS; i++) {
+                                operate(index, r, rnd, c, OPS + i, 1 + rnd.nextInt(KEYS), sent, shards);
+                            }
+                            lostThenServed[1] = index.leaderGuess(0) == 0;
+                            lostThenServed[2] = mine.revivals() > revivals;
+                        }
                         return;
                     }
                     while (phase.get() < 2) {
@@ -407,6 +432,10 @@ class IndexFailoverTest {
                     }
                     late[0] = index.notLeaderAnswers();
                     late[1] = index.failedAttempts();
+                    for (int i = 0; i < 2_000 && !h.servers[0].isLeader(); i++) {
+                        ThreadTime.parkNanos(null, 20_000);
+                    }
+                    phase.set(3);
                 });
                 h.stopServers(1_000_000);
                 Final f0 = servers.ended[0];
@@ -415,11 +444,60 @@ class IndexFailoverTest {
                 assertTrue(f0.fenced() >= 1, "the old leader's append was refused and counted: " + f0.fenced());
                 assertTrue(f1.takeovers() >= 1, "node 1 took over while node 0 was cut off");
                 assertTrue(late[0] >= 1, "the new client was told node 0 does not lead: " + late[0]);
+                assertTrue(lostThenServed[0], "client 0's endpoint lost node 0 while it was cut off");
+                assertTrue(lostThenServed[1], "client 0 was served by node 0, leading again");
+                assertTrue(lostThenServed[2], "client 0's endpoint probed node 0 and called it again");
                 checkExactlyOnce(h, servers.ended, sent, clients, -1);
             }
         });
-        assertEquals(CLIENTS * OPS + 10 + KEYS, history.operations().size());
+        assertEquals(CLIENTS * OPS + LATE_OPS + 10 + KEYS, history.operations().size());
         CHECKER.checkByKey(history.operations(), new MapSpec()).assertLinearizable();
+    }
+
+    /**
+     * A grant is a node's, not a log's: with shard 0's server on node 0 failing over, shard 1's server on the same
+     * node may neither fail over (refused naming the node and both shards, before anything is READ) nor switch the
+     * node's grant (refused naming both logs); once shard 0's server closes, shard 1's grants are its own again.
+     */
+    @Test
+    void shouldRefuseASecondShardFailingOverOnOneNode() {
+        IndexShards shards = IndexShards.of("fg", ReplicaGroup.of(0, 1, 2), ReplicaGroup.of(1, 2, 0));
+        VirtualTimeScheduler.run(VirtualTimeOptions.seed(1), () -> {
+            try (IndexHarness h = new IndexHarness(OPTIONS, shards, 3, 0, 8);
+                 ComputeThread t0 = h.cluster.thread(0);
+                 ComputeThread lt0 = h.cluster.thread(0);
+                 ComputeThread u0 = h.cluster.thread(0);
+                 ComputeThread lu0 = h.cluster.thread(0);
+                 ComputeThread t1 = h.cluster.thread(1);
+                 ComputeThread t2 = h.cluster.thread(2)) {
+                IndexShardServer first = IndexShardServer.create(h.cluster.node(0), t0, h.endpoints[0], shards, 0, 8,
+                        IndexHarness.COMMIT);
+                IndexShardServer on1 = IndexShardServer.create(h.cluster.node(1), t1, h.endpoints[1], shards, 0, 8,
+                        IndexHarness.COMMIT);
+                IndexShardServer on2 = IndexShardServer.create(h.cluster.node(2), t2, h.endpoints[2], shards, 0, 8,
+                        IndexHarness.COMMIT);
+                IndexShardServer second = IndexShardServer.create(h.cluster.node(0), u0, h.endpoints[0], shards, 1, 8,
+                        IndexHarness.COMMIT);
+                first.enableFailover(lt0, 4, TAKEOVER);
+                long reads = u0.postedOperations(io.remus.core.fabric.Opcode.READ);
+                BadArgumentException twice = assertThrows(BadArgumentException.class,
+                        () -> second.enableFailover(lu0, 4, TAKEOVER));
+                String m = twice.getMessage();
+                assertTrue(m.contains("node 0") && m.contains("shard 0") && m.contains("shard 1"), m);
+                assertEquals(reads, u0.postedOperations(io.remus.core.fabric.Opcode.READ), "nothing READ");
+                assertFalse(second.hasFailover());
+                BadArgumentException grant = assertThrows(BadArgumentException.class, () -> second.grantWriteTo(1));
+                String g = grant.getMessage();
+                assertTrue(g.contains("node 0") && g.contains(shards.logName(0)) && g.contains(shards.logName(1)), g);
+                assertEquals(-1, second.replica().grantedTo(), "nothing switched");
+                first.close();
+                second.grantWriteTo(1);
+                assertEquals(1, second.replica().grantedTo());
+                second.close();
+                on1.close();
+                on2.close();
+            }
+        });
     }
 
     /**

@@ -28,6 +28,8 @@ final class IndexHarness implements AutoCloseable {
     static final Duration COMMIT = Duration.ofMillis(2);
     static final Duration ATTEMPT = Duration.ofMillis(5);
     static final Duration DEADLINE = Duration.ofSeconds(2);
+    /** Every endpoint's retry interval for a lost peer: two of the fail-over tests' transport timeouts. */
+    static final Duration RETRY_LOST = Duration.ofMillis(2);
 
     final TestCluster cluster;
     final IndexShards shards;
@@ -79,6 +81,7 @@ final class IndexHarness implements AutoCloseable {
         }
         for (int i = 0; i < nodes; i++) {
             endpoints[i] = RpcEndpoint.create(cluster.node(i).fabricNode(), nodes, 8);
+            endpoints[i].retryLostPeersAfter(RETRY_LOST);
         }
         for (RpcEndpoint from : endpoints) {
             for (RpcEndpoint to : endpoints) {
