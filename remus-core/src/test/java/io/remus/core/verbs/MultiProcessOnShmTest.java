@@ -21,11 +21,6 @@ class MultiProcessOnShmTest extends MultiProcessTest {
     }
 
     @Override
-    void shouldCountExactlyWhenThreeProcessesBootstrapOverTcpFallback() {
-        // The TCP bootstrap is the verbs fabric's: shared-memory nodes meet in their directory.
-    }
-
-    @Override
     void shouldCountExactlyOverTcpFallbackWhileSilentPeersHoldEveryBootstrapPort() {
         // The TCP bootstrap is the verbs fabric's: shared-memory nodes meet in their directory.
     }

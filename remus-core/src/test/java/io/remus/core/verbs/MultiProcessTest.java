@@ -68,15 +68,10 @@ class MultiProcessTest {
         countExactly(BootstrapKind.RDMA_CM, 300);
     }
 
-    @DeviceTest
-    void shouldCountExactlyWhenThreeProcessesBootstrapOverTcpFallback() throws InterruptedException {
-        countExactly(BootstrapKind.TCP, 100);
-    }
-
     /**
-     * A new silent connection to every node's bootstrap port each second (each held until the
-     * server cuts it off): a server serving one peer at a time would queue the real peers behind
-     * them past their connect timeout.
+     * Three processes bootstrapping over the TCP fallback count exactly, while a new silent connection to every
+     * node's bootstrap port each second (each held until the server cuts it off) would queue the real peers behind
+     * them past their connect timeout if a server served one peer at a time.
      */
     @DeviceTest
     void shouldCountExactlyOverTcpFallbackWhileSilentPeersHoldEveryBootstrapPort() throws InterruptedException {
