@@ -77,7 +77,7 @@ public final class GuestStopMain {
                 dumper.setDaemon(true);
                 dumper.start();
             }
-            ReplicatedLogKilledLeaderMain.run(nodeId, dir, builder, false);
+            ReplicatedLogKilledLeaderMain.run(nodeId, dir, builder);
         } else if (args.length == 2 && args[0].equals("verdict")) {
             Path dir = Path.of(args[1]);
             String verdict;

@@ -4,8 +4,6 @@ import io.remus.core.ComputeThread;
 import io.remus.core.RemusCluster;
 import io.remus.core.config.ClusterConfig;
 import io.remus.core.config.NodeRange;
-import io.remus.core.error.RemoteOperationException;
-import io.remus.core.error.RemoteTimeoutException;
 import io.remus.core.error.RemusException;
 import io.remus.core.testing.ClusterProcess;
 import io.remus.core.testing.ProcessFabric;
@@ -101,8 +99,6 @@ public final class ReplicatedLogKilledLeaderMain {
     private static final Duration CONNECT = Duration.ofMinutes(4);
     private static final Duration SHUTDOWN = Duration.ofSeconds(15);
     private static final long POLL_MILLIS = 20;
-    /** READs per member that connect the leader thread's lanes: consecutive words, at least one per lane. */
-    private static final int CONNECT_FIRST_READS = 4;
 
     private ReplicatedLogKilledLeaderMain() {
     }
@@ -115,7 +111,7 @@ public final class ReplicatedLogKilledLeaderMain {
         int basePort = Integer.parseInt(args[3]);
         Path dir = Path.of(args[4]);
         ClusterConfig config = config(nodeId, fabric.hosts(size), basePort);
-        run(nodeId, dir, fabric.builder(config, CONNECT), false);
+        run(nodeId, dir, fabric.builder(config, CONNECT));
     }
 
     /**
@@ -133,12 +129,9 @@ public final class ReplicatedLogKilledLeaderMain {
 
     /**
      * Joins with {@code builder} and plays node {@code nodeId}'s part (the class comment), with its files in
-     * {@code dir}; prints the node's report lines and ends the process. With {@code connectFirst}, each leader
-     * thread connects its queue pairs to every other member before it leads (node {@value #NEW_LEADER}'s before it
-     * waits for {@code killed}), trying again until each connection is made, so that neither takeover makes a
-     * connection but the ones to the dead node (a takeover leaves out a member whose lookup fails).
+     * {@code dir}; prints the node's report lines and ends the process.
      */
-    static void run(int nodeId, Path dir, RemusCluster.Builder builder, boolean connectFirst) throws Exception {
+    static void run(int nodeId, Path dir, RemusCluster.Builder builder) throws Exception {
         progress("joining node=" + nodeId);
         RemusCluster cluster = builder.shutdownTimeout(SHUTDOWN).join();
         progress("joined node=" + nodeId);
@@ -153,10 +146,10 @@ public final class ReplicatedLogKilledLeaderMain {
                     () -> lines.add(member(cluster, group, nodeId, dir, opened, elected))));
             if (nodeId == OLD_LEADER) {
                 threads.add(thread("leader@node" + nodeId, failures,
-                        () -> leadUntilKilled(cluster, group, dir, opened, connectFirst)));
+                        () -> leadUntilKilled(cluster, group, dir, opened)));
             } else if (nodeId == NEW_LEADER) {
                 threads.add(thread("leader@node" + nodeId, failures,
-                        () -> lines.add(takeOver(cluster, group, dir, opened, elected, connectFirst))));
+                        () -> lines.add(takeOver(cluster, group, dir, opened, elected))));
             }
             threads.forEach(Thread::start);
             watch(threads, new AtomicLongArray(0), failures, RUN_BOUND, RUN_BOUND);
@@ -221,14 +214,11 @@ public final class ReplicatedLogKilledLeaderMain {
     }
 
     /** The first leader: takes over the empty logs and appends, one {@code COMMITTED} line each, until killed. */
-    private static void leadUntilKilled(RemusCluster cluster, ReplicaGroup group, Path dir, CountDownLatch opened,
-                                        boolean connectFirst) throws IOException, InterruptedException {
+    private static void leadUntilKilled(RemusCluster cluster, ReplicaGroup group, Path dir, CountDownLatch opened)
+            throws IOException, InterruptedException {
         long deadline = System.nanoTime() + RUN_BOUND.toNanos();
         awaitLatch(opened);
         try (ComputeThread t = cluster.node().newComputeThread()) {
-            if (connectFirst) {
-                connectEveryMember(t, group);
-            }
             LogLeader leader = LogLeader.takeOver(t, group, NAME, TAKEOVER_TIMEOUT);
             progress("first leader term=" + leader.term() + " appended=" + leader.appended());
             long index = 0;
@@ -263,13 +253,10 @@ public final class ReplicatedLogKilledLeaderMain {
      * {@value #AFTER} entries, flushes the commit count and reports.
      */
     private static String takeOver(RemusCluster cluster, ReplicaGroup group, Path dir, CountDownLatch opened,
-                                   AtomicInteger elected, boolean connectFirst) throws IOException, InterruptedException {
+                                   AtomicInteger elected) throws IOException, InterruptedException {
         long deadline = System.nanoTime() + RUN_BOUND.toNanos();
         try (ComputeThread t = cluster.node().newComputeThread()) {
             awaitLatch(opened);
-            if (connectFirst) {
-                connectEveryMember(t, group);
-            }
             ChildMain.awaitFile(dir.resolve("killed"), RUN_BOUND);
             progress("kill seen");
             while (elected.get() != NEW_LEADER) {
@@ -302,35 +289,6 @@ public final class ReplicatedLogKilledLeaderMain {
             leader.close();
             return report;
         }
-    }
-
-    /**
-     * Connects {@code t}'s lanes to every other member: {@value #CONNECT_FIRST_READS} READs of consecutive words of
-     * each member's first segment, each tried again after a failure (a connection that took longer than the
-     * fabric's connect timeout) until {@code CONNECT} has passed.
-     */
-    private static void connectEveryMember(ComputeThread t, ReplicaGroup group) {
-        long deadline = System.nanoTime() + CONNECT.toNanos();
-        for (int i = 0; i < group.size(); i++) {
-            int m = group.member(i);
-            if (m == t.nodeId()) {
-                continue;
-            }
-            for (int lane = 0; lane < CONNECT_FIRST_READS; lane++) {
-                while (true) {
-                    try {
-                        t.read(t.segmentBase(m, 0) + 8L * lane);
-                        break;
-                    } catch (RemoteOperationException | RemoteTimeoutException e) {
-                        if (System.nanoTime() - deadline > 0) {
-                            throw e;
-                        }
-                        progress("connecting to node " + m + " again after: " + e.getMessage());
-                    }
-                }
-            }
-        }
-        progress("connected to every member");
     }
 
     private static void awaitLatch(CountDownLatch latch) throws InterruptedException {
