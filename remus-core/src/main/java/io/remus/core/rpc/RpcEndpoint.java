@@ -298,7 +298,13 @@ public final class RpcEndpoint implements AutoCloseable {
         return revivals;
     }
 
-    /** {@return whether {@code peer} is lost: calls to it fail or probe it; wait-free, no RDMA operation} */
+    /**
+     * Whether a peer is lost: calls to it fail or probe it. Wait-free, no RDMA operation.
+     *
+     * @param peer a node id of this endpoint's range
+     * @return whether {@code peer} is lost
+     * @throws io.remus.core.error.BadArgumentException when {@code peer} is outside the range
+     */
     public boolean isLost(int peer) {
         requirePeerId(peer);
         return gone[peer] != null;
