@@ -21,7 +21,9 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLongArray;
+import java.util.concurrent.locks.LockSupport;
 
 import static io.remus.ds.index.IndexKilledFollowerMain.connect;
 import static io.remus.ds.index.IndexKilledFollowerMain.sweep;
@@ -46,8 +48,9 @@ import static io.remus.ds.testing.ChildMain.watch;
  * waits at most {@value #SERVE_MILLIS} ms for a request and polls the agent once) only once every server is armed,
  * so that no agent counts another's heartbeat before that one polls. Node {@value #OLD_LEADER} takes the shard over
  * at its first polls, creates {@code leading} and prints a {@code PROGRESS} line with its term; it marks in the
- * file {@value #IN_FLIGHT} when it is serving a request (from right before the request's append, through the
- * commit flush, the apply and the reply, until its {@code runOnce} returns), creates {@code ready} once it has
+ * file {@value #IN_FLIGHT} when it is serving a request (from right before the request's append, where it lingers
+ * 5 ms, through the commit flush, the apply and the reply, until its {@code runOnce} returns), creates {@code ready}
+ * once it has
  * appended {@value #READY_APPENDS} requests and serves until the test kills it. The survivors' agents suspect it
  * (by count on the shared-memory fabric, where its memory stays; at its first failed READ on verbs), elect node
  * {@value #NEW_LEADER}, which takes the shard over (recovering the log from itself and node {@value #FOLLOWER}) and
@@ -104,6 +107,12 @@ public final class IndexKilledLeaderMain {
     static final String IN_FLIGHT = "in-flight";
     /** The longest a server's {@code runOnce} waits for a request. */
     static final long SERVE_MILLIS = 2;
+    /**
+     * How long node {@value #OLD_LEADER} lingers in each request before its append, marked in flight: a leader on
+     * shared memory answers a request in microseconds, so without it the test's random stops rarely land inside a
+     * request before the clients' {@value #BEFORE_CAP} operations are done.
+     */
+    static final long IN_FLIGHT_PAUSE_NANOS = TimeUnit.MILLISECONDS.toNanos(5);
     /** Heartbeat READs in a row without change before an agent suspects a member (see the class comment). */
     static final int SUSPECT_AFTER = 10_000;
     /** How long a leader waits for a majority per request. */
@@ -200,7 +209,10 @@ public final class IndexKilledLeaderMain {
 
     /** Node 0: serves, marking each request in flight, until the test kills it. */
     private static String leadUntilKilled(IndexShardServer server, Path dir, MemorySegment inFlight) throws IOException {
-        server.beforeAppend = () -> inFlight.set(ValueLayout.JAVA_LONG, 0, 1);
+        server.beforeAppend = () -> {
+            inFlight.set(ValueLayout.JAVA_LONG, 0, 1);
+            LockSupport.parkNanos(IN_FLIGHT_PAUSE_NANOS);
+        };
         long deadline = System.nanoTime() + RUN_BOUND.toNanos();
         boolean leading = false;
         boolean ready = false;
