@@ -1,6 +1,8 @@
 package io.remus.core.verbs;
 
 import io.remus.core.error.BadArgumentException;
+import io.remus.core.error.CompletionStatus;
+import io.remus.core.error.PeerUnreachableException;
 import io.remus.core.error.RemoteTimeoutException;
 import io.remus.core.error.RemusException;
 import io.remus.core.fabric.CompletionQueue;
@@ -456,8 +458,13 @@ final class VerbsNode implements FabricNode {
                 .maxReceiveWorkRequests(1).maxInlineData(0).port(fabric.options().port()));
         VerbsNode local = fabric.localNode(peer);
         if (peer != nodeId && local == null) {
+            PeerBootstrap bootstrap = fabric.bootstrap();
+            if (bootstrap == null) {
+                throw new PeerUnreachableException(CompletionStatus.RETRY_EXCEEDED, peer, "node " + peer
+                        + " is not open in this process (it closed), and this fabric reaches no other process");
+            }
             try {
-                return fabric.bootstrap().connect(this, peer, builder, attemptTimeout);
+                return bootstrap.connect(this, peer, builder, attemptTimeout);
             } catch (VerbsException e) {
                 throw new RemusException("connecting node " + nodeId + " to node " + peer + " failed", e);
             }
