@@ -34,74 +34,16 @@ public record ClusterIndexBenchmarkResult(IndexBenchmarkConfig config, long elap
                                           long updates, long replaced, LatencySummary readLatency,
                                           LatencySummary updateLatency, LatencySummary allLatency, long[] leaderPosted,
                                           long leaderRoundTrips, long leaderBytesWritten, long appends, long attempts,
-                                          long notLeaderAnswers, long retryAnswers) {
+                                          long notLeaderAnswers, long retryAnswers) implements IndexRunCounts {
     /** Copies the counts. */
     public ClusterIndexBenchmarkResult {
         Objects.requireNonNull(config, "config");
         leaderPosted = leaderPosted.clone();
     }
 
-    /** {@return the measured operations} */
-    public long ops() {
-        return reads + updates;
-    }
-
-    /** {@return operations per second, all clients together, over {@link #elapsedNanos()}} */
-    public double opsPerSecond() {
-        return elapsedNanos == 0 ? 0 : ops() * 1e9 / elapsedNanos;
-    }
-
-    /**
-     * {@return the leaders' posted operations of {@code op} per index operation}
-     *
-     * @param op the kind
-     */
-    public double leaderPostedPerOp(Opcode op) {
-        return per(leaderPosted[op.ordinal()]);
-    }
-
-    /** {@return every operation the leaders posted, per index operation} */
-    public double leaderPostedPerOp() {
-        long all = 0;
-        for (long p : leaderPosted) {
-            all += p;
-        }
-        return per(all);
-    }
-
-    /** {@return the leaders' round trips per index operation} */
-    public double leaderRoundTripsPerOp() {
-        return per(leaderRoundTrips);
-    }
-
-    /** {@return the leaders' WRITE payload bytes per index operation} */
-    public double leaderBytesWrittenPerOp() {
-        return per(leaderBytesWritten);
-    }
-
-    /** {@return log appends per index operation} */
-    public double appendsPerOp() {
-        return per(appends);
-    }
-
-    /** {@return the clients' requests (RPC round trips) per index operation} */
-    public double rpcsPerOp() {
-        return per(attempts);
-    }
-
-    /** {@return network round trips per index operation: the client's RPCs and, inside them, the leader's} */
-    public double networkRoundTripsPerOp() {
-        return rpcsPerOp() + leaderRoundTripsPerOp();
-    }
-
     /** {@return the leaders' posted operations (a copy)} */
     @Override
     public long[] leaderPosted() {
         return leaderPosted.clone();
-    }
-
-    private double per(long n) {
-        long ops = ops();
-        return ops == 0 ? 0 : n / (double) ops;
     }
 }

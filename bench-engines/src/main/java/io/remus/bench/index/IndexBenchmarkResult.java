@@ -38,65 +38,12 @@ public record IndexBenchmarkResult(IndexBenchmarkConfig config, long elapsedNano
                                    long replaced, LatencySummary readLatency, LatencySummary updateLatency,
                                    LatencySummary allLatency, long[] leaderPosted, long leaderRoundTrips,
                                    long leaderBytesWritten, long appends, long attempts, long notLeaderAnswers,
-                                   long retryAnswers, DsRun map) {
+                                   long retryAnswers, DsRun map) implements IndexRunCounts {
     /** Copies the counts. */
     public IndexBenchmarkResult {
         Objects.requireNonNull(config, "config");
         Objects.requireNonNull(map, "map");
         leaderPosted = leaderPosted.clone();
-    }
-
-    /** {@return the measured operations} */
-    public long ops() {
-        return reads + updates;
-    }
-
-    /** {@return operations per second of virtual time, all clients together} */
-    public double opsPerSecond() {
-        return elapsedNanos == 0 ? 0 : ops() * 1e9 / elapsedNanos;
-    }
-
-    /**
-     * {@return the leaders' posted operations of {@code op} per index operation}
-     *
-     * @param op the kind
-     */
-    public double leaderPostedPerOp(Opcode op) {
-        return per(leaderPosted[op.ordinal()]);
-    }
-
-    /** {@return every operation the leaders posted, per index operation} */
-    public double leaderPostedPerOp() {
-        long all = 0;
-        for (long p : leaderPosted) {
-            all += p;
-        }
-        return per(all);
-    }
-
-    /** {@return the leaders' round trips per index operation} */
-    public double leaderRoundTripsPerOp() {
-        return per(leaderRoundTrips);
-    }
-
-    /** {@return the leaders' WRITE payload bytes per index operation} */
-    public double leaderBytesWrittenPerOp() {
-        return per(leaderBytesWritten);
-    }
-
-    /** {@return log appends per index operation} */
-    public double appendsPerOp() {
-        return per(appends);
-    }
-
-    /** {@return the clients' requests (RPC round trips) per index operation} */
-    public double rpcsPerOp() {
-        return per(attempts);
-    }
-
-    /** {@return network round trips per index operation: the client's RPCs and, inside them, the leader's} */
-    public double networkRoundTripsPerOp() {
-        return rpcsPerOp() + leaderRoundTripsPerOp();
     }
 
     /** {@return the hash map's operations per second over the index's} */
@@ -124,10 +71,5 @@ public record IndexBenchmarkResult(IndexBenchmarkConfig config, long elapsedNano
     @Override
     public long[] leaderPosted() {
         return leaderPosted.clone();
-    }
-
-    private double per(long n) {
-        long ops = ops();
-        return ops == 0 ? 0 : n / (double) ops;
     }
 }

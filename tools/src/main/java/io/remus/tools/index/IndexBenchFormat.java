@@ -2,6 +2,7 @@ package io.remus.tools.index;
 
 import io.remus.bench.index.ClusterIndexBenchmarkResult;
 import io.remus.bench.index.IndexBenchmarkResult;
+import io.remus.bench.index.IndexRunCounts;
 import io.remus.bench.report.ReportTable;
 import io.remus.bench.stats.LatencySummary;
 import io.remus.bench.structure.Cost;
@@ -43,34 +44,7 @@ import static io.remus.bench.report.JsonText.str;
  * cluster's node count, {@code seconds} the longest of the nodes' measured times.
  */
 public final class IndexBenchFormat {
-    private static final ReportTable<IndexBenchmarkResult> RUN = latency(latency(latency(
-            new ReportTable<IndexBenchmarkResult>(Locale.ROOT)
-                    .field("shards", r -> r.config().shards()).shown("shards", "%6d")
-                    .field("replicas", r -> r.config().replicas()).shown("replicas", "%8d")
-                    .field("clients", r -> r.config().clients()).shown("clients", "%7d")
-                    .field("ycsb", r -> r.config().ycsb().name()).shown("ycsb", "%4s")
-                    .field("zipf", r -> r.config().effectiveTheta())
-                    .field("keys", r -> r.config().keys())
-                    .field("value_bytes", r -> r.config().valueBytes())
-                    .field("ops_per_client", r -> r.config().opsPerClient())
-                    .field("log_slots", r -> r.config().logSlots())
-                    .field("ops", r -> r.ops())
-                    .field("seconds", r -> r.elapsedNanos() / 1e9)
-                    .field("ops_per_sec", r -> r.opsPerSecond()).shown("index op/s", "%10.0f"),
-            "latency_ns", IndexBenchmarkResult::allLatency, true), "read_latency_ns", IndexBenchmarkResult::readLatency,
-            false), "update_latency_ns", IndexBenchmarkResult::updateLatency, false)
-            .field("reads", r -> r.reads())
-            .field("found", r -> r.found())
-            .field("updates", r -> r.updates())
-            .field("replaced", r -> r.replaced())
-            .rdmaPerOp(r -> r::leaderPostedPerOp, r -> r.leaderPostedPerOp())
-            .field("leader_round_trips_per_op", r -> r.leaderRoundTripsPerOp()).shown("ldr RT", "%6.2f")
-            .field("leader_bytes_written_per_op", r -> r.leaderBytesWrittenPerOp())
-            .field("appends_per_op", r -> r.appendsPerOp())
-            .field("rpcs_per_op", r -> r.rpcsPerOp()).shown("RPC", "%5.2f")
-            .field("network_round_trips_per_op", r -> r.networkRoundTripsPerOp()).shown("net RT", "%6.2f")
-            .field("not_leader_answers", r -> r.notLeaderAnswers())
-            .field("retry_answers", r -> r.retryAnswers())
+    private static final ReportTable<IndexBenchmarkResult> RUN = IndexBenchFormat.<IndexBenchmarkResult>indexColumns()
             .field("map_ops", r -> r.map().result().ops())
             .field("map_seconds", r -> r.map().result().elapsedNanos() / 1e9)
             .field("map_ops_per_sec", r -> r.map().result().opsPerSecond()).shown("map op/s", "%10.0f")
@@ -90,8 +64,16 @@ public final class IndexBenchFormat {
             .field("map_over_index_throughput", r -> r.mapOverIndexThroughput()).shown("map/idx", "%7.2f")
             .field("index_over_map_p50", r -> r.indexOverMapMedian());
 
-    private static final ReportTable<ClusterIndexBenchmarkResult> CLUSTER_RUN = latency(latency(latency(
-            new ReportTable<ClusterIndexBenchmarkResult>(Locale.ROOT)
+    private static final ReportTable<ClusterIndexBenchmarkResult> CLUSTER_RUN = indexColumns();
+    private static final String CLUSTER_TIME = "each process's clock";
+
+    private IndexBenchFormat() {
+    }
+
+    /** The columns both tables have: the run, its latencies, and the leaders' and clients' counts per operation. */
+    private static <R extends IndexRunCounts> ReportTable<R> indexColumns() {
+        return latency(latency(latency(
+            new ReportTable<R>(Locale.ROOT)
                     .field("shards", r -> r.config().shards()).shown("shards", "%6d")
                     .field("replicas", r -> r.config().replicas()).shown("replicas", "%8d")
                     .field("clients", r -> r.config().clients()).shown("clients", "%7d")
@@ -104,9 +86,8 @@ public final class IndexBenchFormat {
                     .field("ops", r -> r.ops())
                     .field("seconds", r -> r.elapsedNanos() / 1e9)
                     .field("ops_per_sec", r -> r.opsPerSecond()).shown("index op/s", "%10.0f"),
-            "latency_ns", ClusterIndexBenchmarkResult::allLatency, true), "read_latency_ns",
-            ClusterIndexBenchmarkResult::readLatency, false), "update_latency_ns",
-            ClusterIndexBenchmarkResult::updateLatency, false)
+            "latency_ns", IndexRunCounts::allLatency, true), "read_latency_ns", IndexRunCounts::readLatency,
+            false), "update_latency_ns", IndexRunCounts::updateLatency, false)
             .field("reads", r -> r.reads())
             .field("found", r -> r.found())
             .field("updates", r -> r.updates())
@@ -119,9 +100,6 @@ public final class IndexBenchFormat {
             .field("network_round_trips_per_op", r -> r.networkRoundTripsPerOp()).shown("net RT", "%6.2f")
             .field("not_leader_answers", r -> r.notLeaderAnswers())
             .field("retry_answers", r -> r.retryAnswers());
-    private static final String CLUSTER_TIME = "each process's clock";
-
-    private IndexBenchFormat() {
     }
 
     private static <R> ReportTable<R> latency(ReportTable<R> table, String group, Function<R, LatencySummary> latency,
