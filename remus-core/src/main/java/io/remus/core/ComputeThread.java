@@ -6,6 +6,7 @@ import io.remus.core.config.LanePolicy;
 import io.remus.core.error.BadArgumentException;
 import io.remus.core.error.ClosedComputeThreadException;
 import io.remus.core.error.CompletionStatus;
+import io.remus.core.error.PeerRestartedException;
 import io.remus.core.error.PeerUnreachableException;
 import io.remus.core.error.RemoteAccessException;
 import io.remus.core.error.RemoteOperationException;
@@ -122,6 +123,8 @@ public final class ComputeThread implements AutoCloseable {
     private final QueuePair[][] queuePairs;
     private final int[][] outstanding;
     private final RemoteRegion[][] regions;
+    /** Per node, the incarnation its queue pairs reached ({@link QueuePair#peerIncarnation()}); 0 before the first. */
+    private final long[] incarnations;
     private final OpSlot[] handles;
     private final long[] posted = new long[Opcode.values().length];
     private long bytesRead;
@@ -193,6 +196,7 @@ public final class ComputeThread implements AutoCloseable {
         this.queuePairs = new QueuePair[nodes][];
         this.outstanding = new int[nodes][];
         this.regions = new RemoteRegion[nodes][];
+        this.incarnations = new long[nodes];
         this.handles = new OpSlot[ops];
         this.postedAt = new long[ops];
         this.tag = Math.floorMod(TAGS.getAndIncrement(), 0xFFFF) + 1;
@@ -862,6 +866,9 @@ public final class ComputeThread implements AutoCloseable {
      * the next look reads the fabric again.
      */
     private RemoteRegion[] lookUpRegions(int nodeId) {
+        if (owner == Thread.currentThread()) {
+            queuePair(nodeId, 0);
+        }
         RemoteRegion[] rs = fabric.publishedRegions(nodeId, config.operationTimeout()).toArray(RemoteRegion[]::new);
         if (rs.length > 0 && rs.length >= expectedRegions(nodeId)) {
             REGIONS.setRelease(regions, nodeId, rs);
@@ -1088,11 +1095,33 @@ public final class ComputeThread implements AutoCloseable {
         if (qp == null) {
             qp = fabricNode.connect(node, cq, sendQueueDepth, config.operationTimeout());
             qs[lane] = qp;
+            checkIncarnation(qp, node);
         }
         if (qp.inError()) {
             recover(qp, node, lane);
+            checkIncarnation(qp, node);
         }
         return qp;
+    }
+
+    /**
+     * Keeps the incarnation a queue pair to {@code node} reached, the first time; after that, a different one
+     * means the node restarted: what this thread kept of its regions is dropped and the operation fails.
+     *
+     * @throws PeerRestartedException when the queue pair reached another incarnation than this thread knew
+     */
+    private void checkIncarnation(QueuePair qp, int node) {
+        long now = qp.peerIncarnation();
+        long known = incarnations[node];
+        if (known == 0 || now == 0) {
+            incarnations[node] = now;
+            return;
+        }
+        if (now != known) {
+            incarnations[node] = now;
+            REGIONS.setRelease(regions, node, null);
+            throw new PeerRestartedException(node, known, now);
+        }
     }
 
     private void recover(QueuePair qp, int node, int lane) {

@@ -17,6 +17,16 @@ public interface FabricNode extends AutoCloseable {
     int nodeId();
 
     /**
+     * {@return this node's incarnation: a nonzero number that differs each time a node of this id is opened (a
+     * process that restarts opens a new incarnation, with new memory); 0 where the fabric cannot tell}. Peers
+     * learn it with each connection ({@link QueuePair#peerIncarnation()}), so a compute thread finds out that
+     * the node it reached restarted ({@link io.remus.core.error.PeerRestartedException}).
+     */
+    default long incarnation() {
+        return 0;
+    }
+
+    /**
      * Allocates zeroed native memory, page aligned, and registers it for local and remote
      * read, write and atomic access. The memory is freed when it is closed or the node closes.
      *

@@ -8,6 +8,14 @@ public interface QueuePair extends AutoCloseable {
     /** {@return the node at the other end (this node's own id for the loopback QP)} */
     int peerNodeId();
 
+    /**
+     * {@return the incarnation of the peer node this queue pair was connected to when it was made or last
+     * {@linkplain #reset reset}: that node's {@link FabricNode#incarnation()}; 0 where the fabric cannot tell}
+     */
+    default long peerIncarnation() {
+        return 0;
+    }
+
     /** {@return work requests the QP holds posted and not yet completed} */
     int sendQueueDepth();
 
