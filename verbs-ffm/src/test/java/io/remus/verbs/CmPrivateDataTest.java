@@ -24,7 +24,7 @@ class CmPrivateDataTest {
 
     @Test
     void shouldFitRdmaCmConnectRequestLimit() {
-        assertEquals(28, CmPrivateData.BYTES);
+        assertEquals(40, CmPrivateData.BYTES);
         assertTrue(CmPrivateData.BYTES <= CmPrivateData.CONNECT_REQUEST_LIMIT);
         assertEquals(56, CmPrivateData.CONNECT_REQUEST_LIMIT);
         assertEquals(CmPrivateData.BYTES, new CmPrivateData(REGION, 7).toBytes().length);
@@ -47,6 +47,35 @@ class CmPrivateDataTest {
         assertEquals(REGION, anonymous.region());
         assertArrayEquals(REGION.toBytes(), Arrays.copyOf(anonymous.toBytes(), RemoteRegion.BYTES),
                 "the region's encoding comes first");
+    }
+
+    @Test
+    void shouldRoundTripPlaneAndIncarnation() {
+        for (int plane : new int[] {0, 1, CmPrivateData.MAX_PLANE}) {
+            for (long incarnation : new long[] {0, 1, -1, 0x1234_5678_9abc_def0L}) {
+                CmPrivateData data = new CmPrivateData(REGION, 4, plane, incarnation);
+                assertEquals(data, CmPrivateData.fromConnectRequest(Arrays.copyOf(data.toBytes(),
+                        CmPrivateData.CONNECT_REQUEST_LIMIT)));
+                assertEquals(data, CmPrivateData.fromAccept(data.toBytes()));
+            }
+        }
+        CmPrivateData plain = new CmPrivateData(REGION, 4);
+        assertEquals(0, plain.plane());
+        assertEquals(0, plain.incarnation());
+    }
+
+    @Test
+    void shouldRefuseAPlaneOutOfRange() {
+        for (int plane : new int[] {-1, CmPrivateData.MAX_PLANE + 1, Integer.MAX_VALUE}) {
+            InvalidArgumentException e = assertThrows(InvalidArgumentException.class,
+                    () -> new CmPrivateData(REGION, 4, plane, 0));
+            assertTrue(e.getMessage().contains("got " + plane), e.getMessage());
+            byte[] bytes = new CmPrivateData(REGION, 4).toBytes();
+            ByteBuffer.wrap(bytes).putInt(RemoteRegion.BYTES + 8, plane);
+            InvalidArgumentException d = assertThrows(InvalidArgumentException.class,
+                    () -> CmPrivateData.fromConnectRequest(bytes));
+            assertTrue(d.getMessage().contains("plane " + plane), d.getMessage());
+        }
     }
 
     @Test
