@@ -74,7 +74,10 @@ final class ShmFiles {
 
     /** Node state: open, its memory answers. */
     static final long OPEN = 1;
-    /** Node state: closed by its process; requests to it complete with {@code RETRY_EXCEEDED}. */
+    /**
+     * Node state: closed by its process, or ended by the process that opened the node's next incarnation; requests
+     * to it complete with {@code RETRY_EXCEEDED}.
+     */
     static final long CLOSED = 2;
     /** Region state: registered. */
     static final long REGISTERED = 1;

@@ -83,7 +83,9 @@
  * Deregistering memory marks its file deregistered and removes it; closing a node closes its
  * registrations and marks it closed, so requests to it complete with {@code RETRY_EXCEEDED}. A
  * process that dies without closing leaves its node open and its memory in place: peers keep reading
- * and writing it, as one-sided RDMA reaches a host whose CPU stopped. Everything in the directory
+ * and writing it, as one-sided RDMA reaches a host whose CPU stopped, until a process opens the node
+ * again (above). A peer keeps the mappings of a former incarnation until its own node closes, so the
+ * memory of former files under {@code /dev/shm} comes back then. Everything else in the directory
  * stays until {@link io.remus.core.shm.ShmFabric#removeFiles} (or {@code rm -r}) removes it, which
  * also gives the memory of files under {@code /dev/shm} back once no process maps them.
  */
