@@ -95,6 +95,14 @@ public final class CmConnection implements AutoCloseable {
     }
 
     /**
+     * {@return the incarnation the peer named in its private data ({@link CmPrivateData#incarnation()}), or
+     *          {@code 0} where it named none}
+     */
+    public long peerIncarnation() {
+        return peer.incarnation();
+    }
+
+    /**
      * Disconnects ({@code rdma_disconnect}; a peer that already left is not an error), destroys
      * the queue pair, the id and the event channel. Idempotent.
      *

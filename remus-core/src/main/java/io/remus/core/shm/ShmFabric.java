@@ -103,11 +103,15 @@ public final class ShmFabric implements Fabric {
     }
 
     /**
-     * Opens node {@code nodeId} in this process: creates its directory {@code node-N} and its node file.
+     * Opens node {@code nodeId} in this process: creates its directory {@code node-N} and its node file, with a
+     * new incarnation ({@link FabricNode#incarnation()}). When the directory already has the node and that node
+     * is over (its process closed it, or died), this opens its next incarnation: the former one's node file is
+     * marked closed, so peers that reach it get {@code RETRY_EXCEEDED} and, after a queue pair
+     * {@linkplain io.remus.core.fabric.QueuePair#reset reset}, reach the new one; its files are removed.
      *
      * @throws BadArgumentException when the id is out of range, the node is open on this fabric, or the
-     *                              directory already has the node (another process opened it, or an
-     *                              earlier cluster left its files: use a fresh directory per cluster)
+     *                              directory already has the node open in a process that still runs (a
+     *                              duplicate node id)
      */
     @Override
     public synchronized FabricNode open(int nodeId) {
@@ -212,6 +216,11 @@ public final class ShmFabric implements Fabric {
             throw new RemusException("cannot remove " + dir + ": " + e, e);
         }
         return removed;
+    }
+
+    /** Removes a node directory's files, then the directory unless it holds files of other names. */
+    static int removeNodeDirectory(Path nodeDir) throws IOException {
+        return removeNodeDir(nodeDir);
     }
 
     private static int removeNodeDir(Path nodeDir) throws IOException {

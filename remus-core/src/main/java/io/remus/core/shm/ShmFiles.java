@@ -28,14 +28,16 @@ import java.nio.file.StandardOpenOption;
  * <pre>
  *  0             8             16            24            32            40            48
  *  +-------------+-------------+-------------+-------------+-------------+-------------+
- *  | magic       | node id     | state       | pid         |                              node
- *  +-------------+-------------+-------------+-------------+-------------+-------------+
- *  | magic       | node id     | rkey        | address     | length      | state       | region
- *  +-------------+-------------+-------------+-------------+-------------+-------------+
+ *  | magic       | node id     | state       | pid         | incarnation |                node
+ *  +-------------+-------------+-------------+-------------+-------------+-------------+-------------+
+ *  | magic       | node id     | rkey        | address     | length      | state       | incarnation | region
+ *  +-------------+-------------+-------------+-------------+-------------+-------------+-------------+
  *  region bytes start at {@link #PAGE}; a node file's access table starts at {@link #ACCESS_TABLE}
  * </pre>
  * A file appears under its final name only once complete (written under a {@code .tmp} name, then
- * renamed), and its state word changes only with volatile stores.
+ * renamed), and its state word changes only with volatile stores. The incarnation is drawn at random
+ * (never 0) each time a process opens the node; a region file carries its node's, so a region file is
+ * only ever taken for the incarnation that made it.
  */
 final class ShmFiles {
     static final long PAGE = 4096;
@@ -63,14 +65,19 @@ final class ShmFiles {
     static final long NODE_ID = 8;
     static final long NODE_STATE = 16;
     static final long NODE_PID = 24;
+    static final long NODE_INCARNATION = 32;
     static final long REGION_RKEY = 16;
     static final long REGION_ADDRESS = 24;
     static final long REGION_LENGTH = 32;
     static final long REGION_STATE = 40;
+    static final long REGION_INCARNATION = 48;
 
     /** Node state: open, its memory answers. */
     static final long OPEN = 1;
-    /** Node state: closed by its process; requests to it complete with {@code RETRY_EXCEEDED}. */
+    /**
+     * Node state: closed by its process, or ended by the process that opened the node's next incarnation; requests
+     * to it complete with {@code RETRY_EXCEEDED}.
+     */
     static final long CLOSED = 2;
     /** Region state: registered. */
     static final long REGISTERED = 1;
@@ -79,7 +86,18 @@ final class ShmFiles {
 
     static final VarHandle WORD = ValueLayout.JAVA_LONG.varHandle();
 
+    private static final java.security.SecureRandom INCARNATIONS = new java.security.SecureRandom();
+
     private ShmFiles() {
+    }
+
+    /** {@return a random node incarnation, never 0} */
+    static long newIncarnation() {
+        long n;
+        do {
+            n = INCARNATIONS.nextLong();
+        } while (n == 0);
+        return n;
     }
 
     /** {@return the offset in a node file of peer {@code peerNodeId}'s access slot} */

@@ -38,6 +38,8 @@ final class ShmNode implements FabricNode {
     /** Owns the mapping of the node file. */
     private final Arena nodeArena;
     private final MemorySegment header;
+    /** This opening's incarnation, also in the node file and in each region file's header. */
+    private final long incarnation;
     /** Owns every peer file this node's queue pairs mapped; closed with the node. */
     private final Arena peerArena = Arena.ofShared();
     private final ConcurrentHashMap<Integer, ShmPeer> peers = new ConcurrentHashMap<>();
@@ -48,30 +50,43 @@ final class ShmNode implements FabricNode {
     private ShmReceiveQueue receiveQueue;
     private volatile boolean closed;
 
-    private ShmNode(ShmFabric fabric, int nodeId, Path dir, Arena nodeArena, MemorySegment header) {
+    private ShmNode(ShmFabric fabric, int nodeId, Path dir, Arena nodeArena, MemorySegment header, long incarnation) {
         this.fabric = fabric;
         this.nodeId = nodeId;
         this.dir = dir;
         this.nodeArena = nodeArena;
         this.header = header;
+        this.incarnation = incarnation;
     }
 
     /**
-     * Creates node {@code nodeId}'s directory and node file, state open.
+     * Creates node {@code nodeId}'s directory and node file, state open, with a new incarnation. When the
+     * directory already has the node and its former incarnation is over (its process closed it, or the process
+     * that opened it no longer runs), that incarnation is taken over: its node file is marked closed, so every
+     * peer that still maps it gets {@code RETRY_EXCEEDED} from then on, and its directory is removed before this
+     * one is created.
      *
-     * @throws BadArgumentException when the directory already has the node (a duplicate node id, a
-     *                              node that did not close, or a directory of an earlier run)
+     * @throws BadArgumentException when the directory already has the node and its process still runs (a
+     *                              duplicate node id), or its files are not a node's
      */
     static ShmNode create(ShmFabric fabric, int nodeId) {
         Path dir = ShmFiles.nodeDir(fabric.directory(), nodeId);
         try {
             Files.createDirectory(dir);
         } catch (FileAlreadyExistsException e) {
-            throw new BadArgumentException("node " + nodeId + " already has files in " + fabric.directory()
-                    + " (a duplicate node id, or a directory of an earlier run: use a fresh directory per cluster)");
+            takeOver(fabric, nodeId, dir);
+            try {
+                Files.createDirectory(dir);
+            } catch (FileAlreadyExistsException again) {
+                throw new BadArgumentException("node " + nodeId + " already has files in " + fabric.directory()
+                        + " (another process opened it at the same time)");
+            } catch (IOException io) {
+                throw new RemusException("cannot create " + dir + ": " + io, io);
+            }
         } catch (IOException e) {
             throw new RemusException("cannot create " + dir + ": " + e, e);
         }
+        long incarnation = ShmFiles.newIncarnation();
         Arena arena = Arena.ofShared();
         Path file = dir.resolve(ShmFiles.NODE);
         Path tmp = ShmFiles.temporary(file);
@@ -79,19 +94,66 @@ final class ShmNode implements FabricNode {
             MemorySegment header = ShmFiles.createAndMap(tmp, ShmFiles.NODE_FILE_BYTES, arena);
             ShmFiles.WORD.setVolatile(header, ShmFiles.NODE_ID, (long) nodeId);
             ShmFiles.WORD.setVolatile(header, ShmFiles.NODE_PID, ProcessHandle.current().pid());
+            ShmFiles.WORD.setVolatile(header, ShmFiles.NODE_INCARNATION, incarnation);
             ShmFiles.WORD.setVolatile(header, ShmFiles.NODE_STATE, ShmFiles.OPEN);
             ShmFiles.WORD.setVolatile(header, ShmFiles.MAGIC, ShmFiles.NODE_MAGIC);
             move(tmp, file);
-            return new ShmNode(fabric, nodeId, dir, arena, header);
+            return new ShmNode(fabric, nodeId, dir, arena, header, incarnation);
         } catch (RuntimeException e) {
             arena.close();
             throw e;
         }
     }
 
+    /**
+     * Ends the former incarnation of node {@code nodeId} whose directory {@code dir} exists: refuses one whose
+     * process still runs; else marks its node file closed (peers that map it fail from then on), moves the
+     * directory aside (so no peer finds a former file under a current name) and removes it.
+     */
+    private static void takeOver(ShmFabric fabric, int nodeId, Path dir) {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment former = ShmFiles.mapExisting(dir.resolve(ShmFiles.NODE), ShmFiles.NODE_FILE_BYTES, arena);
+            if (former == null || (long) ShmFiles.WORD.getVolatile(former, ShmFiles.MAGIC) != ShmFiles.NODE_MAGIC) {
+                throw new BadArgumentException("node " + nodeId + " already has files in " + fabric.directory()
+                        + " but no complete node file (another process is opening it, or the files are not a node's)");
+            }
+            long pid = (long) ShmFiles.WORD.getVolatile(former, ShmFiles.NODE_PID);
+            boolean open = (long) ShmFiles.WORD.getVolatile(former, ShmFiles.NODE_STATE) == ShmFiles.OPEN;
+            if (open && ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false)) {
+                throw new BadArgumentException("node " + nodeId + " already has files in " + fabric.directory()
+                        + " and is open in process " + pid + ", which still runs (a duplicate node id)");
+            }
+            ShmFiles.WORD.setVolatile(former, ShmFiles.NODE_STATE, ShmFiles.CLOSED);
+        }
+        Path aside = dir.resolveSibling(dir.getFileName() + ".former-" + Long.toHexString(ShmFiles.newIncarnation()));
+        try {
+            Files.move(dir, aside, StandardCopyOption.ATOMIC_MOVE);
+        } catch (java.nio.file.NoSuchFileException gone) {
+            return;
+        } catch (IOException e) {
+            throw new RemusException("cannot move node " + nodeId + "'s former directory " + dir + " aside: " + e, e);
+        }
+        try {
+            ShmFabric.removeNodeDirectory(aside);
+        } catch (IOException ignored) {
+            // a former directory left behind goes with the cluster's files (ShmFabric.removeFiles)
+        }
+    }
+
     @Override
     public int nodeId() {
         return nodeId;
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * <p>Drawn at random when this process opened the node (never 0) and written in its node file, where peers
+     * read it when they connect or reset a queue pair ({@link QueuePair#peerIncarnation()}).
+     */
+    @Override
+    public long incarnation() {
+        return incarnation;
     }
 
     @Override
@@ -114,6 +176,7 @@ final class ShmNode implements FabricNode {
                 ShmFiles.WORD.setVolatile(whole, ShmFiles.REGION_ADDRESS, data.address());
                 ShmFiles.WORD.setVolatile(whole, ShmFiles.REGION_LENGTH, bytes);
                 ShmFiles.WORD.setVolatile(whole, ShmFiles.REGION_STATE, ShmFiles.REGISTERED);
+                ShmFiles.WORD.setVolatile(whole, ShmFiles.REGION_INCARNATION, incarnation);
                 ShmFiles.WORD.setVolatile(whole, ShmFiles.MAGIC, ShmFiles.REGION_MAGIC);
                 move(tmp, file);
                 return add(new ShmRegion(this, data, whole, file, arena, lkey, rkey));
@@ -244,17 +307,38 @@ final class ShmNode implements FabricNode {
         }
         RemotePtr.requireNodeId(peerNodeId);
         ShmPeer peer = peers.get(peerNodeId);
-        if (peer == null) {
-            peer = ShmPeer.open(fabric, peerNodeId, peerArena);
+        if (peer == null || !peer.answering()) {
+            peer = reach(peerNodeId, peer);
             if (peer == null) {
                 throw new BadArgumentException("node " + peerNodeId + " has not opened in " + fabric.directory());
             }
-            peers.put(peerNodeId, peer);
         }
         ShmQueuePair qp = new ShmQueuePair(this, peer, shmCq, sendQueueDepth, waitTimeout);
         shmCq.attach(qp);
         owned.add(qp);
         return qp;
+    }
+
+    /**
+     * Maps node {@code peerNodeId}'s node file as it is now, when it is another incarnation than {@code former}
+     * (or there is no {@code former}), and keeps it as the peer this node's queue pairs reach from then on; the
+     * mappings of the former incarnation stay until this node closes, its files marked closed.
+     *
+     * @param former the incarnation a queue pair reached, or null
+     * @return the peer now, {@code former} while the node's directory has no other incarnation, or null when
+     *         there is none at all
+     */
+    synchronized ShmPeer reach(int peerNodeId, ShmPeer former) {
+        ShmPeer kept = peers.get(peerNodeId);
+        if (kept != null && kept != former) {
+            return kept;
+        }
+        ShmPeer now = ShmPeer.open(fabric, peerNodeId, peerArena);
+        if (now == null || former != null && now.incarnation() == former.incarnation()) {
+            return former;
+        }
+        peers.put(peerNodeId, now);
+        return now;
     }
 
     /** How long {@link #setPeerAccess} waits for the peer's writes executing on this node to end. */

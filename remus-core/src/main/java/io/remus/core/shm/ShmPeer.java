@@ -15,6 +15,7 @@ final class ShmPeer {
     private final int nodeId;
     private final Path dir;
     private final MemorySegment header;
+    private final long incarnation;
     private final Arena arena;
     /** The registrations found so far, copied on every addition: looking one up allocates nothing. */
     private volatile ShmTarget[] targets = new ShmTarget[0];
@@ -25,6 +26,7 @@ final class ShmPeer {
         this.nodeId = nodeId;
         this.dir = fabric.directory();
         this.header = header;
+        this.incarnation = (long) ShmFiles.WORD.getVolatile(header, ShmFiles.NODE_INCARNATION);
         this.arena = arena;
     }
 
@@ -44,6 +46,11 @@ final class ShmPeer {
 
     int nodeId() {
         return nodeId;
+    }
+
+    /** {@return the incarnation of the node whose file this peer maps} */
+    long incarnation() {
+        return incarnation;
     }
 
     /** {@return whether the node is open: false once its process closed it (a process that died leaves it open)} */
@@ -84,7 +91,8 @@ final class ShmPeer {
      * Finds the registration with remote key {@code rkey}: its region file, mapped on first use, or a
      * caller-owned registration when the node lives in this process.
      *
-     * @return the registration, or null when the node has none with that rkey
+     * @return the registration, or null when the node has none with that rkey (a region file of another
+     *         incarnation of the node is none)
      */
     ShmTarget target(int rkey) {
         ShmTarget t = known(rkey);
@@ -98,7 +106,8 @@ final class ShmPeer {
             }
             MemorySegment file = ShmFiles.mapExisting(ShmFiles.regionFile(dir, nodeId, rkey), ShmFiles.PAGE + 1, arena);
             if (file != null) {
-                t = ShmTarget.ofFile(file);
+                t = (long) ShmFiles.WORD.getVolatile(file, ShmFiles.REGION_INCARNATION) == incarnation
+                        ? ShmTarget.ofFile(file) : null;
             } else {
                 ShmRegion own = fabric.callerOwnedRegion(nodeId, rkey);
                 t = own == null ? null : ShmTarget.ofLocal(own);

@@ -33,11 +33,12 @@ final class ShmQueuePair implements QueuePair {
     static final long RNR_NANOS = 7 * 640_000L;
 
     private final ShmNode local;
-    private final ShmPeer target;
+    /** The incarnation of the peer this queue pair reaches: the one it connected to, or reached at its last reset. */
+    private ShmPeer target;
     private final ShmCompletionQueue cq;
     private final int depth;
     /** The peer's receive queue as it was when this queue pair connected, or null. */
-    private final ShmReceiveQueue receiver;
+    private ShmReceiveQueue receiver;
     private final long lockNanos;
     private ShmTarget[] known = new ShmTarget[0];
     private boolean error;
@@ -61,6 +62,17 @@ final class ShmQueuePair implements QueuePair {
     @Override
     public int peerNodeId() {
         return target.nodeId();
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * <p>Read from the peer's node file when this queue pair connected, and again at a {@link #reset()} after
+     * that node file was closed (its process closed the node, or a restarted process took it over).
+     */
+    @Override
+    public long peerIncarnation() {
+        return target.incarnation();
     }
 
     @Override
@@ -207,8 +219,24 @@ final class ShmQueuePair implements QueuePair {
         return error;
     }
 
+    /**
+     * Leaves the error state. When the peer's node file this queue pair maps is closed, the queue pair reaches
+     * the node's directory again: if another incarnation opened there, it targets that one from then on (its
+     * regions, its receive queue), and {@link #peerIncarnation()} names it.
+     */
     @Override
     public void reset() {
+        if (!target.answering()) {
+            ShmPeer now = local.reach(target.nodeId(), target);
+            if (now != target) {
+                target = now;
+                known = new ShmTarget[0];
+                receiver = now.receiveQueue();
+                if (receiver != null) {
+                    receiver.connected();
+                }
+            }
+        }
         error = false;
     }
 

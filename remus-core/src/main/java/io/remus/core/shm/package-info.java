@@ -66,16 +66,26 @@
  * <h2>The directory and the life of its files</h2>
  * <pre>
  * DIR/cluster            the cluster's id (random; the first process to open DIR writes it)
- * DIR/node-N/node        node N's state: open, or closed by its process; its per-peer access table
+ * DIR/node-N/node        node N's state: open, or closed by its process; its incarnation; its per-peer access table
  * DIR/node-N/region-K    a registration of node N with rkey K: a header page, then its bytes
  * DIR/node-N/published   the registrations node N published, one per line
  * DIR/node-N/receive     node N's receive queue, once it made one
  * </pre>
- * Opening node N creates {@code node-N}, which must not exist: one directory serves one cluster, once.
+ * Opening node N creates {@code node-N} with a new incarnation, a random nonzero number in its node file
+ * that region files repeat. When {@code node-N} exists, the node it holds must be over (its process closed
+ * it, or no longer runs; a node open in a running process is refused as a duplicate id): the opener marks
+ * the former node file closed, moves the former directory aside and removes it, then creates its own. So a
+ * process that restarts opens its node again in the same directory, with new memory; peers that still map
+ * the former files get {@code RETRY_EXCEEDED}, and a queue pair reset after that maps the new node file and
+ * reports its incarnation ({@code QueuePair.peerIncarnation}), so a compute thread throws
+ * {@code PeerRestartedException} once and reads the new node's regions. A region file is taken only for the
+ * incarnation that made it, so a former mapping never stands for the new node's memory, nor the reverse.
  * Deregistering memory marks its file deregistered and removes it; closing a node closes its
  * registrations and marks it closed, so requests to it complete with {@code RETRY_EXCEEDED}. A
  * process that dies without closing leaves its node open and its memory in place: peers keep reading
- * and writing it, as one-sided RDMA reaches a host whose CPU stopped. Everything in the directory
+ * and writing it, as one-sided RDMA reaches a host whose CPU stopped, until a process opens the node
+ * again (above). A peer keeps the mappings of a former incarnation until its own node closes, so the
+ * memory of former files under {@code /dev/shm} comes back then. Everything else in the directory
  * stays until {@link io.remus.core.shm.ShmFabric#removeFiles} (or {@code rm -r}) removes it, which
  * also gives the memory of files under {@code /dev/shm} back once no process maps them.
  */

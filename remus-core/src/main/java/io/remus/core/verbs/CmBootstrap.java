@@ -43,7 +43,10 @@ import static java.lang.foreign.ValueLayout.JAVA_BYTE;
  * process keeps one rdma_cm connection to it from a small domain of its own and RDMA READs the table
  * ({@link RegionTableCodec}), re-reading a table that changed under the READ (its checksum tells).
  * That connection names no requesting node (the domain is the process', not a node's): the served
- * node serves it reads only while it holds any peer read-only, and it only READs.
+ * node serves it reads only while it holds any peer read-only, and it only READs. It is kept per node
+ * with the incarnation the node's listener named, and dropped (then dialled again) once a connection of
+ * this process reached another incarnation of that node ({@link VerbsFabric#knownIncarnation}), so a
+ * table is never read from a former incarnation's memory after a queue pair reached the new one.
  */
 final class CmBootstrap implements PeerBootstrap {
     private static final int TABLE_READS = 5;
@@ -111,8 +114,10 @@ final class CmBootstrap implements PeerBootstrap {
 
     @Override
     public PeerConnection connect(VerbsNode from, int peer, QueuePairBuilder builder, Duration attemptTimeout) {
-        CmConnection c = dial(peer, builder, new CmPrivateData(from.directoryOffer(), from.nodeId()), attemptTimeout);
-        return new PeerConnection(c.queuePair(), null, c);
+        CmConnection c = dial(peer, builder, new CmPrivateData(from.directoryOffer(), from.nodeId(), 0,
+                from.incarnation()), attemptTimeout);
+        fabric.reachedIncarnation(peer, c.peerIncarnation());
+        return new PeerConnection(c.queuePair(), null, c, c.peerIncarnation());
     }
 
     @Override
@@ -149,8 +154,11 @@ final class CmBootstrap implements PeerBootstrap {
 
     private TableReader reader(int nodeId, Duration attemptTimeout) {
         TableReader r = readers.get(nodeId);
-        if (r != null) {
+        if (r != null && r.connection().peerIncarnation() == fabric.knownIncarnation(nodeId)) {
             return r;
+        }
+        if (r != null) {
+            forget(nodeId);
         }
         if (domain == null) {
             domain = TableDomain.open(fabric.context());
@@ -158,6 +166,7 @@ final class CmBootstrap implements PeerBootstrap {
         QueuePairBuilder builder = domain.pd().queuePair().completionQueue(domain.cq()).maxSendWorkRequests(1)
                 .maxReceiveWorkRequests(1).maxInlineData(0);
         CmConnection c = dial(nodeId, builder, CmPrivateData.anonymous(domain.buffer().toRemoteRegion()), attemptTimeout);
+        fabric.reachedIncarnation(nodeId, c.peerIncarnation());
         try {
             r = new TableReader(c, c.queuePair().sendBatch(1));
         } catch (RuntimeException e) {

@@ -14,7 +14,8 @@ import java.util.concurrent.TimeUnit;
 /**
  * One node's rdma_cm listener and the daemon thread that accepts connections for it: each accepted
  * connection's queue pair serves the requester against the node's memory, and the node's region
- * table and node id are offered in the private data ({@link CmPrivateData}). Each request's private
+ * table, node id and incarnation ({@link VerbsNode#incarnation()}) are offered in the private data
+ * ({@link CmPrivateData}), so a requester learns which incarnation of the node its queue pair reached. Each request's private
  * data names the requester's node id, which the node checks before the request is accepted
  * ({@link VerbsNode#admit}: a malformed request, or one that names this node or a node outside the node
  * list, is rejected and logged as a warning) and serves with the access it gives that peer
@@ -44,7 +45,7 @@ final class CmNodeListener implements AutoCloseable {
         while (!stopping) {
             try {
                 CmConnection c = listener.accept(node.responderBuilder(),
-                        new CmPrivateData(node.directoryOffer(), node.nodeId()), ACCEPT_SLICE, establishTimeout, node::admit);
+                        new CmPrivateData(node.directoryOffer(), node.nodeId(), 0, node.incarnation()), ACCEPT_SLICE, establishTimeout, node::admit);
                 node.adopt(c);
                 releaseLeft();
             } catch (WaitTimeoutException idle) {

@@ -10,9 +10,11 @@ import io.remus.verbs.ConnectedQueuePair;
  * @param queuePair  the requester's queue pair
  * @param peerSide   the serving queue pair in this process, or {@code null} (a loopback QP, or a
  *                   peer in another process, which keeps it until its node closes)
- * @param connection the rdma_cm connection that owns {@code queuePair}, or {@code null}
+ * @param connection      the rdma_cm connection that owns {@code queuePair}, or {@code null}
+ * @param peerIncarnation the incarnation of the node the queue pair reached ({@link VerbsNode#incarnation()})
  */
-record PeerConnection(ConnectedQueuePair queuePair, ResponderQueuePair peerSide, CmConnection connection) {
+record PeerConnection(ConnectedQueuePair queuePair, ResponderQueuePair peerSide, CmConnection connection,
+                      long peerIncarnation) {
     /** Closes both ends held in this process. */
     void close() {
         try {

@@ -63,7 +63,9 @@ final class TcpBootstrap implements PeerBootstrap {
                 throw new BootstrapProtocolException("node " + peer + " answered a connect request with " + reply);
             }
             Endpoint theirs = connected.endpoint();
-            return new PeerConnection(mine.connect(theirs, VerbsNode.CONNECTION_OPTIONS), null, null);
+            fabric.reachedIncarnation(peer, connected.incarnation());
+            return new PeerConnection(mine.connect(theirs, VerbsNode.CONNECTION_OPTIONS), null, null,
+                    connected.incarnation());
         } catch (VerbsException e) {
             mine.close();
             throw new RemusException("connecting node " + from.nodeId() + " to node " + peer + " failed", e);
@@ -96,8 +98,11 @@ final class TcpBootstrap implements PeerBootstrap {
         return switch (request) {
             case BootstrapMessage.RegionsRequest r -> new BootstrapMessage.RegionsReply(r.nodeId(),
                     fabric.servedNode(r.nodeId()).published());
-            case BootstrapMessage.ConnectRequest r -> new BootstrapMessage.ConnectReply(
-                    fabric.servedNode(r.toNode()).respond(r.fromNode(), r.endpoint()).endpoint());
+            case BootstrapMessage.ConnectRequest r -> {
+                VerbsNode served = fabric.servedNode(r.toNode());
+                yield new BootstrapMessage.ConnectReply(served.respond(r.fromNode(), r.endpoint()).endpoint(),
+                        served.incarnation());
+            }
             default -> new BootstrapMessage.ErrorReply("not a request: " + request);
         };
     }

@@ -46,6 +46,17 @@ import java.util.concurrent.locks.LockSupport;
  * keeps posting to a node whose process died or whose host stopped learns it within one attempt, and then
  * at once, instead of waiting out the connect timeout on every post.
  *
+ * <p>Each node has an incarnation ({@link FabricNode#incarnation()}): a random nonzero number drawn when a
+ * node object opens, so a process that restarts (with new memory and new region keys) opens another one.
+ * Every connection tells the requester the incarnation it reached: the rdma_cm listener names it in its
+ * private data ({@link io.remus.verbs.CmPrivateData#incarnation()}), the TCP bootstrap in its connect
+ * reply, and a node of this process by itself; a queue pair reports the one its latest connection reached
+ * ({@link io.remus.core.fabric.QueuePair#peerIncarnation()}), so a compute thread whose queue pair was
+ * replaced after an error finds out that it now reaches a new process
+ * ({@link io.remus.core.error.PeerRestartedException}). The connection this process keeps to read a node's
+ * region table is dropped and made again once a connection reached another incarnation of the node, so a
+ * region table is never read from a former incarnation after a queue pair reached the new one.
+ *
  * <p>Posting and polling allocate nothing; connecting, registering and bootstrap are control path.
  */
 public final class VerbsFabric implements Fabric {
@@ -56,6 +67,8 @@ public final class VerbsFabric implements Fabric {
     private final ConcurrentHashMap<Integer, VerbsNode> nodes = new ConcurrentHashMap<>();
     private final PeerBootstrap bootstrap;
     private final PeerReachability reachability = new PeerReachability();
+    /** Per node of another process, the incarnation the latest connection to it reached. */
+    private final ConcurrentHashMap<Integer, Long> incarnations = new ConcurrentHashMap<>();
 
     private VerbsFabric(VerbsFabricOptions options) {
         this.options = options;
@@ -179,6 +192,18 @@ public final class VerbsFabric implements Fabric {
             return List.of();
         }
         return bootstrap.publishedRegions(nodeId, Timeouts.require(timeout, "timeout"));
+    }
+
+    /** Records that a connection to node {@code nodeId} reached its incarnation {@code incarnation} (0: unknown). */
+    void reachedIncarnation(int nodeId, long incarnation) {
+        if (incarnation != 0) {
+            incarnations.put(nodeId, incarnation);
+        }
+    }
+
+    /** {@return the incarnation of node {@code nodeId} the latest connection of this process reached, or 0} */
+    long knownIncarnation(int nodeId) {
+        return incarnations.getOrDefault(nodeId, 0L);
     }
 
     /** {@return what this process knows about reaching the nodes of other processes} */

@@ -55,8 +55,12 @@ final class VerbsNode implements FabricNode {
                 d.maxReadAtomic(), d.maxDestReadAtomic(), d.hopLimit());
     }
 
+    private static final java.security.SecureRandom INCARNATIONS = new java.security.SecureRandom();
+
     private final VerbsFabric fabric;
     private final int nodeId;
+    /** Drawn at random when the node opens, never 0: {@link #incarnation()}. */
+    private final long incarnation = newIncarnation();
     private final ProtectionDomain pd;
     private final CopyOnWriteArrayList<RemoteRegion> published = new CopyOnWriteArrayList<>();
     private final List<AutoCloseable> owned = new ArrayList<>();
@@ -88,6 +92,27 @@ final class VerbsNode implements FabricNode {
     @Override
     public int nodeId() {
         return nodeId;
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * <p>A random 64-bit number drawn when this node object opens (never 0): a process that restarts opens its
+     * node anew and names another one. Peers learn it from the listener's private data (rdma_cm), the
+     * connect reply (TCP bootstrap) or the node object itself (a node of this process).
+     */
+    @Override
+    public long incarnation() {
+        return incarnation;
+    }
+
+    /** {@return a random incarnation, never 0} */
+    static long newIncarnation() {
+        long n;
+        do {
+            n = INCARNATIONS.nextLong();
+        } while (n == 0);
+        return n;
     }
 
     List<RemoteRegion> published() {
@@ -478,11 +503,11 @@ final class VerbsNode implements FabricNode {
         ResponderQueuePair peerSide = null;
         try {
             if (peer == nodeId) {
-                return new PeerConnection(mine.connect(mine.localEndpoint(), CONNECTION_OPTIONS), null, null);
+                return new PeerConnection(mine.connect(mine.localEndpoint(), CONNECTION_OPTIONS), null, null, incarnation);
             }
             Responder r = local.respond(nodeId, mine.localEndpoint());
             peerSide = r.queuePair();
-            return new PeerConnection(mine.connect(r.endpoint(), CONNECTION_OPTIONS), peerSide, null);
+            return new PeerConnection(mine.connect(r.endpoint(), CONNECTION_OPTIONS), peerSide, null, local.incarnation());
         } catch (VerbsException e) {
             closeQuietly(mine, peerSide);
             throw new RemusException("connecting node " + nodeId + " to node " + peer + " failed", e);

@@ -57,6 +57,8 @@ final class VerbsQueuePair implements QueuePair {
     private VerbsMemory lastRegion;
     private SendBatch batch;
     private volatile int queuePairNumber;
+    /** The incarnation of the peer the current connection reached. */
+    private long peerIncarnation;
     private boolean error;
     private boolean deviceError;
     private boolean closed;
@@ -85,6 +87,7 @@ final class VerbsQueuePair implements QueuePair {
             throw e;
         }
         connection = c;
+        peerIncarnation = c.peerIncarnation();
         queuePairNumber = c.queuePair().queuePairNumber();
     }
 
@@ -95,6 +98,18 @@ final class VerbsQueuePair implements QueuePair {
     @Override
     public int peerNodeId() {
         return peer;
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * <p>The incarnation that the connection made by the constructor, or by the last {@link #reset()} that
+     * replaced it, reached: named by the peer's rdma_cm listener, its TCP bootstrap reply, or the node itself
+     * when it lives in this process.
+     */
+    @Override
+    public long peerIncarnation() {
+        return peerIncarnation;
     }
 
     @Override

@@ -318,8 +318,66 @@ class ShmFabricTest {
         assertTrue(e.getMessage().contains("node 1 already has files in " + dir.toAbsolutePath()), e.getMessage());
         assertThrows(BadArgumentException.class, () -> first.open(0), "open on this fabric");
         assertThrows(BadArgumentException.class, () -> first.open(65536));
+        assertTrue(e.getMessage().contains("is open in process " + ProcessHandle.current().pid()), e.getMessage());
+    }
+
+    @Test
+    void shouldReachTheNewIncarnationOnlyAfterAResetWhenANodeOpensAgain() throws java.io.IOException {
+        long former = b.incarnation();
+        assertNotEquals(0, a.incarnation());
+        assertNotEquals(0, former);
+        assertNotEquals(a.incarnation(), former);
+        assertEquals(former, qp.peerIncarnation());
+        QueuePair untouched = a.connect(1, cq, 16, Duration.ofSeconds(10));
+        remote.segment().set(LONG, 0, 17L);
+        assertEquals(CompletionStatus.SUCCESS, read(qp, 1, region));
+        assertEquals(17L, local.segment().get(LONG, 0));
+
         second.close();
-        assertThrows(BadArgumentException.class, () -> ShmFabric.open(dir).open(1), "a closed node's files stay");
+        assertEquals(CompletionStatus.RETRY_EXCEEDED, read(qp, 2, region));
+        qp.reset();
+        assertEquals(former, qp.peerIncarnation(), "no other incarnation opened yet");
+        assertEquals(CompletionStatus.RETRY_EXCEEDED, read(qp, 3, region));
+
+        try (ShmFabric third = ShmFabric.open(dir)) {
+            FabricNode again = third.open(1);
+            assertNotEquals(former, again.incarnation());
+            assertNotEquals(0, again.incarnation());
+            RegisteredMemory fresh = again.allocate(4096);
+            fresh.segment().set(LONG, 0, 99L);
+            again.publish(fresh);
+            RemoteRegion freshRegion = first.publishedRegions(1).get(0);
+            assertEquals(fresh.rkey(), freshRegion.rkey());
+            assertEquals(region.rkey(), freshRegion.rkey(), "the new incarnation hands out the same keys");
+
+            assertEquals(CompletionStatus.RETRY_EXCEEDED, read(untouched, 4, freshRegion),
+                    "a queue pair still on the former incarnation reaches nothing, not even the new files");
+            assertEquals(former, untouched.peerIncarnation());
+            assertTrue(qp.inError());
+            qp.reset();
+            assertEquals(again.incarnation(), qp.peerIncarnation());
+            local.segment().set(LONG, 0, 0L);
+            assertEquals(CompletionStatus.SUCCESS, read(qp, 5, freshRegion));
+            assertEquals(99L, local.segment().get(LONG, 0));
+            untouched.reset();
+            assertEquals(again.incarnation(), untouched.peerIncarnation());
+            assertEquals(again.incarnation(), a.connect(1, cq, 16, Duration.ofSeconds(10)).peerIncarnation(),
+                    "a new queue pair reaches the new incarnation");
+            try (var entries = Files.list(dir)) {
+                assertEquals(List.of(), entries.map(p -> p.getFileName().toString()).filter(n -> n.contains("former"))
+                        .toList(), "the former incarnation's directory is removed");
+            }
+        }
+    }
+
+    /** Posts one signalled 8-byte READ of {@code from}'s first word into {@code local} and returns its status. */
+    private CompletionStatus read(QueuePair on, long wrId, RemoteRegion from) {
+        wrs.clear();
+        wrs.addRead(wrId, local.address(), 8, local.lkey(), from.address(), from.rkey(), WorkRequests.SIGNALED);
+        on.post(wrs);
+        assertEquals(1, poll());
+        assertEquals(wrId, out.wrId(0));
+        return out.status(0);
     }
 
     @Test

@@ -28,7 +28,7 @@ import java.util.Objects;
  *  type 1 RegionsRequest : u16 node
  *  type 2 RegionsReply   : u16 node, u32 count, count x (u64 address, u64 length, u32 rkey)
  *  type 3 ConnectRequest : u16 from, u16 to, endpoint (28 bytes: qpn, psn, lid, gid)
- *  type 4 ConnectReply   : endpoint (28 bytes)
+ *  type 4 ConnectReply   : endpoint (28 bytes), u64 incarnation of the serving node
  *  type 5 ErrorReply     : UTF-8 text
  * </pre>
  *
@@ -40,7 +40,7 @@ public final class BootstrapCodec {
     /** "RMVB". */
     public static final int MAGIC = 0x524D5642;
     /** The one version this code speaks. */
-    public static final int VERSION = 1;
+    public static final int VERSION = 2;
     /** Header bytes. */
     public static final int HEADER = 12;
     /** The largest body accepted. */
@@ -76,7 +76,8 @@ public final class BootstrapCodec {
             }
             case BootstrapMessage.ConnectRequest r -> ByteBuffer.allocate(4 + Endpoint.BYTES)
                     .putShort((short) r.fromNode()).putShort((short) r.toNode()).put(r.endpoint().toBytes()).array();
-            case BootstrapMessage.ConnectReply r -> r.endpoint().toBytes();
+            case BootstrapMessage.ConnectReply r -> ByteBuffer.allocate(Endpoint.BYTES + 8).put(r.endpoint().toBytes())
+                    .putLong(r.incarnation()).array();
             case BootstrapMessage.ErrorReply r -> r.message().getBytes(StandardCharsets.UTF_8);
         };
         int type = switch (message) {
@@ -142,7 +143,7 @@ public final class BootstrapCodec {
                 case REGIONS_REQUEST -> new BootstrapMessage.RegionsRequest(nodeId(b));
                 case REGIONS_REPLY -> regionsReply(b);
                 case CONNECT_REQUEST -> new BootstrapMessage.ConnectRequest(nodeId(b), nodeId(b), endpoint(b));
-                case CONNECT_REPLY -> new BootstrapMessage.ConnectReply(endpoint(b));
+                case CONNECT_REPLY -> new BootstrapMessage.ConnectReply(endpoint(b), b.getLong());
                 case ERROR_REPLY -> new BootstrapMessage.ErrorReply(text(b));
                 default -> throw new BootstrapProtocolException("unknown bootstrap message type " + type);
             };

@@ -47,11 +47,14 @@ public sealed interface BootstrapMessage {
     }
 
     /**
-     * The serving queue pair, already connected to the requester's.
+     * The serving queue pair, already connected to the requester's, and the incarnation of the node that
+     * serves it (a number that differs each time the node is opened, so that the requester finds out that
+     * the process it reached restarted).
      *
-     * @param endpoint the serving queue pair
+     * @param endpoint    the serving queue pair
+     * @param incarnation the serving node's incarnation, {@code 0} where it names none
      */
-    record ConnectReply(Endpoint endpoint) implements BootstrapMessage {
+    record ConnectReply(Endpoint endpoint, long incarnation) implements BootstrapMessage {
         /** Checks that the endpoint is there. */
         public ConnectReply {
             Objects.requireNonNull(endpoint, "endpoint");

@@ -32,7 +32,9 @@ class BootstrapCodecTest {
                         new RemoteRegion(2, 0x7f00_0001_0000L, 4096, -5))),
                 new BootstrapMessage.RegionsReply(3, List.of()),
                 new BootstrapMessage.ConnectRequest(1, 65535, ENDPOINT),
-                new BootstrapMessage.ConnectReply(ENDPOINT),
+                new BootstrapMessage.ConnectReply(ENDPOINT, 0),
+                new BootstrapMessage.ConnectReply(ENDPOINT, -2),
+                new BootstrapMessage.ConnectReply(ENDPOINT, 0x1234_5678_9abc_def0L),
                 new BootstrapMessage.ErrorReply("node 4 is not open in this process"));
         for (BootstrapMessage m : messages) {
             byte[] bytes = BootstrapCodec.encode(m);
@@ -45,8 +47,8 @@ class BootstrapCodecTest {
     void shouldRejectWithClearErrorWhenHeaderIsMalformed() {
         byte[] good = BootstrapCodec.encode(new BootstrapMessage.RegionsRequest(1));
         assertMessage("magic", () -> BootstrapCodec.decode(frame(0x47455420, 1, 1, new byte[2])));
-        assertMessage("version 2", () -> BootstrapCodec.decode(frame(BootstrapCodec.MAGIC, 2, 1, new byte[2])));
-        assertMessage("unknown bootstrap message type 9", () -> BootstrapCodec.decode(frame(BootstrapCodec.MAGIC, 1, 9, new byte[2])));
+        assertMessage("version 1 ", () -> BootstrapCodec.decode(frame(BootstrapCodec.MAGIC, 1, 1, new byte[2])));
+        assertMessage("unknown bootstrap message type 9", () -> BootstrapCodec.decode(frame(BootstrapCodec.MAGIC, BootstrapCodec.VERSION, 9, new byte[2])));
         assertMessage("header", () -> BootstrapCodec.decode(Arrays.copyOf(good, 5)));
         assertEquals("frame", assertThrows(NullPointerException.class, () -> BootstrapCodec.decode(null)).getMessage());
         assertMessage("announces a body of 2", () -> BootstrapCodec.decode(Arrays.copyOf(good, good.length + 1)));
@@ -61,17 +63,19 @@ class BootstrapCodecTest {
 
     @Test
     void shouldRejectWithClearErrorWhenBodyDoesNotMatchItsType() {
-        assertMessage("shorter than its fields", () -> BootstrapCodec.decode(frame(BootstrapCodec.MAGIC, 1, 1, new byte[1])));
-        assertMessage("after its fields", () -> BootstrapCodec.decode(frame(BootstrapCodec.MAGIC, 1, 1, new byte[3])));
+        assertMessage("shorter than its fields", () -> BootstrapCodec.decode(frame(BootstrapCodec.MAGIC, BootstrapCodec.VERSION, 1, new byte[1])));
+        assertMessage("after its fields", () -> BootstrapCodec.decode(frame(BootstrapCodec.MAGIC, BootstrapCodec.VERSION, 1, new byte[3])));
         byte[] lying = ByteBuffer.allocate(2 + 4 + 20).putShort((short) 1).putInt(2).putLong(4096).putLong(4096).putInt(1).array();
-        assertMessage("announces 2 regions", () -> BootstrapCodec.decode(frame(BootstrapCodec.MAGIC, 1, 2, lying)));
+        assertMessage("announces 2 regions", () -> BootstrapCodec.decode(frame(BootstrapCodec.MAGIC, BootstrapCodec.VERSION, 2, lying)));
         byte[] empty = ByteBuffer.allocate(2 + 4 + 20).putShort((short) 1).putInt(1).putLong(4096).putLong(0).putInt(1).array();
-        assertMessage("is invalid", () -> BootstrapCodec.decode(frame(BootstrapCodec.MAGIC, 1, 2, empty)));
+        assertMessage("is invalid", () -> BootstrapCodec.decode(frame(BootstrapCodec.MAGIC, BootstrapCodec.VERSION, 2, empty)));
         byte[] wide = ByteBuffer.allocate(2 + 4 + 20).putShort((short) 1).putInt(1).putLong(1L << 50).putLong(8).putInt(1).array();
-        assertMessage("is invalid", () -> BootstrapCodec.decode(frame(BootstrapCodec.MAGIC, 1, 2, wide)));
+        assertMessage("is invalid", () -> BootstrapCodec.decode(frame(BootstrapCodec.MAGIC, BootstrapCodec.VERSION, 2, wide)));
         byte[] badQpn = ByteBuffer.allocate(4 + Endpoint.BYTES).putShort((short) 0).putShort((short) 1).putInt(1 << 24)
                 .putInt(0).putInt(0).put(new byte[16]).array();
-        assertMessage("invalid queue pair endpoint", () -> BootstrapCodec.decode(frame(BootstrapCodec.MAGIC, 1, 3, badQpn)));
+        assertMessage("invalid queue pair endpoint", () -> BootstrapCodec.decode(frame(BootstrapCodec.MAGIC, BootstrapCodec.VERSION, 3, badQpn)));
+        assertMessage("shorter than its fields", () -> BootstrapCodec.decode(frame(BootstrapCodec.MAGIC,
+                BootstrapCodec.VERSION, 4, ENDPOINT.toBytes())));
     }
 
     @Test
@@ -88,7 +92,7 @@ class BootstrapCodecTest {
                 assertTrue(reply instanceof BootstrapMessage.ErrorReply e && e.message().contains("magic"), reply.toString());
             }
             assertThrows(BootstrapProtocolException.class, () -> BootstrapClient.exchange(address,
-                    new BootstrapMessage.ConnectReply(ENDPOINT), Duration.ofSeconds(10)));
+                    new BootstrapMessage.ConnectReply(ENDPOINT, 1), Duration.ofSeconds(10)));
         }
     }
 
