@@ -110,8 +110,9 @@ final class CmBootstrap implements PeerBootstrap {
     }
 
     @Override
-    public PeerConnection connect(VerbsNode from, int peer, QueuePairBuilder builder, Duration attemptTimeout) {
-        CmConnection c = dial(peer, builder, new CmPrivateData(from.directoryOffer(), from.nodeId()), attemptTimeout);
+    public PeerConnection connect(VerbsNode from, int peer, int plane, QueuePairBuilder builder, Duration attemptTimeout) {
+        CmConnection c = dial(peer, builder, new CmPrivateData(from.directoryOffer(), from.nodeId(), plane,
+                from.incarnation()), attemptTimeout);
         return new PeerConnection(c.queuePair(), null, c);
     }
 
