@@ -32,6 +32,7 @@ class BootstrapCodecTest {
                         new RemoteRegion(2, 0x7f00_0001_0000L, 4096, -5))),
                 new BootstrapMessage.RegionsReply(3, List.of()),
                 new BootstrapMessage.ConnectRequest(1, 65535, ENDPOINT),
+                new BootstrapMessage.ConnectRequest(2, 0, ENDPOINT, 15),
                 new BootstrapMessage.ConnectReply(ENDPOINT),
                 new BootstrapMessage.ErrorReply("node 4 is not open in this process"));
         for (BootstrapMessage m : messages) {
@@ -72,6 +73,9 @@ class BootstrapCodecTest {
         byte[] badQpn = ByteBuffer.allocate(4 + Endpoint.BYTES).putShort((short) 0).putShort((short) 1).putInt(1 << 24)
                 .putInt(0).putInt(0).put(new byte[16]).array();
         assertMessage("invalid queue pair endpoint", () -> BootstrapCodec.decode(frame(BootstrapCodec.MAGIC, 1, 3, badQpn)));
+        byte[] badPlane = ByteBuffer.allocate(4 + Endpoint.BYTES + 2).putShort((short) 0).putShort((short) 1)
+                .put(ENDPOINT.toBytes()).putShort((short) 16).array();
+        assertMessage("plane 16", () -> BootstrapCodec.decode(frame(BootstrapCodec.MAGIC, 1, 3, badPlane)));
     }
 
     @Test
