@@ -39,8 +39,8 @@ import java.util.Objects;
 public final class BootstrapCodec {
     /** "RMVB". */
     public static final int MAGIC = 0x524D5642;
-    /** The one version this code speaks. */
-    public static final int VERSION = 1;
+    /** The one version this code speaks (2: a connect request carries its queue pair's plane). */
+    public static final int VERSION = 2;
     /** Header bytes. */
     public static final int HEADER = 12;
     /** The largest body accepted. */

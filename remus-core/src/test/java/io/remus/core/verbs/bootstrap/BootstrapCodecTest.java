@@ -45,9 +45,10 @@ class BootstrapCodecTest {
     @Test
     void shouldRejectWithClearErrorWhenHeaderIsMalformed() {
         byte[] good = BootstrapCodec.encode(new BootstrapMessage.RegionsRequest(1));
-        assertMessage("magic", () -> BootstrapCodec.decode(frame(0x47455420, 1, 1, new byte[2])));
-        assertMessage("version 2", () -> BootstrapCodec.decode(frame(BootstrapCodec.MAGIC, 2, 1, new byte[2])));
-        assertMessage("unknown bootstrap message type 9", () -> BootstrapCodec.decode(frame(BootstrapCodec.MAGIC, 1, 9, new byte[2])));
+        assertMessage("magic", () -> BootstrapCodec.decode(frame(0x47455420, BootstrapCodec.VERSION, 1, new byte[2])));
+        assertMessage("version 1", () -> BootstrapCodec.decode(frame(BootstrapCodec.MAGIC, 1, 1, new byte[2])));
+        assertMessage("version 3", () -> BootstrapCodec.decode(frame(BootstrapCodec.MAGIC, 3, 1, new byte[2])));
+        assertMessage("unknown bootstrap message type 9", () -> BootstrapCodec.decode(frame(BootstrapCodec.MAGIC, BootstrapCodec.VERSION, 9, new byte[2])));
         assertMessage("header", () -> BootstrapCodec.decode(Arrays.copyOf(good, 5)));
         assertEquals("frame", assertThrows(NullPointerException.class, () -> BootstrapCodec.decode(null)).getMessage());
         assertMessage("announces a body of 2", () -> BootstrapCodec.decode(Arrays.copyOf(good, good.length + 1)));
@@ -62,20 +63,20 @@ class BootstrapCodecTest {
 
     @Test
     void shouldRejectWithClearErrorWhenBodyDoesNotMatchItsType() {
-        assertMessage("shorter than its fields", () -> BootstrapCodec.decode(frame(BootstrapCodec.MAGIC, 1, 1, new byte[1])));
-        assertMessage("after its fields", () -> BootstrapCodec.decode(frame(BootstrapCodec.MAGIC, 1, 1, new byte[3])));
+        assertMessage("shorter than its fields", () -> BootstrapCodec.decode(frame(BootstrapCodec.MAGIC, BootstrapCodec.VERSION, 1, new byte[1])));
+        assertMessage("after its fields", () -> BootstrapCodec.decode(frame(BootstrapCodec.MAGIC, BootstrapCodec.VERSION, 1, new byte[3])));
         byte[] lying = ByteBuffer.allocate(2 + 4 + 20).putShort((short) 1).putInt(2).putLong(4096).putLong(4096).putInt(1).array();
-        assertMessage("announces 2 regions", () -> BootstrapCodec.decode(frame(BootstrapCodec.MAGIC, 1, 2, lying)));
+        assertMessage("announces 2 regions", () -> BootstrapCodec.decode(frame(BootstrapCodec.MAGIC, BootstrapCodec.VERSION, 2, lying)));
         byte[] empty = ByteBuffer.allocate(2 + 4 + 20).putShort((short) 1).putInt(1).putLong(4096).putLong(0).putInt(1).array();
-        assertMessage("is invalid", () -> BootstrapCodec.decode(frame(BootstrapCodec.MAGIC, 1, 2, empty)));
+        assertMessage("is invalid", () -> BootstrapCodec.decode(frame(BootstrapCodec.MAGIC, BootstrapCodec.VERSION, 2, empty)));
         byte[] wide = ByteBuffer.allocate(2 + 4 + 20).putShort((short) 1).putInt(1).putLong(1L << 50).putLong(8).putInt(1).array();
-        assertMessage("is invalid", () -> BootstrapCodec.decode(frame(BootstrapCodec.MAGIC, 1, 2, wide)));
+        assertMessage("is invalid", () -> BootstrapCodec.decode(frame(BootstrapCodec.MAGIC, BootstrapCodec.VERSION, 2, wide)));
         byte[] badQpn = ByteBuffer.allocate(4 + Endpoint.BYTES).putShort((short) 0).putShort((short) 1).putInt(1 << 24)
                 .putInt(0).putInt(0).put(new byte[16]).array();
-        assertMessage("invalid queue pair endpoint", () -> BootstrapCodec.decode(frame(BootstrapCodec.MAGIC, 1, 3, badQpn)));
+        assertMessage("invalid queue pair endpoint", () -> BootstrapCodec.decode(frame(BootstrapCodec.MAGIC, BootstrapCodec.VERSION, 3, badQpn)));
         byte[] badPlane = ByteBuffer.allocate(4 + Endpoint.BYTES + 2).putShort((short) 0).putShort((short) 1)
                 .put(ENDPOINT.toBytes()).putShort((short) 16).array();
-        assertMessage("plane 16", () -> BootstrapCodec.decode(frame(BootstrapCodec.MAGIC, 1, 3, badPlane)));
+        assertMessage("plane 16", () -> BootstrapCodec.decode(frame(BootstrapCodec.MAGIC, BootstrapCodec.VERSION, 3, badPlane)));
     }
 
     @Test
