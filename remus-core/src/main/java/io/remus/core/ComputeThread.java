@@ -18,6 +18,7 @@ import io.remus.core.fabric.CompletionQueue;
 import io.remus.core.fabric.Completions;
 import io.remus.core.fabric.Fabric;
 import io.remus.core.fabric.FabricNode;
+import io.remus.core.fabric.Plane;
 import io.remus.core.fabric.Opcode;
 import io.remus.core.fabric.QueuePair;
 import io.remus.core.fabric.RegisteredMemory;
@@ -136,6 +137,8 @@ public final class ComputeThread implements AutoCloseable {
     private final int tag;
     /** How many compute threads its node created before this one: {@link FreeBlockPool}'s home shard comes from it. */
     private final int ordinal;
+    /** The plane every queue pair of this thread connects on ({@link Plane}). */
+    private final int plane;
     private final int[] freeSlots;
     private int freeCount;
     private final WorkRequests single = new WorkRequests(1);
@@ -168,8 +171,18 @@ public final class ComputeThread implements AutoCloseable {
      */
     ComputeThread(Fabric fabric, FabricNode fabricNode, ClusterConfig config, List<RegisteredMemory> localMemory,
             int ordinal) {
+        this(fabric, fabricNode, config, localMemory, ordinal, Plane.DEFAULT);
+    }
+
+    /**
+     * As {@link #ComputeThread(Fabric, FabricNode, ClusterConfig, List, int)}, connecting every queue pair on
+     * plane {@code plane} (checked by the caller).
+     */
+    ComputeThread(Fabric fabric, FabricNode fabricNode, ClusterConfig config, List<RegisteredMemory> localMemory,
+            int ordinal, int plane) {
         this.fabric = fabric;
         this.ordinal = ordinal;
+        this.plane = plane;
         this.fabricNode = fabricNode;
         this.config = config;
         this.self = fabricNode.nodeId();
@@ -216,6 +229,15 @@ public final class ComputeThread implements AutoCloseable {
      */
     int ordinal() {
         return ordinal;
+    }
+
+    /**
+     * {@return the plane this thread's queue pairs connect on ({@link Plane#DEFAULT} unless it was created on
+     *          another, {@link RemusNode#newComputeThread(int)}): a target node switches this thread's WRITEs and
+     *          atomics with that plane's access for this node ({@link FabricNode#setPeerAccess(int, int, io.remus.core.fabric.PeerAccess)})}
+     */
+    public int plane() {
+        return plane;
     }
 
     /** {@return this thread's node id} */
@@ -1093,7 +1115,7 @@ public final class ComputeThread implements AutoCloseable {
         }
         QueuePair qp = qs[lane];
         if (qp == null) {
-            qp = fabricNode.connect(node, cq, sendQueueDepth, config.operationTimeout());
+            qp = fabricNode.connect(node, plane, cq, sendQueueDepth, config.operationTimeout());
             qs[lane] = qp;
             checkIncarnation(qp, node);
         }

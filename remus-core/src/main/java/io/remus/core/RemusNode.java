@@ -5,6 +5,7 @@ import io.remus.core.error.BadArgumentException;
 import io.remus.core.fabric.Fabric;
 import io.remus.core.fabric.FabricNode;
 import io.remus.core.fabric.PeerAccess;
+import io.remus.core.fabric.Plane;
 import io.remus.core.fabric.RegisteredMemory;
 
 import java.util.List;
@@ -60,11 +61,28 @@ public final class RemusNode implements AutoCloseable {
      * @throws BadArgumentException when this node is not a compute node
      */
     public ComputeThread newComputeThread() {
+        return newComputeThread(Plane.DEFAULT);
+    }
+
+    /**
+     * As {@link #newComputeThread()}, for a thread whose queue pairs connect on plane {@code plane}: a peer switches
+     * what they may do apart from this node's other planes ({@link #setPeerAccess(int, int, PeerAccess)}). Mu
+     * (Aguilera et al., OSDI 2020) replicates on queue pairs of their own: a replicated log's leader writes into
+     * its replicas from a thread of {@link Plane#REPLICATION}, so that a replica that revokes it still takes its
+     * RPC and its other one-sided operations ({@link Plane#DEFAULT}).
+     *
+     * @param plane the plane, {@code 0} to {@code Plane.COUNT - 1}
+     * @return the thread, closed with this node at the latest
+     * @throws BadArgumentException naming the plane when it is out of range (checked first), or when this node is
+     *                              not a compute node
+     */
+    public ComputeThread newComputeThread(int plane) {
+        Plane.require(plane);
         if (!config.isComputeNode()) {
             throw new BadArgumentException("node " + config.nodeId() + " is not a compute node (" + config.computeNodes() + ")");
         }
         List<RegisteredMemory> local = memoryNode == null ? List.of() : memoryNode.segments();
-        return new ComputeThread(fabric, fabricNode, config, local, computeThreads.getAndIncrement());
+        return new ComputeThread(fabric, fabricNode, config, local, computeThreads.getAndIncrement(), plane);
     }
 
     /**
@@ -82,6 +100,21 @@ public final class RemusNode implements AutoCloseable {
      */
     public void setPeerAccess(int peerNodeId, PeerAccess access) {
         fabricNode.setPeerAccess(peerNodeId, access);
+    }
+
+    /**
+     * As {@link #setPeerAccess(int, PeerAccess)}, for the peer's queue pairs of plane {@code plane} only
+     * ({@link FabricNode#setPeerAccess(int, int, PeerAccess)}): a replica revokes a deposed leader's
+     * {@link Plane#REPLICATION} writes and keeps serving its {@link Plane#DEFAULT} ones (RPC, other objects).
+     * No RDMA operation; on verbs one {@code ibv_modify_qp} per serving queue pair of that peer and plane.
+     *
+     * @param peerNodeId another node of the cluster
+     * @param plane      the plane, {@code 0} to {@code Plane.COUNT - 1}
+     * @param access     what the peer's queue pairs of that plane may do; every plane starts {@link PeerAccess#READ_WRITE}
+     * @throws BadArgumentException naming the plane or the peer when it is out of range, or the peer when it is this node
+     */
+    public void setPeerAccess(int peerNodeId, int plane, PeerAccess access) {
+        fabricNode.setPeerAccess(peerNodeId, plane, access);
     }
 
     /**

@@ -119,8 +119,9 @@ final class CountingFabricNode implements FabricNode {
     }
 
     @Override
-    public QueuePair connect(int peerNodeId, CompletionQueue cq, int sendQueueDepth, Duration waitTimeout) {
-        return node.connect(peerNodeId, cq instanceof CountedQueue counted ? counted.inner : cq, sendQueueDepth, waitTimeout);
+    public QueuePair connect(int peerNodeId, int plane, CompletionQueue cq, int sendQueueDepth, Duration waitTimeout) {
+        return node.connect(peerNodeId, plane, cq instanceof CountedQueue counted ? counted.inner : cq, sendQueueDepth,
+                waitTimeout);
     }
 
     @Override
@@ -131,6 +132,11 @@ final class CountingFabricNode implements FabricNode {
     @Override
     public void setPeerAccess(int peerNodeId, io.remus.core.fabric.PeerAccess access) {
         node.setPeerAccess(peerNodeId, access);
+    }
+
+    @Override
+    public void setPeerAccess(int peerNodeId, int plane, io.remus.core.fabric.PeerAccess access) {
+        node.setPeerAccess(peerNodeId, plane, access);
     }
 
     @Override

@@ -7,6 +7,7 @@ import io.remus.core.fabric.Completions;
 import io.remus.core.fabric.Fabric;
 import io.remus.core.fabric.FabricNode;
 import io.remus.core.fabric.PeerAccess;
+import io.remus.core.fabric.Plane;
 import io.remus.core.fabric.QueuePair;
 import io.remus.core.fabric.RegisteredMemory;
 import io.remus.core.fabric.RemoteRegion;
@@ -42,7 +43,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * pairs of the compute node, and a refused WRITE completes with {@code IBV_WC_REM_ACCESS_ERR}. Also the
  * switch over rdma_cm connections, with the memory node and two requesters in three fabrics of this process
  * (each its own process as far as the fabric knows): the memory node knows each connection's requester from
- * its connect request, so holding one requester read-only leaves the other's writes alone.
+ * its connect request, so holding one requester read-only leaves the other's writes alone; and from the plane
+ * its connect request names, so holding one plane of a requester read-only leaves its other plane's writes alone.
  */
 @Tag(DeviceTests.TAG)
 class PeerAccessOnVerbsTest extends PeerAccessTest {
@@ -70,7 +72,7 @@ class PeerAccessOnVerbsTest extends PeerAccessTest {
     /** The word the requesters fetch-and-add, at this offset of the memory node's region. */
     private static final long COUNTED = 128;
 
-    /** One requester node in its own fabric, with one queue pair to node 0 over rdma_cm. */
+    /** One requester node in its own fabric, with one queue pair to node 0 over rdma_cm (of one plane). */
     private static final class Requester {
         private final FabricNode node;
         private final RemoteRegion region;
@@ -81,11 +83,15 @@ class PeerAccessOnVerbsTest extends PeerAccessTest {
         private final Completions out = new Completions(4);
 
         Requester(VerbsFabric fabric, int nodeId) {
-            node = fabric.open(nodeId);
+            this(fabric, fabric.open(nodeId), Plane.DEFAULT);
+        }
+
+        Requester(VerbsFabric fabric, FabricNode node, int plane) {
+            this.node = node;
             region = fabric.publishedRegions(0).get(0);
             cq = node.createCompletionQueue(16);
             mine = node.allocate(4096);
-            qp = node.connect(0, cq, 4, Duration.ofMinutes(1));
+            qp = node.connect(0, plane, cq, 4, Duration.ofMinutes(1));
         }
 
         CompletionStatus write(long value) {
@@ -180,6 +186,44 @@ class PeerAccessOnVerbsTest extends PeerAccessTest {
             assertEquals(33L, second.read(WRITTEN), "node 2's reads stay open");
             assertEquals(33L, region.segment().get(JAVA_LONG, WRITTEN));
             assertEquals(3L, region.segment().get(JAVA_LONG, COUNTED));
+        }
+    }
+    @DeviceTest
+    @Timeout(value = 3, unit = TimeUnit.MINUTES)
+    void shouldSwitchOnePlaneOfRequesterWhenItConnectsPlanesOverRdmaCm() {
+        String device = DeviceTests.deviceName();
+        String ip = DeviceAddress.ipv4(device);
+        int port = 30000 + ThreadLocalRandom.current().nextInt(20000);
+        ClusterConfig two = ClusterConfig.builder().nodes(List.of(ip + ":" + port, ip + ":" + (port + 1))).build();
+        VerbsFabricOptions options = VerbsFabricOptions.cluster(device, two, Duration.ofSeconds(60));
+        try (VerbsFabric home = VerbsFabric.open(options);
+             VerbsFabric away = VerbsFabric.open(options)) {
+            FabricNode memory = home.open(0);
+            RegisteredMemory region = memory.allocate(4096);
+            memory.publish(region);
+            FabricNode node = away.open(1);
+            Requester plain = new Requester(away, node, Plane.DEFAULT);
+            Requester replication = new Requester(away, node, Plane.REPLICATION);
+            assertEquals(CompletionStatus.SUCCESS, replication.write(5));
+
+            memory.setPeerAccess(1, Plane.REPLICATION, PeerAccess.READ_ONLY);
+
+            assertRefused(replication.write(11), "node 1's plane-1 WRITE");
+            assertEquals(CompletionStatus.SUCCESS, plain.write(22), "node 1's plane 0 keeps its write access");
+            assertEquals(CompletionStatus.SUCCESS, plain.fetchAndAdd(1), "node 1's plane 0 keeps its atomics");
+            replication.reset();
+            memory.setPeerAccess(1, Plane.REPLICATION, PeerAccess.READ_ONLY);
+            assertRefused(replication.fetchAndAdd(100), "node 1's plane-1 fetch-and-add on a new connection");
+            replication.reset();
+            assertEquals(22L, replication.read(WRITTEN), "plane-1 reads stay open");
+            assertEquals(1L, region.segment().get(JAVA_LONG, COUNTED), "a refused atomic changes nothing");
+
+            memory.setPeerAccess(1, Plane.DEFAULT, PeerAccess.READ_ONLY);
+            memory.setPeerAccess(1, Plane.REPLICATION, PeerAccess.READ_WRITE);
+
+            assertRefused(plain.write(33), "node 1's plane-0 WRITE");
+            assertEquals(CompletionStatus.SUCCESS, replication.write(44), "plane 1 has its write access back");
+            assertEquals(44L, region.segment().get(JAVA_LONG, WRITTEN));
         }
     }
 }

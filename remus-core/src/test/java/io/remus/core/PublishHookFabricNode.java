@@ -51,8 +51,8 @@ final class PublishHookFabricNode implements FabricNode {
     }
 
     @Override
-    public QueuePair connect(int peerNodeId, CompletionQueue cq, int sendQueueDepth, Duration waitTimeout) {
-        return node.connect(peerNodeId, cq, sendQueueDepth, waitTimeout);
+    public QueuePair connect(int peerNodeId, int plane, CompletionQueue cq, int sendQueueDepth, Duration waitTimeout) {
+        return node.connect(peerNodeId, plane, cq, sendQueueDepth, waitTimeout);
     }
 
     @Override
@@ -63,6 +63,11 @@ final class PublishHookFabricNode implements FabricNode {
     @Override
     public void setPeerAccess(int peerNodeId, io.remus.core.fabric.PeerAccess access) {
         node.setPeerAccess(peerNodeId, access);
+    }
+
+    @Override
+    public void setPeerAccess(int peerNodeId, int plane, io.remus.core.fabric.PeerAccess access) {
+        node.setPeerAccess(peerNodeId, plane, access);
     }
 
     @Override

@@ -103,6 +103,14 @@ public final class CmConnection implements AutoCloseable {
     }
 
     /**
+     * {@return the plane the peer named in its private data ({@link CmPrivateData#plane()}): the requester's, on a
+     *          connection a {@link CmListener} accepted}
+     */
+    public int peerPlane() {
+        return peer.plane();
+    }
+
+    /**
      * Disconnects ({@code rdma_disconnect}; a peer that already left is not an error), destroys
      * the queue pair, the id and the event channel. Idempotent.
      *

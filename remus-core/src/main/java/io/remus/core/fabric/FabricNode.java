@@ -98,11 +98,32 @@ public interface FabricNode extends AutoCloseable {
      * @return the connected QP
      * @throws io.remus.core.error.BadArgumentException when the peer is unknown or the timeout is not positive
      */
-    QueuePair connect(int peerNodeId, CompletionQueue cq, int sendQueueDepth, Duration waitTimeout);
+    default QueuePair connect(int peerNodeId, CompletionQueue cq, int sendQueueDepth, Duration waitTimeout) {
+        return connect(peerNodeId, Plane.DEFAULT, cq, sendQueueDepth, waitTimeout);
+    }
+
+    /**
+     * As {@link #connect(int, CompletionQueue, int, Duration)}, for a queue pair of plane {@code plane}: the
+     * peer switches its access apart from its other planes' ({@link #setPeerAccess(int, int, PeerAccess)}).
+     * The plane travels with the connection (verbs: in the rdma_cm connect request's private data, the TCP
+     * bootstrap's connect request, or directly to a serving queue pair of this process), and the queue pair's
+     * resets keep it.
+     *
+     * @param peerNodeId     the peer
+     * @param plane          the plane, {@code 0} to {@code Plane.COUNT - 1} ({@link Plane})
+     * @param cq             this node's completion queue for the QP's send side
+     * @param sendQueueDepth work requests the QP can hold posted and not yet completed
+     * @param waitTimeout    as for {@link #connect(int, CompletionQueue, int, Duration)}
+     * @return the connected QP
+     * @throws io.remus.core.error.BadArgumentException naming the plane when it is out of range (checked first),
+     *                                            or when the peer is unknown or the timeout is not positive
+     */
+    QueuePair connect(int peerNodeId, int plane, CompletionQueue cq, int sendQueueDepth, Duration waitTimeout);
 
     /**
      * Switches what {@code peerNodeId}'s requests may do to this node's registered memory, for the
-     * queue pairs that peer has connected to this node and those it connects later: Mu's permission
+     * queue pairs of every plane ({@link Plane}) that peer has connected to this node and those it connects
+     * later, as {@link #setPeerAccess(int, int, PeerAccess)} of each plane in one step: Mu's permission
      * switch (Aguilera et al., "Microsecond Consensus for Microsecond Applications", OSDI 2020), by which a
      * replica revokes a deposed leader's write access to its log before it grants the new leader's. Every
      * peer starts {@link PeerAccess#READ_WRITE}.
@@ -145,7 +166,50 @@ public interface FabricNode extends AutoCloseable {
     void setPeerAccess(int peerNodeId, PeerAccess access);
 
     /**
-     * The checks every {@link #setPeerAccess} applies first (for fabric implementations).
+     * Switches what {@code peerNodeId}'s requests on plane {@code plane} may do to this node's registered memory,
+     * as {@link #setPeerAccess(int, PeerAccess)} does for every plane, and leaves the peer's queue pairs of other
+     * planes as they are: Mu's separate replication queue pairs (Aguilera et al., OSDI 2020), by which a replica
+     * revokes a deposed leader's {@link Plane#REPLICATION} WRITEs and still serves its {@link Plane#DEFAULT}
+     * requests (WRITE_WITH_IMMEDIATE into RPC rings, WRITEs and atomics of other objects). A plane of a peer
+     * starts {@link PeerAccess#READ_WRITE}; the two-argument switch sets every plane.
+     *
+     * <p>Cost: no RDMA operation. Verbs: one {@code ibv_query_qp} and one {@code ibv_modify_qp} per serving
+     * queue pair of that peer and plane, and the wait for an rdma_cm connection being accepted, as for every
+     * plane. The simulator: it waits for the node's WRITEs and atomics that are executing to finish. Shared
+     * memory: it marks the peer's slot of that plane in the access table and waits for that peer's WRITEs and
+     * atomics of that plane that are executing to finish (at most 10 s).
+     *
+     * @param peerNodeId the peer, another node than this one
+     * @param plane      the plane, {@code 0} to {@code Plane.COUNT - 1}
+     * @param access     what the peer's queue pairs of that plane may do
+     * @throws NullPointerException               when {@code access} is null
+     * @throws io.remus.core.error.BadArgumentException naming the plane when it is out of range, naming the peer
+     *                                            as for {@link #setPeerAccess(int, PeerAccess)}, or naming the
+     *                                            node when it is closed (checked before any native call)
+     * @throws io.remus.core.error.RemoteTimeoutException as {@link #setPeerAccess(int, PeerAccess)}, for that plane
+     * @throws io.remus.core.error.RemusException (verbs) when {@code ibv_modify_qp} fails, naming the peer
+     */
+    void setPeerAccess(int peerNodeId, int plane, PeerAccess access);
+
+    /**
+     * The checks every {@link #setPeerAccess(int, int, PeerAccess)} applies first (for fabric implementations).
+     *
+     * @param nodeId     the node switching
+     * @param peerNodeId the peer
+     * @param plane      the plane
+     * @param access     the access
+     * @throws NullPointerException               when {@code access} is null
+     * @throws io.remus.core.error.BadArgumentException when the plane is out of range, or the peer id is out of
+     *                                            range or is {@code nodeId}
+     */
+    static void checkPeerAccess(int nodeId, int peerNodeId, int plane, PeerAccess access) {
+        java.util.Objects.requireNonNull(access, "access");
+        Plane.require(plane);
+        checkPeerAccess(nodeId, peerNodeId, access);
+    }
+
+    /**
+     * The checks every {@link #setPeerAccess(int, PeerAccess)} applies first (for fabric implementations).
      *
      * @param nodeId     the node switching
      * @param peerNodeId the peer

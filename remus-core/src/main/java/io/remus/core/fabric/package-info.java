@@ -68,8 +68,9 @@
  *     while the request changes memory; the switch takes that lock exclusively, so it waits for the
  *     WRITEs and atomics executing and none lands after it returns. Refused with
  *     {@code REMOTE_ACCESS_ERROR}.</li>
- * <li>Shared memory: the node file carries an access table, one word per peer node id; a WRITE or atomic
- *     counts itself into its writer's word, in whatever process it runs, then checks the read-only mark;
+ * <li>Shared memory: the node file carries an access table, one word per peer node id and plane; a WRITE
+ *     or atomic counts itself into its writer's word of its queue pair's plane, in whatever process it runs,
+ *     then checks the read-only mark;
  *     the switch sets the mark, then waits (at most 10 s) for the count to drain. Refused with
  *     {@code REMOTE_ACCESS_ERROR}.</li>
  * <li>Verbs: {@code ibv_modify_qp} with {@code IBV_QP_ACCESS_FLAGS} (allowed in RTS) on each of the node's
@@ -85,6 +86,21 @@
  * {@code ComputeThread} turns either status into {@link io.remus.core.error.RemoteAccessException} naming
  * the node, and its next operation to that node resets the queue pair (verbs: a new connection, served
  * with the access then in force). Users call it through {@code RemusNode.setPeerAccess}.
+ *
+ * <h2>Planes</h2>
+ * Every queue pair belongs to a {@link io.remus.core.fabric.Plane}, a number {@code 0..15} fixed when it
+ * connects ({@link io.remus.core.fabric.FabricNode#connect(int, int, io.remus.core.fabric.CompletionQueue, int, java.time.Duration)};
+ * {@link io.remus.core.fabric.Plane#DEFAULT} unless named). A node holds one access per peer and plane:
+ * {@link io.remus.core.fabric.FabricNode#setPeerAccess(int, int, io.remus.core.fabric.PeerAccess)} switches only that peer's
+ * queue pairs of that plane, and the two-argument switch every plane at once. Mu (OSDI 2020) keeps
+ * replication on queue pairs of its own for this: a replica that revokes a deposed leader's
+ * {@link io.remus.core.fabric.Plane#REPLICATION} WRITEs still takes its RPC (WRITE_WITH_IMMEDIATE into rings)
+ * and its other one-sided requests, which ride on {@link io.remus.core.fabric.Plane#DEFAULT}. The simulator
+ * keys its read-only set by peer and plane; shared memory gives each peer one access word per plane
+ * ({@code Plane.COUNT} words a peer); verbs carries the plane in the rdma_cm connect request's private data
+ * (and the TCP bootstrap's connect request, and directly to a serving queue pair of the same process), and
+ * each serving queue pair remembers its requester's plane. {@code ComputeThread}s are created on a plane
+ * ({@code RemusNode.newComputeThread(int)}) and connect every queue pair on it.
  *
  * <h2>Nulls</h2>
  * A {@code null} passed where an object is required is a {@link java.lang.NullPointerException}

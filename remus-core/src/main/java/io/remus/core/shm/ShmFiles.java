@@ -51,13 +51,14 @@ final class ShmFiles {
     static final long NODE_MAGIC = 0x52454D5553_4E4F44L;
     static final long REGION_MAGIC = 0x52454D5553_524547L;
     /**
-     * Where a node file's access table starts: one word per peer node id ({@link #accessSlot}), the sign bit set
-     * while the node holds that peer {@code READ_ONLY}, the low bits counting the peer's writes and atomics
-     * executing on the node.
+     * Where a node file's access table starts: one word per peer node id and plane ({@link #accessSlot}: a peer's
+     * {@code Plane.COUNT} words side by side), the sign bit set while the node holds that peer's plane
+     * {@code READ_ONLY}, the low bits counting the peer's writes and atomics of that plane executing on the node.
      */
     static final long ACCESS_TABLE = PAGE;
     /** The node file: the header, then the access table (sparse: only its touched pages take memory). */
-    static final long NODE_FILE_BYTES = ACCESS_TABLE + 8L * (io.remus.core.memory.RemotePtr.MAX_NODE_ID + 1);
+    static final long NODE_FILE_BYTES = ACCESS_TABLE
+            + 8L * (io.remus.core.memory.RemotePtr.MAX_NODE_ID + 1) * io.remus.core.fabric.Plane.COUNT;
     /** An access slot's mark of a peer held {@code READ_ONLY}. */
     static final long READ_ONLY = Long.MIN_VALUE;
 
@@ -100,9 +101,9 @@ final class ShmFiles {
         return n;
     }
 
-    /** {@return the offset in a node file of peer {@code peerNodeId}'s access slot} */
-    static long accessSlot(int peerNodeId) {
-        return ACCESS_TABLE + 8L * peerNodeId;
+    /** {@return the offset in a node file of peer {@code peerNodeId}'s access slot of plane {@code plane}} */
+    static long accessSlot(int peerNodeId, int plane) {
+        return ACCESS_TABLE + 8L * ((long) peerNodeId * io.remus.core.fabric.Plane.COUNT + plane);
     }
 
     static Path nodeDir(Path dir, int nodeId) {

@@ -6,6 +6,7 @@ import io.remus.core.error.RemusException;
 import io.remus.core.fabric.CompletionQueue;
 import io.remus.core.fabric.FabricNode;
 import io.remus.core.fabric.PeerAccess;
+import io.remus.core.fabric.Plane;
 import io.remus.core.fabric.QueuePair;
 import io.remus.core.fabric.ReceiveQueue;
 import io.remus.core.fabric.RegisteredMemory;
@@ -299,7 +300,9 @@ final class ShmNode implements FabricNode {
     }
 
     @Override
-    public synchronized QueuePair connect(int peerNodeId, CompletionQueue cq, int sendQueueDepth, Duration waitTimeout) {
+    public synchronized QueuePair connect(int peerNodeId, int plane, CompletionQueue cq, int sendQueueDepth,
+            Duration waitTimeout) {
+        Plane.require(plane);
         ensureOpen();
         FabricNode.checkWaitTimeout(waitTimeout);
         if (!(cq instanceof ShmCompletionQueue shmCq) || !owned.contains(shmCq)) {
@@ -313,7 +316,7 @@ final class ShmNode implements FabricNode {
                 throw new BadArgumentException("node " + peerNodeId + " has not opened in " + fabric.directory());
             }
         }
-        ShmQueuePair qp = new ShmQueuePair(this, peer, shmCq, sendQueueDepth, waitTimeout);
+        ShmQueuePair qp = new ShmQueuePair(this, peer, plane, shmCq, sendQueueDepth, waitTimeout);
         shmCq.attach(qp);
         owned.add(qp);
         return qp;
@@ -345,10 +348,10 @@ final class ShmNode implements FabricNode {
     static final Duration ACCESS_SWITCH_WAIT = Duration.ofSeconds(10);
 
     /**
-     * Switches {@code peerNodeId}'s access in its slot of this node's access table, which every WRITE and
-     * atomic of that peer, in any process, counts itself into before it changes memory and checks: switching
-     * to {@code READ_ONLY} marks the slot, then waits until the writes counted before the mark have ended, so
-     * none lands after this returns.
+     * Switches {@code peerNodeId}'s access in its slots of this node's access table, one per plane, which every
+     * WRITE and atomic of that peer, in any process, counts itself into (the slot of its queue pair's plane)
+     * before it changes memory and checks: switching to {@code READ_ONLY} marks every slot, then waits until the
+     * writes counted before the marks have ended, so none lands after this returns.
      *
      * @throws io.remus.core.error.RemoteTimeoutException when the peer's writes counted before the mark have
      *                                                   not ended within {@link #ACCESS_SWITCH_WAIT} (a process
@@ -358,21 +361,43 @@ final class ShmNode implements FabricNode {
     @Override
     public void setPeerAccess(int peerNodeId, PeerAccess access) {
         FabricNode.checkPeerAccess(nodeId, peerNodeId, access);
+        switchAccess(peerNodeId, 0, Plane.COUNT, access);
+    }
+
+    /**
+     * As {@link #setPeerAccess(int, PeerAccess)}, in the peer's one slot of plane {@code plane}: only the peer's
+     * WRITEs and atomics of that plane are waited for and refused.
+     */
+    @Override
+    public void setPeerAccess(int peerNodeId, int plane, PeerAccess access) {
+        FabricNode.checkPeerAccess(nodeId, peerNodeId, plane, access);
+        switchAccess(peerNodeId, plane, 1, access);
+    }
+
+    /** Switches the peer's slots of planes {@code from..from + count - 1}: all marked first, then each drained. */
+    private void switchAccess(int peerNodeId, int from, int count, PeerAccess access) {
         ensureOpen();
-        long slot = ShmFiles.accessSlot(peerNodeId);
         if (access == PeerAccess.READ_WRITE) {
-            ShmFiles.WORD.getAndBitwiseAnd(header, slot, ~ShmFiles.READ_ONLY);
+            for (int plane = from; plane < from + count; plane++) {
+                ShmFiles.WORD.getAndBitwiseAnd(header, ShmFiles.accessSlot(peerNodeId, plane), ~ShmFiles.READ_ONLY);
+            }
             return;
         }
-        ShmFiles.WORD.getAndBitwiseOr(header, slot, ShmFiles.READ_ONLY);
+        for (int plane = from; plane < from + count; plane++) {
+            ShmFiles.WORD.getAndBitwiseOr(header, ShmFiles.accessSlot(peerNodeId, plane), ShmFiles.READ_ONLY);
+        }
         long deadline = System.nanoTime() + ACCESS_SWITCH_WAIT.toNanos();
-        long executing;
-        while ((executing = (long) ShmFiles.WORD.getVolatile(header, slot) & ~ShmFiles.READ_ONLY) != 0) {
-            if (System.nanoTime() - deadline > 0) {
-                throw new RemoteTimeoutException("node " + nodeId + " marked peer " + peerNodeId + " read-only but "
-                        + executing + " of its writes did not end within " + ACCESS_SWITCH_WAIT);
+        for (int plane = from; plane < from + count; plane++) {
+            long slot = ShmFiles.accessSlot(peerNodeId, plane);
+            long executing;
+            while ((executing = (long) ShmFiles.WORD.getVolatile(header, slot) & ~ShmFiles.READ_ONLY) != 0) {
+                if (System.nanoTime() - deadline > 0) {
+                    throw new RemoteTimeoutException("node " + nodeId + " marked peer " + peerNodeId + " read-only on"
+                            + " plane " + plane + " but " + executing + " of its writes did not end within "
+                            + ACCESS_SWITCH_WAIT);
+                }
+                Thread.onSpinWait();
             }
-            Thread.onSpinWait();
         }
     }
 

@@ -59,12 +59,12 @@ final class ShmPeer {
     }
 
     /**
-     * Enters a WRITE or atomic of node {@code writer} on this node: counts it in the writer's access slot and
-     * returns whether the node lets the writer write; when true the caller changes memory and then calls
-     * {@link #endWrite}, else it has nothing to end.
+     * Enters a WRITE or atomic of node {@code writer}'s queue pair of plane {@code plane} on this node: counts it
+     * in the writer's access slot of that plane and returns whether the node lets the writer write on it; when
+     * true the caller changes memory and then calls {@link #endWrite}, else it has nothing to end.
      */
-    boolean beginWrite(int writer) {
-        long slot = ShmFiles.accessSlot(writer);
+    boolean beginWrite(int writer, int plane) {
+        long slot = ShmFiles.accessSlot(writer, plane);
         if ((long) ShmFiles.WORD.getAndAdd(header, slot, 1L) < 0) {
             ShmFiles.WORD.getAndAdd(header, slot, -1L);
             return false;
@@ -73,8 +73,8 @@ final class ShmPeer {
     }
 
     /** Ends a write that {@link #beginWrite} let in. */
-    void endWrite(int writer) {
-        ShmFiles.WORD.getAndAdd(header, ShmFiles.accessSlot(writer), -1L);
+    void endWrite(int writer, int plane) {
+        ShmFiles.WORD.getAndAdd(header, ShmFiles.accessSlot(writer, plane), -1L);
     }
 
     /** {@return the node's receive queue, mapped on first use, or null while the node has none} */

@@ -35,6 +35,8 @@ final class ShmQueuePair implements QueuePair {
     private final ShmNode local;
     /** The incarnation of the peer this queue pair reaches: the one it connected to, or reached at its last reset. */
     private ShmPeer target;
+    /** The plane this queue pair connected on: its WRITEs and atomics count in the target's slot of it. */
+    private final int plane;
     private final ShmCompletionQueue cq;
     private final int depth;
     /** The peer's receive queue as it was when this queue pair connected, or null. */
@@ -44,12 +46,13 @@ final class ShmQueuePair implements QueuePair {
     private boolean error;
     private volatile boolean closed;
 
-    ShmQueuePair(ShmNode local, ShmPeer target, ShmCompletionQueue cq, int depth, Duration waitTimeout) {
+    ShmQueuePair(ShmNode local, ShmPeer target, int plane, ShmCompletionQueue cq, int depth, Duration waitTimeout) {
         if (depth <= 0) {
             throw new BadArgumentException("send queue depth must be positive, got " + depth);
         }
         this.local = local;
         this.target = target;
+        this.plane = plane;
         this.cq = cq;
         this.depth = depth;
         this.lockNanos = Timeouts.isForever(waitTimeout) ? Long.MAX_VALUE / 4 : waitTimeout.toNanos();
@@ -163,13 +166,13 @@ final class ShmQueuePair implements QueuePair {
      */
     CompletionStatus write(WorkRequests r, int k, ShmRegion mine) {
         int writer = local.nodeId();
-        if (!target.beginWrite(writer)) {
+        if (!target.beginWrite(writer, plane)) {
             return CompletionStatus.REMOTE_ACCESS_ERROR;
         }
         try {
             return r.opcode(k) == Opcode.WRITE_WITH_IMMEDIATE ? writeAllowed(r, k, mine) : apply(r, k, mine);
         } finally {
-            target.endWrite(writer);
+            target.endWrite(writer, plane);
         }
     }
 

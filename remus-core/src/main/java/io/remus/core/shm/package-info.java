@@ -57,16 +57,19 @@
  *     dies holding the lock stalls the queue: senders give up after their connect timeout
  *     ({@code RETRY_EXCEEDED}), the receiver after 10 s ({@code RemoteTimeoutException}).</li>
  * <li>Per-peer access ({@code FabricNode.setPeerAccess}): a WRITE, WRITE_WITH_IMMEDIATE or atomic counts
- *     itself into its writer's word of the target's access table (in the target's node file) and checks
- *     the word's read-only mark before it changes memory; a switch to read-only sets the mark and waits,
- *     at most 10 s, until the writes counted before it end. A refused request completes with
- *     {@code REMOTE_ACCESS_ERROR}.</li>
+ *     itself into its writer's word of the target's access table (in the target's node file; one word per
+ *     peer and plane, {@code Plane.COUNT} words a peer) for its queue pair's plane and checks the word's
+ *     read-only mark before it changes memory; a switch to read-only sets the mark (of one plane, or of every
+ *     plane of the peer) and waits, at most 10 s, until the writes counted before it end. A refused request
+ *     completes with {@code REMOTE_ACCESS_ERROR}. The table makes the node file
+ *     {@code 4096 + 8 * 65536 * 16} bytes, sparse (only pages of peers that wrote take memory); a process
+ *     whose node file is shorter is not found as a peer.</li>
  * </ul>
  *
  * <h2>The directory and the life of its files</h2>
  * <pre>
  * DIR/cluster            the cluster's id (random; the first process to open DIR writes it)
- * DIR/node-N/node        node N's state: open, or closed by its process; its incarnation; its per-peer access table
+ * DIR/node-N/node        node N's state: open, or closed by its process; its incarnation; its per-peer, per-plane access table
  * DIR/node-N/region-K    a registration of node N with rkey K: a header page, then its bytes
  * DIR/node-N/published   the registrations node N published, one per line
  * DIR/node-N/receive     node N's receive queue, once it made one

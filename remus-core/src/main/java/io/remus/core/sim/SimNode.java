@@ -4,6 +4,7 @@ import io.remus.core.error.BadArgumentException;
 import io.remus.core.fabric.CompletionQueue;
 import io.remus.core.fabric.FabricNode;
 import io.remus.core.fabric.PeerAccess;
+import io.remus.core.fabric.Plane;
 import io.remus.core.fabric.QueuePair;
 import io.remus.core.fabric.ReceiveQueue;
 import io.remus.core.fabric.RegisteredMemory;
@@ -54,8 +55,8 @@ final class SimNode implements FabricNode {
     /** Held (read) by every WRITE and atomic while it checks its peer's access and changes memory; held (write) to switch. */
     private final ReentrantReadWriteLock accessLock = new ReentrantReadWriteLock();
     /**
-     * The peers switched to {@link PeerAccess#READ_ONLY}, by node id: changed under {@link #accessLock}'s write lock,
-     * read under its read lock (a bit set, so that a WRITE's check boxes nothing).
+     * The peers' planes switched to {@link PeerAccess#READ_ONLY}, bit {@code peer * Plane.COUNT + plane}: changed under
+     * {@link #accessLock}'s write lock, read under its read lock (a bit set, so that a WRITE's check boxes nothing).
      */
     private final java.util.BitSet readOnlyPeers = new java.util.BitSet();
     /** What a WRITE waits for while a switch holds {@link #accessLock}, for virtual-time reports (built once). */
@@ -140,13 +141,14 @@ final class SimNode implements FabricNode {
     }
 
     /**
-     * Enters the execution of a WRITE or atomic of {@code peer} against this node: returns whether the
-     * peer may write; when it returns true the caller changes memory and then calls {@link #endWrite}.
-     * A switch waits for every write entered before it to end, so none lands after the switch returns.
+     * Enters the execution of a WRITE or atomic of {@code peer}'s queue pair of plane {@code plane} against this
+     * node: returns whether the peer may write on that plane; when it returns true the caller changes memory and
+     * then calls {@link #endWrite}. A switch waits for every write entered before it to end, so none lands after
+     * the switch returns.
      */
-    boolean beginWrite(int peer) {
+    boolean beginWrite(int peer, int plane) {
         lock(accessLock.readLock(), awaitedSwitch);
-        if (readOnlyPeers.get(peer)) {
+        if (readOnlyPeers.get(peer * Plane.COUNT + plane)) {
             accessLock.readLock().unlock();
             return false;
         }
@@ -180,14 +182,26 @@ final class SimNode implements FabricNode {
     @Override
     public void setPeerAccess(int peerNodeId, PeerAccess access) {
         FabricNode.checkPeerAccess(nodeId, peerNodeId, access);
+        switchAccess(peerNodeId * Plane.COUNT, Plane.COUNT, access);
+    }
+
+    /** As {@link #setPeerAccess(int, PeerAccess)}, for the peer's queue pairs of one plane. */
+    @Override
+    public void setPeerAccess(int peerNodeId, int plane, PeerAccess access) {
+        FabricNode.checkPeerAccess(nodeId, peerNodeId, plane, access);
+        switchAccess(peerNodeId * Plane.COUNT + plane, 1, access);
+    }
+
+    /** Sets bits {@code from..from + count - 1} of {@link #readOnlyPeers} for {@code READ_ONLY}, else clears them. */
+    private void switchAccess(int from, int count, PeerAccess access) {
         ensureOpen();
         Lock write = accessLock.writeLock();
         lock(write, "writes executing on node " + nodeId);
         try {
             if (access == PeerAccess.READ_ONLY) {
-                readOnlyPeers.set(peerNodeId);
+                readOnlyPeers.set(from, from + count);
             } else {
-                readOnlyPeers.clear(peerNodeId);
+                readOnlyPeers.clear(from, from + count);
             }
         } finally {
             write.unlock();
@@ -273,14 +287,16 @@ final class SimNode implements FabricNode {
     }
 
     @Override
-    public synchronized QueuePair connect(int peerNodeId, CompletionQueue cq, int sendQueueDepth, Duration waitTimeout) {
+    public synchronized QueuePair connect(int peerNodeId, int plane, CompletionQueue cq, int sendQueueDepth,
+            Duration waitTimeout) {
+        Plane.require(plane);
         ensureOpen();
         FabricNode.checkWaitTimeout(waitTimeout);
         if (!(cq instanceof SimCompletionQueue simCq)) {
             throw new BadArgumentException("a simulated QP needs a simulated completion queue");
         }
         SimNode peer = fabric.node(peerNodeId);
-        SimQueuePair qp = new SimQueuePair(this, peer, simCq, sendQueueDepth);
+        SimQueuePair qp = new SimQueuePair(this, peer, plane, simCq, sendQueueDepth);
         simCq.attach(qp);
         peer.accepted(qp);
         owned.add(qp);

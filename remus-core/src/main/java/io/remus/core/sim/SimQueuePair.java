@@ -24,6 +24,8 @@ import io.remus.core.fabric.WorkRequests;
 final class SimQueuePair implements QueuePair {
     private final SimNode local;
     private final SimNode target;
+    /** The plane this queue pair connected on, which the target's access switch keys by. */
+    private final int plane;
     private final SimCompletionQueue cq;
     private final SimReceiveQueue receiver;
     private final SimOptions options;
@@ -55,12 +57,13 @@ final class SimQueuePair implements QueuePair {
     private boolean error;
     private volatile boolean closed;
 
-    SimQueuePair(SimNode local, SimNode target, SimCompletionQueue cq, int depth) {
+    SimQueuePair(SimNode local, SimNode target, int plane, SimCompletionQueue cq, int depth) {
         if (depth <= 0) {
             throw new BadArgumentException("send queue depth must be positive, got " + depth);
         }
         this.local = local;
         this.target = target;
+        this.plane = plane;
         this.cq = cq;
         this.receiver = target.receiveQueue();
         this.options = local.options();
@@ -251,7 +254,7 @@ final class SimQueuePair implements QueuePair {
         if (opcode[i] == Opcode.READ) {
             return apply(i, mine);
         }
-        if (!target.beginWrite(local.nodeId())) {
+        if (!target.beginWrite(local.nodeId(), plane)) {
             return CompletionStatus.REMOTE_ACCESS_ERROR;
         }
         try {
@@ -299,7 +302,7 @@ final class SimQueuePair implements QueuePair {
 
     /** The WRITE part of the WRITE_WITH_IMMEDIATE at ring slot {@code i}, its local buffer in {@code mine}. */
     CompletionStatus write(int i, SimRegion mine) {
-        if (!target.beginWrite(local.nodeId())) {
+        if (!target.beginWrite(local.nodeId(), plane)) {
             return CompletionStatus.REMOTE_ACCESS_ERROR;
         }
         try {

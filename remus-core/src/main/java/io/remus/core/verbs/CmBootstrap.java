@@ -113,8 +113,8 @@ final class CmBootstrap implements PeerBootstrap {
     }
 
     @Override
-    public PeerConnection connect(VerbsNode from, int peer, QueuePairBuilder builder, Duration attemptTimeout) {
-        CmConnection c = dial(peer, builder, new CmPrivateData(from.directoryOffer(), from.nodeId(), 0,
+    public PeerConnection connect(VerbsNode from, int peer, int plane, QueuePairBuilder builder, Duration attemptTimeout) {
+        CmConnection c = dial(peer, builder, new CmPrivateData(from.directoryOffer(), from.nodeId(), plane,
                 from.incarnation()), attemptTimeout);
         fabric.reachedIncarnation(peer, c.peerIncarnation());
         return new PeerConnection(c.queuePair(), null, c, c.peerIncarnation());

@@ -25,12 +25,13 @@ interface PeerBootstrap extends AutoCloseable {
     /**
      * @param from           the requesting node of this process
      * @param peer           a node of another process
+     * @param plane          the plane of the requester's queue pair, which the serving queue pair keeps
      * @param builder        the requester's queue pair settings
      * @param attemptTimeout the bound on one attempt when {@code peer} was reached before
      *                       ({@link PeerReachability}); a peer never reached gets the connect timeout
      * @return a queue pair of {@code from} connected to one that {@code peer} serves
      */
-    PeerConnection connect(VerbsNode from, int peer, QueuePairBuilder builder, Duration attemptTimeout);
+    PeerConnection connect(VerbsNode from, int peer, int plane, QueuePairBuilder builder, Duration attemptTimeout);
 
     /** Stops every service and closes what the bootstrap holds. Idempotent. */
     @Override

@@ -21,7 +21,9 @@ import java.util.Set;
  * requester's node id when the requester connected in this process, through the TCP bootstrap, or over
  * rdma_cm with its node id in the connect request's private data ({@link io.remus.verbs.CmPrivateData},
  * checked by {@link VerbsNode#admit} before the request is accepted). A connection whose requester names
- * no node (this process' region-table reader, which only READs) serves {@link #UNKNOWN_REQUESTER}.
+ * no node (this process' region-table reader, which only READs) serves {@link #UNKNOWN_REQUESTER}. It
+ * knows its requester's plane ({@link io.remus.core.fabric.Plane}) the same ways, and the node switches it with
+ * that plane's access for the requester.
  */
 final class ResponderQueuePair implements AutoCloseable {
     /**
@@ -37,14 +39,15 @@ final class ResponderQueuePair implements AutoCloseable {
     private final AutoCloseable queuePair;
     private final ConnectedQueuePair connected;
     private final int requester;
+    private final int plane;
     private boolean closed;
 
-    ResponderQueuePair(VerbsNode node, ConnectedQueuePair queuePair, int requester) {
-        this(node, queuePair, queuePair, requester);
+    ResponderQueuePair(VerbsNode node, ConnectedQueuePair queuePair, int requester, int plane) {
+        this(node, queuePair, queuePair, requester, plane);
     }
 
-    ResponderQueuePair(VerbsNode node, CmConnection connection, int requester) {
-        this(node, connection, connection.queuePair(), requester);
+    ResponderQueuePair(VerbsNode node, CmConnection connection, int requester, int plane) {
+        this(node, connection, connection.queuePair(), requester, plane);
     }
 
     /** {@return the queue pair access flags that give a requester {@code access}} */
@@ -52,16 +55,23 @@ final class ResponderQueuePair implements AutoCloseable {
         return access == PeerAccess.READ_ONLY ? READ_ONLY : READ_WRITE;
     }
 
-    private ResponderQueuePair(VerbsNode node, AutoCloseable queuePair, ConnectedQueuePair connected, int requester) {
+    private ResponderQueuePair(VerbsNode node, AutoCloseable queuePair, ConnectedQueuePair connected, int requester,
+            int plane) {
         this.node = node;
         this.queuePair = queuePair;
         this.connected = connected;
         this.requester = requester;
+        this.plane = plane;
     }
 
     /** {@return the requester's node id, or {@link #UNKNOWN_REQUESTER}} */
     int requester() {
         return requester;
+    }
+
+    /** {@return the plane of the requester's queue pair} */
+    int plane() {
+        return plane;
     }
 
     /**
@@ -81,7 +91,8 @@ final class ResponderQueuePair implements AutoCloseable {
             connected.setAccess(flags(access));
         } catch (VerbsException e) {
             throw new RemusException("node " + node.nodeId() + " could not switch the access of "
-                    + (requester == UNKNOWN_REQUESTER ? "an rdma_cm requester" : "peer " + requester) + " to " + access, e);
+                    + (requester == UNKNOWN_REQUESTER ? "an rdma_cm requester" : "peer " + requester + " on plane " + plane)
+                    + " to " + access, e);
         }
     }
 

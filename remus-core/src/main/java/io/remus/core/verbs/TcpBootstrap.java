@@ -54,11 +54,11 @@ final class TcpBootstrap implements PeerBootstrap {
     }
 
     @Override
-    public PeerConnection connect(VerbsNode from, int peer, QueuePairBuilder builder, Duration attemptTimeout) {
+    public PeerConnection connect(VerbsNode from, int peer, int plane, QueuePairBuilder builder, Duration attemptTimeout) {
         PreparedQueuePair mine = builder.build();
         try {
             BootstrapMessage reply = exchange(peer, new BootstrapMessage.ConnectRequest(from.nodeId(), peer,
-                    mine.localEndpoint()), attemptTimeout);
+                    mine.localEndpoint(), plane), attemptTimeout);
             if (!(reply instanceof BootstrapMessage.ConnectReply connected)) {
                 throw new BootstrapProtocolException("node " + peer + " answered a connect request with " + reply);
             }
@@ -100,7 +100,7 @@ final class TcpBootstrap implements PeerBootstrap {
                     fabric.servedNode(r.nodeId()).published());
             case BootstrapMessage.ConnectRequest r -> {
                 VerbsNode served = fabric.servedNode(r.toNode());
-                yield new BootstrapMessage.ConnectReply(served.respond(r.fromNode(), r.endpoint()).endpoint(),
+                yield new BootstrapMessage.ConnectReply(served.respond(r.fromNode(), r.plane(), r.endpoint()).endpoint(),
                         served.incarnation());
             }
             default -> new BootstrapMessage.ErrorReply("not a request: " + request);

@@ -8,6 +8,7 @@ import io.remus.core.error.RemusException;
 import io.remus.core.fabric.CompletionQueue;
 import io.remus.core.fabric.FabricNode;
 import io.remus.core.fabric.PeerAccess;
+import io.remus.core.fabric.Plane;
 import io.remus.core.fabric.QueuePair;
 import io.remus.core.fabric.ReceiveQueue;
 import io.remus.core.fabric.RegisteredMemory;
@@ -69,8 +70,11 @@ final class VerbsNode implements FabricNode {
     private io.remus.verbs.CompletionQueue responderCq;
     private volatile VerbsReceiveQueue receiveQueue;
     private boolean closed;
-    /** The peers this node holds {@link PeerAccess#READ_ONLY}, under this node's lock. */
-    private final java.util.Set<Integer> readOnlyPeers = new java.util.HashSet<>();
+    /**
+     * The peers' planes this node holds {@link PeerAccess#READ_ONLY}, bit {@code peer * Plane.COUNT + plane}, under
+     * this node's lock.
+     */
+    private final java.util.BitSet readOnlyPeers = new java.util.BitSet();
     /**
      * The access given to the rdma_cm connection request this node's listener admitted and has not yet
      * adopted ({@link #admit}, {@link #adopt}), or {@code null} when none is in flight; under this node's lock.
@@ -237,8 +241,8 @@ final class VerbsNode implements FabricNode {
      * Admits an rdma_cm connection request to this node ({@link io.remus.verbs.CmListener.Admission}, on the
      * listener's thread, before {@code rdma_accept}): checks the node id the requester named in its private
      * data and returns the access its serving queue pair starts with, the access this node gives that peer
-     * now ({@link #setPeerAccess}). Until the connection is {@linkplain #adopt adopted} (or its accept fails,
-     * {@link #endAdmission()}), {@link #setPeerAccess} waits for it, so a switch that returned also holds for
+     * on the plane the request names now ({@link #setPeerAccess}). Until the connection is
+     * {@linkplain #adopt adopted} (or its accept fails, {@link #endAdmission()}), {@link #setPeerAccess} waits for it, so a switch that returned also holds for
      * a connection being established as it was made. A request that names no node is served as an unknown
      * requester: reads only while this node holds any peer {@code READ_ONLY}.
      *
@@ -250,7 +254,7 @@ final class VerbsNode implements FabricNode {
      */
     synchronized java.util.Set<Access> admit(CmPrivateData request) {
         ensureOpen();
-        PeerAccess access = accessFor(requesterOf(request.senderId()));
+        PeerAccess access = accessFor(requesterOf(request.senderId()), request.plane());
         admitted = access;
         return ResponderQueuePair.flags(access);
     }
@@ -265,8 +269,9 @@ final class VerbsNode implements FabricNode {
 
     /**
      * Keeps an accepted rdma_cm connection as a serving queue pair of the requester its private data names
-     * ({@link CmConnection#peerId()}, checked again here) until this node closes; closes it if the node did.
-     * Its access is the access this node gives that requester now, switched ({@code ibv_modify_qp}) if
+     * ({@link CmConnection#peerId()}, checked again here), on the plane it names ({@link CmConnection#peerPlane()}),
+     * until this node closes; closes it if the node did.
+     * Its access is the access this node gives that requester on that plane now, switched ({@code ibv_modify_qp}) if
      * {@link #setPeerAccess} changed it since {@link #admit}; a connection whose requester named no node
      * serves reads only while this node holds any peer {@code READ_ONLY}. Ends the admission in flight.
      *
@@ -279,9 +284,10 @@ final class VerbsNode implements FabricNode {
             try {
                 if (!closed) {
                     int requester = requesterOf(connection.peerId());
-                    ResponderQueuePair r = new ResponderQueuePair(this, connection, requester);
+                    int plane = connection.peerPlane();
+                    ResponderQueuePair r = new ResponderQueuePair(this, connection, requester, plane);
                     owned.add(r);
-                    PeerAccess access = accessFor(requester);
+                    PeerAccess access = accessFor(requester, plane);
                     if (access != admitted) {
                         try {
                             r.setAccess(access);
@@ -332,12 +338,12 @@ final class VerbsNode implements FabricNode {
         return senderId;
     }
 
-    /** {@return the access this node gives {@code requester} now; under this node's lock} */
-    private PeerAccess accessFor(int requester) {
+    /** {@return the access this node gives {@code requester}'s queue pairs of {@code plane} now; under this node's lock} */
+    private PeerAccess accessFor(int requester, int plane) {
         if (requester == ResponderQueuePair.UNKNOWN_REQUESTER) {
             return readOnlyPeers.isEmpty() ? PeerAccess.READ_WRITE : PeerAccess.READ_ONLY;
         }
-        return readOnlyPeers.contains(requester) ? PeerAccess.READ_ONLY : PeerAccess.READ_WRITE;
+        return readOnlyPeers.get(requester * Plane.COUNT + plane) ? PeerAccess.READ_ONLY : PeerAccess.READ_WRITE;
     }
 
     /**
@@ -349,7 +355,7 @@ final class VerbsNode implements FabricNode {
      * peer's queue pairs switch. A connection being accepted over rdma_cm as this is called is waited for
      * (at most the fabric's connect timeout) and switched too. The serving queue pairs that name no
      * requester, those through which another process' fabric READs this node's region table (one per
-     * process, not a node's), serve reads only while this node holds any peer {@code READ_ONLY}.
+     * process, not a node's), serve reads only while this node holds any peer {@code READ_ONLY} on any plane.
      * <p>Known gap: {@code rdma_accept} moves a new connection's queue pair to RTS with rdma_cm's own access
      * flags (WRITE always, READ and atomics with responder resources), and the access this node gives the
      * peer is set just after it returns. An operation the peer posts in between, at once on its new connection,
@@ -364,17 +370,36 @@ final class VerbsNode implements FabricNode {
     @Override
     public void setPeerAccess(int peerNodeId, PeerAccess access) {
         FabricNode.checkPeerAccess(nodeId, peerNodeId, access);
+        switchAccess(peerNodeId, 0, Plane.COUNT, access);
+    }
+
+    /**
+     * As {@link #setPeerAccess(int, PeerAccess)}, on the serving queue pairs of that peer whose requester connected
+     * on plane {@code plane} (the plane its rdma_cm connect request, its TCP bootstrap request or its in-process
+     * connection named), and on those of that plane it serves later; the peer's other planes keep their access.
+     *
+     * @throws RemoteTimeoutException as {@link #setPeerAccess(int, PeerAccess)}
+     */
+    @Override
+    public void setPeerAccess(int peerNodeId, int plane, PeerAccess access) {
+        FabricNode.checkPeerAccess(nodeId, peerNodeId, plane, access);
+        switchAccess(peerNodeId, plane, 1, access);
+    }
+
+    /** Switches the peer's planes {@code from..from + count - 1}: the access kept, its serving queue pairs, admissions. */
+    private void switchAccess(int peerNodeId, int from, int count, PeerAccess access) {
+        int bit = peerNodeId * Plane.COUNT + from;
         synchronized (this) {
             ensureOpen();
             if (access == PeerAccess.READ_ONLY) {
-                readOnlyPeers.add(peerNodeId);
+                readOnlyPeers.set(bit, bit + count);
             } else {
-                readOnlyPeers.remove(peerNodeId);
+                readOnlyPeers.clear(bit, bit + count);
             }
-            PeerAccess unknown = accessFor(ResponderQueuePair.UNKNOWN_REQUESTER);
+            PeerAccess unknown = accessFor(ResponderQueuePair.UNKNOWN_REQUESTER, Plane.DEFAULT);
             for (AutoCloseable resource : owned) {
                 if (resource instanceof ResponderQueuePair r) {
-                    if (r.requester() == peerNodeId) {
+                    if (r.requester() == peerNodeId && r.plane() >= from && r.plane() < from + count) {
                         r.setAccess(access);
                     } else if (r.requester() == ResponderQueuePair.UNKNOWN_REQUESTER) {
                         r.setAccess(unknown);
@@ -452,7 +477,8 @@ final class VerbsNode implements FabricNode {
     }
 
     @Override
-    public QueuePair connect(int peerNodeId, CompletionQueue cq, int sendQueueDepth, Duration waitTimeout) {
+    public QueuePair connect(int peerNodeId, int plane, CompletionQueue cq, int sendQueueDepth, Duration waitTimeout) {
+        Plane.require(plane);
         if (!(cq instanceof VerbsCompletionQueue verbsCq) || verbsCq.node() != this) {
             throw new BadArgumentException("a verbs queue pair needs a completion queue of its own node");
         }
@@ -465,7 +491,7 @@ final class VerbsNode implements FabricNode {
         synchronized (this) {
             ensureOpen();
         }
-        VerbsQueuePair qp = new VerbsQueuePair(this, peerNodeId, verbsCq, sendQueueDepth, waitTimeout);
+        VerbsQueuePair qp = new VerbsQueuePair(this, peerNodeId, plane, verbsCq, sendQueueDepth, waitTimeout);
         synchronized (this) {
             owned.add(qp);
         }
@@ -473,12 +499,13 @@ final class VerbsNode implements FabricNode {
     }
 
     /**
-     * Creates a queue pair in this node's domain and connects it to {@code peer}: to itself for the
-     * loopback QP, to a new serving QP of the peer when it lives in this process, else through the
+     * Creates a queue pair in this node's domain and connects it to {@code peer} on plane {@code plane}: to
+     * itself for the loopback QP, to a new serving QP of the peer (of that plane) when it lives in this process,
+     * else through the
      * fabric's {@link PeerBootstrap} (an rdma_cm connection by default), bounded by {@code attemptTimeout}
      * when this process reached that peer before ({@link PeerReachability}).
      */
-    PeerConnection link(int peer, VerbsCompletionQueue cq, int depth, Duration attemptTimeout) {
+    PeerConnection link(int peer, int plane, VerbsCompletionQueue cq, int depth, Duration attemptTimeout) {
         QueuePairBuilder builder = withReceives(pd.queuePair().completionQueue(cq.verbs()).maxSendWorkRequests(depth)
                 .maxReceiveWorkRequests(1).maxInlineData(0).port(fabric.options().port()));
         VerbsNode local = fabric.localNode(peer);
@@ -489,7 +516,7 @@ final class VerbsNode implements FabricNode {
                         + " is not open in this process (it closed), and this fabric reaches no other process");
             }
             try {
-                return bootstrap.connect(this, peer, builder, attemptTimeout);
+                return bootstrap.connect(this, peer, plane, builder, attemptTimeout);
             } catch (VerbsException e) {
                 throw new RemusException("connecting node " + nodeId + " to node " + peer + " failed", e);
             }
@@ -505,7 +532,7 @@ final class VerbsNode implements FabricNode {
             if (peer == nodeId) {
                 return new PeerConnection(mine.connect(mine.localEndpoint(), CONNECTION_OPTIONS), null, null, incarnation);
             }
-            Responder r = local.respond(nodeId, mine.localEndpoint());
+            Responder r = local.respond(nodeId, plane, mine.localEndpoint());
             peerSide = r.queuePair();
             return new PeerConnection(mine.connect(r.endpoint(), CONNECTION_OPTIONS), peerSide, null, local.incarnation());
         } catch (VerbsException e) {
@@ -530,13 +557,14 @@ final class VerbsNode implements FabricNode {
 
     /**
      * Creates a queue pair that serves {@code requester}'s requests against this node's memory, with the
-     * access this node gives that node ({@link #setPeerAccess}).
+     * access this node gives that node on plane {@code plane} ({@link #setPeerAccess}).
      *
      * @param requesterNode the requester's node id
+     * @param plane         the plane of the requester's queue pair
      * @param requester     the requester's endpoint
      * @return the serving queue pair, connected
      */
-    synchronized Responder respond(int requesterNode, Endpoint requester) {
+    synchronized Responder respond(int requesterNode, int plane, Endpoint requester) {
         PreparedQueuePair prepared = responderBuilder().build();
         Endpoint endpoint = prepared.localEndpoint();
         ConnectedQueuePair connected;
@@ -546,9 +574,9 @@ final class VerbsNode implements FabricNode {
             prepared.close();
             throw e;
         }
-        ResponderQueuePair r = new ResponderQueuePair(this, connected, requesterNode);
+        ResponderQueuePair r = new ResponderQueuePair(this, connected, requesterNode, plane);
         owned.add(r);
-        if (readOnlyPeers.contains(requesterNode)) {
+        if (accessFor(requesterNode, plane) == PeerAccess.READ_ONLY) {
             r.setAccess(PeerAccess.READ_ONLY);
         }
         return new Responder(r, endpoint);

@@ -42,6 +42,8 @@ import java.time.Duration;
 final class VerbsQueuePair implements QueuePair {
     private final VerbsNode node;
     private final int peer;
+    /** The plane every connection of this queue pair is made on (its resets keep it). */
+    private final int plane;
     private final VerbsCompletionQueue cq;
     private final int depth;
     private final Duration waitTimeout;
@@ -63,9 +65,10 @@ final class VerbsQueuePair implements QueuePair {
     private boolean deviceError;
     private boolean closed;
 
-    VerbsQueuePair(VerbsNode node, int peer, VerbsCompletionQueue cq, int depth, Duration fenceWait) {
+    VerbsQueuePair(VerbsNode node, int peer, int plane, VerbsCompletionQueue cq, int depth, Duration fenceWait) {
         this.node = node;
         this.peer = peer;
+        this.plane = plane;
         this.cq = cq;
         this.depth = depth;
         this.waitTimeout = fenceWait;
@@ -79,7 +82,7 @@ final class VerbsQueuePair implements QueuePair {
     }
 
     private void connect() {
-        PeerConnection c = node.link(peer, cq, depth, waitTimeout);
+        PeerConnection c = node.link(peer, plane, cq, depth, waitTimeout);
         try {
             batch = c.queuePair().sendBatch(depth);
         } catch (RuntimeException e) {

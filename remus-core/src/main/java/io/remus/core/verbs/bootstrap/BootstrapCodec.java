@@ -27,7 +27,7 @@ import java.util.Objects;
  *  +------+--------+-------+----------+------------------+
  *  type 1 RegionsRequest : u16 node
  *  type 2 RegionsReply   : u16 node, u32 count, count x (u64 address, u64 length, u32 rkey)
- *  type 3 ConnectRequest : u16 from, u16 to, endpoint (28 bytes: qpn, psn, lid, gid)
+ *  type 3 ConnectRequest : u16 from, u16 to, endpoint (28 bytes: qpn, psn, lid, gid), u16 plane (0..15)
  *  type 4 ConnectReply   : endpoint (28 bytes), u64 incarnation of the serving node
  *  type 5 ErrorReply     : UTF-8 text
  * </pre>
@@ -39,7 +39,7 @@ import java.util.Objects;
 public final class BootstrapCodec {
     /** "RMVB". */
     public static final int MAGIC = 0x524D5642;
-    /** The one version this code speaks. */
+    /** The one version this code speaks (2: a connect request carries its queue pair's plane, a reply the serving node's incarnation). */
     public static final int VERSION = 2;
     /** Header bytes. */
     public static final int HEADER = 12;
@@ -74,8 +74,9 @@ public final class BootstrapCodec {
                 }
                 yield b.array();
             }
-            case BootstrapMessage.ConnectRequest r -> ByteBuffer.allocate(4 + Endpoint.BYTES)
-                    .putShort((short) r.fromNode()).putShort((short) r.toNode()).put(r.endpoint().toBytes()).array();
+            case BootstrapMessage.ConnectRequest r -> ByteBuffer.allocate(4 + Endpoint.BYTES + 2)
+                    .putShort((short) r.fromNode()).putShort((short) r.toNode()).put(r.endpoint().toBytes())
+                    .putShort((short) r.plane()).array();
             case BootstrapMessage.ConnectReply r -> ByteBuffer.allocate(Endpoint.BYTES + 8).put(r.endpoint().toBytes())
                     .putLong(r.incarnation()).array();
             case BootstrapMessage.ErrorReply r -> r.message().getBytes(StandardCharsets.UTF_8);
@@ -142,7 +143,7 @@ public final class BootstrapCodec {
             BootstrapMessage m = switch (type) {
                 case REGIONS_REQUEST -> new BootstrapMessage.RegionsRequest(nodeId(b));
                 case REGIONS_REPLY -> regionsReply(b);
-                case CONNECT_REQUEST -> new BootstrapMessage.ConnectRequest(nodeId(b), nodeId(b), endpoint(b));
+                case CONNECT_REQUEST -> new BootstrapMessage.ConnectRequest(nodeId(b), nodeId(b), endpoint(b), plane(b));
                 case CONNECT_REPLY -> new BootstrapMessage.ConnectReply(endpoint(b), b.getLong());
                 case ERROR_REPLY -> new BootstrapMessage.ErrorReply(text(b));
                 default -> throw new BootstrapProtocolException("unknown bootstrap message type " + type);
@@ -183,6 +184,14 @@ public final class BootstrapCodec {
             throw new BootstrapProtocolException("node id " + id + " is outside 0.." + RemotePtr.MAX_NODE_ID);
         }
         return id;
+    }
+
+    private static int plane(ByteBuffer b) {
+        int plane = Short.toUnsignedInt(b.getShort());
+        if (plane >= io.remus.core.fabric.Plane.COUNT) {
+            throw new BootstrapProtocolException("plane " + plane + " is outside 0.." + (io.remus.core.fabric.Plane.COUNT - 1));
+        }
+        return plane;
     }
 
     private static BootstrapMessage regionsReply(ByteBuffer b) {

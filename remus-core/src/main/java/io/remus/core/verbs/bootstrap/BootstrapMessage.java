@@ -38,11 +38,29 @@ public sealed interface BootstrapMessage {
      * @param fromNode the requesting node
      * @param toNode   the node that serves the queue pair's requests
      * @param endpoint the requester's queue pair
+     * @param plane    the plane of the requester's queue pair ({@link io.remus.core.fabric.Plane}), which the
+     *                 serving node's access switch keys by
      */
-    record ConnectRequest(int fromNode, int toNode, Endpoint endpoint) implements BootstrapMessage {
-        /** Checks that the endpoint is there. */
+    record ConnectRequest(int fromNode, int toNode, Endpoint endpoint, int plane) implements BootstrapMessage {
+        /**
+         * Checks that the endpoint is there and the plane in range.
+         *
+         * @throws io.remus.core.error.BadArgumentException naming the plane when it is out of range
+         */
         public ConnectRequest {
             Objects.requireNonNull(endpoint, "endpoint");
+            io.remus.core.fabric.Plane.require(plane);
+        }
+
+        /**
+         * A request of plane {@link io.remus.core.fabric.Plane#DEFAULT}.
+         *
+         * @param fromNode the requesting node
+         * @param toNode   the node that serves the queue pair's requests
+         * @param endpoint the requester's queue pair
+         */
+        public ConnectRequest(int fromNode, int toNode, Endpoint endpoint) {
+            this(fromNode, toNode, endpoint, io.remus.core.fabric.Plane.DEFAULT);
         }
     }
 

@@ -35,6 +35,7 @@ class BootstrapCodecTest {
                 new BootstrapMessage.ConnectReply(ENDPOINT, 0),
                 new BootstrapMessage.ConnectReply(ENDPOINT, -2),
                 new BootstrapMessage.ConnectReply(ENDPOINT, 0x1234_5678_9abc_def0L),
+                new BootstrapMessage.ConnectRequest(2, 0, ENDPOINT, 15),
                 new BootstrapMessage.ErrorReply("node 4 is not open in this process"));
         for (BootstrapMessage m : messages) {
             byte[] bytes = BootstrapCodec.encode(m);
@@ -46,8 +47,9 @@ class BootstrapCodecTest {
     @Test
     void shouldRejectWithClearErrorWhenHeaderIsMalformed() {
         byte[] good = BootstrapCodec.encode(new BootstrapMessage.RegionsRequest(1));
-        assertMessage("magic", () -> BootstrapCodec.decode(frame(0x47455420, 1, 1, new byte[2])));
+        assertMessage("magic", () -> BootstrapCodec.decode(frame(0x47455420, BootstrapCodec.VERSION, 1, new byte[2])));
         assertMessage("version 1 ", () -> BootstrapCodec.decode(frame(BootstrapCodec.MAGIC, 1, 1, new byte[2])));
+        assertMessage("version 3", () -> BootstrapCodec.decode(frame(BootstrapCodec.MAGIC, 3, 1, new byte[2])));
         assertMessage("unknown bootstrap message type 9", () -> BootstrapCodec.decode(frame(BootstrapCodec.MAGIC, BootstrapCodec.VERSION, 9, new byte[2])));
         assertMessage("header", () -> BootstrapCodec.decode(Arrays.copyOf(good, 5)));
         assertEquals("frame", assertThrows(NullPointerException.class, () -> BootstrapCodec.decode(null)).getMessage());
@@ -76,6 +78,9 @@ class BootstrapCodecTest {
         assertMessage("invalid queue pair endpoint", () -> BootstrapCodec.decode(frame(BootstrapCodec.MAGIC, BootstrapCodec.VERSION, 3, badQpn)));
         assertMessage("shorter than its fields", () -> BootstrapCodec.decode(frame(BootstrapCodec.MAGIC,
                 BootstrapCodec.VERSION, 4, ENDPOINT.toBytes())));
+        byte[] badPlane = ByteBuffer.allocate(4 + Endpoint.BYTES + 2).putShort((short) 0).putShort((short) 1)
+                .put(ENDPOINT.toBytes()).putShort((short) 16).array();
+        assertMessage("plane 16", () -> BootstrapCodec.decode(frame(BootstrapCodec.MAGIC, BootstrapCodec.VERSION, 3, badPlane)));
     }
 
     @Test
