@@ -363,7 +363,8 @@ public final class IndexKilledFollowerMain {
          * it only waits), then {@code after} more; {@code server}, when not null, serves and applies between
          * operations.
          *
-         * @return a {@code CLIENT} line of {@code key=value} pairs
+         * @return a {@code CLIENT} line of {@code key=value} pairs, {@code killSeen} the instant this client saw the
+         *         kill ({@link HistoryClock#EPOCH_MICROS}): every operation invoked after it is one of the {@code after}
          */
         String runLive(IndexShardServer server, long pauseMillis, int beforeCap, int after) throws InterruptedException {
             Path killed = dir.resolve("killed");
@@ -388,6 +389,7 @@ public final class IndexKilledFollowerMain {
                     }
                 }
             }
+            long killSeen = HistoryClock.EPOCH_MICROS.now();
             progress("kill seen node=" + nodeId + " before=" + before);
             for (int i = 0; i < after; i++) {
                 next();
@@ -396,7 +398,7 @@ public final class IndexKilledFollowerMain {
                 }
             }
             return "CLIENT node=" + nodeId + " client=" + index.clientId() + " before=" + before + " after=" + after
-                    + " sequence=" + index.sequence() + " attempts=" + index.attempts() + " failedAttempts="
+                    + " killSeen=" + killSeen + " sequence=" + index.sequence() + " attempts=" + index.attempts() + " failedAttempts="
                     + index.failedAttempts() + " notLeader=" + index.notLeaderAnswers() + " retries=" + index.retryAnswers();
         }
 

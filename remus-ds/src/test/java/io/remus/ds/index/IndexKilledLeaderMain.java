@@ -47,11 +47,11 @@ import static io.remus.ds.testing.ChildMain.watch;
  * thread for the leader), creates {@code armed-<nodeId>}, and starts serving ({@link IndexShardServer#runOnce}, which
  * waits at most {@value #SERVE_MILLIS} ms for a request and polls the agent once) only once every server is armed,
  * so that no agent counts another's heartbeat before that one polls. Node {@value #OLD_LEADER} takes the shard over
- * at its first polls, creates {@code leading} and prints a {@code PROGRESS} line with its term; it marks in the
- * file {@value #IN_FLIGHT} when it is serving a request (from right before the request's append, where it lingers
- * 5 ms, through the commit flush, the apply and the reply, until its {@code runOnce} returns), creates {@code ready}
- * once it has
- * appended {@value #READY_APPENDS} requests and serves until the test kills it. The survivors' agents suspect it
+ * at its first polls, creates {@code leading} and prints a {@code PROGRESS} line with its term; it marks in its
+ * in-flight file ({@value #IN_FLIGHT} in the directory) when it is serving a request (from right before the
+ * request's append, where it lingers 5 ms, through the commit flush, the apply and the reply, until its
+ * {@code runOnce} returns), creates {@code ready} once it has appended {@value #READY_APPENDS} requests and serves
+ * until the test kills it. The survivors' agents suspect it
  * (by count on the shared-memory fabric, where its memory stays; at its first failed READ on verbs), elect node
  * {@value #NEW_LEADER}, which takes the shard over (recovering the log from itself and node {@value #FOLLOWER}) and
  * serves; node {@value #NEW_LEADER} serves until the file {@code swept} appears, then writes its entries applied to
@@ -127,7 +127,8 @@ public final class IndexKilledLeaderMain {
     static final Duration CALL_BOUND = OP_TIMEOUT.plusMinutes(1);
     /** The longest a process runs its threads. */
     static final Duration RUN_BOUND = Duration.ofMinutes(14);
-    private static final Duration CONNECT = Duration.ofMinutes(4);
+    /** How long joining and each file wait of the start (rings, connections, arming) take at most. */
+    static final Duration CONNECT = Duration.ofMinutes(4);
     private static final Duration SHUTDOWN = Duration.ofSeconds(15);
     private static final int RING_SLOTS = 4;
     private static final long POLL_NANOS = 20_000_000;
@@ -145,11 +146,29 @@ public final class IndexKilledLeaderMain {
         if (size != NODES) {
             halt("this test runs " + NODES + " processes, got size " + size);
         }
+        run(nodeId, dir, dir.resolve(IN_FLIGHT), fabric.builder(config(nodeId, fabric.hosts(size), basePort), CONNECT));
+    }
+
+    /**
+     * @param nodeId   this process's node
+     * @param hosts    every node's host, {@value #NODES} of them ({@link ClusterProcess#builder})
+     * @param basePort node 0's port
+     * @return the cluster configuration of node {@code nodeId}
+     */
+    static ClusterConfig config(int nodeId, List<String> hosts, int basePort) {
+        return ClusterProcess.builder(nodeId, hosts, basePort)
+                .memoryNodes(new NodeRange(0, hosts.size() - 1)).segmentSize(1 << 20).threadsPerNode(4)
+                .opsInFlightPerThread(64).operationTimeout(Duration.ofSeconds(60)).build();
+    }
+
+    /**
+     * Joins with {@code builder} and plays node {@code nodeId}'s part (the class comment), with its files in
+     * {@code dir}, node {@value #OLD_LEADER}'s in-flight word in {@code inFlightFile} (a new file, mapped shared: on
+     * a file system that allows it); prints the node's report lines and ends the process.
+     */
+    static void run(int nodeId, Path dir, Path inFlightFile, RemusCluster.Builder builder) throws Exception {
         progress("joining node=" + nodeId);
-        ClusterConfig config = ClusterProcess.builder(nodeId, fabric.hosts(size), basePort)
-                .memoryNodes(new NodeRange(0, size - 1)).segmentSize(1 << 20).threadsPerNode(4).opsInFlightPerThread(64)
-                .operationTimeout(Duration.ofSeconds(60)).build();
-        RemusCluster cluster = fabric.builder(config, CONNECT).shutdownTimeout(SHUTDOWN).join();
+        RemusCluster cluster = builder.shutdownTimeout(SHUTDOWN).join();
         progress("joined node=" + nodeId);
         List<String> lines = Collections.synchronizedList(new ArrayList<>());
         List<Throwable> failures = Collections.synchronizedList(new ArrayList<>());
@@ -158,7 +177,7 @@ public final class IndexKilledLeaderMain {
             connect(endpoint, dir, nodeId, NODES);
             progress("connected node=" + nodeId);
             AtomicLongArray callStarted = new AtomicLongArray(1);
-            MemorySegment inFlight = nodeId == OLD_LEADER ? mapInFlight(dir.resolve(IN_FLIGHT), 1) : null;
+            MemorySegment inFlight = nodeId == OLD_LEADER ? mapInFlight(inFlightFile, 1) : null;
             Thread worker = new Thread(() -> {
                 try {
                     lines.add(nodeId >= CLIENT ? client(endpoint, dir, nodeId, callStarted)

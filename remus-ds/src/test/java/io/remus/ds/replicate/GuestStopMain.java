@@ -7,6 +7,7 @@ import io.remus.core.verbs.VerbsFabricOptions;
 import io.remus.ds.testing.ChildMain;
 import io.remus.ds.testing.ChildProcesses;
 
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -15,6 +16,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.Callable;
 
 import static io.remus.ds.replicate.ReplicatedLogKilledFollowerOnVerbsTest.line;
 import static io.remus.ds.replicate.ReplicatedLogKilledLeaderMain.AFTER;
@@ -50,6 +52,9 @@ import static io.remus.ds.replicate.ReplicatedLogKilledLeaderMain.READY_COMMITTE
  *       once and in order (so every acknowledged entry is there, at its index), both the same sequence; both elect
  *       node 1 and suspect node 0.</li>
  * </ul>
+ * The index service's run over such a log ({@code io.remus.ds.index.IndexGuestStopMain}, the script's default)
+ * shares the node mode's arguments ({@link NodeArgs}), the survivors' stack dumps ({@link #startStackDumps}) and the
+ * verdict's file ({@link #writeVerdict}).
  */
 public final class GuestStopMain {
     /** How long joining waits for the other processes, the other guest's boot included. */
@@ -62,46 +67,113 @@ public final class GuestStopMain {
 
     /** @param args {@code node ...} or {@code verdict DIR} (the class comment) */
     public static void main(String[] args) throws Exception {
-        if (args.length == 7 && args[0].equals("node")) {
-            String device = args[1];
-            int nodeId = Integer.parseInt(args[2]);
-            List<String> hosts = Arrays.asList(args[3].split(","));
-            int basePort = Integer.parseInt(args[4]);
-            Path dir = Path.of(args[5]);
-            Duration connect = Duration.ofMillis(Long.parseLong(args[6]));
-            ClusterConfig config = ReplicatedLogKilledLeaderMain.config(nodeId, hosts, basePort);
-            RemusCluster.Builder builder = ProcessFabric.verbs(device).builder(config, Duration.ofMinutes(JOIN_MINUTES),
-                    VerbsFabricOptions.cluster(device, config, connect));
-            if (nodeId != ReplicatedLogKilledLeaderMain.OLD_LEADER) {
-                Thread dumper = new Thread(() -> dumpStacksAfterTheStop(dir), "stacks@node" + nodeId);
-                dumper.setDaemon(true);
-                dumper.start();
+        if (args.length > 0 && args[0].equals("node")) {
+            NodeArgs node = NodeArgs.parse(args);
+            ClusterConfig config = ReplicatedLogKilledLeaderMain.config(node.nodeId(), node.hosts(), node.basePort());
+            if (node.nodeId() != ReplicatedLogKilledLeaderMain.OLD_LEADER) {
+                startStackDumps(node.dir(), node.nodeId());
             }
-            ReplicatedLogKilledLeaderMain.run(nodeId, dir, builder);
+            ReplicatedLogKilledLeaderMain.run(node.nodeId(), node.dir(), node.builder(config));
         } else if (args.length == 2 && args[0].equals("verdict")) {
             Path dir = Path.of(args[1]);
-            String verdict;
-            try {
-                verdict = "VERDICT PASSED " + check(dir);
-            } catch (Throwable e) {
-                verdict = "VERDICT FAILED " + e.getMessage();
-            }
-            System.out.println(verdict);
-            Path tmp = dir.resolve("verdict.tmp");
-            Files.writeString(tmp, verdict + "\n");
-            Files.move(tmp, dir.resolve("verdict"), StandardCopyOption.ATOMIC_MOVE);
-            System.exit(verdict.startsWith("VERDICT PASSED") ? 0 : 1);
+            System.exit(writeVerdict(dir, () -> check(dir)) ? 0 : 1);
         } else {
-            System.out.println("usage: GuestStopMain node DEVICE NODE_ID HOSTS BASE_PORT DIR CONNECT_MILLIS | verdict DIR; got "
-                    + Arrays.toString(args));
+            System.out.println("usage: GuestStopMain " + NodeArgs.USAGE + " | verdict DIR; got " + Arrays.toString(args));
             System.exit(2);
         }
     }
 
     /**
-     * Prints every thread's stack {@value #DUMP_SECONDS} s after {@code killed} appeared and every
-     * {@value #DUMP_SECONDS} s after that, while the process runs: where a survivor waits, when it waits long.
+     * A process's arguments in {@code node} mode: {@code node DEVICE NODE_ID HOSTS BASE_PORT DIR CONNECT_MILLIS}.
+     *
+     * @param device   the RDMA device
+     * @param nodeId   this process's node
+     * @param hosts    every node's host, by node id
+     * @param basePort node 0's port
+     * @param dir      the process's directory
+     * @param connect  the verbs fabric's connect timeout
      */
+    public record NodeArgs(String device, int nodeId, List<String> hosts, int basePort, Path dir, Duration connect) {
+        /** How the arguments read. */
+        public static final String USAGE = "node DEVICE NODE_ID HOSTS BASE_PORT DIR CONNECT_MILLIS";
+
+        /**
+         * @param args the whole command line, {@code node} first
+         * @return what it says
+         * @throws IllegalArgumentException naming the first bad argument
+         */
+        public static NodeArgs parse(String[] args) {
+            if (args.length != 7 || !args[0].equals("node")) {
+                throw new IllegalArgumentException("expected " + USAGE + ", got " + Arrays.toString(args));
+            }
+            List<String> hosts = Arrays.asList(args[3].split(","));
+            int nodeId = number(args[2], "NODE_ID", 0, hosts.size() - 1);
+            int basePort = number(args[4], "BASE_PORT", 1, 65535 - hosts.size());
+            long connect = number(args[6], "CONNECT_MILLIS", 1, Integer.MAX_VALUE);
+            return new NodeArgs(args[1], nodeId, hosts, basePort, Path.of(args[5]), Duration.ofMillis(connect));
+        }
+
+        /**
+         * @param config this node's configuration
+         * @return a builder that joins on the verbs fabric of {@link #device}, waiting up to {@value #JOIN_MINUTES}
+         *         minutes for the other processes, with the fabric's connect timeout {@link #connect}
+         */
+        public RemusCluster.Builder builder(ClusterConfig config) {
+            return ProcessFabric.verbs(device).builder(config, Duration.ofMinutes(JOIN_MINUTES),
+                    VerbsFabricOptions.cluster(device, config, connect));
+        }
+
+        private static int number(String text, String name, int min, int max) {
+            int v;
+            try {
+                v = Integer.parseInt(text);
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException(name + " " + text + " is not a number", e);
+            }
+            if (v < min || v > max) {
+                throw new IllegalArgumentException(name + " " + v + " is not in " + min + ".." + max);
+            }
+            return v;
+        }
+    }
+
+    /**
+     * Runs {@code check} and writes its verdict: prints one line {@code VERDICT PASSED <counts>} or
+     * {@code VERDICT FAILED <reason>} and writes it to {@code verdict} in {@code dir}, atomically.
+     *
+     * @param dir   the directory of the survivors' files
+     * @param check the checks: returns the run's counts, throws naming what is wrong
+     * @return whether the verdict passed
+     * @throws IOException when the verdict cannot be written
+     */
+    public static boolean writeVerdict(Path dir, Callable<String> check) throws IOException {
+        String verdict;
+        try {
+            verdict = "VERDICT PASSED " + check.call();
+        } catch (Throwable e) {
+            verdict = "VERDICT FAILED " + e.getMessage();
+        }
+        System.out.println(verdict);
+        Path tmp = dir.resolve("verdict.tmp");
+        Files.writeString(tmp, verdict + "\n");
+        Files.move(tmp, dir.resolve("verdict"), StandardCopyOption.ATOMIC_MOVE);
+        return verdict.startsWith("VERDICT PASSED");
+    }
+
+    /**
+     * Starts a daemon thread that prints every thread's stack {@value #DUMP_SECONDS} s after the file {@code killed}
+     * appeared in {@code dir} and every {@value #DUMP_SECONDS} s after that, while the process runs: where a survivor
+     * waits, when it waits long.
+     *
+     * @param dir    the process's directory
+     * @param nodeId this process's node, in the thread's name
+     */
+    public static void startStackDumps(Path dir, int nodeId) {
+        Thread dumper = new Thread(() -> dumpStacksAfterTheStop(dir), "stacks@node" + nodeId);
+        dumper.setDaemon(true);
+        dumper.start();
+    }
+
     private static void dumpStacksAfterTheStop(Path dir) {
         try {
             ChildMain.awaitFile(dir.resolve("killed"), Duration.ofMinutes(JOIN_MINUTES * 3));
