@@ -236,6 +236,18 @@ public final class RemusCluster implements AutoCloseable {
     }
 
     /**
+     * A new compute thread whose queue pairs are on {@code plane} (see {@link RemusNode#newComputeThread(int)}), for
+     * a replicated log's leader, whose members switch that plane alone; its user closes it before {@link #close()}.
+     *
+     * @param plane the plane, {@code 0} to {@code Plane.COUNT - 1}
+     * @return the thread
+     * @throws BadArgumentException naming the plane when it is out of range, or when this node is not a compute node
+     */
+    public ComputeThread newComputeThread(int plane) {
+        return node.newComputeThread(plane);
+    }
+
+    /**
      * {@return the cluster barrier of {@link #computeThread()}s ({@link ClusterBarrier#ofComputeNodes}):
      *         each round waits for one arrival per compute node, at most the join timeout, and a
      *         timeout names the compute nodes (id and address) that had not arrived; the same

@@ -1,5 +1,6 @@
 package io.remus.bench.index;
 
+import io.remus.core.fabric.Plane;
 import io.remus.bench.engines.ClusterRounds;
 import io.remus.bench.stats.LatencyHistograms;
 import io.remus.bench.stats.LatencySummary;
@@ -163,7 +164,7 @@ public final class ClusterIndexBenchmark {
             counter = round.payload();
         }
         Node node = new Node(config, shards, main, endpoint, counter, n, self, rounds.peerTimeout());
-        try (ComputeThread serverThread = cluster.newComputeThread()) {
+        try (ComputeThread serverThread = cluster.newComputeThread(Plane.REPLICATION)) {
             try {
                 node.createServers(cluster, serverThread);
             } catch (RuntimeException e) {

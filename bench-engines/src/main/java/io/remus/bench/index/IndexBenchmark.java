@@ -1,5 +1,6 @@
 package io.remus.bench.index;
 
+import io.remus.core.fabric.Plane;
 import io.remus.bench.engines.SimTime;
 import io.remus.bench.stats.LatencyHistograms;
 import io.remus.bench.stats.LatencySummary;
@@ -296,7 +297,7 @@ public final class IndexBenchmark {
             int shard = node / config.replicas();
             ReplicaGroup group = shards.group(shard);
             int leader = group.member(0);
-            try (ComputeThread t = nodes[node].newComputeThread();
+            try (ComputeThread t = nodes[node].newComputeThread(Plane.REPLICATION);
                  IndexShardServer server = IndexShardServer.create(nodes[node], t, endpoints[node], shards, shard,
                          config.logSlots(), COMMIT_TIMEOUT)) {
                 server.grantWriteTo(leader);

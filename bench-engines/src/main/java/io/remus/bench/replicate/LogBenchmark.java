@@ -1,5 +1,6 @@
 package io.remus.bench.replicate;
 
+import io.remus.core.fabric.Plane;
 import io.remus.bench.engines.InProcessNodes;
 import io.remus.bench.engines.SimTime;
 import io.remus.bench.stats.LatencyHistograms;
@@ -181,7 +182,7 @@ public final class LogBenchmark {
         /** A member's applier: creates its log, grants the leader write access, applies until told to stop. */
         private void apply(int member) {
             int node = group.member(member);
-            try (ComputeThread t = nodes[node].newComputeThread()) {
+            try (ComputeThread t = nodes[node].newComputeThread(Plane.REPLICATION)) {
                 long[] count = new long[1];
                 LogReplica replica = LogReplica.create(nodes[node], t, group, NAME, config.slots(), config.entryBytes(),
                         (index, entry) -> count[0]++);
@@ -201,7 +202,7 @@ public final class LogBenchmark {
 
         /** The leader: opens the log, appends, flushes the commit count; counts the appends' RDMA cost. */
         private LogBenchmarkResult lead() {
-            try (ComputeThread t = nodes[LEADER].newComputeThread();
+            try (ComputeThread t = nodes[LEADER].newComputeThread(Plane.REPLICATION);
                  LogLeader leader = LogLeader.open(t, group, NAME, TERM, START_BOUND)) {
                 MemorySegment entry = MemorySegment.ofArray(new byte[config.entryBytes()]);
                 for (int j = 0; j < config.entryBytes(); j++) {

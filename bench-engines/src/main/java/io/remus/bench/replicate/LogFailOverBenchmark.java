@@ -1,5 +1,6 @@
 package io.remus.bench.replicate;
 
+import io.remus.core.fabric.Plane;
 import io.remus.bench.engines.InProcessNodes;
 import io.remus.bench.engines.SimTime;
 import io.remus.core.ComputeThread;
@@ -212,7 +213,7 @@ public final class LogFailOverBenchmark {
         /** A member's thread: creates its log and agent, then polls and applies until stopped (node 0: until it crashes). */
         private void member(int member) {
             int node = group.member(member);
-            try (ComputeThread t = nodes[node].newComputeThread()) {
+            try (ComputeThread t = nodes[node].newComputeThread(Plane.REPLICATION)) {
                 long[] count = new long[1];
                 LogReplica replica = LogReplica.create(nodes[node], t, group, NAME, config.slots(), config.entryBytes(),
                         (index, entry) -> count[0]++);
@@ -244,7 +245,7 @@ public final class LogFailOverBenchmark {
 
         /** Node 0's program: takes the group over, appends, and crashes right after its last append returned. */
         private void leadThenCrash() {
-            try (ComputeThread t = nodes[OLD_LEADER].newComputeThread()) {
+            try (ComputeThread t = nodes[OLD_LEADER].newComputeThread(Plane.REPLICATION)) {
                 LogLeader leader = LogLeader.takeOver(t, group, NAME, START_BOUND);
                 try {
                     MemorySegment entry = entry();
@@ -272,7 +273,7 @@ public final class LogFailOverBenchmark {
                     "node " + NEW_LEADER + "'s agent elected it after the crash");
             rethrow("a member");
             long crash = crashAt.get();
-            try (ComputeThread t = nodes[NEW_LEADER].newComputeThread()) {
+            try (ComputeThread t = nodes[NEW_LEADER].newComputeThread(Plane.REPLICATION)) {
                 long detected = suspectedAt.get(NEW_LEADER) - crash;
                 long[] before = LogBenchmark.posted(t);
                 long trips = t.roundTrips();

@@ -78,6 +78,11 @@ public final class TestCluster implements AutoCloseable {
         return nodes[i].newComputeThread();
     }
 
+    /** @param i node id @param plane its queue pairs' plane @return a new compute thread on node i and that plane */
+    public ComputeThread thread(int i, int plane) {
+        return nodes[i].newComputeThread(plane);
+    }
+
     /**
      * The CPU view of a node's memory, for tests that observe words from outside the fabric.
      *

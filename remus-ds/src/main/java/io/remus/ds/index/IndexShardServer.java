@@ -18,7 +18,9 @@ import io.remus.ds.replicate.ReplicaGroup;
 import java.lang.foreign.MemorySegment;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.WeakHashMap;
@@ -77,8 +79,8 @@ import java.util.WeakHashMap;
  * or by the server's commit timeout while it serves a request, or by the takeover timeout while it takes over.
  */
 public final class IndexShardServer implements AutoCloseable {
-    /** Per node's endpoint, its server with fail-over on: a grant is the node's, so at most one per node. */
-    private static final Map<RpcEndpoint, IndexShardServer> FAILING_OVER = new WeakHashMap<>();
+    /** Per node's endpoint, its servers with fail-over on: a grant is the node's plane's, so at most one per plane. */
+    private static final Map<RpcEndpoint, List<IndexShardServer>> FAILING_OVER = new WeakHashMap<>();
 
     private final ComputeThread thread;
     private final RpcEndpoint endpoint;
@@ -394,17 +396,18 @@ public final class IndexShardServer implements AutoCloseable {
      * node leads, so when every member enables fail-over, the lowest member takes the group over at its first
      * poll, with no {@link #lead} or {@link #grantWriteTo} call.
      *
-     * @param leaderThread    a second compute thread of this node owned by this server's thread, for the
-     *                        {@link LogLeader} (the agent READs into the server's thread's buffer)
+     * @param leaderThread    a second compute thread of this node owned by this server's thread, on the shard
+     *                        group's {@linkplain ReplicaGroup#plane() plane}, for the {@link LogLeader} (the agent
+     *                        READs into the server's thread's buffer)
      * @param suspectAfter    READs in a row showing a member's heartbeat unchanged before it is suspected
      *                        (a failed READ suspects at once); pick it against the server's poll rate
      * @param takeoverTimeout how long a takeover may wait, and the pause before a failed one is tried again
-     * @throws BadArgumentException naming the value, for fail-over already on, a leader thread of another node or
-     *                              this server's own, a bad {@code suspectAfter} or timeout; naming the node and both
-     *                              shards, when another shard's server on this node's endpoint has fail-over on (a
-     *                              grant is the node's, not a log's), with nothing READ; naming the node and both
-     *                              logs, when another log on this node granted a leader
-     *                              ({@link ReplicaAgent#open})
+     * @throws BadArgumentException naming the value, for fail-over already on, a leader thread of another node,
+     *                              another plane than the group's or this server's own, a bad {@code suspectAfter}
+     *                              or timeout; naming the node and both shards, when another shard's server on this
+     *                              node's endpoint has fail-over on the same plane (a grant is the node's plane's,
+     *                              not a log's), with nothing READ; naming the node and both logs, when another log
+     *                              on this node and plane granted a leader ({@link ReplicaAgent#open})
      * @throws io.remus.core.error.NameNotPublishedException when a member's log is not published within the timeout
      */
     public void enableFailover(ComputeThread leaderThread, int suspectAfter, Duration takeoverTimeout) {
@@ -420,19 +423,27 @@ public final class IndexShardServer implements AutoCloseable {
                     + " must be another compute thread of that node; got "
                     + (leaderThread == thread ? "the server's own" : "one of node " + leaderThread.nodeId()));
         }
+        if (leaderThread.plane() != group.plane()) {
+            throw new BadArgumentException("the leader's compute thread of the server of shard " + shard + " on node "
+                    + thread.nodeId() + " is on plane " + leaderThread.plane() + ", the shard's group replicates on"
+                    + " plane " + group.plane() + " (create it with newComputeThread(" + group.plane() + "))");
+        }
         leaderThread.checkOwnerThread();
         synchronized (FAILING_OVER) {
-            IndexShardServer other = FAILING_OVER.get(endpoint);
-            if (other != null && other != this && !other.closed) {
-                throw new BadArgumentException("node " + thread.nodeId() + " serves shard " + other.shard + " of "
-                        + other.shards.logName(other.shard) + " with fail-over already; shard " + shard + " of "
-                        + shards.logName(shard) + " cannot fail over on the same node: a grant (setPeerAccess) is the"
-                        + " node's, not a log's, so the two shards' leaders would fence each other");
+            for (IndexShardServer other : FAILING_OVER.getOrDefault(endpoint, List.of())) {
+                if (other != this && !other.closed && other.group.plane() == group.plane()) {
+                    throw new BadArgumentException("node " + thread.nodeId() + " serves shard " + other.shard + " of "
+                            + other.shards.logName(other.shard) + " with fail-over already on plane " + group.plane()
+                            + "; shard " + shard + " of " + shards.logName(shard) + " cannot fail over on the same node"
+                            + " and plane: a grant (setPeerAccess) is the node's plane's, not a log's, so the two"
+                            + " shards' leaders would fence each other (give the groups different planes,"
+                            + " ReplicaGroup.onPlane)");
+                }
             }
         }
         agent = ReplicaAgent.open(replica, shards.logName(shard), suspectAfter, takeoverTimeout);
         synchronized (FAILING_OVER) {
-            FAILING_OVER.put(endpoint, this);
+            FAILING_OVER.computeIfAbsent(endpoint, e -> new ArrayList<>()).add(this);
         }
         this.leaderThread = leaderThread;
         this.takeoverTimeout = takeoverTimeout;
@@ -528,7 +539,10 @@ public final class IndexShardServer implements AutoCloseable {
             if (agent != null) {
                 agent.close();
                 synchronized (FAILING_OVER) {
-                    FAILING_OVER.remove(endpoint, this);
+                    List<IndexShardServer> servers = FAILING_OVER.get(endpoint);
+                    if (servers != null) {
+                        servers.remove(this);
+                    }
                 }
             }
         }

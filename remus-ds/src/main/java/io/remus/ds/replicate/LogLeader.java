@@ -146,14 +146,15 @@ public final class LogLeader implements AutoCloseable {
      * READs its shape word (one 8-byte READ per follower; the local member's by CPU). Every member should have
      * granted this node write access ({@link LogReplica#grantWriteTo}) before the first append.
      *
-     * @param thread  the leader's compute thread; its node must be a member with its {@link LogReplica} created
+     * @param thread  the leader's compute thread, on the group's {@linkplain ReplicaGroup#plane() plane}; its node must
+     *                be a member with its {@link LogReplica} created
      * @param group   the replica group
      * @param name    the logs' name, as given to {@link LogReplica#create}
      * @param term    the leader's term (Mu's proposal number), written into every slot it writes
      * @param timeout how long to wait for the members' logs to be published
      * @return the leader
-     * @throws BadArgumentException      naming the value, for a thread whose node is not a member, members whose
-     *                                   logs differ in shape, or a compute thread whose operations in flight or
+     * @throws BadArgumentException      naming the value, for a thread whose node is not a member or not on the
+     *                                   group's plane, members whose logs differ in shape, or a compute thread whose operations in flight or
      *                                   buffer cannot hold one WRITE per follower and {@code 2f + 1} staged slots
      * @throws CorruptedMemoryException  when a member's log header is no log's
      * @throws io.remus.core.error.NameNotPublishedException when a member's log is not published in time
@@ -164,6 +165,7 @@ public final class LogLeader implements AutoCloseable {
         Objects.requireNonNull(name, "name");
         Objects.requireNonNull(timeout, "timeout");
         group.requireMember(thread.nodeId(), "leader");
+        requirePlane(thread, group, name);
         int n = group.size();
         long[] logs = new long[n];
         long shape = -1;
@@ -251,14 +253,15 @@ public final class LogLeader implements AutoCloseable {
      * hold one open leader at a time (a leader whose node's candidate word changed, by a later
      * {@code takeOver} there, is deposed).
      *
-     * @param thread  the new leader's compute thread; its node must be a member with its {@link LogReplica}
+     * @param thread  the new leader's compute thread, on the group's {@linkplain ReplicaGroup#plane() plane}; its node
+     *                must be a member with its {@link LogReplica}
      *                created and its {@link ReplicaAgent} polling
      * @param group   the replica group
      * @param name    the logs' name, as given to {@link LogReplica#create}
      * @param timeout how long the takeover may wait, for the promises and for the recovered entries to commit
      * @return the leader, with {@link #appended()} and {@link #committed()} at the end of the recovered log
-     * @throws BadArgumentException    naming the value, for a thread whose node is not a member, logs of different
-     *                                 shapes, or a compute thread too small (as {@link #open})
+     * @throws BadArgumentException    naming the value, for a thread whose node is not a member or not on the
+     *                                 group's plane, logs of different shapes, or a compute thread too small (as {@link #open})
      * @throws LeaderFencedException   when a member promised a higher term, or refused a rewrite
      * @throws RemoteTimeoutException  when no majority promised, or held the recovered entries, within the timeout
      * @throws ReplicaBehindException  when this node's own log is further behind than the entries the granting
@@ -275,7 +278,7 @@ public final class LogLeader implements AutoCloseable {
      * for the promises, each look also {@linkplain ReplicaAgent#poll polls} {@code agent}, so this member grants
      * its own term and its heartbeat goes on. Costs as that method, plus each poll's READs.
      *
-     * @param thread  the new leader's compute thread, not the agent's
+     * @param thread  the new leader's compute thread, on the group's plane, not the agent's
      * @param group   the replica group
      * @param name    the logs' name, as given to {@link LogReplica#create}
      * @param timeout how long the takeover may wait, for the promises and for the recovered entries to commit
@@ -297,6 +300,7 @@ public final class LogLeader implements AutoCloseable {
         Objects.requireNonNull(name, "name");
         Objects.requireNonNull(timeout, "timeout");
         int self = group.requireMember(thread.nodeId(), "leader");
+        requirePlane(thread, group, name);
         long deadline = ThreadTime.nanoTime() + timeout.toNanos();
         int n = group.size();
         long[] logs = new long[n];
@@ -1294,6 +1298,20 @@ public final class LogLeader implements AutoCloseable {
             }
             ThreadTime.onSpinWait("a follower's WRITE to finish");
             reapAll();
+        }
+    }
+
+    /**
+     * Checks that a leader's compute thread is on its group's plane, the one the members' grants switch.
+     *
+     * @throws BadArgumentException naming both planes and the log when they differ: that leader's WRITEs would not
+     *                              be fenced when the members revoke it
+     */
+    private static void requirePlane(ComputeThread thread, ReplicaGroup group, String name) {
+        if (thread.plane() != group.plane()) {
+            throw new BadArgumentException("the leader's compute thread of log " + name + " is on plane " + thread.plane()
+                    + ", its group " + group + " replicates on plane " + group.plane() + ": create it with"
+                    + " RemusNode.newComputeThread(group.plane()), so that a member's grant fences it");
         }
     }
 }

@@ -284,28 +284,32 @@ public final class LogReplica {
      * but {@code leader}, then grants it to {@code leader} (when it is not this node). Once this returns, a
      * revoked member's WRITEs and atomics on this node fail at that member (its leader's append throws
      * {@link LeaderFencedException}) and nothing of theirs lands afterwards. No RDMA operation
-     * ({@link RemusNode#setPeerAccess}: on verbs, one {@code ibv_modify_qp} per serving queue pair of each peer).
+     * ({@link RemusNode#setPeerAccess(int, int, PeerAccess)} on the group's {@linkplain ReplicaGroup#plane() plane}
+     * only: on verbs, one {@code ibv_modify_qp} per serving queue pair of that plane of each peer). The peers'
+     * other planes, RPC's among them, keep their access.
      *
-     * <p>A grant is the node's, not the log's: this refuses, before any switch, a grant on a node where another
-     * log has a {@link ReplicaAgent} or granted another leader (whose leader the switch would fence).
+     * <p>A grant is the node's plane's, not the log's: this refuses, before any switch, a grant on a node where
+     * another log on the same plane has a {@link ReplicaAgent} or granted another leader (whose leader the switch
+     * would fence). Logs on different planes grant independently.
      *
      * @param leader the member that may write this log from now on
      * @throws BadArgumentException naming the node when it is not a member; naming the node, both logs and the
-     *                              other leader when another log on this node has an agent or granted another leader
+     *                              other leader when another log on this node's plane has an agent or granted
+     *                              another leader
      */
     public void grantWriteTo(int leader) {
         thread.checkOwnerThread();
         group.requireMember(leader, "leader");
-        NodeGrants.grant(node, thread.nodeId(), name, leader);
+        NodeGrants.grant(node, thread.nodeId(), group.plane(), name, leader);
         int self = thread.nodeId();
         for (int i = 0; i < group.size(); i++) {
             int peer = group.member(i);
             if (peer != self && peer != leader) {
-                node.setPeerAccess(peer, PeerAccess.READ_ONLY);
+                node.setPeerAccess(peer, group.plane(), PeerAccess.READ_ONLY);
             }
         }
         if (leader != self) {
-            node.setPeerAccess(leader, PeerAccess.READ_WRITE);
+            node.setPeerAccess(leader, group.plane(), PeerAccess.READ_WRITE);
         }
         grantedTo = leader;
     }

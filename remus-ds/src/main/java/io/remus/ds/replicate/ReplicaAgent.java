@@ -115,7 +115,7 @@ public final class ReplicaAgent implements AutoCloseable {
             throw new BadArgumentException("an agent of " + group.size() + " members needs " + WORDS * group.size()
                     + " bytes of its thread's buffer, it has " + thread.buffer().byteSize());
         }
-        NodeGrants.claimForAgent(replica.node(), thread.nodeId(), replica.name());
+        NodeGrants.claimForAgent(replica.node(), thread.nodeId(), group.plane(), replica.name());
         long[] logs = new long[group.size()];
         long start = io.remus.core.time.ThreadTime.nanoTime();
         try {

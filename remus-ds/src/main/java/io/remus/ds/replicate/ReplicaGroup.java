@@ -1,5 +1,6 @@
 package io.remus.ds.replicate;
 
+import io.remus.core.fabric.Plane;
 import io.remus.core.error.BadArgumentException;
 
 import java.util.Arrays;
@@ -9,12 +10,21 @@ import java.util.Arrays;
  * (a majority) commit an entry and any {@code f} may be down. The replication scheme is Mu's (Aguilera,
  * Ben-David, Guerraoui, Marathe, Xygkis, Zablotchi, "Microsecond Consensus for Microsecond Applications",
  * OSDI 2020). Immutable; no RDMA operation.
+ *
+ * <p><b>Plane.</b> A group replicates on a plane of its own ({@link #plane()}, {@link Plane#REPLICATION} unless
+ * {@link #onPlane} chose another): its leader's compute thread is one of that plane
+ * ({@code RemusNode.newComputeThread(group.plane())}), and a member's grant ({@link LogReplica#grantWriteTo})
+ * switches only that plane's queue pairs, as Mu keeps replication on queue pairs of its own. So a member that
+ * revoked a deposed leader still takes that node's RPC and other requests, and groups on different planes that
+ * share a node grant independently.
  */
 public final class ReplicaGroup {
     private final int[] members;
+    private final int plane;
 
-    private ReplicaGroup(int[] members) {
+    private ReplicaGroup(int[] members, int plane) {
         this.members = members;
+        this.plane = plane;
     }
 
     /**
@@ -45,7 +55,28 @@ public final class ReplicaGroup {
                 }
             }
         }
-        return new ReplicaGroup(copy);
+        return new ReplicaGroup(copy, Plane.REPLICATION);
+    }
+
+    /**
+     * The same members replicating on another plane.
+     *
+     * @param plane the plane, {@code 1} to {@code Plane.COUNT - 1} (plane {@link Plane#DEFAULT} is every other
+     *              queue pair's, which a grant must not switch)
+     * @return the group on {@code plane}
+     * @throws BadArgumentException naming the plane when it is out of that range
+     */
+    public ReplicaGroup onPlane(int plane) {
+        if (plane == Plane.DEFAULT) {
+            throw new BadArgumentException("a replica group replicates on a plane of its own, 1.." + (Plane.COUNT - 1)
+                    + ", not on the default plane " + Plane.DEFAULT + " that RPC and every other queue pair use");
+        }
+        return new ReplicaGroup(members, Plane.require(plane));
+    }
+
+    /** {@return the plane its leader's WRITEs travel on and its members' grants switch} */
+    public int plane() {
+        return plane;
     }
 
     /** {@return how many members the group has, {@code 2f + 1}} */

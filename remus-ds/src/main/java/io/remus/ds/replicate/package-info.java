@@ -28,9 +28,14 @@
  * restarted member starts from the image in its region. A member restores only an image whose checksum holds
  * over its own copy, never a torn or partial one.
  *
- * <p>With a compute thread {@code t} of a member and {@code node}, that member's {@code RemusNode}:
+ * <p>A group replicates on a plane of its own ({@link io.remus.ds.replicate.ReplicaGroup#plane()}): its leader's
+ * compute thread is one of that plane, and a member's grant switches that plane's queue pairs alone, so a revoked
+ * leader's RPC and other requests still reach the member, as Mu keeps replication on queue pairs of its own.
+ *
+ * <p>With {@code node}, a member's {@code RemusNode}, and {@code t}, a compute thread of it on the group's plane
+ * ({@code node.newComputeThread(Plane.REPLICATION)}):
  * {@snippet :
- * ReplicaGroup group = ReplicaGroup.of(0, 1, 2);
+ * ReplicaGroup group = ReplicaGroup.of(0, 1, 2);                    // replicates on Plane.REPLICATION
  * LogReplica replica = LogReplica.create(node, t, group, "kv-log", 1024, 256,
  *         (index, entry) -> System.out.println(index + ": " + entry.byteSize() + " bytes"));
  * replica.grantWriteTo(0);                                         // on every member: node 0 leads

@@ -1,5 +1,6 @@
 package io.remus.ds.index;
 
+import io.remus.core.fabric.Plane;
 import io.remus.core.ComputeThread;
 import io.remus.core.RemusCluster;
 import io.remus.core.rpc.RpcEndpoint;
@@ -30,7 +31,7 @@ class IndexClusterExampleTest {
     private static String node(RemusCluster cluster, AtomicInteger done) {
         RpcEndpoint endpoint = cluster.openRpcEndpoint(8);
         IndexShards shards = IndexShards.of("kv", ReplicaGroup.of(0, 1, 2));
-        try (ComputeThread t = cluster.newComputeThread();
+        try (ComputeThread t = cluster.newComputeThread(Plane.REPLICATION);
              IndexShardServer server = IndexShardServer.create(cluster.node(), t, endpoint, shards, 0, 256,
                      Duration.ofSeconds(5))) {
             cluster.barrier().await();

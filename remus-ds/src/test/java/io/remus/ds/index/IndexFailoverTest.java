@@ -1,5 +1,6 @@
 package io.remus.ds.index;
 
+import io.remus.core.fabric.Plane;
 import io.remus.check.Budget;
 import io.remus.check.History;
 import io.remus.check.HistoryClock;
@@ -97,7 +98,7 @@ class IndexFailoverTest {
                 int node = n;
                 int shard = h.shardOfNode(node);
                 Thread th = ThreadTime.newThread("server-" + node, () -> {
-                    try (ComputeThread t = h.cluster.thread(node); ComputeThread lt = h.cluster.thread(node)) {
+                    try (ComputeThread t = h.cluster.thread(node, Plane.REPLICATION); ComputeThread lt = h.cluster.thread(node, Plane.REPLICATION)) {
                         IndexShardServer server = IndexShardServer.create(h.cluster.node(node), t, h.endpoints[node],
                                 h.shards, shard, SLOTS, IndexHarness.COMMIT);
                         h.servers[node] = server;
@@ -465,9 +466,9 @@ class IndexFailoverTest {
         VirtualTimeScheduler.run(VirtualTimeOptions.seed(1), () -> {
             try (IndexHarness h = new IndexHarness(OPTIONS, shards, 3, 0, 8);
                  ComputeThread t0 = h.cluster.thread(0);
-                 ComputeThread lt0 = h.cluster.thread(0);
+                 ComputeThread lt0 = h.cluster.thread(0, Plane.REPLICATION);
                  ComputeThread u0 = h.cluster.thread(0);
-                 ComputeThread lu0 = h.cluster.thread(0);
+                 ComputeThread lu0 = h.cluster.thread(0, Plane.REPLICATION);
                  ComputeThread t1 = h.cluster.thread(1);
                  ComputeThread t2 = h.cluster.thread(2)) {
                 IndexShardServer first = IndexShardServer.create(h.cluster.node(0), t0, h.endpoints[0], shards, 0, 8,
@@ -510,7 +511,7 @@ class IndexFailoverTest {
         VirtualTimeScheduler.run(VirtualTimeOptions.seed(1), () -> {
             try (IndexHarness h = new IndexHarness(OPTIONS, shards, 3, 0, 8);
                  ComputeThread t = h.cluster.thread(0);
-                 ComputeThread lt = h.cluster.thread(0);
+                 ComputeThread lt = h.cluster.thread(0, Plane.REPLICATION);
                  ComputeThread other = h.cluster.thread(1)) {
                 IndexShardServer server = IndexShardServer.create(h.cluster.node(0), t, h.endpoints[0], shards, 0, 8,
                         IndexHarness.COMMIT);

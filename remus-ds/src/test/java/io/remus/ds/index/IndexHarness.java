@@ -1,5 +1,6 @@
 package io.remus.ds.index;
 
+import io.remus.core.fabric.Plane;
 import io.remus.core.ComputeThread;
 import io.remus.core.fabric.Opcode;
 import io.remus.core.rpc.RpcEndpoint;
@@ -110,7 +111,7 @@ final class IndexHarness implements AutoCloseable {
             ReplicaGroup group = shards.group(shard);
             int leader = group.member(0);
             Thread th = ThreadTime.newThread("server-" + node, () -> {
-                try (ComputeThread t = cluster.thread(node)) {
+                try (ComputeThread t = cluster.thread(node, Plane.REPLICATION)) {
                     IndexShardServer server = IndexShardServer.create(cluster.node(node), t, endpoints[node], shards, shard,
                             slots, COMMIT);
                     servers[node] = server;

@@ -1,5 +1,6 @@
 package io.remus.ds.index;
 
+import io.remus.core.fabric.Plane;
 import io.remus.check.HistoryClock;
 import io.remus.check.HistoryJournal;
 import io.remus.check.spec.MapSpec;
@@ -142,7 +143,7 @@ public final class IndexKilledFollowerMain {
             AtomicLongArray callStarted = new AtomicLongArray(1);
             MemorySegment inFlight = nodeId == VICTIM ? mapInFlight(dir.resolve(IN_FLIGHT), 1) : null;
             Thread worker = new Thread(() -> {
-                try (ComputeThread t = cluster.node().newComputeThread()) {
+                try (ComputeThread t = cluster.node().newComputeThread(Plane.REPLICATION)) {
                     lines.add(switch (nodeId) {
                         case LEADER -> lead(cluster, t, endpoint, dir);
                         case CLIENT -> clientOnly(endpoint, dir, callStarted);

@@ -1,5 +1,6 @@
 package io.remus.ds.index;
 
+import io.remus.core.fabric.Plane;
 import io.remus.core.ComputeThread;
 import io.remus.core.RemusCluster;
 import io.remus.core.config.ClusterConfig;
@@ -208,7 +209,7 @@ public final class IndexKilledLeaderMain {
     /** A server: arms fail-over, then serves in its role until killed (node 0) or the run's end (the survivors). */
     private static String serve(RemusCluster cluster, RpcEndpoint endpoint, Path dir, int nodeId, MemorySegment inFlight)
             throws IOException, InterruptedException {
-        try (ComputeThread t = cluster.node().newComputeThread(); ComputeThread lt = cluster.node().newComputeThread()) {
+        try (ComputeThread t = cluster.node().newComputeThread(Plane.REPLICATION); ComputeThread lt = cluster.node().newComputeThread(Plane.REPLICATION)) {
             IndexShardServer server = IndexShardServer.create(cluster.node(), t, endpoint, SHARDS, 0, SLOTS, COMMIT);
             server.enableFailover(lt, SUSPECT_AFTER, TAKEOVER);
             writeAtomically(dir, "armed-" + nodeId, "");

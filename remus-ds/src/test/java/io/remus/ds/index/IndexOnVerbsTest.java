@@ -1,5 +1,6 @@
 package io.remus.ds.index;
 
+import io.remus.core.fabric.Plane;
 import io.remus.check.Budget;
 import io.remus.check.History;
 import io.remus.check.HistoryClock;
@@ -311,7 +312,8 @@ class IndexOnVerbsTest {
         }
 
         private void serve(int node) {
-            try (ComputeThread t0 = cluster.thread(node); ComputeThread t1 = cluster.thread(node)) {
+            try (ComputeThread t0 = cluster.thread(node, Plane.REPLICATION);
+                 ComputeThread t1 = cluster.thread(node, Plane.REPLICATION)) {
                 ComputeThread[] ts = {t0, t1};
                 IndexShardServer[] servers = new IndexShardServer[SHARDS.count()];
                 for (int s = 0; s < servers.length; s++) {

@@ -1,5 +1,6 @@
 package io.remus.ds.index;
 
+import io.remus.core.fabric.Plane;
 import io.remus.core.ComputeThread;
 import io.remus.core.error.BadArgumentException;
 import io.remus.core.sim.SimCostModel;
@@ -83,7 +84,7 @@ class IndexSnapshotInstallTest {
                 int node = n;
                 lastIndex.set(node, -1);
                 Thread th = ThreadTime.newThread("server-" + node, () -> {
-                    try (ComputeThread t = h.cluster.thread(node); ComputeThread lt = h.cluster.thread(node)) {
+                    try (ComputeThread t = h.cluster.thread(node, Plane.REPLICATION); ComputeThread lt = h.cluster.thread(node, Plane.REPLICATION)) {
                         if (node == 0) {
                             assertThrows(BadArgumentException.class, () -> IndexShardServer.create(h.cluster.node(node), t,
                                     h.endpoints[node], h.shards, 0, SLOTS, snapshotBytes, SLOTS / 2 + 1,

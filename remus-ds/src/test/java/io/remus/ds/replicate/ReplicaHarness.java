@@ -1,5 +1,6 @@
 package io.remus.ds.replicate;
 
+import io.remus.core.fabric.Plane;
 import io.remus.core.ComputeThread;
 import io.remus.core.sim.SimFabric;
 import io.remus.core.sim.SimOptions;
@@ -99,7 +100,7 @@ final class ReplicaHarness implements AutoCloseable {
             int member = k;
             int node = group.member(k);
             Thread th = ThreadTime.newThread("replica-" + node, () -> {
-                try (ComputeThread t = cluster.thread(node)) {
+                try (ComputeThread t = cluster.thread(node, Plane.REPLICATION)) {
                     List<Long> mine = applied.get(member);
                     StateMachine machine = new Machine(node, mine, restoredCovers.get(member), ballast);
                     LogReplica r = LogReplica.create(cluster.node(node), t, group, NAME, slots, maxEntryBytes, snapshotBytes,
@@ -191,7 +192,7 @@ final class ReplicaHarness implements AutoCloseable {
     /** Starts {@code body} on a thread with a compute thread of {@code node}; {@link #join} waits for it. */
     Thread startOn(int node, AtomicReference<Throwable> ended, ThreadBody body) {
         Thread th = ThreadTime.newThread("program-" + node, () -> {
-            try (ComputeThread t = cluster.thread(node)) {
+            try (ComputeThread t = cluster.thread(node, Plane.REPLICATION)) {
                 body.run(t);
             } catch (Throwable e) {
                 ended.set(e);
@@ -227,7 +228,7 @@ final class ReplicaHarness implements AutoCloseable {
     void runOn(int node, ThreadBody body) throws InterruptedException {
         AtomicReference<Throwable> ended = new AtomicReference<>();
         Thread th = ThreadTime.newThread("leader-" + node, () -> {
-            try (ComputeThread t = cluster.thread(node)) {
+            try (ComputeThread t = cluster.thread(node, Plane.REPLICATION)) {
                 body.run(t);
             } catch (Throwable e) {
                 ended.set(e);

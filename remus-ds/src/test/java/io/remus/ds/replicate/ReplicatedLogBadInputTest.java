@@ -1,5 +1,6 @@
 package io.remus.ds.replicate;
 
+import io.remus.core.fabric.Plane;
 import io.remus.core.ComputeThread;
 import io.remus.core.error.BadArgumentException;
 import io.remus.core.fabric.Opcode;
@@ -44,6 +45,36 @@ class ReplicatedLogBadInputTest {
     }
 
     @Test
+    void shouldRefuseTheDefaultPlaneAndPlanesOutOfRangeForAGroup() {
+        ReplicaGroup group = ReplicaGroup.of(0, 1, 2);
+        assertEquals(Plane.REPLICATION, group.plane());
+        assertEquals(7, group.onPlane(7).plane());
+        assertEquals(1, group.onPlane(7).member(1), "the same members");
+        assertNames(assertThrows(BadArgumentException.class, () -> group.onPlane(Plane.DEFAULT)), "default plane 0");
+        assertNames(assertThrows(BadArgumentException.class, () -> group.onPlane(Plane.COUNT)), "got 16");
+        assertNames(assertThrows(BadArgumentException.class, () -> group.onPlane(-1)), "got -1");
+    }
+
+    @Test
+    void shouldRefuseALeaderThreadOffTheGroupsPlaneBeforeAnyRead() throws InterruptedException {
+        ReplicaGroup group = ReplicaGroup.of(0, 1, 2);
+        try (TestCluster c = new TestCluster(SimFabric::new, SimOptions.defaults(), 3, b -> { })) {
+            c.runOnThreads(new int[] {0}, (i, unused) -> {
+                try (ComputeThread plain = c.thread(0); ComputeThread other = c.thread(0, 3)) {
+                    for (ComputeThread t : new ComputeThread[] {plain, other}) {
+                        String plane = "plane " + t.plane();
+                        assertNames(assertThrows(BadArgumentException.class, () -> LogLeader.open(t, group, "planes", 1,
+                                TIMEOUT)), plane, "replicates on plane 1", "planes");
+                        assertNames(assertThrows(BadArgumentException.class, () -> LogLeader.takeOver(t, group, "planes",
+                                TIMEOUT)), plane, "replicates on plane 1");
+                        assertEquals(0, t.postedOperations(Opcode.READ), "nothing was read");
+                    }
+                }
+            });
+        }
+    }
+
+    @Test
     void shouldRefuseNodesOutsideTheGroupAndBadShapesAndOversizedEntries() throws InterruptedException {
         ReplicaGroup group = ReplicaGroup.of(0, 1, 2);
         try (TestCluster c = new TestCluster(SimFabric::new, SimOptions.defaults(), 4, b -> { })) {
@@ -51,7 +82,7 @@ class ReplicatedLogBadInputTest {
             LogReplica[] replicas = new LogReplica[3];
             c.runOnThreads(new int[] {0}, (i, unused) -> {
                 for (int n = 0; n < 4; n++) {
-                    threads[n] = c.thread(n);
+                    threads[n] = c.thread(n, Plane.REPLICATION);
                 }
                 for (int n = 0; n < 3; n++) {
                     replicas[n] = LogReplica.create(c.node(n), threads[n], group, "bad-input", 4, 32, (index, e) -> { });

@@ -1,5 +1,6 @@
 package io.remus.ds.replicate;
 
+import io.remus.core.fabric.Plane;
 import io.remus.core.ComputeThread;
 import io.remus.core.RemusCluster;
 import io.remus.core.config.ClusterConfig;
@@ -145,7 +146,7 @@ public final class ReplicatedLogKilledFollowerMain {
     private static String applyUntilDone(RemusCluster cluster, ReplicaGroup group, int nodeId, Path dir, AtomicLong target)
             throws IOException, InterruptedException {
         long deadline = System.nanoTime() + RUN_BOUND.toNanos();
-        try (ComputeThread t = cluster.node().newComputeThread();
+        try (ComputeThread t = cluster.node().newComputeThread(Plane.REPLICATION);
              FileChannel out = FileChannel.open(dir.resolve("applied-" + nodeId), StandardOpenOption.CREATE_NEW,
                      StandardOpenOption.WRITE)) {
             LogReplica r = LogReplica.create(cluster.node(), t, group, NAME, SLOTS, NumberedEntries.MAX_BYTES,
@@ -186,7 +187,7 @@ public final class ReplicatedLogKilledFollowerMain {
     private static String lead(RemusCluster cluster, ReplicaGroup group, Path dir, AtomicLong target)
             throws IOException, InterruptedException {
         long deadline = System.nanoTime() + RUN_BOUND.toNanos();
-        try (ComputeThread t = cluster.node().newComputeThread()) {
+        try (ComputeThread t = cluster.node().newComputeThread(Plane.REPLICATION)) {
             LogLeader leader = LogLeader.open(t, group, NAME, 1, CONNECT);
             progress("leader opened");
             Path killed = dir.resolve("killed");

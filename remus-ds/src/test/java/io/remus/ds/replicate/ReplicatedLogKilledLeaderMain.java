@@ -1,5 +1,6 @@
 package io.remus.ds.replicate;
 
+import io.remus.core.fabric.Plane;
 import io.remus.core.ComputeThread;
 import io.remus.core.RemusCluster;
 import io.remus.core.config.ClusterConfig;
@@ -172,7 +173,7 @@ public final class ReplicatedLogKilledLeaderMain {
     private static String member(RemusCluster cluster, ReplicaGroup group, int nodeId, Path dir, CountDownLatch opened,
                                  AtomicInteger elected) throws IOException, InterruptedException {
         long deadline = System.nanoTime() + RUN_BOUND.toNanos();
-        try (ComputeThread t = cluster.node().newComputeThread();
+        try (ComputeThread t = cluster.node().newComputeThread(Plane.REPLICATION);
              FileChannel out = FileChannel.open(dir.resolve("applied-" + nodeId), StandardOpenOption.CREATE_NEW,
                      StandardOpenOption.WRITE)) {
             LogReplica r = LogReplica.create(cluster.node(), t, group, NAME, SLOTS, NumberedEntries.MAX_BYTES,
@@ -218,7 +219,7 @@ public final class ReplicatedLogKilledLeaderMain {
             throws IOException, InterruptedException {
         long deadline = System.nanoTime() + RUN_BOUND.toNanos();
         awaitLatch(opened);
-        try (ComputeThread t = cluster.node().newComputeThread()) {
+        try (ComputeThread t = cluster.node().newComputeThread(Plane.REPLICATION)) {
             LogLeader leader = LogLeader.takeOver(t, group, NAME, TAKEOVER_TIMEOUT);
             progress("first leader term=" + leader.term() + " appended=" + leader.appended());
             long index = 0;
@@ -255,7 +256,7 @@ public final class ReplicatedLogKilledLeaderMain {
     private static String takeOver(RemusCluster cluster, ReplicaGroup group, Path dir, CountDownLatch opened,
                                    AtomicInteger elected) throws IOException, InterruptedException {
         long deadline = System.nanoTime() + RUN_BOUND.toNanos();
-        try (ComputeThread t = cluster.node().newComputeThread()) {
+        try (ComputeThread t = cluster.node().newComputeThread(Plane.REPLICATION)) {
             awaitLatch(opened);
             ChildMain.awaitFile(dir.resolve("killed"), RUN_BOUND);
             progress("kill seen");

@@ -1,5 +1,6 @@
 package io.remus.ds.replicate;
 
+import io.remus.core.fabric.Plane;
 import io.remus.core.ComputeThread;
 import io.remus.core.fabric.Fabric;
 import io.remus.core.fabric.Opcode;
@@ -200,7 +201,7 @@ class ReplicatedLogOnVerbsTest {
                 int member = k;
                 int node = group.member(k);
                 Thread th = new Thread(() -> {
-                    try (ComputeThread t = cluster.thread(node)) {
+                    try (ComputeThread t = cluster.thread(node, Plane.REPLICATION)) {
                         List<Long> mine = applied.get(member);
                         LogReplica r = LogReplica.create(cluster.node(node), t, group, NAME, slots, NumberedEntries.MAX_BYTES,
                                 (index, e) -> mine.add(NumberedEntries.check(node, index, e, mine.size())));
@@ -268,7 +269,7 @@ class ReplicatedLogOnVerbsTest {
         void runOn(int node, LeaderBody body) throws InterruptedException {
             AtomicReference<Throwable> ended = new AtomicReference<>();
             Thread th = new Thread(() -> {
-                try (ComputeThread t = cluster.thread(node)) {
+                try (ComputeThread t = cluster.thread(node, Plane.REPLICATION)) {
                     body.run(t);
                 } catch (Throwable e) {
                     ended.set(e);
