@@ -34,7 +34,7 @@ public final class PeerRestartMain {
      * Each compute thread's operation timeout: also the bound on one reconnect to a node reached before, so a
      * node that is down costs at most this per attempt (and a back-off of the same length after it).
      */
-    static final Duration OPERATION = Duration.ofSeconds(10);
+    static final Duration OPERATION = Duration.ofSeconds(30);
     /** How long a child waits to be killed. */
     static final Duration LIFETIME = Duration.ofMinutes(4);
 
