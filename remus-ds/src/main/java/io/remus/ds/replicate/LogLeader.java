@@ -773,33 +773,31 @@ public final class LogLeader implements AutoCloseable {
         while (pendingCount[i] > 0) {
             finishHead(i);
         }
-        MemorySegment header = MemorySegment.ofArray(new long[(LogLayout.HEADER_BYTES - LogLayout.APPLIED) / 8]);
-        boolean recovering;
+        MemorySegment header = MemorySegment.ofArray(new long[LogLayout.HEADER_BYTES / 8]);
         try {
             if (logs[i] == RemotePtr.NULL && !lookUpAgain(i)) {
                 return false;
             }
-            long word;
             try {
-                word = thread.read(logs[i] + LogLayout.SHAPE);
+                thread.read(logs[i], header);
             } catch (PeerRestartedException e) {
                 if (!lookUpAgain(i)) {
                     return false;
                 }
-                word = thread.read(logs[i] + LogLayout.SHAPE);
+                thread.read(logs[i], header);
             }
-            recovering = (word & LogLayout.RECOVERING) != 0;
-            if ((word & LogLayout.UNGRANTED) != 0) {
-                return false;
-            }
-            thread.read(logs[i] + LogLayout.APPLIED, header);
         } catch (RemoteOperationException | RemoteTimeoutException e) {
             return false;
         }
-        long applied = header.get(ValueLayout.JAVA_LONG, 0);
-        long promised = header.get(ValueLayout.JAVA_LONG, LogLayout.PROMISED - LogLayout.APPLIED);
-        long snapPtr = header.get(ValueLayout.JAVA_LONG, LogLayout.SNAPSHOT - LogLayout.APPLIED);
-        long snapCapacity = header.get(ValueLayout.JAVA_LONG, LogLayout.SNAPSHOT_CAPACITY - LogLayout.APPLIED);
+        long word = header.get(ValueLayout.JAVA_LONG, LogLayout.SHAPE);
+        boolean recovering = (word & LogLayout.RECOVERING) != 0;
+        if ((word & LogLayout.UNGRANTED) != 0) {
+            return false;
+        }
+        long applied = header.get(ValueLayout.JAVA_LONG, LogLayout.APPLIED);
+        long promised = header.get(ValueLayout.JAVA_LONG, LogLayout.PROMISED);
+        long snapPtr = header.get(ValueLayout.JAVA_LONG, LogLayout.SNAPSHOT);
+        long snapCapacity = header.get(ValueLayout.JAVA_LONG, LogLayout.SNAPSHOT_CAPACITY);
         if ((elected && promised != term) || applied > appended) {
             return false;
         }

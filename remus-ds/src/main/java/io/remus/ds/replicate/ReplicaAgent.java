@@ -26,8 +26,9 @@ import java.util.Objects;
  *
  * <p><b>Polling.</b> The member's own thread calls {@link #poll()}; nothing runs in the background. One poll
  * increments this member's heartbeat word ({@link LogLayout#HEARTBEAT}, a CPU store), collects the READs of
- * the earlier poll that have completed, and posts one READ of 48 bytes (the log header's shape word, whose
- * recovering bit it notes, through the heartbeat, candidate and promised words) to every other member whose READ is not in flight: <b>at most {@code 2f} READs per poll and no
+ * the earlier poll that have completed, and posts one READ of 24 bytes (heartbeat, candidate and promised
+ * words; 48 bytes from the shape word, whose recovering bit it notes, for a member whose node restarted until its
+ * log is no longer recovering) to every other member whose READ is not in flight: <b>at most {@code 2f} READs per poll and no
  * wait</b> (a poll never blocks on the fabric; a READ's round trip spans polls). A member is suspected once
  * {@code suspectAfter} of its READs in a row came back with the same heartbeat, or as soon as a READ of it
  * fails (it stopped answering); a suspected member whose heartbeat advances again is trusted again.
@@ -55,8 +56,13 @@ public final class ReplicaAgent implements AutoCloseable {
     /** Open agents by their member's own log pointer; see {@link #ofLog}. */
     private static final Map<Long, WeakReference<ReplicaAgent>> BY_LOG = new HashMap<>();
 
-    /** Bytes of one member's READ: its log header from the shape word through the promised word. */
+    /**
+     * Bytes of buffer per member: room for the READ of a restarted member's header from its shape word through its
+     * promised word; other members' READs take the heartbeat, candidate and promised words ({@link #BEAT_BYTES}).
+     */
     private static final int WORDS = LogLayout.PROMISED + 8;
+    /** Bytes of the usual READ: heartbeat, candidate and promised words. */
+    private static final int BEAT_BYTES = 24;
 
     private final ComputeThread thread;
     private final LogReplica replica;
@@ -70,8 +76,12 @@ public final class ReplicaAgent implements AutoCloseable {
     private final boolean[] suspected;
     private final long[] candidate;
     private final long[] promised;
-    /** Per member: its log carried the recovering bit at the last completed READ. */
+    /** Per member: its log carried the recovering bit at the last READ of its shape word. */
     private final boolean[] recovering;
+    /** Per member: its node restarted and its log was still recovering at the last look, so READs take its shape word. */
+    private final boolean[] watch;
+    /** Per member: the READ in flight takes its shape word too. */
+    private final boolean[] shapeRead;
     private int leader;
     private long polls;
     private long reads;
@@ -94,6 +104,8 @@ public final class ReplicaAgent implements AutoCloseable {
         this.candidate = new long[n];
         this.promised = new long[n];
         this.recovering = new boolean[n];
+        this.watch = new boolean[n];
+        this.shapeRead = new boolean[n];
         java.util.Arrays.fill(handle, -1);
         java.util.Arrays.fill(lastBeat, -1);
         this.leader = lowestTrusted();
@@ -168,7 +180,7 @@ public final class ReplicaAgent implements AutoCloseable {
      * One step of the failure detector and the elector (see the class comment): increments this member's
      * heartbeat, collects completed READs, posts a READ of the heartbeat, candidate and promised words to every
      * other member whose READ is not in flight, elects the lowest trusted node, and switches this member's grant
-     * to it when it asks with a term above this member's promise. At most {@code 2f} 48-byte READs posted,
+     * to it when it asks with a term above this member's promise. At most {@code 2f} READs of 24 (48 for a restarted member) bytes posted,
      * no wait; a grant switch is {@link LogReplica#grantWriteTo} (no RDMA operation). Wait-free on the simulator
      * and shm; on verbs a READ posted to a member whose queue pair is in error first reconnects it, which waits
      * up to the fabric's connect timeout for a dead member (a failed post counts as a failed READ).
@@ -190,10 +202,14 @@ public final class ReplicaAgent implements AutoCloseable {
                 try {
                     thread.await(h);
                     long off = (long) i * WORDS;
-                    recovering[i] = (buf.get(ValueLayout.JAVA_LONG, off + LogLayout.SHAPE) & LogLayout.RECOVERING) != 0;
-                    long beat = buf.get(ValueLayout.JAVA_LONG, off + LogLayout.HEARTBEAT);
-                    candidate[i] = buf.get(ValueLayout.JAVA_LONG, off + LogLayout.CANDIDATE);
-                    promised[i] = buf.get(ValueLayout.JAVA_LONG, off + LogLayout.PROMISED);
+                    if (shapeRead[i]) {
+                        recovering[i] = (buf.get(ValueLayout.JAVA_LONG, off) & LogLayout.RECOVERING) != 0;
+                        watch[i] = recovering[i];
+                        off += LogLayout.HEARTBEAT;
+                    }
+                    long beat = buf.get(ValueLayout.JAVA_LONG, off);
+                    candidate[i] = buf.get(ValueLayout.JAVA_LONG, off + 8);
+                    promised[i] = buf.get(ValueLayout.JAVA_LONG, off + 16);
                     if (beat != lastBeat[i]) {
                         lastBeat[i] = beat;
                         still[i] = 0;
@@ -212,7 +228,10 @@ public final class ReplicaAgent implements AutoCloseable {
                         suspected[i] = true;
                         continue;
                     }
-                    handle[i] = thread.readAsync(logs[i] + LogLayout.SHAPE, (long) i * WORDS, WORDS, false);
+                    shapeRead[i] = watch[i];
+                    handle[i] = watch[i]
+                            ? thread.readAsync(logs[i] + LogLayout.SHAPE, (long) i * WORDS, WORDS, false)
+                            : thread.readAsync(logs[i] + LogLayout.HEARTBEAT, (long) i * WORDS, BEAT_BYTES, false);
                     reads++;
                 } catch (PeerRestartedException e) {
                     // the member's node restarted: its log is a new one (LogReplica.rejoin), looked up by name
@@ -250,6 +269,7 @@ public final class ReplicaAgent implements AutoCloseable {
                 return false;
             }
             logs[i] = ptr;
+            watch[i] = true;
             lastBeat[i] = -1;
             still[i] = 0;
             lookups++;

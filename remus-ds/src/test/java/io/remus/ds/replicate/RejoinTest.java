@@ -343,4 +343,33 @@ class RejoinTest {
             }
         });
     }
+
+    /**
+     * A member restarted with new memory while the two others do not answer cannot learn the promised term from
+     * {@code f + 1} of them: its rejoin fails with a timeout, and it makes no log.
+     */
+    @ParameterizedTest
+    @MethodSource("seeds")
+    void shouldFailTheRejoinTypedWhenFewerThanFPlusOneOtherMembersAnswer(long seed) {
+        VirtualTimeScheduler.run(VirtualTimeOptions.seed(seed), () -> {
+            try (ReplicaHarness h = start()) {
+                SimFabric fabric = (SimFabric) h.cluster.fabric();
+                fabric.stopAnswering(0);
+                h.killAndRejoin(2);
+                long deadline = ThreadTime.nanoTime() + 30 * ReplicaHarness.SECOND;
+                while (h.failure.get() == null) {
+                    assertTrue(ThreadTime.nanoTime() - deadline < 0, "the rejoin did not end");
+                    ThreadTime.parkNanos(null, 100_000);
+                }
+                RemoteTimeoutException e = assertInstanceOf(RemoteTimeoutException.class, h.failure.get());
+                assertTrue(e.getMessage().contains("learned the promised term of 1 other members"), e.getMessage());
+                assertEquals(0, h.created.get(2), "no log made");
+                fabric.resumeAnswering(0);
+                h.stop.set(true);
+                for (Thread th : h.threads) {
+                    assertTrue(ThreadTime.join(th, 10 * ReplicaHarness.SECOND), th.getName() + " stopped");
+                }
+            }
+        });
+    }
 }
