@@ -355,6 +355,7 @@ class RejoinTest {
             try (ReplicaHarness h = start()) {
                 SimFabric fabric = (SimFabric) h.cluster.fabric();
                 fabric.stopAnswering(0);
+                h.rejoinTimeout = Duration.ofMillis(20);
                 h.killAndRejoin(2);
                 long deadline = ThreadTime.nanoTime() + 30 * ReplicaHarness.SECOND;
                 while (h.failure.get() == null) {

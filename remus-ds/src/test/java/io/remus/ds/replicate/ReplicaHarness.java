@@ -45,6 +45,8 @@ final class ReplicaHarness implements AutoCloseable {
     final AtomicIntegerArray restart;
     /** 1: member's thread stops at once, as its process is killed ({@link #killAndRejoin}). */
     final AtomicIntegerArray kill;
+    /** How long a {@link #killAndRejoin} lets the restarted member wait for the others' promised terms. */
+    volatile Duration rejoinTimeout = Duration.ofSeconds(10);
     /** Each member's current thread. */
     final Thread[] members;
     /** READs in a row without a heartbeat change before an agent suspects a member; 0: no agents. */
@@ -131,7 +133,7 @@ final class ReplicaHarness implements AutoCloseable {
                     StateMachine machine = new Machine(node, mine, restoredCovers.get(member), ballast);
                     LogReplica r = rejoin
                             ? LogReplica.rejoin(cluster.node(node), t, group, NAME, slots, maxEntryBytes, snapshotBytes,
-                                    machine, Duration.ofSeconds(10))
+                                    machine, rejoinTimeout)
                             : LogReplica.create(cluster.node(node), t, group, NAME, slots, maxEntryBytes, snapshotBytes,
                                     machine);
                     replicas[member] = r;
