@@ -234,11 +234,14 @@ public final class LogLeader implements AutoCloseable {
      *     members never coincide). Publishes it in this node's candidate word (a CPU store); the members'
      *     {@link ReplicaAgent}s grant this node write access for it once they elect this node.</li>
      * <li>READs the members' promised words (one 8-byte READ per member not yet granted, per look) until a
-     *     majority (this member included) promised this term; a member that promised a higher term deposes this
-     *     leader ({@link LeaderFencedException}).</li>
+     *     majority (this member included) promised this term, and a majority of those promising have logs without
+     *     the {@linkplain LogLayout#RECOVERING recovering bit} (one 8-byte READ of the shape word per look at each
+     *     granting member still recovering): a log that {@link LogReplica#rejoin} made anew is no source, since an
+     *     entry committed with its lost copy may be on one other member only. A member that promised a higher term
+     *     deposes this leader ({@link LeaderFencedException}).</li>
      * <li>READs the whole log of every member that granted (one READ per buffer-sized chunk, one after another)
-     *     and, for each index from the lowest applied count among them on, adopts the whole entry of the highest
-     *     term among them; the first index at or above the highest commit count seen that no member holds ends the
+     *     and, for each index from the lowest applied count among those not recovering on, adopts the whole entry of
+     *     the highest term among them (recovering logs are read for their applied counts only); the first index at or above the highest commit count seen that no member holds ends the
      *     recovered log. When this member's own applied count is behind the entries the granting members still
      *     hold, it first restores from the image of a granting follower's snapshot region that covers the most
      *     entries the rings still follow: one 24-byte READ of each such follower's descriptor, then one READ per
@@ -248,7 +251,9 @@ public final class LogLeader implements AutoCloseable {
      * <li>Rewrites every recovered entry under the new term into its own log (CPU) and into each granted
      *     follower from that follower's applied count on (one WRITE per entry and follower, in flight together up
      *     to the window), waits until a majority holds them all, then flushes the commit count (one 8-byte WRITE
-     *     per attached follower, 1 round trip).</li>
+     *     per attached follower, 1 round trip). A granting member still recovering that got every rewritten entry
+     *     from its applied count on (attached) then has its recovering bit cleared: one 8-byte WRITE of its shape
+     *     word once its WRITEs completed, 1 round trip each (this member's own by a CPU store).</li>
      * </ol>
      *
      * Costs, for {@code g} members granting and {@code r} entries rewritten per follower: {@code 2f} READs for the
@@ -728,8 +733,12 @@ public final class LogLeader implements AutoCloseable {
     }
 
     /**
-     * Brings a detached follower back (catch-up): READs its applied count, promised term and snapshot region
-     * (one 56-byte READ of its header, 1 round trip), and when it granted this leader's term (for a leader from
+     * Brings a detached follower back (catch-up): READs its shape word, applied count, promised term and snapshot
+     * region (one 64-byte READ of its header, 1 round trip; when that READ finds the follower's node restarted,
+     * {@link io.remus.core.error.PeerRestartedException}, or {@link #takeOver} could not find its log, its log is
+     * looked up again by name in its node's {@link NameDirectory} first, the directory's READs and one 8-byte READ
+     * of the shape), and when it granted this leader's term (a log {@link LogReplica#rejoin} made: once it granted
+     * any leader since) (for a leader from
      * {@link #open}: always) and this leader's own log still holds every entry from its applied count on, WRITEs
      * it those entries from this node's log (one WRITE per entry, in flight together up to the window:
      * {@code ceil(r / window)} round trips for {@code r} entries) and waits for them, then attaches it again.
@@ -745,16 +754,23 @@ public final class LogLeader implements AutoCloseable {
      * there. A follower without a region, or a leader whose member has no such image (its program takes snapshots
      * with {@link LogReplica#takeSnapshot}), returns false.
      *
+     * <p>When the follower's log carries the {@linkplain LogLayout#RECOVERING recovering bit}
+     * ({@link LogReplica#rejoin}), once every catch-up WRITE completed the leader clears it with one 8-byte WRITE of
+     * the shape word (1 round trip): the log then holds this leader's log from its applied count to its end, so
+     * every entry committed so far, and counts as a source in later takeovers.
+     *
      * <p>Before that, the follower's operations still in flight are collected (each wait bounded by the thread's
      * operation timeout). The entries commit on the follower as later appends or {@link #flushCommit} reach it.
      * Blocking, bounded by the caller's timeout.
      *
      * @param nodeId  a follower of the group
      * @param timeout how long the caller lets the call wait for staging areas
-     * @return whether the follower is attached again (true at once when it is attached; false at once for a
-     *         member whose log {@link #takeOver} could not find, when it did not answer then)
+     * @return whether the follower is attached again (true at once when it is attached; false when it does not
+     *         answer, its log is not published, or a log made by {@link LogReplica#rejoin} has granted no leader yet)
      * @throws BadArgumentException   naming the node when it is not a member or is this leader's own, or naming
-     *                                the sizes when this node's image is larger than the follower's region
+     *                                the sizes when this node's image is larger than the follower's region, or
+     *                                naming both shapes when the log looked up again has another shape
+     * @throws CorruptedMemoryException when the log looked up again has a shape word that is no log's
      * @throws LeaderFencedException  when a member refused a WRITE of this leader, now or earlier
      * @throws RemoteTimeoutException when no staging area freed within the timeout, or the image's chunks were not
      *                                written by then (its descriptor is then never written: it is never restored)
