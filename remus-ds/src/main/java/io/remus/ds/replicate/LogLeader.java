@@ -71,6 +71,13 @@ import java.util.Objects;
  */
 public final class LogLeader implements AutoCloseable {
     private static final java.lang.invoke.VarHandle WORD = ValueLayout.JAVA_LONG.varHandle();
+    /**
+     * Looks at the members' promised words a takeover makes back to back before it paces them: a grant by polling
+     * agents usually arrives within these, so the common case waits no longer.
+     */
+    private static final int PROMISE_SPINS = 64;
+    /** The longest pause between two later looks (they start at 1 µs and double): about 64 µs. */
+    private static final long PROMISE_PARK_MAX_NANOS = 64_000;
     /** The tag of a pending READ of a follower's applied count. */
     private static final long READ_TAG = Long.MIN_VALUE;
     private final ComputeThread thread;
@@ -233,7 +240,8 @@ public final class LogLeader implements AutoCloseable {
      *     above all of them that belongs to this member ({@code round * (2f + 1) + index + 1}: terms of two
      *     members never coincide). Publishes it in this node's candidate word (a CPU store); the members'
      *     {@link ReplicaAgent}s grant this node write access for it once they elect this node.</li>
-     * <li>READs the members' promised words (one 8-byte READ per member not yet granted, per look) until a
+     * <li>READs the members' promised words (one 8-byte READ per member not yet granted, per look; the first 64
+     *     looks back to back, later ones after a pause doubling from 1 µs up to 64 µs) until a
      *     majority (this member included) promised this term, and a majority of those promising have logs without
      *     the {@linkplain LogLayout#RECOVERING recovering bit} (one 8-byte READ of the shape word per look at each
      *     granting member still recovering): a log that {@link LogReplica#rejoin} made anew is no source, since an
@@ -396,6 +404,7 @@ public final class LogLeader implements AutoCloseable {
         boolean[] granted = new boolean[n];
         int count = 0;
         int sources = 0;
+        int looks = 0;
         while (true) {
             if (agent != null) {
                 agent.poll();
@@ -442,7 +451,13 @@ public final class LogLeader implements AutoCloseable {
                         + thread.nodeId() + " within " + timeout + ", " + sources + " of them with a log no rejoin left "
                         + "recovering; a majority of each is " + group.majority());
             }
-            ThreadTime.onSpinWait("a majority's promises");
+            looks++;
+            if (looks <= PROMISE_SPINS) {
+                ThreadTime.onSpinWait("a majority's promises");
+            } else {
+                ThreadTime.parkNanos("a majority's promises",
+                        Math.min(PROMISE_PARK_MAX_NANOS, 1_000L << Math.min(20, looks - PROMISE_SPINS - 1)));
+            }
         }
     }
 
