@@ -30,6 +30,8 @@ public final class SimFabric implements Fabric {
     private final SimOptions options;
     private final ConcurrentHashMap<Integer, SimNode> nodes = new ConcurrentHashMap<>();
     private final AtomicInteger nextKey = new AtomicInteger(0x1000);
+    /** The incarnation the next {@link #open} hands out: nonzero, never handed out twice on this fabric. */
+    private final java.util.concurrent.atomic.AtomicLong nextIncarnation = new java.util.concurrent.atomic.AtomicLong(1);
     private final AtomicReference<SimFreeze> freeze = new AtomicReference<>();
     /** The next free 4 GiB slot of the simulated address space ({@link SimOptions#straddleOffset()}). */
     private long nextSlot = 1;
@@ -68,10 +70,21 @@ public final class SimFabric implements Fabric {
         return "sim";
     }
 
+    /**
+     * Opens node {@code nodeId}: a new incarnation ({@link FabricNode#incarnation()}, nonzero and different from
+     * every earlier open on this fabric, of this id or another), with no memory registered. A node id may be
+     * opened again once the node of that id was closed or {@linkplain #crash crashed}: that is a process
+     * restarted with new memory, and queue pairs of other nodes reach it once they are reset
+     * ({@link io.remus.core.fabric.QueuePair#peerIncarnation()}).
+     *
+     * @param nodeId the node's id
+     * @return the node
+     * @throws BadArgumentException when a node of that id is open on this fabric, or the id is outside a pointer's range
+     */
     @Override
     public FabricNode open(int nodeId) {
         RemotePtr.requireNodeId(nodeId);
-        SimNode node = new SimNode(this, nodeId);
+        SimNode node = new SimNode(this, nodeId, nextIncarnation.getAndIncrement());
         if (nodes.putIfAbsent(nodeId, node) != null) {
             throw new BadArgumentException("node " + nodeId + " is already open on this fabric");
         }
@@ -82,6 +95,31 @@ public final class SimFabric implements Fabric {
     public List<RemoteRegion> publishedRegions(int nodeId) {
         SimNode node = nodes.get(nodeId);
         return node == null ? List.of() : node.published();
+    }
+
+    /**
+     * Fault injection: node {@code nodeId}'s process dies, as a {@code SIGKILL} would end it. Its memory is gone at
+     * once: every region it registered is released, so nothing of it can be read again, and the node id is free to
+     * {@linkplain #open open} again, which is the process restarted with new memory (a new incarnation: build a
+     * fresh {@link io.remus.core.RemusNode} on it, which registers and publishes new regions). Queue pairs of other
+     * nodes keep the dead incarnation as their peer: a request in flight to it, or posted to it later, completes as
+     * one to a node that {@linkplain #stopAnswering stopped answering} does, with {@code RETRY_EXCEEDED} once the
+     * {@linkplain SimOptions#transportTimeoutNanos() transport timeout} has passed since it was due, the queue pair
+     * then in the error state; a request whose execution the crash interrupts completes the same way. A queue pair
+     * {@linkplain io.remus.core.fabric.QueuePair#reset reset} after the node id was opened again reaches the new
+     * incarnation, and its {@link io.remus.core.fabric.QueuePair#peerIncarnation()} says so (a compute thread then
+     * throws {@link io.remus.core.error.PeerRestartedException} once); one reset while the id is not open stays with
+     * the dead incarnation. The dead node's own queue pairs, completion queues and receive queue are closed: its
+     * threads' later posts fail. A partition ({@link #partition}) stays with the node id. The dead node's
+     * {@code FabricNode} may still be closed afterwards (nothing happens).
+     *
+     * <p>Under {@link VirtualTimeScheduler} the crash takes effect at the virtual time of the thread that calls it.
+     *
+     * @param nodeId an open node
+     * @throws BadArgumentException when no node of that id is open on this fabric
+     */
+    public void crash(int nodeId) {
+        node(nodeId).crash();
     }
 
     /**
@@ -272,6 +310,11 @@ public final class SimFabric implements Fabric {
         for (SimNode node : nodes.values()) {
             node.close();
         }
+    }
+
+    /** {@return the open node of id {@code nodeId}, or null when none is open} */
+    SimNode openNode(int nodeId) {
+        return nodes.get(nodeId);
     }
 
     SimNode node(int nodeId) {

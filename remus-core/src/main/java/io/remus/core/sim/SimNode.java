@@ -31,6 +31,7 @@ final class SimNode implements FabricNode {
 
     private final SimFabric fabric;
     private final int nodeId;
+    private final long incarnation;
     private final ReentrantLock nicAtomicLock = new ReentrantLock();
     /** Reservations between two sweeps of idle atomic units, when more than this many words have one. */
     private static final int UNIT_SWEEP_EVERY = 1 << 16;
@@ -62,15 +63,27 @@ final class SimNode implements FabricNode {
     /** What a WRITE waits for while a switch holds {@link #accessLock}, for virtual-time reports (built once). */
     private final String awaitedSwitch;
 
-    SimNode(SimFabric fabric, int nodeId) {
+    SimNode(SimFabric fabric, int nodeId, long incarnation) {
         this.fabric = fabric;
         this.nodeId = nodeId;
+        this.incarnation = incarnation;
         this.awaitedSwitch = "a peer access switch of node " + nodeId;
     }
 
     @Override
     public int nodeId() {
         return nodeId;
+    }
+
+    /** {@return this open's incarnation: nonzero, unique on the fabric ({@link SimFabric#open})} */
+    @Override
+    public long incarnation() {
+        return incarnation;
+    }
+
+    /** {@return whether this node was closed or crashed: it never answers again} */
+    boolean isClosed() {
+        return closed;
     }
 
     SimFabric fabric() {
@@ -308,7 +321,7 @@ final class SimNode implements FabricNode {
      * receive queue, that queue's completion queue now serves the connection until this node closes (in
      * verbs, through the serving queue pair the connection made on this node).
      */
-    private void accepted(SimQueuePair qp) {
+    void accepted(SimQueuePair qp) {
         SimCompletionQueue cq = receiveCq;
         if (cq != null && qp.receiver() != null) {
             cq.serveConnection();
@@ -319,6 +332,14 @@ final class SimNode implements FabricNode {
         if (closed) {
             throw new BadArgumentException("node " + nodeId + " is closed");
         }
+    }
+
+    /**
+     * The process dies ({@link SimFabric#crash}): as {@link #close}, which releases its memory and frees its id;
+     * requests of other nodes to it fail as to a node that does not answer ({@link #answering()} is false).
+     */
+    void crash() {
+        close();
     }
 
     @Override

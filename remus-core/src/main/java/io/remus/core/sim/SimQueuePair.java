@@ -23,11 +23,12 @@ import io.remus.core.fabric.WorkRequests;
  */
 final class SimQueuePair implements QueuePair {
     private final SimNode local;
-    private final SimNode target;
+    /** The peer's incarnation this queue pair reaches: the open node of its id at connect or at the last reset that found one. */
+    private SimNode target;
     /** The plane this queue pair connected on, which the target's access switch keys by. */
     private final int plane;
     private final SimCompletionQueue cq;
-    private final SimReceiveQueue receiver;
+    private SimReceiveQueue receiver;
     private final SimOptions options;
     private final SimCostModel cost;
     private final boolean costFree;
@@ -91,6 +92,11 @@ final class SimQueuePair implements QueuePair {
     @Override
     public int peerNodeId() {
         return target.nodeId();
+    }
+
+    @Override
+    public long peerIncarnation() {
+        return target.incarnation();
     }
 
     @Override
@@ -269,7 +275,7 @@ final class SimQueuePair implements QueuePair {
         int len = length[i];
         SimRegion theirs = target.findByRkey(rkey[i], remoteAddress[i], len);
         if (theirs == null) {
-            return CompletionStatus.REMOTE_ACCESS_ERROR;
+            return gone();
         }
         long localOffset = localAddress[i] - mine.address();
         long remoteOffset = remoteAddress[i] - theirs.address();
@@ -295,9 +301,18 @@ final class SimQueuePair implements QueuePair {
                 }
             }
         } catch (IllegalStateException deregisteredMeanwhile) {
-            return CompletionStatus.REMOTE_ACCESS_ERROR;
+            return gone();
         }
         return CompletionStatus.SUCCESS;
+    }
+
+    /**
+     * The outcome of a request whose target region is not (or no longer) registered: {@code RETRY_EXCEEDED} when the
+     * target crashed or closed meanwhile (the dead node never answers it), {@code REMOTE_ACCESS_ERROR} when the
+     * region alone is missing or was deregistered.
+     */
+    private CompletionStatus gone() {
+        return target.isClosed() ? CompletionStatus.RETRY_EXCEEDED : CompletionStatus.REMOTE_ACCESS_ERROR;
     }
 
     /** The WRITE part of the WRITE_WITH_IMMEDIATE at ring slot {@code i}, its local buffer in {@code mine}. */
@@ -315,13 +330,13 @@ final class SimQueuePair implements QueuePair {
     private CompletionStatus writeAllowed(int i, SimRegion mine) {
         SimRegion theirs = target.findByRkey(rkey[i], remoteAddress[i], length[i]);
         if (theirs == null) {
-            return CompletionStatus.REMOTE_ACCESS_ERROR;
+            return gone();
         }
         try {
             SimMemory.copy(mine.segment(), localAddress[i] - mine.address(), theirs.segment(),
                     remoteAddress[i] - theirs.address(), length[i], options.yieldWhileTearing(), options.tearWords());
         } catch (IllegalStateException deregisteredMeanwhile) {
-            return CompletionStatus.REMOTE_ACCESS_ERROR;
+            return gone();
         }
         return CompletionStatus.SUCCESS;
     }
@@ -335,6 +350,14 @@ final class SimQueuePair implements QueuePair {
     public void reset() {
         progress(ThreadTime.nanoTime());
         error = false;
+        if (target.isClosed()) {
+            SimNode reopened = fabric.openNode(target.nodeId());
+            if (reopened != null && reopened != target && count == 0) {
+                target = reopened;
+                receiver = reopened.receiveQueue();
+                reopened.accepted(this);
+            }
+        }
     }
 
     @Override

@@ -30,7 +30,10 @@
  * transport timeout) or to fail its next operations; the network can be partitioned
  * ({@link io.remus.core.sim.SimFabric#partition}, {@link io.remus.core.sim.SimFabric#isolate},
  * {@link io.remus.core.sim.SimFabric#heal}): requests across a cut link, either way, complete as requests to a node
- * that stopped answering do, while each side's own traffic goes on; freed blocks can be poisoned
+ * that stopped answering do, while each side's own traffic goes on; a node's process can be killed with its memory
+ * ({@link io.remus.core.sim.SimFabric#crash}) and its id opened again as a new incarnation, which other nodes' queue
+ * pairs reach once reset (a compute thread then throws {@link io.remus.core.error.PeerRestartedException} once);
+ * freed blocks can be poisoned
  * ({@link io.remus.core.sim.SimOptions#poisonFreedBlocks()}), so that a use after free reads a
  * pattern instead of plausible stale data. A test can freeze one thread between two of its work
  * requests ({@link io.remus.core.sim.SimFabric#freeze}, {@link io.remus.core.sim.SimFreeze}) to show

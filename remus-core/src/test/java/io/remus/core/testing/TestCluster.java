@@ -22,6 +22,7 @@ public final class TestCluster implements AutoCloseable {
     private final Fabric fabric;
     private final RemusNode[] nodes;
     private final Duration threadBound;
+    private final ClusterConfig base;
 
     /**
      * A cluster whose {@link #runOnThreads} waits up to 60 s.
@@ -51,11 +52,25 @@ public final class TestCluster implements AutoCloseable {
                 .segmentSize(64 << 10).segmentCount(2).bufferSizePerThread(8192)
                 .operationTimeout(Duration.ofSeconds(60));
         tweak.accept(b);
-        ClusterConfig base = b.build();
+        this.base = b.build();
         nodes = new RemusNode[n];
         for (int i = 0; i < n; i++) {
             nodes[i] = RemusNode.start(fabric, base.withNodeId(i));
         }
+    }
+
+    /**
+     * Kills node {@code i}'s process and starts it again with new memory: {@link io.remus.core.sim.SimFabric#crash}
+     * then a fresh {@link RemusNode} of the same configuration, which {@link #node} returns from now on. The old
+     * node's compute threads must no longer be used (their posts fail).
+     *
+     * @param i node id, on a simulated fabric
+     * @return the new node
+     */
+    public RemusNode restart(int i) {
+        ((io.remus.core.sim.SimFabric) fabric).crash(i);
+        nodes[i] = RemusNode.start(fabric, base.withNodeId(i));
+        return nodes[i];
     }
 
     /** @return a three-node cluster with defaults */

@@ -11,7 +11,8 @@ import java.lang.foreign.ValueLayout;
  * circular array of fixed-size slots. Entry {@code i} lives in slot {@code i % slots}.
  *
  * <pre>
- *  log + 0    shape: slots &lt;&lt; 32 | slot bytes             (written once, by the replica)
+ *  log + 0    shape: recovering &lt;&lt; 63 | ungranted &lt;&lt; 62  (written once, by the replica; the flag bits as
+ *             | slots &lt;&lt; 32 | slot bytes                     below)
  *  log + 8    applied: entries this replica applied         (CPU stores of the replica; the leader READs it)
  *  log + 16   commit: entries the leader knows committed    (RDMA WRITE of {@link LogLeader#flushCommit})
  *  log + 24   heartbeat: a counter the member's own agent   (CPU stores of {@link ReplicaAgent#poll}; the
@@ -38,6 +39,18 @@ import java.lang.foreign.ValueLayout;
  * equals the checksum word and the canary: a slot whose WRITE is still landing (torn) or that holds an
  * earlier lap's entry is not taken.
  *
+ * <p><b>The recovering bit</b> ({@link #RECOVERING}) is set in the shape word of a log that
+ * {@link LogReplica#rejoin} made for a member restarted with new memory: its log is empty although the member may
+ * have held committed entries before it died, so {@link LogLeader#takeOver} never takes it as a source of the log
+ * (a majority of granting members without the bit is needed). A leader clears it, with one 8-byte WRITE of the
+ * shape word (its own member's with a CPU store), once every WRITE that copied its own log from the member's
+ * applied count to its end into the member's log has completed ({@link LogLeader#reattach}, or the rewrite of a
+ * {@code takeOver}): the member's log then holds what a follower attached all along holds. The
+ * <b>ungranted bit</b> ({@link #UNGRANTED}), set with it, says that the member has not switched its write access to
+ * any leader since the rejoin, although its promised word already holds the term it learned: the member clears it
+ * with a CPU store at its first grant, and a leader reattaches the member only once it is clear (its WRITEs would be
+ * refused before).
+ *
  * <p>A member's snapshot region (from {@link LogReplica#create(io.remus.core.RemusNode, io.remus.core.ComputeThread,
  * ReplicaGroup, String, int, int, int, StateMachine)} with a positive capacity) is a second allocator block on
  * the member's node, named by the log header's snapshot word:
@@ -61,6 +74,18 @@ public final class LogLayout {
     public static final int HEADER_BYTES = 64;
     /** Offset of the shape word in the header. */
     public static final int SHAPE = 0;
+    /**
+     * The shape word's recovering bit: the log was made empty by {@link LogReplica#rejoin} and no leader has caught
+     * it up yet; the member's log is no source for a takeover.
+     */
+    public static final long RECOVERING = 1L << 63;
+    /**
+     * The shape word's ungranted bit: the log was made by {@link LogReplica#rejoin} and its member has granted no
+     * leader write access since; cleared by the member's first grant.
+     */
+    public static final long UNGRANTED = 1L << 62;
+    /** The shape word's flag bits, {@link #RECOVERING} and {@link #UNGRANTED}; the rest is the log's shape. */
+    public static final long FLAGS = RECOVERING | UNGRANTED;
     /** Offset of the replica's applied count in the header. */
     public static final int APPLIED = 8;
     /** Offset of the commit count a leader's {@link LogLeader#flushCommit} writes. */

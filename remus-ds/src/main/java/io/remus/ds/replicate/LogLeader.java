@@ -4,6 +4,8 @@ import io.remus.core.ComputeThread;
 import io.remus.core.NameDirectory;
 import io.remus.core.error.BadArgumentException;
 import io.remus.core.error.CorruptedMemoryException;
+import io.remus.core.error.PeerRestartedException;
+import io.remus.core.error.PeerUnreachableException;
 import io.remus.core.error.RemoteAccessException;
 import io.remus.core.error.RemoteOperationException;
 import io.remus.core.error.RemoteTimeoutException;
@@ -69,10 +71,19 @@ import java.util.Objects;
  */
 public final class LogLeader implements AutoCloseable {
     private static final java.lang.invoke.VarHandle WORD = ValueLayout.JAVA_LONG.varHandle();
+    /**
+     * Looks at the members' promised words a takeover makes back to back before it paces them: a grant by polling
+     * agents usually arrives within these, so the common case waits no longer.
+     */
+    private static final int PROMISE_SPINS = 64;
+    /** The longest pause between two later looks (they start at 1 µs and double): about 64 µs. */
+    private static final long PROMISE_PARK_MAX_NANOS = 64_000;
     /** The tag of a pending READ of a follower's applied count. */
     private static final long READ_TAG = Long.MIN_VALUE;
     private final ComputeThread thread;
     private final ReplicaGroup group;
+    /** The logs' name, by which a member's log is looked up again after its node restarted. */
+    private final String name;
     private final long term;
     private final int self;
     private final long[] logs;
@@ -110,11 +121,14 @@ public final class LogLeader implements AutoCloseable {
     private long snapshotWrites;
     private long snapshotRestoredFrom = -1;
     private long snapshotReads;
+    private long recoveriesCleared;
+    private long logsLookedUpAgain;
 
-    private LogLeader(ComputeThread thread, ReplicaGroup group, long term, long[] logs, int slots, int maxEntryBytes,
-                      int window) {
+    private LogLeader(ComputeThread thread, ReplicaGroup group, String name, long term, long[] logs, int slots,
+                      int maxEntryBytes, int window) {
         this.thread = thread;
         this.group = group;
+        this.name = name;
         this.term = term;
         this.self = group.indexOf(thread.nodeId());
         this.logs = logs;
@@ -175,25 +189,28 @@ public final class LogLeader implements AutoCloseable {
             logs[i] = NameDirectory.open(thread, group.member(i)).await(name, left.isNegative() ? Duration.ZERO : left);
             shape = checkShape(group, name, i, logs[i], thread.read(logs[i] + LogLayout.SHAPE), shape, 0);
         }
-        return create(thread, group, term, logs, shape);
+        shape &= ~LogLayout.FLAGS;
+        return create(thread, group, name, term, logs, shape);
     }
 
     /** Checks a member's shape word against the first one seen; returns it. */
-    private static long checkShape(ReplicaGroup group, String name, int i, long log, long s, long shape, int first) {
+    private static long checkShape(ReplicaGroup group, String name, int i, long log, long word, long shape, int first) {
+        long s = word & ~LogLayout.FLAGS;
         int slots = (int) (s >>> 32);
         int bytes = (int) s;
         if (slots < 2 || slots > LogLayout.MAX_SLOTS || bytes <= LogLayout.OVERHEAD_BYTES || (bytes & 7) != 0) {
             throw new CorruptedMemoryException(log + LogLayout.SHAPE, s, "log \"" + name + "\" at "
                     + RemotePtr.toString(log) + ": shape word 0x" + Long.toHexString(s) + " is no log's");
         }
-        if (shape != -1 && s != shape) {
+        if (shape != -1 && s != (shape & ~LogLayout.FLAGS)) {
             throw new BadArgumentException("log \"" + name + "\" of node " + group.member(i) + " has " + slots + " slots of "
                     + bytes + " bytes, node " + group.member(first) + "'s " + (shape >>> 32) + " of " + (int) shape);
         }
         return s;
     }
 
-    private static LogLeader create(ComputeThread thread, ReplicaGroup group, long term, long[] logs, long shape) {
+    private static LogLeader create(ComputeThread thread, ReplicaGroup group, String name, long term, long[] logs,
+                                    long shape) {
         int n = group.size();
         int slots = (int) (shape >>> 32);
         int slotBytes = (int) shape;
@@ -206,7 +223,7 @@ public final class LogLeader implements AutoCloseable {
                     + " operations in flight and " + (followers + 1) * (long) slotBytes + " bytes of buffer for slots of "
                     + slotBytes + " bytes; its compute thread has " + ops + " and " + buffer);
         }
-        return new LogLeader(thread, group, term, logs, slots, slotBytes - LogLayout.OVERHEAD_BYTES, window);
+        return new LogLeader(thread, group, name, term, logs, slots, slotBytes - LogLayout.OVERHEAD_BYTES, window);
     }
 
     /**
@@ -225,12 +242,16 @@ public final class LogLeader implements AutoCloseable {
      *     above all of them that belongs to this member ({@code round * (2f + 1) + index + 1}: terms of two
      *     members never coincide). Publishes it in this node's candidate word (a CPU store); the members'
      *     {@link ReplicaAgent}s grant this node write access for it once they elect this node.</li>
-     * <li>READs the members' promised words (one 8-byte READ per member not yet granted, per look) until a
-     *     majority (this member included) promised this term; a member that promised a higher term deposes this
-     *     leader ({@link LeaderFencedException}).</li>
+     * <li>READs the members' promised words (one 8-byte READ per member not yet granted, per look; the first 64
+     *     looks back to back, later ones after a pause doubling from 1 µs up to 64 µs) until a
+     *     majority (this member included) promised this term, and a majority of those promising have logs without
+     *     the {@linkplain LogLayout#RECOVERING recovering bit} (one 8-byte READ of the shape word per look at each
+     *     granting member still recovering): a log that {@link LogReplica#rejoin} made anew is no source, since an
+     *     entry committed with its lost copy may be on one other member only. A member that promised a higher term
+     *     deposes this leader ({@link LeaderFencedException}).</li>
      * <li>READs the whole log of every member that granted (one READ per buffer-sized chunk, one after another)
-     *     and, for each index from the lowest applied count among them on, adopts the whole entry of the highest
-     *     term among them; the first index at or above the highest commit count seen that no member holds ends the
+     *     and, for each index from the lowest applied count among those not recovering on, adopts the whole entry of
+     *     the highest term among them (recovering logs are read for their applied counts only); the first index at or above the highest commit count seen that no member holds ends the
      *     recovered log. When this member's own applied count is behind the entries the granting members still
      *     hold, it first restores from the image of a granting follower's snapshot region that covers the most
      *     entries the rings still follow: one 24-byte READ of each such follower's descriptor, then one READ per
@@ -240,7 +261,9 @@ public final class LogLeader implements AutoCloseable {
      * <li>Rewrites every recovered entry under the new term into its own log (CPU) and into each granted
      *     follower from that follower's applied count on (one WRITE per entry and follower, in flight together up
      *     to the window), waits until a majority holds them all, then flushes the commit count (one 8-byte WRITE
-     *     per attached follower, 1 round trip).</li>
+     *     per attached follower, 1 round trip). A granting member still recovering that got every rewritten entry
+     *     from its applied count on (attached) then has its recovering bit cleared: one 8-byte WRITE of its shape
+     *     word once its WRITEs completed, 1 round trip each (this member's own by a CPU store).</li>
      * </ol>
      *
      * Costs, for {@code g} members granting and {@code r} entries rewritten per follower: {@code 2f} READs for the
@@ -304,6 +327,7 @@ public final class LogLeader implements AutoCloseable {
         long deadline = ThreadTime.nanoTime() + timeout.toNanos();
         int n = group.size();
         long[] logs = new long[n];
+        boolean[] recovering = new boolean[n];
         boolean[] suspected = new boolean[n];
         int found = 0;
         int skipped = 0;
@@ -324,9 +348,11 @@ public final class LogLeader implements AutoCloseable {
                     continue;
                 }
                 try {
-                    long ptr = NameDirectory.open(thread, group.member(i)).lookup(name);
+                    long ptr = lookUp(thread, group.member(i), name);
                     if (ptr != RemotePtr.NULL) {
-                        shape = checkShape(group, name, i, ptr, thread.read(ptr + LogLayout.SHAPE), shape, self);
+                        long word = thread.read(ptr + LogLayout.SHAPE);
+                        shape = checkShape(group, name, i, ptr, word, shape, self);
+                        recovering[i] = (word & LogLayout.RECOVERING) != 0;
                         logs[i] = ptr;
                         found++;
                     }
@@ -356,24 +382,50 @@ public final class LogLeader implements AutoCloseable {
         }
         long term = LogLayout.nextTerm(seen, self, n);
         thread.writeLocal(logs[self] + LogLayout.CANDIDATE, term);
-        boolean[] granted = awaitPromises(thread, group, logs, term, deadline, timeout, agent);
-        LogLeader leader = create(thread, group, term, logs, shape);
+        boolean[] granted = awaitPromises(thread, group, logs, recovering, term, deadline, timeout, agent);
+        LogLeader leader = create(thread, group, name, term, logs, shape);
         leader.elected = true;
         leader.suspectsSkipped = skipped;
-        leader.recover(granted, deadline, timeout);
+        leader.recover(granted, recovering, deadline, timeout);
         return leader;
     }
 
-    private static boolean[] awaitPromises(ComputeThread thread, ReplicaGroup group, long[] logs, long term, long deadline,
-                                           Duration timeout, ReplicaAgent agent) {
+    /**
+     * Looks a member's log up by name in its directory; when the member's node restarted since this thread last
+     * reached it, looks it up once more in the new incarnation's directory.
+     */
+    private static long lookUp(ComputeThread thread, int member, String name) {
+        try {
+            return NameDirectory.open(thread, member).lookup(name);
+        } catch (PeerRestartedException e) {
+            return NameDirectory.open(thread, member).lookup(name);
+        }
+    }
+
+    private static boolean[] awaitPromises(ComputeThread thread, ReplicaGroup group, long[] logs, boolean[] recovering,
+                                           long term, long deadline, Duration timeout, ReplicaAgent agent) {
         int n = group.size();
         boolean[] granted = new boolean[n];
         int count = 0;
+        int sources = 0;
+        int looks = 0;
         while (true) {
             if (agent != null) {
                 agent.poll();
             }
             for (int i = 0; i < n; i++) {
+                if (logs[i] != RemotePtr.NULL && granted[i] && recovering[i]) {
+                    try {
+                        if ((thread.read(logs[i] + LogLayout.SHAPE) & LogLayout.RECOVERING) == 0) {
+                            recovering[i] = false;
+                            sources++;
+                        }
+                    } catch (RemoteOperationException | RemoteTimeoutException e) {
+                        logs[i] = RemotePtr.NULL;
+                        granted[i] = false;
+                        count--;
+                    }
+                }
                 if (logs[i] == RemotePtr.NULL || granted[i]) {
                     continue;
                 }
@@ -387,24 +439,34 @@ public final class LogLeader implements AutoCloseable {
                 if (p == term) {
                     granted[i] = true;
                     count++;
+                    if (!recovering[i]) {
+                        sources++;
+                    }
                 } else if (p > term) {
                     throw new LeaderFencedException(group.member(i), "node " + group.member(i) + " promised term " + p
                             + ", above term " + term + " of the takeover on node " + thread.nodeId());
                 }
             }
-            if (count >= group.majority()) {
+            if (count >= group.majority() && sources >= group.majority()) {
                 return granted;
             }
             if (ThreadTime.nanoTime() - deadline > 0) {
                 throw new RemoteTimeoutException(count + " of group " + group + " promised term " + term + " to node "
-                        + thread.nodeId() + " within " + timeout + "; a majority is " + group.majority());
+                        + thread.nodeId() + " within " + timeout + ", " + sources + " of them with a log no rejoin left "
+                        + "recovering; a majority of each is " + group.majority());
             }
-            ThreadTime.onSpinWait("a majority's promises");
+            looks++;
+            if (looks <= PROMISE_SPINS) {
+                ThreadTime.onSpinWait("a majority's promises");
+            } else {
+                ThreadTime.parkNanos("a majority's promises",
+                        Math.min(PROMISE_PARK_MAX_NANOS, 1_000L << Math.min(20, looks - PROMISE_SPINS - 1)));
+            }
         }
     }
 
     /** Steps 4 and 5 of {@link #takeOver}. */
-    private void recover(boolean[] granted, long deadline, Duration timeout) {
+    private void recover(boolean[] granted, boolean[] recovering, long deadline, Duration timeout) {
         int n = group.size();
         long logBytes = LogLayout.logBytes(slots, maxEntryBytes);
         MemorySegment[] img = new MemorySegment[n];
@@ -428,6 +490,9 @@ public final class LogLeader implements AutoCloseable {
                 continue;
             }
             applied[i] = img[i].get(ValueLayout.JAVA_LONG, LogLayout.APPLIED);
+            if (recovering[i]) {
+                continue;
+            }
             known = Math.max(known, Math.max(applied[i], img[i].get(ValueLayout.JAVA_LONG, LogLayout.COMMIT)));
             lo = Math.min(lo, applied[i]);
             for (int k = 0; k < slots; k++) {
@@ -445,7 +510,7 @@ public final class LogLeader implements AutoCloseable {
         long[] bestTerm = new long[span];
         Arrays.fill(best, -1);
         for (int i = 0; i < n; i++) {
-            if (img[i] == null) {
+            if (img[i] == null || recovering[i]) {
                 continue;
             }
             for (int d = 0; d < span; d++) {
@@ -524,8 +589,12 @@ public final class LogLeader implements AutoCloseable {
             }
             for (int i = 0; i < n; i++) {
                 if (attached[i] && applied[i] <= index && awaitRoom(i)) {
-                    push(i, thread.writeAsync(logs[i] + slotOffset, areaOffset, slotLength, false), index, area);
-                    rewritten++;
+                    int f = i;
+                    long h = post(i, () -> thread.writeAsync(logs[f] + slotOffset, areaOffset, slotLength, false));
+                    if (h >= 0) {
+                        push(i, h, index, area);
+                        rewritten++;
+                    }
                 }
             }
         }
@@ -536,6 +605,61 @@ public final class LogLeader implements AutoCloseable {
         awaitMajority(deadline, timeout, () -> committed >= last, "the recovered entries up to " + end);
         long left = deadline - ThreadTime.nanoTime();
         flushCommit(Duration.ofNanos(Math.max(1, left)));
+        for (int i = 0; i < n; i++) {
+            if (recovering[i] && (i == self || attached[i])) {
+                clearRecovering(i);
+            }
+        }
+    }
+
+    /**
+     * Clears member {@code i}'s recovering bit once every WRITE to it in flight completed (so its log holds this
+     * leader's from its applied count on): one 8-byte WRITE of its shape word, or a CPU store for this node's own.
+     * A follower whose WRITE fails is detached and keeps its bit.
+     */
+    private void clearRecovering(int i) {
+        long shape = (long) slots << 32 | slotBytes;
+        if (i == self) {
+            thread.writeLocal(logs[self] + LogLayout.SHAPE, shape);
+            recoveriesCleared++;
+            return;
+        }
+        while (attached[i] && pendingCount[i] > 0) {
+            finishHead(i);
+        }
+        if (!attached[i]) {
+            return;
+        }
+        long h = post(i, () -> thread.writeWordAsync(logs[i] + LogLayout.SHAPE, shape, false));
+        if (h < 0) {
+            return;
+        }
+        try {
+            thread.await(h);
+            recoveriesCleared++;
+        } catch (RemoteAccessException e) {
+            fencedWrites++;
+            if (deposedBy < 0) {
+                deposedBy = group.member(i);
+            }
+            requireLeading();
+        } catch (RemoteOperationException | RemoteTimeoutException e) {
+            detach(i, true);
+        }
+    }
+
+    /**
+     * Posts one operation to follower {@code i}: {@return its handle, or -1 when the follower's node cannot be reached
+     * or restarted (the post failed, so the log pointer this leader holds may be void): the follower is then detached,
+     * for {@link #reattach} to look its log up again}
+     */
+    private long post(int i, java.util.function.LongSupplier op) {
+        try {
+            return op.getAsLong();
+        } catch (PeerUnreachableException e) {
+            detach(i, true);
+            return -1;
+        }
     }
 
     /**
@@ -628,8 +752,12 @@ public final class LogLeader implements AutoCloseable {
     }
 
     /**
-     * Brings a detached follower back (catch-up): READs its applied count, promised term and snapshot region
-     * (one 56-byte READ of its header, 1 round trip), and when it granted this leader's term (for a leader from
+     * Brings a detached follower back (catch-up): READs its shape word, applied count, promised term and snapshot
+     * region (one 64-byte READ of its header, 1 round trip; when that READ finds the follower's node restarted,
+     * {@link io.remus.core.error.PeerRestartedException}, or {@link #takeOver} could not find its log, its log is
+     * looked up again by name in its node's {@link NameDirectory} first, the directory's READs and one 8-byte READ
+     * of the shape), and when it granted this leader's term (a log {@link LogReplica#rejoin} made: once it granted
+     * any leader since) (for a leader from
      * {@link #open}: always) and this leader's own log still holds every entry from its applied count on, WRITEs
      * it those entries from this node's log (one WRITE per entry, in flight together up to the window:
      * {@code ceil(r / window)} round trips for {@code r} entries) and waits for them, then attaches it again.
@@ -645,16 +773,23 @@ public final class LogLeader implements AutoCloseable {
      * there. A follower without a region, or a leader whose member has no such image (its program takes snapshots
      * with {@link LogReplica#takeSnapshot}), returns false.
      *
+     * <p>When the follower's log carries the {@linkplain LogLayout#RECOVERING recovering bit}
+     * ({@link LogReplica#rejoin}), once every catch-up WRITE completed the leader clears it with one 8-byte WRITE of
+     * the shape word (1 round trip): the log then holds this leader's log from its applied count to its end, so
+     * every entry committed so far, and counts as a source in later takeovers.
+     *
      * <p>Before that, the follower's operations still in flight are collected (each wait bounded by the thread's
      * operation timeout). The entries commit on the follower as later appends or {@link #flushCommit} reach it.
      * Blocking, bounded by the caller's timeout.
      *
      * @param nodeId  a follower of the group
      * @param timeout how long the caller lets the call wait for staging areas
-     * @return whether the follower is attached again (true at once when it is attached; false at once for a
-     *         member whose log {@link #takeOver} could not find, when it did not answer then)
+     * @return whether the follower is attached again (true at once when it is attached; false when it does not
+     *         answer, its log is not published, or a log made by {@link LogReplica#rejoin} has granted no leader yet)
      * @throws BadArgumentException   naming the node when it is not a member or is this leader's own, or naming
-     *                                the sizes when this node's image is larger than the follower's region
+     *                                the sizes when this node's image is larger than the follower's region, or
+     *                                naming both shapes when the log looked up again has another shape
+     * @throws CorruptedMemoryException when the log looked up again has a shape word that is no log's
      * @throws LeaderFencedException  when a member refused a WRITE of this leader, now or earlier
      * @throws RemoteTimeoutException when no staging area freed within the timeout, or the image's chunks were not
      *                                written by then (its descriptor is then never written: it is never restored)
@@ -669,23 +804,35 @@ public final class LogLeader implements AutoCloseable {
         if (attached[i]) {
             return true;
         }
-        if (logs[i] == RemotePtr.NULL) {
-            return false;
-        }
         long deadline = ThreadTime.nanoTime() + timeout.toNanos();
         while (pendingCount[i] > 0) {
             finishHead(i);
         }
-        MemorySegment header = MemorySegment.ofArray(new long[(LogLayout.HEADER_BYTES - LogLayout.APPLIED) / 8]);
+        MemorySegment header = MemorySegment.ofArray(new long[LogLayout.HEADER_BYTES / 8]);
         try {
-            thread.read(logs[i] + LogLayout.APPLIED, header);
+            if (logs[i] == RemotePtr.NULL && !lookUpAgain(i)) {
+                return false;
+            }
+            try {
+                thread.read(logs[i], header);
+            } catch (PeerRestartedException e) {
+                if (!lookUpAgain(i)) {
+                    return false;
+                }
+                thread.read(logs[i], header);
+            }
         } catch (RemoteOperationException | RemoteTimeoutException e) {
             return false;
         }
-        long applied = header.get(ValueLayout.JAVA_LONG, 0);
-        long promised = header.get(ValueLayout.JAVA_LONG, LogLayout.PROMISED - LogLayout.APPLIED);
-        long snapPtr = header.get(ValueLayout.JAVA_LONG, LogLayout.SNAPSHOT - LogLayout.APPLIED);
-        long snapCapacity = header.get(ValueLayout.JAVA_LONG, LogLayout.SNAPSHOT_CAPACITY - LogLayout.APPLIED);
+        long word = header.get(ValueLayout.JAVA_LONG, LogLayout.SHAPE);
+        boolean recovering = (word & LogLayout.RECOVERING) != 0;
+        if ((word & LogLayout.UNGRANTED) != 0) {
+            return false;
+        }
+        long applied = header.get(ValueLayout.JAVA_LONG, LogLayout.APPLIED);
+        long promised = header.get(ValueLayout.JAVA_LONG, LogLayout.PROMISED);
+        long snapPtr = header.get(ValueLayout.JAVA_LONG, LogLayout.SNAPSHOT);
+        long snapCapacity = header.get(ValueLayout.JAVA_LONG, LogLayout.SNAPSHOT_CAPACITY);
         if ((elected && promised != term) || applied > appended) {
             return false;
         }
@@ -708,15 +855,42 @@ public final class LogLeader implements AutoCloseable {
             long areaOffset = (long) area * slotBytes;
             MemorySegment.copy(src, 0, buffer, areaOffset, slotLength);
             if (awaitRoom(i)) {
-                push(i, thread.writeAsync(logs[i] + LogLayout.HEADER_BYTES + (index % slots) * slotBytes, areaOffset,
-                        slotLength, false), index, area);
-                caughtUp++;
+                long at = logs[i] + LogLayout.HEADER_BYTES + (index % slots) * slotBytes;
+                long h = post(i, () -> thread.writeAsync(at, areaOffset, slotLength, false));
+                if (h >= 0) {
+                    push(i, h, index, area);
+                    caughtUp++;
+                }
             }
         }
         while (attached[i] && pendingCount[i] > 0) {
             finishHead(i);
         }
+        if (recovering && attached[i]) {
+            clearRecovering(i);
+        }
         return attached[i];
+    }
+
+    /**
+     * Looks follower {@code i}'s log up again by name in its node's directory (the directory's READs), after its
+     * node restarted: the log a {@link LogReplica#rejoin} made there, whose shape must be this log's. {@return whether
+     * it is published}; a failed lookup returns false.
+     */
+    private boolean lookUpAgain(int i) {
+        long ptr;
+        try {
+            ptr = lookUp(thread, group.member(i), name);
+        } catch (RemoteOperationException | RemoteTimeoutException e) {
+            return false;
+        }
+        if (ptr == RemotePtr.NULL) {
+            return false;
+        }
+        checkShape(group, name, i, ptr, thread.read(ptr + LogLayout.SHAPE), (long) slots << 32 | slotBytes, self);
+        logs[i] = ptr;
+        logsLookedUpAgain++;
+        return true;
     }
 
     /** Whether this leader's own log holds every entry from {@code from} to {@link #appended} whole. */
@@ -866,6 +1040,19 @@ public final class LogLeader implements AutoCloseable {
         copy.set(ValueLayout.JAVA_LONG, 8, length);
         copy.set(ValueLayout.JAVA_LONG, 16, checksum);
         return copy;
+    }
+
+    /**
+     * {@return the recovering bits this leader cleared: members {@link LogReplica#rejoin} made anew that it caught up
+     *          ({@link #reattach}, or the rewrite of its {@link #takeOver})}
+     */
+    public long recoveriesCleared() {
+        return recoveriesCleared;
+    }
+
+    /** {@return how many times {@link #reattach} looked a follower's log up again by name (its node restarted)} */
+    public long logsLookedUpAgain() {
+        return logsLookedUpAgain;
     }
 
     /** {@return the READs a {@link #takeOver} made of granting members' snapshot descriptors and images} */
@@ -1022,8 +1209,11 @@ public final class LogLeader implements AutoCloseable {
         thread.writeLocal(logs[self] + slotOffset, stamp);
         for (int i = 0; i < group.size(); i++) {
             if (attached[i] && roomFor(i)) {
-                long h = thread.writeAsync(logs[i] + slotOffset, areaOffset, slotLength, false);
-                push(i, h, index, area);
+                int f = i;
+                long h = post(i, () -> thread.writeAsync(logs[f] + slotOffset, areaOffset, slotLength, false));
+                if (h >= 0) {
+                    push(i, h, index, area);
+                }
             }
         }
         appended = index + 1;
@@ -1053,7 +1243,11 @@ public final class LogLeader implements AutoCloseable {
         thread.writeLocal(logs[self] + LogLayout.COMMIT, value);
         for (int i = 0; i < group.size(); i++) {
             if (attached[i] && roomFor(i)) {
-                push(i, thread.writeWordAsync(logs[i] + LogLayout.COMMIT, value, false), -ticket, -1);
+                int f = i;
+                long h = post(i, () -> thread.writeWordAsync(logs[f] + LogLayout.COMMIT, value, false));
+                if (h >= 0) {
+                    push(i, h, -ticket, -1);
+                }
             }
         }
         awaitMajority(deadline, timeout, () -> {
@@ -1233,8 +1427,12 @@ public final class LogLeader implements AutoCloseable {
             appliedSeen[self] = local;
             for (int i = 0; i < group.size(); i++) {
                 if (attached[i] && appliedSeen[i] < needed && !reading[i] && roomFor(i)) {
-                    push(i, thread.readWordAsync(logs[i] + LogLayout.APPLIED, false), READ_TAG, -1);
-                    reading[i] = true;
+                    int f = i;
+                    long h = post(i, () -> thread.readWordAsync(logs[f] + LogLayout.APPLIED, false));
+                    if (h >= 0) {
+                        push(i, h, READ_TAG, -1);
+                        reading[i] = true;
+                    }
                 }
             }
             reapAll();

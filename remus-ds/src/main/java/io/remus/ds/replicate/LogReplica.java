@@ -138,6 +138,16 @@ public final class LogReplica {
      */
     public static LogReplica create(RemusNode node, ComputeThread thread, ReplicaGroup group, String name, int slots,
                                     int maxEntryBytes, int snapshotBytes, StateMachine machine) {
+        return make(node, thread, group, name, slots, maxEntryBytes, snapshotBytes, machine, false, 0);
+    }
+
+    /**
+     * Makes and publishes a log; with {@code recovering}, its shape word carries {@link LogLayout#RECOVERING} and its
+     * promised word {@code promised}, both stored before the publish.
+     */
+    private static LogReplica make(RemusNode node, ComputeThread thread, ReplicaGroup group, String name, int slots,
+                                   int maxEntryBytes, int snapshotBytes, StateMachine machine, boolean recovering,
+                                   long promised) {
         Objects.requireNonNull(node, "node");
         Objects.requireNonNull(thread, "thread");
         Objects.requireNonNull(group, "group");
@@ -164,7 +174,9 @@ public final class LogReplica {
             WORD.setVolatile(log, (long) LogLayout.SNAPSHOT_CAPACITY, (long) snapshotBytes);
             WORD.setVolatile(log, (long) LogLayout.SNAPSHOT, snapPtr);
         }
-        WORD.setVolatile(log, (long) LogLayout.SHAPE, (long) slots << 32 | LogLayout.slotBytes(maxEntryBytes));
+        WORD.setVolatile(log, (long) LogLayout.PROMISED, promised);
+        WORD.setVolatile(log, (long) LogLayout.SHAPE, (recovering ? LogLayout.FLAGS : 0L)
+                | (long) slots << 32 | LogLayout.slotBytes(maxEntryBytes));
         long bound = NameDirectory.open(thread, thread.nodeId()).publish(name, ptr);
         if (bound != ptr) {
             thread.allocator().deallocate(ptr, bytes);
@@ -212,7 +224,7 @@ public final class LogReplica {
         if (ptr == io.remus.core.memory.RemotePtr.NULL) {
             throw new BadArgumentException("log name \"" + name + "\" is not bound on node " + thread.nodeId());
         }
-        long shape = thread.readLocal(ptr + LogLayout.SHAPE);
+        long shape = thread.readLocal(ptr + LogLayout.SHAPE) & ~LogLayout.FLAGS;
         int slots = (int) (shape >>> 32);
         int slotBytes = (int) shape;
         if (slots < 2 || slots > LogLayout.MAX_SLOTS || slotBytes <= LogLayout.OVERHEAD_BYTES || (slotBytes & 7) != 0) {
@@ -234,6 +246,123 @@ public final class LogReplica {
         WORD.setVolatile(log, (long) LogLayout.SNAPSHOT_CAPACITY, snapCapacity);
         WORD.setVolatile(log, (long) LogLayout.SNAPSHOT, snapPtr);
         return new LogReplica(node, thread, group, name, machine, ptr, log, slots, maxEntryBytes);
+    }
+
+    /**
+     * Makes this member's log anew after its process was killed and restarted with new memory (nothing of its former
+     * log, directory or grants is left): Viewstamped Replication's recovery (Liskov and Cowling, "Viewstamped
+     * Replication Revisited", MIT 2012, section 4.3) on Mu's log (Aguilera et al., OSDI 2020). The member may have
+     * promised a term before it died, and may have held committed entries that no other live member holds; so
+     * <ol>
+     * <li>first every other member loses write access to this node on the group's plane
+     *     ({@link RemusNode#setPeerAccess(int, int, PeerAccess)}, no RDMA operation): a fresh node lets every peer
+     *     write, and a deposed leader must not;</li>
+     * <li>it learns the highest promised term from {@code f + 1} members other than itself (for a group of {@code n}
+     *     members, {@code n - majority + 1}): per member, the lookup
+     *     of its log by name in its {@link NameDirectory} (the directory's READs) and one 8-byte READ of its promised
+     *     word, members that do not answer or have not published their log tried again each round until the deadline.
+     *     Any majority that promised a term holds at least one of those {@code f + 1} (a majority less this member is
+     *     {@code f} of the {@code 2f} others), so the term learned is at least every term a leader was granted by a
+     *     majority, this member's earlier promises included; the log's promised word starts at it, and the member's
+     *     {@link ReplicaAgent} grants only a term above it, or that same term to the member that owns it (terms
+     *     belong to one member each, {@link LogLayout#nextTerm});</li>
+     * <li>it makes the log as {@link #create} does (allocation, CPU stores, the directory's publish on this node),
+     *     empty, with the {@linkplain LogLayout#RECOVERING recovering bit} (and the {@linkplain LogLayout#UNGRANTED
+     *     ungranted bit}, cleared by its first grant, before which no leader reattaches it) set in its shape word: a
+     *     {@link LogLeader#takeOver} never takes it as a source of the log, since entries committed with this member's
+     *     lost copy may be held by one other member only. The bit is cleared by a leader once it has caught this log up
+     *     ({@link LogLeader#reattach}, or a takeover's rewrite): all WRITEs of its own log, from this member's applied
+     *     count to its end, completed, so the log then holds every entry committed so far, as a follower attached all
+     *     along does.</li>
+     * </ol>
+     * The state machine starts empty; the leader brings the member back with {@link LogLeader#reattach} (which finds
+     * the new log by name) from its ring or its snapshot. A process that restarts knows only the group, the log's name
+     * and its sizes: this call needs nothing else. Blocking, bounded by {@code timeout}.
+     *
+     * @param node          this member's node, restarted: its fabric node a new incarnation
+     * @param thread        a compute thread of {@code node}; the replica is confined to its owner
+     * @param group         the replica group; {@code node} must be a member
+     * @param name          the log's name, as given to {@link #create} before the restart
+     * @param slots         the log's capacity in entries, as before the restart
+     * @param maxEntryBytes the largest entry, as before the restart
+     * @param snapshotBytes the snapshot region's capacity, as before the restart (0: none)
+     * @param machine       what committed entries are applied to, from entry 0 or a restored image
+     * @param timeout       how long to wait for {@code f + 1} other members to answer
+     * @return the replica, recovering, with nothing taken or applied
+     * @throws BadArgumentException   naming the value, as {@link #create}, or for a name already bound on this node
+     *                                (the node did not restart with new memory: see {@link #restart})
+     * @throws RemoteTimeoutException when fewer than {@code f + 1} other members answered within the timeout; the
+     *                                other members have lost write access to this node, and no log is made
+     */
+    public static LogReplica rejoin(RemusNode node, ComputeThread thread, ReplicaGroup group, String name, int slots,
+                                    int maxEntryBytes, int snapshotBytes, StateMachine machine, Duration timeout) {
+        Objects.requireNonNull(node, "node");
+        Objects.requireNonNull(thread, "thread");
+        Objects.requireNonNull(group, "group");
+        Objects.requireNonNull(name, "name");
+        Objects.requireNonNull(machine, "machine");
+        Objects.requireNonNull(timeout, "timeout");
+        if (node.config().nodeId() != thread.nodeId()) {
+            throw new BadArgumentException("compute thread of node " + thread.nodeId() + " given for replica node "
+                    + node.config().nodeId());
+        }
+        int self = group.requireMember(thread.nodeId(), "replica");
+        LogLayout.checkShape(slots, maxEntryBytes);
+        LogLayout.checkSnapshotCapacity(snapshotBytes);
+        for (int i = 0; i < group.size(); i++) {
+            if (i != self) {
+                node.setPeerAccess(group.member(i), group.plane(), PeerAccess.READ_ONLY);
+            }
+        }
+        long promised = learnPromised(thread, group, self, name, timeout);
+        return make(node, thread, group, name, slots, maxEntryBytes, snapshotBytes, machine, true, promised);
+    }
+
+    /**
+     * The highest promised word of {@code f + 1} members other than {@code self}: per member not yet answered, its
+     * directory's lookup and one 8-byte READ, round after round until enough answered.
+     */
+    private static long learnPromised(ComputeThread thread, ReplicaGroup group, int self, String name, Duration timeout) {
+        long deadline = ThreadTime.nanoTime() + timeout.toNanos();
+        int needed = group.size() - group.majority() + 1;
+        boolean[] answered = new boolean[group.size()];
+        int count = 0;
+        long highest = 0;
+        while (true) {
+            for (int i = 0; i < group.size() && count < needed; i++) {
+                if (i == self || answered[i]) {
+                    continue;
+                }
+                try {
+                    long log = NameDirectory.open(thread, group.member(i)).lookup(name);
+                    if (log == io.remus.core.memory.RemotePtr.NULL) {
+                        continue;
+                    }
+                    highest = Math.max(highest, thread.read(log + LogLayout.PROMISED));
+                    answered[i] = true;
+                    count++;
+                } catch (io.remus.core.error.RemoteOperationException | RemoteTimeoutException e) {
+                    // dead, restarted (its regions looked up again next round) or unreachable: tried again
+                }
+            }
+            if (count >= needed) {
+                return highest;
+            }
+            if (ThreadTime.nanoTime() - deadline > 0) {
+                throw new RemoteTimeoutException("node " + thread.nodeId() + " rejoining log \"" + name + "\" learned the "
+                        + "promised term of " + count + " other members of group " + group + " within " + timeout
+                        + "; it needs " + needed + " (f + 1) before it grants anything");
+            }
+            ThreadTime.parkNanos("other members' promised terms", 10_000);
+        }
+    }
+
+    /**
+     * {@return whether this member's log carries the {@linkplain LogLayout#RECOVERING recovering bit}: made by
+     *          {@link #rejoin} and not yet caught up by a leader (a CPU load, no RDMA operation)}
+     */
+    public boolean recovering() {
+        return ((long) WORD.getVolatile(log, (long) LogLayout.SHAPE) & LogLayout.RECOVERING) != 0;
     }
 
     /** {@return the log's pointer, on this node} */
@@ -312,6 +441,10 @@ public final class LogReplica {
             node.setPeerAccess(leader, group.plane(), PeerAccess.READ_WRITE);
         }
         grantedTo = leader;
+        long shape = (long) WORD.getVolatile(log, (long) LogLayout.SHAPE);
+        if ((shape & LogLayout.UNGRANTED) != 0) {
+            WORD.setVolatile(log, (long) LogLayout.SHAPE, shape & ~LogLayout.UNGRANTED);
+        }
     }
 
     /**

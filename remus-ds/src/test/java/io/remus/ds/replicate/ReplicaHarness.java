@@ -44,6 +44,12 @@ final class ReplicaHarness implements AutoCloseable {
     final ReplicaAgent[] agents;
     /** 1: member's thread restarts its replica with an empty log and state machine (then sets 2). */
     final AtomicIntegerArray restart;
+    /** 1: member's thread stops at once, as its process is killed ({@link #killAndRejoin}). */
+    final AtomicIntegerArray kill;
+    /** How long a {@link #killAndRejoin} lets the restarted member wait for the others' promised terms. */
+    volatile Duration rejoinTimeout = Duration.ofSeconds(10);
+    /** Each member's current thread. */
+    final Thread[] members;
     /** READs in a row without a heartbeat change before an agent suspects a member; 0: no agents. */
     volatile int suspectAfter;
     /** The capacity of each member's snapshot region; 0: none (the machines take no snapshots). */
@@ -74,6 +80,8 @@ final class ReplicaHarness implements AutoCloseable {
         this.leaderView = new AtomicIntegerArray(n);
         this.agents = new ReplicaAgent[n];
         this.restart = new AtomicIntegerArray(n);
+        this.kill = new AtomicIntegerArray(n);
+        this.members = new Thread[n];
         for (int k = 0; k < n; k++) {
             applied.add(new ArrayList<>());
             restoredCovers.add(java.util.Collections.synchronizedList(new ArrayList<>()));
@@ -97,19 +105,46 @@ final class ReplicaHarness implements AutoCloseable {
     /** Starts every member's replica thread; each applies unless frozen, and switches its grant when asked. */
     void startReplicas() {
         for (int k = 0; k < group.size(); k++) {
-            int member = k;
-            int node = group.member(k);
-            Thread th = ThreadTime.newThread("replica-" + node, () -> {
+            startMember(k, false);
+        }
+    }
+
+    /**
+     * Kills member {@code k}'s process and restarts it with new memory: its thread stops at once (nothing closed but
+     * its compute thread), its node crashes ({@link TestCluster#restart}), and a new thread makes its log anew with
+     * {@link LogReplica#rejoin} on the new node and goes on as the others, its applied values starting again.
+     */
+    void killAndRejoin(int k) throws InterruptedException {
+        kill.set(k, 1);
+        if (!ThreadTime.join(members[k], 10 * SECOND)) {
+            throw new AssertionError("replica " + group.member(k) + " did not stop");
+        }
+        created.set(k, 0);
+        kill.set(k, 0);
+        cluster.restart(group.member(k));
+        applied.get(k).clear();
+        startMember(k, true);
+    }
+
+    private void startMember(int member, boolean rejoin) {
+        int node = group.member(member);
+        Thread th = ThreadTime.newThread("replica-" + node + (rejoin ? "-rejoined" : ""), () -> {
                 try (ComputeThread t = cluster.thread(node, Plane.REPLICATION)) {
                     List<Long> mine = applied.get(member);
                     StateMachine machine = new Machine(node, mine, restoredCovers.get(member), ballast);
-                    LogReplica r = LogReplica.create(cluster.node(node), t, group, NAME, slots, maxEntryBytes, snapshotBytes,
-                            machine);
+                    LogReplica r = rejoin
+                            ? LogReplica.rejoin(cluster.node(node), t, group, NAME, slots, maxEntryBytes, snapshotBytes,
+                                    machine, rejoinTimeout)
+                            : LogReplica.create(cluster.node(node), t, group, NAME, slots, maxEntryBytes, snapshotBytes,
+                                    machine);
                     replicas[member] = r;
                     ReplicaAgent agent = suspectAfter > 0 ? ReplicaAgent.open(r, NAME, suspectAfter, Duration.ofSeconds(10)) : null;
                     agents[member] = agent;
                     created.set(member, 1);
                     while (!stop.get()) {
+                        if (kill.get(member) == 1) {
+                            return;
+                        }
                         if (restart.get(member) == 1) {
                             if (agent != null) {
                                 agent.close();
@@ -148,9 +183,9 @@ final class ReplicaHarness implements AutoCloseable {
                     failure.compareAndSet(null, e);
                 }
             });
-            threads.add(th);
-            th.start();
-        }
+        members[member] = th;
+        threads.add(th);
+        th.start();
     }
 
     /** Waits until every replica has created its log. */
