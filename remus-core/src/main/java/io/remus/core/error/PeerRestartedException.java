@@ -13,7 +13,9 @@ package io.remus.core.error;
 public class PeerRestartedException extends PeerUnreachableException {
     private static final long serialVersionUID = 1L;
 
+    /** The incarnation the compute thread reached before. */
     private final long formerIncarnation;
+    /** The incarnation that answers now. */
     private final long incarnation;
 
     /**
