@@ -844,8 +844,16 @@ public final class ComputeThread implements AutoCloseable {
         if (atomic && (address & 7) != 0) {
             throw new BadArgumentException("atomic target " + RemotePtr.toString(ptr) + " is not 8-byte aligned");
         }
-        RemoteRegion[] rs = regionsOf(RemotePtr.node(ptr));
+        int node = RemotePtr.node(ptr);
+        RemoteRegion[] rs = regionsOf(node);
         for (RemoteRegion r : rs) {
+            if (r.contains(address, length)) {
+                return r.rkey();
+            }
+        }
+        // What this thread kept of the node may be old: the node published more since, or restarted with new memory.
+        // Read its table once more before refusing (only on this path, so a hit costs nothing more).
+        for (RemoteRegion r : lookUpRegions(node)) {
             if (r.contains(address, length)) {
                 return r.rkey();
             }

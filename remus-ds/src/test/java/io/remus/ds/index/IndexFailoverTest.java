@@ -502,6 +502,52 @@ class IndexFailoverTest {
     }
 
     /**
+     * A grant is a node's plane's: with the two shards' groups on different planes, shard 0's and shard 1's servers on
+     * one node both fail over and grant different leaders; a leader thread off its shard's plane is refused naming
+     * both planes, before anything is READ.
+     */
+    @Test
+    void shouldLetShardsOnDifferentPlanesFailOverOnOneNode() {
+        IndexShards shards = IndexShards.of("fp", ReplicaGroup.of(0, 1, 2), ReplicaGroup.of(1, 2, 0).onPlane(2));
+        VirtualTimeScheduler.run(VirtualTimeOptions.seed(1), () -> {
+            try (IndexHarness h = new IndexHarness(OPTIONS, shards, 3, 0, 8);
+                 ComputeThread t0 = h.cluster.thread(0);
+                 ComputeThread lt0 = h.cluster.thread(0, Plane.REPLICATION);
+                 ComputeThread u0 = h.cluster.thread(0);
+                 ComputeThread lu0 = h.cluster.thread(0, 2);
+                 ComputeThread wrong = h.cluster.thread(0, Plane.REPLICATION);
+                 ComputeThread t1 = h.cluster.thread(1);
+                 ComputeThread u1 = h.cluster.thread(1);
+                 ComputeThread t2 = h.cluster.thread(2);
+                 ComputeThread u2 = h.cluster.thread(2)) {
+                IndexShardServer first = IndexShardServer.create(h.cluster.node(0), t0, h.endpoints[0], shards, 0, 8,
+                        IndexHarness.COMMIT);
+                IndexShardServer second = IndexShardServer.create(h.cluster.node(0), u0, h.endpoints[0], shards, 1, 8,
+                        IndexHarness.COMMIT);
+                IndexShardServer[] others = {
+                    IndexShardServer.create(h.cluster.node(1), t1, h.endpoints[1], shards, 0, 8, IndexHarness.COMMIT),
+                    IndexShardServer.create(h.cluster.node(1), u1, h.endpoints[1], shards, 1, 8, IndexHarness.COMMIT),
+                    IndexShardServer.create(h.cluster.node(2), t2, h.endpoints[2], shards, 0, 8, IndexHarness.COMMIT),
+                    IndexShardServer.create(h.cluster.node(2), u2, h.endpoints[2], shards, 1, 8, IndexHarness.COMMIT)};
+                first.enableFailover(lt0, 4, TAKEOVER);
+                long reads = u0.postedOperations(io.remus.core.fabric.Opcode.READ);
+                BadArgumentException off = assertThrows(BadArgumentException.class,
+                        () -> second.enableFailover(wrong, 4, TAKEOVER));
+                String m = off.getMessage();
+                assertTrue(m.contains("plane 1") && m.contains("plane 2") && m.contains("shard 1"), m);
+                assertEquals(reads, u0.postedOperations(io.remus.core.fabric.Opcode.READ), "nothing READ");
+                second.enableFailover(lu0, 4, TAKEOVER);
+                assertTrue(first.hasFailover() && second.hasFailover());
+                first.close();
+                second.close();
+                for (IndexShardServer o : others) {
+                    o.close();
+                }
+            }
+        });
+    }
+
+    /**
      * Fail-over's bad input is refused typed, naming the value, before any RDMA operation: the server's own compute
      * thread or another node's as the leader's, a {@code suspectAfter} below 1, and a timeout that is not positive.
      */
