@@ -821,6 +821,7 @@ public final class LogLeader implements AutoCloseable {
             try {
                 thread.read(logs[i], header);
             } catch (PeerRestartedException e) {
+                logs[i] = RemotePtr.NULL; // void in the new incarnation, even when the new log is not found yet
                 if (!lookUpAgain(i)) {
                     return false;
                 }
