@@ -82,12 +82,13 @@ class ReplicatedLogRestartedOnVerbsTest {
             for (int i = 0; i < NODES; i++) {
                 children.add(start(fabric, i, port, dir, ReplicatedLogRestartedMain.FIRST));
             }
-            ChildProcesses.awaitFile(dir.resolve(ReplicatedLogRestartedMain.READY), READY_BOUND, children);
+            awaitFile(dir.resolve(ReplicatedLogRestartedMain.READY), READY_BOUND, children);
             Files.createFile(dir.resolve(ReplicatedLogRestartedMain.KILLING));
             ChildJvm.Result firstLife = ChildProcesses.kill(children.get(RESTARTED), "node " + RESTARTED + "'s first life");
             children.add(start(fabric, RESTARTED, port, dir, ReplicatedLogRestartedMain.REJOIN));
             ChildJvm second = children.getLast();
-            ChildProcesses.awaitFile(dir.resolve(ReplicatedLogRestartedMain.REJOINED), REJOINED_BOUND, children);
+            awaitFile(dir.resolve(ReplicatedLogRestartedMain.REJOINED), REJOINED_BOUND,
+                    List.of(children.get(OLD_LEADER), children.get(NEW_LEADER), second));
             ChildJvm.Result dead = ChildProcesses.kill(children.get(OLD_LEADER), "the first leader");
             Files.createFile(dir.resolve(ReplicatedLogRestartedMain.KILLED));
             System.out.println("---- node " + RESTARTED + "'s first life\n" + firstLife.output());
@@ -175,6 +176,23 @@ class ReplicatedLogRestartedOnVerbsTest {
         } finally {
             children.forEach(ChildJvm::close);
         }
+    }
+
+    /**
+     * {@link ChildProcesses#awaitFile}, failing at once (with every child's output) when one of {@code live} exited
+     * before the file appeared.
+     */
+    private static void awaitFile(Path file, Duration bound, List<ChildJvm> live) throws InterruptedException {
+        long deadline = System.nanoTime() + bound.toNanos();
+        while (!Files.exists(file) && System.nanoTime() - deadline < 0) {
+            for (ChildJvm child : live) {
+                if (!ProcessHandle.of(child.pid()).map(ProcessHandle::isAlive).orElse(false) && !Files.exists(file)) {
+                    ChildProcesses.awaitFile(file, Duration.ZERO, live);
+                }
+            }
+            Thread.sleep(20);
+        }
+        ChildProcesses.awaitFile(file, Duration.ZERO, live);
     }
 
     private ChildJvm start(ProcessFabric fabric, int node, int port, Path dir, String life) {
