@@ -126,6 +126,12 @@ public final class ComputeThread implements AutoCloseable {
     private final RemoteRegion[][] regions;
     /** Per node, the incarnation its queue pairs reached ({@link QueuePair#peerIncarnation()}); 0 before the first. */
     private final long[] incarnations;
+    /**
+     * Per node, whether it restarted (a queue pair reached a new incarnation) and this thread has not yet seen all of
+     * its segments published again: a look-up that finds fewer is then a peer that cannot be reached yet, not a bad
+     * argument.
+     */
+    private final boolean[] republishing;
     private final OpSlot[] handles;
     private final long[] posted = new long[Opcode.values().length];
     private long bytesRead;
@@ -210,6 +216,7 @@ public final class ComputeThread implements AutoCloseable {
         this.outstanding = new int[nodes][];
         this.regions = new RemoteRegion[nodes][];
         this.incarnations = new long[nodes];
+        this.republishing = new boolean[nodes];
         this.handles = new OpSlot[ops];
         this.postedAt = new long[ops];
         this.tag = Math.floorMod(TAGS.getAndIncrement(), 0xFFFF) + 1;
@@ -723,6 +730,10 @@ public final class ComputeThread implements AutoCloseable {
      * @return how many segments it publishes
      * @throws BadArgumentException naming the node when it is outside the cluster, publishes no memory, or
      *                              is a memory node that shows fewer than {@code segmentCount} segments
+     * @throws PeerUnreachableException naming the node when it restarted (this thread saw a
+     *                              {@link PeerRestartedException} for it) and shows fewer than {@code segmentCount}
+     *                              segments yet: its new process has not published them again, so a later look may
+     *                              find them
      */
     public int segmentCount(int nodeId) {
         return regionsOf(nodeId).length;
@@ -736,6 +747,7 @@ public final class ComputeThread implements AutoCloseable {
      * @return a pointer to the segment's first byte
      * @throws BadArgumentException as {@link #segmentCount(int)} does, or naming {@code segment} when it is
      *                              not below the node's segment count
+     * @throws PeerUnreachableException as {@link #segmentCount(int)} does
      */
     public long segmentBase(int nodeId, int segment) {
         return RemotePtr.of(nodeId, segmentOf(nodeId, segment).address());
@@ -869,6 +881,11 @@ public final class ComputeThread implements AutoCloseable {
         RemoteRegion[] rs = (RemoteRegion[]) REGIONS.getAcquire(regions, nodeId);
         if (rs == null) {
             rs = lookUpRegions(nodeId);
+            if (rs.length < expectedRegions(nodeId) && republishing[nodeId]) {
+                throw new PeerUnreachableException(CompletionStatus.RETRY_EXCEEDED, nodeId, "node " + nodeId
+                        + " restarted (incarnation 0x" + Long.toHexString(incarnations[nodeId]) + ") and publishes "
+                        + rs.length + " of its " + expectedRegions(nodeId) + " segments again so far");
+            }
             if (rs.length == 0) {
                 throw new BadArgumentException("node " + nodeId + " publishes no memory");
             }
@@ -902,6 +919,7 @@ public final class ComputeThread implements AutoCloseable {
         RemoteRegion[] rs = fabric.publishedRegions(nodeId, config.operationTimeout()).toArray(RemoteRegion[]::new);
         if (rs.length > 0 && rs.length >= expectedRegions(nodeId)) {
             REGIONS.setRelease(regions, nodeId, rs);
+            republishing[nodeId] = false;
         }
         return rs;
     }
@@ -1136,7 +1154,8 @@ public final class ComputeThread implements AutoCloseable {
 
     /**
      * Keeps the incarnation a queue pair to {@code node} reached, the first time; after that, a different one
-     * means the node restarted: what this thread kept of its regions is dropped and the operation fails.
+     * means the node restarted: what this thread kept of its regions, and what its allocator held of the node's heap,
+     * is dropped and the operation fails.
      *
      * @throws PeerRestartedException when the queue pair reached another incarnation than this thread knew
      */
@@ -1150,6 +1169,10 @@ public final class ComputeThread implements AutoCloseable {
         if (now != known) {
             incarnations[node] = now;
             REGIONS.setRelease(regions, node, null);
+            republishing[node] = true;
+            if (allocator != null) {
+                allocator.forgetNode(node);
+            }
             throw new PeerRestartedException(node, known, now);
         }
     }

@@ -628,6 +628,26 @@ public final class RemoteAllocator implements AutoCloseable {
         }
     }
 
+    /**
+     * Forgets what this allocator holds of memory node {@code nodeId} after the node restarted with new memory (its
+     * compute thread saw a new incarnation): the blocks cached free, the runs reserved and the watermarks seen all
+     * named the former incarnation's memory, so none is handed out or returned there; the next allocation on the node
+     * reads its new heap afresh. A node outside the memory nodes holds nothing. No RDMA operation.
+     *
+     * @param nodeId the restarted node
+     */
+    void forgetNode(int nodeId) {
+        if (!memoryNodes.contains(nodeId)) {
+            return;
+        }
+        int m = nodeId - memoryNodes.first();
+        java.util.Arrays.fill(cachedCounts[m], 0);
+        java.util.Arrays.fill(runLeft[m], 0);
+        java.util.Arrays.fill(runNext[m], 0);
+        watermarks[m] = null;
+        watermarksRead[m] = null;
+    }
+
     private long[] watermarksOf(int nodeId, int segments) {
         long[] seen = watermarks[nodeId - memoryNodes.first()];
         if (seen == null) {

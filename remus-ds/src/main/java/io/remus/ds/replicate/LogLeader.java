@@ -651,12 +651,17 @@ public final class LogLeader implements AutoCloseable {
     /**
      * Posts one operation to follower {@code i}: {@return its handle, or -1 when the follower's node cannot be reached
      * or restarted (the post failed, so the log pointer this leader holds may be void): the follower is then detached,
-     * for {@link #reattach} to look its log up again}
+     * for {@link #reattach} to look its log up again}. A restarted node's log pointer is forgotten at once: the compute
+     * thread reports the restart once ({@link PeerRestartedException}) and drops the node's regions, so the former
+     * pointer lies in no segment of the new incarnation and is never posted again.
      */
     private long post(int i, java.util.function.LongSupplier op) {
         try {
             return op.getAsLong();
         } catch (PeerUnreachableException e) {
+            if (e instanceof PeerRestartedException) {
+                logs[i] = RemotePtr.NULL;
+            }
             detach(i, true);
             return -1;
         }
@@ -816,6 +821,7 @@ public final class LogLeader implements AutoCloseable {
             try {
                 thread.read(logs[i], header);
             } catch (PeerRestartedException e) {
+                logs[i] = RemotePtr.NULL; // void in the new incarnation, even when the new log is not found yet
                 if (!lookUpAgain(i)) {
                     return false;
                 }
