@@ -5,6 +5,7 @@ import io.remus.ds.testing.ChildProcesses;
 import io.remus.verbs.testing.ChildJvm;
 import io.remus.verbs.testing.DeviceTest;
 import io.remus.verbs.testing.DeviceTests;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -52,6 +53,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * times slower than a host.
  */
 @Timeout(value = 1800, unit = TimeUnit.SECONDS)
+@Tag(DeviceTests.SLOW_TAG) // about 7.5 min in a TCG guest; CI runs the same scenario on shared memory (ReplicatedLogRestartedOnShmTest)
 class ReplicatedLogRestartedOnVerbsTest {
     private static final int NODES = 3;
     private static final Duration READY_BOUND = Duration.ofMinutes(7);
