@@ -22,13 +22,8 @@ final class NodeGrants {
     private static final Map<RemusNode, Map<String, Claim>> BY_NODE = new WeakHashMap<>();
 
     private static final class Claim {
-        final int plane;
+        int plane;
         int leader = -1;
-
-        Claim(int plane) {
-            this.plane = plane;
-        }
-
         boolean agent;
     }
 
@@ -61,7 +56,9 @@ final class NodeGrants {
                         + " plane's, not a log's)");
             }
         }
-        claim(logs, log, plane).leader = leader;
+        Claim mine = logs.computeIfAbsent(log, l -> new Claim());
+        mine.plane = plane;
+        mine.leader = leader;
     }
 
     /**
@@ -82,22 +79,9 @@ final class NodeGrants {
                         + " different planes, ReplicaGroup.onPlane)");
             }
         }
-        claim(logs, log, plane).agent = true;
-    }
-
-    /** {@return {@code log}'s claim, made for {@code plane} when it has none or one of another plane} */
-    private static Claim claim(Map<String, Claim> logs, String log, int plane) {
-        Claim c = logs.get(log);
-        if (c == null || c.plane != plane) {
-            Claim fresh = new Claim(plane);
-            if (c != null) {
-                fresh.leader = c.leader;
-                fresh.agent = c.agent;
-            }
-            logs.put(log, fresh);
-            c = fresh;
-        }
-        return c;
+        Claim mine = logs.computeIfAbsent(log, l -> new Claim());
+        mine.plane = plane;
+        mine.agent = true;
     }
 
     /** Gives back {@code log}'s claim on {@code node}: its agent closed. */
