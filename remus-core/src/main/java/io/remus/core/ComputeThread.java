@@ -89,6 +89,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 public final class ComputeThread implements AutoCloseable {
     private static final VarHandle WORD = ValueLayout.JAVA_LONG.varHandle();
     private static final VarHandle REGIONS = MethodHandles.arrayElementVarHandle(RemoteRegion[][].class);
+    /** Volatile access to {@link #republishing}: the owner sets it, any thread's look reads and clears it. */
+    private static final VarHandle REPUBLISHING = MethodHandles.arrayElementVarHandle(boolean[].class);
     private static final VarHandle OWNER;
     private static final VarHandle CLOSE_STATE;
     private static final int OPEN = 0;
@@ -881,7 +883,7 @@ public final class ComputeThread implements AutoCloseable {
         RemoteRegion[] rs = (RemoteRegion[]) REGIONS.getAcquire(regions, nodeId);
         if (rs == null) {
             rs = lookUpRegions(nodeId);
-            if (rs.length < expectedRegions(nodeId) && republishing[nodeId]) {
+            if (rs.length < expectedRegions(nodeId) && (boolean) REPUBLISHING.getVolatile(republishing, nodeId)) {
                 throw new PeerUnreachableException(CompletionStatus.RETRY_EXCEEDED, nodeId, "node " + nodeId
                         + " restarted (incarnation 0x" + Long.toHexString(incarnations[nodeId]) + ") and publishes "
                         + rs.length + " of its " + expectedRegions(nodeId) + " segments again so far");
@@ -918,8 +920,8 @@ public final class ComputeThread implements AutoCloseable {
         }
         RemoteRegion[] rs = fabric.publishedRegions(nodeId, config.operationTimeout()).toArray(RemoteRegion[]::new);
         if (rs.length > 0 && rs.length >= expectedRegions(nodeId)) {
+            REPUBLISHING.setVolatile(republishing, nodeId, false);
             REGIONS.setRelease(regions, nodeId, rs);
-            republishing[nodeId] = false;
         }
         return rs;
     }
@@ -1168,8 +1170,8 @@ public final class ComputeThread implements AutoCloseable {
         }
         if (now != known) {
             incarnations[node] = now;
+            REPUBLISHING.setVolatile(republishing, node, true);
             REGIONS.setRelease(regions, node, null);
-            republishing[node] = true;
             if (allocator != null) {
                 allocator.forgetNode(node);
             }
