@@ -175,12 +175,19 @@ public final class IndexBenchCommand extends ClusterCapableCommand {
         join.ensureSegment(ClusterIndexBenchmark.segmentBytes(config, nodes));
         try (RemusCluster joined = join.join()) {
             List<String> notes = join.notes(joined, "counts and latency histograms");
-            notes.add("shard s of N replicas is nodes s..s+N-1 mod " + nodes + ", node s leading with term 1; every node "
-                    + "runs one client on its RPC endpoint; keys are 8-byte big-endian longs 0..K-1, all loaded before "
-                    + "the run");
+            notes.add("shard s of N replicas is nodes s..s+N-1 mod " + nodes + " on replication plane 1+s, with "
+                    + "fail-over on: the lowest live member leads; every node runs one client on its RPC endpoint; "
+                    + "keys are 8-byte big-endian longs 0..K-1, all loaded before the run");
             notes.add("seconds is the longest of the nodes' measured times; rdma_per_op and leader counts are the shard "
-                    + "leaders' server compute threads' over the measured operations; rpcs_per_op the clients' requests");
+                    + "leaders' compute threads' over the measured operations; rpcs_per_op the clients' requests");
             ClusterIndexBenchmarkResult result = new ClusterIndexBenchmark(joined, join.timeout()).run(config);
+            ClusterIndexBenchmarkResult.Failover f = result.failover();
+            if (f.happened()) {
+                notes.add(String.format(Locale.ROOT, "fail-over: %d takeovers, highest term %d, %d recovered entries, "
+                        + "longest operation that met an unanswered attempt %.3f ms, %d operations sent again, "
+                        + "nodes gone %s (their counts are missing)", f.takeovers(), f.term(), f.recoveredEntries(),
+                        f.longestDisruptedNanos() / 1e6, f.retriedOperations(), f.absentNodes()));
+            }
             if (joined.nodeId() == 0) {
                 String fabric = joined.fabric().name();
                 if (jsonOption.json) {
