@@ -107,6 +107,8 @@ public final class ClusterIndexBenchmark {
 
     private final ClusterRounds rounds;
     private boolean ran;
+    /** Test hook: runs on the calling thread once every node read its counters, right before the measured operations. */
+    Runnable onMeasuring = () -> { };
 
     /**
      * The benchmark on this process's node of {@code cluster}.
@@ -208,7 +210,7 @@ public final class ClusterIndexBenchmark {
             round = rounds.await(configWords(config), "phase words", ClusterIndexBenchmark::describe);
             block = round.payload();
         }
-        Node node = new Node(config, shards, main, endpoint, block, n, self, rounds.peerTimeout());
+        Node node = new Node(config, shards, main, endpoint, block, n, self, rounds.peerTimeout(), onMeasuring);
         byte[] mine;
         try {
             try {
@@ -240,6 +242,7 @@ public final class ClusterIndexBenchmark {
         private final int nodes;
         private final int self;
         private final Duration peerTimeout;
+        private final Runnable onMeasuring;
         private final List<IndexShardServer> servers = new ArrayList<>();
         private final List<ComputeThread> serverThreads = new ArrayList<>();
         private final List<ComputeThread> leaderThreads = new ArrayList<>();
@@ -254,7 +257,7 @@ public final class ClusterIndexBenchmark {
         private long retriedOps;
 
         Node(IndexBenchmarkConfig config, IndexShards shards, ComputeThread main, RpcEndpoint endpoint, long counter,
-             int nodes, int self, Duration peerTimeout) {
+             int nodes, int self, Duration peerTimeout, Runnable onMeasuring) {
             this.config = config;
             this.shards = shards;
             this.main = main;
@@ -263,6 +266,7 @@ public final class ClusterIndexBenchmark {
             this.nodes = nodes;
             this.self = self;
             this.peerTimeout = peerTimeout;
+            this.onMeasuring = onMeasuring;
         }
 
         /** Per shard this node holds a replica of: its server, on a compute thread of its own, and a leader thread. */
@@ -331,6 +335,7 @@ public final class ClusterIndexBenchmark {
             phase(2, "load their keys");
             count(-1);
             phase(3, "read their counters");
+            onMeasuring.run();
             long attempts = index.attempts();
             long notLeader = index.notLeaderAnswers();
             long retry = index.retryAnswers();
