@@ -84,11 +84,16 @@ public final class ClusterIndexBenchmark {
      * thread neither beats nor polls its agents while it waits (see the class comment); a commit slower than this
      * costs another attempt, which the leader answers from its session table or appends again as a duplicate.
      */
-    public static final Duration ATTEMPT_TIMEOUT = Duration.ofMillis(10);
+    public static final Duration ATTEMPT_TIMEOUT = Duration.ofMillis(100);
     /** How long one try of an operation waits for a leader before the node serves, polls and sends it again. */
-    public static final Duration OPERATION_SLICE = Duration.ofMillis(20);
-    /** Heartbeat READs in a row without change before an agent suspects a member: at one poll per ms, 0.5 s. */
-    public static final int SUSPECT_AFTER = 500;
+    public static final Duration OPERATION_SLICE = Duration.ofMillis(200);
+    /**
+     * Heartbeat READs in a row without change before an agent suspects a member: at the fastest polls, one per
+     * {@value #POLL_MICROS} us, 0.8 s, four times a live node's longest gap between polls (a try of
+     * {@link #OPERATION_SLICE}); a node whose tries all go to a dead leader polls {@value #POLLS_AFTER_TRY} times
+     * after each, so its agents suspect the dead one within about {@code SUSPECT_AFTER / POLLS_AFTER_TRY} tries.
+     */
+    public static final int SUSPECT_AFTER = 400;
     /** How long a takeover may wait for promises, and the pause before a failed one is tried again. */
     public static final Duration TAKEOVER_TIMEOUT = Duration.ofSeconds(5);
     /** The most shards with one process per node: one replication plane each. */
@@ -96,13 +101,17 @@ public final class ClusterIndexBenchmark {
     /** Slots per RPC ring. */
     public static final int RING_SLOTS = 8;
     /** The shortest time between two polls of a node's agents. */
-    static final long POLL_MICROS = 1000;
+    public static final long POLL_MICROS = 2000;
+    /** Polls a node makes, serving, after a try of an operation that no leader answered. */
+    public static final int POLLS_AFTER_TRY = 10;
+    /** Polls of each server between the load and the counters: more than a leader's 32 between catch-ups. */
+    static final int SETTLE_POLLS = 33;
     /** The index's name: its shards' logs are {@code cluster-index-s}. */
     static final String NAME = "cluster-index";
     /** Result words per node before its posted counts: elapsed, then ten counts. */
     private static final int WORDS = 11;
-    /** Result words per node after its histograms: takeovers, recovered, term, longest disrupted, retried. */
-    private static final int FAILOVER_WORDS = 5;
+    /** Result words per node after its histograms: takeovers, recovered, term, longest disrupted, retried, caught up. */
+    private static final int FAILOVER_WORDS = 6;
     private static final Duration SERVE = Duration.ofMillis(1);
 
     private final ClusterRounds rounds;
@@ -253,6 +262,7 @@ public final class ClusterIndexBenchmark {
         private long appends;
         private long takeovers;
         private long recovered;
+        private long caughtUp;
         private long lastPoll;
         private long retriedOps;
 
@@ -333,6 +343,7 @@ public final class ClusterIndexBenchmark {
                 retrying(() -> index.put(key, value, OPERATION_SLICE), key);
             }
             phase(2, "load their keys");
+            settle();
             count(-1);
             phase(3, "read their counters");
             onMeasuring.run();
@@ -392,7 +403,7 @@ public final class ClusterIndexBenchmark {
             }
             b.putInt(histograms.length).put(histograms).putInt(updateHistograms.length).put(updateHistograms);
             b.putLong(takeovers).putLong(recovered).putLong(term).putLong(longestDisrupted)
-                    .putLong(retriedOps - retried);
+                    .putLong(retriedOps - retried).putLong(caughtUp);
             return b.array();
         }
 
@@ -412,12 +423,26 @@ public final class ClusterIndexBenchmark {
                                 + peerTimeout + ": " + e.getMessage());
                     }
                     retriedOps++;
-                    long until = System.nanoTime() + 2 * POLL_MICROS * 1000;
+                    long until = System.nanoTime() + POLLS_AFTER_TRY * POLL_MICROS * 1000;
                     while (System.nanoTime() - until < 0) {
                         serve(Duration.ofNanos(POLL_MICROS * 1000));
                     }
                 }
             }
+        }
+
+        /**
+         * Polls every server {@value #SETTLE_POLLS} times in a row, so that each leader has caught up and attached
+         * again the followers left detached by its takeover or the load ({@link IndexShardServer#caughtUpFollowers},
+         * once per 32 polls) before the counters are read: a run where nothing fails counts no catch-up.
+         */
+        private void settle() {
+            for (int i = 0; i < SETTLE_POLLS; i++) {
+                for (IndexShardServer server : servers) {
+                    server.runOnce(Duration.ZERO);
+                }
+            }
+            lastPoll = System.nanoTime();
         }
 
         /** Waits, serving, until this node leads every shard whose group's lowest member it is. */
@@ -462,6 +487,7 @@ public final class ClusterIndexBenchmark {
                 appends += sign * server.appends();
                 takeovers += sign * server.takeovers();
                 recovered += sign * server.recoveredEntries();
+                caughtUp += sign * server.caughtUpFollowers();
             }
         }
 
@@ -569,13 +595,14 @@ public final class ClusterIndexBenchmark {
             f[2] = Math.max(f[2], b.getLong());
             f[3] = Math.max(f[3], b.getLong());
             f[4] += b.getLong();
+            f[5] += b.getLong();
         }
         Histogram both = LatencyHistograms.create();
         both.add(read);
         both.add(update);
         return new ClusterIndexBenchmarkResult(config, w[0], w[1], w[2], w[3], w[4], LatencySummary.of(read),
                 LatencySummary.of(update), LatencySummary.of(both), posted, w[8], w[9], w[10], w[5], w[6], w[7],
-                new ClusterIndexBenchmarkResult.Failover(f[0], f[2], f[1], f[3], f[4], absent));
+                new ClusterIndexBenchmarkResult.Failover(f[0], f[2], f[1], f[5], f[3], f[4], absent));
     }
 
     private static byte[] slice(ByteBuffer b) {

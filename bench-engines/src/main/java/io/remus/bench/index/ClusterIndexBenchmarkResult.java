@@ -59,6 +59,8 @@ public record ClusterIndexBenchmarkResult(IndexBenchmarkConfig config, long elap
      *                             first leaders' takeovers before them are not counted)
      * @param term                 the highest term a node led in at the end
      * @param recoveredEntries     log entries the takeovers recovered from the members they read
+     * @param caughtUpFollowers    detached followers a leader caught up and attached again during the measured
+     *                             operations (each costs READs and WRITEs counted with the leaders')
      * @param longestDisruptedNanos the longest measured operation that met an unanswered attempt (a call that timed
      *                             out or found its member gone), from its call to its answer: the time a client
      *                             took to reach a new leader after the old one died; 0 when none met one
@@ -67,16 +69,20 @@ public record ClusterIndexBenchmarkResult(IndexBenchmarkConfig config, long elap
      * @param absentNodes          nodes that did not finish the run (their process died, and their group's members
      *                             on node 0 suspect them): their counts are missing from the report
      */
-    public record Failover(long takeovers, long term, long recoveredEntries, long longestDisruptedNanos,
+    public record Failover(long takeovers, long term, long recoveredEntries, long caughtUpFollowers,
+                           long longestDisruptedNanos,
                            long retriedOperations, List<Integer> absentNodes) {
         /** Copies the nodes. */
         public Failover {
             absentNodes = List.copyOf(absentNodes);
         }
 
-        /** {@return whether any leader changed or any node went missing during the measured operations} */
+        /**
+         * {@return whether any leader changed, any follower was caught up, any attempt went unanswered or any node
+         *          went missing during the measured operations}
+         */
         public boolean happened() {
-            return takeovers > 0 || !absentNodes.isEmpty() || longestDisruptedNanos > 0;
+            return takeovers > 0 || caughtUpFollowers > 0 || !absentNodes.isEmpty() || longestDisruptedNanos > 0;
         }
     }
 }
