@@ -70,6 +70,13 @@ import java.util.zip.DataFormatException;
  * ({@link ClusterRounds.Round#publishResult}), and node 0 adds up those of the nodes it did not find gone and names
  * the others ({@link ClusterIndexBenchmarkResult.Failover#absentNodes}).
  *
+ * <p><b>Counts.</b> The RDMA counts are the leader threads' (every append, commit flush, takeover and catch-up);
+ * the agents' heartbeat READs, on the servers' own threads, are left out. Between the load and the first counter
+ * read every server polls {@value #SETTLE_POLLS} times, so that a leader has caught up the followers its takeover
+ * left behind before the count starts. A run where nothing fails thus costs what a fixed leader does (with 3
+ * replicas: 1 append, 4 WRITEs, 2 leader round trips and 1 RPC per operation); a leader change adds its takeover,
+ * recovery and catch-up to the counts, and the clients' unanswered attempts to the latencies.
+ *
  * <p>Every wait is bounded: each phase by the peer timeout, each operation by the peer timeout too, each attempt by
  * {@link #ATTEMPT_TIMEOUT}, a leader's commit by {@link #COMMIT_TIMEOUT}, a takeover by {@link #TAKEOVER_TIMEOUT},
  * the results by the peer timeout. A process runs one index (its shards' RPC method ids are fixed,
@@ -105,7 +112,7 @@ public final class ClusterIndexBenchmark {
     /** Polls a node makes, serving, after a try of an operation that no leader answered. */
     public static final int POLLS_AFTER_TRY = 10;
     /** Polls of each server between the load and the counters: more than a leader's 32 between catch-ups. */
-    static final int SETTLE_POLLS = 33;
+    public static final int SETTLE_POLLS = 33;
     /** The index's name: its shards' logs are {@code cluster-index-s}. */
     static final String NAME = "cluster-index";
     /** Result words per node before its posted counts: elapsed, then ten counts. */
