@@ -68,7 +68,7 @@ class IndexBenchClusterCommandTest {
     }
 
     @Test
-    void shouldRefuseClientsAndSeveralGroupSizesWithOneProcessPerNode() {
+    void shouldRefuseClientsSeveralGroupSizesAndMoreShardsThanPlanesWithOneProcessPerNode() {
         try (SimFabric fabric = new SimFabric()) {
             Map<String, String> rank = Map.of("OMPI_COMM_WORLD_RANK", "0", "OMPI_COMM_WORLD_SIZE", "3",
                     "REMUS_NODES", "a,b,c");
@@ -81,6 +81,10 @@ class IndexBenchClusterCommandTest {
             LauncherRanks.Run big = LauncherRanks.run(COMMANDS, fabric, rank, "--replicas", "5");
             assertEquals(2, big.exit(), big.err());
             assertTrue(big.err().startsWith("--replicas 5 needs at least as many nodes, but the cluster has 3"), big.err());
+            LauncherRanks.Run planes = LauncherRanks.run(COMMANDS, fabric, rank, "--shards", "16");
+            assertEquals(2, planes.exit(), planes.err());
+            assertTrue(planes.err().startsWith("--shards 16: one process per node runs at most 15 shards, one "
+                    + "replication plane each"), planes.err());
         }
     }
 
