@@ -17,6 +17,7 @@ import java.lang.foreign.MemorySegment;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collection;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
@@ -297,11 +298,26 @@ public final class ClusterRounds {
          * @throws RemoteTimeoutException naming the nodes that sent no result within {@code bound}
          */
         public List<byte[]> collect(Duration bound) {
+            return collect(bound, List.of());
+        }
+
+        /**
+         * Node 0: waits for the result of every node not in {@code absent} and reads them; for a run that goes on
+         * without nodes it knows are gone (their processes died), which would never publish.
+         *
+         * @param bound  how long the slowest node may take to publish its result
+         * @param absent nodes whose result is not waited for and not read
+         * @return the other nodes' result bytes, in node order
+         * @throws RemoteTimeoutException naming the nodes that sent no result within {@code bound}
+         */
+        public List<byte[]> collect(Duration bound, Collection<Integer> absent) {
             ComputeThread main = cluster.computeThread();
             int n = cluster.size();
             long deadline = ThreadTime.nanoTime() + bound.toNanos();
             long[] blobs = new long[n];
             List<Integer> waiting = everyNode(n);
+            waiting.removeAll(absent);
+            List<Integer> expected = List.copyOf(waiting);
             long pause = FIRST_POLL_NANOS;
             while (!waiting.isEmpty()) {
                 for (var it = waiting.iterator(); it.hasNext(); ) {
@@ -320,8 +336,8 @@ public final class ClusterRounds {
                 }
             }
             List<byte[]> results = new ArrayList<>();
-            for (long blob : blobs) {
-                results.add(RemoteBlob.read(main, blob));
+            for (int node : expected) {
+                results.add(RemoteBlob.read(main, blobs[node]));
             }
             return results;
         }

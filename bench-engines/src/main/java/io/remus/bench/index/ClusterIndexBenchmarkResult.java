@@ -3,6 +3,7 @@ package io.remus.bench.index;
 import io.remus.bench.stats.LatencySummary;
 import io.remus.core.fabric.Opcode;
 
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -29,15 +30,18 @@ import java.util.Objects;
  * @param attempts         requests the clients sent, first tries and retries
  * @param notLeaderAnswers answers that named another leader
  * @param retryAnswers     answers that asked the client to retry
+ * @param failover         what leader changes and dead nodes the run met
  */
 public record ClusterIndexBenchmarkResult(IndexBenchmarkConfig config, long elapsedNanos, long reads, long found,
                                           long updates, long replaced, LatencySummary readLatency,
                                           LatencySummary updateLatency, LatencySummary allLatency, long[] leaderPosted,
                                           long leaderRoundTrips, long leaderBytesWritten, long appends, long attempts,
-                                          long notLeaderAnswers, long retryAnswers) implements IndexRunCounts {
+                                          long notLeaderAnswers, long retryAnswers, Failover failover)
+        implements IndexRunCounts {
     /** Copies the counts. */
     public ClusterIndexBenchmarkResult {
         Objects.requireNonNull(config, "config");
+        Objects.requireNonNull(failover, "failover");
         leaderPosted = leaderPosted.clone();
     }
 
@@ -45,5 +49,40 @@ public record ClusterIndexBenchmarkResult(IndexBenchmarkConfig config, long elap
     @Override
     public long[] leaderPosted() {
         return leaderPosted.clone();
+    }
+
+    /**
+     * The leader changes a run met: with fail-over on ({@link ClusterIndexBenchmark}), a leader's death during the
+     * measured operations makes the survivors of its group take its shards over, and the run ends without it.
+     *
+     * @param takeovers            shards taken over during the measured operations, summed over the nodes (the
+     *                             first leaders' takeovers before them are not counted)
+     * @param term                 the highest term a node led in at the end
+     * @param recoveredEntries     log entries the takeovers recovered from the members they read
+     * @param caughtUpFollowers    detached followers a leader caught up and attached again during the measured
+     *                             operations (each costs READs and WRITEs counted with the leaders')
+     * @param longestDisruptedNanos the longest measured operation that met an unanswered attempt (a call that timed
+     *                             out or found its member gone), from its call to its answer: the time a client
+     *                             took to reach a new leader after the old one died; 0 when none met one
+     * @param retriedOperations    operations a client sent again, under a new sequence, after no leader answered
+     *                             within {@link ClusterIndexBenchmark#OPERATION_SLICE}
+     * @param absentNodes          nodes that did not finish the run (their process died, and their group's members
+     *                             on node 0 suspect them): their counts are missing from the report
+     */
+    public record Failover(long takeovers, long term, long recoveredEntries, long caughtUpFollowers,
+                           long longestDisruptedNanos,
+                           long retriedOperations, List<Integer> absentNodes) {
+        /** Copies the nodes. */
+        public Failover {
+            absentNodes = List.copyOf(absentNodes);
+        }
+
+        /**
+         * {@return whether any leader changed, any follower was caught up, any attempt went unanswered or any node
+         *          went missing during the measured operations}
+         */
+        public boolean happened() {
+            return takeovers > 0 || caughtUpFollowers > 0 || !absentNodes.isEmpty() || longestDisruptedNanos > 0;
+        }
     }
 }

@@ -38,8 +38,9 @@ import java.util.function.UnaryOperator;
  *
  * <p>With one process per node (by the rule of {@link ClusterOptions}: {@code --cluster}, a join argument, or a
  * launcher's rank), this process joins a cluster with {@link RemusCluster#join} and runs one node of
- * {@link ClusterIndexBenchmark}: it serves its replicas of the shards, runs one client, and node 0 prints one report
- * over every node's counts and latency histograms, timed by the processes' clocks; the hash map does not run.
+ * {@link ClusterIndexBenchmark}: it serves its replicas of the shards with fail-over on, runs one client, and node 0
+ * prints one report over the counts and latency histograms of every node that finished, timed by the processes'
+ * clocks, with a {@code fail-over:} note when a leader changed or a node died; the hash map does not run.
  */
 @Command(name = "index", mixinStandardHelpOptions = true, sortOptions = false, usageHelpAutoWidth = true,
         description = {"Replicated, sharded index: S shards of 2f + 1 replicas each (the first member of each leads), C "
@@ -51,9 +52,11 @@ import java.util.function.UnaryOperator;
                         + "this command does not know (--node-id=N, --rendezvous=DIR|tcp://HOST:PORT, --hostfile=FILE, "
                         + "...), or a launcher's rank with a size above 1 (mpirun: OMPI_COMM_WORLD_RANK/SIZE; srun: "
                         + "SLURM_PROCID/SLURM_NTASKS; PMI_RANK/PMI_SIZE): every node of the cluster is a client and a "
-                        + "replica, shard s on nodes s..s+N-1 (mod the node count) led by node s, --num-ops operations "
-                        + "per node, timed by each process's clock; node 0 prints one report over every node, the others "
-                        + "print nothing. Give every process the same flags.", ""})
+                        + "replica, shard s on nodes s..s+N-1 (mod the node count) on replication plane 1+s (at most "
+                        + "15 shards), with fail-over on: each group's lowest live node leads, and a dead rank's shards "
+                        + "are taken over by their survivors; --num-ops operations per node, timed by each process's "
+                        + "clock; node 0 prints one report over every node that finished, naming those that died, the "
+                        + "others print nothing. Give every process the same flags.", ""})
 public final class IndexBenchCommand extends ClusterCapableCommand {
 
     @Option(names = "--shards", paramLabel = "S", defaultValue = "2",
@@ -175,12 +178,20 @@ public final class IndexBenchCommand extends ClusterCapableCommand {
         join.ensureSegment(ClusterIndexBenchmark.segmentBytes(config, nodes));
         try (RemusCluster joined = join.join()) {
             List<String> notes = join.notes(joined, "counts and latency histograms");
-            notes.add("shard s of N replicas is nodes s..s+N-1 mod " + nodes + ", node s leading with term 1; every node "
-                    + "runs one client on its RPC endpoint; keys are 8-byte big-endian longs 0..K-1, all loaded before "
-                    + "the run");
+            notes.add("shard s of N replicas is nodes s..s+N-1 mod " + nodes + " on replication plane 1+s, with "
+                    + "fail-over on: the lowest live member leads; every node runs one client on its RPC endpoint; "
+                    + "keys are 8-byte big-endian longs 0..K-1, all loaded before the run");
             notes.add("seconds is the longest of the nodes' measured times; rdma_per_op and leader counts are the shard "
-                    + "leaders' server compute threads' over the measured operations; rpcs_per_op the clients' requests");
+                    + "leaders' compute threads' over the measured operations; rpcs_per_op the clients' requests");
             ClusterIndexBenchmarkResult result = new ClusterIndexBenchmark(joined, join.timeout()).run(config);
+            ClusterIndexBenchmarkResult.Failover f = result.failover();
+            if (f.happened()) {
+                notes.add(String.format(Locale.ROOT, "fail-over: %d takeovers, highest term %d, %d recovered entries, "
+                        + "%d followers caught up, longest operation that met an unanswered attempt %.3f ms, %d "
+                        + "operations sent again, nodes gone %s (their counts are missing)", f.takeovers(), f.term(),
+                        f.recoveredEntries(), f.caughtUpFollowers(), f.longestDisruptedNanos() / 1e6,
+                        f.retriedOperations(), f.absentNodes()));
+            }
             if (joined.nodeId() == 0) {
                 String fabric = joined.fabric().name();
                 if (jsonOption.json) {

@@ -4,9 +4,12 @@ import io.remus.core.sim.SimFabric;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -38,7 +41,13 @@ class IndexBenchClusterCommandTest {
             long reads = LauncherRanks.numbers(json, "reads").getFirst();
             long found = LauncherRanks.numbers(json, "found").getFirst();
             assertEquals(reads, found, "every key was loaded, so every get finds it: " + json);
-            assertEquals(0L, LauncherRanks.numbers(json, "not_leader_answers").getFirst(), json);
+            assertEquals(0L, LauncherRanks.numbers(json, "not_leader_answers").getFirst(),
+                    "with fail-over on, each group's lowest member leads and is each client's first guess: " + json);
+            assertTrue(json.contains("fail-over on") && !json.contains("fail-over: "),
+                    "fail-over is on, and no leader changed: " + json);
+            assertEquals(List.of(1.0), decimals(json, "appends_per_op"), "one append per operation: " + json);
+            assertEquals(List.of(4.0), decimals(json, "write"), "4 WRITEs per operation: " + json);
+            assertEquals(List.of(3.0), decimals(json, "network_round_trips_per_op"), json);
             assertFalse(json.contains("map_ops"), "one process per node runs no hash map: " + json);
         }
     }
@@ -59,7 +68,7 @@ class IndexBenchClusterCommandTest {
     }
 
     @Test
-    void shouldRefuseClientsAndSeveralGroupSizesWithOneProcessPerNode() {
+    void shouldRefuseClientsSeveralGroupSizesAndMoreShardsThanPlanesWithOneProcessPerNode() {
         try (SimFabric fabric = new SimFabric()) {
             Map<String, String> rank = Map.of("OMPI_COMM_WORLD_RANK", "0", "OMPI_COMM_WORLD_SIZE", "3",
                     "REMUS_NODES", "a,b,c");
@@ -72,6 +81,19 @@ class IndexBenchClusterCommandTest {
             LauncherRanks.Run big = LauncherRanks.run(COMMANDS, fabric, rank, "--replicas", "5");
             assertEquals(2, big.exit(), big.err());
             assertTrue(big.err().startsWith("--replicas 5 needs at least as many nodes, but the cluster has 3"), big.err());
+            LauncherRanks.Run planes = LauncherRanks.run(COMMANDS, fabric, rank, "--shards", "16");
+            assertEquals(2, planes.exit(), planes.err());
+            assertTrue(planes.err().startsWith("--shards 16: one process per node runs at most 15 shards, one "
+                    + "replication plane each"), planes.err());
         }
+    }
+
+    private static List<Double> decimals(String json, String key) {
+        Matcher m = Pattern.compile("\"" + Pattern.quote(key) + "\":([0-9.]+)").matcher(json);
+        List<Double> found = new ArrayList<>();
+        while (m.find()) {
+            found.add(Double.parseDouble(m.group(1)));
+        }
+        return found;
     }
 }
