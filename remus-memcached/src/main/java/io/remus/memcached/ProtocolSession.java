@@ -19,7 +19,7 @@ final class ProtocolSession {
     static final String VERSION = "1.6.0-remus";
     private static final byte[] CRLF = {'\r', '\n'};
 
-    private enum State { LINE, DATA, SWALLOW }
+    private enum State { LINE, DATA, SWALLOW, SKIP_LINE }
 
     private final MemcachedEngine engine;
     private final ServerStats stats;
@@ -33,6 +33,11 @@ final class ProtocolSession {
     private int pendingBytes;
     private long pendingCas;
     private boolean pendingNoreply;
+    /** Whether the current command took {@code noreply}: nothing it would answer is sent. */
+    private boolean quiet;
+    /** Whether a get line longer than the input buffer is being read key by key, and whether it is a gets. */
+    private boolean getContinues;
+    private boolean getWithCas;
 
     ProtocolSession(MemcachedEngine engine, ServerStats stats, LongSupplier clock) {
         this.engine = engine;
@@ -75,36 +80,50 @@ final class ProtocolSession {
                     byte cr = in.get();
                     byte lf = in.get();
                     state = State.LINE;
+                    quiet = pendingNoreply;
                     if (cr != '\r' || lf != '\n') {
-                        line(out, "CLIENT_ERROR bad data chunk");
+                        reply(out, "CLIENT_ERROR bad data chunk");
                     } else {
                         stats.cmdSet.incrementAndGet();
                         StoreResult r = engine.store(pendingMode, pendingKey, pendingFlags, pendingExptime, value, pendingCas);
-                        if (!pendingNoreply) {
-                            line(out, r.name());
-                        }
+                        reply(out, r.name());
                     }
                     pendingKey = null;
                 }
+                case SKIP_LINE -> {
+                    int end = indexOf(in, (byte) '\n', in.position());
+                    if (end < 0) {
+                        in.position(in.limit());
+                        return true;
+                    }
+                    in.position(end + 1);
+                    state = State.LINE;
+                }
                 case LINE -> {
                     int start = in.position();
-                    int end = -1;
-                    for (int i = start; i < in.limit(); i++) {
-                        if (in.get(i) == '\n') {
-                            end = i;
-                            break;
+                    int end = indexOf(in, (byte) '\n', start);
+                    if (end < 0 || end - start >= ServerConfig.MAX_LINE_BYTES) {
+                        if (in.remaining() < ServerConfig.MAX_LINE_BYTES) {
+                            return true;
                         }
-                    }
-                    if (end < 0) {
-                        return in.remaining() < ServerConfig.MAX_LINE_BYTES;
-                    }
-                    if (end - start >= ServerConfig.MAX_LINE_BYTES) {
-                        return false;
+                        if (!partialGet(in, out)) {
+                            return false;
+                        }
+                        continue;
                     }
                     int lineEnd = end > start && in.get(end - 1) == '\r' ? end - 1 : end;
                     byte[] line = new byte[lineEnd - start];
                     in.get(start, line);
                     in.position(end + 1);
+                    if (getContinues) {
+                        getContinues = false;
+                        List<byte[]> keys = tokens(line);
+                        if (values(keys, 0, getWithCas, out)) {
+                            line(out, "END");
+                        }
+                        continue;
+                    }
+                    quiet = false;
                     if (!command(tokens(line), out)) {
                         return false;
                     }
@@ -112,6 +131,66 @@ final class ProtocolSession {
                 default -> throw new IllegalStateException(state.name());
             }
         }
+    }
+
+    private static int indexOf(ByteBuffer in, byte b, int from) {
+        for (int i = from; i < in.limit(); i++) {
+            if (in.get(i) == b) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    /**
+     * A line of {@link ServerConfig#MAX_LINE_BYTES} bytes or more without its end: a get or gets with many keys
+     * is answered up to its last complete key (memcached reads such lines in pieces too); any other line closes
+     * the connection, as memcached closes it.
+     *
+     * @return false when the connection is to close
+     */
+    private boolean partialGet(ByteBuffer in, ByteArrayOutputStream out) {
+        int start = in.position();
+        int limit = Math.min(in.limit(), start + ServerConfig.MAX_LINE_BYTES);
+        int keysFrom = start;
+        if (!getContinues) {
+            String head = new String(bytes(in, start, Math.min(limit, start + 5)), StandardCharsets.ISO_8859_1);
+            if (head.startsWith("get ")) {
+                getWithCas = false;
+                keysFrom = start + 4;
+            } else if (head.startsWith("gets ")) {
+                getWithCas = true;
+                keysFrom = start + 5;
+            } else {
+                return false;
+            }
+        }
+        int lastSpace = -1;
+        for (int i = limit - 1; i >= keysFrom; i--) {
+            if (in.get(i) == ' ') {
+                lastSpace = i;
+                break;
+            }
+        }
+        List<byte[]> keys = lastSpace < 0 ? List.of() : tokens(bytes(in, keysFrom, lastSpace));
+        if (lastSpace < 0) {
+            getContinues = false;
+            line(out, "CLIENT_ERROR bad command line format");
+            state = State.SKIP_LINE;
+            return true;
+        }
+        in.position(lastSpace + 1);
+        getContinues = values(keys, 0, getWithCas, out);
+        if (!getContinues) {
+            state = State.SKIP_LINE;
+        }
+        return true;
+    }
+
+    private static byte[] bytes(ByteBuffer in, int from, int to) {
+        byte[] b = new byte[to - from];
+        in.get(from, b);
+        return b;
     }
 
     /** Splits a line on spaces, as memcached does. */
@@ -170,14 +249,26 @@ final class ProtocolSession {
             line(out, "ERROR");
             return;
         }
-        for (int i = 1; i < t.size(); i++) {
-            if (t.get(i).length > MemcachedEngine.MAX_KEY_BYTES) {
+        if (values(t, 1, withCas, out)) {
+            line(out, "END");
+        }
+    }
+
+    /**
+     * Answers a VALUE block for each live key of {@code keys} from index {@code from}, after checking every key's
+     * length.
+     *
+     * @return false when a key is too long (answered {@code CLIENT_ERROR bad command line format})
+     */
+    private boolean values(List<byte[]> keys, int from, boolean withCas, ByteArrayOutputStream out) {
+        for (int i = from; i < keys.size(); i++) {
+            if (keys.get(i).length > MemcachedEngine.MAX_KEY_BYTES) {
                 line(out, "CLIENT_ERROR bad command line format");
-                return;
+                return false;
             }
         }
-        for (int i = 1; i < t.size(); i++) {
-            byte[] key = t.get(i);
+        for (int i = from; i < keys.size(); i++) {
+            byte[] key = keys.get(i);
             stats.cmdGet.incrementAndGet();
             Item item = engine.get(key);
             if (item == null) {
@@ -194,7 +285,7 @@ final class ProtocolSession {
             out.writeBytes(item.value());
             out.writeBytes(CRLF);
         }
-        line(out, "END");
+        return true;
     }
 
     private void storage(StoreMode mode, List<byte[]> t, ByteArrayOutputStream out) {
@@ -205,6 +296,7 @@ final class ProtocolSession {
             line(out, "ERROR");
             return;
         }
+        quiet = noreply;
         long flags = parseUnsigned(t.get(2));
         long exptime = parseSigned(t.get(3));
         long bytes = parseSigned(t.get(4));
@@ -217,19 +309,15 @@ final class ProtocolSession {
                 casValid = false;
             }
         }
-        if (bytes < 0 || bytes > Integer.MAX_VALUE - 2) {
-            line(out, "CLIENT_ERROR bad command line format");
-            return;
-        }
         if (t.get(1).length > MemcachedEngine.MAX_KEY_BYTES || flags < 0 || flags > 0xFFFF_FFFFL
-                || exptime == Long.MIN_VALUE || !casValid) {
-            line(out, "CLIENT_ERROR bad command line format");
-            discard(bytes + 2);
+                || exptime == Long.MIN_VALUE || bytes < 0 || bytes > Integer.MAX_VALUE - 2 || !casValid) {
+            reply(out, "CLIENT_ERROR bad command line format");
             return;
         }
         if (bytes > engine.maxItemBytes()) {
-            line(out, "SERVER_ERROR object too large for cache");
-            discard(bytes + 2);
+            reply(out, "SERVER_ERROR object too large for cache");
+            state = State.SWALLOW;
+            swallow = bytes + 2;
             return;
         }
         state = State.DATA;
@@ -242,11 +330,6 @@ final class ProtocolSession {
         pendingNoreply = noreply;
     }
 
-    private void discard(long bytes) {
-        state = State.SWALLOW;
-        swallow = bytes;
-    }
-
     private void delete(List<byte[]> t, ByteArrayOutputStream out) {
         int n = t.size();
         boolean noreply = n > 2 && isNoreply(t.get(n - 1));
@@ -255,18 +338,16 @@ final class ProtocolSession {
             line(out, "ERROR");
             return;
         }
+        quiet = noreply;
         if (fields == 3 && !ascii(t.get(2)).equals("0")) {
-            line(out, "CLIENT_ERROR bad command line format.  Usage: delete <key> [noreply]");
+            reply(out, "CLIENT_ERROR bad command line format.  Usage: delete <key> [noreply]");
             return;
         }
         if (t.get(1).length > MemcachedEngine.MAX_KEY_BYTES) {
-            line(out, "CLIENT_ERROR bad command line format");
+            reply(out, "CLIENT_ERROR bad command line format");
             return;
         }
-        boolean deleted = engine.delete(t.get(1));
-        if (!noreply) {
-            line(out, deleted ? "DELETED" : "NOT_FOUND");
-        }
+        reply(out, engine.delete(t.get(1)) ? "DELETED" : "NOT_FOUND");
     }
 
     private void arithmetic(List<byte[]> t, boolean increment, ByteArrayOutputStream out) {
@@ -276,30 +357,23 @@ final class ProtocolSession {
             line(out, "ERROR");
             return;
         }
+        quiet = noreply;
         if (t.get(1).length > MemcachedEngine.MAX_KEY_BYTES) {
-            line(out, "CLIENT_ERROR bad command line format");
+            reply(out, "CLIENT_ERROR bad command line format");
             return;
         }
         long delta;
         try {
             delta = ItemTable.parseUnsigned(t.get(2));
         } catch (NumberFormatException e) {
-            line(out, "CLIENT_ERROR invalid numeric delta argument");
+            reply(out, "CLIENT_ERROR invalid numeric delta argument");
             return;
         }
         ArithmeticResult r = engine.arithmetic(t.get(1), increment, delta);
         switch (r.status()) {
-            case OK -> {
-                if (!noreply) {
-                    line(out, Long.toUnsignedString(r.value()));
-                }
-            }
-            case NOT_FOUND -> {
-                if (!noreply) {
-                    line(out, "NOT_FOUND");
-                }
-            }
-            case NON_NUMERIC -> line(out, "CLIENT_ERROR cannot increment or decrement non-numeric value");
+            case OK -> reply(out, Long.toUnsignedString(r.value()));
+            case NOT_FOUND -> reply(out, "NOT_FOUND");
+            case NON_NUMERIC -> reply(out, "CLIENT_ERROR cannot increment or decrement non-numeric value");
             default -> throw new IllegalStateException(r.status().name());
         }
     }
@@ -311,20 +385,18 @@ final class ProtocolSession {
             line(out, "ERROR");
             return;
         }
+        quiet = noreply;
         if (t.get(1).length > MemcachedEngine.MAX_KEY_BYTES) {
-            line(out, "CLIENT_ERROR bad command line format");
+            reply(out, "CLIENT_ERROR bad command line format");
             return;
         }
         long exptime = parseSigned(t.get(2));
         if (exptime == Long.MIN_VALUE) {
-            line(out, "CLIENT_ERROR invalid exptime argument");
+            reply(out, "CLIENT_ERROR invalid exptime argument");
             return;
         }
         stats.cmdTouch.incrementAndGet();
-        boolean touched = engine.touch(t.get(1), exptime);
-        if (!noreply) {
-            line(out, touched ? "TOUCHED" : "NOT_FOUND");
-        }
+        reply(out, engine.touch(t.get(1), exptime) ? "TOUCHED" : "NOT_FOUND");
     }
 
     private void flush(List<byte[]> t, ByteArrayOutputStream out) {
@@ -335,19 +407,18 @@ final class ProtocolSession {
             line(out, "ERROR");
             return;
         }
+        quiet = noreply;
         long delay = 0;
         if (fields == 2) {
             delay = parseSigned(t.get(1));
             if (delay == Long.MIN_VALUE) {
-                line(out, "CLIENT_ERROR bad command line format");
+                reply(out, "CLIENT_ERROR invalid exptime argument");
                 return;
             }
         }
         stats.cmdFlush.incrementAndGet();
         engine.flushAll(delay);
-        if (!noreply) {
-            line(out, "OK");
-        }
+        reply(out, "OK");
     }
 
     private void verbosity(List<byte[]> t, ByteArrayOutputStream out) {
@@ -358,16 +429,20 @@ final class ProtocolSession {
             line(out, "ERROR");
             return;
         }
+        quiet = noreply;
         if (fields == 2 && parseUnsigned(t.get(1)) < 0) {
-            line(out, "CLIENT_ERROR bad command line format");
+            reply(out, "CLIENT_ERROR bad command line format");
             return;
         }
-        if (!noreply) {
-            line(out, "OK");
-        }
+        reply(out, "OK");
     }
 
     private void stats(List<byte[]> t, ByteArrayOutputStream out) {
+        if (t.size() == 2 && ascii(t.get(1)).equals("reset")) {
+            stats.reset();
+            line(out, "RESET");
+            return;
+        }
         if (t.size() > 1) {
             line(out, "ERROR");
             return;
@@ -394,6 +469,13 @@ final class ProtocolSession {
 
     private static void stat(ByteArrayOutputStream out, String name, long value) {
         line(out, "STAT " + name + " " + value);
+    }
+
+    /** Answers {@code text} unless the command took {@code noreply} (memcached then sends nothing, errors included). */
+    private void reply(ByteArrayOutputStream out, String text) {
+        if (!quiet) {
+            line(out, text);
+        }
     }
 
     private static void line(ByteArrayOutputStream out, String text) {

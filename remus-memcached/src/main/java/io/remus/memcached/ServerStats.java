@@ -18,4 +18,11 @@ final class ServerStats {
     ServerStats(long startedAt) {
         this.startedAt = startedAt;
     }
+
+    /** {@code stats reset}: zeroes the command counters (memcached keeps the connection counts). */
+    void reset() {
+        for (AtomicLong c : new AtomicLong[] {cmdGet, cmdSet, cmdTouch, cmdFlush, getHits, getMisses, rejectedConnections}) {
+            c.set(0);
+        }
+    }
 }
