@@ -13,7 +13,7 @@ import io.remus.core.error.BadArgumentException;
  *                           server stops reading its commands, positive
  */
 public record ServerConfig(String host, int port, int maxConnections, int maxPendingOutput) {
-    /** The longest command line memcached reads, in bytes (its KEY_MAX_LENGTH-based limit of 2048). */
+    /** The longest command line, in bytes: memcached closes a connection that sends more without a line's end. */
     public static final int MAX_LINE_BYTES = 2048;
 
     /**
