@@ -38,7 +38,9 @@ import java.util.function.Supplier;
  * {@code SERVER_ERROR object too large for cache} and discarded as it arrives. Responses wait in the output
  * queue; once more than {@link ServerConfig#maxPendingOutput()} bytes wait, the server stops reading the
  * connection's commands until the client has read them. Past {@link ServerConfig#maxConnections()} open
- * connections a new one is answered {@code SERVER_ERROR Too many open connections} and closed.
+ * connections a new one is answered {@code SERVER_ERROR Too many open connections} and closed; when the process
+ * runs out of file descriptors, accepting pauses for {@value #ACCEPT_PAUSE_MILLIS} ms at a time while the open
+ * connections are served.
  *
  * <p>Commands run one at a time on the selector thread and block on the engine (a delegated command: one
  * trustee round trip), so every connection of the server waits while one runs.
@@ -51,6 +53,10 @@ public final class MemcachedServer implements AutoCloseable {
     private final LongSupplier clock;
     private final Thread thread;
     private volatile boolean closing;
+    /** When accepting may resume after a failed accept (System.nanoTime), 0 while it is not paused. */
+    private long acceptPausedUntil;
+    /** How long accepting pauses after an accept failed (no file descriptors left), in milliseconds. */
+    static final int ACCEPT_PAUSE_MILLIS = 10;
 
     private MemcachedServer(ServerConfig config, Selector selector, ServerSocketChannel listener, LongSupplier clock,
                             Supplier<MemcachedEngine> engine, CompletableFuture<Void> up) {
@@ -90,7 +96,8 @@ public final class MemcachedServer implements AutoCloseable {
         } catch (IOException e) {
             closeQuietly(listener);
             closeQuietly(selector);
-            throw new UncheckedIOException("cannot listen on " + config.host() + ":" + config.port() + ": " + e.getMessage(), e);
+            throw new UncheckedIOException(new IOException("cannot listen on " + config.host() + ":" + config.port() + ": "
+                    + e.getMessage(), e));
         }
         CompletableFuture<Void> up = new CompletableFuture<>();
         MemcachedServer server = new MemcachedServer(config, selector, listener, clock, engine, up);
@@ -141,7 +148,11 @@ public final class MemcachedServer implements AutoCloseable {
         up.complete(null);
         try (engine) {
             while (!closing) {
-                selector.select(1000);
+                selector.select(acceptPausedUntil == 0 ? 1000 : ACCEPT_PAUSE_MILLIS);
+                if (acceptPausedUntil != 0 && System.nanoTime() - acceptPausedUntil >= 0) {
+                    acceptPausedUntil = 0;
+                    listener.keyFor(selector).interestOps(SelectionKey.OP_ACCEPT);
+                }
                 for (SelectionKey key : selector.selectedKeys()) {
                     if (!key.isValid()) {
                         continue;
@@ -181,22 +192,40 @@ public final class MemcachedServer implements AutoCloseable {
         }
     }
 
-    private void accept(MemcachedEngine engine) throws IOException {
-        SocketChannel channel;
-        while ((channel = listener.accept()) != null) {
-            channel.configureBlocking(false);
-            channel.setOption(StandardSocketOptions.TCP_NODELAY, true);
-            if (stats.currConnections.get() >= config.maxConnections()) {
-                stats.rejectedConnections.incrementAndGet();
-                channel.write(ByteBuffer.wrap("SERVER_ERROR Too many open connections\r\n".getBytes(StandardCharsets.US_ASCII)));
-                channel.close();
-                continue;
+    /**
+     * Accepts every waiting connection. When accepting fails (out of file descriptors), accepting pauses for
+     * {@value #ACCEPT_PAUSE_MILLIS} ms, as memcached pauses it, and the open connections are served on.
+     */
+    private void accept(MemcachedEngine engine) {
+        while (true) {
+            SocketChannel channel;
+            try {
+                channel = listener.accept();
+            } catch (IOException e) {
+                acceptPausedUntil = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(ACCEPT_PAUSE_MILLIS) | 1;
+                listener.keyFor(selector).interestOps(0);
+                return;
             }
-            stats.currConnections.incrementAndGet();
-            stats.totalConnections.incrementAndGet();
-            Connection c = new Connection(channel, new ProtocolSession(engine, stats, clock),
-                    ProtocolSession.inputCapacity(engine));
-            c.key = channel.register(selector, SelectionKey.OP_READ, c);
+            if (channel == null) {
+                return;
+            }
+            try {
+                channel.configureBlocking(false);
+                channel.setOption(StandardSocketOptions.TCP_NODELAY, true);
+                if (stats.currConnections.get() >= config.maxConnections()) {
+                    stats.rejectedConnections.incrementAndGet();
+                    channel.write(ByteBuffer.wrap("SERVER_ERROR Too many open connections\r\n".getBytes(StandardCharsets.US_ASCII)));
+                    channel.close();
+                    continue;
+                }
+                Connection c = new Connection(channel, new ProtocolSession(engine, stats, clock),
+                        ProtocolSession.inputCapacity(engine));
+                c.key = channel.register(selector, SelectionKey.OP_READ, c);
+                stats.currConnections.incrementAndGet();
+                stats.totalConnections.incrementAndGet();
+            } catch (IOException e) {
+                closeQuietly(channel);
+            }
         }
     }
 

@@ -70,6 +70,17 @@ class ServeMemcachedCommandTest {
     }
 
     @Test
+    @Timeout(value = 2, unit = TimeUnit.MINUTES)
+    void shouldFailNamingAPortThatIsTaken() throws Exception {
+        try (java.net.ServerSocket taken = new java.net.ServerSocket(0, 1, java.net.InetAddress.getByName("127.0.0.1"))) {
+            RemusRun run = RemusRun.of("serve", "memcached", "--nodes", "1", "--port", Integer.toString(taken.getLocalPort()),
+                    "--duration", "0");
+            assertEquals(1, run.exit());
+            assertTrue(run.err().startsWith("remus: cannot listen on 127.0.0.1:" + taken.getLocalPort() + ": "), run.err());
+        }
+    }
+
+    @Test
     void shouldRefuseBadFlagsNamingThem() {
         RemusRun nodes = RemusRun.of("serve", "memcached", "--nodes", "0");
         assertEquals(2, nodes.exit());
