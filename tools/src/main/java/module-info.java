@@ -7,6 +7,7 @@ module io.remus.tools {
     requires io.remus.core;
     requires io.remus.alock;
     requires io.remus.ds;
+    requires io.remus.memcached;
     requires io.remus.bench.engines;
     requires java.management;
     requires jdk.management;

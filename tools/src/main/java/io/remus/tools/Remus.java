@@ -7,6 +7,8 @@ import io.remus.tools.cli.DevicesCommand;
 import io.remus.tools.cli.ExperimentCommand;
 import io.remus.bench.perftest.FabricChoice;
 import io.remus.tools.cli.PlotCommand;
+import io.remus.tools.cli.ServeCommand;
+import io.remus.tools.cli.ServeMemcachedCommand;
 import io.remus.verbs.Device;
 import io.remus.verbs.VerbsException;
 import picocli.CommandLine;
@@ -25,7 +27,7 @@ import java.util.function.IntSupplier;
 import java.util.function.Supplier;
 
 /**
- * The {@code remus} command: {@code devices}, {@code bench}, {@code experiment}, {@code plot}. Exit
+ * The {@code remus} command: {@code devices}, {@code bench}, {@code experiment}, {@code plot}, {@code serve}. Exit
  * status 0 on success, 1 when a run fails, 2 for bad flags (with usage). A failure is one line on
  * standard error, {@code remus: } and what failed, naming the value or file at fault: an I/O error
  * anywhere (an unwritable {@code --hgrm}, standard output closed or full) as much as a failed run.
@@ -74,6 +76,7 @@ public final class Remus {
         BenchCommand.register(top, hostFabric);
         top.addSubcommand("experiment", ExperimentCommand.commandLine(hostFabric));
         top.addSubcommand("plot", new PlotCommand());
+        top.addSubcommand("serve", new CommandLine(new ServeCommand()).addSubcommand("memcached", new ServeMemcachedCommand()));
         top.setCaseInsensitiveEnumValuesAllowed(true);
         top.setExecutionStrategy(Remus::execute);
         top.setExecutionExceptionHandler((e, cmd, parsed) -> {

@@ -21,7 +21,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class ApiDocsTest {
     /** The published library modules' folders. */
-    private static final List<String> PUBLISHED = List.of("verbs-ffm", "remus-core", "remus-alock", "remus-check", "remus-ds");
+    private static final List<String> PUBLISHED = List.of("verbs-ffm", "remus-core", "remus-alock", "remus-check", "remus-ds",
+            "remus-memcached");
     private static final Pattern MODULE = Pattern.compile("(?m)^module\\s+([\\w.]+)\\s*\\{");
     private static final Pattern EXPORTS = Pattern.compile("(?m)^\\s*exports\\s+([\\w.]+)\\s*;");
 

@@ -1,0 +1,19 @@
+/**
+ * The memcached text protocol over Remus engines: every node of a cluster serves the same items on its own port.
+ * Given the cluster's {@code nodes} (a list of {@link io.remus.core.RemusNode}, each with memory):
+ * {@snippet :
+ * try (DelegatedCache cache = DelegatedCache.start(nodes, 8, 4, () -> System.currentTimeMillis() / 1000);
+ *      MemcachedServer server = MemcachedServer.start(ServerConfig.of("127.0.0.1", 11211),
+ *              () -> cache.openEngine(0), () -> System.currentTimeMillis() / 1000)) {
+ *     // memcached clients talk to 127.0.0.1:11211; a server per node, each with openEngine(node), shares the items
+ * }
+ * }
+ *
+ * <p>{@link io.remus.memcached.MemcachedServer} speaks the protocol (memcached's doc/protocol.txt) on one TCP
+ * port with one selector thread; every command runs through a {@link io.remus.memcached.MemcachedEngine}, a handle
+ * that thread owns. {@link io.remus.memcached.ItemTable} keeps memcached's item semantics (flags, expiration,
+ * CAS unique values) for one shard, and {@link io.remus.memcached.DelegatedCache} hands each shard's table to a
+ * trustee on one node of the cluster (delegation, after Trust&lt;T&gt;/Gossamer), so every node's server sees the
+ * same items.
+ */
+package io.remus.memcached;

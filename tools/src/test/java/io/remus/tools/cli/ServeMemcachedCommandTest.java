@@ -1,0 +1,98 @@
+package io.remus.tools.cli;
+
+import io.remus.tools.Remus;
+import io.remus.tools.RemusRun;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import picocli.CommandLine;
+
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.io.OutputStream;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** {@code remus serve memcached}: three nodes' ports over one store, and its flags' checks. */
+class ServeMemcachedCommandTest {
+    private static final Pattern NODE = Pattern.compile("node (\\d+): 127\\.0\\.0\\.1:(\\d+)");
+
+    @Test
+    @Timeout(value = 2, unit = TimeUnit.MINUTES)
+    void shouldServeOneStoreOnEveryNodesPort() throws Exception {
+        CommandLine top = Remus.commandLine(() -> 0);
+        StringWriter out = new StringWriter();
+        top.setOut(new PrintWriter(out, true));
+        top.setErr(new PrintWriter(new StringWriter(), true));
+        CompletableFuture<Integer> exit = CompletableFuture.supplyAsync(
+                () -> top.execute("serve", "memcached", "--port", "0", "--shards", "5", "--duration", "4"));
+        List<Integer> ports = new ArrayList<>();
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (ports.size() < 3 && System.nanoTime() - deadline < 0 && !exit.isDone()) {
+            ports.clear();
+            Matcher m = NODE.matcher(out.toString());
+            while (m.find()) {
+                ports.add(Integer.parseInt(m.group(2)));
+            }
+            Thread.sleep(20);
+        }
+        assertEquals(3, ports.size(), out.toString());
+        assertTrue(out.toString().startsWith("memcached text protocol on 3 simulator nodes, 5 shards"), out.toString());
+        assertEquals("STORED", exchange(ports.get(0), "set shared 3 0 5\r\nhello\r\n", 1).get(0));
+        assertEquals(List.of("VALUE shared 3 5", "hello", "END"), exchange(ports.get(2), "get shared\r\n", 3));
+        assertEquals(List.of("DELETED"), exchange(ports.get(1), "delete shared\r\n", 1));
+        assertEquals(0, exit.get(60, TimeUnit.SECONDS));
+    }
+
+    private static List<String> exchange(int port, String request, int lines) throws Exception {
+        try (Socket s = new Socket("127.0.0.1", port)) {
+            s.setSoTimeout(20_000);
+            OutputStream o = s.getOutputStream();
+            o.write(request.getBytes(StandardCharsets.US_ASCII));
+            o.flush();
+            BufferedReader r = new BufferedReader(new InputStreamReader(s.getInputStream(), StandardCharsets.US_ASCII));
+            List<String> got = new ArrayList<>();
+            for (int i = 0; i < lines; i++) {
+                got.add(r.readLine());
+            }
+            return got;
+        }
+    }
+
+    @Test
+    @Timeout(value = 2, unit = TimeUnit.MINUTES)
+    void shouldFailNamingAPortThatIsTaken() throws Exception {
+        try (java.net.ServerSocket taken = new java.net.ServerSocket(0, 1, java.net.InetAddress.getByName("127.0.0.1"))) {
+            RemusRun run = RemusRun.of("serve", "memcached", "--nodes", "1", "--port", Integer.toString(taken.getLocalPort()),
+                    "--duration", "0");
+            assertEquals(1, run.exit());
+            assertTrue(run.err().startsWith("remus: cannot listen on 127.0.0.1:" + taken.getLocalPort() + ": "), run.err());
+        }
+    }
+
+    @Test
+    void shouldRefuseBadFlagsNamingThem() {
+        RemusRun nodes = RemusRun.of("serve", "memcached", "--nodes", "0");
+        assertEquals(2, nodes.exit());
+        assertTrue(nodes.err().contains("--nodes must be in 1..64, got 0"), nodes.err());
+        RemusRun shards = RemusRun.of("serve", "memcached", "--shards", "2000");
+        assertEquals(2, shards.exit());
+        assertTrue(shards.err().contains("--shards must be in 1..1024, got 2000"), shards.err());
+        RemusRun port = RemusRun.of("serve", "memcached", "--port", "65535");
+        assertEquals(2, port.exit());
+        assertTrue(port.err().contains("--port must leave room for 3 ports"), port.err());
+        RemusRun bare = RemusRun.of("serve");
+        assertEquals(2, bare.exit());
+        assertTrue(bare.err().contains("remus serve memcached"), bare.err());
+    }
+}
