@@ -1,8 +1,14 @@
 package io.remus.memcached;
 
 import io.remus.core.ComputeThread;
+import io.remus.core.NameDirectory;
+import io.remus.core.RemusCluster;
 import io.remus.core.RemusNode;
 import io.remus.core.error.BadArgumentException;
+import io.remus.core.error.NameNotPublishedException;
+import io.remus.core.error.RemoteTimeoutException;
+import io.remus.core.memory.RemotePtr;
+import io.remus.core.time.ThreadTime;
 import io.remus.ds.delegate.Trust;
 import io.remus.ds.delegate.Trustee;
 import io.remus.ds.delegate.TrusteeClient;
@@ -12,8 +18,10 @@ import java.lang.foreign.ValueLayout;
 import java.nio.ByteOrder;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
+import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -32,6 +40,13 @@ import java.util.function.LongSupplier;
  * turn, spinning while requests come and parking up to {@value #IDLE_PARK_MICROS} microseconds between passes
  * once they stop. {@link #openEngine} gives a thread its handle: a compute thread on the chosen node and one
  * {@link TrusteeClient} per shard.
+ *
+ * <h2>One process per node</h2>
+ * {@link #join} builds the store on a {@link RemusCluster}, one call in every process: each process creates the
+ * trustees of its node's shards, publishes each one's pointer in the cluster's {@link NameDirectory} under
+ * {@code remus.memcached.shard.<s>}, and waits, up to the timeout it is given, until every other node published
+ * its shards; a node that did not is named in the {@link RemoteTimeoutException}. The cluster's name directory
+ * holds one store: a second {@link #join} on the same cluster is refused.
  *
  * <h2>Item size</h2>
  * A request carries {@value #REQUEST_HEADER_BYTES} bytes of header, the key (up to
@@ -69,14 +84,24 @@ public final class DelegatedCache implements AutoCloseable {
     static final ValueLayout.OfLong LONG = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
     static final ValueLayout.OfShort SHORT = ValueLayout.JAVA_SHORT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
 
+    /** The prefix of a shard's name in the cluster's name directory, followed by the shard's number. */
+    public static final String SHARD_NAME_PREFIX = "remus.memcached.shard.";
+
+    /** The nodes this process hosts, in the order of {@link #nodeIds}. */
     private final List<RemusNode> nodes;
+    /** The cluster node id of each of {@link #nodes}. */
+    private final int[] nodeIds;
+    /** How many nodes the cluster has: shard {@code s} lives on node {@code s mod clusterSize}. */
+    private final int clusterSize;
     private final int shards;
     private final long[] trustees;
     private final List<Thread> servers = new ArrayList<>();
     private volatile boolean stopping;
 
-    private DelegatedCache(List<RemusNode> nodes, int shards) {
+    private DelegatedCache(List<RemusNode> nodes, int[] nodeIds, int clusterSize, int shards) {
         this.nodes = nodes;
+        this.nodeIds = nodeIds;
+        this.clusterSize = clusterSize;
         this.shards = shards;
         this.trustees = new long[shards];
     }
@@ -99,36 +124,133 @@ public final class DelegatedCache implements AutoCloseable {
         if (nodes == null || nodes.isEmpty()) {
             throw new BadArgumentException("nodes must name at least one node, got " + nodes);
         }
+        checkCounts(shards, maxClients);
+        int[] ids = new int[nodes.size()];
+        for (int n = 0; n < ids.length; n++) {
+            ids[n] = n;
+        }
+        DelegatedCache cache = new DelegatedCache(List.copyOf(nodes), ids, nodes.size(), shards);
+        cache.startServing(maxClients, clock, null, Duration.ofSeconds(30));
+        return cache;
+    }
+
+    /**
+     * Starts this process's part of a store whose nodes are the processes of {@code cluster}, one call in each
+     * of them with the same {@code shards} and {@code maxClients}: creates the trustees of this node's shards
+     * (shard {@code s} on node {@code s mod cluster.size()}) on one serving thread (a daemon), publishes their
+     * pointers in the cluster's {@link NameDirectory} (node 0's memory; per shard the directory's
+     * {@link NameDirectory#publish}: 1 READ and up to 5 compare-and-swaps), and waits until every other node's
+     * shards are published (per shard {@link NameDirectory#await}: 2 READs once bound). Blocking; every wait
+     * together ends within {@code timeout} of the call.
+     *
+     * @param cluster    the joined cluster; this call opens its own compute threads on {@link RemusCluster#node()}
+     * @param shards     how many shards, 1..{@code 1024}, the same in every process
+     * @param maxClients how many engines of the whole cluster may ever open ({@link #openEngine} takes one place
+     *                   per trustee for good), 1..{@link Trustee#MAX_CLIENTS}
+     * @param clock      the unix time in seconds that expiration follows
+     * @param timeout    how long to wait for this node's trustees and every other node's, positive
+     * @return the store; {@link #openEngine} takes this node's id
+     * @throws BadArgumentException   naming the value, for counts out of range or a timeout not positive, or when
+     *                                the cluster's name directory already holds a store's shard
+     * @throws RemoteTimeoutException naming the nodes whose shards were not published within {@code timeout}
+     * @throws IllegalStateException  when a trustee of this node did not come up
+     */
+    public static DelegatedCache join(RemusCluster cluster, int shards, int maxClients, LongSupplier clock,
+                                      Duration timeout) {
+        Objects.requireNonNull(cluster, "cluster");
+        Objects.requireNonNull(clock, "clock");
+        Objects.requireNonNull(timeout, "timeout");
+        checkCounts(shards, maxClients);
+        if (timeout.isNegative() || timeout.isZero()) {
+            throw new BadArgumentException("timeout must be positive, got " + timeout);
+        }
+        long start = ThreadTime.nanoTime();
+        DelegatedCache cache = new DelegatedCache(List.of(cluster.node()), new int[] {cluster.nodeId()},
+                cluster.size(), shards);
+        cache.startServing(maxClients, clock, cluster, timeout);
+        try (ComputeThread thread = cluster.node().newComputeThread()) {
+            cache.awaitShards(NameDirectory.open(thread), timeout.toNanos() - (ThreadTime.nanoTime() - start), timeout);
+        } catch (RuntimeException e) {
+            cache.close();
+            throw e;
+        }
+        return cache;
+    }
+
+    private static void checkCounts(int shards, int maxClients) {
         if (shards < 1 || shards > 1024) {
             throw new BadArgumentException("shards must be in 1..1024, got " + shards);
         }
         if (maxClients < 1 || maxClients > Trustee.MAX_CLIENTS) {
             throw new BadArgumentException("maxClients must be in 1.." + Trustee.MAX_CLIENTS + ", got " + maxClients);
         }
-        DelegatedCache cache = new DelegatedCache(List.copyOf(nodes), shards);
+    }
+
+    /**
+     * Starts one serving thread per hosted node and waits until each has created (and, on a cluster, published)
+     * its trustees.
+     */
+    private void startServing(int maxClients, LongSupplier clock, RemusCluster cluster, Duration timeout) {
         List<CompletableFuture<Void>> ready = new ArrayList<>();
         for (int n = 0; n < nodes.size(); n++) {
             CompletableFuture<Void> up = new CompletableFuture<>();
             ready.add(up);
-            int node = n;
-            Thread t = Thread.ofPlatform().daemon().name("remus-memcached-trustees-node-" + n)
-                    .unstarted(() -> cache.serve(node, maxClients, clock, up));
-            cache.servers.add(t);
+            int index = n;
+            Thread t = Thread.ofPlatform().daemon().name("remus-memcached-trustees-node-" + nodeIds[n])
+                    .unstarted(() -> serve(index, maxClients, clock, cluster != null, up));
+            servers.add(t);
             t.start();
         }
+        long deadline = System.nanoTime() + timeout.toNanos();
         try {
             for (CompletableFuture<Void> up : ready) {
-                up.get(30, TimeUnit.SECONDS);
+                up.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
             }
-        } catch (ExecutionException | TimeoutException e) {
-            cache.close();
-            throw new IllegalStateException("a trustee of the memcached store did not start: " + e, e);
+        } catch (ExecutionException e) {
+            close();
+            if (e.getCause() instanceof BadArgumentException bad) {
+                throw bad;
+            }
+            throw new IllegalStateException("a trustee of the memcached store did not start: " + e.getCause(), e);
+        } catch (TimeoutException e) {
+            close();
+            throw new IllegalStateException("a trustee of the memcached store did not start within " + timeout, e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            cache.close();
+            close();
             throw new IllegalStateException("interrupted while the memcached store started", e);
         }
-        return cache;
+    }
+
+    /** Finds every other node's shards in the name directory, naming the nodes that did not publish in time. */
+    private void awaitShards(NameDirectory names, long leftNanos, Duration timeout) {
+        long start = ThreadTime.nanoTime();
+        for (int s = 0; s < shards; s++) {
+            if (trustees[s] != RemotePtr.NULL) {
+                continue;
+            }
+            try {
+                long left = leftNanos - (ThreadTime.nanoTime() - start);
+                trustees[s] = names.await(shardName(s), Duration.ofNanos(Math.max(0, left)));
+            } catch (NameNotPublishedException e) {
+                TreeSet<Integer> missing = new TreeSet<>();
+                for (int m = s; m < shards; m++) {
+                    if (trustees[m] == RemotePtr.NULL && names.lookup(shardName(m)) == RemotePtr.NULL) {
+                        missing.add(m % clusterSize);
+                    }
+                }
+                RemoteTimeoutException named = new RemoteTimeoutException("node " + nodeIds[0] + ": node(s) " + missing
+                        + " of " + clusterSize + " did not publish their memcached shards within " + timeout
+                        + " (every process of the cluster joins the store with the same shards)");
+                named.initCause(e);
+                throw named;
+            }
+        }
+    }
+
+    /** {@return the name under which shard {@code s}'s trustee is published in a cluster's name directory} */
+    static String shardName(int s) {
+        return SHARD_NAME_PREFIX + s;
     }
 
     /** {@return how many shards} */
@@ -159,15 +281,23 @@ public final class DelegatedCache implements AutoCloseable {
      * Opens a handle for the calling thread, which alone may use it: a compute thread on {@code node} and a
      * client of every shard's trustee (one client place each, for good).
      *
-     * @param node the index of the node in the list {@link #start} was given
+     * @param node a node of this process: the index of the node in the list {@link #start} was given, or the
+     *             cluster's node id of this process after {@link #join}
      * @return the handle
-     * @throws BadArgumentException naming the node, when it is out of range
+     * @throws BadArgumentException naming the node, when this process does not host it
      */
     public MemcachedEngine openEngine(int node) {
-        if (node < 0 || node >= nodes.size()) {
-            throw new BadArgumentException("node must be in 0.." + (nodes.size() - 1) + ", got " + node);
+        int index = -1;
+        for (int n = 0; n < nodeIds.length; n++) {
+            if (nodeIds[n] == node) {
+                index = n;
+            }
         }
-        ComputeThread thread = nodes.get(node).newComputeThread();
+        if (index < 0) {
+            throw new BadArgumentException("node must be one this process hosts, " + Arrays.toString(nodeIds)
+                    + ", got " + node);
+        }
+        ComputeThread thread = nodes.get(index).newComputeThread();
         List<Trust<ItemTable>> shardTrusts = new ArrayList<>(shards);
         for (int s = 0; s < shards; s++) {
             shardTrusts.add(TrusteeClient.connect(thread, trustees[s]).trust(0));
@@ -175,18 +305,32 @@ public final class DelegatedCache implements AutoCloseable {
         return new DelegatedEngine(this, thread, shardTrusts);
     }
 
-    private void serve(int node, int maxClients, LongSupplier clock, CompletableFuture<Void> up) {
+    private void serve(int index, int maxClients, LongSupplier clock, boolean publish, CompletableFuture<Void> up) {
         List<Trustee<ItemTable>> mine = new ArrayList<>();
-        try (ComputeThread thread = nodes.get(node).newComputeThread()) {
+        try (ComputeThread thread = nodes.get(index).newComputeThread()) {
             try {
-                for (int s = node; s < shards; s += nodes.size()) {
+                for (int s = nodeIds[index]; s < shards; s += clusterSize) {
                     Trustee<ItemTable> trustee = Trustee.create(thread, maxClients, 1, Trustee.MAX_PAYLOAD_BYTES);
+                    mine.add(trustee);
                     trustee.register(COMMAND, DelegatedCache::run);
                     trustee.entrust(new ItemTable(clock, MAX_ITEM_BYTES, s, shards));
                     trustees[s] = trustee.ptr();
-                    mine.add(trustee);
+                }
+                if (publish) {
+                    NameDirectory names = NameDirectory.open(thread);
+                    for (int s = nodeIds[index]; s < shards; s += clusterSize) {
+                        long bound = names.publish(shardName(s), trustees[s]);
+                        if (bound != trustees[s]) {
+                            throw new BadArgumentException("node " + nodeIds[index] + ": " + shardName(s)
+                                    + " is already published in this cluster's name directory: a cluster holds one"
+                                    + " memcached store");
+                        }
+                    }
                 }
             } catch (RuntimeException | Error e) {
+                for (Trustee<ItemTable> t : mine) {
+                    t.close();
+                }
                 up.completeExceptionally(e);
                 return;
             }

@@ -14,6 +14,9 @@
  * that thread owns. {@link io.remus.memcached.ItemTable} keeps memcached's item semantics (flags, expiration,
  * CAS unique values) for one shard, and {@link io.remus.memcached.DelegatedCache} hands each shard's table to a
  * trustee on one node of the cluster (delegation, after Trust&lt;T&gt;/Gossamer), so every node's server sees the
- * same items.
+ * same items. With one process per node, each process calls
+ * {@link io.remus.memcached.DelegatedCache#join DelegatedCache.join(cluster, ...)} on its
+ * {@link io.remus.core.RemusCluster} instead of {@code start}, and serves {@code openEngine(cluster.nodeId())} on its
+ * own port ({@code remus serve memcached} does so under a launcher).
  */
 package io.remus.memcached;

@@ -1,5 +1,8 @@
 package io.remus.tools.cli;
 
+import io.remus.bench.perftest.ClusterJoin;
+import io.remus.bench.perftest.FabricKind;
+import io.remus.core.RemusCluster;
 import io.remus.core.RemusNode;
 import io.remus.core.config.ClusterConfig;
 import io.remus.core.sim.SimFabric;
@@ -7,39 +10,58 @@ import io.remus.memcached.DelegatedCache;
 import io.remus.memcached.MemcachedServer;
 import io.remus.memcached.ServerConfig;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
-import picocli.CommandLine.Spec;
 
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.Callable;
+import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
+import java.util.function.UnaryOperator;
 
 /**
  * {@code remus serve memcached}: a memcached text-protocol server on every node of a simulator cluster in this
  * process (node {@code i} on {@code --port + i}), over one store whose shards are delegated to trustees on the
  * nodes ({@link DelegatedCache}), so every port sees the same items. Serves until the process is stopped, or
  * for {@code --duration}.
+ *
+ * <p>With one process per node (by the rule of {@link ClusterOptions}: {@code --cluster}, a join argument, or a
+ * launcher's rank), this process joins a cluster with {@link RemusCluster#join} and is one node of the store
+ * ({@link DelegatedCache#join}): it hosts the trustees of its shards, finds the other nodes' in the cluster's name
+ * directory, and serves its own port, {@code --port} plus its node id. It stops at {@code --duration}'s end or on
+ * {@code SIGTERM} (a shutdown hook waits, up to {@link #STOP_BOUND}, until the server, the store and the cluster
+ * membership are closed), and prints {@code node N: stopped} once they are.
  */
 @Command(name = "memcached", mixinStandardHelpOptions = true,
         description = {"Serve the memcached text protocol on every node of a simulator cluster in this process "
                 + "(node i on port --port + i), over one store: keys hash to shards, each shard held by a trustee "
                 + "on one node (delegation), so every port sees the same items. Values up to "
-                + DelegatedCache.MAX_ITEM_BYTES + " bytes (the trustee's payload less header and key)."})
-public final class ServeMemcachedCommand implements Callable<Integer> {
-    /** Empty: picocli fills the fields. */
+                + DelegatedCache.MAX_ITEM_BYTES + " bytes (the trustee's payload less header and key).", "",
+                "One process per node instead with --cluster, or (without --no-cluster) a RemusCluster join argument "
+                        + "this command does not know (--node-id=N, --node.count=N, --rendezvous=DIR|tcp://HOST:PORT, "
+                        + "--hostfile=FILE, ...), or a launcher's rank with a size above 1 (mpirun: "
+                        + "OMPI_COMM_WORLD_RANK/SIZE; srun: SLURM_PROCID/SLURM_NTASKS; PMI_RANK/PMI_SIZE): each process "
+                        + "is one node on --fabric verbs (default) or shm, holds the trustees of its shards (shard s on "
+                        + "node s mod the node count), and serves port --port + its node id; every port sees the same "
+                        + "items. Stops at --duration's end or on SIGTERM. Give every process the same flags.", ""})
+public final class ServeMemcachedCommand extends ClusterCapableCommand {
+    /** A command that reads this process's environment. */
     public ServeMemcachedCommand() {
+        this(System.getenv(), UnaryOperator.identity());
     }
 
-    @Spec
-    CommandSpec spec;
+    /** A command with its own environment and join settings ({@link ClusterCapableCommand}). */
+    ServeMemcachedCommand(Map<String, String> environment, UnaryOperator<RemusCluster.Builder> joinSetup) {
+        super(environment, joinSetup);
+    }
 
-    @Option(names = "--nodes", paramLabel = "N", defaultValue = "3", description = "Simulator nodes, each with a server (default ${DEFAULT-VALUE}).")
+    @Option(names = "--nodes", paramLabel = "N", defaultValue = "3", description = "Simulator nodes, each with a server; "
+            + "with one process per node, the cluster's size when given (default ${DEFAULT-VALUE}).")
     int nodes;
 
     @Option(names = "--host", defaultValue = "127.0.0.1", description = "Address to listen on (default ${DEFAULT-VALUE}).")
@@ -57,8 +79,26 @@ public final class ServeMemcachedCommand implements Callable<Integer> {
     @Option(names = "--duration", paramLabel = "SECONDS", description = "Stop after this many seconds (default: serve until stopped).")
     Long durationSeconds;
 
+    @Mixin
+    FabricOption fabricOption;
+
+    @Mixin
+    DeviceOption deviceOption;
+
+    @Mixin
+    ClusterOptions clusterOptions;
+
     /** Engines a store accepts over its life: one per server, and room for servers a program adds. */
     static final int ENGINES_PER_NODE = 4;
+    /** The memory each node asks for when the join arguments name none: its trustees and its engines' responses. */
+    static final long SEGMENT_BYTES = 32L << 20;
+    /** How long a {@code SIGTERM}'s shutdown hook waits for the server, the store and the membership to close. */
+    static final Duration STOP_BOUND = RemusCluster.DEFAULT_SHUTDOWN_TIMEOUT.plusSeconds(30);
+
+    @Override
+    ClusterOptions clusterOptions() {
+        return clusterOptions;
+    }
 
     /**
      * Starts the cluster, the store and the servers, prints each node's address, and serves.
@@ -70,6 +110,14 @@ public final class ServeMemcachedCommand implements Callable<Integer> {
      */
     @Override
     public Integer call() throws Exception {
+        if (clusterMode()) {
+            return callAsNode(spec.commandLine().getOut());
+        }
+        clusterOptions.refuseJoinArgs(joinArgs);
+        if (fabricOption.fabric != null && fabricOption.fabric != FabricKind.SIM || deviceOption.device != null) {
+            throw usage("serve memcached in one JVM runs on the simulator only; --fabric verbs or shm and -d are for "
+                    + "one process per node (--cluster)");
+        }
         if (nodes < 1 || nodes > 64) {
             throw new ParameterException(spec.commandLine(), "--nodes must be in 1..64, got " + nodes);
         }
@@ -125,5 +173,71 @@ public final class ServeMemcachedCommand implements Callable<Integer> {
             }
         }
         return 0;
+    }
+
+    /** One process per node: joins, serves this node's port until {@code --duration} ends or {@code SIGTERM}. */
+    private int callAsNode(PrintWriter out) throws InterruptedException {
+        checkServerFlags();
+        ClusterJoin join = clusterOptions.prepare(joinArgs, fabricOption.fabric, deviceOption.device, environment,
+                joinSetup, nodes);
+        int size = join.size();
+        if (port < 0 || (port > 0 && port + size - 1 > 65535)) {
+            throw usage("--port must leave room for " + size + " ports below 65536, got " + port);
+        }
+        join.ensureSegment(SEGMENT_BYTES);
+        LongSupplier clock = () -> System.currentTimeMillis() / 1000;
+        CountDownLatch stop = new CountDownLatch(1);
+        CountDownLatch closed = new CountDownLatch(1);
+        Thread hook = new Thread(() -> {
+            stop.countDown();
+            try {
+                closed.await(STOP_BOUND.toMillis(), TimeUnit.MILLISECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }, "remus-serve-memcached-stop");
+        Runtime.getRuntime().addShutdownHook(hook);
+        try {
+            int rank;
+            try (RemusCluster cluster = join.join();
+                 DelegatedCache cache = DelegatedCache.join(cluster, shards, ENGINES_PER_NODE * size, clock, join.timeout());
+                 MemcachedServer server = MemcachedServer.start(new ServerConfig(host, port == 0 ? 0 : port + cluster.nodeId(),
+                         maxConnections, 1 << 20), () -> cache.openEngine(cluster.nodeId()), clock)) {
+                rank = cluster.nodeId();
+                out.println("memcached text protocol on node " + rank + " of " + size + " (fabric "
+                        + cluster.fabric().name() + "), " + shards + " shards delegated to trustees, values up to "
+                        + cache.maxItemBytes() + " bytes");
+                out.println("node " + rank + ": " + host + ":" + server.port());
+                out.println(durationSeconds == null ? "serving until stopped" : "serving for " + durationSeconds + " s");
+                out.flush();
+                if (durationSeconds == null) {
+                    stop.await();
+                } else {
+                    stop.await(Duration.ofSeconds(durationSeconds).toMillis(), TimeUnit.MILLISECONDS);
+                }
+            }
+            out.println("node " + rank + ": stopped");
+            out.flush();
+        } finally {
+            closed.countDown();
+            try {
+                Runtime.getRuntime().removeShutdownHook(hook);
+            } catch (IllegalStateException shuttingDown) {
+                // the hook runs: SIGTERM
+            }
+        }
+        return 0;
+    }
+
+    private void checkServerFlags() {
+        if (shards < 1 || shards > 1024) {
+            throw usage("--shards must be in 1..1024, got " + shards);
+        }
+        if (maxConnections < 1) {
+            throw usage("--max-connections must be positive, got " + maxConnections);
+        }
+        if (durationSeconds != null && durationSeconds < 0) {
+            throw usage("--duration must not be negative, got " + durationSeconds);
+        }
     }
 }

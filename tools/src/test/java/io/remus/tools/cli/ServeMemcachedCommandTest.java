@@ -81,6 +81,31 @@ class ServeMemcachedCommandTest {
     }
 
     @Test
+    @Timeout(value = 2, unit = TimeUnit.MINUTES)
+    void shouldNameTheMissingRankWhenOneProcessPerNodeWaitsInVain() throws Exception {
+        java.nio.file.Path dir = java.nio.file.Files.createTempDirectory("remus-memcached-alone-");
+        try {
+            RemusRun run = RemusRun.of("serve", "memcached", "--fabric", "shm", "--shm.dir=" + dir, "--node-id=0",
+                    "--node.count=2", "--port", "0", "--join-timeout", "1");
+            assertEquals(1, run.exit(), run.err());
+            assertTrue(run.err().contains("node(s) [1] of 2"), run.err());
+        } finally {
+            io.remus.core.shm.ShmFabric.removeFiles(dir);
+            java.nio.file.Files.deleteIfExists(dir);
+        }
+    }
+
+    @Test
+    void shouldRefuseAProcessPerNodeFabricInOneJvm() {
+        RemusRun shm = RemusRun.of("serve", "memcached", "--no-cluster", "--fabric", "shm");
+        assertEquals(2, shm.exit());
+        assertTrue(shm.err().contains("serve memcached in one JVM runs on the simulator only"), shm.err());
+        RemusRun joinArg = RemusRun.of("serve", "memcached", "--no-cluster", "--node-id=1");
+        assertEquals(2, joinArg.exit());
+        assertTrue(joinArg.err().contains("--node-id=1"), joinArg.err());
+    }
+
+    @Test
     void shouldRefuseBadFlagsNamingThem() {
         RemusRun nodes = RemusRun.of("serve", "memcached", "--nodes", "0");
         assertEquals(2, nodes.exit());
