@@ -101,7 +101,7 @@ public final class ClusterOptions {
         try {
             join = new ClusterJoin(joinArgs, Duration.ofNanos(Math.round(joinTimeoutSeconds * 1e9)), device, environment, setup);
         } catch (BadArgumentException e) {
-            throw usage("options bench " + mixee.name() + " does not know go to "
+            throw usage("options " + mixee.qualifiedName() + " does not know go to "
                     + "RemusCluster.join, which refuses " + joinArgs + ": " + e.getMessage());
         }
         int size = join.size();

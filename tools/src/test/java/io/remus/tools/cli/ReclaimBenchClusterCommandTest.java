@@ -86,7 +86,7 @@ class ReclaimBenchClusterCommandTest {
             assertTrue(nodes.err().contains("--nodes 2, but the cluster has 3 nodes"), nodes.err());
             LauncherRanks.Run unknown = LauncherRanks.run(COMMANDS, fabric, Map.of(), "--bogus-key=1", "-D", "0.1");
             assertEquals(2, unknown.exit(), unknown.err());
-            assertTrue(unknown.err().contains("bench reclaim does not know go to RemusCluster.join, which refuses "
+            assertTrue(unknown.err().contains("reclaim does not know go to RemusCluster.join, which refuses "
                     + "[--bogus-key=1]"), unknown.err());
             LauncherRanks.Run noCluster = LauncherRanks.run(COMMANDS, fabric, Map.of(), "--no-cluster", "--node-id=1");
             assertEquals(2, noCluster.exit(), noCluster.err());
