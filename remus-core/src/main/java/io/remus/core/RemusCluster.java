@@ -327,6 +327,7 @@ public final class RemusCluster implements AutoCloseable {
             throw new BadArgumentException("node " + nodeId() + " already opened its RPC endpoint: a node's rings are "
                     + "published once per cluster");
         }
+        rpcOpened = true;
         return openEndpoint(ringSlots, true);
     }
 
