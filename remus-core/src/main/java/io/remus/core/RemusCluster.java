@@ -158,6 +158,7 @@ public final class RemusCluster implements AutoCloseable {
     private final Duration shutdownTimeout;
     private ClusterBarrier barrier;
     private RpcEndpoint rpcEndpoint;
+    private ClusterRings rpcRings;
     private boolean rpcOpened;
     private boolean closed;
 
@@ -269,14 +270,16 @@ public final class RemusCluster implements AutoCloseable {
      * <li>{@link RpcEndpoint#create} on this node's {@link RemusNode#fabricNode()} for node ids
      *     {@code 0..size()-1} with {@code ringSlots} slots per ring; no RDMA operation.</li>
      * <li>Publishes the endpoint's {@link RpcEndpoint#rings()} in the cluster's {@link NameDirectory}
-     *     (the first memory node's) under {@code remus.rpc.rings.<nodeId>}: a block of three words
+     *     (the first memory node's) under {@code remus.rpc.<nodeId>.<incarnation>} (the node's
+     *     {@link io.remus.core.fabric.FabricNode#incarnation()} in base 36): a block of three words
      *     (address, length, rkey) from {@link ComputeThread#allocator()}, written with 1 RDMA WRITE, then
-     *     bound by the directory's {@link NameDirectory#publish} (its READs and compare-and-swaps: 3 round
-     *     trips for a new name, plus the directory's {@link NameDirectory#open} on first use).</li>
+     *     bound by the directory's {@link NameDirectory#publish} (its READs and compare-and-swaps, plus the
+     *     directory's {@link NameDirectory#open} on first use).</li>
      * <li>{@link #barrier()}: every compute node has published.</li>
-     * <li>For each compute node {@code p}: {@link NameDirectory#await} of its name (its lookup's READs, 2
-     *     round trips), 1 RDMA READ of its three words, and {@link RpcEndpoint#connect} (the fabric's
-     *     queue-pair set-up, no RDMA operation).</li>
+     * <li>For each compute node {@code p}: {@link RpcEndpoint#connect(int, Duration)} (the fabric's
+     *     queue-pair set-up), whose resolver does the {@link NameDirectory#await} of the name of the
+     *     incarnation the queue pair reached (its lookup's READs, 2 round trips) and 1 RDMA READ of its three
+     *     words.</li>
      * <li>{@link #barrier()} again: every compute node is connected to every other, so a call made after
      *     this method returns finds its callee connected.</li>
      * </ol>
@@ -286,6 +289,14 @@ public final class RemusCluster implements AutoCloseable {
      * first Java thread that calls or serves on it (see {@link RpcEndpoint}). It is this cluster's:
      * {@link #close()} closes it before it closes the node; its user does not close it. The block of
      * three words stays allocated for the cluster's life.
+     *
+     * <p><b>Restarted peers.</b> The endpoint keeps the directory as its {@link io.remus.core.rpc.RingResolver}:
+     * when a peer's process is killed and started again ({@link #reopenRpcEndpoint} there), the endpoint's next
+     * probe of it reaches the new incarnation and looks up that incarnation's rings (the same READs, waiting no
+     * longer than the deadline of the call or serve that probes), then calls and answers it there (see
+     * {@link RpcEndpoint}, "Restarted peers"). The look-ups run on the thread that opened the endpoint with the
+     * cluster's compute thread, and on the endpoint's thread, when another, with a compute thread of this node
+     * made on its first re-learn.
      *
      * <p><b>Memory-only nodes</b> take no part: they have no compute thread, so they can neither meet the
      * barrier nor call, and this method refuses them. The compute nodes' endpoints address every node id
@@ -317,56 +328,75 @@ public final class RemusCluster implements AutoCloseable {
                     + "published once per cluster");
         }
         rpcOpened = true;
+        return openEndpoint(ringSlots, true);
+    }
+
+    /**
+     * Opens this node's {@link RpcEndpoint} in a process restarted while the cluster runs (its node a new
+     * incarnation with new memory, {@link io.remus.core.fabric.FabricNode#incarnation()}): as
+     * {@link #openRpcEndpoint} without its barriers, which the other compute nodes passed in their first lives.
+     * Publishes the new rings under this incarnation's name (the former incarnation's name stays bound to the former
+     * rings), then connects to every compute node, this one included, each connection's look-up bounded by the join
+     * timeout. The others learn the new rings at their next probe of this node (see {@link #openRpcEndpoint},
+     * "Restarted peers"). Blocking; RDMA operations as {@link #openRpcEndpoint}'s, less the barriers'.
+     *
+     * @param ringSlots slots per ring, as every node gave: 1 to {@value RpcEndpoint#MAX_RING_SLOTS}
+     * @return this node's endpoint, connected to every compute node's
+     * @throws BadArgumentException   as {@link #openRpcEndpoint}
+     * @throws RemoteTimeoutException naming the node whose rings were not found within the join timeout
+     * @throws RemusException         naming the node whose endpoint could not be connected
+     */
+    public RpcEndpoint reopenRpcEndpoint(int ringSlots) {
+        if (ringSlots < 1 || ringSlots > RpcEndpoint.MAX_RING_SLOTS) {
+            throw new BadArgumentException("ringSlots must be 1 to " + RpcEndpoint.MAX_RING_SLOTS + ", got " + ringSlots);
+        }
+        if (main == null) {
+            throw new BadArgumentException("node " + nodeId() + " is a memory-only node (compute nodes "
+                    + config().computeNodes() + "): it has no RPC endpoint");
+        }
+        if (closed) {
+            throw new BadArgumentException("node " + nodeId() + "'s cluster membership is closed");
+        }
+        if (rpcOpened) {
+            throw new BadArgumentException("node " + nodeId() + " already opened its RPC endpoint: a node's rings are "
+                    + "published once per cluster");
+        }
+        rpcOpened = true;
+        return openEndpoint(ringSlots, false);
+    }
+
+    private RpcEndpoint openEndpoint(int ringSlots, boolean together) {
         long start = ThreadTime.nanoTime();
         RpcEndpoint endpoint = RpcEndpoint.create(node.fabricNode(), size(), ringSlots);
+        ClusterRings rings = new ClusterRings(node, main);
+        endpoint.resolveRingsWith(rings);
         try {
-            NameDirectory names = NameDirectory.open(main);
-            publishRings(names, endpoint.rings());
-            barrier().await();
-            for (int p = config().computeNodes().first(); p <= config().computeNodes().last(); p++) {
-                connect(endpoint, awaitRings(names, p, left(start, p)), left(start, p));
+            if (!rings.publish(endpoint.rings())) {
+                throw new BadArgumentException("node " + nodeId() + "'s RPC rings are already published in this cluster's "
+                        + "name directory (" + ClusterRings.name(nodeId(), node.fabricNode().incarnation())
+                        + "): a node opens its RPC endpoint once per cluster");
             }
-            barrier().await();
+            if (together) {
+                barrier().await();
+            }
+            for (int p = config().computeNodes().first(); p <= config().computeNodes().last(); p++) {
+                connect(endpoint, p, left(start, p));
+            }
+            if (together) {
+                barrier().await();
+            }
         } catch (RuntimeException e) {
             endpoint.close();
+            rings.close();
             throw e;
         }
         rpcEndpoint = endpoint;
+        rpcRings = rings;
         return endpoint;
     }
 
-    private static String ringsName(int nodeId) {
-        return "remus.rpc.rings." + nodeId;
-    }
-
-    private void publishRings(NameDirectory names, RemoteRegion rings) {
-        long block = main.allocator().allocate(3 * Long.BYTES);
-        MemorySegment words = MemorySegment.ofArray(new long[] {rings.address(), rings.length(), rings.rkey()});
-        main.write(block, words);
-        long bound = names.publish(ringsName(nodeId()), block);
-        if (bound != block) {
-            throw new BadArgumentException("node " + nodeId() + "'s RPC rings are already published in this cluster's "
-                    + "name directory (" + ringsName(nodeId()) + "): a node opens its RPC endpoint once per cluster");
-        }
-    }
-
-    private RemoteRegion awaitRings(NameDirectory names, int peer, Duration timeout) {
-        long block;
-        try {
-            block = names.await(ringsName(peer), timeout);
-        } catch (RemoteTimeoutException e) {
-            RemoteTimeoutException named = new RemoteTimeoutException("node " + nodeId() + ": node " + peer
-                    + " did not publish its RPC rings within the join timeout (" + barrierTimeout + ")");
-            named.initCause(e);
-            throw named;
-        }
-        long[] words = new long[3];
-        main.read(block, MemorySegment.ofArray(words));
-        return new RemoteRegion(peer, words[0], words[1], (int) words[2]);
-    }
-
-    private void connect(RpcEndpoint endpoint, RemoteRegion peer, Duration timeout) {
-        String what = "node " + nodeId() + ": connecting its RPC endpoint to node " + peer.nodeId() + ": ";
+    private void connect(RpcEndpoint endpoint, int peer, Duration timeout) {
+        String what = "node " + nodeId() + ": connecting its RPC endpoint to node " + peer + ": ";
         try {
             endpoint.connect(peer, timeout);
         } catch (RemoteTimeoutException e) {
@@ -410,6 +440,7 @@ public final class RemusCluster implements AutoCloseable {
         try {
             if (rpcEndpoint != null) {
                 rpcEndpoint.close();
+                rpcRings.close();
             }
             if (main != null) {
                 ClusterShutdown.announce(main);

@@ -4,7 +4,9 @@ import io.remus.core.time.ThreadTime;
 import io.remus.core.config.Timeouts;
 import io.remus.core.error.BadArgumentException;
 import io.remus.core.error.CompletionStatus;
+import io.remus.core.error.PeerRestartedException;
 import io.remus.core.error.PeerUnreachableException;
+import io.remus.core.error.RemusException;
 import io.remus.core.error.RemoteTimeoutException;
 import io.remus.core.error.ThreadConfinementException;
 import io.remus.core.fabric.CompletionQueue;
@@ -103,9 +105,32 @@ import java.util.function.LongUnaryOperator;
  * kind frees a held slot whose response may still come and then be counted in {@link #unmatchedResponses}.)
  * A peer all of whose slots a loss left held has no credit until one of them is answered.
  *
+ * <p><b>Restarted peers.</b> A peer whose process was killed and started again is a new incarnation of its node
+ * ({@link FabricNode#incarnation()}) with new memory, so new rings. Its old incarnation's losses go as above: the
+ * writes in flight to it complete in error, its unanswered calls fail with {@link PeerUnreachableException}, and
+ * the next probe resets the queue pair, which then reaches the new incarnation ({@link QueuePair#peerIncarnation()}).
+ * With a {@link RingResolver} ({@link #resolveRingsWith}), the probe then asks it for the rings that incarnation
+ * published, waiting no longer than the deadline of the call (or serve) that probes; while it has none the peer
+ * stays lost and the call fails with {@link PeerRestartedException}, and the next interval asks again. Once it has
+ * them, the endpoint writes to the new rings from then on, frees the slots the old incarnation's calls held (none
+ * of them can be answered: their requests are in the old memory), drops the responses staged for the old
+ * incarnation's requests, and posts its probe to the new rings; the call that probed goes on to the new incarnation.
+ * Cost of a re-learn: the reset (verbs: a new connection), the resolver's operations (the cluster's: a name
+ * lookup's READs and one READ) and the probe's one WRITE_WITH_IMMEDIATE. Without a resolver a restarted peer stays
+ * lost.
+ *
+ * <p>Call ids carry the caller's incarnation: the top bits ({@value #TAG_BITS}) of every call id are a tag of the
+ * caller node's incarnation, the low {@value #COUNTER_BITS} bits count its calls. A response always names the call
+ * id of its request, so one meant for an old incarnation of a caller that lands in the new incarnation's ring
+ * matches none of its calls (counted in {@link #unmatchedResponses}): a call in flight to or from an old incarnation
+ * fails typed (or times out) and is never answered by or for the new one. On the serving side the tag tells which
+ * incarnation sent a request, so a response staged while the caller was lost is sent after the re-learn only when
+ * it answers the incarnation now reached.
+ *
  * <p>Setting up: each node creates its endpoint ({@link #create}, which creates the node's receive
  * queue, so the node must not have one yet), exchanges {@link #rings()} with its peers out of band, and
- * then {@link #connect}s to each peer it calls or is called by (both sides connect).
+ * then {@link #connect}s to each peer it calls or is called by (both sides connect); or, with a
+ * {@link RingResolver}, {@link #connect(int, Duration)}s by node id.
  */
 public final class RpcEndpoint implements AutoCloseable {
     /** The largest payload, request or response, in bytes. */
@@ -135,6 +160,10 @@ public final class RpcEndpoint implements AutoCloseable {
     private static final long PROBE_WR = 1L << 32;
     /** Set in a work request id whose write is a response; bits 40 and up are its slot, the low 32 the peer. */
     private static final long RESPONSE_WR = 1L << 33;
+    /** Bits of a call id that count the caller's calls. */
+    private static final int COUNTER_BITS = 40;
+    /** Bits of a call id above the counter (the sign bit left clear) that tag the caller's incarnation. */
+    private static final int TAG_BITS = 63 - COUNTER_BITS;
     private static final byte[] NO_BYTES = new byte[0];
     private static final ValueLayout.OfLong LE_LONG = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
     private static final ValueLayout.OfInt LE_INT = ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
@@ -167,6 +196,12 @@ public final class RpcEndpoint implements AutoCloseable {
     /** Per caller, made when one of its responses first fails: which staged responses are yet to reach it. */
     private final boolean[][] undeliveredResponses;
     private final int[] nextSlot;
+    /** Per peer: the incarnation of the node its rings are of (0 where the fabric cannot tell). */
+    private final long[] ringsIncarnation;
+    private RingResolver resolver;
+    /** The deadline of the outermost wait in progress, which bounds a re-learn on the serving path. */
+    private long progressDeadline;
+    private long relearned;
     private long retryNanos = DEFAULT_RETRY_INTERVAL.toNanos();
     private long probes;
     private long revivals;
@@ -185,7 +220,7 @@ public final class RpcEndpoint implements AutoCloseable {
     private final Completions sent = new Completions(BATCH);
     private final ReceiveRequests reposts = new ReceiveRequests(BATCH);
     private final WorkRequests work = new WorkRequests(1);
-    private long nextCallId = 1;
+    private long nextCallId;
     private long writesWithImmediate;
     private long requestsServed;
     private long unmatchedResponses;
@@ -219,6 +254,8 @@ public final class RpcEndpoint implements AutoCloseable {
         this.heldByLost = new int[maxNodes];
         this.undeliveredResponses = new boolean[maxNodes][];
         this.nextSlot = new int[maxNodes];
+        this.ringsIncarnation = new long[maxNodes];
+        this.nextCallId = tag(node.incarnation()) | 1;
         ReceiveRequests all = new ReceiveRequests(receives);
         for (int i = 0; i < receives; i++) {
             all.add(0, memory.address(), 0, memory.lkey());
@@ -361,6 +398,105 @@ public final class RpcEndpoint implements AutoCloseable {
         }
         qps[p] = node.connect(p, sendCq, sendQueueDepth, timeout);
         peerRings[p] = peer;
+        ringsIncarnation[p] = qps[p].peerIncarnation();
+    }
+
+    /**
+     * Connects to peer {@code peer} by node id, its rings found by the {@link #resolveRingsWith resolver}: connects
+     * a queue pair, then asks the resolver for the rings of the incarnation it reached. Blocking, bounded by
+     * {@code timeout} (the fabric's connect and the resolver's wait together); RDMA operations: the resolver's.
+     *
+     * @param peer    the peer's node id
+     * @param timeout the longest wait, positive
+     * @throws BadArgumentException   naming the peer when its id is out of range, it is already connected, or its
+     *                                rings are smaller than this endpoint's geometry needs; or when this endpoint has
+     *                                no resolver
+     * @throws RemoteTimeoutException naming the peer and its incarnation when the resolver had no rings for it
+     *                                within {@code timeout}
+     */
+    public void connect(int peer, Duration timeout) {
+        Timeouts.require(timeout, "timeout");
+        requireOpen();
+        if (owner != null) {
+            confined();
+        }
+        requirePeerId(peer);
+        if (qps[peer] != null) {
+            throw new BadArgumentException("node " + peer + " is already connected");
+        }
+        if (resolver == null) {
+            throw new BadArgumentException("the RPC endpoint of node " + nodeId + " has no ring resolver to connect to"
+                    + " node " + peer + " by id (resolveRingsWith, or connect(RemoteRegion, Duration))");
+        }
+        long deadline = deadline(timeout);
+        QueuePair qp = node.connect(peer, sendCq, sendQueueDepth, timeout);
+        try {
+            long incarnation = qp.peerIncarnation();
+            RemoteRegion rings = resolver.rings(peer, incarnation, left(deadline));
+            if (rings == null) {
+                throw new RemoteTimeoutException("node " + peer + " (incarnation " + Long.toHexString(incarnation)
+                        + ") published no RPC rings within " + timeout);
+            }
+            requireFits(peer, rings);
+            qps[peer] = qp;
+            peerRings[peer] = rings;
+            ringsIncarnation[peer] = incarnation;
+        } catch (RuntimeException e) {
+            qp.close();
+            throw e;
+        }
+    }
+
+    /**
+     * Sets where this endpoint finds a peer's rings by node id and incarnation: for {@link #connect(int, Duration)}
+     * and to re-learn the rings of a restarted peer (see "Restarted peers" in the class comment). Set it before
+     * the endpoint's thread calls or serves, or on that thread. Wait-free, no RDMA operation.
+     *
+     * @param resolver the resolver
+     */
+    public void resolveRingsWith(RingResolver resolver) {
+        Objects.requireNonNull(resolver, "resolver");
+        if (owner != null) {
+            confined();
+        }
+        this.resolver = resolver;
+    }
+
+    /**
+     * {@return the incarnation of {@code peer}'s node whose rings this endpoint writes to (0 where the fabric cannot
+     *          tell, or while the peer is not connected); wait-free, no RDMA operation}
+     *
+     * @param peer a node id below {@code maxNodes}
+     * @throws BadArgumentException naming a bad peer id
+     */
+    public long peerIncarnation(int peer) {
+        requirePeerId(peer);
+        return ringsIncarnation[peer];
+    }
+
+    /** {@return the restarted peers whose new rings this endpoint learned (see "Restarted peers")} */
+    public long relearnedPeers() {
+        return relearned;
+    }
+
+    private void requireFits(int p, RemoteRegion rings) {
+        if (rings.nodeId() != p) {
+            throw new BadArgumentException("the rings given for node " + p + " are node " + rings.nodeId() + "'s");
+        }
+        if (rings.length() < memory.length()) {
+            throw new BadArgumentException("node " + p + "'s rings are " + rings.length() + " bytes, need "
+                    + memory.length() + " (same maxNodes and ringSlots on both sides)");
+        }
+    }
+
+    private static Duration left(long deadline) {
+        return Duration.ofNanos(Math.max(0, deadline - ThreadTime.nanoTime()));
+    }
+
+    /** {@return the call-id tag of an incarnation: its bits folded into {@value #TAG_BITS}, shifted above the counter} */
+    private static long tag(long incarnation) {
+        long folded = incarnation ^ (incarnation >>> TAG_BITS) ^ (incarnation >>> (2 * TAG_BITS));
+        return (folded & ((1L << TAG_BITS) - 1)) << COUNTER_BITS;
     }
 
     /**
@@ -692,6 +828,16 @@ public final class RpcEndpoint implements AutoCloseable {
      * message was handled, or the deadline passed. Allocates nothing of its own.
      */
     private void progressUntil(BooleanSupplier done, PendingCall call, long deadline) {
+        long outer = progressDeadline;
+        progressDeadline = deadline;
+        try {
+            progressLoop(done, call, deadline);
+        } finally {
+            progressDeadline = outer;
+        }
+    }
+
+    private void progressLoop(BooleanSupplier done, PendingCall call, long deadline) {
         int idle = 0;
         while (true) {
             if (done != null ? done.getAsBoolean() : call != null && call.isDone()) {
@@ -956,13 +1102,17 @@ public final class RpcEndpoint implements AutoCloseable {
         if (!probing[peer] && retryNanos != Long.MAX_VALUE && ThreadTime.nanoTime() - lostAt[peer] >= retryNanos) {
             progressUntil(() -> unreaped[peer] == 0, null, deadline);
             if (unreaped[peer] == 0) {
-                probe(peer);
+                probe(peer, deadline);
             }
         }
         if (probing[peer]) {
             progressUntil(() -> !probing[peer], null, deadline);
         }
         if (gone[peer] != null) {
+            long reached = qps[peer].peerIncarnation();
+            if (reached != ringsIncarnation[peer]) {
+                throw restarted(peer, reached);
+            }
             throw unreachable(peer, gone[peer]);
         }
     }
@@ -974,7 +1124,7 @@ public final class RpcEndpoint implements AutoCloseable {
         }
         reapSends();
         if (gone[peer] != null && !probing[peer] && unreaped[peer] == 0) {
-            probe(peer);
+            probe(peer, progressDeadline);
         }
     }
 
@@ -983,9 +1133,20 @@ public final class RpcEndpoint implements AutoCloseable {
      * response to it that did not arrive (a late response of a call it may still hold a slot for: a duplicate of
      * one that did arrive matches no call and is counted in {@link #unmatchedResponses}).
      */
-    private void probe(int peer) {
+    private void probe(int peer, long deadline) {
         if (qps[peer].inError()) {
-            qps[peer].reset();
+            try {
+                qps[peer].reset();
+            } catch (PeerUnreachableException e) {
+                lostAt[peer] = ThreadTime.nanoTime();
+                return;
+            }
+        }
+        long reached = qps[peer].peerIncarnation();
+        if (reached != ringsIncarnation[peer] && !relearn(peer, reached, deadline)) {
+            lostAt[peer] = ThreadTime.nanoTime();
+            gone[peer] = CompletionStatus.RETRY_EXCEEDED;
+            return;
         }
         revivedAt[peer] = nextCallId;
         probing[peer] = true;
@@ -1006,6 +1167,59 @@ public final class RpcEndpoint implements AutoCloseable {
                 }
             }
         }
+    }
+
+    /**
+     * The queue pair to lost {@code peer} reached incarnation {@code reached}: asks the resolver for its rings
+     * until {@code deadline} and, when it has them, writes to them from then on, frees the slots the old
+     * incarnation's calls held and drops the responses staged for its requests.
+     *
+     * @return whether the rings were learned
+     */
+    private boolean relearn(int peer, long reached, long deadline) {
+        if (resolver == null) {
+            return false;
+        }
+        RemoteRegion rings;
+        try {
+            rings = resolver.rings(peer, reached, left(deadline));
+            if (rings != null) {
+                requireFits(peer, rings);
+            }
+        } catch (RemusException e) {
+            return false;
+        }
+        if (rings == null) {
+            return false;
+        }
+        peerRings[peer] = rings;
+        ringsIncarnation[peer] = reached;
+        relearned++;
+        PendingCall[] slots = inFlight[peer];
+        for (int s = 0; s < slots.length; s++) {
+            if (slots[s] != null) {
+                if (!slots[s].isDone()) {
+                    slots[s].fail(restarted(peer, reached));
+                }
+                slots[s] = null;
+            }
+        }
+        heldByLost[peer] = 0;
+        boolean[] u = undeliveredResponses[peer];
+        if (u != null) {
+            long want = tag(reached);
+            long mask = ((1L << TAG_BITS) - 1) << COUNTER_BITS;
+            for (int s = 0; s < u.length; s++) {
+                if (u[s] && (seg.get(LE_LONG, offset(OUT_RESPONSES, peer, s)) & mask) != want) {
+                    u[s] = false;
+                }
+            }
+        }
+        return true;
+    }
+
+    private PeerRestartedException restarted(int peer, long reached) {
+        return new PeerRestartedException(peer, ringsIncarnation[peer], reached);
     }
 
     private void awaitSendRoom(int peer, long deadline) {

@@ -188,6 +188,65 @@ public final class IndexShardServer implements AutoCloseable {
     public static IndexShardServer create(RemusNode node, ComputeThread thread, RpcEndpoint endpoint, IndexShards shards,
                                           int shard, int slots, int snapshotBytes, int snapshotEvery,
                                           Duration commitTimeout) {
+        return make(node, thread, endpoint, shards, shard, slots, snapshotBytes, snapshotEvery, commitTimeout, null);
+    }
+
+    /**
+     * Makes this member's server of {@code shard} anew in a process that was killed and started again with new
+     * memory (its node a new incarnation: nothing of its former log, state machine or session table is left), so
+     * that it rejoins the shard's group: Viewstamped Replication's recovery (Liskov and Cowling, "Viewstamped
+     * Replication Revisited", MIT 2012, section 4.3) on Mu's log, as {@link LogReplica#rejoin} does it. In order:
+     * <ol>
+     * <li>{@link LogReplica#rejoin}: every other member loses write access to this node on the group's plane, the
+     *     highest promised term is learned from {@code f + 1} other members (their logs' name lookups and one 8-byte
+     *     READ each, waiting up to {@code rejoinTimeout}), and the log is made empty, published under
+     *     {@link IndexShards#logName}, and marked recovering (no takeover takes it as a source) and ungranted;</li>
+     * <li>the state machine starts empty, and the method is registered on {@code endpoint} as
+     *     {@link #create(RemusNode, ComputeThread, RpcEndpoint, IndexShards, int, int, int, int, Duration) create}
+     *     does.</li>
+     * </ol>
+     * The server then follows: it answers {@link IndexStatus#NOT_LEADER} while the group's leader catches its log up
+     * ({@link LogLeader#reattach}: the entries from its ring, or the leader member's snapshot image when the ring no
+     * longer holds them, which {@link LogReplica#applyCommitted} restores into the {@link IndexStateMachine} before
+     * the entries after it) and clears its recovering bit; {@link #runOnce} applies what is committed. Its session
+     * table is rebuilt from the log, so a client's resent request is answered from it once applied. With fail-over on
+     * ({@link #enableFailover}) it may lead after a later fail-over: a takeover needs a majority of logs not
+     * recovering, and one by this member applies the recovered log before it serves, as any takeover does. Every
+     * member of the shard gives the same {@code slots} and snapshot sizes as before the restart. Blocking, bounded by
+     * {@code rejoinTimeout}.
+     *
+     * <p>The clients and the other servers reach the new process once their RPC endpoints learned its new rings
+     * ({@link RpcEndpoint}, "Restarted peers"; {@link io.remus.core.RemusCluster#reopenRpcEndpoint} opens this
+     * node's).
+     *
+     * @param node          this member's node, restarted: its fabric node a new incarnation
+     * @param thread        a compute thread of {@code node}, owned by the calling Java thread
+     * @param endpoint      {@code node}'s RPC endpoint (served only by this thread)
+     * @param shards        the index's shard map
+     * @param shard         the shard this server serves
+     * @param slots         the log's capacity in entries, as before the restart
+     * @param snapshotBytes the largest image, as before the restart (0 for no snapshots)
+     * @param snapshotEvery entries applied between two images, 1..{@code slots / 2}; 0 with no snapshots
+     * @param commitTimeout how long a leader waits for a majority per request before answering
+     *                      {@link IndexStatus#RETRY}
+     * @param rejoinTimeout how long to wait for {@code f + 1} other members' promised terms
+     * @return the server, recovering, following no leader yet
+     * @throws BadArgumentException   naming the value, as {@link #create(RemusNode, ComputeThread, RpcEndpoint,
+     *                                IndexShards, int, int, int, int, Duration) create}, or for a log name still bound
+     *                                on this node (it did not restart with new memory)
+     * @throws RemoteTimeoutException when fewer than {@code f + 1} other members answered within {@code rejoinTimeout}
+     */
+    public static IndexShardServer rejoin(RemusNode node, ComputeThread thread, RpcEndpoint endpoint, IndexShards shards,
+                                          int shard, int slots, int snapshotBytes, int snapshotEvery,
+                                          Duration commitTimeout, Duration rejoinTimeout) {
+        Timeouts.require(rejoinTimeout, "rejoinTimeout");
+        return make(node, thread, endpoint, shards, shard, slots, snapshotBytes, snapshotEvery, commitTimeout,
+                rejoinTimeout);
+    }
+
+    private static IndexShardServer make(RemusNode node, ComputeThread thread, RpcEndpoint endpoint, IndexShards shards,
+                                         int shard, int slots, int snapshotBytes, int snapshotEvery,
+                                         Duration commitTimeout, Duration rejoinTimeout) {
         if (node == null || thread == null || endpoint == null || shards == null) {
             throw new BadArgumentException("a server needs a node, a compute thread, an endpoint and a shard map");
         }
@@ -204,8 +263,11 @@ public final class IndexShardServer implements AutoCloseable {
                     + " and " + slots + " slots; it must be 1..slots / 2 with a snapshot region, 0 without");
         }
         IndexStateMachine machine = new IndexStateMachine();
-        LogReplica replica = LogReplica.create(node, thread, group, shards.logName(shard), slots,
-                IndexFormat.MAX_ENTRY_BYTES, snapshotBytes, machine);
+        LogReplica replica = rejoinTimeout == null
+                ? LogReplica.create(node, thread, group, shards.logName(shard), slots, IndexFormat.MAX_ENTRY_BYTES,
+                        snapshotBytes, machine)
+                : LogReplica.rejoin(node, thread, group, shards.logName(shard), slots, IndexFormat.MAX_ENTRY_BYTES,
+                        snapshotBytes, machine, rejoinTimeout);
         IndexShardServer server = new IndexShardServer(thread, endpoint, shards, shard, replica, machine, commitTimeout);
         server.snapshotEvery = snapshotEvery;
         server.nextSnapshotAt = snapshotEvery;
@@ -253,6 +315,11 @@ public final class IndexShardServer implements AutoCloseable {
     /** {@return this server's node} */
     public int nodeId() {
         return thread.nodeId();
+    }
+
+    /** {@return whether this member's log is recovering: made anew by {@link #rejoin} and not yet caught up} */
+    public boolean isRecovering() {
+        return replica.recovering();
     }
 
     /** {@return this member's copy of the shard's log} */

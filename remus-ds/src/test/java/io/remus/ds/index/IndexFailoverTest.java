@@ -54,7 +54,7 @@ class IndexFailoverTest {
     private static final long TRANSPORT_TIMEOUT_NANOS = 1_000_000;
     private static final SimOptions OPTIONS = SimOptions.defaults().withCostModel(SimCostModel.CONNECTX5)
             .withTransportTimeoutNanos(IndexFailoverTest.TRANSPORT_TIMEOUT_NANOS);
-    private static final LinearizabilityChecker CHECKER = new LinearizabilityChecker(Budget.of(Duration.ofSeconds(20)));
+    static final LinearizabilityChecker CHECKER = new LinearizabilityChecker(Budget.of(Duration.ofSeconds(20)));
     private static final int SLOTS = 64;
     private static final int SUSPECT_AFTER = 64;
     private static final Duration TAKEOVER = Duration.ofMillis(20);
@@ -63,7 +63,7 @@ class IndexFailoverTest {
     private static final int OPS = 30;
     /** Operations client 0 makes once node 0 leads again after a partition. */
     private static final int LATE_OPS = 5;
-    private static final int KEYS = 4;
+    static final int KEYS = 4;
 
     static LongStream seeds() {
         return LongStream.rangeClosed(1, 3);
@@ -147,7 +147,7 @@ class IndexFailoverTest {
     }
 
     /** Per client and shard, the operations sent there and the last sequence sent there. */
-    private static final class Sent {
+    static final class Sent {
         final long[][] ops;
         final long[][] lastSeq;
 
@@ -161,7 +161,7 @@ class IndexFailoverTest {
      * One random operation of client {@code c} on key {@code k}, recorded in {@code r}: 40 % put of a value unique
      * to the put, 40 % get, 20 % delete.
      */
-    private static void operate(RemusIndex index, History.Recorder r, SplittableRandom rnd, int c, int i, long k, Sent sent,
+    static void operate(RemusIndex index, History.Recorder r, SplittableRandom rnd, int c, int i, long k, Sent sent,
                                 IndexShards shards) {
         int shard = shards.shardOf(key(k));
         synchronized (sent) {
@@ -193,7 +193,7 @@ class IndexFailoverTest {
     }
 
     /** Client 0 reads every key once every client is done; the reads go through the new leader. */
-    private static void finalReads(RemusIndex index, History.Recorder r, AtomicInteger done, int clients, Sent sent,
+    static void finalReads(RemusIndex index, History.Recorder r, AtomicInteger done, int clients, Sent sent,
                                    IndexShards shards) {
         done.incrementAndGet();
         while (done.get() < clients) {
@@ -213,7 +213,7 @@ class IndexFailoverTest {
      * The replicas of each shard that are still up ended in the same state, each applied every operation sent to
      * its shard exactly once and holds each client's last sequence there.
      */
-    private static void checkExactlyOnce(IndexHarness h, Final[] ended, Sent sent, int clients, int downNode) {
+    static void checkExactlyOnce(IndexHarness h, Final[] ended, Sent sent, int clients, int downNode) {
         for (int s = 0; s < h.shards.count(); s++) {
             ReplicaGroup g = h.shards.group(s);
             long expected = 0;

@@ -81,8 +81,7 @@ final class IndexHarness implements AutoCloseable {
             granted.set(n, -1);
         }
         for (int i = 0; i < nodes; i++) {
-            endpoints[i] = RpcEndpoint.create(cluster.node(i).fabricNode(), nodes, 8);
-            endpoints[i].retryLostPeersAfter(RETRY_LOST);
+            endpoints[i] = newEndpoint(i);
         }
         for (RpcEndpoint from : endpoints) {
             for (RpcEndpoint to : endpoints) {
@@ -91,6 +90,36 @@ final class IndexHarness implements AutoCloseable {
                 }
             }
         }
+    }
+
+    private RpcEndpoint newEndpoint(int node) {
+        RpcEndpoint e = RpcEndpoint.create(cluster.node(node).fabricNode(), nodes, 8);
+        e.retryLostPeersAfter(RETRY_LOST);
+        e.resolveRingsWith((peer, incarnation, timeout) -> {
+            RpcEndpoint now = endpoints[peer];
+            return now != null && cluster.node(peer).fabricNode().incarnation() == incarnation ? now.rings() : null;
+        });
+        return e;
+    }
+
+    /**
+     * Kills node {@code node}'s process and starts it again with new memory ({@link TestCluster#restart}): a new
+     * endpoint, connected to every other node's by node id (its resolver reads the endpoints now open); the others
+     * learn its rings at their next probe. The old process's threads must have stopped using it.
+     *
+     * @return the new endpoint
+     */
+    RpcEndpoint restart(int node) {
+        endpoints[node] = null;
+        cluster.restart(node);
+        RpcEndpoint e = newEndpoint(node);
+        for (int p = 0; p < nodes; p++) {
+            if (p != node) {
+                e.connect(p, Duration.ofSeconds(10));
+            }
+        }
+        endpoints[node] = e;
+        return e;
     }
 
     /** {@return the shard whose group holds {@code node}} */
@@ -217,6 +246,9 @@ final class IndexHarness implements AutoCloseable {
     @Override
     public void close() {
         for (RpcEndpoint e : endpoints) {
+            if (e == null) {
+                continue;
+            }
             e.close();
         }
         cluster.close();
