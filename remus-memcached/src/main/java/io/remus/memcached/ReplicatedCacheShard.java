@@ -70,6 +70,12 @@ public final class ReplicatedCacheShard implements AutoCloseable {
         STALE
     }
 
+    /**
+     * Polls between two catch-ups of detached followers by a leader; the first comes at the poll after a takeover,
+     * so a member that had not promised yet is attached while the ring still holds the whole log.
+     */
+    static final int CATCH_UP_EVERY = 32;
+
     private final ComputeThread thread;
     private final ComputeThread leaderThread;
     private final ReplicaGroup group;
@@ -264,7 +270,7 @@ public final class ReplicatedCacheShard implements AutoCloseable {
             stopLeading();
         }
         if (leader != null) {
-            if (++pollsSinceCatchUp >= 32) {
+            if (++pollsSinceCatchUp >= CATCH_UP_EVERY) {
                 pollsSinceCatchUp = 0;
                 catchUp();
             }
@@ -285,7 +291,7 @@ public final class ReplicatedCacheShard implements AutoCloseable {
             leader = l;
             knownLeader = self;
             takeovers++;
-            pollsSinceCatchUp = 0;
+            pollsSinceCatchUp = CATCH_UP_EVERY - 1;
         } catch (BadArgumentException e) {
             throw e;
         } catch (RemusException e) {

@@ -92,7 +92,7 @@ class ReplicatedCacheTest {
                     try (ComputeThread t = cluster.thread(node, Plane.REPLICATION);
                          ComputeThread lt = cluster.thread(node, Plane.REPLICATION)) {
                         ReplicatedCacheShard s = ReplicatedCacheShard.create(cluster.node(node), t, lt, GROUP, "mc-0",
-                                0, 1, 128, MAX_ITEM, clock::get, 64, COMMIT, TAKEOVER);
+                                0, 1, 32, MAX_ITEM, clock::get, 64, COMMIT, TAKEOVER);
                         servers.set(node, s);
                         while (!stop.get()) {
                             if (kill.get(node) == 1) {
