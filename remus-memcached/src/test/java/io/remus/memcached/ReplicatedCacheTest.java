@@ -5,16 +5,12 @@ import io.remus.check.History;
 import io.remus.check.HistoryClock;
 import io.remus.check.LinearizabilityChecker;
 import io.remus.check.spec.RegisterSpec;
-import io.remus.core.ComputeThread;
-import io.remus.core.fabric.Plane;
 import io.remus.core.sim.SimCostModel;
 import io.remus.core.sim.SimFabric;
 import io.remus.core.sim.SimOptions;
 import io.remus.core.sim.VirtualTimeOptions;
 import io.remus.core.sim.VirtualTimeScheduler;
-import io.remus.core.testing.TestCluster;
 import io.remus.core.time.ThreadTime;
-import io.remus.ds.replicate.ReplicaGroup;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -26,11 +22,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicIntegerArray;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.stream.LongStream;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
@@ -52,12 +44,7 @@ class ReplicatedCacheTest {
     private static final SimOptions OPTIONS = SimOptions.defaults().withCostModel(SimCostModel.CONNECTX5)
             .withTransportTimeoutNanos(1_000_000);
     private static final LinearizabilityChecker CHECKER = new LinearizabilityChecker(Budget.of(Duration.ofSeconds(20)));
-    private static final ReplicaGroup GROUP = ReplicaGroup.of(0, 1, 2);
-    private static final int MAX_ITEM = 200;
-    private static final Duration COMMIT = Duration.ofMillis(2);
-    private static final Duration TAKEOVER = Duration.ofMillis(20);
-    private static final Duration ATTEMPT = Duration.ofMillis(5);
-    private static final Duration DEADLINE = Duration.ofSeconds(2);
+    private static final int MAX_ITEM = ReplicatedStore.MAX_ITEM;
     private static final int CLIENTS = 3;
     private static final int OPS = 30;
     private static final int KEYS = 3;
@@ -70,113 +57,10 @@ class ReplicatedCacheTest {
         return s.getBytes(StandardCharsets.US_ASCII);
     }
 
-    /** Three members' servers on their own threads; a member can be killed as its process would be. */
-    private static final class Store implements AutoCloseable {
-        final TestCluster cluster = new TestCluster(SimFabric::new, OPTIONS, 3, c -> c.segmentSize(8 << 20));
-        final AtomicReferenceArray<ReplicatedCacheShard> servers = new AtomicReferenceArray<>(3);
-        final AtomicIntegerArray kill = new AtomicIntegerArray(3);
-        final AtomicBoolean stop = new AtomicBoolean();
-        final AtomicReference<Throwable> failure = new AtomicReference<>();
-        final AtomicLong clock = new AtomicLong(1_700_000_000L);
-        final Thread[] threads = new Thread[3];
-        final long[] applied = new long[3];
-        final long[] duplicates = new long[3];
-        final int[] size = new int[3];
-        final long[] takeovers = new long[3];
-        final long[] fromTable = new long[3];
-
-        void start() {
-            for (int n = 0; n < 3; n++) {
-                int node = n;
-                threads[n] = ThreadTime.newThread("server-" + n, () -> {
-                    try (ComputeThread t = cluster.thread(node, Plane.REPLICATION);
-                         ComputeThread lt = cluster.thread(node, Plane.REPLICATION)) {
-                        ReplicatedCacheShard s = ReplicatedCacheShard.create(cluster.node(node), t, lt, GROUP, "mc-0",
-                                0, 1, 32, MAX_ITEM, clock::get, 64, COMMIT, TAKEOVER);
-                        servers.set(node, s);
-                        while (!stop.get()) {
-                            if (kill.get(node) == 1) {
-                                return;
-                            }
-                            if (s.runOnce() == 0) {
-                                ThreadTime.parkNanos(null, 2_000);
-                            }
-                        }
-                        s.runOnce();
-                        applied[node] = s.machine().applied();
-                        duplicates[node] = s.machine().duplicates();
-                        size[node] = s.machine().size();
-                        takeovers[node] = s.takeovers();
-                        fromTable[node] = s.answeredFromTable();
-                        s.close();
-                    } catch (Throwable e) {
-                        failure.compareAndSet(null, e);
-                    }
-                });
-                threads[n].start();
-            }
-            long deadline = ThreadTime.nanoTime() + 10 * SECOND;
-            while (servers.get(0) == null || servers.get(0).knownLeader() != 0) {
-                if (failure.get() != null) {
-                    throw new AssertionError("a server failed", failure.get());
-                }
-                if (ThreadTime.nanoTime() - deadline > 0) {
-                    throw new AssertionError("node 0 did not take the shard over");
-                }
-                ThreadTime.parkNanos(null, 5_000);
-            }
-        }
-
-        ReplicatedCacheEngine engine(long client) {
-            return new ReplicatedCacheEngine(List.of(GROUP), (shard, node) -> kill.get(node) == 1 ? null : servers.get(node),
-                    client, MAX_ITEM, ATTEMPT, DEADLINE);
-        }
-
-        /**
-         * Kills node 0's process: its server thread stops where it is, then its node stops answering (a crash as
-         * the fabric sees it: every request to it ends with the transport timeout).
-         */
-        void killNode0() throws InterruptedException {
-            kill.set(0, 1);
-            if (!ThreadTime.join(threads[0], 10 * SECOND)) {
-                throw new AssertionError("server 0 did not stop");
-            }
-            ((SimFabric) cluster.fabric()).stopAnswering(0);
-        }
-
-        void stopAll() throws InterruptedException {
-            ThreadTime.parkNanos(null, 1_000_000);
-            stop.set(true);
-            for (Thread th : threads) {
-                if (!ThreadTime.join(th, 10 * SECOND)) {
-                    throw new AssertionError(th.getName() + " did not stop");
-                }
-            }
-            if (failure.get() != null) {
-                throw new AssertionError("a server failed", failure.get());
-            }
-        }
-
-        @Override
-        public void close() {
-            stop.set(true);
-            for (Thread th : threads) {
-                try {
-                    if (th != null) {
-                        ThreadTime.join(th, 10 * SECOND);
-                    }
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
-            }
-            cluster.close();
-        }
-    }
-
     @Test
     void shouldRunEveryCommandThroughTheLogOnEveryReplica() {
         VirtualTimeScheduler.run(VirtualTimeOptions.seed(1), () -> {
-            try (Store store = new Store()) {
+            try (ReplicatedStore store = new ReplicatedStore(OPTIONS, 64)) {
                 store.start();
                 ReplicatedCacheEngine e = store.engine(1);
                 assertNull(e.get(b("k")));
@@ -232,7 +116,7 @@ class ReplicatedCacheTest {
             histories.add(new History(HistoryClock.NANO_TIME));
         }
         VirtualTimeScheduler.run(VirtualTimeOptions.seed(seed), () -> {
-            try (Store store = new Store()) {
+            try (ReplicatedStore store = new ReplicatedStore(OPTIONS, 64)) {
                 store.start();
                 int killAt = 5 + (int) (seed * 7 % 13);
                 long[] increments = new long[CLIENTS];
