@@ -18,5 +18,11 @@
  * {@link io.remus.memcached.DelegatedCache#join DelegatedCache.join(cluster, ...)} on its
  * {@link io.remus.core.RemusCluster} instead of {@code start}, and serves {@code openEngine(cluster.nodeId())} on its
  * own port ({@code remus serve memcached} does so under a launcher).
+ *
+ * <p>A delegated shard lives on one node and is lost with it. {@link io.remus.memcached.ReplicatedCacheEngine}
+ * keeps each shard in a replica group instead: every member runs a {@link io.remus.memcached.ReplicatedCacheShard}
+ * whose copy of the shard's replicated log (Mu, OSDI 2020) is applied to a
+ * {@link io.remus.memcached.ReplicatedItemMachine}, so an acknowledged command survives the crash of a minority of
+ * the shard's members and is applied once however often a client resends it.
  */
 package io.remus.memcached;
