@@ -1,6 +1,8 @@
 package io.remus.core.sim;
 
 import io.remus.core.error.BadArgumentException;
+import io.remus.core.error.PeerUnreachableException;
+import io.remus.core.error.CompletionStatus;
 import io.remus.core.fabric.Fabric;
 import io.remus.core.fabric.FabricNode;
 import io.remus.core.fabric.RemoteRegion;
@@ -29,6 +31,8 @@ import java.util.concurrent.atomic.AtomicReference;
 public final class SimFabric implements Fabric {
     private final SimOptions options;
     private final ConcurrentHashMap<Integer, SimNode> nodes = new ConcurrentHashMap<>();
+    /** Ids of nodes that were open once and closed or crashed since: peers that went away, not unknown ids. */
+    private final Set<Integer> departed = ConcurrentHashMap.newKeySet();
     private final AtomicInteger nextKey = new AtomicInteger(0x1000);
     /** The incarnation the next {@link #open} hands out: nonzero, never handed out twice on this fabric. */
     private final java.util.concurrent.atomic.AtomicLong nextIncarnation = new java.util.concurrent.atomic.AtomicLong(1);
@@ -325,7 +329,24 @@ public final class SimFabric implements Fabric {
         return node;
     }
 
+    /**
+     * {@return the open node of id {@code nodeId}, for a connection to it}
+     *
+     * @throws PeerUnreachableException when a node of that id was open once and closed or crashed since: a peer
+     *                                  process that is gone, as a verbs connect to it fails
+     * @throws BadArgumentException     when no node of that id was ever open on this fabric
+     */
+    SimNode peer(int nodeId) {
+        SimNode node = nodes.get(nodeId);
+        if (node == null && departed.contains(nodeId)) {
+            throw new PeerUnreachableException(CompletionStatus.RETRY_EXCEEDED, nodeId, "node " + nodeId
+                    + " closed or crashed and is not open on this fabric again");
+        }
+        return node(nodeId);
+    }
+
     void forget(SimNode node) {
+        departed.add(node.nodeId());
         nodes.remove(node.nodeId(), node);
     }
 

@@ -308,7 +308,7 @@ final class SimNode implements FabricNode {
         if (!(cq instanceof SimCompletionQueue simCq)) {
             throw new BadArgumentException("a simulated QP needs a simulated completion queue");
         }
-        SimNode peer = fabric.node(peerNodeId);
+        SimNode peer = fabric.peer(peerNodeId);
         SimQueuePair qp = new SimQueuePair(this, peer, plane, simCq, sendQueueDepth);
         simCq.attach(qp);
         peer.accepted(qp);

@@ -57,6 +57,24 @@ class SimRestartTest {
     }
 
     @Test
+    void shouldRefuseAConnectionToACrashedNodeAsUnreachableAndToAnIdNeverOpenAsUnknown() {
+        try (SimFabric sim = new SimFabric(OPTIONS)) {
+            FabricNode a = sim.open(0);
+            sim.open(1);
+            CompletionQueue cq = a.createCompletionQueue(16);
+            sim.crash(1);
+            PeerUnreachableException gone = assertThrows(PeerUnreachableException.class,
+                    () -> a.connect(1, cq, 4, Duration.ofSeconds(1)));
+            assertEquals(1, gone.nodeId());
+            assertThrows(BadArgumentException.class, () -> a.connect(5, cq, 4, Duration.ofSeconds(1)),
+                    "an id no node ever opened is unknown");
+            sim.open(1);
+            assertNotEquals(0, a.connect(1, cq, 4, Duration.ofSeconds(1)).peerIncarnation(),
+                    "once the id is open again, a connection reaches the new node");
+        }
+    }
+
+    @Test
     void shouldThrowPeerRestartedOnceThenReadTheNewNodesMemoryOnly() {
         try (TestCluster c = new TestCluster(SimFabric::new, OPTIONS, 2, b -> { });
              ComputeThread t = c.thread(0)) {
