@@ -178,7 +178,7 @@ class RpcRestartedPeerTest {
         AtomicBoolean stop = new AtomicBoolean();
         AtomicReference<Throwable> failed = new AtomicReference<>();
         Thread first = serving(callee, stop, failed);
-        assertEquals(2, caller.callLong(1, PLUS, 1, ATTEMPT));
+        assertEquals(2, caller.callLong(1, PLUS, 1, CONNECT));
         long oldIncarnation = caller.peerIncarnation(1);
         stop.set(true);
         join(first);
@@ -215,7 +215,7 @@ class RpcRestartedPeerTest {
             assertNotEquals(oldIncarnation, caller.peerIncarnation(1));
             assertEquals(pair.nodes.get(1).incarnation(), caller.peerIncarnation(1));
             for (long x = 10; x < 30; x++) {
-                assertEquals(x + 100, caller.callLong(1, PLUS, x, ATTEMPT));
+                assertEquals(x + 100, caller.callLong(1, PLUS, x, CONNECT));
             }
             assertEquals(SLOTS, caller.freeCredits(1), "the old incarnation's slots came back");
         } finally {
@@ -236,7 +236,7 @@ class RpcRestartedPeerTest {
         AtomicReference<Throwable> failed = new AtomicReference<>();
         Thread server = serving(callee, stop, failed);
         try {
-            assertEquals(2, caller.callLong(1, PLUS, 1, ATTEMPT));
+            assertEquals(2, caller.callLong(1, PLUS, 1, CONNECT));
             pair.kill(0, kill);
             RpcEndpoint reborn = pair.open(0);
             reborn.connect(1, CONNECT);
@@ -257,7 +257,7 @@ class RpcRestartedPeerTest {
             assertEquals(42, answer);
             assertTrue(attempts >= 1);
             for (long x = 50; x < 70; x++) {
-                assertEquals(x + 1, reborn.callLong(1, PLUS, x, ATTEMPT));
+                assertEquals(x + 1, reborn.callLong(1, PLUS, x, CONNECT));
             }
         } finally {
             stop.set(true);
