@@ -15,6 +15,7 @@ import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -57,6 +58,26 @@ public final class MemcachedServer implements AutoCloseable {
     private long acceptPausedUntil;
     /** How long accepting pauses after an accept failed (no file descriptors left), in milliseconds. */
     static final int ACCEPT_PAUSE_MILLIS = 10;
+    /** Passes without progress, while engine calls are in flight, before the loop naps 1 ms between polls. */
+    static final int SPIN_PASSES = 256;
+    /** The connections with engine calls in flight, polled every pass of the loop. */
+    private final ArrayList<Connection> busy = new ArrayList<>();
+
+    /** Polls every busy connection's engine calls; whether any answered. */
+    private boolean pollBusy() {
+        boolean progressed = false;
+        for (int i = busy.size() - 1; i >= 0; i--) {
+            Connection c = busy.get(i);
+            try {
+                progressed |= c.process();
+            } catch (IOException e) {
+                c.close();
+            } catch (RuntimeException e) {
+                c.fail(e);
+            }
+        }
+        return progressed;
+    }
 
     private MemcachedServer(ServerConfig config, Selector selector, ServerSocketChannel listener, LongSupplier clock,
                             Supplier<MemcachedEngine> engine, CompletableFuture<Void> up) {
@@ -147,8 +168,15 @@ public final class MemcachedServer implements AutoCloseable {
         }
         up.complete(null);
         try (engine) {
+            int idle = 0;
             while (!closing) {
-                selector.select(acceptPausedUntil == 0 ? 1000 : ACCEPT_PAUSE_MILLIS);
+                if (busy.isEmpty()) {
+                    selector.select(acceptPausedUntil == 0 ? 1000 : ACCEPT_PAUSE_MILLIS);
+                } else if (idle < SPIN_PASSES) {
+                    selector.selectNow();
+                } else {
+                    selector.select(1);
+                }
                 if (acceptPausedUntil != 0 && System.nanoTime() - acceptPausedUntil >= 0) {
                     acceptPausedUntil = 0;
                     listener.keyFor(selector).interestOps(SelectionKey.OP_ACCEPT);
@@ -176,6 +204,7 @@ public final class MemcachedServer implements AutoCloseable {
                     }
                 }
                 selector.selectedKeys().clear();
+                idle = pollBusy() ? 0 : idle + 1;
             }
         } catch (IOException | ClosedSelectorException e) {
             if (!closing) {
@@ -240,6 +269,7 @@ public final class MemcachedServer implements AutoCloseable {
         private long pending;
         private boolean closeAfterFlush;
         private boolean closed;
+        private boolean isBusy;
         SelectionKey key;
 
         Connection(SocketChannel channel, ProtocolSession session, int capacity) {
@@ -260,11 +290,13 @@ public final class MemcachedServer implements AutoCloseable {
             process();
         }
 
-        private void process() throws IOException {
+        /** Runs what the session can and writes what is answered; whether anything was answered. */
+        private boolean process() throws IOException {
             input.flip();
             boolean open = session.process(input, responses);
             input.compact();
-            if (responses.size() > 0) {
+            boolean answered = responses.size() > 0;
+            if (answered) {
                 ByteBuffer b = ByteBuffer.wrap(responses.toByteArray());
                 responses.reset();
                 pending += b.remaining();
@@ -274,6 +306,19 @@ public final class MemcachedServer implements AutoCloseable {
                 closeAfterFlush = true;
             }
             flush();
+            setBusy(!closed && session.waiting());
+            return answered;
+        }
+
+        private void setBusy(boolean now) {
+            if (now != isBusy) {
+                isBusy = now;
+                if (now) {
+                    busy.add(this);
+                } else {
+                    busy.remove(this);
+                }
+            }
         }
 
         void flush() throws IOException {
@@ -293,7 +338,7 @@ public final class MemcachedServer implements AutoCloseable {
                 return;
             }
             int ops = output.isEmpty() ? 0 : SelectionKey.OP_WRITE;
-            if (pending <= config.maxPendingOutput()) {
+            if (pending <= config.maxPendingOutput() && !session.full()) {
                 ops |= SelectionKey.OP_READ;
             }
             key.interestOps(ops);
@@ -320,6 +365,8 @@ public final class MemcachedServer implements AutoCloseable {
             closeQuietly(channel);
             output.clear();
             input = null;
+            session.abandon();
+            setBusy(false);
         }
     }
 
