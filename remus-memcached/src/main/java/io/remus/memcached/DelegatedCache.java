@@ -60,7 +60,19 @@ import java.util.function.LongSupplier;
  *
  * <h2>Costs</h2>
  * Every command is one trustee request: from a node other than the shard's, 2 RDMA WRITEs there and 2 back,
- * 1 round trip; from the shard's node, CPU stores only. Blocking, with a deadline of {@link #TIMEOUT} per command.
+ * 1 round trip; from the shard's node, CPU stores only. The blocking operations wait with a deadline of
+ * {@link #TIMEOUT} per command. The non-blocking ones ({@link MemcachedEngine#getAsync} and the others; a
+ * {@link MemcachedServer} uses those) start the request with {@link Trust#applyAsync} and return at once
+ * (wait-free; no RDMA until the first poll, which posts every request staged since in one doorbell); each poll
+ * of an {@link EngineCall} is non-blocking: a CPU load of the engine's own response memory (an RDMA READ on a node
+ * without memory), and the copy of the
+ * response once it came. A handle has {@value #SLOTS_PER_CLIENT} requests in flight per shard at most; further
+ * commands on that shard wait in the handle, in order, and start as slots come free, so the trustee runs one
+ * handle's commands on a shard in the order they were started. A command that has no answer
+ * {@link #TIMEOUT} after it started fails with a {@link io.remus.ds.delegate.TrusteeTimeoutException}; if its
+ * request was in flight, its slot stays taken until the late answer comes (a dead trustee's shard thus ends up
+ * refusing every command at its deadline, and the handle's other shards are not affected). {@code flush_all}
+ * starts one request per shard and finishes when all have answered.
  */
 public final class DelegatedCache implements AutoCloseable {
     /** Bytes of a request before its key: op, mode, key length, flags, expiration, cas or delta. */

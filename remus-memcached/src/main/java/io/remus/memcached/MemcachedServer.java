@@ -43,8 +43,20 @@ import java.util.function.Supplier;
  * runs out of file descriptors, accepting pauses for {@value #ACCEPT_PAUSE_MILLIS} ms at a time while the open
  * connections are served.
  *
- * <p>Commands run one at a time on the selector thread and block on the engine (a delegated command: one
- * trustee round trip), so every connection of the server waits while one runs.
+ * <h2>Concurrency and progress</h2>
+ * The selector thread never waits for the engine: each command starts its engine call
+ * ({@link MemcachedEngine#getAsync} and the others; a delegated command posts one trustee request) and the loop
+ * polls every connection with calls in flight on each pass, spinning for {@value #SPIN_PASSES} passes without an
+ * answer and then napping 1 ms between polls. A connection's answers are written in the order its commands came
+ * (memcached's pipelining), each as soon as it and every answer ahead of it have finished; commands on different
+ * connections, and on different keys of one connection, overlap. A connection may have
+ * {@value ProtocolSession#MAX_IN_FLIGHT} engine calls (one per key of a get) waiting for their answers; past that
+ * the server reads none of its commands until answers ahead are written, so each connection holds at most that
+ * many answers besides its buffers. A command whose engine call fails, as a delegated one does when its trustee
+ * does not answer within {@link DelegatedCache#TIMEOUT}, is answered {@code SERVER_ERROR <reason>} and the
+ * connection reads on; a slow or dead trustee thus delays only the commands on its shards (and, on each
+ * connection, the answers queued behind them), never the rest of the port. Closing a connection gives up its
+ * calls; their requests still finish at their trustees.
  */
 public final class MemcachedServer implements AutoCloseable {
     private final ServerConfig config;
