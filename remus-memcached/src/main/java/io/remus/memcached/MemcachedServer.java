@@ -21,6 +21,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 
@@ -47,7 +48,7 @@ import java.util.function.Supplier;
  * The selector thread never waits for the engine: each command starts its engine call
  * ({@link MemcachedEngine#getAsync} and the others; a delegated command posts one trustee request) and the loop
  * polls every connection with calls in flight on each pass, spinning for {@value #SPIN_PASSES} passes without an
- * answer and then napping 1 ms between polls. A connection's answers are written in the order its commands came
+ * answer and then napping 50 µs between polls. A connection's answers are written in the order its commands came
  * (memcached's pipelining), each as soon as it and every answer ahead of it have finished; commands on different
  * connections, and on different keys of one connection, overlap. A connection may have
  * {@value ProtocolSession#MAX_IN_FLIGHT} engine calls (one per key of a get) waiting for their answers; past that
@@ -70,8 +71,10 @@ public final class MemcachedServer implements AutoCloseable {
     private long acceptPausedUntil;
     /** How long accepting pauses after an accept failed (no file descriptors left), in milliseconds. */
     static final int ACCEPT_PAUSE_MILLIS = 10;
-    /** Passes without progress, while engine calls are in flight, before the loop naps 1 ms between polls. */
+    /** Passes without progress, while engine calls are in flight, before the loop naps between polls. */
     static final int SPIN_PASSES = 256;
+    /** The nap between polls after {@link #SPIN_PASSES} passes without progress, in nanoseconds (50 µs). */
+    static final long NAP_NANOS = 50_000;
     /** The connections with engine calls in flight, polled every pass of the loop. */
     private final ArrayList<Connection> busy = new ArrayList<>();
 
@@ -187,7 +190,8 @@ public final class MemcachedServer implements AutoCloseable {
                 } else if (idle < SPIN_PASSES) {
                     selector.selectNow();
                 } else {
-                    selector.select(1);
+                    LockSupport.parkNanos(NAP_NANOS);
+                    selector.selectNow();
                 }
                 if (acceptPausedUntil != 0 && System.nanoTime() - acceptPausedUntil >= 0) {
                     acceptPausedUntil = 0;
