@@ -48,7 +48,8 @@ import java.util.function.Supplier;
  * The selector thread never waits for the engine: each command starts its engine call
  * ({@link MemcachedEngine#getAsync} and the others; a delegated command posts one trustee request) and the loop
  * polls every connection with calls in flight on each pass, spinning for {@value #SPIN_PASSES} passes without an
- * answer and then napping 50 µs between polls. A connection's answers are written in the order its commands came
+ * answer (yielding the processor after the first 16, so that trustees' threads on the same cores run) and then
+ * napping 50 µs between polls. A connection's answers are written in the order its commands came
  * (memcached's pipelining), each as soon as it and every answer ahead of it have finished; commands on different
  * connections, and on different keys of one connection, overlap. A connection may have
  * {@value ProtocolSession#MAX_IN_FLIGHT} engine calls (one per key of a get) waiting for their answers; past that
@@ -188,6 +189,9 @@ public final class MemcachedServer implements AutoCloseable {
                 if (busy.isEmpty()) {
                     selector.select(acceptPausedUntil == 0 ? 1000 : ACCEPT_PAUSE_MILLIS);
                 } else if (idle < SPIN_PASSES) {
+                    if (idle > 16) {
+                        Thread.yield();
+                    }
                     selector.selectNow();
                 } else {
                     LockSupport.parkNanos(NAP_NANOS);
