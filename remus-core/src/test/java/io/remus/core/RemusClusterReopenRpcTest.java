@@ -51,23 +51,40 @@ class RemusClusterReopenRpcTest {
         sim.close();
     }
 
+    private String memoryNodes = "0";
+
     private RemusCluster join(int nodeId) {
         return RemusCluster.builder().fabric(sim).args("--node.count=2", "--node-id=" + nodeId, "--seg-size=256K",
-                        "--segment.count=2", "--memory.nodes=0", "--compute.nodes=0-1")
+                        "--segment.count=2", "--memory.nodes=" + memoryNodes, "--compute.nodes=0-1")
                 .joinTimeout(Duration.ofSeconds(20)).shutdownTimeout(Duration.ofSeconds(2)).join();
     }
 
     @Test
     void shouldFailTypedAndThenReachTheNewIncarnationWhenAPeerReopensItsEndpointAfterARestart() throws Exception {
+        run(false);
+    }
+
+    /**
+     * Both nodes are memory nodes and node 0's compute thread allocated a block before it opened its endpoint, so its
+     * allocator's next node is node 1: the block of node 0's rings must still be in memory that outlives node 1's
+     * restart, or the restarted node 1 reads its own new memory for them.
+     */
+    @Test
+    void shouldFindASurvivorsRingsWhenTheRestartedPeerIsAMemoryNodeTheSurvivorAllocatedOnBefore() throws Exception {
+        memoryNodes = "0-1";
+        run(true);
+    }
+
+    private void run(boolean allocateFirst) throws Exception {
         ExecutorService pool = Executors.newFixedThreadPool(2);
         try {
-            run(pool);
+            run(pool, allocateFirst);
         } finally {
             pool.shutdownNow();
         }
     }
 
-    private void run(ExecutorService pool) throws Exception {
+    private void run(ExecutorService pool, boolean allocateFirst) throws Exception {
         CountDownLatch firstCalled = new CountDownLatch(1);
         CountDownLatch restarted = new CountDownLatch(1);
         CountDownLatch secondCalled = new CountDownLatch(1);
@@ -106,7 +123,11 @@ class RemusClusterReopenRpcTest {
             }
         }, pool);
 
-        try (RemusCluster zero = join(0)) {
+        RemusCluster zero = join(0);
+        try {
+            if (allocateFirst) {
+                zero.computeThread().allocator().allocate(3 * Long.BYTES);
+            }
             RpcEndpoint ep = zero.openRpcEndpoint(2);
             ep.registerLong(PLUS, x -> x + 100);
             assertEquals(11, ep.callLong(1, PLUS, 10, WAIT), "node 1's first incarnation answers");
@@ -146,6 +167,8 @@ class RemusClusterReopenRpcTest {
                     + "; restarted node 1: " + got);
             assertTrue(got.startsWith("answer=600 "), "the restarted caller reaches node 0 through the rings it looked "
                     + "up when it connected: " + got);
+        } finally {
+            closeQuietly(zero);
         }
     }
 
