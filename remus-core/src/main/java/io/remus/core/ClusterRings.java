@@ -39,13 +39,19 @@ final class ClusterRings implements RingResolver {
 
     /**
      * Publishes {@code rings} under this node's incarnation's name, on the set-up thread: 1 RDMA WRITE of the three
-     * words into a block of the set-up thread's allocator, then the directory's publish.
+     * words into a block of the set-up thread's allocator, then the directory's publish. The block is on this node
+     * when it is a memory node, so that it lives exactly as long as the rings it names: on another memory node it
+     * would be lost when that node restarts, and the restarted node would read its own new memory for this node's
+     * rings.
      *
      * @return whether this call bound the name (false: it was bound before)
      */
     boolean publish(RemoteRegion rings) {
         NameDirectory names = setupNames();
-        long block = setup.allocator().allocate(3 * Long.BYTES);
+        int self = rings.nodeId();
+        long block = setup.config().memoryNodes().contains(self)
+                ? setup.allocator().allocate(3 * Long.BYTES, self)
+                : setup.allocator().allocate(3 * Long.BYTES);
         setup.write(block, MemorySegment.ofArray(new long[] {rings.address(), rings.length(), rings.rkey()}));
         return names.publish(name(rings.nodeId(), node.fabricNode().incarnation()), block) == block;
     }

@@ -272,7 +272,8 @@ public final class RemusCluster implements AutoCloseable {
      * <li>Publishes the endpoint's {@link RpcEndpoint#rings()} in the cluster's {@link NameDirectory}
      *     (the first memory node's) under {@code remus.rpc.<nodeId>.<incarnation>} (the node's
      *     {@link io.remus.core.fabric.FabricNode#incarnation()} in base 36): a block of three words
-     *     (address, length, rkey) from {@link ComputeThread#allocator()}, written with 1 RDMA WRITE, then
+     *     (address, length, rkey) from {@link ComputeThread#allocator()} (on this node when it is a memory node,
+     *     so the block lives as long as the rings it names), written with 1 RDMA WRITE, then
      *     bound by the directory's {@link NameDirectory#publish} (its READs and compare-and-swaps, plus the
      *     directory's {@link NameDirectory#open} on first use).</li>
      * <li>{@link #barrier()}: every compute node has published.</li>

@@ -228,7 +228,7 @@ public final class IndexKilledLeaderMain {
     }
 
     /** Node 0: serves, marking each request in flight, until the test kills it. */
-    private static String leadUntilKilled(IndexShardServer server, Path dir, MemorySegment inFlight) throws IOException {
+    static String leadUntilKilled(IndexShardServer server, Path dir, MemorySegment inFlight) throws IOException {
         server.beforeAppend = () -> {
             inFlight.set(ValueLayout.JAVA_LONG, 0, 1);
             LockSupport.parkNanos(IN_FLIGHT_PAUSE_NANOS);
@@ -254,7 +254,7 @@ public final class IndexKilledLeaderMain {
     }
 
     /** Node 1: serves; once elected after the kill, takes over; after the final reads, reports. */
-    private static String takeOverAndLead(IndexShardServer server, Path dir) throws IOException {
+    static String takeOverAndLead(IndexShardServer server, Path dir) throws IOException {
         Path swept = dir.resolve("swept");
         ElectionWatch watch = new ElectionWatch(server);
         long deadline = System.nanoTime() + RUN_BOUND.toNanos();
@@ -304,7 +304,7 @@ public final class IndexKilledLeaderMain {
     }
 
     /** Node 2: serves (answering {@code NOT_LEADER}) and applies until it applied what the new leader applied. */
-    private static String follow(IndexShardServer server, Path dir) throws IOException {
+    static String follow(IndexShardServer server, Path dir) throws IOException {
         Path done = dir.resolve("leader-done");
         ElectionWatch watch = new ElectionWatch(server);
         long deadline = System.nanoTime() + RUN_BOUND.toNanos();
