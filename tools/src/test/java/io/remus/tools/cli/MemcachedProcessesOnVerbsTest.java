@@ -4,6 +4,7 @@ import io.remus.tools.Remus;
 import io.remus.verbs.testing.ChildJvm;
 import io.remus.verbs.testing.DeviceTest;
 import io.remus.verbs.testing.DeviceTests;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Timeout;
 
 import java.io.BufferedReader;
@@ -38,6 +39,9 @@ import static org.junit.jupiter.api.Assertions.fail;
  * {@code SIGTERM} and must close its server, its store and its membership ({@code node i: stopped}) and exit by
  * the signal (143), with no exception in its output.
  */
+// Slow: in a TCG guest the three processes have not opened their ports within 4 minutes (the cause is not known);
+// CI runs MemcachedProcessesOnShmTest; SOFTROCE_WITH_SLOW=1 softroce/run-tests runs this class too.
+@Tag(DeviceTests.SLOW_TAG)
 @Timeout(value = 600, unit = TimeUnit.SECONDS)
 class MemcachedProcessesOnVerbsTest {
     static final int NODES = 3;
