@@ -9,17 +9,14 @@ import io.remus.core.error.NameNotPublishedException;
 import io.remus.core.error.RemoteTimeoutException;
 import io.remus.core.memory.RemotePtr;
 import io.remus.core.time.ThreadTime;
-import io.remus.ds.delegate.PendingApply;
 import io.remus.ds.delegate.Trust;
 import io.remus.ds.delegate.Trustee;
 import io.remus.ds.delegate.TrusteeClient;
-import io.remus.ds.delegate.TrusteeTimeoutException;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.ByteOrder;
 import java.time.Duration;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -29,7 +26,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.LongSupplier;
 
@@ -60,19 +56,7 @@ import java.util.function.LongSupplier;
  *
  * <h2>Costs</h2>
  * Every command is one trustee request: from a node other than the shard's, 2 RDMA WRITEs there and 2 back,
- * 1 round trip; from the shard's node, CPU stores only. The blocking operations wait with a deadline of
- * {@link #TIMEOUT} per command. The non-blocking ones ({@link MemcachedEngine#getAsync} and the others; a
- * {@link MemcachedServer} uses those) start the request with {@link Trust#applyAsync} and return at once
- * (wait-free; no RDMA until the first poll, which posts every request staged since in one doorbell); each poll
- * of an {@link EngineCall} is non-blocking: a CPU load of the engine's own response memory (an RDMA READ on a node
- * without memory), and the copy of the
- * response once it came. A handle has {@value #SLOTS_PER_CLIENT} requests in flight per shard at most; further
- * commands on that shard wait in the handle, in order, and start as slots come free, so the trustee runs one
- * handle's commands on a shard in the order they were started. A command that has no answer
- * {@link #TIMEOUT} after it started fails with a {@link io.remus.ds.delegate.TrusteeTimeoutException}; if its
- * request was in flight, its slot stays taken until the late answer comes (a dead trustee's shard thus ends up
- * refusing every command at its deadline, and the handle's other shards are not affected). {@code flush_all}
- * starts one request per shard and finishes when all have answered.
+ * 1 round trip; from the shard's node, CPU stores only. Blocking, with a deadline of {@link #TIMEOUT} per command.
  */
 public final class DelegatedCache implements AutoCloseable {
     /** Bytes of a request before its key: op, mode, key length, flags, expiration, cas or delta. */
@@ -84,8 +68,6 @@ public final class DelegatedCache implements AutoCloseable {
             - MemcachedEngine.MAX_KEY_BYTES;
     /** How long one command may wait for its trustee. */
     public static final Duration TIMEOUT = Duration.ofSeconds(10);
-    /** How many requests one engine may have in flight at one shard's trustee. */
-    public static final int SLOTS_PER_CLIENT = 4;
     /** The longest park of an idle serving thread between passes, in microseconds. */
     public static final int IDLE_PARK_MICROS = 200;
 
@@ -115,8 +97,6 @@ public final class DelegatedCache implements AutoCloseable {
     private final long[] trustees;
     private final List<Thread> servers = new ArrayList<>();
     private volatile boolean stopping;
-    /** Per hosted node, whether its serving thread is held (tests: a trustee that stops answering). */
-    private final AtomicIntegerArray held;
 
     private DelegatedCache(List<RemusNode> nodes, int[] nodeIds, int clusterSize, int shards) {
         this.nodes = nodes;
@@ -124,22 +104,6 @@ public final class DelegatedCache implements AutoCloseable {
         this.clusterSize = clusterSize;
         this.shards = shards;
         this.trustees = new long[shards];
-        this.held = new AtomicIntegerArray(nodes.size());
-    }
-
-    /**
-     * Holds or releases the serving thread of a hosted node: while held, that node's trustees answer nothing,
-     * as a slow or dead node's would. For tests.
-     *
-     * @param index the node's index in the list {@link #start} was given
-     * @param hold  whether to hold it
-     */
-    void holdServing(int index, boolean hold) {
-        held.set(index, hold ? 1 : 0);
-    }
-
-    private boolean isHeld(int index) {
-        return held.get(index) != 0;
     }
 
     /**
@@ -346,7 +310,7 @@ public final class DelegatedCache implements AutoCloseable {
         try (ComputeThread thread = nodes.get(index).newComputeThread()) {
             try {
                 for (int s = nodeIds[index]; s < shards; s += clusterSize) {
-                    Trustee<ItemTable> trustee = Trustee.create(thread, maxClients, SLOTS_PER_CLIENT, Trustee.MAX_PAYLOAD_BYTES);
+                    Trustee<ItemTable> trustee = Trustee.create(thread, maxClients, 1, Trustee.MAX_PAYLOAD_BYTES);
                     mine.add(trustee);
                     trustee.register(COMMAND, DelegatedCache::run);
                     trustee.entrust(new ItemTable(clock, MAX_ITEM_BYTES, s, shards));
@@ -373,10 +337,6 @@ public final class DelegatedCache implements AutoCloseable {
             up.complete(null);
             int idle = 0;
             while (!stopping) {
-                if (isHeld(index)) {
-                    LockSupport.parkNanos(TimeUnit.MICROSECONDS.toNanos(IDLE_PARK_MICROS));
-                    continue;
-                }
                 int served = 0;
                 for (Trustee<ItemTable> t : mine) {
                     served += t.serveOnce();
@@ -470,239 +430,11 @@ public final class DelegatedCache implements AutoCloseable {
         private final List<Trust<ItemTable>> shards;
         private final MemorySegment request = MemorySegment.ofArray(new byte[Trustee.MAX_PAYLOAD_BYTES]);
         private final MemorySegment response = MemorySegment.ofArray(new byte[Trustee.MAX_PAYLOAD_BYTES]);
-        /** Per shard, the started calls not yet started at the trustee, in the order they were started. */
-        private final List<ArrayDeque<DelegatedCall<?>>> waiting = new ArrayList<>();
-        /** Per shard, the calls whose deadline passed while their request was in flight: they hold a slot. */
-        private final List<ArrayList<DelegatedCall<?>>> orphans = new ArrayList<>();
-        /** Per shard, the requests in flight at its trustee (orphans included), at most {@link #SLOTS_PER_CLIENT}. */
-        private final int[] inFlight;
-        /** Response buffers of the trustee's payload size, one per request in flight, reused. */
-        private final ArrayDeque<MemorySegment> responses = new ArrayDeque<>();
 
         DelegatedEngine(DelegatedCache cache, ComputeThread thread, List<Trust<ItemTable>> shards) {
             this.cache = cache;
             this.thread = thread;
             this.shards = shards;
-            this.inFlight = new int[shards.size()];
-            for (int s = 0; s < shards.size(); s++) {
-                waiting.add(new ArrayDeque<>());
-                orphans.add(new ArrayList<>());
-            }
-        }
-
-        /** Encodes one command into a request of its own (the request must not change until it is sent). */
-        private static MemorySegment encode(int op, int mode, byte[] key, int flags, long exptime, long arg, byte[] value) {
-            int length = REQUEST_HEADER_BYTES + key.length + (value == null ? 0 : value.length);
-            MemorySegment r = MemorySegment.ofArray(new byte[length]);
-            r.set(ValueLayout.JAVA_BYTE, 0, (byte) op);
-            r.set(ValueLayout.JAVA_BYTE, 1, (byte) mode);
-            r.set(SHORT, 2, (short) key.length);
-            r.set(INT, 4, flags);
-            r.set(LONG, 8, exptime);
-            r.set(LONG, 16, arg);
-            MemorySegment.copy(key, 0, r, ValueLayout.JAVA_BYTE, REQUEST_HEADER_BYTES, key.length);
-            if (value != null) {
-                MemorySegment.copy(value, 0, r, ValueLayout.JAVA_BYTE, REQUEST_HEADER_BYTES + key.length, value.length);
-            }
-            return r;
-        }
-
-        private <T> DelegatedCall<T> submit(int shard, MemorySegment request, Decoder<T> decoder) {
-            DelegatedCall<T> c = new DelegatedCall<>(shard, request, decoder, ThreadTime.nanoTime() + TIMEOUT.toNanos());
-            waiting.get(shard).add(c);
-            pump(shard);
-            return c;
-        }
-
-        /**
-         * Frees the slots of orphans whose late responses came, then starts the shard's waiting calls in order
-         * while it has free slots. Non-blocking; posts no RDMA (the requests go at the next poll's flush).
-         */
-        private void pump(int shard) {
-            ArrayList<DelegatedCall<?>> lost = orphans.get(shard);
-            for (int i = lost.size() - 1; i >= 0; i--) {
-                DelegatedCall<?> o = lost.get(i);
-                boolean over;
-                try {
-                    over = o.pending.poll();
-                    if (over) {
-                        o.pending.await(Duration.ZERO);
-                    }
-                } catch (RuntimeException e) {
-                    over = true;
-                }
-                if (over) {
-                    lost.remove(i);
-                    o.release();
-                }
-            }
-            ArrayDeque<DelegatedCall<?>> queue = waiting.get(shard);
-            while (inFlight[shard] < SLOTS_PER_CLIENT && !queue.isEmpty()) {
-                DelegatedCall<?> c = queue.poll();
-                MemorySegment into = responses.isEmpty() ? MemorySegment.ofArray(new byte[Trustee.MAX_PAYLOAD_BYTES])
-                        : responses.poll();
-                try {
-                    c.pending = shards.get(shard).applyAsync(COMMAND, c.request, into);
-                    c.response = into;
-                    inFlight[shard]++;
-                } catch (RuntimeException e) {
-                    responses.add(into);
-                    c.fail(e);
-                }
-            }
-        }
-
-        /** Turns a command's response (its bytes, how many) into its result. */
-        @FunctionalInterface
-        private interface Decoder<T> {
-            T decode(MemorySegment response, int bytes);
-        }
-
-        /**
-         * One command: waiting for a slot at its shard's trustee, then in flight until the response comes or the
-         * deadline passes. A call whose deadline passes in flight becomes an orphan: it fails at once, and its
-         * slot comes free when the late response arrives.
-         */
-        private final class DelegatedCall<T> implements EngineCall<T> {
-            final int shard;
-            final MemorySegment request;
-            final Decoder<T> decoder;
-            final long deadline;
-            PendingApply pending;
-            MemorySegment response;
-            boolean done;
-            T value;
-            RuntimeException failure;
-
-            DelegatedCall(int shard, MemorySegment request, Decoder<T> decoder, long deadline) {
-                this.shard = shard;
-                this.request = request;
-                this.decoder = decoder;
-                this.deadline = deadline;
-            }
-
-            @Override
-            public boolean poll() {
-                if (done) {
-                    return true;
-                }
-                if (pending == null) {
-                    pump(shard);
-                }
-                if (pending != null) {
-                    try {
-                        if (pending.poll()) {
-                            int n = (int) pending.await(Duration.ZERO);
-                            value = decoder.decode(response, n);
-                            done = true;
-                            release();
-                            pump(shard);
-                            return true;
-                        }
-                    } catch (RuntimeException e) {
-                        release();
-                        fail(e);
-                        pump(shard);
-                        return true;
-                    }
-                }
-                if (!done && ThreadTime.nanoTime() - deadline >= 0) {
-                    if (pending != null) {
-                        orphans.get(shard).add(this);
-                    } else {
-                        waiting.get(shard).remove(this);
-                    }
-                    fail(new TrusteeTimeoutException("the trustee of shard " + shard + " did not answer within "
-                            + TIMEOUT));
-                }
-                return done;
-            }
-
-            void fail(RuntimeException e) {
-                failure = e;
-                done = true;
-            }
-
-            /** Gives the slot and the response buffer back. */
-            void release() {
-                if (response != null) {
-                    responses.add(response);
-                    response = null;
-                    inFlight[shard]--;
-                }
-                pending = null;
-            }
-
-            @Override
-            public T result() {
-                if (!done) {
-                    throw new IllegalStateException("the command on shard " + shard + " has not finished");
-                }
-                if (failure != null) {
-                    throw failure;
-                }
-                return value;
-            }
-
-            @Override
-            public void abandon() {
-                if (done) {
-                    return;
-                }
-                if (pending != null) {
-                    orphans.get(shard).add(this);
-                } else {
-                    waiting.get(shard).remove(this);
-                }
-                fail(new TrusteeTimeoutException("abandoned"));
-            }
-        }
-
-        @Override
-        public EngineCall<Item> getAsync(byte[] key) {
-            return submit(cache.shardOf(key), encode(OP_GET, 0, key, 0, 0, 0, null), (r, n) -> r.get(ValueLayout.JAVA_BYTE, 0) == 0
-                    ? null : new Item(r.asSlice(RESPONSE_HEADER_BYTES, n - RESPONSE_HEADER_BYTES).toArray(ValueLayout.JAVA_BYTE),
-                    r.get(INT, 4), r.get(LONG, 8)));
-        }
-
-        @Override
-        public EngineCall<StoreResult> storeAsync(StoreMode mode, byte[] key, int flags, long exptime, byte[] value, long cas) {
-            if (value.length > MAX_ITEM_BYTES) {
-                throw new BadArgumentException("value of " + value.length + " bytes over the item size " + MAX_ITEM_BYTES);
-            }
-            return submit(cache.shardOf(key), encode(OP_STORE, mode.ordinal(), key, flags, exptime, cas, value),
-                    (r, n) -> StoreResult.values()[r.get(ValueLayout.JAVA_BYTE, 0)]);
-        }
-
-        @Override
-        public EngineCall<Boolean> deleteAsync(byte[] key) {
-            return submit(cache.shardOf(key), encode(OP_DELETE, 0, key, 0, 0, 0, null),
-                    (r, n) -> r.get(ValueLayout.JAVA_BYTE, 0) == 1);
-        }
-
-        @Override
-        public EngineCall<ArithmeticResult> arithmeticAsync(byte[] key, boolean increment, long delta) {
-            return submit(cache.shardOf(key), encode(increment ? OP_INCR : OP_DECR, 0, key, 0, 0, delta, null),
-                    (r, n) -> new ArithmeticResult(ArithmeticResult.Status.values()[r.get(ValueLayout.JAVA_BYTE, 0)],
-                            r.get(LONG, 8)));
-        }
-
-        @Override
-        public EngineCall<Boolean> touchAsync(byte[] key, long exptime) {
-            return submit(cache.shardOf(key), encode(OP_TOUCH, 0, key, 0, exptime, 0, null),
-                    (r, n) -> r.get(ValueLayout.JAVA_BYTE, 0) == 1);
-        }
-
-        @Override
-        public EngineCall<Void> flushAllAsync(long delay) {
-            List<EngineCall<?>> parts = new ArrayList<>();
-            for (int s = 0; s < shards.size(); s++) {
-                MemorySegment r = MemorySegment.ofArray(new byte[REQUEST_HEADER_BYTES]);
-                r.set(ValueLayout.JAVA_BYTE, 0, (byte) OP_FLUSH);
-                r.set(LONG, 8, delay);
-                parts.add(submit(s, r, (resp, n) -> null));
-            }
-            return EngineCall.all(parts);
         }
 
         @Override

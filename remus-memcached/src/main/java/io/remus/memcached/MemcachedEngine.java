@@ -7,10 +7,6 @@ package io.remus.memcached;
  * relative, above that an absolute unix time, negative already expired; the engine applies them with its own
  * clock and drops expired items lazily, when a command finds them.
  *
- * <p>Each operation has a non-blocking form ({@link #getAsync} and the others) that starts the command and returns
- * an {@link EngineCall} to poll; a {@link MemcachedServer} uses only those. The defaults run the blocking form at
- * once. An engine runs one handle's commands on the same key in the order they were started.
- *
  * <p>Implemented by {@link DelegatedCache#openEngine}. Keys are 1..{@value #MAX_KEY_BYTES} bytes; the server checks
  * them and the value sizes ({@link #maxItemBytes()}) before it calls.
  */
@@ -77,77 +73,6 @@ public interface MemcachedEngine extends AutoCloseable {
      * @param delay memcached's expiration time for the flush
      */
     void flushAll(long delay);
-
-    /**
-     * Starts {@link #get}.
-     *
-     * @param key the key
-     * @return the call; its result is the item or null
-     */
-    default EngineCall<Item> getAsync(byte[] key) {
-        return EngineCall.now(() -> get(key));
-    }
-
-    /**
-     * Starts {@link #store}.
-     *
-     * @param mode    which command
-     * @param key     the key
-     * @param flags   the client's flags
-     * @param exptime memcached's expiration time
-     * @param value   the data, at most {@link #maxItemBytes()} bytes
-     * @param cas     for {@link StoreMode#CAS}, the unique value the client fetched
-     * @return the call; its result is the outcome
-     */
-    default EngineCall<StoreResult> storeAsync(StoreMode mode, byte[] key, int flags, long exptime, byte[] value, long cas) {
-        return EngineCall.now(() -> store(mode, key, flags, exptime, value, cas));
-    }
-
-    /**
-     * Starts {@link #delete}.
-     *
-     * @param key the key
-     * @return the call; its result is whether the key held an item
-     */
-    default EngineCall<Boolean> deleteAsync(byte[] key) {
-        return EngineCall.now(() -> delete(key));
-    }
-
-    /**
-     * Starts {@link #arithmetic}.
-     *
-     * @param key       the key
-     * @param increment true for incr, false for decr
-     * @param delta     the unsigned 64-bit amount
-     * @return the call; its result is the outcome
-     */
-    default EngineCall<ArithmeticResult> arithmeticAsync(byte[] key, boolean increment, long delta) {
-        return EngineCall.now(() -> arithmetic(key, increment, delta));
-    }
-
-    /**
-     * Starts {@link #touch}.
-     *
-     * @param key     the key
-     * @param exptime memcached's expiration time
-     * @return the call; its result is whether the key held an item
-     */
-    default EngineCall<Boolean> touchAsync(byte[] key, long exptime) {
-        return EngineCall.now(() -> touch(key, exptime));
-    }
-
-    /**
-     * Starts {@link #flushAll}.
-     *
-     * @param delay memcached's expiration time for the flush
-     * @return the call; its result is null
-     */
-    default EngineCall<Void> flushAllAsync(long delay) {
-        return EngineCall.now(() -> {
-            flushAll(delay);
-            return null;
-        });
-    }
 
     /** Releases this handle; the items stay in the store. */
     @Override

@@ -15,13 +15,11 @@ import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
-import java.util.ArrayList;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.concurrent.locks.LockSupport;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 
@@ -44,21 +42,8 @@ import java.util.function.Supplier;
  * runs out of file descriptors, accepting pauses for {@value #ACCEPT_PAUSE_MILLIS} ms at a time while the open
  * connections are served.
  *
- * <h2>Concurrency and progress</h2>
- * The selector thread never waits for the engine: each command starts its engine call
- * ({@link MemcachedEngine#getAsync} and the others; a delegated command posts one trustee request) and the loop
- * polls every connection with calls in flight on each pass, spinning for {@value #SPIN_PASSES} passes without an
- * answer (yielding the processor after the first 16, so that trustees' threads on the same cores run) and then
- * napping 50 µs between polls. A connection's answers are written in the order its commands came
- * (memcached's pipelining), each as soon as it and every answer ahead of it have finished; commands on different
- * connections, and on different keys of one connection, overlap. A connection may have
- * {@value ProtocolSession#MAX_IN_FLIGHT} engine calls (one per key of a get) waiting for their answers; past that
- * the server reads none of its commands until answers ahead are written, so each connection holds at most that
- * many answers besides its buffers. A command whose engine call fails, as a delegated one does when its trustee
- * does not answer within {@link DelegatedCache#TIMEOUT}, is answered {@code SERVER_ERROR <reason>} and the
- * connection reads on; a slow or dead trustee thus delays only the commands on its shards (and, on each
- * connection, the answers queued behind them), never the rest of the port. Closing a connection gives up its
- * calls; their requests still finish at their trustees.
+ * <p>Commands run one at a time on the selector thread and block on the engine (a delegated command: one
+ * trustee round trip), so every connection of the server waits while one runs.
  */
 public final class MemcachedServer implements AutoCloseable {
     private final ServerConfig config;
@@ -72,28 +57,6 @@ public final class MemcachedServer implements AutoCloseable {
     private long acceptPausedUntil;
     /** How long accepting pauses after an accept failed (no file descriptors left), in milliseconds. */
     static final int ACCEPT_PAUSE_MILLIS = 10;
-    /** Passes without progress, while engine calls are in flight, before the loop naps between polls. */
-    static final int SPIN_PASSES = 256;
-    /** The nap between polls after {@link #SPIN_PASSES} passes without progress, in nanoseconds (50 µs). */
-    static final long NAP_NANOS = 50_000;
-    /** The connections with engine calls in flight, polled every pass of the loop. */
-    private final ArrayList<Connection> busy = new ArrayList<>();
-
-    /** Polls every busy connection's engine calls; whether any answered. */
-    private boolean pollBusy() {
-        boolean progressed = false;
-        for (int i = busy.size() - 1; i >= 0; i--) {
-            Connection c = busy.get(i);
-            try {
-                progressed |= c.process();
-            } catch (IOException e) {
-                c.close();
-            } catch (RuntimeException e) {
-                c.fail(e);
-            }
-        }
-        return progressed;
-    }
 
     private MemcachedServer(ServerConfig config, Selector selector, ServerSocketChannel listener, LongSupplier clock,
                             Supplier<MemcachedEngine> engine, CompletableFuture<Void> up) {
@@ -184,19 +147,8 @@ public final class MemcachedServer implements AutoCloseable {
         }
         up.complete(null);
         try (engine) {
-            int idle = 0;
             while (!closing) {
-                if (busy.isEmpty()) {
-                    selector.select(acceptPausedUntil == 0 ? 1000 : ACCEPT_PAUSE_MILLIS);
-                } else if (idle < SPIN_PASSES) {
-                    if (idle > 16) {
-                        Thread.yield();
-                    }
-                    selector.selectNow();
-                } else {
-                    LockSupport.parkNanos(NAP_NANOS);
-                    selector.selectNow();
-                }
+                selector.select(acceptPausedUntil == 0 ? 1000 : ACCEPT_PAUSE_MILLIS);
                 if (acceptPausedUntil != 0 && System.nanoTime() - acceptPausedUntil >= 0) {
                     acceptPausedUntil = 0;
                     listener.keyFor(selector).interestOps(SelectionKey.OP_ACCEPT);
@@ -224,7 +176,6 @@ public final class MemcachedServer implements AutoCloseable {
                     }
                 }
                 selector.selectedKeys().clear();
-                idle = pollBusy() ? 0 : idle + 1;
             }
         } catch (IOException | ClosedSelectorException e) {
             if (!closing) {
@@ -289,7 +240,6 @@ public final class MemcachedServer implements AutoCloseable {
         private long pending;
         private boolean closeAfterFlush;
         private boolean closed;
-        private boolean isBusy;
         SelectionKey key;
 
         Connection(SocketChannel channel, ProtocolSession session, int capacity) {
@@ -310,13 +260,11 @@ public final class MemcachedServer implements AutoCloseable {
             process();
         }
 
-        /** Runs what the session can and writes what is answered; whether anything was answered. */
-        private boolean process() throws IOException {
+        private void process() throws IOException {
             input.flip();
             boolean open = session.process(input, responses);
             input.compact();
-            boolean answered = responses.size() > 0;
-            if (answered) {
+            if (responses.size() > 0) {
                 ByteBuffer b = ByteBuffer.wrap(responses.toByteArray());
                 responses.reset();
                 pending += b.remaining();
@@ -326,19 +274,6 @@ public final class MemcachedServer implements AutoCloseable {
                 closeAfterFlush = true;
             }
             flush();
-            setBusy(!closed && session.waiting());
-            return answered;
-        }
-
-        private void setBusy(boolean now) {
-            if (now != isBusy) {
-                isBusy = now;
-                if (now) {
-                    busy.add(this);
-                } else {
-                    busy.remove(this);
-                }
-            }
         }
 
         void flush() throws IOException {
@@ -358,7 +293,7 @@ public final class MemcachedServer implements AutoCloseable {
                 return;
             }
             int ops = output.isEmpty() ? 0 : SelectionKey.OP_WRITE;
-            if (pending <= config.maxPendingOutput() && !session.full()) {
+            if (pending <= config.maxPendingOutput()) {
                 ops |= SelectionKey.OP_READ;
             }
             key.interestOps(ops);
@@ -385,8 +320,6 @@ public final class MemcachedServer implements AutoCloseable {
             closeQuietly(channel);
             output.clear();
             input = null;
-            session.abandon();
-            setBusy(false);
         }
     }
 

@@ -3,7 +3,6 @@ package io.remus.memcached;
 import java.io.ByteArrayOutputStream;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.LongSupplier;
@@ -14,17 +13,8 @@ import java.util.function.LongSupplier;
  * across reads (a storage command waiting for its data block, data being discarded), never more than the
  * input buffer holds: a line of at most {@link ServerConfig#MAX_LINE_BYTES} bytes, then a data block of at most
  * the engine's item size plus 2.
- *
- * <p>Commands run on the engine's non-blocking calls ({@link EngineCall}): a command that needs the engine is
- * started and its answer waits in a queue with every answer after it, so that the client reads its answers in the
- * order it sent the commands (memcached's pipelining) while the commands of one connection overlap. At most
- * {@code maxInFlight} engine calls (one per key of a get) wait in the queue; past that the session reads no more
- * commands until the answers ahead have been written. A call that fails (its trustee did not answer by the
- * command's deadline) is answered {@code SERVER_ERROR <reason>} in its place, and the connection reads on.
  */
 final class ProtocolSession {
-    /** How many engine calls a connection may have waiting for their answers, by default. */
-    static final int MAX_IN_FLIGHT = 64;
     /** The version {@code version} and {@code stats} report. */
     static final String VERSION = "1.6.0-remus";
     private static final byte[] CRLF = {'\r', '\n'};
@@ -48,118 +38,11 @@ final class ProtocolSession {
     /** Whether a get line longer than the input buffer is being read key by key, and whether it is a gets. */
     private boolean getContinues;
     private boolean getWithCas;
-    /** The answers not yet written, in command order. */
-    private final ArrayDeque<Reply> replies = new ArrayDeque<>();
-    /** Answers written with no engine call ahead of them, until they are queued. */
-    private final ByteArrayOutputStream scratch = new ByteArrayOutputStream();
-    /** Engine calls of the queued answers. */
-    private int inFlight;
-    private final int maxInFlight;
-    /** Whether the connection is to close once its queued answers are written ({@code quit}, a line too long). */
-    private boolean quitting;
-
-    /** Renders a finished command's answer; a RuntimeException it throws is the command's failure. */
-    @FunctionalInterface
-    private interface Renderer {
-        void render(ByteArrayOutputStream out);
-    }
-
-    /** An answer in the queue: bytes ready, or an engine call and how to render it once it finished. */
-    private record Reply(byte[] bytes, EngineCall<?> call, Renderer renderer, boolean quiet, int weight) {
-    }
 
     ProtocolSession(MemcachedEngine engine, ServerStats stats, LongSupplier clock) {
-        this(engine, stats, clock, MAX_IN_FLIGHT);
-    }
-
-    ProtocolSession(MemcachedEngine engine, ServerStats stats, LongSupplier clock, int maxInFlight) {
         this.engine = engine;
         this.stats = stats;
         this.clock = clock;
-        this.maxInFlight = maxInFlight;
-    }
-
-    /** {@return how many engine calls wait for their answers to be written} */
-    int inFlight() {
-        return inFlight;
-    }
-
-    /** {@return whether the session reads no more commands until answers ahead are written} */
-    boolean full() {
-        return inFlight >= maxInFlight;
-    }
-
-    /** {@return whether the session waits for engine calls, so that its connection must be polled} */
-    boolean waiting() {
-        return !replies.isEmpty();
-    }
-
-    /** Gives up every engine call of the queue (the connection closed). */
-    void abandon() {
-        for (Reply r : replies) {
-            if (r.call() != null) {
-                r.call().abandon();
-            }
-        }
-        replies.clear();
-        inFlight = 0;
-    }
-
-    /** Queues an answer that waits for {@code call}, after what was written so far. */
-    private void defer(EngineCall<?> call, int weight, Renderer renderer) {
-        queueScratch();
-        replies.add(new Reply(null, call, renderer, quiet, weight));
-        inFlight += weight;
-    }
-
-    private void queueScratch() {
-        if (scratch.size() > 0) {
-            replies.add(new Reply(scratch.toByteArray(), null, null, false, 0));
-            scratch.reset();
-        }
-    }
-
-    /**
-     * Polls every queued engine call and writes the answers at the head of the queue that are ready.
-     *
-     * @param out where the answers go
-     */
-    void poll(ByteArrayOutputStream out) {
-        queueScratch();
-        while (!replies.isEmpty()) {
-            Reply r = replies.peek();
-            if (r.call() != null && !r.call().poll()) {
-                break;
-            }
-            replies.poll();
-            inFlight -= r.weight();
-            if (r.bytes() != null) {
-                out.writeBytes(r.bytes());
-                continue;
-            }
-            ByteArrayOutputStream answer = new ByteArrayOutputStream();
-            boolean current = quiet;
-            quiet = r.quiet();
-            try {
-                r.renderer().render(answer);
-            } catch (RuntimeException e) {
-                answer.reset();
-                reply(answer, "SERVER_ERROR " + oneLine(e));
-            } finally {
-                quiet = current;
-            }
-            out.writeBytes(answer.toByteArray());
-        }
-        for (Reply r : replies) {
-            if (r.call() != null) {
-                r.call().poll();
-            }
-        }
-    }
-
-    private static String oneLine(RuntimeException e) {
-        String m = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
-        return m.replaceAll("[\\r\\n]+", " ");
     }
 
     /** {@return the input buffer a connection needs: the longest line and the largest data block} */
@@ -173,27 +56,11 @@ final class ProtocolSession {
      *
      * @param in  the bytes read so far
      * @param out where the responses go
-     * Stops reading commands while {@code maxInFlight} engine calls wait; answers whatever is ready (see
-     * {@link #poll}).
-     *
-     * @return false when the connection is to close, its answers all written: after {@code quit}, or a line
-     *         longer than {@link ServerConfig#MAX_LINE_BYTES} bytes (memcached closes such a connection too)
+     * @return false when the connection is to close: after {@code quit}, or a line longer than
+     *         {@link ServerConfig#MAX_LINE_BYTES} bytes (memcached closes such a connection too)
      */
     boolean process(ByteBuffer in, ByteArrayOutputStream out) {
-        poll(out);
-        if (!quitting && !parse(in, scratch)) {
-            quitting = true;
-        }
-        poll(out);
-        return !(quitting && replies.isEmpty());
-    }
-
-    /** Runs commands of {@code in} while fewer than {@code maxInFlight} engine calls wait; false to close. */
-    private boolean parse(ByteBuffer in, ByteArrayOutputStream out) {
         while (true) {
-            if (inFlight >= maxInFlight) {
-                return true;
-            }
             switch (state) {
                 case SWALLOW -> {
                     int n = (int) Math.min(swallow, in.remaining());
@@ -218,9 +85,8 @@ final class ProtocolSession {
                         reply(out, "CLIENT_ERROR bad data chunk");
                     } else {
                         stats.cmdSet.incrementAndGet();
-                        EngineCall<StoreResult> call = engine.storeAsync(pendingMode, pendingKey, pendingFlags,
-                                pendingExptime, value, pendingCas);
-                        defer(call, 1, o -> reply(o, call.result().name()));
+                        StoreResult r = engine.store(pendingMode, pendingKey, pendingFlags, pendingExptime, value, pendingCas);
+                        reply(out, r.name());
                     }
                     pendingKey = null;
                 }
@@ -252,7 +118,9 @@ final class ProtocolSession {
                     if (getContinues) {
                         getContinues = false;
                         List<byte[]> keys = tokens(line);
-                        values(keys, 0, getWithCas, out, true);
+                        if (values(keys, 0, getWithCas, out)) {
+                            line(out, "END");
+                        }
                         continue;
                     }
                     quiet = false;
@@ -312,7 +180,7 @@ final class ProtocolSession {
             return true;
         }
         in.position(lastSpace + 1);
-        getContinues = values(keys, 0, getWithCas, out, false);
+        getContinues = values(keys, 0, getWithCas, out);
         if (!getContinues) {
             state = State.SKIP_LINE;
         }
@@ -381,53 +249,42 @@ final class ProtocolSession {
             line(out, "ERROR");
             return;
         }
-        values(t, 1, withCas, out, true);
+        if (values(t, 1, withCas, out)) {
+            line(out, "END");
+        }
     }
 
     /**
-     * Starts a get of each key of {@code keys} from index {@code from}, after checking every key's length, and
-     * queues their VALUE blocks (and {@code END} when {@code last}).
+     * Answers a VALUE block for each live key of {@code keys} from index {@code from}, after checking every key's
+     * length.
      *
      * @return false when a key is too long (answered {@code CLIENT_ERROR bad command line format})
      */
-    private boolean values(List<byte[]> keys, int from, boolean withCas, ByteArrayOutputStream out, boolean last) {
+    private boolean values(List<byte[]> keys, int from, boolean withCas, ByteArrayOutputStream out) {
         for (int i = from; i < keys.size(); i++) {
             if (keys.get(i).length > MemcachedEngine.MAX_KEY_BYTES) {
                 line(out, "CLIENT_ERROR bad command line format");
                 return false;
             }
         }
-        List<byte[]> wanted = List.copyOf(keys.subList(from, keys.size()));
-        List<EngineCall<Item>> calls = new ArrayList<>(wanted.size());
-        for (byte[] key : wanted) {
+        for (int i = from; i < keys.size(); i++) {
+            byte[] key = keys.get(i);
             stats.cmdGet.incrementAndGet();
-            calls.add(engine.getAsync(key));
+            Item item = engine.get(key);
+            if (item == null) {
+                stats.getMisses.incrementAndGet();
+                continue;
+            }
+            stats.getHits.incrementAndGet();
+            out.writeBytes("VALUE ".getBytes(StandardCharsets.US_ASCII));
+            out.writeBytes(key);
+            String tail = " " + Integer.toUnsignedString(item.flags()) + " " + item.value().length
+                    + (withCas ? " " + Long.toUnsignedString(item.cas()) : "");
+            out.writeBytes(tail.getBytes(StandardCharsets.US_ASCII));
+            out.writeBytes(CRLF);
+            out.writeBytes(item.value());
+            out.writeBytes(CRLF);
         }
-        EngineCall<?> call = calls.size() == 1 ? calls.get(0) : EngineCall.all(calls);
-        defer(call, Math.max(1, calls.size()), o -> {
-            ByteArrayOutputStream answer = new ByteArrayOutputStream();
-            for (int i = 0; i < wanted.size(); i++) {
-                Item item = calls.get(i).result();
-                if (item == null) {
-                    stats.getMisses.incrementAndGet();
-                    continue;
-                }
-                stats.getHits.incrementAndGet();
-                byte[] key = wanted.get(i);
-                answer.writeBytes("VALUE ".getBytes(StandardCharsets.US_ASCII));
-                answer.writeBytes(key);
-                String tail = " " + Integer.toUnsignedString(item.flags()) + " " + item.value().length
-                        + (withCas ? " " + Long.toUnsignedString(item.cas()) : "");
-                answer.writeBytes(tail.getBytes(StandardCharsets.US_ASCII));
-                answer.writeBytes(CRLF);
-                answer.writeBytes(item.value());
-                answer.writeBytes(CRLF);
-            }
-            if (last) {
-                line(answer, "END");
-            }
-            o.writeBytes(answer.toByteArray());
-        });
         return true;
     }
 
@@ -490,8 +347,7 @@ final class ProtocolSession {
             reply(out, "CLIENT_ERROR bad command line format");
             return;
         }
-        EngineCall<Boolean> call = engine.deleteAsync(t.get(1));
-        defer(call, 1, o -> reply(o, call.result() ? "DELETED" : "NOT_FOUND"));
+        reply(out, engine.delete(t.get(1)) ? "DELETED" : "NOT_FOUND");
     }
 
     private void arithmetic(List<byte[]> t, boolean increment, ByteArrayOutputStream out) {
@@ -513,16 +369,13 @@ final class ProtocolSession {
             reply(out, "CLIENT_ERROR invalid numeric delta argument");
             return;
         }
-        EngineCall<ArithmeticResult> call = engine.arithmeticAsync(t.get(1), increment, delta);
-        defer(call, 1, o -> {
-            ArithmeticResult r = call.result();
-            switch (r.status()) {
-                case OK -> reply(o, Long.toUnsignedString(r.value()));
-                case NOT_FOUND -> reply(o, "NOT_FOUND");
-                case NON_NUMERIC -> reply(o, "CLIENT_ERROR cannot increment or decrement non-numeric value");
-                default -> throw new IllegalStateException(r.status().name());
-            }
-        });
+        ArithmeticResult r = engine.arithmetic(t.get(1), increment, delta);
+        switch (r.status()) {
+            case OK -> reply(out, Long.toUnsignedString(r.value()));
+            case NOT_FOUND -> reply(out, "NOT_FOUND");
+            case NON_NUMERIC -> reply(out, "CLIENT_ERROR cannot increment or decrement non-numeric value");
+            default -> throw new IllegalStateException(r.status().name());
+        }
     }
 
     private void touch(List<byte[]> t, ByteArrayOutputStream out) {
@@ -543,8 +396,7 @@ final class ProtocolSession {
             return;
         }
         stats.cmdTouch.incrementAndGet();
-        EngineCall<Boolean> call = engine.touchAsync(t.get(1), exptime);
-        defer(call, 1, o -> reply(o, call.result() ? "TOUCHED" : "NOT_FOUND"));
+        reply(out, engine.touch(t.get(1), exptime) ? "TOUCHED" : "NOT_FOUND");
     }
 
     private void flush(List<byte[]> t, ByteArrayOutputStream out) {
@@ -565,11 +417,8 @@ final class ProtocolSession {
             }
         }
         stats.cmdFlush.incrementAndGet();
-        EngineCall<Void> call = engine.flushAllAsync(delay);
-        defer(call, 1, o -> {
-            call.result();
-            reply(o, "OK");
-        });
+        engine.flushAll(delay);
+        reply(out, "OK");
     }
 
     private void verbosity(List<byte[]> t, ByteArrayOutputStream out) {
