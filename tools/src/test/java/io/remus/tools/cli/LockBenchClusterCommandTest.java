@@ -61,7 +61,7 @@ class LockBenchClusterCommandTest {
             LauncherRanks.Run r = LauncherRanks.run(COMMANDS, fabric, Map.of(), "--bogus-key=1", "-D", "0.1");
             assertEquals(2, r.exit(), r.err());
             assertTrue(r.err().contains("bogus.key") || r.err().contains("bogus-key"), r.err());
-            assertTrue(r.err().contains("bench lock does not know"), "RemusCluster.join refused it: " + r.err());
+            assertTrue(r.err().contains("lock does not know go to RemusCluster.join"), "RemusCluster.join refused it: " + r.err());
         }
     }
 
