@@ -61,9 +61,14 @@ class OptionMixinsTest {
      * swallow the perftest-style client's server address); {@code experiment numa}'s {@code --size} is MiB of
      * memory per node, and its {@code -n} is {@code --steps}, not {@code --iters}; {@code experiment sharing}'s and
      * {@code kv}'s {@code --fabric} defaults to sim and refuses another value with their own message, where the
-     * other commands' is an enum that picocli checks as it parses (before it refuses a repeated option).
+     * other commands' is an enum that picocli checks as it parses (before it refuses a repeated option);
+     * {@code serve memcached}'s {@code --port} is the memcached port its nodes serve (perftest's is the connection
+     * exchange's), its {@code --duration} how long a server runs, unset to serve until stopped (the benchmarks' is a
+     * measured run's length), its {@code --nodes} defaults to 3 (the benchmarks' to 2) and its {@code --shards} are
+     * trustees' item tables (bench index's are replica groups).
      */
-    private static final Set<String> SAME_NAME_OTHER_OPTION = new TreeSet<>(List.of("--fabric", "--json", "--size", "-n"));
+    private static final Set<String> SAME_NAME_OTHER_OPTION = new TreeSet<>(List.of("--duration", "--fabric", "--json",
+            "--nodes", "--port", "--shards", "--size", "-n"));
 
     @Test
     void shouldDeclareEveryOptionNameInOneClass() {
