@@ -13,6 +13,8 @@ set -u
 rxe0_up "$NETDEV" "$ADDR" || exit $?
 ibv_devinfo -v -d rxe0 > /mnt/job/ibv_devinfo.txt 2>&1
 echo "guest: running JUnit tests tagged $INCLUDE_TAG"
+# Every child JVM a test starts (ChildJvm) gets these options.
+export REMUS_CHILD_JVM_OPTIONS="${CHILD_JVM_OPTIONS:-}"
 
 set --
 [ -z "${INCLUDE_CLASSNAME:-}" ] || set -- --include-classname="$INCLUDE_CLASSNAME"

@@ -18,8 +18,16 @@ import java.util.concurrent.TimeUnit;
  * carry over) and the {@code remus.*} system properties. Its stdout and stderr are captured
  * together in a temporary file. {@link #close()} always kills it (and its descendants) and
  * deletes the file: start children in try-with-resources.
+ *
+ * <p>{@value #OPTIONS_VARIABLE}, where set, holds JVM options (separated by white space) every child gets
+ * before its class path: the Soft-RoCE guests set it to C1-only compilation and the serial collector, which
+ * roughly halve a short-lived child's processor time there, where every guest thread shares one emulated
+ * processor.
  */
 public final class ChildJvm implements AutoCloseable {
+    /** The environment variable whose JVM options every child gets. */
+    public static final String OPTIONS_VARIABLE = "REMUS_CHILD_JVM_OPTIONS";
+
     private final Process process;
     private final Path output;
     private final String description;
@@ -57,6 +65,10 @@ public final class ChildJvm implements AutoCloseable {
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.add("--enable-native-access=ALL-UNNAMED");
+        String options = System.getenv(OPTIONS_VARIABLE);
+        if (options != null && !options.isBlank()) {
+            command.addAll(List.of(options.strip().split("\\s+")));
+        }
         System.getProperties().stringPropertyNames().stream()
                 .filter(name -> name.startsWith("remus."))
                 .sorted()
