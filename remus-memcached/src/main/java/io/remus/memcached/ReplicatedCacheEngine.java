@@ -34,7 +34,8 @@ import java.util.Objects;
  * holds {@value ReplicatedItemMachine#HEADER_BYTES} header bytes, the key and the value).
  *
  * <p><b>Costs per command</b>: the leader's 2 round trips and 4 WRITEs (3 members; {@link ReplicatedCacheShard}),
- * plus the hand-off to the leader's server. <b>Progress</b>: blocking; each command ends within the handle's
+ * plus the hand-off to the leader's server: none in one process (a queue), one trustee request across processes
+ * (2 WRITEs there and 2 back, 1 round trip; {@link ReplicatedCache}). <b>Progress</b>: blocking; each command ends within the handle's
  * deadline, with {@link RemoteTimeoutException} when no leader answered; it is then unknown whether it took effect.
  * Confined to the thread that uses it.
  */
