@@ -21,9 +21,10 @@ import java.util.Objects;
  * it last knew it, appended to the shard's log, committed by a majority and applied, so each is linearizable; a
  * command survives the crash of a minority of its shard's members once acknowledged.
  *
- * <p><b>Call path.</b> The handle reaches a member's server through a {@link Router} ({@link
- * ReplicatedCacheShard#submit}); the servers of one process are reached directly (a lock-free queue the server's
- * thread drains). On {@link Status#NOT_LEADER} the handle moves to the member named, with none named or no answer
+ * <p><b>Call path.</b> The handle reaches a member's server through a {@link Transport}: in one process a
+ * {@link Router} finds the server and the request goes to it directly ({@link ReplicatedCacheShard#submit}, a
+ * lock-free queue the server's thread drains); with one process per node {@link ReplicatedCache} sends it to the
+ * member's trustee. On {@link Status#NOT_LEADER} the handle moves to the member named, with none named or no answer
  * within the attempt time to the next member, and on {@link Status#RETRY} it asks again, always with the same
  * (client, sequence), so the command is applied once however often it is sent (the session table of Schneider,
  * "Implementing fault-tolerant services using the state machine approach", ACM Computing Surveys 1990, and
@@ -33,13 +34,14 @@ import java.util.Objects;
  * holds {@value ReplicatedItemMachine#HEADER_BYTES} header bytes, the key and the value).
  *
  * <p><b>Costs per command</b>: the leader's 2 round trips and 4 WRITEs (3 members; {@link ReplicatedCacheShard}),
- * plus the hand-off to the leader's server. <b>Progress</b>: blocking; each command ends within the handle's
+ * plus the hand-off to the leader's server: none in one process (a queue), one trustee request across processes
+ * (2 WRITEs there and 2 back, 1 round trip; {@link ReplicatedCache}). <b>Progress</b>: blocking; each command ends within the handle's
  * deadline, with {@link RemoteTimeoutException} when no leader answered; it is then unknown whether it took effect.
  * Confined to the thread that uses it.
  */
 public final class ReplicatedCacheEngine implements MemcachedEngine {
     private final List<ReplicaGroup> groups;
-    private final Router router;
+    private final Transport transport;
     private final long client;
     private final int maxItemBytes;
     private final Duration attempt;
@@ -63,10 +65,30 @@ public final class ReplicatedCacheEngine implements MemcachedEngine {
     }
 
     /**
-     * A handle.
+     * Hands one request to the server of a shard on a member and waits, bounded, for its answer.
+     */
+    @FunctionalInterface
+    public interface Transport {
+        /**
+         * Sends {@code request} to the server of {@code shard} on {@code node} and waits until the server
+         * completed it ({@link Request#isDone()}) or {@code attemptEndNanos} (a {@link ThreadTime#nanoTime()}
+         * reading) passed. Blocking, bounded by {@code attemptEndNanos}.
+         *
+         * @param shard           the shard
+         * @param node            a member of its group
+         * @param request         the request, not yet sent on this attempt
+         * @param attemptEndNanos when to give up waiting for this member
+         * @return whether the member answered (the request is done); false when it is unreachable, has no server
+         *         of the shard or did not answer in time
+         */
+        boolean send(int shard, int node, Request request, long attemptEndNanos);
+    }
+
+    /**
+     * A handle whose requests go to servers of this process, found by {@code router}.
      *
      * @param groups       each shard's replica group, shard 0 first
-     * @param router       how the handle reaches a member's server
+     * @param router       how the handle finds a member's server
      * @param client       this client's id, unique among the store's clients
      * @param maxItemBytes the largest value, as the shards were created with
      * @param attempt      how long one attempt waits for an answer
@@ -74,6 +96,22 @@ public final class ReplicatedCacheEngine implements MemcachedEngine {
      * @throws BadArgumentException naming the value, for no groups, a size not positive or a bad timeout
      */
     public ReplicatedCacheEngine(List<ReplicaGroup> groups, Router router, long client, int maxItemBytes,
+                                 Duration attempt, Duration deadline) {
+        this(groups, local(Objects.requireNonNull(router, "router")), client, maxItemBytes, attempt, deadline);
+    }
+
+    /**
+     * A handle whose requests go through {@code transport}.
+     *
+     * @param groups       each shard's replica group, shard 0 first
+     * @param transport    how the handle reaches a member's server
+     * @param client       this client's id, unique among the store's clients
+     * @param maxItemBytes the largest value, as the shards were created with
+     * @param attempt      how long one attempt waits for an answer
+     * @param deadline     how long one command may take in all
+     * @throws BadArgumentException naming the value, for no groups, a size not positive or a bad timeout
+     */
+    public ReplicatedCacheEngine(List<ReplicaGroup> groups, Transport transport, long client, int maxItemBytes,
                                  Duration attempt, Duration deadline) {
         if (groups == null || groups.isEmpty()) {
             throw new BadArgumentException("a replicated store needs at least one shard's group, got " + groups);
@@ -84,12 +122,28 @@ public final class ReplicatedCacheEngine implements MemcachedEngine {
         Timeouts.require(attempt, "attempt");
         Timeouts.require(deadline, "deadline");
         this.groups = List.copyOf(groups);
-        this.router = Objects.requireNonNull(router, "router");
+        this.transport = Objects.requireNonNull(transport, "transport");
         this.client = client;
         this.maxItemBytes = maxItemBytes;
         this.attempt = attempt;
         this.deadline = deadline;
         this.guess = new int[groups.size()];
+    }
+
+    /** Hands requests to servers of this process: submit, then wait for the server's thread. */
+    private static Transport local(Router router) {
+        return (shard, node, request, attemptEnd) -> {
+            ReplicatedCacheShard server = router.server(shard, node);
+            if (server == null) {
+                ThreadTime.parkNanos(null, 1_000);
+                return false;
+            }
+            server.submit(request);
+            while (!request.isDone() && ThreadTime.nanoTime() - attemptEnd < 0) {
+                ThreadTime.parkNanos(null, 1_000);
+            }
+            return request.isDone();
+        };
     }
 
     /**
@@ -160,8 +214,18 @@ public final class ReplicatedCacheEngine implements MemcachedEngine {
         }
     }
 
+    /** Closes the transport when it is {@link AutoCloseable}. */
     @Override
     public void close() {
+        if (transport instanceof AutoCloseable c) {
+            try {
+                c.close();
+            } catch (RuntimeException e) {
+                throw e;
+            } catch (Exception e) {
+                throw new IllegalStateException("closing the transport of client " + client + " failed", e);
+            }
+        }
     }
 
     /** Sends one command to its shard's leader until it is answered, with one sequence number. */
@@ -172,20 +236,10 @@ public final class ReplicatedCacheEngine implements MemcachedEngine {
         String last = "no answer";
         while (ThreadTime.nanoTime() - end < 0) {
             int node = group.member(guess[shard]);
-            ReplicatedCacheShard server = router.server(shard, node);
-            if (server == null) {
-                guess[shard] = (guess[shard] + 1) % group.size();
-                ThreadTime.parkNanos(null, 1_000);
-                continue;
-            }
             Request r = new Request(client, seq, command);
             attempts++;
-            server.submit(r);
             long attemptEnd = Math.min(end, ThreadTime.nanoTime() + attempt.toNanos());
-            while (!r.isDone() && ThreadTime.nanoTime() - attemptEnd < 0) {
-                ThreadTime.parkNanos(null, 1_000);
-            }
-            if (!r.isDone()) {
+            if (!transport.send(shard, node, r, attemptEnd) || !r.isDone()) {
                 guess[shard] = (guess[shard] + 1) % group.size();
                 continue;
             }

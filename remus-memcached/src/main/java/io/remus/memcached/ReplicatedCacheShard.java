@@ -140,7 +140,39 @@ public final class ReplicatedCacheShard implements AutoCloseable {
                                               ReplicaGroup group, String logName, int shard, int shards, int slots,
                                               int maxItemBytes, LongSupplier clock, int suspectAfter,
                                               Duration commitTimeout, Duration takeoverTimeout) {
+        return create(node, thread, leaderThread, group, logName, shard, shards, slots, maxItemBytes, clock,
+                suspectAfter, commitTimeout, takeoverTimeout, takeoverTimeout);
+    }
+
+    /**
+     * As {@link #create(RemusNode, ComputeThread, ComputeThread, ReplicaGroup, String, int, int, int, int,
+     * LongSupplier, int, Duration, Duration)}, waiting up to {@code openTimeout} rather than the takeover timeout
+     * for the other members' logs to be published: for members that start at different times, one process each.
+     *
+     * @param node            this member's node
+     * @param thread          a compute thread of {@code node}, owned by the calling Java thread
+     * @param leaderThread    a second one, on the group's plane, for the {@link LogLeader}
+     * @param group           the shard's replica group
+     * @param logName         the log's name on every member
+     * @param shard           the shard, 0..{@code shards - 1}
+     * @param shards          the store's shard count
+     * @param slots           the log's capacity in entries
+     * @param maxItemBytes    the largest value
+     * @param clock           the leader's clock, unix seconds (stamped into each entry)
+     * @param suspectAfter    READs of an unchanged heartbeat before the agent suspects a member
+     * @param commitTimeout   how long a leader waits for a majority per command
+     * @param takeoverTimeout how long a takeover may wait, and the pause before a failed one is tried again
+     * @param openTimeout     how long to wait for every other member's log to be published
+     * @return the server, leading nothing yet
+     * @throws BadArgumentException naming the value, for a bad size, count, timeout, thread or group
+     * @throws io.remus.core.error.NameNotPublishedException when a member's log is not published in time
+     */
+    public static ReplicatedCacheShard create(RemusNode node, ComputeThread thread, ComputeThread leaderThread,
+                                              ReplicaGroup group, String logName, int shard, int shards, int slots,
+                                              int maxItemBytes, LongSupplier clock, int suspectAfter,
+                                              Duration commitTimeout, Duration takeoverTimeout, Duration openTimeout) {
         Objects.requireNonNull(node, "node");
+        Timeouts.require(openTimeout, "openTimeout");
         Objects.requireNonNull(thread, "thread");
         Objects.requireNonNull(leaderThread, "leaderThread");
         Objects.requireNonNull(group, "group");
@@ -154,7 +186,7 @@ public final class ReplicatedCacheShard implements AutoCloseable {
         ReplicatedItemMachine machine = new ReplicatedItemMachine(maxItemBytes, shard, shards);
         int entryBytes = ReplicatedItemMachine.HEADER_BYTES + MemcachedEngine.MAX_KEY_BYTES + maxItemBytes;
         LogReplica replica = LogReplica.create(node, thread, group, logName, slots, entryBytes, machine);
-        ReplicaAgent agent = ReplicaAgent.open(replica, logName, suspectAfter, takeoverTimeout);
+        ReplicaAgent agent = ReplicaAgent.open(replica, logName, suspectAfter, openTimeout);
         return new ReplicatedCacheShard(thread, leaderThread, group, logName, replica, machine, agent, clock,
                 commitTimeout, takeoverTimeout);
     }

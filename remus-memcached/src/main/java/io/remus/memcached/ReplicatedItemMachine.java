@@ -109,6 +109,26 @@ public final class ReplicatedItemMachine implements StateMachine {
         return out;
     }
 
+    /**
+     * The command an entry of {@link #encode} carries, for a transport that ships entries' bytes; null when the
+     * bytes are too short for their header and key or name an unknown storage mode.
+     */
+    static Command decode(MemorySegment entry) {
+        if (entry.byteSize() < HEADER_BYTES) {
+            return null;
+        }
+        int op = entry.get(ValueLayout.JAVA_BYTE, 24);
+        int mode = entry.get(ValueLayout.JAVA_BYTE, 25);
+        int keyLength = Short.toUnsignedInt(entry.get(SHORT, 26));
+        if (HEADER_BYTES + (long) keyLength > entry.byteSize() || mode < 0 || mode >= StoreMode.values().length) {
+            return null;
+        }
+        byte[] key = entry.asSlice(HEADER_BYTES, keyLength).toArray(ValueLayout.JAVA_BYTE);
+        byte[] value = entry.asSlice(HEADER_BYTES + keyLength).toArray(ValueLayout.JAVA_BYTE);
+        return new Command(op, op == OP_STORE ? StoreMode.values()[mode] : null, key, entry.get(INT, 28),
+                entry.get(LONG, 32), value, entry.get(LONG, 40));
+    }
+
     @Override
     public void apply(long index, MemorySegment entry) {
         applied++;

@@ -23,6 +23,9 @@
  * keeps each shard in a replica group instead: every member runs a {@link io.remus.memcached.ReplicatedCacheShard}
  * whose copy of the shard's replicated log (Mu, OSDI 2020) is applied to a
  * {@link io.remus.memcached.ReplicatedItemMachine}, so an acknowledged command survives the crash of a minority of
- * the shard's members and is applied once however often a client resends it.
+ * the shard's members and is applied once however often a client resends it. With one process per node, each
+ * process calls {@link io.remus.memcached.ReplicatedCache#join ReplicatedCache.join(cluster, ...)} (3 or more
+ * nodes): it hosts its members of the shards' groups, each behind a trustee front door through which a handle on
+ * any node reaches it, and serves {@code openEngine(cluster.nodeId())} as above.
  */
 package io.remus.memcached;

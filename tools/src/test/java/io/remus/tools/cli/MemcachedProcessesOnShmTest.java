@@ -16,6 +16,11 @@ import java.util.List;
 class MemcachedProcessesOnShmTest extends MemcachedProcessesOnVerbsTest {
     @Override
     List<String> fabricArgs(Path dir) throws IOException {
+        return shmArgs(dir);
+    }
+
+    /** @return the shm fabric's arguments, its files in a fresh directory whose path is recorded in {@code dir} */
+    static List<String> shmArgs(Path dir) throws IOException {
         Path devShm = Path.of("/dev/shm");
         Path shm = Files.isDirectory(devShm) && Files.isWritable(devShm)
                 ? Files.createTempDirectory(devShm, "remus-memcached-") : Files.createDirectories(dir.resolve("shm"));
@@ -30,6 +35,11 @@ class MemcachedProcessesOnShmTest extends MemcachedProcessesOnVerbsTest {
 
     @Override
     void cleanUp(Path dir) throws IOException {
+        removeShm(dir);
+    }
+
+    /** Removes the shm fabric's files that {@link #shmArgs} placed. */
+    static void removeShm(Path dir) throws IOException {
         Path recorded = dir.resolve("shm-dir");
         if (Files.exists(recorded)) {
             Path shm = Path.of(Files.readString(recorded));

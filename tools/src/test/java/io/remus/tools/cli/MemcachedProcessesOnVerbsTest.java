@@ -31,8 +31,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 /**
- * {@code remus serve memcached} as three processes of one cluster on rxe (the device {@code REMUS_TEST_DEVICE}
- * names), each one node ({@code --node-id=i --node.count=3}, addresses through a rendezvous directory) serving
+ * {@code remus serve memcached --engine delegated} as three processes of one cluster on rxe (the device
+ * {@code REMUS_TEST_DEVICE} names; {@link MemcachedReplicatedProcessesOnVerbsTest} runs the replicated default),
+ * each one node ({@code --node-id=i --node.count=3}, addresses through a rendezvous directory) serving
  * its own port: a client sets through one node's port and reads through the others', {@code gets}/{@code cas}
  * and {@code incr} go through different ports, every key of a batch written round the ports is read back through
  * every port, and Debian's {@code memccapable -a} passes against node 1's port; then each process gets
@@ -59,6 +60,16 @@ class MemcachedProcessesOnVerbsTest {
                 "--port.base=" + portBase);
     }
 
+    /** @return the arguments that choose the store's engine, the same for each process */
+    List<String> engineArgs() {
+        return List.of("--engine", "delegated");
+    }
+
+    /** @return what each process's first line says of how the shards are kept */
+    String engineLine() {
+        return "shards delegated to trustees";
+    }
+
     /** @return how long the processes may take to join and serve */
     Duration startBound() {
         return Duration.ofMinutes(4);
@@ -82,6 +93,7 @@ class MemcachedProcessesOnVerbsTest {
                         "--shards", "6", "--join-timeout", Long.toString(joinSeconds), "--node-id=" + i,
                         "--node.count=" + NODES, "--shutdown.timeout.ms=60000"));
                 args.addAll(fabric);
+                args.addAll(engineArgs());
                 children.add(ChildJvm.start(Remus.class, args.toArray(String[]::new)));
             }
             awaitPorts(children, port, startBound());
@@ -97,6 +109,7 @@ class MemcachedProcessesOnVerbsTest {
                 assertEquals(143, r.exitCode(), "node " + i + " exits by SIGTERM after its shutdown hook:\n" + r.output());
                 assertTrue(r.output().contains("node " + i + ": stopped"), "node " + i + " closed everything:\n" + r.output());
                 assertFalse(r.output().contains("Exception"), "node " + i + ":\n" + r.output());
+                assertTrue(r.output().contains(engineLine()), "node " + i + ":\n" + r.output());
             }
         } finally {
             children.forEach(ChildJvm::close);

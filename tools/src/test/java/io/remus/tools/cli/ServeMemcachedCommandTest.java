@@ -23,19 +23,34 @@ import java.util.regex.Pattern;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** {@code remus serve memcached}: three nodes' ports over one store, and its flags' checks. */
+/**
+ * {@code remus serve memcached}: three nodes' ports over one store, replicated (the default on 3 nodes) and
+ * delegated, and its flags' checks.
+ */
 class ServeMemcachedCommandTest {
     private static final Pattern NODE = Pattern.compile("node (\\d+): 127\\.0\\.0\\.1:(\\d+)");
 
     @Test
     @Timeout(value = 2, unit = TimeUnit.MINUTES)
     void shouldServeOneStoreOnEveryNodesPort() throws Exception {
+        serveOneStore(List.of(), "memcached text protocol on 3 simulator nodes, 5 shards replicated on 3 nodes each");
+    }
+
+    @Test
+    @Timeout(value = 2, unit = TimeUnit.MINUTES)
+    void shouldServeOneDelegatedStoreOnEveryNodesPortWhenAskedFor() throws Exception {
+        serveOneStore(List.of("--engine", "delegated"),
+                "memcached text protocol on 3 simulator nodes, 5 shards delegated to trustees");
+    }
+
+    private static void serveOneStore(List<String> engine, String firstLine) throws Exception {
         CommandLine top = Remus.commandLine(() -> 0);
         StringWriter out = new StringWriter();
         top.setOut(new PrintWriter(out, true));
         top.setErr(new PrintWriter(new StringWriter(), true));
-        CompletableFuture<Integer> exit = CompletableFuture.supplyAsync(
-                () -> top.execute("serve", "memcached", "--port", "0", "--shards", "5", "--duration", "4"));
+        List<String> args = new ArrayList<>(List.of("serve", "memcached", "--port", "0", "--shards", "5", "--duration", "4"));
+        args.addAll(engine);
+        CompletableFuture<Integer> exit = CompletableFuture.supplyAsync(() -> top.execute(args.toArray(String[]::new)));
         List<Integer> ports = new ArrayList<>();
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
         while (ports.size() < 3 && System.nanoTime() - deadline < 0 && !exit.isDone()) {
@@ -47,7 +62,7 @@ class ServeMemcachedCommandTest {
             Thread.sleep(20);
         }
         assertEquals(3, ports.size(), out.toString());
-        assertTrue(out.toString().startsWith("memcached text protocol on 3 simulator nodes, 5 shards"), out.toString());
+        assertTrue(out.toString().startsWith(firstLine), out.toString());
         assertEquals("STORED", exchange(ports.get(0), "set shared 3 0 5\r\nhello\r\n", 1).get(0));
         assertEquals(List.of("VALUE shared 3 5", "hello", "END"), exchange(ports.get(2), "get shared\r\n", 3));
         assertEquals(List.of("DELETED"), exchange(ports.get(1), "delete shared\r\n", 1));
@@ -116,6 +131,16 @@ class ServeMemcachedCommandTest {
         RemusRun port = RemusRun.of("serve", "memcached", "--port", "65535");
         assertEquals(2, port.exit());
         assertTrue(port.err().contains("--port must leave room for 3 ports"), port.err());
+        RemusRun twoNodes = RemusRun.of("serve", "memcached", "--nodes", "2", "--engine", "replicated");
+        assertEquals(2, twoNodes.exit());
+        assertTrue(twoNodes.err().contains("--engine replicated needs at least 3 nodes"), twoNodes.err());
+        assertTrue(twoNodes.err().contains("got 2"), twoNodes.err());
+        RemusRun unknown = RemusRun.of("serve", "memcached", "--engine", "paxos");
+        assertEquals(2, unknown.exit());
+        assertTrue(unknown.err().contains("--engine must be replicated or delegated, got paxos"), unknown.err());
+        RemusRun planes = RemusRun.of("serve", "memcached", "--shards", "16");
+        assertEquals(2, planes.exit());
+        assertTrue(planes.err().contains("--shards must be in 1..15 with the replicated engine"), planes.err());
         RemusRun bare = RemusRun.of("serve");
         assertEquals(2, bare.exit());
         assertTrue(bare.err().contains("remus serve memcached"), bare.err());
