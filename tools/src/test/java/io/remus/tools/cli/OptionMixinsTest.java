@@ -64,8 +64,8 @@ class OptionMixinsTest {
      * other commands' is an enum that picocli checks as it parses (before it refuses a repeated option);
      * {@code serve memcached}'s {@code --port} is the memcached port its nodes serve (perftest's is the connection
      * exchange's), its {@code --duration} how long a server runs, unset to serve until stopped (the benchmarks' is a
-     * measured run's length), its {@code --nodes} defaults to 3 (the benchmarks' to 2) and its {@code --shards} are
-     * trustees' item tables (bench index's are replica groups).
+     * measured run's length), its {@code --nodes} defaults to 3 (the benchmarks' to 2) and its {@code --shards} default
+     * and limit follow its {@code --engine} (bench index's are replica groups of its own count and placement).
      */
     private static final Set<String> SAME_NAME_OTHER_OPTION = new TreeSet<>(List.of("--duration", "--fabric", "--json",
             "--nodes", "--port", "--shards", "--size", "-n"));
