@@ -12,6 +12,7 @@ import io.remus.core.time.ThreadTime;
 import io.remus.ds.delegate.Trust;
 import io.remus.ds.delegate.Trustee;
 import io.remus.ds.delegate.TrusteeClient;
+import io.remus.ds.index.IndexShards;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -264,17 +265,13 @@ public final class DelegatedCache implements AutoCloseable {
     }
 
     /**
-     * The shard of a key: FNV-1a over its bytes, modulo the shards.
+     * The shard of a key: FNV-1a-64 of its bytes, modulo the shards ({@link IndexShards#shardOf(byte[], int)}).
      *
      * @param key the key
      * @return its shard
      */
     public int shardOf(byte[] key) {
-        int h = 0x811C9DC5;
-        for (byte b : key) {
-            h = (h ^ (b & 0xFF)) * 0x01000193;
-        }
-        return Math.floorMod(h, shards);
+        return IndexShards.shardOf(key, shards);
     }
 
     /**

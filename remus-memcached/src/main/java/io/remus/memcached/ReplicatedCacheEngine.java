@@ -4,6 +4,7 @@ import io.remus.core.config.Timeouts;
 import io.remus.core.error.BadArgumentException;
 import io.remus.core.error.RemoteTimeoutException;
 import io.remus.core.time.ThreadTime;
+import io.remus.ds.index.IndexShards;
 import io.remus.ds.replicate.ReplicaGroup;
 import io.remus.memcached.ReplicatedCacheShard.Request;
 import io.remus.memcached.ReplicatedCacheShard.Status;
@@ -147,18 +148,13 @@ public final class ReplicatedCacheEngine implements MemcachedEngine {
     }
 
     /**
-     * {@return the shard of {@code key}: FNV-1a-64 of its bytes modulo {@code shards}}
+     * {@return the shard of {@code key}: FNV-1a-64 of its bytes modulo {@code shards}, as {@link IndexShards#shardOf(byte[], int)}}
      *
      * @param key    the key
      * @param shards the shard count, positive
      */
     public static int shardOf(byte[] key, int shards) {
-        long h = 0xcbf29ce484222325L;
-        for (byte b : key) {
-            h ^= b & 0xFF;
-            h *= 0x100000001b3L;
-        }
-        return (int) Long.remainderUnsigned(h, shards);
+        return IndexShards.shardOf(key, shards);
     }
 
     /** {@return this client's id} */

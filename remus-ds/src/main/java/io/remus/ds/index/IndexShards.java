@@ -5,6 +5,7 @@ import io.remus.core.error.BadArgumentException;
 import io.remus.ds.replicate.ReplicaGroup;
 
 import java.util.Arrays;
+import java.util.Objects;
 
 /**
  * How an index's keys are spread: shard {@code s} is one {@link ReplicaGroup} of {@code 2f + 1} nodes whose
@@ -107,12 +108,29 @@ public final class IndexShards {
      */
     public int shardOf(byte[] key) {
         IndexFormat.requireKey(key);
+        return shardOf(key, groups.length);
+    }
+
+    /**
+     * {@return the shard of {@code key} among {@code shards}: FNV-1a-64 of its bytes (Fowler, Noll, Vo), modulo
+     * {@code shards}} The rule of every sharded store here: the index's shards and the memcached engines'.
+     *
+     * @param key    a key, any bytes
+     * @param shards the shard count, positive
+     * @throws NullPointerException for a null key
+     * @throws BadArgumentException for a shard count below 1
+     */
+    public static int shardOf(byte[] key, int shards) {
+        Objects.requireNonNull(key, "key");
+        if (shards < 1) {
+            throw new BadArgumentException("shards must be at least 1, got " + shards);
+        }
         long h = 0xcbf29ce484222325L;
         for (byte b : key) {
             h ^= b & 0xFF;
             h *= 0x100000001b3L;
         }
-        return (int) Long.remainderUnsigned(h, groups.length);
+        return (int) Long.remainderUnsigned(h, shards);
     }
 
     private void requireShard(int shard) {
