@@ -42,6 +42,8 @@ final class ReplicatedShards implements AutoCloseable {
     final List<ReplicaGroup> groups = new ArrayList<>();
     final AtomicReferenceArray<ReplicatedCacheShard> members;
     final AtomicIntegerArray dead = new AtomicIntegerArray(NODES);
+    /** Nodes whose members' threads stand still (a stalled process: its memory still takes the leader's WRITEs). */
+    final AtomicIntegerArray paused = new AtomicIntegerArray(NODES);
     final AtomicBoolean stop = new AtomicBoolean();
     final AtomicReference<Throwable> failure = new AtomicReference<>();
     final Thread[] threads;
@@ -89,6 +91,10 @@ final class ReplicatedShards implements AutoCloseable {
                         while (!stop.get()) {
                             if (dead.get(node) == 1) {
                                 return;
+                            }
+                            if (paused.get(node) == 1) {
+                                ThreadTime.parkNanos(null, 100_000);
+                                continue;
                             }
                             if (server.runOnce() == 0) {
                                 ThreadTime.parkNanos(null, 2_000);
