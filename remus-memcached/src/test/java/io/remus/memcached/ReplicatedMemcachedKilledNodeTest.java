@@ -71,6 +71,8 @@ class ReplicatedMemcachedKilledNodeTest {
     private static final SimOptions OPTIONS = SimOptions.defaults().withTransportTimeoutNanos(10_000_000);
     private static final LinearizabilityChecker CHECKER = new LinearizabilityChecker(Budget.of(Duration.ofSeconds(20)));
     private static final int SHARDS = 2;
+    /** Each shard's log ring holds every entry of a run: no follower is lapped (see {@link ReplicatedShards}). */
+    private static final int SLOTS = 1024;
     private static final int KEYS = 8;
     private static final int COUNTER_KEY = 100;
     private static final int KILLED = 0;
@@ -237,7 +239,7 @@ class ReplicatedMemcachedKilledNodeTest {
                 shardsOfKeys.add(ReplicatedCacheEngine.shardOf(TextOps.key(k).getBytes(StandardCharsets.US_ASCII), SHARDS));
             }
             assertEquals(SHARDS, shardsOfKeys.size(), "the keys fall on every shard");
-            try (ReplicatedShards s = new ReplicatedShards(SHARDS, OPTIONS)) {
+            try (ReplicatedShards s = new ReplicatedShards(SHARDS, SLOTS, OPTIONS)) {
                 store = s;
                 s.start();
                 for (int n = 0; n < ReplicatedShards.NODES; n++) {

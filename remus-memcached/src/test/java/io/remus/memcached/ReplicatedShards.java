@@ -28,12 +28,6 @@ final class ReplicatedShards implements AutoCloseable {
     static final int NODES = 3;
     static final long SECOND = 1_000_000_000L;
     static final int MAX_ITEM = 200;
-    /**
-     * Each log's ring: it wraps a few times in a run, yet holds more entries than a follower's thread on a loaded
-     * host falls behind (a follower lapped by the ring cannot be brought back: the shards' logs have no snapshot
-     * region).
-     */
-    static final int SLOTS = 64;
     /** Real time on a shared host: a heartbeat is never suspected for being slow, only for failing. */
     static final int SUSPECT_AFTER = 100_000;
     static final Duration COMMIT = Duration.ofMillis(50);
@@ -43,6 +37,7 @@ final class ReplicatedShards implements AutoCloseable {
     static final Duration DEADLINE = Duration.ofSeconds(10);
 
     final int shards;
+    final int slots;
     final TestCluster cluster;
     final List<ReplicaGroup> groups = new ArrayList<>();
     final AtomicReferenceArray<ReplicatedCacheShard> members;
@@ -58,8 +53,14 @@ final class ReplicatedShards implements AutoCloseable {
     final long[] fromTable;
     final int[] size;
 
-    ReplicatedShards(int shards, SimOptions options) {
+    /**
+     * A store of {@code shards} shards whose logs hold {@code slots} entries each. A follower that falls further
+     * behind than its ring (a loaded host holding its thread up while the leader goes on) cannot be brought back,
+     * since the shards' logs have no snapshot region; a ring longer than a whole run keeps that out of a test.
+     */
+    ReplicatedShards(int shards, int slots, SimOptions options) {
         this.shards = shards;
+        this.slots = slots;
         this.cluster = new TestCluster(SimFabric::new, options, NODES, c -> c.segmentSize(8 << 20));
         for (int s = 0; s < shards; s++) {
             groups.add(ReplicaGroup.of(0, 1, 2).onPlane(1 + s));
@@ -90,7 +91,7 @@ final class ReplicatedShards implements AutoCloseable {
                     try (ComputeThread t = cluster.thread(node);
                          ComputeThread lt = cluster.thread(node, group.plane())) {
                         ReplicatedCacheShard server = ReplicatedCacheShard.create(cluster.node(node), t, lt, group,
-                                "mc-" + shard, shard, shards, SLOTS, MAX_ITEM, () -> 1_700_000_000L, SUSPECT_AFTER,
+                                "mc-" + shard, shard, shards, slots, MAX_ITEM, () -> 1_700_000_000L, SUSPECT_AFTER,
                                 COMMIT, TAKEOVER);
                         members.set(m, server);
                         while (!stop.get()) {
