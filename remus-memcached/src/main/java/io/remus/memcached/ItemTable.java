@@ -2,6 +2,9 @@ package io.remus.memcached;
 
 import io.remus.core.error.BadArgumentException;
 
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Iterator;
@@ -236,6 +239,58 @@ public final class ItemTable {
             return null;
         }
         return e;
+    }
+
+    /**
+     * Writes the whole table (the CAS counter, then each item's key, flags, expiry, CAS value and data) for
+     * {@link #readFrom}: O(items), CPU only.
+     */
+    void writeTo(DataOutputStream out) throws IOException {
+        out.writeLong(casCounter);
+        out.writeInt(items.size());
+        for (Map.Entry<Key, Entry> e : items.entrySet()) {
+            byte[] key = e.getKey().bytes();
+            Entry v = e.getValue();
+            out.writeShort(key.length);
+            out.write(key);
+            out.writeInt(v.flags);
+            out.writeLong(v.expiresAt);
+            out.writeLong(v.cas);
+            out.writeInt(v.value.length);
+            out.write(v.value);
+        }
+    }
+
+    /**
+     * Replaces the whole table with one {@link #writeTo} wrote.
+     *
+     * @throws IOException when the bytes end early
+     * @throws BadArgumentException naming the value, for a negative count or length
+     */
+    void readFrom(DataInputStream in) throws IOException {
+        long counter = in.readLong();
+        int count = in.readInt();
+        if (count < 0) {
+            throw new BadArgumentException("item table image of " + count + " items");
+        }
+        Map<Key, Entry> read = new HashMap<>();
+        for (int i = 0; i < count; i++) {
+            byte[] key = new byte[in.readUnsignedShort()];
+            in.readFully(key);
+            int flags = in.readInt();
+            long expiresAt = in.readLong();
+            long cas = in.readLong();
+            int length = in.readInt();
+            if (length < 0) {
+                throw new BadArgumentException("item table image with a value of " + length + " bytes");
+            }
+            byte[] value = new byte[length];
+            in.readFully(value);
+            read.put(new Key(key), new Entry(value, flags, expiresAt, cas));
+        }
+        items.clear();
+        items.putAll(read);
+        casCounter = counter;
     }
 
     private long nextCas() {

@@ -48,6 +48,18 @@ import java.util.function.LongSupplier;
  * operation to apply. A takeover costs what {@link LogLeader#takeOver} says (name lookups, term, promise and log
  * READs, rewrite WRITEs); detection a failed heartbeat READ or {@code suspectAfter} unchanged ones.
  *
+ * <p><b>Snapshots.</b> The log has a snapshot region ({@link LogReplica#create(RemusNode, ComputeThread,
+ * ReplicaGroup, String, int, int, int, io.remus.ds.replicate.StateMachine)}), and each {@link #runOnce}, after
+ * applying, stores an image of the state machine there ({@link ReplicatedItemMachine#snapshot},
+ * {@link LogReplica#takeSnapshot}) once {@code snapshotEvery} entries were applied since the last one: CPU work
+ * of O(items + clients), <b>no RDMA operation</b>. A follower further behind than the ring (its thread held up
+ * while the leader went on) is brought back by the leader's catch-up from the leader member's latest image
+ * ({@link LogLeader#reattach}: one 8-byte WRITE, one WRITE per chunk of the image, one descriptor WRITE, then one
+ * WRITE per entry after the image), and a new leader behind the ring recovers from a member's image
+ * ({@link LogLeader#takeOver}); without images neither could happen and such a member would stay behind for good.
+ * An image larger than the region is refused and counted ({@link #snapshotsRefused}); the region keeps its older
+ * image and the server serves on.
+ *
  * <p><b>Item size.</b> An entry is {@value ReplicatedItemMachine#HEADER_BYTES} bytes of header, the key and the
  * value; the log's entries are {@code maxItemBytes + HEADER_BYTES + 250} bytes, so any value of up to
  * {@code maxItemBytes} fits with any key.
@@ -76,6 +88,12 @@ public final class ReplicatedCacheShard implements AutoCloseable {
      */
     static final int CATCH_UP_EVERY = 32;
 
+    /**
+     * The snapshot region's image capacity of the overloads that take none: 256 KiB less the region's 64-byte
+     * descriptor, one 256 KiB block of the node's allocator.
+     */
+    public static final int DEFAULT_SNAPSHOT_BYTES = (256 << 10) - 64;
+
     private final ComputeThread thread;
     private final ComputeThread leaderThread;
     private final ReplicaGroup group;
@@ -97,6 +115,9 @@ public final class ReplicatedCacheShard implements AutoCloseable {
     private long appends;
     private long answeredFromTable;
     private boolean closed;
+    private int snapshotEvery;
+    private long nextSnapshotAt;
+    private long snapshotsRefused;
 
     private ReplicatedCacheShard(ComputeThread thread, ComputeThread leaderThread, ReplicaGroup group, String logName,
                                  LogReplica replica, ReplicatedItemMachine machine, ReplicaAgent agent,
@@ -115,13 +136,16 @@ public final class ReplicatedCacheShard implements AutoCloseable {
 
     /**
      * Creates this member's server of one shard: its log (as {@link LogReplica#create}, entries sized for
-     * {@code maxItemBytes}, no snapshot region) and its agent ({@link ReplicaAgent#open}, which waits for every
+     * {@code maxItemBytes}, a snapshot region of {@link #DEFAULT_SNAPSHOT_BYTES}, an image every
+     * {@code slots / 2} entries) and its agent ({@link ReplicaAgent#open}, which waits for every
      * member's log to be published). Call on the server's thread, on every member, with the same sizes. Costs:
      * the log's allocation and publication, the agent's name lookups.
      *
      * @param node            this member's node
      * @param thread          a compute thread of {@code node}, owned by the calling Java thread
-     * @param leaderThread    a second one, on the group's plane, for the {@link LogLeader}
+     * @param leaderThread    a second one, on the group's plane, for the {@link LogLeader} ({@code thread} is best
+     *                        on the default plane: another member's agent may already have switched the group's
+     *                        plane's grant while this member claims its log's name)
      * @param group           the shard's replica group
      * @param logName         the log's name on every member
      * @param shard           the shard, 0..{@code shards - 1}
@@ -134,7 +158,8 @@ public final class ReplicatedCacheShard implements AutoCloseable {
      * @param commitTimeout   how long a leader waits for a majority per command
      * @param takeoverTimeout how long a takeover may wait, and the pause before a failed one is tried again
      * @return the server, leading nothing yet
-     * @throws BadArgumentException naming the value, for a bad size, count, timeout, thread or group
+     * @throws BadArgumentException naming the value, for a bad size, count, timeout, thread or group, or a leader's
+     *                              thread on another plane than the group's
      */
     public static ReplicatedCacheShard create(RemusNode node, ComputeThread thread, ComputeThread leaderThread,
                                               ReplicaGroup group, String logName, int shard, int shards, int slots,
@@ -151,7 +176,9 @@ public final class ReplicatedCacheShard implements AutoCloseable {
      *
      * @param node            this member's node
      * @param thread          a compute thread of {@code node}, owned by the calling Java thread
-     * @param leaderThread    a second one, on the group's plane, for the {@link LogLeader}
+     * @param leaderThread    a second one, on the group's plane, for the {@link LogLeader} ({@code thread} is best
+     *                        on the default plane: another member's agent may already have switched the group's
+     *                        plane's grant while this member claims its log's name)
      * @param group           the shard's replica group
      * @param logName         the log's name on every member
      * @param shard           the shard, 0..{@code shards - 1}
@@ -164,13 +191,55 @@ public final class ReplicatedCacheShard implements AutoCloseable {
      * @param takeoverTimeout how long a takeover may wait, and the pause before a failed one is tried again
      * @param openTimeout     how long to wait for every other member's log to be published
      * @return the server, leading nothing yet
-     * @throws BadArgumentException naming the value, for a bad size, count, timeout, thread or group
+     * @throws BadArgumentException naming the value, for a bad size, count, timeout, thread or group, or a leader's
+     *                              thread on another plane than the group's
      * @throws io.remus.core.error.NameNotPublishedException when a member's log is not published in time
      */
     public static ReplicatedCacheShard create(RemusNode node, ComputeThread thread, ComputeThread leaderThread,
                                               ReplicaGroup group, String logName, int shard, int shards, int slots,
                                               int maxItemBytes, LongSupplier clock, int suspectAfter,
                                               Duration commitTimeout, Duration takeoverTimeout, Duration openTimeout) {
+        return create(node, thread, leaderThread, group, logName, shard, shards, slots, maxItemBytes, clock,
+                suspectAfter, commitTimeout, takeoverTimeout, openTimeout, DEFAULT_SNAPSHOT_BYTES,
+                Math.max(1, slots / 2));
+    }
+
+    /**
+     * As {@link #create(RemusNode, ComputeThread, ComputeThread, ReplicaGroup, String, int, int, int, int,
+     * LongSupplier, int, Duration, Duration, Duration)}, with the snapshot policy chosen: a snapshot region for
+     * images of up to {@code snapshotBytes} bytes, and an image stored once {@code snapshotEvery} entries were
+     * applied since the last one (CPU work, no RDMA operation, as the class comment says). A leader brings a follower
+     * back from an image only while its ring still holds every entry after it: hence {@code snapshotEvery} is at
+     * most half the ring. Every member of a shard gives the same sizes.
+     *
+     * @param node            this member's node
+     * @param thread          a compute thread of {@code node}, owned by the calling Java thread
+     * @param leaderThread    a second one, on the group's plane, for the {@link LogLeader}
+     * @param group           the shard's replica group
+     * @param logName         the log's name on every member
+     * @param shard           the shard, 0..{@code shards - 1}
+     * @param shards          the store's shard count
+     * @param slots           the log's capacity in entries
+     * @param maxItemBytes    the largest value
+     * @param clock           the leader's clock, unix seconds (stamped into each entry)
+     * @param suspectAfter    READs of an unchanged heartbeat before the agent suspects a member
+     * @param commitTimeout   how long a leader waits for a majority per command
+     * @param takeoverTimeout how long a takeover may wait, and the pause before a failed one is tried again
+     * @param openTimeout     how long to wait for every other member's log to be published
+     * @param snapshotBytes   the largest image, 1 up to one allocation less 64 bytes
+     *                        ({@link io.remus.core.memory.SizeClasses#MAX} - 64)
+     * @param snapshotEvery   entries applied between two images, 1..{@code slots / 2}
+     * @return the server, leading nothing yet
+     * @throws BadArgumentException naming the value, for a bad size, count, timeout, thread or group, a leader's
+     *                              thread on another plane than the group's, or a snapshot size or interval out of
+     *                              range
+     * @throws io.remus.core.error.NameNotPublishedException when a member's log is not published in time
+     */
+    public static ReplicatedCacheShard create(RemusNode node, ComputeThread thread, ComputeThread leaderThread,
+                                              ReplicaGroup group, String logName, int shard, int shards, int slots,
+                                              int maxItemBytes, LongSupplier clock, int suspectAfter,
+                                              Duration commitTimeout, Duration takeoverTimeout, Duration openTimeout,
+                                              int snapshotBytes, int snapshotEvery) {
         Objects.requireNonNull(node, "node");
         Timeouts.require(openTimeout, "openTimeout");
         Objects.requireNonNull(thread, "thread");
@@ -183,12 +252,28 @@ public final class ReplicatedCacheShard implements AutoCloseable {
             throw new BadArgumentException("the leader's compute thread must be a second compute thread of node "
                     + thread.nodeId());
         }
+        if (leaderThread.plane() != group.plane()) {
+            throw new BadArgumentException("the leader's compute thread of node " + thread.nodeId() + " is on plane "
+                    + leaderThread.plane() + ", the shard's group replicates on plane " + group.plane()
+                    + " (create it with newComputeThread(" + group.plane() + "))");
+        }
+        if (snapshotBytes < 1) {
+            throw new BadArgumentException("snapshotBytes must be positive, got " + snapshotBytes);
+        }
+        if (snapshotEvery < 1 || snapshotEvery > slots / 2) {
+            throw new BadArgumentException("snapshotEvery " + snapshotEvery + " with " + slots + " slots; it must be"
+                    + " 1..slots / 2");
+        }
         ReplicatedItemMachine machine = new ReplicatedItemMachine(maxItemBytes, shard, shards);
         int entryBytes = ReplicatedItemMachine.HEADER_BYTES + MemcachedEngine.MAX_KEY_BYTES + maxItemBytes;
-        LogReplica replica = LogReplica.create(node, thread, group, logName, slots, entryBytes, machine);
+        LogReplica replica = LogReplica.create(node, thread, group, logName, slots, entryBytes, snapshotBytes,
+                machine);
         ReplicaAgent agent = ReplicaAgent.open(replica, logName, suspectAfter, openTimeout);
-        return new ReplicatedCacheShard(thread, leaderThread, group, logName, replica, machine, agent, clock,
-                commitTimeout, takeoverTimeout);
+        ReplicatedCacheShard server = new ReplicatedCacheShard(thread, leaderThread, group, logName, replica, machine,
+                agent, clock, commitTimeout, takeoverTimeout);
+        server.snapshotEvery = snapshotEvery;
+        server.nextSnapshotAt = snapshotEvery;
+        return server;
     }
 
     /**
@@ -214,7 +299,40 @@ public final class ReplicatedCacheShard implements AutoCloseable {
             serve(r);
         }
         replica.applyCommitted();
+        snapshotWhenDue();
         return served;
+    }
+
+    /**
+     * Stores an image when {@code snapshotEvery} entries were applied since the last one; an image larger than the
+     * region is counted and the next try comes {@code snapshotEvery} entries later. A region holding a newer image
+     * not yet restored is left alone.
+     */
+    private void snapshotWhenDue() {
+        if (replica.applied() < nextSnapshotAt) {
+            return;
+        }
+        try {
+            if (replica.takeSnapshot() < 0) {
+                return;
+            }
+        } catch (BadArgumentException e) {
+            snapshotsRefused++;
+        }
+        nextSnapshotAt = replica.applied() + snapshotEvery;
+    }
+
+    /** {@return entries applied between two snapshot images} */
+    public int snapshotEvery() {
+        return snapshotEvery;
+    }
+
+    /**
+     * {@return images not stored because they were larger than the snapshot region ({@link LogReplica#takeSnapshot}
+     *          refused them; the region kept its older image)}
+     */
+    public long snapshotsRefused() {
+        return snapshotsRefused;
     }
 
     /** {@return whether this server leads its shard} */

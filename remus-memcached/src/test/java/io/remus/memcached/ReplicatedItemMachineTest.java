@@ -108,4 +108,50 @@ class ReplicatedItemMachineTest {
         assertNull(l.m.reply(1, 3));
         assertTrue(l.m.reply(1, 1).stale());
     }
+
+    @Test
+    void shouldRestoreFromASnapshotTheStateTheEntriesBuilt() {
+        Log l = new Log();
+        l.run(1, 1, T0, Command.store(StoreMode.SET, b("k"), 5, 100, b("v"), 0));
+        l.run(1, 2, T0, Command.store(StoreMode.SET, b("n"), 0, 0, b("10"), 0));
+        l.run(2, 1, T0, Command.arithmetic(b("n"), true, 3));
+        l.run(3, 1, T0 + 1, Command.get(b("k")));
+        l.run(4, 1, T0 + 1, Command.delete(b("gone")));
+        l.run(5, 1, T0 + 1, Command.store(StoreMode.ADD, b("k"), 0, 0, b("x"), 0));
+        MemorySegment image = l.m.snapshot();
+
+        ReplicatedItemMachine restored = new ReplicatedItemMachine(64, 0, 1);
+        restored.restore(image, l.entries.size());
+        assertEquals(l.entries.size(), restored.applied());
+        assertEquals(2, restored.size());
+        assertEquals(T0 + 1, restored.now());
+        assertEquals(new ArithmeticResult(ArithmeticResult.Status.OK, 13), restored.reply(2, 1).result());
+        assertArrayEquals(b("v"), ((Item) restored.reply(3, 1).result()).value());
+        assertEquals(Boolean.FALSE, restored.reply(4, 1).result());
+        assertEquals(StoreResult.NOT_STORED, restored.reply(5, 1).result());
+        assertTrue(restored.reply(1, 1).stale());
+
+        // the next entries apply alike on both: the same results, CAS values, expiry and duplicates
+        byte[] set = ReplicatedItemMachine.encode(6, 1, T0 + 2, Command.store(StoreMode.SET, b("j"), 0, 0, b("w"), 0));
+        byte[] retry = ReplicatedItemMachine.encode(2, 1, T0 + 2, Command.arithmetic(b("n"), true, 3));
+        byte[] late = ReplicatedItemMachine.encode(7, 1, T0 + 100, Command.get(b("k")));
+        byte[] getJ = ReplicatedItemMachine.encode(8, 1, T0 + 100, Command.get(b("j")));
+        for (ReplicatedItemMachine m : List.of(l.m, restored)) {
+            m.apply(l.entries.size(), MemorySegment.ofArray(set));
+            m.apply(l.entries.size() + 1, MemorySegment.ofArray(retry));
+            m.apply(l.entries.size() + 2, MemorySegment.ofArray(late));
+            m.apply(l.entries.size() + 3, MemorySegment.ofArray(getJ));
+        }
+        assertEquals(((Item) l.m.reply(8, 1).result()).cas(), ((Item) restored.reply(8, 1).result()).cas(),
+                "the CAS counter came with the image");
+        assertNull(restored.reply(7, 1).result(), "k expired at its absolute time on the restored machine too");
+        assertEquals(1, restored.duplicates());
+        assertEquals(l.m.applied(), restored.applied());
+        assertEquals(l.m.size(), restored.size());
+
+        assertThrows(BadArgumentException.class, () -> restored.restore(MemorySegment.ofArray(new byte[3]), 1));
+        assertThrows(BadArgumentException.class,
+                () -> restored.restore(image.asSlice(0, image.byteSize() - 1), 1));
+        assertEquals(l.m.size(), restored.size(), "a refused image leaves the state as it was");
+    }
 }

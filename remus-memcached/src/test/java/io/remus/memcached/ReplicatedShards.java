@@ -55,8 +55,8 @@ final class ReplicatedShards implements AutoCloseable {
 
     /**
      * A store of {@code shards} shards whose logs hold {@code slots} entries each. A follower that falls further
-     * behind than its ring (a loaded host holding its thread up while the leader goes on) cannot be brought back,
-     * since the shards' logs have no snapshot region; a ring longer than a whole run keeps that out of a test.
+     * behind than its ring (a loaded host holding its thread up while the leader goes on) is brought back from the
+     * leader member's snapshot image.
      */
     ReplicatedShards(int shards, int slots, SimOptions options) {
         this.shards = shards;
