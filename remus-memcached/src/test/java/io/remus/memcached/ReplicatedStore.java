@@ -19,7 +19,9 @@ import java.util.function.LongSupplier;
 
 /**
  * Test fixture: one shard of a replicated memcached store on a 3-node simulated cluster, each member's
- * {@link ReplicatedCacheShard} with fail-over on, on its own thread; a member can be killed as its process would be.
+ * {@link ReplicatedCacheShard} with fail-over on, on its own thread: its log and agent on a compute thread of the
+ * default plane (another member's agent may already have switched the replication plane's grant while it claims
+ * its log's name), its leader on the group's plane. A member can be killed as its process would be.
  */
 final class ReplicatedStore implements AutoCloseable {
     static final long SECOND = 1_000_000_000L;
@@ -27,6 +29,8 @@ final class ReplicatedStore implements AutoCloseable {
     static final int MAX_ITEM = 200;
     static final Duration COMMIT = Duration.ofMillis(2);
     static final Duration TAKEOVER = Duration.ofMillis(20);
+    /** How long a member's creation waits for the other members' logs: the three start at once on a loaded host. */
+    static final Duration OPEN = Duration.ofSeconds(10);
     static final Duration ATTEMPT = Duration.ofMillis(5);
     static final Duration DEADLINE = Duration.ofSeconds(2);
 
@@ -61,10 +65,10 @@ final class ReplicatedStore implements AutoCloseable {
         for (int n = 0; n < 3; n++) {
             int node = n;
             threads[n] = ThreadTime.newThread("server-" + n, () -> {
-                try (ComputeThread t = cluster.thread(node, Plane.REPLICATION);
+                try (ComputeThread t = cluster.thread(node);
                      ComputeThread lt = cluster.thread(node, Plane.REPLICATION)) {
                     ReplicatedCacheShard s = ReplicatedCacheShard.create(cluster.node(node), t, lt, GROUP, "mc-0",
-                            0, 1, 32, MAX_ITEM, time, suspectAfter, COMMIT, TAKEOVER);
+                            0, 1, 32, MAX_ITEM, time, suspectAfter, COMMIT, TAKEOVER, OPEN);
                     servers.set(node, s);
                     while (!stop.get()) {
                         if (kill.get(node) == 1) {
