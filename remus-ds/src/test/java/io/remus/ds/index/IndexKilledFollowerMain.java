@@ -368,6 +368,18 @@ public final class IndexKilledFollowerMain {
          *         kill ({@link HistoryClock#EPOCH_MICROS}): every operation invoked after it is one of the {@code after}
          */
         String runLive(IndexShardServer server, long pauseMillis, int beforeCap, int after) throws InterruptedException {
+            return runLive(server, pauseMillis, beforeCap, after, null, beforeCap);
+        }
+
+        /**
+         * {@link #runLive(IndexShardServer, long, int, int)}, making at most {@code gateCap} of the operations
+         * before the kill while the file {@code gate} does not exist, so that the rest wait for what the gate
+         * stands for (a step the test takes that lasts minutes in an emulated guest).
+         *
+         * @return the {@code CLIENT} line
+         */
+        String runLive(IndexShardServer server, long pauseMillis, int beforeCap, int after, Path gate, int gateCap)
+                throws InterruptedException {
             Path killed = dir.resolve("killed");
             long deadline = System.nanoTime() + RUN_BOUND.toNanos();
             long before = 0;
@@ -375,7 +387,8 @@ public final class IndexKilledFollowerMain {
                 if (System.nanoTime() - deadline > 0) {
                     throw new AssertionError("node " + nodeId + " saw no kill within " + RUN_BOUND);
                 }
-                boolean ran = before < beforeCap;
+                int cap = gate == null || before < gateCap || Files.exists(gate) ? beforeCap : gateCap;
+                boolean ran = before < cap;
                 if (ran) {
                     next();
                     before++;

@@ -56,7 +56,8 @@ import static io.remus.ds.testing.ChildMain.watch;
  *       kills node 0, and node 2 follows on as {@link IndexKilledLeaderMain}'s node 2 does, through node 1's
  *       takeover (which needs node 2's log: node 0's is gone).</li>
  *   <li>The clients pause {@value #PAUSE_MILLIS} ms between operations, so that they still run (at most
- *       {@value #BEFORE_CAP} operations each) when node 0 is killed after node 2's restart, and the log
+ *       {@value #BEFORE_CAP} operations each, a third of them until {@value #REJOINED} exists, however long node
+ *       2's restart takes) when node 0 is killed after node 2's restart, and the log
  *       ({@value #SLOTS} slots) never wraps: node 2's second life is caught up from the leader's log.</li>
  *   <li>Suspicion by count and a client's attempt timeout are arguments: on shared memory the dead leader's memory
  *       stays, so the survivors suspect it only by count and a call to it waits out the attempt.</li>
@@ -215,7 +216,8 @@ public final class IndexRestartedMain {
         awaitFile(dir.resolve("leading"), CONNECT);
         Workload w = new Workload(endpoint, shards, attempt, IndexKilledLeaderMain.OP_TIMEOUT, dir, nodeId, callStarted,
                 null);
-        String line = w.runLive(null, PAUSE_MILLIS, BEFORE_CAP, IndexKilledLeaderMain.AFTER) + " leaderGuess="
+        String line = w.runLive(null, PAUSE_MILLIS, BEFORE_CAP, IndexKilledLeaderMain.AFTER, dir.resolve(REJOINED),
+                BEFORE_CAP / 3) + " leaderGuess="
                 + w.leaderGuess();
         w.close();
         if (nodeId == OTHER_CLIENT) {
