@@ -13,6 +13,7 @@ import io.remus.core.testing.ClusterProcess;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.time.Duration;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * One node's part of the multi-node scenario that the multi-process and cluster tests run: every
@@ -28,6 +29,8 @@ final class MultiNodeScenario {
     static final long COUNTER = 4096;
     /** CAS word offset in segment 1 of node 1. */
     static final long CAS_WORD = 4096 + 64;
+    /** Offset in segment 1 of node 0 of the count of survivors done with the killed-peer part. */
+    static final long DONE = 4096 + 128;
     /** First slot offset in segment 1 of the last node. */
     static final long SLOTS = 8192;
     /** First fence-check word offset in segment 1 of every node (32 bytes per writer). */
@@ -129,6 +132,11 @@ final class MultiNodeScenario {
      * (alive: it must succeed) and one on the dead node (it must fail with {@link PeerUnreachableException},
      * each without waiting out the connect timeout: its queue pair's reconnect makes one attempt, then backs off).
      *
+     * Each survivor then adds one to {@link #DONE} on node 0, and node 0 waits (up to 5 minutes) until every
+     * survivor has, so that its memory outlives their operations on it: the shutdown handshake would wait for the
+     * dead node too and give up after its timeout, which a survivor's operations on the dead node can outlast in an
+     * emulated guest.
+     *
      * @return for survivors, {@code TYPED <exception class>: <message> THEN <n> OF <AFTER_DEATH> UNREACHABLE}
      *         once an operation on the dead node failed
      */
@@ -162,8 +170,10 @@ final class MultiNodeScenario {
                             unreachable++;
                         }
                     }
-                    return "TYPED " + e.getClass().getSimpleName() + ": " + e.getMessage() + " THEN " + unreachable
-                            + " OF " + AFTER_DEATH + " UNREACHABLE";
+                    String result = "TYPED " + e.getClass().getSimpleName() + ": " + e.getMessage() + " THEN "
+                            + unreachable + " OF " + AFTER_DEATH + " UNREACHABLE";
+                    awaitSurvivors(t, size - 1);
+                    return result;
                 }
             }
             return "NO ERROR";
@@ -173,6 +183,19 @@ final class MultiNodeScenario {
             } catch (RemusException e) {
                 System.out.println("CLOSE " + e.getClass().getSimpleName() + ": " + e.getMessage());
             }
+        }
+    }
+
+    /** Counts this survivor done on node 0; node 0 then waits until {@code survivors} have counted themselves. */
+    private static void awaitSurvivors(ComputeThread t, int survivors) {
+        long done = RemotePtr.offset(t.segmentBase(0, 1), DONE);
+        t.fetchAndAdd(done, 1);
+        if (t.nodeId() != 0) {
+            return;
+        }
+        long deadline = System.nanoTime() + Duration.ofMinutes(5).toNanos();
+        while (t.fetchAndAdd(done, 0) < survivors && System.nanoTime() - deadline < 0) {
+            LockSupport.parkNanos(10_000_000L);
         }
     }
 }
