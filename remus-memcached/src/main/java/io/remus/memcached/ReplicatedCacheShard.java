@@ -12,6 +12,7 @@ import io.remus.ds.replicate.LogLeader;
 import io.remus.ds.replicate.LogReplica;
 import io.remus.ds.replicate.ReplicaAgent;
 import io.remus.ds.replicate.ReplicaGroup;
+import io.remus.ds.replicate.SnapshotSchedule;
 
 import java.lang.foreign.MemorySegment;
 import java.time.Duration;
@@ -115,9 +116,7 @@ public final class ReplicatedCacheShard implements AutoCloseable {
     private long appends;
     private long answeredFromTable;
     private boolean closed;
-    private int snapshotEvery;
-    private long nextSnapshotAt;
-    private long snapshotsRefused;
+    private SnapshotSchedule snapshots;
 
     private ReplicatedCacheShard(ComputeThread thread, ComputeThread leaderThread, ReplicaGroup group, String logName,
                                  LogReplica replica, ReplicatedItemMachine machine, ReplicaAgent agent,
@@ -271,8 +270,7 @@ public final class ReplicatedCacheShard implements AutoCloseable {
         ReplicaAgent agent = ReplicaAgent.open(replica, logName, suspectAfter, openTimeout);
         ReplicatedCacheShard server = new ReplicatedCacheShard(thread, leaderThread, group, logName, replica, machine,
                 agent, clock, commitTimeout, takeoverTimeout);
-        server.snapshotEvery = snapshotEvery;
-        server.nextSnapshotAt = snapshotEvery;
+        server.snapshots = new SnapshotSchedule(replica, snapshotEvery);
         return server;
     }
 
@@ -299,32 +297,13 @@ public final class ReplicatedCacheShard implements AutoCloseable {
             serve(r);
         }
         replica.applyCommitted();
-        snapshotWhenDue();
+        snapshots.runWhenDue();
         return served;
-    }
-
-    /**
-     * Stores an image when {@code snapshotEvery} entries were applied since the last one; an image larger than the
-     * region is counted and the next try comes {@code snapshotEvery} entries later. A region holding a newer image
-     * not yet restored is left alone.
-     */
-    private void snapshotWhenDue() {
-        if (replica.applied() < nextSnapshotAt) {
-            return;
-        }
-        try {
-            if (replica.takeSnapshot() < 0) {
-                return;
-            }
-        } catch (BadArgumentException e) {
-            snapshotsRefused++;
-        }
-        nextSnapshotAt = replica.applied() + snapshotEvery;
     }
 
     /** {@return entries applied between two snapshot images} */
     public int snapshotEvery() {
-        return snapshotEvery;
+        return snapshots.every();
     }
 
     /**
@@ -332,7 +311,7 @@ public final class ReplicatedCacheShard implements AutoCloseable {
      *          refused them; the region kept its older image)}
      */
     public long snapshotsRefused() {
-        return snapshotsRefused;
+        return snapshots.refused();
     }
 
     /** {@return whether this server leads its shard} */

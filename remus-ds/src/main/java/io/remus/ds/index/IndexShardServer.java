@@ -14,6 +14,7 @@ import io.remus.ds.replicate.LogLeader;
 import io.remus.ds.replicate.LogReplica;
 import io.remus.ds.replicate.ReplicaAgent;
 import io.remus.ds.replicate.ReplicaGroup;
+import io.remus.ds.replicate.SnapshotSchedule;
 
 import java.lang.foreign.MemorySegment;
 import java.nio.charset.StandardCharsets;
@@ -89,9 +90,7 @@ public final class IndexShardServer implements AutoCloseable {
     private final ReplicaGroup group;
     private final LogReplica replica;
     private final IndexStateMachine machine;
-    private int snapshotEvery;
-    private long nextSnapshotAt;
-    private long snapshotsRefused;
+    private SnapshotSchedule snapshots;
     private final Duration commitTimeout;
     private LogLeader leader;
     private int knownLeader = -1;
@@ -269,15 +268,14 @@ public final class IndexShardServer implements AutoCloseable {
                 : LogReplica.rejoin(node, thread, group, shards.logName(shard), slots, IndexFormat.MAX_ENTRY_BYTES,
                         snapshotBytes, machine, rejoinTimeout);
         IndexShardServer server = new IndexShardServer(thread, endpoint, shards, shard, replica, machine, commitTimeout);
-        server.snapshotEvery = snapshotEvery;
-        server.nextSnapshotAt = snapshotEvery;
+        server.snapshots = new SnapshotSchedule(replica, snapshotEvery);
         endpoint.register(shards.methodId(shard), server::serve);
         return server;
     }
 
     /** {@return entries applied between two snapshot images, 0 when this server takes none} */
     public int snapshotEvery() {
-        return snapshotEvery;
+        return snapshots.every();
     }
 
     /**
@@ -285,26 +283,7 @@ public final class IndexShardServer implements AutoCloseable {
      *          ({@link LogReplica#takeSnapshot} refused them; the region kept its older image)}
      */
     public long snapshotsRefused() {
-        return snapshotsRefused;
-    }
-
-    /**
-     * Stores an image when {@code snapshotEvery} entries were applied since the last one, on this server's thread
-     * between two applies; an image larger than the region is counted and the next try comes
-     * {@code snapshotEvery} entries later. A region holding a newer image not yet restored is left alone.
-     */
-    private void snapshotWhenDue() {
-        if (snapshotEvery == 0 || replica.applied() < nextSnapshotAt) {
-            return;
-        }
-        try {
-            if (replica.takeSnapshot() < 0) {
-                return;
-            }
-        } catch (BadArgumentException e) {
-            snapshotsRefused++;
-        }
-        nextSnapshotAt = replica.applied() + snapshotEvery;
+        return snapshots.refused();
     }
 
     /** {@return the shard this server serves} */
@@ -593,7 +572,7 @@ public final class IndexShardServer implements AutoCloseable {
         }
         int served = endpoint.serve(timeout);
         replica.applyCommitted();
-        snapshotWhenDue();
+        snapshots.runWhenDue();
         return served;
     }
 
